@@ -1,0 +1,61 @@
+"""Detect foreign array and frame objects without importing their libraries.
+
+A library the user did not import cannot have made the object we were given, so looking in
+:data:`sys.modules` is enough and keeps ``import wkappa`` light.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from types import ModuleType
+from typing import Any
+
+__all__ = [
+    "import_optional",
+    "is_pandas_object",
+    "is_polars_series",
+    "is_pyarrow_array",
+    "is_torch_tensor",
+]
+
+
+def _loaded(name: str) -> ModuleType | None:
+    return sys.modules.get(name)
+
+
+def is_pandas_object(obj: Any) -> bool:
+    """True for a pandas Series, Index, Categorical or extension array."""
+    pd = _loaded("pandas")
+    if pd is None:
+        return False
+    return isinstance(obj, (pd.Series, pd.Index, pd.Categorical, pd.api.extensions.ExtensionArray))
+
+
+def is_polars_series(obj: Any) -> bool:
+    """True for a polars Series."""
+    pl = _loaded("polars")
+    return pl is not None and isinstance(obj, pl.Series)
+
+
+def is_pyarrow_array(obj: Any) -> bool:
+    """True for a pyarrow Array or ChunkedArray."""
+    pa = _loaded("pyarrow")
+    return pa is not None and isinstance(obj, (pa.Array, pa.ChunkedArray))
+
+
+def is_torch_tensor(obj: Any) -> bool:
+    """True for a torch Tensor."""
+    torch = _loaded("torch")
+    return torch is not None and isinstance(obj, torch.Tensor)
+
+
+def import_optional(module: str, extra: str) -> ModuleType:
+    """Import an optional dependency or raise an ImportError naming the extra to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"{module!r} is needed for this feature but is not installed. "
+            f"Hint: pip install 'wkappa[{extra}]'"
+        ) from exc

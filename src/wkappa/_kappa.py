@@ -1,0 +1,401 @@
+"""Weighted kappa and quadratic weighted kappa: the public point estimates."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._encode import EncodedRatings, check_table_size, encode_ratings
+from ._kernels import QuadraticSums, count_table, quadratic_sums
+from ._validation import (
+    NanPolicy,
+    ZeroDivision,
+    check_nan_policy,
+    check_zero_division,
+)
+from ._weights import WeightsLike, check_weights, weight_matrix
+from .exceptions import UndefinedKappaWarning, WkappaError
+
+__all__ = [
+    "check_table",
+    "confusion_table",
+    "kappa_from_quadratic_sums",
+    "kappa_from_table",
+    "quadratic_weighted_kappa",
+    "qwk",
+    "table_kappa",
+    "undefined_kappa",
+    "weighted_kappa",
+]
+
+_INT64_SAFE = 2**62
+
+
+def undefined_kappa(zero_division: ZeroDivision, reason: str) -> float:
+    """What an undefined kappa returns under ``zero_division``."""
+    message = f"Kappa is undefined: {reason}. Returning " + (
+        "nan." if zero_division == "warn" else f"{zero_division}."
+    )
+    if zero_division == "raise":
+        raise WkappaError(
+            f"Kappa is undefined: {reason}. Hint: zero_division='warn' returns nan instead."
+        )
+    if zero_division == "warn":
+        warnings.warn(message, UndefinedKappaWarning, stacklevel=3)
+        return float("nan")
+    return float(zero_division)
+
+
+_UNDEFINED_REASON = (
+    "the expected weighted disagreement sum(W*E) is 0 (both raters use one and the same "
+    "category, or no rating is left)"
+)
+
+
+def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) -> float:
+    """Quadratic weighted kappa from the five sums.
+
+    Notes
+    -----
+    With category indices a, b and n pairs,
+
+    .. math::
+
+        \\kappa = 1 - \\frac{n \\sum (a - b)^2}{\\sum_i \\sum_j (a_i - b_j)^2}
+               = \\frac{2 (n \\sum ab - \\sum a \\sum b)}
+                       {n (\\sum a^2 + \\sum b^2) - 2 \\sum a \\sum b}.
+
+    With integer sums both numerator and denominator are exact Python ints and the one
+    division is correctly rounded.
+    """
+    n = sums.total
+    numerator = 2 * (n * sums.sum_cross - sums.sum_true * sums.sum_pred)
+    denominator = n * (sums.sum_true_sq + sums.sum_pred_sq) - 2 * sums.sum_true * sums.sum_pred
+    if denominator <= 0:  # zero exactly; a float rounding below zero means zero too
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float(numerator / denominator)
+
+
+def check_table(table: Any, name: str = "table") -> np.ndarray:
+    """Validate a K x K table of non-negative finite (weighted) counts."""
+    try:
+        array = np.asarray(table)
+    except (TypeError, ValueError):
+        raise WkappaError(f"`{name}` could not be read as a (K, K) array.") from None
+    if array.dtype.kind not in "biuf":
+        raise WkappaError(f"`{name}` must hold numeric counts; got dtype {array.dtype}.")
+    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
+        raise WkappaError(f"`{name}` must be a square (K, K) array; got shape {array.shape}.")
+    if array.dtype.kind == "f" and not np.isfinite(array).all():
+        raise WkappaError(f"`{name}` must be finite; it contains NaN or inf.")
+    if (array < 0).any():
+        raise WkappaError(f"`{name}` must hold non-negative counts.")
+    if array.dtype.kind in "bu":
+        array = array.astype(np.int64)
+    return array
+
+
+def _table_quadratic_sums(table: np.ndarray) -> QuadraticSums | None:
+    """The five sums from an integer table, exactly, or None if int64 could overflow."""
+    if table.dtype.kind not in "iu":
+        return None
+    k = table.shape[0]
+    n = int(table.sum())
+    if n * (k - 1) ** 2 >= _INT64_SAFE:
+        return None
+    index = np.arange(k, dtype=np.int64)
+    rows = table.sum(axis=1)
+    cols = table.sum(axis=0)
+    return QuadraticSums(
+        n,
+        int(rows @ index),
+        int(cols @ index),
+        int(rows @ (index * index)),
+        int(cols @ (index * index)),
+        int(index @ table @ index),
+    )
+
+
+def table_kappa(table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision) -> float:
+    """Kappa of a checked table with a (K, K) disagreement weight matrix.
+
+    ``kappa = 1 - n * sum(W * O) / sum_ij W_ij r_i c_j`` with row sums r, column sums c and
+    ``n = sum(O)``: the definition ``1 - sum(W*O) / sum(W*E)`` with ``E = r c^T / n``,
+    multiplied through by n.
+    """
+    table64 = table.astype(np.float64, copy=False)
+    rows = table64.sum(axis=1)
+    cols = table64.sum(axis=0)
+    n = rows.sum()
+    observed = n * float(np.sum(weights * table64))
+    expected = float(rows @ weights @ cols)
+    if expected <= 0 or n == 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float(1.0 - observed / expected)
+
+
+def _is_quadratic(weights: str | np.ndarray) -> bool:
+    return isinstance(weights, str) and weights == "quadratic"
+
+
+def kappa_from_table(
+    table: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Weighted kappa from a K x K table of counts.
+
+    Parameters
+    ----------
+    table : array-like of shape (K, K)
+        Non-negative (weighted) counts; rows are rater A (``y_true``), columns rater B.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights (zero diagonal), see :func:`weighted_kappa`.
+    zero_division : {'warn', 'raise'} or float
+        What an undefined kappa (``sum(W*E) == 0``) returns: 'warn' gives nan with an
+        :class:`~wkappa.exceptions.UndefinedKappaWarning`, 'raise' raises, a float is returned.
+
+    Returns
+    -------
+    float
+        ``1 - sum(W*O) / sum(W*E)`` with ``E = outer(row_sums, col_sums) / n``.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> wk.kappa_from_table([[10, 2], [3, 5]], weights="unweighted")
+    0.46808510638297873
+    """
+    checked_weights = check_weights(weights)
+    zero_division = check_zero_division(zero_division)
+    array = check_table(table)
+    if _is_quadratic(checked_weights):
+        sums = _table_quadratic_sums(array)
+        if sums is not None:
+            return kappa_from_quadratic_sums(sums, zero_division)
+    matrix = weight_matrix(checked_weights, array.shape[0])
+    return table_kappa(array, matrix, zero_division)
+
+
+def _encode(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: Any,
+    ordered: bool,
+) -> EncodedRatings | None:
+    return encode_ratings(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=check_nan_policy(nan_policy),
+        ordered=ordered,
+    )
+
+
+def weighted_kappa(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Cohen's weighted kappa between two raters.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Rater A's ratings (rows of the table): integers, integral floats, booleans, strings
+        with ``labels``, or a pandas/polars/pyarrow column. Non-integer floats are an error.
+    y_pred : array-like of shape (n,)
+        Rater B's ratings (columns of the table).
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights ``W`` with zero diagonal: quadratic ``(i-j)²/(K-1)²``, linear
+        ``|i-j|/(K-1)``, unweighted ``1 - [i == j]``, or a finite non-negative user matrix.
+        Agreement weights ``A`` (Fleiss-Cohen-Everitt, SAS) convert as ``W = 1 - A``.
+    labels : sequence of K categories, optional
+        The categories, in order. A rating not in ``labels`` is an error.
+    min_rating, max_rating : int, optional
+        Without ``labels``, the categories are every integer from ``min_rating`` to
+        ``max_rating`` (by default the observed minimum and maximum over both raters), so an
+        unused interior grade still counts, as in Kaggle's metric.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite weight of each pair; the table then holds weighted counts.
+    nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
+        A missing rating (NaN, None, pandas NA, null) raises, drops its pair, or makes the
+        result nan.
+    zero_division : {'warn', 'raise'} or float, default 'warn'
+        What an undefined kappa returns (see :func:`kappa_from_table`).
+
+    Returns
+    -------
+    float
+        ``kappa = 1 - sum(W*O) / sum(W*E)``.
+
+    Notes
+    -----
+    ``O`` is the K x K table of (weighted) counts with rows ``y_true`` and columns ``y_pred``;
+    ``E = outer(row_sums, col_sums) / n`` is the table expected if the raters were
+    independent. Categories are indexed by their position in the label order.
+
+    scikit-learn's ``cohen_kappa_score`` uses only the observed labels; pass
+    ``labels=sorted(set(y_true) | set(y_pred))`` to reproduce it.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> wk.weighted_kappa([0, 1, 2, 2], [0, 2, 2, 1], weights="linear")
+    0.4285714285714286
+    """
+    checked_weights = check_weights(weights)
+    zero_division = check_zero_division(zero_division)
+    encoded = _encode(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+    )
+    if encoded is None:
+        return float("nan")
+    if _is_quadratic(checked_weights):
+        sums = quadratic_sums(encoded.true_index, encoded.pred_index, encoded.sample_weight)
+        return kappa_from_quadratic_sums(sums, zero_division)
+    k = encoded.n_categories
+    matrix = weight_matrix(checked_weights, k)
+    check_table_size(k)
+    table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+    return table_kappa(table, matrix, zero_division)
+
+
+def quadratic_weighted_kappa(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Quadratic weighted kappa (QWK), the Kaggle metric for ordinal predictions.
+
+    The same as ``weighted_kappa(..., weights="quadratic")``; see :func:`weighted_kappa` for
+    the parameters. It needs no K x K table: five sums over the category indices are
+    sufficient (see Notes), so any number of categories is fine.
+
+    Returns
+    -------
+    float
+        ``1 - sum(W*O) / sum(W*E)`` with ``W_ij = (i - j)² / (K - 1)²``.
+
+    Notes
+    -----
+    With category indices ``a_k``, ``b_k`` of n pairs,
+
+    .. math::
+
+        \\mathrm{QWK} = 1 - \\frac{n \\sum_k (a_k - b_k)^2}{\\sum_i \\sum_j (a_i - b_j)^2}
+        = \\frac{2 (n \\sum ab - \\sum a \\sum b)}{n (\\sum a^2 + \\sum b^2) - 2 \\sum a \\sum b}.
+
+    Without sample weights the sums are exact integers and the result is correctly rounded.
+
+    Examples
+    --------
+    Seed 000's worked example:
+
+    >>> import wkappa as wk
+    >>> wk.qwk([4, 4, 3, 4, 4, 0, 1, 1, 2, 1], [0, 4, 1, 0, 4, 0, 1, 1, 2, 1])
+    0.3181818181818182
+
+    An unused interior grade still counts (ratings {0, 1, 3} mean K = 4):
+
+    >>> wk.qwk([0, 0, 0, 1, 1, 1, 3, 3, 3, 3], [0, 0, 1, 0, 1, 1, 1, 3, 3, 3])
+    0.8064516129032258
+    """
+    return weighted_kappa(
+        y_true,
+        y_pred,
+        weights="quadratic",
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        zero_division=zero_division,
+    )
+
+
+qwk = quadratic_weighted_kappa
+
+
+def confusion_table(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+) -> np.ndarray:
+    """The K x K table O of (weighted) counts.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, min_rating, max_rating, sample_weight, nan_policy
+        As in :func:`weighted_kappa`. ``nan_policy='propagate'`` is not meaningful for a
+        table and raises.
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        ``O[i, j]`` counts the pairs with ``y_true`` in category i and ``y_pred`` in category
+        j; int64 counts, or float64 weighted counts with ``sample_weight``.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> wk.confusion_table([0, 1, 1, 2], [0, 1, 2, 2])
+    array([[1, 0, 0],
+           [0, 1, 1],
+           [0, 0, 1]])
+    """
+    if nan_policy == "propagate":
+        raise WkappaError(
+            "`nan_policy`='propagate' has no meaning for a table. Hint: use 'raise' or 'omit'."
+        )
+    encoded = _encode(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=False,
+    )
+    assert encoded is not None
+    k = encoded.n_categories
+    check_table_size(k)
+    return count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)

@@ -1,0 +1,28 @@
+"""Exceptions and warnings raised by wkappa.
+
+Every error wkappa raises for bad input is a :class:`WkappaError`, a subclass of
+:class:`ValueError`, so ``except ValueError`` keeps working. Errors about the *kind* of an
+argument (a dict where an array was expected) are :class:`WkappaTypeError`, which is also a
+:class:`TypeError`. Messages name the parameter and, where a fix is likely, end in a ``Hint:``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["UndefinedKappaWarning", "WkappaError", "WkappaTypeError"]
+
+
+class WkappaError(ValueError):
+    """Bad input or options: the message names the parameter and, where possible, the fix."""
+
+
+class WkappaTypeError(WkappaError, TypeError):
+    """An argument of the wrong kind (for example a dict where ratings were expected)."""
+
+
+class UndefinedKappaWarning(RuntimeWarning):
+    """Kappa is undefined because the expected weighted disagreement is zero.
+
+    This happens when both raters use a single category (the same one), when no rating is left
+    (``n = 0``), or when the weight matrix is zero wherever the expected table is not. What is
+    returned then is set by ``zero_division``.
+    """
