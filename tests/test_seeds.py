@@ -31,7 +31,7 @@ def test_seed_000_random_10000() -> None:
 
 
 def test_seed_003_twenty_pairs() -> None:
-    """003_d30b4768e9ecef6c.txt: the Kaggle reference code on 20 pairs (7/22 exactly? no: 171/196)."""
+    """003_d30b4768e9ecef6c.txt: the Kaggle reference code run on its 20 pairs."""
     rater_a = [0, 3, 4, 5, 2, 3, 4, 1, 2, 3, 5, 4, 3, 2, 4, 1, 0, 2, 3, 3]
     rater_b = [2, 3, 4, 5, 2, 3, 2, 0, 2, 4, 5, 4, 3, 2, 4, 1, 0, 2, 3, 3]
     assert wk.qwk(rater_a, rater_b) == pytest.approx(0.8724489795918368, abs=1e-15)

@@ -249,11 +249,11 @@ def _integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
         return values.astype(np.int64, copy=False)
     finite = np.isfinite(values)
     if not finite.all():
-        bad = values[~finite][0]
-        raise WkappaError(f"`{name}` contains {bad}; ratings must be finite.")
+        bad = values[~finite][0].item()
+        raise WkappaError(f"`{name}` contains {bad!r}; ratings must be finite.")
     fractional = values != np.floor(values)
     if fractional.any():
-        bad = values[fractional][0]
+        bad = values[fractional][0].item()
         raise WkappaError(
             f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers "
             f"or labels. {_THRESHOLD_HINT}"
