@@ -33,8 +33,9 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
+# Every benchmarks/bench_*.py script, one after the other (results: BENCHMARKS.md).
 bench: $(STAMP)
-	$(PY) benchmarks/run.py
+	for script in benchmarks/bench_*.py; do $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

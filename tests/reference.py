@@ -1,0 +1,73 @@
+"""An exact reference implementation of design §2 with fractions.Fraction (tests only).
+
+Straight from the definitions, with no cleverness: the K x K table O, the disagreement
+weights W, E = outer(row sums, column sums) / n and kappa = 1 - sum(W*O) / sum(W*E),
+all in exact rational arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+Number = int | Fraction
+
+
+def reference_weights(kind: str | Sequence[Sequence[Any]], k: int) -> list[list[Fraction]]:
+    """Disagreement weights as Fractions: 'quadratic', 'linear', 'unweighted' or a matrix."""
+    if not isinstance(kind, str):
+        return [[Fraction(float(kind[i][j])) for j in range(k)] for i in range(k)]
+    scale = max(k - 1, 1)
+    if kind == "quadratic":
+        return [[Fraction((i - j) ** 2, scale**2) for j in range(k)] for i in range(k)]
+    if kind == "linear":
+        return [[Fraction(abs(i - j), scale) for j in range(k)] for i in range(k)]
+    if kind == "unweighted":
+        return [[Fraction(int(i != j)) for j in range(k)] for i in range(k)]
+    raise ValueError(kind)
+
+
+def reference_table(
+    true_index: Sequence[int],
+    pred_index: Sequence[int],
+    k: int,
+    sample_weight: Sequence[Any] | None = None,
+) -> list[list[Fraction]]:
+    """O[i][j] = total weight of the pairs with true index i and predicted index j."""
+    table = [[Fraction(0)] * k for _ in range(k)]
+    weights = [1] * len(true_index) if sample_weight is None else sample_weight
+    for a, b, w in zip(true_index, pred_index, weights, strict=True):
+        table[a][b] += Fraction(float(w)) if not isinstance(w, int) else Fraction(w)
+    return table
+
+
+def reference_kappa_from_table(
+    table: Sequence[Sequence[Any]], weights: str | Sequence[Sequence[Any]]
+) -> Fraction | None:
+    """Exact kappa of a table, or None when sum(W*E) == 0 (undefined)."""
+    k = len(table)
+    o = [[Fraction(x) if isinstance(x, int) else Fraction(float(x)) for x in row] for row in table]
+    w = reference_weights(weights, k)
+    n = sum(sum(row) for row in o)
+    if n == 0:
+        return None
+    rows = [sum(o[i]) for i in range(k)]
+    cols = [sum(o[i][j] for i in range(k)) for j in range(k)]
+    observed = sum(w[i][j] * o[i][j] for i in range(k) for j in range(k))
+    expected = sum(w[i][j] * rows[i] * cols[j] / n for i in range(k) for j in range(k))
+    if expected == 0:
+        return None
+    return 1 - observed / expected
+
+
+def reference_kappa(
+    true_index: Sequence[int],
+    pred_index: Sequence[int],
+    k: int,
+    weights: str | Sequence[Sequence[Any]] = "quadratic",
+    sample_weight: Sequence[Any] | None = None,
+) -> Fraction | None:
+    """Exact weighted kappa of category indices in 0..k-1 (None when undefined)."""
+    table = reference_table(true_index, pred_index, k, sample_weight)
+    return reference_kappa_from_table(table, weights)
