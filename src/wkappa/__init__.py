@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import exceptions
+from ._accumulator import KappaAccumulator
 from ._kappa import (
     confusion_table,
     kappa_from_table,
@@ -10,17 +11,25 @@ from ._kappa import (
     qwk,
     weighted_kappa,
 )
+from ._inference import kappa_test, kappa_test_from_table
+from ._results import BootstrapMethod, ConfidenceInterval, KappaResult
 from .exceptions import UndefinedKappaWarning, WkappaError
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BootstrapMethod",
+    "ConfidenceInterval",
+    "KappaResult",
+    "KappaAccumulator",
     "UndefinedKappaWarning",
     "WkappaError",
     "__version__",
     "confusion_table",
     "exceptions",
     "kappa_from_table",
+    "kappa_test",
+    "kappa_test_from_table",
     "quadratic_weighted_kappa",
     "qwk",
     "weighted_kappa",
