@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._array_api import device_confusion_table, device_weighted_kappa, is_device_array
 from ._encode import EncodedRatings, check_table_size, encode_ratings
 from ._kernels import QuadraticSums, count_table, quadratic_sums
 from ._validation import (
@@ -265,6 +266,12 @@ def weighted_kappa(
     """
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
+    if is_device_array(y_true) or is_device_array(y_pred):  # torch/JAX/CuPy: count on device
+        return device_weighted_kappa(
+            y_true, y_pred, weights=checked_weights, labels=labels, min_rating=min_rating,
+            max_rating=max_rating, sample_weight=sample_weight, nan_policy=nan_policy,
+            zero_division=zero_division,
+        )  # fmt: skip
     encoded = _encode(
         y_true,
         y_pred,
@@ -385,6 +392,11 @@ def confusion_table(
         raise WkappaError(
             "`nan_policy`='propagate' has no meaning for a table. Hint: use 'raise' or 'omit'."
         )
+    if is_device_array(y_true) or is_device_array(y_pred):  # torch/JAX/CuPy: count on device
+        return device_confusion_table(
+            y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
+            sample_weight=sample_weight, nan_policy=nan_policy,
+        )  # fmt: skip
     encoded = _encode(
         y_true,
         y_pred,

@@ -1,0 +1,461 @@
+"""Kappa of torch / JAX / CuPy / array-API arrays, computed on their own device.
+
+The O(n) work — validation, encoding to category indices, the five QWK sums or the K x K
+histogram — runs with the arrays' own library on their own device; only scalars and the
+K x K table come back to the host. Inputs are recognised without importing any library:
+a ``torch.Tensor`` (when torch is in :data:`sys.modules`), or an object with
+``__array_namespace__`` from array-api-strict, JAX or CuPy. Rare cases (non-integer or string
+``labels``, a ``sample_weight`` of another kind, every pair omitted, sums that could overflow
+int64, unusual dtypes) are copied to the host and take the numpy path, so results and error
+messages are the same either way.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._dependencies import is_torch_tensor
+from ._encode import (
+    _THRESHOLD_HINT,
+    MAX_TABLE_CELLS,
+    _check_bound,
+    _raise_unknown,
+    check_labels,
+    check_table_size,
+)
+from ._kernels import QuadraticSums
+from ._validation import NanPolicy, ZeroDivision, check_nan_policy
+from .exceptions import WkappaError
+
+__all__ = ["device_confusion_table", "device_weighted_kappa", "is_device_array", "torch_count"]
+
+_ARRAY_API_LIBRARIES = ("array_api_strict", "jax", "jaxlib", "cupy")
+_INT64_SAFE = 2**62
+_INT64_MAX = 2**63 - 1
+
+
+def is_device_array(obj: Any) -> bool:
+    """True for an array wkappa can count on its own device (torch, JAX, CuPy, strict)."""
+    if is_torch_tensor(obj):
+        return True
+    root = type(obj).__module__.split(".")[0]
+    return root in _ARRAY_API_LIBRARIES and hasattr(obj, "__array_namespace__")
+
+
+def to_host(obj: Any) -> Any:
+    """A numpy copy of a device array (anything else is returned as is)."""
+    if not is_device_array(obj):
+        return obj
+    if is_torch_tensor(obj):
+        return obj.detach().cpu().numpy()
+    if hasattr(obj, "get") and type(obj).__module__.startswith("cupy"):
+        return obj.get()
+    try:
+        return np.from_dlpack(obj)
+    except (TypeError, RuntimeError, BufferError, AttributeError):
+        return np.asarray(obj)
+
+
+def torch_count(cells: Any, size: int, weights: Any = None, *, deterministic: bool = False) -> Any:
+    """Histogram of int64 ``cells`` in ``0..size-1`` on their device (torch).
+
+    ``torch.bincount`` is not deterministic on CUDA (atomic adds); when
+    ``torch.are_deterministic_algorithms_enabled()`` there, or when ``deterministic`` is
+    set, a sort-based count is used instead: sort the cells, find each cell's run with
+    ``searchsorted`` and take run lengths (or differences of the cumulative weights).
+    """
+    torch = sys.modules["torch"]
+    if not deterministic and not (cells.is_cuda and torch.are_deterministic_algorithms_enabled()):
+        return torch.bincount(cells, weights=weights, minlength=size)
+    ordered, order = torch.sort(cells)
+    bounds = torch.searchsorted(ordered, torch.arange(size + 1, device=cells.device))
+    if weights is None:
+        return bounds[1:] - bounds[:-1]
+    cumulative = torch.cat([weights.new_zeros(1), torch.cumsum(weights[order], dim=0)])
+    return cumulative[bounds[1:]] - cumulative[bounds[:-1]]
+
+
+@dataclass(frozen=True)
+class _Backend:
+    """The few array operations needed, for torch or an array-API namespace."""
+
+    xp: Any
+    is_torch: bool
+    device: Any
+
+    def kind(self, x: Any) -> str:
+        """numpy-style dtype kind: 'b', 'i', 'u', 'f', or '' for anything else."""
+        if self.is_torch:
+            if x.dtype == self.xp.bool:
+                return "b"
+            if x.is_floating_point():
+                return "f"
+            if x.is_complex():
+                return ""
+            if x.dtype in (self.xp.uint32, self.xp.uint64):
+                return ""  # barely supported by torch ops: the host handles them
+            return "u" if x.dtype in (self.xp.uint8, self.xp.uint16) else "i"
+        for kind, name in (
+            ("b", "bool"),
+            ("i", "signed integer"),
+            ("u", "unsigned integer"),
+            ("f", "real floating"),
+        ):
+            if self.xp.isdtype(x.dtype, name):
+                return kind
+        return ""
+
+    def astype(self, x: Any, dtype: Any) -> Any:
+        return x.to(dtype) if self.is_torch else self.xp.astype(x, dtype)
+
+    def arange(self, n: int) -> Any:
+        return self.xp.arange(n, dtype=self.xp.int64, device=self.device)
+
+    def item(self, x: Any) -> Any:
+        """A 0-d device array as a Python scalar."""
+        return x.item() if self.is_torch else to_host(x)[()].item()
+
+    def first(self, mask: Any) -> int:
+        """Position of the first True in a boolean array (which has one)."""
+        return int(self.item(self.xp.argmax(self.astype(mask, self.xp.int8))))
+
+    def any(self, mask: Any) -> bool:
+        return bool(self.item(self.xp.any(mask)))
+
+    def total(self, x: Any) -> Any:
+        """Σx as a Python scalar (int64 or float64 accumulation)."""
+        dtype = self.xp.float64 if self.kind(x) == "f" else self.xp.int64
+        return self.item(self.xp.sum(x, dtype=dtype))
+
+    def count(self, cells: Any, size: int, weights: Any) -> Any:
+        """Device histogram of ``cells`` in 0..size-1."""
+        if self.is_torch:
+            return torch_count(cells, size, weights)
+        xp = self.xp
+        order = xp.argsort(cells)
+        ordered = xp.take(cells, order)
+        bounds = xp.searchsorted(ordered, self.arange(size + 1))
+        if weights is None:
+            return bounds[1:] - bounds[:-1]
+        zero = xp.zeros(1, dtype=xp.float64, device=self.device)
+        cumulative = xp.concat([zero, xp.cumulative_sum(xp.take(weights, order))])
+        return xp.take(cumulative, bounds[1:]) - xp.take(cumulative, bounds[:-1])
+
+
+class _Host(Exception):
+    """Internal signal: this input takes the host (numpy) path."""
+
+
+def _backend(y_true: Any, y_pred: Any) -> _Backend:
+    if is_torch_tensor(y_true) and is_torch_tensor(y_pred):
+        if y_true.device != y_pred.device:
+            raise _Host
+        return _Backend(sys.modules["torch"], True, y_true.device)
+    if not (is_device_array(y_true) and is_device_array(y_pred)):
+        raise _Host
+    xp = y_true.__array_namespace__()
+    if y_pred.__array_namespace__() is not xp or y_true.device != y_pred.device:
+        raise _Host
+    return _Backend(xp, False, y_true.device)
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    true_index: Any  # int64 device arrays, every entry a valid index (omitted pairs filled)
+    pred_index: Any
+    n_categories: int
+    keep: Any  # int64 0/1 device array for nan_policy='omit', else None
+    weight: Any  # float64 device array (zero where omitted), or None
+
+
+def _column(be: _Backend, x: Any, name: str) -> Any:
+    if is_torch_tensor(x):
+        x = x.detach()
+    if x.ndim != 1:
+        shape = tuple(int(s) for s in x.shape)
+        hint = " Hint: use .ravel() for a column vector." if x.ndim == 2 else ""
+        raise WkappaError(f"`{name}` must be 1-D; got an array of shape {shape}.{hint}")
+    if be.kind(x) == "":
+        raise _Host
+    return x
+
+
+def _sample_weight(be: _Backend, sample_weight: Any, n: int) -> Any:
+    if sample_weight is None:
+        return None
+    try:
+        same = _backend(sample_weight, sample_weight) == be
+    except _Host:
+        same = False
+    if not same:
+        raise _Host
+    w = _column(be, sample_weight, "sample_weight")
+    if be.kind(w) == "f" and be.any(be.xp.isnan(w)):
+        raise WkappaError("`sample_weight` must be numeric with no missing values.")
+    if w.shape[0] != n:
+        raise WkappaError(
+            f"`sample_weight` has length {w.shape[0]} but there are {n} ratings; they must match."
+        )
+    w = be.astype(w, be.xp.float64)
+    if be.any(~be.xp.isfinite(w)):
+        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
+    if be.any(w < 0):
+        raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
+    return w
+
+
+def _integral(be: _Backend, x: Any, name: str) -> Any:
+    """int64 ratings; the same errors as :func:`wkappa._encode._integral_ratings`."""
+    xp = be.xp
+    kind = be.kind(x)
+    if kind in "bi":
+        return be.astype(x, xp.int64)
+    if kind == "u":
+        if x.dtype == xp.uint64 and be.item(xp.max(x)) > _INT64_MAX:
+            raise WkappaError(f"`{name}` has ratings too large to handle (above 2**63 - 1).")
+        return be.astype(x, xp.int64)
+    finite = xp.isfinite(x)
+    if be.any(~finite):
+        bad = float(be.item(x[be.first(~finite)]))
+        raise WkappaError(f"`{name}` contains {bad!r}; ratings must be finite.")
+    fractional = x != xp.floor(x)
+    if be.any(fractional):
+        bad = float(be.item(x[be.first(fractional)]))
+        raise WkappaError(
+            f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers "
+            f"or labels. {_THRESHOLD_HINT}"
+        )
+    if float(be.item(xp.max(xp.abs(x)))) >= _INT64_SAFE:
+        raise WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
+    return be.astype(x, xp.int64)
+
+
+def _lookup(be: _Backend, values: Any, labels: np.ndarray, name: str) -> Any:
+    """Index of each int64 value in integer ``labels``, on the device."""
+    xp = be.xp
+    order = np.argsort(labels, kind="stable")
+    sorted_labels = xp.asarray(labels[order].astype(np.int64), device=be.device)
+    position = xp.searchsorted(sorted_labels, values)
+    position = xp.where(position == labels.size, xp.zeros_like(position), position)
+    found = xp.take(sorted_labels, position) == values
+    if be.any(~found):
+        where = be.first(~found)
+        bad = to_host(values[where : where + 1])[0]
+        _raise_unknown(bad, name, labels)
+    return xp.take(xp.asarray(order.astype(np.int64), device=be.device), position)
+
+
+def _encode(
+    be: _Backend,
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: NanPolicy,
+) -> _Encoded | None:
+    """Device twin of :func:`wkappa._encode.encode_ratings` for numeric ratings."""
+    xp = be.xp
+    a = _column(be, y_true, "y_true")
+    b = _column(be, y_pred, "y_pred")
+    n = int(a.shape[0])
+    if n != b.shape[0]:
+        raise WkappaError(
+            f"`y_true` and `y_pred` must have the same length; got {n} and {int(b.shape[0])}."
+        )
+    if n == 0:
+        raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
+    weight = _sample_weight(be, sample_weight, n)
+    lo = _check_bound(min_rating, "min_rating")
+    hi = _check_bound(max_rating, "max_rating")
+    if lo is not None and hi is not None and lo > hi:
+        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
+    if labels is not None and (lo is not None or hi is not None):
+        raise WkappaError(
+            "Give either `labels` or `min_rating`/`max_rating`, not both: labels already fix "
+            "the categories."
+        )
+    missing_a: Any = xp.isnan(a) if be.kind(a) == "f" else None
+    missing_b: Any = xp.isnan(b) if be.kind(b) == "f" else None
+    keep = None
+    has_a = missing_a is not None and be.any(missing_a)
+    has_b = missing_b is not None and be.any(missing_b)
+    if has_a or has_b:
+        missing: Any = (
+            missing_a if not has_b else (missing_b if not has_a else missing_a | missing_b)
+        )
+        if nan_policy == "raise":
+            position = be.first(missing)
+            which = "y_true" if has_a and be.item(missing_a[position]) else "y_pred"
+            raise WkappaError(
+                f"`{which}` has a missing rating (NaN/None/NA) at position {position}. "
+                "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
+                "returns nan."
+            )
+        if nan_policy == "propagate":
+            return None
+        if not be.any(~missing):
+            raise _Host  # every pair omitted: the categories come from the bounds alone
+        # Fill omitted pairs with a kept pair's values: checks and min/max stay right, and the
+        # 0/1 `keep` weights take the pairs out of every sum and count.
+        fill = be.first(~missing)
+        a = xp.where(missing, a[fill], a)
+        b = xp.where(missing, b[fill], b)
+        keep = be.astype(~missing, xp.int64)
+        if weight is not None:
+            weight = weight * be.astype(keep, xp.float64)
+
+    if labels is not None:
+        label_array = check_labels(to_host(labels))
+        if label_array.dtype.kind not in "iub":
+            raise _Host
+        true_index = _lookup(be, _integral(be, a, "y_true"), label_array, "y_true")
+        pred_index = _lookup(be, _integral(be, b, "y_pred"), label_array, "y_pred")
+        return _Encoded(true_index, pred_index, int(label_array.size), keep, weight)
+
+    a = _integral(be, a, "y_true")
+    b = _integral(be, b, "y_pred")
+    a_min, a_max = int(be.item(xp.min(a))), int(be.item(xp.max(a)))
+    b_min, b_max = int(be.item(xp.min(b))), int(be.item(xp.max(b)))
+    if lo is not None and min(a_min, b_min) < lo:
+        name, value = ("y_true", a_min) if a_min < lo else ("y_pred", b_min)
+        raise WkappaError(f"`{name}` contains the rating {value}, below `min_rating` = {lo}.")
+    if hi is not None and max(a_max, b_max) > hi:
+        name, value = ("y_true", a_max) if a_max > hi else ("y_pred", b_max)
+        raise WkappaError(f"`{name}` contains the rating {value}, above `max_rating` = {hi}.")
+    first = min(a_min, b_min) if lo is None else lo
+    last = max(a_max, b_max) if hi is None else hi
+    return _Encoded(a - first, b - first, last - first + 1, keep, weight)
+
+
+def _quadratic_sums(be: _Backend, enc: _Encoded) -> QuadraticSums:
+    """The five QWK sums on the device: exact int64 (guarded) or float64 with weights."""
+    xp = be.xp
+    a, b = enc.true_index, enc.pred_index
+    if enc.weight is not None:
+        w = enc.weight
+        af, bf = be.astype(a, xp.float64), be.astype(b, xp.float64)
+        wa, wb = w * af, w * bf
+        parts = (w, wa, wb, wa * af, wb * bf, wa * bf)
+        return QuadraticSums(*(float(be.total(p)) for p in parts))
+    n = int(a.shape[0]) if enc.keep is None else int(be.total(enc.keep))
+    top = enc.n_categories - 1
+    if int(a.shape[0]) * top * top >= _INT64_SAFE:
+        raise _Host  # int64 sums could overflow: exact Python ints on the host
+    m = enc.keep
+    terms = (a, b, a * a, b * b, a * b)
+    sums = [int(be.total(t if m is None else t * m)) for t in terms]
+    return QuadraticSums(n, sums[0], sums[1], sums[2], sums[3], sums[4])
+
+
+def _table(be: _Backend, enc: _Encoded) -> np.ndarray:
+    """The K x K table, counted on the device; only K² numbers come to the host."""
+    k = enc.n_categories
+    check_table_size(k)
+    cells = enc.true_index * k + enc.pred_index
+    weight = enc.weight
+    if weight is None and enc.keep is not None:
+        cells = be.xp.where(enc.keep == 1, cells, be.xp.full_like(cells, k * k))
+    counts = be.count(cells, k * k + 1 if enc.keep is not None else k * k, weight)
+    host = np.asarray(to_host(counts))[: k * k]
+    dtype = np.float64 if weight is not None else np.int64
+    return host.astype(dtype).reshape(k, k)
+
+
+def _host_arguments(*objects: Any) -> list[Any]:
+    return [to_host(obj) for obj in objects]
+
+
+def device_weighted_kappa(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    weights: str | np.ndarray,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: Any,
+    zero_division: ZeroDivision,
+) -> float:
+    """:func:`wkappa.weighted_kappa` for device arrays (``weights`` already checked)."""
+    from ._kappa import kappa_from_quadratic_sums, table_kappa, weighted_kappa
+    from ._weights import weight_matrix
+
+    options = {"labels": labels, "min_rating": min_rating, "max_rating": max_rating}
+    try:
+        be = _backend(y_true, y_pred)
+        enc = _encode(
+            be,
+            y_true,
+            y_pred,
+            sample_weight=sample_weight,
+            nan_policy=check_nan_policy(nan_policy),
+            **options,
+        )
+        if enc is None:
+            return float("nan")
+        k = enc.n_categories
+        if (isinstance(weights, str) and weights == "quadratic") and (
+            enc.weight is None or k * k > MAX_TABLE_CELLS
+        ):  # as in the core: float-weighted QWK goes through the table (no cancellation)
+            return kappa_from_quadratic_sums(_quadratic_sums(be, enc), zero_division)
+        check_table_size(k)
+        matrix = weight_matrix(weights, k)
+        return table_kappa(_table(be, enc), matrix, zero_division)
+    except _Host:
+        host_true, host_pred, host_labels, host_weight = _host_arguments(
+            y_true, y_pred, labels, sample_weight
+        )
+        options["labels"] = host_labels
+        return weighted_kappa(
+            host_true,
+            host_pred,
+            weights=weights,
+            sample_weight=host_weight,
+            nan_policy=nan_policy,
+            zero_division=zero_division,
+            **options,
+        )
+
+
+def device_confusion_table(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: Any,
+) -> np.ndarray:
+    """:func:`wkappa.confusion_table` for device arrays (``nan_policy`` not 'propagate')."""
+    from ._kappa import confusion_table
+
+    options = {"labels": labels, "min_rating": min_rating, "max_rating": max_rating}
+    try:
+        be = _backend(y_true, y_pred)
+        enc = _encode(
+            be,
+            y_true,
+            y_pred,
+            sample_weight=sample_weight,
+            nan_policy=check_nan_policy(nan_policy),
+            **options,
+        )
+        assert enc is not None
+        return _table(be, enc)
+    except _Host:
+        host_true, host_pred, host_labels, host_weight = _host_arguments(
+            y_true, y_pred, labels, sample_weight
+        )
+        options["labels"] = host_labels
+        return confusion_table(
+            host_true, host_pred, sample_weight=host_weight, nan_policy=nan_policy, **options
+        )
