@@ -11,11 +11,16 @@ from ._kappa import (
     qwk,
     weighted_kappa,
 )
+from ._inference import kappa_test, kappa_test_from_table
+from ._results import BootstrapMethod, ConfidenceInterval, KappaResult
 from .exceptions import UndefinedKappaWarning, WkappaError
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BootstrapMethod",
+    "ConfidenceInterval",
+    "KappaResult",
     "KappaAccumulator",
     "UndefinedKappaWarning",
     "WkappaError",
@@ -23,6 +28,8 @@ __all__ = [
     "confusion_table",
     "exceptions",
     "kappa_from_table",
+    "kappa_test",
+    "kappa_test_from_table",
     "quadratic_weighted_kappa",
     "qwk",
     "weighted_kappa",

@@ -1,0 +1,449 @@
+"""Result objects of the inference functions, in the scipy.stats style.
+
+A :class:`KappaResult` keeps only the sufficient statistic (the K x K table, the weight matrix
+and the labels) plus the scalars computed from it; intervals are computed on demand.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from . import _bootstrap
+from ._normal import norm_ppf
+from ._validation import format_value
+from .exceptions import UndefinedKappaWarning, WkappaError
+
+if TYPE_CHECKING:
+    from numpy.random import Generator, SeedSequence
+
+__all__ = [
+    "BootstrapMethod",
+    "ConfidenceInterval",
+    "KappaResult",
+    "PairedKappaResult",
+    "check_confidence_level",
+    "interpretation",
+    "json_float",
+]
+
+Alternative = Literal["two-sided", "greater", "less"]
+
+# Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
+_BANDS = (
+    (0.0, "poor"),
+    (0.20, "slight"),
+    (0.40, "fair"),
+    (0.60, "moderate"),
+    (0.80, "substantial"),
+    (1.0, "almost perfect"),
+)
+
+
+def interpretation(kappa: float) -> str:
+    """The Landis & Koch (1977) band of a kappa value.
+
+    ``< 0`` poor, ``0-0.20`` slight, ``0.21-0.40`` fair, ``0.41-0.60`` moderate,
+    ``0.61-0.80`` substantial, ``0.81-1`` almost perfect; nan is 'undefined'. Values just
+    above 1 (rounding) count as almost perfect.
+    """
+    if math.isnan(kappa):
+        return "undefined"
+    for upper, name in _BANDS:
+        if kappa < upper or (upper > 0 and kappa <= upper):
+            return name
+    return "almost perfect"
+
+
+def json_float(value: float) -> float | None:
+    """A float for JSON: nan and infinities become None."""
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _json_label(label: Any) -> Any:
+    if isinstance(label, np.generic):
+        return label.item()
+    if isinstance(label, (str, int, float, bool)) or label is None:
+        return label
+    return str(label)
+
+
+def check_confidence_level(confidence_level: Any) -> float:
+    """Validate a confidence level: a real number strictly between 0 and 1."""
+    if isinstance(confidence_level, (bool, str)) or not isinstance(
+        confidence_level, (int, float, np.integer, np.floating)
+    ):
+        raise WkappaError(
+            f"`confidence_level` must be a number in (0, 1); got {format_value(confidence_level)}."
+        )
+    level = float(confidence_level)
+    if not 0.0 < level < 1.0:
+        hint = " Hint: 95% is confidence_level=0.95." if 1.0 < level <= 100.0 else ""
+        raise WkappaError(
+            f"`confidence_level` must be strictly between 0 and 1; got {level!r}.{hint}"
+        )
+    return level
+
+
+@dataclass(frozen=True)
+class ConfidenceInterval:
+    """A confidence interval; unpacks as ``low, high = ci``.
+
+    Attributes
+    ----------
+    low, high : float
+        The interval's end points (nan when kappa is undefined).
+    confidence_level : float
+        The nominal coverage, e.g. 0.95.
+    method : str
+        'asymptotic', 'percentile' or 'bca'.
+    n_resamples : int
+        Bootstrap replicates drawn (0 for the asymptotic interval).
+    n_undefined : int
+        Bootstrap replicates whose kappa was undefined and were dropped (see
+        :class:`BootstrapMethod`).
+    """
+
+    low: float
+    high: float
+    confidence_level: float = 0.95
+    method: str = "asymptotic"
+    n_resamples: int = 0
+    n_undefined: int = 0
+
+    def __iter__(self) -> Iterator[float]:
+        yield self.low
+        yield self.high
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: nan end points become None."""
+        return {
+            "low": json_float(self.low),
+            "high": json_float(self.high),
+            "confidence_level": self.confidence_level,
+            "method": self.method,
+            "n_resamples": self.n_resamples,
+            "n_undefined": self.n_undefined,
+        }
+
+
+@dataclass(frozen=True)
+class BootstrapMethod:
+    """How to bootstrap a kappa: resample the K x K table (multinomial over its cells).
+
+    Parameters
+    ----------
+    n_resamples : int, default 9999
+        Bootstrap replicates B.
+    method : {'percentile', 'bca'}, default 'percentile'
+        Percentile interval, or bias-corrected and accelerated (BCa; Efron 1987) with the
+        acceleration from the table-level jackknife.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Passed to :func:`numpy.random.default_rng`: the same integer seed gives the same
+        interval; a Generator is advanced.
+
+    Notes
+    -----
+    Drawing n pairs with replacement from the data is a multinomial draw of n over the table's
+    cells with probabilities ``O / n``, so B replicates cost O(B K²) whatever n is.
+
+    * **Weighted tables.** A table of non-integer (sample-weighted) counts is treated as
+      frequency weights, like SAS's WEIGHT statement: replicates draw ``round(sum(O))`` pairs
+      with probabilities ``O / sum(O)``. For survey (sampling) weights neither this nor the
+      asymptotic standard error is appropriate.
+    * **Undefined replicates.** A replicate whose kappa is undefined (``sum(W*E) == 0``, e.g.
+      every resampled pair in one category) is dropped and counted in
+      :attr:`ConfidenceInterval.n_undefined`; the interval is then conditional on a defined
+      kappa. More than 1% dropped gives an :class:`~wkappa.exceptions.UndefinedKappaWarning`;
+      if all are undefined the interval is (nan, nan).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> result = wk.kappa_test_from_table([[20, 5, 1], [4, 15, 6], [0, 3, 16]])
+    >>> ci = result.confidence_interval(method=wk.BootstrapMethod(999, method="bca", rng=1))
+    >>> ci.method, ci.n_resamples, bool(ci.low < result.statistic < ci.high)
+    ('bca', 999, True)
+    """
+
+    n_resamples: int = 9999
+    method: Literal["percentile", "bca"] = "percentile"
+    rng: int | Generator | SeedSequence | None = None
+
+    def __post_init__(self) -> None:
+        n = self.n_resamples
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise WkappaError(f"`n_resamples` must be a positive integer; got {format_value(n)}.")
+        if self.method not in ("percentile", "bca"):
+            raise WkappaError(
+                f"`method` must be 'percentile' or 'bca'; got {format_value(self.method)}."
+            )
+
+
+def _check_method(method: Any) -> Literal["asymptotic"] | BootstrapMethod:
+    if isinstance(method, BootstrapMethod):
+        return method
+    if method == "asymptotic":
+        return "asymptotic"
+    if method == "bootstrap":
+        return BootstrapMethod()
+    if method in ("percentile", "bca"):
+        return BootstrapMethod(method=method)
+    raise WkappaError(
+        "`method` must be 'asymptotic', 'bootstrap' or a BootstrapMethod(...); "
+        f"got {format_value(method)}."
+    )
+
+
+def _readonly(array: np.ndarray) -> np.ndarray:
+    array = np.array(array, copy=True)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class KappaResult:
+    """Cohen's weighted kappa with its standard errors and test of ``kappa = 0``.
+
+    Made by :func:`~wkappa.kappa_test` and :func:`~wkappa.kappa_test_from_table`; it keeps the
+    K x K table and weight matrix, not the ratings.
+
+    Attributes
+    ----------
+    statistic : float
+        Kappa, ``1 - sum(W*O) / sum(W*E)``.
+    standard_error : float
+        Large-sample (non-null) standard error of Fleiss, Cohen & Everitt (1969), SAS's "ASE".
+    standard_error_null : float
+        Standard error under independence of the raters (``kappa = 0``).
+    zscore : float
+        ``statistic / standard_error_null``.
+    pvalue : float
+        P-value of H0: kappa = 0 against ``alternative``, from ``zscore`` (normal).
+    n : int or float
+        Number of pairs ``sum(O)`` (a float for weighted counts).
+    alternative : {'two-sided', 'greater', 'less'}
+        The alternative hypothesis of ``pvalue``.
+    labels : tuple
+        The K categories in order.
+    weights : str
+        'quadratic', 'linear', 'unweighted' or 'custom'.
+    weight_matrix : ndarray of shape (K, K)
+        Disagreement weights W (read-only).
+    table : ndarray of shape (K, K)
+        Observed counts O, rows rater A / ``y_true`` (read-only).
+    """
+
+    statistic: float
+    standard_error: float
+    standard_error_null: float
+    zscore: float
+    pvalue: float
+    n: int | float
+    alternative: Alternative
+    labels: tuple[Any, ...]
+    weights: str
+    weight_matrix: np.ndarray = field(repr=False)
+    table: np.ndarray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
+        object.__setattr__(self, "table", _readonly(self.table))
+
+    @property
+    def expected_table(self) -> np.ndarray:
+        """E = outer(row sums, column sums) / n, shape (K, K) (zeros when n = 0)."""
+        counts = self.table.astype(np.float64)
+        n = counts.sum()
+        if n == 0:
+            return np.zeros_like(counts)
+        expected: np.ndarray = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / n
+        return expected
+
+    @property
+    def interpretation(self) -> str:
+        """Landis & Koch (1977) band: poor (< 0), slight, fair, moderate, substantial,
+        almost perfect; 'undefined' for nan."""
+        return interpretation(self.statistic)
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        method: Literal["asymptotic", "bootstrap", "percentile", "bca"]
+        | BootstrapMethod = "asymptotic",
+    ) -> ConfidenceInterval:
+        """A two-sided confidence interval for kappa.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+            Nominal coverage, strictly between 0 and 1.
+        method : {'asymptotic', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
+            'asymptotic': ``statistic ± z * standard_error`` (normal, as SAS and statsmodels;
+            not clipped to [-1, 1]). 'bootstrap' (= 'percentile') and 'bca' use
+            ``BootstrapMethod()`` defaults (9999 replicates, fresh entropy); pass a
+            :class:`BootstrapMethod` to set the replicates or the seed.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low, high`` plus the level, method and bootstrap counts.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> result = wk.kappa_test_from_table([[20, 5], [4, 15]], weights="unweighted")
+        >>> low, high = result.confidence_interval(0.90)
+        >>> round(low, 4), round(high, 4)
+        (0.3837, 0.7879)
+        """
+        level = check_confidence_level(confidence_level)
+        how = _check_method(method)
+        if how == "asymptotic":
+            half = norm_ppf(0.5 + level / 2) * self.standard_error
+            return ConfidenceInterval(
+                self.statistic - half, self.statistic + half, level, "asymptotic"
+            )
+        assert isinstance(how, BootstrapMethod)
+        if math.isnan(self.statistic):
+            return ConfidenceInterval(
+                math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
+            )
+        rng = np.random.default_rng(how.rng)
+        outcome = _bootstrap.table_interval(
+            self.table,
+            self.weight_matrix,
+            self.statistic,
+            level,
+            how.n_resamples,
+            how.method,
+            rng,
+        )
+        return ConfidenceInterval(
+            outcome.low, outcome.high, level, how.method, how.n_resamples, outcome.n_undefined
+        )
+
+    def explain(self) -> str:
+        """The seed notes' story: O, W, E, the weighted sums, kappa and the costly cells.
+
+        Returns
+        -------
+        str
+            O (counts), W, E = outer(row sums, column sums) as the notes print it, both
+            normalised to sum 1, numerator ``sum(W*O)``, denominator ``sum(W*E)``, kappa, the
+            standard errors and the cells that lose the most agreement, ``W * (O - E) / n``.
+        """
+        from ._explain import explain_result
+
+        return explain_result(self)
+
+    def plot(self, *, axes: Any = None, cmap: str = "Blues") -> Any:
+        """Heatmaps of O, E and the per-cell lost agreement ``W * (O - E) / n``.
+
+        Needs matplotlib (``pip install 'wkappa[plot]'``).
+
+        Parameters
+        ----------
+        axes : sequence of three matplotlib Axes, optional
+            Where to draw; by default a new figure with three panels.
+        cmap : str, default 'Blues'
+            Colour map of the O and E panels (the contribution panel is diverging).
+
+        Returns
+        -------
+        ndarray of three matplotlib Axes
+            ``axes[0].figure`` is the Figure.
+        """
+        from ._plot import plot_result
+
+        return plot_result(self, axes=axes, cmap=cmap)
+
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the asymptotic interval."""
+        counts = self.table
+        table = counts.tolist()
+        return {
+            "statistic": json_float(self.statistic),
+            "standard_error": json_float(self.standard_error),
+            "standard_error_null": json_float(self.standard_error_null),
+            "zscore": json_float(self.zscore),
+            "pvalue": json_float(self.pvalue),
+            "alternative": self.alternative,
+            "n": self.n if isinstance(self.n, int) else float(self.n),
+            "labels": [_json_label(label) for label in self.labels],
+            "weights": self.weights,
+            "weight_matrix": self.weight_matrix.tolist(),
+            "table": table,
+            "interpretation": self.interpretation,
+            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
+        }
+
+    def __repr__(self) -> str:
+        low, high = self.confidence_interval()
+        return (
+            f"KappaResult(statistic={self.statistic:.6g}, "
+            f"standard_error={self.standard_error:.6g}, "
+            f"95% CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
+            f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, n={self.n:g}, "
+            f"K={len(self.labels)}, weights={self.weights!r}, "
+            f"interpretation={self.interpretation!r})"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class PairedKappaResult:
+    """Two predictors' kappas against the same truth, and the bootstrap test of their
+    difference (made by :func:`~wkappa.paired_kappa_test`).
+
+    Attributes
+    ----------
+    statistic_a, statistic_b : float
+        Kappa of prediction A and of prediction B against the truth.
+    difference : float
+        ``statistic_a - statistic_b``.
+    confidence_interval : ConfidenceInterval
+        Paired percentile-bootstrap interval for the difference.
+    pvalue : float
+        Two-sided bootstrap p-value of H0: equal kappas (see Notes of
+        :func:`~wkappa.paired_kappa_test`).
+    n : int or float
+        Number of items.
+    labels : tuple
+        The K categories.
+    weights : str
+        Weight name ('custom' for a matrix).
+    """
+
+    statistic_a: float
+    statistic_b: float
+    difference: float
+    confidence_interval: ConfidenceInterval
+    pvalue: float
+    n: int | float
+    labels: tuple[Any, ...]
+    weights: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None)."""
+        return {
+            "statistic_a": json_float(self.statistic_a),
+            "statistic_b": json_float(self.statistic_b),
+            "difference": json_float(self.difference),
+            "confidence_interval": self.confidence_interval.to_dict(),
+            "pvalue": json_float(self.pvalue),
+            "n": self.n if isinstance(self.n, int) else float(self.n),
+            "labels": [_json_label(label) for label in self.labels],
+            "weights": self.weights,
+        }
+
+
+def warn_undefined(message: str) -> None:
+    """An UndefinedKappaWarning pointing at the user's call."""
+    warnings.warn(message, UndefinedKappaWarning, stacklevel=4)

@@ -1,0 +1,461 @@
+"""kappa_test / kappa_test_from_table: standard errors, tests and asymptotic intervals.
+
+Checked against statsmodels' cohens_kappa on random tables, against published printouts (each
+test names its source next to the numbers) and against an exact Fraction implementation of
+the Fleiss-Cohen-Everitt formulas written independently in SAS's agreement-weight form.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from reference import reference_kappa_from_table, reference_weights
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
+
+# numpy's raw RuntimeWarnings (0/0, invalid sqrt) must never escape: every warning is an error
+# here unless a test expects it with pytest.warns.
+pytestmark = pytest.mark.filterwarnings("error")
+
+STATSMODELS_WT = {"quadratic": "quadratic", "linear": "linear", "unweighted": None}
+
+
+def _close(actual: float, expected: float, tol: float = 1e-10) -> bool:
+    return abs(actual - expected) <= tol * max(1.0, abs(expected))
+
+
+def _random_table(rng: np.random.Generator) -> np.ndarray:
+    k = int(rng.integers(2, 9))
+    n = int(rng.choice([5, 20, 100, 1000, 10**5]))
+    agreement = rng.uniform(0, 3)
+    probabilities = rng.dirichlet(np.ones(k * k)) + agreement * np.eye(k).ravel() / k
+    probabilities /= probabilities.sum()
+    return rng.multinomial(n, probabilities).reshape(k, k)
+
+
+# --------------------------------------------------------------------------- statsmodels
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+def test_agrees_with_statsmodels_on_random_tables(weights: str) -> None:
+    """kappa, std_kappa, std_kappa0, the 95% CI and the p-values to 1e-10 on >= 500 tables."""
+    inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+    rng = np.random.default_rng(20261122)
+    checked = 0
+    while checked < 520:
+        table = _random_table(rng)
+        rows, cols = table.sum(axis=1), table.sum(axis=0)
+        if np.count_nonzero(rows) < 2 and np.count_nonzero(cols) < 2:
+            continue  # undefined kappa: statsmodels divides by zero
+        wt = STATSMODELS_WT[weights]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # statsmodels' own numpy warnings
+            peer = inter_rater.cohens_kappa(table, wt=wt) if wt else inter_rater.cohens_kappa(table)
+        if not peer.var_kappa0 > 1e-12 or not peer.var_kappa > 1e-12:
+            continue  # statsmodels' variances are rounding noise (~1e-16) here
+        result = wk.kappa_test_from_table(table, weights=weights)
+        low, high = result.confidence_interval(0.95)
+        pairs = [
+            (result.statistic, peer.kappa),
+            (result.standard_error, peer.std_kappa),
+            (result.standard_error_null, peer.std_kappa0),
+            (low, peer.kappa_low),
+            (high, peer.kappa_upp),
+            (result.zscore, peer.z_value),
+            (result.pvalue, peer.pvalue_two_sided),
+        ]
+        for ours, theirs in pairs:
+            assert _close(ours, theirs), (table.tolist(), pairs)
+        checked += 1
+
+
+def test_agrees_with_statsmodels_custom_matrix() -> None:
+    """A user disagreement matrix is statsmodels' 2-D ``weights`` (it converts to 1 - W)."""
+    inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        table = _random_table(rng)
+        k = table.shape[0]
+        matrix = rng.uniform(0, 1, (k, k))
+        np.fill_diagonal(matrix, 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            peer = inter_rater.cohens_kappa(table, weights=matrix)
+        if not peer.var_kappa0 > 1e-12 or not peer.var_kappa > 1e-12:
+            continue
+        result = wk.kappa_test_from_table(table, weights=matrix)
+        assert result.weights == "custom"
+        assert _close(result.statistic, peer.kappa)
+        assert _close(result.standard_error, peer.std_kappa)
+        assert _close(result.standard_error_null, peer.std_kappa0)
+
+
+# --------------------------------------------------------------------------- published printouts
+
+# SAS PROC FREQ printouts quoted in statsmodels' test suite, repository statsmodels/statsmodels,
+# statsmodels/stats/tests/test_inter_rater.py (TestUnweightedCohens / TestWeightedCohens,
+# "comparison to printout of a SAS example"). SAS's default weighted kappa uses
+# Cicchetti-Allison (linear) weights.
+SAS_TABLE10 = [[0, 4, 1], [0, 8, 0], [0, 1, 5]]
+
+
+def test_sas_simple_kappa_printout() -> None:
+    """SAS: Kappa 0.4842, ASE 0.1380, 95% CL 0.2137-0.7547; ASE under H0 0.1484, Z 3.2626,
+    one-sided Pr > Z 0.0006, two-sided 0.0011."""
+    result = wk.kappa_test_from_table(SAS_TABLE10, weights="unweighted")
+    low, high = result.confidence_interval(0.95)
+    assert result.statistic == pytest.approx(0.4842, abs=5e-5)
+    assert result.standard_error == pytest.approx(0.1380, abs=5e-5)
+    assert (low, high) == pytest.approx((0.2137, 0.7547), abs=5e-5)
+    assert result.standard_error_null == pytest.approx(0.1484, abs=5e-5)
+    assert result.zscore == pytest.approx(3.2626, abs=5e-5)
+    assert result.pvalue == pytest.approx(0.0011, abs=5e-5)
+    greater = wk.kappa_test_from_table(SAS_TABLE10, weights="unweighted", alternative="greater")
+    assert greater.pvalue == pytest.approx(0.0006, abs=5e-5)
+
+
+def test_sas_weighted_kappa_printout() -> None:
+    """SAS: Weighted Kappa 0.4701, ASE 0.1457, 95% CL 0.1845-0.7558; ASE under H0 0.1426,
+    Z 3.2971, one-sided 0.0005, two-sided 0.0010."""
+    result = wk.kappa_test_from_table(SAS_TABLE10, weights="linear")
+    low, high = result.confidence_interval()
+    assert result.statistic == pytest.approx(0.4701, abs=5e-5)
+    assert result.standard_error == pytest.approx(0.1457, abs=5e-5)
+    assert (low, high) == pytest.approx((0.1845, 0.7558), abs=5e-5)
+    assert result.standard_error_null == pytest.approx(0.1426, abs=5e-5)
+    assert result.zscore == pytest.approx(3.2971, abs=5e-5)
+    assert result.pvalue == pytest.approx(0.0010, abs=5e-5)
+
+
+# R irr::kappa2 on the irr package's `anxiety` data, raters 2 and 3, quoted in statsmodels'
+# test suite (statsmodels/statsmodels, statsmodels/stats/tests/test_inter_rater.py,
+# test_cohens_kappa_irr). irr's z uses the null standard error. Rater columns from the
+# `anxiety` array there; irr drops the unused level 5, so the categories are 1, 2, 3, 4, 6.
+ANXIETY_RATER2 = [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4]
+ANXIETY_RATER3 = [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2]
+IRR_LABELS = [1, 2, 3, 4, 6]
+
+
+@pytest.mark.parametrize(
+    ("weights", "kappa", "z", "pvalue"),
+    [
+        ("unweighted", -0.006289308, -0.0604067, 0.9518317),  # kappa2(anxiety[,2:3])
+        ("linear", 0.1459075, 1.282472, 0.1996772),  # kappa2(anxiety[,2:3], "equal")
+        ("quadratic", 0.2520325, 1.437451, 0.1505898),  # kappa2(anxiety[,2:3], "squared")
+    ],
+)
+def test_irr_kappa2_printouts(weights: str, kappa: float, z: float, pvalue: float) -> None:
+    result = wk.kappa_test(ANXIETY_RATER2, ANXIETY_RATER3, weights=weights, labels=IRR_LABELS)
+    assert result.statistic == pytest.approx(kappa, abs=5e-7)
+    assert result.zscore == pytest.approx(z, abs=5e-6)
+    assert result.pvalue == pytest.approx(pvalue, abs=5e-7)
+
+
+# R vcd::Kappa on vcd's `SexualFun` (husband rows, wife columns; data as in Rdatasets,
+# repository neuhausi/Rdatasets, js/vcd/SexualFun.js). Printout from vcdExtra's documentation,
+# repository friendly/vcdExtra, docs/reference/print.Kappa.md:
+#   Kappa(SexualFun)                  value     ASE     z    lower  upper
+#   Unweighted                       0.1293 0.06860 1.885 -0.00512 0.2638
+#   Weighted (Equal-Spacing)         0.2374 0.07832 3.031  0.08388 0.3909
+# vcd's z is value / ASE (the non-null ASE), not a test of kappa = 0.
+SEXUAL_FUN = [[7, 7, 2, 3], [2, 8, 3, 7], [1, 5, 4, 9], [2, 8, 9, 14]]
+
+
+@pytest.mark.parametrize(
+    ("weights", "value", "ase", "z", "lower", "upper"),
+    [
+        ("unweighted", 0.1293, 0.06860, 1.885, -0.00512, 0.2638),
+        ("linear", 0.2374, 0.07832, 3.031, 0.08388, 0.3909),
+    ],
+)
+def test_vcd_kappa_printouts(
+    weights: str, value: float, ase: float, z: float, lower: float, upper: float
+) -> None:
+    result = wk.kappa_test_from_table(SEXUAL_FUN, weights=weights)
+    low, high = result.confidence_interval(0.95)
+    assert result.statistic == pytest.approx(value, abs=5e-5)
+    assert result.standard_error == pytest.approx(ase, abs=5e-6)
+    assert result.statistic / result.standard_error == pytest.approx(z, abs=5e-4)
+    assert low == pytest.approx(lower, abs=5e-6)
+    assert high == pytest.approx(upper, abs=5e-5)
+
+
+# --------------------------------------------------------------------------- exact formulas
+
+
+def _fraction_variances(table: list[list[int]], weights: str) -> tuple[Fraction, Fraction]:
+    """SAS PROC FREQ's documented formulas in agreement weights w = 1 - W, exactly."""
+    k = len(table)
+    w = [[1 - x for x in row] for row in reference_weights(weights, k)]
+    n = sum(map(sum, table))
+    p = [[Fraction(table[i][j], n) for j in range(k)] for i in range(k)]
+    row = [sum(p[i]) for i in range(k)]
+    col = [sum(p[i][j] for i in range(k)) for j in range(k)]
+    po = sum(w[i][j] * p[i][j] for i in range(k) for j in range(k))
+    pe = sum(w[i][j] * row[i] * col[j] for i in range(k) for j in range(k))
+    kappa = (po - pe) / (1 - pe)
+    wbar_row = [sum(col[j] * w[i][j] for j in range(k)) for i in range(k)]
+    wbar_col = [sum(row[i] * w[i][j] for i in range(k)) for j in range(k)]
+    a = sum(
+        p[i][j] * (w[i][j] - (wbar_row[i] + wbar_col[j]) * (1 - kappa)) ** 2
+        for i in range(k)
+        for j in range(k)
+    )
+    variance = (a - (kappa - pe * (1 - kappa)) ** 2) / ((1 - pe) ** 2 * n)
+    b = sum(
+        row[i] * col[j] * (w[i][j] - (wbar_row[i] + wbar_col[j])) ** 2
+        for i in range(k)
+        for j in range(k)
+    )
+    variance_null = (b - pe**2) / ((1 - pe) ** 2 * n)
+    return variance, variance_null
+
+
+tables = st.integers(2, 5).flatmap(
+    lambda k: st.lists(st.lists(st.integers(0, 30), min_size=k, max_size=k), min_size=k, max_size=k)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(table=tables, weights=st.sampled_from(["quadratic", "linear", "unweighted"]))
+def test_matches_exact_fraction_formulas(table: list[list[int]], weights: str) -> None:
+    exact = reference_kappa_from_table(table, weights)
+    if exact is None:
+        with pytest.warns(UndefinedKappaWarning):
+            result = wk.kappa_test_from_table(table, weights=weights)
+        assert math.isnan(result.statistic) and math.isnan(result.standard_error)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)  # zero null SE (n = 1)
+        result = wk.kappa_test_from_table(table, weights=weights)
+    assert result.statistic == pytest.approx(float(exact), rel=1e-12, abs=1e-12)
+    variance, variance_null = _fraction_variances(table, weights)
+    assert result.standard_error**2 == pytest.approx(float(variance), rel=1e-9, abs=1e-14)
+    assert result.standard_error_null**2 == pytest.approx(float(variance_null), rel=1e-9, abs=1e-14)
+
+
+def test_statistic_is_the_point_estimate() -> None:
+    """kappa_test(...).statistic is exactly what weighted_kappa returns."""
+    rng = np.random.default_rng(3)
+    for weights in ("quadratic", "linear", "unweighted"):
+        a, b = rng.integers(0, 5, 300), rng.integers(0, 5, 300)
+        assert wk.kappa_test(a, b, weights=weights).statistic == wk.weighted_kappa(
+            a, b, weights=weights
+        )
+
+
+def test_seed_example_and_table_route_agree() -> None:
+    actuals = [4, 4, 3, 4, 4, 0, 1, 1, 2, 1]
+    preds = [0, 4, 1, 0, 4, 0, 1, 1, 2, 1]
+    result = wk.kappa_test(actuals, preds)
+    same = wk.kappa_test_from_table(wk.confusion_table(actuals, preds))
+    assert result.statistic == same.statistic == wk.qwk(actuals, preds)
+    assert result.standard_error == same.standard_error
+    assert result.n == 10 and isinstance(result.n, int)
+    assert result.labels == (0, 1, 2, 3, 4)
+
+
+def test_integer_sample_weights_are_frequency_weights() -> None:
+    """Weight 2 on a pair is the pair twice: the same table values, so the same SEs."""
+    a = np.array([0, 1, 2, 2, 1, 0, 2])
+    b = np.array([0, 2, 2, 1, 1, 0, 2])
+    w = np.array([1, 2, 3, 1, 1, 2, 1])
+    weighted = wk.kappa_test(a, b, sample_weight=w)
+    repeated = wk.kappa_test(np.repeat(a, w), np.repeat(b, w))
+    assert weighted.statistic == pytest.approx(repeated.statistic, rel=1e-14)
+    assert weighted.standard_error == pytest.approx(repeated.standard_error, rel=1e-12)
+    assert weighted.n == pytest.approx(repeated.n)
+
+
+# --------------------------------------------------------------------------- tests and intervals
+
+
+def test_alternatives_and_pvalue_relations() -> None:
+    table = [[12, 3, 1], [2, 9, 4], [1, 2, 6]]
+    two = wk.kappa_test_from_table(table, alternative="two-sided")
+    greater = wk.kappa_test_from_table(table, alternative="greater")
+    less = wk.kappa_test_from_table(table, alternative="less")
+    assert greater.pvalue + less.pvalue == pytest.approx(1.0)
+    assert two.pvalue == pytest.approx(2 * min(greater.pvalue, less.pvalue))
+    assert two.zscore == pytest.approx(two.statistic / two.standard_error_null)
+
+
+def test_pvalue_in_far_tail_is_not_zero() -> None:
+    result = wk.kappa_test_from_table([[5000, 10], [10, 5000]], weights="unweighted")
+    assert 0.0 < result.pvalue < 1e-300 or result.pvalue == 0.0
+    assert result.pvalue == pytest.approx(math.erfc(result.zscore / math.sqrt(2)))
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+def test_interval_monotone_in_level_and_contains_statistic(weights: str) -> None:
+    result = wk.kappa_test_from_table([[20, 5, 1], [4, 15, 6], [0, 3, 16]], weights=weights)
+    previous = None
+    for level in (0.5, 0.8, 0.9, 0.95, 0.99, 0.999):
+        low, high = result.confidence_interval(level)
+        assert low < result.statistic < high
+        assert high - result.statistic == pytest.approx(result.statistic - low)
+        if previous is not None:
+            assert low < previous[0] and high > previous[1]
+        previous = (low, high)
+
+
+def test_asymptotic_interval_inverts_the_wald_test() -> None:
+    """kappa0 is inside the level-(1 - a) interval iff |kappa - kappa0| / SE <= z_(1 - a/2)."""
+    result = wk.kappa_test_from_table([[20, 5, 1], [4, 15, 6], [0, 3, 16]])
+    for level in (0.8, 0.95, 0.99):
+        low, high = result.confidence_interval(level)
+        for kappa0 in np.linspace(result.statistic - 0.5, result.statistic + 0.5, 41):
+            pvalue = math.erfc(abs(result.statistic - kappa0) / result.standard_error / 2**0.5)
+            inside = low <= kappa0 <= high
+            if abs(pvalue - (1 - level)) > 1e-9:
+                assert inside == (pvalue > 1 - level)
+
+
+def test_confidence_interval_object() -> None:
+    result = wk.kappa_test_from_table([[20, 5], [4, 15]], weights="unweighted")
+    ci = result.confidence_interval(0.9)
+    low, high = ci
+    assert (ci.low, ci.high) == (low, high)
+    assert ci.method == "asymptotic" and ci.confidence_level == 0.9
+    assert ci.n_resamples == 0 and ci.n_undefined == 0
+
+
+# --------------------------------------------------------------------------- degenerate tables
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        [[7]],  # one category
+        [[0, 0], [0, 0]],  # empty table
+        [[0, 0], [0, 9]],  # both raters use one category
+    ],
+)
+def test_undefined_kappa_gives_nan_and_one_warning(table: list[list[int]]) -> None:
+    with pytest.warns(UndefinedKappaWarning) as record:
+        result = wk.kappa_test_from_table(table)
+    assert len(record) == 1
+    for value in (result.statistic, result.standard_error, result.zscore, result.pvalue):
+        assert math.isnan(value)
+    low, high = result.confidence_interval()
+    assert math.isnan(low) and math.isnan(high)
+    assert result.interpretation == "undefined"
+    assert json.loads(json.dumps(result.to_dict()))["statistic"] is None
+    assert "nan" in repr(result)
+
+
+def test_single_pair_has_no_test() -> None:
+    """n = 1 with disagreement: kappa = 0 is defined, its null SE is 0, so no z-test."""
+    with pytest.warns(UndefinedKappaWarning, match="null standard error"):
+        result = wk.kappa_test_from_table([[0, 1], [0, 0]], weights="unweighted")
+    assert result.statistic == 0.0
+    assert result.standard_error == 0.0
+    assert math.isnan(result.zscore) and math.isnan(result.pvalue)
+
+
+def test_empty_rows_and_columns_are_fine() -> None:
+    result = wk.kappa_test_from_table([[5, 0, 2], [0, 0, 0], [1, 0, 7]], weights="linear")
+    assert np.isfinite([result.statistic, result.standard_error, result.pvalue]).all()
+
+
+def test_perfect_agreement() -> None:
+    result = wk.kappa_test_from_table([[5, 0], [0, 7]])
+    assert result.statistic == 1.0 and result.standard_error == 0.0
+    assert tuple(result.confidence_interval()) == (1.0, 1.0)
+    assert result.interpretation == "almost perfect"
+
+
+# --------------------------------------------------------------------------- result object
+
+
+def test_result_is_frozen_and_read_only() -> None:
+    result = wk.kappa_test_from_table([[3, 1], [1, 3]], labels=["no", "yes"])
+    with pytest.raises(AttributeError):
+        result.statistic = 0.5  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        result.table[0, 0] = 9
+    assert result.labels == ("no", "yes")
+    np.testing.assert_allclose(result.expected_table, [[2, 2], [2, 2]])
+
+
+@pytest.mark.parametrize(
+    ("kappa", "band"),
+    [
+        (-0.3, "poor"),
+        (-1e-9, "poor"),
+        (0.0, "slight"),
+        (0.2, "slight"),
+        (0.21, "fair"),
+        (0.4, "fair"),
+        (0.5, "moderate"),
+        (0.7, "substantial"),
+        (0.8, "substantial"),
+        (0.81, "almost perfect"),
+        (1.0, "almost perfect"),
+    ],
+)
+def test_landis_koch_bands(kappa: float, band: str) -> None:
+    from wkappa._results import interpretation
+
+    assert interpretation(kappa) == band
+
+
+def test_to_dict_is_json_ready_and_repr_readable() -> None:
+    result = wk.kappa_test(
+        ["a", "b", "b", "c"], ["a", "b", "c", "c"], labels=np.array(["a", "b", "c"])
+    )
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["labels"] == ["a", "b", "c"]
+    assert data["table"] == [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
+    assert data["confidence_interval"]["method"] == "asymptotic"
+    assert data["weights"] == "quadratic"
+    text = repr(result)
+    assert text.startswith("KappaResult(statistic=") and "95% CI" in text
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"alternative": "bigger"}, "alternative"),
+        ({"weights": "quadratc"}, "weights"),
+        ({"labels": ["a", "b", "c"]}, "labels"),
+        ({"labels": "ab"}, "labels"),
+    ],
+)
+def test_bad_options(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.kappa_test_from_table([[3, 1], [1, 3]], **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "table", [[[1, 2, 3]], [[1, -1], [0, 2]], [[np.nan, 1], [1, 1]], [["a", "b"], ["c", "d"]]]
+)
+def test_bad_tables(table: object) -> None:
+    with pytest.raises(WkappaError, match="table"):
+        wk.kappa_test_from_table(table)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("level", [0, 1, 95, -0.5, "0.95", True, None])
+def test_bad_confidence_level(level: object) -> None:
+    result = wk.kappa_test_from_table([[3, 1], [1, 3]])
+    with pytest.raises(WkappaError, match="confidence_level"):
+        result.confidence_interval(level)  # type: ignore[arg-type]
+
+
+def test_bad_method_and_propagate() -> None:
+    result = wk.kappa_test_from_table([[3, 1], [1, 3]])
+    with pytest.raises(WkappaError, match="method"):
+        result.confidence_interval(method="wald")  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="propagate"):
+        wk.kappa_test([0, 1], [1, 0], nan_policy="propagate")
