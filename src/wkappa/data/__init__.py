@@ -1,0 +1,1 @@
+"""Small data sets shipped with wkappa for the ``wkappa demo`` command (see ``README.md`` here)."""
