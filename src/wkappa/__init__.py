@@ -13,6 +13,7 @@ from ._kappa import (
 )
 from ._inference import kappa_test, kappa_test_from_table
 from ._results import BootstrapMethod, ConfidenceInterval, KappaResult
+from ._thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .exceptions import UndefinedKappaWarning, WkappaError
 
 __version__ = "0.1.0"
@@ -22,14 +23,17 @@ __all__ = [
     "ConfidenceInterval",
     "KappaResult",
     "KappaAccumulator",
+    "ThresholdResult",
     "UndefinedKappaWarning",
     "WkappaError",
     "__version__",
+    "apply_thresholds",
     "confusion_table",
     "exceptions",
     "kappa_from_table",
     "kappa_test",
     "kappa_test_from_table",
+    "optimize_thresholds",
     "quadratic_weighted_kappa",
     "qwk",
     "weighted_kappa",

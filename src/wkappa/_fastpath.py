@@ -1,0 +1,254 @@
+"""The fused fast path: plain numeric columns straight to the numba kernels.
+
+:func:`weighted_kappa` and :func:`confusion_table` try this path first. It takes the common
+case only: both ratings 1-D numeric numpy arrays (or pandas, polars or pyarrow columns that are
+zero-copy views of one) without ``labels``, plus an optional numeric ``sample_weight``. One
+fused pass (:mod:`wkappa._kernels._numba_sums`) computes the sums together with the range,
+NaN and integrality checks, so validation costs no extra pass and nothing of size n is
+allocated for integer input.
+
+Anything unusual -- a NaN, a non-integer, a rating outside ``min_rating..max_rating``, a wide
+range, a negative weight, an object column, a bound that is not a plain int -- makes these
+functions return None, and the caller runs the strict encoding path (:mod:`wkappa._encode`),
+which raises exactly the error it always raises, or handles the case. The fast path never
+raises a validation error of its own, so both paths fail identically on bad input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
+from ._encode import MAX_TABLE_CELLS
+from ._kernels import QuadraticSums
+
+__all__ = ["PARALLEL_MIN", "fast_statistic", "set_parallel"]
+
+# Below this many pairs the serial kernel runs: starting threads costs more than it saves.
+PARALLEL_MIN = 1 << 17
+# Float ratings (and int ratings mixed with floats) beyond this magnitude are not exact in
+# float64; the strict path handles them.
+_FLOAT_EXACT = 2.0**53
+# Integer ratings this large are left to the strict path, whatever it decides about them.
+_HUGE = 2**62
+_INT_KINDS = "biu"
+_SUPPORTED = frozenset(
+    np.dtype(t)
+    for t in (
+        np.bool_,
+        np.int8,
+        np.int16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.float32,
+        np.float64,
+    )
+)
+# The workqueue threading layer must not run two parallel kernels at once.
+_PARALLEL_LOCK = threading.Lock()
+_settings: dict[str, Any] = {"parallel": True}
+
+
+def _numpy_view(obj: Any) -> np.ndarray | None:
+    """A 1-D numeric numpy view of a column, or None when only the strict path can read it."""
+    if isinstance(obj, np.ndarray):
+        array = obj
+    elif is_pandas_object(obj):
+        pd = sys.modules["pandas"]
+        if not isinstance(obj, (pd.Series, pd.Index)) or not isinstance(obj.dtype, np.dtype):
+            return None
+        array = obj.to_numpy(copy=False)
+    elif is_polars_series(obj):
+        if not (obj.dtype.is_integer() or obj.dtype.is_float()):
+            return None
+        if obj.null_count() or obj.n_chunks() != 1:
+            return None
+        array = obj.to_numpy()
+    elif is_pyarrow_array(obj):
+        pa = sys.modules["pyarrow"]
+        if not isinstance(obj, pa.Array) or obj.null_count:
+            return None
+        if not (pa.types.is_integer(obj.type) or pa.types.is_floating(obj.type)):
+            return None
+        array = obj.to_numpy(zero_copy_only=False)
+    else:
+        return None
+    if array.ndim != 1 or array.dtype not in _SUPPORTED or not array.dtype.isnative:
+        return None
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return array
+
+
+def _pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    a = _numpy_view(y_true)
+    b = _numpy_view(y_pred)
+    if a is None or b is None or a.shape[0] != b.shape[0] or a.shape[0] == 0:
+        return None
+    if a.dtype != b.dtype:
+        # One compiled kernel per dtype, not per pair of dtypes: widen mixed inputs.
+        kinds = a.dtype.kind + b.dtype.kind
+        if np.dtype(np.uint64) in (a.dtype, b.dtype):
+            return None
+        common = np.int64 if all(k in _INT_KINDS for k in kinds) else np.float64
+        a = a.astype(common, copy=False)
+        b = b.astype(common, copy=False)
+    return a, b
+
+
+def _bound(value: Any) -> tuple[bool, int | None]:
+    """(usable, value) for min_rating / max_rating: plain integers only."""
+    if value is None:
+        return True, None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return False, None
+    return True, int(value)
+
+
+def _categories(lo: float, hi: float, min_rating: Any, max_rating: Any) -> tuple[int, int] | None:
+    """The first category and K, or None if the bounds need the strict path (it raises)."""
+    ok_lo, first = _bound(min_rating)
+    ok_hi, last = _bound(max_rating)
+    if not (ok_lo and ok_hi):
+        return None
+    if first is not None and (lo < first or (last is not None and first > last)):
+        return None
+    if last is not None and hi > last:
+        return None
+    first = int(lo) if first is None else first
+    last = int(hi) if last is None else last
+    return first, last - first + 1
+
+
+def _weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    if isinstance(sample_weight, (list, tuple)):
+        sample_weight = np.asarray(sample_weight)
+    w = _numpy_view(sample_weight)
+    if w is None or w.shape[0] != n or w.dtype.kind not in "iuf":
+        return None
+    return w
+
+
+def _parallel(n: int) -> bool:
+    return bool(_settings["parallel"]) and n >= PARALLEL_MIN
+
+
+def _run_sums(kind: str, *args: Any) -> Any:
+    from ._kernels import _numba_sums
+
+    n = args[0].shape[0]
+    kernel: Callable[..., Any] = getattr(_numba_sums, f"{kind}_sums")
+    if _parallel(n):
+        with _PARALLEL_LOCK:
+            return kernel(*args, True)
+    return kernel(*args, False)
+
+
+def _scan(a: np.ndarray, b: np.ndarray) -> tuple[list[int], int, int] | None:
+    """Exact shifted sums and the observed (min, max) of integral ratings, or None."""
+    from ._kernels._numba_sums import MAX_FLOAT_RANGE, MAX_INT_RANGE
+
+    if a.dtype.kind in _INT_KINDS:
+        sums, (amin, amax, bmin, bmax) = _run_sums("int", a, b)
+        lo, hi = min(amin, bmin), max(amax, bmax)
+        if not (-_HUGE < lo and hi < _HUGE) or hi - lo > MAX_INT_RANGE:
+            return None
+        return sums, lo, hi
+    sums, (famin, famax, fbmin, fbmax), bad = _run_sums("float", a, b)
+    flo, fhi = min(famin, fbmin), max(famax, fbmax)
+    if bad or not (-_FLOAT_EXACT < flo and fhi < _FLOAT_EXACT) or fhi - flo > MAX_FLOAT_RANGE:
+        return None
+    return sums, int(flo), int(fhi)
+
+
+def fast_statistic(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    quadratic: bool,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+) -> QuadraticSums | np.ndarray | None:
+    """The sufficient statistic by the fused kernels, or None to use the strict path.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, min_rating, max_rating, sample_weight
+        As given to :func:`~wkappa.weighted_kappa`.
+    quadratic : bool
+        Whether the weights are quadratic.
+
+    Returns
+    -------
+    QuadraticSums or ndarray of shape (K, K) or None
+        Unweighted QWK: exact integer sums of ratings shifted by a common constant (QWK is
+        translation invariant, so :func:`~wkappa._kappa.kappa_from_quadratic_sums` gives the
+        kappa of the category indices). Otherwise the table ``O`` (int64 counts, or float64
+        weighted counts), chosen exactly as the strict path chooses: sample-weighted QWK uses
+        the table unless K x K cells would be too many, then float sums.
+    """
+    if labels is not None:
+        return None
+    pair = _pair(y_true, y_pred)
+    if pair is None:
+        return None
+    a, b = pair
+    n = a.shape[0]
+    w = None
+    if sample_weight is not None:
+        w = _weights(sample_weight, n)
+        if w is None:
+            return None
+    scanned = _scan(a, b)
+    if scanned is None:
+        return None
+    sums, lo, hi = scanned
+    categories = _categories(lo, hi, min_rating, max_rating)
+    if categories is None:
+        return None
+    first, k = categories
+    if quadratic and w is None:
+        return QuadraticSums(n, *sums)
+    if k * k > MAX_TABLE_CELLS:
+        if quadratic and w is not None:
+            return _weighted_sums(a, b, w)
+        return None  # the strict path refuses the table with its message
+    return _table(a, b, w, first, k)
+
+
+def _weighted_sums(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> QuadraticSums | None:
+    totals, _, bad = _run_sums("weighted", a, b, w)
+    return None if bad else QuadraticSums(*totals)
+
+
+def _table(
+    a: np.ndarray, b: np.ndarray, w: np.ndarray | None, first: int, k: int
+) -> np.ndarray | None:
+    import numba
+
+    from ._kernels import _numba_table
+
+    parallel = _parallel(a.shape[0])
+    with _PARALLEL_LOCK if parallel else contextlib.nullcontext():
+        if w is not None:
+            return _numba_table.table_weighted(a, b, w, first, k, parallel)
+        threads = numba.get_num_threads() if parallel else 1
+        return _numba_table.table_counts(a, b, first, k, parallel, threads)
+
+
+def set_parallel(enabled: bool) -> None:
+    """Allow (default) or forbid the parallel kernels (tests compare both paths)."""
+    _settings["parallel"] = bool(enabled)

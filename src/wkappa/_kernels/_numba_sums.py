@@ -1,0 +1,385 @@
+"""Fused one-pass numba kernels for quadratic weighted kappa (design §4).
+
+Imported lazily (by :mod:`wkappa._fastpath`), never by ``import wkappa``: importing this module
+imports numba, and each kernel is compiled on its first call for the dtypes it meets
+(``cache=True`` keeps the machine code in ``__pycache__`` for later processes).
+
+One pass over both rating arrays yields, per block of the data: the minimum and maximum of each
+array (range check), a count of bad entries (NaN, non-integer floats, bad sample weights) and
+the five sums ``Σd_a, Σd_b, Σd_a², Σd_b², Σd_a·d_b`` of the *shifted* ratings ``d = x - s``.
+QWK is translation invariant, so any shift ``s`` shared by both raters gives the same kappa;
+shifting by the first rating keeps the numbers small.
+
+Determinism
+-----------
+The data are cut into :data:`N_BLOCKS` contiguous blocks of whole :data:`CHUNK`-sized chunks.
+The cut depends on n only, never on the thread count; a block is summed by one thread in
+order, so every result (integer or float) is the same for the serial and the parallel driver
+and for any ``numba.set_num_threads``.
+
+Overflow bound (integer sums)
+-----------------------------
+Let ``R = max - min`` over both arrays, so ``|d| <= R``. Within a chunk of at most
+``CHUNK = 2**14`` elements, with ``R <= MAX_INT_RANGE = 2**24``, every term ``d²`` or
+``d_a·d_b`` is at most ``2**48`` and the chunk sum at most ``2**62 < 2**63``: int64 chunk sums
+are exact. Chunk sums are added into a block accumulator split as ``hi * 2**32 + lo`` with
+``0 <= lo < 2**32``: adding ``|v| < 2**62`` to ``lo`` cannot overflow, and the carry
+``lo >> 32`` moved into ``hi`` is below ``2**30`` per chunk, so ``hi`` stays below ``2**63``
+for fewer than ``2**33`` chunks (``2**47`` ratings, far more than fits in memory). The caller
+adds the ``hi`` and ``lo`` columns as Python ints. If ``R`` turns out larger than the bound,
+the sums may have wrapped; the caller sees ``R`` and discards them (exact slow path).
+
+For float inputs the chunk sums are accumulated in float64 and are exact while every partial
+sum stays below ``2**53``: with ``R <= MAX_FLOAT_RANGE = 2**19`` a chunk sum is at most
+``2**14 * 2**38 = 2**52``. They are then converted to int64 and carried exactly as above.
+``fastmath`` is limited to reassociation and contraction, which cannot change a sum of
+integers below ``2**53``, and keeps NaN/inf semantics for the checks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = [
+    "CHUNK",
+    "MAX_FLOAT_RANGE",
+    "MAX_INT_RANGE",
+    "N_BLOCKS",
+    "float_sums",
+    "int_sums",
+    "weighted_sums",
+]
+
+CHUNK = 1 << 14
+N_BLOCKS = 64
+MAX_INT_RANGE = 1 << 24
+MAX_FLOAT_RANGE = 1 << 19
+_LOW_MASK = (1 << 32) - 1
+_FAST = {"reassoc", "contract"}
+
+
+@njit(cache=True, nogil=True)
+def _int_block(a, b, start, stop, s, sums, ext_a, ext_b):  # type: ignore[no-untyped-def]
+    amin = a[start]
+    amax = a[start]
+    bmin = b[start]
+    bmax = b[start]
+    h0 = h1 = h2 = h3 = h4 = np.int64(0)
+    l0 = l1 = l2 = l3 = l4 = np.int64(0)
+    for c0 in range(start, stop, CHUNK):
+        c1 = min(c0 + CHUNK, stop)
+        sa = sb = saa = sbb = sab = np.int64(0)
+        for i in range(c0, c1):
+            x = a[i]
+            y = b[i]
+            amin = min(amin, x)
+            amax = max(amax, x)
+            bmin = min(bmin, y)
+            bmax = max(bmax, y)
+            dx = np.int64(x) - s
+            dy = np.int64(y) - s
+            sa += dx
+            sb += dy
+            saa += dx * dx
+            sbb += dy * dy
+            sab += dx * dy
+        l0 += sa
+        h0 += l0 >> 32
+        l0 &= _LOW_MASK
+        l1 += sb
+        h1 += l1 >> 32
+        l1 &= _LOW_MASK
+        l2 += saa
+        h2 += l2 >> 32
+        l2 &= _LOW_MASK
+        l3 += sbb
+        h3 += l3 >> 32
+        l3 &= _LOW_MASK
+        l4 += sab
+        h4 += l4 >> 32
+        l4 &= _LOW_MASK
+    sums[0] = h0
+    sums[1] = h1
+    sums[2] = h2
+    sums[3] = h3
+    sums[4] = h4
+    sums[5] = l0
+    sums[6] = l1
+    sums[7] = l2
+    sums[8] = l3
+    sums[9] = l4
+    ext_a[0] = amin
+    ext_a[1] = amax
+    ext_b[0] = bmin
+    ext_b[1] = bmax
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _float_block(a, b, start, stop, s, sums, ext, bad):  # type: ignore[no-untyped-def]
+    amin = amax = np.float64(a[start])
+    bmin = bmax = np.float64(b[start])
+    h0 = h1 = h2 = h3 = h4 = np.int64(0)
+    l0 = l1 = l2 = l3 = l4 = np.int64(0)
+    n_bad = 0
+    for c0 in range(start, stop, CHUNK):
+        c1 = min(c0 + CHUNK, stop)
+        sa = sb = saa = sbb = sab = 0.0
+        chunk_bad = 0
+        for i in range(c0, c1):
+            x = np.float64(a[i])
+            y = np.float64(b[i])
+            # NaN and non-integers fail x == floor(x); inf shows in the extremes.
+            chunk_bad += (x != np.floor(x)) + (y != np.floor(y))
+            amin = min(amin, x)
+            amax = max(amax, x)
+            bmin = min(bmin, y)
+            bmax = max(bmax, y)
+            dx = x - s
+            dy = y - s
+            sa += dx
+            sb += dy
+            saa += dx * dx
+            sbb += dy * dy
+            sab += dx * dy
+        n_bad += chunk_bad
+        if chunk_bad == 0 and abs(saa) < 2.0**53 and abs(sbb) < 2.0**53 and abs(sab) < 2.0**53:
+            l0 += np.int64(sa)
+            h0 += l0 >> 32
+            l0 &= _LOW_MASK
+            l1 += np.int64(sb)
+            h1 += l1 >> 32
+            l1 &= _LOW_MASK
+            l2 += np.int64(saa)
+            h2 += l2 >> 32
+            l2 &= _LOW_MASK
+            l3 += np.int64(sbb)
+            h3 += l3 >> 32
+            l3 &= _LOW_MASK
+            l4 += np.int64(sab)
+            h4 += l4 >> 32
+            l4 &= _LOW_MASK
+        else:
+            n_bad += 1
+    sums[0] = h0
+    sums[1] = h1
+    sums[2] = h2
+    sums[3] = h3
+    sums[4] = h4
+    sums[5] = l0
+    sums[6] = l1
+    sums[7] = l2
+    sums[8] = l3
+    sums[9] = l4
+    ext[0] = amin
+    ext[1] = amax
+    ext[2] = bmin
+    ext[3] = bmax
+    bad[0] = n_bad
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _weighted_block(a, b, w, start, stop, s, sums, ext, bad):  # type: ignore[no-untyped-def]
+    amin = amax = np.float64(a[start])
+    bmin = bmax = np.float64(b[start])
+    t0 = t1 = t2 = t3 = t4 = t5 = 0.0
+    n_bad = 0
+    for c0 in range(start, stop, CHUNK):
+        c1 = min(c0 + CHUNK, stop)
+        sw = swa = swb = swaa = swbb = swab = 0.0
+        for i in range(c0, c1):
+            x = np.float64(a[i])
+            y = np.float64(b[i])
+            v = np.float64(w[i])
+            # a weight must be finite and >= 0: NaN fails both comparisons.
+            n_bad += (x != np.floor(x)) + (y != np.floor(y)) + (not (v >= 0.0 and v < np.inf))
+            amin = min(amin, x)
+            amax = max(amax, x)
+            bmin = min(bmin, y)
+            bmax = max(bmax, y)
+            dx = x - s
+            dy = y - s
+            wx = v * dx
+            wy = v * dy
+            sw += v
+            swa += wx
+            swb += wy
+            swaa += wx * dx
+            swbb += wy * dy
+            swab += wx * dy
+        t0 += sw
+        t1 += swa
+        t2 += swb
+        t3 += swaa
+        t4 += swbb
+        t5 += swab
+    sums[0] = t0
+    sums[1] = t1
+    sums[2] = t2
+    sums[3] = t3
+    sums[4] = t4
+    sums[5] = t5
+    ext[0] = amin
+    ext[1] = amax
+    ext[2] = bmin
+    ext[3] = bmax
+    bad[0] = n_bad
+
+
+@njit(cache=True, nogil=True)
+def _int_serial(a, b, s, block_len, sums, ext_a, ext_b):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for k in range(sums.shape[0]):
+        start = k * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _int_block(a, b, start, stop, s, sums[k], ext_a[k], ext_b[k])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _int_parallel(a, b, s, block_len, sums, ext_a, ext_b):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for k in prange(sums.shape[0]):
+        start = k * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _int_block(a, b, start, stop, s, sums[k], ext_a[k], ext_b[k])
+
+
+@njit(cache=True, nogil=True)
+def _float_serial(a, b, s, block_len, sums, ext, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for k in range(sums.shape[0]):
+        start = k * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _float_block(a, b, start, stop, s, sums[k], ext[k], bad[k : k + 1])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _float_parallel(a, b, s, block_len, sums, ext, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for k in prange(sums.shape[0]):
+        start = k * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _float_block(a, b, start, stop, s, sums[k], ext[k], bad[k : k + 1])
+
+
+@njit(cache=True, nogil=True)
+def _weighted_serial(a, b, w, s, block_len, sums, ext, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for k in range(sums.shape[0]):
+        start = k * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _weighted_block(a, b, w, start, stop, s, sums[k], ext[k], bad[k : k + 1])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _weighted_parallel(a, b, w, s, block_len, sums, ext, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for k in prange(sums.shape[0]):
+        start = k * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _weighted_block(a, b, w, start, stop, s, sums[k], ext[k], bad[k : k + 1])
+
+
+def block_layout(n: int) -> tuple[int, int]:
+    """(number of blocks used, elements per block): whole chunks, independent of threads."""
+    n_chunks = -(-n // CHUNK)
+    chunks_per_block = -(-n_chunks // N_BLOCKS)
+    block_len = chunks_per_block * CHUNK
+    return -(-n // block_len), block_len
+
+
+def _exact_totals(sums: np.ndarray) -> list[int]:
+    """Σ over blocks of ``hi * 2**32 + lo`` per sum, as exact Python ints."""
+    # |Σ hi| < 2**63 and Σ lo < N_BLOCKS * 2**32 (see the module's overflow bound).
+    hi = sums[:, :5].sum(axis=0)
+    lo = sums[:, 5:].sum(axis=0)
+    return [(int(h) << 32) + int(v) for h, v in zip(hi.tolist(), lo.tolist(), strict=True)]
+
+
+def int_sums(
+    a: np.ndarray, b: np.ndarray, parallel: bool
+) -> tuple[list[int], tuple[int, int, int, int]]:
+    """Five exact shifted sums and ``(min_a, max_a, min_b, max_b)`` of two integer arrays.
+
+    ``a`` and ``b`` are 1-D, C-contiguous, of equal length n >= 1, each of any integer or
+    bool dtype. The sums are of ``x - a[0]``; they are exact only if ``max - min`` over both
+    arrays is at most :data:`MAX_INT_RANGE`, which the caller must check.
+    """
+    n_blocks, block_len = block_layout(a.shape[0])
+    sums = np.empty((n_blocks, 10), dtype=np.int64)
+    ext_a = np.empty((n_blocks, 2), dtype=a.dtype)
+    ext_b = np.empty((n_blocks, 2), dtype=b.dtype)
+    s = np.int64(a[0])
+    (_int_parallel if parallel else _int_serial)(a, b, s, block_len, sums, ext_a, ext_b)
+    extremes = (
+        int(ext_a[:, 0].min()),
+        int(ext_a[:, 1].max()),
+        int(ext_b[:, 0].min()),
+        int(ext_b[:, 1].max()),
+    )
+    return _exact_totals(sums), extremes
+
+
+def float_sums(
+    a: np.ndarray, b: np.ndarray, parallel: bool
+) -> tuple[list[int], tuple[float, float, float, float], int]:
+    """Like :func:`int_sums` for arrays of which at least one is float; also a bad count.
+
+    The bad count is the number of NaN or non-integer entries (plus chunks whose float sums
+    left the exact range); the sums are meaningful only if it is 0 and ``max - min`` is at
+    most :data:`MAX_FLOAT_RANGE`.
+    """
+    n_blocks, block_len = block_layout(a.shape[0])
+    sums = np.empty((n_blocks, 10), dtype=np.int64)
+    ext = np.empty((n_blocks, 4), dtype=np.float64)
+    bad = np.zeros(n_blocks, dtype=np.int64)
+    s = np.float64(a[0])
+    if not np.isfinite(s):
+        s = np.float64(0.0)
+    (_float_parallel if parallel else _float_serial)(a, b, s, block_len, sums, ext, bad)
+    extremes = (
+        float(ext[:, 0].min()),
+        float(ext[:, 1].max()),
+        float(ext[:, 2].min()),
+        float(ext[:, 3].max()),
+    )
+    return _exact_totals(sums), extremes, int(bad.sum())
+
+
+def weighted_sums(
+    a: np.ndarray, b: np.ndarray, w: np.ndarray, parallel: bool
+) -> tuple[list[float], tuple[float, float, float, float], int]:
+    """Sample-weighted sums ``Σw, Σw·d_a, Σw·d_b, Σw·d_a², Σw·d_b², Σw·d_a·d_b`` (float64).
+
+    Ratings may be any integer, bool or float dtype, weights any real dtype (each element is
+    converted to float64 on the fly). The bad count covers NaN / non-integer ratings and
+    negative, NaN or infinite weights.
+
+    Precision: each chunk of :data:`CHUNK` pairs is summed in float64, chunks are added within
+    a block and the :data:`N_BLOCKS` block totals in order, so the rounding error of a sum is
+    about ``(CHUNK + n / CHUNK) * 2**-53`` relative to the sum of absolute terms: around
+    ``1e-12`` for n = 1e8. The order is fixed by n alone, so results do not depend on the
+    thread count.
+    """
+    n_blocks, block_len = block_layout(a.shape[0])
+    sums = np.empty((n_blocks, 6), dtype=np.float64)
+    ext = np.empty((n_blocks, 4), dtype=np.float64)
+    bad = np.zeros(n_blocks, dtype=np.int64)
+    s = np.float64(a[0])
+    if not np.isfinite(s):
+        s = np.float64(0.0)
+    (_weighted_parallel if parallel else _weighted_serial)(a, b, w, s, block_len, sums, ext, bad)
+    totals = [float(v) for v in sums.sum(axis=0).tolist()]
+    extremes = (
+        float(ext[:, 0].min()),
+        float(ext[:, 1].max()),
+        float(ext[:, 2].min()),
+        float(ext[:, 3].max()),
+    )
+    return totals, extremes, int(bad.sum())

@@ -1,0 +1,139 @@
+"""Parallel numba confusion-table kernels (design §4), imported lazily.
+
+Each block of the data is counted by one thread into its own private table, so threads never
+share a cache line. For small K a block keeps several interleaved sub-tables (pair i goes to
+sub-table ``i % 4``): consecutive pairs that hit the same cell then update different memory,
+which avoids the store-to-load forwarding stall of ``t[c] += 1; t[c] += 1``. The private
+tables are added at the end.
+
+Ratings are counted from the raw arrays (any integer, bool or float dtype, converted per
+element), with cell ``(a - lo) * K + (b - lo)``: the caller has already checked, in the fused
+range pass, that every rating is an integer in ``lo .. lo + K - 1``.
+
+Unweighted counts are integers, so the result is the same for any split and thread count.
+Weighted counts (float64) use a fixed number of blocks, :data:`WEIGHTED_BLOCKS`, independent of
+the thread count, summed in order, so they too are identical for any thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = ["WEIGHTED_BLOCKS", "table_counts", "table_weighted"]
+
+WEIGHTED_BLOCKS = 8
+# Above this many cells per private table, count serially into one table (memory, and a large
+# table gains little from splitting anyway).
+_PARALLEL_MAX_CELLS = 1 << 18
+_SUBTABLE_MAX_K = 16
+
+
+@njit(cache=True, nogil=True)
+def _count_block(a, b, start, stop, lo, k, tables):  # type: ignore[no-untyped-def]
+    if tables.shape[0] == 4:
+        i = start
+        while i + 4 <= stop:
+            tables[0, (np.int64(a[i]) - lo) * k + (np.int64(b[i]) - lo)] += 1
+            tables[1, (np.int64(a[i + 1]) - lo) * k + (np.int64(b[i + 1]) - lo)] += 1
+            tables[2, (np.int64(a[i + 2]) - lo) * k + (np.int64(b[i + 2]) - lo)] += 1
+            tables[3, (np.int64(a[i + 3]) - lo) * k + (np.int64(b[i + 3]) - lo)] += 1
+            i += 4
+        for j in range(i, stop):
+            tables[0, (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += 1
+    else:
+        for j in range(start, stop):
+            tables[0, (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += 1
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _count_parallel(a, b, lo, k, block_len, tables):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for blk in prange(tables.shape[0]):
+        start = blk * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _count_block(a, b, start, stop, lo, k, tables[blk])
+
+
+@njit(cache=True, nogil=True)
+def _count_serial(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
+    _count_block(a, b, 0, a.shape[0], lo, k, tables[0])
+
+
+@njit(cache=True, nogil=True)
+def _weighted_block(a, b, w, start, stop, lo, k, table, bad):  # type: ignore[no-untyped-def]
+    n_bad = 0
+    for j in range(start, stop):
+        v = np.float64(w[j])
+        # a weight must be finite and >= 0 (NaN fails both comparisons)
+        n_bad += not (v >= 0.0 and v < np.inf)
+        table[(np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += v
+    bad[0] = n_bad
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _weighted_parallel(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for blk in prange(tables.shape[0]):
+        start = blk * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _weighted_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
+
+
+@njit(cache=True, nogil=True)
+def _weighted_serial(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for blk in range(tables.shape[0]):
+        start = blk * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _weighted_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
+
+
+def table_counts(
+    a: np.ndarray, b: np.ndarray, lo: int, k: int, parallel: bool, n_threads: int
+) -> np.ndarray:
+    """The (K, K) int64 table of pairs ``(a - lo, b - lo)``; every rating must be in range."""
+    n = a.shape[0]
+    cells = k * k
+    n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
+    if parallel and cells <= _PARALLEL_MAX_CELLS and n_threads > 1:
+        n_blocks = n_threads
+        block_len = -(-n // n_blocks)
+        tables = np.zeros((n_blocks, n_sub, cells), dtype=np.int64)
+        _count_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables)
+        total: np.ndarray = tables.sum(axis=(0, 1))
+    else:
+        tables = np.zeros((1, n_sub, cells), dtype=np.int64)
+        _count_serial(a, b, np.int64(lo), np.int64(k), tables)
+        total = tables[0].sum(axis=0) if n_sub > 1 else tables[0, 0]
+    return total.reshape(k, k)
+
+
+def table_weighted(
+    a: np.ndarray, b: np.ndarray, w: np.ndarray, lo: int, k: int, parallel: bool
+) -> np.ndarray | None:
+    """The (K, K) float64 table of summed weights ``w`` of pairs ``(a - lo, b - lo)``.
+
+    None if a weight is negative, NaN or infinite (checked in the same pass).
+
+    The data are cut into :data:`WEIGHTED_BLOCKS` fixed blocks (fewer for a large table) whose
+    tables are summed in order, so the result does not depend on the thread count.
+    """
+    n = a.shape[0]
+    cells = k * k
+    n_blocks = WEIGHTED_BLOCKS if cells <= _PARALLEL_MAX_CELLS else 1
+    block_len = -(-n // n_blocks)
+    tables = np.zeros((n_blocks, cells), dtype=np.float64)
+    driver = _weighted_parallel if parallel and n_blocks > 1 else _weighted_serial
+    bad = np.zeros(n_blocks, dtype=np.int64)
+    driver(a, b, w, np.int64(lo), np.int64(k), block_len, tables, bad)
+    if bad.any():
+        return None
+    total = tables[0].copy()
+    for blk in range(1, n_blocks):
+        total += tables[blk]
+    result: np.ndarray = total.reshape(k, k)
+    return result
