@@ -1,0 +1,285 @@
+"""optimize_thresholds / apply_thresholds / ThresholdResult: API, edge cases and errors."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import wkappa as wk
+
+
+def _kappa_of(result: wk.ThresholdResult, y_true, y_score, **kwargs) -> float:
+    kwargs.setdefault("weights", result.weights)
+    return wk.weighted_kappa(y_true, result.predict(y_score), labels=result.labels, **kwargs)
+
+
+# --------------------------------------------------------------------------- basics
+
+
+def test_docstring_example_and_to_dict() -> None:
+    y_true = [0, 0, 1, 1, 2, 2, 3, 3]
+    y_score = [0.1, 0.3, 0.2, 0.6, 0.5, 0.9, 0.8, 1.4]
+    result = wk.optimize_thresholds(y_true, y_score)
+    assert result.labels == (0, 1, 2, 3)
+    assert result.predict(y_score).dtype == np.int64
+    assert _kappa_of(result, y_true, y_score) == result.statistic
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["thresholds"] == result.thresholds.tolist()
+    assert data["statistic"] == result.statistic
+    assert data["labels"] == [0, 1, 2, 3]
+    assert data["weights"] == "quadratic"
+    assert data["n_iter"] == result.n_iter >= 1
+    assert data["exact"] is True
+    assert pickle.loads(pickle.dumps(result)).statistic == result.statistic
+
+
+def test_thresholds_are_read_only() -> None:
+    result = wk.optimize_thresholds([0, 1, 2], [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError):
+        result.thresholds[0] = 5.0
+
+
+def test_perfectly_separable_reaches_one() -> None:
+    result = wk.optimize_thresholds([2, 0, 1, 0, 2], [9.0, -3.0, 4.0, -2.0, 8.5])
+    assert result.statistic == 1.0
+    np.testing.assert_array_equal(result.thresholds, [1.0, 6.25])
+    np.testing.assert_array_equal(result.predict([-10, 1.0, 1.1, 6.25, 7]), [0, 0, 1, 1, 2])
+
+
+def test_beats_or_equals_plain_rounding() -> None:
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 5, size=3000)
+    y_score = y_true + rng.normal(0, 1.2, size=3000) - 0.4
+    for weights in ("quadratic", "linear", "unweighted"):
+        result = wk.optimize_thresholds(y_true, y_score, weights=weights)
+        rounded = np.clip(np.rint(y_score), 0, 4).astype(int)
+        assert result.statistic > wk.weighted_kappa(y_true, rounded, weights=weights)
+        assert _kappa_of(result, y_true, y_score) == result.statistic
+        assert result.exact
+
+
+def test_scores_of_any_dtype_give_the_same_thresholds() -> None:
+    y_true = np.array([0, 0, 1, 1, 2, 2, 1, 0])
+    base = np.array([0.5, 1.0, 1.5, 2.0, 3.0, 2.5, 1.25, 0.75])
+    expected = wk.optimize_thresholds(y_true, base)
+    for dtype in (np.float16, np.float32, np.float64, np.longdouble):
+        got = wk.optimize_thresholds(y_true, base.astype(dtype))
+        np.testing.assert_array_equal(got.thresholds, expected.thresholds)
+    ints = wk.optimize_thresholds(y_true, (base * 4).astype(np.int32))
+    assert ints.statistic == expected.statistic
+    np.testing.assert_array_equal(ints.thresholds, expected.thresholds * 4)
+
+
+def test_string_labels_and_pandas_input() -> None:
+    grades = ["low", "mid", "high"]
+    y_true = pd.Series(["low", "mid", "high", "mid", "low", "high"])
+    y_score = pd.Series([0.1, 0.5, 0.9, 0.45, 0.2, 0.95], dtype="float32")
+    result = wk.optimize_thresholds(y_true, y_score, labels=grades)
+    assert result.labels == ("low", "mid", "high")
+    predicted = result.predict(y_score)
+    assert predicted.tolist() == ["low", "mid", "high", "mid", "low", "high"]
+    assert result.statistic == 1.0
+    assert result.to_dict()["labels"] == grades
+    with pytest.raises(wk.WkappaError, match="labels="):
+        wk.optimize_thresholds(y_true, y_score)
+
+
+def test_ordered_categorical_truth() -> None:
+    y_true = pd.Categorical(["b", "a", "c", "b"], categories=["c", "b", "a"], ordered=True)
+    result = wk.optimize_thresholds(y_true, [1.0, 2.0, 0.0, 1.1])
+    assert result.labels == ("c", "b", "a")
+    assert result.predict([1.0, 2.0, 0.0, 1.1]).tolist() == ["b", "a", "c", "b"]
+
+
+def test_min_max_rating_add_grades_that_stay_empty() -> None:
+    result = wk.optimize_thresholds([1, 2, 1, 2], [0.1, 0.9, 0.2, 0.8], min_rating=0, max_rating=4)
+    assert result.labels == (0, 1, 2, 3, 4)
+    assert result.statistic == 1.0
+    predicted = result.predict([0.1, 0.9, 0.2, 0.8])
+    assert predicted.tolist() == [1, 2, 1, 2]
+    # Classes 0, 3 and 4 are empty: their thresholds sit outside the scores.
+    t = result.thresholds
+    assert t[0] < 0.1 and t[2] >= 0.9 and t[2] == t[3]
+
+
+# --------------------------------------------------------------------------- degenerate data
+
+
+def test_k_equals_two() -> None:
+    result = wk.optimize_thresholds([0, 1, 0, 1, 1], [0.3, 0.6, 0.2, 0.1, 0.9])
+    assert result.thresholds.shape == (1,)
+    assert _kappa_of(result, [0, 1, 0, 1, 1], [0.3, 0.6, 0.2, 0.1, 0.9]) == result.statistic
+
+
+def test_all_scores_tied_give_kappa_zero() -> None:
+    y_true = [0, 1, 2, 1]
+    result = wk.optimize_thresholds(y_true, [0.5] * 4)
+    assert result.statistic == 0.0
+    predicted = result.predict([0.5] * 4)
+    assert len(set(predicted.tolist())) == 1
+    assert np.all(np.isfinite(result.thresholds))
+
+
+def test_equal_thresholds_when_a_class_is_left_empty() -> None:
+    # Found by random search: the optimum predicts no grade 1 although y_true has three.
+    y_true = [1, 1, 1, 2, 0, 2, 2, 0]
+    y_score = [0.75, 1.5, 1.0, 0.0, 1.5, 1.25, 1.5, 0.25]
+    result = wk.optimize_thresholds(y_true, y_score)
+    np.testing.assert_array_equal(result.thresholds, [1.125, 1.125])
+    assert 1 not in result.predict(y_score).tolist()
+    assert _kappa_of(result, y_true, y_score) == result.statistic
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (1.0, np.nextafter(1.0, 2.0)),  # midpoint rounds down to a
+        (np.nextafter(1.0, 2.0), np.nextafter(np.nextafter(1.0, 2.0), 2.0)),  # rounds up to b
+        (-5e-324, 5e-324),  # subnormals
+        (-1.7e308, 1.7e308),  # the sum overflows
+        (1e300, np.nextafter(1e300, np.inf)),
+    ],
+)
+def test_adjacent_floats_are_separated_exactly(a: float, b: float) -> None:
+    y_score = np.array([a, b, a, b])
+    result = wk.optimize_thresholds([0, 1, 0, 1], y_score)
+    assert result.statistic == 1.0
+    (threshold,) = result.thresholds
+    assert a <= threshold < b
+    assert result.predict(y_score).tolist() == [0, 1, 0, 1]
+
+
+def test_empty_lowest_class_at_extreme_scores() -> None:
+    # Grade 0 exists but the best assignment leaves it empty; thresholds stay finite.
+    y_true = [0, 1, 1, 1, 2, 2]
+    y_score = [1e308, -1e308, -1e308, -1e308, 1.7e308, 1.7e308]
+    result = wk.optimize_thresholds(y_true, y_score, weights="unweighted")
+    assert np.all(np.isfinite(result.thresholds))
+    assert _kappa_of(result, y_true, y_score, weights="unweighted") == result.statistic
+
+
+def test_sample_weights_zero_drop_items() -> None:
+    y_true = np.array([0, 1, 2, 2, 0])
+    y_score = np.array([0.1, 0.5, 0.9, 0.05, 0.95])
+    weight = np.array([1, 1, 1, 0, 0])
+    result = wk.optimize_thresholds(y_true, y_score, sample_weight=weight)
+    assert result.statistic == 1.0
+    assert _kappa_of(result, y_true, y_score, sample_weight=weight) == 1.0
+
+
+def test_float_sample_weights_and_custom_weights_are_not_exact() -> None:
+    rng = np.random.default_rng(1)
+    y_true = rng.integers(0, 4, size=200)
+    y_score = y_true + rng.normal(size=200)
+    weight = rng.uniform(0.5, 2.0, size=200)
+    result = wk.optimize_thresholds(y_true, y_score, sample_weight=weight)
+    assert not result.exact
+    assert _kappa_of(result, y_true, y_score, sample_weight=weight) == result.statistic
+    custom = np.sqrt(np.abs(np.subtract.outer(np.arange(4), np.arange(4))))
+    result = wk.optimize_thresholds(y_true, y_score, weights=custom)
+    assert result.weights == "custom" and not result.exact
+    assert _kappa_of(result, y_true, y_score, weights=custom) == result.statistic
+    integral = wk.optimize_thresholds(y_true, y_score, weights=np.abs(custom**2).round())
+    assert integral.exact
+
+
+def test_nan_policy_omit() -> None:
+    y_true = np.array([0.0, 1.0, np.nan, 2.0, 1.0, 0.0])
+    y_score = np.array([0.1, 0.5, 0.7, np.nan, 0.6, 0.2])
+    result = wk.optimize_thresholds(y_true, y_score, nan_policy="omit", max_rating=2)
+    kept = [0, 1, 4, 5]
+    direct = wk.optimize_thresholds(y_true[kept], y_score[kept], max_rating=2)
+    assert result.statistic == direct.statistic
+    np.testing.assert_array_equal(result.thresholds, direct.thresholds)
+
+
+# --------------------------------------------------------------------------- apply_thresholds
+
+
+def test_apply_thresholds_convention_and_labels() -> None:
+    thresholds = [0.5, 0.5, 2.0]
+    scores = [-np.inf, 0.5, np.nextafter(0.5, 1), 2.0, 2.5, np.inf]
+    np.testing.assert_array_equal(wk.apply_thresholds(scores, thresholds), [0, 0, 2, 2, 3, 3])
+    labelled = wk.apply_thresholds(scores, thresholds, labels=["a", "b", "c", "d"])
+    assert labelled.tolist() == ["a", "a", "c", "c", "d", "d"]
+    # The same convention as pandas.cut with right-closed bins.
+    edges = [-np.inf, 0.5, 1.0, 2.0, np.inf]
+    finite = [0.2, 0.5, 0.7, 1.0, 2.0, 3.0]
+    cut = pd.cut(finite, edges, labels=False)
+    np.testing.assert_array_equal(wk.apply_thresholds(finite, edges[1:-1]), cut)
+
+
+@pytest.mark.parametrize(
+    ("thresholds", "match"),
+    [
+        ([1.0, np.inf], "finite"),
+        ([np.nan, 1.0], "finite"),
+        ([2.0, 1.0], r"non-decreasing; thresholds\[0\] = 2.0"),
+        ([], "non-empty"),
+        ([[1.0, 2.0]], "non-empty 1-D"),
+        ("abc", "sequence of numbers"),
+    ],
+)
+def test_apply_thresholds_bad_thresholds(thresholds, match: str) -> None:
+    with pytest.raises(wk.WkappaError, match=match):
+        wk.apply_thresholds([0.0, 1.0], thresholds)
+
+
+def test_apply_thresholds_bad_scores_and_labels() -> None:
+    with pytest.raises(wk.WkappaError, match=r"y_score.*missing.*position 1"):
+        wk.apply_thresholds([0.0, np.nan], [0.5])
+    with pytest.raises(wk.WkappaError, match="real-valued scores"):
+        wk.apply_thresholds(["a", "b"], [0.5])
+    with pytest.raises(wk.WkappaError, match="len\\(thresholds\\) \\+ 1 = 2"):
+        wk.apply_thresholds([0.0], [0.5], labels=[0, 1, 2])
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_score", "kwargs", "match"),
+    [
+        ([0, 1, 2], [0.1, np.nan, 0.3], {}, r"`y_score` has a missing value.*position 1.*omit"),
+        ([0, None, 2], [0.1, 0.2, 0.3], {}, r"`y_true` has a missing value.*position 1"),
+        ([0, 1, 2], [0.1, np.inf, 0.3], {}, r"`y_score` contains inf at position 1"),
+        ([1, 1, 1], [0.1, 0.2, 0.3], {}, "at least two grades"),
+        ([0, 1], [0.1, 0.2], {"sample_weight": [0, 1]}, "at least two grades"),
+        ([0, 1, 2], [0.1, 0.2], {}, "same length; got 3 and 2"),
+        ([], [], {}, "empty"),
+        ([0, 1], [0.1, 0.2], {"nan_policy": "propagate"}, "propagate"),
+        ([0, 1], [0.1, 0.2], {"nan_policy": "ignore"}, "nan_policy"),
+        ([0, 1], [0.1, 0.2], {"weights": "quadratc"}, "`weights` must be one of"),
+        ([0, 1], [0.1, 0.2], {"weights": np.zeros((2, 2))}, "undefined for every assignment"),
+        ([0, 1], [0.1, 0.2], {"weights": np.ones((3, 3))}, r"shape \(3, 3\)"),
+        ([0, 1.5], [0.1, 0.2], {}, "non-integer rating 1.5"),
+        ([0, 1], ["a", "b"], {}, "real-valued scores"),
+        ([0, 1], [0.1, 0.2], {"sample_weight": [1, -1]}, "non-negative"),
+        ([0, 3], [0.1, 0.2], {"labels": [0, 1]}, "not in `labels`"),
+        ([0, 1], [[0.1, 0.2]], {}, "same length|1-D"),
+    ],
+)
+def test_optimize_thresholds_errors(y_true, y_score, kwargs, match: str) -> None:
+    with pytest.raises(wk.WkappaError, match=match):
+        wk.optimize_thresholds(y_true, y_score, **kwargs)
+
+
+def test_nan_in_predict_raises() -> None:
+    result = wk.optimize_thresholds([0, 1], [0.0, 1.0])
+    with pytest.raises(wk.WkappaError, match="missing"):
+        result.predict([0.5, np.nan])
+
+
+def test_import_wkappa_does_not_import_numba_until_used() -> None:
+    code = (
+        "import sys, wkappa; assert 'numba' not in sys.modules; "
+        "wkappa.optimize_thresholds([0, 1, 0, 1], [0.0, 1.0, 2.0, 3.0]); "
+        "assert 'numba' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
