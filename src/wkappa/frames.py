@@ -1,0 +1,532 @@
+"""Weighted kappa of two rating columns of a data frame, counted where the data lives.
+
+One code path (through `narwhals <https://narwhals-dev.github.io/narwhals/>`_) serves pandas,
+polars (``DataFrame`` and ``LazyFrame``, including ``scan_parquet`` / ``scan_csv``), pyarrow
+``Table``, DuckDB relations, Dask DataFrames and PySpark DataFrames. Needs the ``frames``
+extra (``pip install 'wkappa[frames]'``); this module is imported only on request.
+
+How it counts
+-------------
+Kappa needs only the K x K table of counts. On a lazy or distributed engine (polars lazy,
+DuckDB, Dask, Spark) and for string or categorical columns, the engine runs one
+``group_by([y_true, y_pred]).agg(len)``; only the distinct (y_true, y_pred, count) rows come
+back, and the core encodes those few values — so labels, the integer range, the order of an
+ordered categorical / polars ``Enum`` / DuckDB ``ENUM`` and missing values follow exactly the
+rules of :func:`wkappa.weighted_kappa`. An in-memory (eager) frame with numeric or ordered
+categorical columns is already in this process: its columns go straight to the core kernels.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._encode import encode_ratings
+from ._frames_count import (
+    FrameInput,
+    PairCounts,
+    count_pairs,
+    encode_counts,
+    frame_input,
+    missing_mask,
+    raise_missing,
+    scatter_table,
+)
+from ._kappa import kappa_from_table
+from ._kappa import weighted_kappa as _core_weighted_kappa
+from ._kernels import count_table
+from ._validation import (
+    NanPolicy,
+    ZeroDivision,
+    check_nan_policy,
+    check_zero_division,
+    format_value,
+)
+from ._weights import WeightsLike, check_weights
+from .exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+
+if TYPE_CHECKING:
+    from ._results import Alternative, KappaResult
+
+__all__ = ["confusion_table", "kappa_by_group", "kappa_test", "weighted_kappa"]
+
+
+def _core_columns(data: FrameInput, *names: str | None) -> bool:
+    """Whether the columns can go straight to the core: an eager frame, numeric / bool /
+    ordered-categorical columns (strings are counted faster by the engine's group-by)."""
+    if data.lazy:
+        return False
+    import narwhals as nw
+
+    for name in names:
+        if name is None:
+            continue
+        dtype = data.schema[name]
+        if not (dtype.is_numeric() or dtype == nw.Boolean or isinstance(dtype, nw.Enum)):
+            return False
+    return True
+
+
+def _labels_for(data: FrameInput, labels: Any, min_rating: Any, max_rating: Any) -> Any:
+    if labels is None and min_rating is None and max_rating is None:
+        return data.enum_labels
+    return labels
+
+
+def _frame_table(
+    df: Any,
+    *,
+    y_true: str,
+    y_pred: str,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: str | None,
+    nan_policy: NanPolicy,
+    ordered: bool,
+) -> tuple[np.ndarray, Sequence[Any]] | None:
+    """The (K, K) table and its labels, or None (a missing rating under 'propagate')."""
+    data = frame_input(df, y_true, y_pred, sample_weight)
+    labels = _labels_for(data, labels, min_rating, max_rating)
+    if _core_columns(data, y_true, y_pred, sample_weight):
+        frame = data.frame
+        weight = None if sample_weight is None else frame.get_column(sample_weight).to_native()
+        encoded = encode_ratings(
+            frame.get_column(y_true).to_native(),
+            frame.get_column(y_pred).to_native(),
+            labels=labels,
+            min_rating=min_rating,
+            max_rating=max_rating,
+            sample_weight=weight,
+            nan_policy=nan_policy,
+            ordered=ordered,
+        )
+        if encoded is None:
+            return None
+        k = encoded.n_categories
+        table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+        return table, encoded.labels
+    counts = count_pairs(data, y_true, y_pred, sample_weight)
+    if not _apply_nan_policy(counts, nan_policy, y_true, y_pred):
+        return None
+    encoded_counts = encode_counts(
+        counts,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        nan_policy="omit",
+        ordered=ordered,
+    )
+    assert encoded_counts is not None
+    return scatter_table(encoded_counts, counts.weight is None), encoded_counts.labels
+
+
+def _apply_nan_policy(counts: PairCounts, nan_policy: NanPolicy, y_true: str, y_pred: str) -> bool:
+    """Raise for missing ratings under 'raise'; False if the result is nan ('propagate')."""
+    mask = missing_mask(counts)
+    if not mask.any():
+        return True
+    if nan_policy == "raise":
+        raise_missing(counts, mask, y_true, y_pred)
+    return nan_policy == "omit"
+
+
+def weighted_kappa(
+    df: Any,
+    *,
+    y_true: str,
+    y_pred: str,
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: str | None = None,
+    nan_policy: NanPolicy = "raise",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Cohen's weighted kappa between two rating columns of a data frame.
+
+    Parameters
+    ----------
+    df : data frame
+        A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
+    y_true, y_pred : str
+        Names of rater A's (rows of the table) and rater B's (columns) rating columns.
+    weights, labels, min_rating, max_rating, nan_policy, zero_division
+        As in :func:`wkappa.weighted_kappa`. Without ``labels``, an ordered categorical
+        column (pandas ordered ``Categorical``, polars ``Enum``, DuckDB ``ENUM``) gives the
+        category order.
+    sample_weight : str, optional
+        Name of a column of non-negative finite pair weights.
+
+    Returns
+    -------
+    float
+        ``kappa = 1 - sum(W*O) / sum(W*E)``, exactly what :func:`wkappa.weighted_kappa`
+        returns for the same ratings.
+
+    Notes
+    -----
+    A lazy engine runs ``group_by([y_true, y_pred]).agg(len)`` (and the weight sums), so
+    only the distinct pairs leave the engine: memory is O(distinct pairs), not O(rows).
+    Nulls (and NaN) are missing ratings, handled by ``nan_policy``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from wkappa import frames
+    >>> df = pd.DataFrame({"grade": [4, 4, 3, 4, 4, 0, 1, 1, 2, 1],
+    ...                    "model": [0, 4, 1, 0, 4, 0, 1, 1, 2, 1]})
+    >>> frames.weighted_kappa(df, y_true="grade", y_pred="model")
+    0.3181818181818182
+    """
+    checked_weights = check_weights(weights)
+    zero_division = check_zero_division(zero_division)
+    policy = check_nan_policy(nan_policy)
+    ordered = not (isinstance(checked_weights, str) and checked_weights == "unweighted")
+    data = frame_input(df, y_true, y_pred, sample_weight)
+    if _core_columns(data, y_true, y_pred, sample_weight):
+        frame = data.frame
+        return _core_weighted_kappa(
+            frame.get_column(y_true).to_native(),
+            frame.get_column(y_pred).to_native(),
+            weights=checked_weights,
+            labels=_labels_for(data, labels, min_rating, max_rating),
+            min_rating=min_rating,
+            max_rating=max_rating,
+            sample_weight=(
+                None if sample_weight is None else frame.get_column(sample_weight).to_native()
+            ),
+            nan_policy=policy,
+            zero_division=zero_division,
+        )
+    counted = _frame_table(
+        df,
+        y_true=y_true,
+        y_pred=y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=policy,
+        ordered=ordered,
+    )
+    if counted is None:
+        return math.nan
+    return kappa_from_table(counted[0], weights=checked_weights, zero_division=zero_division)
+
+
+def confusion_table(
+    df: Any,
+    *,
+    y_true: str,
+    y_pred: str,
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: str | None = None,
+    nan_policy: NanPolicy = "raise",
+) -> np.ndarray:
+    """The K x K table O of (weighted) counts of two rating columns.
+
+    Parameters are those of :func:`weighted_kappa`; ``nan_policy='propagate'`` raises.
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        int64 counts (float64 weight sums with ``sample_weight``); rows ``y_true``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from wkappa import frames
+    >>> df = pd.DataFrame({"a": ["lo", "hi", "hi"], "b": ["lo", "lo", "hi"]})
+    >>> frames.confusion_table(df, y_true="a", y_pred="b", labels=["lo", "hi"])
+    array([[1, 0],
+           [1, 1]])
+    """
+    policy = check_nan_policy(nan_policy)
+    if policy == "propagate":
+        raise WkappaError(
+            "`nan_policy`='propagate' has no meaning for a table. Hint: use 'raise' or 'omit'."
+        )
+    counted = _frame_table(
+        df,
+        y_true=y_true,
+        y_pred=y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=policy,
+        ordered=False,
+    )
+    assert counted is not None
+    return counted[0]
+
+
+def kappa_test(
+    df: Any,
+    *,
+    y_true: str,
+    y_pred: str,
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: str | None = None,
+    nan_policy: NanPolicy = "raise",
+    alternative: Alternative = "two-sided",
+) -> KappaResult:
+    """Weighted kappa of two rating columns with standard errors, test and intervals.
+
+    Parameters are those of :func:`weighted_kappa` (``nan_policy='propagate'`` raises) and
+    ``alternative`` of :func:`wkappa.kappa_test`.
+
+    Returns
+    -------
+    KappaResult
+        The same as ``wkappa.kappa_test`` on the columns' values.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from wkappa import frames
+    >>> df = pd.DataFrame({"grade": [4, 4, 3, 4, 4, 0, 1, 1, 2, 1],
+    ...                    "model": [0, 4, 1, 0, 4, 0, 1, 1, 2, 1]})
+    >>> result = frames.kappa_test(df, y_true="grade", y_pred="model")
+    >>> round(result.statistic, 4), round(result.standard_error, 4)
+    (0.3182, 0.2825)
+    """
+    from ._inference import kappa_test_from_table
+
+    checked_weights = check_weights(weights)
+    policy = check_nan_policy(nan_policy)
+    if policy == "propagate":
+        raise WkappaError(
+            "`nan_policy`='propagate' has no meaning for a result object. "
+            "Hint: use 'raise' or 'omit'."
+        )
+    counted = _frame_table(
+        df,
+        y_true=y_true,
+        y_pred=y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=policy,
+        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+    )
+    assert counted is not None
+    table, names = counted
+    return kappa_test_from_table(
+        table, weights=checked_weights, labels=list(names), alternative=alternative
+    )
+
+
+# --------------------------------------------------------------------------- by group
+
+_STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high")
+
+
+def kappa_by_group(
+    df: Any,
+    *,
+    y_true: str,
+    y_pred: str,
+    by: str | Sequence[str],
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: str | None = None,
+    nan_policy: NanPolicy = "raise",
+    zero_division: ZeroDivision = "warn",
+    confidence_level: float = 0.95,
+) -> Any:
+    """Kappa, its standard error and a confidence interval for every group of rows.
+
+    Parameters
+    ----------
+    df, y_true, y_pred, weights, labels, min_rating, max_rating, sample_weight
+        As in :func:`weighted_kappa`.
+    by : str or sequence of str
+        The grouping column(s), for example the essay prompt. A null key is a group.
+    nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
+        'propagate' makes the statistics of the groups with a missing rating nan.
+    zero_division : {'warn', 'raise'} or float, default 'warn'
+        What the kappa of a group where it is undefined is ('warn': nan and one warning
+        naming how many groups).
+    confidence_level : float, default 0.95
+        Level of the asymptotic interval ``kappa ± z * standard_error``.
+
+    Returns
+    -------
+    data frame of the caller's library
+        One row per group, sorted by the keys: the ``by`` columns, ``n`` (pairs, or total
+        weight), ``kappa``, ``standard_error`` (Fleiss-Cohen-Everitt), ``ci_low``,
+        ``ci_high``. A lazy input (polars LazyFrame, DuckDB, Dask, Spark) gives a lazy frame
+        of its library over the small result.
+
+    Notes
+    -----
+    One ``group_by([*by, y_true, y_pred]).agg(len)`` runs in the engine. All groups are
+    scored on the same categories: ``labels``, the categorical order, or the integer range
+    of the whole frame. For the built-in weights this gives each group exactly the kappa of
+    :func:`wkappa.weighted_kappa` on that group's rows alone: empty outer categories add
+    nothing to ``sum(W*O)`` or ``sum(W*E)`` and the ``(K - 1)`` scale cancels.
+
+    The Fisher-z average over groups (ASAP's "mean QWK") is one more line:
+    ``wk.mean_kappa(result["kappa"])``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import wkappa as wk
+    >>> from wkappa import frames
+    >>> df = pd.DataFrame({"prompt": [1, 1, 1, 1, 2, 2, 2, 2],
+    ...                    "grade": [0, 1, 2, 3, 1, 2, 3, 3],
+    ...                    "model": [0, 1, 3, 3, 1, 3, 2, 3]})
+    >>> result = frames.kappa_by_group(df, y_true="grade", y_pred="model", by="prompt")
+    >>> result[["prompt", "n", "kappa"]]
+       prompt  n     kappa
+    0       1  4  0.916667
+    1       2  4  0.636364
+    >>> round(wk.mean_kappa(result["kappa"]), 6)
+    0.821005
+    """
+    from ._inference import kappa_test_from_table
+    from ._results import check_confidence_level
+
+    checked_weights = check_weights(weights)
+    zero_division = check_zero_division(zero_division)
+    policy = check_nan_policy(nan_policy)
+    level = check_confidence_level(confidence_level)
+    keys = _check_by(by)
+    data = frame_input(df, y_true, y_pred, sample_weight, keys)
+    counts = count_pairs(data, y_true, y_pred, sample_weight, keys)
+    group_of, key_rows = _group_ids(counts, keys)
+    n_groups = len(key_rows)
+
+    mask = missing_mask(counts)
+    nan_groups: set[int] = set()
+    if mask.any():
+        if policy == "raise":
+            raise_missing(counts, mask, y_true, y_pred)
+        if policy == "propagate":
+            nan_groups = {int(g) for g in np.unique(group_of[mask])}
+    encoded = encode_counts(
+        counts,
+        labels=_labels_for(data, labels, min_rating, max_rating),
+        min_rating=min_rating,
+        max_rating=max_rating,
+        nan_policy="omit",
+        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+    )
+    assert encoded is not None
+    integer = counts.weight is None
+    tables = scatter_table(encoded, integer, group_of[~mask], n_groups)
+
+    stats: dict[str, list[Any]] = {name: [] for name in _STAT_COLUMNS}
+    undefined: list[tuple[Any, ...]] = []
+    names = list(encoded.labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        for g in range(n_groups):
+            table = tables[g]
+            stats["n"].append(int(table.sum()) if integer else float(table.sum()))
+            if g in nan_groups:
+                stats_row: tuple[float, ...] = (math.nan,) * 4
+            else:
+                result = kappa_test_from_table(table, weights=checked_weights, labels=names)
+                if math.isnan(result.statistic):
+                    undefined.append(key_rows[g])
+                    stats_row = (_undefined_value(zero_division, key_rows[g], keys),) + (
+                        math.nan,
+                    ) * 3
+                else:
+                    low, high = result.confidence_interval(level)
+                    stats_row = (result.statistic, result.standard_error, low, high)
+            for name, value in zip(_STAT_COLUMNS[1:], stats_row, strict=True):
+                stats[name].append(value)
+    if undefined and zero_division == "warn":
+        warnings.warn(
+            f"Kappa is undefined in {len(undefined)} of {n_groups} group(s), e.g. "
+            f"{dict(zip(keys, undefined[0], strict=True))}: sum(W*E) is 0 (one category "
+            "used by both raters, or no rating left). Their kappa is nan.",
+            UndefinedKappaWarning,
+            stacklevel=2,
+        )
+    return _result_frame(data, counts, keys, key_rows, stats)
+
+
+def _check_by(by: Any) -> list[str]:
+    keys = [by] if isinstance(by, str) else list(by) if isinstance(by, Sequence) else None
+    if not keys or not all(isinstance(key, str) for key in keys):
+        raise WkappaTypeError(
+            f"`by` must be a column name or a non-empty list of names; got {format_value(by)}."
+        )
+    return keys
+
+
+def _undefined_value(zero_division: ZeroDivision, key: tuple[Any, ...], keys: list[str]) -> float:
+    if zero_division == "raise":
+        raise WkappaError(
+            f"Kappa is undefined in the group {dict(zip(keys, key, strict=True))}: sum(W*E) "
+            "is 0. Hint: zero_division='warn' returns nan instead."
+        )
+    return math.nan if zero_division == "warn" else float(zero_division)
+
+
+def _key_value(value: Any) -> Any:
+    """A group key as a hashable, comparable value (NaN -> None, like a null key)."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _group_ids(counts: PairCounts, keys: list[str]) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+    """Group id of each distinct row (ids in sorted key order, nulls last) and the keys."""
+    columns = [[_key_value(v) for v in counts.frame.get_column(k).to_list()] for k in keys]
+    rows = list(zip(*columns, strict=True)) if columns else []
+    distinct = sorted(set(rows), key=lambda row: tuple((v is None, v) for v in row))
+    position = {row: i for i, row in enumerate(distinct)}
+    return np.array([position[row] for row in rows], dtype=np.int64), distinct
+
+
+def _result_frame(
+    data: FrameInput,
+    counts: PairCounts,
+    keys: list[str],
+    key_rows: list[tuple[Any, ...]],
+    stats: dict[str, list[Any]],
+) -> Any:
+    """The per-group statistics as a frame of the caller's library."""
+    import narwhals as nw
+
+    columns: dict[str, list[Any]] = {k: [row[i] for row in key_rows] for i, k in enumerate(keys)}
+    columns.update(stats)
+    schema = {k: data.schema[k] for k in keys}
+    schema["n"] = (
+        nw.Int64() if isinstance(stats["n"][0] if stats["n"] else 0, int) else nw.Float64()
+    )
+    for name in _STAT_COLUMNS[1:]:
+        schema[name] = nw.Float64()
+    eager_backend = counts.frame.implementation
+    try:
+        result = nw.from_dict(columns, schema=schema, backend=eager_backend)
+    except Exception:  # a key dtype the eager backend cannot build from Python values
+        result = nw.from_dict(columns, backend=eager_backend)
+    if not data.lazy:
+        return result.to_native()
+    implementation = data.frame.implementation
+    session = None
+    if implementation.is_pyspark():
+        session = data.frame.to_native().sparkSession
+    return result.lazy(backend=implementation, session=session).to_native()
