@@ -1,0 +1,381 @@
+"""PyTorch integration: a differentiable kappa loss and a streaming kappa metric.
+
+Needs the ``torch`` extra (``pip install 'wkappa[torch]'``). PyTorch conventions: a loss is
+called ``loss(input, target)``, a metric ``metric.update(preds, target)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from ._array_api import torch_count
+from ._dependencies import import_optional
+from ._kappa import kappa_from_table
+from ._validation import ZeroDivision, check_zero_division, format_value
+from ._weights import WeightsLike, check_weights, weight_matrix, weights_name
+from .exceptions import WkappaError, WkappaTypeError
+
+import_optional("torch", "torch")
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+__all__ = ["KappaMetric", "WeightedKappaLoss"]
+
+_MODES = ("logits", "probs")
+_FORMS = ("ratio", "log")
+
+
+def _check_num_classes(num_classes: Any) -> int:
+    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
+        raise WkappaTypeError(f"`num_classes` must be an int; got {format_value(num_classes)}.")
+    if num_classes < 2:
+        raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
+    return int(num_classes)
+
+
+def _weights_tensor(weights: WeightsLike, k: int) -> tuple[str | np.ndarray, torch.Tensor]:
+    checked = check_weights(weights.detach().cpu().numpy() if torch.is_tensor(weights) else weights)
+    return checked, torch.tensor(np.array(weight_matrix(checked, k)), dtype=torch.float64)
+
+
+def _check_target(target: Any, n: int, k: int, validate: bool) -> torch.Tensor:
+    if not torch.is_tensor(target):
+        raise WkappaTypeError(f"`target` must be a torch.Tensor; got {type(target).__name__}.")
+    if target.ndim != 1 or target.shape[0] != n:
+        raise WkappaError(
+            f"`target` must have shape ({n},) to match the predictions; got {tuple(target.shape)}."
+        )
+    if target.is_floating_point() or target.is_complex() or target.dtype == torch.bool:
+        raise WkappaTypeError(
+            f"`target` must hold integer class indices 0..{k - 1}; got dtype {target.dtype}. "
+            "Hint: target.long()."
+        )
+    indices: torch.Tensor = target.long()
+    if validate and n and bool(((indices < 0) | (indices >= k)).any()):
+        bad = int(indices[(indices < 0) | (indices >= k)][0])
+        raise WkappaError(
+            f"`target` contains the class index {bad}, outside 0..{k - 1} (num_classes = {k})."
+        )
+    return indices
+
+
+class WeightedKappaLoss(nn.Module):
+    """Differentiable (soft) weighted kappa loss of de la Torre, Puig & Valls (2018).
+
+    Parameters
+    ----------
+    num_classes : int
+        K, the number of ordered classes (``>= 2``); targets are class indices ``0..K-1``.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights ``W`` (zero diagonal), as in :func:`wkappa.weighted_kappa`.
+    mode : {'logits', 'probs'}, default 'logits'
+        Whether ``input`` holds raw scores (a softmax is applied over dim 1) or class
+        probabilities (rows summing to 1).
+    form : {'ratio', 'log'}, default 'ratio'
+        ``'ratio'`` minimises ``1 - κ = ΣWO / ΣWE``; ``'log'`` minimises
+        ``log(1 - κ) = log ΣWO - log ΣWE``, the form of the paper.
+    eps : float, default 1e-7
+        Added to ``ΣWO`` (log form) and ``ΣWE`` (both forms) so that a batch whose expected
+        disagreement vanishes (every target and nearly all probability mass in one class)
+        gives a finite loss and gradient instead of 0/0. ``ΣWE`` grows with the batch size,
+        so the bias is negligible for any informative batch.
+    validate_args : bool, default True
+        Check that targets lie in ``0..K-1`` (one device-to-host sync per call).
+
+    Notes
+    -----
+    For a batch of N rows with probabilities ``P`` (N, K) and one-hot targets ``Y`` (N, K),
+
+    .. math::
+
+        O = Y^T P, \\qquad E = \\frac{(Y^T 1)(P^T 1)^T}{N}, \\qquad
+        1 - \\kappa = \\frac{\\sum_{ij} W_{ij} O_{ij}}{\\sum_{ij} W_{ij} E_{ij}}.
+
+    ``O`` is the soft confusion table (expected counts under the predicted distribution),
+    ``E`` the table expected from the marginals. Kappa is not a mean over samples, so the
+    loss is a batch statistic with no ``reduction``; use batches large enough to hold several
+    classes (it works down to N = 2). Works on any device and floating dtype.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from wkappa.torch import WeightedKappaLoss
+    >>> loss_fn = WeightedKappaLoss(3)
+    >>> logits = torch.tensor([[4.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 4.0]])
+    >>> target = torch.tensor([0, 1, 2])
+    >>> round(loss_fn(logits, target).item(), 4)
+    0.053
+    >>> round(WeightedKappaLoss(3, form="log")(logits, target).item(), 3)
+    -2.937
+    """
+
+    weight_matrix: torch.Tensor
+
+    def __init__(
+        self,
+        num_classes: int,
+        *,
+        weights: WeightsLike = "quadratic",
+        mode: Literal["logits", "probs"] = "logits",
+        form: Literal["ratio", "log"] = "ratio",
+        eps: float = 1e-7,
+        validate_args: bool = True,
+    ) -> None:
+        super().__init__()
+        self.num_classes = _check_num_classes(num_classes)
+        if mode not in _MODES:
+            raise WkappaError(f"`mode` must be 'logits' or 'probs'; got {format_value(mode)}.")
+        if form not in _FORMS:
+            raise WkappaError(f"`form` must be 'ratio' or 'log'; got {format_value(form)}.")
+        if not (isinstance(eps, (int, float)) and eps >= 0):
+            raise WkappaError(f"`eps` must be a non-negative float; got {format_value(eps)}.")
+        self.mode = mode
+        self.form = form
+        self.eps = float(eps)
+        self.validate_args = validate_args
+        checked, matrix = _weights_tensor(weights, self.num_classes)
+        self.weights_name = weights_name(checked)
+        self.register_buffer("weight_matrix", matrix)
+
+    def extra_repr(self) -> str:
+        return (
+            f"num_classes={self.num_classes}, weights={self.weights_name!r}, "
+            f"mode={self.mode!r}, form={self.form!r}, eps={self.eps}"
+        )
+
+    def forward(self, input: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+        """The loss of one batch.
+
+        Parameters
+        ----------
+        input : Tensor of shape (N, K)
+            Logits or probabilities (see ``mode``), floating dtype.
+        target : Tensor of shape (N,)
+            Integer class indices in ``0..K-1``.
+
+        Returns
+        -------
+        Tensor of shape ()
+            ``1 - κ`` (``form='ratio'``) or ``log(1 - κ)`` (``form='log'``), differentiable
+            with respect to ``input``.
+        """
+        k = self.num_classes
+        if not torch.is_tensor(input) or input.ndim != 2 or input.shape[1] != k:
+            shape = tuple(input.shape) if torch.is_tensor(input) else type(input).__name__
+            raise WkappaError(f"`input` must be a tensor of shape (N, {k}); got {shape}.")
+        if not input.is_floating_point():
+            raise WkappaTypeError(f"`input` must be floating point; got dtype {input.dtype}.")
+        target = _check_target(target, input.shape[0], k, self.validate_args)
+        probs = torch.softmax(input, dim=1) if self.mode == "logits" else input
+        onehot = nn.functional.one_hot(target, k).to(probs.dtype)
+        weights = self.weight_matrix.to(device=probs.device, dtype=probs.dtype)
+        observed = onehot.T @ probs
+        n = max(input.shape[0], 1)
+        expected = torch.outer(onehot.sum(dim=0), probs.sum(dim=0)) / n
+        disagreement = (weights * observed).sum()
+        chance = (weights * expected).sum() + self.eps
+        if self.form == "ratio":
+            return disagreement / chance
+        return torch.log(disagreement + self.eps) - torch.log(chance)
+
+
+class KappaMetric:
+    """Streaming weighted kappa over batches, counted on the tensors' device.
+
+    Parameters
+    ----------
+    num_classes : int
+        K, the number of classes; predictions and targets are indices ``0..K-1``.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights, as in :func:`wkappa.weighted_kappa`.
+    zero_division : {'warn', 'raise'} or float, default 'warn'
+        What :meth:`compute` returns for an undefined kappa (see :func:`wkappa.kappa_from_table`).
+    validate_args : bool, default True
+        Check index ranges and integrality in :meth:`update` (a device-to-host sync per call).
+
+    Notes
+    -----
+    The state is the K x K int64 table ``O`` (rows target, columns prediction), kept on the
+    device of the first batch. Each :meth:`update` adds ``histogram(target * K + pred)``:
+    ``torch.bincount``, or a sort-based count when
+    ``torch.are_deterministic_algorithms_enabled()`` on CUDA, where ``bincount`` is not
+    deterministic. :meth:`compute` copies only the K² counts to the host and returns the
+    exact kappa of :func:`wkappa.kappa_from_table`, so any split of the data into batches,
+    metrics merged with :meth:`merge`, or processes synced with :meth:`sync` give the same
+    value as :func:`wkappa.weighted_kappa` on all the data.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from wkappa.torch import KappaMetric
+    >>> metric = KappaMetric(5)
+    >>> metric.update(torch.tensor([0, 4, 1, 0, 4]), torch.tensor([4, 4, 3, 4, 4]))
+    >>> metric.update(torch.tensor([0, 1, 1, 2, 1]), torch.tensor([0, 1, 1, 2, 1]))
+    >>> metric.compute()
+    0.3181818181818182
+    """
+
+    def __init__(
+        self,
+        num_classes: int,
+        *,
+        weights: WeightsLike = "quadratic",
+        zero_division: ZeroDivision = "warn",
+        validate_args: bool = True,
+    ) -> None:
+        self.num_classes = _check_num_classes(num_classes)
+        self._weights, _ = _weights_tensor(weights, self.num_classes)
+        self.zero_division = check_zero_division(zero_division)
+        self.validate_args = validate_args
+        self._table: torch.Tensor | None = None
+        self._synced: torch.Tensor | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"KappaMetric(num_classes={self.num_classes}, "
+            f"weights={weights_name(self._weights)!r}, n={self.n})"
+        )
+
+    def _preds(self, preds: Any) -> torch.Tensor:
+        k = self.num_classes
+        if not torch.is_tensor(preds):
+            raise WkappaTypeError(f"`preds` must be a torch.Tensor; got {type(preds).__name__}.")
+        preds = preds.detach()
+        if preds.ndim == 2:
+            scores: torch.Tensor = preds
+            if preds.shape[1] != k:
+                raise WkappaError(
+                    f"`preds` as scores must have shape (N, {k}); got {tuple(preds.shape)}."
+                )
+            return scores.argmax(dim=1)
+        if preds.ndim != 1:
+            raise WkappaError(
+                f"`preds` must be class indices (N,) or scores (N, {k}); "
+                f"got shape {tuple(preds.shape)}."
+            )
+        if preds.is_complex() or preds.dtype == torch.bool:
+            raise WkappaTypeError(f"`preds` must hold class indices; got dtype {preds.dtype}.")
+        if preds.is_floating_point() and self.validate_args:
+            fractional = preds != torch.floor(preds)  # NaN and inf included
+            if bool(fractional.any()):
+                bad = float(preds[fractional][0])
+                raise WkappaError(
+                    f"`preds` contains {bad!r}, not a class index. Hint: pass (N, K) scores, "
+                    "round regression outputs, or use wkappa.apply_thresholds."
+                )
+        index: torch.Tensor = preds.long()
+        if self.validate_args and index.numel() and bool(((index < 0) | (index >= k)).any()):
+            bad = int(index[(index < 0) | (index >= k)][0])
+            raise WkappaError(
+                f"`preds` contains the class index {bad}, outside 0..{k - 1} (num_classes = {k})."
+            )
+        return index
+
+    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
+        """Add a batch.
+
+        Parameters
+        ----------
+        preds : Tensor of shape (N,) or (N, K)
+            Predicted class indices (integer, or integral floats), or scores/probabilities/
+            logits whose argmax over dim 1 is the predicted class.
+        target : Tensor of shape (N,)
+            True class indices ``0..K-1``.
+        """
+        k = self.num_classes
+        pred_index = self._preds(preds)
+        true_index = _check_target(target.detach(), pred_index.shape[0], k, self.validate_args)
+        cells = true_index.to(pred_index.device) * k + pred_index
+        counts = torch_count(cells, k * k).reshape(k, k).to(torch.int64)
+        if self._table is None:
+            self._table = counts
+        else:
+            self._table += counts.to(self._table.device)
+        self._synced = None
+
+    @property
+    def table(self) -> np.ndarray:
+        """The (K, K) int64 table ``O`` (global after :meth:`sync`), as a numpy array."""
+        table = self._synced if self._synced is not None else self._table
+        if table is None:
+            return np.zeros((self.num_classes, self.num_classes), dtype=np.int64)
+        return np.asarray(table.detach().cpu().numpy(), dtype=np.int64)
+
+    @property
+    def n(self) -> int:
+        """Number of pairs counted (globally after :meth:`sync`)."""
+        return int(self.table.sum())
+
+    def compute(self) -> float:
+        """Kappa of everything counted so far (globally after :meth:`sync`).
+
+        Returns
+        -------
+        float
+            ``1 - sum(W*O) / sum(W*E)``; an empty metric is undefined (``zero_division``).
+        """
+        return kappa_from_table(self.table, weights=self._weights, zero_division=self.zero_division)
+
+    def reset(self) -> None:
+        """Forget every batch (the device is chosen again by the next update)."""
+        self._table = None
+        self._synced = None
+
+    def merge(self, other: KappaMetric) -> KappaMetric:
+        """Add another metric's counts to this one (in place) and return ``self``."""
+        if not isinstance(other, KappaMetric):
+            raise WkappaTypeError(f"Can only merge a KappaMetric; got {type(other).__name__}.")
+        same_weights = weights_name(self._weights) == weights_name(other._weights) and (
+            not isinstance(self._weights, np.ndarray)
+            or np.array_equal(self._weights, other._weights)
+        )
+        if other.num_classes != self.num_classes or not same_weights:
+            raise WkappaError(
+                "Can only merge metrics with the same num_classes and weights; got "
+                f"{self!r} and {other!r}."
+            )
+        if other._table is not None:
+            if self._table is None:
+                self._table = other._table.clone()
+            else:
+                self._table += other._table.to(self._table.device)
+        self._synced = None
+        return self
+
+    def sync(self, group: Any = None) -> KappaMetric:
+        """Sum the tables of every process in ``torch.distributed`` (all-reduce).
+
+        The summed table is what :meth:`compute` and :attr:`table` use until the next
+        :meth:`update`, :meth:`merge` or :meth:`reset`; the local counts are kept, so
+        calling ``sync()`` again never double-counts. Every process must call it (a
+        collective); a process with no batches contributes zeros. Without an initialised
+        process group it does nothing.
+
+        Parameters
+        ----------
+        group : ProcessGroup, optional
+            The process group (default: the world).
+
+        Returns
+        -------
+        KappaMetric
+            ``self``, so ``metric.sync().compute()`` reads the global value.
+        """
+        distributed = torch.distributed
+        if not (distributed.is_available() and distributed.is_initialized()):
+            return self
+        k = self.num_classes
+        if self._table is not None:
+            table = self._table.clone()
+        else:
+            backend = distributed.get_backend(group)
+            device = (
+                torch.device("cuda", torch.cuda.current_device()) if backend == "nccl" else None
+            )
+            table = torch.zeros((k, k), dtype=torch.int64, device=device)
+        distributed.all_reduce(table, op=distributed.ReduceOp.SUM, group=group)
+        self._synced = table
+        return self

@@ -1,0 +1,45 @@
+"""A real training run: an MLP trained with the soft kappa loss vs cross-entropy (same budget).
+
+The model, data and budget are those of ``examples/torch_kappa_loss.py`` (one seed here; the
+README quotes that script's 10-seed table).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+
+import torch
+
+from wkappa.torch import WeightedKappaLoss
+
+EXAMPLE = pathlib.Path(__file__).parents[1] / "examples" / "torch_kappa_loss.py"
+
+
+def _example() -> object:
+    spec = importlib.util.spec_from_file_location("torch_kappa_loss", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_kappa_loss_trains_to_a_good_qwk() -> None:
+    example = _example()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        cross_entropy = example.train(torch.nn.CrossEntropyLoss(), seed=0)  # type: ignore[attr-defined]
+        log_form = example.train(WeightedKappaLoss(5, form="log"), seed=0)  # type: ignore[attr-defined]
+        ratio_form = example.train(WeightedKappaLoss(5, form="ratio"), seed=0)  # type: ignore[attr-defined]
+    finally:
+        torch.set_num_threads(threads)
+    print(
+        f"held-out QWK: cross-entropy {cross_entropy:.4f}, kappa log {log_form:.4f}, "
+        f"kappa ratio {ratio_form:.4f}"
+    )
+    # Measured (seed 0): cross-entropy 0.827, log form 0.832, ratio form 0.789. The log form
+    # matches cross-entropy here; the ratio form trails it by about 0.02 (README table).
+    assert log_form > 0.8
+    assert log_form > cross_entropy - 0.02
+    assert ratio_form > 0.75
