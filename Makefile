@@ -22,8 +22,8 @@ demo: $(STAMP)
 	$(VENV)/bin/wkappa demo
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks examples
-	$(VENV)/bin/ruff format --check src tests benchmarks examples
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
