@@ -12,7 +12,9 @@ from ._kappa import (
     weighted_kappa,
 )
 from ._inference import kappa_test, kappa_test_from_table
-from ._results import BootstrapMethod, ConfidenceInterval, KappaResult
+from ._mean import mean_kappa
+from ._paired import paired_kappa_test
+from ._results import BootstrapMethod, ConfidenceInterval, KappaResult, PairedKappaResult
 from ._thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .exceptions import UndefinedKappaWarning, WkappaError
 
@@ -22,6 +24,7 @@ __all__ = [
     "BootstrapMethod",
     "ConfidenceInterval",
     "KappaResult",
+    "PairedKappaResult",
     "KappaAccumulator",
     "ThresholdResult",
     "UndefinedKappaWarning",
@@ -33,6 +36,8 @@ __all__ = [
     "kappa_from_table",
     "kappa_test",
     "kappa_test_from_table",
+    "mean_kappa",
+    "paired_kappa_test",
     "optimize_thresholds",
     "quadratic_weighted_kappa",
     "qwk",

@@ -21,10 +21,13 @@ __all__ = [
     "Cells",
     "batch_kappa",
     "bca_interval",
+    "chunk_sizes",
     "draw",
+    "drop_undefined",
     "jackknife",
     "nonzero_cells",
     "percentile_interval",
+    "replicate_kappas",
     "table_interval",
 ]
 
@@ -105,7 +108,7 @@ def batch_kappa(
     return kappa
 
 
-def _chunks(n_resamples: int, cells_per_replicate: int) -> list[int]:
+def chunk_sizes(n_resamples: int, cells_per_replicate: int) -> list[int]:
     size = max(1, _CHUNK_CELLS // max(cells_per_replicate, 1))
     return [min(size, n_resamples - start) for start in range(0, n_resamples, size)]
 
@@ -118,7 +121,7 @@ def replicate_kappas(
     rows, cols = cells.coords
     parts = [
         batch_kappa(draw(cells, size, rng), rows, cols, weights)
-        for size in _chunks(n_resamples, rows.size)
+        for size in chunk_sizes(n_resamples, rows.size)
     ]
     return np.concatenate(parts)
 

@@ -13,7 +13,9 @@ import numpy.typing as npt
 from ._encode import check_table_size, encode_ratings
 from ._kappa import check_table, kappa_from_table
 from ._kernels import count_table
+from ._mean import mean_kappa
 from ._normal import norm_cdf, norm_sf
+from ._paired import paired_kappa_test
 from ._results import (
     Alternative,
     KappaResult,
@@ -27,6 +29,8 @@ __all__ = [
     "asymptotic_variances",
     "kappa_test",
     "kappa_test_from_table",
+    "mean_kappa",
+    "paired_kappa_test",
 ]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")

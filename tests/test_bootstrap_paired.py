@@ -1,0 +1,153 @@
+"""paired_kappa_test: the K x K x K table bootstrap of two predictions against one truth."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa._paired import paired_pvalue
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+
+def _data(n: int = 300, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 5, n)
+    a = np.clip(truth + rng.integers(-1, 2, n), 0, 4)
+    b = np.clip(truth + rng.integers(-1, 2, n) * rng.integers(0, 2, n) * 2, 0, 4)
+    return truth, a, b
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+def test_statistics_are_the_point_estimates(weights: str) -> None:
+    truth, a, b = _data()
+    result = wk.paired_kappa_test(truth, a, b, weights=weights, n_resamples=99, rng=0)
+    assert result.statistic_a == wk.weighted_kappa(truth, a, weights=weights)
+    assert result.statistic_b == wk.weighted_kappa(truth, b, weights=weights)
+    assert result.difference == result.statistic_a - result.statistic_b
+    assert result.n == truth.size and result.weights == weights
+
+
+def test_same_seed_same_result() -> None:
+    truth, a, b = _data()
+    first = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=11)
+    again = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=11)
+    other = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=12)
+    assert first.confidence_interval == again.confidence_interval
+    assert first.pvalue == again.pvalue
+    assert first.confidence_interval != other.confidence_interval
+
+
+def test_matches_a_naive_paired_bootstrap_of_items() -> None:
+    truth, a, b = _data(200, seed=3)
+    result = wk.paired_kappa_test(truth, a, b, n_resamples=20000, rng=1)
+    rng = np.random.default_rng(2)
+    naive = np.empty(3000)
+    for r in range(naive.size):
+        pick = rng.integers(0, truth.size, truth.size)
+        naive[r] = wk.qwk(truth[pick], a[pick], labels=range(5)) - wk.qwk(
+            truth[pick], b[pick], labels=range(5)
+        )
+    low, high = np.quantile(naive, [0.025, 0.975])
+    assert result.confidence_interval.low == pytest.approx(low, abs=0.012)
+    assert result.confidence_interval.high == pytest.approx(high, abs=0.012)
+
+
+def test_pvalue_and_interval_are_dual() -> None:
+    """0 is outside the level-(1 - alpha) percentile interval exactly when p < alpha (away from
+    the boundary, where interpolation between replicates and the +1 correction differ)."""
+    checked = 0
+    for seed in range(6):
+        truth, a, b = _data(120, seed=seed)
+        for alpha in (0.01, 0.05, 0.1, 0.2, 0.5):
+            result = wk.paired_kappa_test(
+                truth, a, b, n_resamples=1999, confidence_level=1 - alpha, rng=seed
+            )
+            if abs(result.pvalue - alpha) < 0.01:
+                continue
+            low, high = result.confidence_interval
+            assert (low <= 0 <= high) == (result.pvalue >= alpha), (seed, alpha, result)
+            checked += 1
+    assert checked >= 20
+
+
+def test_pvalue_formula() -> None:
+    values = np.array([-0.2, -0.1, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+    assert paired_pvalue(values) == pytest.approx(2 * (1 + 3) / 10)
+    assert paired_pvalue(np.full(9, 0.3)) == pytest.approx(0.2)
+    assert paired_pvalue(np.zeros(9)) == 1.0
+
+
+def test_identical_predictions() -> None:
+    truth, a, _ = _data()
+    result = wk.paired_kappa_test(truth, a, a, n_resamples=499, rng=0)
+    assert result.difference == 0.0
+    assert tuple(result.confidence_interval) == (0.0, 0.0)
+    assert result.pvalue == 1.0
+
+
+def test_clear_difference_is_significant_and_interval_monotone() -> None:
+    truth, a, b = _data(1000)
+    previous = None
+    for level in (0.8, 0.9, 0.95, 0.99):
+        result = wk.paired_kappa_test(truth, a, b, confidence_level=level, rng=4)
+        low, high = result.confidence_interval
+        assert low < result.difference < high
+        if previous is not None:
+            assert low <= previous[0] and high >= previous[1]
+        previous = (low, high)
+    assert result.pvalue < 0.001 and result.confidence_interval.low > 0
+
+
+def test_category_ranges_are_united() -> None:
+    """A predicts 0..3 and B 0..4: both kappas use the categories 0..4."""
+    truth = np.array([0, 1, 2, 3, 4, 1, 2, 3])
+    a = np.array([0, 1, 2, 3, 3, 1, 2, 3])
+    b = np.array([0, 1, 2, 4, 4, 0, 2, 3])
+    result = wk.paired_kappa_test(truth, a, b, n_resamples=99, rng=0)
+    assert result.labels == (0, 1, 2, 3, 4)
+    assert result.statistic_a == wk.qwk(truth, a, labels=range(5))
+
+
+def test_string_labels_and_to_dict() -> None:
+    truth = ["lo", "mid", "hi", "mid", "lo", "hi", "mid", "lo"]
+    a = ["lo", "mid", "hi", "hi", "lo", "hi", "mid", "mid"]
+    b = ["mid", "mid", "lo", "hi", "lo", "hi", "lo", "lo"]
+    result = wk.paired_kappa_test(truth, a, b, labels=["lo", "mid", "hi"], n_resamples=999, rng=0)
+    data = result.to_dict()
+    assert data["labels"] == ["lo", "mid", "hi"]
+    assert data["confidence_interval"]["n_undefined"] == result.confidence_interval.n_undefined
+
+
+def test_undefined_kappa_gives_nan() -> None:
+    truth = np.zeros(10, dtype=int)
+    with pytest.warns(UndefinedKappaWarning):
+        result = wk.paired_kappa_test(truth, truth, truth, n_resamples=9, rng=0)
+    assert math.isnan(result.difference) and math.isnan(result.pvalue)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"n_resamples": 0}, "n_resamples"),
+        ({"n_resamples": 1.5}, "n_resamples"),
+        ({"confidence_level": 95}, "confidence_level"),
+        ({"weights": "cubic"}, "weights"),
+    ],
+)
+def test_bad_options(kwargs: dict[str, object], match: str) -> None:
+    truth, a, b = _data(20)
+    with pytest.raises(WkappaError, match=match):
+        wk.paired_kappa_test(truth, a, b, **kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_lengths_and_labels() -> None:
+    truth, a, b = _data(20)
+    with pytest.raises(WkappaError):
+        wk.paired_kappa_test(truth, a, b[:-1])
+    with pytest.raises(WkappaError, match="labels"):
+        wk.paired_kappa_test(truth, a, b, labels=[0, 1, 2])

@@ -1,0 +1,75 @@
+"""mean_kappa: the Fisher r-to-z average of the ASAP competitions (Kaggle Metrics package)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from wkappa.exceptions import WkappaError
+
+
+def metrics_mean_quadratic_weighted_kappa(kappas, weights=None):  # type: ignore[no-untyped-def]
+    """benhamner/Metrics, Python/ml_metrics/quadratic_weighted_kappa.py (commit 51bfade),
+    mean_quadratic_weighted_kappa, transcribed (the Python 2 original; weights as an array)."""
+    kappas = np.array(kappas, dtype=float)
+    if weights is None:
+        weights = np.ones(np.shape(kappas))
+    else:
+        weights = np.asarray(weights, dtype=float) / np.mean(weights)
+    kappas = np.array([min(x, 0.999) for x in kappas])
+    kappas = np.array([max(x, -0.999) for x in kappas])
+    z = 0.5 * np.log((1 + kappas) / (1 - kappas)) * weights
+    z = np.mean(z)
+    return (np.exp(2 * z) - 1) / (np.exp(2 * z) + 1)
+
+
+kappa_values = st.floats(-1.0, 1.0, allow_nan=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kappas=st.lists(kappa_values, min_size=1, max_size=12),
+    data=st.data(),
+)
+def test_matches_metrics_package(kappas: list[float], data: st.DataObject) -> None:
+    weighted = data.draw(st.booleans())
+    weights = (
+        data.draw(st.lists(st.floats(0.01, 100), min_size=len(kappas), max_size=len(kappas)))
+        if weighted
+        else None
+    )
+    expected = metrics_mean_quadratic_weighted_kappa(kappas, weights)
+    assert wk.mean_kappa(kappas, weights=weights) == pytest.approx(expected, rel=1e-12, abs=1e-13)
+
+
+def test_values() -> None:
+    assert wk.mean_kappa([0.5]) == pytest.approx(0.5, rel=1e-15)
+    assert wk.mean_kappa([0.5, 0.5, 0.5], weights=[1, 5, 2]) == pytest.approx(0.5, rel=1e-15)
+    assert wk.mean_kappa([1.0]) == pytest.approx(0.999)
+    assert wk.mean_kappa([-1.0, 1.0]) == pytest.approx(0.0, abs=1e-15)
+    z = (math.atanh(0.8) * 3 + math.atanh(0.2)) / 4
+    assert wk.mean_kappa([0.8, 0.2], weights=[3, 1]) == pytest.approx(math.tanh(z), rel=1e-15)
+    assert wk.mean_kappa([0.8, 0.2, 0.9], weights=[3, 1, 0]) == pytest.approx(math.tanh(z))
+    assert isinstance(wk.mean_kappa(np.array([0.3, 0.4])), float)
+
+
+@pytest.mark.parametrize(
+    ("kappas", "weights", "match"),
+    [
+        ([], None, "empty"),
+        ([0.5, float("nan")], None, "finite"),
+        ([[0.5]], None, "1-D"),
+        (["a"], None, "numbers"),
+        ([0.5, 0.6], [1.0], "weights"),
+        ([0.5, 0.6], [1.0, -1.0], "weights"),
+        ([0.5, 0.6], [0.0, 0.0], "weights"),
+    ],
+)
+def test_bad_input(kappas: object, weights: object, match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.mean_kappa(kappas, weights=weights)  # type: ignore[arg-type]
