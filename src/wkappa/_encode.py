@@ -104,6 +104,20 @@ def _is_missing_scalar(value: Any) -> bool:
     return pd is not None and value is pd.NA
 
 
+def _as_array(obj: Any) -> np.ndarray:
+    """``np.asarray`` that keeps mixed sequences as objects.
+
+    numpy turns ``[0, "a"]`` into the strings ``["0", "a"]`` and ``["a", nan]`` into
+    ``["a", "nan"]``; a rating must never change its value or lose its missingness that way.
+    """
+    values = np.asarray(obj)
+    if values.dtype.kind in "US" and values.ndim == 1:
+        kind = str if values.dtype.kind == "U" else bytes
+        if not all(isinstance(v, kind) for v in obj):
+            values = np.asarray(obj, dtype=object)
+    return values
+
+
 def _object_column(values: np.ndarray, name: str) -> Column:
     """Normalise an object array: find missing entries and narrow the dtype if possible."""
     missing = np.fromiter((_is_missing_scalar(v) for v in values), dtype=bool, count=len(values))
@@ -225,7 +239,7 @@ def to_column(obj: Any, name: str) -> Column:
     if isinstance(obj, np.ndarray):
         return _numpy_column(obj, name)
     try:
-        values = np.asarray(obj)
+        values = _as_array(obj)
     except (TypeError, ValueError) as exc:
         raise WkappaTypeError(f"`{name}` could not be read as a 1-D array: {exc}") from None
     if values.ndim == 0:
@@ -244,8 +258,15 @@ def _integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
     if kind == "b":
         return values.astype(np.int64)
     if kind in "iu":
-        if values.dtype == np.uint64 and values.size and values.max() > np.iinfo(np.int64).max:
-            raise WkappaError(f"`{name}` has ratings too large to handle (above 2**63 - 1).")
+        if values.dtype.itemsize == 8 and values.size:
+            # Keep every difference of two ratings (and K) inside int64.
+            too_large = values.max() >= _MAX_ABS_RATING or (
+                kind == "i" and values.min() <= -_MAX_ABS_RATING
+            )
+            if too_large:
+                raise WkappaError(
+                    f"`{name}` has ratings too large to handle exactly (|x| >= 2**62)."
+                )
         return values.astype(np.int64, copy=False)
     finite = np.isfinite(values)
     if not finite.all():
@@ -258,7 +279,7 @@ def _integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
             f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers "
             f"or labels. {_THRESHOLD_HINT}"
         )
-    if values.size and np.abs(values).max() >= _MAX_ABS_RATING:
+    if values.size and float(np.abs(values).max()) >= _MAX_ABS_RATING:
         raise WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
     return values.astype(np.int64)
 
@@ -266,11 +287,17 @@ def _integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
 def _check_bound(value: Any, name: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise WkappaError(f"`{name}` must be an integer; got {format_value(value)}.")
-    if not math.isfinite(float(value)) or float(value) != math.floor(float(value)):
+    if isinstance(value, numbers.Integral):
+        bound = int(value)
+    elif not math.isfinite(float(value)) or float(value) != math.floor(float(value)):
         raise WkappaError(f"`{name}` must be a whole number; got {format_value(value)}.")
-    return int(float(value))
+    else:
+        bound = int(float(value))
+    if abs(bound) >= _MAX_ABS_RATING:
+        raise WkappaError(f"`{name}` = {bound} is too large to handle exactly (|x| >= 2**62).")
+    return bound
 
 
 # --------------------------------------------------------------------------- labels
@@ -283,7 +310,7 @@ def check_labels(labels: Any) -> np.ndarray:
             f"`labels` must be an ordered sequence of categories; got {type(labels).__name__}."
         )
     try:
-        array = np.asarray(labels if not isinstance(labels, range) else list(labels))
+        array = _as_array(list(labels) if isinstance(labels, (range, tuple)) else labels)
     except (TypeError, ValueError):
         raise WkappaError("`labels` could not be read as a 1-D sequence.") from None
     if array.ndim != 1:
@@ -344,7 +371,7 @@ def _values_of(column: Column) -> np.ndarray:
     """Plain values of a column (categories looked up for categorical codes)."""
     if column.categories is None:
         return column.values
-    categories = np.asarray(column.categories)
+    categories = _as_array(column.categories)
     codes = column.values
     if categories.size == 0:
         return np.zeros(len(codes), dtype=np.int64)
@@ -354,7 +381,7 @@ def _values_of(column: Column) -> np.ndarray:
 
 def _encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.ndarray:
     if column.categories is not None:
-        categories = np.asarray(column.categories)
+        categories = _as_array(column.categories)
         used = np.unique(column.values)
         mapping = np.full(max(len(categories), 1), -1, dtype=np.int64)
         for code in used.tolist():
@@ -372,9 +399,11 @@ def check_table_size(n_categories: int) -> None:
     if n_categories * n_categories > MAX_TABLE_CELLS:
         gib = n_categories * n_categories * 8 / 2**30
         raise WkappaError(
-            f"K = {n_categories} categories would need a {n_categories} x {n_categories} table "
-            f"({gib:,.1f} GiB). Hint: pass labels= with the categories you actually use, or "
-            "use quadratic weights, which need no table."
+            f"K = {n_categories} categories (every integer from the lowest to the highest "
+            "rating, `min_rating`/`max_rating`, or `labels`) would need a K x K table of "
+            f"{gib:,.1f} GiB, which the confusion table and every `weights` but 'quadratic' "
+            "require. Hint: pass labels= with the categories you actually use, or use "
+            "weights='quadratic' (QWK needs no table)."
         )
 
 
@@ -458,10 +487,10 @@ def encode_ratings(
     missing = _combine_missing(true_col.missing, pred_col.missing)
     if missing is not None:
         if nan_policy == "raise":
-            which = (
-                "y_true" if true_col.missing is not None and true_col.missing.any() else "y_pred"
-            )
-            position = int(np.flatnonzero(missing)[0])
+            first = int(np.flatnonzero(missing)[0])
+            true_missing = true_col.missing is not None and bool(true_col.missing[first])
+            which = "y_true" if true_missing else "y_pred"
+            position = first
             raise WkappaError(
                 f"`{which}` has a missing rating (NaN/None/NA) at position {position}. "
                 "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
@@ -496,9 +525,10 @@ def encode_ratings(
         raise WkappaError("`min_rating`/`max_rating` apply to integer ratings only.")
     if ordered:
         raise WkappaError(
-            "Weighted kappa needs ordered categories, but the ratings are strings or mixed "
-            "values without an order. Hint: pass labels=[...] listing the categories in order "
-            "(or use an ordered pandas Categorical / polars Enum)."
+            "Weighted kappa and the confusion table need ordered categories, but the ratings "
+            "are strings or unordered categories without an order. Hint: pass labels=[...] "
+            "listing the categories in order (or use an ordered pandas Categorical / polars "
+            "Enum); unweighted kappa accepts them as they are."
         )
     try:
         label_array = np.unique(np.concatenate([true_values, pred_values]))
@@ -528,13 +558,17 @@ def _subset(column: Column, keep: np.ndarray) -> Column:
 
 
 def _shared_categories(true_col: Column, pred_col: Column, ordered: bool) -> tuple[Any, ...] | None:
-    """The label order given by categorical inputs, or None."""
-    cats = [
-        c for c in (true_col, pred_col) if c.categories is not None and (c.ordered or not ordered)
-    ]
+    """The label order given by ordered categorical inputs, or None.
+
+    Unordered categoricals give none (their values are used). When the order does not matter
+    (``ordered=False``), two ordered categoricals that disagree fall back to the sorted values.
+    """
+    cats = [c for c in (true_col, pred_col) if c.categories is not None and c.ordered]
     if not cats:
         return None
     if len(cats) == 2 and cats[0].categories != cats[1].categories:
+        if not ordered:
+            return None
         raise WkappaError(
             "`y_true` and `y_pred` are categoricals with different categories "
             f"({format_value(cats[0].categories)} vs {format_value(cats[1].categories)}). "
@@ -542,8 +576,6 @@ def _shared_categories(true_col: Column, pred_col: Column, ordered: bool) -> tup
         )
     categories = cats[0].categories
     assert categories is not None
-    if not ordered:
-        return None  # unordered: fall back to the sorted values
     return categories
 
 

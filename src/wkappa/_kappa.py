@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from typing import Any
 
@@ -9,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._array_api import device_confusion_table, device_weighted_kappa, is_device_array
-from ._encode import EncodedRatings, check_table_size, encode_ratings
+from ._encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
 from ._kernels import QuadraticSums, count_table, quadratic_sums
 from ._validation import (
     NanPolicy,
@@ -33,19 +35,42 @@ __all__ = [
 ]
 
 _INT64_SAFE = 2**62
+_FLOAT_SUMS_TOLERANCE = 2.0**-40
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel``, counted from the caller of this function, of the first frame
+    outside wkappa, so that a warning points at the user's line."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def undefined_kappa(zero_division: ZeroDivision, reason: str) -> float:
-    """What an undefined kappa returns under ``zero_division``."""
-    message = f"Kappa is undefined: {reason}. Returning " + (
-        "nan." if zero_division == "warn" else f"{zero_division}."
-    )
+    """What an undefined kappa returns under ``zero_division``.
+
+    'warn' returns nan with an :class:`UndefinedKappaWarning`, 'raise' raises a
+    :class:`WkappaError` that names ``zero_division``, a float is returned as is.
+    """
     if zero_division == "raise":
         raise WkappaError(
-            f"Kappa is undefined: {reason}. Hint: zero_division='warn' returns nan instead."
+            f"Kappa is undefined: {reason}. Hint: zero_division='warn' returns nan instead "
+            "(or zero_division=<float> returns that value)."
         )
     if zero_division == "warn":
-        warnings.warn(message, UndefinedKappaWarning, stacklevel=3)
+        warnings.warn(
+            f"Kappa is undefined: {reason}. Returning nan (set zero_division to choose).",
+            UndefinedKappaWarning,
+            stacklevel=_user_stacklevel(),
+        )
         return float("nan")
     return float(zero_division)
 
@@ -70,12 +95,22 @@ def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) 
                        {n (\\sum a^2 + \\sum b^2) - 2 \\sum a \\sum b}.
 
     With integer sums both numerator and denominator are exact Python ints and the one
-    division is correctly rounded.
+    division is correctly rounded. With float (sample-weighted) sums the denominator is a
+    difference of rounded products: when it is below ``2**-40`` of ``n (Σa² + Σb²)`` it is
+    zero up to rounding (for example every pair in one category, whose float sums need not
+    cancel exactly) and kappa is reported as undefined rather than as a number made of
+    rounding errors.
     """
     n = sums.total
     numerator = 2 * (n * sums.sum_cross - sums.sum_true * sums.sum_pred)
-    denominator = n * (sums.sum_true_sq + sums.sum_pred_sq) - 2 * sums.sum_true * sums.sum_pred
-    if denominator <= 0:  # zero exactly; a float rounding below zero means zero too
+    scale = n * (sums.sum_true_sq + sums.sum_pred_sq)
+    denominator = scale - 2 * sums.sum_true * sums.sum_pred
+    exact = all(
+        isinstance(value, int)
+        for value in (n, sums.sum_true, sums.sum_pred, sums.sum_true_sq, sums.sum_pred_sq)
+    )
+    tolerance = 0 if exact else _FLOAT_SUMS_TOLERANCE * scale
+    if denominator <= tolerance or n <= 0:
         return undefined_kappa(zero_division, _UNDEFINED_REASON)
     return float(numerator / denominator)
 
@@ -123,17 +158,19 @@ def _table_quadratic_sums(table: np.ndarray) -> QuadraticSums | None:
 def table_kappa(table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision) -> float:
     """Kappa of a checked table with a (K, K) disagreement weight matrix.
 
-    ``kappa = 1 - n * sum(W * O) / sum_ij W_ij r_i c_j`` with row sums r, column sums c and
-    ``n = sum(O)``: the definition ``1 - sum(W*O) / sum(W*E)`` with ``E = r c^T / n``,
-    multiplied through by n.
+    ``kappa = 1 - sum(W * P) / sum_ij W_ij p_i q_j`` with the proportions ``P = O / n``, their
+    row sums p and column sums q: the definition ``1 - sum(W*O) / sum(W*E)`` with
+    ``E = outer(row_sums, col_sums) / n``, divided through by n. Every term is non-negative, so
+    neither sum cancels, and proportions keep huge or tiny counts from over- or underflowing.
     """
     table64 = table.astype(np.float64, copy=False)
-    rows = table64.sum(axis=1)
-    cols = table64.sum(axis=0)
-    n = rows.sum()
-    observed = n * float(np.sum(weights * table64))
-    expected = float(rows @ weights @ cols)
-    if expected <= 0 or n == 0:
+    n = float(table64.sum())
+    if not n > 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    proportions = table64 / n
+    observed = float(np.sum(weights * proportions))
+    expected = float(proportions.sum(axis=1) @ weights @ proportions.sum(axis=0))
+    if expected <= 0:
         return undefined_kappa(zero_division, _UNDEFINED_REASON)
     return float(1.0 - observed / expected)
 
@@ -284,12 +321,16 @@ def weighted_kappa(
     )
     if encoded is None:
         return float("nan")
-    if _is_quadratic(checked_weights):
+    k = encoded.n_categories
+    if _is_quadratic(checked_weights) and (
+        encoded.sample_weight is None or k * k > MAX_TABLE_CELLS
+    ):
+        # Exact integer sums without sample weights. With float weights the table below is
+        # preferred: its sums have no cancellation (see kappa_from_quadratic_sums).
         sums = quadratic_sums(encoded.true_index, encoded.pred_index, encoded.sample_weight)
         return kappa_from_quadratic_sums(sums, zero_division)
-    k = encoded.n_categories
+    check_table_size(k)  # before any K x K allocation, the weight matrix included
     matrix = weight_matrix(checked_weights, k)
-    check_table_size(k)
     table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
     return table_kappa(table, matrix, zero_division)
 
@@ -405,7 +446,7 @@ def confusion_table(
         max_rating=max_rating,
         sample_weight=sample_weight,
         nan_policy=nan_policy,
-        ordered=False,
+        ordered=True,
     )
     assert encoded is not None
     k = encoded.n_categories

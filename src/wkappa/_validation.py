@@ -9,6 +9,8 @@ import math
 import numbers
 from typing import Any, Literal
 
+import numpy as np
+
 from .exceptions import WkappaError
 
 __all__ = [
@@ -26,7 +28,9 @@ _NAN_POLICIES = ("raise", "omit", "propagate")
 
 
 def format_value(value: Any, limit: int = 60) -> str:
-    """A short ``repr`` for error messages."""
+    """A short ``repr`` for error messages (numpy scalars shown as the Python values)."""
+    if isinstance(value, np.generic):
+        value = value.item()
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
