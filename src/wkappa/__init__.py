@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import exceptions
 from ._accumulator import KappaAccumulator
+from ._inference import kappa_test, kappa_test_from_table
 from ._kappa import (
     confusion_table,
     kappa_from_table,
@@ -11,7 +12,6 @@ from ._kappa import (
     qwk,
     weighted_kappa,
 )
-from ._inference import kappa_test, kappa_test_from_table
 from ._mean import mean_kappa
 from ._paired import paired_kappa_test
 from ._results import BootstrapMethod, ConfidenceInterval, KappaResult, PairedKappaResult
@@ -23,9 +23,9 @@ __version__ = "0.1.0"
 __all__ = [
     "BootstrapMethod",
     "ConfidenceInterval",
+    "KappaAccumulator",
     "KappaResult",
     "PairedKappaResult",
-    "KappaAccumulator",
     "ThresholdResult",
     "UndefinedKappaWarning",
     "WkappaError",
@@ -37,8 +37,8 @@ __all__ = [
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",
-    "paired_kappa_test",
     "optimize_thresholds",
+    "paired_kappa_test",
     "quadratic_weighted_kappa",
     "qwk",
     "weighted_kappa",
