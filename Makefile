@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench venv clean
+.PHONY: demo test lint typecheck pytest bench venv clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,14 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(PY) -m pytest
 
-test: lint typecheck pytest
+# Headless Chromium for the HTML report test (Debian's package); without it that test skips.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  (DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+	  echo "make chromium: could not install chromium; the browser test will be skipped"
+
+test: lint typecheck chromium pytest
 
 # Every benchmarks/bench_*.py script, one after the other (results: BENCHMARKS.md).
 bench: $(STAMP)

@@ -338,8 +338,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:
-        if debug:
+    except BaseException as exc:  # also a Rust panic from polars (a BaseException)
+        if debug or isinstance(exc, SystemExit):
             raise
         print(
             f"wkappa: internal error: {type(exc).__name__}: {_one_line(exc)} "

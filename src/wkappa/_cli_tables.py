@@ -86,7 +86,7 @@ def _locate(
     frame: Any,
     counts: Any,
     columns: dict[str, str],
-    probe: Callable[[Any], object],
+    probe: Callable[[str, Any], object],
 ) -> tuple[str, Any, int | None] | None:
     """The first (column, value, row) whose value alone fails ``probe``, or None.
 
@@ -99,7 +99,7 @@ def _locate(
     for column in dict.fromkeys(columns.values()):
         for value in counts[column].unique(maintain_order=True).to_list():
             try:
-                probe(value)
+                probe(column, value)
             except WkappaError:
                 failed = failed or (column, value)
             else:
@@ -158,9 +158,9 @@ def build_tables(
             frame,
             counts,
             roles,
-            lambda value: encode_ratings(
-                counts[true].head(0).extend_constant(value, 1),
-                counts[true].head(0).extend_constant(value, 1),
+            lambda column, value: encode_ratings(
+                one := counts[column].head(0).extend_constant(value, 1),
+                one,
                 ordered=ordered,
                 **options,
             ),

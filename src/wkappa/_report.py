@@ -22,7 +22,10 @@ from ._cli_output import Scored, format_number, format_pvalue
 from ._cli_tables import label_text
 from ._dependencies import import_optional
 
-__all__ = ["heatmap_png", "save_plot", "write_report"]
+__all__ = ["MAX_GROUP_SECTIONS", "heatmap_png", "save_plot", "write_report"]
+
+# Each group section draws a figure (about a second); past this many, the table suffices.
+MAX_GROUP_SECTIONS = 12
 
 _CSS = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330;
@@ -38,6 +41,7 @@ th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #e3e7ee; text-align: ri
 th:first-child, td:first-child { text-align: left; } th { background: #f3f6fb; }
 img { max-width: 100%; height: auto; border: 1px solid #e3e7ee; border-radius: 4px; }
 .note { color: #5a6270; font-size: 0.9em; }
+.pair { display: flex; gap: 3em; flex-wrap: wrap; } h3 { font-size: 1em; }
 """
 
 _SCRIPT = """
@@ -63,7 +67,7 @@ def heatmap_png(result: Any) -> bytes:
     figure = _figure_of(result.plot())
     try:
         buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        figure.savefig(buffer, format="png", dpi=96, bbox_inches="tight")
         return buffer.getvalue()
     finally:
         pyplot.close(figure)
@@ -123,10 +127,13 @@ def _section(title: str, scored: Scored, true: str, pred: str) -> str:
         [
             f"<h2>{_e(title)}</h2>",
             _headline(scored),
+            '<div class="pair"><div>',
             f"<h3>Observed O (rows: {_e(true)}, columns: {_e(pred)})</h3>",
             _matrix_html(table, result.labels, integer),
+            "</div><div>",
             "<h3>Expected E = outer(row totals, column totals) / n</h3>",
             _matrix_html(np.asarray(result.expected_table), result.labels, False),
+            "</div></div>",
             f'<img alt="heatmaps of O, E and W*(O-E) for {_e(title)}" '
             f'src="data:image/png;base64,{png}">',
         ]
@@ -180,7 +187,13 @@ def write_report(
     ]
     if by is not None:
         parts += [f"<h2>By {_e(by)}</h2>", _group_table(by, groups, overall)]
-        parts += [_section(f"{by} = {label_text(v)}", s, true, pred) for v, s in groups]
+        shown = groups[:MAX_GROUP_SECTIONS]
+        parts += [_section(f"{by} = {label_text(v)}", s, true, pred) for v, s in shown]
+        if len(groups) > len(shown):
+            parts.append(
+                f'<p class="note">Heatmaps of the first {len(shown)} of {len(groups)} groups '
+                "only; the table above has them all.</p>"
+            )
     parts += [
         '<p class="note">kappa = 1 - sum(W*O) / sum(W*E); standard error of Fleiss, Cohen &amp; '
         "Everitt (1969); z and p test kappa = 0 with the null standard error; interpretation "

@@ -1,0 +1,392 @@
+"""The ``wkappa`` command line, run as a real subprocess on real files.
+
+Every subcommand, output format, input format and documented error: exit codes (0 / 2), one
+line on stderr, no traceback (unless ``--debug``), and numbers equal to the library's own
+(and to the exact Fraction reference).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import wkappa as wk
+from reference import reference_kappa
+
+
+def run(*args: str | Path, stdin: bytes | None = None, cwd: Path | None = None):
+    """``python -m wkappa ARGS`` -> CompletedProcess (text stdout/stderr)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "wkappa", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=120,
+    )
+    proc.stdout = proc.stdout.decode()  # type: ignore[assignment]
+    proc.stderr = proc.stderr.decode()  # type: ignore[assignment]
+    return proc
+
+
+def assert_error(proc, *fragments: str) -> None:
+    """Exit code 2, one line on stderr containing the fragments, no traceback."""
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("wkappa: error: "), lines[0]
+    assert "Traceback" not in proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+@pytest.fixture(scope="module")
+def ratings() -> pl.DataFrame:
+    rng = np.random.default_rng(7)
+    n = 600
+    truth = rng.integers(0, 5, n)
+    pred = np.clip(truth + rng.integers(-1, 2, n), 0, 4)
+    other = np.clip(truth + rng.integers(-2, 3, n), 0, 4)
+    return pl.DataFrame(
+        {
+            "id": np.arange(n),
+            "truth": truth,
+            "pred": pred,
+            "other": other,
+            "site": rng.choice(["north", "south", "west"], n),
+            "w": rng.integers(1, 4, n).astype(float),
+            "score": truth + rng.normal(0, 0.8, n),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def csv_file(tmp_path_factory, ratings) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "ratings.csv"
+    ratings.write_csv(path)
+    return path
+
+
+def _json(proc) -> dict:
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+# --------------------------------------------------------------------------- score
+
+
+def test_score_text_has_every_number(csv_file, ratings):
+    proc = run("score", csv_file, "--true", "truth", "--pred", "pred")
+    assert proc.returncode == 0, proc.stderr
+    result = wk.kappa_test(ratings["truth"], ratings["pred"])
+    low, high = result.confidence_interval(0.95)
+    out = proc.stdout
+    assert f"{result.statistic:.4f}" in out
+    assert f"{result.standard_error:.4f}" in out
+    assert f"[{low:.4f}, {high:.4f}]" in out
+    assert f"{result.zscore:.2f}" in out
+    assert result.interpretation in out
+    assert "Observed O" in out and "Expected E" in out
+    assert "n               600" in out
+    assert proc.stderr == ""
+
+
+def test_score_json_schema_and_exact_value(csv_file, ratings):
+    doc = _json(run("score", csv_file, "--true", "truth", "--pred", "pred", "--format", "json"))
+    expected = wk.kappa_test(ratings["truth"], ratings["pred"], weights="quadratic")
+    for key in ("statistic", "standard_error", "standard_error_null", "zscore", "pvalue"):
+        assert doc[key] == pytest.approx(getattr(expected, key), rel=1e-12, abs=1e-15)
+    assert doc["schema"] == "wkappa.score/1"
+    assert doc["n"] == 600 and isinstance(doc["n"], int)
+    assert doc["labels"] == [0, 1, 2, 3, 4]
+    assert doc["weights"] == "quadratic"
+    assert doc["confidence_interval"] == pytest.approx(list(expected.confidence_interval()))
+    assert doc["ci_method"] == "asymptotic" and doc["confidence_level"] == 0.95
+    assert np.array_equal(doc["table"], wk.confusion_table(ratings["truth"], ratings["pred"]))
+    assert np.allclose(doc["expected_table"], expected.expected_table)
+    exact = reference_kappa(ratings["truth"].to_list(), ratings["pred"].to_list(), 5, "quadratic")
+    assert doc["statistic"] == pytest.approx(float(exact), rel=1e-13)
+    assert "groups" not in doc
+
+
+def test_score_by_group_json_and_csv(csv_file, ratings):
+    args = ("score", csv_file, "--true", "truth", "--pred", "pred", "--by", "site")
+    doc = _json(run(*args, "--format", "json", "--weights", "linear"))
+    assert doc["by"] == "site"
+    assert [g["group"] for g in doc["groups"]] == ["north", "south", "west"]
+    for group in doc["groups"]:
+        part = ratings.filter(pl.col("site") == group["group"])
+        # Every group shares the overall categories (0..4), whatever it uses itself.
+        value = wk.weighted_kappa(part["truth"], part["pred"], weights="linear", labels=range(5))
+        assert group["statistic"] == pytest.approx(value, rel=1e-12)
+        assert group["n"] == part.height and group["labels"] == [0, 1, 2, 3, 4]
+    proc = run(*args, "--format", "csv", "--weights", "linear")
+    assert proc.returncode == 0, proc.stderr
+    table = pl.read_csv(proc.stdout.encode())
+    assert table.columns[:3] == ["site", "n", "statistic"]
+    assert table["site"].to_list() == ["north", "south", "west", "(all)"]
+    assert table["n"].to_list()[-1] == 600
+    assert table["statistic"][0] == pytest.approx(doc["groups"][0]["statistic"], rel=1e-12)
+    text = run(*args).stdout
+    assert "By site:" in text and "north" in text and "(all)" in text
+
+
+def test_score_weights_labels_bounds_and_weight_column(csv_file, ratings):
+    doc = _json(
+        run("score", csv_file, "--true", "truth", "--pred", "pred", "--weights", "unweighted",
+            "--labels", "4,3,2,1,0", "--format", "json")
+    )  # fmt: skip
+    expected = wk.weighted_kappa(
+        ratings["truth"], ratings["pred"], weights="unweighted", labels=[4, 3, 2, 1, 0]
+    )
+    assert doc["statistic"] == pytest.approx(expected, rel=1e-12)
+    assert doc["labels"] == [4, 3, 2, 1, 0]
+    doc = _json(
+        run("score", csv_file, "--true", "truth", "--pred", "pred", "--min-rating", "0",
+            "--max-rating", "6", "--format", "json")
+    )  # fmt: skip
+    assert doc["labels"] == list(range(7))
+    assert doc["statistic"] == pytest.approx(
+        wk.qwk(ratings["truth"], ratings["pred"], min_rating=0, max_rating=6), rel=1e-12
+    )
+    doc = _json(
+        run("score", csv_file, "--true", "truth", "--pred", "pred", "--weight-col", "w",
+            "--format", "json")
+    )  # fmt: skip
+    assert doc["statistic"] == pytest.approx(
+        wk.qwk(ratings["truth"], ratings["pred"], sample_weight=ratings["w"]), rel=1e-12
+    )
+    assert doc["n"] == pytest.approx(float(ratings["w"].sum()))
+    assert doc["weight_column"] == "w"
+
+
+def test_score_bootstrap_is_seeded(csv_file):
+    args = ("score", csv_file, "--true", "truth", "--pred", "pred", "--format", "json")
+    first = _json(run(*args, "--bootstrap", "500", "--seed", "3", "--ci", "0.9"))
+    second = _json(run(*args, "--bootstrap", "500", "--seed", "3", "--ci", "0.9"))
+    assert first["ci_method"] == "percentile" and first["confidence_level"] == 0.9
+    assert first["confidence_interval"] == second["confidence_interval"]
+    low, high = first["confidence_interval"]
+    assert low < first["statistic"] < high
+
+
+def test_score_explain_and_plot(csv_file, tmp_path):
+    png = tmp_path / "heat.png"
+    proc = run("score", csv_file, "--true", "truth", "--pred", "pred", "--explain", "--plot", png)
+    assert proc.returncode == 0, proc.stderr
+    assert "Step 1" in proc.stdout and "denominator" in proc.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"wrote {png}" in proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["tsv", "csv.gz", "parquet", "arrow", "feather", "jsonl"])
+def test_score_reads_every_format(tmp_path, ratings, kind):
+    path = tmp_path / f"ratings.{kind}"
+    if kind == "tsv":
+        ratings.write_csv(path, separator="\t")
+    elif kind == "csv.gz":
+        path.write_bytes(gzip.compress(ratings.write_csv().encode()))
+    elif kind == "parquet":
+        ratings.write_parquet(path)
+    elif kind in ("arrow", "feather"):
+        ratings.write_ipc(path)
+    else:
+        ratings.write_ndjson(path)
+    doc = _json(run("score", path, "--true", "truth", "--pred", "pred", "--format", "json"))
+    assert doc["statistic"] == pytest.approx(wk.qwk(ratings["truth"], ratings["pred"]), rel=1e-12)
+    assert doc["n"] == ratings.height
+
+
+def test_score_reads_stdin(ratings):
+    data = ratings.select("truth", "pred").write_csv().encode()
+    doc = _json(run("score", "-", "--true", "truth", "--pred", "pred", "--format", "json",
+                    stdin=data))  # fmt: skip
+    assert doc["statistic"] == pytest.approx(wk.qwk(ratings["truth"], ratings["pred"]), rel=1e-12)
+    assert doc["file"] == "<stdin>"
+
+
+def test_string_grades_with_labels(tmp_path):
+    path = tmp_path / "words.csv"
+    path.write_text("a,b\nlow,low\nmid,high\nhigh,high\nmid,mid\nlow,mid\n")
+    doc = _json(run("score", path, "--true", "a", "--pred", "b", "--labels", "low,mid,high",
+                    "--format", "json"))  # fmt: skip
+    expected = wk.qwk(["low", "mid", "high", "mid", "low"], ["low", "high", "high", "mid", "mid"],
+                      labels=["low", "mid", "high"])  # fmt: skip
+    assert doc["statistic"] == pytest.approx(expected, rel=1e-12)
+    assert doc["labels"] == ["low", "mid", "high"]
+
+
+def test_missing_values_raise_or_are_omitted(tmp_path):
+    path = tmp_path / "holes.csv"
+    path.write_text("a,b\n1,1\n2,2\n3,\n3,3\n1,2\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "row 3", "'b'", "missing")
+    doc = _json(run("score", path, "--true", "a", "--pred", "b", "--nan-policy", "omit",
+                    "--format", "json"))  # fmt: skip
+    assert doc["omitted_rows"] == 1 and doc["n"] == 4
+    assert doc["statistic"] == pytest.approx(wk.qwk([1, 2, 3, 1], [1, 2, 3, 2]), rel=1e-12)
+
+
+def test_undefined_kappa_warns_and_exits_zero(tmp_path):
+    path = tmp_path / "same.csv"
+    path.write_text("a,b\n2,2\n2,2\n")
+    proc = run("score", path, "--true", "a", "--pred", "b", "--format", "json")
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["statistic"] is None
+    assert "wkappa: warning:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_error_missing_file(tmp_path):
+    assert_error(run("score", tmp_path / "nope.csv", "--true", "a", "--pred", "b"),
+                 "nope.csv: no such file")  # fmt: skip
+
+
+def test_error_missing_column_suggests_names(csv_file):
+    proc = run("score", csv_file, "--true", "truht", "--pred", "pred")
+    assert_error(proc, "no column 'truht'", "--true", "Did you mean 'truth'")
+
+
+def test_error_empty_files(tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    assert_error(run("score", empty, "--true", "a", "--pred", "b"), "empty")
+    header = tmp_path / "header.csv"
+    header.write_text("a,b\n")
+    assert_error(run("score", header, "--true", "a", "--pred", "b"), "no data rows")
+    assert_error(run("score", "-", "--true", "a", "--pred", "b", stdin=b""), "standard input")
+
+
+def test_error_unparsable_value_with_row(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("a,b\n1,1\n2,2\n3,x3\n1,2\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "row 3", "'x3'", "'b'")
+
+
+def test_error_unparsable_value_after_type_inference(tmp_path):
+    # 20,000 numbers then a word: polars has typed the column by then; the rescan finds it.
+    rows = [f"{i % 3},{i % 3}" for i in range(20_000)] + ["2,oops", "1,1"]
+    path = tmp_path / "late.csv"
+    path.write_text("a,b\n" + "\n".join(rows) + "\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "row 20001", "'oops'")
+
+
+def test_error_non_integer_grade_with_row(tmp_path):
+    path = tmp_path / "float.csv"
+    path.write_text("a,b\n1,1\n2,2.0\n3,2.5\n1,2\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "row 3", "non-integer", "2.5")
+
+
+def test_error_labels_outside_range(tmp_path):
+    path = tmp_path / "range.csv"
+    path.write_text("a,b\n1,1\n2,2\n3,7\n1,2\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b", "--max-rating", "5"),
+                 "row 3", "7", "max_rating")  # fmt: skip
+    assert_error(run("score", path, "--true", "a", "--pred", "b", "--labels", "1,2,3"),
+                 "row 3", "7", "not in `labels`")  # fmt: skip
+
+
+def test_error_words_need_labels(tmp_path):
+    path = tmp_path / "words.csv"
+    path.write_text("a,b\nlow,low\nhigh,low\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "labels")
+
+
+def test_error_bad_weight_with_row(tmp_path):
+    path = tmp_path / "weights.csv"
+    path.write_text("a,b,w\n1,1,1\n2,2,-1\n1,2,1\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b", "--weight-col", "w"),
+                 "row 2", "-1")  # fmt: skip
+
+
+def test_error_unknown_format(tmp_path):
+    path = tmp_path / "ratings.xlsx"
+    path.write_text("x")
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "--input-format")
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    proc = run("score", tmp_path / "nope.csv", "--true", "a", "--pred", "b", "--debug")
+    assert proc.returncode != 0
+    assert "Traceback" in proc.stderr and "WkappaError" in proc.stderr
+
+
+def test_bad_option_is_exit_2():
+    proc = run("score", "x.csv", "--true", "a", "--pred", "b", "--weights", "cubic")
+    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+
+
+# --------------------------------------------------------------------------- thresholds
+
+
+def test_thresholds_fit_and_apply(csv_file, ratings, tmp_path):
+    doc = _json(run("thresholds", csv_file, "--true", "truth", "--score", "score",
+                    "--format", "json"))  # fmt: skip
+    expected = wk.optimize_thresholds(ratings["truth"], ratings["score"])
+    assert doc["thresholds"] == pytest.approx(expected.thresholds.tolist(), rel=1e-12)
+    assert doc["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+    assert doc["n"] == ratings.height and doc["schema"] == "wkappa.thresholds/1"
+    text = run("thresholds", csv_file, "--true", "truth", "--score", "score").stdout
+    assert f"{expected.statistic:.6f}" in text and "0 | 1" in text
+
+    new = tmp_path / "new.parquet"
+    ratings.select("id", "score").write_parquet(new)
+    out = tmp_path / "graded.csv"
+    proc = run("thresholds", csv_file, "--true", "truth", "--score", "score", "--apply", new,
+               "--out", out)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    graded = pl.read_csv(out)
+    assert graded.columns == ["id", "score", "grade"]
+    assert graded["grade"].to_list() == expected.predict(ratings["score"]).tolist()
+    assert graded["id"].to_list() == ratings["id"].to_list()
+
+
+def test_thresholds_errors(csv_file, tmp_path):
+    proc = run("thresholds", csv_file, "--true", "truth", "--score", "scor")
+    assert_error(proc, "no column 'scor'", "Did you mean 'score'")
+    path = tmp_path / "s.csv"
+    path.write_text("t,s\n0,0.1\n1,zero\n1,0.9\n")
+    assert_error(run("thresholds", path, "--true", "t", "--score", "s"), "row 2", "'zero'")
+    proc = run("thresholds", csv_file, "--true", "truth", "--score", "score", "--apply", csv_file)
+    assert_error(proc, "--apply", "--out")
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def test_compare(csv_file, ratings):
+    args = ("compare", csv_file, "--true", "truth", "--pred", "pred", "--pred", "other")
+    doc = _json(run(*args, "--bootstrap", "400", "--seed", "1", "--format", "json"))
+    assert doc["statistic_a"] == pytest.approx(wk.qwk(ratings["truth"], ratings["pred"]))
+    assert doc["statistic_b"] == pytest.approx(wk.qwk(ratings["truth"], ratings["other"]))
+    assert doc["difference"] == pytest.approx(doc["statistic_a"] - doc["statistic_b"])
+    assert 0 <= doc["pvalue"] <= 1
+    text = run(*args, "--bootstrap", "400", "--seed", "1").stdout
+    assert "A = pred" in text and "B = other" in text and "p-value" in text
+    assert_error(run("compare", csv_file, "--true", "truth", "--pred", "pred"), "twice")
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def test_demo_prints_the_worked_example_and_the_data_sets(tmp_path):
+    proc = run("demo")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "0.3181818181818182" in out  # seed note 000
+    assert "0.8724489795918368" in out  # seed note 003
+    assert "ms_diagnosis.csv" in out and "By patients:" in out and "95% CI" in out
+    assert "wkappa thresholds: diabetes_oof.csv" in out and "proven optimal" in out
+    proc = run("demo", "--export-data", tmp_path / "data")
+    assert proc.returncode == 0
+    assert (tmp_path / "data" / "ms_diagnosis.csv").stat().st_size > 1000
+    copied = run("score", "ms_diagnosis.csv", "--true", "new_orleans_neurologist",
+                 "--pred", "winnipeg_neurologist", cwd=tmp_path / "data")  # fmt: skip
+    assert copied.returncode == 0 and "n               218" in copied.stdout
