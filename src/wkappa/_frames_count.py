@@ -11,7 +11,9 @@ This module imports narwhals at call time only; it is reached through :mod:`wkap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +31,7 @@ __all__ = [
     "count_pairs",
     "encode_counts",
     "frame_input",
+    "quiet_dask_notice",
     "scatter_table",
 ]
 
@@ -64,6 +67,18 @@ class FrameInput:
     enum_labels: tuple[Any, ...] | None
 
 
+@contextmanager
+def quiet_dask_notice() -> Iterator[None]:
+    """Silence narwhals' notice that its Dask support moves to a ``narwhals-dask`` package.
+
+    That package is not released yet; the notice is about narwhals' future, not about
+    anything the caller can act on.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Dask support is moving", FutureWarning)
+        yield
+
+
 def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
     if not isinstance(value, str):
         raise WkappaTypeError(
@@ -87,7 +102,8 @@ def frame_input(
     """Wrap ``df`` with narwhals and check the column names against its schema."""
     nw = import_optional("narwhals", "frames")
     try:
-        frame = nw.from_native(df)
+        with quiet_dask_notice():
+            frame = nw.from_native(df)
     except TypeError:
         raise WkappaTypeError(
             f"`df` must be a data frame of {_ENGINES}; got {type(df).__name__}. "

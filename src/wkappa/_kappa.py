@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._array_api import device_confusion_table, device_weighted_kappa, is_device_array
+from ._dask import dask_confusion_table, dask_weighted_kappa, is_dask_array
 from ._encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
 from ._kernels import QuadraticSums, count_table, quadratic_sums
 from ._validation import (
@@ -309,6 +310,12 @@ def weighted_kappa(
             max_rating=max_rating, sample_weight=sample_weight, nan_policy=nan_policy,
             zero_division=zero_division,
         )  # fmt: skip
+    if is_dask_array(y_true) or is_dask_array(y_pred):  # Dask: count per chunk on the workers
+        return dask_weighted_kappa(
+            y_true, y_pred, weights=checked_weights, labels=labels, min_rating=min_rating,
+            max_rating=max_rating, sample_weight=sample_weight,
+            nan_policy=check_nan_policy(nan_policy), zero_division=zero_division,
+        )  # fmt: skip
     encoded = _encode(
         y_true,
         y_pred,
@@ -437,6 +444,11 @@ def confusion_table(
         return device_confusion_table(
             y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
             sample_weight=sample_weight, nan_policy=nan_policy,
+        )  # fmt: skip
+    if is_dask_array(y_true) or is_dask_array(y_pred):  # Dask: count per chunk on the workers
+        return dask_confusion_table(
+            y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
+            sample_weight=sample_weight, nan_policy=check_nan_policy(nan_policy),
         )  # fmt: skip
     encoded = _encode(
         y_true,

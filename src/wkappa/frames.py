@@ -34,6 +34,7 @@ from ._frames_count import (
     encode_counts,
     frame_input,
     missing_mask,
+    quiet_dask_notice,
     raise_missing,
     scatter_table,
 )
@@ -529,4 +530,5 @@ def _result_frame(
     session = None
     if implementation.is_pyspark():
         session = data.frame.to_native().sparkSession
-    return result.lazy(backend=implementation, session=session).to_native()
+    with quiet_dask_notice():
+        return result.lazy(backend=implementation, session=session).to_native()

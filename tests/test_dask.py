@@ -1,0 +1,230 @@
+"""Dask on a real two-process LocalCluster: arrays in the core functions, DataFrames through
+wkappa.frames, and a worker process killed mid-computation.
+
+One cluster serves the whole module (starting one costs seconds); the fault test runs last
+and waits for the nanny to restart the killed worker.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from frames_data import make_case, to_pandas
+from wkappa import WkappaError
+
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+frames = pytest.importorskip("wkappa.frames")
+pd = pytest.importorskip("pandas")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        processes=True,
+        threads_per_worker=1,
+        dashboard_address=None,
+        memory_limit="2GiB",
+    )
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+def _ratings(n: int, seed: int, k: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(1, k + 1, n)
+    b = np.clip(a + rng.integers(-2, 3, n), 1, k)
+    return a, b
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+def test_dask_arrays_equal_numpy(client, weights):
+    a, b = _ratings(50_000, seed=1)
+    # Different chunkings on purpose: y_pred is rechunked to match y_true.
+    A, B = da.from_array(a, chunks=6_000), da.from_array(b, chunks=11_000)
+    assert wk.weighted_kappa(A, B, weights=weights) == wk.weighted_kappa(a, b, weights=weights)
+    got = wk.weighted_kappa(A, B, weights=weights, min_rating=0, max_rating=9)
+    assert got == wk.weighted_kappa(a, b, weights=weights, min_rating=0, max_rating=9)
+
+
+def test_dask_confusion_table_qwk_and_mixed_inputs(client):
+    a, b = _ratings(30_000, seed=2)
+    A = da.from_array(a, chunks=4_000)
+    table = wk.confusion_table(A, da.from_array(b, chunks=4_000))
+    assert table.dtype == np.int64
+    assert np.array_equal(table, wk.confusion_table(a, b))
+    assert wk.qwk(A, b) == wk.qwk(a, b)  # numpy y_pred alongside a dask y_true
+
+
+def test_dask_arrays_with_missing_values(client):
+    a, b = _ratings(20_000, seed=3)
+    af = a.astype(float)
+    af[::101] = np.nan
+    A, B = da.from_array(af, chunks=3_000), da.from_array(b, chunks=3_000)
+    assert wk.qwk(A, B, nan_policy="omit") == wk.qwk(af, b, nan_policy="omit")
+    assert math.isnan(wk.qwk(A, B, nan_policy="propagate"))
+    with pytest.raises(WkappaError, match="199 pair"):
+        wk.qwk(A, B)
+    with pytest.raises(WkappaError, match="missing rating"):
+        wk.qwk(A, B, labels=[1, 2, 3, 4, 5, 6])
+
+
+def test_dask_arrays_of_strings_and_sample_weights(client):
+    a, b = _ratings(20_000, seed=4, k=3)
+    names = np.array(["lo", "mid", "hi"])
+    s, t = names[a - 1], names[b - 1]
+    S, T = da.from_array(s, chunks=2_500), da.from_array(t, chunks=2_500)
+    labels = ["lo", "mid", "hi"]
+    assert wk.weighted_kappa(S, T, labels=labels) == wk.weighted_kappa(s, t, labels=labels)
+    assert wk.weighted_kappa(S, T, weights="unweighted") == wk.weighted_kappa(
+        s, t, weights="unweighted"
+    )
+    with pytest.raises(WkappaError, match="labels="):
+        wk.weighted_kappa(S, T)
+    w = np.random.default_rng(0).integers(1, 9, a.size) / 8
+    W = da.from_array(w, chunks=5_000)
+    assert wk.qwk(da.from_array(a, chunks=2_500), b, sample_weight=W) == pytest.approx(
+        wk.qwk(a, b, sample_weight=w), rel=1e-13
+    )
+
+
+def test_dask_array_errors(client):
+    A = da.from_array(np.arange(10) % 3, chunks=4)
+    with pytest.raises(WkappaError, match="same length"):
+        wk.qwk(A, da.from_array(np.arange(9) % 3, chunks=4))
+    with pytest.raises(WkappaError, match="above `max_rating` = 1"):
+        wk.qwk(A, A, max_rating=1)
+    with pytest.raises(WkappaError, match=r"non-integer rating 0\.5"):
+        wk.qwk(A, da.from_array(np.full(10, 0.5), chunks=4))
+    with pytest.raises(WkappaError, match="1-D"):
+        wk.qwk(da.ones((3, 3), chunks=2), da.ones((3, 3), chunks=2))
+
+
+# --------------------------------------------------------------------------- Dask DataFrames
+
+
+@pytest.mark.parametrize("kind", ["int", "str", "enum"])
+def test_dask_dataframe_through_frames(client, kind):
+    case = make_case(kind, seed=9)
+    ddf = dd.from_pandas(to_pandas(case), npartitions=4)
+    numpy_kwargs = {} if case.labels is None else {"labels": case.labels}
+    frame_kwargs = {"labels": case.labels} if kind == "str" else {}
+    weights = "unweighted" if kind == "str" else "quadratic"
+    expected = wk.weighted_kappa(
+        case.true, case.pred, weights=weights, nan_policy="omit", **numpy_kwargs
+    )
+    got = frames.weighted_kappa(
+        ddf, y_true="a", y_pred="b", weights=weights, nan_policy="omit", **frame_kwargs
+    )
+    assert got == expected
+    if kind == "str":
+        with pytest.raises(WkappaError, match="missing rating"):
+            frames.weighted_kappa(ddf, y_true="a", y_pred="b", **frame_kwargs)
+        return
+    if kind == "int":
+        table = frames.confusion_table(
+            ddf, y_true="a", y_pred="b", sample_weight="w", nan_policy="omit"
+        )
+        expected_table = wk.confusion_table(
+            case.true, case.pred, sample_weight=case.weight, nan_policy="omit"
+        )
+        assert np.array_equal(table, expected_table)
+    groups = frames.kappa_by_group(
+        ddf, y_true="a", y_pred="b", by="g", nan_policy="omit", **frame_kwargs
+    )
+    assert isinstance(groups, dd.DataFrame)
+    out = groups.compute()
+    assert out["g"].tolist() == sorted(set(case.group))
+    for row in out.itertuples():
+        idx = [i for i, g in enumerate(case.group) if g == row.g]
+        expected = wk.qwk(
+            [case.true[i] for i in idx],
+            [case.pred[i] for i in idx],
+            nan_policy="omit",
+            **numpy_kwargs,
+        )
+        assert row.kappa == pytest.approx(expected, rel=1e-12)
+
+
+# --------------------------------------------------------------------------- fault tolerance
+
+N_BLOCKS = 40
+BLOCK = 10_000
+
+
+def _slow_block(index: int, rater: int, delay: float = 0.05) -> np.ndarray:
+    """Block ``index`` of rater 0 or 1, deterministic, and slow enough to be interrupted."""
+    time.sleep(delay)
+    rng = np.random.default_rng([2024, index])
+    a = rng.integers(0, 5, BLOCK)
+    b = np.clip(a + rng.integers(-1, 2, BLOCK), 0, 4)
+    return a if rater == 0 else b
+
+
+def _slow_arrays():
+    import dask
+
+    make = dask.delayed(_slow_block, pure=True)
+    parts = [
+        [da.from_delayed(make(i, r), shape=(BLOCK,), dtype=np.int64) for i in range(N_BLOCKS)]
+        for r in (0, 1)
+    ]
+    return da.concatenate(parts[0]), da.concatenate(parts[1])
+
+
+@pytest.mark.slow
+def test_killing_a_worker_mid_computation_still_gives_the_exact_result(client, record_property):
+    a = np.concatenate([_slow_block(i, 0, delay=0) for i in range(N_BLOCKS)])
+    b = np.concatenate([_slow_block(i, 1, delay=0) for i in range(N_BLOCKS)])
+    expected = wk.weighted_kappa(a, b, weights="linear", min_rating=0, max_rating=4)
+    options = {"weights": "linear", "min_rating": 0, "max_rating": 4}
+
+    start = time.perf_counter()
+    assert wk.weighted_kappa(*_slow_arrays(), **options) == expected
+    baseline = time.perf_counter() - start
+
+    pids = client.run(os.getpid)
+    victim_address, victim_pid = sorted(pids.items())[0]
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(wk.weighted_kappa(*_slow_arrays(), **options))
+        except BaseException as exc:  # pragma: no cover - reported below
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run)
+    start = time.perf_counter()
+    thread.start()
+    time.sleep(baseline * 0.4)  # well inside the computation
+    assert thread.is_alive()
+    os.kill(victim_pid, signal.SIGKILL)
+    killed_at = time.perf_counter()
+    thread.join(timeout=120)
+    done = time.perf_counter()
+    assert not thread.is_alive()
+    assert outcome == [expected]  # exact: the lost tasks were recomputed
+
+    recovery = done - killed_at
+    slowdown = (done - start) - baseline
+    record_property("baseline_seconds", round(baseline, 3))
+    record_property("kill_to_result_seconds", round(recovery, 3))
+    record_property("extra_seconds_from_the_kill", round(slowdown, 3))
+    print(
+        f"\nfault test: {N_BLOCKS * 2} blocks, baseline {baseline:.2f} s; worker "
+        f"{victim_address} (pid {victim_pid}) killed {killed_at - start:.2f} s in; result "
+        f"{recovery:.2f} s after the kill; the kill cost {slowdown:+.2f} s in total"
+    )
+    client.wait_for_workers(2, timeout=60)  # the nanny restarts the worker
+    assert victim_pid not in client.run(os.getpid).values()
