@@ -118,6 +118,7 @@ def test_string_labels_and_to_dict() -> None:
     a = ["lo", "mid", "hi", "hi", "lo", "hi", "mid", "mid"]
     b = ["mid", "mid", "lo", "hi", "lo", "hi", "lo", "lo"]
     result = wk.paired_kappa_test(truth, a, b, labels=["lo", "mid", "hi"], n_resamples=999, rng=0)
+    assert repr(result).startswith("PairedKappaResult(statistic_a=")
     data = result.to_dict()
     assert data["labels"] == ["lo", "mid", "hi"]
     assert data["confidence_interval"]["n_undefined"] == result.confidence_interval.n_undefined

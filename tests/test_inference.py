@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
-from reference import reference_kappa_from_table, reference_weights
+from reference import reference_kappa, reference_kappa_from_table, reference_weights
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 # numpy's raw RuntimeWarnings (0/0, invalid sqrt) must never escape: every warning is an error
@@ -240,6 +240,27 @@ def test_matches_exact_fraction_formulas(table: list[list[int]], weights: str) -
     variance, variance_null = _fraction_variances(table, weights)
     assert result.standard_error**2 == pytest.approx(float(variance), rel=1e-9, abs=1e-14)
     assert result.standard_error_null**2 == pytest.approx(float(variance_null), rel=1e-9, abs=1e-14)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(1, 3)), max_size=40),
+    weights=st.sampled_from(["quadratic", "linear", "unweighted"]),
+    weighted=st.booleans(),
+)
+def test_kappa_test_statistic_matches_fraction_reference(
+    pairs: list[tuple[int, int, int]], weights: str, weighted: bool
+) -> None:
+    """kappa_test on ratings (with integer sample weights) against the exact reference."""
+    true = [p[0] for p in pairs] + [0, 4]
+    pred = [p[1] for p in pairs] + [4, 0]
+    sample_weight = [p[2] for p in pairs] + [1, 1] if weighted else None
+    exact = reference_kappa(true, pred, 5, weights, sample_weight)
+    assert exact is not None
+    result = wk.kappa_test(true, pred, weights=weights, sample_weight=sample_weight)
+    assert result.statistic == pytest.approx(float(exact), rel=1e-12, abs=1e-12)
+    assert result.n == len(true) if not weighted else sum(sample_weight or [])
+    assert np.isfinite(result.standard_error)
 
 
 def test_statistic_is_the_point_estimate() -> None:

@@ -108,6 +108,14 @@ class ConfidenceInterval:
     n_undefined : int
         Bootstrap replicates whose kappa was undefined and were dropped (see
         :class:`BootstrapMethod`).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> ci = wk.kappa_test_from_table([[20, 5], [4, 15]]).confidence_interval(0.9)
+    >>> low, high = ci
+    >>> round(low, 4), round(ci[1], 4), ci.method
+    (0.3837, 0.7879, 'asymptotic')
     """
 
     low: float
@@ -120,6 +128,12 @@ class ConfidenceInterval:
     def __iter__(self) -> Iterator[float]:
         yield self.low
         yield self.high
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> float:
+        return (self.low, self.high)[index]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: nan end points become None."""
@@ -238,6 +252,17 @@ class KappaResult:
         Disagreement weights W (read-only).
     table : ndarray of shape (K, K)
         Observed counts O, rows rater A / ``y_true`` (read-only).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> result = wk.kappa_test_from_table([[0, 4, 1], [0, 8, 0], [0, 1, 5]], weights="linear")
+    >>> round(result.statistic, 4), round(result.standard_error, 4)
+    (0.4701, 0.1457)
+    >>> round(result.standard_error_null, 4), round(result.zscore, 4), round(result.pvalue, 4)
+    (0.1426, 3.2971, 0.001)
+    >>> result.to_dict()["interpretation"]
+    'moderate'
     """
 
     statistic: float
@@ -397,7 +422,7 @@ class KappaResult:
         )
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class PairedKappaResult:
     """Two predictors' kappas against the same truth, and the bootstrap test of their
     difference (made by :func:`~wkappa.paired_kappa_test`).
@@ -419,6 +444,16 @@ class PairedKappaResult:
         The K categories.
     weights : str
         Weight name ('custom' for a matrix).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> truth = [0, 1, 2, 3, 4] * 20
+    >>> a = [0, 1, 2, 3, 3] * 20
+    >>> b = [1, 1, 2, 2, 4] * 20
+    >>> result = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
+    >>> result.difference > 0, result.confidence_interval.n_resamples
+    (True, 999)
     """
 
     statistic_a: float
@@ -429,6 +464,17 @@ class PairedKappaResult:
     n: int | float
     labels: tuple[Any, ...]
     weights: str
+
+    def __repr__(self) -> str:
+        ci = self.confidence_interval
+        return (
+            f"PairedKappaResult(statistic_a={self.statistic_a:.6g}, "
+            f"statistic_b={self.statistic_b:.6g}, difference={self.difference:.6g}, "
+            f"{ci.confidence_level:.0%} CI=[{ci.low:.6g}, {ci.high:.6g}], "
+            f"pvalue={self.pvalue:.6g}, n={self.n:g}, K={len(self.labels)}, "
+            f"weights={self.weights!r}, n_resamples={ci.n_resamples}, "
+            f"n_undefined={ci.n_undefined})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None)."""
