@@ -1,0 +1,396 @@
+"""Kappa eval metrics for LightGBM, XGBoost and CatBoost (the ``gbdt`` extra).
+
+Each metric reads the predictions in the library's own current layout, turns them into grades
+and scores them with :func:`wkappa.weighted_kappa`, flagged higher-is-better so that early
+stopping keeps the best iteration:
+
+* multiclass outputs of shape (n, K) — probabilities, or raw margins with a custom objective
+  — become the class index of the largest entry; the categories are the class indices
+  ``0..K-1`` (which is how all three libraries pass the labels to a metric);
+* one output per row (regression, binary probability, ``multi:softmax`` class) is rounded to
+  the nearest grade (``np.rint``, halves to even) and clipped to ``[min_rating, max_rating]``
+  (by default the range of the evaluated labels), or cut with ``thresholds`` by
+  :func:`wkappa.apply_thresholds`.
+
+The libraries themselves are imported only to recognise their dataset objects, and only if the
+caller already imported them.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._encode import _check_bound
+from ._kappa import weighted_kappa
+from ._thresholds import apply_thresholds
+from ._validation import ZeroDivision, check_zero_division, format_value
+from ._weights import WeightsLike, check_weights, weights_name
+from .exceptions import WkappaError
+
+__all__ = ["CatBoostMetric", "LightGBMMetric", "XGBoostMetric", "lightgbm_metric", "xgboost_metric"]
+
+
+class _KappaScorer:
+    """Predictions in a GBDT layout -> grades -> weighted kappa."""
+
+    def __init__(
+        self,
+        *,
+        weights: WeightsLike,
+        min_rating: int | None,
+        max_rating: int | None,
+        thresholds: npt.ArrayLike | None,
+        zero_division: ZeroDivision,
+        name: str | None,
+    ) -> None:
+        self.weights = check_weights(weights)
+        self.min_rating = _check_bound(min_rating, "min_rating")
+        self.max_rating = _check_bound(max_rating, "max_rating")
+        if (
+            self.min_rating is not None
+            and self.max_rating is not None
+            and self.min_rating > self.max_rating
+        ):
+            raise WkappaError(
+                f"`min_rating` ({self.min_rating}) must not exceed `max_rating` "
+                f"({self.max_rating})."
+            )
+        self.thresholds = None
+        if thresholds is not None:
+            self.thresholds = np.asarray(thresholds, dtype=np.float64)
+            apply_thresholds(np.zeros(1), self.thresholds)  # validates them now, not mid-training
+            first = 0 if self.min_rating is None else self.min_rating
+            last = first + len(self.thresholds)
+            if self.max_rating is not None and self.max_rating != last:
+                raise WkappaError(
+                    f"{len(self.thresholds)} thresholds make {len(self.thresholds) + 1} grades "
+                    f"{first}..{last}, but `max_rating` = {self.max_rating}. Hint: leave "
+                    "max_rating out, or pass min_rating for the first grade."
+                )
+        self.zero_division = check_zero_division(zero_division)
+        kind = weights_name(self.weights)
+        self.name = name if name is not None else ("qwk" if kind == "quadratic" else "kappa")
+        if not isinstance(self.name, str) or not self.name:
+            raise WkappaError(f"`name` must be a non-empty string; got {format_value(name)}.")
+
+    def __repr__(self) -> str:
+        options = [f"weights={weights_name(self.weights)!r}", f"name={self.name!r}"]
+        for key in ("min_rating", "max_rating"):
+            if getattr(self, key) is not None:
+                options.append(f"{key}={getattr(self, key)}")
+        if self.thresholds is not None:
+            options.append(f"thresholds={self.thresholds.tolist()}")
+        return f"{type(self).__name__}({', '.join(options)})"
+
+    def score(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> float:
+        """Kappa of predictions in any supported layout against the labels."""
+        labels = np.asarray(y_true, dtype=np.float64).ravel()
+        preds = np.asarray(y_pred, dtype=np.float64)
+        n = labels.size
+        weight = None if sample_weight is None or np.size(sample_weight) == 0 else sample_weight
+        if preds.ndim == 2 and preds.shape[1] > 1:  # (n, K) multiclass scores
+            if preds.shape[0] != n:
+                raise WkappaError(
+                    f"Multiclass predictions have {preds.shape[0]} rows for {n} labels."
+                )
+            if self.thresholds is not None:
+                raise WkappaError(
+                    "`thresholds` apply to one score per row, but the model outputs "
+                    f"{preds.shape[1]} class scores per row (multiclass)."
+                )
+            k = preds.shape[1]
+            grades = np.argmax(preds, axis=1)
+            return self._kappa(labels, grades, 0, k - 1, weight)
+        preds = preds.ravel()
+        if preds.size != n:
+            flat = n and preds.size % n == 0
+            hint = (
+                f" It looks like a flattened (n * K, K = {preds.size // n}) multiclass layout of "
+                "an old LightGBM/XGBoost; wkappa expects the (n, K) layout of LightGBM >= 4 "
+                "and XGBoost >= 2."
+                if flat
+                else ""
+            )
+            raise WkappaError(f"Got {preds.size} predictions for {n} labels.{hint}")
+        if self.thresholds is not None:
+            first = 0 if self.min_rating is None else self.min_rating
+            grades = first + apply_thresholds(preds, self.thresholds)
+            return self._kappa(labels, grades, first, first + len(self.thresholds), weight)
+        finite = labels[np.isfinite(labels)]
+        lo = self.min_rating if self.min_rating is not None else _bound(finite, np.min)
+        hi = self.max_rating if self.max_rating is not None else _bound(finite, np.max)
+        if lo is None or hi is None:  # no finite label: let weighted_kappa report it
+            return self._kappa(labels, preds, None, None, weight)
+        grades = np.clip(np.rint(preds), lo, max(lo, hi))
+        return self._kappa(labels, grades, lo, max(lo, hi), weight)
+
+    def _kappa(self, labels: Any, grades: Any, lo: Any, hi: Any, weight: Any) -> float:
+        return weighted_kappa(
+            labels,
+            grades,
+            weights=self.weights,
+            min_rating=lo,
+            max_rating=hi,
+            sample_weight=weight,
+            zero_division=self.zero_division,
+        )
+
+
+def _bound(values: np.ndarray, reduce: Any) -> int | None:
+    if values.size == 0:
+        return None
+    bound = float(reduce(values))
+    return int(bound) if bound == np.floor(bound) else None
+
+
+def _is_instance(obj: Any, module: str, name: str) -> bool:
+    library = sys.modules.get(module)
+    return library is not None and isinstance(obj, getattr(library, name))
+
+
+_OPTIONS_DOC = """
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights, as in :func:`wkappa.weighted_kappa`.
+    min_rating, max_rating : int, optional
+        The grade range for one-output-per-row models: predictions are rounded and clipped
+        to it. Default: the smallest and largest label of the evaluated data; give both
+        whenever an evaluation set might miss the end grades. With ``thresholds``,
+        ``min_rating`` (default 0) is the grade of the first class.
+    thresholds : array-like of shape (K - 1,), optional
+        Cut points for one-output-per-row models instead of rounding, applied with
+        :func:`wkappa.apply_thresholds` (a score equal to a cut point goes to the lower class).
+    zero_division : {'warn', 'raise'} or float, default 'warn'
+        The value of an undefined kappa (see :func:`wkappa.kappa_from_table`).
+    name : str, optional
+        The metric's name in the evaluation history; 'qwk' for quadratic weights, else
+        'kappa'.
+"""
+
+
+class LightGBMMetric(_KappaScorer):
+    """A kappa eval metric for LightGBM's native and scikit-learn APIs.
+
+    Build it with :func:`lightgbm_metric`. The same object works as ``feval`` of
+    ``lightgbm.train`` (called ``(preds, eval_data)``) and as ``eval_metric`` of
+    ``LGBMRegressor`` / ``LGBMClassifier`` (called ``(y_true, y_pred, weight)``); it returns
+    ``(name, value, True)`` — higher is better — so ``lightgbm.early_stopping`` keeps the
+    best iteration.
+    """
+
+    def __call__(self, first: Any, second: Any, weight: Any = None) -> tuple[str, float, bool]:
+        if _is_instance(second, "lightgbm", "Dataset"):  # native: (preds, eval_data)
+            value = self.score(second.get_label(), first, second.get_weight())
+        else:  # scikit-learn API: (y_true, y_pred, weight)
+            value = self.score(first, second, weight)
+        return self.name, value, True
+
+
+def lightgbm_metric(
+    *,
+    weights: WeightsLike = "quadratic",
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    thresholds: npt.ArrayLike | None = None,
+    zero_division: ZeroDivision = "warn",
+    name: str | None = None,
+) -> LightGBMMetric:
+    """A kappa eval metric for LightGBM (``feval=`` or ``eval_metric=``).
+
+    Parameters
+    ----------{options}
+    Returns
+    -------
+    LightGBMMetric
+        Callable as ``metric(preds, eval_data)`` (``lightgbm.train``) or
+        ``metric(y_true, y_pred, weight)`` (scikit-learn API), returning
+        ``(name, value, True)``.
+
+    Notes
+    -----
+    LightGBM 4 passes multiclass predictions as an (n, K) array of probabilities (raw scores
+    with a custom objective) in both APIs; the grade is the argmax, and kappa is computed
+    over the class indices ``0..K-1``. Early stopping in LightGBM watches *every* metric, so
+    set ``metric="None"`` (or ``first_metric_only=True`` with this metric first) to stop on
+    kappa alone.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wkappa.gbdt import lightgbm_metric
+    >>> metric = lightgbm_metric()
+    >>> metric(np.array([0, 1, 2, 2]), np.array([0.2, 1.4, 1.4, 2.7]), None)
+    ('qwk', 0.8, True)
+    >>> probabilities = np.array([[0.7, 0.2, 0.1], [0.1, 0.5, 0.4], [0.1, 0.3, 0.6]])
+    >>> metric(np.array([0, 2, 2]), probabilities, None)
+    ('qwk', 0.8, True)
+    """
+    return LightGBMMetric(
+        weights=weights,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        thresholds=thresholds,
+        zero_division=zero_division,
+        name=name,
+    )
+
+
+class XGBoostMetric(_KappaScorer):
+    """A kappa eval metric for XGBoost's native and scikit-learn APIs.
+
+    Build it with :func:`xgboost_metric`. As ``custom_metric`` of ``xgboost.train`` it is
+    called ``(predt, dmatrix)`` and returns ``(name, value)``; as ``eval_metric`` of
+    ``XGBRegressor`` / ``XGBClassifier`` it is called ``(y_true, y_pred, sample_weight=...)``
+    and returns the value, named by :attr:`__name__`. XGBoost minimises custom metrics unless
+    told otherwise: pass ``maximize=True`` to ``xgboost.train``, or use
+    :meth:`early_stopping` as a callback.
+    """
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        """The metric name: XGBoost's scikit-learn API names a callable metric by it."""
+        return self.name
+
+    def __call__(self, first: Any, second: Any, sample_weight: Any = None) -> Any:
+        if _is_instance(second, "xgboost", "DMatrix"):  # native: (predt, dmatrix)
+            return self.name, self.score(second.get_label(), first, second.get_weight())
+        return self.score(first, second, sample_weight)  # scikit-learn API
+
+    def early_stopping(self, rounds: int, *, save_best: bool = False, **kwargs: Any) -> Any:
+        """``xgboost.callback.EarlyStopping`` on this metric, maximising it.
+
+        Parameters
+        ----------
+        rounds : int
+            Stop after this many rounds without improvement.
+        save_best : bool, default False
+            Keep only the trees up to the best iteration (as XGBoost's own option).
+        **kwargs
+            Passed on (e.g. ``data_name``, ``min_delta``).
+        """
+        from ._dependencies import import_optional
+
+        xgb = import_optional("xgboost", "gbdt")
+        return xgb.callback.EarlyStopping(
+            rounds=rounds, metric_name=self.name, maximize=True, save_best=save_best, **kwargs
+        )
+
+
+def xgboost_metric(
+    *,
+    weights: WeightsLike = "quadratic",
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    thresholds: npt.ArrayLike | None = None,
+    zero_division: ZeroDivision = "warn",
+    name: str | None = None,
+) -> XGBoostMetric:
+    """A kappa eval metric for XGBoost (``custom_metric=`` or ``eval_metric=``).
+
+    Parameters
+    ----------{options}
+    Returns
+    -------
+    XGBoostMetric
+        Callable as ``metric(predt, dmatrix) -> (name, value)`` (``xgboost.train``) or
+        ``metric(y_true, y_pred, sample_weight=None) -> value`` (scikit-learn API).
+
+    Notes
+    -----
+    With ``multi:softprob`` XGBoost passes (n, K) probabilities, with a custom objective
+    (n, K) raw margins — both become the argmax class. ``multi:softmax`` passes the class
+    index per row: give ``min_rating=0, max_rating=num_class - 1`` so that clipping never
+    touches it. Early stopping must maximise: ``xgboost.train(..., custom_metric=metric,
+    maximize=True, early_stopping_rounds=r)``, or ``callbacks=[metric.early_stopping(r)]``
+    (the scikit-learn API has no ``maximize``). XGBoost records a custom metric in its
+    evaluation history as text with six decimals (``"%f"``), so the history holds kappa
+    rounded to 1e-6, and early stopping compares those rounded values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wkappa.gbdt import xgboost_metric
+    >>> metric = xgboost_metric(min_rating=0, max_rating=2)
+    >>> metric(np.array([0, 1, 2, 2]), np.array([0.2, 1.4, 1.4, 2.7]))
+    0.8
+    >>> metric.__name__
+    'qwk'
+    """
+    return XGBoostMetric(
+        weights=weights,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        thresholds=thresholds,
+        zero_division=zero_division,
+        name=name,
+    )
+
+
+class CatBoostMetric(_KappaScorer):
+    """A kappa ``eval_metric`` for CatBoost (``CatBoostRegressor``/``Classifier``/``CatBoost``).
+
+    Parameters
+    ----------{options}
+    Notes
+    -----
+    CatBoost calls :meth:`evaluate` once per dataset and iteration with the raw formula
+    values ``approxes`` (one array per dimension): predictions for RMSE, logits for
+    ``Logloss`` (pass ``thresholds=[0.0]``, i.e. probability 0.5), class margins for
+    ``MultiClass`` (argmax; CatBoost passes the class indices ``0..K-1`` as ``target``).
+    The value appears in ``model.get_evals_result()`` under the class name,
+    ``'CatBoostMetric'`` (subclass it to rename). ``is_max_optimal`` is True, so early
+    stopping and ``use_best_model`` keep the best iteration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wkappa.gbdt import CatBoostMetric
+    >>> metric = CatBoostMetric()
+    >>> approxes, target = [np.array([0.2, 1.4, 1.4, 2.7])], np.array([0, 1, 2, 2])
+    >>> error, weight = metric.evaluate(approxes, target, None)
+    >>> metric.get_final_error(error, weight)
+    0.8
+    """
+
+    no_jit = True  # CatBoost would otherwise try (and fail, noisily) to compile evaluate
+
+    def __init__(
+        self,
+        *,
+        weights: WeightsLike = "quadratic",
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+        thresholds: npt.ArrayLike | None = None,
+        zero_division: ZeroDivision = "warn",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(
+            weights=weights,
+            min_rating=min_rating,
+            max_rating=max_rating,
+            thresholds=thresholds,
+            zero_division=zero_division,
+            name=name if name is not None else type(self).__name__,
+        )
+
+    def is_max_optimal(self) -> bool:
+        """Kappa: higher is better."""
+        return True
+
+    def evaluate(self, approxes: Any, target: Any, weight: Any) -> tuple[float, float]:
+        """``(kappa, 1.0)`` for one dataset; kappa is not a sum over rows."""
+        columns = [np.asarray(column, dtype=np.float64) for column in approxes]
+        preds = columns[0] if len(columns) == 1 else np.column_stack(columns)
+        return self.score(target, preds, weight), 1.0
+
+    def get_final_error(self, error: float, weight: float) -> float:
+        """The kappa returned by :meth:`evaluate`."""
+        return error
+
+
+for _target in (lightgbm_metric, xgboost_metric, CatBoostMetric):
+    if _target.__doc__:
+        _target.__doc__ = _target.__doc__.replace("{options}", _OPTIONS_DOC.rstrip(" "))

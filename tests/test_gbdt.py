@@ -1,0 +1,336 @@
+"""wkappa.gbdt: real LightGBM / XGBoost / CatBoost training runs with the kappa eval metrics.
+
+For every library, API and task, the value recorded in the library's evaluation history equals
+wkappa computed here, independently, on the predictions the trained model gives for the same
+iteration (via the library's own predict with an iteration range); and early stopping on the
+metric stops and keeps the iteration with the highest kappa.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import catboost as cb
+import lightgbm as lgb
+import numpy as np
+import pytest
+import xgboost as xgb
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
+from wkappa.gbdt import CatBoostMetric, lightgbm_metric, xgboost_metric
+
+ROUNDS = 25
+K = 5
+
+
+def _data(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 6))
+    latent = x[:, 0] + 0.6 * x[:, 1] - 0.4 * x[:, 2] * x[:, 3] + 0.6 * rng.normal(size=n)
+    return x, np.digitize(latent, [-1.4, -0.5, 0.5, 1.4]).astype(np.float64)
+
+
+X, Y = _data(0, 500)
+XV, YV = _data(1, 300)
+# float32-exact weights: LightGBM and XGBoost store weights (and labels) as float32
+WV = np.random.default_rng(2).uniform(0.5, 2.0, size=len(YV)).astype(np.float32).astype(np.float64)
+
+
+def rounded(pred: np.ndarray, weight: np.ndarray | None = None) -> float:
+    """QWK of regression outputs rounded and clipped to the label range of YV."""
+    lo, hi = int(YV.min()), int(YV.max())
+    grades = np.clip(np.rint(pred), lo, hi)
+    return wk.qwk(YV, grades, min_rating=lo, max_rating=hi, sample_weight=weight)
+
+
+def argmax(scores: np.ndarray, weight: np.ndarray | None = None) -> float:
+    """QWK of (n, K) class scores: the argmax class, categories 0..K-1."""
+    assert scores.shape == (len(YV), K)
+    return wk.qwk(YV, scores.argmax(axis=1), min_rating=0, max_rating=K - 1, sample_weight=weight)
+
+
+def _assert_history(history: list[float], expected: list[float], *, xgboost: bool = False) -> None:
+    assert len(history) == len(expected) == ROUNDS
+    if xgboost:  # XGBoost records a custom metric as text with "%f": six decimals
+        expected = [float(f"{value:f}") for value in expected]
+    assert history == pytest.approx(expected, abs=1e-12)
+    assert len(set(np.round(history, 12))) > 3  # the metric actually moves during training
+
+
+def _assert_early_stop(history: list[float], best: int, rounds: int, max_rounds: int) -> None:
+    """Stopped early, `rounds` after the (first) maximum, and `best` is that maximum."""
+    assert len(history) < max_rounds
+    assert int(np.argmax(history)) == best
+    assert len(history) == best + rounds + 1
+
+
+# --------------------------------------------------------------------------- LightGBM
+
+LGB_PARAMS = {"verbose": -1, "num_threads": 1, "learning_rate": 0.1, "num_leaves": 8, "seed": 0}
+
+
+@pytest.mark.parametrize("task", ["regression", "multiclass"])
+def test_lightgbm_native(task: str) -> None:
+    params = {**LGB_PARAMS, "objective": task, "metric": "None"}
+    if task == "multiclass":
+        params["num_class"] = K
+    history: dict[str, Any] = {}
+    booster = lgb.train(
+        params,
+        lgb.Dataset(X, Y),
+        ROUNDS,
+        valid_sets=[lgb.Dataset(XV, YV)],
+        valid_names=["valid"],
+        feval=lightgbm_metric(),
+        callbacks=[lgb.record_evaluation(history)],
+    )
+    score = rounded if task == "regression" else argmax
+    expected = [score(booster.predict(XV, num_iteration=i + 1)) for i in range(ROUNDS)]
+    _assert_history(history["valid"]["qwk"], expected)
+
+
+@pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated")  # LightGBM >= 4.7
+@pytest.mark.parametrize("task", ["regression", "multiclass"])
+def test_lightgbm_sklearn_with_weights(task: str) -> None:
+    model_class = lgb.LGBMRegressor if task == "regression" else lgb.LGBMClassifier
+    model = model_class(n_estimators=ROUNDS, **LGB_PARAMS)
+    model.fit(X, Y, eval_set=[(XV, YV)], eval_sample_weight=[WV], eval_metric=lightgbm_metric())
+    history = model.evals_result_["valid_0"]["qwk"]
+    if task == "regression":
+        expected = [rounded(model.predict(XV, num_iteration=i + 1), WV) for i in range(ROUNDS)]
+    else:
+        expected = [argmax(model.predict_proba(XV, num_iteration=i + 1), WV) for i in range(ROUNDS)]
+    _assert_history(history, expected)
+
+
+@pytest.mark.parametrize("task", ["regression", "multiclass"])
+def test_lightgbm_early_stopping(task: str) -> None:
+    params = {**LGB_PARAMS, "objective": task, "metric": "None", "learning_rate": 0.3}
+    if task == "multiclass":
+        params["num_class"] = K
+    history: dict[str, Any] = {}
+    booster = lgb.train(
+        params,
+        lgb.Dataset(X, Y),
+        400,
+        valid_sets=[lgb.Dataset(XV, YV)],
+        valid_names=["valid"],
+        feval=lightgbm_metric(),
+        callbacks=[lgb.early_stopping(10, verbose=False), lgb.record_evaluation(history)],
+    )
+    _assert_early_stop(history["valid"]["qwk"], booster.best_iteration - 1, 10, 400)
+    score = rounded if task == "regression" else argmax
+    assert booster.best_score["valid"]["qwk"] == max(history["valid"]["qwk"])
+    assert score(booster.predict(XV, num_iteration=booster.best_iteration)) == pytest.approx(
+        max(history["valid"]["qwk"]), abs=1e-12
+    )
+
+
+# --------------------------------------------------------------------------- XGBoost
+
+XGB_PARAMS = {"eta": 0.1, "max_depth": 3, "nthread": 1, "seed": 0}
+
+
+@pytest.mark.parametrize("objective", ["reg:squarederror", "multi:softprob", "multi:softmax"])
+def test_xgboost_native(objective: str) -> None:
+    params: dict[str, Any] = {
+        **XGB_PARAMS,
+        "objective": objective,
+        "disable_default_eval_metric": 1,
+    }
+    if objective.startswith("multi"):
+        params["num_class"] = K
+    history: dict[str, Any] = {}
+    valid = xgb.DMatrix(XV, YV)
+    metric = xgboost_metric(min_rating=0, max_rating=K - 1)  # softmax passes class indices
+    booster = xgb.train(
+        params,
+        xgb.DMatrix(X, Y),
+        ROUNDS,
+        evals=[(valid, "valid")],
+        custom_metric=metric,
+        evals_result=history,
+        verbose_eval=False,
+    )
+    predictions = [booster.predict(valid, iteration_range=(0, i + 1)) for i in range(ROUNDS)]
+    if objective == "multi:softprob":
+        expected = [argmax(p) for p in predictions]
+    else:
+        expected = [
+            wk.qwk(YV, np.clip(np.rint(p), 0, K - 1), min_rating=0, max_rating=K - 1)
+            for p in predictions
+        ]
+    _assert_history(history["valid"]["qwk"], expected, xgboost=True)
+
+
+@pytest.mark.parametrize("task", ["regression", "multiclass"])
+def test_xgboost_sklearn_with_weights(task: str) -> None:
+    model_class = xgb.XGBRegressor if task == "regression" else xgb.XGBClassifier
+    model = model_class(
+        n_estimators=ROUNDS,
+        learning_rate=0.1,
+        max_depth=3,
+        n_jobs=1,
+        random_state=0,
+        eval_metric=xgboost_metric(),
+    )
+    model.fit(X, Y, eval_set=[(XV, YV)], sample_weight_eval_set=[WV], verbose=False)
+    history = model.evals_result()["validation_0"]["qwk"]
+    ranges = [(0, i + 1) for i in range(ROUNDS)]
+    if task == "regression":
+        expected = [rounded(model.predict(XV, iteration_range=r), WV) for r in ranges]
+    else:
+        expected = [argmax(model.predict_proba(XV, iteration_range=r), WV) for r in ranges]
+    _assert_history(history, expected, xgboost=True)
+
+
+def test_xgboost_early_stopping_native_and_sklearn() -> None:
+    metric = xgboost_metric()
+    history: dict[str, Any] = {}
+    params = {**XGB_PARAMS, "eta": 0.3, "disable_default_eval_metric": 1}
+    booster = xgb.train(
+        params,
+        xgb.DMatrix(X, Y),
+        400,
+        evals=[(xgb.DMatrix(XV, YV), "valid")],
+        custom_metric=metric,
+        maximize=True,
+        early_stopping_rounds=10,
+        evals_result=history,
+        verbose_eval=False,
+    )
+    _assert_early_stop(history["valid"]["qwk"], booster.best_iteration, 10, 400)
+    assert booster.best_score == max(history["valid"]["qwk"])
+
+    model = xgb.XGBClassifier(
+        n_estimators=400,
+        learning_rate=0.3,
+        max_depth=3,
+        n_jobs=1,
+        random_state=0,
+        eval_metric=metric,
+        callbacks=[metric.early_stopping(10, save_best=True)],
+    )
+    model.fit(X, Y, eval_set=[(XV, YV)], verbose=False)
+    sk_history = model.evals_result()["validation_0"]["qwk"]
+    _assert_early_stop(sk_history, model.best_iteration, 10, 400)
+    assert float(f"{argmax(model.predict_proba(XV)):f}") == max(sk_history)
+
+
+# --------------------------------------------------------------------------- CatBoost
+
+CB_PARAMS = {"learning_rate": 0.1, "depth": 4, "thread_count": 1, "random_seed": 0}
+
+
+@pytest.mark.parametrize("task", ["regression", "multiclass"])
+def test_catboost(task: str) -> None:
+    if task == "regression":
+        model: Any = cb.CatBoostRegressor(
+            iterations=ROUNDS, eval_metric=CatBoostMetric(), **CB_PARAMS
+        )
+    else:
+        model = cb.CatBoostClassifier(
+            iterations=ROUNDS, loss_function="MultiClass", eval_metric=CatBoostMetric(), **CB_PARAMS
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numba "Failed to optimize" noise either
+        model.fit(X, Y, eval_set=(XV, YV), sample_weight=None, use_best_model=False, verbose=False)
+    history = model.get_evals_result()["validation"]["CatBoostMetric"]
+    if task == "regression":
+        expected = [rounded(model.predict(XV, ntree_end=i + 1)) for i in range(ROUNDS)]
+    else:
+        raw = [
+            model.predict(XV, prediction_type="RawFormulaVal", ntree_end=i + 1)
+            for i in range(ROUNDS)
+        ]
+        expected = [argmax(r) for r in raw]
+    _assert_history(history, expected)
+
+
+def test_catboost_weights_binary_logits_and_early_stopping() -> None:
+    pool = cb.Pool(XV, (YV >= 2).astype(int), weight=WV)
+    model = cb.CatBoostClassifier(
+        iterations=ROUNDS, eval_metric=CatBoostMetric(thresholds=[0.0]), **CB_PARAMS
+    )
+    model.fit(X, (Y >= 2).astype(int), eval_set=pool, use_best_model=False, verbose=False)
+    history = model.get_evals_result()["validation"]["CatBoostMetric"]
+    expected = [
+        wk.qwk(YV >= 2, model.predict_proba(XV, ntree_end=i + 1)[:, 1] > 0.5, sample_weight=WV)
+        for i in range(ROUNDS)
+    ]
+    assert history == pytest.approx(expected, abs=1e-12)
+
+    model = cb.CatBoostRegressor(
+        iterations=400, eval_metric=CatBoostMetric(), **{**CB_PARAMS, "learning_rate": 0.3}
+    )
+    model.fit(X, Y, eval_set=(XV, YV), early_stopping_rounds=10, verbose=False)
+    history = model.get_evals_result()["validation"]["CatBoostMetric"]
+    _assert_early_stop(history, model.get_best_iteration(), 10, 400)
+    assert model.tree_count_ == model.get_best_iteration() + 1  # use_best_model kept the best
+    assert rounded(model.predict(XV)) == pytest.approx(max(history), abs=1e-12)
+
+
+# --------------------------------------------------------------------------- the metric itself
+
+
+def test_layouts_and_options() -> None:
+    y = np.array([0.0, 1.0, 2.0, 2.0, 1.0])
+    scores = np.array([0.4, 0.6, 2.6, 1.5, -3.0])
+    metric = lightgbm_metric(weights="linear", name="lin")
+    assert metric(y, scores, None) == (
+        "lin",
+        wk.weighted_kappa(y, [0, 1, 2, 2, 0], weights="linear"),
+        True,
+    )
+    cut = lightgbm_metric(thresholds=[0.5, 1.0])
+    assert cut(y, scores)[1] == wk.qwk(y, wk.apply_thresholds(scores, [0.5, 1.0]), max_rating=2)
+    shifted = xgboost_metric(thresholds=[0.5, 1.0], min_rating=1)
+    assert shifted(y + 1, scores) == cut(y, scores)[1]
+    margins = np.log(np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8]]))
+    assert xgboost_metric()(np.array([0, 1, 2]), margins) == 1.0
+    assert (
+        xgboost_metric()(np.array([0.0, 1.0, 2.0, 2.0]), np.array([0.0, 1.0, 2.0, 2.0]), np.ones(4))
+        == 1.0
+    )
+    # the end grades are not among the evaluated labels: give the range, or clipping bites
+    full = xgboost_metric(min_rating=0, max_rating=4)
+    assert full(np.array([1, 2, 3]), np.array([0, 2, 4])) == wk.qwk([1, 2, 3], [0, 2, 4])
+    assert xgboost_metric()(np.array([1, 2, 3]), np.array([0, 2, 4])) == 1.0
+    assert "thresholds=[0.5, 1.0]" in repr(cut)
+    assert xgboost_metric(weights="unweighted").__name__ == "kappa"
+    callback = xgboost_metric().early_stopping(5)
+    assert isinstance(callback, xgb.callback.EarlyStopping) and callback.maximize
+
+
+@pytest.mark.parametrize(
+    ("make", "args", "match"),
+    [
+        (lambda: lightgbm_metric(min_rating=3, max_rating=1), None, "min_rating"),
+        (lambda: lightgbm_metric(weights="cubic"), None, "weights"),  # type: ignore[arg-type]
+        (lambda: lightgbm_metric(thresholds=[1.0, 0.5]), None, "thresholds"),
+        (lambda: lightgbm_metric(thresholds=[0.5], max_rating=3), None, "max_rating"),
+        (lambda: lightgbm_metric(name=""), None, "name"),
+        (lambda: lightgbm_metric(), ([0, 1], np.zeros(6), None), "flattened"),
+        (lambda: lightgbm_metric(), ([0, 1], np.zeros(3), None), "3 predictions for 2 labels"),
+        (lambda: lightgbm_metric(), ([0, 1], np.zeros((3, 2)), None), "3 rows for 2 labels"),
+        (lambda: lightgbm_metric(thresholds=[0.5]), ([0, 1], np.eye(2), None), "thresholds"),
+        (lambda: lightgbm_metric(), ([0, 1], [0.0, np.nan], None), "missing"),
+        (lambda: lightgbm_metric(), ([0, 1.5], [0.0, 1.0], None), "non-integer"),
+        (lambda: CatBoostMetric(zero_division="raise"), ([[1.0, 1.0]], [1, 1], None), "undefined"),
+    ],
+)
+def test_bad_input(make: Any, args: Any, match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        metric = make()
+        if isinstance(metric, CatBoostMetric):
+            metric.evaluate(*args)
+        else:
+            metric(*args)
+
+
+def test_undefined_kappa_follows_zero_division() -> None:
+    with pytest.warns(UndefinedKappaWarning):
+        assert np.isnan(lightgbm_metric()(np.array([1, 1]), np.array([1.2, 0.9]))[1])
+    assert CatBoostMetric(zero_division=0.0).evaluate([[1.0, 1.0]], [1, 1], None) == (0.0, 1.0)
