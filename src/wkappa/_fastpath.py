@@ -64,6 +64,11 @@ def _numpy_view(obj: Any) -> np.ndarray | None:
     """A 1-D numeric numpy view of a column, or None when only the strict path can read it."""
     if isinstance(obj, np.ndarray):
         array = obj
+    elif isinstance(obj, (list, tuple)):
+        try:
+            array = np.asarray(obj)
+        except (ValueError, TypeError, OverflowError):
+            return None
     elif is_pandas_object(obj):
         pd = sys.modules["pandas"]
         if not isinstance(obj, (pd.Series, pd.Index)) or not isinstance(obj.dtype, np.dtype):
@@ -113,6 +118,8 @@ def _bound(value: Any) -> tuple[bool, int | None]:
         return True, None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return False, None
+    if abs(int(value)) >= _HUGE:
+        return False, None
     return True, int(value)
 
 
@@ -132,8 +139,6 @@ def _categories(lo: float, hi: float, min_rating: Any, max_rating: Any) -> tuple
 
 
 def _weights(sample_weight: Any, n: int) -> np.ndarray | None:
-    if isinstance(sample_weight, (list, tuple)):
-        sample_weight = np.asarray(sample_weight)
     w = _numpy_view(sample_weight)
     if w is None or w.shape[0] != n or w.dtype.kind not in "iuf":
         return None

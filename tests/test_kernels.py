@@ -1,0 +1,314 @@
+"""The fused numba kernels: parity with the exact reference for every dtype, identical results
+for the serial and parallel paths and any thread count, overflow bounds, no O(n) temporaries.
+"""
+
+from __future__ import annotations
+
+import sys
+import tracemalloc
+from fractions import Fraction
+from typing import Any
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from reference import reference_kappa
+from wkappa import _fastpath
+from wkappa._kappa import kappa_from_quadratic_sums
+from wkappa._kernels import QuadraticSums, count_table, quadratic_sums
+from wkappa._kernels import _numba_sums as sums_kernels
+from wkappa._kernels import _numba_table as table_kernels
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"]
+FLOAT_DTYPES = ["float32", "float64"]
+DTYPES = INT_DTYPES + FLOAT_DTYPES
+WEIGHTS = ["quadratic", "linear", "unweighted", "custom"]
+
+
+def _custom(k: int) -> np.ndarray:
+    i = np.arange(k)
+    return np.abs(i[:, None] - i[None, :]) ** 1.5
+
+
+def _ratings(draw: Any, dtype: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Random ratings representable in ``dtype``, with gaps; returns (a, b, first, K)."""
+    n = draw(st.integers(1, 60))
+    if dtype == "bool":
+        first, k = 0, 2
+    else:
+        k = draw(st.integers(2, 12))
+        low = 0 if dtype.startswith("u") else -60
+        first = draw(st.integers(low, 60))
+    index = st.lists(st.integers(0, k - 1), min_size=n, max_size=n)
+    a = np.array(draw(index)) + first
+    b = np.array(draw(index)) + first
+    return a.astype(dtype), b.astype(dtype), first, k
+
+
+@st.composite
+def cases(draw: Any) -> dict[str, Any]:
+    dtype = draw(st.sampled_from(DTYPES))
+    a, b, _, _ = _ratings(draw, dtype)
+    weights = draw(st.sampled_from(WEIGHTS))
+    sample_weight = None
+    if draw(st.booleans()):
+        sample_weight = np.array(
+            draw(st.lists(st.integers(0, 5), min_size=len(a), max_size=len(a)))
+        )
+        sample_weight = sample_weight.astype(draw(st.sampled_from(["float64", "int64"])))
+    return {"a": a, "b": b, "weights": weights, "sample_weight": sample_weight}
+
+
+def _reference(a: np.ndarray, b: np.ndarray, weights: Any, w: np.ndarray | None) -> float | None:
+    lo = int(min(a.astype(np.int64).min(), b.astype(np.int64).min()))
+    hi = int(max(a.astype(np.int64).max(), b.astype(np.int64).max()))
+    k = hi - lo + 1
+    wts = _custom(k).tolist() if isinstance(weights, str) and weights == "custom" else weights
+    sw = None if w is None else [Fraction(int(v)) for v in w]
+    exact = reference_kappa(
+        (a.astype(np.int64) - lo).tolist(), (b.astype(np.int64) - lo).tolist(), k, wts, sw
+    )
+    return None if exact is None else float(exact)
+
+
+@settings(max_examples=400, deadline=None)
+@given(cases())
+def test_every_dtype_matches_the_exact_reference(case: dict[str, Any]) -> None:
+    a, b, weights, w = case["a"], case["b"], case["weights"], case["sample_weight"]
+    k = int(max(a.astype(np.int64).max(), b.astype(np.int64).max())) + 1
+    k -= int(min(a.astype(np.int64).min(), b.astype(np.int64).min()))
+    matrix = _custom(k) if weights == "custom" else weights
+    fast = _fastpath.fast_statistic(
+        a, b, quadratic=weights == "quadratic", labels=None, min_rating=None, max_rating=None,
+        sample_weight=w,
+    )  # fmt: skip
+    assert fast is not None  # the fused kernels did the counting
+    expected = _reference(a, b, weights, w)
+    got = wk.weighted_kappa(a, b, weights=matrix, sample_weight=w, zero_division=-0.987)
+    if expected is None:
+        assert got == -0.987
+    else:
+        assert abs(got - expected) <= 1e-12
+    if weights != "quadratic":
+        table = wk.confusion_table(a, b, sample_weight=w)
+        strict = count_table(
+            a.astype(np.int64) - int(min(a.min(), b.min())),
+            b.astype(np.int64) - int(min(a.min(), b.min())),
+            k,
+            None if w is None else w.astype(np.float64),
+        )
+        assert table.dtype == strict.dtype
+        np.testing.assert_array_equal(table, strict)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_fast_path_takes_each_dtype_without_copying(dtype: str) -> None:
+    a = np.array([0, 1, 1, 0, 1], dtype=dtype)
+    b = np.array([0, 1, 0, 0, 1], dtype=dtype)
+    assert _fastpath._pair(a, b) is not None
+    view_a, _ = _fastpath._pair(a, b)  # type: ignore[misc]
+    assert view_a is a  # the kernel reads the caller's array itself
+    sums = _fastpath.fast_statistic(
+        a, b, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
+    )
+    assert isinstance(sums, QuadraticSums)
+    assert wk.qwk(a, b) == wk.qwk(a.astype(np.int64).tolist(), b.astype(np.int64).tolist())
+
+
+def test_frames_reach_the_kernel_as_zero_copy_views() -> None:
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    values = np.arange(1000, dtype=np.int64) % 7
+    for column in (pd.Series(values), pl.Series(values), pa.array(values)):
+        view = _fastpath._numpy_view(column)
+        assert view is not None and view.dtype == np.int64
+        assert wk.qwk(column, values[::-1].copy()) == wk.qwk(values, values[::-1].copy())
+    frame_series = pd.Series(values)
+    assert np.shares_memory(_fastpath._numpy_view(frame_series), frame_series.values)
+    series = pl.Series(values)
+    assert np.shares_memory(_fastpath._numpy_view(series), series.to_numpy())
+    # Missing values, categoricals and nullable dtypes take the strict path.
+    assert _fastpath._numpy_view(pd.Series([1, None], dtype="Int64")) is None
+    assert _fastpath._numpy_view(pd.Series(["a", "b"], dtype="category")) is None
+    assert _fastpath._numpy_view(pl.Series([1, None])) is None
+
+
+# --------------------------------------------------------------------------- determinism
+
+
+def _big_case(dtype: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2 if dtype == "bool" else 7, n)
+    b = np.clip(a + rng.integers(-2, 3, n), 0, 1 if dtype == "bool" else 6)
+    w = rng.random(n) * 3
+    return a.astype(dtype), b.astype(dtype), w
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "float64"])
+@pytest.mark.parametrize("n", [1, 16383, 16385, 200_003])
+def test_parallel_serial_and_thread_counts_agree_exactly(
+    dtype: str, n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, w = _big_case(dtype, n, seed=n)
+    monkeypatch.setattr(_fastpath, "PARALLEL_MIN", 1)
+    index_a = a.astype(np.int64) - int(min(a.min(), b.min()))
+    index_b = b.astype(np.int64) - int(min(a.min(), b.min()))
+    k = int(max(index_a.max(), index_b.max())) + 1
+    strict_qwk = kappa_from_quadratic_sums(quadratic_sums(index_a, index_b), -0.987)
+    strict_table = count_table(index_a, index_b, k)
+    results = []
+    original = numba.get_num_threads()
+    try:
+        for parallel, threads in [(False, 1), (True, 1), (True, 2), (True, original)]:
+            _fastpath.set_parallel(parallel)
+            numba.set_num_threads(threads)
+            results.append(
+                (
+                    wk.qwk(a, b, zero_division=-0.987),
+                    wk.qwk(a, b, sample_weight=w, zero_division=-0.987),
+                    wk.weighted_kappa(
+                        a, b, weights="linear", sample_weight=w, zero_division=-0.987
+                    ),
+                    wk.confusion_table(a, b).tolist(),
+                    wk.confusion_table(a, b, sample_weight=w).tolist(),
+                    sums_kernels.weighted_sums(a, b, w, parallel)[0],
+                )
+            )
+    finally:
+        _fastpath.set_parallel(True)
+        numba.set_num_threads(original)
+    assert all(r == results[0] for r in results)  # bit for bit, floats included
+    assert results[0][0] == strict_qwk  # exact integer sums: the same correctly rounded float
+    assert results[0][3] == strict_table.tolist()
+
+
+def test_block_layout_depends_on_n_only() -> None:
+    for n in [1, 100, sums_kernels.CHUNK, sums_kernels.CHUNK + 1, 10**7, 5 * 10**7]:
+        blocks, block_len = sums_kernels.block_layout(n)
+        assert blocks <= sums_kernels.N_BLOCKS
+        assert block_len % sums_kernels.CHUNK == 0
+        assert (blocks - 1) * block_len < n <= blocks * block_len
+
+
+def test_table_kernel_paths() -> None:
+    """Sub-tables (small K), one table (larger K) and the serial large-table path agree."""
+    rng = np.random.default_rng(5)
+    for k in (2, 16, 17, 600):
+        a = rng.integers(0, k, 50_001)
+        b = rng.integers(0, k, 50_001)
+        expected = count_table(a, b, k)
+        for parallel, threads in [(False, 1), (True, 2), (True, 3)]:
+            got = table_kernels.table_counts(a, b, 0, k, parallel, threads)
+            np.testing.assert_array_equal(got, expected)
+        w = rng.random(50_001)
+        weighted = table_kernels.table_weighted(a, b, w, 0, k, True)
+        assert weighted is not None
+        np.testing.assert_allclose(weighted, count_table(a, b, k, w), rtol=1e-12)
+        w[7] = -1.0
+        assert table_kernels.table_weighted(a, b, w, 0, k, False) is None
+
+
+# --------------------------------------------------------------------------- overflow
+
+
+def test_finishing_step_is_exact_for_sums_near_2_63() -> None:
+    """Python ints finish the formula: no overflow and a correctly rounded result."""
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(400):
+        n = int(rng.integers(2**40, 2**62))
+        s_a, s_b = (int(v) for v in rng.integers(2**61, 2**63 - 1, 2, dtype=np.int64))
+        sq_a, sq_b, cross = (int(v) for v in rng.integers(2**62, 2**63 - 1, 3, dtype=np.int64))
+        sums = QuadraticSums(n, s_a, s_b, sq_a, sq_b, cross)
+        numerator = 2 * (n * cross - s_a * s_b)
+        denominator = n * (sq_a + sq_b) - 2 * s_a * s_b
+        if denominator <= 0:
+            continue  # not the sums of any data
+        got = kappa_from_quadratic_sums(sums, "raise")
+        assert got == float(Fraction(numerator, denominator))
+        checked += 1
+    assert checked > 100
+
+
+def test_carry_split_block_totals_are_exact() -> None:
+    """``hi * 2**32 + lo`` block accumulators, summed as Python ints, near their limits."""
+    rng = np.random.default_rng(1)
+    blocks = np.zeros((64, 10), dtype=np.int64)
+    blocks[:, :5] = rng.integers(-(2**56), 2**56, (64, 5))
+    blocks[:, 5:] = rng.integers(0, 2**32, (64, 5))
+    totals = sums_kernels._exact_totals(blocks)
+    for j in range(5):
+        expected = sum((int(blocks[r, j]) << 32) + int(blocks[r, j + 5]) for r in range(64))
+        assert totals[j] == expected
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_widest_exact_range_in_a_full_chunk(dtype: str) -> None:
+    """The worst case of the chunk bound: a full chunk at the largest accepted range."""
+    wide = sums_kernels.MAX_INT_RANGE if dtype == "int64" else sums_kernels.MAX_FLOAT_RANGE
+    base = 2**52 if dtype == "float64" else 2**61  # large values, small range
+    n = 3 * sums_kernels.CHUNK + 5
+    rng = np.random.default_rng(2)
+    a = base + wide * rng.integers(0, 2, n)
+    b = base + wide * rng.integers(0, 2, n)
+    a[0] = b[0] = base
+    a[1] = base + wide
+    ia, ib = [int(v) - base for v in a], [int(v) - base for v in b]
+    totals, extremes = sums_kernels.int_sums(a, b, False)[:2] if dtype == "int64" else (
+        sums_kernels.float_sums(a.astype(dtype), b.astype(dtype), False)[:2]
+    )  # fmt: skip
+    assert totals == [
+        sum(ia),
+        sum(ib),
+        sum(x * x for x in ia),
+        sum(y * y for y in ib),
+        sum(x * y for x, y in zip(ia, ib, strict=True)),
+    ]
+    assert int(extremes[1]) - int(extremes[0]) == wide
+    # Two values per rater: QWK is invariant to shifting and scaling the ratings.
+    scaled = reference_kappa([x // wide for x in ia], [y // wide for y in ib], 2, "quadratic")
+    assert wk.qwk(a.astype(dtype), b.astype(dtype)) == float(scaled)  # type: ignore[arg-type]
+
+
+def test_too_wide_a_range_takes_the_exact_strict_path() -> None:
+    a = np.array([0, 2**40, 5, 2**40], dtype=np.int64)
+    b = np.array([0, 2**40, 2**40, 3], dtype=np.int64)
+    fast = _fastpath.fast_statistic(
+        a, b, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
+    )
+    assert fast is None
+    # The definition with Fractions: 1 - n Σ(a_k - b_k)² / Σ_i Σ_j (a_i - b_j)².
+    ia, ib = a.tolist(), b.tolist()
+    observed = Fraction(len(ia) * sum((x - y) ** 2 for x, y in zip(ia, ib, strict=True)))
+    expected = 1 - observed / sum((x - y) ** 2 for x in ia for y in ib)
+    assert wk.qwk(a, b) == float(expected)
+
+
+# --------------------------------------------------------------------------- memory
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64"])
+def test_qwk_allocates_nothing_proportional_to_n(dtype: str) -> None:
+    n = 1_000_000
+    a, b, _ = _big_case(dtype, n, seed=3)
+    expected = wk.qwk(a, b)  # compile and warm up outside the measurement
+    tracemalloc.start()
+    try:
+        assert wk.qwk(a, b) == expected
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024 < n * a.itemsize // 8  # a few block partials, nothing of size n
+
+
+def test_numba_is_not_imported_with_wkappa() -> None:
+    import subprocess
+
+    code = "import sys, wkappa; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
