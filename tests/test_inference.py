@@ -188,6 +188,17 @@ def test_vcd_kappa_printouts(
     assert high == pytest.approx(upper, abs=5e-5)
 
 
+# R irrCAC::kappa2.table on its `cont3x3abstractors` table (Ectopic / AIU / NIU), printout in
+# the package README, repository kgwet/irrCAC, README.md:
+#   1 Cohen's Kappa 0.7964094 0.05891072 (0.68,0.913)
+# irrCAC's variance (R/agree.coeff2.r) is the Fleiss-Cohen-Everitt one; its interval uses a
+# t quantile with n - 1 degrees of freedom, so only kappa and the standard error are compared.
+def test_irrcac_kappa2_table_printout() -> None:
+    result = wk.kappa_test_from_table([[13, 0, 0], [0, 20, 7], [0, 4, 56]], weights="unweighted")
+    assert result.statistic == pytest.approx(0.7964094, abs=5e-8)
+    assert result.standard_error == pytest.approx(0.05891072, abs=5e-9)
+
+
 # --------------------------------------------------------------------------- exact formulas
 
 
