@@ -9,8 +9,6 @@ tie-blocks x K (:mod:`wkappa._kernels._threshold_dp`).
 
 from __future__ import annotations
 
-import math
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,16 +16,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ._encode import check_labels, check_table_size, encode_ratings, to_column
-from ._kappa import weighted_kappa
+from ._kappa import kappa_from_table, weighted_kappa
+from ._threshold_search import DinkelbachSearch, sort_problem, thresholds_of
 from ._validation import NanPolicy, check_nan_policy, format_value
-from ._weights import WeightsLike, check_weights, weight_matrix, weights_name
+from ._weights import WeightsLike, check_weights, weights_name
 from .exceptions import WkappaError
 
 __all__ = ["ThresholdResult", "apply_thresholds", "optimize_thresholds"]
 
-_MAX_ITER = 200
-_INT_SAFE = 2**62  # int64 DP values stay below this bound
-_FLOAT_EXACT = 2**53  # integer sums of float64 values are exact below this bound
 _MAX_DP_CELLS = 2**28  # back pointers of the DP: blocks x K bytes
 
 
@@ -224,153 +220,6 @@ def apply_thresholds(
     return grades
 
 
-# --------------------------------------------------------------------------- the problem
-
-
-@dataclass
-class _Problem:
-    """The data in score order, grouped into tie-blocks."""
-
-    starts: np.ndarray  # (B + 1,) int64
-    values: np.ndarray  # (B,) the distinct scores, increasing
-    truth: np.ndarray  # (n,) int64 true index in score order
-    weight: np.ndarray | None  # (n,) float64 in score order
-    order: np.ndarray  # (n,) the sort permutation
-
-
-def _sorted_problem(scores: np.ndarray, truth: np.ndarray, weight: np.ndarray | None) -> _Problem:
-    order = np.argsort(scores)
-    sorted_scores = scores[order]
-    new_block = np.empty(len(scores), dtype=bool)
-    new_block[0] = True
-    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=new_block[1:])
-    starts = np.append(np.flatnonzero(new_block), len(scores)).astype(np.int64)
-    return _Problem(
-        starts,
-        sorted_scores[starts[:-1]],
-        truth[order],
-        None if weight is None else weight[order],
-        order,
-    )
-
-
-def _integer_weights(checked: str | np.ndarray, k: int) -> np.ndarray | None:
-    """An int64 matrix proportional to W (kappa is scale-free), or None if W is not integral."""
-    if isinstance(checked, str):
-        index = np.arange(k, dtype=np.int64)
-        distance = np.abs(index[:, None] - index[None, :])
-        integral: np.ndarray
-        if checked == "quadratic":
-            integral = distance * distance
-        elif checked == "linear":
-            integral = distance
-        else:
-            integral = (distance > 0).astype(np.int64)
-        return integral
-    if np.all(checked == np.floor(checked)) and checked.max() < 2**31:
-        return np.asarray(checked, dtype=np.int64)
-    return None
-
-
-def _integer_sample_weight(weight: np.ndarray | None, n: int) -> np.ndarray | None:
-    if weight is None:
-        return np.ones(n, dtype=np.int64)
-    if np.all(weight == np.floor(weight)) and weight.sum() < _FLOAT_EXACT:
-        return weight.astype(np.int64)
-    return None
-
-
-class _Evaluator:
-    """N(c) = Σ w W[t, c] and D(c) = Σ w u[c] of an assignment; kappa = 1 - T·N/D."""
-
-    def __init__(self, problem: _Problem, matrix: np.ndarray, k: int) -> None:
-        self.problem = problem
-        self.matrix = matrix
-        self.k = k
-        self.exact = matrix.dtype.kind == "i"
-        truth_counts = self._bincount(problem.truth, k)
-        self.truth_counts = truth_counts
-        self.total = truth_counts.sum()
-        if self.exact:
-            obj = matrix.astype(object)
-            self.expected_exact = obj.T.dot(truth_counts.astype(object))
-        else:
-            self.expected_exact = matrix.T @ truth_counts
-        self.sizes = np.diff(problem.starts)
-
-    def _bincount(self, index: np.ndarray, length: int) -> np.ndarray:
-        if self.problem.weight is None:
-            return np.bincount(index, minlength=length)
-        counts = np.bincount(index, weights=self.problem.weight, minlength=length)
-        return counts.astype(np.int64) if self.exact else counts
-
-    def ratio_terms(self, classes: np.ndarray) -> tuple[Any, Any]:
-        """(N, D) of a per-block assignment: Python ints when exact, floats otherwise."""
-        assigned = np.repeat(classes, self.sizes)
-        table = self._bincount(self.problem.truth * self.k + assigned, self.k * self.k)
-        table = table.reshape(self.k, self.k)
-        columns = table.sum(axis=0)
-        if self.exact:
-            observed = int((self.matrix.astype(object) * table.astype(object)).sum())
-            expected = int(self.expected_exact.dot(columns.astype(object)))
-            return observed, expected
-        return float(np.sum(self.matrix * table)), float(self.expected_exact @ columns)
-
-
-def _better(new: tuple[Any, Any], old: tuple[Any, Any], exact: bool) -> bool:
-    """Whether N_new / D_new < N_old / D_old (D_new > 0), exactly for ints."""
-    if new[1] <= 0:
-        return False
-    if exact:
-        return bool(new[0] * old[1] < old[0] * new[1])
-    return bool(new[0] / new[1] < old[0] / old[1])
-
-
-def _initial_classes(problem: _Problem, truth_counts: np.ndarray) -> np.ndarray:
-    """Quantile matching: classes in the proportions of the truth, along the scores."""
-    weight = problem.weight if problem.weight is not None else np.ones(len(problem.truth))
-    position = np.cumsum(weight) - weight / 2
-    boundaries = np.cumsum(truth_counts.astype(np.float64))[:-1]
-    item_class = np.searchsorted(boundaries, position, side="right")
-    classes: np.ndarray = item_class[problem.starts[:-1]].astype(np.int64)
-    return classes
-
-
-def _thresholds_of(classes: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
-    """Cut points reproducing a per-block assignment with the (t_{i-1}, t_i] convention."""
-    n_blocks = len(values)
-    first_above = np.searchsorted(classes, np.arange(k - 1), side="right")
-    first, last = float(values[0]), float(values[-1])
-    # Half a gap outside the scores (Python floats: overflow gives inf, never a warning).
-    gap_low = float(values[1]) / 2 - first / 2 if n_blocks > 1 else 0.5
-    gap_high = last / 2 - float(values[-2]) / 2 if n_blocks > 1 else 0.5
-    low = first - gap_low
-    if not (math.isfinite(low) and low < first):
-        low = float(np.nextafter(first, -np.inf))
-        if not math.isfinite(low):
-            raise WkappaError(
-                "`y_score` reaches the most negative float64, so no finite threshold lies "
-                "below it. Hint: rescale the scores."
-            )
-    high = last + gap_high
-    if not (math.isfinite(high) and high >= last):
-        high = last
-    inner = np.clip(first_above, 1, max(n_blocks - 1, 1))
-    below = values[inner - 1]
-    above = values[np.minimum(inner, n_blocks - 1)]
-    with np.errstate(over="ignore"):
-        middle = (below + above) * 0.5
-        overflow = ~np.isfinite(middle)
-        middle[overflow] = below[overflow] * 0.5 + above[overflow] * 0.5
-    # Between adjacent floats the midpoint rounds to one of them; a <= t < b is what matters.
-    outside = ~((below <= middle) & (middle < above))
-    middle[outside] = below[outside]
-    thresholds: np.ndarray = np.where(
-        first_above == 0, low, np.where(first_above == n_blocks, high, middle)
-    ).astype(np.float64)
-    return thresholds
-
-
 # --------------------------------------------------------------------------- the search
 
 
@@ -535,130 +384,30 @@ def optimize_thresholds(
     )
     k = len(label_tuple)
     check_table_size(k)
-    problem = _sorted_problem(scores, truth, weight)
+    problem = sort_problem(scores, truth, weight)
     if len(problem.values) * k > _MAX_DP_CELLS:
         raise WkappaError(
             f"{len(problem.values)} distinct scores x K = {k} grades is too large for the "
             "exact search. Hint: round the scores to fewer distinct values."
         )
-    search = _Search(problem, checked, k)
-    classes, n_iter, exact = search.run()
-    sizes = np.diff(problem.starts)
-    assigned = np.empty(len(scores), dtype=np.int64)
-    assigned[problem.order] = np.repeat(classes, sizes)
-    # Through the labels= path, as a user checks it: weighted_kappa(y_true,
-    # result.predict(y_score), labels=result.labels) (float sample weights could otherwise
-    # differ in the last bit between the core's counting paths).
-    statistic = weighted_kappa(
-        truth, assigned, weights=checked, labels=np.arange(k), sample_weight=weight
-    )
+    search = DinkelbachSearch(problem, checked, k)
+    classes, table, n_iter, exact = search.run()
+    if weight is None:  # an exact int64 table: the very float weighted_kappa returns
+        statistic = kappa_from_table(table, weights=checked, zero_division="raise")
+    else:
+        # Weighted counts are floats in the core; go through its labels= path, as a user
+        # checks it, so that weighted_kappa(y_true, result.predict(y_score),
+        # labels=result.labels, sample_weight=...) gives the same bits.
+        assigned = np.empty(len(scores), dtype=np.int64)
+        assigned[problem.order] = np.repeat(classes, np.diff(problem.starts))
+        statistic = weighted_kappa(
+            truth, assigned, weights=checked, labels=np.arange(k), sample_weight=weight
+        )
     return ThresholdResult(
-        thresholds=_thresholds_of(classes, problem.values, k),
+        thresholds=thresholds_of(classes, problem.values, k),
         statistic=statistic,
         labels=label_tuple,
         n_iter=n_iter,
         weights=weights_name(checked),
         exact=exact,
     )
-
-
-class _Search:
-    """Dinkelbach iterations; exact integer arithmetic where the weights allow it."""
-
-    def __init__(self, problem: _Problem, checked: str | np.ndarray, k: int) -> None:
-        self.problem = problem
-        n = len(problem.truth)
-        float_matrix = weight_matrix(checked, k)
-        int_matrix = _integer_weights(checked, k)
-        int_weight = None if int_matrix is None else _integer_sample_weight(problem.weight, n)
-        self.exact = int_matrix is not None and int_weight is not None
-        if self.exact:
-            assert int_matrix is not None and int_weight is not None
-            self.evaluator = _Evaluator(problem, int_matrix, k)
-            self.int_weight = int_weight
-            float_matrix = int_matrix.astype(np.float64)
-        else:
-            self.evaluator = _Evaluator(problem, float_matrix, k)
-        self.float_matrix = float_matrix
-        self.float_weight = (
-            np.ones(n) if problem.weight is None else problem.weight.astype(np.float64)
-        )
-        self.k = k
-        counts = self.evaluator.truth_counts
-        if np.count_nonzero(counts) < 2:
-            present = [i for i in range(k) if counts[i] > 0]
-            raise WkappaError(
-                "`y_true` must contain at least two grades (with positive weight) to fit "
-                f"thresholds; got only grade index {present}. A single grade makes kappa 0 or "
-                "undefined for every assignment."
-            )
-        expected = self.evaluator.expected_exact
-        if max(expected) <= 0:
-            raise WkappaError(
-                "Kappa is undefined for every assignment: `weights` is zero on every column a "
-                "true grade can reach (sum(W*E) == 0)."
-            )
-        self.float_expected = np.asarray([float(x) for x in expected])
-
-    def _solve(self, terms: tuple[Any, Any]) -> tuple[np.ndarray, bool]:
-        from ._kernels._threshold_dp import monotone_assignment
-
-        problem = self.problem
-        if self.exact:
-            evaluator = self.evaluator
-            g = math.gcd(terms[0], terms[1])
-            num, den = terms[0] // g, terms[1] // g
-            total = int(evaluator.total)
-            top_weight = int(evaluator.matrix.max())
-            top_expected = int(max(evaluator.expected_exact))
-            bound = (den * top_weight + num * top_expected) * total
-            if bound < _INT_SAFE and top_expected < _INT_SAFE:
-                classes = monotone_assignment(
-                    problem.starts,
-                    problem.truth,
-                    self.int_weight,
-                    evaluator.matrix,
-                    np.asarray(evaluator.expected_exact, dtype=np.int64),
-                    num,
-                    den,
-                )
-                return classes, True
-        lam = float(terms[0]) / float(terms[1])
-        classes = monotone_assignment(
-            problem.starts,
-            problem.truth,
-            self.float_weight,
-            self.float_matrix,
-            self.float_expected,
-            lam,
-            1.0,
-        )
-        return classes, False
-
-    def run(self) -> tuple[np.ndarray, int, bool]:
-        """The optimal per-block classes, the number of iterations and exactness."""
-        evaluator = self.evaluator
-        classes = _initial_classes(self.problem, evaluator.truth_counts)
-        current = evaluator.ratio_terms(classes)
-        if current[1] <= 0:
-            best_class = int(np.argmax(self.float_expected))
-            classes = np.full(len(self.problem.values), best_class, dtype=np.int64)
-            current = evaluator.ratio_terms(classes)
-        n_iter = 0
-        exact_dp = True
-        while current[0] > 0:  # N == 0 is perfect agreement: nothing can beat it
-            if n_iter == _MAX_ITER:
-                warnings.warn(
-                    f"optimize_thresholds stopped after {_MAX_ITER} iterations without "
-                    "converging; the thresholds may not be optimal.",
-                    RuntimeWarning,
-                    stacklevel=3,
-                )
-                break
-            candidate, exact_dp = self._solve(current)
-            n_iter += 1
-            terms = evaluator.ratio_terms(candidate)
-            if not _better(terms, current, self.exact):
-                break
-            classes, current = candidate, terms
-        return classes, n_iter, self.exact and exact_dp

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["monotone_assignment"]
+__all__ = ["assignment_table", "monotone_assignment", "quantile_classes"]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -95,4 +95,54 @@ def monotone_assignment(
     classes: np.ndarray = _monotone_dp(
         starts, truth, weight, matrix, expected, kind(lam_num), kind(lam_den), choice
     )
+    return classes
+
+
+@numba.njit(cache=True, nogil=True)
+def _assignment_table(starts, truth, weight, classes, k):  # type: ignore[no-untyped-def]
+    table = np.zeros((k, k), dtype=weight.dtype)
+    for b in range(classes.shape[0]):
+        c = classes[b]
+        for item in range(starts[b], starts[b + 1]):
+            table[truth[item], c] += weight[item]
+    return table
+
+
+@numba.njit(cache=True, nogil=True)
+def _quantile_classes(starts, weight, boundaries):  # type: ignore[no-untyped-def]
+    n_blocks = starts.shape[0] - 1
+    classes = np.empty(n_blocks, dtype=np.int64)
+    position = 0.0
+    c = 0
+    for b in range(n_blocks):
+        middle = position + weight[starts[b]] / 2
+        while c < boundaries.shape[0] and boundaries[c] <= middle:
+            c += 1
+        classes[b] = c
+        for item in range(starts[b], starts[b + 1]):
+            position += weight[item]
+    return classes
+
+
+def assignment_table(
+    starts: np.ndarray, truth: np.ndarray, weight: np.ndarray, classes: np.ndarray, k: int
+) -> np.ndarray:
+    """The K x K table (true class, assigned class) of a per-block assignment.
+
+    ``weight`` is int64 or float64; the table has its dtype.
+    """
+    table: np.ndarray = _assignment_table(starts, truth, weight, classes, k)
+    return table
+
+
+def quantile_classes(
+    starts: np.ndarray, weight: np.ndarray, truth_counts: np.ndarray
+) -> np.ndarray:
+    """A starting assignment: classes in the proportions of the truth along the scores.
+
+    Block b gets the class whose cumulative share of the truth contains the middle of its
+    first item (so the classes are non-decreasing).
+    """
+    boundaries = np.cumsum(truth_counts.astype(np.float64))[:-1]
+    classes: np.ndarray = _quantile_classes(starts, weight.astype(np.float64), boundaries)
     return classes

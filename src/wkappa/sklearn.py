@@ -1,0 +1,275 @@
+"""scikit-learn integration: kappa scorers and :class:`OrdinalThresholdRegressor`.
+
+Needs the ``sklearn`` extra (``pip install 'wkappa[sklearn]'``); ``import wkappa`` never imports
+scikit-learn.
+
+* :data:`qwk_scorer` and :func:`make_kappa_scorer` score label predictions with
+  (quadratic) weighted kappa, for ``GridSearchCV(scoring=...)`` or ``cross_val_score``.
+* :class:`OrdinalThresholdRegressor` turns any regressor into an ordinal grader: it fits the
+  kappa-optimal thresholds (:func:`wkappa.optimize_thresholds`) on *out-of-fold* predictions,
+  then refits the regressor on all the data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._dependencies import import_optional
+
+import_optional("sklearn", "sklearn")
+
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # noqa: E402
+from sklearn.metrics import make_scorer  # noqa: E402
+from sklearn.model_selection import cross_val_predict  # noqa: E402
+from sklearn.utils import get_tags  # noqa: E402
+from sklearn.utils.validation import check_is_fitted, column_or_1d  # noqa: E402
+
+from ._encode import encode_ratings  # noqa: E402
+from ._kappa import weighted_kappa  # noqa: E402
+from ._thresholds import ThresholdResult, apply_thresholds, optimize_thresholds  # noqa: E402
+from ._weights import WeightsLike, check_weights  # noqa: E402
+from .exceptions import WkappaError  # noqa: E402
+
+__all__ = ["OrdinalThresholdRegressor", "make_kappa_scorer", "qwk_scorer"]
+
+
+def make_kappa_scorer(
+    weights: WeightsLike = "quadratic",
+    *,
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+) -> Any:
+    """A scikit-learn scorer computing weighted kappa of label predictions (greater is better).
+
+    Parameters
+    ----------
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights, as in :func:`wkappa.weighted_kappa`.
+    labels, min_rating, max_rating
+        Fix the categories, as in :func:`wkappa.weighted_kappa`. Without them each fold's
+        categories are the integers between the smallest and largest grade in that fold.
+
+    Returns
+    -------
+    scorer
+        For ``GridSearchCV(scoring=...)``, ``cross_val_score(scoring=...)``. The estimator must
+        predict grades (a classifier or :class:`OrdinalThresholdRegressor`); raw regression
+        outputs are refused with a hint, never silently truncated.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from wkappa.sklearn import make_kappa_scorer
+    >>> X = [[0], [1], [2], [3], [4], [5]] * 5
+    >>> y = [0, 0, 1, 1, 2, 2] * 5
+    >>> scorer = make_kappa_scorer("linear")
+    >>> cross_val_score(DecisionTreeClassifier(), X, y, scoring=scorer, cv=3).tolist()
+    [1.0, 1.0, 1.0]
+    """
+    checked = check_weights(weights)
+    return make_scorer(
+        weighted_kappa,
+        weights=checked,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+    )
+
+
+qwk_scorer = make_kappa_scorer("quadratic")
+"""Quadratic weighted kappa scorer: ``make_kappa_scorer("quadratic")``."""
+
+
+def _refuse_continuous(y: Any) -> None:
+    """A clear error for a regression target (the grades must be discrete)."""
+    dtype = getattr(y, "dtype", None)
+    if not isinstance(dtype, np.dtype) or dtype.kind != "f":
+        return
+    values = np.asarray(y)
+    fractional = np.isfinite(values) & (values != np.floor(values))
+    if fractional.any():
+        raise WkappaError(
+            f"`y` is a continuous target (it contains {float(values[fractional][0])!r}); "
+            "OrdinalThresholdRegressor needs discrete grades. Hint: round the target to "
+            "grades, or use the regressor on its own."
+        )
+
+
+class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):  # type: ignore[misc]
+    """A regressor plus kappa-optimal thresholds fitted on out-of-fold predictions.
+
+    Parameters
+    ----------
+    estimator : regressor
+        Any scikit-learn regressor; it is trained on the grade index ``0..K-1``.
+    cv : int, cross-validation generator or iterable, default 5
+        How :func:`sklearn.model_selection.cross_val_predict` splits the data for the
+        out-of-fold predictions the thresholds are fitted on.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        The kappa the thresholds maximise and :meth:`score` reports.
+    labels : sequence of K grades, optional
+        The grades in order (needed for string grades). Without it, every integer from the
+        smallest to the largest grade in ``y`` (or an ordered categorical's categories).
+
+    Attributes
+    ----------
+    estimator_ : regressor
+        The regressor refitted on all the data.
+    thresholds_ : ndarray of shape (K - 1,)
+        Cut points on the regressor's output (in grade-index units).
+    threshold_result_ : ThresholdResult
+        The full result of :func:`wkappa.optimize_thresholds` on the out-of-fold predictions.
+    oof_predictions_ : ndarray of shape (n,)
+        The out-of-fold regression outputs.
+    oof_score_ : float
+        Kappa of the thresholded out-of-fold predictions (an honest, slightly optimistic
+        estimate: the thresholds were tuned on them).
+    classes_ : ndarray of shape (K,)
+        The grades.
+    n_features_in_ : int
+        Number of features seen in ``fit`` (when the regressor reports it).
+
+    Notes
+    -----
+    The thresholds must come from out-of-fold predictions: a model's predictions on its own
+    training data are more confident than on new data, so thresholds tuned on them are too
+    narrow for new data. Because :meth:`predict` returns class labels, scikit-learn treats this
+    estimator as a classifier (stratified folds in ``cross_val_score``/``GridSearchCV``);
+    :meth:`score` is weighted kappa, not accuracy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Ridge
+    >>> from wkappa.sklearn import OrdinalThresholdRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(400, 3))
+    >>> y = np.clip(np.rint(X @ [1.0, 0.5, 0.0] + 2 + rng.normal(0, 0.5, 400)), 0, 4)
+    >>> model = OrdinalThresholdRegressor(Ridge(), cv=5).fit(X[:300], y[:300].astype(int))
+    >>> model.classes_
+    array([0, 1, 2, 3, 4])
+    >>> model.thresholds_.round(2)
+    array([0.58, 1.62, 2.51, 3.14])
+    >>> model.predict(X[300:305])
+    array([2, 1, 2, 4, 2])
+    >>> round(model.score(X[300:], y[300:]), 3)  # held-out quadratic weighted kappa
+    0.845
+    """
+
+    def __init__(
+        self,
+        estimator: Any,
+        *,
+        cv: Any = 5,
+        weights: WeightsLike = "quadratic",
+        labels: npt.ArrayLike | None = None,
+    ) -> None:
+        self.estimator = estimator
+        self.cv = cv
+        self.weights = weights
+        self.labels = labels
+
+    def fit(
+        self, X: Any, y: npt.ArrayLike, sample_weight: npt.ArrayLike | None = None
+    ) -> OrdinalThresholdRegressor:
+        """Fit the thresholds on out-of-fold predictions, then the regressor on all data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, p)
+            Features.
+        y : array-like of shape (n,)
+            Grades: integers, or any categories with ``labels``.
+        sample_weight : array-like of shape (n,), optional
+            Passed to the regressor's ``fit`` and to the threshold search.
+
+        Returns
+        -------
+        self
+        """
+        check_weights(self.weights)
+        if y is None:
+            raise WkappaError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None."
+            )
+        y_array: Any = np.asarray(y) if not hasattr(y, "dtype") else y
+        if getattr(y_array, "ndim", 1) == 2 and y_array.shape[1] == 1:
+            y_array = column_or_1d(y_array, warn=True)
+        _refuse_continuous(y_array)
+        encoded = encode_ratings(
+            y_array, y_array, labels=self.labels, sample_weight=sample_weight, nan_policy="raise"
+        )
+        assert encoded is not None
+        k = encoded.n_categories
+        target = encoded.true_index.astype(np.float64)
+        params = {} if sample_weight is None else {"sample_weight": encoded.sample_weight}
+        oof = cross_val_predict(clone(self.estimator), X, target, cv=self.cv, params=params)
+        result = optimize_thresholds(
+            encoded.true_index,
+            np.asarray(oof, dtype=np.float64).ravel(),
+            weights=self.weights,
+            min_rating=0,
+            max_rating=k - 1,
+            sample_weight=encoded.sample_weight,
+        )
+        self.estimator_ = clone(self.estimator).fit(X, target, **params)
+        self.threshold_result_: ThresholdResult = result
+        self.thresholds_ = result.thresholds
+        self.oof_predictions_ = np.asarray(oof)
+        self.oof_score_ = result.statistic
+        self.classes_ = np.asarray(encoded.labels)
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(self.estimator_, name):
+                setattr(self, name, getattr(self.estimator_, name))
+        return self
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.estimator)
+        tags.input_tags.sparse = inner.input_tags.sparse
+        tags.input_tags.allow_nan = inner.input_tags.allow_nan
+        return tags
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Grades for X: the regressor's output cut at :attr:`thresholds_`.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, p)
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            Elements of :attr:`classes_`.
+        """
+        check_is_fitted(self, "estimator_")
+        scores = np.asarray(self.estimator_.predict(X), dtype=np.float64).ravel()
+        grades: np.ndarray = self.classes_[apply_thresholds(scores, self.thresholds_)]
+        return grades
+
+    def score(self, X: Any, y: npt.ArrayLike, sample_weight: npt.ArrayLike | None = None) -> float:
+        """Weighted kappa (with :attr:`weights`) of ``predict(X)`` against ``y``.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, p)
+        y : array-like of shape (m,)
+            True grades.
+        sample_weight : array-like of shape (m,), optional
+
+        Returns
+        -------
+        float
+        """
+        return weighted_kappa(
+            y,
+            self.predict(X),
+            weights=self.weights,
+            labels=self.classes_,
+            sample_weight=sample_weight,
+        )

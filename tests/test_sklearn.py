@@ -1,0 +1,176 @@
+"""wkappa.sklearn: kappa scorers and OrdinalThresholdRegressor with real scikit-learn models."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sklearn")
+
+from sklearn.base import clone, is_classifier
+from sklearn.linear_model import LinearRegression, Ridge
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import wkappa as wk
+from wkappa.sklearn import OrdinalThresholdRegressor, make_kappa_scorer, qwk_scorer
+
+# Estimator checks that do not apply to an ordinal model, and why.
+EXPECTED_FAILED_CHECKS = {
+    "check_classifiers_train": (
+        "asks for accuracy > 0.83 on make_blobs, whose classes have no order along any "
+        "direction, so no monotone cut of a regression output can separate them"
+    ),
+    "check_classifiers_classes": (
+        "uses unordered string classes; ordinal grades need labels=[...] for their order, "
+        "which wkappa refuses to guess"
+    ),
+    "check_complex_data": (
+        "complex y is refused by wkappa's own validation, whose message names the dtype "
+        "rather than scikit-learn's 'Complex data not supported'"
+    ),
+}
+
+
+def _synthetic(seed: int, n: int = 4000) -> tuple[np.ndarray, np.ndarray]:
+    """Ordinal grades cut from a noisy linear latent score at uneven points (skewed classes)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    latent = X @ np.array([1.0, 0.7, 0.5, 0.0, 0.0]) + rng.normal(0, 0.8, n)
+    return X, np.digitize(latent, [-1.8, -0.9, 0.6, 2.0])
+
+
+@parametrize_with_checks(
+    [OrdinalThresholdRegressor(LinearRegression(), cv=3)],
+    expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
+)
+def test_sklearn_estimator_checks(estimator, check) -> None:
+    check(estimator)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_held_out_kappa_beats_plain_rounding(seed: int) -> None:
+    X, y = _synthetic(seed)
+    train, test = slice(0, 2000), slice(2000, None)
+    model = OrdinalThresholdRegressor(Ridge(), cv=5).fit(X[train], y[train])
+    plain = Ridge().fit(X[train], y[train])
+    rounded = np.clip(np.rint(plain.predict(X[test])), 0, 4).astype(int)
+    held_out = model.score(X[test], y[test])
+    assert held_out == wk.qwk(y[test], model.predict(X[test]), labels=model.classes_)
+    assert held_out > wk.qwk(y[test], rounded, labels=range(5)) + 0.01
+    # The thresholds were fitted on out-of-fold predictions, not on the refitted model's.
+    assert model.oof_predictions_.shape == (2000,)
+    assert model.oof_score_ == model.threshold_result_.statistic
+
+
+def test_clone_pickle_and_fitted_attributes() -> None:
+    X, y = _synthetic(3, n=600)
+    model = OrdinalThresholdRegressor(Ridge(alpha=2.0), cv=KFold(4), weights="linear")
+    assert is_classifier(model)
+    cloned = clone(model)
+    assert cloned.get_params()["estimator__alpha"] == 2.0
+    assert cloned.weights == "linear"
+    model.fit(X, y)
+    restored = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(restored.predict(X), model.predict(X))
+    np.testing.assert_array_equal(restored.thresholds_, model.thresholds_)
+    assert model.n_features_in_ == 5
+    assert model.thresholds_.shape == (4,)
+    assert model.score(X, y) == wk.weighted_kappa(y, model.predict(X), weights="linear")
+
+
+def test_pipeline_and_grid_search() -> None:
+    X, y = _synthetic(4, n=800)
+    pipe = make_pipeline(StandardScaler(), OrdinalThresholdRegressor(Ridge(), cv=3))
+    search = GridSearchCV(
+        pipe,
+        {"ordinalthresholdregressor__estimator__alpha": [0.1, 100.0]},
+        cv=3,
+        scoring=qwk_scorer,
+        error_score="raise",
+    )
+    search.fit(X, y)
+    assert search.best_params_ == {"ordinalthresholdregressor__estimator__alpha": 0.1}
+    assert -1 <= search.best_score_ <= 1
+    # Default scoring is the estimator's own score: kappa with its weights.
+    default = GridSearchCV(
+        OrdinalThresholdRegressor(Ridge(), cv=3),
+        {"weights": ["quadratic", "linear"]},
+        cv=3,
+        error_score="raise",
+    ).fit(X, y)
+    assert set(default.cv_results_["param_weights"]) == {"quadratic", "linear"}
+
+
+def test_string_grades_with_labels() -> None:
+    X, y = _synthetic(5, n=600)
+    names = np.array(["none", "mild", "moderate", "severe", "critical"])
+    model = OrdinalThresholdRegressor(Ridge(), cv=3, labels=list(names)).fit(X, names[y])
+    assert model.classes_.tolist() == list(names)
+    predicted = model.predict(X)
+    assert set(predicted.tolist()) <= set(names.tolist())
+    assert model.score(X, names[y]) == wk.qwk(names[y], predicted, labels=list(names))
+    numeric = OrdinalThresholdRegressor(Ridge(), cv=3).fit(X, y)
+    np.testing.assert_array_equal(predicted, names[numeric.predict(X)])
+    with pytest.raises(wk.WkappaError, match="labels="):
+        OrdinalThresholdRegressor(Ridge(), cv=3).fit(X, names[y])
+
+
+def test_sample_weight_is_used() -> None:
+    X, y = _synthetic(6, n=600)
+    ones = OrdinalThresholdRegressor(Ridge(), cv=3).fit(X, y, sample_weight=np.ones(600))
+    plain = OrdinalThresholdRegressor(Ridge(), cv=3).fit(X, y)
+    np.testing.assert_allclose(ones.thresholds_, plain.thresholds_)
+    weight = np.where(y == 4, 20.0, 1.0)
+    heavy = OrdinalThresholdRegressor(Ridge(), cv=3).fit(X, y, sample_weight=weight)
+    assert not np.array_equal(heavy.thresholds_, plain.thresholds_)
+
+
+def test_fit_errors() -> None:
+    X = np.arange(20.0).reshape(10, 2)
+    with pytest.raises(wk.WkappaError, match="continuous target"):
+        OrdinalThresholdRegressor(Ridge()).fit(X, np.linspace(0, 1, 10))
+    with pytest.raises(wk.WkappaError, match="at least two classes"):
+        OrdinalThresholdRegressor(Ridge()).fit(X, np.ones(10, dtype=int))
+    with pytest.raises(wk.WkappaError, match="`weights` must be one of"):
+        OrdinalThresholdRegressor(Ridge(), weights="cubic").fit(X, np.arange(10) % 3)
+
+
+def test_scorers() -> None:
+    X, y = _synthetic(7, n=600)
+    tree = DecisionTreeClassifier(max_depth=3, random_state=0)
+    manual = []
+    for train, test in KFold(3).split(X):
+        fitted = clone(tree).fit(X[train], y[train])
+        manual.append(wk.qwk(y[test], fitted.predict(X[test])))
+    # cross_val_score stratifies classifier folds; recompute with the same splitter.
+    scores = cross_val_score(tree, X, y, scoring=qwk_scorer, cv=KFold(3))
+    np.testing.assert_array_equal(scores, manual)
+    custom = np.abs(np.subtract.outer(np.arange(5), np.arange(5))) ** 1.5
+    scorer = make_kappa_scorer(custom, labels=range(5))
+    fitted = clone(tree).fit(X, y)
+    assert scorer(fitted, X, y) == wk.weighted_kappa(
+        y, fitted.predict(X), weights=custom, labels=range(5)
+    )
+    with pytest.raises(wk.WkappaError, match="non-integer"):
+        cross_val_score(Ridge(), X, y, scoring=qwk_scorer, cv=3, error_score="raise")
+    with pytest.raises(wk.WkappaError, match="`weights`"):
+        make_kappa_scorer("cubic")
+
+
+def test_import_is_lazy_and_missing_extra_is_explained() -> None:
+    code = "import sys, wkappa; assert 'sklearn' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = (
+        "import sys; sys.modules['sklearn'] = None\n"
+        "try:\n    import wkappa.sklearn\nexcept ImportError as e:\n"
+        "    assert \"pip install 'wkappa[sklearn]'\" in str(e), e\nelse:\n    raise SystemExit(1)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
