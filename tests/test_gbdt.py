@@ -334,3 +334,13 @@ def test_undefined_kappa_follows_zero_division() -> None:
     with pytest.warns(UndefinedKappaWarning):
         assert np.isnan(lightgbm_metric()(np.array([1, 1]), np.array([1.2, 0.9]))[1])
     assert CatBoostMetric(zero_division=0.0).evaluate([[1.0, 1.0]], [1, 1], None) == (0.0, 1.0)
+
+
+def test_reading_the_old_flat_layout_would_be_wrong() -> None:
+    """LightGBM 4 passes (n, K); reading it as LightGBM 3's flat class-major vector is wrong."""
+    model = lgb.LGBMClassifier(n_estimators=60, **LGB_PARAMS).fit(X, Y)
+    probabilities = model.predict_proba(XV)
+    right = argmax(probabilities)
+    misread = wk.qwk(YV, probabilities.ravel().reshape(K, -1).argmax(axis=0), max_rating=K - 1)
+    assert lightgbm_metric()(YV, probabilities, None)[1] == right
+    assert right > 0.6 and misread < 0.3
