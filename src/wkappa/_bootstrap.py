@@ -242,8 +242,14 @@ def table_interval(
     if values.size == 0:
         return BootstrapOutcome(math.nan, math.nan, dropped)
     if method == "bca":
+        # The statistic in the replicates' own arithmetic, so that a replicate equal to the
+        # data counts as a tie, not as 1 ulp above or below.
+        cells = nonzero_cells(table)
+        rows, cols = cells.coords
+        same = batch_kappa(cells.counts[None, :], rows, cols, weights)[0]
         jack_values, jack_counts = jackknife(table, weights)
-        low, high = bca_interval(values, statistic, jack_values, jack_counts, confidence_level)
+        center = float(same) if math.isfinite(same) else statistic
+        low, high = bca_interval(values, center, jack_values, jack_counts, confidence_level)
     else:
         low, high = percentile_interval(values, confidence_level)
     return BootstrapOutcome(low, high, dropped)
