@@ -185,6 +185,9 @@ def test_weighted_table_uses_frequency_weights() -> None:
         ({"n_resamples": 2.5}, "n_resamples"),
         ({"n_resamples": True}, "n_resamples"),
         ({"method": "basic"}, "method"),
+        ({"rng": -1}, "rng"),
+        ({"rng": "seed"}, "rng"),
+        ({"rng": 1.5}, "rng"),
     ],
 )
 def test_bad_bootstrap_method(kwargs: dict[str, object], match: str) -> None:

@@ -138,6 +138,7 @@ def test_undefined_kappa_gives_nan() -> None:
         ({"n_resamples": 1.5}, "n_resamples"),
         ({"confidence_level": 95}, "confidence_level"),
         ({"weights": "cubic"}, "weights"),
+        ({"rng": "seed"}, "rng"),
     ],
 )
 def test_bad_options(kwargs: dict[str, object], match: str) -> None:

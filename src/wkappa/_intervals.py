@@ -22,6 +22,7 @@ __all__ = [
     "check_method",
     "json_float",
     "json_label",
+    "make_rng",
 ]
 
 
@@ -163,6 +164,24 @@ class BootstrapMethod:
             raise WkappaError(
                 f"`method` must be 'percentile' or 'bca'; got {format_value(self.method)}."
             )
+        make_rng(self.rng)
+
+
+def make_rng(rng: Any) -> np.random.Generator:
+    """``numpy.random.default_rng(rng)`` with a WkappaError naming ``rng`` for bad seeds."""
+    if isinstance(rng, (bool, float, str)):
+        raise WkappaError(_bad_rng(rng))
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise WkappaError(_bad_rng(rng)) from None
+
+
+def _bad_rng(rng: Any) -> str:
+    return (
+        "`rng` must be None, a non-negative integer seed, a numpy SeedSequence or a numpy "
+        f"Generator; got {format_value(rng)}."
+    )
 
 
 def check_method(method: Any) -> Literal["asymptotic"] | BootstrapMethod:

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from . import _bootstrap
 from ._encode import EncodedRatings, check_table_size, encode_ratings
+from ._intervals import make_rng
 from ._kappa import kappa_from_table
 from ._results import (
     ConfidenceInterval,
@@ -191,7 +192,7 @@ def paired_kappa_test(
             tuple(first.labels),
             weights_name(checked),
         )
-    generator = np.random.default_rng(rng)
+    generator = make_rng(rng)
     parts = []
     for size in _bootstrap.chunk_sizes(int(n_resamples), truth.size):
         replicates = _bootstrap.draw(cells, size, generator)

@@ -21,6 +21,7 @@ from ._intervals import (
     check_method,
     json_float,
     json_label,
+    make_rng,
 )
 from ._normal import norm_ppf
 from .exceptions import UndefinedKappaWarning
@@ -190,7 +191,7 @@ class KappaResult:
             return ConfidenceInterval(
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
-        rng = np.random.default_rng(how.rng)
+        rng = make_rng(how.rng)
         outcome = _bootstrap.table_interval(
             self.table,
             self.weight_matrix,
