@@ -160,7 +160,13 @@ def _backend(y_true: Any, y_pred: Any) -> _Backend:
     xp = y_true.__array_namespace__()
     if y_pred.__array_namespace__() is not xp or y_true.device != y_pred.device:
         raise _Host
-    return _Backend(xp, False, y_true.device)
+    backend = _Backend(xp, False, y_true.device)
+    # JAX without x64 silently makes "int64" int32 and "float64" float32: sums could overflow
+    # or lose precision there, so such arrays are counted on the host instead.
+    probe = backend.arange(1)
+    if probe.dtype != xp.int64 or backend.astype(probe, xp.float64).dtype != xp.float64:
+        raise _Host
+    return backend
 
 
 @dataclass(frozen=True)

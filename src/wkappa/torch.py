@@ -53,7 +53,7 @@ def _check_target(target: Any, n: int, k: int, validate: bool) -> torch.Tensor:
             f"`target` must hold integer class indices 0..{k - 1}; got dtype {target.dtype}. "
             "Hint: target.long()."
         )
-    indices: torch.Tensor = target.long()
+    indices: torch.Tensor = target.detach().long()
     if validate and n and bool(((indices < 0) | (indices >= k)).any()):
         bad = int(indices[(indices < 0) | (indices >= k)][0])
         raise WkappaError(
@@ -287,7 +287,7 @@ class KappaMetric:
         """
         k = self.num_classes
         pred_index = self._preds(preds)
-        true_index = _check_target(target.detach(), pred_index.shape[0], k, self.validate_args)
+        true_index = _check_target(target, pred_index.shape[0], k, self.validate_args)
         cells = true_index.to(pred_index.device) * k + pred_index
         counts = torch_count(cells, k * k).reshape(k, k).to(torch.int64)
         if self._table is None:
