@@ -166,14 +166,15 @@ def test_score_weights_labels_bounds_and_weight_column(csv_file, ratings):
     assert doc["weight_column"] == "w"
 
 
-def test_score_bootstrap_is_seeded(csv_file):
+def test_score_bootstrap_is_seeded(csv_file, ratings):
     args = ("score", csv_file, "--true", "truth", "--pred", "pred", "--format", "json")
-    first = _json(run(*args, "--bootstrap", "500", "--seed", "3", "--ci", "0.9"))
-    second = _json(run(*args, "--bootstrap", "500", "--seed", "3", "--ci", "0.9"))
-    assert first["ci_method"] == "percentile" and first["confidence_level"] == 0.9
-    assert first["confidence_interval"] == second["confidence_interval"]
-    low, high = first["confidence_interval"]
-    assert low < first["statistic"] < high
+    doc = _json(run(*args, "--bootstrap", "500", "--seed", "3", "--ci", "0.9"))
+    assert doc["ci_method"] == "percentile" and doc["confidence_level"] == 0.9
+    # The seed makes it reproducible: the library gives the very same interval.
+    result = wk.kappa_test(ratings["truth"], ratings["pred"])
+    ci = result.confidence_interval(0.9, method=wk.BootstrapMethod(500, rng=3))
+    assert doc["confidence_interval"] == pytest.approx([ci.low, ci.high], rel=1e-12)
+    assert ci.low < doc["statistic"] < ci.high
 
 
 def test_score_explain_and_plot(csv_file, tmp_path):
@@ -367,7 +368,13 @@ def test_compare(csv_file, ratings):
     assert doc["statistic_a"] == pytest.approx(wk.qwk(ratings["truth"], ratings["pred"]))
     assert doc["statistic_b"] == pytest.approx(wk.qwk(ratings["truth"], ratings["other"]))
     assert doc["difference"] == pytest.approx(doc["statistic_a"] - doc["statistic_b"])
-    assert 0 <= doc["pvalue"] <= 1
+    # Counting triples first loses nothing: the same seed gives the library's very interval.
+    direct = wk.paired_kappa_test(ratings["truth"], ratings["pred"], ratings["other"],
+                                  n_resamples=400, rng=1)  # fmt: skip
+    assert doc["confidence_interval"]["low"] == pytest.approx(direct.confidence_interval.low)
+    assert doc["confidence_interval"]["high"] == pytest.approx(direct.confidence_interval.high)
+    assert doc["pvalue"] == pytest.approx(direct.pvalue)
+    assert doc["labels"] == [0, 1, 2, 3, 4] and doc["n"] == ratings.height
     text = run(*args, "--bootstrap", "400", "--seed", "1").stdout
     assert "A = pred" in text and "B = other" in text and "p-value" in text
     assert_error(run("compare", csv_file, "--true", "truth", "--pred", "pred"), "twice")
@@ -390,3 +397,53 @@ def test_demo_prints_the_worked_example_and_the_data_sets(tmp_path):
     copied = run("score", "ms_diagnosis.csv", "--true", "new_orleans_neurologist",
                  "--pred", "winnipeg_neurologist", cwd=tmp_path / "data")  # fmt: skip
     assert copied.returncode == 0 and "n               218" in copied.stdout
+
+
+def test_compare_shares_categories(tmp_path):
+    path = tmp_path / "three.csv"
+    path.write_text("t,a,b\n0,0,0\n1,1,2\n2,2,5\n1,0,1\n2,2,2\n")
+    doc = _json(run("compare", path, "--true", "t", "--pred", "a", "--pred", "b",
+                    "--bootstrap", "200", "--seed", "0", "--format", "json"))  # fmt: skip
+    assert doc["labels"] == [0, 1, 2, 3, 4, 5]
+    t, a, b = [0, 1, 2, 1, 2], [0, 1, 2, 0, 2], [0, 2, 5, 1, 2]
+    assert doc["statistic_a"] == pytest.approx(wk.qwk(t, a, min_rating=0, max_rating=5))
+    assert doc["statistic_b"] == pytest.approx(wk.qwk(t, b, min_rating=0, max_rating=5))
+
+
+# --------------------------------------------------------------------------- progress bar
+
+
+def _in_terminal(*args: str | Path) -> tuple[int, str]:
+    """Run the command with stdout and stderr on a pseudo-terminal; return (code, output)."""
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "wkappa", *map(str, args)],
+                            stdout=slave, stderr=slave, close_fds=True)  # fmt: skip
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    return proc.wait(timeout=120), b"".join(chunks).decode(errors="replace")
+
+
+def test_progress_bar_only_on_a_terminal_and_not_with_quiet(tmp_path):
+    n = 1_200_000  # about 10 MB of CSV: above the 8 MiB where the bar starts
+    i = pl.int_range(n, dtype=pl.Int64, eager=True)
+    path = tmp_path / "big.csv"
+    pl.DataFrame({"id": i, "truth": i % 5, "pred": (i * 7) % 5}).write_csv(path)
+    args = ("score", path, "--true", "truth", "--pred", "pred")
+    code, shown = _in_terminal(*args)
+    assert code == 0 and "reading big.csv" in shown and "rows" in shown
+    code, shown = _in_terminal(*args, "--quiet")
+    assert code == 0 and "reading" not in shown and "kappa" in shown
+    piped = run(*args)
+    assert piped.returncode == 0 and "reading" not in piped.stderr + piped.stdout

@@ -10,6 +10,7 @@ stderr and exit code 2; ``--debug`` shows the traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -330,6 +331,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"wkappa: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `wkappa ... | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as exc:
         if debug:
             raise

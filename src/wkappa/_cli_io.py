@@ -238,7 +238,7 @@ def _progress(source: Source, enabled: bool) -> Iterator[Callable[[Any], Any] | 
         console=rich_console.Console(stderr=True),
         transient=True,
     )
-    task = bar.add_task(source.name, total=total)
+    task = bar.add_task(Path(source.name).name, total=total)
 
     def tick(batch: Any) -> Any:
         bar.update(task, advance=batch.height)

@@ -17,6 +17,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -67,8 +68,22 @@ def _json_value(value: Any) -> Any:
 
 
 def to_json(document: dict[str, Any]) -> str:
-    """Strict JSON (nan and infinities become null)."""
-    return json.dumps(_json_value(document), indent=2, allow_nan=False)
+    """Strict JSON (nan and infinities become null), indented, each list of scalars (a table
+    row, the labels, an interval) on one line."""
+    leaves: list[str] = []
+
+    def collapse(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: collapse(v) for k, v in value.items()}
+        if isinstance(value, list):
+            if all(not isinstance(v, (list, dict)) for v in value):
+                leaves.append(json.dumps(value, allow_nan=False))
+                return f"\0{len(leaves) - 1}\0"
+            return [collapse(v) for v in value]
+        return value
+
+    text = json.dumps(collapse(_json_value(document)), indent=2, allow_nan=False)
+    return re.sub(r'"\\u0000(\d+)\\u0000"', lambda m: leaves[int(m.group(1))], text)
 
 
 def _whole(table: np.ndarray) -> Any:
@@ -109,13 +124,18 @@ def format_pvalue(value: float) -> str:
     return f"{value:.4f}" if value >= 1e-3 else f"{value:.2e}"
 
 
-def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], indent: int = 2) -> str:
-    """Columns padded to their widest cell; the first column left-aligned, others right."""
+def render_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    indent: int = 2,
+    left: Sequence[int] = (0,),
+) -> str:
+    """Columns padded to their widest cell; the ``left`` columns left-aligned, others right."""
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = []
     for row in [header, *rows]:
         cells = [
-            str(cell).ljust(w) if i == 0 else str(cell).rjust(w)
+            str(cell).ljust(w) if i in left else str(cell).rjust(w)
             for i, (cell, w) in enumerate(zip(row, widths, strict=True))
         ]
         lines.append(" " * indent + "  ".join(cells).rstrip())
@@ -208,7 +228,7 @@ def score_text(
         level = f"{overall.level * 100:g}% CI"
         header = [by, "n", "kappa", "SE", level, "z", "p", "interpretation"]
         rows = group_rows([*groups, ("(all)", overall)])
-        lines += [f"By {by}:", render_table(header, rows), ""]
+        lines += [f"By {by}:", render_table(header, rows, left=(0, 7)), ""]
     table = np.asarray(result.table)
     digits = None if table.dtype.kind in "iu" else 2
     lines += [

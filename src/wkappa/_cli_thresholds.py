@@ -17,6 +17,7 @@ import numpy as np
 from ._cli_io import COUNT, count_keys, detect_format, open_source, polars
 from ._cli_output import format_number, format_pvalue, render_table, to_json
 from ._cli_tables import build_tables, label_text, parse_labels
+from ._encode import encode_ratings
 from .exceptions import WkappaError
 
 __all__ = ["run_compare", "run_thresholds"]
@@ -75,8 +76,14 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
         raise WkappaError("--apply OTHER_FILE and --out FILE go together; give both or neither.")
     source, result, n = _fit(args, progress)
     if args.format == "json":
-        document = {"schema": "wkappa.thresholds/1", "file": source.name, "true": args.true,
-                    "score": args.score, "n": n, **result.to_dict()}  # fmt: skip
+        document = {
+            "schema": "wkappa.thresholds/1",
+            "file": source.name,
+            "true": args.true,
+            "score": args.score,
+            "n": n,
+            **result.to_dict(),
+        }
         print(to_json(document))
     else:
         labels = [label_text(v) for v in result.labels]
@@ -85,9 +92,11 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
         ]
         print(f"wkappa thresholds: {source.name}  (truth {args.true}, score {args.score}, n = {n})")
         print(f"  weights {result.weights}; K = {len(labels)} grades: {', '.join(labels)}")
-        print(f"  kappa with these thresholds: {format_number(result.statistic, 6)}"
-              f"  ({'proven optimal' if result.exact else 'optimal up to float rounding'},"
-              f" {result.n_iter} Dinkelbach iterations)")  # fmt: skip
+        print(
+            f"  kappa with these thresholds: {format_number(result.statistic, 6)}"
+            f"  ({'proven optimal' if result.exact else 'optimal up to float rounding'},"
+            f" {result.n_iter} Dinkelbach iterations)"
+        )
         print(render_table(["between grades", "threshold"], rows))
         print("  a score equal to a threshold gets the lower grade")
     if args.apply:
@@ -122,9 +131,10 @@ def _apply(args: argparse.Namespace, result: Any) -> None:
 
     dtype = pl.Series(sample[:1]).dtype
     graded = frame.with_columns(
-        pl.col(args.score).map_batches(grade, return_dtype=dtype, is_elementwise=True)
+        pl.col(args.score)
+        .map_batches(grade, return_dtype=dtype, is_elementwise=True)
         .alias(args.grade_col)
-    )  # fmt: skip
+    )
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     try:
         if out_format in ("csv", "tsv"):
@@ -144,7 +154,7 @@ def _apply(args: argparse.Namespace, result: Any) -> None:
 
 def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     """Paired bootstrap comparison of two prediction columns against one truth."""
-    from ._inference import paired_kappa_test
+    from ._paired import paired_kappa_test
 
     if len(args.pred) != 2:
         raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
@@ -171,34 +181,60 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         build_tables(counts=counts, true=args.true, pred=c, **common) for c in (pred_a, pred_b)
     ]
     shared = _shared_labels(labels, [f.labels for f in found])
+    # paired_kappa_test takes one entry per item: expand the distinct triples, as compact
+    # category indices (n bytes per column for K <= 127), into the items they stand for.
+    k = len(shared)
+    dtype = np.int8 if k <= 127 else np.int16 if k <= 32767 else np.int64
     repeat = counts[COUNT].to_numpy()
+    items = []
+    for column in (args.true, pred_a, pred_b):
+        encoded = encode_ratings(counts[column], counts[column], labels=shared, ordered=False)
+        assert encoded is not None
+        items.append(np.repeat(encoded.true_index.astype(dtype), repeat))
     result = paired_kappa_test(
-        np.repeat(counts[args.true].to_numpy(), repeat),
-        np.repeat(counts[pred_a].to_numpy(), repeat),
-        np.repeat(counts[pred_b].to_numpy(), repeat),
+        *items,
         weights=args.weights,
-        labels=shared,
+        labels=list(range(k)),
         n_resamples=args.bootstrap,
         confidence_level=args.ci,
         rng=args.seed,
     )
     if args.format == "json":
-        document = {"schema": "wkappa.compare/1", "file": source.name, "true": args.true,
-                    "pred_a": pred_a, "pred_b": pred_b, **result.to_dict()}  # fmt: skip
+        document = {
+            "schema": "wkappa.compare/1",
+            "file": source.name,
+            "true": args.true,
+            "pred_a": pred_a,
+            "pred_b": pred_b,
+            **result.to_dict(),
+            "labels": shared,
+        }
         print(to_json(document))
         return 0
     ci = result.confidence_interval
-    print(f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g})")
+    floor = 2.0 / (args.bootstrap + 1)
+    print(
+        f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
+        f"{result.weights} weights)"
+    )
     rows = [
-        [f"A = {pred_a}", format_number(result.statistic_a)],
-        [f"B = {pred_b}", format_number(result.statistic_b)],
-        ["A - B", format_number(result.difference)],
-        [f"{ci.confidence_level * 100:g}% CI of A - B",
-         f"[{format_number(ci.low)}, {format_number(ci.high)}]"],
-        ["p-value (H0: equal kappas)", format_pvalue(result.pvalue)],
-    ]  # fmt: skip
-    print(render_table([f"{result.weights} kappa", ""], rows))
-    print(f"  paired bootstrap, {args.bootstrap} resamples of the items")
+        [f"A = {pred_a}", format_number(result.statistic_a), "kappa"],
+        [f"B = {pred_b}", format_number(result.statistic_b), "kappa"],
+        ["A - B", format_number(result.difference), ""],
+        [
+            f"{ci.confidence_level * 100:g}% CI of A - B",
+            f"[{format_number(ci.low)}, {format_number(ci.high)}]",
+            f"paired bootstrap, {args.bootstrap} resamples",
+        ],
+        [
+            "p-value (H0: A = B)",
+            format_pvalue(result.pvalue),
+            f"the smallest possible is {format_pvalue(floor)}" if result.pvalue <= floor else "",
+        ],
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    for r in rows:
+        print(f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2]}".rstrip())
     return 0
 
 

@@ -4,7 +4,8 @@
 2. A published two-rater data set (``data/ms_diagnosis.csv``) scored by ``wkappa score`` with
    its standard error, confidence interval, test and interpretation, per patient sample.
 3. Exact thresholds fitted by ``wkappa thresholds`` on bundled out-of-fold predictions
-   (``data/diabetes_oof.csv``), against plain rounding.
+   (``data/diabetes_oof.csv``).
+4. ``wkappa compare``: two models' rounded predictions against the same grades.
 
 Sections 2 and 3 run the real commands, so what they print is what the command line prints.
 """
@@ -45,6 +46,18 @@ MS_COMMAND = (
     "patients",
 )
 THRESHOLD_COMMAND = ("thresholds", "diabetes_oof.csv", "--true", "grade", "--score", "oof_score")
+COMPARE_COMMAND = (
+    "compare",
+    "diabetes_oof.csv",
+    "--true",
+    "grade",
+    "--pred",
+    "pred_all",
+    "--pred",
+    "pred_bmi",
+    "--seed",
+    "0",
+)
 
 
 def data_path(name: str) -> Path:
@@ -91,15 +104,13 @@ def _seed_example() -> None:
     print(f"wkappa.qwk(actuals, preds) = {quadratic_weighted_kappa(actuals, preds)!r}")
 
 
-def _rounding_baseline() -> tuple[float, float]:
+def _rounded_kappa() -> float:
     import csv
 
     with data_path(DATA_FILES[1]).open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    grade = np.array([int(r["grade"]) for r in rows])
-    score = np.array([float(r["oof_score"]) for r in rows])
-    rounded = np.clip(np.rint(score), grade.min(), grade.max()).astype(np.int64)
-    return quadratic_weighted_kappa(grade, rounded), float(np.mean(rounded == grade))
+    grade = [int(r["grade"]) for r in rows]
+    return quadratic_weighted_kappa(grade, [int(r["pred_all"]) for r in rows])
 
 
 def run_demo(export: str | None = None) -> int:
@@ -130,11 +141,16 @@ def run_demo(export: str | None = None) -> int:
     print("   0-4 = quintiles of disease progression, 5-fold cross-validated regression).")
     print()
     _run(THRESHOLD_COMMAND)
-    baseline, accuracy = _rounding_baseline()
     print()
-    print(f"Plain rounding of the same scores: kappa {baseline:.6f} (accuracy {accuracy:.3f}).")
+    print(f"Rounding the same scores to the nearest grade instead: kappa {_rounded_kappa():.6f}.")
     print("Thresholds fitted on these scores are optimistic for them; fit them on out-of-fold")
     print("predictions and judge them on new data (`--apply NEW_FILE --out graded.csv`).")
+    print()
+    print("=" * 72)
+    print("4. Two models, one truth: the rounded predictions of that regression (pred_all)")
+    print("   against a regression on the body-mass index alone (pred_bmi), paired bootstrap.")
+    print()
+    _run(COMPARE_COMMAND)
     print()
     print("Try it yourself: wkappa demo --export-data DIR copies both files to DIR.")
     return 0

@@ -8,7 +8,8 @@
   regression on scikit-learn's copy of the diabetes data (Efron, Hastie, Johnstone &
   Tibshirani 2004). The target, a quantitative measure of disease progression one year after
   baseline, is cut at its quintiles into the grades 0-4; the model predicts the grade.
-  Needs scikit-learn; the output is deterministic.
+  ``pred_all`` / ``pred_bmi`` round (and clip to 0-4) the out-of-fold predictions of that model
+  and of one using the body-mass index alone. Needs scikit-learn; the output is deterministic.
 """
 
 from __future__ import annotations
@@ -55,11 +56,18 @@ def write_diabetes_oof(path: Path) -> None:
     grade = np.searchsorted(cuts, target, side="right")
     folds = KFold(n_splits=5, shuffle=True, random_state=0)
     score = cross_val_predict(LinearRegression(), features, grade, cv=folds)
+    # A weaker model for `wkappa compare`: body-mass index alone (feature 2).
+    score_bmi = cross_val_predict(LinearRegression(), features[:, [2]], grade, cv=folds)
+    score, score_bmi = np.round(score, 4), np.round(score_bmi, 4)
+    pred_all, pred_bmi = (np.clip(np.rint(s), 0, 4).astype(np.int64) for s in (score, score_bmi))
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["patient", "grade", "oof_score"])
-        for k, (g, s) in enumerate(zip(grade.tolist(), score.tolist(), strict=True), start=1):
-            writer.writerow([f"D{k:03d}", g, f"{s:.4f}"])
+        writer.writerow(["patient", "grade", "oof_score", "pred_all", "pred_bmi"])
+        rows = zip(
+            grade.tolist(), score.tolist(), pred_all.tolist(), pred_bmi.tolist(), strict=True
+        )
+        for k, (g, s, a, b) in enumerate(rows, start=1):
+            writer.writerow([f"D{k:03d}", g, f"{s:.4f}", a, b])
 
 
 def main(argv: list[str] | None = None) -> None:
