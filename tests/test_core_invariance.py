@@ -37,9 +37,7 @@ def test_sample_weight_of_ones_equals_none(drawn: tuple[np.ndarray, np.ndarray, 
     y_true, y_pred, weights = drawn
     plain = _kappa(y_true, y_pred, weights)
     for ones in (np.ones(len(y_true)), np.ones(len(y_true), dtype=np.int64)):
-        assert _kappa(y_true, y_pred, weights, sample_weight=ones) == pytest.approx(
-            plain, abs=1e-13
-        )
+        assert _kappa(y_true, y_pred, weights, sample_weight=ones) == plain
         assert np.array_equal(
             wk.confusion_table(y_true, y_pred, sample_weight=ones),
             wk.confusion_table(y_true, y_pred),
@@ -57,7 +55,8 @@ def test_integer_weights_equal_repetition(
     bounds = {"min_rating": 0, "max_rating": int(max(y_true.max(), y_pred.max()))}
     repeated = _kappa(np.repeat(y_true, counts), np.repeat(y_pred, counts), weights, **bounds)
     weighted = _kappa(y_true, y_pred, weights, sample_weight=counts, **bounds)
-    assert weighted == pytest.approx(repeated, abs=1e-13)
+    # Both are exact (integer arithmetic, one correctly rounded division): equal to the bit.
+    assert weighted == repeated
     assert np.array_equal(
         wk.confusion_table(y_true, y_pred, sample_weight=counts, **bounds),
         wk.confusion_table(np.repeat(y_true, counts), np.repeat(y_pred, counts), **bounds),

@@ -104,7 +104,9 @@ def rating_cases(draw: st.DrawFn, dyadic: bool = False) -> Case:
         agree = rng.random(n) < 0.7
         pred_pos = [t if a else p for t, p, a in zip(true_pos, pred_pos, agree, strict=True)]
     sample_weight = _sample_weights(draw, rng, n, dyadic)
-    mode = draw(st.sampled_from(["int", "int", "float", "labels"]))
+    # int and float arrays take the fused fast path; object arrays (like any input it does not
+    # take) and labels take the strict encoding path. Both must match the reference.
+    mode = draw(st.sampled_from(["int", "float", "object", "labels"]))
     kwargs: dict[str, Any] = {}
     if mode == "labels":
         # Categories named in a random order; a category's index is its position in labels.
@@ -125,7 +127,7 @@ def rating_cases(draw: st.DrawFn, dyadic: bool = False) -> Case:
         if draw(st.booleans()):
             hi = offset + k_span - 1 + draw(st.integers(0, 2))
             kwargs["max_rating"] = hi
-        dtype = np.float64 if mode == "float" else np.int64
+        dtype = {"int": np.int64, "float": np.float64, "object": object}[mode]
         y_true = np.array(ratings_true, dtype=dtype)
         y_pred = np.array(ratings_pred, dtype=dtype)
         true_index = [r - lo for r in ratings_true]

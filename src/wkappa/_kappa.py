@@ -20,7 +20,7 @@ from ._validation import (
     check_nan_policy,
     check_zero_division,
 )
-from ._weights import WeightsLike, check_weights, weight_matrix
+from ._weights import WeightsLike, check_weights, integer_weights, weight_matrix
 from .exceptions import UndefinedKappaWarning, WkappaError
 
 __all__ = [
@@ -164,6 +164,15 @@ def table_kappa(table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivis
     ``E = outer(row_sums, col_sums) / n``, divided through by n. Every term is non-negative, so
     neither sum cancels, and proportions keep huge or tiny counts from over- or underflowing.
     """
+    integral = table.dtype.kind in "iu" or (
+        table.dtype.kind == "f"
+        and float(table.sum()) < 2.0**53
+        and bool(np.all(table == np.floor(table)))
+    )  # integer counts, or weighted counts that happen to be whole (integer sample weights)
+    if integral:
+        exact = _integer_table_kappa(table, weights, zero_division)
+        if exact is not None:
+            return exact
     table64 = table.astype(np.float64, copy=False)
     n = float(table64.sum())
     if not n > 0:
@@ -174,6 +183,29 @@ def table_kappa(table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivis
     if expected <= 0:
         return undefined_kappa(zero_division, _UNDEFINED_REASON)
     return float(1.0 - observed / expected)
+
+
+def _integer_table_kappa(
+    table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision
+) -> float | None:
+    """Exact kappa of integer counts with quadratic, linear or unweighted weights, or None.
+
+    With the integer weights D (``W = D / scale``), ``kappa = 1 - n sum(D*O) / (r' D c)``:
+    numerator and denominator are Python ints, so the one division is correctly rounded.
+    """
+    matrix = integer_weights(weights)
+    if matrix is None:
+        return None
+    if float(table.sum(dtype=np.float64)) * float(matrix.max()) >= _INT64_SAFE:
+        return None  # int64 could overflow below; the float path is accurate enough
+    counts = table.astype(np.int64, copy=False)
+    n = int(counts.sum())
+    observed = int((matrix * counts).sum())
+    weighted_cols = (matrix @ counts.sum(axis=0)).tolist()
+    expected = sum(r * c for r, c in zip(counts.sum(axis=1).tolist(), weighted_cols, strict=True))
+    if expected <= 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float((expected - n * observed) / expected)
 
 
 def _is_quadratic(weights: str | np.ndarray) -> bool:
@@ -300,7 +332,7 @@ def weighted_kappa(
     --------
     >>> import wkappa as wk
     >>> wk.weighted_kappa([0, 1, 2, 2], [0, 2, 2, 1], weights="linear")
-    0.4285714285714286
+    0.42857142857142855
     """
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)

@@ -16,7 +16,14 @@ import numpy.typing as npt
 from ._validation import format_value
 from .exceptions import WkappaError
 
-__all__ = ["WEIGHT_NAMES", "WeightsLike", "check_weights", "weight_matrix", "weights_name"]
+__all__ = [
+    "WEIGHT_NAMES",
+    "WeightsLike",
+    "check_weights",
+    "integer_weights",
+    "weight_matrix",
+    "weights_name",
+]
 
 WEIGHT_NAMES = ("quadratic", "linear", "unweighted")
 WeightsLike = Literal["quadratic", "linear", "unweighted"] | npt.ArrayLike
@@ -100,3 +107,41 @@ def weight_matrix(weights: str | np.ndarray, n_categories: int) -> np.ndarray:
     if weights == "linear":
         return distance / scale
     return (distance > 0).astype(np.float64)
+
+
+def _integer_matrix(name: str, n_categories: int) -> np.ndarray:
+    index = np.arange(n_categories, dtype=np.int64)
+    distance: np.ndarray = np.abs(index[:, None] - index[None, :])
+    if name == "quadratic":
+        squared: np.ndarray = distance * distance
+        return squared
+    if name == "linear":
+        return distance
+    return (distance > 0).astype(np.int64)
+
+
+def integer_weights(weights: np.ndarray) -> np.ndarray | None:
+    """The integer matrix ``D`` with ``weights = D / scale``, if ``weights`` is a named matrix.
+
+    Kappa does not change when W is scaled, so for a table of integer counts and quadratic,
+    linear or unweighted weights it can be computed with integers ``(i-j)²``, ``|i-j|`` or
+    ``[i != j]`` exactly. Any other matrix gives None.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (K, K), float64
+        A disagreement weight matrix.
+
+    Returns
+    -------
+    ndarray of shape (K, K), int64, or None
+    """
+    k = weights.shape[0]
+    if k < 2:
+        return None
+    # W[0, 1] tells which named matrix it can be: 1/(K-1)², 1/(K-1) or 1.
+    for name in WEIGHT_NAMES:
+        candidate = weight_matrix(name, k)
+        if weights[0, 1] == candidate[0, 1] and np.array_equal(weights, candidate):
+            return _integer_matrix(name, k)
+    return None
