@@ -148,7 +148,7 @@ def test_kappa_by_group_matches_numpy_per_group(engine, kind, connection):
         pred = [case.pred[i] for i in idx]
         expected = wk.kappa_test(true, pred, nan_policy="omit", **numpy_kwargs(case))
         assert row.n == expected.n
-        assert row.kappa == pytest.approx(expected.statistic, rel=1e-12)
+        assert row.kappa == expected.statistic  # exact integer formula, as the core
         assert row.standard_error == pytest.approx(expected.standard_error, rel=1e-9)
         low, high = expected.confidence_interval(0.95)
         assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-9)
@@ -169,6 +169,35 @@ def _to_pandas(engine: str, out: object):
         return out.to_pandas()
     assert isinstance(out, duckdb.DuckDBPyRelation)
     return out.df()
+
+
+@pytest.mark.parametrize("weights", ["linear", "unweighted", "custom"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_kappa_by_group_equals_kappa_test_of_each_group_table(weights, weighted):
+    case = make_case("int", seed=5)
+    matrix = np.sqrt(np.abs(np.subtract.outer(np.arange(4), np.arange(4))))
+    chosen = matrix if weights == "custom" else weights
+    extra = {"sample_weight": "w"} if weighted else {}
+    out = frames.kappa_by_group(
+        to_polars(case), y_true="a", y_pred="b", by="g", weights=chosen, nan_policy="omit",
+        confidence_level=0.9, **extra,
+    )  # fmt: skip
+    for row in out.iter_rows(named=True):
+        idx = [i for i, g in enumerate(case.group) if g == row["g"]]
+        table = wk.confusion_table(
+            [case.true[i] for i in idx],
+            [case.pred[i] for i in idx],
+            sample_weight=[case.weight[i] for i in idx] if weighted else None,
+            nan_policy="omit",
+            min_rating=1,
+            max_rating=4,
+        )
+        expected = wk.kappa_test_from_table(table, weights=chosen)
+        assert row["n"] == expected.n
+        assert row["kappa"] == pytest.approx(expected.statistic, rel=1e-12)
+        assert row["standard_error"] == pytest.approx(expected.standard_error, rel=1e-9)
+        low, high = expected.confidence_interval(0.9)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), rel=1e-9)
 
 
 def test_mean_kappa_one_liner_over_groups():

@@ -173,7 +173,9 @@ def count_pairs(
         ]
     counted = data.frame.group_by([*by, y_true, y_pred], drop_null_keys=False).agg(*aggregates)
     if data.lazy:
-        counted = counted.collect()
+        # polars' streaming engine reads a scan in batches: memory stays O(distinct pairs).
+        streaming = {"engine": "streaming"} if data.frame.implementation.is_polars() else {}
+        counted = counted.collect(**streaming)
     count = counted.get_column(COUNT).to_numpy().astype(np.int64)
     weight_sums = None if sample_weight is None else _check_weight_sums(counted, count)
     return PairCounts(

@@ -38,6 +38,7 @@ from ._frames_count import (
     raise_missing,
     scatter_table,
 )
+from ._frames_groups import group_statistics
 from ._kappa import kappa_from_table
 from ._kappa import weighted_kappa as _core_weighted_kappa
 from ._kernels import count_table
@@ -48,7 +49,7 @@ from ._validation import (
     check_zero_division,
     format_value,
 )
-from ._weights import WeightsLike, check_weights
+from ._weights import WeightsLike, check_weights, weight_matrix
 from .exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
 if TYPE_CHECKING:
@@ -402,7 +403,6 @@ def kappa_by_group(
     >>> round(wk.mean_kappa(result["kappa"]), 6)
     0.821005
     """
-    from ._inference import kappa_test_from_table
     from ._results import check_confidence_level
 
     checked_weights = check_weights(weights)
@@ -434,36 +434,39 @@ def kappa_by_group(
     integer = counts.weight is None
     tables = scatter_table(encoded, integer, group_of[~mask], n_groups)
 
-    stats: dict[str, list[Any]] = {name: [] for name in _STAT_COLUMNS}
-    undefined: list[tuple[Any, ...]] = []
-    names = list(encoded.labels)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedKappaWarning)
-        for g in range(n_groups):
-            table = tables[g]
-            stats["n"].append(int(table.sum()) if integer else float(table.sum()))
-            if g in nan_groups:
-                stats_row: tuple[float, ...] = (math.nan,) * 4
-            else:
-                result = kappa_test_from_table(table, weights=checked_weights, labels=names)
-                if math.isnan(result.statistic):
-                    undefined.append(key_rows[g])
-                    stats_row = (_undefined_value(zero_division, key_rows[g], keys),) + (
-                        math.nan,
-                    ) * 3
-                else:
-                    low, high = result.confidence_interval(level)
-                    stats_row = (result.statistic, result.standard_error, low, high)
-            for name, value in zip(_STAT_COLUMNS[1:], stats_row, strict=True):
-                stats[name].append(value)
-    if undefined and zero_division == "warn":
-        warnings.warn(
-            f"Kappa is undefined in {len(undefined)} of {n_groups} group(s), e.g. "
-            f"{dict(zip(keys, undefined[0], strict=True))}: sum(W*E) is 0 (one category "
-            "used by both raters, or no rating left). Their kappa is nan.",
-            UndefinedKappaWarning,
-            stacklevel=2,
-        )
+    matrix = weight_matrix(checked_weights, encoded.n_categories)
+    computed = group_statistics(tables, checked_weights, matrix, level)
+    kappa = computed.kappa.copy()
+    undefined = np.isnan(kappa)
+    stale = np.zeros(n_groups, dtype=bool)
+    stale[sorted(nan_groups)] = True
+    undefined &= ~stale
+    if undefined.any():
+        first = key_rows[int(np.flatnonzero(undefined)[0])]
+        where = dict(zip(keys, first, strict=True))
+        if zero_division == "raise":
+            raise WkappaError(
+                f"Kappa is undefined in the group {where}: sum(W*E) is 0. "
+                "Hint: zero_division='warn' returns nan instead."
+            )
+        if zero_division == "warn":
+            warnings.warn(
+                f"Kappa is undefined in {int(undefined.sum())} of {n_groups} group(s), e.g. "
+                f"{where}: sum(W*E) is 0 (one category used by both raters, or no rating "
+                "left). Their kappa is nan.",
+                UndefinedKappaWarning,
+                stacklevel=2,
+            )
+        else:
+            kappa[undefined] = float(zero_division)
+    totals = tables.sum(axis=(1, 2))
+    stats: dict[str, list[Any]] = {
+        "n": totals.tolist() if integer else totals.astype(np.float64).tolist(),
+        "kappa": np.where(stale, np.nan, kappa).tolist(),
+        "standard_error": np.where(stale, np.nan, computed.standard_error).tolist(),
+        "ci_low": np.where(stale, np.nan, computed.ci_low).tolist(),
+        "ci_high": np.where(stale, np.nan, computed.ci_high).tolist(),
+    }
     return _result_frame(data, counts, keys, key_rows, stats)
 
 
@@ -474,15 +477,6 @@ def _check_by(by: Any) -> list[str]:
             f"`by` must be a column name or a non-empty list of names; got {format_value(by)}."
         )
     return keys
-
-
-def _undefined_value(zero_division: ZeroDivision, key: tuple[Any, ...], keys: list[str]) -> float:
-    if zero_division == "raise":
-        raise WkappaError(
-            f"Kappa is undefined in the group {dict(zip(keys, key, strict=True))}: sum(W*E) "
-            "is 0. Hint: zero_division='warn' returns nan instead."
-        )
-    return math.nan if zero_division == "warn" else float(zero_division)
 
 
 def _key_value(value: Any) -> Any:
