@@ -165,6 +165,8 @@ def _scan(a: np.ndarray, b: np.ndarray) -> tuple[list[int], int, int] | None:
     from ._kernels._numba_sums import MAX_FLOAT_RANGE, MAX_INT_RANGE
 
     if a.dtype.kind in _INT_KINDS:
+        if a.dtype == np.uint64 and max(int(a.max()), int(b.max())) >= _HUGE:
+            return None  # the kernels read int64; only uint64 can exceed it (one extra pass)
         sums, (amin, amax, bmin, bmax) = _run_sums("int", a, b)
         lo, hi = min(amin, bmin), max(amax, bmax)
         if not (-_HUGE < lo and hi < _HUGE) or hi - lo > MAX_INT_RANGE:

@@ -29,6 +29,13 @@ for fewer than ``2**33`` chunks (``2**47`` ratings, far more than fits in memory
 adds the ``hi`` and ``lo`` columns as Python ints. If ``R`` turns out larger than the bound,
 the sums may have wrapped; the caller sees ``R`` and discards them (exact slow path).
 
+Integer kernels take a faster lane when they can. 8-bit and bool ratings have ``|d| <= 255``,
+so ``d² <= 65025`` and a chunk sums at most ``2**14 * 65025 < 2**31``: int32 lanes are exact.
+Wider integers first try each chunk with ``d`` truncated to int32 and float64 sums, which are
+exact when every ``|d| < HALF = 2**19`` (partial sums below ``2**14 * 2**38 = 2**52 < 2**53``);
+the pass checks that bound (an OR of ``d + HALF`` over the chunk) and redoes a chunk that
+breaks it in exact int64 from cache.
+
 For float inputs the chunk sums are accumulated in float64 and are exact while every partial
 sum stays below ``2**53``: with ``R <= MAX_FLOAT_RANGE = 2**19`` a chunk sum is at most
 ``2**14 * 2**38 = 2**52``. They are then converted to int64 and carried exactly as above.
@@ -56,63 +63,208 @@ N_BLOCKS = 64
 MAX_INT_RANGE = 1 << 24
 MAX_FLOAT_RANGE = 1 << 19
 _LOW_MASK = (1 << 32) - 1
+# Ratings within HALF of the shift take the int32 / float64 fast lane (see _wide_fast_chunk).
+_HALF = 1 << 19
 _FAST = {"reassoc", "contract"}
 
 
 @njit(cache=True, nogil=True)
-def _int_block(a, b, start, stop, s, sums, ext_a, ext_b):  # type: ignore[no-untyped-def]
-    amin = a[start]
-    amax = a[start]
-    bmin = b[start]
-    bmax = b[start]
-    h0 = h1 = h2 = h3 = h4 = np.int64(0)
-    l0 = l1 = l2 = l3 = l4 = np.int64(0)
+def _carry(acc, j, value):  # type: ignore[no-untyped-def]
+    """acc[j + 5] * 1 + acc[j] * 2**32 += value, keeping 0 <= acc[j + 5] < 2**32."""
+    low = acc[j + 5] + value
+    acc[j] += low >> 32
+    acc[j + 5] = low & _LOW_MASK
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _wide_fast_chunk(a, b, c0, c1, s):  # type: ignore[no-untyped-def]
+    """One chunk of 16- to 64-bit ratings in int32 lanes and float64 sums.
+
+    Valid only if every ``d = x - s`` is in ``[-HALF, HALF)``, which the returned flag tells:
+    then the int32 truncation is exact and every float64 partial sum is an integer below
+    ``CHUNK * HALF**2 = 2**52``, exact in any order of addition.
+    """
+    over = np.int64(0)
+    amin = amax = np.int32(np.int64(a[c0]) - s)
+    bmin = bmax = np.int32(np.int64(b[c0]) - s)
+    sa = sb = saa = sbb = sab = 0.0
+    for i in range(c0, c1):
+        dx = np.int64(a[i]) - s
+        dy = np.int64(b[i]) - s
+        over |= (dx + _HALF) | (dy + _HALF)  # in [0, 2*HALF) for every i iff all in range
+        x = np.int32(dx)
+        y = np.int32(dy)
+        amin = min(amin, x)
+        amax = max(amax, x)
+        bmin = min(bmin, y)
+        bmax = max(bmax, y)
+        fx = np.float64(x)
+        fy = np.float64(y)
+        sa += fx
+        sb += fy
+        saa += fx * fx
+        sbb += fy * fy
+        sab += fx * fy
+    ok = over >= 0 and over < 2 * _HALF
+    return (
+        ok,
+        s + amin,
+        s + amax,
+        s + bmin,
+        s + bmax,
+        np.int64(sa) if ok else np.int64(0),
+        np.int64(sb) if ok else np.int64(0),
+        np.int64(saa) if ok else np.int64(0),
+        np.int64(sbb) if ok else np.int64(0),
+        np.int64(sab) if ok else np.int64(0),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _wide_exact_chunk(a, b, c0, c1, s):  # type: ignore[no-untyped-def]
+    """One chunk in int64: exact while the range is at most MAX_INT_RANGE (module notes)."""
+    amin = amax = a[c0]
+    bmin = bmax = b[c0]
+    sa = sb = saa = sbb = sab = np.int64(0)
+    for i in range(c0, c1):
+        x = a[i]
+        y = b[i]
+        amin = min(amin, x)
+        amax = max(amax, x)
+        bmin = min(bmin, y)
+        bmax = max(bmax, y)
+        dx = np.int64(x) - s
+        dy = np.int64(y) - s
+        sa += dx
+        sb += dy
+        saa += dx * dx
+        sbb += dy * dy
+        sab += dx * dy
+    return (
+        np.int64(amin),
+        np.int64(amax),
+        np.int64(bmin),
+        np.int64(bmax),
+        sa,
+        sb,
+        saa,
+        sbb,
+        sab,
+    )
+
+
+@njit(cache=True, nogil=True)
+def _wide_block(a, b, start, stop, s, out):  # type: ignore[no-untyped-def]
+    out[:] = 0
+    out[10] = out[11] = np.int64(a[start])
+    out[12] = out[13] = np.int64(b[start])
     for c0 in range(start, stop, CHUNK):
         c1 = min(c0 + CHUNK, stop)
-        sa = sb = saa = sbb = sab = np.int64(0)
+        r = _wide_fast_chunk(a, b, c0, c1, s)
+        if r[0]:
+            xmin, xmax, ymin, ymax, sa, sb, saa, sbb, sab = r[1:]
+        else:  # a rating far from s: redo this chunk (from cache) in exact int64
+            xmin, xmax, ymin, ymax, sa, sb, saa, sbb, sab = _wide_exact_chunk(a, b, c0, c1, s)
+        out[10] = min(out[10], xmin)
+        out[11] = max(out[11], xmax)
+        out[12] = min(out[12], ymin)
+        out[13] = max(out[13], ymax)
+        _carry(out, 0, sa)
+        _carry(out, 1, sb)
+        _carry(out, 2, saa)
+        _carry(out, 3, sbb)
+        _carry(out, 4, sab)
+
+
+@njit(cache=True, nogil=True)
+def _small_block(a, b, start, stop, s, out):  # type: ignore[no-untyped-def]
+    """8-bit and bool ratings: |d| <= 255, so d² <= 65025 and a chunk sum of at most
+    ``2**14 * 65025 < 2**31`` terms fits int32 lanes exactly."""
+    out[:] = 0
+    s32 = np.int32(s)
+    amin = amax = np.int32(a[start])
+    bmin = bmax = np.int32(b[start])
+    for c0 in range(start, stop, CHUNK):
+        c1 = min(c0 + CHUNK, stop)
+        sa = sb = saa = sbb = sab = np.int32(0)
         for i in range(c0, c1):
-            x = a[i]
-            y = b[i]
+            x = np.int32(a[i])
+            y = np.int32(b[i])
             amin = min(amin, x)
             amax = max(amax, x)
             bmin = min(bmin, y)
             bmax = max(bmax, y)
-            dx = np.int64(x) - s
-            dy = np.int64(y) - s
-            sa += dx
-            sb += dy
-            saa += dx * dx
-            sbb += dy * dy
-            sab += dx * dy
-        l0 += sa
-        h0 += l0 >> 32
-        l0 &= _LOW_MASK
-        l1 += sb
-        h1 += l1 >> 32
-        l1 &= _LOW_MASK
-        l2 += saa
-        h2 += l2 >> 32
-        l2 &= _LOW_MASK
-        l3 += sbb
-        h3 += l3 >> 32
-        l3 &= _LOW_MASK
-        l4 += sab
-        h4 += l4 >> 32
-        l4 &= _LOW_MASK
-    sums[0] = h0
-    sums[1] = h1
-    sums[2] = h2
-    sums[3] = h3
-    sums[4] = h4
-    sums[5] = l0
-    sums[6] = l1
-    sums[7] = l2
-    sums[8] = l3
-    sums[9] = l4
-    ext_a[0] = amin
-    ext_a[1] = amax
-    ext_b[0] = bmin
-    ext_b[1] = bmax
+            dx = np.int32(x - s32)
+            dy = np.int32(y - s32)
+            sa = np.int32(sa + dx)
+            sb = np.int32(sb + dy)
+            saa = np.int32(saa + np.int32(dx * dx))
+            sbb = np.int32(sbb + np.int32(dy * dy))
+            sab = np.int32(sab + np.int32(dx * dy))
+        _carry(out, 0, np.int64(sa))
+        _carry(out, 1, np.int64(sb))
+        _carry(out, 2, np.int64(saa))
+        _carry(out, 3, np.int64(sbb))
+        _carry(out, 4, np.int64(sab))
+    out[10] = amin
+    out[11] = amax
+    out[12] = bmin
+    out[13] = bmax
+
+
+@njit(cache=True, nogil=True)
+def _merge(out):  # type: ignore[no-untyped-def]
+    """Totals over blocks: (min_a, max_a, min_b, max_b, hi0..hi4, lo0..lo4)."""
+    # |Σ hi| < 2**63 and Σ lo < N_BLOCKS * 2**32 (see the module's overflow bound).
+    total = out.sum(axis=0)
+    return (
+        out[:, 10].min(),
+        out[:, 11].max(),
+        out[:, 12].min(),
+        out[:, 13].max(),
+        total[0],
+        total[1],
+        total[2],
+        total[3],
+        total[4],
+        total[5],
+        total[6],
+        total[7],
+        total[8],
+        total[9],
+    )
+
+
+@njit(cache=True, nogil=True)
+def _wide_serial(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-def]
+    out = np.empty((n_blocks, 14), dtype=np.int64)
+    for k in range(n_blocks):
+        _wide_block(a, b, k * block_len, min((k + 1) * block_len, a.shape[0]), s, out[k])
+    return _merge(out)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _wide_parallel(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-def]
+    out = np.empty((n_blocks, 14), dtype=np.int64)
+    for k in prange(n_blocks):
+        _wide_block(a, b, k * block_len, min((k + 1) * block_len, a.shape[0]), s, out[k])
+    return _merge(out)
+
+
+@njit(cache=True, nogil=True)
+def _small_serial(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-def]
+    out = np.empty((n_blocks, 14), dtype=np.int64)
+    for k in range(n_blocks):
+        _small_block(a, b, k * block_len, min((k + 1) * block_len, a.shape[0]), s, out[k])
+    return _merge(out)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _small_parallel(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-def]
+    out = np.empty((n_blocks, 14), dtype=np.int64)
+    for k in prange(n_blocks):
+        _small_block(a, b, k * block_len, min((k + 1) * block_len, a.shape[0]), s, out[k])
+    return _merge(out)
 
 
 @njit(cache=True, nogil=True, fastmath=_FAST)
@@ -227,26 +379,6 @@ def _weighted_block(a, b, w, start, stop, s, sums, ext, bad):  # type: ignore[no
 
 
 @njit(cache=True, nogil=True)
-def _int_serial(a, b, s, block_len, sums, ext_a, ext_b):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
-    for k in range(sums.shape[0]):
-        start = k * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _int_block(a, b, start, stop, s, sums[k], ext_a[k], ext_b[k])
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def _int_parallel(a, b, s, block_len, sums, ext_a, ext_b):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
-    for k in prange(sums.shape[0]):
-        start = k * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _int_block(a, b, start, stop, s, sums[k], ext_a[k], ext_b[k])
-
-
-@njit(cache=True, nogil=True)
 def _float_serial(a, b, s, block_len, sums, ext, bad):  # type: ignore[no-untyped-def]
     n = a.shape[0]
     for k in range(sums.shape[0]):
@@ -307,23 +439,20 @@ def int_sums(
 ) -> tuple[list[int], tuple[int, int, int, int]]:
     """Five exact shifted sums and ``(min_a, max_a, min_b, max_b)`` of two integer arrays.
 
-    ``a`` and ``b`` are 1-D, C-contiguous, of equal length n >= 1, each of any integer or
-    bool dtype. The sums are of ``x - a[0]``; they are exact only if ``max - min`` over both
-    arrays is at most :data:`MAX_INT_RANGE`, which the caller must check.
+    ``a`` and ``b`` are 1-D, C-contiguous, of equal length n >= 1 and one integer or bool
+    dtype; uint64 values must be below ``2**63`` (the caller checks). The sums are of
+    ``x - a[0]``; they are exact only if ``max - min`` over both arrays is at most
+    :data:`MAX_INT_RANGE`, which the caller must check.
     """
     n_blocks, block_len = block_layout(a.shape[0])
-    sums = np.empty((n_blocks, 10), dtype=np.int64)
-    ext_a = np.empty((n_blocks, 2), dtype=a.dtype)
-    ext_b = np.empty((n_blocks, 2), dtype=b.dtype)
-    s = np.int64(a[0])
-    (_int_parallel if parallel else _int_serial)(a, b, s, block_len, sums, ext_a, ext_b)
-    extremes = (
-        int(ext_a[:, 0].min()),
-        int(ext_a[:, 1].max()),
-        int(ext_b[:, 0].min()),
-        int(ext_b[:, 1].max()),
-    )
-    return _exact_totals(sums), extremes
+    small = a.dtype.itemsize == 1
+    if small:
+        driver = _small_parallel if parallel else _small_serial
+    else:
+        driver = _wide_parallel if parallel else _wide_serial
+    r = driver(a, b, np.int64(a[0]), block_len, n_blocks)
+    sums = [(int(r[4 + j]) << 32) + int(r[9 + j]) for j in range(5)]
+    return sums, (int(r[0]), int(r[1]), int(r[2]), int(r[3]))
 
 
 def float_sums(

@@ -1,0 +1,309 @@
+"""QWK and table kernels: wkappa side by side with its peers (``make bench``).
+
+In one process, on the same arrays, interleaved (every repetition times each implementation
+once, in turn), medians of the repetitions, printed as times and as ratios to wkappa. Peers:
+scikit-learn ``cohen_kappa_score``, the seed notes' numpy function (afajohn) and numba function
+(CPMP's ``qwk3``), a numpy ``bincount`` reference, torchmetrics' functional ``cohen_kappa`` (if
+installed) and the memory-read floor ``a.sum() + b.sum()``. Then the goals of the performance
+issue, each measured and marked met or not met, the first-call compile time and the import
+time.
+
+Usage::
+
+    python benchmarks/bench_qwk.py            # the full grid (n up to 5e7; several minutes)
+    python benchmarks/bench_qwk.py --quick    # n in {1e4, 1e6}, a smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import _peers
+import wkappa as wk
+
+Timed = dict[str, float]
+
+# Peers too slow to repeat at full count on big inputs: fewer runs (or none) above these sizes.
+SLOW_PEERS = {"sklearn", "afajohn", "torchmetrics"}
+
+
+def _time(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def interleaved(
+    calls: dict[str, Callable[[], Any]], reps: int, slow_reps: int, slow: set[str]
+) -> Timed:
+    """Median seconds per implementation; one warm-up call each, then interleaved runs."""
+    for fn in calls.values():
+        fn()
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for rep in range(reps):
+        for name, fn in calls.items():
+            if name in slow and rep >= slow_reps:
+                continue
+            samples[name].append(_time(fn))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def data(n: int, k: int, dtype: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, k, n)
+    b = np.clip(a + rng.integers(-1, 2, n), 0, k - 1)  # correlated, every class used
+    return a.astype(dtype), b.astype(dtype)
+
+
+def peers(
+    a: np.ndarray, b: np.ndarray, k: int, weights: str, n: int, big: int
+) -> dict[str, Callable[[], Any]]:
+    calls: dict[str, Callable[[], Any]] = {
+        "wkappa": lambda: wk.weighted_kappa(a, b, weights=weights),
+        "floor": lambda: _peers.floor(a, b),
+        "bincount": lambda: _peers.bincount_kappa(a, b, k, weights),
+    }
+    if weights == "quadratic":
+        calls["qwk3"] = lambda: _peers.qwk3_cpmp(a, b, k - 1)
+    if n < big:
+        sk = _peers.sklearn_kappa(k, weights)
+        if sk is not None:
+            calls["sklearn"] = lambda: sk(a, b)
+        if weights == "quadratic":
+            calls["afajohn"] = lambda: _peers.quad_kappa_afajohn(a, b, k, (0, k - 1))
+        tm = _peers.torchmetrics_kappa(k, weights)
+        if tm is not None:
+            calls["torchmetrics"] = lambda: tm(a, b)
+    return calls
+
+
+def check_agreement(calls: dict[str, Callable[[], Any]]) -> None:
+    reference = calls["wkappa"]()
+    for name, fn in calls.items():
+        if name in ("floor", "wkappa"):
+            continue
+        value = fn()
+        if abs(value - reference) > 1e-6:
+            raise SystemExit(f"{name} disagrees with wkappa: {value} vs {reference}")
+
+
+def fmt_ms(seconds: float) -> str:
+    return f"{seconds * 1e3:10.3f}"
+
+
+COLUMNS = ["wkappa", "floor", "qwk3", "bincount", "sklearn", "afajohn", "torchmetrics"]
+
+
+def grid(sizes: list[int], ks: list[int], reps: int, slow_reps: int, big: int) -> list[str]:
+    header = f"| {'n':>9} | {'K':>3} | dtype | weights   | wkappa ms |" + "".join(
+        f" {c} x |" for c in COLUMNS[1:]
+    )
+    lines = [header, "|" + "---|" * (5 + len(COLUMNS) - 1)]
+    print(header, flush=True)
+    for n in sizes:
+        for k in ks:
+            for dtype in ("int8", "int64"):
+                a, b = data(n, k, dtype)
+                for weights in ("quadratic", "linear"):
+                    calls = peers(a, b, k, weights, n, big)
+                    check_agreement(calls)
+                    slow_count = slow_reps if n >= 10**7 else reps
+                    med = interleaved(calls, reps, slow_count, SLOW_PEERS)
+                    ratios = "".join(
+                        f" {med[c] / med['wkappa']:>8.2f} |" if c in med else "        - |"
+                        for c in COLUMNS[1:]
+                    )
+                    line = (
+                        f"| {n:>9.0e} | {k:>3} | {dtype:<5} | {weights:<9} |"
+                        f"{fmt_ms(med['wkappa'])} |{ratios}"
+                    )
+                    lines.append(line)
+                    print(line, flush=True)
+                del a, b
+    return lines
+
+
+def goals(n: int, reps: int, slow_reps: int) -> list[str]:
+    """Each goal row of the performance issue, measured in one interleaved group."""
+    out: list[str] = []
+    k = 5
+    a64, b64 = data(n, k, "int64")
+    a8, b8 = a64.astype(np.int8), b64.astype(np.int8)
+    af, bf = a64.astype(np.float64), b64.astype(np.float64)
+    w = np.random.default_rng(1).random(n)
+    sk5 = _peers.sklearn_kappa(k, "quadratic")
+    sk5_linear = _peers.sklearn_kappa(k, "linear")
+    assert sk5 is not None and sk5_linear is not None
+    import pandas as pd
+
+    sa, sb = pd.Series(a64), pd.Series(b64)
+    k100 = 100
+    a100, b100 = data(n, k100, "int64", seed=2)
+    sk100_linear = _peers.sklearn_kappa(k100, "linear")
+    assert sk100_linear is not None
+
+    calls: dict[str, Callable[[], Any]] = {
+        "wk int64": lambda: wk.qwk(a64, b64),
+        "wk int8": lambda: wk.qwk(a8, b8),
+        "wk float64": lambda: wk.qwk(af, bf),
+        "wk pandas": lambda: wk.qwk(sa, sb),
+        "wk weighted": lambda: wk.qwk(a64, b64, sample_weight=w),
+        "wk linear K5": lambda: wk.weighted_kappa(a64, b64, weights="linear"),
+        "wk linear K100": lambda: wk.weighted_kappa(a100, b100, weights="linear"),
+        "floor": lambda: _peers.floor(a64, b64),
+        "qwk3": lambda: _peers.qwk3_cpmp(a64, b64, k - 1),
+        "bincount linear K5": lambda: _peers.bincount_kappa(a64, b64, k, "linear"),
+        "bincount linear K100": lambda: _peers.bincount_kappa(a100, b100, k100, "linear"),
+        "sklearn": lambda: sk5(a64, b64),
+        "sklearn weighted": lambda: sk5(a64, b64, sample_weight=w),
+        "sklearn linear K5": lambda: sk5_linear(a64, b64),
+        "sklearn linear K100": lambda: sk100_linear(a100, b100),
+    }
+    slow = {name for name in calls if name.startswith("sklearn")}
+    med = interleaved(calls, reps, slow_reps, slow)
+
+    small = 10_000
+    s64, t64 = data(small, k, "int64")
+    sk_small = _peers.sklearn_kappa(k, "quadratic")
+    assert sk_small is not None
+    med_small = interleaved(
+        {"wk": lambda: wk.qwk(s64, t64), "sklearn": lambda: sk_small(s64, t64)},
+        max(reps, 50),
+        max(reps, 50),
+        set(),
+    )
+    for name, value in sorted(med.items()):
+        out.append(f"    {name:<22} {value * 1e3:9.2f} ms")
+    out.append(f"    {'wk n=1e4':<22} {med_small['wk'] * 1e6:9.1f} us")
+    out.append(f"    {'sklearn n=1e4':<22} {med_small['sklearn'] * 1e6:9.1f} us")
+    rows = [
+        ("QWK int64 K=5: sklearn / wkappa", med["sklearn"] / med["wk int64"], ">=", 150),
+        ("QWK int64 K=5: qwk3 / wkappa", med["qwk3"] / med["wk int64"], ">=", 3),
+        ("QWK int64 K=5: wkappa / floor", med["wk int64"] / med["floor"], "<=", 0.8),
+        ("QWK int8 / QWK int64", med["wk int8"] / med["wk int64"], "<=", 0.5),
+        ("QWK n=1e4: sklearn / wkappa", med_small["sklearn"] / med_small["wk"], ">=", 100),
+        (
+            "linear K=5: bincount / wkappa",
+            med["bincount linear K5"] / med["wk linear K5"],
+            ">=",
+            2,
+        ),
+        (
+            "linear K=100: bincount / wkappa",
+            med["bincount linear K100"] / med["wk linear K100"],
+            ">=",
+            2,
+        ),
+        ("linear K=5: sklearn / wkappa", med["sklearn linear K5"] / med["wk linear K5"], ">=", 50),
+        (
+            "linear K=100: sklearn / wkappa",
+            med["sklearn linear K100"] / med["wk linear K100"],
+            ">=",
+            50,
+        ),
+        ("QWK float64 / QWK int64", med["wk float64"] / med["wk int64"], "<=", 1.5),
+        ("weighted: sklearn / wkappa", med["sklearn weighted"] / med["wk weighted"], ">=", 50),
+        ("pandas Series / numpy", med["wk pandas"] / med["wk int64"], "<=", 1.2),
+    ]
+    out.append("")
+    out.append(f"| goal (n = {n:.0e} unless said) | measured | goal | met |")
+    out.append("|---|---|---|---|")
+    for label, value, op, target in rows:
+        met = value >= target if op == ">=" else value <= target
+        out.append(f"| {label} | {value:.2f} | {op} {target} | {'yes' if met else 'NO'} |")
+    return out
+
+
+def _run(code: str, env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    return time.perf_counter() - start
+
+
+def startup(reps: int = 7) -> list[str]:
+    """Import time of wkappa against numpy's, and the first-call compile time."""
+    out = []
+    samples_np, samples_wk = [], []
+    for _ in range(reps):  # interleaved, fresh interpreters
+        samples_np.append(_run("import numpy"))
+        samples_wk.append(_run("import wkappa"))
+    t_np, t_wk = statistics.median(samples_np), statistics.median(samples_wk)
+    met = "yes" if t_wk <= t_np + 0.050 else "NO"
+    out.append(
+        f"| python -c 'import wkappa' vs 'import numpy' | {t_wk * 1e3:.0f} ms vs "
+        f"{t_np * 1e3:.0f} ms (+{(t_wk - t_np) * 1e3:.0f} ms) | <= numpy + 50 ms | {met} |"
+    )
+    first_call = (
+        "import time, numpy as np; import wkappa as wk\n"
+        "small = np.arange(1000) % 5\n"
+        "big = np.arange(300_000) % 5\n"
+        "t0 = time.perf_counter(); wk.qwk(small, small[::-1].copy()); t1 = time.perf_counter()\n"
+        "wk.qwk(big, big[::-1].copy()); t2 = time.perf_counter()\n"
+        "wk.weighted_kappa(big, big[::-1].copy(), weights='linear'); t3 = time.perf_counter()\n"
+        "print(f'{t1 - t0:.3f} {t2 - t1:.3f} {t3 - t2:.3f}')\n"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for label in ("cold (compile)", "warm (cache=True)"):
+            result = subprocess.run(
+                [sys.executable, "-c", first_call], check=True, env=env, capture_output=True,
+                text=True,
+            )  # fmt: skip
+            serial, parallel, table = (float(x) for x in result.stdout.split())
+            out.append(
+                f"| first call, {label}: QWK int64 serial (incl. numba import) / parallel / "
+                f"linear table | {serial:.2f} s / {parallel:.2f} s / {table:.2f} s | | |"
+            )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes only (a smoke run)")
+    parser.add_argument("--reps", type=int, default=5, help="repetitions per case (median)")
+    parser.add_argument("--goals-only", action="store_true", help="skip the grid")
+    args = parser.parse_args()
+    sizes = [10_000, 1_000_000] if args.quick else [10_000, 1_000_000, 10_000_000, 50_000_000]
+    goal_n = 1_000_000 if args.quick else 10_000_000
+    big = 50_000_000  # sklearn, afajohn and torchmetrics are skipped at this size
+    print(f"# bench_qwk: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(
+        f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, numba threads {_numba_threads()}, "
+        f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '-')}"
+    )
+    print(f"# command: {' '.join([os.path.basename(sys.executable), *sys.argv])}")
+    print(
+        f"# medians of {args.reps} interleaved runs (sklearn/afajohn/torchmetrics: 3 runs at "
+        "n = 1e7, skipped at 5e7); ratios are peer time / wkappa time, floor = a.sum()+b.sum()"
+    )
+    if not args.goals_only:
+        grid(sizes, [5, 10, 100], args.reps, 3, big)
+    print()
+    for line in goals(goal_n, max(args.reps, 5), 3):
+        print(line, flush=True)
+    for line in startup():
+        print(line, flush=True)
+
+
+def _numba_threads() -> int:
+    import numba
+
+    return int(numba.get_num_threads())
+
+
+if __name__ == "__main__":
+    main()
