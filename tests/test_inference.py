@@ -320,10 +320,15 @@ def test_alternatives_and_pvalue_relations() -> None:
     assert two.zscore == pytest.approx(two.statistic / two.standard_error_null)
 
 
-def test_pvalue_in_far_tail_is_not_zero() -> None:
-    result = wk.kappa_test_from_table([[5000, 10], [10, 5000]], weights="unweighted")
-    assert 0.0 < result.pvalue < 1e-300 or result.pvalue == 0.0
-    assert result.pvalue == pytest.approx(math.erfc(result.zscore / math.sqrt(2)))
+def test_pvalue_in_far_tail_is_accurate() -> None:
+    """Tail probabilities come from erfc, not 1 - cdf (which would round to 0 here)."""
+    stats = pytest.importorskip("scipy.stats")
+    result = wk.kappa_test_from_table([[90, 10], [10, 90]], weights="unweighted")
+    assert result.zscore == pytest.approx(11.3137, abs=1e-4)
+    assert 1e-30 < result.pvalue < 1e-28
+    assert result.pvalue == pytest.approx(2 * stats.norm.sf(result.zscore), rel=1e-12)
+    less = wk.kappa_test_from_table([[90, 10], [10, 90]], weights="unweighted", alternative="less")
+    assert less.pvalue == pytest.approx(1.0) and less.pvalue <= 1.0
 
 
 @pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
