@@ -153,3 +153,33 @@ def test_bad_lengths_and_labels() -> None:
         wk.paired_kappa_test(truth, a, b[:-1])
     with pytest.raises(WkappaError, match="labels"):
         wk.paired_kappa_test(truth, a, b, labels=[0, 1, 2])
+
+
+def test_from_table_equals_from_ratings() -> None:
+    """The K x K x K table route gives the very same result (same cells, same draws)."""
+    from wkappa._paired import paired_kappa_test_from_table
+
+    truth, a, b = _data(400, seed=5)
+    cube = np.zeros((5, 5, 5), dtype=np.int64)
+    np.add.at(cube, (truth, a, b), 1)
+    direct = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=3)
+    tabled = paired_kappa_test_from_table(cube, n_resamples=999, rng=3)
+    assert tabled.statistic_a == direct.statistic_a
+    assert tabled.statistic_b == direct.statistic_b
+    assert tabled.confidence_interval == direct.confidence_interval
+    assert tabled.pvalue == direct.pvalue and tabled.n == 400
+    halves = paired_kappa_test_from_table(cube / 2.0, n_resamples=999, rng=3)
+    assert halves.difference == pytest.approx(direct.difference)
+    assert halves.n == 200.0
+    width = direct.confidence_interval.high - direct.confidence_interval.low
+    assert halves.confidence_interval.high - halves.confidence_interval.low > 1.2 * width
+
+
+@pytest.mark.parametrize(
+    "table", [np.ones((2, 2)), np.ones((2, 3, 2)), -np.ones((2, 2, 2)), np.full((2, 2, 2), np.nan)]
+)
+def test_from_table_rejects_bad_tables(table: np.ndarray) -> None:
+    from wkappa._paired import paired_kappa_test_from_table
+
+    with pytest.raises(WkappaError, match="table"):
+        paired_kappa_test_from_table(table)

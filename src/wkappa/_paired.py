@@ -8,6 +8,7 @@ its non-empty cells, and each replicate gives both kappas at once.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from ._validation import format_value
 from ._weights import WeightsLike, check_weights, weight_matrix, weights_name
 from .exceptions import WkappaError
 
-__all__ = ["paired_kappa_test", "paired_pvalue"]
+__all__ = ["paired_kappa_test", "paired_kappa_test_from_table", "paired_pvalue"]
 
 # Count triples with a dense bincount up to this many cells, sparsely (np.unique) above.
 _DENSE_CUBE_CELLS = 2**22
@@ -154,47 +155,131 @@ def paired_kappa_test(
     """
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise WkappaError(
-            f"`n_resamples` must be a positive integer; got {format_value(n_resamples)}."
-        )
-    if n_resamples < 1:
-        raise WkappaError(f"`n_resamples` must be a positive integer; got {n_resamples}.")
+    resamples = _check_resamples(n_resamples)
     ordered = not (isinstance(checked, str) and checked == "unweighted")
     first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
     k = first.n_categories
     check_table_size(k)
-    matrix = weight_matrix(checked, k)
     cells = _triples(first.true_index, first.pred_index, second.pred_index, k)
+    return _paired_test(cells, k, checked, tuple(first.labels), level, resamples, rng)
+
+
+def paired_kappa_test_from_table(
+    table: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: Sequence[Any] | None = None,
+    n_resamples: int = 9999,
+    confidence_level: float = 0.95,
+    rng: Any = None,
+) -> PairedKappaResult:
+    """:func:`paired_kappa_test` from the K x K x K table of (truth, A, B) counts.
+
+    Parameters
+    ----------
+    table : array-like of shape (K, K, K)
+        ``table[t, a, b]`` counts the items with truth t, prediction A a and prediction B b.
+        Non-integer (weighted) counts are frequency weights: replicates draw ``round(sum)``
+        items.
+    weights, n_resamples, confidence_level, rng
+        As in :func:`paired_kappa_test`.
+    labels : sequence of K categories, optional
+        Names of the categories (default ``0..K-1``).
+
+    Returns
+    -------
+    PairedKappaResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wkappa._paired import paired_kappa_test_from_table
+    >>> cube = np.zeros((2, 2, 2), dtype=int)
+    >>> cube[0, 0, 0], cube[1, 1, 1], cube[0, 0, 1], cube[1, 1, 0] = 40, 40, 10, 10
+    >>> result = paired_kappa_test_from_table(cube, weights="unweighted", rng=0)
+    >>> result.statistic_a, round(result.statistic_b, 2), result.pvalue < 0.001
+    (1.0, 0.6, True)
+    """
+    checked = check_weights(weights)
+    level = check_confidence_level(confidence_level)
+    resamples = _check_resamples(n_resamples)
+    cube = _check_cube(table)
+    k = cube.shape[0]
+    check_table_size(k)
+    names = tuple(range(k)) if labels is None else tuple(labels)
+    if len(names) != k:
+        raise WkappaError(f"`labels` has {len(names)} categories but the table is {k} x {k} x {k}.")
+    coords = np.nonzero(cube > 0)
+    counts = cube[coords].astype(np.float64)
+    total = int(cube.sum()) if cube.dtype.kind in "iu" else round(float(counts.sum()))
+    cells = _bootstrap.Cells(counts, coords, total)
+    return _paired_test(cells, k, checked, names, level, resamples, rng)
+
+
+def _check_resamples(n_resamples: Any) -> int:
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, (int, np.integer))
+        or n_resamples < 1
+    ):
+        raise WkappaError(
+            f"`n_resamples` must be a positive integer; got {format_value(n_resamples)}."
+        )
+    return int(n_resamples)
+
+
+def _check_cube(table: Any) -> np.ndarray:
+    try:
+        cube = np.asarray(table)
+    except (TypeError, ValueError):
+        raise WkappaError("`table` could not be read as a (K, K, K) array.") from None
+    if cube.dtype.kind not in "biuf":
+        raise WkappaError(f"`table` must hold numeric counts; got dtype {cube.dtype}.")
+    if cube.ndim != 3 or len(set(cube.shape)) != 1 or cube.shape[0] == 0:
+        raise WkappaError(f"`table` must have shape (K, K, K); got {cube.shape}.")
+    if cube.dtype.kind == "f" and not np.isfinite(cube).all():
+        raise WkappaError("`table` must be finite; it contains NaN or inf.")
+    if (cube < 0).any():
+        raise WkappaError("`table` must hold non-negative counts.")
+    return cube.astype(np.int64) if cube.dtype.kind in "bu" else cube
+
+
+def _paired_test(
+    cells: _bootstrap.Cells,
+    k: int,
+    checked: str | np.ndarray,
+    labels: tuple[Any, ...],
+    level: float,
+    n_resamples: int,
+    rng: Any,
+) -> PairedKappaResult:
+    """Both kappas from the non-empty (truth, A, B) cells, then the paired bootstrap."""
+    matrix = weight_matrix(checked, k)
     truth, pred_a, pred_b = cells.coords
+    integral = bool(np.all(cells.counts == np.round(cells.counts)))
 
     def table(pred: np.ndarray) -> np.ndarray:
-        counts = np.zeros((k, k), dtype=np.int64)
-        np.add.at(counts, (truth, pred), cells.counts.astype(np.int64))
+        counts = np.zeros((k, k), dtype=np.int64 if integral else np.float64)
+        np.add.at(counts, (truth, pred), cells.counts.astype(counts.dtype))
         return counts
 
     statistic_a = kappa_from_table(table(pred_a), weights=checked, zero_division=math.nan)
     statistic_b = kappa_from_table(table(pred_b), weights=checked, zero_division=math.nan)
     difference = statistic_a - statistic_b
-    common = (level, "percentile", int(n_resamples))
+    n: int | float = int(cells.counts.sum()) if integral else float(cells.counts.sum())
+    name = weights_name(checked)
+    common = (level, "percentile", n_resamples)
     if math.isnan(difference):
         warn_undefined(
             "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
         )
-        interval = ConfidenceInterval(math.nan, math.nan, *common, int(n_resamples))
+        interval = ConfidenceInterval(math.nan, math.nan, *common, n_resamples)
         return PairedKappaResult(
-            statistic_a,
-            statistic_b,
-            difference,
-            interval,
-            math.nan,
-            cells.n_draw,
-            tuple(first.labels),
-            weights_name(checked),
+            statistic_a, statistic_b, difference, interval, math.nan, n, labels, name
         )
     generator = make_rng(rng)
     parts = []
-    for size in _bootstrap.chunk_sizes(int(n_resamples), truth.size):
+    for size in _bootstrap.chunk_sizes(n_resamples, truth.size):
         replicates = _bootstrap.draw(cells, size, generator)
         parts.append(
             _bootstrap.batch_kappa(replicates, truth, pred_a, matrix)
@@ -212,7 +297,7 @@ def paired_kappa_test(
         difference=difference,
         confidence_interval=ConfidenceInterval(low, high, *common, dropped),
         pvalue=pvalue,
-        n=cells.n_draw,
-        labels=tuple(first.labels),
-        weights=weights_name(checked),
+        n=n,
+        labels=labels,
+        weights=name,
     )
