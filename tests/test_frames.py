@@ -396,3 +396,13 @@ def test_import_wkappa_does_not_import_frames_engines():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_confusion_table_of_strings_needs_labels_like_the_core():
+    df = pl.DataFrame({"a": ["x", "y"], "b": ["y", "y"]})
+    with pytest.raises(WkappaError, match="labels="):
+        frames.confusion_table(df, y_true="a", y_pred="b")
+    with pytest.raises(WkappaError, match="labels="):
+        wk.confusion_table(["x", "y"], ["y", "y"])
+    table = frames.confusion_table(df.lazy(), y_true="a", y_pred="b", labels=["y", "x"])
+    assert table.tolist() == [[1, 0], [1, 0]]

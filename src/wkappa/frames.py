@@ -266,7 +266,7 @@ def confusion_table(
         max_rating=max_rating,
         sample_weight=sample_weight,
         nan_policy=policy,
-        ordered=False,
+        ordered=True,  # as wk.confusion_table: strings need labels=
     )
     assert counted is not None
     return counted[0]
