@@ -417,6 +417,10 @@ def test_each_nan_policy(y_true: Any) -> None:
     assert wk.qwk(y_true, y_pred, nan_policy="omit") == wk.qwk([0, 2, 3], [0, 2, 2])
     propagated = wk.qwk(y_true, y_pred, nan_policy="propagate")
     assert isinstance(propagated, float) and np.isnan(propagated)
+    # The weights of dropped pairs go with them.
+    assert wk.qwk(y_true, y_pred, nan_policy="omit", sample_weight=[1, 5, 2, 3]) == wk.qwk(
+        [0, 2, 3], [0, 2, 2], sample_weight=[1, 2, 3]
+    )
     assert np.array_equal(
         wk.confusion_table(y_true, y_pred, nan_policy="omit"),
         wk.confusion_table([0, 2, 3], [0, 2, 2]),

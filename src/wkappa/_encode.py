@@ -456,8 +456,8 @@ def encode_ratings(
     nan_policy : {'raise', 'omit', 'propagate'}
         What a missing rating does.
     ordered : bool
-        Whether the category order matters (weighted kappa). If False, unordered strings are
-        allowed and sorted.
+        Whether the category order matters (weighted kappa, the confusion table). If False
+        (unweighted kappa), strings and unordered categoricals are allowed and sorted.
 
     Returns
     -------
