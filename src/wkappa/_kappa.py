@@ -13,6 +13,7 @@ import numpy.typing as npt
 from ._array_api import device_confusion_table, device_weighted_kappa, is_device_array
 from ._dask import dask_confusion_table, dask_weighted_kappa, is_dask_array
 from ._encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
+from ._fastpath import fast_statistic
 from ._kernels import QuadraticSums, count_table, quadratic_sums
 from ._validation import (
     NanPolicy,
@@ -348,6 +349,15 @@ def weighted_kappa(
             max_rating=max_rating, sample_weight=sample_weight,
             nan_policy=check_nan_policy(nan_policy), zero_division=zero_division,
         )  # fmt: skip
+    check_nan_policy(nan_policy)
+    fast = fast_statistic(
+        y_true, y_pred, quadratic=_is_quadratic(checked_weights), labels=labels,
+        min_rating=min_rating, max_rating=max_rating, sample_weight=sample_weight,
+    )  # fmt: skip
+    if isinstance(fast, QuadraticSums):  # fused numba pass; None means "strict path"
+        return kappa_from_quadratic_sums(fast, zero_division)
+    if fast is not None:
+        return table_kappa(fast, weight_matrix(checked_weights, fast.shape[0]), zero_division)
     encoded = _encode(
         y_true,
         y_pred,
@@ -483,6 +493,13 @@ def confusion_table(
             y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
             sample_weight=sample_weight, nan_policy=check_nan_policy(nan_policy),
         )  # fmt: skip
+    check_nan_policy(nan_policy)
+    fast = fast_statistic(
+        y_true, y_pred, quadratic=False, labels=labels, min_rating=min_rating,
+        max_rating=max_rating, sample_weight=sample_weight,
+    )  # fmt: skip
+    if isinstance(fast, np.ndarray):  # fused numba pass; None means "strict path"
+        return fast
     encoded = _encode(
         y_true,
         y_pred,
