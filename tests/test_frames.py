@@ -406,3 +406,20 @@ def test_confusion_table_of_strings_needs_labels_like_the_core():
         wk.confusion_table(["x", "y"], ["y", "y"])
     table = frames.confusion_table(df.lazy(), y_true="a", y_pred="b", labels=["y", "x"])
     assert table.tolist() == [[1, 0], [1, 0]]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_kappa_by_group_keeps_key_types_and_null_keys(engine, connection):
+    import datetime
+
+    keys = [datetime.date(2020, 1, 1), datetime.date(2020, 1, 2), None] * 4
+    case = make_case("int", n=12, seed=1, missing=False)
+    case.group = ["x", "y", None] * 4
+    df = build(engine, case, connection)
+    out = _to_pandas(engine, frames.kappa_by_group(df, y_true="a", y_pred="b", by="g"))
+    assert out["g"].tolist()[:2] == ["x", "y"] and pd.isna(out["g"].iloc[2])
+    assert out["n"].tolist() == [4, 4, 4]
+    if engine == "pandas":
+        dated = pd.DataFrame({"d": keys, "a": case.true, "b": case.pred})
+        by_date = frames.kappa_by_group(dated, y_true="a", y_pred="b", by="d")
+        assert by_date["d"].tolist()[:2] == keys[:2]

@@ -92,8 +92,11 @@ def _frame_table(
     nan_policy: NanPolicy,
     ordered: bool,
 ) -> tuple[np.ndarray, Sequence[Any]] | None:
-    """The (K, K) table and its labels, or None (a missing rating under 'propagate')."""
-    data = frame_input(df, y_true, y_pred, sample_weight)
+    """The (K, K) table and its labels, or None (a missing rating under 'propagate').
+
+    ``df`` may already be wrapped (a :class:`FrameInput`).
+    """
+    data = df if isinstance(df, FrameInput) else frame_input(df, y_true, y_pred, sample_weight)
     labels = _labels_for(data, labels, min_rating, max_rating)
     if _core_columns(data, y_true, y_pred, sample_weight):
         frame = data.frame
@@ -208,7 +211,7 @@ def weighted_kappa(
             zero_division=zero_division,
         )
     counted = _frame_table(
-        df,
+        data,
         y_true=y_true,
         y_pred=y_pred,
         labels=labels,
@@ -514,10 +517,7 @@ def _result_frame(
     for name in _STAT_COLUMNS[1:]:
         schema[name] = nw.Float64()
     eager_backend = counts.frame.implementation
-    try:
-        result = nw.from_dict(columns, schema=schema, backend=eager_backend)
-    except Exception:  # a key dtype the eager backend cannot build from Python values
-        result = nw.from_dict(columns, backend=eager_backend)
+    result = nw.from_dict(columns, schema=schema, backend=eager_backend)
     if not data.lazy:
         return result.to_native()
     implementation = data.frame.implementation
