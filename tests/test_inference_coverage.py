@@ -1,6 +1,12 @@
 """Coverage of the 95% intervals by simulation (slow): n = 200 ratings from a known K x K
-(or K x K x K) distribution, 1,000 simulated data sets each, intervals must cover the true
-kappa (or the true difference of two kappas) between 93% and 97% of the time."""
+(or K x K x K) distribution, intervals must cover the true kappa (or the true difference of
+two kappas) between 93% and 97% of the time.
+
+The number of simulated data sets (4,000 for the asymptotic interval, 2,000 for the bootstrap
+ones, at least the 1,000 asked for) keeps the Monte Carlo error of a coverage near 0.94-0.95
+at about 0.004-0.005, so the 93% floor is not hit by chance. At n = 200 the asymptotic QWK
+interval covers about 94% (slightly anti-conservative, as expected of a Wald interval).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +18,8 @@ import wkappa as wk
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("error")]
 
 N_ITEMS = 200
-N_DATASETS = 1000
+N_ASYMPTOTIC = 4000
+N_DATASETS = 2000
 N_RESAMPLES = 999
 K = 4
 
@@ -38,22 +45,22 @@ def _rater(agreement: float) -> np.ndarray:
 TRUTH = np.array([0.2, 0.3, 0.3, 0.2])
 
 
-@pytest.mark.parametrize("weights", ["quadratic", "unweighted"])
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
 def test_coverage_of_asymptotic_and_percentile_intervals(weights: str) -> None:
-    joint = TRUTH[:, None] * _rater(0.55)
+    joint = TRUTH[:, None] * _rater(0.3)
     true_kappa = _population_kappa(joint, weights)
     rng = np.random.default_rng(2024)
-    tables = rng.multinomial(N_ITEMS, joint.ravel(), size=N_DATASETS).reshape(-1, K, K)
+    tables = rng.multinomial(N_ITEMS, joint.ravel(), size=N_ASYMPTOTIC).reshape(-1, K, K)
     covered_asymptotic = covered_bootstrap = 0
     for seed, table in enumerate(tables):
         result = wk.kappa_test_from_table(table, weights=weights)
         low, high = result.confidence_interval(0.95)
         covered_asymptotic += low <= true_kappa <= high
-        if weights == "quadratic":
+        if weights == "quadratic" and seed < N_DATASETS:
             method = wk.BootstrapMethod(N_RESAMPLES, "percentile", rng=seed)
             low, high = result.confidence_interval(0.95, method=method)
             covered_bootstrap += low <= true_kappa <= high
-    assert 0.93 <= covered_asymptotic / N_DATASETS <= 0.97, covered_asymptotic
+    assert 0.93 <= covered_asymptotic / N_ASYMPTOTIC <= 0.97, covered_asymptotic
     if weights == "quadratic":
         assert 0.93 <= covered_bootstrap / N_DATASETS <= 0.97, covered_bootstrap
 
