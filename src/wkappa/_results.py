@@ -103,6 +103,14 @@ class KappaResult:
     table : ndarray of shape (K, K)
         Observed counts O, rows rater A / ``y_true`` (read-only).
 
+    Notes
+    -----
+    As in SAS and statsmodels, the test of kappa = 0 uses ``standard_error_null`` while the
+    asymptotic interval uses ``standard_error``; near the boundary a 95% interval can contain
+    0 while ``pvalue < 0.05`` (or the reverse). The interval is dual to the Wald test
+    ``|kappa - kappa0| / standard_error``. The formulas are in
+    :func:`wkappa._inference.asymptotic_variances`.
+
     Examples
     --------
     >>> import wkappa as wk
