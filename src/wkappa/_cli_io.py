@@ -275,7 +275,8 @@ def _count(source: Source, frame: Any, keys: Sequence[str], weight: str | None, 
         value = pl.col(weight).cast(pl.Float64)
         bad = value.is_null() | value.is_nan() | value.is_infinite() | (value < 0)
         aggregations += [value.sum().alias(WEIGHT), bad.sum().alias(_BAD)]
-    return selected.group_by(list(keys)).agg(aggregations).collect(engine="streaming")
+    grouped = selected.group_by(list(dict.fromkeys(keys))).agg(aggregations)
+    return grouped.collect(engine="streaming")
 
 
 def count_keys(

@@ -32,7 +32,7 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: 
        max-width: 1100px; margin: 2em auto; padding: 0 1.2em; }
 h1 { font-size: 1.5em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 2em; }
 .meta { color: #5a6270; margin-top: 0; }
-.headline { display: flex; gap: 2.5em; flex-wrap: wrap; background: #f3f6fb;
+.headline { display: flex; gap: 1.8em; flex-wrap: wrap; background: #f3f6fb;
             border: 1px solid #d8e0ec; border-radius: 8px; padding: 1em 1.4em; }
 .headline div { min-width: 8em; } .headline .value { font-size: 1.6em; font-weight: 600; }
 .headline .label { color: #5a6270; font-size: 0.85em; text-transform: uppercase; }
@@ -41,7 +41,8 @@ th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #e3e7ee; text-align: ri
 th:first-child, td:first-child { text-align: left; } th { background: #f3f6fb; }
 img { max-width: 100%; height: auto; border: 1px solid #e3e7ee; border-radius: 4px; }
 .note { color: #5a6270; font-size: 0.9em; }
-.pair { display: flex; gap: 3em; flex-wrap: wrap; } h3 { font-size: 1em; }
+.pair { display: flex; gap: 3em; flex-wrap: wrap; } h3 { font-size: 1em; margin-bottom: 0; }
+table.groups td:last-child { text-align: left; }
 """
 
 _SCRIPT = """
@@ -128,10 +129,12 @@ def _section(title: str, scored: Scored, true: str, pred: str) -> str:
             f"<h2>{_e(title)}</h2>",
             _headline(scored),
             '<div class="pair"><div>',
-            f"<h3>Observed O (rows: {_e(true)}, columns: {_e(pred)})</h3>",
+            "<h3>Observed O</h3>",
+            f'<p class="note">rows: {_e(true)}, columns: {_e(pred)}</p>',
             _matrix_html(table, result.labels, integer),
             "</div><div>",
-            "<h3>Expected E = outer(row totals, column totals) / n</h3>",
+            "<h3>Expected E</h3>",
+            '<p class="note">outer(row totals, column totals) / n</p>',
             _matrix_html(np.asarray(result.expected_table), result.labels, False),
             "</div></div>",
             f'<img alt="heatmaps of O, E and W*(O-E) for {_e(title)}" '
@@ -159,7 +162,7 @@ def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored)
             r.interpretation,
         ]
         rows.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+    return f'<table class="groups"><tr>{head}</tr>{"".join(rows)}</table>'
 
 
 def write_report(
