@@ -26,12 +26,21 @@ import numpy.typing as npt
 
 from ._encode import _check_bound
 from ._kappa import weighted_kappa
+from ._smooth_qwk import QWKObjective
 from ._thresholds import apply_thresholds
 from ._validation import ZeroDivision, check_zero_division, format_value
 from ._weights import WeightsLike, check_weights, weights_name
 from .exceptions import WkappaError
 
-__all__ = ["CatBoostMetric", "LightGBMMetric", "XGBoostMetric", "lightgbm_metric", "xgboost_metric"]
+__all__ = [
+    "CatBoostMetric",
+    "LightGBMMetric",
+    "QWKObjective",
+    "XGBoostMetric",
+    "lightgbm_metric",
+    "qwk_objective",
+    "xgboost_metric",
+]
 
 
 class _KappaScorer:
@@ -389,6 +398,60 @@ class CatBoostMetric(_KappaScorer):
     def get_final_error(self, error: float, weight: float) -> float:
         """The kappa returned by :meth:`evaluate`."""
         return error
+
+
+def qwk_objective() -> QWKObjective:
+    """A smooth QWK objective (gradient and Hessian) for regression boosting.
+
+    Returns
+    -------
+    QWKObjective
+        Callable as LightGBM's ``objective`` (``params["objective"]`` of ``lightgbm.train``,
+        or ``LGBMRegressor(objective=...)``) and XGBoost's (``xgboost.train(..., obj=...)``
+        or ``XGBRegressor(objective=...)``); returns ``(grad, hess)``.
+
+    Notes
+    -----
+    With labels y, raw scores p and sample weights w (W = Σw), QWK computed on the *unrounded*
+    scores is ``κ = 1 - N / D`` with
+
+    .. math::
+
+        N = \\sum_k w_k (y_k - p_k)^2, \\qquad
+        D = \\sum_k w_k y_k^2 + \\sum_k w_k p_k^2 - \\frac{2}{W} \\sum_k w_k y_k \\sum_k w_k p_k
+
+    (``D / W`` is the mean squared difference over all pairs of a label and a score). The
+    objective is ``N / D = 1 - κ``; its exact gradient is
+
+    .. math::
+
+        g_k = \\frac{2 w_k}{D} \\left[(p_k - y_k) - \\frac{N}{D} (p_k - \\bar y)\\right],
+
+    squared error plus a push of every score away from the mean label, which undoes the
+    shrinkage towards the mean that makes rounded squared-error predictions lose QWK. The exact
+    diagonal Hessian, ``2 w_k (1 - N/D) / D + O(1/n)``, vanishes where boosting starts
+    (constant scores have ``N = D``), so the squared-error curvature ``2 w_k / D`` is used.
+    Both are returned multiplied by ``D / 2`` — ``g = w [(p - y) - (N/D)(p - ȳ)]``,
+    ``h = w`` — the units of squared error, so that regularisation (``min_child_weight``,
+    ``lambda``) means what it usually does; Newton steps do not change.
+
+    Kappa is not a sum over rows: the objective must see the whole training set in each call
+    (true for LightGBM and XGBoost; CatBoost's per-object objectives are not supported). Start
+    from the mean label — LightGBM: ``init_score=np.full(n, y.mean())`` on the datasets and add
+    ``y.mean()`` to raw predictions; XGBoost: ``base_score=y.mean()`` — because the gradient
+    moves a constant offset only at rate ``1 - N/D``, which is 0 at the start. Round (or
+    threshold) the scores to grades afterwards; :func:`lightgbm_metric` /
+    :func:`xgboost_metric` score them while training.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wkappa.gbdt import qwk_objective
+    >>> grad, hess = qwk_objective()(np.array([0.0, 1, 2, 3]), np.array([0.5, 1.0, 1.5, 2.0]))
+    >>> grad.round(3), hess.round(3)
+    (array([ 0.731,  0.115, -0.5  , -1.115]), array([1., 1., 1., 1.]))
+    """
+    return QWKObjective()
 
 
 for _target in (lightgbm_metric, xgboost_metric, CatBoostMetric):
