@@ -210,6 +210,13 @@ def test_score_reads_stdin(ratings):
                     stdin=data))  # fmt: skip
     assert doc["statistic"] == pytest.approx(wk.qwk(ratings["truth"], ratings["pred"]), rel=1e-12)
     assert doc["file"] == "<stdin>"
+    tsv = ratings.select("truth", "pred").write_csv(separator="\t").encode()
+    proc = run("score", "-", "--input-format", "tsv", "--true", "truth", "--pred", "pred",
+               "--format", "csv", stdin=tsv)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    row = pl.read_csv(proc.stdout.encode())  # one row without --by
+    assert row.height == 1 and row["n"][0] == ratings.height
+    assert row["statistic"][0] == pytest.approx(doc["statistic"], rel=1e-12)
 
 
 def test_string_grades_with_labels(tmp_path):

@@ -55,8 +55,14 @@ def _score(args: argparse.Namespace) -> int:
     keys = [args.true, args.pred, *([args.by] if args.by else [])]
     options = _column_options(args, true=args.true, pred=args.pred, by=args.by)
     options.update(_column_options(args, weight_col=args.weight_col))
+    text = [*([args.by] if args.by else []), *([args.true, args.pred] if args.labels else [])]
     frame, counts = count_keys(
-        source, keys, options=options, weight=args.weight_col, progress=_progress_wanted(args)
+        source,
+        keys,
+        options=options,
+        weight=args.weight_col,
+        text=text,
+        progress=_progress_wanted(args),
     )
     tables = build_tables(
         source,

@@ -286,6 +286,7 @@ def count_keys(
     options: dict[str, str],
     weight: str | None = None,
     numeric: Sequence[str] = (),
+    text: Sequence[str] = (),
     progress: bool = False,
 ) -> tuple[Any, Any]:
     """Distinct tuples of the ``keys`` columns with their row count (and summed ``weight``).
@@ -301,7 +302,10 @@ def count_keys(
     weight : str, optional
         A column of sample weights, summed per tuple into ``WEIGHT``.
     numeric : sequence of str
-        Key columns that must hold numbers (scores); other text columns may hold categories.
+        Key columns that must hold numbers (scores).
+    text : sequence of str
+        Key columns kept as they are (groups; ratings named by ``--labels``). Other text key
+        columns are ratings: numbers written as text are parsed, a stray word is an error.
     progress : bool
         Show a progress bar (large files only).
 
@@ -323,14 +327,20 @@ def count_keys(
     schema = source.schema(frame)
     check_columns(source, schema, options)
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
-    frame = _typed(source, frame, keys, numeric, weight)
+    frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight)
     with _progress(source, progress) as tick:
         try:
             counts = _count(source, frame, keys, weight, tick)
         except pl.exceptions.ComputeError as exc:
             if source.fmt not in ("csv", "tsv"):
                 raise read_error(source, exc) from None
-            frame = _typed(source, source.scan(string_columns=used), keys, numeric, weight)
+            frame = _typed(
+                source,
+                source.scan(string_columns=used),
+                [k for k in keys if k not in text],
+                numeric,
+                weight,
+            )
             try:
                 counts = _count(source, frame, keys, weight, None)
             except pl.exceptions.PolarsError as again:

@@ -29,7 +29,12 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
     source = open_source(args.file, args.input_format)
     options = {"--true": args.true, "--score": args.score}
     frame, counts = count_keys(
-        source, [args.true, args.score], options=options, numeric=[args.score], progress=progress
+        source,
+        [args.true, args.score],
+        options=options,
+        numeric=[args.score],
+        text=[args.true] if args.labels else [],
+        progress=progress,
     )
     # The truth alone goes through the same checks (and row look-ups) as `score`.
     tables = build_tables(
@@ -162,7 +167,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     source = open_source(args.file, args.input_format)
     options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
     keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
-    frame, counts = count_keys(source, keys, options=options, progress=progress)
+    frame, counts = count_keys(
+        source, keys, options=options, text=keys if args.labels else [], progress=progress
+    )
     labels = parse_labels(args.labels, counts, keys)
     common = {
         "source": source,
