@@ -149,8 +149,10 @@ def test_bad_options(kwargs: dict[str, object], match: str) -> None:
 
 def test_bad_lengths_and_labels() -> None:
     truth, a, b = _data(20)
-    with pytest.raises(WkappaError):
+    with pytest.raises(WkappaError, match="y_pred_b"):
         wk.paired_kappa_test(truth, a, b[:-1])
+    with pytest.raises(WkappaError, match="y_pred_a"):
+        wk.paired_kappa_test(truth, [0.5] * 20, b)
     with pytest.raises(WkappaError, match="labels"):
         wk.paired_kappa_test(truth, a, b, labels=[0, 1, 2])
 

@@ -41,20 +41,23 @@ def _encode_pair(
     labels: Any,
     ordered: bool,
 ) -> tuple[EncodedRatings, EncodedRatings]:
-    def encode(pred: Any, lo: Any = None, hi: Any = None) -> EncodedRatings:
-        encoded = encode_ratings(
-            y_true, pred, labels=labels, min_rating=lo, max_rating=hi, ordered=ordered
-        )
+    def encode(pred: Any, name: str, lo: Any = None, hi: Any = None) -> EncodedRatings:
+        try:
+            encoded = encode_ratings(
+                y_true, pred, labels=labels, min_rating=lo, max_rating=hi, ordered=ordered
+            )
+        except WkappaError as exc:  # the core names the second column `y_pred`
+            raise type(exc)(str(exc).replace("`y_pred`", f"`{name}`")) from None
         assert encoded is not None
         return encoded
 
-    first, second = encode(y_pred_a), encode(y_pred_b)
+    first, second = encode(y_pred_a, "y_pred_a"), encode(y_pred_b, "y_pred_b")
     if tuple(first.labels) == tuple(second.labels):
         return first, second
     if labels is None and isinstance(first.labels, range) and isinstance(second.labels, range):
         lo = min(first.labels.start, second.labels.start)
         hi = max(first.labels.stop, second.labels.stop) - 1
-        return encode(y_pred_a, lo, hi), encode(y_pred_b, lo, hi)
+        return encode(y_pred_a, "y_pred_a", lo, hi), encode(y_pred_b, "y_pred_b", lo, hi)
     raise WkappaError(
         "`y_pred_a` and `y_pred_b` lead to different categories "
         f"({list(first.labels)[:8]} vs {list(second.labels)[:8]}). "
