@@ -43,6 +43,16 @@ def _call(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, Any
     return "ok", "nan" if math.isnan(result) else result
 
 
+@pytest.fixture(autouse=True, scope="module", params=["view", "device"])
+def mode(request: pytest.FixtureRequest) -> Any:
+    """Every test runs twice: CPU arrays read through zero-copy numpy views (the default), and
+    with the on-device code path forced, as it runs for CUDA tensors or CuPy arrays."""
+    saved = _array_api.PREFER_HOST_VIEW
+    _array_api.PREFER_HOST_VIEW = request.param == "view"
+    yield request.param
+    _array_api.PREFER_HOST_VIEW = saved
+
+
 @pytest.fixture(autouse=True)
 def _no_full_host_copy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Fail if more than a K x K table (+1 spill cell) is copied back, unless labels force it."""
@@ -203,7 +213,7 @@ def test_string_or_float_labels_fall_back_to_host(_no_full_host_copy: list[int])
     assert max(_no_full_host_copy) == 4  # the host path copied the data: allowed for labels
 
 
-def test_device_path_copies_only_the_table(_no_full_host_copy: list[int]) -> None:
+def test_device_path_copies_only_the_table(mode: str, _no_full_host_copy: list[int]) -> None:
     rng = np.random.default_rng(0)
     y_true = rng.integers(0, 5, 10_000)
     y_pred = np.clip(y_true + rng.integers(-1, 2, 10_000), 0, 4)
@@ -214,7 +224,21 @@ def test_device_path_copies_only_the_table(_no_full_host_copy: list[int]) -> Non
         table = wk.confusion_table(convert(y_true), convert(y_pred))
         np.testing.assert_array_equal(table, wk.confusion_table(y_true, y_pred))
         assert table.dtype == np.int64
-    assert max(_no_full_host_copy, default=0) <= 26  # K² + 1 at most, never n
+    if mode == "device":
+        assert max(_no_full_host_copy, default=0) <= 26  # K² + 1 at most, never n
+
+
+def test_cpu_arrays_are_read_in_place(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tensor = torch.arange(6) % 3
+    strict = xps.asarray(np.arange(6) % 3)
+    for array in (tensor, strict):
+        view = _array_api._host_view(array)
+        assert view is not None and np.shares_memory(view, _array_api.to_host(array))
+    assert np.shares_memory(_array_api._host_view(tensor), tensor.numpy())
+    assert _array_api._host_view(tensor.to(torch.bfloat16)) is None  # no numpy bfloat16
+    if mode == "view":  # the on-device encoder is not used at all
+        monkeypatch.setattr(_array_api, "_encode", lambda *a, **k: pytest.fail("device path"))
+    assert wk.qwk(tensor, tensor) == wk.qwk(strict, strict) == 1.0
 
 
 def test_torch_details() -> None:
@@ -227,6 +251,9 @@ def test_torch_details() -> None:
     assert wk.qwk(*small) == wk.qwk([0, 1, 2], [0, 2, 2])
     half = torch.tensor([0, 1, 2], dtype=torch.float16)
     assert wk.weighted_kappa(half, half, weights="linear") == 1.0
+    brain = torch.tensor([0.0, 1.0, 2.0, 1.5], dtype=torch.bfloat16)
+    assert wk.qwk(brain, brain, labels=[0.0, 1.0, 1.5, 2.0]) == 1.0  # host fallback of bfloat16
+    assert wk.qwk(brain[:3], brain[:3]) == 1.0
 
 
 def test_deterministic_count_matches_bincount() -> None:

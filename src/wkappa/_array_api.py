@@ -1,13 +1,20 @@
-"""Kappa of torch / JAX / CuPy / array-API arrays, computed on their own device.
+"""Kappa of torch / JAX / CuPy / array-API arrays, computed where the data lives.
 
-The O(n) work — validation, encoding to category indices, the five QWK sums or the K x K
-histogram — runs with the arrays' own library on their own device; only scalars and the
-K x K table come back to the host. Inputs are recognised without importing any library:
-a ``torch.Tensor`` (when torch is in :data:`sys.modules`), or an object with
-``__array_namespace__`` from array-api-strict, JAX or CuPy. Rare cases (non-integer or string
-``labels``, a ``sample_weight`` of another kind, every pair omitted, sums that could overflow
-int64, unusual dtypes) are copied to the host and take the numpy path, so results and error
-messages are the same either way.
+Inputs are recognised without importing any library: a ``torch.Tensor`` (when torch is in
+:data:`sys.modules`), or an object with ``__array_namespace__`` from array-api-strict, JAX or
+CuPy.
+
+* Arrays in CPU memory (torch CPU tensors, JAX on CPU, NumPy-backed array-API arrays) are read
+  in place through a zero-copy numpy view (``Tensor.numpy()`` / DLPack) and take wkappa's
+  numpy/numba path, which on a CPU is an order of magnitude faster than the same work done
+  with torch operations (QWK of 2·10⁶ pairs: 24 ms through the view, 500 ms with torch ops).
+* Arrays on an accelerator (CUDA, ...) are counted on their device: validation, encoding to
+  category indices, the five QWK sums or the K x K histogram run with the arrays' own library,
+  and only scalars and the K x K table come back to the host.
+
+Rare cases on an accelerator (non-integer or string ``labels``, a ``sample_weight`` of another
+kind, every pair omitted, sums that could overflow int64, unusual dtypes) are copied to the
+host and take the numpy path, so results and error messages are the same either way.
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ from .exceptions import WkappaError
 __all__ = ["device_confusion_table", "device_weighted_kappa", "is_device_array", "torch_count"]
 
 _ARRAY_API_LIBRARIES = ("array_api_strict", "jax", "jaxlib", "cupy")
+# Read CPU-resident arrays through a zero-copy numpy view (the fast path). The tests switch it
+# off to run the on-device code with CPU tensors and array-api-strict arrays.
+PREFER_HOST_VIEW = True
 _INT64_SAFE = 2**62
 _INT64_MAX = 2**63 - 1
 
@@ -46,12 +56,29 @@ def is_device_array(obj: Any) -> bool:
     return root in _ARRAY_API_LIBRARIES and hasattr(obj, "__array_namespace__")
 
 
+def _host_view(obj: Any) -> np.ndarray | None:
+    """A zero-copy numpy view of an array in CPU memory, or None."""
+    if is_torch_tensor(obj):
+        if obj.device.type != "cpu" or obj.dtype == sys.modules["torch"].bfloat16:
+            return None
+        view: np.ndarray = obj.detach().resolve_conj().resolve_neg().numpy()
+        return view
+    try:
+        return np.from_dlpack(obj)
+    except (TypeError, RuntimeError, BufferError, AttributeError, ValueError):
+        return None
+
+
 def to_host(obj: Any) -> Any:
-    """A numpy copy of a device array (anything else is returned as is)."""
+    """numpy data of a device array: a view in CPU memory, else a copy (others as they are)."""
     if not is_device_array(obj):
         return obj
     if is_torch_tensor(obj):
-        return obj.detach().cpu().numpy()
+        tensor = obj.detach().resolve_conj().resolve_neg()
+        torch = sys.modules["torch"]
+        if tensor.dtype == torch.bfloat16:  # numpy has no bfloat16; float32 holds it exactly
+            tensor = tensor.to(torch.float32)
+        return tensor.cpu().numpy()
     if hasattr(obj, "get") and type(obj).__module__.startswith("cupy"):
         return obj.get()
     try:
@@ -151,6 +178,8 @@ class _Host(Exception):
 
 
 def _backend(y_true: Any, y_pred: Any) -> _Backend:
+    if PREFER_HOST_VIEW and _host_view(y_true) is not None and _host_view(y_pred) is not None:
+        raise _Host  # both in CPU memory: zero-copy views and the fast kernels
     if is_torch_tensor(y_true) and is_torch_tensor(y_pred):
         if y_true.device != y_pred.device:
             raise _Host
