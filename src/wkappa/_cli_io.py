@@ -26,9 +26,11 @@ __all__ = [
     "FORMATS",
     "WEIGHT",
     "Source",
+    "check_columns",
     "count_keys",
     "detect_format",
     "first_row",
+    "numeric_columns",
     "open_source",
     "polars",
 ]
@@ -191,11 +193,11 @@ def first_row(frame: Any, predicate: Any) -> int | None:
     return int(found.item()) if found.height else None
 
 
-def numeric_columns(source: Source, frame: Any, columns: Sequence[str], what: str) -> Any:
+def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, required: bool) -> Any:
     """Cast text columns that hold numbers to Float64; an unparsable value is an error.
 
-    A text column whose values are all non-numeric is left alone (categories given as words),
-    unless ``what`` says numbers are required (``"number"``).
+    A text column whose values are all non-numeric is left alone (categories given as words)
+    unless numbers are ``required``. One streaming pass per text column.
     """
     pl = polars()
     schema = source.schema(frame)
@@ -205,13 +207,13 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], what: st
         text = pl.col(column).str.strip_chars()
         parsed = text.cast(pl.Float64, strict=False)
         unparsable = pl.col(column).is_not_null() & parsed.is_null()
-        tally = frame.select(
-            bad=unparsable.sum(), good=parsed.is_not_null().sum(), first=pl.col(column).first()
-        ).collect(engine="streaming")
+        tally = frame.select(bad=unparsable.sum(), good=parsed.is_not_null().sum()).collect(
+            engine="streaming"
+        )
         bad, good = int(tally["bad"].item()), int(tally["good"].item())
         if bad == 0 and good > 0:
             frame = frame.with_columns(parsed.alias(column))
-        elif bad and (good or what == "number"):
+        elif bad and (good or required):
             row = first_row(frame, unparsable)
             value = frame.filter(unparsable).select(column).head(1).collect().item()
             raise WkappaError(
@@ -359,9 +361,9 @@ def count_keys(
 def _typed(
     source: Source, frame: Any, keys: Sequence[str], numeric: Sequence[str], weight: str | None
 ) -> Any:
-    frame = numeric_columns(source, frame, [k for k in keys if k not in numeric], "rating")
+    frame = numeric_columns(source, frame, [k for k in keys if k not in numeric], required=False)
     required = [*numeric, *([weight] if weight else [])]
-    frame = numeric_columns(source, frame, required, "number")
+    frame = numeric_columns(source, frame, required, required=True)
     schema = source.schema(frame)
     for column in required:
         if not schema[column].is_numeric():

@@ -19,10 +19,12 @@ import numpy as np
 from ._cli_io import COUNT, WEIGHT, Source, first_row, polars
 from ._encode import encode_ratings
 from ._kernels import count_table
-from ._validation import format_value
 from .exceptions import WkappaError
 
-__all__ = ["Tables", "build_tables", "drop_missing", "parse_labels"]
+# Values tried one by one to find the row of an error (the error path only).
+_MAX_PROBES = 10_000
+
+__all__ = ["Tables", "build_tables", "drop_missing", "label_text", "parse_labels"]
 
 
 @dataclass(frozen=True)
@@ -87,35 +89,37 @@ def _locate(
     counts: Any,
     columns: dict[str, str],
     probe: Callable[[str, Any], object],
-) -> tuple[str, Any, int | None] | None:
-    """The first (column, value, row) whose value alone fails ``probe``, or None.
+) -> tuple[str, Any, int | None, str] | None:
+    """The earliest (column, value, row, message) whose value alone fails ``probe``.
 
-    None also when every value fails alone: the problem is then the column as a whole
-    (words without ``--labels``), not one row.
+    None when every value fails alone: the problem is then the column as a whole (words
+    without ``--labels``), not one row. The rows of up to five failing values are looked up
+    (one streaming pass each) and the earliest is reported.
     """
     pl = polars()
-    failed: tuple[str, Any] | None = None
+    failed: list[tuple[str, Any, str]] = []
     passed = False
     for column in dict.fromkeys(columns.values()):
-        for value in counts[column].unique(maintain_order=True).to_list():
+        for value in counts[column].unique(maintain_order=True).head(_MAX_PROBES).to_list():
             try:
                 probe(column, value)
-            except WkappaError:
-                failed = failed or (column, value)
+            except WkappaError as exc:
+                failed.append((column, value, str(exc)))
             else:
                 passed = True
-            if failed and passed:
-                break
-    if failed is None or not passed:
+    if not failed or not passed:
         return None
-    column, value = failed
-    if value is None:
-        predicate = pl.col(column).is_null()
-    elif isinstance(value, float) and value != value:
-        predicate = pl.col(column).is_nan()
-    else:
-        predicate = pl.col(column) == value
-    return column, value, first_row(frame, predicate)
+    found = []
+    for column, value, message in failed[:5]:
+        if value is None:
+            predicate = pl.col(column).is_null()
+        elif isinstance(value, float) and value != value:
+            predicate = pl.col(column).is_nan()
+        else:
+            predicate = pl.col(column) == value
+        row = first_row(frame, predicate)
+        found.append((column, value, row, message))
+    return min(found, key=lambda item: item[2] if item[2] is not None else float("inf"))
 
 
 def _relabel(message: str, columns: dict[str, str]) -> str:
@@ -168,14 +172,14 @@ def build_tables(
         message = _relabel(str(exc), roles)
         if found is None:
             raise WkappaError(f"{source.name}: {message}") from None
-        column, value, row = found
+        column, value, row, alone = found
         if value is None or (isinstance(value, float) and value != value):
             message = (
                 f"column {column!r} has a missing rating. Hint: --nan-policy omit drops "
                 "rows with a missing rating."
             )
         else:
-            message = _relabel(message, {"y_true": column, "y_pred": column})
+            message = _relabel(alone, {"y_true": column, "y_pred": column})
         raise WkappaError(f"{source.name}, row {row}: {message}") from None
     assert encoded is not None  # nan_policy is never 'propagate' here
     k = encoded.n_categories
@@ -207,8 +211,3 @@ def label_text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def describe_value(value: Any) -> str:
-    """A value for a message."""
-    return format_value(value)
