@@ -37,8 +37,9 @@ the pass checks that bound (an OR of ``d + HALF`` over the chunk) and redoes a c
 breaks it in exact int64 from cache.
 
 For float inputs the chunk sums are accumulated in float64 and are exact while every partial
-sum stays below ``2**53``: with ``R <= MAX_FLOAT_RANGE = 2**19`` a chunk sum is at most
-``2**14 * 2**38 = 2**52``. They are then converted to int64 and carried exactly as above.
+sum stays below ``2**53``: the pass counts any rating with ``|x - s| >= HALF`` as bad (the
+caller then declines; this also bounds ``R <= MAX_FLOAT_RANGE = 2**19 - 1``), so a chunk sum
+is below ``2**14 * 2**38 = 2**52``. Chunk sums are converted to int64 and carried as above.
 ``fastmath`` is limited to reassociation and contraction, which cannot change a sum of
 integers below ``2**53``, and keeps NaN/inf semantics for the checks.
 """
@@ -61,7 +62,7 @@ __all__ = [
 CHUNK = 1 << 14
 N_BLOCKS = 64
 MAX_INT_RANGE = 1 << 24
-MAX_FLOAT_RANGE = 1 << 19
+MAX_FLOAT_RANGE = (1 << 19) - 1
 _LOW_MASK = (1 << 32) - 1
 # Ratings within HALF of the shift take the int32 / float64 fast lane (see _wide_fast_chunk).
 _HALF = 1 << 19
@@ -268,65 +269,68 @@ def _small_parallel(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, nogil=True, fastmath=_FAST)
+def _float_chunk(a, b, c0, c1, s):  # type: ignore[no-untyped-def]
+    """One chunk of float (or mixed) ratings: (bad count, extremes of d, five float sums).
+
+    A rating is bad if it is NaN or not an integer, or if ``|x - s| >= HALF`` (which also
+    catches inf): such a d is replaced by 0 before the int32 conversion, so the conversion is
+    always in range, and the caller declines the whole pass.
+    """
+    n_bad = 0
+    amin = amax = bmin = bmax = np.int32(0)
+    sa = sb = saa = sbb = sab = 0.0
+    for i in range(c0, c1):
+        x = np.float64(a[i])
+        y = np.float64(b[i])
+        dx = x - s
+        dy = y - s
+        near_x = abs(dx) < _HALF
+        near_y = abs(dy) < _HALF
+        n_bad += (x != np.floor(x)) + (y != np.floor(y)) + (not near_x) + (not near_y)
+        dx = dx if near_x else 0.0
+        dy = dy if near_y else 0.0
+        ix = np.int32(dx)
+        iy = np.int32(dy)
+        amin = min(amin, ix)
+        amax = max(amax, ix)
+        bmin = min(bmin, iy)
+        bmax = max(bmax, iy)
+        sa += dx
+        sb += dy
+        saa += dx * dx
+        sbb += dy * dy
+        sab += dx * dy
+    return n_bad, amin, amax, bmin, bmax, sa, sb, saa, sbb, sab
+
+
+@njit(cache=True, nogil=True)
 def _float_block(a, b, start, stop, s, sums, ext, bad):  # type: ignore[no-untyped-def]
-    amin = amax = np.float64(a[start])
-    bmin = bmax = np.float64(b[start])
-    h0 = h1 = h2 = h3 = h4 = np.int64(0)
-    l0 = l1 = l2 = l3 = l4 = np.int64(0)
+    """Float ratings, exact when every ``|x - s| < HALF``.
+
+    The extremes of d start at 0, the d of ``s = a[0]``: a rating of the data, so the extremes
+    over *both* arrays, the only ones the caller uses, are exact.
+    """
+    acc = np.zeros(10, dtype=np.int64)
+    amin = amax = bmin = bmax = np.int64(0)
     n_bad = 0
     for c0 in range(start, stop, CHUNK):
-        c1 = min(c0 + CHUNK, stop)
-        sa = sb = saa = sbb = sab = 0.0
-        chunk_bad = 0
-        for i in range(c0, c1):
-            x = np.float64(a[i])
-            y = np.float64(b[i])
-            # NaN and non-integers fail x == floor(x); inf shows in the extremes.
-            chunk_bad += (x != np.floor(x)) + (y != np.floor(y))
-            amin = min(amin, x)
-            amax = max(amax, x)
-            bmin = min(bmin, y)
-            bmax = max(bmax, y)
-            dx = x - s
-            dy = y - s
-            sa += dx
-            sb += dy
-            saa += dx * dx
-            sbb += dy * dy
-            sab += dx * dy
-        n_bad += chunk_bad
-        if chunk_bad == 0 and abs(saa) < 2.0**53 and abs(sbb) < 2.0**53 and abs(sab) < 2.0**53:
-            l0 += np.int64(sa)
-            h0 += l0 >> 32
-            l0 &= _LOW_MASK
-            l1 += np.int64(sb)
-            h1 += l1 >> 32
-            l1 &= _LOW_MASK
-            l2 += np.int64(saa)
-            h2 += l2 >> 32
-            l2 &= _LOW_MASK
-            l3 += np.int64(sbb)
-            h3 += l3 >> 32
-            l3 &= _LOW_MASK
-            l4 += np.int64(sab)
-            h4 += l4 >> 32
-            l4 &= _LOW_MASK
-        else:
-            n_bad += 1
-    sums[0] = h0
-    sums[1] = h1
-    sums[2] = h2
-    sums[3] = h3
-    sums[4] = h4
-    sums[5] = l0
-    sums[6] = l1
-    sums[7] = l2
-    sums[8] = l3
-    sums[9] = l4
-    ext[0] = amin
-    ext[1] = amax
-    ext[2] = bmin
-    ext[3] = bmax
+        r = _float_chunk(a, b, c0, min(c0 + CHUNK, stop), s)
+        n_bad += r[0]
+        amin = min(amin, np.int64(r[1]))
+        amax = max(amax, np.int64(r[2]))
+        bmin = min(bmin, np.int64(r[3]))
+        bmax = max(bmax, np.int64(r[4]))
+        if r[0] == 0:
+            _carry(acc, 0, np.int64(r[5]))
+            _carry(acc, 1, np.int64(r[6]))
+            _carry(acc, 2, np.int64(r[7]))
+            _carry(acc, 3, np.int64(r[8]))
+            _carry(acc, 4, np.int64(r[9]))
+    sums[:] = acc
+    ext[0] = s + amin
+    ext[1] = s + amax
+    ext[2] = s + bmin
+    ext[3] = s + bmax
     bad[0] = n_bad
 
 
