@@ -345,13 +345,13 @@ def test_thresholds_fit_and_apply(csv_file, ratings, tmp_path):
     assert f"{expected.statistic:.6f}" in text and "0 | 1" in text
 
     new = tmp_path / "new.parquet"
-    ratings.select("id", "score").write_parquet(new)
+    ratings.select("id", pl.col("score").alias("s")).write_parquet(new)
     out = tmp_path / "graded.csv"
     proc = run("thresholds", csv_file, "--true", "truth", "--score", "score", "--apply", new,
-               "--out", out)  # fmt: skip
+               "--apply-score", "s", "--out", out)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     graded = pl.read_csv(out)
-    assert graded.columns == ["id", "score", "grade"]
+    assert graded.columns == ["id", "s", "grade"]
     assert graded["grade"].to_list() == expected.predict(ratings["score"]).tolist()
     assert graded["id"].to_list() == ratings["id"].to_list()
 

@@ -257,6 +257,11 @@ def _parser() -> argparse.ArgumentParser:
         "--out", metavar="FILE", help="where --apply writes (CSV, Parquet, Arrow or JSON lines)"
     )
     thresholds.add_argument(
+        "--apply-score",
+        metavar="COL",
+        help="the score column of OTHER_FILE (default: the --score column)",
+    )
+    thresholds.add_argument(
         "--grade-col",
         default="grade",
         metavar="NAME",

@@ -118,25 +118,26 @@ def _apply(args: argparse.Namespace, result: Any) -> None:
     schema = other.schema(frame)
     from ._cli_io import check_columns
 
-    check_columns(other, schema, {"--score": args.score})
+    score = args.apply_score or args.score
+    check_columns(other, schema, {"--apply-score" if args.apply_score else "--score": score})
     if args.grade_col in schema:
         raise WkappaError(
             f"{other.name} already has a column {args.grade_col!r}. Hint: pass --grade-col NAME."
         )
-    if not schema[args.score].is_numeric():
-        raise WkappaError(f"column {args.score!r} of {other.name} must hold numbers.")
+    if not schema[score].is_numeric():
+        raise WkappaError(f"column {score!r} of {other.name} must hold numbers.")
     out_format = detect_format(args.out, None)
     sample = np.asarray(result.labels)
 
     def grade(scores: Any) -> Any:
         values = scores.cast(pl.Float64)
         if values.null_count() or values.is_nan().any():
-            raise WkappaError(f"column {args.score!r} of {other.name} has a missing score.")
+            raise WkappaError(f"column {score!r} of {other.name} has a missing score.")
         return pl.Series(result.predict(values.to_numpy()))
 
     dtype = pl.Series(sample[:1]).dtype
     graded = frame.with_columns(
-        pl.col(args.score)
+        pl.col(score)
         .map_batches(grade, return_dtype=dtype, is_elementwise=True)
         .alias(args.grade_col)
     )
