@@ -54,12 +54,21 @@ def _check_target(target: Any, n: int, k: int, validate: bool) -> torch.Tensor:
             "Hint: target.long()."
         )
     indices: torch.Tensor = target.detach().long()
-    if validate and n and bool(((indices < 0) | (indices >= k)).any()):
-        bad = int(indices[(indices < 0) | (indices >= k)][0])
-        raise WkappaError(
-            f"`target` contains the class index {bad}, outside 0..{k - 1} (num_classes = {k})."
-        )
+    if validate:
+        _check_range(indices, k, "target")
     return indices
+
+
+def _check_range(indices: torch.Tensor, k: int, name: str) -> None:
+    """Class indices in 0..k-1: one min/max pass (and one sync) on the device."""
+    if indices.numel() == 0:
+        return
+    low, high = (int(v) for v in torch.aminmax(indices))
+    if low < 0 or high >= k:
+        bad = low if low < 0 else high
+        raise WkappaError(
+            f"`{name}` contains the class index {bad}, outside 0..{k - 1} (num_classes = {k})."
+        )
 
 
 class WeightedKappaLoss(nn.Module):
@@ -267,11 +276,8 @@ class KappaMetric:
                     "round regression outputs, or use wkappa.apply_thresholds."
                 )
         index: torch.Tensor = preds.long()
-        if self.validate_args and index.numel() and bool(((index < 0) | (index >= k)).any()):
-            bad = int(index[(index < 0) | (index >= k)][0])
-            raise WkappaError(
-                f"`preds` contains the class index {bad}, outside 0..{k - 1} (num_classes = {k})."
-            )
+        if self.validate_args:
+            _check_range(index, k, "preds")
         return index
 
     def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
