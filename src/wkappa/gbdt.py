@@ -222,9 +222,11 @@ def lightgbm_metric(
     -----
     LightGBM 4 passes multiclass predictions as an (n, K) array of probabilities (raw scores
     with a custom objective) in both APIs; the grade is the argmax, and kappa is computed
-    over the class indices ``0..K-1``. Early stopping in LightGBM watches *every* metric, so
-    set ``metric="None"`` (or ``first_metric_only=True`` with this metric first) to stop on
-    kappa alone.
+    over the class indices ``0..K-1`` (``LGBMClassifier`` hands metrics its encoded labels,
+    so grades with a gap, such as 1, 2, 4, are scored as 0, 1, 2: give the classifier
+    consecutive grades if the gap should count). Early stopping in LightGBM watches *every*
+    metric, so set ``metric="None"`` (or ``first_metric_only=True`` with this metric first)
+    to stop on kappa alone.
 
     Examples
     --------
