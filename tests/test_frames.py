@@ -423,3 +423,16 @@ def test_kappa_by_group_keeps_key_types_and_null_keys(engine, connection):
         dated = pd.DataFrame({"d": keys, "a": case.true, "b": case.pred})
         by_date = frames.kappa_by_group(dated, y_true="a", y_pred="b", by="d")
         assert by_date["d"].tolist()[:2] == keys[:2]
+
+
+def test_missing_frames_extra_names_the_install_command():
+    code = (
+        "import sys; sys.modules['narwhals'] = None; import pandas as pd; "
+        "from wkappa import frames\n"
+        "try:\n"
+        "    frames.weighted_kappa(pd.DataFrame({'a': [1]}), y_true='a', y_pred='a')\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'wkappa[frames]'" in out.stdout
