@@ -10,6 +10,8 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import wkappa as wk
 
@@ -283,3 +285,43 @@ def test_import_wkappa_does_not_import_numba_until_used() -> None:
         "assert 'numba' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    base=st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False),
+    steps=st.lists(st.integers(0, 6), min_size=2, max_size=12),
+    truth=st.lists(st.integers(0, 3), min_size=12, max_size=12),
+)
+def test_predict_reproduces_the_fit_between_adjacent_floats(
+    base: float, steps: list[int], truth: list[int]
+) -> None:
+    """Scores a few ulps apart: the thresholds still separate them exactly as fitted."""
+    scores = np.array([base] * len(steps))
+    for i, step in enumerate(steps):
+        for _ in range(step):
+            scores[i] = np.nextafter(scores[i], np.inf)
+    y_true = np.array(truth[: len(steps)])
+    if len(set(y_true.tolist())) < 2:
+        return
+    result = wk.optimize_thresholds(y_true, scores, min_rating=0, max_rating=3)
+    assert np.all(np.isfinite(result.thresholds))
+    predicted = result.predict(scores)
+    assert _kappa_of(result, y_true, scores) == result.statistic
+    # The assignment is monotone in the score and ties share a grade.
+    order = np.argsort(scores, kind="stable")
+    assert np.all(np.diff(predicted[order]) >= 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    thresholds=st.lists(st.sampled_from([-1.0, 0.0, 0.5, 2.0]), min_size=1, max_size=5),
+    scores=st.lists(st.sampled_from([-2.0, -1.0, 0.0, 0.25, 0.5, 1.0, 2.0, 3.0]), max_size=20),
+)
+def test_apply_thresholds_counts_thresholds_strictly_below(
+    thresholds: list[float], scores: list[float]
+) -> None:
+    cut = np.sort(thresholds)
+    got = wk.apply_thresholds(np.array(scores, dtype=float), cut)
+    expected = [sum(t < s for t in cut) for s in scores]
+    np.testing.assert_array_equal(got, expected)

@@ -34,7 +34,7 @@ def _json_label(label: Any) -> Any:
     return label.item() if isinstance(label, np.generic) else label
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ThresholdResult:
     """Kappa-optimal thresholds found by :func:`optimize_thresholds`.
 
