@@ -29,10 +29,13 @@ from ._dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
 from ._encode import MAX_TABLE_CELLS
 from ._kernels import QuadraticSums
 
-__all__ = ["PARALLEL_MIN", "fast_statistic", "set_parallel"]
+__all__ = ["FAST_MIN", "PARALLEL_MIN", "fast_statistic", "set_parallel"]
 
 # Below this many pairs the serial kernel runs: starting threads costs more than it saves.
 PARALLEL_MIN = 1 << 17
+# Below this many pairs the strict numpy path is about as fast, and a one-off call on a few
+# ratings should not pay for importing numba and loading its kernels.
+FAST_MIN = 2048
 # Float ratings (and int ratings mixed with floats) beyond this magnitude are not exact in
 # float64; the strict path handles them.
 _FLOAT_EXACT = 2.0**53
@@ -207,12 +210,26 @@ def fast_statistic(
         weighted counts), chosen exactly as the strict path chooses: sample-weighted QWK uses
         the table unless K x K cells would be too many, then float sums.
     """
+    try:
+        if len(y_true) < FAST_MIN:
+            return None
+    except TypeError:
+        return None
     if labels is not None:
-        return None
-    pair = _pair(y_true, y_pred)
-    if pair is None:
-        return None
-    a, b = pair
+        if min_rating is not None or max_rating is not None:
+            return None
+        from ._fastlabels import label_codes
+
+        coded = label_codes(y_true, y_pred, labels)
+        if coded is None:
+            return None
+        a, b, k = coded
+        first = 0
+    else:
+        pair = _pair(y_true, y_pred)
+        if pair is None:
+            return None
+        a, b = pair
     n = a.shape[0]
     w = None
     if sample_weight is not None:
@@ -223,10 +240,11 @@ def fast_statistic(
     if scanned is None:
         return None
     sums, lo, hi = scanned
-    categories = _categories(lo, hi, min_rating, max_rating)
-    if categories is None:
-        return None
-    first, k = categories
+    if labels is None:
+        categories = _categories(lo, hi, min_rating, max_rating)
+        if categories is None:
+            return None
+        first, k = categories
     if quadratic and w is None:
         return QuadraticSums(n, *sums)
     if k * k > MAX_TABLE_CELLS:
