@@ -296,9 +296,9 @@ def test_error_labels_outside_range(tmp_path):
     path = tmp_path / "range.csv"
     path.write_text("a,b\n1,1\n2,2\n3,7\n1,2\n")
     assert_error(run("score", path, "--true", "a", "--pred", "b", "--max-rating", "5"),
-                 "row 3", "7", "max_rating")  # fmt: skip
+                 "row 3", "7", "above --max-rating")  # fmt: skip
     assert_error(run("score", path, "--true", "a", "--pred", "b", "--labels", "1,2,3"),
-                 "row 3", "7", "not in `labels`")  # fmt: skip
+                 "row 3", "7", "not in --labels")  # fmt: skip
 
 
 def test_error_words_need_labels(tmp_path):
@@ -326,9 +326,12 @@ def test_debug_shows_the_traceback(tmp_path):
     assert "Traceback" in proc.stderr and "WkappaError" in proc.stderr
 
 
-def test_bad_option_is_exit_2():
+def test_bad_option_is_exit_2(csv_file):
     proc = run("score", "x.csv", "--true", "a", "--pred", "b", "--weights", "cubic")
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
+    # Errors from the library name the command line's options.
+    proc = run("score", csv_file, "--true", "truth", "--pred", "pred", "--ci", "95")
+    assert_error(proc, "--ci must be strictly between 0 and 1", "--ci 0.95")
 
 
 # --------------------------------------------------------------------------- thresholds

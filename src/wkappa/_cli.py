@@ -226,7 +226,9 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--explain", action="store_true", help="explain the computation step by step (text format)"
     )
-    score.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    score.add_argument(
+        "--format", choices=("text", "json", "csv"), default="text", help="output (default: text)"
+    )
     score.add_argument(
         "--report", metavar="OUT.html", help="write a self-contained HTML report with heatmaps"
     )
@@ -324,8 +326,26 @@ def _warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
     print(f"wkappa: warning: {message}", file=sys.stderr)
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+# The library's parameter names, as the command line spells them.
+_OPTION_NAMES = (
+    ("confidence_level=", "--ci "),
+    ("`confidence_level`", "--ci"),
+    ("`n_resamples`", "--bootstrap"),
+    ("`rng`", "--seed"),
+    ("labels=", "--labels"),
+    ("`labels`", "--labels"),
+    ("`min_rating`", "--min-rating"),
+    ("`max_rating`", "--max-rating"),
+    ("`sample_weight`", "--weight-col"),
+)
+
+
+def _one_line(exc: BaseException, options: bool = False) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if options:
+        for name, option in _OPTION_NAMES:
+            text = text.replace(name, option)
+    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -340,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (WkappaError, ImportError) as exc:
         if debug:
             raise
-        print(f"wkappa: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"wkappa: error: {_one_line(exc, options=True)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `wkappa ... | head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
