@@ -113,6 +113,11 @@ def test_score_json_schema_and_exact_value(csv_file, ratings):
     exact = reference_kappa(ratings["truth"].to_list(), ratings["pred"].to_list(), 5, "quadratic")
     assert doc["statistic"] == pytest.approx(float(exact), rel=1e-13)
     assert "groups" not in doc
+    # The data-frame integration counts the same lazy scan its own way: same answer.
+    frames = pytest.importorskip("wkappa.frames")
+    lazy = frames.kappa_test(pl.scan_csv(csv_file), y_true="truth", y_pred="pred")
+    assert doc["statistic"] == pytest.approx(lazy.statistic, rel=1e-12)
+    assert doc["table"] == lazy.table.tolist()
 
 
 def test_score_by_group_json_and_csv(csv_file, ratings):
@@ -126,6 +131,14 @@ def test_score_by_group_json_and_csv(csv_file, ratings):
         value = wk.weighted_kappa(part["truth"], part["pred"], weights="linear", labels=range(5))
         assert group["statistic"] == pytest.approx(value, rel=1e-12)
         assert group["n"] == part.height and group["labels"] == [0, 1, 2, 3, 4]
+    frames = pytest.importorskip("wkappa.frames")
+    by_group = frames.kappa_by_group(
+        pl.scan_csv(csv_file), y_true="truth", y_pred="pred", by="site", weights="linear"
+    )
+    by_group = (by_group.collect() if isinstance(by_group, pl.LazyFrame) else by_group).sort("site")
+    assert [g["statistic"] for g in doc["groups"]] == pytest.approx(
+        by_group["kappa"].to_list(), rel=1e-12
+    )
     proc = run(*args, "--format", "csv", "--weights", "linear")
     assert proc.returncode == 0, proc.stderr
     table = pl.read_csv(proc.stdout.encode())
