@@ -77,3 +77,22 @@ def test_demo_runs_without_network():
     assert proc.returncode == 0, proc.stderr
     assert "0.3181818181818182" in proc.stdout and "By patients:" in proc.stdout
     assert "proven optimal" in proc.stdout
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_data(tmp_path):
+    pytest.importorskip("hatchling")
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(root), "--no-deps", "--no-build-isolation",
+         "--no-index", "-q", "-w", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    import zipfile
+
+    (wheel,) = tmp_path.glob("wkappa-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("ms_diagnosis.csv", "diabetes_oof.csv", "README.md", "make_data.py"):
+        assert f"wkappa/data/{name}" in names
+    assert "wkappa/__main__.py" in names and "wkappa/_cli.py" in names
