@@ -7,7 +7,7 @@ CuPy.
 * Arrays in CPU memory (torch CPU tensors, JAX on CPU, NumPy-backed array-API arrays) are read
   in place through a zero-copy numpy view (``Tensor.numpy()`` / DLPack) and take wkappa's
   numpy/numba path, which on a CPU is an order of magnitude faster than the same work done
-  with torch operations (QWK of 2·10⁶ pairs: 24 ms through the view, 500 ms with torch ops).
+  with torch operations (about 20x for QWK of 2·10⁶ pairs; BENCHMARKS.md).
 * Arrays on an accelerator (CUDA, ...) are counted on their device: validation, encoding to
   category indices, the five QWK sums or the K x K histogram run with the arrays' own library,
   and only scalars and the K x K table come back to the host.
@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._dependencies import is_torch_tensor
+from ._device import Backend, host_view, is_device_array, to_host, torch_count
 from ._encode import (
     _THRESHOLD_HINT,
     MAX_TABLE_CELLS,
@@ -38,9 +39,15 @@ from ._kernels import QuadraticSums
 from ._validation import NanPolicy, ZeroDivision, check_nan_policy
 from .exceptions import WkappaError
 
-__all__ = ["device_confusion_table", "device_weighted_kappa", "is_device_array", "torch_count"]
+__all__ = [
+    "device_confusion_table",
+    "device_weighted_kappa",
+    "host_view",
+    "is_device_array",
+    "to_host",
+    "torch_count",
+]
 
-_ARRAY_API_LIBRARIES = ("array_api_strict", "jax", "jaxlib", "cupy")
 # Read CPU-resident arrays through a zero-copy numpy view (the fast path). The tests switch it
 # off to run the on-device code with CPU tensors and array-api-strict arrays.
 PREFER_HOST_VIEW = True
@@ -48,148 +55,23 @@ _INT64_SAFE = 2**62
 _INT64_MAX = 2**63 - 1
 
 
-def is_device_array(obj: Any) -> bool:
-    """True for an array wkappa can count on its own device (torch, JAX, CuPy, strict)."""
-    if is_torch_tensor(obj):
-        return True
-    root = type(obj).__module__.split(".")[0]
-    return root in _ARRAY_API_LIBRARIES and hasattr(obj, "__array_namespace__")
-
-
-def _host_view(obj: Any) -> np.ndarray | None:
-    """A zero-copy numpy view of an array in CPU memory, or None."""
-    if is_torch_tensor(obj):
-        if obj.device.type != "cpu" or obj.dtype == sys.modules["torch"].bfloat16:
-            return None
-        view: np.ndarray = obj.detach().resolve_conj().resolve_neg().numpy()
-        return view
-    try:
-        return np.from_dlpack(obj)
-    except (TypeError, RuntimeError, BufferError, AttributeError, ValueError):
-        return None
-
-
-def to_host(obj: Any) -> Any:
-    """numpy data of a device array: a view in CPU memory, else a copy (others as they are)."""
-    if not is_device_array(obj):
-        return obj
-    if is_torch_tensor(obj):
-        tensor = obj.detach().resolve_conj().resolve_neg()
-        torch = sys.modules["torch"]
-        if tensor.dtype == torch.bfloat16:  # numpy has no bfloat16; float32 holds it exactly
-            tensor = tensor.to(torch.float32)
-        return tensor.cpu().numpy()
-    if hasattr(obj, "get") and type(obj).__module__.startswith("cupy"):
-        return obj.get()
-    try:
-        return np.from_dlpack(obj)
-    except (TypeError, RuntimeError, BufferError, AttributeError):
-        return np.asarray(obj)
-
-
-def torch_count(cells: Any, size: int, weights: Any = None, *, deterministic: bool = False) -> Any:
-    """Histogram of int64 ``cells`` in ``0..size-1`` on their device (torch).
-
-    ``torch.bincount`` is not deterministic on CUDA (atomic adds); when
-    ``torch.are_deterministic_algorithms_enabled()`` there, or when ``deterministic`` is
-    set, a sort-based count is used instead: sort the cells, find each cell's run with
-    ``searchsorted`` and take run lengths (or differences of the cumulative weights).
-    """
-    torch = sys.modules["torch"]
-    if not deterministic and not (cells.is_cuda and torch.are_deterministic_algorithms_enabled()):
-        return torch.bincount(cells, weights=weights, minlength=size)
-    ordered, order = torch.sort(cells)
-    bounds = torch.searchsorted(ordered, torch.arange(size + 1, device=cells.device))
-    if weights is None:
-        return bounds[1:] - bounds[:-1]
-    cumulative = torch.cat([weights.new_zeros(1), torch.cumsum(weights[order], dim=0)])
-    return cumulative[bounds[1:]] - cumulative[bounds[:-1]]
-
-
-@dataclass(frozen=True)
-class _Backend:
-    """The few array operations needed, for torch or an array-API namespace."""
-
-    xp: Any
-    is_torch: bool
-    device: Any
-
-    def kind(self, x: Any) -> str:
-        """numpy-style dtype kind: 'b', 'i', 'u', 'f', or '' for anything else."""
-        if self.is_torch:
-            if x.dtype == self.xp.bool:
-                return "b"
-            if x.is_floating_point():
-                return "f"
-            if x.is_complex():
-                return ""
-            if x.dtype in (self.xp.uint32, self.xp.uint64):
-                return ""  # barely supported by torch ops: the host handles them
-            return "u" if x.dtype in (self.xp.uint8, self.xp.uint16) else "i"
-        for kind, name in (
-            ("b", "bool"),
-            ("i", "signed integer"),
-            ("u", "unsigned integer"),
-            ("f", "real floating"),
-        ):
-            if self.xp.isdtype(x.dtype, name):
-                return kind
-        return ""
-
-    def astype(self, x: Any, dtype: Any) -> Any:
-        return x.to(dtype) if self.is_torch else self.xp.astype(x, dtype)
-
-    def arange(self, n: int) -> Any:
-        return self.xp.arange(n, dtype=self.xp.int64, device=self.device)
-
-    def item(self, x: Any) -> Any:
-        """A 0-d device array as a Python scalar."""
-        return x.item() if self.is_torch else to_host(x)[()].item()
-
-    def first(self, mask: Any) -> int:
-        """Position of the first True in a boolean array (which has one)."""
-        return int(self.item(self.xp.argmax(self.astype(mask, self.xp.int8))))
-
-    def any(self, mask: Any) -> bool:
-        return bool(self.item(self.xp.any(mask)))
-
-    def total(self, x: Any) -> Any:
-        """Σx as a Python scalar (int64 or float64 accumulation)."""
-        dtype = self.xp.float64 if self.kind(x) == "f" else self.xp.int64
-        return self.item(self.xp.sum(x, dtype=dtype))
-
-    def count(self, cells: Any, size: int, weights: Any) -> Any:
-        """Device histogram of ``cells`` in 0..size-1."""
-        if self.is_torch:
-            return torch_count(cells, size, weights)
-        xp = self.xp
-        order = xp.argsort(cells)
-        ordered = xp.take(cells, order)
-        bounds = xp.searchsorted(ordered, self.arange(size + 1))
-        if weights is None:
-            return bounds[1:] - bounds[:-1]
-        zero = xp.zeros(1, dtype=xp.float64, device=self.device)
-        cumulative = xp.concat([zero, xp.cumulative_sum(xp.take(weights, order))])
-        return xp.take(cumulative, bounds[1:]) - xp.take(cumulative, bounds[:-1])
-
-
 class _Host(Exception):
     """Internal signal: this input takes the host (numpy) path."""
 
 
-def _backend(y_true: Any, y_pred: Any) -> _Backend:
-    if PREFER_HOST_VIEW and _host_view(y_true) is not None and _host_view(y_pred) is not None:
+def _backend(y_true: Any, y_pred: Any) -> Backend:
+    if PREFER_HOST_VIEW and host_view(y_true) is not None and host_view(y_pred) is not None:
         raise _Host  # both in CPU memory: zero-copy views and the fast kernels
     if is_torch_tensor(y_true) and is_torch_tensor(y_pred):
         if y_true.device != y_pred.device:
             raise _Host
-        return _Backend(sys.modules["torch"], True, y_true.device)
+        return Backend(sys.modules["torch"], True, y_true.device)
     if not (is_device_array(y_true) and is_device_array(y_pred)):
         raise _Host
     xp = y_true.__array_namespace__()
     if y_pred.__array_namespace__() is not xp or y_true.device != y_pred.device:
         raise _Host
-    backend = _Backend(xp, False, y_true.device)
+    backend = Backend(xp, False, y_true.device)
     # JAX without x64 silently makes "int64" int32 and "float64" float32: sums could overflow
     # or lose precision there, so such arrays are counted on the host instead.
     probe = backend.arange(1)
@@ -207,7 +89,7 @@ class _Encoded:
     weight: Any  # float64 device array (zero where omitted), or None
 
 
-def _column(be: _Backend, x: Any, name: str) -> Any:
+def _column(be: Backend, x: Any, name: str) -> Any:
     if is_torch_tensor(x):
         x = x.detach()
     if x.ndim != 1:
@@ -219,7 +101,7 @@ def _column(be: _Backend, x: Any, name: str) -> Any:
     return x
 
 
-def _sample_weight(be: _Backend, sample_weight: Any, n: int) -> Any:
+def _sample_weight(be: Backend, sample_weight: Any, n: int) -> Any:
     if sample_weight is None:
         return None
     try:
@@ -243,7 +125,7 @@ def _sample_weight(be: _Backend, sample_weight: Any, n: int) -> Any:
     return w
 
 
-def _integral(be: _Backend, x: Any, name: str) -> Any:
+def _integral(be: Backend, x: Any, name: str) -> Any:
     """int64 ratings; the same errors as :func:`wkappa._encode._integral_ratings`."""
     xp = be.xp
     kind = be.kind(x)
@@ -269,7 +151,7 @@ def _integral(be: _Backend, x: Any, name: str) -> Any:
     return be.astype(x, xp.int64)
 
 
-def _lookup(be: _Backend, values: Any, labels: np.ndarray, name: str) -> Any:
+def _lookup(be: Backend, values: Any, labels: np.ndarray, name: str) -> Any:
     """Index of each int64 value in integer ``labels``, on the device."""
     xp = be.xp
     order = np.argsort(labels, kind="stable")
@@ -285,7 +167,7 @@ def _lookup(be: _Backend, values: Any, labels: np.ndarray, name: str) -> Any:
 
 
 def _encode(
-    be: _Backend,
+    be: Backend,
     y_true: Any,
     y_pred: Any,
     *,
@@ -369,7 +251,7 @@ def _encode(
     return _Encoded(a - first, b - first, last - first + 1, keep, weight)
 
 
-def _quadratic_sums(be: _Backend, enc: _Encoded) -> QuadraticSums:
+def _quadratic_sums(be: Backend, enc: _Encoded) -> QuadraticSums:
     """The five QWK sums on the device: exact int64 (guarded) or float64 with weights."""
     xp = be.xp
     a, b = enc.true_index, enc.pred_index
@@ -389,7 +271,7 @@ def _quadratic_sums(be: _Backend, enc: _Encoded) -> QuadraticSums:
     return QuadraticSums(n, sums[0], sums[1], sums[2], sums[3], sums[4])
 
 
-def _table(be: _Backend, enc: _Encoded) -> np.ndarray:
+def _table(be: Backend, enc: _Encoded) -> np.ndarray:
     """The K x K table, counted on the device; only K² numbers come to the host."""
     k = enc.n_categories
     check_table_size(k)

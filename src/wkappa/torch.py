@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._array_api import torch_count
 from ._dependencies import import_optional
+from ._device import torch_count
 from ._kappa import kappa_from_table
 from ._validation import ZeroDivision, check_zero_division, format_value
 from ._weights import WeightsLike, check_weights, weight_matrix, weights_name
