@@ -239,6 +239,8 @@ def test_metric_merge_reset_and_floats() -> None:
     [
         (torch.tensor([0.0, 1.5]), torch.tensor([0, 1]), WkappaError, "1.5"),
         (torch.tensor([0.0, float("nan")]), torch.tensor([0, 1]), WkappaError, "nan"),
+        (torch.tensor([0.0, float("inf")]), torch.tensor([0, 1]), WkappaError, "inf"),
+        (torch.full((2, 4), float("nan")), torch.tensor([0, 1]), WkappaError, "NaN"),
         (torch.tensor([0, 4]), torch.tensor([0, 1]), WkappaError, "class index 4"),
         (torch.tensor([0, 1]), torch.tensor([0, -1]), WkappaError, "class index -1"),
         (torch.tensor([0, 1]), torch.tensor([0, 1, 2]), WkappaError, "shape"),

@@ -259,6 +259,9 @@ class KappaMetric:
                 raise WkappaError(
                     f"`preds` as scores must have shape (N, {k}); got {tuple(preds.shape)}."
                 )
+            if self.validate_args and scores.is_floating_point():
+                if bool(torch.isnan(scores).any()):
+                    raise WkappaError("`preds` scores contain NaN; argmax would be meaningless.")
             return scores.argmax(dim=1)
         if preds.ndim != 1:
             raise WkappaError(
@@ -268,7 +271,7 @@ class KappaMetric:
         if preds.is_complex() or preds.dtype == torch.bool:
             raise WkappaTypeError(f"`preds` must hold class indices; got dtype {preds.dtype}.")
         if preds.is_floating_point() and self.validate_args:
-            fractional = preds != torch.floor(preds)  # NaN and inf included
+            fractional = ~torch.isfinite(preds) | (preds != torch.floor(preds))
             if bool(fractional.any()):
                 bad = float(preds[fractional][0])
                 raise WkappaError(
