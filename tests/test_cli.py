@@ -275,6 +275,15 @@ def test_error_missing_column_suggests_names(csv_file):
     assert_error(proc, "no column 'truht'", "--true", "Did you mean 'truth'")
 
 
+def test_separator(tmp_path):
+    path = tmp_path / "semicolons.csv"
+    path.write_text("a;b\n1;1\n2;2\n3;1\n")
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "no column 'a'", "--separator")
+    doc = _json(run("score", path, "--true", "a", "--pred", "b", "--separator", ";",
+                    "--format", "json"))  # fmt: skip
+    assert doc["statistic"] == pytest.approx(wk.qwk([1, 2, 3], [1, 2, 1]), rel=1e-12)
+
+
 def test_error_empty_files(tmp_path):
     empty = tmp_path / "empty.csv"
     empty.write_text("")

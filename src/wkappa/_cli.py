@@ -51,7 +51,7 @@ def _score(args: argparse.Namespace) -> int:
     from ._cli_tables import build_tables, parse_labels
     from ._inference import kappa_test_from_table
 
-    source = open_source(args.file, args.input_format)
+    source = open_source(args.file, args.input_format, args.separator)
     keys = [args.true, args.pred, *([args.by] if args.by else [])]
     options = _column_options(args, true=args.true, pred=args.pred, by=args.by)
     options.update(_column_options(args, weight_col=args.weight_col))
@@ -144,6 +144,9 @@ def _file_options(parser: argparse.ArgumentParser) -> None:
         "--input-format",
         choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
         help="the file's format (default: from its name)",
+    )
+    parser.add_argument(
+        "--separator", metavar="CHAR", help="field separator of a CSV file (default: , or tab)"
     )
     parser.add_argument(
         "--true",

@@ -93,6 +93,7 @@ class Source:
     path: str | None  # None for stdin
     size: int | None
     data: bytes | None = None  # stdin, read once
+    separator: str | None = None  # CSV/TSV: None for the format's own
     _overrides: dict[str, Any] = field(default_factory=dict)
 
     def scan(self, string_columns: Sequence[str] = ()) -> Any:
@@ -103,7 +104,7 @@ class Source:
             if self.fmt in ("csv", "tsv"):
                 return pl.scan_csv(
                     source,
-                    separator="\t" if self.fmt == "tsv" else ",",
+                    separator=self.separator or ("\t" if self.fmt == "tsv" else ","),
                     infer_schema_length=_INFER_ROWS,
                     schema_overrides={c: pl.String for c in string_columns} or None,
                     null_values=["", "NA", "N/A", "null", "NULL"],
@@ -138,9 +139,13 @@ def read_error(source: Source, exc: BaseException) -> WkappaError:
     )
 
 
-def open_source(path: str, fmt: str | None) -> Source:
+def open_source(path: str, fmt: str | None, separator: str | None = None) -> Source:
     """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily."""
     fmt = detect_format(path, fmt)
+    if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):
+        raise WkappaError(
+            f"--separator must be one character and applies to CSV/TSV only; got {separator!r}."
+        )
     if fmt not in FORMATS:
         raise WkappaError(f"--input-format must be one of {', '.join(FORMATS)}; got {fmt!r}.")
     if path == "-":
@@ -149,7 +154,7 @@ def open_source(path: str, fmt: str | None) -> Source:
         data = sys.stdin.buffer.read()
         if not data.strip():
             raise WkappaError("standard input is empty: there is no header and no data.")
-        return Source("<stdin>", fmt, None, None, data)
+        return Source("<stdin>", fmt, None, None, data, separator)
     file = Path(path)
     if not file.exists():
         raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")
@@ -160,7 +165,7 @@ def open_source(path: str, fmt: str | None) -> Source:
     size = file.stat().st_size
     if size == 0:
         raise WkappaError(f"{path} is empty (0 bytes): there is no header and no data.")
-    return Source(path, fmt, str(file), size)
+    return Source(path, fmt, str(file), size, None, separator)
 
 
 def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]) -> None:
@@ -174,10 +179,12 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
         if column.lower() in lowered and lowered[column.lower()] not in close:
             close.insert(0, lowered[column.lower()])
         suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        glued = [sep for sep in ";\t|," if len(names) == 1 and sep in names[0]]
+        hint = f" Hint: is it separated by {glued[0]!r}? Pass --separator." if glued else ""
         shown = ", ".join(repr(c) for c in names[:12]) + (", ..." if len(names) > 12 else "")
         raise WkappaError(
             f"{source.name} has no column {column!r} (given to {option}).{suggestion} "
-            f"Its columns: {shown}."
+            f"Its columns: {shown}.{hint}"
         )
 
 

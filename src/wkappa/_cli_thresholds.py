@@ -26,7 +26,7 @@ __all__ = ["run_compare", "run_thresholds"]
 def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
     from ._thresholds import optimize_thresholds
 
-    source = open_source(args.file, args.input_format)
+    source = open_source(args.file, args.input_format, args.separator)
     options = {"--true": args.true, "--score": args.score}
     frame, counts = count_keys(
         source,
@@ -165,7 +165,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     if len(args.pred) != 2:
         raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
     pred_a, pred_b = args.pred
-    source = open_source(args.file, args.input_format)
+    source = open_source(args.file, args.input_format, args.separator)
     options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
     keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
     frame, counts = count_keys(
