@@ -27,7 +27,7 @@ def _progress_wanted(args: argparse.Namespace) -> bool:
     return not args.quiet and sys.stdout.isatty() and sys.stderr.isatty()
 
 
-def _column_options(args: argparse.Namespace, **columns: str | None) -> dict[str, str]:
+def _column_options(**columns: str | None) -> dict[str, str]:
     return {f"--{k.replace('_', '-')}": v for k, v in columns.items() if v is not None}
 
 
@@ -38,11 +38,9 @@ def _interval(result: Any, args: argparse.Namespace) -> Any:
     if args.bootstrap:
         method = BootstrapMethod(args.bootstrap, method=args.bootstrap_method, rng=args.seed)
         ci = result.confidence_interval(args.ci, method=method)
-        name = args.bootstrap_method
     else:
         ci = result.confidence_interval(args.ci)
-        name = "asymptotic"
-    return _cli_output.Scored(result, float(ci.low), float(ci.high), float(args.ci), name)
+    return _cli_output.Scored(result, float(ci.low), float(ci.high), float(args.ci), ci.method)
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -53,8 +51,9 @@ def _score(args: argparse.Namespace) -> int:
 
     source = open_source(args.file, args.input_format, args.separator)
     keys = [args.true, args.pred, *([args.by] if args.by else [])]
-    options = _column_options(args, true=args.true, pred=args.pred, by=args.by)
-    options.update(_column_options(args, weight_col=args.weight_col))
+    options = _column_options(
+        true=args.true, pred=args.pred, by=args.by, weight_col=args.weight_col
+    )
     text = [*([args.by] if args.by else []), *([args.true, args.pred] if args.labels else [])]
     frame, counts = count_keys(
         source,
