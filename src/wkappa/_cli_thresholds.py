@@ -189,8 +189,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         build_tables(counts=counts, true=args.true, pred=c, **common) for c in (pred_a, pred_b)
     ]
     shared = _shared_labels(labels, [f.labels for f in found])
-    # paired_kappa_test takes one entry per item: expand the distinct triples, as compact
-    # category indices (n bytes per column for K <= 127), into the items they stand for.
+    # paired_kappa_test takes one entry per item (it has no table or sample-weight entry), so
+    # the distinct triples are expanded into the items they stand for, as compact category
+    # indices; its own encoding then makes int64 copies: memory O(n), unlike `score`.
     k = len(shared)
     dtype = np.int8 if k <= 127 else np.int16 if k <= 32767 else np.int64
     repeat = counts[COUNT].to_numpy()
