@@ -370,8 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         if debug:
             raise
-        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(f"wkappa: error:{where} {exc.strerror or _one_line(exc)}", file=sys.stderr)
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"wkappa: error: {where}{exc.strerror or _one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
