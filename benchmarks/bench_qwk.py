@@ -27,6 +27,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+# torch and numba each keep an OpenMP thread pool whose idle threads spin for a while after a
+# parallel region; interleaving the two on 2 cores would then time one pool's spinning against
+# the other's work. Passive waiting makes idle threads sleep at once (set before the imports).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -248,7 +253,7 @@ def startup(reps: int = 7) -> list[str]:
     )
     first_call = (
         "import time, numpy as np; import wkappa as wk\n"
-        "small = np.arange(1000) % 5\n"
+        "small = np.arange(10_000) % 5\n"
         "big = np.arange(300_000) % 5\n"
         "t0 = time.perf_counter(); wk.qwk(small, small[::-1].copy()); t1 = time.perf_counter()\n"
         "wk.qwk(big, big[::-1].copy()); t2 = time.perf_counter()\n"
@@ -283,7 +288,9 @@ def main() -> None:
     print(
         f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"numpy {np.__version__}, numba threads {_numba_threads()}, "
-        f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '-')}"
+        f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '-')}, "
+        f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}, load average "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     print(f"# command: {' '.join([os.path.basename(sys.executable), *sys.argv])}")
     print(

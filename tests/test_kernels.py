@@ -190,7 +190,7 @@ def test_parallel_serial_and_thread_counts_agree_exactly(
                 )
             )
     finally:
-        _fastpath.set_parallel(True)
+        _fastpath.set_parallel(None)
         numba.set_num_threads(original)
     assert all(r == results[0] for r in results)  # bit for bit, floats included
     assert results[0][0] == strict_qwk  # exact integer sums: the same correctly rounded float

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -60,7 +61,7 @@ _SUPPORTED = frozenset(
 )
 # The workqueue threading layer must not run two parallel kernels at once.
 _PARALLEL_LOCK = threading.Lock()
-_settings: dict[str, Any] = {"parallel": True}
+_settings: dict[str, Any] = {"parallel": None}  # None: automatic (see _parallel)
 
 
 def _numpy_view(obj: Any) -> np.ndarray | None:
@@ -149,7 +150,37 @@ def _weights(sample_weight: Any, n: int) -> np.ndarray | None:
 
 
 def _parallel(n: int) -> bool:
-    return bool(_settings["parallel"]) and n >= PARALLEL_MIN
+    """Use the threads for a big input, unless every core is already busy.
+
+    A fork-join parallel pass ends when its slowest thread does; on a machine whose cores are
+    all taken by other processes (1-minute load average at or above the core count), a second
+    thread often waits for a core and makes the pass slower than the serial one. Results are
+    identical either way.
+    """
+    mode = _settings["parallel"]
+    if mode is False or n < PARALLEL_MIN:
+        return False
+    if mode is True:
+        return True
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every platform
+        return True
+    return load < (os.cpu_count() or 1) - 0.5
+
+
+@contextlib.contextmanager
+def _parallel_section() -> Iterator[None]:
+    """One parallel kernel at a time, its blocks handed to threads one by one (dynamic).
+
+    Dynamic scheduling matters on a shared machine: a thread that loses its core for a while
+    then holds up one block, not a fixed half of the data. Results do not depend on it (the
+    blocks are fixed by n and merged in order).
+    """
+    import numba
+
+    with _PARALLEL_LOCK, numba.parallel_chunksize(1):
+        yield
 
 
 def _run_sums(kind: str, *args: Any) -> Any:
@@ -158,7 +189,7 @@ def _run_sums(kind: str, *args: Any) -> Any:
     n = args[0].shape[0]
     kernel: Callable[..., Any] = getattr(_numba_sums, f"{kind}_sums")
     if _parallel(n):
-        with _PARALLEL_LOCK:
+        with _parallel_section():
             return kernel(*args, True)
     return kernel(*args, False)
 
@@ -267,13 +298,16 @@ def _table(
     from ._kernels import _numba_table
 
     parallel = _parallel(a.shape[0])
-    with _PARALLEL_LOCK if parallel else contextlib.nullcontext():
+    with _parallel_section() if parallel else contextlib.nullcontext():
         if w is not None:
             return _numba_table.table_weighted(a, b, w, first, k, parallel)
         threads = numba.get_num_threads() if parallel else 1
         return _numba_table.table_counts(a, b, first, k, parallel, threads)
 
 
-def set_parallel(enabled: bool) -> None:
-    """Allow (default) or forbid the parallel kernels (tests compare both paths)."""
-    _settings["parallel"] = bool(enabled)
+def set_parallel(enabled: bool | None) -> None:
+    """Force the parallel kernels on (True) or off (False) for big inputs; None: automatic.
+
+    Tests use it to compare the paths; results are identical whichever runs.
+    """
+    _settings["parallel"] = enabled

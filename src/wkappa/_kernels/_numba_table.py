@@ -27,6 +27,7 @@ WEIGHTED_BLOCKS = 8
 # table gains little from splitting anyway).
 _PARALLEL_MAX_CELLS = 1 << 18
 _SUBTABLE_MAX_K = 16
+_SMALL_TABLE_CELLS = 1 << 14
 
 
 @njit(cache=True, nogil=True)
@@ -100,7 +101,9 @@ def table_counts(
     cells = k * k
     n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
     if parallel and cells <= _PARALLEL_MAX_CELLS and n_threads > 1:
-        n_blocks = n_threads
+        # Small tables: more blocks than threads, handed out dynamically, so a thread that
+        # loses its core for a while (a shared machine) holds up one block, not half the data.
+        n_blocks = 4 * n_threads if cells * n_sub <= _SMALL_TABLE_CELLS else n_threads
         block_len = -(-n // n_blocks)
         tables = np.zeros((n_blocks, n_sub, cells), dtype=np.int64)
         _count_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables)
