@@ -28,6 +28,12 @@ def spark():
         .config("spark.default.parallelism", "2")
         .config("spark.driver.memory", "1g")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        # Small test data: a quick-starting JIT and no whole-stage code generation make the
+        # first queries seconds faster; adaptive execution has nothing to adapt here.
+        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
@@ -51,31 +57,34 @@ def to_spark(spark, case):
     return spark.createDataFrame(table)
 
 
-@pytest.mark.parametrize("kind", ["int", "str"])
-def test_spark_dataframe_matches_numpy(spark, kind):
-    case = make_case(kind, seed=13)
+def test_spark_integer_ratings_with_nulls_and_weights(spark):
+    case = make_case("int", seed=13)
     sdf = to_spark(spark, case)
-    labels = {} if case.labels is None else {"labels": case.labels}
-    for weights in ("quadratic", "unweighted"):
-        expected = wk.weighted_kappa(
-            case.true, case.pred, weights=weights, nan_policy="omit", **labels
-        )
-        got = frames.weighted_kappa(
-            sdf, y_true="a", y_pred="b", weights=weights, nan_policy="omit", **labels
-        )
-        assert got == expected
+    expected = wk.qwk(case.true, case.pred, nan_policy="omit")
+    assert frames.weighted_kappa(sdf, y_true="a", y_pred="b", nan_policy="omit") == expected
     table = frames.confusion_table(
-        sdf, y_true="a", y_pred="b", sample_weight="w", nan_policy="omit", **labels
+        sdf, y_true="a", y_pred="b", sample_weight="w", nan_policy="omit"
     )
     expected_table = wk.confusion_table(
-        case.true, case.pred, sample_weight=case.weight, nan_policy="omit", **labels
+        case.true, case.pred, sample_weight=case.weight, nan_policy="omit"
     )
     assert np.array_equal(table, expected_table)
+    assert math.isnan(frames.weighted_kappa(sdf, y_true="a", y_pred="b", nan_policy="propagate"))
+
+
+def test_spark_string_labels_with_nulls(spark):
+    case = make_case("str", seed=14)
+    sdf = to_spark(spark, case)
+    for weights in ("linear", "unweighted"):
+        expected = wk.weighted_kappa(
+            case.true, case.pred, weights=weights, labels=case.labels, nan_policy="omit"
+        )
+        got = frames.weighted_kappa(
+            sdf, y_true="a", y_pred="b", weights=weights, labels=case.labels, nan_policy="omit"
+        )
+        assert got == expected
     with pytest.raises(WkappaError, match="missing rating"):
-        frames.weighted_kappa(sdf, y_true="a", y_pred="b", **labels)
-    assert math.isnan(
-        frames.weighted_kappa(sdf, y_true="a", y_pred="b", nan_policy="propagate", **labels)
-    )
+        frames.weighted_kappa(sdf, y_true="a", y_pred="b", labels=case.labels)
 
 
 def test_spark_kappa_by_group_and_kappa_test(spark):
