@@ -221,7 +221,13 @@ def test_xgboost_early_stopping_native_and_sklearn() -> None:
 
 # --------------------------------------------------------------------------- CatBoost
 
-CB_PARAMS = {"learning_rate": 0.1, "depth": 4, "thread_count": 1, "random_seed": 0}
+CB_PARAMS = {
+    "learning_rate": 0.1,
+    "depth": 4,
+    "thread_count": 1,
+    "random_seed": 0,
+    "allow_writing_files": False,  # no catboost_info/ in the working directory
+}
 
 
 @pytest.mark.parametrize("task", ["regression", "multiclass"])
