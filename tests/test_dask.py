@@ -106,6 +106,14 @@ def test_dask_array_errors(client):
         wk.qwk(A, da.from_array(np.arange(9) % 3, chunks=4))
     with pytest.raises(WkappaError, match="above `max_rating` = 1"):
         wk.qwk(A, A, max_rating=1)
+    with pytest.raises(WkappaError, match="below `min_rating` = 7"):
+        wk.qwk(A, A, min_rating=7)
+    with pytest.raises(WkappaError, match="must not exceed"):
+        wk.qwk(A, A, min_rating=3, max_rating=2)
+    # A bound beyond the data just widens the categories, as for numpy input.
+    assert wk.qwk(A, A[::-1], max_rating=9) == wk.qwk(
+        np.arange(10) % 3, (np.arange(10) % 3)[::-1], max_rating=9
+    )
     with pytest.raises(WkappaError, match=r"non-integer rating 0\.5"):
         wk.qwk(A, da.from_array(np.full(10, 0.5), chunks=4))
     with pytest.raises(WkappaError, match="1-D"):

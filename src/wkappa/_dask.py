@@ -195,12 +195,12 @@ def _statistic(
             )
         fixed = tuple(check_labels(labels).tolist())
         categories: Sequence[Any] | None = fixed
-        if nan_policy != "omit":
+        if nan_policy != "omit" and not _integer_dtypes(a, b):
             categories = _check_missing_with_labels(a, b, fixed, nan_policy)
-    elif _integer_bounds(a, b, min_rating, max_rating):
-        # Both bounds and integer dtypes (no missing values possible): no first pass; the
-        # counting pass itself refuses a rating out of bounds.
-        categories = range(int(min_rating), int(max_rating) + 1)
+    elif _integer_dtypes(a, b):
+        # No missing values are possible: the range needs at most a min/max pass, and the
+        # counting pass itself refuses a rating out of the bounds given.
+        categories = _integer_range(a, b, min_rating, max_rating)
     else:
         categories = _categories(a, b, min_rating, max_rating, nan_policy, ordered)
     if categories is None:
@@ -226,15 +226,32 @@ def _statistic(
     return total, categories
 
 
-def _integer_bounds(a: Any, b: Any, min_rating: Any, max_rating: Any) -> bool:
+def _integer_dtypes(a: Any, b: Any) -> bool:
+    return bool(a.dtype.kind in "iub" and b.dtype.kind in "iub")
+
+
+def _integer_range(a: Any, b: Any, min_rating: Any, max_rating: Any) -> range:
+    """``min_rating..max_rating``, each bound the global min / max over both raters unless
+    given (one cheap reduction on the workers, none if both are given)."""
     from ._encode import _check_bound
 
+    dask = import_optional("dask", "dask")
     lo = _check_bound(min_rating, "min_rating")
     hi = _check_bound(max_rating, "max_rating")
     if lo is not None and hi is not None and lo > hi:
         raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
-    integer = a.dtype.kind in "iub" and b.dtype.kind in "iub"
-    return integer and lo is not None and hi is not None
+    if lo is None or hi is None:
+        low_a, low_b, high_a, high_b = (
+            int(x) for x in dask.compute(a.min(), b.min(), a.max(), b.max())
+        )
+        hi_given = hi is not None
+        lo = min(low_a, low_b) if lo is None else lo
+        hi = max(high_a, high_b) if hi is None else hi
+        if lo > hi and hi_given:
+            raise WkappaError(f"`y_true` contains the rating {low_a}, above `max_rating` = {hi}.")
+        if lo > hi:
+            raise WkappaError(f"`y_true` contains the rating {high_a}, below `min_rating` = {lo}.")
+    return range(lo, hi + 1)
 
 
 def _check_missing_with_labels(
