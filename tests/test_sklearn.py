@@ -70,6 +70,18 @@ def test_held_out_kappa_beats_plain_rounding(seed: int) -> None:
     assert model.oof_score_ == model.threshold_result_.statistic
 
 
+def test_integer_cv_is_stratified_so_sorted_data_works() -> None:
+    X, y = _synthetic(8, n=2000)
+    order = np.argsort(y, kind="stable")  # grades sorted, as files often are
+    train, test = order[::2], order[1::2]
+    model = OrdinalThresholdRegressor(Ridge(), cv=5).fit(X[train], y[train])
+    shuffled = OrdinalThresholdRegressor(Ridge(), cv=KFold(5, shuffle=True, random_state=0))
+    shuffled.fit(X[train], y[train])
+    assert model.score(X[test], y[test]) == pytest.approx(
+        shuffled.score(X[test], y[test]), abs=0.01
+    )
+
+
 def test_clone_pickle_and_fitted_attributes() -> None:
     X, y = _synthetic(3, n=600)
     model = OrdinalThresholdRegressor(Ridge(alpha=2.0), cv=KFold(4), weights="linear")

@@ -23,7 +23,7 @@ import_optional("sklearn", "sklearn")
 
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # noqa: E402
 from sklearn.metrics import make_scorer  # noqa: E402
-from sklearn.model_selection import cross_val_predict  # noqa: E402
+from sklearn.model_selection import check_cv, cross_val_predict  # noqa: E402
 from sklearn.utils import get_tags  # noqa: E402
 from sklearn.utils.validation import check_is_fitted, column_or_1d  # noqa: E402
 
@@ -109,7 +109,8 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         Any scikit-learn regressor; it is trained on the grade index ``0..K-1``.
     cv : int, cross-validation generator or iterable, default 5
         How :func:`sklearn.model_selection.cross_val_predict` splits the data for the
-        out-of-fold predictions the thresholds are fitted on.
+        out-of-fold predictions the thresholds are fitted on; an int means that many
+        stratified folds (``StratifiedKFold``, by grade), as for scikit-learn classifiers.
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         The kappa the thresholds maximise and :meth:`score` reports.
     labels : sequence of K grades, optional
@@ -154,11 +155,11 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     >>> model.classes_
     array([0, 1, 2, 3, 4])
     >>> model.thresholds_.round(2)
-    array([0.58, 1.62, 2.51, 3.14])
+    array([0.99, 1.63, 2.5 , 3.15])
     >>> model.predict(X[300:305])
-    array([2, 1, 2, 4, 2])
+    array([2, 0, 2, 4, 2])
     >>> round(model.score(X[300:], y[300:]), 3)  # held-out quadratic weighted kappa
-    0.845
+    0.84
     """
 
     def __init__(
@@ -208,7 +209,10 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         k = encoded.n_categories
         target = encoded.true_index.astype(np.float64)
         params = {} if sample_weight is None else {"sample_weight": encoded.sample_weight}
-        oof = cross_val_predict(clone(self.estimator), X, target, cv=self.cv, params=params)
+        # Stratified by grade for an integer cv, as scikit-learn does for classifiers: grades
+        # sorted in the data must not leave a fold without a grade.
+        splitter = check_cv(self.cv, encoded.true_index, classifier=True)
+        oof = cross_val_predict(clone(self.estimator), X, target, cv=splitter, params=params)
         result = optimize_thresholds(
             encoded.true_index,
             np.asarray(oof, dtype=np.float64).ravel(),
