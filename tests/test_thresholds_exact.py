@@ -193,3 +193,31 @@ def test_sample_weights_equal_repetition() -> None:
         plain = wk.optimize_thresholds(truth, scores)
         assert ones.statistic == pytest.approx(plain.statistic, abs=1e-15)
         np.testing.assert_array_equal(ones.thresholds, plain.thresholds)
+
+
+def test_float_dp_fallback_matches_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The float64 DP used when integer sums could overflow int64 (large n) finds the optimum."""
+    from wkappa import _threshold_search
+
+    monkeypatch.setattr(_threshold_search, "_INT_SAFE", 0)
+    rng = np.random.default_rng(77)
+    for _ in range(300):
+        problem = _problem(rng)
+        problem["weights"] = str(rng.choice(["quadratic", "linear", "unweighted"]))
+        problem["sample_weight"] = None
+        exact, _ = _brute_force(problem)
+        result = wk.optimize_thresholds(
+            problem["truth"],
+            problem["scores"],
+            weights=problem["weights"],
+            min_rating=0,
+            max_rating=problem["k"] - 1,
+        )
+        assert not result.exact or result.n_iter == 0
+        reached = reference_kappa(
+            problem["truth"].tolist(),
+            result.predict(problem["scores"]).tolist(),
+            problem["k"],
+            problem["weights"],
+        )
+        assert reached == exact
