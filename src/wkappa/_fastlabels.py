@@ -3,7 +3,7 @@
 Strings (numpy, pandas object / string / categorical, polars String / Categorical / Enum,
 pyarrow string) and integers with gaps (``labels=[1, 2, 5, 10]``) become category indices in
 C-level passes: a sorted lookup (``np.searchsorted``) for numpy arrays, pandas' hash-based
-``Index.get_indexer``, polars' ``Enum`` cast, pyarrow's ``index_in``. The codes then go
+``factorize``, polars' ``Enum`` cast, pyarrow's ``index_in``. The codes then go
 through the same fused kernels as integer ratings.
 
 As everywhere in the fast path, anything unusual -- a rating not in ``labels``, a missing
@@ -62,8 +62,17 @@ def _pandas_codes(obj: Any, labels: np.ndarray) -> np.ndarray | None:
         return None
     if isinstance(dtype, pd.CategoricalDtype) and dtype.categories.dtype.kind != "O":
         return None  # categories of numbers never match string labels: the strict path says so
-    codes = np.asarray(pd.Index(labels, dtype=object).get_indexer(obj))  # hash lookup, -1: absent
-    return None if (codes < 0).any() else codes
+    # Hash the n ratings once (factorize), then place the few distinct values among the labels.
+    codes, uniques = pd.factorize(obj, use_na_sentinel=True)
+    if (codes < 0).any():  # a missing value: nan_policy is the strict path's business
+        return None
+    where = np.asarray(
+        pd.Index(labels, dtype=object).get_indexer(pd.Index(np.asarray(uniques), dtype=object))
+    )
+    if (where < 0).any():
+        return None
+    mapped: np.ndarray = where[np.asarray(codes)]
+    return mapped
 
 
 def _polars_codes(series: Any, labels: np.ndarray) -> np.ndarray | None:
