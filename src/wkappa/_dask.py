@@ -5,8 +5,9 @@ pair is encoded by the core (:func:`wkappa._encode.encode_ratings`) on a worker 
 its sufficient statistic — the five sums of quadratic weights or the K x K table — and only
 those few numbers travel to the client, which adds them exactly (integer counts stay Python
 ints / int64). Without ``labels`` a first pass finds the categories: the global integer range
-(every integer from the smallest to the largest rating, as for numpy input) or, for unordered
-kappa, the sorted set of string labels. Lost workers are handled by Dask, which recomputes
+(every integer from the smallest to the largest rating, as for numpy input; a min/max
+reduction for integer dtypes, none when both bounds are given) or, for unordered kappa, the
+sorted set of string labels. Lost workers are handled by Dask, which recomputes
 their tasks; the statistics are deterministic, so the result is exactly the same.
 """
 

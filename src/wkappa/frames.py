@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ._encode import encode_ratings
+from ._encode import _is_missing_scalar, encode_ratings
 from ._frames_count import (
     FrameInput,
     PairCounts,
@@ -483,10 +483,8 @@ def _check_by(by: Any) -> list[str]:
 
 
 def _key_value(value: Any) -> Any:
-    """A group key as a hashable, comparable value (NaN -> None, like a null key)."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
+    """A group key as a hashable, comparable value (NaN, NA, NaT -> None: a null key)."""
+    return None if _is_missing_scalar(value) or value != value else value
 
 
 def _group_ids(counts: PairCounts, keys: list[str]) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
