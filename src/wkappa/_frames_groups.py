@@ -8,13 +8,21 @@ in a few array operations. The tests check every group against ``kappa_test_from
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ._encode import _is_missing_scalar
+from ._frames_count import FrameInput, PairCounts, quiet_dask_notice
 from ._normal import norm_ppf
+from ._validation import format_value
+from .exceptions import WkappaTypeError
 
-__all__ = ["GroupStatistics", "group_statistics"]
+__all__ = ["GroupStatistics", "check_by", "group_ids", "group_statistics", "result_frame"]
+
+STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high")
 
 _INT64_SAFE = 2**62
 
@@ -130,3 +138,59 @@ def group_statistics(
         se = np.where(defined, np.sqrt(variance), np.nan)
     half = norm_ppf(0.5 + confidence_level / 2) * se
     return GroupStatistics(kappa, se, kappa - half, kappa + half)
+
+
+# --------------------------------------------------------------------------- keys and output
+
+
+def check_by(by: Any) -> list[str]:
+    keys = [by] if isinstance(by, str) else list(by) if isinstance(by, Sequence) else None
+    if not keys or not all(isinstance(key, str) for key in keys):
+        raise WkappaTypeError(
+            f"`by` must be a column name or a non-empty list of names; got {format_value(by)}."
+        )
+    return keys
+
+
+def _key_value(value: Any) -> Any:
+    """A group key as a hashable, comparable value (NaN, NA, NaT -> None: a null key)."""
+    return None if _is_missing_scalar(value) or value != value else value
+
+
+def group_ids(counts: PairCounts, keys: list[str]) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+    """Group id of each distinct row (ids in sorted key order, nulls last) and the keys."""
+    columns = [[_key_value(v) for v in counts.frame.get_column(k).to_list()] for k in keys]
+    rows = list(zip(*columns, strict=True)) if columns else []
+    distinct = sorted(set(rows), key=lambda row: tuple((v is None, v) for v in row))
+    position = {row: i for i, row in enumerate(distinct)}
+    return np.array([position[row] for row in rows], dtype=np.int64), distinct
+
+
+def result_frame(
+    data: FrameInput,
+    counts: PairCounts,
+    keys: list[str],
+    key_rows: list[tuple[Any, ...]],
+    stats: dict[str, list[Any]],
+) -> Any:
+    """The per-group statistics as a frame of the caller's library."""
+    import narwhals as nw
+
+    columns: dict[str, list[Any]] = {k: [row[i] for row in key_rows] for i, k in enumerate(keys)}
+    columns.update(stats)
+    schema = {k: data.schema[k] for k in keys}
+    schema["n"] = (
+        nw.Int64() if isinstance(stats["n"][0] if stats["n"] else 0, int) else nw.Float64()
+    )
+    for name in STAT_COLUMNS[1:]:
+        schema[name] = nw.Float64()
+    eager_backend = counts.frame.implementation
+    result = nw.from_dict(columns, schema=schema, backend=eager_backend)
+    if not data.lazy:
+        return result.to_native()
+    implementation = data.frame.implementation
+    session = None
+    if implementation.is_pyspark():
+        session = data.frame.to_native().sparkSession
+    with quiet_dask_notice():
+        return result.lazy(backend=implementation, session=session).to_native()

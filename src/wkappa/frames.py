@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ._encode import _is_missing_scalar, encode_ratings
+from ._encode import encode_ratings
 from ._frames_count import (
     FrameInput,
     PairCounts,
@@ -34,11 +34,10 @@ from ._frames_count import (
     encode_counts,
     frame_input,
     missing_mask,
-    quiet_dask_notice,
     raise_missing,
     scatter_table,
 )
-from ._frames_groups import group_statistics
+from ._frames_groups import check_by, group_ids, group_statistics, result_frame
 from ._kappa import kappa_from_table
 from ._kappa import weighted_kappa as _core_weighted_kappa
 from ._kernels import count_table
@@ -47,10 +46,9 @@ from ._validation import (
     ZeroDivision,
     check_nan_policy,
     check_zero_division,
-    format_value,
 )
 from ._weights import WeightsLike, check_weights, weight_matrix
-from .exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+from .exceptions import UndefinedKappaWarning, WkappaError
 
 if TYPE_CHECKING:
     from ._results import Alternative, KappaResult
@@ -337,8 +335,6 @@ def kappa_test(
 
 # --------------------------------------------------------------------------- by group
 
-_STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high")
-
 
 def kappa_by_group(
     df: Any,
@@ -412,10 +408,10 @@ def kappa_by_group(
     zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
     level = check_confidence_level(confidence_level)
-    keys = _check_by(by)
+    keys = check_by(by)
     data = frame_input(df, y_true, y_pred, sample_weight, keys)
     counts = count_pairs(data, y_true, y_pred, sample_weight, keys)
-    group_of, key_rows = _group_ids(counts, keys)
+    group_of, key_rows = group_ids(counts, keys)
     n_groups = len(key_rows)
 
     mask = missing_mask(counts)
@@ -470,57 +466,4 @@ def kappa_by_group(
         "ci_low": np.where(stale, np.nan, computed.ci_low).tolist(),
         "ci_high": np.where(stale, np.nan, computed.ci_high).tolist(),
     }
-    return _result_frame(data, counts, keys, key_rows, stats)
-
-
-def _check_by(by: Any) -> list[str]:
-    keys = [by] if isinstance(by, str) else list(by) if isinstance(by, Sequence) else None
-    if not keys or not all(isinstance(key, str) for key in keys):
-        raise WkappaTypeError(
-            f"`by` must be a column name or a non-empty list of names; got {format_value(by)}."
-        )
-    return keys
-
-
-def _key_value(value: Any) -> Any:
-    """A group key as a hashable, comparable value (NaN, NA, NaT -> None: a null key)."""
-    return None if _is_missing_scalar(value) or value != value else value
-
-
-def _group_ids(counts: PairCounts, keys: list[str]) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
-    """Group id of each distinct row (ids in sorted key order, nulls last) and the keys."""
-    columns = [[_key_value(v) for v in counts.frame.get_column(k).to_list()] for k in keys]
-    rows = list(zip(*columns, strict=True)) if columns else []
-    distinct = sorted(set(rows), key=lambda row: tuple((v is None, v) for v in row))
-    position = {row: i for i, row in enumerate(distinct)}
-    return np.array([position[row] for row in rows], dtype=np.int64), distinct
-
-
-def _result_frame(
-    data: FrameInput,
-    counts: PairCounts,
-    keys: list[str],
-    key_rows: list[tuple[Any, ...]],
-    stats: dict[str, list[Any]],
-) -> Any:
-    """The per-group statistics as a frame of the caller's library."""
-    import narwhals as nw
-
-    columns: dict[str, list[Any]] = {k: [row[i] for row in key_rows] for i, k in enumerate(keys)}
-    columns.update(stats)
-    schema = {k: data.schema[k] for k in keys}
-    schema["n"] = (
-        nw.Int64() if isinstance(stats["n"][0] if stats["n"] else 0, int) else nw.Float64()
-    )
-    for name in _STAT_COLUMNS[1:]:
-        schema[name] = nw.Float64()
-    eager_backend = counts.frame.implementation
-    result = nw.from_dict(columns, schema=schema, backend=eager_backend)
-    if not data.lazy:
-        return result.to_native()
-    implementation = data.frame.implementation
-    session = None
-    if implementation.is_pyspark():
-        session = data.frame.to_native().sparkSession
-    with quiet_dask_notice():
-        return result.lazy(backend=implementation, session=session).to_native()
+    return result_frame(data, counts, keys, key_rows, stats)
