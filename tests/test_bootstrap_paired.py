@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import wkappa as wk
 from wkappa._paired import paired_pvalue
@@ -157,31 +161,146 @@ def test_bad_lengths_and_labels() -> None:
         wk.paired_kappa_test(truth, a, b, labels=[0, 1, 2])
 
 
-def test_from_table_equals_from_ratings() -> None:
-    """The K x K x K table route gives the very same result (same cells, same draws)."""
-    from wkappa._paired import paired_kappa_test_from_table
-
-    truth, a, b = _data(400, seed=5)
-    cube = np.zeros((5, 5, 5), dtype=np.int64)
+def _cube(truth: np.ndarray, a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
+    cube = np.zeros((k, k, k), dtype=np.int64)
     np.add.at(cube, (truth, a, b), 1)
-    direct = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=3)
-    tabled = paired_kappa_test_from_table(cube, n_resamples=999, rng=3)
-    assert tabled.statistic_a == direct.statistic_a
-    assert tabled.statistic_b == direct.statistic_b
-    assert tabled.confidence_interval == direct.confidence_interval
-    assert tabled.pvalue == direct.pvalue and tabled.n == 400
-    halves = paired_kappa_test_from_table(cube / 2.0, n_resamples=999, rng=3)
+    return cube
+
+
+def _same(first: wk.PairedKappaResult, second: wk.PairedKappaResult) -> None:
+    assert first.to_dict() == second.to_dict()
+    assert first.statistic_a == second.statistic_a
+    assert first.statistic_b == second.statistic_b
+    assert first.confidence_interval == second.confidence_interval
+    assert first.pvalue == second.pvalue and first.n == second.n
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+def test_from_table_equals_from_ratings(weights: str) -> None:
+    """The K x K x K table route gives the very same result (same cells, same draws)."""
+    truth, a, b = _data(400, seed=5)
+    cube = _cube(truth, a, b, 5)
+    direct = wk.paired_kappa_test(truth, a, b, weights=weights, n_resamples=999, rng=3)
+    tabled = wk.paired_kappa_test_from_table(cube, weights=weights, n_resamples=999, rng=3)
+    _same(tabled, direct)
+    assert tabled.n == 400 and isinstance(tabled.n, int)
+    for dtype in (np.uint16, np.float64):  # other count dtypes, same cells, same draws
+        _same(wk.paired_kappa_test_from_table(cube.astype(dtype), weights=weights,
+                                              n_resamples=999, rng=3), direct)  # fmt: skip
+
+
+def test_from_table_statistics_are_exact() -> None:
+    """Both kappas are those of the two marginal K x K tables (exact Fraction reference)."""
+    from reference import reference_kappa_from_table
+
+    rng = np.random.default_rng(8)
+    for k in (2, 3, 6):
+        cube = rng.integers(0, 7, (k, k, k))
+        result = wk.paired_kappa_test_from_table(cube, n_resamples=9, rng=0)
+        for statistic, axis in ((result.statistic_a, 2), (result.statistic_b, 1)):
+            expected = reference_kappa_from_table(cube.sum(axis=axis).tolist(), "quadratic")
+            assert statistic == pytest.approx(float(expected), rel=1e-12, abs=1e-15)
+        assert result.n == int(cube.sum())
+
+
+@settings(max_examples=60)
+@given(
+    cube=st.integers(1, 4).flatmap(
+        lambda k: hnp.arrays(np.int64, (k, k, k), elements=st.integers(0, 6))
+    ),
+    weights=st.sampled_from(["quadratic", "linear", "unweighted"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_from_table_property(cube: np.ndarray, weights: str, seed: int) -> None:
+    """Any table: both kappas are the exact ones of its marginal tables (nan where undefined),
+    and the result is the one of the items it counts, seed for seed."""
+    from reference import reference_kappa_from_table
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        result = wk.paired_kappa_test_from_table(cube, weights=weights, n_resamples=49, rng=seed)
+        truth, a, b = np.nonzero(cube)
+        items = [np.repeat(x, cube[truth, a, b]) for x in (truth, a, b)]
+        k = cube.shape[0]
+        direct = (
+            wk.paired_kappa_test(*items, weights=weights, labels=range(k), n_resamples=49, rng=seed)
+            if cube.sum() > 0
+            else None
+        )
+    for statistic, axis in ((result.statistic_a, 2), (result.statistic_b, 1)):
+        expected = reference_kappa_from_table(cube.sum(axis=axis).tolist(), weights)
+        if expected is None:
+            assert math.isnan(statistic)
+        else:
+            assert statistic == pytest.approx(float(expected), rel=1e-12, abs=1e-12)
+    assert result.n == int(cube.sum())
+    if direct is not None:
+        assert repr(result.to_dict()) == repr(direct.to_dict())  # nan == nan in repr
+
+
+def test_from_table_equals_from_ratings_with_labels_and_many_categories() -> None:
+    """String labels name the axes; K = 170 (K³ above the dense count) still agrees."""
+    names = ["lo", "mid", "hi"]
+    truth, a, b = (
+        np.array(x) for x in ([0, 1, 2, 1, 0, 2], [0, 1, 2, 2, 0, 1], [1, 1, 2, 0, 0, 2])
+    )
+    named = [[names[i] for i in x] for x in (truth, a, b)]
+    direct = wk.paired_kappa_test(*named, labels=names, n_resamples=99, rng=1)
+    tabled = wk.paired_kappa_test_from_table(
+        _cube(truth, a, b, 3), labels=names, n_resamples=99, rng=1
+    )
+    _same(tabled, direct)
+    assert tabled.labels == ("lo", "mid", "hi")
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 170, 500)
+    a = np.clip(truth + rng.integers(-3, 4, 500), 0, 169)
+    b = np.clip(truth + rng.integers(-9, 10, 500), 0, 169)
+    direct = wk.paired_kappa_test(truth, a, b, labels=range(170), n_resamples=99, rng=2)
+    _same(wk.paired_kappa_test_from_table(_cube(truth, a, b, 170), n_resamples=99, rng=2), direct)
+
+
+def test_from_table_weighted_counts_are_frequency_weights() -> None:
+    truth, a, b = _data(400, seed=5)
+    cube = _cube(truth, a, b, 5)
+    direct = wk.paired_kappa_test_from_table(cube, n_resamples=999, rng=3)
+    halves = wk.paired_kappa_test_from_table(cube / 2.0, n_resamples=999, rng=3)
     assert halves.difference == pytest.approx(direct.difference)
     assert halves.n == 200.0
     width = direct.confidence_interval.high - direct.confidence_interval.low
     assert halves.confidence_interval.high - halves.confidence_interval.low > 1.2 * width
 
 
-@pytest.mark.parametrize(
-    "table", [np.ones((2, 2)), np.ones((2, 3, 2)), -np.ones((2, 2, 2)), np.full((2, 2, 2), np.nan)]
-)
-def test_from_table_rejects_bad_tables(table: np.ndarray) -> None:
-    from wkappa._paired import paired_kappa_test_from_table
+def test_from_table_of_zeros_is_undefined() -> None:
+    with pytest.warns(UndefinedKappaWarning):
+        result = wk.paired_kappa_test_from_table(np.zeros((3, 3, 3)), n_resamples=9, rng=0)
+    assert math.isnan(result.difference) and math.isnan(result.pvalue)
 
-    with pytest.raises(WkappaError, match="table"):
-        paired_kappa_test_from_table(table)
+
+@pytest.mark.parametrize(
+    ("table", "match"),
+    [
+        (np.ones((2, 2)), r"`table` must be a cubic \(K, K, K\) array; got shape \(2, 2\)\. Hint"),
+        (np.ones((2, 3, 2)), r"`table` must be a cubic .* got shape \(2, 3, 2\)"),
+        (np.ones((2, 2, 2, 2)), r"`table` must be a cubic"),
+        (np.ones((0, 0, 0)), r"`table` must be a cubic"),
+        (-np.ones((2, 2, 2)), r"`table` must hold non-negative counts; table\[0, 0, 0\] = -1"),
+        (np.full((2, 2, 2), np.nan), "`table` must be finite"),
+        (np.full((2, 2, 2), np.inf), "`table` must be finite"),
+        (np.full((2, 2, 2), "1"), "`table` must hold numeric counts"),
+        ([[[1, 2], [3]], [[1, 2], [3, 4]]], "`table` could not be read"),
+    ],
+)
+def test_from_table_rejects_bad_tables(table: object, match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.paired_kappa_test_from_table(table)  # type: ignore[arg-type]
+
+
+def test_from_table_rejects_bad_options() -> None:
+    cube = np.ones((3, 3, 3), dtype=int)
+    with pytest.raises(WkappaError, match=r"`labels` has 2 categories but the table is 3 x 3 x 3"):
+        wk.paired_kappa_test_from_table(cube, labels=[0, 1])
+    with pytest.raises(WkappaError, match="`labels` must be a sequence"):
+        wk.paired_kappa_test_from_table(cube, labels="abc")
+    for kwargs in ({"n_resamples": 0}, {"confidence_level": 1.5}, {"weights": np.ones((2, 2))}):
+        with pytest.raises(WkappaError):
+            wk.paired_kappa_test_from_table(cube, **kwargs)  # type: ignore[arg-type]

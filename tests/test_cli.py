@@ -445,6 +445,40 @@ def test_compare_shares_categories(tmp_path):
     assert doc["statistic_b"] == pytest.approx(wk.qwk(t, b, min_rating=0, max_rating=5))
 
 
+def test_compare_omits_items_missing_any_rating(tmp_path):
+    """--nan-policy omit drops an item missing its truth or either prediction (paired)."""
+    path = tmp_path / "gaps.csv"
+    path.write_text("t,a,b\n0,0,0\n1,,2\n2,2,\n1,0,1\n2,2,2\n0,1,0\n,1,1\n1,1,2\n")
+    args = ("compare", path, "--true", "t", "--pred", "a", "--pred", "b")
+    assert_error(run(*args), "row 2", "column 'a' has a missing rating", "--nan-policy omit")
+    doc = _json(run(*args, "--nan-policy", "omit", "--bootstrap", "300", "--seed", "2",
+                    "--format", "json"))  # fmt: skip
+    t, a, b = [0, 1, 2, 0, 1], [0, 0, 2, 1, 1], [0, 1, 2, 0, 2]
+    direct = wk.paired_kappa_test(t, a, b, n_resamples=300, rng=2)
+    assert doc["n"] == 5 and doc["labels"] == [0, 1, 2]
+    assert doc["statistic_a"] == direct.statistic_a and doc["statistic_b"] == direct.statistic_b
+    assert doc["confidence_interval"] == direct.to_dict()["confidence_interval"]
+    assert doc["pvalue"] == direct.pvalue
+
+
+def test_compare_with_many_categories_counts_cells_sparsely(tmp_path):
+    """K = 200 (a K x K x K table of 8M cells): the non-empty cells alone, same result."""
+    rng = np.random.default_rng(4)
+    t = rng.integers(0, 200, 3000)
+    a = np.clip(t + rng.integers(-5, 6, 3000), 0, 199)
+    b = np.clip(t + rng.integers(-20, 21, 3000), 0, 199)
+    path = tmp_path / "wide.csv"
+    pl.DataFrame({"t": t, "a": a, "b": b}).write_csv(path)
+    doc = _json(run("compare", path, "--true", "t", "--pred", "a", "--pred", "b",
+                    "--min-rating", "0", "--max-rating", "199", "--bootstrap", "200",
+                    "--seed", "5", "--format", "json"))  # fmt: skip
+    direct = wk.paired_kappa_test(t, a, b, labels=range(200), n_resamples=200, rng=5)
+    assert doc["n"] == 3000 and doc["labels"] == list(range(200))
+    assert doc["statistic_a"] == direct.statistic_a and doc["statistic_b"] == direct.statistic_b
+    assert doc["confidence_interval"] == direct.to_dict()["confidence_interval"]
+    assert doc["pvalue"] == direct.pvalue
+
+
 # --------------------------------------------------------------------------- progress bar
 
 

@@ -13,7 +13,7 @@ from ._kappa import (
     weighted_kappa,
 )
 from ._mean import mean_kappa
-from ._paired import paired_kappa_test
+from ._paired import paired_kappa_test, paired_kappa_test_from_table
 from ._results import BootstrapMethod, ConfidenceInterval, KappaResult, PairedKappaResult
 from ._thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .exceptions import UndefinedKappaWarning, WkappaError
@@ -39,6 +39,7 @@ __all__ = [
     "mean_kappa",
     "optimize_thresholds",
     "paired_kappa_test",
+    "paired_kappa_test_from_table",
     "quadratic_weighted_kappa",
     "qwk",
     "weighted_kappa",

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._cli_io import COUNT, count_keys, detect_format, open_source, polars
 from ._cli_output import format_number, format_pvalue, render_table, to_json
-from ._cli_tables import build_tables, label_text, parse_labels
+from ._cli_tables import build_tables, drop_missing, label_text, parse_labels
 from ._encode import encode_ratings
 from .exceptions import WkappaError
 
@@ -160,8 +160,6 @@ def _apply(args: argparse.Namespace, result: Any) -> None:
 
 def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     """Paired bootstrap comparison of two prediction columns against one truth."""
-    from ._paired import paired_kappa_test
-
     if len(args.pred) != 2:
         raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
     pred_a, pred_b = args.pred
@@ -171,6 +169,10 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     frame, counts = count_keys(
         source, keys, options=options, text=keys if args.labels else [], progress=progress
     )
+    if args.nan_policy == "omit":  # an item is compared only with all three ratings
+        counts, _ = drop_missing(counts, keys)
+        if counts.height == 0:
+            raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
     labels = parse_labels(args.labels, counts, keys)
     common = {
         "source": source,
@@ -189,21 +191,11 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         build_tables(counts=counts, true=args.true, pred=c, **common) for c in (pred_a, pred_b)
     ]
     shared = _shared_labels(labels, [f.labels for f in found])
-    # paired_kappa_test takes one entry per item (it has no table or sample-weight entry), so
-    # the distinct triples are expanded into the items they stand for, as compact category
-    # indices; its own encoding then makes int64 copies: memory O(n), unlike `score`.
-    k = len(shared)
-    dtype = np.int8 if k <= 127 else np.int16 if k <= 32767 else np.int64
-    repeat = counts[COUNT].to_numpy()
-    items = []
-    for column in (args.true, pred_a, pred_b):
-        encoded = encode_ratings(counts[column], counts[column], labels=shared, ordered=False)
-        assert encoded is not None
-        items.append(np.repeat(encoded.true_index.astype(dtype), repeat))
-    result = paired_kappa_test(
-        *items,
+    result = _paired_from_counts(
+        counts,
+        [args.true, pred_a, pred_b],
+        shared,
         weights=args.weights,
-        labels=list(range(k)),
         n_resamples=args.bootstrap,
         confidence_level=args.ci,
         rng=args.seed,
@@ -245,6 +237,38 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     for r in rows:
         print(f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2]}".rstrip())
     return 0
+
+
+def _paired_from_counts(
+    counts: Any,
+    columns: Sequence[str],
+    shared: Sequence[Any],
+    **options: Any,
+) -> Any:
+    """The paired test from the counted distinct (truth, A, B) triples: their K x K x K table.
+
+    Memory is O(K³ + distinct triples), never one entry per row. Above ``DENSE_CUBE_CELLS``
+    cells (K > 161) the non-empty cells go to the bootstrap directly; both routes give the
+    same cells in the same order, hence the same result for a seed.
+    """
+    from ._paired import (
+        DENSE_CUBE_CELLS,
+        paired_kappa_test_from_cells,
+        paired_kappa_test_from_table,
+    )
+
+    k = len(shared)
+    index = []
+    for column in columns:
+        encoded = encode_ratings(counts[column], counts[column], labels=shared, ordered=False)
+        assert encoded is not None
+        index.append(encoded.true_index.astype(np.int64))
+    repeat = counts[COUNT].to_numpy().astype(np.int64)
+    if k**3 <= DENSE_CUBE_CELLS:
+        cube = np.zeros(k**3, dtype=np.int64)
+        np.add.at(cube, (index[0] * k + index[1]) * k + index[2], repeat)
+        return paired_kappa_test_from_table(cube.reshape(k, k, k), **options)
+    return paired_kappa_test_from_cells(index[0], index[1], index[2], repeat, k, **options)
 
 
 def _shared_labels(labels: list[Any] | None, found: list[Sequence[Any]]) -> list[Any]:

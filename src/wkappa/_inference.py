@@ -19,6 +19,7 @@ from ._paired import paired_kappa_test
 from ._results import (
     Alternative,
     KappaResult,
+    check_table_labels,
     warn_undefined,
 )
 from ._validation import NanPolicy, check_nan_policy, format_value
@@ -121,22 +122,6 @@ def _pvalue(zscore: float, alternative: Alternative) -> float:
     return min(1.0, 2.0 * norm_sf(abs(zscore)))
 
 
-def _check_labels_for(labels: Any, k: int) -> tuple[Any, ...]:
-    if labels is None:
-        return tuple(range(k))
-    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise WkappaError(
-            f"`labels` must be a sequence of K = {k} categories; got {format_value(labels)}."
-        )
-    names = tuple(np.asarray(labels).tolist()) if isinstance(labels, np.ndarray) else tuple(labels)
-    if len(names) != k:
-        raise WkappaError(
-            f"`labels` has {len(names)} categories but the table is {k} x {k}. "
-            "Hint: give one label per row of the table."
-        )
-    return names
-
-
 def build_result(
     table: np.ndarray,
     weights: str | np.ndarray,
@@ -232,7 +217,7 @@ def kappa_test_from_table(
     alternative = _check_alternative(alternative)
     array = check_table(table)
     check_table_size(array.shape[0])
-    names = _check_labels_for(labels, array.shape[0])
+    names = check_table_labels(labels, array.shape[0])
     return build_result(array, checked_weights, names, alternative)
 
 

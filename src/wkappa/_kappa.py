@@ -20,6 +20,7 @@ from ._validation import (
     ZeroDivision,
     check_nan_policy,
     check_zero_division,
+    format_value,
 )
 from ._weights import WeightsLike, check_weights, integer_weights, weight_matrix
 from .exceptions import UndefinedKappaWarning, WkappaError
@@ -117,20 +118,32 @@ def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) 
     return float(numerator / denominator)
 
 
-def check_table(table: Any, name: str = "table") -> np.ndarray:
-    """Validate a K x K table of non-negative finite (weighted) counts."""
+def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "") -> np.ndarray:
+    """Validate a K x K (``ndim`` = 3: K x K x K) table of non-negative finite (weighted) counts.
+
+    ``hint`` (a sentence) is appended to the shape error.
+    """
+    shape = "(" + ", ".join(["K"] * ndim) + ")"
     try:
         array = np.asarray(table)
     except (TypeError, ValueError):
-        raise WkappaError(f"`{name}` could not be read as a (K, K) array.") from None
+        raise WkappaError(f"`{name}` could not be read as a {shape} array.") from None
     if array.dtype.kind not in "biuf":
         raise WkappaError(f"`{name}` must hold numeric counts; got dtype {array.dtype}.")
-    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
-        raise WkappaError(f"`{name}` must be a square (K, K) array; got shape {array.shape}.")
+    if array.ndim != ndim or len(set(array.shape)) != 1 or array.shape[0] == 0:
+        kind = "square" if ndim == 2 else "cubic"
+        raise WkappaError(
+            f"`{name}` must be a {kind} {shape} array; got shape {array.shape}."
+            + (f" {hint}" if hint else "")
+        )
     if array.dtype.kind == "f" and not np.isfinite(array).all():
         raise WkappaError(f"`{name}` must be finite; it contains NaN or inf.")
     if (array < 0).any():
-        raise WkappaError(f"`{name}` must hold non-negative counts.")
+        cell = tuple(int(i) for i in np.argwhere(array < 0)[0])
+        raise WkappaError(
+            f"`{name}` must hold non-negative counts; "
+            f"{name}[{', '.join(map(str, cell))}] = {format_value(array[cell].item())}."
+        )
     if array.dtype.kind in "bu":
         array = array.astype(np.int64)
     return array

@@ -17,21 +17,33 @@ import numpy.typing as npt
 from . import _bootstrap
 from ._encode import EncodedRatings, check_table_size, encode_ratings
 from ._intervals import make_rng
-from ._kappa import kappa_from_table
+from ._kappa import check_table, kappa_from_table
 from ._results import (
     ConfidenceInterval,
     PairedKappaResult,
     check_confidence_level,
+    check_table_labels,
     warn_undefined,
 )
 from ._validation import format_value
 from ._weights import WeightsLike, check_weights, weight_matrix, weights_name
 from .exceptions import WkappaError
 
-__all__ = ["paired_kappa_test", "paired_kappa_test_from_table", "paired_pvalue"]
+__all__ = [
+    "DENSE_CUBE_CELLS",
+    "paired_kappa_test",
+    "paired_kappa_test_from_cells",
+    "paired_kappa_test_from_table",
+    "paired_pvalue",
+]
 
 # Count triples with a dense bincount up to this many cells, sparsely (np.unique) above.
-_DENSE_CUBE_CELLS = 2**22
+DENSE_CUBE_CELLS = 2**22
+
+_CUBE_HINT = (
+    "Hint: table[t, a, b] counts the items with truth t, prediction A a and prediction B b, "
+    "e.g. np.add.at(table, (truth, a, b), 1) on a zero (K, K, K) array of category indices."
+)
 
 
 def _encode_pair(
@@ -65,17 +77,25 @@ def _encode_pair(
     )
 
 
-def _triples(true: np.ndarray, a: np.ndarray, b: np.ndarray, k: int) -> _bootstrap.Cells:
-    """The non-empty cells of the K x K x K table of (truth, A, B)."""
-    code = (true * k + a) * k + b
-    if k**3 <= _DENSE_CUBE_CELLS:
-        counts = np.bincount(code, minlength=k**3)
-        cells = np.flatnonzero(counts)
-        counts = counts[cells]
+def _triples(
+    true: np.ndarray, a: np.ndarray, b: np.ndarray, k: int, counts: np.ndarray | None = None
+) -> _bootstrap.Cells:
+    """The non-empty cells of the K x K x K table of (truth, A, B), in C order.
+
+    ``counts`` (integers) repeat each triple; the same triple may occur more than once.
+    """
+    code = (true.astype(np.int64) * k + a) * k + b
+    if k**3 <= DENSE_CUBE_CELLS:
+        summed = np.bincount(code, weights=counts, minlength=k**3)
+        cells = np.flatnonzero(summed)
+        summed = summed[cells]
     else:
-        cells, counts = np.unique(code, return_counts=True)
+        cells, inverse = np.unique(code, return_inverse=True)
+        summed = np.bincount(inverse.ravel(), weights=counts)
+        cells, summed = cells[summed > 0], summed[summed > 0]
     coords = (cells // (k * k), (cells // k) % k, cells % k)
-    return _bootstrap.Cells(counts.astype(np.float64), coords, int(counts.sum()))
+    # Integer counts below 2**53 are exact in float64.
+    return _bootstrap.Cells(summed.astype(np.float64), coords, round(float(summed.sum())))
 
 
 def paired_pvalue(differences: np.ndarray) -> float:
@@ -176,46 +196,110 @@ def paired_kappa_test_from_table(
     confidence_level: float = 0.95,
     rng: Any = None,
 ) -> PairedKappaResult:
-    """:func:`paired_kappa_test` from the K x K x K table of (truth, A, B) counts.
+    """Paired bootstrap comparison of two predictions from their K x K x K table of counts.
+
+    The same test as :func:`paired_kappa_test`, from the sufficient statistic instead of the
+    items: with the same cells and the same seed the result is identical. Use it when the
+    triples were counted elsewhere (a database ``GROUP BY``, a streaming pass, the command
+    line's ``wkappa compare``), or for weighted items.
 
     Parameters
     ----------
     table : array-like of shape (K, K, K)
-        ``table[t, a, b]`` counts the items with truth t, prediction A a and prediction B b.
-        Non-integer (weighted) counts are frequency weights: replicates draw ``round(sum)``
-        items.
-    weights, n_resamples, confidence_level, rng
-        As in :func:`paired_kappa_test`.
+        ``table[t, a, b]`` counts the items with truth (rater) category t, prediction A
+        category a and prediction B category b. Non-negative and finite; integer counts, or
+        non-integer (weighted) counts read as frequency weights: replicates then draw
+        ``round(table.sum())`` items with probabilities proportional to the cells.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights, as in :func:`~wkappa.weighted_kappa`.
     labels : sequence of K categories, optional
-        Names of the categories (default ``0..K-1``).
+        Names of the categories, in the order of the table's axes (default ``0..K-1``).
+    n_resamples : int, default 9999
+        Bootstrap replicates B.
+    confidence_level : float, default 0.95
+        Level of the percentile interval of the difference.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
+        result.
 
     Returns
     -------
     PairedKappaResult
+        ``statistic_a`` (kappa of the (K, K) table ``table.sum(axis=2)``), ``statistic_b``
+        (of ``table.sum(axis=1)``), ``difference = statistic_a - statistic_b``, its
+        percentile ``confidence_interval``, the two-sided ``pvalue``, ``n = table.sum()``.
+
+    Raises
+    ------
+    WkappaError
+        If ``table`` is not a non-empty (K, K, K) array of non-negative finite numbers, or
+        ``labels`` does not have K entries.
+
+    Notes
+    -----
+    With ``O_A[t, a] = sum_b table[t, a, b]`` and ``O_B[t, b] = sum_a table[t, a, b]``,
+    ``kappa_X = 1 - sum(W * O_X) / sum(W * E_X)`` with ``E_X = outer(rows, cols) / n``. Each
+    replicate is one multinomial draw of n items over the m <= K³ non-empty cells of
+    ``table``, giving both kappas of the same resampled items; the cost is O(B m K), whatever
+    n is. Replicates where either kappa is undefined are dropped and counted in
+    ``confidence_interval.n_undefined``. The p-value inverts the percentile interval (see
+    :func:`paired_kappa_test`).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from wkappa._paired import paired_kappa_test_from_table
-    >>> cube = np.zeros((2, 2, 2), dtype=int)
-    >>> cube[0, 0, 0], cube[1, 1, 1], cube[0, 0, 1], cube[1, 1, 0] = 40, 40, 10, 10
-    >>> result = paired_kappa_test_from_table(cube, weights="unweighted", rng=0)
-    >>> result.statistic_a, round(result.statistic_b, 2), result.pvalue < 0.001
-    (1.0, 0.6, True)
+    >>> import wkappa as wk
+    >>> truth = np.array([0, 1, 2, 1, 0, 2, 2, 1])
+    >>> a = np.array([0, 1, 2, 1, 0, 2, 1, 1])
+    >>> b = np.array([0, 2, 2, 0, 0, 1, 1, 1])
+    >>> table = np.zeros((3, 3, 3), dtype=np.int64)
+    >>> np.add.at(table, (truth, a, b), 1)
+    >>> result = wk.paired_kappa_test_from_table(table, n_resamples=999, rng=0)
+    >>> direct = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
+    >>> result.to_dict() == direct.to_dict()
+    True
+    >>> round(result.statistic_a, 4), round(result.statistic_b, 4), result.n
+    (0.8889, 0.6098, 8)
     """
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
     resamples = _check_resamples(n_resamples)
-    cube = _check_cube(table)
+    cube = check_table(table, ndim=3, hint=_CUBE_HINT)
     k = cube.shape[0]
     check_table_size(k)
-    names = tuple(range(k)) if labels is None else tuple(labels)
-    if len(names) != k:
-        raise WkappaError(f"`labels` has {len(names)} categories but the table is {k} x {k} x {k}.")
+    names = check_table_labels(labels, k, ndim=3)
     coords = np.nonzero(cube > 0)
     counts = cube[coords].astype(np.float64)
     total = int(cube.sum()) if cube.dtype.kind in "iu" else round(float(counts.sum()))
     cells = _bootstrap.Cells(counts, coords, total)
+    return _paired_test(cells, k, checked, names, level, resamples, rng)
+
+
+def paired_kappa_test_from_cells(
+    true_index: np.ndarray,
+    a_index: np.ndarray,
+    b_index: np.ndarray,
+    counts: np.ndarray,
+    k: int,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: Sequence[Any] | None = None,
+    n_resamples: int = 9999,
+    confidence_level: float = 0.95,
+    rng: Any = None,
+) -> PairedKappaResult:
+    """:func:`paired_kappa_test_from_table` of a table given by m (truth, A, B) cells.
+
+    ``true_index``, ``a_index``, ``b_index`` (m,) are category indices in ``0..k-1`` and
+    ``counts`` (m,) their non-negative integer counts. The K x K x K table is never allocated
+    when K³ is large, and the result equals that of the dense table.
+    """
+    checked = check_weights(weights)
+    level = check_confidence_level(confidence_level)
+    resamples = _check_resamples(n_resamples)
+    check_table_size(k)
+    names = check_table_labels(labels, k, ndim=3)
+    cells = _triples(true_index, a_index, b_index, k, counts)
     return _paired_test(cells, k, checked, names, level, resamples, rng)
 
 
@@ -229,22 +313,6 @@ def _check_resamples(n_resamples: Any) -> int:
             f"`n_resamples` must be a positive integer; got {format_value(n_resamples)}."
         )
     return int(n_resamples)
-
-
-def _check_cube(table: Any) -> np.ndarray:
-    try:
-        cube = np.asarray(table)
-    except (TypeError, ValueError):
-        raise WkappaError("`table` could not be read as a (K, K, K) array.") from None
-    if cube.dtype.kind not in "biuf":
-        raise WkappaError(f"`table` must hold numeric counts; got dtype {cube.dtype}.")
-    if cube.ndim != 3 or len(set(cube.shape)) != 1 or cube.shape[0] == 0:
-        raise WkappaError(f"`table` must have shape (K, K, K); got {cube.shape}.")
-    if cube.dtype.kind == "f" and not np.isfinite(cube).all():
-        raise WkappaError("`table` must be finite; it contains NaN or inf.")
-    if (cube < 0).any():
-        raise WkappaError("`table` must hold non-negative counts.")
-    return cube.astype(np.int64) if cube.dtype.kind in "bu" else cube
 
 
 def _paired_test(

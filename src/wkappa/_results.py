@@ -24,7 +24,8 @@ from ._intervals import (
     make_rng,
 )
 from ._normal import norm_ppf
-from .exceptions import UndefinedKappaWarning
+from ._validation import format_value
+from .exceptions import UndefinedKappaWarning, WkappaError
 
 __all__ = [
     "BootstrapMethod",
@@ -32,6 +33,7 @@ __all__ = [
     "KappaResult",
     "PairedKappaResult",
     "check_confidence_level",
+    "check_table_labels",
     "interpretation",
     "json_float",
     "warn_undefined",
@@ -48,6 +50,24 @@ _BANDS = (
     (0.80, "substantial"),
     (1.0, "almost perfect"),
 )
+
+
+def check_table_labels(labels: Any, k: int, ndim: int = 2) -> tuple[Any, ...]:
+    """The K labels of a K x K (x K) table as a tuple; ``0..K-1`` when None."""
+    if labels is None:
+        return tuple(range(k))
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
+        raise WkappaError(
+            f"`labels` must be a sequence of K = {k} categories; got {format_value(labels)}."
+        )
+    names = tuple(np.asarray(labels).tolist()) if isinstance(labels, np.ndarray) else tuple(labels)
+    if len(names) != k:
+        size = " x ".join([str(k)] * ndim)
+        raise WkappaError(
+            f"`labels` has {len(names)} categories but the table is {size}. "
+            "Hint: give one label per row of the table."
+        )
+    return names
 
 
 def interpretation(kappa: float) -> str:
