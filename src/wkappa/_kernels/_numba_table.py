@@ -63,13 +63,14 @@ def _count_serial(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _weighted_block(a, b, w, start, stop, lo, k, table, bad):  # type: ignore[no-untyped-def]
+def _weighted_block(a, b, w, start, stop, lo, k, tables, bad):  # type: ignore[no-untyped-def]
     n_bad = 0
+    mask = tables.shape[0] - 1  # 1 or 4 sub-tables
     for j in range(start, stop):
         v = np.float64(w[j])
         # a weight must be finite and >= 0 (NaN fails both comparisons)
         n_bad += not (v >= 0.0 and v < np.inf)
-        table[(np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += v
+        tables[j & mask, (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += v
     bad[0] = n_bad
 
 
@@ -128,15 +129,17 @@ def table_weighted(
     n = a.shape[0]
     cells = k * k
     n_blocks = WEIGHTED_BLOCKS if cells <= _PARALLEL_MAX_CELLS else 1
+    n_sub = 4 if k <= _SUBTABLE_MAX_K else 1  # pair j adds to sub-table j & 3
     block_len = -(-n // n_blocks)
-    tables = np.zeros((n_blocks, cells), dtype=np.float64)
+    tables = np.zeros((n_blocks, n_sub, cells), dtype=np.float64)
     driver = _weighted_parallel if parallel and n_blocks > 1 else _weighted_serial
     bad = np.zeros(n_blocks, dtype=np.int64)
     driver(a, b, w, np.int64(lo), np.int64(k), block_len, tables, bad)
     if bad.any():
         return None
-    total = tables[0].copy()
-    for blk in range(1, n_blocks):
-        total += tables[blk]
+    total = np.zeros(cells, dtype=np.float64)
+    for blk in range(n_blocks):  # a fixed order: the same sums for any thread count
+        for sub in range(n_sub):
+            total += tables[blk, sub]
     result: np.ndarray = total.reshape(k, k)
     return result
