@@ -5,8 +5,14 @@ Everything after counting is O(K²). Two statistics are sufficient:
 * :func:`count_table` — the K x K table ``O`` of (weighted) counts, for any weights;
 * :func:`quadratic_sums` — five running sums, enough for quadratic weights.
 
-This package is the one interface the public functions count through, so faster kernels can
-replace the vectorised numpy ones here without touching the API.
+:func:`count_table` and :func:`quadratic_sums` take category indices and are vectorised numpy
+(no numba: cheap to call on small inputs, and what the other modules build on). Beside them,
+imported lazily by :mod:`wkappa._fastpath` and never by ``import wkappa``:
+
+* :mod:`._numba_sums` — fused one-pass QWK kernels on the raw ratings of every integer, bool
+  and float dtype: the five sums (exact integers), the range and the NaN / integrality checks
+  together, serial or parallel, plus a sample-weighted variant;
+* :mod:`._numba_table` — parallel confusion-table kernels with per-thread (sub-)tables.
 """
 
 from __future__ import annotations
