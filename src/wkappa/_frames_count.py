@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -32,6 +32,7 @@ __all__ = [
     "encode_counts",
     "frame_input",
     "quiet_dask_notice",
+    "raise_missing_rows",
     "scatter_table",
 ]
 
@@ -233,10 +234,14 @@ def missing_mask(counts: PairCounts) -> np.ndarray:
     return mask
 
 
-def raise_missing(counts: PairCounts, mask: np.ndarray, y_true: str, y_pred: str) -> None:
+def raise_missing(counts: PairCounts, mask: np.ndarray, y_true: str, y_pred: str) -> NoReturn:
     """The nan_policy='raise' error for a frame: which column, how many rows."""
     which = y_true if to_column(counts.true, "y_true").missing is not None else y_pred
-    n_rows = int(counts.count[mask].sum())
+    raise_missing_rows(int(counts.count[mask].sum()), which)
+
+
+def raise_missing_rows(n_rows: int, which: str) -> NoReturn:
+    """The nan_policy='raise' error: ``n_rows`` rows miss a rating, e.g. in column ``which``."""
     raise WkappaError(
         f"The rating columns have {n_rows} row(s) with a missing rating (null/NaN), e.g. in "
         f"column {which!r}. Hint: nan_policy='omit' drops incomplete pairs; "

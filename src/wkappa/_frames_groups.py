@@ -14,13 +14,20 @@ from typing import Any
 
 import numpy as np
 
-from ._encode import _is_missing_scalar
+from ._encode import MAX_TABLE_CELLS, _is_missing_scalar
 from ._frames_count import FrameInput, PairCounts, quiet_dask_notice
 from ._normal import norm_ppf
 from ._validation import format_value
-from .exceptions import WkappaTypeError
+from .exceptions import WkappaError, WkappaTypeError
 
-__all__ = ["GroupStatistics", "check_by", "group_ids", "group_statistics", "result_frame"]
+__all__ = [
+    "GroupStatistics",
+    "check_by",
+    "check_groups_table_size",
+    "group_ids",
+    "group_statistics",
+    "result_frame",
+]
 
 STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high")
 
@@ -152,6 +159,17 @@ def check_by(by: Any) -> list[str]:
     return keys
 
 
+def check_groups_table_size(n_groups: int, n_categories: int) -> None:
+    """Refuse a (G, K, K) stack of tables that could not sensibly be allocated."""
+    cells = n_groups * n_categories * n_categories
+    if cells > MAX_TABLE_CELLS:
+        raise WkappaError(
+            f"{n_groups:,} groups x K = {n_categories} categories would need {cells:,} table "
+            f"cells ({cells * 8 / 2**30:,.1f} GiB). Hint: group by fewer or coarser columns, "
+            "or pass labels= with the categories you actually use."
+        )
+
+
 def _key_value(value: Any) -> Any:
     """A group key as a hashable, comparable value (NaN, NA, NaT -> None: a null key)."""
     return None if _is_missing_scalar(value) or value != value else value
@@ -168,7 +186,7 @@ def group_ids(counts: PairCounts, keys: list[str]) -> tuple[np.ndarray, list[tup
 
 def result_frame(
     data: FrameInput,
-    counts: PairCounts,
+    eager_backend: Any,
     keys: list[str],
     key_rows: list[tuple[Any, ...]],
     stats: dict[str, list[Any]],
@@ -184,7 +202,6 @@ def result_frame(
     )
     for name in STAT_COLUMNS[1:]:
         schema[name] = nw.Float64()
-    eager_backend = counts.frame.implementation
     result = nw.from_dict(columns, schema=schema, backend=eager_backend)
     if not data.lazy:
         return result.to_native()

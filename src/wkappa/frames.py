@@ -37,7 +37,14 @@ from ._frames_count import (
     raise_missing,
     scatter_table,
 )
-from ._frames_groups import check_by, group_ids, group_statistics, result_frame
+from ._frames_grouped_tables import GroupTables
+from ._frames_groups import (
+    check_by,
+    check_groups_table_size,
+    group_ids,
+    group_statistics,
+    result_frame,
+)
 from ._kappa import kappa_from_table
 from ._kappa import weighted_kappa as _core_weighted_kappa
 from ._kernels import count_table
@@ -377,7 +384,11 @@ def kappa_by_group(
 
     Notes
     -----
-    One ``group_by([*by, y_true, y_pred]).agg(len)`` runs in the engine. All groups are
+    A lazy engine (and any frame with string or unordered categorical ratings, or keys it
+    cannot code) runs one ``group_by([*by, y_true, y_pred]).agg(len)``. An in-memory frame
+    with numeric (or ordered categorical) ratings of at least a few thousand rows is counted
+    in this process instead: the keys become integer codes (pandas ``factorize``, or the
+    integer itself), and one numba pass fills all the (G, K, K) tables. All groups are
     scored on the same categories: ``labels``, the categorical order, or the integer range
     of the whole frame. For the built-in weights this gives each group exactly the kappa of
     :func:`wkappa.weighted_kappa` on that group's rows alone: empty outer categories add
@@ -410,36 +421,30 @@ def kappa_by_group(
     level = check_confidence_level(confidence_level)
     keys = check_by(by)
     data = frame_input(df, y_true, y_pred, sample_weight, keys)
-    counts = count_pairs(data, y_true, y_pred, sample_weight, keys)
-    group_of, key_rows = group_ids(counts, keys)
+    options: dict[str, Any] = {
+        "labels": _labels_for(data, labels, min_rating, max_rating),
+        "min_rating": min_rating,
+        "max_rating": max_rating,
+        "nan_policy": policy,
+        "ordered": not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+    }
+    grouped = None
+    if _core_columns(data, y_true, y_pred, sample_weight):
+        from ._frames_grouped_tables import in_memory_group_tables
+
+        grouped = in_memory_group_tables(data, y_true, y_pred, sample_weight, keys, **options)
+    if grouped is None:
+        grouped, backend = _engine_group_tables(data, y_true, y_pred, sample_weight, keys, options)
+    else:
+        backend = data.frame.implementation
+    tables, key_rows, stale = grouped.tables, grouped.key_rows, grouped.stale
     n_groups = len(key_rows)
+    integer = sample_weight is None
 
-    mask = missing_mask(counts)
-    nan_groups: set[int] = set()
-    if mask.any():
-        if policy == "raise":
-            raise_missing(counts, mask, y_true, y_pred)
-        if policy == "propagate":
-            nan_groups = {int(g) for g in np.unique(group_of[mask])}
-    encoded = encode_counts(
-        counts,
-        labels=_labels_for(data, labels, min_rating, max_rating),
-        min_rating=min_rating,
-        max_rating=max_rating,
-        nan_policy="omit",
-        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
-    )
-    assert encoded is not None
-    integer = counts.weight is None
-    tables = scatter_table(encoded, integer, group_of[~mask], n_groups)
-
-    matrix = weight_matrix(checked_weights, encoded.n_categories)
+    matrix = weight_matrix(checked_weights, tables.shape[-1])
     computed = group_statistics(tables, checked_weights, matrix, level)
     kappa = computed.kappa.copy()
-    undefined = np.isnan(kappa)
-    stale = np.zeros(n_groups, dtype=bool)
-    stale[sorted(nan_groups)] = True
-    undefined &= ~stale
+    undefined = np.isnan(kappa) & ~stale
     if undefined.any():
         first = key_rows[int(np.flatnonzero(undefined)[0])]
         where = dict(zip(keys, first, strict=True))
@@ -466,4 +471,32 @@ def kappa_by_group(
         "ci_low": np.where(stale, np.nan, computed.ci_low).tolist(),
         "ci_high": np.where(stale, np.nan, computed.ci_high).tolist(),
     }
-    return result_frame(data, counts, keys, key_rows, stats)
+    return result_frame(data, backend, keys, key_rows, stats)
+
+
+def _engine_group_tables(
+    data: FrameInput,
+    y_true: str,
+    y_pred: str,
+    sample_weight: str | None,
+    keys: list[str],
+    options: dict[str, Any],
+) -> tuple[GroupTables, Any]:
+    """Per-group tables from one ``group_by([*keys, y_true, y_pred])`` in the engine, and the
+    eager backend of the counted frame."""
+    counts = count_pairs(data, y_true, y_pred, sample_weight, keys)
+    group_of, key_rows = group_ids(counts, keys)
+    n_groups = len(key_rows)
+    policy = options["nan_policy"]
+    mask = missing_mask(counts)
+    stale = np.zeros(n_groups, dtype=bool)
+    if mask.any():
+        if policy == "raise":
+            raise_missing(counts, mask, y_true, y_pred)
+        if policy == "propagate":
+            stale[group_of[mask]] = True
+    encoded = encode_counts(counts, **{**options, "nan_policy": "omit"})
+    assert encoded is not None
+    check_groups_table_size(n_groups, encoded.n_categories)
+    tables = scatter_table(encoded, counts.weight is None, group_of[~mask], n_groups)
+    return GroupTables(tables, key_rows, stale), counts.frame.implementation

@@ -1,0 +1,145 @@
+"""Numba kernels for a (G, K, K) stack of confusion tables (kappa_by_group), imported lazily.
+
+Each row has a group code ``key - key_lo`` in ``0..S-1`` (S possible key combinations, of which
+G occur) and two ratings. One pass adds every row to cell ``(a - lo) * K + (b - lo)`` of its
+group's table; a single integer key column is read as it is (no code array is built), after
+one :func:`key_range` pass. The caller has already checked that every rating is an integer in
+``lo .. lo + K - 1`` (the fused range pass of :mod:`wkappa._fastpath`, or the strict encoder
+with ``lo = 0``).
+
+In parallel the rows are cut into :data:`BLOCKS` fixed blocks, each counted into a private
+table, and the tables are added in block order. Counts are int64 (exact); weighted sums are
+float64 and, thanks to the fixed blocks, the same for any thread count. With weights the
+kernel also marks which codes occur (a group whose weights are all 0 still exists).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = ["BLOCKS", "grouped_tables", "key_range"]
+
+
+# Blocks counted into private tables when parallel; a fixed number, so weighted sums are added
+# in the same order whatever the thread count.
+BLOCKS = 8
+# Above this many cells (groups x K x K) one table is counted serially: private copies per
+# block would cost more memory than the pass saves.
+PARALLEL_MAX_CELLS = 1 << 20
+
+
+@njit(cache=True, nogil=True)
+def _count_block(keys, key_lo, a, b, lo, k, cells, start, stop, tables):  # type: ignore[no-untyped-def]
+    for j in range(start, stop):
+        g = np.int64(keys[j]) - key_lo
+        tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += 1
+
+
+@njit(cache=True, nogil=True)
+def _weighted_block(keys, key_lo, a, b, w, lo, k, cells, start, stop, tables, present):  # type: ignore[no-untyped-def]
+    for j in range(start, stop):
+        g = np.int64(keys[j]) - key_lo
+        present[g] = 1  # a group whose weights are all 0 still exists
+        tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += w[j]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _run_parallel(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present):  # type: ignore[no-untyped-def]
+    n = keys.shape[0]
+    for blk in prange(tables.shape[0]):
+        start = blk * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            if w.shape[0] > 0:
+                _weighted_block(
+                    keys, key_lo, a, b, w, lo, k, cells, start, stop, tables[blk], present[blk]
+                )
+            else:
+                _count_block(keys, key_lo, a, b, lo, k, cells, start, stop, tables[blk])
+
+
+@njit(cache=True, nogil=True)
+def _run_serial(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present):  # type: ignore[no-untyped-def]
+    n = keys.shape[0]
+    if w.shape[0] > 0:
+        _weighted_block(keys, key_lo, a, b, w, lo, k, cells, 0, n, tables[0], present[0])
+    else:
+        _count_block(keys, key_lo, a, b, lo, k, cells, 0, n, tables[0])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _range_parallel(keys):  # type: ignore[no-untyped-def]
+    lo = np.int64(keys[0])
+    hi = np.int64(keys[0])
+    for j in prange(keys.shape[0]):
+        v = np.int64(keys[j])
+        lo = min(lo, v)
+        hi = max(hi, v)
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _range_serial(keys):  # type: ignore[no-untyped-def]
+    lo = np.int64(keys[0])
+    hi = np.int64(keys[0])
+    for j in range(keys.shape[0]):
+        v = np.int64(keys[j])
+        lo = min(lo, v)
+        hi = max(hi, v)
+    return lo, hi
+
+
+def key_range(keys: np.ndarray, parallel: bool) -> tuple[int, int]:
+    """``(min, max)`` of a non-empty integer key column (int8..int64, uint8..uint32) in one pass."""
+    lo, hi = (_range_parallel if parallel else _range_serial)(keys)
+    return int(lo), int(hi)
+
+
+def grouped_tables(
+    keys: np.ndarray,
+    key_lo: int,
+    a: np.ndarray,
+    b: np.ndarray,
+    w: np.ndarray | None,
+    lo: int,
+    k: int,
+    n_codes: int,
+    parallel: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (S, K, K) tables of pairs ``(a - lo, b - lo)`` by group code ``keys - key_lo``.
+
+    Returns the tables (int64 counts, or float64 sums of the already checked weights ``w``)
+    and a bool array of shape (S,): which codes occur.
+    """
+    cells = k * k
+    n = keys.shape[0]
+    n_blocks = BLOCKS if parallel and n_codes * cells <= PARALLEL_MAX_CELLS else 1
+    block_len = -(-n // n_blocks) if n else 0
+    dtype = np.int64 if w is None else np.float64
+    tables = np.zeros((n_blocks, n_codes * cells), dtype=dtype)
+    present = np.zeros((n_blocks, n_codes if w is not None else 0), dtype=np.uint8)
+    weights = np.zeros(0, dtype=np.float64) if w is None else w
+    driver = _run_parallel if n_blocks > 1 else _run_serial
+    driver(
+        keys,
+        np.int64(key_lo),
+        a,
+        b,
+        weights,
+        np.int64(lo),
+        np.int64(k),
+        np.int64(cells),
+        block_len,
+        tables,
+        present,
+    )
+    total = tables[0].copy()
+    for blk in range(1, n_blocks):  # a fixed order: the same sums for any thread count
+        total += tables[blk]
+    tables_gkk = total.reshape(n_codes, k, k)
+    if w is None:  # every row is counted: a group occurs if its table is not empty
+        occurs: np.ndarray = tables_gkk.sum(axis=(1, 2)) > 0
+    else:
+        occurs = np.asarray(present.any(axis=0))
+    return tables_gkk, occurs
