@@ -324,3 +324,31 @@ def test_numba_is_not_imported_with_wkappa() -> None:
     code = "import sys, wkappa; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint64"])
+def test_one_pass_table_when_the_guessed_range_misses(dtype: str) -> None:
+    """The range of the first 65536 pairs is only a guess: a later rating outside it is found."""
+    rng = np.random.default_rng(4)
+    n = 100_003
+    a = rng.integers(1, 5, n)
+    b = rng.integers(1, 5, n)
+    a[-1] = 9  # after the sample: the table must still have K = 9 - 0 + 1 categories
+    b[-7] = 0
+    a, b = a.astype(dtype), b.astype(dtype)
+    guessed = table_kernels.table_counts_guessed(a, b, 1, 4, False, 1)
+    assert guessed is None
+    expected = count_table(a.astype(np.int64), b.astype(np.int64), 10)
+    np.testing.assert_array_equal(wk.confusion_table(a, b), expected)
+    np.testing.assert_array_equal(
+        wk.confusion_table(a, b, min_rating=-2, max_rating=11)[2:12, 2:12], expected
+    )
+    for parallel, threads in [(False, 1), (True, 2)]:
+        inside = table_kernels.table_counts_guessed(a, b, 0, 10, parallel, threads)
+        np.testing.assert_array_equal(inside, expected)
+    with pytest.raises(wk.WkappaError, match=r"y_true.*above `max_rating` = 8"):
+        wk.weighted_kappa(a, b, weights="linear", max_rating=8)
+    if dtype == "uint64":
+        a[-1] = 2**63 + 5  # beyond int64, after the sample: the strict path's error
+        with pytest.raises(wk.WkappaError, match="y_true"):
+            wk.confusion_table(a, b)

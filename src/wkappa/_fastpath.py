@@ -42,6 +42,8 @@ FAST_MIN = 2048
 _FLOAT_EXACT = 2.0**53
 # Integer ratings this large are left to the strict path, whatever it decides about them.
 _HUGE = 2**62
+# Pairs whose range the one-pass table kernel takes as its guess (see _guessed_table).
+_GUESS_SAMPLE = 1 << 16
 _INT_KINDS = "biu"
 _SUPPORTED = frozenset(
     np.dtype(t)
@@ -267,6 +269,10 @@ def fast_statistic(
         w = _weights(sample_weight, n)
         if w is None:
             return None
+    if not quadratic and w is None and labels is None and a.dtype.kind in _INT_KINDS:
+        guessed = _guessed_table(a, b, min_rating, max_rating)
+        if guessed is not None:
+            return guessed
     scanned = _scan(a, b)
     if scanned is None:
         return None
@@ -306,6 +312,37 @@ def fast_ratings(
     if categories is None:
         return None
     return a, b, categories[0], categories[1]
+
+
+def _guessed_table(
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
+) -> np.ndarray | None:
+    """The table in one pass, its range guessed from the first pairs; None if a rating misses.
+
+    Every category used in the first pairs is a true rating, so when no rating falls outside
+    the guessed range that range is exactly the observed one (or the given bounds, all
+    ratings inside them), as the strict path would find. Integer ratings only: nothing to
+    check for NaN or integrality.
+    """
+    m = min(a.shape[0], _GUESS_SAMPLE)
+    lo = min(int(a[:m].min()), int(b[:m].min()))
+    hi = max(int(a[:m].max()), int(b[:m].max()))
+    if not (-_HUGE < lo and hi < _HUGE):
+        return None
+    categories = _categories(lo, hi, min_rating, max_rating)
+    if categories is None:
+        return None
+    first, k = categories
+    if k * k > MAX_TABLE_CELLS:
+        return None
+    import numba
+
+    from ._kernels import _numba_table
+
+    parallel = _parallel(a.shape[0])
+    with _parallel_section() if parallel else contextlib.nullcontext():
+        threads = numba.get_num_threads() if parallel else 1
+        return _numba_table.table_counts_guessed(a, b, first, k, parallel, threads)
 
 
 def _weighted_sums(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> QuadraticSums | None:

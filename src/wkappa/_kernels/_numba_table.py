@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["WEIGHTED_BLOCKS", "table_counts", "table_weighted"]
+__all__ = ["WEIGHTED_BLOCKS", "table_counts", "table_counts_guessed", "table_weighted"]
 
 WEIGHTED_BLOCKS = 8
 # Above this many cells per private table, count serially into one table (memory, and a large
@@ -60,6 +60,37 @@ def _count_parallel(a, b, lo, k, block_len, tables):  # type: ignore[no-untyped-
 @njit(cache=True, nogil=True)
 def _count_serial(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
     _count_block(a, b, 0, a.shape[0], lo, k, tables[0])
+
+
+@njit(cache=True, nogil=True)
+def _checked_block(a, b, start, stop, lo, k, tables, misses):  # type: ignore[no-untyped-def]
+    """Count integer ratings whose range is only a guess: a rating outside ``lo..lo+K-1`` is
+    not counted but tallied in ``misses`` (the caller then takes the two-pass route)."""
+    mask = tables.shape[0] - 1  # 1 or 4 sub-tables
+    n_miss = 0
+    for j in range(start, stop):
+        ca = np.int64(a[j]) - lo
+        cb = np.int64(b[j]) - lo
+        if ca < 0 or ca >= k or cb < 0 or cb >= k:
+            n_miss += 1
+        else:
+            tables[j & mask, ca * k + cb] += 1
+    misses[0] = n_miss
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _checked_parallel(a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for blk in prange(tables.shape[0]):
+        start = blk * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _checked_block(a, b, start, stop, lo, k, tables[blk], misses[blk : blk + 1])
+
+
+@njit(cache=True, nogil=True)
+def _checked_serial(a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
+    _checked_block(a, b, 0, a.shape[0], lo, k, tables[0], misses)
 
 
 @njit(cache=True, nogil=True)
@@ -113,6 +144,33 @@ def table_counts(
         tables = np.zeros((1, n_sub, cells), dtype=np.int64)
         _count_serial(a, b, np.int64(lo), np.int64(k), tables)
         total = tables[0].sum(axis=0) if n_sub > 1 else tables[0, 0]
+    return total.reshape(k, k)
+
+
+def table_counts_guessed(
+    a: np.ndarray, b: np.ndarray, lo: int, k: int, parallel: bool, n_threads: int
+) -> np.ndarray | None:
+    """Like :func:`table_counts` for integer ratings in one pass, with the range unchecked.
+
+    Returns None if any rating falls outside ``lo .. lo + K - 1`` (nothing is counted for it),
+    so a guessed range that is right costs one pass and a wrong one is detected.
+    """
+    n = a.shape[0]
+    cells = k * k
+    n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
+    if parallel and cells <= _PARALLEL_MAX_CELLS and n_threads > 1:
+        n_blocks = 4 * n_threads if cells * n_sub <= _SMALL_TABLE_CELLS else n_threads
+        block_len = -(-n // n_blocks)
+        tables = np.zeros((n_blocks, n_sub, cells), dtype=np.int64)
+        misses = np.zeros(n_blocks, dtype=np.int64)
+        _checked_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables, misses)
+    else:
+        tables = np.zeros((1, n_sub, cells), dtype=np.int64)
+        misses = np.zeros(1, dtype=np.int64)
+        _checked_serial(a, b, np.int64(lo), np.int64(k), tables, misses)
+    if misses.any():
+        return None
+    total: np.ndarray = tables.sum(axis=(0, 1))
     return total.reshape(k, k)
 
 
