@@ -246,3 +246,41 @@ def test_small_frame_uses_engine(spy):
     df = pd.DataFrame({"g": [1, 1, 2, 2], "a": [0, 1, 2, 3], "b": [0, 1, 3, 3]})
     frames.kappa_by_group(df, y_true="a", y_pred="b", by="g")
     assert spy == [False]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_parallel_blocks_equal_engine(spy, monkeypatch, weighted):
+    from wkappa._fastpath import PARALLEL_MIN, set_parallel
+
+    n = PARALLEL_MIN + 999
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 6, n)
+    df = pd.DataFrame(
+        {
+            "g": rng.integers(-5, 40, n),
+            "grade": a,
+            "model": np.clip(a + rng.integers(-1, 2, n), 0, 5),
+            "w": rng.random(n),
+        }
+    )
+    options = {
+        "y_true": "grade",
+        "y_pred": "model",
+        "by": "g",
+        "weights": "linear",
+        "sample_weight": "w" if weighted else None,
+    }
+    set_parallel(True)
+    try:
+        result = frames.kappa_by_group(df, **options)
+        set_parallel(False)
+        serial_result = frames.kappa_by_group(df, **options)
+    finally:
+        set_parallel(None)
+    assert spy == [True, True]
+    engine = _engine_result(monkeypatch, df, **options)
+    pd.testing.assert_frame_equal(result, serial_result)
+    if weighted:
+        pd.testing.assert_frame_equal(result, engine, rtol=1e-12)
+    else:
+        pd.testing.assert_frame_equal(result, engine, check_exact=True)

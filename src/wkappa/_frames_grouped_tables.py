@@ -65,7 +65,9 @@ def _one_key(column: Any) -> tuple[np.ndarray, int, list[Any]] | None:
     if view is not None and view.dtype.kind in "iu" and view.dtype != np.uint64:
         from ._kernels._grouped import key_range
 
-        lo, hi = key_range(view, _parallel(len(view)))
+        parallel = _parallel(len(view))
+        with _parallel_section() if parallel else contextlib.nullcontext():
+            lo, hi = key_range(view, parallel)
         if hi - lo < _KEY_RANGE:
             return view, lo, list(range(lo, hi + 1))
     if not is_pandas_object(column):

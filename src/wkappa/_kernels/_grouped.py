@@ -27,13 +27,15 @@ BLOCKS = 8
 # Above this many cells (groups x K x K) one table is counted serially: private copies per
 # block would cost more memory than the pass saves.
 PARALLEL_MAX_CELLS = 1 << 20
+_INT32_ROWS = 2**31 - 1
 
 
 @njit(cache=True, nogil=True)
 def _count_block(keys, key_lo, a, b, lo, k, cells, start, stop, tables):  # type: ignore[no-untyped-def]
+    one = tables.dtype.type(1)
     for j in range(start, stop):
         g = np.int64(keys[j]) - key_lo
-        tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += 1
+        tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += one
 
 
 @njit(cache=True, nogil=True)
@@ -116,7 +118,9 @@ def grouped_tables(
     n = keys.shape[0]
     n_blocks = BLOCKS if parallel and n_codes * cells <= PARALLEL_MAX_CELLS else 1
     block_len = -(-n // n_blocks) if n else 0
-    dtype = np.int64 if w is None else np.float64
+    # int32 block tables for counts (half the cache footprint) when a block cannot overflow
+    small = block_len < _INT32_ROWS
+    dtype = np.float64 if w is not None else np.int32 if small else np.int64
     tables = np.zeros((n_blocks, n_codes * cells), dtype=dtype)
     present = np.zeros((n_blocks, n_codes if w is not None else 0), dtype=np.uint8)
     weights = np.zeros(0, dtype=np.float64) if w is None else w
@@ -134,7 +138,7 @@ def grouped_tables(
         tables,
         present,
     )
-    total = tables[0].copy()
+    total = tables[0].astype(np.int64 if w is None else np.float64)
     for blk in range(1, n_blocks):  # a fixed order: the same sums for any thread count
         total += tables[blk]
     tables_gkk = total.reshape(n_codes, k, k)
