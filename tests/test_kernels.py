@@ -187,6 +187,9 @@ def test_parallel_serial_and_thread_counts_agree_exactly(
                     wk.confusion_table(a, b).tolist(),
                     wk.confusion_table(a, b, sample_weight=w).tolist(),
                     sums_kernels.weighted_sums(a, b, w, parallel)[0],
+                    sums_kernels.int_sums(a, b, parallel)
+                    if dtype != "float64"
+                    else sums_kernels.float_sums(a, b, parallel),
                 )
             )
     finally:
@@ -352,3 +355,20 @@ def test_one_pass_table_when_the_guessed_range_misses(dtype: str) -> None:
         a[-1] = 2**63 + 5  # beyond int64, after the sample: the strict path's error
         with pytest.raises(wk.WkappaError, match="y_true"):
             wk.confusion_table(a, b)
+
+
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "bool"])
+def test_sums_kernel_for_many_categories(dtype: str) -> None:
+    """More than 64 categories: QWK takes the fused sums pass instead of a table."""
+    rng = np.random.default_rng(6)
+    a = rng.integers(0, 100, 3000) + 20
+    b = np.clip(a + rng.integers(-9, 10, 3000), 20, 119)
+    ia, ib = a - a.min(), b - a.min()
+    strict = kappa_from_quadratic_sums(quadratic_sums(ia - ib.min(), ib - ib.min()), "raise")
+    x, y = a.astype(dtype), b.astype(dtype)
+    sums = _fastpath.fast_statistic(
+        x, y, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
+    )
+    assert isinstance(sums, QuadraticSums)
+    assert max(a.max(), b.max()) - min(a.min(), b.min()) + 1 > _fastpath._QWK_TABLE_MAX_K
+    assert wk.qwk(x, y) == strict

@@ -44,6 +44,8 @@ _FLOAT_EXACT = 2.0**53
 _HUGE = 2**62
 # Pairs whose range the one-pass table kernel takes as its guess (see _guessed_table).
 _GUESS_SAMPLE = 1 << 16
+# QWK of integer ratings counts a table (then sums it exactly) up to this many categories.
+_QWK_TABLE_MAX_K = 64
 _INT_KINDS = "biu"
 _SUPPORTED = frozenset(
     np.dtype(t)
@@ -269,10 +271,12 @@ def fast_statistic(
         w = _weights(sample_weight, n)
         if w is None:
             return None
-    if not quadratic and w is None and labels is None and a.dtype.kind in _INT_KINDS:
-        guessed = _guessed_table(a, b, min_rating, max_rating)
+    if w is None and labels is None and a.dtype.kind in _INT_KINDS:
+        # One counting pass; for QWK with few categories the table pass is cheaper than the
+        # sums pass, and the sums follow from the table exactly.
+        guessed = _guessed_table(a, b, min_rating, max_rating, _QWK_TABLE_MAX_K if quadratic else 0)
         if guessed is not None:
-            return guessed
+            return _table_sums(guessed) if quadratic else guessed
     scanned = _scan(a, b)
     if scanned is None:
         return None
@@ -314,8 +318,27 @@ def fast_ratings(
     return a, b, categories[0], categories[1]
 
 
+def _table_sums(table: np.ndarray) -> QuadraticSums:
+    """The five QWK sums of the category indices from an int64 table, exactly.
+
+    ``n * (K - 1)**2 < 2**62`` (n fits in memory, K <= _QWK_TABLE_MAX_K) bounds every sum and
+    product below, so int64 is exact; the products of sums are then formed with Python ints.
+    """
+    index = np.arange(table.shape[0], dtype=np.int64)
+    rows = table.sum(axis=1)
+    cols = table.sum(axis=0)
+    return QuadraticSums(
+        int(rows.sum()),
+        int(rows @ index),
+        int(cols @ index),
+        int(rows @ (index * index)),
+        int(cols @ (index * index)),
+        int(index @ table @ index),
+    )
+
+
 def _guessed_table(
-    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any, max_k: int = 0
 ) -> np.ndarray | None:
     """The table in one pass, its range guessed from the first pairs; None if a rating misses.
 
@@ -333,7 +356,7 @@ def _guessed_table(
     if categories is None:
         return None
     first, k = categories
-    if k * k > MAX_TABLE_CELLS:
+    if k * k > MAX_TABLE_CELLS or (max_k and k > max_k):
         return None
     import numba
 
