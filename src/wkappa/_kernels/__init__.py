@@ -12,7 +12,10 @@ imported lazily by :mod:`wkappa._fastpath` and never by ``import wkappa``:
 * :mod:`._numba_sums` — fused one-pass QWK kernels on the raw ratings of every integer, bool
   and float dtype: the five sums (exact integers), the range and the NaN / integrality checks
   together, serial or parallel, plus a sample-weighted variant;
-* :mod:`._numba_table` — parallel confusion-table kernels with per-thread (sub-)tables.
+* :mod:`._numba_table` — parallel confusion-table kernels with per-thread (sub-)tables;
+* :mod:`._grouped` — a (G, K, K) stack of tables by group code in one pass, for
+  :func:`wkappa.frames.kappa_by_group` on in-memory frames (imported by
+  :mod:`wkappa._frames_grouped_tables`).
 """
 
 from __future__ import annotations
