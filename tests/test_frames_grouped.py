@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wkappa import WkappaError
 from wkappa._fastpath import FAST_MIN
@@ -284,3 +286,41 @@ def test_parallel_blocks_equal_engine(spy, monkeypatch, weighted):
         pd.testing.assert_frame_equal(result, engine, rtol=1e-12)
     else:
         pd.testing.assert_frame_equal(result, engine, check_exact=True)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    k=st.integers(1, 9),
+    n_groups=st.integers(1, 60),
+    null_rate=st.sampled_from([0.0, 0.01, 0.3]),
+    weighted=st.booleans(),
+    weights=st.sampled_from(["quadratic", "linear", "unweighted"]),
+)
+def test_fast_path_equals_engine_property(seed, k, n_groups, null_rate, weighted, weights):
+    rng = np.random.default_rng(seed)
+    grade = rng.integers(0, k, N).astype(np.float64)
+    model = rng.integers(0, k, N).astype(np.float64)
+    grade[rng.random(N) < null_rate] = np.nan
+    key = rng.integers(0, n_groups, N).astype(np.float64)
+    key[rng.random(N) < null_rate / 3] = np.nan
+    df = pd.DataFrame(
+        {"g": key, "h": rng.integers(0, 2, N), "grade": grade, "model": model, "w": rng.random(N)}
+    )
+    options = {
+        "y_true": "grade",
+        "y_pred": "model",
+        "by": ["h", "g"],
+        "weights": weights,
+        "sample_weight": "w" if weighted else None,
+        "nan_policy": "omit",
+        "zero_division": 0.0,
+    }
+    fast = frames.kappa_by_group(df, **options)
+    real = grouped_tables.in_memory_group_tables
+    grouped_tables.in_memory_group_tables = lambda *a, **kw: None
+    try:
+        engine = frames.kappa_by_group(df, **options)
+    finally:
+        grouped_tables.in_memory_group_tables = real
+    pd.testing.assert_frame_equal(fast, engine, rtol=1e-12, check_exact=not weighted)
