@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import wkappa
 from wkappa import WkappaError
 from wkappa._fastpath import FAST_MIN
 
@@ -324,3 +325,20 @@ def test_fast_path_equals_engine_property(seed, k, n_groups, null_rate, weighted
     finally:
         grouped_tables.in_memory_group_tables = real
     pd.testing.assert_frame_equal(fast, engine, rtol=1e-12, check_exact=not weighted)
+
+
+@pytest.mark.parametrize("repeat", [10, N])  # the engine path and the in-memory path
+def test_nullable_integer_key_with_na_is_a_group_of_its_own(repeat: int) -> None:
+    """A pandas nullable Int64 key with NA keeps its dtype and its null group."""
+    truth = [0, 1, 2, 0, 1, 2] * repeat
+    pred = [0, 1, 1, 0, 2, 2] * repeat
+    keys = pd.array([1, 1, 2, 2, None, None] * repeat, dtype="Int64")
+    frame = pd.DataFrame({"g": keys, "t": truth, "p": pred})
+    result = frames.kappa_by_group(frame, y_true="t", y_pred="p", by="g")
+    assert str(result["g"].dtype) == "Int64"
+    assert result["g"].isna().tolist() == [False, False, True]
+    for key, kappa in zip(result["g"], result["kappa"], strict=True):
+        rows = frame["g"].isna() if key is pd.NA else frame["g"] == key
+        rows = rows.fillna(False).to_numpy(dtype=bool)
+        expected = wkappa.qwk(frame["t"][rows], frame["p"][rows], min_rating=0, max_rating=2)
+        assert kappa == expected

@@ -8,6 +8,7 @@ in a few array operations. The tests check every group against ``kappa_test_from
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -202,6 +203,18 @@ def result_frame(
     )
     for name in STAT_COLUMNS[1:]:
         schema[name] = nw.Float64()
+    if not data.lazy and data.frame.implementation.is_pandas():
+        # narwhals maps an integer key to numpy int64, which cannot hold a null key (pandas
+        # nullable Int64 with NA): give each key column the caller's own pandas dtype.
+        pd = sys.modules["pandas"]
+        native = data.frame.to_native()
+        for name in keys:
+            columns[name] = pd.array(columns[name], dtype=native[name].dtype)
+            del schema[name]
+        frame = nw.from_dict(stats, schema=schema, backend=eager_backend).to_native()
+        for position, name in enumerate(keys):
+            frame.insert(position, name, columns[name])
+        return frame
     result = nw.from_dict(columns, schema=schema, backend=eager_backend)
     if not data.lazy:
         return result.to_native()
