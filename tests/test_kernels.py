@@ -372,3 +372,51 @@ def test_sums_kernel_for_many_categories(dtype: str) -> None:
     assert isinstance(sums, QuadraticSums)
     assert max(a.max(), b.max()) - min(a.min(), b.min()) + 1 > _fastpath._QWK_TABLE_MAX_K
     assert wk.qwk(x, y) == strict
+
+
+def _strict(fn: Any) -> Any:
+    saved = _fastpath.FAST_MIN
+    _fastpath.FAST_MIN = 1 << 62  # every input takes the strict encoding path
+    try:
+        return fn()
+    finally:
+        _fastpath.FAST_MIN = saved
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int64", "uint32", "uint64"])
+def test_one_call_and_weighted_one_pass_when_the_guess_misses(dtype: str) -> None:
+    """Serial QWK (one kernel call) and the one-pass weighted table: a rating outside the
+    range of the first 65536 pairs sends them to the checked passes, with identical results."""
+    rng = np.random.default_rng(8)
+    n = 100_003
+    a = rng.integers(1, 5, n).astype(dtype)
+    b = rng.integers(1, 5, n).astype(dtype)
+    w = rng.random(n)
+    for miss in (False, True):
+        if miss:
+            a[-1] = 9
+        for bounds in ({}, {"min_rating": 0, "max_rating": 12}):
+            assert wk.qwk(a, b, **bounds) == _strict(lambda bounds=bounds: wk.qwk(a, b, **bounds))
+            weighted = wk.confusion_table(a, b, sample_weight=w, **bounds)
+            first = 0 if bounds else 1
+            k = 13 if bounds else (9 if miss else 4)
+            two_pass = table_kernels.table_weighted(a, b, w, first, k, False)
+            np.testing.assert_array_equal(weighted, two_pass)  # the table of the checked route
+            strict = _strict(
+                lambda bounds=bounds: wk.confusion_table(a, b, sample_weight=w, **bounds)
+            )
+            np.testing.assert_allclose(weighted, strict, rtol=1e-12)  # bincount: other order
+            kappa = wk.qwk(a, b, sample_weight=w, **bounds)
+            assert kappa == pytest.approx(
+                _strict(lambda bounds=bounds: wk.qwk(a, b, sample_weight=w, **bounds))
+            )
+    k = 10
+    plain = table_kernels.table_weighted(a, b, w, 0, k, False)
+    for parallel in (False, True):
+        guessed = table_kernels.table_weighted(a, b, w, 0, k, parallel, checked=True)
+        np.testing.assert_array_equal(guessed, plain)  # bit for bit, any driver
+    assert table_kernels.table_weighted(a, b, w, 1, 4, True, checked=True) is None
+    w[5] = -1.0
+    assert table_kernels.table_weighted(a, b, w, 0, k, True, checked=True) is None
+    with pytest.raises(wk.WkappaError, match="sample_weight"):
+        wk.qwk(a, b, sample_weight=w)

@@ -17,6 +17,7 @@ raises a validation error of its own, so both paths fail identically on bad inpu
 from __future__ import annotations
 
 import contextlib
+import math
 import numbers
 import os
 import sys
@@ -277,9 +278,24 @@ def fast_statistic(
         # pass is cheaper than the sums pass (8-bit ratings sum faster in int32 lanes), and the
         # sums follow from the table exactly.
         max_k = _QWK_TABLE_MAX_K if quadratic else 0
-        guessed = _guessed_table(a, b, min_rating, max_rating, max_k)
-        if guessed is not None:
-            return _table_sums(guessed) if quadratic else guessed
+        if not _parallel(n) and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
+            done, result = _guessed_serial(a, b, min_rating, max_rating, max_k, quadratic)
+        else:
+            done, result = False, None
+        if done and result is not None:
+            return result
+        if not done:
+            guessed = _guessed_table(a, b, min_rating, max_rating, max_k)
+            if guessed is not None:
+                return _table_sums(guessed) if quadratic else guessed
+    if w is not None and labels is None and a.dtype.kind in _INT_KINDS:
+        # Weighted table in one pass over a, b, w; a rating outside the guessed range (or a
+        # bad weight) sends it to the checked two-pass route below, which decides.
+        categories = _guessed_categories(a, b, min_rating, max_rating, 0)
+        if categories is not None:
+            table = _table(a, b, w, *categories, guessed=True)
+            if table is not None:
+                return table
     scanned = _scan(a, b)
     if scanned is None:
         return None
@@ -324,20 +340,60 @@ def fast_ratings(
 def _table_sums(table: np.ndarray) -> QuadraticSums:
     """The five QWK sums of the category indices from an int64 table, exactly.
 
-    ``n * (K - 1)**2 < 2**62`` (n fits in memory, K <= _QWK_TABLE_MAX_K) bounds every sum and
-    product below, so int64 is exact; the products of sums are then formed with Python ints.
+    ``n * (K - 1)**2 < 2**62`` (n fits in memory, K <= _QWK_TABLE_MAX_K) bounds every sum
+    (int64 in the kernel, exact); the products of sums are then formed with Python ints.
     """
-    index = np.arange(table.shape[0], dtype=np.int64)
-    rows = table.sum(axis=1)
-    cols = table.sum(axis=0)
-    return QuadraticSums(
-        int(rows.sum()),
-        int(rows @ index),
-        int(cols @ index),
-        int(rows @ (index * index)),
-        int(cols @ (index * index)),
-        int(index @ table @ index),
-    )
+    from ._kernels import _numba_table
+
+    return QuadraticSums(*_numba_table.table_sums(table))
+
+
+def _guessed_categories(
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any, max_k: int
+) -> tuple[int, int] | None:
+    """(first, K) from the range of the first pairs, or None if that range is unusable."""
+    from ._kernels import _numba_table
+
+    m = min(a.shape[0], _GUESS_SAMPLE)
+    if a.dtype.kind == "b":
+        lo = min(int(a[:m].min()), int(b[:m].min()))
+        hi = max(int(a[:m].max()), int(b[:m].max()))
+    else:  # one compiled pass instead of four numpy reductions (per-call overhead)
+        low, high = _numba_table.guess_range(a, b, m)
+        lo, hi = int(low), int(high)
+    if not (-_HUGE < lo and hi < _HUGE):
+        return None
+    categories = _categories(lo, hi, min_rating, max_rating)
+    if categories is None:
+        return None
+    first, k = categories
+    if k * k > MAX_TABLE_CELLS or (max_k and k > max_k):
+        return None
+    return first, k
+
+
+def _guessed_serial(
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any, max_k: int, quadratic: bool
+) -> tuple[bool, QuadraticSums | np.ndarray | None]:
+    """:func:`_guessed_table` (and :func:`_table_sums`) in one kernel call, for serial sizes.
+
+    Signed or narrow unsigned ratings only (their values fit int64). The kernel guesses the
+    range as the observed one. Returns ``(done, result)``: ``(True, None)`` when a rating
+    missed the guessed range (the guess is wrong: go on to the checked passes), ``(False,
+    None)`` when the bounds make the categories differ from the guess or the range is unusable
+    (the caller then takes :func:`_guessed_table`, which decides).
+    """
+    from ._kernels import _numba_table
+
+    limit = max_k or math.isqrt(MAX_TABLE_CELLS)
+    m = min(a.shape[0], _GUESS_SAMPLE)
+    lo, hi, total, misses, sums = _numba_table.guessed_serial(a, b, m, limit, _HUGE, quadratic)
+    k = hi - lo + 1
+    if misses < 0 or _categories(lo, hi, min_rating, max_rating) != (lo, k):
+        return False, None
+    if misses:
+        return True, None
+    return True, QuadraticSums(*(int(x) for x in sums)) if quadratic else total.reshape(k, k)
 
 
 def _guessed_table(
@@ -350,17 +406,10 @@ def _guessed_table(
     ratings inside them), as the strict path would find. Integer ratings only: nothing to
     check for NaN or integrality.
     """
-    m = min(a.shape[0], _GUESS_SAMPLE)
-    lo = min(int(a[:m].min()), int(b[:m].min()))
-    hi = max(int(a[:m].max()), int(b[:m].max()))
-    if not (-_HUGE < lo and hi < _HUGE):
-        return None
-    categories = _categories(lo, hi, min_rating, max_rating)
+    categories = _guessed_categories(a, b, min_rating, max_rating, max_k)
     if categories is None:
         return None
     first, k = categories
-    if k * k > MAX_TABLE_CELLS or (max_k and k > max_k):
-        return None
     import numba
 
     from ._kernels import _numba_table
@@ -377,7 +426,13 @@ def _weighted_sums(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> QuadraticSums
 
 
 def _table(
-    a: np.ndarray, b: np.ndarray, w: np.ndarray | None, first: int, k: int
+    a: np.ndarray,
+    b: np.ndarray,
+    w: np.ndarray | None,
+    first: int,
+    k: int,
+    *,
+    guessed: bool = False,
 ) -> np.ndarray | None:
     import numba
 
@@ -386,7 +441,7 @@ def _table(
     parallel = _parallel(a.shape[0])
     with _parallel_section() if parallel else contextlib.nullcontext():
         if w is not None:
-            return _numba_table.table_weighted(a, b, w, first, k, parallel)
+            return _numba_table.table_weighted(a, b, w, first, k, parallel, checked=guessed)
         threads = numba.get_num_threads() if parallel else 1
         return _numba_table.table_counts(a, b, first, k, parallel, threads)
 

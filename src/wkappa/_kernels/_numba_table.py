@@ -20,7 +20,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["WEIGHTED_BLOCKS", "table_counts", "table_counts_guessed", "table_weighted"]
+__all__ = [
+    "WEIGHTED_BLOCKS",
+    "guess_range",
+    "guessed_serial",
+    "table_counts",
+    "table_counts_guessed",
+    "table_sums",
+    "table_weighted",
+]
 
 WEIGHTED_BLOCKS = 8
 # Above this many cells per private table, count serially into one table (memory, and a large
@@ -89,8 +97,85 @@ def _checked_parallel(a, b, lo, k, block_len, tables, misses):  # type: ignore[n
 
 
 @njit(cache=True, nogil=True)
-def _checked_serial(a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
-    _checked_block(a, b, 0, a.shape[0], lo, k, tables[0], misses)
+def _checked_serial(a, b, lo, k, n_sub):  # type: ignore[no-untyped-def]
+    """The summed table and the miss count in one call (small inputs: no numpy overhead)."""
+    tables = np.zeros((n_sub, k * k), dtype=np.int64)
+    misses = np.zeros(1, dtype=np.int64)
+    _checked_block(a, b, 0, a.shape[0], lo, k, tables, misses)
+    total = tables[0].copy()
+    for sub in range(1, n_sub):
+        total += tables[sub]
+    return total, misses[0]
+
+
+@njit(cache=True, nogil=True)
+def guess_range(a, b, m):  # type: ignore[no-untyped-def]
+    """(min, max) over the first ``m`` >= 1 ratings of both arrays, in their dtype."""
+    lo = min(a[0], b[0])
+    hi = max(a[0], b[0])
+    for j in range(m):
+        x = a[j]
+        y = b[j]
+        if x < lo:
+            lo = x
+        if x > hi:
+            hi = x
+        if y < lo:
+            lo = y
+        if y > hi:
+            hi = y
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def guessed_serial(a, b, m, max_k, huge, quadratic):  # type: ignore[no-untyped-def]
+    """Small inputs in one call: range guess, checked table and (QWK) its sums.
+
+    For signed or narrow unsigned integer ratings. Returns ``(lo, hi, table, misses, sums)``:
+    the (min, max) of the first ``m`` pairs of both arrays, the flat (K*K,) counts with
+    ``K = hi - lo + 1``, the number of ratings outside ``lo..hi`` (-1 and nothing counted when
+    ``|lo|`` or ``|hi|`` reaches ``huge`` or K exceeds ``max_k``) and, if ``quadratic``, the
+    six int64 sums of :func:`table_sums`. One dispatch instead of three: after other code has
+    run, each call into numba costs several microseconds on its own.
+    """
+    first, last = guess_range(a, b, m)
+    lo = np.int64(first)
+    hi = np.int64(last)
+    sums = np.zeros(6, dtype=np.int64)
+    if lo <= -huge or hi >= huge or hi - lo + 1 > max_k:
+        return lo, hi, np.zeros(0, dtype=np.int64), np.int64(-1), sums
+    k = hi - lo + 1
+    n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
+    total, n_miss = _checked_serial(a, b, lo, k, n_sub)
+    if quadratic and n_miss == 0:
+        n, sa, sb, saa, sbb, sab = table_sums(total.reshape(k, k))
+        sums[0] = n
+        sums[1] = sa
+        sums[2] = sb
+        sums[3] = saa
+        sums[4] = sbb
+        sums[5] = sab
+    return lo, hi, total, n_miss, sums
+
+
+@njit(cache=True, nogil=True)
+def table_sums(table):  # type: ignore[no-untyped-def]
+    """(n, Σa, Σb, Σa², Σb², Σab) of the category indices of an int64 (K, K) table.
+
+    The caller guarantees ``n * (K - 1)**2 < 2**62``, so every int64 sum is exact.
+    """
+    k = table.shape[0]
+    n = sa = sb = saa = sbb = sab = 0
+    for i in range(k):
+        for j in range(k):
+            c = table[i, j]
+            n += c
+            sa += c * i
+            sb += c * j
+            saa += c * i * i
+            sbb += c * j * j
+            sab += c * i * j
+    return n, sa, sb, saa, sbb, sab
 
 
 @njit(cache=True, nogil=True)
@@ -103,6 +188,62 @@ def _weighted_block(a, b, w, start, stop, lo, k, tables, bad):  # type: ignore[n
         n_bad += not (v >= 0.0 and v < np.inf)
         tables[j & mask, (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += v
     bad[0] = n_bad
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _weighted_checked_pair(a, b, w, j, lo, k, mask, cells, flat):  # type: ignore[no-untyped-def]
+    """Add pair ``j`` to sub-table ``j & mask``; 1 if it is not counted (bad weight or a
+    rating outside ``lo..lo+K-1``: unsigned ``c < K`` tests both ends), else 0."""
+    v = np.float64(w[j])
+    ca = np.uint64(np.int64(a[j]) - lo)
+    cb = np.uint64(np.int64(b[j]) - lo)
+    uk = np.uint64(k)
+    if (ca < uk) & (cb < uk) & (v >= 0.0) & (v < np.inf):  # NaN fails both weight tests
+        flat[np.uint64((j & mask) * cells) + ca * uk + cb] += v
+        return 0
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _weighted_checked_block(a, b, w, start, stop, lo, k, tables, bad):  # type: ignore[no-untyped-def]
+    """:func:`_weighted_block` with the range unchecked: a rating outside ``lo..lo+K-1`` is
+    not counted but tallied in ``bad`` with the bad weights. Counted pairs are added exactly as
+    :func:`_weighted_block` adds them (pair j to sub-table ``j & mask``, in order), so with
+    nothing tallied the tables are the same. Unrolled by four: independent pairs in flight."""
+    n_bad = 0
+    mask = tables.shape[0] - 1
+    cells = k * k
+    flat = tables.reshape(-1)
+    j = start
+    while j + 4 <= stop:
+        n_bad += _weighted_checked_pair(a, b, w, j, lo, k, mask, cells, flat)
+        n_bad += _weighted_checked_pair(a, b, w, j + 1, lo, k, mask, cells, flat)
+        n_bad += _weighted_checked_pair(a, b, w, j + 2, lo, k, mask, cells, flat)
+        n_bad += _weighted_checked_pair(a, b, w, j + 3, lo, k, mask, cells, flat)
+        j += 4
+    for i in range(j, stop):
+        n_bad += _weighted_checked_pair(a, b, w, i, lo, k, mask, cells, flat)
+    bad[0] = n_bad
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _weighted_checked_parallel(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for blk in prange(tables.shape[0]):
+        start = blk * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _weighted_checked_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
+
+
+@njit(cache=True, nogil=True)
+def _weighted_checked_serial(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    for blk in range(tables.shape[0]):
+        start = blk * block_len
+        stop = min(start + block_len, n)
+        if start < stop:
+            _weighted_checked_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -165,9 +306,8 @@ def table_counts_guessed(
         misses = np.zeros(n_blocks, dtype=np.int64)
         _checked_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables, misses)
     else:
-        tables = np.zeros((1, n_sub, cells), dtype=np.int64)
-        misses = np.zeros(1, dtype=np.int64)
-        _checked_serial(a, b, np.int64(lo), np.int64(k), tables, misses)
+        serial, n_miss = _checked_serial(a, b, np.int64(lo), np.int64(k), n_sub)
+        return None if n_miss else np.asarray(serial).reshape(k, k)
     if misses.any():
         return None
     total: np.ndarray = tables.sum(axis=(0, 1))
@@ -175,11 +315,19 @@ def table_counts_guessed(
 
 
 def table_weighted(
-    a: np.ndarray, b: np.ndarray, w: np.ndarray, lo: int, k: int, parallel: bool
+    a: np.ndarray,
+    b: np.ndarray,
+    w: np.ndarray,
+    lo: int,
+    k: int,
+    parallel: bool,
+    *,
+    checked: bool = False,
 ) -> np.ndarray | None:
     """The (K, K) float64 table of summed weights ``w`` of pairs ``(a - lo, b - lo)``.
 
-    None if a weight is negative, NaN or infinite (checked in the same pass).
+    None if a weight is negative, NaN or infinite (checked in the same pass), or, with
+    ``checked``, if a rating is outside ``lo .. lo + K - 1``.
 
     The data are cut into :data:`WEIGHTED_BLOCKS` fixed blocks (fewer for a large table) whose
     tables are summed in order, so the result does not depend on the thread count.
@@ -190,7 +338,12 @@ def table_weighted(
     n_sub = 4 if k <= _SUBTABLE_MAX_K else 1  # pair j adds to sub-table j & 3
     block_len = -(-n // n_blocks)
     tables = np.zeros((n_blocks, n_sub, cells), dtype=np.float64)
-    driver = _weighted_parallel if parallel and n_blocks > 1 else _weighted_serial
+    if checked:
+        driver = (
+            _weighted_checked_parallel if parallel and n_blocks > 1 else _weighted_checked_serial
+        )
+    else:
+        driver = _weighted_parallel if parallel and n_blocks > 1 else _weighted_serial
     bad = np.zeros(n_blocks, dtype=np.int64)
     driver(a, b, w, np.int64(lo), np.int64(k), block_len, tables, bad)
     if bad.any():
