@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import pathlib
 import sys
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -21,3 +23,17 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("wkappa")
+
+
+@pytest.fixture(scope="module")
+def fast_path_for_small_inputs() -> Iterator[None]:
+    """Send even tiny inputs through the fused kernels (normally from FAST_MIN pairs on).
+
+    Use it in a module with ``pytestmark = pytest.mark.usefixtures(...)``.
+    """
+    from wkappa import _fastpath
+
+    saved = _fastpath.FAST_MIN
+    _fastpath.FAST_MIN = 1
+    yield
+    _fastpath.FAST_MIN = saved

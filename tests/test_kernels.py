@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 import tracemalloc
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -30,13 +29,7 @@ DTYPES = INT_DTYPES + FLOAT_DTYPES
 WEIGHTS = ["quadratic", "linear", "unweighted", "custom"]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _fast_path_for_small_inputs() -> Iterator[None]:
-    """Send even tiny inputs through the fused kernels (normally from FAST_MIN pairs on)."""
-    saved = _fastpath.FAST_MIN
-    _fastpath.FAST_MIN = 1
-    yield
-    _fastpath.FAST_MIN = saved
+pytestmark = pytest.mark.usefixtures("fast_path_for_small_inputs")
 
 
 def _custom(k: int) -> np.ndarray:

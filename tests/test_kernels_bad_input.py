@@ -8,7 +8,7 @@ once with the fast path switched off, and require the same exception type and me
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,14 +19,7 @@ import wkappa._kappa as kappa_module
 from test_core_bad_input import ROWS
 from wkappa import _fastpath
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _fast_path_for_small_inputs() -> Iterator[None]:
-    """Send even tiny inputs through the fused kernels (normally from FAST_MIN pairs on)."""
-    saved = _fastpath.FAST_MIN
-    _fastpath.FAST_MIN = 1
-    yield
-    _fastpath.FAST_MIN = saved
+pytestmark = pytest.mark.usefixtures("fast_path_for_small_inputs")
 
 
 def _outcome(call: Callable[[], Any]) -> tuple[type[BaseException] | None, str]:

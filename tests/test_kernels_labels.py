@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,20 +16,13 @@ from hypothesis import strategies as st
 import wkappa as wk
 import wkappa._kappa as kappa_module
 from reference import reference_kappa
-from wkappa import _fastpath
 from wkappa._fastlabels import label_codes
 
 LABELS = ["poor", "fair", "good", "great", "superb"]
 GAPS = [1, 2, 5, 10, 20]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _fast_path_for_small_inputs() -> Iterator[None]:
-    """Send even tiny inputs through the fused kernels (normally from FAST_MIN pairs on)."""
-    saved = _fastpath.FAST_MIN
-    _fastpath.FAST_MIN = 1
-    yield
-    _fastpath.FAST_MIN = saved
+pytestmark = pytest.mark.usefixtures("fast_path_for_small_inputs")
 
 
 def _columns(values: list[Any]) -> dict[str, Any]:

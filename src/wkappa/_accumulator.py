@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ._encode import _check_bound, check_labels, check_table_size, encode_ratings
+from ._encode import check_labels, check_rating_bounds, check_table_size, encode_ratings
 from ._kappa import check_table, kappa_from_table
 from ._kernels import count_table
 from ._validation import ZeroDivision, check_nan_policy, format_value
@@ -34,24 +34,16 @@ _INT64_MAX = 2**63 - 1
 
 def _labels_from_options(labels: Any, min_rating: Any, max_rating: Any) -> Sequence[Any]:
     """The fixed categories: ``labels`` in order, or ``range(min_rating, max_rating + 1)``."""
+    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     if labels is not None:
-        if min_rating is not None or max_rating is not None:
-            raise WkappaError(
-                "Give either `labels` or `min_rating`/`max_rating`, not both: labels already "
-                "fix the categories."
-            )
         if isinstance(labels, range):
             return labels if labels.step == 1 else tuple(labels)
         return tuple(check_labels(labels).tolist())
-    lo = _check_bound(min_rating, "min_rating")
-    hi = _check_bound(max_rating, "max_rating")
     if lo is None or hi is None:
         raise WkappaError(
             "KappaAccumulator needs its categories up front, because batches must agree on "
             "them. Hint: pass labels=[...] or both min_rating= and max_rating=."
         )
-    if lo > hi:
-        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
     return range(lo, hi + 1)
 
 

@@ -30,9 +30,9 @@ from ._device import Backend, host_view, is_device_array, to_host, torch_count
 from ._encode import (
     _THRESHOLD_HINT,
     MAX_TABLE_CELLS,
-    _check_bound,
     _raise_unknown,
     check_labels,
+    check_rating_bounds,
     check_table_size,
 )
 from ._kernels import QuadraticSums
@@ -189,15 +189,7 @@ def _encode(
     if n == 0:
         raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
     weight = _sample_weight(be, sample_weight, n)
-    lo = _check_bound(min_rating, "min_rating")
-    hi = _check_bound(max_rating, "max_rating")
-    if lo is not None and hi is not None and lo > hi:
-        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
-    if labels is not None and (lo is not None or hi is not None):
-        raise WkappaError(
-            "Give either `labels` or `min_rating`/`max_rating`, not both: labels already fix "
-            "the categories."
-        )
+    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     missing_a: Any = xp.isnan(a) if be.kind(a) == "f" else None
     missing_b: Any = xp.isnan(b) if be.kind(b) == "f" else None
     keep = None

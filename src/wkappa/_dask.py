@@ -134,12 +134,9 @@ def _categories(
 ) -> Sequence[Any] | None:
     """Global categories from a first pass (None: a missing rating under 'propagate')."""
     dask = import_optional("dask", "dask")
-    from ._encode import _check_bound
+    from ._encode import check_rating_bounds
 
-    lo = _check_bound(min_rating, "min_rating")
-    hi = _check_bound(max_rating, "max_rating")
-    if lo is not None and hi is not None and lo > hi:
-        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
+    lo, hi = check_rating_bounds(min_rating, max_rating)
     task = dask.delayed(_chunk_categories, pure=True)
     parts = dask.compute(
         *[task(x, y, lo, hi, ordered) for x, y in zip(_blocks(a), _blocks(b), strict=True)]
@@ -234,13 +231,10 @@ def _integer_dtypes(a: Any, b: Any) -> bool:
 def _integer_range(a: Any, b: Any, min_rating: Any, max_rating: Any) -> range:
     """``min_rating..max_rating``, each bound the global min / max over both raters unless
     given (one cheap reduction on the workers, none if both are given)."""
-    from ._encode import _check_bound
+    from ._encode import check_rating_bounds
 
     dask = import_optional("dask", "dask")
-    lo = _check_bound(min_rating, "min_rating")
-    hi = _check_bound(max_rating, "max_rating")
-    if lo is not None and hi is not None and lo > hi:
-        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
+    lo, hi = check_rating_bounds(min_rating, max_rating)
     if lo is None or hi is None:
         low_a, low_b, high_a, high_b = (
             int(x) for x in dask.compute(a.min(), b.min(), a.max(), b.max())

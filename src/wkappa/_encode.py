@@ -27,6 +27,7 @@ __all__ = [
     "Column",
     "EncodedRatings",
     "check_labels",
+    "check_rating_bounds",
     "check_table_size",
     "encode_ratings",
     "to_column",
@@ -117,6 +118,22 @@ def _check_bound(value: Any, name: str) -> int | None:
     if abs(bound) >= _MAX_ABS_RATING:
         raise WkappaError(f"`{name}` = {bound} is too large to handle exactly (|x| >= 2**62).")
     return bound
+
+
+def check_rating_bounds(
+    min_rating: Any, max_rating: Any, labels: Any = None
+) -> tuple[int | None, int | None]:
+    """Validate ``min_rating``/``max_rating`` (whole numbers, in order, not with ``labels``)."""
+    lo = _check_bound(min_rating, "min_rating")
+    hi = _check_bound(max_rating, "max_rating")
+    if lo is not None and hi is not None and lo > hi:
+        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
+    if labels is not None and (lo is not None or hi is not None):
+        raise WkappaError(
+            "Give either `labels` or `min_rating`/`max_rating`, not both: labels already fix "
+            "the categories."
+        )
+    return lo, hi
 
 
 # --------------------------------------------------------------------------- labels
@@ -293,15 +310,7 @@ def encode_ratings(
     if n == 0:
         raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
     weight = _sample_weight(sample_weight, n)
-    lo = _check_bound(min_rating, "min_rating")
-    hi = _check_bound(max_rating, "max_rating")
-    if lo is not None and hi is not None and lo > hi:
-        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
-    if labels is not None and (lo is not None or hi is not None):
-        raise WkappaError(
-            "Give either `labels` or `min_rating`/`max_rating`, not both: labels already fix "
-            "the categories."
-        )
+    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
 
     missing = _combine_missing(true_col.missing, pred_col.missing)
     if missing is not None:
