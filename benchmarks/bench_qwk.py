@@ -187,6 +187,7 @@ def goals(n: int, reps: int, slow_reps: int) -> list[str]:
         "wk linear K5": lambda: wk.weighted_kappa(a64, b64, weights="linear"),
         "wk linear K100": lambda: wk.weighted_kappa(a100, b100, weights="linear"),
         "floor": lambda: _peers.floor(a64, b64),
+        "floor both cores": lambda: _peers.parallel_floor(a64, b64),
         "qwk3": lambda: _peers.qwk3_cpmp(a64, b64, k - 1),
         "bincount linear K5": lambda: _peers.bincount_kappa(a64, b64, k, "linear"),
         "bincount linear K100": lambda: _peers.bincount_kappa(a100, b100, k100, "linear"),
@@ -242,6 +243,18 @@ def goals(n: int, reps: int, slow_reps: int) -> list[str]:
         ("pandas Series / numpy", med["wk pandas"] / med["wk int64"], "<=", 1.2),
         ("QWK int64 K=5 serial / floor", med["wk int64 serial"] / med["floor"], "(info)", 0),
         ("QWK int64 K=5 parallel / floor", med["wk int64 parallel"] / med["floor"], "(info)", 0),
+        (
+            "QWK int64 K=5: wkappa / floor both cores",
+            med["wk int64"] / med["floor both cores"],
+            "(info)",
+            0,
+        ),
+        (
+            "qwk3 / floor both cores (the most any reader of the input can reach)",
+            med["qwk3"] / med["floor both cores"],
+            "(info)",
+            0,
+        ),
         (
             "pandas strings + labels / int64",
             med["wk pandas str labels"] / med["wk int64"],

@@ -243,16 +243,43 @@ def test_finishing_step_is_exact_for_sums_near_2_63() -> None:
     assert checked == 400
 
 
-def test_carry_split_block_totals_are_exact() -> None:
-    """``hi * 2**32 + lo`` block accumulators, summed as Python ints, near their limits."""
-    rng = np.random.default_rng(1)
-    blocks = np.zeros((64, 10), dtype=np.int64)
-    blocks[:, :5] = rng.integers(-(2**56), 2**56, (64, 5))
-    blocks[:, 5:] = rng.integers(0, 2**32, (64, 5))
-    totals = sums_kernels._exact_totals(blocks)
-    for j in range(5):
-        expected = sum((int(blocks[r, j]) << 32) + int(blocks[r, j + 5]) for r in range(64))
-        assert totals[j] == expected
+def test_block_totals_are_exact_near_their_limits() -> None:
+    """``hi * 2**32 + lo`` accumulators carried over chunks and merged over blocks (serial
+    and parallel, any block count) give exact sums when every chunk sum is near ``2**62``."""
+    n = 5 * sums_kernels.CHUNK + 3
+    top = sums_kernels.MAX_INT_RANGE
+    a = np.full(n, 2**61 + top, dtype=np.int64)
+    b = np.full(n, 2**61 + top, dtype=np.int64)
+    a[0] = b[1] = 2**61  # the window starts at the minimum: every other d is MAX_INT_RANGE
+    d_a = [int(v) - 2**61 for v in a]
+    d_b = [int(v) - 2**61 for v in b]
+    expected = [
+        sum(d_a),
+        sum(d_b),
+        sum(x * x for x in d_a),
+        sum(y * y for y in d_b),
+        sum(x * y for x, y in zip(d_a, d_b, strict=True)),
+    ]
+    assert expected[2] > 2**63  # the total itself does not fit int64
+    serial = sums_kernels.int_sums_serial(a, b)
+    assert sums_kernels.exact_totals(serial) == tuple(expected)
+    for n_blocks in (1, 2, 6):
+        block_len = -(-n // n_blocks)
+        parallel = sums_kernels.int_sums_parallel(a, b, n_blocks, block_len)
+        assert sums_kernels.exact_totals(parallel) == tuple(expected)
+        assert parallel[:3] == serial[:3] == (True, 2**61, 2**61 + top)
+
+
+def test_carry_keeps_the_low_word_in_range() -> None:
+    acc = np.zeros(10, dtype=np.int64)
+    hi = lo = 0
+    exact = 0
+    for value in [2**62 - 1, 2**62 - 1, -(2**62), 5, -(2**61), 2**62 - 1] * 50:
+        sums_kernels._carry(acc, 2, np.int64(value))
+        hi, lo = sums_kernels._add_carry(np.int64(hi), np.int64(lo), np.int64(value))
+        exact += value
+        assert 0 <= acc[7] < 2**32 and 0 <= lo < 2**32
+    assert (int(acc[2]) << 32) + int(acc[7]) == exact == (int(hi) << 32) + int(lo)
 
 
 @pytest.mark.parametrize("dtype", ["int64", "float64"])
@@ -267,17 +294,17 @@ def test_widest_exact_range_in_a_full_chunk(dtype: str) -> None:
     a[0] = b[0] = base
     a[1] = base + wide
     ia, ib = [int(v) - base for v in a], [int(v) - base for v in b]
-    totals, extremes = sums_kernels.int_sums(a, b, False)[:2] if dtype == "int64" else (
-        sums_kernels.float_sums(a.astype(dtype), b.astype(dtype), False)[:2]
+    totals, low, high = sums_kernels.int_sums(a, b, False) if dtype == "int64" else (
+        sums_kernels.float_sums(a.astype(dtype), b.astype(dtype), False)
     )  # fmt: skip
-    assert totals == [
+    assert list(totals) == [
         sum(ia),
         sum(ib),
         sum(x * x for x in ia),
         sum(y * y for y in ib),
         sum(x * y for x, y in zip(ia, ib, strict=True)),
     ]
-    assert int(extremes[1]) - int(extremes[0]) == wide
+    assert int(high) - int(low) == wide
     # Two values per rater: QWK is invariant to shifting and scaling the ratings.
     scaled = reference_kappa([x // wide for x in ia], [y // wide for y in ib], 2, "quadratic")
     assert wk.qwk(a.astype(dtype), b.astype(dtype)) == float(scaled)  # type: ignore[arg-type]
@@ -295,6 +322,98 @@ def test_too_wide_a_range_takes_the_exact_strict_path() -> None:
     observed = Fraction(len(ia) * sum((x - y) ** 2 for x, y in zip(ia, ib, strict=True)))
     expected = 1 - observed / sum((x - y) ** 2 for x in ia for y in ib)
     assert wk.qwk(a, b) == float(expected)
+
+
+def _qwk_of_sums(n: int, s_a: int, s_b: int, s_aa: int, s_bb: int, s_ab: int) -> Fraction:
+    """QWK from five sums of ratings, exactly (translation invariant: any shift)."""
+    return Fraction(2 * (n * s_ab - s_a * s_b), n * (s_aa + s_bb) - 2 * s_a * s_b)
+
+
+@pytest.mark.parametrize(
+    ("first", "spread"),
+    [
+        (-(2**63), 3),  # the first window saturates at the int64 minimum
+        (2**63 - 10, 9),  # ratings at the int64 maximum
+        (0, 2**23),  # the widest range that is always inside the first window
+        (5, 2**23 + 7),  # beyond the first window: a second pass from the minimum
+        (-7, sums_kernels.MAX_INT_RANGE),  # the widest exact range
+        (0, sums_kernels.MAX_INT_RANGE + 1),  # too wide for the kernel
+    ],
+)
+@pytest.mark.parametrize("parallel", [False, True])
+def test_int_kernel_windows_and_extremes(first: int, spread: int, parallel: bool) -> None:
+    """Each window case of the integer kernel gives exact sums (or says it cannot), and the
+    plain route (one kernel call) agrees with the exact reference or leaves the input to the
+    strict path, which decides as it always does."""
+    rng = np.random.default_rng(spread)
+    n = 3 * sums_kernels.CHUNK + 11
+    index_a = rng.integers(0, 2, n)
+    index_b = rng.integers(0, 2, n)
+    index_a[:2] = [1, 0] if first > 0 else [0, 1]  # a[0] is an extreme of the data
+    a = np.array([first + int(i) * spread for i in index_a], dtype=np.int64)
+    b = np.array([first + int(i) * spread for i in index_b], dtype=np.int64)
+    exact = reference_kappa(index_a.tolist(), index_b.tolist(), 2, "quadratic")
+
+    r = sums_kernels.int_sums_parallel(a, b, 5, 2 * sums_kernels.CHUNK) if parallel else (
+        sums_kernels.int_sums_serial(a, b)
+    )  # fmt: skip
+    assert r[1:3] == (first, first + spread)
+    sums = sums_kernels.exact_totals(r)
+    assert (sums is None) == (spread > sums_kernels.MAX_INT_RANGE)
+    if sums is not None:
+        assert _qwk_of_sums(n, *sums) == exact
+
+    _fastpath.set_parallel(parallel)
+    try:
+        plain = _fastpath.plain_qwk_sums(a, b)
+        if abs(first) >= 2**62:
+            assert plain is None
+            with pytest.raises(wk.WkappaError, match="too large"):
+                wk.qwk(a, b)
+        else:
+            assert (plain is None) == (sums is None)
+            assert wk.qwk(a, b) == float(exact)
+    finally:
+        _fastpath.set_parallel(None)
+
+
+def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_fastpath, "FAST_MIN", 2048)  # this module sets it to 1
+    a = np.arange(10_000) % 5
+    b = a[::-1].copy()
+    assert _fastpath.plain_qwk_sums(a, b) is not None
+    declined = [
+        (a.tolist(), b),  # not an ndarray
+        (a.astype(">i8"), b.astype(">i8")),  # byte-swapped
+        (a.astype(np.uint64), b.astype(np.uint64)),  # may exceed int64
+        (a.astype(np.float64), b.astype(np.float64)),
+        (a.astype(np.int32), b),  # mixed dtypes
+        (a.reshape(100, 100), b.reshape(100, 100)),
+        (a[:-1], b),  # lengths differ
+        (a[:100], b[:100]),  # below FAST_MIN
+    ]
+    for x, y in declined:
+        assert _fastpath.plain_qwk_sums(x, y) is None
+    strided = np.repeat(a, 2)[::2]  # not contiguous: still one exact kernel call
+    assert _fastpath.plain_qwk_sums(strided, b) == _fastpath.plain_qwk_sums(a, b)
+    with pytest.raises(wk.WkappaError, match="y_pred"):
+        wk.qwk(a, b[:-1])
+
+
+def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_fastpath.os, "cpu_count", lambda: 2)
+    big = _fastpath.PARALLEL_MIN
+    for load, expected in [(0.3, True), (1.6, True), (2.0, False), (7.5, False)]:
+        monkeypatch.setattr(_fastpath.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
+        assert _fastpath._parallel(big) is expected
+        assert _fastpath._parallel(big - 1) is False
+    _fastpath.set_parallel(True)
+    try:
+        assert _fastpath._parallel(big) is True
+    finally:
+        _fastpath.set_parallel(None)
 
 
 # --------------------------------------------------------------------------- memory
@@ -352,7 +471,7 @@ def test_one_pass_table_when_the_guessed_range_misses(dtype: str) -> None:
 
 @pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "bool"])
 def test_sums_kernel_for_many_categories(dtype: str) -> None:
-    """More than 64 categories: QWK takes the fused sums pass instead of a table."""
+    """100 categories: QWK takes the fused sums pass (never a table) and stays exact."""
     rng = np.random.default_rng(6)
     a = rng.integers(0, 100, 3000) + 20
     b = np.clip(a + rng.integers(-9, 10, 3000), 20, 119)
@@ -363,7 +482,6 @@ def test_sums_kernel_for_many_categories(dtype: str) -> None:
         x, y, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
     )
     assert isinstance(sums, QuadraticSums)
-    assert max(a.max(), b.max()) - min(a.min(), b.min()) + 1 > _fastpath._QWK_TABLE_MAX_K
     assert wk.qwk(x, y) == strict
 
 

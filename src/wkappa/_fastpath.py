@@ -31,7 +31,14 @@ from ._dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
 from ._encode import MAX_TABLE_CELLS
 from ._kernels import QuadraticSums
 
-__all__ = ["FAST_MIN", "PARALLEL_MIN", "fast_ratings", "fast_statistic", "set_parallel"]
+__all__ = [
+    "FAST_MIN",
+    "PARALLEL_MIN",
+    "fast_ratings",
+    "fast_statistic",
+    "plain_qwk_sums",
+    "set_parallel",
+]
 
 # Below this many pairs the serial kernel runs: starting threads costs more than it saves.
 PARALLEL_MIN = 1 << 17
@@ -45,8 +52,6 @@ _FLOAT_EXACT = 2.0**53
 _HUGE = 2**62
 # Pairs whose range the one-pass table kernel takes as its guess (see _guessed_table).
 _GUESS_SAMPLE = 1 << 16
-# QWK of integer ratings counts a table (then sums it exactly) up to this many categories.
-_QWK_TABLE_MAX_K = 64
 _INT_KINDS = "biu"
 _SUPPORTED = frozenset(
     np.dtype(t)
@@ -158,9 +163,9 @@ def _parallel(n: int) -> bool:
     """Use the threads for a big input, unless every core is already busy.
 
     A fork-join parallel pass ends when its slowest thread does; on a machine whose cores are
-    all taken by other processes (1-minute load average at or above the core count), a second
-    thread often waits for a core and makes the pass slower than the serial one. Results are
-    identical either way.
+    all taken (1-minute load average at or above the core count; the calling process itself
+    counts for about one), a second thread often waits for a core and makes the pass slower
+    than the serial one. Results are identical either way.
     """
     mode = _settings["parallel"]
     if mode is False or n < PARALLEL_MIN:
@@ -171,7 +176,7 @@ def _parallel(n: int) -> bool:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # not on every platform
         return True
-    return load < (os.cpu_count() or 1) - 0.5
+    return load < (os.cpu_count() or 1)
 
 
 @contextlib.contextmanager
@@ -188,32 +193,80 @@ def _parallel_section() -> Iterator[None]:
         yield
 
 
-def _run_sums(kind: str, *args: Any) -> Any:
-    from ._kernels import _numba_sums
+_SUMS_KERNELS: Any = None  # wkappa._kernels._numba_sums once loaded
 
-    n = args[0].shape[0]
-    kernel: Callable[..., Any] = getattr(_numba_sums, f"{kind}_sums")
-    if _parallel(n):
+
+def _sums_kernels() -> Any:
+    """The kernel module, imported on first use and then kept in a global: an import
+    statement per call costs microseconds of import machinery, which matter for a validation
+    fold of 10,000 pairs."""
+    global _SUMS_KERNELS
+    if _SUMS_KERNELS is None:
+        from ._kernels import _numba_sums
+
+        _SUMS_KERNELS = _numba_sums
+    return _SUMS_KERNELS
+
+
+def _run_sums(kind: str, *args: Any) -> Any:
+    kernel: Callable[..., Any] = getattr(_sums_kernels(), f"{kind}_sums")
+    if _parallel(args[0].shape[0]):
         with _parallel_section():
             return kernel(*args, True)
     return kernel(*args, False)
 
 
-def _scan(a: np.ndarray, b: np.ndarray) -> tuple[list[int], int, int] | None:
+def plain_qwk_sums(a: Any, b: Any) -> tuple[int, int, int, int, int, int] | None:
+    """``(n, Σa, Σb, Σa², Σb², Σab)`` (shifted, exact) of two plain numpy integer arrays in
+    one kernel call, or None.
+
+    The common call (a validation fold: two int64 arrays, no options) by the shortest route:
+    the general :func:`fast_statistic` reaches the same kernel after converting and checking
+    foreign columns, which costs tens of microseconds when the caches are cold (as they are
+    when a model has just been trained). Anything else returns None for the general route.
+    """
+    if type(a) is not np.ndarray or type(b) is not np.ndarray:
+        return None
+    dtype = a.dtype
+    n = len(a)
+    if (
+        dtype is not b.dtype  # builtin dtypes are singletons; anything else: general route
+        or dtype.kind not in _INT_KINDS
+        or not dtype.isnative
+        or (dtype.kind == "u" and dtype.itemsize == 8)
+        or a.ndim != 1
+        or b.ndim != 1
+        or n < FAST_MIN
+        or len(b) != n
+    ):
+        return None
+    kernels = _SUMS_KERNELS or _sums_kernels()
+    if _parallel(n):
+        with _parallel_section():
+            r = kernels.int_sums_parallel(a, b, *kernels.block_layout(n))
+    else:
+        r = kernels.int_sums_serial(a, b)
+    sums = kernels.exact_totals(r)
+    if sums is None or not (-_HUGE < r[1] and r[2] < _HUGE):
+        return None
+    return (n, *sums)
+
+
+def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | None:
     """Exact shifted sums and the observed (min, max) of integral ratings, or None."""
-    from ._kernels._numba_sums import MAX_FLOAT_RANGE, MAX_INT_RANGE
+    from ._kernels._numba_sums import MAX_FLOAT_RANGE
 
     if a.dtype.kind in _INT_KINDS:
         if a.dtype == np.uint64 and max(int(a.max()), int(b.max())) >= _HUGE:
             return None  # the kernels read int64; only uint64 can exceed it (one extra pass)
-        sums, (amin, amax, bmin, bmax) = _run_sums("int", a, b)
-        lo, hi = min(amin, bmin), max(amax, bmax)
-        if not (-_HUGE < lo and hi < _HUGE) or hi - lo > MAX_INT_RANGE:
+        sums, lo, hi = _run_sums("int", a, b)
+        if sums is None or not (-_HUGE < lo and hi < _HUGE):
             return None
         return sums, lo, hi
-    sums, (famin, famax, fbmin, fbmax), bad = _run_sums("float", a, b)
-    flo, fhi = min(famin, fbmin), max(famax, fbmax)
-    if bad or not (-_FLOAT_EXACT < flo and fhi < _FLOAT_EXACT) or fhi - flo > MAX_FLOAT_RANGE:
+    sums, flo, fhi = _run_sums("float", a, b)
+    if sums is None or not (-_FLOAT_EXACT < flo and fhi < _FLOAT_EXACT):
+        return None
+    if fhi - flo > MAX_FLOAT_RANGE:
         return None
     return sums, int(flo), int(fhi)
 
@@ -272,26 +325,23 @@ def fast_statistic(
         w = _weights(sample_weight, n)
         if w is None:
             return None
-    one_pass = not (quadratic and a.dtype.itemsize == 1)
-    if w is None and labels is None and a.dtype.kind in _INT_KINDS and one_pass:
-        # One counting pass; for QWK of 16- to 64-bit ratings with few categories the table
-        # pass is cheaper than the sums pass (8-bit ratings sum faster in int32 lanes), and the
-        # sums follow from the table exactly.
-        max_k = _QWK_TABLE_MAX_K if quadratic else 0
+    if w is None and labels is None and a.dtype.kind in _INT_KINDS and not quadratic:
+        # A table of integer ratings in one counting pass, its range guessed from the first
+        # pairs (checked in the same pass). QWK needs no table: the fused sums pass below.
         if not _parallel(n) and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
-            done, result = _guessed_serial(a, b, min_rating, max_rating, max_k, quadratic)
+            done, table = _guessed_serial(a, b, min_rating, max_rating)
+            if table is not None:
+                return table
         else:
-            done, result = False, None
-        if done and result is not None:
-            return result
+            done = False
         if not done:
-            guessed = _guessed_table(a, b, min_rating, max_rating, max_k)
+            guessed = _guessed_table(a, b, min_rating, max_rating)
             if guessed is not None:
-                return _table_sums(guessed) if quadratic else guessed
+                return guessed
     if w is not None and labels is None and a.dtype.kind in _INT_KINDS:
         # Weighted table in one pass over a, b, w; a rating outside the guessed range (or a
         # bad weight) sends it to the checked two-pass route below, which decides.
-        categories = _guessed_categories(a, b, min_rating, max_rating, 0)
+        categories = _guessed_categories(a, b, min_rating, max_rating)
         if categories is not None:
             table = _table(a, b, w, *categories, guessed=True)
             if table is not None:
@@ -337,19 +387,8 @@ def fast_ratings(
     return a, b, categories[0], categories[1]
 
 
-def _table_sums(table: np.ndarray) -> QuadraticSums:
-    """The five QWK sums of the category indices from an int64 table, exactly.
-
-    ``n * (K - 1)**2 < 2**62`` (n fits in memory, K <= _QWK_TABLE_MAX_K) bounds every sum
-    (int64 in the kernel, exact); the products of sums are then formed with Python ints.
-    """
-    from ._kernels import _numba_table
-
-    return QuadraticSums(*_numba_table.table_sums(table))
-
-
 def _guessed_categories(
-    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any, max_k: int
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
 ) -> tuple[int, int] | None:
     """(first, K) from the range of the first pairs, or None if that range is unusable."""
     from ._kernels import _numba_table
@@ -367,37 +406,37 @@ def _guessed_categories(
     if categories is None:
         return None
     first, k = categories
-    if k * k > MAX_TABLE_CELLS or (max_k and k > max_k):
+    if k * k > MAX_TABLE_CELLS:
         return None
     return first, k
 
 
 def _guessed_serial(
-    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any, max_k: int, quadratic: bool
-) -> tuple[bool, QuadraticSums | np.ndarray | None]:
-    """:func:`_guessed_table` (and :func:`_table_sums`) in one kernel call, for serial sizes.
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
+) -> tuple[bool, np.ndarray | None]:
+    """:func:`_guessed_table` in one kernel call, for serial sizes.
 
     Signed or narrow unsigned ratings only (their values fit int64). The kernel guesses the
-    range as the observed one. Returns ``(done, result)``: ``(True, None)`` when a rating
+    range as the observed one. Returns ``(done, table)``: ``(True, None)`` when a rating
     missed the guessed range (the guess is wrong: go on to the checked passes), ``(False,
     None)`` when the bounds make the categories differ from the guess or the range is unusable
     (the caller then takes :func:`_guessed_table`, which decides).
     """
     from ._kernels import _numba_table
 
-    limit = max_k or math.isqrt(MAX_TABLE_CELLS)
+    limit = math.isqrt(MAX_TABLE_CELLS)
     m = min(a.shape[0], _GUESS_SAMPLE)
-    lo, hi, total, misses, sums = _numba_table.guessed_serial(a, b, m, limit, _HUGE, quadratic)
+    lo, hi, total, misses = _numba_table.guessed_serial(a, b, m, limit, _HUGE)
     k = hi - lo + 1
     if misses < 0 or _categories(lo, hi, min_rating, max_rating) != (lo, k):
         return False, None
     if misses:
         return True, None
-    return True, QuadraticSums(*(int(x) for x in sums)) if quadratic else total.reshape(k, k)
+    return True, total.reshape(k, k)
 
 
 def _guessed_table(
-    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any, max_k: int = 0
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
 ) -> np.ndarray | None:
     """The table in one pass, its range guessed from the first pairs; None if a rating misses.
 
@@ -406,7 +445,7 @@ def _guessed_table(
     ratings inside them), as the strict path would find. Integer ratings only: nothing to
     check for NaN or integrality.
     """
-    categories = _guessed_categories(a, b, min_rating, max_rating, max_k)
+    categories = _guessed_categories(a, b, min_rating, max_rating)
     if categories is None:
         return None
     first, k = categories

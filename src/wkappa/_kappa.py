@@ -13,7 +13,7 @@ import numpy.typing as npt
 from ._array_api import device_confusion_table, device_weighted_kappa, is_device_array
 from ._dask import dask_confusion_table, dask_weighted_kappa, is_dask_array
 from ._encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
-from ._fastpath import fast_statistic
+from ._fastpath import fast_statistic, plain_qwk_sums
 from ._kernels import QuadraticSums, count_table, quadratic_sums
 from ._validation import (
     NanPolicy,
@@ -85,7 +85,28 @@ _UNDEFINED_REASON = (
 
 
 def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) -> float:
-    """Quadratic weighted kappa from the five sums.
+    """Quadratic weighted kappa from the five sums (see :func:`quadratic_kappa`)."""
+    return quadratic_kappa(
+        sums.total,
+        sums.sum_true,
+        sums.sum_pred,
+        sums.sum_true_sq,
+        sums.sum_pred_sq,
+        sums.sum_cross,
+        zero_division,
+    )
+
+
+def quadratic_kappa(
+    n: float,
+    sum_a: float,
+    sum_b: float,
+    sum_aa: float,
+    sum_bb: float,
+    sum_ab: float,
+    zero_division: ZeroDivision,
+) -> float:
+    """Quadratic weighted kappa from n (or Σw) and the five (weighted) sums.
 
     Notes
     -----
@@ -104,14 +125,10 @@ def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) 
     cancel exactly) and kappa is reported as undefined rather than as a number made of
     rounding errors.
     """
-    n = sums.total
-    numerator = 2 * (n * sums.sum_cross - sums.sum_true * sums.sum_pred)
-    scale = n * (sums.sum_true_sq + sums.sum_pred_sq)
-    denominator = scale - 2 * sums.sum_true * sums.sum_pred
-    exact = all(
-        isinstance(value, int)
-        for value in (n, sums.sum_true, sums.sum_pred, sums.sum_true_sq, sums.sum_pred_sq)
-    )
+    numerator = 2 * (n * sum_ab - sum_a * sum_b)
+    scale = n * (sum_aa + sum_bb)
+    denominator = scale - 2 * sum_a * sum_b
+    exact = type(scale) is int and type(sum_a) is int and type(sum_b) is int
     tolerance = 0 if exact else _FLOAT_SUMS_TOLERANCE * scale
     if denominator <= tolerance or n <= 0:
         return undefined_kappa(zero_division, _UNDEFINED_REASON)
@@ -289,6 +306,16 @@ def _encode(
     )
 
 
+def _plain_qwk(y_true: Any, y_pred: Any, nan_policy: Any, zero_division: Any) -> float | None:
+    """QWK of two plain numpy integer arrays by the shortest route, or None (see
+    :func:`~wkappa._fastpath.plain_qwk_sums`)."""
+    sums = plain_qwk_sums(y_true, y_pred)  # (n, Σa, Σb, Σa², Σb², Σab)
+    if sums is None:
+        return None
+    check_nan_policy(nan_policy)
+    return quadratic_kappa(*sums, check_zero_division(zero_division))
+
+
 def weighted_kappa(
     y_true: npt.ArrayLike,
     y_pred: npt.ArrayLike,
@@ -349,6 +376,16 @@ def weighted_kappa(
     0.42857142857142855
     """
     checked_weights = check_weights(weights)
+    if (
+        _is_quadratic(checked_weights)
+        and labels is None
+        and min_rating is None
+        and max_rating is None
+        and sample_weight is None
+    ):
+        plain = _plain_qwk(y_true, y_pred, nan_policy, zero_division)
+        if plain is not None:
+            return plain
     zero_division = check_zero_division(zero_division)
     if is_device_array(y_true) or is_device_array(y_pred):  # torch/JAX/CuPy: count on device
         return device_weighted_kappa(
@@ -443,6 +480,10 @@ def quadratic_weighted_kappa(
     >>> wk.qwk([0, 0, 0, 1, 1, 1, 3, 3, 3, 3], [0, 0, 1, 0, 1, 1, 1, 3, 3, 3])
     0.8064516129032258
     """
+    if labels is None and min_rating is None and max_rating is None and sample_weight is None:
+        plain = _plain_qwk(y_true, y_pred, nan_policy, zero_division)
+        if plain is not None:
+            return plain
     return weighted_kappa(
         y_true,
         y_pred,

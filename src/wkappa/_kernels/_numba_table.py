@@ -26,7 +26,6 @@ __all__ = [
     "guessed_serial",
     "table_counts",
     "table_counts_guessed",
-    "table_sums",
     "table_weighted",
 ]
 
@@ -39,9 +38,11 @@ _SMALL_TABLE_CELLS = 1 << 14
 
 
 @njit(cache=True, nogil=True)
-def _count_block(a, b, start, stop, lo, k, tables):  # type: ignore[no-untyped-def]
+def _count_block(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
+    """Count one block (``a``, ``b``: slices indexed from 0, so no negative-index checks)."""
+    stop = a.shape[0]
     if tables.shape[0] == 4:
-        i = start
+        i = 0
         while i + 4 <= stop:
             tables[0, (np.int64(a[i]) - lo) * k + (np.int64(b[i]) - lo)] += 1
             tables[1, (np.int64(a[i + 1]) - lo) * k + (np.int64(b[i + 1]) - lo)] += 1
@@ -51,32 +52,29 @@ def _count_block(a, b, start, stop, lo, k, tables):  # type: ignore[no-untyped-d
         for j in range(i, stop):
             tables[0, (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += 1
     else:
-        for j in range(start, stop):
+        for j in range(stop):
             tables[0, (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += 1
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _count_parallel(a, b, lo, k, block_len, tables):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
     for blk in prange(tables.shape[0]):
-        start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _count_block(a, b, start, stop, lo, k, tables[blk])
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        _count_block(a[block], b[block], lo, k, tables[blk])
 
 
 @njit(cache=True, nogil=True)
 def _count_serial(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
-    _count_block(a, b, 0, a.shape[0], lo, k, tables[0])
+    _count_block(a, b, lo, k, tables[0])
 
 
 @njit(cache=True, nogil=True)
-def _checked_block(a, b, start, stop, lo, k, tables, misses):  # type: ignore[no-untyped-def]
+def _checked_block(a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
     """Count integer ratings whose range is only a guess: a rating outside ``lo..lo+K-1`` is
     not counted but tallied in ``misses`` (the caller then takes the two-pass route)."""
     mask = tables.shape[0] - 1  # 1 or 4 sub-tables
     n_miss = 0
-    for j in range(start, stop):
+    for j in range(a.shape[0]):
         ca = np.int64(a[j]) - lo
         cb = np.int64(b[j]) - lo
         if ca < 0 or ca >= k or cb < 0 or cb >= k:
@@ -88,12 +86,9 @@ def _checked_block(a, b, start, stop, lo, k, tables, misses):  # type: ignore[no
 
 @njit(cache=True, nogil=True, parallel=True)
 def _checked_parallel(a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
     for blk in prange(tables.shape[0]):
-        start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _checked_block(a, b, start, stop, lo, k, tables[blk], misses[blk : blk + 1])
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        _checked_block(a[block], b[block], lo, k, tables[blk], misses[blk : blk + 1])
 
 
 @njit(cache=True, nogil=True)
@@ -101,7 +96,7 @@ def _checked_serial(a, b, lo, k, n_sub):  # type: ignore[no-untyped-def]
     """The summed table and the miss count in one call (small inputs: no numpy overhead)."""
     tables = np.zeros((n_sub, k * k), dtype=np.int64)
     misses = np.zeros(1, dtype=np.int64)
-    _checked_block(a, b, 0, a.shape[0], lo, k, tables, misses)
+    _checked_block(a, b, lo, k, tables, misses)
     total = tables[0].copy()
     for sub in range(1, n_sub):
         total += tables[sub]
@@ -128,61 +123,31 @@ def guess_range(a, b, m):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def guessed_serial(a, b, m, max_k, huge, quadratic):  # type: ignore[no-untyped-def]
-    """Small inputs in one call: range guess, checked table and (QWK) its sums.
+def guessed_serial(a, b, m, max_k, huge):  # type: ignore[no-untyped-def]
+    """Small inputs in one call: range guess and checked table.
 
-    For signed or narrow unsigned integer ratings. Returns ``(lo, hi, table, misses, sums)``:
-    the (min, max) of the first ``m`` pairs of both arrays, the flat (K*K,) counts with
-    ``K = hi - lo + 1``, the number of ratings outside ``lo..hi`` (-1 and nothing counted when
-    ``|lo|`` or ``|hi|`` reaches ``huge`` or K exceeds ``max_k``) and, if ``quadratic``, the
-    six int64 sums of :func:`table_sums`. One dispatch instead of three: after other code has
-    run, each call into numba costs several microseconds on its own.
+    For signed or narrow unsigned integer ratings. Returns ``(lo, hi, table, misses)``: the
+    (min, max) of the first ``m`` pairs of both arrays, the flat (K*K,) counts with
+    ``K = hi - lo + 1`` and the number of ratings outside ``lo..hi`` (-1 and nothing counted
+    when ``|lo|`` or ``|hi|`` reaches ``huge`` or K exceeds ``max_k``). One dispatch instead of
+    two: after other code has run, each call into numba costs several microseconds on its own.
     """
     first, last = guess_range(a, b, m)
     lo = np.int64(first)
     hi = np.int64(last)
-    sums = np.zeros(6, dtype=np.int64)
     if lo <= -huge or hi >= huge or hi - lo + 1 > max_k:
-        return lo, hi, np.zeros(0, dtype=np.int64), np.int64(-1), sums
+        return lo, hi, np.zeros(0, dtype=np.int64), np.int64(-1)
     k = hi - lo + 1
     n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
     total, n_miss = _checked_serial(a, b, lo, k, n_sub)
-    if quadratic and n_miss == 0:
-        n, sa, sb, saa, sbb, sab = table_sums(total.reshape(k, k))
-        sums[0] = n
-        sums[1] = sa
-        sums[2] = sb
-        sums[3] = saa
-        sums[4] = sbb
-        sums[5] = sab
-    return lo, hi, total, n_miss, sums
+    return lo, hi, total, n_miss
 
 
 @njit(cache=True, nogil=True)
-def table_sums(table):  # type: ignore[no-untyped-def]
-    """(n, Σa, Σb, Σa², Σb², Σab) of the category indices of an int64 (K, K) table.
-
-    The caller guarantees ``n * (K - 1)**2 < 2**62``, so every int64 sum is exact.
-    """
-    k = table.shape[0]
-    n = sa = sb = saa = sbb = sab = 0
-    for i in range(k):
-        for j in range(k):
-            c = table[i, j]
-            n += c
-            sa += c * i
-            sb += c * j
-            saa += c * i * i
-            sbb += c * j * j
-            sab += c * i * j
-    return n, sa, sb, saa, sbb, sab
-
-
-@njit(cache=True, nogil=True)
-def _weighted_block(a, b, w, start, stop, lo, k, tables, bad):  # type: ignore[no-untyped-def]
+def _weighted_block(a, b, w, lo, k, tables, bad):  # type: ignore[no-untyped-def]
     n_bad = 0
     mask = tables.shape[0] - 1  # 1 or 4 sub-tables
-    for j in range(start, stop):
+    for j in range(a.shape[0]):
         v = np.float64(w[j])
         # a weight must be finite and >= 0 (NaN fails both comparisons)
         n_bad += not (v >= 0.0 and v < np.inf)
@@ -205,7 +170,7 @@ def _weighted_checked_pair(a, b, w, j, lo, k, mask, cells, flat):  # type: ignor
 
 
 @njit(cache=True, nogil=True)
-def _weighted_checked_block(a, b, w, start, stop, lo, k, tables, bad):  # type: ignore[no-untyped-def]
+def _weighted_checked_block(a, b, w, lo, k, tables, bad):  # type: ignore[no-untyped-def]
     """:func:`_weighted_block` with the range unchecked: a rating outside ``lo..lo+K-1`` is
     not counted but tallied in ``bad`` with the bad weights. Counted pairs are added exactly as
     :func:`_weighted_block` adds them (pair j to sub-table ``j & mask``, in order), so with
@@ -214,7 +179,8 @@ def _weighted_checked_block(a, b, w, start, stop, lo, k, tables, bad):  # type: 
     mask = tables.shape[0] - 1
     cells = k * k
     flat = tables.reshape(-1)
-    j = start
+    stop = a.shape[0]
+    j = 0
     while j + 4 <= stop:
         n_bad += _weighted_checked_pair(a, b, w, j, lo, k, mask, cells, flat)
         n_bad += _weighted_checked_pair(a, b, w, j + 1, lo, k, mask, cells, flat)
@@ -228,42 +194,32 @@ def _weighted_checked_block(a, b, w, start, stop, lo, k, tables, bad):  # type: 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _weighted_checked_parallel(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
     for blk in prange(tables.shape[0]):
-        start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _weighted_checked_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        blk_bad = bad[blk : blk + 1]
+        _weighted_checked_block(a[block], b[block], w[block], lo, k, tables[blk], blk_bad)
 
 
 @njit(cache=True, nogil=True)
 def _weighted_checked_serial(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
     for blk in range(tables.shape[0]):
-        start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _weighted_checked_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        blk_bad = bad[blk : blk + 1]
+        _weighted_checked_block(a[block], b[block], w[block], lo, k, tables[blk], blk_bad)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _weighted_parallel(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
     for blk in prange(tables.shape[0]):
-        start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _weighted_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        _weighted_block(a[block], b[block], w[block], lo, k, tables[blk], bad[blk : blk + 1])
 
 
 @njit(cache=True, nogil=True)
 def _weighted_serial(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
     for blk in range(tables.shape[0]):
-        start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _weighted_block(a, b, w, start, stop, lo, k, tables[blk], bad[blk : blk + 1])
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        _weighted_block(a[block], b[block], w[block], lo, k, tables[blk], bad[blk : blk + 1])
 
 
 def table_counts(
