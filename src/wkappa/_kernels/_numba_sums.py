@@ -228,10 +228,22 @@ def _int_blocks(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-def]
         r = _int_pass(a[block], b[block], s, narrow)
         for j in range(12):
             out[k, j] = r[j]
-    # |Σ hi| < 2**63 and Σ lo < N_BLOCKS * 2**32 (see the module's overflow bound).
-    t = out[:, 2:].sum(axis=0)
-    lo = out[:, 0].min()
-    hi = out[:, 1].max()
+    return _merge(out)
+
+
+@njit(cache=True, nogil=True)
+def _merge(out):  # type: ignore[no-untyped-def]
+    """Block rows ``(min, max, hi0..hi4, lo0..lo4)`` merged into one such tuple (serial: array
+    expressions in a ``parallel=True`` function would each become a parfor to compile)."""
+    lo = out[0, 0]
+    hi = out[0, 1]
+    t = np.zeros(10, dtype=np.int64)
+    for k in range(out.shape[0]):
+        lo = min(lo, out[k, 0])
+        hi = max(hi, out[k, 1])
+        # |Σ hi| < 2**63 and Σ lo < N_BLOCKS * 2**32 (see the module's overflow bound).
+        for j in range(10):
+            t[j] += out[k, 2 + j]
     return lo, hi, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]
 
 
