@@ -17,6 +17,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import platform
 import statistics
@@ -281,7 +282,14 @@ def _run(code: str, env: dict[str, str] | None = None) -> float:
 
 
 def startup(reps: int = 7) -> list[str]:
-    """Import time of wkappa against numpy's, and the first-call compile time."""
+    """Import time of wkappa against numpy's, and the first-call compile time.
+
+    Both packages are timed with their bytecode compiled, as ``pip install`` leaves them:
+    numpy's wheel install wrote its ``.pyc`` files, while an editable checkout under
+    ``PYTHONDONTWRITEBYTECODE=1`` (this machine's setting) would recompile wkappa's sources on
+    every import.
+    """
+    compileall.compile_dir(os.path.dirname(wk.__file__), quiet=1)
     out = []
     samples_np, samples_wk = [], []
     for _ in range(reps):  # interleaved, fresh interpreters

@@ -405,15 +405,28 @@ def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
 ) -> None:
     monkeypatch.setattr(_fastpath.os, "cpu_count", lambda: 2)
     big = _fastpath.PARALLEL_MIN
+    for others, expected in [(0, True), (1, False), (6, False)]:
+        monkeypatch.setattr(_fastpath, "_other_runnable", lambda others=others: others)
+        assert _fastpath._parallel(big) is expected
+        assert _fastpath._parallel(big - 1) is False
+    # Without /proc/loadavg: the 1-minute load average, this process counted as one.
+    monkeypatch.setattr(_fastpath, "_other_runnable", lambda: None)
     for load, expected in [(0.3, True), (1.6, True), (2.0, False), (7.5, False)]:
         monkeypatch.setattr(_fastpath.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
         assert _fastpath._parallel(big) is expected
-        assert _fastpath._parallel(big - 1) is False
     _fastpath.set_parallel(True)
     try:
         assert _fastpath._parallel(big) is True
     finally:
         _fastpath.set_parallel(None)
+
+
+def test_other_runnable_reads_this_machine() -> None:
+    others = _fastpath._other_runnable()
+    if sys.platform.startswith("linux"):
+        assert isinstance(others, int) and others >= 0
+    else:
+        assert others is None
 
 
 # --------------------------------------------------------------------------- memory

@@ -160,23 +160,42 @@ def _weights(sample_weight: Any, n: int) -> np.ndarray | None:
 
 
 def _parallel(n: int) -> bool:
-    """Use the threads for a big input, unless every core is already busy.
+    """Use the threads for a big input, unless the other cores are busy right now.
 
-    A fork-join parallel pass ends when its slowest thread does; on a machine whose cores are
-    all taken (1-minute load average at or above the core count; the calling process itself
-    counts for about one), a second thread often waits for a core and makes the pass slower
-    than the serial one. Results are identical either way.
+    A fork-join parallel pass ends when its slowest thread does; when another process holds
+    the second core, the second thread waits for it and the pass is slower than the serial
+    one. The count of other runnable tasks is read at the call (Linux), so a program's own
+    earlier parallel passes, which raise the load average for a minute, do not count; the
+    1-minute load average (minus this process) stands in elsewhere. Results are identical
+    either way.
     """
     mode = _settings["parallel"]
     if mode is False or n < PARALLEL_MIN:
         return False
     if mode is True:
         return True
+    runnable = _other_runnable()
+    if runnable is not None:
+        others = float(runnable)
+    else:
+        try:
+            others = os.getloadavg()[0] - 1
+        except (AttributeError, OSError):  # not on every platform
+            return True
+    return others < (os.cpu_count() or 1) / 2
+
+
+def _other_runnable() -> int | None:
+    """Runnable tasks on the machine besides this one, now (``/proc/loadavg``), or None."""
     try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # not on every platform
-        return True
-    return load < (os.cpu_count() or 1)
+        fd = os.open("/proc/loadavg", os.O_RDONLY)
+        try:
+            fields = os.read(fd, 128).split()
+        finally:
+            os.close(fd)
+        return int(fields[3].split(b"/")[0]) - 1
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 @contextlib.contextmanager

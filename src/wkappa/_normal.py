@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from statistics import NormalDist
+from typing import Any
 
 __all__ = ["norm_cdf", "norm_ppf", "norm_sf"]
 
-_STANDARD = NormalDist()
+
+@functools.cache
+def _standard() -> Any:
+    # statistics (with fractions, decimal and random) costs ~5 ms: imported on first use,
+    # not by `import wkappa`.
+    from statistics import NormalDist
+
+    return NormalDist()
 
 
 def norm_sf(z: float) -> float:
@@ -22,4 +30,4 @@ def norm_cdf(z: float) -> float:
 
 def norm_ppf(p: float) -> float:
     """The quantile ``z`` with ``P(Z <= z) = p`` for ``0 < p < 1`` (Wichura's AS 241)."""
-    return _STANDARD.inv_cdf(p)
+    return float(_standard().inv_cdf(p))
