@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import wkappa as wk
 from reference import reference_kappa
 from wkappa import _fastpath
-from wkappa._kappa import kappa_from_quadratic_sums
+from wkappa._kappa import _plain_qwk, kappa_from_quadratic_sums
 from wkappa._kernels import QuadraticSums, count_table, quadratic_sums
 from wkappa._kernels import _numba_sums as sums_kernels
 from wkappa._kernels import _numba_table as table_kernels
@@ -365,13 +365,14 @@ def test_int_kernel_windows_and_extremes(first: int, spread: int, parallel: bool
 
     _fastpath.set_parallel(parallel)
     try:
-        plain = _fastpath.plain_qwk_sums(a, b)
+        plain = _plain_qwk(a, b, "raise", "warn")
         if abs(first) >= 2**62:
             assert plain is None
             with pytest.raises(wk.WkappaError, match="too large"):
                 wk.qwk(a, b)
         else:
             assert (plain is None) == (sums is None)
+            assert plain in (None, float(exact))
             assert wk.qwk(a, b) == float(exact)
     finally:
         _fastpath.set_parallel(None)
@@ -381,7 +382,7 @@ def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_fastpath, "FAST_MIN", 2048)  # this module sets it to 1
     a = np.arange(10_000) % 5
     b = a[::-1].copy()
-    assert _fastpath.plain_qwk_sums(a, b) is not None
+    assert _plain_qwk(a, b, "raise", "warn") == _strict(lambda: wk.qwk(a, b))
     declined = [
         (a.tolist(), b),  # not an ndarray
         (a.astype(">i8"), b.astype(">i8")),  # byte-swapped
@@ -393,11 +394,17 @@ def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPa
         (a[:100], b[:100]),  # below FAST_MIN
     ]
     for x, y in declined:
-        assert _fastpath.plain_qwk_sums(x, y) is None
+        assert _plain_qwk(x, y, "raise", "warn") is None
     strided = np.repeat(a, 2)[::2]  # not contiguous: still one exact kernel call
-    assert _fastpath.plain_qwk_sums(strided, b) == _fastpath.plain_qwk_sums(a, b)
+    assert _plain_qwk(strided, b, "raise", "warn") == _plain_qwk(a, b, "raise", "warn")
     with pytest.raises(wk.WkappaError, match="y_pred"):
         wk.qwk(a, b[:-1])
+    with pytest.raises(wk.WkappaError, match="nan_policy"):
+        wk.qwk(a, b, nan_policy="drop")  # options are still checked on the shortest route
+    with pytest.raises(wk.WkappaError, match="zero_division"):
+        wk.qwk(a, b, zero_division=2.0)
+    with pytest.warns(wk.UndefinedKappaWarning):
+        assert np.isnan(_plain_qwk(a * 0 + 3, b * 0 + 3, "raise", "warn"))  # type: ignore[arg-type]
 
 
 def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(

@@ -33,10 +33,11 @@ from ._kernels import QuadraticSums
 
 __all__ = [
     "FAST_MIN",
+    "HUGE",
     "PARALLEL_MIN",
     "fast_ratings",
     "fast_statistic",
-    "plain_qwk_sums",
+    "int_sums",
     "set_parallel",
 ]
 
@@ -49,7 +50,7 @@ FAST_MIN = 2048
 # float64; the strict path handles them.
 _FLOAT_EXACT = 2.0**53
 # Integer ratings this large are left to the strict path, whatever it decides about them.
-_HUGE = 2**62
+HUGE = 2**62
 # Pairs whose range the one-pass table kernel takes as its guess (see _guessed_table).
 _GUESS_SAMPLE = 1 << 16
 _INT_KINDS = "biu"
@@ -132,7 +133,7 @@ def _bound(value: Any) -> tuple[bool, int | None]:
         return True, None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return False, None
-    if abs(int(value)) >= _HUGE:
+    if abs(int(value)) >= HUGE:
         return False, None
     return True, int(value)
 
@@ -235,40 +236,17 @@ def _run_sums(kind: str, *args: Any) -> Any:
     return kernel(*args, False)
 
 
-def plain_qwk_sums(a: Any, b: Any) -> tuple[int, int, int, int, int, int] | None:
-    """``(n, Σa, Σb, Σa², Σb², Σab)`` (shifted, exact) of two plain numpy integer arrays in
-    one kernel call, or None.
-
-    The common call (a validation fold: two int64 arrays, no options) by the shortest route:
-    the general :func:`fast_statistic` reaches the same kernel after converting and checking
-    foreign columns, which costs tens of microseconds when the caches are cold (as they are
-    when a model has just been trained). Anything else returns None for the general route.
-    """
-    if type(a) is not np.ndarray or type(b) is not np.ndarray:
-        return None
-    dtype = a.dtype
-    n = len(a)
-    if (
-        dtype is not b.dtype  # builtin dtypes are singletons; anything else: general route
-        or dtype.kind not in _INT_KINDS
-        or not dtype.isnative
-        or (dtype.kind == "u" and dtype.itemsize == 8)
-        or a.ndim != 1
-        or b.ndim != 1
-        or n < FAST_MIN
-        or len(b) != n
-    ):
-        return None
+def int_sums(a: np.ndarray, b: np.ndarray) -> tuple[Any, ...]:
+    """The integer sums kernel's result ``(exact, min, max, hi0..hi4, lo0..lo4)`` for two
+    1-D integer arrays of one dtype (values below ``2**63``), serial or parallel as
+    :func:`_parallel` decides. One kernel call: the shortest route of
+    :func:`wkappa._kappa._plain_qwk`."""
     kernels = _SUMS_KERNELS or _sums_kernels()
+    n = len(a)
     if _parallel(n):
         with _parallel_section():
-            r = kernels.int_sums_parallel(a, b, *kernels.block_layout(n))
-    else:
-        r = kernels.int_sums_serial(a, b)
-    sums = kernels.exact_totals(r)
-    if sums is None or not (-_HUGE < r[1] and r[2] < _HUGE):
-        return None
-    return (n, *sums)
+            return kernels.int_sums_parallel(a, b, *kernels.block_layout(n))  # type: ignore[no-any-return]
+    return kernels.int_sums_serial(a, b)  # type: ignore[no-any-return]
 
 
 def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | None:
@@ -276,10 +254,10 @@ def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | No
     from ._kernels._numba_sums import MAX_FLOAT_RANGE
 
     if a.dtype.kind in _INT_KINDS:
-        if a.dtype == np.uint64 and max(int(a.max()), int(b.max())) >= _HUGE:
+        if a.dtype == np.uint64 and max(int(a.max()), int(b.max())) >= HUGE:
             return None  # the kernels read int64; only uint64 can exceed it (one extra pass)
         sums, lo, hi = _run_sums("int", a, b)
-        if sums is None or not (-_HUGE < lo and hi < _HUGE):
+        if sums is None or not (-HUGE < lo and hi < HUGE):
             return None
         return sums, lo, hi
     sums, flo, fhi = _run_sums("float", a, b)
@@ -419,7 +397,7 @@ def _guessed_categories(
     else:  # one compiled pass instead of four numpy reductions (per-call overhead)
         low, high = _numba_table.guess_range(a, b, m)
         lo, hi = int(low), int(high)
-    if not (-_HUGE < lo and hi < _HUGE):
+    if not (-HUGE < lo and hi < HUGE):
         return None
     categories = _categories(lo, hi, min_rating, max_rating)
     if categories is None:
@@ -445,7 +423,7 @@ def _guessed_serial(
 
     limit = math.isqrt(MAX_TABLE_CELLS)
     m = min(a.shape[0], _GUESS_SAMPLE)
-    lo, hi, total, misses = _numba_table.guessed_serial(a, b, m, limit, _HUGE)
+    lo, hi, total, misses = _numba_table.guessed_serial(a, b, m, limit, HUGE)
     k = hi - lo + 1
     if misses < 0 or _categories(lo, hi, min_rating, max_rating) != (lo, k):
         return False, None

@@ -10,10 +10,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _fastpath
 from ._array_api import device_confusion_table, device_weighted_kappa, is_device_array
 from ._dask import dask_confusion_table, dask_weighted_kappa, is_dask_array
 from ._encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
-from ._fastpath import fast_statistic, plain_qwk_sums
+from ._fastpath import fast_statistic
 from ._kernels import QuadraticSums, count_table, quadratic_sums
 from ._validation import (
     NanPolicy,
@@ -85,28 +86,7 @@ _UNDEFINED_REASON = (
 
 
 def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) -> float:
-    """Quadratic weighted kappa from the five sums (see :func:`quadratic_kappa`)."""
-    return quadratic_kappa(
-        sums.total,
-        sums.sum_true,
-        sums.sum_pred,
-        sums.sum_true_sq,
-        sums.sum_pred_sq,
-        sums.sum_cross,
-        zero_division,
-    )
-
-
-def quadratic_kappa(
-    n: float,
-    sum_a: float,
-    sum_b: float,
-    sum_aa: float,
-    sum_bb: float,
-    sum_ab: float,
-    zero_division: ZeroDivision,
-) -> float:
-    """Quadratic weighted kappa from n (or Σw) and the five (weighted) sums.
+    """Quadratic weighted kappa from the five sums.
 
     Notes
     -----
@@ -125,10 +105,11 @@ def quadratic_kappa(
     cancel exactly) and kappa is reported as undefined rather than as a number made of
     rounding errors.
     """
-    numerator = 2 * (n * sum_ab - sum_a * sum_b)
-    scale = n * (sum_aa + sum_bb)
-    denominator = scale - 2 * sum_a * sum_b
-    exact = type(scale) is int and type(sum_a) is int and type(sum_b) is int
+    n = sums.total
+    numerator = 2 * (n * sums.sum_cross - sums.sum_true * sums.sum_pred)
+    scale = n * (sums.sum_true_sq + sums.sum_pred_sq)
+    denominator = scale - 2 * sums.sum_true * sums.sum_pred
+    exact = type(scale) is int and type(sums.sum_true) is int and type(sums.sum_pred) is int
     tolerance = 0 if exact else _FLOAT_SUMS_TOLERANCE * scale
     if denominator <= tolerance or n <= 0:
         return undefined_kappa(zero_division, _UNDEFINED_REASON)
@@ -307,13 +288,46 @@ def _encode(
 
 
 def _plain_qwk(y_true: Any, y_pred: Any, nan_policy: Any, zero_division: Any) -> float | None:
-    """QWK of two plain numpy integer arrays by the shortest route, or None (see
-    :func:`~wkappa._fastpath.plain_qwk_sums`)."""
-    sums = plain_qwk_sums(y_true, y_pred)  # (n, Σa, Σb, Σa², Σb², Σab)
-    if sums is None:
+    """QWK of two plain numpy integer arrays in one kernel call, or None for the general route.
+
+    The common call -- a validation fold, two int64 arrays, no options -- by the shortest
+    route, written as one flat function: right after a model has been trained the caches are
+    cold, and then every further layer of Python calls (the general route converts and checks
+    foreign columns first) costs microseconds, as much as the kernel's own pass over 10,000
+    pairs. Returns None for anything else; the general route then decides.
+    """
+    if type(y_true) is not np.ndarray or type(y_pred) is not np.ndarray:
         return None
-    check_nan_policy(nan_policy)
-    return quadratic_kappa(*sums, check_zero_division(zero_division))
+    dtype = y_true.dtype
+    n = len(y_true)
+    if (
+        dtype is not y_pred.dtype  # builtin dtypes are singletons; anything else: general
+        or dtype.kind not in "biu"
+        or not dtype.isnative
+        or (dtype.kind == "u" and dtype.itemsize == 8)  # may exceed int64
+        or y_true.ndim != 1
+        or y_pred.ndim != 1
+        or n < _fastpath.FAST_MIN
+        or len(y_pred) != n
+    ):
+        return None
+    r = _fastpath.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
+    if not (r[0] and -_fastpath.HUGE < r[1] and r[2] < _fastpath.HUGE):
+        return None
+    # The option checks inline for the usual values (a call into another module is what
+    # costs here); anything else gets the full check and its message.
+    if type(nan_policy) is not str or nan_policy not in ("raise", "omit", "propagate"):
+        check_nan_policy(nan_policy)
+    if type(zero_division) is not str or zero_division not in ("warn", "raise"):
+        zero_division = check_zero_division(zero_division)
+    # The five exact sums hi * 2**32 + lo, finished as in kappa_from_quadratic_sums.
+    sum_a = (r[3] << 32) + r[8]
+    sum_b = (r[4] << 32) + r[9]
+    numerator = 2 * (n * ((r[7] << 32) + r[12]) - sum_a * sum_b)
+    denominator = n * ((r[5] << 32) + r[10] + (r[6] << 32) + r[11]) - 2 * sum_a * sum_b
+    if denominator <= 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float(numerator / denominator)
 
 
 def weighted_kappa(
