@@ -140,8 +140,8 @@ def integer_weights(weights: np.ndarray) -> np.ndarray | None:
     if k < 2:
         return None
     # W[0, 1] tells which named matrix it can be: 1/(K-1)², 1/(K-1) or 1.
+    first = {"quadratic": 1 / (k - 1) ** 2, "linear": 1 / (k - 1), "unweighted": 1.0}
     for name in WEIGHT_NAMES:
-        candidate = weight_matrix(name, k)
-        if weights[0, 1] == candidate[0, 1] and np.array_equal(weights, candidate):
+        if weights[0, 1] == first[name] and np.array_equal(weights, weight_matrix(name, k)):
             return _integer_matrix(name, k)
     return None
