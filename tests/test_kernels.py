@@ -403,6 +403,10 @@ def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPa
         wk.qwk(a, b, nan_policy="drop")  # options are still checked on the shortest route
     with pytest.raises(wk.WkappaError, match="zero_division"):
         wk.qwk(a, b, zero_division=2.0)
+    with pytest.raises(wk.WkappaError, match="zero_division"):  # the general route's order
+        wk.qwk(a, b, zero_division=2.0, nan_policy="drop")
+    with pytest.raises(wk.WkappaError, match="zero_division"):
+        wk.qwk(a.astype(float), b, zero_division=2.0, nan_policy="drop")
     with pytest.warns(wk.UndefinedKappaWarning):
         assert np.isnan(_plain_qwk(a * 0 + 3, b * 0 + 3, "raise", "warn"))  # type: ignore[arg-type]
 

@@ -315,11 +315,12 @@ def _plain_qwk(y_true: Any, y_pred: Any, nan_policy: Any, zero_division: Any) ->
     if not (r[0] and -_fastpath.HUGE < r[1] and r[2] < _fastpath.HUGE):
         return None
     # The option checks inline for the usual values (a call into another module is what
-    # costs here); anything else gets the full check and its message.
-    if type(nan_policy) is not str or nan_policy not in ("raise", "omit", "propagate"):
-        check_nan_policy(nan_policy)
+    # costs here); anything else gets the full check and its message, in weighted_kappa's
+    # order.
     if type(zero_division) is not str or zero_division not in ("warn", "raise"):
         zero_division = check_zero_division(zero_division)
+    if type(nan_policy) is not str or nan_policy not in ("raise", "omit", "propagate"):
+        check_nan_policy(nan_policy)
     # The five exact sums hi * 2**32 + lo, finished as in kappa_from_quadratic_sums.
     sum_a = (r[3] << 32) + r[8]
     sum_b = (r[4] << 32) + r[9]
