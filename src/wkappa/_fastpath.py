@@ -5,7 +5,8 @@ case only: both ratings 1-D numeric numpy arrays (or pandas, polars or pyarrow c
 zero-copy views of one) without ``labels``, plus an optional numeric ``sample_weight``. One
 fused pass (:mod:`wkappa._kernels._numba_sums`) computes the sums together with the range,
 NaN and integrality checks, so validation costs no extra pass and nothing of size n is
-allocated for integer input.
+allocated for integer input. QWK of two numpy integer arrays without options goes shorter
+still: :func:`wkappa._kappa._plain_qwk` calls :func:`int_sums` directly.
 
 Anything unusual -- a NaN, a non-integer, a rating outside ``min_rating..max_rating``, a wide
 range, a negative weight, an object column, a bound that is not a plain int -- makes these

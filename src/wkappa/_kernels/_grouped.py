@@ -31,16 +31,17 @@ _INT32_ROWS = 2**31 - 1
 
 
 @njit(cache=True, nogil=True)
-def _count_block(keys, key_lo, a, b, lo, k, cells, start, stop, tables):  # type: ignore[no-untyped-def]
+def _count_block(keys, key_lo, a, b, lo, k, cells, tables):  # type: ignore[no-untyped-def]
+    # keys, a, b: slices indexed from 0 (no negative-index wraparound check per load)
     one = tables.dtype.type(1)
-    for j in range(start, stop):
+    for j in range(keys.shape[0]):
         g = np.int64(keys[j]) - key_lo
         tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += one
 
 
 @njit(cache=True, nogil=True)
-def _weighted_block(keys, key_lo, a, b, w, lo, k, cells, start, stop, tables, present):  # type: ignore[no-untyped-def]
-    for j in range(start, stop):
+def _weighted_block(keys, key_lo, a, b, w, lo, k, cells, tables, present):  # type: ignore[no-untyped-def]
+    for j in range(keys.shape[0]):
         g = np.int64(keys[j]) - key_lo
         present[g] = 1  # a group whose weights are all 0 still exists
         tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += w[j]
@@ -48,33 +49,31 @@ def _weighted_block(keys, key_lo, a, b, w, lo, k, cells, start, stop, tables, pr
 
 @njit(cache=True, nogil=True, parallel=True)
 def _run_parallel(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present):  # type: ignore[no-untyped-def]
-    n = keys.shape[0]
     for blk in prange(tables.shape[0]):
-        start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            if w.shape[0] > 0:
-                _weighted_block(
-                    keys, key_lo, a, b, w, lo, k, cells, start, stop, tables[blk], present[blk]
-                )
-            else:
-                _count_block(keys, key_lo, a, b, lo, k, cells, start, stop, tables[blk])
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        if w.shape[0] > 0:
+            _weighted_block(
+                keys[block], key_lo, a[block], b[block], w[block], lo, k, cells, tables[blk],
+                present[blk],
+            )  # fmt: skip
+        else:
+            _count_block(keys[block], key_lo, a[block], b[block], lo, k, cells, tables[blk])
 
 
 @njit(cache=True, nogil=True)
 def _run_serial(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present):  # type: ignore[no-untyped-def]
-    n = keys.shape[0]
     if w.shape[0] > 0:
-        _weighted_block(keys, key_lo, a, b, w, lo, k, cells, 0, n, tables[0], present[0])
+        _weighted_block(keys, key_lo, a, b, w, lo, k, cells, tables[0], present[0])
     else:
-        _count_block(keys, key_lo, a, b, lo, k, cells, 0, n, tables[0])
+        _count_block(keys, key_lo, a, b, lo, k, cells, tables[0])
 
 
 @njit(cache=True, nogil=True)
-def _range_block(keys, start, stop, out):  # type: ignore[no-untyped-def]
-    lo = np.int64(keys[start])
+def _range_block(keys, out):  # type: ignore[no-untyped-def]
+    # a slice indexed from 0: the min/max reduction vectorises
+    lo = np.int64(keys[0])
     hi = lo
-    for j in range(start, stop):
+    for j in range(keys.shape[0]):
         v = np.int64(keys[j])
         lo = min(lo, v)
         hi = max(hi, v)
@@ -87,9 +86,8 @@ def _range_parallel(keys, block_len, out):  # type: ignore[no-untyped-def]
     n = keys.shape[0]
     for blk in prange(out.shape[0]):
         start = blk * block_len
-        stop = min(start + block_len, n)
-        if start < stop:
-            _range_block(keys, start, stop, out[blk])
+        if start < n:
+            _range_block(keys[start : start + block_len], out[blk])
 
 
 def key_range(keys: np.ndarray, parallel: bool) -> tuple[int, int]:
@@ -105,7 +103,7 @@ def key_range(keys: np.ndarray, parallel: bool) -> tuple[int, int]:
     if n_blocks > 1:
         _range_parallel(keys, block_len, out)
     else:
-        _range_block(keys, 0, n, out[0])
+        _range_block(keys, out[0])
     used = out[: -(-n // block_len)]
     return int(used[:, 0].min()), int(used[:, 1].max())
 
