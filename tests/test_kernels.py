@@ -5,6 +5,7 @@ for the serial and parallel paths and any thread count, overflow bounds, no O(n)
 from __future__ import annotations
 
 import sys
+import time
 import tracemalloc
 from fractions import Fraction
 from typing import Any
@@ -415,11 +416,19 @@ def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(_fastpath.os, "cpu_count", lambda: 2)
+    monkeypatch.setitem(_fastpath._last_parallel, "end", -float("inf"))  # none just ran
     big = _fastpath.PARALLEL_MIN
     for others, expected in [(0, True), (1, False), (6, False)]:
         monkeypatch.setattr(_fastpath, "_other_runnable", lambda others=others: others)
         assert _fastpath._parallel(big) is expected
         assert _fastpath._parallel(big - 1) is False
+    # Right after a parallel pass our own OpenMP workers still spin and count as runnable.
+    monkeypatch.setitem(_fastpath._last_parallel, "workers", 1)
+    monkeypatch.setitem(_fastpath._last_parallel, "end", time.monotonic())
+    monkeypatch.setattr(_fastpath, "_other_runnable", lambda: 1)
+    assert _fastpath._parallel(big) is True
+    monkeypatch.setitem(_fastpath._last_parallel, "end", time.monotonic() - 1.0)
+    assert _fastpath._parallel(big) is False
     # Without /proc/loadavg: the 1-minute load average, this process counted as one.
     monkeypatch.setattr(_fastpath, "_other_runnable", lambda: None)
     for load, expected in [(0.3, True), (1.6, True), (2.0, False), (7.5, False)]:

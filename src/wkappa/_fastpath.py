@@ -23,6 +23,7 @@ import numbers
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -74,6 +75,10 @@ _SUPPORTED = frozenset(
 # The workqueue threading layer must not run two parallel kernels at once.
 _PARALLEL_LOCK = threading.Lock()
 _settings: dict[str, Any] = {"parallel": None}  # None: automatic (see _parallel)
+# After a parallel kernel returns, its OpenMP worker threads busy-wait for a few milliseconds
+# (measured 5-20 ms here) and show up as runnable tasks: our own, not a competitor's.
+_SPIN_SECONDS = 0.05
+_last_parallel: dict[str, float] = {"end": -math.inf, "workers": 0}
 
 
 def _numpy_view(obj: Any) -> np.ndarray | None:
@@ -167,9 +172,9 @@ def _parallel(n: int) -> bool:
     A fork-join parallel pass ends when its slowest thread does; when another process holds
     the second core, the second thread waits for it and the pass is slower than the serial
     one. The count of other runnable tasks is read at the call (Linux), so a program's own
-    earlier parallel passes, which raise the load average for a minute, do not count; the
-    1-minute load average (minus this process) stands in elsewhere. Results are identical
-    either way.
+    earlier parallel passes, which raise the load average for a minute, do not count (nor do
+    its own worker threads still spinning right after one); the 1-minute load average (minus
+    this process) stands in elsewhere. Results are identical either way.
     """
     mode = _settings["parallel"]
     if mode is False or n < PARALLEL_MIN:
@@ -179,6 +184,8 @@ def _parallel(n: int) -> bool:
     runnable = _other_runnable()
     if runnable is not None:
         others = float(runnable)
+        if time.monotonic() - _last_parallel["end"] < _SPIN_SECONDS:
+            others -= _last_parallel["workers"]  # our own workers, still spinning
     else:
         try:
             others = os.getloadavg()[0] - 1
@@ -211,7 +218,11 @@ def _parallel_section() -> Iterator[None]:
     import numba
 
     with _PARALLEL_LOCK, numba.parallel_chunksize(1):
-        yield
+        try:
+            yield
+        finally:
+            _last_parallel["workers"] = numba.get_num_threads() - 1
+            _last_parallel["end"] = time.monotonic()
 
 
 _SUMS_KERNELS: Any = None  # wkappa._kernels._numba_sums once loaded
