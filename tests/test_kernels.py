@@ -251,7 +251,7 @@ def test_block_totals_are_exact_near_their_limits() -> None:
     top = sums_kernels.MAX_INT_RANGE
     a = np.full(n, 2**61 + top, dtype=np.int64)
     b = np.full(n, 2**61 + top, dtype=np.int64)
-    a[0] = b[1] = 2**61  # the window starts at the minimum: every other d is MAX_INT_RANGE
+    a[0] = b[1] = 2**61  # range 2**24 misses the first window: a second pass from the minimum
     d_a = [int(v) - 2**61 for v in a]
     d_b = [int(v) - 2**61 for v in b]
     expected = [
