@@ -204,17 +204,16 @@ def result_frame(
     for name in STAT_COLUMNS[1:]:
         schema[name] = nw.Float64()
     if not data.lazy and data.frame.implementation.is_pandas():
-        # narwhals maps an integer key to numpy int64, which cannot hold a null key (pandas
-        # nullable Int64 with NA): give each key column the caller's own pandas dtype.
+        # Built directly (narwhals' from_dict casts column by column: ~9 ms for 1,000 groups).
+        # Each key column keeps the caller's own pandas dtype: narwhals would map an integer
+        # key to numpy int64, which cannot hold a null key (pandas nullable Int64 with NA).
         pd = sys.modules["pandas"]
         native = data.frame.to_native()
-        for name in keys:
-            columns[name] = pd.array(columns[name], dtype=native[name].dtype)
-            del schema[name]
-        frame = nw.from_dict(stats, schema=schema, backend=eager_backend).to_native()
-        for position, name in enumerate(keys):
-            frame.insert(position, name, columns[name])
-        return frame
+        body = {name: pd.array(columns[name], dtype=native[name].dtype) for name in keys}
+        body["n"] = np.asarray(stats["n"], dtype=np.int64 if schema["n"] == nw.Int64() else None)
+        for name in STAT_COLUMNS[1:]:
+            body[name] = np.asarray(stats[name], dtype=np.float64)
+        return pd.DataFrame(body)
     result = nw.from_dict(columns, schema=schema, backend=eager_backend)
     if not data.lazy:
         return result.to_native()
