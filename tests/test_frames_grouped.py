@@ -342,3 +342,65 @@ def test_nullable_integer_key_with_na_is_a_group_of_its_own(repeat: int) -> None
         rows = rows.fillna(False).to_numpy(dtype=bool)
         expected = wkappa.qwk(frame["t"][rows], frame["p"][rows], min_rating=0, max_rating=2)
         assert kappa == expected
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars"])
+@pytest.mark.parametrize(
+    ("case", "one_pass"),
+    [
+        ("plain", True),
+        ("bounds", True),
+        ("bool ratings", True),
+        ("key beyond the sample's range", False),
+        ("rating beyond the sample's range", False),
+        ("rating beyond max_rating", False),
+        ("huge key", False),
+    ],
+)
+def test_one_pass_guessed_ranges_match_the_engine(monkeypatch, engine, case, one_pass):
+    """One integer key and integer ratings: one counting pass with both ranges guessed from
+    the first 65,536 rows and checked row by row. A row outside the guesses (placed after the
+    sample) sends the call to the two-pass route; every case equals the engine's group-by."""
+    rng = np.random.default_rng(11)
+    n = 70_003
+    key = rng.integers(10, 40, n)
+    a = rng.integers(1, 5, n)
+    b = np.clip(a + rng.integers(-1, 2, n), 1, 4)
+    options = {"y_true": "grade", "y_pred": "model", "by": "prompt"}
+    if case == "bounds":
+        options.update(min_rating=0, max_rating=8)
+    elif case == "bool ratings":
+        a, b = a > 2, b > 2
+    elif case == "key beyond the sample's range":
+        key[-200:] = 55  # a group of its own, after the sample
+    elif case == "rating beyond the sample's range":
+        a[-1] = 7
+    elif case == "rating beyond max_rating":
+        options.update(min_rating=0, max_rating=5)
+        a[-1] = 7
+    elif case == "huge key":
+        key = key + 2**62
+    data = {"prompt": key, "grade": a, "model": b}
+    df = pd.DataFrame(data) if engine == "pandas" else pl.DataFrame(data)
+    answered: list[bool] = []
+    real = grouped_tables._guessed_group_tables
+    monkeypatch.setattr(
+        grouped_tables,
+        "_guessed_group_tables",
+        lambda *args: answered.append(real(*args) is not None) or real(*args),
+    )
+    if case == "rating beyond max_rating":
+        with pytest.raises(WkappaError, match="max_rating") as fast:
+            frames.kappa_by_group(df, **options)
+        with pytest.raises(WkappaError) as slow:
+            _engine_result(monkeypatch, df, **options)
+        assert str(fast.value) == str(slow.value)
+    else:
+        result = frames.kappa_by_group(df, **options)
+        expected = _engine_result(monkeypatch, df, **options)
+        if engine == "polars":
+            result, expected = result.to_pandas(), expected.to_pandas()
+        pd.testing.assert_frame_equal(result, expected, check_exact=True)
+    if engine == "polars" and case == "bool ratings":
+        one_pass = False  # a polars Boolean column is not read as a numpy view
+    assert answered == [one_pass]

@@ -22,7 +22,17 @@ import numpy as np
 
 from ._dependencies import is_pandas_object
 from ._encode import MAX_TABLE_CELLS, _sample_weight, check_table_size, encode_ratings, to_column
-from ._fastpath import FAST_MIN, _numpy_view, _parallel, _parallel_section, fast_ratings
+from ._fastpath import (
+    _GUESS_SAMPLE,
+    FAST_MIN,
+    HUGE,
+    _guessed_categories,
+    _numpy_view,
+    _pair,
+    _parallel,
+    _parallel_section,
+    fast_ratings,
+)
 from ._frames_count import FrameInput, raise_missing_rows
 from ._frames_groups import _key_value, check_groups_table_size
 from ._validation import NanPolicy
@@ -116,6 +126,50 @@ def _key_rows(codes: np.ndarray, values: list[list[Any]]) -> list[tuple[Any, ...
     return list(zip(*reversed(digits), strict=True))
 
 
+def _guessed_group_tables(
+    key: Any, true: Any, pred: Any, min_rating: Any, max_rating: Any
+) -> GroupTables | None:
+    """One counting pass for an integer key and integer ratings, or None.
+
+    The key range and the categories are guessed from the first rows (as
+    :func:`wkappa._fastpath._guessed_categories` does for one table) and checked row by row in
+    the counting pass, which saves the key range pass and the ratings range pass. Every guessed
+    extreme occurs in the data, so when no row falls outside, the guesses are exactly what those
+    passes would find; when one does, the result is None and the two-pass route decides.
+    """
+    view = _numpy_view(key)
+    pair = _pair(true, pred)
+    if view is None or pair is None or view.dtype.kind not in "iu" or view.dtype == np.uint64:
+        return None
+    a, b = pair
+    if a.dtype.kind not in "biu" or a.dtype == np.uint64:
+        return None
+    categories = _guessed_categories(a, b, min_rating, max_rating)
+    if categories is None:
+        return None
+    first, k = categories
+    from ._kernels import _grouped, _numba_table
+
+    n = len(view)
+    key_lo, key_hi = (int(v) for v in _numba_table.guess_range(view, view, min(n, _GUESS_SAMPLE)))
+    n_codes = key_hi - key_lo + 1
+    if not (-HUGE < key_lo and key_hi < HUGE) or n_codes > min(_KEY_RANGE, 2 * n + 1024):
+        return None
+    if n_codes * k * k > MAX_TABLE_CELLS:
+        return None
+    parallel = _parallel(n)
+    with _parallel_section() if parallel else contextlib.nullcontext():
+        counted = _grouped.grouped_tables(
+            view, key_lo, a, b, None, first, k, n_codes, parallel, checked=True
+        )
+    if counted is None:
+        return None
+    tables, occurs = counted
+    kept = np.flatnonzero(occurs)
+    key_rows = _key_rows(kept, [list(range(key_lo, key_hi + 1))])
+    return GroupTables(tables[kept], key_rows, np.zeros(len(kept), dtype=bool))
+
+
 def in_memory_group_tables(
     data: FrameInput,
     y_true: str,
@@ -139,6 +193,16 @@ def in_memory_group_tables(
     n = len(frame)
     if n < FAST_MIN:
         return None  # small frames: not worth loading the kernel
+    if len(keys) == 1 and sample_weight is None and labels is None:
+        guessed = _guessed_group_tables(
+            frame.get_column(keys[0]).to_native(),
+            frame.get_column(y_true).to_native(),
+            frame.get_column(y_pred).to_native(),
+            min_rating,
+            max_rating,
+        )
+        if guessed is not None:
+            return guessed
     coded = _key_codes([frame.get_column(key).to_native() for key in keys])
     if coded is None:
         return None
@@ -202,9 +266,11 @@ def in_memory_group_tables(
     w = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
     parallel = _parallel(len(codes))
     with _parallel_section() if parallel else contextlib.nullcontext():
-        tables, occurs = _grouped.grouped_tables(
+        counted = _grouped.grouped_tables(
             np.ascontiguousarray(codes), offset, a, b, w, lo, k, n_codes, parallel
         )
+    assert counted is not None  # only a checked count can miss
+    tables, occurs = counted
     kept = np.flatnonzero(occurs if every is None else every)
     key_rows = _key_rows(kept if origin is None else origin[kept], values)
     return GroupTables(tables[kept], key_rows, stale[kept])

@@ -5,7 +5,8 @@ G occur) and two ratings. One pass adds every row to cell ``(a - lo) * K + (b - 
 group's table; a single integer key column is read as it is (no code array is built), after
 one :func:`key_range` pass. The caller has already checked that every rating is an integer in
 ``lo .. lo + K - 1`` (the fused range pass of :mod:`wkappa._fastpath`, or the strict encoder
-with ``lo = 0``).
+with ``lo = 0``) -- or, in the checked variant, only guessed both ranges, which the counting
+pass then checks row by row.
 
 In parallel the rows are cut into :data:`BLOCKS` fixed blocks, each counted into a private
 table, and the tables are added in block order. Counts are int64 (exact); weighted sums are
@@ -69,6 +70,41 @@ def _run_serial(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present)
 
 
 @njit(cache=True, nogil=True)
+def _checked_block(keys, key_lo, n_codes, a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
+    """:func:`_count_block` when the key and rating ranges are only guesses: a row outside
+    them is not counted but tallied in ``misses`` (unsigned ``x < n`` tests both ends)."""
+    one = tables.dtype.type(1)
+    codes = np.uint64(n_codes)
+    uk = np.uint64(k)
+    cells = uk * uk
+    n_miss = 0
+    for j in range(keys.shape[0]):
+        g = np.uint64(np.int64(keys[j]) - key_lo)
+        ca = np.uint64(np.int64(a[j]) - lo)
+        cb = np.uint64(np.int64(b[j]) - lo)
+        if (g < codes) & (ca < uk) & (cb < uk):
+            tables[g * cells + ca * uk + cb] += one
+        else:
+            n_miss += 1
+    misses[0] = n_miss
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _checked_parallel(keys, key_lo, n_codes, a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
+    for blk in prange(tables.shape[0]):
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        _checked_block(
+            keys[block], key_lo, n_codes, a[block], b[block], lo, k, tables[blk],
+            misses[blk : blk + 1],
+        )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _checked_serial(keys, key_lo, n_codes, a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
+    _checked_block(keys, key_lo, n_codes, a, b, lo, k, tables[0], misses[0:1])
+
+
+@njit(cache=True, nogil=True)
 def _range_block(keys, out):  # type: ignore[no-untyped-def]
     # a slice indexed from 0: the min/max reduction vectorises
     lo = np.int64(keys[0])
@@ -118,11 +154,15 @@ def grouped_tables(
     k: int,
     n_codes: int,
     parallel: bool,
-) -> tuple[np.ndarray, np.ndarray]:
+    *,
+    checked: bool = False,
+) -> tuple[np.ndarray, np.ndarray] | None:
     """The (S, K, K) tables of pairs ``(a - lo, b - lo)`` by group code ``keys - key_lo``.
 
     Returns the tables (int64 counts, or float64 sums of the already checked weights ``w``)
-    and a bool array of shape (S,): which codes occur.
+    and a bool array of shape (S,): which codes occur. With ``checked`` (counts only) the
+    ranges are guesses: a row outside them is not counted, and the result is None if there
+    was one.
     """
     cells = k * k
     n = keys.shape[0]
@@ -134,20 +174,19 @@ def grouped_tables(
     tables = np.zeros((n_blocks, n_codes * cells), dtype=dtype)
     present = np.zeros((n_blocks, n_codes if w is not None else 0), dtype=np.uint8)
     weights = np.zeros(0, dtype=np.float64) if w is None else w
-    driver = _run_parallel if n_blocks > 1 else _run_serial
-    driver(
-        keys,
-        np.int64(key_lo),
-        a,
-        b,
-        weights,
-        np.int64(lo),
-        np.int64(k),
-        np.int64(cells),
-        block_len,
-        tables,
-        present,
-    )
+    if checked:
+        misses = np.zeros(n_blocks, dtype=np.int64)
+        (_checked_parallel if n_blocks > 1 else _checked_serial)(
+            keys, np.int64(key_lo), np.int64(n_codes), a, b, np.int64(lo), np.int64(k),
+            block_len, tables, misses,
+        )  # fmt: skip
+        if misses.any():
+            return None
+    else:
+        (_run_parallel if n_blocks > 1 else _run_serial)(
+            keys, np.int64(key_lo), a, b, weights, np.int64(lo), np.int64(k),
+            np.int64(cells), block_len, tables, present,
+        )  # fmt: skip
     total = tables[0].astype(np.int64 if w is None else np.float64)
     for blk in range(1, n_blocks):  # a fixed order: the same sums for any thread count
         total += tables[blk]
