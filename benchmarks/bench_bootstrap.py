@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
-from collections.abc import Callable
 
 import numpy as np
 
 import wkappa as wk
+from _timing import interleaved, timed
 from wkappa import _bootstrap
 
 K = 5
@@ -41,20 +40,6 @@ def _data(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     a = np.where(rng.random(n) < 0.1, rng.integers(0, K, n), a)
     b = np.where(rng.random(n) < 0.1, rng.integers(0, K, n), b)
     return truth, a, b
-
-
-def _time(function: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
-
-
-def _interleaved(functions: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    times: dict[str, list[float]] = {name: [] for name in functions}
-    for _ in range(repeats):
-        for name, function in functions.items():
-            times[name].append(_time(function))
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def main() -> int:
@@ -81,7 +66,7 @@ def main() -> int:
 
     percentile = wk.BootstrapMethod(B, "percentile", rng=0)
     bca = wk.BootstrapMethod(B, "bca", rng=0)
-    timed = _interleaved(
+    medians = interleaved(
         {
             "table bootstrap, percentile": lambda: result.confidence_interval(method=percentile),
             "table bootstrap, BCa": lambda: result.confidence_interval(method=bca),
@@ -91,13 +76,13 @@ def main() -> int:
         REPEATS,
     )
     for name in ("pairs + sklearn (scaled)", "pairs + wkappa.qwk (scaled)"):
-        timed[name] *= B / NAIVE_REPLICATES
-    fast = timed["table bootstrap, percentile"]
+        medians[name] *= B / NAIVE_REPLICATES
+    fast = medians["table bootstrap, percentile"]
     print(f"\n9,999 bootstrap replicates of QWK, K = {K}, n = {N:,} (median of {REPEATS})")
     print(f"{'method':34s} {'seconds':>10s} {'x slower than table':>20s}")
-    for name, seconds in timed.items():
+    for name, seconds in medians.items():
         print(f"{name:34s} {seconds:10.3f} {seconds / fast:20.0f}")
-    speedup = timed["pairs + sklearn (scaled)"] / fast
+    speedup = medians["pairs + sklearn (scaled)"] / fast
     ok_time = fast <= 0.5
     ok_speed = speedup >= 1000
     print(f"goal: table bootstrap <= 0.5 s: {fast:.3f} s -> {'PASS' if ok_time else 'FAIL'}")
@@ -110,7 +95,7 @@ def main() -> int:
         table = wk.confusion_table(*_data(n)[:2], labels=range(K))
         per_n = wk.kappa_test_from_table(table)
         seconds = statistics.median(
-            _time(lambda r=per_n: r.confidence_interval(method=percentile)) for _ in range(3)
+            timed(lambda r=per_n: r.confidence_interval(method=percentile)) for _ in range(3)
         )
         print(f"{n:12,d} {seconds:10.3f}")
 
@@ -131,7 +116,7 @@ def main() -> int:
                 truth[pick], b[pick], weights="quadratic"
             )
 
-    paired = _interleaved(
+    paired = interleaved(
         {
             "paired_kappa_test (whole call)": lambda: wk.paired_kappa_test(
                 truth, a, b, n_resamples=B, rng=0

@@ -29,29 +29,16 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+from _timing import interleaved, timed
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "_data"
 ROWS = int(os.environ.get("WKAPPA_BENCH_ROWS", 50_000_000))
 K = 6
-
-
-def _time(function: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
-
-
-def _interleaved(functions: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    times: dict[str, list[float]] = {name: [] for name in functions}
-    for _ in range(repeats):
-        for name, function in functions.items():
-            times[name].append(_time(function))
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def _ratings(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -109,7 +96,7 @@ def _child(task: str, path: str) -> None:
             lazy = pl.scan_parquet(path).group_by(["grade", "model"]).len()
             return lazy.collect(engine="streaming")
 
-    seconds = _time(run)
+    seconds = timed(run)
     print(json.dumps({"seconds": seconds, "peak_mib": _peak_rss_mib()}))
 
 
@@ -195,7 +182,7 @@ def bench_pandas(n: int = SMALL, repeats: int = 7) -> list[str]:
     assert frames.weighted_kappa(df, y_true="grade", y_pred="model", weights="linear") == (
         wk.weighted_kappa(a, b, weights="linear")
     )
-    times = _interleaved(
+    times = interleaved(
         {
             "numpy qwk": lambda: wk.qwk(a, b),
             "frames qwk": lambda: frames.weighted_kappa(df, y_true="grade", y_pred="model"),
@@ -241,7 +228,7 @@ def bench_groups(n: int = SMALL, n_groups: int = 1000, repeats: int = 5) -> list
     options = {"y_true": "grade", "y_pred": "model"}
     out = frames.kappa_by_group(lazy, by="prompt", **options).collect()
     assert out.height == n_groups
-    times = _interleaved(
+    times = interleaved(
         {
             "polars lazy, ungrouped": lambda: frames.weighted_kappa(lazy, **options),
             "polars lazy, 1,000 groups": lambda: frames.kappa_by_group(
@@ -305,7 +292,7 @@ def bench_dask(repeats: int = 3) -> list[str]:
         # One partition per 5e6-row group, so both workers get work.
         ddf = dd.read_parquet(path, columns=["grade", "model"], split_row_groups=True)
         local_a, local_b = _ratings(n // 10, seed=3)
-        times = _interleaved(
+        times = interleaved(
             {
                 "qwk_known": lambda: wk.qwk(a, b, min_rating=0, max_rating=K - 1),
                 "qwk": lambda: wk.qwk(a, b),

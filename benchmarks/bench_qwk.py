@@ -39,33 +39,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _peers
 import wkappa as wk
+from _timing import interleaved
 from wkappa import _fastpath
-
-Timed = dict[str, float]
 
 # Peers too slow to repeat at full count on big inputs: fewer runs (or none) above these sizes.
 SLOW_PEERS = {"sklearn", "afajohn", "torchmetrics"}
-
-
-def _time(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def interleaved(
-    calls: dict[str, Callable[[], Any]], reps: int, slow_reps: int, slow: set[str]
-) -> Timed:
-    """Median seconds per implementation; one warm-up call each, then interleaved runs."""
-    for fn in calls.values():
-        fn()
-    samples: dict[str, list[float]] = {name: [] for name in calls}
-    for rep in range(reps):
-        for name, fn in calls.items():
-            if name in slow and rep >= slow_reps:
-                continue
-            samples[name].append(_time(fn))
-    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def data(n: int, k: int, dtype: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -128,7 +106,9 @@ def grid(sizes: list[int], ks: list[int], reps: int, slow_reps: int, big: int) -
                     calls = peers(a, b, k, weights, n, big)
                     check_agreement(calls)
                     slow_count = slow_reps if n >= 10**7 else reps
-                    med = interleaved(calls, reps, slow_count, SLOW_PEERS)
+                    med = interleaved(
+                        calls, reps, warm_up=True, slow=SLOW_PEERS, slow_repeats=slow_count
+                    )
                     ratios = "".join(
                         f" {med[c] / med['wkappa']:>8.2f} |" if c in med else "        - |"
                         for c in COLUMNS[1:]
@@ -198,7 +178,7 @@ def goals(n: int, reps: int, slow_reps: int) -> list[str]:
         "sklearn linear K100": lambda: sk100_linear(a100, b100),
     }
     slow = {name for name in calls if name.startswith("sklearn")}
-    med = interleaved(calls, reps, slow_reps, slow)
+    med = interleaved(calls, reps, warm_up=True, slow=slow, slow_repeats=slow_reps)
 
     small = 10_000
     s64, t64 = data(small, k, "int64")
@@ -207,8 +187,7 @@ def goals(n: int, reps: int, slow_reps: int) -> list[str]:
     med_small = interleaved(
         {"wk": lambda: wk.qwk(s64, t64), "sklearn": lambda: sk_small(s64, t64)},
         max(reps, 50),
-        max(reps, 50),
-        set(),
+        warm_up=True,
     )
     for name, value in sorted(med.items()):
         out.append(f"    {name:<22} {value * 1e3:9.2f} ms")

@@ -17,8 +17,6 @@ timed in this one process on the same data, interleaved, and reported as medians
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
@@ -29,23 +27,12 @@ import torchmetrics
 from sklearn.metrics import cohen_kappa_score
 
 import wkappa as wk
+from _timing import interleaved
 from wkappa import _array_api
 from wkappa.gbdt import lightgbm_metric
 from wkappa.torch import KappaMetric, WeightedKappaLoss
 
 K = 6
-
-
-def _interleaved(functions: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    for function in functions.values():
-        function()  # warm-up: compilation, caches
-    times: dict[str, list[float]] = {name: [] for name in functions}
-    for _ in range(repeats):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            function()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def _report(title: str, medians: dict[str, float], baseline: str, unit: float = 1e3) -> None:
@@ -83,7 +70,7 @@ def arrays() -> None:
                 tb, ta, task="multiclass", num_classes=K, weights=w
             )
 
-        medians = _interleaved(
+        medians = interleaved(
             {
                 "numpy": lambda w=weights: wk.weighted_kappa(a, b, weights=w),
                 "torch CPU tensor (zero-copy view)": lambda w=weights: wk.weighted_kappa(
@@ -98,6 +85,7 @@ def arrays() -> None:
                 "torchmetrics cohen_kappa on the tensors": peer,
             },
             repeats=7,
+            warm_up=True,
         )
         _report(f"1. {weights} kappa of 2e6 pairs, K = {K}", medians, "numpy")
 
@@ -123,7 +111,9 @@ def streaming() -> None:
         return metric.compute()
 
     assert abs(ours() - float(peer())) < 1e-6  # type: ignore[arg-type]
-    medians = _interleaved({"KappaMetric": ours, "torchmetrics MulticlassCohenKappa": peer}, 7)
+    medians = interleaved(
+        {"KappaMetric": ours, "torchmetrics MulticlassCohenKappa": peer}, 7, warm_up=True
+    )
     _report("2. streaming QWK, 20 batches of 1e5 (update + compute)", medians, "KappaMetric")
 
 
@@ -143,13 +133,14 @@ def loss_step() -> None:
 
         return run
 
-    medians = _interleaved(
+    medians = interleaved(
         {
             "CrossEntropyLoss": step(cross_entropy),
             "WeightedKappaLoss": step(kappa),
             "WeightedKappaLoss(validate_args=False)": step(kappa_unchecked),
         },
         repeats=200,
+        warm_up=True,
     )
     _report("3. loss forward + backward, batch 256, K = 5", medians, "CrossEntropyLoss", 1e6)
 
@@ -166,12 +157,13 @@ def gbdt_metric() -> None:
         return "qwk", float(score), True
 
     assert abs(metric(y, probabilities)[1] - sklearn_metric(y, probabilities)[1]) < 1e-12
-    medians = _interleaved(
+    medians = interleaved(
         {
             "wkappa.gbdt.lightgbm_metric": lambda: metric(y, probabilities),
             "cohen_kappa_score(y, p.argmax(1))": lambda: sklearn_metric(y, probabilities),
         },
         repeats=15,
+        warm_up=True,
     )
     _report(
         "4. one GBDT metric evaluation, 1e5 rows x 5 classes",

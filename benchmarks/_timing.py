@@ -1,0 +1,43 @@
+"""Interleaved timing shared by the benchmark scripts (benchmarks only).
+
+Each repetition times every contender once, in turn, so a slow spell of the shared machine
+hits all of them alike; the medians are reported.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Collection
+
+
+def timed(function: Callable[[], object]) -> float:
+    """Seconds one call of ``function`` takes."""
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def interleaved(
+    functions: dict[str, Callable[[], object]],
+    repeats: int,
+    *,
+    warm_up: bool = False,
+    slow: Collection[str] = (),
+    slow_repeats: int = 0,
+) -> dict[str, float]:
+    """Median seconds per contender over ``repeats`` interleaved repetitions.
+
+    ``warm_up`` calls each contender once first (compilation, caches). A contender named in
+    ``slow`` is timed in the first ``slow_repeats`` repetitions only.
+    """
+    if warm_up:
+        for function in functions.values():
+            function()
+    times: dict[str, list[float]] = {name: [] for name in functions}
+    for repeat in range(repeats):
+        for name, function in functions.items():
+            if name in slow and repeat >= slow_repeats:
+                continue
+            times[name].append(timed(function))
+    return {name: statistics.median(values) for name, values in times.items()}
