@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from reference import reference_kappa
+from routes import strict
 from wkappa import _fastpath
 from wkappa._kappa import _plain_qwk, kappa_from_quadratic_sums
 from wkappa._kernels import QuadraticSums, count_table, quadratic_sums
@@ -145,6 +146,12 @@ def test_frames_reach_the_kernel_as_zero_copy_views() -> None:
 # --------------------------------------------------------------------------- determinism
 
 
+def _int_sums(a: np.ndarray, b: np.ndarray) -> tuple[Any, int, int]:
+    """(exact sums or None, min, max) by the integer kernel, serial or parallel as set."""
+    r = _fastpath.int_sums(a, b)
+    return sums_kernels.exact_totals(r), r[1], r[2]
+
+
 def _big_case(dtype: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     a = rng.integers(0, 2 if dtype == "bool" else 7, n)
@@ -181,7 +188,7 @@ def test_parallel_serial_and_thread_counts_agree_exactly(
                     wk.confusion_table(a, b).tolist(),
                     wk.confusion_table(a, b, sample_weight=w).tolist(),
                     sums_kernels.weighted_sums(a, b, w, parallel)[0],
-                    sums_kernels.int_sums(a, b, parallel)
+                    _int_sums(a, b)  # parallel as set above (PARALLEL_MIN = 1)
                     if dtype != "float64"
                     else sums_kernels.float_sums(a, b, parallel),
                 )
@@ -295,7 +302,7 @@ def test_widest_exact_range_in_a_full_chunk(dtype: str) -> None:
     a[0] = b[0] = base
     a[1] = base + wide
     ia, ib = [int(v) - base for v in a], [int(v) - base for v in b]
-    totals, low, high = sums_kernels.int_sums(a, b, False) if dtype == "int64" else (
+    totals, low, high = _int_sums(a, b) if dtype == "int64" else (
         sums_kernels.float_sums(a.astype(dtype), b.astype(dtype), False)
     )  # fmt: skip
     assert list(totals) == [
@@ -383,7 +390,7 @@ def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_fastpath, "FAST_MIN", 2048)  # this module sets it to 1
     a = np.arange(10_000) % 5
     b = a[::-1].copy()
-    assert _plain_qwk(a, b, "raise", "warn") == _strict(lambda: wk.qwk(a, b))
+    assert _plain_qwk(a, b, "raise", "warn") == strict(lambda: wk.qwk(a, b))
     declined = [
         (a.tolist(), b),  # not an ndarray
         (a.astype(">i8"), b.astype(">i8")),  # byte-swapped
@@ -518,15 +525,6 @@ def test_sums_kernel_for_many_categories(dtype: str) -> None:
     assert wk.qwk(x, y) == strict
 
 
-def _strict(fn: Any) -> Any:
-    saved = _fastpath.FAST_MIN
-    _fastpath.FAST_MIN = 1 << 62  # every input takes the strict encoding path
-    try:
-        return fn()
-    finally:
-        _fastpath.FAST_MIN = saved
-
-
 @pytest.mark.parametrize("dtype", ["int16", "int64", "uint32", "uint64"])
 def test_one_call_and_weighted_one_pass_when_the_guess_misses(dtype: str) -> None:
     """Serial QWK (one kernel call) and the one-pass weighted table: a rating outside the
@@ -540,19 +538,19 @@ def test_one_call_and_weighted_one_pass_when_the_guess_misses(dtype: str) -> Non
         if miss:
             a[-1] = 9
         for bounds in ({}, {"min_rating": 0, "max_rating": 12}):
-            assert wk.qwk(a, b, **bounds) == _strict(lambda bounds=bounds: wk.qwk(a, b, **bounds))
+            assert wk.qwk(a, b, **bounds) == strict(lambda bounds=bounds: wk.qwk(a, b, **bounds))
             weighted = wk.confusion_table(a, b, sample_weight=w, **bounds)
             first = 0 if bounds else 1
             k = 13 if bounds else (9 if miss else 4)
             two_pass = table_kernels.table_weighted(a, b, w, first, k, False)
             np.testing.assert_array_equal(weighted, two_pass)  # the table of the checked route
-            strict = _strict(
+            strict_table = strict(
                 lambda bounds=bounds: wk.confusion_table(a, b, sample_weight=w, **bounds)
             )
-            np.testing.assert_allclose(weighted, strict, rtol=1e-12)  # bincount: other order
+            np.testing.assert_allclose(weighted, strict_table, rtol=1e-12)  # bincount: other order
             kappa = wk.qwk(a, b, sample_weight=w, **bounds)
             assert kappa == pytest.approx(
-                _strict(lambda bounds=bounds: wk.qwk(a, b, sample_weight=w, **bounds))
+                strict(lambda bounds=bounds: wk.qwk(a, b, sample_weight=w, **bounds))
             )
     k = 10
     plain = table_kernels.table_weighted(a, b, w, 0, k, False)

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
-import wkappa._kappa as kappa_module
 from reference import reference_kappa
+from routes import fast_and_strict
 from wkappa._fastlabels import label_codes
 
 LABELS = ["poor", "fair", "good", "great", "superb"]
@@ -43,19 +43,8 @@ def _columns(values: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _outcome(call: Callable[[], Any]) -> tuple[Any, str]:
-    try:
-        return None, repr(call())
-    except Exception as exc:
-        return type(exc), str(exc)
-
-
-def _same_as_strict(call: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, str]:
-    fast = _outcome(call)
-    with monkeypatch.context() as patch:
-        patch.setattr(kappa_module, "fast_statistic", lambda *args, **kwargs: None)
-        patch.setattr(kappa_module, "_plain_qwk", lambda *args, **kwargs: None)
-        strict = _outcome(call)
+def _same_as_strict(call: Callable[[], Any]) -> tuple[Any, str]:
+    fast, strict = fast_and_strict(call)
     assert fast == strict
     return fast
 
@@ -99,9 +88,7 @@ BAD = {
 
 @pytest.mark.parametrize("case", list(BAD))
 @pytest.mark.parametrize("kind", ["list", "numpy", "pandas object", "polars", "pyarrow"])
-def test_bad_labels_input_raises_as_the_strict_path(
-    case: str, kind: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_bad_labels_input_raises_as_the_strict_path(case: str, kind: str) -> None:
     a, b, labels = BAD[case]
     make: dict[str, Callable[[list[Any]], Any]] = {
         "list": list,
@@ -114,13 +101,13 @@ def test_bad_labels_input_raises_as_the_strict_path(
         y_true, y_pred = make[kind](a), make[kind](b)
     except (TypeError, ValueError, pl.exceptions.PolarsError, pa.ArrowException):
         pytest.skip("this column kind cannot hold these values")
-    error, _ = _same_as_strict(lambda: wk.qwk(y_true, y_pred, labels=labels), monkeypatch)
+    error, _ = _same_as_strict(lambda: wk.qwk(y_true, y_pred, labels=labels))
     assert error is not None
-    _same_as_strict(lambda: wk.confusion_table(y_true, y_pred, labels=labels), monkeypatch)
+    _same_as_strict(lambda: wk.confusion_table(y_true, y_pred, labels=labels))
 
 
-def test_missing_values_with_labels_follow_nan_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_values_with_labels_follow_nan_policy() -> None:
     a = pd.Series(["poor", None, "good"], dtype=object)
     b = pd.Series(["poor", "fair", "fair"], dtype=object)
     for policy in ("raise", "omit", "propagate"):
-        _same_as_strict(lambda p=policy: wk.qwk(a, b, labels=LABELS, nan_policy=p), monkeypatch)
+        _same_as_strict(lambda p=policy: wk.qwk(a, b, labels=LABELS, nan_policy=p))

@@ -268,10 +268,11 @@ def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | No
     if a.dtype.kind in _INT_KINDS:
         if a.dtype == np.uint64 and max(int(a.max()), int(b.max())) >= HUGE:
             return None  # the kernels read int64; only uint64 can exceed it (one extra pass)
-        sums, lo, hi = _run_sums("int", a, b)
-        if sums is None or not (-HUGE < lo and hi < HUGE):
+        r = int_sums(a, b)
+        sums = _sums_kernels().exact_totals(r)
+        if sums is None or not (-HUGE < r[1] and r[2] < HUGE):
             return None
-        return sums, lo, hi
+        return sums, r[1], r[2]
     sums, flo, fhi = _run_sums("float", a, b)
     if sums is None or not (-_FLOAT_EXACT < flo and fhi < _FLOAT_EXACT):
         return None

@@ -67,7 +67,6 @@ __all__ = [
     "block_layout",
     "exact_totals",
     "float_sums",
-    "int_sums",
     "int_sums_parallel",
     "int_sums_serial",
     "weighted_sums",
@@ -396,23 +395,6 @@ def block_layout(n: int) -> tuple[int, int]:
     return -(-n // block_len), block_len
 
 
-def int_sums(
-    a: np.ndarray, b: np.ndarray, parallel: bool
-) -> tuple[tuple[int, int, int, int, int] | None, int, int]:
-    """Five exact shifted sums and the (min, max) over both of two integer arrays.
-
-    ``a`` and ``b`` are 1-D, of equal length n >= 1 and one integer or bool dtype; uint64
-    values must be below ``2**63`` (the caller checks). The sums are of ``x - s`` for some
-    shift ``s``; they are None when ``max - min`` exceeds :data:`MAX_INT_RANGE` (not exact in
-    the kernel's int64 lanes).
-    """
-    if parallel:
-        r = int_sums_parallel(a, b, *block_layout(a.shape[0]))
-    else:
-        r = int_sums_serial(a, b)
-    return exact_totals(r), r[1], r[2]
-
-
 def exact_totals(r: tuple[Any, ...]) -> tuple[int, int, int, int, int] | None:
     """The five sums ``hi * 2**32 + lo`` as Python ints from a kernel's result tuple
     ``(exact, min, max, hi0..hi4, lo0..lo4)``, or None if not exact."""
@@ -425,7 +407,8 @@ def exact_totals(r: tuple[Any, ...]) -> tuple[int, int, int, int, int] | None:
 def float_sums(
     a: np.ndarray, b: np.ndarray, parallel: bool
 ) -> tuple[tuple[int, int, int, int, int] | None, float, float]:
-    """Like :func:`int_sums` for arrays of which at least one is float.
+    """Five exact shifted sums (as :func:`exact_totals` gives them) and the (min, max) over
+    both of two arrays of which at least one is float.
 
     The sums are None if a rating is NaN or not an integer, or if one lies ``2**19`` or more
     from ``a[0]``; then the extremes are not meaningful either. Otherwise they are exact.

@@ -1,0 +1,37 @@
+"""Run a call with every fast route switched off, to compare it with the strict path.
+
+The fused kernels (:mod:`wkappa._fastpath` and the shortest QWK route of
+:mod:`wkappa._kappa`) take inputs from ``FAST_MIN`` pairs on; raising that bound sends every
+input to the strict encoding path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from wkappa import _fastpath
+
+
+def strict(call: Callable[[], Any]) -> Any:
+    """``call()`` with every input on the strict encoding path."""
+    saved = _fastpath.FAST_MIN
+    _fastpath.FAST_MIN = 1 << 62
+    try:
+        return call()
+    finally:
+        _fastpath.FAST_MIN = saved
+
+
+def outcome(call: Callable[[], Any]) -> tuple[type[BaseException] | None, str]:
+    """``(exception type, message)`` of a failing call, ``(None, repr(value))`` otherwise."""
+    try:
+        value = call()
+    except Exception as exc:
+        return type(exc), str(exc)
+    return None, repr(value)
+
+
+def fast_and_strict(call: Callable[[], Any]) -> tuple[tuple[Any, str], tuple[Any, str]]:
+    """The :func:`outcome` of ``call`` as it runs, and on the strict path."""
+    return outcome(call), strict(lambda: outcome(call))
