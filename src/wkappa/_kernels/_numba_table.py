@@ -222,25 +222,31 @@ def _weighted_serial(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no
         _weighted_block(a[block], b[block], w[block], lo, k, tables[blk], bad[blk : blk + 1])
 
 
+def _layout(n: int, k: int, parallel: bool, n_threads: int) -> tuple[int, int, int]:
+    """(sub-tables per block, blocks, pairs per block) of a count; one block: serial.
+
+    Small tables get more blocks than threads, handed out dynamically, so a thread that loses
+    its core for a while (a shared machine) holds up one block, not half the data.
+    """
+    cells = k * k
+    n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
+    if not (parallel and cells <= _PARALLEL_MAX_CELLS and n_threads > 1):
+        return n_sub, 1, n
+    n_blocks = 4 * n_threads if cells * n_sub <= _SMALL_TABLE_CELLS else n_threads
+    return n_sub, n_blocks, -(-n // n_blocks)
+
+
 def table_counts(
     a: np.ndarray, b: np.ndarray, lo: int, k: int, parallel: bool, n_threads: int
 ) -> np.ndarray:
     """The (K, K) int64 table of pairs ``(a - lo, b - lo)``; every rating must be in range."""
-    n = a.shape[0]
-    cells = k * k
-    n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
-    if parallel and cells <= _PARALLEL_MAX_CELLS and n_threads > 1:
-        # Small tables: more blocks than threads, handed out dynamically, so a thread that
-        # loses its core for a while (a shared machine) holds up one block, not half the data.
-        n_blocks = 4 * n_threads if cells * n_sub <= _SMALL_TABLE_CELLS else n_threads
-        block_len = -(-n // n_blocks)
-        tables = np.zeros((n_blocks, n_sub, cells), dtype=np.int64)
+    n_sub, n_blocks, block_len = _layout(a.shape[0], k, parallel, n_threads)
+    tables = np.zeros((n_blocks, n_sub, k * k), dtype=np.int64)
+    if n_blocks > 1:
         _count_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables)
-        total: np.ndarray = tables.sum(axis=(0, 1))
     else:
-        tables = np.zeros((1, n_sub, cells), dtype=np.int64)
         _count_serial(a, b, np.int64(lo), np.int64(k), tables)
-        total = tables[0].sum(axis=0) if n_sub > 1 else tables[0, 0]
+    total: np.ndarray = tables.sum(axis=(0, 1))
     return total.reshape(k, k)
 
 
@@ -252,18 +258,13 @@ def table_counts_guessed(
     Returns None if any rating falls outside ``lo .. lo + K - 1`` (nothing is counted for it),
     so a guessed range that is right costs one pass and a wrong one is detected.
     """
-    n = a.shape[0]
-    cells = k * k
-    n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
-    if parallel and cells <= _PARALLEL_MAX_CELLS and n_threads > 1:
-        n_blocks = 4 * n_threads if cells * n_sub <= _SMALL_TABLE_CELLS else n_threads
-        block_len = -(-n // n_blocks)
-        tables = np.zeros((n_blocks, n_sub, cells), dtype=np.int64)
-        misses = np.zeros(n_blocks, dtype=np.int64)
-        _checked_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables, misses)
-    else:
+    n_sub, n_blocks, block_len = _layout(a.shape[0], k, parallel, n_threads)
+    if n_blocks == 1:
         serial, n_miss = _checked_serial(a, b, np.int64(lo), np.int64(k), n_sub)
         return None if n_miss else np.asarray(serial).reshape(k, k)
+    tables = np.zeros((n_blocks, n_sub, k * k), dtype=np.int64)
+    misses = np.zeros(n_blocks, dtype=np.int64)
+    _checked_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables, misses)
     if misses.any():
         return None
     total: np.ndarray = tables.sum(axis=(0, 1))
