@@ -22,7 +22,7 @@ import numpy as np
 
 import wkappa as wk
 from _timing import interleaved, timed
-from wkappa import _bootstrap
+from wkappa._stats import bootstrap as _bootstrap
 
 K = 5
 N = 1_000_000

@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _peers
 import wkappa as wk
 from _timing import interleaved
-from wkappa import _fastpath
+from wkappa._core import fused as _fastpath
 
 # Peers too slow to repeat at full count on big inputs: fewer runs (or none) above these sizes.
 SLOW_PEERS = {"sklearn", "afajohn", "torchmetrics"}

@@ -28,7 +28,7 @@ from sklearn.metrics import cohen_kappa_score
 
 import wkappa as wk
 from _timing import interleaved
-from wkappa import _array_api
+from wkappa._backends import array_api as _array_api
 from wkappa.gbdt import lightgbm_metric
 from wkappa.torch import KappaMetric, WeightedKappaLoss
 

@@ -31,7 +31,7 @@ def fast_path_for_small_inputs() -> Iterator[None]:
 
     Use it in a module with ``pytestmark = pytest.mark.usefixtures(...)``.
     """
-    from wkappa import _fastpath
+    from wkappa._core import fused as _fastpath
 
     saved = _fastpath.FAST_MIN
     _fastpath.FAST_MIN = 1

@@ -1,7 +1,7 @@
 """Run a call with every fast route switched off, to compare it with the strict path.
 
-The fused kernels (:mod:`wkappa._fastpath` and the shortest QWK route of
-:mod:`wkappa._kappa`) take inputs from ``FAST_MIN`` pairs on; raising that bound sends every
+The fused kernels (:mod:`wkappa._core.fused` and the shortest QWK route of
+:mod:`wkappa._core.kappa`) take inputs from ``FAST_MIN`` pairs on; raising that bound sends every
 input to the strict encoding path.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from wkappa import _fastpath
+from wkappa._core import fused as _fastpath
 
 
 def strict(call: Callable[[], Any]) -> Any:

@@ -286,7 +286,7 @@ def test_integer_overflow_is_an_error_not_a_wrap():
 
 
 def test_result_is_the_kappa_test_of_the_whole_data():
-    inference = pytest.importorskip("wkappa._inference")
+    inference = pytest.importorskip("wkappa._stats.inference")
     rng = np.random.default_rng(5)
     a = rng.integers(0, K, 300)
     b = np.clip(a + rng.integers(-1, 2, 300), 0, K - 1)

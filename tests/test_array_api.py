@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from reference import reference_kappa
-from wkappa import _array_api
+from wkappa._backends import array_api as _array_api
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 Converter = Callable[[Any], Any]

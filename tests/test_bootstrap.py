@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from wkappa import _bootstrap
+from wkappa._stats import bootstrap as _bootstrap
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 pytestmark = pytest.mark.filterwarnings("error")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from wkappa._explain import explain_table, seed_steps
+from wkappa._stats.explain import explain_table, seed_steps
 from wkappa.exceptions import WkappaError
 
 pytestmark = pytest.mark.filterwarnings("error")

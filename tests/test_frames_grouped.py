@@ -2,7 +2,7 @@
 against ``frames.kappa_test`` of each group's rows.
 
 The frames here have at least ``FAST_MIN`` rows, so the in-memory path really runs; a spy on
-:mod:`wkappa._frames_grouped_tables` checks which path answered.
+:mod:`wkappa._frames.grouped_tables` checks which path answered.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 import wkappa
 from wkappa import WkappaError
-from wkappa._fastpath import FAST_MIN
+from wkappa._core.fused import FAST_MIN
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
 frames = pytest.importorskip("wkappa.frames")
-grouped_tables = pytest.importorskip("wkappa._frames_grouped_tables")
+grouped_tables = pytest.importorskip("wkappa._frames")  # frames.py reads the function here
 
 N = max(FAST_MIN, 4000)
 STATS = ["n", "kappa", "standard_error", "ci_low", "ci_high"]
@@ -253,7 +253,7 @@ def test_small_frame_uses_engine(spy):
 
 @pytest.mark.parametrize("weighted", [False, True])
 def test_parallel_blocks_equal_engine(spy, monkeypatch, weighted):
-    from wkappa._fastpath import PARALLEL_MIN, set_parallel
+    from wkappa._core.fused import PARALLEL_MIN, set_parallel
 
     n = PARALLEL_MIN + 999
     rng = np.random.default_rng(7)
@@ -383,9 +383,11 @@ def test_one_pass_guessed_ranges_match_the_engine(monkeypatch, engine, case, one
     data = {"prompt": key, "grade": a, "model": b}
     df = pd.DataFrame(data) if engine == "pandas" else pl.DataFrame(data)
     answered: list[bool] = []
-    real = grouped_tables._guessed_group_tables
+    from wkappa._frames import grouped_tables as module
+
+    real = module._guessed_group_tables
     monkeypatch.setattr(
-        grouped_tables,
+        module,
         "_guessed_group_tables",
         lambda *args: answered.append(real(*args) is not None) or real(*args),
     )

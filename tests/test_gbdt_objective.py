@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
-from wkappa._smooth_qwk import _terms, smooth_qwk_loss
+from wkappa._stats.gbdt_objective import _terms, smooth_qwk_loss
 from wkappa.exceptions import WkappaError
 from wkappa.gbdt import qwk_objective
 

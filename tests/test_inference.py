@@ -440,7 +440,7 @@ def test_result_is_frozen_and_read_only() -> None:
     ],
 )
 def test_landis_koch_bands(kappa: float, band: str) -> None:
-    from wkappa._results import interpretation
+    from wkappa._stats.results import interpretation
 
     assert interpretation(kappa) == band
 

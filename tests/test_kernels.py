@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 import wkappa as wk
 from reference import reference_kappa
 from routes import strict
-from wkappa import _fastpath
-from wkappa._kappa import _plain_qwk, kappa_from_quadratic_sums
-from wkappa._kernels import QuadraticSums, count_table, quadratic_sums
-from wkappa._kernels import _numba_sums as sums_kernels
-from wkappa._kernels import _numba_table as table_kernels
+from wkappa._core import fused as _fastpath
+from wkappa._core.kappa import _plain_qwk, kappa_from_quadratic_sums
+from wkappa._core.kernels import QuadraticSums, count_table, quadratic_sums
+from wkappa._core.kernels import numba_sums as sums_kernels
+from wkappa._core.kernels import numba_table as table_kernels
 
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"]
 FLOAT_DTYPES = ["float32", "float64"]
@@ -114,8 +114,8 @@ def test_every_dtype_matches_the_exact_reference(case: dict[str, Any]) -> None:
 def test_fast_path_takes_each_dtype_without_copying(dtype: str) -> None:
     a = np.array([0, 1, 1, 0, 1], dtype=dtype)
     b = np.array([0, 1, 0, 0, 1], dtype=dtype)
-    assert _fastpath._pair(a, b) is not None
-    view_a, _ = _fastpath._pair(a, b)  # type: ignore[misc]
+    assert _fastpath.numpy_pair(a, b) is not None
+    view_a, _ = _fastpath.numpy_pair(a, b)  # type: ignore[misc]
     assert view_a is a  # the kernel reads the caller's array itself
     sums = _fastpath.fast_statistic(
         a, b, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
@@ -130,17 +130,17 @@ def test_frames_reach_the_kernel_as_zero_copy_views() -> None:
     pa = pytest.importorskip("pyarrow")
     values = np.arange(1000, dtype=np.int64) % 7
     for column in (pd.Series(values), pl.Series(values), pa.array(values)):
-        view = _fastpath._numpy_view(column)
+        view = _fastpath.numpy_view(column)
         assert view is not None and view.dtype == np.int64
         assert wk.qwk(column, values[::-1].copy()) == wk.qwk(values, values[::-1].copy())
     frame_series = pd.Series(values)
-    assert np.shares_memory(_fastpath._numpy_view(frame_series), frame_series.values)
+    assert np.shares_memory(_fastpath.numpy_view(frame_series), frame_series.values)
     series = pl.Series(values)
-    assert np.shares_memory(_fastpath._numpy_view(series), series.to_numpy())
+    assert np.shares_memory(_fastpath.numpy_view(series), series.to_numpy())
     # Missing values, categoricals and nullable dtypes take the strict path.
-    assert _fastpath._numpy_view(pd.Series([1, None], dtype="Int64")) is None
-    assert _fastpath._numpy_view(pd.Series(["a", "b"], dtype="category")) is None
-    assert _fastpath._numpy_view(pl.Series([1, None])) is None
+    assert _fastpath.numpy_view(pd.Series([1, None], dtype="Int64")) is None
+    assert _fastpath.numpy_view(pd.Series(["a", "b"], dtype="category")) is None
+    assert _fastpath.numpy_view(pl.Series([1, None])) is None
 
 
 # --------------------------------------------------------------------------- determinism
@@ -427,23 +427,23 @@ def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
     big = _fastpath.PARALLEL_MIN
     for others, expected in [(0, True), (1, False), (6, False)]:
         monkeypatch.setattr(_fastpath, "_other_runnable", lambda others=others: others)
-        assert _fastpath._parallel(big) is expected
-        assert _fastpath._parallel(big - 1) is False
+        assert _fastpath.use_parallel(big) is expected
+        assert _fastpath.use_parallel(big - 1) is False
     # Right after a parallel pass our own OpenMP workers still spin and count as runnable.
     monkeypatch.setitem(_fastpath._last_parallel, "workers", 1)
     monkeypatch.setitem(_fastpath._last_parallel, "end", time.monotonic())
     monkeypatch.setattr(_fastpath, "_other_runnable", lambda: 1)
-    assert _fastpath._parallel(big) is True
+    assert _fastpath.use_parallel(big) is True
     monkeypatch.setitem(_fastpath._last_parallel, "end", time.monotonic() - 1.0)
-    assert _fastpath._parallel(big) is False
+    assert _fastpath.use_parallel(big) is False
     # Without /proc/loadavg: the 1-minute load average, this process counted as one.
     monkeypatch.setattr(_fastpath, "_other_runnable", lambda: None)
     for load, expected in [(0.3, True), (1.6, True), (2.0, False), (7.5, False)]:
         monkeypatch.setattr(_fastpath.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
-        assert _fastpath._parallel(big) is expected
+        assert _fastpath.use_parallel(big) is expected
     _fastpath.set_parallel(True)
     try:
-        assert _fastpath._parallel(big) is True
+        assert _fastpath.use_parallel(big) is True
     finally:
         _fastpath.set_parallel(None)
 

@@ -17,7 +17,7 @@ import pytest
 import wkappa as wk
 from routes import fast_and_strict
 from test_core_bad_input import ROWS
-from wkappa import _fastpath
+from wkappa._core import fused as _fastpath
 
 pytestmark = pytest.mark.usefixtures("fast_path_for_small_inputs")
 

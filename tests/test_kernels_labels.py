@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import wkappa as wk
 from reference import reference_kappa
 from routes import fast_and_strict
-from wkappa._fastlabels import label_codes
+from wkappa._core.label_codes import label_codes
 
 LABELS = ["poor", "fair", "good", "great", "superb"]
 GAPS = [1, 2, 5, 10, 20]

@@ -16,7 +16,7 @@ from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 import wkappa as wk
 from reference import reference_kappa
-from wkappa._weights import weight_matrix
+from wkappa._core.weights import weight_matrix
 
 SEED_000_ACTUALS = [4, 4, 3, 4, 4, 0, 1, 1, 2, 1]
 SEED_000_PREDS = [0, 4, 1, 0, 4, 0, 1, 1, 2, 1]

@@ -193,7 +193,7 @@ def test_sample_weights_equal_repetition() -> None:
 
 def test_float_dp_fallback_matches_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     """The float64 DP used when integer sums could overflow int64 (large n) finds the optimum."""
-    from wkappa import _threshold_search
+    from wkappa._stats import threshold_search as _threshold_search
 
     monkeypatch.setattr(_threshold_search, "_INT_SAFE", 0)
     rng = np.random.default_rng(77)

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from . import exceptions
-from ._accumulator import KappaAccumulator
-from ._inference import kappa_test, kappa_test_from_table
-from ._kappa import (
-    confusion_table,
-    kappa_from_table,
-    quadratic_weighted_kappa,
-    qwk,
-    weighted_kappa,
+from ._core import confusion_table, kappa_from_table, quadratic_weighted_kappa, qwk, weighted_kappa
+from ._stats import (
+    BootstrapMethod,
+    ConfidenceInterval,
+    KappaAccumulator,
+    KappaResult,
+    PairedKappaResult,
+    ThresholdResult,
+    apply_thresholds,
+    kappa_test,
+    kappa_test_from_table,
+    mean_kappa,
+    optimize_thresholds,
+    paired_kappa_test,
+    paired_kappa_test_from_table,
 )
-from ._mean import mean_kappa
-from ._paired import paired_kappa_test, paired_kappa_test_from_table
-from ._results import BootstrapMethod, ConfidenceInterval, KappaResult, PairedKappaResult
-from ._thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .exceptions import UndefinedKappaWarning, WkappaError
 
 __version__ = "0.1.0"

@@ -26,39 +26,39 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ._encode import encode_ratings
-from ._frames_count import (
+from ._core import (
+    NanPolicy,
+    WeightsLike,
+    ZeroDivision,
+    check_nan_policy,
+    check_weights,
+    check_zero_division,
+    count_table,
+    encode_ratings,
+    kappa_from_table,
+    weight_matrix,
+)
+from ._core import weighted_kappa as _core_weighted_kappa
+from ._frames import (
     FrameInput,
+    GroupTables,
     PairCounts,
+    check_by,
+    check_groups_table_size,
     count_pairs,
     encode_counts,
     frame_input,
-    missing_mask,
-    raise_missing,
-    scatter_table,
-)
-from ._frames_grouped_tables import GroupTables
-from ._frames_groups import (
-    check_by,
-    check_groups_table_size,
     group_ids,
     group_statistics,
+    missing_mask,
+    raise_missing,
     result_frame,
+    scatter_table,
 )
-from ._kappa import kappa_from_table
-from ._kappa import weighted_kappa as _core_weighted_kappa
-from ._kernels import count_table
-from ._validation import (
-    NanPolicy,
-    ZeroDivision,
-    check_nan_policy,
-    check_zero_division,
-)
-from ._weights import WeightsLike, check_weights, weight_matrix
 from .exceptions import UndefinedKappaWarning, WkappaError
 
 if TYPE_CHECKING:
-    from ._results import Alternative, KappaResult
+    from ._stats import Alternative, KappaResult
 
 __all__ = ["confusion_table", "kappa_by_group", "kappa_test", "weighted_kappa"]
 
@@ -313,7 +313,7 @@ def kappa_test(
     >>> round(result.statistic, 4), round(result.standard_error, 4)
     (0.3182, 0.2825)
     """
-    from ._inference import kappa_test_from_table
+    from ._stats import kappa_test_from_table
 
     checked_weights = check_weights(weights)
     policy = check_nan_policy(nan_policy)
@@ -413,7 +413,7 @@ def kappa_by_group(
     >>> round(wk.mean_kappa(result["kappa"]), 6)
     0.821005
     """
-    from ._results import check_confidence_level
+    from ._stats import check_confidence_level
 
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
@@ -430,7 +430,7 @@ def kappa_by_group(
     }
     grouped = None
     if _core_columns(data, y_true, y_pred, sample_weight):
-        from ._frames_grouped_tables import in_memory_group_tables
+        from ._frames import in_memory_group_tables
 
         grouped = in_memory_group_tables(data, y_true, y_pred, sample_weight, keys, **options)
     if grouped is None:

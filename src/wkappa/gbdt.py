@@ -24,12 +24,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._encode import _check_bound
-from ._kappa import weighted_kappa
-from ._smooth_qwk import QWKObjective
-from ._thresholds import apply_thresholds
-from ._validation import ZeroDivision, check_zero_division, format_value
-from ._weights import WeightsLike, check_weights, weights_name
+from ._core import (
+    WeightsLike,
+    ZeroDivision,
+    check_bound,
+    check_weights,
+    check_zero_division,
+    format_value,
+    weighted_kappa,
+    weights_name,
+)
+from ._stats import QWKObjective, apply_thresholds
 from .exceptions import WkappaError
 
 __all__ = [
@@ -57,8 +62,8 @@ class _KappaScorer:
         name: str | None,
     ) -> None:
         self.weights = check_weights(weights)
-        self.min_rating = _check_bound(min_rating, "min_rating")
-        self.max_rating = _check_bound(max_rating, "max_rating")
+        self.min_rating = check_bound(min_rating, "min_rating")
+        self.max_rating = check_bound(max_rating, "max_rating")
         if (
             self.min_rating is not None
             and self.max_rating is not None
@@ -282,7 +287,7 @@ class XGBoostMetric(_KappaScorer):
         **kwargs
             Passed on (e.g. ``data_name``, ``min_delta``).
         """
-        from ._dependencies import import_optional
+        from ._core import import_optional
 
         xgb = import_optional("xgboost", "gbdt")
         return xgb.callback.EarlyStopping(

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._dependencies import import_optional
+from ._core import import_optional
 
 import_optional("sklearn", "sklearn")
 
@@ -27,10 +27,13 @@ from sklearn.model_selection import check_cv, cross_val_predict  # noqa: E402
 from sklearn.utils import get_tags  # noqa: E402
 from sklearn.utils.validation import check_is_fitted, column_or_1d  # noqa: E402
 
-from ._encode import encode_ratings  # noqa: E402
-from ._kappa import weighted_kappa  # noqa: E402
-from ._thresholds import ThresholdResult, apply_thresholds, optimize_thresholds  # noqa: E402
-from ._weights import WeightsLike, check_weights  # noqa: E402
+from ._core import (  # noqa: E402
+    WeightsLike,
+    check_weights,
+    encode_ratings,
+    weighted_kappa,
+)
+from ._stats import ThresholdResult, apply_thresholds, optimize_thresholds  # noqa: E402
 from .exceptions import WkappaError  # noqa: E402
 
 __all__ = ["OrdinalThresholdRegressor", "make_kappa_scorer", "qwk_scorer"]

@@ -10,11 +10,18 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._dependencies import import_optional
-from ._device import torch_count
-from ._kappa import kappa_from_table
-from ._validation import ZeroDivision, check_zero_division, format_value
-from ._weights import WeightsLike, check_weights, weight_matrix, weights_name
+from ._backends import torch_count
+from ._core import (
+    WeightsLike,
+    ZeroDivision,
+    check_weights,
+    check_zero_division,
+    format_value,
+    import_optional,
+    kappa_from_table,
+    weight_matrix,
+    weights_name,
+)
 from .exceptions import WkappaError, WkappaTypeError
 
 import_optional("torch", "torch")

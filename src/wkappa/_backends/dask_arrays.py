@@ -1,0 +1,356 @@
+"""Dask arrays in the core functions: statistics per chunk on the workers, merged on the client.
+
+``wk.weighted_kappa`` / ``wk.qwk`` / ``wk.confusion_table`` hand Dask arrays here. Each chunk
+pair is encoded by the core (:func:`wkappa._core.encode.encode_ratings`) on a worker and reduced to
+its sufficient statistic — the five sums of quadratic weights or the K x K table — and only
+those few numbers travel to the client, which adds them exactly (integer counts stay Python
+ints / int64). Without ``labels`` a first pass finds the categories: the global integer range
+(every integer from the smallest to the largest rating, as for numpy input; a min/max
+reduction for integer dtypes, none when both bounds are given) or, for unordered kappa, the
+sorted set of string labels. Lost workers are handled by Dask, which recomputes
+their tasks; the statistics are deterministic, so the result is exactly the same.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Sequence
+from functools import reduce
+from typing import Any
+
+import numpy as np
+
+from .._core import (
+    NanPolicy,
+    QuadraticSums,
+    ZeroDivision,
+    check_labels,
+    check_table_size,
+    check_weights,
+    count_table,
+    encode_ratings,
+    format_value,
+    import_optional,
+    quadratic_sums,
+    weight_matrix,
+)
+from ..exceptions import WkappaError
+
+__all__ = ["dask_confusion_table", "dask_weighted_kappa", "is_dask_array"]
+
+
+def is_dask_array(obj: Any) -> bool:
+    """True for a dask Array (detected through sys.modules, never by importing dask)."""
+    da = sys.modules.get("dask.array")
+    return da is not None and isinstance(obj, da.Array)
+
+
+# --------------------------------------------------------------------------- worker side
+
+
+def _chunk_categories(
+    a: np.ndarray, b: np.ndarray, lo: int | None, hi: int | None, ordered: bool
+) -> tuple[Sequence[Any] | None, int]:
+    """Categories one chunk needs (None if it keeps no pair) and its number of
+    incomplete pairs."""
+    if len(a) == 0:
+        return None, 0
+    encoded = encode_ratings(a, b, min_rating=lo, max_rating=hi, nan_policy="omit", ordered=ordered)
+    assert encoded is not None
+    kept = len(encoded.true_index)
+    n_missing = len(a) - kept
+    if kept == 0:
+        return None, n_missing
+    if isinstance(encoded.labels, range):
+        # This chunk's observed range (its own min..max), not widened by the user's bounds.
+        first = int(min(encoded.true_index.min(), encoded.pred_index.min()))
+        last = int(max(encoded.true_index.max(), encoded.pred_index.max()))
+        start = encoded.labels.start
+        return range(start + first, start + last + 1), n_missing
+    return tuple(encoded.labels), n_missing
+
+
+def _chunk_statistic(
+    a: np.ndarray,
+    b: np.ndarray,
+    w: np.ndarray | None,
+    labels: Sequence[Any],
+    quadratic: bool,
+) -> QuadraticSums | np.ndarray:
+    """The five quadratic sums, or the (K, K) table, of one chunk pair."""
+    k = len(labels)
+    if len(a) == 0:
+        return QuadraticSums(0, 0, 0, 0, 0, 0) if quadratic else np.zeros((k, k), np.int64)
+    if isinstance(labels, range):
+        encoded = encode_ratings(
+            a,
+            b,
+            min_rating=labels.start,
+            max_rating=labels.stop - 1,
+            sample_weight=w,
+            nan_policy="omit",
+        )
+    else:
+        encoded = encode_ratings(a, b, labels=list(labels), sample_weight=w, nan_policy="omit")
+    assert encoded is not None
+    if quadratic:
+        return quadratic_sums(encoded.true_index, encoded.pred_index, encoded.sample_weight)
+    return count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+
+
+# --------------------------------------------------------------------------- client side
+
+
+def _aligned(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[Any, Any, Any]:
+    """Both raters (and weights) as 1-D dask arrays with the same chunks."""
+    da = import_optional("dask.array", "dask")
+    arrays: list[Any] = []
+    for obj, name in ((y_true, "y_true"), (y_pred, "y_pred"), (sample_weight, "sample_weight")):
+        if obj is None:
+            arrays.append(None)
+            continue
+        array = obj if is_dask_array(obj) else da.from_array(np.asarray(obj), chunks=-1)
+        if array.ndim != 1:
+            raise WkappaError(f"`{name}` must be 1-D; got a dask array of shape {array.shape}.")
+        if any(math.isnan(c) for c in array.chunks[0]):
+            array = array.compute_chunk_sizes()
+        arrays.append(array)
+    a, b, w = arrays
+    if a.shape != b.shape:
+        raise WkappaError(
+            f"`y_true` and `y_pred` must have the same length; got {a.shape[0]} and {b.shape[0]}."
+        )
+    if a.shape[0] == 0:
+        raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
+    b = b.rechunk(a.chunks)
+    if w is not None:
+        if w.shape != a.shape:
+            raise WkappaError(
+                f"`sample_weight` has length {w.shape[0]} but there are {a.shape[0]} ratings; "
+                "they must match."
+            )
+        w = w.rechunk(a.chunks)
+    return a, b, w
+
+
+def _blocks(array: Any) -> list[Any]:
+    return [] if array is None else list(array.to_delayed().ravel())
+
+
+def _categories(
+    a: Any, b: Any, min_rating: Any, max_rating: Any, nan_policy: NanPolicy, ordered: bool
+) -> Sequence[Any] | None:
+    """Global categories from a first pass (None: a missing rating under 'propagate')."""
+    dask = import_optional("dask", "dask")
+    from .._core import check_rating_bounds
+
+    lo, hi = check_rating_bounds(min_rating, max_rating)
+    task = dask.delayed(_chunk_categories, pure=True)
+    parts = dask.compute(
+        *[task(x, y, lo, hi, ordered) for x, y in zip(_blocks(a), _blocks(b), strict=True)]
+    )
+    n_missing = sum(missing for _, missing in parts)
+    if n_missing:
+        if nan_policy == "raise":
+            raise WkappaError(
+                f"`y_true`/`y_pred` have {n_missing} pair(s) with a missing rating (NaN/None). "
+                "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
+                "returns nan."
+            )
+        if nan_policy == "propagate":
+            return None
+    found = [labels for labels, _ in parts if labels is not None]
+    if found and all(isinstance(labels, range) for labels in found):
+        first = min(labels.start for labels in found) if lo is None else lo
+        last = max(labels.stop - 1 for labels in found) if hi is None else hi
+        return range(first, last + 1)
+    if not found:  # every pair omitted
+        first = 0 if lo is None else lo
+        return range(first, (first if hi is None else hi) + 1)
+    if lo is not None or hi is not None:
+        raise WkappaError("`min_rating`/`max_rating` apply to integer ratings only.")
+    try:
+        return tuple(sorted(set().union(*found)))
+    except TypeError:
+        raise WkappaError(
+            "The ratings mix kinds (numbers and strings) that cannot be sorted. "
+            "Hint: pass labels=[...]."
+        ) from None
+
+
+def _statistic(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: NanPolicy,
+    ordered: bool,
+    quadratic: bool,
+) -> tuple[QuadraticSums | np.ndarray, Sequence[Any]] | None:
+    """Per-chunk statistics computed on the workers and summed on the client."""
+    dask = import_optional("dask", "dask")
+    a, b, w = _aligned(y_true, y_pred, sample_weight)
+    if labels is not None:
+        if min_rating is not None or max_rating is not None:
+            raise WkappaError(
+                "Give either `labels` or `min_rating`/`max_rating`, not both: labels already "
+                "fix the categories."
+            )
+        fixed = tuple(check_labels(labels).tolist())
+        categories: Sequence[Any] | None = fixed
+        if nan_policy != "omit" and not _integer_dtypes(a, b):
+            categories = _check_missing_with_labels(a, b, fixed, nan_policy)
+    elif _integer_dtypes(a, b):
+        # No missing values are possible: the range needs at most a min/max pass, and the
+        # counting pass itself refuses a rating out of the bounds given.
+        categories = _integer_range(a, b, min_rating, max_rating)
+    else:
+        categories = _categories(a, b, min_rating, max_rating, nan_policy, ordered)
+    if categories is None:
+        return None
+    if not quadratic:
+        check_table_size(len(categories))
+    task = dask.delayed(_chunk_statistic, pure=True)
+    weights = _blocks(w) or [None] * len(_blocks(a))
+    parts = dask.compute(
+        *[
+            task(x, y, z, categories, quadratic)
+            for x, y, z in zip(_blocks(a), _blocks(b), weights, strict=True)
+        ]
+    )
+    if quadratic:
+        return reduce(lambda s, t: s + t, parts), categories
+    tables = [np.asarray(t) for t in parts]
+    if any(t.dtype.kind == "f" for t in tables):
+        return reduce(np.add, (t.astype(np.float64) for t in tables)), categories
+    total = np.zeros_like(tables[0])
+    for table in tables:  # exact: counts fit int64 by far (n < 2**63)
+        total += table
+    return total, categories
+
+
+def _integer_dtypes(a: Any, b: Any) -> bool:
+    return bool(a.dtype.kind in "iub" and b.dtype.kind in "iub")
+
+
+def _integer_range(a: Any, b: Any, min_rating: Any, max_rating: Any) -> range:
+    """``min_rating..max_rating``, each bound the global min / max over both raters unless
+    given (one cheap reduction on the workers, none if both are given)."""
+    from .._core import check_rating_bounds
+
+    dask = import_optional("dask", "dask")
+    lo, hi = check_rating_bounds(min_rating, max_rating)
+    if lo is None or hi is None:
+        low_a, low_b, high_a, high_b = (
+            int(x) for x in dask.compute(a.min(), b.min(), a.max(), b.max())
+        )
+        hi_given = hi is not None
+        lo = min(low_a, low_b) if lo is None else lo
+        hi = max(high_a, high_b) if hi is None else hi
+        if lo > hi and hi_given:
+            raise WkappaError(f"`y_true` contains the rating {low_a}, above `max_rating` = {hi}.")
+        if lo > hi:
+            raise WkappaError(f"`y_true` contains the rating {high_a}, below `min_rating` = {lo}.")
+    return range(lo, hi + 1)
+
+
+def _check_missing_with_labels(
+    a: Any, b: Any, labels: tuple[Any, ...], nan_policy: NanPolicy
+) -> tuple[Any, ...] | None:
+    """With labels given, 'raise' and 'propagate' still need to know about missing pairs."""
+    dask = import_optional("dask", "dask")
+    task = dask.delayed(_chunk_missing, pure=True)
+    n_missing = sum(
+        dask.compute(*[task(x, y) for x, y in zip(_blocks(a), _blocks(b), strict=True)])
+    )
+    if not n_missing:
+        return labels
+    if nan_policy == "raise":
+        raise WkappaError(
+            f"`y_true`/`y_pred` have {n_missing} pair(s) with a missing rating (NaN/None). "
+            "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan."
+        )
+    return None
+
+
+def _chunk_missing(a: np.ndarray, b: np.ndarray) -> int:
+    from .._core import to_column
+
+    mask = np.zeros(len(a), dtype=bool)
+    for values, name in ((a, "y_true"), (b, "y_pred")):
+        missing = to_column(values, name).missing
+        if missing is not None:
+            mask |= missing
+    return int(mask.sum())
+
+
+def dask_weighted_kappa(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    weights: Any,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: NanPolicy,
+    zero_division: ZeroDivision,
+) -> float:
+    """:func:`wkappa.weighted_kappa` for Dask arrays (options already checked)."""
+    from .._core import kappa_from_quadratic_sums, table_kappa
+
+    checked = check_weights(weights)
+    # With float sample weights the table is preferred, as in the numpy path: its sums
+    # do not cancel (see kappa_from_quadratic_sums).
+    quadratic = isinstance(checked, str) and checked == "quadratic" and sample_weight is None
+    outcome = _statistic(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=not (isinstance(checked, str) and checked == "unweighted"),
+        quadratic=quadratic,
+    )
+    if outcome is None:
+        return math.nan
+    statistic, categories = outcome
+    if isinstance(statistic, QuadraticSums):
+        return kappa_from_quadratic_sums(statistic, zero_division)
+    matrix = weight_matrix(checked, len(categories))
+    return table_kappa(statistic, matrix, zero_division)
+
+
+def dask_confusion_table(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: NanPolicy,
+) -> np.ndarray:
+    """:func:`wkappa.confusion_table` for Dask arrays."""
+    outcome = _statistic(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=True,
+        quadratic=False,
+    )
+    if outcome is None:  # pragma: no cover - propagate is refused before
+        raise WkappaError(f"`nan_policy`={format_value(nan_policy)} has no meaning for a table.")
+    table = outcome[0]
+    assert isinstance(table, np.ndarray)
+    return table

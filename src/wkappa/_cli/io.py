@@ -1,0 +1,392 @@
+"""Reading rating files for the command line.
+
+Every file is opened as a polars *lazy* scan and reduced in the streaming engine to its distinct
+key tuples with their counts (``group_by`` on the rating columns), so only O(K²) rows ever reach
+Python and a file larger than memory streams. Messages about the file (missing, empty, a missing
+column, an unparsable value and its row) are :class:`~wkappa.exceptions.WkappaError`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._core import format_value, import_optional
+from ..exceptions import WkappaError
+
+__all__ = [
+    "COUNT",
+    "FORMATS",
+    "WEIGHT",
+    "Source",
+    "check_columns",
+    "count_keys",
+    "detect_format",
+    "first_row",
+    "numeric_columns",
+    "open_source",
+    "polars",
+]
+
+FORMATS = ("csv", "tsv", "parquet", "ipc", "ndjson")
+_SUFFIXES = {
+    ".csv": "csv",
+    ".txt": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".arrow": "ipc",
+    ".feather": "ipc",
+    ".ipc": "ipc",
+    ".jsonl": "ndjson",
+    ".ndjson": "ndjson",
+    ".json": "ndjson",
+}
+# Column names of the counts (chosen not to clash with a user's columns).
+COUNT = "__wkappa_count"
+WEIGHT = "__wkappa_weight"
+_ROW = "__wkappa_row"
+_BAD = "__wkappa_bad_weights"
+# CSV type inference looks at this many rows; a later surprise is diagnosed by a rescan.
+_INFER_ROWS = 10_000
+# Reads of files below this size finish too fast for a progress bar to help.
+PROGRESS_MIN_BYTES = 8 * 2**20
+
+
+def polars() -> Any:
+    """The polars module (the ``cli`` extra)."""
+    return import_optional("polars", "cli")
+
+
+def detect_format(path: str, fmt: str | None) -> str:
+    """The input format: given, or from the file name (``.gz`` is looked through)."""
+    if fmt is not None:
+        return fmt
+    if path == "-":
+        return "csv"
+    name = path.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    suffix = Path(name).suffix
+    if suffix in _SUFFIXES:
+        return _SUFFIXES[suffix]
+    raise WkappaError(
+        f"cannot tell the format of {path!r} from its name. "
+        f"Hint: pass --input-format with one of {', '.join(FORMATS)}."
+    )
+
+
+@dataclass
+class Source:
+    """A file opened as a polars LazyFrame, and how to scan it again differently."""
+
+    name: str
+    fmt: str
+    path: str | None  # None for stdin
+    size: int | None
+    data: bytes | None = None  # stdin, read once
+    separator: str | None = None  # CSV/TSV: None for the format's own
+    _overrides: dict[str, Any] = field(default_factory=dict)
+
+    def scan(self, string_columns: Sequence[str] = ()) -> Any:
+        """A LazyFrame over the file; ``string_columns`` are read as text (CSV only)."""
+        pl = polars()
+        source: Any = self.data if self.path is None else self.path
+        try:
+            if self.fmt in ("csv", "tsv"):
+                return pl.scan_csv(
+                    source,
+                    separator=self.separator or ("\t" if self.fmt == "tsv" else ","),
+                    infer_schema_length=_INFER_ROWS,
+                    schema_overrides={c: pl.String for c in string_columns} or None,
+                    null_values=["", "NA", "N/A", "null", "NULL"],
+                )
+            if self.fmt == "parquet":
+                return pl.scan_parquet(source)
+            if self.fmt == "ipc":
+                return pl.scan_ipc(source)
+            return pl.scan_ndjson(source, infer_schema_length=_INFER_ROWS)
+        except pl.exceptions.PolarsError as exc:
+            raise read_error(self, exc) from None
+
+    def schema(self, frame: Any) -> dict[str, Any]:
+        """The column names and dtypes of a scan (reads the file's header or metadata)."""
+        pl = polars()
+        try:
+            return dict(frame.collect_schema())
+        except pl.exceptions.NoDataError:
+            raise WkappaError(f"{self.name} is empty: there is no header and no data.") from None
+        except pl.exceptions.PolarsError as exc:
+            raise read_error(self, exc) from None
+        except OSError as exc:
+            raise WkappaError(f"cannot read {self.name}: {exc.strerror or exc}.") from None
+
+
+def read_error(source: Source, exc: BaseException) -> WkappaError:
+    """A one-line error for a file polars could not read."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return WkappaError(
+        f"cannot read {source.name} as {source.fmt}: {first}. "
+        "Hint: check the file, or pass --input-format."
+    )
+
+
+def open_source(path: str, fmt: str | None, separator: str | None = None) -> Source:
+    """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily."""
+    fmt = detect_format(path, fmt)
+    if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):
+        raise WkappaError(
+            f"--separator must be one character and applies to CSV/TSV only; got {separator!r}."
+        )
+    if fmt not in FORMATS:
+        raise WkappaError(f"--input-format must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+    if path == "-":
+        if fmt not in ("csv", "tsv"):
+            raise WkappaError("standard input ('-') is read as CSV or TSV only.")
+        data = sys.stdin.buffer.read()
+        if not data.strip():
+            raise WkappaError("standard input is empty: there is no header and no data.")
+        return Source("<stdin>", fmt, None, None, data, separator)
+    file = Path(path)
+    if not file.exists():
+        raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")
+    if file.is_dir():
+        raise WkappaError(f"{path} is a directory, not a file.")
+    if not os.access(file, os.R_OK):
+        raise WkappaError(f"{path}: permission denied.")
+    size = file.stat().st_size
+    if size == 0:
+        raise WkappaError(f"{path} is empty (0 bytes): there is no header and no data.")
+    return Source(path, fmt, str(file), size, None, separator)
+
+
+def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]) -> None:
+    """Every ``option -> column`` in ``wanted`` must be a column of the file."""
+    names = list(schema)
+    for option, column in wanted.items():
+        if column in schema:
+            continue
+        close = difflib.get_close_matches(column, names, n=3, cutoff=0.5)
+        lowered = {name.lower(): name for name in names}
+        if column.lower() in lowered and lowered[column.lower()] not in close:
+            close.insert(0, lowered[column.lower()])
+        suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        glued = [sep for sep in ";\t|," if len(names) == 1 and sep in names[0]]
+        hint = f" Hint: is it separated by {glued[0]!r}? Pass --separator." if glued else ""
+        shown = ", ".join(repr(c) for c in names[:12]) + (", ..." if len(names) > 12 else "")
+        raise WkappaError(
+            f"{source.name} has no column {column!r} (given to {option}).{suggestion} "
+            f"Its columns: {shown}.{hint}"
+        )
+
+
+def first_row(frame: Any, predicate: Any) -> int | None:
+    """The 1-based data row (header not counted) of the first row matching ``predicate``."""
+    found = (
+        frame.with_row_index(_ROW, offset=1)
+        .filter(predicate)
+        .select(_ROW)
+        .head(1)
+        .collect(engine="streaming")
+    )
+    return int(found.item()) if found.height else None
+
+
+def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, required: bool) -> Any:
+    """Cast text columns that hold numbers to Float64; an unparsable value is an error.
+
+    A text column whose values are all non-numeric is left alone (categories given as words)
+    unless numbers are ``required``. One streaming pass per text column.
+    """
+    pl = polars()
+    schema = source.schema(frame)
+    for column in dict.fromkeys(columns):
+        if schema[column] != pl.String:
+            continue
+        text = pl.col(column).str.strip_chars()
+        parsed = text.cast(pl.Float64, strict=False)
+        unparsable = pl.col(column).is_not_null() & parsed.is_null()
+        tally = frame.select(bad=unparsable.sum(), good=parsed.is_not_null().sum()).collect(
+            engine="streaming"
+        )
+        bad, good = int(tally["bad"].item()), int(tally["good"].item())
+        if bad == 0 and good > 0:
+            frame = frame.with_columns(parsed.alias(column))
+        elif bad and (good or required):
+            row = first_row(frame, unparsable)
+            value = frame.filter(unparsable).select(column).head(1).collect().item()
+            raise WkappaError(
+                f"{source.name}, row {row}: column {column!r} has the unparsable value "
+                f"{format_value(value)}; expected a number. Hint: fix or blank out that cell."
+            )
+    return frame
+
+
+@contextmanager
+def _progress(source: Source, enabled: bool) -> Iterator[Callable[[Any], Any] | None]:
+    """A rich progress bar on stderr fed by the streaming engine's batches, or None."""
+    if not enabled or source.size is None or source.size < PROGRESS_MIN_BYTES:
+        yield None
+        return
+    rich_progress = import_optional("rich.progress", "cli")
+    rich_console = import_optional("rich.console", "cli")
+    total = _estimate_rows(source)
+    bar = rich_progress.Progress(
+        rich_progress.TextColumn("reading {task.description}"),
+        rich_progress.BarColumn(),
+        rich_progress.TextColumn("{task.completed:,} rows"),
+        rich_progress.TimeElapsedColumn(),
+        console=rich_console.Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(Path(source.name).name, total=total)
+
+    def tick(batch: Any) -> Any:
+        bar.update(task, advance=batch.height)
+        return batch
+
+    with bar:
+        yield tick
+        bar.update(task, total=bar.tasks[0].completed)
+
+
+def _estimate_rows(source: Source) -> int | None:
+    """Rows in the file: exact from Parquet/IPC metadata, estimated for text files."""
+    pl = polars()
+    assert source.path is not None and source.size is not None
+    if source.fmt in ("parquet", "ipc"):
+        return int(source.scan().select(pl.len()).collect().item())
+    if source.path.lower().endswith(".gz"):
+        return None
+    with open(source.path, "rb") as handle:
+        head = handle.read(1 << 16)
+    lines = head.count(b"\n")
+    return max(int(source.size / (len(head) / lines)), 1) if lines > 1 else None
+
+
+def _count(source: Source, frame: Any, keys: Sequence[str], weight: str | None, tick: Any) -> Any:
+    """One streaming ``group_by`` over the key columns; rows never reach Python."""
+    pl = polars()
+    columns = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
+    selected = frame.select(columns).with_columns(pl.lit(1, pl.Int64).alias(COUNT))
+    if tick is not None:
+        selected = selected.map_batches(tick, streamable=True)
+    aggregations = [pl.col(COUNT).sum()]
+    if weight is not None:
+        value = pl.col(weight).cast(pl.Float64)
+        bad = value.is_null() | value.is_nan() | value.is_infinite() | (value < 0)
+        aggregations += [value.sum().alias(WEIGHT), bad.sum().alias(_BAD)]
+    grouped = selected.group_by(list(dict.fromkeys(keys))).agg(aggregations)
+    return grouped.collect(engine="streaming")
+
+
+def count_keys(
+    source: Source,
+    keys: Sequence[str],
+    *,
+    options: dict[str, str],
+    weight: str | None = None,
+    numeric: Sequence[str] = (),
+    text: Sequence[str] = (),
+    progress: bool = False,
+) -> tuple[Any, Any]:
+    """Distinct tuples of the ``keys`` columns with their row count (and summed ``weight``).
+
+    Parameters
+    ----------
+    source : Source
+        The file.
+    keys : sequence of str
+        Columns to group by (ratings, scores, groups).
+    options : dict
+        ``option -> column`` for the messages (``{"--true": "grade", ...}``).
+    weight : str, optional
+        A column of sample weights, summed per tuple into ``WEIGHT``.
+    numeric : sequence of str
+        Key columns that must hold numbers (scores).
+    text : sequence of str
+        Key columns kept as they are (groups; ratings named by ``--labels``). Other text key
+        columns are ratings: numbers written as text are parsed, a stray word is an error.
+    progress : bool
+        Show a progress bar (large files only).
+
+    Returns
+    -------
+    frame : polars.LazyFrame
+        The scan, with text columns of numbers cast to Float64 (for row look-ups).
+    counts : polars.DataFrame
+        One row per distinct tuple: the keys, ``COUNT`` (int64) and ``WEIGHT`` (float64).
+
+    Notes
+    -----
+    The count runs in polars' streaming engine: memory holds a few batches of rows and the
+    distinct tuples, never the columns. A CSV value that contradicts the inferred column type
+    (``abc`` after 10,000 numbers) is found by scanning once more with the columns as text.
+    """
+    pl = polars()
+    frame = source.scan()
+    schema = source.schema(frame)
+    check_columns(source, schema, options)
+    used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
+    frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight)
+    with _progress(source, progress) as tick:
+        try:
+            counts = _count(source, frame, keys, weight, tick)
+        except pl.exceptions.ComputeError as exc:
+            if source.fmt not in ("csv", "tsv"):
+                raise read_error(source, exc) from None
+            frame = _typed(
+                source,
+                source.scan(string_columns=used),
+                [k for k in keys if k not in text],
+                numeric,
+                weight,
+            )
+            try:
+                counts = _count(source, frame, keys, weight, None)
+            except pl.exceptions.PolarsError as again:
+                raise read_error(source, again) from None
+        except pl.exceptions.PolarsError as exc:
+            raise read_error(source, exc) from None
+    if counts.height == 0:
+        raise WkappaError(
+            f"{source.name} has a header but no data rows; there is nothing to score."
+        )
+    if weight is not None and counts[_BAD].sum() > 0:
+        _raise_bad_weight(source, frame, weight)
+    return frame, counts.drop(_BAD, strict=False)
+
+
+def _typed(
+    source: Source, frame: Any, keys: Sequence[str], numeric: Sequence[str], weight: str | None
+) -> Any:
+    frame = numeric_columns(source, frame, [k for k in keys if k not in numeric], required=False)
+    required = [*numeric, *([weight] if weight else [])]
+    frame = numeric_columns(source, frame, required, required=True)
+    schema = source.schema(frame)
+    for column in required:
+        if not schema[column].is_numeric():
+            raise WkappaError(
+                f"{source.name}: column {column!r} must hold numbers; it holds {schema[column]}."
+            )
+    return frame
+
+
+def _raise_bad_weight(source: Source, frame: Any, column: str) -> None:
+    """Sample weights must be present, finite and non-negative: the first bad row is named."""
+    pl = polars()
+    value = pl.col(column).cast(pl.Float64)
+    bad = value.is_null() | value.is_nan() | value.is_infinite() | (value < 0)
+    row = first_row(frame, bad)
+    shown = frame.filter(bad).select(column).head(1).collect().item()
+    raise WkappaError(
+        f"{source.name}, row {row}: the weight {format_value(shown)} in column {column!r} "
+        "is not a finite non-negative number. Hint: weights must be >= 0 and present."
+    )

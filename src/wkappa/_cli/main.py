@@ -1,0 +1,386 @@
+"""The ``wkappa`` command line (also ``python -m wkappa``).
+
+Subcommands: ``score`` (kappa of two columns with its standard error, interval, test and
+tables; ``--by`` per group; text, JSON or CSV; an HTML report), ``thresholds`` (exact
+kappa-optimal cut points for a score column, optionally applied to another file), ``compare``
+(two predictions against one truth, paired bootstrap) and ``demo``. Bad input is one line on
+stderr and exit code 2; ``--debug`` shows the traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from ..exceptions import WkappaError
+
+__all__ = ["main"]
+
+WEIGHT_CHOICES = ("quadratic", "linear", "unweighted")
+
+
+def _progress_wanted(args: argparse.Namespace) -> bool:
+    return not args.quiet and sys.stdout.isatty() and sys.stderr.isatty()
+
+
+def _column_options(**columns: str | None) -> dict[str, str]:
+    return {f"--{k.replace('_', '-')}": v for k, v in columns.items() if v is not None}
+
+
+def _interval(result: Any, args: argparse.Namespace) -> Any:
+    from .._stats import BootstrapMethod
+    from . import output
+
+    if args.bootstrap:
+        method = BootstrapMethod(args.bootstrap, method=args.bootstrap_method, rng=args.seed)
+        ci = result.confidence_interval(args.ci, method=method)
+    else:
+        ci = result.confidence_interval(args.ci)
+    return output.Scored(result, float(ci.low), float(ci.high), float(args.ci), ci.method)
+
+
+def _score(args: argparse.Namespace) -> int:
+    from .._stats import kappa_test_from_table
+    from . import output
+    from .io import count_keys, open_source
+    from .tables import build_tables, parse_labels
+
+    source = open_source(args.file, args.input_format, args.separator)
+    keys = [args.true, args.pred, *([args.by] if args.by else [])]
+    options = _column_options(
+        true=args.true, pred=args.pred, by=args.by, weight_col=args.weight_col
+    )
+    text = [*([args.by] if args.by else []), *([args.true, args.pred] if args.labels else [])]
+    frame, counts = count_keys(
+        source,
+        keys,
+        options=options,
+        weight=args.weight_col,
+        text=text,
+        progress=_progress_wanted(args),
+    )
+    tables = build_tables(
+        source,
+        frame,
+        counts,
+        true=args.true,
+        pred=args.pred,
+        by=args.by,
+        weighted=args.weight_col is not None,
+        labels=parse_labels(args.labels, counts, [args.true, args.pred]),
+        min_rating=args.min_rating,
+        max_rating=args.max_rating,
+        ordered=args.weights != "unweighted",
+        nan_policy=args.nan_policy,
+    )
+
+    def scored(table: Any) -> Any:
+        result = kappa_test_from_table(table, weights=args.weights, labels=tables.labels)
+        return _interval(result, args)
+
+    overall = scored(tables.overall)
+    groups = [(value, scored(table)) for value, table in tables.groups]
+    common = {"by": args.by, "weight_column": args.weight_col, "omitted": tables.omitted}
+    if args.format == "json":
+        print(output.score_json(source.name, args.true, args.pred, overall, groups, **common))
+    elif args.format == "csv":
+        print(output.score_csv(overall, groups, by=args.by))
+    else:
+        print(output.score_text(source.name, args.true, args.pred, overall, groups, **common))
+        if args.explain:
+            print()
+            print(overall.result.explain())
+    if args.report:
+        from .report import write_report
+
+        write_report(args.report, source.name, args.true, args.pred, overall, groups, by=args.by)
+        _note(args, f"wrote {args.report}")
+    if args.plot:
+        from .report import save_plot
+
+        save_plot(overall.result, args.plot)
+        _note(args, f"wrote {args.plot}")
+    return 0
+
+
+def _note(args: argparse.Namespace, message: str) -> None:
+    if not args.quiet:
+        print(f"wkappa: {message}", file=sys.stderr)
+
+
+def _thresholds(args: argparse.Namespace) -> int:
+    from .thresholds import run_thresholds
+
+    return run_thresholds(args, progress=_progress_wanted(args), note=lambda m: _note(args, m))
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .thresholds import run_compare
+
+    return run_compare(args, progress=_progress_wanted(args))
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(export=args.export_data)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar or notes")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
+
+
+def _file_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
+    )
+    parser.add_argument(
+        "--input-format",
+        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
+        help="the file's format (default: from its name)",
+    )
+    parser.add_argument(
+        "--separator", metavar="CHAR", help="field separator of a CSV file (default: , or tab)"
+    )
+    parser.add_argument(
+        "--true",
+        required=True,
+        metavar="COL",
+        help="column of rater A / the truth (rows of the table)",
+    )
+
+
+def _category_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--weights",
+        choices=WEIGHT_CHOICES,
+        default="quadratic",
+        help="disagreement weights (default: quadratic)",
+    )
+    parser.add_argument(
+        "--labels",
+        metavar="A,B,C",
+        help="the categories in order (default: every integer from min to max)",
+    )
+    parser.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
+    parser.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
+    parser.add_argument(
+        "--nan-policy",
+        choices=("raise", "omit"),
+        default="raise",
+        help="a missing rating is an error (raise) or its row is dropped (omit)",
+    )
+
+
+def _interval_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ci",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="confidence level of the interval (default: 0.95)",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="bootstrap the interval with N resamples (default: asymptotic)",
+    )
+    parser.add_argument(
+        "--bootstrap-method",
+        choices=("percentile", "bca"),
+        default="percentile",
+        help="bootstrap interval (default: percentile)",
+    )
+    parser.add_argument("--seed", type=int, help="random seed of the bootstrap")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="wkappa",
+        description="Cohen's weighted kappa and quadratic weighted kappa (QWK) of rating files.",
+        epilog="Exit codes: 0 success, 2 bad input or options, 1 internal error.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    score = sub.add_parser(
+        "score",
+        help="kappa of two columns, with SE, CI, test and tables",
+        description="Weighted kappa of two rating columns of a file.",
+    )
+    _file_options(score)
+    score.add_argument(
+        "--pred",
+        required=True,
+        metavar="COL",
+        help="column of rater B / the prediction (columns of the table)",
+    )
+    _category_options(score)
+    score.add_argument("--weight-col", metavar="COL", help="column of sample weights")
+    score.add_argument("--by", metavar="COL", help="also score each value of this column")
+    _interval_options(score)
+    score.add_argument(
+        "--explain", action="store_true", help="explain the computation step by step (text format)"
+    )
+    score.add_argument(
+        "--format", choices=("text", "json", "csv"), default="text", help="output (default: text)"
+    )
+    score.add_argument(
+        "--report", metavar="OUT.html", help="write a self-contained HTML report with heatmaps"
+    )
+    score.add_argument("--plot", metavar="OUT.png", help="save the heatmaps of O, E and W*(O-E)")
+    _common(score)
+    score.set_defaults(func=_score)
+
+    thresholds = sub.add_parser(
+        "thresholds",
+        help="exact kappa-optimal thresholds for scores",
+        description="Fit the cut points on a score column that maximise "
+        "weighted kappa against the truth (global optimum).",
+    )
+    _file_options(thresholds)
+    thresholds.add_argument(
+        "--score",
+        required=True,
+        metavar="COL",
+        help="column of real-valued scores (e.g. out-of-fold predictions)",
+    )
+    _category_options(thresholds)
+    thresholds.add_argument(
+        "--apply",
+        metavar="OTHER_FILE",
+        help="write OTHER_FILE with a column of grades from the thresholds",
+    )
+    thresholds.add_argument(
+        "--out", metavar="FILE", help="where --apply writes (CSV, Parquet, Arrow or JSON lines)"
+    )
+    thresholds.add_argument(
+        "--apply-score",
+        metavar="COL",
+        help="the score column of OTHER_FILE (default: the --score column)",
+    )
+    thresholds.add_argument(
+        "--grade-col",
+        default="grade",
+        metavar="NAME",
+        help="name of the column --apply adds (default: grade)",
+    )
+    thresholds.add_argument("--format", choices=("text", "json"), default="text")
+    _common(thresholds)
+    thresholds.set_defaults(func=_thresholds)
+
+    compare = sub.add_parser(
+        "compare",
+        help="two predictions against one truth (paired)",
+        description="Paired comparison of the kappas of two predictions.",
+    )
+    _file_options(compare)
+    compare.add_argument(
+        "--pred",
+        required=True,
+        action="append",
+        metavar="COL",
+        help="a prediction column; give it twice",
+    )
+    _category_options(compare)
+    compare.add_argument(
+        "--ci",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="confidence level of the interval (default: 0.95)",
+    )
+    compare.add_argument(
+        "--bootstrap",
+        type=int,
+        default=9999,
+        metavar="N",
+        help="bootstrap resamples (default: 9999)",
+    )
+    compare.add_argument("--seed", type=int, help="random seed of the bootstrap")
+    compare.add_argument("--format", choices=("text", "json"), default="text")
+    _common(compare)
+    compare.set_defaults(func=_compare)
+
+    demo = sub.add_parser(
+        "demo",
+        help="worked examples on built-in data",
+        description="The seed notes' worked example step by step, a published "
+        "two-rater data set scored with intervals, and a threshold fit.",
+    )
+    demo.add_argument(
+        "--export-data",
+        metavar="DIR",
+        help="copy the bundled data sets to DIR (to try the commands on them)",
+    )
+    _common(demo)
+    demo.set_defaults(func=_demo)
+    return parser
+
+
+def _warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
+    print(f"wkappa: warning: {message}", file=sys.stderr)
+
+
+# The library's parameter names, as the command line spells them.
+_OPTION_NAMES = (
+    ("confidence_level=", "--ci "),
+    ("`confidence_level`", "--ci"),
+    ("`n_resamples`", "--bootstrap"),
+    ("`rng`", "--seed"),
+    ("labels=", "--labels"),
+    ("`labels`", "--labels"),
+    ("`min_rating`", "--min-rating"),
+    ("`max_rating`", "--max-rating"),
+    ("`sample_weight`", "--weight-col"),
+)
+
+
+def _one_line(exc: BaseException, options: bool = False) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if options:
+        for name, option in _OPTION_NAMES:
+            text = text.replace(name, option)
+    return text
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
+    args = _parser().parse_args(argv)
+    debug = getattr(args, "debug", False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.showwarning = _warning
+            return int(args.func(args))
+    except (WkappaError, ImportError) as exc:
+        if debug:
+            raise
+        print(f"wkappa: error: {_one_line(exc, options=True)}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `wkappa ... | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:
+        if debug:
+            raise
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"wkappa: error: {where}{exc.strerror or _one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BaseException as exc:  # also a Rust panic from polars (a BaseException)
+        if debug or isinstance(exc, SystemExit):
+            raise
+        print(
+            f"wkappa: internal error: {type(exc).__name__}: {_one_line(exc)} "
+            "(rerun with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return 1

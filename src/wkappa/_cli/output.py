@@ -1,0 +1,302 @@
+"""Output of the command line: aligned text tables, JSON with a stable schema, CSV.
+
+JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/1"``); every float is
+a number or ``null`` (undefined):
+
+``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, then the fields of
+one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
+``pvalue``, ``confidence_interval`` ``[low, high]``, ``confidence_level``, ``ci_method``
+(``asymptotic``, ``percentile`` or ``bca``), ``n``, ``interpretation``, ``labels``, ``weights``,
+``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E); with ``--by COL``, also ``by``
+(the column) and ``groups``: a list of summaries, each with ``group`` (the value).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .tables import label_text
+
+__all__ = [
+    "Scored",
+    "format_number",
+    "format_pvalue",
+    "render_table",
+    "score_csv",
+    "score_json",
+    "score_text",
+    "summary",
+    "to_json",
+]
+
+SCHEMA = "wkappa.score/1"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One KappaResult with the interval the user asked for."""
+
+    result: Any  # KappaResult
+    low: float
+    high: float
+    level: float
+    method: str
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return value if math.isfinite(value) else None
+    if isinstance(value, np.ndarray):
+        return [_json_value(v) for v in value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_value(v) for k, v in value.items()}
+    return value
+
+
+def to_json(document: dict[str, Any]) -> str:
+    """Strict JSON (nan and infinities become null), indented, each list of scalars (a table
+    row, the labels, an interval) on one line."""
+    leaves: list[str] = []
+
+    def collapse(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: collapse(v) for k, v in value.items()}
+        if isinstance(value, list):
+            if all(not isinstance(v, (list, dict)) for v in value):
+                leaves.append(json.dumps(value, allow_nan=False))
+                return f"\0{len(leaves) - 1}\0"
+            return [collapse(v) for v in value]
+        return value
+
+    text = json.dumps(collapse(_json_value(document)), indent=2, allow_nan=False)
+    return re.sub(r'"\\u0000(\d+)\\u0000"', lambda m: leaves[int(m.group(1))], text)
+
+
+def _whole(table: np.ndarray) -> Any:
+    return table.astype(np.int64) if table.dtype.kind in "iu" else table
+
+
+def summary(scored: Scored) -> dict[str, Any]:
+    """The JSON fields of one result (see the module docstring)."""
+    result = scored.result
+    n = result.n
+    return {
+        "statistic": result.statistic,
+        "standard_error": result.standard_error,
+        "standard_error_null": result.standard_error_null,
+        "zscore": result.zscore,
+        "pvalue": result.pvalue,
+        "confidence_interval": [scored.low, scored.high],
+        "confidence_level": scored.level,
+        "ci_method": scored.method,
+        "n": int(n) if float(n).is_integer() else float(n),
+        "interpretation": result.interpretation,
+        "labels": list(result.labels),
+        "weights": result.weights,
+        "table": _whole(np.asarray(result.table)),
+        "expected_table": np.asarray(result.expected_table),
+    }
+
+
+def format_number(value: float, digits: int = 4) -> str:
+    """A float with ``digits`` decimals; 'nan' for undefined."""
+    return "nan" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def format_pvalue(value: float) -> str:
+    """A p-value: four decimals, or scientific below 0.001."""
+    if math.isnan(value):
+        return "nan"
+    return f"{value:.4f}" if value >= 1e-3 else f"{value:.2e}"
+
+
+def render_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    indent: int = 2,
+    left: Sequence[int] = (0,),
+) -> str:
+    """Columns padded to their widest cell; the ``left`` columns left-aligned, others right."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for row in [header, *rows]:
+        cells = [
+            str(cell).ljust(w) if i in left else str(cell).rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append(" " * indent + "  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _matrix(table: np.ndarray, labels: Sequence[Any], digits: int | None) -> str:
+    names = [label_text(v) for v in labels]
+
+    def cell(value: float) -> str:
+        if digits is None and float(value).is_integer():
+            return str(int(value))
+        return f"{value:.{digits if digits is not None else 2}f}"
+
+    rows = [
+        [names[i], *(cell(v) for v in table[i]), cell(table[i].sum())]
+        for i in range(table.shape[0])
+    ]
+    rows.append(["total", *(cell(v) for v in table.sum(axis=0)), cell(table.sum())])
+    return render_table(["", *names, "total"], rows)
+
+
+def _ci_name(scored: Scored) -> str:
+    return "asymptotic" if scored.method == "asymptotic" else f"bootstrap, {scored.method}"
+
+
+def _result_lines(scored: Scored) -> list[str]:
+    result = scored.result
+    pct = f"{scored.level * 100:g}% CI"
+    n = result.n
+    rows = [
+        ["kappa", format_number(result.statistic), f"{result.interpretation} agreement"],
+        ["standard error", format_number(result.standard_error), ""],
+        [pct, f"[{format_number(scored.low)}, {format_number(scored.high)}]", _ci_name(scored)],
+        ["z", f"{result.zscore:.2f}", f"null SE {format_number(result.standard_error_null)}"],
+        ["p-value", format_pvalue(result.pvalue), "H0: kappa = 0, two-sided"],
+        ["n", f"{int(n)}" if float(n).is_integer() else f"{n:g}", ""],
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    return [f"  {r[0].ljust(widths[0])}  {r[1].ljust(widths[1])}  {r[2]}".rstrip() for r in rows]
+
+
+def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
+    """One row per group for the ``--by`` table."""
+    rows = []
+    for value, scored in groups:
+        result = scored.result
+        n = result.n
+        rows.append(
+            [
+                label_text(value),
+                f"{int(n)}" if float(n).is_integer() else f"{n:g}",
+                format_number(result.statistic),
+                format_number(result.standard_error),
+                f"[{format_number(scored.low)}, {format_number(scored.high)}]",
+                f"{result.zscore:.2f}",
+                format_pvalue(result.pvalue),
+                result.interpretation,
+            ]
+        )
+    return rows
+
+
+def score_text(
+    name: str,
+    true: str,
+    pred: str,
+    overall: Scored,
+    groups: Sequence[tuple[Any, Scored]],
+    *,
+    by: str | None,
+    weight_column: str | None,
+    omitted: int,
+) -> str:
+    """The human-readable report of ``wkappa score``."""
+    result = overall.result
+    labels = ", ".join(label_text(v) for v in result.labels)
+    lines = [
+        f"wkappa score: {name}",
+        f"  rows (rater A)     {true}",
+        f"  columns (rater B)  {pred}",
+        f"  weights            {result.weights}; K = {len(result.labels)} categories: {labels}",
+    ]
+    if weight_column:
+        lines.append(f"  sample weights     {weight_column}")
+    if omitted:
+        lines.append(f"  omitted            {omitted} rows with a missing rating")
+    lines += ["", *_result_lines(overall), ""]
+    if by is not None:
+        level = f"{overall.level * 100:g}% CI"
+        header = [by, "n", "kappa", "SE", level, "z", "p", "interpretation"]
+        rows = group_rows([*groups, ("(all)", overall)])
+        lines += [f"By {by}:", render_table(header, rows, left=(0, 7)), ""]
+    table = np.asarray(result.table)
+    digits = None if table.dtype.kind in "iu" else 2
+    lines += [
+        f"Observed O (rows: {true}, columns: {pred})",
+        _matrix(table, result.labels, digits),
+        "",
+        "Expected E = outer(row totals, column totals) / n",
+        _matrix(np.asarray(result.expected_table), result.labels, 2),
+    ]
+    return "\n".join(lines)
+
+
+def score_json(
+    name: str,
+    true: str,
+    pred: str,
+    overall: Scored,
+    groups: Sequence[tuple[Any, Scored]],
+    *,
+    by: str | None,
+    weight_column: str | None,
+    omitted: int,
+) -> str:
+    """The JSON document of ``wkappa score`` (schema in the module docstring)."""
+    document: dict[str, Any] = {
+        "schema": SCHEMA,
+        "file": name,
+        "true": true,
+        "pred": pred,
+        "weight_column": weight_column,
+        "omitted_rows": omitted,
+        **summary(overall),
+    }
+    if by is not None:
+        document["by"] = by
+        document["groups"] = [{"group": value, **summary(s)} for value, s in groups]
+    return to_json(document)
+
+
+CSV_FIELDS = (
+    "n",
+    "statistic",
+    "standard_error",
+    "ci_low",
+    "ci_high",
+    "zscore",
+    "pvalue",
+    "interpretation",
+)
+
+
+def score_csv(overall: Scored, groups: Sequence[tuple[Any, Scored]], *, by: str | None) -> str:
+    """One CSV row per group (and ``(all)``), or a single row without ``--by``."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*([by] if by else []), *CSV_FIELDS])
+    everything = [*groups, ("(all)", overall)] if by else [(None, overall)]
+    for value, scored in everything:
+        result = scored.result
+        n = result.n
+        fields = [
+            int(n) if float(n).is_integer() else n,
+            *(repr(float(v)) for v in (result.statistic, result.standard_error)),
+            repr(float(scored.low)),
+            repr(float(scored.high)),
+            repr(float(result.zscore)),
+            repr(float(result.pvalue)),
+            result.interpretation,
+        ]
+        writer.writerow([*([label_text(value)] if by else []), *fields])
+    return buffer.getvalue().rstrip("\n")

@@ -1,0 +1,208 @@
+"""``wkappa score --report out.html``: one self-contained HTML file.
+
+Inline CSS, the numbers as HTML tables and the heatmaps of :meth:`KappaResult.plot` as base64
+PNG ``data:`` URIs: the file opens offline, can be mailed, and needs no other file. A tiny
+inline script records, once the page has loaded, each image's natural width in
+``data-loaded-widths`` on ``<body>`` (used by the browser test).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._core import import_optional
+from .output import Scored, format_number, format_pvalue
+from .tables import label_text
+
+__all__ = ["MAX_GROUP_SECTIONS", "heatmap_png", "save_plot", "write_report"]
+
+# Each group section draws a figure (about a second); past this many, the table suffices.
+MAX_GROUP_SECTIONS = 12
+
+_CSS = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330;
+       max-width: 1100px; margin: 2em auto; padding: 0 1.2em; }
+h1 { font-size: 1.5em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 2em; }
+.meta { color: #5a6270; margin-top: 0; }
+.headline { display: flex; gap: 1.8em; flex-wrap: wrap; background: #f3f6fb;
+            border: 1px solid #d8e0ec; border-radius: 8px; padding: 1em 1.4em; }
+.headline div { min-width: 8em; } .headline .value { font-size: 1.6em; font-weight: 600; }
+.headline .label { color: #5a6270; font-size: 0.85em; text-transform: uppercase; }
+table { border-collapse: collapse; margin: 0.6em 0; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #e3e7ee; text-align: right; }
+th:first-child, td:first-child { text-align: left; } th { background: #f3f6fb; }
+img { max-width: 100%; height: auto; border: 1px solid #e3e7ee; border-radius: 4px; }
+.note { color: #5a6270; font-size: 0.9em; }
+.pair { display: flex; gap: 3em; flex-wrap: wrap; } h3 { font-size: 1em; margin-bottom: 0; }
+table.groups td:last-child { text-align: left; }
+"""
+
+_SCRIPT = """
+window.addEventListener("load", function () {
+  var widths = Array.prototype.map.call(document.images, function (im) {
+    return im.naturalWidth;
+  });
+  document.body.setAttribute("data-loaded-widths", widths.join(","));
+});
+"""
+
+
+def _figure_of(axes: Any) -> Any:
+    first = np.ravel(np.asarray(axes, dtype=object))[0]
+    return first.figure
+
+
+def heatmap_png(result: Any) -> bytes:
+    """The PNG of ``result.plot()`` (matplotlib, Agg backend, no display needed)."""
+    matplotlib = import_optional("matplotlib", "plot")
+    matplotlib.use("Agg", force=False)
+    pyplot = import_optional("matplotlib.pyplot", "plot")
+    figure = _figure_of(result.plot())
+    try:
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=96, bbox_inches="tight")
+        return buffer.getvalue()
+    finally:
+        pyplot.close(figure)
+
+
+def save_plot(result: Any, path: str) -> None:
+    """``--plot out.png``: the heatmaps of O, E and W*(O-E)."""
+    Path(path).write_bytes(heatmap_png(result))
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value))
+
+
+def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str:
+    names = [label_text(v) for v in labels]
+
+    def cell(value: float) -> str:
+        return str(int(value)) if integer else f"{value:.2f}"
+
+    head = "".join(f"<th>{_e(n)}</th>" for n in names)
+    rows = [
+        f"<tr><th>{_e(names[i])}</th>{''.join(f'<td>{cell(v)}</td>' for v in table[i])}"
+        f"<td>{cell(table[i].sum())}</td></tr>"
+        for i in range(table.shape[0])
+    ]
+    totals = "".join(f"<td>{cell(v)}</td>" for v in table.sum(axis=0))
+    rows.append(f"<tr><th>total</th>{totals}<td>{cell(table.sum())}</td></tr>")
+    return f"<table><tr><th></th>{head}<th>total</th></tr>{''.join(rows)}</table>"
+
+
+def _headline(scored: Scored) -> str:
+    result = scored.result
+    level = f"{scored.level * 100:g}% CI"
+    method = "asymptotic" if scored.method == "asymptotic" else f"bootstrap ({scored.method})"
+    items = [
+        ("kappa", format_number(result.statistic), f"{result.interpretation} agreement"),
+        (level, f"[{format_number(scored.low)}, {format_number(scored.high)}]", method),
+        ("standard error", format_number(result.standard_error), ""),
+        ("z", f"{result.zscore:.2f}", f"p = {format_pvalue(result.pvalue)}"),
+        ("n", f"{result.n:g}", f"K = {len(result.labels)}, {result.weights} weights"),
+    ]
+    cells = "".join(
+        f'<div><div class="label">{_e(a)}</div><div class="value">{_e(b)}</div>'
+        f'<div class="note">{_e(c)}</div></div>'
+        for a, b, c in items
+    )
+    return f'<div class="headline">{cells}</div>'
+
+
+def _section(title: str, scored: Scored, true: str, pred: str) -> str:
+    result = scored.result
+    table = np.asarray(result.table)
+    integer = table.dtype.kind in "iu"
+    png = base64.b64encode(heatmap_png(result)).decode("ascii")
+    return "\n".join(
+        [
+            f"<h2>{_e(title)}</h2>",
+            _headline(scored),
+            '<div class="pair"><div>',
+            "<h3>Observed O</h3>",
+            f'<p class="note">rows: {_e(true)}, columns: {_e(pred)}</p>',
+            _matrix_html(table, result.labels, integer),
+            "</div><div>",
+            "<h3>Expected E</h3>",
+            '<p class="note">outer(row totals, column totals) / n</p>',
+            _matrix_html(np.asarray(result.expected_table), result.labels, False),
+            "</div></div>",
+            f'<img alt="heatmaps of O, E and W*(O-E) for {_e(title)}" '
+            f'src="data:image/png;base64,{png}">',
+        ]
+    )
+
+
+def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored) -> str:
+    level = f"{overall.level * 100:g}% CI"
+    head = "".join(
+        f"<th>{_e(h)}</th>" for h in (by, "n", "kappa", "SE", level, "z", "p", "interpretation")
+    )
+    rows = []
+    for value, s in [*groups, ("(all)", overall)]:
+        r = s.result
+        cells = [
+            label_text(value),
+            f"{r.n:g}",
+            format_number(r.statistic),
+            format_number(r.standard_error),
+            f"[{format_number(s.low)}, {format_number(s.high)}]",
+            f"{r.zscore:.2f}",
+            format_pvalue(r.pvalue),
+            r.interpretation,
+        ]
+        rows.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in cells) + "</tr>")
+    return f'<table class="groups"><tr>{head}</tr>{"".join(rows)}</table>'
+
+
+def write_report(
+    path: str,
+    name: str,
+    true: str,
+    pred: str,
+    overall: Scored,
+    groups: Sequence[tuple[Any, Scored]],
+    *,
+    by: str | None,
+) -> None:
+    """Write the HTML report of a ``score`` run to ``path``."""
+    result = overall.result
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>wkappa report: {_e(name)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>Weighted kappa: {_e(name)}</h1>",
+        f'<p class="meta">rows (rater A) <b>{_e(true)}</b>, columns (rater B) <b>{_e(pred)}</b>'
+        f" &middot; {_e(result.weights)} weights &middot; made by wkappa, {stamp}</p>",
+        _section("All rows", overall, true, pred),
+    ]
+    if by is not None:
+        parts += [f"<h2>By {_e(by)}</h2>", _group_table(by, groups, overall)]
+        shown = groups[:MAX_GROUP_SECTIONS]
+        parts += [_section(f"{by} = {label_text(v)}", s, true, pred) for v, s in shown]
+        if len(groups) > len(shown):
+            parts.append(
+                f'<p class="note">Heatmaps of the first {len(shown)} of {len(groups)} groups '
+                "only; the table above has them all.</p>"
+            )
+    parts += [
+        '<p class="note">kappa = 1 - sum(W*O) / sum(W*E); standard error of Fleiss, Cohen &amp; '
+        "Everitt (1969); z and p test kappa = 0 with the null standard error; interpretation "
+        "after Landis &amp; Koch (1977). Heatmaps: O, E and the agreement lost per cell, "
+        "W*(O-E)/n.</p>",
+        f"<script>{_SCRIPT}</script>",
+        "</body></html>",
+    ]
+    Path(path).write_text("\n".join(parts), encoding="utf-8")

@@ -1,0 +1,212 @@
+"""From counted key tuples to K x K tables, with errors that name the file's row.
+
+The counts of :func:`wkappa._cli.main.io.count_keys` hold one row per distinct (truth, prediction[,
+group]) tuple. They are encoded by the library's own :func:`~wkappa._core.encode.encode_ratings`
+(the tuple counts are its sample weights), so the command line and the Python API accept and
+refuse exactly the same ratings. When encoding fails, the offending value is found among the
+distinct values and its first row in the file is looked up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._core import count_table, encode_ratings
+from ..exceptions import WkappaError
+from .io import COUNT, WEIGHT, Source, first_row, polars
+
+# Values tried one by one to find the row of an error (the error path only).
+_MAX_PROBES = 10_000
+
+__all__ = ["Tables", "build_tables", "drop_missing", "label_text", "parse_labels"]
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The tables of one ``score`` run.
+
+    Attributes
+    ----------
+    labels : tuple
+        The K categories, shared by every table.
+    overall : ndarray of shape (K, K)
+        Counts over the whole file (int64; float64 with a weight column).
+    groups : list of (value, ndarray of shape (K, K))
+        One table per value of the ``--by`` column, in sorted order (missing last).
+    omitted : int
+        Rows dropped for a missing rating (``--nan-policy omit``).
+    """
+
+    labels: Sequence[Any]
+    overall: np.ndarray
+    groups: list[tuple[Any, np.ndarray]]
+    omitted: int
+
+
+def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[Any] | None:
+    """``--labels a,b,c`` as a list: numbers when the rating columns hold numbers."""
+    if text is None:
+        return None
+    names = [part.strip() for part in text.split(",")]
+    if any(name == "" for name in names):
+        raise WkappaError(f"--labels must be a comma-separated list like 0,1,2; got {text!r}.")
+    if not all(counts.schema[c].is_numeric() for c in columns):
+        return names
+    values: list[Any] = []
+    for name in names:
+        try:
+            number = float(name)
+        except ValueError:
+            raise WkappaError(
+                f"--labels has {name!r}, but the columns {', '.join(map(repr, columns))} hold "
+                "numbers. Hint: list the numeric grades, e.g. --labels 0,1,2,3."
+            ) from None
+        values.append(int(number) if number.is_integer() else number)
+    return values
+
+
+def drop_missing(counts: Any, columns: Sequence[str]) -> tuple[Any, int]:
+    """Drop tuples with a missing rating (null or NaN); also return the rows dropped."""
+    pl = polars()
+    present = pl.lit(True)
+    for column in columns:
+        present = present & pl.col(column).is_not_null()
+        if counts.schema[column].is_float():
+            present = present & ~pl.col(column).is_nan()
+    kept = counts.filter(present)
+    return kept, int(counts[COUNT].sum() - kept[COUNT].sum())
+
+
+def _locate(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: dict[str, str],
+    probe: Callable[[str, Any], object],
+) -> tuple[str, Any, int | None, str] | None:
+    """The earliest (column, value, row, message) whose value alone fails ``probe``.
+
+    None when every value fails alone: the problem is then the column as a whole (words
+    without ``--labels``), not one row. The rows of up to five failing values are looked up
+    (one streaming pass each) and the earliest is reported.
+    """
+    pl = polars()
+    failed: list[tuple[str, Any, str]] = []
+    passed = False
+    for column in dict.fromkeys(columns.values()):
+        for value in counts[column].unique(maintain_order=True).head(_MAX_PROBES).to_list():
+            try:
+                probe(column, value)
+            except WkappaError as exc:
+                failed.append((column, value, str(exc)))
+            else:
+                passed = True
+    if not failed or not passed:
+        return None
+    found = []
+    for column, value, message in failed[:5]:
+        if value is None:
+            predicate = pl.col(column).is_null()
+        elif isinstance(value, float) and value != value:
+            predicate = pl.col(column).is_nan()
+        else:
+            predicate = pl.col(column) == value
+        row = first_row(frame, predicate)
+        found.append((column, value, row, message))
+    return min(found, key=lambda item: item[2] if item[2] is not None else float("inf"))
+
+
+def _relabel(message: str, columns: dict[str, str]) -> str:
+    for role, column in columns.items():
+        message = message.replace(f"`{role}`", f"column {column!r}")
+    return re.sub(r" at position \d+", "", message)
+
+
+def build_tables(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    *,
+    true: str,
+    pred: str,
+    by: str | None,
+    weighted: bool,
+    labels: list[Any] | None,
+    min_rating: int | None,
+    max_rating: int | None,
+    ordered: bool,
+    nan_policy: str,
+) -> Tables:
+    """Encode the counted tuples and tabulate them, overall and per ``by`` group."""
+    omitted = 0
+    if nan_policy == "omit":
+        counts, omitted = drop_missing(counts, [true, pred])
+        if counts.height == 0:
+            raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
+    frequency = counts[WEIGHT if weighted else COUNT].to_numpy().astype(np.float64)
+    options: dict[str, Any] = {"labels": labels, "min_rating": min_rating, "max_rating": max_rating}
+    try:
+        encoded = encode_ratings(
+            counts[true], counts[pred], sample_weight=frequency, ordered=ordered, **options
+        )
+    except WkappaError as exc:
+        roles = {"y_true": true, "y_pred": pred}
+        found = _locate(
+            source,
+            frame,
+            counts,
+            roles,
+            lambda column, value: encode_ratings(
+                one := counts[column].head(0).extend_constant(value, 1),
+                one,
+                ordered=ordered,
+                **options,
+            ),
+        )
+        message = _relabel(str(exc), roles)
+        if found is None:
+            raise WkappaError(f"{source.name}: {message}") from None
+        column, value, row, alone = found
+        if value is None or (isinstance(value, float) and value != value):
+            message = (
+                f"column {column!r} has a missing rating. Hint: --nan-policy omit drops "
+                "rows with a missing rating."
+            )
+        else:
+            message = _relabel(alone, {"y_true": column, "y_pred": column})
+        raise WkappaError(f"{source.name}, row {row}: {message}") from None
+    assert encoded is not None  # nan_policy is never 'propagate' here
+    k = encoded.n_categories
+    overall = _table(encoded.true_index, encoded.pred_index, k, frequency, weighted)
+    groups: list[tuple[Any, np.ndarray]] = []
+    if by is not None:
+        values = counts[by].to_numpy()
+        for value in counts[by].unique().sort(nulls_last=True).to_list():
+            mask = counts[by].is_null().to_numpy() if value is None else values == value
+            table = _table(
+                encoded.true_index[mask], encoded.pred_index[mask], k, frequency[mask], weighted
+            )
+            groups.append((value, table))
+    return Tables(encoded.labels, overall, groups, omitted)
+
+
+def _table(
+    true_index: np.ndarray, pred_index: np.ndarray, k: int, frequency: np.ndarray, weighted: bool
+) -> np.ndarray:
+    table = count_table(true_index, pred_index, k, frequency)
+    # Row counts are whole numbers far below 2**53, so float64 sums are exact.
+    return table if weighted else np.rint(table).astype(np.int64)
+
+
+def label_text(value: Any) -> str:
+    """A category or group value as plain text."""
+    if value is None:
+        return "(missing)"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

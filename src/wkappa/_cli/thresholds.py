@@ -1,0 +1,281 @@
+"""``wkappa thresholds`` and ``wkappa compare``: scores to grades, and two predictions.
+
+Both count distinct tuples in polars' streaming engine first: (truth, score) pairs with their
+multiplicity are an exact stand-in for the rows, since kappa and the optimal thresholds depend
+on the rows only through such counts (repetition = integer sample weight).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._core import encode_ratings
+from ..exceptions import WkappaError
+from .io import COUNT, count_keys, detect_format, open_source, polars
+from .output import format_number, format_pvalue, render_table, to_json
+from .tables import build_tables, drop_missing, label_text, parse_labels
+
+__all__ = ["run_compare", "run_thresholds"]
+
+
+def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
+    from .._stats import optimize_thresholds
+
+    source = open_source(args.file, args.input_format, args.separator)
+    options = {"--true": args.true, "--score": args.score}
+    frame, counts = count_keys(
+        source,
+        [args.true, args.score],
+        options=options,
+        numeric=[args.score],
+        text=[args.true] if args.labels else [],
+        progress=progress,
+    )
+    # The truth alone goes through the same checks (and row look-ups) as `score`.
+    tables = build_tables(
+        source,
+        frame,
+        counts,
+        true=args.true,
+        pred=args.true,
+        by=None,
+        weighted=False,
+        labels=parse_labels(args.labels, counts, [args.true]),
+        min_rating=args.min_rating,
+        max_rating=args.max_rating,
+        ordered=True,
+        nan_policy=args.nan_policy,
+    )
+    pl = polars()
+    scores = counts[args.score]
+    missing = scores.is_null() | scores.cast(pl.Float64).is_nan()
+    if missing.any():
+        if args.nan_policy == "raise":
+            from .io import first_row
+
+            row = first_row(frame, pl.col(args.score).is_null() | pl.col(args.score).is_nan())
+            raise WkappaError(
+                f"{source.name}, row {row}: column {args.score!r} has a missing score. "
+                "Hint: --nan-policy omit drops rows with a missing value."
+            )
+        counts = counts.filter(~missing)
+    result = optimize_thresholds(
+        counts[args.true],
+        counts[args.score].cast(pl.Float64),
+        weights=args.weights,
+        labels=list(tables.labels),
+        sample_weight=counts[COUNT].to_numpy().astype(np.float64),
+        nan_policy=args.nan_policy,
+    )
+    return source, result, int(counts[COUNT].sum())
+
+
+def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[str], None]) -> int:
+    """Fit thresholds, print them, and optionally grade another file."""
+    if (args.apply is None) != (args.out is None):
+        raise WkappaError("--apply OTHER_FILE and --out FILE go together; give both or neither.")
+    source, result, n = _fit(args, progress)
+    if args.format == "json":
+        document = {
+            "schema": "wkappa.thresholds/1",
+            "file": source.name,
+            "true": args.true,
+            "score": args.score,
+            "n": n,
+            **result.to_dict(),
+        }
+        print(to_json(document))
+    else:
+        labels = [label_text(v) for v in result.labels]
+        rows = [
+            [f"{labels[i]} | {labels[i + 1]}", f"{t:.6g}"] for i, t in enumerate(result.thresholds)
+        ]
+        print(f"wkappa thresholds: {source.name}  (truth {args.true}, score {args.score}, n = {n})")
+        print(f"  weights {result.weights}; K = {len(labels)} grades: {', '.join(labels)}")
+        print(
+            f"  kappa with these thresholds: {format_number(result.statistic, 6)}"
+            f"  ({'proven optimal' if result.exact else 'optimal up to float rounding'},"
+            f" {result.n_iter} Dinkelbach iterations)"
+        )
+        print(render_table(["between grades", "threshold"], rows))
+        print("  a score equal to a threshold gets the lower grade")
+    if args.apply:
+        _apply(args, result)
+        note(f"wrote {args.out} (column {args.grade_col!r} added)")
+    return 0
+
+
+def _apply(args: argparse.Namespace, result: Any) -> None:
+    """Stream ``--apply`` through ``result.predict`` into ``--out``."""
+    pl = polars()
+    other = open_source(args.apply, None)
+    frame = other.scan()
+    schema = other.schema(frame)
+    from .io import check_columns
+
+    score = args.apply_score or args.score
+    check_columns(other, schema, {"--apply-score" if args.apply_score else "--score": score})
+    if args.grade_col in schema:
+        raise WkappaError(
+            f"{other.name} already has a column {args.grade_col!r}. Hint: pass --grade-col NAME."
+        )
+    if not schema[score].is_numeric():
+        raise WkappaError(f"column {score!r} of {other.name} must hold numbers.")
+    out_format = detect_format(args.out, None)
+    sample = np.asarray(result.labels)
+
+    def grade(scores: Any) -> Any:
+        values = scores.cast(pl.Float64)
+        if values.null_count() or values.is_nan().any():
+            raise WkappaError(f"column {score!r} of {other.name} has a missing score.")
+        return pl.Series(result.predict(values.to_numpy()))
+
+    dtype = pl.Series(sample[:1]).dtype
+    graded = frame.with_columns(
+        pl.col(score)
+        .map_batches(grade, return_dtype=dtype, is_elementwise=True)
+        .alias(args.grade_col)
+    )
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if out_format in ("csv", "tsv"):
+            graded.sink_csv(args.out, separator="\t" if out_format == "tsv" else ",")
+        elif out_format == "parquet":
+            graded.sink_parquet(args.out)
+        elif out_format == "ipc":
+            graded.sink_ipc(args.out)
+        else:
+            graded.sink_ndjson(args.out)
+    except pl.exceptions.PolarsError as exc:
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, WkappaError):
+            raise cause from None
+        raise WkappaError(f"could not write {args.out}: {str(exc).splitlines()[0]}") from None
+
+
+def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
+    """Paired bootstrap comparison of two prediction columns against one truth."""
+    if len(args.pred) != 2:
+        raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
+    pred_a, pred_b = args.pred
+    source = open_source(args.file, args.input_format, args.separator)
+    options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
+    keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
+    frame, counts = count_keys(
+        source, keys, options=options, text=keys if args.labels else [], progress=progress
+    )
+    if args.nan_policy == "omit":  # an item is compared only with all three ratings
+        counts, _ = drop_missing(counts, keys)
+        if counts.height == 0:
+            raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
+    labels = parse_labels(args.labels, counts, keys)
+    common = {
+        "source": source,
+        "frame": frame,
+        "by": None,
+        "weighted": False,
+        "labels": labels,
+        "min_rating": args.min_rating,
+        "max_rating": args.max_rating,
+        "ordered": args.weights != "unweighted",
+        "nan_policy": args.nan_policy,
+    }
+    # Each prediction goes through the checks (and row look-ups) of `score`; the union of
+    # their categories is then the one category list of both kappas.
+    found = [
+        build_tables(counts=counts, true=args.true, pred=c, **common) for c in (pred_a, pred_b)
+    ]
+    shared = _shared_labels(labels, [f.labels for f in found])
+    result = _paired_from_counts(
+        counts,
+        [args.true, pred_a, pred_b],
+        shared,
+        weights=args.weights,
+        n_resamples=args.bootstrap,
+        confidence_level=args.ci,
+        rng=args.seed,
+    )
+    if args.format == "json":
+        document = {
+            "schema": "wkappa.compare/1",
+            "file": source.name,
+            "true": args.true,
+            "pred_a": pred_a,
+            "pred_b": pred_b,
+            **result.to_dict(),
+            "labels": shared,
+        }
+        print(to_json(document))
+        return 0
+    ci = result.confidence_interval
+    floor = 2.0 / (args.bootstrap + 1)
+    print(
+        f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
+        f"{result.weights} weights)"
+    )
+    rows = [
+        [f"A = {pred_a}", format_number(result.statistic_a), "kappa"],
+        [f"B = {pred_b}", format_number(result.statistic_b), "kappa"],
+        ["A - B", format_number(result.difference), ""],
+        [
+            f"{ci.confidence_level * 100:g}% CI of A - B",
+            f"[{format_number(ci.low)}, {format_number(ci.high)}]",
+            f"paired bootstrap, {args.bootstrap} resamples",
+        ],
+        [
+            "p-value (H0: A = B)",
+            format_pvalue(result.pvalue),
+            f"the smallest possible is {format_pvalue(floor)}" if result.pvalue <= floor else "",
+        ],
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    for r in rows:
+        print(f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2]}".rstrip())
+    return 0
+
+
+def _paired_from_counts(
+    counts: Any,
+    columns: Sequence[str],
+    shared: Sequence[Any],
+    **options: Any,
+) -> Any:
+    """The paired test from the counted distinct (truth, A, B) triples: their K x K x K table.
+
+    Memory is O(K³ + distinct triples), never one entry per row. Above ``DENSE_CUBE_CELLS``
+    cells (K > 161) the non-empty cells go to the bootstrap directly; both routes give the
+    same cells in the same order, hence the same result for a seed.
+    """
+    from .._stats import (
+        DENSE_CUBE_CELLS,
+        paired_kappa_test_from_cells,
+        paired_kappa_test_from_table,
+    )
+
+    k = len(shared)
+    index = []
+    for column in columns:
+        encoded = encode_ratings(counts[column], counts[column], labels=shared, ordered=False)
+        assert encoded is not None
+        index.append(encoded.true_index.astype(np.int64))
+    repeat = counts[COUNT].to_numpy().astype(np.int64)
+    if k**3 <= DENSE_CUBE_CELLS:
+        cube = np.zeros(k**3, dtype=np.int64)
+        np.add.at(cube, (index[0] * k + index[1]) * k + index[2], repeat)
+        return paired_kappa_test_from_table(cube.reshape(k, k, k), **options)
+    return paired_kappa_test_from_cells(index[0], index[1], index[2], repeat, k, **options)
+
+
+def _shared_labels(labels: list[Any] | None, found: list[Sequence[Any]]) -> list[Any]:
+    """The categories of both comparisons: the given labels, else the union of what was found."""
+    if labels is not None:
+        return labels
+    ranges = [f for f in found if isinstance(f, range)]
+    if len(ranges) == len(found):
+        return list(range(min(r.start for r in ranges), max(r.stop for r in ranges)))
+    return sorted(set().union(*found))

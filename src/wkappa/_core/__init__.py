@@ -1,0 +1,99 @@
+"""The core: options, columns, encoding, weights, counting routes and the kappa statistic.
+
+It imports nothing else of the package; everything else builds on the names below.
+"""
+
+from __future__ import annotations
+
+from .dependencies import import_optional, is_pandas_object, is_torch_tensor
+from .encode import (
+    MAX_TABLE_CELLS,
+    THRESHOLD_HINT,
+    EncodedRatings,
+    check_bound,
+    check_labels,
+    check_rating_bounds,
+    check_table_size,
+    encode_ratings,
+    is_missing_scalar,
+    raise_unknown_rating,
+    read_sample_weight,
+    to_column,
+)
+from .fused import (
+    FAST_MIN,
+    GUESS_SAMPLE,
+    HUGE,
+    fast_ratings,
+    guess_range,
+    guessed_categories,
+    numpy_pair,
+    numpy_view,
+    parallel_section,
+    use_parallel,
+)
+from .kappa import (
+    check_table,
+    confusion_table,
+    kappa_from_quadratic_sums,
+    kappa_from_table,
+    quadratic_weighted_kappa,
+    qwk,
+    table_kappa,
+    weighted_kappa,
+)
+from .kernels import QuadraticSums, count_table, quadratic_sums
+from .normal import norm_cdf, norm_ppf, norm_sf
+from .options import NanPolicy, ZeroDivision, check_nan_policy, check_zero_division, format_value
+from .weights import WeightsLike, check_weights, weight_matrix, weights_name
+
+__all__ = [
+    "FAST_MIN",
+    "GUESS_SAMPLE",
+    "HUGE",
+    "MAX_TABLE_CELLS",
+    "THRESHOLD_HINT",
+    "EncodedRatings",
+    "NanPolicy",
+    "QuadraticSums",
+    "WeightsLike",
+    "ZeroDivision",
+    "check_bound",
+    "check_labels",
+    "check_nan_policy",
+    "check_rating_bounds",
+    "check_table",
+    "check_table_size",
+    "check_weights",
+    "check_zero_division",
+    "confusion_table",
+    "count_table",
+    "encode_ratings",
+    "fast_ratings",
+    "format_value",
+    "guess_range",
+    "guessed_categories",
+    "import_optional",
+    "is_missing_scalar",
+    "is_pandas_object",
+    "is_torch_tensor",
+    "kappa_from_quadratic_sums",
+    "kappa_from_table",
+    "norm_cdf",
+    "norm_ppf",
+    "norm_sf",
+    "numpy_pair",
+    "numpy_view",
+    "parallel_section",
+    "quadratic_sums",
+    "quadratic_weighted_kappa",
+    "qwk",
+    "raise_unknown_rating",
+    "read_sample_weight",
+    "table_kappa",
+    "to_column",
+    "use_parallel",
+    "weight_matrix",
+    "weighted_kappa",
+    "weights_name",
+]

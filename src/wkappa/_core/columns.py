@@ -1,0 +1,201 @@
+"""Read one rater's ratings, of any supported kind, into a :class:`Column`.
+
+numpy arrays, Python sequences, pandas Series / Index / extension arrays, polars Series and
+pyarrow arrays become numpy values, a missing mask and, for categoricals, their categories.
+Foreign types are recognised through :data:`sys.modules` (:mod:`wkappa._core.dependencies`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import WkappaError, WkappaTypeError
+from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array, is_torch_tensor
+from .options import format_value
+
+__all__ = ["Column", "to_column"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One rater's ratings, normalised.
+
+    Attributes
+    ----------
+    values : ndarray of shape (n,)
+        Numeric (int64, float64) or string/object values; category codes when ``categories``
+        is set. Entries under ``missing`` are meaningless.
+    missing : ndarray of shape (n,), bool, or None
+        Where a rating is missing (NaN, None, pandas NA, null).
+    categories : tuple or None
+        The categories of a categorical input, in their order.
+    ordered : bool
+        Whether those categories are ordered (pandas ordered Categorical, polars Enum).
+    """
+
+    values: np.ndarray
+    missing: np.ndarray | None
+    categories: tuple[Any, ...] | None = None
+    ordered: bool = False
+
+
+def is_missing_scalar(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    if isinstance(value, np.floating) and np.isnan(value):
+        return True
+    pd = sys.modules.get("pandas")
+    return pd is not None and value is pd.NA
+
+
+def _as_array(obj: Any) -> np.ndarray:
+    """``np.asarray`` that keeps mixed sequences as objects.
+
+    numpy turns ``[0, "a"]`` into the strings ``["0", "a"]`` and ``["a", nan]`` into
+    ``["a", "nan"]``; a rating must never change its value or lose its missingness that way.
+    """
+    values = np.asarray(obj)
+    if values.dtype.kind in "US" and values.ndim == 1:
+        kind = str if values.dtype.kind == "U" else bytes
+        if not all(isinstance(v, kind) for v in obj):
+            values = np.asarray(obj, dtype=object)
+    return values
+
+
+def _object_column(values: np.ndarray, name: str) -> Column:
+    """Normalise an object array: find missing entries and narrow the dtype if possible."""
+    missing = np.fromiter((is_missing_scalar(v) for v in values), dtype=bool, count=len(values))
+    present = values[~missing]
+    if all(isinstance(v, str) for v in present):
+        narrowed = np.array([v if isinstance(v, str) else "" for v in values], dtype=str)
+    elif all(isinstance(v, (numbers.Real, np.bool_)) and not isinstance(v, str) for v in present):
+        filled = [0 if m else v for v, m in zip(values, missing, strict=True)]
+        try:
+            narrowed = np.array(filled)
+        except OverflowError:
+            raise WkappaError(f"`{name}` has integers too large to handle exactly.") from None
+        if narrowed.dtype == object:
+            raise WkappaError(f"`{name}` has integers too large to handle exactly.")
+    else:
+        narrowed = values  # mixed kinds: only `labels=` can make sense of them
+    return Column(narrowed, missing if missing.any() else None)
+
+
+def _pandas_column(obj: Any, name: str) -> Column:
+    pd = sys.modules["pandas"]
+    dtype = obj.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(obj.cat.codes if isinstance(obj, pd.Series) else obj.codes)
+        missing = codes < 0
+        return Column(
+            codes.astype(np.int64),
+            missing if missing.any() else None,
+            tuple(dtype.categories),
+            bool(dtype.ordered),
+        )
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        return _numpy_column(np.asarray(obj), name)
+    if numpy_dtype is not None and numpy_dtype.kind in "biuf":
+        missing = np.asarray(obj.isna(), dtype=bool)
+        fill = np.nan if numpy_dtype.kind == "f" else 0
+        values = obj.to_numpy(dtype=numpy_dtype, na_value=fill)
+        column = _numpy_column(values, name)
+        if missing.any():
+            merged = missing if column.missing is None else (missing | column.missing)
+            return Column(column.values, merged)
+        return column
+    return _object_column(np.asarray(obj.to_numpy(dtype=object)), name)
+
+
+def _polars_column(series: Any, name: str) -> Column:
+    pl = sys.modules["polars"]
+    dtype = series.dtype
+    missing = series.is_null().to_numpy() if series.null_count() else None
+    if isinstance(dtype, pl.Enum):
+        codes = series.to_physical().fill_null(0).to_numpy().astype(np.int64)
+        return Column(codes, missing, tuple(dtype.categories.to_list()), True)
+    if isinstance(dtype, pl.Categorical):
+        series = series.cast(pl.String)
+    if dtype.is_numeric() or dtype == pl.Boolean:
+        values = series.fill_null(0).to_numpy()
+        column = _numpy_column(values, name)
+        if missing is not None:
+            merged = missing if column.missing is None else (missing | column.missing)
+            return Column(column.values, merged)
+        return column
+    return _object_column(np.asarray(series.to_numpy(), dtype=object), name)
+
+
+def _pyarrow_column(array: Any, name: str) -> Column:
+    pa = sys.modules["pyarrow"]
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    missing = array.is_null().to_numpy(zero_copy_only=False) if array.null_count else None
+    if pa.types.is_dictionary(array.type):
+        codes = array.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+        categories = tuple(array.dictionary.to_pylist())
+        return Column(codes, missing, categories, bool(array.type.ordered))
+    values = array.to_numpy(zero_copy_only=False)
+    if values.dtype == object:
+        return _object_column(values, name)
+    column = _numpy_column(values, name)
+    if missing is not None:
+        merged = missing if column.missing is None else (missing | column.missing)
+        return Column(column.values, merged)
+    return column
+
+
+def _numpy_column(values: np.ndarray, name: str) -> Column:
+    if values.ndim != 1:
+        hint = " Hint: use .ravel() for a column vector." if values.ndim == 2 else ""
+        raise WkappaError(f"`{name}` must be 1-D; got an array of shape {values.shape}.{hint}")
+    kind = values.dtype.kind
+    if kind == "O":
+        return _object_column(values, name)
+    if kind in "US":
+        return Column(values, None)
+    if kind not in "biuf":
+        raise WkappaTypeError(
+            f"`{name}` must hold integer, boolean, float or string ratings; "
+            f"got dtype {values.dtype}."
+        )
+    if kind == "f":
+        missing = np.isnan(values)
+        return Column(values, missing if missing.any() else None)
+    return Column(values, None)
+
+
+def to_column(obj: Any, name: str) -> Column:
+    """Normalise one rater's ratings (any supported input) to a :class:`Column`."""
+    if is_pandas_object(obj):
+        return _pandas_column(obj, name)
+    if is_polars_series(obj):
+        return _polars_column(obj, name)
+    if is_pyarrow_array(obj):
+        return _pyarrow_column(obj, name)
+    if is_torch_tensor(obj):
+        return _numpy_column(obj.detach().cpu().numpy(), name)
+    if isinstance(obj, (str, bytes, dict, set, frozenset)) or obj is None:
+        raise WkappaTypeError(
+            f"`{name}` must be a 1-D array-like of ratings; got {type(obj).__name__}."
+        )
+    if isinstance(obj, np.ndarray):
+        return _numpy_column(obj, name)
+    try:
+        values = _as_array(obj)
+    except (TypeError, ValueError) as exc:
+        raise WkappaTypeError(f"`{name}` could not be read as a 1-D array: {exc}") from None
+    if values.ndim == 0:
+        raise WkappaTypeError(
+            f"`{name}` must be a 1-D array-like of ratings; got the scalar {format_value(obj)}."
+        )
+    return _numpy_column(values, name)

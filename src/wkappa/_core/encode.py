@@ -1,0 +1,435 @@
+"""Turn two raters' ratings into category indices 0..K-1 (design §2).
+
+Stages: each input becomes a :class:`~wkappa._core.columns.Column` (values, missing mask,
+categories; read by :mod:`wkappa._core.columns`), missing pairs are handled by ``nan_policy``, then
+both columns are encoded against one ordered list of categories: the ``labels`` given, the
+categories of an ordered categorical, or every integer from ``min_rating`` to ``max_rating``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import numpy as np
+
+from ..exceptions import WkappaError, WkappaTypeError
+from .columns import Column, _as_array, _object_column, to_column
+from .columns import is_missing_scalar as is_missing_scalar
+from .options import NanPolicy, format_value
+
+# Column, to_column and is_missing_scalar are re-exported: other modules import them from here.
+__all__ = [
+    "MAX_TABLE_CELLS",
+    "Column",
+    "EncodedRatings",
+    "check_labels",
+    "check_rating_bounds",
+    "check_table_size",
+    "encode_ratings",
+    "to_column",
+]
+
+# A K x K table of int64 above this many cells (512 MiB) is refused: it is almost always a
+# mistake (ratings 0 and 10**12), and allocating it would hang or die with a MemoryError.
+MAX_TABLE_CELLS = 2**26
+# Integer ratings are kept exactly in int64 arithmetic below this magnitude.
+_MAX_ABS_RATING = 2**62
+
+THRESHOLD_HINT = (
+    "Hint: turn scores into grades with wkappa.apply_thresholds / wkappa.optimize_thresholds, "
+    "or round them (np.rint) if that is what you mean."
+)
+
+
+@dataclass(frozen=True)
+class EncodedRatings:
+    """Both raters' ratings as category indices.
+
+    Attributes
+    ----------
+    true_index, pred_index : ndarray of shape (n,), int64
+        Category index of each kept pair, in ``0..K-1``.
+    labels : Sequence
+        The K categories in order; a ``range`` for integer ratings without ``labels``.
+    sample_weight : ndarray of shape (n,), float64, or None
+        The weights of the kept pairs.
+    """
+
+    true_index: np.ndarray
+    pred_index: np.ndarray
+    labels: Sequence[Any]
+    sample_weight: np.ndarray | None
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.labels)
+
+
+# --------------------------------------------------------------------------- numeric checks
+
+
+def _integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
+    """Numeric ratings as int64, refusing inf and non-integer floats (never truncating)."""
+    kind = values.dtype.kind
+    if kind == "b":
+        return values.astype(np.int64)
+    if kind in "iu":
+        if values.dtype.itemsize == 8 and values.size:
+            # Keep every difference of two ratings (and K) inside int64.
+            too_large = values.max() >= _MAX_ABS_RATING or (
+                kind == "i" and values.min() <= -_MAX_ABS_RATING
+            )
+            if too_large:
+                raise WkappaError(
+                    f"`{name}` has ratings too large to handle exactly (|x| >= 2**62)."
+                )
+        return values.astype(np.int64, copy=False)
+    finite = np.isfinite(values)
+    if not finite.all():
+        bad = values[~finite][0].item()
+        raise WkappaError(f"`{name}` contains {bad!r}; ratings must be finite.")
+    fractional = values != np.floor(values)
+    if fractional.any():
+        bad = values[fractional][0].item()
+        raise WkappaError(
+            f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers "
+            f"or labels. {THRESHOLD_HINT}"
+        )
+    if values.size and float(np.abs(values).max()) >= _MAX_ABS_RATING:
+        raise WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
+    return values.astype(np.int64)
+
+
+def check_bound(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise WkappaError(f"`{name}` must be an integer; got {format_value(value)}.")
+    if isinstance(value, numbers.Integral):
+        bound = int(value)
+    elif not math.isfinite(float(value)) or float(value) != math.floor(float(value)):
+        raise WkappaError(f"`{name}` must be a whole number; got {format_value(value)}.")
+    else:
+        bound = int(float(value))
+    if abs(bound) >= _MAX_ABS_RATING:
+        raise WkappaError(f"`{name}` = {bound} is too large to handle exactly (|x| >= 2**62).")
+    return bound
+
+
+def check_rating_bounds(
+    min_rating: Any, max_rating: Any, labels: Any = None
+) -> tuple[int | None, int | None]:
+    """Validate ``min_rating``/``max_rating`` (whole numbers, in order, not with ``labels``)."""
+    lo = check_bound(min_rating, "min_rating")
+    hi = check_bound(max_rating, "max_rating")
+    if lo is not None and hi is not None and lo > hi:
+        raise WkappaError(f"`min_rating` ({lo}) must not exceed `max_rating` ({hi}).")
+    if labels is not None and (lo is not None or hi is not None):
+        raise WkappaError(
+            "Give either `labels` or `min_rating`/`max_rating`, not both: labels already fix "
+            "the categories."
+        )
+    return lo, hi
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def check_labels(labels: Any) -> np.ndarray:
+    """Validate user ``labels``: 1-D, non-empty, unique, no missing values."""
+    if isinstance(labels, (str, bytes, dict, set, frozenset)):
+        raise WkappaTypeError(
+            f"`labels` must be an ordered sequence of categories; got {type(labels).__name__}."
+        )
+    try:
+        array = _as_array(list(labels) if isinstance(labels, (range, tuple)) else labels)
+    except (TypeError, ValueError):
+        raise WkappaError("`labels` could not be read as a 1-D sequence.") from None
+    if array.ndim != 1:
+        raise WkappaError(f"`labels` must be 1-D; got shape {array.shape}.")
+    if array.size == 0:
+        raise WkappaError("`labels` is empty; give at least one category.")
+    if array.dtype.kind == "O":
+        column = _object_column(array, "labels")
+        if column.missing is not None:
+            raise WkappaError("`labels` contains a missing value (None or NaN).")
+        array = column.values
+    if array.dtype.kind == "f":
+        if np.isnan(array).any():
+            raise WkappaError("`labels` contains NaN.")
+    try:
+        unique = np.unique(array)
+        n_unique = len(unique)
+    except TypeError:  # mixed, unorderable kinds
+        n_unique = len(set(array.tolist()))
+    if n_unique != len(array):
+        raise WkappaError(
+            f"`labels` must not repeat a category; got {format_value(array.tolist())}."
+        )
+    return array
+
+
+def _lookup(values: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
+    """Index of each value in ``labels``; an unknown value is an error."""
+    comparable = (values.dtype.kind in "biuf" and labels.dtype.kind in "biuf") or (
+        values.dtype.kind in "US" and labels.dtype.kind in "US"
+    )
+    if comparable:
+        order = np.argsort(labels, kind="stable")
+        sorted_labels = labels[order]
+        position = np.searchsorted(sorted_labels, values)
+        position[position == len(labels)] = 0
+        found = sorted_labels[position] == values
+        if not found.all():
+            raise_unknown_rating(values[~found][0], name, labels)
+        return order[position].astype(np.int64)
+    table = {label: i for i, label in enumerate(labels.tolist())}
+    index = np.empty(len(values), dtype=np.int64)
+    for k, value in enumerate(values.tolist()):
+        if value not in table:
+            raise_unknown_rating(value, name, labels)
+        index[k] = table[value]
+    return index
+
+
+def raise_unknown_rating(value: Any, name: str, labels: np.ndarray) -> NoReturn:
+    raise WkappaError(
+        f"`{name}` contains {format_value(value)}, which is not in `labels` "
+        f"{format_value(labels.tolist())}. Hint: add it to labels= or fix the data."
+    )
+
+
+def _values_of(column: Column) -> np.ndarray:
+    """Plain values of a column (categories looked up for categorical codes)."""
+    if column.categories is None:
+        return column.values
+    categories = _as_array(column.categories)
+    codes = column.values
+    if categories.size == 0:
+        return np.zeros(len(codes), dtype=np.int64)
+    values: np.ndarray = categories[np.clip(codes, 0, len(categories) - 1)]
+    return values
+
+
+def _encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.ndarray:
+    if column.categories is not None:
+        categories = _as_array(column.categories)
+        used = np.unique(column.values)
+        mapping = np.full(max(len(categories), 1), -1, dtype=np.int64)
+        for code in used.tolist():
+            mapping[code] = _lookup(categories[code : code + 1], labels, name)[0]
+        encoded: np.ndarray = mapping[column.values]
+        return encoded
+    values = column.values
+    if values.dtype.kind == "f":
+        values = _integral_ratings(values, name) if labels.dtype.kind in "iub" else values
+    return _lookup(values, labels, name)
+
+
+def check_table_size(n_categories: int) -> None:
+    """Refuse a K x K table that could not sensibly be allocated."""
+    if n_categories * n_categories > MAX_TABLE_CELLS:
+        gib = n_categories * n_categories * 8 / 2**30
+        raise WkappaError(
+            f"K = {n_categories} categories (every integer from the lowest to the highest "
+            "rating, `min_rating`/`max_rating`, or `labels`) would need a K x K table of "
+            f"{gib:,.1f} GiB, which the confusion table and every `weights` but 'quadratic' "
+            "require. Hint: pass labels= with the categories you actually use, or use "
+            "weights='quadratic' (QWK needs no table)."
+        )
+
+
+# --------------------------------------------------------------------------- the whole step
+
+
+def read_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    if sample_weight is None:
+        return None
+    column = to_column(sample_weight, "sample_weight")
+    values = column.values
+    if column.missing is not None or values.dtype.kind not in "biuf":
+        raise WkappaError("`sample_weight` must be numeric with no missing values.")
+    weight = values.astype(np.float64)
+    if len(weight) != n:
+        raise WkappaError(
+            f"`sample_weight` has length {len(weight)} but there are {n} ratings; they must match."
+        )
+    if not np.isfinite(weight).all():
+        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
+    if (weight < 0).any():
+        raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
+    return weight
+
+
+def encode_ratings(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    min_rating: Any = None,
+    max_rating: Any = None,
+    sample_weight: Any = None,
+    nan_policy: NanPolicy = "raise",
+    ordered: bool = True,
+) -> EncodedRatings | None:
+    """Validate two raters' ratings and encode them as category indices.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Ratings of rater A (rows of the table) and rater B (columns).
+    labels : sequence of K categories, optional
+        The categories in order. Without it: the categories of an ordered categorical input,
+        or every integer from ``min_rating`` to ``max_rating``.
+    min_rating, max_rating : int, optional
+        Bounds of the integer categories; the observed minimum / maximum when not given.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite weight of each pair.
+    nan_policy : {'raise', 'omit', 'propagate'}
+        What a missing rating does.
+    ordered : bool
+        Whether the category order matters (weighted kappa, the confusion table). If False
+        (unweighted kappa), strings and unordered categoricals are allowed and sorted.
+
+    Returns
+    -------
+    EncodedRatings or None
+        None when a rating is missing and ``nan_policy='propagate'``.
+    """
+    true_col = to_column(y_true, "y_true")
+    pred_col = to_column(y_pred, "y_pred")
+    n = len(true_col.values)
+    if n != len(pred_col.values):
+        raise WkappaError(
+            f"`y_true` and `y_pred` must have the same length; got {n} and {len(pred_col.values)}."
+        )
+    if n == 0:
+        raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
+    weight = read_sample_weight(sample_weight, n)
+    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
+
+    missing = _combine_missing(true_col.missing, pred_col.missing)
+    if missing is not None:
+        if nan_policy == "raise":
+            first = int(np.flatnonzero(missing)[0])
+            true_missing = true_col.missing is not None and bool(true_col.missing[first])
+            which = "y_true" if true_missing else "y_pred"
+            position = first
+            raise WkappaError(
+                f"`{which}` has a missing rating (NaN/None/NA) at position {position}. "
+                "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
+                "returns nan."
+            )
+        if nan_policy == "propagate":
+            return None
+        keep = ~missing
+        true_col = _subset(true_col, keep)
+        pred_col = _subset(pred_col, keep)
+        weight = None if weight is None else weight[keep]
+
+    if labels is not None:
+        label_array = check_labels(labels)
+        true_index = _encode_with_labels(true_col, label_array, "y_true")
+        pred_index = _encode_with_labels(pred_col, label_array, "y_pred")
+        return EncodedRatings(true_index, pred_index, tuple(label_array.tolist()), weight)
+
+    categorical = _shared_categories(true_col, pred_col, ordered)
+    if categorical is not None:
+        label_array = np.asarray(categorical)
+        true_index = _encode_with_labels(true_col, label_array, "y_true")
+        pred_index = _encode_with_labels(pred_col, label_array, "y_pred")
+        return EncodedRatings(true_index, pred_index, categorical, weight)
+
+    true_values = _values_of(true_col)
+    pred_values = _values_of(pred_col)
+    numeric = true_values.dtype.kind in "biuf" and pred_values.dtype.kind in "biuf"
+    if numeric:
+        return _encode_integer_range(true_values, pred_values, lo, hi, weight)
+    if lo is not None or hi is not None:
+        raise WkappaError("`min_rating`/`max_rating` apply to integer ratings only.")
+    if ordered:
+        raise WkappaError(
+            "Weighted kappa and the confusion table need ordered categories, but the ratings "
+            "are strings or unordered categories without an order. Hint: pass labels=[...] "
+            "listing the categories in order (or use an ordered pandas Categorical / polars "
+            "Enum); unweighted kappa accepts them as they are."
+        )
+    try:
+        label_array = np.unique(np.concatenate([true_values, pred_values]))
+    except TypeError:
+        raise WkappaError(
+            "The ratings mix kinds (numbers and strings) that cannot be sorted. "
+            "Hint: pass labels=[...]."
+        ) from None
+    if label_array.size == 0:
+        label_array = np.zeros(0, dtype=np.int64)
+    true_index = _lookup(true_values, label_array, "y_true")
+    pred_index = _lookup(pred_values, label_array, "y_pred")
+    return EncodedRatings(true_index, pred_index, tuple(label_array.tolist()), weight)
+
+
+def _combine_missing(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    both: np.ndarray = a | b
+    return both
+
+
+def _subset(column: Column, keep: np.ndarray) -> Column:
+    return Column(column.values[keep], None, column.categories, column.ordered)
+
+
+def _shared_categories(true_col: Column, pred_col: Column, ordered: bool) -> tuple[Any, ...] | None:
+    """The label order given by ordered categorical inputs, or None.
+
+    Unordered categoricals give none (their values are used). When the order does not matter
+    (``ordered=False``), two ordered categoricals that disagree fall back to the sorted values.
+    """
+    cats = [c for c in (true_col, pred_col) if c.categories is not None and c.ordered]
+    if not cats:
+        return None
+    if len(cats) == 2 and cats[0].categories != cats[1].categories:
+        if not ordered:
+            return None
+        raise WkappaError(
+            "`y_true` and `y_pred` are categoricals with different categories "
+            f"({format_value(cats[0].categories)} vs {format_value(cats[1].categories)}). "
+            "Hint: pass labels=[...] to fix one order."
+        )
+    categories = cats[0].categories
+    assert categories is not None
+    return categories
+
+
+def _encode_integer_range(
+    true_values: np.ndarray,
+    pred_values: np.ndarray,
+    lo: int | None,
+    hi: int | None,
+    weight: np.ndarray | None,
+) -> EncodedRatings:
+    """Every integer from min_rating to max_rating is a category (the Kaggle definition)."""
+    a = _integral_ratings(true_values, "y_true")
+    b = _integral_ratings(pred_values, "y_pred")
+    if a.size == 0:  # every pair omitted
+        first = 0 if lo is None else lo
+        last = first if hi is None else hi
+        empty = np.zeros(0, dtype=np.int64)
+        return EncodedRatings(empty, empty, range(first, last + 1), weight)
+    observed_lo = int(min(a.min(), b.min()))
+    observed_hi = int(max(a.max(), b.max()))
+    if lo is not None and observed_lo < lo:
+        name, value = ("y_true", a.min()) if a.min() < lo else ("y_pred", b.min())
+        raise WkappaError(f"`{name}` contains the rating {int(value)}, below `min_rating` = {lo}.")
+    if hi is not None and observed_hi > hi:
+        name, value = ("y_true", a.max()) if a.max() > hi else ("y_pred", b.max())
+        raise WkappaError(f"`{name}` contains the rating {int(value)}, above `max_rating` = {hi}.")
+    first = observed_lo if lo is None else lo
+    last = observed_hi if hi is None else hi
+    return EncodedRatings(a - first, b - first, range(first, last + 1), weight)

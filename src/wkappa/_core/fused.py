@@ -1,0 +1,509 @@
+"""The fused fast path: plain numeric columns straight to the numba kernels.
+
+:func:`weighted_kappa` and :func:`confusion_table` try this path first. It takes the common
+case only: both ratings 1-D numeric numpy arrays (or pandas, polars or pyarrow columns that are
+zero-copy views of one) without ``labels``, plus an optional numeric ``sample_weight``. One
+fused pass (:mod:`wkappa._core.kernels.numba_sums`) computes the sums together with the range,
+NaN and integrality checks, so validation costs no extra pass and nothing of size n is
+allocated for integer input. QWK of two numpy integer arrays without options goes shorter
+still: :func:`wkappa._core.kappa._plain_qwk` calls :func:`int_sums` directly.
+
+Anything unusual -- a NaN, a non-integer, a rating outside ``min_rating..max_rating``, a wide
+range, a negative weight, an object column, a bound that is not a plain int -- makes these
+functions return None, and the caller runs the strict encoding path (:mod:`wkappa._core.encode`),
+which raises exactly the error it always raises, or handles the case. The fast path never
+raises a validation error of its own, so both paths fail identically on bad input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
+from .encode import MAX_TABLE_CELLS
+from .kernels import QuadraticSums
+
+__all__ = [
+    "FAST_MIN",
+    "HUGE",
+    "PARALLEL_MIN",
+    "fast_ratings",
+    "fast_statistic",
+    "int_sums",
+    "set_parallel",
+]
+
+# Below this many pairs the serial kernel runs: starting threads costs more than it saves.
+PARALLEL_MIN = 1 << 17
+# Below this many pairs the strict numpy path is about as fast, and a one-off call on a few
+# ratings should not pay for importing numba and loading its kernels.
+FAST_MIN = 2048
+# Float ratings (and int ratings mixed with floats) beyond this magnitude are not exact in
+# float64; the strict path handles them.
+_FLOAT_EXACT = 2.0**53
+# Integer ratings this large are left to the strict path, whatever it decides about them.
+HUGE = 2**62
+# Pairs whose range the one-pass table kernel takes as its guess (see _guessed_table).
+GUESS_SAMPLE = 1 << 16
+_INT_KINDS = "biu"
+_SUPPORTED = frozenset(
+    np.dtype(t)
+    for t in (
+        np.bool_,
+        np.int8,
+        np.int16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.float32,
+        np.float64,
+    )
+)
+# The workqueue threading layer must not run two parallel kernels at once.
+_PARALLEL_LOCK = threading.Lock()
+_settings: dict[str, Any] = {"parallel": None}  # None: automatic (see use_parallel)
+# After a parallel kernel returns, its OpenMP worker threads busy-wait for a few milliseconds
+# (measured 5-20 ms here) and show up as runnable tasks: our own, not a competitor's.
+_SPIN_SECONDS = 0.05
+_last_parallel: dict[str, float] = {"end": -math.inf, "workers": 0}
+
+
+def numpy_view(obj: Any) -> np.ndarray | None:
+    """A 1-D numeric numpy view of a column, or None when only the strict path can read it."""
+    if isinstance(obj, np.ndarray):
+        array = obj
+    elif isinstance(obj, (list, tuple)):
+        try:
+            array = np.asarray(obj)
+        except (ValueError, TypeError, OverflowError):
+            return None
+    elif is_pandas_object(obj):
+        pd = sys.modules["pandas"]
+        if not isinstance(obj, (pd.Series, pd.Index)) or not isinstance(obj.dtype, np.dtype):
+            return None
+        array = obj.to_numpy(copy=False)
+    elif is_polars_series(obj):
+        if not (obj.dtype.is_integer() or obj.dtype.is_float()):
+            return None
+        if obj.null_count() or obj.n_chunks() != 1:
+            return None
+        array = obj.to_numpy()
+    elif is_pyarrow_array(obj):
+        pa = sys.modules["pyarrow"]
+        if not isinstance(obj, pa.Array) or obj.null_count:
+            return None
+        if not (pa.types.is_integer(obj.type) or pa.types.is_floating(obj.type)):
+            return None
+        array = obj.to_numpy(zero_copy_only=False)
+    else:
+        return None
+    if array.ndim != 1 or array.dtype not in _SUPPORTED or not array.dtype.isnative:
+        return None
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return array
+
+
+def numpy_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    a = numpy_view(y_true)
+    b = numpy_view(y_pred)
+    if a is None or b is None or a.shape[0] != b.shape[0] or a.shape[0] == 0:
+        return None
+    if a.dtype != b.dtype:
+        # One compiled kernel per dtype, not per pair of dtypes: widen mixed inputs.
+        kinds = a.dtype.kind + b.dtype.kind
+        if np.dtype(np.uint64) in (a.dtype, b.dtype):
+            return None
+        common = np.int64 if all(k in _INT_KINDS for k in kinds) else np.float64
+        a = a.astype(common, copy=False)
+        b = b.astype(common, copy=False)
+    return a, b
+
+
+def _bound(value: Any) -> tuple[bool, int | None]:
+    """(usable, value) for min_rating / max_rating: plain integers only."""
+    if value is None:
+        return True, None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return False, None
+    if abs(int(value)) >= HUGE:
+        return False, None
+    return True, int(value)
+
+
+def _categories(lo: float, hi: float, min_rating: Any, max_rating: Any) -> tuple[int, int] | None:
+    """The first category and K, or None if the bounds need the strict path (it raises)."""
+    ok_lo, first = _bound(min_rating)
+    ok_hi, last = _bound(max_rating)
+    if not (ok_lo and ok_hi):
+        return None
+    if first is not None and (lo < first or (last is not None and first > last)):
+        return None
+    if last is not None and hi > last:
+        return None
+    first = int(lo) if first is None else first
+    last = int(hi) if last is None else last
+    return first, last - first + 1
+
+
+def _weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    w = numpy_view(sample_weight)
+    if w is None or w.shape[0] != n or w.dtype.kind not in "iuf":
+        return None
+    return w
+
+
+def use_parallel(n: int) -> bool:
+    """Use the threads for a big input, unless the other cores are busy right now.
+
+    A fork-join parallel pass ends when its slowest thread does; when another process holds
+    the second core, the second thread waits for it and the pass is slower than the serial
+    one. The count of other runnable tasks is read at the call (Linux), so a program's own
+    earlier parallel passes, which raise the load average for a minute, do not count (nor do
+    its own worker threads still spinning right after one); the 1-minute load average (minus
+    this process) stands in elsewhere. Results are identical either way.
+    """
+    mode = _settings["parallel"]
+    if mode is False or n < PARALLEL_MIN:
+        return False
+    if mode is True:
+        return True
+    runnable = _other_runnable()
+    if runnable is not None:
+        others = float(runnable)
+        if time.monotonic() - _last_parallel["end"] < _SPIN_SECONDS:
+            others -= _last_parallel["workers"]  # our own workers, still spinning
+    else:
+        try:
+            others = os.getloadavg()[0] - 1
+        except (AttributeError, OSError):  # not on every platform
+            return True
+    return others < (os.cpu_count() or 1) / 2
+
+
+def _other_runnable() -> int | None:
+    """Runnable tasks on the machine besides this one, now (``/proc/loadavg``), or None."""
+    try:
+        fd = os.open("/proc/loadavg", os.O_RDONLY)
+        try:
+            fields = os.read(fd, 128).split()
+        finally:
+            os.close(fd)
+        return int(fields[3].split(b"/")[0]) - 1
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@contextlib.contextmanager
+def parallel_section() -> Iterator[None]:
+    """One parallel kernel at a time, its blocks handed to threads one by one (dynamic).
+
+    Dynamic scheduling matters on a shared machine: a thread that loses its core for a while
+    then holds up one block, not a fixed half of the data. Results do not depend on it (the
+    blocks are fixed by n and merged in order).
+    """
+    import numba
+
+    with _PARALLEL_LOCK, numba.parallel_chunksize(1):
+        try:
+            yield
+        finally:
+            _last_parallel["workers"] = numba.get_num_threads() - 1
+            _last_parallel["end"] = time.monotonic()
+
+
+_SUMS_KERNELS: Any = None  # wkappa._core.kernels.numba_sums once loaded
+
+
+def _sums_kernels() -> Any:
+    """The kernel module, imported on first use and then kept in a global: an import
+    statement per call costs microseconds of import machinery, which matter for a validation
+    fold of 10,000 pairs."""
+    global _SUMS_KERNELS
+    if _SUMS_KERNELS is None:
+        from .kernels import numba_sums
+
+        _SUMS_KERNELS = numba_sums
+    return _SUMS_KERNELS
+
+
+def _run_sums(kind: str, *args: Any) -> Any:
+    kernel: Callable[..., Any] = getattr(_sums_kernels(), f"{kind}_sums")
+    if use_parallel(args[0].shape[0]):
+        with parallel_section():
+            return kernel(*args, True)
+    return kernel(*args, False)
+
+
+def int_sums(a: np.ndarray, b: np.ndarray) -> tuple[Any, ...]:
+    """The integer sums kernel's result ``(exact, min, max, hi0..hi4, lo0..lo4)`` for two
+    1-D integer arrays of one dtype (values below ``2**63``), serial or parallel as
+    :func:`use_parallel` decides. One kernel call: the shortest route of
+    :func:`wkappa._core.kappa._plain_qwk`."""
+    kernels = _SUMS_KERNELS or _sums_kernels()
+    n = len(a)
+    if use_parallel(n):
+        with parallel_section():
+            return kernels.int_sums_parallel(a, b, *kernels.block_layout(n))  # type: ignore[no-any-return]
+    return kernels.int_sums_serial(a, b)  # type: ignore[no-any-return]
+
+
+def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | None:
+    """Exact shifted sums and the observed (min, max) of integral ratings, or None."""
+    from .kernels.numba_sums import MAX_FLOAT_RANGE
+
+    if a.dtype.kind in _INT_KINDS:
+        if a.dtype == np.uint64 and max(int(a.max()), int(b.max())) >= HUGE:
+            return None  # the kernels read int64; only uint64 can exceed it (one extra pass)
+        r = int_sums(a, b)
+        sums = _sums_kernels().exact_totals(r)
+        if sums is None or not (-HUGE < r[1] and r[2] < HUGE):
+            return None
+        return sums, r[1], r[2]
+    sums, flo, fhi = _run_sums("float", a, b)
+    if sums is None or not (-_FLOAT_EXACT < flo and fhi < _FLOAT_EXACT):
+        return None
+    if fhi - flo > MAX_FLOAT_RANGE:
+        return None
+    return sums, int(flo), int(fhi)
+
+
+def fast_statistic(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    quadratic: bool,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+) -> QuadraticSums | np.ndarray | None:
+    """The sufficient statistic by the fused kernels, or None to use the strict path.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, min_rating, max_rating, sample_weight
+        As given to :func:`~wkappa.weighted_kappa`.
+    quadratic : bool
+        Whether the weights are quadratic.
+
+    Returns
+    -------
+    QuadraticSums or ndarray of shape (K, K) or None
+        Unweighted QWK: exact integer sums of ratings shifted by a common constant (QWK is
+        translation invariant, so :func:`~wkappa._core.kappa.kappa_from_quadratic_sums` gives the
+        kappa of the category indices). Otherwise the table ``O`` (int64 counts, or float64
+        weighted counts), chosen exactly as the strict path chooses: sample-weighted QWK uses
+        the table unless K x K cells would be too many, then float sums.
+    """
+    try:
+        if len(y_true) < FAST_MIN:
+            return None
+    except TypeError:
+        return None
+    if labels is not None:
+        if min_rating is not None or max_rating is not None:
+            return None
+        from .label_codes import label_codes
+
+        coded = label_codes(y_true, y_pred, labels)
+        if coded is None:
+            return None
+        a, b, k = coded
+        first = 0
+    else:
+        pair = numpy_pair(y_true, y_pred)
+        if pair is None:
+            return None
+        a, b = pair
+    n = a.shape[0]
+    w = None
+    if sample_weight is not None:
+        w = _weights(sample_weight, n)
+        if w is None:
+            return None
+    if w is None and labels is None and a.dtype.kind in _INT_KINDS and not quadratic:
+        # A table of integer ratings in one counting pass, its range guessed from the first
+        # pairs (checked in the same pass). QWK needs no table: the fused sums pass below.
+        if not use_parallel(n) and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
+            done, table = _guessed_serial(a, b, min_rating, max_rating)
+            if table is not None:
+                return table
+        else:
+            done = False
+        if not done:
+            guessed = _guessed_table(a, b, min_rating, max_rating)
+            if guessed is not None:
+                return guessed
+    if w is not None and labels is None and a.dtype.kind in _INT_KINDS:
+        # Weighted table in one pass over a, b, w; a rating outside the guessed range (or a
+        # bad weight) sends it to the checked two-pass route below, which decides.
+        categories = guessed_categories(a, b, min_rating, max_rating)
+        if categories is not None:
+            table = _table(a, b, w, *categories, guessed=True)
+            if table is not None:
+                return table
+    scanned = _scan(a, b)
+    if scanned is None:
+        return None
+    sums, lo, hi = scanned
+    if labels is None:
+        categories = _categories(lo, hi, min_rating, max_rating)
+        if categories is None:
+            return None
+        first, k = categories
+    if quadratic and w is None:
+        return QuadraticSums(n, *sums)
+    if k * k > MAX_TABLE_CELLS:
+        if quadratic and w is not None:
+            return _weighted_sums(a, b, w)
+        return None  # the strict path refuses the table with its message
+    return _table(a, b, w, first, k)
+
+
+def fast_ratings(
+    y_true: Any, y_pred: Any, min_rating: Any, max_rating: Any
+) -> tuple[np.ndarray, np.ndarray, int, int] | None:
+    """Raw numeric rating arrays checked by the fused range pass, or None (strict path).
+
+    Returns ``(a, b, first, K)``: every rating is an integer in ``first .. first + K - 1``,
+    exactly the categories :func:`wkappa._core.encode.encode_ratings` would give (no ``labels``).
+    Used by grouped counting, which needs the per-row ratings rather than one table.
+    """
+    pair = numpy_pair(y_true, y_pred)
+    if pair is None:
+        return None
+    a, b = pair
+    scanned = _scan(a, b)
+    if scanned is None:
+        return None
+    _, lo, hi = scanned
+    categories = _categories(lo, hi, min_rating, max_rating)
+    if categories is None:
+        return None
+    return a, b, categories[0], categories[1]
+
+
+def guess_range(a: np.ndarray, b: np.ndarray, m: int) -> tuple[int, int]:
+    """The (min, max) over the first ``m`` pairs of two integer arrays of one dtype, in one
+    compiled pass (four numpy reductions cost more per call)."""
+    from .kernels import numba_table
+
+    low, high = numba_table.guess_range(a, b, m)
+    return int(low), int(high)
+
+
+def guessed_categories(
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
+) -> tuple[int, int] | None:
+    """(first, K) from the range of the first pairs, or None if that range is unusable."""
+    m = min(a.shape[0], GUESS_SAMPLE)
+    if a.dtype.kind == "b":
+        lo = min(int(a[:m].min()), int(b[:m].min()))
+        hi = max(int(a[:m].max()), int(b[:m].max()))
+    else:
+        lo, hi = guess_range(a, b, m)
+    if not (-HUGE < lo and hi < HUGE):
+        return None
+    categories = _categories(lo, hi, min_rating, max_rating)
+    if categories is None:
+        return None
+    first, k = categories
+    if k * k > MAX_TABLE_CELLS:
+        return None
+    return first, k
+
+
+def _guessed_serial(
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
+) -> tuple[bool, np.ndarray | None]:
+    """:func:`_guessed_table` in one kernel call, for serial sizes.
+
+    Signed or narrow unsigned ratings only (their values fit int64). The kernel guesses the
+    range as the observed one. Returns ``(done, table)``: ``(True, None)`` when a rating
+    missed the guessed range (the guess is wrong: go on to the checked passes), ``(False,
+    None)`` when the bounds make the categories differ from the guess or the range is unusable
+    (the caller then takes :func:`_guessed_table`, which decides).
+    """
+    from .kernels import numba_table
+
+    limit = math.isqrt(MAX_TABLE_CELLS)
+    m = min(a.shape[0], GUESS_SAMPLE)
+    lo, hi, total, misses = numba_table.guessed_serial(a, b, m, limit, HUGE)
+    k = hi - lo + 1
+    if misses < 0 or _categories(lo, hi, min_rating, max_rating) != (lo, k):
+        return False, None
+    if misses:
+        return True, None
+    return True, total.reshape(k, k)
+
+
+def _guessed_table(
+    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
+) -> np.ndarray | None:
+    """The table in one pass, its range guessed from the first pairs; None if a rating misses.
+
+    Every category used in the first pairs is a true rating, so when no rating falls outside
+    the guessed range that range is exactly the observed one (or the given bounds, all
+    ratings inside them), as the strict path would find. Integer ratings only: nothing to
+    check for NaN or integrality.
+    """
+    categories = guessed_categories(a, b, min_rating, max_rating)
+    if categories is None:
+        return None
+    first, k = categories
+    import numba
+
+    from .kernels import numba_table
+
+    parallel = use_parallel(a.shape[0])
+    with parallel_section() if parallel else contextlib.nullcontext():
+        threads = numba.get_num_threads() if parallel else 1
+        return numba_table.table_counts_guessed(a, b, first, k, parallel, threads)
+
+
+def _weighted_sums(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> QuadraticSums | None:
+    totals, _, bad = _run_sums("weighted", a, b, w)
+    return None if bad else QuadraticSums(*totals)
+
+
+def _table(
+    a: np.ndarray,
+    b: np.ndarray,
+    w: np.ndarray | None,
+    first: int,
+    k: int,
+    *,
+    guessed: bool = False,
+) -> np.ndarray | None:
+    import numba
+
+    from .kernels import numba_table
+
+    parallel = use_parallel(a.shape[0])
+    with parallel_section() if parallel else contextlib.nullcontext():
+        if w is not None:
+            return numba_table.table_weighted(a, b, w, first, k, parallel, checked=guessed)
+        threads = numba.get_num_threads() if parallel else 1
+        return numba_table.table_counts(a, b, first, k, parallel, threads)
+
+
+def set_parallel(enabled: bool | None) -> None:
+    """Force the parallel kernels on (True) or off (False) for big inputs; None: automatic.
+
+    Tests use it to compare the paths; results are identical whichever runs.
+    """
+    _settings["parallel"] = enabled

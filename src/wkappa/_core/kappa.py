@@ -1,0 +1,591 @@
+"""Weighted kappa and quadratic weighted kappa: the public point estimates."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..exceptions import UndefinedKappaWarning, WkappaError
+from . import fused
+from .encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
+from .fused import fast_statistic
+from .kernels import QuadraticSums, count_table, quadratic_sums
+from .options import NanPolicy, ZeroDivision, check_nan_policy, check_zero_division, format_value
+from .weights import WeightsLike, check_weights, integer_weights, weight_matrix
+
+__all__ = [
+    "check_table",
+    "confusion_table",
+    "kappa_from_quadratic_sums",
+    "kappa_from_table",
+    "quadratic_weighted_kappa",
+    "qwk",
+    "table_kappa",
+    "undefined_kappa",
+    "weighted_kappa",
+]
+
+_INT64_SAFE = 2**62
+_FLOAT_SUMS_TOLERANCE = 2.0**-40
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel``, counted from the caller of this function, of the first frame
+    outside wkappa, so that a warning points at the user's line."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def undefined_kappa(zero_division: ZeroDivision, reason: str) -> float:
+    """What an undefined kappa returns under ``zero_division``.
+
+    'warn' returns nan with an :class:`UndefinedKappaWarning`, 'raise' raises a
+    :class:`WkappaError` that names ``zero_division``, a float is returned as is.
+    """
+    if zero_division == "raise":
+        raise WkappaError(
+            f"Kappa is undefined: {reason}. Hint: zero_division='warn' returns nan instead "
+            "(or zero_division=<float> returns that value)."
+        )
+    if zero_division == "warn":
+        warnings.warn(
+            f"Kappa is undefined: {reason}. Returning nan (set zero_division to choose).",
+            UndefinedKappaWarning,
+            stacklevel=_user_stacklevel(),
+        )
+        return float("nan")
+    return float(zero_division)
+
+
+_UNDEFINED_REASON = (
+    "the expected weighted disagreement sum(W*E) is 0 (both raters use one and the same "
+    "category, or no rating is left)"
+)
+
+
+def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) -> float:
+    """Quadratic weighted kappa from the five sums.
+
+    Notes
+    -----
+    With category indices a, b and n pairs,
+
+    .. math::
+
+        \\kappa = 1 - \\frac{n \\sum (a - b)^2}{\\sum_i \\sum_j (a_i - b_j)^2}
+               = \\frac{2 (n \\sum ab - \\sum a \\sum b)}
+                       {n (\\sum a^2 + \\sum b^2) - 2 \\sum a \\sum b}.
+
+    With integer sums both numerator and denominator are exact Python ints and the one
+    division is correctly rounded. With float (sample-weighted) sums the denominator is a
+    difference of rounded products: when it is below ``2**-40`` of ``n (Σa² + Σb²)`` it is
+    zero up to rounding (for example every pair in one category, whose float sums need not
+    cancel exactly) and kappa is reported as undefined rather than as a number made of
+    rounding errors.
+    """
+    n = sums.total
+    numerator = 2 * (n * sums.sum_cross - sums.sum_true * sums.sum_pred)
+    scale = n * (sums.sum_true_sq + sums.sum_pred_sq)
+    denominator = scale - 2 * sums.sum_true * sums.sum_pred
+    exact = type(scale) is int and type(sums.sum_true) is int and type(sums.sum_pred) is int
+    tolerance = 0 if exact else _FLOAT_SUMS_TOLERANCE * scale
+    if denominator <= tolerance or n <= 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float(numerator / denominator)
+
+
+def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "") -> np.ndarray:
+    """Validate a K x K (``ndim`` = 3: K x K x K) table of non-negative finite (weighted) counts.
+
+    ``hint`` (a sentence) is appended to the shape error.
+    """
+    shape = "(" + ", ".join(["K"] * ndim) + ")"
+    try:
+        array = np.asarray(table)
+    except (TypeError, ValueError):
+        raise WkappaError(f"`{name}` could not be read as a {shape} array.") from None
+    if array.dtype.kind not in "biuf":
+        raise WkappaError(f"`{name}` must hold numeric counts; got dtype {array.dtype}.")
+    if array.ndim != ndim or len(set(array.shape)) != 1 or array.shape[0] == 0:
+        kind = "square" if ndim == 2 else "cubic"
+        raise WkappaError(
+            f"`{name}` must be a {kind} {shape} array; got shape {array.shape}."
+            + (f" {hint}" if hint else "")
+        )
+    if array.dtype.kind == "f" and not np.isfinite(array).all():
+        raise WkappaError(f"`{name}` must be finite; it contains NaN or inf.")
+    if (array < 0).any():
+        cell = tuple(int(i) for i in np.argwhere(array < 0)[0])
+        raise WkappaError(
+            f"`{name}` must hold non-negative counts; "
+            f"{name}[{', '.join(map(str, cell))}] = {format_value(array[cell].item())}."
+        )
+    if array.dtype.kind in "bu":
+        array = array.astype(np.int64)
+    return array
+
+
+def _table_quadratic_sums(table: np.ndarray) -> QuadraticSums | None:
+    """The five sums from an integer table, exactly, or None if int64 could overflow."""
+    if table.dtype.kind not in "iu":
+        return None
+    k = table.shape[0]
+    n = int(table.sum())
+    if n * (k - 1) ** 2 >= _INT64_SAFE:
+        return None
+    index = np.arange(k, dtype=np.int64)
+    rows = table.sum(axis=1)
+    cols = table.sum(axis=0)
+    return QuadraticSums(
+        n,
+        int(rows @ index),
+        int(cols @ index),
+        int(rows @ (index * index)),
+        int(cols @ (index * index)),
+        int(index @ table @ index),
+    )
+
+
+def table_kappa(table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision) -> float:
+    """Kappa of a checked table with a (K, K) disagreement weight matrix.
+
+    ``kappa = 1 - sum(W * P) / sum_ij W_ij p_i q_j`` with the proportions ``P = O / n``, their
+    row sums p and column sums q: the definition ``1 - sum(W*O) / sum(W*E)`` with
+    ``E = outer(row_sums, col_sums) / n``, divided through by n. Every term is non-negative, so
+    neither sum cancels, and proportions keep huge or tiny counts from over- or underflowing.
+    """
+    integral = table.dtype.kind in "iu" or (
+        table.dtype.kind == "f"
+        and float(table.sum()) < 2.0**53
+        and bool(np.all(table == np.floor(table)))
+    )  # integer counts, or weighted counts that happen to be whole (integer sample weights)
+    if integral:
+        exact = _integer_table_kappa(table, weights, zero_division)
+        if exact is not None:
+            return exact
+    table64 = table.astype(np.float64, copy=False)
+    n = float(table64.sum())
+    if not n > 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    proportions = table64 / n
+    observed = float(np.sum(weights * proportions))
+    expected = float(proportions.sum(axis=1) @ weights @ proportions.sum(axis=0))
+    if expected <= 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float(1.0 - observed / expected)
+
+
+def _integer_table_kappa(
+    table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision
+) -> float | None:
+    """Exact kappa of integer counts with quadratic, linear or unweighted weights, or None.
+
+    With the integer weights D (``W = D / scale``), ``kappa = 1 - n sum(D*O) / (r' D c)``:
+    numerator and denominator are Python ints, so the one division is correctly rounded.
+    """
+    matrix = integer_weights(weights)
+    if matrix is None:
+        return None
+    if float(table.sum(dtype=np.float64)) * float(matrix.max()) >= _INT64_SAFE:
+        return None  # int64 could overflow below; the float path is accurate enough
+    counts = table.astype(np.int64, copy=False)
+    n = int(counts.sum())
+    observed = int((matrix * counts).sum())
+    weighted_cols = (matrix @ counts.sum(axis=0)).tolist()
+    expected = sum(r * c for r, c in zip(counts.sum(axis=1).tolist(), weighted_cols, strict=True))
+    if expected <= 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float((expected - n * observed) / expected)
+
+
+def _is_quadratic(weights: str | np.ndarray) -> bool:
+    return isinstance(weights, str) and weights == "quadratic"
+
+
+def kappa_from_table(
+    table: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Weighted kappa from a K x K table of counts.
+
+    Parameters
+    ----------
+    table : array-like of shape (K, K)
+        Non-negative (weighted) counts; rows are rater A (``y_true``), columns rater B.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights (zero diagonal), see :func:`weighted_kappa`.
+    zero_division : {'warn', 'raise'} or float
+        What an undefined kappa (``sum(W*E) == 0``) returns: 'warn' gives nan with an
+        :class:`~wkappa.exceptions.UndefinedKappaWarning`, 'raise' raises, a float is returned.
+
+    Returns
+    -------
+    float
+        ``1 - sum(W*O) / sum(W*E)`` with ``E = outer(row_sums, col_sums) / n``.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> wk.kappa_from_table([[10, 2], [3, 5]], weights="unweighted")
+    0.46808510638297873
+    """
+    checked_weights = check_weights(weights)
+    zero_division = check_zero_division(zero_division)
+    array = check_table(table)
+    if _is_quadratic(checked_weights):
+        sums = _table_quadratic_sums(array)
+        if sums is not None:
+            return kappa_from_quadratic_sums(sums, zero_division)
+    matrix = weight_matrix(checked_weights, array.shape[0])
+    return table_kappa(array, matrix, zero_division)
+
+
+def _encode(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: Any,
+    ordered: bool,
+) -> EncodedRatings | None:
+    return encode_ratings(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=check_nan_policy(nan_policy),
+        ordered=ordered,
+    )
+
+
+def _plain_qwk(y_true: Any, y_pred: Any, nan_policy: Any, zero_division: Any) -> float | None:
+    """QWK of two plain numpy integer arrays in one kernel call, or None for the general route.
+
+    The common call -- a validation fold, two int64 arrays, no options -- by the shortest
+    route, written as one flat function: right after a model has been trained the caches are
+    cold, and then every further layer of Python calls (the general route converts and checks
+    foreign columns first) costs microseconds, as much as the kernel's own pass over 10,000
+    pairs. Returns None for anything else; the general route then decides.
+    """
+    if type(y_true) is not np.ndarray or type(y_pred) is not np.ndarray:
+        return None
+    dtype = y_true.dtype
+    n = len(y_true)
+    if (
+        dtype is not y_pred.dtype  # builtin dtypes are singletons; anything else: general
+        or dtype.kind not in "biu"
+        or not dtype.isnative
+        or (dtype.kind == "u" and dtype.itemsize == 8)  # may exceed int64
+        or y_true.ndim != 1
+        or y_pred.ndim != 1
+        or n < fused.FAST_MIN
+        or len(y_pred) != n
+    ):
+        return None
+    r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
+    if not (r[0] and -fused.HUGE < r[1] and r[2] < fused.HUGE):
+        return None
+    # The option checks inline for the usual values (a call into another module is what
+    # costs here); anything else gets the full check and its message, in weighted_kappa's
+    # order.
+    if type(zero_division) is not str or zero_division not in ("warn", "raise"):
+        zero_division = check_zero_division(zero_division)
+    if type(nan_policy) is not str or nan_policy not in ("raise", "omit", "propagate"):
+        check_nan_policy(nan_policy)
+    # The five exact sums hi * 2**32 + lo, finished as in kappa_from_quadratic_sums.
+    sum_a = (r[3] << 32) + r[8]
+    sum_b = (r[4] << 32) + r[9]
+    numerator = 2 * (n * ((r[7] << 32) + r[12]) - sum_a * sum_b)
+    denominator = n * ((r[5] << 32) + r[10] + (r[6] << 32) + r[11]) - 2 * sum_a * sum_b
+    if denominator <= 0:
+        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+    return float(numerator / denominator)
+
+
+def weighted_kappa(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Cohen's weighted kappa between two raters.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Rater A's ratings (rows of the table): integers, integral floats, booleans, strings
+        with ``labels``, or a pandas/polars/pyarrow column. Non-integer floats are an error.
+    y_pred : array-like of shape (n,)
+        Rater B's ratings (columns of the table).
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights ``W`` with zero diagonal: quadratic ``(i-j)²/(K-1)²``, linear
+        ``|i-j|/(K-1)``, unweighted ``1 - [i == j]``, or a finite non-negative user matrix.
+        Agreement weights ``A`` (Fleiss-Cohen-Everitt, SAS) convert as ``W = 1 - A``.
+    labels : sequence of K categories, optional
+        The categories, in order. A rating not in ``labels`` is an error.
+    min_rating, max_rating : int, optional
+        Without ``labels``, the categories are every integer from ``min_rating`` to
+        ``max_rating`` (by default the observed minimum and maximum over both raters), so an
+        unused interior grade still counts, as in Kaggle's metric.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite weight of each pair; the table then holds weighted counts.
+    nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
+        A missing rating (NaN, None, pandas NA, null) raises, drops its pair, or makes the
+        result nan.
+    zero_division : {'warn', 'raise'} or float, default 'warn'
+        What an undefined kappa returns (see :func:`kappa_from_table`).
+
+    Returns
+    -------
+    float
+        ``kappa = 1 - sum(W*O) / sum(W*E)``.
+
+    Notes
+    -----
+    ``O`` is the K x K table of (weighted) counts with rows ``y_true`` and columns ``y_pred``;
+    ``E = outer(row_sums, col_sums) / n`` is the table expected if the raters were
+    independent. Categories are indexed by their position in the label order.
+
+    scikit-learn's ``cohen_kappa_score`` uses only the observed labels; pass
+    ``labels=sorted(set(y_true) | set(y_pred))`` to reproduce it.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> wk.weighted_kappa([0, 1, 2, 2], [0, 2, 2, 1], weights="linear")
+    0.42857142857142855
+    """
+    checked_weights = check_weights(weights)
+    if (
+        _is_quadratic(checked_weights)
+        and labels is None
+        and min_rating is None
+        and max_rating is None
+        and sample_weight is None
+    ):
+        plain = _plain_qwk(y_true, y_pred, nan_policy, zero_division)
+        if plain is not None:
+            return plain
+    zero_division = check_zero_division(zero_division)
+    from .._backends import (
+        dask_weighted_kappa,
+        device_weighted_kappa,
+        is_dask_array,
+        is_device_array,
+    )
+
+    if is_device_array(y_true) or is_device_array(y_pred):  # torch/JAX/CuPy: count on device
+        return device_weighted_kappa(
+            y_true, y_pred, weights=checked_weights, labels=labels, min_rating=min_rating,
+            max_rating=max_rating, sample_weight=sample_weight, nan_policy=nan_policy,
+            zero_division=zero_division,
+        )  # fmt: skip
+    if is_dask_array(y_true) or is_dask_array(y_pred):  # Dask: count per chunk on the workers
+        return dask_weighted_kappa(
+            y_true, y_pred, weights=checked_weights, labels=labels, min_rating=min_rating,
+            max_rating=max_rating, sample_weight=sample_weight,
+            nan_policy=check_nan_policy(nan_policy), zero_division=zero_division,
+        )  # fmt: skip
+    check_nan_policy(nan_policy)
+    fast = fast_statistic(
+        y_true, y_pred, quadratic=_is_quadratic(checked_weights), labels=labels,
+        min_rating=min_rating, max_rating=max_rating, sample_weight=sample_weight,
+    )  # fmt: skip
+    if isinstance(fast, QuadraticSums):  # fused numba pass; None means "strict path"
+        return kappa_from_quadratic_sums(fast, zero_division)
+    if fast is not None:
+        return table_kappa(fast, weight_matrix(checked_weights, fast.shape[0]), zero_division)
+    encoded = _encode(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+    )
+    if encoded is None:
+        return float("nan")
+    k = encoded.n_categories
+    if _is_quadratic(checked_weights) and (
+        encoded.sample_weight is None or k * k > MAX_TABLE_CELLS
+    ):
+        # Exact integer sums without sample weights. With float weights the table below is
+        # preferred: its sums have no cancellation (see kappa_from_quadratic_sums).
+        sums = quadratic_sums(encoded.true_index, encoded.pred_index, encoded.sample_weight)
+        return kappa_from_quadratic_sums(sums, zero_division)
+    check_table_size(k)  # before any K x K allocation, the weight matrix included
+    matrix = weight_matrix(checked_weights, k)
+    table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+    return table_kappa(table, matrix, zero_division)
+
+
+def quadratic_weighted_kappa(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Quadratic weighted kappa (QWK), the Kaggle metric for ordinal predictions.
+
+    The same as ``weighted_kappa(..., weights="quadratic")``; see :func:`weighted_kappa` for
+    the parameters. It needs no K x K table: five sums over the category indices are
+    sufficient (see Notes), so any number of categories is fine.
+
+    Returns
+    -------
+    float
+        ``1 - sum(W*O) / sum(W*E)`` with ``W_ij = (i - j)² / (K - 1)²``.
+
+    Notes
+    -----
+    With category indices ``a_k``, ``b_k`` of n pairs,
+
+    .. math::
+
+        \\mathrm{QWK} = 1 - \\frac{n \\sum_k (a_k - b_k)^2}{\\sum_i \\sum_j (a_i - b_j)^2}
+        = \\frac{2 (n \\sum ab - \\sum a \\sum b)}{n (\\sum a^2 + \\sum b^2) - 2 \\sum a \\sum b}.
+
+    Without sample weights the sums are exact integers and the result is correctly rounded.
+
+    Examples
+    --------
+    Seed 000's worked example:
+
+    >>> import wkappa as wk
+    >>> wk.qwk([4, 4, 3, 4, 4, 0, 1, 1, 2, 1], [0, 4, 1, 0, 4, 0, 1, 1, 2, 1])
+    0.3181818181818182
+
+    An unused interior grade still counts (ratings {0, 1, 3} mean K = 4):
+
+    >>> wk.qwk([0, 0, 0, 1, 1, 1, 3, 3, 3, 3], [0, 0, 1, 0, 1, 1, 1, 3, 3, 3])
+    0.8064516129032258
+    """
+    if labels is None and min_rating is None and max_rating is None and sample_weight is None:
+        plain = _plain_qwk(y_true, y_pred, nan_policy, zero_division)
+        if plain is not None:
+            return plain
+    return weighted_kappa(
+        y_true,
+        y_pred,
+        weights="quadratic",
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        zero_division=zero_division,
+    )
+
+
+qwk = quadratic_weighted_kappa
+
+
+def confusion_table(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+) -> np.ndarray:
+    """The K x K table O of (weighted) counts.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, min_rating, max_rating, sample_weight, nan_policy
+        As in :func:`weighted_kappa`. ``nan_policy='propagate'`` is not meaningful for a
+        table and raises. The rows and columns follow the category order, so strings and
+        unordered categoricals need ``labels`` (as for weighted kappa).
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        ``O[i, j]`` counts the pairs with ``y_true`` in category i and ``y_pred`` in category
+        j; int64 counts, or float64 weighted counts with ``sample_weight``.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> wk.confusion_table([0, 1, 1, 2], [0, 1, 2, 2])
+    array([[1, 0, 0],
+           [0, 1, 1],
+           [0, 0, 1]])
+    """
+    if nan_policy == "propagate":
+        raise WkappaError(
+            "`nan_policy`='propagate' has no meaning for a table. Hint: use 'raise' or 'omit'."
+        )
+    from .._backends import (
+        dask_confusion_table,
+        device_confusion_table,
+        is_dask_array,
+        is_device_array,
+    )
+
+    if is_device_array(y_true) or is_device_array(y_pred):  # torch/JAX/CuPy: count on device
+        return device_confusion_table(
+            y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
+            sample_weight=sample_weight, nan_policy=nan_policy,
+        )  # fmt: skip
+    if is_dask_array(y_true) or is_dask_array(y_pred):  # Dask: count per chunk on the workers
+        return dask_confusion_table(
+            y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
+            sample_weight=sample_weight, nan_policy=check_nan_policy(nan_policy),
+        )  # fmt: skip
+    check_nan_policy(nan_policy)
+    fast = fast_statistic(
+        y_true, y_pred, quadratic=False, labels=labels, min_rating=min_rating,
+        max_rating=max_rating, sample_weight=sample_weight,
+    )  # fmt: skip
+    if isinstance(fast, np.ndarray):  # fused numba pass; None means "strict path"
+        return fast
+    encoded = _encode(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=True,
+    )
+    assert encoded is not None
+    k = encoded.n_categories
+    check_table_size(k)
+    return count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)

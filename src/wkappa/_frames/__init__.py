@@ -1,0 +1,35 @@
+"""Engine-side counting and grouping behind :mod:`wkappa.frames`: pair counts computed in the
+data frame engine (narwhals), group keys, and the in-memory grouped tables."""
+
+from __future__ import annotations
+
+from .count import (
+    FrameInput,
+    PairCounts,
+    count_pairs,
+    encode_counts,
+    frame_input,
+    missing_mask,
+    raise_missing,
+    scatter_table,
+)
+from .grouped_tables import GroupTables, in_memory_group_tables
+from .groups import check_by, check_groups_table_size, group_ids, group_statistics, result_frame
+
+__all__ = [
+    "FrameInput",
+    "GroupTables",
+    "PairCounts",
+    "check_by",
+    "check_groups_table_size",
+    "count_pairs",
+    "encode_counts",
+    "frame_input",
+    "group_ids",
+    "group_statistics",
+    "in_memory_group_tables",
+    "missing_mask",
+    "raise_missing",
+    "result_frame",
+    "scatter_table",
+]

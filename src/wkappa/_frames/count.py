@@ -1,0 +1,312 @@
+"""Count rating pairs where a data frame lives; bring back only the distinct pairs.
+
+Every engine narwhals knows (pandas, polars eager and lazy, pyarrow, DuckDB, Dask, PySpark)
+runs one ``group_by([y_true, y_pred]).agg(len)`` — lazily where the engine is lazy — and
+returns one row per distinct pair. Those few rows are then encoded by the core
+(:func:`wkappa._core.encode.encode_ratings`), so labels, integer ranges, categorical order and
+missing values follow exactly the rules of the array functions.
+
+This module imports narwhals at call time only; it is reached through :mod:`wkappa.frames`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import numpy as np
+
+from .._core import (
+    EncodedRatings,
+    NanPolicy,
+    check_table_size,
+    encode_ratings,
+    format_value,
+    import_optional,
+    to_column,
+)
+from ..exceptions import WkappaError, WkappaTypeError
+
+__all__ = [
+    "COUNT",
+    "FrameInput",
+    "PairCounts",
+    "count_pairs",
+    "encode_counts",
+    "frame_input",
+    "quiet_dask_notice",
+    "raise_missing_rows",
+    "scatter_table",
+]
+
+# Aggregate columns get names no user column is likely to have.
+COUNT = "__wkappa_count__"
+_W_SUM = "__wkappa_weight_sum__"
+_W_MIN = "__wkappa_weight_min__"
+_W_MAX = "__wkappa_weight_max__"
+_W_VALID = "__wkappa_weight_valid__"
+
+_ENGINES = "pandas, polars (DataFrame or LazyFrame), pyarrow, DuckDB, Dask or PySpark"
+
+
+@dataclass(frozen=True)
+class FrameInput:
+    """A user frame wrapped by narwhals, with its checked column names.
+
+    Attributes
+    ----------
+    frame : narwhals DataFrame or LazyFrame
+    lazy : bool
+        Whether the engine is lazy (polars LazyFrame, DuckDB, Dask, PySpark).
+    schema : dict
+        Column name -> narwhals dtype.
+    enum_labels : tuple or None
+        Category order from an ordered dtype of ``y_true``/``y_pred`` (polars Enum, pandas
+        ordered Categorical, DuckDB ENUM), when there is one.
+    """
+
+    frame: Any
+    lazy: bool
+    schema: dict[str, Any]
+    enum_labels: tuple[Any, ...] | None
+
+
+@contextmanager
+def quiet_dask_notice() -> Iterator[None]:
+    """Silence narwhals' notice that its Dask support moves to a ``narwhals-dask`` package.
+
+    That package is not released yet; the notice is about narwhals' future, not about
+    anything the caller can act on.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Dask support is moving", FutureWarning)
+        yield
+
+
+def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
+    if not isinstance(value, str):
+        raise WkappaTypeError(
+            f"`{parameter}` must be a column name (str); got {format_value(value)}."
+        )
+    if value not in schema:
+        raise WkappaError(
+            f"`{parameter}` names the column {value!r}, which is not in the frame. "
+            f"Hint: the columns are {format_value(list(schema), 200)}."
+        )
+    return value
+
+
+def frame_input(
+    df: Any,
+    y_true: Any,
+    y_pred: Any,
+    sample_weight: Any = None,
+    by: Sequence[Any] = (),
+) -> FrameInput:
+    """Wrap ``df`` with narwhals and check the column names against its schema."""
+    nw = import_optional("narwhals", "frames")
+    try:
+        with quiet_dask_notice():
+            frame = nw.from_native(df)
+    except TypeError:
+        raise WkappaTypeError(
+            f"`df` must be a data frame of {_ENGINES}; got {type(df).__name__}. "
+            "Hint: for arrays use wkappa.weighted_kappa(y_true, y_pred)."
+        ) from None
+    schema = dict(frame.collect_schema())
+    _check_name(y_true, "y_true", schema)
+    _check_name(y_pred, "y_pred", schema)
+    if sample_weight is not None:
+        _check_name(sample_weight, "sample_weight", schema)
+        if not schema[sample_weight].is_numeric():
+            raise WkappaError(
+                f"`sample_weight` column {sample_weight!r} must be numeric; "
+                f"it has dtype {schema[sample_weight]}."
+            )
+    for key in by:
+        _check_name(key, "by", schema)
+        if key in (y_true, y_pred):
+            raise WkappaError(f"`by` must not contain the rating column {key!r}.")
+    return FrameInput(
+        frame, isinstance(frame, nw.LazyFrame), schema, _enum_labels(schema, y_true, y_pred)
+    )
+
+
+def _enum_labels(schema: dict[str, Any], y_true: str, y_pred: str) -> tuple[Any, ...] | None:
+    nw = import_optional("narwhals", "frames")
+    orders = [
+        tuple(schema[c].categories) for c in (y_true, y_pred) if isinstance(schema[c], nw.Enum)
+    ]
+    if len(orders) == 2 and orders[0] != orders[1]:
+        raise WkappaError(
+            f"`y_true` and `y_pred` are ordered categoricals with different categories "
+            f"({format_value(orders[0])} vs {format_value(orders[1])}). "
+            "Hint: pass labels=[...] to fix one order."
+        )
+    return orders[0] if orders else None
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """The distinct (keys..., y_true, y_pred) rows with their count (and weight sums).
+
+    ``true`` and ``pred`` are native columns of a small eager frame (pandas, polars or
+    pyarrow), which :func:`wkappa._core.encode.to_column` reads with their dtypes.
+    """
+
+    frame: Any
+    true: Any
+    pred: Any
+    count: np.ndarray
+    weight: np.ndarray | None
+
+
+def count_pairs(
+    data: FrameInput, y_true: str, y_pred: str, sample_weight: str | None, by: Sequence[str] = ()
+) -> PairCounts:
+    """Group by ``[*by, y_true, y_pred]`` inside the engine and collect the counts."""
+    nw = import_optional("narwhals", "frames")
+    aggregates = [nw.len().alias(COUNT)]
+    if sample_weight is not None:
+        weight = nw.col(sample_weight)
+        aggregates += [
+            weight.sum().alias(_W_SUM),
+            weight.min().alias(_W_MIN),
+            weight.max().alias(_W_MAX),
+            weight.count().alias(_W_VALID),
+        ]
+    keys = [*by, y_true, y_pred]
+    if data.frame.implementation.is_dask():
+        counted = nw.from_native(_dask_counts(data.frame.to_native(), keys, sample_weight))
+    else:
+        counted = data.frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
+    if data.lazy and not data.frame.implementation.is_dask():
+        # polars' streaming engine reads a scan in batches: memory stays O(distinct pairs).
+        streaming = {"engine": "streaming"} if data.frame.implementation.is_polars() else {}
+        counted = counted.collect(**streaming)
+    count = counted.get_column(COUNT).to_numpy().astype(np.int64)
+    weight_sums = None if sample_weight is None else _check_weight_sums(counted, count)
+    return PairCounts(
+        counted,
+        counted.get_column(y_true).to_native(),
+        counted.get_column(y_pred).to_native(),
+        count,
+        weight_sums,
+    )
+
+
+def _dask_counts(frame: Any, keys: list[str], sample_weight: str | None) -> Any:
+    """The group-by-count of a Dask DataFrame, natively, as a small pandas frame.
+
+    narwhals' Dask group-by lets dask-expr pick a shuffle-based aggregation, which moves
+    every partition's groups between workers; with a few distinct pairs a tree reduction
+    (``split_out=1``) is several times faster.
+    """
+    grouped = frame.groupby(keys, dropna=False, observed=True, sort=False)
+    if sample_weight is None:
+        counts = grouped.size(split_out=1).to_frame(COUNT)
+    else:
+        column = grouped[sample_weight]
+        counts = column.agg(["size", "sum", "min", "max", "count"], split_out=1)
+        counts.columns = [COUNT, _W_SUM, _W_MIN, _W_MAX, _W_VALID]
+    return counts.compute().reset_index()
+
+
+def _check_weight_sums(counted: Any, count: np.ndarray) -> np.ndarray:
+    """Weight sums per distinct pair, refusing missing, negative or non-finite weights."""
+    valid = counted.get_column(_W_VALID).to_numpy().astype(np.int64)
+    if (valid < count).any():
+        raise WkappaError("`sample_weight` must be numeric with no missing values.")
+    lowest = counted.get_column(_W_MIN).to_numpy().astype(np.float64)
+    highest = counted.get_column(_W_MAX).to_numpy().astype(np.float64)
+    sums: np.ndarray = counted.get_column(_W_SUM).to_numpy().astype(np.float64)
+    if not (np.isfinite(sums).all() and np.isfinite(highest).all()):
+        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
+    if (lowest < 0).any():
+        raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
+    return sums
+
+
+def missing_mask(counts: PairCounts) -> np.ndarray:
+    """Which distinct pairs have a missing rating (null, NaN, None)."""
+    mask = np.zeros(len(counts.count), dtype=bool)
+    for column, name in ((counts.true, "y_true"), (counts.pred, "y_pred")):
+        missing = to_column(column, name).missing
+        if missing is not None:
+            mask |= missing
+    return mask
+
+
+def raise_missing(counts: PairCounts, mask: np.ndarray, y_true: str, y_pred: str) -> NoReturn:
+    """The nan_policy='raise' error for a frame: which column, how many rows."""
+    which = y_true if to_column(counts.true, "y_true").missing is not None else y_pred
+    raise_missing_rows(int(counts.count[mask].sum()), which)
+
+
+def raise_missing_rows(n_rows: int, which: str) -> NoReturn:
+    """The nan_policy='raise' error: ``n_rows`` rows miss a rating, e.g. in column ``which``."""
+    raise WkappaError(
+        f"The rating columns have {n_rows} row(s) with a missing rating (null/NaN), e.g. in "
+        f"column {which!r}. Hint: nan_policy='omit' drops incomplete pairs; "
+        "nan_policy='propagate' returns nan."
+    )
+
+
+def encode_counts(
+    counts: PairCounts,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    nan_policy: NanPolicy,
+    ordered: bool,
+) -> EncodedRatings | None:
+    """Encode the distinct pairs with the core's rules (labels, ranges, order, missing).
+
+    The per-pair counts (or weight sums) travel as the sample weights of the distinct pairs,
+    so ``nan_policy='omit'`` drops exactly the incomplete pairs and their counts.
+    """
+    if len(counts.count) == 0:
+        raise WkappaError("`df` has no rows; there is nothing to score.")
+    weight = counts.count.astype(np.float64) if counts.weight is None else counts.weight
+    return encode_ratings(
+        counts.true,
+        counts.pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=weight,
+        nan_policy=nan_policy,
+        ordered=ordered,
+    )
+
+
+def scatter_table(
+    encoded: EncodedRatings,
+    integer: bool,
+    groups: np.ndarray | None = None,
+    n_groups: int = 0,
+) -> np.ndarray:
+    """Tables from encoded distinct pairs: shape (K, K), or (G, K, K) with group ids.
+
+    With ``integer`` the weights are row counts (exact in float64 below 2**53 per distinct
+    pair) and are added in int64; otherwise they are weight sums added in float64.
+    """
+    k = encoded.n_categories
+    check_table_size(k)
+    weight = encoded.sample_weight
+    assert weight is not None
+    cell = encoded.true_index * k + encoded.pred_index
+    if groups is not None:
+        cell = groups * (k * k) + cell
+    size = n_groups * k * k if groups is not None else k * k
+    if integer:
+        flat = np.zeros(size, dtype=np.int64)
+        np.add.at(flat, cell, weight.astype(np.int64))
+    else:
+        flat = np.bincount(cell, weights=weight, minlength=size)
+    tables: np.ndarray = flat.reshape((k, k) if groups is None else (n_groups, k, k))
+    return tables

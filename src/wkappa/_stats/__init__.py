@@ -1,0 +1,47 @@
+"""Statistics on top of the core's tables: inference, intervals, the bootstrap, the paired
+comparison, mean kappa, thresholds, the streaming accumulator, explanations and plots."""
+
+from __future__ import annotations
+
+from .accumulator import KappaAccumulator
+from .explain import explain_table
+from .gbdt_objective import QWKObjective
+from .inference import kappa_test, kappa_test_from_table
+from .mean import mean_kappa
+from .paired import (
+    DENSE_CUBE_CELLS,
+    paired_kappa_test,
+    paired_kappa_test_from_cells,
+    paired_kappa_test_from_table,
+)
+from .results import (
+    Alternative,
+    BootstrapMethod,
+    ConfidenceInterval,
+    KappaResult,
+    PairedKappaResult,
+    check_confidence_level,
+)
+from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
+
+__all__ = [
+    "DENSE_CUBE_CELLS",
+    "Alternative",
+    "BootstrapMethod",
+    "ConfidenceInterval",
+    "KappaAccumulator",
+    "KappaResult",
+    "PairedKappaResult",
+    "QWKObjective",
+    "ThresholdResult",
+    "apply_thresholds",
+    "check_confidence_level",
+    "explain_table",
+    "kappa_test",
+    "kappa_test_from_table",
+    "mean_kappa",
+    "optimize_thresholds",
+    "paired_kappa_test",
+    "paired_kappa_test_from_cells",
+    "paired_kappa_test_from_table",
+]

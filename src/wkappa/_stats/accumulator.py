@@ -1,0 +1,446 @@
+"""KappaAccumulator: an exact, mergeable running K x K table for streaming data.
+
+The table of counts is a sufficient statistic of every kappa (design §4), and tables add: the
+table of a union of batches is the sum of their tables. So batches can be counted one at a
+time, on different machines, in any order, and merged exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import (
+    WeightsLike,
+    ZeroDivision,
+    check_labels,
+    check_nan_policy,
+    check_rating_bounds,
+    check_table,
+    check_table_size,
+    check_weights,
+    count_table,
+    encode_ratings,
+    format_value,
+    kappa_from_table,
+    weight_matrix,
+    weights_name,
+)
+from ..exceptions import WkappaError, WkappaTypeError
+
+if TYPE_CHECKING:
+    from .results import Alternative, KappaResult
+
+__all__ = ["KappaAccumulator"]
+
+_FORMAT = "wkappa.KappaAccumulator"
+_VERSION = 1
+_INT64_MAX = 2**63 - 1
+
+
+def _labels_from_options(labels: Any, min_rating: Any, max_rating: Any) -> Sequence[Any]:
+    """The fixed categories: ``labels`` in order, or ``range(min_rating, max_rating + 1)``."""
+    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
+    if labels is not None:
+        if isinstance(labels, range):
+            return labels if labels.step == 1 else tuple(labels)
+        return tuple(check_labels(labels).tolist())
+    if lo is None or hi is None:
+        raise WkappaError(
+            "KappaAccumulator needs its categories up front, because batches must agree on "
+            "them. Hint: pass labels=[...] or both min_rating= and max_rating=."
+        )
+    return range(lo, hi + 1)
+
+
+class KappaAccumulator:
+    """An exact running confusion table for kappa over batches of ratings.
+
+    The categories are fixed when the accumulator is made, so every batch, and every
+    accumulator merged with this one, counts into the same K x K table. A rating outside
+    the categories is an error; the table never grows silently.
+
+    Parameters
+    ----------
+    labels : sequence of K categories, optional
+        The categories, in order (integers or strings).
+    min_rating, max_rating : int, optional
+        Without ``labels``: the categories are every integer from ``min_rating`` to
+        ``max_rating``; both are then required.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights, as in :func:`wkappa.weighted_kappa`.
+
+    Attributes
+    ----------
+    labels : tuple or range
+        The K categories.
+    weights : str or ndarray of shape (K, K)
+        The weight name, or the custom disagreement matrix.
+    table : ndarray of shape (K, K)
+        A copy of the running table ``O``: int64 counts, float64 once a batch had sample
+        weights.
+    n : int or float
+        The number of pairs counted (the total weight with sample weights).
+    value : float
+        Kappa of the table so far (nan with an ``UndefinedKappaWarning`` while undefined).
+
+    Notes
+    -----
+    The table of the union of batches ``B_1, ..., B_m`` is ``O = O_1 + ... + O_m``, and
+    ``kappa = 1 - sum(W*O) / sum(W*E)`` with ``E = outer(row_sums, col_sums) / n`` depends on
+    the data only through ``O``. Hence ``merge`` is exact, associative and commutative, the
+    empty accumulator is its identity, and any partition of the data merged gives the same
+    kappa as the whole. Integer counts stay int64 (an overflow past ``2**63 - 1`` is an error,
+    never a wrap-around); with sample weights the table holds float64 weighted counts.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> acc = wk.KappaAccumulator(min_rating=0, max_rating=4)
+    >>> acc.update([4, 4, 3, 4, 4], [0, 4, 1, 0, 4]).update([0, 1, 1, 2, 1], [0, 1, 1, 2, 1])
+    KappaAccumulator(labels=range(0, 5), weights='quadratic', n=10)
+    >>> acc.value
+    0.3181818181818182
+
+    Accumulators of separate batches (other processes, other machines) merge exactly:
+
+    >>> a = wk.KappaAccumulator(min_rating=0, max_rating=4).update([4, 4, 3, 4, 4], [0, 4, 1, 0, 4])
+    >>> b = wk.KappaAccumulator(min_rating=0, max_rating=4).update([0, 1, 1, 2, 1], [0, 1, 1, 2, 1])
+    >>> (a + b).value == acc.value
+    True
+    """
+
+    __slots__ = ("_labels", "_table", "_weights")
+
+    def __init__(
+        self,
+        labels: npt.ArrayLike | None = None,
+        *,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+        weights: WeightsLike = "quadratic",
+    ) -> None:
+        checked = check_weights(weights)
+        categories = _labels_from_options(labels, min_rating, max_rating)
+        k = len(categories)
+        check_table_size(k)
+        if isinstance(checked, np.ndarray):
+            weight_matrix(checked, k)  # shape check against K
+        self._labels: Sequence[Any] = categories
+        self._weights: str | np.ndarray = checked
+        self._table: np.ndarray = np.zeros((k, k), dtype=np.int64)
+
+    # ------------------------------------------------------------------ read-only views
+
+    @property
+    def labels(self) -> Sequence[Any]:
+        """The K categories, in order."""
+        return self._labels
+
+    @property
+    def weights(self) -> str | np.ndarray:
+        """The weight name ('quadratic', 'linear', 'unweighted') or the custom matrix."""
+        return self._weights
+
+    @property
+    def table(self) -> np.ndarray:
+        """A copy of the (K, K) table: int64 counts, or float64 weighted counts."""
+        copy: np.ndarray = self._table.copy()
+        return copy
+
+    @property
+    def n(self) -> int | float:
+        """Pairs counted so far (total weight once sample weights were used)."""
+        total = self._table.sum()
+        return int(total) if self._table.dtype.kind == "i" else float(total)
+
+    @property
+    def value(self) -> float:
+        """Kappa of everything counted so far (nan with a warning while undefined)."""
+        return self.kappa()
+
+    def kappa(self, *, zero_division: ZeroDivision = "warn") -> float:
+        """Kappa of everything counted so far.
+
+        Parameters
+        ----------
+        zero_division : {'warn', 'raise'} or float
+            What an undefined kappa returns, as in :func:`wkappa.kappa_from_table`.
+
+        Returns
+        -------
+        float
+        """
+        return kappa_from_table(self._table, weights=self._weights, zero_division=zero_division)
+
+    def result(self, *, alternative: Alternative = "two-sided") -> KappaResult:
+        """Kappa with standard errors, a test and intervals: a :class:`KappaResult`.
+
+        The same as ``wkappa.kappa_test_from_table(acc.table, weights=acc.weights,
+        labels=acc.labels)``.
+        """
+        from .inference import kappa_test_from_table
+
+        return kappa_test_from_table(
+            self._table,
+            weights=self._weights,
+            labels=list(self._labels),
+            alternative=alternative,
+        )
+
+    # ------------------------------------------------------------------ counting
+
+    def update(
+        self,
+        y_true: npt.ArrayLike,
+        y_pred: npt.ArrayLike,
+        sample_weight: npt.ArrayLike | None = None,
+        *,
+        nan_policy: str = "raise",
+    ) -> KappaAccumulator:
+        """Count one batch of pairs into the table.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n,)
+            The batch's ratings, as accepted by :func:`wkappa.weighted_kappa`. Every rating
+            must be one of the accumulator's categories. An empty batch changes nothing.
+        sample_weight : array-like of shape (n,), optional
+            Non-negative finite weight of each pair; the table becomes float64.
+        nan_policy : {'raise', 'omit'}, default 'raise'
+            A missing rating raises, or its pair is skipped.
+
+        Returns
+        -------
+        KappaAccumulator
+            ``self``, so calls chain.
+        """
+        policy = check_nan_policy(nan_policy)
+        if policy == "propagate":
+            raise WkappaError(
+                "`nan_policy`='propagate' cannot be kept in a running table. "
+                "Hint: use 'raise' or 'omit'."
+            )
+        if _is_empty(y_true) and _is_empty(y_pred):
+            if sample_weight is not None and not _is_empty(sample_weight):
+                raise WkappaError("`sample_weight` has entries but the batch has no ratings.")
+            return self
+        if isinstance(self._labels, range):
+            encoded = encode_ratings(
+                y_true,
+                y_pred,
+                min_rating=self._labels.start,
+                max_rating=self._labels.stop - 1,
+                sample_weight=sample_weight,
+                nan_policy=policy,
+            )
+        else:
+            encoded = encode_ratings(
+                y_true,
+                y_pred,
+                labels=list(self._labels),
+                sample_weight=sample_weight,
+                nan_policy=policy,
+            )
+        assert encoded is not None  # only nan_policy='propagate' gives None
+        k = len(self._labels)
+        batch = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+        self._table = _add_tables(self._table, batch)
+        return self
+
+    def update_table(self, table: npt.ArrayLike) -> KappaAccumulator:
+        """Add a (K, K) table of (weighted) counts, rows ``y_true``, columns ``y_pred``.
+
+        Returns
+        -------
+        KappaAccumulator
+            ``self``.
+        """
+        checked = check_table(table)
+        k = len(self._labels)
+        if checked.shape != (k, k):
+            raise WkappaError(
+                f"`table` has shape {checked.shape} but the accumulator has K = {k} "
+                f"categories; it must have shape ({k}, {k})."
+            )
+        self._table = _add_tables(self._table, checked)
+        return self
+
+    def reset(self) -> KappaAccumulator:
+        """Forget every count (the categories and weights stay); returns ``self``."""
+        k = len(self._labels)
+        self._table = np.zeros((k, k), dtype=np.int64)
+        return self
+
+    # ------------------------------------------------------------------ merging
+
+    def _check_compatible(self, other: Any) -> KappaAccumulator:
+        if not isinstance(other, KappaAccumulator):
+            raise WkappaTypeError(
+                f"Can only merge a KappaAccumulator with another; got {type(other).__name__}."
+            )
+        if tuple(self._labels) != tuple(other._labels):
+            raise WkappaError(
+                "Cannot merge accumulators with different categories: "
+                f"{format_value(list(self._labels))} vs {format_value(list(other._labels))}."
+            )
+        if not _same_weights(self._weights, other._weights):
+            raise WkappaError(
+                "Cannot merge accumulators with different weights: "
+                f"{weights_name(self._weights)!r} vs {weights_name(other._weights)!r}."
+            )
+        return other
+
+    def merge(self, other: KappaAccumulator) -> KappaAccumulator:
+        """A new accumulator holding the counts of both (neither input changes).
+
+        Raises
+        ------
+        WkappaError
+            If the categories or the weights differ.
+        """
+        checked = self._check_compatible(other)
+        merged = self._empty_like()
+        merged._table = _add_tables(self._table, checked._table)
+        return merged
+
+    def __add__(self, other: KappaAccumulator) -> KappaAccumulator:
+        if not isinstance(other, KappaAccumulator):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> KappaAccumulator:
+        # Lets sum() start from its default 0: sum(accumulators) merges them all.
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.merge(self._empty_like())
+        return NotImplemented
+
+    def _empty_like(self) -> KappaAccumulator:
+        empty = object.__new__(KappaAccumulator)
+        empty._labels = self._labels
+        empty._weights = self._weights
+        k = len(self._labels)
+        empty._table = np.zeros((k, k), dtype=np.int64)
+        return empty
+
+    # ------------------------------------------------------------------ comparison, repr
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KappaAccumulator):
+            return NotImplemented
+        return (
+            tuple(self._labels) == tuple(other._labels)
+            and _same_weights(self._weights, other._weights)
+            and self._table.dtype == other._table.dtype
+            and bool(np.array_equal(self._table, other._table))
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        labels = self._labels if isinstance(self._labels, range) else list(self._labels)
+        return (
+            f"KappaAccumulator(labels={format_value(labels)}, "
+            f"weights={weights_name(self._weights)!r}, n={self.n!r})"
+        )
+
+    # ------------------------------------------------------------------ serialisation
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict of the state; :meth:`from_dict` restores it exactly.
+
+        Returns
+        -------
+        dict
+            ``{"format", "version", "labels" | "min_rating"/"max_rating", "weights",
+            "dtype", "table"}``: labels as a list (str / int / float), weights as a name or
+            a nested list, the table as nested lists of ints (int64) or floats (float64).
+        """
+        state: dict[str, Any] = {"format": _FORMAT, "version": _VERSION}
+        if isinstance(self._labels, range):
+            state["min_rating"] = self._labels.start
+            state["max_rating"] = self._labels.stop - 1
+        else:
+            state["labels"] = [_json_label(label) for label in self._labels]
+        state["weights"] = (
+            self._weights if isinstance(self._weights, str) else self._weights.tolist()
+        )
+        state["dtype"] = str(self._table.dtype)
+        state["table"] = self._table.tolist()
+        return state
+
+    @classmethod
+    def from_dict(cls, state: dict[str, Any]) -> KappaAccumulator:
+        """Rebuild an accumulator from :meth:`to_dict` output (for example after JSON)."""
+        if not isinstance(state, dict) or state.get("format") != _FORMAT:
+            raise WkappaError(
+                "`state` is not a KappaAccumulator dict (its 'format' is not "
+                f"{_FORMAT!r}). Hint: make it with KappaAccumulator.to_dict()."
+            )
+        version = state.get("version")
+        if version != _VERSION:
+            raise WkappaError(
+                f"`state` has version {format_value(version)}; this wkappa reads version "
+                f"{_VERSION}. Hint: upgrade wkappa."
+            )
+        if "labels" in state:
+            acc = cls(state["labels"], weights=state["weights"])
+        else:
+            acc = cls(
+                min_rating=state.get("min_rating"),
+                max_rating=state.get("max_rating"),
+                weights=state["weights"],
+            )
+        dtype = state.get("dtype")
+        if dtype not in ("int64", "float64"):
+            raise WkappaError(f"`state['dtype']` must be 'int64' or 'float64'; got {dtype!r}.")
+        table = np.array(state["table"], dtype=np.dtype(dtype))
+        acc.update_table(table)
+        acc._table = acc._table.astype(np.dtype(dtype), copy=False)
+        return acc
+
+    def __getstate__(self) -> tuple[Sequence[Any], str | np.ndarray, np.ndarray]:
+        return (self._labels, self._weights, self._table)
+
+    def __setstate__(self, state: tuple[Sequence[Any], str | np.ndarray, np.ndarray]) -> None:
+        self._labels, self._weights, self._table = state
+
+
+def _is_empty(obj: Any) -> bool:
+    try:
+        return len(obj) == 0
+    except TypeError:
+        return False
+
+
+def _same_weights(a: str | np.ndarray, b: str | np.ndarray) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a == b
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def _add_tables(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a + b, exact for integer tables (overflow is an error), float64 if either is float."""
+    if a.dtype.kind == "i" and b.dtype.kind in "iu":
+        if int(a.sum()) + int(b.sum()) > _INT64_MAX:
+            raise WkappaError("The running table would exceed 2**63 - 1 counts and overflow int64.")
+        return a + b.astype(np.int64, copy=False)
+    return a.astype(np.float64) + b.astype(np.float64)
+
+
+def _json_label(label: Any) -> Any:
+    if isinstance(label, (bool, str)):
+        return label
+    if isinstance(label, numbers.Integral):
+        return int(label)
+    if isinstance(label, numbers.Real) and math.isfinite(float(label)):
+        return float(label)
+    raise WkappaError(
+        f"Label {format_value(label)} cannot be stored as JSON; to_dict supports str, int "
+        "and float labels."
+    )

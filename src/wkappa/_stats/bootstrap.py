@@ -1,0 +1,255 @@
+"""The table bootstrap: resample the K x K (or K x K x K) table, never the n pairs.
+
+Drawing n pairs with replacement is a multinomial draw of n over the table's cells with
+probabilities ``O / n``. Only the m non-empty cells can be drawn, so B replicates are a (B, m)
+multinomial array, and every replicate's kappa is a few matrix products: O(B m K), whatever n.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from .._core import norm_cdf, norm_ppf
+from ..exceptions import UndefinedKappaWarning
+
+__all__ = [
+    "BootstrapOutcome",
+    "Cells",
+    "batch_kappa",
+    "bca_interval",
+    "chunk_sizes",
+    "draw",
+    "drop_undefined",
+    "jackknife",
+    "nonzero_cells",
+    "percentile_interval",
+    "replicate_kappas",
+    "table_interval",
+]
+
+# Replicates are drawn and reduced in chunks of about this many cells (a few tens of MiB).
+_CHUNK_CELLS = 2_000_000
+# Dropping more than this share of undefined replicates earns a warning.
+_UNDEFINED_SHARE = 0.01
+
+
+class Cells(NamedTuple):
+    """The non-empty cells of a table: counts and their coordinates."""
+
+    counts: np.ndarray  # (m,) float64
+    coords: tuple[np.ndarray, ...]  # one (m,) int array per axis
+    n_draw: int  # pairs per replicate
+
+
+class BootstrapOutcome(NamedTuple):
+    low: float
+    high: float
+    n_undefined: int
+
+
+def nonzero_cells(table: np.ndarray) -> Cells:
+    """The cells with a positive count; ``n_draw`` is the total rounded to an integer.
+
+    A non-integer (weighted) table is read as frequency weights: replicates draw
+    ``round(sum)`` pairs with probabilities proportional to the cell weights.
+    """
+    index = np.nonzero(table > 0)
+    counts = table[index].astype(np.float64)
+    total = float(counts.sum())
+    n_draw = int(table.sum()) if table.dtype.kind in "iu" else round(total)
+    return Cells(counts, index, n_draw)
+
+
+def draw(cells: Cells, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """B multinomial replicates of the non-empty cells, shape (B, m), float64."""
+    probabilities = cells.counts / cells.counts.sum()
+    return rng.multinomial(cells.n_draw, probabilities, size=n_resamples).astype(np.float64)
+
+
+def _one_hot(index: np.ndarray, k: int) -> np.ndarray:
+    hot = np.zeros((index.size, k))
+    hot[np.arange(index.size), index] = 1.0
+    return hot
+
+
+def batch_kappa(
+    replicates: np.ndarray, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
+) -> np.ndarray:
+    """Kappa of each replicate (nan where undefined), without warnings.
+
+    Parameters
+    ----------
+    replicates : ndarray of shape (B, m)
+        Counts of the m cells (i_c, j_c) in each replicate.
+    rows, cols : ndarray of shape (m,)
+        The row and column index of each cell.
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+
+    Returns
+    -------
+    ndarray of shape (B,)
+        ``1 - n * sum(W*O) / (r^T W c)`` per replicate.
+    """
+    k = weights.shape[0]
+    n = replicates.sum(axis=1)
+    observed = replicates @ weights[rows, cols]
+    row_sums = replicates @ _one_hot(rows, k)
+    col_sums = replicates @ _one_hot(cols, k)
+    expected = np.einsum("bi,bi->b", row_sums @ weights, col_sums)
+    defined = (expected > 0) & (n > 0)
+    kappa = np.full(n.shape, np.nan)
+    np.divide(n * observed, expected, out=kappa, where=defined)
+    np.subtract(1.0, kappa, out=kappa, where=defined)
+    return kappa
+
+
+def chunk_sizes(n_resamples: int, cells_per_replicate: int) -> list[int]:
+    size = max(1, _CHUNK_CELLS // max(cells_per_replicate, 1))
+    return [min(size, n_resamples - start) for start in range(0, n_resamples, size)]
+
+
+def replicate_kappas(
+    table: np.ndarray, weights: np.ndarray, n_resamples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """B bootstrap kappas of a K x K table, shape (B,), nan where undefined."""
+    cells = nonzero_cells(table)
+    rows, cols = cells.coords
+    parts = [
+        batch_kappa(draw(cells, size, rng), rows, cols, weights)
+        for size in chunk_sizes(n_resamples, rows.size)
+    ]
+    return np.concatenate(parts)
+
+
+def jackknife(table: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out kappas of the non-empty cells and their multiplicities.
+
+    Deleting one pair from cell (i, j) changes n, sum(W*O), one row sum and one column sum,
+    so every leave-one-out kappa is O(1) from the table's sums: K² values, weighted by the
+    counts, instead of n. A weighted table drops ``min(1, O_ij)`` from the cell.
+
+    Returns
+    -------
+    values, counts : ndarray of shape (m,)
+        Leave-one-out kappas (nan where undefined) and the cells' counts.
+    """
+    counts = table.astype(np.float64)
+    rows, cols = np.nonzero(counts > 0)
+    cell = counts[rows, cols]
+    drop = np.minimum(cell, 1.0)
+    n = counts.sum()
+    row_sums, col_sums = counts.sum(axis=1), counts.sum(axis=0)
+    sum_observed = float(np.sum(weights * counts))
+    weighted_cols = weights @ col_sums  # (W c)_i
+    weighted_rows = row_sums @ weights  # (r^T W)_j
+    sum_expected = float(row_sums @ weighted_cols)
+    w_cell = weights[rows, cols]
+    n_left = n - drop
+    observed = sum_observed - drop * w_cell
+    expected = (
+        sum_expected - drop * weighted_cols[rows] - drop * weighted_rows[cols] + drop**2 * w_cell
+    )
+    # Cancellation leaves rounding noise where the exact value is 0.
+    defined = (expected > 1e-12 * max(sum_expected, 1.0)) & (n_left > 0)
+    values = np.full(cell.shape, np.nan)
+    np.divide(n_left * observed, expected, out=values, where=defined)
+    np.subtract(1.0, values, out=values, where=defined)
+    return values, cell
+
+
+def percentile_interval(values: np.ndarray, confidence_level: float) -> tuple[float, float]:
+    """The (1 - level)/2 and (1 + level)/2 quantiles (linear interpolation)."""
+    tail = (1.0 - confidence_level) / 2.0
+    low, high = np.quantile(values, [tail, 1.0 - tail])
+    return float(low), float(high)
+
+
+def bca_interval(
+    values: np.ndarray,
+    statistic: float,
+    jack_values: np.ndarray,
+    jack_counts: np.ndarray,
+    confidence_level: float,
+) -> tuple[float, float]:
+    """Efron's bias-corrected and accelerated interval.
+
+    Notes
+    -----
+    Bias correction ``z0 = Phi^-1(P*(kappa* < kappa) + P*(kappa* = kappa) / 2)`` (ties split,
+    as bootstrap kappas are discrete for small n); acceleration from the jackknife values
+    ``t_c`` with multiplicities ``w_c``:
+    ``a = sum w (tbar - t)³ / (6 (sum w (tbar - t)²)^(3/2))``. The interval is the
+    ``Phi(z0 + (z0 + z_q) / (1 - a (z0 + z_q)))`` quantiles for ``z_q`` at both tails.
+    """
+    below = np.count_nonzero(values < statistic) + 0.5 * np.count_nonzero(values == statistic)
+    share = below / values.size
+    if not 0.0 < share < 1.0:
+        warnings.warn(
+            "The BCa interval is undefined: every bootstrap kappa lies on one side of the "
+            "statistic. Returning nan. Hint: use method='percentile'.",
+            UndefinedKappaWarning,
+            stacklevel=4,
+        )
+        return math.nan, math.nan
+    z0 = norm_ppf(share)
+    keep = ~np.isnan(jack_values)
+    acceleration = 0.0
+    if keep.sum() > 1:
+        weight = jack_counts[keep]
+        deviation = np.average(jack_values[keep], weights=weight) - jack_values[keep]
+        spread = float(np.sum(weight * deviation**2))
+        if spread > 0:
+            acceleration = float(np.sum(weight * deviation**3)) / (6.0 * spread**1.5)
+    tail = (1.0 - confidence_level) / 2.0
+    quantiles = []
+    for z_q in (norm_ppf(tail), norm_ppf(1.0 - tail)):
+        shifted = z0 + z_q
+        quantiles.append(norm_cdf(z0 + shifted / (1.0 - acceleration * shifted)))
+    low, high = np.quantile(values, quantiles)
+    return float(low), float(high)
+
+
+def drop_undefined(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """The defined replicates and how many were dropped (warns above 1%)."""
+    defined = values[~np.isnan(values)]
+    dropped = values.size - defined.size
+    if dropped > _UNDEFINED_SHARE * values.size:
+        warnings.warn(
+            f"{dropped} of {values.size} bootstrap replicates have an undefined kappa and were "
+            "dropped; the interval is conditional on a defined kappa.",
+            UndefinedKappaWarning,
+            stacklevel=4,
+        )
+    return defined, dropped
+
+
+def table_interval(
+    table: np.ndarray,
+    weights: np.ndarray,
+    statistic: float,
+    confidence_level: float,
+    n_resamples: int,
+    method: str,
+    rng: np.random.Generator,
+) -> BootstrapOutcome:
+    """Percentile or BCa bootstrap interval of a K x K table's kappa."""
+    values, dropped = drop_undefined(replicate_kappas(table, weights, n_resamples, rng))
+    if values.size == 0:
+        return BootstrapOutcome(math.nan, math.nan, dropped)
+    if method == "bca":
+        # The statistic in the replicates' own arithmetic, so that a replicate equal to the
+        # data counts as a tie, not as 1 ulp above or below.
+        cells = nonzero_cells(table)
+        rows, cols = cells.coords
+        same = batch_kappa(cells.counts[None, :], rows, cols, weights)[0]
+        jack_values, jack_counts = jackknife(table, weights)
+        center = float(same) if math.isfinite(same) else statistic
+        low, high = bca_interval(values, center, jack_values, jack_counts, confidence_level)
+    else:
+        low, high = percentile_interval(values, confidence_level)
+    return BootstrapOutcome(low, high, dropped)

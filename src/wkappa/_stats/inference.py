@@ -1,0 +1,288 @@
+"""Kappa with standard errors and tests: ``kappa_test``, ``kappa_test_from_table``,
+``paired_kappa_test`` and ``mean_kappa``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import (
+    NanPolicy,
+    WeightsLike,
+    check_nan_policy,
+    check_table,
+    check_table_size,
+    check_weights,
+    count_table,
+    encode_ratings,
+    format_value,
+    kappa_from_table,
+    norm_cdf,
+    norm_sf,
+    weight_matrix,
+    weights_name,
+)
+from ..exceptions import WkappaError
+from .mean import mean_kappa
+from .paired import paired_kappa_test
+from .results import Alternative, KappaResult, check_table_labels, warn_undefined
+
+__all__ = [
+    "asymptotic_variances",
+    "kappa_test",
+    "kappa_test_from_table",
+    "mean_kappa",
+    "paired_kappa_test",
+]
+
+_ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def asymptotic_variances(
+    table: np.ndarray, weights: np.ndarray, kappa: float
+) -> tuple[float, float]:
+    """Large-sample variances of kappa: non-null and under independence.
+
+    Parameters
+    ----------
+    table : ndarray of shape (K, K)
+        Counts O with ``n = sum(O) > 0`` and ``sum(W*E) > 0``.
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+    kappa : float
+        The kappa of the table.
+
+    Returns
+    -------
+    variance, variance_null : float
+
+    Notes
+    -----
+    With ``p = O / n``, row and column proportions ``r``, ``c``, ``w_i = (W c)_i``,
+    ``v_j = (r^T W)_j`` and ``D_e = r^T W c``, kappa ``= 1 - sum(W p) / D_e`` has the
+    delta-method (multinomial) variance
+
+    .. math::
+
+        \\operatorname{Var}(\\hat\\kappa) = \\frac{1}{n D_e^2}
+        \\Big[\\sum_{ij} p_{ij} \\big(W_{ij} - (1-\\kappa)(w_i + v_j)\\big)^2
+        - (1-\\kappa)^2\\Big],
+
+    and under independence (``p_ij = r_i c_j``, kappa = 0)
+
+    .. math::
+
+        \\operatorname{Var}_0(\\hat\\kappa) = \\frac{1}{n D_e^2}
+        \\Big[\\sum_{ij} r_i c_j \\big(W_{ij} - w_i - v_j\\big)^2 - D_e^2\\Big].
+
+    With agreement weights ``A = 1 - W`` these are the formulas of Fleiss, Cohen & Everitt
+    (1969) used by SAS PROC FREQ and statsmodels. Both brackets are computed as centred sums of
+    squares, so they are never negative.
+    """
+    counts = table.astype(np.float64)
+    n = counts.sum()
+    p = counts / n
+    row, col = p.sum(axis=1), p.sum(axis=0)
+    w_row = weights @ col
+    w_col = row @ weights
+    d_e = float(row @ w_row)
+    influence = weights - (1.0 - kappa) * (w_row[:, None] + w_col[None, :])
+    expected = np.outer(row, col)
+    null_influence = weights - w_row[:, None] - w_col[None, :]
+    return (
+        _centred_square_mean(p, influence) / (n * d_e**2),
+        _centred_square_mean(expected, null_influence) / (n * d_e**2),
+    )
+
+
+def _centred_square_mean(p: np.ndarray, values: np.ndarray) -> float:
+    """``sum p (x - mean)²``; exactly 0 when it is only rounding noise.
+
+    Centring first leaves an error of order eps² sum p x², so anything below 1e-24 of that
+    is a zero variance (all mass on cells with one value, e.g. n = 1).
+    """
+    centred = values - float(np.sum(p * values))
+    spread = float(np.sum(p * centred**2))
+    return 0.0 if spread <= 1e-24 * float(np.sum(p * values**2)) else spread
+
+
+def _check_alternative(alternative: Any) -> Alternative:
+    if not isinstance(alternative, str) or alternative not in _ALTERNATIVES:
+        raise WkappaError(
+            "`alternative` must be 'two-sided', 'greater' or 'less'; "
+            f"got {format_value(alternative)}."
+        )
+    return alternative  # type: ignore[return-value]
+
+
+def _pvalue(zscore: float, alternative: Alternative) -> float:
+    if alternative == "greater":
+        return norm_sf(zscore)
+    if alternative == "less":
+        return norm_cdf(zscore)
+    return min(1.0, 2.0 * norm_sf(abs(zscore)))
+
+
+def build_result(
+    table: np.ndarray,
+    weights: str | np.ndarray,
+    labels: tuple[Any, ...],
+    alternative: Alternative,
+) -> KappaResult:
+    """A KappaResult from a checked table and checked weights (one warning at most)."""
+    k = table.shape[0]
+    matrix = weight_matrix(weights, k)
+    n: int | float = int(table.sum()) if table.dtype.kind in "iu" else float(table.sum())
+    statistic = kappa_from_table(table, weights=weights, zero_division=math.nan)
+    se = se_null = zscore = pvalue = math.nan
+    if math.isnan(statistic):
+        warn_undefined(
+            "Kappa is undefined: the expected weighted disagreement sum(W*E) is 0 (both raters "
+            "use one and the same category, or the table is empty). Returning nan."
+        )
+    else:
+        variance, variance_null = asymptotic_variances(table, matrix, statistic)
+        se, se_null = math.sqrt(variance), math.sqrt(variance_null)
+        if se_null > 0:
+            zscore = statistic / se_null
+            pvalue = _pvalue(zscore, alternative)
+        else:
+            warn_undefined(
+                "The test of kappa = 0 is undefined: the null standard error is 0 (a single "
+                "pair, or every expected pair in one cell). zscore and pvalue are nan."
+            )
+    return KappaResult(
+        statistic=statistic,
+        standard_error=se,
+        standard_error_null=se_null,
+        zscore=zscore,
+        pvalue=pvalue,
+        n=n,
+        alternative=alternative,
+        labels=labels,
+        weights=weights_name(weights),
+        weight_matrix=matrix,
+        table=table,
+    )
+
+
+def kappa_test_from_table(
+    table: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: Sequence[Any] | None = None,
+    alternative: Alternative = "two-sided",
+) -> KappaResult:
+    """Weighted kappa of a K x K table with standard errors, z-test and intervals.
+
+    Parameters
+    ----------
+    table : array-like of shape (K, K)
+        Non-negative (weighted) counts; rows rater A (``y_true``), columns rater B. Weighted
+        counts are treated as frequency weights (as SAS's WEIGHT statement).
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights W (zero diagonal). Agreement weights A (SAS, Fleiss-Cohen-Everitt,
+        statsmodels' internal ``w``) convert as ``W = 1 - A``.
+    labels : sequence of K categories, optional
+        Names of the rows/columns (default ``0..K-1``).
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        Alternative of the test of H0: kappa = 0.
+
+    Returns
+    -------
+    KappaResult
+
+    Warns
+    -----
+    UndefinedKappaWarning
+        If kappa is undefined (``sum(W*E) == 0``: empty table, one category used by both
+        raters); everything is then nan. Also if the null standard error is 0 (n = 1).
+
+    Notes
+    -----
+    ``standard_error`` is the large-sample non-null standard error of Fleiss, Cohen & Everitt
+    (1969) (SAS's "ASE"), ``standard_error_null`` the one under independence; ``zscore =
+    statistic / standard_error_null`` and ``pvalue`` come from the normal distribution.
+    See :func:`asymptotic_variances` for the formulas.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> result = wk.kappa_test_from_table([[20, 5], [4, 15]], weights="unweighted")
+    >>> round(result.statistic, 4), round(result.standard_error, 4), result.interpretation
+    (0.5858, 0.1229, 'moderate')
+    >>> round(result.zscore, 3), round(result.pvalue, 6)
+    (3.89, 0.0001)
+    """
+    checked_weights = check_weights(weights)
+    alternative = _check_alternative(alternative)
+    array = check_table(table)
+    check_table_size(array.shape[0])
+    names = check_table_labels(labels, array.shape[0])
+    return build_result(array, checked_weights, names, alternative)
+
+
+def kappa_test(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+    alternative: Alternative = "two-sided",
+) -> KappaResult:
+    """Weighted kappa of two raters with standard errors, z-test and intervals.
+
+    Parameters
+    ----------
+    y_true, y_pred, weights, labels, min_rating, max_rating, sample_weight
+        As in :func:`~wkappa.weighted_kappa`. Sample weights are treated as frequency weights.
+    nan_policy : {'raise', 'omit'}, default 'raise'
+        'propagate' is not meaningful for a result object and raises.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        Alternative of the test of H0: kappa = 0.
+
+    Returns
+    -------
+    KappaResult
+        Holds the K x K table and the weight matrix, never the ratings.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> result = wk.kappa_test([4, 4, 3, 4, 4, 0, 1, 1, 2, 1], [0, 4, 1, 0, 4, 0, 1, 1, 2, 1])
+    >>> result.statistic
+    0.3181818181818182
+    >>> ci = result.confidence_interval(0.95)
+    >>> round(ci.low, 4), round(ci.high, 4)
+    (-0.2355, 0.8718)
+    """
+    checked_weights = check_weights(weights)
+    alternative = _check_alternative(alternative)
+    if check_nan_policy(nan_policy) == "propagate":
+        raise WkappaError(
+            "`nan_policy`='propagate' has no meaning for a test result. "
+            "Hint: use 'raise' or 'omit'."
+        )
+    encoded = encode_ratings(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+    )
+    assert encoded is not None
+    k = encoded.n_categories
+    check_table_size(k)
+    table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+    return build_result(table, checked_weights, tuple(encoded.labels), alternative)

@@ -1,0 +1,382 @@
+"""Paired comparison of two predictors' kappas against one truth (``paired_kappa_test``).
+
+Every item has a triple (truth, prediction A, prediction B); the K x K x K table of triples is
+the sufficient statistic of the paired design. Resampling items is a multinomial draw over
+its non-empty cells, and each replicate gives both kappas at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import (
+    EncodedRatings,
+    WeightsLike,
+    check_table,
+    check_table_size,
+    check_weights,
+    encode_ratings,
+    format_value,
+    kappa_from_table,
+    weight_matrix,
+    weights_name,
+)
+from ..exceptions import WkappaError
+from . import bootstrap
+from .intervals import make_rng
+from .results import (
+    ConfidenceInterval,
+    PairedKappaResult,
+    check_confidence_level,
+    check_table_labels,
+    warn_undefined,
+)
+
+__all__ = [
+    "DENSE_CUBE_CELLS",
+    "paired_kappa_test",
+    "paired_kappa_test_from_cells",
+    "paired_kappa_test_from_table",
+    "paired_pvalue",
+]
+
+# Count triples with a dense bincount up to this many cells, sparsely (np.unique) above.
+DENSE_CUBE_CELLS = 2**22
+
+_CUBE_HINT = (
+    "Hint: table[t, a, b] counts the items with truth t, prediction A a and prediction B b, "
+    "e.g. np.add.at(table, (truth, a, b), 1) on a zero (K, K, K) array of category indices."
+)
+
+
+def _encode_pair(
+    y_true: Any,
+    y_pred_a: Any,
+    y_pred_b: Any,
+    labels: Any,
+    ordered: bool,
+) -> tuple[EncodedRatings, EncodedRatings]:
+    def encode(pred: Any, name: str, lo: Any = None, hi: Any = None) -> EncodedRatings:
+        try:
+            encoded = encode_ratings(
+                y_true, pred, labels=labels, min_rating=lo, max_rating=hi, ordered=ordered
+            )
+        except WkappaError as exc:  # the core names the second column `y_pred`
+            raise type(exc)(str(exc).replace("`y_pred`", f"`{name}`")) from None
+        assert encoded is not None
+        return encoded
+
+    first, second = encode(y_pred_a, "y_pred_a"), encode(y_pred_b, "y_pred_b")
+    if tuple(first.labels) == tuple(second.labels):
+        return first, second
+    if labels is None and isinstance(first.labels, range) and isinstance(second.labels, range):
+        lo = min(first.labels.start, second.labels.start)
+        hi = max(first.labels.stop, second.labels.stop) - 1
+        return encode(y_pred_a, "y_pred_a", lo, hi), encode(y_pred_b, "y_pred_b", lo, hi)
+    raise WkappaError(
+        "`y_pred_a` and `y_pred_b` lead to different categories "
+        f"({list(first.labels)[:8]} vs {list(second.labels)[:8]}). "
+        "Hint: pass labels= with every category."
+    )
+
+
+def _triples(
+    true: np.ndarray, a: np.ndarray, b: np.ndarray, k: int, counts: np.ndarray | None = None
+) -> bootstrap.Cells:
+    """The non-empty cells of the K x K x K table of (truth, A, B), in C order.
+
+    ``counts`` (integers) repeat each triple; the same triple may occur more than once.
+    """
+    code = (true.astype(np.int64) * k + a) * k + b
+    if k**3 <= DENSE_CUBE_CELLS:
+        summed = np.bincount(code, weights=counts, minlength=k**3)
+        cells = np.flatnonzero(summed)
+        summed = summed[cells]
+    else:
+        cells, inverse = np.unique(code, return_inverse=True)
+        summed = np.bincount(inverse.ravel(), weights=counts)
+        cells, summed = cells[summed > 0], summed[summed > 0]
+    coords = (cells // (k * k), (cells // k) % k, cells % k)
+    # Integer counts below 2**53 are exact in float64.
+    return bootstrap.Cells(summed.astype(np.float64), coords, round(float(summed.sum())))
+
+
+def paired_pvalue(differences: np.ndarray) -> float:
+    """Two-sided bootstrap p-value of H0: difference = 0, by inverting the percentile interval.
+
+    ``p = min(1, 2 * min(1 + #(d* <= 0), 1 + #(d* >= 0)) / (B + 1))`` (Davison & Hinkley
+    1997, eq. 4.11, on both tails): the smallest ``alpha`` at which the level ``1 - alpha``
+    percentile interval of the B bootstrap differences ``d*`` excludes 0.
+    """
+    b = differences.size
+    below = 1 + int(np.count_nonzero(differences <= 0))
+    above = 1 + int(np.count_nonzero(differences >= 0))
+    return min(1.0, 2.0 * min(below, above) / (b + 1))
+
+
+def paired_kappa_test(
+    y_true: npt.ArrayLike,
+    y_pred_a: npt.ArrayLike,
+    y_pred_b: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    n_resamples: int = 9999,
+    confidence_level: float = 0.95,
+    rng: Any = None,
+) -> PairedKappaResult:
+    """Compare two predictions' kappas against the same truth with a paired bootstrap.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The reference ratings (rows of both tables).
+    y_pred_a, y_pred_b : array-like of shape (n,)
+        Two predictions of the same n items.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights, as in :func:`~wkappa.weighted_kappa`.
+    labels : sequence of K categories, optional
+        The categories in order; by default every integer from the smallest to the largest
+        rating over all three columns.
+    n_resamples : int, default 9999
+        Bootstrap replicates B.
+    confidence_level : float, default 0.95
+        Level of the percentile interval of the difference.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
+        result.
+
+    Returns
+    -------
+    PairedKappaResult
+        ``statistic_a``, ``statistic_b``, ``difference = statistic_a - statistic_b``, its
+        percentile ``confidence_interval`` and the two-sided ``pvalue``.
+
+    Notes
+    -----
+    The items are resampled, not the two tables separately: a multinomial draw of n over the
+    non-empty cells of the K x K x K table of (truth, A, B), so both kappas of a replicate come
+    from the same resampled items and their correlation is kept. The cost is
+    O(B m K) for m <= min(n, K³) non-empty cells, whatever n is.
+
+    The p-value inverts the percentile interval (see :func:`paired_pvalue`): 0 lies outside the
+    level ``1 - alpha`` interval about when ``pvalue < alpha``. Replicates where either kappa is
+    undefined are dropped and counted in ``confidence_interval.n_undefined`` (a warning above
+    1%).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import wkappa as wk
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.integers(0, 5, 500)
+    >>> good = np.clip(truth + rng.integers(-1, 2, 500), 0, 4)
+    >>> noisy = np.clip(truth + rng.integers(-2, 3, 500), 0, 4)
+    >>> result = wk.paired_kappa_test(truth, good, noisy, n_resamples=2000, rng=1)
+    >>> round(result.difference, 3), result.pvalue < 0.001
+    (0.192, True)
+    >>> low, high = result.confidence_interval
+    >>> bool(0 < low < result.difference < high)
+    True
+    """
+    checked = check_weights(weights)
+    level = check_confidence_level(confidence_level)
+    resamples = _check_resamples(n_resamples)
+    ordered = not (isinstance(checked, str) and checked == "unweighted")
+    first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
+    k = first.n_categories
+    check_table_size(k)
+    cells = _triples(first.true_index, first.pred_index, second.pred_index, k)
+    return _paired_test(cells, k, checked, tuple(first.labels), level, resamples, rng)
+
+
+def paired_kappa_test_from_table(
+    table: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: Sequence[Any] | None = None,
+    n_resamples: int = 9999,
+    confidence_level: float = 0.95,
+    rng: Any = None,
+) -> PairedKappaResult:
+    """Paired bootstrap comparison of two predictions from their K x K x K table of counts.
+
+    The same test as :func:`paired_kappa_test`, from the sufficient statistic instead of the
+    items: with the same cells and the same seed the result is identical. Use it when the
+    triples were counted elsewhere (a database ``GROUP BY``, a streaming pass, the command
+    line's ``wkappa compare``), or for weighted items.
+
+    Parameters
+    ----------
+    table : array-like of shape (K, K, K)
+        ``table[t, a, b]`` counts the items with truth (rater) category t, prediction A
+        category a and prediction B category b. Non-negative and finite; integer counts, or
+        non-integer (weighted) counts read as frequency weights: replicates then draw
+        ``round(table.sum())`` items with probabilities proportional to the cells.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights, as in :func:`~wkappa.weighted_kappa`.
+    labels : sequence of K categories, optional
+        Names of the categories, in the order of the table's axes (default ``0..K-1``).
+    n_resamples : int, default 9999
+        Bootstrap replicates B.
+    confidence_level : float, default 0.95
+        Level of the percentile interval of the difference.
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
+        result.
+
+    Returns
+    -------
+    PairedKappaResult
+        ``statistic_a`` (kappa of the (K, K) table ``table.sum(axis=2)``), ``statistic_b``
+        (of ``table.sum(axis=1)``), ``difference = statistic_a - statistic_b``, its
+        percentile ``confidence_interval``, the two-sided ``pvalue``, ``n = table.sum()``.
+
+    Raises
+    ------
+    WkappaError
+        If ``table`` is not a non-empty (K, K, K) array of non-negative finite numbers, or
+        ``labels`` does not have K entries.
+
+    Notes
+    -----
+    With ``O_A[t, a] = sum_b table[t, a, b]`` and ``O_B[t, b] = sum_a table[t, a, b]``,
+    ``kappa_X = 1 - sum(W * O_X) / sum(W * E_X)`` with ``E_X = outer(rows, cols) / n``. Each
+    replicate is one multinomial draw of n items over the m <= K³ non-empty cells of
+    ``table``, giving both kappas of the same resampled items; the cost is O(B m K), whatever
+    n is. Replicates where either kappa is undefined are dropped and counted in
+    ``confidence_interval.n_undefined``. The p-value inverts the percentile interval (see
+    :func:`paired_kappa_test`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import wkappa as wk
+    >>> truth = np.array([0, 1, 2, 1, 0, 2, 2, 1])
+    >>> a = np.array([0, 1, 2, 1, 0, 2, 1, 1])
+    >>> b = np.array([0, 2, 2, 0, 0, 1, 1, 1])
+    >>> table = np.zeros((3, 3, 3), dtype=np.int64)
+    >>> np.add.at(table, (truth, a, b), 1)
+    >>> result = wk.paired_kappa_test_from_table(table, n_resamples=999, rng=0)
+    >>> direct = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
+    >>> result.to_dict() == direct.to_dict()
+    True
+    >>> round(result.statistic_a, 4), round(result.statistic_b, 4), result.n
+    (0.8889, 0.6098, 8)
+    """
+    checked = check_weights(weights)
+    level = check_confidence_level(confidence_level)
+    resamples = _check_resamples(n_resamples)
+    cube = check_table(table, ndim=3, hint=_CUBE_HINT)
+    k = cube.shape[0]
+    check_table_size(k)
+    names = check_table_labels(labels, k, ndim=3)
+    coords = np.nonzero(cube > 0)
+    counts = cube[coords].astype(np.float64)
+    total = int(cube.sum()) if cube.dtype.kind in "iu" else round(float(counts.sum()))
+    cells = bootstrap.Cells(counts, coords, total)
+    return _paired_test(cells, k, checked, names, level, resamples, rng)
+
+
+def paired_kappa_test_from_cells(
+    true_index: np.ndarray,
+    a_index: np.ndarray,
+    b_index: np.ndarray,
+    counts: np.ndarray,
+    k: int,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: Sequence[Any] | None = None,
+    n_resamples: int = 9999,
+    confidence_level: float = 0.95,
+    rng: Any = None,
+) -> PairedKappaResult:
+    """:func:`paired_kappa_test_from_table` of a table given by m (truth, A, B) cells.
+
+    ``true_index``, ``a_index``, ``b_index`` (m,) are category indices in ``0..k-1`` and
+    ``counts`` (m,) their non-negative integer counts. The K x K x K table is never allocated
+    when K³ is large, and the result equals that of the dense table.
+    """
+    checked = check_weights(weights)
+    level = check_confidence_level(confidence_level)
+    resamples = _check_resamples(n_resamples)
+    check_table_size(k)
+    names = check_table_labels(labels, k, ndim=3)
+    cells = _triples(true_index, a_index, b_index, k, counts)
+    return _paired_test(cells, k, checked, names, level, resamples, rng)
+
+
+def _check_resamples(n_resamples: Any) -> int:
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, (int, np.integer))
+        or n_resamples < 1
+    ):
+        raise WkappaError(
+            f"`n_resamples` must be a positive integer; got {format_value(n_resamples)}."
+        )
+    return int(n_resamples)
+
+
+def _paired_test(
+    cells: bootstrap.Cells,
+    k: int,
+    checked: str | np.ndarray,
+    labels: tuple[Any, ...],
+    level: float,
+    n_resamples: int,
+    rng: Any,
+) -> PairedKappaResult:
+    """Both kappas from the non-empty (truth, A, B) cells, then the paired bootstrap."""
+    matrix = weight_matrix(checked, k)
+    truth, pred_a, pred_b = cells.coords
+    integral = bool(np.all(cells.counts == np.round(cells.counts)))
+
+    def table(pred: np.ndarray) -> np.ndarray:
+        counts = np.zeros((k, k), dtype=np.int64 if integral else np.float64)
+        np.add.at(counts, (truth, pred), cells.counts.astype(counts.dtype))
+        return counts
+
+    statistic_a = kappa_from_table(table(pred_a), weights=checked, zero_division=math.nan)
+    statistic_b = kappa_from_table(table(pred_b), weights=checked, zero_division=math.nan)
+    difference = statistic_a - statistic_b
+    n: int | float = int(cells.counts.sum()) if integral else float(cells.counts.sum())
+    name = weights_name(checked)
+    common = (level, "percentile", n_resamples)
+    if math.isnan(difference):
+        warn_undefined(
+            "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
+        )
+        interval = ConfidenceInterval(math.nan, math.nan, *common, n_resamples)
+        return PairedKappaResult(
+            statistic_a, statistic_b, difference, interval, math.nan, n, labels, name
+        )
+    generator = make_rng(rng)
+    parts = []
+    for size in bootstrap.chunk_sizes(n_resamples, truth.size):
+        replicates = bootstrap.draw(cells, size, generator)
+        parts.append(
+            bootstrap.batch_kappa(replicates, truth, pred_a, matrix)
+            - bootstrap.batch_kappa(replicates, truth, pred_b, matrix)
+        )
+    differences, dropped = bootstrap.drop_undefined(np.concatenate(parts))
+    if differences.size == 0:
+        low = high = pvalue = math.nan
+    else:
+        low, high = bootstrap.percentile_interval(differences, level)
+        pvalue = paired_pvalue(differences)
+    return PairedKappaResult(
+        statistic_a=statistic_a,
+        statistic_b=statistic_b,
+        difference=difference,
+        confidence_interval=ConfidenceInterval(low, high, *common, dropped),
+        pvalue=pvalue,
+        n=n,
+        labels=labels,
+        weights=name,
+    )

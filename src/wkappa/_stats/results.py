@@ -1,0 +1,372 @@
+"""Result objects of the inference functions, in the scipy.stats style.
+
+A :class:`KappaResult` keeps only the sufficient statistic (the K x K table, the weight matrix
+and the labels) plus the scalars computed from it; intervals are computed on demand.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from .._core import format_value, norm_ppf
+from ..exceptions import UndefinedKappaWarning, WkappaError
+from . import bootstrap
+from .intervals import (
+    BootstrapMethod,
+    ConfidenceInterval,
+    check_confidence_level,
+    check_method,
+    json_float,
+    json_label,
+    make_rng,
+)
+
+__all__ = [
+    "BootstrapMethod",
+    "ConfidenceInterval",
+    "KappaResult",
+    "PairedKappaResult",
+    "check_confidence_level",
+    "check_table_labels",
+    "interpretation",
+    "json_float",
+    "warn_undefined",
+]
+
+Alternative = Literal["two-sided", "greater", "less"]
+
+# Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
+_BANDS = (
+    (0.0, "poor"),
+    (0.20, "slight"),
+    (0.40, "fair"),
+    (0.60, "moderate"),
+    (0.80, "substantial"),
+    (1.0, "almost perfect"),
+)
+
+
+def check_table_labels(labels: Any, k: int, ndim: int = 2) -> tuple[Any, ...]:
+    """The K labels of a K x K (x K) table as a tuple; ``0..K-1`` when None."""
+    if labels is None:
+        return tuple(range(k))
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
+        raise WkappaError(
+            f"`labels` must be a sequence of K = {k} categories; got {format_value(labels)}."
+        )
+    names = tuple(np.asarray(labels).tolist()) if isinstance(labels, np.ndarray) else tuple(labels)
+    if len(names) != k:
+        size = " x ".join([str(k)] * ndim)
+        raise WkappaError(
+            f"`labels` has {len(names)} categories but the table is {size}. "
+            "Hint: give one label per row of the table."
+        )
+    return names
+
+
+def interpretation(kappa: float) -> str:
+    """The Landis & Koch (1977) band of a kappa value.
+
+    ``< 0`` poor, ``0-0.20`` slight, ``0.21-0.40`` fair, ``0.41-0.60`` moderate,
+    ``0.61-0.80`` substantial, ``0.81-1`` almost perfect; nan is 'undefined'. Values just
+    above 1 (rounding) count as almost perfect.
+    """
+    if math.isnan(kappa):
+        return "undefined"
+    for upper, name in _BANDS:
+        if kappa < upper or (upper > 0 and kappa <= upper):
+            return name
+    return "almost perfect"
+
+
+def _readonly(array: np.ndarray) -> np.ndarray:
+    array = np.array(array, copy=True)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class KappaResult:
+    """Cohen's weighted kappa with its standard errors and test of ``kappa = 0``.
+
+    Made by :func:`~wkappa.kappa_test` and :func:`~wkappa.kappa_test_from_table`; it keeps the
+    K x K table and weight matrix, not the ratings.
+
+    Attributes
+    ----------
+    statistic : float
+        Kappa, ``1 - sum(W*O) / sum(W*E)``.
+    standard_error : float
+        Large-sample (non-null) standard error of Fleiss, Cohen & Everitt (1969), SAS's "ASE".
+    standard_error_null : float
+        Standard error under independence of the raters (``kappa = 0``).
+    zscore : float
+        ``statistic / standard_error_null``.
+    pvalue : float
+        P-value of H0: kappa = 0 against ``alternative``, from ``zscore`` (normal).
+    n : int or float
+        Number of pairs ``sum(O)`` (a float for weighted counts).
+    alternative : {'two-sided', 'greater', 'less'}
+        The alternative hypothesis of ``pvalue``.
+    labels : tuple
+        The K categories in order.
+    weights : str
+        'quadratic', 'linear', 'unweighted' or 'custom'.
+    weight_matrix : ndarray of shape (K, K)
+        Disagreement weights W (read-only).
+    table : ndarray of shape (K, K)
+        Observed counts O, rows rater A / ``y_true`` (read-only).
+
+    Notes
+    -----
+    As in SAS and statsmodels, the test of kappa = 0 uses ``standard_error_null`` while the
+    asymptotic interval uses ``standard_error``; near the boundary a 95% interval can contain
+    0 while ``pvalue < 0.05`` (or the reverse). The interval is dual to the Wald test
+    ``|kappa - kappa0| / standard_error``. The formulas are in
+    :func:`wkappa._stats.inference.asymptotic_variances`.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> result = wk.kappa_test_from_table([[0, 4, 1], [0, 8, 0], [0, 1, 5]], weights="linear")
+    >>> round(result.statistic, 4), round(result.standard_error, 4)
+    (0.4701, 0.1457)
+    >>> round(result.standard_error_null, 4), round(result.zscore, 4), round(result.pvalue, 4)
+    (0.1426, 3.2971, 0.001)
+    >>> result.to_dict()["interpretation"]
+    'moderate'
+    """
+
+    statistic: float
+    standard_error: float
+    standard_error_null: float
+    zscore: float
+    pvalue: float
+    n: int | float
+    alternative: Alternative
+    labels: tuple[Any, ...]
+    weights: str
+    weight_matrix: np.ndarray = field(repr=False)
+    table: np.ndarray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
+        object.__setattr__(self, "table", _readonly(self.table))
+
+    @property
+    def expected_table(self) -> np.ndarray:
+        """E = outer(row sums, column sums) / n, shape (K, K) (zeros when n = 0)."""
+        counts = self.table.astype(np.float64)
+        n = counts.sum()
+        if n == 0:
+            return np.zeros_like(counts)
+        expected: np.ndarray = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / n
+        return expected
+
+    @property
+    def interpretation(self) -> str:
+        """Landis & Koch (1977) band: poor (< 0), slight, fair, moderate, substantial,
+        almost perfect; 'undefined' for nan."""
+        return interpretation(self.statistic)
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        method: Literal["asymptotic", "bootstrap", "percentile", "bca"]
+        | BootstrapMethod = "asymptotic",
+    ) -> ConfidenceInterval:
+        """A two-sided confidence interval for kappa.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+            Nominal coverage, strictly between 0 and 1.
+        method : {'asymptotic', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
+            'asymptotic': ``statistic ± z * standard_error`` (normal, as SAS and statsmodels;
+            not clipped to [-1, 1]). 'bootstrap' (= 'percentile') and 'bca' use
+            ``BootstrapMethod()`` defaults (9999 replicates, fresh entropy); pass a
+            :class:`BootstrapMethod` to set the replicates or the seed.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low, high`` plus the level, method and bootstrap counts.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> result = wk.kappa_test_from_table([[20, 5], [4, 15]], weights="unweighted")
+        >>> low, high = result.confidence_interval(0.90)
+        >>> round(low, 4), round(high, 4)
+        (0.3837, 0.7879)
+        """
+        level = check_confidence_level(confidence_level)
+        how = check_method(method)
+        if how == "asymptotic":
+            half = norm_ppf(0.5 + level / 2) * self.standard_error
+            return ConfidenceInterval(
+                self.statistic - half, self.statistic + half, level, "asymptotic"
+            )
+        assert isinstance(how, BootstrapMethod)
+        if math.isnan(self.statistic):
+            return ConfidenceInterval(
+                math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
+            )
+        rng = make_rng(how.rng)
+        outcome = bootstrap.table_interval(
+            self.table,
+            self.weight_matrix,
+            self.statistic,
+            level,
+            how.n_resamples,
+            how.method,
+            rng,
+        )
+        return ConfidenceInterval(
+            outcome.low, outcome.high, level, how.method, how.n_resamples, outcome.n_undefined
+        )
+
+    def explain(self) -> str:
+        """The seed notes' story: O, W, E, the weighted sums, kappa and the costly cells.
+
+        Returns
+        -------
+        str
+            O (counts), W, E = outer(row sums, column sums) as the notes print it, both
+            normalised to sum 1, numerator ``sum(W*O)``, denominator ``sum(W*E)``, kappa, the
+            standard errors and the cells that lose the most agreement, ``W * (O - E) / n``.
+        """
+        from .explain import explain_result
+
+        return explain_result(self)
+
+    def plot(self, *, axes: Any = None, cmap: str = "Blues") -> Any:
+        """Heatmaps of O, E and the per-cell lost agreement ``W * (O - E) / n``.
+
+        Needs matplotlib (``pip install 'wkappa[plot]'``).
+
+        Parameters
+        ----------
+        axes : sequence of three matplotlib Axes, optional
+            Where to draw; by default a new figure with three panels.
+        cmap : str, default 'Blues'
+            Colour map of the O and E panels (the contribution panel is diverging).
+
+        Returns
+        -------
+        ndarray of three matplotlib Axes
+            ``axes[0].figure`` is the Figure.
+        """
+        from .plot import plot_result
+
+        return plot_result(self, axes=axes, cmap=cmap)
+
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the asymptotic interval."""
+        counts = self.table
+        table = counts.tolist()
+        return {
+            "statistic": json_float(self.statistic),
+            "standard_error": json_float(self.standard_error),
+            "standard_error_null": json_float(self.standard_error_null),
+            "zscore": json_float(self.zscore),
+            "pvalue": json_float(self.pvalue),
+            "alternative": self.alternative,
+            "n": self.n if isinstance(self.n, int) else float(self.n),
+            "labels": [json_label(label) for label in self.labels],
+            "weights": self.weights,
+            "weight_matrix": self.weight_matrix.tolist(),
+            "table": table,
+            "interpretation": self.interpretation,
+            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
+        }
+
+    def __repr__(self) -> str:
+        low, high = self.confidence_interval()
+        return (
+            f"KappaResult(statistic={self.statistic:.6g}, "
+            f"standard_error={self.standard_error:.6g}, "
+            f"95% CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
+            f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, n={self.n:g}, "
+            f"K={len(self.labels)}, weights={self.weights!r}, "
+            f"interpretation={self.interpretation!r})"
+        )
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PairedKappaResult:
+    """Two predictors' kappas against the same truth, and the bootstrap test of their
+    difference (made by :func:`~wkappa.paired_kappa_test`).
+
+    Attributes
+    ----------
+    statistic_a, statistic_b : float
+        Kappa of prediction A and of prediction B against the truth.
+    difference : float
+        ``statistic_a - statistic_b``.
+    confidence_interval : ConfidenceInterval
+        Paired percentile-bootstrap interval for the difference.
+    pvalue : float
+        Two-sided bootstrap p-value of H0: equal kappas (see Notes of
+        :func:`~wkappa.paired_kappa_test`).
+    n : int or float
+        Number of items.
+    labels : tuple
+        The K categories.
+    weights : str
+        Weight name ('custom' for a matrix).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> truth = [0, 1, 2, 3, 4] * 20
+    >>> a = [0, 1, 2, 3, 3] * 20
+    >>> b = [1, 1, 2, 2, 4] * 20
+    >>> result = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
+    >>> result.difference > 0, result.confidence_interval.n_resamples
+    (True, 999)
+    """
+
+    statistic_a: float
+    statistic_b: float
+    difference: float
+    confidence_interval: ConfidenceInterval
+    pvalue: float
+    n: int | float
+    labels: tuple[Any, ...]
+    weights: str
+
+    def __repr__(self) -> str:
+        ci = self.confidence_interval
+        return (
+            f"PairedKappaResult(statistic_a={self.statistic_a:.6g}, "
+            f"statistic_b={self.statistic_b:.6g}, difference={self.difference:.6g}, "
+            f"{ci.confidence_level:.0%} CI=[{ci.low:.6g}, {ci.high:.6g}], "
+            f"pvalue={self.pvalue:.6g}, n={self.n:g}, K={len(self.labels)}, "
+            f"weights={self.weights!r}, n_resamples={ci.n_resamples}, "
+            f"n_undefined={ci.n_undefined})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None)."""
+        return {
+            "statistic_a": json_float(self.statistic_a),
+            "statistic_b": json_float(self.statistic_b),
+            "difference": json_float(self.difference),
+            "confidence_interval": self.confidence_interval.to_dict(),
+            "pvalue": json_float(self.pvalue),
+            "n": self.n if isinstance(self.n, int) else float(self.n),
+            "labels": [json_label(label) for label in self.labels],
+            "weights": self.weights,
+        }
+
+
+def warn_undefined(message: str) -> None:
+    """An UndefinedKappaWarning pointing at the user's call."""
+    warnings.warn(message, UndefinedKappaWarning, stacklevel=4)
