@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
+from wkappa._core.statistic import cell_kappas
 from wkappa._stats import bootstrap as _bootstrap
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
@@ -28,7 +29,7 @@ def test_batch_kappa_equals_kappa_of_each_replicate(weights: str) -> None:
     cells = _bootstrap.nonzero_cells(TABLE)
     rows, cols = cells.coords
     replicates = _bootstrap.draw(cells, 50, np.random.default_rng(0))
-    values = _bootstrap.batch_kappa(replicates, rows, cols, matrix)
+    values = cell_kappas(replicates, rows, cols, matrix)
     for replicate, value in zip(replicates, values, strict=True):
         table = np.zeros(TABLE.shape, dtype=np.int64)
         table[rows, cols] = replicate.astype(np.int64)

@@ -45,12 +45,14 @@ from .kappa import (
 from .kernels import QuadraticSums, count_table, quadratic_sums
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import NanPolicy, ZeroDivision, check_nan_policy, check_zero_division, format_value
-from .weights import WeightsLike, check_weights, weight_matrix, weights_name
+from .statistic import INT64_SAFE, cell_kappas, kappas, variances
+from .weights import WeightsLike, check_weights, integer_weights, weight_matrix, weights_name
 
 __all__ = [
     "FAST_MIN",
     "GUESS_SAMPLE",
     "HUGE",
+    "INT64_SAFE",
     "MAX_TABLE_CELLS",
     "THRESHOLD_HINT",
     "EncodedRatings",
@@ -58,6 +60,7 @@ __all__ = [
     "QuadraticSums",
     "WeightsLike",
     "ZeroDivision",
+    "cell_kappas",
     "check_bound",
     "check_labels",
     "check_nan_policy",
@@ -74,11 +77,13 @@ __all__ = [
     "guess_range",
     "guessed_categories",
     "import_optional",
+    "integer_weights",
     "is_missing_scalar",
     "is_pandas_object",
     "is_torch_tensor",
     "kappa_from_quadratic_sums",
     "kappa_from_table",
+    "kappas",
     "norm_cdf",
     "norm_ppf",
     "norm_sf",
@@ -93,6 +98,7 @@ __all__ = [
     "table_kappa",
     "to_column",
     "use_parallel",
+    "variances",
     "weight_matrix",
     "weighted_kappa",
     "weights_name",

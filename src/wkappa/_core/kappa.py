@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-import os
-import sys
-import warnings
+import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..exceptions import UndefinedKappaWarning, WkappaError
+from ..exceptions import WkappaError
 from . import fused
 from .encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
 from .fused import fast_statistic
 from .kernels import QuadraticSums, count_table, quadratic_sums
-from .options import NanPolicy, ZeroDivision, check_nan_policy, check_zero_division, format_value
+from .options import (
+    UNDEFINED_REASON,
+    NanPolicy,
+    ZeroDivision,
+    check_nan_policy,
+    check_zero_division,
+    format_value,
+    undefined_kappa,
+)
+from .statistic import kappa_from_sums, kappas, table_sums
 from .weights import WeightsLike, check_weights, integer_weights, weight_matrix
 
 __all__ = [
@@ -26,86 +33,17 @@ __all__ = [
     "quadratic_weighted_kappa",
     "qwk",
     "table_kappa",
-    "undefined_kappa",
     "weighted_kappa",
 ]
 
-_INT64_SAFE = 2**62
-_FLOAT_SUMS_TOLERANCE = 2.0**-40
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def _user_stacklevel() -> int:
-    """The ``stacklevel``, counted from the caller of this function, of the first frame
-    outside wkappa, so that a warning points at the user's line."""
-    frame = sys._getframe(1)
-    level = 1
-    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-        _PACKAGE_DIR
-    ):
-        frame = frame.f_back
-        level += 1
-    return level
-
-
-def undefined_kappa(zero_division: ZeroDivision, reason: str) -> float:
-    """What an undefined kappa returns under ``zero_division``.
-
-    'warn' returns nan with an :class:`UndefinedKappaWarning`, 'raise' raises a
-    :class:`WkappaError` that names ``zero_division``, a float is returned as is.
-    """
-    if zero_division == "raise":
-        raise WkappaError(
-            f"Kappa is undefined: {reason}. Hint: zero_division='warn' returns nan instead "
-            "(or zero_division=<float> returns that value)."
-        )
-    if zero_division == "warn":
-        warnings.warn(
-            f"Kappa is undefined: {reason}. Returning nan (set zero_division to choose).",
-            UndefinedKappaWarning,
-            stacklevel=_user_stacklevel(),
-        )
-        return float("nan")
-    return float(zero_division)
-
-
-_UNDEFINED_REASON = (
-    "the expected weighted disagreement sum(W*E) is 0 (both raters use one and the same "
-    "category, or no rating is left)"
-)
-
 
 def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) -> float:
-    """Quadratic weighted kappa from the five sums.
-
-    Notes
-    -----
-    With category indices a, b and n pairs,
-
-    .. math::
-
-        \\kappa = 1 - \\frac{n \\sum (a - b)^2}{\\sum_i \\sum_j (a_i - b_j)^2}
-               = \\frac{2 (n \\sum ab - \\sum a \\sum b)}
-                       {n (\\sum a^2 + \\sum b^2) - 2 \\sum a \\sum b}.
-
-    With integer sums both numerator and denominator are exact Python ints and the one
-    division is correctly rounded. With float (sample-weighted) sums the denominator is a
-    difference of rounded products: when it is below ``2**-40`` of ``n (Σa² + Σb²)`` it is
-    zero up to rounding (for example every pair in one category, whose float sums need not
-    cancel exactly) and kappa is reported as undefined rather than as a number made of
-    rounding errors.
-    """
-    n = sums.total
-    numerator = 2 * (n * sums.sum_cross - sums.sum_true * sums.sum_pred)
-    scale = n * (sums.sum_true_sq + sums.sum_pred_sq)
-    denominator = scale - 2 * sums.sum_true * sums.sum_pred
-    exact = type(scale) is int and type(sums.sum_true) is int and type(sums.sum_pred) is int
-    tolerance = 0 if exact else _FLOAT_SUMS_TOLERANCE * scale
-    if denominator <= tolerance or n <= 0:
-        return undefined_kappa(zero_division, _UNDEFINED_REASON)
-    return float(numerator / denominator)
+    """Quadratic weighted kappa from the five sums, with the ``zero_division`` rule applied
+    (see :func:`~wkappa._core.statistic.kappa_from_sums`)."""
+    value = kappa_from_sums(
+        sums.total, sums.sum_true, sums.sum_pred, sums.sum_true_sq, sums.sum_pred_sq, sums.sum_cross
+    )
+    return undefined_kappa(zero_division, UNDEFINED_REASON) if math.isnan(value) else value
 
 
 def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "") -> np.ndarray:
@@ -139,77 +77,11 @@ def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "
     return array
 
 
-def _table_quadratic_sums(table: np.ndarray) -> QuadraticSums | None:
-    """The five sums from an integer table, exactly, or None if int64 could overflow."""
-    if table.dtype.kind not in "iu":
-        return None
-    k = table.shape[0]
-    n = int(table.sum())
-    if n * (k - 1) ** 2 >= _INT64_SAFE:
-        return None
-    index = np.arange(k, dtype=np.int64)
-    rows = table.sum(axis=1)
-    cols = table.sum(axis=0)
-    return QuadraticSums(
-        n,
-        int(rows @ index),
-        int(cols @ index),
-        int(rows @ (index * index)),
-        int(cols @ (index * index)),
-        int(index @ table @ index),
-    )
-
-
 def table_kappa(table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision) -> float:
-    """Kappa of a checked table with a (K, K) disagreement weight matrix.
-
-    ``kappa = 1 - sum(W * P) / sum_ij W_ij p_i q_j`` with the proportions ``P = O / n``, their
-    row sums p and column sums q: the definition ``1 - sum(W*O) / sum(W*E)`` with
-    ``E = outer(row_sums, col_sums) / n``, divided through by n. Every term is non-negative, so
-    neither sum cancels, and proportions keep huge or tiny counts from over- or underflowing.
-    """
-    integral = table.dtype.kind in "iu" or (
-        table.dtype.kind == "f"
-        and float(table.sum()) < 2.0**53
-        and bool(np.all(table == np.floor(table)))
-    )  # integer counts, or weighted counts that happen to be whole (integer sample weights)
-    if integral:
-        exact = _integer_table_kappa(table, weights, zero_division)
-        if exact is not None:
-            return exact
-    table64 = table.astype(np.float64, copy=False)
-    n = float(table64.sum())
-    if not n > 0:
-        return undefined_kappa(zero_division, _UNDEFINED_REASON)
-    proportions = table64 / n
-    observed = float(np.sum(weights * proportions))
-    expected = float(proportions.sum(axis=1) @ weights @ proportions.sum(axis=0))
-    if expected <= 0:
-        return undefined_kappa(zero_division, _UNDEFINED_REASON)
-    return float(1.0 - observed / expected)
-
-
-def _integer_table_kappa(
-    table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision
-) -> float | None:
-    """Exact kappa of integer counts with quadratic, linear or unweighted weights, or None.
-
-    With the integer weights D (``W = D / scale``), ``kappa = 1 - n sum(D*O) / (r' D c)``:
-    numerator and denominator are Python ints, so the one division is correctly rounded.
-    """
-    matrix = integer_weights(weights)
-    if matrix is None:
-        return None
-    if float(table.sum(dtype=np.float64)) * float(matrix.max()) >= _INT64_SAFE:
-        return None  # int64 could overflow below; the float path is accurate enough
-    counts = table.astype(np.int64, copy=False)
-    n = int(counts.sum())
-    observed = int((matrix * counts).sum())
-    weighted_cols = (matrix @ counts.sum(axis=0)).tolist()
-    expected = sum(r * c for r, c in zip(counts.sum(axis=1).tolist(), weighted_cols, strict=True))
-    if expected <= 0:
-        return undefined_kappa(zero_division, _UNDEFINED_REASON)
-    return float((expected - n * observed) / expected)
+    """Kappa of a checked table with a (K, K) disagreement weight matrix
+    (:func:`~wkappa._core.statistic.kappas`), with the ``zero_division`` rule applied."""
+    value = kappas(table, weights, integer_weights(weights))
+    return undefined_kappa(zero_division, UNDEFINED_REASON) if math.isnan(value) else float(value)
 
 
 def _is_quadratic(weights: str | np.ndarray) -> bool:
@@ -249,9 +121,9 @@ def kappa_from_table(
     zero_division = check_zero_division(zero_division)
     array = check_table(table)
     if _is_quadratic(checked_weights):
-        sums = _table_quadratic_sums(array)
+        sums = table_sums(array)
         if sums is not None:
-            return kappa_from_quadratic_sums(sums, zero_division)
+            return kappa_from_quadratic_sums(QuadraticSums(*sums), zero_division)
     matrix = weight_matrix(checked_weights, array.shape[0])
     return table_kappa(array, matrix, zero_division)
 
@@ -319,7 +191,7 @@ def _plain_qwk(y_true: Any, y_pred: Any, nan_policy: Any, zero_division: Any) ->
     numerator = 2 * (n * ((r[7] << 32) + r[12]) - sum_a * sum_b)
     denominator = n * ((r[5] << 32) + r[10] + (r[6] << 32) + r[11]) - 2 * sum_a * sum_b
     if denominator <= 0:
-        return undefined_kappa(zero_division, _UNDEFINED_REASON)
+        return undefined_kappa(zero_division, UNDEFINED_REASON)
     return float(numerator / denominator)
 
 

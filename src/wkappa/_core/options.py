@@ -7,18 +7,23 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import sys
+import warnings
 from typing import Any, Literal
 
 import numpy as np
 
-from ..exceptions import WkappaError
+from ..exceptions import UndefinedKappaWarning, WkappaError
 
 __all__ = [
+    "UNDEFINED_REASON",
     "NanPolicy",
     "ZeroDivision",
     "check_nan_policy",
     "check_zero_division",
     "format_value",
+    "undefined_kappa",
 ]
 
 NanPolicy = Literal["raise", "omit", "propagate"]
@@ -58,3 +63,47 @@ def check_zero_division(zero_division: Any) -> ZeroDivision:
         "`zero_division` must be 'warn', 'raise' or a float in [-1, 1] (or nan); "
         f"got {format_value(zero_division)}."
     )
+
+
+# The package's directory: warnings point at the first frame outside it.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel``, counted from the caller of this function, of the first frame
+    outside wkappa, so that a warning points at the user's line."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def undefined_kappa(zero_division: ZeroDivision, reason: str) -> float:
+    """What an undefined kappa returns under ``zero_division``.
+
+    'warn' returns nan with an :class:`UndefinedKappaWarning`, 'raise' raises a
+    :class:`WkappaError` that names ``zero_division``, a float is returned as is.
+    """
+    if zero_division == "raise":
+        raise WkappaError(
+            f"Kappa is undefined: {reason}. Hint: zero_division='warn' returns nan instead "
+            "(or zero_division=<float> returns that value)."
+        )
+    if zero_division == "warn":
+        warnings.warn(
+            f"Kappa is undefined: {reason}. Returning nan (set zero_division to choose).",
+            UndefinedKappaWarning,
+            stacklevel=_user_stacklevel(),
+        )
+        return float("nan")
+    return float(zero_division)
+
+
+UNDEFINED_REASON = (
+    "the expected weighted disagreement sum(W*E) is 0 (both raters use one and the same "
+    "category, or no rating is left)"
+)

@@ -7,7 +7,6 @@ in a few array operations. The tests check every group against ``kappa_test_from
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from .._core import MAX_TABLE_CELLS, format_value, is_missing_scalar, norm_ppf
+from .._core import (
+    MAX_TABLE_CELLS,
+    format_value,
+    integer_weights,
+    is_missing_scalar,
+    kappas,
+    norm_ppf,
+    variances,
+)
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import FrameInput, PairCounts, quiet_dask_notice
 
@@ -30,8 +37,6 @@ __all__ = [
 
 STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high")
 
-_INT64_SAFE = 2**62
-
 
 @dataclass(frozen=True)
 class GroupStatistics:
@@ -41,64 +46,6 @@ class GroupStatistics:
     standard_error: np.ndarray
     ci_low: np.ndarray
     ci_high: np.ndarray
-
-
-def _integer_weights(weights: str | np.ndarray, k: int) -> np.ndarray | None:
-    """Integer D with ``W = D / scale`` for the named weights, else None."""
-    if not isinstance(weights, str):
-        return None
-    index = np.arange(k, dtype=np.int64)
-    distance: np.ndarray = np.abs(index[:, None] - index[None, :])
-    if weights == "quadratic":
-        squared: np.ndarray = distance * distance
-        return squared
-    if weights == "linear":
-        return distance
-    unweighted: np.ndarray = (distance > 0).astype(np.int64)
-    return unweighted
-
-
-def _kappas(tables: np.ndarray, weights: str | np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """``kappa_g = (r' W c - n sum(W*O)) / (r' W c)`` for each table; nan if undefined.
-
-    For integer counts and named weights the numerator and denominator are exact integers
-    and the one division is correctly rounded, as in :func:`wkappa.kappa_from_table`.
-    """
-    k = tables.shape[-1]
-    rows, cols = tables.sum(axis=2), tables.sum(axis=1)
-    n = rows.sum(axis=1)
-    integer = _integer_weights(weights, k) if tables.dtype.kind in "iu" else None
-    if integer is not None and n.size and int(n.max()) ** 2 * max(k - 1, 1) ** 2 < _INT64_SAFE:
-        observed = np.einsum("gij,ij->g", tables, integer)
-        expected = np.einsum("gi,ij,gj->g", rows, integer, cols)
-        return np.array(
-            [
-                (e - m * o) / e if e > 0 else math.nan
-                for e, m, o in zip(expected.tolist(), n.tolist(), observed.tolist(), strict=True)
-            ],
-            dtype=np.float64,
-        )
-    counts = tables.astype(np.float64)
-    total = counts.sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = counts / total[:, None, None]
-        observed_f = np.einsum("gij,ij->g", p, matrix)
-        expected_f = np.einsum("gi,ij,gj->g", p.sum(axis=2), matrix, p.sum(axis=1))
-        kappa: np.ndarray = np.where(
-            (expected_f > 0) & (total > 0), 1.0 - observed_f / expected_f, np.nan
-        )
-    return kappa
-
-
-def _centred_square_mean(p: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Per group ``sum p (x - mean)²``, 0 where it is only rounding noise (as the scalar
-    version in :mod:`wkappa._stats.inference`)."""
-    mean = np.einsum("gij,gij->g", p, values)
-    centred = values - mean[:, None, None]
-    spread = np.einsum("gij,gij->g", p, centred * centred)
-    scale = np.einsum("gij,gij->g", p, values * values)
-    cleaned: np.ndarray = np.where(spread <= 1e-24 * scale, 0.0, spread)
-    return cleaned
 
 
 def group_statistics(
@@ -125,23 +72,12 @@ def group_statistics(
     With ``p = O / n``, ``r``, ``c`` its margins, ``w = W c``, ``v = r' W`` and
     ``D_e = r' W c``: ``Var(kappa) = [sum p (W_ij - (1 - kappa)(w_i + v_j))² - (1 - kappa)²]
     / (n D_e²)``, computed as a centred sum of squares (see
-    :func:`wkappa._stats.inference.asymptotic_variances`).
+    :func:`wkappa._core.statistic.variances`).
     """
-    kappa = _kappas(tables, weights, matrix)
-    counts = tables.astype(np.float64)
-    n = counts.sum(axis=(1, 2))
-    defined = ~np.isnan(kappa)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = counts / n[:, None, None]
-        row, col = p.sum(axis=2), p.sum(axis=1)
-        w_row = np.einsum("ij,gj->gi", matrix, col)
-        w_col = np.einsum("gi,ij->gj", row, matrix)
-        d_e = np.einsum("gi,gi->g", row, w_row)
-        influence = matrix[None, :, :] - (1.0 - kappa)[:, None, None] * (
-            w_row[:, :, None] + w_col[:, None, :]
-        )
-        variance = _centred_square_mean(p, influence) / (n * d_e**2)
-        se = np.where(defined, np.sqrt(variance), np.nan)
+    kappa = kappas(tables, matrix, integer_weights(matrix))
+    variance, _ = variances(tables, matrix, kappa)
+    with np.errstate(invalid="ignore"):
+        se = np.where(np.isnan(kappa), np.nan, np.sqrt(variance))
     half = norm_ppf(0.5 + confidence_level / 2) * se
     return GroupStatistics(kappa, se, kappa - half, kappa + half)
 

@@ -13,13 +13,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core import norm_cdf, norm_ppf
+from .._core import cell_kappas, norm_cdf, norm_ppf
 from ..exceptions import UndefinedKappaWarning
 
 __all__ = [
     "BootstrapOutcome",
     "Cells",
-    "batch_kappa",
     "bca_interval",
     "chunk_sizes",
     "draw",
@@ -70,44 +69,6 @@ def draw(cells: Cells, n_resamples: int, rng: np.random.Generator) -> np.ndarray
     return rng.multinomial(cells.n_draw, probabilities, size=n_resamples).astype(np.float64)
 
 
-def _one_hot(index: np.ndarray, k: int) -> np.ndarray:
-    hot = np.zeros((index.size, k))
-    hot[np.arange(index.size), index] = 1.0
-    return hot
-
-
-def batch_kappa(
-    replicates: np.ndarray, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
-) -> np.ndarray:
-    """Kappa of each replicate (nan where undefined), without warnings.
-
-    Parameters
-    ----------
-    replicates : ndarray of shape (B, m)
-        Counts of the m cells (i_c, j_c) in each replicate.
-    rows, cols : ndarray of shape (m,)
-        The row and column index of each cell.
-    weights : ndarray of shape (K, K)
-        Disagreement weights W.
-
-    Returns
-    -------
-    ndarray of shape (B,)
-        ``1 - n * sum(W*O) / (r^T W c)`` per replicate.
-    """
-    k = weights.shape[0]
-    n = replicates.sum(axis=1)
-    observed = replicates @ weights[rows, cols]
-    row_sums = replicates @ _one_hot(rows, k)
-    col_sums = replicates @ _one_hot(cols, k)
-    expected = np.einsum("bi,bi->b", row_sums @ weights, col_sums)
-    defined = (expected > 0) & (n > 0)
-    kappa = np.full(n.shape, np.nan)
-    np.divide(n * observed, expected, out=kappa, where=defined)
-    np.subtract(1.0, kappa, out=kappa, where=defined)
-    return kappa
-
-
 def chunk_sizes(n_resamples: int, cells_per_replicate: int) -> list[int]:
     size = max(1, _CHUNK_CELLS // max(cells_per_replicate, 1))
     return [min(size, n_resamples - start) for start in range(0, n_resamples, size)]
@@ -120,7 +81,7 @@ def replicate_kappas(
     cells = nonzero_cells(table)
     rows, cols = cells.coords
     parts = [
-        batch_kappa(draw(cells, size, rng), rows, cols, weights)
+        cell_kappas(draw(cells, size, rng), rows, cols, weights)
         for size in chunk_sizes(n_resamples, rows.size)
     ]
     return np.concatenate(parts)
@@ -246,7 +207,7 @@ def table_interval(
         # data counts as a tie, not as 1 ulp above or below.
         cells = nonzero_cells(table)
         rows, cols = cells.coords
-        same = batch_kappa(cells.counts[None, :], rows, cols, weights)[0]
+        same = cell_kappas(cells.counts[None, :], rows, cols, weights)[0]
         jack_values, jack_counts = jackknife(table, weights)
         center = float(same) if math.isfinite(same) else statistic
         low, high = bca_interval(values, center, jack_values, jack_counts, confidence_level)

@@ -23,6 +23,7 @@ from .._core import (
     kappa_from_table,
     norm_cdf,
     norm_sf,
+    variances,
     weight_matrix,
     weights_name,
 )
@@ -32,7 +33,6 @@ from .paired import paired_kappa_test
 from .results import Alternative, KappaResult, check_table_labels, warn_undefined
 
 __all__ = [
-    "asymptotic_variances",
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",
@@ -40,74 +40,6 @@ __all__ = [
 ]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
-
-
-def asymptotic_variances(
-    table: np.ndarray, weights: np.ndarray, kappa: float
-) -> tuple[float, float]:
-    """Large-sample variances of kappa: non-null and under independence.
-
-    Parameters
-    ----------
-    table : ndarray of shape (K, K)
-        Counts O with ``n = sum(O) > 0`` and ``sum(W*E) > 0``.
-    weights : ndarray of shape (K, K)
-        Disagreement weights W.
-    kappa : float
-        The kappa of the table.
-
-    Returns
-    -------
-    variance, variance_null : float
-
-    Notes
-    -----
-    With ``p = O / n``, row and column proportions ``r``, ``c``, ``w_i = (W c)_i``,
-    ``v_j = (r^T W)_j`` and ``D_e = r^T W c``, kappa ``= 1 - sum(W p) / D_e`` has the
-    delta-method (multinomial) variance
-
-    .. math::
-
-        \\operatorname{Var}(\\hat\\kappa) = \\frac{1}{n D_e^2}
-        \\Big[\\sum_{ij} p_{ij} \\big(W_{ij} - (1-\\kappa)(w_i + v_j)\\big)^2
-        - (1-\\kappa)^2\\Big],
-
-    and under independence (``p_ij = r_i c_j``, kappa = 0)
-
-    .. math::
-
-        \\operatorname{Var}_0(\\hat\\kappa) = \\frac{1}{n D_e^2}
-        \\Big[\\sum_{ij} r_i c_j \\big(W_{ij} - w_i - v_j\\big)^2 - D_e^2\\Big].
-
-    With agreement weights ``A = 1 - W`` these are the formulas of Fleiss, Cohen & Everitt
-    (1969) used by SAS PROC FREQ and statsmodels. Both brackets are computed as centred sums of
-    squares, so they are never negative.
-    """
-    counts = table.astype(np.float64)
-    n = counts.sum()
-    p = counts / n
-    row, col = p.sum(axis=1), p.sum(axis=0)
-    w_row = weights @ col
-    w_col = row @ weights
-    d_e = float(row @ w_row)
-    influence = weights - (1.0 - kappa) * (w_row[:, None] + w_col[None, :])
-    expected = np.outer(row, col)
-    null_influence = weights - w_row[:, None] - w_col[None, :]
-    return (
-        _centred_square_mean(p, influence) / (n * d_e**2),
-        _centred_square_mean(expected, null_influence) / (n * d_e**2),
-    )
-
-
-def _centred_square_mean(p: np.ndarray, values: np.ndarray) -> float:
-    """``sum p (x - mean)²``; exactly 0 when it is only rounding noise.
-
-    Centring first leaves an error of order eps² sum p x², so anything below 1e-24 of that
-    is a zero variance (all mass on cells with one value, e.g. n = 1).
-    """
-    centred = values - float(np.sum(p * values))
-    spread = float(np.sum(p * centred**2))
-    return 0.0 if spread <= 1e-24 * float(np.sum(p * values**2)) else spread
 
 
 def _check_alternative(alternative: Any) -> Alternative:
@@ -145,7 +77,7 @@ def build_result(
             "use one and the same category, or the table is empty). Returning nan."
         )
     else:
-        variance, variance_null = asymptotic_variances(table, matrix, statistic)
+        variance, variance_null = variances(table, matrix, statistic)
         se, se_null = math.sqrt(variance), math.sqrt(variance_null)
         if se_null > 0:
             zscore = statistic / se_null
@@ -207,7 +139,7 @@ def kappa_test_from_table(
     ``standard_error`` is the large-sample non-null standard error of Fleiss, Cohen & Everitt
     (1969) (SAS's "ASE"), ``standard_error_null`` the one under independence; ``zscore =
     statistic / standard_error_null`` and ``pvalue`` come from the normal distribution.
-    See :func:`asymptotic_variances` for the formulas.
+    See :func:`wkappa._core.statistic.variances` for the formulas.
 
     Examples
     --------

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from .._core import (
     EncodedRatings,
     WeightsLike,
+    cell_kappas,
     check_table,
     check_table_size,
     check_weights,
@@ -361,8 +362,8 @@ def _paired_test(
     for size in bootstrap.chunk_sizes(n_resamples, truth.size):
         replicates = bootstrap.draw(cells, size, generator)
         parts.append(
-            bootstrap.batch_kappa(replicates, truth, pred_a, matrix)
-            - bootstrap.batch_kappa(replicates, truth, pred_b, matrix)
+            cell_kappas(replicates, truth, pred_a, matrix)
+            - cell_kappas(replicates, truth, pred_b, matrix)
         )
     differences, dropped = bootstrap.drop_undefined(np.concatenate(parts))
     if differences.size == 0:

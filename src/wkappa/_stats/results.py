@@ -128,7 +128,7 @@ class KappaResult:
     asymptotic interval uses ``standard_error``; near the boundary a 95% interval can contain
     0 while ``pvalue < 0.05`` (or the reverse). The interval is dual to the Wald test
     ``|kappa - kappa0| / standard_error``. The formulas are in
-    :func:`wkappa._stats.inference.asymptotic_variances`.
+    :func:`wkappa._core.statistic.variances`.
 
     Examples
     --------

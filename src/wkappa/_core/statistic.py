@@ -1,0 +1,285 @@
+"""The final math: kappa and its large-sample variances from count tables or the QWK sums.
+
+Everything here is O(K²) (or O(1) for the sums) and batched over stacks of tables of shape
+``(..., K, K)``: the core's point estimates, :func:`wkappa.frames.kappa_by_group`, the table
+bootstrap and :func:`wkappa.kappa_test` all call these functions. Undefined values are nan;
+the caller applies the ``zero_division`` rule. This module imports nothing else of the
+package.
+
+Exactness. Integer counts with named weights (integer matrices ``D`` with ``W = D / scale``)
+give exact integer numerators and denominators, finished with one correctly rounded division.
+Anything else works with proportions ``P = O / n``, whose terms are all non-negative, so
+nothing cancels and huge or tiny counts neither overflow nor underflow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "INT64_SAFE",
+    "cell_kappas",
+    "kappa_from_sums",
+    "kappas",
+    "table_sums",
+    "variances",
+]
+
+# The one bound for exact int64 arithmetic: a sum of terms whose total stays below it
+# cannot overflow int64, whatever the order of the additions.
+INT64_SAFE = 2**62
+# Float (sample-weighted) QWK sums: a denominator below this fraction of its scale is zero
+# up to rounding (see kappa_from_sums).
+_FLOAT_SUMS_TOLERANCE = 2.0**-40
+
+
+def kappa_from_sums(
+    total: Any, sum_true: Any, sum_pred: Any, sum_true_sq: Any, sum_pred_sq: Any, sum_cross: Any
+) -> float:
+    """Quadratic weighted kappa from the five sums; nan when it is undefined.
+
+    Notes
+    -----
+    With category indices a, b and n pairs,
+
+    .. math::
+
+        \\kappa = 1 - \\frac{n \\sum (a - b)^2}{\\sum_i \\sum_j (a_i - b_j)^2}
+               = \\frac{2 (n \\sum ab - \\sum a \\sum b)}
+                       {n (\\sum a^2 + \\sum b^2) - 2 \\sum a \\sum b}.
+
+    With integer sums both numerator and denominator are exact Python ints and the one
+    division is correctly rounded. With float (sample-weighted) sums the denominator is a
+    difference of rounded products: when it is below ``2**-40`` of ``n (Σa² + Σb²)`` it is
+    zero up to rounding (for example every pair in one category, whose float sums need not
+    cancel exactly) and kappa is reported as undefined rather than as a number made of
+    rounding errors.
+    """
+    n = total
+    numerator = 2 * (n * sum_cross - sum_true * sum_pred)
+    scale = n * (sum_true_sq + sum_pred_sq)
+    denominator = scale - 2 * sum_true * sum_pred
+    exact = type(scale) is int and type(sum_true) is int and type(sum_pred) is int
+    tolerance = 0 if exact else _FLOAT_SUMS_TOLERANCE * scale
+    if denominator <= tolerance or n <= 0:
+        return float("nan")
+    return float(numerator / denominator)
+
+
+def table_sums(table: np.ndarray) -> tuple[int, int, int, int, int, int] | None:
+    """The five QWK sums of an integer (K, K) table, exactly, or None if int64 could overflow.
+
+    Returns ``(n, Σa, Σb, Σa², Σb², Σab)`` over the pairs the table counts, a and b being the
+    row and column indices.
+    """
+    if table.dtype.kind not in "iu":
+        return None
+    k = table.shape[0]
+    n = int(table.sum())
+    if n * (k - 1) ** 2 >= INT64_SAFE:
+        return None
+    index = np.arange(k, dtype=np.int64)
+    rows = table.sum(axis=1)
+    cols = table.sum(axis=0)
+    return (
+        n,
+        int(rows @ index),
+        int(cols @ index),
+        int(rows @ (index * index)),
+        int(cols @ (index * index)),
+        int(index @ table @ index),
+    )
+
+
+def _whole(tables: np.ndarray) -> bool:
+    """Integer counts, or weighted counts that happen to be whole (integer sample weights)."""
+    if tables.dtype.kind in "iu":
+        return True
+    return (
+        tables.dtype.kind == "f"
+        and float(tables.sum()) < 2.0**53
+        and bool(np.all(tables == np.floor(tables)))
+    )
+
+
+def kappas(tables: np.ndarray, weights: np.ndarray, integer: np.ndarray | None = None) -> Any:
+    """Kappa of each table in a stack: ``1 - sum(W*O) / sum(W*E)``, nan where undefined.
+
+    Parameters
+    ----------
+    tables : ndarray of shape (..., K, K)
+        Non-negative counts (int64) or weighted counts (float64); rows are rater A.
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+    integer : ndarray of shape (K, K), int64, optional
+        Integer weights D with ``W = D / scale`` (see
+        :func:`wkappa._core.weights.integer_weights`); with whole counts they make the
+        result exact.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+        A float for one (K, K) table.
+
+    Notes
+    -----
+    With whole counts and integer weights, ``kappa = (r' D c - n sum(D*O)) / (r' D c)``: exact
+    Python ints, one correctly rounded division. Otherwise, with proportions ``P = O / n``
+    and their margins p, q, ``kappa = 1 - sum(W*P) / (p' W q)``.
+    """
+    single = tables.ndim == 2
+    stack = tables[None] if single else tables.reshape(-1, *tables.shape[-2:])
+    n_max = float(stack.sum(axis=(1, 2)).max()) if stack.size else 0.0
+    if (
+        integer is not None
+        and stack.size
+        and _whole(stack)
+        and n_max * float(integer.max()) < INT64_SAFE
+    ):
+        values = _integer_kappas(stack.astype(np.int64, copy=False), integer)
+    else:
+        values = _float_kappas(stack.astype(np.float64, copy=False), weights)
+    if single:
+        return float(values[0])
+    return values.reshape(tables.shape[:-2])
+
+
+def _integer_kappas(stack: np.ndarray, integer: np.ndarray) -> np.ndarray:
+    n = stack.sum(axis=(1, 2)).tolist()
+    observed = np.einsum("gij,ij->g", stack, integer).tolist()
+    weighted_cols = np.einsum("ij,gj->gi", integer, stack.sum(axis=1)).tolist()
+    rows = stack.sum(axis=2).tolist()
+    out = np.empty(len(n))
+    for g, (m, o, r, w) in enumerate(zip(n, observed, rows, weighted_cols, strict=True)):
+        expected = sum(x * y for x, y in zip(r, w, strict=True))  # Python ints: exact
+        out[g] = (expected - m * o) / expected if expected > 0 else np.nan
+    return out
+
+
+def _float_kappas(stack: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    n = stack.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = stack / n[:, None, None]
+        observed = np.einsum("gij,ij->g", p, weights)
+        expected = np.einsum("gi,ij,gj->g", p.sum(axis=2), weights, p.sum(axis=1))
+        values: np.ndarray = np.where((expected > 0) & (n > 0), 1.0 - observed / expected, np.nan)
+    return values
+
+
+def _one_hot(index: np.ndarray, k: int) -> np.ndarray:
+    hot = np.zeros((index.size, k))
+    hot[np.arange(index.size), index] = 1.0
+    return hot
+
+
+def cell_kappas(
+    replicates: np.ndarray, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
+) -> np.ndarray:
+    """Kappa of each of B tables given by their counts in m shared cells; nan where undefined.
+
+    The table bootstrap's form: every replicate of a table has its counts in the same
+    non-empty cells, so B replicates are a (B, m) array and each kappa a few matrix products.
+
+    Parameters
+    ----------
+    replicates : ndarray of shape (B, m)
+        Counts of the m cells (i_c, j_c) in each replicate.
+    rows, cols : ndarray of shape (m,)
+        The row and column index of each cell.
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+
+    Returns
+    -------
+    ndarray of shape (B,)
+        ``1 - n * sum(W*O) / (r^T W c)`` per replicate.
+    """
+    k = weights.shape[0]
+    n = replicates.sum(axis=1)
+    observed = replicates @ weights[rows, cols]
+    row_sums = replicates @ _one_hot(rows, k)
+    col_sums = replicates @ _one_hot(cols, k)
+    expected = np.einsum("bi,bi->b", row_sums @ weights, col_sums)
+    defined = (expected > 0) & (n > 0)
+    kappa = np.full(n.shape, np.nan)
+    np.divide(n * observed, expected, out=kappa, where=defined)
+    np.subtract(1.0, kappa, out=kappa, where=defined)
+    return kappa
+
+
+def variances(tables: np.ndarray, weights: np.ndarray, kappa: Any) -> tuple[Any, Any]:
+    """Large-sample variances of kappa, non-null and under independence, for each table.
+
+    Parameters
+    ----------
+    tables : ndarray of shape (..., K, K)
+        Counts O (nan results where ``n = 0`` or ``sum(W*E) = 0``).
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+    kappa : float or ndarray of shape (...)
+        The kappa of each table (:func:`kappas`).
+
+    Returns
+    -------
+    variance, variance_null : float or ndarray of shape (...)
+
+    Notes
+    -----
+    With ``p = O / n``, row and column proportions ``r``, ``c``, ``w_i = (W c)_i``,
+    ``v_j = (r^T W)_j`` and ``D_e = r^T W c``, kappa ``= 1 - sum(W p) / D_e`` has the
+    delta-method (multinomial) variance
+
+    .. math::
+
+        \\operatorname{Var}(\\hat\\kappa) = \\frac{1}{n D_e^2}
+        \\Big[\\sum_{ij} p_{ij} \\big(W_{ij} - (1-\\kappa)(w_i + v_j)\\big)^2
+        - (1-\\kappa)^2\\Big],
+
+    and under independence (``p_ij = r_i c_j``, kappa = 0)
+
+    .. math::
+
+        \\operatorname{Var}_0(\\hat\\kappa) = \\frac{1}{n D_e^2}
+        \\Big[\\sum_{ij} r_i c_j \\big(W_{ij} - w_i - v_j\\big)^2 - D_e^2\\Big].
+
+    With agreement weights ``A = 1 - W`` these are the formulas of Fleiss, Cohen & Everitt
+    (1969) used by SAS PROC FREQ and statsmodels. Both brackets are computed as centred sums of
+    squares, so they are never negative.
+    """
+    single = tables.ndim == 2
+    stack = (tables[None] if single else tables.reshape(-1, *tables.shape[-2:])).astype(np.float64)
+    k_values = np.asarray(kappa, dtype=np.float64).reshape(-1)
+    n = stack.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = stack / n[:, None, None]
+        row, col = p.sum(axis=2), p.sum(axis=1)
+        w_row = np.einsum("ij,gj->gi", weights, col)
+        w_col = np.einsum("gi,ij->gj", row, weights)
+        d_e = np.einsum("gi,gi->g", row, w_row)
+        influence = weights[None] - (1.0 - k_values)[:, None, None] * (
+            w_row[:, :, None] + w_col[:, None, :]
+        )
+        expected = row[:, :, None] * col[:, None, :]
+        null_influence = weights[None] - w_row[:, :, None] - w_col[:, None, :]
+        scale = n * d_e**2
+        variance = _centred_square_mean(p, influence) / scale
+        variance_null = _centred_square_mean(expected, null_influence) / scale
+    if single:
+        return float(variance[0]), float(variance_null[0])
+    return variance.reshape(tables.shape[:-2]), variance_null.reshape(tables.shape[:-2])
+
+
+def _centred_square_mean(p: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per table ``sum p (x - mean)²``; exactly 0 when it is only rounding noise.
+
+    Centring first leaves an error of order eps² sum p x², so anything below 1e-24 of that
+    is a zero variance (all mass on cells with one value, e.g. n = 1).
+    """
+    mean = np.einsum("gij,gij->g", p, values)
+    centred = values - mean[:, None, None]
+    spread = np.einsum("gij,gij->g", p, centred * centred)
+    scale = np.einsum("gij,gij->g", p, values * values)
+    cleaned: np.ndarray = np.where(spread <= 1e-24 * scale, 0.0, spread)
+    return cleaned
