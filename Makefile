@@ -1,12 +1,13 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   -- the main job on built-in demo data
-#   make test   -- lint, type-check and the whole test suite
+#   make test   -- lint, type-check, import contracts and the whole test suite
+#   make test-fast -- the inner loop: lint and the tests not marked slow, stopping at the first failure
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench venv clean chromium
+.PHONY: demo test test-fast lint imports typecheck pytest bench venv clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +26,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# The layers of the README's Architecture section (contracts in pyproject.toml).
+imports: $(STAMP)
+	$(VENV)/bin/lint-imports --no-cache
+
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
@@ -38,7 +43,11 @@ chromium:
 	   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
 	  echo "make chromium: could not install chromium; the browser test will be skipped"
 
-test: lint typecheck chromium pytest
+test: lint imports typecheck chromium pytest
+
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -m "not slow and not integration" -x -q
 
 # Every benchmarks/bench_*.py script, one after the other (results: BENCHMARKS.md).
 bench: $(STAMP)

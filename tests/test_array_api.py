@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 import wkappa as wk
 from reference import reference_kappa
 from wkappa._backends import array_api as _array_api
+from wkappa._backends import torch_count
+from wkappa._core import columns
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 Converter = Callable[[Any], Any]
@@ -61,11 +63,12 @@ def _no_full_host_copy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def recording(obj: Any) -> Any:
         host = original(obj)
-        if _array_api.is_device_array(obj):
+        if columns.is_device_array(obj):
             sizes.append(int(np.asarray(host).size))
         return host
 
-    monkeypatch.setattr(_array_api, "to_host", recording)
+    monkeypatch.setattr(_array_api, "to_host", recording)  # the device route's copies
+    monkeypatch.setattr(columns, "to_host", recording)  # the strict route's
     return sizes
 
 
@@ -232,10 +235,10 @@ def test_cpu_arrays_are_read_in_place(mode: str, monkeypatch: pytest.MonkeyPatch
     tensor = torch.arange(6) % 3
     strict = xps.asarray(np.arange(6) % 3)
     for array in (tensor, strict):
-        view = _array_api.host_view(array)
-        assert view is not None and np.shares_memory(view, _array_api.to_host(array))
-    assert np.shares_memory(_array_api.host_view(tensor), tensor.numpy())
-    assert _array_api.host_view(tensor.to(torch.bfloat16)) is None  # no numpy bfloat16
+        view = columns.host_view(array)
+        assert view is not None and np.shares_memory(view, columns.to_host(array))
+    assert np.shares_memory(columns.host_view(tensor), tensor.numpy())
+    assert columns.host_view(tensor.to(torch.bfloat16)) is None  # no numpy bfloat16
     if mode == "view":  # the on-device encoder is not used at all
         monkeypatch.setattr(_array_api, "_encode", lambda *a, **k: pytest.fail("device path"))
     assert wk.qwk(tensor, tensor) == wk.qwk(strict, strict) == 1.0
@@ -260,8 +263,8 @@ def test_deterministic_count_matches_bincount() -> None:
     cells = torch.tensor([3, 0, 3, 8, 8, 8, 1])
     weights = torch.tensor([1.0, 2.0, 0.5, 1.0, 1.0, 1.0, 4.0], dtype=torch.float64)
     for w in (None, weights):
-        fast = _array_api.torch_count(cells, 9, w)
-        sure = _array_api.torch_count(cells, 9, w, deterministic=True)
+        fast = torch_count(cells, 9, w)
+        sure = torch_count(cells, 9, w, deterministic=True)
         assert torch.equal(fast, sure)
 
 

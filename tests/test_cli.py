@@ -1,4 +1,4 @@
-"""The ``wkappa`` command line, run as a real subprocess on real files.
+"""The ``wkappa`` command line on real files, called in process (a few as a real subprocess).
 
 Every subcommand, output format, input format and documented error: exit codes (0 / 2), one
 line on stderr, no traceback (unless ``--debug``), and numbers equal to the library's own
@@ -8,7 +8,9 @@ line on stderr, no traceback (unless ``--debug``), and numbers equal to the libr
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,20 +21,50 @@ import pytest
 
 import wkappa as wk
 from reference import reference_kappa
+from wkappa._cli import main
 
 
-def run(*args: str | Path, stdin: bytes | None = None, cwd: Path | None = None):
-    """``python -m wkappa ARGS`` -> CompletedProcess (text stdout/stderr)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "wkappa", *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        timeout=120,
-    )
-    proc.stdout = proc.stdout.decode()  # type: ignore[assignment]
-    proc.stderr = proc.stderr.decode()  # type: ignore[assignment]
-    return proc
+def run(
+    *args: str | Path,
+    stdin: bytes | None = None,
+    cwd: Path | None = None,
+    in_process: bool = True,
+) -> subprocess.CompletedProcess[str]:
+    """``wkappa ARGS`` -> CompletedProcess (text stdout/stderr).
+
+    In process by default (``wkappa._cli.main(argv)`` with the standard streams and the
+    working directory swapped for the call); ``in_process=False`` runs ``python -m wkappa``
+    as a real subprocess, for the entry point, exit codes and standard input themselves.
+    """
+    argv = [str(a) for a in args]
+    if not in_process:
+        proc = subprocess.run(
+            [sys.executable, "-m", "wkappa", *argv], input=stdin, capture_output=True,
+            cwd=cwd, timeout=120,
+        )  # fmt: skip
+        return subprocess.CompletedProcess(
+            argv, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+        )
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    directory = os.getcwd()
+    try:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
+        sys.stdout, sys.stderr = out, err
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse: usage errors (2), --help and --version (0)
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+        os.chdir(directory)
+    out.flush()
+    err.flush()
+    text = [stream.buffer.getvalue().decode() for stream in (out, err)]  # type: ignore[attr-defined]
+    return subprocess.CompletedProcess(argv, code, text[0], text[1])
 
 
 def assert_error(proc, *fragments: str) -> None:
@@ -220,7 +252,7 @@ def test_score_reads_every_format(tmp_path, ratings, kind):
 def test_score_reads_stdin(ratings):
     data = ratings.select("truth", "pred").write_csv().encode()
     doc = _json(run("score", "-", "--true", "truth", "--pred", "pred", "--format", "json",
-                    stdin=data))  # fmt: skip
+                    stdin=data, in_process=False))  # fmt: skip
     assert doc["statistic"] == pytest.approx(wk.qwk(ratings["truth"], ratings["pred"]), rel=1e-12)
     assert doc["file"] == "<stdin>"
     tsv = ratings.select("truth", "pred").write_csv(separator="\t").encode()
@@ -343,13 +375,15 @@ def test_error_unknown_format(tmp_path):
 
 
 def test_debug_shows_the_traceback(tmp_path):
-    proc = run("score", tmp_path / "nope.csv", "--true", "a", "--pred", "b", "--debug")
+    proc = run("score", tmp_path / "nope.csv", "--true", "a", "--pred", "b", "--debug",
+               in_process=False)  # fmt: skip
     assert proc.returncode != 0
     assert "Traceback" in proc.stderr and "WkappaError" in proc.stderr
 
 
 def test_bad_option_is_exit_2(csv_file):
-    proc = run("score", "x.csv", "--true", "a", "--pred", "b", "--weights", "cubic")
+    proc = run("score", "x.csv", "--true", "a", "--pred", "b", "--weights", "cubic",
+               in_process=False)  # fmt: skip
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
     # Errors from the library name the command line's options.
     proc = run("score", csv_file, "--true", "truth", "--pred", "pred", "--ci", "95")

@@ -19,6 +19,8 @@ import pytest
 
 import wkappa as wk
 
+pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
+
 N_ROWS = 30_000_000
 K = 5
 

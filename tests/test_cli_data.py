@@ -16,6 +16,8 @@ import pytest
 import wkappa as wk
 from wkappa.data import make_data
 
+pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
+
 DATA = Path(wk.__file__).parent / "data"
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 

@@ -20,6 +20,8 @@ import wkappa as wk
 from frames_data import make_case, to_pandas
 from wkappa import WkappaError
 
+pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
+
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")

@@ -56,7 +56,7 @@ def test_explain_matches_the_seed_file_when_present() -> None:
     here = pathlib.Path(__file__).resolve()
     candidates = [p for parent in here.parents for p in glob.glob(f"{parent}/shared/seeds/000_*")]
     if not candidates:
-        pytest.skip("seed notes not on disk (fresh clone)")
+        pytest.skip("the worked example's source text (../shared/seeds/) is not beside this clone")
     seed = pathlib.Path(candidates[0]).read_text()
     blocks = re.findall(
         r"^((?:Matrix O|weights matrix|Expected matrix):\n\[\[.*?\]\])$", seed, re.M | re.S

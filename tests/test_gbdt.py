@@ -21,6 +21,8 @@ import wkappa as wk
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 from wkappa.gbdt import CatBoostMetric, lightgbm_metric, xgboost_metric
 
+pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
+
 ROUNDS = 25
 K = 5
 

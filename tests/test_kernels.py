@@ -20,15 +20,23 @@ import wkappa as wk
 from reference import reference_kappa
 from routes import strict
 from wkappa._core import fused as _fastpath
-from wkappa._core.kappa import _plain_qwk, kappa_from_quadratic_sums
+from wkappa._core.dispatch import plain_route
+from wkappa._core.kappa import kappa_from_quadratic_sums
 from wkappa._core.kernels import QuadraticSums, count_table, quadratic_sums
 from wkappa._core.kernels import numba_sums as sums_kernels
 from wkappa._core.kernels import numba_table as table_kernels
+from wkappa._core.request import Request
 
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"]
 FLOAT_DTYPES = ["float32", "float64"]
 DTYPES = INT_DTYPES + FLOAT_DTYPES
 WEIGHTS = ["quadratic", "linear", "unweighted", "custom"]
+
+
+def _plain_qwk(a: Any, b: Any) -> float | None:
+    """QWK by the plain route alone (None when it declines)."""
+    counted = plain_route(a, b, Request(quadratic=True))
+    return None if counted is None else kappa_from_quadratic_sums(counted.sums, "warn")  # type: ignore[arg-type]
 
 
 pytestmark = pytest.mark.usefixtures("fast_path_for_small_inputs")
@@ -87,10 +95,7 @@ def test_every_dtype_matches_the_exact_reference(case: dict[str, Any]) -> None:
     k = int(max(a.astype(np.int64).max(), b.astype(np.int64).max())) + 1
     k -= int(min(a.astype(np.int64).min(), b.astype(np.int64).min()))
     matrix = _custom(k) if weights == "custom" else weights
-    fast = _fastpath.fast_statistic(
-        a, b, quadratic=weights == "quadratic", labels=None, min_rating=None, max_rating=None,
-        sample_weight=w,
-    )  # fmt: skip
+    fast = _fastpath.fused_route(a, b, Request(sample_weight=w, quadratic=weights == "quadratic"))
     assert fast is not None  # the fused kernels did the counting
     expected = _reference(a, b, weights, w)
     got = wk.weighted_kappa(a, b, weights=matrix, sample_weight=w, zero_division=-0.987)
@@ -117,10 +122,8 @@ def test_fast_path_takes_each_dtype_without_copying(dtype: str) -> None:
     assert _fastpath.numpy_pair(a, b) is not None
     view_a, _ = _fastpath.numpy_pair(a, b)  # type: ignore[misc]
     assert view_a is a  # the kernel reads the caller's array itself
-    sums = _fastpath.fast_statistic(
-        a, b, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
-    )
-    assert isinstance(sums, QuadraticSums)
+    sums = _fastpath.fused_route(a, b, Request(sample_weight=None, quadratic=True))
+    assert sums is not None and sums.sums is not None
     assert wk.qwk(a, b) == wk.qwk(a.astype(np.int64).tolist(), b.astype(np.int64).tolist())
 
 
@@ -321,9 +324,7 @@ def test_widest_exact_range_in_a_full_chunk(dtype: str) -> None:
 def test_too_wide_a_range_takes_the_exact_strict_path() -> None:
     a = np.array([0, 2**40, 5, 2**40], dtype=np.int64)
     b = np.array([0, 2**40, 2**40, 3], dtype=np.int64)
-    fast = _fastpath.fast_statistic(
-        a, b, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
-    )
+    fast = _fastpath.fused_route(a, b, Request(sample_weight=None, quadratic=True))
     assert fast is None
     # The definition with Fractions: 1 - n Σ(a_k - b_k)² / Σ_i Σ_j (a_i - b_j)².
     ia, ib = a.tolist(), b.tolist()
@@ -373,7 +374,7 @@ def test_int_kernel_windows_and_extremes(first: int, spread: int, parallel: bool
 
     _fastpath.set_parallel(parallel)
     try:
-        plain = _plain_qwk(a, b, "raise", "warn")
+        plain = _plain_qwk(a, b)
         if abs(first) >= 2**62:
             assert plain is None
             with pytest.raises(wk.WkappaError, match="too large"):
@@ -390,7 +391,7 @@ def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_fastpath, "FAST_MIN", 2048)  # this module sets it to 1
     a = np.arange(10_000) % 5
     b = a[::-1].copy()
-    assert _plain_qwk(a, b, "raise", "warn") == strict(lambda: wk.qwk(a, b))
+    assert _plain_qwk(a, b) == strict(lambda: wk.qwk(a, b))
     declined = [
         (a.tolist(), b),  # not an ndarray
         (a.astype(">i8"), b.astype(">i8")),  # byte-swapped
@@ -402,9 +403,9 @@ def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPa
         (a[:100], b[:100]),  # below FAST_MIN
     ]
     for x, y in declined:
-        assert _plain_qwk(x, y, "raise", "warn") is None
+        assert _plain_qwk(x, y) is None
     strided = np.repeat(a, 2)[::2]  # not contiguous: still one exact kernel call
-    assert _plain_qwk(strided, b, "raise", "warn") == _plain_qwk(a, b, "raise", "warn")
+    assert _plain_qwk(strided, b) == _plain_qwk(a, b)
     with pytest.raises(wk.WkappaError, match="y_pred"):
         wk.qwk(a, b[:-1])
     with pytest.raises(wk.WkappaError, match="nan_policy"):
@@ -416,7 +417,7 @@ def test_plain_route_declines_what_it_does_not_take(monkeypatch: pytest.MonkeyPa
     with pytest.raises(wk.WkappaError, match="zero_division"):
         wk.qwk(a.astype(float), b, zero_division=2.0, nan_policy="drop")
     with pytest.warns(wk.UndefinedKappaWarning):
-        assert np.isnan(_plain_qwk(a * 0 + 3, b * 0 + 3, "raise", "warn"))  # type: ignore[arg-type]
+        assert np.isnan(_plain_qwk(a * 0 + 3, b * 0 + 3))  # type: ignore[arg-type]
 
 
 def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
@@ -518,10 +519,8 @@ def test_sums_kernel_for_many_categories(dtype: str) -> None:
     ia, ib = a - a.min(), b - a.min()
     strict = kappa_from_quadratic_sums(quadratic_sums(ia - ib.min(), ib - ib.min()), "raise")
     x, y = a.astype(dtype), b.astype(dtype)
-    sums = _fastpath.fast_statistic(
-        x, y, quadratic=True, labels=None, min_rating=None, max_rating=None, sample_weight=None
-    )
-    assert isinstance(sums, QuadraticSums)
+    sums = _fastpath.fused_route(x, y, Request(sample_weight=None, quadratic=True))
+    assert sums is not None and sums.sums is not None
     assert wk.qwk(x, y) == strict
 
 

@@ -18,6 +18,7 @@ import wkappa as wk
 from routes import fast_and_strict
 from test_core_bad_input import ROWS
 from wkappa._core import fused as _fastpath
+from wkappa._core.request import Request
 
 pytestmark = pytest.mark.usefixtures("fast_path_for_small_inputs")
 
@@ -101,10 +102,7 @@ def test_missing_values_are_handled_by_the_strict_path() -> None:
     a = np.array([0.0, NAN, 2.0, 3.0])
     b = np.array([0.0, 1.0, 2.0, 2.0])
     assert (
-        _fastpath.fast_statistic(
-            a, b, quadratic=True, labels=None, min_rating=None, max_rating=None,
-            sample_weight=None,
-        )
+        _fastpath.fused_route(a, b, Request(sample_weight=None, quadratic=True))
         is None
     )  # fmt: skip
     assert wk.qwk(a, b, nan_policy="omit") == wk.qwk([0, 2, 3], [0, 2, 2])

@@ -15,6 +15,8 @@ import pytest
 
 import wkappa as wk
 
+pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
+
 DATA = Path(wk.__file__).parent / "data" / "ms_diagnosis.csv"
 TRUE, PRED = "new_orleans_neurologist", "winnipeg_neurologist"
 CHROMIUM_FLAGS = (

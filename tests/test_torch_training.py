@@ -9,9 +9,12 @@ from __future__ import annotations
 import importlib.util
 import pathlib
 
+import pytest
 import torch
 
 from wkappa.torch import WeightedKappaLoss
+
+pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
 
 EXAMPLE = pathlib.Path(__file__).parents[1] / "examples" / "torch_kappa_loss.py"
 

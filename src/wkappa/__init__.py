@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import _backends as _backends  # registers the device and Dask routes
 from . import exceptions
 from ._core import confusion_table, kappa_from_table, quadratic_weighted_kappa, qwk, weighted_kappa
 from ._stats import (

@@ -31,11 +31,13 @@ from ._core import (
     WeightsLike,
     ZeroDivision,
     check_nan_policy,
+    check_table_nan_policy,
     check_weights,
     check_zero_division,
     count_table,
     encode_ratings,
     kappa_from_table,
+    needs_order,
     weight_matrix,
 )
 from ._core import weighted_kappa as _core_weighted_kappa
@@ -198,7 +200,7 @@ def weighted_kappa(
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
-    ordered = not (isinstance(checked_weights, str) and checked_weights == "unweighted")
+    ordered = needs_order(checked_weights)
     data = frame_input(df, y_true, y_pred, sample_weight)
     if _core_columns(data, y_true, y_pred, sample_weight):
         frame = data.frame
@@ -260,11 +262,7 @@ def confusion_table(
     array([[1, 0],
            [1, 1]])
     """
-    policy = check_nan_policy(nan_policy)
-    if policy == "propagate":
-        raise WkappaError(
-            "`nan_policy`='propagate' has no meaning for a table. Hint: use 'raise' or 'omit'."
-        )
+    policy = check_table_nan_policy(nan_policy, "a table")
     counted = _frame_table(
         df,
         y_true=y_true,
@@ -316,12 +314,7 @@ def kappa_test(
     from ._stats import kappa_test_from_table
 
     checked_weights = check_weights(weights)
-    policy = check_nan_policy(nan_policy)
-    if policy == "propagate":
-        raise WkappaError(
-            "`nan_policy`='propagate' has no meaning for a result object. "
-            "Hint: use 'raise' or 'omit'."
-        )
+    policy = check_table_nan_policy(nan_policy, "a test result")
     counted = _frame_table(
         df,
         y_true=y_true,
@@ -331,7 +324,7 @@ def kappa_test(
         max_rating=max_rating,
         sample_weight=sample_weight,
         nan_policy=policy,
-        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+        ordered=needs_order(checked_weights),
     )
     assert counted is not None
     table, names = counted
@@ -426,7 +419,7 @@ def kappa_by_group(
         "min_rating": min_rating,
         "max_rating": max_rating,
         "nan_policy": policy,
-        "ordered": not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+        "ordered": needs_order(checked_weights),
     }
     grouped = None
     if _core_columns(data, y_true, y_pred, sample_weight):

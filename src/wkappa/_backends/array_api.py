@@ -20,40 +20,37 @@ host and take the numpy path, so results and error messages are the same either 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._core import (
-    MAX_TABLE_CELLS,
+    INT64_SAFE,
+    PROPAGATED,
     THRESHOLD_HINT,
+    Counted,
     NanPolicy,
     QuadraticSums,
-    ZeroDivision,
+    Request,
     check_labels,
-    check_nan_policy,
     check_rating_bounds,
     check_table_size,
+    host_view,
+    is_device_array,
     is_torch_tensor,
     raise_unknown_rating,
+    to_host,
 )
 from ..exceptions import WkappaError
-from .device import Backend, host_view, is_device_array, to_host, torch_count
+from .device import Backend
 
-__all__ = [
-    "device_confusion_table",
-    "device_weighted_kappa",
-    "host_view",
-    "is_device_array",
-    "to_host",
-    "torch_count",
-]
+__all__ = ["device_route"]
 
 # Read CPU-resident arrays through a zero-copy numpy view (the fast path). The tests switch it
 # off to run the on-device code with CPU tensors and array-api-strict arrays.
 PREFER_HOST_VIEW = True
-_INT64_SAFE = 2**62
 _INT64_MAX = 2**63 - 1
 
 
@@ -86,7 +83,7 @@ def _backend(y_true: Any, y_pred: Any) -> Backend:
 class _Encoded:
     true_index: Any  # int64 device arrays, every entry a valid index (omitted pairs filled)
     pred_index: Any
-    n_categories: int
+    labels: Sequence[Any]  # the K categories
     keep: Any  # int64 0/1 device array for nan_policy='omit', else None
     weight: Any  # float64 device array (zero where omitted), or None
 
@@ -148,7 +145,7 @@ def _integral(be: Backend, x: Any, name: str) -> Any:
             f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers "
             f"or labels. {THRESHOLD_HINT}"
         )
-    if float(be.item(xp.max(xp.abs(x)))) >= _INT64_SAFE:
+    if float(be.item(xp.max(xp.abs(x)))) >= INT64_SAFE:
         raise WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
     return be.astype(x, xp.int64)
 
@@ -228,7 +225,7 @@ def _encode(
             raise _Host
         true_index = _lookup(be, _integral(be, a, "y_true"), label_array, "y_true")
         pred_index = _lookup(be, _integral(be, b, "y_pred"), label_array, "y_pred")
-        return _Encoded(true_index, pred_index, int(label_array.size), keep, weight)
+        return _Encoded(true_index, pred_index, tuple(label_array.tolist()), keep, weight)
 
     a = _integral(be, a, "y_true")
     b = _integral(be, b, "y_pred")
@@ -242,7 +239,7 @@ def _encode(
         raise WkappaError(f"`{name}` contains the rating {value}, above `max_rating` = {hi}.")
     first = min(a_min, b_min) if lo is None else lo
     last = max(a_max, b_max) if hi is None else hi
-    return _Encoded(a - first, b - first, last - first + 1, keep, weight)
+    return _Encoded(a - first, b - first, range(first, last + 1), keep, weight)
 
 
 def _quadratic_sums(be: Backend, enc: _Encoded) -> QuadraticSums:
@@ -256,8 +253,8 @@ def _quadratic_sums(be: Backend, enc: _Encoded) -> QuadraticSums:
         parts = (w, wa, wb, wa * af, wb * bf, wa * bf)
         return QuadraticSums(*(float(be.total(p)) for p in parts))
     n = int(a.shape[0]) if enc.keep is None else int(be.total(enc.keep))
-    top = enc.n_categories - 1
-    if int(a.shape[0]) * top * top >= _INT64_SAFE:
+    top = len(enc.labels) - 1
+    if int(a.shape[0]) * top * top >= INT64_SAFE:
         raise _Host  # int64 sums could overflow: exact Python ints on the host
     m = enc.keep
     terms = (a, b, a * a, b * b, a * b)
@@ -267,7 +264,7 @@ def _quadratic_sums(be: Backend, enc: _Encoded) -> QuadraticSums:
 
 def _table(be: Backend, enc: _Encoded) -> np.ndarray:
     """The K x K table, counted on the device; only K² numbers come to the host."""
-    k = enc.n_categories
+    k = len(enc.labels)
     check_table_size(k)
     cells = enc.true_index * k + enc.pred_index
     weight = enc.weight
@@ -279,93 +276,28 @@ def _table(be: Backend, enc: _Encoded) -> np.ndarray:
     return host.astype(dtype).reshape(k, k)
 
 
-def _host_arguments(*objects: Any) -> list[Any]:
-    return [to_host(obj) for obj in objects]
-
-
-def device_weighted_kappa(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    weights: str | np.ndarray,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: Any,
-    nan_policy: Any,
-    zero_division: ZeroDivision,
-) -> float:
-    """:func:`wkappa.weighted_kappa` for device arrays (``weights`` already checked)."""
-    from .._core import kappa_from_quadratic_sums, table_kappa, weight_matrix, weighted_kappa
-
-    options = {"labels": labels, "min_rating": min_rating, "max_rating": max_rating}
+def device_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
+    """The device route: arrays on an accelerator counted there; None (not mine) for anything
+    else, including arrays in CPU memory (the fused route reads them in place) and the rare
+    cases the device code leaves to the host."""
+    if not (is_device_array(y_true) or is_device_array(y_pred)):
+        return None
     try:
         be = _backend(y_true, y_pred)
         enc = _encode(
             be,
             y_true,
             y_pred,
-            sample_weight=sample_weight,
-            nan_policy=check_nan_policy(nan_policy),
-            **options,
+            labels=request.labels,
+            min_rating=request.min_rating,
+            max_rating=request.max_rating,
+            sample_weight=request.sample_weight,
+            nan_policy=request.nan_policy,
         )
         if enc is None:
-            return float("nan")
-        k = enc.n_categories
-        if (isinstance(weights, str) and weights == "quadratic") and (
-            enc.weight is None or k * k > MAX_TABLE_CELLS
-        ):  # as in the core: float-weighted QWK goes through the table (no cancellation)
-            return kappa_from_quadratic_sums(_quadratic_sums(be, enc), zero_division)
-        check_table_size(k)
-        matrix = weight_matrix(weights, k)
-        return table_kappa(_table(be, enc), matrix, zero_division)
+            return PROPAGATED
+        if request.use_sums(len(enc.labels), enc.weight is not None):
+            return Counted(None, _quadratic_sums(be, enc), enc.labels)
+        return Counted(_table(be, enc), None, enc.labels)
     except _Host:
-        host_true, host_pred, host_labels, host_weight = _host_arguments(
-            y_true, y_pred, labels, sample_weight
-        )
-        options["labels"] = host_labels
-        return weighted_kappa(
-            host_true,
-            host_pred,
-            weights=weights,
-            sample_weight=host_weight,
-            nan_policy=nan_policy,
-            zero_division=zero_division,
-            **options,
-        )
-
-
-def device_confusion_table(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: Any,
-    nan_policy: Any,
-) -> np.ndarray:
-    """:func:`wkappa.confusion_table` for device arrays (``nan_policy`` not 'propagate')."""
-    from .._core import confusion_table
-
-    options = {"labels": labels, "min_rating": min_rating, "max_rating": max_rating}
-    try:
-        be = _backend(y_true, y_pred)
-        enc = _encode(
-            be,
-            y_true,
-            y_pred,
-            sample_weight=sample_weight,
-            nan_policy=check_nan_policy(nan_policy),
-            **options,
-        )
-        assert enc is not None
-        return _table(be, enc)
-    except _Host:
-        host_true, host_pred, host_labels, host_weight = _host_arguments(
-            y_true, y_pred, labels, sample_weight
-        )
-        options["labels"] = host_labels
-        return confusion_table(
-            host_true, host_pred, sample_weight=host_weight, nan_policy=nan_policy, **options
-        )
+        return None

@@ -22,22 +22,21 @@ from typing import Any
 import numpy as np
 
 from .._core import (
+    PROPAGATED,
+    Counted,
     NanPolicy,
     QuadraticSums,
-    ZeroDivision,
+    Request,
     check_labels,
     check_table_size,
-    check_weights,
     count_table,
     encode_ratings,
-    format_value,
     import_optional,
     quadratic_sums,
-    weight_matrix,
 )
 from ..exceptions import WkappaError
 
-__all__ = ["dask_confusion_table", "dask_weighted_kappa", "is_dask_array"]
+__all__ = ["dask_route", "is_dask_array"]
 
 
 def is_dask_array(obj: Any) -> bool:
@@ -179,21 +178,11 @@ def _categories(
         ) from None
 
 
-def _statistic(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: Any,
-    nan_policy: NanPolicy,
-    ordered: bool,
-    quadratic: bool,
-) -> tuple[QuadraticSums | np.ndarray, Sequence[Any]] | None:
+def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted:
     """Per-chunk statistics computed on the workers and summed on the client."""
     dask = import_optional("dask", "dask")
-    a, b, w = _aligned(y_true, y_pred, sample_weight)
+    labels, min_rating, max_rating = request.labels, request.min_rating, request.max_rating
+    a, b, w = _aligned(y_true, y_pred, request.sample_weight)
     if labels is not None:
         if min_rating is not None or max_rating is not None:
             raise WkappaError(
@@ -202,16 +191,17 @@ def _statistic(
             )
         fixed = tuple(check_labels(labels).tolist())
         categories: Sequence[Any] | None = fixed
-        if nan_policy != "omit" and not _integer_dtypes(a, b):
-            categories = _check_missing_with_labels(a, b, fixed, nan_policy)
+        if request.nan_policy != "omit" and not _integer_dtypes(a, b):
+            categories = _check_missing_with_labels(a, b, fixed, request.nan_policy)
     elif _integer_dtypes(a, b):
         # No missing values are possible: the range needs at most a min/max pass, and the
         # counting pass itself refuses a rating out of the bounds given.
         categories = _integer_range(a, b, min_rating, max_rating)
     else:
-        categories = _categories(a, b, min_rating, max_rating, nan_policy, ordered)
+        categories = _categories(a, b, min_rating, max_rating, request.nan_policy, request.ordered)
     if categories is None:
-        return None
+        return PROPAGATED
+    quadratic = request.use_sums(len(categories), w is not None)
     if not quadratic:
         check_table_size(len(categories))
     task = dask.delayed(_chunk_statistic, pure=True)
@@ -223,14 +213,14 @@ def _statistic(
         ]
     )
     if quadratic:
-        return reduce(lambda s, t: s + t, parts), categories
+        return Counted(None, reduce(lambda s, t: s + t, parts), categories)
     tables = [np.asarray(t) for t in parts]
     if any(t.dtype.kind == "f" for t in tables):
-        return reduce(np.add, (t.astype(np.float64) for t in tables)), categories
+        return Counted(reduce(np.add, (t.astype(np.float64) for t in tables)), None, categories)
     total = np.zeros_like(tables[0])
     for table in tables:  # exact: counts fit int64 by far (n < 2**63)
         total += table
-    return total, categories
+    return Counted(total, None, categories)
 
 
 def _integer_dtypes(a: Any, b: Any) -> bool:
@@ -288,69 +278,8 @@ def _chunk_missing(a: np.ndarray, b: np.ndarray) -> int:
     return int(mask.sum())
 
 
-def dask_weighted_kappa(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    weights: Any,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: Any,
-    nan_policy: NanPolicy,
-    zero_division: ZeroDivision,
-) -> float:
-    """:func:`wkappa.weighted_kappa` for Dask arrays (options already checked)."""
-    from .._core import kappa_from_quadratic_sums, table_kappa
-
-    checked = check_weights(weights)
-    # With float sample weights the table is preferred, as in the numpy path: its sums
-    # do not cancel (see kappa_from_quadratic_sums).
-    quadratic = isinstance(checked, str) and checked == "quadratic" and sample_weight is None
-    outcome = _statistic(
-        y_true,
-        y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=nan_policy,
-        ordered=not (isinstance(checked, str) and checked == "unweighted"),
-        quadratic=quadratic,
-    )
-    if outcome is None:
-        return math.nan
-    statistic, categories = outcome
-    if isinstance(statistic, QuadraticSums):
-        return kappa_from_quadratic_sums(statistic, zero_division)
-    matrix = weight_matrix(checked, len(categories))
-    return table_kappa(statistic, matrix, zero_division)
-
-
-def dask_confusion_table(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: Any,
-    nan_policy: NanPolicy,
-) -> np.ndarray:
-    """:func:`wkappa.confusion_table` for Dask arrays."""
-    outcome = _statistic(
-        y_true,
-        y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=nan_policy,
-        ordered=True,
-        quadratic=False,
-    )
-    if outcome is None:  # pragma: no cover - propagate is refused before
-        raise WkappaError(f"`nan_policy`={format_value(nan_policy)} has no meaning for a table.")
-    table = outcome[0]
-    assert isinstance(table, np.ndarray)
-    return table
+def dask_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
+    """The Dask route: None (not mine) unless a rater's ratings are a Dask array."""
+    if not (is_dask_array(y_true) or is_dask_array(y_pred)):
+        return None
+    return _statistic(y_true, y_pred, request)

@@ -1,9 +1,9 @@
 """Array objects from torch, JAX, CuPy and array-API libraries: recognise, view, count.
 
-The small backend the on-device kappa path (:mod:`wkappa._backends.array_api`) is written against:
-recognising such arrays without importing their library, zero-copy numpy views of arrays in
-CPU memory, host copies, a device histogram for torch, and the dozen array operations the
-encoder needs, for torch or any array-API namespace.
+The small backend the device route (:mod:`wkappa._backends.array_api`) is written against: a
+device histogram for torch and the dozen array operations the encoder needs, for torch or any
+array-API namespace. Recognising such arrays and reading them on the host are the core's
+(:mod:`wkappa._core.columns`).
 """
 
 from __future__ import annotations
@@ -12,52 +12,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
+from .._core import to_host
 
-from .._core import is_torch_tensor
-
-__all__ = ["Backend", "host_view", "is_device_array", "to_host", "torch_count"]
-
-_ARRAY_API_LIBRARIES = ("array_api_strict", "jax", "jaxlib", "cupy")
-
-
-def is_device_array(obj: Any) -> bool:
-    """True for an array wkappa can count on its own device (torch, JAX, CuPy, strict)."""
-    if is_torch_tensor(obj):
-        return True
-    root = type(obj).__module__.split(".")[0]
-    return root in _ARRAY_API_LIBRARIES and hasattr(obj, "__array_namespace__")
-
-
-def host_view(obj: Any) -> np.ndarray | None:
-    """A zero-copy numpy view of an array in CPU memory, or None."""
-    if is_torch_tensor(obj):
-        if obj.device.type != "cpu" or obj.dtype == sys.modules["torch"].bfloat16:
-            return None
-        view: np.ndarray = obj.detach().resolve_conj().resolve_neg().numpy()
-        return view
-    try:
-        return np.from_dlpack(obj)
-    except (TypeError, RuntimeError, BufferError, AttributeError, ValueError):
-        return None
-
-
-def to_host(obj: Any) -> Any:
-    """numpy data of a device array: a view in CPU memory, else a copy (others as they are)."""
-    if not is_device_array(obj):
-        return obj
-    if is_torch_tensor(obj):
-        tensor = obj.detach().resolve_conj().resolve_neg()
-        torch = sys.modules["torch"]
-        if tensor.dtype == torch.bfloat16:  # numpy has no bfloat16; float32 holds it exactly
-            tensor = tensor.to(torch.float32)
-        return tensor.cpu().numpy()
-    if hasattr(obj, "get") and type(obj).__module__.startswith("cupy"):
-        return obj.get()
-    try:
-        return np.from_dlpack(obj)
-    except (TypeError, RuntimeError, BufferError, AttributeError):
-        return np.asarray(obj)
+__all__ = ["Backend", "torch_count"]
 
 
 def torch_count(cells: Any, size: int, weights: Any = None, *, deterministic: bool = False) -> Any:

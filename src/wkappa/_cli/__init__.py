@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from .main import main
+from .app import main
 
 __all__ = ["main"]

@@ -1,6 +1,6 @@
 """``wkappa demo``: the main job on built-in data, with no network access.
 
-1. The seed notes' worked example, step by step (O, W, E, numerator, denominator, kappa).
+1. The worked example, step by step (O, W, E, numerator, denominator, kappa).
 2. A published two-rater data set (``data/ms_diagnosis.csv``) scored by ``wkappa score`` with
    its standard error, confidence interval, test and interpretation, per patient sample.
 3. Exact thresholds fitted by ``wkappa thresholds`` on bundled out-of-fold predictions
@@ -26,10 +26,10 @@ from .._stats import explain_table
 
 __all__ = ["DATA_FILES", "data_path", "run_demo"]
 
-# Seed note 000: the worked example of the O/W/E steps.
+# The worked example of the O/W/E steps ("Kaggle Winning Solutions: quadratic weighted kappa").
 SEED_ACTUALS = (4, 4, 3, 4, 4, 0, 1, 1, 2, 1)
 SEED_PREDS = (0, 4, 1, 0, 4, 0, 1, 1, 2, 1)
-# Seed note 003: 20 pairs scored with the Kaggle reference code.
+# 20 pairs scored with the Kaggle reference code in a QWK tutorial (CSDN blog, in Chinese).
 SEED_RATER_A = (0, 3, 4, 5, 2, 3, 4, 1, 2, 3, 5, 4, 3, 2, 4, 1, 0, 2, 3, 3)
 SEED_RATER_B = (2, 3, 4, 5, 2, 3, 2, 0, 2, 4, 5, 4, 3, 2, 4, 1, 0, 2, 3, 3)
 
@@ -75,7 +75,7 @@ def _in_directory(directory: Path) -> Iterator[None]:
 
 
 def _run(command: Sequence[str]) -> None:
-    from .main import main
+    from .app import main
 
     print("$ wkappa " + " ".join(command))
     with _in_directory(data_path(DATA_FILES[0]).parent):
@@ -86,20 +86,20 @@ def _run(command: Sequence[str]) -> None:
 
 def _seed_example() -> None:
     table = confusion_table(SEED_ACTUALS, SEED_PREDS)
-    print("1. The quadratic weighted kappa of seed note 000, step by step")
+    print("1. The quadratic weighted kappa of the worked example, step by step")
     print(f"actuals = {list(SEED_ACTUALS)}")
     print(f"preds   = {list(SEED_PREDS)}")
     print(explain_table(table, weight_matrix("quadratic", table.shape[0]), range(5)))
     print(f"wkappa.qwk(actuals, preds) = {quadratic_weighted_kappa(SEED_ACTUALS, SEED_PREDS)!r}")
     print()
-    print("The 20-pair sample of seed note 003 (Kaggle reference implementation):")
+    print("A 20-pair sample scored with the Kaggle reference implementation:")
     value = quadratic_weighted_kappa(SEED_RATER_A, SEED_RATER_B)
     print(f"wkappa.qwk(rater_a, rater_b) = {value!r}")
     print()
-    rng = np.random.RandomState(2020)  # the seed note's legacy generator
+    rng = np.random.RandomState(2020)  # the legacy generator the tutorial used
     actuals = rng.randint(0, 4, 10000)
     preds = rng.randint(0, 4, 10000)
-    print("Seed note 000's 10,000 random pairs (np.random.seed(2020), randint(0, 4)):")
+    print("The worked example's 10,000 random pairs (np.random.seed(2020), randint(0, 4)):")
     print(f"wkappa.qwk(actuals, preds) = {quadratic_weighted_kappa(actuals, preds)!r}")
 
 

@@ -1,6 +1,6 @@
 """From counted key tuples to K x K tables, with errors that name the file's row.
 
-The counts of :func:`wkappa._cli.main.io.count_keys` hold one row per distinct (truth, prediction[,
+The counts of :func:`wkappa._cli.io.count_keys` hold one row per distinct (truth, prediction[,
 group]) tuple. They are encoded by the library's own :func:`~wkappa._core.encode.encode_ratings`
 (the tuple counts are its sample weights), so the command line and the Python API accept and
 refuse exactly the same ratings. When encoding fails, the offending value is found among the

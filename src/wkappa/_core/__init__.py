@@ -5,7 +5,9 @@ It imports nothing else of the package; everything else builds on the names belo
 
 from __future__ import annotations
 
+from .columns import host_view, is_device_array, to_host
 from .dependencies import import_optional, is_pandas_object, is_torch_tensor
+from .dispatch import count_pairs, register_route, route_names
 from .encode import (
     MAX_TABLE_CELLS,
     THRESHOLD_HINT,
@@ -44,9 +46,24 @@ from .kappa import (
 )
 from .kernels import QuadraticSums, count_table, quadratic_sums
 from .normal import norm_cdf, norm_ppf, norm_sf
-from .options import NanPolicy, ZeroDivision, check_nan_policy, check_zero_division, format_value
+from .options import (
+    NanPolicy,
+    ZeroDivision,
+    check_nan_policy,
+    check_table_nan_policy,
+    check_zero_division,
+    format_value,
+)
+from .request import PROPAGATED, Counted, Request
 from .statistic import INT64_SAFE, cell_kappas, kappas, variances
-from .weights import WeightsLike, check_weights, integer_weights, weight_matrix, weights_name
+from .weights import (
+    WeightsLike,
+    check_weights,
+    integer_weights,
+    needs_order,
+    weight_matrix,
+    weights_name,
+)
 
 __all__ = [
     "FAST_MIN",
@@ -54,10 +71,13 @@ __all__ = [
     "HUGE",
     "INT64_SAFE",
     "MAX_TABLE_CELLS",
+    "PROPAGATED",
     "THRESHOLD_HINT",
+    "Counted",
     "EncodedRatings",
     "NanPolicy",
     "QuadraticSums",
+    "Request",
     "WeightsLike",
     "ZeroDivision",
     "cell_kappas",
@@ -66,24 +86,29 @@ __all__ = [
     "check_nan_policy",
     "check_rating_bounds",
     "check_table",
+    "check_table_nan_policy",
     "check_table_size",
     "check_weights",
     "check_zero_division",
     "confusion_table",
+    "count_pairs",
     "count_table",
     "encode_ratings",
     "fast_ratings",
     "format_value",
     "guess_range",
     "guessed_categories",
+    "host_view",
     "import_optional",
     "integer_weights",
+    "is_device_array",
     "is_missing_scalar",
     "is_pandas_object",
     "is_torch_tensor",
     "kappa_from_quadratic_sums",
     "kappa_from_table",
     "kappas",
+    "needs_order",
     "norm_cdf",
     "norm_ppf",
     "norm_sf",
@@ -95,8 +120,11 @@ __all__ = [
     "qwk",
     "raise_unknown_rating",
     "read_sample_weight",
+    "register_route",
+    "route_names",
     "table_kappa",
     "to_column",
+    "to_host",
     "use_parallel",
     "variances",
     "weight_matrix",

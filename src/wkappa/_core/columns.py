@@ -19,7 +19,7 @@ from ..exceptions import WkappaError, WkappaTypeError
 from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array, is_torch_tensor
 from .options import format_value
 
-__all__ = ["Column", "to_column"]
+__all__ = ["Column", "host_view", "is_device_array", "to_column", "to_host"]
 
 
 @dataclass(frozen=True)
@@ -182,8 +182,8 @@ def to_column(obj: Any, name: str) -> Column:
         return _polars_column(obj, name)
     if is_pyarrow_array(obj):
         return _pyarrow_column(obj, name)
-    if is_torch_tensor(obj):
-        return _numpy_column(obj.detach().cpu().numpy(), name)
+    if is_device_array(obj):  # torch, JAX, CuPy, array API: numpy data (a view in CPU memory)
+        return _numpy_column(to_host(obj), name)
     if isinstance(obj, (str, bytes, dict, set, frozenset)) or obj is None:
         raise WkappaTypeError(
             f"`{name}` must be a 1-D array-like of ratings; got {type(obj).__name__}."
@@ -199,3 +199,47 @@ def to_column(obj: Any, name: str) -> Column:
             f"`{name}` must be a 1-D array-like of ratings; got the scalar {format_value(obj)}."
         )
     return _numpy_column(values, name)
+
+
+# ------------------------------------------------------------ arrays of other libraries
+
+_ARRAY_API_LIBRARIES = ("array_api_strict", "jax", "jaxlib", "cupy")
+
+
+def is_device_array(obj: Any) -> bool:
+    """True for an array wkappa can count on its own device (torch, JAX, CuPy, strict)."""
+    if is_torch_tensor(obj):
+        return True
+    root = type(obj).__module__.split(".")[0]
+    return root in _ARRAY_API_LIBRARIES and hasattr(obj, "__array_namespace__")
+
+
+def host_view(obj: Any) -> np.ndarray | None:
+    """A zero-copy numpy view of an array in CPU memory, or None."""
+    if is_torch_tensor(obj):
+        if obj.device.type != "cpu" or obj.dtype == sys.modules["torch"].bfloat16:
+            return None
+        view: np.ndarray = obj.detach().resolve_conj().resolve_neg().numpy()
+        return view
+    try:
+        return np.from_dlpack(obj)
+    except (TypeError, RuntimeError, BufferError, AttributeError, ValueError):
+        return None
+
+
+def to_host(obj: Any) -> Any:
+    """numpy data of a device array: a view in CPU memory, else a copy (others as they are)."""
+    if not is_device_array(obj):
+        return obj
+    if is_torch_tensor(obj):
+        tensor = obj.detach().resolve_conj().resolve_neg()
+        torch = sys.modules["torch"]
+        if tensor.dtype == torch.bfloat16:  # numpy has no bfloat16; float32 holds it exactly
+            tensor = tensor.to(torch.float32)
+        return tensor.cpu().numpy()
+    if hasattr(obj, "get") and type(obj).__module__.startswith("cupy"):
+        return obj.get()
+    try:
+        return np.from_dlpack(obj)
+    except (TypeError, RuntimeError, BufferError, AttributeError):
+        return np.asarray(obj)

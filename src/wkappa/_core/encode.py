@@ -1,4 +1,4 @@
-"""Turn two raters' ratings into category indices 0..K-1 (design §2).
+"""Turn two raters' ratings into category indices 0..K-1 (the README's "Definitions").
 
 Stages: each input becomes a :class:`~wkappa._core.columns.Column` (values, missing mask,
 categories; read by :mod:`wkappa._core.columns`), missing pairs are handled by ``nan_policy``, then
@@ -17,9 +17,10 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
-from .columns import Column, _as_array, _object_column, to_column
+from .columns import Column, _as_array, _object_column, to_column, to_host
 from .columns import is_missing_scalar as is_missing_scalar
 from .options import NanPolicy, format_value
+from .statistic import INT64_SAFE
 
 # Column, to_column and is_missing_scalar are re-exported: other modules import them from here.
 __all__ = [
@@ -37,7 +38,7 @@ __all__ = [
 # mistake (ratings 0 and 10**12), and allocating it would hang or die with a MemoryError.
 MAX_TABLE_CELLS = 2**26
 # Integer ratings are kept exactly in int64 arithmetic below this magnitude.
-_MAX_ABS_RATING = 2**62
+_MAX_ABS_RATING = INT64_SAFE  # ratings whose squares' sums int64 can hold exactly
 
 THRESHOLD_HINT = (
     "Hint: turn scores into grades with wkappa.apply_thresholds / wkappa.optimize_thresholds, "
@@ -146,7 +147,7 @@ def check_labels(labels: Any) -> np.ndarray:
             f"`labels` must be an ordered sequence of categories; got {type(labels).__name__}."
         )
     try:
-        array = _as_array(list(labels) if isinstance(labels, (range, tuple)) else labels)
+        array = _as_array(list(labels) if isinstance(labels, (range, tuple)) else to_host(labels))
     except (TypeError, ValueError):
         raise WkappaError("`labels` could not be read as a 1-D sequence.") from None
     if array.ndim != 1:

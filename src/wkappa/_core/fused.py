@@ -24,21 +24,24 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
+from .columns import host_view, is_device_array
 from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
-from .encode import MAX_TABLE_CELLS
+from .encode import MAX_TABLE_CELLS, check_labels
 from .kernels import QuadraticSums
+from .request import Counted, Request
+from .statistic import INT64_SAFE
 
 __all__ = [
     "FAST_MIN",
     "HUGE",
     "PARALLEL_MIN",
     "fast_ratings",
-    "fast_statistic",
+    "fused_route",
     "int_sums",
     "set_parallel",
 ]
@@ -52,7 +55,7 @@ FAST_MIN = 2048
 # float64; the strict path handles them.
 _FLOAT_EXACT = 2.0**53
 # Integer ratings this large are left to the strict path, whatever it decides about them.
-HUGE = 2**62
+HUGE = INT64_SAFE
 # Pairs whose range the one-pass table kernel takes as its guess (see _guessed_table).
 GUESS_SAMPLE = 1 << 16
 _INT_KINDS = "biu"
@@ -76,7 +79,7 @@ _SUPPORTED = frozenset(
 _PARALLEL_LOCK = threading.Lock()
 _settings: dict[str, Any] = {"parallel": None}  # None: automatic (see use_parallel)
 # After a parallel kernel returns, its OpenMP worker threads busy-wait for a few milliseconds
-# (measured 5-20 ms here) and show up as runnable tasks: our own, not a competitor's.
+# and show up as runnable tasks: our own, not a competitor's.
 _SPIN_SECONDS = 0.05
 _last_parallel: dict[str, float] = {"end": -math.inf, "workers": 0}
 
@@ -108,6 +111,11 @@ def numpy_view(obj: Any) -> np.ndarray | None:
         if not (pa.types.is_integer(obj.type) or pa.types.is_floating(obj.type)):
             return None
         array = obj.to_numpy(zero_copy_only=False)
+    elif is_device_array(obj):
+        view = host_view(obj)  # zero-copy in CPU memory; on another device the strict path
+        if view is None:
+            return None
+        array = view
     else:
         return None
     if array.ndim != 1 or array.dtype not in _SUPPORTED or not array.dtype.isnative:
@@ -281,34 +289,15 @@ def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | No
     return sums, int(flo), int(fhi)
 
 
-def fast_statistic(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    quadratic: bool,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: Any,
-) -> QuadraticSums | np.ndarray | None:
-    """The sufficient statistic by the fused kernels, or None to use the strict path.
+def fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
+    """The fused route: the statistic by the numba kernels, or None (not mine).
 
-    Parameters
-    ----------
-    y_true, y_pred, labels, min_rating, max_rating, sample_weight
-        As given to :func:`~wkappa.weighted_kappa`.
-    quadratic : bool
-        Whether the weights are quadratic.
-
-    Returns
-    -------
-    QuadraticSums or ndarray of shape (K, K) or None
-        Unweighted QWK: exact integer sums of ratings shifted by a common constant (QWK is
-        translation invariant, so :func:`~wkappa._core.kappa.kappa_from_quadratic_sums` gives the
-        kappa of the category indices). Otherwise the table ``O`` (int64 counts, or float64
-        weighted counts), chosen exactly as the strict path chooses: sample-weighted QWK uses
-        the table unless K x K cells would be too many, then float sums.
+    Returns the exact integer sums of ratings shifted by a common constant for unweighted-pair
+    QWK (QWK is translation invariant, so they give the kappa of the category indices), else
+    the table ``O`` (int64 counts, or float64 weighted counts), chosen by
+    :meth:`Request.use_sums` as on every route.
     """
+    labels, min_rating, max_rating = request.labels, request.min_rating, request.max_rating
     try:
         if len(y_true) < FAST_MIN:
             return None
@@ -324,6 +313,7 @@ def fast_statistic(
             return None
         a, b, k = coded
         first = 0
+        names: Sequence[Any] = tuple(check_labels(labels).tolist())
     else:
         pair = numpy_pair(y_true, y_pred)
         if pair is None:
@@ -331,31 +321,33 @@ def fast_statistic(
         a, b = pair
     n = a.shape[0]
     w = None
-    if sample_weight is not None:
-        w = _weights(sample_weight, n)
+    if request.sample_weight is not None:
+        w = _weights(request.sample_weight, n)
         if w is None:
             return None
-    if w is None and labels is None and a.dtype.kind in _INT_KINDS and not quadratic:
+    integer = a.dtype.kind in _INT_KINDS
+    if w is None and labels is None and integer and not request.quadratic:
         # A table of integer ratings in one counting pass, its range guessed from the first
         # pairs (checked in the same pass). QWK needs no table: the fused sums pass below.
         if not use_parallel(n) and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
-            done, table = _guessed_serial(a, b, min_rating, max_rating)
+            done, table, lo = _guessed_serial(a, b, min_rating, max_rating)
             if table is not None:
-                return table
+                return Counted(table, None, range(lo, lo + table.shape[0]))
         else:
             done = False
         if not done:
             guessed = _guessed_table(a, b, min_rating, max_rating)
             if guessed is not None:
-                return guessed
-    if w is not None and labels is None and a.dtype.kind in _INT_KINDS:
+                table, lo = guessed
+                return Counted(table, None, range(lo, lo + table.shape[0]))
+    if w is not None and labels is None and integer:
         # Weighted table in one pass over a, b, w; a rating outside the guessed range (or a
         # bad weight) sends it to the checked two-pass route below, which decides.
         categories = guessed_categories(a, b, min_rating, max_rating)
-        if categories is not None:
+        if categories is not None and not request.use_sums(categories[1], True):
             table = _table(a, b, w, *categories, guessed=True)
             if table is not None:
-                return table
+                return Counted(table, None, range(categories[0], sum(categories)))
     scanned = _scan(a, b)
     if scanned is None:
         return None
@@ -365,13 +357,16 @@ def fast_statistic(
         if categories is None:
             return None
         first, k = categories
-    if quadratic and w is None:
-        return QuadraticSums(n, *sums)
+        names = range(first, first + k)
+    if request.use_sums(k, w is not None):
+        if w is None:
+            return Counted(None, QuadraticSums(n, *sums), names)
+        weighted = _weighted_sums(a, b, w)
+        return None if weighted is None else Counted(None, weighted, names)
     if k * k > MAX_TABLE_CELLS:
-        if quadratic and w is not None:
-            return _weighted_sums(a, b, w)
         return None  # the strict path refuses the table with its message
-    return _table(a, b, w, first, k)
+    table = _table(a, b, w, first, k)
+    return None if table is None else Counted(table, None, names)
 
 
 def fast_ratings(
@@ -429,11 +424,11 @@ def guessed_categories(
 
 def _guessed_serial(
     a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
-) -> tuple[bool, np.ndarray | None]:
+) -> tuple[bool, np.ndarray | None, int]:
     """:func:`_guessed_table` in one kernel call, for serial sizes.
 
     Signed or narrow unsigned ratings only (their values fit int64). The kernel guesses the
-    range as the observed one. Returns ``(done, table)``: ``(True, None)`` when a rating
+    range as the observed one. Returns ``(done, table, first)``: ``(True, None)`` when a rating
     missed the guessed range (the guess is wrong: go on to the checked passes), ``(False,
     None)`` when the bounds make the categories differ from the guess or the range is unusable
     (the caller then takes :func:`_guessed_table`, which decides).
@@ -445,16 +440,17 @@ def _guessed_serial(
     lo, hi, total, misses = numba_table.guessed_serial(a, b, m, limit, HUGE)
     k = hi - lo + 1
     if misses < 0 or _categories(lo, hi, min_rating, max_rating) != (lo, k):
-        return False, None
+        return False, None, lo
     if misses:
-        return True, None
-    return True, total.reshape(k, k)
+        return True, None, lo
+    return True, total.reshape(k, k), lo
 
 
 def _guessed_table(
     a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
-) -> np.ndarray | None:
-    """The table in one pass, its range guessed from the first pairs; None if a rating misses.
+) -> tuple[np.ndarray, int] | None:
+    """The table and its first category in one pass, the range guessed from the first pairs;
+    None if a rating misses.
 
     Every category used in the first pairs is a true rating, so when no rating falls outside
     the guessed range that range is exactly the observed one (or the given bounds, all
@@ -472,7 +468,8 @@ def _guessed_table(
     parallel = use_parallel(a.shape[0])
     with parallel_section() if parallel else contextlib.nullcontext():
         threads = numba.get_num_threads() if parallel else 1
-        return numba_table.table_counts_guessed(a, b, first, k, parallel, threads)
+        table = numba_table.table_counts_guessed(a, b, first, k, parallel, threads)
+    return None if table is None else (table, first)
 
 
 def _weighted_sums(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> QuadraticSums | None:

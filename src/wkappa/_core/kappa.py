@@ -9,21 +9,21 @@ import numpy as np
 import numpy.typing as npt
 
 from ..exceptions import WkappaError
-from . import fused
-from .encode import MAX_TABLE_CELLS, EncodedRatings, check_table_size, encode_ratings
-from .fused import fast_statistic
-from .kernels import QuadraticSums, count_table, quadratic_sums
+from .dispatch import count_pairs
+from .kernels import QuadraticSums
 from .options import (
     UNDEFINED_REASON,
     NanPolicy,
     ZeroDivision,
     check_nan_policy,
+    check_table_nan_policy,
     check_zero_division,
     format_value,
     undefined_kappa,
 )
+from .request import Request
 from .statistic import kappa_from_sums, kappas, table_sums
-from .weights import WeightsLike, check_weights, integer_weights, weight_matrix
+from .weights import WeightsLike, check_weights, integer_weights, needs_order, weight_matrix
 
 __all__ = [
     "check_table",
@@ -128,73 +128,6 @@ def kappa_from_table(
     return table_kappa(array, matrix, zero_division)
 
 
-def _encode(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: Any,
-    nan_policy: Any,
-    ordered: bool,
-) -> EncodedRatings | None:
-    return encode_ratings(
-        y_true,
-        y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=check_nan_policy(nan_policy),
-        ordered=ordered,
-    )
-
-
-def _plain_qwk(y_true: Any, y_pred: Any, nan_policy: Any, zero_division: Any) -> float | None:
-    """QWK of two plain numpy integer arrays in one kernel call, or None for the general route.
-
-    The common call -- a validation fold, two int64 arrays, no options -- by the shortest
-    route, written as one flat function: right after a model has been trained the caches are
-    cold, and then every further layer of Python calls (the general route converts and checks
-    foreign columns first) costs microseconds, as much as the kernel's own pass over 10,000
-    pairs. Returns None for anything else; the general route then decides.
-    """
-    if type(y_true) is not np.ndarray or type(y_pred) is not np.ndarray:
-        return None
-    dtype = y_true.dtype
-    n = len(y_true)
-    if (
-        dtype is not y_pred.dtype  # builtin dtypes are singletons; anything else: general
-        or dtype.kind not in "biu"
-        or not dtype.isnative
-        or (dtype.kind == "u" and dtype.itemsize == 8)  # may exceed int64
-        or y_true.ndim != 1
-        or y_pred.ndim != 1
-        or n < fused.FAST_MIN
-        or len(y_pred) != n
-    ):
-        return None
-    r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
-    if not (r[0] and -fused.HUGE < r[1] and r[2] < fused.HUGE):
-        return None
-    # The option checks inline for the usual values (a call into another module is what
-    # costs here); anything else gets the full check and its message, in weighted_kappa's
-    # order.
-    if type(zero_division) is not str or zero_division not in ("warn", "raise"):
-        zero_division = check_zero_division(zero_division)
-    if type(nan_policy) is not str or nan_policy not in ("raise", "omit", "propagate"):
-        check_nan_policy(nan_policy)
-    # The five exact sums hi * 2**32 + lo, finished as in kappa_from_quadratic_sums.
-    sum_a = (r[3] << 32) + r[8]
-    sum_b = (r[4] << 32) + r[9]
-    numerator = 2 * (n * ((r[7] << 32) + r[12]) - sum_a * sum_b)
-    denominator = n * ((r[5] << 32) + r[10] + (r[6] << 32) + r[11]) - 2 * sum_a * sum_b
-    if denominator <= 0:
-        return undefined_kappa(zero_division, UNDEFINED_REASON)
-    return float(numerator / denominator)
-
-
 def weighted_kappa(
     y_true: npt.ArrayLike,
     y_pred: npt.ArrayLike,
@@ -255,69 +188,24 @@ def weighted_kappa(
     0.42857142857142855
     """
     checked_weights = check_weights(weights)
-    if (
-        _is_quadratic(checked_weights)
-        and labels is None
-        and min_rating is None
-        and max_rating is None
-        and sample_weight is None
-    ):
-        plain = _plain_qwk(y_true, y_pred, nan_policy, zero_division)
-        if plain is not None:
-            return plain
     zero_division = check_zero_division(zero_division)
-    from .._backends import (
-        dask_weighted_kappa,
-        device_weighted_kappa,
-        is_dask_array,
-        is_device_array,
+    quadratic = _is_quadratic(checked_weights)
+    request = Request(
+        labels,
+        min_rating,
+        max_rating,
+        sample_weight,
+        check_nan_policy(nan_policy),
+        ordered=needs_order(checked_weights),
+        quadratic=quadratic,
     )
-
-    if is_device_array(y_true) or is_device_array(y_pred):  # torch/JAX/CuPy: count on device
-        return device_weighted_kappa(
-            y_true, y_pred, weights=checked_weights, labels=labels, min_rating=min_rating,
-            max_rating=max_rating, sample_weight=sample_weight, nan_policy=nan_policy,
-            zero_division=zero_division,
-        )  # fmt: skip
-    if is_dask_array(y_true) or is_dask_array(y_pred):  # Dask: count per chunk on the workers
-        return dask_weighted_kappa(
-            y_true, y_pred, weights=checked_weights, labels=labels, min_rating=min_rating,
-            max_rating=max_rating, sample_weight=sample_weight,
-            nan_policy=check_nan_policy(nan_policy), zero_division=zero_division,
-        )  # fmt: skip
-    check_nan_policy(nan_policy)
-    fast = fast_statistic(
-        y_true, y_pred, quadratic=_is_quadratic(checked_weights), labels=labels,
-        min_rating=min_rating, max_rating=max_rating, sample_weight=sample_weight,
-    )  # fmt: skip
-    if isinstance(fast, QuadraticSums):  # fused numba pass; None means "strict path"
-        return kappa_from_quadratic_sums(fast, zero_division)
-    if fast is not None:
-        return table_kappa(fast, weight_matrix(checked_weights, fast.shape[0]), zero_division)
-    encoded = _encode(
-        y_true,
-        y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=nan_policy,
-        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
-    )
-    if encoded is None:
-        return float("nan")
-    k = encoded.n_categories
-    if _is_quadratic(checked_weights) and (
-        encoded.sample_weight is None or k * k > MAX_TABLE_CELLS
-    ):
-        # Exact integer sums without sample weights. With float weights the table below is
-        # preferred: its sums have no cancellation (see kappa_from_quadratic_sums).
-        sums = quadratic_sums(encoded.true_index, encoded.pred_index, encoded.sample_weight)
-        return kappa_from_quadratic_sums(sums, zero_division)
-    check_table_size(k)  # before any K x K allocation, the weight matrix included
-    matrix = weight_matrix(checked_weights, k)
-    table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
-    return table_kappa(table, matrix, zero_division)
+    counted = count_pairs(y_true, y_pred, request)
+    if counted.sums is not None:
+        return kappa_from_quadratic_sums(counted.sums, zero_division)
+    if counted.table is None:
+        return float("nan")  # a missing rating, nan_policy='propagate'
+    matrix = weight_matrix(checked_weights, counted.table.shape[0])
+    return table_kappa(counted.table, matrix, zero_division)
 
 
 def quadratic_weighted_kappa(
@@ -355,7 +243,7 @@ def quadratic_weighted_kappa(
 
     Examples
     --------
-    Seed 000's worked example:
+    The worked example of the Kaggle metric write-ups:
 
     >>> import wkappa as wk
     >>> wk.qwk([4, 4, 3, 4, 4, 0, 1, 1, 2, 1], [0, 4, 1, 0, 4, 0, 1, 1, 2, 1])
@@ -366,10 +254,6 @@ def quadratic_weighted_kappa(
     >>> wk.qwk([0, 0, 0, 1, 1, 1, 3, 3, 3, 3], [0, 0, 1, 0, 1, 1, 1, 3, 3, 3])
     0.8064516129032258
     """
-    if labels is None and min_rating is None and max_rating is None and sample_weight is None:
-        plain = _plain_qwk(y_true, y_pred, nan_policy, zero_division)
-        if plain is not None:
-            return plain
     return weighted_kappa(
         y_true,
         y_pred,
@@ -419,45 +303,14 @@ def confusion_table(
            [0, 1, 1],
            [0, 0, 1]])
     """
-    if nan_policy == "propagate":
-        raise WkappaError(
-            "`nan_policy`='propagate' has no meaning for a table. Hint: use 'raise' or 'omit'."
-        )
-    from .._backends import (
-        dask_confusion_table,
-        device_confusion_table,
-        is_dask_array,
-        is_device_array,
-    )
-
-    if is_device_array(y_true) or is_device_array(y_pred):  # torch/JAX/CuPy: count on device
-        return device_confusion_table(
-            y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
-            sample_weight=sample_weight, nan_policy=nan_policy,
-        )  # fmt: skip
-    if is_dask_array(y_true) or is_dask_array(y_pred):  # Dask: count per chunk on the workers
-        return dask_confusion_table(
-            y_true, y_pred, labels=labels, min_rating=min_rating, max_rating=max_rating,
-            sample_weight=sample_weight, nan_policy=check_nan_policy(nan_policy),
-        )  # fmt: skip
-    check_nan_policy(nan_policy)
-    fast = fast_statistic(
-        y_true, y_pred, quadratic=False, labels=labels, min_rating=min_rating,
-        max_rating=max_rating, sample_weight=sample_weight,
-    )  # fmt: skip
-    if isinstance(fast, np.ndarray):  # fused numba pass; None means "strict path"
-        return fast
-    encoded = _encode(
-        y_true,
-        y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=nan_policy,
+    request = Request(
+        labels,
+        min_rating,
+        max_rating,
+        sample_weight,
+        check_table_nan_policy(nan_policy, "a table"),
         ordered=True,
     )
-    assert encoded is not None
-    k = encoded.n_categories
-    check_table_size(k)
-    return count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+    table = count_pairs(y_true, y_pred, request).table
+    assert table is not None
+    return table

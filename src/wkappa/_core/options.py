@@ -21,6 +21,7 @@ __all__ = [
     "NanPolicy",
     "ZeroDivision",
     "check_nan_policy",
+    "check_table_nan_policy",
     "check_zero_division",
     "format_value",
     "undefined_kappa",
@@ -48,6 +49,17 @@ def check_nan_policy(nan_policy: Any) -> NanPolicy:
             f"got {format_value(nan_policy)}."
         )
     return nan_policy  # type: ignore[return-value]
+
+
+def check_table_nan_policy(nan_policy: Any, what: str) -> NanPolicy:
+    """Validate ``nan_policy`` for a result that cannot be nan (a table, a test result...):
+    'raise' or 'omit'. ``what`` names the result in the message."""
+    policy = check_nan_policy(nan_policy)
+    if policy == "propagate":
+        raise WkappaError(
+            f"`nan_policy`='propagate' has no meaning for {what}. Hint: use 'raise' or 'omit'."
+        )
+    return policy
 
 
 def check_zero_division(zero_division: Any) -> ZeroDivision:

@@ -21,6 +21,7 @@ __all__ = [
     "WeightsLike",
     "check_weights",
     "integer_weights",
+    "needs_order",
     "weight_matrix",
     "weights_name",
 ]
@@ -68,6 +69,13 @@ def check_weights(weights: Any) -> str | np.ndarray:
         )
     matrix.setflags(write=False)
     return matrix
+
+
+def needs_order(weights: str | np.ndarray) -> bool:
+    """Whether checked ``weights`` need ordered categories: every weighting but 'unweighted'
+    (whose kappa does not change when the categories are permuted, so strings and unordered
+    categoricals are accepted as they are)."""
+    return not (isinstance(weights, str) and weights == "unweighted")
 
 
 def weights_name(weights: str | np.ndarray) -> str:

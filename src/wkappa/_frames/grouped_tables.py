@@ -24,6 +24,7 @@ from .._core import (
     FAST_MIN,
     GUESS_SAMPLE,
     HUGE,
+    INT64_SAFE,
     MAX_TABLE_CELLS,
     NanPolicy,
     check_table_size,
@@ -46,7 +47,6 @@ __all__ = ["GroupTables", "in_memory_group_tables"]
 
 # An integer key whose values span at most this many integers is coded by subtraction.
 _KEY_RANGE = 1 << 20
-_MAX_CODES = 2**62
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _key_codes(columns: list[Any]) -> tuple[np.ndarray, int, list[list[Any]]] | 
     space = 1
     for _, _, distinct in coded:
         space *= max(len(distinct), 1)
-    if space >= _MAX_CODES:
+    if space >= INT64_SAFE:
         return None
     if len(coded) == 1:
         array, offset, distinct = coded[0]

@@ -1,6 +1,6 @@
 """KappaAccumulator: an exact, mergeable running K x K table for streaming data.
 
-The table of counts is a sufficient statistic of every kappa (design §4), and tables add: the
+The table of counts is a sufficient statistic of every kappa, and tables add: the
 table of a union of batches is the sum of their tables. So batches can be counted one at a
 time, on different machines, in any order, and merged exactly.
 """
@@ -16,16 +16,16 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import (
+    Request,
     WeightsLike,
     ZeroDivision,
     check_labels,
-    check_nan_policy,
     check_rating_bounds,
     check_table,
+    check_table_nan_policy,
     check_table_size,
     check_weights,
-    count_table,
-    encode_ratings,
+    count_pairs,
     format_value,
     kappa_from_table,
     weight_matrix,
@@ -220,36 +220,19 @@ class KappaAccumulator:
         KappaAccumulator
             ``self``, so calls chain.
         """
-        policy = check_nan_policy(nan_policy)
-        if policy == "propagate":
-            raise WkappaError(
-                "`nan_policy`='propagate' cannot be kept in a running table. "
-                "Hint: use 'raise' or 'omit'."
-            )
+        policy = check_table_nan_policy(nan_policy, "a running table")
         if _is_empty(y_true) and _is_empty(y_pred):
             if sample_weight is not None and not _is_empty(sample_weight):
                 raise WkappaError("`sample_weight` has entries but the batch has no ratings.")
             return self
-        if isinstance(self._labels, range):
-            encoded = encode_ratings(
-                y_true,
-                y_pred,
-                min_rating=self._labels.start,
-                max_rating=self._labels.stop - 1,
-                sample_weight=sample_weight,
-                nan_policy=policy,
-            )
-        else:
-            encoded = encode_ratings(
-                y_true,
-                y_pred,
-                labels=list(self._labels),
-                sample_weight=sample_weight,
-                nan_policy=policy,
-            )
-        assert encoded is not None  # only nan_policy='propagate' gives None
-        k = len(self._labels)
-        batch = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
+        bounds: dict[str, Any] = (
+            {"min_rating": self._labels.start, "max_rating": self._labels.stop - 1}
+            if isinstance(self._labels, range)
+            else {"labels": list(self._labels)}
+        )
+        request = Request(sample_weight=sample_weight, nan_policy=policy, **bounds)
+        batch = count_pairs(y_true, y_pred, request).table
+        assert batch is not None and len(batch) == len(self._labels)
         self._table = _add_tables(self._table, batch)
         return self
 

@@ -1,9 +1,10 @@
-"""The seed notes' story of a kappa as text: O, W, E, numerator, denominator, kappa.
+"""The story of a kappa as text: O, W, E, numerator, denominator, kappa.
 
-Seed note 000 prints O, the weights and E with numpy's default print options, normalises O and
+The worked example that introduces QWK on Kaggle ("Kaggle Winning Solutions: quadratic
+weighted kappa") prints O, the weights and E with numpy's default print options, normalises O and
 E to sum 1, and accumulates ``num += w[i][j]*O[i][j]`` and ``den += w[i][j]*E[i][j]`` in a
 row-major double loop. A running sum in that order is exactly ``np.cumsum(...)[-1]``, so the
-printed numbers here are the notes' numbers to the last bit (kappa 0.31818181818181823 for
+printed numbers here are the worked example's numbers to the last bit (kappa 0.31818181818181823 for
 their example, where the exact value rounds to 0.3181818181818182).
 """
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["SeedSteps", "explain_result", "explain_table", "seed_steps"]
 
 # numpy's default print options, spelled out so a user's np.set_printoptions cannot change
-# what the story shows (the seed notes were printed with the defaults).
+# what the story shows (the worked example was printed with the defaults).
 _DEFAULT_PRINT = {
     "precision": 8,
     "threshold": 1000,
@@ -37,7 +38,7 @@ _TOP_CELLS = 3
 
 
 class SeedSteps(NamedTuple):
-    """The intermediate values of the seed notes' computation.
+    """The intermediate values of the worked example's computation.
 
     ``observed`` and ``expected`` are O and E normalised to sum 1; ``contribution`` is
     ``W * (observed - expected)``, whose sum is ``numerator - denominator``.
@@ -53,12 +54,12 @@ class SeedSteps(NamedTuple):
 
 
 def _running_sum(values: np.ndarray) -> float:
-    """Left-to-right sum in row-major order, as the seed's double loop adds."""
+    """Left-to-right sum in row-major order, as the worked example's double loop adds."""
     return float(np.cumsum(values, axis=None)[-1]) if values.size else 0.0
 
 
 def seed_steps(table: np.ndarray, weight_matrix: np.ndarray) -> SeedSteps:
-    """The seed notes' arithmetic on a (K, K) table: normalise, then accumulate in order."""
+    """The worked example's arithmetic on a (K, K) table: normalise, then accumulate in order."""
     counts = np.asarray(table, dtype=np.float64)
     outer = np.outer(counts.sum(axis=1), counts.sum(axis=0))
     n, total = counts.sum(), outer.sum()
@@ -126,7 +127,7 @@ def _story(table: np.ndarray, weight_matrix: np.ndarray, labels: Sequence[Any] |
 def explain_table(
     table: np.ndarray, weight_matrix: np.ndarray, labels: Sequence[Any] | None = None
 ) -> str:
-    """Explain ``kappa = 1 - sum(W*O) / sum(W*E)`` step by step, as seed note 000 does.
+    """Explain ``kappa = 1 - sum(W*O) / sum(W*E)`` step by step, as the worked example does.
 
     Parameters
     ----------

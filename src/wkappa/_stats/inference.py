@@ -12,15 +12,16 @@ import numpy.typing as npt
 
 from .._core import (
     NanPolicy,
+    Request,
     WeightsLike,
-    check_nan_policy,
     check_table,
+    check_table_nan_policy,
     check_table_size,
     check_weights,
-    count_table,
-    encode_ratings,
+    count_pairs,
     format_value,
     kappa_from_table,
+    needs_order,
     norm_cdf,
     norm_sf,
     variances,
@@ -198,23 +199,14 @@ def kappa_test(
     """
     checked_weights = check_weights(weights)
     alternative = _check_alternative(alternative)
-    if check_nan_policy(nan_policy) == "propagate":
-        raise WkappaError(
-            "`nan_policy`='propagate' has no meaning for a test result. "
-            "Hint: use 'raise' or 'omit'."
-        )
-    encoded = encode_ratings(
-        y_true,
-        y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=nan_policy,
-        ordered=not (isinstance(checked_weights, str) and checked_weights == "unweighted"),
+    request = Request(
+        labels,
+        min_rating,
+        max_rating,
+        sample_weight,
+        check_table_nan_policy(nan_policy, "a test result"),
+        ordered=needs_order(checked_weights),
     )
-    assert encoded is not None
-    k = encoded.n_categories
-    check_table_size(k)
-    table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
-    return build_result(table, checked_weights, tuple(encoded.labels), alternative)
+    counted = count_pairs(y_true, y_pred, request)
+    assert counted.table is not None and counted.labels is not None
+    return build_result(counted.table, checked_weights, tuple(counted.labels), alternative)

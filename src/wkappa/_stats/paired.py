@@ -24,6 +24,7 @@ from .._core import (
     encode_ratings,
     format_value,
     kappa_from_table,
+    needs_order,
     weight_matrix,
     weights_name,
 )
@@ -188,7 +189,7 @@ def paired_kappa_test(
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
     resamples = _check_resamples(n_resamples)
-    ordered = not (isinstance(checked, str) and checked == "unweighted")
+    ordered = needs_order(checked)
     first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
     k = first.n_categories
     check_table_size(k)

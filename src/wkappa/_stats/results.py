@@ -233,7 +233,7 @@ class KappaResult:
         )
 
     def explain(self) -> str:
-        """The seed notes' story: O, W, E, the weighted sums, kappa and the costly cells.
+        """The worked example's story: O, W, E, the weighted sums, kappa and the costly cells.
 
         Returns
         -------

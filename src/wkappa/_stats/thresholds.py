@@ -1,4 +1,4 @@
-"""Exact kappa-optimal thresholds for turning scores into ordinal grades (design §4).
+"""Exact kappa-optimal thresholds for turning scores into ordinal grades.
 
 With the truth fixed, both the observed disagreement ``Σ W∘O`` and the expected one
 ``Σ W∘E`` are sums over items of a term that depends only on (true class, assigned class), so
@@ -19,7 +19,7 @@ from .._core import (
     NanPolicy,
     WeightsLike,
     check_labels,
-    check_nan_policy,
+    check_table_nan_policy,
     check_table_size,
     check_weights,
     encode_ratings,
@@ -377,12 +377,7 @@ def optimize_thresholds(
     maximises kappa here.
     """
     checked = check_weights(weights)
-    policy = check_nan_policy(nan_policy)
-    if policy == "propagate":
-        raise WkappaError(
-            "`nan_policy`='propagate' has no meaning for threshold fitting. "
-            "Hint: use 'raise' or 'omit'."
-        )
+    policy = check_table_nan_policy(nan_policy, "threshold fitting")
     truth, scores, label_tuple, weight = _prepare(
         y_true,
         y_score,

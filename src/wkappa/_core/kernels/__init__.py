@@ -1,4 +1,4 @@
-"""Counting kernels: the only O(n) work in wkappa (design §4).
+"""Counting kernels: the only O(n) work in wkappa.
 
 Everything after counting is O(K²). Two statistics are sufficient:
 

@@ -1,4 +1,4 @@
-"""Parallel numba confusion-table kernels (design §4), imported lazily.
+"""Parallel numba confusion-table kernels, imported lazily.
 
 Each block of the data is counted by one thread into its own private table, so threads never
 share a cache line. For small K a block keeps several interleaved sub-tables (pair i goes to

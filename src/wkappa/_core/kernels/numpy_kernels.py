@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["QuadraticSums", "count_table", "quadratic_sums"]
+from ..statistic import INT64_SAFE
 
-_INT64_SAFE = 2**62
+__all__ = ["QuadraticSums", "count_table", "quadratic_sums"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def _exact_sum(values: np.ndarray, largest_term: int) -> int:
     """
     if largest_term == 0 or values.size == 0:
         return 0
-    chunk = max(1, _INT64_SAFE // largest_term)
+    chunk = max(1, INT64_SAFE // largest_term)
     return sum(int(values[i : i + chunk].sum()) for i in range(0, values.size, chunk))
 
 
@@ -72,7 +72,7 @@ def quadratic_sums(
         )
     n = int(true_index.size)
     top = int(max(true_index.max(), pred_index.max())) if n else 0
-    if top * top >= _INT64_SAFE:  # squares alone overflow int64: exact Python ints
+    if top * top >= INT64_SAFE:  # squares alone overflow int64: exact Python ints
         a_obj = true_index.astype(object)
         b_obj = pred_index.astype(object)
         return QuadraticSums(

@@ -311,7 +311,7 @@ def _parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo",
         help="worked examples on built-in data",
-        description="The seed notes' worked example step by step, a published "
+        description="The worked example step by step, a published "
         "two-rater data set scored with intervals, and a threshold fit.",
     )
     demo.add_argument(

@@ -1,0 +1,57 @@
+"""What an entry point asks the counting routes for, and what a route answers.
+
+See :mod:`wkappa._core.dispatch` for the routes and their order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .encode import MAX_TABLE_CELLS
+from .kernels import QuadraticSums
+from .options import NanPolicy
+
+__all__ = ["PROPAGATED", "Counted", "Request"]
+
+
+class Request(NamedTuple):
+    """A counting request, its options already validated by the entry point.
+
+    ``labels``, ``min_rating``, ``max_rating`` and ``sample_weight`` are as the user gave them
+    (the routes read and check them, each raising the same error). ``ordered``: the category
+    order matters (every weighting but 'unweighted'). ``quadratic``: quadratic weights, so the
+    five sums suffice where the table is not needed (see :meth:`use_sums`).
+    """
+
+    labels: Any = None
+    min_rating: Any = None
+    max_rating: Any = None
+    sample_weight: Any = None
+    nan_policy: NanPolicy = "raise"
+    ordered: bool = True
+    quadratic: bool = False
+
+    def use_sums(self, n_categories: int, weighted: bool) -> bool:
+        """The one rule for quadratic weights: the exact five sums unless the pairs are
+        sample-weighted, where the table is preferred (its float sums do not cancel), as long
+        as K x K cells are affordable."""
+        return self.quadratic and (not weighted or n_categories**2 > MAX_TABLE_CELLS)
+
+
+class Counted(NamedTuple):
+    """A route's answer: the table or the QWK sums, and the categories they index.
+
+    ``table`` is (K, K) int64 counts (float64 with sample weights); ``sums`` replaces it when
+    :meth:`Request.use_sums` says so. ``labels`` are the K categories in order (a ``range``
+    for integer ratings). All None: a missing rating under ``nan_policy='propagate'``.
+    """
+
+    table: np.ndarray | None
+    sums: QuadraticSums | None
+    labels: Sequence[Any] | None
+
+
+PROPAGATED = Counted(None, None, None)
