@@ -285,7 +285,7 @@ def startup(reps: int = 7) -> list[str]:
         "small = np.arange(10_000) % 5\n"
         "big = np.arange(300_000) % 5\n"
         "t0 = time.perf_counter(); wk.qwk(small, small[::-1].copy()); t1 = time.perf_counter()\n"
-        "from wkappa import _fastpath; _fastpath.set_parallel(True)\n"
+        "from wkappa._core import fused as _fastpath; _fastpath.set_parallel(True)\n"
         "t1 = time.perf_counter(); wk.qwk(big, big[::-1].copy()); t2 = time.perf_counter()\n"
         "wk.weighted_kappa(big, big[::-1].copy(), weights='linear'); t3 = time.perf_counter()\n"
         "print(f'{t1 - t0:.3f} {t2 - t1:.3f} {t3 - t2:.3f}')\n"

@@ -280,7 +280,7 @@ def device_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
     """The device route: arrays on an accelerator counted there; None (not mine) for anything
     else, including arrays in CPU memory (the fused route reads them in place) and the rare
     cases the device code leaves to the host."""
-    if not (is_device_array(y_true) or is_device_array(y_pred)):
+    if type(y_true) is np.ndarray or not (is_device_array(y_true) or is_device_array(y_pred)):
         return None
     try:
         be = _backend(y_true, y_pred)

@@ -77,10 +77,13 @@ def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "
     return array
 
 
-def table_kappa(table: np.ndarray, weights: np.ndarray, zero_division: ZeroDivision) -> float:
-    """Kappa of a checked table with a (K, K) disagreement weight matrix
-    (:func:`~wkappa._core.statistic.kappas`), with the ``zero_division`` rule applied."""
-    value = kappas(table, weights, integer_weights(weights))
+def table_kappa(table: np.ndarray, weights: str | np.ndarray, zero_division: ZeroDivision) -> float:
+    """Kappa of a checked table with checked weights (a name or a (K, K) matrix;
+    :func:`~wkappa._core.statistic.kappas`), with the ``zero_division`` rule applied."""
+    k = table.shape[0]
+    integer = integer_weights(weights, k)
+    matrix = None if integer is not None and isinstance(weights, str) else weight_matrix(weights, k)
+    value = kappas(table, matrix, integer)
     return undefined_kappa(zero_division, UNDEFINED_REASON) if math.isnan(value) else float(value)
 
 
@@ -124,8 +127,7 @@ def kappa_from_table(
         sums = table_sums(array)
         if sums is not None:
             return kappa_from_quadratic_sums(QuadraticSums(*sums), zero_division)
-    matrix = weight_matrix(checked_weights, array.shape[0])
-    return table_kappa(array, matrix, zero_division)
+    return table_kappa(array, checked_weights, zero_division)
 
 
 def weighted_kappa(
@@ -204,8 +206,7 @@ def weighted_kappa(
         return kappa_from_quadratic_sums(counted.sums, zero_division)
     if counted.table is None:
         return float("nan")  # a missing rating, nan_policy='propagate'
-    matrix = weight_matrix(checked_weights, counted.table.shape[0])
-    return table_kappa(counted.table, matrix, zero_division)
+    return table_kappa(counted.table, checked_weights, zero_division)
 
 
 def quadratic_weighted_kappa(

@@ -30,6 +30,9 @@ __all__ = [
 # The one bound for exact int64 arithmetic: a sum of terms whose total stays below it
 # cannot overflow int64, whatever the order of the additions.
 INT64_SAFE = 2**62
+# Tables up to this K are finished with Python ints (exact at any size, and cheaper than
+# numpy calls for a few dozen cells).
+_PYTHON_K = 8
 # Float (sample-weighted) QWK sums: a denominator below this fraction of its scale is zero
 # up to rounding (see kappa_from_sums).
 _FLOAT_SUMS_TOLERANCE = 2.0**-40
@@ -104,15 +107,18 @@ def _whole(tables: np.ndarray) -> bool:
     )
 
 
-def kappas(tables: np.ndarray, weights: np.ndarray, integer: np.ndarray | None = None) -> Any:
+def kappas(
+    tables: np.ndarray, weights: np.ndarray | None, integer: np.ndarray | None = None
+) -> Any:
     """Kappa of each table in a stack: ``1 - sum(W*O) / sum(W*E)``, nan where undefined.
 
     Parameters
     ----------
     tables : ndarray of shape (..., K, K)
         Non-negative counts (int64) or weighted counts (float64); rows are rater A.
-    weights : ndarray of shape (K, K)
-        Disagreement weights W.
+    weights : ndarray of shape (K, K) or None
+        Disagreement weights W; None when ``integer`` is given (kappa does not change when
+        W is scaled, so ``integer`` serves as W).
     integer : ndarray of shape (K, K), int64, optional
         Integer weights D with ``W = D / scale`` (see
         :func:`wkappa._core.weights.integer_weights`); with whole counts they make the
@@ -129,6 +135,15 @@ def kappas(tables: np.ndarray, weights: np.ndarray, integer: np.ndarray | None =
     Python ints, one correctly rounded division. Otherwise, with proportions ``P = O / n``
     and their margins p, q, ``kappa = 1 - sum(W*P) / (p' W q)``.
     """
+    if tables.ndim == 2 and integer is not None and tables.dtype.kind in "iu":
+        exact = _integer_kappa(tables, integer)  # one table of counts: the common call
+        if exact is not None:
+            return exact
+    if weights is None:
+        assert integer is not None, "weights or integer weights are needed"
+        matrix = integer.astype(np.float64)
+    else:
+        matrix = weights
     single = tables.ndim == 2
     stack = tables[None] if single else tables.reshape(-1, *tables.shape[-2:])
     n_max = float(stack.sum(axis=(1, 2)).max()) if stack.size else 0.0
@@ -140,10 +155,33 @@ def kappas(tables: np.ndarray, weights: np.ndarray, integer: np.ndarray | None =
     ):
         values = _integer_kappas(stack.astype(np.int64, copy=False), integer)
     else:
-        values = _float_kappas(stack.astype(np.float64, copy=False), weights)
+        values = _float_kappas(stack.astype(np.float64, copy=False), matrix)
     if single:
         return float(values[0])
     return values.reshape(tables.shape[:-2])
+
+
+def _integer_kappa(table: np.ndarray, integer: np.ndarray) -> float | None:
+    """Exact kappa of one int64 table, or None if int64 sums could overflow."""
+    k = table.shape[0]
+    if k <= _PYTHON_K:  # a few dozen cells: Python ints cost less than numpy calls
+        cells = table.tolist()
+        d = integer.tolist()
+        rows = [sum(row) for row in cells]
+        cols = [sum(column) for column in zip(*cells, strict=True)]
+        n = sum(rows)
+        observed = sum(x * y for dr, tr in zip(d, cells, strict=True) for x, y in zip(dr, tr))
+        weighted_cols = [sum(x * c for x, c in zip(dr, cols, strict=True)) for dr in d]
+    else:
+        row_sums = table.sum(axis=1)
+        n = int(row_sums.sum())
+        if n * int(integer[0, -1]) >= INT64_SAFE:  # D's largest entry is its corner
+            return None
+        rows = row_sums.tolist()
+        observed = int(np.vdot(integer, table))
+        weighted_cols = (integer @ table.sum(axis=0)).tolist()
+    expected = sum(r * w for r, w in zip(rows, weighted_cols, strict=True))
+    return (expected - n * observed) / expected if expected > 0 else float("nan")
 
 
 def _integer_kappas(stack: np.ndarray, integer: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ that its largest entry is 1.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 import numpy as np
@@ -118,6 +119,12 @@ def weight_matrix(weights: str | np.ndarray, n_categories: int) -> np.ndarray:
 
 
 def _integer_matrix(name: str, n_categories: int) -> np.ndarray:
+    if n_categories <= _CACHED_K:
+        return _cached_integer_matrix(name, n_categories)
+    return _build_integer_matrix(name, n_categories)
+
+
+def _build_integer_matrix(name: str, n_categories: int) -> np.ndarray:
     index = np.arange(n_categories, dtype=np.int64)
     distance: np.ndarray = np.abs(index[:, None] - index[None, :])
     if name == "quadratic":
@@ -128,25 +135,40 @@ def _integer_matrix(name: str, n_categories: int) -> np.ndarray:
     return (distance > 0).astype(np.int64)
 
 
-def integer_weights(weights: np.ndarray) -> np.ndarray | None:
-    """The integer matrix ``D`` with ``weights = D / scale``, if ``weights`` is a named matrix.
+# Small integer matrices are kept (read-only): a validation fold's kappa should not rebuild one.
+_CACHED_K = 64
+
+
+@functools.lru_cache(maxsize=3 * 16)
+def _cached_integer_matrix(name: str, n_categories: int) -> np.ndarray:
+    matrix = _build_integer_matrix(name, n_categories)
+    matrix.setflags(write=False)
+    return matrix
+
+
+def integer_weights(weights: str | np.ndarray, n_categories: int) -> np.ndarray | None:
+    """The integer matrix ``D`` with ``W = D / scale``, for named weights or a matrix equal to one.
 
     Kappa does not change when W is scaled, so for a table of integer counts and quadratic,
     linear or unweighted weights it can be computed with integers ``(i-j)²``, ``|i-j|`` or
-    ``[i != j]`` exactly. Any other matrix gives None.
+    ``[i != j]`` exactly. Any other matrix (and K < 2) gives None.
 
     Parameters
     ----------
-    weights : ndarray of shape (K, K), float64
-        A disagreement weight matrix.
+    weights : str or ndarray of shape (K, K), float64
+        Checked weights: a name, or a disagreement weight matrix.
+    n_categories : int
+        K.
 
     Returns
     -------
-    ndarray of shape (K, K), int64, or None
+    ndarray of shape (K, K), int64 (read-only for small K), or None
     """
-    k = weights.shape[0]
+    k = n_categories
     if k < 2:
         return None
+    if isinstance(weights, str):
+        return _integer_matrix(weights, k)
     # W[0, 1] tells which named matrix it can be: 1/(K-1)², 1/(K-1) or 1.
     first = {"quadratic": 1 / (k - 1) ** 2, "linear": 1 / (k - 1), "unweighted": 1.0}
     for name in WEIGHT_NAMES:

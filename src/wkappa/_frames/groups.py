@@ -74,7 +74,7 @@ def group_statistics(
     / (n D_e²)``, computed as a centred sum of squares (see
     :func:`wkappa._core.statistic.variances`).
     """
-    kappa = kappas(tables, matrix, integer_weights(matrix))
+    kappa = kappas(tables, matrix, integer_weights(weights, matrix.shape[0]))
     variance, _ = variances(tables, matrix, kappa)
     with np.errstate(invalid="ignore"):
         se = np.where(np.isnan(kappa), np.nan, np.sqrt(variance))
