@@ -10,6 +10,13 @@ import statistics
 import time
 from collections.abc import Callable, Collection
 
+from wkappa._core import warmup
+
+# The benchmarks time the kernels: each first call compiles them in its own thread (rather
+# than answering with numpy while they compile in the background, as a fresh process does;
+# bench_cold_start.py measures that).
+warmup.set_mode("wait")
+
 
 def timed(function: Callable[[], object]) -> float:
     """Seconds one call of ``function`` takes."""

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from wkappa._core import warmup
+
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 # numba compiles a kernel on its first call (seconds on a cold cache, more on a loaded
@@ -37,3 +39,8 @@ def fast_path_for_small_inputs() -> Iterator[None]:
     _fastpath.FAST_MIN = 1
     yield
     _fastpath.FAST_MIN = saved
+
+
+# Every call takes the route the tests check: kernels compile in the caller's thread rather
+# than in the background while the numpy route answers (tests/test_warmup.py tests that).
+warmup.set_mode("wait")

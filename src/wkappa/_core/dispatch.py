@@ -18,7 +18,9 @@ mine":
    (:mod:`wkappa._core.encode`), then count with numpy. It always answers, or raises the
    error that names the bad parameter.
 
-A route that declines leaves no trace, so a later route sees the inputs as given. The fast
+A route that declines leaves no trace, so a later route sees the inputs as given. The numba
+routes (``plain``, ``fused``) also decline a kind of call whose kernels are not compiled in
+this process yet, while a background thread compiles them (:mod:`wkappa._core.warmup`). The fast
 routes never raise validation errors of their own: on anything unusual they decline and the
 strict route raises its message, so every route fails identically on bad input.
 """
@@ -30,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from . import fused
+from . import fused, warmup
 from .encode import check_table_size, encode_ratings
 from .fused import fused_route
 from .kernels import QuadraticSums, count_table, quadratic_sums
@@ -95,6 +97,9 @@ def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         or y_pred.ndim != 1
         or len(y_pred) != n
     ):
+        return None
+    key = ("plain", dtype, fused.use_parallel(n))
+    if not warmup.ready(key, lambda: fused.int_sums(y_true, y_pred), n):
         return None
     r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
     if not (r[0] and -fused.HUGE < r[1] and r[2] < fused.HUGE):

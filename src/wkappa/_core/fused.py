@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from . import warmup
 from .columns import host_view, is_device_array
 from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
 from .encode import MAX_TABLE_CELLS, check_labels
@@ -292,17 +293,43 @@ def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | No
 def fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
     """The fused route: the statistic by the numba kernels, or None (not mine).
 
+    Declines while the kernels for this kind of call are not compiled in this process
+    (:func:`wkappa._core.warmup.ready`).
+    """
+    try:
+        n = len(y_true)
+    except TypeError:
+        return None
+    if n < FAST_MIN:
+        return None
+    key = (
+        "fused",
+        _kind(y_true),
+        _kind(y_pred),
+        _kind(request.sample_weight),
+        request.quadratic,
+        request.labels is not None,
+        use_parallel(n),
+    )
+    if not warmup.ready(key, lambda: _fused_route(y_true, y_pred, request), n):
+        return None
+    return _fused_route(y_true, y_pred, request)
+
+
+def _kind(obj: Any) -> tuple[type, str]:
+    """What decides which compiled kernels a column needs: its type and dtype."""
+    return type(obj), str(getattr(obj, "dtype", ""))
+
+
+def _fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
+    """:func:`fused_route` once its kernels are ready.
+
     Returns the exact integer sums of ratings shifted by a common constant for unweighted-pair
     QWK (QWK is translation invariant, so they give the kappa of the category indices), else
     the table ``O`` (int64 counts, or float64 weighted counts), chosen by
     :meth:`Request.use_sums` as on every route.
     """
     labels, min_rating, max_rating = request.labels, request.min_rating, request.max_rating
-    try:
-        if len(y_true) < FAST_MIN:
-            return None
-    except TypeError:
-        return None
     if labels is not None:
         if min_rating is not None or max_rating is not None:
             return None

@@ -170,7 +170,9 @@ def _integer_kappa(table: np.ndarray, integer: np.ndarray) -> float | None:
         rows = [sum(row) for row in cells]
         cols = [sum(column) for column in zip(*cells, strict=True)]
         n = sum(rows)
-        observed = sum(x * y for dr, tr in zip(d, cells, strict=True) for x, y in zip(dr, tr))
+        observed = sum(
+            x * y for dr, tr in zip(d, cells, strict=True) for x, y in zip(dr, tr, strict=True)
+        )
         weighted_cols = [sum(x * c for x, c in zip(dr, cols, strict=True)) for dr in d]
     else:
         row_sums = table.sum(axis=1)

@@ -1,0 +1,101 @@
+"""No compile wait on the critical path: in a fresh process with an empty numba cache, the
+first calls are answered by the numpy route (the same values) while the kernels compile in a
+background thread, which the later calls then use; a fork waits for a compile in progress."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.integration  # fresh interpreters
+
+SCRIPT = textwrap.dedent(
+    """
+    import os, sys, threading, time
+    import numpy as np
+    import wkappa as wk
+    from wkappa._core import dispatch, warmup
+    from fractions import Fraction
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 5, 200_000)
+    b = np.clip(a + rng.integers(-1, 2, 200_000), 0, 4)
+
+    def exact(x, y, weights):
+        # 1 - n sum(D*O) / (r' D c) from the table, in Fractions
+        k = 5
+        t = np.bincount(x * k + y, minlength=k * k).reshape(k, k).tolist()
+        d = [[(i - j) ** 2 if weights == "quadratic" else abs(i - j) for j in range(k)]
+             for i in range(k)]
+        n = sum(map(sum, t))
+        r = [sum(row) for row in t]
+        c = [sum(col) for col in zip(*t)]
+        obs = sum(d[i][j] * t[i][j] for i in range(k) for j in range(k))
+        exp = sum(d[i][j] * r[i] * c[j] for i in range(k) for j in range(k))
+        return float(1 - Fraction(n * obs, exp))
+
+    answered = []
+    routes = dict(dispatch._ROUTES)
+    def spy(name):
+        def route(*args):
+            out = routes[name](*args)
+            if out is not None:
+                answered.append(name)
+            return out
+        return route
+    dispatch._ROUTES = [(name, spy(name)) for name, _ in dispatch._ROUTES]
+
+    start = time.perf_counter()
+    first = wk.qwk(a, b)
+    elapsed = time.perf_counter() - start
+    assert first == exact(a, b, "quadratic"), first
+    assert answered == ["strict"], answered  # numpy answered while the kernels compile
+    linear = wk.weighted_kappa(a, b, weights="linear")
+    assert linear == exact(a, b, "linear"), linear
+    assert answered[-1] == "strict"
+    if sys.argv[1] == "fork":
+        pid = os.fork()  # waits for a compile in progress; the child can compile its own
+        if pid == 0:
+            os._exit(0 if wk.weighted_kappa(a, b, weights="linear") == linear else 1)
+        assert os.waitpid(pid, 0)[1] == 0
+    for thread in threading.enumerate():
+        if thread.name == "wkappa-compile":
+            thread.join(timeout=240)
+    assert wk.qwk(a, b) == first and answered[-1] == "plain", answered
+    assert wk.weighted_kappa(a, b, weights="linear") == linear and answered[-1] == "fused"
+    print(f"{elapsed:.3f}")
+    """
+)
+
+
+@pytest.mark.parametrize("fork", ["no fork", "fork"])
+def test_first_calls_do_not_wait_for_the_compiler(tmp_path, fork):
+    if fork == "fork" and not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    env = {k: v for k, v in os.environ.items() if k != "WKAPPA_COMPILE"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)  # empty: nothing compiled yet
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT, fork], env=env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_big_calls_wait_for_the_compiler() -> None:
+    """From WAIT_MIN pairs on, numpy's route would cost more than compiling."""
+    from wkappa._core import warmup
+
+    calls: list[int] = []
+    saved = warmup._settings["mode"]
+    warmup.set_mode("background")
+    try:
+        assert warmup.ready(("test", "big"), lambda: calls.append(1), warmup.WAIT_MIN)
+        assert calls == []  # nothing ran in the background: the caller compiles
+    finally:
+        warmup.set_mode(saved)
+    with pytest.raises(ValueError, match="mode"):
+        warmup.set_mode("later")
