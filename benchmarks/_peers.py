@@ -65,7 +65,7 @@ def bincount_kappa(a: np.ndarray, b: np.ndarray, k: int, weights: str) -> float:
     )
     index = np.arange(k)
     distance = np.abs(index[:, None] - index[None, :]).astype(np.float64)
-    w = distance**2 if weights == "quadratic" else distance
+    w = {"quadratic": distance**2, "linear": distance, "unweighted": distance > 0}[weights]
     n = table.sum()
     expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / n
     return float(1 - (w * table).sum() / (w * expected).sum())

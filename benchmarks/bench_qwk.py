@@ -184,11 +184,14 @@ def goals(n: int, reps: int, slow_reps: int) -> list[str]:
     s64, t64 = data(small, k, "int64")
     sk_small = _peers.sklearn_kappa(k, "quadratic")
     assert sk_small is not None
-    med_small = interleaved(
-        {"wk": lambda: wk.qwk(s64, t64), "sklearn": lambda: sk_small(s64, t64)},
-        max(reps, 50),
-        warm_up=True,
-    )
+    small_calls: dict[str, Callable[[], Any]] = {
+        "wk": lambda: wk.qwk(s64, t64),
+        "sklearn": lambda: sk_small(s64, t64),
+    }
+    for kind in ("quadratic", "linear", "unweighted"):
+        small_calls[f"wk {kind}"] = lambda kind=kind: wk.weighted_kappa(s64, t64, weights=kind)
+        small_calls[f"bincount {kind}"] = lambda kind=kind: _peers.bincount_kappa(s64, t64, k, kind)
+    med_small = interleaved(small_calls, max(reps, 50), warm_up=True)
     for name, value in sorted(med.items()):
         out.append(f"    {name:<22} {value * 1e3:9.2f} ms")
     out.append(f"    {'wk n=1e4':<22} {med_small['wk'] * 1e6:9.1f} us")
@@ -199,6 +202,15 @@ def goals(n: int, reps: int, slow_reps: int) -> list[str]:
         ("QWK int64 K=5: wkappa / floor", med["wk int64"] / med["floor"], "<=", 0.8),
         ("QWK int8 / QWK int64", med["wk int8"] / med["wk int64"], "<=", 0.5),
         ("QWK n=1e4: sklearn / wkappa", med_small["sklearn"] / med_small["wk"], ">=", 100),
+        *(
+            (
+                f"{kind} n=1e4: bincount recipe / wkappa",
+                med_small[f"bincount {kind}"] / med_small[f"wk {kind}"],
+                ">=",
+                1,
+            )
+            for kind in ("quadratic", "linear", "unweighted")
+        ),
         (
             "linear K=5: bincount / wkappa",
             med["bincount linear K5"] / med["wk linear K5"],

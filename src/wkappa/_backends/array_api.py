@@ -40,6 +40,7 @@ from .._core import (
     host_view,
     is_device_array,
     is_torch_tensor,
+    missing_rating_error,
     raise_unknown_rating,
     to_host,
 )
@@ -201,11 +202,7 @@ def _encode(
         if nan_policy == "raise":
             position = be.first(missing)
             which = "y_true" if has_a and be.item(missing_a[position]) else "y_pred"
-            raise WkappaError(
-                f"`{which}` has a missing rating (NaN/None/NA) at position {position}. "
-                "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
-                "returns nan."
-            )
+            raise missing_rating_error(which, position)
         if nan_policy == "propagate":
             return None
         if not be.any(~missing):

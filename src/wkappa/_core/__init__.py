@@ -53,6 +53,7 @@ from .options import (
     check_table_nan_policy,
     check_zero_division,
     format_value,
+    missing_rating_error,
 )
 from .request import PROPAGATED, Counted, Request
 from .statistic import INT64_SAFE, cell_kappas, kappas, variances
@@ -108,6 +109,7 @@ __all__ = [
     "kappa_from_quadratic_sums",
     "kappa_from_table",
     "kappas",
+    "missing_rating_error",
     "needs_order",
     "norm_cdf",
     "norm_ppf",

@@ -19,7 +19,7 @@ import numpy as np
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, _as_array, _object_column, to_column, to_host
 from .columns import is_missing_scalar as is_missing_scalar
-from .options import NanPolicy, format_value
+from .options import NanPolicy, format_value, missing_rating_error
 from .statistic import INT64_SAFE
 
 # Column, to_column and is_missing_scalar are re-exported: other modules import them from here.
@@ -318,13 +318,7 @@ def encode_ratings(
         if nan_policy == "raise":
             first = int(np.flatnonzero(missing)[0])
             true_missing = true_col.missing is not None and bool(true_col.missing[first])
-            which = "y_true" if true_missing else "y_pred"
-            position = first
-            raise WkappaError(
-                f"`{which}` has a missing rating (NaN/None/NA) at position {position}. "
-                "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
-                "returns nan."
-            )
+            raise missing_rating_error("y_true" if true_missing else "y_pred", first)
         if nan_policy == "propagate":
             return None
         keep = ~missing

@@ -24,6 +24,7 @@ __all__ = [
     "check_table_nan_policy",
     "check_zero_division",
     "format_value",
+    "missing_rating_error",
     "undefined_kappa",
 ]
 
@@ -60,6 +61,14 @@ def check_table_nan_policy(nan_policy: Any, what: str) -> NanPolicy:
             f"`nan_policy`='propagate' has no meaning for {what}. Hint: use 'raise' or 'omit'."
         )
     return policy
+
+
+def missing_rating_error(which: str, position: int) -> WkappaError:
+    """The error for a missing rating under ``nan_policy='raise'`` (every route raises it)."""
+    return WkappaError(
+        f"`{which}` has a missing rating (NaN/None/NA) at position {position}. "
+        "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan."
+    )
 
 
 def check_zero_division(zero_division: Any) -> ZeroDivision:
