@@ -14,6 +14,7 @@ nothing cancels and huge or tiny counts neither overflow nor underflow.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -170,10 +171,8 @@ def _integer_kappa(table: np.ndarray, integer: np.ndarray) -> float | None:
         rows = [sum(row) for row in cells]
         cols = [sum(column) for column in zip(*cells, strict=True)]
         n = sum(rows)
-        observed = sum(
-            x * y for dr, tr in zip(d, cells, strict=True) for x, y in zip(dr, tr, strict=True)
-        )
-        weighted_cols = [sum(x * c for x, c in zip(dr, cols, strict=True)) for dr in d]
+        observed = sum(sum(map(operator.mul, dr, tr)) for dr, tr in zip(d, cells, strict=True))
+        weighted_cols = [sum(map(operator.mul, dr, cols)) for dr in d]
     else:
         row_sums = table.sum(axis=1)
         n = int(row_sums.sum())
