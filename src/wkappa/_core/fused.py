@@ -316,9 +316,10 @@ def fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
     return _fused_route(y_true, y_pred, request)
 
 
-def _kind(obj: Any) -> tuple[type, str]:
+def _kind(obj: Any) -> tuple[type, Any]:
     """What decides which compiled kernels a column needs: its type and dtype."""
-    return type(obj), str(getattr(obj, "dtype", ""))
+    dtype = getattr(obj, "dtype", None)
+    return type(obj), dtype if isinstance(dtype, np.dtype) else str(dtype)
 
 
 def _fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
