@@ -48,3 +48,13 @@ __all__ = [
     "qwk",
     "weighted_kappa",
 ]
+
+# Several raters (appended).
+from ._stats import (
+    AgreementResult,
+    agreement,
+    agreement_from_counts,
+    krippendorff_alpha,
+)
+
+__all__ += ["AgreementResult", "agreement", "agreement_from_counts", "krippendorff_alpha"]

@@ -133,3 +133,41 @@ __all__ = [
     "weighted_kappa",
     "weights_name",
 ]
+
+# Several raters (appended; kept apart from the two-rater names above).
+from .agreement import (
+    COEFFICIENTS,
+    Estimate,
+    coefficient_from_sums,
+    conger_features,
+    features,
+    linearized_terms,
+    rows_to_counts,
+)
+from .raters import (
+    CountPatterns,
+    RatingCodes,
+    count_patterns,
+    distinct_rows,
+    encode_rating_matrix,
+    patterns_from_counts,
+)
+from .student_t import t_ppf, t_sf
+
+__all__ += [
+    "COEFFICIENTS",
+    "CountPatterns",
+    "Estimate",
+    "RatingCodes",
+    "coefficient_from_sums",
+    "conger_features",
+    "count_patterns",
+    "distinct_rows",
+    "encode_rating_matrix",
+    "features",
+    "linearized_terms",
+    "patterns_from_counts",
+    "rows_to_counts",
+    "t_ppf",
+    "t_sf",
+]

@@ -45,3 +45,13 @@ __all__ = [
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_table",
 ]
+
+# Several raters (appended).
+from .agreement import (
+    AgreementResult,
+    agreement,
+    agreement_from_counts,
+    krippendorff_alpha,
+)
+
+__all__ += ["AgreementResult", "agreement", "agreement_from_counts", "krippendorff_alpha"]
