@@ -74,7 +74,8 @@ def _pair_terms(counts: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np
 def features(patterns: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Per-pattern features whose sums determine every coefficient but Conger's.
 
-    Columns: ``1``, ``[r >= 2]``, ``[r >= 2] pa_i``, ``r_ik / r_i`` (K columns),
+    Columns: ``1``, ``[r >= 2]``, ``[r >= 2] d_i / (r_i (r_i - 1))`` (the item's
+    disagreement, ``1 - pa_i``), ``r_ik / r_i`` (K columns),
     ``[r >= 2] r_i``, ``[r >= 2] d_i / (r_i - 1)``, ``[r >= 2] r_ik`` (K columns).
     """
     m, k = patterns.shape
@@ -84,7 +85,7 @@ def features(patterns: np.ndarray, weights: np.ndarray) -> np.ndarray:
     out = np.zeros((m, 2 * k + 5))
     out[:, 0] = 1.0
     out[:, 1] = has2
-    out[:, 2] = np.where(has2, 1.0 - disagreement / pairs, 0.0)
+    out[:, 2] = np.where(has2, disagreement / pairs, 0.0)
     out[:, 3 : 3 + k] = patterns / np.maximum(totals, 1.0)[:, None]
     out[:, 3 + k] = np.where(has2, totals, 0.0)
     out[:, 4 + k] = np.where(has2, disagreement / np.maximum(totals - 1.0, 1.0), 0.0)
@@ -102,7 +103,7 @@ def rows_to_counts(rows: np.ndarray, n_categories: int) -> np.ndarray:
 
 
 def conger_features(rows: np.ndarray, n_categories: int, weights: np.ndarray) -> np.ndarray:
-    """Per-row features of Conger's kappa: ``1``, ``[r >= 2]``, ``[r >= 2] pa_i`` and the
+    """Per-row features of Conger's kappa: the first three of :func:`features` and the
     one-hot (rater, category) of every rating (R K columns, rater-major)."""
     m, n_raters = rows.shape
     k = n_categories
@@ -162,7 +163,8 @@ def coefficient_from_sums(
     n = sums[:, 0]
     n2 = sums[:, 1]
     with np.errstate(divide="ignore", invalid="ignore"):
-        pa = sums[:, 2] / n2
+        observed = sums[:, 2] / n2  # 1 - pa, kept apart for accuracy
+        pa = 1.0 - observed
         if coefficient == "krippendorff":
             pairable = sums[:, 3 + k]
             within = sums[:, 4 + k]
@@ -197,7 +199,7 @@ def coefficient_from_sums(
                 raise ValueError(coefficient)
             defined = de > 0
         defined &= n2 > 0
-        statistic = np.where(defined, 1.0 - (1.0 - pa) / de, np.nan)
+        statistic = np.where(defined, 1.0 - observed / de, np.nan)
     return Estimate(statistic, pa, 1.0 - de, de)
 
 
@@ -259,7 +261,7 @@ def linearized_terms(
     de = float(estimate.chance_disagreement[0])
     agreement = 1.0 - (weights + weights.T) / 2.0
     has2 = feature_rows[:, 1] > 0
-    pa_i = feature_rows[:, 2]
+    pa_i = np.where(has2, 1.0 - feature_rows[:, 2], 0.0)
     n = float(w.sum())
     n2 = float(w[has2].sum())
     n_all = round(n)

@@ -717,7 +717,9 @@ def agreement_from_counts(
     )  # fmt: skip
 
 
-def _krippendorff_metric(level: str, labels: Sequence[Any], patterns: np.ndarray) -> np.ndarray:
+def _krippendorff_metric(
+    level: str, labels: Sequence[Any], patterns: np.ndarray, multiplicity: np.ndarray
+) -> np.ndarray:
     """Krippendorff's difference function delta_ck, scaled to a largest entry of 1."""
     k = len(labels)
     if level == "nominal":
@@ -726,7 +728,7 @@ def _krippendorff_metric(level: str, labels: Sequence[Any], patterns: np.ndarray
         # Ranks: delta_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)², n_g the pairable ratings
         # in category g (Krippendorff 2011, "Computing Krippendorff's alpha-reliability").
         keep = patterns.sum(axis=1) >= 2
-        n_g = patterns[keep].sum(axis=0).astype(np.float64)
+        n_g = (multiplicity[keep] @ patterns[keep]).astype(np.float64)
         cumulative = np.concatenate([[0.0], np.cumsum(n_g)])
         low = np.minimum.outer(np.arange(k), np.arange(k))
         high = np.maximum.outer(np.arange(k), np.arange(k))
@@ -839,7 +841,7 @@ def krippendorff_alpha(
         return _propagated("krippendorff", "unweighted", side)
     k = len(encoded.labels)
     counted = count_patterns(encoded.codes, k)
-    matrix = _krippendorff_metric(level, encoded.labels, counted.patterns)
+    matrix = _krippendorff_metric(level, encoded.labels, counted.patterns, counted.multiplicity)
     n_ratings = int(np.count_nonzero(encoded.codes >= 0))
     return _build(
         "krippendorff", level, matrix, encoded.labels, features(counted.patterns, matrix),

@@ -1,0 +1,453 @@
+"""Several raters: wkappa.agreement, agreement_from_counts and krippendorff_alpha.
+
+Exact Fraction reference (tests/reference_raters.py), published values (each test names its
+source), identities with the two-rater statistic, and cross-checks against peers.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
+
+from .reference_raters import named_weights, reference
+
+COEFFICIENTS = ["fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent"]
+nan = np.nan
+
+# irrCAC's cac.raw4raters (Gwet 2014, Handbook of Inter-Rater Reliability, 4th ed.; shipped
+# with the R package irrCAC): 12 items, 4 raters, missing ratings.
+RAW4RATERS = np.array(
+    [
+        [1, 1, nan, 1],
+        [2, 2, 3, 2],
+        [3, 3, 3, 3],
+        [3, 3, 3, 3],
+        [2, 2, 2, 2],
+        [1, 2, 3, 4],
+        [4, 4, 4, 4],
+        [1, 1, 2, 1],
+        [2, 2, 2, 2],
+        [nan, 5, 5, 5],
+        [nan, nan, 1, 1],
+        [nan, nan, 3, nan],
+    ]
+)
+
+# Krippendorff (2011), "Computing Krippendorff's alpha-reliability", reliability data:
+# 4 observers (rows) x 12 units, missing values.
+KRIPPENDORFF_DATA = np.array(
+    [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+        [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
+    ]
+).T
+
+
+# --------------------------------------------------------------------------- published values
+
+
+@pytest.mark.parametrize(
+    ("coefficient", "pa", "pe", "value", "se", "low", "pvalue"),
+    [
+        # irrCAC README (R package irrCAC 1.0, Gwet), cac.raw4raters, unweighted:
+        # pa.coeff.raw, gwet.ac1.raw, fleiss.kappa.raw, krippen.alpha.raw,
+        # conger.kappa.raw, bp.coeff.raw. Intervals are (low, 1); p-values one-sided.
+        ("percent", 0.8181818, 0.0, 0.8181818, 0.12561, 0.542, 2.172686e-05),
+        ("gwet", 0.8181818, 0.1903212, 0.77544, 0.14295, 0.461, 0.0001043605),
+        ("fleiss", 0.8181818, 0.2387153, 0.76117, 0.15302, 0.424, 0.0002095865),
+        ("krippendorff", 0.805, 0.24, 0.74342, 0.14548, 0.423, 0.0001693123),
+        ("conger", 0.8181818, 0.2334252, 0.76282, 0.14917, 0.435, 0.0001683533),
+        ("brennan_prediger", 0.8181818, 0.2, 0.77273, 0.14472, 0.454, 0.0001187804),
+    ],
+)
+def test_irrcac_readme_raw4raters(coefficient, pa, pe, value, se, low, pvalue):
+    result = wk.agreement(RAW4RATERS, coefficient=coefficient, alternative="greater")
+    assert result.percent_agreement == pytest.approx(pa, abs=5e-8)
+    assert result.chance_agreement == pytest.approx(pe, abs=5e-8)
+    assert result.statistic == pytest.approx(value, abs=5e-6)
+    assert result.standard_error == pytest.approx(se, abs=5e-6)
+    ci = result.confidence_interval()
+    assert round(ci.low, 3) == low
+    assert ci.high == 1.0
+    assert result.pvalue == pytest.approx(pvalue, rel=1e-6)
+    assert result.n_items == 12 and result.n_raters == 4 and result.n_ratings == 41
+    # Two-sided (the default) is twice the one-sided value here.
+    two = wk.agreement(RAW4RATERS, coefficient=coefficient)
+    assert two.pvalue == pytest.approx(2 * pvalue, rel=1e-6)
+
+
+def test_fleiss_1971_diagnoses():
+    """Fleiss (1971) diagnoses, 30 patients x 6 psychiatrists, 5 categories: 0.4302445
+    (R irr::kappam.fleiss, quoted in statsmodels' test_fleiss_kappa_irr)."""
+    module = pytest.importorskip("statsmodels.stats.tests.test_inter_rater")
+    result = wk.agreement(module.diagnoses, coefficient="fleiss")
+    assert result.statistic == pytest.approx(0.4302445, abs=5e-8)
+
+
+def test_krippendorff_reliability_data():
+    """Krippendorff (2011): alpha nominal 0.743, interval 0.849."""
+    nominal = wk.krippendorff_alpha(KRIPPENDORFF_DATA, level="nominal")
+    interval = wk.krippendorff_alpha(KRIPPENDORFF_DATA, level="interval")
+    assert round(nominal.statistic, 3) == 0.743
+    assert round(interval.statistic, 3) == 0.849
+    quadratic = wk.agreement(KRIPPENDORFF_DATA, coefficient="krippendorff", weights="quadratic")
+    assert quadratic.statistic == pytest.approx(interval.statistic, abs=1e-14)
+    assert quadratic.standard_error == pytest.approx(interval.standard_error, abs=1e-14)
+
+
+# --------------------------------------------------------------------------- exact reference
+
+
+@st.composite
+def designs(draw):
+    k = draw(st.integers(2, 10))
+    n_raters = draw(st.integers(2, 12))
+    n = draw(st.integers(2, 25))
+    missing = draw(st.floats(0.0, 0.5))
+    cells = draw(
+        st.lists(
+            st.lists(
+                st.one_of(st.integers(0, k - 1), st.none())
+                if missing > 0
+                else st.integers(0, k - 1),
+                min_size=n_raters,
+                max_size=n_raters,
+            ),
+            min_size=n,
+            max_size=n,
+        )
+    )
+    # Every rater rates at least one item and some item has two ratings (Conger needs the
+    # first; every coefficient needs the second).
+    cells[0] = [v if v is not None else 0 for v in cells[0]]
+    return k, cells
+
+
+def _as_matrix(cells):
+    return np.array([[nan if v is None else v for v in row] for row in cells], dtype=float)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    designs(),
+    st.sampled_from(COEFFICIENTS),
+    st.sampled_from(["unweighted", "quadratic", "linear", "custom"]),
+)
+def test_matches_exact_reference(design, coefficient, weights_kind):
+    k, cells = design
+    if weights_kind == "custom":
+        rng = np.random.default_rng(k)
+        upper = np.triu(rng.integers(1, 5, size=(k, k)), 1) / 4
+        matrix = upper + upper.T
+        exact = [[Fraction(float(x)).limit_denominator(8) for x in row] for row in matrix]
+        weights = matrix
+    else:
+        exact = named_weights(weights_kind, k)
+        weights = weights_kind
+    coef, pa, pe, variance = reference(cells, k, exact, coefficient)
+    result = wk.agreement(
+        _as_matrix(cells),
+        coefficient=coefficient,
+        weights=weights,
+        min_rating=0,
+        max_rating=k - 1,
+        zero_division=math.nan,
+    )
+    assert result.percent_agreement == pytest.approx(float(pa), abs=1e-12)
+    assert result.chance_agreement == pytest.approx(float(pe), abs=1e-12)
+    if coef is None:
+        assert math.isnan(result.statistic)
+        return
+    assert result.statistic == pytest.approx(float(coef), abs=1e-10)
+    if variance is not None:
+        assert result.standard_error == pytest.approx(math.sqrt(float(variance)), abs=1e-9)
+
+
+def test_finite_population_correction_matches_reference():
+    k = 5
+    cells = [[None if np.isnan(v) else int(v) - 1 for v in row] for row in RAW4RATERS]
+    for coefficient in COEFFICIENTS:
+        _, _, _, variance = reference(cells, k, named_weights("unweighted", k), coefficient, 40)
+        result = wk.agreement(RAW4RATERS, coefficient=coefficient, population_size=40)
+        assert result.standard_error == pytest.approx(math.sqrt(float(variance)), abs=1e-12)
+
+
+# --------------------------------------------------------------------------- identities
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(2, 8),
+    st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=2, max_size=60),
+    st.sampled_from(["unweighted", "quadratic", "linear"]),
+)
+def test_conger_two_complete_raters_is_cohen(k, pairs, weights):
+    pairs = [(a % k, b % k) for a, b in pairs]
+    ratings = np.array(pairs)
+    cohen = wk.weighted_kappa(
+        ratings[:, 0], ratings[:, 1], weights=weights, min_rating=0, max_rating=k - 1,
+        zero_division=math.nan,
+    )  # fmt: skip
+    conger = wk.agreement(
+        ratings, coefficient="conger", weights=weights, min_rating=0, max_rating=k - 1,
+        zero_division=math.nan,
+    )  # fmt: skip
+    if math.isnan(cohen):
+        assert math.isnan(conger.statistic)
+    else:
+        # Conger works in float64 shares; weighted_kappa in exact integer sums.
+        assert conger.statistic == pytest.approx(cohen, abs=1e-14, rel=0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(designs(), st.sampled_from(COEFFICIENTS), st.integers(0, 2**32 - 1))
+def test_invariant_under_permutations(design, coefficient, seed):
+    k, cells = design
+    matrix = _as_matrix(cells)
+    rng = np.random.default_rng(seed)
+    base = wk.agreement(
+        matrix, coefficient=coefficient, min_rating=0, max_rating=k - 1, zero_division=math.nan
+    )
+    shuffled = matrix[rng.permutation(len(matrix))][:, rng.permutation(matrix.shape[1])]
+    other = wk.agreement(
+        shuffled, coefficient=coefficient, min_rating=0, max_rating=k - 1, zero_division=math.nan
+    )
+    relabel = rng.permutation(k)
+    renamed = np.where(np.isnan(matrix), nan, relabel[np.nan_to_num(matrix).astype(int)])
+    third = wk.agreement(
+        renamed, coefficient=coefficient, min_rating=0, max_rating=k - 1, zero_division=math.nan
+    )
+    for result in (other, third):
+        if math.isnan(base.statistic):
+            assert math.isnan(result.statistic)
+            continue
+        assert result.statistic == pytest.approx(base.statistic, abs=1e-12)
+        if not math.isnan(base.standard_error):
+            assert result.standard_error == pytest.approx(base.standard_error, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    designs(),
+    st.sampled_from([c for c in COEFFICIENTS if c != "conger"]),
+    st.sampled_from(["unweighted", "quadratic", "linear"]),
+)
+def test_counts_input_equals_ratings_input(design, coefficient, weights):
+    k, cells = design
+    counts = [[sum(1 for v in row if v == c) for c in range(k)] for row in cells]
+    a = wk.agreement(
+        _as_matrix(cells), coefficient=coefficient, weights=weights, min_rating=0,
+        max_rating=k - 1, zero_division=math.nan,
+    )  # fmt: skip
+    b = wk.agreement_from_counts(
+        counts, coefficient=coefficient, weights=weights, zero_division=math.nan
+    )
+    if math.isnan(a.statistic):
+        assert math.isnan(b.statistic)
+        return
+    assert b.statistic == pytest.approx(a.statistic, abs=1e-13)
+    assert b.n_items == a.n_items and b.n_ratings == a.n_ratings
+    if not math.isnan(a.standard_error):
+        assert b.standard_error == pytest.approx(a.standard_error, abs=1e-13)
+
+
+def test_gwet_paradox_skewed_prevalence():
+    """High agreement on a rare category: Fleiss' kappa collapses, AC1 does not (Gwet 2008)."""
+    ratings = np.zeros((100, 3), dtype=int)
+    ratings[:1] = 1  # one item all raters call positive
+    ratings[1:5, 0] = 1  # four items one rater calls positive
+    fleiss = wk.agreement(ratings, coefficient="fleiss").statistic
+    ac1 = wk.agreement(ratings, coefficient="gwet").statistic
+    pa = wk.agreement(ratings, coefficient="percent").statistic
+    assert pa > 0.97
+    assert fleiss < 0.5 < 0.95 < ac1
+
+
+# --------------------------------------------------------------------------- intervals
+
+
+def test_interval_methods():
+    result = wk.agreement(RAW4RATERS, coefficient="fleiss")
+    jack = result.confidence_interval(method="jackknife")
+    assert jack.method == "jackknife" and jack.low < result.statistic <= jack.high <= 1
+    boot = result.confidence_interval(method=wk.BootstrapMethod(2000, rng=1))
+    assert boot.low < result.statistic < boot.high
+    again = result.confidence_interval(method=wk.BootstrapMethod(2000, rng=1))
+    assert (again.low, again.high) == (boot.low, boot.high)
+    bca = result.confidence_interval(method=wk.BootstrapMethod(2000, method="bca", rng=1))
+    assert bca.method == "bca" and bca.low < bca.high
+    conger = wk.agreement(RAW4RATERS, coefficient="conger")
+    assert conger.confidence_interval(method=wk.BootstrapMethod(500, rng=2)).n_resamples == 500
+
+
+def test_jackknife_matches_brute_force():
+    """Leave-one-item-out over the distinct patterns equals deleting each row."""
+    result = wk.agreement(RAW4RATERS, coefficient="gwet", weights="quadratic")
+    values = [
+        wk.agreement(
+            np.delete(RAW4RATERS, i, axis=0), coefficient="gwet", weights="quadratic",
+            min_rating=1, max_rating=5,
+        ).statistic
+        for i in range(len(RAW4RATERS))
+    ]  # fmt: skip
+    n = len(values)
+    mean = sum(values) / n
+    se = math.sqrt((n - 1) / n * sum((v - mean) ** 2 for v in values))
+    assert result._jackknife_se() == pytest.approx(se, abs=1e-12)
+
+
+def test_to_dict_and_explain():
+    result = wk.agreement(RAW4RATERS, coefficient="gwet", weights="quadratic")
+    data = result.to_dict()
+    assert data["name"] == "Gwet's AC2" and data["n_items"] == 12
+    assert data["confidence_interval"]["high"] == 1.0
+    text = result.explain()
+    assert "pa = " in text and "pe = " in text and "AC2" in text
+    assert "AgreementResult(coefficient='gwet'" in repr(result)
+
+
+# --------------------------------------------------------------------------- peers
+
+
+def test_krippendorff_package_all_levels():
+    krippendorff = pytest.importorskip("krippendorff")
+    rng = np.random.default_rng(5)
+    data = rng.integers(1, 6, size=(60, 5)).astype(float)
+    data[rng.random(data.shape) < 0.2] = nan
+    data[:, 0] = np.where(rng.random(60) < 0.7, data[:, 1], data[:, 0])
+    for level in ("nominal", "ordinal", "interval", "ratio"):
+        ours = wk.krippendorff_alpha(data, level=level).statistic
+        theirs = krippendorff.alpha(reliability_data=data.T, level_of_measurement=level)
+        assert ours == pytest.approx(theirs, abs=1e-12), level
+    for level in ("nominal", "interval"):
+        theirs = krippendorff.alpha(
+            reliability_data=KRIPPENDORFF_DATA.T, level_of_measurement=level
+        )
+        ours = wk.krippendorff_alpha(KRIPPENDORFF_DATA, level=level).statistic
+        assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+def test_statsmodels_fleiss_kappa():
+    inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+    rng = np.random.default_rng(3)
+    data = rng.integers(0, 4, size=(80, 6))
+    table, _ = inter_rater.aggregate_raters(data)
+    theirs = inter_rater.fleiss_kappa(table)
+    assert wk.agreement(data, coefficient="fleiss").statistic == pytest.approx(theirs, abs=1e-13)
+    assert wk.agreement_from_counts(table).statistic == pytest.approx(theirs, abs=1e-13)
+    theirs_unif = inter_rater.fleiss_kappa(table, method="randolph")
+    ours_bp = wk.agreement(data, coefficient="brennan_prediger").statistic
+    assert ours_bp == pytest.approx(theirs_unif, abs=1e-13)
+
+
+def test_irrcac_python_port_complete_data():
+    """The irrCAC port (pip irrcac) on complete data; it prints 5 digits. (With missing
+    ratings under pandas 3 it counts NaN as a category, so the comparison is on complete
+    data.)"""
+    raw = pytest.importorskip("irrCAC.raw")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(11)
+    data = rng.integers(1, 5, size=(40, 4))
+    data[:, 1] = np.where(rng.random(40) < 0.6, data[:, 0], data[:, 1])
+    frame = pd.DataFrame(data)
+    for weights in ("identity", "quadratic"):
+        cac = raw.CAC(frame, weights=weights)
+        ours_weights = "unweighted" if weights == "identity" else weights
+        for name, coefficient in [
+            ("fleiss", "fleiss"), ("gwet", "gwet"), ("bp", "brennan_prediger"),
+            ("conger", "conger"), ("krippendorff", "krippendorff"),
+        ]:  # fmt: skip
+            est = getattr(cac, name)()["est"]
+            ours = wk.agreement(data, coefficient=coefficient, weights=ours_weights)
+            assert ours.statistic == pytest.approx(est["coefficient_value"], abs=6e-6), name
+            if name != "krippendorff":
+                assert ours.standard_error == pytest.approx(est["se"], abs=6e-6), name
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: wk.agreement([1, 2, 3]), "must be 2-D"),
+        (lambda: wk.agreement([[1], [2], [3]]), "at least two raters"),
+        (lambda: wk.agreement(np.full((3, 3), nan)), "no ratings at all"),
+        (lambda: wk.agreement([[1, nan], [2, nan], [nan, 3]]), "No item has two ratings"),
+        (lambda: wk.agreement([[1, 2], [2, 3]], labels=[1, 2]), "not in `labels`"),
+        (lambda: wk.agreement_from_counts([[2, 0], [1, 1]], coefficient="conger"), "Conger"),
+        (lambda: wk.agreement([[1.5, 2.0], [2.0, 2.0]]), "non-integer rating"),
+        (lambda: wk.agreement([[1, 2], [2, 2]], weights=np.ones((3, 3))), "shape"),
+        (lambda: wk.agreement([[1, 2], [2, 2]], weights=[[1, 1], [1, 0]]), "zero diagonal"),
+        (lambda: wk.agreement([[1, 2], [2, 2]], weights=[[0, -1], [1, 0]]), "non-negative"),
+        (lambda: wk.agreement([[1, 2], [2, 2]], coefficient="cohen"), "`coefficient`"),
+        (lambda: wk.agreement([[1, nan], [2, 2]], nan_policy="raise"), "item 0, rater 1"),
+        (lambda: wk.agreement([["a", "b"], ["b", "b"]], weights="linear"), "labels="),
+        (lambda: wk.agreement([[1, 2], [2, 2]], population_size=1), "population_size"),
+        (lambda: wk.agreement([[1, 2], [2, 2]], alternative="bigger"), "alternative"),
+        (lambda: wk.agreement_from_counts([[1, -1]]), "non-negative"),
+        (lambda: wk.agreement_from_counts([[0.5, 1]]), "whole numbers"),
+        (lambda: wk.krippendorff_alpha([[1, 2], [2, 2]], level="cardinal"), "`level`"),
+        (lambda: wk.krippendorff_alpha([[0, 1], [-1, 1]], level="ratio"), "non-negative"),
+        (
+            lambda: wk.krippendorff_alpha(
+                [["a", "b"], ["b", "b"]], level="interval", labels=["a", "b"]
+            ),
+            "numeric",
+        ),
+        (
+            lambda: wk.agreement([[0, 1], [1, 1]], coefficient="gwet", weights=[[0, 2], [2, 0]]),
+            r"\[0, 1\]",
+        ),
+    ],
+)
+def test_bad_input(call, match):
+    with pytest.raises(WkappaError, match=match):
+        call()
+
+
+def test_one_category_follows_zero_division():
+    ratings = np.ones((5, 3))
+    with pytest.warns(UndefinedKappaWarning):
+        assert math.isnan(wk.agreement(ratings).statistic)
+    with pytest.raises(WkappaError, match="undefined"):
+        wk.agreement(ratings, zero_division="raise")
+    assert wk.agreement(ratings, zero_division=0.0).statistic == 0.0
+    # Percent agreement is defined (1), and so is AC1 when K >= 2 categories exist.
+    assert wk.agreement(ratings, coefficient="percent").statistic == 1.0
+    assert wk.agreement(ratings, coefficient="gwet", labels=[1, 2]).statistic == 1.0
+
+
+def test_items_without_ratings_are_dropped():
+    extra = np.vstack([RAW4RATERS, np.full((2, 4), nan)])
+    for coefficient in COEFFICIENTS:
+        a = wk.agreement(RAW4RATERS, coefficient=coefficient)
+        b = wk.agreement(extra, coefficient=coefficient)
+        assert (b.statistic, b.standard_error, b.n_items) == (
+            a.statistic,
+            a.standard_error,
+            a.n_items,
+        )
+
+
+def test_inputs_lists_strings_frames():
+    rows = [["a", "a", None], ["b", "b", "b"], ["a", "b", "b"], ["c", "c", "c"]]
+    result = wk.agreement(rows)
+    assert result.labels == ("a", "b", "c")
+    same = wk.agreement([[0, 0, nan], [1, 1, 1], [0, 1, 1], [2, 2, 2]])
+    assert result.statistic == pytest.approx(same.statistic, abs=1e-15)
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(RAW4RATERS, columns=["r1", "r2", "r3", "r4"]).astype("Int64")
+    a = wk.agreement(frame, coefficient="conger")
+    assert a.statistic == pytest.approx(wk.agreement(RAW4RATERS, coefficient="conger").statistic)
+    assert math.isnan(wk.agreement(RAW4RATERS, nan_policy="propagate").statistic)
