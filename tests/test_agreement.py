@@ -451,3 +451,42 @@ def test_inputs_lists_strings_frames():
     a = wk.agreement(frame, coefficient="conger")
     assert a.statistic == pytest.approx(wk.agreement(RAW4RATERS, coefficient="conger").statistic)
     assert math.isnan(wk.agreement(RAW4RATERS, nan_policy="propagate").statistic)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int8])
+def test_numba_route_matches_numpy_route(monkeypatch, dtype):
+    """The two-pass numba route (large numeric arrays) equals the numpy route."""
+    import wkappa._core.raters as raters
+
+    rng = np.random.default_rng(8)
+    data = rng.integers(-2, 4, size=(3000, 6)).astype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        data[rng.random(data.shape) < 0.15] = np.nan
+    data = np.asfortranarray(data)
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 0)
+    fast = {c: wk.agreement(data, coefficient=c, weights="linear") for c in COEFFICIENTS}
+    fast_alpha = wk.krippendorff_alpha(data, level="ordinal")
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 10**15)
+    for c in COEFFICIENTS:
+        slow = wk.agreement(data, coefficient=c, weights="linear")
+        assert fast[c].statistic == pytest.approx(slow.statistic, abs=1e-14)
+        assert fast[c].standard_error == pytest.approx(slow.standard_error, abs=1e-14)
+        assert (fast[c].n_items, fast[c].n_ratings, fast[c].labels) == (
+            slow.n_items,
+            slow.n_ratings,
+            slow.labels,
+        )
+    slow_alpha = wk.krippendorff_alpha(data, level="ordinal")
+    assert fast_alpha.statistic == pytest.approx(slow_alpha.statistic, abs=1e-14)
+
+
+def test_numba_route_errors(monkeypatch):
+    import wkappa._core.raters as raters
+
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 0)
+    with pytest.raises(WkappaError, match="non-integer rating 2.5"):
+        wk.agreement(np.array([[1.0, 2.5], [1.0, 1.0]]))
+    with pytest.raises(WkappaError, match="item 1, rater 0"):
+        wk.agreement(np.array([[1.0, 2.0], [nan, 1.0]]), nan_policy="raise")
+    with pytest.raises(WkappaError, match="above `max_rating`"):
+        wk.agreement(np.array([[1.0, 2.0], [3.0, 1.0]]), max_rating=2)

@@ -150,6 +150,7 @@ from .raters import (
     count_patterns,
     distinct_rows,
     encode_rating_matrix,
+    fast_patterns,
     patterns_from_counts,
 )
 from .student_t import t_ppf, t_sf
@@ -164,6 +165,7 @@ __all__ += [
     "count_patterns",
     "distinct_rows",
     "encode_rating_matrix",
+    "fast_patterns",
     "features",
     "linearized_terms",
     "patterns_from_counts",

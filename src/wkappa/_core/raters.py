@@ -39,6 +39,7 @@ __all__ = [
     "count_patterns",
     "distinct_rows",
     "encode_rating_matrix",
+    "fast_patterns",
     "patterns_from_counts",
 ]
 
@@ -311,9 +312,9 @@ def _shared_labels(columns: list[Column], ordered: bool) -> np.ndarray | None:
 def item_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
     """The (n, K) items x categories counts of a code matrix (``-1`` = missing)."""
     n, n_raters = codes.shape
-    counts = np.zeros((n, n_categories + 1), dtype=np.int64)
-    rows = np.repeat(np.arange(n), n_raters)
-    np.add.at(counts, (rows, codes.ravel() + 1), 1)
+    width = n_categories + 1
+    flat = (np.arange(n, dtype=np.int64) * width)[:, None] + (codes + 1)
+    counts = np.bincount(flat.ravel(), minlength=n * width).reshape(n, width)
     return counts[:, 1:]
 
 
@@ -362,3 +363,59 @@ def distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return codes[first], multiplicity.astype(np.int64)
     rows, multiplicity = np.unique(codes, axis=0, return_counts=True)
     return rows, multiplicity.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- fast route
+
+# Below this many cells the numpy route is used (no numba import or compile).
+FAST_MIN_CELLS = 50_000
+
+
+def fast_patterns(
+    ratings: Any, min_rating: int | None, max_rating: int | None, nan_policy: NanPolicy
+) -> tuple[CountPatterns, range, int] | None:
+    """Encode and count a large numeric (n, R) numpy array in two numba passes.
+
+    Returns the patterns, the integer categories and the number of ratings, or None when the
+    input is not such an array (the caller takes the general route). Errors are the general
+    route's.
+    """
+    if not isinstance(ratings, np.ndarray) or ratings.ndim != 2:
+        return None
+    if ratings.dtype.kind not in "iuf" or ratings.size < FAST_MIN_CELLS:
+        return None
+    n, n_raters = ratings.shape
+    if n_raters < 2 or ratings.dtype.kind in "iu" and ratings.dtype.itemsize == 8:
+        return None  # int64 magnitudes: the general route checks them
+    from .kernels import numba_raters
+
+    lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
+    if bad >= 0:
+        _integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
+    if n_missing and nan_policy != "omit":
+        return None  # the general route raises or propagates with the position
+    if n_missing == ratings.size:
+        raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+    if max(abs(lo_f), abs(hi_f)) >= 2**53:
+        return None
+    low, high = int(lo_f), int(hi_f)
+    _check_bounds(low, high, min_rating, max_rating)
+    first = low if min_rating is None else min_rating
+    last = high if max_rating is None else max_rating
+    k = last - first + 1
+    check_table_size(k)
+    if k * np.log2(n_raters + 1) >= 62:
+        return None
+    powers = (n_raters + 1) ** np.arange(k, dtype=np.int64)
+    space = int(powers[-1]) * (n_raters + 1)
+    dense = space if space <= _DENSE_CODES else 0
+    codes = np.zeros(0 if dense else n, dtype=np.int64)
+    hist, rater_counts = numba_raters.count(ratings, first, k, powers, dense, codes)
+    if dense:
+        present = np.flatnonzero(hist[1:]) + 1
+        multiplicity = hist[present]
+    else:
+        present, multiplicity = np.unique(codes[codes > 0], return_counts=True)
+    digits = (present[:, None] // powers[None, :]) % (n_raters + 1)
+    patterns = CountPatterns(digits.astype(np.int64), multiplicity.astype(np.int64), rater_counts)
+    return patterns, range(first, last + 1), ratings.size - n_missing

@@ -26,7 +26,9 @@ from .._core import (
     conger_features,
     count_patterns,
     distinct_rows,
+    check_rating_bounds,
     encode_rating_matrix,
+    fast_patterns,
     features,
     format_value,
     linearized_terms,
@@ -597,6 +599,17 @@ def agreement(
     side = _check_alternative(alternative)
     checked = check_weights(weights)
     ordered = not (isinstance(checked, str) and checked == "unweighted")
+    if labels is None and name != "conger":
+        lo, hi = check_rating_bounds(min_rating, max_rating)
+        fast = fast_patterns(ratings, lo, hi, policy)
+        if fast is not None:
+            counted, categories, n_ratings = fast
+            label, matrix = _checked_matrix(checked, len(categories), name)
+            return _build(
+                name, label, matrix, categories, features(counted.patterns, matrix),
+                counted.multiplicity, ratings.shape[1], n_ratings, zero, population, side,
+                counted.patterns, None,
+            )  # fmt: skip
     encoded = encode_rating_matrix(
         ratings,
         labels=labels,
@@ -829,6 +842,18 @@ def krippendorff_alpha(
     zero = check_zero_division(zero_division)
     population = _check_population(population_size)
     side = _check_alternative(alternative)
+    fast = None
+    if labels is None:
+        lo, hi = check_rating_bounds(min_rating, max_rating)
+        fast = fast_patterns(ratings, lo, hi, policy)
+    if fast is not None:
+        counted, categories, n_ratings = fast
+        matrix = _krippendorff_metric(level, categories, counted.patterns, counted.multiplicity)
+        return _build(
+            "krippendorff", level, matrix, categories, features(counted.patterns, matrix),
+            counted.multiplicity, ratings.shape[1], n_ratings, zero, population, side,
+            counted.patterns, None,
+        )  # fmt: skip
     encoded = encode_rating_matrix(
         ratings,
         labels=labels,
