@@ -480,11 +480,32 @@ def test_numba_route_matches_numpy_route(monkeypatch, dtype):
     assert fast_alpha.statistic == pytest.approx(slow_alpha.statistic, abs=1e-14)
 
 
+def test_numba_route_range_wider_than_first_rows(monkeypatch):
+    """The range guessed from the first rows is too narrow: the route scans and counts again."""
+    import wkappa._core.raters as raters
+
+    rng = np.random.default_rng(9)
+    data = rng.integers(2, 4, size=(6000, 4)).astype(float)
+    data[5000:] = rng.integers(0, 7, size=(1000, 4))
+    data[rng.random(data.shape) < 0.1] = np.nan
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 0)
+    fast = [wk.agreement(data, coefficient=c, weights="quadratic") for c in COEFFICIENTS]
+    bounded = wk.agreement(data, coefficient="conger", min_rating=-1, max_rating=8)
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 10**15)
+    for c, result in zip(COEFFICIENTS, fast, strict=True):
+        slow = wk.agreement(data, coefficient=c, weights="quadratic")
+        assert result.labels == slow.labels == tuple(range(7))
+        assert result.statistic == pytest.approx(slow.statistic, abs=1e-14)
+        assert result.standard_error == pytest.approx(slow.standard_error, abs=1e-14)
+    slow = wk.agreement(data, coefficient="conger", min_rating=-1, max_rating=8)
+    assert bounded.statistic == pytest.approx(slow.statistic, abs=1e-14)
+
+
 def test_numba_route_errors(monkeypatch):
     import wkappa._core.raters as raters
 
     monkeypatch.setattr(raters, "FAST_MIN_CELLS", 0)
-    with pytest.raises(WkappaError, match="non-integer rating 2.5"):
+    with pytest.raises(WkappaError, match=r"non-integer rating 2\.5"):
         wk.agreement(np.array([[1.0, 2.5], [1.0, 1.0]]))
     with pytest.raises(WkappaError, match="item 1, rater 0"):
         wk.agreement(np.array([[1.0, 2.0], [nan, 1.0]]), nan_policy="raise")

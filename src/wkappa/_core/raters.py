@@ -311,7 +311,7 @@ def _shared_labels(columns: list[Column], ordered: bool) -> np.ndarray | None:
 
 def item_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
     """The (n, K) items x categories counts of a code matrix (``-1`` = missing)."""
-    n, n_raters = codes.shape
+    n = codes.shape[0]
     width = n_categories + 1
     flat = (np.arange(n, dtype=np.int64) * width)[:, None] + (codes + 1)
     counts = np.bincount(flat.ravel(), minlength=n * width).reshape(n, width)
@@ -372,50 +372,109 @@ FAST_MIN_CELLS = 50_000
 
 
 def fast_patterns(
-    ratings: Any, min_rating: int | None, max_rating: int | None, nan_policy: NanPolicy
+    ratings: Any,
+    min_rating: int | None,
+    max_rating: int | None,
+    nan_policy: NanPolicy,
+    rows: bool = False,
 ) -> tuple[CountPatterns, range, int] | None:
-    """Encode and count a large numeric (n, R) numpy array in two numba passes.
+    """Encode and count a large numeric (n, R) numpy array in one numba pass (two when the
+    range guessed from the first rows is too narrow).
 
     Returns the patterns, the integer categories and the number of ratings, or None when the
     input is not such an array (the caller takes the general route). Errors are the general
-    route's.
+    route's. With ``rows=True`` the "patterns" are the distinct rows of category codes
+    (``-1`` = missing), for Conger's kappa.
     """
     if not isinstance(ratings, np.ndarray) or ratings.ndim != 2:
         return None
     if ratings.dtype.kind not in "iuf" or ratings.size < FAST_MIN_CELLS:
         return None
-    n, n_raters = ratings.shape
-    if n_raters < 2 or ratings.dtype.kind in "iu" and ratings.dtype.itemsize == 8:
+    n_raters = ratings.shape[1]
+    if n_raters < 2 or (ratings.dtype.kind in "iu" and ratings.dtype.itemsize == 8):
         return None  # int64 magnitudes: the general route checks them
     from .kernels import numba_raters
 
-    lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
-    if bad >= 0:
-        _integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
+    kernel = numba_raters.rows_in_range if rows else numba_raters.count_in_range
+    # One pass when the range is known: the bounds given, or those of the first rows (a
+    # rating outside them stops the pass, and the data are scanned for the range first).
+    guess = _guess_range(ratings, min_rating, max_rating)
+    outcome = None
+    if guess is not None:
+        first, last = guess
+        outcome = _count(kernel, ratings, first, last - first + 1, rows)
+    if outcome is None or outcome[3] == 1:
+        if outcome is not None and min_rating is not None and max_rating is not None:
+            value = ratings.ravel()[outcome[4]].item()
+            _check_bounds(int(value), int(value), min_rating, max_rating)
+        lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
+        if bad >= 0:
+            _integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
+        if n_missing == ratings.size:
+            raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+        if max(abs(lo_f), abs(hi_f)) >= 2**53:
+            return None
+        low, high = int(lo_f), int(hi_f)
+        _check_bounds(low, high, min_rating, max_rating)
+        first = low if min_rating is None else min_rating
+        last = high if max_rating is None else max_rating
+        outcome = _count(kernel, ratings, first, last - first + 1, rows)
+        if outcome is None:
+            return None
+    hist, rater_counts, n_missing, status, where, powers, dense, codes = outcome
+    if status == 2:
+        _integral_ratings(ratings.ravel()[where : where + 1].astype(np.float64), "ratings")
     if n_missing and nan_policy != "omit":
         return None  # the general route raises or propagates with the position
     if n_missing == ratings.size:
         raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
-    if max(abs(lo_f), abs(hi_f)) >= 2**53:
-        return None
-    low, high = int(lo_f), int(hi_f)
-    _check_bounds(low, high, min_rating, max_rating)
-    first = low if min_rating is None else min_rating
-    last = high if max_rating is None else max_rating
-    k = last - first + 1
-    check_table_size(k)
-    if k * np.log2(n_raters + 1) >= 62:
-        return None
-    powers = (n_raters + 1) ** np.arange(k, dtype=np.int64)
-    space = int(powers[-1]) * (n_raters + 1)
-    dense = space if space <= _DENSE_CODES else 0
-    codes = np.zeros(0 if dense else n, dtype=np.int64)
-    hist, rater_counts = numba_raters.count(ratings, first, k, powers, dense, codes)
     if dense:
         present = np.flatnonzero(hist[1:]) + 1
         multiplicity = hist[present]
     else:
         present, multiplicity = np.unique(codes[codes > 0], return_counts=True)
-    digits = (present[:, None] // powers[None, :]) % (n_raters + 1)
+    base = (last - first + 2) if rows else (n_raters + 1)
+    digits = (present[:, None] // powers[None, :]) % base
+    if rows:
+        digits = digits - 1
     patterns = CountPatterns(digits.astype(np.int64), multiplicity.astype(np.int64), rater_counts)
     return patterns, range(first, last + 1), ratings.size - n_missing
+
+
+# Rows read to guess the range of the ratings before the one-pass count.
+_GUESS_ROWS = 4096
+
+
+def _guess_range(ratings: np.ndarray, lo: int | None, hi: int | None) -> tuple[int, int] | None:
+    if lo is not None and hi is not None:
+        return lo, hi
+    sample = ratings[:_GUESS_ROWS]
+    if sample.dtype.kind == "f":
+        sample = sample[~np.isnan(sample)]
+        if sample.size == 0 or not np.isfinite(sample).all():
+            return None
+    if sample.size == 0:
+        return None
+    first = int(sample.min()) if lo is None else lo
+    last = int(sample.max()) if hi is None else hi
+    if first > last or abs(first) >= 2**53 or abs(last) >= 2**53:
+        return None
+    return first, last
+
+
+def _count(
+    kernel: Any, ratings: np.ndarray, first: int, k: int, rows: bool = False
+) -> tuple[Any, ...] | None:
+    """Run a counting kernel for categories ``first .. first + k - 1``; None if the codes
+    would not fit in int64 (base R+1 over K digits; for rows, base K+1 over R digits)."""
+    check_table_size(k)
+    n, n_raters = ratings.shape
+    base, width = (k + 1, n_raters) if rows else (n_raters + 1, k)
+    if width * np.log2(base) >= 62:
+        return None
+    powers = base ** np.arange(width, dtype=np.int64)
+    space = int(powers[-1]) * base
+    dense = space if space <= _DENSE_CODES else 0
+    codes = np.zeros(0 if dense else n, dtype=np.int64)
+    hist, rater_counts, n_missing, status, where = kernel(ratings, first, k, powers, dense, codes)
+    return hist, rater_counts, n_missing, status, where, powers, dense, codes

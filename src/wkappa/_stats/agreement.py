@@ -20,13 +20,13 @@ from .._core import (
     COEFFICIENTS,
     Estimate,
     check_nan_policy,
+    check_rating_bounds,
     check_weights,
     check_zero_division,
     coefficient_from_sums,
     conger_features,
     count_patterns,
     distinct_rows,
-    check_rating_bounds,
     encode_rating_matrix,
     fast_patterns,
     features,
@@ -599,10 +599,18 @@ def agreement(
     side = _check_alternative(alternative)
     checked = check_weights(weights)
     ordered = not (isinstance(checked, str) and checked == "unweighted")
-    if labels is None and name != "conger":
+    if labels is None:
         lo, hi = check_rating_bounds(min_rating, max_rating)
-        fast = fast_patterns(ratings, lo, hi, policy)
-        if fast is not None:
+        fast = fast_patterns(ratings, lo, hi, policy, rows=name == "conger")
+        if fast is not None and name == "conger":
+            distinct, categories, n_ratings = fast
+            assert distinct.rater_counts is not None
+            if (distinct.rater_counts.sum(axis=1) > 0).all():
+                return _conger(
+                    distinct.patterns, distinct.multiplicity, categories, checked, n_ratings, zero,
+                    population, side,
+                )  # fmt: skip
+        elif fast is not None:
             counted, categories, n_ratings = fast
             label, matrix = _checked_matrix(checked, len(categories), name)
             return _build(
@@ -630,17 +638,35 @@ def agreement(
         if codes.shape[1] < 2:
             raise WkappaError("Conger's kappa needs at least two raters with ratings.")
         rows, multiplicity = distinct_rows(codes)
-        feature_rows = conger_features(rows, k, matrix)
-        patterns = rows_to_counts(rows, k)
-        return _build(
-            name, label, matrix, encoded.labels, feature_rows, multiplicity, codes.shape[1],
-            n_ratings, zero, population, side, patterns, rows,
-        )  # fmt: skip
+        return _conger(
+            rows, multiplicity, encoded.labels, checked, n_ratings, zero, population, side
+        )
     counted = count_patterns(codes, k)
     return _build(
         name, label, matrix, encoded.labels, features(counted.patterns, matrix),
         counted.multiplicity, codes.shape[1], n_ratings, zero, population, side,
         counted.patterns, None,
+    )  # fmt: skip
+
+
+def _conger(
+    rows: np.ndarray,
+    multiplicity: np.ndarray,
+    labels: Sequence[Any],
+    weights: Any,
+    n_ratings: int,
+    zero: Any,
+    population: int | None,
+    side: Alternative,
+) -> AgreementResult:
+    """Conger's kappa from the distinct rating rows (every rater with a rating)."""
+    k = len(labels)
+    label, matrix = _checked_matrix(weights, k, "conger")
+    feature_rows = conger_features(rows, k, matrix)
+    patterns = rows_to_counts(rows, k)
+    return _build(
+        "conger", label, matrix, labels, feature_rows, multiplicity, rows.shape[1], n_ratings,
+        zero, population, side, patterns, rows,
     )  # fmt: skip
 
 
