@@ -147,6 +147,7 @@ from .agreement import (
 from .raters import (
     CountPatterns,
     RatingCodes,
+    aggregate_patterns,
     count_patterns,
     distinct_rows,
     encode_rating_matrix,
@@ -160,6 +161,7 @@ __all__ += [
     "CountPatterns",
     "Estimate",
     "RatingCodes",
+    "aggregate_patterns",
     "coefficient_from_sums",
     "conger_features",
     "count_patterns",

@@ -36,6 +36,7 @@ from .options import NanPolicy, format_value
 __all__ = [
     "CountPatterns",
     "RatingCodes",
+    "aggregate_patterns",
     "count_patterns",
     "distinct_rows",
     "encode_rating_matrix",
@@ -341,6 +342,20 @@ def patterns_from_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return counts[first].astype(np.int64), multiplicity.astype(np.int64)
     patterns, multiplicity = np.unique(counts, axis=0, return_counts=True)
     return patterns.astype(np.int64), multiplicity.astype(np.int64)
+
+
+def aggregate_patterns(
+    counts: np.ndarray, multiplicity: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Merge equal rows of an (m, K) count matrix, adding their multiplicities; rows of zeros
+    are dropped."""
+    keep = counts.sum(axis=1) > 0
+    counts, multiplicity = counts[keep], multiplicity[keep]
+    if counts.shape[0] == 0:
+        return counts.astype(np.int64), multiplicity.astype(np.int64)
+    unique, inverse = np.unique(counts, axis=0, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=multiplicity, minlength=len(unique))
+    return unique.astype(np.int64), np.rint(summed).astype(np.int64)
 
 
 def count_patterns(codes: np.ndarray, n_categories: int) -> CountPatterns:

@@ -19,13 +19,13 @@ import numpy as np
 from .._core import (
     COEFFICIENTS,
     Estimate,
+    aggregate_patterns,
     check_nan_policy,
     check_rating_bounds,
     check_weights,
     check_zero_division,
     coefficient_from_sums,
     conger_features,
-    count_patterns,
     distinct_rows,
     encode_rating_matrix,
     fast_patterns,
@@ -129,6 +129,9 @@ class AgreementResult:
     population_size: int | None
     _features: np.ndarray = field(repr=False)
     _multiplicity: np.ndarray = field(repr=False)
+    _patterns: np.ndarray | None = field(default=None, repr=False)
+    _rows: np.ndarray | None = field(default=None, repr=False)
+    _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
@@ -435,6 +438,7 @@ def _build(
     alternative: Alternative,
     patterns: np.ndarray | None,
     rows: np.ndarray | None,
+    row_multiplicity: np.ndarray | None = None,
 ) -> AgreementResult:
     w = multiplicity.astype(np.float64)
     sums = (w @ feature_rows)[None, :]
@@ -482,6 +486,9 @@ def _build(
         population_size=population_size,
         _features=feature_rows,
         _multiplicity=multiplicity,
+        _patterns=patterns,
+        _rows=rows,
+        _row_multiplicity=multiplicity if row_multiplicity is None else row_multiplicity,
     )
 
 
@@ -599,74 +606,74 @@ def agreement(
     side = _check_alternative(alternative)
     checked = check_weights(weights)
     ordered = not (isinstance(checked, str) and checked == "unweighted")
+    read = _rating_rows(ratings, labels, min_rating, max_rating, ordered, policy)
+    if read is None:
+        return _propagated(name, weights, side)
+    rows, multiplicity, categories, n_ratings = read
+    label, matrix = _checked_matrix(checked, len(categories), name)
+    return _from_rows(
+        name, label, matrix, rows, multiplicity, categories, n_ratings, zero, population, side
+    )
+
+
+def _rating_rows(
+    ratings: Any,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    ordered: bool,
+    policy: str,
+) -> tuple[np.ndarray, np.ndarray, Sequence[Any], int] | None:
+    """The distinct rows of category codes (-1 = missing), their multiplicities, the
+    categories and the number of ratings; None for a missing rating under 'propagate'."""
     if labels is None:
         lo, hi = check_rating_bounds(min_rating, max_rating)
-        fast = fast_patterns(ratings, lo, hi, policy, rows=name == "conger")
-        if fast is not None and name == "conger":
+        fast = fast_patterns(ratings, lo, hi, policy, rows=True)  # type: ignore[arg-type]
+        if fast is not None:
             distinct, categories, n_ratings = fast
-            assert distinct.rater_counts is not None
-            if (distinct.rater_counts.sum(axis=1) > 0).all():
-                return _conger(
-                    distinct.patterns, distinct.multiplicity, categories, checked, n_ratings, zero,
-                    population, side,
-                )  # fmt: skip
-        elif fast is not None:
-            counted, categories, n_ratings = fast
-            label, matrix = _checked_matrix(checked, len(categories), name)
-            return _build(
-                name, label, matrix, categories, features(counted.patterns, matrix),
-                counted.multiplicity, ratings.shape[1], n_ratings, zero, population, side,
-                counted.patterns, None,
-            )  # fmt: skip
+            return distinct.patterns, distinct.multiplicity, categories, n_ratings
     encoded = encode_rating_matrix(
         ratings,
         labels=labels,
         min_rating=min_rating,
         max_rating=max_rating,
         ordered=ordered,
-        nan_policy=policy,
+        nan_policy=policy,  # type: ignore[arg-type]
     )
     if encoded is None:
-        return _propagated(name, weights, side)
-    k = len(encoded.labels)
-    label, matrix = _checked_matrix(checked, k, name)
-    codes = encoded.codes
-    n_ratings = int(np.count_nonzero(codes >= 0))
-    if name == "conger":
-        rated = (codes >= 0).any(axis=0)
-        codes = codes[:, rated]
-        if codes.shape[1] < 2:
-            raise WkappaError("Conger's kappa needs at least two raters with ratings.")
-        rows, multiplicity = distinct_rows(codes)
-        return _conger(
-            rows, multiplicity, encoded.labels, checked, n_ratings, zero, population, side
-        )
-    counted = count_patterns(codes, k)
-    return _build(
-        name, label, matrix, encoded.labels, features(counted.patterns, matrix),
-        counted.multiplicity, codes.shape[1], n_ratings, zero, population, side,
-        counted.patterns, None,
-    )  # fmt: skip
+        return None
+    rows, multiplicity = distinct_rows(encoded.codes)
+    return rows, multiplicity, encoded.labels, int(np.count_nonzero(encoded.codes >= 0))
 
 
-def _conger(
+def _from_rows(
+    name: str,
+    label: str,
+    matrix: np.ndarray,
     rows: np.ndarray,
     multiplicity: np.ndarray,
-    labels: Sequence[Any],
-    weights: Any,
+    categories: Sequence[Any],
     n_ratings: int,
     zero: Any,
     population: int | None,
     side: Alternative,
 ) -> AgreementResult:
-    """Conger's kappa from the distinct rating rows (every rater with a rating)."""
-    k = len(labels)
-    label, matrix = _checked_matrix(weights, k, "conger")
-    feature_rows = conger_features(rows, k, matrix)
-    patterns = rows_to_counts(rows, k)
+    """A coefficient from the distinct rating rows (kept in the result for the rater
+    diagnostics)."""
+    k = len(categories)
+    if name == "conger":
+        rated = ((rows >= 0) & (multiplicity[:, None] > 0)).any(axis=0)
+        rows = rows[:, rated]
+        if rows.shape[1] < 2:
+            raise WkappaError("Conger's kappa needs at least two raters with ratings.")
+        return _build(
+            name, label, matrix, categories, conger_features(rows, k, matrix), multiplicity,
+            rows.shape[1], n_ratings, zero, population, side, rows_to_counts(rows, k), rows,
+        )  # fmt: skip
+    patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
     return _build(
-        "conger", label, matrix, labels, feature_rows, multiplicity, rows.shape[1], n_ratings,
-        zero, population, side, patterns, rows,
+        name, label, matrix, categories, features(patterns, matrix), counts, rows.shape[1],
+        n_ratings, zero, population, side, patterns, rows, multiplicity,
     )  # fmt: skip
 
 
@@ -868,34 +875,14 @@ def krippendorff_alpha(
     zero = check_zero_division(zero_division)
     population = _check_population(population_size)
     side = _check_alternative(alternative)
-    fast = None
-    if labels is None:
-        lo, hi = check_rating_bounds(min_rating, max_rating)
-        fast = fast_patterns(ratings, lo, hi, policy)
-    if fast is not None:
-        counted, categories, n_ratings = fast
-        matrix = _krippendorff_metric(level, categories, counted.patterns, counted.multiplicity)
-        return _build(
-            "krippendorff", level, matrix, categories, features(counted.patterns, matrix),
-            counted.multiplicity, ratings.shape[1], n_ratings, zero, population, side,
-            counted.patterns, None,
-        )  # fmt: skip
-    encoded = encode_rating_matrix(
-        ratings,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        ordered=level != "nominal",
-        nan_policy=policy,
-    )
-    if encoded is None:
+    read = _rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
+    if read is None:
         return _propagated("krippendorff", "unweighted", side)
-    k = len(encoded.labels)
-    counted = count_patterns(encoded.codes, k)
-    matrix = _krippendorff_metric(level, encoded.labels, counted.patterns, counted.multiplicity)
-    n_ratings = int(np.count_nonzero(encoded.codes >= 0))
+    rows, multiplicity, categories, n_ratings = read
+    k = len(categories)
+    patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
+    matrix = _krippendorff_metric(level, categories, patterns, counts)
     return _build(
-        "krippendorff", level, matrix, encoded.labels, features(counted.patterns, matrix),
-        counted.multiplicity, encoded.codes.shape[1], n_ratings, zero, population, side,
-        counted.patterns, None,
+        "krippendorff", level, matrix, categories, features(patterns, matrix), counts,
+        rows.shape[1], n_ratings, zero, population, side, patterns, rows, multiplicity,
     )  # fmt: skip
