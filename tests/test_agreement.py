@@ -511,3 +511,84 @@ def test_numba_route_errors(monkeypatch):
         wk.agreement(np.array([[1.0, 2.0], [nan, 1.0]]), nan_policy="raise")
     with pytest.raises(WkappaError, match="above `max_rating`"):
         wk.agreement(np.array([[1.0, 2.0], [3.0, 1.0]]), max_rating=2)
+
+
+# --------------------------------------------------------------------------- rater diagnostics
+
+
+def test_per_category_is_fleiss_1971():
+    """Fleiss (1971) per-category kappa: 1 - sum x(m - x) / (n m (m - 1) p q)."""
+    module = pytest.importorskip("statsmodels.stats.tests.test_inter_rater")
+    data = module.diagnoses
+    result = wk.agreement(data)
+    n, m = data.shape
+    for label, value in result.per_category().items():
+        x = (data == label).sum(axis=1)
+        p = x.sum() / (n * m)
+        expected = 1 - (x * (m - x)).sum() / (n * m * (m - 1) * p * (1 - p))
+        assert value == pytest.approx(expected, abs=1e-13)
+    counts = wk.agreement_from_counts([[3, 0], [1, 2], [0, 3]])
+    assert list(counts.per_category()) == [0, 1]
+
+
+def test_pairwise_is_weighted_kappa_of_each_pair():
+    result = wk.agreement(RAW4RATERS, coefficient="fleiss", weights="quadratic")
+    matrix = result.pairwise()
+    assert matrix.shape == (4, 4) and np.allclose(np.diag(matrix), 1)
+    for g in range(4):
+        for h in range(g + 1, 4):
+            both = ~np.isnan(RAW4RATERS[:, g]) & ~np.isnan(RAW4RATERS[:, h])
+            expected = wk.weighted_kappa(
+                RAW4RATERS[both, g], RAW4RATERS[both, h], weights="quadratic",
+                min_rating=1, max_rating=5, zero_division=math.nan,
+            )  # fmt: skip
+            if math.isnan(expected):
+                assert math.isnan(matrix[g, h])
+            else:
+                assert matrix[g, h] == pytest.approx(expected, abs=1e-14)
+            assert matrix[h, g] == matrix[g, h]
+    with pytest.raises(WkappaError, match="from counts"):
+        wk.agreement_from_counts([[3, 0], [1, 2]]).pairwise()
+
+
+def test_leave_one_rater_out_matches_dropping_the_column():
+    for coefficient in COEFFICIENTS:
+        result = wk.agreement(RAW4RATERS, coefficient=coefficient)
+        values = result.leave_one_rater_out()
+        for g in range(4):
+            rest = np.delete(RAW4RATERS, g, axis=1)
+            expected = wk.agreement(
+                rest, coefficient=coefficient, min_rating=1, max_rating=5, zero_division=math.nan
+            ).statistic
+            assert values[g] == pytest.approx(expected, abs=1e-14)
+
+
+def test_rater_vs_panel():
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 4, 400)
+    panel = np.column_stack(
+        [np.where(rng.random(400) < 0.8, truth, rng.integers(0, 4, 400)) for _ in range(3)]
+    )
+    good = np.where(rng.random(400) < 0.8, truth, rng.integers(0, 4, 400))
+    poor = np.where(rng.random(400) < 0.4, truth, rng.integers(0, 4, 400))
+    same = wk.rater_vs_panel(panel, good, n_resamples=999, rng=3)
+    worse = wk.rater_vs_panel(panel, poor, n_resamples=999, rng=3)
+    assert same.confidence_interval.low < 0 < same.confidence_interval.high
+    assert same.pvalue > 0.05
+    assert worse.difference < 0 and worse.confidence_interval.high < 0 and worse.pvalue < 0.01
+    # The point values are the pairwise Cohen kappas.
+    for j in range(3):
+        expected = wk.weighted_kappa(poor, panel[:, j], weights="unweighted")
+        assert worse.candidate_vs_members[j] == pytest.approx(expected, abs=1e-14)
+    among = [wk.weighted_kappa(panel[:, a], panel[:, b], weights="unweighted")
+             for a, b in [(0, 1), (0, 2), (1, 2)]]  # fmt: skip
+    assert worse.panel_agreement == pytest.approx(np.mean(among), abs=1e-14)
+    again = wk.rater_vs_panel(panel, poor, n_resamples=999, rng=3)
+    assert again.confidence_interval == worse.confidence_interval
+    assert worse.to_dict()["coefficient"] == "cohen"
+    gwet = wk.rater_vs_panel(panel, poor, coefficient="gwet", weights="linear", n_resamples=99)
+    assert gwet.weights == "linear"
+    with pytest.raises(WkappaError, match="at least two members"):
+        wk.rater_vs_panel(panel[:, :1], poor)
+    with pytest.raises(WkappaError, match="must match"):
+        wk.rater_vs_panel(panel, poor[:-1])

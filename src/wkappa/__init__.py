@@ -52,9 +52,18 @@ __all__ = [
 # Several raters (appended).
 from ._stats import (
     AgreementResult,
+    PanelComparison,
     agreement,
     agreement_from_counts,
     krippendorff_alpha,
+    rater_vs_panel,
 )
 
-__all__ += ["AgreementResult", "agreement", "agreement_from_counts", "krippendorff_alpha"]
+__all__ += [
+    "AgreementResult",
+    "PanelComparison",
+    "agreement",
+    "agreement_from_counts",
+    "krippendorff_alpha",
+    "rater_vs_panel",
+]

@@ -353,7 +353,14 @@ def aggregate_patterns(
     counts, multiplicity = counts[keep], multiplicity[keep]
     if counts.shape[0] == 0:
         return counts.astype(np.int64), multiplicity.astype(np.int64)
-    unique, inverse = np.unique(counts, axis=0, return_inverse=True)
+    k = counts.shape[1]
+    top = int(counts.max()) + 1
+    if k * np.log2(top) < 62:
+        code = counts.astype(np.int64) @ (top ** np.arange(k, dtype=np.int64))
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        unique = counts[first]
+    else:
+        unique, inverse = np.unique(counts, axis=0, return_inverse=True)
     summed = np.bincount(inverse.ravel(), weights=multiplicity, minlength=len(unique))
     return unique.astype(np.int64), np.rint(summed).astype(np.int64)
 

@@ -53,5 +53,13 @@ from .agreement import (
     agreement_from_counts,
     krippendorff_alpha,
 )
+from .panel import PanelComparison, rater_vs_panel
 
-__all__ += ["AgreementResult", "agreement", "agreement_from_counts", "krippendorff_alpha"]
+__all__ += [
+    "AgreementResult",
+    "PanelComparison",
+    "agreement",
+    "agreement_from_counts",
+    "krippendorff_alpha",
+    "rater_vs_panel",
+]

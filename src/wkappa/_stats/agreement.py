@@ -246,6 +246,113 @@ class AgreementResult:
                 out[start : start + size] = self._estimate(draws @ self._features)
         return out
 
+    # ------------------------------------------------------------------ rater diagnostics
+
+    def _need_rows(self, what: str) -> tuple[np.ndarray, np.ndarray]:
+        if self._rows is None or self._row_multiplicity is None:
+            raise WkappaError(
+                f"{what} needs to know which rater gave which rating; this result was made "
+                "from counts. Hint: use wkappa.agreement with the items x raters ratings."
+            )
+        return self._rows, self._row_multiplicity
+
+    def per_category(self) -> dict[Any, float]:
+        """The coefficient of each category against all the others.
+
+        The ratings are collapsed to two categories, k and not-k, and the same coefficient
+        (unweighted) is computed; for ``coefficient='fleiss'`` these are Fleiss' (1971)
+        per-category kappas ``1 - sum_i r_ik (r_i - r_ik) / (n r (r - 1) p_k (1 - p_k))``
+        (complete data). Undefined values (a category never or always used) are nan.
+
+        Returns
+        -------
+        dict
+            ``{label: coefficient}`` in the order of ``labels``.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> ratings = [[1, 1, 1], [2, 2, 2], [1, 2, 2], [3, 3, 3], [2, 2, 3], [1, 1, 2]]
+        >>> {k: round(v, 4) for k, v in wk.agreement(ratings).per_category().items()}
+        {1: 0.5, 2: 0.325, 3: 0.6786}
+        """
+        binary = 1.0 - np.eye(2)
+        out: dict[Any, float] = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for index, label in enumerate(self.labels):
+                if self.coefficient == "conger":
+                    rows, multiplicity = self._need_rows("per_category() of Conger's kappa")
+                    collapsed = np.where(rows < 0, -1, (rows == index).astype(np.int64))
+                    sums = multiplicity.astype(np.float64) @ conger_features(collapsed, 2, binary)
+                else:
+                    assert self._patterns is not None
+                    hits = self._patterns[:, index]
+                    two = np.column_stack([hits, self._patterns.sum(axis=1) - hits])
+                    sums = self._multiplicity.astype(np.float64) @ features(two, binary)
+                value = coefficient_from_sums(
+                    self.coefficient, sums[None, :], binary, self.n_raters
+                ).statistic[0]
+                out[label] = float(value)
+        return out
+
+    def pairwise(self) -> np.ndarray:
+        """The R x R matrix of two-rater weighted kappas (Cohen's, with this result's
+        weights) over the items both raters rated; the diagonal is 1.
+
+        Light's kappa (Light 1971) is the mean of the off-diagonal entries:
+        ``m[np.triu_indices(len(m), 1)].mean()``. A pair with an undefined kappa (no common
+        item, or ``1 - pe = 0``) is nan.
+
+        Returns
+        -------
+        ndarray of shape (R, R)
+        """
+        rows, multiplicity = self._need_rows("pairwise()")
+        n_raters = rows.shape[1]
+        k = len(self.labels)
+        weights = self.weight_matrix
+        out = np.eye(n_raters)
+        for g in range(n_raters):
+            for h in range(g + 1, n_raters):
+                both = (rows[:, g] >= 0) & (rows[:, h] >= 0)
+                cells = rows[both, g] * k + rows[both, h]
+                table = np.bincount(cells, weights=multiplicity[both], minlength=k * k)
+                observed = float(np.sum(weights.ravel() * table))
+                n = float(table.sum())
+                table2 = table.reshape(k, k)
+                expected = float(table2.sum(axis=1) @ weights @ table2.sum(axis=0))
+                value = 1.0 - n * observed / expected if expected > 0 and n > 0 else math.nan
+                out[g, h] = out[h, g] = value
+        return out
+
+    def leave_one_rater_out(self) -> np.ndarray:
+        """The coefficient recomputed without each rater in turn, shape (R,).
+
+        A rater whose removal raises the coefficient most agrees least with the rest. Values
+        that are undefined without the rater (fewer than two raters left, no item rated
+        twice) are nan.
+        """
+        rows, multiplicity = self._need_rows("leave_one_rater_out()")
+        n_raters = rows.shape[1]
+        out = np.full(n_raters, math.nan)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for g in range(n_raters):
+                rest = np.delete(rows, g, axis=1)
+                if rest.shape[1] < 2:
+                    continue
+                try:
+                    result = _from_rows(
+                        self.coefficient, self.weights, self.weight_matrix, rest, multiplicity,
+                        self.labels, int(np.count_nonzero(rest >= 0)), math.nan, None,
+                        self.alternative,
+                    )  # fmt: skip
+                except WkappaError:
+                    continue
+                out[g] = result.statistic
+        return out
+
     # ------------------------------------------------------------------ reports
 
     @property
