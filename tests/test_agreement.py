@@ -592,3 +592,29 @@ def test_rater_vs_panel():
         wk.rater_vs_panel(panel[:, :1], poor)
     with pytest.raises(WkappaError, match="must match"):
         wk.rater_vs_panel(panel, poor[:-1])
+
+
+@pytest.mark.parametrize("name", ["ordinal", "radical", "ratio", "circular", "bipolar"])
+def test_gwet_named_weights_match_irrcac(name):
+    """Gwet's named weights are irrCAC's agreement weights A, here as W = 1 - A."""
+    weights_module = pytest.importorskip("irrCAC.weights")
+    for categories in ([1, 2, 3, 4, 5], [1, 2, 4, 7], ["a", "b", "c"]):
+        agreement = np.asarray(weights_module.Weights(categories)[name], dtype=float)
+        labels = categories
+        k = len(categories)
+        ratings = np.array([[labels[i % k], labels[(i + 1) % k]] for i in range(6)], dtype=object)
+        result = wk.agreement(ratings, coefficient="gwet", weights=name, labels=labels)
+        np.testing.assert_allclose(result.weight_matrix, 1 - agreement, atol=1e-14)
+
+
+def test_gwet_named_weights_irrcac_port_ac2():
+    raw = pytest.importorskip("irrCAC.raw")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(4)
+    data = rng.integers(1, 6, size=(50, 3))
+    data[:, 1] = np.where(rng.random(50) < 0.6, data[:, 0], data[:, 1])
+    for name in ("ordinal", "radical", "circular", "bipolar"):
+        est = raw.CAC(pd.DataFrame(data), weights=name).gwet()["est"]
+        ours = wk.agreement(data, coefficient="gwet", weights=name)
+        assert ours.statistic == pytest.approx(est["coefficient_value"], abs=6e-6), name
+        assert ours.standard_error == pytest.approx(est["se"], abs=6e-6), name

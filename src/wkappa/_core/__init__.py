@@ -137,10 +137,12 @@ __all__ = [
 # Several raters (appended; kept apart from the two-rater names above).
 from .agreement import (
     COEFFICIENTS,
+    GWET_WEIGHTS,
     Estimate,
     coefficient_from_sums,
     conger_features,
     features,
+    gwet_weights,
     linearized_terms,
     rows_to_counts,
 )
@@ -158,6 +160,7 @@ from .student_t import t_ppf, t_sf
 
 __all__ += [
     "COEFFICIENTS",
+    "GWET_WEIGHTS",
     "CountPatterns",
     "Estimate",
     "RatingCodes",
@@ -169,6 +172,7 @@ __all__ += [
     "encode_rating_matrix",
     "fast_patterns",
     "features",
+    "gwet_weights",
     "linearized_terms",
     "patterns_from_counts",
     "rows_to_counts",

@@ -27,18 +27,21 @@ minus one item) and the bootstrap (sums under resampled multiplicities).
 
 from __future__ import annotations
 
+import math
 from typing import Literal, NamedTuple
 
 import numpy as np
 
 __all__ = [
     "COEFFICIENTS",
+    "GWET_WEIGHTS",
     "Coefficient",
     "Estimate",
     "Linearized",
     "coefficient_from_sums",
     "conger_features",
     "features",
+    "gwet_weights",
     "linearized_terms",
     "rows_to_counts",
 ]
@@ -332,4 +335,58 @@ def _conger_item_chance(
         rated = rows[:, g] >= 0
         pe_i[rated] += table[g, rows[rated, g]]
     out: np.ndarray = pe_i / (n_raters * (n_raters - 1))
+    return out
+
+
+GWET_WEIGHTS: tuple[str, ...] = ("ordinal", "radical", "ratio", "circular", "bipolar")
+
+
+def gwet_weights(name: str, values: np.ndarray) -> np.ndarray:
+    """Gwet's named weights (irrCAC's ``*.weights``) as *disagreement* weights ``1 - A``.
+
+    Parameters
+    ----------
+    name : {'ordinal', 'radical', 'ratio', 'circular', 'bipolar'}
+    values : ndarray of shape (K,)
+        The category values in order (irrCAC uses ``1..K`` for non-numeric categories).
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        Zero diagonal, largest entry 1 (K >= 2). With ``x`` the values, ``m`` their minimum
+        and ``M`` their maximum: ordinal ``C(|k - l| + 1, 2)`` (ranks only); radical
+        ``sqrt|x_k - x_l| / sqrt(M - m)``; ratio ``((x_k - x_l)/(x_k + x_l))² /
+        ((M - m)/(M + m))²``; circular ``sin²(pi (x_k - x_l) / (M - m + 1))``; bipolar
+        ``(x_k - x_l)² / ((x_k + x_l - 2m)(2M - x_k - x_l))``; the last two scaled to a
+        largest entry of 1.
+    """
+    k = len(values)
+    x = values.astype(np.float64)
+    if k < 2:
+        return np.zeros((k, k))
+    low, high = float(x.min()), float(x.max())
+    diff = x[:, None] - x[None, :]
+    total = x[:, None] + x[None, :]
+    if name == "ordinal":
+        steps = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) + 1.0
+        raw = steps * (steps - 1.0) / 2.0
+    elif name == "radical":
+        raw = np.sqrt(np.abs(diff)) / math.sqrt(high - low)
+    elif name == "ratio":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            raw = (
+                np.where(total != 0, (diff / total) ** 2, 0.0) / ((high - low) / (high + low)) ** 2
+            )
+    elif name == "circular":
+        raw = np.sin(math.pi * diff / (high - low + 1.0)) ** 2
+    elif name == "bipolar":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            raw = diff**2 / ((total - 2.0 * low) * (2.0 * high - total))
+        np.fill_diagonal(raw, 0.0)
+    else:  # pragma: no cover - checked by the caller
+        raise ValueError(name)
+    if name in ("ordinal", "circular", "bipolar"):
+        raw = raw / raw.max()
+    np.fill_diagonal(raw, 0.0)
+    out: np.ndarray = raw
     return out

@@ -18,6 +18,7 @@ import numpy as np
 
 from .._core import (
     COEFFICIENTS,
+    GWET_WEIGHTS,
     Estimate,
     aggregate_patterns,
     check_nan_policy,
@@ -31,6 +32,7 @@ from .._core import (
     fast_patterns,
     features,
     format_value,
+    gwet_weights,
     linearized_terms,
     patterns_from_counts,
     rows_to_counts,
@@ -481,7 +483,35 @@ def _check_population(population_size: Any) -> int | None:
     return int(population_size)
 
 
-def _checked_matrix(weights: Any, k: int, coefficient: str) -> tuple[str, np.ndarray]:
+def _check_weights_named(weights: Any) -> Any:
+    """The library's weights, or one of Gwet's named weights (kept as the name)."""
+    if isinstance(weights, str) and weights in GWET_WEIGHTS:
+        return weights
+    return check_weights(weights)
+
+
+def _category_values(labels: Sequence[Any]) -> np.ndarray:
+    """Numeric category values as irrCAC uses them (1..K for non-numeric categories)."""
+    try:
+        values = np.asarray(list(labels), dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.arange(1, len(labels) + 1, dtype=np.float64)
+    if not np.isfinite(values).all():
+        return np.arange(1, len(labels) + 1, dtype=np.float64)
+    return values
+
+
+def _checked_matrix(
+    weights: Any, k: int, coefficient: str, labels: Sequence[Any] | None = None
+) -> tuple[str, np.ndarray]:
+    if isinstance(weights, str) and weights in GWET_WEIGHTS:
+        values = _category_values(labels if labels is not None else range(1, k + 1))
+        if weights == "ratio" and (values <= 0).any():
+            raise WkappaError(
+                "weights='ratio' needs positive category values (Gwet's ratio weights divide "
+                "by x_k + x_l). Hint: pass labels= with positive numbers."
+            )
+        return weights, gwet_weights(weights, values)
     checked = check_weights(weights)
     matrix = weight_matrix(checked, k).astype(np.float64)
     if np.any(np.diag(matrix) != 0):
@@ -600,12 +630,11 @@ def _build(
 
 
 def _propagated(coefficient: str, weights: Any, alternative: Alternative) -> AgreementResult:
-    checked = check_weights(weights)
     nan = math.nan
     return AgreementResult(
         nan,
         coefficient,
-        weights_name(checked),
+        weights if isinstance(weights, str) else "custom",
         np.zeros((0, 0)),
         (),
         nan,
@@ -648,10 +677,13 @@ def agreement(
         Conger's kappa (Conger 1980; Cohen's kappa for two raters), Gwet's AC1 (AC2 when
         weighted), Brennan & Prediger (1981), Krippendorff's alpha with the weights as its
         metric, or the percent agreement ``pa``.
-    weights : {'unweighted', 'quadratic', 'linear'} or array of shape (K, K)
-        Disagreement weights W (zero diagonal) as in :func:`~wkappa.weighted_kappa`. Gwet's
-        (and irrCAC's) agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of
-        agreement weights.
+    weights : str or array of shape (K, K)
+        Disagreement weights W (zero diagonal): 'unweighted', 'quadratic', 'linear' as in
+        :func:`~wkappa.weighted_kappa`, Gwet's 'ordinal', 'radical', 'ratio', 'circular',
+        'bipolar' (irrCAC's, on the category values; see
+        :func:`wkappa._core.agreement.gwet_weights`), or a matrix. Gwet's (and irrCAC's)
+        agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of agreement
+        weights.
     labels : sequence, optional
         The K categories in order; required for strings with weighted coefficients.
     min_rating, max_rating : int, optional
@@ -711,13 +743,13 @@ def agreement(
     zero = check_zero_division(zero_division)
     population = _check_population(population_size)
     side = _check_alternative(alternative)
-    checked = check_weights(weights)
+    checked = _check_weights_named(weights)
     ordered = not (isinstance(checked, str) and checked == "unweighted")
     read = _rating_rows(ratings, labels, min_rating, max_rating, ordered, policy)
     if read is None:
         return _propagated(name, weights, side)
     rows, multiplicity, categories, n_ratings = read
-    label, matrix = _checked_matrix(checked, len(categories), name)
+    label, matrix = _checked_matrix(checked, len(categories), name, categories)
     return _from_rows(
         name, label, matrix, rows, multiplicity, categories, n_ratings, zero, population, side
     )
@@ -858,7 +890,7 @@ def agreement_from_counts(
             raise WkappaError(
                 f"`labels` has {len(names)} categories but `counts` has K = {k} columns."
             )
-    label, matrix = _checked_matrix(weights, k, name)
+    label, matrix = _checked_matrix(_check_weights_named(weights), k, name, names)
     patterns, multiplicity = patterns_from_counts(array)
     if multiplicity.size == 0:
         raise WkappaError("`counts` has no ratings at all: every row is zero.")

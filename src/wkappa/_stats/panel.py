@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from .._core import (
-    check_weights,
     coefficient_from_sums,
     conger_features,
     features,
@@ -18,7 +17,7 @@ from .._core import (
     rows_to_counts,
 )
 from ..exceptions import WkappaError
-from .agreement import _checked_matrix, _rating_rows
+from .agreement import _check_weights_named, _checked_matrix, _rating_rows
 from .intervals import ConfidenceInterval, check_confidence_level, json_float, make_rng
 from .paired import paired_pvalue
 
@@ -211,14 +210,14 @@ def rater_vs_panel(
     if n_resamples < 1:
         raise WkappaError(f"`n_resamples` must be a positive integer; got {n_resamples!r}.")
     generator = make_rng(rng)
-    checked = check_weights(weights)
+    checked = _check_weights_named(weights)
     combined = _combine(ratings, candidate)
     ordered = not (isinstance(checked, str) and checked == "unweighted")
     read = _rating_rows(combined, labels, min_rating, max_rating, ordered, "omit")
     assert read is not None
     rows, multiplicity, categories, _ = read
     k = len(categories)
-    label, matrix = _checked_matrix(checked, k, name)
+    label, matrix = _checked_matrix(checked, k, name, categories)
     members = rows.shape[1] - 1
     pairs = [(members, j) for j in range(members)]
     pairs += [(j, m) for j in range(members) for m in range(j + 1, members)]
