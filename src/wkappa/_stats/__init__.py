@@ -51,6 +51,7 @@ from .agreement import (
     AgreementResult,
     agreement,
     agreement_from_counts,
+    agreement_from_rows,
     krippendorff_alpha,
 )
 from .panel import PanelComparison, rater_vs_panel
@@ -60,6 +61,7 @@ __all__ += [
     "PanelComparison",
     "agreement",
     "agreement_from_counts",
+    "agreement_from_rows",
     "krippendorff_alpha",
     "rater_vs_panel",
 ]

@@ -52,7 +52,13 @@ from .intervals import (
     make_rng,
 )
 
-__all__ = ["AgreementResult", "agreement", "agreement_from_counts", "krippendorff_alpha"]
+__all__ = [
+    "AgreementResult",
+    "agreement",
+    "agreement_from_counts",
+    "agreement_from_rows",
+    "krippendorff_alpha",
+]
 
 Alternative = Literal["two-sided", "greater", "less"]
 _ALTERNATIVES = ("two-sided", "greater", "less")
@@ -1025,3 +1031,69 @@ def krippendorff_alpha(
         "krippendorff", level, matrix, categories, features(patterns, matrix), counts,
         rows.shape[1], n_ratings, zero, population, side, patterns, rows, multiplicity,
     )  # fmt: skip
+
+
+def agreement_from_rows(
+    rows: Any,
+    multiplicity: Any,
+    *,
+    coefficient: str = "fleiss",
+    weights: Any = "unweighted",
+    labels: Any = None,
+    min_rating: Any = None,
+    max_rating: Any = None,
+    nan_policy: str = "omit",
+    zero_division: Any = "warn",
+    population_size: int | None = None,
+    alternative: Alternative = "two-sided",
+) -> AgreementResult:
+    """:func:`agreement` of distinct rating rows with their multiplicities (how many items
+    have each row), as a data engine's ``group_by`` over the rater columns returns them.
+
+    Parameters
+    ----------
+    rows : array-like of shape (m, R)
+        Distinct rows of ratings (missing = NaN / None).
+    multiplicity : array-like of shape (m,)
+        Positive integer counts.
+    coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
+    population_size, alternative
+        As in :func:`agreement`.
+
+    Returns
+    -------
+    AgreementResult
+        The same as :func:`agreement` of the rows repeated by their multiplicities.
+    """
+    name = _check_coefficient(coefficient)
+    policy = check_nan_policy(nan_policy)
+    zero = check_zero_division(zero_division)
+    population = _check_population(population_size)
+    side = _check_alternative(alternative)
+    checked = _check_weights_named(weights)
+    counts = np.asarray(multiplicity)
+    if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
+        raise WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
+    ordered = not (isinstance(checked, str) and checked == "unweighted")
+    encoded = encode_rating_matrix(
+        rows,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        ordered=ordered,
+        nan_policy=policy,  # type: ignore[arg-type]
+    )
+    if encoded is None:
+        return _propagated(name, weights, side)
+    codes = encoded.codes
+    if len(counts) != len(codes):
+        raise WkappaError(
+            f"`multiplicity` has {len(counts)} counts for {len(codes)} rows; they must match."
+        )
+    keep = (counts > 0) & (codes >= 0).any(axis=1)
+    codes, counts = codes[keep], counts[keep].astype(np.int64)
+    n_ratings = int(counts @ (codes >= 0).sum(axis=1))
+    label, matrix = _checked_matrix(checked, len(encoded.labels), name, encoded.labels)
+    return _from_rows(
+        name, label, matrix, codes, counts, encoded.labels, n_ratings, zero, population, side
+    )
