@@ -546,7 +546,7 @@ def agreement(
     >>> round(wkf.agreement(frame, raters=["a", "b", "c"]).statistic, 4)
     0.5946
     """
-    from ._frames.raters import rater_rows
+    from ._frames import rater_rows
     from ._stats import agreement_from_rows
 
     found = rater_rows(df, raters=raters, item=item, rater=rater, rating=rating, by=by)

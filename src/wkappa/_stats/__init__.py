@@ -47,14 +47,14 @@ __all__ = [
 ]
 
 # Several raters (appended).
-from .agreement import (
+from .panel import PanelComparison, rater_vs_panel
+from .several import (
     AgreementResult,
     agreement,
     agreement_from_counts,
     agreement_from_rows,
     krippendorff_alpha,
 )
-from .panel import PanelComparison, rater_vs_panel
 
 __all__ += [
     "AgreementResult",

@@ -17,9 +17,9 @@ from .._core import (
     rows_to_counts,
 )
 from ..exceptions import WkappaError
-from .agreement import _check_weights_named, _checked_matrix, _rating_rows
 from .intervals import ConfidenceInterval, check_confidence_level, json_float, make_rng
 from .paired import paired_pvalue
+from .several import _check_weights_named, _checked_matrix, _rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
