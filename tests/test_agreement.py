@@ -618,3 +618,74 @@ def test_gwet_named_weights_irrcac_port_ac2():
         ours = wk.agreement(data, coefficient="gwet", weights=name)
         assert ours.statistic == pytest.approx(est["coefficient_value"], abs=6e-6), name
         assert ours.standard_error == pytest.approx(est["se"], abs=6e-6), name
+
+
+# irrCAC README (R package irrCAC), distrib.6raters: 15 patients x 5 categories, 6 raters.
+DISTRIB_6RATERS = [
+    [0, 0, 0, 6, 0], [0, 3, 0, 0, 3], [0, 1, 4, 0, 1], [0, 0, 0, 0, 6], [0, 3, 0, 3, 0],
+    [2, 0, 4, 0, 0], [0, 0, 4, 0, 2], [2, 0, 3, 1, 0], [2, 0, 0, 4, 0], [0, 0, 0, 0, 6],
+    [1, 0, 0, 5, 0], [1, 1, 0, 4, 0], [0, 3, 3, 0, 0], [1, 0, 0, 5, 0], [0, 2, 0, 3, 1],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("coefficient", "value", "se", "low", "high", "pvalue", "pa", "pe"),
+    [
+        # gwet.ac1.dist, fleiss.kappa.dist, bp.coeff.dist (irrCAC README).
+        ("gwet", 0.4448007, 0.08418757, 0.264, 0.625, 5.779637e-05, 0.5511111, 0.1914815),
+        ("fleiss", 0.4139265, 0.08119291, 0.24, 0.588, 8.113618e-05, 0.5511111, 0.2340741),
+        ("brennan_prediger", 0.4388889, 0.08312142, 0.261, 0.617, 5.814998e-05, 0.5511111, 0.2),
+    ],
+)
+def test_irrcac_readme_distrib_6raters(coefficient, value, se, low, high, pvalue, pa, pe):
+    result = wk.agreement_from_counts(
+        DISTRIB_6RATERS, coefficient=coefficient, alternative="greater"
+    )
+    assert result.statistic == pytest.approx(value, abs=5e-8)
+    assert result.standard_error == pytest.approx(se, abs=5e-9)
+    ci = result.confidence_interval()
+    assert (round(ci.low, 3), round(ci.high, 3)) == (low, high)
+    assert result.pvalue == pytest.approx(pvalue, rel=1e-6)
+    assert result.percent_agreement == pytest.approx(pa, abs=5e-8)
+    assert result.chance_agreement == pytest.approx(pe, abs=5e-8)
+
+
+def test_irrcac_readme_distrib_6raters_krippendorff():
+    """krippen.alpha.dist: alpha 0.4204384, pa 0.5560988, pe 0.2340741 reproduce. Its
+    standard error (0.08243228) does not: irrCAC's krippen.alpha.dist linearises differently
+    from its krippen.alpha.raw (factor 1 - alpha instead of 2 (1 - alpha')), and wkappa follows
+    krippen.alpha.raw, whose README values (cac.raw4raters) reproduce above."""
+    result = wk.agreement_from_counts(DISTRIB_6RATERS, coefficient="krippendorff")
+    assert result.statistic == pytest.approx(0.4204384, abs=5e-8)
+    assert result.percent_agreement == pytest.approx(0.5560988, abs=5e-8)
+    assert result.chance_agreement == pytest.approx(0.2340741, abs=5e-8)
+
+
+@pytest.mark.parametrize(
+    ("coefficient", "value", "se"),
+    [
+        # irrCAC README, cont3x3abstractors (2 raters, 100 items): kappa2.table, scott2.table,
+        # gwet.ac1.table, bp2.table, krippen2.table, pa2.table.
+        ("conger", 0.7964094, 0.05891072),
+        ("fleiss", 0.7962397, 0.05905473),
+        ("gwet", 0.8493305, 0.04321747),
+        ("brennan_prediger", 0.835, 0.04693346),
+        ("krippendorff", 0.7972585, 0.05905473),
+        ("percent", 0.89, 0.03128898),
+    ],
+)
+def test_irrcac_readme_cont3x3abstractors(coefficient, value, se):
+    """Two raters as a raw matrix. The coefficients reproduce; irrCAC's *.table functions
+    divide the variance by n² where the raw functions (and wkappa) divide by n (n - 1), so
+    their standard errors are wkappa's times sqrt((n - 1) / n). (Krippendorff's alpha:
+    krippen2.table prints Scott's pi's standard error, 0.05905473, which is what this
+    reproduces.)"""
+    table = np.array([[13, 0, 0], [0, 20, 7], [0, 4, 56]])
+    rows = np.array([(i, j) for i in range(3) for j in range(3) for _ in range(table[i, j])])
+    result = wk.agreement(rows, coefficient=coefficient)
+    assert result.statistic == pytest.approx(value, abs=5e-8)
+    n = len(rows)
+    scaled = result.standard_error * math.sqrt((n - 1) / n)
+    if coefficient == "krippendorff":
+        scaled = wk.agreement(rows, coefficient="fleiss").standard_error * math.sqrt((n - 1) / n)
+    assert scaled == pytest.approx(se, abs=5e-9)
