@@ -153,7 +153,7 @@ from .raters import (
     count_patterns,
     distinct_rows,
     encode_rating_matrix,
-    fast_patterns,
+    fast_rows,
     patterns_from_counts,
 )
 from .student_t import t_ppf, t_sf
@@ -170,7 +170,7 @@ __all__ += [
     "count_patterns",
     "distinct_rows",
     "encode_rating_matrix",
-    "fast_patterns",
+    "fast_rows",
     "features",
     "gwet_weights",
     "linearized_terms",

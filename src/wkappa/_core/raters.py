@@ -40,7 +40,7 @@ __all__ = [
     "count_patterns",
     "distinct_rows",
     "encode_rating_matrix",
-    "fast_patterns",
+    "fast_rows",
     "patterns_from_counts",
 ]
 
@@ -393,20 +393,16 @@ def distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 FAST_MIN_CELLS = 50_000
 
 
-def fast_patterns(
-    ratings: Any,
-    min_rating: int | None,
-    max_rating: int | None,
-    nan_policy: NanPolicy,
-    rows: bool = False,
-) -> tuple[CountPatterns, range, int] | None:
-    """Encode and count a large numeric (n, R) numpy array in one numba pass (two when the
-    range guessed from the first rows is too narrow).
+def fast_rows(
+    ratings: Any, min_rating: int | None, max_rating: int | None, nan_policy: NanPolicy
+) -> tuple[np.ndarray, np.ndarray, range, int] | None:
+    """Encode a large numeric (n, R) numpy array into its distinct rows of category codes in
+    one numba pass (two when the range guessed from the first rows is too narrow).
 
-    Returns the patterns, the integer categories and the number of ratings, or None when the
-    input is not such an array (the caller takes the general route). Errors are the general
-    route's. With ``rows=True`` the "patterns" are the distinct rows of category codes
-    (``-1`` = missing), for Conger's kappa.
+    Returns the distinct rows (``-1`` = missing; rows without any rating dropped), their
+    multiplicities, the integer categories and the number of ratings, or None when the input
+    is not such an array or the codes would overflow (the caller takes the general route).
+    Errors are the general route's.
     """
     if not isinstance(ratings, np.ndarray) or ratings.ndim != 2:
         return None
@@ -417,17 +413,16 @@ def fast_patterns(
         return None  # int64 magnitudes: the general route checks them
     from .kernels import numba_raters
 
-    kernel = numba_raters.rows_in_range if rows else numba_raters.count_in_range
     # One pass when the range is known: the bounds given, or those of the first rows (a
     # rating outside them stops the pass, and the data are scanned for the range first).
     guess = _guess_range(ratings, min_rating, max_rating)
     outcome = None
     if guess is not None:
         first, last = guess
-        outcome = _count(kernel, ratings, first, last - first + 1, rows)
-    if outcome is None or outcome[3] == 1:
+        outcome = _code_rows(ratings, first, last - first + 1)
+    if outcome is None or outcome[2] == 1:
         if outcome is not None and min_rating is not None and max_rating is not None:
-            value = ratings.ravel()[outcome[4]].item()
+            value = ratings.ravel()[outcome[3]].item()
             _check_bounds(int(value), int(value), min_rating, max_rating)
         lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
         if bad >= 0:
@@ -440,10 +435,10 @@ def fast_patterns(
         _check_bounds(low, high, min_rating, max_rating)
         first = low if min_rating is None else min_rating
         last = high if max_rating is None else max_rating
-        outcome = _count(kernel, ratings, first, last - first + 1, rows)
+        outcome = _code_rows(ratings, first, last - first + 1)
         if outcome is None:
             return None
-    hist, rater_counts, n_missing, status, where, powers, dense, codes = outcome
+    hist, n_missing, status, where, powers, dense, codes = outcome
     if status == 2:
         _integral_ratings(ratings.ravel()[where : where + 1].astype(np.float64), "ratings")
     if n_missing and nan_policy != "omit":
@@ -455,12 +450,13 @@ def fast_patterns(
         multiplicity = hist[present]
     else:
         present, multiplicity = np.unique(codes[codes > 0], return_counts=True)
-    base = (last - first + 2) if rows else (n_raters + 1)
-    digits = (present[:, None] // powers[None, :]) % base
-    if rows:
-        digits = digits - 1
-    patterns = CountPatterns(digits.astype(np.int64), multiplicity.astype(np.int64), rater_counts)
-    return patterns, range(first, last + 1), ratings.size - n_missing
+    digits = (present[:, None] // powers[None, :]) % (last - first + 2) - 1
+    return (
+        digits.astype(np.int64),
+        multiplicity.astype(np.int64),
+        range(first, last + 1),
+        ratings.size - n_missing,
+    )
 
 
 # Rows read to guess the range of the ratings before the one-pass count.
@@ -484,19 +480,21 @@ def _guess_range(ratings: np.ndarray, lo: int | None, hi: int | None) -> tuple[i
     return first, last
 
 
-def _count(
-    kernel: Any, ratings: np.ndarray, first: int, k: int, rows: bool = False
-) -> tuple[Any, ...] | None:
-    """Run a counting kernel for categories ``first .. first + k - 1``; None if the codes
-    would not fit in int64 (base R+1 over K digits; for rows, base K+1 over R digits)."""
+def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | None:
+    """Run the row-coding kernel for categories ``first .. first + k - 1``; None if the codes
+    (R digits in base K+1) would not fit in int64."""
+    from .kernels import numba_raters
+
     check_table_size(k)
     n, n_raters = ratings.shape
-    base, width = (k + 1, n_raters) if rows else (n_raters + 1, k)
-    if width * np.log2(base) >= 62:
+    base = k + 1
+    if n_raters * np.log2(base) >= 62:
         return None
-    powers = base ** np.arange(width, dtype=np.int64)
+    powers = base ** np.arange(n_raters, dtype=np.int64)
     space = int(powers[-1]) * base
     dense = space if space <= _DENSE_CODES else 0
     codes = np.zeros(0 if dense else n, dtype=np.int64)
-    hist, rater_counts, n_missing, status, where = kernel(ratings, first, k, powers, dense, codes)
-    return hist, rater_counts, n_missing, status, where, powers, dense, codes
+    hist, n_missing, status, where = numba_raters.rows_in_range(
+        ratings, first, k, powers, dense, codes
+    )
+    return hist, n_missing, status, where, powers, dense, codes

@@ -29,7 +29,7 @@ from .._core import (
     conger_features,
     distinct_rows,
     encode_rating_matrix,
-    fast_patterns,
+    fast_rows,
     features,
     format_value,
     gwet_weights,
@@ -773,10 +773,9 @@ def _rating_rows(
     categories and the number of ratings; None for a missing rating under 'propagate'."""
     if labels is None:
         lo, hi = check_rating_bounds(min_rating, max_rating)
-        fast = fast_patterns(ratings, lo, hi, policy, rows=True)  # type: ignore[arg-type]
+        fast = fast_rows(ratings, lo, hi, policy)  # type: ignore[arg-type]
         if fast is not None:
-            distinct, categories, n_ratings = fast
-            return distinct.patterns, distinct.multiplicity, categories, n_ratings
+            return fast
     encoded = encode_rating_matrix(
         ratings,
         labels=labels,

@@ -2,10 +2,9 @@
 
 On the raw ratings (any integer or float dtype, any memory layout):
 
-* :func:`count_in_range` — one pass that checks every rating and counts each item's pattern as
-  one integer ``sum_k r_ik (R+1)^k`` (a rating in category k adds ``(R+1)^k``), histogrammed
-  densely or returned per item, with the rater x category counts; it stops at a rating outside
-  the range it was given;
+* :func:`rows_in_range` — one pass that checks every rating and codes each item's row of
+  ratings as one integer (base K+1, a digit per rater, 0 for a missing rating), histogrammed
+  densely or returned per item; it stops at a rating outside the range it was given;
 * :func:`scan` — lowest and highest rating, missing (NaN) count and the first rating that is not
   a whole finite number, for when the range guessed from the first rows was too narrow.
 """
@@ -15,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["count_in_range", "rows_in_range", "scan"]
+__all__ = ["rows_in_range", "scan"]
 
 
 @njit(cache=True, nogil=True)
@@ -42,15 +41,17 @@ def scan(x):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def count_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyped-def]
-    """One pass: check and count, assuming every rating lies in ``lo .. lo + k - 1``.
+def rows_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyped-def]
+    """One pass: check every rating and code each item's row, assuming every rating lies in
+    ``lo .. lo + k - 1``.
 
-    Returns ``(hist, raters, n_missing, status, where)``: status 0 when done; 1 when a rating
-    falls outside the assumed range (counting stopped; the caller scans and counts again);
-    2 when the rating at flat index ``where`` is not a whole finite number.
+    The code of a row is ``sum_g (c_ig + 1) (K+1)^g`` (``c_ig + 1 = 0`` for a missing rating):
+    histogrammed densely when ``dense_size > 0``, else written to ``codes``. Returns
+    ``(hist, n_missing, status, where)``: status 0 when done; 1 when a rating falls outside
+    the assumed range (coding stopped; the caller scans for the range and codes again); 2
+    when the rating at flat index ``where`` is not a whole finite number.
     """
     n, r = x.shape
-    raters = np.zeros((r, k), dtype=np.int64)
     hist = np.zeros(max(dense_size, 1), dtype=np.int64)
     missing = 0
     top = np.float64(lo + k - 1)
@@ -64,50 +65,14 @@ def count_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-unty
                 continue
             if not (bottom <= v <= top):
                 if v == np.inf or v == -np.inf:
-                    return hist, raters, missing, 2, i * r + g
-                return hist, raters, missing, 1, i * r + g
+                    return hist, missing, 2, i * r + g
+                return hist, missing, 1, i * r + g
             c = np.int64(v)
             if np.float64(c) != v:
-                return hist, raters, missing, 2, i * r + g
-            c -= lo
-            code += powers[c]
-            raters[g, c] += 1
+                return hist, missing, 2, i * r + g
+            code += (c - lo + 1) * powers[g]
         if dense_size > 0:
             hist[code] += 1
         else:
             codes[i] = code
-    return hist, raters, missing, 0, -1
-
-
-@njit(cache=True, nogil=True)
-def rows_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyped-def]
-    """As :func:`count_in_range`, but each item's code is its whole row (who rated what):
-    ``sum_g (c_ig + 1) (K+1)^g`` with ``c_ig + 1 = 0`` for a missing rating (Conger's kappa)."""
-    n, r = x.shape
-    raters = np.zeros((r, k), dtype=np.int64)
-    hist = np.zeros(max(dense_size, 1), dtype=np.int64)
-    missing = 0
-    top = np.float64(lo + k - 1)
-    bottom = np.float64(lo)
-    for i in range(n):
-        code = 0
-        for g in range(r):
-            v = np.float64(x[i, g])
-            if v != v:
-                missing += 1
-                continue
-            if not (bottom <= v <= top):
-                if v == np.inf or v == -np.inf:
-                    return hist, raters, missing, 2, i * r + g
-                return hist, raters, missing, 1, i * r + g
-            c = np.int64(v)
-            if np.float64(c) != v:
-                return hist, raters, missing, 2, i * r + g
-            c -= lo
-            code += (c + 1) * powers[g]
-            raters[g, c] += 1
-        if dense_size > 0:
-            hist[code] += 1
-        else:
-            codes[i] = code
-    return hist, raters, missing, 0, -1
+    return hist, missing, 0, -1
