@@ -689,3 +689,33 @@ def test_irrcac_readme_cont3x3abstractors(coefficient, value, se):
     if coefficient == "krippendorff":
         scaled = wk.agreement(rows, coefficient="fleiss").standard_error * math.sqrt((n - 1) / n)
     assert scaled == pytest.approx(se, abs=5e-9)
+
+
+@pytest.mark.parametrize("parallel", [True, False])
+def test_numba_route_parallel_equals_serial(monkeypatch, parallel):
+    """The parallel row-coding pass (blocks with their own histograms) gives the serial
+    pass's result, including where it stops (a rating outside the guessed range, a bad
+    value)."""
+    import wkappa._core.raters as raters
+    from wkappa._core.fused import PARALLEL_MIN, set_parallel
+
+    rng = np.random.default_rng(21)
+    n = max(PARALLEL_MIN // 4 + 1, 20_000)
+    data = rng.integers(1, 4, size=(n, 4)).astype(float)
+    data[rng.random(data.shape) < 0.1] = np.nan
+    data[n - 5, 2] = 5.0  # outside the range of the first rows: a second pass
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 0)
+    set_parallel(parallel)
+    try:
+        fast = wk.agreement(data, coefficient="conger", weights="linear")
+        with pytest.raises(WkappaError, match=r"non-integer rating 2\.5"):
+            bad = data.copy()
+            bad[n // 2, 1] = 2.5
+            wk.agreement(bad)
+    finally:
+        set_parallel(None)
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 10**15)
+    slow = wk.agreement(data, coefficient="conger", weights="linear")
+    assert fast.labels == slow.labels == (1, 2, 3, 4, 5)
+    assert fast.statistic == pytest.approx(slow.statistic, abs=1e-14)
+    assert fast.standard_error == pytest.approx(slow.standard_error, abs=1e-14)

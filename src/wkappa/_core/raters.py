@@ -31,6 +31,7 @@ from .encode import (
     check_rating_bounds,
     check_table_size,
 )
+from .fused import parallel_section, use_parallel
 from .options import NanPolicy, format_value
 
 __all__ = [
@@ -459,6 +460,11 @@ def fast_rows(
     )
 
 
+# The parallel pass gives each of this many row blocks its own dense histogram (threads take
+# blocks one by one), for histograms of at most this many codes.
+_PARALLEL_BLOCKS = 16
+_PARALLEL_MAX_CODES = 1 << 16
+
 # Rows read to guess the range of the ratings before the one-pass count.
 _GUESS_ROWS = 4096
 
@@ -494,6 +500,17 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
     space = int(powers[-1]) * base
     dense = space if space <= _DENSE_CODES else 0
     codes = np.zeros(0 if dense else n, dtype=np.int64)
+    if 0 < dense <= _PARALLEL_MAX_CODES and use_parallel(ratings.size):
+        with parallel_section():
+            hists, missing, statuses, wheres = numba_raters.rows_in_range_parallel(
+                ratings, first, k, powers, dense, _PARALLEL_BLOCKS
+            )
+        stopped = np.flatnonzero(statuses)
+        if stopped.size:  # the first block (in row order) that stopped decides
+            block = int(stopped[0])
+            return None, 0, int(statuses[block]), int(wheres[block]), powers, dense, codes
+        hist = hists.sum(axis=0)
+        return hist, int(missing.sum()), 0, -1, powers, dense, codes
     hist, n_missing, status, where = numba_raters.rows_in_range(
         ratings, first, k, powers, dense, codes
     )

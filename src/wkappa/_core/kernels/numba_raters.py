@@ -12,9 +12,9 @@ On the raw ratings (any integer or float dtype, any memory layout):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-__all__ = ["rows_in_range", "scan"]
+__all__ = ["rows_in_range", "rows_in_range_parallel", "scan"]
 
 
 @njit(cache=True, nogil=True)
@@ -76,3 +76,49 @@ def rows_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyp
         else:
             codes[i] = code
     return hist, missing, 0, -1
+
+
+@njit(cache=True, nogil=True)
+def _code_block(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` on rows ``start:stop`` into a dense histogram."""
+    r = x.shape[1]
+    missing = 0
+    top = np.float64(lo + k - 1)
+    bottom = np.float64(lo)
+    for i in range(start, stop):
+        code = 0
+        for g in range(r):
+            v = np.float64(x[i, g])
+            if v != v:
+                missing += 1
+                continue
+            if not (bottom <= v <= top):
+                if v == np.inf or v == -np.inf:
+                    return missing, 2, i * r + g
+                return missing, 1, i * r + g
+            c = np.int64(v)
+            if np.float64(c) != v:
+                return missing, 2, i * r + g
+            code += (c - lo + 1) * powers[g]
+        hist[code] += 1
+    return missing, 0, -1
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` (dense histogram only) over ``n_blocks`` row blocks in parallel,
+    each into its own histogram row; returns ``(hists, missing, status, where)`` per block."""
+    n = x.shape[0]
+    hists = np.zeros((n_blocks, dense_size), dtype=np.int64)
+    missing = np.zeros(n_blocks, dtype=np.int64)
+    status = np.zeros(n_blocks, dtype=np.int64)
+    where = np.full(n_blocks, -1, dtype=np.int64)
+    size = (n + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        start = b * size
+        stop = min(n, start + size)
+        m, s, w = _code_block(x, start, stop, lo, k, powers, hists[b])
+        missing[b] = m
+        status[b] = s
+        where[b] = w
+    return hists, missing, status, where
