@@ -83,3 +83,13 @@ def test_frame_errors():
     frame = pl.DataFrame({"item": [1, 1, 2], "coder": ["a", "a", "b"], "grade": [1, 2, 1]})
     with pytest.raises(wk.WkappaError, match="more than once"):
         wkf.agreement(frame, item="item", rater="coder", rating="grade")
+
+
+def test_dask_wide():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    frame = dd.from_pandas(pd.DataFrame(WIDE, columns=["r0", "r1", "r2", "r3"]), npartitions=3)
+    expected = wk.agreement(WIDE, coefficient="conger")
+    result = wkf.agreement(frame, raters=["r0", "r1", "r2", "r3"], coefficient="conger")
+    assert result.statistic == pytest.approx(expected.statistic, abs=1e-13)
+    assert result.standard_error == pytest.approx(expected.standard_error, abs=1e-13)

@@ -516,7 +516,7 @@ def agreement(
 
     Parameters
     ----------
-    df : pandas, polars (eager or lazy), pyarrow, DuckDB or Dask data frame
+    df : pandas, polars (eager or lazy), pyarrow, DuckDB or Dask data frame (Spark untested)
     raters : sequence of str, optional
         Wide layout: one column per rater (rows are items).
     item, rater, rating : str, optional
