@@ -48,3 +48,22 @@ __all__ = [
     "qwk",
     "weighted_kappa",
 ]
+
+# Several raters (appended).
+from ._stats import (
+    AgreementResult,
+    PanelComparison,
+    agreement,
+    agreement_from_counts,
+    krippendorff_alpha,
+    rater_vs_panel,
+)
+
+__all__ += [
+    "AgreementResult",
+    "PanelComparison",
+    "agreement",
+    "agreement_from_counts",
+    "krippendorff_alpha",
+    "rater_vs_panel",
+]

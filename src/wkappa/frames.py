@@ -493,3 +493,85 @@ def _engine_group_tables(
     check_groups_table_size(n_groups, encoded.n_categories)
     tables = scatter_table(encoded, counts.weight is None, group_of[~mask], n_groups)
     return GroupTables(tables, key_rows, stale), counts.frame.implementation
+
+
+def agreement(
+    df: Any,
+    *,
+    raters: Sequence[str] | None = None,
+    item: str | None = None,
+    rater: str | None = None,
+    rating: str | None = None,
+    by: str | None = None,
+    coefficient: str = "fleiss",
+    weights: Any = "unweighted",
+    labels: Any = None,
+    min_rating: Any = None,
+    max_rating: Any = None,
+    zero_division: Any = "warn",
+    population_size: int | None = None,
+    alternative: str = "two-sided",
+) -> Any:
+    """Agreement of several raters in a data frame, counted in the engine.
+
+    Parameters
+    ----------
+    df : pandas, polars (eager or lazy), pyarrow, DuckDB or Dask data frame (Spark untested)
+    raters : sequence of str, optional
+        Wide layout: one column per rater (rows are items).
+    item, rater, rating : str, optional
+        Long layout: one row per rating (each rater rates an item at most once).
+    by : str, optional
+        A column whose values each get their own coefficient (on one set of categories: the
+        integer range of all the ratings, or ``labels``).
+    coefficient, weights, labels, min_rating, max_rating, zero_division, population_size,
+    alternative
+        As in :func:`wkappa.agreement` (missing ratings are used as irrCAC does).
+
+    Returns
+    -------
+    AgreementResult, or dict of group value -> AgreementResult with ``by``
+
+    Notes
+    -----
+    The wide layout sends ``group_by(raters).agg(len)`` to the engine and only the distinct
+    rows of ratings come back. The long layout counts the (item, rater, rating) triples in the
+    engine and pivots them here, which holds an items x raters table in memory.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import wkappa.frames as wkf
+    >>> frame = pl.DataFrame({"a": [1, 2, 3, 3, 2], "b": [1, 2, 3, 3, 1], "c": [1, 2, 2, 3, 2]})
+    >>> round(wkf.agreement(frame, raters=["a", "b", "c"]).statistic, 4)
+    0.5946
+    """
+    from ._frames import rater_rows
+    from ._stats import agreement_from_rows
+
+    found = rater_rows(df, raters=raters, item=item, rater=rater, rating=rating, by=by)
+    if by is not None and labels is None and min_rating is None and max_rating is None:
+        # One set of categories for every group: the range of all the ratings.
+        numeric = [rows for _, rows, _, _ in found if rows.dtype.kind == "f"]
+        present = [rows[~np.isnan(rows)] for rows in numeric]
+        present = [values for values in present if values.size]
+        if len(numeric) == len(found) and present:
+            low = min(float(values.min()) for values in present)
+            high = max(float(values.max()) for values in present)
+            if low.is_integer() and high.is_integer():
+                min_rating, max_rating = int(low), int(high)
+    options = {
+        "coefficient": coefficient,
+        "weights": weights,
+        "labels": labels,
+        "min_rating": min_rating,
+        "max_rating": max_rating,
+        "zero_division": zero_division,
+        "population_size": population_size,
+        "alternative": alternative,
+    }
+    results = {
+        group: agreement_from_rows(rows, counts, **options)  # type: ignore[arg-type]
+        for group, rows, counts, _ in found
+    }
+    return results[None] if by is None else results

@@ -238,6 +238,10 @@ def _parser() -> argparse.ArgumentParser:
     _common(score)
     score.set_defaults(func=_score)
 
+    from .agree import add_agree_parser
+
+    add_agree_parser(sub, _common)
+
     thresholds = sub.add_parser(
         "thresholds",
         help="exact kappa-optimal thresholds for scores",

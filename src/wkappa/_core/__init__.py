@@ -133,3 +133,49 @@ __all__ = [
     "weighted_kappa",
     "weights_name",
 ]
+
+# Several raters (appended; kept apart from the two-rater names above).
+from .agreement import (
+    COEFFICIENTS,
+    GWET_WEIGHTS,
+    Estimate,
+    coefficient_from_sums,
+    conger_features,
+    features,
+    gwet_weights,
+    linearized_terms,
+    rows_to_counts,
+)
+from .raters import (
+    CountPatterns,
+    RatingCodes,
+    aggregate_patterns,
+    count_patterns,
+    distinct_rows,
+    encode_rating_matrix,
+    fast_rows,
+    patterns_from_counts,
+)
+from .student_t import t_ppf, t_sf
+
+__all__ += [
+    "COEFFICIENTS",
+    "GWET_WEIGHTS",
+    "CountPatterns",
+    "Estimate",
+    "RatingCodes",
+    "aggregate_patterns",
+    "coefficient_from_sums",
+    "conger_features",
+    "count_patterns",
+    "distinct_rows",
+    "encode_rating_matrix",
+    "fast_rows",
+    "features",
+    "gwet_weights",
+    "linearized_terms",
+    "patterns_from_counts",
+    "rows_to_counts",
+    "t_ppf",
+    "t_sf",
+]

@@ -33,3 +33,8 @@ __all__ = [
     "result_frame",
     "scatter_table",
 ]
+
+# Several raters (appended).
+from .raters import rater_rows
+
+__all__ += ["rater_rows"]

@@ -45,3 +45,23 @@ __all__ = [
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_table",
 ]
+
+# Several raters (appended).
+from .panel import PanelComparison, rater_vs_panel
+from .several import (
+    AgreementResult,
+    agreement,
+    agreement_from_counts,
+    agreement_from_rows,
+    krippendorff_alpha,
+)
+
+__all__ += [
+    "AgreementResult",
+    "PanelComparison",
+    "agreement",
+    "agreement_from_counts",
+    "agreement_from_rows",
+    "krippendorff_alpha",
+    "rater_vs_panel",
+]

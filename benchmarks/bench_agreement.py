@@ -1,0 +1,132 @@
+"""Several raters: wkappa.agreement / krippendorff_alpha side by side with their peers.
+
+In one process, on the same arrays (items x 5 raters, 5 categories, 10% of the ratings
+missing, and the same data complete), interleaved (every repetition times each contender
+once, in turn), medians, printed as times and as ratios to wkappa. Peers: the ``krippendorff``
+package (nominal, ordinal, interval), statsmodels ``fleiss_kappa(aggregate_raters(x))``
+(complete data only: it refuses missing ratings) and the irrCAC port (pip ``irrcac``; complete
+data only: under pandas 3 it counts NaN as a category). Then the extra peak memory of one call
+(tracemalloc: numpy allocations, which the numba kernels' few small arrays are not) against
+the input's size, and the cost per rating at both sizes.
+
+Usage::
+
+    python benchmarks/bench_agreement.py            # 1e5 x 5 and 1e6 x 5
+    python benchmarks/bench_agreement.py --quick    # 1e5 x 5 only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tracemalloc
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import wkappa as wk
+from _timing import interleaved
+
+K = 5
+RATERS = 5
+
+
+def data(n: int, missing: float, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, K, n)
+    noise = rng.integers(-1, 2, size=(n, RATERS)) * (rng.random((n, RATERS)) < 0.3)
+    ratings = np.clip(truth[:, None] + noise, 0, K - 1).astype(np.float64) + 1
+    if missing:
+        ratings[rng.random(ratings.shape) < missing] = np.nan
+    return ratings
+
+
+def contenders(x: np.ndarray, complete: bool) -> dict[str, dict[str, Callable[[], Any]]]:
+    """{coefficient: {name: call}}; the first name of each group is wkappa's."""
+    groups: dict[str, dict[str, Callable[[], Any]]] = {}
+    try:
+        import krippendorff
+    except ImportError:  # pragma: no cover
+        krippendorff = None
+    for level in ("nominal", "ordinal", "interval"):
+        group: dict[str, Callable[[], Any]] = {
+            "wkappa": lambda level=level: wk.krippendorff_alpha(x, level=level),
+        }
+        if krippendorff is not None:
+            group["krippendorff"] = lambda level=level: krippendorff.alpha(
+                reliability_data=x.T, level_of_measurement=level
+            )
+        groups[f"alpha {level}"] = group
+    fleiss: dict[str, Callable[[], Any]] = {"wkappa": lambda: wk.agreement(x)}
+    gwet: dict[str, Callable[[], Any]] = {"wkappa": lambda: wk.agreement(x, coefficient="gwet")}
+    conger: dict[str, Callable[[], Any]] = {"wkappa": lambda: wk.agreement(x, coefficient="conger")}
+    if complete:
+        from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+        fleiss["statsmodels"] = lambda: fleiss_kappa(aggregate_raters(x)[0])
+        try:
+            import pandas as pd
+            from irrCAC.raw import CAC
+
+            frame = pd.DataFrame(x)
+            fleiss["irrCAC port"] = lambda: CAC(frame).fleiss()
+            gwet["irrCAC port"] = lambda: CAC(frame).gwet()
+            conger["irrCAC port"] = lambda: CAC(frame).conger()
+        except ImportError:  # pragma: no cover
+            pass
+    groups["fleiss"] = fleiss
+    groups["gwet AC1"] = gwet
+    groups["conger"] = conger
+    return groups
+
+
+def extra_peak(call: Callable[[], Any]) -> int:
+    tracemalloc.start()
+    call()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    sizes = [100_000] if args.quick else [100_000, 1_000_000]
+    warnings.simplefilter("ignore")
+    print(f"numpy {np.__version__}, wkappa {wk.__version__}, {os.cpu_count()} cores")
+    per_rating: dict[tuple[str, str], list[float]] = {}
+    for n in sizes:
+        for missing in (0.1, 0.0):
+            x = data(n, missing)
+            label = f"{n:,} x {RATERS}, {'10% missing' if missing else 'complete'}"
+            print(f"\n### {label} ({x.nbytes / 2**20:.0f} MiB input)\n")
+            print("| coefficient | contender | median ms | ratio to wkappa | extra peak MiB |")
+            print("| --- | --- | ---: | ---: | ---: |")
+            for coefficient, group in contenders(x, missing == 0).items():
+                repeats = 5 if n <= 100_000 else 3
+                times = interleaved(group, repeats, warm_up=True)
+                base = times["wkappa"]
+                per_rating.setdefault(
+                    (coefficient, "missing" if missing else "complete"), []
+                ).append(base / x.size)
+                for name, seconds in times.items():
+                    peak = extra_peak(group[name]) / 2**20
+                    ratio = seconds / base
+                    print(
+                        f"| {coefficient} | {name} | {seconds * 1e3:,.1f} | {ratio:,.1f}x | "
+                        f"{peak:,.1f} |"
+                    )
+    if len(sizes) > 1:
+        print("\n### Cost per rating, 1e6 x 5 against 1e5 x 5 (1.0 = linear)\n")
+        for (coefficient, kind), values in per_rating.items():
+            print(f"- {coefficient} ({kind}): {values[1] / values[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""``wkappa agree``: agreement of several raters in a file (wide or long)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import math
+from typing import Any
+
+from .._stats import BootstrapMethod, agreement_from_rows
+from ..exceptions import WkappaError
+
+__all__ = ["add_agree_parser", "run_agree"]
+
+_COEFFICIENTS = ("fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent")
+_WEIGHTS = (
+    "unweighted",
+    "quadratic",
+    "linear",
+    "ordinal",
+    "radical",
+    "ratio",
+    "circular",
+    "bipolar",
+)
+
+
+def add_agree_parser(sub: Any, common: Any) -> None:
+    """Register ``agree`` on the sub-command parser; ``common`` adds --quiet/--debug."""
+    agree = sub.add_parser(
+        "agree",
+        help="agreement of several raters (Fleiss, Conger, Gwet, Krippendorff, ...)",
+        description=(
+            "Agreement of several raters: wide (one column per rater, --raters a,b,c) or long "
+            "(one row per rating: --item, --rater, --rating)."
+        ),
+    )
+    agree.add_argument(
+        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
+    )
+    agree.add_argument(
+        "--input-format",
+        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
+        help="the file's format (default: from its name)",
+    )
+    agree.add_argument("--separator", metavar="CHAR", help="field separator of a CSV file")
+    agree.add_argument("--raters", metavar="A,B,C", help="wide: the rater columns")
+    agree.add_argument("--item", metavar="COL", help="long: the item column")
+    agree.add_argument("--rater", metavar="COL", help="long: the rater column")
+    agree.add_argument("--rating", metavar="COL", help="long: the rating column")
+    agree.add_argument(
+        "--coefficient", choices=_COEFFICIENTS, default="fleiss", help="(default: fleiss)"
+    )
+    agree.add_argument(
+        "--weights", choices=_WEIGHTS, default="unweighted", help="(default: unweighted)"
+    )
+    agree.add_argument("--labels", metavar="A,B,C", help="the categories in order")
+    agree.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
+    agree.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
+    agree.add_argument(
+        "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
+    )
+    agree.add_argument(
+        "--bootstrap", type=int, default=0, metavar="N", help="bootstrap the interval"
+    )
+    agree.add_argument("--seed", type=int, help="random seed of the bootstrap")
+    agree.add_argument(
+        "--population-size", type=int, metavar="N", help="finite-population correction"
+    )
+    agree.add_argument(
+        "--alternative",
+        choices=("two-sided", "greater", "less"),
+        default="two-sided",
+        help="of the p-value (irrCAC prints 'greater'; default: two-sided)",
+    )
+    agree.add_argument(
+        "--format", choices=("text", "json", "csv"), default="text", help="output (default: text)"
+    )
+    agree.add_argument("--explain", action="store_true", help="explain the computation")
+    common(agree)
+    agree.set_defaults(func=run_agree)
+
+
+def _split(text: str, option: str) -> list[str]:
+    names = [part.strip() for part in text.split(",")]
+    if any(not name for name in names):
+        raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
+    return names
+
+
+def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
+    """The distinct rows of the rater columns (polars, streaming) and their counts."""
+    from .io import COUNT, count_keys, open_source
+
+    source = open_source(args.file, args.input_format, args.separator)
+    wide = args.raters is not None
+    long = any(v is not None for v in (args.item, args.rater, args.rating))
+    if wide == long:
+        raise WkappaError(
+            "Give either --raters A,B,C (one column per rater) or --item, --rater and --rating "
+            "(one row per rating)."
+        )
+    text = _split(args.labels, "--labels") if args.labels else None
+    if wide:
+        raters = _split(args.raters, "--raters")
+        if len(raters) < 2:
+            raise WkappaError("--raters needs at least two columns.")
+        options = {f"--raters ({name})": name for name in raters}
+        _, counts = count_keys(source, raters, options=options, text=raters if text else ())
+        return counts.select(raters), counts[COUNT], raters
+    if None in (args.item, args.rater, args.rating):
+        raise WkappaError("The long layout needs all of --item, --rater and --rating.")
+    pl = __import__("polars")
+    keys = [args.item, args.rater, args.rating]
+    options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
+    _, counts = count_keys(
+        source,
+        keys,
+        options=options,
+        text=[args.item, args.rater, *([args.rating] if text else [])],
+    )
+    repeated = counts.group_by([args.item, args.rater]).len().filter(pl.col("len") > 1)
+    if repeated.height:
+        first = repeated.row(0)
+        raise WkappaError(
+            f"Rater {first[1]!r} rated item {first[0]!r} more than once; the long layout needs "
+            "one rating per item and rater."
+        )
+    duplicated = counts.filter(pl.col(COUNT) > 1)
+    if duplicated.height:
+        first = duplicated.row(0)
+        raise WkappaError(
+            f"Rater {first[1]!r} rated item {first[0]!r} more than once; the long layout needs "
+            "one rating per item and rater."
+        )
+    wide_frame = counts.pivot(on=args.rater, index=args.item, values=args.rating)
+    raters = [c for c in wide_frame.columns if c != args.item]
+    grouped = wide_frame.group_by(raters).len()
+    return grouped.select(raters), grouped["len"], raters
+
+
+def _labels(text: str | None, rows: Any) -> list[Any] | None:
+    if text is None:
+        return None
+    names = _split(text, "--labels")
+    if all(dtype.is_numeric() for dtype in rows.schema.values()):
+        values: list[Any] = []
+        for name in names:
+            try:
+                number = float(name)
+            except ValueError:
+                raise WkappaError(
+                    f"--labels has {name!r}, but the rater columns hold numbers."
+                ) from None
+            values.append(int(number) if number.is_integer() else number)
+        return values
+    return names
+
+
+def run_agree(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    rows, counts, raters = _distinct_rows(args)
+    values = rows.to_numpy()
+    if values.dtype.kind == "O" and all(dtype.is_numeric() for dtype in rows.schema.values()):
+        values = values.astype(np.float64)
+    result = agreement_from_rows(
+        values,
+        counts.to_numpy().astype(np.int64),
+        coefficient=args.coefficient,
+        weights=args.weights,
+        labels=_labels(args.labels, rows),
+        min_rating=args.min_rating,
+        max_rating=args.max_rating,
+        population_size=args.population_size,
+        alternative=args.alternative,
+    )
+    if args.bootstrap:
+        method: Any = BootstrapMethod(args.bootstrap, rng=args.seed)
+        ci = result.confidence_interval(args.ci, method=method)
+    else:
+        ci = result.confidence_interval(args.ci)
+    if args.format == "json":
+        import json
+
+        document = {"file": args.file, "raters": raters, **result.to_dict(args.ci)}
+        document["confidence_interval"] = ci.to_dict()
+        print(json.dumps(document, indent=2, allow_nan=False))
+    elif args.format == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        fields = [
+            "coefficient", "statistic", "standard_error", "ci_low", "ci_high",
+            "confidence_level", "pvalue", "alternative", "percent_agreement",
+            "chance_agreement", "n_items", "n_raters", "n_ratings", "weights",
+        ]  # fmt: skip
+        writer.writerow(fields)
+        writer.writerow(
+            [
+                result.coefficient,
+                _num(result.statistic),
+                _num(result.standard_error),
+                _num(ci.low),
+                _num(ci.high),
+                ci.confidence_level,
+                _num(result.pvalue),
+                result.alternative,
+                _num(result.percent_agreement),
+                _num(result.chance_agreement),
+                result.n_items,
+                result.n_raters,
+                result.n_ratings,
+                result.weights,
+            ]
+        )
+        print(buffer.getvalue(), end="")
+    else:
+        print(f"{args.file}: {result.name}, {result.weights} weights")
+        print(f"  raters       {', '.join(map(str, raters))}")
+        print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings)")
+        print(f"  statistic    {_num(result.statistic)}")
+        print(f"  std. error   {_num(result.standard_error)}")
+        print(
+            f"  {ci.confidence_level:.0%} CI       [{_num(ci.low)}, {_num(ci.high)}] ({ci.method})"
+        )
+        print(f"  p-value      {_num(result.pvalue)} ({result.alternative}, H0: 0)")
+        print(f"  pa / pe      {_num(result.percent_agreement)} / {_num(result.chance_agreement)}")
+        if args.explain:
+            print()
+            print(result.explain())
+    return 0
+
+
+def _num(value: float) -> str:
+    return "nan" if math.isnan(value) else f"{value:.6g}"

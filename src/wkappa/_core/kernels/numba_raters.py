@@ -1,0 +1,124 @@
+"""numba kernels for several raters: scan and count an items x raters matrix (imported lazily).
+
+On the raw ratings (any integer or float dtype, any memory layout):
+
+* :func:`rows_in_range` — one pass that checks every rating and codes each item's row of
+  ratings as one integer (base K+1, a digit per rater, 0 for a missing rating), histogrammed
+  densely or returned per item; it stops at a rating outside the range it was given;
+* :func:`scan` — lowest and highest rating, missing (NaN) count and the first rating that is not
+  a whole finite number, for when the range guessed from the first rows was too narrow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = ["rows_in_range", "rows_in_range_parallel", "scan"]
+
+
+@njit(cache=True, nogil=True)
+def scan(x):  # type: ignore[no-untyped-def]
+    """(lo, hi, n_missing, first_bad) of a float or integer (n, R) matrix; first_bad is the
+    flat index of the first non-finite or non-integer rating, or -1."""
+    n, r = x.shape
+    lo = np.inf
+    hi = -np.inf
+    missing = 0
+    for i in range(n):
+        for g in range(r):
+            v = np.float64(x[i, g])
+            if v != v:
+                missing += 1
+                continue
+            if v - np.floor(v) != 0.0 or v == np.inf or v == -np.inf:
+                return lo, hi, missing, i * r + g
+            if v < lo:
+                lo = v
+            if v > hi:
+                hi = v
+    return lo, hi, missing, -1
+
+
+@njit(cache=True, nogil=True)
+def rows_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyped-def]
+    """One pass: check every rating and code each item's row, assuming every rating lies in
+    ``lo .. lo + k - 1``.
+
+    The code of a row is ``sum_g (c_ig + 1) (K+1)^g`` (``c_ig + 1 = 0`` for a missing rating):
+    histogrammed densely when ``dense_size > 0``, else written to ``codes``. Returns
+    ``(hist, n_missing, status, where)``: status 0 when done; 1 when a rating falls outside
+    the assumed range (coding stopped; the caller scans for the range and codes again); 2
+    when the rating at flat index ``where`` is not a whole finite number.
+    """
+    n, r = x.shape
+    hist = np.zeros(max(dense_size, 1), dtype=np.int64)
+    missing = 0
+    top = np.float64(lo + k - 1)
+    bottom = np.float64(lo)
+    for i in range(n):
+        code = 0
+        for g in range(r):
+            v = np.float64(x[i, g])
+            if v != v:
+                missing += 1
+                continue
+            if not (bottom <= v <= top):
+                if v == np.inf or v == -np.inf:
+                    return hist, missing, 2, i * r + g
+                return hist, missing, 1, i * r + g
+            c = np.int64(v)
+            if np.float64(c) != v:
+                return hist, missing, 2, i * r + g
+            code += (c - lo + 1) * powers[g]
+        if dense_size > 0:
+            hist[code] += 1
+        else:
+            codes[i] = code
+    return hist, missing, 0, -1
+
+
+@njit(cache=True, nogil=True)
+def _code_block(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` on rows ``start:stop`` into a dense histogram."""
+    r = x.shape[1]
+    missing = 0
+    top = np.float64(lo + k - 1)
+    bottom = np.float64(lo)
+    for i in range(start, stop):
+        code = 0
+        for g in range(r):
+            v = np.float64(x[i, g])
+            if v != v:
+                missing += 1
+                continue
+            if not (bottom <= v <= top):
+                if v == np.inf or v == -np.inf:
+                    return missing, 2, i * r + g
+                return missing, 1, i * r + g
+            c = np.int64(v)
+            if np.float64(c) != v:
+                return missing, 2, i * r + g
+            code += (c - lo + 1) * powers[g]
+        hist[code] += 1
+    return missing, 0, -1
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` (dense histogram only) over ``n_blocks`` row blocks in parallel,
+    each into its own histogram row; returns ``(hists, missing, status, where)`` per block."""
+    n = x.shape[0]
+    hists = np.zeros((n_blocks, dense_size), dtype=np.int64)
+    missing = np.zeros(n_blocks, dtype=np.int64)
+    status = np.zeros(n_blocks, dtype=np.int64)
+    where = np.full(n_blocks, -1, dtype=np.int64)
+    size = (n + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        start = b * size
+        stop = min(n, start + size)
+        m, s, w = _code_block(x, start, stop, lo, k, powers, hists[b])
+        missing[b] = m
+        status[b] = s
+        where[b] = w
+    return hists, missing, status, where

@@ -1,0 +1,517 @@
+"""Several raters: read an items x raters matrix, encode it, count it.
+
+The ratings become category codes ``0..K-1`` (``-1`` where a rating is missing) by the same
+rules as two raters' ratings (:mod:`wkappa._core.encode`): every integer from ``min_rating`` to
+``max_rating`` by default, ``labels=`` for an explicit order, strings only with ``labels=``
+when the order matters, non-integer numbers refused.
+
+Every coefficient but Conger's depends on the data only through the items x categories counts
+``r_ik`` (how many raters put item i in category k), and only through the *distinct* rows of
+that matrix with their multiplicities: a few hundred patterns for 5 raters and 5 categories,
+however many items. Conger's kappa also needs to know which rater gave which rating; its
+compact state is the distinct rows of the code matrix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import WkappaError, WkappaTypeError
+from .columns import Column, _object_column, to_column
+from .dependencies import is_pandas_object
+from .encode import (
+    _encode_with_labels,
+    _integral_ratings,
+    _values_of,
+    check_labels,
+    check_rating_bounds,
+    check_table_size,
+)
+from .fused import parallel_section, use_parallel
+from .options import NanPolicy, format_value
+
+__all__ = [
+    "CountPatterns",
+    "RatingCodes",
+    "aggregate_patterns",
+    "count_patterns",
+    "distinct_rows",
+    "encode_rating_matrix",
+    "fast_rows",
+    "patterns_from_counts",
+]
+
+# Pattern codes sum_k r_ik (R+1)^k are histogrammed densely up to this many distinct codes.
+_DENSE_CODES = 1 << 20
+
+
+@dataclass(frozen=True)
+class RatingCodes:
+    """The ratings as category codes.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n, R), int64
+        Category index of each rating, ``-1`` where it is missing.
+    labels : Sequence
+        The K categories in order (a ``range`` for integer ratings without ``labels``).
+    """
+
+    codes: np.ndarray
+    labels: Sequence[Any]
+
+
+@dataclass(frozen=True)
+class CountPatterns:
+    """The distinct items x categories count rows with their multiplicities.
+
+    Attributes
+    ----------
+    patterns : ndarray of shape (m, K), int64
+        Distinct rows ``r_i.`` (raters per category), each with at least one rating.
+    multiplicity : ndarray of shape (m,), int64
+        How many items have each pattern.
+    rater_counts : ndarray of shape (R, K), int64, or None
+        How many items each rater put in each category (None for counts input).
+    """
+
+    patterns: np.ndarray
+    multiplicity: np.ndarray
+    rater_counts: np.ndarray | None
+
+
+def _frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
+    """The rating columns of a pandas or polars DataFrame, or None for other inputs."""
+    if is_pandas_object(ratings) and hasattr(ratings, "columns"):
+        return [(str(name), ratings[name]) for name in ratings.columns]
+    module = type(ratings).__module__
+    if module.startswith("polars") and hasattr(ratings, "get_columns"):
+        return [(series.name, series) for series in ratings.get_columns()]
+    return None
+
+
+def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:
+    """A numeric (n, R) array, or one :class:`Column` per rater."""
+    frame = _frame_columns(ratings)
+    if frame is not None:
+        columns = [to_column(values, f"ratings[{name!r}]") for name, values in frame]
+        lengths = {len(column.values) for column in columns}
+        if len(lengths) > 1:  # pragma: no cover - a frame's columns have one length
+            raise WkappaError("`ratings` columns have different lengths.")
+        return None, columns
+    if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
+        raise WkappaTypeError(
+            "`ratings` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
+            f"rating columns; got {type(ratings).__name__}."
+        )
+    try:
+        array = np.asarray(ratings)
+    except ValueError:
+        raise WkappaError(
+            "`ratings` could not be read as a 2-D array: its rows have different lengths. "
+            "Hint: mark a missing rating with None or NaN so that every row has one entry "
+            "per rater."
+        ) from None
+    if array.ndim != 2:
+        raise WkappaError(
+            f"`ratings` must be 2-D (rows are items, columns raters); got shape {array.shape}. "
+            "Hint: for two raters' separate arrays use wkappa.weighted_kappa, or stack them "
+            "with np.column_stack."
+        )
+    if array.dtype.kind in "biuf":
+        return array, None
+    if array.dtype.kind in "US":
+        mixed = isinstance(ratings, list) and any(
+            not isinstance(value, str) for row in ratings for value in row
+        )
+        if mixed:
+            array = np.asarray(ratings, dtype=object)
+    if array.dtype.kind == "O":
+        return None, [
+            _object_column(array[:, g], f"ratings[:, {g}]") for g in range(array.shape[1])
+        ]
+    if array.dtype.kind in "US":
+        return None, [Column(array[:, g], None) for g in range(array.shape[1])]
+    raise WkappaTypeError(f"`ratings` has an unsupported dtype {array.dtype}.")
+
+
+def _check_shape(n: int, n_raters: int) -> None:
+    if n == 0:
+        raise WkappaError("`ratings` has no items (rows); there is nothing to score.")
+    if n_raters < 2:
+        raise WkappaError(
+            f"`ratings` has {n_raters} rater column(s); agreement needs at least two raters. "
+            "Hint: rows are items and columns raters; transpose the matrix if it is the other "
+            "way round."
+        )
+
+
+def _missing_error(item: int, rater: int) -> WkappaError:
+    return WkappaError(
+        f"`ratings` has a missing rating (NaN/None/NA) for item {item}, rater {rater}. "
+        "Hint: nan_policy='omit' (the default) uses the ratings that are there, as Gwet's "
+        "irrCAC does."
+    )
+
+
+def encode_rating_matrix(
+    ratings: Any,
+    *,
+    labels: Any = None,
+    min_rating: Any = None,
+    max_rating: Any = None,
+    ordered: bool = True,
+    nan_policy: NanPolicy = "omit",
+) -> RatingCodes | None:
+    """Validate an items x raters matrix and encode it as category codes.
+
+    Parameters
+    ----------
+    ratings : array-like of shape (n, R) or DataFrame
+        Rows are items, columns raters; missing ratings are NaN / None / null.
+    labels, min_rating, max_rating
+        The categories, as for two raters (:func:`wkappa._core.encode.encode_ratings`).
+    ordered : bool
+        Whether the category order matters (weighted coefficients).
+    nan_policy : {'omit', 'raise', 'propagate'}
+        'omit' keeps missing ratings as ``-1`` codes; 'raise' refuses them; 'propagate'
+        returns None when there is one.
+
+    Returns
+    -------
+    RatingCodes or None
+    """
+    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
+    array, columns = _read_matrix(ratings)
+    label_array = None if labels is None else check_labels(labels)
+
+    if array is not None:
+        n, n_raters = array.shape
+        _check_shape(n, n_raters)
+        missing = np.isnan(array) if array.dtype.kind == "f" else None
+        if missing is not None and not missing.any():
+            missing = None
+        if missing is not None:
+            if nan_policy == "raise":
+                item, rater = np.argwhere(missing)[0]
+                raise _missing_error(int(item), int(rater))
+            if nan_policy == "propagate":
+                return None
+        present = array if missing is None else array[~missing]
+        if label_array is not None:
+            codes = np.full((n, n_raters), -1, dtype=np.int64)
+            found = _encode_with_labels(Column(present, None), label_array, "ratings")
+            if missing is None:
+                codes[...] = found.reshape(n, n_raters)
+            else:
+                codes[~missing] = found
+            return RatingCodes(codes, tuple(label_array.tolist()))
+        values = _integral_ratings(present.ravel(), "ratings")
+        if values.size == 0:
+            raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+        first = int(values.min()) if lo is None else lo
+        last = int(values.max()) if hi is None else hi
+        _check_bounds(int(values.min()), int(values.max()), lo, hi)
+        check_table_size(last - first + 1)
+        codes = np.full((n, n_raters), -1, dtype=np.int64)
+        if missing is None:
+            codes[...] = (values - first).reshape(n, n_raters)
+        else:
+            codes[~missing] = values - first
+        return RatingCodes(codes, range(first, last + 1))
+
+    assert columns is not None
+    n_raters = len(columns)
+    n = len(columns[0].values) if columns else 0
+    _check_shape(n, n_raters)
+    for g, column in enumerate(columns):
+        if column.missing is not None and column.missing.any():
+            if nan_policy == "raise":
+                raise _missing_error(int(np.flatnonzero(column.missing)[0]), g)
+            if nan_policy == "propagate":
+                return None
+    codes = np.full((n, n_raters), -1, dtype=np.int64)
+    kept = [
+        Column(
+            c.values if c.missing is None else c.values[~c.missing], None, c.categories, c.ordered
+        )
+        for c in columns
+    ]
+    if all(len(c.values) == 0 for c in kept):
+        raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+    if label_array is None:
+        label_array = _shared_labels(kept, ordered)
+    if label_array is not None:
+        for g, (column, part) in enumerate(zip(columns, kept, strict=True)):
+            found = _encode_with_labels(part, label_array, "ratings")
+            if column.missing is None:
+                codes[:, g] = found
+            else:
+                codes[~column.missing, g] = found
+        return RatingCodes(codes, tuple(label_array.tolist()))
+    values_list = [_integral_ratings(_values_of(part), "ratings") for part in kept]
+    present = [v for v in values_list if v.size]
+    low = min(int(v.min()) for v in present)
+    high = max(int(v.max()) for v in present)
+    _check_bounds(low, high, lo, hi)
+    first = low if lo is None else lo
+    last = high if hi is None else hi
+    check_table_size(last - first + 1)
+    for g, (column, values) in enumerate(zip(columns, values_list, strict=True)):
+        if column.missing is None:
+            codes[:, g] = values - first
+        else:
+            codes[~column.missing, g] = values - first
+    return RatingCodes(codes, range(first, last + 1))
+
+
+def _check_bounds(low: int, high: int, lo: int | None, hi: int | None) -> None:
+    if lo is not None and low < lo:
+        raise WkappaError(f"`ratings` contains the rating {low}, below `min_rating` = {lo}.")
+    if hi is not None and high > hi:
+        raise WkappaError(f"`ratings` contains the rating {high}, above `max_rating` = {hi}.")
+
+
+def _shared_labels(columns: list[Column], ordered: bool) -> np.ndarray | None:
+    """The labels implied by categorical or string columns; None for numeric ratings."""
+    categorical = [c for c in columns if c.categories is not None and c.ordered]
+    if categorical:
+        first = categorical[0].categories
+        for column in categorical[1:]:
+            if column.categories != first:
+                raise WkappaError(
+                    "The rater columns are categoricals with different categories "
+                    f"({format_value(first)} vs {format_value(column.categories)}). "
+                    "Hint: pass labels=[...] to fix one order."
+                )
+        assert first is not None
+        return np.asarray(first)
+    values = [_values_of(c) for c in columns]
+    if all(v.dtype.kind in "biuf" for v in values):
+        return None
+    if ordered:
+        raise WkappaError(
+            "Weighted coefficients need ordered categories, but the ratings are strings or "
+            "unordered categories. Hint: pass labels=[...] listing the categories in order; "
+            "unweighted coefficients accept them as they are."
+        )
+    try:
+        return np.unique(np.concatenate(values))
+    except TypeError:
+        raise WkappaError(
+            "The ratings mix kinds (numbers and strings) that cannot be sorted. "
+            "Hint: pass labels=[...]."
+        ) from None
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def item_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """The (n, K) items x categories counts of a code matrix (``-1`` = missing)."""
+    n = codes.shape[0]
+    width = n_categories + 1
+    flat = (np.arange(n, dtype=np.int64) * width)[:, None] + (codes + 1)
+    counts = np.bincount(flat.ravel(), minlength=n * width).reshape(n, width)
+    return counts[:, 1:]
+
+
+def _rater_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    n_raters = codes.shape[1]
+    out = np.zeros((n_raters, n_categories), dtype=np.int64)
+    for g in range(n_raters):
+        column = codes[:, g]
+        out[g] = np.bincount(column[column >= 0], minlength=n_categories)
+    return out
+
+
+def patterns_from_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct non-empty rows of an (n, K) count matrix and their multiplicities."""
+    counts = counts[counts.sum(axis=1) > 0]
+    n, k = counts.shape
+    if n == 0:
+        return np.zeros((0, k), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    top = int(counts.max()) + 1
+    if k * np.log2(top) < 62:
+        base = top ** np.arange(k, dtype=np.int64)
+        code = counts.astype(np.int64) @ base
+        _unique, first, multiplicity = np.unique(code, return_index=True, return_counts=True)
+        return counts[first].astype(np.int64), multiplicity.astype(np.int64)
+    patterns, multiplicity = np.unique(counts, axis=0, return_counts=True)
+    return patterns.astype(np.int64), multiplicity.astype(np.int64)
+
+
+def aggregate_patterns(
+    counts: np.ndarray, multiplicity: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Merge equal rows of an (m, K) count matrix, adding their multiplicities; rows of zeros
+    are dropped."""
+    keep = counts.sum(axis=1) > 0
+    counts, multiplicity = counts[keep], multiplicity[keep]
+    if counts.shape[0] == 0:
+        return counts.astype(np.int64), multiplicity.astype(np.int64)
+    k = counts.shape[1]
+    top = int(counts.max()) + 1
+    if k * np.log2(top) < 62:
+        code = counts.astype(np.int64) @ (top ** np.arange(k, dtype=np.int64))
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        unique = counts[first]
+    else:
+        unique, inverse = np.unique(counts, axis=0, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=multiplicity, minlength=len(unique))
+    return unique.astype(np.int64), np.rint(summed).astype(np.int64)
+
+
+def count_patterns(codes: np.ndarray, n_categories: int) -> CountPatterns:
+    """Count a code matrix into distinct patterns and rater x category counts (numpy route)."""
+    patterns, multiplicity = patterns_from_counts(item_counts(codes, n_categories))
+    return CountPatterns(patterns, multiplicity, _rater_counts(codes, n_categories))
+
+
+def distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of a code matrix (items with at least one rating) and multiplicities."""
+    codes = codes[(codes >= 0).any(axis=1)]
+    n, n_raters = codes.shape
+    if n == 0:
+        return codes, np.zeros(0, dtype=np.int64)
+    top = int(codes.max()) + 2
+    if n_raters * np.log2(top) < 62:
+        base = top ** np.arange(n_raters, dtype=np.int64)
+        code = (codes + 1) @ base
+        _, first, multiplicity = np.unique(code, return_index=True, return_counts=True)
+        return codes[first], multiplicity.astype(np.int64)
+    rows, multiplicity = np.unique(codes, axis=0, return_counts=True)
+    return rows, multiplicity.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- fast route
+
+# Below this many cells the numpy route is used (no numba import or compile).
+FAST_MIN_CELLS = 50_000
+
+
+def fast_rows(
+    ratings: Any, min_rating: int | None, max_rating: int | None, nan_policy: NanPolicy
+) -> tuple[np.ndarray, np.ndarray, range, int] | None:
+    """Encode a large numeric (n, R) numpy array into its distinct rows of category codes in
+    one numba pass (two when the range guessed from the first rows is too narrow).
+
+    Returns the distinct rows (``-1`` = missing; rows without any rating dropped), their
+    multiplicities, the integer categories and the number of ratings, or None when the input
+    is not such an array or the codes would overflow (the caller takes the general route).
+    Errors are the general route's.
+    """
+    if not isinstance(ratings, np.ndarray) or ratings.ndim != 2:
+        return None
+    if ratings.dtype.kind not in "iuf" or ratings.size < FAST_MIN_CELLS:
+        return None
+    n_raters = ratings.shape[1]
+    if n_raters < 2 or (ratings.dtype.kind in "iu" and ratings.dtype.itemsize == 8):
+        return None  # int64 magnitudes: the general route checks them
+    from .kernels import numba_raters
+
+    # One pass when the range is known: the bounds given, or those of the first rows (a
+    # rating outside them stops the pass, and the data are scanned for the range first).
+    guess = _guess_range(ratings, min_rating, max_rating)
+    outcome = None
+    if guess is not None:
+        first, last = guess
+        outcome = _code_rows(ratings, first, last - first + 1)
+    if outcome is None or outcome[2] == 1:
+        if outcome is not None and min_rating is not None and max_rating is not None:
+            value = ratings.ravel()[outcome[3]].item()
+            _check_bounds(int(value), int(value), min_rating, max_rating)
+        lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
+        if bad >= 0:
+            _integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
+        if n_missing == ratings.size:
+            raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+        if max(abs(lo_f), abs(hi_f)) >= 2**53:
+            return None
+        low, high = int(lo_f), int(hi_f)
+        _check_bounds(low, high, min_rating, max_rating)
+        first = low if min_rating is None else min_rating
+        last = high if max_rating is None else max_rating
+        outcome = _code_rows(ratings, first, last - first + 1)
+        if outcome is None:
+            return None
+    hist, n_missing, status, where, powers, dense, codes = outcome
+    if status == 2:
+        _integral_ratings(ratings.ravel()[where : where + 1].astype(np.float64), "ratings")
+    if n_missing and nan_policy != "omit":
+        return None  # the general route raises or propagates with the position
+    if n_missing == ratings.size:
+        raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+    if dense:
+        present = np.flatnonzero(hist[1:]) + 1
+        multiplicity = hist[present]
+    else:
+        present, multiplicity = np.unique(codes[codes > 0], return_counts=True)
+    digits = (present[:, None] // powers[None, :]) % (last - first + 2) - 1
+    return (
+        digits.astype(np.int64),
+        multiplicity.astype(np.int64),
+        range(first, last + 1),
+        ratings.size - n_missing,
+    )
+
+
+# The parallel pass gives each of this many row blocks its own dense histogram (threads take
+# blocks one by one), for histograms of at most this many codes.
+_PARALLEL_BLOCKS = 16
+_PARALLEL_MAX_CODES = 1 << 16
+
+# Rows read to guess the range of the ratings before the one-pass count.
+_GUESS_ROWS = 4096
+
+
+def _guess_range(ratings: np.ndarray, lo: int | None, hi: int | None) -> tuple[int, int] | None:
+    if lo is not None and hi is not None:
+        return lo, hi
+    sample = ratings[:_GUESS_ROWS]
+    if sample.dtype.kind == "f":
+        sample = sample[~np.isnan(sample)]
+        if sample.size == 0 or not np.isfinite(sample).all():
+            return None
+    if sample.size == 0:
+        return None
+    first = int(sample.min()) if lo is None else lo
+    last = int(sample.max()) if hi is None else hi
+    if first > last or abs(first) >= 2**53 or abs(last) >= 2**53:
+        return None
+    return first, last
+
+
+def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | None:
+    """Run the row-coding kernel for categories ``first .. first + k - 1``; None if the codes
+    (R digits in base K+1) would not fit in int64."""
+    from .kernels import numba_raters
+
+    check_table_size(k)
+    n, n_raters = ratings.shape
+    base = k + 1
+    if n_raters * np.log2(base) >= 62:
+        return None
+    powers = base ** np.arange(n_raters, dtype=np.int64)
+    space = int(powers[-1]) * base
+    dense = space if space <= _DENSE_CODES else 0
+    codes = np.zeros(0 if dense else n, dtype=np.int64)
+    if 0 < dense <= _PARALLEL_MAX_CODES and use_parallel(ratings.size):
+        with parallel_section():
+            hists, missing, statuses, wheres = numba_raters.rows_in_range_parallel(
+                ratings, first, k, powers, dense, _PARALLEL_BLOCKS
+            )
+        stopped = np.flatnonzero(statuses)
+        if stopped.size:  # the first block (in row order) that stopped decides
+            block = int(stopped[0])
+            return None, 0, int(statuses[block]), int(wheres[block]), powers, dense, codes
+        hist = hists.sum(axis=0)
+        return hist, int(missing.sum()), 0, -1, powers, dense, codes
+    hist, n_missing, status, where = numba_raters.rows_in_range(
+        ratings, first, k, powers, dense, codes
+    )
+    return hist, n_missing, status, where, powers, dense, codes

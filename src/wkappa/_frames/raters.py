@@ -1,0 +1,126 @@
+"""Several raters in a data frame: distinct rating rows counted inside the engine.
+
+Wide layout (one column per rater): ``group_by(raters).agg(len)`` runs where the data lives
+(polars lazy in its streaming engine, DuckDB, pyarrow, pandas, Dask through narwhals) and only
+the distinct rows come back. Long layout (one row per rating): the engine counts the
+``(item, rater, rating)`` triples; they are pivoted here to items x raters (O(items x raters)
+memory) and grouped again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._core import import_optional
+from ..exceptions import WkappaError, WkappaTypeError
+from .count import quiet_dask_notice
+
+__all__ = ["rater_rows"]
+
+_COUNT = "__wkappa_count"
+
+
+def _collect(frame: Any, lazy: bool) -> Any:
+    if lazy:
+        streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
+        return frame.collect(**streaming)
+    return frame
+
+
+def _values(counted: Any, columns: Sequence[str]) -> np.ndarray:
+    """The rater columns as one (m, R) array: float64 for numbers (null -> NaN), else object."""
+    nw = import_optional("narwhals", "frames")
+    series = [counted.get_column(name) for name in columns]
+    if all(s.dtype.is_numeric() for s in series):
+        return np.column_stack(
+            [np.asarray(s.cast(nw.Float64).to_numpy(), dtype=np.float64) for s in series]
+        )
+    return np.column_stack([np.array(s.to_list(), dtype=object) for s in series])
+
+
+def rater_rows(
+    df: Any,
+    *,
+    raters: Sequence[str] | None,
+    item: str | None,
+    rater: str | None,
+    rating: str | None,
+    by: str | None,
+) -> list[tuple[Any, np.ndarray, np.ndarray, list[str]]]:
+    """Distinct rating rows of a frame: ``[(group, rows, multiplicity, rater_names)]`` (one
+    entry with group None without ``by``)."""
+    nw = import_optional("narwhals", "frames")
+    try:
+        with quiet_dask_notice():
+            frame = nw.from_native(df)
+    except TypeError:
+        raise WkappaTypeError(
+            f"`df` must be a data frame (pandas, polars, pyarrow, DuckDB, Dask); got "
+            f"{type(df).__name__}. Hint: for arrays use wkappa.agreement(ratings)."
+        ) from None
+    lazy = isinstance(frame, nw.LazyFrame)
+    schema = dict(frame.collect_schema())
+    wide = raters is not None
+    if wide == any(v is not None for v in (item, rater, rating)):
+        raise WkappaError(
+            "Give either `raters` (one column per rater) or `item`, `rater` and `rating` (one "
+            "row per rating)."
+        )
+    groups = [by] if by is not None else []
+    needed: list[Any] = [*groups, *(list(raters or ()) if wide else [item, rater, rating])]
+    for name in needed:
+        if name is None:
+            raise WkappaError("The long layout needs all of `item`, `rater` and `rating`.")
+        if name not in schema:
+            raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
+    if wide:
+        names = list(raters)  # type: ignore[arg-type]
+        if len(names) < 2:
+            raise WkappaError("`raters` needs at least two columns.")
+        counted = _collect(
+            frame.group_by([*groups, *names], drop_null_keys=False).agg(nw.len().alias(_COUNT)),
+            lazy,
+        )
+    else:
+        pl = import_optional("polars", "frames")
+        triples = _collect(
+            frame.group_by([*groups, item, rater, rating], drop_null_keys=False).agg(
+                nw.len().alias(_COUNT)
+            ),
+            lazy,
+        )
+        local = pl.from_arrow(triples.to_arrow()) if not triples.implementation.is_polars() else (
+            triples.to_native()
+        )  # fmt: skip
+        local = local.filter(pl.col(rating).is_not_null())
+        repeated = local.group_by([*groups, item, rater]).agg(pl.col(_COUNT).sum())
+        repeated = repeated.filter(pl.col(_COUNT) > 1)
+        if repeated.height:
+            row = repeated.row(0, named=True)
+            raise WkappaError(
+                f"Rater {row[rater]!r} rated item {row[item]!r} more than once; the long "
+                "layout needs one rating per item and rater."
+            )
+        local = local.with_columns(pl.col(rater).cast(pl.String))
+        wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
+        names = [c for c in wide_frame.columns if c not in (*groups, item)]
+        grouped = wide_frame.group_by([*groups, *names]).len(name=_COUNT)
+        counted = nw.from_native(grouped)
+    out = []
+    if by is None:
+        out.append((None, _values(counted, names), _counts(counted), names))
+    else:
+        keys = set(counted.get_column(by).to_list())
+        if None in keys:
+            raise WkappaError(f"The `by` column {by!r} has missing values.")
+        for value in sorted(keys):
+            part = counted.filter(nw.col(by) == value)
+            out.append((value, _values(part, names), _counts(part), names))
+    return out
+
+
+def _counts(counted: Any) -> np.ndarray:
+    return np.asarray(counted.get_column(_COUNT).to_numpy(), dtype=np.int64)

@@ -1,0 +1,276 @@
+"""Is a candidate rater as good as a panel member? :func:`rater_vs_panel`."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._core import (
+    coefficient_from_sums,
+    conger_features,
+    features,
+    format_value,
+    rows_to_counts,
+)
+from ..exceptions import WkappaError
+from .intervals import ConfidenceInterval, check_confidence_level, json_float, make_rng
+from .paired import paired_pvalue
+from .several import _check_weights_named, _checked_matrix, _rating_rows
+
+__all__ = ["PanelComparison", "rater_vs_panel"]
+
+_PAIR_COEFFICIENTS = ("cohen", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
+_CHUNK_CELLS = 2_000_000
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PanelComparison:
+    """A candidate rater's agreement with a panel against the panel's own agreement.
+
+    Made by :func:`~wkappa.rater_vs_panel`.
+
+    Attributes
+    ----------
+    candidate_agreement : float
+        Mean over panel members j of the two-rater coefficient (candidate, j).
+    panel_agreement : float
+        Mean over pairs of panel members (j, l) of the coefficient (j, l).
+    difference : float
+        ``candidate_agreement - panel_agreement``: below 0, the candidate agrees with the
+        members less than they agree with each other.
+    confidence_interval : ConfidenceInterval
+        Percentile item-bootstrap interval of the difference.
+    pvalue : float
+        Two-sided bootstrap p-value of H0: difference = 0 (the percentile interval inverted).
+    candidate_vs_members : ndarray of shape (P,)
+        The coefficient of the candidate with each member.
+    member_pairs : ndarray of shape (P, P)
+        The coefficients of the member pairs (diagonal 1).
+    n_items : int
+        Items with at least one rating.
+    coefficient, weights : str
+    """
+
+    candidate_agreement: float
+    panel_agreement: float
+    difference: float
+    confidence_interval: ConfidenceInterval
+    pvalue: float
+    candidate_vs_members: np.ndarray = field(repr=False)
+    member_pairs: np.ndarray = field(repr=False)
+    n_items: int
+    coefficient: str
+    weights: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None)."""
+        return {
+            "candidate_agreement": json_float(self.candidate_agreement),
+            "panel_agreement": json_float(self.panel_agreement),
+            "difference": json_float(self.difference),
+            "confidence_interval": self.confidence_interval.to_dict(),
+            "pvalue": json_float(self.pvalue),
+            "candidate_vs_members": [json_float(v) for v in self.candidate_vs_members],
+            "member_pairs": [[json_float(v) for v in row] for row in self.member_pairs],
+            "n_items": self.n_items,
+            "coefficient": self.coefficient,
+            "weights": self.weights,
+        }
+
+    def __repr__(self) -> str:
+        ci = self.confidence_interval
+        return (
+            f"PanelComparison(candidate_agreement={self.candidate_agreement:.6g}, "
+            f"panel_agreement={self.panel_agreement:.6g}, difference={self.difference:.6g}, "
+            f"{ci.confidence_level:.0%} CI=[{ci.low:.6g}, {ci.high:.6g}], "
+            f"pvalue={self.pvalue:.6g}, n_items={self.n_items}, "
+            f"coefficient={self.coefficient!r}, weights={self.weights!r})"
+        )
+
+
+def _combine(ratings: Any, candidate: Any) -> np.ndarray:
+    panel = np.asarray(ratings, dtype=object) if not isinstance(ratings, np.ndarray) else ratings
+    if hasattr(ratings, "to_numpy"):
+        panel = ratings.to_numpy()
+    column = candidate.to_numpy() if hasattr(candidate, "to_numpy") else np.asarray(candidate)
+    if panel.ndim != 2:
+        raise WkappaError(
+            f"`ratings` (the panel) must be 2-D, items x members; got shape {panel.shape}."
+        )
+    if column.ndim != 1:
+        raise WkappaError(f"`candidate` must be 1-D, one rating per item; got {column.shape}.")
+    if len(column) != panel.shape[0]:
+        raise WkappaError(
+            f"`candidate` has {len(column)} ratings but the panel rated {panel.shape[0]} items; "
+            "they must match."
+        )
+    if panel.shape[1] < 2:
+        raise WkappaError(
+            "The panel needs at least two members to measure how well members agree with each "
+            "other."
+        )
+    if panel.dtype.kind in "biuf" and column.dtype.kind in "biuf":
+        return np.column_stack([panel.astype(np.float64), column.astype(np.float64)])
+    return np.column_stack([panel.astype(object), column.astype(object)])
+
+
+def _pair_features(
+    coefficient: str, rows: np.ndarray, a: int, b: int, k: int, weights: np.ndarray
+) -> np.ndarray:
+    """Features of the pair (a, b) on each distinct row; rows lacking either rating are zero
+    (the item is not in this pair's data)."""
+    sub = rows[:, [a, b]]
+    both = (sub >= 0).all(axis=1)
+    if coefficient == "conger":
+        out = conger_features(sub, k, weights)
+    else:
+        out = features(rows_to_counts(sub, k), weights)
+    out[~both] = 0.0
+    return out
+
+
+def rater_vs_panel(
+    ratings: Any,
+    candidate: Any,
+    *,
+    coefficient: str = "cohen",
+    weights: Any = "unweighted",
+    labels: Any = None,
+    min_rating: Any = None,
+    max_rating: Any = None,
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    rng: Any = None,
+) -> PanelComparison:
+    """Does a candidate rater (a model, an LLM judge, a trainee) agree with a panel as well as
+    the panel's members agree with each other?
+
+    Parameters
+    ----------
+    ratings : array-like of shape (n_items, P)
+        The panel: rows are items, columns the P >= 2 members; missing = NaN / None.
+    candidate : array-like of shape (n_items,)
+        The candidate's ratings of the same items.
+    coefficient : {'cohen', 'fleiss', 'gwet', 'brennan_prediger', 'krippendorff', 'percent'}
+        The two-rater coefficient computed for every pair ('cohen': Cohen's weighted kappa,
+        which is Conger's kappa of two raters).
+    weights, labels, min_rating, max_rating
+        As in :func:`~wkappa.agreement`.
+    confidence_level : float, default 0.95
+    n_resamples : int, default 9999
+        Bootstrap replicates.
+    rng : None, int, SeedSequence or Generator
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    PanelComparison
+
+    Notes
+    -----
+    **What it tests.** With ``c(x, y)`` the coefficient of two raters over the items both
+    rated, the statistic is ``D = mean_j c(candidate, j) - mean_{j<l} c(j, l)``: the
+    candidate's average agreement with the members minus the members' average agreement with
+    each other. ``D = 0`` means that, on these items, the candidate is interchangeable with a
+    typical member as far as average pairwise agreement goes; ``D < 0`` that it agrees less.
+    The interval and p-value come from resampling *items* (a multinomial draw over the
+    distinct rating rows, candidate and members together, so every pair's coefficient is
+    recomputed on the same resampled items); the raters are held fixed, so the conclusion is
+    about this panel, not about raters in general. To show the candidate is *not worse* than
+    a member by more than a margin ``delta``, check that the lower end of the interval is
+    above ``-delta`` (a non-inferiority reading of the same interval). Replicates in which a
+    coefficient is undefined are dropped and counted in ``n_undefined``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import wkappa as wk
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.integers(0, 4, 300)
+    >>> panel = np.column_stack([np.where(rng.random(300) < 0.8, truth, rng.integers(0, 4, 300))
+    ...                          for _ in range(3)])
+    >>> model = np.where(rng.random(300) < 0.5, truth, rng.integers(0, 4, 300))
+    >>> result = wk.rater_vs_panel(panel, model, n_resamples=999, rng=1)
+    >>> result.difference < 0, result.pvalue < 0.01
+    (True, True)
+    """
+    if coefficient not in _PAIR_COEFFICIENTS:
+        raise WkappaError(
+            f"`coefficient` must be one of {', '.join(map(repr, _PAIR_COEFFICIENTS))}; "
+            f"got {format_value(coefficient)}."
+        )
+    name = "conger" if coefficient == "cohen" else coefficient
+    level = check_confidence_level(confidence_level)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
+        raise WkappaError(f"`n_resamples` must be a positive integer; got {n_resamples!r}.")
+    if n_resamples < 1:
+        raise WkappaError(f"`n_resamples` must be a positive integer; got {n_resamples!r}.")
+    generator = make_rng(rng)
+    checked = _check_weights_named(weights)
+    combined = _combine(ratings, candidate)
+    ordered = not (isinstance(checked, str) and checked == "unweighted")
+    read = _rating_rows(combined, labels, min_rating, max_rating, ordered, "omit")
+    assert read is not None
+    rows, multiplicity, categories, _ = read
+    k = len(categories)
+    label, matrix = _checked_matrix(checked, k, name, categories)
+    members = rows.shape[1] - 1
+    pairs = [(members, j) for j in range(members)]
+    pairs += [(j, m) for j in range(members) for m in range(j + 1, members)]
+    blocks = [_pair_features(name, rows, a, b, k, matrix) for a, b in pairs]
+
+    def statistics(weights_matrix: np.ndarray) -> np.ndarray:
+        values = np.empty((weights_matrix.shape[0], len(pairs)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for index, block in enumerate(blocks):
+                values[:, index] = coefficient_from_sums(
+                    name, weights_matrix @ block, matrix, 2
+                ).statistic
+        return values
+
+    point = statistics(multiplicity.astype(np.float64)[None, :])[0]
+    with_candidate = point[:members]
+    among = point[members:]
+    candidate_mean = float(with_candidate.mean())
+    panel_mean = float(among.mean())
+    difference = candidate_mean - panel_mean
+
+    n = int(multiplicity.sum())
+    probabilities = multiplicity / multiplicity.sum()
+    step = max(1, _CHUNK_CELLS // max(len(multiplicity), 1))
+    draws = []
+    for start in range(0, n_resamples, step):
+        size = min(step, n_resamples - start)
+        replicate = generator.multinomial(n, probabilities, size=size).astype(np.float64)
+        values = statistics(replicate)
+        draws.append(values[:, :members].mean(axis=1) - values[:, members:].mean(axis=1))
+    differences = np.concatenate(draws)
+    defined = differences[~np.isnan(differences)]
+    n_undefined = differences.size - defined.size
+    if defined.size == 0 or math.isnan(difference):
+        low = high = pvalue = math.nan
+    else:
+        tail = (1.0 - level) / 2.0
+        low, high = (float(v) for v in np.quantile(defined, [tail, 1.0 - tail]))
+        pvalue = paired_pvalue(defined)
+    member_pairs = np.eye(members)
+    for (a, b), value in zip(pairs[members:], among, strict=True):
+        member_pairs[a, b] = member_pairs[b, a] = value
+    interval = ConfidenceInterval(low, high, level, "percentile", n_resamples, n_undefined)
+    return PanelComparison(
+        candidate_agreement=candidate_mean,
+        panel_agreement=panel_mean,
+        difference=difference,
+        confidence_interval=interval,
+        pvalue=pvalue,
+        candidate_vs_members=with_candidate,
+        member_pairs=member_pairs,
+        n_items=n,
+        coefficient=coefficient,
+        weights=label,
+    )
