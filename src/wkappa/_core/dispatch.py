@@ -98,7 +98,7 @@ def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         or len(y_pred) != n
     ):
         return None
-    key = ("plain", dtype, fused.use_parallel(n))
+    key = ("plain", dtype, n >= fused.PARALLEL_MIN)
     if not warmup.ready(key, lambda: fused.int_sums(y_true, y_pred), n):
         return None
     r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)

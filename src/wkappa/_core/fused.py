@@ -309,7 +309,7 @@ def fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         _kind(request.sample_weight),
         request.quadratic,
         request.labels is not None,
-        use_parallel(n),
+        n >= PARALLEL_MIN,  # serial and parallel kernels differ (the load decides later)
     )
     if not warmup.ready(key, lambda: _fused_route(y_true, y_pred, request), n):
         return None
