@@ -1,7 +1,8 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   -- the main job on built-in demo data
 #   make test   -- lint, type-check, import contracts and the whole test suite
-#   make test-fast -- the inner loop: lint and the tests not marked slow, stopping at the first failure
+#   make test-fast -- the inner loop: lint, the tests not marked slow or integration (heavy
+#                     property tests with a tenth of their examples), stopping at the first failure
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -47,7 +48,7 @@ test: lint imports typecheck chromium pytest
 
 test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -m "not slow and not integration" -x -q
+	WKAPPA_TEST_FAST=1 $(PY) -m pytest -m "not slow and not integration" -x -q
 
 # Every benchmarks/bench_*.py script, one after the other (results: BENCHMARKS.md).
 bench: $(STAMP)

@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 
 WEIGHTS = ["quadratic", "linear", "unweighted"]
 
-_SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None)
+_SETTINGS = settings(max_examples=examples(150), deadline=None, derandomize=True, database=None)
 
 
 @st.composite

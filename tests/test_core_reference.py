@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 from reference import reference_kappa, reference_kappa_from_table, reference_table
 
 TOLERANCE = 1e-12
@@ -33,7 +34,7 @@ assert sum(_EXAMPLES.values()) >= 2000
 
 def _settings(name: str) -> Any:
     return settings(
-        max_examples=_EXAMPLES[name],
+        max_examples=examples(_EXAMPLES[name]),
         deadline=None,
         derandomize=True,
         database=None,

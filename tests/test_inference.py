@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 from reference import reference_kappa, reference_kappa_from_table, reference_weights
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
@@ -235,7 +236,7 @@ tables = st.integers(2, 5).flatmap(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(table=tables, weights=st.sampled_from(["quadratic", "linear", "unweighted"]))
 def test_matches_exact_fraction_formulas(table: list[list[int]], weights: str) -> None:
     exact = reference_kappa_from_table(table, weights)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 from wkappa.exceptions import WkappaError
 
 
@@ -31,7 +32,7 @@ def metrics_mean_quadratic_weighted_kappa(kappas, weights=None):  # type: ignore
 kappa_values = st.floats(-1.0, 1.0, allow_nan=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     kappas=st.lists(kappa_values, min_size=1, max_size=12),
     data=st.data(),

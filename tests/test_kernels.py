@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 from reference import reference_kappa
 from routes import strict
 from wkappa._core import fused as _fastpath
@@ -88,7 +89,7 @@ def _reference(a: np.ndarray, b: np.ndarray, weights: Any, w: np.ndarray | None)
     return None if exact is None else float(exact)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(cases())
 def test_every_dtype_matches_the_exact_reference(case: dict[str, Any]) -> None:
     a, b, weights, w = case["a"], case["b"], case["weights"], case["sample_weight"]

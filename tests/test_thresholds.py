@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 
 
 def _kappa_of(result: wk.ThresholdResult, y_true, y_score, **kwargs) -> float:
@@ -287,7 +288,7 @@ def test_import_wkappa_does_not_import_numba_until_used() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     base=st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False),
     steps=st.lists(st.integers(0, 6), min_size=2, max_size=12),
@@ -313,7 +314,7 @@ def test_predict_reproduces_the_fit_between_adjacent_floats(
     assert np.all(np.diff(predicted[order]) >= 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     thresholds=st.lists(st.sampled_from([-1.0, 0.0, 0.5, 2.0]), min_size=1, max_size=5),
     scores=st.lists(st.sampled_from([-2.0, -1.0, 0.0, 0.25, 0.5, 1.0, 2.0, 3.0]), max_size=20),

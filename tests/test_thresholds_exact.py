@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 from reference import reference_kappa, reference_weights
 
 WEIGHT_KINDS = ("quadratic", "linear", "unweighted", "custom_int", "custom_float")
@@ -139,7 +140,7 @@ def test_matches_brute_force_on_random_small_problems(seed: int) -> None:
         _check(_problem(rng))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     truth=st.lists(st.integers(0, 3), min_size=2, max_size=9),
     data=st.data(),
