@@ -45,7 +45,7 @@ from .kappa import (
     weighted_kappa,
 )
 from .kernels import QuadraticSums, count_table, quadratic_sums
-from .normal import norm_cdf, norm_ppf, norm_sf
+from .normal import norm_cdf, norm_ppf, norm_sf, t_ppf
 from .options import (
     NanPolicy,
     ZeroDivision,
@@ -124,6 +124,7 @@ __all__ = [
     "read_sample_weight",
     "register_route",
     "route_names",
+    "t_ppf",
     "table_kappa",
     "to_column",
     "to_host",
