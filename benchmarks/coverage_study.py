@@ -43,8 +43,8 @@ from pathlib import Path
 import numpy as np
 
 import wkappa as wk
-from wkappa._frames_groups import group_statistics
-from wkappa._intervals import fisher_z_limits
+from wkappa._frames import group_statistics
+from wkappa._stats import fisher_z_limits
 
 LEVEL = 0.95
 BAND = (0.93, 0.97)

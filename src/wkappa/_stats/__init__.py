@@ -7,6 +7,7 @@ from .accumulator import KappaAccumulator
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
 from .inference import kappa_test, kappa_test_from_table
+from .intervals import fisher_z_limits
 from .mean import mean_kappa
 from .paired import (
     DENSE_CUBE_CELLS,
@@ -37,6 +38,7 @@ __all__ = [
     "apply_thresholds",
     "check_confidence_level",
     "explain_table",
+    "fisher_z_limits",
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",
