@@ -137,7 +137,7 @@ def test_limits_match_exact_reference_on_random_tables(table: np.ndarray, weight
         return
     expected = _reference_limits(table, weights, 0.95)
     assert (ci.low, ci.high) == pytest.approx(expected, rel=1e-9, abs=1e-12)
-    assert -1.0 < ci.low <= result.statistic <= ci.high <= 1.0
+    assert -1.0 <= ci.low <= result.statistic <= ci.high <= 1.0
 
 
 def test_vectorised_limits_equal_one_table_at_a_time() -> None:
@@ -292,3 +292,50 @@ def test_explain_warns_about_high_kappa_below_1000_pairs() -> None:
     text = wk.kappa_test_from_table([[250, 5], [5, 240]]).explain()
     assert "kappa >= 0.8 with n = 500 < 1000" in text
     assert "fisher-z" not in wk.kappa_test_from_table([[550, 5], [5, 540]]).explain()
+
+
+# --------------------------------------------------------------------------- paired difference
+
+
+def test_expanded_level_and_pvalue_are_inverse() -> None:
+    from wkappa._paired import expanded_level, expanded_pvalue
+
+    stats = pytest.importorskip("scipy.stats")
+    for n in (5, 30, 50.5, 200, 10**6):
+        for p in (1e-4, 0.01, 0.05, 0.3, 0.9):
+            alpha = expanded_pvalue(p, n)
+            assert p < alpha < 1.0
+            assert 1.0 - expanded_level(1.0 - alpha, n) == pytest.approx(p, rel=1e-9)
+        # Hesterberg's stretch: the quantile sqrt(n / (n - 1)) t_{n-1, 0.975}.
+        stretched = math.sqrt(n / (n - 1)) * stats.t.ppf(0.975, n - 1)
+        assert expanded_level(0.95, n) == pytest.approx(2 * stats.norm.cdf(stretched) - 1)
+    assert expanded_level(0.95, 10**9) == pytest.approx(0.95, abs=1e-8)
+    assert expanded_level(0.95, 1) == 0.95 and expanded_pvalue(0.2, 1) == 0.2
+    assert expanded_pvalue(1.0, 30) == 1.0
+
+
+def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
+    from wkappa import _bootstrap
+    from wkappa._paired import expanded_level, expanded_pvalue, paired_pvalue
+
+    rng = np.random.default_rng(8)
+    truth = rng.integers(0, 4, 40)
+    a = np.clip(truth + rng.integers(-1, 2, 40), 0, 3)
+    b = np.clip(truth + rng.integers(-2, 3, 40), 0, 3)
+    result = wk.paired_kappa_test(truth, a, b, labels=range(4), n_resamples=999, rng=5)
+    table = np.zeros((4, 4, 4), dtype=np.int64)
+    np.add.at(table, (truth, a, b), 1)
+    coords = np.nonzero(table)
+    cells = _bootstrap.Cells(table[coords].astype(float), coords, 40)
+    matrix = wk.kappa_test_from_table(np.ones((4, 4))).weight_matrix
+    replicates = _bootstrap.draw(cells, 999, np.random.default_rng(5))
+    t, pa, pb = coords
+    diffs = _bootstrap.batch_kappa(replicates, t, pa, matrix) - _bootstrap.batch_kappa(
+        replicates, t, pb, matrix
+    )
+    ci = result.confidence_interval
+    assert ci.method == "expanded-percentile"
+    assert (ci.low, ci.high) == _bootstrap.percentile_interval(diffs, expanded_level(0.95, 40))
+    plain = _bootstrap.percentile_interval(diffs, 0.95)
+    assert ci.low < plain[0] and plain[1] < ci.high  # wider than the plain percentile
+    assert result.pvalue == expanded_pvalue(paired_pvalue(diffs), 40)

@@ -6,7 +6,7 @@ import functools
 import math
 from typing import Any
 
-__all__ = ["norm_cdf", "norm_ppf", "norm_sf", "t_ppf"]
+__all__ = ["norm_cdf", "norm_ppf", "norm_sf", "t_ppf", "t_sf"]
 
 
 @functools.cache
@@ -109,7 +109,11 @@ def t_ppf(p: float, df: float) -> float:
 
 def _t_ppf_expansion(p: float, df: float) -> float:
     """Abramowitz & Stegun 26.7.5: the t quantile as the normal one plus powers of 1/df."""
-    z = norm_ppf(p)
+    return _t_from_z(norm_ppf(p), df)
+
+
+def _t_from_z(z: float, df: float) -> float:
+    """The t quantile at the probability of the normal deviate z (Cornish-Fisher in 1/df)."""
     z2 = z * z
     terms = (
         z * (z2 + 1.0) / 4.0,
@@ -118,3 +122,29 @@ def _t_ppf_expansion(p: float, df: float) -> float:
         z * ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) / 92160.0,
     )
     return z + sum(term / df ** (power + 1) for power, term in enumerate(terms))
+
+
+def t_sf(t: float, df: float) -> float:
+    """``P(T > t)`` of Student's t with ``df > 0`` degrees of freedom.
+
+    ``I_x(df / 2, 1 / 2) / 2`` with ``x = df / (df + t²)`` for ``t >= 0`` (Abramowitz &
+    Stegun 26.7.1); above ``df = 1e4`` the normal tail of the deviate whose expansion in
+    :func:`t_ppf` is t (found by bisection).
+    """
+    if not df > 0.0 or math.isnan(t):
+        return math.nan
+    if t < 0.0:
+        return 1.0 - t_sf(-t, df)
+    if df > 1e4:
+        low, high = 0.0, t  # the normal deviate z of the same probability: 0 <= z <= t
+        for _ in range(200):
+            middle = 0.5 * (low + high)
+            if middle in (low, high):
+                break
+            if _t_from_z(middle, df) < t:
+                low = middle
+            else:
+                high = middle
+        return norm_sf(0.5 * (low + high))
+    square = t * t
+    return 0.5 * _beta_inc(df / (df + square), square / (df + square), 0.5 * df, 0.5)

@@ -69,7 +69,8 @@ class ConfidenceInterval:
     confidence_level : float
         The nominal coverage, e.g. 0.95.
     method : str
-        'asymptotic', 'fisher-z', 'percentile' or 'bca'.
+        'asymptotic', 'fisher-z', 'percentile' or 'bca'; 'expanded-percentile' for the paired
+        difference of :func:`~wkappa.paired_kappa_test`.
     n_resamples : int
         Bootstrap replicates drawn (0 for the asymptotic and Fisher-z intervals).
     n_undefined : int

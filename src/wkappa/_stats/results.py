@@ -252,7 +252,7 @@ class KappaResult:
         (0.3837, 0.7879)
         >>> small = result.confidence_interval(0.90, method="fisher-z")
         >>> round(small.low, 4), round(small.high, 4), small.method
-        (0.3542, 0.7539, 'fisher-z')
+        (0.3368, 0.7496, 'fisher-z')
         """
         level = check_confidence_level(confidence_level)
         how = check_method(method)
@@ -362,7 +362,8 @@ class PairedKappaResult:
     difference : float
         ``statistic_a - statistic_b``.
     confidence_interval : ConfidenceInterval
-        Paired percentile-bootstrap interval for the difference.
+        Paired bootstrap interval for the difference: the expanded percentile interval of
+        Hesterberg (2015), ``method='expanded-percentile'``.
     pvalue : float
         Two-sided bootstrap p-value of H0: equal kappas (see Notes of
         :func:`~wkappa.paired_kappa_test`).
