@@ -155,11 +155,15 @@ def run_design(
     }
     limits = {"asymptotic": (wald.ci_low, wald.ci_high), "fisher-z": fisher}
     # The vectorised limits are the public API's, replicate by replicate.
-    for index in rng.choice(np.flatnonzero(defined), size=min(5, int(defined.sum())), replace=False):
+    for index in rng.choice(
+        np.flatnonzero(defined), size=min(5, int(defined.sum())), replace=False
+    ):
         result = wk.kappa_test_from_table(tables[index], weights=design.weights)
         for method, (low, high) in limits.items():
             ci = result.confidence_interval(LEVEL, method=method)
-            assert np.allclose([ci.low, ci.high], [low[index], high[index]], rtol=1e-9, atol=1e-12, equal_nan=True), (design, method)
+            assert np.allclose(
+                [ci.low, ci.high], [low[index], high[index]], rtol=1e-9, atol=1e-12, equal_nan=True
+            ), (design, method)
     for method, (low, high) in limits.items():
         for key, value in _cover(low, high, truth, defined).items():
             row[f"{method}_{key}"] = value
@@ -193,7 +197,8 @@ def run_design(
 def summarise(rows: list[dict[str, object]], methods: tuple[str, ...]) -> list[str]:
     """Markdown tables: by n, the share of designs inside 93-97% and the worst coverage."""
     lines = [
-        "| method | n | designs | in 93-97% | median | min | min (K <= 5) | mean width | undefined |",
+        "| method | n | designs | in 93-97% | median | min | min (K <= 5) | mean width "
+        "| undefined |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for method in methods:
@@ -217,7 +222,11 @@ def summarise(rows: list[dict[str, object]], methods: tuple[str, ...]) -> list[s
 
 
 def worst(rows: list[dict[str, object]], method: str, n_min: int, count: int = 8) -> list[str]:
-    chosen = [row for row in rows if int(row["n"]) >= n_min and not math.isnan(float(row[f"{method}_coverage"]))]  # type: ignore[arg-type]
+    chosen = [
+        row
+        for row in rows
+        if int(row["n"]) >= n_min and not math.isnan(float(row[f"{method}_coverage"]))
+    ]  # type: ignore[arg-type]
     chosen.sort(key=lambda row: float(row[f"{method}_coverage"]))  # type: ignore[arg-type]
     return [
         f"  {method} {float(row[f'{method}_coverage']):.3f}: K={row['k']} {row['weights']} "  # type: ignore[arg-type]
@@ -236,7 +245,7 @@ def plot(rows: list[dict[str, object]], methods: tuple[str, ...], path: Path) ->
     fig, axes = plt.subplots(1, len(ks), figsize=(3.2 * len(ks), 3.2), sharey=True)
     axes = np.atleast_1d(axes)
     colours = {"asymptotic": "C0", "fisher-z": "C3", "percentile": "C2", "bca": "C1"}
-    for ax, k in zip(axes, ks):
+    for ax, k in zip(axes, ks, strict=True):
         ax.axhspan(*BAND, color="0.85", zorder=0)
         for method in methods:
             ns, median, low = [], [], []
@@ -322,9 +331,9 @@ def run_paired(replications: int, resamples: int, quick: bool) -> list[dict[str,
                             generator = np.random.default_rng(index)
                             replicates = _bootstrap.draw(cells, resamples, generator)
                             with np.errstate(all="ignore"):
-                                diffs = cell_kappas(
-                                    replicates, t, a, matrix
-                                ) - cell_kappas(replicates, t, b, matrix)
+                                diffs = cell_kappas(replicates, t, a, matrix) - cell_kappas(
+                                    replicates, t, b, matrix
+                                )
                             diffs = diffs[~np.isnan(diffs)]
                             if diffs.size == 0:
                                 continue

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
-from wkappa._stats import fisher_z_limits
 from wkappa._core import t_ppf
+from wkappa._stats import fisher_z_limits
 from wkappa.exceptions import WkappaError
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -84,7 +84,9 @@ def _reference_limits(table: np.ndarray, weights: str, level: float) -> tuple[fl
     n = sum(sum(row) for row in counts)
     rows = [sum(row) for row in counts]
     cols = [sum(counts[i][j] for i in range(k)) for j in range(k)]
-    smoothed = [[counts[i][j] + rows[i] * cols[j] / (2 * n * n) for j in range(k)] for i in range(k)]
+    smoothed = [
+        [counts[i][j] + rows[i] * cols[j] / (2 * n * n) for j in range(k)] for i in range(k)
+    ]
     kappa, _ = _fraction_kappa_and_variance(counts, w)
     kappa_s, n_var = _fraction_kappa_and_variance(smoothed, w)
     # Half a pair of chance agreement shrinks kappa by n / (n + 1/2), exactly.
@@ -99,7 +101,9 @@ def _reference_limits(table: np.ndarray, weights: str, level: float) -> tuple[fl
 TABLES = [
     np.array([[20, 5], [4, 15]]),
     np.array([[20, 0], [0, 15]]),  # kappa = 1
-    np.array([[10, 2, 1, 0, 0], [1, 8, 2, 0, 0], [0, 1, 5, 1, 0], [0, 0, 1, 3, 1], [0, 0, 0, 1, 2]]),
+    np.array(
+        [[10, 2, 1, 0, 0], [1, 8, 2, 0, 0], [0, 1, 5, 1, 0], [0, 0, 1, 3, 1], [0, 0, 0, 1, 2]]
+    ),
     np.array([[3, 4, 0], [2, 1, 5], [6, 0, 1]]),  # kappa < 0
 ]
 
@@ -188,7 +192,7 @@ def test_asymptotic_default_is_unchanged() -> None:
 @pytest.mark.parametrize("bad", ["fisher_z", "wilson", 3, None])
 def test_bad_method_names_the_parameter(bad: object) -> None:
     result = wk.kappa_test_from_table([[20, 5], [4, 15]])
-    with pytest.raises(WkappaError, match="`method` must be .*'fisher-z'"):
+    with pytest.raises(WkappaError, match=r"`method` must be .*'fisher-z'"):
         result.confidence_interval(method=bad)  # type: ignore[arg-type]
 
 
@@ -251,7 +255,10 @@ def test_kappa_by_group_bad_ci_method(bad: object) -> None:
 
 def _run(*args: object) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "wkappa", *map(str, args)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "wkappa", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -261,7 +268,8 @@ def small_csv(tmp_path_factory) -> tuple[object, np.ndarray, np.ndarray]:
     truth = rng.integers(0, 4, 40)
     pred = np.clip(truth + rng.integers(-1, 2, 40), 0, 3)
     path = tmp_path_factory.mktemp("small") / "ratings.csv"
-    path.write_text("truth,pred\n" + "".join(f"{a},{b}\n" for a, b in zip(truth, pred)))
+    rows = "".join(f"{a},{b}\n" for a, b in zip(truth, pred, strict=True))
+    path.write_text("truth,pred\n" + rows)
     return path, truth, pred
 
 
@@ -315,8 +323,9 @@ def test_expanded_level_and_pvalue_are_inverse() -> None:
 
 
 def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
-    from wkappa import _bootstrap
     from wkappa._paired import expanded_level, expanded_pvalue, paired_pvalue
+
+    from wkappa import _bootstrap
 
     rng = np.random.default_rng(8)
     truth = rng.integers(0, 4, 40)

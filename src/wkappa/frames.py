@@ -378,8 +378,8 @@ def kappa_by_group(
     data frame of the caller's library
         One row per group, sorted by the keys: the ``by`` columns, ``n`` (pairs, or total
         weight), ``kappa``, ``standard_error`` (Fleiss-Cohen-Everitt), ``ci_low``,
-        ``ci_high`` (the ``ci_method`` interval). A lazy input (polars LazyFrame, DuckDB, Dask, Spark) gives a lazy frame
-        of its library over the small result.
+        ``ci_high`` (the ``ci_method`` interval). A lazy input (polars LazyFrame, DuckDB,
+        Dask, Spark) gives a lazy frame of its library over the small result.
 
     Notes
     -----

@@ -6,9 +6,10 @@ a number or ``null`` (undefined):
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
 ``pvalue``, ``confidence_interval`` ``[low, high]``, ``confidence_level``, ``ci_method``
-(``asymptotic``, ``fisher-z``, ``percentile`` or ``bca``), ``n``, ``interpretation``, ``labels``, ``weights``,
-``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E); with ``--by COL``, also ``by``
-(the column) and ``groups``: a list of summaries, each with ``group`` (the value).
+(``asymptotic``, ``fisher-z``, ``percentile`` or ``bca``), ``n``, ``interpretation``,
+``labels``, ``weights``, ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
+with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
+``group`` (the value).
 """
 
 from __future__ import annotations

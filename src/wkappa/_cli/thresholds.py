@@ -213,7 +213,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         print(to_json(document))
         return 0
     ci = result.confidence_interval
-    from ._paired import expanded_pvalue
+    from .._stats import expanded_pvalue
 
     floor = expanded_pvalue(2.0 / (args.bootstrap + 1), result.n)
     print(

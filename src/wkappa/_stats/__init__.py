@@ -11,6 +11,7 @@ from .intervals import fisher_z_limits
 from .mean import mean_kappa
 from .paired import (
     DENSE_CUBE_CELLS,
+    expanded_pvalue,
     paired_kappa_test,
     paired_kappa_test_from_cells,
     paired_kappa_test_from_table,
@@ -37,6 +38,7 @@ __all__ = [
     "ThresholdResult",
     "apply_thresholds",
     "check_confidence_level",
+    "expanded_pvalue",
     "explain_table",
     "fisher_z_limits",
     "kappa_test",

@@ -202,8 +202,10 @@ def check_method(method: Any) -> IntervalName | BootstrapMethod:
             return method  # type: ignore[return-value]
         if method == "bootstrap":
             return BootstrapMethod()
-        if method in ("percentile", "bca"):
-            return BootstrapMethod(method=method)
+        if method == "percentile":
+            return BootstrapMethod(method="percentile")
+        if method == "bca":
+            return BootstrapMethod(method="bca")
     hint = " Hint: the small-sample interval is 'fisher-z'." if method == "fisher_z" else ""
     raise WkappaError(f"{_METHOD_HINT}; got {format_value(method)}.{hint}")
 
