@@ -306,7 +306,7 @@ def test_explain_warns_about_high_kappa_below_1000_pairs() -> None:
 
 
 def test_expanded_level_and_pvalue_are_inverse() -> None:
-    from wkappa._paired import expanded_level, expanded_pvalue
+    from wkappa._stats.paired import expanded_level, expanded_pvalue
 
     stats = pytest.importorskip("scipy.stats")
     for n in (5, 30, 50.5, 200, 10**6):
@@ -323,9 +323,9 @@ def test_expanded_level_and_pvalue_are_inverse() -> None:
 
 
 def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
-    from wkappa._paired import expanded_level, expanded_pvalue, paired_pvalue
-
-    from wkappa import _bootstrap
+    from wkappa._core import cell_kappas
+    from wkappa._stats import bootstrap as _bootstrap
+    from wkappa._stats.paired import expanded_level, expanded_pvalue, paired_pvalue
 
     rng = np.random.default_rng(8)
     truth = rng.integers(0, 4, 40)
@@ -339,9 +339,7 @@ def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
     matrix = wk.kappa_test_from_table(np.ones((4, 4))).weight_matrix
     replicates = _bootstrap.draw(cells, 999, np.random.default_rng(5))
     t, pa, pb = coords
-    diffs = _bootstrap.batch_kappa(replicates, t, pa, matrix) - _bootstrap.batch_kappa(
-        replicates, t, pb, matrix
-    )
+    diffs = cell_kappas(replicates, t, pa, matrix) - cell_kappas(replicates, t, pb, matrix)
     ci = result.confidence_interval
     assert ci.method == "expanded-percentile"
     assert (ci.low, ci.high) == _bootstrap.percentile_interval(diffs, expanded_level(0.95, 40))
