@@ -286,6 +286,16 @@ def test_cli_ci_method_fisher_z(small_csv) -> None:
     assert text.returncode == 0 and "fisher-z" in text.stdout
 
 
+def test_cli_report_names_the_fisher_z_interval(small_csv, tmp_path) -> None:
+    path, _, _ = small_csv
+    report = tmp_path / "report.html"
+    proc = _run("score", path, "--true", "truth", "--pred", "pred", "--ci-method", "fisher-z",
+                "--report", report)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    html = report.read_text()
+    assert "fisher-z" in html and "bootstrap (fisher-z)" not in html
+
+
 def test_cli_ci_method_conflicts_with_bootstrap(small_csv) -> None:
     path, _, _ = small_csv
     proc = _run("score", path, "--true", "truth", "--pred", "pred", "--ci-method", "fisher-z",
