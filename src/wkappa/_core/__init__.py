@@ -45,7 +45,7 @@ from .kappa import (
     weighted_kappa,
 )
 from .kernels import QuadraticSums, count_table, quadratic_sums
-from .normal import norm_cdf, norm_ppf, norm_sf, t_ppf, t_sf
+from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
     NanPolicy,
     ZeroDivision,
@@ -124,8 +124,6 @@ __all__ = [
     "read_sample_weight",
     "register_route",
     "route_names",
-    "t_ppf",
-    "t_sf",
     "table_kappa",
     "to_column",
     "to_host",
