@@ -10,6 +10,8 @@ interval covers about 94% (slightly anti-conservative, as expected of a Wald int
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,80 @@ def test_coverage_of_the_paired_difference() -> None:
         low, high = result.confidence_interval
         covered += low <= true_difference <= high
     assert 0.93 <= covered / N_DATASETS <= 0.97, covered
+
+
+# --------------------------------------------------------------------------- small samples
+
+SMALL_REPLICATIONS = 4000  # Monte Carlo SE of a coverage near 0.95: sqrt(.95 * .05 / 4000) = 0.0034
+
+
+def _prevalence(k: int, skewed: bool) -> np.ndarray:
+    shares = 0.6 ** np.arange(k) if skewed else np.ones(k)
+    return shares / shares.sum()
+
+
+def _chance_mixture(k: int, skewed: bool, kappa: float) -> np.ndarray:
+    """(1 - kappa) r r' + kappa diag(r): its kappa is `kappa` for every weight matrix."""
+    r = _prevalence(k, skewed)
+    return (1 - kappa) * np.outer(r, r) + kappa * np.diag(r)
+
+
+def _ordinal_noise(k: int, skewed: bool, kappa: float, weights: str) -> np.ndarray:
+    """Rater B = rater A plus discretised normal noise, its spread solved for `kappa`."""
+    r = _prevalence(k, skewed)
+    steps = np.arange(k)
+
+    def joint(spread: float) -> np.ndarray:
+        conditional = np.exp(-0.5 * ((steps[None, :] - steps[:, None]) / spread) ** 2)
+        return r[:, None] * conditional / conditional.sum(axis=1, keepdims=True)
+
+    low, high = 1e-3, 1e3
+    for _ in range(100):
+        middle = float(np.sqrt(low * high))
+        low, high = (middle, high) if _kappa_of(joint(middle), weights) > kappa else (low, middle)
+    return joint(low)
+
+
+def _kappa_of(joint: np.ndarray, weights: str) -> float:
+    k = joint.shape[0]
+    matrix = wk.kappa_test_from_table(np.ones((k, k)), weights=weights).weight_matrix
+    rows, cols = joint.sum(axis=1), joint.sum(axis=0)
+    return float(1 - np.sum(matrix * joint) / (rows @ matrix @ cols))
+
+
+# Balanced and skewed prevalence, K = 2 and 5, from the design grid of
+# benchmarks/coverage_study.py (the skewed K = 5 table with kappa 0.95 is where the asymptotic
+# interval covers about half the time at n = 30).
+SMALL_SAMPLE_TABLES = {
+    "K=2 skewed chance 0.8": (_chance_mixture(2, True, 0.8), "unweighted"),
+    "K=2 balanced ordinal 0.4": (_ordinal_noise(2, False, 0.4, "unweighted"), "unweighted"),
+    "K=5 balanced chance 0.4": (_chance_mixture(5, False, 0.4), "quadratic"),
+    "K=5 skewed chance 0.95": (_chance_mixture(5, True, 0.95), "quadratic"),
+    "K=5 skewed ordinal 0.8": (_ordinal_noise(5, True, 0.8, "quadratic"), "quadratic"),
+}
+
+
+@pytest.mark.parametrize("n_items", [30, 50])
+@pytest.mark.parametrize("name", list(SMALL_SAMPLE_TABLES))
+def test_fisher_z_keeps_its_level_at_small_n(name: str, n_items: int) -> None:
+    joint, weights = SMALL_SAMPLE_TABLES[name]
+    k = joint.shape[0]
+    true_kappa = _kappa_of(joint, weights)
+    rng = np.random.default_rng([n_items, k, int(1000 * true_kappa)])
+    tables = rng.multinomial(n_items, joint.ravel(), size=SMALL_REPLICATIONS).reshape(-1, k, k)
+    covered = covered_wald = defined = 0
+    for table in tables:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", wk.exceptions.UndefinedKappaWarning)
+            result = wk.kappa_test_from_table(table, weights=weights)
+        if np.isnan(result.statistic):
+            continue
+        defined += 1
+        low, high = result.confidence_interval(method="fisher-z")
+        covered += low <= true_kappa <= high
+        low, high = result.confidence_interval()
+        covered_wald += low <= true_kappa <= high
+    assert defined >= 0.99 * SMALL_REPLICATIONS
+    assert 0.93 <= covered / defined <= 0.97, (name, n_items, covered / defined)
+    if name == "K=5 skewed chance 0.95":  # the case the method is for
+        assert covered_wald / defined < 0.75, covered_wald / defined

@@ -36,6 +36,7 @@ from ._core import (
     check_zero_division,
     count_table,
     encode_ratings,
+    format_value,
     kappa_from_table,
     needs_order,
     weight_matrix,
@@ -350,6 +351,7 @@ def kappa_by_group(
     nan_policy: NanPolicy = "raise",
     zero_division: ZeroDivision = "warn",
     confidence_level: float = 0.95,
+    ci_method: str = "asymptotic",
 ) -> Any:
     """Kappa, its standard error and a confidence interval for every group of rows.
 
@@ -365,15 +367,19 @@ def kappa_by_group(
         What the kappa of a group where it is undefined is ('warn': nan and one warning
         naming how many groups).
     confidence_level : float, default 0.95
-        Level of the asymptotic interval ``kappa ± z * standard_error``.
+        Level of the interval.
+    ci_method : {'asymptotic', 'fisher-z'}, default 'asymptotic'
+        'asymptotic': ``kappa ± z * standard_error``; 'fisher-z': the small-sample interval
+        of :meth:`KappaResult.confidence_interval <wkappa.KappaResult.confidence_interval>`
+        (recommended for groups of fewer than 100 pairs).
 
     Returns
     -------
     data frame of the caller's library
         One row per group, sorted by the keys: the ``by`` columns, ``n`` (pairs, or total
         weight), ``kappa``, ``standard_error`` (Fleiss-Cohen-Everitt), ``ci_low``,
-        ``ci_high``. A lazy input (polars LazyFrame, DuckDB, Dask, Spark) gives a lazy frame
-        of its library over the small result.
+        ``ci_high`` (the ``ci_method`` interval). A lazy input (polars LazyFrame, DuckDB,
+        Dask, Spark) gives a lazy frame of its library over the small result.
 
     Notes
     -----
@@ -412,6 +418,12 @@ def kappa_by_group(
     zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
     level = check_confidence_level(confidence_level)
+    if not isinstance(ci_method, str) or ci_method not in ("asymptotic", "fisher-z"):
+        raise WkappaError(
+            "`ci_method` must be 'asymptotic' or 'fisher-z'; got "
+            f"{format_value(ci_method)}. Hint: bootstrap intervals are per result: "
+            "wk.kappa_test_from_table(table).confidence_interval(method=wk.BootstrapMethod())."
+        )
     keys = check_by(by)
     data = frame_input(df, y_true, y_pred, sample_weight, keys)
     options: dict[str, Any] = {
@@ -436,6 +448,11 @@ def kappa_by_group(
 
     matrix = weight_matrix(checked_weights, tables.shape[-1])
     computed = group_statistics(tables, checked_weights, matrix, level)
+    ci_low, ci_high = computed.ci_low, computed.ci_high
+    if ci_method == "fisher-z":
+        from ._stats import fisher_z_limits
+
+        ci_low, ci_high = fisher_z_limits(tables, matrix, level, computed.kappa)
     kappa = computed.kappa.copy()
     undefined = np.isnan(kappa) & ~stale
     if undefined.any():
@@ -461,8 +478,8 @@ def kappa_by_group(
         "n": totals.tolist() if integer else totals.astype(np.float64).tolist(),
         "kappa": np.where(stale, np.nan, kappa).tolist(),
         "standard_error": np.where(stale, np.nan, computed.standard_error).tolist(),
-        "ci_low": np.where(stale, np.nan, computed.ci_low).tolist(),
-        "ci_high": np.where(stale, np.nan, computed.ci_high).tolist(),
+        "ci_low": np.where(stale, np.nan, ci_low).tolist(),
+        "ci_high": np.where(stale, np.nan, ci_high).tolist(),
     }
     return result_frame(data, backend, keys, key_rows, stats)
 

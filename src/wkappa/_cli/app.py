@@ -35,11 +35,16 @@ def _interval(result: Any, args: argparse.Namespace) -> Any:
     from .._stats import BootstrapMethod
     from . import output
 
+    if args.bootstrap and args.ci_method != "asymptotic":
+        raise WkappaError(
+            f"--ci-method {args.ci_method} and --bootstrap exclude each other. Hint: drop one "
+            "(--bootstrap-method chooses the bootstrap interval)."
+        )
     if args.bootstrap:
         method = BootstrapMethod(args.bootstrap, method=args.bootstrap_method, rng=args.seed)
         ci = result.confidence_interval(args.ci, method=method)
     else:
-        ci = result.confidence_interval(args.ci)
+        ci = result.confidence_interval(args.ci, method=args.ci_method)
     return output.Scored(result, float(ci.low), float(ci.high), float(args.ci), ci.method)
 
 
@@ -186,11 +191,18 @@ def _interval_options(parser: argparse.ArgumentParser) -> None:
         help="confidence level of the interval (default: 0.95)",
     )
     parser.add_argument(
+        "--ci-method",
+        choices=("asymptotic", "fisher-z"),
+        default="asymptotic",
+        help="interval without bootstrap: asymptotic (Wald, as SAS) or fisher-z (holds its "
+        "level for small n, e.g. under 100 pairs) (default: asymptotic)",
+    )
+    parser.add_argument(
         "--bootstrap",
         type=int,
         default=0,
         metavar="N",
-        help="bootstrap the interval with N resamples (default: asymptotic)",
+        help="bootstrap the interval with N resamples (default: no bootstrap, --ci-method)",
     )
     parser.add_argument(
         "--bootstrap-method",

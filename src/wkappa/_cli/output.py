@@ -6,9 +6,10 @@ a number or ``null`` (undefined):
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
 ``pvalue``, ``confidence_interval`` ``[low, high]``, ``confidence_level``, ``ci_method``
-(``asymptotic``, ``percentile`` or ``bca``), ``n``, ``interpretation``, ``labels``, ``weights``,
-``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E); with ``--by COL``, also ``by``
-(the column) and ``groups``: a list of summaries, each with ``group`` (the value).
+(``asymptotic``, ``fisher-z``, ``percentile`` or ``bca``), ``n``, ``interpretation``,
+``labels``, ``weights``, ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
+with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
+``group`` (the value).
 """
 
 from __future__ import annotations
@@ -159,7 +160,9 @@ def _matrix(table: np.ndarray, labels: Sequence[Any], digits: int | None) -> str
 
 
 def _ci_name(scored: Scored) -> str:
-    return "asymptotic" if scored.method == "asymptotic" else f"bootstrap, {scored.method}"
+    if scored.method in ("asymptotic", "fisher-z"):
+        return scored.method
+    return f"bootstrap, {scored.method}"
 
 
 def _result_lines(scored: Scored) -> list[str]:

@@ -103,7 +103,11 @@ def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str
 def _headline(scored: Scored) -> str:
     result = scored.result
     level = f"{scored.level * 100:g}% CI"
-    method = "asymptotic" if scored.method == "asymptotic" else f"bootstrap ({scored.method})"
+    method = (
+        scored.method
+        if scored.method in ("asymptotic", "fisher-z")
+        else f"bootstrap ({scored.method})"
+    )
     items = [
         ("kappa", format_number(result.statistic), f"{result.interpretation} agreement"),
         (level, f"[{format_number(scored.low)}, {format_number(scored.high)}]", method),

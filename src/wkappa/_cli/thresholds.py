@@ -213,7 +213,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         print(to_json(document))
         return 0
     ci = result.confidence_interval
-    floor = 2.0 / (args.bootstrap + 1)
+    from .._stats import expanded_pvalue
+
+    floor = expanded_pvalue(2.0 / (args.bootstrap + 1), result.n)
     print(
         f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
         f"{result.weights} weights)"

@@ -4,7 +4,9 @@ The several-raters inference follows Gwet's irrCAC, which uses t with ``n - 1`` 
 freedom for the p-value and the interval. The distribution function is the regularised
 incomplete beta function ``I_x(df/2, 1/2)`` with ``x = df / (df + t²)``, evaluated with the
 continued fraction of Numerical Recipes (modified Lentz); the quantile inverts it by bisection
-refined with Newton steps.
+refined with Newton steps. Above ``df = 1e4`` (where ``lgamma`` differences lose digits) both
+use the Cornish-Fisher expansion of the quantile in ``1 / df`` (Abramowitz & Stegun 26.7.5),
+exact to rounding there.
 """
 
 from __future__ import annotations
@@ -17,6 +19,19 @@ __all__ = ["t_ppf", "t_sf"]
 
 _EPS = 1e-16
 _TINY = 1e-300
+_EXPANSION_DF = 1e4
+
+
+def _t_from_z(z: float, df: float) -> float:
+    """The t quantile at the probability of the normal deviate z: Abramowitz & Stegun 26.7.5."""
+    z2 = z * z
+    terms = (
+        z * (z2 + 1.0) / 4.0,
+        z * ((5.0 * z2 + 16.0) * z2 + 3.0) / 96.0,
+        z * (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) / 384.0,
+        z * ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) / 92160.0,
+    )
+    return z + sum(term / df ** (power + 1) for power, term in enumerate(terms))
 
 
 def _beta_fraction(a: float, b: float, x: float) -> float:
@@ -79,6 +94,16 @@ def t_sf(t: float, df: float) -> float:
         return norm_sf(t)
     if math.isinf(t):
         return 0.0 if t > 0 else 1.0
+    if df > _EXPANSION_DF:
+        # The normal deviate whose expanded t quantile is |t| (0 <= z <= |t|), by bisection.
+        low, high = 0.0, abs(t)
+        for _ in range(200):
+            mid = 0.5 * (low + high)
+            if mid in (low, high):
+                break
+            low, high = (mid, high) if _t_from_z(mid, df) < abs(t) else (low, mid)
+        upper = norm_sf(0.5 * (low + high))
+        return upper if t >= 0 else 1.0 - upper
     tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
     return tail if t >= 0 else 1.0 - tail
 
@@ -113,6 +138,8 @@ def t_ppf(p: float, df: float) -> float:
         return norm_ppf(p)
     if p == 0.5:
         return 0.0
+    if df > _EXPANSION_DF:
+        return _t_from_z(norm_ppf(p), df)
     if p < 0.5:
         return -_upper_quantile(p, df)
     return _upper_quantile(1.0 - p, df)

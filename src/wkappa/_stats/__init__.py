@@ -7,9 +7,11 @@ from .accumulator import KappaAccumulator
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
 from .inference import kappa_test, kappa_test_from_table
+from .intervals import fisher_z_limits
 from .mean import mean_kappa
 from .paired import (
     DENSE_CUBE_CELLS,
+    expanded_pvalue,
     paired_kappa_test,
     paired_kappa_test_from_cells,
     paired_kappa_test_from_table,
@@ -36,7 +38,9 @@ __all__ = [
     "ThresholdResult",
     "apply_thresholds",
     "check_confidence_level",
+    "expanded_pvalue",
     "explain_table",
+    "fisher_z_limits",
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from .results import small_sample_reason
+
 if TYPE_CHECKING:
     from .results import KappaResult
 
@@ -161,4 +163,13 @@ def explain_result(result: KappaResult) -> str:
         f"  H0 kappa = 0: null SE = {result.standard_error_null:.6g}, "
         f"z = {result.zscore:.6g}, p = {result.pvalue:.6g} ({result.alternative})",
     ]
+    reason = small_sample_reason(result.n, result.statistic)
+    if reason is not None:
+        small_low, small_high = result.confidence_interval(method="fisher-z")
+        lines += [
+            f"  Small sample ({reason}): this large-sample interval tends to cover the true "
+            "kappa less than 95% of the time.",
+            "  confidence_interval(method='fisher-z') keeps its level at small n: "
+            f"95% CI [{small_low:.6g}, {small_high:.6g}]",
+        ]
     return "\n".join(lines)

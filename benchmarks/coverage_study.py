@@ -1,0 +1,451 @@
+"""Coverage of the 95% kappa intervals by simulation from known population tables.
+
+Run: ``python benchmarks/coverage_study.py`` (full grid, a few minutes on one core) or
+``python benchmarks/coverage_study.py --quick`` (a smaller grid and fewer replications).
+Options: ``--out DIR`` for the CSV and the plot (default ``benchmarks/results``),
+``--no-bootstrap`` to skip the (slow) percentile and BCa intervals.
+
+Design grid (the issue's): n in {20, 30, 50, 100, 200, 1000}; K in {2, 3, 5, 10}; weights
+quadratic, linear, unweighted (one for K = 2, where they coincide); population kappa 0, 0.2,
+0.4, 0.6, 0.8, 0.9, 0.95; balanced prevalence (1/K each) or skewed (proportional to 0.6^i);
+two families of population tables:
+
+* ``chance``: ``P = (1 - kappa) r r' + kappa diag(r)``, a mixture of perfect agreement and
+  chance; its kappa is exactly ``kappa`` for every weight matrix.
+* ``ordinal``: rater B is rater A plus discretised normal noise
+  (``P(B = j | A = i)`` proportional to ``exp(-(j - i)² / (2 s²))``), ``s`` solved by bisection
+  so that the population kappa (with the design's weights) is the target.
+
+For each design, R replicate tables are multinomial draws of n pairs from P (the K x K table
+is the sufficient statistic: no raw data needed). Every interval is computed by the library:
+the asymptotic (Wald) interval by the grouped code of ``frames.kappa_by_group``, 'fisher-z'
+by the function behind ``KappaResult.confidence_interval(method='fisher-z')``, both over all
+R tables at once; a random subset of replicates is checked against the public API
+(``wk.kappa_test_from_table(table, weights=...).confidence_interval(method=...)``). The
+percentile and BCa bootstraps (``BootstrapMethod``) go through the public API, on a smaller
+sub-grid (they cost ~1 ms per replicate).
+
+Reported per design and method: coverage of the population kappa among replicates whose
+kappa is defined, mean width, and the share of undefined replicates (kappa undefined, or the
+method returns nan). Seeds are fixed: the same command gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import wkappa as wk
+from wkappa._core import cell_kappas
+from wkappa._frames import group_statistics
+from wkappa._stats import bootstrap as _bootstrap
+from wkappa._stats import fisher_z_limits
+from wkappa._stats.paired import expanded_level
+
+LEVEL = 0.95
+BAND = (0.93, 0.97)
+NS = (20, 30, 50, 100, 200, 1000)
+KS = (2, 3, 5, 10)
+KAPPAS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95)
+WEIGHTS = ("quadratic", "linear", "unweighted")
+PREVALENCES = ("balanced", "skewed")
+FAMILIES = ("chance", "ordinal")
+FAST_METHODS = ("asymptotic", "fisher-z")
+BOOT_METHODS = ("percentile", "bca")
+# The bootstrap sub-grid.
+BOOT_NS = (30, 50, 100)
+BOOT_KS = (2, 5)
+BOOT_KAPPAS = (0.2, 0.6, 0.9)
+
+
+@dataclass(frozen=True)
+class Design:
+    k: int
+    weights: str
+    prevalence: str
+    family: str
+    target: float
+    n: int
+
+
+def weight_matrix(name: str, k: int) -> np.ndarray:
+    return np.asarray(wk.kappa_test_from_table(np.ones((k, k)), weights=name).weight_matrix)
+
+
+def population_kappa(joint: np.ndarray, weights: np.ndarray) -> float:
+    rows, cols = joint.sum(axis=1), joint.sum(axis=0)
+    return float(1.0 - np.sum(weights * joint) / (rows @ weights @ cols))
+
+
+def prevalence(name: str, k: int) -> np.ndarray:
+    shares = np.ones(k) if name == "balanced" else 0.6 ** np.arange(k)
+    return shares / shares.sum()
+
+
+def population(k: int, weights: np.ndarray, prev: str, family: str, target: float) -> np.ndarray:
+    """The K x K joint distribution of a design (sums to 1)."""
+    r = prevalence(prev, k)
+    if family == "chance":
+        return (1.0 - target) * np.outer(r, r) + target * np.diag(r)
+    steps = np.arange(k)
+
+    def joint(spread: float) -> np.ndarray:
+        conditional = np.exp(-0.5 * ((steps[None, :] - steps[:, None]) / spread) ** 2)
+        return r[:, None] * conditional / conditional.sum(axis=1, keepdims=True)
+
+    low, high = 1e-3, 1e3  # kappa falls as the noise grows
+    for _ in range(100):
+        middle = math.sqrt(low * high)
+        if population_kappa(joint(middle), weights) > target:
+            low = middle
+        else:
+            high = middle
+    return joint(math.sqrt(low * high))
+
+
+def designs(quick: bool) -> list[Design]:
+    ns = (30, 50, 100) if quick else NS
+    ks = (2, 5) if quick else KS
+    kappas = (0.0, 0.6, 0.9) if quick else KAPPAS
+    out = []
+    for k in ks:
+        for weights in ("unweighted",) if k == 2 else WEIGHTS:
+            for prev in PREVALENCES:
+                for family in FAMILIES:
+                    for target in kappas:
+                        out += [Design(k, weights, prev, family, target, n) for n in ns]
+    return out
+
+
+def _cover(low: np.ndarray, high: np.ndarray, truth: float, defined: np.ndarray) -> dict:
+    ok = defined & ~np.isnan(low) & ~np.isnan(high)
+    hits = (low <= truth) & (truth <= high)
+    return {
+        "coverage": float(hits[defined].mean()) if defined.any() else math.nan,
+        "width": float((high - low)[ok].mean()) if ok.any() else math.nan,
+        "undefined": float(1.0 - ok.mean()),
+    }
+
+
+def run_design(
+    design: Design, replications: int, boot_replications: int, resamples: int, seed: int
+) -> dict[str, object]:
+    matrix = weight_matrix(design.weights, design.k)
+    joint = population(design.k, matrix, design.prevalence, design.family, design.target)
+    truth = population_kappa(joint, matrix)
+    rng = np.random.default_rng(seed)
+    tables = rng.multinomial(design.n, joint.ravel(), size=replications)
+    tables = tables.reshape(replications, design.k, design.k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wald = group_statistics(tables, design.weights, matrix, LEVEL)
+        fisher = fisher_z_limits(tables, matrix, LEVEL)
+    defined = ~np.isnan(wald.kappa)
+    row: dict[str, object] = {
+        **design.__dict__,
+        "kappa": truth,
+        "replications": replications,
+        "kappa_undefined": float(1.0 - defined.mean()),
+    }
+    limits = {"asymptotic": (wald.ci_low, wald.ci_high), "fisher-z": fisher}
+    # The vectorised limits are the public API's, replicate by replicate.
+    for index in rng.choice(
+        np.flatnonzero(defined), size=min(5, int(defined.sum())), replace=False
+    ):
+        result = wk.kappa_test_from_table(tables[index], weights=design.weights)
+        for method, (low, high) in limits.items():
+            ci = result.confidence_interval(LEVEL, method=method)
+            assert np.allclose(
+                [ci.low, ci.high], [low[index], high[index]], rtol=1e-9, atol=1e-12, equal_nan=True
+            ), (design, method)
+    for method, (low, high) in limits.items():
+        for key, value in _cover(low, high, truth, defined).items():
+            row[f"{method}_{key}"] = value
+    boot = (
+        boot_replications > 0
+        and design.n in BOOT_NS
+        and design.k in BOOT_KS
+        and design.target in BOOT_KAPPAS
+        and design.weights in ("quadratic", "unweighted")
+    )
+    for method in BOOT_METHODS:
+        if not boot:
+            for key in ("coverage", "width", "undefined"):
+                row[f"{method}_{key}"] = math.nan
+            continue
+        low = np.full(boot_replications, np.nan)
+        high = np.full(boot_replications, np.nan)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for index in range(boot_replications):
+                if not defined[index]:
+                    continue
+                result = wk.kappa_test_from_table(tables[index], weights=design.weights)
+                how = wk.BootstrapMethod(resamples, method, rng=seed * 100_003 + index)
+                low[index], high[index] = result.confidence_interval(LEVEL, method=how)
+        for key, value in _cover(low, high, truth, defined[:boot_replications]).items():
+            row[f"{method}_{key}"] = value
+    return row
+
+
+def summarise(rows: list[dict[str, object]], methods: tuple[str, ...]) -> list[str]:
+    """Markdown tables: by n, the share of designs inside 93-97% and the worst coverage."""
+    lines = [
+        "| method | n | designs | in 93-97% | median | min | min (K <= 5) | mean width "
+        "| undefined |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for method in methods:
+        for n in sorted({int(row["n"]) for row in rows}):  # type: ignore[call-overload]
+            cov = np.array([row[f"{method}_coverage"] for row in rows if row["n"] == n], float)
+            ks = np.array([row["k"] for row in rows if row["n"] == n])
+            width = np.array([row[f"{method}_width"] for row in rows if row["n"] == n], float)
+            undef = np.array([row[f"{method}_undefined"] for row in rows if row["n"] == n], float)
+            keep = ~np.isnan(cov)
+            if not keep.any():
+                continue
+            cov, ks, width, undef = cov[keep], ks[keep], width[keep], undef[keep]
+            inside = np.mean((cov >= BAND[0]) & (cov <= BAND[1]))
+            small_k = cov[ks <= 5]
+            lines.append(
+                f"| {method} | {n} | {cov.size} | {inside:.0%} | {np.median(cov):.3f} | "
+                f"{cov.min():.3f} | {small_k.min() if small_k.size else math.nan:.3f} | "
+                f"{np.nanmean(width):.3f} | {np.mean(undef):.3f} |"
+            )
+    return lines
+
+
+def by_k(rows: list[dict[str, object]], methods: tuple[str, ...]) -> list[str]:
+    """Markdown: per method and K, the share of designs below 93% / inside / above 97%."""
+    ns = sorted({int(row["n"]) for row in rows})  # type: ignore[call-overload]
+    lines = [
+        "| method | K | " + " | ".join(f"n = {n}" for n in ns) + " |",
+        "|---|---:|" + "---:|" * len(ns),
+    ]
+    for method in methods:
+        for k in sorted({int(row["k"]) for row in rows}):  # type: ignore[call-overload]
+            cells = []
+            for n in ns:
+                cov = np.array(
+                    [row[f"{method}_coverage"] for row in rows if row["k"] == k and row["n"] == n],
+                    float,
+                )
+                cov = cov[~np.isnan(cov)]
+                if not cov.size:
+                    cells.append("")
+                    continue
+                below, above = np.mean(cov < BAND[0]), np.mean(cov > BAND[1])
+                cells.append(f"{below:.0%} / {1 - below - above:.0%} / {above:.0%}")
+            lines.append(f"| {method} | {k} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def worst(rows: list[dict[str, object]], method: str, n_min: int, count: int = 8) -> list[str]:
+    chosen = [
+        row
+        for row in rows
+        if int(row["n"]) >= n_min and not math.isnan(float(row[f"{method}_coverage"]))
+    ]  # type: ignore[arg-type]
+    chosen.sort(key=lambda row: float(row[f"{method}_coverage"]))  # type: ignore[arg-type]
+    return [
+        f"  {method} {float(row[f'{method}_coverage']):.3f}: K={row['k']} {row['weights']} "  # type: ignore[arg-type]
+        f"{row['prevalence']} {row['family']} kappa={float(row['kappa']):.2f} n={row['n']}"  # type: ignore[arg-type]
+        for row in chosen[:count]
+    ]
+
+
+def plot(rows: list[dict[str, object]], methods: tuple[str, ...], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ks = sorted({int(row["k"]) for row in rows})  # type: ignore[call-overload]
+    fig, axes = plt.subplots(1, len(ks), figsize=(3.2 * len(ks), 3.2), sharey=True)
+    axes = np.atleast_1d(axes)
+    colours = {"asymptotic": "C0", "fisher-z": "C3", "percentile": "C2", "bca": "C1"}
+    for ax, k in zip(axes, ks, strict=True):
+        ax.axhspan(*BAND, color="0.85", zorder=0)
+        for method in methods:
+            ns, median, low = [], [], []
+            for n in sorted({int(row["n"]) for row in rows}):  # type: ignore[call-overload]
+                cov = np.array(
+                    [row[f"{method}_coverage"] for row in rows if row["k"] == k and row["n"] == n],
+                    float,
+                )
+                cov = cov[~np.isnan(cov)]
+                if cov.size:
+                    ns.append(n)
+                    median.append(np.median(cov))
+                    low.append(np.quantile(cov, 0.1))
+            if ns:
+                ax.plot(ns, median, "-o", ms=3, color=colours[method], label=f"{method} (median)")
+                ax.plot(ns, low, "--", color=colours[method], lw=1, label=f"{method} (10th pct)")
+        ax.set_xscale("log")
+        ax.set_title(f"K = {k}")
+        ax.set_xlabel("n (pairs)")
+        ax.set_ylim(0.6, 1.0)
+    axes[0].set_ylabel("coverage of the 95% interval")
+    handles, labels = axes[0].get_legend_handles_labels()
+    axes[-1].legend(handles, labels, fontsize=6, loc="lower right")
+    fig.suptitle(
+        "Coverage of 95% intervals over the design grid, median and 10th percentile over the "
+        "designs (shaded: 93-97%; percentile and BCa on a sub-grid)",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+# --------------------------------------------------------------------------- paired
+
+
+def paired_population(k: int, prev: str, spread_a: float, spread_b: float) -> np.ndarray:
+    """(truth, A, B) cube: the truth from the prevalence, A and B independent given the truth,
+    each the truth plus discretised normal noise of the given spread."""
+    steps = np.arange(k)
+
+    def rater(spread: float) -> np.ndarray:
+        conditional = np.exp(-0.5 * ((steps[None, :] - steps[:, None]) / spread) ** 2)
+        return conditional / conditional.sum(axis=1, keepdims=True)
+
+    r = prevalence(prev, k)
+    return r[:, None, None] * rater(spread_a)[:, :, None] * rater(spread_b)[:, None, :]
+
+
+PAIRED_NS = (30, 50, 100, 200)
+PAIRED_SPREADS = ((0.5, 0.5), (0.4, 0.7), (0.3, 1.0), (0.8, 1.2))
+
+
+def run_paired(replications: int, resamples: int, quick: bool) -> list[dict[str, object]]:
+    rows = []
+    seed = 50_000
+    for k in (2, 5):
+        for weights in ("unweighted",) if k == 2 else ("quadratic", "unweighted"):
+            matrix = weight_matrix(weights, k)
+            for prev in PREVALENCES:
+                for spread_a, spread_b in PAIRED_SPREADS[:2] if quick else PAIRED_SPREADS:
+                    cube = paired_population(k, prev, spread_a, spread_b)
+                    truth = population_kappa(cube.sum(axis=2), matrix) - population_kappa(
+                        cube.sum(axis=1), matrix
+                    )
+                    for n in PAIRED_NS[:2] if quick else PAIRED_NS:
+                        seed += 1
+                        rng = np.random.default_rng(seed)
+                        cubes = rng.multinomial(n, cube.ravel(), size=replications)
+                        cubes = cubes.reshape(replications, k, k, k)
+                        hits = {"percentile": [], "expanded": []}
+                        widths = {"percentile": [], "expanded": []}
+                        for index, counts in enumerate(cubes):
+                            coords = np.nonzero(counts)
+                            cells = _bootstrap.Cells(counts[coords].astype(float), coords, n)
+                            t, a, b = coords
+                            generator = np.random.default_rng(index)
+                            replicates = _bootstrap.draw(cells, resamples, generator)
+                            with np.errstate(all="ignore"):
+                                diffs = cell_kappas(replicates, t, a, matrix) - cell_kappas(
+                                    replicates, t, b, matrix
+                                )
+                            diffs = diffs[~np.isnan(diffs)]
+                            if diffs.size == 0:
+                                continue
+                            for method, level in (
+                                ("percentile", LEVEL),
+                                ("expanded", expanded_level(LEVEL, n)),
+                            ):
+                                low, high = _bootstrap.percentile_interval(diffs, level)
+                                hits[method].append(low <= truth <= high)
+                                widths[method].append(high - low)
+                            # The public API draws the same replicates; its interval is the
+                            # expanded one.
+                            if index < 3:
+                                with warnings.catch_warnings():
+                                    warnings.simplefilter("ignore")
+                                    api = wk.paired_kappa_test_from_table(
+                                        counts, weights=weights, n_resamples=resamples, rng=index
+                                    ).confidence_interval
+                                level = expanded_level(LEVEL, n)
+                                low, high = _bootstrap.percentile_interval(diffs, level)
+                                assert np.allclose([api.low, api.high], [low, high]), (k, n)
+                        row: dict[str, object] = {
+                            "k": k, "weights": weights, "prevalence": prev,
+                            "spread_a": spread_a, "spread_b": spread_b, "difference": truth,
+                            "n": n, "replications": replications,
+                        }  # fmt: skip
+                        for method in hits:
+                            row[f"{method}_coverage"] = float(np.mean(hits[method]))
+                            row[f"{method}_width"] = float(np.mean(widths[method]))
+                            row[f"{method}_undefined"] = 1.0 - len(hits[method]) / replications
+                        rows.append(row)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small grid, fewer replications")
+    parser.add_argument("--no-bootstrap", action="store_true", help="skip percentile and BCa")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument(
+        "--paired", action="store_true", help="the paired difference (paired_kappa_test) instead"
+    )
+    args = parser.parse_args()
+    if args.paired:
+        replications = 300 if args.quick else 1000
+        start = time.perf_counter()
+        rows = run_paired(replications, 999, args.quick)
+        print(
+            f"# coverage_study --paired: {len(rows)} designs, {replications} replications x "
+            f"999 resamples; {time.perf_counter() - start:.0f} s; numpy {np.__version__}"
+        )
+        print("\n".join(summarise(rows, ("percentile", "expanded"))))
+        for method in ("percentile", "expanded"):
+            print(f"worst designs, {method}:")
+            chosen = sorted(rows, key=lambda row: float(row[f"{method}_coverage"]))[:6]  # type: ignore[arg-type]
+            for row in chosen:
+                print(
+                    f"  {float(row[f'{method}_coverage']):.3f}: K={row['k']} {row['weights']} "  # type: ignore[arg-type]
+                    f"{row['prevalence']} spreads {row['spread_a']}/{row['spread_b']} "
+                    f"difference={float(row['difference']):+.3f} n={row['n']}"  # type: ignore[arg-type]
+                )
+        return
+    replications = 500 if args.quick else 2000
+    boot_replications = 0 if args.no_bootstrap else (100 if args.quick else 300)
+    resamples = 499
+    grid = designs(args.quick)
+    start = time.perf_counter()
+    rows = []
+    for seed, design in enumerate(grid):
+        rows.append(run_design(design, replications, boot_replications, resamples, 1000 + seed))
+    elapsed = time.perf_counter() - start
+    methods = FAST_METHODS + (() if args.no_bootstrap else BOOT_METHODS)
+    args.out.mkdir(parents=True, exist_ok=True)
+    suffix = "_quick" if args.quick else ""
+    with open(args.out / f"coverage{suffix}.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: f"{v:.4f}" if isinstance(v, float) else v for k, v in row.items()})
+    plot(rows, methods, args.out / f"coverage{suffix}.png")
+    print(
+        f"# coverage_study: {len(grid)} designs, {replications} replications each "
+        f"(bootstrap: {boot_replications} replications x {resamples} resamples on "
+        f"n in {BOOT_NS}, K in {BOOT_KS}, kappa in {BOOT_KAPPAS}); {elapsed:.0f} s; "
+        f"numpy {np.__version__}"
+    )
+    print("\n".join(summarise(rows, methods)))
+    print("\nShare of designs below 93% / within 93-97% / above 97%, by K:")
+    print("\n".join(by_k(rows, FAST_METHODS)))
+    for method in methods:
+        print(f"worst designs at n >= 30, {method}:")
+        print("\n".join(worst(rows, method, 30)))
+
+
+if __name__ == "__main__":
+    main()
