@@ -8,22 +8,14 @@ import io
 import math
 from typing import Any
 
+from .._core import COEFFICIENTS, GWET_WEIGHTS
 from .._stats import BootstrapMethod, agreement_from_rows
 from ..exceptions import WkappaError
+from .tables import parse_labels
 
 __all__ = ["add_agree_parser", "run_agree"]
 
-_COEFFICIENTS = ("fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent")
-_WEIGHTS = (
-    "unweighted",
-    "quadratic",
-    "linear",
-    "ordinal",
-    "radical",
-    "ratio",
-    "circular",
-    "bipolar",
-)
+_WEIGHTS = ("unweighted", "quadratic", "linear", *GWET_WEIGHTS)
 
 
 def add_agree_parser(sub: Any, common: Any) -> None:
@@ -50,7 +42,7 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     agree.add_argument("--rater", metavar="COL", help="long: the rater column")
     agree.add_argument("--rating", metavar="COL", help="long: the rating column")
     agree.add_argument(
-        "--coefficient", choices=_COEFFICIENTS, default="fleiss", help="(default: fleiss)"
+        "--coefficient", choices=COEFFICIENTS, default="fleiss", help="(default: fleiss)"
     )
     agree.add_argument(
         "--weights", choices=_WEIGHTS, default="unweighted", help="(default: unweighted)"
@@ -120,16 +112,11 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
         options=options,
         text=[args.item, args.rater, *([args.rating] if text else [])],
     )
-    repeated = counts.group_by([args.item, args.rater]).len().filter(pl.col("len") > 1)
+    # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
+    repeated = counts.group_by([args.item, args.rater]).agg(pl.col(COUNT).sum())
+    repeated = repeated.filter(pl.col(COUNT) > 1)
     if repeated.height:
         first = repeated.row(0)
-        raise WkappaError(
-            f"Rater {first[1]!r} rated item {first[0]!r} more than once; the long layout needs "
-            "one rating per item and rater."
-        )
-    duplicated = counts.filter(pl.col(COUNT) > 1)
-    if duplicated.height:
-        first = duplicated.row(0)
         raise WkappaError(
             f"Rater {first[1]!r} rated item {first[0]!r} more than once; the long layout needs "
             "one rating per item and rater."
@@ -138,24 +125,6 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
     raters = [c for c in wide_frame.columns if c != args.item]
     grouped = wide_frame.group_by(raters).len()
     return grouped.select(raters), grouped["len"], raters
-
-
-def _labels(text: str | None, rows: Any) -> list[Any] | None:
-    if text is None:
-        return None
-    names = _split(text, "--labels")
-    if all(dtype.is_numeric() for dtype in rows.schema.values()):
-        values: list[Any] = []
-        for name in names:
-            try:
-                number = float(name)
-            except ValueError:
-                raise WkappaError(
-                    f"--labels has {name!r}, but the rater columns hold numbers."
-                ) from None
-            values.append(int(number) if number.is_integer() else number)
-        return values
-    return names
 
 
 def run_agree(args: argparse.Namespace) -> int:
@@ -170,7 +139,7 @@ def run_agree(args: argparse.Namespace) -> int:
         counts.to_numpy().astype(np.int64),
         coefficient=args.coefficient,
         weights=args.weights,
-        labels=_labels(args.labels, rows),
+        labels=parse_labels(args.labels, rows, raters),
         min_rating=args.min_rating,
         max_rating=args.max_rating,
         population_size=args.population_size,
