@@ -51,36 +51,17 @@ def rows_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyp
     the assumed range (coding stopped; the caller scans for the range and codes again); 2
     when the rating at flat index ``where`` is not a whole finite number.
     """
-    n, r = x.shape
     hist = np.zeros(max(dense_size, 1), dtype=np.int64)
-    missing = 0
-    top = np.float64(lo + k - 1)
-    bottom = np.float64(lo)
-    for i in range(n):
-        code = 0
-        for g in range(r):
-            v = np.float64(x[i, g])
-            if v != v:
-                missing += 1
-                continue
-            if not (bottom <= v <= top):
-                if v == np.inf or v == -np.inf:
-                    return hist, missing, 2, i * r + g
-                return hist, missing, 1, i * r + g
-            c = np.int64(v)
-            if np.float64(c) != v:
-                return hist, missing, 2, i * r + g
-            code += (c - lo + 1) * powers[g]
-        if dense_size > 0:
-            hist[code] += 1
-        else:
-            codes[i] = code
-    return hist, missing, 0, -1
+    missing, status, where = _code_block(
+        x, 0, x.shape[0], lo, k, powers, dense_size > 0, hist, codes
+    )
+    return hist, missing, status, where
 
 
 @njit(cache=True, nogil=True)
-def _code_block(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
-    """:func:`rows_in_range` on rows ``start:stop`` into a dense histogram."""
+def _code_block(x, start, stop, lo, k, powers, dense, hist, codes):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` on rows ``start:stop``: each row's code counted in ``hist`` when
+    ``dense``, else written to ``codes``; returns ``(n_missing, status, where)``."""
     r = x.shape[1]
     missing = 0
     top = np.float64(lo + k - 1)
@@ -100,7 +81,10 @@ def _code_block(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped
             if np.float64(c) != v:
                 return missing, 2, i * r + g
             code += (c - lo + 1) * powers[g]
-        hist[code] += 1
+        if dense:
+            hist[code] += 1
+        else:
+            codes[i] = code
     return missing, 0, -1
 
 
@@ -114,10 +98,11 @@ def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks):  # type: ign
     status = np.zeros(n_blocks, dtype=np.int64)
     where = np.full(n_blocks, -1, dtype=np.int64)
     size = (n + n_blocks - 1) // n_blocks
+    no_codes = np.zeros(0, dtype=np.int64)
     for b in prange(n_blocks):
         start = b * size
         stop = min(n, start + size)
-        m, s, w = _code_block(x, start, stop, lo, k, powers, hists[b])
+        m, s, w = _code_block(x, start, stop, lo, k, powers, True, hists[b], no_codes)
         missing[b] = m
         status[b] = s
         where[b] = w
