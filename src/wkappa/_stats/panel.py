@@ -19,7 +19,7 @@ from .._core import (
 from ..exceptions import WkappaError
 from .intervals import ConfidenceInterval, check_confidence_level, json_float, make_rng
 from .paired import paired_pvalue
-from .several import _check_weights_named, _checked_matrix, _rating_rows
+from .several import _check_weights_named, _checked_matrix, _ordered, _rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
@@ -212,8 +212,7 @@ def rater_vs_panel(
     generator = make_rng(rng)
     checked = _check_weights_named(weights)
     combined = _combine(ratings, candidate)
-    ordered = not (isinstance(checked, str) and checked == "unweighted")
-    read = _rating_rows(combined, labels, min_rating, max_rating, ordered, "omit")
+    read = _rating_rows(combined, labels, min_rating, max_rating, _ordered(checked), "omit")
     assert read is not None
     rows, multiplicity, categories, _ = read
     k = len(categories)

@@ -489,6 +489,22 @@ def _check_population(population_size: Any) -> int | None:
     return int(population_size)
 
 
+def _check_inference(
+    zero_division: Any, population_size: Any, alternative: Any
+) -> tuple[Any, int | None, Alternative]:
+    """The checked ``zero_division``, ``population_size`` and ``alternative``."""
+    return (
+        check_zero_division(zero_division),
+        _check_population(population_size),
+        _check_alternative(alternative),
+    )
+
+
+def _ordered(weights: Any) -> bool:
+    """Whether checked weights need ordered categories (every weighting but 'unweighted')."""
+    return not (isinstance(weights, str) and weights == "unweighted")
+
+
 def _check_weights_named(weights: Any) -> Any:
     """The library's weights, or one of Gwet's named weights (kept as the name)."""
     if isinstance(weights, str) and weights in GWET_WEIGHTS:
@@ -746,12 +762,9 @@ def agreement(
     """
     name = _check_coefficient(coefficient)
     policy = check_nan_policy(nan_policy)
-    zero = check_zero_division(zero_division)
-    population = _check_population(population_size)
-    side = _check_alternative(alternative)
+    zero, population, side = _check_inference(zero_division, population_size, alternative)
     checked = _check_weights_named(weights)
-    ordered = not (isinstance(checked, str) and checked == "unweighted")
-    read = _rating_rows(ratings, labels, min_rating, max_rating, ordered, policy)
+    read = _rating_rows(ratings, labels, min_rating, max_rating, _ordered(checked), policy)
     if read is None:
         return _propagated(name, weights, side)
     rows, multiplicity, categories, n_ratings = read
@@ -776,6 +789,19 @@ def _rating_rows(
         fast = fast_rows(ratings, lo, hi, policy)  # type: ignore[arg-type]
         if fast is not None:
             return fast
+    encoded = _encoded(ratings, labels, min_rating, max_rating, ordered, policy)
+    if encoded is None:
+        return None
+    codes, categories = encoded
+    rows, multiplicity = distinct_rows(codes)
+    return rows, multiplicity, categories, int(np.count_nonzero(codes >= 0))
+
+
+def _encoded(
+    ratings: Any, labels: Any, min_rating: Any, max_rating: Any, ordered: bool, policy: str
+) -> tuple[np.ndarray, Sequence[Any]] | None:
+    """The category codes of the ratings (-1 = missing) and the categories; None for a
+    missing rating under 'propagate'."""
     encoded = encode_rating_matrix(
         ratings,
         labels=labels,
@@ -784,10 +810,7 @@ def _rating_rows(
         ordered=ordered,
         nan_policy=policy,  # type: ignore[arg-type]
     )
-    if encoded is None:
-        return None
-    rows, multiplicity = distinct_rows(encoded.codes)
-    return rows, multiplicity, encoded.labels, int(np.count_nonzero(encoded.codes >= 0))
+    return None if encoded is None else (encoded.codes, encoded.labels)
 
 
 def _from_rows(
@@ -882,9 +905,7 @@ def agreement_from_counts(
             "which rating. Hint: pass the items x raters ratings to wkappa.agreement, or use "
             "coefficient='fleiss'."
         )
-    zero = check_zero_division(zero_division)
-    population = _check_population(population_size)
-    side = _check_alternative(alternative)
+    zero, population, side = _check_inference(zero_division, population_size, alternative)
     array = _read_counts(counts)
     k = array.shape[1]
     if labels is None:
@@ -1016,9 +1037,7 @@ def krippendorff_alpha(
             f"got {format_value(level)}."
         )
     policy = check_nan_policy(nan_policy)
-    zero = check_zero_division(zero_division)
-    population = _check_population(population_size)
-    side = _check_alternative(alternative)
+    zero, population, side = _check_inference(zero_division, population_size, alternative)
     read = _rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
         return _propagated("krippendorff", "unweighted", side)
@@ -1066,25 +1085,15 @@ def agreement_from_rows(
     """
     name = _check_coefficient(coefficient)
     policy = check_nan_policy(nan_policy)
-    zero = check_zero_division(zero_division)
-    population = _check_population(population_size)
-    side = _check_alternative(alternative)
+    zero, population, side = _check_inference(zero_division, population_size, alternative)
     checked = _check_weights_named(weights)
     counts = np.asarray(multiplicity)
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
         raise WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
-    ordered = not (isinstance(checked, str) and checked == "unweighted")
-    encoded = encode_rating_matrix(
-        rows,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        ordered=ordered,
-        nan_policy=policy,  # type: ignore[arg-type]
-    )
+    encoded = _encoded(rows, labels, min_rating, max_rating, _ordered(checked), policy)
     if encoded is None:
         return _propagated(name, weights, side)
-    codes = encoded.codes
+    codes, categories = encoded
     if len(counts) != len(codes):
         raise WkappaError(
             f"`multiplicity` has {len(counts)} counts for {len(codes)} rows; they must match."
@@ -1092,7 +1101,7 @@ def agreement_from_rows(
     keep = (counts > 0) & (codes >= 0).any(axis=1)
     codes, counts = codes[keep], counts[keep].astype(np.int64)
     n_ratings = int(counts @ (codes >= 0).sum(axis=1))
-    label, matrix = _checked_matrix(checked, len(encoded.labels), name, encoded.labels)
+    label, matrix = _checked_matrix(checked, len(categories), name, categories)
     return _from_rows(
-        name, label, matrix, codes, counts, encoded.labels, n_ratings, zero, population, side
+        name, label, matrix, codes, counts, categories, n_ratings, zero, population, side
     )
