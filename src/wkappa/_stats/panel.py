@@ -17,14 +17,14 @@ from .._core import (
     rows_to_counts,
 )
 from ..exceptions import WkappaError
+from . import bootstrap
 from .intervals import ConfidenceInterval, check_confidence_level, json_float, make_rng
-from .paired import paired_pvalue
-from .several import _check_weights_named, _checked_matrix, _ordered, _rating_rows
+from .paired import _check_resamples, paired_pvalue
+from .several import _CHUNK_CELLS, _check_weights_named, _checked_matrix, _ordered, _rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
 _PAIR_COEFFICIENTS = ("cohen", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
-_CHUNK_CELLS = 2_000_000
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -205,10 +205,7 @@ def rater_vs_panel(
         )
     name = "conger" if coefficient == "cohen" else coefficient
     level = check_confidence_level(confidence_level)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise WkappaError(f"`n_resamples` must be a positive integer; got {n_resamples!r}.")
-    if n_resamples < 1:
-        raise WkappaError(f"`n_resamples` must be a positive integer; got {n_resamples!r}.")
+    n_resamples = _check_resamples(n_resamples)
     generator = make_rng(rng)
     checked = _check_weights_named(weights)
     combined = _combine(ratings, candidate)
@@ -254,8 +251,7 @@ def rater_vs_panel(
     if defined.size == 0 or math.isnan(difference):
         low = high = pvalue = math.nan
     else:
-        tail = (1.0 - level) / 2.0
-        low, high = (float(v) for v in np.quantile(defined, [tail, 1.0 - tail]))
+        low, high = bootstrap.percentile_interval(defined, level)
         pvalue = paired_pvalue(defined)
     member_pairs = np.eye(members)
     for (a, b), value in zip(pairs[members:], among, strict=True):
