@@ -7,6 +7,8 @@ Foreign types are recognised through :data:`sys.modules` (:mod:`wkappa._core.dep
 
 from __future__ import annotations
 
+import decimal
+import fractions
 import math
 import numbers
 import sys
@@ -52,6 +54,8 @@ def is_missing_scalar(value: Any) -> bool:
         return True
     if isinstance(value, np.floating) and np.isnan(value):
         return True
+    if isinstance(value, decimal.Decimal) and value.is_nan():
+        return True
     pd = sys.modules.get("pandas")
     return pd is not None and value is pd.NA
 
@@ -70,20 +74,65 @@ def _as_array(obj: Any) -> np.ndarray:
     return values
 
 
+def _noun(name: str) -> str:
+    return "weights" if name == "sample_weight" else "ratings"
+
+
+def _exact_number(value: Any) -> Any:
+    """A Fraction or Decimal as a Python int when whole, else as the nearest float (which the
+    integrality check then reports); other numbers unchanged."""
+    if isinstance(value, (fractions.Fraction, decimal.Decimal)):
+        if value.is_finite() if isinstance(value, decimal.Decimal) else True:
+            whole = int(value)
+            if whole == value:
+                return whole
+        return float(value)
+    return value
+
+
+def _is_nested(value: Any) -> bool:
+    """A list, array or mapping where one rating belongs (a list-typed column)."""
+    if isinstance(value, (str, bytes)):
+        return False
+    return isinstance(value, (list, tuple, dict, set, frozenset, np.ndarray)) or (
+        hasattr(value, "__len__") and hasattr(value, "__getitem__")
+    )
+
+
 def _object_column(values: np.ndarray, name: str) -> Column:
     """Normalise an object array: find missing entries and narrow the dtype if possible."""
     missing = np.fromiter((is_missing_scalar(v) for v in values), dtype=bool, count=len(values))
     present = values[~missing]
+    if present.size == 0:
+        # Nothing but missing values: no kind to infer; read as numbers (all missing), as a
+        # float column of NaN is read.
+        return Column(np.zeros(len(values), dtype=np.float64), missing)
+    nested = next((v for v in present if _is_nested(v)), None)
+    if nested is not None:
+        raise WkappaTypeError(
+            f"`{name}` holds nested values such as {format_value(nested)}; each entry must be "
+            f"one scalar. Hint: flatten or explode the list-typed column first."
+        )
     if all(isinstance(v, str) for v in present):
         narrowed = np.array([v if isinstance(v, str) else "" for v in values], dtype=str)
-    elif all(isinstance(v, (numbers.Real, np.bool_)) and not isinstance(v, str) for v in present):
-        filled = [0 if m else v for v, m in zip(values, missing, strict=True)]
+    elif all(
+        isinstance(v, (numbers.Real, np.bool_, decimal.Decimal)) and not isinstance(v, str)
+        for v in present
+    ):
+        filled = [0 if m else _exact_number(v) for v, m in zip(values, missing, strict=True)]
         try:
             narrowed = np.array(filled)
         except OverflowError:
-            raise WkappaError(f"`{name}` has integers too large to handle exactly.") from None
+            raise WkappaError(
+                f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."
+            ) from None
         if narrowed.dtype == object:
-            raise WkappaError(f"`{name}` has integers too large to handle exactly.")
+            if any(isinstance(v, float) for v in filled):
+                narrowed = np.array(filled, dtype=np.float64)
+            else:
+                raise WkappaError(
+                    f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."
+                )
     else:
         narrowed = values  # mixed kinds: only `labels=` can make sense of them
     return Column(narrowed, missing if missing.any() else None)
@@ -125,8 +174,17 @@ def _polars_column(series: Any, name: str) -> Column:
         return Column(codes, missing, tuple(dtype.categories.to_list()), True)
     if isinstance(dtype, pl.Categorical):
         series = series.cast(pl.String)
+    if dtype.is_nested():
+        raise WkappaTypeError(
+            f"`{name}` is a {dtype} column; each rating must be one scalar. "
+            "Hint: flatten or explode the list-typed column first."
+        )
     if dtype.is_numeric() or dtype == pl.Boolean:
-        values = series.fill_null(0).to_numpy()
+        filled = series.fill_null(0)
+        try:
+            values = filled.to_numpy()
+        except Exception:  # Int128 / UInt128 have no numpy dtype: read Python ints
+            values = np.array(filled.to_list(), dtype=object)
         column = _numpy_column(values, name)
         if missing is not None:
             merged = missing if column.missing is None else (missing | column.missing)
@@ -144,6 +202,15 @@ def _pyarrow_column(array: Any, name: str) -> Column:
         codes = array.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
         categories = tuple(array.dictionary.to_pylist())
         return Column(codes, missing, categories, bool(array.type.ordered))
+    if pa.types.is_nested(array.type):
+        raise WkappaTypeError(
+            f"`{name}` is a {array.type} column; each rating must be one scalar. "
+            "Hint: flatten or explode the list-typed column first."
+        )
+    if missing is not None and (pa.types.is_integer(array.type) or pa.types.is_boolean(array.type)):
+        # Fill the nulls before converting: with nulls, to_numpy gives float64, which rounds
+        # integers beyond 2**53. The mask keeps them missing.
+        array = array.fill_null(0 if pa.types.is_integer(array.type) else False)
     values = array.to_numpy(zero_copy_only=False)
     if values.dtype == object:
         return _object_column(values, name)
@@ -165,13 +232,33 @@ def _numpy_column(values: np.ndarray, name: str) -> Column:
         return Column(values, None)
     if kind not in "biuf":
         raise WkappaTypeError(
-            f"`{name}` must hold integer, boolean, float or string ratings; "
+            f"`{name}` must hold integer, boolean, float or string {_noun(name)}; "
             f"got dtype {values.dtype}."
         )
     if kind == "f":
         missing = np.isnan(values)
         return Column(values, missing if missing.any() else None)
     return Column(values, None)
+
+
+def _masked_column(array: np.ma.MaskedArray, name: str) -> Column:
+    """A numpy masked array: masked entries are missing ratings (whatever data they hide)."""
+    mask = np.ma.getmaskarray(array)
+    data = np.asarray(array.data)
+    if data.ndim != 1:
+        return _numpy_column(data, name)  # its shape error
+    if data.dtype.kind == "O":
+        data = data.copy()
+        data[mask] = None
+    column = _numpy_column(data, name)
+    if not mask.any():
+        return column
+    merged = mask if column.missing is None else (mask | column.missing)
+    values = column.values
+    if values.dtype.kind in "iuf":  # the hidden data must not trip a range or integrality check
+        values = values.copy()
+        values[mask] = 0
+    return Column(values, merged, column.categories, column.ordered)
 
 
 def to_column(obj: Any, name: str) -> Column:
@@ -188,6 +275,8 @@ def to_column(obj: Any, name: str) -> Column:
         raise WkappaTypeError(
             f"`{name}` must be a 1-D array-like of ratings; got {type(obj).__name__}."
         )
+    if isinstance(obj, np.ma.MaskedArray):
+        return _masked_column(obj, name)
     if isinstance(obj, np.ndarray):
         return _numpy_column(obj, name)
     try:

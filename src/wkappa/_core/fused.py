@@ -87,6 +87,8 @@ _last_parallel: dict[str, float] = {"end": -math.inf, "workers": 0}
 
 def numpy_view(obj: Any) -> np.ndarray | None:
     """A 1-D numeric numpy view of a column, or None when only the strict path can read it."""
+    if isinstance(obj, np.ma.MaskedArray):
+        return None  # masked entries are missing ratings: the strict path reads the mask
     if isinstance(obj, np.ndarray):
         array = obj
     elif isinstance(obj, (list, tuple)):

@@ -103,6 +103,8 @@ def _pyarrow_codes(array: Any, labels: np.ndarray) -> np.ndarray | None:
 
 
 def _codes(obj: Any, labels: np.ndarray) -> np.ndarray | None:
+    if isinstance(obj, np.ma.MaskedArray):
+        return None  # masked entries are missing: nan_policy is the strict path's business
     if isinstance(obj, np.ndarray):
         return _numpy_codes(obj, labels)
     if isinstance(obj, (list, tuple)):

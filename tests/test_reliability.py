@@ -1,0 +1,173 @@
+"""Regression tests for the defects differential fuzzing found (one test group per class).
+
+Each test is named after its class (``test_class01_...`` .. ``test_class13_...``) and checks the
+reproducer against the exact ``Fraction`` reference (tests/reference.py), or checks that a wkappa
+error naming the parameter is raised -- never a raw numpy/numba/polars/Python exception.
+"""
+
+from __future__ import annotations
+
+import warnings
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from reference import reference_kappa, reference_kappa_from_table
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+
+B53 = 2**53
+
+
+def exact_qwk(a: list[int], b: list[int], sample_weight: list[float] | None = None) -> float:
+    lo = min(min(a), min(b))
+    k = max(max(a), max(b)) - lo + 1
+    value = reference_kappa([x - lo for x in a], [y - lo for y in b], k, "quadratic", sample_weight)
+    assert value is not None
+    return float(value)
+
+
+# --------------------------------------------------------------------------- class 1
+
+
+def test_class01_pyarrow_integers_with_nulls_stay_exact() -> None:
+    pa = pytest.importorskip("pyarrow")
+    a = [B53 + 1, B53 + 2, B53 + 3, B53 + 1, None]
+    b = [B53 + 1, B53 + 3, B53 + 3, B53 + 2, B53 + 1]
+    expected = exact_qwk(a[:4], b[:4])  # type: ignore[arg-type]
+    assert expected == 0.6923076923076923
+    assert wk.qwk(pa.array(a), pa.array(b), nan_policy="omit") == expected
+    assert wk.qwk(a, b, nan_policy="omit") == expected
+    chunked = pa.chunked_array([a[:2], a[2:]])
+    assert wk.qwk(chunked, pa.array(b), nan_policy="omit") == expected
+
+
+def test_class01_pyarrow_int64_near_2_62_with_a_null_is_read() -> None:
+    pa = pytest.importorskip("pyarrow")
+    top = 2**62
+    a = [top - 5, top - 3, None, top - 4]
+    b = [top - 5, top - 4, 1, top - 4]
+    expected = exact_qwk([top - 5, top - 3, top - 4], [top - 5, top - 4, top - 4])
+    assert wk.qwk(pa.array(a), pa.array(b), nan_policy="omit") == expected
+    assert wk.qwk(a, b, nan_policy="omit") == expected
+
+
+def test_class01_nullable_pandas_polars_and_duckdb_agree() -> None:
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    a = [B53 + 1, B53 + 2, B53 + 3, B53 + 1, None]
+    b = [B53 + 1, B53 + 3, B53 + 3, B53 + 2, B53 + 1]
+    expected = 0.6923076923076923
+    assert wk.qwk(pd.array(a, dtype="Int64"), pd.array(b, dtype="Int64"), nan_policy="omit") == (
+        expected
+    )
+    assert wk.qwk(pl.Series(a), pl.Series(b), nan_policy="omit") == expected
+    frame = pl.DataFrame({"a": a, "b": b})
+    from wkappa import frames
+
+    table = frame.to_arrow()
+    assert frames.weighted_kappa(table, y_true="a", y_pred="b", nan_policy="omit") == expected
+    duckdb = pytest.importorskip("duckdb")
+    relation = duckdb.from_arrow(table)
+    assert frames.weighted_kappa(relation, y_true="a", y_pred="b", nan_policy="omit") == expected
+
+
+# --------------------------------------------------------------------------- class 2
+
+
+@pytest.mark.parametrize("n_rep", [2, 1000])  # 10 and 5000 pairs: both sides of FAST_MIN
+def test_class02_masked_arrays_mean_missing_at_every_size(n_rep: int) -> None:
+    a = np.array([0, 1, 2, 3, 4] * n_rep)
+    b = np.array([0, 1, 2, 4, 3] * n_rep)
+    mask = np.zeros(a.size, dtype=bool)
+    mask[::5] = True
+    stale = a.copy()
+    stale[mask] = 99  # data under the mask must not matter
+    masked = np.ma.masked_array(stale, mask=mask)
+    expected = wk.qwk(a[~mask], b[~mask])
+    assert wk.qwk(masked, b, nan_policy="omit") == expected
+    assert wk.weighted_kappa(masked, b, weights="linear", nan_policy="omit") == (
+        wk.weighted_kappa(a[~mask], b[~mask], weights="linear")
+    )
+    assert np.array_equal(
+        wk.confusion_table(masked, b, nan_policy="omit"), wk.confusion_table(a[~mask], b[~mask])
+    )
+    with pytest.raises(WkappaError, match="missing rating"):
+        wk.qwk(masked, b)
+    assert np.isnan(wk.qwk(masked, b, nan_policy="propagate"))
+    # labels= and an unmasked masked array take the same route as plain arrays
+    assert wk.qwk(np.ma.masked_array(a), b) == wk.qwk(a, b)
+    assert wk.qwk(masked, b, nan_policy="omit", labels=[0, 1, 2, 3, 4]) == expected
+
+
+# --------------------------------------------------------------------------- class 8
+
+
+def test_class08_all_missing_column_with_omit_is_undefined_not_strings() -> None:
+    with pytest.warns(UndefinedKappaWarning):
+        assert np.isnan(wk.qwk([None, 1], [None, None], nan_policy="omit"))
+    with pytest.warns(UndefinedKappaWarning):
+        assert np.isnan(wk.qwk([np.nan, 1], [np.nan, np.nan], nan_policy="omit"))
+    acc = wk.KappaAccumulator(min_rating=0, max_rating=2)
+    acc.update([None, 1], [None, None], nan_policy="omit")
+    assert acc.n == 0
+    with pytest.raises(WkappaError, match="missing rating"):
+        wk.qwk([None, 1], [None, None])
+
+
+# --------------------------------------------------------------------------- class 11
+
+
+def test_class11_zero_d_inputs_get_the_1d_error_on_every_route() -> None:
+    for call in (
+        lambda: wk.qwk(np.array(1), np.array(1)),
+        lambda: wk.weighted_kappa(np.array(1), np.array(1), weights="linear"),
+        lambda: wk.confusion_table(np.array(1), np.array(1)),
+        lambda: wk.qwk(np.array(1), [1]),
+    ):
+        with pytest.raises(WkappaError, match="y_true"):
+            call()
+
+
+# --------------------------------------------------------------------------- class 12
+
+
+def test_class12_fractions_and_decimals_are_numbers() -> None:
+    expected = wk.qwk([1, 2, 0, 2], [1, 2, 1, 0])
+    assert wk.qwk([Fraction(1), Fraction(2), Fraction(0), Fraction(4, 2)], [1, 2, 1, 0]) == expected
+    assert wk.qwk([Decimal(1), Decimal(2), Decimal(0), Decimal("2.0")], [1, 2, 1, 0]) == expected
+    with pytest.raises(WkappaError, match="non-integer"):
+        wk.qwk([Fraction(1, 3), Fraction(1)], [0, 1])
+    with pytest.raises(WkappaError, match="non-integer"):
+        wk.qwk([Decimal("0.5"), Decimal(1)], [0, 1])
+    with pytest.warns(UndefinedKappaWarning):
+        wk.qwk([Decimal("NaN"), Decimal(1)], [0, 1], nan_policy="omit")
+
+
+def test_class12_polars_and_pyarrow_decimals_and_int128() -> None:
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    expected = wk.qwk([1, 2, 0], [1, 2, 1])
+    decimals = [Decimal(1), Decimal(2), Decimal(0)]
+    assert wk.qwk(pl.Series(decimals), [1, 2, 1]) == expected
+    assert wk.qwk(pa.array(decimals), [1, 2, 1]) == expected
+    assert wk.qwk(pl.Series([1, 2, 0], dtype=pl.Int128), [1, 2, 1]) == expected
+    with pytest.raises(WkappaError, match="too large"):
+        wk.qwk(pl.Series([2**100, 2, 0], dtype=pl.Int128), [1, 2, 1])
+
+
+def test_class12_list_typed_columns_are_refused_clearly() -> None:
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    for column in (
+        pl.Series([[1], [2], [0]]),
+        pa.array([[1], [2], [0]]),
+        np.array([[1], [2, 3], [0]], dtype=object),
+        [[1], [2, 3], [0]],
+    ):
+        with pytest.raises((WkappaError, WkappaTypeError), match="y_true"):
+            wk.qwk(column, [1, 2, 1])
+        with pytest.raises((WkappaError, WkappaTypeError), match="y_true"):
+            wk.weighted_kappa(column, [1, 2, 1], weights="unweighted")
