@@ -7,15 +7,14 @@ error naming the parameter is raised -- never a raw numpy/numba/polars/Python ex
 
 from __future__ import annotations
 
-import warnings
 from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from reference import reference_kappa, reference_kappa_from_table
 
 import wkappa as wk
+from reference import reference_kappa, reference_kappa_from_table
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
 B53 = 2**53
@@ -171,3 +170,120 @@ def test_class12_list_typed_columns_are_refused_clearly() -> None:
             wk.qwk(column, [1, 2, 1])
         with pytest.raises((WkappaError, WkappaTypeError), match="y_true"):
             wk.weighted_kappa(column, [1, 2, 1], weights="unweighted")
+
+
+def test_class12_accumulator_state_and_categories_are_checked() -> None:
+    acc = wk.KappaAccumulator(min_rating=0, max_rating=2).update([0, 1, 2], [0, 2, 2])
+    state = acc.to_dict()
+    huge = dict(state, table=[[2**70, 0, 0], [0, 1, 0], [0, 0, 1]])
+    with pytest.raises(WkappaError, match="too large"):
+        wk.KappaAccumulator.from_dict(huge)
+    halves = dict(state, table=[[0.5, 0, 0], [0, 1, 0], [0, 0, 1]])
+    with pytest.raises(WkappaError, match="non-integer"):
+        wk.KappaAccumulator.from_dict(halves)
+    whole = dict(state, table=[[1.0, 0, 0], [0, 0, 1], [0, 0, 1.0]])
+    assert wk.KappaAccumulator.from_dict(whole) == acc
+    floats = dict(state, dtype="float64", table=[[0.5, 0, 0], [0, 1, 0], [0, 0, 1]])
+    assert wk.KappaAccumulator.from_dict(floats).n == 2.5
+    with pytest.raises(WkappaError, match="empty"):
+        wk.KappaAccumulator(range(0))
+    with pytest.raises(WkappaError, match="empty"):
+        wk.KappaAccumulator([])
+
+
+def test_class12_strings_against_booleans_say_so() -> None:
+    with pytest.raises(WkappaError, match="strings but `y_pred` holds numbers") as info:
+        wk.weighted_kappa(["True", "False"], [True, False], weights="unweighted")
+    assert "not in `labels`" not in str(info.value)
+
+
+def test_class12_sample_weight_errors_name_sample_weight() -> None:
+    for weight in (["a", "b"], [1 + 1j, 2j], np.array([1 + 1j, 2j]), [[1], [2]], [None, 1]):
+        with pytest.raises(WkappaError, match="sample_weight") as info:
+            wk.qwk([0, 1], [1, 0], sample_weight=weight)
+        assert "ratings" not in str(info.value).split("Hint")[0].replace("there are", "")
+
+
+# --------------------------------------------------------------------------- class 6
+
+
+def test_class06_integer_tables_past_int64_do_not_wrap() -> None:
+    big = np.array([[2**62, 0], [0, 2**62]])
+    assert wk.kappa_from_table(big) == 1.0
+    assert wk.kappa_from_table(big, weights="linear") == 1.0
+    table = np.array([[2**61, 2**60], [2**60, 2**61]], dtype=np.int64)
+    expected = float(reference_kappa_from_table(table.tolist(), "quadratic"))  # type: ignore[arg-type]
+    assert wk.kappa_from_table(table) == pytest.approx(expected, rel=1e-15)
+    unsigned = np.array([[2**63, 0], [0, 1]], dtype=np.uint64)
+    assert wk.kappa_from_table(unsigned) == pytest.approx(
+        float(reference_kappa_from_table(unsigned.tolist(), "quadratic")),
+        rel=1e-15,  # type: ignore[arg-type]
+    )
+
+
+def test_class06_accumulator_tables_overflow_is_an_error_or_float() -> None:
+    acc = wk.KappaAccumulator(min_rating=0, max_rating=3)
+    with pytest.raises(WkappaError, match="2\\*\\*63"):
+        acc.update_table(np.full((4, 4), 2**60))
+    assert acc.n == 0  # the failed update left the table as it was
+    acc.update_table(np.full((4, 4), 2**57))
+    assert acc.n == 2**61
+    acc2 = wk.KappaAccumulator(min_rating=0, max_rating=1)
+    acc2.update_table(np.array([[2**63, 0], [0, 1]], dtype=np.uint64))
+    assert acc2.n == float(2**63 + 1)
+    assert acc2.kappa() == pytest.approx(1.0)
+    with pytest.raises(WkappaError, match="2\\*\\*63"):
+        acc.merge(acc.merge(acc).merge(acc))
+
+
+# --------------------------------------------------------------------------- class 9
+
+
+@pytest.mark.parametrize("n_rep", [2, 2000])
+def test_class09_uint64_ratings_beyond_2_53_with_integer_labels(n_rep: int) -> None:
+    a = np.array([B53 + 1, B53 + 2, B53 + 3] * n_rep, dtype=np.uint64)
+    b = np.array([B53 + 1, B53 + 3, B53 + 3] * n_rep, dtype=np.uint64)
+    labels = [B53 + 1, B53 + 2, B53 + 3]
+    expected = exact_qwk([1, 2, 3] * n_rep, [1, 3, 3] * n_rep)
+    assert wk.qwk(a, b, labels=labels) == expected
+    assert wk.qwk(a, b, labels=np.array(labels, dtype=np.uint64)) == expected
+    top = np.array([2**64 - 1, 2**64 - 2] * n_rep, dtype=np.uint64)
+    assert wk.qwk(top, top[::-1].copy(), labels=[2**64 - 2, 2**64 - 1]) == -1.0
+    with pytest.raises(WkappaError, match="not in `labels`"):
+        wk.qwk(a, b, labels=[B53 + 1, B53 + 3])
+
+
+# --------------------------------------------------------------------------- class 10
+
+
+def test_class10_range_labels_are_never_materialised() -> None:
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(WkappaError, match="K = 10000000"):
+        wk.weighted_kappa([0, 1], [1, 0], weights="linear", labels=range(10**7))
+    with pytest.raises(WkappaError, match="K = 1000000000000"):
+        wk.confusion_table([0, 1], [1, 0], labels=range(10**12))
+    with pytest.raises(WkappaError, match="K = 1000000000000"):
+        wk.kappa_test([0, 1], [1, 0], labels=range(10**12))
+    with pytest.raises(WkappaError, match="K = 1000000000000"):
+        wk.KappaAccumulator(range(10**12))
+    assert time.perf_counter() - start < 5  # the guard comes first (was 10 s / MemoryError)
+    # QWK needs no table: a long range of labels is fine, and the same as the plain call.
+    assert wk.qwk([0, 1, 5], [1, 0, 5], labels=range(10**12)) == wk.qwk([0, 1, 5], [1, 0, 5])
+    assert wk.qwk([10, 8, 0], [8, 10, 0], labels=range(10, -1, -2)) == wk.qwk([0, 1, 5], [1, 0, 5])
+    with pytest.raises(WkappaError, match="not in `labels` range"):
+        wk.qwk([0, 1], [1, 3], labels=range(1, 10**12))
+    with pytest.raises(WkappaError, match="not in `labels`"):
+        wk.qwk([0, 1], [1, 3], labels=range(0, 10, 2))
+
+
+# --------------------------------------------------------------------------- class 11 (torch)
+
+
+def test_class11_torch_metric_gets_the_k_guard() -> None:
+    torch_module = pytest.importorskip("wkappa.torch")
+    with pytest.raises(WkappaError, match="num_classes"):
+        torch_module.KappaMetric(10**6)
+    with pytest.raises(WkappaError, match="num_classes"):
+        torch_module.WeightedKappaLoss(10**6)

@@ -14,6 +14,7 @@ from ._backends import torch_count
 from ._core import (
     WeightsLike,
     ZeroDivision,
+    check_table_size,
     check_weights,
     check_zero_division,
     format_value,
@@ -40,6 +41,9 @@ def _check_num_classes(num_classes: Any) -> int:
         raise WkappaTypeError(f"`num_classes` must be an int; got {format_value(num_classes)}.")
     if num_classes < 2:
         raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
+    check_table_size(  # the K x K table and weight matrix
+        int(num_classes), "`num_classes`", "Hint: group the classes into fewer ordinal grades."
+    )
     return int(num_classes)
 
 

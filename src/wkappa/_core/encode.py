@@ -174,8 +174,24 @@ def check_labels(labels: Any) -> np.ndarray:
     return array
 
 
+def _as_int64(values: np.ndarray) -> np.ndarray | None:
+    """uint64 values as int64 when every one fits, else None (other dtypes unchanged)."""
+    if values.dtype != np.uint64:
+        return values
+    if values.size and int(values.max()) >= 2**63:
+        return None
+    return values.astype(np.int64)
+
+
 def _lookup(values: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
     """Index of each value in ``labels``; an unknown value is an error."""
+    if np.dtype(np.uint64) in (values.dtype, labels.dtype) and values.dtype != labels.dtype:
+        # numpy compares uint64 with int64 in float64, which rounds beyond 2**53.
+        fitted_values, fitted_labels = _as_int64(values), _as_int64(labels)
+        if fitted_values is None or fitted_labels is None:  # exact Python ints
+            values, labels = values.astype(object), labels.astype(object)
+        else:
+            values, labels = fitted_values, fitted_labels
     comparable = (values.dtype.kind in "biuf" and labels.dtype.kind in "biuf") or (
         values.dtype.kind in "US" and labels.dtype.kind in "US"
     )
@@ -197,10 +213,11 @@ def _lookup(values: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
     return index
 
 
-def raise_unknown_rating(value: Any, name: str, labels: np.ndarray) -> NoReturn:
+def raise_unknown_rating(value: Any, name: str, labels: np.ndarray | range) -> NoReturn:
+    shown = labels if isinstance(labels, range) else labels.tolist()
     raise WkappaError(
         f"`{name}` contains {format_value(value)}, which is not in `labels` "
-        f"{format_value(labels.tolist())}. Hint: add it to labels= or fix the data."
+        f"{format_value(shown)}. Hint: add it to labels= or fix the data."
     )
 
 
@@ -231,16 +248,50 @@ def _encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.nda
     return _lookup(values, labels, name)
 
 
-def check_table_size(n_categories: int) -> None:
-    """Refuse a K x K table that could not sensibly be allocated."""
+def _arithmetic_range(labels: range) -> bool:
+    """Whether a ``range`` of labels is encoded arithmetically (its ends fit int64 math)."""
+    if len(labels) == 0:
+        raise WkappaError("`labels` is empty; give at least one category.")
+    return max(abs(labels.start), abs(labels.stop), abs(labels.step)) < _MAX_ABS_RATING
+
+
+def _encode_with_range(column: Column, labels: range, name: str) -> np.ndarray:
+    """Index of each rating in an integer ``range`` of labels, by arithmetic."""
+    values = _values_of(column)
+    if values.dtype.kind == "O":
+        values = _object_column(values, name).values
+    if values.dtype.kind not in "biuf":
+        if values.size:
+            raise_unknown_rating(values[0], name, labels)
+        return np.zeros(0, dtype=np.int64)
+    ratings = _integral_ratings(values, name)
+    offset, remainder = np.divmod(ratings - labels.start, labels.step)
+    bad = (remainder != 0) | (offset < 0) | (offset >= len(labels))
+    if bad.any():
+        raise_unknown_rating(ratings[bad][0], name, labels)
+    index: np.ndarray = offset.astype(np.int64, copy=False)
+    return index
+
+
+def check_table_size(n_categories: int, source: str = "", hint: str = "") -> None:
+    """Refuse a K x K table that could not sensibly be allocated: the one K guard.
+
+    ``source`` names where K came from and ``hint`` the fix, when they are not the ratings'
+    range, ``min_rating``/``max_rating`` or ``labels``.
+    """
     if n_categories * n_categories > MAX_TABLE_CELLS:
         gib = n_categories * n_categories * 8 / 2**30
-        raise WkappaError(
-            f"K = {n_categories} categories (every integer from the lowest to the highest "
-            "rating, `min_rating`/`max_rating`, or `labels`) would need a K x K table of "
-            f"{gib:,.1f} GiB, which the confusion table and every `weights` but 'quadratic' "
-            "require. Hint: pass labels= with the categories you actually use, or use "
+        source = source or (
+            "every integer from the lowest to the highest rating, `min_rating`/`max_rating`, "
+            "or `labels`"
+        )
+        hint = hint or (
+            "Hint: pass labels= with the categories you actually use, or use "
             "weights='quadratic' (QWK needs no table)."
+        )
+        raise WkappaError(
+            f"K = {n_categories} categories ({source}) would need a K x K table of "
+            f"{gib:,.1f} GiB; at most {math.isqrt(MAX_TABLE_CELLS)} categories fit. {hint}"
         )
 
 
@@ -326,6 +377,12 @@ def encode_ratings(
         pred_col = _subset(pred_col, keep)
         weight = None if weight is None else weight[keep]
 
+    if isinstance(labels, range) and _arithmetic_range(labels):
+        # Integer labels given as a range are encoded arithmetically: never materialised,
+        # so K is checked (where a table needs it) before anything of size K exists.
+        true_index = _encode_with_range(true_col, labels, "y_true")
+        pred_index = _encode_with_range(pred_col, labels, "y_pred")
+        return EncodedRatings(true_index, pred_index, labels, weight)
     if labels is not None:
         label_array = check_labels(labels)
         true_index = _encode_with_labels(true_col, label_array, "y_true")
@@ -353,6 +410,14 @@ def encode_ratings(
             "listing the categories in order (or use an ordered pandas Categorical / polars "
             "Enum); unweighted kappa accepts them as they are."
         )
+    kinds = {_kind_name(v) for v in (true_values, pred_values) if v.size}
+    if len(kinds) > 1:
+        raise WkappaError(
+            f"`y_true` holds {_kind_name(true_values)} but `y_pred` holds "
+            f"{_kind_name(pred_values)}, so no rating of one can equal a rating of the other "
+            "(the string 'True' is not the boolean True). Hint: convert one column to the "
+            "other's kind, or pass labels=[...]."
+        )
     try:
         label_array = np.unique(np.concatenate([true_values, pred_values]))
     except TypeError:
@@ -365,6 +430,15 @@ def encode_ratings(
     true_index = _lookup(true_values, label_array, "y_true")
     pred_index = _lookup(pred_values, label_array, "y_pred")
     return EncodedRatings(true_index, pred_index, tuple(label_array.tolist()), weight)
+
+
+def _kind_name(values: np.ndarray) -> str:
+    kind = values.dtype.kind
+    if kind in "US":
+        return "strings"
+    if kind in "biuf":
+        return "numbers or booleans"
+    return "mixed values"
 
 
 def _combine_missing(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:

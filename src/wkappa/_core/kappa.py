@@ -72,6 +72,9 @@ def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "
             f"`{name}` must hold non-negative counts; "
             f"{name}[{', '.join(map(str, cell))}] = {format_value(array[cell].item())}."
         )
+    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        # Counts past int64 (uint64 >= 2**63): float64 weighted counts, never a wrap-around.
+        return array.astype(np.float64)
     if array.dtype.kind in "bu":
         array = array.astype(np.int64)
     return array

@@ -24,7 +24,13 @@ from .encode import check_labels
 __all__ = ["label_codes"]
 
 
+# A longer range of labels is encoded arithmetically by the strict path, never materialised.
+_MAX_RANGE_LABELS = 1 << 16
+
+
 def _checked_labels(labels: Any) -> np.ndarray | None:
+    if isinstance(labels, range) and len(labels) > _MAX_RANGE_LABELS:
+        return None
     try:
         array = check_labels(labels)
     except (ValueError, TypeError):

@@ -81,9 +81,9 @@ def table_sums(table: np.ndarray) -> tuple[int, int, int, int, int, int] | None:
     if table.dtype.kind not in "iu":
         return None
     k = table.shape[0]
+    if table.size == 0 or int(table.max()) * table.size * max(k - 1, 1) ** 2 >= INT64_SAFE:
+        return None  # the int64 sums below could overflow: the float path decides
     n = int(table.sum())
-    if n * (k - 1) ** 2 >= INT64_SAFE:
-        return None
     index = np.arange(k, dtype=np.int64)
     rows = table.sum(axis=1)
     cols = table.sum(axis=0)
@@ -147,7 +147,8 @@ def kappas(
         matrix = weights
     single = tables.ndim == 2
     stack = tables[None] if single else tables.reshape(-1, *tables.shape[-2:])
-    n_max = float(stack.sum(axis=(1, 2)).max()) if stack.size else 0.0
+    # In float64: an int64 sum past 2**63 would wrap around and pass the bound below.
+    n_max = float(stack.sum(axis=(1, 2), dtype=np.float64).max()) if stack.size else 0.0
     if (
         integer is not None
         and stack.size

@@ -48,6 +48,9 @@ def _labels_from_options(labels: Any, min_rating: Any, max_rating: Any) -> Seque
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     if labels is not None:
         if isinstance(labels, range):
+            if len(labels) == 0:
+                raise WkappaError("`labels` is empty; give at least one category.")
+            check_table_size(len(labels))  # before a long range is materialised
             return labels if labels.step == 1 else tuple(labels)
         return tuple(check_labels(labels).tolist())
     if lo is None or hi is None:
@@ -156,8 +159,9 @@ class KappaAccumulator:
     @property
     def n(self) -> int | float:
         """Pairs counted so far (total weight once sample weights were used)."""
-        total = self._table.sum()
-        return int(total) if self._table.dtype.kind == "i" else float(total)
+        if self._table.dtype.kind == "i":
+            return exact_total(self._table)
+        return float(self._table.sum())
 
     @property
     def value(self) -> float:
@@ -382,7 +386,30 @@ class KappaAccumulator:
         dtype = state.get("dtype")
         if dtype not in ("int64", "float64"):
             raise WkappaError(f"`state['dtype']` must be 'int64' or 'float64'; got {dtype!r}.")
-        table = np.array(state["table"], dtype=np.dtype(dtype))
+        try:
+            table = np.array(state["table"])
+        except (TypeError, ValueError):
+            raise WkappaError("`state['table']` could not be read as a (K, K) array.") from None
+        if dtype == "int64":
+            if table.dtype.kind == "O" or (
+                table.dtype.kind == "u" and table.size and table.max() > _INT64_MAX
+            ):
+                raise WkappaError(
+                    "`state['table']` has counts too large for its dtype 'int64' (>= 2**63)."
+                )
+            if table.dtype.kind == "f":
+                if not np.all(np.isfinite(table)) or np.any(table != np.floor(table)):
+                    raise WkappaError(
+                        "`state['table']` has non-integer counts but its dtype is 'int64'. "
+                        "Hint: dtype 'float64' holds weighted counts."
+                    )
+                if table.size and float(np.abs(table).max()) >= 2.0**63:
+                    raise WkappaError(
+                        "`state['table']` has counts too large for its dtype 'int64' (>= 2**63)."
+                    )
+                table = table.astype(np.int64)
+        elif table.dtype.kind == "O":
+            table = table.astype(np.float64)
         acc.update_table(table)
         acc._table = acc._table.astype(np.dtype(dtype), copy=False)
         return acc
@@ -407,11 +434,25 @@ def _same_weights(a: str | np.ndarray, b: str | np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
+def exact_total(table: np.ndarray) -> int:
+    """The sum of a non-negative integer table as a Python int, whatever its size: int64 sums
+    are used only where they cannot overflow (``max * cells < 2**63``)."""
+    if table.size == 0:
+        return 0
+    top = int(table.max())
+    if top * table.size <= _INT64_MAX:
+        return int(table.sum())
+    return sum(int(x) for x in table.ravel().tolist())
+
+
 def _add_tables(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a + b, exact for integer tables (overflow is an error), float64 if either is float."""
     if a.dtype.kind == "i" and b.dtype.kind in "iu":
-        if int(a.sum()) + int(b.sum()) > _INT64_MAX:
-            raise WkappaError("The running table would exceed 2**63 - 1 counts and overflow int64.")
+        if exact_total(a) + exact_total(b) > _INT64_MAX:
+            raise WkappaError(
+                "The running table would exceed 2**63 - 1 counts and overflow int64. "
+                "Hint: divide the counts, or add them as float64 weighted counts."
+            )
         return a + b.astype(np.int64, copy=False)
     return a.astype(np.float64) + b.astype(np.float64)
 
