@@ -71,3 +71,37 @@ def reference_kappa(
     """Exact weighted kappa of category indices in 0..k-1 (None when undefined)."""
     table = reference_table(true_index, pred_index, k, sample_weight)
     return reference_kappa_from_table(table, weights)
+
+
+def reference_qwk_pairs(
+    true_values: Sequence[int],
+    pred_values: Sequence[int],
+    sample_weight: Sequence[Any] | None = None,
+) -> Fraction | None:
+    """Exact QWK of integer ratings without a table (any K), None when undefined.
+
+    From the definition with ``E = outer(r, c) / n``: with quadratic weights, ``sum(W*O) =
+    Σ w_k (a_k - b_k)²`` and ``sum(W*E) = Σ_i Σ_j w_i w_j (a_i - b_j)² / n`` (the common
+    factor ``1/(K-1)²`` cancels), summed pair by pair over all n² pairs.
+    """
+    weights = [
+        Fraction(w) if isinstance(w, int) else Fraction(float(w))
+        for w in (sample_weight if sample_weight is not None else [1] * len(true_values))
+    ]
+    n = sum(weights)
+    if n == 0:
+        return None
+    observed = sum(
+        w * (a - b) ** 2 for a, b, w in zip(true_values, pred_values, weights, strict=True)
+    )
+    expected = (
+        sum(
+            wi * wj * (a - b) ** 2
+            for a, wi in zip(true_values, weights, strict=True)
+            for b, wj in zip(pred_values, weights, strict=True)
+        )
+        / n
+    )
+    if expected == 0:
+        return None
+    return 1 - observed / expected

@@ -7,6 +7,7 @@ error naming the parameter is raised -- never a raw numpy/numba/polars/Python ex
 
 from __future__ import annotations
 
+import warnings
 from decimal import Decimal
 from fractions import Fraction
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from reference import reference_kappa, reference_kappa_from_table
+from reference import reference_kappa, reference_kappa_from_table, reference_qwk_pairs
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
 B53 = 2**53
@@ -287,3 +288,85 @@ def test_class11_torch_metric_gets_the_k_guard() -> None:
         torch_module.KappaMetric(10**6)
     with pytest.raises(WkappaError, match="num_classes"):
         torch_module.WeightedKappaLoss(10**6)
+
+
+# --------------------------------------------------------------------------- class 3
+
+
+def exact_pairs(a: list[int], b: list[int], w: list[float]) -> float:
+    value = reference_qwk_pairs(a, b, w)
+    assert value is not None
+    return float(value)
+
+
+def test_class03_weighted_qwk_beyond_8192_categories_does_not_cancel() -> None:
+    a, b, w = [0, 10**6, 2 * 10**6], [0, 10**6 + 1, 2 * 10**6], [0.0, 1.0, 0.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert wk.qwk(a, b, sample_weight=w) == 0.0  # exact: 0 (was nan with a warning)
+    rng = np.random.default_rng(3)
+    for offset in (10**6, 3 * 10**6, 2**24, 2**40):
+        a = [int(x) for x in rng.integers(0, 5, 40) + offset]
+        b = [int(x) for x in rng.integers(0, 5, 40) + offset]
+        w = [float(x) for x in rng.random(40)]
+        expected = exact_pairs(a, b, w)
+        # A zero-weight pair far away widens K past 8192 and must change nothing.
+        got = wk.qwk([0, *a], [0, *b], sample_weight=[0.0, *w])
+        assert got == pytest.approx(expected, abs=1e-14)
+        fast = wk.qwk(np.array([0, *a] * 60), np.array([0, *b] * 60), sample_weight=[0.0, *w] * 60)
+        assert fast == pytest.approx(expected, abs=1e-14)
+
+
+def test_class03_integer_weights_equal_repetition_at_k_2_24() -> None:
+    a, b, w = [0, 5, 2**24, 3], [1, 5, 2**24 - 1, 3], [3, 1, 2, 5]
+    repeated = wk.qwk(np.repeat(a, w), np.repeat(b, w))
+    assert wk.qwk(a, b, sample_weight=w) == pytest.approx(repeated, abs=1e-15)
+    assert repeated == exact_pairs(a, b, [float(x) for x in w])
+
+
+# --------------------------------------------------------------------------- class 7
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1.0, 1e150, 1e300, 1e308])
+def test_class07_sample_weight_scale_does_not_matter(scale: float) -> None:
+    a, b = [0, 1, 2, 2, 1], [0, 2, 2, 1, 1]
+    expected = float(Fraction(9, 14))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no raw RuntimeWarning, no UndefinedKappaWarning
+        assert wk.qwk(a, b, sample_weight=[scale] * 5) == pytest.approx(expected, abs=1e-15)
+        assert wk.weighted_kappa(a, b, weights="linear", sample_weight=[scale] * 5) == (
+            pytest.approx(wk.weighted_kappa(a, b, weights="linear"), abs=1e-15)
+        )
+        far_a, far_b = [*a, 10**5], [*b, 10**5]  # K > 8192: the sums route
+        assert wk.qwk(far_a, far_b, sample_weight=[scale] * 6) == pytest.approx(
+            wk.qwk(far_a, far_b), abs=1e-15
+        )
+        if scale <= 1e300:
+            result = wk.kappa_test(a, b, sample_weight=[scale] * 5)
+            assert result.statistic == pytest.approx(expected, abs=1e-15)
+            assert np.isfinite(result.standard_error)
+
+
+@pytest.mark.parametrize("scale", [1e-160, 1e160, 1e300])
+def test_class07_weight_matrix_scale_does_not_matter(scale: float) -> None:
+    a, b = [0, 1, 2, 2, 1, 0], [0, 2, 2, 1, 1, 0]
+    matrix = np.array([[0, 1, 4], [1, 0, 1], [4, 1, 0]], dtype=float)
+    plain = wk.kappa_test(a, b, weights=matrix)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scaled = wk.kappa_test(a, b, weights=matrix * scale)
+        assert wk.weighted_kappa(a, b, weights=matrix * scale) == pytest.approx(plain.statistic)
+    assert scaled.statistic == pytest.approx(plain.statistic, rel=1e-14)
+    assert scaled.standard_error == pytest.approx(plain.standard_error, rel=1e-12)
+    assert scaled.standard_error_null == pytest.approx(plain.standard_error_null, rel=1e-12)
+
+
+def test_class07_one_huge_weight_gives_finite_standard_errors() -> None:
+    a, b = [0, 1, 2, 2, 1, 0], [0, 2, 2, 1, 1, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", UndefinedKappaWarning)  # se_null: mass in one cell
+        small = wk.kappa_test(a, b, sample_weight=[1, 1, 1e100, 1, 1, 1])
+        huge = wk.kappa_test(a, b, sample_weight=[1, 1, 1e200, 1, 1, 1])
+    assert huge.statistic == small.statistic
+    assert huge.standard_error == pytest.approx(small.standard_error, rel=1e-12)

@@ -43,6 +43,7 @@ from .._core import (
     missing_rating_error,
     raise_unknown_rating,
     to_host,
+    weighted_quadratic_sums,
 )
 from ..exceptions import WkappaError
 from .device import Backend
@@ -241,14 +242,16 @@ def _encode(
 
 def _quadratic_sums(be: Backend, enc: _Encoded) -> QuadraticSums:
     """The five QWK sums on the device: exact int64 (guarded) or float64 with weights."""
-    xp = be.xp
     a, b = enc.true_index, enc.pred_index
     if enc.weight is not None:
-        w = enc.weight
-        af, bf = be.astype(a, xp.float64), be.astype(b, xp.float64)
-        wa, wb = w * af, w * bf
-        parts = (w, wa, wb, wa * af, wb * bf, wa * bf)
-        return QuadraticSums(*(float(be.total(p)) for p in parts))
+        # The centred two-pass sums on the host (this route is taken only when K x K cells
+        # are too many for a table): raw float sums cancel for ratings far from 0.
+        a_host, b_host = np.asarray(to_host(a)), np.asarray(to_host(b))
+        w_host = np.asarray(to_host(enc.weight), dtype=np.float64)
+        if enc.keep is not None:
+            kept = np.asarray(to_host(enc.keep)).astype(bool)
+            a_host, b_host, w_host = a_host[kept], b_host[kept], w_host[kept]
+        return weighted_quadratic_sums(a_host, b_host, w_host)
     n = int(a.shape[0]) if enc.keep is None else int(be.total(enc.keep))
     top = len(enc.labels) - 1
     if int(a.shape[0]) * top * top >= INT64_SAFE:

@@ -44,7 +44,7 @@ from .kappa import (
     table_kappa,
     weighted_kappa,
 )
-from .kernels import QuadraticSums, count_table, quadratic_sums
+from .kernels import QuadraticSums, count_table, quadratic_sums, weighted_quadratic_sums
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
     NanPolicy,
@@ -131,6 +131,7 @@ __all__ = [
     "variances",
     "weight_matrix",
     "weighted_kappa",
+    "weighted_quadratic_sums",
     "weights_name",
 ]
 

@@ -33,7 +33,7 @@ from . import warmup
 from .columns import host_view, is_device_array
 from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
 from .encode import MAX_TABLE_CELLS, check_labels
-from .kernels import QuadraticSums
+from .kernels import QuadraticSums, weighted_quadratic_sums
 from .request import Counted, Request
 from .statistic import INT64_SAFE
 
@@ -503,8 +503,13 @@ def _guessed_table(
 
 
 def _weighted_sums(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> QuadraticSums | None:
-    totals, _, bad = _run_sums("weighted", a, b, w)
-    return None if bad else QuadraticSums(*totals)
+    """Sample-weighted QWK sums: the fused pass checks the ratings and weights, then the
+    sums are taken about the weighted centre (:func:`weighted_quadratic_sums`: the raw five
+    float sums cancel catastrophically for ratings far from 0)."""
+    _, _, bad = _run_sums("weighted", a, b, w)
+    if bad:
+        return None
+    return weighted_quadratic_sums(a, b, w)
 
 
 def _table(

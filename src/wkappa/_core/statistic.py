@@ -101,11 +101,9 @@ def _whole(tables: np.ndarray) -> bool:
     """Integer counts, or weighted counts that happen to be whole (integer sample weights)."""
     if tables.dtype.kind in "iu":
         return True
-    return (
-        tables.dtype.kind == "f"
-        and float(tables.sum()) < 2.0**53
-        and bool(np.all(tables == np.floor(tables)))
-    )
+    with np.errstate(over="ignore"):
+        total = float(tables.sum())
+    return tables.dtype.kind == "f" and total < 2.0**53 and bool(np.all(tables == np.floor(tables)))
 
 
 def kappas(
@@ -148,7 +146,8 @@ def kappas(
     single = tables.ndim == 2
     stack = tables[None] if single else tables.reshape(-1, *tables.shape[-2:])
     # In float64: an int64 sum past 2**63 would wrap around and pass the bound below.
-    n_max = float(stack.sum(axis=(1, 2), dtype=np.float64).max()) if stack.size else 0.0
+    with np.errstate(over="ignore"):  # inf (huge weighted counts) just fails the bound
+        n_max = float(stack.sum(axis=(1, 2), dtype=np.float64).max()) if stack.size else 0.0
     if (
         integer is not None
         and stack.size
@@ -198,7 +197,22 @@ def _integer_kappas(stack: np.ndarray, integer: np.ndarray) -> np.ndarray:
     return out
 
 
+def unit_scale(values: np.ndarray) -> np.ndarray:
+    """``values`` (non-negative, finite) times the power of two that brings their maximum
+    into [0.5, 1): exact, and kappa and its variances do not depend on the scale of the
+    counts or of the weights, while their sums and products then neither overflow nor
+    underflow."""
+    array = np.asarray(values, dtype=np.float64)
+    top = float(array.max()) if array.size else 0.0
+    if top == 0.0 or not np.isfinite(top):
+        return array
+    scaled: np.ndarray = np.ldexp(array, -int(np.frexp(top)[1]))
+    return scaled
+
+
 def _float_kappas(stack: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    stack = unit_scale(stack)
+    weights = unit_scale(weights)
     n = stack.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = stack / n[:, None, None]
@@ -289,11 +303,14 @@ def variances(tables: np.ndarray, weights: np.ndarray, kappa: Any) -> tuple[Any,
     squares, so they are never negative.
     """
     single = tables.ndim == 2
-    stack = (tables[None] if single else tables.reshape(-1, *tables.shape[-2:])).astype(np.float64)
+    original = tables[None] if single else tables.reshape(-1, *tables.shape[-2:])
+    with np.errstate(over="ignore"):
+        n = original.sum(axis=(1, 2), dtype=np.float64)  # the sample size, unscaled
+    stack = unit_scale(original)  # proportions from scaled counts: no overflow
+    weights = unit_scale(weights)
     k_values = np.asarray(kappa, dtype=np.float64).reshape(-1)
-    n = stack.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = stack / n[:, None, None]
+        p = stack / stack.sum(axis=(1, 2))[:, None, None]
         row, col = p.sum(axis=2), p.sum(axis=1)
         w_row = np.einsum("ij,gj->gi", weights, col)
         w_col = np.einsum("gi,ij->gj", row, weights)
@@ -303,9 +320,9 @@ def variances(tables: np.ndarray, weights: np.ndarray, kappa: Any) -> tuple[Any,
         )
         expected = row[:, :, None] * col[:, None, :]
         null_influence = weights[None] - w_row[:, :, None] - w_col[:, None, :]
-        scale = n * d_e**2
-        variance = _centred_square_mean(p, influence) / scale
-        variance_null = _centred_square_mean(expected, null_influence) / scale
+        # Divided one factor at a time: n * D_e² could overflow or underflow on its own.
+        variance = _centred_square_mean(p, influence) / d_e / d_e / n
+        variance_null = _centred_square_mean(expected, null_influence) / d_e / d_e / n
     if single:
         return float(variance[0]), float(variance_null[0])
     return variance.reshape(tables.shape[:-2]), variance_null.reshape(tables.shape[:-2])

@@ -69,7 +69,8 @@ def build_result(
     """A KappaResult from a checked table and checked weights (one warning at most)."""
     k = table.shape[0]
     matrix = weight_matrix(weights, k)
-    n: int | float = int(table.sum()) if table.dtype.kind in "iu" else float(table.sum())
+    with np.errstate(over="ignore"):  # a total weight past 1.8e308 is inf, as it is
+        n: int | float = int(table.sum()) if table.dtype.kind in "iu" else float(table.sum())
     statistic = kappa_from_table(table, weights=weights, zero_division=math.nan)
     se = se_null = zscore = pvalue = math.nan
     if math.isnan(statistic):

@@ -20,6 +20,6 @@ imported lazily by :mod:`wkappa._core.fused` and never by ``import wkappa``:
 
 from __future__ import annotations
 
-from .numpy_kernels import QuadraticSums, count_table, quadratic_sums
+from .numpy_kernels import QuadraticSums, count_table, quadratic_sums, weighted_quadratic_sums
 
-__all__ = ["QuadraticSums", "count_table", "quadratic_sums"]
+__all__ = ["QuadraticSums", "count_table", "quadratic_sums", "weighted_quadratic_sums"]
