@@ -370,3 +370,45 @@ def test_class07_one_huge_weight_gives_finite_standard_errors() -> None:
         huge = wk.kappa_test(a, b, sample_weight=[1, 1, 1e200, 1, 1, 1])
     assert huge.statistic == small.statistic
     assert huge.standard_error == pytest.approx(small.standard_error, rel=1e-12)
+
+
+# --------------------------------------------------------------------------- class 4
+
+
+def test_class04_frames_engines_agree_on_qwk_beyond_8192_categories() -> None:
+    pl = pytest.importorskip("polars")
+    pd = pytest.importorskip("pandas")
+    from wkappa import frames
+
+    a, b = [0, 10**5, 3, 4, 7], [1, 10**5, 3, 2, 7]
+    w = [1.0, 2.0, 3.0, 0.5, 0.0]
+    expected = float(reference_qwk_pairs(a, b) or 0)
+    weighted = float(reference_qwk_pairs(a, b, w) or 0)
+    eager = pl.DataFrame({"a": a, "b": b, "w": w})
+    inputs: list[object] = [eager, eager.lazy(), eager.to_arrow(), eager.to_pandas()]
+    duckdb = pytest.importorskip("duckdb")
+    inputs.append(duckdb.from_arrow(eager.to_arrow()))
+    for frame in inputs:
+        assert frames.weighted_kappa(frame, y_true="a", y_pred="b") == expected
+        got = frames.weighted_kappa(frame, y_true="a", y_pred="b", sample_weight="w")
+        assert got == pytest.approx(weighted, abs=1e-15)
+    strings = pd.DataFrame({"a": ["x", "y"], "b": ["y", "x"]})
+    assert frames.weighted_kappa(strings, y_true="a", y_pred="b", labels=["x", "y"]) == -1.0
+
+
+def test_class04_eager_frame_tables_get_the_k_guard() -> None:
+    pl = pytest.importorskip("polars")
+    pd = pytest.importorskip("pandas")
+    from wkappa import frames
+
+    for frame in (
+        pl.DataFrame({"a": [0, 10**12], "b": [0, 0]}),
+        pd.DataFrame({"a": [0, 10**12], "b": [0, 0]}),
+        pl.DataFrame({"a": [0, 10**5], "b": [0, 0]}).lazy(),
+    ):
+        with pytest.raises(WkappaError, match="K = "):
+            frames.confusion_table(frame, y_true="a", y_pred="b")
+        with pytest.raises(WkappaError, match="K = "):
+            frames.kappa_test(frame, y_true="a", y_pred="b")
+        with pytest.raises(WkappaError, match="K = "):
+            frames.weighted_kappa(frame, y_true="a", y_pred="b", weights="linear")

@@ -32,11 +32,13 @@ from ._core import (
     ZeroDivision,
     check_nan_policy,
     check_table_nan_policy,
+    check_table_size,
     check_weights,
     check_zero_division,
     count_table,
     encode_ratings,
     format_value,
+    kappa_from_quadratic_sums,
     kappa_from_table,
     needs_order,
     weight_matrix,
@@ -54,6 +56,7 @@ from ._frames import (
     group_ids,
     group_statistics,
     missing_mask,
+    pair_quadratic_sums,
     raise_missing,
     result_frame,
     scatter_table,
@@ -99,10 +102,13 @@ def _frame_table(
     sample_weight: str | None,
     nan_policy: NanPolicy,
     ordered: bool,
-) -> tuple[np.ndarray, Sequence[Any]] | None:
+    quadratic: bool = False,
+) -> tuple[Any, Sequence[Any]] | None:
     """The (K, K) table and its labels, or None (a missing rating under 'propagate').
 
-    ``df`` may already be wrapped (a :class:`FrameInput`).
+    ``df`` may already be wrapped (a :class:`FrameInput`). With ``quadratic`` (lazy engines
+    only) the QWK sums of the counted pairs come instead of the table: QWK needs no table,
+    so any K works, as for eager frames and arrays.
     """
     data = df if isinstance(df, FrameInput) else frame_input(df, y_true, y_pred, sample_weight)
     labels = _labels_for(data, labels, min_rating, max_rating)
@@ -122,6 +128,7 @@ def _frame_table(
         if encoded is None:
             return None
         k = encoded.n_categories
+        check_table_size(k)  # the one K guard, as for arrays
         table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
         return table, encoded.labels
     counts = count_pairs(data, y_true, y_pred, sample_weight)
@@ -136,6 +143,9 @@ def _frame_table(
         ordered=ordered,
     )
     assert encoded_counts is not None
+    if quadratic:
+        sums = pair_quadratic_sums(encoded_counts, counts.weight is None)
+        return sums, encoded_counts.labels
     return scatter_table(encoded_counts, counts.weight is None), encoded_counts.labels
 
 
@@ -228,9 +238,12 @@ def weighted_kappa(
         sample_weight=sample_weight,
         nan_policy=policy,
         ordered=ordered,
+        quadratic=isinstance(checked_weights, str) and checked_weights == "quadratic",
     )
     if counted is None:
         return math.nan
+    if not isinstance(counted[0], np.ndarray):  # QWK sums of the counted pairs
+        return kappa_from_quadratic_sums(counted[0], zero_division)
     return kappa_from_table(counted[0], weights=checked_weights, zero_division=zero_division)
 
 

@@ -10,6 +10,7 @@ from .count import (
     encode_counts,
     frame_input,
     missing_mask,
+    pair_quadratic_sums,
     raise_missing,
     scatter_table,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "group_statistics",
     "in_memory_group_tables",
     "missing_mask",
+    "pair_quadratic_sums",
     "raise_missing",
     "result_frame",
     "scatter_table",

@@ -22,11 +22,13 @@ import numpy as np
 from .._core import (
     EncodedRatings,
     NanPolicy,
+    QuadraticSums,
     check_table_size,
     encode_ratings,
     format_value,
     import_optional,
     to_column,
+    weighted_quadratic_sums,
 )
 from ..exceptions import WkappaError, WkappaTypeError
 
@@ -37,6 +39,7 @@ __all__ = [
     "count_pairs",
     "encode_counts",
     "frame_input",
+    "pair_quadratic_sums",
     "quiet_dask_notice",
     "raise_missing_rows",
     "scatter_table",
@@ -310,3 +313,27 @@ def scatter_table(
         flat = np.bincount(cell, weights=weight, minlength=size)
     tables: np.ndarray = flat.reshape((k, k) if groups is None else (n_groups, k, k))
     return tables
+
+
+def pair_quadratic_sums(encoded: EncodedRatings, integer: bool) -> QuadraticSums:
+    """The QWK sums of encoded distinct pairs, with no K x K table (any K, as for arrays).
+
+    With ``integer`` the weights are row counts and the sums exact Python ints; otherwise
+    they are weight sums, summed about their weighted centre (no cancellation).
+    """
+    a, b = encoded.true_index, encoded.pred_index
+    weight = encoded.sample_weight
+    if weight is None:
+        weight = np.ones(len(a))
+    if not integer:
+        return weighted_quadratic_sums(a, b, weight)
+    count = [int(c) for c in weight.tolist()]
+    xs, ys = a.tolist(), b.tolist()
+    return QuadraticSums(
+        sum(count),
+        sum(c * x for c, x in zip(count, xs, strict=True)),
+        sum(c * y for c, y in zip(count, ys, strict=True)),
+        sum(c * x * x for c, x in zip(count, xs, strict=True)),
+        sum(c * y * y for c, y in zip(count, ys, strict=True)),
+        sum(c * x * y for c, x, y in zip(count, xs, ys, strict=True)),
+    )
