@@ -412,3 +412,55 @@ def test_class04_eager_frame_tables_get_the_k_guard() -> None:
             frames.kappa_test(frame, y_true="a", y_pred="b")
         with pytest.raises(WkappaError, match="K = "):
             frames.weighted_kappa(frame, y_true="a", y_pred="b", weights="linear")
+
+
+# --------------------------------------------------------------------------- class 5 and 13 (CLI)
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from wkappa._cli import main
+
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("top", [5000, 1_000_000, 10**13])
+def test_class05_cli_large_rating_range_is_exit_2_one_line(
+    top: int, tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    path = tmp_path / "big.csv"  # type: ignore[operator]
+    path.write_text(f"a,b\n0,0\n{top},0\n")
+    start = time.perf_counter()
+    for command in (["score"], ["score", "--format", "json"]):
+        code, out, err = _cli([*command, str(path), "--true", "a", "--pred", "b"], capsys)
+        assert code == 2
+        assert out == ""
+        assert err.count("\n") == 1 and err.startswith("wkappa: error:")
+        assert "K = " in err and "Hint:" in err
+    assert time.perf_counter() - start < 30  # was 40 s and 200 MB of JSON for top = 5000
+
+
+def test_class13_cli_labels_hint_speaks_command_line(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "s.csv"  # type: ignore[operator]
+    path.write_text("a,b\nx,y\ny,x\n")
+    code, _, err = _cli(["score", str(path), "--true", "a", "--pred", "b"], capsys)
+    assert code == 2
+    assert "--labels A,B,C" in err and "--weights unweighted" in err
+    assert "Categorical" not in err and "labels=" not in err and "--labels[" not in err
+
+
+def test_class13_cli_negative_labels_need_no_equals_sign(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "n.csv"  # type: ignore[operator]
+    path.write_text("a,b\n-3,-2\n-2,-3\n-2,-2\n-3,-3\n")
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--format", "json"]
+    code, out, err = _cli([*argv, "--labels", "-3,-2"], capsys)
+    assert code == 0, err
+    code2, out2, _ = _cli([*argv, "--labels=-3,-2"], capsys)
+    assert code2 == 0 and out == out2

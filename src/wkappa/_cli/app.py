@@ -350,12 +350,33 @@ _OPTION_NAMES = (
     ("`confidence_level`", "--ci"),
     ("`n_resamples`", "--bootstrap"),
     ("`rng`", "--seed"),
-    ("labels=", "--labels"),
+    (
+        " (or use an ordered pandas Categorical / polars Enum); unweighted kappa accepts them "
+        "as they are",
+        "; --weights unweighted accepts them as they are",
+    ),
+    ("labels=[...]", "--labels A,B,C"),
+    ("labels=", "--labels "),
     ("`labels`", "--labels"),
     ("`min_rating`", "--min-rating"),
     ("`max_rating`", "--max-rating"),
     ("`sample_weight`", "--weight-col"),
 )
+
+
+def _joined_labels(argv: list[str]) -> list[str]:
+    """``--labels -3,-2`` as ``--labels=-3,-2``: argparse takes a value that starts with '-'
+    for an option and would refuse it."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--labels" and i + 1 < len(argv) and argv[i + 1].startswith("-"):
+            out.append(f"--labels={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
 
 
 def _one_line(exc: BaseException, options: bool = False) -> str:
@@ -368,7 +389,7 @@ def _one_line(exc: BaseException, options: bool = False) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_joined_labels(sys.argv[1:] if argv is None else list(argv)))
     debug = getattr(args, "debug", False)
     try:
         with warnings.catch_warnings():

@@ -22,6 +22,10 @@ from .io import COUNT, WEIGHT, Source, first_row, polars
 
 # Values tried one by one to find the row of an error (the error path only).
 _MAX_PROBES = 10_000
+# The command line prints, writes and plots K x K tables; beyond this K a table is no longer
+# readable output (K = 5001 is 200 MB of JSON), and almost always the sign of scores or ids
+# in a rating column.
+MAX_CLI_CATEGORIES = 1024
 
 __all__ = ["Tables", "build_tables", "drop_missing", "label_text", "parse_labels"]
 
@@ -182,6 +186,19 @@ def build_tables(
         raise WkappaError(f"{source.name}, row {row}: {message}") from None
     assert encoded is not None  # nan_policy is never 'propagate' here
     k = encoded.n_categories
+    if k > MAX_CLI_CATEGORIES:
+        labels_text = encoded.labels
+        span = (
+            f"ratings {labels_text[0]}..{labels_text[-1]}"
+            if isinstance(labels_text, range)
+            else "distinct labels"
+        )
+        raise WkappaError(
+            f"{source.name}: columns {true!r} and {pred!r} give K = {k:,} categories ({span}); "
+            f"the command line reports K x K tables and takes at most {MAX_CLI_CATEGORIES}. "
+            "Hint: round scores into grades (wkappa thresholds), pass --labels with the "
+            "categories in use, or call wkappa.qwk in Python (QWK needs no table)."
+        )
     overall = _table(encoded.true_index, encoded.pred_index, k, frequency, weighted)
     groups: list[tuple[Any, np.ndarray]] = []
     if by is not None:
