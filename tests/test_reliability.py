@@ -464,3 +464,25 @@ def test_class13_cli_negative_labels_need_no_equals_sign(
     assert code == 0, err
     code2, out2, _ = _cli([*argv, "--labels=-3,-2"], capsys)
     assert code2 == 0 and out == out2
+
+
+def test_class13_cli_thresholds_omit_reports_rows_used(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    rows = ["t,s"]
+    used = 0
+    for i in range(120):
+        truth = "" if i % 17 == 0 else str(i % 4)
+        score = "" if i % 23 == 0 else f"{i % 4 + (i % 10) / 10:.1f}"
+        used += truth != "" and score != ""
+        rows.append(f"{truth},{score}")
+    path = tmp_path / "t.csv"  # type: ignore[operator]
+    path.write_text("\n".join(rows) + "\n")
+    argv = ["thresholds", str(path), "--true", "t", "--score", "s", "--nan-policy", "omit"]
+    code, out, err = _cli([*argv, "--format", "json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["n"] == used < 120
+    code, out, err = _cli(argv, capsys)
+    assert code == 0 and f"n = {used})" in out

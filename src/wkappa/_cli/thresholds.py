@@ -52,6 +52,8 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
         nan_policy=args.nan_policy,
     )
     pl = polars()
+    if args.nan_policy == "omit":  # n counts the rows used: both truth and score present
+        counts, _ = drop_missing(counts, [args.true])
     scores = counts[args.score]
     missing = scores.is_null() | scores.cast(pl.Float64).is_nan()
     if missing.any():
