@@ -47,7 +47,10 @@ def reference_kappa_from_table(
 ) -> Fraction | None:
     """Exact kappa of a table, or None when sum(W*E) == 0 (undefined)."""
     k = len(table)
-    o = [[Fraction(x) if isinstance(x, int) else Fraction(float(x)) for x in row] for row in table]
+    o = [
+        [Fraction(x) if isinstance(x, (int, Fraction)) else Fraction(float(x)) for x in row]
+        for row in table
+    ]
     w = reference_weights(weights, k)
     n = sum(sum(row) for row in o)
     if n == 0:

@@ -486,3 +486,22 @@ def test_class13_cli_thresholds_omit_reports_rows_used(
     assert json.loads(out)["n"] == used < 120
     code, out, err = _cli(argv, capsys)
     assert code == 0 and f"n = {used})" in out
+
+
+def test_class13_cli_report_without_matplotlib_writes_the_numbers(
+    tmp_path: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from wkappa._cli import report
+
+    monkeypatch.setattr(report, "_has_matplotlib", lambda: False)
+    path = tmp_path / "r.csv"  # type: ignore[operator]
+    path.write_text("a,b\n0,0\n1,2\n2,2\n1,1\n")
+    out_file = tmp_path / "r.html"  # type: ignore[operator]
+    code, out, err = _cli(
+        ["score", str(path), "--true", "a", "--pred", "b", "--report", str(out_file)], capsys
+    )
+    assert code == 0, err
+    text = out_file.read_text()
+    assert "Observed O" in text and "wkappa[plot]" in text and "<img" not in text

@@ -127,7 +127,14 @@ def _section(title: str, scored: Scored, true: str, pred: str) -> str:
     result = scored.result
     table = np.asarray(result.table)
     integer = table.dtype.kind in "iu"
-    png = base64.b64encode(heatmap_png(result)).decode("ascii")
+    if _has_matplotlib():
+        png = base64.b64encode(heatmap_png(result)).decode("ascii")
+        image = (
+            f'<img alt="heatmaps of O, E and W*(O-E) for {_e(title)}" '
+            f'src="data:image/png;base64,{png}">'
+        )
+    else:  # the `plot` extra only adds the heatmaps; the numbers are all here without it
+        image = '<p class="note">Heatmaps need matplotlib: pip install "wkappa[plot]".</p>'
     return "\n".join(
         [
             f"<h2>{_e(title)}</h2>",
@@ -141,10 +148,15 @@ def _section(title: str, scored: Scored, true: str, pred: str) -> str:
             '<p class="note">outer(row totals, column totals) / n</p>',
             _matrix_html(np.asarray(result.expected_table), result.labels, False),
             "</div></div>",
-            f'<img alt="heatmaps of O, E and W*(O-E) for {_e(title)}" '
-            f'src="data:image/png;base64,{png}">',
+            image,
         ]
     )
+
+
+def _has_matplotlib() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored) -> str:

@@ -232,7 +232,8 @@ class KappaAccumulator:
         bounds: dict[str, Any] = (
             {"min_rating": self._labels.start, "max_rating": self._labels.stop - 1}
             if isinstance(self._labels, range)
-            else {"labels": list(self._labels)}
+            and max(abs(self._labels.start), abs(self._labels.stop)) < 2**62
+            else {"labels": list(self._labels)}  # (a range beyond 2**62 is matched as labels)
         )
         request = Request(sample_weight=sample_weight, nan_policy=policy, **bounds)
         batch = count_pairs(y_true, y_pred, request).table
