@@ -499,7 +499,7 @@ def test_class13_cli_report_without_matplotlib_writes_the_numbers(
     path = tmp_path / "r.csv"  # type: ignore[operator]
     path.write_text("a,b\n0,0\n1,2\n2,2\n1,1\n")
     out_file = tmp_path / "r.html"  # type: ignore[operator]
-    code, out, err = _cli(
+    code, _, err = _cli(
         ["score", str(path), "--true", "a", "--pred", "b", "--report", str(out_file)], capsys
     )
     assert code == 0, err

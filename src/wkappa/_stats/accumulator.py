@@ -350,7 +350,9 @@ class KappaAccumulator:
             a nested list, the table as nested lists of ints (int64) or floats (float64).
         """
         state: dict[str, Any] = {"format": _FORMAT, "version": _VERSION}
-        if isinstance(self._labels, range):
+        if isinstance(self._labels, range) and (
+            max(abs(self._labels.start), abs(self._labels.stop)) < 2**62
+        ):  # bounds; a range beyond 2**62 is stored as its labels
             state["min_rating"] = self._labels.start
             state["max_rating"] = self._labels.stop - 1
         else:
