@@ -505,3 +505,36 @@ def test_class13_cli_report_without_matplotlib_writes_the_numbers(
     assert code == 0, err
     text = out_file.read_text()
     assert "Observed O" in text and "wkappa[plot]" in text and "<img" not in text
+
+
+def test_class13_cli_demo_without_the_cli_extra_fails_before_printing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import wkappa._cli.io as cli_io
+
+    def missing() -> None:
+        raise ImportError('polars is needed. Hint: pip install "wkappa[cli]"')
+
+    monkeypatch.setattr(cli_io, "polars", missing)
+    code, out, err = _cli(["demo"], capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "wkappa[cli]" in err
+
+
+def test_class13_cli_compare_reports_omitted_rows(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    path = tmp_path / "c.csv"  # type: ignore[operator]
+    rows = ["t,a,b"] + [f"{i % 3},{(i + i // 5) % 3},{i % 3}" for i in range(30)]
+    rows += ["1,,2", ",1,1"]
+    path.write_text("\n".join(rows) + "\n")
+    argv = ["compare", str(path), "--true", "t", "--pred", "a", "--pred", "b"]
+    argv += ["--nan-policy", "omit", "--bootstrap", "50", "--seed", "1"]
+    code, out, err = _cli([*argv, "--format", "json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["omitted_rows"] == 2
+    code, out, err = _cli(argv, capsys)
+    assert code == 0 and "omitted" in out and "2" in out

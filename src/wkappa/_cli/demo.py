@@ -137,6 +137,9 @@ def run_demo(export: str | None = None) -> int:
             shutil.copyfile(data_path(name), target / name)
             print(f"wrote {target / name}")
         return 0
+    from .io import polars
+
+    polars()  # sections 2 and 3 run real commands, which need the cli extra: check first
     print("wkappa demo (built-in data, no network)")
     print("=" * 72)
     _seed_example()

@@ -171,8 +171,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     frame, counts = count_keys(
         source, keys, options=options, text=keys if args.labels else [], progress=progress
     )
+    omitted = 0
     if args.nan_policy == "omit":  # an item is compared only with all three ratings
-        counts, _ = drop_missing(counts, keys)
+        counts, omitted = drop_missing(counts, keys)
         if counts.height == 0:
             raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
     labels = parse_labels(args.labels, counts, keys)
@@ -209,6 +210,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
             "true": args.true,
             "pred_a": pred_a,
             "pred_b": pred_b,
+            "omitted_rows": omitted,
             **result.to_dict(),
             "labels": shared,
         }
@@ -237,6 +239,8 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
             f"the smallest possible is {format_pvalue(floor)}" if result.pvalue <= floor else "",
         ],
     ]
+    if omitted:
+        rows.append(["omitted", str(omitted), "rows with a missing rating"])
     widths = [max(len(r[i]) for r in rows) for i in range(2)]
     for r in rows:
         print(f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2]}".rstrip())
