@@ -538,3 +538,15 @@ def test_class13_cli_compare_reports_omitted_rows(
     assert json.loads(out)["omitted_rows"] == 2
     code, out, err = _cli(argv, capsys)
     assert code == 0 and "omitted" in out and "2" in out
+
+
+def test_class13_cli_non_integer_error_names_the_first_bad_row(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = ["a,b", "1,1.5"] + [f"{i % 3},{i % 3}" for i in range(2, 1000)]
+    rows += [f"{i}.5,1" for i in range(6)]  # many bad values in the first column, later
+    path = tmp_path / "n.csv"  # type: ignore[operator]
+    path.write_text("\n".join(rows) + "\n")
+    code, _, err = _cli(["score", str(path), "--true", "a", "--pred", "b"], capsys)
+    assert code == 2
+    assert "row 1:" in err and "'b'" in err and "1.5" in err

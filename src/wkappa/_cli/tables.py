@@ -112,8 +112,11 @@ def _locate(
                 passed = True
     if not failed or not passed:
         return None
+    # The distinct values are in order of first appearance, so each column's first failing
+    # value is its earliest bad row; the earliest of those is reported.
+    first_per_column = list({column: (column, v, m) for column, v, m in reversed(failed)}.values())
     found = []
-    for column, value, message in failed[:5]:
+    for column, value, message in first_per_column:
         if value is None:
             predicate = pl.col(column).is_null()
         elif isinstance(value, float) and value != value:
