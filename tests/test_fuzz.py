@@ -19,6 +19,7 @@ ten times the budget and the larger route thresholds (65,536 and 131,072 pairs).
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import math
 import os
@@ -385,7 +386,7 @@ def _accumulator(case: Case) -> None:
                 min_rating=cats.start, max_rating=cats.stop - 1, weights=case.weights
             )
         parts = []
-        for lo, hi in zip(cuts, cuts[1:], strict=False):
+        for lo, hi in itertools.pairwise(cuts):
             part = make()
             part.update(
                 make_column(y_true[lo:hi], case.kind, 1) if hi > lo else [],

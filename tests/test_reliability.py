@@ -550,3 +550,27 @@ def test_class13_cli_non_integer_error_names_the_first_bad_row(
     code, _, err = _cli(["score", str(path), "--true", "a", "--pred", "b"], capsys)
     assert code == 2
     assert "row 1:" in err and "'b'" in err and "1.5" in err
+
+
+def test_class13_cli_apply_checks_first_and_never_leaves_a_partial_file(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fit = tmp_path / "fit.csv"  # type: ignore[operator]
+    fit.write_text("t,s\n0,0.1\n1,1.2\n2,2.3\n1,0.9\n2,1.8\n0,0.4\n")
+    other = tmp_path / "other.csv"  # type: ignore[operator]
+    other.write_text("s\n0.1\n\n2.5\n1.1\n")
+    out = tmp_path / "graded.csv"  # type: ignore[operator]
+    base = ["thresholds", str(fit), "--true", "t", "--score", "s", "--apply", str(other)]
+    # the other file's columns are checked before anything is fitted or printed
+    code, printed, err = _cli([*base, "--apply-score", "zz", "--out", str(out)], capsys)
+    assert code == 2 and printed == "" and "'zz'" in err
+    # a missing score: one line naming the row, before the fit, and no output file at all
+    code, printed, err = _cli([*base, "--out", str(out)], capsys)
+    assert code == 2 and printed == ""
+    assert "row 2" in err and err.count("\n") == 1 and "polars" not in err.lower()
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir() if "partial" in p.name]  # type: ignore[attr-defined]
+    # --nan-policy omit grades the rest and leaves the missing score's grade empty
+    code, _, err = _cli([*base, "--out", str(out), "--nan-policy", "omit"], capsys)
+    assert code == 0, err
+    assert out.read_text().splitlines() == ["s,grade", "0.1,0", ",", "2.5,2", "1.1,1"]

@@ -81,6 +81,7 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
     """Fit thresholds, print them, and optionally grade another file."""
     if (args.apply is None) != (args.out is None):
         raise WkappaError("--apply OTHER_FILE and --out FILE go together; give both or neither.")
+    target = _open_apply(args) if args.apply else None  # its columns checked before the fit
     source, result, n = _fit(args, progress)
     if args.format == "json":
         document = {
@@ -106,15 +107,14 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
         )
         print(render_table(["between grades", "threshold"], rows))
         print("  a score equal to a threshold gets the lower grade")
-    if args.apply:
-        _apply(args, result)
+    if target is not None:
+        _apply(args, result, target)
         note(f"wrote {args.out} (column {args.grade_col!r} added)")
     return 0
 
 
-def _apply(args: argparse.Namespace, result: Any) -> None:
-    """Stream ``--apply`` through ``result.predict`` into ``--out``."""
-    pl = polars()
+def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
+    """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
     other = open_source(args.apply, None)
     frame = other.scan()
     schema = other.schema(frame)
@@ -128,14 +128,44 @@ def _apply(args: argparse.Namespace, result: Any) -> None:
         )
     if not schema[score].is_numeric():
         raise WkappaError(f"column {score!r} of {other.name} must hold numbers.")
+    if args.nan_policy != "omit":
+        from .io import first_row
+
+        pl = polars()
+        missing = pl.col(score).is_null() | pl.col(score).cast(pl.Float64).is_nan()
+        row = first_row(frame, missing)
+        if row is not None:
+            raise WkappaError(
+                f"{other.name}, row {row}: column {score!r} has a missing score. "
+                "Hint: --nan-policy omit leaves its grade empty."
+            )
+    return other, frame, score
+
+
+def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) -> None:
+    """Stream ``--apply`` through ``result.predict`` into ``--out``.
+
+    A missing score is an error naming its row (``--nan-policy omit``: its grade is left
+    empty). The output is written to a temporary file beside ``--out`` and renamed when
+    complete, so an error never leaves a partial file.
+    """
+    import os
+    import tempfile
+
+    pl = polars()
+    _, frame, score = target
     out_format = detect_format(args.out, None)
     sample = np.asarray(result.labels)
 
     def grade(scores: Any) -> Any:
         values = scores.cast(pl.Float64)
-        if values.null_count() or values.is_nan().any():
-            raise WkappaError(f"column {score!r} of {other.name} has a missing score.")
-        return pl.Series(result.predict(values.to_numpy()))
+        bad = (values.is_null() | values.is_nan()).to_numpy()
+        if not bad.any():
+            return pl.Series(result.predict(values.to_numpy()))
+        grades = np.empty(len(values), dtype=object)
+        grades[~bad] = np.asarray(result.predict(values.to_numpy()[~bad])).tolist()
+        grades[bad] = None
+        return pl.Series(grades.tolist(), dtype=dtype)
 
     dtype = pl.Series(sample[:1]).dtype
     graded = frame.with_columns(
@@ -143,21 +173,30 @@ def _apply(args: argparse.Namespace, result: Any) -> None:
         .map_batches(grade, return_dtype=dtype, is_elementwise=True)
         .alias(args.grade_col)
     )
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    out_dir = Path(args.out).parent
+    out_dir.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(
+        prefix=f".{Path(args.out).name}.", suffix=".partial", dir=out_dir
+    )
+    os.close(handle)
     try:
         if out_format in ("csv", "tsv"):
-            graded.sink_csv(args.out, separator="\t" if out_format == "tsv" else ",")
+            graded.sink_csv(partial, separator="\t" if out_format == "tsv" else ",")
         elif out_format == "parquet":
-            graded.sink_parquet(args.out)
+            graded.sink_parquet(partial)
         elif out_format == "ipc":
-            graded.sink_ipc(args.out)
+            graded.sink_ipc(partial)
         else:
-            graded.sink_ndjson(args.out)
+            graded.sink_ndjson(partial)
+        os.replace(partial, args.out)
     except pl.exceptions.PolarsError as exc:
         cause = exc.__cause__ or exc.__context__
         if isinstance(cause, WkappaError):
             raise cause from None
         raise WkappaError(f"could not write {args.out}: {str(exc).splitlines()[0]}") from None
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
 
 
 def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
