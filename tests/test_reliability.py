@@ -574,3 +574,26 @@ def test_class13_cli_apply_checks_first_and_never_leaves_a_partial_file(
     code, _, err = _cli([*base, "--out", str(out), "--nan-policy", "omit"], capsys)
     assert code == 0, err
     assert out.read_text().splitlines() == ["s,grade", "0.1,0", ",", "2.5,2", "1.1,1"]
+
+
+def test_class13_heatmaps_use_short_numbers_and_the_column_names() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from wkappa._stats.plot import short_number
+
+    assert short_number(6690.4, ".3g") == "6.69k"
+    assert short_number(12.345, ".3g") == "12.3"
+    assert short_number(2.5e6, ".0f") == "2.5M"
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 4, 40000)
+    b = np.clip(a + rng.integers(-1, 2, 40000), 0, 3)
+    axes = wk.kappa_test(a, b).plot(rater_names=("essay_grade", "model"))
+    assert axes[0].get_xlabel() == "model (rater B)"
+    assert axes[0].get_ylabel() == "essay_grade (rater A)"
+    texts = [t.get_text() for t in axes[1].texts]  # E: expected counts in the thousands
+    assert texts and all(len(t) <= 5 and "e+" not in t for t in texts)
+    import matplotlib.pyplot as plt
+
+    plt.close(axes[0].figure)

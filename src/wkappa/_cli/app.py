@@ -107,7 +107,7 @@ def _score(args: argparse.Namespace) -> int:
     if args.plot:
         from .report import save_plot
 
-        save_plot(overall.result, args.plot)
+        save_plot(overall.result, args.plot, (args.true, args.pred))
         _note(args, f"wrote {args.plot}")
     return 0
 

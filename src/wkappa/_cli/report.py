@@ -60,12 +60,13 @@ def _figure_of(axes: Any) -> Any:
     return first.figure
 
 
-def heatmap_png(result: Any) -> bytes:
-    """The PNG of ``result.plot()`` (matplotlib, Agg backend, no display needed)."""
+def heatmap_png(result: Any, rater_names: tuple[str, str] | None = None) -> bytes:
+    """The PNG of ``result.plot()`` (matplotlib, Agg backend, no display needed); the axes
+    are labelled with ``rater_names`` (the file's column names)."""
     matplotlib = import_optional("matplotlib", "plot")
     matplotlib.use("Agg", force=False)
     pyplot = import_optional("matplotlib.pyplot", "plot")
-    figure = _figure_of(result.plot())
+    figure = _figure_of(result.plot(rater_names=rater_names))
     try:
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=96, bbox_inches="tight")
@@ -74,9 +75,9 @@ def heatmap_png(result: Any) -> bytes:
         pyplot.close(figure)
 
 
-def save_plot(result: Any, path: str) -> None:
+def save_plot(result: Any, path: str, rater_names: tuple[str, str] | None = None) -> None:
     """``--plot out.png``: the heatmaps of O, E and W*(O-E)."""
-    Path(path).write_bytes(heatmap_png(result))
+    Path(path).write_bytes(heatmap_png(result, rater_names))
 
 
 def _e(value: Any) -> str:
@@ -128,7 +129,7 @@ def _section(title: str, scored: Scored, true: str, pred: str) -> str:
     table = np.asarray(result.table)
     integer = table.dtype.kind in "iu"
     if _has_matplotlib():
-        png = base64.b64encode(heatmap_png(result)).decode("ascii")
+        png = base64.b64encode(heatmap_png(result, (true, pred))).decode("ascii")
         image = (
             f'<img alt="heatmaps of O, E and W*(O-E) for {_e(title)}" '
             f'src="data:image/png;base64,{png}">'

@@ -18,6 +18,17 @@ __all__ = ["plot_result"]
 _ANNOTATE_MAX_K = 12
 
 
+def short_number(value: float, fmt: str) -> str:
+    """A cell annotation that fits its cell: ``fmt`` below 1000, then 6.69k, 1.2M, 3.4G."""
+    magnitude = abs(value)
+    if magnitude < 1000 or not np.isfinite(value):
+        return format(value, fmt)
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if magnitude >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return format(value, fmt)  # pragma: no cover - unreachable
+
+
 def _annotate(ax: Any, values: np.ndarray, fmt: str, image: Any) -> None:
     k = values.shape[0]
     if k > _ANNOTATE_MAX_K:
@@ -31,7 +42,7 @@ def _annotate(ax: Any, values: np.ndarray, fmt: str, image: Any) -> None:
             ax.text(
                 j,
                 i,
-                format(value, fmt),
+                short_number(float(value), fmt),
                 ha="center",
                 va="center",
                 fontsize=8,
@@ -39,17 +50,25 @@ def _annotate(ax: Any, values: np.ndarray, fmt: str, image: Any) -> None:
             )
 
 
-def _style(ax: Any, title: str, names: list[str]) -> None:
+def _style(ax: Any, title: str, names: list[str], raters: tuple[str, str]) -> None:
     ticks = np.arange(len(names))
     ax.set_title(title, fontsize=10)
     ax.set_xticks(ticks, names if len(names) <= 30 else [""] * len(names))
     ax.set_yticks(ticks, names if len(names) <= 30 else [""] * len(names))
-    ax.set_xlabel("y_pred (rater B)")
-    ax.set_ylabel("y_true (rater A)")
+    ax.set_xlabel(f"{raters[1]} (rater B)")
+    ax.set_ylabel(f"{raters[0]} (rater A)")
 
 
-def plot_result(result: KappaResult, *, axes: Any = None, cmap: str = "Blues") -> Any:
-    """Draw O, E and ``W * (O - E) / n`` side by side; returns the array of three Axes."""
+def plot_result(
+    result: KappaResult,
+    *,
+    axes: Any = None,
+    cmap: str = "Blues",
+    rater_names: tuple[str, str] = ("y_true", "y_pred"),
+) -> Any:
+    """Draw O, E and ``W * (O - E) / n`` side by side; returns the array of three Axes.
+
+    ``rater_names`` label the axes (rows: rater A, columns: rater B)."""
     plt = import_optional("matplotlib.pyplot", "plot")
     table = result.table.astype(np.float64)
     steps = seed_steps(table, result.weight_matrix)
@@ -83,5 +102,5 @@ def plot_result(result: KappaResult, *, axes: Any = None, cmap: str = "Blues") -
         image = ax.imshow(values, cmap=colours, **kwargs)
         ax.figure.colorbar(image, ax=ax, shrink=0.8)
         _annotate(ax, values, fmt, image)
-        _style(ax, title, names)
+        _style(ax, title, names, rater_names)
     return axes

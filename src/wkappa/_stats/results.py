@@ -297,7 +297,9 @@ class KappaResult:
 
         return explain_result(self)
 
-    def plot(self, *, axes: Any = None, cmap: str = "Blues") -> Any:
+    def plot(
+        self, *, axes: Any = None, cmap: str = "Blues", rater_names: tuple[str, str] | None = None
+    ) -> Any:
         """Heatmaps of O, E and the per-cell lost agreement ``W * (O - E) / n``.
 
         Needs matplotlib (``pip install 'wkappa[plot]'``).
@@ -308,6 +310,9 @@ class KappaResult:
             Where to draw; by default a new figure with three panels.
         cmap : str, default 'Blues'
             Colour map of the O and E panels (the contribution panel is diverging).
+        rater_names : (str, str), optional
+            Axis labels for rater A (rows) and rater B (columns); default
+            ``('y_true', 'y_pred')``.
 
         Returns
         -------
@@ -316,7 +321,9 @@ class KappaResult:
         """
         from .plot import plot_result
 
-        return plot_result(self, axes=axes, cmap=cmap)
+        return plot_result(
+            self, axes=axes, cmap=cmap, rater_names=rater_names or ("y_true", "y_pred")
+        )
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the asymptotic interval."""
