@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from ._core import (
     NanPolicy,
+    QuadraticSums,
     WeightsLike,
     ZeroDivision,
     check_nan_policy,
@@ -103,7 +104,7 @@ def _frame_table(
     nan_policy: NanPolicy,
     ordered: bool,
     quadratic: bool = False,
-) -> tuple[Any, Sequence[Any]] | None:
+) -> tuple[np.ndarray | QuadraticSums, Sequence[Any]] | None:
     """The (K, K) table and its labels, or None (a missing rating under 'propagate').
 
     ``df`` may already be wrapped (a :class:`FrameInput`). With ``quadratic`` (lazy engines
@@ -288,7 +289,7 @@ def confusion_table(
         nan_policy=policy,
         ordered=True,  # as wk.confusion_table: strings need labels=
     )
-    assert counted is not None
+    assert counted is not None and isinstance(counted[0], np.ndarray)
     return counted[0]
 
 
@@ -342,6 +343,7 @@ def kappa_test(
     )
     assert counted is not None
     table, names = counted
+    assert isinstance(table, np.ndarray)
     return kappa_test_from_table(
         table, weights=checked_weights, labels=list(names), alternative=alternative
     )
