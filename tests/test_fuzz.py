@@ -46,7 +46,10 @@ DEEP = int(os.environ.get("WKAPPA_FUZZ_DEEP", "10"))
 OFFSETS = [0, -3, 2**24 - 4, 2**53 - 3, 2**62 - 9, 2**62 + 1, 2**63 - 9, 2**64 - 9]
 SPANS_SMALL = [0, 1, 2, 3, 4, 5]
 SPANS_WIDE = [8190, 8191, 8192, 8193, 2**24]
-WEIGHT_VALUES = [0.0, 0.5, 1.0, 1.0, 2.0, 3.0, 1e-300, 1e300]
+WEIGHT_VALUES = [0.0, 0.5, 1.0, 1.0, 2.0, 3.0]
+# One scale per case: weights that differ by more than float64's range (1e-300 next to 1e300)
+# cannot be represented together, but any common scale must change nothing.
+WEIGHT_SCALES = [1.0, 1.0, 1e-300, 1e300]
 
 
 def _kappa_weight(kind: Any, i: int, j: int, k: int) -> Fraction:
@@ -138,6 +141,8 @@ class Case:
         """("error", None) | ("undefined", None) | ("value", exact)."""
         if self.has_missing() and self.nan_policy == "raise":
             return "error", None
+        if any(not -(2**63) <= v < 2**64 for v in self.present_values()):
+            return "error", None  # ratings must fit in 64 bits
         kept_values = [v for i in self.kept() for v in (self.a[i], self.b[i])]
         if self.labels == "none" and any(abs(v) >= 2**62 for v in kept_values):  # type: ignore[arg-type]
             return "error", None  # integer ratings are kept exact below 2**62 (omitted: none)
@@ -185,7 +190,8 @@ def cases(draw: st.DrawFn, kinds: list[str], big_sizes: bool = False) -> Case:
     repeat = max(1, draw(st.sampled_from(thresholds)))
     sample_weight = None
     if draw(st.booleans()) and span < 8190:
-        sample_weight = [draw(st.sampled_from(WEIGHT_VALUES)) for _ in range(base)]
+        scale = draw(st.sampled_from(WEIGHT_SCALES))
+        sample_weight = [draw(st.sampled_from(WEIGHT_VALUES)) * scale for _ in range(base)]
     k_guess = span + 1
     weights: Any = weights_kind
     if weights_kind == "matrix":

@@ -71,6 +71,16 @@ def _as_array(obj: Any) -> np.ndarray:
         kind = str if values.dtype.kind == "U" else bytes
         if not all(isinstance(v, kind) for v in obj):
             values = np.asarray(obj, dtype=object)
+    elif values.dtype.kind in "fO" and values.ndim == 1 and values.size:
+        # Python ints beyond int64 (numpy rounds [2**63 - 9, 2**63 + 5] to float64): exactly,
+        # as uint64 when they fit, else as Python ints (reported as too large).
+        items = list(obj)
+        if all(type(v) is int for v in items):
+            for dtype in (np.int64, np.uint64, object):
+                try:
+                    return np.array(items, dtype=dtype)
+                except OverflowError:
+                    continue
     return values
 
 
@@ -121,7 +131,7 @@ def _object_column(values: np.ndarray, name: str) -> Column:
     ):
         filled = [0 if m else _exact_number(v) for v, m in zip(values, missing, strict=True)]
         try:
-            narrowed = np.array(filled)
+            narrowed = _as_array(filled)
         except OverflowError:
             raise WkappaError(
                 f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."

@@ -146,6 +146,23 @@ def check_labels(labels: Any) -> np.ndarray:
         raise WkappaTypeError(
             f"`labels` must be an ordered sequence of categories; got {type(labels).__name__}."
         )
+    if isinstance(labels, range) and len(labels) == 0:
+        raise WkappaError("`labels` is empty; give at least one category.")
+    if isinstance(labels, range) or (
+        isinstance(labels, (list, tuple)) and labels and all(type(v) is int for v in labels)
+    ):
+        # Python ints as int64, else uint64, else exact objects (numpy would round them
+        # through float64 when some pass 2**63).
+        ints = list(labels)
+        for dtype in (np.int64, np.uint64, object):
+            try:
+                exact = np.array(ints, dtype=dtype)
+                break
+            except OverflowError:
+                continue
+        if isinstance(labels, range):
+            return exact  # non-empty (checked by the caller or below), unique, no missing
+        labels = exact
     try:
         array = _as_array(list(labels) if isinstance(labels, (range, tuple)) else to_host(labels))
     except (TypeError, ValueError):
