@@ -189,10 +189,17 @@ def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted:
                 "Give either `labels` or `min_rating`/`max_rating`, not both: labels already "
                 "fix the categories."
             )
-        fixed = tuple(check_labels(labels).tolist())
+        fixed: Sequence[Any] = (
+            labels  # a range of integers stays a range: never materialised, cheap to hash
+            if isinstance(labels, range)
+            and labels.step == 1
+            and len(labels) > 0
+            and max(abs(labels.start), abs(labels.stop)) < 2**62
+            else tuple(check_labels(labels).tolist())
+        )
         categories: Sequence[Any] | None = fixed
         if request.nan_policy != "omit" and not _integer_dtypes(a, b):
-            categories = _check_missing_with_labels(a, b, fixed, request.nan_policy)
+            categories = _check_missing_with_labels(a, b, tuple(fixed), request.nan_policy)
     elif _integer_dtypes(a, b):
         # No missing values are possible: the range needs at most a min/max pass, and the
         # counting pass itself refuses a rating out of the bounds given.
