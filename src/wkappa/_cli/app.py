@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from .. import __version__
 from ..exceptions import WkappaError
 
 __all__ = ["main"]
@@ -219,6 +220,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Cohen's weighted kappa and quadratic weighted kappa (QWK) of rating files.",
         epilog="Exit codes: 0 success, 2 bad input or options, 1 internal error.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     score = sub.add_parser(

@@ -289,7 +289,7 @@ class KappaResult:
         Returns
         -------
         str
-            O (counts), W, E = outer(row sums, column sums) as the notes print it, both
+            O (counts), W, E = outer(row sums, column sums) as the worked example prints it, both
             normalised to sum 1, numerator ``sum(W*O)``, denominator ``sum(W*E)``, kappa, the
             standard errors and the cells that lose the most agreement, ``W * (O - E) / n``.
         """
