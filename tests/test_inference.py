@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from budget import examples
+from published import PRINTOUTS, Printout, compute
 from reference import reference_kappa, reference_kappa_from_table, reference_weights
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
@@ -101,103 +102,23 @@ def test_agrees_with_statsmodels_custom_matrix() -> None:
 
 # --------------------------------------------------------------------------- published printouts
 
-# SAS PROC FREQ printouts quoted in statsmodels' test suite, repository statsmodels/statsmodels,
-# statsmodels/stats/tests/test_inter_rater.py (TestUnweightedCohens / TestWeightedCohens,
-# "comparison to printout of a SAS example"). SAS's default weighted kappa uses
-# Cicchetti-Allison (linear) weights.
-SAS_TABLE10 = [[0, 4, 1], [0, 8, 0], [0, 1, 5]]
+# SAS PROC FREQ, R irr, vcd and irrCAC printouts and Landis & Koch's value: the records, each
+# with its source, live in tests/published.py, which also generates the documentation's
+# validation page. Tolerance: half a unit of the last printed digit.
 
 
-def test_sas_simple_kappa_printout() -> None:
-    """SAS: Kappa 0.4842, ASE 0.1380, 95% CL 0.2137-0.7547; ASE under H0 0.1484, Z 3.2626,
-    one-sided Pr > Z 0.0006, two-sided 0.0011."""
-    result = wk.kappa_test_from_table(SAS_TABLE10, weights="unweighted")
-    low, high = result.confidence_interval(0.95)
-    assert result.statistic == pytest.approx(0.4842, abs=5e-5)
-    assert result.standard_error == pytest.approx(0.1380, abs=5e-5)
-    assert (low, high) == pytest.approx((0.2137, 0.7547), abs=5e-5)
-    assert result.standard_error_null == pytest.approx(0.1484, abs=5e-5)
-    assert result.zscore == pytest.approx(3.2626, abs=5e-5)
-    assert result.pvalue == pytest.approx(0.0011, abs=5e-5)
-    greater = wk.kappa_test_from_table(SAS_TABLE10, weights="unweighted", alternative="greater")
-    assert greater.pvalue == pytest.approx(0.0006, abs=5e-5)
+@pytest.mark.parametrize("printout", PRINTOUTS, ids=[p.key for p in PRINTOUTS])
+def test_published_printouts(printout: Printout) -> None:
+    computed = compute(printout)
+    assert computed.keys() == printout.values.keys()
+    for name, (published, tolerance) in printout.values.items():
+        assert computed[name] == pytest.approx(published, abs=tolerance), (printout.key, name)
 
 
-def test_sas_weighted_kappa_printout() -> None:
-    """SAS: Weighted Kappa 0.4701, ASE 0.1457, 95% CL 0.1845-0.7558; ASE under H0 0.1426,
-    Z 3.2971, one-sided 0.0005, two-sided 0.0010."""
-    result = wk.kappa_test_from_table(SAS_TABLE10, weights="linear")
-    low, high = result.confidence_interval()
-    assert result.statistic == pytest.approx(0.4701, abs=5e-5)
-    assert result.standard_error == pytest.approx(0.1457, abs=5e-5)
-    assert (low, high) == pytest.approx((0.1845, 0.7558), abs=5e-5)
-    assert result.standard_error_null == pytest.approx(0.1426, abs=5e-5)
-    assert result.zscore == pytest.approx(3.2971, abs=5e-5)
-    assert result.pvalue == pytest.approx(0.0010, abs=5e-5)
-
-
-# R irr::kappa2 on the irr package's `anxiety` data, raters 2 and 3, quoted in statsmodels'
-# test suite (statsmodels/statsmodels, statsmodels/stats/tests/test_inter_rater.py,
-# test_cohens_kappa_irr). irr's z uses the null standard error. Rater columns from the
-# `anxiety` array there; irr drops the unused level 5, so the categories are 1, 2, 3, 4, 6.
-ANXIETY_RATER2 = [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4]
-ANXIETY_RATER3 = [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2]
-IRR_LABELS = [1, 2, 3, 4, 6]
-
-
-@pytest.mark.parametrize(
-    ("weights", "kappa", "z", "pvalue"),
-    [
-        ("unweighted", -0.006289308, -0.0604067, 0.9518317),  # kappa2(anxiety[,2:3])
-        ("linear", 0.1459075, 1.282472, 0.1996772),  # kappa2(anxiety[,2:3], "equal")
-        ("quadratic", 0.2520325, 1.437451, 0.1505898),  # kappa2(anxiety[,2:3], "squared")
-    ],
-)
-def test_irr_kappa2_printouts(weights: str, kappa: float, z: float, pvalue: float) -> None:
-    result = wk.kappa_test(ANXIETY_RATER2, ANXIETY_RATER3, weights=weights, labels=IRR_LABELS)
-    assert result.statistic == pytest.approx(kappa, abs=5e-7)
-    assert result.zscore == pytest.approx(z, abs=5e-6)
-    assert result.pvalue == pytest.approx(pvalue, abs=5e-7)
-
-
-# R vcd::Kappa on vcd's `SexualFun` (husband rows, wife columns; data as in Rdatasets,
-# repository neuhausi/Rdatasets, js/vcd/SexualFun.js). Printout from vcdExtra's documentation,
-# repository friendly/vcdExtra, docs/reference/print.Kappa.md:
-#   Kappa(SexualFun)                  value     ASE     z    lower  upper
-#   Unweighted                       0.1293 0.06860 1.885 -0.00512 0.2638
-#   Weighted (Equal-Spacing)         0.2374 0.07832 3.031  0.08388 0.3909
-# vcd's z is value / ASE (the non-null ASE), not a test of kappa = 0.
-SEXUAL_FUN = [[7, 7, 2, 3], [2, 8, 3, 7], [1, 5, 4, 9], [2, 8, 9, 14]]
-
-
-@pytest.mark.parametrize(
-    ("weights", "value", "ase", "z", "lower", "upper"),
-    [
-        ("unweighted", 0.1293, 0.06860, 1.885, -0.00512, 0.2638),
-        ("linear", 0.2374, 0.07832, 3.031, 0.08388, 0.3909),
-    ],
-)
-def test_vcd_kappa_printouts(
-    weights: str, value: float, ase: float, z: float, lower: float, upper: float
-) -> None:
-    result = wk.kappa_test_from_table(SEXUAL_FUN, weights=weights)
-    low, high = result.confidence_interval(0.95)
-    assert result.statistic == pytest.approx(value, abs=5e-5)
-    assert result.standard_error == pytest.approx(ase, abs=5e-6)
-    assert result.statistic / result.standard_error == pytest.approx(z, abs=5e-4)
-    assert low == pytest.approx(lower, abs=5e-6)
-    assert high == pytest.approx(upper, abs=5e-5)
-
-
-# R irrCAC::kappa2.table on its `cont3x3abstractors` table (Ectopic / AIU / NIU), printout in
-# the package README, repository kgwet/irrCAC, README.md:
-#   1 Cohen's Kappa 0.7964094 0.05891072 (0.68,0.913)
-# irrCAC's variance (R/agree.coeff2.r) is the Fleiss-Cohen-Everitt one; its interval uses a
-# t quantile with n - 1 degrees of freedom, so only kappa and the standard error are compared.
-def test_irrcac_kappa2_table_printout() -> None:
-    result = wk.kappa_test_from_table([[13, 0, 0], [0, 20, 7], [0, 4, 56]], weights="unweighted")
-    assert result.statistic == pytest.approx(0.7964094, abs=5e-8)
-    assert result.standard_error == pytest.approx(0.05891072, abs=5e-9)
+def test_published_printouts_cover_each_source() -> None:
+    sources = {p.key.split("-")[0] for p in PRINTOUTS}
+    assert sources == {"sas", "irr", "vcd", "irrcac", "landis"}
+    assert sum(len(p.values) for p in PRINTOUTS) >= 30
 
 
 # --------------------------------------------------------------------------- exact formulas

@@ -260,7 +260,7 @@ class XGBoostMetric(_KappaScorer):
     Build it with :func:`xgboost_metric`. As ``custom_metric`` of ``xgboost.train`` it is
     called ``(predt, dmatrix)`` and returns ``(name, value)``; as ``eval_metric`` of
     ``XGBRegressor`` / ``XGBClassifier`` it is called ``(y_true, y_pred, sample_weight=...)``
-    and returns the value, named by :attr:`__name__`. XGBoost minimises custom metrics unless
+    and returns the value, named by its ``__name__``. XGBoost minimises custom metrics unless
     told otherwise: pass ``maximize=True`` to ``xgboost.train``, or use
     :meth:`early_stopping` as a callback.
     """

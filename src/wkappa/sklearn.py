@@ -243,7 +243,7 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         return tags
 
     def predict(self, X: Any) -> np.ndarray:
-        """Grades for X: the regressor's output cut at :attr:`thresholds_`.
+        """Grades for X: the regressor's output cut at ``thresholds_``.
 
         Parameters
         ----------
@@ -252,7 +252,7 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         Returns
         -------
         ndarray of shape (m,)
-            Elements of :attr:`classes_`.
+            Elements of ``classes_``.
         """
         check_is_fitted(self, "estimator_")
         scores = np.asarray(self.estimator_.predict(X), dtype=np.float64).ravel()
@@ -260,7 +260,7 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         return grades
 
     def score(self, X: Any, y: npt.ArrayLike, sample_weight: npt.ArrayLike | None = None) -> float:
-        """Weighted kappa (with :attr:`weights`) of ``predict(X)`` against ``y``.
+        """Weighted kappa (with the ``weights`` parameter) of ``predict(X)`` against ``y``.
 
         Parameters
         ----------

@@ -141,7 +141,26 @@ def kappa_test_from_table(
     ``standard_error`` is the large-sample non-null standard error of Fleiss, Cohen & Everitt
     (1969) (SAS's "ASE"), ``standard_error_null`` the one under independence; ``zscore =
     statistic / standard_error_null`` and ``pvalue`` come from the normal distribution.
-    See :func:`wkappa._core.statistic.variances` for the formulas.
+
+    With ``p = O / n``, row and column proportions ``r``, ``c``, ``w_i = (W c)_i``,
+    ``v_j = (r^T W)_j`` and ``D_e = r^T W c``, kappa ``= 1 - sum(W p) / D_e`` has the
+    delta-method (multinomial) variance
+
+    .. math::
+
+        \\operatorname{Var}(\\hat\\kappa) = \\frac{1}{n D_e^2}
+        \\Big[\\sum_{ij} p_{ij} \\big(W_{ij} - (1-\\kappa)(w_i + v_j)\\big)^2
+        - (1-\\kappa)^2\\Big],
+
+    and under independence (``p_ij = r_i c_j``, kappa = 0)
+
+    .. math::
+
+        \\operatorname{Var}_0(\\hat\\kappa) = \\frac{1}{n D_e^2}
+        \\Big[\\sum_{ij} r_i c_j \\big(W_{ij} - w_i - v_j\\big)^2 - D_e^2\\Big].
+
+    With agreement weights ``A = 1 - W`` these are the formulas of Fleiss, Cohen & Everitt
+    (1969) used by SAS PROC FREQ and statsmodels.
 
     Examples
     --------

@@ -206,11 +206,11 @@ def paired_kappa_test(
 
     The interval is the expanded percentile interval of Hesterberg (2015): the bootstrap
     quantiles at ``Phi(± sqrt(n / (n - 1)) t_{n-1,(1+gamma)/2})`` instead of
-    ``(1 ± gamma) / 2`` (see :func:`wkappa._paired.expanded_level`). The plain percentile
+    ``(1 ± gamma) / 2`` (``expanded_level`` in this module). The plain percentile
     interval covered the true difference only 90-93% of the time at n = 30 in the coverage
     study of BENCHMARKS.md; the expanded one 92-97%, and both tend to the same interval as n
-    grows. The p-value inverts the expanded interval (see :func:`paired_pvalue` and
-    :func:`wkappa._paired.expanded_pvalue`): 0 lies outside the level ``1 - alpha`` interval
+    grows. The p-value inverts the expanded interval (``paired_pvalue`` and
+    ``expanded_pvalue`` in this module): 0 lies outside the level ``1 - alpha`` interval
     about when ``pvalue < alpha``. Replicates where either kappa is undefined are dropped and
     counted in ``confidence_interval.n_undefined`` (a warning above 1%).
 

@@ -147,8 +147,8 @@ class KappaResult:
     As in SAS and statsmodels, the test of kappa = 0 uses ``standard_error_null`` while the
     asymptotic interval uses ``standard_error``; near the boundary a 95% interval can contain
     0 while ``pvalue < 0.05`` (or the reverse). The interval is dual to the Wald test
-    ``|kappa - kappa0| / standard_error``. The formulas are in
-    :func:`wkappa._core.statistic.variances`.
+    ``|kappa - kappa0| / standard_error``. The formulas are in the Notes
+    of :func:`wkappa.kappa_test_from_table`.
 
     **Small samples.** The asymptotic (Wald) interval, the default because it is what SAS, Stata
     and statsmodels print, covers less than its level when n < 100 pairs (a 95% interval covers

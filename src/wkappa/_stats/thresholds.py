@@ -87,7 +87,7 @@ class ThresholdResult:
         Returns
         -------
         ndarray of shape (m,)
-            One of :attr:`labels` per score.
+            One of the ``labels`` per score.
         """
         index = _class_index(_read_scores(y_score, "y_score", allow_inf=True), self.thresholds)
         labels: np.ndarray = np.asarray(self.labels)[index]

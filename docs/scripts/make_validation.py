@@ -1,0 +1,91 @@
+"""Write the tables of the validation page from the test suite's published values.
+
+Reads ``tests/published.py`` (the records ``tests/test_inference.py`` checks), computes
+wkappa's value of each printed quantity and writes ``docs/validation.md``,
+the validation page. Run by ``docs/conf.py`` at every build.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
+
+from published import PRINTOUTS, compute  # noqa: E402
+
+INTRO = """# Validation: published values
+
+wkappa is checked three ways: against an exact `fractions.Fraction` reference (hypothesis
+property tests, every route), against peer libraries on random data (scikit-learn,
+statsmodels, torchmetrics), and against **published printouts**: the numbers other software
+and papers printed for a given data set. This page lists every such published value the test
+suite reproduces, with wkappa's value next to it. It is generated at each documentation build
+by `docs/scripts/make_validation.py` from `tests/published.py`, the same records the tests
+check, so it cannot drift from them.
+
+"""
+NAMES = {
+    "kappa": "kappa",
+    "standard_error": "standard error",
+    "standard_error_null": "standard error under H0",
+    "ci_low": "95% CI, lower",
+    "ci_high": "95% CI, upper",
+    "zscore": "z",
+    "pvalue": "p, two-sided",
+    "pvalue_greater": "p, one-sided (greater)",
+    "kappa_over_se": "kappa / standard error",
+}
+
+
+def _digits(tolerance: float) -> int:
+    """Decimals printed: the tolerance is half a unit of the last one."""
+    digits = 0
+    while tolerance * 10**digits < 0.5 - 1e-12:
+        digits += 1
+    return digits
+
+
+def render() -> str:
+    lines: list[str] = []
+    total = 0
+    for printout in PRINTOUTS:
+        computed = compute(printout)
+        cite = f" {{cite:p}}`{printout.citation}`" if printout.citation else ""
+        lines += [
+            f"## {printout.source}",
+            "",
+            f"{printout.data}; weights: `{printout.weights}`. Source: {printout.where}{cite}."
+            + (f" Note: {printout.note}." if printout.note else ""),
+            "",
+            "| quantity | published | wkappa | wkappa, rounded alike | match |",
+            "|---|---:|---:|---:|:---:|",
+        ]
+        for name, (published, tolerance) in printout.values.items():
+            value = computed[name]
+            digits = _digits(tolerance)
+            ok = abs(value - published) <= tolerance
+            total += 1
+            lines.append(
+                f"| {NAMES[name]} | {published:.{digits}f} | {value:.10g} "
+                f"| {value:.{digits}f} | {'yes' if ok else '**NO**'} |"
+            )
+        lines.append("")
+    header = (
+        INTRO + f"{total} printed values from {len(PRINTOUTS)} printouts; each is checked by "
+        "`tests/test_inference.py::test_published_printouts` within half a unit of its last "
+        "printed digit."
+    )
+    return header + "\n\n" + "\n".join(lines)
+
+
+def main() -> None:
+    out = ROOT / "docs" / "validation.md"
+    text = render()
+    if not out.exists() or out.read_text() != text:
+        out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
