@@ -14,7 +14,7 @@ import wkappa  # noqa: E402
 
 project = "wkappa"
 author = "wkappa developers"
-copyright = "2026, wkappa developers"  # noqa: A001
+copyright = "2026, wkappa developers"
 release = wkappa.__version__
 version = ".".join(release.split(".")[:2])
 
@@ -39,18 +39,41 @@ html_static_path = ["_static"]
 nitpicky = True
 # No network: intersphinx is not used, so names of other libraries stay plain text.
 nitpick_ignore_regex = [
-    ("py:.*", r"(numpy|np|pandas|pd|polars|pl|pyarrow|pa|narwhals|nw|dask|distributed"
-     r"|pyspark|duckdb|torch|sklearn|scipy|matplotlib|lightgbm|lgb|xgboost|xgb|catboost|cb"
-     r"|jax|cupy|typing|collections|numpy\.typing|npt)\..*"),
+    (
+        "py:.*",
+        r"(numpy|np|pandas|pd|polars|pl|pyarrow|pa|narwhals|nw|dask|distributed"
+        r"|pyspark|duckdb|torch|sklearn|scipy|matplotlib|lightgbm|lgb|xgboost|xgb|catboost|cb"
+        r"|jax|cupy|typing|collections|numpy\.typing|npt)\..*",
+    ),
 ]
 nitpick_ignore = [
     ("py:class", t)
     for t in (
         # Python built-ins and standard types, written as numpydoc type strings.
-        "optional", "callable", "iterable", "sequence", "mapping", "array-like", "array_like",
-        "ndarray", "DataFrame", "Series", "LazyFrame", "Tensor", "Booster", "DMatrix",
-        "Dataset", "Generator", "RandomState", "SeedSequence", "Figure", "Axes",
-        "torch.Tensor", "nn.Module", "BaseEstimator", "Pool",
+        "optional",
+        "callable",
+        "iterable",
+        "sequence",
+        "mapping",
+        "array-like",
+        "array_like",
+        "ndarray",
+        "DataFrame",
+        "Series",
+        "LazyFrame",
+        "Tensor",
+        "Booster",
+        "DMatrix",
+        "Dataset",
+        "Generator",
+        "RandomState",
+        "SeedSequence",
+        "Figure",
+        "Axes",
+        "torch.Tensor",
+        "nn.Module",
+        "BaseEstimator",
+        "Pool",
     )
 ]
 
@@ -64,10 +87,46 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 numpydoc_xref_ignore = {
-    "of", "or", "and", "optional", "default", "shape", "the", "a", "an", "with", "as", "in",
-    "same", "length", "n", "K", "k", "B", "m", "dtype", "type", "one", "each", "per",
-    "like", "to", "from", "on", "any", "if", "is", "by", "for", "at", "not", "None", "True",
-    "False", "*", "x",
+    "of",
+    "or",
+    "and",
+    "optional",
+    "default",
+    "shape",
+    "the",
+    "a",
+    "an",
+    "with",
+    "as",
+    "in",
+    "same",
+    "length",
+    "n",
+    "K",
+    "k",
+    "B",
+    "m",
+    "dtype",
+    "type",
+    "one",
+    "each",
+    "per",
+    "like",
+    "to",
+    "from",
+    "on",
+    "any",
+    "if",
+    "is",
+    "by",
+    "for",
+    "at",
+    "not",
+    "None",
+    "True",
+    "False",
+    "*",
+    "x",
 }
 numpydoc_xref_aliases = {
     "ArrayLike": "numpy.typing.ArrayLike",

@@ -61,8 +61,9 @@ def test_labels_of_observed_values_reproduce_sklearn(weights: str) -> None:
 
 
 def test_gap_example_kaggle_versus_sklearn() -> None:
-    """README "The gap example": ratings {0, 1, 3}. wkappa counts the unused grade 2 (K = 4,
-    Kaggle's 25/31); scikit-learn without labels weights by position (10/13)."""
+    """The gap example (README, docs/how-to/sklearn-kaggle.md): ratings {0, 1, 3}. wkappa
+    counts the unused grade 2 (K = 4, Kaggle's 25/31); scikit-learn without labels weights by
+    position (10/13)."""
     assert wk.qwk(GAP_TRUE, GAP_PRED) == 0.8064516129032258 == 25 / 31
     sklearn_default = cohen_kappa_score(GAP_TRUE, GAP_PRED, weights="quadratic")
     assert sklearn_default == pytest.approx(10 / 13, abs=1e-15)

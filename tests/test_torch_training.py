@@ -1,7 +1,7 @@
 """A real training run: an MLP trained with the soft kappa loss vs cross-entropy (same budget).
 
 The model, data and budget are those of ``examples/torch_kappa_loss.py`` (one seed here; the
-README quotes that script's 10-seed table).
+docs/user-guide/training.md quotes that script's 10-seed table).
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ def test_kappa_loss_trains_to_a_good_qwk() -> None:
         f"kappa ratio {ratio_form:.4f}"
     )
     # Measured (seed 0): cross-entropy 0.827, log form 0.832, ratio form 0.789. The log form
-    # matches cross-entropy here; the ratio form trails it by about 0.02 (README table).
+    # matches cross-entropy here; the ratio form trails it by about 0.02
+    # (docs/user-guide/training.md).
     assert log_form > 0.8
     assert log_form > cross_entropy - 0.02
     assert ratio_form > 0.75

@@ -1,6 +1,7 @@
-"""The README's "Command line" section shows real output: every ``$ wkappa ...`` command of
-its ``console`` blocks is run (in order, in one scratch directory, through a shell so that
-pipes work) and must print exactly what the README shows."""
+"""The documentation shows real command-line output: every ``$ wkappa ...`` command of the
+``console`` blocks of the command-line guide and the getting-started page is run (page by
+page, in order, in one scratch directory per page, through a shell so that pipes work) and
+must print exactly what the page shows."""
 
 from __future__ import annotations
 
@@ -14,14 +15,13 @@ import pytest
 
 pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PAGES = [DOCS / "user-guide" / "cli.md", DOCS / "getting-started.md"]
 
 
-def _examples() -> list[tuple[str, str]]:
-    text = README.read_text()
-    section = text.split("\n## Command line\n", 1)[1].split("\n## ", 1)[0]
+def _examples(page: Path = PAGES[0]) -> list[tuple[str, str]]:
     examples = []
-    for block in re.findall(r"```console\n(.*?)```", section, flags=re.S):
+    for block in re.findall(r"```console\n(.*?)```", page.read_text(), flags=re.S):
         for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
             command, _, output = chunk.partition("\n")
             examples.append((command, output.rstrip("\n")))
@@ -36,7 +36,8 @@ def test_the_section_has_examples():
 
 
 @pytest.mark.slow
-def test_readme_commands_print_what_the_readme_shows(tmp_path):
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_commands_print_what_the_page_shows(tmp_path, page):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "wkappa"
@@ -45,9 +46,13 @@ def test_readme_commands_print_what_the_readme_shows(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    for command, shown in _examples():
+    examples = _examples(page)
+    assert examples, page
+    for command, shown in examples:
         proc = subprocess.run(
             command, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=300
         )
         printed = (proc.stdout + proc.stderr).rstrip("\n")
-        assert printed == shown, f"$ {command}\n--- README shows:\n{shown}\n--- printed:\n{printed}"
+        assert printed == shown, (
+            f"$ {command}\n--- {page.name} shows:\n{shown}\n--- printed:\n{printed}"
+        )
