@@ -151,6 +151,7 @@ bibtex_reference_style = "author_year"
 # HTML
 html_theme = "pydata_sphinx_theme"
 html_title = f"wkappa {release}"
+html_favicon = "_static/favicon.svg"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
@@ -158,6 +159,8 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
+# Without it a first visit logs "Got invalid theme mode" on the console.
+html_context = {"default_mode": "auto"}
 html_sidebars: dict[str, list[str]] = {"changelog": [], "citing": []}
 html_show_sourcelink = False
 

@@ -51,7 +51,7 @@ def _first_table(section: str, first_column: str) -> list[dict[str, str]]:
 
 def qwk_against_n(text: str) -> Path:
     rows = _first_table(_section(text, "## QWK and table kernels"), "n")
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    fig, axes = plt.subplots(2, 1, figsize=(7.5, 9), sharex=True)
     for ax, weights in zip(axes, ("quadratic", "linear"), strict=True):
         chosen = [r for r in rows if r["K"] == "5" and r["dtype"] == "int64"]
         chosen = [r for r in chosen if r["weights"] == weights]
@@ -69,11 +69,11 @@ def qwk_against_n(text: str) -> Path:
                 style = ":" if column == "floor x" else "--"
                 ax.loglog(xs, ys, style, marker=".", color=color, label=name)
         ax.set_title(f"{weights} weights, K = 5, int64 ratings")
-        ax.set_xlabel("pairs n")
+        ax.set_ylabel("time per call (ms, median)")
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel("time per call (ms, median)")
+    axes[1].set_xlabel("pairs n")
     axes[0].legend(fontsize=8, loc="upper left")
-    fig.suptitle("Time against n, all peers timed in one run (benchmarks/bench_qwk.py)")
+    fig.suptitle("Time against n, all timed in one run\n(benchmarks/bench_qwk.py)")
     fig.tight_layout()
     path = OUT / "perf_qwk_vs_n.png"
     fig.savefig(path, dpi=110)
