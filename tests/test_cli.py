@@ -550,3 +550,9 @@ def test_progress_bar_only_on_a_terminal_and_not_with_quiet(tmp_path):
     assert code == 0 and "reading" not in shown and "kappa" in shown
     piped = run(*args)
     assert piped.returncode == 0 and "reading" not in piped.stderr + piped.stdout
+
+
+def test_version():
+    proc = run("--version")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"wkappa {wk.__version__}"
