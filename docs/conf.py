@@ -39,6 +39,9 @@ html_static_path = ["_static"]
 nitpicky = True
 # No network: intersphinx is not used, so names of other libraries stay plain text.
 nitpick_ignore_regex = [
+    # numpydoc links Python's and numpy's own types to their documentation through
+    # intersphinx names (python:float, numpy:array_like), which stay plain text offline.
+    (r"py:.*|std:term|term|std:ref|ref", r"(python|numpy):.*"),
     (
         "py:.*",
         r"(numpy|np|pandas|pd|polars|pl|pyarrow|pa|narwhals|nw|dask|distributed"
@@ -76,6 +79,8 @@ nitpick_ignore = [
         "Pool",
     )
 ]
+# External classes named in type strings without their module.
+nitpick_ignore += [("py:obj", t) for t in ("Tensor", "Axes", "ProcessGroup", "matplotlib")]
 
 # autodoc / autosummary / numpydoc
 autosummary_generate = True
@@ -85,7 +90,7 @@ autodoc_default_options = {"inherited-members": False}
 add_module_names = False
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
-numpydoc_xref_param_type = False
+numpydoc_xref_param_type = True
 numpydoc_xref_ignore = {
     "of",
     "or",
@@ -128,6 +133,11 @@ numpydoc_xref_ignore = {
     "*",
     "x",
 }
+# Words of the docstrings' type strings that are not names ("sequence of K categories").
+numpydoc_xref_ignore |= {
+    "p", "N", "categories", "three", "regressor", "frame", "data", "self", "scorer", "library",
+    "grades", "float64",
+}  # fmt: skip
 numpydoc_xref_aliases = {
     "ArrayLike": "numpy.typing.ArrayLike",
     "KappaResult": "wkappa.KappaResult",
@@ -136,6 +146,8 @@ numpydoc_xref_aliases = {
     "ConfidenceInterval": "wkappa.ConfidenceInterval",
     "BootstrapMethod": "wkappa.BootstrapMethod",
     "KappaAccumulator": "wkappa.KappaAccumulator",
+    "WkappaError": "wkappa.exceptions.WkappaError",
+    "UndefinedKappaWarning": "wkappa.exceptions.UndefinedKappaWarning",
 }
 numpydoc_validation_checks: set[str] = set()
 
