@@ -30,6 +30,9 @@ from typing import Any
 
 import pytest
 
+# The built site, a browser and an HTTP server; the first test may build the site.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+
 ROOT = Path(__file__).resolve().parents[1]
 BUILT = ROOT / "docs" / "_build" / "html"
 SCREENSHOTS = ROOT / "docs" / "_build" / "screenshots"

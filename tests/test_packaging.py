@@ -17,6 +17,8 @@ import pytest
 
 import wkappa as wk
 
+pytestmark = pytest.mark.integration  # builds, a subprocess and a fresh virtual environment
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -118,6 +120,7 @@ SMOKE = textwrap.dedent(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # pip fetches numpy and numba when its cache is cold
 def test_wheel_in_a_bare_venv(dist: Path, tmp_path: Path) -> None:
     wheel = next(dist.glob("*.whl"))
     venv = tmp_path / "venv"
