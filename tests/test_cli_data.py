@@ -98,4 +98,4 @@ def test_the_wheel_ships_the_data(tmp_path):
     for name in ("ms_diagnosis.csv", "diabetes_oof.csv", "README.md"):
         assert f"wkappa/data/{name}" in names
     assert "wkappa/data/make_data.py" not in names  # build-only: needs scikit-learn
-    assert "wkappa/__main__.py" in names and "wkappa/_cli/main.py" in names
+    assert "wkappa/__main__.py" in names and "wkappa/_cli/app.py" in names
