@@ -80,7 +80,10 @@ nitpick_ignore = [
     )
 ]
 # External classes named in type strings without their module.
-nitpick_ignore += [("py:obj", t) for t in ("Tensor", "Axes", "ProcessGroup", "matplotlib")]
+nitpick_ignore += [
+    ("py:obj", t)
+    for t in ("Tensor", "Axes", "ProcessGroup", "matplotlib", "DataFrame", "SeedSequence")
+]
 
 # autodoc / autosummary / numpydoc
 autosummary_generate = True
@@ -136,7 +139,7 @@ numpydoc_xref_ignore = {
 # Words of the docstrings' type strings that are not names ("sequence of K categories").
 numpydoc_xref_ignore |= {
     "p", "N", "categories", "three", "regressor", "frame", "data", "self", "scorer", "library",
-    "grades", "float64",
+    "grades", "float64", "n_items", "n_raters", "P", "R",
 }  # fmt: skip
 numpydoc_xref_aliases = {
     "ArrayLike": "numpy.typing.ArrayLike",

@@ -703,7 +703,7 @@ def agreement(
         Disagreement weights W (zero diagonal): 'unweighted', 'quadratic', 'linear' as in
         :func:`~wkappa.weighted_kappa`, Gwet's 'ordinal', 'radical', 'ratio', 'circular',
         'bipolar' (irrCAC's, on the category values; see
-        :func:`wkappa._core.agreement.gwet_weights`), or a matrix. Gwet's (and irrCAC's)
+        ``gwet_weights`` in ``wkappa._core.agreement``), or a matrix. Gwet's (and irrCAC's)
         agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of agreement
         weights.
     labels : sequence, optional
@@ -739,7 +739,7 @@ def agreement(
     ``categ.labels`` is given, so pass ``labels`` to match it when a category in the range is
     never used.
 
-    **Formulas.** See :mod:`wkappa._core.agreement`; the standard error is Gwet's
+    **Formulas.** See the module ``wkappa._core.agreement``; the standard error is Gwet's
     linearisation (Gwet 2008, *Br. J. Math. Stat. Psychol.* 61: 29-48; Gwet 2014,
     *Handbook of Inter-Rater Reliability*, 4th ed.), as in irrCAC.
 
