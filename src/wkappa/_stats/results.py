@@ -239,8 +239,8 @@ class KappaResult:
             \\tanh\\Big(\\operatorname{atanh}(\\kappa_s) \\pm t_{n-1,(1+\\gamma)/2}\\,
             \\frac{s}{1 - \\kappa_s^2}\\Big),
 
-        widened where needed to contain ``statistic`` (see
-        :func:`wkappa._stats.intervals.fisher_z_limits` for the sources). In the coverage study of
+        widened where needed to contain ``statistic`` (see ``fisher_z_limits`` in
+        ``wkappa._stats.intervals`` for the sources). In the coverage study of
         BENCHMARKS.md it keeps its promise at small n where the asymptotic interval does not.
 
         Examples
