@@ -134,12 +134,14 @@ def test_score_json_schema_and_exact_value(csv_file, ratings):
     expected = wk.kappa_test(ratings["truth"], ratings["pred"], weights="quadratic")
     for key in ("statistic", "standard_error", "standard_error_null", "zscore", "pvalue"):
         assert doc[key] == pytest.approx(getattr(expected, key), rel=1e-12, abs=1e-15)
-    assert doc["schema"] == "wkappa.score/1"
+    assert doc["schema"] == "wkappa.score/2"
     assert doc["n"] == 600 and isinstance(doc["n"], int)
     assert doc["labels"] == [0, 1, 2, 3, 4]
     assert doc["weights"] == "quadratic"
-    assert doc["confidence_interval"] == pytest.approx(list(expected.confidence_interval()))
-    assert doc["ci_method"] == "asymptotic" and doc["confidence_level"] == 0.95
+    ci = expected.confidence_interval()
+    assert [doc["confidence_interval"][k] for k in ("low", "high")] == pytest.approx(list(ci))
+    assert doc["confidence_interval"]["method"] == "asymptotic"
+    assert doc["confidence_interval"]["confidence_level"] == 0.95
     assert np.array_equal(doc["table"], wk.confusion_table(ratings["truth"], ratings["pred"]))
     assert np.allclose(doc["expected_table"], expected.expected_table)
     exact = reference_kappa(ratings["truth"].to_list(), ratings["pred"].to_list(), 5, "quadratic")
@@ -214,11 +216,13 @@ def test_score_weights_labels_bounds_and_weight_column(csv_file, ratings):
 def test_score_bootstrap_is_seeded(csv_file, ratings):
     args = ("score", csv_file, "--true", "truth", "--pred", "pred", "--format", "json")
     doc = _json(run(*args, "--bootstrap", "500", "--seed", "3", "--ci", "0.9"))
-    assert doc["ci_method"] == "percentile" and doc["confidence_level"] == 0.9
+    assert doc["confidence_interval"]["method"] == "percentile"
+    assert doc["confidence_interval"]["confidence_level"] == 0.9
     # The seed makes it reproducible: the library gives the very same interval.
     result = wk.kappa_test(ratings["truth"], ratings["pred"])
     ci = result.confidence_interval(0.9, method=wk.BootstrapMethod(500, rng=3))
-    assert doc["confidence_interval"] == pytest.approx([ci.low, ci.high], rel=1e-12)
+    got = [doc["confidence_interval"]["low"], doc["confidence_interval"]["high"]]
+    assert got == pytest.approx([ci.low, ci.high], rel=1e-12)
     assert ci.low < doc["statistic"] < ci.high
 
 

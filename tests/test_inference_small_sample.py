@@ -279,9 +279,10 @@ def test_cli_ci_method_fisher_z(small_csv) -> None:
                 "--ci-method", "fisher-z", "--ci", "0.9")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["ci_method"] == "fisher-z"
+    assert doc["confidence_interval"]["method"] == "fisher-z"
     ci = wk.kappa_test(truth, pred).confidence_interval(0.9, method="fisher-z")
-    assert doc["confidence_interval"] == pytest.approx([ci.low, ci.high], rel=1e-12)
+    got = [doc["confidence_interval"]["low"], doc["confidence_interval"]["high"]]
+    assert got == pytest.approx([ci.low, ci.high], rel=1e-12)
     text = _run("score", path, "--true", "truth", "--pred", "pred", "--ci-method", "fisher-z")
     assert text.returncode == 0 and "fisher-z" in text.stdout
 

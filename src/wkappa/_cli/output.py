@@ -1,12 +1,14 @@
 """Output of the command line: aligned text tables, JSON with a stable schema, CSV.
 
-JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/1"``); every float is
+JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/2"``); every float is
 a number or ``null`` (undefined):
 
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
-``pvalue``, ``confidence_interval`` ``[low, high]``, ``confidence_level``, ``ci_method``
-(``asymptotic``, ``fisher-z``, ``percentile`` or ``bca``), ``n``, ``interpretation``,
+``pvalue``, ``confidence_interval`` (an object: ``low``, ``high``, ``confidence_level`` and
+``method``: ``asymptotic``, ``fisher-z``, ``percentile`` or ``bca``, as in ``wkappa compare``
+and the result objects' ``to_dict()``; schema 1 had a ``[low, high]`` list and the level and
+method beside it), ``n``, ``interpretation``,
 ``labels``, ``weights``, ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
 ``group`` (the value).
@@ -39,7 +41,7 @@ __all__ = [
     "to_json",
 ]
 
-SCHEMA = "wkappa.score/1"
+SCHEMA = "wkappa.score/2"
 
 
 @dataclass(frozen=True)
@@ -101,9 +103,12 @@ def summary(scored: Scored) -> dict[str, Any]:
         "standard_error_null": result.standard_error_null,
         "zscore": result.zscore,
         "pvalue": result.pvalue,
-        "confidence_interval": [scored.low, scored.high],
-        "confidence_level": scored.level,
-        "ci_method": scored.method,
+        "confidence_interval": {
+            "low": scored.low,
+            "high": scored.high,
+            "confidence_level": scored.level,
+            "method": scored.method,
+        },
         "n": int(n) if float(n).is_integer() else float(n),
         "interpretation": result.interpretation,
         "labels": list(result.labels),
