@@ -70,6 +70,20 @@ def _chunk_categories(
     return tuple(encoded.labels), n_missing
 
 
+def _as_range(labels: np.ndarray) -> Sequence[Any]:
+    """Checked labels as a range when they are consecutive ascending integers (each chunk then
+    encodes by arithmetic instead of validating and searching K labels), else a tuple."""
+    if (
+        labels.dtype.kind in "iu"
+        and labels.size > 1
+        and abs(int(labels[0])) < 2**62
+        and abs(int(labels[-1])) < 2**62
+        and bool((np.diff(labels) == 1).all())
+    ):
+        return range(int(labels[0]), int(labels[-1]) + 1)
+    return tuple(labels.tolist())
+
+
 def _chunk_statistic(
     a: np.ndarray,
     b: np.ndarray,
@@ -91,7 +105,7 @@ def _chunk_statistic(
             nan_policy="omit",
         )
     else:
-        encoded = encode_ratings(a, b, labels=list(labels), sample_weight=w, nan_policy="omit")
+        encoded = encode_ratings(a, b, labels=labels, sample_weight=w, nan_policy="omit")
     assert encoded is not None
     if quadratic:
         return quadratic_sums(encoded.true_index, encoded.pred_index, encoded.sample_weight)
@@ -195,7 +209,7 @@ def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted:
             and labels.step == 1
             and len(labels) > 0
             and max(abs(labels.start), abs(labels.stop)) < 2**62
-            else tuple(check_labels(labels).tolist())
+            else _as_range(check_labels(labels))
         )
         categories: Sequence[Any] | None = fixed
         if request.nan_policy != "omit" and not _integer_dtypes(a, b):
@@ -213,9 +227,12 @@ def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted:
         check_table_size(len(categories))
     task = dask.delayed(_chunk_statistic, pure=True)
     weights = _blocks(w) or [None] * len(_blocks(a))
+    # One graph node for the categories, not a copy walked by dask for every chunk's task (a
+    # tuple of millions of labels made building the graph take minutes).
+    shared = dask.delayed(categories, traverse=False)
     parts = dask.compute(
         *[
-            task(x, y, z, categories, quadratic)
+            task(x, y, z, shared, quadratic)
             for x, y, z in zip(_blocks(a), _blocks(b), weights, strict=True)
         ]
     )
