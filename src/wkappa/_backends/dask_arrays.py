@@ -70,6 +70,9 @@ def _chunk_categories(
     return tuple(encoded.labels), n_missing
 
 
+_MANY_LABELS = 4096
+
+
 def _as_range(labels: np.ndarray) -> Sequence[Any]:
     """Checked labels as a range when they are consecutive ascending integers (each chunk then
     encodes by arithmetic instead of validating and searching K labels), else a tuple."""
@@ -192,8 +195,10 @@ def _categories(
         ) from None
 
 
-def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted:
-    """Per-chunk statistics computed on the workers and summed on the client."""
+def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
+    """Per-chunk statistics computed on the workers and summed on the client; None (not
+    mine) for more than :data:`_MANY_LABELS` labels that are not consecutive integers, which
+    every chunk would have to validate and search: the strict route reads the arrays."""
     dask = import_optional("dask", "dask")
     labels, min_rating, max_rating = request.labels, request.min_rating, request.max_rating
     a, b, w = _aligned(y_true, y_pred, request.sample_weight)
@@ -211,6 +216,8 @@ def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted:
             and max(abs(labels.start), abs(labels.stop)) < 2**62
             else _as_range(check_labels(labels))
         )
+        if not isinstance(fixed, range) and len(fixed) > _MANY_LABELS:
+            return None
         categories: Sequence[Any] | None = fixed
         if request.nan_policy != "omit" and not _integer_dtypes(a, b):
             categories = _check_missing_with_labels(a, b, tuple(fixed), request.nan_policy)

@@ -55,7 +55,9 @@ def ready(key: Hashable, run: Callable[[], Any], n: int) -> bool:
         if key in _ready or key in _pending:
             return key in _ready
         _pending.add(key)
-    threading.Thread(target=_warm, args=(key, run), name="wkappa-compile", daemon=True).start()
+    # Not a daemon: the interpreter waits for it at exit (LLVM aborts the process if it is
+    # still compiling when the interpreter shuts down under it).
+    threading.Thread(target=_warm, args=(key, run), name="wkappa-compile", daemon=False).start()
     return False
 
 
