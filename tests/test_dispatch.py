@@ -28,6 +28,7 @@ def _pair(n: int = N, k: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray
 
 
 A, B = _pair()
+BIG_A, BIG_B = _pair(fused.PARALLEL_MIN)
 QWK = Request(quadratic=True)
 TABLE = Request()
 
@@ -44,7 +45,9 @@ DECLINED: list[tuple[str, Any, Any, Request]] = [
     ("plain", A.astype(np.uint64), B.astype(np.uint64), QWK),  # may exceed int64
     ("plain", A.astype(np.int32), B, QWK),  # mixed dtypes
     ("plain", A[:100], B[:100], QWK),  # below FAST_MIN
-    ("plain", A, B, TABLE),  # a table is wanted
+    ("plain", BIG_A, BIG_B, TABLE),  # a table of a parallel size: the fused route decides
+    ("plain", A * 2**40, B, TABLE),  # a range too wide for a table
+    ("plain", A, B, Request(min_rating=0)),  # an option
     ("plain", A, B, Request(quadratic=True, min_rating=0)),  # an option
     ("plain", A, B, Request(quadratic=True, sample_weight=np.ones(N))),
     ("plain", A, B, Request(quadratic=True, labels=range(5))),
@@ -106,7 +109,9 @@ def test_each_route_answers_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     cases = [
         ("plain", lambda: wk.qwk(A, B)),
         ("dask", lambda: wk.qwk(da.from_array(A, chunks=1000), B)),
-        ("fused", lambda: wk.weighted_kappa(A, B, weights="linear")),
+        ("plain", lambda: wk.weighted_kappa(A, B, weights="linear")),
+        ("fused", lambda: wk.weighted_kappa(BIG_A, BIG_B, weights="linear")),
+        ("fused", lambda: wk.weighted_kappa(A, B, weights="linear", min_rating=0)),
         ("fused", lambda: wk.qwk(A.astype(float), B)),
         ("strict", lambda: wk.qwk(A[:10], B[:10])),
         ("fused", lambda: wk.qwk(A.astype(str), B.astype(str), labels=list("01234"))),

@@ -69,17 +69,18 @@ def count_pairs(y_true: Any, y_pred: Any, request: Request) -> Counted:
 
 
 def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
-    """QWK of two plain numpy integer arrays in one kernel call; None for anything else.
+    """Two plain 1-D numpy integer arrays without options, in one kernel call; else None.
 
-    Right after a model has been trained the caches are cold, and then every further layer
-    of Python calls (the general routes convert and check foreign columns first) costs
-    microseconds, as much as the kernel's own pass over 10,000 pairs: this route is one flat
-    function from the arrays to the sums.
+    QWK takes the five exact sums; other weights take the table when the input is small
+    enough for the serial kernel (larger ones go on to the fused route, which picks serial or
+    parallel). Right after a model has been trained the caches are cold, and then every
+    further layer of Python calls (the general routes convert and check foreign columns first)
+    costs microseconds, as much as the kernel's own pass over 10,000 pairs: this route is one
+    flat function from the arrays to the statistic.
     """
     if (
         type(y_true) is not np.ndarray
         or type(y_pred) is not np.ndarray
-        or not request.quadratic
         or request.sample_weight is not None
         or request.labels is not None
         or request.min_rating is not None
@@ -98,6 +99,8 @@ def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         or len(y_pred) != n
     ):
         return None
+    if not request.quadratic:
+        return _plain_table(y_true, y_pred, n)
     key = ("plain", dtype, n >= fused.PARALLEL_MIN)
     if not warmup.ready(key, lambda: fused.int_sums(y_true, y_pred), n):
         return None
@@ -114,6 +117,18 @@ def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         (r[7] << 32) + r[12],
     )
     return Counted(None, sums, range(int(r[1]), int(r[2]) + 1))
+
+
+def _plain_table(a: np.ndarray, b: np.ndarray, n: int) -> Counted | None:
+    """The table of two checked integer arrays at serial sizes, or None (the fused route)."""
+    if n >= fused.PARALLEL_MIN:
+        return None
+    if not warmup.ready(("plain table", a.dtype), lambda: fused.guessed_serial(a, b), n):
+        return None
+    _, table, lo = fused.guessed_serial(a, b)
+    if table is None:
+        return None
+    return Counted(table, None, range(lo, lo + table.shape[0]))
 
 
 def strict_route(y_true: Any, y_pred: Any, request: Request) -> Counted:

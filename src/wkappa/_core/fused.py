@@ -43,6 +43,7 @@ __all__ = [
     "PARALLEL_MIN",
     "fast_ratings",
     "fused_route",
+    "guessed_serial",
     "int_sums",
     "set_parallel",
 ]
@@ -59,6 +60,8 @@ _FLOAT_EXACT = 2.0**53
 HUGE = INT64_SAFE
 # Pairs whose range the one-pass table kernel takes as its guess (see _guessed_table).
 GUESS_SAMPLE = 1 << 16
+# The most categories a table may have (K * K cells within MAX_TABLE_CELLS).
+_MAX_K = math.isqrt(MAX_TABLE_CELLS)
 _INT_KINDS = "biu"
 _SUPPORTED = frozenset(
     np.dtype(t)
@@ -360,7 +363,7 @@ def _fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         # A table of integer ratings in one counting pass, its range guessed from the first
         # pairs (checked in the same pass). QWK needs no table: the fused sums pass below.
         if not use_parallel(n) and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
-            done, table, lo = _guessed_serial(a, b, min_rating, max_rating)
+            done, table, lo = guessed_serial(a, b, min_rating, max_rating)
             if table is not None:
                 return Counted(table, None, range(lo, lo + table.shape[0]))
         else:
@@ -452,8 +455,8 @@ def guessed_categories(
     return first, k
 
 
-def _guessed_serial(
-    a: np.ndarray, b: np.ndarray, min_rating: Any, max_rating: Any
+def guessed_serial(
+    a: np.ndarray, b: np.ndarray, min_rating: Any = None, max_rating: Any = None
 ) -> tuple[bool, np.ndarray | None, int]:
     """:func:`_guessed_table` in one kernel call, for serial sizes.
 
@@ -465,9 +468,8 @@ def _guessed_serial(
     """
     from .kernels import numba_table
 
-    limit = math.isqrt(MAX_TABLE_CELLS)
     m = min(a.shape[0], GUESS_SAMPLE)
-    lo, hi, total, misses = numba_table.guessed_serial(a, b, m, limit, HUGE)
+    lo, hi, total, misses = numba_table.guessed_serial(a, b, m, _MAX_K, HUGE)
     k = hi - lo + 1
     if misses < 0 or _categories(lo, hi, min_rating, max_rating) != (lo, k):
         return False, None, lo

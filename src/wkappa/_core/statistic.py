@@ -15,6 +15,7 @@ nothing cancels and huge or tiny counts neither overflow nor underflow.
 from __future__ import annotations
 
 import operator
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -168,10 +169,10 @@ def _integer_kappa(table: np.ndarray, integer: np.ndarray) -> float | None:
     if k <= _PYTHON_K:  # a few dozen cells: Python ints cost less than numpy calls
         cells = table.tolist()
         d = integer.tolist()
-        rows = [sum(row) for row in cells]
-        cols = [sum(column) for column in zip(*cells, strict=True)]
+        rows = list(map(sum, cells))
+        cols = list(map(sum, zip(*cells, strict=True)))
         n = sum(rows)
-        observed = sum(sum(map(operator.mul, dr, tr)) for dr, tr in zip(d, cells, strict=True))
+        observed = sum(map(operator.mul, chain.from_iterable(d), chain.from_iterable(cells)))
         weighted_cols = [sum(map(operator.mul, dr, cols)) for dr in d]
     else:
         row_sums = table.sum(axis=1)
@@ -181,7 +182,7 @@ def _integer_kappa(table: np.ndarray, integer: np.ndarray) -> float | None:
         rows = row_sums.tolist()
         observed = int(np.vdot(integer, table))
         weighted_cols = (integer @ table.sum(axis=0)).tolist()
-    expected = sum(r * w for r, w in zip(rows, weighted_cols, strict=True))
+    expected = sum(map(operator.mul, rows, weighted_cols))
     return (expected - n * observed) / expected if expected > 0 else float("nan")
 
 

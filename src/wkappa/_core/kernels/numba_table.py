@@ -92,11 +92,15 @@ def _checked_parallel(a, b, lo, k, block_len, tables, misses):  # type: ignore[n
 
 
 @njit(cache=True, nogil=True)
-def _checked_serial(a, b, lo, k, n_sub):  # type: ignore[no-untyped-def]
-    """The summed table and the miss count in one call (small inputs: no numpy overhead)."""
+def _checked_serial(a, b, lo, k, n_sub, check):  # type: ignore[no-untyped-def]
+    """The summed table and the miss count in one call (small inputs: no numpy overhead);
+    ``check=False`` when every rating is known to be within ``lo..lo+K-1``."""
     tables = np.zeros((n_sub, k * k), dtype=np.int64)
     misses = np.zeros(1, dtype=np.int64)
-    _checked_block(a, b, lo, k, tables, misses)
+    if check:
+        _checked_block(a, b, lo, k, tables, misses)
+    else:
+        _count_block(a, b, lo, k, tables)
     total = tables[0].copy()
     for sub in range(1, n_sub):
         total += tables[sub]
@@ -139,7 +143,8 @@ def guessed_serial(a, b, m, max_k, huge):  # type: ignore[no-untyped-def]
         return lo, hi, np.zeros(0, dtype=np.int64), np.int64(-1)
     k = hi - lo + 1
     n_sub = 4 if k <= _SUBTABLE_MAX_K else 1
-    total, n_miss = _checked_serial(a, b, lo, k, n_sub)
+    # When the guess read every pair, each rating is within lo..hi: nothing to check.
+    total, n_miss = _checked_serial(a, b, lo, k, n_sub, m < a.shape[0])
     return lo, hi, total, n_miss
 
 
@@ -260,7 +265,7 @@ def table_counts_guessed(
     """
     n_sub, n_blocks, block_len = _layout(a.shape[0], k, parallel, n_threads)
     if n_blocks == 1:
-        serial, n_miss = _checked_serial(a, b, np.int64(lo), np.int64(k), n_sub)
+        serial, n_miss = _checked_serial(a, b, np.int64(lo), np.int64(k), n_sub, True)
         return None if n_miss else np.asarray(serial).reshape(k, k)
     tables = np.zeros((n_blocks, n_sub, k * k), dtype=np.int64)
     misses = np.zeros(n_blocks, dtype=np.int64)
