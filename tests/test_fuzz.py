@@ -547,12 +547,6 @@ def test_deep_core(case: Case) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    reason="open defect found by this run: Python-int ratings near 2**64 with a missing value "
-    "raise 'too large' in the accumulator/table path where the reference expects a value "
-    "(issue 13 note)",
-    strict=False,
-)
 @DEEP_FUZZ
 @given(cases(CORE_KINDS))
 def test_deep_tables_and_accumulator(case: Case) -> None:

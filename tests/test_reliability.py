@@ -609,3 +609,48 @@ def test_class09_python_ints_across_2_63_with_labels_stay_exact() -> None:
     assert wk.qwk([s, s + 2], [s + 1, s + 2], labels=[s, s + 1, s + 2]) == exact_qwk([0, 2], [1, 2])
     with pytest.raises(WkappaError, match="too large"):
         wk.qwk([2**70, 1], [1, 2**70], labels=[1, 2**70])
+
+
+def test_class09_numpy_integer_scalars_near_2_64_with_a_missing_value_stay_exact() -> None:
+    # Found by tests/test_fuzz.py (CI's derandomised deep run): a list of numpy uint64 scalars
+    # with a None was filled with a Python 0 and read as float64, so every rating near 2**64
+    # was rounded and then refused as too large.
+    s = 2**64 - 9
+    a = [np.uint64(s)] * 4 + [np.uint64(s - 1)]
+    b = [None, np.uint64(s), np.uint64(s - 1), np.uint64(s), np.uint64(s - 1)]
+    labels = [s - 1, s]
+    table = wk.confusion_table(a, b, labels=labels, nan_policy="omit")
+    np.testing.assert_array_equal(table, [[1, 0], [1, 2]])
+    assert wk.kappa_from_table(table, weights="linear") == float(
+        reference_kappa_from_table([[1, 0], [1, 2]], "linear")
+    )
+    accumulator = wk.KappaAccumulator(labels, weights="linear")
+    accumulator.update(a, b, nan_policy="omit")
+    assert accumulator.kappa() == wk.kappa_from_table(table, weights="linear")
+    # Mixed int64 and uint64 scalars: numpy would promote them to float64 too.
+    mixed_a = [np.int64(1), np.uint64(2**63 + 1), np.int64(3)]
+    mixed_b = [np.int64(1), np.uint64(2**63 + 1), np.uint64(2**63 + 1)]
+    got = wk.qwk(mixed_a, mixed_b, labels=[1, 3, 2**63 + 1])
+    assert got == float(reference_qwk_pairs([0, 2, 1], [0, 2, 2]) or 0)
+
+
+def test_class13_cli_apply_names_the_row_of_a_text_score_past_type_inference(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fit = tmp_path / "fit.csv"  # type: ignore[operator]
+    fit.write_text("t,s\n0,0.1\n1,1.2\n2,2.3\n1,0.9\n2,1.8\n0,0.4\n")
+    other = tmp_path / "other.csv"  # type: ignore[operator]
+    rows = 20_000  # past the rows polars infers the column type from
+    other.write_text("s\n" + "0.5\n" * rows + "abc\n1.5\n")
+    out = tmp_path / "graded.csv"  # type: ignore[operator]
+    argv = ["thresholds", str(fit), "--true", "t", "--score", "s", "--apply", str(other)]
+    code, _, err = _cli([*argv, "--out", str(out)], capsys)
+    assert code == 2, err
+    assert f"row {rows + 1}" in err and "'abc'" in err and err.count("\n") == 1
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir() if "partial" in p.name]  # type: ignore[attr-defined]
+    # A text cell in another column past the inferred rows is written out as it is.
+    other.write_text("id,s\n" + "1,0.5\n" * rows + "x7,1.5\n")
+    code, _, err = _cli([*argv, "--out", str(out)], capsys)
+    assert code == 0, err
+    assert out.read_text().splitlines()[-2:] == ["1,0.5,0", "x7,1.5,1"]

@@ -95,8 +95,12 @@ class Source:
     separator: str | None = None  # CSV/TSV: None for the format's own
     _overrides: dict[str, Any] = field(default_factory=dict)
 
-    def scan(self, string_columns: Sequence[str] = ()) -> Any:
-        """A LazyFrame over the file; ``string_columns`` are read as text (CSV only)."""
+    def scan(self, string_columns: Sequence[str] = (), *, whole_file: bool = False) -> Any:
+        """A LazyFrame over the file; ``string_columns`` are read as text (CSV only).
+
+        CSV column types are inferred from the first rows, or from every row with
+        ``whole_file`` (one more pass, but no later row can contradict them).
+        """
         pl = polars()
         source: Any = self.data if self.path is None else self.path
         try:
@@ -104,7 +108,7 @@ class Source:
                 return pl.scan_csv(
                     source,
                     separator=self.separator or ("\t" if self.fmt == "tsv" else ","),
-                    infer_schema_length=_INFER_ROWS,
+                    infer_schema_length=None if whole_file else _INFER_ROWS,
                     schema_overrides={c: pl.String for c in string_columns} or None,
                     null_values=["", "NA", "N/A", "null", "NULL"],
                 )

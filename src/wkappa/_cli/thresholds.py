@@ -16,7 +16,7 @@ import numpy as np
 
 from .._core import encode_ratings
 from ..exceptions import WkappaError
-from .io import COUNT, count_keys, detect_format, open_source, polars
+from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
 from .output import format_number, format_pvalue, render_table, to_json
 from .tables import build_tables, drop_missing, label_text, parse_labels
 
@@ -116,7 +116,9 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
 def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
     other = open_source(args.apply, None)
-    frame = other.scan()
+    # Every row of it is written out: CSV types from the whole file, so that no row past
+    # the first ones can fail to parse halfway through the output.
+    frame = other.scan(whole_file=True)
     schema = other.schema(frame)
     from .io import check_columns
 
@@ -126,6 +128,9 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
         raise WkappaError(
             f"{other.name} already has a column {args.grade_col!r}. Hint: pass --grade-col NAME."
         )
+    if schema[score] == polars().String:  # names the row of a cell that is not a number
+        frame = numeric_columns(other, frame, [score], required=True)
+        schema = other.schema(frame)
     if not schema[score].is_numeric():
         raise WkappaError(f"column {score!r} of {other.name} must hold numbers.")
     if args.nan_policy != "omit":

@@ -75,7 +75,9 @@ def _as_array(obj: Any) -> np.ndarray:
         # Python ints beyond int64 (numpy rounds [2**63 - 9, 2**63 + 5] to float64): exactly,
         # as uint64 when they fit, else as Python ints (reported as too large).
         items = list(obj)
-        if all(type(v) is int for v in items):
+        if all(type(v) is int or isinstance(v, np.integer) for v in items):
+            # Mixed numpy integer scalars (int64 with uint64) would also become float64.
+            items = [int(v) for v in items]
             for dtype in (np.int64, np.uint64, object):
                 try:
                     return np.array(items, dtype=dtype)
@@ -90,7 +92,10 @@ def _noun(name: str) -> str:
 
 def _exact_number(value: Any) -> Any:
     """A Fraction or Decimal as a Python int when whole, else as the nearest float (which the
-    integrality check then reports); other numbers unchanged."""
+    integrality check then reports); a numpy integer as a Python int (so that mixing it with
+    others cannot promote it to float64); other numbers unchanged."""
+    if isinstance(value, np.integer):
+        return int(value)
     if isinstance(value, (fractions.Fraction, decimal.Decimal)):
         if value.is_finite() if isinstance(value, decimal.Decimal) else True:
             whole = int(value)
