@@ -284,16 +284,7 @@ def device_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         return None
     try:
         be = _backend(y_true, y_pred)
-        enc = _encode(
-            be,
-            y_true,
-            y_pred,
-            labels=request.labels,
-            min_rating=request.min_rating,
-            max_rating=request.max_rating,
-            sample_weight=request.sample_weight,
-            nan_policy=request.nan_policy,
-        )
+        enc = _encode(be, y_true, y_pred, **request.encode_options())
         if enc is None:
             return PROPAGATED
         if request.use_sums(len(enc.labels), enc.weight is not None):

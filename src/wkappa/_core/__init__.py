@@ -47,8 +47,11 @@ from .kappa import (
 from .kernels import QuadraticSums, count_table, quadratic_sums, weighted_quadratic_sums
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
+    Alternative,
     NanPolicy,
     ZeroDivision,
+    check_alternative,
+    check_choice,
     check_nan_policy,
     check_table_nan_policy,
     check_zero_division,
@@ -74,6 +77,7 @@ __all__ = [
     "MAX_TABLE_CELLS",
     "PROPAGATED",
     "THRESHOLD_HINT",
+    "Alternative",
     "Counted",
     "EncodedRatings",
     "NanPolicy",
@@ -82,7 +86,9 @@ __all__ = [
     "WeightsLike",
     "ZeroDivision",
     "cell_kappas",
+    "check_alternative",
     "check_bound",
+    "check_choice",
     "check_labels",
     "check_nan_policy",
     "check_rating_bounds",

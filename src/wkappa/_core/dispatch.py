@@ -133,16 +133,7 @@ def _plain_table(a: np.ndarray, b: np.ndarray, n: int) -> Counted | None:
 
 def strict_route(y_true: Any, y_pred: Any, request: Request) -> Counted:
     """Read, check and encode every rating, then count: any input, every error."""
-    encoded = encode_ratings(
-        y_true,
-        y_pred,
-        labels=request.labels,
-        min_rating=request.min_rating,
-        max_rating=request.max_rating,
-        sample_weight=request.sample_weight,
-        nan_policy=request.nan_policy,
-        ordered=request.ordered,
-    )
+    encoded = encode_ratings(y_true, y_pred, **request.encode_options(), ordered=request.ordered)
     if encoded is None:
         return PROPAGATED
     k = encoded.n_categories

@@ -10,7 +10,8 @@ import numbers
 import os
 import sys
 import warnings
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -18,8 +19,11 @@ from ..exceptions import UndefinedKappaWarning, WkappaError
 
 __all__ = [
     "UNDEFINED_REASON",
+    "Alternative",
     "NanPolicy",
     "ZeroDivision",
+    "check_alternative",
+    "check_choice",
     "check_nan_policy",
     "check_table_nan_policy",
     "check_zero_division",
@@ -30,8 +34,7 @@ __all__ = [
 
 NanPolicy = Literal["raise", "omit", "propagate"]
 ZeroDivision = Literal["warn", "raise"] | float
-
-_NAN_POLICIES = ("raise", "omit", "propagate")
+Alternative = Literal["two-sided", "greater", "less"]
 
 
 def format_value(value: Any, limit: int = 60) -> str:
@@ -42,14 +45,22 @@ def format_value(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def check_choice(value: Any, name: str, choices: Sequence[str]) -> Any:
+    """``value`` if it is one of the strings ``choices``; else an error naming ``name``."""
+    if not isinstance(value, str) or value not in choices:
+        listed = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
+        raise WkappaError(f"`{name}` must be {listed}; got {format_value(value)}.")
+    return value
+
+
 def check_nan_policy(nan_policy: Any) -> NanPolicy:
     """Validate ``nan_policy``: one of 'raise', 'omit', 'propagate'."""
-    if not isinstance(nan_policy, str) or nan_policy not in _NAN_POLICIES:
-        raise WkappaError(
-            "`nan_policy` must be one of 'raise', 'omit' or 'propagate'; "
-            f"got {format_value(nan_policy)}."
-        )
-    return nan_policy  # type: ignore[return-value]
+    return check_choice(nan_policy, "nan_policy", get_args(NanPolicy))  # type: ignore[no-any-return]
+
+
+def check_alternative(alternative: Any) -> Alternative:
+    """Validate ``alternative``: one of 'two-sided', 'greater', 'less'."""
+    return check_choice(alternative, "alternative", get_args(Alternative))  # type: ignore[no-any-return]
 
 
 def check_table_nan_policy(nan_policy: Any, what: str) -> NanPolicy:

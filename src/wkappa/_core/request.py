@@ -34,6 +34,16 @@ class Request(NamedTuple):
     ordered: bool = True
     quadratic: bool = False
 
+    def encode_options(self) -> dict[str, Any]:
+        """The options every reader of the ratings takes, as keyword arguments."""
+        return {
+            "labels": self.labels,
+            "min_rating": self.min_rating,
+            "max_rating": self.max_rating,
+            "sample_weight": self.sample_weight,
+            "nan_policy": self.nan_policy,
+        }
+
     def use_sums(self, n_categories: int, weighted: bool) -> bool:
         """The one rule for quadratic weights: the exact five sums unless the pairs are
         sample-weighted, where the table is preferred (its float sums do not cancel), as long

@@ -3,6 +3,7 @@ comparison, mean kappa, thresholds, the streaming accumulator, explanations and 
 
 from __future__ import annotations
 
+from .._core import Alternative
 from .accumulator import KappaAccumulator
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
@@ -17,7 +18,6 @@ from .paired import (
     paired_kappa_test_from_table,
 )
 from .results import (
-    Alternative,
     BootstrapMethod,
     ConfidenceInterval,
     KappaResult,

@@ -34,7 +34,8 @@ from .._core import (
 from ..exceptions import WkappaError, WkappaTypeError
 
 if TYPE_CHECKING:
-    from .results import Alternative, KappaResult
+    from .._core import Alternative
+    from .results import KappaResult
 
 __all__ = ["KappaAccumulator"]
 

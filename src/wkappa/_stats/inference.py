@@ -11,15 +11,16 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import (
+    Alternative,
     NanPolicy,
     Request,
     WeightsLike,
+    check_alternative,
     check_table,
     check_table_nan_policy,
     check_table_size,
     check_weights,
     count_pairs,
-    format_value,
     kappa_from_table,
     needs_order,
     norm_cdf,
@@ -28,10 +29,9 @@ from .._core import (
     weight_matrix,
     weights_name,
 )
-from ..exceptions import WkappaError
 from .mean import mean_kappa
 from .paired import paired_kappa_test
-from .results import Alternative, KappaResult, check_table_labels, warn_undefined
+from .results import KappaResult, check_table_labels, warn_undefined
 
 __all__ = [
     "kappa_test",
@@ -39,17 +39,6 @@ __all__ = [
     "mean_kappa",
     "paired_kappa_test",
 ]
-
-_ALTERNATIVES = ("two-sided", "greater", "less")
-
-
-def _check_alternative(alternative: Any) -> Alternative:
-    if not isinstance(alternative, str) or alternative not in _ALTERNATIVES:
-        raise WkappaError(
-            "`alternative` must be 'two-sided', 'greater' or 'less'; "
-            f"got {format_value(alternative)}."
-        )
-    return alternative  # type: ignore[return-value]
 
 
 def _pvalue(zscore: float, alternative: Alternative) -> float:
@@ -172,7 +161,7 @@ def kappa_test_from_table(
     (3.89, 0.0001)
     """
     checked_weights = check_weights(weights)
-    alternative = _check_alternative(alternative)
+    alternative = check_alternative(alternative)
     array = check_table(table)
     check_table_size(array.shape[0])
     names = check_table_labels(labels, array.shape[0])
@@ -218,7 +207,7 @@ def kappa_test(
     (-0.2355, 0.8718)
     """
     checked_weights = check_weights(weights)
-    alternative = _check_alternative(alternative)
+    alternative = check_alternative(alternative)
     request = Request(
         labels,
         min_rating,

@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from .._core import (
+    check_choice,
     coefficient_from_sums,
     conger_features,
     features,
-    format_value,
     rows_to_counts,
 )
 from ..exceptions import WkappaError
@@ -198,11 +198,7 @@ def rater_vs_panel(
     >>> result.difference < 0, result.pvalue < 0.01
     (True, True)
     """
-    if coefficient not in _PAIR_COEFFICIENTS:
-        raise WkappaError(
-            f"`coefficient` must be one of {', '.join(map(repr, _PAIR_COEFFICIENTS))}; "
-            f"got {format_value(coefficient)}."
-        )
+    check_choice(coefficient, "coefficient", _PAIR_COEFFICIENTS)
     name = "conger" if coefficient == "cohen" else coefficient
     level = check_confidence_level(confidence_level)
     n_resamples = _check_resamples(n_resamples)

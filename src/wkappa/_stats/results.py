@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import format_value, norm_ppf
+from .._core import Alternative, format_value, norm_ppf
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
 from .intervals import (
@@ -38,8 +38,6 @@ __all__ = [
     "json_float",
     "warn_undefined",
 ]
-
-Alternative = Literal["two-sided", "greater", "less"]
 
 # Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
 _BANDS = (

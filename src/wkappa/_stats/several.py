@@ -19,8 +19,11 @@ import numpy as np
 from .._core import (
     COEFFICIENTS,
     GWET_WEIGHTS,
+    Alternative,
     Estimate,
     aggregate_patterns,
+    check_alternative,
+    check_choice,
     check_nan_policy,
     check_rating_bounds,
     check_weights,
@@ -60,8 +63,6 @@ __all__ = [
     "krippendorff_alpha",
 ]
 
-Alternative = Literal["two-sided", "greater", "less"]
-_ALTERNATIVES = ("two-sided", "greater", "less")
 _LEVELS = ("nominal", "ordinal", "interval", "ratio")
 _NAMES = {
     "fleiss": "Fleiss' kappa",
@@ -456,24 +457,6 @@ def _check_interval_method(method: Any) -> str | BootstrapMethod:
 # --------------------------------------------------------------------------- option checks
 
 
-def _check_coefficient(coefficient: Any) -> str:
-    if not isinstance(coefficient, str) or coefficient not in COEFFICIENTS:
-        raise WkappaError(
-            f"`coefficient` must be one of {', '.join(map(repr, COEFFICIENTS))}; "
-            f"got {format_value(coefficient)}."
-        )
-    return coefficient
-
-
-def _check_alternative(alternative: Any) -> Alternative:
-    if alternative not in _ALTERNATIVES:
-        raise WkappaError(
-            "`alternative` must be 'two-sided', 'greater' or 'less'; "
-            f"got {format_value(alternative)}."
-        )
-    return alternative  # type: ignore[no-any-return]
-
-
 def _check_population(population_size: Any) -> int | None:
     if population_size is None:
         return None
@@ -496,7 +479,7 @@ def _check_inference(
     return (
         check_zero_division(zero_division),
         _check_population(population_size),
-        _check_alternative(alternative),
+        check_alternative(alternative),
     )
 
 
@@ -760,7 +743,7 @@ def agreement(
     >>> round(wk.agreement(ratings, coefficient="gwet").statistic, 5)
     0.77544
     """
-    name = _check_coefficient(coefficient)
+    name = check_choice(coefficient, "coefficient", COEFFICIENTS)
     policy = check_nan_policy(nan_policy)
     zero, population, side = _check_inference(zero_division, population_size, alternative)
     checked = _check_weights_named(weights)
@@ -898,7 +881,7 @@ def agreement_from_counts(
     >>> round(wk.agreement_from_counts(counts).statistic, 4)
     0.5673
     """
-    name = _check_coefficient(coefficient)
+    name = check_choice(coefficient, "coefficient", COEFFICIENTS)
     if name == "conger":
         raise WkappaError(
             "Conger's kappa cannot be computed from counts: it needs to know which rater gave "
@@ -1031,11 +1014,7 @@ def krippendorff_alpha(
     >>> round(wk.krippendorff_alpha(ratings, level="interval").statistic, 3)
     0.849
     """
-    if level not in _LEVELS:
-        raise WkappaError(
-            f"`level` must be one of 'nominal', 'ordinal', 'interval', 'ratio'; "
-            f"got {format_value(level)}."
-        )
+    check_choice(level, "level", _LEVELS)
     policy = check_nan_policy(nan_policy)
     zero, population, side = _check_inference(zero_division, population_size, alternative)
     read = _rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
@@ -1083,7 +1062,7 @@ def agreement_from_rows(
     AgreementResult
         The same as :func:`agreement` of the rows repeated by their multiplicities.
     """
-    name = _check_coefficient(coefficient)
+    name = check_choice(coefficient, "coefficient", COEFFICIENTS)
     policy = check_nan_policy(nan_policy)
     zero, population, side = _check_inference(zero_division, population_size, alternative)
     checked = _check_weights_named(weights)
