@@ -90,20 +90,23 @@ def _score(args: argparse.Namespace) -> int:
 
     overall = scored(tables.overall)
     groups = [(value, scored(table)) for value, table in tables.groups]
-    common = {"by": args.by, "weight_column": args.weight_col, "omitted": tables.omitted}
+    run = output.ScoreRun(
+        source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
+        tables.omitted,
+    )  # fmt: skip
     if args.format == "json":
-        print(output.score_json(source.name, args.true, args.pred, overall, groups, **common))
+        print(output.score_json(run))
     elif args.format == "csv":
-        print(output.score_csv(overall, groups, by=args.by))
+        print(output.score_csv(run))
     else:
-        print(output.score_text(source.name, args.true, args.pred, overall, groups, **common))
+        print(output.score_text(run))
         if args.explain:
             print()
             print(overall.result.explain())
     if args.report:
         from .report import write_report
 
-        write_report(args.report, source.name, args.true, args.pred, overall, groups, by=args.by)
+        write_report(args.report, run)
         _note(args, f"wrote {args.report}")
     if args.plot:
         from .report import save_plot

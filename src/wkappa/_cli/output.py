@@ -30,6 +30,7 @@ import numpy as np
 from .tables import label_text
 
 __all__ = [
+    "ScoreRun",
     "Scored",
     "format_number",
     "format_pvalue",
@@ -53,6 +54,20 @@ class Scored:
     high: float
     level: float
     method: str
+
+
+@dataclass(frozen=True)
+class ScoreRun:
+    """What one ``wkappa score`` run found, for each of its outputs."""
+
+    name: str  # the file
+    true: str  # the column of rater A
+    pred: str  # the column of rater B
+    overall: Scored
+    groups: Sequence[tuple[Any, Scored]]  # (value of --by, its result)
+    by: str | None
+    weight_column: str | None
+    omitted: int  # rows dropped for a missing rating
 
 
 def _json_value(value: Any) -> Any:
@@ -207,18 +222,11 @@ def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
     return rows
 
 
-def score_text(
-    name: str,
-    true: str,
-    pred: str,
-    overall: Scored,
-    groups: Sequence[tuple[Any, Scored]],
-    *,
-    by: str | None,
-    weight_column: str | None,
-    omitted: int,
-) -> str:
+def score_text(run: ScoreRun) -> str:
     """The human-readable report of ``wkappa score``."""
+    name, true, pred, overall, groups, by = (
+        run.name, run.true, run.pred, run.overall, run.groups, run.by
+    )  # fmt: skip
     result = overall.result
     labels = ", ".join(label_text(v) for v in result.labels)
     lines = [
@@ -227,10 +235,10 @@ def score_text(
         f"  columns (rater B)  {pred}",
         f"  weights            {result.weights}; K = {len(result.labels)} categories: {labels}",
     ]
-    if weight_column:
-        lines.append(f"  sample weights     {weight_column}")
-    if omitted:
-        lines.append(f"  omitted            {omitted} rows with a missing rating")
+    if run.weight_column:
+        lines.append(f"  sample weights     {run.weight_column}")
+    if run.omitted:
+        lines.append(f"  omitted            {run.omitted} rows with a missing rating")
     lines += ["", *_result_lines(overall), ""]
     if by is not None:
         level = f"{overall.level * 100:g}% CI"
@@ -249,30 +257,20 @@ def score_text(
     return "\n".join(lines)
 
 
-def score_json(
-    name: str,
-    true: str,
-    pred: str,
-    overall: Scored,
-    groups: Sequence[tuple[Any, Scored]],
-    *,
-    by: str | None,
-    weight_column: str | None,
-    omitted: int,
-) -> str:
+def score_json(run: ScoreRun) -> str:
     """The JSON document of ``wkappa score`` (schema in the module docstring)."""
     document: dict[str, Any] = {
         "schema": SCHEMA,
-        "file": name,
-        "true": true,
-        "pred": pred,
-        "weight_column": weight_column,
-        "omitted_rows": omitted,
-        **summary(overall),
+        "file": run.name,
+        "true": run.true,
+        "pred": run.pred,
+        "weight_column": run.weight_column,
+        "omitted_rows": run.omitted,
+        **summary(run.overall),
     }
-    if by is not None:
-        document["by"] = by
-        document["groups"] = [{"group": value, **summary(s)} for value, s in groups]
+    if run.by is not None:
+        document["by"] = run.by
+        document["groups"] = [{"group": value, **summary(s)} for value, s in run.groups]
     return to_json(document)
 
 
@@ -288,8 +286,9 @@ CSV_FIELDS = (
 )
 
 
-def score_csv(overall: Scored, groups: Sequence[tuple[Any, Scored]], *, by: str | None) -> str:
+def score_csv(run: ScoreRun) -> str:
     """One CSV row per group (and ``(all)``), or a single row without ``--by``."""
+    overall, groups, by = run.overall, run.groups, run.by
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*([by] if by else []), *CSV_FIELDS])

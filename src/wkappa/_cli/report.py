@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
-from .output import Scored, format_number, format_pvalue
+from .output import Scored, ScoreRun, format_number, format_pvalue
 from .tables import label_text
 
 __all__ = ["MAX_GROUP_SECTIONS", "heatmap_png", "save_plot", "write_report"]
@@ -182,17 +182,11 @@ def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored)
     return f'<table class="groups"><tr>{head}</tr>{"".join(rows)}</table>'
 
 
-def write_report(
-    path: str,
-    name: str,
-    true: str,
-    pred: str,
-    overall: Scored,
-    groups: Sequence[tuple[Any, Scored]],
-    *,
-    by: str | None,
-) -> None:
+def write_report(path: str, run: ScoreRun) -> None:
     """Write the HTML report of a ``score`` run to ``path``."""
+    name, true, pred, overall, groups, by = (
+        run.name, run.true, run.pred, run.overall, run.groups, run.by
+    )  # fmt: skip
     result = overall.result
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = [
