@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import sys
 from collections.abc import Iterator
 
@@ -44,3 +45,16 @@ def fast_path_for_small_inputs() -> Iterator[None]:
 # Every call takes the route the tests check: kernels compile in the caller's thread rather
 # than in the background while the numpy route answers (tests/test_warmup.py tests that).
 warmup.set_mode("wait")
+
+_WHOLE_MODULE_MARK = re.compile(r"^pytestmark = .*\b(integration|slow)\b", re.MULTILINE)
+
+
+def pytest_ignore_collect(collection_path: pathlib.Path, config: pytest.Config) -> bool | None:
+    """In the inner loop (``make test-fast``), leave out whole modules marked integration or
+    slow without importing them: their imports (training libraries, Spark, Dask's cluster)
+    would cost more than the fast tests themselves."""
+    if os.environ.get("WKAPPA_TEST_FAST") != "1" or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_"):
+        return None
+    return bool(_WHOLE_MODULE_MARK.search(collection_path.read_text(encoding="utf-8"))) or None

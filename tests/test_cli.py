@@ -542,6 +542,7 @@ def _in_terminal(*args: str | Path) -> tuple[int, str]:
     return proc.wait(timeout=120), b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.integration  # a 10 MB file read in a pseudo-terminal subprocess
 def test_progress_bar_only_on_a_terminal_and_not_with_quiet(tmp_path):
     n = 1_200_000  # about 10 MB of CSV: above the 8 MiB where the bar starts
     i = pl.int_range(n, dtype=pl.Int64, eager=True)

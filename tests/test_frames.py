@@ -425,6 +425,7 @@ def test_kappa_by_group_keeps_key_types_and_null_keys(engine, connection):
         assert by_date["d"].tolist()[:2] == keys[:2]
 
 
+@pytest.mark.integration  # a fresh interpreter
 def test_missing_frames_extra_names_the_install_command():
     code = (
         "import sys; sys.modules['narwhals'] = None; import pandas as pd; "

@@ -93,6 +93,7 @@ def test_entry_points_and_errors() -> None:
     np.testing.assert_array_equal(constant[0], np.zeros(3))
 
 
+@pytest.mark.integration  # a real training run
 def test_boosting_with_it_beats_squared_error_when_rounding() -> None:
     """One seed of examples/gbdt_qwk_objective.py, LightGBM native and XGBoost sklearn."""
     example = _example()

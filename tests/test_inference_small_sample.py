@@ -8,10 +8,11 @@ measured over the whole design grid by benchmarks/coverage_study.py.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 import subprocess
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -254,12 +255,13 @@ def test_kappa_by_group_bad_ci_method(bad: object) -> None:
 
 
 def _run(*args: object) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "wkappa", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """``wkappa ARGS`` in this process (the CLI's ``main``), as a finished process."""
+    from wkappa._cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")
@@ -287,6 +289,7 @@ def test_cli_ci_method_fisher_z(small_csv) -> None:
     assert text.returncode == 0 and "fisher-z" in text.stdout
 
 
+@pytest.mark.integration  # renders the HTML report with matplotlib
 def test_cli_report_names_the_fisher_z_interval(small_csv, tmp_path) -> None:
     path, _, _ = small_csv
     report = tmp_path / "report.html"

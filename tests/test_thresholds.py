@@ -279,6 +279,7 @@ def test_nan_in_predict_raises() -> None:
         result.predict([0.5, np.nan])
 
 
+@pytest.mark.integration  # a fresh interpreter
 def test_import_wkappa_does_not_import_numba_until_used() -> None:
     code = (
         "import sys, wkappa; assert 'numba' not in sys.modules; "

@@ -164,6 +164,7 @@ def test_loss_errors(make: Any, call: Any, error: type[Exception], match: str) -
         loss_fn(*call)
 
 
+@pytest.mark.integration  # a real training run
 def test_training_step_reduces_the_loss() -> None:
     torch.manual_seed(0)
     x = torch.randn(64, 4)
@@ -313,6 +314,7 @@ def _distributed_worker(rank: int, world: int, port: int, shards: list[Any], out
         torch.distributed.destroy_process_group()
 
 
+@pytest.mark.integration  # spawns two processes
 def test_two_process_sync_gives_the_global_value() -> None:
     mp = torch.multiprocessing.get_context("spawn")
     rng = np.random.default_rng(11)
