@@ -7,8 +7,9 @@ frames functions on in-memory columns) validates its options, builds a
 this order; each returns a :class:`~wkappa._core.request.Counted` or None, which means "not
 mine":
 
-1. ``plain`` -- QWK of two 1-D numpy integer arrays without options: one kernel call that
-   returns the five exact sums (the common call on a validation fold, by the shortest way).
+1. ``plain`` -- two 1-D numpy integer arrays without options: one kernel call that returns
+   the five exact sums for QWK, or the table for other weights at serial sizes (the common
+   call on a validation fold, by the shortest way).
 2. Routes registered by :mod:`wkappa._backends`: ``device`` (torch, JAX, CuPy and array-API
    arrays on an accelerator, counted there) and ``dask`` (Dask arrays, counted per chunk on
    the workers).
