@@ -453,16 +453,21 @@ def test_inputs_lists_strings_frames():
     assert math.isnan(wk.agreement(RAW4RATERS, nan_policy="propagate").statistic)
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int8])
-def test_numba_route_matches_numpy_route(monkeypatch, dtype):
-    """The two-pass numba route (large numeric arrays) equals the numpy route."""
+@pytest.mark.parametrize("order", ["F", "C"])
+@pytest.mark.parametrize(
+    "dtype", [np.float64, np.float32, np.int64, np.uint64, np.int32, np.uint8, np.int8]
+)
+def test_numba_route_matches_numpy_route(monkeypatch, dtype, order):
+    """The numba route (large numeric arrays; C-ordered floats by blocks) equals the numpy
+    route."""
     import wkappa._core.raters as raters
 
     rng = np.random.default_rng(8)
-    data = rng.integers(-2, 4, size=(3000, 6)).astype(dtype)
+    data = rng.integers(0 if np.issubdtype(dtype, np.unsignedinteger) else -2, 4, (3000, 6))
+    data = data.astype(dtype)
     if np.issubdtype(dtype, np.floating):
         data[rng.random(data.shape) < 0.15] = np.nan
-    data = np.asfortranarray(data)
+    data = np.asarray(data, order=order)
     monkeypatch.setattr(raters, "FAST_MIN_CELLS", 0)
     fast = {c: wk.agreement(data, coefficient=c, weights="linear") for c in COEFFICIENTS}
     fast_alpha = wk.krippendorff_alpha(data, level="ordinal")
@@ -499,6 +504,55 @@ def test_numba_route_range_wider_than_first_rows(monkeypatch):
         assert result.standard_error == pytest.approx(slow.standard_error, abs=1e-14)
     slow = wk.agreement(data, coefficient="conger", min_rating=-1, max_rating=8)
     assert bounded.statistic == pytest.approx(slow.statistic, abs=1e-14)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_chunked_kernel_equals_per_rating_kernel(dtype, data):
+    """The block-wise pass gives the per-rating pass's histogram, missing count, status and
+    position of the first bad rating (out of range, fraction, inf), wherever it lies."""
+    from wkappa._core.kernels import numba_raters
+
+    n = data.draw(st.integers(1, 2600))
+    r = data.draw(st.integers(2, 6))
+    k = data.draw(st.integers(1, 6))
+    lo = data.draw(st.integers(-3, 3))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    x = rng.integers(lo, lo + k, size=(n, r)).astype(dtype)
+    x[rng.random(x.shape) < data.draw(st.sampled_from([0.0, 0.1, 0.9]))] = np.nan
+    for _ in range(data.draw(st.integers(0, 2))):
+        bad = data.draw(st.sampled_from([lo - 1, lo + k, lo + 0.5, lo - 0.5, np.inf, -np.inf]))
+        x[rng.integers(n), rng.integers(r)] = bad
+    powers = (k + 1) ** np.arange(r, dtype=np.int64)
+    size = int(powers[-1]) * (k + 1)
+    no_codes = np.zeros(0, dtype=np.int64)
+    hist, missing, status, where = numba_raters.rows_in_range(x, lo, k, powers, size, no_codes)
+    got = numba_raters.rows_in_range_chunked(x, lo, k, powers, size)
+    assert (got[2], got[3]) == (status, where)
+    if status == 0:
+        assert got[1] == missing
+        assert np.array_equal(got[0], hist)
+
+
+@pytest.mark.parametrize("big", [2**53 + 1, 2**62, -(2**63), 2**64 - 1])
+def test_numba_route_huge_integers(monkeypatch, big):
+    """64-bit ratings beyond 2**53 leave the numba route (its range scan is in float64) for
+    the general one: the same result or error either way."""
+    import wkappa._core.raters as raters
+
+    dtype = np.uint64 if big >= 2**63 else np.int64
+    data = np.ones((3000, 3), dtype=dtype)
+    data[::7, 1] = 2
+    data[2500, 2] = big
+    outcomes = []
+    for cells in (0, 10**15):
+        monkeypatch.setattr(raters, "FAST_MIN_CELLS", cells)
+        try:
+            outcomes.append(wk.agreement(data).statistic)
+        except WkappaError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
 
 
 def test_numba_route_errors(monkeypatch):
@@ -705,6 +759,7 @@ def test_numba_route_parallel_equals_serial(monkeypatch, parallel):
     data[rng.random(data.shape) < 0.1] = np.nan
     data[n - 5, 2] = 5.0  # outside the range of the first rows: a second pass
     monkeypatch.setattr(raters, "FAST_MIN_CELLS", 0)
+    monkeypatch.setattr(raters, "_PARALLEL_MIN_CELLS", 0)
     set_parallel(parallel)
     try:
         fast = wk.agreement(data, coefficient="conger", weights="linear")

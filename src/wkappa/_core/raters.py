@@ -409,9 +409,8 @@ def fast_rows(
         return None
     if ratings.dtype.kind not in "iuf" or ratings.size < FAST_MIN_CELLS:
         return None
-    n_raters = ratings.shape[1]
-    if n_raters < 2 or (ratings.dtype.kind in "iu" and ratings.dtype.itemsize == 8):
-        return None  # int64 magnitudes: the general route checks them
+    if ratings.shape[1] < 2:
+        return None
     from .kernels import numba_raters
 
     # One pass when the range is known: the bounds given, or those of the first rows (a
@@ -461,9 +460,13 @@ def fast_rows(
 
 
 # The parallel pass gives each of this many row blocks its own dense histogram (threads take
-# blocks one by one), for histograms of at most this many codes.
+# blocks one by one), for histograms of at most this many codes, and only from this many
+# ratings on: below it the serial pass takes a few tens of milliseconds, close to the time
+# to read the array, and a fork-join pass whose second thread waits for a busy core costs
+# several times that.
 _PARALLEL_BLOCKS = 16
 _PARALLEL_MAX_CODES = 1 << 16
+_PARALLEL_MIN_CELLS = 1 << 25
 
 # Rows read to guess the range of the ratings before the one-pass count.
 _GUESS_ROWS = 4096
@@ -500,10 +503,13 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
     space = int(powers[-1]) * base
     dense = space if space <= _DENSE_CODES else 0
     codes = np.zeros(0 if dense else n, dtype=np.int64)
-    if 0 < dense <= _PARALLEL_MAX_CODES and use_parallel(ratings.size):
+    # The block-wise pass needs the ratings contiguous in memory and codes fitting int32.
+    chunked = bool(dense) and ratings.dtype.kind == "f" and ratings.flags.c_contiguous
+    big = ratings.size >= _PARALLEL_MIN_CELLS
+    if 0 < dense <= _PARALLEL_MAX_CODES and big and use_parallel(ratings.size):
         with parallel_section():
             hists, missing, statuses, wheres = numba_raters.rows_in_range_parallel(
-                ratings, first, k, powers, dense, _PARALLEL_BLOCKS
+                ratings, first, k, powers, dense, _PARALLEL_BLOCKS, chunked
             )
         stopped = np.flatnonzero(statuses)
         if stopped.size:  # the first block (in row order) that stopped decides
@@ -511,7 +517,12 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
             return None, 0, int(statuses[block]), int(wheres[block]), powers, dense, codes
         hist = hists.sum(axis=0)
         return hist, int(missing.sum()), 0, -1, powers, dense, codes
-    hist, n_missing, status, where = numba_raters.rows_in_range(
-        ratings, first, k, powers, dense, codes
-    )
+    if chunked:
+        hist, n_missing, status, where = numba_raters.rows_in_range_chunked(
+            ratings, first, k, powers, dense
+        )
+    else:
+        hist, n_missing, status, where = numba_raters.rows_in_range(
+            ratings, first, k, powers, dense, codes
+        )
     return hist, n_missing, status, where, powers, dense, codes

@@ -5,6 +5,11 @@ On the raw ratings (any integer or float dtype, any memory layout):
 * :func:`rows_in_range` — one pass that checks every rating and codes each item's row of
   ratings as one integer (base K+1, a digit per rater, 0 for a missing rating), histogrammed
   densely or returned per item; it stops at a rating outside the range it was given;
+* :func:`rows_in_range_chunked` — the same for a C-contiguous float matrix and a dense
+  histogram, in blocks of rows: first a branch-free loop over the block's ratings (which
+  LLVM vectorises) turns each rating into its weighted digit and flags any that is not a
+  whole number in range, then the digits are summed per row and histogrammed; a block with a
+  flagged rating is recoded by the per-rating loop, which names the first bad rating;
 * :func:`scan` — lowest and highest rating, missing (NaN) count and the first rating that is not
   a whole finite number, for when the range guessed from the first rows was too narrow.
 """
@@ -14,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["rows_in_range", "rows_in_range_parallel", "scan"]
+__all__ = ["rows_in_range", "rows_in_range_chunked", "rows_in_range_parallel", "scan"]
 
 
 @njit(cache=True, nogil=True)
@@ -89,9 +94,10 @@ def _code_block(x, start, stop, lo, k, powers, dense, hist, codes):  # type: ign
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks):  # type: ignore[no-untyped-def]
+def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, chunked):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range` (dense histogram only) over ``n_blocks`` row blocks in parallel,
-    each into its own histogram row; returns ``(hists, missing, status, where)`` per block."""
+    each into its own histogram row (by :func:`rows_in_range_chunked`'s loops when
+    ``chunked``); returns ``(hists, missing, status, where)`` per block."""
     n = x.shape[0]
     hists = np.zeros((n_blocks, dense_size), dtype=np.int64)
     missing = np.zeros(n_blocks, dtype=np.int64)
@@ -102,8 +108,70 @@ def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks):  # type: ign
     for b in prange(n_blocks):
         start = b * size
         stop = min(n, start + size)
-        m, s, w = _code_block(x, start, stop, lo, k, powers, True, hists[b], no_codes)
+        if chunked:
+            m, s, w = _code_chunks(x, start, stop, lo, k, powers, hists[b])
+        else:
+            m, s, w = _code_block(x, start, stop, lo, k, powers, True, hists[b], no_codes)
         missing[b] = m
         status[b] = s
         where[b] = w
     return hists, missing, status, where
+
+
+# Rows per block of the chunked pass: its digit buffer (R int32 per row) stays in L1/L2.
+_CHUNK_ROWS = 1024
+
+
+@njit(cache=True, nogil=True)
+def rows_in_range_chunked(x, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` for a C-contiguous float matrix into a dense histogram of at
+    most 2**31 codes; returns ``(hist, n_missing, status, where)`` as it does."""
+    hist = np.zeros(dense_size, dtype=np.int64)
+    missing, status, where = _code_chunks(x, 0, x.shape[0], lo, k, powers, hist)
+    return hist, missing, status, where
+
+
+@njit(cache=True, nogil=True)
+def _code_chunks(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
+    """Rows ``start:stop`` of a C-contiguous float matrix, block by block: returns
+    ``(n_missing, status, where)`` as :func:`_code_block` does."""
+    r = x.shape[1]
+    flat = x.reshape(-1)
+    digits = np.empty(_CHUNK_ROWS * r, dtype=np.int32)
+    place = np.empty(_CHUNK_ROWS * r, dtype=np.int32)
+    for j in range(_CHUNK_ROWS * r):
+        place[j] = powers[j % r]
+    row = np.empty(_CHUNK_ROWS, dtype=np.int32)
+    no_codes = np.zeros(0, dtype=np.int64)
+    # A rating v in range gives d = v - lo + 1 in 1..k; a missing one the digit 0.
+    shift = np.float64(lo) - 1.0
+    top = np.float64(k)
+    missing = 0
+    for first in range(start, stop, _CHUNK_ROWS):
+        last = min(stop, first + _CHUNK_ROWS)
+        rows = last - first
+        offset = first * r
+        bad = np.int32(0)
+        absent = np.int32(0)
+        for j in range(rows * r):
+            v = np.float64(flat[offset + j])
+            nan = v != v
+            d = v - shift
+            inside = (d >= 1.0) & (d <= top)  # False for NaN and +-inf
+            whole = d if inside else 0.0
+            c = np.int32(whole)
+            bad |= np.int32(inside & (np.float64(c) != whole)) | np.int32(not (inside | nan))
+            absent += np.int32(nan)
+            digits[j] = c * place[j]
+        if bad:  # the per-rating loop finds the first bad rating and its kind
+            m, s, w = _code_block(x, first, last, lo, k, powers, True, hist, no_codes)
+            return missing + m, s, w
+        missing += absent
+        for i in range(rows):
+            row[i] = digits[i * r]
+        for g in range(1, r):
+            for i in range(rows):
+                row[i] += digits[i * r + g]
+        for i in range(rows):
+            hist[row[i]] += 1
+    return missing, 0, -1
