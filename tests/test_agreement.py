@@ -185,15 +185,21 @@ def test_finite_population_correction_matches_reference():
 # --------------------------------------------------------------------------- identities
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
-    st.integers(2, 8),
-    st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=2, max_size=60),
-    st.sampled_from(["unweighted", "quadratic", "linear"]),
+    st.integers(2, 10),
+    st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=2, max_size=200),
+    st.sampled_from(["unweighted", "quadratic", "linear", "linear matrix"]),
+    st.booleans(),
 )
-def test_conger_two_complete_raters_is_cohen(k, pairs, weights):
+def test_conger_two_complete_raters_is_cohen(k, pairs, weights, as_float):
+    """Conger's kappa of two raters without missing ratings is Cohen's, bit for bit."""
     pairs = [(a % k, b % k) for a, b in pairs]
     ratings = np.array(pairs)
+    if as_float:
+        ratings = ratings.astype(np.float64)
+    if weights == "linear matrix":  # weight_matrix('linear') as a matrix
+        weights = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) / (k - 1)
     cohen = wk.weighted_kappa(
         ratings[:, 0], ratings[:, 1], weights=weights, min_rating=0, max_rating=k - 1,
         zero_division=math.nan,
@@ -205,8 +211,44 @@ def test_conger_two_complete_raters_is_cohen(k, pairs, weights):
     if math.isnan(cohen):
         assert math.isnan(conger.statistic)
     else:
-        # Conger works in float64 shares; weighted_kappa in exact integer sums.
-        assert conger.statistic == pytest.approx(cohen, abs=1e-14, rel=0)
+        assert conger.statistic == cohen
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(2, 8),
+    st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=2, max_size=120),
+    st.integers(0, 2**32 - 1),
+)
+def test_conger_two_raters_custom_matrix_is_cohen(k, pairs, seed):
+    """With any symmetric matrix Conger's kappa (exact, rounded once) is Cohen's up to
+    weighted_kappa's own float rounding; with an asymmetric W it is Cohen's with the
+    symmetric part (W + W') / 2, since every pair of raters counts in both orders."""
+    ratings = np.array([(a % k, b % k) for a, b in pairs])
+    rng = np.random.default_rng(seed)
+    weights = rng.random((k, k))
+    np.fill_diagonal(weights, 0.0)
+    symmetric = (weights + weights.T) / 2
+    for matrix in (weights, symmetric):
+        halves = [
+            [(Fraction(matrix[a, b]) + Fraction(matrix[b, a])) / 2 for b in range(k)]
+            for a in range(k)
+        ]
+        exact = reference(ratings.tolist(), k, halves, "conger", None)[0]
+        conger = wk.agreement(
+            ratings, coefficient="conger", weights=matrix, min_rating=0, max_rating=k - 1,
+            zero_division=math.nan,
+        ).statistic  # fmt: skip
+        if exact is None:
+            assert math.isnan(conger)
+        else:
+            assert conger == float(exact)  # the exact value, correctly rounded
+    cohen = wk.weighted_kappa(
+        ratings[:, 0], ratings[:, 1], weights=symmetric, min_rating=0, max_rating=k - 1,
+        zero_division=math.nan,
+    )  # fmt: skip
+    if exact is not None:
+        assert cohen == pytest.approx(float(exact), rel=4e-15, abs=1e-15)
 
 
 @settings(max_examples=25, deadline=None)

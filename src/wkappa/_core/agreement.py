@@ -28,6 +28,7 @@ minus one item) and the bootstrap (sums under resampled multiplicities).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -39,6 +40,7 @@ __all__ = [
     "Estimate",
     "Linearized",
     "coefficient_from_sums",
+    "conger_exact",
     "conger_features",
     "features",
     "gwet_weights",
@@ -118,6 +120,112 @@ def conger_features(rows: np.ndarray, n_categories: int, weights: np.ndarray) ->
         rated = rows[:, g] >= 0
         out[np.flatnonzero(rated), 3 + g * k + rows[rated, g]] = 1.0
     return out
+
+
+# Exact Conger: at most this many distinct per-rater rating totals (their pairs are the
+# fractions summed); int64 sums kept below INT64_SAFE; Python-int products over the count
+# patterns for other matrices up to this many.
+_EXACT_TOTALS = 64
+_INT64_SAFE = 2**62
+_EXACT_OBJECT_CELLS = 200_000
+
+
+def _integer_form(weights: np.ndarray) -> np.ndarray:
+    """Integers D (Python ints, object array) with ``W = D / L`` exactly: every float is a
+    dyadic rational, so L is the largest power of two among the entries' denominators."""
+    fractions = [Fraction(float(w)) for w in weights.ravel()]
+    scale = max(f.denominator for f in fractions)
+    out = np.empty(weights.shape, dtype=object)
+    out.ravel()[:] = [f.numerator * (scale // f.denominator) for f in fractions]
+    return out
+
+
+def conger_exact(
+    rows: np.ndarray,
+    multiplicity: np.ndarray,
+    patterns: np.ndarray,
+    pattern_counts: np.ndarray,
+    weights: np.ndarray,
+    integer: np.ndarray | None = None,
+) -> float | None:
+    """Conger's kappa in exact rational arithmetic, finished with one correctly rounded
+    division; None when it does not apply (the caller keeps the float value).
+
+    Parameters
+    ----------
+    rows : ndarray of shape (m, R), int64
+        Distinct code rows (``-1`` = missing); every rater has a rating.
+    multiplicity : ndarray of shape (m,), int64
+    patterns, pattern_counts : ndarray of shape (p, K) and (p,), int64
+        The distinct items x categories count rows of ``rows`` and their multiplicities.
+    weights : ndarray of shape (K, K)
+        Disagreement weights W (float64; each entry is an exact dyadic rational).
+    integer : ndarray of shape (K, K), int64, optional
+        Integer weights D with ``W = D / scale`` when known (named weights); kappa does not
+        depend on the scale.
+
+    Returns
+    -------
+    float or None
+        nan when the chance disagreement is not positive.
+
+    Notes
+    -----
+    With ``c_g`` rater g's category counts over its ``n_g`` ratings, Conger's chance
+    disagreement ``sum_kl W_kl (pbar_k pbar_l - s²_kl / R)`` equals the mean over ordered
+    pairs of different raters of ``c_g' W c_h / (n_g n_h)``, and the observed disagreement
+    is ``(1/n2) sum_i d_i / (r_i (r_i - 1))``; both are ratios of integers once W is
+    written as integers over one scale. For two raters without missing ratings and a
+    symmetric W this is the rational number :func:`wkappa.weighted_kappa` computes, so with
+    named weights the two agree bit for bit.
+    """
+    n_raters = rows.shape[1]
+    k = weights.shape[0]
+    n_items = int(multiplicity.sum())
+    totals = patterns.sum(axis=1)
+    top = int(integer.max()) if integer is not None and integer.size else -1
+    if integer is not None and 0 <= top and n_raters**2 * top * max(n_items, 1) < _INT64_SAFE:
+        d: np.ndarray = integer
+        within = np.einsum("ik,kl,il->i", patterns, integer, patterns)  # below R² max(D)
+        weighted = pattern_counts * within  # sums below n R² max(D)
+    elif patterns.shape[0] * k * k <= _EXACT_OBJECT_CELLS:
+        d = _integer_form(weights)
+        objects = patterns.astype(object)
+        weighted = pattern_counts.astype(object) * ((objects @ d) * objects).sum(axis=1)
+    else:
+        return None
+    observed = Fraction(0)
+    n2 = 0
+    for r in np.unique(totals[totals >= 2]).tolist():
+        chosen = np.flatnonzero(totals == r)
+        observed += Fraction(int(weighted[chosen].sum()), r * (r - 1))
+        n2 += int(pattern_counts[chosen].sum())
+    if n2 == 0:
+        return None
+    observed /= n2
+    rater_counts = np.zeros((n_raters, k + 1), dtype=np.int64)
+    for g in range(n_raters):
+        np.add.at(rater_counts[g], rows[:, g] + 1, multiplicity)
+    rater_counts = rater_counts[:, 1:]
+    n_g = rater_counts.sum(axis=1)
+    distinct, group = np.unique(n_g, return_inverse=True)
+    if len(distinct) > _EXACT_TOTALS or distinct[0] == 0:
+        return None
+    c = rater_counts.astype(object)  # Python ints: exact at any size
+    cross = c @ d.astype(object) @ c.T
+    grouped = [[0] * len(distinct) for _ in distinct]
+    for g in range(n_raters):
+        for h in range(n_raters):
+            if g != h:
+                grouped[group[g]][group[h]] += cross[g, h]
+    chance = Fraction(0)
+    for a, u in enumerate(distinct.tolist()):
+        for b, v in enumerate(distinct.tolist()):
+            chance += Fraction(grouped[a][b], u * v)
+    if chance <= 0:
+        return math.nan
+    chance /= n_raters * (n_raters - 1)
+    return float(1 - observed / chance)
 
 
 def _gwet_scale(weights: np.ndarray) -> float:

@@ -29,6 +29,7 @@ from .._core import (
     check_weights,
     check_zero_division,
     coefficient_from_sums,
+    conger_exact,
     conger_features,
     distinct_rows,
     encode_rating_matrix,
@@ -36,6 +37,7 @@ from .._core import (
     features,
     format_value,
     gwet_weights,
+    integer_weights,
     linearized_terms,
     patterns_from_counts,
     rows_to_counts,
@@ -597,6 +599,15 @@ def _build(
         )
     estimate: Estimate = coefficient_from_sums(coefficient, sums, matrix, n_raters)
     statistic = float(estimate.statistic[0])
+    if coefficient == "conger" and rows is not None:
+        # Exact rational arithmetic (named weights in int64); the float value stays for the
+        # standard error and the resampling intervals.
+        integer = integer_weights(matrix, len(labels))
+        assert patterns is not None
+        merged, merged_counts = aggregate_patterns(patterns, multiplicity)
+        exact = conger_exact(rows, multiplicity, merged, merged_counts, matrix, integer)
+        if exact is not None:
+            statistic = exact
     se = math.nan
     if math.isnan(statistic):
         statistic = _undefined(zero_division, coefficient)
