@@ -102,3 +102,110 @@ def test_long_layout_refuses_a_repeated_rating(tmp_path, capsys):
         main(["agree", str(path), "--item", "unit", "--rater", "coder", "--rating", "grade"]) == 2
     )
     assert "more than once" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- --report, --plot
+
+
+def _cell_values(page: str) -> list[str]:
+    import html
+    import re
+
+    return [html.unescape(cell) for cell in re.findall(r"<td>([^<]*)</td>", page)]
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "gwet"])
+def test_report_matches_the_library(files, tmp_path, capsys, coefficient):
+    """The HTML report is self-contained and shows the library's numbers: every coefficient,
+    the per-category coefficients, the pairwise kappas (Light's kappa their mean) and
+    leave-one-rater-out."""
+    import re
+
+    from wkappa._cli.output import format_number
+
+    wide, long = files
+    out = tmp_path / "agree.html"
+    code = main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--coefficient", coefficient,
+                 "--weights", "quadratic", "--report", str(out)])  # fmt: skip
+    assert code == 0
+    assert f"wrote {out}" in capsys.readouterr().err
+    html = out.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    # Self-contained: no file or URL is fetched; images are data: URIs.
+    assert not re.search(r'(src|href)="(?!data:)', html)
+    ratings = np.array(ROWS, dtype=float)
+    expected = wk.agreement(ratings, coefficient=coefficient, weights="quadratic")
+    cells = _cell_values(html)
+    for other in ("fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent"):
+        value = wk.agreement(ratings, coefficient=other, weights="quadratic")
+        row = cells.index(value.name)
+        assert cells[row + 1] == format_number(value.statistic)
+        assert cells[row + 2] == format_number(value.standard_error)
+    for label, value in expected.per_category().items():
+        assert f"<td>{label}</td><td>{format_number(value)}</td>" in html
+    pairs = expected.pairwise()
+    assert "<td>r3</td>" + "".join(f"<td>{format_number(v)}</td>" for v in pairs[2]) in html
+    light = pairs[np.triu_indices(4, 1)].mean()
+    assert f"Light's kappa (their mean) = {format_number(light)}" in html
+    for name, value in zip(["r1", "r2", "r3", "r4"], expected.leave_one_rater_out(), strict=True):
+        change = format_number(value - expected.statistic)
+        assert f"<td>{name}</td><td>{format_number(value)}</td><td>{change}</td>" in html
+    # The long layout gives the same report body (the time stamp aside).
+    again = tmp_path / "long.html"
+    layout = ["--item", "unit", "--rater", "coder", "--rating", "grade"]
+    options = ["--coefficient", coefficient, "--weights", "quadratic", "--report", str(again)]
+    assert main(["agree", str(long), *layout, *options]) == 0
+    body = again.read_text(encoding="utf-8")
+    assert _cell_values(body)[:42] == cells[:42]  # the coefficient table
+
+
+def test_report_heatmap_and_plot(files, tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import base64
+    import re
+
+    import wkappa._cli.report as report
+
+    wide, _ = files
+    out, png = tmp_path / "r.html", tmp_path / "p.png"
+    argv = ["agree", str(wide), "--raters", "r1,r2,r3,r4", "--report", str(out),
+            "--plot", str(png), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""  # --quiet: no notes
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', out.read_text())
+    assert len(images) == 1 and base64.b64decode(images[0]).startswith(b"\x89PNG")
+    monkeypatch.setattr(report, "_has_matplotlib", lambda: False)
+    assert main(argv[:-3]) == 0
+    assert "needs matplotlib" in out.read_text() and "data:image" not in out.read_text()
+
+
+def test_report_lists_a_coefficient_it_cannot_compute(files, tmp_path, monkeypatch):
+    """A coefficient that fails on the data (here: made to fail) shows its error in its
+    row of the report; the others are there."""
+    import wkappa._cli.agree as agree
+    from wkappa.exceptions import WkappaError
+
+    real = agree.agreement_from_rows
+
+    def failing(*args, **kwargs):
+        if kwargs.get("coefficient") == "percent":
+            raise WkappaError("percent agreement refused (test).")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(agree, "agreement_from_rows", failing)
+    wide, _ = files
+    out = tmp_path / "r.html"
+    assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--report", str(out)]) == 0
+    cells = _cell_values(out.read_text())
+    row = cells.index("percent")
+    assert cells[row + 1 : row + 7] == [""] * 5 + ["percent agreement refused (test)."]
+    assert "Fleiss' kappa" in cells and "Krippendorff's alpha" in cells
+
+
+def test_report_path_error_is_one_line(files, tmp_path, capsys):
+    wide, _ = files
+    out = tmp_path / "missing-dir" / "r.html"
+    assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--report", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("wkappa: error:") and "\n" not in err and "missing-dir" in err

@@ -6,6 +6,8 @@ import argparse
 import csv
 import io
 import math
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS
@@ -70,6 +72,15 @@ def add_agree_parser(sub: Any, common: Any) -> None:
         "--format", choices=("text", "json", "csv"), default="text", help="output (default: text)"
     )
     agree.add_argument("--explain", action="store_true", help="explain the computation")
+    agree.add_argument(
+        "--report",
+        metavar="OUT.html",
+        help="write a self-contained HTML report: every coefficient, per category, pairs of "
+        "raters (with a heatmap), leave one rater out",
+    )
+    agree.add_argument(
+        "--plot", metavar="OUT.png", help="save the heatmap of the pairwise two-rater kappas"
+    )
     common(agree)
     agree.set_defaults(func=run_agree)
 
@@ -134,22 +145,27 @@ def run_agree(args: argparse.Namespace) -> int:
     values = rows.to_numpy()
     if values.dtype.kind == "O" and all(dtype.is_numeric() for dtype in rows.schema.values()):
         values = values.astype(np.float64)
-    result = agreement_from_rows(
-        values,
-        counts.to_numpy().astype(np.int64),
-        coefficient=args.coefficient,
-        weights=args.weights,
-        labels=parse_labels(args.labels, rows, raters),
-        min_rating=args.min_rating,
-        max_rating=args.max_rating,
-        population_size=args.population_size,
-        alternative=args.alternative,
-    )
-    if args.bootstrap:
-        method: Any = BootstrapMethod(args.bootstrap, rng=args.seed)
-        ci = result.confidence_interval(args.ci, method=method)
-    else:
-        ci = result.confidence_interval(args.ci)
+    multiplicity = counts.to_numpy().astype(np.int64)
+    labels = parse_labels(args.labels, rows, raters)
+
+    def compute(coefficient: str) -> tuple[Any, Any]:
+        result = agreement_from_rows(
+            values,
+            multiplicity,
+            coefficient=coefficient,
+            weights=args.weights,
+            labels=labels,
+            min_rating=args.min_rating,
+            max_rating=args.max_rating,
+            population_size=args.population_size,
+            alternative=args.alternative,
+        )
+        if args.bootstrap:
+            method: Any = BootstrapMethod(args.bootstrap, rng=args.seed)
+            return result, result.confidence_interval(args.ci, method=method)
+        return result, result.confidence_interval(args.ci)
+
+    result, ci = compute(args.coefficient)
     if args.format == "json":
         import json
 
@@ -198,7 +214,53 @@ def run_agree(args: argparse.Namespace) -> int:
         if args.explain:
             print()
             print(result.explain())
+    if args.report:
+        _write_report(args, raters, result, ci, compute)
+    if args.plot:
+        from .report import save_pairwise_plot
+
+        title = f"pairwise kappa ({result.weights} weights)"
+        save_pairwise_plot(result.pairwise(), raters, args.plot, title)
+        _note(args, f"wrote {args.plot}")
     return 0
+
+
+def _write_report(
+    args: argparse.Namespace,
+    raters: list[str],
+    result: Any,
+    ci: Any,
+    compute: Callable[[str], tuple[Any, Any]],
+) -> None:
+    """``--report``: the chosen coefficient and every other one on the same ratings."""
+    import warnings
+
+    from .report import Coefficient, write_agreement_report
+
+    def entry(outcome: Any, interval: Any) -> Coefficient:
+        return Coefficient(
+            outcome, float(interval.low), float(interval.high), args.ci, interval.method
+        )
+
+    chosen = entry(result, ci)
+    table = []
+    for name in COEFFICIENTS:
+        if name == args.coefficient:
+            table.append(chosen)
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # an undefined coefficient shows as nan
+                table.append(entry(*compute(name)))
+        except WkappaError as error:  # e.g. Gwet's AC with weights outside [0, 1]
+            table.append(Coefficient(None, math.nan, math.nan, args.ci, name, str(error)))
+    write_agreement_report(args.report, args.file, raters, chosen, table)
+    _note(args, f"wrote {args.report}")
+
+
+def _note(args: argparse.Namespace, message: str) -> None:
+    if not getattr(args, "quiet", False):
+        print(f"wkappa: {message}", file=sys.stderr)
 
 
 def _num(value: float) -> str:

@@ -3,7 +3,8 @@
 Subcommands: ``score`` (kappa of two columns with its standard error, interval, test and
 tables; ``--by`` per group; text, JSON or CSV; an HTML report), ``thresholds`` (exact
 kappa-optimal cut points for a score column, optionally applied to another file), ``compare``
-(two predictions against one truth, paired bootstrap) and ``demo``. Bad input is one line on
+(two predictions against one truth, paired bootstrap), ``agree`` (several raters; text, JSON,
+CSV, an HTML report) and ``demo``. Bad input is one line on
 stderr and exit code 2; ``--debug`` shows the traceback.
 """
 

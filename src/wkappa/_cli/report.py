@@ -1,4 +1,5 @@
-"""``wkappa score --report out.html``: one self-contained HTML file.
+"""``wkappa score --report out.html`` and ``wkappa agree --report out.html``: one
+self-contained HTML file.
 
 Inline CSS, the numbers as HTML tables and the heatmaps of :meth:`KappaResult.plot` as base64
 PNG ``data:`` URIs: the file opens offline, can be mailed, and needs no other file. A tiny
@@ -12,6 +13,7 @@ import base64
 import html
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,16 @@ from .._core import import_optional
 from .output import Scored, ScoreRun, format_number, format_pvalue
 from .tables import label_text
 
-__all__ = ["MAX_GROUP_SECTIONS", "heatmap_png", "save_plot", "write_report"]
+__all__ = [
+    "MAX_GROUP_SECTIONS",
+    "Coefficient",
+    "heatmap_png",
+    "pairwise_png",
+    "save_pairwise_plot",
+    "save_plot",
+    "write_agreement_report",
+    "write_report",
+]
 
 # Each group section draws a figure (about a second); past this many, the table suffices.
 MAX_GROUP_SECTIONS = 12
@@ -188,15 +199,10 @@ def write_report(path: str, run: ScoreRun) -> None:
         run.name, run.true, run.pred, run.overall, run.groups, run.by
     )  # fmt: skip
     result = overall.result
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>wkappa report: {_e(name)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>Weighted kappa: {_e(name)}</h1>",
+        *_head(name, f"Weighted kappa: {name}"),
         f'<p class="meta">rows (rater A) <b>{_e(true)}</b>, columns (rater B) <b>{_e(pred)}</b>'
-        f" &middot; {_e(result.weights)} weights &middot; made by wkappa, {stamp}</p>",
+        f" &middot; {_e(result.weights)} weights &middot; made by wkappa, {_stamp()}</p>",
         _section("All rows", overall, true, pred),
     ]
     if by is not None:
@@ -213,7 +219,199 @@ def write_report(path: str, run: ScoreRun) -> None:
         "Everitt (1969); z and p test kappa = 0 with the null standard error; interpretation "
         "after Landis &amp; Koch (1977). Heatmaps: O, E and the agreement lost per cell, "
         "W*(O-E)/n.</p>",
-        f"<script>{_SCRIPT}</script>",
-        "</body></html>",
+        *_tail(),
+    ]
+    Path(path).write_text("\n".join(parts), encoding="utf-8")
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _head(name: str, heading: str) -> list[str]:
+    """The page up to its first heading (inline CSS)."""
+    return [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>wkappa report: {_e(name)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(heading)}</h1>",
+    ]
+
+
+def _tail() -> list[str]:
+    return [f"<script>{_SCRIPT}</script>", "</body></html>"]
+
+
+def _cells_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+# ----------------------------------------------------------------- several raters (agree)
+
+
+@dataclass(frozen=True)
+class Coefficient:
+    """One coefficient of an ``agree`` run with the interval asked for; ``error`` when it
+    could not be computed on these data (then ``result`` is None)."""
+
+    result: Any  # AgreementResult or None
+    low: float
+    high: float
+    level: float
+    method: str
+    error: str = ""
+
+
+def pairwise_png(matrix: np.ndarray, raters: Sequence[str], title: str) -> bytes:
+    """A heatmap of the R x R pairwise two-rater kappas (matplotlib, Agg backend)."""
+    matplotlib = import_optional("matplotlib", "plot")
+    matplotlib.use("Agg", force=False)
+    pyplot = import_optional("matplotlib.pyplot", "plot")
+    size = 1.2 + 0.55 * len(raters)
+    figure, axes = pyplot.subplots(figsize=(size + 1.2, size))
+    try:
+        shown = np.ma.masked_invalid(matrix)
+        image = axes.imshow(shown, vmin=-1.0, vmax=1.0, cmap="RdBu")
+        axes.set_xticks(range(len(raters)), [str(r) for r in raters], rotation=45, ha="right")
+        axes.set_yticks(range(len(raters)), [str(r) for r in raters])
+        if len(raters) <= 12:
+            for g in range(len(raters)):
+                for h in range(len(raters)):
+                    value = matrix[g, h]
+                    text = "nan" if np.isnan(value) else f"{value:.2f}"
+                    colour = "white" if abs(np.nan_to_num(value)) > 0.6 else "black"
+                    axes.text(h, g, text, ha="center", va="center", fontsize=8, color=colour)
+        axes.set_title(title)
+        figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=96, bbox_inches="tight")
+        return buffer.getvalue()
+    finally:
+        pyplot.close(figure)
+
+
+def save_pairwise_plot(matrix: np.ndarray, raters: Sequence[str], path: str, title: str) -> None:
+    """``agree --plot out.png``: the heatmap of the pairwise two-rater kappas."""
+    Path(path).write_bytes(pairwise_png(matrix, raters, title))
+
+
+def _agreement_headline(chosen: Coefficient) -> str:
+    result = chosen.result
+    level = f"{chosen.level * 100:g}% CI"
+    items = [
+        (result.name, format_number(result.statistic), f"{result.weights} weights"),
+        (level, f"[{format_number(chosen.low)}, {format_number(chosen.high)}]", chosen.method),
+        ("standard error", format_number(result.standard_error), "Gwet's linearisation"),
+        ("p-value", format_pvalue(result.pvalue), f"{result.alternative}, H0: 0"),
+        (
+            "items",
+            f"{result.n_items:,}",
+            f"{result.n_raters} raters, {result.n_ratings:,} ratings, K = {len(result.labels)}",
+        ),
+    ]
+    cells = "".join(
+        f'<div><div class="label">{_e(a)}</div><div class="value">{_e(b)}</div>'
+        f'<div class="note">{_e(c)}</div></div>'
+        for a, b, c in items
+    )
+    return f'<div class="headline">{cells}</div>'
+
+
+def _coefficient_rows(coefficients: Sequence[Coefficient]) -> list[list[str]]:
+    rows = []
+    for c in coefficients:
+        r = c.result
+        if r is None:
+            rows.append([c.method, *[""] * 5, c.error])
+            continue
+        rows.append(
+            [
+                r.name,
+                format_number(r.statistic),
+                format_number(r.standard_error),
+                f"[{format_number(c.low)}, {format_number(c.high)}]",
+                format_pvalue(r.pvalue),
+                format_number(r.percent_agreement),
+                format_number(r.chance_agreement),
+            ]
+        )
+    return rows
+
+
+def write_agreement_report(
+    path: str,
+    name: str,
+    raters: Sequence[str],
+    chosen: Coefficient,
+    coefficients: Sequence[Coefficient],
+) -> None:
+    """Write the HTML report of an ``agree`` run to ``path``: the chosen coefficient, every
+    coefficient on the same ratings, the per-category coefficients, the pairwise two-rater
+    kappas (with their heatmap when matplotlib is installed) and leave-one-rater-out."""
+    result = chosen.result
+    level = f"{chosen.level * 100:g}% CI"
+    parts = [
+        *_head(name, f"Agreement of several raters: {name}"),
+        f'<p class="meta">raters <b>{_e(", ".join(map(str, raters)))}</b> &middot; '
+        f"{_e(result.weights)} weights &middot; made by wkappa, {_stamp()}</p>",
+        _agreement_headline(chosen),
+        "<h2>Every coefficient on these ratings</h2>",
+        _cells_table(
+            ["coefficient", "value", "SE", level, "p", "pa", "pe"],
+            _coefficient_rows(coefficients),
+        ),
+    ]
+    categories = result.per_category()
+    parts += [
+        "<h2>Per category</h2>",
+        f'<p class="note">{_e(result.name)} (unweighted) of each category against all the '
+        "others.</p>",
+        _cells_table(
+            ["category", result.name],
+            [[label_text(k), format_number(v)] for k, v in categories.items()],
+        ),
+    ]
+    matrix = result.pairwise()
+    names = [str(r) for r in raters]
+    upper = matrix[np.triu_indices(len(names), 1)]
+    light = float(np.nanmean(upper)) if np.isfinite(upper).any() else float("nan")
+    parts += [
+        "<h2>Pairs of raters</h2>",
+        f'<p class="note">Cohen\'s kappa ({_e(result.weights)} weights) of each pair over the '
+        f"items both rated; Light's kappa (their mean) = {format_number(light)}.</p>",
+        _cells_table(
+            ["", *names],
+            [[n, *(format_number(v) for v in row)] for n, row in zip(names, matrix, strict=True)],
+        ),
+    ]
+    if _has_matplotlib():
+        png = pairwise_png(matrix, names, "pairwise kappa")
+        parts.append(
+            '<img alt="heatmap of the pairwise kappas" '
+            f'src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
+        )
+    else:
+        parts.append(
+            '<p class="note">The heatmap needs matplotlib: pip install "wkappa[plot]".</p>'
+        )
+    without = result.leave_one_rater_out()
+    parts += [
+        "<h2>Leave one rater out</h2>",
+        f'<p class="note">{_e(result.name)} without each rater; a rise means that rater agrees '
+        "less than the others.</p>",
+        _cells_table(
+            ["rater left out", result.name, "change"],
+            [
+                [n, format_number(v), format_number(v - result.statistic)]
+                for n, v in zip(names, without, strict=True)
+            ],
+        ),
+        '<p class="note">Coefficients (pa - pe) / (1 - pe) with Gwet\'s (2014) definitions of pa '
+        "and pe and his linearised standard errors (as R's irrCAC); the asymptotic interval is "
+        "estimate &plusmn; t(n-1) SE, its upper end capped at 1.</p>",
+        *_tail(),
     ]
     Path(path).write_text("\n".join(parts), encoding="utf-8")

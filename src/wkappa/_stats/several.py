@@ -699,7 +699,8 @@ def agreement(
         'bipolar' (irrCAC's, on the category values; see
         ``gwet_weights`` in ``wkappa._core.agreement``), or a matrix. Gwet's (and irrCAC's)
         agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of agreement
-        weights.
+        weights. Every pair of ratings counts in both orders, so a matrix that is not
+        symmetric acts through its symmetric part ``(W + W') / 2``.
     labels : sequence, optional
         The K categories in order; required for strings with weighted coefficients.
     min_rating, max_rating : int, optional
