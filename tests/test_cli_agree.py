@@ -209,3 +209,21 @@ def test_report_path_error_is_one_line(files, tmp_path, capsys):
     assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--report", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("wkappa: error:") and "\n" not in err and "missing-dir" in err
+
+
+def test_long_layout_lists_raters_in_sorted_order(tmp_path, capsys):
+    """The raters of the long layout (the report's pairs and leave-one-out rows) are sorted
+    by name, integer names numerically, not in their order of appearance."""
+    path = tmp_path / "long.csv"
+    lines = ["unit,coder,grade"]
+    for i, row in enumerate(ROWS):
+        for g in reversed(range(4)):
+            if row[g] is not None:
+                lines.append(f"{i},{[10, 9, 'b', 'a'][g]},{row[g]}")
+    path.write_text("\n".join(lines) + "\n")
+    argv = ["agree", str(path), "--item", "unit", "--rater", "coder", "--rating", "grade"]
+    assert main([*argv, "--coefficient", "conger", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["raters"] == ["9", "10", "a", "b"]
+    expected = wk.agreement(np.array(ROWS, dtype=float), coefficient="conger")
+    assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-14)

@@ -93,3 +93,20 @@ def test_dask_wide():
     result = wkf.agreement(frame, raters=["r0", "r1", "r2", "r3"], coefficient="conger")
     assert result.statistic == pytest.approx(expected.statistic, abs=1e-13)
     assert result.standard_error == pytest.approx(expected.standard_error, abs=1e-13)
+
+
+def test_long_layout_orders_raters_by_name():
+    """The long layout's raters (pairwise() rows, leave_one_rater_out() entries) are sorted
+    by name, integer names numerically, whatever order the rows come in."""
+    names = ["10", "9", "b", "a"]  # sorted: 9, 10, a, b
+    order = [1, 0, 3, 2]  # column g of WIDE belongs to names[g]; this is their sorted order
+    records = [
+        {"item": i, "coder": names[g], "grade": int(WIDE[i, g])}
+        for i in reversed(range(N))
+        for g in (2, 0, 3, 1)
+        if not np.isnan(WIDE[i, g])
+    ]
+    result = wkf.agreement(pl.DataFrame(records), item="item", rater="coder", rating="grade")
+    expected = wk.agreement(WIDE[:, order])
+    assert np.allclose(result.pairwise(), expected.pairwise())
+    assert np.allclose(result.leave_one_rater_out(), expected.leave_one_rater_out())

@@ -106,3 +106,101 @@ def test_spark_kappa_by_group_and_kappa_test(spark):
     expected = wk.kappa_test(case.true, case.pred, weights="linear", nan_policy="omit")
     assert result.statistic == expected.statistic
     assert np.array_equal(result.table, expected.table)
+
+
+# --------------------------------------------------------------------------- several raters
+
+
+def _raters_data(seed: int = 31) -> tuple[np.ndarray, np.ndarray]:
+    """300 items x 4 raters, grades 1-5, 10% missing, and a group per item."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(1, 6, 300)
+    wide = np.column_stack(
+        [np.where(rng.random(300) < 0.7, truth, rng.integers(1, 6, 300)) for _ in range(4)]
+    ).astype(float)
+    wide[rng.random(wide.shape) < 0.1] = np.nan
+    return wide, rng.integers(0, 3, 300)
+
+
+def _spark_wide(spark, wide, group, kind="int"):
+    import pyarrow as pa
+
+    columns = {}
+    for g in range(wide.shape[1]):
+        values = [None if np.isnan(v) else int(v) for v in wide[:, g]]
+        if kind == "str":
+            columns[f"r{g}"] = pa.array([None if v is None else f"g{v}" for v in values])
+        else:
+            columns[f"r{g}"] = pa.array(values, pa.int64())
+    columns["grp"] = pa.array(group.astype(np.int64))
+    return spark.createDataFrame(pa.table(columns))
+
+
+def _spark_long(spark, wide, group):
+    import pyarrow as pa
+
+    cells = [(i, g) for i in range(wide.shape[0]) for g in range(wide.shape[1])]
+    cells = [(i, g) for i, g in cells if not np.isnan(wide[i, g])]
+    table = pa.table(
+        {
+            "item": pa.array([i for i, _ in cells], pa.int64()),
+            "coder": pa.array([f"r{g}" for _, g in cells]),
+            "grade": pa.array([int(wide[i, g]) for i, g in cells], pa.int64()),
+            "grp": pa.array([int(group[i]) for i, _ in cells], pa.int64()),
+        }
+    )
+    return spark.createDataFrame(table)
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "gwet", "krippendorff"])
+def test_spark_agreement_wide_and_long(spark, coefficient):
+    """frames.agreement on Spark (wide and long) equals wkappa.agreement on the array."""
+    wide, group = _raters_data()
+    expected = wk.agreement(wide, coefficient=coefficient, weights="quadratic")
+    raters = ["r0", "r1", "r2", "r3"]
+    for result in (
+        frames.agreement(
+            _spark_wide(spark, wide, group), raters=raters, coefficient=coefficient,
+            weights="quadratic",
+        ),
+        frames.agreement(
+            _spark_long(spark, wide, group), item="item", rater="coder", rating="grade",
+            coefficient=coefficient, weights="quadratic",
+        ),
+    ):  # fmt: skip
+        assert result.statistic == pytest.approx(expected.statistic, abs=1e-14)
+        assert result.standard_error == pytest.approx(expected.standard_error, abs=1e-14)
+        assert (result.n_items, result.n_ratings, result.labels) == (
+            expected.n_items,
+            expected.n_ratings,
+            expected.labels,
+        )
+        # The long layout's rater columns come back sorted by name: r0..r3, as in `wide`.
+        assert np.allclose(result.pairwise(), expected.pairwise(), equal_nan=True)
+
+
+def test_spark_agreement_by_group_and_string_labels(spark):
+    wide, group = _raters_data(seed=32)
+    raters = ["r0", "r1", "r2", "r3"]
+    sdf = _spark_wide(spark, wide, group)
+    grouped = frames.agreement(sdf, raters=raters, by="grp", coefficient="gwet")
+    assert sorted(grouped) == [0, 1, 2]
+    for value, result in grouped.items():
+        part = wide[group == value]
+        expected = wk.agreement(part, coefficient="gwet", min_rating=1, max_rating=5)
+        assert result.statistic == pytest.approx(expected.statistic, abs=1e-14)
+    long = frames.agreement(
+        _spark_long(spark, wide, group), item="item", rater="coder", rating="grade", by="grp"
+    )
+    assert {k: v.statistic for k, v in long.items()} == pytest.approx(
+        {k: v.statistic for k, v in frames.agreement(sdf, raters=raters, by="grp").items()},
+        abs=1e-14,
+    )
+    labels = ["g1", "g2", "g3", "g4", "g5"]
+    strings = _spark_wide(spark, wide, group, kind="str")
+    result = frames.agreement(strings, raters=raters, weights="linear", labels=labels)
+    expected = wk.agreement(wide, weights="linear")
+    assert result.statistic == pytest.approx(expected.statistic, abs=1e-14)
+    assert result.labels == tuple(labels)
+    with pytest.raises(WkappaError, match="no column 'rX'"):
+        frames.agreement(sdf, raters=["r0", "rX"])

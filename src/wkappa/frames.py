@@ -548,7 +548,7 @@ def agreement(
 
     Parameters
     ----------
-    df : pandas, polars (eager or lazy), pyarrow, DuckDB or Dask data frame (Spark untested)
+    df : pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or Spark data frame
     raters : sequence of str, optional
         Wide layout: one column per rater (rows are items).
     item, rater, rating : str, optional
@@ -568,7 +568,9 @@ def agreement(
     -----
     The wide layout sends ``group_by(raters).agg(len)`` to the engine and only the distinct
     rows of ratings come back. The long layout counts the (item, rater, rating) triples in the
-    engine and pivots them here, which holds an items x raters table in memory.
+    engine and pivots them here, which holds an items x raters table in memory; its raters
+    (the rows and columns of ``pairwise()``, the entries of ``leave_one_rater_out()``) are in
+    sorted order of their names, integer names in numeric order.
 
     Examples
     --------

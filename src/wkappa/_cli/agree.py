@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS
+from .._frames import rater_key
 from .._stats import BootstrapMethod, agreement_from_rows
 from ..exceptions import WkappaError
 from .tables import parse_labels
@@ -133,7 +134,8 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
             "one rating per item and rater."
         )
     wide_frame = counts.pivot(on=args.rater, index=args.item, values=args.rating)
-    raters = [c for c in wide_frame.columns if c != args.item]
+    # The raters in a fixed order (the pivot's is the order of first appearance).
+    raters = sorted((c for c in wide_frame.columns if c != args.item), key=rater_key)
     grouped = wide_frame.group_by(raters).len()
     return grouped.select(raters), grouped["len"], raters
 

@@ -4,7 +4,7 @@ Wide layout (one column per rater): ``group_by(raters).agg(len)`` runs where the
 (polars lazy in its streaming engine, DuckDB, pyarrow, pandas, Dask through narwhals) and only
 the distinct rows come back. Long layout (one row per rating): the engine counts the
 ``(item, rater, rating)`` triples; they are pivoted here to items x raters (O(items x raters)
-memory) and grouped again.
+memory) and grouped again, the raters in the order of :func:`rater_key`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import quiet_dask_notice
 
-__all__ = ["rater_rows"]
+__all__ = ["rater_key", "rater_rows"]
 
 _COUNT = "__wkappa_count"
 
@@ -58,7 +58,7 @@ def rater_rows(
             frame = nw.from_native(df)
     except TypeError:
         raise WkappaTypeError(
-            f"`df` must be a data frame (pandas, polars, pyarrow, DuckDB, Dask); got "
+            f"`df` must be a data frame (pandas, polars, pyarrow, DuckDB, Dask, Spark); got "
             f"{type(df).__name__}. Hint: for arrays use wkappa.agreement(ratings)."
         ) from None
     lazy = isinstance(frame, nw.LazyFrame)
@@ -106,7 +106,9 @@ def rater_rows(
             )
         local = local.with_columns(pl.col(rater).cast(pl.String))
         wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
-        names = [c for c in wide_frame.columns if c not in (*groups, item)]
+        # The pivot's columns come in the order the engine returned the raters: sort them so
+        # that pairwise() and leave_one_rater_out() have a fixed order.
+        names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
         grouped = wide_frame.group_by([*groups, *names]).len(name=_COUNT)
         counted = nw.from_native(grouped)
     out = []
@@ -120,6 +122,14 @@ def rater_rows(
             part = counted.filter(nw.col(by) == value)
             out.append((value, _values(part, names), _counts(part), names))
     return out
+
+
+def rater_key(name: str) -> tuple[int, int, str]:
+    """Sort key of rater names: integers in numeric order, then the rest as text."""
+    text = name.strip()
+    if text.lstrip("-").isdigit():
+        return (0, int(text), name)
+    return (1, 0, name)
 
 
 def _counts(counted: Any) -> np.ndarray:
