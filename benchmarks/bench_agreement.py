@@ -1,18 +1,21 @@
 """Several raters: wkappa.agreement / krippendorff_alpha side by side with their peers.
 
-In one process, on the same arrays (items x 5 raters, 5 categories, 10% of the ratings
-missing, and the same data complete), interleaved (every repetition times each contender
-once, in turn), medians, printed as times and as ratios to wkappa. Peers: the ``krippendorff``
-package (nominal, ordinal, interval), statsmodels ``fleiss_kappa(aggregate_raters(x))``
-(complete data only: it refuses missing ratings) and the irrCAC port (pip ``irrcac``; complete
-data only: under pandas 3 it counts NaN as a category). Then the extra peak memory of one call
-(tracemalloc: numpy allocations, which the numba kernels' few small arrays are not) against
-the input's size, and the cost per rating at both sizes.
+In one process, on the same arrays (items x 5 raters, 5 categories, float64 with 10% of the
+ratings missing (NaN), the same data complete, and complete as int64), interleaved (every
+repetition times each contender once, in turn), medians, printed as times and as ratios to
+wkappa: 21 repetitions of wkappa's call, the peers' (seconds each) in the first 3 at 1e6 x 5
+and 5 at 1e5 x 5 only. Peers: the ``krippendorff`` package (nominal, ordinal, interval),
+statsmodels ``fleiss_kappa(aggregate_raters(x))`` (complete data only: it refuses missing
+ratings) and the irrCAC port (pip ``irrcac``; complete data only: under pandas 3 it counts NaN
+as a category). Then the extra peak memory of one call (tracemalloc: numpy allocations, which
+the numba kernels' few small arrays are not) against the input's size, and the cost per
+rating at both sizes.
 
 Usage::
 
     python benchmarks/bench_agreement.py            # 1e5 x 5 and 1e6 x 5
     python benchmarks/bench_agreement.py --quick    # 1e5 x 5 only
+    python benchmarks/bench_agreement.py --wkappa-only   # no peers
 """
 
 from __future__ import annotations
@@ -96,25 +99,31 @@ def extra_peak(call: Callable[[], Any]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--wkappa-only", action="store_true", help="time wkappa alone")
     args = parser.parse_args()
     sizes = [100_000] if args.quick else [100_000, 1_000_000]
     warnings.simplefilter("ignore")
     print(f"numpy {np.__version__}, wkappa {wk.__version__}, {os.cpu_count()} cores")
+    print(f"load average at the start: {os.getloadavg()}")
     per_rating: dict[tuple[str, str], list[float]] = {}
     for n in sizes:
-        for missing in (0.1, 0.0):
-            x = data(n, missing)
-            label = f"{n:,} x {RATERS}, {'10% missing' if missing else 'complete'}"
+        for missing, dtype in ((0.1, "float64"), (0.0, "float64"), (0.0, "int64")):
+            x = data(n, missing).astype(dtype)
+            kind = "10% missing" if missing else "complete"
+            label = f"{n:,} x {RATERS}, {kind}, {dtype}"
             print(f"\n### {label} ({x.nbytes / 2**20:.0f} MiB input)\n")
             print("| coefficient | contender | median ms | ratio to wkappa | extra peak MiB |")
             print("| --- | --- | ---: | ---: | ---: |")
             for coefficient, group in contenders(x, missing == 0).items():
-                repeats = 5 if n <= 100_000 else 3
-                times = interleaved(group, repeats, warm_up=True)
+                if args.wkappa_only:
+                    group = {"wkappa": group["wkappa"]}
+                # wkappa's call is short and the machine shared: more repetitions of it, and
+                # the peers (seconds each) in the first few only.
+                peers = [name for name in group if name != "wkappa"]
+                few = 5 if n <= 100_000 else 3
+                times = interleaved(group, 21, warm_up=True, slow=peers, slow_repeats=few)
                 base = times["wkappa"]
-                per_rating.setdefault(
-                    (coefficient, "missing" if missing else "complete"), []
-                ).append(base / x.size)
+                per_rating.setdefault((coefficient, f"{kind}, {dtype}"), []).append(base / x.size)
                 for name, seconds in times.items():
                     peak = extra_peak(group[name]) / 2**20
                     ratio = seconds / base
@@ -122,6 +131,7 @@ def main() -> None:
                         f"| {coefficient} | {name} | {seconds * 1e3:,.1f} | {ratio:,.1f}x | "
                         f"{peak:,.1f} |"
                     )
+    print(f"\nload average at the end: {os.getloadavg()}")
     if len(sizes) > 1:
         print("\n### Cost per rating, 1e6 x 5 against 1e5 x 5 (1.0 = linear)\n")
         for (coefficient, kind), values in per_rating.items():
