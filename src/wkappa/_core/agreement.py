@@ -101,9 +101,9 @@ def features(patterns: np.ndarray, weights: np.ndarray) -> np.ndarray:
 def rows_to_counts(rows: np.ndarray, n_categories: int) -> np.ndarray:
     """Items x categories counts of a code matrix (``-1`` = missing)."""
     m = rows.shape[0]
-    counts = np.zeros((m, n_categories + 1), dtype=np.int64)
-    for g in range(rows.shape[1]):
-        np.add.at(counts, (np.arange(m), rows[:, g] + 1), 1)
+    width = n_categories + 1
+    flat = (np.arange(m, dtype=np.int64) * width)[:, None] + (rows + 1)
+    counts = np.bincount(flat.ravel(), minlength=m * width).reshape(m, width)
     return counts[:, 1:]
 
 
@@ -203,10 +203,13 @@ def conger_exact(
     if n2 == 0:
         return None
     observed /= n2
-    rater_counts = np.zeros((n_raters, k + 1), dtype=np.int64)
+    if n_items >= 2**53:  # bincount adds in float64: exact below 2**53
+        return None
+    rater_counts = np.zeros((n_raters, k), dtype=np.int64)
     for g in range(n_raters):
-        np.add.at(rater_counts[g], rows[:, g] + 1, multiplicity)
-    rater_counts = rater_counts[:, 1:]
+        rated = rows[:, g] >= 0
+        sums = np.bincount(rows[rated, g], weights=multiplicity[rated], minlength=k)
+        rater_counts[g] = np.rint(sums).astype(np.int64)
     n_g = rater_counts.sum(axis=1)
     distinct, group = np.unique(n_g, return_inverse=True)
     if len(distinct) > _EXACT_TOTALS or distinct[0] == 0:
