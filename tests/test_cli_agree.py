@@ -227,3 +227,20 @@ def test_long_layout_lists_raters_in_sorted_order(tmp_path, capsys):
     assert document["raters"] == ["9", "10", "a", "b"]
     expected = wk.agreement(np.array(ROWS, dtype=float), coefficient="conger")
     assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-14)
+
+
+def test_json_schema_is_stable(files, capsys):
+    """The JSON document's keys are a fixed set (scripts read them); a change must be
+    deliberate and documented."""
+    wide, _ = files
+    assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert sorted(document) == [
+        "alternative", "chance_agreement", "coefficient", "confidence_interval", "file",
+        "labels", "n_items", "n_raters", "n_ratings", "name", "percent_agreement",
+        "population_size", "pvalue", "raters", "standard_error", "statistic", "weight_matrix",
+        "weights",
+    ]  # fmt: skip
+    assert sorted(document["confidence_interval"]) == [
+        "confidence_level", "high", "low", "method", "n_resamples", "n_undefined",
+    ]  # fmt: skip
