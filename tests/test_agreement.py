@@ -552,8 +552,9 @@ def test_numba_route_range_wider_than_first_rows(monkeypatch):
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_chunked_kernel_equals_per_rating_kernel(dtype, data):
-    """The block-wise pass gives the per-rating pass's histogram, missing count, status and
-    position of the first bad rating (out of range, fraction, inf), wherever it lies."""
+    """The block-wise passes (C and F order, serial and in parallel blocks) give the
+    per-rating pass's histogram, missing count, status and position of the first bad rating
+    (out of range, fraction, inf), wherever it lies."""
     from wkappa._core.kernels import numba_raters
 
     n = data.draw(st.integers(1, 2600))
@@ -570,11 +571,31 @@ def test_chunked_kernel_equals_per_rating_kernel(dtype, data):
     size = int(powers[-1]) * (k + 1)
     no_codes = np.zeros(0, dtype=np.int64)
     hist, missing, status, where = numba_raters.rows_in_range(x, lo, k, powers, size, no_codes)
-    got = numba_raters.rows_in_range_chunked(x, lo, k, powers, size)
-    assert (got[2], got[3]) == (status, where)
-    if status == 0:
-        assert got[1] == missing
-        assert np.array_equal(got[0], hist)
+    f_order = np.asfortranarray(x)
+    empty1, empty2 = np.empty(0, dtype=dtype), np.empty((0, 0), dtype=dtype)
+    for got in (
+        numba_raters.rows_in_range_chunked(x, x.reshape(-1), lo, k, powers, size),
+        numba_raters.rows_in_range_columns(f_order, f_order.T, lo, k, powers, size),
+    ):
+        assert (got[2], got[3]) == (status, where)
+        if status == 0:
+            assert got[1] == missing
+            assert np.array_equal(got[0], hist)
+    blocks = data.draw(st.integers(1, 5))
+    for mode, array, flat, columns in (
+        (0, f_order, empty1, empty2),
+        (1, x, x.reshape(-1), empty2),
+        (2, f_order, empty1, f_order.T),
+    ):
+        hists, missings, statuses, wheres = numba_raters.rows_in_range_parallel(
+            array, lo, k, powers, size, blocks, mode, flat, columns
+        )
+        stopped = np.flatnonzero(statuses)
+        if status:
+            assert stopped.size and (statuses[stopped[0]], wheres[stopped[0]]) == (status, where)
+        else:
+            assert not stopped.size and missings.sum() == missing
+            assert np.array_equal(hists.sum(axis=0), hist)
 
 
 @pytest.mark.parametrize("big", [2**53 + 1, 2**62, -(2**63), 2**64 - 1])
@@ -816,3 +837,57 @@ def test_numba_route_parallel_equals_serial(monkeypatch, parallel):
     assert fast.labels == slow.labels == (1, 2, 3, 4, 5)
     assert fast.statistic == pytest.approx(slow.statistic, abs=1e-14)
     assert fast.standard_error == pytest.approx(slow.standard_error, abs=1e-14)
+
+
+def _frame_cases():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    rng = np.random.default_rng(33)
+    values = rng.integers(1, 6, size=(2000, 4)).astype(float)
+    values[rng.random(values.shape) < 0.1] = np.nan
+    names = ["a", "b", "c", "d"]
+    frame = pd.DataFrame(values, columns=names)
+    complete = frame.fillna(3).astype("int64")
+    mixed = complete.astype({"a": "float64"})
+    big = frame.astype("Int64")
+    big.iloc[5, 1] = 2**60
+    polars_big = pl.from_pandas(frame.astype("Int64")).with_columns(
+        pl.when(pl.int_range(pl.len()) == 5).then(2**60).otherwise(pl.col("b")).alias("b")
+    )
+    return {
+        "pandas float64": frame,
+        "pandas int64": complete,
+        "pandas int8": complete.astype("int8"),
+        "pandas Int64 with NA": frame.astype("Int64"),
+        "pandas Float64 with NA": frame.astype("Float64"),
+        "pandas mixed int and float": mixed,
+        "pandas categorical": complete.astype("category"),
+        "pandas Int64 beyond 2**53": big,
+        "polars Float64 null and NaN": pl.from_pandas(frame).with_columns(
+            pl.col("a").fill_nan(None)
+        ),
+        "polars Int64 with nulls": pl.from_pandas(frame.astype("Int64")),
+        "polars Int8": pl.from_pandas(complete.astype("int8")),
+        "polars Int64 beyond 2**53": polars_big,
+    }
+
+
+@pytest.mark.parametrize("case", list(_frame_cases()))
+def test_frame_input_fast_route_equals_general_route(monkeypatch, case):
+    """pandas and polars DataFrames of one numeric dtype take the numba route as one 2-D
+    array (nullable columns as float64 with NaN while exact); others stay on the column by
+    column route. Both give the same result or the same error."""
+    import wkappa._core.raters as raters
+
+    frame = _frame_cases()[case]
+    general = ("mixed", "categorical", "beyond")
+    assert (raters._frame_array(frame) is None) == any(word in case for word in general)
+    outcomes = []
+    for cells in (0, 10**15):
+        monkeypatch.setattr(raters, "FAST_MIN_CELLS", cells)
+        try:
+            r = wk.agreement(frame, coefficient="conger", weights="quadratic")
+            outcomes.append((r.statistic, r.standard_error, r.n_items, r.n_ratings, r.labels))
+        except WkappaError as error:
+            outcomes.append(type(error).__name__ + str(error).split(":")[-1])
+    assert outcomes[0] == outcomes[1]

@@ -405,7 +405,14 @@ def fast_rows(
     is not such an array or the codes would overflow (the caller takes the general route).
     Errors are the general route's.
     """
-    if not isinstance(ratings, np.ndarray) or ratings.ndim != 2:
+    if not isinstance(ratings, np.ndarray):
+        shape = getattr(ratings, "shape", None)
+        if not isinstance(shape, tuple) or len(shape) != 2 or shape[0] * shape[1] < FAST_MIN_CELLS:
+            return None
+        ratings = _frame_array(ratings)
+        if ratings is None:
+            return None
+    if ratings.ndim != 2:
         return None
     if ratings.dtype.kind not in "iuf" or ratings.size < FAST_MIN_CELLS:
         return None
@@ -459,6 +466,45 @@ def fast_rows(
     )
 
 
+def _frame_array(ratings: Any) -> np.ndarray | None:
+    """A pandas or polars DataFrame whose rating columns share one numeric dtype, as one 2-D
+    array (F-ordered, as the frames store columns; missing values NaN); None for anything
+    else (mixed dtypes, strings, categoricals, integers with missing values beyond 2**53: the
+    general route reads those column by column, exactly)."""
+    module = type(ratings).__module__
+    if module.startswith("pandas") and hasattr(ratings, "dtypes") and hasattr(ratings, "columns"):
+        kinds = set(ratings.dtypes)
+        if len(kinds) != 1:
+            return None
+        dtype = kinds.pop()
+        if isinstance(dtype, np.dtype):
+            if dtype.kind not in "iuf":
+                return None
+            array: np.ndarray = ratings.to_numpy()
+            return array
+        # Nullable Int*/UInt*/Float* columns: as float64 with NaN for <NA>, which is exact
+        # while every value stays below 2**53 in magnitude.
+        if getattr(dtype, "kind", "") not in "iuf" or dtype.kind == "":
+            return None
+        largest = ratings.abs().max().max()
+        if not (largest < 2**53):  # also NaN: no value at all; the general route says so
+            return None
+        array = ratings.to_numpy(dtype=np.float64, na_value=np.nan)
+        return array
+    if module.startswith("polars") and hasattr(ratings, "get_columns"):
+        columns = ratings.get_columns()
+        if len({c.dtype for c in columns}) != 1 or not columns[0].dtype.is_numeric():
+            return None
+        if not columns[0].dtype.is_float() and any(c.null_count() for c in columns):
+            # Integer columns with nulls come back as float64 with NaN: exact below 2**53.
+            ends = [abs(v) for c in columns for v in (c.min(), c.max()) if v is not None]
+            if not ends or max(ends) >= 2**53:
+                return None
+        array = ratings.to_numpy()
+        return array if array.dtype.kind in "iuf" else None
+    return None
+
+
 # The parallel pass gives each of this many row blocks its own dense histogram (threads take
 # blocks one by one), for histograms of at most this many codes, and only from this many
 # ratings on: below it the serial pass takes a few tens of milliseconds, close to the time
@@ -503,13 +549,19 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
     space = int(powers[-1]) * base
     dense = space if space <= _DENSE_CODES else 0
     codes = np.zeros(0 if dense else n, dtype=np.int64)
-    # The block-wise pass needs the ratings contiguous in memory and codes fitting int32.
-    chunked = bool(dense) and ratings.dtype.kind == "f" and ratings.flags.c_contiguous
+    # The block-wise passes need float ratings contiguous in memory (C order: mode 1, read
+    # through a flat view; F order: mode 2, through the C-ordered transpose) and codes that
+    # fit int32 (a dense histogram); mode 0 reads rating by rating.
+    mode = 0
+    if dense and ratings.dtype.kind == "f":
+        mode = 1 if ratings.flags.c_contiguous else 2 if ratings.flags.f_contiguous else 0
+    flat = ratings.reshape(-1) if mode == 1 else np.empty(0, dtype=ratings.dtype)
+    columns = ratings.T if mode == 2 else np.empty((0, 0), dtype=ratings.dtype)
     big = ratings.size >= _PARALLEL_MIN_CELLS
     if 0 < dense <= _PARALLEL_MAX_CODES and big and use_parallel(ratings.size):
         with parallel_section():
             hists, missing, statuses, wheres = numba_raters.rows_in_range_parallel(
-                ratings, first, k, powers, dense, _PARALLEL_BLOCKS, chunked
+                ratings, first, k, powers, dense, _PARALLEL_BLOCKS, mode, flat, columns
             )
         stopped = np.flatnonzero(statuses)
         if stopped.size:  # the first block (in row order) that stopped decides
@@ -517,9 +569,13 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
             return None, 0, int(statuses[block]), int(wheres[block]), powers, dense, codes
         hist = hists.sum(axis=0)
         return hist, int(missing.sum()), 0, -1, powers, dense, codes
-    if chunked:
+    if mode == 1:
         hist, n_missing, status, where = numba_raters.rows_in_range_chunked(
-            ratings, first, k, powers, dense
+            ratings, flat, first, k, powers, dense
+        )
+    elif mode == 2:
+        hist, n_missing, status, where = numba_raters.rows_in_range_columns(
+            ratings, columns, first, k, powers, dense
         )
     else:
         hist, n_missing, status, where = numba_raters.rows_in_range(

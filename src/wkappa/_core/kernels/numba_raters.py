@@ -5,11 +5,12 @@ On the raw ratings (any integer or float dtype, any memory layout):
 * :func:`rows_in_range` — one pass that checks every rating and codes each item's row of
   ratings as one integer (base K+1, a digit per rater, 0 for a missing rating), histogrammed
   densely or returned per item; it stops at a rating outside the range it was given;
-* :func:`rows_in_range_chunked` — the same for a C-contiguous float matrix and a dense
+* :func:`rows_in_range_chunked` — the same for a C-ordered float matrix and a dense
   histogram, in blocks of rows: first a branch-free loop over the block's ratings (which
   LLVM vectorises) turns each rating into its weighted digit and flags any that is not a
   whole number in range, then the digits are summed per row and histogrammed; a block with a
   flagged rating is recoded by the per-rating loop, which names the first bad rating;
+  :func:`rows_in_range_columns` does the same for an F-ordered matrix, rater by rater;
 * :func:`scan` — lowest and highest rating, missing (NaN) count and the first rating that is not
   a whole finite number, for when the range guessed from the first rows was too narrow.
 """
@@ -19,7 +20,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["rows_in_range", "rows_in_range_chunked", "rows_in_range_parallel", "scan"]
+__all__ = [
+    "rows_in_range",
+    "rows_in_range_chunked",
+    "rows_in_range_columns",
+    "rows_in_range_parallel",
+    "scan",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -94,10 +101,12 @@ def _code_block(x, start, stop, lo, k, powers, dense, hist, codes):  # type: ign
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, chunked):  # type: ignore[no-untyped-def]
+def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, mode, flat, columns):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range` (dense histogram only) over ``n_blocks`` row blocks in parallel,
-    each into its own histogram row (by :func:`rows_in_range_chunked`'s loops when
-    ``chunked``); returns ``(hists, missing, status, where)`` per block."""
+    each into its own histogram row: per rating (``mode`` 0), or by the block loops of
+    :func:`rows_in_range_chunked` (1: ``flat`` is ``x.ravel()`` of a C-ordered ``x``) or
+    :func:`rows_in_range_columns` (2: ``columns`` is ``x.T`` of an F-ordered ``x``); returns
+    ``(hists, missing, status, where)`` per block."""
     n = x.shape[0]
     hists = np.zeros((n_blocks, dense_size), dtype=np.int64)
     missing = np.zeros(n_blocks, dtype=np.int64)
@@ -108,8 +117,10 @@ def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, chunked):  # 
     for b in prange(n_blocks):
         start = b * size
         stop = min(n, start + size)
-        if chunked:
-            m, s, w = _code_chunks(x, start, stop, lo, k, powers, hists[b])
+        if mode == 1:
+            m, s, w = _code_chunks(x, flat, start, stop, lo, k, powers, hists[b])
+        elif mode == 2:
+            m, s, w = _code_columns(x, columns, start, stop, lo, k, powers, hists[b])
         else:
             m, s, w = _code_block(x, start, stop, lo, k, powers, True, hists[b], no_codes)
         missing[b] = m
@@ -118,25 +129,47 @@ def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, chunked):  # 
     return hists, missing, status, where
 
 
-# Rows per block of the chunked pass: its digit buffer (R int32 per row) stays in L1/L2.
+# Rows per block of the block-wise passes: their buffers (R int32 per row) stay in L1/L2.
 _CHUNK_ROWS = 1024
 
 
 @njit(cache=True, nogil=True)
-def rows_in_range_chunked(x, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
-    """:func:`rows_in_range` for a C-contiguous float matrix into a dense histogram of at
-    most 2**31 codes; returns ``(hist, n_missing, status, where)`` as it does."""
+def rows_in_range_chunked(x, flat, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` for a C-ordered float matrix (``flat`` its ``ravel()`` view)
+    into a dense histogram of at most 2**31 codes; returns ``(hist, n_missing, status,
+    where)`` as it does."""
     hist = np.zeros(dense_size, dtype=np.int64)
-    missing, status, where = _code_chunks(x, 0, x.shape[0], lo, k, powers, hist)
+    missing, status, where = _code_chunks(x, flat, 0, x.shape[0], lo, k, powers, hist)
     return hist, missing, status, where
 
 
 @njit(cache=True, nogil=True)
-def _code_chunks(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
-    """Rows ``start:stop`` of a C-contiguous float matrix, block by block: returns
+def rows_in_range_columns(x, columns, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range_chunked` for an F-ordered float matrix (``columns`` its ``x.T``,
+    C-ordered: one rater's ratings contiguous)."""
+    hist = np.zeros(dense_size, dtype=np.int64)
+    missing, status, where = _code_columns(x, columns, 0, x.shape[0], lo, k, powers, hist)
+    return hist, missing, status, where
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _digit(v, shift, top):  # type: ignore[no-untyped-def]
+    """``(digit, bad, missing)`` of one rating, without branches: the digit ``v - lo + 1``
+    (0 for a missing rating); bad when v is neither missing nor a whole number in range."""
+    nan = v != v
+    d = v - shift
+    inside = (d >= 1.0) & (d <= top)  # False for NaN and +-inf
+    whole = d if inside else 0.0
+    c = np.int32(whole)
+    bad = np.int32(inside & (np.float64(c) != whole)) | np.int32(not (inside | nan))
+    return c, bad, np.int32(nan)
+
+
+@njit(cache=True, nogil=True)
+def _code_chunks(x, flat, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
+    """Rows ``start:stop`` of a C-ordered float matrix, block by block: returns
     ``(n_missing, status, where)`` as :func:`_code_block` does."""
     r = x.shape[1]
-    flat = x.reshape(-1)
     digits = np.empty(_CHUNK_ROWS * r, dtype=np.int32)
     place = np.empty(_CHUNK_ROWS * r, dtype=np.int32)
     for j in range(_CHUNK_ROWS * r):
@@ -154,14 +187,9 @@ def _code_chunks(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untype
         bad = np.int32(0)
         absent = np.int32(0)
         for j in range(rows * r):
-            v = np.float64(flat[offset + j])
-            nan = v != v
-            d = v - shift
-            inside = (d >= 1.0) & (d <= top)  # False for NaN and +-inf
-            whole = d if inside else 0.0
-            c = np.int32(whole)
-            bad |= np.int32(inside & (np.float64(c) != whole)) | np.int32(not (inside | nan))
-            absent += np.int32(nan)
+            c, wrong, nan = _digit(np.float64(flat[offset + j]), shift, top)
+            bad |= wrong
+            absent += nan
             digits[j] = c * place[j]
         if bad:  # the per-rating loop finds the first bad rating and its kind
             m, s, w = _code_block(x, first, last, lo, k, powers, True, hist, no_codes)
@@ -172,6 +200,39 @@ def _code_chunks(x, start, stop, lo, k, powers, hist):  # type: ignore[no-untype
         for g in range(1, r):
             for i in range(rows):
                 row[i] += digits[i * r + g]
+        for i in range(rows):
+            hist[row[i]] += 1
+    return missing, 0, -1
+
+
+@njit(cache=True, nogil=True)
+def _code_columns(x, columns, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
+    """:func:`_code_chunks` for an F-ordered matrix: each block's rows are summed rater by
+    rater along the contiguous columns."""
+    r = columns.shape[0]
+    row = np.empty(_CHUNK_ROWS, dtype=np.int32)
+    no_codes = np.zeros(0, dtype=np.int64)
+    shift = np.float64(lo) - 1.0
+    top = np.float64(k)
+    missing = 0
+    for first in range(start, stop, _CHUNK_ROWS):
+        last = min(stop, first + _CHUNK_ROWS)
+        rows = last - first
+        bad = np.int32(0)
+        absent = np.int32(0)
+        row[:rows] = 0
+        for g in range(r):
+            place = np.int32(powers[g])
+            column = columns[g]
+            for i in range(rows):
+                c, wrong, nan = _digit(np.float64(column[first + i]), shift, top)
+                bad |= wrong
+                absent += nan
+                row[i] += c * place
+        if bad:
+            m, s, w = _code_block(x, first, last, lo, k, powers, True, hist, no_codes)
+            return missing + m, s, w
+        missing += absent
         for i in range(rows):
             hist[row[i]] += 1
     return missing, 0, -1
