@@ -88,6 +88,29 @@ def contenders(x: np.ndarray, complete: bool) -> dict[str, dict[str, Callable[[]
     return groups
 
 
+def input_kinds(x: np.ndarray) -> dict[str, Callable[[], Any]]:
+    """The same ratings as other inputs (made when timed, one at a time)."""
+    kinds: dict[str, Callable[[], Any]] = {
+        "numpy float64, C order": lambda: x,
+        "numpy float64, F order": lambda: np.asfortranarray(x),
+    }
+    try:
+        import pandas as pd
+
+        kinds["pandas float64"] = lambda: pd.DataFrame(x)
+        kinds["pandas Int64 (<NA>)"] = lambda: pd.DataFrame(x).astype("Int64")
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        import polars as pl
+
+        kinds["polars Float64"] = lambda: pl.from_numpy(x)
+        kinds["polars Int64 (nulls)"] = lambda: pl.from_numpy(x).fill_nan(None).cast(pl.Int64)
+    except ImportError:  # pragma: no cover
+        pass
+    return kinds
+
+
 def extra_peak(call: Callable[[], Any]) -> int:
     tracemalloc.start()
     call()
@@ -131,6 +154,13 @@ def main() -> None:
                         f"| {coefficient} | {name} | {seconds * 1e3:,.1f} | {ratio:,.1f}x | "
                         f"{peak:,.1f} |"
                     )
+    print(f"\n### Input kinds, {sizes[-1]:,} x {RATERS}, 10% missing: wk.agreement (Fleiss)\n")
+    print("| input | median ms |")
+    print("| --- | ---: |")
+    for name, make in input_kinds(data(sizes[-1], 0.1)).items():
+        value = make()
+        seconds = interleaved({name: lambda value=value: wk.agreement(value)}, 7, warm_up=True)
+        print(f"| {name} | {seconds[name] * 1e3:,.1f} |")
     print(f"\nload average at the end: {os.getloadavg()}")
     if len(sizes) > 1:
         print("\n### Cost per rating, 1e6 x 5 against 1e5 x 5 (1.0 = linear)\n")
