@@ -89,6 +89,19 @@ def quiet_dask_notice() -> Iterator[None]:
         yield
 
 
+def wrap_frame(df: Any, hint: str) -> Any:
+    """``df`` as a narwhals frame, or an error naming the engines (``hint``: what to use for
+    arrays instead)."""
+    nw = import_optional("narwhals", "frames")
+    try:
+        with quiet_dask_notice():
+            return nw.from_native(df)
+    except TypeError:
+        raise WkappaTypeError(
+            f"`df` must be a data frame of {_ENGINES}; got {type(df).__name__}. Hint: {hint}"
+        ) from None
+
+
 def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
     if not isinstance(value, str):
         raise WkappaTypeError(
@@ -111,14 +124,7 @@ def frame_input(
 ) -> FrameInput:
     """Wrap ``df`` with narwhals and check the column names against its schema."""
     nw = import_optional("narwhals", "frames")
-    try:
-        with quiet_dask_notice():
-            frame = nw.from_native(df)
-    except TypeError:
-        raise WkappaTypeError(
-            f"`df` must be a data frame of {_ENGINES}; got {type(df).__name__}. "
-            "Hint: for arrays use wkappa.weighted_kappa(y_true, y_pred)."
-        ) from None
+    frame = wrap_frame(df, "for arrays use wkappa.weighted_kappa(y_true, y_pred).")
     schema = dict(frame.collect_schema())
     _check_name(y_true, "y_true", schema)
     _check_name(y_pred, "y_pred", schema)

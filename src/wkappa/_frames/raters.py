@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
-from ..exceptions import WkappaError, WkappaTypeError
-from .count import quiet_dask_notice
+from ..exceptions import WkappaError
+from .count import wrap_frame
 
 __all__ = ["rater_key", "rater_rows"]
 
@@ -53,14 +53,7 @@ def rater_rows(
     """Distinct rating rows of a frame: ``[(group, rows, multiplicity, rater_names)]`` (one
     entry with group None without ``by``)."""
     nw = import_optional("narwhals", "frames")
-    try:
-        with quiet_dask_notice():
-            frame = nw.from_native(df)
-    except TypeError:
-        raise WkappaTypeError(
-            f"`df` must be a data frame (pandas, polars, pyarrow, DuckDB, Dask, Spark); got "
-            f"{type(df).__name__}. Hint: for arrays use wkappa.agreement(ratings)."
-        ) from None
+    frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
     schema = dict(frame.collect_schema())
     wide = raters is not None
