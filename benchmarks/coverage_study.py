@@ -18,9 +18,9 @@ two families of population tables:
 
 For each design, R replicate tables are multinomial draws of n pairs from P (the K x K table
 is the sufficient statistic: no raw data needed). Every interval is computed by the library:
-the asymptotic (Wald) interval by the grouped code of ``frames.kappa_by_group``, 'fisher-z'
-by the function behind ``KappaResult.confidence_interval(method='fisher-z')``, both over all
-R tables at once; a random subset of replicates is checked against the public API
+the asymptotic (Wald) interval by the grouped code of ``frames.kappa_by_group``, 'score' and
+'fisher-z' by the functions behind ``KappaResult.confidence_interval(method=...)``, all over
+all R tables at once; a random subset of replicates is checked against the public API
 (``wk.kappa_test_from_table(table, weights=...).confidence_interval(method=...)``). The
 percentile and BCa bootstraps (``BootstrapMethod``) go through the public API, on a smaller
 sub-grid (they cost ~1 ms per replicate).
@@ -28,6 +28,13 @@ sub-grid (they cost ~1 ms per replicate).
 Reported per design and method: coverage of the population kappa among replicates whose
 kappa is defined, mean width, and the share of undefined replicates (kappa undefined, or the
 method returns nan). Seeds are fixed: the same command gives the same numbers.
+
+**Degenerate designs** (the one definition; the summaries are printed with and without them):
+a design is degenerate at its n when some category of the population is expected fewer than
+once in the sample (``n * min(row and column margins) < 1``: with skewed prevalence, K = 10
+at n <= 200), or when more than 1% of its replicate tables have an undefined kappa. A category
+that is usually absent from the sample cannot enter any interval computed from the observed
+table, yet with quadratic weights its rare pairs move kappa the most.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ import wkappa as wk
 from wkappa._core import cell_kappas
 from wkappa._frames import group_statistics
 from wkappa._stats import bootstrap as _bootstrap
-from wkappa._stats import fisher_z_limits
+from wkappa._stats import fisher_z_limits, score_limits
 from wkappa._stats.paired import expanded_level
 
 LEVEL = 0.95
@@ -57,7 +64,7 @@ KAPPAS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95)
 WEIGHTS = ("quadratic", "linear", "unweighted")
 PREVALENCES = ("balanced", "skewed")
 FAMILIES = ("chance", "ordinal")
-FAST_METHODS = ("asymptotic", "fisher-z")
+FAST_METHODS = ("asymptotic", "score", "fisher-z")
 BOOT_METHODS = ("percentile", "bca")
 # The bootstrap sub-grid.
 BOOT_NS = (30, 50, 100)
@@ -124,6 +131,11 @@ def designs(quick: bool) -> list[Design]:
     return out
 
 
+def degenerate(min_expected: float, undefined_share: float) -> bool:
+    """The design is degenerate at its n (see the module docstring)."""
+    return min_expected < 1.0 or undefined_share > 0.01
+
+
 def _cover(low: np.ndarray, high: np.ndarray, truth: float, defined: np.ndarray) -> dict:
     ok = defined & ~np.isnan(low) & ~np.isnan(high)
     hits = (low <= truth) & (truth <= high)
@@ -147,14 +159,22 @@ def run_design(
         warnings.simplefilter("ignore")
         wald = group_statistics(tables, design.weights, matrix, LEVEL)
         fisher = fisher_z_limits(tables, matrix, LEVEL)
+        score = score_limits(tables, matrix, LEVEL)
     defined = ~np.isnan(wald.kappa)
+    min_expected = design.n * min(joint.sum(axis=0).min(), joint.sum(axis=1).min())
     row: dict[str, object] = {
         **design.__dict__,
         "kappa": truth,
         "replications": replications,
         "kappa_undefined": float(1.0 - defined.mean()),
+        "min_expected": float(min_expected),
+        "degenerate": degenerate(float(min_expected), float(1.0 - defined.mean())),
     }
-    limits = {"asymptotic": (wald.ci_low, wald.ci_high), "fisher-z": fisher}
+    limits = {
+        "asymptotic": (wald.ci_low, wald.ci_high),
+        "score": score,
+        "fisher-z": fisher,
+    }
     # The vectorised limits are the public API's, replicate by replicate.
     for index in rng.choice(
         np.flatnonzero(defined), size=min(5, int(defined.sum())), replace=False
@@ -270,7 +290,13 @@ def plot(rows: list[dict[str, object]], methods: tuple[str, ...], path: Path) ->
     ks = sorted({int(row["k"]) for row in rows})  # type: ignore[call-overload]
     fig, axes = plt.subplots(1, len(ks), figsize=(3.2 * len(ks), 3.2), sharey=True)
     axes = np.atleast_1d(axes)
-    colours = {"asymptotic": "C0", "fisher-z": "C3", "percentile": "C2", "bca": "C1"}
+    colours = {
+        "asymptotic": "C0",
+        "score": "C4",
+        "fisher-z": "C3",
+        "percentile": "C2",
+        "bca": "C1",
+    }
     for ax, k in zip(axes, ks, strict=True):
         ax.axhspan(*BAND, color="0.85", zorder=0)
         for method in methods:
@@ -439,12 +465,19 @@ def main() -> None:
         f"n in {BOOT_NS}, K in {BOOT_KS}, kappa in {BOOT_KAPPAS}); {elapsed:.0f} s; "
         f"numpy {np.__version__}"
     )
+    print("\nAll designs:")
     print("\n".join(summarise(rows, methods)))
-    print("\nShare of designs below 93% / within 93-97% / above 97%, by K:")
+    kept = [row for row in rows if not row["degenerate"]]
+    print(f"\nWithout the {len(rows) - len(kept)} degenerate designs (see the docstring):")
+    print("\n".join(summarise(kept, methods)))
+    print("\nShare of designs below 93% / within 93-97% / above 97%, by K (all designs):")
     print("\n".join(by_k(rows, FAST_METHODS)))
+    print("\nThe same without the degenerate designs:")
+    print("\n".join(by_k(kept, FAST_METHODS)))
     for method in methods:
-        print(f"worst designs at n >= 30, {method}:")
+        print(f"worst designs at n >= 30, {method} (all / not degenerate):")
         print("\n".join(worst(rows, method, 30)))
+        print("\n".join(worst(kept, method, 30)))
 
 
 if __name__ == "__main__":

@@ -383,10 +383,10 @@ def kappa_by_group(
         naming how many groups).
     confidence_level : float, default 0.95
         Level of the interval.
-    ci_method : {'asymptotic', 'fisher-z'}, default 'asymptotic'
-        'asymptotic': ``kappa ± z * standard_error``; 'fisher-z': the small-sample interval
-        of :meth:`KappaResult.confidence_interval <wkappa.KappaResult.confidence_interval>`
-        (recommended for groups of fewer than 100 pairs).
+    ci_method : {'asymptotic', 'score', 'fisher-z'}, default 'asymptotic'
+        'asymptotic': ``kappa ± z * standard_error``; 'score' (recommended for groups of
+        fewer than 100 pairs) and 'fisher-z': the small-sample intervals of
+        :meth:`KappaResult.confidence_interval <wkappa.KappaResult.confidence_interval>`.
 
     Returns
     -------
@@ -433,9 +433,9 @@ def kappa_by_group(
     zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
     level = check_confidence_level(confidence_level)
-    if not isinstance(ci_method, str) or ci_method not in ("asymptotic", "fisher-z"):
+    if not isinstance(ci_method, str) or ci_method not in ("asymptotic", "score", "fisher-z"):
         raise WkappaError(
-            "`ci_method` must be 'asymptotic' or 'fisher-z'; got "
+            "`ci_method` must be 'asymptotic', 'score' or 'fisher-z'; got "
             f"{format_value(ci_method)}. Hint: bootstrap intervals are per result: "
             "wk.kappa_test_from_table(table).confidence_interval(method=wk.BootstrapMethod())."
         )
@@ -468,6 +468,10 @@ def kappa_by_group(
         from ._stats import fisher_z_limits
 
         ci_low, ci_high = fisher_z_limits(tables, matrix, level, computed.kappa)
+    elif ci_method == "score":
+        from ._stats import score_limits
+
+        ci_low, ci_high = score_limits(tables, matrix, level, computed.kappa)
     kappa = computed.kappa.copy()
     undefined = np.isnan(kappa) & ~stale
     if undefined.any():

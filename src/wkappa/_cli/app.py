@@ -197,10 +197,10 @@ def _interval_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--ci-method",
-        choices=("asymptotic", "fisher-z"),
+        choices=("asymptotic", "score", "fisher-z"),
         default="asymptotic",
-        help="interval without bootstrap: asymptotic (Wald, as SAS) or fisher-z (holds its "
-        "level for small n, e.g. under 100 pairs) (default: asymptotic)",
+        help="interval without bootstrap: asymptotic (Wald, as SAS), score (holds its level "
+        "for small n, e.g. under 100 pairs) or fisher-z (default: asymptotic)",
     )
     parser.add_argument(
         "--bootstrap",

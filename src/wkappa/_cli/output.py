@@ -6,7 +6,7 @@ a number or ``null`` (undefined):
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
 ``pvalue``, ``confidence_interval`` (an object: ``low``, ``high``, ``confidence_level`` and
-``method``: ``asymptotic``, ``fisher-z``, ``percentile`` or ``bca``, as in ``wkappa compare``
+``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in ``wkappa compare``
 and the result objects' ``to_dict()``; schema 1 had a ``[low, high]`` list and the level and
 method beside it), ``n``, ``interpretation``,
 ``labels``, ``weights``, ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
@@ -29,8 +29,12 @@ import numpy as np
 
 from .tables import label_text
 
+# The intervals computed from the table alone; the others are bootstrap methods.
+TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
+
 __all__ = [
     "ScoreRun",
+    "TABLE_INTERVALS",
     "Scored",
     "format_number",
     "format_pvalue",
@@ -180,7 +184,7 @@ def _matrix(table: np.ndarray, labels: Sequence[Any], digits: int | None) -> str
 
 
 def _ci_name(scored: Scored) -> str:
-    if scored.method in ("asymptotic", "fisher-z"):
+    if scored.method in TABLE_INTERVALS:
         return scored.method
     return f"bootstrap, {scored.method}"
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
-from .output import Scored, ScoreRun, format_number, format_pvalue
+from .output import TABLE_INTERVALS, Scored, ScoreRun, format_number, format_pvalue
 from .tables import label_text
 
 __all__ = [
@@ -117,7 +117,7 @@ def _headline(scored: Scored) -> str:
     level = f"{scored.level * 100:g}% CI"
     method = (
         scored.method
-        if scored.method in ("asymptotic", "fisher-z")
+        if scored.method in TABLE_INTERVALS
         else f"bootstrap ({scored.method})"
     )
     items = [

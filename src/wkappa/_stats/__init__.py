@@ -8,7 +8,7 @@ from .accumulator import KappaAccumulator
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
 from .inference import kappa_test, kappa_test_from_table
-from .intervals import fisher_z_limits
+from .intervals import fisher_z_limits, score_limits
 from .mean import mean_kappa
 from .paired import (
     DENSE_CUBE_CELLS,
@@ -41,6 +41,7 @@ __all__ = [
     "expanded_pvalue",
     "explain_table",
     "fisher_z_limits",
+    "score_limits",
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",

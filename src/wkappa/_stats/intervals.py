@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .._core import format_value, kappas, t_ppf, variances
+from .._core import format_value, kappas, norm_ppf, t_ppf, variances
 from ..exceptions import WkappaError
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ __all__ = [
     "json_float",
     "json_label",
     "make_rng",
+    "score_limits",
 ]
 
 
@@ -186,11 +187,14 @@ def _bad_rng(rng: Any) -> str:
     )
 
 
-IntervalName = Literal["asymptotic", "fisher-z"]
+IntervalName = Literal["asymptotic", "fisher-z", "score"]
+
+# The intervals computed from the table alone (no resampling), in the order the docs list them.
+TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 
 _METHOD_HINT = (
-    "`method` must be 'asymptotic', 'fisher-z', 'bootstrap', 'percentile', 'bca' or a "
-    "BootstrapMethod(...)"
+    "`method` must be 'asymptotic', 'score', 'fisher-z', 'bootstrap', 'percentile', 'bca' or "
+    "a BootstrapMethod(...)"
 )
 
 
@@ -198,7 +202,7 @@ def check_method(method: Any) -> IntervalName | BootstrapMethod:
     if isinstance(method, BootstrapMethod):
         return method
     if isinstance(method, str):
-        if method in ("asymptotic", "fisher-z"):
+        if method in TABLE_INTERVALS:
             return method  # type: ignore[return-value]
         if method == "bootstrap":
             return BootstrapMethod()
@@ -206,7 +210,11 @@ def check_method(method: Any) -> IntervalName | BootstrapMethod:
             return BootstrapMethod(method="percentile")
         if method == "bca":
             return BootstrapMethod(method="bca")
-    hint = " Hint: the small-sample interval is 'fisher-z'." if method == "fisher_z" else ""
+    hint = (
+        " Hint: the small-sample interval is 'score'."
+        if method in ("fisher_z", "wilson", "score-type")
+        else ""
+    )
     raise WkappaError(f"{_METHOD_HINT}; got {format_value(method)}.{hint}")
 
 
@@ -289,3 +297,141 @@ def _t_quantiles(p: float, df: np.ndarray) -> np.ndarray:
     values, inverse = np.unique(df, return_inverse=True)
     quantiles = np.array([t_ppf(p, float(v)) if v > 0 else math.nan for v in values])
     return quantiles[inverse].reshape(df.shape)
+
+
+# Bisection steps along each half of the path: 2**-60 of the path, finer than the limits need.
+_SCORE_STEPS = 50
+
+
+def score_limits(
+    tables: np.ndarray, weights: np.ndarray, confidence_level: float, kappa: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The score-type (profile-variance) interval of each table's kappa.
+
+    Parameters
+    ----------
+    tables : ndarray of shape (..., K, K)
+        Counts O (integer or weighted), any number of leading axes.
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+    confidence_level : float
+        Nominal coverage.
+    kappa : float or ndarray of shape (...), optional
+        The kappa of each table as the caller reports it (computed if omitted); the interval
+        always contains it.
+
+    Returns
+    -------
+    low, high : ndarray of shape (...)
+        nan where kappa is undefined or ``n <= 1``.
+
+    Notes
+    -----
+    The interval is the set of kappa0 that the large-sample test of ``H0: kappa = kappa0``
+    does not reject when the variance is evaluated under ``H0`` rather than at the estimate
+    (the score principle of Wilson (1927) for a proportion; for kappa, Donner & Eliasziw
+    (1992) evaluate it under the hypothesised value for K = 2):
+
+    .. math::
+
+        \\{\\kappa_0 : (\\hat\\kappa - \\kappa_0)^2 \\le z_{(1+\\gamma)/2}^2\\,
+        V(P_{\\kappa_0}) / n\\}
+
+    with ``V`` the Fleiss-Cohen-Everitt (1969) variance and ``P_kappa0`` a table with kappa
+    ``kappa0`` next to the observed proportions ``P = O / n``. The tables ``P_kappa0`` lie on
+    a path through ``P`` (so the limits are found by bisection, 50 steps per side):
+
+    * towards chance: ``(1 - s) P + s r c'`` keeps the margins ``r``, ``c`` and has kappa
+      ``(1 - s) kappa`` exactly;
+    * towards perfect agreement: ``(1 - s) P + s diag((r + c) / 2)``, up to kappa = 1;
+    * past chance towards disagreement: ``(1 - s) r c' + s N`` with ``N`` proportional to
+      ``r_i c_j W_ij`` (chance weighted by the disagreement weights, kappa < 0).
+
+    The interval containing kappa = 0 first follows the chance segment, then the next one.
+    Mixing with chance lets the variance see disagreements the sample did not show (a
+    perfect-agreement table still gets a lower limit below 1, like Wilson's interval at
+    0 or n successes); below the estimate that makes it conservative when the disagreements
+    are all between neighbouring categories and the weights are quadratic. If the test does
+    not reject at the end of the disagreement segment, the lower limit is that end's kappa.
+    The coverage study in ``benchmarks/coverage_study.py`` (BENCHMARKS.md) measures it.
+    """
+    counts = np.asarray(tables, dtype=np.float64)
+    shape = counts.shape[:-2]
+    k = counts.shape[-1]
+    counts = counts.reshape(-1, k, k)
+    n = counts.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        own = np.asarray(kappas(counts, weights), dtype=np.float64).reshape(-1)
+        p = counts / n[:, None, None]
+        rows, cols = p.sum(axis=2), p.sum(axis=1)
+        chance = rows[:, :, None] * cols[:, None, :]
+        agreement = np.eye(k)[None] * ((rows + cols) / 2.0)[:, None, :]
+        against = chance * weights[None]
+        against = against / against.sum(axis=(1, 2))[:, None, None]
+        quantile = norm_ppf(0.5 + confidence_level / 2.0)
+        positive = (own > 0.0)[:, None, None]
+        negative = (own < 0.0)[:, None, None]
+        # Each side: the first segment from P to `first`, the second from `first` to `second`.
+        up_first = np.where(negative, chance, agreement)
+        down_first = np.where(positive, chance, against)
+        high = _score_end(p, up_first, agreement, n, weights, own, quantile)
+        low = _score_end(p, down_first, against, n, weights, own, quantile)
+    if kappa is None:
+        kappa = own
+    else:
+        kappa = np.broadcast_to(np.asarray(kappa, dtype=np.float64), shape).reshape(-1)
+    bad = np.isnan(own) | np.isnan(kappa) | ~(n > 1.0)
+    low = np.where(bad, np.nan, np.fmin(low, kappa))
+    high = np.where(bad, np.nan, np.fmax(high, kappa))
+    return low.reshape(shape), high.reshape(shape)
+
+
+def _score_end(
+    p: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    n: np.ndarray,
+    weights: np.ndarray,
+    own: np.ndarray,
+    quantile: float,
+) -> np.ndarray:
+    """Kappa where the score test first rejects along the path P -> first -> second
+    (position u in [0, 2]), or at the path's end if it never does."""
+    bound = quantile**2 / n
+    step_one, step_two = first - p, second - first
+
+    def at(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        one = np.minimum(u, 1.0)[:, None, None]
+        two = np.maximum(u - 1.0, 0.0)[:, None, None]
+        kappa, spread = _kappa_and_spread(p + one * step_one + two * step_two, weights)
+        return kappa, (own - kappa) ** 2 > bound * spread
+
+    low = np.zeros_like(own)
+    high = np.full_like(own, 2.0)
+    end, rejected = at(high)
+    for _ in range(_SCORE_STEPS):
+        middle = 0.5 * (low + high)
+        _, reject = at(middle)
+        high = np.where(reject, middle, high)
+        low = np.where(reject, low, middle)
+    limit, _ = at(high)
+    return np.where(rejected, limit, end)
+
+
+def _kappa_and_spread(p: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Kappa and ``n * Var(kappa)`` (Fleiss-Cohen-Everitt) of proportion tables p (G, K, K).
+
+    The same formula as :func:`wkappa._core.variances`, for tables that already sum to 1.
+    """
+    rows, cols = p.sum(axis=2), p.sum(axis=1)
+    w_row = cols @ weights.T
+    w_col = rows @ weights
+    d_e = np.einsum("gi,gi->g", rows, w_row)
+    kappa = 1.0 - np.einsum("gij,ij->g", p, weights) / d_e
+    influence = weights[None] - (1.0 - kappa)[:, None, None] * (
+        w_row[:, :, None] + w_col[:, None, :]
+    )
+    mean = (p * influence).sum(axis=(1, 2))
+    centred = influence - mean[:, None, None]
+    spread = (p * centred * centred).sum(axis=(1, 2)) / d_e / d_e
+    return kappa, spread

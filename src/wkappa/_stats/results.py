@@ -22,6 +22,7 @@ from .intervals import (
     check_confidence_level,
     check_method,
     fisher_z_limits,
+    score_limits,
     json_float,
     json_label,
     make_rng,
@@ -204,7 +205,7 @@ class KappaResult:
         self,
         confidence_level: float = 0.95,
         *,
-        method: Literal["asymptotic", "fisher-z", "bootstrap", "percentile", "bca"]
+        method: Literal["asymptotic", "score", "fisher-z", "bootstrap", "percentile", "bca"]
         | BootstrapMethod = "asymptotic",
     ) -> ConfidenceInterval:
         """A two-sided confidence interval for kappa.
@@ -213,9 +214,12 @@ class KappaResult:
         ----------
         confidence_level : float, default 0.95
             Nominal coverage, strictly between 0 and 1.
-        method : {'asymptotic', 'fisher-z', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
+        method : {'asymptotic', 'score', 'fisher-z', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
             'asymptotic': ``statistic ± z * standard_error`` (normal, as SAS and statsmodels;
-            not clipped to [-1, 1]). 'fisher-z': the small-sample interval (half a pair of
+            not clipped to [-1, 1]). 'score': the small-sample interval (the kappas a
+            large-sample test with the variance evaluated under the hypothesised kappa does
+            not reject; formula in the Notes), deterministic. 'fisher-z': an earlier
+            small-sample interval (half a pair of
             chance agreement, Fisher's z scale, Student's t with n - 1 degrees of freedom;
             formula in the Notes), deterministic and inside (-1, 1). 'bootstrap'
             (= 'percentile') and 'bca' use ``BootstrapMethod()`` defaults (9999 replicates,
@@ -228,6 +232,19 @@ class KappaResult:
 
         Notes
         -----
+        The 'score' interval is the set of kappa0 with
+
+        .. math::
+
+            (\\hat\\kappa - \\kappa_0)^2 \\le z_{(1+\\gamma)/2}^2 \\, V(P_{\\kappa_0}) / n,
+
+        where ``V`` is the Fleiss-Cohen-Everitt variance and ``P_kappa0`` the table with kappa
+        ``kappa0`` on the path from the observed proportions towards chance agreement (same
+        margins) or towards perfect agreement (see ``score_limits`` in
+        ``wkappa._stats.intervals``). Like Wilson's (1927) interval for a proportion, it does
+        not collapse at kappa = 1, and its coverage stays near the level at n = 30-50 where the
+        asymptotic interval's does not (BENCHMARKS.md).
+
         The 'fisher-z' interval of n pairs, with ``kappa_s = kappa * n / (n + 1/2)`` (the kappa
         of the table plus half a pair of chance agreement, ``O + E / (2n)``) and ``s`` that
         table's Fleiss-Cohen-Everitt standard error, is
@@ -248,12 +265,18 @@ class KappaResult:
         >>> low, high = result.confidence_interval(0.90)
         >>> round(low, 4), round(high, 4)
         (0.3837, 0.7879)
-        >>> small = result.confidence_interval(0.90, method="fisher-z")
+        >>> small = result.confidence_interval(0.90, method="score")
         >>> round(small.low, 4), round(small.high, 4), small.method
+        (0.3453, 0.7536, 'score')
+        >>> other = result.confidence_interval(0.90, method="fisher-z")
+        >>> round(other.low, 4), round(other.high, 4), other.method
         (0.3368, 0.7496, 'fisher-z')
         """
         level = check_confidence_level(confidence_level)
         how = check_method(method)
+        if how == "score":
+            low, high = score_limits(self.table, self.weight_matrix, level, self.statistic)
+            return ConfidenceInterval(float(low), float(high), level, "score")
         if how == "fisher-z":
             low, high = fisher_z_limits(self.table, self.weight_matrix, level, self.statistic)
             return ConfidenceInterval(float(low), float(high), level, "fisher-z")
