@@ -203,16 +203,16 @@ def test_bad_method_names_the_parameter(bad: object) -> None:
 def test_explain_warns_about_small_n_and_names_the_fix() -> None:
     small = wk.kappa_test_from_table([[20, 5], [4, 15]])
     text = small.explain()
-    assert "n = 44 < 100" in text and "method='fisher-z'" in text
-    low, high = small.confidence_interval(method="fisher-z")
+    assert "n = 44 < 100" in text and "method='score'" in text
+    low, high = small.confidence_interval(method="score")
     assert f"[{low:.6g}, {high:.6g}]" in text
     large = wk.kappa_test_from_table([[200, 50], [40, 150]])
-    assert "fisher-z" not in large.explain()
+    assert "method='score'" not in large.explain()
 
 
 def test_result_docs_give_the_rule() -> None:
     doc = wk.KappaResult.__doc__ or ""
-    assert "fisher-z" in doc and "100" in doc
+    assert "method='score'" in doc and "100" in doc
 
 
 # --------------------------------------------------------------------------- kappa_by_group
@@ -247,7 +247,9 @@ def test_kappa_by_group_bad_ci_method(bad: object) -> None:
     from wkappa import frames
 
     df = pd.DataFrame({"g": [1, 1, 2, 2], "t": [0, 1, 0, 1], "p": [0, 1, 1, 1]})
-    with pytest.raises(WkappaError, match="`ci_method` must be 'asymptotic' or 'fisher-z'"):
+    with pytest.raises(
+        WkappaError, match="`ci_method` must be 'asymptotic', 'score' or 'fisher-z'"
+    ):
         frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", ci_method=bad)
 
 
@@ -313,7 +315,7 @@ def test_cli_ci_method_conflicts_with_bootstrap(small_csv) -> None:
 def test_explain_warns_about_high_kappa_below_1000_pairs() -> None:
     text = wk.kappa_test_from_table([[250, 5], [5, 240]]).explain()
     assert "kappa >= 0.8 with n = 500 < 1000" in text
-    assert "fisher-z" not in wk.kappa_test_from_table([[550, 5], [5, 540]]).explain()
+    assert "method='score'" not in wk.kappa_test_from_table([[550, 5], [5, 540]]).explain()
 
 
 # --------------------------------------------------------------------------- paired difference

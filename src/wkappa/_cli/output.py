@@ -6,9 +6,9 @@ a number or ``null`` (undefined):
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
 ``pvalue``, ``confidence_interval`` (an object: ``low``, ``high``, ``confidence_level`` and
-``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in ``wkappa compare``
-and the result objects' ``to_dict()``; schema 1 had a ``[low, high]`` list and the level and
-method beside it), ``n``, ``interpretation``,
+``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in
+``wkappa compare`` and the result objects' ``to_dict()``; schema 1 had a ``[low, high]``
+list and the level and method beside it), ``n``, ``interpretation``,
 ``labels``, ``weights``, ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
 ``group`` (the value).

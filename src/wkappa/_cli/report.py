@@ -115,11 +115,7 @@ def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str
 def _headline(scored: Scored) -> str:
     result = scored.result
     level = f"{scored.level * 100:g}% CI"
-    method = (
-        scored.method
-        if scored.method in TABLE_INTERVALS
-        else f"bootstrap ({scored.method})"
-    )
+    method = scored.method if scored.method in TABLE_INTERVALS else f"bootstrap ({scored.method})"
     items = [
         ("kappa", format_number(result.statistic), f"{result.interpretation} agreement"),
         (level, f"[{format_number(scored.low)}, {format_number(scored.high)}]", method),

@@ -41,7 +41,6 @@ __all__ = [
     "expanded_pvalue",
     "explain_table",
     "fisher_z_limits",
-    "score_limits",
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",
@@ -49,6 +48,7 @@ __all__ = [
     "paired_kappa_test",
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_table",
+    "score_limits",
 ]
 
 # Several raters (appended).

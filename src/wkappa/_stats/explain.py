@@ -165,11 +165,11 @@ def explain_result(result: KappaResult) -> str:
     ]
     reason = small_sample_reason(result.n, result.statistic)
     if reason is not None:
-        small_low, small_high = result.confidence_interval(method="fisher-z")
+        small_low, small_high = result.confidence_interval(method="score")
         lines += [
             f"  Small sample ({reason}): this large-sample interval tends to cover the true "
             "kappa less than 95% of the time.",
-            "  confidence_interval(method='fisher-z') keeps its level at small n: "
+            "  confidence_interval(method='score') keeps its level at small n: "
             f"95% CI [{small_low:.6g}, {small_high:.6g}]",
         ]
     return "\n".join(lines)

@@ -22,10 +22,10 @@ from .intervals import (
     check_confidence_level,
     check_method,
     fisher_z_limits,
-    score_limits,
     json_float,
     json_label,
     make_rng,
+    score_limits,
 )
 
 __all__ = [
@@ -214,7 +214,8 @@ class KappaResult:
         ----------
         confidence_level : float, default 0.95
             Nominal coverage, strictly between 0 and 1.
-        method : {'asymptotic', 'score', 'fisher-z', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
+        method : str or BootstrapMethod, default 'asymptotic'
+            One of 'asymptotic', 'score', 'fisher-z', 'bootstrap', 'percentile', 'bca'.
             'asymptotic': ``statistic ± z * standard_error`` (normal, as SAS and statsmodels;
             not clipped to [-1, 1]). 'score': the small-sample interval (the kappas a
             large-sample test with the variance evaluated under the hypothesised kappa does
@@ -267,7 +268,7 @@ class KappaResult:
         (0.3837, 0.7879)
         >>> small = result.confidence_interval(0.90, method="score")
         >>> round(small.low, 4), round(small.high, 4), small.method
-        (0.3453, 0.7536, 'score')
+        (0.3527, 0.7507, 'score')
         >>> other = result.confidence_interval(0.90, method="fisher-z")
         >>> round(other.low, 4), round(other.high, 4), other.method
         (0.3368, 0.7496, 'fisher-z')

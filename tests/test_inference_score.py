@@ -1,0 +1,246 @@
+"""The score-type ('score') interval: its limits against an exact reference written from its
+definition (Fractions for the variance, scipy's normal quantile), its properties on random
+tables, and its plumbing through KappaResult, kappa_by_group and the command line.
+
+There are no published values for this interval (it generalises the K = 2 idea of evaluating
+the variance under the hypothesised kappa); its coverage is checked by simulation in
+test_inference_coverage.py (slow) and measured by benchmarks/coverage_study.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from wkappa._stats import score_limits
+from wkappa.exceptions import WkappaError
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+Table = list[list[Fraction]]
+
+
+def _kappa_and_variance(p: Table, w: Table) -> tuple[Fraction, Fraction]:
+    """kappa and n * Var(kappa) of proportions p (summing to 1), disagreement-weight form:
+    Var = [sum p (W_ij - (1 - k)(wr_i + wc_j))² - (1 - k)² D_e²] / D_e²."""
+    k = len(p)
+    r = [sum(p[i]) for i in range(k)]
+    c = [sum(p[i][j] for i in range(k)) for j in range(k)]
+    wr = [sum(w[i][j] * c[j] for j in range(k)) for i in range(k)]
+    wc = [sum(w[i][j] * r[i] for i in range(k)) for j in range(k)]
+    d_e = sum(r[i] * wr[i] for i in range(k))
+    d_o = sum(w[i][j] * p[i][j] for i in range(k) for j in range(k))
+    kappa = 1 - d_o / d_e
+    total = sum(
+        p[i][j] * (w[i][j] - (1 - kappa) * (wr[i] + wc[j])) ** 2 for i in range(k) for j in range(k)
+    )
+    return kappa, (total - (1 - kappa) ** 2 * d_e**2) / d_e**2
+
+
+def _mix(a: Table, b: Table, s: Fraction) -> Table:
+    return [
+        [(1 - s) * x + s * y for x, y in zip(ra, rb, strict=True)]
+        for ra, rb in zip(a, b, strict=True)
+    ]
+
+
+def _reference_limits(table: np.ndarray, weights: str, level: float) -> tuple[float, float]:
+    """The limits from the definition in the docs: the path P -> chance (same margins) ->
+    disagreement below kappa-hat, P -> perfect agreement (through chance when kappa-hat < 0)
+    above it; the test evaluated exactly at each point, bisection on the path position."""
+    stats = pytest.importorskip("scipy.stats")
+    k = table.shape[0]
+    matrix = wk.kappa_test_from_table(np.ones((k, k)), weights=weights).weight_matrix
+    w = [[Fraction(float(x)) for x in row] for row in matrix]
+    counts = [[Fraction(int(x)) for x in row] for row in table]
+    n = sum(sum(row) for row in counts)
+    p = [[x / n for x in row] for row in counts]
+    r = [sum(p[i]) for i in range(k)]
+    c = [sum(p[i][j] for i in range(k)) for j in range(k)]
+    chance = [[r[i] * c[j] for j in range(k)] for i in range(k)]
+    agree = [[(r[i] + c[i]) / 2 if i == j else Fraction(0) for j in range(k)] for i in range(k)]
+    raw = [[chance[i][j] * w[i][j] for j in range(k)] for i in range(k)]
+    total = sum(sum(row) for row in raw)
+    against = [[x / total for x in row] for row in raw]
+    kappa, _ = _kappa_and_variance(p, w)
+    z = Fraction(float(stats.norm.ppf(0.5 + level / 2)))
+
+    def limit(first: Table, second: Table) -> float:
+        def point(u: Fraction) -> Table:
+            return _mix(p, first, u) if u <= 1 else _mix(first, second, u - 1)
+
+        def rejects(u: Fraction) -> tuple[Fraction, bool]:
+            k0, n_var = _kappa_and_variance(point(u), w)
+            return k0, (kappa - k0) ** 2 > z * z * n_var / n
+
+        end, rejected = rejects(Fraction(2))
+        if not rejected:
+            return float(end)
+        low, high = 0.0, 2.0
+        for _ in range(55):
+            middle = (low + high) / 2
+            if rejects(Fraction(middle))[1]:
+                high = middle
+            else:
+                low = middle
+        return float(rejects(Fraction(high))[0])
+
+    if kappa < 0:
+        return limit(against, against), limit(chance, agree)
+    return limit(chance if kappa > 0 else against, against), limit(agree, agree)
+
+
+TABLES = [
+    np.array([[20, 5], [4, 15]]),
+    np.array([[20, 0], [0, 15]]),  # kappa = 1
+    np.array([[10, 2, 1, 0], [1, 8, 2, 0], [0, 1, 5, 1], [0, 0, 1, 3]]),
+    np.array([[3, 4, 0], [2, 1, 5], [6, 0, 1]]),  # kappa < 0
+    np.array([[1, 1], [1, 0]]),  # n = 3, kappa < 0
+]
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+@pytest.mark.parametrize("index", range(len(TABLES)))
+def test_limits_match_exact_reference(weights: str, index: int) -> None:
+    table = TABLES[index]
+    result = wk.kappa_test_from_table(table, weights=weights)
+    for level in (0.95, 0.8):
+        ci = result.confidence_interval(level, method="score")
+        low, high = _reference_limits(table, weights, level)
+        assert (ci.low, ci.high) == pytest.approx((low, high), abs=1e-9)
+        assert ci.method == "score" and ci.n_resamples == 0 and ci.confidence_level == level
+
+
+def test_worked_values() -> None:
+    """Kept as numbers so that a change of the method shows up here too."""
+    result = wk.kappa_test_from_table([[20, 5], [4, 15]], weights="unweighted")
+    low, high = result.confidence_interval(0.9, method="score")
+    assert (round(low, 4), round(high, 4)) == (0.3527, 0.7507)
+    low, high = wk.kappa_test_from_table([[20, 0], [0, 15]]).confidence_interval(method="score")
+    assert high == 1.0 and 0.7 < low < 0.9
+
+
+tables = st.integers(2, 4).flatmap(
+    lambda k: st.lists(st.integers(0, 15), min_size=k * k, max_size=k * k).map(
+        lambda cells: np.array(cells).reshape(k, k)
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(table=tables, weights=st.sampled_from(["quadratic", "linear", "unweighted"]))
+def test_properties_on_random_tables(table: np.ndarray, weights: str) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wk.exceptions.UndefinedKappaWarning)
+        result = wk.kappa_test_from_table(table, weights=weights)
+    low, high = result.confidence_interval(method="score")
+    if np.isnan(result.statistic) or table.sum() <= 1:
+        assert np.isnan(low) and np.isnan(high)
+        return
+    assert low <= result.statistic <= high <= 1.0
+    # Rater order does not matter (the path and the variance are symmetric).
+    flipped = wk.kappa_test_from_table(table.T, weights=weights)
+    assert flipped.confidence_interval(method="score") == pytest.approx((low, high), abs=1e-9)
+    # A narrower level gives a nested interval.
+    inner = result.confidence_interval(0.8, method="score")
+    assert low - 1e-12 <= inner.low and inner.high <= high + 1e-12
+
+
+def test_more_pairs_give_a_narrower_interval_and_perfect_agreement_a_real_one() -> None:
+    base = np.array([[6, 1, 0], [1, 5, 1], [0, 1, 4]])
+    widths = []
+    for factor in (1, 4, 16):
+        low, high = wk.kappa_test_from_table(base * factor).confidence_interval(method="score")
+        widths.append(high - low)
+    assert widths[0] > widths[1] > widths[2]
+    lows = [
+        wk.kappa_test_from_table(np.diag([m, m, m])).confidence_interval(method="score").low
+        for m in (3, 10, 30)
+    ]
+    assert lows[0] < lows[1] < lows[2] < 1.0
+
+
+def test_vectorised_limits_equal_one_table_at_a_time() -> None:
+    rng = np.random.default_rng(5)
+    tables = rng.multinomial(25, np.full(9, 1 / 9), size=40).reshape(5, 8, 3, 3)
+    matrix = wk.kappa_test_from_table(np.ones((3, 3)), weights="linear").weight_matrix
+    low, high = score_limits(tables, matrix, 0.9)
+    assert low.shape == high.shape == (5, 8)
+    for index in np.ndindex(5, 8):
+        ci = wk.kappa_test_from_table(tables[index], weights="linear").confidence_interval(
+            0.9, method="score"
+        )
+        assert (low[index], high[index]) == pytest.approx((ci.low, ci.high), rel=1e-12)
+
+
+def test_weighted_counts_and_undefined_tables() -> None:
+    table = np.array([[10.5, 2.25], [1.75, 8.0]])
+    ci = wk.kappa_test_from_table(table).confidence_interval(method="score")
+    assert np.isfinite(ci.low) and ci.low < ci.high
+    with pytest.warns(wk.exceptions.UndefinedKappaWarning):
+        result = wk.kappa_test_from_table([[5, 0], [0, 0]])
+    assert all(np.isnan(x) for x in result.confidence_interval(method="score"))
+
+
+def test_bad_method_hint_names_score() -> None:
+    result = wk.kappa_test_from_table([[20, 5], [4, 15]])
+    with pytest.raises(WkappaError, match=r"'score'.*Hint: the small-sample interval is 'score'"):
+        result.confidence_interval(method="wilson")  # type: ignore[arg-type]
+
+
+def test_kappa_by_group_score_equals_each_group_result() -> None:
+    pd = pytest.importorskip("pandas")
+    from wkappa import frames
+
+    rng = np.random.default_rng(12)
+    truth = rng.integers(0, 4, 300)
+    pred = np.clip(truth + rng.integers(-1, 2, 300), 0, 3)
+    group = rng.integers(0, 6, 300)
+    df = pd.DataFrame({"g": group, "t": truth, "p": pred})
+    out = frames.kappa_by_group(
+        df, y_true="t", y_pred="p", by="g", ci_method="score", confidence_level=0.9
+    )
+    for row in out.itertuples():
+        mask = group == row.g
+        result = wk.kappa_test(truth[mask], pred[mask], labels=range(4))
+        ci = result.confidence_interval(0.9, method="score")
+        assert (row.ci_low, row.ci_high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+
+
+def _run(*args: object) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "wkappa", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cli_ci_method_score(tmp_path) -> None:
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 4, 40)
+    pred = np.clip(truth + rng.integers(-1, 2, 40), 0, 3)
+    path = tmp_path / "ratings.csv"
+    path.write_text(
+        "truth,pred\n" + "".join(f"{a},{b}\n" for a, b in zip(truth, pred, strict=True))
+    )
+    proc = _run("score", path, "--true", "truth", "--pred", "pred", "--format", "json",
+                "--ci-method", "score", "--ci", "0.9")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["confidence_interval"]["method"] == "score"
+    ci = wk.kappa_test(truth, pred).confidence_interval(0.9, method="score")
+    got = [doc["confidence_interval"]["low"], doc["confidence_interval"]["high"]]
+    assert got == pytest.approx([ci.low, ci.high], rel=1e-12)
+    text = _run("score", path, "--true", "truth", "--pred", "pred", "--ci-method", "score")
+    assert text.returncode == 0 and "score" in text.stdout and "bootstrap" not in text.stdout
