@@ -33,8 +33,8 @@ from .tables import label_text
 TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 
 __all__ = [
-    "ScoreRun",
     "TABLE_INTERVALS",
+    "ScoreRun",
     "Scored",
     "format_number",
     "format_pvalue",
