@@ -9,9 +9,10 @@ test_inference_coverage.py (slow) and measured by benchmarks/coverage_study.py.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -218,12 +219,13 @@ def test_kappa_by_group_score_equals_each_group_result() -> None:
 
 
 def _run(*args: object) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "wkappa", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """``wkappa ARGS`` in this process (the CLI's ``main``), as a finished process."""
+    from wkappa._cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def test_cli_ci_method_score(tmp_path) -> None:
