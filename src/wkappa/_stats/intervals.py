@@ -341,17 +341,20 @@ def score_limits(
     ``kappa0`` next to the observed proportions ``P = O / n``. The tables ``P_kappa0`` lie on
     a path through ``P`` (so the limits are found by bisection, 50 steps per side):
 
-    * towards chance: ``(1 - s) P + s r c'`` keeps the margins ``r``, ``c`` and has kappa
-      ``(1 - s) kappa`` exactly;
-    * towards perfect agreement: ``(1 - s) P + s diag((r + c) / 2)``, up to kappa = 1;
-    * past chance towards disagreement: ``(1 - s) r c' + s N`` with ``N`` proportional to
-      ``r_i c_j W_ij`` (chance weighted by the disagreement weights, kappa < 0).
+    * towards chance, ``C = r c'``: ``(1 - s) P + s C`` keeps the margins ``r``, ``c`` and
+      has kappa ``(1 - s) kappa`` exactly;
+    * towards perfect agreement, ``A = diag((r + c) / 2)`` (kappa 1);
+    * towards disagreement, ``N`` proportional to ``r_i c_j W_ij`` (chance weighted by the
+      disagreement weights, kappa < 0).
 
-    The interval containing kappa = 0 first follows the chance segment, then the next one.
+    With kappa > 0 the upper limit lies on the segment P -> A and the lower one on
+    P -> C -> N; with kappa < 0 the upper one on P -> C -> A and the lower one on P -> N;
+    with kappa = 0 on P -> A and P -> N.
+
     Mixing with chance lets the variance see disagreements the sample did not show (a
-    perfect-agreement table still gets a lower limit below 1, like Wilson's interval at
-    0 or n successes); below the estimate that makes it conservative when the disagreements
-    are all between neighbouring categories and the weights are quadratic. If the test does
+    perfect-agreement table still gets a lower limit below 1, like Wilson's interval at 0 or
+    n successes); below the estimate that makes it conservative when the disagreements are
+    all between neighbouring categories (ordinal tables). If the test does
     not reject at the end of the disagreement segment, the lower limit is that end's kappa.
     The coverage study in ``benchmarks/coverage_study.py`` (BENCHMARKS.md) measures it.
     """
