@@ -1,6 +1,6 @@
 """Coverage of the 95% kappa intervals by simulation from known population tables.
 
-Run: ``python benchmarks/coverage_study.py`` (full grid, a few minutes on one core) or
+Run: ``python benchmarks/coverage_study.py`` (full grid, about 20 minutes on one core) or
 ``python benchmarks/coverage_study.py --quick`` (a smaller grid and fewer replications).
 Options: ``--out DIR`` for the CSV and the plot (default ``benchmarks/results``),
 ``--no-bootstrap`` to skip the (slow) percentile and BCa intervals.
