@@ -70,10 +70,10 @@ class ConfidenceInterval:
     confidence_level : float
         The nominal coverage, e.g. 0.95.
     method : str
-        'asymptotic', 'fisher-z', 'percentile' or 'bca'; 'expanded-percentile' for the paired
-        difference of :func:`~wkappa.paired_kappa_test`.
+        'asymptotic', 'score', 'fisher-z', 'percentile' or 'bca'; 'expanded-percentile' for
+        the paired difference of :func:`~wkappa.paired_kappa_test`.
     n_resamples : int
-        Bootstrap replicates drawn (0 for the asymptotic and Fisher-z intervals).
+        Bootstrap replicates drawn (0 for the asymptotic, score and Fisher-z intervals).
     n_undefined : int
         Bootstrap replicates whose kappa was undefined and were dropped (see
         :class:`BootstrapMethod`).
