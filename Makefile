@@ -2,7 +2,8 @@
 #   make demo   -- the main job on built-in demo data
 #   make test   -- lint, type-check, import contracts, the documentation build and the whole test suite
 #   make test-fast -- the inner loop: lint, the tests not marked slow or integration (heavy
-#                     property tests with a tenth of their examples), stopping at the first failure
+#                     property tests with a tenth of their examples) on two worker processes,
+#                     stopping at the first failure
 # (make docs builds the documentation site alone: docs/_build/html/index.html)
 PYTHON ?= python3
 VENV := .venv
@@ -62,7 +63,7 @@ test: lint imports typecheck chromium docs pytest
 
 test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
-	WKAPPA_TEST_FAST=1 $(PY) -m pytest -m "not slow and not integration" -x -q
+	WKAPPA_TEST_FAST=1 $(PY) -m pytest -m "not slow and not integration" -x -q -n 2
 
 # Every benchmarks/bench_*.py script, one after the other (results: BENCHMARKS.md).
 bench: $(STAMP)
