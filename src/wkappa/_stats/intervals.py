@@ -301,6 +301,8 @@ def _t_quantiles(p: float, df: np.ndarray) -> np.ndarray:
 
 # Bisection steps along each half of the path: 2**-60 of the path, finer than the limits need.
 _SCORE_STEPS = 50
+# A kappa this close to 0 takes the path of kappa = 0 (float rounding of an exact 0).
+_ZERO_KAPPA = 1e-12
 
 
 def score_limits(
@@ -308,22 +310,8 @@ def score_limits(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The score-type (profile-variance) interval of each table's kappa.
 
-    Parameters
-    ----------
-    tables : ndarray of shape (..., K, K)
-        Counts O (integer or weighted), any number of leading axes.
-    weights : ndarray of shape (K, K)
-        Disagreement weights W.
-    confidence_level : float
-        Nominal coverage.
-    kappa : float or ndarray of shape (...), optional
-        The kappa of each table as the caller reports it (computed if omitted); the interval
-        always contains it.
-
-    Returns
-    -------
-    low, high : ndarray of shape (...)
-        nan where kappa is undefined or ``n <= 1``.
+    Parameters and return values as :func:`fisher_z_limits`, except that only an undefined
+    kappa or ``n <= 1`` gives nan limits.
 
     Notes
     -----
@@ -372,8 +360,11 @@ def score_limits(
         against = chance * weights[None]
         against = against / against.sum(axis=(1, 2))[:, None, None]
         quantile = norm_ppf(0.5 + confidence_level / 2.0)
-        positive = (own > 0.0)[:, None, None]
-        negative = (own < 0.0)[:, None, None]
+        # The path turns on the sign of kappa; within rounding of 0 it counts as 0, so that
+        # float noise (a transposed table, a stack against one table) cannot pick another.
+        sign = np.where(np.abs(own) <= _ZERO_KAPPA, 0.0, np.sign(own))
+        positive = (sign > 0.0)[:, None, None]
+        negative = (sign < 0.0)[:, None, None]
         # Each side: the first segment from P to `first`, the second from `first` to `second`.
         up_first = np.where(negative, chance, agreement)
         down_first = np.where(positive, chance, against)
