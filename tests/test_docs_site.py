@@ -30,6 +30,8 @@ from typing import Any
 
 import pytest
 
+from chromium import CHROMIUM_FLAGS as BASE_FLAGS
+
 # The built site, a browser and an HTTP server; the first test may build the site.
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 
@@ -45,18 +47,7 @@ PAGES = {
 # typeset formulas. This machine has no network, so its load fails here (formulas then show as
 # TeX); that failure, and only that one, is not counted as an error of the site.
 OFFLINE_OK = ("https://cdn.jsdelivr.net/npm/mathjax@",)
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--remote-allow-origins=*",
-)
+CHROMIUM_FLAGS = (*BASE_FLAGS, "--remote-allow-origins=*")
 
 
 @pytest.fixture(scope="module")

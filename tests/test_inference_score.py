@@ -9,10 +9,6 @@ test_inference_coverage.py (slow) and measured by benchmarks/coverage_study.py.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-import subprocess
 from fractions import Fraction
 
 import numpy as np
@@ -202,52 +198,3 @@ def test_bad_method_hint_names_score() -> None:
     result = wk.kappa_test_from_table([[20, 5], [4, 15]])
     with pytest.raises(WkappaError, match=r"'score'.*Hint: the small-sample interval is 'score'"):
         result.confidence_interval(method="wilson")  # type: ignore[arg-type]
-
-
-def test_kappa_by_group_score_equals_each_group_result() -> None:
-    pd = pytest.importorskip("pandas")
-    from wkappa import frames
-
-    rng = np.random.default_rng(12)
-    truth = rng.integers(0, 4, 300)
-    pred = np.clip(truth + rng.integers(-1, 2, 300), 0, 3)
-    group = rng.integers(0, 6, 300)
-    df = pd.DataFrame({"g": group, "t": truth, "p": pred})
-    out = frames.kappa_by_group(
-        df, y_true="t", y_pred="p", by="g", ci_method="score", confidence_level=0.9
-    )
-    for row in out.itertuples():
-        mask = group == row.g
-        result = wk.kappa_test(truth[mask], pred[mask], labels=range(4))
-        ci = result.confidence_interval(0.9, method="score")
-        assert (row.ci_low, row.ci_high) == pytest.approx((ci.low, ci.high), rel=1e-12)
-
-
-def _run(*args: object) -> subprocess.CompletedProcess:
-    """``wkappa ARGS`` in this process (the CLI's ``main``), as a finished process."""
-    from wkappa._cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in args])
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
-
-
-def test_cli_ci_method_score(tmp_path) -> None:
-    rng = np.random.default_rng(3)
-    truth = rng.integers(0, 4, 40)
-    pred = np.clip(truth + rng.integers(-1, 2, 40), 0, 3)
-    path = tmp_path / "ratings.csv"
-    path.write_text(
-        "truth,pred\n" + "".join(f"{a},{b}\n" for a, b in zip(truth, pred, strict=True))
-    )
-    proc = _run("score", path, "--true", "truth", "--pred", "pred", "--format", "json",
-                "--ci-method", "score", "--ci", "0.9")  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
-    assert doc["confidence_interval"]["method"] == "score"
-    ci = wk.kappa_test(truth, pred).confidence_interval(0.9, method="score")
-    got = [doc["confidence_interval"]["low"], doc["confidence_interval"]["high"]]
-    assert got == pytest.approx([ci.low, ci.high], rel=1e-12)
-    text = _run("score", path, "--true", "truth", "--pred", "pred", "--ci-method", "score")
-    assert text.returncode == 0 and "score" in text.stdout and "bootstrap" not in text.stdout

@@ -218,7 +218,8 @@ def test_result_docs_give_the_rule() -> None:
 # --------------------------------------------------------------------------- kappa_by_group
 
 
-def test_kappa_by_group_fisher_z_equals_each_group_result() -> None:
+@pytest.mark.parametrize("method", ["fisher-z", "score"])
+def test_kappa_by_group_small_sample_methods_equal_each_group_result(method: str) -> None:
     pd = pytest.importorskip("pandas")
     from wkappa import frames
 
@@ -228,13 +229,13 @@ def test_kappa_by_group_fisher_z_equals_each_group_result() -> None:
     group = rng.integers(0, 6, 300)
     df = pd.DataFrame({"g": group, "t": truth, "p": pred})
     out = frames.kappa_by_group(
-        df, y_true="t", y_pred="p", by="g", ci_method="fisher-z", confidence_level=0.9
+        df, y_true="t", y_pred="p", by="g", ci_method=method, confidence_level=0.9
     )
     wald = frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", confidence_level=0.9)
     for row, wald_row in zip(out.itertuples(), wald.itertuples(), strict=True):
         mask = group == row.g
         result = wk.kappa_test(truth[mask], pred[mask], labels=range(4))
-        ci = result.confidence_interval(0.9, method="fisher-z")
+        ci = result.confidence_interval(0.9, method=method)  # type: ignore[arg-type]
         assert (row.ci_low, row.ci_high) == pytest.approx((ci.low, ci.high), rel=1e-12)
         assert row.kappa == wald_row.kappa and row.standard_error == wald_row.standard_error
         low, high = result.confidence_interval(0.9)
@@ -277,18 +278,19 @@ def small_csv(tmp_path_factory) -> tuple[object, np.ndarray, np.ndarray]:
     return path, truth, pred
 
 
-def test_cli_ci_method_fisher_z(small_csv) -> None:
+@pytest.mark.parametrize("method", ["fisher-z", "score"])
+def test_cli_ci_method_small_sample(small_csv, method: str) -> None:
     path, truth, pred = small_csv
     proc = _run("score", path, "--true", "truth", "--pred", "pred", "--format", "json",
-                "--ci-method", "fisher-z", "--ci", "0.9")  # fmt: skip
+                "--ci-method", method, "--ci", "0.9")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["confidence_interval"]["method"] == "fisher-z"
-    ci = wk.kappa_test(truth, pred).confidence_interval(0.9, method="fisher-z")
+    assert doc["confidence_interval"]["method"] == method
+    ci = wk.kappa_test(truth, pred).confidence_interval(0.9, method=method)  # type: ignore[arg-type]
     got = [doc["confidence_interval"]["low"], doc["confidence_interval"]["high"]]
     assert got == pytest.approx([ci.low, ci.high], rel=1e-12)
-    text = _run("score", path, "--true", "truth", "--pred", "pred", "--ci-method", "fisher-z")
-    assert text.returncode == 0 and "fisher-z" in text.stdout
+    text = _run("score", path, "--true", "truth", "--pred", "pred", "--ci-method", method)
+    assert text.returncode == 0 and method in text.stdout and "bootstrap" not in text.stdout
 
 
 @pytest.mark.integration  # renders the HTML report with matplotlib

@@ -14,22 +14,12 @@ from pathlib import Path
 import pytest
 
 import wkappa as wk
+from chromium import CHROMIUM_FLAGS
 
 pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
 
 DATA = Path(wk.__file__).parent / "data" / "ms_diagnosis.csv"
 TRUE, PRED = "new_orleans_neurologist", "winnipeg_neurologist"
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 
 
 @pytest.fixture(scope="module")
