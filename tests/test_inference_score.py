@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from reference import reference_weights
 from wkappa._stats import score_limits
 from wkappa.exceptions import WkappaError
 
@@ -55,8 +56,7 @@ def _reference_limits(table: np.ndarray, weights: str, level: float) -> tuple[fl
     above it; the test evaluated exactly at each point, bisection on the path position."""
     stats = pytest.importorskip("scipy.stats")
     k = table.shape[0]
-    matrix = wk.kappa_test_from_table(np.ones((k, k)), weights=weights).weight_matrix
-    w = [[Fraction(float(x)) for x in row] for row in matrix]
+    w = reference_weights(weights, k)
     counts = [[Fraction(int(x)) for x in row] for row in table]
     n = sum(sum(row) for row in counts)
     p = [[x / n for x in row] for row in counts]

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from reference import reference_weights
 from wkappa._core import t_ppf
 from wkappa._stats import fisher_z_limits
 from wkappa.exceptions import WkappaError
@@ -79,8 +80,7 @@ def _reference_limits(table: np.ndarray, weights: str, level: float) -> tuple[fl
     """The 'fisher-z' limits from the exact smoothed table (Fractions), scipy's t and math."""
     stats = pytest.importorskip("scipy.stats")
     k = table.shape[0]
-    matrix = wk.kappa_test_from_table(np.ones((k, k)), weights=weights).weight_matrix
-    w = [[Fraction(float(x)) for x in row] for row in matrix]
+    w = reference_weights(weights, k)
     counts = [[Fraction(int(x)) for x in row] for row in table]
     n = sum(sum(row) for row in counts)
     rows = [sum(row) for row in counts]

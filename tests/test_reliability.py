@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -552,11 +553,17 @@ def test_class13_cli_non_integer_error_names_the_first_bad_row(
     assert "row 1:" in err and "'b'" in err and "1.5" in err
 
 
+def _fit_csv(folder: Any) -> Any:
+    """A small file to fit thresholds on: truth ``t`` (0..2), score ``s``."""
+    fit = folder / "fit.csv"
+    fit.write_text("t,s\n0,0.1\n1,1.2\n2,2.3\n1,0.9\n2,1.8\n0,0.4\n")
+    return fit
+
+
 def test_class13_cli_apply_checks_first_and_never_leaves_a_partial_file(
     tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fit = tmp_path / "fit.csv"  # type: ignore[operator]
-    fit.write_text("t,s\n0,0.1\n1,1.2\n2,2.3\n1,0.9\n2,1.8\n0,0.4\n")
+    fit = _fit_csv(tmp_path)
     other = tmp_path / "other.csv"  # type: ignore[operator]
     other.write_text("s\n0.1\n\n2.5\n1.1\n")
     out = tmp_path / "graded.csv"  # type: ignore[operator]
@@ -637,8 +644,7 @@ def test_class09_numpy_integer_scalars_near_2_64_with_a_missing_value_stay_exact
 def test_class13_cli_apply_names_the_row_of_a_text_score_past_type_inference(
     tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fit = tmp_path / "fit.csv"  # type: ignore[operator]
-    fit.write_text("t,s\n0,0.1\n1,1.2\n2,2.3\n1,0.9\n2,1.8\n0,0.4\n")
+    fit = _fit_csv(tmp_path)
     other = tmp_path / "other.csv"  # type: ignore[operator]
     rows = 20_000  # past the rows polars infers the column type from
     other.write_text("s\n" + "0.5\n" * rows + "abc\n1.5\n")
