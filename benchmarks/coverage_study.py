@@ -425,7 +425,11 @@ def confirm(rows: list[dict[str, Any]], method: str, replications: int) -> list[
         for count in range(int(disagreements.max()) + 1):
             chosen = defined & (disagreements == count)
             if chosen.mean() >= 0.001:
-                cells.append(f"{count}: {chosen.mean():.3f} ({hits[chosen].mean():.0%})")
+                cells.append(
+                    f"{count}: {chosen.mean():.3f} ({hits[chosen].mean():.0%}; "
+                    f"{low[chosen].min():.3f}-{low[chosen].max():.3f} / "
+                    f"{high[chosen].min():.3f}-{high[chosen].max():.3f})"
+                )
         lattice.append(
             f"  K={design.k} {design.weights} {design.prevalence} {design.family} "
             f"kappa={truth:.2f} n={design.n} (coverage {coverage:.3f}): " + ", ".join(cells)
@@ -434,8 +438,9 @@ def confirm(rows: list[dict[str, Any]], method: str, replications: int) -> list[
     if lattice:
         lines += [
             "",
-            "Disagreeing pairs in the sample: share of samples (share of them covered), for the "
-            "designs still outside with at most 5 expected:",
+            "Disagreeing pairs in the sample: share of samples (share of them covered; range of "
+            "their lower / upper limits), for the designs still outside with at most 5 "
+            "expected:",
             *lattice,
         ]
     return lines
