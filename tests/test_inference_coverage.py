@@ -135,8 +135,9 @@ SMALL_SAMPLE_TABLES = {
     "K=5 skewed ordinal 0.8": (_ordinal_noise(5, True, 0.8, "quadratic"), "quadratic"),
 }
 # The issue's example (skewed prevalence, K = 5, quadratic, kappa 0.34), where 'fisher-z'
-# covers about 0.925, and its ordinal twin, where 'score' is conservative at n = 30 (about
-# 0.98: mixing with chance adds distant disagreements that an ordinal table does not have).
+# covers about 0.925, and its ordinal twin, where 'score' is conservative at n = 30 (0.9795
+# with these draws: mixing with chance adds distant disagreements that an ordinal table does
+# not have; BENCHMARKS.md, "Ordinal tables: conservative", shows why that path is kept).
 ISSUE_TABLES = {
     "K=5 skewed chance 0.34": (_chance_mixture(5, True, 0.34), "quadratic"),
     "K=5 skewed ordinal 0.34": (_ordinal_noise(5, True, 0.34, "quadratic"), "quadratic"),
@@ -187,7 +188,7 @@ def _simulate(name: str, n_items: int, methods: tuple[str, ...]) -> dict[str, fl
 @pytest.mark.parametrize("name", list(SMALL_SAMPLE_TABLES) + list(ISSUE_TABLES))
 def test_score_keeps_its_level_at_small_n(name: str, n_items: int) -> None:
     coverage = _simulate(name, n_items, ("score", "asymptotic"))
-    high = 0.99 if name == "K=5 skewed ordinal 0.34" and n_items == 30 else 0.97
+    high = 0.985 if name == "K=5 skewed ordinal 0.34" and n_items == 30 else 0.97
     assert 0.93 <= coverage["score"] <= high, (name, n_items, coverage)
     if name == "K=5 skewed chance 0.95":  # the case the method is for
         assert coverage["asymptotic"] < 0.75, coverage
