@@ -142,6 +142,11 @@ def designs(quick: bool) -> list[Design]:
     return out
 
 
+def expected_rarest(joint: np.ndarray, n: int) -> float:
+    """How often the rarest category of either rater is expected in a sample of n pairs."""
+    return n * float(min(joint.sum(axis=0).min(), joint.sum(axis=1).min()))
+
+
 def degenerate(min_expected: float, undefined_share: float) -> bool:
     """The design is degenerate at its n (see the module docstring)."""
     return min_expected < 1.0 or undefined_share > 0.01
@@ -179,14 +184,14 @@ def run_design(
         fisher = fisher_z_limits(tables, matrix, LEVEL)
         score = score_limits(tables, matrix, LEVEL)
     defined = ~np.isnan(wald.kappa)
-    min_expected = design.n * min(joint.sum(axis=0).min(), joint.sum(axis=1).min())
+    min_expected = expected_rarest(joint, design.n)
     row: dict[str, object] = {
         **design.__dict__,
         "kappa": truth,
         "replications": replications,
         "kappa_undefined": float(1.0 - defined.mean()),
-        "min_expected": float(min_expected),
-        "degenerate": degenerate(float(min_expected), float(1.0 - defined.mean())),
+        "min_expected": min_expected,
+        "degenerate": degenerate(min_expected, float(1.0 - defined.mean())),
     }
     limits = {
         "asymptotic": (wald.ci_low, wald.ci_high),
@@ -387,9 +392,10 @@ def confirm(rows: list[dict[str, Any]], method: str, replications: int) -> list[
         and row["n"] >= 30
         and not BAND[0] <= float(row[f"{method}_coverage"]) <= BAND[1]
     ]
+    se = math.sqrt(0.95 * 0.05 / replications)
     lines = [
         f"{len(flagged)} designs outside 93-97% at n >= 30 (not degenerate) rerun with "
-        f"{replications:,} replications (Monte Carlo SE ~0.0015):",
+        f"{replications:,} replications (Monte Carlo SE ~{se:.4f}):",
         "",
         "| K | weights | prevalence | family | kappa | n | main run | confirmation "
         "| low > kappa | high < kappa | verdict |",
@@ -439,8 +445,8 @@ def confirm(rows: list[dict[str, Any]], method: str, replications: int) -> list[
         lines += [
             "",
             "Disagreeing pairs in the sample: share of samples (share of them covered; range of "
-            "their lower / upper limits), for the designs still outside with at most 5 "
-            "expected:",
+            f"their lower / upper limits), for the designs still outside with at most "
+            f"{FEW_DISAGREEMENTS:g} expected:",
             *lattice,
         ]
     return lines
@@ -498,8 +504,7 @@ def compare_lower_paths(replications: int) -> list[str]:
         tables, matrix, joint, truth = replicate_tables(design, replications, rng)
         with np.errstate(all="ignore"):
             kappa_undefined = float(np.mean(np.isnan(kappas(tables.astype(float), matrix))))
-        min_expected = design.n * min(joint.sum(axis=0).min(), joint.sum(axis=1).min())
-        if degenerate(float(min_expected), kappa_undefined):
+        if degenerate(expected_rarest(joint, design.n), kappa_undefined):
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
