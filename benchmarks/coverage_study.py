@@ -147,6 +147,12 @@ def expected_rarest(joint: np.ndarray, n: int) -> float:
     return n * float(min(joint.sum(axis=0).min(), joint.sum(axis=1).min()))
 
 
+def defined_kappa(tables: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Which replicate tables have a defined kappa (coverage counts only those)."""
+    with np.errstate(all="ignore"):
+        return ~np.isnan(np.asarray(kappas(tables.astype(np.float64), weights)))
+
+
 def degenerate(min_expected: float, undefined_share: float) -> bool:
     """The design is degenerate at its n (see the module docstring)."""
     return min_expected < 1.0 or undefined_share > 0.01
@@ -385,17 +391,14 @@ def confirm(rows: list[dict[str, Any]], method: str, replications: int) -> list[
     take only a few values (the share of samples with at most d disagreements, for some d).
     """
     limits_of = {"score": score_limits, "fisher-z": fisher_z_limits}[method]
+    candidates = [row for row in rows if not row["degenerate"] and row["n"] >= 30]
     flagged = [
-        row
-        for row in rows
-        if not row["degenerate"]
-        and row["n"] >= 30
-        and not BAND[0] <= float(row[f"{method}_coverage"]) <= BAND[1]
+        row for row in candidates if not BAND[0] <= float(row[f"{method}_coverage"]) <= BAND[1]
     ]
     se = math.sqrt(0.95 * 0.05 / replications)
     lines = [
-        f"{len(flagged)} designs outside 93-97% at n >= 30 (not degenerate) rerun with "
-        f"{replications:,} replications (Monte Carlo SE ~{se:.4f}):",
+        f"{len(flagged)} of the {len(candidates):,} designs at n >= 30 (not degenerate) "
+        f"outside 93-97%, rerun with {replications:,} replications (Monte Carlo SE ~{se:.4f}):",
         "",
         "| K | weights | prevalence | family | kappa | n | main run | confirmation "
         "| low > kappa | high < kappa | verdict |",
@@ -412,9 +415,9 @@ def confirm(rows: list[dict[str, Any]], method: str, replications: int) -> list[
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             low, high = limits_of(tables, matrix, LEVEL)
-        defined = ~np.isnan(low)
+        defined = defined_kappa(tables, matrix)
         hits = (low <= truth) & (truth <= high)
-        coverage = float(hits[defined].mean())
+        coverage = _cover(low, high, truth, defined)["coverage"]
         verdict = "below" if coverage < BAND[0] else "above" if coverage > BAND[1] else "noise"
         verdicts[verdict] += 1
         lines.append(
@@ -457,6 +460,7 @@ def confirm(rows: list[dict[str, Any]], method: str, replications: int) -> list[
 LOWER_PATH_KS = (3, 5, 10)
 LOWER_PATH_NS = (30, 100, 1000)
 LOWER_PATH_KAPPAS = (0.0, 0.4, 0.8, 0.9, 0.95)
+LOWER_PATH_REPLICATIONS = 2000
 
 
 def pattern_lower_limits(tables: np.ndarray, weights: np.ndarray, level: float) -> np.ndarray:
@@ -502,17 +506,15 @@ def compare_lower_paths(replications: int) -> list[str]:
     ):
         rng = np.random.default_rng([3_000_000, index])
         tables, matrix, joint, truth = replicate_tables(design, replications, rng)
-        with np.errstate(all="ignore"):
-            kappa_undefined = float(np.mean(np.isnan(kappas(tables.astype(float), matrix))))
-        if degenerate(expected_rarest(joint, design.n), kappa_undefined):
+        defined = defined_kappa(tables, matrix)
+        if degenerate(expected_rarest(joint, design.n), float(1.0 - defined.mean())):
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             low, high = score_limits(tables, matrix, LEVEL)
             other = pattern_lower_limits(tables, matrix, LEVEL)
-        defined = ~np.isnan(low)
         for path, lower in (("chance (library)", low), ("observed pattern", other)):
-            coverage = float(((lower <= truth) & (truth <= high))[defined].mean())
+            coverage = _cover(lower, high, truth, defined)["coverage"]
             counts.setdefault((path, design.family), []).append(coverage)
             above_kappa.setdefault((path, design.family), []).append(
                 float((lower > truth)[defined].mean())
@@ -664,9 +666,9 @@ def main() -> None:
         return
     if args.lower_paths:
         start = time.perf_counter()
-        lines = compare_lower_paths(2000)
+        lines = compare_lower_paths(LOWER_PATH_REPLICATIONS)
         print(
-            f"# coverage_study --lower-paths: 2000 replications per design; "
+            f"# coverage_study --lower-paths: {LOWER_PATH_REPLICATIONS} replications per design; "
             f"{time.perf_counter() - start:.0f} s; numpy {np.__version__}"
         )
         print("\n".join(lines))
