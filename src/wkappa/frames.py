@@ -305,11 +305,12 @@ def kappa_test(
     sample_weight: str | None = None,
     nan_policy: NanPolicy = "raise",
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> KappaResult:
     """Weighted kappa of two rating columns with standard errors, test and intervals.
 
-    Parameters are those of :func:`weighted_kappa` (``nan_policy='propagate'`` raises) and
-    ``alternative`` of :func:`wkappa.kappa_test`.
+    Parameters are those of :func:`weighted_kappa` (``nan_policy='propagate'`` raises),
+    ``alternative`` and ``kappa0`` of :func:`wkappa.kappa_test`.
 
     Returns
     -------
@@ -345,7 +346,11 @@ def kappa_test(
     table, names = counted
     assert isinstance(table, np.ndarray)
     return kappa_test_from_table(
-        table, weights=checked_weights, labels=list(names), alternative=alternative
+        table,
+        weights=checked_weights,
+        labels=list(names),
+        alternative=alternative,
+        kappa0=kappa0,
     )
 
 

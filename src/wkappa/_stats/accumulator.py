@@ -183,11 +183,11 @@ class KappaAccumulator:
         """
         return kappa_from_table(self._table, weights=self._weights, zero_division=zero_division)
 
-    def result(self, *, alternative: Alternative = "two-sided") -> KappaResult:
+    def result(self, *, alternative: Alternative = "two-sided", kappa0: float = 0.0) -> KappaResult:
         """Kappa with standard errors, a test and intervals: a :class:`KappaResult`.
 
         The same as ``wkappa.kappa_test_from_table(acc.table, weights=acc.weights,
-        labels=acc.labels)``.
+        labels=acc.labels, alternative=alternative, kappa0=kappa0)``.
         """
         from .inference import kappa_test_from_table
 
@@ -196,6 +196,7 @@ class KappaAccumulator:
             weights=self._weights,
             labels=list(self._labels),
             alternative=alternative,
+            kappa0=kappa0,
         )
 
     # ------------------------------------------------------------------ counting

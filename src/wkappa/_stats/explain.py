@@ -160,7 +160,7 @@ def explain_result(result: KappaResult) -> str:
         f"  n = {result.n:g}, weights = {result.weights!r}",
         f"  kappa = {result.statistic!r} ({result.interpretation}, Landis & Koch)",
         f"  standard error = {result.standard_error:.6g}, 95% CI [{low:.6g}, {high:.6g}]",
-        f"  H0 kappa = 0: null SE = {result.standard_error_null:.6g}, "
+        f"  H0 kappa = {result.kappa0:g}: null SE = {result.standard_error_null:.6g}, "
         f"z = {result.zscore:.6g}, p = {result.pvalue:.6g} ({result.alternative})",
     ]
     reason = small_sample_reason(result.n, result.statistic)

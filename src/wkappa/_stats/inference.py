@@ -21,6 +21,7 @@ from .._core import (
     check_table_size,
     check_weights,
     count_pairs,
+    format_value,
     kappa_from_table,
     needs_order,
     norm_cdf,
@@ -29,6 +30,8 @@ from .._core import (
     weight_matrix,
     weights_name,
 )
+from ..exceptions import WkappaError
+from .intervals import hypothesis_variances
 from .mean import mean_kappa
 from .paired import paired_kappa_test
 from .results import KappaResult, check_table_labels, warn_undefined
@@ -49,13 +52,41 @@ def _pvalue(zscore: float, alternative: Alternative) -> float:
     return min(1.0, 2.0 * norm_sf(abs(zscore)))
 
 
+def check_kappa0(kappa0: Any) -> float:
+    """Validate the hypothesised kappa of a test: a finite real number below 1."""
+    if isinstance(kappa0, (bool, str)) or not isinstance(
+        kappa0, (int, float, np.integer, np.floating)
+    ):
+        raise WkappaError(
+            f"`kappa0` must be a number below 1 (the kappa of H0); got {format_value(kappa0)}."
+        )
+    value = float(kappa0)
+    if not (math.isfinite(value) and value < 1.0):
+        raise WkappaError(
+            f"`kappa0` must be a finite number below 1 (the kappa of H0); got {value!r}. "
+            "Hint: kappa = 1 (perfect agreement) is rejected by any disagreeing pair."
+        )
+    return value
+
+
+def null_standard_error(
+    table: np.ndarray, matrix: np.ndarray, kappa0: float, variance_null: float
+) -> float:
+    """The standard error of kappa under ``H0: kappa = kappa0`` (see kappa_test_from_table)."""
+    if kappa0 == 0.0:
+        return math.sqrt(variance_null)
+    return math.sqrt(float(hypothesis_variances(table, matrix, kappa0)))
+
+
 def build_result(
     table: np.ndarray,
     weights: str | np.ndarray,
     labels: tuple[Any, ...],
     alternative: Alternative,
+    kappa0: float = 0.0,
 ) -> KappaResult:
-    """A KappaResult from a checked table and checked weights (one warning at most)."""
+    """A KappaResult from a checked table, checked weights and a checked kappa0 (one
+    warning at most)."""
     k = table.shape[0]
     matrix = weight_matrix(weights, k)
     with np.errstate(over="ignore"):  # a total weight past 1.8e308 is inf, as it is
@@ -69,14 +100,16 @@ def build_result(
         )
     else:
         variance, variance_null = variances(table, matrix, statistic)
-        se, se_null = math.sqrt(variance), math.sqrt(variance_null)
+        se = math.sqrt(variance)
+        se_null = null_standard_error(table, matrix, kappa0, variance_null)
         if se_null > 0:
-            zscore = statistic / se_null
+            zscore = (statistic - kappa0) / se_null
             pvalue = _pvalue(zscore, alternative)
         else:
             warn_undefined(
-                "The test of kappa = 0 is undefined: the null standard error is 0 (a single "
-                "pair, or every expected pair in one cell). zscore and pvalue are nan."
+                f"The test of kappa = {kappa0:g} is undefined: the null standard error "
+                "(under H0) is 0 (a single pair, or every expected pair in one cell). zscore "
+                "and pvalue are nan."
             )
     return KappaResult(
         statistic=statistic,
@@ -90,6 +123,7 @@ def build_result(
         weights=weights_name(weights),
         weight_matrix=matrix,
         table=table,
+        kappa0=kappa0,
     )
 
 
@@ -99,6 +133,7 @@ def kappa_test_from_table(
     weights: WeightsLike = "quadratic",
     labels: Sequence[Any] | None = None,
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> KappaResult:
     """Weighted kappa of a K x K table with standard errors, z-test and intervals.
 
@@ -113,7 +148,10 @@ def kappa_test_from_table(
     labels : sequence of K categories, optional
         Names of the rows/columns (default ``0..K-1``).
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        Alternative of the test of H0: kappa = 0.
+        Alternative of the test of H0: kappa = kappa0.
+    kappa0 : float, default 0
+        The kappa of the null hypothesis (a finite number below 1), e.g. 0.6 to show that
+        agreement is better than "moderate" with ``alternative='greater'``.
 
     Returns
     -------
@@ -128,8 +166,27 @@ def kappa_test_from_table(
     Notes
     -----
     ``standard_error`` is the large-sample non-null standard error of Fleiss, Cohen & Everitt
-    (1969) (SAS's "ASE"), ``standard_error_null`` the one under independence; ``zscore =
-    statistic / standard_error_null`` and ``pvalue`` come from the normal distribution.
+    (1969) (SAS's "ASE"), ``standard_error_null`` the one under H0: kappa = ``kappa0``;
+    ``zscore = (statistic - kappa0) / standard_error_null`` and ``pvalue`` come from the
+    normal distribution.
+
+    **Which standard error the test uses.** A test's standard error is evaluated under its
+    null hypothesis, so that the p-value is calibrated when H0 holds:
+
+    * ``kappa0 = 0`` (the default): the variance under independence of the raters with the
+      observed margins (Fleiss, Cohen & Everitt 1969; the test of SAS PROC FREQ, Stata
+      ``kap`` and statsmodels).
+    * ``kappa0 != 0``: the Fleiss-Cohen-Everitt variance of the table with kappa ``kappa0``
+      next to the observed one, on the path the 'score' interval uses (towards chance and
+      disagreement when ``kappa0`` is below the estimate, towards perfect agreement when it
+      is above; see :meth:`KappaResult.confidence_interval`). The two-sided test therefore
+      rejects at level ``1 - c`` exactly the ``kappa0`` outside the 'score' interval of level
+      ``c``, and at ``kappa0 = 0`` it is the independence test above. This is the score
+      principle Donner & Eliasziw (1992) use for two categories, where the variance is
+      evaluated at the hypothesised kappa with the observed margins. Fleiss, Levin & Paik
+      (2003, ch. 18) instead divide by the non-null standard error at the estimate (a Wald
+      test); that z is ``(statistic - kappa0) / standard_error``, which rejects too often in
+      small samples when the estimate is near 1 (its standard error shrinks towards 0).
 
     With ``p = O / n``, row and column proportions ``r``, ``c``, ``w_i = (W c)_i``,
     ``v_j = (r^T W)_j`` and ``D_e = r^T W c``, kappa ``= 1 - sum(W p) / D_e`` has the
@@ -165,7 +222,7 @@ def kappa_test_from_table(
     array = check_table(table)
     check_table_size(array.shape[0])
     names = check_table_labels(labels, array.shape[0])
-    return build_result(array, checked_weights, names, alternative)
+    return build_result(array, checked_weights, names, alternative, check_kappa0(kappa0))
 
 
 def kappa_test(
@@ -179,6 +236,7 @@ def kappa_test(
     sample_weight: npt.ArrayLike | None = None,
     nan_policy: NanPolicy = "raise",
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> KappaResult:
     """Weighted kappa of two raters with standard errors, z-test and intervals.
 
@@ -189,7 +247,10 @@ def kappa_test(
     nan_policy : {'raise', 'omit'}, default 'raise'
         'propagate' is not meaningful for a result object and raises.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        Alternative of the test of H0: kappa = 0.
+        Alternative of the test of H0: kappa = kappa0.
+    kappa0 : float, default 0
+        The kappa of the null hypothesis (a finite number below 1), e.g. 0.6 to show that
+        agreement is better than "moderate" with ``alternative='greater'``.
 
     Returns
     -------
@@ -208,6 +269,7 @@ def kappa_test(
     """
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
+    null_value = check_kappa0(kappa0)
     request = Request(
         labels,
         min_rating,
@@ -218,4 +280,6 @@ def kappa_test(
     )
     counted = count_pairs(y_true, y_pred, request)
     assert counted.table is not None and counted.labels is not None
-    return build_result(counted.table, checked_weights, tuple(counted.labels), alternative)
+    return build_result(
+        counted.table, checked_weights, tuple(counted.labels), alternative, null_value
+    )

@@ -429,3 +429,71 @@ def _kappa_and_spread(p: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     centred = influence - mean[:, None, None]
     spread = (p * centred * centred).sum(axis=(1, 2)) / d_e / d_e
     return kappa, spread
+
+
+def hypothesis_variances(tables: np.ndarray, weights: np.ndarray, kappa0: float) -> np.ndarray:
+    """Fleiss-Cohen-Everitt variance of kappa under ``H0: kappa = kappa0``, for each table.
+
+    Parameters
+    ----------
+    tables : ndarray of shape (..., K, K)
+        Counts O.
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+    kappa0 : float
+        The hypothesised kappa.
+
+    Returns
+    -------
+    ndarray of shape (...)
+        ``V(P_kappa0) / n``: the variance at the table ``P_kappa0`` with kappa ``kappa0`` on
+        the path of :func:`score_limits` through the observed proportions (towards chance
+        and disagreement below the estimate, towards perfect agreement above it), so that
+        the test ``z = (kappa - kappa0) / sqrt(V(P_kappa0) / n)`` rejects exactly the values
+        outside the score interval. At ``kappa0 = 0`` the path passes through the
+        independence table ``r c'`` and this is the null variance of Fleiss, Cohen & Everitt
+        (1969). Past the path's end (a ``kappa0`` below what the disagreement end of the
+        path reaches), the end's variance. nan where kappa is undefined.
+    """
+    counts = np.asarray(tables, dtype=np.float64)
+    shape = counts.shape[:-2]
+    k = counts.shape[-1]
+    counts = counts.reshape(-1, k, k)
+    n = counts.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        own = np.asarray(kappas(counts, weights), dtype=np.float64).reshape(-1)
+        p = counts / n[:, None, None]
+        rows, cols = p.sum(axis=2), p.sum(axis=1)
+        chance = rows[:, :, None] * cols[:, None, :]
+        agreement = np.eye(k)[None] * ((rows + cols) / 2.0)[:, None, :]
+        against = chance * weights[None]
+        against = against / against.sum(axis=(1, 2))[:, None, None]
+        sign = np.where(np.abs(own) <= _ZERO_KAPPA, 0.0, np.sign(own))
+        up = (kappa0 > own)[:, None, None]
+        # Up: towards chance first when kappa < 0, then agreement. Down: towards chance
+        # first when kappa > 0, then disagreement (the segments of score_limits).
+        first = np.where(
+            up,
+            np.where((sign < 0.0)[:, None, None], chance, agreement),
+            np.where((sign > 0.0)[:, None, None], chance, against),
+        )
+        second = np.where(up, agreement, against)
+        step_one, step_two = first - p, second - first
+
+        def at(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            one = np.minimum(u, 1.0)[:, None, None]
+            two = np.maximum(u - 1.0, 0.0)[:, None, None]
+            return _kappa_and_spread(p + one * step_one + two * step_two, weights)
+
+        low = np.zeros_like(own)
+        high = np.full_like(own, 2.0)
+        for _ in range(_SCORE_STEPS):
+            middle = 0.5 * (low + high)
+            value, _ = at(middle)
+            beyond = np.where(up[:, 0, 0], value >= kappa0, value <= kappa0)
+            high = np.where(beyond, middle, high)
+            low = np.where(beyond, low, middle)
+        _, spread = at(high)
+        variance = spread / n
+    variance = np.where(np.isnan(own) | ~(n > 0.0), np.nan, variance)
+    return variance.reshape(shape)

@@ -111,7 +111,7 @@ def _readonly(array: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class KappaResult:
-    """Cohen's weighted kappa with its standard errors and test of ``kappa = 0``.
+    """Cohen's weighted kappa with its standard errors and test of ``kappa = kappa0``.
 
     Made by :func:`~wkappa.kappa_test` and :func:`~wkappa.kappa_test_from_table`; it keeps the
     K x K table and weight matrix, not the ratings.
@@ -123,11 +123,12 @@ class KappaResult:
     standard_error : float
         Large-sample (non-null) standard error of Fleiss, Cohen & Everitt (1969), SAS's "ASE".
     standard_error_null : float
-        Standard error under independence of the raters (``kappa = 0``).
+        Standard error under H0: kappa = ``kappa0`` (under independence of the raters when
+        ``kappa0 = 0``; see the Notes of :func:`wkappa.kappa_test_from_table`).
     zscore : float
-        ``statistic / standard_error_null``.
+        ``(statistic - kappa0) / standard_error_null``.
     pvalue : float
-        P-value of H0: kappa = 0 against ``alternative``, from ``zscore`` (normal).
+        P-value of H0: kappa = kappa0 against ``alternative``, from ``zscore`` (normal).
     n : int or float
         Number of pairs ``sum(O)`` (a float for weighted counts).
     alternative : {'two-sided', 'greater', 'less'}
@@ -140,6 +141,8 @@ class KappaResult:
         Disagreement weights W (read-only).
     table : ndarray of shape (K, K)
         Observed counts O, rows rater A / ``y_true`` (read-only).
+    kappa0 : float
+        The kappa of the null hypothesis (default 0).
 
     Notes
     -----
@@ -181,6 +184,7 @@ class KappaResult:
     weights: str
     weight_matrix: np.ndarray = field(repr=False)
     table: np.ndarray = field(repr=False)
+    kappa0: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
@@ -359,6 +363,7 @@ class KappaResult:
             "zscore": json_float(self.zscore),
             "pvalue": json_float(self.pvalue),
             "alternative": self.alternative,
+            "kappa0": self.kappa0,
             "n": self.n if isinstance(self.n, int) else float(self.n),
             "labels": [json_label(label) for label in self.labels],
             "weights": self.weights,
@@ -374,7 +379,9 @@ class KappaResult:
             f"KappaResult(statistic={self.statistic:.6g}, "
             f"standard_error={self.standard_error:.6g}, "
             f"95% CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
-            f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, n={self.n:g}, "
+            f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
+            + (f"kappa0={self.kappa0:g}, " if self.kappa0 != 0.0 else "")
+            + f"n={self.n:g}, "
             f"K={len(self.labels)}, weights={self.weights!r}, "
             f"interpretation={self.interpretation!r})"
         )
