@@ -179,7 +179,7 @@ def kappa_test_from_table(
     * ``kappa0 != 0``: the Fleiss-Cohen-Everitt variance of the table with kappa ``kappa0``
       next to the observed one, on the path the 'score' interval uses (towards chance and
       disagreement when ``kappa0`` is below the estimate, towards perfect agreement when it
-      is above; see :meth:`KappaResult.confidence_interval`). The two-sided test therefore
+      is above; see :meth:`wkappa.KappaResult.confidence_interval`). The two-sided test therefore
       rejects at level ``1 - c`` exactly the ``kappa0`` outside the 'score' interval of level
       ``c``, and at ``kappa0 = 0`` it is the independence test above. This is the score
       principle Donner & Eliasziw (1992) use for two categories, where the variance is
