@@ -183,3 +183,20 @@ def compute(printout: Printout) -> dict[str, float]:
         )
         values["pvalue_greater"] = greater.pvalue
     return {name: values[name] for name in printout.values}
+
+
+# SAS/STAT User's Guide, The FREQ Procedure, Example "Cochran's Q Test" (Example 36.10 in
+# SAS/STAT 9.22, 40.10 in 13.2, 3.10 in the Base SAS procedures guide): the Drugs data
+# (Agresti 2002, 46 subjects, favourable / unfavourable response to drugs A, B and C), with
+# `tables Drug_A*Drug_B*Drug_C / agree`, i.e. the Drug_B x Drug_C tables in the strata
+# Drug_A = Favorable, Unfavorable. Rows Drug_B (F, U), columns Drug_C (F, U).
+SAS_DRUGS_WHERE = (
+    "SAS/STAT User's Guide, PROC FREQ, Example 36.10 'Cochran's Q Test' (support.sas.com, "
+    "statug_freq_sect034.htm), Outputs 36.10.2 and 36.10.3"
+)
+SAS_DRUGS_STRATA = {"Favorable": [[6, 16], [2, 4]], "Unfavorable": [[2, 4], [6, 6]]}
+# Simple kappa, ASE, 95% lower and upper confidence limits, as printed (4 decimals).
+SAS_DRUGS_KAPPAS = {
+    "Favorable": (-0.0328, 0.1167, -0.2615, 0.1960),
+    "Unfavorable": (-0.1538, 0.2230, -0.5909, 0.2832),
+}

@@ -67,3 +67,16 @@ __all__ += [
     "krippendorff_alpha",
     "rater_vs_panel",
 ]
+
+# Strata (appended).
+from ._stats import (  # noqa: E402
+    StratifiedKappaResult,
+    stratified_kappa_test,
+    stratified_kappa_test_from_tables,
+)
+
+__all__ += [
+    "StratifiedKappaResult",
+    "stratified_kappa_test",
+    "stratified_kappa_test_from_tables",
+]

@@ -70,3 +70,16 @@ __all__ += [
     "krippendorff_alpha",
     "rater_vs_panel",
 ]
+
+# Strata (appended).
+from .stratified import (  # noqa: E402
+    StratifiedKappaResult,
+    stratified_kappa_test,
+    stratified_kappa_test_from_tables,
+)
+
+__all__ += [
+    "StratifiedKappaResult",
+    "stratified_kappa_test",
+    "stratified_kappa_test_from_tables",
+]

@@ -1,0 +1,276 @@
+"""Clustered and stratified ratings: group ids, per-group tables and the cluster-robust
+(sandwich) variance of kappa.
+
+Items in one cluster (both eyes of a patient, the lesions of one scan, the prompts of one
+task) are not independent, so the multinomial variance of :func:`wkappa._core.variances`
+understates the uncertainty. Everything here works on a stack of per-cluster K x K tables
+``(G, K, K)``: their sum is the usual table (so the point estimate does not change), and the
+cluster-robust variance, the cluster bootstrap and the cluster jackknife need nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._core import (
+    EncodedRatings,
+    NanPolicy,
+    check_table_size,
+    encode_ratings,
+    format_value,
+    kappas,
+    to_column,
+)
+from ..exceptions import WkappaError
+from . import bootstrap
+
+__all__ = [
+    "Grouped",
+    "cluster_bootstrap_kappas",
+    "cluster_interval",
+    "cluster_jackknife",
+    "cluster_variance",
+    "encode_grouped",
+    "group_tables",
+    "influence_table",
+    "read_groups",
+]
+
+
+def read_groups(ids: Any, n: int, name: str) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """Integer codes ``0..G-1`` of n group ids, and the G ids in sorted (or first-seen) order.
+
+    Raises a WkappaError naming ``name`` for a length other than n or a missing id.
+    """
+    column = to_column(ids, name)
+    values = column.values
+    if values.ndim != 1 or len(values) != n:
+        raise WkappaError(
+            f"`{name}` must have one id per rating pair: {n} pairs, got {len(values)} ids. "
+            f"Hint: pass `{name}` as a column of the same length as `y_true`."
+        )
+    if column.missing is not None and bool(column.missing.any()):
+        first = int(np.flatnonzero(column.missing)[0])
+        raise WkappaError(
+            f"`{name}` has a missing id (NaN/None) at position {first}. Hint: every pair needs "
+            f"its {name} id; drop those pairs or give them an id of their own."
+        )
+    if column.categories is not None:
+        used, codes = np.unique(values.astype(np.int64), return_inverse=True)
+        names = tuple(column.categories[int(i)] for i in used)
+        return codes.astype(np.intp), names
+    try:
+        names_array, codes = np.unique(values, return_inverse=True)
+        return codes.reshape(-1).astype(np.intp), tuple(names_array.tolist())
+    except TypeError:  # mixed kinds that do not sort: first-seen order
+        seen: dict[Any, int] = {}
+        codes = np.fromiter((seen.setdefault(v, len(seen)) for v in values), np.intp, n)
+        return codes, tuple(seen)
+
+
+class Grouped(NamedTuple):
+    """Encoded ratings with the group code of every kept pair."""
+
+    encoded: EncodedRatings
+    codes: np.ndarray  # (n_kept,) in 0..G-1
+    names: tuple[Any, ...]  # the G group ids
+
+
+def encode_grouped(
+    y_true: Any,
+    y_pred: Any,
+    ids: Any,
+    name: str,
+    *,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: NanPolicy,
+    ordered: bool,
+) -> Grouped:
+    """Encode two raters' ratings once (one set of categories for every group) and keep each
+    pair's group; pairs dropped by ``nan_policy='omit'`` drop their ids too."""
+    true_col = to_column(y_true, "y_true")
+    n = len(true_col.values)
+    codes, names = read_groups(ids, n, name)
+    encoded = encode_ratings(
+        y_true,
+        y_pred,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        ordered=ordered,
+    )
+    assert encoded is not None  # 'propagate' is refused by the callers
+    if len(encoded.true_index) != n:  # pairs with a missing rating were omitted
+        pred_col = to_column(y_pred, "y_pred")
+        missing = np.zeros(n, dtype=bool)
+        for column in (true_col, pred_col):
+            if column.missing is not None:
+                missing |= column.missing
+        codes = codes[~missing]
+        used, codes = np.unique(codes, return_inverse=True)
+        names = tuple(names[int(i)] for i in used)
+        codes = codes.reshape(-1).astype(np.intp)
+    assert len(codes) == len(encoded.true_index)
+    return Grouped(encoded, codes, names)
+
+
+def group_tables(grouped: Grouped) -> np.ndarray:
+    """The (G, K, K) stack of per-group tables (int64 counts, float64 with sample weights)."""
+    encoded = grouped.encoded
+    k = encoded.n_categories
+    check_table_size(k)
+    n_groups = len(grouped.names)
+    flat = (grouped.codes * k + encoded.true_index) * k + encoded.pred_index
+    size = n_groups * k * k
+    if encoded.sample_weight is None:
+        counts = np.bincount(flat, minlength=size).astype(np.int64)
+    else:
+        counts = np.bincount(flat, weights=encoded.sample_weight, minlength=size)
+    return counts.reshape(n_groups, k, k)
+
+
+def check_clusters(tables: np.ndarray, name: str = "cluster") -> int:
+    """The number of clusters holding at least one pair; a WkappaError below two."""
+    sizes = np.asarray(tables, dtype=np.float64).sum(axis=(1, 2))
+    used = int(np.count_nonzero(sizes > 0))
+    if used < 2:
+        raise WkappaError(
+            f"`{name}` must have at least 2 clusters with ratings to estimate a cluster-robust "
+            f"standard error; got {used}. Hint: without clustering, leave `{name}` out."
+        )
+    return used
+
+
+def influence_table(table: np.ndarray, weights: np.ndarray) -> tuple[float, np.ndarray]:
+    """Kappa of a K x K table and the influence of one pair in each cell, shape (K, K).
+
+    With ``p = O / n``, margins ``r``, ``c``, ``w = W c``, ``v = r^T W``, ``D_e = r^T W c``
+    and ``h_ij = W_ij - (1 - kappa)(w_i + v_j)``, adding a pair in cell (i, j) moves kappa by
+    ``IF_ij / n`` to first order, with ``IF_ij = -(h_ij - sum(p h)) / D_e``; ``sum(p IF) = 0``
+    and ``sum(p IF²) / n`` is the Fleiss-Cohen-Everitt variance.
+    """
+    counts = np.asarray(table, dtype=np.float64)
+    p = counts / counts.sum()
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    w_row, w_col = weights @ cols, rows @ weights
+    d_e = float(rows @ w_row)
+    kappa = 1.0 - float(np.sum(weights * p)) / d_e
+    h = weights - (1.0 - kappa) * (w_row[:, None] + w_col[None, :])
+    return kappa, -(h - float(np.sum(p * h))) / d_e
+
+
+def cluster_variance(tables: np.ndarray, weights: np.ndarray) -> tuple[float, float, int]:
+    """Kappa of the summed table, its cluster-robust variance and the number of clusters.
+
+    Parameters
+    ----------
+    tables : ndarray of shape (G, K, K)
+        One table per cluster (empty clusters are ignored).
+    weights : ndarray of shape (K, K)
+        Disagreement weights W.
+
+    Returns
+    -------
+    kappa, variance : float
+        nan when kappa of the summed table is undefined.
+    n_clusters : int
+        Clusters with at least one pair, G.
+
+    Notes
+    -----
+    The delta-method (linearisation) variance with the clusters as the independent units
+    (the sandwich estimator; Obuchowski 1998, Yang & Zhou 2014/2015, Vanbelle 2017): with
+    the influence ``IF`` of :func:`influence_table` and the cluster totals
+    ``U_g = sum_ij O_gij IF_ij`` (which sum to 0),
+
+    .. math::
+
+        \\widehat{\\operatorname{Var}}_{cl}(\\hat\\kappa)
+        = \\frac{G}{G - 1} \\, \\frac{1}{n^2} \\sum_g U_g^2 .
+
+    ``G / (G - 1)`` is the usual finite-sample factor of cluster-robust variances. With one
+    pair per cluster ``sum_g U_g² = n sum_ij p_ij IF_ij²``, so the cluster variance is the
+    Fleiss-Cohen-Everitt variance times ``n / (n - 1)``.
+    """
+    stack = np.asarray(tables, dtype=np.float64)
+    sizes = stack.sum(axis=(1, 2))
+    stack = stack[sizes > 0]
+    n_clusters = stack.shape[0]
+    total = stack.sum(axis=0)
+    n = float(total.sum())
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa, influence = influence_table(total, weights)
+    if not np.isfinite(kappa) or n_clusters < 2:
+        return kappa if np.isfinite(kappa) else float("nan"), float("nan"), n_clusters
+    totals = np.einsum("gij,ij->g", stack, influence)
+    variance = n_clusters / (n_clusters - 1) * float(totals @ totals) / (n * n)
+    return kappa, variance, n_clusters
+
+
+def cluster_bootstrap_kappas(
+    tables: np.ndarray, weights: np.ndarray, n_resamples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """B kappas of tables made by drawing G clusters with replacement, shape (B,).
+
+    A replicate is ``sum_g m_g O_g`` with ``m ~ Multinomial(G, 1/G)``: O(B G K²), whatever
+    the number of pairs.
+    """
+    stack = np.asarray(tables, dtype=np.float64)
+    stack = stack[stack.sum(axis=(1, 2)) > 0]
+    n_clusters, k = stack.shape[0], stack.shape[-1]
+    flat = stack.reshape(n_clusters, k * k)
+    probabilities = np.full(n_clusters, 1.0 / n_clusters)
+    parts = []
+    for size in bootstrap.chunk_sizes(n_resamples, n_clusters + k * k):
+        draws = rng.multinomial(n_clusters, probabilities, size=size).astype(np.float64)
+        replicates = (draws @ flat).reshape(size, k, k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            parts.append(np.asarray(kappas(replicates, weights), dtype=np.float64).reshape(-1))
+    return np.concatenate(parts)
+
+
+def cluster_jackknife(tables: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Leave-one-cluster-out kappas, shape (G,) (nan where undefined)."""
+    stack = np.asarray(tables, dtype=np.float64)
+    stack = stack[stack.sum(axis=(1, 2)) > 0]
+    left = stack.sum(axis=0)[None] - stack
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(kappas(left, weights), dtype=np.float64).reshape(-1)
+
+
+def cluster_interval(
+    tables: np.ndarray,
+    weights: np.ndarray,
+    statistic: float,
+    confidence_level: float,
+    n_resamples: int,
+    method: str,
+    rng: np.random.Generator,
+) -> bootstrap.BootstrapOutcome:
+    """Percentile or BCa interval of the cluster bootstrap (clusters resampled, not pairs)."""
+    values = cluster_bootstrap_kappas(tables, weights, n_resamples, rng)
+    values, dropped = bootstrap.drop_undefined(values)
+    if values.size == 0:
+        return bootstrap.BootstrapOutcome(float("nan"), float("nan"), dropped)
+    if method == "bca":
+        jack = cluster_jackknife(tables, weights)
+        low, high = bootstrap.bca_interval(
+            values, statistic, jack, np.ones_like(jack), confidence_level
+        )
+    else:
+        low, high = bootstrap.percentile_interval(values, confidence_level)
+    return bootstrap.BootstrapOutcome(low, high, dropped)
+
+
+def describe_groups(names: Sequence[Any], limit: int = 3) -> str:
+    """A short list of group ids for messages."""
+    shown = ", ".join(format_value(name) for name in list(names)[:limit])
+    return shown + (", ..." if len(names) > limit else "")

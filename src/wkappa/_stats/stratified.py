@@ -1,0 +1,511 @@
+"""Kappa across strata, as SAS PROC FREQ computes it: the per-stratum kappas, their
+inverse-variance weighted overall kappa with its standard error and interval, and the
+chi-square test of equal kappas (``stratified_kappa_test``)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import (
+    Alternative,
+    NanPolicy,
+    WeightsLike,
+    check_alternative,
+    check_table,
+    check_table_nan_policy,
+    check_table_size,
+    check_weights,
+    format_value,
+    kappas,
+    needs_order,
+    norm_cdf,
+    norm_ppf,
+    norm_sf,
+    variances,
+    weight_matrix,
+    weights_name,
+)
+from ..exceptions import UndefinedKappaWarning, WkappaError
+from .cluster import describe_groups, encode_grouped, group_tables
+from .intervals import ConfidenceInterval, check_confidence_level, json_float, json_label
+from .results import KappaResult, check_table_labels, interpretation
+
+__all__ = [
+    "StratifiedKappaResult",
+    "chi2_sf",
+    "stratified_kappa_test",
+    "stratified_kappa_test_from_tables",
+]
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """Upper tail probability of the chi-square distribution with integer ``df >= 1``.
+
+    The closed forms of the regularised upper incomplete gamma function at half-integers:
+    ``exp(-x/2) sum_{k < df/2} (x/2)^k / k!`` for even df, and
+    ``2 Phi(-sqrt x) + sum_{k < (df-1)/2} exp(-x/2) (x/2)^(k+1/2) / Gamma(k + 3/2)`` for odd
+    df, each term in logarithms.
+    """
+    if math.isnan(x) or df < 1:
+        return math.nan
+    if x <= 0.0:
+        return 1.0
+    half = x / 2.0
+    if df % 2 == 0:
+        terms = [
+            math.exp(-half + k * math.log(half) - math.lgamma(k + 1.0)) for k in range(df // 2)
+        ]
+        return min(1.0, math.fsum(terms))
+    terms = [
+        math.exp(-half + (k + 0.5) * math.log(half) - math.lgamma(k + 1.5))
+        for k in range((df - 1) // 2)
+    ]
+    return min(1.0, 2.0 * norm_sf(math.sqrt(x)) + math.fsum(terms))
+
+
+def _pvalue(zscore: float, alternative: Alternative) -> float:
+    if math.isnan(zscore):
+        return math.nan
+    if alternative == "greater":
+        return norm_sf(zscore)
+    if alternative == "less":
+        return norm_cdf(zscore)
+    return min(1.0, 2.0 * norm_sf(abs(zscore)))
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class StratifiedKappaResult:
+    """Kappa in each stratum, the overall kappa across strata and the test of equal kappas.
+
+    Made by :func:`~wkappa.stratified_kappa_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Overall kappa: the inverse-variance weighted mean of the strata's kappas (SAS's
+        "Overall Kappa" / "Overall Weighted Kappa").
+    standard_error : float
+        Its standard error, ``1 / sqrt(sum_h 1 / Var_h)``.
+    homogeneity_statistic : float
+        Chi-square statistic of H0: equal kappas in every stratum.
+    homogeneity_df : int
+        Its degrees of freedom: the strata used minus 1.
+    homogeneity_pvalue : float
+        Upper tail of the chi-square distribution (nan with fewer than 2 strata used).
+    strata : tuple
+        The stratum ids, in order.
+    results : tuple of KappaResult
+        One result per stratum, in the order of ``strata``.
+    used : tuple of bool
+        Whether each stratum enters the overall kappa (a defined kappa with a positive
+        standard error).
+    n : int or float
+        Number of pairs over all strata.
+    labels : tuple
+        The K categories, shared by every stratum.
+    weights : str
+        'quadratic', 'linear', 'unweighted' or 'custom'.
+    weight_matrix : ndarray of shape (K, K)
+        Disagreement weights W (read-only).
+
+    Notes
+    -----
+    With ``kappa_h`` and ``Var_h`` (the squared Fleiss-Cohen-Everitt standard error, SAS's
+    ASE) of stratum h, SAS PROC FREQ (Details: "Overall Kappa Coefficient", "Tests for Equal
+    Kappa Coefficients") computes
+
+    .. math::
+
+        \\hat\\kappa = \\frac{\\sum_h \\kappa_h / \\operatorname{Var}_h}
+        {\\sum_h 1 / \\operatorname{Var}_h}, \\qquad
+        \\operatorname{SE}(\\hat\\kappa) = \\Big(\\sum_h 1 / \\operatorname{Var}_h\\Big)^{-1/2},
+        \\qquad
+        Q = \\sum_h \\frac{(\\kappa_h - \\hat\\kappa)^2}{\\operatorname{Var}_h}
+        \\sim \\chi^2_{q - 1}
+
+    under H0 (Fleiss 1981). A stratum whose kappa is undefined or whose standard error is 0
+    (every pair agrees) has no inverse-variance weight: it is left out of both, with an
+    :class:`~wkappa.exceptions.UndefinedKappaWarning`, and ``used`` marks it.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> result = wk.stratified_kappa_test_from_tables(
+    ...     [[[6, 16], [2, 4]], [[2, 4], [6, 6]]], weights="unweighted", strata=["F", "U"]
+    ... )
+    >>> round(result.statistic, 4), round(result.standard_error, 4)
+    (-0.0588, 0.1034)
+    >>> round(result.homogeneity_statistic, 4), round(result.homogeneity_pvalue, 4)
+    (0.2314, 0.6305)
+    >>> round(result["F"].statistic, 4)
+    -0.0328
+    """
+
+    statistic: float
+    standard_error: float
+    homogeneity_statistic: float
+    homogeneity_df: int
+    homogeneity_pvalue: float
+    strata: tuple[Any, ...]
+    results: tuple[KappaResult, ...]
+    used: tuple[bool, ...]
+    n: int | float
+    labels: tuple[Any, ...]
+    weights: str
+    weight_matrix: np.ndarray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        matrix = np.array(self.weight_matrix, copy=True)
+        matrix.setflags(write=False)
+        object.__setattr__(self, "weight_matrix", matrix)
+
+    def __getitem__(self, stratum: Any) -> KappaResult:
+        """The result of one stratum, by its id."""
+        for name, result in zip(self.strata, self.results, strict=True):
+            if name == stratum:
+                return result
+        raise KeyError(stratum)
+
+    @property
+    def interpretation(self) -> str:
+        """Landis & Koch (1977) band of the overall kappa."""
+        return interpretation(self.statistic)
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, *, method: Literal["asymptotic"] = "asymptotic"
+    ) -> ConfidenceInterval:
+        """Interval for the overall kappa: ``statistic ± z * standard_error`` (as SAS).
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+            Nominal coverage, strictly between 0 and 1.
+        method : {'asymptotic'}
+            The only method: the normal interval SAS prints.
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        level = check_confidence_level(confidence_level)
+        if method != "asymptotic":
+            raise WkappaError(
+                "`method` must be 'asymptotic' for the overall kappa across strata; got "
+                f"{format_value(method)}. Hint: each stratum's result has the other methods, "
+                "e.g. result.results[0].confidence_interval(method='score')."
+            )
+        half = norm_ppf(0.5 + level / 2.0) * self.standard_error
+        return ConfidenceInterval(self.statistic - half, self.statistic + half, level)
+
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the per-stratum summaries."""
+        return {
+            "statistic": json_float(self.statistic),
+            "standard_error": json_float(self.standard_error),
+            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
+            "homogeneity_statistic": json_float(self.homogeneity_statistic),
+            "homogeneity_df": self.homogeneity_df,
+            "homogeneity_pvalue": json_float(self.homogeneity_pvalue),
+            "n": self.n if isinstance(self.n, int) else float(self.n),
+            "labels": [json_label(label) for label in self.labels],
+            "weights": self.weights,
+            "interpretation": self.interpretation,
+            "strata": [
+                {"stratum": json_label(name), "used": used, **result.to_dict(confidence_level)}
+                for name, used, result in zip(self.strata, self.used, self.results, strict=True)
+            ],
+        }
+
+    def explain(self) -> str:
+        """Each stratum's kappa and weight, the overall kappa and the test of equal kappas."""
+        inverse = [
+            1.0 / r.standard_error**2 if used else 0.0
+            for r, used in zip(self.results, self.used, strict=True)
+        ]
+        total = sum(inverse)
+        lines = [
+            f"Kappa in {len(self.strata)} strata (weights = {self.weights!r}, "
+            f"K = {len(self.labels)}, n = {self.n:g}), combined as SAS PROC FREQ does:",
+            "  stratum: n, kappa, standard error (ASE), share of the overall weight 1/ASE^2",
+        ]
+        for name, result, used, weight in zip(
+            self.strata, self.results, self.used, inverse, strict=True
+        ):
+            share = f"{weight / total:.1%}" if used and total > 0 else "not used"
+            lines.append(
+                f"  {name!r}: n = {result.n:g}, kappa = {result.statistic:.6g}, "
+                f"ASE = {result.standard_error:.6g}, {share}"
+            )
+        low, high = self.confidence_interval()
+        lines += [
+            "Overall kappa = sum(kappa_h / ASE_h^2) / sum(1 / ASE_h^2) = "
+            f"{self.statistic:.6g} ({self.interpretation}, Landis & Koch)",
+            f"  standard error = 1 / sqrt(sum(1 / ASE_h^2)) = {self.standard_error:.6g}, "
+            f"95% CI [{low:.6g}, {high:.6g}]",
+            "Test of equal kappas: Q = sum((kappa_h - overall)^2 / ASE_h^2) = "
+            f"{self.homogeneity_statistic:.6g}, chi-square with {self.homogeneity_df} df, "
+            f"p = {self.homogeneity_pvalue:.6g}",
+        ]
+        if not all(self.used):
+            left = [name for name, used in zip(self.strata, self.used, strict=True) if not used]
+            lines.append(
+                f"  Left out (undefined kappa or a standard error of 0): {describe_groups(left)}"
+            )
+        if len(self.used) and self.homogeneity_pvalue < 0.05:
+            lines.append(
+                "  The strata's kappas differ (p < 0.05): report them per stratum rather than "
+                "one overall kappa."
+            )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        low, high = self.confidence_interval()
+        return (
+            f"StratifiedKappaResult(statistic={self.statistic:.6g}, "
+            f"standard_error={self.standard_error:.6g}, 95% CI=[{low:.6g}, {high:.6g}], "
+            f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
+            f"homogeneity_df={self.homogeneity_df}, "
+            f"homogeneity_pvalue={self.homogeneity_pvalue:.6g}, strata={len(self.strata)}, "
+            f"n={self.n:g}, K={len(self.labels)}, weights={self.weights!r})"
+        )
+
+
+def combine_strata(kappa: np.ndarray, variance: np.ndarray) -> tuple[float, float, float, int]:
+    """SAS's overall kappa, its variance, the chi-square of equal kappas and its df.
+
+    ``kappa`` and ``variance`` are (S,) arrays of the strata used (finite, variance > 0).
+    """
+    inverse = 1.0 / variance
+    total = float(inverse.sum())
+    if kappa.size == 0:
+        return math.nan, math.nan, math.nan, 0
+    overall = float(np.sum(inverse * kappa)) / total
+    q = float(np.sum(inverse * (kappa - overall) ** 2))
+    df = kappa.size - 1
+    return overall, 1.0 / total, (q if df > 0 else math.nan), df
+
+
+def _stratum_results(
+    tables: np.ndarray,
+    matrix: np.ndarray,
+    weights: str,
+    names: tuple[Any, ...],
+    alternative: Alternative,
+) -> list[KappaResult]:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.asarray(kappas(tables, matrix), dtype=np.float64).reshape(-1)
+        variance, variance_null = variances(tables, matrix, values)
+    variance = np.asarray(variance, dtype=np.float64).reshape(-1)
+    variance_null = np.asarray(variance_null, dtype=np.float64).reshape(-1)
+    results = []
+    for h, table in enumerate(tables):
+        kappa = float(values[h])
+        se = se_null = zscore = math.nan
+        if math.isfinite(kappa):
+            se, se_null = math.sqrt(variance[h]), math.sqrt(variance_null[h])
+            zscore = kappa / se_null if se_null > 0 else math.nan
+        sample = table.sum()
+        n: int | float = int(sample) if table.dtype.kind in "iu" else float(sample)
+        results.append(
+            KappaResult(
+                statistic=kappa,
+                standard_error=se,
+                standard_error_null=se_null,
+                zscore=zscore,
+                pvalue=_pvalue(zscore, alternative),
+                n=n,
+                alternative=alternative,
+                labels=names,
+                weights=weights,
+                weight_matrix=matrix,
+                table=table,
+            )
+        )
+    return results
+
+
+def build_stratified(
+    tables: np.ndarray,
+    weights: str | np.ndarray,
+    labels: tuple[Any, ...],
+    strata: tuple[Any, ...],
+    alternative: Alternative,
+) -> StratifiedKappaResult:
+    """The result of a checked (S, K, K) stack of tables."""
+    k = tables.shape[-1]
+    matrix = weight_matrix(weights, k)
+    name = weights_name(weights)
+    results = _stratum_results(tables, matrix, name, labels, alternative)
+    used = tuple(
+        math.isfinite(r.statistic) and math.isfinite(r.standard_error) and r.standard_error > 0
+        for r in results
+    )
+    if not all(used):
+        left = [s for s, u in zip(strata, used, strict=True) if not u]
+        warnings.warn(
+            f"{len(left)} of {len(strata)} strata ({describe_groups(left)}) have an undefined "
+            "kappa or a standard error of 0 (every pair agrees) and are left out of the overall "
+            "kappa and the test of equal kappas.",
+            UndefinedKappaWarning,
+            stacklevel=3,
+        )
+    kept = [r for r, u in zip(results, used, strict=True) if u]
+    overall, variance, q, df = combine_strata(
+        np.array([r.statistic for r in kept]), np.array([r.standard_error**2 for r in kept])
+    )
+    total = tables.sum()
+    n: int | float = int(total) if tables.dtype.kind in "iu" else float(total)
+    return StratifiedKappaResult(
+        statistic=overall,
+        standard_error=math.sqrt(variance) if math.isfinite(variance) else math.nan,
+        homogeneity_statistic=q,
+        homogeneity_df=df,
+        homogeneity_pvalue=chi2_sf(q, df) if df > 0 else math.nan,
+        strata=strata,
+        results=tuple(results),
+        used=used,
+        n=n,
+        labels=labels,
+        weights=name,
+        weight_matrix=matrix,
+    )
+
+
+def stratified_kappa_test_from_tables(
+    tables: npt.ArrayLike,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: Sequence[Any] | None = None,
+    strata: Sequence[Any] | None = None,
+    alternative: Alternative = "two-sided",
+) -> StratifiedKappaResult:
+    """Kappa across strata from one K x K table per stratum.
+
+    Parameters
+    ----------
+    tables : array-like
+        Shape (S, K, K): the non-negative (weighted) counts of each of the S strata; rows
+        rater A, columns rater B.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights W (``W = 1 - A`` for SAS's agreement weights A).
+    labels : sequence of K categories, optional
+        Names of the rows/columns (default ``0..K-1``).
+    strata : sequence, optional
+        The S names of the strata (default ``0..S-1``).
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        Alternative of each stratum's test of kappa = 0.
+
+    Returns
+    -------
+    StratifiedKappaResult
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> tables = [[[20, 5], [4, 15]], [[30, 2], [6, 10]]]
+    >>> result = wk.stratified_kappa_test_from_tables(tables, weights="unweighted")
+    >>> round(result.statistic, 4), round(result.homogeneity_pvalue, 3)
+    (0.5928, 0.935)
+    """
+    checked_weights = check_weights(weights)
+    alternative = check_alternative(alternative)
+    stack = np.asarray(tables)
+    if stack.ndim != 3:
+        raise WkappaError(
+            f"`tables` must be a stack of S tables of shape (S, K, K); got shape {stack.shape}."
+        )
+    checked = np.stack([check_table(table) for table in stack]) if len(stack) else stack
+    if len(checked) == 0:
+        raise WkappaError("`tables` is empty: give at least one stratum's table.")
+    check_table_size(checked.shape[-1])
+    names = check_table_labels(labels, checked.shape[-1])
+    if strata is None:
+        ids: tuple[Any, ...] = tuple(range(len(checked)))
+    else:
+        ids = (
+            tuple(np.asarray(strata).tolist()) if isinstance(strata, np.ndarray) else tuple(strata)
+        )
+        if len(ids) != len(checked):
+            raise WkappaError(
+                f"`strata` has {len(ids)} ids but `tables` holds {len(checked)} tables. "
+                "Hint: give one id per table."
+            )
+    return build_stratified(checked, checked_weights, names, ids, alternative)
+
+
+def stratified_kappa_test(
+    y_true: npt.ArrayLike,
+    y_pred: npt.ArrayLike,
+    *,
+    strata: npt.ArrayLike,
+    weights: WeightsLike = "quadratic",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
+    nan_policy: NanPolicy = "raise",
+    alternative: Alternative = "two-sided",
+) -> StratifiedKappaResult:
+    """Weighted kappa in each stratum, the overall kappa across strata (as SAS PROC FREQ) and
+    the test of equal kappas.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Ratings of rater A and rater B.
+    strata : array-like of shape (n,)
+        The stratum of each pair (site, reader pair, prompt family...); any hashable ids,
+        no missing values.
+    weights, labels, min_rating, max_rating, sample_weight
+        As in :func:`~wkappa.weighted_kappa`. Every stratum uses the same K categories (the
+        union over strata, or ``labels``), as SAS does for an n-way table.
+    nan_policy : {'raise', 'omit'}, default 'raise'
+        'omit' drops pairs with a missing rating.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        Alternative of each stratum's test of kappa = 0.
+
+    Returns
+    -------
+    StratifiedKappaResult
+        Per-stratum :class:`~wkappa.KappaResult` objects, the overall kappa with its
+        standard error and :meth:`~StratifiedKappaResult.confidence_interval`, and the
+        chi-square test of equal kappas (formulas in its Notes).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> y_true = [0, 1, 2, 2, 1, 0, 2, 1, 0, 1, 2, 2]
+    >>> y_pred = [0, 1, 2, 1, 1, 0, 2, 2, 0, 1, 2, 1]
+    >>> site = ["a"] * 6 + ["b"] * 6
+    >>> result = wk.stratified_kappa_test(y_true, y_pred, strata=site)
+    >>> result.strata, round(result["a"].statistic, 4), round(result.statistic, 4)
+    (('a', 'b'), 0.8571, 0.821)
+    >>> result.homogeneity_df
+    1
+    """
+    checked_weights = check_weights(weights)
+    alternative = check_alternative(alternative)
+    policy = check_table_nan_policy(nan_policy, "a stratified result")
+    grouped = encode_grouped(
+        y_true,
+        y_pred,
+        strata,
+        "strata",
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=policy,
+        ordered=needs_order(checked_weights),
+    )
+    tables = group_tables(grouped)
+    return build_stratified(
+        tables, checked_weights, tuple(grouped.encoded.labels), grouped.names, alternative
+    )

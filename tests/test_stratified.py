@@ -1,0 +1,237 @@
+"""stratified_kappa_test: SAS PROC FREQ's overall kappa across strata and test of equal kappas.
+
+The overall kappa is checked exactly (Fractions) as the inverse-variance combination of the
+strata's kappas, the per-stratum numbers against SAS's printed example, and the size of the
+test of equal kappas by simulation (slow)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from budget import examples
+from published import SAS_DRUGS_KAPPAS, SAS_DRUGS_STRATA, SAS_DRUGS_WHERE
+from reference import reference_weights
+from wkappa._stats.stratified import chi2_sf
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
+
+
+def exact_kappa_variance(table: list[list[int]], weights: str) -> tuple[Fraction, Fraction] | None:
+    """Kappa and its Fleiss-Cohen-Everitt variance with Fractions (None if undefined)."""
+    k = len(table)
+    w = reference_weights(weights, k)
+    n = sum(map(sum, table))
+    if n == 0:
+        return None
+    p = [[Fraction(table[i][j], n) for j in range(k)] for i in range(k)]
+    r = [sum(p[i]) for i in range(k)]
+    c = [sum(p[i][j] for i in range(k)) for j in range(k)]
+    wr = [sum(w[i][j] * c[j] for j in range(k)) for i in range(k)]
+    wc = [sum(r[i] * w[i][j] for i in range(k)) for j in range(k)]
+    d_e = sum(r[i] * wr[i] for i in range(k))
+    if d_e == 0:
+        return None
+    kappa = 1 - sum(w[i][j] * p[i][j] for i in range(k) for j in range(k)) / d_e
+    h = [[w[i][j] - (1 - kappa) * (wr[i] + wc[j]) for j in range(k)] for i in range(k)]
+    mean = sum(p[i][j] * h[i][j] for i in range(k) for j in range(k))
+    spread = sum(p[i][j] * (h[i][j] - mean) ** 2 for i in range(k) for j in range(k))
+    return kappa, spread / (d_e * d_e * n)
+
+
+def test_sas_drugs_example_per_stratum() -> None:
+    """SAS's printed kappa, ASE and limits of each stratum (source in tests/published.py)."""
+    result = wk.stratified_kappa_test_from_tables(
+        list(SAS_DRUGS_STRATA.values()), weights="unweighted", strata=list(SAS_DRUGS_STRATA)
+    )
+    assert result.strata == ("Favorable", "Unfavorable"), SAS_DRUGS_WHERE
+    for name, (kappa, ase, low, high) in SAS_DRUGS_KAPPAS.items():
+        stratum = result[name]
+        ci = stratum.confidence_interval()
+        assert stratum.statistic == pytest.approx(kappa, abs=5e-5)
+        assert stratum.standard_error == pytest.approx(ase, abs=5e-5)
+        assert (ci.low, ci.high) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_sas_drugs_example_overall_from_printed_strata() -> None:
+    """The overall kappa, its ASE and Q from SAS's documented formulas applied to the printed
+    (rounded) per-stratum values agree with ours to the rounding of those values."""
+    kappa = np.array([v[0] for v in SAS_DRUGS_KAPPAS.values()])
+    inverse = 1 / np.array([v[1] for v in SAS_DRUGS_KAPPAS.values()]) ** 2
+    overall = float(np.sum(inverse * kappa) / inverse.sum())
+    q = float(np.sum(inverse * (kappa - overall) ** 2))
+    result = wk.stratified_kappa_test_from_tables(
+        list(SAS_DRUGS_STRATA.values()), weights="unweighted"
+    )
+    assert result.statistic == pytest.approx(overall, abs=2e-4)
+    assert result.standard_error == pytest.approx(inverse.sum() ** -0.5, abs=2e-4)
+    assert result.homogeneity_statistic == pytest.approx(q, abs=2e-3)
+    assert result.homogeneity_df == 1
+    # The values wkappa prints for this example (4 decimals, as SAS prints them).
+    assert round(result.statistic, 4) == -0.0588
+    assert round(result.standard_error, 4) == 0.1034
+    low, high = result.confidence_interval()
+    assert (round(low, 4), round(high, 4)) == (-0.2615, 0.1439)
+    assert round(result.homogeneity_statistic, 4) == 0.2314
+    assert round(result.homogeneity_pvalue, 4) == 0.6305
+
+
+strata_tables = st.integers(2, 4).flatmap(
+    lambda k: st.lists(
+        st.lists(st.lists(st.integers(0, 12), min_size=k, max_size=k), min_size=k, max_size=k),
+        min_size=1,
+        max_size=4,
+    )
+)
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(tables=strata_tables, weights=st.sampled_from(["quadratic", "linear", "unweighted"]))
+def test_overall_is_exact_inverse_variance_combination(
+    tables: list[list[list[int]]], weights: str
+) -> None:
+    exact = [exact_kappa_variance(table, weights) for table in tables]
+    used = [e for e in exact if e is not None and e[1] > 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        result = wk.stratified_kappa_test_from_tables(tables, weights=weights)
+    assert result.used == tuple(e is not None and e[1] > 0 for e in exact)
+    if not used:
+        assert math.isnan(result.statistic) and math.isnan(result.standard_error)
+        return
+    total = sum(1 / v for _, v in used)
+    overall = sum(kappa / v for kappa, v in used) / total
+    q = sum((kappa - overall) ** 2 / v for kappa, v in used)
+    assert result.statistic == pytest.approx(float(overall), rel=1e-9, abs=1e-12)
+    assert result.standard_error**2 == pytest.approx(float(1 / total), rel=1e-9)
+    assert result.homogeneity_df == len(used) - 1
+    if len(used) > 1:
+        assert result.homogeneity_statistic == pytest.approx(float(q), rel=1e-7, abs=1e-10)
+    else:
+        assert math.isnan(result.homogeneity_pvalue)
+
+
+def test_ratings_and_tables_agree_and_strata_share_categories() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 4, 300)
+    b = np.clip(a + rng.integers(-1, 2, 300), 0, 3)
+    site = rng.choice(["north", "south", "west"], 300)
+    result = wk.stratified_kappa_test(a, b, strata=site, weights="linear")
+    tables = [
+        wk.confusion_table(a[site == s], b[site == s], labels=range(4)) for s in result.strata
+    ]
+    same = wk.stratified_kappa_test_from_tables(tables, weights="linear", strata=result.strata)
+    assert result.statistic == pytest.approx(same.statistic, rel=1e-12)
+    assert result.homogeneity_pvalue == pytest.approx(same.homogeneity_pvalue, rel=1e-9)
+    for name in result.strata:
+        mask = site == name
+        one = wk.kappa_test(a[mask], b[mask], weights="linear", labels=range(4))
+        assert result[name].statistic == pytest.approx(one.statistic, rel=1e-12)
+        assert result[name].standard_error == pytest.approx(one.standard_error, rel=1e-12)
+        assert result[name].pvalue == pytest.approx(one.pvalue, rel=1e-9)
+    assert result.n == 300
+    assert result.to_dict()["strata"][0]["stratum"] == "north"
+    assert "Test of equal kappas" in result.explain()
+    assert "StratifiedKappaResult(statistic=" in repr(result)
+
+
+def test_one_stratum_is_the_ordinary_test() -> None:
+    table = [[20, 5, 1], [4, 15, 6], [0, 3, 16]]
+    result = wk.stratified_kappa_test_from_tables([table])
+    one = wk.kappa_test_from_table(table)
+    assert result.statistic == pytest.approx(one.statistic, rel=1e-12)
+    assert result.standard_error == pytest.approx(one.standard_error, rel=1e-12)
+    assert result.homogeneity_df == 0 and math.isnan(result.homogeneity_pvalue)
+
+
+def test_perfect_stratum_is_left_out_with_a_warning() -> None:
+    tables = [[[10, 0], [0, 10]], [[8, 2], [3, 7]], [[9, 3], [2, 6]]]
+    with pytest.warns(UndefinedKappaWarning, match="left out"):
+        result = wk.stratified_kappa_test_from_tables(tables, weights="unweighted")
+    assert result.used == (False, True, True)
+    assert result.homogeneity_df == 1
+    assert "not used" in result.explain()
+
+
+def test_omit_drops_pairs_and_their_strata() -> None:
+    a = [0, 1, 2, np.nan, 1, 0, 2, 1]
+    b = [0, 2, 2, 1, 1, 0, 2, 2]
+    site = ["x", "x", "x", "y", "z", "z", "z", "z"]
+    result = wk.stratified_kappa_test(a, b, strata=site, nan_policy="omit")
+    assert result.strata == ("x", "z") and result.n == 7
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"strata": [0, 1, 0]}, "one id per rating pair"),
+        ({"strata": [0, None, 1, 1]}, "missing id"),
+        ({"strata": [0, float("nan"), 1, 1]}, "missing id"),
+        ({"strata": [0, 0, 1, 1], "nan_policy": "propagate"}, "nan_policy"),
+        ({"strata": [0, 0, 1, 1], "weights": "quadratc"}, "weights"),
+    ],
+)
+def test_bad_input(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.stratified_kappa_test([0, 1, 2, 1], [0, 1, 1, 1], **kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_tables_and_method() -> None:
+    with pytest.raises(WkappaError, match="S, K, K"):
+        wk.stratified_kappa_test_from_tables([[1, 2], [3, 4]])
+    with pytest.raises(WkappaError, match="one id per table"):
+        wk.stratified_kappa_test_from_tables([[[1, 2], [3, 4]]], strata=["a", "b"])
+    result = wk.stratified_kappa_test_from_tables([[[5, 2], [3, 4]], [[6, 1], [2, 5]]])
+    with pytest.raises(WkappaError, match="asymptotic"):
+        result.confidence_interval(method="score")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 6, 11])
+def test_chi2_sf_matches_scipy(df: int) -> None:
+    stats = pytest.importorskip("scipy.stats")
+    for x in [1e-3, 0.5, 1.0, 2.5, 7.0, 30.0, 150.0]:
+        assert chi2_sf(x, df) == pytest.approx(stats.chi2.sf(x, df), rel=1e-10, abs=1e-300)
+    assert chi2_sf(0.0, df) == 1.0 and math.isnan(chi2_sf(math.nan, df))
+
+
+def simulate_sizes(n_per_stratum: int, replicates: int, seed: int) -> float:
+    """Rejection rate at 5% of the test of equal kappas under equal kappas (3 strata with
+    different prevalences, K = 4, quadratic weights)."""
+    rng = np.random.default_rng(seed)
+    k, rho = 4, 0.7
+    prevalences = [[0.4, 0.3, 0.2, 0.1], [0.25, 0.25, 0.25, 0.25], [0.1, 0.2, 0.3, 0.4]]
+    rejections = defined = 0
+    for _ in range(replicates):
+        tables = []
+        for prev in prevalences:
+            # Same kappa in every stratum: a mixture of perfect agreement and independence
+            # with the same margins has kappa = rho whatever the margins.
+            truth = rng.choice(k, n_per_stratum, p=prev)
+            copy = rng.random(n_per_stratum) < rho
+            other = rng.choice(k, n_per_stratum, p=prev)
+            pred = np.where(copy, truth, other)
+            table = np.zeros((k, k), dtype=np.int64)
+            np.add.at(table, (truth, pred), 1)
+            tables.append(table)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedKappaWarning)
+            result = wk.stratified_kappa_test_from_tables(np.array(tables))
+        if not math.isnan(result.homogeneity_pvalue):
+            defined += 1
+            rejections += result.homogeneity_pvalue < 0.05
+    return rejections / defined
+
+
+@pytest.mark.slow
+def test_homogeneity_test_keeps_its_size() -> None:
+    """Under equal kappas the 5% test rejects 3.5-6.5% of the time at 150 pairs per stratum
+    (2,000 replicates: Monte Carlo SE 0.5 percentage points); benchmarks/cluster_study.py
+    --strata runs the larger grid reported in the docs."""
+    size = simulate_sizes(150, 2000, 20261126)
+    assert 0.035 <= size <= 0.065, size
