@@ -162,6 +162,8 @@ def influence_table(table: np.ndarray, weights: np.ndarray) -> tuple[float, np.n
     rows, cols = p.sum(axis=1), p.sum(axis=0)
     w_row, w_col = weights @ cols, rows @ weights
     d_e = float(rows @ w_row)
+    if not d_e > 0.0:  # undefined kappa (an empty table or a single category)
+        return float("nan"), np.full(counts.shape, np.nan)
     kappa = 1.0 - float(np.sum(weights * p)) / d_e
     h = weights - (1.0 - kappa) * (w_row[:, None] + w_col[None, :])
     return kappa, -(h - float(np.sum(p * h))) / d_e
