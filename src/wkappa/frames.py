@@ -142,6 +142,7 @@ def _frame_table(
         max_rating=max_rating,
         nan_policy="omit",
         ordered=ordered,
+        columns=(y_true, y_pred),
     )
     assert encoded_counts is not None
     if quadratic:

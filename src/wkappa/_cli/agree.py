@@ -14,7 +14,7 @@ from .._core import COEFFICIENTS, GWET_WEIGHTS
 from .._frames import rater_key
 from .._stats import BootstrapMethod, agreement_from_rows
 from ..exceptions import WkappaError
-from .tables import parse_labels
+from .tables import parse_labels, tidy_labels
 
 __all__ = ["add_agree_parser", "run_agree"]
 
@@ -53,6 +53,11 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     agree.add_argument("--labels", metavar="A,B,C", help="the categories in order")
     agree.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
     agree.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
+    agree.add_argument(
+        "--strip-labels",
+        action="store_true",
+        help="strip surrounding whitespace from text ratings ('mild ' is 'mild')",
+    )
     agree.add_argument(
         "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
     )
@@ -111,19 +116,21 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
         if len(raters) < 2:
             raise WkappaError("--raters needs at least two columns.")
         options = {f"--raters ({name})": name for name in raters}
-        _, counts = count_keys(source, raters, options=options, text=raters if text else ())
+        frame, counts = count_keys(source, raters, options=options, text=raters if text else ())
+        counts = tidy_labels(source, frame, counts, raters, text, args.strip_labels)
         return counts.select(raters), counts[COUNT], raters
     if None in (args.item, args.rater, args.rating):
         raise WkappaError("The long layout needs all of --item, --rater and --rating.")
     pl = __import__("polars")
     keys = [args.item, args.rater, args.rating]
     options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
-    _, counts = count_keys(
+    frame, counts = count_keys(
         source,
         keys,
         options=options,
         text=[args.item, args.rater, *([args.rating] if text else [])],
     )
+    counts = tidy_labels(source, frame, counts, [args.rating], text, args.strip_labels)
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     repeated = counts.group_by([args.item, args.rater]).agg(pl.col(COUNT).sum())
     repeated = repeated.filter(pl.col(COUNT) > 1)

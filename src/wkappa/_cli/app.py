@@ -83,6 +83,7 @@ def _score(args: argparse.Namespace) -> int:
         max_rating=args.max_rating,
         ordered=args.weights != "unweighted",
         nan_policy=args.nan_policy,
+        strip=args.strip_labels,
     )
 
     def scored(table: Any) -> Any:
@@ -184,6 +185,12 @@ def _category_options(parser: argparse.ArgumentParser) -> None:
         choices=("raise", "omit"),
         default="raise",
         help="a missing rating is an error (raise) or its row is dropped (omit)",
+    )
+    parser.add_argument(
+        "--strip-labels",
+        action="store_true",
+        help="strip surrounding whitespace from text ratings ('mild ' is 'mild'); without "
+        "it, labels that differ only by whitespace are refused",
     )
 
 

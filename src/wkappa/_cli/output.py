@@ -9,7 +9,8 @@ one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zsc
 ``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in
 ``wkappa compare`` and the result objects' ``to_dict()``; schema 1 had a ``[low, high]``
 list and the level and method beside it), ``n``, ``interpretation``,
-``labels``, ``weights``, ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
+``n_categories`` (K), ``labels`` (the K categories in the order used), ``weights``,
+``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
 ``group`` (the value).
 """
@@ -130,6 +131,7 @@ def summary(scored: Scored) -> dict[str, Any]:
         },
         "n": int(n) if float(n).is_integer() else float(n),
         "interpretation": result.interpretation,
+        "n_categories": len(result.labels),
         "labels": list(result.labels),
         "weights": result.weights,
         "table": _whole(np.asarray(result.table)),
@@ -287,6 +289,8 @@ CSV_FIELDS = (
     "zscore",
     "pvalue",
     "interpretation",
+    "n_categories",
+    "labels",
 )
 
 
@@ -308,6 +312,8 @@ def score_csv(run: ScoreRun) -> str:
             repr(float(result.zscore)),
             repr(float(result.pvalue)),
             result.interpretation,
+            len(result.labels),
+            "|".join(label_text(v) for v in result.labels),
         ]
         writer.writerow([*([label_text(value)] if by else []), *fields])
     return buffer.getvalue().rstrip("\n")

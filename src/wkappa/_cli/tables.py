@@ -16,7 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from .._core import count_table, encode_ratings
+from .._core import (
+    count_table,
+    encode_ratings,
+    find_split,
+    find_unlisted,
+    split_error,
+    unlisted_error,
+)
 from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, first_row, polars
 
@@ -27,7 +34,22 @@ _MAX_PROBES = 10_000
 # in a rating column.
 MAX_CLI_CATEGORIES = 1024
 
-__all__ = ["Tables", "build_tables", "drop_missing", "label_text", "parse_labels"]
+__all__ = [
+    "STRIP_HINT",
+    "Tables",
+    "build_tables",
+    "check_spellings",
+    "drop_missing",
+    "label_text",
+    "parse_labels",
+    "strip_labels",
+    "tidy_labels",
+]
+
+STRIP_HINT = (
+    "Hint: --strip-labels strips surrounding whitespace from text ratings as the file is "
+    "read, or fix the file."
+)
 
 
 @dataclass(frozen=True)
@@ -84,6 +106,62 @@ def drop_missing(counts: Any, columns: Sequence[str]) -> tuple[Any, int]:
             present = present & ~pl.col(column).is_nan()
     kept = counts.filter(present)
     return kept, int(counts[COUNT].sum() - kept[COUNT].sum())
+
+
+def strip_labels(counts: Any, columns: Sequence[str]) -> Any:
+    """The counted tuples with surrounding whitespace stripped from the text ``columns``
+    (``--strip-labels``), tuples that become equal merged."""
+    pl = polars()
+    text = [c for c in dict.fromkeys(columns) if counts.schema[c] == pl.String]
+    if not text:
+        return counts
+    keys = [c for c in counts.columns if c not in (COUNT, WEIGHT)]
+    sums = [pl.col(c).sum() for c in (COUNT, WEIGHT) if c in counts.columns]
+    stripped = counts.with_columns(pl.col(c).str.strip_chars() for c in text)
+    return stripped.group_by(keys, maintain_order=True).agg(sums)
+
+
+def check_spellings(
+    source: Source, frame: Any, counts: Any, columns: Sequence[str], labels: Sequence[Any] | None
+) -> None:
+    """Refuse text ratings that differ only by surrounding whitespace ('mild' and 'mild '),
+    or, with ``--labels``, a rating that matches a label only once stripped; the message
+    names both spellings and the first row (see :mod:`wkappa._core.label_spelling`)."""
+    pl = polars()
+    text = [c for c in dict.fromkeys(columns) if counts.schema[c] == pl.String]
+    if not text:
+        return
+    values = list(
+        dict.fromkeys(v for c in text for v in counts[c].drop_nulls().unique().to_list())
+    )
+    pair = find_split(values) if labels is None else find_unlisted(values, labels)
+    if pair is None:
+        return
+    shown = pair[1] if labels is None else pair[0]
+    found = [(first_row(frame, pl.col(c) == shown), c) for c in text]
+    row, column = min((r, c) for r, c in found if r is not None)
+    where = f"in column {column!r}"
+    if labels is None:
+        error = split_error((pair[0], pair[1]), where, STRIP_HINT)
+    else:
+        error = unlisted_error((pair[0], pair[1]), labels, where, STRIP_HINT)
+    raise WkappaError(f"{source.name}, row {row}: {error}")
+
+
+def tidy_labels(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: Sequence[str],
+    labels: Sequence[Any] | None,
+    strip: bool,
+) -> Any:
+    """``--strip-labels``: the counts stripped; else the counts, checked by
+    :func:`check_spellings`."""
+    if strip:
+        return strip_labels(counts, columns)
+    check_spellings(source, frame, counts, columns, labels)
+    return counts
 
 
 def _locate(
@@ -148,8 +226,14 @@ def build_tables(
     max_rating: int | None,
     ordered: bool,
     nan_policy: str,
+    strip: bool = False,
 ) -> Tables:
-    """Encode the counted tuples and tabulate them, overall and per ``by`` group."""
+    """Encode the counted tuples and tabulate them, overall and per ``by`` group.
+
+    ``strip`` (``--strip-labels``) strips surrounding whitespace from text ratings; without
+    it, two spellings of one label are refused (:func:`check_spellings`).
+    """
+    counts = tidy_labels(source, frame, counts, [true, pred], labels, strip)
     omitted = 0
     if nan_policy == "omit":
         counts, omitted = drop_missing(counts, [true, pred])

@@ -18,7 +18,7 @@ from .._core import encode_ratings
 from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
 from .output import format_number, format_pvalue, render_table, to_json
-from .tables import build_tables, drop_missing, label_text, parse_labels
+from .tables import build_tables, drop_missing, label_text, parse_labels, strip_labels
 
 __all__ = ["run_compare", "run_thresholds"]
 
@@ -36,6 +36,8 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
         text=[args.true] if args.labels else [],
         progress=progress,
     )
+    if args.strip_labels:
+        counts = strip_labels(counts, [args.true])
     # The truth alone goes through the same checks (and row look-ups) as `score`.
     tables = build_tables(
         source,
@@ -215,6 +217,8 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     frame, counts = count_keys(
         source, keys, options=options, text=keys if args.labels else [], progress=progress
     )
+    if args.strip_labels:
+        counts = strip_labels(counts, keys)
     omitted = 0
     if args.nan_policy == "omit":  # an item is compared only with all three ratings
         counts, omitted = drop_missing(counts, keys)

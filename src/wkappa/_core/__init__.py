@@ -45,6 +45,14 @@ from .kappa import (
     weighted_kappa,
 )
 from .kernels import QuadraticSums, count_table, quadratic_sums, weighted_quadratic_sums
+from .label_spelling import (
+    Where,
+    check_label_spellings,
+    find_split,
+    find_unlisted,
+    split_error,
+    unlisted_error,
+)
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
     Alternative,
@@ -84,11 +92,13 @@ __all__ = [
     "QuadraticSums",
     "Request",
     "WeightsLike",
+    "Where",
     "ZeroDivision",
     "cell_kappas",
     "check_alternative",
     "check_bound",
     "check_choice",
+    "check_label_spellings",
     "check_labels",
     "check_nan_policy",
     "check_rating_bounds",
@@ -102,6 +112,8 @@ __all__ = [
     "count_table",
     "encode_ratings",
     "fast_ratings",
+    "find_split",
+    "find_unlisted",
     "format_value",
     "guess_range",
     "guessed_categories",
@@ -130,9 +142,11 @@ __all__ = [
     "read_sample_weight",
     "register_route",
     "route_names",
+    "split_error",
     "table_kappa",
     "to_column",
     "to_host",
+    "unlisted_error",
     "use_parallel",
     "variances",
     "weight_matrix",

@@ -19,6 +19,7 @@ import numpy as np
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, _as_array, _object_column, to_column, to_host
 from .columns import is_missing_scalar as is_missing_scalar
+from .label_spelling import Where, check_label_spellings
 from .options import NanPolicy, format_value, missing_rating_error
 from .statistic import INT64_SAFE
 
@@ -344,6 +345,7 @@ def encode_ratings(
     sample_weight: Any = None,
     nan_policy: NanPolicy = "raise",
     ordered: bool = True,
+    where: Where | None = None,
 ) -> EncodedRatings | None:
     """Validate two raters' ratings and encode them as category indices.
 
@@ -380,6 +382,7 @@ def encode_ratings(
         raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
     weight = read_sample_weight(sample_weight, n)
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
+    check_label_spellings([("y_true", true_col), ("y_pred", pred_col)], labels, where=where)
 
     missing = _combine_missing(true_col.missing, pred_col.missing)
     if missing is not None:

@@ -32,6 +32,7 @@ from .encode import (
     check_table_size,
 )
 from .fused import parallel_section, use_parallel
+from .label_spelling import check_label_spellings
 from .options import NanPolicy, format_value
 
 __all__ = [
@@ -139,6 +140,10 @@ def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:
     raise WkappaTypeError(f"`ratings` has an unsupported dtype {array.dtype}.")
 
 
+def _at_item(rater: str, value: Any, item: int) -> str:
+    return f"for item {item}, rater {rater}"
+
+
 def _check_shape(n: int, n_raters: int) -> None:
     if n == 0:
         raise WkappaError("`ratings` has no items (rows); there is nothing to score.")
@@ -228,6 +233,7 @@ def encode_rating_matrix(
     n_raters = len(columns)
     n = len(columns[0].values) if columns else 0
     _check_shape(n, n_raters)
+    check_label_spellings([(str(g), c) for g, c in enumerate(columns)], labels, where=_at_item)
     for g, column in enumerate(columns):
         if column.missing is not None and column.missing.any():
             if nan_policy == "raise":

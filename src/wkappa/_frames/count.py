@@ -23,6 +23,7 @@ from .._core import (
     EncodedRatings,
     NanPolicy,
     QuadraticSums,
+    Where,
     check_table_size,
     encode_ratings,
     format_value,
@@ -272,8 +273,12 @@ def encode_counts(
     max_rating: Any,
     nan_policy: NanPolicy,
     ordered: bool,
+    columns: tuple[str, str] | None = None,
 ) -> EncodedRatings | None:
     """Encode the distinct pairs with the core's rules (labels, ranges, order, missing).
+
+    ``columns`` (the names of ``y_true`` and ``y_pred``) are named by a label-spelling error:
+    positions among the distinct pairs mean nothing to the user.
 
     The per-pair counts (or weight sums) travel as the sample weights of the distinct pairs,
     so ``nan_policy='omit'`` drops exactly the incomplete pairs and their counts.
@@ -290,7 +295,17 @@ def encode_counts(
         sample_weight=weight,
         nan_policy=nan_policy,
         ordered=ordered,
+        where=None if columns is None else _in_column(columns),
     )
+
+
+def _in_column(columns: tuple[str, str]) -> Where:
+    names = {"y_true": columns[0], "y_pred": columns[1]}
+
+    def where(name: str, value: Any, position: int) -> str:
+        return f"in column {names.get(name, name)!r}"
+
+    return where
 
 
 def scatter_table(

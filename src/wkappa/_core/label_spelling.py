@@ -1,0 +1,174 @@
+"""Labels that differ only by surrounding whitespace are refused, never split silently.
+
+``"mild"`` and ``"mild "`` (a trailing space from a spreadsheet or an export) would otherwise
+count as two categories: kappa changes without a word (issue 24). Every reader of string
+ratings calls :func:`check_label_spellings` once on the ratings as given:
+
+* without ``labels``, two spellings of one label are an error naming both and the first
+  place the padded one occurs;
+* with ``labels``, a rating that is not a label but equals one once stripped is an error
+  that says so (the ordinary unknown-label error would not say why ``'mild '`` is unknown).
+
+The caller supplies the hint (Python keywords or command-line options) and, where positions
+in its input are not the user's rows (counted tuples), a function that finds the row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import WkappaError
+from .columns import Column
+from .options import format_value
+
+__all__ = [
+    "PYTHON_HINT",
+    "Where",
+    "check_label_spellings",
+    "find_split",
+    "find_unlisted",
+    "split_error",
+    "unlisted_error",
+]
+
+PYTHON_HINT = (
+    "Hint: strip the whitespace in the data (e.g. `series.str.strip()`; the command line's "
+    "--strip-labels does it on reading), or pass labels=[...] listing each spelling you mean "
+    "as a category of its own."
+)
+
+# where(name, value, position): where ``value`` first occurs in rater ``name``.
+Where = Callable[[str, Any, int], str]
+
+
+def _padded(value: str) -> bool:
+    return value != value.strip()
+
+
+def find_split(values: Iterable[Any]) -> tuple[str, str] | None:
+    """Two distinct strings among ``values`` that are equal once stripped, or None.
+
+    The second of the pair is the padded spelling (it has surrounding whitespace).
+    """
+    seen: dict[str, str] = {}
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        key = value.strip()
+        other = seen.setdefault(key, value)
+        if other != value:
+            return (other, value) if _padded(value) else (value, other)
+    return None
+
+
+def find_unlisted(values: Iterable[Any], labels: Sequence[Any]) -> tuple[str, str] | None:
+    """A string among ``values`` that is not in ``labels`` but equals a label once stripped:
+    ``(value, label)``, or None."""
+    listed = {label for label in labels if isinstance(label, str)}
+    stripped = {label.strip(): label for label in listed}
+    for value in values:
+        if isinstance(value, str) and value not in listed and value.strip() in stripped:
+            return value, stripped[value.strip()]
+    return None
+
+
+def split_error(pair: tuple[str, str], where: str, hint: str) -> WkappaError:
+    """The error for two spellings of one label; ``where`` says where the padded one is."""
+    plain, padded = pair
+    return WkappaError(
+        f"The ratings hold {plain!r} and {padded!r}, which differ only by surrounding "
+        f"whitespace and would count as two categories ({padded!r} first {where}). {hint}"
+    )
+
+
+def unlisted_error(
+    pair: tuple[str, str], labels: Sequence[Any], where: str, hint: str
+) -> WkappaError:
+    """The error for a rating that matches a label only once stripped."""
+    value, label = pair
+    return WkappaError(
+        f"{format_value(value)} {where} is not in `labels` {format_value(list(labels))}: it "
+        f"differs from the label {label!r} only by surrounding whitespace. {hint}"
+    )
+
+
+def _distinct(column: Column) -> tuple[list[Any], list[int]]:
+    """The distinct present values of a string column and the position of each one's first
+    occurrence (empty for numeric columns, which cannot be spelled two ways)."""
+    values = column.values
+    if column.categories is not None:
+        if column.ordered or not any(isinstance(c, str) for c in column.categories):
+            return [], []  # declared categories are the user's list, as labels= would be
+        categories = np.asarray(column.categories, dtype=object)
+        codes = values if column.missing is None else np.where(column.missing, -1, values)
+        used, first = np.unique(codes, return_index=True)
+        keep = used >= 0
+        return categories[used[keep]].tolist(), first[keep].tolist()
+    if values.dtype.kind not in "UO":
+        return [], []
+    positions = np.arange(len(values))
+    if column.missing is not None:
+        values, positions = values[~column.missing], positions[~column.missing]
+    if values.dtype.kind == "O":
+        first_at: dict[Any, int] = {}
+        for value, position in zip(values.tolist(), positions.tolist(), strict=True):
+            if isinstance(value, str):
+                first_at.setdefault(value, position)
+        return list(first_at), list(first_at.values())
+    distinct, first = np.unique(values, return_index=True)
+    return distinct.tolist(), positions[first].tolist()
+
+
+def check_label_spellings(
+    columns: Sequence[tuple[str, Column]],
+    labels: Any = None,
+    *,
+    hint: str = PYTHON_HINT,
+    where: Where | None = None,
+) -> None:
+    """Refuse labels that differ only by surrounding whitespace (see the module docstring).
+
+    Parameters
+    ----------
+    columns : sequence of (name, Column)
+        The raters' ratings as read, before any missing value is dropped.
+    labels : sequence, optional
+        The ``labels`` the user gave; None when the categories come from the data.
+    hint : str
+        The fix, in the caller's vocabulary.
+    where : callable, optional
+        ``where(name, value, position)`` describes where ``value`` first occurs in rater
+        ``name`` (at ``position`` of its column); by default "in `name` at position i"
+        (0-based, as the missing-rating error counts).
+    """
+    seen: dict[str, tuple[str, int]] = {}
+    for name, column in columns:
+        distinct, first = _distinct(column)
+        for value, position in zip(distinct, first, strict=True):
+            if isinstance(value, str):
+                place = seen.get(value)
+                if place is None or position < place[1]:
+                    seen[value] = (name, position)
+    if not seen:
+        return
+
+    def describe(value: str) -> str:
+        name, position = seen[value]
+        if where is not None:
+            return where(name, value, position)
+        return f"in `{name}` at position {position}"
+
+    if labels is None:
+        pair = find_split(sorted(seen, key=lambda v: seen[v][1]))
+        if pair is not None:
+            raise split_error(pair, describe(pair[1]), hint)
+        return
+    if not isinstance(labels, (list, tuple, np.ndarray)):
+        return  # a range or other numbers cannot match a string; bad labels are refused later
+    listed = labels.tolist() if isinstance(labels, np.ndarray) else list(labels)
+    unlisted = find_unlisted(sorted(seen, key=lambda v: seen[v][1]), listed)
+    if unlisted is not None:
+        raise unlisted_error(unlisted, listed, describe(unlisted[0]), hint)
