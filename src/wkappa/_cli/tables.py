@@ -131,9 +131,7 @@ def check_spellings(
     text = [c for c in dict.fromkeys(columns) if counts.schema[c] == pl.String]
     if not text:
         return
-    values = list(
-        dict.fromkeys(v for c in text for v in counts[c].drop_nulls().unique().to_list())
-    )
+    values = list(dict.fromkeys(v for c in text for v in counts[c].drop_nulls().unique().to_list()))
     pair = find_split(values) if labels is None else find_unlisted(values, labels)
     if pair is None:
         return
