@@ -67,7 +67,7 @@ from .exceptions import UndefinedKappaWarning, WkappaError
 if TYPE_CHECKING:
     from ._stats import Alternative, KappaResult
 
-__all__ = ["confusion_table", "kappa_by_group", "kappa_test", "weighted_kappa"]
+__all__ = ["agreement", "confusion_table", "kappa_by_group", "kappa_test", "weighted_kappa"]
 
 
 def _core_columns(data: FrameInput, *names: str | None) -> bool:
@@ -246,7 +246,18 @@ def weighted_kappa(
         return math.nan
     if not isinstance(counted[0], np.ndarray):  # QWK sums of the counted pairs
         return kappa_from_quadratic_sums(counted[0], zero_division)
-    return kappa_from_table(counted[0], weights=checked_weights, zero_division=zero_division)
+    return kappa_from_table(
+        _no_empty_table(counted[0]), weights=checked_weights, zero_division=zero_division
+    )
+
+
+def _no_empty_table(table: np.ndarray) -> np.ndarray:
+    """A (..., 1, 1) table of zeros for the (..., 0, 0) one left when ``nan_policy='omit'``
+    dropped every pair of string ratings (no category is known): kappa is then undefined
+    (nan with an UndefinedKappaWarning), as :func:`wkappa.weighted_kappa` says."""
+    if table.shape[-1] > 0:
+        return table
+    return np.zeros((*table.shape[:-2], 1, 1), dtype=table.dtype)
 
 
 def confusion_table(
@@ -347,9 +358,9 @@ def kappa_test(
     table, names = counted
     assert isinstance(table, np.ndarray)
     return kappa_test_from_table(
-        table,
+        _no_empty_table(table),
         weights=checked_weights,
-        labels=list(names),
+        labels=list(names) if table.size else None,
         alternative=alternative,
         kappa0=kappa0,
     )
@@ -463,7 +474,7 @@ def kappa_by_group(
         grouped, backend = _engine_group_tables(data, y_true, y_pred, sample_weight, keys, options)
     else:
         backend = data.frame.implementation
-    tables, key_rows, stale = grouped.tables, grouped.key_rows, grouped.stale
+    tables, key_rows, stale = _no_empty_table(grouped.tables), grouped.key_rows, grouped.stale
     n_groups = len(key_rows)
     integer = sample_weight is None
 
@@ -550,9 +561,10 @@ def agreement(
     labels: Any = None,
     min_rating: Any = None,
     max_rating: Any = None,
+    nan_policy: NanPolicy = "omit",
     zero_division: Any = "warn",
     population_size: int | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
 ) -> Any:
     """Agreement of several raters in a data frame, counted in the engine.
 
@@ -566,9 +578,11 @@ def agreement(
     by : str, optional
         A column whose values each get their own coefficient (on one set of categories: the
         integer range of all the ratings, or ``labels``).
-    coefficient, weights, labels, min_rating, max_rating, zero_division, population_size,
-    alternative
-        As in :func:`wkappa.agreement` (missing ratings are used as irrCAC does).
+    coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
+    population_size, alternative
+        As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing
+        ratings are used as irrCAC does). Without ``labels``, a polars ``Enum`` or pandas
+        ordered ``Categorical`` gives the categories, in its order, unused ones included.
 
     Returns
     -------
@@ -591,31 +605,24 @@ def agreement(
     0.5946
     """
     from ._frames import rater_rows
-    from ._stats import agreement_from_rows
+    from ._stats import agreement_from_rows, rating_categories
 
     found = rater_rows(df, raters=raters, item=item, rater=rater, rating=rating, by=by)
     if by is not None and labels is None and min_rating is None and max_rating is None:
-        # One set of categories for every group: the range of all the ratings.
-        numeric = [rows for _, rows, _, _ in found if rows.dtype.kind == "f"]
-        present = [rows[~np.isnan(rows)] for rows in numeric]
-        present = [values for values in present if values.size]
-        if len(numeric) == len(found) and present:
-            low = min(float(values.min()) for values in present)
-            high = max(float(values.max()) for values in present)
-            if low.is_integer() and high.is_integer():
-                min_rating, max_rating = int(low), int(high)
-    options = {
+        # One set of categories for every group: those of all the ratings together.
+        labels = rating_categories(found.rows, weights=weights)
+    options: dict[str, Any] = {
         "coefficient": coefficient,
         "weights": weights,
         "labels": labels,
         "min_rating": min_rating,
         "max_rating": max_rating,
+        "nan_policy": nan_policy,
         "zero_division": zero_division,
         "population_size": population_size,
         "alternative": alternative,
     }
     results = {
-        group: agreement_from_rows(rows, counts, **options)  # type: ignore[arg-type]
-        for group, rows, counts, _ in found
+        group: agreement_from_rows(rows, counts, **options) for group, rows, counts in found.groups
     }
     return results[None] if by is None else results

@@ -155,7 +155,10 @@ def run_agree(args: argparse.Namespace) -> int:
     if values.dtype.kind == "O" and all(dtype.is_numeric() for dtype in rows.schema.values()):
         values = values.astype(np.float64)
     multiplicity = counts.to_numpy().astype(np.int64)
-    labels = parse_labels(args.labels, rows, raters)
+    # A rater column without any rating has no type of its own (a CSV reads it as text):
+    # the columns with ratings say whether --labels are numbers.
+    rated = [name for name in raters if rows[name].null_count() < rows.height]
+    labels = parse_labels(args.labels, rows, rated or raters)
 
     def compute(coefficient: str) -> tuple[Any, Any]:
         result = agreement_from_rows(

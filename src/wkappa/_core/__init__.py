@@ -6,7 +6,13 @@ It imports nothing else of the package; everything else builds on the names belo
 from __future__ import annotations
 
 from .columns import host_view, is_device_array, to_host
-from .dependencies import import_optional, is_pandas_object, is_torch_tensor
+from .dependencies import (
+    import_optional,
+    is_dataframe,
+    is_lazy_frame,
+    is_pandas_object,
+    is_torch_tensor,
+)
 from .dispatch import count_pairs, register_route, route_names
 from .encode import (
     MAX_TABLE_CELLS,
@@ -65,13 +71,19 @@ from .options import (
     check_zero_division,
     format_value,
     missing_rating_error,
+    warn_at_caller,
 )
 from .request import PROPAGATED, Counted, Request
 from .statistic import INT64_SAFE, cell_kappas, kappas, variances
 from .weights import (
+    GWET_WEIGHTS,
+    KRIPPENDORFF_LEVELS,
     WeightsLike,
+    category_values,
     check_weights,
+    gwet_weights,
     integer_weights,
+    krippendorff_metric,
     needs_order,
     weight_matrix,
     weights_name,
@@ -82,6 +94,7 @@ __all__ = [
     "GUESS_SAMPLE",
     "HUGE",
     "INT64_SAFE",
+    "KRIPPENDORFF_LEVELS",
     "MAX_TABLE_CELLS",
     "PROPAGATED",
     "THRESHOLD_HINT",
@@ -94,6 +107,7 @@ __all__ = [
     "WeightsLike",
     "Where",
     "ZeroDivision",
+    "category_values",
     "cell_kappas",
     "check_alternative",
     "check_bound",
@@ -120,13 +134,16 @@ __all__ = [
     "host_view",
     "import_optional",
     "integer_weights",
+    "is_dataframe",
     "is_device_array",
+    "is_lazy_frame",
     "is_missing_scalar",
     "is_pandas_object",
     "is_torch_tensor",
     "kappa_from_quadratic_sums",
     "kappa_from_table",
     "kappas",
+    "krippendorff_metric",
     "missing_rating_error",
     "needs_order",
     "norm_cdf",
@@ -149,6 +166,7 @@ __all__ = [
     "unlisted_error",
     "use_parallel",
     "variances",
+    "warn_at_caller",
     "weight_matrix",
     "weighted_kappa",
     "weighted_quadratic_sums",
@@ -158,13 +176,11 @@ __all__ = [
 # Several raters (appended; kept apart from the two-rater names above).
 from .agreement import (
     COEFFICIENTS,
-    GWET_WEIGHTS,
     Estimate,
     coefficient_from_sums,
     conger_exact,
     conger_features,
     features,
-    gwet_weights,
     linearized_terms,
     rows_to_counts,
 )

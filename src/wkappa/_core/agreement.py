@@ -33,9 +33,10 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
+from .statistic import INT64_SAFE
+
 __all__ = [
     "COEFFICIENTS",
-    "GWET_WEIGHTS",
     "Coefficient",
     "Estimate",
     "Linearized",
@@ -43,7 +44,6 @@ __all__ = [
     "conger_exact",
     "conger_features",
     "features",
-    "gwet_weights",
     "linearized_terms",
     "rows_to_counts",
 ]
@@ -123,10 +123,9 @@ def conger_features(rows: np.ndarray, n_categories: int, weights: np.ndarray) ->
 
 
 # Exact Conger: at most this many distinct per-rater rating totals (their pairs are the
-# fractions summed); int64 sums kept below INT64_SAFE; Python-int products over the count
-# patterns for other matrices up to this many.
+# fractions summed); int64 sums kept below INT64_SAFE (2**62); Python-int products over the
+# count patterns for other matrices up to this many.
 _EXACT_TOTALS = 64
-_INT64_SAFE = 2**62
 _EXACT_OBJECT_CELLS = 200_000
 
 
@@ -184,7 +183,7 @@ def conger_exact(
     n_items = int(multiplicity.sum())
     totals = patterns.sum(axis=1)
     top = int(integer.max()) if integer is not None and integer.size else -1
-    if integer is not None and 0 <= top and n_raters**2 * top * max(n_items, 1) < _INT64_SAFE:
+    if integer is not None and 0 <= top and n_raters**2 * top * max(n_items, 1) < INT64_SAFE:
         d: np.ndarray = integer
         within = np.einsum("ik,kl,il->i", patterns, integer, patterns)  # below R² max(D)
         weighted = pattern_counts * within  # sums below n R² max(D)
@@ -210,9 +209,13 @@ def conger_exact(
         rated = rows[:, g] >= 0
         sums = np.bincount(rows[rated, g], weights=multiplicity[rated], minlength=k)
         rater_counts[g] = np.rint(sums).astype(np.int64)
+    rater_counts = rater_counts[rater_counts.sum(axis=1) > 0]  # raters with ratings
+    n_raters = len(rater_counts)
+    if n_raters < 2:
+        return None
     n_g = rater_counts.sum(axis=1)
     distinct, group = np.unique(n_g, return_inverse=True)
-    if len(distinct) > _EXACT_TOTALS or distinct[0] == 0:
+    if len(distinct) > _EXACT_TOTALS:
         return None
     c = rater_counts.astype(object)  # Python ints: exact at any size
     cross = c @ d.astype(object) @ c.T
@@ -238,17 +241,22 @@ def _gwet_scale(weights: np.ndarray) -> float:
 
 
 def conger_chance(rater_counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Conger's chance disagreement ``1 - pe`` from (B, R, K) rater x category counts."""
-    n_raters = rater_counts.shape[1]
+    """Conger's chance disagreement ``1 - pe`` from (B, R, K) rater x category counts.
+
+    A rater without ratings (in the data, or in a resample) takes no part: R counts the
+    raters with ratings; fewer than two give nan.
+    """
     totals = rater_counts.sum(axis=2, keepdims=True)
+    n_raters = np.count_nonzero(totals[:, :, 0] > 0, axis=1).astype(np.float64)  # (B,)
     shares = rater_counts / np.where(totals > 0, totals, 1.0)
-    mean = shares.mean(axis=1)  # (B, K)
-    # sum_kl W_kl (pbar_k pbar_l - s2_kl / R), s2 = (P'P - R pbar pbar') / (R - 1)
-    outer = np.einsum("bk,kl,bl->b", mean, weights, mean)
-    second = np.einsum("bgk,kl,bgl->b", shares, weights, shares)
-    covariance = (second - n_raters * outer) / (n_raters - 1)
-    disagreement: np.ndarray = outer - covariance / n_raters
-    return disagreement
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = shares.sum(axis=1) / n_raters[:, None]  # (B, K)
+        # sum_kl W_kl (pbar_k pbar_l - s2_kl / R), s2 = (P'P - R pbar pbar') / (R - 1)
+        outer = np.einsum("bk,kl,bl->b", mean, weights, mean)
+        second = np.einsum("bgk,kl,bgl->b", shares, weights, shares)
+        covariance = (second - n_raters * outer) / (n_raters - 1)
+        disagreement: np.ndarray = outer - covariance / n_raters
+    return np.where(n_raters >= 2, disagreement, np.nan)
 
 
 def coefficient_from_sums(
@@ -430,74 +438,21 @@ def _conger_item_chance(
     """Gwet's per-item chance-agreement terms of Conger's kappa (irrCAC's ``pe.ivec``).
 
     ``pe_i = (sum_g v_g + sum_{g rated i} (n / n_g) (u_{g, x_ig} - v_g)) / (R (R - 1))`` with
-    ``u_g = (R pbar - p_g)' A`` and ``v_g = u_g . p_g``.
+    ``u_g = (R pbar - p_g)' A`` and ``v_g = u_g . p_g``, R the raters with ratings.
     """
     m, n_raters = rows.shape
     k = agreement.shape[0]
     rater_counts = (w @ feature_rows[:, 3:]).reshape(n_raters, k)
     n_g = rater_counts.sum(axis=1)
+    active = int(np.count_nonzero(n_g > 0))  # a rater without ratings takes no part
     shares = rater_counts / np.where(n_g > 0, n_g, 1.0)[:, None]
-    mean = shares.mean(axis=0)
-    u = (n_raters * mean[None, :] - shares) @ agreement  # (R, K)
-    v = np.sum(u * shares, axis=1)  # (R,)
+    mean = shares.sum(axis=0) / active
+    u = (active * mean[None, :] - shares) @ agreement  # (R, K)
+    v = np.sum(u * shares, axis=1)  # (R,); 0 for a rater without ratings
     table = (n / np.where(n_g > 0, n_g, 1.0))[:, None] * (u - v[:, None])
     pe_i = np.full(m, float(v.sum()))
     for g in range(n_raters):
         rated = rows[:, g] >= 0
         pe_i[rated] += table[g, rows[rated, g]]
-    out: np.ndarray = pe_i / (n_raters * (n_raters - 1))
-    return out
-
-
-GWET_WEIGHTS: tuple[str, ...] = ("ordinal", "radical", "ratio", "circular", "bipolar")
-
-
-def gwet_weights(name: str, values: np.ndarray) -> np.ndarray:
-    """Gwet's named weights (irrCAC's ``*.weights``) as *disagreement* weights ``1 - A``.
-
-    Parameters
-    ----------
-    name : {'ordinal', 'radical', 'ratio', 'circular', 'bipolar'}
-    values : ndarray of shape (K,)
-        The category values in order (irrCAC uses ``1..K`` for non-numeric categories).
-
-    Returns
-    -------
-    ndarray of shape (K, K)
-        Zero diagonal, largest entry 1 (K >= 2). With ``x`` the values, ``m`` their minimum
-        and ``M`` their maximum: ordinal ``C(|k - l| + 1, 2)`` (ranks only); radical
-        ``sqrt|x_k - x_l| / sqrt(M - m)``; ratio ``((x_k - x_l)/(x_k + x_l))² /
-        ((M - m)/(M + m))²``; circular ``sin²(pi (x_k - x_l) / (M - m + 1))``; bipolar
-        ``(x_k - x_l)² / ((x_k + x_l - 2m)(2M - x_k - x_l))``; the last two scaled to a
-        largest entry of 1.
-    """
-    k = len(values)
-    x = values.astype(np.float64)
-    if k < 2:
-        return np.zeros((k, k))
-    low, high = float(x.min()), float(x.max())
-    diff = x[:, None] - x[None, :]
-    total = x[:, None] + x[None, :]
-    if name == "ordinal":
-        steps = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) + 1.0
-        raw = steps * (steps - 1.0) / 2.0
-    elif name == "radical":
-        raw = np.sqrt(np.abs(diff)) / math.sqrt(high - low)
-    elif name == "ratio":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            raw = (
-                np.where(total != 0, (diff / total) ** 2, 0.0) / ((high - low) / (high + low)) ** 2
-            )
-    elif name == "circular":
-        raw = np.sin(math.pi * diff / (high - low + 1.0)) ** 2
-    elif name == "bipolar":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            raw = diff**2 / ((total - 2.0 * low) * (2.0 * high - total))
-        np.fill_diagonal(raw, 0.0)
-    else:  # pragma: no cover - checked by the caller
-        raise ValueError(name)
-    if name in ("ordinal", "circular", "bipolar"):
-        raw = raw / raw.max()
-    np.fill_diagonal(raw, 0.0)
-    out: np.ndarray = raw
+    out: np.ndarray = pe_i / (active * (active - 1))
     return out

@@ -57,7 +57,7 @@ def is_missing_scalar(value: Any) -> bool:
     if isinstance(value, decimal.Decimal) and value.is_nan():
         return True
     pd = sys.modules.get("pandas")
-    return pd is not None and value is pd.NA
+    return pd is not None and (value is pd.NA or value is pd.NaT)
 
 
 def _as_array(obj: Any) -> np.ndarray:

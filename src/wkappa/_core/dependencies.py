@@ -13,6 +13,8 @@ from typing import Any
 
 __all__ = [
     "import_optional",
+    "is_dataframe",
+    "is_lazy_frame",
     "is_pandas_object",
     "is_polars_series",
     "is_pyarrow_array",
@@ -30,6 +32,25 @@ def is_pandas_object(obj: Any) -> bool:
     if pd is None:
         return False
     return isinstance(obj, (pd.Series, pd.Index, pd.Categorical, pd.api.extensions.ExtensionArray))
+
+
+def is_dataframe(obj: Any) -> bool:
+    """True for an in-memory frame of rating columns: a pandas or polars DataFrame or a
+    pyarrow Table (:func:`is_pandas_object` is False for a pandas DataFrame)."""
+    pd = _loaded("pandas")
+    if pd is not None and isinstance(obj, pd.DataFrame):
+        return True
+    pl = _loaded("polars")
+    if pl is not None and isinstance(obj, pl.DataFrame):
+        return True
+    pa = _loaded("pyarrow")
+    return pa is not None and isinstance(obj, pa.Table)
+
+
+def is_lazy_frame(obj: Any) -> bool:
+    """True for a polars LazyFrame (its data are not in memory until collected)."""
+    pl = _loaded("polars")
+    return pl is not None and isinstance(obj, pl.LazyFrame)
 
 
 def is_polars_series(obj: Any) -> bool:

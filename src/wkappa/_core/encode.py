@@ -32,6 +32,7 @@ __all__ = [
     "check_rating_bounds",
     "check_table_size",
     "encode_ratings",
+    "shared_categories",
     "to_column",
 ]
 
@@ -409,7 +410,7 @@ def encode_ratings(
         pred_index = _encode_with_labels(pred_col, label_array, "y_pred")
         return EncodedRatings(true_index, pred_index, tuple(label_array.tolist()), weight)
 
-    categorical = _shared_categories(true_col, pred_col, ordered)
+    categorical = shared_categories([true_col, pred_col], ordered, "`y_true` and `y_pred`")
     if categorical is not None:
         label_array = np.asarray(categorical)
         true_index = _encode_with_labels(true_col, label_array, "y_true")
@@ -474,26 +475,30 @@ def _subset(column: Column, keep: np.ndarray) -> Column:
     return Column(column.values[keep], None, column.categories, column.ordered)
 
 
-def _shared_categories(true_col: Column, pred_col: Column, ordered: bool) -> tuple[Any, ...] | None:
-    """The label order given by ordered categorical inputs, or None.
+def shared_categories(
+    columns: Sequence[Column], ordered: bool, subject: str
+) -> tuple[Any, ...] | None:
+    """The label order given by ordered categorical inputs (pandas ordered Categorical,
+    polars Enum, Arrow ordered dictionary), or None: the rule of every entry point.
 
-    Unordered categoricals give none (their values are used). When the order does not matter
-    (``ordered=False``), two ordered categoricals that disagree fall back to the sorted values.
+    A categorical's own categories count, in their order, unused ones included. Unordered
+    categoricals give none (their values are used). When the order does not matter
+    (``ordered=False``), ordered categoricals that disagree fall back to the sorted values;
+    when it matters they are an error naming ``subject`` (for example "`y_true` and `y_pred`").
     """
-    cats = [c for c in (true_col, pred_col) if c.categories is not None and c.ordered]
+    cats = [c.categories for c in columns if c.categories is not None and c.ordered]
     if not cats:
         return None
-    if len(cats) == 2 and cats[0].categories != cats[1].categories:
+    other = next((c for c in cats[1:] if c != cats[0]), None)
+    if other is not None:
         if not ordered:
             return None
         raise WkappaError(
-            "`y_true` and `y_pred` are categoricals with different categories "
-            f"({format_value(cats[0].categories)} vs {format_value(cats[1].categories)}). "
+            f"{subject} are categoricals with different categories "
+            f"({format_value(cats[0])} vs {format_value(other)}). "
             "Hint: pass labels=[...] to fix one order."
         )
-    categories = cats[0].categories
-    assert categories is not None
-    return categories
+    return cats[0]
 
 
 def _encode_integer_range(

@@ -30,6 +30,7 @@ __all__ = [
     "format_value",
     "missing_rating_error",
     "undefined_kappa",
+    "warn_at_caller",
 ]
 
 NanPolicy = Literal["raise", "omit", "propagate"]
@@ -112,6 +113,12 @@ def _user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+def warn_at_caller(message: str, category: type[Warning]) -> None:
+    """Warn with ``category``, pointing at the user's line (the first frame outside
+    wkappa), however deep inside the package the warning is raised."""
+    warnings.warn(message, category, stacklevel=_user_stacklevel())
 
 
 def undefined_kappa(zero_division: ZeroDivision, reason: str) -> float:

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, _object_column, to_column
-from .dependencies import is_pandas_object
+from .dependencies import is_dataframe, is_lazy_frame
 from .encode import (
     _encode_with_labels,
     _integral_ratings,
@@ -30,10 +30,11 @@ from .encode import (
     check_labels,
     check_rating_bounds,
     check_table_size,
+    shared_categories,
 )
 from .fused import parallel_section, use_parallel
 from .label_spelling import check_label_spellings
-from .options import NanPolicy, format_value
+from .options import NanPolicy
 
 __all__ = [
     "CountPatterns",
@@ -86,13 +87,21 @@ class CountPatterns:
 
 
 def _frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
-    """The rating columns of a pandas or polars DataFrame, or None for other inputs."""
-    if is_pandas_object(ratings) and hasattr(ratings, "columns"):
-        return [(str(name), ratings[name]) for name in ratings.columns]
-    module = type(ratings).__module__
-    if module.startswith("polars") and hasattr(ratings, "get_columns"):
+    """The rating columns of a pandas or polars DataFrame or a pyarrow Table, or None for
+    other inputs."""
+    if is_lazy_frame(ratings):
+        raise WkappaTypeError(
+            "`ratings` is a polars LazyFrame, whose data are not in memory. Hint: use "
+            "wkappa.frames.agreement(df, raters=[...]), which counts the rows in the engine, "
+            "or pass df.collect()."
+        )
+    if not is_dataframe(ratings):
+        return None
+    if hasattr(ratings, "get_columns"):  # polars
         return [(series.name, series) for series in ratings.get_columns()]
-    return None
+    if hasattr(ratings, "column_names"):  # pyarrow Table
+        return [(name, ratings.column(g)) for g, name in enumerate(ratings.column_names)]
+    return [(str(name), ratings.iloc[:, g]) for g, name in enumerate(ratings.columns)]
 
 
 def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:
@@ -104,6 +113,14 @@ def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:
         if len(lengths) > 1:  # pragma: no cover - a frame's columns have one length
             raise WkappaError("`ratings` columns have different lengths.")
         return None, columns
+    if isinstance(ratings, np.ma.MaskedArray):
+        if ratings.ndim != 2:
+            raise WkappaError(
+                f"`ratings` must be 2-D (rows are items, columns raters); got shape "
+                f"{ratings.shape}."
+            )
+        # Masked entries are missing ratings, as for two raters.
+        return None, [to_column(ratings[:, g], f"ratings[:, {g}]") for g in range(ratings.shape[1])]
     if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
         raise WkappaTypeError(
             "`ratings` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
@@ -209,7 +226,7 @@ def encode_rating_matrix(
         present = array if missing is None else array[~missing]
         if label_array is not None:
             codes = np.full((n, n_raters), -1, dtype=np.int64)
-            found = _encode_with_labels(Column(present, None), label_array, "ratings")
+            found = _encode_with_labels(Column(present.ravel(), None), label_array, "ratings")
             if missing is None:
                 codes[...] = found.reshape(n, n_raters)
             else:
@@ -250,7 +267,7 @@ def encode_rating_matrix(
     if all(len(c.values) == 0 for c in kept):
         raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
     if label_array is None:
-        label_array = _shared_labels(kept, ordered)
+        label_array = _shared_labels(kept, ordered, lo, hi)
     if label_array is not None:
         for g, (column, part) in enumerate(zip(columns, kept, strict=True)):
             found = _encode_with_labels(part, label_array, "ratings")
@@ -282,23 +299,21 @@ def _check_bounds(low: int, high: int, lo: int | None, hi: int | None) -> None:
         raise WkappaError(f"`ratings` contains the rating {high}, above `max_rating` = {hi}.")
 
 
-def _shared_labels(columns: list[Column], ordered: bool) -> np.ndarray | None:
+def _shared_labels(
+    columns: list[Column], ordered: bool, lo: int | None, hi: int | None
+) -> np.ndarray | None:
     """The labels implied by categorical or string columns; None for numeric ratings."""
-    categorical = [c for c in columns if c.categories is not None and c.ordered]
-    if categorical:
-        first = categorical[0].categories
-        for column in categorical[1:]:
-            if column.categories != first:
-                raise WkappaError(
-                    "The rater columns are categoricals with different categories "
-                    f"({format_value(first)} vs {format_value(column.categories)}). "
-                    "Hint: pass labels=[...] to fix one order."
-                )
-        assert first is not None
-        return np.asarray(first)
+    categories = shared_categories(columns, ordered, "The rater columns")
+    if categories is not None:
+        return np.asarray(categories)
     values = [_values_of(c) for c in columns]
     if all(v.dtype.kind in "biuf" for v in values):
         return None
+    if lo is not None or hi is not None:
+        raise WkappaError(
+            "`min_rating`/`max_rating` apply to integer ratings only; the ratings are strings "
+            "or categories. Hint: pass labels=[...] listing the categories in order."
+        )
     if ordered:
         raise WkappaError(
             "Weighted coefficients need ordered categories, but the ratings are strings or "
@@ -411,6 +426,8 @@ def fast_rows(
     is not such an array or the codes would overflow (the caller takes the general route).
     Errors are the general route's.
     """
+    if isinstance(ratings, np.ma.MaskedArray):
+        return None  # the general route reads the mask
     if not isinstance(ratings, np.ndarray):
         shape = getattr(ratings, "shape", None)
         if not isinstance(shape, tuple) or len(shape) != 2 or shape[0] * shape[1] < FAST_MIN_CELLS:
@@ -477,8 +494,9 @@ def _frame_array(ratings: Any) -> np.ndarray | None:
     array (F-ordered, as the frames store columns; missing values NaN); None for anything
     else (mixed dtypes, strings, categoricals, integers with missing values beyond 2**53: the
     general route reads those column by column, exactly)."""
-    module = type(ratings).__module__
-    if module.startswith("pandas") and hasattr(ratings, "dtypes") and hasattr(ratings, "columns"):
+    if not is_dataframe(ratings) or hasattr(ratings, "column_names"):  # pyarrow: general
+        return None
+    if not hasattr(ratings, "get_columns"):  # pandas
         kinds = set(ratings.dtypes)
         if len(kinds) != 1:
             return None
@@ -497,18 +515,16 @@ def _frame_array(ratings: Any) -> np.ndarray | None:
             return None
         array = ratings.to_numpy(dtype=np.float64, na_value=np.nan)
         return array
-    if module.startswith("polars") and hasattr(ratings, "get_columns"):
-        columns = ratings.get_columns()
-        if len({c.dtype for c in columns}) != 1 or not columns[0].dtype.is_numeric():
+    columns = ratings.get_columns()  # polars
+    if len({c.dtype for c in columns}) != 1 or not columns[0].dtype.is_numeric():
+        return None
+    if not columns[0].dtype.is_float() and any(c.null_count() for c in columns):
+        # Integer columns with nulls come back as float64 with NaN: exact below 2**53.
+        ends = [abs(v) for c in columns for v in (c.min(), c.max()) if v is not None]
+        if not ends or max(ends) >= 2**53:
             return None
-        if not columns[0].dtype.is_float() and any(c.null_count() for c in columns):
-            # Integer columns with nulls come back as float64 with NaN: exact below 2**53.
-            ends = [abs(v) for c in columns for v in (c.min(), c.max()) if v is not None]
-            if not ends or max(ends) >= 2**53:
-                return None
-        array = ratings.to_numpy()
-        return array if array.dtype.kind in "iuf" else None
-    return None
+    array = ratings.to_numpy()
+    return array if array.dtype.kind in "iuf" else None
 
 
 # The parallel pass gives each of this many row blocks its own dense histogram (threads take

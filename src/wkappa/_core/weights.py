@@ -9,7 +9,9 @@ that its largest entry is 1.
 from __future__ import annotations
 
 import functools
-from typing import Any, Literal
+import math
+from collections.abc import Sequence
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -18,11 +20,18 @@ from ..exceptions import WkappaError
 from .options import format_value
 
 __all__ = [
+    "GWET_WEIGHTS",
+    "KRIPPENDORFF_LEVELS",
     "WEIGHT_NAMES",
+    "ValuePairs",
     "WeightsLike",
+    "category_values",
     "check_weights",
+    "gwet_weights",
     "integer_weights",
+    "krippendorff_metric",
     "needs_order",
+    "value_pairs",
     "weight_matrix",
     "weights_name",
 ]
@@ -175,3 +184,184 @@ def integer_weights(weights: str | np.ndarray, n_categories: int) -> np.ndarray 
         if weights[0, 1] == first[name] and np.array_equal(weights, weight_matrix(name, k)):
             return _integer_matrix(name, k)
     return None
+
+
+# --------------------------------------------------------------------------- several raters
+
+GWET_WEIGHTS: tuple[str, ...] = ("ordinal", "radical", "ratio", "circular", "bipolar")
+KRIPPENDORFF_LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
+
+
+def category_values(labels: Sequence[Any]) -> np.ndarray:
+    """Numeric category values as irrCAC uses them: the labels when they are numbers (int64
+    for integers, exactly; float64 otherwise), else ``1..K``."""
+    items = list(labels)
+    if items and all(isinstance(v, (int, np.integer)) for v in items):
+        # Integer categories stay below 2**62 in magnitude (the encoders' bound).
+        return np.array([int(v) for v in items], dtype=np.int64)
+    try:
+        values = np.asarray(items, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.arange(1, len(items) + 1, dtype=np.int64)
+    if not np.isfinite(values).all():
+        return np.arange(1, len(items) + 1, dtype=np.int64)
+    return values
+
+
+class ValuePairs(NamedTuple):
+    """Differences of K category values, each exact before one rounding to float64.
+
+    Float values are first scaled by a power of two (exact) so that nothing overflows;
+    ``unit`` is 1 in the scaled units. Attributes: ``diff[k, l] = x_k - x_l``,
+    ``above[k] = x_k - min``, ``below[k] = max - x_k``, ``value[k] = x_k``, ``span = max -
+    min``.
+    """
+
+    diff: np.ndarray
+    above: np.ndarray
+    below: np.ndarray
+    value: np.ndarray
+    span: float
+    unit: float
+
+
+def value_pairs(values: np.ndarray) -> ValuePairs:
+    """The :class:`ValuePairs` of category values (int64 or float64, see
+    :func:`category_values`): integer differences are taken in int64 (exact below 2**63),
+    float ones after scaling the values into [-1, 1] (exact), so that category values beyond
+    2**53 or near ±1e308 keep their differences."""
+    if values.dtype.kind in "iu":
+        ints = values.astype(np.int64)
+        low, high = int(ints.min()), int(ints.max())
+        diff = np.subtract.outer(ints, ints).astype(np.float64)
+        above = (ints - low).astype(np.float64)
+        below = (high - ints).astype(np.float64)
+        return ValuePairs(diff, above, below, ints.astype(np.float64), float(high - low), 1.0)
+    largest = float(np.abs(values).max())
+    shift = math.frexp(largest)[1] if largest > 0 else 0
+    scaled = np.ldexp(values.astype(np.float64), -shift)
+    least, most = float(scaled.min()), float(scaled.max())
+    return ValuePairs(
+        np.subtract.outer(scaled, scaled),
+        scaled - least,
+        most - scaled,
+        scaled,
+        most - least,
+        math.ldexp(1.0, -shift),
+    )
+
+
+def gwet_weights(name: str, values: np.ndarray) -> np.ndarray:
+    """Gwet's named weights (irrCAC's ``*.weights``) as *disagreement* weights ``1 - A``.
+
+    Parameters
+    ----------
+    name : {'ordinal', 'radical', 'ratio', 'circular', 'bipolar'}
+    values : ndarray of shape (K,)
+        The category values in order (:func:`category_values`; irrCAC uses ``1..K`` for
+        non-numeric categories).
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        Zero diagonal, largest entry 1 (K >= 2). With ``x`` the values, ``m`` their minimum
+        and ``M`` their maximum: ordinal ``C(|k - l| + 1, 2)`` (ranks only); radical
+        ``sqrt|x_k - x_l| / sqrt(M - m)``; ratio ``((x_k - x_l)/(x_k + x_l))² /
+        ((M - m)/(M + m))²``; circular ``sin²(pi (x_k - x_l) / (M - m + 1))``; bipolar
+        ``(x_k - x_l)² / ((x_k + x_l - 2m)(2M - x_k - x_l))``; the last two scaled to a
+        largest entry of 1. Differences are exact before rounding (:func:`value_pairs`).
+    """
+    k = len(values)
+    if k < 2:
+        return np.zeros((k, k))
+    if name == "ordinal":
+        steps = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) + 1.0
+        raw = steps * (steps - 1.0) / 2.0
+        return _finish(raw / raw.max())
+    pairs = value_pairs(values)
+    diff = pairs.diff
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if name == "radical":
+            raw = np.sqrt(np.abs(diff)) / math.sqrt(pairs.span)
+        elif name == "ratio":
+            total = np.add.outer(pairs.value, pairs.value)
+            extreme = pairs.span / (pairs.value.max() + pairs.value.min())
+            raw = np.where(total != 0, (diff / total) ** 2, 0.0) / extreme**2
+        elif name == "circular":
+            raw = np.sin(math.pi * diff / (pairs.span + pairs.unit)) ** 2
+        elif name == "bipolar":
+            # (x_k + x_l - 2m)(2M - x_k - x_l), each factor a sum of non-negative gaps
+            lower = np.add.outer(pairs.above, pairs.above)
+            upper = np.add.outer(pairs.below, pairs.below)
+            raw = diff**2 / (lower * upper)
+            np.fill_diagonal(raw, 0.0)
+        else:  # pragma: no cover - checked by the caller
+            raise ValueError(name)
+    raw = _finish(raw)
+    if name in ("circular", "bipolar"):
+        raw = raw / raw.max()
+    return raw
+
+
+def _finish(raw: np.ndarray) -> np.ndarray:
+    np.fill_diagonal(raw, 0.0)
+    return raw
+
+
+def krippendorff_metric(
+    level: str, labels: Sequence[Any], pairable_counts: np.ndarray
+) -> np.ndarray:
+    """Krippendorff's difference function delta_ck, scaled to a largest entry of 1.
+
+    Parameters
+    ----------
+    level : {'nominal', 'ordinal', 'interval', 'ratio'}
+    labels : sequence of K categories
+        Their values for 'interval' and 'ratio' (numbers).
+    pairable_counts : ndarray of shape (K,)
+        ``n_g``, the pairable ratings in each category (for 'ordinal').
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        nominal ``[c != k]``; ordinal ``(sum_{g=c..k} n_g - (n_c + n_k) / 2)²`` (Krippendorff
+        2011, "Computing Krippendorff's alpha-reliability"); interval ``(v_c - v_k)²``; ratio
+        ``((v_c - v_k)/(v_c + v_k))²``, with exact differences (:func:`value_pairs`).
+    """
+    k = len(labels)
+    if level == "nominal":
+        delta = 1.0 - np.eye(k)
+    elif level == "ordinal":
+        n_g = pairable_counts.astype(np.float64)
+        cumulative = np.concatenate([[0.0], np.cumsum(n_g)])
+        low = np.minimum.outer(np.arange(k), np.arange(k))
+        high = np.maximum.outer(np.arange(k), np.arange(k))
+        span = cumulative[high + 1] - cumulative[low] - (n_g[:, None] + n_g[None, :]) / 2.0
+        delta = span**2
+        np.fill_diagonal(delta, 0.0)
+    else:
+        items = list(labels)
+        numeric = all(
+            isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+            for v in items
+        )
+        values = category_values(items) if numeric else None
+        if values is None or (values.dtype.kind == "f" and not np.isfinite(values).all()):
+            raise WkappaError(
+                f"level={level!r} needs numeric categories; got {format_value(items)}. "
+                "Hint: use level='ordinal' for ordered labels."
+            )
+        pairs = value_pairs(values)
+        if level == "interval":
+            delta = (pairs.diff / pairs.span) ** 2 if pairs.span > 0 else np.zeros((k, k))
+        else:
+            if (pairs.value < 0).any():
+                raise WkappaError(
+                    "level='ratio' needs non-negative values (a ratio scale has an absolute zero)."
+                )
+            total = np.add.outer(pairs.value, pairs.value)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                delta = np.where(total > 0, (pairs.diff / total) ** 2, 0.0)
+    top = float(delta.max()) if delta.size else 0.0
+    scaled: np.ndarray = delta / top if top > 0 else delta
+    return scaled

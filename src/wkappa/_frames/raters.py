@@ -10,15 +10,15 @@ memory) and grouped again, the raters in the order of :func:`rater_key`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._core import import_optional
-from ..exceptions import WkappaError
+from ..exceptions import WkappaError, WkappaTypeError
 from .count import wrap_frame
 
-__all__ = ["rater_key", "rater_rows"]
+__all__ = ["RaterRows", "rater_key", "rater_rows"]
 
 _COUNT = "__wkappa_count"
 
@@ -30,15 +30,32 @@ def _collect(frame: Any, lazy: bool) -> Any:
     return frame
 
 
-def _values(counted: Any, columns: Sequence[str]) -> np.ndarray:
-    """The rater columns as one (m, R) array: float64 for numbers (null -> NaN), else object."""
-    nw = import_optional("narwhals", "frames")
-    series = [counted.get_column(name) for name in columns]
-    if all(s.dtype.is_numeric() for s in series):
-        return np.column_stack(
-            [np.asarray(s.cast(nw.Float64).to_numpy(), dtype=np.float64) for s in series]
-        )
-    return np.column_stack([np.array(s.to_list(), dtype=object) for s in series])
+def _native_rows(counted: Any, columns: Sequence[str]) -> Any:
+    """The rater columns of the counted rows as an eager frame of the engine's library
+    (pandas, polars or pyarrow), dtypes kept: the core reads them as it reads
+    ``wkappa.agreement(df)``'s columns (an Enum's or ordered categorical's categories
+    included)."""
+    return counted.select(list(columns)).to_native()
+
+
+class RaterRows(NamedTuple):
+    """Distinct rating rows of a frame, counted in its engine.
+
+    Attributes
+    ----------
+    groups : list of (group value, rows, multiplicity)
+        One entry (group None) without ``by``; ``rows`` an eager native frame of the rater
+        columns, ``multiplicity`` int64 counts.
+    names : list of str
+        The rater columns, in order.
+    rows, multiplicity
+        Every group's rows together (for one set of categories across the groups).
+    """
+
+    groups: list[tuple[Any, Any, np.ndarray]]
+    names: list[str]
+    rows: Any
+    multiplicity: np.ndarray
 
 
 def rater_rows(
@@ -49,9 +66,8 @@ def rater_rows(
     rater: str | None,
     rating: str | None,
     by: str | None,
-) -> list[tuple[Any, np.ndarray, np.ndarray, list[str]]]:
-    """Distinct rating rows of a frame: ``[(group, rows, multiplicity, rater_names)]`` (one
-    entry with group None without ``by``)."""
+) -> RaterRows:
+    """Distinct rating rows of a frame, per group of ``by``."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
@@ -70,6 +86,11 @@ def rater_rows(
         if name not in schema:
             raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
     if wide:
+        if isinstance(raters, (str, bytes)):
+            raise WkappaTypeError(
+                f"`raters` must be a list of column names, one per rater; got the string "
+                f"{raters!r}. Hint: raters=[{raters!r}, ...]."
+            )
         names = list(raters)  # type: ignore[arg-type]
         if len(names) < 2:
             raise WkappaError("`raters` needs at least two columns.")
@@ -104,17 +125,17 @@ def rater_rows(
         names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
         grouped = wide_frame.group_by([*groups, *names]).len(name=_COUNT)
         counted = nw.from_native(grouped)
-    out = []
+    out: list[tuple[Any, Any, np.ndarray]] = []
     if by is None:
-        out.append((None, _values(counted, names), _counts(counted), names))
+        out.append((None, _native_rows(counted, names), _counts(counted)))
     else:
         keys = set(counted.get_column(by).to_list())
         if None in keys:
             raise WkappaError(f"The `by` column {by!r} has missing values.")
         for value in sorted(keys):
             part = counted.filter(nw.col(by) == value)
-            out.append((value, _values(part, names), _counts(part), names))
-    return out
+            out.append((value, _native_rows(part, names), _counts(part)))
+    return RaterRows(out, names, _native_rows(counted, names), _counts(counted))
 
 
 def rater_key(name: str) -> tuple[int, int, str]:

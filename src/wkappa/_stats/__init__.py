@@ -59,6 +59,7 @@ from .several import (
     agreement_from_counts,
     agreement_from_rows,
     krippendorff_alpha,
+    rating_categories,
 )
 
 __all__ += [
@@ -69,6 +70,7 @@ __all__ += [
     "agreement_from_rows",
     "krippendorff_alpha",
     "rater_vs_panel",
+    "rating_categories",
 ]
 
 # Strata (appended).

@@ -8,12 +8,11 @@ multinomial array, and every replicate's kappa is a few matrix products: O(B m K
 from __future__ import annotations
 
 import math
-import warnings
 from typing import NamedTuple
 
 import numpy as np
 
-from .._core import cell_kappas, norm_cdf, norm_ppf
+from .._core import cell_kappas, norm_cdf, norm_ppf, warn_at_caller
 from ..exceptions import UndefinedKappaWarning
 
 __all__ = [
@@ -150,11 +149,10 @@ def bca_interval(
     below = np.count_nonzero(values < statistic) + 0.5 * np.count_nonzero(values == statistic)
     share = below / values.size
     if not 0.0 < share < 1.0:
-        warnings.warn(
+        warn_at_caller(
             "The BCa interval is undefined: every bootstrap kappa lies on one side of the "
             "statistic. Returning nan. Hint: use method='percentile'.",
             UndefinedKappaWarning,
-            stacklevel=4,
         )
         return math.nan, math.nan
     z0 = norm_ppf(share)
@@ -180,11 +178,10 @@ def drop_undefined(values: np.ndarray) -> tuple[np.ndarray, int]:
     defined = values[~np.isnan(values)]
     dropped = values.size - defined.size
     if dropped > _UNDEFINED_SHARE * values.size:
-        warnings.warn(
+        warn_at_caller(
             f"{dropped} of {values.size} bootstrap replicates have an undefined kappa and were "
             "dropped; the interval is conditional on a defined kappa.",
             UndefinedKappaWarning,
-            stacklevel=4,
         )
     return defined, dropped
 

@@ -20,6 +20,7 @@ __all__ = [
     "ConfidenceInterval",
     "check_confidence_level",
     "check_method",
+    "check_resamples",
     "fisher_z_limits",
     "json_float",
     "json_label",
@@ -160,14 +161,27 @@ class BootstrapMethod:
     rng: int | Generator | SeedSequence | None = None
 
     def __post_init__(self) -> None:
-        n = self.n_resamples
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise WkappaError(f"`n_resamples` must be a positive integer; got {format_value(n)}.")
+        check_resamples(self.n_resamples)
         if self.method not in ("percentile", "bca"):
             raise WkappaError(
                 f"`method` must be 'percentile' or 'bca'; got {format_value(self.method)}."
             )
         make_rng(self.rng)
+
+
+def check_resamples(n_resamples: Any) -> int:
+    """The number of bootstrap replicates: an integer of at least 2 (one replicate has no
+    spread, and its "interval" need not contain the estimate)."""
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, (int, np.integer))
+        or n_resamples < 2
+    ):
+        raise WkappaError(
+            "`n_resamples` must be an integer of at least 2 (the number of bootstrap "
+            f"replicates; 999 or more for an interval); got {format_value(n_resamples)}."
+        )
+    return int(n_resamples)
 
 
 def make_rng(rng: Any) -> np.random.Generator:

@@ -22,7 +22,6 @@ from .._core import (
     check_table_size,
     check_weights,
     encode_ratings,
-    format_value,
     kappa_from_table,
     needs_order,
     norm_cdf,
@@ -34,7 +33,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from . import bootstrap
-from .intervals import make_rng
+from .intervals import check_resamples, make_rng
 from .results import (
     ConfidenceInterval,
     PairedKappaResult,
@@ -231,7 +230,7 @@ def paired_kappa_test(
     """
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
-    resamples = _check_resamples(n_resamples)
+    resamples = check_resamples(n_resamples)
     ordered = needs_order(checked)
     first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
     k = first.n_categories
@@ -317,7 +316,7 @@ def paired_kappa_test_from_table(
     """
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
-    resamples = _check_resamples(n_resamples)
+    resamples = check_resamples(n_resamples)
     cube = check_table(table, ndim=3, hint=_CUBE_HINT)
     k = cube.shape[0]
     check_table_size(k)
@@ -350,23 +349,11 @@ def paired_kappa_test_from_cells(
     """
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
-    resamples = _check_resamples(n_resamples)
+    resamples = check_resamples(n_resamples)
     check_table_size(k)
     names = check_table_labels(labels, k, ndim=3)
     cells = _triples(true_index, a_index, b_index, k, counts)
     return _paired_test(cells, k, checked, names, level, resamples, rng)
-
-
-def _check_resamples(n_resamples: Any) -> int:
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, (int, np.integer))
-        or n_resamples < 1
-    ):
-        raise WkappaError(
-            f"`n_resamples` must be a positive integer; got {format_value(n_resamples)}."
-        )
-    return int(n_resamples)
 
 
 def _paired_test(

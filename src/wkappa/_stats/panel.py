@@ -15,11 +15,18 @@ from .._core import (
     conger_features,
     features,
     rows_to_counts,
+    warn_at_caller,
 )
-from ..exceptions import WkappaError
+from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
-from .intervals import ConfidenceInterval, check_confidence_level, json_float, make_rng
-from .paired import _check_resamples, paired_pvalue
+from .intervals import (
+    ConfidenceInterval,
+    check_confidence_level,
+    check_resamples,
+    json_float,
+    make_rng,
+)
+from .paired import paired_pvalue
 from .several import _CHUNK_CELLS, _check_weights_named, _checked_matrix, _ordered, _rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
@@ -201,13 +208,19 @@ def rater_vs_panel(
     check_choice(coefficient, "coefficient", _PAIR_COEFFICIENTS)
     name = "conger" if coefficient == "cohen" else coefficient
     level = check_confidence_level(confidence_level)
-    n_resamples = _check_resamples(n_resamples)
+    n_resamples = check_resamples(n_resamples)
     generator = make_rng(rng)
     checked = _check_weights_named(weights)
     combined = _combine(ratings, candidate)
     read = _rating_rows(combined, labels, min_rating, max_rating, _ordered(checked), "omit")
     assert read is not None
     rows, multiplicity, categories, _ = read
+    if not (rows[:, -1] >= 0).any():
+        warn_at_caller(
+            "`candidate` has no ratings (every entry is missing), so its agreement with the "
+            "panel is undefined. Returning nan.",
+            UndefinedKappaWarning,
+        )
     k = len(categories)
     label, matrix = _checked_matrix(checked, k, name, categories)
     members = rows.shape[1] - 1

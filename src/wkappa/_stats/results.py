@@ -7,13 +7,12 @@ and the labels) plus the scalars computed from it; intervals are computed on dem
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
-from .._core import Alternative, format_value, norm_ppf
+from .._core import Alternative, format_value, norm_ppf, warn_at_caller
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
 from .intervals import (
@@ -458,4 +457,4 @@ class PairedKappaResult:
 
 def warn_undefined(message: str) -> None:
     """An UndefinedKappaWarning pointing at the user's call."""
-    warnings.warn(message, UndefinedKappaWarning, stacklevel=4)
+    warn_at_caller(message, UndefinedKappaWarning)

@@ -19,11 +19,15 @@ import numpy as np
 from .._core import (
     COEFFICIENTS,
     GWET_WEIGHTS,
+    INT64_SAFE,
+    KRIPPENDORFF_LEVELS,
     Alternative,
     Estimate,
     aggregate_patterns,
+    category_values,
     check_alternative,
     check_choice,
+    check_labels,
     check_nan_policy,
     check_rating_bounds,
     check_weights,
@@ -38,11 +42,13 @@ from .._core import (
     format_value,
     gwet_weights,
     integer_weights,
+    krippendorff_metric,
     linearized_terms,
     patterns_from_counts,
     rows_to_counts,
     t_ppf,
     t_sf,
+    warn_at_caller,
     weight_matrix,
     weights_name,
 )
@@ -63,9 +69,9 @@ __all__ = [
     "agreement_from_counts",
     "agreement_from_rows",
     "krippendorff_alpha",
+    "rating_categories",
 ]
 
-_LEVELS = ("nominal", "ordinal", "interval", "ratio")
 _NAMES = {
     "fleiss": "Fleiss' kappa",
     "conger": "Conger's kappa",
@@ -197,7 +203,7 @@ class AgreementResult:
                 self.statistic - half, min(1.0, self.statistic + half), level, how
             )
         assert isinstance(how, BootstrapMethod)
-        if math.isnan(self.statistic):
+        if math.isnan(self.statistic) or self.n_items < 2:  # one item: no sampling variation
             return ConfidenceInterval(
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
@@ -462,6 +468,8 @@ def _check_interval_method(method: Any) -> str | BootstrapMethod:
 def _check_population(population_size: Any) -> int | None:
     if population_size is None:
         return None
+    if isinstance(population_size, (float, np.floating)) and population_size == math.inf:
+        return None  # irrCAC's default N = Inf: an infinite population, no correction
     if (
         isinstance(population_size, bool)
         or not isinstance(population_size, (int, np.integer, float))
@@ -469,7 +477,7 @@ def _check_population(population_size: Any) -> int | None:
     ):
         raise WkappaError(
             "`population_size` must be a positive whole number (the N of the finite-population "
-            f"correction) or None; got {format_value(population_size)}."
+            f"correction), or None / inf for no correction; got {format_value(population_size)}."
         )
     return int(population_size)
 
@@ -494,25 +502,22 @@ def _check_weights_named(weights: Any) -> Any:
     """The library's weights, or one of Gwet's named weights (kept as the name)."""
     if isinstance(weights, str) and weights in GWET_WEIGHTS:
         return weights
+    if isinstance(weights, str) and weights not in ("unweighted", "quadratic", "linear"):
+        names = ", ".join(
+            repr(name) for name in ("unweighted", "quadratic", "linear", *GWET_WEIGHTS)
+        )
+        raise WkappaError(
+            f"`weights` must be one of {names} or a (K, K) matrix of disagreement weights; "
+            f"got {format_value(weights)}."
+        )
     return check_weights(weights)
-
-
-def _category_values(labels: Sequence[Any]) -> np.ndarray:
-    """Numeric category values as irrCAC uses them (1..K for non-numeric categories)."""
-    try:
-        values = np.asarray(list(labels), dtype=np.float64)
-    except (TypeError, ValueError):
-        return np.arange(1, len(labels) + 1, dtype=np.float64)
-    if not np.isfinite(values).all():
-        return np.arange(1, len(labels) + 1, dtype=np.float64)
-    return values
 
 
 def _checked_matrix(
     weights: Any, k: int, coefficient: str, labels: Sequence[Any] | None = None
 ) -> tuple[str, np.ndarray]:
     if isinstance(weights, str) and weights in GWET_WEIGHTS:
-        values = _category_values(labels if labels is not None else range(1, k + 1))
+        values = category_values(labels if labels is not None else range(1, k + 1))
         if weights == "ratio" and (values <= 0).any():
             raise WkappaError(
                 "weights='ratio' needs positive category values (Gwet's ratio weights divide "
@@ -547,7 +552,7 @@ def _undefined(zero_division: Any, coefficient: str) -> float:
     if zero_division == "raise":
         raise WkappaError(message + " Hint: zero_division='warn' returns nan.")
     if zero_division == "warn":
-        warnings.warn(message + " Returning nan.", UndefinedKappaWarning, stacklevel=4)
+        warn_at_caller(message + " Returning nan.", UndefinedKappaWarning)
         return math.nan
     return float(zero_division)
 
@@ -697,7 +702,7 @@ def agreement(
         Disagreement weights W (zero diagonal): 'unweighted', 'quadratic', 'linear' as in
         :func:`~wkappa.weighted_kappa`, Gwet's 'ordinal', 'radical', 'ratio', 'circular',
         'bipolar' (irrCAC's, on the category values; see
-        ``gwet_weights`` in ``wkappa._core.agreement``), or a matrix. Gwet's (and irrCAC's)
+        ``gwet_weights`` in ``wkappa._core.weights``), or a matrix. Gwet's (and irrCAC's)
         agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of agreement
         weights. Every pair of ratings counts in both orders, so a matrix that is not
         symmetric acts through its symmetric part ``(W + W') / 2``.
@@ -712,7 +717,8 @@ def agreement(
         What an undefined coefficient (``1 - pe = 0``) returns.
     population_size : int, optional
         The number N of items in the population, for the finite-population correction
-        ``1 - n/N`` of the variance (irrCAC's ``N``). None: an infinite population.
+        ``1 - n/N`` of the variance (irrCAC's ``N``). None or ``float("inf")`` (irrCAC's
+        default): an infinite population.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         Of the p-value of H0: coefficient = 0; irrCAC reports 'greater'.
 
@@ -824,9 +830,10 @@ def _from_rows(
     diagnostics)."""
     k = len(categories)
     if name == "conger":
+        # A rater column without ratings stays (n_raters, pairwise() and
+        # leave_one_rater_out() follow the input's columns) but takes no part in pe.
         rated = ((rows >= 0) & (multiplicity[:, None] > 0)).any(axis=0)
-        rows = rows[:, rated]
-        if rows.shape[1] < 2:
+        if np.count_nonzero(rated) < 2:
             raise WkappaError("Conger's kappa needs at least two raters with ratings.")
         return _build(
             name, label, matrix, categories, conger_features(rows, k, matrix), multiplicity,
@@ -853,6 +860,16 @@ def _read_counts(counts: Any) -> np.ndarray:
             raise WkappaError("`counts` must be whole numbers (no NaN, inf or fractions).")
     if (array < 0).any():
         raise WkappaError("`counts` must be non-negative.")
+    if array.size and array.dtype.kind != "b":
+        # Every row total (and each count) must stay below 2**62, where int64 sums are exact.
+        largest = int(array.max())
+        if largest * array.shape[1] >= INT64_SAFE:
+            totals = array.astype(object).sum(axis=1) if largest < INT64_SAFE else [largest]
+            if max(int(total) for total in totals) >= INT64_SAFE:
+                raise WkappaError(
+                    "`counts` has a row total too large to handle exactly (>= 2**62 ratings "
+                    "of one item)."
+                )
     return array.astype(np.int64)
 
 
@@ -906,7 +923,7 @@ def agreement_from_counts(
     if labels is None:
         names: tuple[Any, ...] = tuple(range(k))
     else:
-        names = tuple(np.asarray(labels).tolist())
+        names = tuple(check_labels(labels).tolist())
         if len(names) != k:
             raise WkappaError(
                 f"`labels` has {len(names)} categories but `counts` has K = {k} columns."
@@ -916,53 +933,12 @@ def agreement_from_counts(
     if multiplicity.size == 0:
         raise WkappaError("`counts` has no ratings at all: every row is zero.")
     n_raters = int(patterns.sum(axis=1).max())
-    n_ratings = int(multiplicity @ patterns.sum(axis=1))
+    # Exact: the sum can pass 2**63 even when every row total is below 2**62.
+    n_ratings = int(multiplicity.astype(object) @ patterns.sum(axis=1).astype(object))
     return _build(
         name, label, matrix, names, features(patterns, matrix), multiplicity, n_raters,
         n_ratings, zero, population, side, patterns, None,
     )  # fmt: skip
-
-
-def _krippendorff_metric(
-    level: str, labels: Sequence[Any], patterns: np.ndarray, multiplicity: np.ndarray
-) -> np.ndarray:
-    """Krippendorff's difference function delta_ck, scaled to a largest entry of 1."""
-    k = len(labels)
-    if level == "nominal":
-        delta = 1.0 - np.eye(k)
-    elif level == "ordinal":
-        # Ranks: delta_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)², n_g the pairable ratings
-        # in category g (Krippendorff 2011, "Computing Krippendorff's alpha-reliability").
-        keep = patterns.sum(axis=1) >= 2
-        n_g = (multiplicity[keep] @ patterns[keep]).astype(np.float64)
-        cumulative = np.concatenate([[0.0], np.cumsum(n_g)])
-        low = np.minimum.outer(np.arange(k), np.arange(k))
-        high = np.maximum.outer(np.arange(k), np.arange(k))
-        span = cumulative[high + 1] - cumulative[low] - (n_g[:, None] + n_g[None, :]) / 2.0
-        delta = span**2
-        np.fill_diagonal(delta, 0.0)
-    else:
-        try:
-            values = np.asarray(labels, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise WkappaError(
-                f"level={level!r} needs numeric categories; got {format_value(list(labels))}. "
-                "Hint: use level='ordinal' for ordered labels."
-            ) from None
-        difference = values[:, None] - values[None, :]
-        if level == "interval":
-            delta = difference**2
-        else:
-            if (values < 0).any():
-                raise WkappaError(
-                    "level='ratio' needs non-negative values (a ratio scale has an absolute zero)."
-                )
-            total = values[:, None] + values[None, :]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                delta = np.where(total > 0, (difference / total) ** 2, 0.0)
-    top = float(delta.max()) if delta.size else 0.0
-    scaled: np.ndarray = delta / top if top > 0 else delta
-    return scaled
 
 
 def krippendorff_alpha(
@@ -1026,7 +1002,7 @@ def krippendorff_alpha(
     >>> round(wk.krippendorff_alpha(ratings, level="interval").statistic, 3)
     0.849
     """
-    check_choice(level, "level", _LEVELS)
+    check_choice(level, "level", KRIPPENDORFF_LEVELS)
     policy = check_nan_policy(nan_policy)
     zero, population, side = _check_inference(zero_division, population_size, alternative)
     read = _rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
@@ -1035,11 +1011,22 @@ def krippendorff_alpha(
     rows, multiplicity, categories, n_ratings = read
     k = len(categories)
     patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
-    matrix = _krippendorff_metric(level, categories, patterns, counts)
+    pairable = patterns.sum(axis=1) >= 2
+    matrix = krippendorff_metric(level, categories, counts[pairable] @ patterns[pairable])
     return _build(
         "krippendorff", level, matrix, categories, features(patterns, matrix), counts,
         rows.shape[1], n_ratings, zero, population, side, patterns, rows, multiplicity,
     )  # fmt: skip
+
+
+def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[Any]:
+    """The categories :func:`agreement` uses for ``ratings`` without ``labels``: the
+    integer range, or an ordered categorical's categories, or (unweighted) the sorted
+    values."""
+    checked = _check_weights_named(weights)
+    encoded = encode_rating_matrix(ratings, ordered=_ordered(checked), nan_policy="omit")
+    assert encoded is not None
+    return encoded.labels
 
 
 def agreement_from_rows(

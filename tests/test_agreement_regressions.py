@@ -1,0 +1,360 @@
+"""Regression tests of several raters (issue 22's twelve defect groups): each failed before
+its fix. Grouped by the issue's numbering."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+
+pd = pytest.importorskip("pandas")
+pl = pytest.importorskip("polars")
+wkf = pytest.importorskip("wkappa.frames")
+
+nan = np.nan
+
+
+def fleiss_exact(counts: list[list[int]]) -> Fraction:
+    """Fleiss' kappa of complete count rows (equal totals), in exact arithmetic."""
+    n = len(counts)
+    r = sum(counts[0])
+    k = len(counts[0])
+    pa = sum(Fraction(sum(c * (c - 1) for c in row), r * (r - 1)) for row in counts) / n
+    shares = [sum(Fraction(row[j], r) for row in counts) / n for j in range(k)]
+    pe = sum(p * p for p in shares)
+    return (pa - pe) / (1 - pe)
+
+
+# ---------------------------------------------------------------- 1. counts overflow
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        [[2**62, 2**62], [2**62, 1]],
+        np.array([[2**63, 0], [0, 2**63]], dtype=np.uint64),
+        [[2**61, 2**61, 0], [0, 2**61, 2**61]],
+    ],
+)
+def test_counts_beyond_int64_are_refused(counts):
+    with pytest.raises(WkappaError, match=r"counts.*too large"):
+        wk.agreement_from_counts(counts)
+
+
+def test_n_ratings_is_exact_at_2_60_scale():
+    counts = [[2**60, 2**60 - 1], [2**60 - 1, 2**60]] * 4
+    result = wk.agreement_from_counts(counts)
+    assert result.n_ratings == 8 * (2**61 - 1)
+    assert result.n_items == 8
+
+
+# ---------------------------------------------------------------- 2. masked arrays
+
+
+def test_masked_entries_are_missing_ratings():
+    data = np.array([[1, 1, 1], [2, 2, 2], [1, 2, 3], [3, 3, 3]])
+    mask = np.zeros_like(data, dtype=bool)
+    mask[2, 1:] = True
+    masked = np.ma.array(data, mask=mask)
+    expected = wk.agreement(np.where(mask, nan, data))
+    result = wk.agreement(masked)
+    assert result.statistic == expected.statistic
+    assert result.n_ratings == expected.n_ratings == 10
+
+
+def test_large_masked_array_keeps_its_mask():
+    rng = np.random.default_rng(0)
+    data = rng.integers(1, 4, (20_000, 3))
+    mask = rng.random(data.shape) < 0.2
+    result = wk.agreement(np.ma.array(data, mask=mask))
+    expected = wk.agreement(np.where(mask, nan, data))
+    assert result.statistic == expected.statistic
+
+
+# ---------------------------------------------------------------- 3. value-based weights
+
+BIG = 2**53
+
+
+@pytest.mark.parametrize("weights", ["circular", "bipolar", "radical", "ratio"])
+def test_gwet_weights_keep_differences_beyond_2_53(weights):
+    small = np.array([[1, 2], [2, 2], [1, 1], [4, 4], [2, 4]], dtype=np.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        shifted = wk.agreement(small + BIG, coefficient="gwet", weights=weights)
+    if weights in ("circular", "radical"):  # depend on differences only
+        reference = wk.agreement(small, coefficient="gwet", weights=weights)
+        assert shifted.statistic == pytest.approx(reference.statistic, rel=1e-12)
+    assert math.isfinite(shifted.statistic)
+    assert np.isfinite(shifted.weight_matrix).all()
+    assert (shifted.weight_matrix[~np.eye(len(shifted.labels), dtype=bool)] > 0).all()
+
+
+def test_krippendorff_interval_near_float_max():
+    ratings = [[-1e308, 1e308], [1e308, 1e308], [-1e308, -1e308], [0.0, 1e308]]
+    small = [[-1, 1], [1, 1], [-1, -1], [0, 1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        huge = wk.krippendorff_alpha(
+            np.array(ratings, dtype=object), labels=[-1e308, 0.0, 1e308], level="interval"
+        )
+    reference = wk.krippendorff_alpha(small, labels=[-1, 0, 1], level="interval")
+    assert huge.statistic == pytest.approx(reference.statistic, rel=1e-12)
+
+
+def test_krippendorff_interval_beyond_2_53():
+    small = np.array([[1, 2], [2, 2], [1, 1], [4, 4], [2, 4]], dtype=np.int64)
+    shifted = wk.krippendorff_alpha(small + BIG, level="interval")
+    reference = wk.krippendorff_alpha(small, level="interval")
+    assert shifted.statistic == pytest.approx(reference.statistic, rel=1e-12)
+
+
+# ---------------------------------------------------------------- 4. categoricals, Enum
+
+
+def ordered_frame() -> pd.DataFrame:
+    order = ["lo", "mid", "hi", "top"]
+    return pd.DataFrame(
+        {
+            "a": pd.Categorical(["lo", "hi", "mid", "lo", "hi"], categories=order, ordered=True),
+            "b": pd.Categorical(["lo", "hi", "hi", "mid", "hi"], categories=order, ordered=True),
+        }
+    )
+
+
+def test_ordered_pandas_categoricals_in_a_dataframe():
+    df = ordered_frame()
+    result = wk.agreement(df, coefficient="conger", weights="quadratic")
+    assert result.labels == ("lo", "mid", "hi", "top")  # own order, unused one included
+    assert result.statistic == wk.weighted_kappa(df.a, df.b, weights="quadratic")
+
+
+def test_one_enum_rule_for_arrays_frames_and_pandas():
+    enum = pl.Enum(["z", "y", "x", "w"])
+    frame = pl.DataFrame(
+        {
+            "a": pl.Series(["z", "y", "x", "z"], dtype=enum),
+            "b": pl.Series(["z", "x", "x", "y"], dtype=enum),
+        }
+    )
+    direct = wk.agreement(frame, coefficient="gwet")
+    engine = wkf.agreement(frame, raters=["a", "b"], coefficient="gwet")
+    order = ["z", "y", "x", "w"]
+    pandas = pd.DataFrame(
+        {c: pd.Categorical(frame[c].to_list(), categories=order, ordered=True) for c in "ab"}
+    )
+    via_pandas = wk.agreement(pandas, coefficient="gwet")
+    assert direct.labels == engine.labels == via_pandas.labels == ("z", "y", "x", "w")
+    assert direct.statistic == engine.statistic == via_pandas.statistic
+    weighted = wkf.agreement(frame, raters=["a", "b"], weights="quadratic")
+    assert weighted.labels == ("z", "y", "x", "w")
+
+
+def test_enums_with_different_orders_unweighted_answer_as_two_raters_do():
+    a = pl.Series(["z", "y", "x", "z"], dtype=pl.Enum(["z", "y", "x"]))
+    b = pl.Series(["z", "x", "x", "y"], dtype=pl.Enum(["x", "y", "z"]))
+    frame = pl.DataFrame({"a": a, "b": b})
+    result = wk.agreement(frame, coefficient="conger")
+    assert result.statistic == wk.weighted_kappa(a, b, weights="unweighted")
+    with pytest.raises(WkappaError, match="different categories"):
+        wk.agreement(frame, weights="quadratic")
+
+
+# ---------------------------------------------------------------- 5. Conger, empty rater
+
+
+def test_conger_keeps_an_empty_rater_column():
+    ratings = np.array(
+        [[1, 1, nan], [2, 2, nan], [1, 2, nan], [3, 3, nan], [1, 3, nan], [2, 2, nan]]
+    )
+    result = wk.agreement(ratings, coefficient="conger")
+    assert result.n_raters == 3
+    assert result.pairwise().shape == (3, 3)
+    assert result.leave_one_rater_out().shape == (3,)
+    two = wk.agreement(ratings[:, :2], coefficient="conger")
+    assert result.statistic == two.statistic
+    assert result.standard_error == pytest.approx(two.standard_error, rel=1e-12)
+
+
+def test_conger_jackknife_equals_leaving_each_item_out():
+    # Rater 2 rates one item only: leaving that item out leaves it without ratings.
+    ratings = np.array(
+        [[1, 1, 2], [2, 1, nan], [1, 2, nan], [3, 3, nan], [1, 3, nan], [2, 2, nan], [3, 1, nan]]
+    )
+    result = wk.agreement(ratings, coefficient="conger")
+    values = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(len(ratings)):
+            values.append(
+                wk.agreement(np.delete(ratings, i, axis=0), coefficient="conger").statistic
+            )
+    values = np.array(values)
+    n = len(values)
+    expected = math.sqrt((n - 1) / n * float(np.sum((values - values.mean()) ** 2)))
+    low, high = result.confidence_interval(method="jackknife")
+    half = (high - low) / 2 if high < 1 else result.statistic - low
+    from scipy import stats
+
+    assert half / stats.t.ppf(0.975, n - 1) == pytest.approx(expected, rel=1e-9)
+
+
+# ---------------------------------------------------------------- 6. CLI --labels
+
+
+def test_cli_labels_with_an_empty_rater_column(tmp_path, capsys):
+    from wkappa._cli import main
+
+    path = tmp_path / "ratings.csv"
+    path.write_text("a,b,c\n1,1,\n2,2,\n3,1,\n2,2,\n")
+    code = main(["agree", str(path), "--raters", "a,b,c", "--labels", "1,2,3", "--format", "json"])
+    assert code == 0
+    import json
+
+    document = json.loads(capsys.readouterr().out)
+    expected = wk.agreement(
+        [[1, 1, None], [2, 2, None], [3, 1, None], [2, 2, None]], labels=[1, 2, 3]
+    )
+    assert document["statistic"] == pytest.approx(expected.statistic, rel=1e-15)
+
+
+# ---------------------------------------------------------------- 7. min_rating, strings
+
+
+def test_min_rating_with_string_ratings_is_refused():
+    with pytest.raises(WkappaError, match="min_rating"):
+        wk.agreement([["a", "b"], ["b", "b"]], min_rating=1)
+
+
+# ---------------------------------------------------------------- 8. labels, population
+
+
+def test_mixed_labels_give_a_clear_error():
+    with pytest.raises(WkappaError, match="not in `labels`"):
+        wk.agreement([[1, 2], [2, 2], [1, 1]], labels=[1, "2"])
+
+
+def test_infinite_population_is_no_correction():
+    ratings = [[1, 2], [2, 2], [1, 1], [2, 1], [1, 1]]
+    infinite = wk.agreement(ratings, population_size=float("inf"))
+    assert infinite.population_size is None
+    assert infinite.standard_error == wk.agreement(ratings).standard_error
+
+
+# ---------------------------------------------------------------- 9. rater_vs_panel, resamples
+
+
+def test_panel_with_an_all_missing_candidate_warns():
+    panel = np.array([[1, 2], [2, 2], [1, 1], [2, 1]])
+    with pytest.warns(UndefinedKappaWarning, match="candidate"):
+        result = wk.rater_vs_panel(panel, [nan] * 4, n_resamples=99, rng=0)
+    assert math.isnan(result.difference)
+
+
+def test_one_resample_is_refused():
+    panel = np.array([[1, 2], [2, 2], [1, 1], [2, 1]])
+    with pytest.raises(WkappaError, match="n_resamples"):
+        wk.rater_vs_panel(panel, [1, 2, 1, 2], n_resamples=1)
+    with pytest.raises(WkappaError, match="n_resamples"):
+        wk.BootstrapMethod(n_resamples=1)
+
+
+def test_bootstrap_interval_of_a_single_item_is_nan():
+    result = wk.agreement([[1, 2, 2]])
+    low, high = result.confidence_interval(method="bootstrap")
+    assert math.isnan(low) and math.isnan(high)
+
+
+# ---------------------------------------------------------------- 10. strings, messages
+
+
+def test_string_labels_and_raters_are_refused():
+    with pytest.raises(WkappaTypeError, match="labels"):
+        wk.agreement_from_counts([[1, 2, 0], [0, 3, 0]], labels="abc")
+    frame = pl.DataFrame({"a": [1, 2], "b": [1, 2], "c": [2, 2]})
+    with pytest.raises(WkappaTypeError, match="raters"):
+        wkf.agreement(frame, raters="abc")
+
+
+def test_frames_agreement_has_nan_policy():
+    frame = pl.DataFrame({"a": [1, 2, 1], "b": [1, None, 1], "c": [1, 2, 2]})
+    with pytest.raises(WkappaError, match="missing"):
+        wkf.agreement(frame, raters=["a", "b", "c"], nan_policy="raise")
+    result = wkf.agreement(frame, raters=["a", "b", "c"], nan_policy="propagate")
+    assert math.isnan(result.statistic)
+    omitted = wkf.agreement(frame, raters=["a", "b", "c"])
+    assert omitted.statistic == wk.agreement([[1, 1, 1], [2, None, 2], [1, 1, 2]]).statistic
+
+
+def test_messages_name_what_the_user_gave():
+    with pytest.raises(WkappaTypeError, match="LazyFrame"):
+        wk.agreement(pl.LazyFrame({"a": [1, 2], "b": [2, 2]}))
+    with pytest.raises(WkappaError, match=r"'ordinal'.*'bipolar'"):
+        wk.agreement([[1, 2], [2, 2]], weights="bogus")
+    with pytest.raises(WkappaError, match=r"missing rating"):
+        wk.agreement(
+            np.array([[pd.NaT, "a"], ["a", "b"]], dtype=object),
+            labels=["a", "b"],
+            nan_policy="raise",
+        )
+
+
+# ---------------------------------------------------------------- 11. warnings' lines
+
+
+def _warned_here(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    assert caught, "no warning"
+    assert all(w.filename == __file__ for w in caught), [w.filename for w in caught]
+
+
+def test_warnings_point_at_the_caller():
+    frame = pl.DataFrame({"a": [1, 1], "b": [1, 1]})
+    _warned_here(lambda: wk.agreement([[1, 1], [1, 1]]))
+    _warned_here(lambda: wkf.agreement(frame, raters=["a", "b"]))
+    _warned_here(lambda: wkf.kappa_test(frame, y_true="a", y_pred="b"))
+    accumulator = wk.KappaAccumulator(labels=[1, 2])
+    accumulator.update([1, 1], [1, 1])
+    _warned_here(accumulator.result)
+
+
+# ---------------------------------------------------------------- 12. frames, every row omitted
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_frames_two_raters_with_every_row_omitted(engine):
+    df = pd.DataFrame({"g": [1, 1], "a": ["x", None], "b": [None, "y"]})
+    if engine == "duckdb":
+        duckdb = pytest.importorskip("duckdb")
+        df = duckdb.from_df(df)
+    options = {"y_true": "a", "y_pred": "b", "nan_policy": "omit", "weights": "unweighted"}
+    with pytest.warns(UndefinedKappaWarning):
+        assert math.isnan(wkf.weighted_kappa(df, **options))
+    with pytest.warns(UndefinedKappaWarning):
+        assert math.isnan(wkf.kappa_test(df, **options).statistic)
+    with pytest.warns(UndefinedKappaWarning):
+        table = wkf.kappa_by_group(df, by="g", **options)
+    kappa = table["kappa"] if engine == "pandas" else table.df()["kappa"]
+    assert math.isnan(float(kappa[0]))
+
+
+def test_pickle_round_trip_of_a_result():
+    result = wk.agreement([[1, 2], [2, 2], [1, 1]])
+    again = pickle.loads(pickle.dumps(result))
+    assert again.statistic == result.statistic
+
+
+def test_fleiss_exact_reference_matches():
+    counts = [[3, 0, 0], [0, 3, 0], [1, 1, 1], [0, 0, 3], [2, 1, 0]]
+    assert wk.agreement_from_counts(counts).statistic == pytest.approx(
+        float(fleiss_exact(counts)), rel=1e-14
+    )
