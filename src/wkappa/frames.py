@@ -570,7 +570,8 @@ def agreement(
 
     Parameters
     ----------
-    df : pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or Spark data frame
+    df : data frame
+        A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
     raters : sequence of str, optional
         Wide layout: one column per rater (rows are items).
     item, rater, rating : str, optional
@@ -586,7 +587,9 @@ def agreement(
 
     Returns
     -------
-    AgreementResult, or dict of group value -> AgreementResult with ``by``
+    wkappa.AgreementResult or dict
+        The :class:`~wkappa.AgreementResult`; with ``by``, a dict from each group value to
+        its result.
 
     Notes
     -----
