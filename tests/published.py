@@ -200,3 +200,87 @@ SAS_DRUGS_KAPPAS = {
     "Favorable": (-0.0328, 0.1167, -0.2615, 0.1960),
     "Unfavorable": (-0.1538, 0.2230, -0.5909, 0.2832),
 }
+
+# --------------------------------------------------------------------------- study planning
+
+
+@dataclass(frozen=True)
+class PlanPrintout:
+    """A published sample size and the wkappa call that must reproduce it."""
+
+    source: str
+    call: dict[str, object]
+    n: int
+
+
+_IRR_N = (
+    "R irr 0.84, man/N.cohen.kappa.Rd example, printed output '[1] 96' (rdrr.io / the irr "
+    "reference manual); Cantor (1996). irr's comment reads 'H0: kappa = 0.7 vs HA: kappa > "
+    "0.7 given kappa = 0.85', but its arguments are (rate1, rate2, k1 = 0.7, k0 = 0.85): the "
+    "96 is the n for a true kappa of 0.7 against H0 0.85, one-sided."
+)
+_IRR_N2 = (
+    "R irr 0.84, man/N2.cohen.kappa.Rd examples, printed output '[1] 101 / [1] 136 / [1] 18' "
+    "(rdrr.io); Flack, Afifi, Lachenbruch & Schouten (1988)."
+)
+
+PLAN_PRINTOUTS: list[PlanPrintout] = [
+    PlanPrintout(
+        _IRR_N,
+        {
+            "kappa1": 0.7,
+            "kappa0": 0.85,
+            "marginals": [0.5, 0.5],
+            "weights": "unweighted",
+            "alternative": "less",
+        },
+        96,
+    ),
+    PlanPrintout(
+        "R irr N.cohen.kappa(1/2, 1/2, 0.7, 0.3, alpha = 0.05, power = 0.8, twosided = TRUE)"
+        " printed 'Sample size for Cohen's Kappa: 39' in github.com/Mick-R/Master_Thesis "
+        "(a notebook's output)",
+        {
+            "kappa1": 0.7,
+            "kappa0": 0.3,
+            "marginals": [0.5, 0.5],
+            "weights": "unweighted",
+            "alternative": "two-sided",
+        },
+        39,
+    ),
+    PlanPrintout(
+        _IRR_N2,
+        {
+            "kappa1": 0.6,
+            "kappa0": 0.4,
+            "marginals": [0.2, 0.25, 0.55],
+            "weights": "unweighted",
+            "method": "max-variance",
+        },
+        101,
+    ),
+    PlanPrintout(
+        _IRR_N2,
+        {
+            "kappa1": 0.6,
+            "kappa0": 0.4,
+            "marginals": [0.2, 0.25, 0.55],
+            "weights": "unweighted",
+            "method": "max-variance",
+            "power": 0.9,
+        },
+        136,
+    ),
+    PlanPrintout(
+        _IRR_N2,
+        {
+            "kappa1": 0.5,
+            "kappa0": 0.1,
+            "marginals": [0.2, 0.05, 0.2, 0.05, 0.2, 0.3],
+            "weights": "unweighted",
+            "method": "max-variance",
+        },
+        18,
+    ),
+]

@@ -80,3 +80,8 @@ __all__ += [
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
 ]
+
+# Study planning (appended).
+from ._stats import KappaPlan, kappa_power, kappa_sample_size  # noqa: E402
+
+__all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]

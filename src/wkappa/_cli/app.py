@@ -267,6 +267,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_agree_parser(sub, _common)
 
+    from .plan import add_plan_parser
+
+    add_plan_parser(sub, _common)
+
     thresholds = sub.add_parser(
         "thresholds",
         help="exact kappa-optimal thresholds for scores",

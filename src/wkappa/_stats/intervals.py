@@ -494,20 +494,33 @@ def hypothesis_variances(tables: np.ndarray, weights: np.ndarray, kappa0: float)
         second = np.where(up, agreement, against)
         step_one, step_two = first - p, second - first
 
-        def at(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            one = np.minimum(u, 1.0)[:, None, None]
-            two = np.maximum(u - 1.0, 0.0)[:, None, None]
-            return _kappa_and_spread(p + one * step_one + two * step_two, weights)
+        # Between 0 and a positive estimate the table is on the chance segment, where kappa
+        # is linear: (1 - u) P + u C has kappa (1 - u) kappa, so u = 1 - kappa0 / kappa.
+        linear = (sign > 0.0) & (kappa0 >= 0.0) & (kappa0 <= own)
+        position = np.where(linear, 1.0 - kappa0 / np.where(linear, own, 1.0), 2.0)
+        rest = np.flatnonzero(~linear)
+        if rest.size:
+            sub_p, sub_one, sub_two = p[rest], step_one[rest], step_two[rest]
+            sub_up = up[rest, 0, 0]
 
-        low = np.zeros_like(own)
-        high = np.full_like(own, 2.0)
-        for _ in range(_SCORE_STEPS):
-            middle = 0.5 * (low + high)
-            value, _ = at(middle)
-            beyond = np.where(up[:, 0, 0], value >= kappa0, value <= kappa0)
-            high = np.where(beyond, middle, high)
-            low = np.where(beyond, low, middle)
-        _, spread = at(high)
+            def at(u: np.ndarray) -> np.ndarray:
+                one = np.minimum(u, 1.0)[:, None, None]
+                two = np.maximum(u - 1.0, 0.0)[:, None, None]
+                value, _ = _kappa_and_spread(sub_p + one * sub_one + two * sub_two, weights)
+                return value
+
+            low = np.zeros(rest.size)
+            high = np.full(rest.size, 2.0)
+            for _ in range(_SCORE_STEPS):
+                middle = 0.5 * (low + high)
+                value = at(middle)
+                beyond = np.where(sub_up, value >= kappa0, value <= kappa0)
+                high = np.where(beyond, middle, high)
+                low = np.where(beyond, low, middle)
+            position[rest] = high
+        one = np.minimum(position, 1.0)[:, None, None]
+        two = np.maximum(position - 1.0, 0.0)[:, None, None]
+        _, spread = _kappa_and_spread(p + one * step_one + two * step_two, weights)
         variance = spread / n
     variance = np.where(np.isnan(own) | ~(n > 0.0), np.nan, variance)
     return variance.reshape(shape)

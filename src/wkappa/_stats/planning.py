@@ -1,0 +1,268 @@
+"""Study planning: how many items to rate twice (or by several raters) for a test of
+``kappa = kappa0`` with a given power, or for an interval of a given width or lower limit.
+
+``kappa_sample_size`` and ``kappa_power`` share one validated design (``planning_result``)
+and four methods (``planning_methods``; see the Notes of :func:`kappa_sample_size`); the
+population models, the linear programs and the goodness-of-fit cells live in
+``planning_models``, the simulation in ``planning_simulation``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from .._core import Alternative, format_value
+from ..exceptions import WkappaError
+from .planning_methods import make_plan
+from .planning_result import KappaPlan, build_design
+
+__all__ = ["KappaPlan", "kappa_power", "kappa_sample_size"]
+
+PlanMethod = Literal["asymptotic", "goodness-of-fit", "max-variance", "simulation"]
+
+
+def kappa_sample_size(
+    *,
+    kappa1: float | None = None,
+    kappa0: float = 0.0,
+    table: Any = None,
+    marginals: Any = None,
+    weights: Any = "quadratic",
+    power: float = 0.8,
+    alpha: float = 0.05,
+    alternative: Alternative = "greater",
+    ci_width: float | None = None,
+    lower_limit: float | None = None,
+    assurance: float | None = None,
+    confidence_level: float = 0.95,
+    n_raters: int = 2,
+    coefficient: str | None = None,
+    method: PlanMethod = "asymptotic",
+    n_simulations: int | None = None,
+    rng: Any = None,
+) -> KappaPlan:
+    """How many items to rate: the sample size of an agreement study.
+
+    Three goals: the **power** of wkappa's test of H0: kappa = ``kappa0`` when the
+    population kappa is ``kappa1`` (the default), an expected **interval width**
+    (``ci_width=``), or a **lower limit** the interval should clear (``lower_limit=``, with
+    probability ``assurance``).
+
+    Parameters
+    ----------
+    kappa1 : float, optional
+        The anticipated kappa. Required with ``marginals=``; with ``table=`` it moves the
+        table to this kappa (see Notes); without it the table's own kappa is used.
+    kappa0 : float, default 0
+        The kappa of H0 (e.g. 0.6: show agreement better than "moderate").
+    table : array-like of shape (K, K), optional
+        The anticipated population: cell probabilities (summing to 1) or a pilot table of
+        integer counts (normalised). Rows rater A, columns rater B.
+    marginals : array-like of shape (K,) or (2, K), optional
+        Category probabilities shared by the raters, or one row per rater; with ``kappa1``
+        they define the population by the model in the Notes.
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights W, as in :func:`~wkappa.weighted_kappa`. With several raters,
+        any weights of :func:`~wkappa.agreement`.
+    power : float, default 0.8
+        The power wanted (between ``alpha`` and 1).
+    alpha : float, default 0.05
+        Size of the test (two-sided tests split it between the tails).
+    alternative : {'greater', 'less', 'two-sided'}, default 'greater'
+        Alternative of the test (the usual plan shows agreement *above* kappa0).
+    ci_width : float, optional
+        Plan for this expected width of the two-sided interval at ``confidence_level``.
+    lower_limit : float, optional
+        Plan for the lower limit of that interval to exceed this value.
+    assurance : float, optional
+        With ``lower_limit``: the probability wanted that it does (default 0.5: the
+        *expected* lower limit clears it, as kappaSize's CI functions).
+    confidence_level : float, default 0.95
+        Level of the interval of ``ci_width`` / ``lower_limit``.
+    n_raters : int, default 2
+        Raters per item. More than 2 (or a ``coefficient``): 'simulation' or
+        'goodness-of-fit' only.
+    coefficient : str, optional
+        A several-raters coefficient of :func:`~wkappa.agreement` ('fleiss', 'conger',
+        'gwet', 'brennan_prediger', 'krippendorff'); None is Cohen's kappa.
+    method : {'asymptotic', 'goodness-of-fit', 'max-variance', 'simulation'}
+        See Notes.
+    n_simulations : int, optional
+        Simulated studies per candidate n ('simulation'; default 10,000 for two raters,
+        1,000 for several).
+    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Seed of the simulation (an integer makes the plan reproducible).
+
+    Returns
+    -------
+    KappaPlan
+        ``n`` and what that n delivers (``power``, ``expected_width``, ``assurance``).
+
+    Raises
+    ------
+    WkappaError
+        Probabilities that do not sum to 1, ``kappa1`` outside what the marginals allow,
+        ``power`` outside (alpha, 1), a negative width, a goal no study can meet.
+
+    Notes
+    -----
+    **Population model.** ``marginals`` ``r`` (rater A) and ``c`` (rater B) with ``kappa1``
+    give the table ``P = (1 - s) r c' + s M``: chance mixed with the table ``M`` of these
+    margins that agrees most under W (found by a small linear program), ``s = kappa1 /
+    kappa(M)``. With shared marginals ``pi``, ``M = diag(pi)`` and
+    ``P = (1 - kappa1) pi pi' + kappa1 diag(pi)`` for every W (the common-kappa model of
+    Donner & Eliasziw 1992 and kappaSize); with two categories P is the only table with these
+    margins and kappa (Cantor 1996). A ``kappa1`` above ``kappa(M)`` is refused. ``table``
+    with ``kappa1`` is moved to that kappa along the path of the score interval (mixed with
+    chance below its kappa, with perfect agreement above).
+
+    **'asymptotic'** (default): wkappa's test divides by the standard error under H0, so with
+    ``sigma_0`` and ``sigma_1`` the per-item standard deviations of kappa (Fleiss, Cohen &
+    Everitt 1969, any W) at the H0 table (see :func:`~wkappa.kappa_test_from_table`) and at
+    P,
+
+    .. math::
+
+        n = \\Big(\\frac{z_{1-\\alpha}\\,\\sigma_0 + z_{\\mathrm{power}}\\,\\sigma_1}
+        {\\kappa_1 - \\kappa_0}\\Big)^2
+
+    (``z_{1-alpha/2}`` two-sided), rounded up; for two categories this is Cantor's (1996)
+    formula, R irr's ``N.cohen.kappa``. Width: ``n = (2 z sigma_1 / width)²``. Lower limit:
+    the formula with ``kappa0 = lower_limit``, ``z = z_{(1+level)/2}`` and
+    ``power = assurance`` (the score interval's lower limit clears L exactly when that test
+    rejects).
+
+    **'max-variance'** (Flack et al. 1988; R irr's ``N2.cohen.kappa``, lrstat's
+    ``getDesignAgreement``): the same formula with ``sigma_0``, ``sigma_1`` the largest
+    standard deviations of any table with P's margins and kappa ``kappa0`` / ``kappa1``:
+    with margins and kappa fixed the variance is linear in the table, so this is a linear
+    program (solved here for any W by a dense simplex; no scipy). It plans for the worst
+    pattern of disagreement.
+
+    **'goodness-of-fit'** (Donner & Eliasziw 1992, kappaSize): under the common-kappa model
+    the cells "all raters agree on category i" and "they disagree" (two categories: the
+    number of raters giving the second one) have probabilities ``P_j(kappa)``;
+    ``n = lambda / sum_j (P_j(kappa1) - P_j(kappa0))² / P_j(kappa0)`` with ``lambda`` the
+    noncentrality of a 1-df chi-square test of size alpha with this power (kappaSize's
+    PowerBinary / Power3Cats ...; two-sided there). Intervals as kappaSize's CIBinary and
+    presize's ``prec_kappa``: the limits whose statistic reaches the critical value. It
+    needs shared marginals; the model's kappa is the same under every W.
+
+    **'simulation'**: ``n_simulations`` studies of n items are drawn from P (one multinomial
+    draw of n over the K² cells each) and run through wkappa's own test (with ``kappa0``)
+    and score interval, batched over the stack of tables; the smallest n whose simulated
+    power (or assurance, or mean width) meets the goal is found by bisection from the
+    asymptotic n, with one reproducible stream of draws per n. It is exact up to Monte
+    Carlo error (``monte_carlo_error``) at any n. With several raters each study's ratings
+    follow the common-kappa model (with probability kappa1 every rater gives one category
+    drawn from ``pi``, otherwise independent draws) and the coefficient's asymptotic
+    interval of :func:`~wkappa.agreement` decides (H0 rejected when kappa0 is outside it).
+
+    Examples
+    --------
+    Two readers, five ordinal grades with these frequencies; anticipated QWK 0.8; show
+    QWK > 0.6 with 80% power:
+
+    >>> import wkappa as wk
+    >>> plan = wk.kappa_sample_size(kappa1=0.8, kappa0=0.6,
+    ...                             marginals=[0.1, 0.2, 0.4, 0.2, 0.1])
+    >>> plan.n, round(plan.power, 3)
+    (116, 0.801)
+
+    The number of items for a 95% interval of expected width 0.2 (kappa within ±0.1):
+
+    >>> wk.kappa_sample_size(kappa1=0.8, marginals=[0.1, 0.2, 0.4, 0.2, 0.1],
+    ...                      ci_width=0.2).n
+    194
+    """
+    design = build_design(
+        n_given=False,
+        kappa1=kappa1,
+        kappa0=kappa0,
+        table=table,
+        marginals=marginals,
+        weights=weights,
+        power=power,
+        alpha=alpha,
+        alternative=alternative,
+        ci_width=ci_width,
+        lower_limit=lower_limit,
+        assurance=assurance,
+        confidence_level=confidence_level,
+        n_raters=n_raters,
+        coefficient=coefficient,
+        method=method,
+        n_simulations=n_simulations,
+        rng=rng,
+    )
+    return make_plan(design, None)
+
+
+def kappa_power(
+    n: int,
+    *,
+    kappa1: float | None = None,
+    kappa0: float = 0.0,
+    table: Any = None,
+    marginals: Any = None,
+    weights: Any = "quadratic",
+    alpha: float = 0.05,
+    alternative: Alternative = "greater",
+    lower_limit: float | None = None,
+    confidence_level: float = 0.95,
+    n_raters: int = 2,
+    coefficient: str | None = None,
+    method: PlanMethod = "asymptotic",
+    n_simulations: int | None = None,
+    rng: Any = None,
+) -> KappaPlan:
+    """What a study of ``n`` items delivers: power, expected interval width, assurance.
+
+    Parameters
+    ----------
+    n : int
+        Number of items (at least 2).
+    kappa1, kappa0, table, marginals, weights, alpha, alternative, lower_limit, \
+confidence_level, n_raters, coefficient, method, n_simulations, rng
+        As in :func:`~wkappa.kappa_sample_size`.
+
+    Returns
+    -------
+    KappaPlan
+        With ``goal='n'``: ``power`` of the test of ``kappa0``, ``expected_width`` of the
+        interval at ``confidence_level`` and, with ``lower_limit``, the ``assurance`` that
+        its lower limit clears it.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> result = wk.kappa_power(100, kappa1=0.85, kappa0=0.7, marginals=[0.5, 0.5],
+    ...                         weights="unweighted")
+    >>> round(result.power, 3), round(result.expected_width, 3)
+    (0.732, 0.206)
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise WkappaError(f"`n` must be an integer >= 2 (items); got {format_value(n)}.")
+    design = build_design(
+        n_given=True,
+        kappa1=kappa1,
+        kappa0=kappa0,
+        table=table,
+        marginals=marginals,
+        weights=weights,
+        power=None,
+        alpha=alpha,
+        alternative=alternative,
+        ci_width=None,
+        lower_limit=lower_limit,
+        assurance=None,
+        confidence_level=confidence_level,
+        n_raters=n_raters,
+        coefficient=coefficient,
+        method=method,
+        n_simulations=n_simulations,
+        rng=rng,
+    )
+    return make_plan(design, int(n))

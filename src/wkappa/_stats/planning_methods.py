@@ -1,0 +1,291 @@
+"""The four planning methods: the sample size and what a given n delivers."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._core import norm_cdf, norm_ppf
+from ..exceptions import WkappaError
+from .planning_models import (
+    goodness_of_fit_cells,
+    max_variance,
+    noncentrality_one_df,
+    null_spread,
+    spread,
+)
+from .planning_result import KappaPlan, PlanDesign
+from .planning_simulation import (
+    SimulatedStudies,
+    search_n,
+    simulate_several,
+    simulate_two_raters,
+    study_rng,
+)
+
+__all__ = ["MAX_N", "make_plan"]
+
+MAX_N = 10**6
+
+
+def _z(p: float) -> float:
+    return norm_ppf(p)
+
+
+def _normal_power(design: PlanDesign, n: float) -> float:
+    """Power of the large-sample test with per-item SDs sd0 (under H0) and sd1 (under H1)."""
+    delta = design.kappa1 - design.kappa0
+    if delta == 0.0:
+        return math.nan
+    root, sd0, sd1 = math.sqrt(n), design.sd0, design.sd1
+    if design.alternative == "two-sided":
+        z = _z(1.0 - design.alpha / 2.0)
+        return norm_cdf((delta * root - z * sd0) / sd1) + norm_cdf((-delta * root - z * sd0) / sd1)
+    sign = 1.0 if design.alternative == "greater" else -1.0
+    return norm_cdf((sign * delta * root - _z(1.0 - design.alpha) * sd0) / sd1)
+
+
+def _normal_assurance(design: PlanDesign, n: float) -> float:
+    if design.lower_limit is None:
+        return math.nan
+    z = _z(0.5 + design.confidence_level / 2.0)
+    gap = design.kappa1 - design.lower_limit
+    return norm_cdf((gap * math.sqrt(n) - z * design.sd_lower) / design.sd1)
+
+
+def _normal_width(design: PlanDesign, n: float) -> float:
+    return 2.0 * _z(0.5 + design.confidence_level / 2.0) * design.sd1 / math.sqrt(n)
+
+
+def _ceil(value: float) -> int:
+    """Round a sample size up (tolerating float noise just above an integer)."""
+    return max(2, math.ceil(value - 1e-9))
+
+
+def _normal_n(design: PlanDesign) -> int:
+    z_level = _z(0.5 + design.confidence_level / 2.0)
+    if design.ci_width is not None:
+        return _ceil((2.0 * z_level * design.sd1 / design.ci_width) ** 2)
+    if design.lower_limit is not None:
+        assert design.assurance is not None
+        gap = design.kappa1 - design.lower_limit
+        return _ceil(((z_level * design.sd_lower + _z(design.assurance) * design.sd1) / gap) ** 2)
+    assert design.power is not None
+    two = design.alternative == "two-sided"
+    z = _z(1.0 - design.alpha / (2.0 if two else 1.0))
+    delta = abs(design.kappa1 - design.kappa0)
+    n = _ceil(((z * design.sd0 + _z(design.power) * design.sd1) / delta) ** 2)
+    # The far tail of a two-sided test only adds power: the smallest n may be a little lower.
+    while n > 2 and _normal_power(design, n - 1) >= design.power:
+        n -= 1
+    return n
+
+
+def _prepare_normal(design: PlanDesign) -> None:
+    """The per-item standard deviations of the 'asymptotic' and 'max-variance' methods."""
+    p, w = design.p, design.weights
+    if design.method == "asymptotic":
+        design.sd1 = math.sqrt(spread(p, w))
+        design.sd0 = math.sqrt(null_spread(p, w, design.kappa0))
+        if design.lower_limit is not None:
+            design.sd_lower = math.sqrt(null_spread(p, w, design.lower_limit))
+        return
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    design.sd1 = math.sqrt(max_variance(rows, cols, w, design.kappa1))
+    design.sd0 = math.sqrt(max_variance(rows, cols, w, design.kappa0))
+    if design.lower_limit is not None:
+        design.sd_lower = math.sqrt(max_variance(rows, cols, w, design.lower_limit))
+    if min(design.sd0, design.sd1) <= 0.0:
+        raise WkappaError(
+            "The largest variance with these marginals is 0 (kappa1 or kappa0 at the end "
+            "of what they allow). Hint: move kappa1 / kappa0 inside the allowed range."
+        )
+
+
+def _gof_cells(design: PlanDesign, kappa: float) -> np.ndarray:
+    assert design.pi is not None
+    cells = goodness_of_fit_cells(design.pi, kappa, design.n_raters)
+    if np.any(cells <= 0.0):
+        raise WkappaError(
+            f"The goodness-of-fit model has an empty cell at kappa = {kappa:g} (a category "
+            "probability of 0, or kappa at 1). Hint: drop empty categories from `marginals`."
+        )
+    return cells
+
+
+def _gof_distance(design: PlanDesign, anticipated: float, hypothesised: float) -> float:
+    """Donner & Eliasziw's per-item chi-square noncentrality sum((P1 - P0)² / P0)."""
+    p1, p0 = _gof_cells(design, anticipated), _gof_cells(design, hypothesised)
+    return float(((p1 - p0) ** 2 / p0).sum())
+
+
+def _gof_power(design: PlanDesign, n: float) -> float:
+    if design.kappa1 == design.kappa0:
+        return math.nan
+    root = math.sqrt(n * _gof_distance(design, design.kappa1, design.kappa0))
+    if design.alternative == "two-sided":
+        z = _z(1.0 - design.alpha / 2.0)
+        return norm_cdf(root - z) + norm_cdf(-root - z)
+    right = (design.kappa1 > design.kappa0) == (design.alternative == "greater")
+    return norm_cdf((root if right else -root) - _z(1.0 - design.alpha))
+
+
+def _gof_limit(design: PlanDesign, n: float, upper: bool) -> float:
+    """The kappa whose goodness-of-fit statistic against kappa1 equals the critical value
+    at n: the expected limit of the interval (Donner & Rotondi 2010)."""
+    critical = _z(0.5 + design.confidence_level / 2.0) ** 2
+    low, high = (design.kappa1, 1.0 - 1e-9) if upper else (0.0, design.kappa1)
+    if not upper and n * _gof_distance(design, design.kappa1, 1e-12) < critical:
+        return 0.0
+    for _ in range(60):
+        middle = 0.5 * (low + high)
+        far = n * _gof_distance(design, design.kappa1, middle) >= critical
+        if far == upper:
+            high = middle
+        else:
+            low = middle
+    return 0.5 * (low + high)
+
+
+def _gof_n(design: PlanDesign) -> int:
+    z_level = _z(0.5 + design.confidence_level / 2.0)
+    if design.ci_width is not None:
+        half = design.ci_width / 2.0
+        needs = []
+        for limit in (design.kappa1 - half, design.kappa1 + half):
+            if 0.0 < limit < 1.0:
+                needs.append(z_level**2 / _gof_distance(design, design.kappa1, limit))
+        if not needs:
+            raise WkappaError("`ci_width` is wider than the range of kappa around kappa1.")
+        return _ceil(max(needs))
+    if design.lower_limit is not None:
+        assert design.assurance is not None
+        distance = _gof_distance(design, design.kappa1, design.lower_limit)
+        return _ceil((z_level + _z(design.assurance)) ** 2 / distance)
+    assert design.power is not None
+    two = design.alternative == "two-sided"
+    lam = noncentrality_one_df(design.alpha, design.power, two_sided=two)
+    return _ceil(lam / _gof_distance(design, design.kappa1, design.kappa0))
+
+
+def _simulate(design: PlanDesign, n: int, *, want_width: bool = True) -> SimulatedStudies:
+    cached = design.cache.get(n)
+    if cached is not None and (not want_width or not math.isnan(cached.expected_width)):
+        return cached
+    assert design.seed is not None
+    rng = study_rng(design.seed, n)
+    options: dict[str, Any] = {
+        "kappa0": design.kappa0,
+        "alternative": design.alternative,
+        "alpha": design.alpha,
+        "lower_limit": design.lower_limit,
+        "confidence_level": design.confidence_level,
+        "n_simulations": design.n_simulations,
+        "rng": rng,
+        "want_width": want_width,
+    }
+    if design.coefficient is None:
+        outcome = simulate_two_raters(design.p, design.weights, n, **options)
+    else:
+        assert design.pi is not None
+        outcome = simulate_several(
+            design.pi,
+            design.kappa1,
+            n,
+            n_raters=design.n_raters,
+            coefficient=design.coefficient,
+            weights=design.weights_option,
+            **options,
+        )
+    design.cache[n] = outcome
+    return outcome
+
+
+def _simulation_n(design: PlanDesign) -> int:
+    guess = 30
+    if design.coefficient is None:
+        normal = PlanDesign(**{**design.__dict__, "method": "asymptotic", "cache": {}})
+        try:
+            _prepare_normal(normal)
+            guess = _normal_n(normal)
+        except (WkappaError, ValueError, ZeroDivisionError):  # pragma: no cover - a guess
+            guess = 30
+    minimum = 2 if design.coefficient is None else 3
+
+    def meets(n: int) -> bool:
+        if design.ci_width is not None:
+            width = _simulate(design, n).expected_width
+            return math.isfinite(width) and width <= design.ci_width
+        outcome = _simulate(design, n, want_width=False)
+        if design.lower_limit is not None:
+            assert design.assurance is not None
+            return outcome.assurance >= design.assurance
+        assert design.power is not None
+        return outcome.power >= design.power
+
+    return search_n(meets, guess, min_n=minimum, max_n=MAX_N)
+
+
+def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
+    if design.method in ("asymptotic", "max-variance"):
+        _prepare_normal(design)
+        size = _normal_n(design) if n is None else n
+        power = _normal_power(design, size)
+        assurance = _normal_assurance(design, size)
+        width = _normal_width(design, size)
+        mc_error = 0.0
+    elif design.method == "goodness-of-fit":
+        size = _gof_n(design) if n is None else n
+        power = _gof_power(design, size)
+        assurance = math.nan
+        if design.lower_limit is not None:
+            z = _z(0.5 + design.confidence_level / 2.0)
+            root = math.sqrt(size * _gof_distance(design, design.kappa1, design.lower_limit))
+            assurance = norm_cdf(root - z)
+        width = _gof_limit(design, size, True) - _gof_limit(design, size, False)
+        mc_error = 0.0
+    else:
+        size = _simulation_n(design) if n is None else n
+        outcome = _simulate(design, size)
+        power = outcome.power if design.kappa1 != design.kappa0 else math.nan
+        assurance, width = outcome.assurance, outcome.expected_width
+        mc_error = math.sqrt(
+            max(outcome.power * (1.0 - outcome.power), 1e-12) / outcome.n_simulations
+        )
+    goal = (
+        "n"
+        if n is not None
+        else (
+            "ci_width"
+            if design.ci_width is not None
+            else ("lower_limit" if design.lower_limit is not None else "power")
+        )
+    )
+    return KappaPlan(
+        n=int(size),
+        power=float(power),
+        expected_width=float(width),
+        assurance=float(assurance),
+        goal=goal,
+        method=design.method,
+        kappa1=design.kappa1,
+        kappa0=design.kappa0,
+        alternative=design.alternative,
+        alpha=design.alpha,
+        target_power=design.power,
+        ci_width=design.ci_width,
+        lower_limit=design.lower_limit,
+        target_assurance=design.assurance,
+        confidence_level=design.confidence_level,
+        weights=design.weights_label,
+        n_raters=design.n_raters,
+        coefficient=design.coefficient,
+        standard_deviation=design.sd1,
+        standard_deviation_null=design.sd0,
+        n_simulations=design.n_simulations,
+        monte_carlo_error=mc_error,
+        table=design.p,
+        weight_matrix=design.weights,
+    )

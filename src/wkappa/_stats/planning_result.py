@@ -1,0 +1,371 @@
+"""The result of a study plan (:class:`KappaPlan`) and the validated design it is made from."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._core import (
+    Alternative,
+    check_alternative,
+    check_choice,
+    check_weights,
+    format_value,
+    weight_matrix,
+    weights_name,
+)
+from ..exceptions import WkappaError
+from .intervals import check_confidence_level, json_float
+from .planning_models import check_probability, population_table, table_kappa_value
+from .planning_simulation import SimulatedStudies
+
+__all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
+
+METHODS = ("asymptotic", "goodness-of-fit", "max-variance", "simulation")
+# Default number of simulated studies per candidate n.
+N_SIMULATIONS = 10_000
+N_SIMULATIONS_SEVERAL = 1_000
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class KappaPlan:
+    """A planned agreement study: its number of items and what it delivers.
+
+    Made by :func:`~wkappa.kappa_sample_size` (``n`` solved for the goal) and
+    :func:`~wkappa.kappa_power` (``n`` given).
+
+    Attributes
+    ----------
+    n : int
+        Number of items (each rated by every rater).
+    power : float
+        Probability that wkappa's test of H0: kappa = ``kappa0`` rejects at ``alpha``
+        against ``alternative`` when the population kappa is ``kappa1`` (nan when
+        ``kappa1 == kappa0``).
+    expected_width : float
+        Expected width of the two-sided interval at ``confidence_level`` (the asymptotic
+        interval for the 'asymptotic' and 'max-variance' methods, the 'score' interval for
+        'simulation' of two raters, the goodness-of-fit limits for 'goodness-of-fit').
+    assurance : float
+        Probability that the lower limit of that interval clears ``lower_limit`` (nan
+        without one).
+    goal : {'power', 'ci_width', 'lower_limit', 'n'}
+        What ``n`` was chosen for ('n': given to :func:`~wkappa.kappa_power`).
+    method : str
+        'asymptotic', 'goodness-of-fit', 'max-variance' or 'simulation'.
+    kappa1, kappa0 : float
+        The anticipated kappa and the kappa of H0.
+    alternative : str
+    alpha : float
+    target_power, ci_width, lower_limit, target_assurance : float or None
+        The goal as asked.
+    confidence_level : float
+    weights : str
+        'quadratic', 'linear', 'unweighted' or 'custom' (or a several-raters name).
+    n_raters : int
+    coefficient : str or None
+        None for Cohen's (weighted) kappa of two raters.
+    standard_deviation, standard_deviation_null : float
+        ``sqrt(n * Var(kappa))`` per item under H1 and under H0 (nan for 'goodness-of-fit'
+        and 'simulation').
+    n_simulations : int
+        Simulated studies per candidate n (0 unless 'simulation').
+    monte_carlo_error : float
+        Standard error of the simulated ``power`` (0 unless 'simulation').
+    table : ndarray of shape (K, K)
+        The anticipated population (cell probabilities; read-only).
+    weight_matrix : ndarray of shape (K, K)
+        Disagreement weights W (read-only).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> plan = wk.kappa_sample_size(kappa1=0.7, kappa0=0.85, marginals=[0.5, 0.5],
+    ...                             weights="unweighted", alternative="less")
+    >>> plan.n, round(plan.power, 3)  # R irr: N.cohen.kappa(0.5, 0.5, 0.7, 0.85) = 96
+    (96, 0.801)
+    """
+
+    n: int
+    power: float
+    expected_width: float
+    assurance: float
+    goal: str
+    method: str
+    kappa1: float
+    kappa0: float
+    alternative: str
+    alpha: float
+    target_power: float | None
+    ci_width: float | None
+    lower_limit: float | None
+    target_assurance: float | None
+    confidence_level: float
+    weights: str
+    n_raters: int
+    coefficient: str | None
+    standard_deviation: float
+    standard_deviation_null: float
+    n_simulations: int
+    monte_carlo_error: float
+    table: np.ndarray = field(repr=False)
+    weight_matrix: np.ndarray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        for name in ("table", "weight_matrix"):
+            array = np.array(getattr(self, name), dtype=np.float64, copy=True)
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None)."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray):
+                out[name] = value.tolist()
+            elif isinstance(value, float):
+                out[name] = json_float(value)
+            else:
+                out[name] = value
+        return out
+
+    def __repr__(self) -> str:
+        if self.goal == "power":
+            goal = f"power>={self.target_power:g}"
+        elif self.goal == "ci_width":
+            goal = f"ci_width<={self.ci_width:g}"
+        elif self.goal == "lower_limit":
+            goal = f"P(lower limit>{self.lower_limit:g})>={self.target_assurance:g}"
+        else:
+            goal = "n given"
+        extra = (
+            f", n_simulations={self.n_simulations}, mc_error={self.monte_carlo_error:.2g}"
+            if self.method == "simulation"
+            else ""
+        )
+        return (
+            f"KappaPlan(n={self.n}, power={self.power:.4g}, "
+            f"expected_width={self.expected_width:.4g}, goal={goal!r}, "
+            f"method={self.method!r}, kappa1={self.kappa1:g}, kappa0={self.kappa0:g}, "
+            f"alternative={self.alternative!r}, alpha={self.alpha:g}, "
+            f"K={self.table.shape[0]}, weights={self.weights!r}, n_raters={self.n_raters}"
+            f"{extra})"
+        )
+
+
+@dataclass
+class PlanDesign:
+    """The validated inputs of a plan."""
+
+    method: str
+    p: np.ndarray
+    weights: np.ndarray
+    weights_label: str
+    weights_option: Any
+    kappa1: float
+    kappa0: float
+    alternative: Alternative
+    alpha: float
+    power: float | None
+    ci_width: float | None
+    lower_limit: float | None
+    assurance: float | None
+    confidence_level: float
+    n_raters: int
+    coefficient: str | None
+    pi: np.ndarray | None  # shared marginal (several raters, goodness-of-fit)
+    n_simulations: int
+    seed: np.random.SeedSequence | None
+    sd1: float = math.nan
+    sd0: float = math.nan
+    sd_lower: float = math.nan
+    cache: dict[int, SimulatedStudies] = field(default_factory=dict)
+
+
+def _check_kappa(value: Any, name: str) -> float:
+    if isinstance(value, (bool, str)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise WkappaError(f"`{name}` must be a number below 1; got {format_value(value)}.")
+    number = float(value)
+    if not (math.isfinite(number) and -1.0 <= number < 1.0):
+        raise WkappaError(f"`{name}` must be in [-1, 1); got {number!r}.")
+    return number
+
+
+def _seed(rng: Any) -> np.random.SeedSequence:
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    if isinstance(rng, np.random.Generator):
+        return np.random.SeedSequence(int(rng.integers(2**63)))
+    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
+        if rng is not None and rng < 0:
+            raise WkappaError(f"`rng` must be a non-negative integer seed; got {rng!r}.")
+        return np.random.SeedSequence(None if rng is None else int(rng))
+    raise WkappaError(
+        "`rng` must be None, a non-negative integer seed, a numpy SeedSequence or a numpy "
+        f"Generator; got {format_value(rng)}."
+    )
+
+
+def build_design(
+    *,
+    n_given: bool,
+    kappa1: Any,
+    kappa0: Any,
+    table: Any,
+    marginals: Any,
+    weights: Any,
+    power: Any,
+    alpha: Any,
+    alternative: Any,
+    ci_width: Any,
+    lower_limit: Any,
+    assurance: Any,
+    confidence_level: Any,
+    n_raters: Any,
+    coefficient: Any,
+    method: Any,
+    n_simulations: Any,
+    rng: Any,
+) -> PlanDesign:
+    method = check_choice(method, "method", METHODS)
+    alternative = check_alternative(alternative)
+    alpha_value = check_probability(alpha, "alpha")
+    level = check_confidence_level(confidence_level)
+    null = _check_kappa(kappa0, "kappa0")
+    anticipated = None if kappa1 is None else _check_kappa(kappa1, "kappa1")
+    if isinstance(n_raters, bool) or not isinstance(n_raters, (int, np.integer)) or n_raters < 2:
+        raise WkappaError(f"`n_raters` must be an integer >= 2; got {format_value(n_raters)}.")
+    n_raters = int(n_raters)
+    several = n_raters > 2 or coefficient not in (None, "cohen")
+    if coefficient is not None and not isinstance(coefficient, str):
+        raise WkappaError(
+            f"`coefficient` must be None (Cohen's kappa) or a name such as 'fleiss', 'gwet', "
+            f"'krippendorff'; got {format_value(coefficient)}."
+        )
+    if several and method in ("asymptotic", "max-variance"):
+        raise WkappaError(
+            f"method={method!r} plans for Cohen's kappa of two raters; for n_raters="
+            f"{n_raters} and coefficient={coefficient!r} use method='simulation' (any "
+            "coefficient) or 'goodness-of-fit' (Fleiss' kappa, kappaSize's formulas)."
+        )
+    if method == "goodness-of-fit" and coefficient not in (None, "cohen", "fleiss"):
+        raise WkappaError(
+            "method='goodness-of-fit' plans for the common (Fleiss / Cohen) kappa; for "
+            f"coefficient={coefficient!r} use method='simulation'."
+        )
+    checked = check_weights(weights) if not several else weights
+    label = (
+        weights_name(checked)
+        if not several
+        else (weights if isinstance(weights, str) else "custom")
+    )
+
+    def weights_for(k: int) -> np.ndarray:
+        if (
+            several
+            and isinstance(weights, str)
+            and weights
+            not in (
+                "quadratic",
+                "linear",
+                "unweighted",
+            )
+        ):
+            return weight_matrix("unweighted", k)  # the model's kappa is the same for any W
+        return weight_matrix(check_weights(weights), k)
+
+    p, matrix = population_table(table, marginals, anticipated, weights_for)
+    kappa_value = table_kappa_value(p, matrix)
+    if math.isnan(kappa_value):
+        raise WkappaError("The anticipated table's kappa is undefined (one category only).")
+    pi = None
+    if several or method == "goodness-of-fit":
+        rows, cols = p.sum(axis=1), p.sum(axis=0)
+        if marginals is None or not np.allclose(rows, cols, atol=1e-9):
+            raise WkappaError(
+                "Several raters and method='goodness-of-fit' use the common-kappa model: give "
+                "one shared `marginals=` (the category probabilities) and `kappa1=`."
+            )
+        pi = rows
+        if kappa_value < 0:
+            raise WkappaError(
+                f"`kappa1` must be >= 0 for the common-kappa model; got {kappa_value:g}."
+            )
+    if ci_width is not None and lower_limit is not None:
+        raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
+    width = None
+    if ci_width is not None:
+        width = check_probability(ci_width, "ci_width", low=0.0, high=2.0)
+    limit = None
+    chance = None
+    if lower_limit is not None:
+        limit = _check_kappa(lower_limit, "lower_limit")
+        if not limit < kappa_value:
+            raise WkappaError(
+                f"`lower_limit` = {limit:g} must be below the anticipated kappa "
+                f"{kappa_value:.4g}: a lower limit clears it only if kappa is above it."
+            )
+        chance = 0.5 if assurance is None else check_probability(assurance, "assurance")
+    elif assurance is not None:
+        raise WkappaError("`assurance=` goes with `lower_limit=`.")
+    target = None
+    if not n_given and width is None and limit is None:
+        target = check_probability(power, "power")
+        if not target > alpha_value:
+            raise WkappaError(
+                f"`power` must be between alpha = {alpha_value:g} and 1; got {target:g}."
+            )
+        if kappa_value == null:
+            raise WkappaError(
+                f"kappa1 = kappa0 = {null:g}: no study can tell them apart. Hint: kappa0 is "
+                "the value to reject, kappa1 the agreement you anticipate."
+            )
+        wrong = (alternative == "greater" and kappa_value < null) or (
+            alternative == "less" and kappa_value > null
+        )
+        if wrong:
+            raise WkappaError(
+                f"With alternative={alternative!r} the anticipated kappa ({kappa_value:.4g}) "
+                f"must be {'above' if alternative == 'greater' else 'below'} kappa0 = "
+                f"{null:g}. Hint: alternative="
+                f"{'less' if alternative == 'greater' else 'greater'!r}."
+            )
+    if method == "simulation":
+        default = N_SIMULATIONS_SEVERAL if several else N_SIMULATIONS
+        count = default if n_simulations is None else n_simulations
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 100:
+            raise WkappaError(
+                f"`n_simulations` must be an integer >= 100; got {format_value(count)}."
+            )
+        seed = _seed(rng)
+    else:
+        count, seed = 0, None
+    return PlanDesign(
+        method=method,
+        p=p,
+        weights=matrix,
+        weights_label=label,
+        weights_option=checked,
+        kappa1=kappa_value,
+        kappa0=null,
+        alternative=alternative,
+        alpha=alpha_value,
+        power=target,
+        ci_width=width,
+        lower_limit=limit,
+        assurance=chance,
+        confidence_level=level,
+        n_raters=n_raters,
+        coefficient=None
+        if coefficient in (None, "cohen") and not several
+        else (coefficient or "fleiss"),
+        pi=pi,
+        n_simulations=int(count),
+        seed=seed,
+    )

@@ -1,0 +1,224 @@
+"""Planning by simulation: draw whole studies from the anticipated population and run
+wkappa's own test and interval on each.
+
+Two raters: a study of n items is one multinomial draw of n over the K x K cells, so
+thousands of studies are one ``(B, K, K)`` stack, scored at once by the table-level
+machinery (:func:`wkappa._core.kappas`, the variance under H0 of the test with ``kappa0``,
+the score interval). Several raters: each study's items x categories counts are drawn from
+the common-kappa model and scored by :func:`wkappa.agreement_from_counts` (or
+:func:`wkappa.agreement` for Conger's kappa, which needs the raters' identities).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._core import Alternative, kappas, norm_ppf, variances
+from ..exceptions import WkappaError
+from .intervals import hypothesis_variances, score_limits
+
+__all__ = [
+    "SimulatedStudies",
+    "search_n",
+    "simulate_several",
+    "simulate_two_raters",
+    "study_rng",
+]
+
+# Tables scored at once (memory: a few MB for K = 10).
+_CHUNK = 4096
+# The score interval costs 100 bisection steps: its expected width is averaged over at most
+# this many of the simulated studies.
+_WIDTH_STUDIES = 2000
+
+
+@dataclass(frozen=True)
+class SimulatedStudies:
+    """What B simulated studies of n items showed."""
+
+    power: float  # share rejecting H0: kappa = kappa0 at alpha
+    assurance: float  # share whose lower limit clears lower_limit (nan without one)
+    expected_width: float  # mean width of the interval at confidence_level
+    n_simulations: int
+    n_undefined: int  # studies whose coefficient was undefined (counted as not rejecting)
+
+
+def _reject(z: np.ndarray, alternative: Alternative, alpha: float) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        if alternative == "greater":
+            rejected = z > norm_ppf(1.0 - alpha)
+        elif alternative == "less":
+            rejected = z < -norm_ppf(1.0 - alpha)
+        else:
+            rejected = np.abs(z) > norm_ppf(1.0 - alpha / 2.0)
+    return np.asarray(rejected)
+
+
+def simulate_two_raters(
+    p: np.ndarray,
+    weights: np.ndarray,
+    n: int,
+    *,
+    kappa0: float,
+    alternative: Alternative,
+    alpha: float,
+    lower_limit: float | None,
+    confidence_level: float,
+    n_simulations: int,
+    rng: np.random.Generator,
+    want_width: bool = True,
+) -> SimulatedStudies:
+    """Power, assurance and expected score-interval width of wkappa's test at n items."""
+    k = p.shape[0]
+    cells = p.ravel() / p.sum()
+    rejected = cleared = undefined = 0
+    widths: list[np.ndarray] = []
+    done = 0
+    z_level = norm_ppf(0.5 + confidence_level / 2.0)
+    while done < n_simulations:
+        size = min(_CHUNK, n_simulations - done)
+        tables = rng.multinomial(n, cells, size=size).reshape(size, k, k)
+        kappa = np.asarray(kappas(tables, weights), dtype=np.float64)
+        undefined += int(np.isnan(kappa).sum())
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if kappa0 == 0.0:
+                _, variance0 = variances(tables, weights, kappa)
+            else:
+                variance0 = hypothesis_variances(tables, weights, kappa0)
+            z = (kappa - kappa0) / np.sqrt(variance0)
+            rejected += int(_reject(z, alternative, alpha).sum())
+            if lower_limit is not None:
+                variance_l = hypothesis_variances(tables, weights, lower_limit)
+                z_l = (kappa - lower_limit) / np.sqrt(variance_l)
+                cleared += int((z_l > z_level).sum())
+        if want_width and done < _WIDTH_STUDIES:
+            take = min(size, _WIDTH_STUDIES - done)
+            low, high = score_limits(tables[:take], weights, confidence_level, kappa[:take])
+            widths.append(np.asarray(high - low))
+        done += size
+    width = math.nan
+    if widths:
+        stacked = np.concatenate(widths)
+        stacked = stacked[np.isfinite(stacked)]
+        width = float(stacked.mean()) if stacked.size else math.nan
+    return SimulatedStudies(
+        power=rejected / n_simulations,
+        assurance=cleared / n_simulations if lower_limit is not None else math.nan,
+        expected_width=width,
+        n_simulations=n_simulations,
+        n_undefined=undefined,
+    )
+
+
+def simulate_several(
+    pi: np.ndarray,
+    kappa1: float,
+    n: int,
+    *,
+    n_raters: int,
+    coefficient: str,
+    weights: Any,
+    kappa0: float,
+    alternative: Alternative,
+    alpha: float,
+    lower_limit: float | None,
+    confidence_level: float,
+    n_simulations: int,
+    rng: np.random.Generator,
+    want_width: bool = True,
+) -> SimulatedStudies:
+    """The same for several raters under the common-kappa model: with probability kappa1
+    every rater of an item gives one category drawn from pi, otherwise each rater draws
+    independently from pi (pairwise, every two raters then have kappa1 under any weights).
+
+    The test of ``kappa0`` rejects when ``kappa0`` is outside the coefficient's asymptotic
+    interval (two-sided level ``1 - alpha``; one-sided: the interval of level
+    ``1 - 2 alpha``), which for ``kappa0 = 0`` is its Wald test.
+    """
+    import warnings
+
+    from ..exceptions import UndefinedKappaWarning
+    from .several import agreement, agreement_from_counts
+
+    k = pi.size
+    test_level = 1.0 - alpha if alternative == "two-sided" else 1.0 - 2.0 * alpha
+    rejected = cleared = undefined = 0
+    width_total, width_count = 0.0, 0
+    for _ in range(n_simulations):
+        together = rng.random(n) < kappa1
+        shared = rng.choice(k, size=n, p=pi)
+        ratings = rng.choice(k, size=(n, n_raters), p=pi)
+        ratings[together] = shared[together, None]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedKappaWarning)
+            if coefficient == "conger":
+                result = agreement(
+                    ratings, coefficient=coefficient, weights=weights, labels=list(range(k))
+                )
+            else:
+                counts = np.zeros((n, k), dtype=np.int64)
+                np.add.at(counts, (np.repeat(np.arange(n), n_raters), ratings.ravel()), 1)
+                result = agreement_from_counts(counts, coefficient=coefficient, weights=weights)
+            statistic = result.statistic
+            if not math.isfinite(statistic):
+                undefined += 1
+                continue
+            low, high = result.confidence_interval(test_level)
+            if alternative == "greater":
+                rejected += bool(low > kappa0)
+            elif alternative == "less":
+                rejected += bool(high < kappa0)
+            else:
+                rejected += bool(low > kappa0 or high < kappa0)
+            if lower_limit is not None or want_width:
+                level_low, level_high = result.confidence_interval(confidence_level)
+                if lower_limit is not None:
+                    cleared += bool(level_low > lower_limit)
+                if math.isfinite(level_high - level_low):
+                    width_total += level_high - level_low
+                    width_count += 1
+    return SimulatedStudies(
+        power=rejected / n_simulations,
+        assurance=cleared / n_simulations if lower_limit is not None else math.nan,
+        expected_width=width_total / width_count if width_count else math.nan,
+        n_simulations=n_simulations,
+        n_undefined=undefined,
+    )
+
+
+def search_n(
+    meets: Callable[[int], bool], guess: int, *, min_n: int = 2, max_n: int = 10**6
+) -> int:
+    """The smallest n in [min_n, max_n] with ``meets(n)``, assuming it is (roughly)
+    monotone: bracket from ``guess`` by doubling / halving, then bisect."""
+    high = min(max(guess, min_n), max_n)
+    while not meets(high):
+        if high >= max_n:
+            raise WkappaError(
+                f"No study of at most {max_n:,} items meets the goal by simulation. Hint: "
+                "check that kappa1 is far enough from kappa0 (or the width not too small)."
+            )
+        high = min(max_n, high * 2)
+    low = min_n - 1
+    probe = high // 2
+    while probe > low and meets(probe):
+        high, probe = probe, probe // 2
+    low = max(low, probe)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if meets(middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def study_rng(seed: np.random.SeedSequence, n: int) -> np.random.Generator:
+    """The generator of the studies of size n: one stream per n from one seed, so that a
+    plan is reproducible and the search sees the same draws for the same n."""
+    return np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(n,)))

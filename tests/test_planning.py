@@ -1,0 +1,342 @@
+"""Study planning: kappa_sample_size and kappa_power.
+
+Published sample sizes (tests/published.py names each source), kappaSize's goodness-of-fit
+formulas re-derived independently (scipy's noncentral chi-square for the noncentrality), the
+linear programs against scipy.optimize.linprog, properties (n falls as kappa1 - kappa0 grows,
+power rises with n) and bad input. Simulation checks of the promised power and width are in
+test_planning_simulation.py.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from budget import examples
+from published import PLAN_PRINTOUTS, PlanPrintout
+from wkappa._core import weight_matrix
+from wkappa._stats.planning_models import (
+    agreement_extremes,
+    linear_program,
+    max_variance,
+    model_table,
+    spread,
+)
+from wkappa.exceptions import WkappaError
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+
+@pytest.mark.parametrize("printout", PLAN_PRINTOUTS, ids=lambda p: str(p.n))
+def test_published_sample_sizes(printout: PlanPrintout) -> None:
+    plan = wk.kappa_sample_size(**printout.call)  # type: ignore[arg-type]
+    assert plan.n == printout.n, printout.source
+
+
+# --------------------------------------------------------------------------- kappaSize
+
+
+def _binary_cells(kappa: float, p: float, raters: int) -> list[float]:
+    """kappaSize's PowerBinary cell probabilities, as printed in its source for R = 2, 3."""
+    if raters == 2:
+        return [(1 - p) ** 2 + kappa * p * (1 - p), 2 * (1 - kappa) * p * (1 - p),
+                p**2 + kappa * p * (1 - p)]  # fmt: skip
+    assert raters == 3
+    return [
+        (1 - p) ** 3 + p * kappa * ((1 - p) ** 2 + (1 - p)),
+        3 * p * (1 - kappa) * (1 - p) ** 2,
+        3 * p**2 * (1 - p) * (1 - kappa),
+        p**3 + kappa * p * (1 - p**2),
+    ]
+
+
+def _three_cells(kappa: float, props: list[float], raters: int) -> list[float]:
+    """kappaSize's Power3Cats cells: all raters in category i, and the rest."""
+    if raters == 2:
+        agree = [q * q * (-(-q - kappa + kappa * q) / q) for q in props]
+    else:
+        assert raters == 3
+        agree = [
+            q**3
+            * ((q**2 + 3 * kappa * q - 2 * kappa * q**2 + 2 * kappa**2 - 3 * kappa**2 * q
+                + kappa**2 * q**2) / q**2)
+            / (1 + kappa)
+            for q in props
+        ]  # fmt: skip
+    return [1 - sum(agree), *agree]
+
+
+def _kappasize_n(cells1: list[float], cells0: list[float], alpha: float, power: float) -> int:
+    ncx2 = pytest.importorskip("scipy.stats").ncx2
+    chi2 = pytest.importorskip("scipy.stats").chi2
+    from scipy.optimize import brentq
+
+    critical = chi2.ppf(1 - alpha, 1)
+    lam = brentq(lambda x: ncx2.cdf(critical, 1, x) - (1 - power), 1e-6, 100)
+    distance = sum((a - b) ** 2 / b for a, b in zip(cells1, cells0, strict=True))
+    return math.ceil(lam / distance)
+
+
+@pytest.mark.parametrize("raters", [2, 3])
+@pytest.mark.parametrize(
+    ("kappa0", "kappa1", "prevalence"), [(0.4, 0.6, 0.3), (0.2, 0.5, 0.1), (0.6, 0.8, 0.5)]
+)
+def test_goodness_of_fit_binary_is_kappasize(
+    raters: int, kappa0: float, kappa1: float, prevalence: float
+) -> None:
+    """PowerBinary(kappa0, kappa1, props, raters) (its example: 0.4, 0.6, 0.30)."""
+    expected = _kappasize_n(
+        _binary_cells(kappa1, prevalence, raters),
+        _binary_cells(kappa0, prevalence, raters),
+        0.05,
+        0.8,
+    )
+    plan = wk.kappa_sample_size(
+        kappa1=kappa1,
+        kappa0=kappa0,
+        marginals=[1 - prevalence, prevalence],
+        weights="unweighted",
+        alternative="two-sided",
+        method="goodness-of-fit",
+        n_raters=raters,
+    )
+    assert plan.n == expected
+    assert 0.8 <= plan.power < 0.81
+
+
+@pytest.mark.parametrize("raters", [2, 3])
+def test_goodness_of_fit_three_categories_is_kappasize(raters: int) -> None:
+    """Power3Cats(0.4, 0.6, c(0.30, 0.60, 0.10)), its example."""
+    props = [0.3, 0.6, 0.1]
+    expected = _kappasize_n(
+        _three_cells(0.6, props, raters), _three_cells(0.4, props, raters), 0.05, 0.8
+    )
+    plan = wk.kappa_sample_size(
+        kappa1=0.6,
+        kappa0=0.4,
+        marginals=props,
+        weights="unweighted",
+        alternative="two-sided",
+        method="goodness-of-fit",
+        n_raters=raters,
+    )
+    assert plan.n == expected
+
+
+def test_goodness_of_fit_lower_limit_is_cibinary() -> None:
+    """CIBinary(kappa0 = 0.4, kappaL = 0.3, props = 0.3, alpha = 0.05), one-sided: the n
+    whose goodness-of-fit statistic of 0.3 against 0.4 reaches chi2_{1 - 2 alpha}."""
+    chi2 = pytest.importorskip("scipy.stats").chi2
+    cells1, cells_l = _binary_cells(0.4, 0.3, 2), _binary_cells(0.3, 0.3, 2)
+    distance = sum((a - b) ** 2 / b for a, b in zip(cells1, cells_l, strict=True))
+    expected = math.ceil(chi2.ppf(0.9, 1) / distance)
+    plan = wk.kappa_sample_size(
+        kappa1=0.4,
+        lower_limit=0.3,
+        marginals=[0.7, 0.3],
+        weights="unweighted",
+        method="goodness-of-fit",
+        confidence_level=0.9,
+    )
+    assert plan.n == expected
+    assert plan.assurance == pytest.approx(0.5, abs=0.02)
+
+
+# --------------------------------------------------------------------------- linear programs
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    k=st.integers(2, 5),
+    seed=st.integers(0, 10_000),
+    weights=st.sampled_from(["quadratic", "linear", "unweighted", "custom"]),
+)
+def test_linear_programs_match_scipy(k: int, seed: int, weights: str) -> None:
+    linprog = pytest.importorskip("scipy.optimize").linprog
+    rng = np.random.default_rng(seed)
+    rows, cols = rng.dirichlet(np.ones(k)), rng.dirichlet(np.ones(k))
+    if weights == "custom":
+        w = rng.uniform(0.1, 2.0, (k, k))
+        np.fill_diagonal(w, 0.0)
+    else:
+        w = weight_matrix(weights, k)
+    most, least = agreement_extremes(rows, cols, w)
+    a_eq = np.zeros((2 * k, k * k))
+    for i in range(k):
+        a_eq[i, i * k : (i + 1) * k] = 1
+        a_eq[k + i, i::k] = 1
+    b_eq = np.concatenate([rows, cols])
+    low = linprog(w.ravel(), A_eq=a_eq, b_eq=b_eq, bounds=(0, None))
+    high = linprog(-w.ravel(), A_eq=a_eq, b_eq=b_eq, bounds=(0, None))
+    assert (w * most).sum() == pytest.approx(low.fun, abs=1e-9)
+    assert (w * least).sum() == pytest.approx(-high.fun, abs=1e-9)
+    np.testing.assert_allclose(most.sum(axis=1), rows, atol=1e-9)
+    # The variance-maximising table: scipy's optimum equals ours.
+    d_e = float(rows @ w @ cols)
+    kappa = 0.5 * (1 - (w * most).sum() / d_e)
+    w_row, w_col = w @ cols, rows @ w
+    influence = w - (1 - kappa) * (w_row[:, None] + w_col[None, :])
+    a_var = np.vstack([a_eq, w.ravel()])
+    b_var = np.concatenate([b_eq, [(1 - kappa) * d_e]])
+    best = linprog(-(influence**2).ravel(), A_eq=a_var, b_eq=b_var, bounds=(0, None))
+    expected = (-best.fun - ((1 - kappa) * d_e) ** 2) / d_e**2
+    assert max_variance(rows, cols, w, kappa) == pytest.approx(expected, rel=1e-7, abs=1e-12)
+    # ... and no table with these margins and kappa has a larger variance.
+    table = model_table(rows, cols, w, kappa)
+    assert spread(table, w) <= max_variance(rows, cols, w, kappa) + 1e-12
+
+
+def test_linear_program_reports_infeasible() -> None:
+    assert linear_program(np.ones(2), np.array([[1.0, 1.0]]), np.array([-1.0])) is None
+
+
+def test_model_table_has_the_margins_and_kappa() -> None:
+    rows, cols = np.array([0.2, 0.5, 0.3]), np.array([0.3, 0.4, 0.3])
+    for name in ("quadratic", "linear", "unweighted"):
+        w = weight_matrix(name, 3)
+        for kappa in (-0.2, 0.0, 0.4, 0.7):
+            table = model_table(rows, cols, w, kappa)
+            assert wk.kappa_from_table(table, weights=w) == pytest.approx(kappa, abs=1e-12)
+            np.testing.assert_allclose(table.sum(axis=1), rows, atol=1e-12)
+            np.testing.assert_allclose(table.sum(axis=0), cols, atol=1e-12)
+            assert (table >= -1e-15).all()
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    kappa0=st.floats(0.0, 0.5),
+    gap=st.floats(0.05, 0.3),
+    more=st.floats(0.01, 0.15),
+    weights=st.sampled_from(["quadratic", "linear", "unweighted"]),
+    method=st.sampled_from(["asymptotic", "max-variance", "goodness-of-fit"]),
+)
+def test_n_falls_as_the_difference_grows(
+    kappa0: float, gap: float, more: float, weights: str, method: str
+) -> None:
+    marginals = [0.15, 0.35, 0.3, 0.2]
+    near = wk.kappa_sample_size(
+        kappa1=kappa0 + gap, kappa0=kappa0, marginals=marginals, weights=weights, method=method
+    )
+    far = wk.kappa_sample_size(
+        kappa1=min(kappa0 + gap + more, 0.95),
+        kappa0=kappa0,
+        marginals=marginals,
+        weights=weights,
+        method=method,
+    )
+    assert far.n <= near.n
+    assert near.power >= 0.8 and far.power >= 0.8
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    n=st.integers(5, 400),
+    step=st.integers(1, 200),
+    method=st.sampled_from(["asymptotic", "max-variance", "goodness-of-fit"]),
+    alternative=st.sampled_from(["greater", "two-sided"]),
+)
+def test_power_rises_with_n(n: int, step: int, method: str, alternative: str) -> None:
+    options = {
+        "kappa1": 0.7,
+        "kappa0": 0.5,
+        "marginals": [0.3, 0.4, 0.3],
+        "weights": "linear",
+        "method": method,
+        "alternative": alternative,
+    }
+    small = wk.kappa_power(n, **options)  # type: ignore[arg-type]
+    large = wk.kappa_power(n + step, **options)  # type: ignore[arg-type]
+    assert large.power >= small.power
+    assert large.expected_width <= small.expected_width
+
+
+def test_sample_size_is_the_smallest_n_with_the_power() -> None:
+    for weights in ("quadratic", "linear", "unweighted"):
+        plan = wk.kappa_sample_size(
+            kappa1=0.75, kappa0=0.5, marginals=[0.1, 0.2, 0.4, 0.2, 0.1], weights=weights
+        )
+        options = {"kappa1": 0.75, "kappa0": 0.5, "marginals": [0.1, 0.2, 0.4, 0.2, 0.1]}
+        assert wk.kappa_power(plan.n, weights=weights, **options).power >= 0.8  # type: ignore[arg-type]
+        assert wk.kappa_power(plan.n - 1, weights=weights, **options).power < 0.8  # type: ignore[arg-type]
+
+
+def test_precision_plans() -> None:
+    marginals = [0.1, 0.2, 0.4, 0.2, 0.1]
+    plan = wk.kappa_sample_size(kappa1=0.8, marginals=marginals, ci_width=0.2)
+    assert plan.expected_width <= 0.2
+    assert wk.kappa_power(plan.n - 1, kappa1=0.8, marginals=marginals).expected_width > 0.2
+    limit = wk.kappa_sample_size(kappa1=0.8, marginals=marginals, lower_limit=0.6, assurance=0.9)
+    assert limit.assurance >= 0.9 and limit.goal == "lower_limit"
+    # The lower limit plan is the power plan of the test of kappa0 = lower_limit at
+    # alpha = (1 - level) / 2 with power = assurance.
+    same = wk.kappa_sample_size(kappa1=0.8, kappa0=0.6, marginals=marginals, alpha=0.025, power=0.9)
+    assert same.n == limit.n
+
+
+def test_table_and_pilot_counts() -> None:
+    probabilities = np.array([[0.3, 0.05, 0.0], [0.05, 0.3, 0.05], [0.0, 0.05, 0.2]])
+    counts = (probabilities * 200).round().astype(int)
+    by_p = wk.kappa_sample_size(table=probabilities, kappa0=0.5)
+    by_counts = wk.kappa_sample_size(table=counts, kappa0=0.5)
+    assert by_p.n == by_counts.n
+    assert by_p.kappa1 == pytest.approx(wk.kappa_from_table(probabilities))
+    moved = wk.kappa_sample_size(table=counts, kappa1=0.7, kappa0=0.5)
+    assert moved.kappa1 == pytest.approx(0.7, abs=1e-9)
+    higher = wk.kappa_sample_size(table=counts, kappa1=0.95, kappa0=0.5)
+    assert higher.kappa1 == pytest.approx(0.95, abs=1e-9)
+
+
+def test_result_object() -> None:
+    plan = wk.kappa_sample_size(kappa1=0.7, kappa0=0.4, marginals=[0.3, 0.7])
+    data = json.loads(json.dumps(plan.to_dict()))
+    assert data["n"] == plan.n and data["method"] == "asymptotic"
+    assert data["ci_width"] is None and data["table"][0][0] == pytest.approx(plan.table[0, 0])
+    assert repr(plan).startswith(f"KappaPlan(n={plan.n}, power=")
+    with pytest.raises(ValueError):
+        plan.table[0, 0] = 1.0
+    with pytest.raises(AttributeError):
+        plan.n = 3  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"table": [[0.5, 0.2], [0.2, 0.2]]}, "sum to 1"),
+        ({"marginals": [0.5, 0.6], "kappa1": 0.5}, "sum to 1"),
+        ({"marginals": [[0.9, 0.1], [0.1, 0.9]], "kappa1": 0.5}, "outside what these marginals"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "power": 0.03}, "between alpha"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "power": 1.0}, "power"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "ci_width": -0.1}, "ci_width"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "lower_limit": 0.6}, "below the anticipated"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "kappa0": 0.5}, "kappa1 = kappa0"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.3, "kappa0": 0.5}, "alternative='less'"),
+        ({"marginals": [0.5, 0.5]}, "kappa1"),
+        ({"kappa1": 0.5}, "exactly one"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "method": "exact"}, "method"),
+        ({"marginals": [0.5, 0.5], "kappa1": 1.2}, "kappa1"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "n_raters": 3}, "simulation"),
+        ({"table": [[0.5, 0.1], [0.1, 0.3]], "method": "goodness-of-fit"}, "shared"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "assurance": 0.9}, "lower_limit"),
+    ],
+)
+def test_bad_input(options: dict[str, object], match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.kappa_sample_size(**options)  # type: ignore[arg-type]
+
+
+def test_bad_n() -> None:
+    for bad in (1, 0, 2.5, "10", True):
+        with pytest.raises(WkappaError, match="`n`"):
+            wk.kappa_power(bad, kappa1=0.5, marginals=[0.5, 0.5])  # type: ignore[arg-type]

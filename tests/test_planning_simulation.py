@@ -1,0 +1,115 @@
+"""The plans keep their promises: the planned n, run through wkappa's own test and interval
+on fresh simulated studies (not the planner's draws), delivers the promised power and width.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning
+
+pytestmark = pytest.mark.slow
+
+# Anticipated populations: K = 2, 3, 5 (the model table of these shared marginals).
+DESIGNS = [
+    ([0.3, 0.7], "unweighted", 0.75, 0.5),
+    ([0.2, 0.5, 0.3], "linear", 0.75, 0.5),
+    ([0.2, 0.5, 0.3], "quadratic", 0.8, 0.6),
+    ([0.1, 0.2, 0.4, 0.2, 0.1], "quadratic", 0.8, 0.6),
+    ([0.1, 0.2, 0.4, 0.2, 0.1], "linear", 0.7, 0.5),
+]
+CHECKS = 1500  # fresh studies per check: Monte Carlo SE of a power of 0.8 is 0.010
+
+
+def _own_test_power(plan: wk.KappaPlan, rng: np.random.Generator) -> tuple[float, float]:
+    """Rejection rate of wk.kappa_test_from_table and mean score-interval width."""
+    k = plan.table.shape[0]
+    tables = rng.multinomial(plan.n, plan.table.ravel(), size=CHECKS).reshape(-1, k, k)
+    rejected, widths = 0, []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        for table in tables:
+            result = wk.kappa_test_from_table(
+                table,
+                weights=plan.weight_matrix,
+                kappa0=plan.kappa0,
+                alternative=plan.alternative,  # type: ignore[arg-type]
+            )
+            rejected += bool(result.pvalue < plan.alpha)
+            if len(widths) < 300:
+                low, high = result.confidence_interval(method="score")
+                widths.append(high - low)
+    return rejected / CHECKS, float(np.nanmean(widths))
+
+
+@pytest.mark.parametrize(("marginals", "weights", "kappa1", "kappa0"), DESIGNS)
+def test_simulation_plan_delivers_its_power(
+    marginals: list[float], weights: str, kappa1: float, kappa0: float
+) -> None:
+    plan = wk.kappa_sample_size(
+        kappa1=kappa1,
+        kappa0=kappa0,
+        marginals=marginals,
+        weights=weights,
+        method="simulation",
+        n_simulations=4000,
+        rng=7,
+    )
+    power, width = _own_test_power(plan, np.random.default_rng(99))
+    assert 0.76 <= power <= 0.86, (plan, power)
+    assert abs(width - plan.expected_width) <= 0.05 * plan.expected_width + 0.005
+
+
+@pytest.mark.parametrize(("marginals", "weights", "kappa1", "kappa0"), DESIGNS)
+def test_asymptotic_plan_power(
+    marginals: list[float], weights: str, kappa1: float, kappa0: float
+) -> None:
+    """The large-sample plan's n, checked the same way: its error is documented in
+    docs/reference/planning-methods.md (BENCHMARKS.md, "Study planning")."""
+    plan = wk.kappa_sample_size(kappa1=kappa1, kappa0=kappa0, marginals=marginals, weights=weights)
+    power, _ = _own_test_power(plan, np.random.default_rng(5))
+    assert 0.70 <= power <= 0.90, (plan, power)
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear"])
+def test_simulation_width_plan(weights: str) -> None:
+    plan = wk.kappa_sample_size(
+        kappa1=0.8,
+        marginals=[0.2, 0.5, 0.3],
+        weights=weights,
+        ci_width=0.25,
+        method="simulation",
+        n_simulations=2000,
+        rng=3,
+    )
+    _, width = _own_test_power(plan, np.random.default_rng(11))
+    assert width == pytest.approx(0.25, abs=0.015)
+
+
+def test_several_raters_by_simulation() -> None:
+    plan = wk.kappa_sample_size(
+        kappa1=0.7,
+        kappa0=0.4,
+        marginals=[0.3, 0.7],
+        weights="unweighted",
+        n_raters=3,
+        coefficient="fleiss",
+        method="simulation",
+        n_simulations=400,
+        rng=1,
+    )
+    gof = wk.kappa_sample_size(
+        kappa1=0.7,
+        kappa0=0.4,
+        marginals=[0.3, 0.7],
+        weights="unweighted",
+        n_raters=3,
+        method="goodness-of-fit",
+    )
+    assert plan.coefficient == "fleiss" and plan.n_raters == 3
+    assert 0.5 * gof.n <= plan.n <= 2.0 * gof.n
+    assert plan.power >= 0.8
