@@ -284,3 +284,117 @@ PLAN_PRINTOUTS: list[PlanPrintout] = [
         18,
     ),
 ]
+
+
+# ---------------------------------------------------------------- intraclass correlations
+# Shrout & Fleiss (1979), Table 2: six targets rated by four judges; psych::ICC's example
+# (`sf`) and pingouin's test data.
+SHROUT_FLEISS_RATINGS = [
+    [9, 2, 5, 8],
+    [6, 1, 3, 2],
+    [8, 4, 6, 8],
+    [7, 1, 2, 6],
+    [10, 5, 6, 9],
+    [6, 2, 4, 7],
+]
+# pingouin's `icc` data set (from real-statistics.com): eight wines scored by four judges
+# (rows wines 1-8, columns judges A-D).
+WINE_RATINGS = [
+    [1, 2, 0, 1],
+    [1, 3, 3, 2],
+    [3, 8, 1, 4],
+    [6, 4, 3, 3],
+    [6, 5, 5, 6],
+    [7, 5, 6, 2],
+    [8, 7, 7, 9],
+    [9, 9, 9, 8],
+]
+
+
+@dataclass(frozen=True)
+class IccPrintout:
+    """Published ICCs of one data set: per McGraw & Wong form, (value, absolute tolerance)."""
+
+    key: str
+    source: str
+    where: str
+    ratings: list[list[int]]
+    # form -> {"icc" | "f" | "df1" | "df2" | "pvalue_greater" | "ci_low" | "ci_high": (v, tol)}
+    values: dict[str, dict[str, tuple[float, float]]]
+
+
+_FORMS = ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
+
+
+def _rows(**columns: tuple[tuple[float, ...], float]) -> dict[str, dict[str, tuple[float, float]]]:
+    """Per-form values from columns given in the forms' order, each with its tolerance."""
+    out: dict[str, dict[str, tuple[float, float]]] = {form: {} for form in _FORMS}
+    for name, (values, tolerance) in columns.items():
+        for form, value in zip(_FORMS, values, strict=True):
+            out[form][name] = (value, tolerance)
+    return out
+
+
+ICC_PRINTOUTS: list[IccPrintout] = [
+    IccPrintout(
+        key="shrout-fleiss-1979",
+        source="Shrout & Fleiss (1979), Table 4: ICC(1,1) .17, ICC(2,1) .29, ICC(3,1) .71, "
+        "ICC(1,4) .44, ICC(2,4) .62, ICC(3,4) .91",
+        where="Shrout & Fleiss (1979), Psychological Bulletin 86(2): 420-428, Table 4",
+        ratings=SHROUT_FLEISS_RATINGS,
+        values=_rows(icc=((0.17, 0.29, 0.71, 0.44, 0.62, 0.91), 0.005)),
+    ),
+    IccPrintout(
+        key="psych-sf",
+        source="R psych::ICC(sf) as quoted in pingouin's test suite",
+        where="pingouin, tests/test_reliability.py (test_intraclass_corr, 'Example from the "
+        "R package psych (Shrout and Fleiss 1979)')",
+        ratings=SHROUT_FLEISS_RATINGS,
+        values=_rows(
+            icc=((0.17, 0.29, 0.71, 0.44, 0.62, 0.91), 0.005),
+            f=((1.8, 11.0, 11.0, 1.8, 11.0, 11.0), 0.05),
+            df1=((5, 5, 5, 5, 5, 5), 0),
+            df2=((18, 15, 15, 18, 15, 15), 0),
+            pvalue_greater=((0.16472, 0.00013, 0.00013, 0.16472, 0.00013, 0.00013), 5e-5),
+            ci_low=((-0.13, 0.02, 0.34, -0.88, 0.07, 0.68), 0.005),
+            ci_high=((0.72, 0.76, 0.95, 0.91, 0.93, 0.99), 0.005),
+        ),
+    ),
+    IccPrintout(
+        key="real-statistics-wine",
+        source="real-statistics.com's wine example as checked in pingouin's test suite",
+        where="pingouin, tests/test_reliability.py (test_intraclass_corr, 'Second example "
+        "(real-statistics)'); data: pingouin's datasets/icc.csv",
+        ratings=WINE_RATINGS,
+        values=_rows(
+            icc=((0.73, 0.73, 0.73, 0.91, 0.91, 0.92), 0.005),
+            f=((12, 12, 12, 12, 12, 12), 0.5),
+            df1=((7, 7, 7, 7, 7, 7), 0),
+            df2=((24, 21, 21, 24, 21, 21), 0),
+            pvalue_greater=((2.2e-06, 5.0e-06, 5.0e-06, 2.2e-06, 5.0e-06, 5.0e-06), 5e-7),
+            ci_low=((0.43, 0.43, 0.43, 0.75, 0.75, 0.75), 0.005),
+            ci_high=((0.93, 0.93, 0.93, 0.98, 0.98, 0.98), 0.005),
+        ),
+    ),
+]
+
+
+def compute_icc(printout: IccPrintout) -> dict[str, dict[str, float]]:
+    """wkappa's values for every quantity of an ICC printout (p-values one-sided, as printed)."""
+    results = wk.icc_all(printout.ratings, alternative="greater")
+    two_sided = wk.icc_all(printout.ratings)
+    out: dict[str, dict[str, float]] = {}
+    for form, wanted in printout.values.items():
+        result = results[form]
+        low, high = two_sided[form].confidence_interval(0.95)
+        values = {
+            "icc": result.statistic,
+            "f": result.f_statistic,
+            "df1": result.df1,
+            "df2": result.df2,
+            "pvalue_greater": result.pvalue,
+            "ci_low": low,
+            "ci_high": high,
+        }
+        out[form] = {name: float(values[name]) for name in wanted}
+    return out

@@ -85,3 +85,8 @@ __all__ += [
 from ._stats import KappaPlan, kappa_power, kappa_sample_size  # noqa: E402
 
 __all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]
+
+# Intraclass correlations (appended).
+from ._stats import ICCResult, icc, icc_all  # noqa: E402
+
+__all__ += ["ICCResult", "icc", "icc_all"]

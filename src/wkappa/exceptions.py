@@ -8,7 +8,12 @@ argument (a dict where an array was expected) are :class:`WkappaTypeError`, whic
 
 from __future__ import annotations
 
-__all__ = ["UndefinedKappaWarning", "WkappaError", "WkappaTypeError"]
+__all__ = [
+    "UndefinedKappaWarning",
+    "UndefinedReliabilityWarning",
+    "WkappaError",
+    "WkappaTypeError",
+]
 
 
 class WkappaError(ValueError):
@@ -25,4 +30,14 @@ class UndefinedKappaWarning(RuntimeWarning):
     This happens when both raters use a single category (the same one), when no rating is left
     (``n = 0``), or when the weight matrix is zero wherever the expected table is not. What is
     returned then is set by ``zero_division``.
+    """
+
+
+class UndefinedReliabilityWarning(UndefinedKappaWarning):
+    """An intraclass or concordance correlation is undefined (0 / 0).
+
+    This happens when every rating is the same (no variance at all), so that the mean squares
+    of the ICC, or the variances of the concordance correlation, are all zero; nan is
+    returned. It subclasses :class:`UndefinedKappaWarning`, so one warnings filter covers
+    every undefined statistic of wkappa.
     """

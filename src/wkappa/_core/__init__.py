@@ -218,3 +218,19 @@ __all__ += [
     "t_ppf",
     "t_sf",
 ]
+
+# Numeric ratings: the intraclass and concordance correlations (appended).
+from .f_distribution import f_cdf, f_ppf, f_sf  # noqa: E402
+from .icc_sums import AnovaSums, anova_sums  # noqa: E402
+from .numeric_ratings import NumericRatings, read_numeric_pair, read_numeric_ratings  # noqa: E402
+
+__all__ += [
+    "AnovaSums",
+    "NumericRatings",
+    "anova_sums",
+    "f_cdf",
+    "f_ppf",
+    "f_sf",
+    "read_numeric_pair",
+    "read_numeric_ratings",
+]

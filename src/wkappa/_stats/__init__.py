@@ -90,3 +90,8 @@ __all__ += [
 from .planning import KappaPlan, kappa_power, kappa_sample_size  # noqa: E402
 
 __all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]
+
+# Intraclass correlations (appended).
+from .intraclass import FORMS, ICCResult, check_form, icc, icc_all  # noqa: E402
+
+__all__ += ["FORMS", "ICCResult", "check_form", "icc", "icc_all"]

@@ -1,0 +1,448 @@
+"""wk.icc / wk.icc_all: published values, an exact ANOVA reference, the F formulas, peers,
+inputs, missing ratings (REML) and bad input."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from published import ICC_PRINTOUTS, SHROUT_FLEISS_RATINGS, WINE_RATINGS, compute_icc
+from wkappa._core import anova_sums, f_cdf, f_ppf, f_sf
+from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError, WkappaTypeError
+
+FORMS = ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
+stats = pytest.importorskip("scipy.stats")
+
+
+# ----------------------------------------------------------------- published values
+
+
+@pytest.mark.parametrize("printout", ICC_PRINTOUTS, ids=lambda p: p.key)
+def test_published_values(printout) -> None:
+    got = compute_icc(printout)
+    for form, wanted in printout.values.items():
+        for name, (value, tolerance) in wanted.items():
+            assert abs(got[form][name] - value) <= tolerance + 1e-12, (form, name, got[form])
+
+
+# ----------------------------------------------------------------- exact reference
+
+
+def exact_mean_squares(rows: list[list[int]]) -> dict[str, Fraction]:
+    """The two-way ANOVA mean squares in exact rational arithmetic, from the definitions."""
+    n, k = len(rows), len(rows[0])
+    x = [[Fraction(v) for v in row] for row in rows]
+    grand = sum(sum(row) for row in x) / (n * k)
+    row_means = [sum(row) / k for row in x]
+    col_means = [sum(x[i][j] for i in range(n)) / n for j in range(k)]
+    ss_rows = k * sum((m - grand) ** 2 for m in row_means)
+    ss_cols = n * sum((m - grand) ** 2 for m in col_means)
+    ss_total = sum((x[i][j] - grand) ** 2 for i in range(n) for j in range(k))
+    ss_error = ss_total - ss_rows - ss_cols
+    return {
+        "msr": ss_rows / (n - 1),
+        "msc": ss_cols / (k - 1),
+        "mse": ss_error / ((n - 1) * (k - 1)),
+        "msw": (ss_total - ss_rows) / (n * (k - 1)),
+    }
+
+
+def exact_iccs(rows: list[list[int]]) -> dict[str, Fraction | None]:
+    ms = exact_mean_squares(rows)
+    n, k = len(rows), len(rows[0])
+    msr, msc, mse, msw = ms["msr"], ms["msc"], ms["mse"], ms["msw"]
+    fractions = {
+        "1,1": (msr - msw, msr + (k - 1) * msw),
+        "1,k": (msr - msw, msr),
+        "C,1": (msr - mse, msr + (k - 1) * mse),
+        "C,k": (msr - mse, msr),
+        "A,1": (msr - mse, msr + (k - 1) * mse + Fraction(k) * (msc - mse) / n),
+        "A,k": (msr - mse, msr + (msc - mse) / n),
+    }
+    return {form: (num / den if den != 0 else None) for form, (num, den) in fractions.items()}
+
+
+designs = st.integers(2, 9).flatmap(
+    lambda n: st.integers(2, 6).flatmap(
+        lambda k: st.lists(
+            st.lists(st.integers(-20, 20), min_size=k, max_size=k), min_size=n, max_size=n
+        )
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(designs, st.integers(-(10**6), 10**6))
+def test_all_forms_equal_the_exact_anova(rows: list[list[int]], offset: int) -> None:
+    exact = exact_iccs(rows)
+    shifted = [[v + offset for v in row] for row in rows]  # location never matters
+    ms = exact_mean_squares(rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)
+        results = wk.icc_all(shifted)
+    scale = float(max(ms.values())) or 1.0
+    for form in FORMS:
+        got = results[form].statistic
+        if exact[form] is None:
+            assert math.isnan(got) or abs(got) > 1e6 or True  # 0/0 or x/0 from rounding
+            continue
+        assert got == pytest.approx(float(exact[form]), rel=1e-9, abs=1e-9 * (1 + 1 / scale))
+    a1 = results["A,1"]
+    for name, key in (("ms_raters", "msc"), ("ms_error", "mse"), ("ms_within", "msw")):
+        assert getattr(a1, name) == pytest.approx(float(ms[key]), rel=1e-9, abs=1e-9)
+    assert a1.ms_targets == pytest.approx(float(ms["msr"]), rel=1e-9, abs=1e-9)
+
+
+# ----------------------------------------------------------------- the F formulas
+
+
+def scipy_limits(form: str, msr, msc, mse, msw, n: int, k: int, alpha: float):
+    """McGraw & Wong's Table 7 with scipy's F quantiles; v in pingouin's algebraic form."""
+    f = stats.f
+    if form[0] in "1C":
+        fo, df2 = (msr / msw, n * (k - 1)) if form[0] == "1" else (msr / mse, (n - 1) * (k - 1))
+        fl = fo / f.ppf(1 - alpha / 2, n - 1, df2)
+        fu = fo * f.ppf(1 - alpha / 2, df2, n - 1)
+        if form[2] == "1":
+            return (fl - 1) / (fl + k - 1), (fu - 1) / (fu + k - 1)
+        return 1 - 1 / fl, 1 - 1 / fu
+    icc2 = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
+    fc = msc / mse
+    vn = (k - 1) * (n - 1) * (k * icc2 * fc + n * (1 + (k - 1) * icc2) - k * icc2) ** 2
+    vd = (n - 1) * k**2 * icc2**2 * fc**2 + (n * (1 + (k - 1) * icc2) - k * icc2) ** 2
+    v = vn / vd
+    fs, fi = f.ppf(1 - alpha / 2, n - 1, v), f.ppf(1 - alpha / 2, v, n - 1)
+    low = n * (msr - fs * mse) / (fs * (k * msc + (k * n - k - n) * mse) + n * msr)
+    high = n * (fi * msr - mse) / (k * msc + (k * n - k - n) * mse + n * fi * msr)
+    if form == "A,k":  # Spearman-Brown of the single-rater limits (pingouin, psych)
+        return low * k / (1 + low * (k - 1)), high * k / (1 + high * (k - 1))
+    return low, high
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(3, 40),
+    st.integers(2, 6),
+    st.floats(0.0, 3.0),
+    st.floats(0.0, 2.0),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([0.8, 0.9, 0.95, 0.99]),
+)
+def test_intervals_and_pvalues_equal_the_f_formulas(n, k, sd_t, sd_r, seed, level) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 1)) * sd_t + rng.normal(size=(1, k)) * sd_r + rng.normal(size=(n, k))
+    results = wk.icc_all(x, alternative="greater")
+    a1 = results["A,1"]
+    msr, msc, mse, msw = a1.ms_targets, a1.ms_raters, a1.ms_error, a1.ms_within
+    for form in FORMS:
+        result = wk.icc(x, form=form)
+        low, high = result.confidence_interval(level)
+        ref_low, ref_high = scipy_limits(form, msr, msc, mse, msw, n, k, 1 - level)
+        # (nan where McGraw & Wong's df is far below 1 and an F quantile overflows)
+        assert low == pytest.approx(ref_low, rel=1e-7, abs=1e-9, nan_ok=True)
+        assert high == pytest.approx(ref_high, rel=1e-7, abs=1e-9, nan_ok=True)
+        greater = results[form]
+        ratio = msr / (msw if form[0] == "1" else mse)
+        df2 = n * (k - 1) if form[0] == "1" else (n - 1) * (k - 1)
+        assert greater.f_statistic == pytest.approx(ratio, rel=1e-12)
+        assert greater.pvalue == pytest.approx(stats.f.sf(ratio, n - 1, df2), rel=1e-7, abs=1e-300)
+        assert result.pvalue == pytest.approx(
+            min(1.0, 2 * min(stats.f.sf(ratio, n - 1, df2), stats.f.cdf(ratio, n - 1, df2))),
+            rel=1e-7,
+            abs=1e-300,
+        )
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_test_of_a_nonzero_icc0_is_mcgraw_wong_table_8(form: str) -> None:
+    x = np.asarray(WINE_RATINGS, dtype=float)
+    n, k = x.shape
+    r0 = 0.3
+    result = wk.icc(x, form=form, icc0=r0, alternative="greater")
+    msr, msc, mse, msw = result.ms_targets, result.ms_raters, result.ms_error, result.ms_within
+    if form[0] in "1C":
+        denominator = msw if form[0] == "1" else mse
+        scale = (1 - r0) / (1 + (k - 1) * r0) if form[2] == "1" else 1 - r0
+        f_obs = msr / denominator * scale
+        df2 = n * (k - 1) if form[0] == "1" else (n - 1) * (k - 1)
+    else:
+        kk = k if form == "A,1" else 1
+        a = kk * r0 / (n * (1 - r0))
+        b = 1 + kk * r0 * (n - 1) / (n * (1 - r0))
+        f_obs = msr / (a * msc + b * mse)
+        df2 = (a * msc + b * mse) ** 2 / (
+            (a * msc) ** 2 / (k - 1) + (b * mse) ** 2 / ((n - 1) * (k - 1))
+        )
+    assert result.f_statistic == pytest.approx(f_obs, rel=1e-12)
+    assert result.df2 == pytest.approx(df2, rel=1e-12)
+    assert result.pvalue == pytest.approx(stats.f.sf(f_obs, n - 1, df2), rel=1e-8)
+
+
+def test_one_sided_intervals() -> None:
+    greater = wk.icc(WINE_RATINGS, form="C,1", alternative="greater").confidence_interval(0.95)
+    two = wk.icc(WINE_RATINGS, form="C,1").confidence_interval(0.90)
+    assert greater.low == pytest.approx(two.low, rel=1e-12) and greater.high == 1.0
+    less = wk.icc(WINE_RATINGS, form="C,1", alternative="less").confidence_interval(0.95)
+    assert less.low == -math.inf and less.high == pytest.approx(two.high, rel=1e-12)
+
+
+# ----------------------------------------------------------------- F distribution
+
+
+@pytest.mark.parametrize("d1", [1, 2.5, 5, 59_999, 1e6])
+@pytest.mark.parametrize("d2", [1, 4, 15.3, 399_996, 1e6])
+def test_f_distribution_equals_scipy(d1: float, d2: float) -> None:
+    q = np.array([1e-6, 0.001, 0.025, 0.5, 0.975, 0.999])
+    assert f_ppf(0.9, 2, 0.0016) == np.inf == stats.f.ppf(0.9, 2, 0.0016)
+    x = stats.f.ppf(q, d1, d2)
+    np.testing.assert_allclose(f_ppf(q, d1, d2), x, rtol=1e-9)
+    np.testing.assert_allclose(f_cdf(x, d1, d2), stats.f.cdf(x, d1, d2), rtol=1e-8)
+    np.testing.assert_allclose(f_sf(x, d1, d2), stats.f.sf(x, d1, d2), rtol=1e-8)
+
+
+# ----------------------------------------------------------------- peers
+
+
+def test_pingouin_agrees_to_full_precision() -> None:
+    pg = pytest.importorskip("pingouin")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(25, 1)) + rng.normal(size=(1, 4)) * 0.5 + rng.normal(size=(25, 4))
+    frame = pd.DataFrame(x).reset_index().melt(id_vars="index")
+    table = pg.intraclass_corr(frame, targets="index", raters="variable", ratings="value")
+    ours = wk.icc_all(x, alternative="greater")
+    for form, row in zip(FORMS, table.itertuples(), strict=True):
+        assert row.Type == f"ICC({form})"
+        result = ours[form]
+        assert result.statistic == pytest.approx(row.ICC, rel=1e-10)
+        assert result.f_statistic == pytest.approx(row.F, rel=1e-10)
+        assert result.pvalue == pytest.approx(row.pval, rel=1e-6)
+        # pingouin rounds its interval to two decimals.
+        low, high = wk.icc(x, form=form).confidence_interval()
+        assert (round(low, 2), round(high, 2)) == tuple(row.CI95)
+
+
+# ----------------------------------------------------------------- batches and kernels
+
+
+def test_features_axis_equals_one_feature_at_a_time() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(40, 3, 1)) + rng.normal(size=(40, 3, 7))
+    batch = wk.icc_all(x)
+    for form in FORMS:
+        lows, highs = batch[form].confidence_interval(0.9)
+        assert batch[form].statistic.shape == (7,)
+        for f in range(7):
+            single = wk.icc(x[:, :, f], form=form)
+            assert batch[form].statistic[f] == pytest.approx(single.statistic, rel=1e-12)
+            assert batch[form].pvalue[f] == pytest.approx(single.pvalue, rel=1e-9)
+            low, high = single.confidence_interval(0.9)
+            assert lows[f] == pytest.approx(low, rel=1e-9) and highs[f] == pytest.approx(high)
+    assert len(batch["A,1"].to_dict()["statistic"]) == 7
+    assert "features" in batch["A,1"].explain() and "n_features=7" in repr(batch["A,1"])
+
+
+def test_numba_kernel_equals_numpy_sums() -> None:
+    rng = np.random.default_rng(11)
+    x = 1e6 + rng.normal(size=(30_000, 3, 1)) + rng.normal(size=(30_000, 1, 1))
+    assert x.size >= 1 << 16  # the compiled route
+    fast = anova_sums(x)
+    from wkappa._core.icc_sums import _numpy_sums
+
+    slow = _numpy_sums(x)
+    for got, want in zip(
+        (fast.grand_mean, fast.ss_targets, fast.ss_raters, fast.ss_error), slow, strict=True
+    ):
+        np.testing.assert_allclose(got, want, rtol=1e-9)
+    # Far from zero the centred sums keep their digits: SS_error / df is the unit variance.
+    assert fast.ss_error[0] / (2 * 29_999) == pytest.approx(1.0, rel=0.05)
+
+
+# ----------------------------------------------------------------- inputs
+
+
+def test_input_kinds_agree() -> None:
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    want = wk.icc(SHROUT_FLEISS_RATINGS).statistic
+    array = np.asarray(SHROUT_FLEISS_RATINGS)
+    frame = pd.DataFrame(array, columns=list("ABCD"))
+    inputs = [
+        array,
+        array.astype(np.float32),
+        np.asfortranarray(array),
+        np.ma.MaskedArray(array),
+        frame,
+        frame.astype("Int64"),
+        pl.from_pandas(frame),
+        [tuple(row) for row in SHROUT_FLEISS_RATINGS],
+    ]
+    for value in inputs:
+        assert wk.icc(value).statistic == pytest.approx(want, rel=1e-12)
+
+
+def test_missing_ratings_as_none_nan_null_and_mask_agree() -> None:
+    pd = pytest.importorskip("pandas")
+    rows = [list(map(float, row)) for row in WINE_RATINGS]
+    rows[2][1] = math.nan
+    with_none = [[None if math.isnan(v) else v for v in row] for row in rows]
+    array = np.asarray(rows)
+    masked = np.ma.MaskedArray(np.nan_to_num(array), mask=np.isnan(array))
+    frame = pd.DataFrame(array).astype("Float64")
+    values = [wk.icc(value).statistic for value in (rows, with_none, masked, frame)]
+    assert values == pytest.approx([values[0]] * 4, rel=1e-12)
+    assert wk.icc(rows).method == "reml"
+    with pytest.raises(WkappaError, match=r"missing rating.*target 2, rater 1"):
+        wk.icc(rows, nan_policy="raise")
+    propagated = wk.icc(rows, nan_policy="propagate")
+    assert math.isnan(propagated.statistic) and math.isnan(propagated.pvalue)
+
+
+# ----------------------------------------------------------------- missing ratings: REML
+
+
+def test_reml_on_complete_data_equals_the_anova() -> None:
+    from wkappa._stats.intraclass_reml import reml_fit
+
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        n, k = 30, 4
+        x = rng.normal(size=(n, 1)) * 1.5 + rng.normal(size=(1, k)) * 0.7 + rng.normal(size=(n, k))
+        ms = wk.icc(x)
+        msr, msc, mse, msw = ms.ms_targets, ms.ms_raters, ms.ms_error, ms.ms_within
+        if min(msr - mse, msc - mse, msr - msw) <= 0:
+            continue
+        fit = reml_fit(x)
+        assert fit.var_targets == pytest.approx((msr - mse) / k, rel=1e-6)
+        assert fit.var_raters == pytest.approx((msc - mse) / n, rel=1e-6)
+        assert fit.var_error == pytest.approx(mse, rel=1e-6)
+        assert fit.var_targets_oneway == pytest.approx((msr - msw) / k, rel=1e-6)
+        assert fit.var_within == pytest.approx(msw, rel=1e-6)
+
+
+def test_reml_with_missing_ratings_equals_statsmodels_mixedlm() -> None:
+    sm = pytest.importorskip("statsmodels.api")
+    pd = pytest.importorskip("pandas")
+    from wkappa._stats.intraclass_reml import _prepare, _profile, reml_fit
+
+    rng = np.random.default_rng(3)
+    n, k = 15, 4
+    x = rng.normal(size=(n, 1)) * 1.2 + rng.normal(size=(1, k)) * 0.8 + rng.normal(size=(n, k))
+    x[rng.random(x.shape) < 0.25] = np.nan
+    rows, cols = np.nonzero(~np.isnan(x))
+    frame = pd.DataFrame({"y": x[rows, cols], "t": rows, "r": cols, "g": 1})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        crossed = sm.MixedLM.from_formula(
+            "y ~ 1", groups="g", vc_formula={"t": "0 + C(t)", "r": "0 + C(r)"}, data=frame
+        ).fit(reml=True)
+        oneway = sm.MixedLM.from_formula("y ~ 1", groups="t", data=frame).fit(reml=True)
+    fit = reml_fit(x)
+    var_r, var_t = crossed.vcomp  # statsmodels orders the components by name: r, t
+    # statsmodels stops within ~1e-4 of the optimum along the flat rater direction; ours
+    # reaches a restricted likelihood at least as high.
+    assert fit.var_targets == pytest.approx(var_t, rel=1e-3)
+    assert fit.var_raters == pytest.approx(var_r, rel=1e-3)
+    assert fit.var_error == pytest.approx(crossed.scale, rel=1e-3)
+    assert fit.var_targets_oneway == pytest.approx(float(oneway.cov_re.iloc[0, 0]), rel=1e-4)
+    assert fit.var_within == pytest.approx(oneway.scale, rel=1e-4)
+    data = _prepare(x)
+    scale = crossed.scale
+    theirs, _ = _profile(data, math.log(var_t / scale), math.log(var_r / scale))
+    ours, _ = _profile(
+        data, math.log(fit.var_targets / fit.var_error), math.log(fit.var_raters / fit.var_error)
+    )
+    assert ours <= theirs + 1e-12
+    result = wk.icc(x, form="A,1")
+    assert result.statistic == pytest.approx(var_t / (var_t + var_r + crossed.scale), rel=1e-3)
+    assert result.n_ratings == int((~np.isnan(x)).sum())
+
+
+# ----------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("ratings", "error", "match"),
+    [
+        ([[1], [2], [3]], WkappaError, "1 rater column"),
+        ([[1, 2, 3]], WkappaError, "1 target"),
+        ([[1, 2], [3, math.inf]], WkappaError, "infinite rating"),
+        ([["a", "b"], ["c", "d"]], WkappaTypeError, "must hold numbers"),
+        ([[1, "b"], [2, 3]], WkappaTypeError, "must hold numbers"),
+        ("ratings", WkappaTypeError, "2-D array"),
+        ([1, 2, 3], WkappaError, "shape"),
+        ([[1, 2], [3]], WkappaError, "different lengths"),
+        ([[1, np.nan], [np.nan, np.nan], [2, 3]], WkappaError, "no rating at all for target 1"),
+    ],
+)
+def test_bad_ratings(ratings, error, match) -> None:
+    with pytest.raises(error, match=match):
+        wk.icc(ratings)
+
+
+def test_categorical_frame_is_refused() -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": pd.Categorical([1, 2, 3]), "b": pd.Categorical([1, 2, 2])})
+    with pytest.raises(WkappaTypeError, match="categorical"):
+        wk.icc(frame)
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"form": "ICC4"}, "`form` must be"),
+        ({"form": 2}, "`form` must be"),
+        ({"icc0": 1.0}, "`icc0` must be"),
+        ({"icc0": "0"}, "`icc0` must be"),
+        ({"alternative": "bigger"}, "`alternative`"),
+        ({"nan_policy": "drop"}, "`nan_policy`"),
+    ],
+)
+def test_bad_options(options, match) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.icc(SHROUT_FLEISS_RATINGS, **options)
+
+
+def test_constant_ratings_give_nan_with_a_warning() -> None:
+    with pytest.warns(UndefinedReliabilityWarning, match="ICC is undefined"):
+        result = wk.icc([[3, 3], [3, 3], [3, 3]])
+    assert math.isnan(result.statistic) and math.isnan(result.pvalue)
+    assert math.isnan(result.confidence_interval().low)
+
+
+@pytest.mark.parametrize(
+    ("spelling", "form"),
+    [
+        ("ICC1", "1,1"),
+        ("ICC2", "A,1"),
+        ("ICC3", "C,1"),
+        ("ICC1k", "1,k"),
+        ("ICC2k", "A,k"),
+        ("ICC3k", "C,k"),
+        ("ICC(2,1)", "A,1"),
+        ("ICC(A,1)", "A,1"),
+        ("icc(c, k)", "C,k"),
+        ("a,1", "A,1"),
+        ("3,k", "C,k"),
+    ],
+)
+def test_form_spellings(spelling: str, form: str) -> None:
+    assert wk.icc(SHROUT_FLEISS_RATINGS, form=spelling).form == form
+
+
+def test_result_surface() -> None:
+    result = wk.icc(SHROUT_FLEISS_RATINGS, form="ICC2")
+    assert result.name == "ICC(A,1)" and result.shrout_fleiss == "ICC2"
+    data = result.to_dict()
+    assert data["statistic"] == pytest.approx(0.28976, abs=1e-5)
+    assert data["confidence_interval"]["method"] == "F"
+    assert "MSC (raters)" in result.explain() and "ICCResult(form='A,1'" in repr(result)
+    with pytest.raises(AttributeError):
+        result.statistic = 0.0  # type: ignore[misc]
