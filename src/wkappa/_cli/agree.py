@@ -92,7 +92,8 @@ def add_agree_parser(sub: Any, common: Any) -> None:
 
 
 def _split(text: str, option: str) -> list[str]:
-    names = [part.strip() for part in text.split(",")]
+    # Column names as written (a header may have spaces: "Human Score "); labels stripped.
+    names = [part if option == "--raters" else part.strip() for part in text.split(",")]
     if any(not name for name in names):
         raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
     return names

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
+from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
 
 __all__ = ["main"]
@@ -94,7 +95,7 @@ def _score(args: argparse.Namespace) -> int:
     groups = [(value, scored(table)) for value, table in tables.groups]
     run = output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
-        tables.omitted,
+        tables.omitted, output.RowCount(tables.read, tables.omitted),
     )  # fmt: skip
     if args.format == "json":
         print(output.score_json(run))
@@ -361,8 +362,19 @@ def _warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
     print(f"wkappa: warning: {message}", file=sys.stderr)
 
 
-# The library's parameter names, as the command line spells them.
+# The library's hints and parameter names, as the command line spells them.
 _OPTION_NAMES = (
+    (
+        THRESHOLD_HINT,
+        "Hint: if the column holds scores, `wkappa thresholds FILE --true COL --score COL` fits "
+        "the cut points that turn them into grades (--apply grades another file); or round "
+        "the column to whole grades.",
+    ),
+    (
+        "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan.",
+        "Hint: --nan-policy omit drops rows with a missing rating.",
+    ),
+    ("nan_policy='omit'", "--nan-policy omit"),
     ("confidence_level=", "--ci "),
     ("`confidence_level`", "--ci"),
     ("`n_resamples`", "--bootstrap"),
@@ -404,9 +416,41 @@ def _one_line(exc: BaseException, options: bool = False) -> str:
     return text
 
 
+def _unknown_options(parser: argparse.ArgumentParser, args: Any, extras: list[str]) -> str:
+    """One line for arguments argparse did not recognise, with "did you mean" for options."""
+    import difflib
+
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    command = getattr(args, "command", None)
+    chosen = sub.choices.get(command) if sub is not None and command else None
+    known = [o for a in (chosen or parser)._actions for o in a.option_strings if o.startswith("--")]
+    parts = []
+    rest = list(extras)
+    while rest:
+        extra = rest.pop(0)
+        name = extra.split("=", 1)[0]
+        if name.startswith("--") and "=" not in extra and rest and not rest[0].startswith("-"):
+            extra = f"{extra} {rest.pop(0)}"  # the option's value
+        close = []
+        if name.startswith("-"):
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+        parts.append(f"{extra!r} (did you mean {close[0]}?)" if close else repr(extra))
+    prefix = f"wkappa {command}" if command else "wkappa"
+    return (
+        f"{prefix}: error: unrecognized argument{'s' if len(parts) > 1 else ''} "
+        f"{', '.join(parts)}. Hint: wkappa {command or ''} --help lists the options."
+    ).replace("  ", " ")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
-    args = _parser().parse_args(_joined_labels(sys.argv[1:] if argv is None else list(argv)))
+    parser = _parser()
+    args, extras = parser.parse_known_args(
+        _joined_labels(sys.argv[1:] if argv is None else list(argv))
+    )
+    if extras:
+        print(_unknown_options(parser, args, extras), file=sys.stderr)
+        return 2
     debug = getattr(args, "debug", False)
     try:
         with warnings.catch_warnings():

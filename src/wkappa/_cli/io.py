@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -184,6 +185,13 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
         suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         glued = [sep for sep in ";\t|," if len(names) == 1 and sep in names[0]]
         hint = f" Hint: is it separated by {glued[0]!r}? Pass --separator." if glued else ""
+        padded = [name for name in names if name.strip() == column.strip()]
+        if padded:  # names are matched exactly as written, spaces included
+            option_name = option.split(" ")[0]
+            hint += (
+                f" Hint: the file's column is {padded[0]!r}, with surrounding spaces; give it "
+                f"exactly, in quotes: {option_name} {shlex.quote(padded[0])}."
+            )
         shown = ", ".join(repr(c) for c in names[:12]) + (", ..." if len(names) > 12 else "")
         raise WkappaError(
             f"{source.name} has no column {column!r} (given to {option}).{suggestion} "

@@ -3,7 +3,8 @@
 JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/2"``); every float is
 a number or ``null`` (undefined):
 
-``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, then the fields of
+``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, ``rows_read``,
+``rows_used``, ``rows_dropped`` and ``dropped_because`` (or null), then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
 ``pvalue``, ``confidence_interval`` (an object: ``low``, ``high``, ``confidence_level`` and
 ``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in
@@ -34,9 +35,12 @@ from .tables import label_text
 TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 
 __all__ = [
+    "PVALUE_FLOOR",
     "TABLE_INTERVALS",
+    "RowCount",
     "ScoreRun",
     "Scored",
+    "categories_line",
     "format_number",
     "format_pvalue",
     "render_table",
@@ -61,6 +65,41 @@ class Scored:
     method: str
 
 
+MISSING_REASON = "a missing rating (--nan-policy omit)"
+
+
+@dataclass(frozen=True)
+class RowCount:
+    """How many rows a command read, used and dropped, and why (every output states it)."""
+
+    read: int
+    dropped: int = 0
+    reason: str = MISSING_REASON
+
+    @property
+    def used(self) -> int:
+        return self.read - self.dropped
+
+    def text(self) -> str:
+        """``300 read, 286 used, 14 dropped: a missing rating (--nan-policy omit)``."""
+        if not self.dropped:
+            return f"{self.read:,} read, all used"
+        return f"{self.read:,} read, {self.used:,} used, {self.dropped:,} dropped: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rows_read": self.read,
+            "rows_used": self.used,
+            "rows_dropped": self.dropped,
+            "dropped_because": self.reason if self.dropped else None,
+        }
+
+
+def categories_line(labels: Sequence[Any], noun: str = "categories") -> str:
+    """``K = 4 categories: none, mild, moderate, severe`` (the order used)."""
+    return f"K = {len(labels)} {noun}: {', '.join(label_text(v) for v in labels)}"
+
+
 @dataclass(frozen=True)
 class ScoreRun:
     """What one ``wkappa score`` run found, for each of its outputs."""
@@ -73,6 +112,7 @@ class ScoreRun:
     by: str | None
     weight_column: str | None
     omitted: int  # rows dropped for a missing rating
+    rows: RowCount | None = None  # rows read / used / dropped
 
 
 def _json_value(value: Any) -> Any:
@@ -144,10 +184,17 @@ def format_number(value: float, digits: int = 4) -> str:
     return "nan" if math.isnan(value) else f"{value:.{digits}f}"
 
 
+# Below the float64 machine epsilon a p-value is not resolved from 1 - p (R's format.pval
+# prints "< 2.2e-16" there too); never "0.00e+00", which journals read as p = 0.
+PVALUE_FLOOR = 2.220446049250313e-16
+
+
 def format_pvalue(value: float) -> str:
-    """A p-value: four decimals, or scientific below 0.001."""
+    """A p-value: four decimals, scientific below 0.001, ``< 2.2e-16`` below the floor."""
     if math.isnan(value):
         return "nan"
+    if value < PVALUE_FLOOR:
+        return "< 2.2e-16"
     return f"{value:.4f}" if value >= 1e-3 else f"{value:.2e}"
 
 
@@ -234,16 +281,17 @@ def score_text(run: ScoreRun) -> str:
         run.name, run.true, run.pred, run.overall, run.groups, run.by
     )  # fmt: skip
     result = overall.result
-    labels = ", ".join(label_text(v) for v in result.labels)
     lines = [
         f"wkappa score: {name}",
         f"  rows (rater A)     {true}",
         f"  columns (rater B)  {pred}",
-        f"  weights            {result.weights}; K = {len(result.labels)} categories: {labels}",
+        f"  weights            {result.weights}; {categories_line(result.labels)}",
     ]
     if run.weight_column:
         lines.append(f"  sample weights     {run.weight_column}")
-    if run.omitted:
+    if run.rows is not None:
+        lines.append(f"  file rows          {run.rows.text()}")
+    elif run.omitted:
         lines.append(f"  omitted            {run.omitted} rows with a missing rating")
     lines += ["", *_result_lines(overall), ""]
     if by is not None:
@@ -272,6 +320,7 @@ def score_json(run: ScoreRun) -> str:
         "pred": run.pred,
         "weight_column": run.weight_column,
         "omitted_rows": run.omitted,
+        **(run.rows.to_dict() if run.rows is not None else {}),
         **summary(run.overall),
     }
     if run.by is not None:

@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
-from .output import TABLE_INTERVALS, Scored, ScoreRun, format_number, format_pvalue
+from .output import (
+    TABLE_INTERVALS,
+    Scored,
+    ScoreRun,
+    categories_line,
+    format_number,
+    format_pvalue,
+)
 from .tables import label_text
 
 __all__ = [
@@ -199,6 +206,12 @@ def write_report(path: str, run: ScoreRun) -> None:
         *_head(name, f"Weighted kappa: {name}"),
         f'<p class="meta">rows (rater A) <b>{_e(true)}</b>, columns (rater B) <b>{_e(pred)}</b>'
         f" &middot; {_e(result.weights)} weights &middot; made by wkappa, {_stamp()}</p>",
+        f'<p class="meta">{_e(categories_line(result.labels))}</p>',
+        *(
+            [f'<p class="meta rows">file rows: {_e(run.rows.text())}</p>']
+            if run.rows is not None
+            else []
+        ),
         _section("All rows", overall, true, pred),
     ]
     if by is not None:

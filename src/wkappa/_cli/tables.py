@@ -66,12 +66,15 @@ class Tables:
         One table per value of the ``--by`` column, in sorted order (missing last).
     omitted : int
         Rows dropped for a missing rating (``--nan-policy omit``).
+    read : int
+        Rows read from the file.
     """
 
     labels: Sequence[Any]
     overall: np.ndarray
     groups: list[tuple[Any, np.ndarray]]
     omitted: int
+    read: int = 0
 
 
 def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[Any] | None:
@@ -172,36 +175,40 @@ def _locate(
     """The earliest (column, value, row, message) whose value alone fails ``probe``.
 
     None when every value fails alone: the problem is then the column as a whole (words
-    without ``--labels``), not one row. The rows of up to five failing values are looked up
-    (one streaming pass each) and the earliest is reported.
+    without ``--labels``), not one row. One streaming pass per column finds the first row
+    holding any of its failing values; the earliest row over the columns is reported.
     """
     pl = polars()
-    failed: list[tuple[str, Any, str]] = []
+    failed: dict[str, dict[Any, str]] = {}
     passed = False
     for column in dict.fromkeys(columns.values()):
-        for value in counts[column].unique(maintain_order=True).head(_MAX_PROBES).to_list():
+        for value in counts[column].unique().head(_MAX_PROBES).to_list():
             try:
                 probe(column, value)
             except WkappaError as exc:
-                failed.append((column, value, str(exc)))
+                failed.setdefault(column, {})[value] = str(exc)
             else:
                 passed = True
     if not failed or not passed:
         return None
-    # The distinct values are in order of first appearance, so each column's first failing
-    # value is its earliest bad row; the earliest of those is reported.
-    first_per_column = list({column: (column, v, m) for column, v, m in reversed(failed)}.values())
     found = []
-    for column, value, message in first_per_column:
-        if value is None:
-            predicate = pl.col(column).is_null()
-        elif isinstance(value, float) and value != value:
-            predicate = pl.col(column).is_nan()
-        else:
-            predicate = pl.col(column) == value
+    for column, messages in failed.items():
+        values = [v for v in messages if v is not None and not (isinstance(v, float) and v != v)]
+        predicate = pl.col(column).is_in(values) if values else pl.lit(False)
+        if len(values) < len(messages):  # a missing value failed too
+            predicate = predicate | pl.col(column).is_null()
+            if counts.schema[column].is_float():
+                predicate = predicate | pl.col(column).is_nan()
         row = first_row(frame, predicate)
-        found.append((column, value, row, message))
-    return min(found, key=lambda item: item[2] if item[2] is not None else float("inf"))
+        if row is None:
+            continue
+        value = frame.slice(row - 1, 1).select(column).collect().item()
+        if isinstance(value, float) and value != value:
+            value = next(v for v in messages if isinstance(v, float) and v != v)
+        found.append((column, value, row, messages.get(value, next(iter(messages.values())))))
+    if not found:
+        return None
+    return min(found, key=lambda item: item[2])
 
 
 def _relabel(message: str, columns: dict[str, str]) -> str:
@@ -233,6 +240,7 @@ def build_tables(
     """
     counts = tidy_labels(source, frame, counts, [true, pred], labels, strip)
     omitted = 0
+    read = int(counts[COUNT].sum())
     if nan_policy == "omit":
         counts, omitted = drop_missing(counts, [true, pred])
         if counts.height == 0:
@@ -294,7 +302,7 @@ def build_tables(
                 encoded.true_index[mask], encoded.pred_index[mask], k, frequency[mask], weighted
             )
             groups.append((value, table))
-    return Tables(encoded.labels, overall, groups, omitted)
+    return Tables(encoded.labels, overall, groups, omitted, read)
 
 
 def _table(

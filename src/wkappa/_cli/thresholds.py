@@ -17,13 +17,20 @@ import numpy as np
 from .._core import encode_ratings
 from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
-from .output import format_number, format_pvalue, render_table, to_json
+from .output import (
+    RowCount,
+    categories_line,
+    format_number,
+    format_pvalue,
+    render_table,
+    to_json,
+)
 from .tables import build_tables, drop_missing, label_text, parse_labels, strip_labels
 
 __all__ = ["run_compare", "run_thresholds"]
 
 
-def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
+def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
     from .._stats import optimize_thresholds
 
     source = open_source(args.file, args.input_format, args.separator)
@@ -54,6 +61,7 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
         nan_policy=args.nan_policy,
     )
     pl = polars()
+    read = int(counts[COUNT].sum())
     if args.nan_policy == "omit":  # n counts the rows used: both truth and score present
         counts, _ = drop_missing(counts, [args.true])
     scores = counts[args.score]
@@ -76,7 +84,9 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, int]:
         sample_weight=counts[COUNT].to_numpy().astype(np.float64),
         nan_policy=args.nan_policy,
     )
-    return source, result, int(counts[COUNT].sum())
+    used = int(counts[COUNT].sum())
+    reason = "a missing grade or score (--nan-policy omit)"
+    return source, result, RowCount(read, read - used, reason)
 
 
 def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[str], None]) -> int:
@@ -84,7 +94,8 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
     if (args.apply is None) != (args.out is None):
         raise WkappaError("--apply OTHER_FILE and --out FILE go together; give both or neither.")
     target = _open_apply(args) if args.apply else None  # its columns checked before the fit
-    source, result, n = _fit(args, progress)
+    source, result, file_rows = _fit(args, progress)
+    n = file_rows.used
     if args.format == "json":
         document = {
             "schema": "wkappa.thresholds/1",
@@ -92,6 +103,8 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
             "true": args.true,
             "score": args.score,
             "n": n,
+            **file_rows.to_dict(),
+            "n_categories": len(result.labels),
             **result.to_dict(),
         }
         print(to_json(document))
@@ -101,7 +114,8 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
             [f"{labels[i]} | {labels[i + 1]}", f"{t:.6g}"] for i, t in enumerate(result.thresholds)
         ]
         print(f"wkappa thresholds: {source.name}  (truth {args.true}, score {args.score}, n = {n})")
-        print(f"  weights {result.weights}; K = {len(labels)} grades: {', '.join(labels)}")
+        print(f"  weights {result.weights}; {categories_line(result.labels, 'grades')}")
+        print(f"  file rows {file_rows.text()}")
         print(
             f"  kappa with these thresholds: {format_number(result.statistic, 6)}"
             f"  ({'proven optimal' if result.exact else 'optimal up to float rounding'},"
@@ -220,6 +234,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     if args.strip_labels:
         counts = strip_labels(counts, keys)
     omitted = 0
+    read = int(counts[COUNT].sum())
     if args.nan_policy == "omit":  # an item is compared only with all three ratings
         counts, omitted = drop_missing(counts, keys)
         if counts.height == 0:
@@ -259,7 +274,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
             "pred_a": pred_a,
             "pred_b": pred_b,
             "omitted_rows": omitted,
+            **RowCount(read, omitted).to_dict(),
             **result.to_dict(),
+            "n_categories": len(shared),
             "labels": shared,
         }
         print(to_json(document))
@@ -272,6 +289,8 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
         f"{result.weights} weights)"
     )
+    print(f"  {categories_line(shared)}")
+    print(f"  file rows {RowCount(read, omitted).text()}")
     rows = [
         [f"A = {pred_a}", format_number(result.statistic_a), "kappa"],
         [f"B = {pred_b}", format_number(result.statistic_b), "kappa"],
@@ -287,8 +306,6 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
             f"the smallest possible is {format_pvalue(floor)}" if result.pvalue <= floor else "",
         ],
     ]
-    if omitted:
-        rows.append(["omitted", str(omitted), "rows with a missing rating"])
     widths = [max(len(r[i]) for r in rows) for i in range(2)]
     for r in rows:
         print(f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2]}".rstrip())

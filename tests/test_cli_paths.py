@@ -1,0 +1,211 @@
+"""The command line on a realistic messy export (issue 24): every command says how many rows
+it read, used and dropped and why, states K and the categories in order, prints p-values
+below the float64 floor as ``< 2.2e-16``, and its errors speak in options (the first bad row,
+"did you mean" for a mistyped option, column names matched exactly as written)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from test_cli import run
+from wkappa._cli.output import RowCount, format_pvalue
+
+DATA = Path(__file__).parent / "data"
+ESSAYS = DATA / "essays_messy.csv"
+HUMAN = "Human Score "  # the export's header has a trailing space
+pytestmark = pytest.mark.integration
+
+
+def _expected_rows(*columns: str) -> tuple[int, int]:
+    """(rows read, rows with every one of ``columns`` present), counted with the csv module."""
+    with ESSAYS.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    present = [r for r in rows if all(r[c] not in ("", "NA") for c in columns)]
+    return len(rows), len(present)
+
+
+def test_the_export_is_messy():
+    raw = ESSAYS.read_bytes()
+    assert b"\r\n" in raw and (b",NA," in raw or b",NA\r\n" in raw) and b",," in raw
+    assert raw.startswith(b"essay id,Human Score ,")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "csv"])
+def test_score_says_rows_read_used_dropped(fmt, tmp_path):
+    read, used = _expected_rows(HUMAN, "model A")
+    assert read - used > 0
+    report = tmp_path / "r.html"
+    result = run(
+        "score",
+        ESSAYS,
+        "--true",
+        HUMAN,
+        "--pred",
+        "model A",
+        "--nan-policy",
+        "omit",
+        "--format",
+        fmt,
+        "--report",
+        report,
+    )
+    assert result.returncode == 0, result.stderr
+    line = f"{read} read, {used} used, {read - used} dropped: a missing rating"
+    if fmt == "json":
+        document = json.loads(result.stdout)
+        assert (document["rows_read"], document["rows_used"]) == (read, used)
+        assert document["rows_dropped"] == document["omitted_rows"] == read - used
+        assert document["n_categories"] == 6 and document["labels"] == [1, 2, 3, 4, 5, 6]
+    elif fmt == "csv":
+        row = next(csv.DictReader(result.stdout.splitlines()))
+        assert row["n_categories"] == "6" and row["labels"] == "1|2|3|4|5|6"
+        assert row["n"] == str(used)
+    else:
+        assert line in result.stdout
+        assert "K = 6 categories: 1, 2, 3, 4, 5, 6" in result.stdout
+    page = report.read_text()
+    assert line in page and "K = 6 categories: 1, 2, 3, 4, 5, 6" in page
+
+
+def test_thresholds_and_compare_say_rows_read_used_dropped():
+    read, used = _expected_rows(HUMAN, "model A")
+    result = run(
+        "thresholds", ESSAYS, "--true", HUMAN, "--score", "model A", "--nan-policy", "omit"
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"{read} read, {used} used, {read - used} dropped: a missing grade or score" in (
+        result.stdout
+    )
+    assert "K = 6 grades: 1, 2, 3, 4, 5, 6" in result.stdout
+    document = json.loads(
+        run(
+            "thresholds",
+            ESSAYS,
+            "--true",
+            HUMAN,
+            "--score",
+            "model A",
+            "--nan-policy",
+            "omit",
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert (document["rows_read"], document["rows_used"], document["n"]) == (read, used, used)
+    read, used = _expected_rows(HUMAN, "model A", "model B")
+    result = run(
+        "compare",
+        ESSAYS,
+        "--true",
+        HUMAN,
+        "--pred",
+        "model A",
+        "--pred",
+        "model B",
+        "--nan-policy",
+        "omit",
+        "--bootstrap",
+        "200",
+        "--seed",
+        "1",
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"{read} read, {used} used, {read - used} dropped" in result.stdout
+    assert "K = 6 categories" in result.stdout
+
+
+def test_row_count_text():
+    assert RowCount(10).text() == "10 read, all used"
+    assert RowCount(2000, 191).text() == (
+        "2,000 read, 1,809 used, 191 dropped: a missing rating (--nan-policy omit)"
+    )
+    assert RowCount(5, 1).to_dict()["dropped_because"] is not None
+    assert RowCount(5).to_dict()["dropped_because"] is None
+
+
+def test_pvalues_below_the_float_floor():
+    assert format_pvalue(0.0) == "< 2.2e-16"
+    assert format_pvalue(1e-300) == "< 2.2e-16"
+    assert format_pvalue(3e-16) == "3.00e-16"
+    assert format_pvalue(0.0123) == "0.0123"
+    result = run("score", ESSAYS, "--true", HUMAN, "--pred", "model A", "--nan-policy", "omit")
+    assert "< 2.2e-16" in result.stdout and "0.00e+00" not in result.stdout
+
+
+def test_hints_name_options_and_the_first_bad_row(tmp_path):
+    scores = tmp_path / "scores.csv"
+    lines = ["y,p", "2,3.28"] + [f"{1 + i % 5},{1 + i % 4}" for i in range(1500)]
+    lines += ["3,1.15", "4,2.5"]
+    scores.write_text("\n".join(lines) + "\n")
+    for argv in (
+        ["score", scores, "--true", "y", "--pred", "p"],
+        ["thresholds", scores, "--true", "p", "--score", "y"],
+    ):
+        result = run(*argv)
+        assert result.returncode == 2
+        assert "row 1:" in result.stderr and "3.28" in result.stderr, result.stderr
+        assert "wkappa thresholds" in result.stderr
+        assert "np.rint" not in result.stderr and "optimize_thresholds" not in result.stderr
+    words = tmp_path / "words.csv"
+    words.write_text("a,b\nnone,none\nmild,\nsevere,severe\n")
+    for extra in ([], ["--labels", "none,mild,severe"]):
+        result = run(
+            "score", words, "--true", "a", "--pred", "b", "--weights", "unweighted", *extra
+        )
+        assert result.returncode == 2 and "row 2:" in result.stderr
+        assert "--nan-policy omit" in result.stderr and "nan_policy" not in result.stderr
+
+
+def test_did_you_mean_for_a_mistyped_option():
+    result = run("score", ESSAYS, "--true", HUMAN, "--pred", "model A", "--nan-polcy", "omit")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1  # one line
+    assert "'--nan-polcy omit' (did you mean --nan-policy?)" in result.stderr
+    assert "wkappa score --help" in result.stderr
+    result = run("agree", ESSAYS, "--raters", f"{HUMAN},model A", "--labls=1,2")
+    assert "did you mean --labels?" in result.stderr
+
+
+def test_column_names_are_matched_exactly_with_a_hint_for_spaces():
+    result = run("score", ESSAYS, "--true", "Human Score", "--pred", "model A")
+    assert result.returncode == 2
+    assert "with surrounding spaces" in result.stderr and "--true 'Human Score '" in result.stderr
+    # --raters keeps the names as written: the padded header can be chosen.
+    result = run("agree", ESSAYS, "--raters", f"{HUMAN},model A")
+    assert result.returncode == 0, result.stderr
+    result = run("agree", ESSAYS, "--raters", "Human Score,model A")
+    assert result.returncode == 2 and "with surrounding spaces" in result.stderr
+
+
+@pytest.mark.slow
+def test_the_report_shows_rows_and_categories_in_chromium(tmp_path):
+    import html
+    import re
+    import shutil
+    import subprocess
+
+    from chromium import CHROMIUM_FLAGS
+
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary is None:
+        pytest.skip("Debian's chromium is not installed (make chromium installs it)")
+    report = tmp_path / "r.html"
+    result = run("score", ESSAYS, "--true", HUMAN, "--pred", "model A", "--nan-policy", "omit",
+                 "--report", report)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    proc = subprocess.run(
+        [binary, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
+         "--virtual-time-budget=5000", "--dump-dom", report.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = html.unescape(re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", proc.stdout,
+                                flags=re.S))  # fmt: skip
+    text = " ".join(text.split())
+    read, used = _expected_rows(HUMAN, "model A")
+    assert f"file rows: {read} read, {used} used, {read - used} dropped" in text
+    assert "K = 6 categories: 1, 2, 3, 4, 5, 6" in text
