@@ -21,9 +21,10 @@ mine":
 
 A route that declines leaves no trace, so a later route sees the inputs as given. The numba
 routes (``plain``, ``fused``) also decline a kind of call whose kernels are not compiled in
-this process yet, while a background thread compiles them (:mod:`wkappa._core.warmup`). The fast
-routes never raise validation errors of their own: on anything unusual they decline and the
-strict route raises its message, so every route fails identically on bad input.
+this process yet, while a child process compiles them and a background thread loads them
+(:mod:`wkappa._core.warmup`). The fast routes never raise validation errors of their own: on
+anything unusual they decline and the strict route raises its message, so every route fails
+identically on bad input.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
     if not request.quadratic:
         return _plain_table(y_true, y_pred, n)
     key = ("plain", dtype, n >= fused.PARALLEL_MIN)
-    if not warmup.ready(key, lambda: fused.int_sums(y_true, y_pred), n):
+    if not warmup.ready(key, fused.int_sums, (y_true, y_pred), n):
         return None
     r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
     if not (r[0] and -fused.HUGE < r[1] and r[2] < fused.HUGE):
@@ -124,7 +125,7 @@ def _plain_table(a: np.ndarray, b: np.ndarray, n: int) -> Counted | None:
     """The table of two checked integer arrays at serial sizes, or None (the fused route)."""
     if n >= fused.PARALLEL_MIN:
         return None
-    if not warmup.ready(("plain table", a.dtype), lambda: fused.guessed_serial(a, b), n):
+    if not warmup.ready(("plain table", a.dtype), fused.guessed_serial, (a, b), n):
         return None
     _, table, lo = fused.guessed_serial(a, b)
     if table is None:

@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 # Below this many pairs the serial kernel runs: starting threads costs more than it saves.
-PARALLEL_MIN = 1 << 17
+PARALLEL_MIN = warmup.PARALLEL_MIN
 # Below this many pairs the strict numpy path is about as fast, and a one-off call on a few
 # ratings should not pay for importing numba and loading its kernels.
 FAST_MIN = 2048
@@ -316,7 +316,7 @@ def fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         request.labels is not None,
         n >= PARALLEL_MIN,  # serial and parallel kernels differ (the load decides later)
     )
-    if not warmup.ready(key, lambda: _fused_route(y_true, y_pred, request), n):
+    if not warmup.ready(key, _fused_route, (y_true, y_pred, request), n):
         return None
     return _fused_route(y_true, y_pred, request)
 

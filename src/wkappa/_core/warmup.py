@@ -4,9 +4,23 @@ numba compiles a kernel the first time it is called with a new kind of argument 
 it in its on-disk cache, ``cache=True``). In a fresh environment -- a new CI job, container
 or notebook -- that costs seconds, far more than counting a million pairs with numpy. So the
 dispatcher asks :func:`ready` before a numba route: a kind of call the process has not run
-yet is declined (the strict numpy route answers it, with the same value) while a background
-thread runs the same call once, which compiles or loads its kernels; from then on that kind
-of call takes the numba route.
+yet is declined (the strict numpy route answers it, with the same value) while the kernels
+are made ready off the critical path; from then on that kind of call takes the numba route.
+
+Compiling never happens in a thread of this process. numba's type inference enters
+``warnings.catch_warnings()`` hundreds of times per kernel, and before Python 3.14 that
+context manager swaps the process-wide ``warnings.filters`` and ``showwarning``: a compile
+thread would record (and lose) a warning the caller's thread issues meanwhile, or restore
+the filters under the caller's own ``catch_warnings`` and leave them wrong. So:
+
+1. a child Python process replays the call on a prefix of the inputs and compiles its
+   kernels into numba's on-disk cache;
+2. a background thread then loads them from that cache (no type inference: nothing of the
+   warnings machinery is touched), with a guard that refuses any compile in that thread
+   (a cache miss leaves the load to the caller's own thread, as plain numba would do).
+   The first load in a process installs numba's registries, which imports
+   ``scipy.linalg`` (scipy enters ``catch_warnings`` at import); while scipy is installed
+   but not imported yet, the load is left to the caller's next call instead.
 
 ``mode`` 'wait' compiles in the caller's thread instead (the first call waits, as plain
 numba does); the tests and benchmarks use it so that every call takes the route they check.
@@ -15,6 +29,7 @@ numba does); the tests and benchmarks use it so that every call takes the route 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -24,12 +39,34 @@ __all__ = ["ready", "set_mode"]
 _settings: dict[str, str] = {"mode": os.environ.get("WKAPPA_COMPILE", "background")}
 # From this many pairs on, numpy's route costs about what compiling the kernels does.
 WAIT_MIN = 1 << 24
+# A child process that has not compiled within this many seconds is stopped.
+_CHILD_TIMEOUT = 900.0
 _ready: set[Hashable] = set()
 _pending: set[Hashable] = set()
+_loaded: set[Hashable] = set()  # kinds a background thread loaded (else the caller's thread)
 _lock = threading.Lock()  # guards _ready and _pending
-# Held while a background thread runs a kernel: a fork waits for it, so a child never
-# inherits a compile (numba's compiler lock) in progress.
+# Held while a background thread loads kernels into this process: a fork waits for it, so a
+# child never inherits a load (numba's compiler lock) in progress.
 _compiling = threading.Lock()
+# The thread that loads kernels (and must not compile them), while it does.
+_loader = threading.local()
+_guard: list[Any] = []  # the numba event listener, once installed
+
+# From this many pairs on the kernels may run in parallel (wkappa._core.fused uses it).
+PARALLEL_MIN = 1 << 17
+# What the child process runs: the parent's sys.path, then the call to replay with each
+# setting of the parallel switch (serial and parallel kernels are separate functions).
+_CHILD = (
+    "import pickle, sys\n"
+    "stream = sys.stdin.buffer\n"
+    "sys.path[:0] = pickle.load(stream)\n"
+    "from wkappa._core import fused, warmup\n"
+    "warmup.set_mode('wait')\n"
+    "run, args, modes = pickle.load(stream)\n"
+    "for mode in modes:\n"
+    "    fused.set_parallel(mode)\n"
+    "    run(*args)\n"
+)
 
 
 def set_mode(mode: str) -> None:
@@ -39,11 +76,13 @@ def set_mode(mode: str) -> None:
     _settings["mode"] = mode
 
 
-def ready(key: Hashable, run: Callable[[], Any], n: int) -> bool:
+def ready(key: Hashable, run: Callable[..., Any], args: tuple[Any, ...], n: int) -> bool:
     """Whether calls of kind ``key`` (on ``n`` pairs) may take their numba route now.
 
-    If not, ``run`` (the same route on the same inputs, its result discarded) is started once
-    in a background thread, and the kind is ready when it returns. From :data:`WAIT_MIN`
+    ``run(*args)`` is the numba route on this call's inputs (a module-level function, so
+    that a child process can replay it on a prefix of the inputs). If the kind is not ready,
+    its kernels are compiled in a child process and loaded by a background thread
+    (see the module docstring), and the kind is ready when that ends. From :data:`WAIT_MIN`
     pairs on, the numpy route would take longer than compiling: the call waits for it.
     """
     if key in _ready:
@@ -56,16 +95,113 @@ def ready(key: Hashable, run: Callable[[], Any], n: int) -> bool:
             return key in _ready
         _pending.add(key)
     # Not a daemon: the interpreter waits for it at exit (LLVM aborts the process if it is
-    # still compiling when the interpreter shuts down under it).
-    threading.Thread(target=_warm, args=(key, run), name="wkappa-compile", daemon=False).start()
+    # still loading when the interpreter shuts down under it).
+    threading.Thread(
+        target=_warm, args=(key, run, args, n), name="wkappa-compile", daemon=False
+    ).start()
     return False
 
 
-def _warm(key: Hashable, run: Callable[[], Any]) -> None:
+def _prefix(obj: Any, m: int) -> Any:
+    """The first ``m`` entries of a column (the whole object if it cannot be sliced)."""
+    if obj is None or isinstance(obj, (str, bytes)):
+        return obj
     try:
-        with _compiling:
-            run()
-    except BaseException:  # the caller's own call meets the same error, in its thread
+        return obj[:m]
+    except Exception:
+        return obj
+
+
+def _replay_arguments(args: tuple[Any, ...], n: int) -> tuple[tuple[Any, ...], bool]:
+    """The call's arguments cut to the pairs a replay needs, and whether it is parallel
+    sized (then the replay runs the parallel and the serial kernels)."""
+    m = min(n, PARALLEL_MIN)
+    cut = []
+    for arg in args:
+        if hasattr(arg, "_replace") and hasattr(arg, "sample_weight"):  # a Request
+            arg = arg._replace(sample_weight=_prefix(arg.sample_weight, m))
+        elif not isinstance(arg, (int, float, bool, str)):
+            arg = _prefix(arg, m)
+        cut.append(arg)
+    return tuple(cut), n >= PARALLEL_MIN
+
+
+def _compile_in_child(run: Callable[..., Any], args: tuple[Any, ...], both: bool) -> bool:
+    """Compile the kernels of ``run(*args)`` in a child Python process; True if it ran."""
+    import pickle
+    import subprocess
+
+    if not sys.executable:
+        return False
+    try:
+        modes = (True, False) if both else (None,)
+        payload = pickle.dumps(list(sys.path)) + pickle.dumps((run, args, modes))
+    except Exception:  # an input that does not pickle: the caller's thread compiles
+        return False
+    env = dict(os.environ, WKAPPA_COMPILE="wait")
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _CHILD],
+            input=payload,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=_CHILD_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return proc.returncode == 0
+
+
+def _load_here_is_safe() -> bool:
+    """Whether loading cached kernels in a thread of this process leaves the warnings
+    machinery alone: numba's registries are in place, or installing them imports no scipy
+    (numba imports ``scipy.linalg`` for BLAS then, and scipy enters ``catch_warnings``)."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg.cython_blas" in sys.modules:
+        return True
+    import importlib.util
+
+    return importlib.util.find_spec("scipy") is None
+
+
+class CompileRefused(RuntimeError):
+    """Raised by the guard when the loading thread would have to compile a kernel."""
+
+
+def _install_guard() -> None:
+    """A numba event listener that stops a compile (before type inference starts) in the
+    loading thread; compiles in every other thread go ahead untouched."""
+    if _guard:
+        return
+    from numba.core import event
+
+    class Guard(event.Listener):  # type: ignore[misc]
+        def on_start(self, event: Any) -> None:
+            if getattr(_loader, "active", False):
+                raise CompileRefused("a kernel is not in numba's cache")
+
+        def on_end(self, event: Any) -> None:
+            pass
+
+    listener = Guard()
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
+    _guard.append(listener)
+
+
+def _warm(key: Hashable, run: Callable[..., Any], args: tuple[Any, ...], n: int) -> None:
+    try:
+        cut, both = _replay_arguments(args, n)
+        if _compile_in_child(run, cut, both) and _load_here_is_safe():
+            with _compiling:
+                _install_guard()
+                _loader.active = True
+                try:
+                    run(*cut)
+                finally:
+                    _loader.active = False
+            _loaded.add(key)
+    except Exception:  # a refused compile, or an error the caller's own call meets
         pass
     finally:
         with _lock:
