@@ -159,3 +159,126 @@ def test_read_groups() -> None:
         read_groups([1.0, float("nan"), 2.0], 3, "cluster")
     with pytest.raises(WkappaError, match="`cluster` has a missing id"):
         read_groups(["a", None, "b"], 3, "cluster")
+
+
+# --------------------------------------------------------------------------- kappa_test(cluster=)
+
+
+def eyes(seed: int = 0, patients: int = 60) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    patient = np.repeat(np.arange(patients), 2)
+    grade = np.repeat(rng.integers(0, 5, patients), 2)
+    a = np.clip(grade + rng.integers(-1, 2, 2 * patients), 0, 4)
+    b = np.clip(grade + rng.integers(-1, 2, 2 * patients), 0, 4)
+    return a, b, patient
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(data=clustered, weights=st.sampled_from(["quadratic", "linear", "unweighted"]))
+def test_kappa_test_cluster_matches_exact_sandwich(
+    data: tuple[int, list[tuple[int, int, int]]], weights: str
+) -> None:
+    k, items = data
+    items = [*items, (99, 0, k - 1), (98, k - 1, 0)]  # at least 2 clusters, kappa defined
+    exact = exact_cluster_variance(items, k, weights)
+    assert exact is not None
+    ids = [g for g, _, _ in items]
+    a = [i for _, i, _ in items]
+    b = [j for _, _, j in items]
+    result = wk.kappa_test(a, b, weights=weights, cluster=ids, labels=range(k))
+    assert result.statistic == wk.kappa_test(a, b, weights=weights, labels=range(k)).statistic
+    assert result.standard_error**2 == pytest.approx(float(exact[1]), rel=1e-9, abs=1e-15)
+    assert result.n_clusters == len(set(ids))
+    assert result.cluster_tables is not None and result.cluster_tables.sum() == len(items)
+
+
+def test_one_pair_per_cluster_kappa_test() -> None:
+    a, b, _ = eyes()
+    ordinary = wk.kappa_test(a, b)
+    clustered = wk.kappa_test(a, b, cluster=np.arange(a.size))
+    assert clustered.statistic == ordinary.statistic
+    factor = math.sqrt(a.size / (a.size - 1))
+    assert clustered.standard_error == pytest.approx(ordinary.standard_error * factor, rel=1e-12)
+
+
+def test_cluster_result_interval_test_and_text() -> None:
+    a, b, patient = eyes()
+    result = wk.kappa_test(a, b, cluster=patient)
+    stats = pytest.importorskip("scipy.stats")
+    low, high = result.confidence_interval(0.9)
+    half = stats.t.ppf(0.95, 59) * result.standard_error
+    assert (low, high) == pytest.approx((result.statistic - half, result.statistic + half))
+    assert result.zscore == pytest.approx(result.statistic / result.standard_error)
+    assert result.pvalue == pytest.approx(2 * stats.t.sf(result.zscore, 59), rel=1e-8)
+    greater = wk.kappa_test(a, b, cluster=patient, kappa0=0.5, alternative="greater")
+    z = (greater.statistic - 0.5) / greater.standard_error
+    assert greater.pvalue == pytest.approx(stats.t.sf(z, 59), rel=1e-8)
+    assert "cluster-robust over 60 clusters" in repr(result)
+    assert "cluster-robust over 60 clusters" in result.explain()
+    assert result.to_dict()["n_clusters"] == 60
+    assert "n_clusters" not in wk.kappa_test(a, b).to_dict()
+    with pytest.raises(WkappaError, match="cannot be used with clustered ratings"):
+        result.confidence_interval(method="score")
+    with pytest.raises(WkappaError, match="cannot be used with clustered ratings"):
+        result.confidence_interval(method="fisher-z")
+    one = result.confidence_interval(method=wk.BootstrapMethod(499, rng=3))
+    two = result.confidence_interval(method=wk.BootstrapMethod(499, rng=3))
+    assert one == two and one.low < result.statistic < one.high
+    # The cluster bootstrap is wider than the pair bootstrap on these correlated eyes.
+    pairs = wk.kappa_test(a, b).confidence_interval(method=wk.BootstrapMethod(499, rng=3))
+    assert one.high - one.low > pairs.high - pairs.low
+
+
+def test_few_clusters_explain_points_to_the_bootstrap() -> None:
+    a, b, patient = eyes(patients=10)
+    assert "Few clusters (G = 10" in wk.kappa_test(a, b, cluster=patient).explain()
+
+
+def test_cluster_ids_of_any_kind_and_omit() -> None:
+    a, b, patient = eyes()
+    base = wk.kappa_test(a, b, cluster=patient)
+    names = np.array([f"patient-{p}" for p in patient], dtype=object)
+    assert wk.kappa_test(a, b, cluster=names).standard_error == pytest.approx(
+        base.standard_error, rel=1e-12
+    )
+    pd = pytest.importorskip("pandas")
+    assert wk.kappa_test(a, b, cluster=pd.Series(patient)).standard_error == pytest.approx(
+        base.standard_error, rel=1e-12
+    )
+    a_missing = a.astype(float)
+    a_missing[[0, 1]] = np.nan  # both eyes of patient 0
+    omitted = wk.kappa_test(a_missing, b, cluster=patient, nan_policy="omit")
+    direct = wk.kappa_test(a[2:], b[2:], cluster=patient[2:])
+    assert omitted.n_clusters == 59 and omitted.n == 118
+    assert omitted.standard_error == pytest.approx(direct.standard_error, rel=1e-12)
+
+
+def test_integer_sample_weights_repeat_pairs_within_their_cluster() -> None:
+    a, b, patient = eyes(seed=4)
+    weight = np.random.default_rng(1).integers(1, 4, a.size)
+    weighted = wk.kappa_test(a, b, cluster=patient, sample_weight=weight)
+    repeated = wk.kappa_test(
+        np.repeat(a, weight), np.repeat(b, weight), cluster=np.repeat(patient, weight)
+    )
+    assert weighted.statistic == pytest.approx(repeated.statistic, rel=1e-12)
+    assert weighted.standard_error == pytest.approx(repeated.standard_error, rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("cluster", "match"),
+    [
+        ([0, 1, 2], "one id per rating pair"),
+        ([0, 0, np.nan, 1, 1, 2], "missing id"),
+        (["a", None, "b", "b", "c", "c"], "missing id"),
+        ([7] * 6, "at least 2 clusters"),
+        ("patient", "1-D array-like"),
+    ],
+)
+def test_bad_cluster_ids(cluster: object, match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.kappa_test([0, 1, 2, 2, 1, 0], [0, 1, 1, 2, 1, 0], cluster=cluster)  # type: ignore[arg-type]
+
+
+def test_cluster_with_propagate_is_refused() -> None:
+    with pytest.raises(WkappaError, match="nan_policy"):
+        wk.kappa_test([0, 1, 2], [0, 1, 1], cluster=[0, 1, 2], nan_policy="propagate")

@@ -154,6 +154,8 @@ def explain_table(
 def explain_result(result: KappaResult) -> str:
     """The story of :func:`explain_table` plus the standard errors, test and interval."""
     lines = _story(result.table, result.weight_matrix, result.labels)
+    if result.n_clusters is not None:
+        return "\n".join(lines + _clustered_inference(result))
     low, high = result.confidence_interval()
     lines += [
         "Inference (large-sample normal, Fleiss-Cohen-Everitt 1969):",
@@ -173,3 +175,29 @@ def explain_result(result: KappaResult) -> str:
             f"95% CI [{small_low:.6g}, {small_high:.6g}]",
         ]
     return "\n".join(lines)
+
+
+# Below this many clusters the cluster-robust interval is not backed by the coverage study
+# (benchmarks/cluster_study.py, which starts at 30 clusters).
+FEW_CLUSTERS = 30
+
+
+def _clustered_inference(result: KappaResult) -> list[str]:
+    low, high = result.confidence_interval()
+    lines = [
+        f"Inference (cluster-robust over {result.n_clusters} clusters: the delta-method "
+        "sandwich, G/(G-1) * sum of squared cluster totals of the influence / n^2):",
+        f"  n = {result.n:g} pairs in {result.n_clusters} clusters, weights = {result.weights!r}",
+        f"  kappa = {result.statistic!r} ({result.interpretation}, Landis & Koch)",
+        f"  cluster-robust standard error = {result.standard_error:.6g}, "
+        f"95% CI [{low:.6g}, {high:.6g}]",
+        f"  H0 kappa = {result.kappa0:g}: Wald z = (kappa - kappa0) / SE = {result.zscore:.6g}, "
+        f"p = {result.pvalue:.6g} ({result.alternative})",
+    ]
+    if result.n_clusters is not None and result.n_clusters < FEW_CLUSTERS:
+        lines.append(
+            f"  Few clusters (G = {result.n_clusters} < {FEW_CLUSTERS}): the cluster-robust "
+            "interval is a large-sample one; check it against the cluster bootstrap, "
+            "confidence_interval(method='bca')."
+        )
+    return lines

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -26,11 +27,13 @@ from .._core import (
     needs_order,
     norm_cdf,
     norm_sf,
+    t_sf,
     variances,
     weight_matrix,
     weights_name,
 )
 from ..exceptions import WkappaError
+from .cluster import check_clusters, cluster_variance, encode_grouped, group_tables
 from .intervals import hypothesis_variances
 from .mean import mean_kappa
 from .paired import paired_kappa_test
@@ -124,6 +127,41 @@ def build_result(
         weight_matrix=matrix,
         table=table,
         kappa0=kappa0,
+    )
+
+
+def _t_pvalue(statistic: float, alternative: Alternative, df: float) -> float:
+    if not math.isfinite(statistic):
+        return math.nan
+    if alternative == "greater":
+        return t_sf(statistic, df)
+    if alternative == "less":
+        return t_sf(-statistic, df)
+    return min(1.0, 2.0 * t_sf(abs(statistic), df))
+
+
+def clustered_result(
+    tables: np.ndarray,
+    weights: str | np.ndarray,
+    labels: tuple[Any, ...],
+    alternative: Alternative,
+    kappa0: float = 0.0,
+) -> KappaResult:
+    """A KappaResult of G per-cluster tables (G, K, K) with the cluster-robust standard error
+    (the Wald test with it); the point estimate is that of the summed table."""
+    check_clusters(tables)
+    base = build_result(tables.sum(axis=0), weights, labels, alternative, kappa0)
+    _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)
+    se = math.sqrt(variance) if math.isfinite(variance) else math.nan
+    zscore = (base.statistic - kappa0) / se if se > 0 else math.nan
+    return dataclasses.replace(
+        base,
+        standard_error=se,
+        standard_error_null=se,
+        zscore=zscore,
+        pvalue=_t_pvalue(zscore, alternative, n_clusters - 1.0),
+        n_clusters=n_clusters,
+        cluster_tables=tables,
     )
 
 
@@ -237,6 +275,7 @@ def kappa_test(
     nan_policy: NanPolicy = "raise",
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
+    cluster: npt.ArrayLike | None = None,
 ) -> KappaResult:
     """Weighted kappa of two raters with standard errors, z-test and intervals.
 
@@ -251,11 +290,39 @@ def kappa_test(
     kappa0 : float, default 0
         The kappa of the null hypothesis (a finite number below 1), e.g. 0.6 to show that
         agreement is better than "moderate" with ``alternative='greater'``.
+    cluster : array-like of shape (n,), optional
+        The cluster of each pair (patient for two eyes, scan for several lesions, task for
+        several prompts): pairs in one cluster are not independent. The point estimate does
+        not change; the standard error becomes cluster-robust (see Notes) and the bootstrap
+        resamples whole clusters. Any hashable ids, no missing values, at least 2 clusters.
 
     Returns
     -------
     KappaResult
-        Holds the K x K table and the weight matrix, never the ratings.
+        Holds the K x K table and the weight matrix, never the ratings (with ``cluster``,
+        also the G per-cluster tables).
+
+    Notes
+    -----
+    **Clustered pairs.** With ``cluster``, ``standard_error`` is the delta-method sandwich
+    over the G clusters (Obuchowski 1998; Yang & Zhou 2014; Vanbelle 2017): with the
+    influence ``IF_ij`` of one pair in cell (i, j) (the derivative of kappa, whose
+    ``sum(p IF²) / n`` is the Fleiss-Cohen-Everitt variance) and the cluster totals
+    ``U_g = sum_ij O_gij IF_ij``,
+
+    .. math::
+
+        \\widehat{\\operatorname{Var}}_{cl}(\\hat\\kappa)
+        = \\frac{G}{G - 1} \\, \\frac{1}{n^2} \\sum_g U_g^2 .
+
+    With one pair per cluster this is the ordinary variance times ``n / (n - 1)``.
+    ``standard_error_null`` is the same cluster-robust standard error, so ``zscore`` is the
+    Wald statistic ``(statistic - kappa0) / standard_error``, referred to Student's t with
+    G - 1 degrees of freedom (as Stata's ``vce(cluster)``); ``confidence_interval`` offers
+    'asymptotic' (``statistic ± t_{G-1} standard_error``) and the cluster bootstrap
+    ('bootstrap', 'bca' or :class:`~wkappa.BootstrapMethod`), not 'score' or 'fisher-z'.
+    :func:`kappa_test_from_table` takes no ``cluster``: a table no longer knows which pairs
+    belong together.
 
     Examples
     --------
@@ -270,6 +337,26 @@ def kappa_test(
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
     null_value = check_kappa0(kappa0)
+    if cluster is not None:
+        grouped = encode_grouped(
+            y_true,
+            y_pred,
+            cluster,
+            "cluster",
+            labels=labels,
+            min_rating=min_rating,
+            max_rating=max_rating,
+            sample_weight=sample_weight,
+            nan_policy=check_table_nan_policy(nan_policy, "a test result"),
+            ordered=needs_order(checked_weights),
+        )
+        return clustered_result(
+            group_tables(grouped),
+            checked_weights,
+            tuple(grouped.encoded.labels),
+            alternative,
+            null_value,
+        )
     request = Request(
         labels,
         min_rating,

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import Alternative, format_value, norm_ppf, warn_at_caller
+from .._core import Alternative, format_value, norm_ppf, t_ppf, warn_at_caller
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
+from .cluster import cluster_interval
 from .intervals import (
     BootstrapMethod,
     ConfidenceInterval,
@@ -142,6 +143,12 @@ class KappaResult:
         Observed counts O, rows rater A / ``y_true`` (read-only).
     kappa0 : float
         The kappa of the null hypothesis (default 0).
+    n_clusters : int or None
+        With ``cluster=``: the number of clusters G the standard error is robust over
+        (None otherwise).
+    cluster_tables : ndarray of shape (G, K, K) or None
+        With ``cluster=``: one table per cluster (their sum is ``table``; read-only), used by
+        the cluster bootstrap.
 
     Notes
     -----
@@ -184,10 +191,14 @@ class KappaResult:
     weight_matrix: np.ndarray = field(repr=False)
     table: np.ndarray = field(repr=False)
     kappa0: float = 0.0
+    n_clusters: int | None = None
+    cluster_tables: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
         object.__setattr__(self, "table", _readonly(self.table))
+        if self.cluster_tables is not None:
+            object.__setattr__(self, "cluster_tables", _readonly(self.cluster_tables))
 
     @property
     def expected_table(self) -> np.ndarray:
@@ -229,6 +240,9 @@ class KappaResult:
             formula in the Notes), deterministic and inside (-1, 1). 'bootstrap'
             (= 'percentile') and 'bca' use ``BootstrapMethod()`` defaults (9999 replicates,
             fresh entropy); pass a :class:`BootstrapMethod` to set the replicates or the seed.
+            With clustered ratings (``kappa_test(..., cluster=...)``): 'asymptotic' is
+            ``statistic ± t_{G-1} * standard_error`` with the cluster-robust standard error,
+            the bootstrap resamples whole clusters, and 'score' / 'fisher-z' are refused.
 
         Returns
         -------
@@ -279,6 +293,13 @@ class KappaResult:
         """
         level = check_confidence_level(confidence_level)
         how = check_method(method)
+        if self.cluster_tables is not None and how in ("score", "fisher-z"):
+            raise WkappaError(
+                f"`method={how!r}` treats the pairs as independent and cannot be used with "
+                f"clustered ratings ({self.n_clusters} clusters). Hint: use 'asymptotic' (the "
+                "cluster-robust standard error) or 'bootstrap' / BootstrapMethod(...), which "
+                "resamples whole clusters."
+            )
         if how == "score":
             low, high = score_limits(self.table, self.weight_matrix, level, self.statistic)
             return ConfidenceInterval(float(low), float(high), level, "score")
@@ -286,7 +307,12 @@ class KappaResult:
             low, high = fisher_z_limits(self.table, self.weight_matrix, level, self.statistic)
             return ConfidenceInterval(float(low), float(high), level, "fisher-z")
         if how == "asymptotic":
-            half = norm_ppf(0.5 + level / 2) * self.standard_error
+            quantile = (
+                norm_ppf(0.5 + level / 2)
+                if self.n_clusters is None
+                else t_ppf(0.5 + level / 2, self.n_clusters - 1.0)
+            )
+            half = quantile * self.standard_error
             return ConfidenceInterval(
                 self.statistic - half, self.statistic + half, level, "asymptotic"
             )
@@ -296,6 +322,19 @@ class KappaResult:
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
         rng = make_rng(how.rng)
+        if self.cluster_tables is not None:
+            outcome = cluster_interval(
+                self.cluster_tables,
+                self.weight_matrix,
+                self.statistic,
+                level,
+                how.n_resamples,
+                how.method,
+                rng,
+            )
+            return ConfidenceInterval(
+                outcome.low, outcome.high, level, how.method, how.n_resamples, outcome.n_undefined
+            )
         outcome = bootstrap.table_interval(
             self.table,
             self.weight_matrix,
@@ -355,7 +394,9 @@ class KappaResult:
         """JSON-ready summary (nan becomes None) with the asymptotic interval."""
         counts = self.table
         table = counts.tolist()
+        clustered = {} if self.n_clusters is None else {"n_clusters": self.n_clusters}
         return {
+            **clustered,
             "statistic": json_float(self.statistic),
             "standard_error": json_float(self.standard_error),
             "standard_error_null": json_float(self.standard_error_null),
@@ -377,7 +418,12 @@ class KappaResult:
         return (
             f"KappaResult(statistic={self.statistic:.6g}, "
             f"standard_error={self.standard_error:.6g}, "
-            f"95% CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
+            + (
+                f"cluster-robust over {self.n_clusters} clusters, "
+                if self.n_clusters is not None
+                else ""
+            )
+            + f"95% CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
             f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
             + (f"kappa0={self.kappa0:g}, " if self.kappa0 != 0.0 else "")
             + f"n={self.n:g}, "
