@@ -1,9 +1,9 @@
 """Coverage of the 95% kappa intervals on clustered ratings, and the size of the test of equal
 kappas across strata.
 
-Run: ``python benchmarks/cluster_study.py`` (about 10 minutes on one core; ``--design N`` runs one
-design, 1-2 minutes) or ``--quick`` (fewer replications). ``--strata`` runs the size study of ``stratified_kappa_test``'s
-test of equal kappas instead. Seeds are fixed: the same command gives the same numbers.
+Run: ``python benchmarks/cluster_study.py`` (about 10 minutes on one core; ``--design N``
+runs one design, 1-2 minutes) or ``--quick`` (fewer replications). ``--strata`` runs the size
+study of ``stratified_kappa_test``'s test of equal kappas instead. Seeds are fixed: the same command gives the same numbers.
 
 **Clustered designs.** Each cluster (a patient, a scan, an LLM-evaluation task) has a latent
 grade and a difficulty shared by its items (eyes, lesions, prompts):
