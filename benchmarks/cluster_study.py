@@ -3,7 +3,8 @@ kappas across strata.
 
 Run: ``python benchmarks/cluster_study.py`` (about 10 minutes on one core; ``--design N``
 runs one design, 1-2 minutes) or ``--quick`` (fewer replications). ``--strata`` runs the size
-study of ``stratified_kappa_test``'s test of equal kappas instead. Seeds are fixed: the same command gives the same numbers.
+study of ``stratified_kappa_test``'s test of equal kappas instead. Seeds are fixed: the same
+command gives the same numbers.
 
 **Clustered designs.** Each cluster (a patient, a scan, an LLM-evaluation task) has a latent
 grade and a difficulty shared by its items (eyes, lesions, prompts):
