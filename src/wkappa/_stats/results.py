@@ -146,9 +146,9 @@ class KappaResult:
     n_clusters : int or None
         With ``cluster=``: the number of clusters G the standard error is robust over
         (None otherwise).
-    cluster_tables : ndarray of shape (G, K, K) or None
-        With ``cluster=``: one table per cluster (their sum is ``table``; read-only), used by
-        the cluster bootstrap.
+    cluster_tables : ndarray or None
+        With ``cluster=``: the (G, K, K) stack of one table per cluster (their sum is
+        ``table``; read-only), used by the cluster bootstrap.
 
     Notes
     -----
