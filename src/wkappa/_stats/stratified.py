@@ -5,7 +5,6 @@ chi-square test of equal kappas (``stratified_kappa_test``)."""
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -29,6 +28,7 @@ from .._core import (
     norm_ppf,
     norm_sf,
     variances,
+    warn_at_caller,
     weight_matrix,
     weights_name,
 )
@@ -349,12 +349,11 @@ def build_stratified(
     )
     if not all(used):
         left = [s for s, u in zip(strata, used, strict=True) if not u]
-        warnings.warn(
+        warn_at_caller(
             f"{len(left)} of {len(strata)} strata ({describe_groups(left)}) have an undefined "
             "kappa or a standard error of 0 (every pair agrees) and are left out of the overall "
             "kappa and the test of equal kappas.",
             UndefinedKappaWarning,
-            stacklevel=3,
         )
     kept = [r for r, u in zip(results, used, strict=True) if u]
     overall, variance, q, df = combine_strata(
