@@ -283,6 +283,21 @@ PLAN_PRINTOUTS: list[PlanPrintout] = [
         },
         18,
     ),
+    PlanPrintout(
+        "R lrstat, tests/testthat/test-design-agreement-native-lp.R (github.com/kaifenglu/"
+        "lrstat): getDesignAgreement(beta = 0.2, ncats = 4, kappaH0 = 0.4, kappa = 0.6, "
+        "p1 = c(0.1, 0.2, 0.3, 0.4), p2 = c(0.15, 0.2, 0.24, 0.41), alpha = 0.05) has n = 82 "
+        "(one-sided alpha; lrstat's default is 0.025)",
+        {
+            "kappa1": 0.6,
+            "kappa0": 0.4,
+            "marginals": [[0.1, 0.2, 0.3, 0.4], [0.15, 0.2, 0.24, 0.41]],
+            "weights": "unweighted",
+            "method": "max-variance",
+            "alpha": 0.05,
+        },
+        82,
+    ),
 ]
 
 
