@@ -90,3 +90,8 @@ __all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]
 from ._stats import ICCResult, icc, icc_all  # noqa: E402
 
 __all__ += ["ICCResult", "icc", "icc_all"]
+
+# Concordance correlation (appended).
+from ._stats import CCCResult, ccc  # noqa: E402
+
+__all__ += ["CCCResult", "ccc"]

@@ -95,3 +95,8 @@ __all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]
 from .intraclass import FORMS, ICCResult, check_form, icc, icc_all  # noqa: E402
 
 __all__ += ["FORMS", "ICCResult", "check_form", "icc", "icc_all"]
+
+# Concordance correlation (appended).
+from .concordance import CCCResult, ccc  # noqa: E402
+
+__all__ += ["CCCResult", "ccc"]

@@ -1,0 +1,377 @@
+"""Lin's concordance correlation coefficient (CCC), for two raters and overall for several.
+
+Two raters (Lin 1989), with 1/n moments:
+``rho_c = 2 s_xy / (s_x² + s_y² + (xbar - ybar)²)``, the Pearson correlation times the bias
+correction ``C_b``. Lin's interval and test work on Fisher's z, ``atanh(rho_c)``, with his
+delta-method variance (the 'z-transform' method of R's epiR::epi.ccc):
+
+``var(z) = [(1-r²) rho_c² / ((1-rho_c²) r²) + 2 rho_c³ (1-rho_c) u² / (r (1-rho_c²)²)
+- rho_c⁴ u⁴ / (2 r² (1-rho_c²)²)] / (n - 2)``, ``u = (xbar - ybar) / (s_x s_y)^(1/2)``.
+
+Several raters: the overall CCC of Lin (1989, §5), Barnhart, Haber & Song (2002) and King &
+Chinchilli (2001), ``2 sum_{j<l} s_jl / ((k-1) sum_j s_j² + sum_{j<l} (xbar_j - xbar_l)²)``,
+with a jackknife interval on Fisher's z (leave-one-target-out, computed from the sums in
+O(n k²)). For integer ratings the two-rater CCC is exactly the quadratic weighted kappa with
+the categories every integer from the smallest to the largest rating.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._core import (
+    Alternative,
+    check_alternative,
+    check_choice,
+    norm_cdf,
+    norm_ppf,
+    norm_sf,
+    read_numeric_pair,
+    read_numeric_ratings,
+    t_ppf,
+    t_sf,
+)
+from ..exceptions import UndefinedReliabilityWarning, WkappaError
+from .intervals import ConfidenceInterval, check_confidence_level, json_float
+
+__all__ = ["CCCResult", "ccc"]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class CCCResult:
+    """Lin's concordance correlation coefficient with its interval and test.
+
+    Made by :func:`~wkappa.ccc`.
+
+    Attributes
+    ----------
+    statistic : float
+        The CCC (overall CCC for more than two raters).
+    pearson : float
+        Pearson's correlation (two raters; for several, the mean pairwise correlation).
+    bias_correction : float
+        ``C_b = statistic / pearson``: 1 when the raters share means and variances.
+    means, variances : tuple of float
+        Each rater's mean and 1/n variance.
+    n : int
+        Targets used (pairs for two raters).
+    n_raters : int
+    pvalue : float
+        Test of ``CCC = ccc0`` on Fisher's z against ``alternative``.
+    ccc0 : float
+    alternative : str
+    standard_error_z : float
+        Standard error of ``atanh(statistic)``.
+    method : str
+        'lin' (two raters: Lin's delta method) or 'jackknife' (several raters).
+    """
+
+    statistic: float
+    pearson: float
+    bias_correction: float
+    means: tuple[float, ...]
+    variances: tuple[float, ...]
+    n: int
+    n_raters: int
+    pvalue: float
+    ccc0: float
+    alternative: Alternative
+    standard_error_z: float
+    method: str
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """``tanh(atanh(rho_c) -/+ z_{1-a/2} SE_z)`` (normal quantile for Lin's method, t with
+        n-1 df for the jackknife); one-sided for one-sided alternatives."""
+        level = check_confidence_level(confidence_level)
+        alpha = 1.0 - level
+        tail = alpha / 2 if self.alternative == "two-sided" else alpha
+        if self.method == "lin":
+            quantile = norm_ppf(1.0 - tail)
+        else:
+            quantile = t_ppf(1.0 - tail, self.n - 1)
+        low = high = math.nan
+        if math.isfinite(self.standard_error_z) and abs(self.statistic) < 1.0:
+            z = math.atanh(self.statistic)
+            low = math.tanh(z - quantile * self.standard_error_z)
+            high = math.tanh(z + quantile * self.standard_error_z)
+        if self.alternative == "greater":
+            high = 1.0
+        elif self.alternative == "less":
+            low = -1.0
+        return ConfidenceInterval(low, high, confidence_level=level, method=self.method)
+
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the interval."""
+        return {
+            "statistic": json_float(self.statistic),
+            "pearson": json_float(self.pearson),
+            "bias_correction": json_float(self.bias_correction),
+            "means": [json_float(v) for v in self.means],
+            "variances": [json_float(v) for v in self.variances],
+            "n": self.n,
+            "n_raters": self.n_raters,
+            "pvalue": json_float(self.pvalue),
+            "ccc0": self.ccc0,
+            "alternative": self.alternative,
+            "standard_error_z": json_float(self.standard_error_z),
+            "method": self.method,
+            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
+        }
+
+    def explain(self) -> str:
+        """The computation in words and numbers."""
+        ci = self.confidence_interval()
+        means = ", ".join(f"{m:.6g}" for m in self.means)
+        variances = ", ".join(f"{v:.6g}" for v in self.variances)
+        formula = (
+            "2 s_xy / (s_x² + s_y² + (xbar - ybar)²)"
+            if self.n_raters == 2
+            else "2 sum_{j<l} s_jl / ((k-1) sum_j s_j² + sum_{j<l} (xbar_j - xbar_l)²)"
+        )
+        interval = (
+            "Lin's delta-method SE of Fisher's z, normal quantile"
+            if self.method == "lin"
+            else f"jackknife SE of Fisher's z, t({self.n - 1}) quantile"
+        )
+        return "\n".join(
+            [
+                f"Lin's concordance correlation, {self.n} targets x {self.n_raters} raters "
+                "(1/n moments)",
+                f"means [{means}], variances [{variances}]",
+                f"CCC = {formula} = {self.statistic:.6g}",
+                f"= Pearson r {self.pearson:.6g} x bias correction C_b {self.bias_correction:.6g}",
+                f"{ci.confidence_level:.0%} interval [{ci.low:.6g}, {ci.high:.6g}] ({interval})",
+                f"p-value {self.pvalue:.6g} ({self.alternative}, H0: CCC = {self.ccc0:g})",
+            ]
+        )
+
+    def __repr__(self) -> str:
+        low, high = self.confidence_interval()
+        return (
+            f"CCCResult(statistic={self.statistic:.6g}, 95% CI=[{low:.6g}, {high:.6g}], "
+            f"pvalue={self.pvalue:.6g}, pearson={self.pearson:.6g}, "
+            f"bias_correction={self.bias_correction:.6g}, n={self.n}, "
+            f"n_raters={self.n_raters}, method={self.method!r})"
+        )
+
+
+def _moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Means and the 1/n covariance matrix of the columns of x (two passes: centred)."""
+    means = x.mean(axis=0)
+    centred = x - means
+    cov = centred.T @ centred / x.shape[0]
+    return means, cov
+
+
+def _overall(means: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
+    """(numerator, denominator) of the overall CCC."""
+    k = len(means)
+    upper = np.triu_indices(k, 1)
+    numerator = 2.0 * float(cov[upper].sum())
+    spread = means[:, None] - means[None, :]
+    denominator = (k - 1) * float(np.trace(cov)) + float((spread[upper] ** 2).sum())
+    return numerator, denominator
+
+
+def _lin_se_z(rho: float, r: float, u: float, n: int) -> float:
+    if n <= 2 or not abs(rho) < 1.0 or r == 0.0 or math.isnan(r):
+        return math.nan
+    one = 1.0 - rho * rho
+    variance = (
+        (1.0 - r * r) * rho * rho / (one * r * r)
+        + 2.0 * rho**3 * (1.0 - rho) * u * u / (r * one * one)
+        - rho**4 * u**4 / (2.0 * r * r * one * one)
+    ) / (n - 2)
+    return math.sqrt(variance) if variance >= 0 else math.nan
+
+
+def _jackknife_se_z(x: np.ndarray) -> float:
+    """Leave-one-target-out SE of atanh(overall CCC), from the sums (no refit per target)."""
+    n, k = x.shape
+    if n <= 2:
+        return math.nan
+    centre = x.mean(axis=0)
+    y = x - centre
+    total = y.sum(axis=0)
+    cross = y.T @ y
+    m = n - 1
+    sums = total[None, :] - y  # (n, k): column sums without target i
+    means = sums / m
+    cross_i = cross[None, :, :] - y[:, :, None] * y[:, None, :]
+    cov = cross_i / m - means[:, :, None] * means[:, None, :]
+    upper = np.triu_indices(k, 1)
+    numerator = 2.0 * cov[:, upper[0], upper[1]].sum(axis=1)
+    shifted = means + centre  # the rater means themselves, not their offsets
+    spread = shifted[:, upper[0]] - shifted[:, upper[1]]
+    trace = np.trace(cov, axis1=1, axis2=2)
+    denominator = (k - 1) * trace + (spread**2).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = numerator / denominator
+    if not np.all(np.abs(values) < 1.0):
+        return math.nan
+    z = np.arctanh(values)
+    return float(math.sqrt((n - 1) / n * float(((z - z.mean()) ** 2).sum())))
+
+
+def _check_ccc0(ccc0: Any) -> float:
+    if isinstance(ccc0, (bool, str)) or not isinstance(ccc0, (int, float, np.integer, np.floating)):
+        raise WkappaError(f"`ccc0` must be a number in (-1, 1); got {ccc0!r}.")
+    value = float(ccc0)
+    if not -1.0 < value < 1.0:
+        raise WkappaError(f"`ccc0` must be in (-1, 1); got {value!r}.")
+    return value
+
+
+def ccc(
+    x: Any,
+    y: Any = None,
+    *,
+    ccc0: float = 0.0,
+    alternative: Alternative = "two-sided",
+    nan_policy: str = "raise",
+) -> CCCResult:
+    """Lin's concordance correlation coefficient of two raters, or overall of several.
+
+    Parameters
+    ----------
+    x : array-like of shape (n,), or of shape (n, k) when ``y`` is None
+        The first rater's values; or a targets x raters matrix (numpy, lists, pandas or polars
+        DataFrame) for the overall CCC of k raters.
+    y : array-like of shape (n,), optional
+        The second rater's values.
+    ccc0 : float, default 0.0
+        Null value of the test (on Fisher's z), in (-1, 1).
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+    nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
+        'omit' drops targets with a missing value; 'propagate' returns nan.
+
+    Returns
+    -------
+    CCCResult
+
+    Warns
+    -----
+    wkappa.exceptions.UndefinedReliabilityWarning
+        When every value is the same (the denominator is 0): nan.
+
+    Notes
+    -----
+    With 1/n moments, ``CCC = 2 s_xy / (s_x² + s_y² + (xbar - ybar)²)`` (Lin 1989,
+    Biometrics 45: 255-268). The interval is Lin's: Fisher's z with his delta-method
+    variance on n - 2, as R's ``epiR::epi.ccc(ci = "z-transform")``. For several raters the
+    overall CCC (Barnhart, Haber & Song 2002) with a jackknife interval on Fisher's z.
+
+    For integer ratings, ``wk.qwk(a, b) == wk.ccc(a, b).statistic`` (up to rounding) when the
+    categories are every integer from the smallest to the largest rating (wkappa's default):
+    both are ``1 - n sum (a-b)² / sum_ij (a_i - b_j)²``. With ``labels=`` that skip values, or
+    scikit-learn's observed-labels-only convention, they differ.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> a = [1, 2, 3, 3, 4, 5, 5, 2]
+    >>> b = [1, 2, 2, 3, 5, 5, 4, 3]
+    >>> result = wk.ccc(a, b)
+    >>> round(result.statistic, 6), round(wk.qwk(a, b), 6)
+    (0.865546, 0.865546)
+    >>> low, high = result.confidence_interval()
+    >>> round(low, 3), round(high, 3)
+    (0.474, 0.971)
+    """
+    null = _check_ccc0(ccc0)
+    alt = check_alternative(alternative)
+    policy = check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
+    if y is None:
+        read = read_numeric_ratings(x, nan_policy=policy, name="x", allow_features=False)
+        matrix = read.values
+        if read.n_missing:
+            rows = ~np.isnan(matrix).any(axis=1)
+            if policy == "propagate":
+                return _propagated(matrix.shape[1], null, alt)
+            matrix = matrix[rows]
+    else:
+        first, second = read_numeric_pair(x, y, nan_policy=policy)
+        if np.isnan(first).any() or np.isnan(second).any():
+            return _propagated(2, null, alt)
+        matrix = np.column_stack([first, second])
+    n, k = matrix.shape
+    if n < 2:
+        raise WkappaError(f"The CCC needs at least two complete targets; got {n}.")
+    means, cov = _moments(matrix)
+    numerator, denominator = _overall(means, cov)
+    variances = np.diag(cov)
+    if denominator == 0.0:
+        warnings.warn(
+            "The concordance correlation is undefined: every value is the same. Returning nan.",
+            UndefinedReliabilityWarning,
+            stacklevel=2,
+        )
+        statistic = math.nan
+    else:
+        statistic = numerator / denominator
+    upper = np.triu_indices(k, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        correlations = cov / np.sqrt(np.outer(variances, variances))
+    pearson = float(np.mean(correlations[upper]))
+    bias = statistic / pearson if pearson != 0 and math.isfinite(pearson) else math.nan
+    if k == 2:
+        scale = (variances[0] * variances[1]) ** 0.25
+        u = float((means[1] - means[0]) / scale) if scale > 0 else math.nan
+        se_z = _lin_se_z(statistic, pearson, u, n)
+        method = "lin"
+    else:
+        se_z = _jackknife_se_z(matrix) if math.isfinite(statistic) else math.nan
+        method = "jackknife"
+    pvalue = _pvalue(statistic, null, se_z, alt, method, n)
+    return CCCResult(
+        statistic=statistic,
+        pearson=pearson,
+        bias_correction=bias,
+        means=tuple(float(m) for m in means),
+        variances=tuple(float(v) for v in variances),
+        n=n,
+        n_raters=k,
+        pvalue=pvalue,
+        ccc0=null,
+        alternative=alt,
+        standard_error_z=se_z,
+        method=method,
+    )
+
+
+def _pvalue(statistic: float, null: float, se_z: float, alt: str, method: str, n: int) -> float:
+    if not (math.isfinite(se_z) and se_z > 0 and abs(statistic) < 1.0):
+        return math.nan
+    z = (math.atanh(statistic) - math.atanh(null)) / se_z
+    if method == "lin":
+        upper, lower = norm_sf(z), norm_cdf(z)
+    else:
+        upper, lower = t_sf(z, n - 1), t_sf(-z, n - 1)
+    if alt == "greater":
+        return upper
+    if alt == "less":
+        return lower
+    return min(1.0, 2.0 * min(upper, lower))
+
+
+def _propagated(k: int, null: float, alt: Alternative) -> CCCResult:
+    nan = math.nan
+    return CCCResult(
+        statistic=nan,
+        pearson=nan,
+        bias_correction=nan,
+        means=(nan,) * k,
+        variances=(nan,) * k,
+        n=0,
+        n_raters=k,
+        pvalue=nan,
+        ccc0=null,
+        alternative=alt,
+        standard_error_z=nan,
+        method="lin" if k == 2 else "jackknife",
+    )

@@ -1,0 +1,204 @@
+"""wk.ccc: an exact reference, Lin's interval, the overall CCC's jackknife, the QWK identity,
+its relation to ICC(A,1), inputs and bad input."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError, WkappaTypeError
+
+stats = pytest.importorskip("scipy.stats")
+
+
+def exact_ccc(columns: list[list[int]]) -> Fraction | None:
+    """Overall CCC (two raters: Lin's) with 1/n moments, in rational arithmetic."""
+    k, n = len(columns), len(columns[0])
+    means = [Fraction(sum(c), n) for c in columns]
+
+    def cov(j: int, m: int) -> Fraction:
+        return (
+            sum(
+                (Fraction(a) - means[j]) * (b - means[m])
+                for a, b in zip(columns[j], columns[m], strict=True)
+            )
+            / n
+        )
+
+    pairs = [(j, m) for j in range(k) for m in range(j + 1, k)]
+    numerator = 2 * sum(cov(j, m) for j, m in pairs)
+    denominator = (k - 1) * sum(cov(j, j) for j in range(k)) + sum(
+        (means[j] - means[m]) ** 2 for j, m in pairs
+    )
+    return numerator / denominator if denominator else None
+
+
+ratings = st.integers(2, 30).flatmap(
+    lambda n: st.integers(2, 5).flatmap(
+        lambda k: st.lists(
+            st.lists(st.integers(0, 6), min_size=n, max_size=n), min_size=k, max_size=k
+        )
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ratings)
+def test_equals_the_exact_definition(columns: list[list[int]]) -> None:
+    exact = exact_ccc(columns)
+    matrix = np.array(columns).T
+    if exact is None:
+        with pytest.warns(UndefinedReliabilityWarning):
+            assert math.isnan(wk.ccc(matrix).statistic)
+        return
+    assert wk.ccc(matrix).statistic == pytest.approx(float(exact), rel=1e-12, abs=1e-12)
+    if len(columns) == 2:
+        assert wk.ccc(columns[0], columns[1]).statistic == pytest.approx(float(exact), abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 9), st.integers(-3, 9)), min_size=2, max_size=40))
+def test_qwk_is_the_ccc_of_integer_ratings(pairs: list[tuple[int, int]]) -> None:
+    """QWK with the categories every integer from min to max equals the CCC with 1/n moments:
+    both are 1 - n sum (a-b)² / sum_ij (a_i - b_j)²."""
+    a, b = (list(c) for c in zip(*pairs, strict=True))
+    exact = exact_ccc([a, b])
+    if exact is None:
+        return  # both undefined (one category)
+    assert float(exact) == pytest.approx(wk.qwk(a, b, zero_division=0.0), abs=1e-12)
+    assert wk.ccc(a, b).statistic == pytest.approx(wk.qwk(a, b, zero_division=0.0), abs=1e-12)
+
+
+def test_qwk_differs_when_the_categories_are_not_the_integers_between() -> None:
+    a, b = [1, 2, 5, 5, 2], [1, 5, 5, 2, 2]
+    assert wk.qwk(a, b) == pytest.approx(wk.ccc(a, b).statistic, abs=1e-12)
+    skipping = wk.qwk(a, b, labels=[1, 2, 5])  # indices 0, 1, 2: not the values
+    assert skipping != pytest.approx(wk.ccc(a, b).statistic, abs=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 60), st.integers(0, 2**32 - 1))
+def test_icc_a1_of_two_raters_is_the_ccc_with_the_mean_squared_difference_over_n(n, seed) -> None:
+    """Exactly, ICC(A,1) = 2 s_xy / (D - MSD / n): D the CCC's denominator, MSD the mean
+    squared difference (so the two agree as n grows, Carrasco & Jover 2003)."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n)
+    y = 0.8 * x + rng.normal(size=n) * 0.6 + 0.3
+    result = wk.ccc(x, y)
+    s_xy = result.statistic * (sum(result.variances) + (result.means[0] - result.means[1]) ** 2) / 2
+    denominator = sum(result.variances) + (result.means[0] - result.means[1]) ** 2
+    msd = float(np.mean((x - y) ** 2))
+    icc = wk.icc(np.column_stack([x, y]), form="A,1").statistic
+    assert icc == pytest.approx(2 * s_xy / (denominator - msd / n), rel=1e-9)
+
+
+def epir_z_interval(x: np.ndarray, y: np.ndarray, level: float) -> tuple[float, float]:
+    """epiR::epi.ccc(ci = 'z-transform'), transcribed from its documented formulas."""
+    k = len(y)
+    yb, xb = y.mean(), x.mean()
+    sy2, sx2 = y.var(), x.var()
+    r = np.corrcoef(x, y)[0, 1]
+    p = 2 * r * math.sqrt(sx2 * sy2) / (sx2 + sy2 + (yb - xb) ** 2)
+    u = (yb - xb) / (sx2 * sy2) ** 0.25
+    t = math.log((1 + p) / (1 - p)) / 2
+    set_ = math.sqrt(
+        (
+            (1 - r**2) * p**2 / ((1 - p**2) * r**2)
+            + 2 * p**3 * (1 - p) * u**2 / (r * (1 - p**2) ** 2)
+            - p**4 * u**4 / (2 * r**2 * (1 - p**2) ** 2)
+        )
+        / (k - 2)
+    )
+    zv = stats.norm.ppf(1 - (1 - level) / 2)
+    return math.tanh(t - zv * set_), math.tanh(t + zv * set_)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(5, 200), st.floats(0.0, 2.0), st.integers(0, 2**32 - 1))
+def test_lin_interval_equals_epir(n: int, shift: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n) * 2
+    y = x + rng.normal(size=n) + shift
+    low, high = wk.ccc(x, y).confidence_interval(0.9)
+    ref_low, ref_high = epir_z_interval(x, y, 0.9)
+    assert low == pytest.approx(ref_low, rel=1e-9) and high == pytest.approx(ref_high, rel=1e-9)
+
+
+def test_overall_ccc_jackknife_equals_brute_force() -> None:
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(25, 1)) + rng.normal(size=(25, 4)) * 0.7 + [0, 0.2, -0.1, 0.4]
+    result = wk.ccc(x)
+    z = np.array([math.atanh(wk.ccc(np.delete(x, i, axis=0)).statistic) for i in range(25)])
+    se = math.sqrt(24 / 25 * ((z - z.mean()) ** 2).sum())
+    assert result.standard_error_z == pytest.approx(se, rel=1e-9)
+    low, high = result.confidence_interval(0.95)
+    q = stats.t.ppf(0.975, 24)
+    zc = math.atanh(result.statistic)
+    assert (low, high) == pytest.approx((math.tanh(zc - q * se), math.tanh(zc + q * se)), rel=1e-9)
+
+
+def test_pvalue_and_one_sided_intervals() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=40)
+    y = x + rng.normal(size=40)
+    two = wk.ccc(x, y, ccc0=0.3)
+    z = (math.atanh(two.statistic) - math.atanh(0.3)) / two.standard_error_z
+    assert two.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-9)
+    greater = wk.ccc(x, y, alternative="greater").confidence_interval(0.95)
+    assert greater.high == 1.0
+    assert greater.low == pytest.approx(wk.ccc(x, y).confidence_interval(0.90).low, rel=1e-12)
+
+
+def test_inputs_missing_values_and_surface() -> None:
+    pd = pytest.importorskip("pandas")
+    x = [1.0, 2.0, 3.5, None, 5.0, 6.0]
+    y = [1.5, 2.0, 3.0, 4.0, np.nan, 6.5]
+    with pytest.raises(WkappaError, match="missing value"):
+        wk.ccc(x, y)
+    omitted = wk.ccc(x, y, nan_policy="omit")
+    assert omitted.n == 4
+    assert omitted.statistic == pytest.approx(wk.ccc([1, 2, 3.5, 6], [1.5, 2, 3, 6.5]).statistic)
+    assert math.isnan(wk.ccc(x, y, nan_policy="propagate").statistic)
+    frame = pd.DataFrame({"a": [1, 2, 3, 4], "b": [1, 3, 3, 5], "c": [2, 2, 3, 4]})
+    assert wk.ccc(frame).statistic == pytest.approx(wk.ccc(frame.to_numpy()).statistic)
+    assert wk.ccc(pd.Series([1, 2, 3]), np.array([1, 2, 4])).n == 3
+    result = wk.ccc([1, 2, 3, 4, 5], [1, 2, 3, 5, 4])
+    assert result.to_dict()["method"] == "lin" and "bias correction" in result.explain()
+    assert repr(result).startswith("CCCResult(statistic=0.9")
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "match"),
+    [
+        (([1, 2, 3], [1, 2]), WkappaError, "same length"),
+        (([1, 2, math.inf], [1, 2, 3]), WkappaError, "finite"),
+        ((["a", "b"], ["a", "b"]), WkappaTypeError, "must hold numbers"),
+        (([[1], [2]],), WkappaError, "rater column"),
+        (([1], [1]), WkappaError, "at least two"),
+    ],
+)
+def test_bad_input(args, error, match) -> None:
+    with pytest.raises(error, match=match):
+        wk.ccc(*args)
+
+
+def test_bad_options() -> None:
+    with pytest.raises(WkappaError, match="`ccc0`"):
+        wk.ccc([1, 2, 3], [1, 2, 3], ccc0=1.0)
+    with pytest.raises(WkappaError, match="`alternative`"):
+        wk.ccc([1, 2, 3], [1, 2, 3], alternative="up")
+
+
+def test_constant_and_perfect_agreement() -> None:
+    with pytest.warns(UndefinedReliabilityWarning):
+        assert math.isnan(wk.ccc([2, 2, 2], [2, 2, 2]).statistic)
+    perfect = wk.ccc([1, 2, 3, 4], [1, 2, 3, 4])
+    assert perfect.statistic == 1.0
+    assert math.isnan(perfect.confidence_interval().low)  # Fisher's z is infinite
+    assert wk.ccc([1, 2, 3, 4], [5, 5, 5, 5]).statistic == 0.0
