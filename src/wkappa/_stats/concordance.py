@@ -239,9 +239,9 @@ def ccc(
 
     Parameters
     ----------
-    x : array-like of shape (n,), or of shape (n, k) when ``y`` is None
-        The first rater's values; or a targets x raters matrix (numpy, lists, pandas or polars
-        DataFrame) for the overall CCC of k raters.
+    x : array-like of shape (n,) or (n, k)
+        The first rater's values; or, with ``y`` None, a targets x raters matrix (numpy,
+        lists, pandas or polars DataFrame) for the overall CCC of k raters.
     y : array-like of shape (n,), optional
         The second rater's values.
     ccc0 : float, default 0.0
