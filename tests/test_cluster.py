@@ -282,3 +282,33 @@ def test_bad_cluster_ids(cluster: object, match: str) -> None:
 def test_cluster_with_propagate_is_refused() -> None:
     with pytest.raises(WkappaError, match="nan_policy"):
         wk.kappa_test([0, 1, 2], [0, 1, 1], cluster=[0, 1, 2], nan_policy="propagate")
+
+
+# --------------------------------------------------------------------------- paired_kappa_test
+
+
+def test_paired_kappa_test_with_clusters() -> None:
+    a, b, patient = eyes(seed=8)
+    c = np.clip(a + np.random.default_rng(2).integers(-2, 3, a.size), 0, 4)
+    plain = wk.paired_kappa_test(a, b, c, n_resamples=2000, rng=1)
+    clustered = wk.paired_kappa_test(a, b, c, n_resamples=2000, rng=1, cluster=patient)
+    assert (clustered.statistic_a, clustered.statistic_b) == (plain.statistic_a, plain.statistic_b)
+    assert clustered.n_clusters == 60 and plain.n_clusters is None
+    again = wk.paired_kappa_test(a, b, c, n_resamples=2000, rng=1, cluster=patient)
+    assert again.to_dict() == clustered.to_dict() and clustered.to_dict()["n_clusters"] == 60
+    assert "cluster bootstrap over 60 clusters" in repr(clustered)
+    low, high = clustered.confidence_interval
+    assert low < clustered.difference < high
+    # One item per cluster: the same bootstrap distribution as resampling items.
+    single = wk.paired_kappa_test(a, b, c, n_resamples=4000, rng=5, cluster=np.arange(a.size))
+    items = wk.paired_kappa_test(a, b, c, n_resamples=4000, rng=6)
+    assert single.confidence_interval.low == pytest.approx(items.confidence_interval.low, abs=0.02)
+    assert single.confidence_interval.high == pytest.approx(
+        items.confidence_interval.high, abs=0.02
+    )
+    with pytest.raises(WkappaError, match="at least 2 clusters"):
+        wk.paired_kappa_test(a, b, c, cluster=np.zeros(a.size))
+    with pytest.raises(WkappaError, match="missing id"):
+        wk.paired_kappa_test(a, b, c, cluster=np.r_[np.nan, patient[1:]])
+    with pytest.raises(WkappaError, match="one id per rating pair"):
+        wk.paired_kappa_test(a, b, c, cluster=patient[1:])

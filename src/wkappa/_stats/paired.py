@@ -23,6 +23,7 @@ from .._core import (
     check_weights,
     encode_ratings,
     kappa_from_table,
+    kappas,
     needs_order,
     norm_cdf,
     norm_ppf,
@@ -33,6 +34,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from . import bootstrap
+from .cluster import read_groups
 from .intervals import check_resamples, make_rng
 from .results import (
     ConfidenceInterval,
@@ -168,6 +170,7 @@ def paired_kappa_test(
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
     rng: Any = None,
+    cluster: npt.ArrayLike | None = None,
 ) -> PairedKappaResult:
     """Compare two predictions' kappas against the same truth with a paired bootstrap.
 
@@ -189,6 +192,11 @@ def paired_kappa_test(
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
         result.
+    cluster : array-like of shape (n,), optional
+        The cluster of each item (patient, scan, task): the bootstrap then resamples whole
+        clusters, keeping each cluster's items (and both predictions) together, and the
+        expanded interval uses G clusters instead of n items. At least 2 clusters, no
+        missing ids.
 
     Returns
     -------
@@ -235,8 +243,82 @@ def paired_kappa_test(
     first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
     k = first.n_categories
     check_table_size(k)
+    if cluster is not None:
+        codes, names = read_groups(cluster, len(first.true_index), "cluster")
+        return _clustered_paired_test(
+            first, second, codes, len(names), checked, level, resamples, rng
+        )
     cells = _triples(first.true_index, first.pred_index, second.pred_index, k)
     return _paired_test(cells, k, checked, tuple(first.labels), level, resamples, rng)
+
+
+def _clustered_paired_test(
+    first: EncodedRatings,
+    second: EncodedRatings,
+    codes: np.ndarray,
+    n_clusters: int,
+    checked: str | np.ndarray,
+    level: float,
+    n_resamples: int,
+    rng: Any,
+) -> PairedKappaResult:
+    """The paired bootstrap resampling clusters: per-cluster tables of A and B (G, K, K),
+    replicates ``m @ tables`` with ``m ~ Multinomial(G, 1/G)``."""
+    if n_clusters < 2:
+        raise WkappaError(
+            f"`cluster` must have at least 2 clusters; got {n_clusters}. Hint: without "
+            "clustering, leave `cluster` out."
+        )
+    k = first.n_categories
+    matrix = weight_matrix(checked, k)
+    size = n_clusters * k * k
+    flat_a = np.bincount(
+        (codes * k + first.true_index) * k + first.pred_index, minlength=size
+    ).reshape(n_clusters, k * k)
+    flat_b = np.bincount(
+        (codes * k + second.true_index) * k + second.pred_index, minlength=size
+    ).reshape(n_clusters, k * k)
+    table_a, table_b = flat_a.sum(axis=0).reshape(k, k), flat_b.sum(axis=0).reshape(k, k)
+    statistic_a = kappa_from_table(table_a, weights=checked, zero_division=math.nan)
+    statistic_b = kappa_from_table(table_b, weights=checked, zero_division=math.nan)
+    difference = statistic_a - statistic_b
+    n = int(table_a.sum())
+    labels, name = tuple(first.labels), weights_name(checked)
+    common = (level, "expanded-percentile", n_resamples)
+    if math.isnan(difference):
+        warn_undefined(
+            "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
+        )
+        interval = ConfidenceInterval(math.nan, math.nan, *common, n_resamples)
+        return PairedKappaResult(
+            statistic_a, statistic_b, difference, interval, math.nan, n, labels, name, n_clusters
+        )
+    generator = make_rng(rng)
+    probabilities = np.full(n_clusters, 1.0 / n_clusters)
+    parts = []
+    for chunk in bootstrap.chunk_sizes(n_resamples, n_clusters + 2 * k * k):
+        draws = generator.multinomial(n_clusters, probabilities, size=chunk).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            kappa_a = kappas((draws @ flat_a).reshape(chunk, k, k), matrix)
+            kappa_b = kappas((draws @ flat_b).reshape(chunk, k, k), matrix)
+        parts.append(np.asarray(kappa_a, dtype=np.float64) - np.asarray(kappa_b, dtype=np.float64))
+    differences, dropped = bootstrap.drop_undefined(np.concatenate(parts))
+    if differences.size == 0:
+        low = high = pvalue = math.nan
+    else:
+        low, high = bootstrap.percentile_interval(differences, expanded_level(level, n_clusters))
+        pvalue = expanded_pvalue(paired_pvalue(differences), n_clusters)
+    return PairedKappaResult(
+        statistic_a=statistic_a,
+        statistic_b=statistic_b,
+        difference=difference,
+        confidence_interval=ConfidenceInterval(low, high, *common, dropped),
+        pvalue=pvalue,
+        n=n,
+        labels=labels,
+        weights=name,
+        n_clusters=n_clusters,
+    )
 
 
 def paired_kappa_test_from_table(

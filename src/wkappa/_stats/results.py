@@ -455,6 +455,8 @@ class PairedKappaResult:
         The K categories.
     weights : str
         Weight name ('custom' for a matrix).
+    n_clusters : int or None
+        With ``cluster=``: the number of clusters G the bootstrap resampled (None otherwise).
 
     Examples
     --------
@@ -475,6 +477,7 @@ class PairedKappaResult:
     n: int | float
     labels: tuple[Any, ...]
     weights: str
+    n_clusters: int | None = None
 
     def __repr__(self) -> str:
         ci = self.confidence_interval
@@ -484,7 +487,12 @@ class PairedKappaResult:
             f"{ci.confidence_level:.0%} CI=[{ci.low:.6g}, {ci.high:.6g}], "
             f"pvalue={self.pvalue:.6g}, n={self.n:g}, K={len(self.labels)}, "
             f"weights={self.weights!r}, n_resamples={ci.n_resamples}, "
-            f"n_undefined={ci.n_undefined})"
+            f"n_undefined={ci.n_undefined}"
+            + (
+                f", cluster bootstrap over {self.n_clusters} clusters)"
+                if self.n_clusters is not None
+                else ")"
+            )
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -498,6 +506,7 @@ class PairedKappaResult:
             "n": self.n if isinstance(self.n, int) else float(self.n),
             "labels": [json_label(label) for label in self.labels],
             "weights": self.weights,
+            **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
         }
 
 
