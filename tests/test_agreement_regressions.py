@@ -358,3 +358,35 @@ def test_fleiss_exact_reference_matches():
     assert wk.agreement_from_counts(counts).statistic == pytest.approx(
         float(fleiss_exact(counts)), rel=1e-14
     )
+
+
+# ---------------------------------------------------------------- one two-rater statistic
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+@pytest.mark.parametrize("seed", range(5))
+def test_conger_and_pairwise_of_two_raters_are_weighted_kappa_bit_for_bit(weights, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    a = rng.integers(0, 5, n)
+    b = np.where(rng.random(n) < 0.6, a, rng.integers(0, 5, n))
+    expected = wk.weighted_kappa(a, b, weights=weights)
+    result = wk.agreement(np.column_stack([a, b]), coefficient="conger", weights=weights)
+    assert result.statistic == expected
+    assert result.pairwise()[0, 1] == expected
+    third = rng.integers(0, 5, n)
+    three = wk.agreement(np.column_stack([a, b, third]), coefficient="fleiss", weights=weights)
+    assert three.pairwise()[0, 1] == expected
+    assert three.pairwise()[1, 2] == wk.weighted_kappa(b, third, weights=weights)
+
+
+def test_panel_uses_the_two_rater_statistic():
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 4, 80)
+    panel = np.column_stack(
+        [np.where(rng.random(80) < 0.8, truth, rng.integers(0, 4, 80)) for _ in range(3)]
+    )
+    candidate = np.where(rng.random(80) < 0.6, truth, rng.integers(0, 4, 80))
+    result = wk.rater_vs_panel(panel, candidate, weights="quadratic", n_resamples=99, rng=0)
+    expected = [wk.weighted_kappa(candidate, panel[:, j], weights="quadratic") for j in range(3)]
+    assert result.candidate_vs_members.tolist() == expected

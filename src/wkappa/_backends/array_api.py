@@ -127,7 +127,7 @@ def _sample_weight(be: Backend, sample_weight: Any, n: int) -> Any:
 
 
 def _integral(be: Backend, x: Any, name: str) -> Any:
-    """int64 ratings; the same errors as :func:`wkappa._core.encode._integral_ratings`."""
+    """int64 ratings; the same errors as :func:`wkappa._core.encode.integral_ratings`."""
     xp = be.xp
     kind = be.kind(x)
     if kind in "bi":

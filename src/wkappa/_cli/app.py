@@ -139,7 +139,7 @@ def _compare(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(export=args.export_data)
+    return run_demo(main, export=args.export_data)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

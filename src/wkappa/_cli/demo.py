@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -74,9 +74,7 @@ def _in_directory(directory: Path) -> Iterator[None]:
         os.chdir(before)
 
 
-def _run(command: Sequence[str]) -> None:
-    from .app import main
-
+def _run(main: Callable[[list[str]], int], command: Sequence[str]) -> None:
     print("$ wkappa " + " ".join(command))
     with _in_directory(data_path(DATA_FILES[0]).parent):
         code = main([*command, "--quiet"])
@@ -128,8 +126,10 @@ def _rounded_kappa() -> float:
     return quadratic_weighted_kappa(grade, [int(r["pred_all"]) for r in rows])
 
 
-def run_demo(export: str | None = None) -> int:
-    """Print the demo; with ``export``, copy the bundled data files there instead."""
+def run_demo(main: Callable[[list[str]], int], export: str | None = None) -> int:
+    """Print the demo, running its commands with ``main`` (the command line's entry point,
+    passed in so that this module does not import the one that imports it); with
+    ``export``, copy the bundled data files there instead."""
     if export is not None:
         target = Path(export)
         target.mkdir(parents=True, exist_ok=True)
@@ -149,7 +149,7 @@ def run_demo(export: str | None = None) -> int:
     print("   Landis & Koch 1977): 1 = certain, 2 = probable, 3 = possible, 4 = doubtful MS.")
     print("   Each rated the same patients of two samples (Winnipeg, New Orleans).")
     print()
-    _run(MS_COMMAND)
+    _run(main, MS_COMMAND)
     print()
     print("Quadratic weights count a certain/probable disagreement as 1/9 of a certain/doubtful")
     print("one; with --weights unweighted every disagreement counts fully and kappa drops:")
@@ -161,7 +161,7 @@ def run_demo(export: str | None = None) -> int:
     print("3. Exact thresholds on out-of-fold predictions (diabetes data, 442 patients, grades")
     print("   0-4 = quintiles of disease progression, 5-fold cross-validated regression).")
     print()
-    _run(THRESHOLD_COMMAND)
+    _run(main, THRESHOLD_COMMAND)
     print()
     print(f"Rounding the same scores to the nearest grade instead: kappa {_rounded_kappa():.6f}.")
     print("Thresholds fitted on these scores are optimistic for them; fit them on out-of-fold")
@@ -171,7 +171,7 @@ def run_demo(export: str | None = None) -> int:
     print("4. Two models, one truth: the rounded predictions of that regression (pred_all)")
     print("   against a regression on the body-mass index alone (pred_bmi), paired bootstrap.")
     print()
-    _run(COMPARE_COMMAND)
+    _run(main, COMPARE_COMMAND)
     print()
     print("Try it yourself: wkappa demo --export-data DIR copies both files to DIR.")
     return 0

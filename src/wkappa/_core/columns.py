@@ -60,7 +60,7 @@ def is_missing_scalar(value: Any) -> bool:
     return pd is not None and (value is pd.NA or value is pd.NaT)
 
 
-def _as_array(obj: Any) -> np.ndarray:
+def as_array(obj: Any) -> np.ndarray:
     """``np.asarray`` that keeps mixed sequences as objects.
 
     numpy turns ``[0, "a"]`` into the strings ``["0", "a"]`` and ``["a", nan]`` into
@@ -114,7 +114,7 @@ def _is_nested(value: Any) -> bool:
     )
 
 
-def _object_column(values: np.ndarray, name: str) -> Column:
+def object_column(values: np.ndarray, name: str) -> Column:
     """Normalise an object array: find missing entries and narrow the dtype if possible."""
     missing = np.fromiter((is_missing_scalar(v) for v in values), dtype=bool, count=len(values))
     present = values[~missing]
@@ -136,7 +136,7 @@ def _object_column(values: np.ndarray, name: str) -> Column:
     ):
         filled = [0 if m else _exact_number(v) for v, m in zip(values, missing, strict=True)]
         try:
-            narrowed = _as_array(filled)
+            narrowed = as_array(filled)
         except OverflowError:
             raise WkappaError(
                 f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."
@@ -177,7 +177,7 @@ def _pandas_column(obj: Any, name: str) -> Column:
             merged = missing if column.missing is None else (missing | column.missing)
             return Column(column.values, merged)
         return column
-    return _object_column(np.asarray(obj.to_numpy(dtype=object)), name)
+    return object_column(np.asarray(obj.to_numpy(dtype=object)), name)
 
 
 def _polars_column(series: Any, name: str) -> Column:
@@ -205,7 +205,7 @@ def _polars_column(series: Any, name: str) -> Column:
             merged = missing if column.missing is None else (missing | column.missing)
             return Column(column.values, merged)
         return column
-    return _object_column(np.asarray(series.to_numpy(), dtype=object), name)
+    return object_column(np.asarray(series.to_numpy(), dtype=object), name)
 
 
 def _pyarrow_column(array: Any, name: str) -> Column:
@@ -228,7 +228,7 @@ def _pyarrow_column(array: Any, name: str) -> Column:
         array = array.fill_null(0 if pa.types.is_integer(array.type) else False)
     values = array.to_numpy(zero_copy_only=False)
     if values.dtype == object:
-        return _object_column(values, name)
+        return object_column(values, name)
     column = _numpy_column(values, name)
     if missing is not None:
         merged = missing if column.missing is None else (missing | column.missing)
@@ -242,7 +242,7 @@ def _numpy_column(values: np.ndarray, name: str) -> Column:
         raise WkappaError(f"`{name}` must be 1-D; got an array of shape {values.shape}.{hint}")
     kind = values.dtype.kind
     if kind == "O":
-        return _object_column(values, name)
+        return object_column(values, name)
     if kind in "US":
         return Column(values, None)
     if kind not in "biuf":
@@ -295,7 +295,7 @@ def to_column(obj: Any, name: str) -> Column:
     if isinstance(obj, np.ndarray):
         return _numpy_column(obj, name)
     try:
-        values = _as_array(obj)
+        values = as_array(obj)
     except (TypeError, ValueError) as exc:
         raise WkappaTypeError(f"`{name}` could not be read as a 1-D array: {exc}") from None
     if values.ndim == 0:

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
-from .columns import Column, _as_array, _object_column, to_column, to_host
+from .columns import Column, as_array, object_column, to_column, to_host
 from .columns import is_missing_scalar as is_missing_scalar
 from .label_spelling import Where, check_label_spellings
 from .options import NanPolicy, format_value, missing_rating_error
@@ -75,7 +75,7 @@ class EncodedRatings:
 # --------------------------------------------------------------------------- numeric checks
 
 
-def _integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
+def integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
     """Numeric ratings as int64, refusing inf and non-integer floats (never truncating)."""
     kind = values.dtype.kind
     if kind == "b":
@@ -166,7 +166,7 @@ def check_labels(labels: Any) -> np.ndarray:
             return exact  # non-empty (checked by the caller or below), unique, no missing
         labels = exact
     try:
-        array = _as_array(list(labels) if isinstance(labels, (range, tuple)) else to_host(labels))
+        array = as_array(list(labels) if isinstance(labels, (range, tuple)) else to_host(labels))
     except (TypeError, ValueError):
         raise WkappaError("`labels` could not be read as a 1-D sequence.") from None
     if array.ndim != 1:
@@ -174,7 +174,7 @@ def check_labels(labels: Any) -> np.ndarray:
     if array.size == 0:
         raise WkappaError("`labels` is empty; give at least one category.")
     if array.dtype.kind == "O":
-        column = _object_column(array, "labels")
+        column = object_column(array, "labels")
         if column.missing is not None:
             raise WkappaError("`labels` contains a missing value (None or NaN).")
         array = column.values
@@ -240,11 +240,11 @@ def raise_unknown_rating(value: Any, name: str, labels: np.ndarray | range) -> N
     )
 
 
-def _values_of(column: Column) -> np.ndarray:
+def values_of(column: Column) -> np.ndarray:
     """Plain values of a column (categories looked up for categorical codes)."""
     if column.categories is None:
         return column.values
-    categories = _as_array(column.categories)
+    categories = as_array(column.categories)
     codes = column.values
     if categories.size == 0:
         return np.zeros(len(codes), dtype=np.int64)
@@ -252,9 +252,9 @@ def _values_of(column: Column) -> np.ndarray:
     return values
 
 
-def _encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.ndarray:
+def encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.ndarray:
     if column.categories is not None:
-        categories = _as_array(column.categories)
+        categories = as_array(column.categories)
         used = np.unique(column.values)
         mapping = np.full(max(len(categories), 1), -1, dtype=np.int64)
         for code in used.tolist():
@@ -263,7 +263,7 @@ def _encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.nda
         return encoded
     values = column.values
     if values.dtype.kind == "f":
-        values = _integral_ratings(values, name) if labels.dtype.kind in "iub" else values
+        values = integral_ratings(values, name) if labels.dtype.kind in "iub" else values
     return _lookup(values, labels, name)
 
 
@@ -276,14 +276,14 @@ def _arithmetic_range(labels: range) -> bool:
 
 def _encode_with_range(column: Column, labels: range, name: str) -> np.ndarray:
     """Index of each rating in an integer ``range`` of labels, by arithmetic."""
-    values = _values_of(column)
+    values = values_of(column)
     if values.dtype.kind == "O":
-        values = _object_column(values, name).values
+        values = object_column(values, name).values
     if values.dtype.kind not in "biuf":
         if values.size:
             raise_unknown_rating(values[0], name, labels)
         return np.zeros(0, dtype=np.int64)
-    ratings = _integral_ratings(values, name)
+    ratings = integral_ratings(values, name)
     offset, remainder = np.divmod(ratings - labels.start, labels.step)
     bad = (remainder != 0) | (offset < 0) | (offset >= len(labels))
     if bad.any():
@@ -406,19 +406,19 @@ def encode_ratings(
         return EncodedRatings(true_index, pred_index, labels, weight)
     if labels is not None:
         label_array = check_labels(labels)
-        true_index = _encode_with_labels(true_col, label_array, "y_true")
-        pred_index = _encode_with_labels(pred_col, label_array, "y_pred")
+        true_index = encode_with_labels(true_col, label_array, "y_true")
+        pred_index = encode_with_labels(pred_col, label_array, "y_pred")
         return EncodedRatings(true_index, pred_index, tuple(label_array.tolist()), weight)
 
     categorical = shared_categories([true_col, pred_col], ordered, "`y_true` and `y_pred`")
     if categorical is not None:
         label_array = np.asarray(categorical)
-        true_index = _encode_with_labels(true_col, label_array, "y_true")
-        pred_index = _encode_with_labels(pred_col, label_array, "y_pred")
+        true_index = encode_with_labels(true_col, label_array, "y_true")
+        pred_index = encode_with_labels(pred_col, label_array, "y_pred")
         return EncodedRatings(true_index, pred_index, categorical, weight)
 
-    true_values = _values_of(true_col)
-    pred_values = _values_of(pred_col)
+    true_values = values_of(true_col)
+    pred_values = values_of(pred_col)
     numeric = true_values.dtype.kind in "biuf" and pred_values.dtype.kind in "biuf"
     if numeric:
         return _encode_integer_range(true_values, pred_values, lo, hi, weight)
@@ -509,8 +509,8 @@ def _encode_integer_range(
     weight: np.ndarray | None,
 ) -> EncodedRatings:
     """Every integer from min_rating to max_rating is a category (the Kaggle definition)."""
-    a = _integral_ratings(true_values, "y_true")
-    b = _integral_ratings(pred_values, "y_pred")
+    a = integral_ratings(true_values, "y_true")
+    b = integral_ratings(pred_values, "y_pred")
     if a.size == 0:  # every pair omitted
         first = 0 if lo is None else lo
         last = first if hi is None else hi

@@ -21,16 +21,17 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
-from .columns import Column, _object_column, to_column
+from .agreement import rows_to_counts
+from .columns import Column, object_column, to_column
 from .dependencies import is_dataframe, is_lazy_frame
 from .encode import (
-    _encode_with_labels,
-    _integral_ratings,
-    _values_of,
     check_labels,
     check_rating_bounds,
     check_table_size,
+    encode_with_labels,
+    integral_ratings,
     shared_categories,
+    values_of,
 )
 from .fused import parallel_section, use_parallel
 from .label_spelling import check_label_spellings
@@ -149,9 +150,7 @@ def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:
         if mixed:
             array = np.asarray(ratings, dtype=object)
     if array.dtype.kind == "O":
-        return None, [
-            _object_column(array[:, g], f"ratings[:, {g}]") for g in range(array.shape[1])
-        ]
+        return None, [object_column(array[:, g], f"ratings[:, {g}]") for g in range(array.shape[1])]
     if array.dtype.kind in "US":
         return None, [Column(array[:, g], None) for g in range(array.shape[1])]
     raise WkappaTypeError(f"`ratings` has an unsupported dtype {array.dtype}.")
@@ -226,13 +225,13 @@ def encode_rating_matrix(
         present = array if missing is None else array[~missing]
         if label_array is not None:
             codes = np.full((n, n_raters), -1, dtype=np.int64)
-            found = _encode_with_labels(Column(present.ravel(), None), label_array, "ratings")
+            found = encode_with_labels(Column(present.ravel(), None), label_array, "ratings")
             if missing is None:
                 codes[...] = found.reshape(n, n_raters)
             else:
                 codes[~missing] = found
             return RatingCodes(codes, tuple(label_array.tolist()))
-        values = _integral_ratings(present.ravel(), "ratings")
+        values = integral_ratings(present.ravel(), "ratings")
         if values.size == 0:
             raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
         first = int(values.min()) if lo is None else lo
@@ -270,13 +269,13 @@ def encode_rating_matrix(
         label_array = _shared_labels(kept, ordered, lo, hi)
     if label_array is not None:
         for g, (column, part) in enumerate(zip(columns, kept, strict=True)):
-            found = _encode_with_labels(part, label_array, "ratings")
+            found = encode_with_labels(part, label_array, "ratings")
             if column.missing is None:
                 codes[:, g] = found
             else:
                 codes[~column.missing, g] = found
         return RatingCodes(codes, tuple(label_array.tolist()))
-    values_list = [_integral_ratings(_values_of(part), "ratings") for part in kept]
+    values_list = [integral_ratings(values_of(part), "ratings") for part in kept]
     present = [v for v in values_list if v.size]
     low = min(int(v.min()) for v in present)
     high = max(int(v.max()) for v in present)
@@ -306,7 +305,7 @@ def _shared_labels(
     categories = shared_categories(columns, ordered, "The rater columns")
     if categories is not None:
         return np.asarray(categories)
-    values = [_values_of(c) for c in columns]
+    values = [values_of(c) for c in columns]
     if all(v.dtype.kind in "biuf" for v in values):
         return None
     if lo is not None or hi is not None:
@@ -330,15 +329,6 @@ def _shared_labels(
 
 
 # --------------------------------------------------------------------------- counting
-
-
-def item_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
-    """The (n, K) items x categories counts of a code matrix (``-1`` = missing)."""
-    n = codes.shape[0]
-    width = n_categories + 1
-    flat = (np.arange(n, dtype=np.int64) * width)[:, None] + (codes + 1)
-    counts = np.bincount(flat.ravel(), minlength=n * width).reshape(n, width)
-    return counts[:, 1:]
 
 
 def _rater_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
@@ -389,7 +379,7 @@ def aggregate_patterns(
 
 def count_patterns(codes: np.ndarray, n_categories: int) -> CountPatterns:
     """Count a code matrix into distinct patterns and rater x category counts (numpy route)."""
-    patterns, multiplicity = patterns_from_counts(item_counts(codes, n_categories))
+    patterns, multiplicity = patterns_from_counts(rows_to_counts(codes, n_categories))
     return CountPatterns(patterns, multiplicity, _rater_counts(codes, n_categories))
 
 
@@ -456,7 +446,7 @@ def fast_rows(
             _check_bounds(int(value), int(value), min_rating, max_rating)
         lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
         if bad >= 0:
-            _integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
+            integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
         if n_missing == ratings.size:
             raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
         if max(abs(lo_f), abs(hi_f)) >= 2**53:
@@ -470,7 +460,7 @@ def fast_rows(
             return None
     hist, n_missing, status, where, powers, dense, codes = outcome
     if status == 2:
-        _integral_ratings(ratings.ravel()[where : where + 1].astype(np.float64), "ratings")
+        integral_ratings(ratings.ravel()[where : where + 1].astype(np.float64), "ratings")
     if n_missing and nan_policy != "omit":
         return None  # the general route raises or propagates with the position
     if n_missing == ratings.size:

@@ -365,3 +365,46 @@ def krippendorff_metric(
     top = float(delta.max()) if delta.size else 0.0
     scaled: np.ndarray = delta / top if top > 0 else delta
     return scaled
+
+
+def check_agreement_weights(weights: Any) -> str | np.ndarray:
+    """Validate several raters' ``weights`` before K is known: the library's names or a
+    matrix (:func:`check_weights`), or one of Gwet's value-based names (kept as the name)."""
+    if isinstance(weights, str) and weights in GWET_WEIGHTS:
+        return weights
+    if isinstance(weights, str) and weights not in WEIGHT_NAMES:
+        names = ", ".join(repr(name) for name in (*WEIGHT_NAMES, *GWET_WEIGHTS))
+        raise WkappaError(
+            f"`weights` must be one of {names} or a (K, K) matrix of disagreement weights; "
+            f"got {format_value(weights)}."
+        )
+    return check_weights(weights)
+
+
+def agreement_weight_matrix(
+    weights: str | np.ndarray, k: int, coefficient: str, labels: Sequence[Any] | None = None
+) -> tuple[str, np.ndarray]:
+    """Which W several raters use: the name and the (K, K) disagreement matrix of weights
+    checked by :func:`check_agreement_weights` (Gwet's names on the category values)."""
+    if isinstance(weights, str) and weights in GWET_WEIGHTS:
+        values = category_values(labels if labels is not None else range(1, k + 1))
+        if weights == "ratio" and (values <= 0).any():
+            raise WkappaError(
+                "weights='ratio' needs positive category values (Gwet's ratio weights divide "
+                "by x_k + x_l). Hint: pass labels= with positive numbers."
+            )
+        return weights, gwet_weights(weights, values)
+    matrix = weight_matrix(weights, k).astype(np.float64)
+    if np.any(np.diag(matrix) != 0):
+        raise WkappaError(
+            "`weights` must have a zero diagonal for several raters (two equal ratings are "
+            "full agreement). Hint: agreement weights A convert to disagreement weights as "
+            "1 - A."
+        )
+    if coefficient in ("gwet", "percent") and matrix.max() > 1:
+        raise WkappaError(
+            f"`weights` for coefficient={coefficient!r} must lie in [0, 1]: Gwet's agreement "
+            "weights are 1 - W and this coefficient changes when W is rescaled. Hint: divide "
+            "the matrix by its largest entry."
+        )
+    return weights_name(weights), matrix

@@ -52,9 +52,9 @@ __all__ = [
 ]
 
 # Several raters (appended).
+from .agreement_result import AgreementResult
 from .panel import PanelComparison, rater_vs_panel
 from .several import (
-    AgreementResult,
     agreement,
     agreement_from_counts,
     agreement_from_rows,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .results import small_sample_reason
+from .intervals import small_sample_reason
 
 if TYPE_CHECKING:
     from .results import KappaResult

@@ -26,6 +26,7 @@ __all__ = [
     "json_label",
     "make_rng",
     "score_limits",
+    "small_sample_reason",
 ]
 
 
@@ -524,3 +525,22 @@ def hypothesis_variances(tables: np.ndarray, weights: np.ndarray, kappa0: float)
         variance = spread / n
     variance = np.where(np.isnan(own) | ~(n > 0.0), np.nan, variance)
     return variance.reshape(shape)
+
+
+# Where the large-sample (Wald) interval undercovers, from benchmarks/coverage_study.py: more
+# than 5% of the designs below 93% coverage at n < 100 whatever kappa, and up to n = 1000 when
+# kappa >= 0.8 (see BENCHMARKS.md, "Interval coverage at small n").
+SMALL_N = 100
+HIGH_KAPPA = 0.8
+HIGH_KAPPA_N = 1000
+
+
+def small_sample_reason(n: float, kappa: float) -> str | None:
+    """Why the asymptotic interval is likely to cover less than its level, or None."""
+    if math.isnan(kappa):
+        return None
+    if n < SMALL_N:
+        return f"n = {n:g} < {SMALL_N}"
+    if kappa >= HIGH_KAPPA and n < HIGH_KAPPA_N:
+        return f"kappa >= {HIGH_KAPPA:g} with n = {n:g} < {HIGH_KAPPA_N}"
+    return None

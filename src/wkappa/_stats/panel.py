@@ -10,15 +10,19 @@ from typing import Any
 import numpy as np
 
 from .._core import (
+    agreement_weight_matrix,
+    check_agreement_weights,
     check_choice,
     coefficient_from_sums,
     conger_features,
     features,
+    needs_order,
     rows_to_counts,
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
+from .agreement_diagnostics import pairwise
 from .intervals import (
     ConfidenceInterval,
     check_confidence_level,
@@ -27,7 +31,8 @@ from .intervals import (
     make_rng,
 )
 from .paired import paired_pvalue
-from .several import _CHUNK_CELLS, _check_weights_named, _checked_matrix, _ordered, _rating_rows
+from .resampling import multinomial_replicates
+from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
@@ -210,9 +215,9 @@ def rater_vs_panel(
     level = check_confidence_level(confidence_level)
     n_resamples = check_resamples(n_resamples)
     generator = make_rng(rng)
-    checked = _check_weights_named(weights)
+    checked = check_agreement_weights(weights)
     combined = _combine(ratings, candidate)
-    read = _rating_rows(combined, labels, min_rating, max_rating, _ordered(checked), "omit")
+    read = rating_rows(combined, labels, min_rating, max_rating, needs_order(checked), "omit")
     assert read is not None
     rows, multiplicity, categories, _ = read
     if not (rows[:, -1] >= 0).any():
@@ -222,7 +227,7 @@ def rater_vs_panel(
             UndefinedKappaWarning,
         )
     k = len(categories)
-    label, matrix = _checked_matrix(checked, k, name, categories)
+    label, matrix = agreement_weight_matrix(checked, k, name, categories)
     members = rows.shape[1] - 1
     pairs = [(members, j) for j in range(members)]
     pairs += [(j, m) for j in range(members) for m in range(j + 1, members)]
@@ -239,6 +244,13 @@ def rater_vs_panel(
         return values
 
     point = statistics(multiplicity.astype(np.float64)[None, :])[0]
+    if name == "conger":
+        # Cohen's kappa of each pair by the two-rater statistic (exact for named weights):
+        # the same numbers as wkappa.weighted_kappa on the pair's common items.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            exact = pairwise(rows, multiplicity, matrix)
+        point = np.array([exact[a, b] for a, b in pairs])
     with_candidate = point[:members]
     among = point[members:]
     candidate_mean = float(with_candidate.mean())
@@ -246,15 +258,13 @@ def rater_vs_panel(
     difference = candidate_mean - panel_mean
 
     n = int(multiplicity.sum())
-    probabilities = multiplicity / multiplicity.sum()
-    step = max(1, _CHUNK_CELLS // max(len(multiplicity), 1))
-    draws = []
-    for start in range(0, n_resamples, step):
-        size = min(step, n_resamples - start)
-        replicate = generator.multinomial(n, probabilities, size=size).astype(np.float64)
+
+    def difference_of(replicate: np.ndarray) -> np.ndarray:
         values = statistics(replicate)
-        draws.append(values[:, :members].mean(axis=1) - values[:, members:].mean(axis=1))
-    differences = np.concatenate(draws)
+        out: np.ndarray = values[:, :members].mean(axis=1) - values[:, members:].mean(axis=1)
+        return out
+
+    differences = multinomial_replicates(generator, multiplicity, n_resamples, difference_of)
     defined = differences[~np.isnan(differences)]
     n_undefined = differences.size - defined.size
     if defined.size == 0 or math.isnan(difference):

@@ -84,25 +84,6 @@ def interpretation(kappa: float) -> str:
     return "almost perfect"
 
 
-# Where the large-sample (Wald) interval undercovers, from benchmarks/coverage_study.py: more
-# than 5% of the designs below 93% coverage at n < 100 whatever kappa, and up to n = 1000 when
-# kappa >= 0.8 (see BENCHMARKS.md, "Interval coverage at small n").
-SMALL_N = 100
-HIGH_KAPPA = 0.8
-HIGH_KAPPA_N = 1000
-
-
-def small_sample_reason(n: float, kappa: float) -> str | None:
-    """Why the asymptotic interval is likely to cover less than its level, or None."""
-    if math.isnan(kappa):
-        return None
-    if n < SMALL_N:
-        return f"n = {n:g} < {SMALL_N}"
-    if kappa >= HIGH_KAPPA and n < HIGH_KAPPA_N:
-        return f"kappa >= {HIGH_KAPPA:g} with n = {n:g} < {HIGH_KAPPA_N}"
-    return None
-
-
 def _readonly(array: np.ndarray) -> np.ndarray:
     array = np.array(array, copy=True)
     array.setflags(write=False)

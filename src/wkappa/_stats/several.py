@@ -1,675 +1,60 @@
-"""Agreement among several raters: :func:`agreement`, :func:`agreement_from_counts`,
-:func:`krippendorff_alpha` and :class:`AgreementResult`.
+"""Agreement among several raters, the entry points: :func:`agreement`,
+:func:`agreement_from_counts`, :func:`krippendorff_alpha` and :func:`agreement_from_rows`.
 
-The coefficients and Gwet's linearised variance are in :mod:`wkappa._core.agreement`; this
-module validates the options, builds the compact state (distinct count patterns, or distinct
-rating rows for Conger) and does the inference.
+Every entry point runs the same stages as the two-rater ones: check the options once, read
+and encode the ratings (:mod:`wkappa._core.raters`: the reader of one, two and R columns),
+count them into the compact state (:mod:`wkappa._stats.agreement_state`), then build the
+result (:mod:`wkappa._stats.agreement_build`). The coefficients and Gwet's linearised
+variance are in :mod:`wkappa._core.agreement`, the weight matrices in
+:mod:`wkappa._core.weights`.
 """
 
 from __future__ import annotations
 
-import math
-import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from .._core import (
     COEFFICIENTS,
-    GWET_WEIGHTS,
     INT64_SAFE,
     KRIPPENDORFF_LEVELS,
     Alternative,
-    Estimate,
     aggregate_patterns,
-    category_values,
-    check_alternative,
+    agreement_weight_matrix,
+    check_agreement_weights,
     check_choice,
     check_labels,
     check_nan_policy,
     check_rating_bounds,
-    check_weights,
-    check_zero_division,
-    coefficient_from_sums,
-    conger_exact,
-    conger_features,
     distinct_rows,
     encode_rating_matrix,
     fast_rows,
     features,
-    format_value,
-    gwet_weights,
-    integer_weights,
     krippendorff_metric,
-    linearized_terms,
+    needs_order,
     patterns_from_counts,
     rows_to_counts,
-    t_ppf,
-    t_sf,
-    warn_at_caller,
-    weight_matrix,
-    weights_name,
 )
-from ..exceptions import UndefinedKappaWarning, WkappaError
-from . import bootstrap
-from .intervals import (
-    BootstrapMethod,
-    ConfidenceInterval,
-    check_confidence_level,
-    json_float,
-    json_label,
-    make_rng,
+from ..exceptions import WkappaError
+from .agreement_build import (
+    build_agreement,
+    check_inference,
+    propagated_agreement,
+    result_from_rows,
 )
+from .agreement_result import AgreementResult
+from .agreement_state import State
 
 __all__ = [
-    "AgreementResult",
     "agreement",
     "agreement_from_counts",
     "agreement_from_rows",
     "krippendorff_alpha",
     "rating_categories",
+    "rating_rows",
 ]
-
-_NAMES = {
-    "fleiss": "Fleiss' kappa",
-    "conger": "Conger's kappa",
-    "gwet": "Gwet's AC1",
-    "brennan_prediger": "Brennan-Prediger coefficient",
-    "krippendorff": "Krippendorff's alpha",
-    "percent": "percent agreement",
-}
-# Bootstrap replicates are reduced in chunks of about this many matrix cells.
-_CHUNK_CELLS = 2_000_000
-
-
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array = np.array(array, copy=True)
-    array.setflags(write=False)
-    return array
-
-
-@dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult:
-    """An agreement coefficient of several raters with Gwet's standard error.
-
-    Made by :func:`~wkappa.agreement`, :func:`~wkappa.agreement_from_counts` and
-    :func:`~wkappa.krippendorff_alpha`. It keeps the distinct items x categories count
-    patterns with their multiplicities (for Conger's kappa the distinct rating rows), never
-    the ratings.
-
-    Attributes
-    ----------
-    statistic : float
-        The coefficient ``(pa - pe) / (1 - pe)`` (nan, or ``zero_division``, when undefined).
-    coefficient : str
-        'fleiss', 'conger', 'gwet', 'brennan_prediger', 'krippendorff' or 'percent'.
-    weights : str
-        'unweighted', 'quadratic', 'linear', 'custom', or for :func:`krippendorff_alpha` the
-        level ('nominal', 'ordinal', 'interval', 'ratio').
-    weight_matrix : ndarray of shape (K, K)
-        Disagreement weights W (Gwet's agreement weights are ``1 - W``).
-    labels : tuple
-        The K categories in order.
-    percent_agreement : float
-        Observed (weighted) agreement ``pa``.
-    chance_agreement : float
-        Chance agreement ``pe`` of the coefficient.
-    n_items, n_raters, n_ratings : int
-        Items with at least one rating, rater columns, ratings.
-    standard_error : float
-        Gwet's linearised standard error (finite-population corrected when
-        ``population_size`` is given).
-    pvalue : float
-        P-value of H0: coefficient = 0 against ``alternative``, from ``statistic /
-        standard_error`` and Student's t with ``n_items - 1`` degrees of freedom. irrCAC
-        prints the one-sided ``alternative='greater'`` value.
-    alternative : {'two-sided', 'greater', 'less'}
-    population_size : int or None
-        N of the finite-population correction ``1 - n_items / N``.
-    """
-
-    statistic: float
-    coefficient: str
-    weights: str
-    weight_matrix: np.ndarray = field(repr=False)
-    labels: tuple[Any, ...]
-    percent_agreement: float
-    chance_agreement: float
-    n_items: int
-    n_raters: int
-    n_ratings: int
-    standard_error: float
-    pvalue: float
-    alternative: Alternative
-    population_size: int | None
-    _features: np.ndarray = field(repr=False)
-    _multiplicity: np.ndarray = field(repr=False)
-    _patterns: np.ndarray | None = field(default=None, repr=False)
-    _rows: np.ndarray | None = field(default=None, repr=False)
-    _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
-
-    @property
-    def degrees_of_freedom(self) -> int:
-        """``n_items - 1``: the t distribution of the p-value and the interval."""
-        return self.n_items - 1
-
-    def confidence_interval(
-        self,
-        confidence_level: float = 0.95,
-        *,
-        method: Literal["asymptotic", "jackknife", "bootstrap", "percentile", "bca"]
-        | BootstrapMethod = "asymptotic",
-    ) -> ConfidenceInterval:
-        """A two-sided confidence interval for the coefficient.
-
-        Parameters
-        ----------
-        confidence_level : float, default 0.95
-        method : {'asymptotic', 'jackknife', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
-            'asymptotic' (irrCAC's): ``statistic ± t(n-1) * standard_error``, the upper end
-            capped at 1 (the two-rater :meth:`KappaResult.confidence_interval` is the normal
-            interval of SAS and statsmodels instead). 'jackknife': the same with the
-            leave-one-item-out jackknife standard error. Bootstrap methods resample items
-            (a multinomial draw over the distinct count patterns, or rating rows for
-            Conger's kappa), percentile or BCa.
-
-        Returns
-        -------
-        ConfidenceInterval
-
-        Examples
-        --------
-        >>> import wkappa as wk
-        >>> ratings = [[1, 1, 1], [2, 2, 2], [1, 2, 3], [3, 3, 3], [2, 2, None], [1, 1, 2]]
-        >>> result = wk.agreement(ratings, coefficient="fleiss")
-        >>> low, high = result.confidence_interval()
-        >>> round(low, 4), high
-        (-0.156, 1.0)
-        """
-        level = check_confidence_level(confidence_level)
-        how = _check_interval_method(method)
-        df = self.degrees_of_freedom
-        if how in ("asymptotic", "jackknife"):
-            se = self.standard_error if how == "asymptotic" else self._jackknife_se()
-            if math.isnan(self.statistic) or math.isnan(se) or df < 1:
-                return ConfidenceInterval(math.nan, math.nan, level, how)
-            half = t_ppf(0.5 + level / 2.0, df) * se
-            return ConfidenceInterval(
-                self.statistic - half, min(1.0, self.statistic + half), level, how
-            )
-        assert isinstance(how, BootstrapMethod)
-        if math.isnan(self.statistic) or self.n_items < 2:  # one item: no sampling variation
-            return ConfidenceInterval(
-                math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
-            )
-        values = self._bootstrap(how.n_resamples, make_rng(how.rng))
-        values, dropped = bootstrap.drop_undefined(values)
-        if values.size == 0:
-            return ConfidenceInterval(
-                math.nan, math.nan, level, how.method, how.n_resamples, dropped
-            )
-        if how.method == "bca":
-            jack, counts = self._jackknife_values()
-            low, high = bootstrap.bca_interval(values, self.statistic, jack, counts, level)
-        else:
-            low, high = bootstrap.percentile_interval(values, level)
-        return ConfidenceInterval(low, high, level, how.method, how.n_resamples, dropped)
-
-    # ------------------------------------------------------------------ resampling
-
-    def _estimate(self, sums: np.ndarray) -> np.ndarray:
-        return coefficient_from_sums(
-            self.coefficient, sums, self.weight_matrix, self.n_raters
-        ).statistic
-
-    def _jackknife_values(self) -> tuple[np.ndarray, np.ndarray]:
-        """Leave-one-item-out coefficients of each distinct pattern, and multiplicities."""
-        total = self._multiplicity.astype(np.float64) @ self._features
-        values = np.empty(len(self._features))
-        step = max(1, _CHUNK_CELLS // max(self._features.shape[1], 1))
-        for start in range(0, len(values), step):
-            part = total[None, :] - self._features[start : start + step]
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                values[start : start + step] = self._estimate(part)
-        return values, self._multiplicity.astype(np.float64)
-
-    def _jackknife_se(self) -> float:
-        values, counts = self._jackknife_values()
-        if np.isnan(values).any() or self.n_items < 2:
-            return math.nan
-        n = counts.sum()
-        mean = float(counts @ values) / n
-        fraction = 0.0 if self.population_size is None else self.n_items / self.population_size
-        return math.sqrt((1.0 - fraction) * (n - 1) / n * float(counts @ (values - mean) ** 2))
-
-    def _bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        counts = self._multiplicity.astype(np.float64)
-        n = int(self._multiplicity.sum())
-        probabilities = counts / counts.sum()
-        m = len(counts)
-        out = np.empty(n_resamples)
-        step = max(1, _CHUNK_CELLS // max(m, self._features.shape[1], 1))
-        for start in range(0, n_resamples, step):
-            size = min(step, n_resamples - start)
-            draws = rng.multinomial(n, probabilities, size=size).astype(np.float64)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                out[start : start + size] = self._estimate(draws @ self._features)
-        return out
-
-    # ------------------------------------------------------------------ rater diagnostics
-
-    def _need_rows(self, what: str) -> tuple[np.ndarray, np.ndarray]:
-        if self._rows is None or self._row_multiplicity is None:
-            raise WkappaError(
-                f"{what} needs to know which rater gave which rating; this result was made "
-                "from counts. Hint: use wkappa.agreement with the items x raters ratings."
-            )
-        return self._rows, self._row_multiplicity
-
-    def per_category(self) -> dict[Any, float]:
-        """The coefficient of each category against all the others.
-
-        The ratings are collapsed to two categories, k and not-k, and the same coefficient
-        (unweighted) is computed; for ``coefficient='fleiss'`` these are Fleiss' (1971)
-        per-category kappas ``1 - sum_i r_ik (r_i - r_ik) / (n r (r - 1) p_k (1 - p_k))``
-        (complete data). Undefined values (a category never or always used) are nan.
-
-        Returns
-        -------
-        dict
-            ``{label: coefficient}`` in the order of ``labels``.
-
-        Examples
-        --------
-        >>> import wkappa as wk
-        >>> ratings = [[1, 1, 1], [2, 2, 2], [1, 2, 2], [3, 3, 3], [2, 2, 3], [1, 1, 2]]
-        >>> {k: round(v, 4) for k, v in wk.agreement(ratings).per_category().items()}
-        {1: 0.5, 2: 0.325, 3: 0.6786}
-        """
-        binary = 1.0 - np.eye(2)
-        out: dict[Any, float] = {}
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            for index, label in enumerate(self.labels):
-                if self.coefficient == "conger":
-                    rows, multiplicity = self._need_rows("per_category() of Conger's kappa")
-                    collapsed = np.where(rows < 0, -1, (rows == index).astype(np.int64))
-                    sums = multiplicity.astype(np.float64) @ conger_features(collapsed, 2, binary)
-                else:
-                    assert self._patterns is not None
-                    hits = self._patterns[:, index]
-                    two = np.column_stack([hits, self._patterns.sum(axis=1) - hits])
-                    sums = self._multiplicity.astype(np.float64) @ features(two, binary)
-                value = coefficient_from_sums(
-                    self.coefficient, sums[None, :], binary, self.n_raters
-                ).statistic[0]
-                out[label] = float(value)
-        return out
-
-    def pairwise(self) -> np.ndarray:
-        """The R x R matrix of two-rater weighted kappas (Cohen's, with this result's
-        weights) over the items both raters rated; the diagonal is 1.
-
-        Light's kappa (Light 1971) is the mean of the off-diagonal entries:
-        ``m[np.triu_indices(len(m), 1)].mean()``. A pair with an undefined kappa (no common
-        item, or ``1 - pe = 0``) is nan.
-
-        Returns
-        -------
-        ndarray of shape (R, R)
-        """
-        rows, multiplicity = self._need_rows("pairwise()")
-        n_raters = rows.shape[1]
-        k = len(self.labels)
-        weights = self.weight_matrix
-        out = np.eye(n_raters)
-        for g in range(n_raters):
-            for h in range(g + 1, n_raters):
-                both = (rows[:, g] >= 0) & (rows[:, h] >= 0)
-                cells = rows[both, g] * k + rows[both, h]
-                table = np.bincount(cells, weights=multiplicity[both], minlength=k * k)
-                observed = float(np.sum(weights.ravel() * table))
-                n = float(table.sum())
-                table2 = table.reshape(k, k)
-                expected = float(table2.sum(axis=1) @ weights @ table2.sum(axis=0))
-                value = 1.0 - n * observed / expected if expected > 0 and n > 0 else math.nan
-                out[g, h] = out[h, g] = value
-        return out
-
-    def leave_one_rater_out(self) -> np.ndarray:
-        """The coefficient recomputed without each rater in turn, shape (R,).
-
-        A rater whose removal raises the coefficient most agrees least with the rest. Values
-        that are undefined without the rater (fewer than two raters left, no item rated
-        twice) are nan.
-        """
-        rows, multiplicity = self._need_rows("leave_one_rater_out()")
-        n_raters = rows.shape[1]
-        out = np.full(n_raters, math.nan)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            for g in range(n_raters):
-                rest = np.delete(rows, g, axis=1)
-                if rest.shape[1] < 2:
-                    continue
-                try:
-                    result = _from_rows(
-                        self.coefficient, self.weights, self.weight_matrix, rest, multiplicity,
-                        self.labels, int(np.count_nonzero(rest >= 0)), math.nan, None,
-                        self.alternative,
-                    )  # fmt: skip
-                except WkappaError:
-                    continue
-                out[g] = result.statistic
-        return out
-
-    # ------------------------------------------------------------------ reports
-
-    @property
-    def name(self) -> str:
-        """The coefficient's name ('Gwet's AC2' for weighted AC)."""
-        if self.coefficient == "gwet" and self.weights != "unweighted":
-            return "Gwet's AC2"
-        return _NAMES[self.coefficient]
-
-    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
-        """JSON-ready summary (nan becomes None) with the asymptotic interval."""
-        return {
-            "coefficient": self.coefficient,
-            "name": self.name,
-            "statistic": json_float(self.statistic),
-            "standard_error": json_float(self.standard_error),
-            "pvalue": json_float(self.pvalue),
-            "alternative": self.alternative,
-            "percent_agreement": json_float(self.percent_agreement),
-            "chance_agreement": json_float(self.chance_agreement),
-            "n_items": self.n_items,
-            "n_raters": self.n_raters,
-            "n_ratings": self.n_ratings,
-            "population_size": self.population_size,
-            "labels": [json_label(label) for label in self.labels],
-            "weights": self.weights,
-            "weight_matrix": self.weight_matrix.tolist(),
-            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
-        }
-
-    def explain(self) -> str:
-        """The computation in words and numbers: pa, pe, the coefficient and its interval."""
-        ci = self.confidence_interval()
-        lines = [
-            f"{self.name} ({self.weights} weights), {self.n_items} items, "
-            f"{self.n_raters} raters, {self.n_ratings} ratings, K = {len(self.labels)} "
-            f"categories {format_value(list(self.labels))}",
-            f"observed agreement   pa = {self.percent_agreement:.6g}"
-            "  (mean over items with two ratings or more of the share of agreeing rater "
-            "pairs, weighted by A = 1 - W)",
-            f"chance agreement     pe = {self.chance_agreement:.6g}  ({_CHANCE[self.coefficient]})",
-            f"coefficient  (pa - pe) / (1 - pe) = {self.statistic:.6g}",
-            f"standard error {self.standard_error:.6g} (Gwet's linearisation"
-            + (
-                f", finite-population corrected for N = {self.population_size})"
-                if self.population_size
-                else ")"
-            ),
-            f"95% interval [{ci.low:.6g}, {ci.high:.6g}] (estimate ± t({self.degrees_of_freedom})"
-            " x SE, upper end capped at 1)",
-            f"p-value {self.pvalue:.6g} ({self.alternative}, H0: coefficient = 0)",
-        ]
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        low, high = self.confidence_interval()
-        return (
-            f"AgreementResult(coefficient={self.coefficient!r}, statistic={self.statistic:.6g}, "
-            f"standard_error={self.standard_error:.6g}, 95% CI=[{low:.6g}, {high:.6g}], "
-            f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
-            f"percent_agreement={self.percent_agreement:.6g}, "
-            f"chance_agreement={self.chance_agreement:.6g}, n_items={self.n_items}, "
-            f"n_raters={self.n_raters}, n_ratings={self.n_ratings}, K={len(self.labels)}, "
-            f"weights={self.weights!r})"
-        )
-
-
-_CHANCE = {
-    "fleiss": "sum_kl A_kl pi_k pi_l, pi_k = mean over items of r_ik / r_i",
-    "conger": "sum_kl A_kl (pbar_k pbar_l - s2_kl / R) from each rater's category shares",
-    "gwet": "sum(A) / (K (K - 1)) * sum_k pi_k (1 - pi_k)",
-    "brennan_prediger": "sum(A) / K^2",
-    "krippendorff": "sum_kl A_kl pi_k pi_l over the pairable ratings",
-    "percent": "none",
-}
-
-
-def _check_interval_method(method: Any) -> str | BootstrapMethod:
-    if isinstance(method, BootstrapMethod):
-        return method
-    if method in ("asymptotic", "jackknife"):
-        return str(method)
-    if method == "bootstrap":
-        return BootstrapMethod()
-    if method in ("percentile", "bca"):
-        return BootstrapMethod(method=method)
-    raise WkappaError(
-        "`method` must be 'asymptotic', 'jackknife', 'bootstrap' or a BootstrapMethod(...); "
-        f"got {format_value(method)}."
-    )
-
-
-# --------------------------------------------------------------------------- option checks
-
-
-def _check_population(population_size: Any) -> int | None:
-    if population_size is None:
-        return None
-    if isinstance(population_size, (float, np.floating)) and population_size == math.inf:
-        return None  # irrCAC's default N = Inf: an infinite population, no correction
-    if (
-        isinstance(population_size, bool)
-        or not isinstance(population_size, (int, np.integer, float))
-        or not (float(population_size) >= 1 and float(population_size) == int(population_size))
-    ):
-        raise WkappaError(
-            "`population_size` must be a positive whole number (the N of the finite-population "
-            f"correction), or None / inf for no correction; got {format_value(population_size)}."
-        )
-    return int(population_size)
-
-
-def _check_inference(
-    zero_division: Any, population_size: Any, alternative: Any
-) -> tuple[Any, int | None, Alternative]:
-    """The checked ``zero_division``, ``population_size`` and ``alternative``."""
-    return (
-        check_zero_division(zero_division),
-        _check_population(population_size),
-        check_alternative(alternative),
-    )
-
-
-def _ordered(weights: Any) -> bool:
-    """Whether checked weights need ordered categories (every weighting but 'unweighted')."""
-    return not (isinstance(weights, str) and weights == "unweighted")
-
-
-def _check_weights_named(weights: Any) -> Any:
-    """The library's weights, or one of Gwet's named weights (kept as the name)."""
-    if isinstance(weights, str) and weights in GWET_WEIGHTS:
-        return weights
-    if isinstance(weights, str) and weights not in ("unweighted", "quadratic", "linear"):
-        names = ", ".join(
-            repr(name) for name in ("unweighted", "quadratic", "linear", *GWET_WEIGHTS)
-        )
-        raise WkappaError(
-            f"`weights` must be one of {names} or a (K, K) matrix of disagreement weights; "
-            f"got {format_value(weights)}."
-        )
-    return check_weights(weights)
-
-
-def _checked_matrix(
-    weights: Any, k: int, coefficient: str, labels: Sequence[Any] | None = None
-) -> tuple[str, np.ndarray]:
-    if isinstance(weights, str) and weights in GWET_WEIGHTS:
-        values = category_values(labels if labels is not None else range(1, k + 1))
-        if weights == "ratio" and (values <= 0).any():
-            raise WkappaError(
-                "weights='ratio' needs positive category values (Gwet's ratio weights divide "
-                "by x_k + x_l). Hint: pass labels= with positive numbers."
-            )
-        return weights, gwet_weights(weights, values)
-    checked = check_weights(weights)
-    matrix = weight_matrix(checked, k).astype(np.float64)
-    if np.any(np.diag(matrix) != 0):
-        raise WkappaError(
-            "`weights` must have a zero diagonal for several raters (two equal ratings are "
-            "full agreement). Hint: agreement weights A convert to disagreement weights as "
-            "1 - A."
-        )
-    if coefficient in ("gwet", "percent") and matrix.max() > 1:
-        raise WkappaError(
-            f"`weights` for coefficient={coefficient!r} must lie in [0, 1]: Gwet's agreement "
-            "weights are 1 - W and this coefficient changes when W is rescaled. Hint: divide "
-            "the matrix by its largest entry."
-        )
-    return weights_name(checked), matrix
-
-
-# --------------------------------------------------------------------------- building
-
-
-def _undefined(zero_division: Any, coefficient: str) -> float:
-    message = (
-        f"{_NAMES[coefficient]} is undefined: the chance disagreement 1 - pe is zero (for "
-        "example every rating is in one category, or there is a single category)."
-    )
-    if zero_division == "raise":
-        raise WkappaError(message + " Hint: zero_division='warn' returns nan.")
-    if zero_division == "warn":
-        warn_at_caller(message + " Returning nan.", UndefinedKappaWarning)
-        return math.nan
-    return float(zero_division)
-
-
-def _pvalue(statistic: float, se: float, df: int, alternative: str) -> float:
-    if math.isnan(statistic) or math.isnan(se) or df < 1:
-        return math.nan
-    if se == 0:
-        if statistic == 0:
-            return math.nan
-        t = math.copysign(math.inf, statistic)
-    else:
-        t = statistic / se
-    if alternative == "greater":
-        return t_sf(t, df)
-    if alternative == "less":
-        return t_sf(-t, df)
-    return min(1.0, 2.0 * t_sf(abs(t), df))
-
-
-def _build(
-    coefficient: str,
-    weights_label: str,
-    matrix: np.ndarray,
-    labels: Sequence[Any],
-    feature_rows: np.ndarray,
-    multiplicity: np.ndarray,
-    n_raters: int,
-    n_ratings: int,
-    zero_division: Any,
-    population_size: int | None,
-    alternative: Alternative,
-    patterns: np.ndarray | None,
-    rows: np.ndarray | None,
-    row_multiplicity: np.ndarray | None = None,
-) -> AgreementResult:
-    w = multiplicity.astype(np.float64)
-    sums = (w @ feature_rows)[None, :]
-    n_items = int(multiplicity.sum())
-    if population_size is not None and population_size < n_items:
-        raise WkappaError(
-            f"`population_size` = {population_size} is smaller than the {n_items} items "
-            "rated; it is the number of items in the population the sample was drawn from."
-        )
-    if sums[0, 1] == 0:
-        raise WkappaError(
-            "No item has two ratings or more, so no pair of raters can agree or disagree. "
-            "Hint: agreement needs items rated by at least two raters."
-        )
-    estimate: Estimate = coefficient_from_sums(coefficient, sums, matrix, n_raters)
-    statistic = float(estimate.statistic[0])
-    if coefficient == "conger" and rows is not None:
-        # Exact rational arithmetic (named weights in int64); the float value stays for the
-        # standard error and the resampling intervals.
-        integer = integer_weights(matrix, len(labels))
-        assert patterns is not None
-        merged, merged_counts = aggregate_patterns(patterns, multiplicity)
-        exact = conger_exact(rows, multiplicity, merged, merged_counts, matrix, integer)
-        if exact is not None:
-            statistic = exact
-    se = math.nan
-    if math.isnan(statistic):
-        statistic = _undefined(zero_division, coefficient)
-    elif n_items >= 2:
-        linear = linearized_terms(
-            coefficient, feature_rows, multiplicity, matrix, estimate, patterns, rows
-        )
-        used = linear.multiplicity.astype(np.float64)
-        n_used = float(used.sum())
-        fraction = 0.0 if population_size is None else linear.n_items / population_size
-        if n_used >= 2:
-            spread = float(used @ (linear.terms - linear.centre) ** 2)
-            se = math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
-    pvalue = _pvalue(statistic, se, n_items - 1, alternative)
-    return AgreementResult(
-        statistic=statistic,
-        coefficient=coefficient,
-        weights=weights_label,
-        weight_matrix=matrix,
-        labels=tuple(labels),
-        percent_agreement=float(estimate.percent_agreement[0]),
-        chance_agreement=float(estimate.chance_agreement[0]),
-        n_items=n_items,
-        n_raters=n_raters,
-        n_ratings=n_ratings,
-        standard_error=se,
-        pvalue=pvalue,
-        alternative=alternative,
-        population_size=population_size,
-        _features=feature_rows,
-        _multiplicity=multiplicity,
-        _patterns=patterns,
-        _rows=rows,
-        _row_multiplicity=multiplicity if row_multiplicity is None else row_multiplicity,
-    )
-
-
-def _propagated(coefficient: str, weights: Any, alternative: Alternative) -> AgreementResult:
-    nan = math.nan
-    return AgreementResult(
-        nan,
-        coefficient,
-        weights if isinstance(weights, str) else "custom",
-        np.zeros((0, 0)),
-        (),
-        nan,
-        nan,
-        0,
-        0,
-        0,
-        nan,
-        nan,
-        alternative,
-        None,
-        np.zeros((0, 1)),
-        np.zeros(0, dtype=np.int64),
-    )
 
 
 def agreement(
@@ -763,19 +148,19 @@ def agreement(
     """
     name = check_choice(coefficient, "coefficient", COEFFICIENTS)
     policy = check_nan_policy(nan_policy)
-    zero, population, side = _check_inference(zero_division, population_size, alternative)
-    checked = _check_weights_named(weights)
-    read = _rating_rows(ratings, labels, min_rating, max_rating, _ordered(checked), policy)
+    zero, population, side = check_inference(zero_division, population_size, alternative)
+    checked = check_agreement_weights(weights)
+    read = rating_rows(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
     if read is None:
-        return _propagated(name, weights, side)
+        return propagated_agreement(name, weights, side)
     rows, multiplicity, categories, n_ratings = read
-    label, matrix = _checked_matrix(checked, len(categories), name, categories)
-    return _from_rows(
+    label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
+    return result_from_rows(
         name, label, matrix, rows, multiplicity, categories, n_ratings, zero, population, side
     )
 
 
-def _rating_rows(
+def rating_rows(
     ratings: Any,
     labels: Any,
     min_rating: Any,
@@ -812,38 +197,6 @@ def _encoded(
         nan_policy=policy,  # type: ignore[arg-type]
     )
     return None if encoded is None else (encoded.codes, encoded.labels)
-
-
-def _from_rows(
-    name: str,
-    label: str,
-    matrix: np.ndarray,
-    rows: np.ndarray,
-    multiplicity: np.ndarray,
-    categories: Sequence[Any],
-    n_ratings: int,
-    zero: Any,
-    population: int | None,
-    side: Alternative,
-) -> AgreementResult:
-    """A coefficient from the distinct rating rows (kept in the result for the rater
-    diagnostics)."""
-    k = len(categories)
-    if name == "conger":
-        # A rater column without ratings stays (n_raters, pairwise() and
-        # leave_one_rater_out() follow the input's columns) but takes no part in pe.
-        rated = ((rows >= 0) & (multiplicity[:, None] > 0)).any(axis=0)
-        if np.count_nonzero(rated) < 2:
-            raise WkappaError("Conger's kappa needs at least two raters with ratings.")
-        return _build(
-            name, label, matrix, categories, conger_features(rows, k, matrix), multiplicity,
-            rows.shape[1], n_ratings, zero, population, side, rows_to_counts(rows, k), rows,
-        )  # fmt: skip
-    patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
-    return _build(
-        name, label, matrix, categories, features(patterns, matrix), counts, rows.shape[1],
-        n_ratings, zero, population, side, patterns, rows, multiplicity,
-    )  # fmt: skip
 
 
 def _read_counts(counts: Any) -> np.ndarray:
@@ -917,7 +270,7 @@ def agreement_from_counts(
             "which rating. Hint: pass the items x raters ratings to wkappa.agreement, or use "
             "coefficient='fleiss'."
         )
-    zero, population, side = _check_inference(zero_division, population_size, alternative)
+    zero, population, side = check_inference(zero_division, population_size, alternative)
     array = _read_counts(counts)
     k = array.shape[1]
     if labels is None:
@@ -928,17 +281,17 @@ def agreement_from_counts(
             raise WkappaError(
                 f"`labels` has {len(names)} categories but `counts` has K = {k} columns."
             )
-    label, matrix = _checked_matrix(_check_weights_named(weights), k, name, names)
+    label, matrix = agreement_weight_matrix(check_agreement_weights(weights), k, name, names)
     patterns, multiplicity = patterns_from_counts(array)
     if multiplicity.size == 0:
         raise WkappaError("`counts` has no ratings at all: every row is zero.")
     n_raters = int(patterns.sum(axis=1).max())
     # Exact: the sum can pass 2**63 even when every row total is below 2**62.
     n_ratings = int(multiplicity.astype(object) @ patterns.sum(axis=1).astype(object))
-    return _build(
-        name, label, matrix, names, features(patterns, matrix), multiplicity, n_raters,
-        n_ratings, zero, population, side, patterns, None,
-    )  # fmt: skip
+    state = State(features(patterns, matrix), multiplicity, patterns, None, None)
+    return build_agreement(
+        name, label, matrix, names, state, n_raters, n_ratings, zero, population, side
+    )
 
 
 def krippendorff_alpha(
@@ -1004,18 +357,19 @@ def krippendorff_alpha(
     """
     check_choice(level, "level", KRIPPENDORFF_LEVELS)
     policy = check_nan_policy(nan_policy)
-    zero, population, side = _check_inference(zero_division, population_size, alternative)
-    read = _rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
+    zero, population, side = check_inference(zero_division, population_size, alternative)
+    read = rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
-        return _propagated("krippendorff", "unweighted", side)
+        return propagated_agreement("krippendorff", "unweighted", side)
     rows, multiplicity, categories, n_ratings = read
     k = len(categories)
     patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
     pairable = patterns.sum(axis=1) >= 2
     matrix = krippendorff_metric(level, categories, counts[pairable] @ patterns[pairable])
-    return _build(
-        "krippendorff", level, matrix, categories, features(patterns, matrix), counts,
-        rows.shape[1], n_ratings, zero, population, side, patterns, rows, multiplicity,
+    state = State(features(patterns, matrix), counts, patterns, rows, multiplicity)
+    return build_agreement(
+        "krippendorff", level, matrix, categories, state, rows.shape[1], n_ratings, zero,
+        population, side,
     )  # fmt: skip
 
 
@@ -1023,8 +377,8 @@ def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[
     """The categories :func:`agreement` uses for ``ratings`` without ``labels``: the
     integer range, or an ordered categorical's categories, or (unweighted) the sorted
     values."""
-    checked = _check_weights_named(weights)
-    encoded = encode_rating_matrix(ratings, ordered=_ordered(checked), nan_policy="omit")
+    checked = check_agreement_weights(weights)
+    encoded = encode_rating_matrix(ratings, ordered=needs_order(checked), nan_policy="omit")
     assert encoded is not None
     return encoded.labels
 
@@ -1063,14 +417,14 @@ def agreement_from_rows(
     """
     name = check_choice(coefficient, "coefficient", COEFFICIENTS)
     policy = check_nan_policy(nan_policy)
-    zero, population, side = _check_inference(zero_division, population_size, alternative)
-    checked = _check_weights_named(weights)
+    zero, population, side = check_inference(zero_division, population_size, alternative)
+    checked = check_agreement_weights(weights)
     counts = np.asarray(multiplicity)
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
         raise WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
-    encoded = _encoded(rows, labels, min_rating, max_rating, _ordered(checked), policy)
+    encoded = _encoded(rows, labels, min_rating, max_rating, needs_order(checked), policy)
     if encoded is None:
-        return _propagated(name, weights, side)
+        return propagated_agreement(name, weights, side)
     codes, categories = encoded
     if len(counts) != len(codes):
         raise WkappaError(
@@ -1079,7 +433,7 @@ def agreement_from_rows(
     keep = (counts > 0) & (codes >= 0).any(axis=1)
     codes, counts = codes[keep], counts[keep].astype(np.int64)
     n_ratings = int(counts @ (codes >= 0).sum(axis=1))
-    label, matrix = _checked_matrix(checked, len(categories), name, categories)
-    return _from_rows(
+    label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
+    return result_from_rows(
         name, label, matrix, codes, counts, categories, n_ratings, zero, population, side
     )

@@ -1,0 +1,346 @@
+"""The result of several raters' agreement: :class:`AgreementResult` (made by
+:mod:`wkappa._stats.agreement_build`), its intervals and diagnostics."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from .._core import Alternative, coefficient_from_sums, format_value, t_ppf
+from ..exceptions import WkappaError
+from . import bootstrap
+from .agreement_diagnostics import leave_one_rater_out, need_rows, pairwise, per_category
+from .intervals import (
+    BootstrapMethod,
+    ConfidenceInterval,
+    check_confidence_level,
+    json_float,
+    json_label,
+    make_rng,
+)
+from .resampling import jackknife_se, jackknife_values, multinomial_replicates
+
+__all__ = ["COEFFICIENT_NAMES", "AgreementResult", "check_interval_method"]
+
+COEFFICIENT_NAMES = {
+    "fleiss": "Fleiss' kappa",
+    "conger": "Conger's kappa",
+    "gwet": "Gwet's AC1",
+    "brennan_prediger": "Brennan-Prediger coefficient",
+    "krippendorff": "Krippendorff's alpha",
+    "percent": "percent agreement",
+}
+
+
+def _readonly(array: np.ndarray) -> np.ndarray:
+    array = np.array(array, copy=True)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class AgreementResult:
+    """An agreement coefficient of several raters with Gwet's standard error.
+
+    Made by :func:`~wkappa.agreement`, :func:`~wkappa.agreement_from_counts` and
+    :func:`~wkappa.krippendorff_alpha`. It keeps the distinct items x categories count
+    patterns with their multiplicities (for Conger's kappa the distinct rating rows), never
+    the ratings.
+
+    Attributes
+    ----------
+    statistic : float
+        The coefficient ``(pa - pe) / (1 - pe)`` (nan, or ``zero_division``, when undefined).
+    coefficient : str
+        'fleiss', 'conger', 'gwet', 'brennan_prediger', 'krippendorff' or 'percent'.
+    weights : str
+        'unweighted', 'quadratic', 'linear', 'custom', or for :func:`krippendorff_alpha` the
+        level ('nominal', 'ordinal', 'interval', 'ratio').
+    weight_matrix : ndarray of shape (K, K)
+        Disagreement weights W (Gwet's agreement weights are ``1 - W``).
+    labels : tuple
+        The K categories in order.
+    percent_agreement : float
+        Observed (weighted) agreement ``pa``.
+    chance_agreement : float
+        Chance agreement ``pe`` of the coefficient.
+    n_items, n_raters, n_ratings : int
+        Items with at least one rating, rater columns, ratings.
+    standard_error : float
+        Gwet's linearised standard error (finite-population corrected when
+        ``population_size`` is given).
+    pvalue : float
+        P-value of H0: coefficient = 0 against ``alternative``, from ``statistic /
+        standard_error`` and Student's t with ``n_items - 1`` degrees of freedom. irrCAC
+        prints the one-sided ``alternative='greater'`` value.
+    alternative : {'two-sided', 'greater', 'less'}
+    population_size : int or None
+        N of the finite-population correction ``1 - n_items / N``.
+    """
+
+    statistic: float
+    coefficient: str
+    weights: str
+    weight_matrix: np.ndarray = field(repr=False)
+    labels: tuple[Any, ...]
+    percent_agreement: float
+    chance_agreement: float
+    n_items: int
+    n_raters: int
+    n_ratings: int
+    standard_error: float
+    pvalue: float
+    alternative: Alternative
+    population_size: int | None
+    _features: np.ndarray = field(repr=False)
+    _multiplicity: np.ndarray = field(repr=False)
+    _patterns: np.ndarray | None = field(default=None, repr=False)
+    _rows: np.ndarray | None = field(default=None, repr=False)
+    _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
+
+    @property
+    def degrees_of_freedom(self) -> int:
+        """``n_items - 1``: the t distribution of the p-value and the interval."""
+        return self.n_items - 1
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        method: Literal["asymptotic", "jackknife", "bootstrap", "percentile", "bca"]
+        | BootstrapMethod = "asymptotic",
+    ) -> ConfidenceInterval:
+        """A two-sided confidence interval for the coefficient.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : {'asymptotic', 'jackknife', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
+            'asymptotic' (irrCAC's): ``statistic ± t(n-1) * standard_error``, the upper end
+            capped at 1 (the two-rater :meth:`KappaResult.confidence_interval` is the normal
+            interval of SAS and statsmodels instead). 'jackknife': the same with the
+            leave-one-item-out jackknife standard error. Bootstrap methods resample items
+            (a multinomial draw over the distinct count patterns, or rating rows for
+            Conger's kappa), percentile or BCa.
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> ratings = [[1, 1, 1], [2, 2, 2], [1, 2, 3], [3, 3, 3], [2, 2, None], [1, 1, 2]]
+        >>> result = wk.agreement(ratings, coefficient="fleiss")
+        >>> low, high = result.confidence_interval()
+        >>> round(low, 4), high
+        (-0.156, 1.0)
+        """
+        level = check_confidence_level(confidence_level)
+        how = check_interval_method(method)
+        df = self.degrees_of_freedom
+        if how in ("asymptotic", "jackknife"):
+            se = self.standard_error if how == "asymptotic" else self._jackknife_se()
+            if math.isnan(self.statistic) or math.isnan(se) or df < 1:
+                return ConfidenceInterval(math.nan, math.nan, level, how)
+            half = t_ppf(0.5 + level / 2.0, df) * se
+            return ConfidenceInterval(
+                self.statistic - half, min(1.0, self.statistic + half), level, how
+            )
+        assert isinstance(how, BootstrapMethod)
+        if math.isnan(self.statistic) or self.n_items < 2:  # one item: no sampling variation
+            return ConfidenceInterval(
+                math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
+            )
+        values = self._bootstrap(how.n_resamples, make_rng(how.rng))
+        values, dropped = bootstrap.drop_undefined(values)
+        if values.size == 0:
+            return ConfidenceInterval(
+                math.nan, math.nan, level, how.method, how.n_resamples, dropped
+            )
+        if how.method == "bca":
+            jack, counts = self._jackknife_values()
+            low, high = bootstrap.bca_interval(values, self.statistic, jack, counts, level)
+        else:
+            low, high = bootstrap.percentile_interval(values, level)
+        return ConfidenceInterval(low, high, level, how.method, how.n_resamples, dropped)
+
+    # ------------------------------------------------------------------ resampling
+
+    def _estimate(self, sums: np.ndarray) -> np.ndarray:
+        return coefficient_from_sums(
+            self.coefficient, sums, self.weight_matrix, self.n_raters
+        ).statistic
+
+    def _jackknife_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """Leave-one-item-out coefficients of each distinct pattern, and multiplicities."""
+        return jackknife_values(self._features, self._multiplicity, self._estimate)
+
+    def _jackknife_se(self) -> float:
+        fraction = 0.0 if self.population_size is None else self.n_items / self.population_size
+        return jackknife_se(*self._jackknife_values(), fraction)
+
+    def _bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        return multinomial_replicates(
+            rng,
+            self._multiplicity,
+            n_resamples,
+            lambda draws: self._estimate(draws @ self._features),
+            self._features.shape[1],
+        )
+
+    # ------------------------------------------------------------------ rater diagnostics
+
+    def per_category(self) -> dict[Any, float]:
+        """The coefficient of each category against all the others.
+
+        The ratings are collapsed to two categories, k and not-k, and the same coefficient
+        (unweighted) is computed; for ``coefficient='fleiss'`` these are Fleiss' (1971)
+        per-category kappas ``1 - sum_i r_ik (r_i - r_ik) / (n r (r - 1) p_k (1 - p_k))``
+        (complete data). Undefined values (a category never or always used) are nan.
+
+        Returns
+        -------
+        dict
+            ``{label: coefficient}`` in the order of ``labels``.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> ratings = [[1, 1, 1], [2, 2, 2], [1, 2, 2], [3, 3, 3], [2, 2, 3], [1, 1, 2]]
+        >>> {k: round(v, 4) for k, v in wk.agreement(ratings).per_category().items()}
+        {1: 0.5, 2: 0.325, 3: 0.6786}
+        """
+        return per_category(
+            self.coefficient,
+            self.labels,
+            self.n_raters,
+            self._patterns,
+            self._multiplicity,
+            self._rows,
+            self._row_multiplicity,
+        )
+
+    def pairwise(self) -> np.ndarray:
+        """The R x R matrix of two-rater weighted kappas (Cohen's, with this result's
+        weights) over the items both raters rated; the diagonal is 1.
+
+        Each entry is :func:`~wkappa.weighted_kappa` of the two raters' common items (the
+        same exact computation, from the pair's table). Light's kappa (Light 1971) is the
+        mean of the off-diagonal entries: ``m[np.triu_indices(len(m), 1)].mean()``. A pair
+        with an undefined kappa (no common item, or ``1 - pe = 0``) is nan.
+
+        Returns
+        -------
+        ndarray of shape (R, R)
+        """
+        rows, multiplicity = need_rows(self._rows, self._row_multiplicity, "pairwise()")
+        return pairwise(rows, multiplicity, self.weight_matrix)
+
+    def leave_one_rater_out(self) -> np.ndarray:
+        """The coefficient recomputed without each rater in turn, shape (R,).
+
+        A rater whose removal raises the coefficient most agrees least with the rest. Values
+        that are undefined without the rater (fewer than two raters left, no item rated
+        twice) are nan.
+        """
+        rows, multiplicity = need_rows(self._rows, self._row_multiplicity, "leave_one_rater_out()")
+        return leave_one_rater_out(self.coefficient, self.weight_matrix, rows, multiplicity)
+
+    # ------------------------------------------------------------------ reports
+
+    @property
+    def name(self) -> str:
+        """The coefficient's name ('Gwet's AC2' for weighted AC)."""
+        if self.coefficient == "gwet" and self.weights != "unweighted":
+            return "Gwet's AC2"
+        return COEFFICIENT_NAMES[self.coefficient]
+
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the asymptotic interval."""
+        return {
+            "coefficient": self.coefficient,
+            "name": self.name,
+            "statistic": json_float(self.statistic),
+            "standard_error": json_float(self.standard_error),
+            "pvalue": json_float(self.pvalue),
+            "alternative": self.alternative,
+            "percent_agreement": json_float(self.percent_agreement),
+            "chance_agreement": json_float(self.chance_agreement),
+            "n_items": self.n_items,
+            "n_raters": self.n_raters,
+            "n_ratings": self.n_ratings,
+            "population_size": self.population_size,
+            "labels": [json_label(label) for label in self.labels],
+            "weights": self.weights,
+            "weight_matrix": self.weight_matrix.tolist(),
+            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
+        }
+
+    def explain(self) -> str:
+        """The computation in words and numbers: pa, pe, the coefficient and its interval."""
+        ci = self.confidence_interval()
+        lines = [
+            f"{self.name} ({self.weights} weights), {self.n_items} items, "
+            f"{self.n_raters} raters, {self.n_ratings} ratings, K = {len(self.labels)} "
+            f"categories {format_value(list(self.labels))}",
+            f"observed agreement   pa = {self.percent_agreement:.6g}"
+            "  (mean over items with two ratings or more of the share of agreeing rater "
+            "pairs, weighted by A = 1 - W)",
+            f"chance agreement     pe = {self.chance_agreement:.6g}  ({_CHANCE[self.coefficient]})",
+            f"coefficient  (pa - pe) / (1 - pe) = {self.statistic:.6g}",
+            f"standard error {self.standard_error:.6g} (Gwet's linearisation"
+            + (
+                f", finite-population corrected for N = {self.population_size})"
+                if self.population_size
+                else ")"
+            ),
+            f"95% interval [{ci.low:.6g}, {ci.high:.6g}] (estimate ± t({self.degrees_of_freedom})"
+            " x SE, upper end capped at 1)",
+            f"p-value {self.pvalue:.6g} ({self.alternative}, H0: coefficient = 0)",
+        ]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        low, high = self.confidence_interval()
+        return (
+            f"AgreementResult(coefficient={self.coefficient!r}, statistic={self.statistic:.6g}, "
+            f"standard_error={self.standard_error:.6g}, 95% CI=[{low:.6g}, {high:.6g}], "
+            f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
+            f"percent_agreement={self.percent_agreement:.6g}, "
+            f"chance_agreement={self.chance_agreement:.6g}, n_items={self.n_items}, "
+            f"n_raters={self.n_raters}, n_ratings={self.n_ratings}, K={len(self.labels)}, "
+            f"weights={self.weights!r})"
+        )
+
+
+_CHANCE = {
+    "fleiss": "sum_kl A_kl pi_k pi_l, pi_k = mean over items of r_ik / r_i",
+    "conger": "sum_kl A_kl (pbar_k pbar_l - s2_kl / R) from each rater's category shares",
+    "gwet": "sum(A) / (K (K - 1)) * sum_k pi_k (1 - pi_k)",
+    "brennan_prediger": "sum(A) / K^2",
+    "krippendorff": "sum_kl A_kl pi_k pi_l over the pairable ratings",
+    "percent": "none",
+}
+
+
+def check_interval_method(method: Any) -> str | BootstrapMethod:
+    """A several-raters interval method: 'asymptotic', 'jackknife' or a BootstrapMethod."""
+    if isinstance(method, BootstrapMethod):
+        return method
+    if method in ("asymptotic", "jackknife"):
+        return str(method)
+    if method == "bootstrap":
+        return BootstrapMethod()
+    if method in ("percentile", "bca"):
+        return BootstrapMethod(method=method)
+    raise WkappaError(
+        "`method` must be 'asymptotic', 'jackknife', 'bootstrap' or a BootstrapMethod(...); "
+        f"got {format_value(method)}."
+    )
