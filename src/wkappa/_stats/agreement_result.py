@@ -20,6 +20,7 @@ from .intervals import (
     json_float,
     json_label,
     make_rng,
+    readonly,
 )
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
@@ -33,12 +34,6 @@ COEFFICIENT_NAMES = {
     "krippendorff": "Krippendorff's alpha",
     "percent": "percent agreement",
 }
-
-
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array = np.array(array, copy=True)
-    array.setflags(write=False)
-    return array
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -102,7 +97,7 @@ class AgreementResult:
     _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
+        object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
 
     @property
     def degrees_of_freedom(self) -> int:

@@ -25,6 +25,7 @@ __all__ = [
     "json_float",
     "json_label",
     "make_rng",
+    "readonly",
     "score_limits",
     "small_sample_reason",
 ]
@@ -168,6 +169,13 @@ class BootstrapMethod:
                 f"`method` must be 'percentile' or 'bca'; got {format_value(self.method)}."
             )
         make_rng(self.rng)
+
+
+def readonly(array: np.ndarray) -> np.ndarray:
+    """A read-only copy of an array a frozen result keeps (its table, its weights)."""
+    array = np.array(array, copy=True)
+    array.setflags(write=False)
+    return array
 
 
 def check_resamples(n_resamples: Any) -> int:

@@ -25,6 +25,7 @@ from .intervals import (
     json_float,
     json_label,
     make_rng,
+    readonly,
     score_limits,
 )
 
@@ -82,12 +83,6 @@ def interpretation(kappa: float) -> str:
         if kappa < upper or (upper > 0 and kappa <= upper):
             return name
     return "almost perfect"
-
-
-def _readonly(array: np.ndarray) -> np.ndarray:
-    array = np.array(array, copy=True)
-    array.setflags(write=False)
-    return array
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -176,10 +171,10 @@ class KappaResult:
     cluster_tables: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "weight_matrix", _readonly(self.weight_matrix))
-        object.__setattr__(self, "table", _readonly(self.table))
+        object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
+        object.__setattr__(self, "table", readonly(self.table))
         if self.cluster_tables is not None:
-            object.__setattr__(self, "cluster_tables", _readonly(self.cluster_tables))
+            object.__setattr__(self, "cluster_tables", readonly(self.cluster_tables))
 
     @property
     def expected_table(self) -> np.ndarray:
