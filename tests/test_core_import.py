@@ -23,6 +23,11 @@ HEAVY = [
     "lightgbm",
     "xgboost",
     "catboost",
+    "keras",
+    "jax",
+    "jaxlib",
+    "tensorflow",
+    "optax",
 ]
 
 _SCRIPT = """

@@ -23,6 +23,10 @@ MODULES = {
     "(``pip install 'wkappa[torch]'``).",
     "wkappa.gbdt": "Eval metrics and a QWK objective for LightGBM, XGBoost and CatBoost "
     "(``pip install 'wkappa[gbdt]'``).",
+    "wkappa.keras": "TensorFlow Addons' kappa metric and loss for Keras 3, on every backend "
+    "(``pip install 'wkappa[keras]'``).",
+    "wkappa.jax": "A jit-compilable QWK and a differentiable kappa loss for JAX "
+    "(``pip install 'wkappa[jax]'``).",
     "wkappa.exceptions": "The errors and warnings wkappa raises.",
 }
 # Names of ``wkappa`` documented elsewhere: the submodule itself, the version string and the

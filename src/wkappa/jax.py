@@ -1,0 +1,241 @@
+"""JAX integration: a jit-compilable QWK and a differentiable soft kappa loss.
+
+Needs the ``jax`` extra (``pip install 'wkappa[jax]'``). Both functions are pure and run under
+``jax.jit``; :func:`kappa_loss` also under ``jax.grad`` (and so inside an optax training step).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import numpy as np
+
+from ._core import (
+    WeightsLike,
+    check_table_size,
+    check_weights,
+    format_value,
+    import_optional,
+    weight_matrix,
+)
+from .exceptions import WkappaError, WkappaTypeError
+
+import_optional("jax", "jax")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+__all__ = ["kappa_loss", "qwk"]
+
+_FORMS = ("ratio", "log")
+
+
+def _check_num_classes(num_classes: Any) -> int:
+    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
+        raise WkappaTypeError(
+            "`num_classes` must be a Python int (static under jit); "
+            f"got {format_value(num_classes)}."
+        )
+    if num_classes < 2:
+        raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
+    check_table_size(
+        int(num_classes), "`num_classes`", "Hint: group the classes into fewer ordinal grades."
+    )
+    return int(num_classes)
+
+
+def _float_dtype() -> Any:
+    return jnp.float64 if getattr(jax.config, "jax_enable_x64", False) else jnp.float32
+
+
+def _class_indices(values: Any, name: str, k: int) -> tuple[jax.Array, jax.Array]:
+    """Indices 0..k-1 of a (N,) array of integers or integral floats, and the valid rows."""
+    array = jnp.asarray(values)
+    if array.ndim != 1:
+        raise WkappaError(f"`{name}` must be class indices of shape (N,); got {array.shape}.")
+    if jnp.issubdtype(array.dtype, jnp.floating):
+        ok = jnp.isfinite(array) & (array == jnp.floor(array))
+    elif jnp.issubdtype(array.dtype, jnp.integer):
+        ok = jnp.ones(array.shape, dtype=bool)
+    else:
+        raise WkappaTypeError(f"`{name}` must hold class indices; got dtype {array.dtype}.")
+    ok = ok & (array >= 0) & (array <= k - 1)
+    return jnp.where(ok, array, 0).astype(jnp.int32), ok
+
+
+def _raise_if_bad(values: Any, ok: jax.Array, name: str, k: int) -> None:
+    """Eagerly (concrete arrays), raise on the first invalid row; under jit, do nothing."""
+    if isinstance(ok, jax.core.Tracer):
+        return
+    bad = np.flatnonzero(~np.asarray(ok))
+    if bad.size:
+        raw = np.asarray(values)[bad[0]]
+        raise WkappaError(
+            f"`{name}` must hold class indices in 0..{k - 1} (num_classes = {k}); "
+            f"row {int(bad[0])} holds {format_value(raw.item())}."
+        )
+
+
+def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None) -> jax.Array:
+    """Quadratic weighted kappa of two arrays of class indices, jit-compilable.
+
+    Parameters
+    ----------
+    y_true, y_pred : array of shape (N,)
+        Class indices ``0..num_classes-1`` (integers or integral floats).
+    num_classes : int
+        K, a Python int (static under ``jax.jit``: mark it ``static_argnames``).
+    sample_weight : array of shape (N,), optional
+        Non-negative weights (the count each pair adds).
+
+    Returns
+    -------
+    scalar jax.Array
+        ``wk.qwk`` of the same data (float64 with ``jax_enable_x64``, otherwise float32, the
+        value within float32 rounding). An undefined kappa (no expected disagreement) is NaN.
+
+    Notes
+    -----
+    The (weighted) K x K table ``O`` is counted with one scatter-add, then
+
+    .. math::
+
+        \\kappa = 1 - \\frac{n \\sum_{ij} (i - j)^2 O_{ij}}{\\sum_{ij} (i - j)^2 r_i c_j}.
+
+    Called eagerly (concrete arrays), an index outside ``0..K-1`` or a fractional index
+    raises :class:`~wkappa.exceptions.WkappaError`, as everywhere in wkappa. Inside
+    ``jax.jit`` the data cannot raise a Python error, so such a row makes the result NaN
+    (never a silently mis-binned value).
+
+    Examples
+    --------
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> from wkappa.jax import qwk
+    >>> y_true = jnp.array([0, 1, 2, 2, 1])
+    >>> y_pred = jnp.array([0, 2, 2, 1, 1])
+    >>> round(float(qwk(y_true, y_pred, 3)), 6)
+    0.642857
+    >>> fast = jax.jit(qwk, static_argnames="num_classes")
+    >>> round(float(fast(y_true, y_pred, num_classes=3)), 6)
+    0.642857
+    """
+    k = _check_num_classes(num_classes)
+    true_index, true_ok = _class_indices(y_true, "y_true", k)
+    pred_index, pred_ok = _class_indices(y_pred, "y_pred", k)
+    if true_index.shape != pred_index.shape:
+        raise WkappaError(
+            f"`y_true` and `y_pred` must have the same length; got {true_index.shape[0]} "
+            f"and {pred_index.shape[0]}."
+        )
+    _raise_if_bad(y_true, true_ok, "y_true", k)
+    _raise_if_bad(y_pred, pred_ok, "y_pred", k)
+    dtype = _float_dtype()
+    if sample_weight is None:
+        weight = jnp.ones(true_index.shape, dtype=dtype)
+        weight_ok = jnp.ones(true_index.shape, dtype=bool)
+    else:
+        weight = jnp.asarray(sample_weight, dtype=dtype)
+        if weight.shape != true_index.shape:
+            raise WkappaError(
+                f"`sample_weight` must have shape {true_index.shape}; got {weight.shape}."
+            )
+        weight_ok = jnp.isfinite(weight) & (weight >= 0)
+        if not isinstance(weight_ok, jax.core.Tracer) and not bool(weight_ok.all()):
+            row = int(np.flatnonzero(~np.asarray(weight_ok))[0])
+            raise WkappaError(
+                "`sample_weight` must be finite and non-negative; "
+                f"row {row} holds {format_value(float(weight[row]))}."
+            )
+    valid = true_ok & pred_ok & weight_ok
+    cells = jnp.where(valid, true_index * k + pred_index, 0)
+    table = jnp.zeros(k * k, dtype=dtype).at[cells].add(jnp.where(valid, weight, 0))
+    table = table.reshape(k, k)
+    grades = jnp.arange(k, dtype=dtype)
+    weights = (grades[:, None] - grades[None, :]) ** 2
+    n = table.sum()
+    chance = (weights * jnp.outer(table.sum(axis=1), table.sum(axis=0))).sum()
+    kappa = 1 - n * (weights * table).sum() / jnp.where(chance > 0, chance, 1)
+    return jnp.where(valid.all() & (chance > 0), kappa, math.nan)
+
+
+def kappa_loss(
+    y_true_onehot: Any,
+    y_prob: Any,
+    *,
+    weights: WeightsLike = "quadratic",
+    form: Literal["ratio", "log"] = "ratio",
+    eps: float = 1e-7,
+) -> jax.Array:
+    """Differentiable (soft) weighted kappa loss of de la Torre, Puig & Valls (2018).
+
+    The same loss as :class:`wkappa.torch.WeightedKappaLoss` (``mode='probs'``), for JAX.
+
+    Parameters
+    ----------
+    y_true_onehot : array of shape (N, K)
+        One-hot targets (``jax.nn.one_hot(labels, K)``).
+    y_prob : array of shape (N, K)
+        Class probabilities, rows summing to 1 (``jax.nn.softmax(logits)``).
+    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
+        Disagreement weights ``W`` (zero diagonal), as in :func:`wkappa.weighted_kappa`.
+    form : {'ratio', 'log'}, default 'ratio'
+        ``'ratio'`` is the smooth ``1 - κ = ΣWO / ΣWE``; ``'log'`` is
+        ``log(1 - κ) = log ΣWO - log ΣWE``, the form of the paper.
+    eps : float, default 1e-7
+        Added to ``ΣWE`` (and to ``ΣWO`` in the log form) so that a batch whose expected
+        disagreement vanishes gives a finite loss and gradient.
+
+    Returns
+    -------
+    scalar jax.Array
+        The loss of the batch, differentiable with respect to ``y_prob``.
+
+    Notes
+    -----
+    .. math::
+
+        O = Y^T P, \\qquad E = \\frac{(Y^T 1)(P^T 1)^T}{N}, \\qquad
+        1 - \\kappa = \\frac{\\sum_{ij} W_{ij} O_{ij}}{\\sum_{ij} W_{ij} E_{ij}}.
+
+    Kappa is a statistic of the batch, not a mean over rows: with optax, compute it on the
+    whole batch inside the loss function given to ``jax.value_and_grad`` (not per example
+    under ``vmap``) and use batches that hold several classes. The gradient is finite
+    everywhere the probabilities are (``eps`` guards the one 0/0).
+
+    Examples
+    --------
+    >>> import jax
+    >>> import jax.numpy as jnp
+    >>> from wkappa.jax import kappa_loss
+    >>> logits = jnp.array([[4.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 4.0]])
+    >>> target = jax.nn.one_hot(jnp.array([0, 1, 2]), 3)
+    >>> round(float(kappa_loss(target, jax.nn.softmax(logits))), 4)
+    0.053
+    >>> grad = jax.grad(lambda z: kappa_loss(target, jax.nn.softmax(z)))(logits)
+    >>> bool(jnp.isfinite(grad).all())
+    True
+    """
+    onehot = jnp.asarray(y_true_onehot)
+    probs = jnp.asarray(y_prob)
+    if probs.ndim != 2 or onehot.shape != probs.shape:
+        raise WkappaError(
+            "`y_true_onehot` and `y_prob` must both have shape (N, K); got "
+            f"{onehot.shape} and {probs.shape}."
+        )
+    if not jnp.issubdtype(probs.dtype, jnp.floating):
+        raise WkappaTypeError(f"`y_prob` must be floating point; got dtype {probs.dtype}.")
+    if form not in _FORMS:
+        raise WkappaError(f"`form` must be 'ratio' or 'log'; got {format_value(form)}.")
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not eps >= 0:
+        raise WkappaError(f"`eps` must be a non-negative float; got {format_value(eps)}.")
+    k = _check_num_classes(int(probs.shape[1]))
+    matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
+    onehot = onehot.astype(probs.dtype)
+    n = max(int(probs.shape[0]), 1)
+    disagreement = (matrix * (onehot.T @ probs)).sum()
+    chance = (matrix * jnp.outer(onehot.sum(axis=0), probs.sum(axis=0))).sum() / n + eps
+    if form == "ratio":
+        return disagreement / chance
+    return jnp.log(disagreement + eps) - jnp.log(chance)

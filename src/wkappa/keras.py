@@ -1,0 +1,605 @@
+"""Keras 3 integration: TensorFlow Addons' Cohen's kappa metric and weighted kappa loss.
+
+Needs the ``keras`` extra (``pip install 'wkappa[keras]'``) and one Keras backend (JAX,
+PyTorch or TensorFlow). Everything is written with ``keras.ops``, so the same objects run on
+every backend; the signatures are those of ``tfa.metrics.CohenKappa`` and
+``tfa.losses.WeightedKappaLoss``, so a TensorFlow Addons user changes one import.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import numpy as np
+
+from ._core import (
+    ZeroDivision,
+    check_table_size,
+    check_zero_division,
+    format_value,
+    import_optional,
+    kappa_from_table,
+)
+from .exceptions import WkappaError, WkappaTypeError
+
+import_optional("keras", "keras")
+
+import keras  # noqa: E402
+from keras import ops  # noqa: E402
+
+__all__ = ["CohenKappa", "WeightedKappaLoss"]
+
+_WEIGHTAGE_NAMES = {None: "unweighted", "linear": "linear", "quadratic": "quadratic"}
+_FORMS = ("log", "ratio")
+# What update_state can reject, in the order of the `rejected` counters.
+_REJECTED = ("y_true", "y_pred", "sample_weight")
+
+
+def _check_num_classes(num_classes: Any) -> int:
+    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
+        raise WkappaTypeError(f"`num_classes` must be an int; got {format_value(num_classes)}.")
+    if num_classes < 2:
+        raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
+    check_table_size(
+        int(num_classes), "`num_classes`", "Hint: group the classes into fewer ordinal grades."
+    )
+    return int(num_classes)
+
+
+def _check_weightage(weightage: Any, allowed: tuple[Any, ...]) -> Any:
+    if weightage not in allowed or isinstance(weightage, bool):
+        names = ", ".join(repr(w) for w in allowed)
+        raise WkappaError(f"`weightage` must be one of {names}; got {format_value(weightage)}.")
+    return weightage
+
+
+def _weight_matrix(weightage: str | None, k: int) -> np.ndarray:
+    """TFA's weights: 0/1, |i - j| or (i - j)^2, with the zero diagonal of disagreement weights."""
+    i, j = np.indices((k, k))
+    if weightage is None:
+        distance = (i != j).astype(np.int64)
+    elif weightage == "linear":
+        distance = np.abs(i - j)
+    else:
+        distance = (i - j) ** 2
+    return np.asarray(distance, dtype=np.float64)
+
+
+def is_traced(value: Any) -> bool:
+    """Whether ``value`` is a placeholder of a compiled graph (jit, tf.function, dynamo).
+
+    A traced value has no concrete numbers, so a check on it cannot raise a Python error.
+    """
+    backend = keras.backend.backend()
+    if backend == "jax":
+        import jax
+
+        return isinstance(value, jax.core.Tracer)
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        return not tf.executing_eagerly()
+    if backend == "torch":
+        import torch
+
+        return bool(torch.compiler.is_compiling())
+    return False
+
+
+def _count_dtype() -> str:
+    """int64 where the backend has it; int32 on JAX unless ``jax_enable_x64`` is set."""
+    if keras.backend.backend() == "jax":
+        import jax
+
+        return "int64" if getattr(jax.config, "jax_enable_x64", False) else "int32"
+    return "int64"
+
+
+def _rows(value: Any, name: str, k: int | None = None) -> Any:
+    """A (N,) tensor from (N,), (N, 1) or a scalar; (N, k) stays when ``k`` is given."""
+    tensor = ops.convert_to_tensor(value)
+    shape = tuple(tensor.shape)
+    if len(shape) == 0:
+        return ops.reshape(tensor, (1,))
+    if len(shape) == 2 and shape[1] == 1:
+        return ops.squeeze(tensor, axis=1)
+    if len(shape) == 1 or (k is not None and len(shape) == 2 and shape[1] == k):
+        return tensor
+    expected = "(N,) or (N, 1)" + (f" or (N, {k})" if k is not None else "")
+    raise WkappaError(f"`{name}` must have shape {expected}; got {shape}.")
+
+
+def _is_float(tensor: Any) -> bool:
+    return "float" in str(keras.backend.standardize_dtype(tensor.dtype))
+
+
+def _index_check(values: Any, k: int) -> tuple[Any, Any]:
+    """Class indices 0..k-1 from integer or integral float values, and the rows that are."""
+    if _is_float(values):
+        ok = ops.logical_and(ops.isfinite(values), ops.equal(values, ops.floor(values)))
+    else:
+        ok = ops.ones_like(values, dtype="bool")
+    ok = ops.logical_and(ok, ops.logical_and(values >= 0, values <= k - 1))
+    index = ops.cast(ops.where(ok, values, ops.zeros_like(values)), "int32")
+    return index, ok
+
+
+def _argmax_rows(scores: Any) -> tuple[Any, Any]:
+    """Argmax over the last axis, and the rows without NaN or infinity (argmax undefined)."""
+    ok = ops.all(ops.isfinite(scores), axis=-1)
+    safe = ops.where(ops.expand_dims(ok, -1), scores, ops.zeros_like(scores))
+    return ops.cast(ops.argmax(safe, axis=-1), "int32"), ok
+
+
+@keras.saving.register_keras_serializable(package="wkappa")
+class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
+    """Cohen's (weighted) kappa of a Keras model, counted exactly over batches.
+
+    A drop-in for ``tfa.metrics.CohenKappa`` on every Keras 3 backend: same parameters,
+    same values, but an integer count table and strict label checks.
+
+    Parameters
+    ----------
+    num_classes : int
+        K, the number of ordered classes (``>= 2``); classes are ``0..K-1``.
+    name : str, default 'cohen_kappa'
+        The metric's name in logs and history.
+    weightage : {None, 'linear', 'quadratic'}, default None
+        Disagreement weights: none (Cohen's kappa), ``|i - j|`` or ``(i - j)^2`` (QWK).
+    sparse_labels : bool, default False
+        ``y_true`` holds class indices (N,) or (N, 1); otherwise one-hot rows (N, K) whose
+        argmax is the class. With ``num_classes=2``, indices are accepted either way (as TFA).
+    regression : bool, default False
+        ``y_pred`` is one score per row, rounded (half to even) to the nearest class.
+    dtype : str, optional
+        The dtype of :meth:`result` (Keras' float type by default).
+    clip : bool, default False
+        With ``regression=True``, clip the rounded score into ``0..K-1`` instead of rejecting
+        an out-of-range prediction (the usual rule for an unbounded regression output).
+    zero_division : {'warn', 'raise'} or float, default 'warn'
+        What :meth:`result` returns for an undefined kappa, as :func:`wkappa.kappa_from_table`.
+
+    Notes
+    -----
+    The state is the K x K table ``O`` of (weighted) counts, rows ``y_true`` and columns the
+    predicted class, held as an integer variable (int64; int32 on JAX unless
+    ``jax_enable_x64`` is on, exact up to 2,147,483,647 per cell). Each
+    :meth:`update_state` adds the batch's counts; Keras sums the variable across replicas
+    (``aggregation='sum'``) and :meth:`merge_state` adds other metrics' tables, so any split
+    into batches or devices gives the table of all the data. Read eagerly (the value Keras
+    logs at the end of an epoch, of ``evaluate`` and of validation), :meth:`result` is the
+    exact :func:`wkappa.kappa_from_table` of that table, rounded once to ``dtype``:
+
+    .. math::
+
+        \\kappa = 1 - \\frac{n \\sum_{ij} W_{ij} O_{ij}}{\\sum_{ij} W_{ij} r_i c_j},
+
+    with ``r`` and ``c`` the row and column totals of ``O``. Inside a compiled step (the
+    per-batch values of the progress bar) the same formula is evaluated in floating point.
+
+    What a row is turned into: ``y_true`` one-hot → argmax, or the index itself;
+    ``y_pred`` of shape (N, K) → argmax; ``regression=True`` → the rounded score; with
+    ``num_classes=2`` a single probability per row → ``p > 0.5``; otherwise ``y_pred`` holds
+    class indices. ``sample_weight`` must hold non-negative whole numbers (float32 ones are
+    fine): kappa does not change when all the weights are scaled, so fractional weights can
+    be scaled to integers first.
+
+    Strict checks: a class index outside ``0..K-1`` or not a whole number, a score row
+    with NaN, or a negative, fractional or non-finite sample weight is never binned. When
+    ``update_state`` runs eagerly (the PyTorch backend, or a call by hand) it raises
+    :class:`~wkappa.exceptions.WkappaError` at once. Inside a compiled graph (JAX's
+    ``jit``, ``tf.function``) a Python error cannot be raised from the data, so the row is
+    left out of the table and counted; the result inside the graph is then NaN, and the
+    next eager :meth:`result` (the end of the epoch, of ``evaluate``) raises the error with
+    the counts. TFA instead reflects negative regression scores (``abs``) and truncates
+    fractional indices.
+
+    Examples
+    --------
+    TensorFlow Addons' documented example (values 0.61904764 and, weighted, 0.37209308):
+
+    >>> import numpy as np
+    >>> from wkappa.keras import CohenKappa
+    >>> actuals = np.array([4, 4, 3, 4, 2, 4, 1, 1], dtype=np.int32)
+    >>> preds = np.array([4, 4, 3, 4, 4, 2, 1, 1], dtype=np.int32)
+    >>> metric = CohenKappa(num_classes=5, sparse_labels=True)
+    >>> metric.update_state(actuals, preds)
+    >>> round(float(metric.result()), 6)
+    0.619048
+    >>> metric = CohenKappa(num_classes=5, sparse_labels=True)
+    >>> metric.update_state(actuals, preds, sample_weight=np.array([1, 1, 2, 5, 10, 2, 3, 3]))
+    >>> round(float(metric.result()), 6)
+    0.372093
+    """
+
+    def __init__(
+        self,
+        num_classes: int,
+        name: str = "cohen_kappa",
+        weightage: Literal["linear", "quadratic"] | None = None,
+        sparse_labels: bool = False,
+        regression: bool = False,
+        dtype: Any = None,
+        *,
+        clip: bool = False,
+        zero_division: ZeroDivision = "warn",
+    ) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self.num_classes = _check_num_classes(num_classes)
+        self.weightage = _check_weightage(weightage, (None, "linear", "quadratic"))
+        self.sparse_labels = bool(sparse_labels)
+        self.regression = bool(regression)
+        self.clip = bool(clip)
+        self.zero_division = check_zero_division(zero_division)
+        k = self.num_classes
+        self._weights = _weight_matrix(self.weightage, k)
+        self._count_dtype = _count_dtype()
+        self._table = self.add_variable(
+            shape=(k, k), initializer="zeros", dtype=self._count_dtype, name="table"
+        )
+        self._rejected = self.add_variable(
+            shape=(len(_REJECTED),), initializer="zeros", dtype=self._count_dtype, name="rejected"
+        )
+
+    # -- decoding -----------------------------------------------------------------------
+    def _true_index(self, y_true: Any) -> tuple[Any, Any]:
+        k = self.num_classes
+        values = _rows(y_true, "y_true", k)
+        if len(values.shape) == 2:
+            if self.sparse_labels:
+                raise WkappaError(
+                    f"`y_true` has shape {tuple(values.shape)}, one-hot rows, but "
+                    "sparse_labels=True expects class indices (N,). Hint: sparse_labels=False."
+                )
+            index, ok = _argmax_rows(values)
+            return index, ops.logical_and(ok, ops.max(values, axis=-1) > 0)
+        if not self.sparse_labels and k > 2:
+            raise WkappaError(
+                f"`y_true` has shape {tuple(values.shape)}, class indices, but "
+                f"sparse_labels=False expects one-hot rows (N, {k}). Hint: sparse_labels=True."
+            )
+        return _index_check(values, k)
+
+    def _pred_index(self, y_pred: Any) -> tuple[Any, Any]:
+        k = self.num_classes
+        values = _rows(y_pred, "y_pred", None if self.regression else k)
+        if len(values.shape) == 2:
+            return _argmax_rows(values)
+        if self.regression:
+            values = ops.cast(values, "float32") if not _is_float(values) else values
+            rounded = ops.round(values)
+            if self.clip:
+                rounded = ops.clip(rounded, 0, k - 1)
+            return _index_check(rounded, k)
+        if k == 2 and _is_float(values):  # TFA's binary rule: one probability per row
+            ok = ops.isfinite(values)
+            return ops.cast(values > 0.5, "int32"), ok
+        return _index_check(values, k)
+
+    def _sample_weight(self, sample_weight: Any, n: Any) -> tuple[Any, Any]:
+        if sample_weight is None:
+            weight = ops.ones((n,), dtype=self._count_dtype)
+            return weight, ops.ones((n,), dtype="bool")
+        values = _rows(sample_weight, "sample_weight")
+        if _is_float(values):
+            ok = ops.logical_and(ops.isfinite(values), ops.equal(values, ops.floor(values)))
+            ok = ops.logical_and(ok, values >= 0)
+        else:
+            ok = values >= 0
+        values = ops.broadcast_to(values, (n,))
+        ok = ops.broadcast_to(ok, (n,))
+        weight = ops.cast(ops.where(ok, values, ops.zeros_like(values)), self._count_dtype)
+        return weight, ok
+
+    # -- the Keras metric API -----------------------------------------------------------
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Count a batch.
+
+        Parameters
+        ----------
+        y_true : tensor of shape (N,), (N, 1) or (N, K)
+            Class indices (``sparse_labels=True``) or one-hot rows.
+        y_pred : tensor of shape (N,), (N, 1) or (N, K)
+            Scores or probabilities (N, K), one score per row (``regression=True``; with
+            two classes, the probability of class 1) or class indices.
+        sample_weight : tensor of shape (N,) or (N, 1), optional
+            Non-negative whole-number weights (the count each row adds).
+        """
+        k = self.num_classes
+        true_index, true_ok = self._true_index(y_true)
+        pred_index, pred_ok = self._pred_index(y_pred)
+        n_true, n_pred = true_index.shape[0], pred_index.shape[0]
+        if n_true is not None and n_pred is not None and n_true != n_pred:
+            raise WkappaError(
+                f"`y_true` and `y_pred` must have the same number of rows; got {n_true} "
+                f"and {n_pred}."
+            )
+        weight, weight_ok = self._sample_weight(sample_weight, ops.shape(true_index)[0])
+        bad = [
+            ops.logical_not(true_ok),
+            ops.logical_and(true_ok, ops.logical_not(pred_ok)),
+            ops.logical_and(ops.logical_and(true_ok, pred_ok), ops.logical_not(weight_ok)),
+        ]
+        if not is_traced(true_index):
+            self._raise_rejected(
+                [int(ops.convert_to_numpy(ops.sum(ops.cast(b, "int32")))) for b in bad],
+                (y_true, y_pred, sample_weight),
+                [ops.convert_to_numpy(b) for b in bad],
+            )
+        valid = ops.logical_and(ops.logical_and(true_ok, pred_ok), weight_ok)
+        cells = ops.where(valid, true_index * k + pred_index, ops.zeros_like(true_index))
+        weight = ops.where(valid, weight, ops.zeros_like(weight))
+        counts = ops.segment_sum(weight, cells, num_segments=k * k)
+        self._table.assign(self._table + ops.cast(ops.reshape(counts, (k, k)), self._count_dtype))
+        rejected = ops.stack([ops.sum(ops.cast(b, self._count_dtype)) for b in bad])
+        self._rejected.assign(self._rejected + rejected)
+
+    def _raise_rejected(
+        self, counts: list[int], inputs: tuple[Any, ...] | None, masks: list[Any] | None
+    ) -> None:
+        """Raise the strict-check error for rows that were (or would be) rejected."""
+        if not any(counts):
+            return
+        k = self.num_classes
+        which = next(i for i, c in enumerate(counts) if c)
+        name = _REJECTED[which]
+        example = ""
+        if inputs is not None and masks is not None:
+            raw = np.asarray(ops.convert_to_numpy(ops.convert_to_tensor(inputs[which])))
+            raw = raw.reshape(raw.shape[0], -1) if raw.ndim > 1 else raw.reshape(-1)
+            row = int(np.flatnonzero(masks[which])[0])
+            example = f" (row {row}: {format_value(raw[row].tolist())})"
+        hint = ""
+        if name == "sample_weight":
+            rule = "non-negative whole numbers"
+            hint = (
+                " Hint: kappa is unchanged when every weight is scaled, so multiply fractional "
+                "weights up to integers."
+            )
+        elif name == "y_pred":
+            rule = f"scores without NaN, or class indices in 0..{k - 1}"
+            if self.regression and not self.clip:
+                hint = " Hint: clip=True clips rounded regression outputs into range."
+        else:
+            rule = f"class indices in 0..{k - 1} (or one-hot rows of them)"
+        raise WkappaError(
+            f"`{name}` must hold {rule}; {counts[which]} row(s) do not{example} "
+            f"(num_classes = {k}). They were not counted.{hint}"
+        )
+
+    def result(self) -> Any:
+        """Kappa of everything counted since the last reset.
+
+        Returns
+        -------
+        scalar tensor
+            Eagerly, the exact :func:`wkappa.kappa_from_table` value of the table in
+            ``dtype``; an empty or degenerate table follows ``zero_division``. Inside a
+            compiled graph, the same formula in floating point (NaN if rows were rejected).
+        """
+        table = self._table.value
+        if not is_traced(table):
+            rejected = [int(c) for c in ops.convert_to_numpy(self._rejected.value)]
+            self._raise_rejected(rejected, None, None)
+            value = kappa_from_table(
+                np.asarray(ops.convert_to_numpy(table), dtype=np.int64),
+                weights=_WEIGHTAGE_NAMES[self.weightage],
+                zero_division=self.zero_division,
+            )
+            return ops.convert_to_tensor(value, dtype=self.dtype)
+        counts = ops.cast(table, self.dtype)
+        weights = ops.convert_to_tensor(self._weights, dtype=self.dtype)
+        n = ops.sum(counts)
+        observed = ops.sum(weights * counts)
+        rows, cols = ops.sum(counts, axis=1), ops.sum(counts, axis=0)
+        chance = ops.sum(weights * ops.outer(rows, cols))
+        undefined = float(self.zero_division) if isinstance(self.zero_division, float) else math.nan
+        kappa = ops.where(
+            chance > 0, 1.0 - n * observed / ops.where(chance > 0, chance, 1.0), undefined
+        )
+        return ops.where(ops.sum(self._rejected.value) > 0, math.nan, kappa)
+
+    def merge_state(self, metrics: list[CohenKappa]) -> None:
+        """Add the tables of other ``CohenKappa`` metrics (same classes and weights)."""
+        for other in metrics:
+            if not isinstance(other, CohenKappa):
+                raise WkappaTypeError(
+                    f"Can only merge CohenKappa metrics; got {type(other).__name__}."
+                )
+            if other.num_classes != self.num_classes or other.weightage != self.weightage:
+                raise WkappaError(
+                    "Can only merge metrics with the same num_classes and weightage; got "
+                    f"{self.num_classes}/{self.weightage!r} and "
+                    f"{other.num_classes}/{other.weightage!r}."
+                )
+            self._table.assign(self._table + ops.cast(other._table.value, self._count_dtype))
+            self._rejected.assign(
+                self._rejected + ops.cast(other._rejected.value, self._count_dtype)
+            )
+
+    @property
+    def table(self) -> np.ndarray:
+        """The (K, K) table of counts as an int64 numpy array (rows ``y_true``)."""
+        return np.asarray(ops.convert_to_numpy(self._table.value), dtype=np.int64)
+
+    def get_config(self) -> dict[str, Any]:
+        """The constructor's arguments (Keras serialization)."""
+        config: dict[str, Any] = super().get_config()
+        config.update(
+            num_classes=self.num_classes,
+            weightage=self.weightage,
+            sparse_labels=self.sparse_labels,
+            regression=self.regression,
+            clip=self.clip,
+            zero_division=self.zero_division,
+        )
+        return config
+
+
+@keras.saving.register_keras_serializable(package="wkappa")
+class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
+    """Differentiable weighted kappa loss (de la Torre, Puig & Valls 2018), as TFA's.
+
+    A drop-in for ``tfa.losses.WeightedKappaLoss`` on every Keras 3 backend.
+
+    Parameters
+    ----------
+    num_classes : int
+        K, the number of ordered classes (``>= 2``).
+    weightage : {'quadratic', 'linear'}, default 'quadratic'
+        Disagreement weights ``(i - j)^2`` or ``|i - j|``.
+    name : str, default 'cohen_kappa_loss'
+        The loss's name.
+    epsilon : float, default 1e-6
+        ``form='log'``: added inside the log, ``log(ΣWO / ΣWE + epsilon)`` (TFA's loss);
+        ``form='ratio'``: added to the denominator, ``ΣWO / (ΣWE + epsilon)``.
+    dtype : str, optional
+        The dtype of the computation (Keras' float type by default).
+    form : {'log', 'ratio'}, default 'log'
+        ``'log'`` is TFA's loss, ``log(1 - κ)``, in ``[-inf, log 2]``; ``'ratio'`` is the
+        smooth QWK ``1 - κ`` itself, in ``[0, 2]`` (as ``form='ratio'`` of
+        :class:`wkappa.torch.WeightedKappaLoss`).
+    from_logits : bool, default False
+        ``y_pred`` holds logits (a softmax is applied over the last axis) rather than
+        probabilities.
+    sparse_labels : bool, default False
+        ``y_true`` holds class indices (N,) or (N, 1) instead of one-hot rows (N, K).
+
+    Notes
+    -----
+    For a batch with probabilities ``P`` (N, K), one-hot targets ``Y`` (N, K), sample
+    weights ``w`` (ones by default) and ``W`` scaled to a largest weight of 1 (TFA's scale),
+
+    .. math::
+
+        O = Y^T \\operatorname{diag}(w) P, \\qquad
+        E = \\frac{(Y^T w)(P^T w)^T}{\\sum_i w_i}, \\qquad
+        1 - \\kappa = \\frac{\\sum_{ij} W_{ij} O_{ij}}{\\sum_{ij} W_{ij} E_{ij}}.
+
+    Kappa is a statistic of the whole batch, not a mean over rows, so the loss is one scalar
+    per batch and ``sample_weight`` enters the tables (TFA ignored it; there, weighting
+    meant scaling ``y_pred``). With unit weights and one-hot targets this is exactly TFA's
+    value; TFA scores soft (label-smoothed) targets by their expected class instead.
+    With ``sparse_labels=True`` an index outside ``0..K-1`` raises
+    :class:`~wkappa.exceptions.WkappaError` when the loss runs eagerly and makes the loss NaN
+    inside a compiled graph (where Python cannot raise), so training stops visibly
+    (``keras.callbacks.TerminateOnNaN``) instead of learning from a wrong target.
+
+    Examples
+    --------
+    TensorFlow Addons' documented example (``Loss: -1.1611923``):
+
+    >>> import numpy as np
+    >>> from wkappa.keras import WeightedKappaLoss
+    >>> y_true = np.array([[0, 0, 1, 0], [0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]])
+    >>> y_pred = np.array([[0.1, 0.2, 0.6, 0.1], [0.1, 0.5, 0.3, 0.1],
+    ...                    [0.8, 0.05, 0.05, 0.1], [0.01, 0.09, 0.1, 0.8]])
+    >>> round(float(WeightedKappaLoss(num_classes=4)(y_true, y_pred)), 5)
+    -1.16119
+    """
+
+    def __init__(
+        self,
+        num_classes: int,
+        weightage: Literal["linear", "quadratic"] = "quadratic",
+        name: str = "cohen_kappa_loss",
+        epsilon: float = 1e-6,
+        dtype: Any = None,
+        *,
+        form: Literal["log", "ratio"] = "log",
+        from_logits: bool = False,
+        sparse_labels: bool = False,
+    ) -> None:
+        super().__init__(name=name, reduction=None, dtype=dtype)
+        self.num_classes = _check_num_classes(num_classes)
+        self.weightage = _check_weightage(weightage, ("linear", "quadratic"))
+        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or epsilon < 0:
+            raise WkappaError(
+                f"`epsilon` must be a non-negative float; got {format_value(epsilon)}."
+            )
+        if form not in _FORMS:
+            raise WkappaError(f"`form` must be 'log' or 'ratio'; got {format_value(form)}.")
+        self.epsilon = float(epsilon)
+        self.form = form
+        self.from_logits = bool(from_logits)
+        self.sparse_labels = bool(sparse_labels)
+        k = self.num_classes
+        self._weights = _weight_matrix(self.weightage, k) / (
+            (k - 1) if self.weightage == "linear" else (k - 1) ** 2
+        )
+
+    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
+        """The loss of one batch (a scalar); ``sample_weight`` (N,) weights the rows."""
+        with keras.name_scope(self.name):
+            return self._loss(y_true, y_pred, sample_weight)
+
+    def call(self, y_true: Any, y_pred: Any) -> Any:
+        """The unweighted loss of one batch (a scalar)."""
+        return self._loss(y_true, y_pred, None)
+
+    def _loss(self, y_true: Any, y_pred: Any, sample_weight: Any) -> Any:
+        k = self.num_classes
+        scores = ops.convert_to_tensor(y_pred, dtype=self.dtype)
+        if len(scores.shape) != 2 or scores.shape[-1] != k:
+            raise WkappaError(
+                f"`y_pred` must have shape (N, {k}), one column per class; "
+                f"got {tuple(scores.shape)}."
+            )
+        probs = ops.softmax(scores, axis=-1) if self.from_logits else scores
+        poison = None
+        if self.sparse_labels:
+            values = _rows(y_true, "y_true")
+            index, ok = _index_check(values, k)
+            if not is_traced(index):
+                bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)))
+                if bad.size:
+                    raw = np.asarray(ops.convert_to_numpy(values))[bad[0]]
+                    raise WkappaError(
+                        f"`y_true` must hold class indices in 0..{k - 1}; row {int(bad[0])} "
+                        f"holds {format_value(raw.item())} (num_classes = {k})."
+                    )
+            else:
+                poison = ops.logical_not(ops.all(ok))
+            onehot = ops.one_hot(index, k, dtype=self.dtype)
+        else:
+            onehot = ops.cast(ops.convert_to_tensor(y_true), self.dtype)
+            if len(onehot.shape) != 2 or onehot.shape[-1] != k:
+                raise WkappaError(
+                    f"`y_true` must be one-hot rows of shape (N, {k}); got "
+                    f"{tuple(onehot.shape)}. Hint: sparse_labels=True for class indices."
+                )
+        if sample_weight is not None:
+            row_weight = ops.cast(_rows(sample_weight, "sample_weight"), self.dtype)
+            row_weight = ops.broadcast_to(row_weight, ops.shape(probs)[:1])
+            weighted = onehot * ops.expand_dims(row_weight, -1)
+            total = ops.sum(row_weight)
+            pred_margin = ops.sum(probs * ops.expand_dims(row_weight, -1), axis=0)
+        else:
+            weighted = onehot
+            total = ops.cast(ops.shape(probs)[0], self.dtype)
+            pred_margin = ops.sum(probs, axis=0)
+        weights = ops.convert_to_tensor(self._weights, dtype=self.dtype)
+        disagreement = ops.sum(weights * ops.matmul(ops.transpose(weighted), probs))
+        true_margin = ops.sum(weighted, axis=0)
+        chance = ops.sum(weights * ops.outer(true_margin, pred_margin)) / total
+        if self.form == "log":
+            loss = ops.log(ops.divide_no_nan(disagreement, chance) + self.epsilon)
+        else:
+            loss = disagreement / (chance + self.epsilon)
+        if poison is not None:
+            loss = ops.where(poison, math.nan, loss)
+        return loss
+
+    def get_config(self) -> dict[str, Any]:
+        """The constructor's arguments (Keras serialization)."""
+        return {
+            "num_classes": self.num_classes,
+            "weightage": self.weightage,
+            "name": self.name,
+            "epsilon": self.epsilon,
+            "dtype": self.dtype,
+            "form": self.form,
+            "from_logits": self.from_logits,
+            "sparse_labels": self.sparse_labels,
+        }

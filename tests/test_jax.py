@@ -1,0 +1,159 @@
+"""wkappa.jax: qwk under jit equals wk.qwk; kappa_loss and its gradient equal wkappa.torch's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+import wkappa as wk
+from wkappa.exceptions import WkappaError, WkappaTypeError
+from wkappa.torch import WeightedKappaLoss as TorchKappaLoss
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+
+from wkappa.jax import kappa_loss, qwk  # noqa: E402
+
+jit_qwk = jax.jit(qwk, static_argnames="num_classes")
+
+
+@st.composite
+def _ratings(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    k = draw(st.integers(2, 7))
+    n = draw(st.integers(2, 60))
+    cells = st.lists(st.integers(0, k - 1), min_size=n, max_size=n)
+    y_true = np.array(draw(cells))
+    y_pred = np.array(draw(cells))
+    weight = np.array(draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)))
+    return y_true, y_pred, weight, k
+
+
+@given(_ratings())
+def test_jit_qwk_equals_wk_qwk(data: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> None:
+    y_true, y_pred, weight, k = data
+    for sample_weight in (None, weight):
+        expected = wk.qwk(
+            y_true, y_pred, labels=range(k), sample_weight=sample_weight, zero_division=np.nan
+        )
+        eager = float(qwk(y_true, y_pred, k, sample_weight=sample_weight))
+        jitted = float(jit_qwk(y_true, y_pred, num_classes=k, sample_weight=sample_weight))
+        if np.isnan(expected):
+            assert np.isnan(eager) and np.isnan(jitted)
+        else:  # float32 without jax_enable_x64
+            assert eager == pytest.approx(expected, rel=2e-6, abs=2e-6)
+            assert jitted == pytest.approx(expected, rel=2e-6, abs=2e-6)
+
+
+@pytest.mark.integration
+def test_qwk_with_x64_equals_wk_qwk_to_float64() -> None:
+    script = (
+        "import numpy as np, jax, wkappa as wk\n"
+        "from wkappa.jax import qwk\n"
+        "rng = np.random.default_rng(0)\n"
+        "worst = 0.0\n"
+        "for k in (2, 3, 5, 9):\n"
+        "    a, b = rng.integers(0, k, size=(2, 500))\n"
+        "    w = rng.integers(0, 4, size=500)\n"
+        "    got = jax.jit(qwk, static_argnames='num_classes')(a, b, num_classes=k, "
+        "sample_weight=w)\n"
+        "    assert got.dtype == np.float64, got.dtype\n"
+        "    ref = wk.qwk(a, b, labels=range(k), sample_weight=w)\n"
+        "    worst = max(worst, abs(float(got) - ref))\n"
+        "print(worst)\n"
+    )
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "JAX_ENABLE_X64": "1", "PYTHONPATH": src}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert float(done.stdout.strip().splitlines()[-1]) < 1e-13
+
+
+def test_out_of_range_raises_eagerly_and_is_nan_under_jit() -> None:
+    y_true = jnp.array([0, 1, 2, 3])
+    with pytest.raises(WkappaError, match=r"`y_pred` must hold class indices in 0\.\.2.*row 3"):
+        qwk(jnp.array([0, 1, 2, 2]), y_true, 3)
+    with pytest.raises(WkappaError, match=r"`y_true`.*row 1 holds 1\.5"):
+        qwk(np.array([0.0, 1.5, 2.0]), np.array([0, 1, 2]), 3)
+    with pytest.raises(WkappaError, match="`y_true` must hold class indices in 0..2"):
+        qwk(np.array([0, -1, 2]), np.array([0, 1, 2]), 3)
+    assert np.isnan(float(jit_qwk(jnp.array([0, 1, 2, 2]), y_true, num_classes=3)))
+    assert np.isnan(float(jit_qwk(jnp.array([0.0, 1.5, 2.0]), jnp.array([0, 1, 2]), num_classes=3)))
+    assert float(jit_qwk(jnp.array([0, 1, 2, 2]), jnp.array([0, 1, 2, 2]), num_classes=3)) == 1.0
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(WkappaTypeError, match="`num_classes` must be a Python int"):
+        qwk(np.array([0, 1]), np.array([0, 1]), 2.0)  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="`num_classes` must be at least 2"):
+        qwk(np.array([0, 0]), np.array([0, 0]), 1)
+    with pytest.raises(WkappaError, match="same length"):
+        qwk(np.array([0, 1, 1]), np.array([0, 1]), 2)
+    with pytest.raises(WkappaError, match="shape \\(N,\\)"):
+        qwk(np.zeros((2, 2), dtype=int), np.zeros((2, 2), dtype=int), 2)
+    with pytest.raises(WkappaError, match="`sample_weight` must be finite and non-negative"):
+        qwk(np.array([0, 1]), np.array([0, 1]), 2, sample_weight=np.array([1.0, -1.0]))
+    probs = jnp.full((3, 3), 1 / 3)
+    with pytest.raises(WkappaError, match="both have shape"):
+        kappa_loss(jnp.eye(3)[:2], probs)
+    with pytest.raises(WkappaError, match="`form` must be"):
+        kappa_loss(jnp.eye(3), probs, form="square")  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="`eps` must be"):
+        kappa_loss(jnp.eye(3), probs, eps=-1.0)
+    with pytest.raises(WkappaTypeError, match="floating point"):
+        kappa_loss(jnp.eye(3), jnp.eye(3, dtype=jnp.int32))
+    with pytest.raises(WkappaError, match="weights"):
+        kappa_loss(jnp.eye(3), probs, weights="quadratc")
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted", "custom"])
+@pytest.mark.parametrize("form", ["ratio", "log"])
+def test_loss_and_gradient_equal_the_torch_loss(weights: str, form: str) -> None:
+    rng = np.random.default_rng(3)
+    logits = rng.normal(size=(16, 4))
+    labels = rng.integers(0, 4, size=16)
+    matrix = rng.uniform(0.1, 2.0, size=(4, 4))
+    np.fill_diagonal(matrix, 0.0)
+    chosen = matrix if weights == "custom" else weights
+    torch_logits = torch.tensor(logits, requires_grad=True)
+    expected = TorchKappaLoss(4, weights=chosen, form=form)(torch_logits, torch.tensor(labels))
+    expected.backward()
+    assert torch_logits.grad is not None
+    onehot = jax.nn.one_hot(labels, 4)
+
+    def loss(z: object) -> object:
+        return kappa_loss(onehot, jax.nn.softmax(z), weights=chosen, form=form)
+
+    value, grad = jax.jit(jax.value_and_grad(loss))(jnp.asarray(logits, dtype=jnp.float32))
+    assert float(value) == pytest.approx(expected.item(), rel=1e-5)
+    np.testing.assert_allclose(np.asarray(grad), torch_logits.grad.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_loss_is_one_minus_kappa_on_hard_predictions() -> None:
+    rng = np.random.default_rng(4)
+    y_true, y_pred = rng.integers(0, 5, size=(2, 40))
+    onehot_true, onehot_pred = jax.nn.one_hot(y_true, 5), jax.nn.one_hot(y_pred, 5)
+    value = float(kappa_loss(onehot_true, onehot_pred, eps=0.0))
+    assert value == pytest.approx(1 - wk.qwk(y_true, y_pred, labels=range(5)), rel=1e-5)
+
+
+@pytest.mark.parametrize("form", ["ratio", "log"])
+def test_gradients_stay_finite_at_the_edges(form: str) -> None:
+    one_class = jax.nn.one_hot(jnp.zeros(6, dtype=jnp.int32), 3)
+    perfect = jax.nn.one_hot(jnp.array([0, 1, 2, 0, 1, 2]), 3)
+    for onehot, logits in (
+        (one_class, jnp.tile(jnp.array([30.0, 0.0, 0.0]), (6, 1))),  # no expected disagreement
+        (perfect, 30.0 * perfect),  # (near) perfect predictions
+        (perfect, jnp.zeros((6, 3))),  # uniform predictions
+    ):
+        grad = jax.grad(lambda z, y=onehot: kappa_loss(y, jax.nn.softmax(z), form=form))(logits)
+        assert bool(jnp.isfinite(grad).all())

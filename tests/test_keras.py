@@ -1,0 +1,162 @@
+"""wkappa.keras on every Keras backend: TFA's values, real training runs, gradients, strictness.
+
+Keras reads ``KERAS_BACKEND`` once per process, so each backend runs
+``tests/keras_backend_checks.py`` in its own subprocess (once per session; every test below
+reads its results). The TensorFlow backend runs where ``tensorflow`` is installed (the
+``test`` extra installs tensorflow-cpu on x86-64 Linux); elsewhere those tests skip.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from wkappa.torch import WeightedKappaLoss as TorchKappaLoss
+
+pytestmark = pytest.mark.integration  # real Keras training runs in subprocesses
+
+CHECKS = Path(__file__).with_name("keras_backend_checks.py")
+BACKENDS = ["jax", "torch", "tensorflow"]
+_RESULTS: dict[str, dict[str, Any]] = {}
+
+# TensorFlow Addons' documented values: the CohenKappa docstring (0.61904764, weighted
+# 0.37209308), tensorflow_addons/metrics/tests/cohens_kappa_test.py (checked there with
+# atol 1e-5) and the WeightedKappaLoss docstring (-1.1611923).
+TFA_VALUES = {
+    "random/None": 0.61904761,
+    "random/linear": 0.62790697,
+    "random/quadratic": 0.68932038,
+    "perfect/None": 1.0,
+    "perfect/linear": 1.0,
+    "perfect/quadratic": 1.0,
+    "worse/None": -0.3333333,
+    "worse/linear": -0.52380952,
+    "worse/quadratic": -0.72727272,
+    "weighted/None": -0.25473321,
+    "weighted/linear": -0.38992332,
+    "weighted/quadratic": -0.60695344,
+    "docstring_weighted": 0.37209308,
+    "large": 0.166666666,
+    "sparse": 0.19999999,
+    "one_hot": 0.19999999,
+    "loss": -1.1611923,
+}
+
+
+def _results(backend: str) -> dict[str, Any]:
+    module = "tensorflow" if backend == "tensorflow" else backend
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"the {backend} backend is not installed here")
+    if backend not in _RESULTS:
+        src = str(Path(__file__).resolve().parents[1] / "src")
+        env = {
+            **os.environ,
+            "KERAS_BACKEND": backend,
+            "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
+            "TF_CPP_MIN_LOG_LEVEL": "2",
+        }
+        done = subprocess.run(
+            [sys.executable, str(CHECKS)], capture_output=True, text=True, env=env, timeout=1500
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        _RESULTS[backend] = json.loads(done.stdout.strip().splitlines()[-1])
+        assert _RESULTS[backend]["backend"] == backend
+    return _RESULTS[backend]
+
+
+def _check(backend: str, name: str) -> Any:
+    result = _results(backend)[name]
+    assert not (isinstance(result, dict) and "error" in result), result.get("error")
+    return result
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.mark.timeout(1800)
+def test_tfa_documented_values(backend: str) -> None:
+    values = _check(backend, "tfa_values")
+    assert set(values) == set(TFA_VALUES)
+    for key, expected in TFA_VALUES.items():
+        assert values[key] == pytest.approx(expected, abs=1e-6), key
+
+
+@pytest.mark.timeout(1800)
+def test_fit_validation_value_is_wk_qwk_of_the_predictions(backend: str) -> None:
+    result = _check(backend, "fit_metric")
+    # The epoch's validation value is the exact kappa of the model's own predictions,
+    # rounded once to float32 (the metric's dtype): 5 validation batches, with and
+    # without sample_weight (weighted_metrics get the weights, metrics do not).
+    assert result["val_qwk"][-1] == np.float32(result["wk_qwk"])
+    assert result["val_wlk"][-1] == np.float32(result["wk_wlk"])
+    assert result["evaluate_qwk"] == np.float32(result["wk_qwk"])
+    assert result["evaluate_wlk"] == np.float32(result["wk_wlk"])
+    assert result["wk_wlk"] != pytest.approx(result["wk_wlk_unweighted"], abs=1e-3)
+    assert len(set(result["val_qwk"])) == 3  # the values move as the model trains
+
+
+@pytest.mark.timeout(1800)
+def test_out_of_range_label_raises_even_under_jit(backend: str) -> None:
+    result = _check(backend, "strict_labels")
+    assert result["error_type"] == "WkappaError", result
+    assert "`y_true` must hold class indices in 0..4" in result["message"]
+    assert "1 row(s)" in result["message"] and "not counted" in result["message"]
+    # Compiled steps (jax, tensorflow) cannot raise: the batches from the bad one on show
+    # NaN, and the end of evaluate raises. Eager torch raises at the bad batch.
+    if result["per_batch"]:
+        assert not np.isnan(result["per_batch"][0])
+        assert all(np.isnan(v) for v in result["per_batch"][1:])
+
+
+@pytest.mark.timeout(1800)
+def test_kappa_loss_trains_an_ordinal_model(backend: str) -> None:
+    result = _check(backend, "loss_training")
+    for form in ("log", "ratio"):
+        run = result[form]
+        assert run["loss"][-1] < run["loss"][0] - 0.3, (form, run["loss"])
+        assert run["qwk_before"] < 0.3 and run["qwk_after"] > 0.7, (form, run)
+
+
+@pytest.mark.timeout(1800)
+def test_gradients_match_the_torch_loss(backend: str) -> None:
+    result = _check(backend, "gradients")
+    for weights in ("quadratic", "linear"):
+        for form in ("log", "ratio"):
+            logits = torch.tensor(result["logits"], dtype=torch.float64, requires_grad=True)
+            loss = TorchKappaLoss(5, weights=weights, form=form, eps=0.0)
+            value = loss(logits, torch.tensor(result["labels"]))
+            value.backward()
+            assert logits.grad is not None
+            keras_side = result[f"{weights}/{form}"]
+            assert keras_side["value"] == pytest.approx(value.item(), rel=1e-5)
+            np.testing.assert_allclose(
+                keras_side["grad"], logits.grad.numpy(), rtol=1e-4, atol=1e-6
+            )
+
+
+@pytest.mark.timeout(1800)
+def test_merge_and_serialization(backend: str) -> None:
+    result = _check(backend, "merge_and_config")
+    assert result["tables_equal"] and result["merged"] == result["whole"]
+    assert result["whole"] == np.float32(result["wk"])
+    assert result["config"] == {"num_classes": 4, "weightage": "quadratic", "sparse_labels": True}
+    assert result["clone"] == ["CohenKappa", 4, "quadratic"]
+    assert result["loss_clone"] == ["linear", "ratio"]
+    assert result["count_dtype"] == ("int32" if backend == "jax" else "int64")
+
+
+@pytest.mark.timeout(1800)
+def test_howto_runs_on_the_backend(backend: str) -> None:
+    result = _check(backend, "howto")
+    assert result["attempted"] > 5 and result["failed"] == 0, result
