@@ -298,12 +298,12 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
 
         Parameters
         ----------
-        y_true : tensor of shape (N,), (N, 1) or (N, K)
+        y_true : array-like of shape (N,), (N, 1) or (N, K)
             Class indices (``sparse_labels=True``) or one-hot rows.
-        y_pred : tensor of shape (N,), (N, 1) or (N, K)
+        y_pred : array-like of shape (N,), (N, 1) or (N, K)
             Scores or probabilities (N, K), one score per row (``regression=True``; with
             two classes, the probability of class 1) or class indices.
-        sample_weight : tensor of shape (N,) or (N, 1), optional
+        sample_weight : array-like of shape (N,) or (N, 1), optional
             Non-negative whole-number weights (the count each row adds).
         """
         k = self.num_classes
@@ -373,10 +373,11 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
 
         Returns
         -------
-        scalar tensor
-            Eagerly, the exact :func:`wkappa.kappa_from_table` value of the table in
-            ``dtype``; an empty or degenerate table follows ``zero_division``. Inside a
-            compiled graph, the same formula in floating point (NaN if rows were rejected).
+        float
+            A scalar tensor of the backend. Eagerly, the exact
+            :func:`wkappa.kappa_from_table` value of the table in ``dtype``; an empty or
+            degenerate table follows ``zero_division``. Inside a compiled graph, the same
+            formula in floating point (NaN if rows were rejected).
         """
         table = self._table.value
         if not is_traced(table):
