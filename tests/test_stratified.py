@@ -6,9 +6,11 @@ test of equal kappas by simulation (slow)."""
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -235,3 +237,31 @@ def test_homogeneity_test_keeps_its_size() -> None:
     --strata runs the larger grid reported in the docs."""
     size = simulate_sizes(150, 2000, 20261126)
     assert 0.035 <= size <= 0.065, size
+
+
+def test_cli_score_by_prints_the_stratified_summary(tmp_path: Path) -> None:
+    """`wkappa score --by` adds SAS's overall kappa across the groups and the test of equal
+    kappas (text and JSON), the same numbers as stratified_kappa_test."""
+    from test_cli import run
+
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 4, 300)
+    b = np.clip(a + rng.integers(-1, 2, 300), 0, 3)
+    site = rng.choice(["north", "south", "west"], 300)
+    path = tmp_path / "sites.csv"
+    path.write_text(
+        "site,a,b\n" + "".join(f"{s},{x},{y}\n" for s, x, y in zip(site, a, b, strict=True))
+    )
+    expected = wk.stratified_kappa_test(a, b, strata=site)
+    low, high = expected.confidence_interval()
+    text = run("score", path, "--true", "a", "--pred", "b", "--by", "site")
+    assert text.returncode == 0, text.stderr
+    line = next(x for x in text.stdout.splitlines() if x.startswith("Across site"))
+    assert f"kappa {expected.statistic:.4f}, SE {expected.standard_error:.4f}" in line
+    assert f"[{low:.4f}, {high:.4f}]" in line
+    assert f"chi-square {expected.homogeneity_statistic:.2f}, df 2" in line
+    document = json.loads(run("score", path, "--true", "a", "--pred", "b", "--by", "site",
+                              "--format", "json").stdout)  # fmt: skip
+    across = document["across_groups"]
+    assert across["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+    assert across["homogeneity_pvalue"] == pytest.approx(expected.homogeneity_pvalue, rel=1e-9)

@@ -275,6 +275,47 @@ def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
     return rows
 
 
+def across_groups(groups: Sequence[tuple[Any, Scored]]) -> Any:
+    """The groups as strata: SAS's overall kappa and test of equal kappas (None below 2)."""
+    if len(groups) < 2:
+        return None
+    import warnings
+
+    from .._stats import stratified_kappa_test_from_tables
+    from ..exceptions import UndefinedKappaWarning
+
+    first = groups[0][1].result
+    tables = np.stack([np.asarray(scored.result.table) for _, scored in groups])
+    with warnings.catch_warnings():  # the summary line says which groups were left out
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        return stratified_kappa_test_from_tables(
+            tables,
+            weights=first.weight_matrix,
+            labels=first.labels,
+            strata=[value for value, _ in groups],
+        )
+
+
+def across_groups_lines(groups: Sequence[tuple[Any, Scored]], by: str, level: float) -> list[str]:
+    """The summary line under the ``--by`` table (nothing for fewer than 2 groups)."""
+    combined = across_groups(groups)
+    if combined is None:
+        return []
+    low, high = combined.confidence_interval(level)
+    lines = [
+        f"Across {by} (inverse-variance weighted, as SAS PROC FREQ): kappa "
+        f"{combined.statistic:.4f}, SE {combined.standard_error:.4f}, {level * 100:g}% CI "
+        f"[{low:.4f}, {high:.4f}]; equal kappas: chi-square {combined.homogeneity_statistic:.2f}, "
+        f"df {combined.homogeneity_df}, p {format_pvalue(combined.homogeneity_pvalue)}"
+    ]
+    left = [
+        label_text(v) for v, used in zip(combined.strata, combined.used, strict=True) if not used
+    ]
+    if left:
+        lines.append(f"  (left out, undefined kappa or SE 0: {', '.join(left)})")
+    return lines
+
+
 def score_text(run: ScoreRun) -> str:
     """The human-readable report of ``wkappa score``."""
     name, true, pred, overall, groups, by = (
@@ -298,7 +339,8 @@ def score_text(run: ScoreRun) -> str:
         level = f"{overall.level * 100:g}% CI"
         header = [by, "n", "kappa", "SE", level, "z", "p", "interpretation"]
         rows = group_rows([*groups, ("(all)", overall)])
-        lines += [f"By {by}:", render_table(header, rows, left=(0, 7)), ""]
+        lines += [f"By {by}:", render_table(header, rows, left=(0, 7))]
+        lines += [*across_groups_lines(groups, by, overall.level), ""]
     table = np.asarray(result.table)
     digits = None if table.dtype.kind in "iu" else 2
     lines += [
@@ -326,6 +368,19 @@ def score_json(run: ScoreRun) -> str:
     if run.by is not None:
         document["by"] = run.by
         document["groups"] = [{"group": value, **summary(s)} for value, s in run.groups]
+        combined = across_groups(run.groups)
+        if combined is not None:
+            document["across_groups"] = {
+                key: combined.to_dict(run.overall.level)[key]
+                for key in (
+                    "statistic",
+                    "standard_error",
+                    "confidence_interval",
+                    "homogeneity_statistic",
+                    "homogeneity_df",
+                    "homogeneity_pvalue",
+                )
+            }
     return to_json(document)
 
 
