@@ -17,6 +17,7 @@ bracket, started from the Paulson (Wilson-Hilferty) normal approximation.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -93,8 +94,56 @@ def _log_front(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+def _fraction_scalar(a: float, b: float, y: float) -> float:
+    """The continued fraction of one entry, in Python floats (fast for a few entries); the
+    compiled copy from ``a + b`` = :data:`_COMPILED_FROM` on (df that only data large enough
+    to use the compiled ANOVA pass give)."""
+    if a + b >= _COMPILED_FROM:
+        from .kernels import numba_icc
+
+        return float(numba_icc.beta_fraction(a, b, y))
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = 1.0
+    d = 1.0 - qab * y / qap
+    d = 1.0 / (d if abs(d) >= _TINY else _TINY)
+    h = d
+    for m in range(1, _MAX_TERMS):
+        m2 = 2 * m
+        aa = m * (b - m) * y / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) >= _TINY else _TINY)
+        c = 1.0 + aa / c
+        c = c if abs(c) >= _TINY else _TINY
+        h *= d * c
+        aa = -(a + m) * (qab + m) * y / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) >= _TINY else _TINY)
+        c = 1.0 + aa / c
+        c = c if abs(c) >= _TINY else _TINY
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < _EPS:
+            break
+    return h
+
+
+# From this a + b (half the sum of the df) on, the compiled continued fraction.
+_COMPILED_FROM = 5000.0
+
+# Up to this many entries the continued fraction runs entry by entry in Python floats.
+_SCALAR_UP_TO = 8
+
+
 def _continued_fraction(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The incomplete beta continued fraction (Lentz), all entries at once."""
+    if y.size <= _SCALAR_UP_TO:
+        return np.array(
+            [
+                _fraction_scalar(float(p), float(q), float(v))
+                for p, q, v in zip(a, b, y, strict=True)
+            ],
+            dtype=np.float64,
+        )
     qab, qap, qam = a + b, a + 1.0, a - 1.0
     c = np.ones_like(y)
     d = 1.0 - qab * y / qap
@@ -146,6 +195,12 @@ def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.nda
         np.asarray(d1, dtype=np.float64),
         np.asarray(d2, dtype=np.float64),
     )
+    if x.size <= _SCALAR_UP_TO:
+        flat = [
+            _tail_scalar(float(p), float(q), float(r), upper)
+            for p, q, r in zip(x.ravel(), d1.ravel(), d2.ravel(), strict=True)
+        ]
+        return np.array(flat, dtype=np.float64).reshape(x.shape)
     out = np.full(x.shape, np.nan)
     valid = ~(np.isnan(x) | np.isnan(d1) | np.isnan(d2)) & (d1 > 0) & (d2 > 0)
     zero = valid & (x <= 0)
@@ -163,6 +218,115 @@ def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.nda
         else:
             out[body] = _beta_lower(a1 / 2.0, a2 / 2.0, y, one_minus_y)
     return out
+
+
+def _log_front_scalar(a: float, b: float, y: float) -> float:
+    """:func:`_log_front` of one entry, in Python floats (-inf at y = 0 or 1)."""
+    if not 0.0 < y < 1.0:
+        return -math.inf
+    powers = a * math.log(y) + b * math.log1p(-y)
+    big_a, big_b = a >= _STIRLING_FROM, b >= _STIRLING_FROM
+    if big_a and big_b:
+        s = a + b
+        p = a / s
+        return (
+            a * math.log1p((y - p) / p)
+            + b * math.log1p((p - y) / (1.0 - p))
+            + 0.5 * (math.log(a) + math.log(b) - math.log(s))
+            - _LOG_2PI_HALF
+            + _stirling_scalar(s)
+            - _stirling_scalar(a)
+            - _stirling_scalar(b)
+        )
+    if big_b:
+        return _gamma_ratio_scalar(a, b) - math.lgamma(a) + powers
+    if big_a:
+        return _gamma_ratio_scalar(b, a) - math.lgamma(b) + powers
+    return math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + powers
+
+
+def _stirling_scalar(x: float) -> float:
+    inv = 1.0 / x
+    inv2 = inv * inv
+    return inv * (1.0 / 12.0 - inv2 * (1.0 / 360.0 - inv2 * (1.0 / 1260.0 - inv2 / 1680.0)))
+
+
+def _gamma_ratio_scalar(a: float, b: float) -> float:
+    s = a + b
+    return (
+        (b - 0.5) * math.log1p(a / b)
+        + a * math.log(s)
+        - a
+        + _stirling_scalar(s)
+        - _stirling_scalar(b)
+    )
+
+
+def _beta_lower_scalar(a: float, b: float, y: float, y_c: float) -> float:
+    if y < (a + 1.0) / (a + b + 2.0):
+        return math.exp(_log_front_scalar(a, b, y)) * _fraction_scalar(a, b, y) / a
+    return 1.0 - math.exp(_log_front_scalar(b, a, y_c)) * _fraction_scalar(b, a, y_c) / b
+
+
+def _tail_scalar(x: float, d1: float, d2: float, upper: bool) -> float:
+    if math.isnan(x) or math.isnan(d1) or math.isnan(d2) or d1 <= 0 or d2 <= 0:
+        return math.nan
+    if x <= 0:
+        return 1.0 if upper else 0.0
+    if math.isinf(x):
+        return 0.0 if upper else 1.0
+    y = d1 * x / (d1 * x + d2)
+    y_c = d2 / (d1 * x + d2)
+    if y <= 0.0 or y_c <= 0.0:  # beyond double precision: the far tails
+        return (0.0 if upper else 1.0) if y_c <= 0.0 else (1.0 if upper else 0.0)
+    if upper:
+        return _beta_lower_scalar(d2 / 2.0, d1 / 2.0, y_c, y)
+    return _beta_lower_scalar(d1 / 2.0, d2 / 2.0, y, y_c)
+
+
+@functools.lru_cache(maxsize=1024)
+def _ppf_scalar(p: float, d1: float, d2: float) -> float:
+    """:func:`_solve` for one quantile, in Python floats."""
+    if not (0.0 < p < 1.0 and d1 > 0 and d2 > 0):
+        return math.nan
+    d1, d2 = min(d1, 1e15), min(d2, 1e15)
+    upper = p > 0.5
+    target = 1.0 - p if upper else p
+    z_norm = norm_ppf(p)
+    a1, a2 = 2.0 / (9.0 * d1), 2.0 / (9.0 * d2)
+    spread = (1.0 - a1) ** 2 * a2 + (1.0 - a2) ** 2 * a1 - z_norm**2 * a1 * a2
+    denominator = (1.0 - a2) ** 2 - z_norm**2 * a2
+    root = (
+        ((1.0 - a1) * (1.0 - a2) + z_norm * math.sqrt(max(0.0, spread))) / denominator
+        if (denominator != 0)
+        else math.nan
+    )
+    z = 3.0 * math.log(root) if math.isfinite(root) and root > 0 else 0.0
+    z = min(max(z, -599.0), 599.0)
+    low, high = -600.0, 600.0
+    for _ in range(100):
+        x = math.exp(z)
+        value = _tail_scalar(x, d1, d2, upper)
+        if value == target:
+            break
+        too_far = math.isnan(value) or (value < target if upper else value > target)
+        if too_far:
+            high = z
+        else:
+            low = z
+        slope = math.exp(_log_front_scalar(d1 / 2.0, d2 / 2.0, d1 * x / (d1 * x + d2)))
+        slope = -slope if upper else slope
+        newton = z - (value - target) / slope if slope != 0 else math.nan
+        new_z = newton if math.isfinite(newton) and low <= newton <= high else 0.5 * (low + high)
+        done = abs(new_z - z) <= 1e-14 * max(1.0, abs(z))
+        z = new_z
+        if done:
+            break
+    if z >= 599.0:
+        return math.inf
+    if z <= -599.0:
+        return 0.0
+    return math.exp(z)
 
 
 def f_sf(x: object, d1: object, d2: object) -> np.ndarray:
@@ -197,6 +361,12 @@ def f_ppf(p: object, d1: object, d2: object) -> np.ndarray:
     )
     shape = p_a.shape
     p_a, d1_a, d2_a = p_a.ravel(), d1_a.ravel(), d2_a.ravel()
+    if p_a.size <= _SCALAR_UP_TO:
+        flat = [
+            _ppf_scalar(float(p), float(q), float(r))
+            for p, q, r in zip(p_a, d1_a, d2_a, strict=True)
+        ]
+        return np.array(flat, dtype=np.float64).reshape(shape)
     out = np.full(p_a.shape, np.nan)
     valid = (p_a > 0) & (p_a < 1) & (d1_a > 0) & (d2_a > 0)
     # Infinite df: the F quantile is a scaled chi-square quantile; replace inf by a df so

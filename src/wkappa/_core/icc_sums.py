@@ -55,9 +55,15 @@ def _numpy_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 def anova_sums(values: np.ndarray) -> AnovaSums:
     """The ANOVA sums of a complete float64 array of shape (n, k) or (n, k, features)."""
+    n, k = values.shape[:2]
+    if values.ndim == 2 and values.size >= NUMBA_FROM:
+        from .kernels import numba_icc
+
+        sums = numba_icc.anova_sums_2d(np.asarray(values, dtype=np.float64))
+        grand_2d, ss_t, ss_r, ss_e = (np.array([value]) for value in sums)
+        return AnovaSums(n, k, grand_2d, ss_t, ss_r, ss_e)
     x = values if values.ndim == 3 else values[:, :, None]
     x = np.ascontiguousarray(x, dtype=np.float64)
-    n, k = x.shape[:2]
     if x.size >= NUMBA_FROM:
         from .kernels import numba_icc
 

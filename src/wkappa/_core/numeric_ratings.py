@@ -210,6 +210,8 @@ def read_numeric_ratings(
             f"`{name}` has {k} rater column(s); at least {min_raters} are needed. "
             "Hint: rows are targets and columns raters; transpose if it is the other way round."
         )
+    if np.isfinite(values).all():  # one pass in the common case
+        return NumericRatings(np.ascontiguousarray(values), 0, names)
     if np.isinf(values).any():
         where = np.argwhere(np.isinf(values))[0]
         raise WkappaError(

@@ -166,7 +166,7 @@ def _mean_squares(values: np.ndarray, nan_policy: str) -> _MeanSquares:
     x = values if values.ndim == 3 else values[:, :, None]
     missing = np.isnan(x).any(axis=(0, 1))
     if not missing.any():
-        return _from_anova(x)
+        return _from_anova(values)
     n, k, f_count = x.shape
     complete = np.flatnonzero(~missing)
     names = (
@@ -257,13 +257,17 @@ def _test(form: str, ms: _MeanSquares, icc0: float) -> tuple[np.ndarray, np.ndar
 
 
 def _pvalue(f_stat: np.ndarray, df1: np.ndarray, df2: np.ndarray, alternative: str) -> np.ndarray:
+    if alternative == "less":
+        return f_cdf(f_stat, df1, df2)
     upper = f_sf(f_stat, df1, df2)
     if alternative == "greater":
         return upper
-    lower = f_cdf(f_stat, df1, df2)
-    if alternative == "less":
-        return lower
-    return np.asarray(np.minimum(1.0, 2.0 * np.minimum(upper, lower)), dtype=np.float64)
+    # Two-sided: twice the smaller tail; the lower one is computed only where it is smaller.
+    smaller = upper.copy()
+    lower_side = ~(upper < 0.5)
+    if lower_side.any():
+        smaller[lower_side] = f_cdf(f_stat[lower_side], df1[lower_side], df2[lower_side])
+    return np.asarray(np.minimum(1.0, 2.0 * smaller), dtype=np.float64)
 
 
 def _limits(
