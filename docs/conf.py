@@ -22,6 +22,9 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    # MathJax 3 shipped in the wheel and copied into _static/mathjax: formulas render offline
+    # (no CDN), where clinical and enterprise readers often read.
+    "sphinx-mathjax-offline",
     "numpydoc",
     "myst_parser",
     "sphinx_copybutton",
@@ -176,7 +179,10 @@ html_theme_options = {
 }
 # Without it a first visit logs "Got invalid theme mode" on the console.
 html_context = {"default_mode": "auto"}
-html_sidebars: dict[str, list[str]] = {"changelog": [], "citing": []}
+# Pages without sub-pages get no (empty) navigation column.
+html_sidebars: dict[str, list[str]] = {"changelog": [], "citing": [], "getting-started": []}
+# Long console lines and code wrap inside the text column instead of overflowing it.
+html_css_files = ["wkappa.css"]
 html_show_sourcelink = False
 
 copybutton_prompt_text = r">>> |\.\.\. |\$ "

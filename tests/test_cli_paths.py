@@ -209,3 +209,41 @@ def test_the_report_shows_rows_and_categories_in_chromium(tmp_path):
     read, used = _expected_rows(HUMAN, "model A")
     assert f"file rows: {read} read, {used} used, {read - used} dropped" in text
     assert "K = 6 categories: 1, 2, 3, 4, 5, 6" in text
+
+
+NO_PYARROW = """
+import sys
+sys.modules["pyarrow"] = None  # as if not installed: `import pyarrow` raises ImportError
+from wkappa._cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_cli_extra_works_without_pyarrow(tmp_path):
+    import re
+    import subprocess
+    import sys
+
+    pyproject = (Path(__file__).parents[1] / "pyproject.toml").read_text()
+    cli = re.search(r"^cli = \[(.*)\]$", pyproject, flags=re.M)
+    assert cli is not None and "polars" in cli.group(1) and "pyarrow" not in cli.group(1)
+    script = tmp_path / "no_pyarrow.py"
+    script.write_text(NO_PYARROW)
+
+    def wkappa(*argv: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, script, *map(str, argv)], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+
+    essays = ["--true", HUMAN, "--pred", "model A", "--nan-policy", "omit"]
+    assert wkappa("score", ESSAYS, *essays, "--report", "r.html").returncode == 0
+    graded = wkappa("thresholds", ESSAYS, "--true", HUMAN, "--score", "model B", "--nan-policy",
+                    "omit", "--apply", ESSAYS, "--out", "graded.parquet")  # fmt: skip
+    assert graded.returncode == 0, graded.stderr
+    again = wkappa("score", "graded.parquet", *essays, "--format", "json")
+    assert again.returncode == 0 and '"rows_read": 300' in again.stdout, again.stderr
+    compared = wkappa("compare", ESSAYS, "--true", HUMAN, "--pred", "model A", "--pred",
+                      "model B", "--nan-policy", "omit", "--bootstrap", "99")  # fmt: skip
+    assert compared.returncode == 0, compared.stderr
+    agreed = wkappa("agree", DATA / "annotations_long.csv", "--item", "item_id", "--rater",
+                    "annotator", "--rating", "label", "--strip-labels")  # fmt: skip
+    assert agreed.returncode == 0, agreed.stderr

@@ -43,10 +43,8 @@ PAGES = {
     "qwk API page": "reference/generated/wkappa.qwk.html",
     "user guide": "user-guide/definitions.html",
 }
-# The one resource the site loads from elsewhere: MathJax, which Sphinx takes from its CDN to
-# typeset formulas. This machine has no network, so its load fails here (formulas then show as
-# TeX); that failure, and only that one, is not counted as an error of the site.
-OFFLINE_OK = ("https://cdn.jsdelivr.net/npm/mathjax@",)
+# The site loads nothing from elsewhere: MathJax is copied into _static/mathjax by the
+# sphinx-mathjax-offline extension, so formulas render without a network.
 CHROMIUM_FLAGS = (*BASE_FLAGS, "--remote-allow-origins=*")
 
 
@@ -132,6 +130,25 @@ def test_the_site_covers_every_public_name(site: Path) -> None:
     cli = (site / "reference" / "cli.html").read_text()
     for option in ("--true", "--pred", "--weights", "--bootstrap", "--apply", "--version"):
         assert option in cli, option
+
+
+def test_api_pages_point_to_no_private_module(site: Path) -> None:
+    import re
+
+    found = {
+        page.name: sorted(set(re.findall(r"wkappa\._[a-z_.]+", page.read_text())))
+        for page in (site / "reference" / "generated").glob("*.html")
+    }
+    assert {name: names for name, names in found.items() if names} == {}
+
+
+def test_figure_captions_match_the_layout() -> None:
+    # The kappa-against-n figure stacks quadratic over linear weights (plt.subplots(2, 1)).
+    script = (ROOT / "docs" / "scripts" / "plot_performance.py").read_text()
+    assert "plt.subplots(2, 1" in script
+    page = (ROOT / "docs" / "explanation" / "performance.md").read_text()
+    assert "Quadratic weights (top)" in page and "linear weights (bottom)" in page
+    assert "(left)" not in page.split("## How the kernels get there")[0]
 
 
 # --------------------------------------------------------------------------- the browser
@@ -223,8 +240,6 @@ class _Page:
                 )
             elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
                 url = params["entry"].get("url", "")
-                if url.startswith(OFFLINE_OK) and "net::ERR_" in params["entry"]["text"]:
-                    continue  # no network here; a published site loads it
                 found.append(f"{url}: {params['entry']['text']}")
         return found
 
@@ -337,3 +352,74 @@ def test_performance_page_figures_and_screenshots(
     with capsys.disabled():
         shots = f"{SCREENSHOTS}{os.sep}{{home,performance}}.png"
         print(f"\nscreenshots of the documentation site: {shots}")
+
+
+MATH_PAGE = "reference/generated/wkappa.qwk.html"
+RENDERED_MATH = """(async () => {
+    if (!window.MathJax || !MathJax.startup) return {error: "MathJax did not load"};
+    await MathJax.startup.promise;
+    const boxes = Array.from(document.querySelectorAll("mjx-container"));
+    return {
+        rendered: boxes.length,
+        wide: boxes.filter(b => b.getBoundingClientRect().width > 0).length,
+        // TeX left as text (a backslash) means a formula was not typeset.
+        raw: Array.from(document.querySelectorAll(".math")).filter(
+            e => e.innerText.includes(String.fromCharCode(92))).length,
+        external: performance.getEntriesByType("resource").map(r => r.name).filter(
+            n => !n.startsWith("file:")),
+    };
+})()"""
+
+
+@pytest.mark.slow
+def test_formulas_render_from_disk_with_no_network(browser: _Page, site: Path) -> None:
+    # The page is opened as a file (no server) with the network switched off: MathJax must
+    # come from the site's own _static/mathjax and typeset every formula.
+    assert (site / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    assert "cdn.jsdelivr.net" not in (site / MATH_PAGE).read_text()
+    browser.call("Network.enable")
+    browser.call(
+        "Network.emulateNetworkConditions",
+        offline=True, latency=0, downloadThroughput=-1, uploadThroughput=-1,
+    )  # fmt: skip
+    try:
+        browser.open((site / MATH_PAGE).resolve().as_uri())
+        found = browser.evaluate(RENDERED_MATH)
+    finally:
+        browser.call(
+            "Network.emulateNetworkConditions",
+            offline=False, latency=0, downloadThroughput=-1, uploadThroughput=-1,
+        )  # fmt: skip
+    assert "error" not in found, found
+    formulas = (site / MATH_PAGE).read_text().count('class="math')
+    assert formulas > 0
+    assert found["rendered"] >= formulas and found["wide"] == found["rendered"], found
+    assert found["raw"] == 0 and found["external"] == [], found
+    assert browser.errors() == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "page", ["getting-started.html", "user-guide/cli.html", "how-to/llm-judge.html", MATH_PAGE]
+)
+def test_code_blocks_fit_the_text_column(browser: _Page, server: str, page: str) -> None:
+    browser.open(server + page)
+    blocks = browser.evaluate("document.querySelectorAll('div.highlight pre').length")
+    assert blocks > 0, page
+    overflowing = browser.evaluate(
+        "Array.from(document.querySelectorAll('div.highlight pre'))"
+        ".filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.innerText.slice(0, 80))"
+    )
+    assert overflowing == [], page
+
+
+@pytest.mark.slow
+def test_getting_started_has_no_empty_navigation(browser: _Page, server: str) -> None:
+    browser.open(server + "getting-started.html")
+    empty = browser.evaluate(
+        """Array.from(document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary'))
+        .filter(s => getComputedStyle(s).display !== 'none' && s.offsetWidth > 0
+                     && s.innerText.trim() === '').length"""
+    )
+    assert empty == 0
+    assert "pip install" in browser.evaluate("document.body.innerText")

@@ -460,7 +460,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (WkappaError, ImportError) as exc:
         if debug:
             raise
-        print(f"wkappa: error: {_one_line(exc, options=True)}", file=sys.stderr)
+        text = _one_line(exc, options=True)
+        if isinstance(exc, ImportError) and "pyarrow" in text and "wkappa[" not in text:
+            # The `cli` extra has no pyarrow: polars reads and writes the formats itself.
+            text += " Hint: pip install pyarrow (or 'wkappa[frames]', which includes it)."
+        print(f"wkappa: error: {text}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `wkappa ... | head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -235,8 +235,8 @@ class KappaResult:
 
         where ``V`` is the Fleiss-Cohen-Everitt variance and ``P_kappa0`` the table with kappa
         ``kappa0`` on the path from the observed proportions towards chance agreement (same
-        margins) or towards perfect agreement (see ``score_limits`` in
-        ``wkappa._stats.intervals``). Like Wilson's (1927) interval for a proportion, it does
+        margins) or towards perfect agreement (the small-samples user guide gives the
+        construction). Like Wilson's (1927) interval for a proportion, it does
         not collapse at kappa = 1, and its coverage stays near the level at n = 30-50 where the
         asymptotic interval's does not (BENCHMARKS.md).
 
@@ -249,8 +249,8 @@ class KappaResult:
             \\tanh\\Big(\\operatorname{atanh}(\\kappa_s) \\pm t_{n-1,(1+\\gamma)/2}\\,
             \\frac{s}{1 - \\kappa_s^2}\\Big),
 
-        widened where needed to contain ``statistic`` (see ``fisher_z_limits`` in
-        ``wkappa._stats.intervals`` for the sources). In the coverage study of
+        widened where needed to contain ``statistic`` (the small-samples user guide gives the
+        sources). In the coverage study of
         BENCHMARKS.md it keeps its promise at small n where the asymptotic interval does not.
 
         Examples

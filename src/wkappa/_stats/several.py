@@ -86,8 +86,8 @@ def agreement(
     weights : str or array of shape (K, K)
         Disagreement weights W (zero diagonal): 'unweighted', 'quadratic', 'linear' as in
         :func:`~wkappa.weighted_kappa`, Gwet's 'ordinal', 'radical', 'ratio', 'circular',
-        'bipolar' (irrCAC's, on the category values; see
-        ``gwet_weights`` in ``wkappa._core.weights``), or a matrix. Gwet's (and irrCAC's)
+        'bipolar' (irrCAC's, on the category values; their formulas are in the user
+        guide's several-raters page), or a matrix. Gwet's (and irrCAC's)
         agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of agreement
         weights. Every pair of ratings counts in both orders, so a matrix that is not
         symmetric acts through its symmetric part ``(W + W') / 2``.
@@ -125,7 +125,7 @@ def agreement(
     ``categ.labels`` is given, so pass ``labels`` to match it when a category in the range is
     never used.
 
-    **Formulas.** See the module ``wkappa._core.agreement``; the standard error is Gwet's
+    **Formulas.** In the user guide's several-raters page; the standard error is Gwet's
     linearisation (Gwet 2008, *Br. J. Math. Stat. Psychol.* 61: 29-48; Gwet 2014,
     *Handbook of Inter-Rater Reliability*, 4th ed.), as in irrCAC.
 
