@@ -272,6 +272,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_plan_parser(sub, _common)
 
+    from .icc import add_icc_parser
+
+    add_icc_parser(sub, _common)
+
     thresholds = sub.add_parser(
         "thresholds",
         help="exact kappa-optimal thresholds for scores",

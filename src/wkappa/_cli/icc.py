@@ -1,0 +1,218 @@
+"""``wkappa icc``: intraclass correlations (and Lin's CCC) of numeric ratings in a file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+import numpy as np
+
+from .._stats import FORMS, ccc, check_form, icc_all
+from ..exceptions import WkappaError
+
+__all__ = ["add_icc_parser", "run_icc"]
+
+# The library's parameter names, as this command spells them.
+_NAMES = (
+    ("`nan_policy`='propagate'", "--nan-policy propagate"),
+    ("nan_policy='omit'", "--nan-policy omit"),
+    ("nan_policy='propagate'", "--nan-policy propagate"),
+    ("`nan_policy`", "--nan-policy"),
+    ("`icc0`", "--icc0"),
+    ("`form`", "--form"),
+    ("form=", "--form "),
+    ("`alternative`", "--alternative"),
+    ("`confidence_level`", "--ci"),
+    ("`ratings`", "the rater columns"),
+    ("`x`", "the rater columns"),
+)
+
+
+def add_icc_parser(sub: Any, common: Any) -> None:
+    """Register ``icc`` on the sub-command parser; ``common`` adds --quiet/--debug."""
+    parser = sub.add_parser(
+        "icc",
+        help="intraclass correlations (six forms) and Lin's CCC of numeric ratings",
+        description=(
+            "Intraclass correlations of numeric ratings (McGraw & Wong's six forms, with "
+            "exact F intervals and tests) and Lin's concordance correlation: wide (one column "
+            "per rater, --raters a,b,c) or long (--target, --rater, --score). Missing ratings "
+            "are used as they are (REML), not dropped with their target."
+        ),
+    )
+    parser.add_argument(
+        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
+    )
+    parser.add_argument(
+        "--input-format",
+        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
+        help="the file's format (default: from its name)",
+    )
+    parser.add_argument("--separator", metavar="CHAR", help="field separator of a CSV file")
+    parser.add_argument("--raters", metavar="A,B,C", help="wide: the rater columns")
+    parser.add_argument("--target", metavar="COL", help="long: the target (subject) column")
+    parser.add_argument("--rater", metavar="COL", help="long: the rater column")
+    parser.add_argument("--score", metavar="COL", help="long: the rating column")
+    parser.add_argument(
+        "--form",
+        default="all",
+        help="all (default) or one of 1,1 A,1 C,1 1,k A,k C,k (or ICC1 ... ICC3k)",
+    )
+    parser.add_argument(
+        "--icc0", type=float, default=0.0, metavar="R0", help="ICC under H0 (default: 0)"
+    )
+    parser.add_argument(
+        "--alternative",
+        choices=("two-sided", "greater", "less"),
+        default="two-sided",
+        help="of the F test (psych, pingouin and SPSS print 'greater'; default: two-sided)",
+    )
+    parser.add_argument(
+        "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
+    )
+    parser.add_argument(
+        "--nan-policy",
+        choices=("omit", "raise", "propagate"),
+        default="omit",
+        help="missing ratings: omit (use every rating: REML; default), raise, propagate",
+    )
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output (default: text)"
+    )
+    parser.add_argument("--explain", action="store_true", help="explain the computation")
+    common(parser)
+    parser.set_defaults(func=run_icc)
+
+
+def _split(text: str) -> list[str]:
+    names = text.split(",")
+    if any(not name for name in names):
+        raise WkappaError(f"--raters must be a comma-separated list of columns; got {text!r}.")
+    return names
+
+
+def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
+    """The targets x raters matrix (float64, NaN for a missing rating) and the rater names."""
+    from .io import check_columns, numeric_columns, open_source, polars
+
+    pl = polars()
+    source = open_source(args.file, args.input_format, args.separator)
+    wide = args.raters is not None
+    long = any(v is not None for v in (args.target, args.rater, args.score))
+    if wide == long:
+        raise WkappaError(
+            "Give either --raters A,B,C (one column per rater) or --target, --rater and "
+            "--score (one row per rating)."
+        )
+    if wide:
+        raters = _split(args.raters)
+        if len(raters) < 2:
+            raise WkappaError("--raters needs at least two columns.")
+        frame = source.scan(raters)
+        check_columns(source, source.schema(frame), {f"--raters ({r})": r for r in raters})
+        frame = numeric_columns(source, frame, raters, required=True)
+        table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
+        return table.to_numpy(), raters
+    if None in (args.target, args.rater, args.score):
+        raise WkappaError("The long layout needs all of --target, --rater and --score.")
+    frame = source.scan([args.score])
+    wanted = {"--target": args.target, "--rater": args.rater, "--score": args.score}
+    check_columns(source, source.schema(frame), wanted)
+    frame = numeric_columns(source, frame, [args.score], required=True)
+    data = frame.select(
+        pl.col(args.target), pl.col(args.rater).cast(pl.String), pl.col(args.score)
+    ).collect()
+    repeated = data.group_by([args.target, args.rater]).len().filter(pl.col("len") > 1)
+    if repeated.height:
+        target, rater, count = repeated.row(0)
+        raise WkappaError(
+            f"{source.name}: target {target!r} has {count} ratings from rater {rater!r}; the "
+            "ICC takes one rating per target and rater. Hint: average or drop the repeats."
+        )
+    wide_frame = data.pivot(on=args.rater, index=args.target, values=args.score)
+    raters = [c for c in wide_frame.columns if c != args.target]
+    matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()
+    return matrix, raters
+
+
+def _cli_message(exc: WkappaError) -> WkappaError:
+    text = str(exc)
+    for name, option in _NAMES:
+        text = text.replace(name, option)
+    return WkappaError(text)
+
+
+def _number(value: float, digits: int = 4) -> str:
+    if math.isnan(value):
+        return "nan"
+    if value != 0 and abs(value) < 10 ** (-digits):
+        return f"{value:.2e}"
+    return f"{value:.{digits}f}"
+
+
+def run_icc(args: argparse.Namespace) -> int:
+    """Run ``wkappa icc``: prints a table of ICCs (text) or a JSON document."""
+    try:
+        forms = FORMS if args.form == "all" else (check_form(args.form),)
+        matrix, raters = _read(args)
+        results = icc_all(
+            matrix, icc0=args.icc0, alternative=args.alternative, nan_policy=args.nan_policy
+        )
+        complete = matrix[~np.isnan(matrix).any(axis=1)]
+        concordance = ccc(complete) if len(complete) >= 2 else None
+        intervals = {form: results[form].confidence_interval(args.ci) for form in forms}
+    except WkappaError as exc:
+        raise _cli_message(exc) from None
+    first = results[forms[0]]
+    if args.format == "json":
+        document = {
+            "n_targets": first.n_targets,
+            "n_raters": first.n_raters,
+            "raters": raters,
+            "n_ratings": first.n_ratings,
+            "method": first.method,
+            "icc": {form: results[form].to_dict(args.ci) for form in forms},
+            "ccc": concordance.to_dict(args.ci) if concordance is not None else None,
+        }
+        json.dump(document, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    method = (
+        "two-way ANOVA"
+        if first.method == "anova"
+        else "REML variance components (missing ratings used, not dropped)"
+    )
+    lines = [
+        f"{first.n_targets} targets x {first.n_raters} raters ({', '.join(raters)}), "
+        f"{first.n_ratings} ratings; {method}",
+        f"{'form':<10}{'S&F':<7}{'ICC':>9}  {f'{args.ci:.0%} interval':<20}{'F':>10}"
+        f"{'df1':>8}{'df2':>10}{'p':>11}",
+    ]
+    for form in forms:
+        result = results[form]
+        ci = intervals[form]
+        interval = f"[{_number(ci.low, 3)}, {_number(ci.high, 3)}]"
+        lines.append(
+            f"{result.name:<10}{result.shrout_fleiss:<7}{_number(result.statistic):>9}  "
+            f"{interval:<20}{result.f_statistic:>10.4g}{result.df1:>8.4g}{result.df2:>10.5g}"
+            f"{_number(result.pvalue):>11}"
+        )
+    lines.append(
+        f"p: F test of ICC = {args.icc0:g}, {args.alternative}. 1 = one-way, A = absolute "
+        "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters."
+    )
+    if concordance is not None:
+        low, high = concordance.confidence_interval(args.ci)
+        name = "Lin's CCC" if first.n_raters == 2 else "overall CCC"
+        lines.append(
+            f"{name} {_number(concordance.statistic)} [{_number(low, 3)}, {_number(high, 3)}]"
+            f" on {concordance.n} complete targets"
+        )
+    if args.explain:
+        for form in forms:
+            lines += ["", results[form].explain()]
+    print("\n".join(lines))
+    return 0

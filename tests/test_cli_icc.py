@@ -1,0 +1,117 @@
+"""``wkappa icc``: wide and long files, JSON, missing ratings and errors in CLI vocabulary."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from published import SHROUT_FLEISS_RATINGS
+from wkappa._cli.app import main
+
+pytest.importorskip("polars")
+
+
+@pytest.fixture
+def wide(tmp_path):
+    path = tmp_path / "sf.csv"
+    rows = ["subject,J1,J2,J3,J4"] + [
+        ",".join(map(str, [i + 1, *row])) for i, row in enumerate(SHROUT_FLEISS_RATINGS)
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+@pytest.fixture
+def long(tmp_path):
+    path = tmp_path / "long.csv"
+    lines = ["subject,judge,score"]
+    for i, row in enumerate(SHROUT_FLEISS_RATINGS):
+        lines += [f"s{i},J{j + 1},{value}" for j, value in enumerate(row)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_text_table_of_the_six_forms(wide, capsys) -> None:
+    assert main(["icc", str(wide), "--raters", "J1,J2,J3,J4"]) == 0
+    out = capsys.readouterr().out
+    assert "6 targets x 4 raters (J1, J2, J3, J4), 24 ratings; two-way ANOVA" in out
+    assert "ICC(A,1)  ICC2      0.2898  [0.019, 0.761]" in out
+    assert "ICC(C,k)  ICC3k     0.9093" in out
+    assert "overall CCC" in out
+
+
+def test_json_equals_the_library(wide, capsys) -> None:
+    assert (
+        main(["icc", str(wide), "--raters", "J1,J2,J3,J4", "--form", "ICC3", "--format", "json"])
+        == 0
+    )
+    document = json.loads(capsys.readouterr().out)
+    want = wk.icc(SHROUT_FLEISS_RATINGS, form="C,1").to_dict()
+    assert list(document["icc"]) == ["C,1"]
+    assert document["icc"]["C,1"] == want
+    assert document["ccc"]["statistic"] == pytest.approx(
+        wk.ccc(np.array(SHROUT_FLEISS_RATINGS)).statistic
+    )
+
+
+def test_long_layout_equals_wide(wide, long, capsys) -> None:
+    main(["icc", str(wide), "--raters", "J1,J2,J3,J4", "--format", "json"])
+    first = json.loads(capsys.readouterr().out)
+    main(
+        [
+            "icc",
+            str(long),
+            "--target",
+            "subject",
+            "--rater",
+            "judge",
+            "--score",
+            "score",
+            "--format",
+            "json",
+        ]
+    )
+    second = json.loads(capsys.readouterr().out)
+    assert first["icc"] == second["icc"]
+
+
+def test_missing_ratings_use_reml(tmp_path, capsys) -> None:
+    path = tmp_path / "m.csv"
+    path.write_text("a,b,c\n1,2,3\n4,,6\n7,8,8\n2,3,NA\n5,5,6\n9,7,8\n")
+    assert main(["icc", str(path), "--raters", "a,b,c", "--form", "A,1"]) == 0
+    out = capsys.readouterr().out
+    assert "16 ratings; REML variance components" in out
+    assert main(["icc", str(path), "--raters", "a,b,c", "--nan-policy", "raise"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--nan-policy omit" in err and "nan_policy" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--raters", "J1"], "--raters needs at least two columns"),
+        (["--raters", "J1,J9"], "no column 'J9'"),
+        (["--raters", "J1,J2", "--form", "ICC5"], "--form must be"),
+        (["--raters", "J1,J2", "--icc0", "1"], "--icc0 must be"),
+        ([], "Give either --raters"),
+        (["--target", "subject"], "needs all of --target, --rater and --score"),
+    ],
+)
+def test_errors_are_one_line_in_cli_terms(wide, capsys, argv, message) -> None:
+    assert main(["icc", str(wide), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "`" not in err
+
+
+def test_unparsable_and_repeated_ratings(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text("a,b\n1,2\n3,x\n")
+    assert main(["icc", str(path), "--raters", "a,b"]) == 2
+    assert "row 2: column 'b' has the unparsable value 'x'" in capsys.readouterr().err
+    path = tmp_path / "twice.csv"
+    path.write_text("t,r,s\n1,a,1\n1,a,2\n1,b,3\n2,a,1\n2,b,2\n")
+    assert main(["icc", str(path), "--target", "t", "--rater", "r", "--score", "s"]) == 2
+    assert "has 2 ratings from rater 'a'" in capsys.readouterr().err
