@@ -113,3 +113,32 @@ def test_several_raters_by_simulation() -> None:
     assert plan.coefficient == "fleiss" and plan.n_raters == 3
     assert 0.5 * gof.n <= plan.n <= 2.0 * gof.n
     assert plan.power >= 0.8
+
+
+@pytest.mark.parametrize("coefficient", ["gwet", "brennan_prediger"])
+def test_kappa1_is_the_coefficients_value(coefficient: str) -> None:
+    """For coefficients with their own chance term, kappa1 is the coefficient's population
+    value: a large sample from the planned model has that value."""
+    pi = np.array([0.1, 0.2, 0.4, 0.2, 0.1])
+    plan = wk.kappa_power(
+        60,
+        kappa1=0.7,
+        kappa0=0.5,
+        marginals=pi,
+        weights="quadratic",
+        n_raters=3,
+        coefficient=coefficient,
+        method="simulation",
+        n_simulations=100,
+        rng=1,
+    )
+    assert 0.0 < plan.model_kappa < 0.7
+    rng = np.random.default_rng(5)
+    items = 100_000
+    together = rng.random(items) < plan.model_kappa
+    ratings = rng.choice(5, size=(items, 3), p=pi)
+    ratings[together] = rng.choice(5, size=items, p=pi)[together, None]
+    counts = np.zeros((items, 5), dtype=np.int64)
+    np.add.at(counts, (np.repeat(np.arange(items), 3), ratings.ravel()), 1)
+    value = wk.agreement_from_counts(counts, coefficient=coefficient, weights="quadratic")
+    assert value.statistic == pytest.approx(0.7, abs=0.01)

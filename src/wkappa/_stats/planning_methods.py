@@ -192,7 +192,7 @@ def _simulate(design: PlanDesign, n: int, *, want_width: bool = True) -> Simulat
         assert design.pi is not None
         outcome = simulate_several(
             design.pi,
-            design.kappa1,
+            design.model_kappa,
             n,
             n_raters=design.n_raters,
             coefficient=design.coefficient,
@@ -211,6 +211,19 @@ def _simulation_n(design: PlanDesign) -> int:
             _prepare_normal(normal)
             guess = _normal_n(normal)
         except (WkappaError, ValueError, ZeroDivisionError):  # pragma: no cover - a guess
+            guess = 30
+    elif design.power is not None and design.model_kappa < 1.0:
+        # Several raters: start from the goodness-of-fit n of the model's kappas.
+        model = design.model_kappa
+        chance = (design.kappa1 - model) / (1.0 - model)
+        null = max((design.kappa0 - chance) / (1.0 - chance), 0.0)
+        closed = PlanDesign(
+            **{**design.__dict__, "method": "goodness-of-fit", "kappa1": model,
+               "kappa0": null, "cache": {}}
+        )  # fmt: skip
+        try:
+            guess = _gof_n(closed)
+        except (WkappaError, ValueError, ZeroDivisionError):
             guess = 30
     minimum = 2 if design.coefficient is None else 3
 
@@ -286,6 +299,7 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
         standard_deviation_null=design.sd0,
         n_simulations=design.n_simulations,
         monte_carlo_error=mc_error,
+        model_kappa=design.model_kappa,
         table=design.p,
         weight_matrix=design.weights,
     )

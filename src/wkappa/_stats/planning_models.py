@@ -19,6 +19,7 @@ from .intervals import hypothesis_variances
 
 __all__ = [
     "agreement_extremes",
+    "check_marginals",
     "check_probability",
     "goodness_of_fit_cells",
     "linear_program",
@@ -241,7 +242,7 @@ def population_table(
         if kappa1 is not None:
             p = _move_to_kappa(p, weights, kappa1)
         return p, weights
-    rows, cols = _check_marginals(marginals)
+    rows, cols = check_marginals(marginals)
     if kappa1 is None:
         raise WkappaError("`marginals=` needs `kappa1=`, the anticipated kappa (e.g. kappa1=0.7).")
     weights = weights_for(rows.size)
@@ -273,7 +274,7 @@ def _check_table(table: Any) -> np.ndarray:
     return array / total
 
 
-def _check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
+def check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
     try:
         array = np.asarray(marginals, dtype=np.float64)
     except (TypeError, ValueError):

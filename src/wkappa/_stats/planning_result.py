@@ -19,8 +19,13 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .intervals import check_confidence_level, json_float
-from .planning_models import check_probability, population_table, table_kappa_value
-from .planning_simulation import SimulatedStudies
+from .planning_models import (
+    check_probability,
+    model_table,
+    population_table,
+    table_kappa_value,
+)
+from .planning_simulation import CHANCE_DIFFERS, SimulatedStudies, chance_value
 
 __all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
 
@@ -75,6 +80,10 @@ class KappaPlan:
         Simulated studies per candidate n (0 unless 'simulation').
     monte_carlo_error : float
         Standard error of the simulated ``power`` (0 unless 'simulation').
+    model_kappa : float
+        The kappa of the population model (pairwise Cohen's kappa of the table): ``kappa1``,
+        except for several-raters coefficients whose chance term differs (Gwet's AC1/AC2,
+        Brennan-Prediger, percent agreement), where ``kappa1`` is the coefficient's value.
     table : ndarray of shape (K, K)
         The anticipated population (cell probabilities; read-only).
     weight_matrix : ndarray of shape (K, K)
@@ -111,6 +120,7 @@ class KappaPlan:
     standard_deviation_null: float
     n_simulations: int
     monte_carlo_error: float
+    model_kappa: float
     table: np.ndarray = field(repr=False)
     weight_matrix: np.ndarray = field(repr=False)
 
@@ -178,6 +188,7 @@ class PlanDesign:
     n_raters: int
     coefficient: str | None
     pi: np.ndarray | None  # shared marginal (several raters, goodness-of-fit)
+    model_kappa: float  # the population model's (pairwise Cohen / Fleiss) kappa
     n_simulations: int
     seed: np.random.SeedSequence | None
     sd1: float = math.nan
@@ -297,6 +308,20 @@ def build_design(
             raise WkappaError(
                 f"`kappa1` must be >= 0 for the common-kappa model; got {kappa_value:g}."
             )
+    model_kappa = kappa_value
+    name = (coefficient or "fleiss") if several else None
+    if several and name in CHANCE_DIFFERS and method == "simulation":
+        assert pi is not None
+        # kappa1 is the coefficient's value; the model's kappa m gives c0 + m (1 - c0).
+        chance_level = chance_value(pi, n_raters, str(name), checked)
+        model_kappa = (kappa_value - chance_level) / (1.0 - chance_level)
+        if not 0.0 <= model_kappa < 1.0:
+            raise WkappaError(
+                f"`kappa1` = {kappa_value:g} is below what {name} gives for independent "
+                f"raters with these marginals ({chance_level:.4g}). Hint: choose kappa1 "
+                f"between {chance_level:.4g} and 1."
+            )
+        p = model_table(pi, pi, matrix, model_kappa)
     if ci_width is not None and lower_limit is not None:
         raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
     width = None
@@ -366,6 +391,7 @@ def build_design(
         if coefficient in (None, "cohen") and not several
         else (coefficient or "fleiss"),
         pi=pi,
+        model_kappa=model_kappa,
         n_simulations=int(count),
         seed=seed,
     )
