@@ -16,6 +16,8 @@ Usage::
     python benchmarks/bench_agreement.py            # 1e5 x 5 and 1e6 x 5
     python benchmarks/bench_agreement.py --quick    # 1e5 x 5 only
     python benchmarks/bench_agreement.py --wkappa-only   # no peers
+    python benchmarks/bench_agreement.py --size 1000000 --complete-only \
+        --coefficients 'alpha nominal,fleiss'           # one size, a few rows
 """
 
 from __future__ import annotations
@@ -123,14 +125,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--wkappa-only", action="store_true", help="time wkappa alone")
+    parser.add_argument("--size", type=int, help="only this many items (e.g. 1000000)")
+    parser.add_argument(
+        "--coefficients", help="only these rows, comma-separated (e.g. 'alpha nominal,fleiss')"
+    )
+    parser.add_argument("--complete-only", action="store_true", help="complete data only")
     args = parser.parse_args()
     sizes = [100_000] if args.quick else [100_000, 1_000_000]
+    if args.size:
+        sizes = [args.size]
+    chosen = None if not args.coefficients else set(args.coefficients.split(","))
     warnings.simplefilter("ignore")
     print(f"numpy {np.__version__}, wkappa {wk.__version__}, {os.cpu_count()} cores")
     print(f"load average at the start: {os.getloadavg()}")
     per_rating: dict[tuple[str, str], list[float]] = {}
     for n in sizes:
         for missing, dtype in ((0.1, "float64"), (0.0, "float64"), (0.0, "int64")):
+            if args.complete_only and missing:
+                continue
             x = data(n, missing).astype(dtype)
             kind = "10% missing" if missing else "complete"
             label = f"{n:,} x {RATERS}, {kind}, {dtype}"
@@ -138,6 +150,8 @@ def main() -> None:
             print("| coefficient | contender | median ms | ratio to wkappa | extra peak MiB |")
             print("| --- | --- | ---: | ---: | ---: |")
             for coefficient, group in contenders(x, missing == 0).items():
+                if chosen is not None and coefficient not in chosen:
+                    continue
                 if args.wkappa_only:
                     group = {"wkappa": group["wkappa"]}
                 # wkappa's call is short and the machine shared: more repetitions of it, and
@@ -154,6 +168,9 @@ def main() -> None:
                         f"| {coefficient} | {name} | {seconds * 1e3:,.1f} | {ratio:,.1f}x | "
                         f"{peak:,.1f} |"
                     )
+    if chosen is not None:
+        print(f"\nload average at the end: {os.getloadavg()}")
+        return
     print(f"\n### Input kinds, {sizes[-1]:,} x {RATERS}, 10% missing: wk.agreement (Fleiss)\n")
     print("| input | median ms |")
     print("| --- | ---: |")
