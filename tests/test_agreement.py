@@ -690,9 +690,9 @@ def test_rater_vs_panel():
     poor = np.where(rng.random(400) < 0.4, truth, rng.integers(0, 4, 400))
     same = wk.rater_vs_panel(panel, good, n_resamples=999, rng=3)
     worse = wk.rater_vs_panel(panel, poor, n_resamples=999, rng=3)
-    assert same.confidence_interval.low < 0 < same.confidence_interval.high
+    assert same.confidence_interval().low < 0 < same.confidence_interval().high
     assert same.pvalue > 0.05
-    assert worse.difference < 0 and worse.confidence_interval.high < 0 and worse.pvalue < 0.01
+    assert worse.difference < 0 and worse.confidence_interval().high < 0 and worse.pvalue < 0.01
     # The point values are the pairwise Cohen kappas.
     for j in range(3):
         expected = wk.weighted_kappa(poor, panel[:, j], weights="unweighted")
@@ -701,8 +701,9 @@ def test_rater_vs_panel():
              for a, b in [(0, 1), (0, 2), (1, 2)]]  # fmt: skip
     assert worse.panel_agreement == pytest.approx(np.mean(among), abs=1e-14)
     again = wk.rater_vs_panel(panel, poor, n_resamples=999, rng=3)
-    assert again.confidence_interval == worse.confidence_interval
-    assert worse.to_dict()["coefficient"] == "cohen"
+    assert again.confidence_interval() == worse.confidence_interval()
+    assert worse.to_dict()["coefficient"] == "conger"
+    assert worse.confidence_interval().method == "expanded-percentile"
     gwet = wk.rater_vs_panel(panel, poor, coefficient="gwet", weights="linear", n_resamples=99)
     assert gwet.weights == "linear"
     with pytest.raises(WkappaError, match="at least two members"):

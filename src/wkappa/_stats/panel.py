@@ -30,13 +30,13 @@ from .intervals import (
     json_float,
     make_rng,
 )
-from .paired import paired_pvalue
+from .paired import expanded_level, expanded_pvalue, paired_pvalue
 from .resampling import multinomial_replicates
 from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
-_PAIR_COEFFICIENTS = ("cohen", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
+_PAIR_COEFFICIENTS = ("conger", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -54,10 +54,9 @@ class PanelComparison:
     difference : float
         ``candidate_agreement - panel_agreement``: below 0, the candidate agrees with the
         members less than they agree with each other.
-    confidence_interval : ConfidenceInterval
-        Percentile item-bootstrap interval of the difference.
     pvalue : float
-        Two-sided bootstrap p-value of H0: difference = 0 (the percentile interval inverted).
+        Two-sided bootstrap p-value of H0: difference = 0: the expanded percentile interval
+        (:meth:`confidence_interval`) inverted, as in :func:`~wkappa.paired_kappa_test`.
     candidate_vs_members : ndarray of shape (P,)
         The coefficient of the candidate with each member.
     member_pairs : ndarray of shape (P, P)
@@ -65,18 +64,49 @@ class PanelComparison:
     n_items : int
         Items with at least one rating.
     coefficient, weights : str
+    n_resamples : int
+        Bootstrap replicates drawn.
     """
 
     candidate_agreement: float
     panel_agreement: float
     difference: float
-    confidence_interval: ConfidenceInterval
     pvalue: float
     candidate_vs_members: np.ndarray = field(repr=False)
     member_pairs: np.ndarray = field(repr=False)
     n_items: int
     coefficient: str
     weights: str
+    n_resamples: int
+    _differences: np.ndarray = field(repr=False)
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The expanded percentile item-bootstrap interval of the difference.
+
+        The bootstrap differences' quantiles at
+        ``Phi(± sqrt(n / (n - 1)) t_{n-1,(1+level)/2})`` (Hesterberg 2015; the paired test's
+        interval: the plain percentile interval undercovers at small n); replicates with an
+        undefined coefficient are dropped and counted in ``n_undefined``.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        level = check_confidence_level(confidence_level)
+        defined = self._differences[~np.isnan(self._differences)]
+        dropped = self._differences.size - defined.size
+        if defined.size == 0 or math.isnan(self.difference):
+            low = high = math.nan
+        else:
+            expanded = expanded_level(level, self.n_items)
+            low, high = bootstrap.percentile_interval(defined, expanded)
+        return ConfidenceInterval(
+            low, high, level, "expanded-percentile", self.n_resamples, dropped
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None)."""
@@ -84,7 +114,7 @@ class PanelComparison:
             "candidate_agreement": json_float(self.candidate_agreement),
             "panel_agreement": json_float(self.panel_agreement),
             "difference": json_float(self.difference),
-            "confidence_interval": self.confidence_interval.to_dict(),
+            "confidence_interval": self.confidence_interval().to_dict(),
             "pvalue": json_float(self.pvalue),
             "candidate_vs_members": [json_float(v) for v in self.candidate_vs_members],
             "member_pairs": [[json_float(v) for v in row] for row in self.member_pairs],
@@ -94,7 +124,7 @@ class PanelComparison:
         }
 
     def __repr__(self) -> str:
-        ci = self.confidence_interval
+        ci = self.confidence_interval()
         return (
             f"PanelComparison(candidate_agreement={self.candidate_agreement:.6g}, "
             f"panel_agreement={self.panel_agreement:.6g}, difference={self.difference:.6g}, "
@@ -149,12 +179,11 @@ def rater_vs_panel(
     ratings: Any,
     candidate: Any,
     *,
-    coefficient: str = "cohen",
+    coefficient: str = "conger",
     weights: Any = "unweighted",
     labels: Any = None,
     min_rating: Any = None,
     max_rating: Any = None,
-    confidence_level: float = 0.95,
     n_resamples: int = 9999,
     rng: Any = None,
 ) -> PanelComparison:
@@ -167,12 +196,12 @@ def rater_vs_panel(
         The panel: rows are items, columns the P >= 2 members; missing = NaN / None.
     candidate : array-like of shape (n_items,)
         The candidate's ratings of the same items.
-    coefficient : {'cohen', 'fleiss', 'gwet', 'brennan_prediger', 'krippendorff', 'percent'}
-        The two-rater coefficient computed for every pair ('cohen': Cohen's weighted kappa,
-        which is Conger's kappa of two raters).
+    coefficient : {'conger', 'fleiss', 'gwet', 'brennan_prediger', 'krippendorff', 'percent'}
+        The two-rater coefficient computed for every pair, named as in
+        :func:`~wkappa.agreement` ('conger': Conger's kappa of two raters, which is Cohen's
+        weighted kappa, computed by :func:`~wkappa.weighted_kappa`'s exact statistic).
     weights, labels, min_rating, max_rating
         As in :func:`~wkappa.agreement`.
-    confidence_level : float, default 0.95
     n_resamples : int, default 9999
         Bootstrap replicates.
     rng : None, int, SeedSequence or Generator
@@ -194,8 +223,10 @@ def rater_vs_panel(
     recomputed on the same resampled items); the raters are held fixed, so the conclusion is
     about this panel, not about raters in general. To show the candidate is *not worse* than
     a member by more than a margin ``delta``, check that the lower end of the interval is
-    above ``-delta`` (a non-inferiority reading of the same interval). Replicates in which a
-    coefficient is undefined are dropped and counted in ``n_undefined``.
+    above ``-delta`` (a non-inferiority reading of the same interval). The interval is the
+    expanded percentile interval of :func:`~wkappa.paired_kappa_test` (the plain percentile
+    interval is too narrow at small n); replicates in which a coefficient is undefined are
+    dropped and counted in ``n_undefined``.
 
     Examples
     --------
@@ -209,10 +240,11 @@ def rater_vs_panel(
     >>> result = wk.rater_vs_panel(panel, model, n_resamples=999, rng=1)
     >>> result.difference < 0, result.pvalue < 0.01
     (True, True)
+    >>> result.confidence_interval().high < 0
+    True
     """
     check_choice(coefficient, "coefficient", _PAIR_COEFFICIENTS)
-    name = "conger" if coefficient == "cohen" else coefficient
-    level = check_confidence_level(confidence_level)
+    name = coefficient
     n_resamples = check_resamples(n_resamples)
     generator = make_rng(rng)
     checked = check_agreement_weights(weights)
@@ -266,25 +298,23 @@ def rater_vs_panel(
 
     differences = multinomial_replicates(generator, multiplicity, n_resamples, difference_of)
     defined = differences[~np.isnan(differences)]
-    n_undefined = differences.size - defined.size
     if defined.size == 0 or math.isnan(difference):
-        low = high = pvalue = math.nan
+        pvalue = math.nan
     else:
-        low, high = bootstrap.percentile_interval(defined, level)
-        pvalue = paired_pvalue(defined)
+        pvalue = expanded_pvalue(paired_pvalue(defined), n)
     member_pairs = np.eye(members)
     for (a, b), value in zip(pairs[members:], among, strict=True):
         member_pairs[a, b] = member_pairs[b, a] = value
-    interval = ConfidenceInterval(low, high, level, "percentile", n_resamples, n_undefined)
     return PanelComparison(
         candidate_agreement=candidate_mean,
         panel_agreement=panel_mean,
         difference=difference,
-        confidence_interval=interval,
         pvalue=pvalue,
         candidate_vs_members=with_candidate,
         member_pairs=member_pairs,
         n_items=n,
         coefficient=coefficient,
         weights=label,
+        n_resamples=n_resamples,
+        _differences=differences,
     )
