@@ -67,7 +67,14 @@ from .exceptions import UndefinedKappaWarning, WkappaError
 if TYPE_CHECKING:
     from ._stats import Alternative, KappaResult
 
-__all__ = ["agreement", "confusion_table", "kappa_by_group", "kappa_test", "weighted_kappa"]
+__all__ = [
+    "agreement",
+    "confusion_table",
+    "kappa_by_group",
+    "kappa_test",
+    "rater_vs_panel",
+    "weighted_kappa",
+]
 
 
 def _core_columns(data: FrameInput, *names: str | None) -> bool:
@@ -629,3 +636,109 @@ def agreement(
         group: agreement_from_rows(rows, counts, **options) for group, rows, counts in found.groups
     }
     return results[None] if by is None else results
+
+
+def rater_vs_panel(
+    df: Any,
+    *,
+    candidate: str,
+    raters: Sequence[str] | None = None,
+    item: str | None = None,
+    rater: str | None = None,
+    rating: str | None = None,
+    coefficient: str = "cohen",
+    weights: Any = "unweighted",
+    labels: Any = None,
+    min_rating: Any = None,
+    max_rating: Any = None,
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    rng: Any = None,
+) -> Any:
+    """:func:`wkappa.rater_vs_panel` of a data frame: does the candidate (an LLM judge, a
+    model, a trainee) agree with the panel as well as the panel's members agree with each
+    other?
+
+    Parameters
+    ----------
+    df : data frame
+        A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
+    candidate : str
+        Wide layout: the candidate's column. Long layout: the candidate's id in the
+        ``rater`` column.
+    raters : sequence of str, optional
+        Wide layout: the panel's columns (one per member; ``candidate`` may be among them and
+        is then left out of the panel).
+    item, rater, rating : str, optional
+        Long layout: one row per rating (each rater rates an item at most once).
+    coefficient, weights, labels, min_rating, max_rating, confidence_level, n_resamples, rng
+        As in :func:`wkappa.rater_vs_panel`.
+
+    Returns
+    -------
+    wkappa.PanelComparison
+
+    Notes
+    -----
+    The distinct rating rows are counted in the engine (as :func:`agreement` counts them)
+    and the items x raters matrix is rebuilt from them, so the result equals
+    :func:`wkappa.rater_vs_panel` of the same ratings as arrays. The statistic is
+    ``D = mean_j c(candidate, j) - mean_{j<l} c(j, l)`` with an item-bootstrap interval.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from wkappa import frames
+    >>> df = pd.DataFrame({
+    ...     "item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+    ...     "who": ["a", "b", "judge"] * 4,
+    ...     "label": ["yes", "yes", "yes", "no", "no", "yes", "no", "no", "no", "yes", "yes", "no"],
+    ... })
+    >>> result = frames.rater_vs_panel(df, candidate="judge", item="item", rater="who",
+    ...                                rating="label", n_resamples=99, rng=0)
+    >>> round(result.panel_agreement, 3), round(result.candidate_agreement, 3)
+    (1.0, 0.0)
+    """
+    from ._frames import rater_rows
+    from ._stats import rater_vs_panel as _arrays_vs_panel
+
+    if not isinstance(candidate, str):
+        raise WkappaError(
+            f"`candidate` must be a column name (wide) or a rater id (long); got "
+            f"{type(candidate).__name__}. Hint: for arrays use wkappa.rater_vs_panel."
+        )
+    names = None if raters is None else [*raters, *([] if candidate in raters else [candidate])]
+    found = rater_rows(df, raters=names, item=item, rater=rater, rating=rating, by=None)
+    if candidate not in found.names:
+        shown = ", ".join(repr(n) for n in found.names[:12])
+        raise WkappaError(f"`candidate` {candidate!r} is not a rater of `df`; its raters: {shown}.")
+    panel = [n for n in found.names if n != candidate]
+    if len(panel) < 2:
+        raise WkappaError("The panel needs at least two raters besides `candidate`.")
+    import narwhals as nw
+
+    rows = nw.from_native(found.rows, eager_only=True)
+    repeat = np.asarray(found.multiplicity, dtype=np.int64)
+
+    def column(name: str) -> np.ndarray:
+        series = rows.get_column(name)
+        values = series.to_numpy()
+        if values.dtype.kind not in "biuf":
+            values = np.asarray(series.to_list(), dtype=object)
+        return np.repeat(values, repeat)
+
+    matrix = np.column_stack([column(n) for n in panel])
+    if matrix.dtype.kind not in "biuf":
+        matrix = matrix.astype(object)
+    return _arrays_vs_panel(
+        matrix,
+        column(candidate),
+        coefficient=coefficient,
+        weights=weights,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        rng=rng,
+    )

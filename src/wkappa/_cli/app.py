@@ -268,6 +268,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_agree_parser(sub, _common)
 
+    from .judge import add_judge_parser
+
+    add_judge_parser(sub, _common)
+
     from .plan import add_plan_parser
 
     add_plan_parser(sub, _common)

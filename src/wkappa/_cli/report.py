@@ -424,3 +424,21 @@ def write_agreement_report(
         *_tail(),
     ]
     Path(path).write_text("\n".join(parts), encoding="utf-8")
+
+
+# ----------------------------------------------------------------- shared by other commands
+
+
+def html_page(name: str, heading: str, body: Sequence[str]) -> str:
+    """A self-contained report page (the inline CSS and script of the others)."""
+    return "\n".join([*_head(name, heading), *body, *_tail()])
+
+
+def cells_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """An HTML table of text cells (escaped)."""
+    return _cells_table(header, rows)
+
+
+def escape(value: Any) -> str:
+    """HTML-escaped text."""
+    return _e(value)

@@ -100,3 +100,9 @@ __all__ += ["FORMS", "ICCResult", "check_form", "icc", "icc_all"]
 from .concordance import CCCResult, ccc  # noqa: E402
 
 __all__ += ["CCCResult", "ccc"]
+
+# Base rates and per-category agreement (why kappa is low while raw agreement is high).
+from .base_rates import base_rate_indices, specific_agreement  # noqa: E402
+from .results import interpretation  # noqa: E402
+
+__all__ += ["base_rate_indices", "interpretation", "specific_agreement"]

@@ -1,0 +1,571 @@
+"""``wkappa judge``: does a candidate rater (an LLM judge, a model, a trainee) agree with a
+panel as well as the panel's members agree with each other?
+
+Built on :func:`wkappa.rater_vs_panel` (the difference of mean pairwise agreements with its
+item-bootstrap interval and p-value), with the candidate against each member, the pairwise
+matrix, per-category (specific) agreement and the base-rate diagnostics that explain a low
+kappa with high raw agreement (prevalence and bias indices, PABAK; Byrt, Bishop & Carlin 1993,
+generalised to K categories in :mod:`wkappa._stats.base_rates`). Wide files (one column per
+rater) and long exports (one row per rating) alike; text, JSON and an HTML report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._frames import rater_key
+from .._stats import (
+    base_rate_indices,
+    interpretation,
+    rater_vs_panel,
+    rating_categories,
+    specific_agreement,
+)
+from ..exceptions import WkappaError
+from .output import RowCount, categories_line, format_number, format_pvalue, render_table, to_json
+from .tables import label_text, parse_labels, tidy_labels
+
+__all__ = ["add_judge_parser", "run_judge"]
+
+_COEFFICIENTS = ("cohen", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
+_NAMES = {
+    "cohen": "Cohen's kappa",
+    "fleiss": "Fleiss' kappa",
+    "gwet": "Gwet's AC1/AC2",
+    "brennan_prediger": "Brennan-Prediger",
+    "krippendorff": "Krippendorff's alpha",
+    "percent": "percent agreement",
+}
+
+
+def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register ``judge`` on the sub-command parser."""
+    judge = sub.add_parser(
+        "judge",
+        help="a candidate rater (LLM judge) against a panel of raters",
+        description=(
+            "Does the candidate (--candidate) agree with the panel as well as the panel's "
+            "members agree with each other? Wide files: --raters lists the panel's columns; "
+            "long exports: --item, --rater, --rating, and --candidate names the candidate's "
+            "rater id."
+        ),
+    )
+    judge.add_argument(
+        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
+    )
+    judge.add_argument(
+        "--input-format",
+        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
+        help="the file's format (default: from its name)",
+    )
+    judge.add_argument("--separator", metavar="CHAR", help="field separator of a CSV file")
+    judge.add_argument(
+        "--candidate", required=True, metavar="NAME", help="the candidate's column / rater id"
+    )
+    judge.add_argument("--raters", metavar="A,B,C", help="wide: the panel's columns")
+    judge.add_argument("--item", metavar="COL", help="long: the item column")
+    judge.add_argument("--rater", metavar="COL", help="long: the rater column")
+    judge.add_argument("--rating", metavar="COL", help="long: the rating column")
+    judge.add_argument(
+        "--coefficient",
+        choices=_COEFFICIENTS,
+        default="cohen",
+        help="two-rater coefficient of every pair (default: cohen)",
+    )
+    judge.add_argument(
+        "--weights",
+        choices=("unweighted", "quadratic", "linear"),
+        default="unweighted",
+        help="(default: unweighted)",
+    )
+    judge.add_argument("--labels", metavar="A,B,C", help="the categories in order")
+    judge.add_argument(
+        "--strip-labels",
+        action="store_true",
+        help="strip surrounding whitespace from text ratings ('mild ' is 'mild')",
+    )
+    judge.add_argument(
+        "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
+    )
+    judge.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1999,
+        metavar="N",
+        help="item-bootstrap resamples of the difference (default: 1999)",
+    )
+    judge.add_argument("--seed", type=int, help="random seed of the bootstrap")
+    judge.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output (default: text)"
+    )
+    judge.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
+    common(judge)
+    judge.set_defaults(func=run_judge)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """The file's ratings as items x raters (candidate first), with what was read."""
+
+    name: str
+    candidate: str
+    panel: list[str]
+    matrix: np.ndarray  # (items, 1 + P): candidate, then the members; missing None / NaN
+    rows: RowCount
+    layout: str
+
+
+def _split(text: str, option: str) -> list[str]:
+    # Column names as written (a header may have spaces); labels are stripped.
+    names = [part if option == "--raters" else part.strip() for part in text.split(",")]
+    if any(not name.strip() for name in names):
+        raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
+    return names
+
+
+def _column(series: Any) -> np.ndarray:
+    values = series.to_numpy()
+    return values if values.dtype.kind in "fiub" else np.asarray(series.to_list(), dtype=object)
+
+
+def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
+    from .io import COUNT, count_keys, open_source, polars
+
+    pl = polars()
+    source = open_source(args.file, args.input_format, args.separator)
+    wide = args.raters is not None
+    long = any(v is not None for v in (args.item, args.rater, args.rating))
+    if wide == long:
+        raise WkappaError(
+            "Give either --raters A,B,C (the panel's columns; --candidate is one more column) "
+            "or --item, --rater and --rating (one row per rating; --candidate is a rater id)."
+        )
+    labels = _split(args.labels, "--labels") if args.labels else None
+    if wide:
+        panel = _split(args.raters, "--raters")
+        if args.candidate in panel:
+            panel = [name for name in panel if name != args.candidate]
+        if len(panel) < 2:
+            raise WkappaError("--raters needs at least two panel columns besides --candidate.")
+        keys = [args.candidate, *panel]
+        options = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
+        frame, counts = count_keys(source, keys, options=options, text=keys if labels else ())
+        counts = tidy_labels(source, frame, counts, keys, labels, args.strip_labels)
+        read = int(counts[COUNT].sum())
+        empty = pl.all_horizontal([pl.col(k).is_null() for k in keys])
+        dropped = int(counts.filter(empty)[COUNT].sum())
+        counts = counts.filter(~empty)
+        multiplicity = counts[COUNT].to_numpy().astype(np.int64)
+        matrix = np.column_stack(
+            [np.repeat(_column(counts[k]), multiplicity) for k in keys]
+        ).astype(object if any(counts.schema[k] == pl.String for k in keys) else np.float64)
+        rows = RowCount(read, dropped, "no rating at all")
+        ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "wide")
+        return ratings, counts, keys
+    if None in (args.item, args.rater, args.rating):
+        raise WkappaError("The long layout needs all of --item, --rater and --rating.")
+    keys = [args.item, args.rater, args.rating]
+    options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
+    frame, counts = count_keys(
+        source,
+        keys,
+        options=options,
+        text=[args.item, args.rater, *([args.rating] if labels else [])],
+    )
+    counts = tidy_labels(source, frame, counts, [args.rating], labels, args.strip_labels)
+    read = int(counts[COUNT].sum())
+    missing = counts[args.rating].is_null()
+    if counts.schema[args.rating].is_float():
+        missing = missing | counts[args.rating].is_nan()
+    dropped = int(counts.filter(missing)[COUNT].sum())
+    counts = counts.filter(~missing)
+    repeated = counts.group_by([args.item, args.rater]).agg(pl.col(COUNT).sum())
+    repeated = repeated.filter(pl.col(COUNT) > 1)
+    if repeated.height:
+        first = repeated.row(0)
+        raise WkappaError(
+            f"Rater {first[1]!r} rated item {first[0]!r} more than once; the long layout needs "
+            "one rating per item and rater."
+        )
+    counts = counts.with_columns(pl.col(args.rater).cast(pl.String))
+    raters = sorted(set(counts[args.rater].to_list()), key=rater_key)
+    if args.candidate not in raters:
+        shown = ", ".join(repr(r) for r in raters[:12])
+        close = [r for r in raters if r.strip().lower() == args.candidate.strip().lower()]
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise WkappaError(
+            f"--candidate {args.candidate!r} is not a rater in column {args.rater!r}.{hint} "
+            f"Its raters: {shown}."
+        )
+    panel = [r for r in raters if r != args.candidate]
+    if len(panel) < 2:
+        raise WkappaError("The panel needs at least two raters besides --candidate.")
+    wide_frame = counts.pivot(on=args.rater, index=args.item, values=args.rating)
+    columns = [args.candidate, *panel]
+    matrix = np.column_stack([_column(wide_frame[c]) for c in columns])
+    if matrix.dtype != object and matrix.dtype.kind not in "f":
+        matrix = matrix.astype(np.float64)
+    rows = RowCount(read, dropped, "a missing rating")
+    ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "long")
+    return ratings, wide_frame, columns
+
+
+def _present(values: np.ndarray) -> np.ndarray:
+    if values.dtype == object:
+        return np.array(
+            [not (v is None or (isinstance(v, float) and math.isnan(v))) for v in values]
+        )
+    present: np.ndarray = ~np.isnan(values.astype(np.float64))
+    return present
+
+
+def _pair_table(a: np.ndarray, b: np.ndarray, labels: Sequence[Any]) -> np.ndarray:
+    from .._core import confusion_table
+
+    both = _present(a) & _present(b)
+    if not both.any():
+        return np.zeros((len(labels), len(labels)), dtype=np.int64)
+    return np.asarray(confusion_table(a[both], b[both], labels=labels))
+
+
+@dataclass(frozen=True)
+class Judged:
+    ratings: Ratings
+    result: Any  # PanelComparison
+    labels: Sequence[Any]
+    names: list[str]  # candidate, then the members
+    matrix: np.ndarray  # (1 + P) x (1 + P) pairwise coefficients
+    per_member: list[dict[str, float]]  # base-rate indices of (candidate, member j)
+    panel_pooled: dict[str, float]  # base-rate indices of the members' pairs, pooled
+    specific_candidate: np.ndarray  # per category, candidate vs members (pooled)
+    specific_panel: np.ndarray  # per category, members vs members (pooled)
+    share_candidate: np.ndarray
+    share_panel: np.ndarray
+    ratings_per_rater: list[int]
+    n_resamples: int
+
+
+def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: list[str]) -> Judged:
+    """Everything ``wkappa judge`` reports."""
+    labels = parse_labels(args.labels, label_counts, keys)
+    if labels is None:
+        labels = list(rating_categories(ratings.matrix, weights=args.weights))
+    candidate, panel = ratings.matrix[:, 0], ratings.matrix[:, 1:]
+    result = rater_vs_panel(
+        panel,
+        candidate,
+        coefficient=args.coefficient,
+        weights=args.weights,
+        labels=labels,
+        confidence_level=args.ci,
+        n_resamples=args.bootstrap,
+        rng=args.seed,
+    )
+    size = 1 + len(ratings.panel)
+    matrix = np.ones((size, size))
+    matrix[1:, 1:] = np.asarray(result.member_pairs)
+    matrix[0, 1:] = matrix[1:, 0] = np.asarray(result.candidate_vs_members)
+    k = len(labels)
+    versus = [_pair_table(candidate, panel[:, j], labels) for j in range(panel.shape[1])]
+    judged = np.sum(versus, axis=0) if versus else np.zeros((k, k))
+    pooled = np.zeros((k, k))
+    for j in range(panel.shape[1]):
+        for h in range(j + 1, panel.shape[1]):
+            pooled = pooled + _pair_table(panel[:, j], panel[:, h], labels)
+    total_j = judged.sum()
+    return Judged(
+        ratings=ratings,
+        result=result,
+        labels=labels,
+        names=[ratings.candidate, *ratings.panel],
+        matrix=matrix,
+        per_member=[base_rate_indices(t) for t in versus],
+        panel_pooled=base_rate_indices(pooled),
+        specific_candidate=specific_agreement(judged),
+        specific_panel=specific_agreement(pooled + pooled.T),
+        share_candidate=judged.sum(axis=1) / total_j if total_j else np.full(k, np.nan),
+        share_panel=judged.sum(axis=0) / total_j if total_j else np.full(k, np.nan),
+        ratings_per_rater=[int(_present(ratings.matrix[:, g]).sum()) for g in range(size)],
+        n_resamples=args.bootstrap,
+    )
+
+
+def _reading(judged: Judged) -> str:
+    ci = judged.result.confidence_interval
+    level = f"{ci.confidence_level * 100:g}%"
+    if math.isnan(ci.low) or math.isnan(ci.high):
+        return "undefined on these ratings"
+    if ci.high < 0:
+        return (
+            "the candidate agrees with the members less than they agree with each other "
+            f"({level} CI below 0)"
+        )
+    if ci.low > 0:
+        return (
+            "the candidate agrees with the members more than they agree with each other "
+            f"({level} CI above 0)"
+        )
+    return (
+        f"no difference shown ({level} CI contains 0);\n    for non-inferiority by a margin d, "
+        f"check that the lower end {format_number(ci.low)} is above -d"
+    )
+
+
+def _pvalue(judged: Judged) -> tuple[str, str]:
+    floor = 2.0 / (judged.n_resamples + 1)
+    p = float(judged.result.pvalue)
+    if p <= floor:
+        return f"< {floor:.2g}", f"the smallest a {judged.n_resamples}-resample bootstrap shows"
+    return format_pvalue(p), "item bootstrap, two-sided"
+
+
+def _coefficient_name(args: argparse.Namespace) -> str:
+    return f"{_NAMES[args.coefficient]}, {args.weights} weights"
+
+
+def _member_rows(judged: Judged) -> list[list[str]]:
+    rows = []
+    for j, member in enumerate(judged.ratings.panel):
+        value = float(judged.result.candidate_vs_members[j])
+        d = judged.per_member[j]
+        rows.append(
+            [
+                member,
+                format_number(value),
+                interpretation(value),
+                *(format_number(d[key], 3) for key in _INDICES),
+            ]
+        )
+    d = judged.panel_pooled
+    rows.append(
+        [
+            "members vs members (pooled)",
+            format_number(judged.result.panel_agreement),
+            interpretation(float(judged.result.panel_agreement)),
+            *(format_number(d[key], 3) for key in _INDICES),
+        ]
+    )
+    return rows
+
+
+_INDICES = ("observed_agreement", "kappa", "pabak", "prevalence_index", "bias_index")
+_INDEX_HEADER = ["p_o", "kappa (unw.)", "PABAK", "prevalence", "bias"]
+
+
+def _category_rows(judged: Judged) -> list[list[str]]:
+    return [
+        [
+            label_text(label),
+            format_number(judged.share_candidate[k], 3),
+            format_number(judged.share_panel[k], 3),
+            format_number(judged.specific_candidate[k], 3),
+            format_number(judged.specific_panel[k], 3),
+        ]
+        for k, label in enumerate(judged.labels)
+    ]
+
+
+_CATEGORY_HEADER = [
+    "category",
+    "candidate share",
+    "members share",
+    "candidate-members",
+    "members-members",
+]
+
+
+def _matrix_rows(judged: Judged) -> list[list[str]]:
+    return [
+        [name, *(format_number(v, 3) for v in judged.matrix[g])]
+        for g, name in enumerate(judged.names)
+    ]
+
+
+def judge_text(judged: Judged, args: argparse.Namespace) -> str:
+    r, result = judged.ratings, judged.result
+    ci = result.confidence_interval
+    p_text, p_note = _pvalue(judged)
+    per_rater = ", ".join(
+        f"{n} {c}" for n, c in zip(judged.names, judged.ratings_per_rater, strict=True)
+    )
+    lines = [
+        f"wkappa judge: {r.name}  ({r.layout} layout)",
+        f"  candidate     {r.candidate}",
+        f"  panel         {', '.join(r.panel)} ({len(r.panel)} members)",
+        f"  coefficient   {_coefficient_name(args)}; {categories_line(judged.labels)}",
+        f"  file rows     {r.rows.text()}",
+        f"  items         {result.n_items}; ratings per rater: {per_rater}",
+        "",
+        "Does the candidate agree with the panel as well as the members agree with each other?",
+    ]
+    summary = [
+        [
+            "candidate vs members (mean)",
+            format_number(result.candidate_agreement),
+            interpretation(float(result.candidate_agreement)),
+        ],
+        [
+            "members vs members (mean)",
+            format_number(result.panel_agreement),
+            interpretation(float(result.panel_agreement)),
+        ],
+        ["difference", format_number(result.difference), ""],
+        [
+            f"{ci.confidence_level * 100:g}% CI",
+            f"[{format_number(ci.low)}, {format_number(ci.high)}]",
+            f"item bootstrap, {judged.n_resamples} resamples",
+        ],
+        ["p-value (H0: no difference)", p_text, p_note],
+    ]
+    widths = [max(len(row[i]) for row in summary) for i in range(2)]
+    lines += [f"  {a.ljust(widths[0])}  {b.rjust(widths[1])}  {c}".rstrip() for a, b, c in summary]
+    lines += [f"  reading: {_reading(judged)}", ""]
+    lines += [
+        "Candidate vs each member, with the base rates behind kappa (Byrt, Bishop & Carlin 1993):",
+        render_table(
+            ["member", "coefficient", "interpretation", *_INDEX_HEADER],
+            _member_rows(judged),
+            left=(0, 2),
+        ),
+        "  p_o: observed agreement; PABAK = (K p_o - 1)/(K - 1); prevalence index: how unequal the",
+        "  categories' shares are (0 equal, 1 one category); bias index: how differently the two",
+        "  raters use the categories. A low kappa with a high p_o and PABAK comes from prevalence.",
+        "",
+        "Per category: shares of ratings and specific agreement 2 n_kk / (n_k. + n_.k):",
+        render_table(_CATEGORY_HEADER, _category_rows(judged)),
+        "",
+        f"Pairwise {_NAMES[args.coefficient]} (candidate first):",
+        render_table(["", *judged.names], _matrix_rows(judged)),
+    ]
+    return "\n".join(lines)
+
+
+def judge_json(judged: Judged, args: argparse.Namespace) -> str:
+    r, result = judged.ratings, judged.result
+    document = {
+        "schema": "wkappa.judge/1",
+        "file": r.name,
+        "layout": r.layout,
+        "candidate": r.candidate,
+        "panel": r.panel,
+        **r.rows.to_dict(),
+        "n_items": int(result.n_items),
+        "ratings_per_rater": dict(zip(judged.names, judged.ratings_per_rater, strict=True)),
+        "coefficient": args.coefficient,
+        "weights": args.weights,
+        "n_categories": len(judged.labels),
+        "labels": list(judged.labels),
+        "candidate_agreement": result.candidate_agreement,
+        "panel_agreement": result.panel_agreement,
+        "difference": result.difference,
+        "confidence_interval": {
+            "low": result.confidence_interval.low,
+            "high": result.confidence_interval.high,
+            "confidence_level": result.confidence_interval.confidence_level,
+            "method": "item bootstrap, percentile",
+        },
+        "pvalue": result.pvalue,
+        "n_resamples": judged.n_resamples,
+        "members": [
+            {
+                "member": m,
+                "coefficient": float(result.candidate_vs_members[j]),
+                **judged.per_member[j],
+            }
+            for j, m in enumerate(r.panel)
+        ],
+        "members_pooled": {"coefficient": result.panel_agreement, **judged.panel_pooled},
+        "categories": [
+            {
+                "category": label,
+                "candidate_share": judged.share_candidate[k],
+                "members_share": judged.share_panel[k],
+                "specific_agreement_candidate": judged.specific_candidate[k],
+                "specific_agreement_members": judged.specific_panel[k],
+            }
+            for k, label in enumerate(judged.labels)
+        ],
+        "raters": judged.names,
+        "pairwise": judged.matrix,
+    }
+    return to_json(document)
+
+
+def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> None:
+    from .report import cells_table, escape, html_page, pairwise_png
+
+    r, result = judged.ratings, judged.result
+    ci = result.confidence_interval
+    p_text, p_note = _pvalue(judged)
+    body = [
+        f'<p class="meta">candidate <b>{escape(r.candidate)}</b> &middot; panel '
+        f"{escape(', '.join(r.panel))} &middot; {escape(_coefficient_name(args))}</p>",
+        f'<p class="meta">{escape(categories_line(judged.labels))}</p>',
+        f'<p class="meta rows">file rows: {escape(r.rows.text())}; items: {result.n_items}</p>',
+        "<h2>Candidate against the panel</h2>",
+        cells_table(
+            ["", "value", ""],
+            [
+                [
+                    "candidate vs members (mean)",
+                    format_number(result.candidate_agreement),
+                    interpretation(float(result.candidate_agreement)),
+                ],
+                [
+                    "members vs members (mean)",
+                    format_number(result.panel_agreement),
+                    interpretation(float(result.panel_agreement)),
+                ],
+                ["difference", format_number(result.difference), ""],
+                [
+                    f"{ci.confidence_level * 100:g}% CI",
+                    f"[{format_number(ci.low)}, {format_number(ci.high)}]",
+                    f"item bootstrap, {judged.n_resamples} resamples",
+                ],
+                ["p-value", p_text, p_note],
+            ],
+        ),
+        f'<p class="note">{escape(_reading(judged))}</p>',
+        "<h2>Candidate vs each member: base rates</h2>",
+        cells_table(
+            ["member", "coefficient", "interpretation", *_INDEX_HEADER], _member_rows(judged)
+        ),
+        '<p class="note">PABAK = (K p_o - 1)/(K - 1); prevalence and bias indices after Byrt, '
+        "Bishop &amp; Carlin (1993), generalised to K categories. A low kappa with high p_o and "
+        "PABAK is the prevalence effect, not disagreement.</p>",
+        "<h2>Per category</h2>",
+        cells_table(_CATEGORY_HEADER, _category_rows(judged)),
+        "<h2>Pairwise agreement</h2>",
+        cells_table(["", *judged.names], _matrix_rows(judged)),
+    ]
+    try:
+        png = pairwise_png(judged.matrix, judged.names, f"pairwise {_NAMES[args.coefficient]}")
+    except ImportError:
+        body.append('<p class="note">The heatmap needs matplotlib: pip install "wkappa[plot]".</p>')
+    else:
+        encoded = base64.b64encode(png).decode("ascii")
+        body.append(f'<img alt="pairwise heatmap" src="data:image/png;base64,{encoded}">')
+    Path(path).write_text(
+        html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body), encoding="utf-8"
+    )
+
+
+def run_judge(args: argparse.Namespace) -> int:
+    import sys
+
+    ratings, label_counts, keys = _read(args)
+    judged = judge(ratings, args, label_counts, keys)
+    print(judge_json(judged, args) if args.format == "json" else judge_text(judged, args))
+    if args.report:
+        write_judge_report(args.report, judged, args)
+        if not args.quiet:
+            print(f"wkappa: wrote {args.report}", file=sys.stderr)
+    return 0

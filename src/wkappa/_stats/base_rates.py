@@ -1,0 +1,72 @@
+"""Why a kappa is low while raw agreement is high: base rates and per-category agreement.
+
+For a K x K table of two raters' counts (rows rater A, columns rater B), with proportions
+``p_ij``, row shares ``r_k = p_k+``, column shares ``c_k = p_+k``, observed agreement
+``p_o = sum_k p_kk`` and the pooled share of each category ``m_k = (r_k + c_k) / 2``:
+
+* ``pabak = (K p_o - 1) / (K - 1)``: kappa with chance agreement fixed at 1/K (the
+  prevalence- and bias-adjusted kappa of Byrt, Bishop & Carlin 1993, ``2 p_o - 1`` for K = 2;
+  Brennan & Prediger's coefficient for K categories).
+* ``bias_index = (1/2) sum_k |r_k - c_k|``: how differently the two raters use the categories
+  (the total variation distance of their marginals); for K = 2 it is Byrt's ``|b - c| / n``.
+* ``prevalence_index = K / (K - 1) * (1/2) sum_k |m_k - 1/K|``: how unequally common the
+  categories are, 0 when all are equally common and 1 when every rating is one category; for
+  K = 2 it is Byrt's ``|a - d| / n``. (The K-category forms of the two indices are this
+  package's generalisation: they reduce to Byrt's for K = 2 and keep their 0-1 range.)
+* ``specific_agreement[k] = 2 p_kk / (r_k + c_k)``: of the ratings in category k, the share the
+  other rater shares (positive specific agreement; Fleiss 1975, Cicchetti & Feinstein 1990).
+
+For K = 2, Byrt et al. show ``kappa = (pabak - PI^2 + BI^2) / (1 - PI^2 + BI^2)``: a high
+prevalence index (one category dominates) pulls kappa below PABAK, a bias index pushes it up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["base_rate_indices", "specific_agreement"]
+
+
+def _proportions(table: Any) -> np.ndarray:
+    counts = np.asarray(table, dtype=np.float64)
+    total = counts.sum()
+    return counts / total if total > 0 else np.full_like(counts, np.nan)
+
+
+def specific_agreement(table: Any) -> np.ndarray:
+    """Positive specific agreement ``2 p_kk / (p_k+ + p_+k)`` of each category (nan for a
+    category neither rater used)."""
+    p = _proportions(table)
+    both = p.sum(axis=1) + p.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        found: np.ndarray = np.where(both > 0, 2.0 * np.diag(p) / both, np.nan)
+    return found
+
+
+def base_rate_indices(table: Any) -> dict[str, float]:
+    """Observed agreement, Cohen's (unweighted) kappa, PABAK, the prevalence and bias indices
+    of a K x K table (see the module docstring)."""
+    p = _proportions(table)
+    k = p.shape[0]
+    rows, columns = p.sum(axis=1), p.sum(axis=0)
+    observed = float(np.trace(p))
+    expected = float(rows @ columns)
+    kappa = (observed - expected) / (1.0 - expected) if expected < 1.0 else float("nan")
+    pooled = (rows + columns) / 2.0
+    if k < 2:
+        return {
+            "observed_agreement": observed,
+            "kappa": kappa,
+            "pabak": float("nan"),
+            "prevalence_index": float("nan"),
+            "bias_index": float("nan"),
+        }
+    return {
+        "observed_agreement": observed,
+        "kappa": kappa,
+        "pabak": (k * observed - 1.0) / (k - 1.0),
+        "prevalence_index": float(k / (k - 1.0) * 0.5 * np.abs(pooled - 1.0 / k).sum()),
+        "bias_index": float(0.5 * np.abs(rows - columns).sum()),
+    }

@@ -1,0 +1,209 @@
+"""The LLM-judge path (issue 24): base-rate diagnostics checked exactly, ``frames.rater_vs_panel``
+against the array function, and ``wkappa judge`` on a realistic long export and its wide twin."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from test_cli import run
+from wkappa import frames
+from wkappa._stats import base_rate_indices, specific_agreement
+
+DATA = Path(__file__).parent / "data"
+LONG = DATA / "annotations_long.csv"
+WIDE = DATA / "annotations_wide.csv"
+ORDER = ["none", "mild", "moderate", "severe"]
+PANEL = ["ann_1", "ann_2", "ann_3", "ann_4", "ann_5"]
+
+
+def _exact(table: list[list[int]]) -> dict[str, Fraction]:
+    """The indices from their definitions, in exact arithmetic."""
+    k = len(table)
+    n = sum(map(sum, table))
+    p = [[Fraction(c, n) for c in row] for row in table]
+    rows = [sum(r) for r in p]
+    cols = [sum(p[i][j] for i in range(k)) for j in range(k)]
+    po = sum(p[i][i] for i in range(k))
+    pe = sum(r * c for r, c in zip(rows, cols, strict=True))
+    pooled = [(r + c) / 2 for r, c in zip(rows, cols, strict=True)]
+    return {
+        "observed_agreement": po,
+        "kappa": (po - pe) / (1 - pe),
+        "pabak": (k * po - 1) / (k - 1),
+        "prevalence_index": Fraction(k, k - 1) * sum(abs(m - Fraction(1, k)) for m in pooled) / 2,
+        "bias_index": sum(abs(r - c) for r, c in zip(rows, cols, strict=True)) / 2,
+    }
+
+
+tables = (
+    st.integers(2, 5)
+    .flatmap(
+        lambda k: st.lists(
+            st.lists(st.integers(0, 30), min_size=k, max_size=k), min_size=k, max_size=k
+        )
+    )
+    .filter(
+        lambda t: sum(map(sum, t)) > 0 and sum(t[i][i] for i in range(len(t))) < sum(map(sum, t))
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables)
+def test_base_rate_indices_match_their_definitions(table):
+    found = base_rate_indices(np.array(table))
+    for name, value in _exact(table).items():
+        assert found[name] == pytest.approx(float(value), abs=1e-12), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=4, max_size=4).filter(lambda v: v[1] + v[2] > 0))
+def test_two_categories_reduce_to_byrt(cells):
+    a, b, c, d = cells
+    n = a + b + c + d
+    found = base_rate_indices(np.array([[a, b], [c, d]]))
+    # Byrt, Bishop & Carlin (1993): PI = |a - d| / n, BI = |b - c| / n, PABAK = 2 p_o - 1,
+    # kappa = (PABAK - PI^2 + BI^2) / (1 - PI^2 + BI^2).
+    pi, bi, pabak = Fraction(abs(a - d), n), Fraction(abs(b - c), n), Fraction(2 * (a + d), n) - 1
+    assert found["prevalence_index"] == pytest.approx(float(pi))
+    assert found["bias_index"] == pytest.approx(float(bi))
+    assert found["pabak"] == pytest.approx(float(pabak))
+    byrt = (pabak - pi**2 + bi**2) / (1 - pi**2 + bi**2)
+    assert found["kappa"] == pytest.approx(float(byrt))
+    assert found["kappa"] == pytest.approx(wk.weighted_kappa(
+        [0] * (a + b) + [1] * (c + d), [0] * a + [1] * b + [0] * c + [1] * d,
+        weights="unweighted"))  # fmt: skip
+
+
+def test_high_agreement_low_kappa_is_the_prevalence_effect():
+    # 90% raw agreement on a rare category: kappa is low, PABAK high, the prevalence index high.
+    found = base_rate_indices(np.array([[85, 5], [5, 5]]))
+    assert found["observed_agreement"] == pytest.approx(0.9)
+    assert found["kappa"] < 0.5 < 0.8 == pytest.approx(found["pabak"])
+    assert found["prevalence_index"] == pytest.approx(0.8)
+
+
+def test_specific_agreement():
+    table = np.array([[8, 2, 0], [1, 5, 0], [0, 0, 0]])
+    found = specific_agreement(table)
+    assert found[0] == pytest.approx(2 * 8 / (10 + 9))
+    assert found[1] == pytest.approx(2 * 5 / (6 + 7))
+    assert np.isnan(found[2])
+
+
+def _stripped_long() -> pd.DataFrame:
+    df = pd.read_csv(LONG)
+    df["label"] = df["label"].str.strip()
+    return df
+
+
+@pytest.mark.parametrize("engine", ["pandas", "polars"])
+def test_frames_rater_vs_panel_equals_the_array_function(engine):
+    df = _stripped_long()
+    wide = df.pivot(index="item_id", columns="annotator", values="label")
+    expected = wk.rater_vs_panel(
+        wide[PANEL].to_numpy(dtype=object), wide["LLM judge"].to_numpy(dtype=object),
+        labels=ORDER, n_resamples=199, rng=3,
+    )  # fmt: skip
+    frame = df if engine == "pandas" else pl.from_pandas(df)
+    found = frames.rater_vs_panel(frame, candidate="LLM judge", item="item_id",
+                                  rater="annotator", rating="label", labels=ORDER,
+                                  n_resamples=199, rng=3)  # fmt: skip
+    assert found.candidate_agreement == pytest.approx(expected.candidate_agreement)
+    assert found.panel_agreement == pytest.approx(expected.panel_agreement)
+    assert found.difference == pytest.approx(expected.difference)
+    assert np.allclose(found.candidate_vs_members, expected.candidate_vs_members)
+    wide_found = frames.rater_vs_panel(pd.read_csv(WIDE), candidate="LLM judge", raters=PANEL,
+                                       labels=ORDER, n_resamples=199, rng=3)  # fmt: skip
+    assert wide_found.difference == pytest.approx(expected.difference)
+
+
+def test_frames_rater_vs_panel_refuses_clearly():
+    df = pd.read_csv(LONG)
+    with pytest.raises(wk.WkappaError, match="whitespace"):
+        frames.rater_vs_panel(df, candidate="LLM judge", item="item_id", rater="annotator",
+                              rating="label")  # fmt: skip
+    with pytest.raises(wk.WkappaError, match="is not a rater"):
+        frames.rater_vs_panel(_stripped_long(), candidate="GPT", item="item_id",
+                              rater="annotator", rating="label")  # fmt: skip
+
+
+LONG_OPTIONS = ["--item", "item_id", "--rater", "annotator", "--rating", "label"]
+
+
+def test_cli_judge_long_and_wide_agree_with_python(tmp_path):
+    report = tmp_path / "judge.html"
+    long = run("judge", LONG, *LONG_OPTIONS, "--candidate", "LLM judge", "--strip-labels",
+               "--labels", ",".join(ORDER), "--seed", "1", "--bootstrap", "199",
+               "--format", "json", "--report", report)  # fmt: skip
+    assert long.returncode == 0, long.stderr
+    document = json.loads(long.stdout)
+    df = _stripped_long()
+    wide = df.pivot(index="item_id", columns="annotator", values="label")
+    expected = wk.rater_vs_panel(
+        wide[PANEL].to_numpy(dtype=object), wide["LLM judge"].to_numpy(dtype=object),
+        labels=ORDER, n_resamples=199, rng=1,
+    )  # fmt: skip
+    assert document["difference"] == pytest.approx(expected.difference)
+    assert document["labels"] == ORDER and document["n_categories"] == 4
+    assert document["panel"] == PANEL and document["candidate"] == "LLM judge"
+    missing = int(pd.read_csv(LONG, keep_default_na=False)["label"].eq("NA").sum())
+    assert (document["rows_read"], document["rows_dropped"]) == (len(df), missing)
+    for member, row in zip(PANEL, document["members"], strict=True):
+        table = wk.confusion_table(*_both(wide["LLM judge"], wide[member]), labels=ORDER)
+        pair = _both(wide["LLM judge"], wide[member])
+        unweighted = wk.weighted_kappa(*pair, labels=ORDER, weights="unweighted")
+        assert row["kappa"] == pytest.approx(unweighted)
+        assert row["observed_agreement"] == pytest.approx(np.trace(table) / table.sum())
+    assert np.allclose(np.array(document["pairwise"])[0, 1:], expected.candidate_vs_members)
+    page = report.read_text()
+    assert "K = 4 categories: none, mild, moderate, severe" in page and "prevalence" in page
+    text = run("judge", WIDE, "--raters", ",".join(PANEL), "--candidate", "LLM judge",
+               "--labels", ",".join(ORDER), "--seed", "1", "--bootstrap", "199")  # fmt: skip
+    assert text.returncode == 0, text.stderr
+    assert f"{expected.difference:.4f}" in text.stdout
+    assert "K = 4 categories: none, mild, moderate, severe" in text.stdout
+    assert "80 read, all used" in text.stdout and "PABAK" in text.stdout
+
+
+def _both(a: pd.Series, b: pd.Series) -> tuple[list, list]:
+    keep = a.notna() & b.notna()
+    return a[keep].tolist(), b[keep].tolist()
+
+
+def test_cli_judge_errors_speak_the_command_line():
+    refused = run("judge", LONG, *LONG_OPTIONS, "--candidate", "LLM judge")
+    assert refused.returncode == 2 and "--strip-labels" in refused.stderr
+    wrong = run("judge", LONG, *LONG_OPTIONS, "--candidate", "llm judge", "--strip-labels")
+    assert wrong.returncode == 2 and "Did you mean 'LLM judge'?" in wrong.stderr
+    neither = run("judge", WIDE, "--candidate", "LLM judge")
+    assert neither.returncode == 2 and "--raters" in neither.stderr
+
+
+def test_the_how_to_shows_what_the_command_prints(tmp_path):
+    import re
+    import shlex
+    import shutil
+
+    page = (Path(__file__).parents[1] / "docs" / "how-to" / "llm-judge.md").read_text()
+    shutil.copy(LONG, tmp_path / "export.csv")
+    examples = 0
+    for block in re.findall(r"```console\n(.*?)```", page, flags=re.S):
+        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, shown = chunk.partition("\n")
+            argv = shlex.split(command)
+            assert argv[0] == "wkappa"
+            result = run(*argv[1:], cwd=tmp_path)
+            assert (result.stdout + result.stderr).rstrip("\n") == shown.rstrip("\n"), command
+            examples += 1
+    assert examples == 2
