@@ -133,8 +133,9 @@ class StratifiedKappaResult:
     under H0 (Fleiss 1981). The test is somewhat liberal in small strata: in simulation
     (``benchmarks/cluster_study.py --strata``) the 5% test rejected 5.4-6.5% of the time from
     200 pairs per stratum and 7-9% with 50-100 pairs per stratum. A stratum whose kappa is
-    undefined or whose standard error is 0 (every pair agrees) has no inverse-variance weight: it is left out of both, with an
-    :class:`~wkappa.exceptions.UndefinedKappaWarning`, and ``used`` marks it.
+    undefined or whose standard error is 0 (every pair agrees) has no inverse-variance
+    weight: it is left out of both, with an :class:`~wkappa.exceptions.UndefinedKappaWarning`,
+    and ``used`` marks it.
 
     Examples
     --------
