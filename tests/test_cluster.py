@@ -312,3 +312,38 @@ def test_paired_kappa_test_with_clusters() -> None:
         wk.paired_kappa_test(a, b, c, cluster=np.r_[np.nan, patient[1:]])
     with pytest.raises(WkappaError, match="one id per rating pair"):
         wk.paired_kappa_test(a, b, c, cluster=patient[1:])
+
+
+# --------------------------------------------------------------------------- frames
+
+
+def test_kappa_by_group_with_clusters_matches_kappa_test() -> None:
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("narwhals")
+    from wkappa import frames
+
+    a, b, patient = eyes(seed=9, patients=120)
+    df = pd.DataFrame({"site": np.repeat(["north", "south"], 120), "patient": patient})
+    df["r1"], df["r2"] = a, b
+    result = frames.kappa_by_group(df, y_true="r1", y_pred="r2", by="site", cluster="patient")
+    assert list(result.columns) == [
+        "site", "n", "kappa", "standard_error", "ci_low", "ci_high", "n_clusters",
+    ]  # fmt: skip
+    for row in result.itertuples():
+        part = df[df.site == row.site]
+        direct = wk.kappa_test(part.r1, part.r2, cluster=part.patient, labels=range(5))
+        low, high = direct.confidence_interval()
+        assert row.kappa == pytest.approx(direct.statistic, rel=1e-12)
+        assert row.standard_error == pytest.approx(direct.standard_error, rel=1e-10)
+        assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-10)
+        assert row.n_clusters == 60 and row.n == 120
+    with pytest.raises(WkappaError, match="ci_method"):
+        frames.kappa_by_group(
+            df, y_true="r1", y_pred="r2", by="site", cluster="patient", ci_method="score"
+        )
+    with pytest.raises(WkappaError, match="other than `by`"):
+        frames.kappa_by_group(df, y_true="r1", y_pred="r2", by="site", cluster="site")
+    missing = df.astype({"patient": "float64"})
+    missing.loc[3, "patient"] = np.nan
+    with pytest.raises(WkappaError, match="missing id"):
+        frames.kappa_by_group(missing, y_true="r1", y_pred="r2", by="site", cluster="patient")

@@ -391,6 +391,7 @@ def kappa_by_group(
     zero_division: ZeroDivision = "warn",
     confidence_level: float = 0.95,
     ci_method: str = "asymptotic",
+    cluster: str | None = None,
 ) -> Any:
     """Kappa, its standard error and a confidence interval for every group of rows.
 
@@ -411,6 +412,11 @@ def kappa_by_group(
         'asymptotic': ``kappa ± z * standard_error``; 'score' (recommended for groups of
         fewer than 100 pairs) and 'fisher-z': the small-sample intervals of
         :meth:`KappaResult.confidence_interval <wkappa.KappaResult.confidence_interval>`.
+    cluster : str, optional
+        A column of cluster ids (patient, scan, task) within the groups: each group's
+        standard error is then cluster-robust over its clusters and its interval is
+        ``kappa ± t(G - 1) * standard_error``, as ``wk.kappa_test(..., cluster=...)``
+        (``ci_method`` must be 'asymptotic'); the result gains a column ``n_clusters``.
 
     Returns
     -------
@@ -464,6 +470,20 @@ def kappa_by_group(
             "wk.kappa_test_from_table(table).confidence_interval(method=wk.BootstrapMethod())."
         )
     keys = check_by(by)
+    if cluster is not None:
+        if ci_method != "asymptotic":
+            raise WkappaError(
+                f"`ci_method` must be 'asymptotic' with `cluster`; got {format_value(ci_method)}."
+                " Hint: the score and Fisher-z intervals treat the pairs as independent."
+            )
+        if not isinstance(cluster, str) or cluster in keys:
+            raise WkappaError(
+                f"`cluster` must be the name of a column other than `by`; got "
+                f"{format_value(cluster)}."
+            )
+    group_keys = keys
+    if cluster is not None:
+        keys = [*keys, cluster]
     data = frame_input(df, y_true, y_pred, sample_weight, keys)
     options: dict[str, Any] = {
         "labels": _labels_for(data, labels, min_rating, max_rating),
@@ -486,6 +506,9 @@ def kappa_by_group(
     integer = sample_weight is None
 
     matrix = weight_matrix(checked_weights, tables.shape[-1])
+    if cluster is not None:
+        clustered, group_rows = _clustered_groups(tables, key_rows, stale, matrix, level, integer)
+        return result_frame(data, backend, group_keys, group_rows, clustered)
     computed = group_statistics(tables, checked_weights, matrix, level)
     ci_low, ci_high = computed.ci_low, computed.ci_high
     if ci_method == "fisher-z":
@@ -525,6 +548,50 @@ def kappa_by_group(
         "ci_high": np.where(stale, np.nan, ci_high).tolist(),
     }
     return result_frame(data, backend, keys, key_rows, stats)
+
+
+def _clustered_groups(
+    tables: np.ndarray,
+    key_rows: Sequence[tuple[Any, ...]],
+    stale: np.ndarray,
+    matrix: np.ndarray,
+    level: float,
+    integer: bool,
+) -> tuple[dict[str, list[Any]], list[tuple[Any, ...]]]:
+    """Per-group statistics from (group, cluster) tables: the cluster-robust standard error
+    of each group over its clusters (the last key), as ``wk.kappa_test(..., cluster=...)``."""
+    from ._core import kappas, t_ppf
+    from ._stats import cluster_variance
+
+    members: dict[tuple[Any, ...], list[int]] = {}
+    for index, row in enumerate(key_rows):
+        last = row[-1]
+        if last is None or (isinstance(last, float) and math.isnan(last)):
+            raise WkappaError(
+                "`cluster` has a missing id. Hint: every pair needs its cluster id; drop those "
+                "rows or give them an id of their own."
+            )
+        members.setdefault(tuple(row[:-1]), []).append(index)
+    stats: dict[str, list[Any]] = {
+        key: [] for key in ("n", "kappa", "standard_error", "ci_low", "ci_high", "n_clusters")
+    }
+    for rows in members.values():
+        stack = tables[rows]
+        total = stack.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            kappa = float(kappas(total, matrix))
+        _, variance, n_clusters = cluster_variance(stack, matrix)
+        se = math.sqrt(variance) if math.isfinite(variance) else math.nan
+        half = t_ppf(0.5 + level / 2.0, n_clusters - 1.0) * se if n_clusters > 1 else math.nan
+        if bool(stale[rows].any()):
+            kappa = se = half = math.nan
+        stats["n"].append(int(total.sum()) if integer else float(total.sum()))
+        stats["kappa"].append(kappa)
+        stats["standard_error"].append(se)
+        stats["ci_low"].append(kappa - half)
+        stats["ci_high"].append(kappa + half)
+        stats["n_clusters"].append(n_clusters)
+    return stats, list(members)
 
 
 def _engine_group_tables(

@@ -73,7 +73,8 @@ __all__ += [
     "rating_categories",
 ]
 
-# Strata (appended).
+# Strata and clusters (appended).
+from .cluster import cluster_variance  # noqa: E402
 from .stratified import (  # noqa: E402
     StratifiedKappaResult,
     stratified_kappa_test,
@@ -82,6 +83,7 @@ from .stratified import (  # noqa: E402
 
 __all__ += [
     "StratifiedKappaResult",
+    "cluster_variance",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
 ]
