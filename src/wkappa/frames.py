@@ -713,12 +713,11 @@ def rater_vs_panel(
     item: str | None = None,
     rater: str | None = None,
     rating: str | None = None,
-    coefficient: str = "cohen",
+    coefficient: str = "conger",
     weights: Any = "unweighted",
     labels: Any = None,
     min_rating: Any = None,
     max_rating: Any = None,
-    confidence_level: float = 0.95,
     n_resamples: int = 9999,
     rng: Any = None,
 ) -> Any:
@@ -738,7 +737,7 @@ def rater_vs_panel(
         is then left out of the panel).
     item, rater, rating : str, optional
         Long layout: one row per rating (each rater rates an item at most once).
-    coefficient, weights, labels, min_rating, max_rating, confidence_level, n_resamples, rng
+    coefficient, weights, labels, min_rating, max_rating, n_resamples, rng
         As in :func:`wkappa.rater_vs_panel`.
 
     Returns
@@ -805,7 +804,6 @@ def rater_vs_panel(
         labels=labels,
         min_rating=min_rating,
         max_rating=max_rating,
-        confidence_level=confidence_level,
         n_resamples=n_resamples,
         rng=rng,
     )

@@ -35,9 +35,9 @@ from .tables import label_text, parse_labels, tidy_labels
 
 __all__ = ["add_judge_parser", "run_judge"]
 
-_COEFFICIENTS = ("cohen", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
+_COEFFICIENTS = ("conger", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
 _NAMES = {
-    "cohen": "Cohen's kappa",
+    "conger": "Cohen's kappa",
     "fleiss": "Fleiss' kappa",
     "gwet": "Gwet's AC1/AC2",
     "brennan_prediger": "Brennan-Prediger",
@@ -77,8 +77,8 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
     judge.add_argument(
         "--coefficient",
         choices=_COEFFICIENTS,
-        default="cohen",
-        help="two-rater coefficient of every pair (default: cohen)",
+        default="conger",
+        help="two-rater coefficient of every pair (default: conger, Cohen's kappa of a pair)",
     )
     judge.add_argument(
         "--weights",
@@ -240,6 +240,7 @@ def _pair_table(a: np.ndarray, b: np.ndarray, labels: Sequence[Any]) -> np.ndarr
 class Judged:
     ratings: Ratings
     result: Any  # PanelComparison
+    ci: Any  # its ConfidenceInterval at --ci
     labels: Sequence[Any]
     names: list[str]  # candidate, then the members
     matrix: np.ndarray  # (1 + P) x (1 + P) pairwise coefficients
@@ -265,7 +266,6 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
         coefficient=args.coefficient,
         weights=args.weights,
         labels=labels,
-        confidence_level=args.ci,
         n_resamples=args.bootstrap,
         rng=args.seed,
     )
@@ -284,6 +284,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
     return Judged(
         ratings=ratings,
         result=result,
+        ci=result.confidence_interval(args.ci),
         labels=labels,
         names=[ratings.candidate, *ratings.panel],
         matrix=matrix,
@@ -299,7 +300,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
 
 
 def _reading(judged: Judged) -> str:
-    ci = judged.result.confidence_interval
+    ci = judged.ci
     level = f"{ci.confidence_level * 100:g}%"
     if math.isnan(ci.low) or math.isnan(ci.high):
         return "undefined on these ratings"
@@ -391,7 +392,7 @@ def _matrix_rows(judged: Judged) -> list[list[str]]:
 
 def judge_text(judged: Judged, args: argparse.Namespace) -> str:
     r, result = judged.ratings, judged.result
-    ci = result.confidence_interval
+    ci = judged.ci
     p_text, p_note = _pvalue(judged)
     per_rater = ", ".join(
         f"{n} {c}" for n, c in zip(judged.names, judged.ratings_per_rater, strict=True)
@@ -467,10 +468,10 @@ def judge_json(judged: Judged, args: argparse.Namespace) -> str:
         "panel_agreement": result.panel_agreement,
         "difference": result.difference,
         "confidence_interval": {
-            "low": result.confidence_interval.low,
-            "high": result.confidence_interval.high,
-            "confidence_level": result.confidence_interval.confidence_level,
-            "method": "item bootstrap, percentile",
+            "low": judged.ci.low,
+            "high": judged.ci.high,
+            "confidence_level": judged.ci.confidence_level,
+            "method": judged.ci.method,
         },
         "pvalue": result.pvalue,
         "n_resamples": judged.n_resamples,
@@ -503,7 +504,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
     from .report import cells_table, escape, html_page, pairwise_png
 
     r, result = judged.ratings, judged.result
-    ci = result.confidence_interval
+    ci = judged.ci
     p_text, p_note = _pvalue(judged)
     body = [
         f'<p class="meta">candidate <b>{escape(r.candidate)}</b> &middot; panel '
