@@ -12,6 +12,15 @@ Usage::
 
     python benchmarks/bench_qwk.py            # the full grid (n up to 5e7; several minutes)
     python benchmarks/bench_qwk.py --quick    # n in {1e4, 1e6}, a smoke run
+    python benchmarks/bench_qwk.py --shared   # in a shared process (below), ~2 minutes
+
+``--shared`` measures wkappa the way a user meets it: one process that also runs
+scikit-learn, numpy (a BLAS matrix product, whose worker threads spin afterwards) and a numba
+``prange`` kernel of the user's own, round after round, with the OpenMP wait policy left at
+its default (the other modes make idle OpenMP threads sleep). Then the same 1e7 QWK while
+another process runs a busy loop (the automatic choice against the serial and the parallel
+kernel), and a cold-cache mode at n = 1e4: before every timed call a 64 MB buffer is
+rewritten and scikit-learn runs once, as after a boosting round or a batch of predictions.
 """
 
 from __future__ import annotations
@@ -31,7 +40,9 @@ from typing import Any
 # torch and numba each keep an OpenMP thread pool whose idle threads spin for a while after a
 # parallel region; interleaving the two on 2 cores would then time one pool's spinning against
 # the other's work. Passive waiting makes idle threads sleep at once (set before the imports).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# The shared-process mode keeps the default policy: that is what a user's process runs with.
+if "--shared" not in sys.argv:
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
@@ -266,6 +277,146 @@ def goals(n: int, reps: int, slow_reps: int) -> list[str]:
     return out
 
 
+def _ratio_rows(rows: list[tuple[str, float, str, float]]) -> list[str]:
+    out = ["| goal | measured | goal | met |", "|---|---|---|---|"]
+    for label, value, op, target in rows:
+        if op == "(info)":
+            out.append(f"| {label} | {value:.2f} | | |")
+            continue
+        met = value >= target if op == ">=" else value <= target
+        out.append(f"| {label} | {value:.2f} | {op} {target} | {'yes' if met else 'NO'} |")
+    return out
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def shared(reps: int) -> list[str]:
+    """The goal rows in one process shared with scikit-learn, numpy's BLAS and a prange
+    kernel of the user's own, interleaved round by round (medians of ``reps`` rounds)."""
+    n, k = 10_000_000, 5
+    a64, b64 = data(n, k, "int64")
+    a8, b8 = a64.astype(np.int8), b64.astype(np.int8)
+    sk = _peers.sklearn_kappa(k, "quadratic")
+    assert sk is not None
+    rng = np.random.default_rng(3)
+    m1, m2 = rng.random((600, 600)), rng.random((600, 600))
+
+    def forced(mode: bool) -> Callable[[], Any]:
+        def run() -> Any:
+            _fastpath.set_parallel(mode)
+            try:
+                return wk.qwk(a64, b64)
+            finally:
+                _fastpath.set_parallel(None)
+
+        return run
+
+    calls: dict[str, Callable[[], Any]] = {
+        "sklearn": lambda: sk(a64, b64),
+        "wkappa": lambda: wk.qwk(a64, b64),
+        "numpy matmul": lambda: m1 @ m2,
+        "wkappa int8": lambda: wk.qwk(a8, b8),
+        "prange read": lambda: _peers.parallel_floor(a64, b64),
+        "wkappa linear": lambda: wk.weighted_kappa(a64, b64, weights="linear"),
+        "qwk3": lambda: _peers.qwk3_cpmp(a64, b64, k - 1),
+        "bincount linear": lambda: _peers.bincount_kappa(a64, b64, k, "linear"),
+        "wkappa serial": forced(False),
+    }
+    out = [f"shared process, n = 1e7 (load before: {_load()})"]
+    med = interleaved(calls, reps, warm_up=True)
+    for name, value in med.items():
+        out.append(f"    {name:<22} {value * 1e3:9.2f} ms")
+    out.append(f"load after: {_load()}")
+    out += _ratio_rows(
+        [
+            ("QWK 1e7 int64 K=5 / prange read of both arrays", med["wkappa"] / med["prange read"],
+             "<=", 1.25),
+            ("qwk3 / wkappa, 1e7", med["qwk3"] / med["wkappa"], ">=", 2),
+            ("sklearn / wkappa, 1e7", med["sklearn"] / med["wkappa"], ">=", 150),
+            ("int8 / int64, 1e7", med["wkappa int8"] / med["wkappa"], "<=", 0.5),
+            ("linear 1e7, bincount recipe / wkappa",
+             med["bincount linear"] / med["wkappa linear"], ">=", 2),
+            ("QWK automatic / forced serial", med["wkappa"] / med["wkappa serial"], "(info)", 0),
+        ]
+    )  # fmt: skip
+
+    # Another process holds a core: a busy loop for the length of the measurement.
+    import subprocess
+
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)
+        contest = {
+            "wkappa": calls["wkappa"],
+            "wkappa serial": forced(False),
+            "wkappa parallel": forced(True),
+        }
+        out.append(f"another process runs a busy loop (load before: {_load()})")
+        med_busy = interleaved(contest, max(reps, 15), warm_up=True)
+    finally:
+        busy.kill()
+        busy.wait()
+    for name, value in med_busy.items():
+        out.append(f"    {name:<22} {value * 1e3:9.2f} ms")
+    out += _ratio_rows(
+        [
+            ("busy loop: QWK automatic / forced serial",
+             med_busy["wkappa"] / med_busy["wkappa serial"], "<=", 1.1),
+            ("busy loop: forced parallel / forced serial",
+             med_busy["wkappa parallel"] / med_busy["wkappa serial"], "(info)", 0),
+        ]
+    )  # fmt: skip
+    return out
+
+
+def cold(reps: int) -> list[str]:
+    """n = 1e4 with cold caches: before each timed call a 64 MB buffer is rewritten and
+    scikit-learn runs once (neither timed)."""
+    n, k = 10_000, 5
+    a, b = data(n, k, "int64")
+    sk = _peers.sklearn_kappa(k, "quadratic")
+    assert sk is not None
+    buffer = np.zeros(8_000_000)
+    other_a, other_b = data(n, k, "int64", seed=9)
+
+    def evict() -> None:
+        buffer[:] += 1.0
+        sk(other_a, other_b)
+
+    calls: dict[str, Callable[[], Any]] = {
+        "wkappa": lambda: wk.qwk(a, b),
+        "sklearn": lambda: sk(a, b),
+        "qwk3": lambda: _peers.qwk3_cpmp(a, b, k - 1),
+        "wkappa linear": lambda: wk.weighted_kappa(a, b, weights="linear"),
+        "bincount linear": lambda: _peers.bincount_kappa(a, b, k, "linear"),
+        "wkappa quadratic table weights": lambda: wk.weighted_kappa(a, b, weights="quadratic"),
+    }
+    for function in calls.values():
+        function()
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(reps):
+        for name, function in calls.items():
+            evict()
+            start = time.perf_counter()
+            function()
+            times[name].append(time.perf_counter() - start)
+    med = {name: statistics.median(values) for name, values in times.items()}
+    out = [f"cold caches, n = 1e4 (load {_load()})"]
+    for name, value in med.items():
+        out.append(f"    {name:<32} {value * 1e6:9.1f} us")
+    out += _ratio_rows(
+        [
+            ("cold 1e4: sklearn / wkappa", med["sklearn"] / med["wkappa"], ">=", 100),
+            ("cold 1e4: bincount recipe / wkappa, linear",
+             med["bincount linear"] / med["wkappa linear"], ">=", 1),
+            ("cold 1e4: qwk3 / wkappa", med["qwk3"] / med["wkappa"], "(info)", 0),
+        ]
+    )  # fmt: skip
+    return out
+
+
 def _run(code: str, env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
@@ -322,6 +473,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes only (a smoke run)")
     parser.add_argument("--reps", type=int, default=5, help="repetitions per case (median)")
     parser.add_argument("--goals-only", action="store_true", help="skip the grid")
+    parser.add_argument(
+        "--shared", action="store_true", help="in a shared process and with cold caches only"
+    )
     args = parser.parse_args()
     sizes = [10_000, 1_000_000] if args.quick else [10_000, 1_000_000, 10_000_000, 50_000_000]
     goal_n = 1_000_000 if args.quick else 10_000_000
@@ -339,6 +493,10 @@ def main() -> None:
         f"# medians of {args.reps} interleaved runs (sklearn/afajohn/torchmetrics: 3 runs at "
         "n = 1e7, skipped at 5e7); ratios are peer time / wkappa time, floor = a.sum()+b.sum()"
     )
+    if args.shared:
+        for line in [*shared(args.reps), "", *cold(max(args.reps * 20, 200))]:
+            print(line, flush=True)
+        return
     if not args.goals_only:
         grid(sizes, [5, 10, 100], args.reps, 3, big)
     print()

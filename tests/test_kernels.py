@@ -425,21 +425,23 @@ def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(_fastpath.os, "cpu_count", lambda: 2)
-    monkeypatch.setitem(_fastpath._last_parallel, "end", -float("inf"))  # none just ran
     big = _fastpath.PARALLEL_MIN
-    for others, expected in [(0, True), (1, False), (6, False)]:
-        monkeypatch.setattr(_fastpath, "_other_runnable", lambda others=others: others)
-        assert _fastpath.use_parallel(big) is expected
+    # (runnable tasks on the machine, runnable threads of this process) -> parallel?
+    cases = [
+        ((1, 1), True),  # only the caller
+        ((2, 1), False),  # another process holds a core
+        ((7, 1), False),
+        ((3, 3), True),  # our own spinning workers (OpenMP, numba) are not a competitor
+        ((4, 3), False),  # ... but another process still is
+        ((3, None), False),  # the threads could not be read: count only the caller
+    ]
+    for (running, own), expected in cases:
+        monkeypatch.setattr(_fastpath, "_machine_running", lambda running=running: running)
+        monkeypatch.setattr(_fastpath, "_own_running", lambda own=own: own)
+        assert _fastpath.use_parallel(big) is expected, (running, own)
         assert _fastpath.use_parallel(big - 1) is False
-    # Right after a parallel pass our own OpenMP workers still spin and count as runnable.
-    monkeypatch.setitem(_fastpath._last_parallel, "workers", 1)
-    monkeypatch.setitem(_fastpath._last_parallel, "end", time.monotonic())
-    monkeypatch.setattr(_fastpath, "_other_runnable", lambda: 1)
-    assert _fastpath.use_parallel(big) is True
-    monkeypatch.setitem(_fastpath._last_parallel, "end", time.monotonic() - 1.0)
-    assert _fastpath.use_parallel(big) is False
     # Without /proc/loadavg: the 1-minute load average, this process counted as one.
-    monkeypatch.setattr(_fastpath, "_other_runnable", lambda: None)
+    monkeypatch.setattr(_fastpath, "_machine_running", lambda: None)
     for load, expected in [(0.3, True), (1.6, True), (2.0, False), (7.5, False)]:
         monkeypatch.setattr(_fastpath.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
         assert _fastpath.use_parallel(big) is expected
@@ -450,12 +452,42 @@ def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
         _fastpath.set_parallel(None)
 
 
-def test_other_runnable_reads_this_machine() -> None:
-    others = _fastpath._other_runnable()
+def test_running_tasks_read_from_this_machine() -> None:
+    running, own = _fastpath._machine_running(), _fastpath._own_running()
     if sys.platform.startswith("linux"):
-        assert isinstance(others, int) and others >= 0
+        assert isinstance(running, int) and running >= 1
+        assert isinstance(own, int) and own >= 1  # the caller itself is running
     else:
-        assert others is None
+        assert running is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_own_spinning_threads_are_counted_as_ours() -> None:
+    """A thread of this process busy in native code (here hashing, which releases the GIL)
+    shows up in /proc/loadavg; the decision subtracts it as one of ours."""
+    import hashlib
+    import threading
+
+    stop = threading.Event()
+    data = bytes(1 << 24)
+
+    def spin() -> None:
+        while not stop.is_set():
+            hashlib.sha256(data).digest()
+
+    threads = [threading.Thread(target=spin) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        seen = 0
+        while time.monotonic() < deadline and seen < 2:
+            seen = max(seen, (_fastpath._own_running() or 0) - 1)  # less the caller
+        assert seen >= 2
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
 
 
 # --------------------------------------------------------------------------- memory

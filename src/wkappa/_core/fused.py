@@ -23,7 +23,6 @@ import numbers
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -82,10 +81,6 @@ _SUPPORTED = frozenset(
 # The workqueue threading layer must not run two parallel kernels at once.
 _PARALLEL_LOCK = threading.Lock()
 _settings: dict[str, Any] = {"parallel": None}  # None: automatic (see use_parallel)
-# After a parallel kernel returns, its OpenMP worker threads busy-wait for a few milliseconds
-# and show up as runnable tasks: our own, not a competitor's.
-_SPIN_SECONDS = 0.05
-_last_parallel: dict[str, float] = {"end": -math.inf, "workers": 0}
 
 
 def numpy_view(obj: Any) -> np.ndarray | None:
@@ -181,44 +176,68 @@ def _weights(sample_weight: Any, n: int) -> np.ndarray | None:
 
 
 def use_parallel(n: int) -> bool:
-    """Use the threads for a big input, unless the other cores are busy right now.
+    """Use the threads for a big input, unless another process holds a core right now.
 
     A fork-join parallel pass ends when its slowest thread does; when another process holds
     the second core, the second thread waits for it and the pass is slower than the serial
-    one. The count of other runnable tasks is read at the call (Linux), so a program's own
-    earlier parallel passes, which raise the load average for a minute, do not count (nor do
-    its own worker threads still spinning right after one); the 1-minute load average (minus
-    this process) stands in elsewhere. Results are identical either way.
+    one. So the runnable tasks of the machine are counted at the call (``/proc/loadavg``,
+    Linux), less the running threads of this process (``/proc/self/task``): OpenMP and numba
+    workers of scikit-learn, numpy's BLAS, the user's own ``prange`` code or our own earlier
+    passes busy-wait for a while after their work and show up as runnable, but they are ours
+    and yield their core to our workers. Elsewhere the 1-minute load average (minus this
+    process) stands in. Results are identical either way.
     """
     mode = _settings["parallel"]
     if mode is False or n < PARALLEL_MIN:
         return False
     if mode is True:
         return True
-    runnable = _other_runnable()
-    if runnable is not None:
-        others = float(runnable)
-        if time.monotonic() - _last_parallel["end"] < _SPIN_SECONDS:
-            others -= _last_parallel["workers"]  # our own workers, still spinning
-    else:
-        try:
-            others = os.getloadavg()[0] - 1
-        except (AttributeError, OSError):  # not on every platform
+    limit = (os.cpu_count() or 1) / 2
+    running = _machine_running()
+    if running is not None:
+        if running - 1 < limit:  # the common quiet case: one cheap read
             return True
-    return others < (os.cpu_count() or 1) / 2
-
-
-def _other_runnable() -> int | None:
-    """Runnable tasks on the machine besides this one, now (``/proc/loadavg``), or None."""
+        return running - max(_own_running() or 1, 1) < limit
     try:
-        fd = os.open("/proc/loadavg", os.O_RDONLY)
-        try:
-            fields = os.read(fd, 128).split()
-        finally:
-            os.close(fd)
-        return int(fields[3].split(b"/")[0]) - 1
+        others = os.getloadavg()[0] - 1
+    except (AttributeError, OSError):  # not on every platform
+        return True
+    return others < limit
+
+
+def _read(path: str, size: int) -> bytes:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, size)
+    finally:
+        os.close(fd)
+
+
+def _machine_running() -> int | None:
+    """Runnable tasks on the machine now, this thread included (``/proc/loadavg``), or None."""
+    try:
+        return int(_read("/proc/loadavg", 128).split()[3].split(b"/")[0])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def _own_running() -> int | None:
+    """Runnable threads of this process now, the caller's included (``/proc/self/task``)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return None
+    count = 0
+    for task in tasks:
+        try:
+            stat = _read(f"/proc/self/task/{task}/stat", 512)
+        except OSError:  # the thread just ended
+            continue
+        # state is the field after "(comm)"; comm may itself contain ") "
+        end = stat.rfind(b")")
+        if end > 0 and stat[end + 2 : end + 3] == b"R":
+            count += 1
+    return count
 
 
 @contextlib.contextmanager
@@ -232,11 +251,7 @@ def parallel_section() -> Iterator[None]:
     import numba
 
     with _PARALLEL_LOCK, numba.parallel_chunksize(1):
-        try:
-            yield
-        finally:
-            _last_parallel["workers"] = numba.get_num_threads() - 1
-            _last_parallel["end"] = time.monotonic()
+        yield
 
 
 _SUMS_KERNELS: Any = None  # wkappa._core.kernels.numba_sums once loaded
