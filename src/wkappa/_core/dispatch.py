@@ -39,8 +39,9 @@ from .encode import check_table_size, encode_ratings
 from .fused import fused_route
 from .kernels import QuadraticSums, count_table, quadratic_sums
 from .request import PROPAGATED, Counted, Request
+from .statistic import kappa_from_sums
 
-__all__ = ["Route", "count_pairs", "register_route", "route_names"]
+__all__ = ["Route", "count_pairs", "plain_kappa", "register_route", "route_names"]
 
 Route = Callable[[Any, Any, Request], "Counted | None"]
 
@@ -119,6 +120,62 @@ def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         (r[7] << 32) + r[12],
     )
     return Counted(None, sums, range(int(r[1]), int(r[2]) + 1))
+
+
+def plain_kappa(y_true: np.ndarray, y_pred: np.ndarray, weights: str) -> float | None:
+    """Kappa of two numpy arrays under named ``weights`` by the shortest way, or None.
+
+    The entry points call it first when both ratings are numpy arrays and no option is set:
+    for two 1-D integer arrays of one dtype it goes from the arrays to the value in one
+    kernel call and a few integer operations (nan when kappa is undefined). After other code
+    has run the caches are cold, and every further Python frame or object costs about as much
+    as the kernel's own pass over 10,000 pairs. QWK takes the five exact sums
+    (:func:`~wkappa._core.statistic.kappa_from_sums`, as the plain route); linear and
+    unweighted kappa at serial sizes take the exact integer terms of the table kernel
+    (``(r'Dc - n sum(D*O)) / r'Dc``, as :func:`~wkappa._core.statistic.kappas` computes
+    them). None -- anything else, or kernels not loaded yet -- sends the call down the
+    dispatcher, which answers with the same value.
+    """
+    dtype = y_true.dtype
+    if (
+        dtype is not y_pred.dtype  # builtin dtypes are singletons; anything else: general
+        or dtype.kind not in "biu"
+        or not dtype.isnative
+        or (dtype.kind == "u" and dtype.itemsize == 8)  # may exceed int64
+        or y_true.ndim != 1
+        or y_pred.ndim != 1
+    ):
+        return None
+    n = len(y_true)
+    if n < fused.FAST_MIN or len(y_pred) != n:
+        return None
+    if weights == "quadratic":
+        if not warmup.ready(
+            ("plain", dtype, n >= fused.PARALLEL_MIN), fused.int_sums, (y_true, y_pred), n
+        ):
+            return None
+        r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
+        if not (r[0] and -fused.HUGE < r[1] and r[2] < fused.HUGE):
+            return None
+        return kappa_from_sums(
+            n,
+            (r[3] << 32) + r[8],
+            (r[4] << 32) + r[9],
+            (r[5] << 32) + r[10],
+            (r[6] << 32) + r[11],
+            (r[7] << 32) + r[12],
+        )
+    if n >= fused.PARALLEL_MIN:
+        return None
+    linear = weights == "linear"
+    if not warmup.ready(
+        ("plain kappa", dtype, linear), fused.small_table_terms, (y_true, y_pred, linear), n
+    ):
+        return None
+    _, _, misses, total, observed, expected = fused.small_table_terms(y_true, y_pred, linear)
+    if misses:
+        return None  # a rating outside the guessed range, or an unusable range
+    return (expected - total * observed) / expected if expected > 0 else float("nan")
 
 
 def _plain_table(a: np.ndarray, b: np.ndarray, n: int) -> Counted | None:

@@ -6,7 +6,7 @@ zero-copy views of one) without ``labels``, plus an optional numeric ``sample_we
 fused pass (:mod:`wkappa._core.kernels.numba_sums`) computes the sums together with the range,
 NaN and integrality checks, so validation costs no extra pass and nothing of size n is
 allocated for integer input. QWK of two numpy integer arrays without options goes shorter
-still: :func:`wkappa._core.kappa._plain_qwk` calls :func:`int_sums` directly.
+still: :func:`wkappa._core.dispatch.plain_kappa` calls :func:`int_sums` directly.
 
 Anything unusual -- a NaN, a non-integer, a rating outside ``min_rating..max_rating``, a wide
 range, a negative weight, an object column, a bound that is not a plain int -- makes these
@@ -45,6 +45,7 @@ __all__ = [
     "guessed_serial",
     "int_sums",
     "set_parallel",
+    "small_table_terms",
 ]
 
 # Below this many pairs the serial kernel runs: starting threads costs more than it saves.
@@ -281,13 +282,35 @@ def int_sums(a: np.ndarray, b: np.ndarray) -> tuple[Any, ...]:
     """The integer sums kernel's result ``(exact, min, max, hi0..hi4, lo0..lo4)`` for two
     1-D integer arrays of one dtype (values below ``2**63``), serial or parallel as
     :func:`use_parallel` decides. One kernel call: the shortest route of
-    :func:`wkappa._core.kappa._plain_qwk`."""
+    :func:`wkappa._core.dispatch.plain_kappa`."""
     kernels = _SUMS_KERNELS or _sums_kernels()
     n = len(a)
-    if use_parallel(n):
+    if n >= PARALLEL_MIN and use_parallel(n):
         with parallel_section():
             return kernels.int_sums_parallel(a, b, *kernels.block_layout(n))  # type: ignore[no-any-return]
     return kernels.int_sums_serial(a, b)  # type: ignore[no-any-return]
+
+
+_TABLE_KERNELS: Any = None  # wkappa._core.kernels.numba_table once loaded
+
+
+def _table_kernels() -> Any:
+    global _TABLE_KERNELS
+    if _TABLE_KERNELS is None:
+        from .kernels import numba_table
+
+        _TABLE_KERNELS = numba_table
+    return _TABLE_KERNELS
+
+
+def small_table_terms(a: np.ndarray, b: np.ndarray, linear: bool) -> tuple[int, ...]:
+    """``(lo, hi, misses, n, observed, expected)`` of linear (``linear``) or unweighted kappa
+    for two 1-D integer arrays of one dtype and fewer than :data:`PARALLEL_MIN` pairs, in one
+    kernel call (:func:`wkappa._core.kernels.numba_table.guessed_serial_kappa`): the
+    shortest route of :func:`wkappa._core.dispatch.plain_kappa` for table weights."""
+    kernels = _TABLE_KERNELS or _table_kernels()
+    m = min(len(a), GUESS_SAMPLE)
+    return kernels.guessed_serial_kappa(a, b, m, _MAX_K, HUGE, linear)  # type: ignore[no-any-return]
 
 
 def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | None:

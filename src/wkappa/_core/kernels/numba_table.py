@@ -316,3 +316,40 @@ def table_weighted(
             total += tables[blk, sub]
     result: np.ndarray = total.reshape(k, k)
     return result
+
+
+@njit(cache=True, nogil=True)
+def guessed_serial_kappa(a, b, m, max_k, huge, linear):  # type: ignore[no-untyped-def]
+    """:func:`guessed_serial` and the exact integer terms of linear (``linear``) or unweighted
+    kappa in the same call, for small inputs: no table crosses into Python.
+
+    Returns ``(lo, hi, misses, n, observed, expected)`` with ``D = |i - j|`` (linear) or
+    ``[i != j]``: ``observed = sum(D * O)`` and ``expected = r' D c`` (r, c the row and column
+    sums of the table O); kappa is ``(expected - n * observed) / expected``. Exact in int64
+    for ``n < 2**17`` pairs and ``K <= 2**13`` (``expected <= n² (K - 1) < 2**48``); the
+    caller keeps to that. Nothing is computed when ``misses`` is not 0.
+    """
+    lo, hi, total, misses = guessed_serial(a, b, m, max_k, huge)
+    if misses != 0:
+        return lo, hi, misses, np.int64(0), np.int64(0), np.int64(0)
+    k = hi - lo + 1
+    rows = np.zeros(k, dtype=np.int64)
+    cols = np.zeros(k, dtype=np.int64)
+    observed = np.int64(0)
+    for i in range(k):
+        for j in range(k):
+            count = total[i * k + j]
+            rows[i] += count
+            cols[j] += count
+            d = abs(i - j) if linear else np.int64(i != j)
+            observed += d * count
+    expected = np.int64(0)
+    n = np.int64(0)
+    for i in range(k):
+        n += rows[i]
+        weighted = np.int64(0)
+        for j in range(k):
+            d = abs(i - j) if linear else np.int64(i != j)
+            weighted += d * cols[j]
+        expected += rows[i] * weighted
+    return lo, hi, misses, n, observed, expected
