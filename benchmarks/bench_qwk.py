@@ -342,6 +342,27 @@ def shared(reps: int) -> list[str]:
         ]
     )  # fmt: skip
 
+    # The decision itself, sampled right after each neighbour ran: the machine's runnable
+    # tasks with and without this process's own (spinning) threads subtracted.
+    limit = (os.cpu_count() or 1) / 2
+    samples = []
+    neighbours = ["numpy matmul", "prange read", "qwk3", "wkappa", "wkappa int8"]
+    for _ in range(max(reps, 10)):
+        for name in neighbours:
+            calls[name]()
+            running, own = _fastpath._machine_running(), _fastpath._own_running()
+            if running is not None and own is not None:
+                samples.append((running, own))
+    if samples:
+        spinning = sum(own > 1 for _, own in samples) / len(samples)
+        old_rule = sum(running - 1 < limit for running, _ in samples) / len(samples)
+        new_rule = sum(running - max(own, 1) < limit for running, own in samples) / len(samples)
+        out.append(
+            f"right after a neighbour ran ({len(samples)} samples): own threads still running "
+            f"{spinning:.0%}; parallel chosen by the machine count alone {old_rule:.0%}, "
+            f"by the count less this process's running threads {new_rule:.0%}"
+        )
+
     # Another process holds a core: a busy loop for the length of the measurement.
     import subprocess
 
