@@ -347,3 +347,43 @@ def test_kappa_by_group_with_clusters_matches_kappa_test() -> None:
     missing.loc[3, "patient"] = np.nan
     with pytest.raises(WkappaError, match="missing id"):
         frames.kappa_by_group(missing, y_true="r1", y_pred="r2", by="site", cluster="patient")
+
+
+def vanbelle_delta_variance(tables: np.ndarray, weights: np.ndarray) -> float:
+    """The multilevel delta-method variance of Vanbelle (2017, Biometrical Journal 59(5),
+    section 3; R package multiagree, ``delta.pair(..., multilevel=TRUE)``) in its matrix form:
+    cluster-level observed agreement and margins with cluster weights xi_g = n_g / n,
+    ``Omega = (I - xi 1') diag(xi²) (I - 1 xi')``, ``V = G² / (G - 1) Y' Omega Y`` and the
+    delta method through (Po, Pe) to kappa, ``Var = s J V J' s' / G``."""
+    agreement = 1.0 - weights
+    sizes = tables.sum(axis=(1, 2)).astype(np.float64)
+    g = tables.shape[0]
+    xi = sizes / sizes.sum()
+    p = tables / sizes[:, None, None]
+    po = np.einsum("gij,ij->g", p, agreement)
+    rows, cols = p.sum(axis=2), p.sum(axis=1)
+    y = np.column_stack([po, rows, cols])  # (G, 1 + 2K)
+    centre = np.eye(g) - np.outer(xi, np.ones(g))
+    omega = centre @ np.diag(xi**2) @ centre.T
+    v = g**2 / (g - 1) * y.T @ omega @ y
+    m_row, m_col = xi @ rows, xi @ cols
+    k = weights.shape[0]
+    jac = np.zeros((2, 1 + 2 * k))
+    jac[0, 0] = 1.0
+    jac[1, 1 : 1 + k] = agreement @ m_col
+    jac[1, 1 + k :] = m_row @ agreement
+    pe = float(m_row @ agreement @ m_col)
+    p0 = float(xi @ po)
+    s = np.array([1.0 / (1.0 - pe), (p0 - 1.0) / (1.0 - pe) ** 2])
+    return float(s @ jac @ v @ jac.T @ s) / g
+
+
+@pytest.mark.parametrize("weights", ["unweighted", "linear", "quadratic"])
+def test_sandwich_equals_vanbelle_multilevel_delta_method(weights: str) -> None:
+    """The same variance as Vanbelle's multilevel delta method (multiagree), computed from
+    cluster proportions and margins instead of the influence of each cell."""
+    rng = np.random.default_rng(13)
+    tables = rng.integers(0, 4, (25, 4, 4)) + 2 * np.eye(4, dtype=np.int64)
+    matrix = weight_matrix(weights, 4)
+    _, variance, _ = cluster_variance(tables, matrix)
+    assert variance == pytest.approx(vanbelle_delta_variance(tables, matrix), rel=1e-10)
