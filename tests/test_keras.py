@@ -52,29 +52,55 @@ TFA_VALUES = {
 }
 
 
-def _results(backend: str) -> dict[str, Any]:
-    module = "tensorflow" if backend == "tensorflow" else backend
-    if importlib.util.find_spec(module) is None:
+def _run_checks(backend: str) -> dict[str, Any]:
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {
+        **os.environ,
+        "KERAS_BACKEND": backend,
+        "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
+        "TF_CPP_MIN_LOG_LEVEL": "2",
+    }
+    done = subprocess.run(
+        [sys.executable, str(CHECKS)], capture_output=True, text=True, env=env, timeout=1500
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert results["backend"] == backend
+    return results
+
+
+def _results(backend: str, shared: Path | None) -> dict[str, Any]:
+    """The checks of one backend, run once per session (once for all xdist workers)."""
+    if importlib.util.find_spec(backend) is None:
         pytest.skip(f"the {backend} backend is not installed here")
     if backend not in _RESULTS:
-        src = str(Path(__file__).resolve().parents[1] / "src")
-        env = {
-            **os.environ,
-            "KERAS_BACKEND": backend,
-            "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
-            "TF_CPP_MIN_LOG_LEVEL": "2",
-        }
-        done = subprocess.run(
-            [sys.executable, str(CHECKS)], capture_output=True, text=True, env=env, timeout=1500
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        _RESULTS[backend] = json.loads(done.stdout.strip().splitlines()[-1])
-        assert _RESULTS[backend]["backend"] == backend
+        if shared is None:
+            _RESULTS[backend] = _run_checks(backend)
+        else:  # under xdist: the first worker runs the checks, the others read its file
+            from filelock import FileLock
+
+            cache = shared / f"keras-checks-{backend}.json"
+            with FileLock(str(cache) + ".lock"):
+                if not cache.exists():
+                    cache.write_text(json.dumps(_run_checks(backend)))
+                _RESULTS[backend] = json.loads(cache.read_text())
     return _RESULTS[backend]
 
 
-def _check(backend: str, name: str) -> Any:
-    result = _results(backend)[name]
+@pytest.fixture(scope="session")
+def _shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return None
+    return tmp_path_factory.getbasetemp().parent  # the session's directory, above the workers'
+
+
+@pytest.fixture
+def results(backend: str, _shared_dir: Path | None) -> dict[str, Any]:
+    return _results(backend, _shared_dir)
+
+
+def _check(results: dict[str, Any], name: str) -> Any:
+    result = results[name]
     assert not (isinstance(result, dict) and "error" in result), result.get("error")
     return result
 
@@ -85,16 +111,18 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.mark.timeout(1800)
-def test_tfa_documented_values(backend: str) -> None:
-    values = _check(backend, "tfa_values")
+def test_tfa_documented_values(backend: str, results: dict[str, Any]) -> None:
+    values = _check(results, "tfa_values")
     assert set(values) == set(TFA_VALUES)
     for key, expected in TFA_VALUES.items():
         assert values[key] == pytest.approx(expected, abs=1e-6), key
 
 
 @pytest.mark.timeout(1800)
-def test_fit_validation_value_is_wk_qwk_of_the_predictions(backend: str) -> None:
-    result = _check(backend, "fit_metric")
+def test_fit_validation_value_is_wk_qwk_of_the_predictions(
+    backend: str, results: dict[str, Any]
+) -> None:
+    result = _check(results, "fit_metric")
     # The epoch's validation value is the exact kappa of the model's own predictions,
     # rounded once to float32 (the metric's dtype): 5 validation batches, with and
     # without sample_weight (weighted_metrics get the weights, metrics do not).
@@ -107,21 +135,25 @@ def test_fit_validation_value_is_wk_qwk_of_the_predictions(backend: str) -> None
 
 
 @pytest.mark.timeout(1800)
-def test_out_of_range_label_raises_even_under_jit(backend: str) -> None:
-    result = _check(backend, "strict_labels")
+def test_out_of_range_label_raises_even_under_jit(backend: str, results: dict[str, Any]) -> None:
+    result = _check(results, "strict_labels")
     assert result["error_type"] == "WkappaError", result
     assert "`y_true` must hold class indices in 0..4" in result["message"]
     assert "1 row(s)" in result["message"] and "not counted" in result["message"]
     # Compiled steps (jax, tensorflow) cannot raise: the batches from the bad one on show
     # NaN, and the end of evaluate raises. Eager torch raises at the bad batch.
-    if result["per_batch"]:
+    if backend == "torch":
+        assert result["per_batch"] == []
+        assert "(row 30: 7)" in result["message"]  # row 70 is row 30 of the second batch
+    else:
+        assert len(result["per_batch"]) == 3  # batches of 40: the bad row is in the second
         assert not np.isnan(result["per_batch"][0])
         assert all(np.isnan(v) for v in result["per_batch"][1:])
 
 
 @pytest.mark.timeout(1800)
-def test_kappa_loss_trains_an_ordinal_model(backend: str) -> None:
-    result = _check(backend, "loss_training")
+def test_kappa_loss_trains_an_ordinal_model(backend: str, results: dict[str, Any]) -> None:
+    result = _check(results, "loss_training")
     for form in ("log", "ratio"):
         run = result[form]
         assert run["loss"][-1] < run["loss"][0] - 0.3, (form, run["loss"])
@@ -129,8 +161,8 @@ def test_kappa_loss_trains_an_ordinal_model(backend: str) -> None:
 
 
 @pytest.mark.timeout(1800)
-def test_gradients_match_the_torch_loss(backend: str) -> None:
-    result = _check(backend, "gradients")
+def test_gradients_match_the_torch_loss(backend: str, results: dict[str, Any]) -> None:
+    result = _check(results, "gradients")
     for weights in ("quadratic", "linear"):
         for form in ("log", "ratio"):
             logits = torch.tensor(result["logits"], dtype=torch.float64, requires_grad=True)
@@ -146,8 +178,8 @@ def test_gradients_match_the_torch_loss(backend: str) -> None:
 
 
 @pytest.mark.timeout(1800)
-def test_merge_and_serialization(backend: str) -> None:
-    result = _check(backend, "merge_and_config")
+def test_merge_and_serialization(backend: str, results: dict[str, Any]) -> None:
+    result = _check(results, "merge_and_config")
     assert result["tables_equal"] and result["merged"] == result["whole"]
     assert result["whole"] == np.float32(result["wk"])
     assert result["config"] == {"num_classes": 4, "weightage": "quadratic", "sparse_labels": True}
@@ -157,6 +189,6 @@ def test_merge_and_serialization(backend: str) -> None:
 
 
 @pytest.mark.timeout(1800)
-def test_howto_runs_on_the_backend(backend: str) -> None:
-    result = _check(backend, "howto")
+def test_howto_runs_on_the_backend(backend: str, results: dict[str, Any]) -> None:
+    result = _check(results, "howto")
     assert result["attempted"] > 5 and result["failed"] == 0, result

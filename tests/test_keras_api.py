@@ -1,0 +1,169 @@
+"""wkappa.keras in this process (the backend conftest.py chooses, PyTorch by default).
+
+Exactness against wkappa's core over random batch splits and weights, the decoding rules and
+the errors. tests/test_keras.py runs real training on every backend in subprocesses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+
+keras = pytest.importorskip("keras")
+
+from wkappa.keras import CohenKappa, WeightedKappaLoss  # noqa: E402
+
+
+def _value(metric: CohenKappa) -> float:
+    return float(keras.ops.convert_to_numpy(metric.result()))
+
+
+@st.composite
+def _batches(draw: st.DrawFn) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, list[int]]:
+    k = draw(st.integers(2, 6))
+    n = draw(st.integers(4, 80))
+    y_true = np.array(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)))
+    y_pred = np.array(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)))
+    weight = np.array(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+    cuts = sorted(draw(st.lists(st.integers(1, n - 1), max_size=4, unique=True)))
+    return k, y_true, y_pred, weight, cuts
+
+
+@settings(max_examples=25)
+@given(_batches(), st.sampled_from([None, "linear", "quadratic"]))
+def test_any_split_and_weights_give_wk_weighted_kappa(
+    data: tuple[int, np.ndarray, np.ndarray, np.ndarray, list[int]], weightage: str | None
+) -> None:
+    k, y_true, y_pred, weight, cuts = data
+    metric = CohenKappa(k, weightage=weightage, sparse_labels=True, zero_division=np.nan)
+    for rows in np.split(np.arange(len(y_true)), cuts):
+        metric.update_state(y_true[rows], y_pred[rows], sample_weight=weight[rows].astype("f4"))
+    expected = wk.weighted_kappa(
+        y_true,
+        y_pred,
+        weights={None: "unweighted"}.get(weightage, weightage),
+        labels=range(k),
+        sample_weight=weight,
+        zero_division=np.nan,
+    )
+    table = wk.confusion_table(y_true, y_pred, labels=range(k), sample_weight=weight)
+    np.testing.assert_array_equal(metric.table, table)
+    if np.isnan(expected):
+        assert np.isnan(_value(metric))
+    else:
+        assert _value(metric) == np.float32(expected)
+
+
+def test_decoding_rules() -> None:
+    y_true = np.array([0, 1, 2, 3, 4, 2])
+    scores = np.eye(5, dtype="float32")[[0, 1, 1, 3, 4, 2]]
+    expected = wk.qwk(y_true, [0, 1, 1, 3, 4, 2], labels=range(5))
+    one_hot = CohenKappa(5, weightage="quadratic")  # one-hot y_true, (N, K) scores
+    one_hot.update_state(np.eye(5)[y_true], scores)
+    assert _value(one_hot) == np.float32(expected)
+    regression = CohenKappa(5, weightage="quadratic", sparse_labels=True, regression=True)
+    regression.update_state(y_true[:, None], np.array([[0.2], [1.4], [0.5], [2.5], [4.4], [1.6]]))
+    # round half to even: 0.5 -> 0, 2.5 -> 2
+    assert _value(regression) == np.float32(wk.qwk(y_true, [0, 1, 0, 2, 4, 2], labels=range(5)))
+    clipped = CohenKappa(5, weightage="quadratic", sparse_labels=True, regression=True, clip=True)
+    clipped.update_state(y_true, np.array([-0.7, 1.0, 2.0, 3.0, 6.2, 2.0]))
+    assert _value(clipped) == np.float32(wk.qwk(y_true, [0, 1, 2, 3, 4, 2], labels=range(5)))
+    binary = CohenKappa(2)  # TFA's rule: one probability per row, p > 0.5
+    binary.update_state(np.array([0, 1, 1, 0]), np.array([0.2, 0.7, 0.5, 0.9]))
+    assert _value(binary) == np.float32(
+        wk.weighted_kappa([0, 1, 1, 0], [0, 1, 0, 1], weights="unweighted")
+    )
+
+
+def test_strict_checks_raise_with_the_row() -> None:
+    metric = CohenKappa(3, sparse_labels=True)
+    with pytest.raises(WkappaError, match=r"`y_true` must hold class indices in 0\.\.2.*row 1: 3"):
+        metric.update_state(np.array([0, 3]), np.array([0, 1]))
+    with pytest.raises(WkappaError, match=r"`y_true`.*row 0: 0\.5"):
+        metric.update_state(np.array([0.5, 1.0]), np.array([0, 1]))
+    with pytest.raises(WkappaError, match=r"`y_pred` must hold scores without NaN.*row 1"):
+        metric.update_state(np.array([0, 1]), np.array([[1.0, 0, 0], [np.nan, 0, 0]]))
+    with pytest.raises(WkappaError, match=r"`y_pred`.*row 0: -1"):
+        metric.update_state(np.array([0, 1]), np.array([-1, 1]))
+    with pytest.raises(WkappaError, match="`sample_weight` must hold non-negative whole numbers"):
+        metric.update_state(np.array([0, 1]), np.array([0, 1]), sample_weight=np.array([1, -2]))
+    regression = CohenKappa(3, sparse_labels=True, regression=True)
+    with pytest.raises(WkappaError, match="clip=True"):
+        regression.update_state(np.array([0, 1]), np.array([0.0, 2.7]))
+    np.testing.assert_array_equal(metric.table, np.zeros((3, 3)))  # nothing was counted
+    with pytest.raises(WkappaError, match="one-hot rows"):
+        metric.update_state(np.eye(3), np.array([0, 1, 2]))
+    with pytest.raises(WkappaError, match="sparse_labels=True"):
+        CohenKappa(3).update_state(np.array([0, 1, 2]), np.array([0, 1, 2]))
+    with pytest.raises(WkappaError, match="same number of rows"):
+        metric.update_state(np.array([0, 1, 2]), np.array([0, 1]))
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(WkappaTypeError, match="`num_classes` must be an int"):
+        CohenKappa(3.0)  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="`num_classes` must be at least 2"):
+        WeightedKappaLoss(1)
+    with pytest.raises(WkappaError, match="`weightage` must be one of"):
+        CohenKappa(3, weightage="quadratc")  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="`weightage` must be one of 'linear', 'quadratic'"):
+        WeightedKappaLoss(3, weightage=None)  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="`epsilon`"):
+        WeightedKappaLoss(3, epsilon=-1.0)
+    with pytest.raises(WkappaError, match="`form`"):
+        WeightedKappaLoss(3, form="square")  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="`zero_division`"):
+        CohenKappa(3, zero_division="ignore")  # type: ignore[arg-type]
+    loss = WeightedKappaLoss(3)
+    with pytest.raises(WkappaError, match=r"`y_pred` must have shape \(N, 3\)"):
+        loss(np.eye(3), np.ones((3, 2)) / 2)
+    with pytest.raises(WkappaError, match="Hint: sparse_labels=True"):
+        loss(np.array([0, 1, 2]), np.eye(3))
+    with pytest.raises(WkappaError, match=r"`y_true` must hold class indices in 0\.\.2; row 2"):
+        WeightedKappaLoss(3, sparse_labels=True)(np.array([0, 1, 5]), np.eye(3))
+    with pytest.raises(WkappaTypeError, match="Can only merge CohenKappa"):
+        CohenKappa(3).merge_state([object()])  # type: ignore[list-item]
+    with pytest.raises(WkappaError, match="same num_classes and weightage"):
+        CohenKappa(3).merge_state([CohenKappa(4)])
+
+
+def test_undefined_kappa_follows_zero_division() -> None:
+    metric = CohenKappa(3, sparse_labels=True)
+    with pytest.warns(UndefinedKappaWarning):
+        assert np.isnan(_value(metric))  # empty table
+    metric = CohenKappa(3, sparse_labels=True, zero_division=0.0)
+    metric.update_state(np.array([1, 1]), np.array([1, 1]))
+    assert _value(metric) == 0.0
+
+
+def test_loss_sample_weight_is_repetition() -> None:
+    """An integer sample weight counts a row that many times, in both forms."""
+    rng = np.random.default_rng(0)
+    probs = rng.dirichlet(np.ones(4), size=10).astype("float32")
+    labels = rng.integers(0, 4, size=10)
+    weight = rng.integers(1, 4, size=10)
+    repeated = np.repeat(np.arange(10), weight)
+    for form in ("log", "ratio"):
+        loss = WeightedKappaLoss(4, form=form, sparse_labels=True)
+        weighted = float(keras.ops.convert_to_numpy(loss(labels, probs, weight.astype("f4"))))
+        expanded = float(keras.ops.convert_to_numpy(loss(labels[repeated], probs[repeated])))
+        assert weighted == pytest.approx(expanded, rel=1e-5)
+        onehot = WeightedKappaLoss(4, form=form)(np.eye(4)[labels], probs)
+        assert float(keras.ops.convert_to_numpy(onehot)) == pytest.approx(
+            float(keras.ops.convert_to_numpy(loss(labels, probs))), rel=1e-6
+        )
+
+
+def test_ratio_form_is_one_minus_kappa_on_hard_predictions() -> None:
+    rng = np.random.default_rng(1)
+    y_true, y_pred = rng.integers(0, 5, size=(2, 50))
+    for weightage in ("linear", "quadratic"):
+        loss = WeightedKappaLoss(5, weightage=weightage, form="ratio", epsilon=0.0)
+        value = float(keras.ops.convert_to_numpy(loss(np.eye(5)[y_true], np.eye(5)[y_pred])))
+        kappa = wk.weighted_kappa(y_true, y_pred, weights=weightage, labels=range(5))
+        assert value == pytest.approx(1 - kappa, rel=1e-5)
