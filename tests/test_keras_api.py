@@ -167,3 +167,13 @@ def test_ratio_form_is_one_minus_kappa_on_hard_predictions() -> None:
         value = float(keras.ops.convert_to_numpy(loss(np.eye(5)[y_true], np.eye(5)[y_pred])))
         kappa = wk.weighted_kappa(y_true, y_pred, weights=weightage, labels=range(5))
         assert value == pytest.approx(1 - kappa, rel=1e-5)
+
+
+def test_a_table_that_could_overflow_is_refused() -> None:
+    metric = CohenKappa(3, sparse_labels=True)
+    limit = int(np.iinfo(metric._count_dtype).max)
+    metric._table.assign(np.full((3, 3), limit - 5, dtype=metric._count_dtype))
+    with pytest.raises(WkappaError, match="count table could overflow"):
+        metric.update_state(np.array([0, 1]), np.array([0, 1]), sample_weight=np.array([3, 3]))
+    metric.update_state(np.array([0, 1]), np.array([0, 1]), sample_weight=np.array([2, 3]))
+    assert metric.table[1, 1] == limit - 2

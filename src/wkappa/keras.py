@@ -164,7 +164,8 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
     -----
     The state is the K x K table ``O`` of (weighted) counts, rows ``y_true`` and columns the
     predicted class, held as an integer variable (int64; int32 on JAX unless
-    ``jax_enable_x64`` is on, exact up to 2,147,483,647 per cell). Each
+    ``jax_enable_x64`` is on, exact up to 2,147,483,647 per cell: an eager update that
+    could pass that raises, a compiled one cannot check it). Each
     :meth:`update_state` adds the batch's counts; Keras sums the variable across replicas
     (``aggregation='sum'``) and :meth:`merge_state` adds other metrics' tables, so any split
     into batches or devices gives the table of all the data. Read eagerly (the value Keras
@@ -327,6 +328,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
                 (y_true, y_pred, sample_weight),
                 [ops.convert_to_numpy(b) for b in bad],
             )
+            self._check_capacity(weight)
         valid = ops.logical_and(ops.logical_and(true_ok, pred_ok), weight_ok)
         cells = ops.where(valid, true_index * k + pred_index, ops.zeros_like(true_index))
         weight = ops.where(valid, weight, ops.zeros_like(weight))
@@ -334,6 +336,22 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         self._table.assign(self._table + ops.cast(ops.reshape(counts, (k, k)), self._count_dtype))
         rejected = ops.stack([ops.sum(ops.cast(b, self._count_dtype)) for b in bad])
         self._rejected.assign(self._rejected + rejected)
+
+    def _check_capacity(self, weight: Any) -> None:
+        """Refuse (eagerly) a batch whose counts could overflow the integer table."""
+        limit = int(np.iinfo(self._count_dtype).max)
+        batch = int(np.sum(np.asarray(ops.convert_to_numpy(weight), dtype=np.int64)))
+        if int(ops.convert_to_numpy(ops.max(self._table.value))) + batch > limit:
+            hint = (
+                " Hint: jax.config.update('jax_enable_x64', True) before creating the metric "
+                "gives an int64 table."
+                if self._count_dtype == "int32"
+                else ""
+            )
+            raise WkappaError(
+                f"The {self._count_dtype} count table could overflow: a cell may exceed "
+                f"{limit:,} with this batch's total weight {batch:,}.{hint}"
+            )
 
     def _raise_rejected(
         self, counts: list[int], inputs: tuple[Any, ...] | None, masks: list[Any] | None
