@@ -471,3 +471,39 @@ def test_reml_with_missing_ratings_is_unbiased_where_listwise_deletion_loses_tar
     assert abs(np.mean(reml_a1) - true_a1) < 0.05
     assert abs(np.mean(reml_c1) - true_c1) < 0.05
     assert abs(np.mean(reml_a1) - np.mean(full_a1)) < 0.03
+
+
+def test_accumulator_splits_merged_equal_the_whole() -> None:
+    rng = np.random.default_rng(9)
+    x = 50 + rng.normal(size=(200, 1)) + rng.normal(size=(1, 3)) + rng.normal(size=(200, 3))
+    whole = wk.icc_all(x)
+    parts = [wk.ICCAccumulator().update(x[a:b]) for a, b in ((0, 1), (1, 70), (70, 200))]
+    merged = parts[0] + parts[1] + parts[2]
+    streamed = wk.ICCAccumulator(3)
+    for start in range(0, 200, 33):
+        streamed.update(x[start : start + 33])
+    assert merged.n == streamed.n == 200
+    for form in FORMS:
+        for acc in (merged, streamed):
+            result = acc.result(form=form, icc0=0.2, alternative="greater")
+            want = wk.icc(x, form=form, icc0=0.2, alternative="greater")
+            assert result.statistic == pytest.approx(want.statistic, rel=1e-10)
+            assert result.pvalue == pytest.approx(want.pvalue, rel=1e-8)
+            assert result.confidence_interval().low == pytest.approx(
+                want.confidence_interval().low, rel=1e-8
+            )
+    assert whole["A,1"].statistic == pytest.approx(merged.result().statistic, rel=1e-10)
+
+
+def test_accumulator_bad_input() -> None:
+    acc = wk.ICCAccumulator().update([[1, 2, 3]])
+    with pytest.raises(WkappaError, match="2 rater columns but the accumulator has 3"):
+        acc.update([[1, 2]])
+    with pytest.raises(WkappaError, match="at least two targets"):
+        acc.result()
+    with pytest.raises(WkappaError, match="missing rating"):
+        acc.update([[1, np.nan, 3]])
+    with pytest.raises(WkappaError, match="`n_raters`"):
+        wk.ICCAccumulator(1)
+    with pytest.raises(WkappaError, match="Only an ICCAccumulator"):
+        acc.merge(3)  # type: ignore[arg-type]

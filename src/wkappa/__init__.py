@@ -95,3 +95,8 @@ __all__ += ["ICCResult", "icc", "icc_all"]
 from ._stats import CCCResult, ccc  # noqa: E402
 
 __all__ += ["CCCResult", "ccc"]
+
+# Streaming intraclass correlations (appended).
+from ._stats import ICCAccumulator  # noqa: E402
+
+__all__ += ["ICCAccumulator"]

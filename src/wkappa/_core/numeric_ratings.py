@@ -167,6 +167,7 @@ def read_numeric_ratings(
     name: str = "ratings",
     allow_features: bool = True,
     min_raters: int = 2,
+    min_targets: int = 2,
 ) -> NumericRatings:
     """Read targets x raters (x features) numeric ratings into float64.
 
@@ -180,8 +181,8 @@ def read_numeric_ratings(
         The parameter name used in messages.
     allow_features : bool
         Accept a 3-D (targets, raters, features) array.
-    min_raters : int
-        Fewest rater columns accepted.
+    min_raters, min_targets : int
+        Fewest rater columns and targets accepted.
 
     Returns
     -------
@@ -200,9 +201,9 @@ def read_numeric_ratings(
             "Hint: rows are targets (subjects), columns raters."
         )
     n, k = values.shape[:2]
-    if n < 2:
+    if n < min_targets:
         raise WkappaError(
-            f"`{name}` has {n} target(s) (rows); an intraclass correlation needs at least two. "
+            f"`{name}` has {n} target(s) (rows); at least {min_targets} are needed. "
             "Hint: rows are targets and columns raters; transpose if it is the other way round."
         )
     if k < min_raters:

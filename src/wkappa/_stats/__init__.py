@@ -108,3 +108,8 @@ from .base_rates import base_rate_indices, specific_agreement  # noqa: E402
 from .results import interpretation  # noqa: E402
 
 __all__ += ["base_rate_indices", "interpretation", "specific_agreement"]
+
+# Streaming intraclass correlations (appended).
+from .intraclass_accumulator import ICCAccumulator  # noqa: E402
+
+__all__ += ["ICCAccumulator"]

@@ -32,7 +32,17 @@ from ..exceptions import UndefinedReliabilityWarning, WkappaError
 from .intervals import ConfidenceInterval, check_confidence_level, json_float
 from .intraclass_reml import RemlFit, reml_fit
 
-__all__ = ["FORMS", "ICCResult", "check_form", "icc", "icc_all"]
+__all__ = [
+    "FORMS",
+    "ICCResult",
+    "MeanSquares",
+    "build_result",
+    "check_form",
+    "check_icc0",
+    "icc",
+    "icc_all",
+    "warn_if_undefined",
+]
 
 # McGraw & Wong's names, in their order, with Shrout & Fleiss's.
 FORMS = ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
@@ -90,7 +100,7 @@ def check_form(form: Any) -> str:
     )
 
 
-def _check_icc0(icc0: Any) -> float:
+def check_icc0(icc0: Any) -> float:
     if isinstance(icc0, (bool, str)) or not isinstance(icc0, (int, float, np.integer, np.floating)):
         raise WkappaError(f"`icc0` must be a number in [0, 1); got {format_value(icc0)}.")
     value = float(icc0)
@@ -100,7 +110,7 @@ def _check_icc0(icc0: Any) -> float:
 
 
 @dataclass(frozen=True)
-class _MeanSquares:
+class MeanSquares:
     """Mean squares and degrees of freedom per feature (arrays of shape (F,))."""
 
     n: int
@@ -117,28 +127,38 @@ class _MeanSquares:
     n_ratings: np.ndarray
     method: str
 
+    @classmethod
+    def from_sums(
+        cls, n: int, k: int, ss_targets: Any, ss_raters: Any, ss_error: Any
+    ) -> MeanSquares:
+        """The ANOVA mean squares of a complete table from its sums of squares."""
+        ss_t = np.atleast_1d(np.asarray(ss_targets, dtype=np.float64))
+        ss_r = np.atleast_1d(np.asarray(ss_raters, dtype=np.float64))
+        ss_e = np.atleast_1d(np.asarray(ss_error, dtype=np.float64))
+        df_t, df_r, df_e, df_w = n - 1, k - 1, (n - 1) * (k - 1), n * (k - 1)
+        ms_t = ss_t / df_t
+        full = np.ones_like(ss_t)
+        return cls(
+            n=n,
+            k=k,
+            ms_targets=ms_t,
+            ms_targets_oneway=ms_t,
+            ms_raters=ss_r / df_r,
+            ms_error=ss_e / df_e,
+            ms_within=(ss_r + ss_e) / df_w,
+            df_targets=full * df_t,
+            df_raters=full * df_r,
+            df_error=full * df_e,
+            df_within=full * df_w,
+            n_ratings=full * (n * k),
+            method="anova",
+        )
 
-def _from_anova(values: np.ndarray) -> _MeanSquares:
+
+def _from_anova(values: np.ndarray) -> MeanSquares:
     sums = anova_sums(values)
-    n, k = sums.n_targets, sums.n_raters
-    f_count = sums.ss_targets.shape[0]
-    df_t, df_r, df_e, df_w = n - 1, k - 1, (n - 1) * (k - 1), n * (k - 1)
-    ms_t = sums.ss_targets / df_t
-    full = np.full(f_count, 1.0)
-    return _MeanSquares(
-        n=n,
-        k=k,
-        ms_targets=ms_t,
-        ms_targets_oneway=ms_t,
-        ms_raters=sums.ss_raters / df_r,
-        ms_error=sums.ss_error / df_e,
-        ms_within=(sums.ss_raters + sums.ss_error) / df_w,
-        df_targets=full * df_t,
-        df_raters=full * df_r,
-        df_error=full * df_e,
-        df_within=full * df_w,
-        n_ratings=full * (n * k),
-        method="anova",
+    return MeanSquares.from_sums(
+        sums.n_targets, sums.n_raters, sums.ss_targets, sums.ss_raters, sums.ss_error
     )
 
 
@@ -161,7 +181,7 @@ def _from_reml(fit: RemlFit, n: int, k: int) -> dict[str, float]:
     }
 
 
-def _mean_squares(values: np.ndarray, nan_policy: str) -> _MeanSquares:
+def _mean_squares(values: np.ndarray, nan_policy: str) -> MeanSquares:
     """ANOVA for complete features; REML (omit) or nan (propagate) for the others."""
     x = values if values.ndim == 3 else values[:, :, None]
     missing = np.isnan(x).any(axis=(0, 1))
@@ -194,10 +214,10 @@ def _mean_squares(values: np.ndarray, nan_policy: str) -> _MeanSquares:
         fit = reml_fit(x[:, :, f])
         for name, value in _from_reml(fit, n, k).items():
             fields[name][f] = value
-    return _MeanSquares(n=n, k=k, method="reml", **fields)
+    return MeanSquares(n=n, k=k, method="reml", **fields)
 
 
-def _estimate(form: str, ms: _MeanSquares) -> np.ndarray:
+def _estimate(form: str, ms: MeanSquares) -> np.ndarray:
     n, k = ms.n, ms.k
     msr, msr1, msc, mse, msw = (
         ms.ms_targets,
@@ -222,7 +242,7 @@ def _estimate(form: str, ms: _MeanSquares) -> np.ndarray:
     return np.asarray(value, dtype=np.float64)
 
 
-def _absolute_df(rho: np.ndarray, ms: _MeanSquares, k_eff: float) -> np.ndarray:
+def _absolute_df(rho: np.ndarray, ms: MeanSquares, k_eff: float) -> np.ndarray:
     """McGraw & Wong's (1996) Satterthwaite df of ``a MSC + b MSE`` with
     ``a = k_eff rho / (n (1 - rho))``, ``b = 1 + k_eff rho (n - 1) / (n (1 - rho))``, both
     multiplied by ``n (1 - rho)`` (v does not change) so that rho = 1 is allowed."""
@@ -235,7 +255,7 @@ def _absolute_df(rho: np.ndarray, ms: _MeanSquares, k_eff: float) -> np.ndarray:
     return np.asarray(v, dtype=np.float64)
 
 
-def _test(form: str, ms: _MeanSquares, icc0: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _test(form: str, ms: MeanSquares, icc0: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The F statistic of ``ICC = icc0`` and its degrees of freedom (McGraw & Wong, Table 8)."""
     k, r0 = ms.k, icc0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -271,7 +291,7 @@ def _pvalue(f_stat: np.ndarray, df1: np.ndarray, df2: np.ndarray, alternative: s
 
 
 def _limits(
-    form: str, ms: _MeanSquares, statistic_a1: np.ndarray, tail: float
+    form: str, ms: MeanSquares, statistic_a1: np.ndarray, tail: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper limits with ``tail`` probability above/below each (McGraw & Wong 1996,
     Table 7; Shrout & Fleiss 1979 for the one-way and consistency forms)."""
@@ -365,7 +385,7 @@ class ICCResult:
     n_raters: int
     n_ratings: Any
     method: str
-    _ms: _MeanSquares
+    _ms: MeanSquares
     _statistic_a1: np.ndarray
     _batched: bool
 
@@ -500,12 +520,12 @@ def _warn_undefined(count: int, batched: bool) -> None:
     warnings.warn(
         f"The ICC is undefined{where}: every mean square is 0 (all ratings equal). Returning nan.",
         UndefinedReliabilityWarning,
-        stacklevel=3,
+        stacklevel=5,
     )
 
 
-def _result(
-    form: str, ms: _MeanSquares, icc0: float, alternative: Alternative, batched: bool
+def build_result(
+    form: str, ms: MeanSquares, icc0: float, alternative: Alternative, batched: bool
 ) -> ICCResult:
     statistic = _estimate(form, ms)
     statistic_a1 = statistic if form == "A,1" else _estimate("A,1", ms)
@@ -547,14 +567,19 @@ def _result(
     )
 
 
-def _fit(ratings: Any, nan_policy: Any) -> tuple[_MeanSquares, bool]:
+def warn_if_undefined(ms: MeanSquares, batched: bool) -> None:
+    """An :class:`UndefinedReliabilityWarning` where every mean square is 0."""
+    undefined = (ms.ms_targets == 0) & (ms.ms_raters == 0) & (ms.ms_error == 0)
+    if undefined.any():
+        _warn_undefined(int(undefined.sum()), batched)
+
+
+def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
     policy = check_nan_policy(nan_policy)
     read = read_numeric_ratings(ratings, nan_policy=policy)
     ms = _mean_squares(read.values, policy)
     batched = read.values.ndim == 3
-    undefined = (ms.ms_targets == 0) & (ms.ms_raters == 0) & (ms.ms_error == 0)
-    if undefined.any():
-        _warn_undefined(int(undefined.sum()), batched)
+    warn_if_undefined(ms, batched)
     return ms, batched
 
 
@@ -653,10 +678,10 @@ def icc(
     0.9093
     """
     name = check_form(form)
-    null = _check_icc0(icc0)
+    null = check_icc0(icc0)
     alt = check_alternative(alternative)
     ms, batched = _fit(ratings, nan_policy)
-    return _result(name, ms, null, alt, batched)
+    return build_result(name, ms, null, alt, batched)
 
 
 def icc_all(
@@ -684,7 +709,7 @@ def icc_all(
     >>> {form: round(r.statistic, 2) for form, r in wk.icc_all(ratings).items()}
     {'1,1': 0.17, 'A,1': 0.29, 'C,1': 0.71, '1,k': 0.44, 'A,k': 0.62, 'C,k': 0.91}
     """
-    null = _check_icc0(icc0)
+    null = check_icc0(icc0)
     alt = check_alternative(alternative)
     ms, batched = _fit(ratings, nan_policy)
-    return {form: _result(form, ms, null, alt, batched) for form in FORMS}
+    return {form: build_result(form, ms, null, alt, batched) for form in FORMS}

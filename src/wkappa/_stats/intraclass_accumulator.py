@@ -1,0 +1,147 @@
+"""A streaming, mergeable accumulator of the intraclass correlations' ANOVA sums.
+
+Batches of complete targets x raters rows are reduced to a small state: the number of
+targets, each rater's mean and sum of squared deviations, and the mean and sum of squared
+deviations of the targets' row means. Two states merge exactly by Chan, Golub & LeVeque's
+(1979) pairwise update, so any split of the targets merged gives the whole data's sums (to
+rounding), and the ICCs follow from them as in :func:`wkappa.icc`:
+``SS_targets = k M2(row means)``, ``SS_raters = n sum_j (m_j - m)²``,
+``SS_total = sum_j (M2_j + n (m_j - m)²)`` and ``SS_error`` the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._core import Alternative, check_alternative, read_numeric_ratings
+from ..exceptions import WkappaError
+from .intraclass import (
+    ICCResult,
+    MeanSquares,
+    build_result,
+    check_form,
+    check_icc0,
+    warn_if_undefined,
+)
+
+__all__ = ["ICCAccumulator"]
+
+
+class ICCAccumulator:
+    """Streaming ICCs: ``update`` with batches of complete rows, ``merge`` partial states.
+
+    Parameters
+    ----------
+    n_raters : int, optional
+        The number of rater columns; taken from the first batch when None.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> ratings = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+    ...            [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+    >>> first = wk.ICCAccumulator().update(ratings[:4])
+    >>> second = wk.ICCAccumulator().update(ratings[4:])
+    >>> round((first + second).result(form="ICC2").statistic, 4)
+    0.2898
+    """
+
+    def __init__(self, n_raters: int | None = None) -> None:
+        if n_raters is not None and (
+            isinstance(n_raters, bool) or not isinstance(n_raters, int) or n_raters < 2
+        ):
+            raise WkappaError(f"`n_raters` must be an integer >= 2; got {n_raters!r}.")
+        self._k = n_raters
+        self._n = 0
+        self._col_mean: np.ndarray | None = None
+        self._col_m2: np.ndarray | None = None
+        self._row_mean = 0.0
+        self._row_m2 = 0.0
+
+    @property
+    def n(self) -> int:
+        """Targets seen so far."""
+        return self._n
+
+    def _check_k(self, k: int) -> None:
+        if self._k is None:
+            self._k = k
+        elif k != self._k:
+            raise WkappaError(f"`ratings` has {k} rater columns but the accumulator has {self._k}.")
+
+    def update(self, ratings: Any) -> ICCAccumulator:
+        """Add a batch of complete rows (targets x raters); returns self."""
+        read = read_numeric_ratings(
+            ratings, nan_policy="raise", allow_features=False, min_targets=1
+        )
+        x = read.values
+        self._check_k(x.shape[1])
+        rows = x.mean(axis=1)
+        batch = ICCAccumulator(x.shape[1])
+        batch._n = x.shape[0]
+        batch._col_mean = x.mean(axis=0)
+        batch._col_m2 = ((x - batch._col_mean) ** 2).sum(axis=0)
+        batch._row_mean = float(rows.mean())
+        batch._row_m2 = float(((rows - batch._row_mean) ** 2).sum())
+        self._absorb(batch)
+        return self
+
+    def _absorb(self, other: ICCAccumulator) -> None:
+        if other._n == 0:
+            return
+        if other._k is not None:
+            self._check_k(other._k)
+        if self._n == 0:
+            self._n = other._n
+            self._col_mean = None if other._col_mean is None else other._col_mean.copy()
+            self._col_m2 = None if other._col_m2 is None else other._col_m2.copy()
+            self._row_mean, self._row_m2 = other._row_mean, other._row_m2
+            return
+        assert self._col_mean is not None and self._col_m2 is not None
+        assert other._col_mean is not None and other._col_m2 is not None
+        n_a, n_b = self._n, other._n
+        total = n_a + n_b
+        delta = other._col_mean - self._col_mean
+        self._col_m2 = self._col_m2 + other._col_m2 + delta**2 * n_a * n_b / total
+        self._col_mean = self._col_mean + delta * n_b / total
+        row_delta = other._row_mean - self._row_mean
+        self._row_m2 += other._row_m2 + row_delta**2 * n_a * n_b / total
+        self._row_mean += row_delta * n_b / total
+        self._n = total
+
+    def merge(self, other: ICCAccumulator) -> ICCAccumulator:
+        """A new accumulator holding both states (neither is changed)."""
+        if not isinstance(other, ICCAccumulator):
+            raise WkappaError(f"Only an ICCAccumulator can be merged; got {type(other).__name__}.")
+        merged = ICCAccumulator(self._k)
+        merged._absorb(self)
+        merged._absorb(other)
+        return merged
+
+    def __add__(self, other: ICCAccumulator) -> ICCAccumulator:
+        return self.merge(other)
+
+    def result(
+        self,
+        *,
+        form: str = "A,1",
+        icc0: float = 0.0,
+        alternative: Alternative = "two-sided",
+    ) -> ICCResult:
+        """The ICC of everything seen so far (as :func:`wkappa.icc` on the same rows)."""
+        name = check_form(form)
+        null = check_icc0(icc0)
+        alt = check_alternative(alternative)
+        n, k = self._n, self._k
+        if n < 2 or k is None or self._col_mean is None or self._col_m2 is None:
+            raise WkappaError(f"The ICC needs at least two targets; the accumulator has {n}.")
+        grand = float(self._col_mean.mean())
+        ss_raters = n * float(((self._col_mean - grand) ** 2).sum())
+        ss_total = float(self._col_m2.sum()) + ss_raters
+        ss_targets = k * self._row_m2
+        ss_error = max(ss_total - ss_targets - ss_raters, 0.0)
+        ms = MeanSquares.from_sums(n, k, ss_targets, ss_raters, ss_error)
+        warn_if_undefined(ms, batched=False)
+        return build_result(name, ms, null, alt, batched=False)
