@@ -237,7 +237,7 @@ def test_json_schema_is_stable(files, capsys):
     document = json.loads(capsys.readouterr().out)
     assert sorted(document) == [
         "alternative", "chance_agreement", "coefficient", "confidence_interval", "file",
-        "labels", "n_items", "n_raters", "n_ratings", "name", "percent_agreement",
+        "kappa0", "labels", "n_items", "n_raters", "n_ratings", "name", "percent_agreement",
         "population_size", "pvalue", "raters", "standard_error", "statistic", "weight_matrix",
         "weights",
     ]  # fmt: skip

@@ -639,6 +639,7 @@ def agreement(
     zero_division: Any = "warn",
     population_size: int | None = None,
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> Any:
     """Agreement of several raters in a data frame, counted in the engine.
 
@@ -654,7 +655,7 @@ def agreement(
         A column whose values each get their own coefficient (on one set of categories: the
         integer range of all the ratings, or ``labels``).
     coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
-    population_size, alternative
+    population_size, alternative, kappa0
         As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing
         ratings are used as irrCAC does). Without ``labels``, a polars ``Enum`` or pandas
         ordered ``Categorical`` gives the categories, in its order, unused ones included.
@@ -698,6 +699,7 @@ def agreement(
         "zero_division": zero_division,
         "population_size": population_size,
         "alternative": alternative,
+        "kappa0": kappa0,
     }
     results = {
         group: agreement_from_rows(rows, counts, **options) for group, rows, counts in found.groups

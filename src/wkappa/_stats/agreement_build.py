@@ -76,17 +76,20 @@ def undefined_agreement(zero_division: Any, coefficient: str) -> float:
     return float(zero_division)
 
 
-def agreement_pvalue(statistic: float, se: float, df: int, alternative: str) -> float:
-    """P-value of H0: coefficient = 0 from ``statistic / se`` and Student's t with ``df``
-    degrees of freedom (irrCAC's; the two-rater tests use the normal distribution)."""
+def agreement_pvalue(
+    statistic: float, se: float, df: int, alternative: str, kappa0: float = 0.0
+) -> float:
+    """P-value of H0: coefficient = kappa0 from ``(statistic - kappa0) / se`` and Student's t
+    with ``df`` degrees of freedom (irrCAC's at 0; the two-rater tests use the normal
+    distribution)."""
     if math.isnan(statistic) or math.isnan(se) or df < 1:
         return math.nan
     if se == 0:
-        if statistic == 0:
+        if statistic == kappa0:
             return math.nan
-        t = math.copysign(math.inf, statistic)
+        t = math.copysign(math.inf, statistic - kappa0)
     else:
-        t = statistic / se
+        t = (statistic - kappa0) / se
     if alternative == "greater":
         return t_sf(t, df)
     if alternative == "less":
@@ -105,6 +108,7 @@ def build_agreement(
     zero_division: Any,
     population_size: int | None,
     alternative: Alternative,
+    kappa0: float = 0.0,
 ) -> AgreementResult:
     """The result of a coefficient on a compact state."""
     n_items = int(state.multiplicity.sum())
@@ -133,7 +137,7 @@ def build_agreement(
         if n_used >= 2:
             spread = float(used @ (linear.terms - linear.centre) ** 2)
             se = math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
-    pvalue = agreement_pvalue(statistic, se, n_items - 1, alternative)
+    pvalue = agreement_pvalue(statistic, se, n_items - 1, alternative, kappa0)
     return AgreementResult(
         statistic=statistic,
         coefficient=coefficient,
@@ -154,6 +158,7 @@ def build_agreement(
         _patterns=state.patterns,
         _rows=state.rows,
         _row_multiplicity=state.row_multiplicity,
+        kappa0=kappa0,
     )
 
 
@@ -168,6 +173,7 @@ def result_from_rows(
     zero: Any,
     population: int | None,
     side: Alternative,
+    kappa0: float = 0.0,
 ) -> AgreementResult:
     """A coefficient from the distinct rating rows (kept in the result for the rater
     diagnostics)."""
@@ -179,7 +185,17 @@ def result_from_rows(
             raise WkappaError("Conger's kappa needs at least two raters with ratings.")
     state = state_from_rows(name, matrix, rows, multiplicity, len(categories))
     return build_agreement(
-        name, label, matrix, categories, state, rows.shape[1], n_ratings, zero, population, side
+        name,
+        label,
+        matrix,
+        categories,
+        state,
+        rows.shape[1],
+        n_ratings,
+        zero,
+        population,
+        side,
+        kappa0,
     )
 
 

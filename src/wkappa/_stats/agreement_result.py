@@ -68,12 +68,16 @@ class AgreementResult:
         Gwet's linearised standard error (finite-population corrected when
         ``population_size`` is given).
     pvalue : float
-        P-value of H0: coefficient = 0 against ``alternative``, from ``statistic /
-        standard_error`` and Student's t with ``n_items - 1`` degrees of freedom. irrCAC
-        prints the one-sided ``alternative='greater'`` value.
+        P-value of H0: coefficient = ``kappa0`` against ``alternative``, from
+        ``(statistic - kappa0) / standard_error`` and Student's t with ``n_items - 1``
+        degrees of freedom (irrCAC's test at 0; the standard error is the one at the
+        estimate, so the test is dual to the asymptotic interval). irrCAC prints the
+        one-sided ``alternative='greater'`` value.
     alternative : {'two-sided', 'greater', 'less'}
     population_size : int or None
         N of the finite-population correction ``1 - n_items / N``.
+    kappa0 : float
+        The coefficient's value under H0 (default 0).
     """
 
     statistic: float
@@ -95,6 +99,7 @@ class AgreementResult:
     _patterns: np.ndarray | None = field(default=None, repr=False)
     _rows: np.ndarray | None = field(default=None, repr=False)
     _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
+    kappa0: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
@@ -266,6 +271,7 @@ class AgreementResult:
             "standard_error": json_float(self.standard_error),
             "pvalue": json_float(self.pvalue),
             "alternative": self.alternative,
+            "kappa0": self.kappa0,
             "percent_agreement": json_float(self.percent_agreement),
             "chance_agreement": json_float(self.chance_agreement),
             "n_items": self.n_items,
@@ -298,7 +304,7 @@ class AgreementResult:
             ),
             f"95% interval [{ci.low:.6g}, {ci.high:.6g}] (estimate ± t({self.degrees_of_freedom})"
             " x SE, upper end capped at 1)",
-            f"p-value {self.pvalue:.6g} ({self.alternative}, H0: coefficient = 0)",
+            f"p-value {self.pvalue:.6g} ({self.alternative}, H0: coefficient = {self.kappa0:g})",
         ]
         return "\n".join(lines)
 

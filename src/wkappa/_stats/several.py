@@ -46,6 +46,7 @@ from .agreement_build import (
 )
 from .agreement_result import AgreementResult
 from .agreement_state import State
+from .inference import check_kappa0
 
 __all__ = [
     "agreement",
@@ -69,6 +70,7 @@ def agreement(
     zero_division: Any = "warn",
     population_size: int | None = None,
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> AgreementResult:
     """Chance-corrected agreement of several raters (Fleiss, Conger, Gwet, Brennan-Prediger,
     Krippendorff, percent agreement), weighted, with missing ratings.
@@ -105,7 +107,13 @@ def agreement(
         ``1 - n/N`` of the variance (irrCAC's ``N``). None or ``float("inf")`` (irrCAC's
         default): an infinite population.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        Of the p-value of H0: coefficient = 0; irrCAC reports 'greater'.
+        Of the p-value of H0: coefficient = kappa0; irrCAC reports 'greater'.
+    kappa0 : float, default 0
+        The coefficient's value under H0 (a finite number below 1). The test is
+        ``(statistic - kappa0) / standard_error`` with t(n - 1), as irrCAC's at 0: Gwet's
+        linearised variance is only known at the estimate, so unlike the two-rater test
+        (which evaluates its standard error under H0) this one is a Wald test, dual to the
+        asymptotic interval.
 
     Returns
     -------
@@ -149,6 +157,7 @@ def agreement(
     name = check_choice(coefficient, "coefficient", COEFFICIENTS)
     policy = check_nan_policy(nan_policy)
     zero, population, side = check_inference(zero_division, population_size, alternative)
+    null = check_kappa0(kappa0)
     checked = check_agreement_weights(weights)
     read = rating_rows(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
     if read is None:
@@ -156,7 +165,17 @@ def agreement(
     rows, multiplicity, categories, n_ratings = read
     label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
     return result_from_rows(
-        name, label, matrix, rows, multiplicity, categories, n_ratings, zero, population, side
+        name,
+        label,
+        matrix,
+        rows,
+        multiplicity,
+        categories,
+        n_ratings,
+        zero,
+        population,
+        side,
+        null,
     )
 
 
@@ -235,6 +254,7 @@ def agreement_from_counts(
     zero_division: Any = "warn",
     population_size: int | None = None,
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> AgreementResult:
     """Agreement from an items x categories count matrix (raters per item and category).
 
@@ -246,7 +266,7 @@ def agreement_from_counts(
     coefficient : {'fleiss', 'gwet', 'brennan_prediger', 'krippendorff', 'percent'}
         Conger's kappa needs to know which rater gave which rating: use
         :func:`~wkappa.agreement` with the ratings.
-    weights, zero_division, population_size, alternative
+    weights, zero_division, population_size, alternative, kappa0
         As in :func:`~wkappa.agreement`.
     labels : sequence of K categories, optional
         Names of the columns (default ``0..K-1``).
@@ -271,6 +291,7 @@ def agreement_from_counts(
             "coefficient='fleiss'."
         )
     zero, population, side = check_inference(zero_division, population_size, alternative)
+    null = check_kappa0(kappa0)
     array = _read_counts(counts)
     k = array.shape[1]
     if labels is None:
@@ -290,7 +311,7 @@ def agreement_from_counts(
     n_ratings = int(multiplicity.astype(object) @ patterns.sum(axis=1).astype(object))
     state = State(features(patterns, matrix), multiplicity, patterns, None, None)
     return build_agreement(
-        name, label, matrix, names, state, n_raters, n_ratings, zero, population, side
+        name, label, matrix, names, state, n_raters, n_ratings, zero, population, side, null
     )
 
 
@@ -396,6 +417,7 @@ def agreement_from_rows(
     zero_division: Any = "warn",
     population_size: int | None = None,
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> AgreementResult:
     """:func:`agreement` of distinct rating rows with their multiplicities (how many items
     have each row), as a data engine's ``group_by`` over the rater columns returns them.
@@ -407,7 +429,7 @@ def agreement_from_rows(
     multiplicity : array-like of shape (m,)
         Positive integer counts.
     coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
-    population_size, alternative
+    population_size, alternative, kappa0
         As in :func:`agreement`.
 
     Returns
@@ -418,6 +440,7 @@ def agreement_from_rows(
     name = check_choice(coefficient, "coefficient", COEFFICIENTS)
     policy = check_nan_policy(nan_policy)
     zero, population, side = check_inference(zero_division, population_size, alternative)
+    null = check_kappa0(kappa0)
     checked = check_agreement_weights(weights)
     counts = np.asarray(multiplicity)
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
@@ -435,5 +458,5 @@ def agreement_from_rows(
     n_ratings = int(counts @ (codes >= 0).sum(axis=1))
     label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
     return result_from_rows(
-        name, label, matrix, codes, counts, categories, n_ratings, zero, population, side
+        name, label, matrix, codes, counts, categories, n_ratings, zero, population, side, null
     )
