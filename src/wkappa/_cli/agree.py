@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS
-from .._frames import rater_key
+from .._frames import pivot_long
 from .._stats import BootstrapMethod, agreement_from_rows
 from ..exceptions import WkappaError
 from .tables import parse_labels, tidy_labels
@@ -122,7 +122,6 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
         return counts.select(raters), counts[COUNT], raters
     if None in (args.item, args.rater, args.rating):
         raise WkappaError("The long layout needs all of --item, --rater and --rating.")
-    pl = __import__("polars")
     keys = [args.item, args.rater, args.rating]
     options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
     frame, counts = count_keys(
@@ -133,19 +132,8 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
     )
     counts = tidy_labels(source, frame, counts, [args.rating], text, args.strip_labels)
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
-    repeated = counts.group_by([args.item, args.rater]).agg(pl.col(COUNT).sum())
-    repeated = repeated.filter(pl.col(COUNT) > 1)
-    if repeated.height:
-        first = repeated.row(0)
-        raise WkappaError(
-            f"Rater {first[1]!r} rated item {first[0]!r} more than once; the long layout needs "
-            "one rating per item and rater."
-        )
-    wide_frame = counts.pivot(on=args.rater, index=args.item, values=args.rating)
-    # The raters in a fixed order (the pivot's is the order of first appearance).
-    raters = sorted((c for c in wide_frame.columns if c != args.item), key=rater_key)
-    grouped = wide_frame.group_by(raters).len()
-    return grouped.select(raters), grouped["len"], raters
+    grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT)
+    return grouped.select(raters), grouped[COUNT], raters
 
 
 def run_agree(args: argparse.Namespace) -> int:

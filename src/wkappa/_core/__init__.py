@@ -189,6 +189,7 @@ from .agreement import (
     rows_to_counts,
 )
 from .raters import (
+    CountedRows,
     CountPatterns,
     RatingCodes,
     aggregate_patterns,
@@ -204,6 +205,7 @@ __all__ += [
     "COEFFICIENTS",
     "GWET_WEIGHTS",
     "CountPatterns",
+    "CountedRows",
     "Estimate",
     "RatingCodes",
     "aggregate_patterns",

@@ -75,11 +75,17 @@ def check_table_nan_policy(nan_policy: Any, what: str) -> NanPolicy:
     return policy
 
 
-def missing_rating_error(which: str, position: int) -> WkappaError:
-    """The error for a missing rating under ``nan_policy='raise'`` (every route raises it)."""
+def missing_rating_error(which: str, position: int | str, omit: str = "") -> WkappaError:
+    """The error for a missing rating under ``nan_policy='raise'`` (every route raises it).
+
+    ``position``: the index of a rating, or where it is in words ("item 3, rater 1");
+    ``omit``: what ``nan_policy='omit'`` would do instead (two raters: drop the pair).
+    """
+    where = f"position {position}" if isinstance(position, int) else position
+    omit = omit or "drops incomplete pairs"
     return WkappaError(
-        f"`{which}` has a missing rating (NaN/None/NA) at position {position}. "
-        "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan."
+        f"`{which}` has a missing rating (NaN/None/NA) at {where}. "
+        f"Hint: nan_policy='omit' {omit}; nan_policy='propagate' returns nan."
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -35,10 +35,11 @@ from .encode import (
 )
 from .fused import parallel_section, use_parallel
 from .label_spelling import check_label_spellings
-from .options import NanPolicy
+from .options import NanPolicy, missing_rating_error
 
 __all__ = [
     "CountPatterns",
+    "CountedRows",
     "RatingCodes",
     "aggregate_patterns",
     "count_patterns",
@@ -66,6 +67,27 @@ class RatingCodes:
 
     codes: np.ndarray
     labels: Sequence[Any]
+
+
+class CountedRows(NamedTuple):
+    """Several raters' ratings counted: the two-rater ``Counted``'s counterpart.
+
+    Attributes
+    ----------
+    rows : ndarray of shape (m, R), int64
+        The distinct rows of category codes (``-1`` = missing), rows without a rating dropped.
+    multiplicity : ndarray of shape (m,), int64
+        How many items have each row.
+    labels : Sequence
+        The K categories in order.
+    n_ratings : int
+        Ratings counted (missing ones not).
+    """
+
+    rows: np.ndarray
+    multiplicity: np.ndarray
+    labels: Sequence[Any]
+    n_ratings: int
 
 
 @dataclass(frozen=True)
@@ -172,10 +194,10 @@ def _check_shape(n: int, n_raters: int) -> None:
 
 
 def _missing_error(item: int, rater: int) -> WkappaError:
-    return WkappaError(
-        f"`ratings` has a missing rating (NaN/None/NA) for item {item}, rater {rater}. "
-        "Hint: nan_policy='omit' (the default) uses the ratings that are there, as Gwet's "
-        "irrCAC does."
+    return missing_rating_error(
+        "ratings",
+        f"item {item}, rater {rater}",
+        "(the default for several raters) uses the ratings there are, as Gwet's irrCAC does",
     )
 
 
@@ -407,12 +429,11 @@ FAST_MIN_CELLS = 50_000
 
 def fast_rows(
     ratings: Any, min_rating: int | None, max_rating: int | None, nan_policy: NanPolicy
-) -> tuple[np.ndarray, np.ndarray, range, int] | None:
+) -> CountedRows | None:
     """Encode a large numeric (n, R) numpy array into its distinct rows of category codes in
     one numba pass (two when the range guessed from the first rows is too narrow).
 
-    Returns the distinct rows (``-1`` = missing; rows without any rating dropped), their
-    multiplicities, the integer categories and the number of ratings, or None when the input
+    Returns the :class:`CountedRows` (the integer categories as a ``range``), or None when the input
     is not such an array or the codes would overflow (the caller takes the general route).
     Errors are the general route's.
     """
@@ -471,7 +492,7 @@ def fast_rows(
     else:
         present, multiplicity = np.unique(codes[codes > 0], return_counts=True)
     digits = (present[:, None] // powers[None, :]) % (last - first + 2) - 1
-    return (
+    return CountedRows(
         digits.astype(np.int64),
         multiplicity.astype(np.int64),
         range(first, last + 1),

@@ -37,6 +37,6 @@ __all__ = [
 ]
 
 # Several raters (appended).
-from .raters import rater_key, rater_rows
+from .raters import pivot_long, rater_key, rater_rows
 
-__all__ += ["rater_key", "rater_rows"]
+__all__ += ["pivot_long", "rater_key", "rater_rows"]

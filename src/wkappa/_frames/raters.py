@@ -18,7 +18,7 @@ from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import wrap_frame
 
-__all__ = ["RaterRows", "rater_key", "rater_rows"]
+__all__ = ["RaterRows", "pivot_long", "rater_key", "rater_rows"]
 
 _COUNT = "__wkappa_count"
 
@@ -109,21 +109,8 @@ def rater_rows(
         local = pl.from_arrow(triples.to_arrow()) if not triples.implementation.is_polars() else (
             triples.to_native()
         )  # fmt: skip
-        local = local.filter(pl.col(rating).is_not_null())
-        repeated = local.group_by([*groups, item, rater]).agg(pl.col(_COUNT).sum())
-        repeated = repeated.filter(pl.col(_COUNT) > 1)
-        if repeated.height:
-            row = repeated.row(0, named=True)
-            raise WkappaError(
-                f"Rater {row[rater]!r} rated item {row[item]!r} more than once; the long "
-                "layout needs one rating per item and rater."
-            )
-        local = local.with_columns(pl.col(rater).cast(pl.String))
-        wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
-        # The pivot's columns come in the order the engine returned the raters: sort them so
-        # that pairwise() and leave_one_rater_out() have a fixed order.
-        names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
-        grouped = wide_frame.group_by([*groups, *names]).len(name=_COUNT)
+        assert item is not None and rater is not None and rating is not None  # checked above
+        grouped, names = pivot_long(local, item, rater, rating, _COUNT, groups)
         counted = nw.from_native(grouped)
     out: list[tuple[Any, Any, np.ndarray]] = []
     if by is None:
@@ -136,6 +123,36 @@ def rater_rows(
             part = counted.filter(nw.col(by) == value)
             out.append((value, _native_rows(part, names), _counts(part)))
     return RaterRows(out, names, _native_rows(counted, names), _counts(counted))
+
+
+def pivot_long(
+    triples: Any,
+    item: str,
+    rater: str,
+    rating: str,
+    count: str,
+    groups: Sequence[str] = (),
+) -> tuple[Any, list[str]]:
+    """The long layout's distinct ``(*groups, item, rater, rating)`` rows with their
+    ``count`` (a polars DataFrame) as distinct wide rows: ``(*groups, *raters, count)``, the
+    raters in :func:`rater_key` order. A null rating is no rating; two ratings of one item by
+    one rater are an error. The one pivot of ``frames.agreement`` and ``wkappa agree``."""
+    pl = import_optional("polars", "frames")
+    local = triples.filter(pl.col(rating).is_not_null())
+    repeated = local.group_by([*groups, item, rater]).agg(pl.col(count).sum())
+    repeated = repeated.filter(pl.col(count) > 1)
+    if repeated.height:
+        row = repeated.row(0, named=True)
+        raise WkappaError(
+            f"Rater {row[rater]!r} rated item {row[item]!r} more than once; the long "
+            "layout needs one rating per item and rater."
+        )
+    local = local.with_columns(pl.col(rater).cast(pl.String))
+    wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
+    # The pivot's columns come in the order the engine returned the raters: sort them so
+    # that pairwise() and leave_one_rater_out() have a fixed order.
+    names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
+    return wide_frame.group_by([*groups, *names]).len(name=count), names
 
 
 def rater_key(name: str) -> tuple[int, int, str]:

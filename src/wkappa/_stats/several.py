@@ -21,6 +21,7 @@ from .._core import (
     INT64_SAFE,
     KRIPPENDORFF_LEVELS,
     Alternative,
+    CountedRows,
     aggregate_patterns,
     agreement_weight_matrix,
     check_agreement_weights,
@@ -186,7 +187,7 @@ def rating_rows(
     max_rating: Any,
     ordered: bool,
     policy: str,
-) -> tuple[np.ndarray, np.ndarray, Sequence[Any], int] | None:
+) -> CountedRows | None:
     """The distinct rows of category codes (-1 = missing), their multiplicities, the
     categories and the number of ratings; None for a missing rating under 'propagate'."""
     if labels is None:
@@ -199,7 +200,7 @@ def rating_rows(
         return None
     codes, categories = encoded
     rows, multiplicity = distinct_rows(codes)
-    return rows, multiplicity, categories, int(np.count_nonzero(codes >= 0))
+    return CountedRows(rows, multiplicity, categories, int(np.count_nonzero(codes >= 0)))
 
 
 def _encoded(
