@@ -28,16 +28,12 @@ import numpy.typing as npt
 
 from ._core import (
     NanPolicy,
-    QuadraticSums,
     WeightsLike,
     ZeroDivision,
     check_nan_policy,
     check_table_nan_policy,
-    check_table_size,
     check_weights,
     check_zero_division,
-    count_table,
-    encode_ratings,
     format_value,
     kappa_from_quadratic_sums,
     kappa_from_table,
@@ -46,21 +42,15 @@ from ._core import (
 )
 from ._core import weighted_kappa as _core_weighted_kappa
 from ._frames import (
-    FrameInput,
-    GroupTables,
-    PairCounts,
     check_by,
-    check_groups_table_size,
-    count_pairs,
-    encode_counts,
+    core_columns,
+    engine_group_tables,
     frame_input,
-    group_ids,
+    frame_table,
     group_statistics,
-    missing_mask,
-    pair_quadratic_sums,
-    raise_missing,
+    labels_for,
+    no_empty_table,
     result_frame,
-    scatter_table,
 )
 from .exceptions import UndefinedKappaWarning, WkappaError
 
@@ -75,97 +65,6 @@ __all__ = [
     "rater_vs_panel",
     "weighted_kappa",
 ]
-
-
-def _core_columns(data: FrameInput, *names: str | None) -> bool:
-    """Whether the columns can go straight to the core: an eager frame, numeric / bool /
-    ordered-categorical columns (strings are counted faster by the engine's group-by)."""
-    if data.lazy:
-        return False
-    import narwhals as nw
-
-    for name in names:
-        if name is None:
-            continue
-        dtype = data.schema[name]
-        if not (dtype.is_numeric() or dtype == nw.Boolean or isinstance(dtype, nw.Enum)):
-            return False
-    return True
-
-
-def _labels_for(data: FrameInput, labels: Any, min_rating: Any, max_rating: Any) -> Any:
-    if labels is None and min_rating is None and max_rating is None:
-        return data.enum_labels
-    return labels
-
-
-def _frame_table(
-    df: Any,
-    *,
-    y_true: str,
-    y_pred: str,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: str | None,
-    nan_policy: NanPolicy,
-    ordered: bool,
-    quadratic: bool = False,
-) -> tuple[np.ndarray | QuadraticSums, Sequence[Any]] | None:
-    """The (K, K) table and its labels, or None (a missing rating under 'propagate').
-
-    ``df`` may already be wrapped (a :class:`FrameInput`). With ``quadratic`` (lazy engines
-    only) the QWK sums of the counted pairs come instead of the table: QWK needs no table,
-    so any K works, as for eager frames and arrays.
-    """
-    data = df if isinstance(df, FrameInput) else frame_input(df, y_true, y_pred, sample_weight)
-    labels = _labels_for(data, labels, min_rating, max_rating)
-    if _core_columns(data, y_true, y_pred, sample_weight):
-        frame = data.frame
-        weight = None if sample_weight is None else frame.get_column(sample_weight).to_native()
-        encoded = encode_ratings(
-            frame.get_column(y_true).to_native(),
-            frame.get_column(y_pred).to_native(),
-            labels=labels,
-            min_rating=min_rating,
-            max_rating=max_rating,
-            sample_weight=weight,
-            nan_policy=nan_policy,
-            ordered=ordered,
-        )
-        if encoded is None:
-            return None
-        k = encoded.n_categories
-        check_table_size(k)  # the one K guard, as for arrays
-        table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
-        return table, encoded.labels
-    counts = count_pairs(data, y_true, y_pred, sample_weight)
-    if not _apply_nan_policy(counts, nan_policy, y_true, y_pred):
-        return None
-    encoded_counts = encode_counts(
-        counts,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        nan_policy="omit",
-        ordered=ordered,
-        columns=(y_true, y_pred),
-    )
-    assert encoded_counts is not None
-    if quadratic:
-        sums = pair_quadratic_sums(encoded_counts, counts.weight is None)
-        return sums, encoded_counts.labels
-    return scatter_table(encoded_counts, counts.weight is None), encoded_counts.labels
-
-
-def _apply_nan_policy(counts: PairCounts, nan_policy: NanPolicy, y_true: str, y_pred: str) -> bool:
-    """Raise for missing ratings under 'raise'; False if the result is nan ('propagate')."""
-    mask = missing_mask(counts)
-    if not mask.any():
-        return True
-    if nan_policy == "raise":
-        raise_missing(counts, mask, y_true, y_pred)
-    return nan_policy == "omit"
 
 
 def weighted_kappa(
@@ -222,13 +121,13 @@ def weighted_kappa(
     policy = check_nan_policy(nan_policy)
     ordered = needs_order(checked_weights)
     data = frame_input(df, y_true, y_pred, sample_weight)
-    if _core_columns(data, y_true, y_pred, sample_weight):
+    if core_columns(data, y_true, y_pred, sample_weight):
         frame = data.frame
         return _core_weighted_kappa(
             frame.get_column(y_true).to_native(),
             frame.get_column(y_pred).to_native(),
             weights=checked_weights,
-            labels=_labels_for(data, labels, min_rating, max_rating),
+            labels=labels_for(data, labels, min_rating, max_rating),
             min_rating=min_rating,
             max_rating=max_rating,
             sample_weight=(
@@ -237,7 +136,7 @@ def weighted_kappa(
             nan_policy=policy,
             zero_division=zero_division,
         )
-    counted = _frame_table(
+    counted = frame_table(
         data,
         y_true=y_true,
         y_pred=y_pred,
@@ -254,17 +153,8 @@ def weighted_kappa(
     if not isinstance(counted[0], np.ndarray):  # QWK sums of the counted pairs
         return kappa_from_quadratic_sums(counted[0], zero_division)
     return kappa_from_table(
-        _no_empty_table(counted[0]), weights=checked_weights, zero_division=zero_division
+        no_empty_table(counted[0]), weights=checked_weights, zero_division=zero_division
     )
-
-
-def _no_empty_table(table: np.ndarray) -> np.ndarray:
-    """A (..., 1, 1) table of zeros for the (..., 0, 0) one left when ``nan_policy='omit'``
-    dropped every pair of string ratings (no category is known): kappa is then undefined
-    (nan with an UndefinedKappaWarning), as :func:`wkappa.weighted_kappa` says."""
-    if table.shape[-1] > 0:
-        return table
-    return np.zeros((*table.shape[:-2], 1, 1), dtype=table.dtype)
 
 
 def confusion_table(
@@ -297,7 +187,7 @@ def confusion_table(
            [1, 1]])
     """
     policy = check_table_nan_policy(nan_policy, "a table")
-    counted = _frame_table(
+    counted = frame_table(
         df,
         y_true=y_true,
         y_pred=y_pred,
@@ -350,7 +240,7 @@ def kappa_test(
 
     checked_weights = check_weights(weights)
     policy = check_table_nan_policy(nan_policy, "a test result")
-    counted = _frame_table(
+    counted = frame_table(
         df,
         y_true=y_true,
         y_pred=y_pred,
@@ -365,7 +255,7 @@ def kappa_test(
     table, names = counted
     assert isinstance(table, np.ndarray)
     return kappa_test_from_table(
-        _no_empty_table(table),
+        no_empty_table(table),
         weights=checked_weights,
         labels=list(names) if table.size else None,
         alternative=alternative,
@@ -486,22 +376,22 @@ def kappa_by_group(
         keys = [*keys, cluster]
     data = frame_input(df, y_true, y_pred, sample_weight, keys)
     options: dict[str, Any] = {
-        "labels": _labels_for(data, labels, min_rating, max_rating),
+        "labels": labels_for(data, labels, min_rating, max_rating),
         "min_rating": min_rating,
         "max_rating": max_rating,
         "nan_policy": policy,
         "ordered": needs_order(checked_weights),
     }
     grouped = None
-    if _core_columns(data, y_true, y_pred, sample_weight):
+    if core_columns(data, y_true, y_pred, sample_weight):
         from ._frames import in_memory_group_tables
 
         grouped = in_memory_group_tables(data, y_true, y_pred, sample_weight, keys, **options)
     if grouped is None:
-        grouped, backend = _engine_group_tables(data, y_true, y_pred, sample_weight, keys, options)
+        grouped, backend = engine_group_tables(data, y_true, y_pred, sample_weight, keys, options)
     else:
         backend = data.frame.implementation
-    tables, key_rows, stale = _no_empty_table(grouped.tables), grouped.key_rows, grouped.stale
+    tables, key_rows, stale = no_empty_table(grouped.tables), grouped.key_rows, grouped.stale
     n_groups = len(key_rows)
     integer = sample_weight is None
 
@@ -592,34 +482,6 @@ def _clustered_groups(
         stats["ci_high"].append(kappa + half)
         stats["n_clusters"].append(n_clusters)
     return stats, list(members)
-
-
-def _engine_group_tables(
-    data: FrameInput,
-    y_true: str,
-    y_pred: str,
-    sample_weight: str | None,
-    keys: list[str],
-    options: dict[str, Any],
-) -> tuple[GroupTables, Any]:
-    """Per-group tables from one ``group_by([*keys, y_true, y_pred])`` in the engine, and the
-    eager backend of the counted frame."""
-    counts = count_pairs(data, y_true, y_pred, sample_weight, keys)
-    group_of, key_rows = group_ids(counts, keys)
-    n_groups = len(key_rows)
-    policy = options["nan_policy"]
-    mask = missing_mask(counts)
-    stale = np.zeros(n_groups, dtype=bool)
-    if mask.any():
-        if policy == "raise":
-            raise_missing(counts, mask, y_true, y_pred)
-        if policy == "propagate":
-            stale[group_of[mask]] = True
-    encoded = encode_counts(counts, **{**options, "nan_policy": "omit"})
-    assert encoded is not None
-    check_groups_table_size(n_groups, encoded.n_categories)
-    tables = scatter_table(encoded, counts.weight is None, group_of[~mask], n_groups)
-    return GroupTables(tables, key_rows, stale), counts.frame.implementation
 
 
 def agreement(
