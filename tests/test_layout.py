@@ -1,6 +1,7 @@
 """The package's layout rules (CONTRIBUTING, design §4): no module imports another module's
-private (underscore) names, no import cycles, no module much over 650 lines. import-linter
-checks the layers (pyproject.toml); these are the rules it does not express."""
+private (underscore) names, no import cycles, no module over 800 lines (the target is about
+650; split a module by subject before it gets there). import-linter checks the layers
+(pyproject.toml); these are the rules it does not express."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "wkappa"
-MAX_LINES = 700  # "about 650": the limit a module is split by subject before
+MAX_LINES = 800  # the hard stop; the target is about 650 lines
 
 
 def _modules() -> list[Path]:
