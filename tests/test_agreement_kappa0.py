@@ -67,6 +67,13 @@ def test_counts_rows_and_frames_pass_kappa0() -> None:
     assert by_frame.pvalue == pytest.approx(direct.pvalue, rel=1e-12)
 
 
+def test_krippendorff_alpha_passes_kappa0() -> None:
+    base = wk.krippendorff_alpha(RATINGS, level="interval")
+    tested = wk.krippendorff_alpha(RATINGS, level="interval", kappa0=0.5, alternative="greater")
+    t = (base.statistic - 0.5) / base.standard_error
+    assert tested.pvalue == pytest.approx(t_sf(t, base.n_items - 1), rel=1e-12)
+
+
 @pytest.mark.parametrize("bad", [1.0, math.inf, math.nan, "0.3", None])
 def test_bad_kappa0(bad: object) -> None:
     with pytest.raises(WkappaError, match="kappa0"):

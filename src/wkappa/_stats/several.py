@@ -327,6 +327,7 @@ def krippendorff_alpha(
     zero_division: Any = "warn",
     population_size: int | None = None,
     alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
 ) -> AgreementResult:
     """Krippendorff's alpha with his own metrics, and Gwet's standard error.
 
@@ -340,8 +341,9 @@ def krippendorff_alpha(
         category counts ``n_g`` (unlike Gwet's 'ordinal' weights, it depends on how often each
         category is used); interval ``(v_c - v_k)²``; ratio ``((v_c - v_k)/(v_c + v_k))²``
         on the category values ``v`` (numbers: the integer range or numeric ``labels``).
-    labels, min_rating, max_rating, nan_policy, zero_division, population_size, alternative
-        As in :func:`~wkappa.agreement`.
+    labels, min_rating, max_rating, nan_policy, zero_division, population_size, alternative,
+    kappa0
+        As in :func:`~wkappa.agreement` (``kappa0``: alpha under H0).
 
     Returns
     -------
@@ -380,6 +382,7 @@ def krippendorff_alpha(
     check_choice(level, "level", KRIPPENDORFF_LEVELS)
     policy = check_nan_policy(nan_policy)
     zero, population, side = check_inference(zero_division, population_size, alternative)
+    null = check_kappa0(kappa0)
     read = rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
         return propagated_agreement("krippendorff", "unweighted", side)
@@ -391,7 +394,7 @@ def krippendorff_alpha(
     state = State(features(patterns, matrix), counts, patterns, rows, multiplicity)
     return build_agreement(
         "krippendorff", level, matrix, categories, state, rows.shape[1], n_ratings, zero,
-        population, side,
+        population, side, null,
     )  # fmt: skip
 
 
