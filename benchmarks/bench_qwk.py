@@ -375,7 +375,7 @@ def shared(reps: int) -> list[str]:
             "wkappa parallel": forced(True),
         }
         out.append(f"another process runs a busy loop (load before: {_load()})")
-        med_busy = interleaved(contest, max(reps, 15), warm_up=True)
+        med_busy = _rotated(contest, max(reps, 15))
     finally:
         busy.kill()
         busy.wait()
@@ -390,6 +390,23 @@ def shared(reps: int) -> list[str]:
         ]
     )  # fmt: skip
     return out
+
+
+def _rotated(calls: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
+    """Interleaved medians with the order rotated every round: a call right after a
+    parallel pass shares the cores with its workers while they still spin, so no contender
+    should always come first."""
+    names = list(calls)
+    for function in calls.values():
+        function()
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for repeat in range(repeats):
+        for i in range(len(names)):
+            name = names[(repeat + i) % len(names)]
+            start = time.perf_counter()
+            calls[name]()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def cold(reps: int) -> list[str]:

@@ -435,11 +435,16 @@ def test_parallel_only_for_big_inputs_on_a_machine_with_a_free_core(
         ((4, 3), False),  # ... but another process still is
         ((3, None), False),  # the threads could not be read: count only the caller
     ]
+    monkeypatch.setattr(_fastpath, "_own_threads", lambda: 4)
     for (running, own), expected in cases:
         monkeypatch.setattr(_fastpath, "_machine_running", lambda running=running: running)
         monkeypatch.setattr(_fastpath, "_own_running", lambda own=own: own)
         assert _fastpath.use_parallel(big) is expected, (running, own)
         assert _fastpath.use_parallel(big - 1) is False
+    # Busy beyond what all our threads could explain: no need to read them one by one.
+    monkeypatch.setattr(_fastpath, "_machine_running", lambda: 5)
+    monkeypatch.setattr(_fastpath, "_own_running", lambda: pytest.fail("read the threads"))
+    assert _fastpath.use_parallel(big) is False
     # Without /proc/loadavg: the 1-minute load average, this process counted as one.
     monkeypatch.setattr(_fastpath, "_machine_running", lambda: None)
     for load, expected in [(0.3, True), (1.6, True), (2.0, False), (7.5, False)]:
@@ -457,6 +462,7 @@ def test_running_tasks_read_from_this_machine() -> None:
     if sys.platform.startswith("linux"):
         assert isinstance(running, int) and running >= 1
         assert isinstance(own, int) and own >= 1  # the caller itself is running
+        assert _fastpath._own_threads() >= own
     else:
         assert running is None
 

@@ -185,8 +185,10 @@ def use_parallel(n: int) -> bool:
     Linux), less the running threads of this process (``/proc/self/task``): OpenMP and numba
     workers of scikit-learn, numpy's BLAS, the user's own ``prange`` code or our own earlier
     passes busy-wait for a while after their work and show up as runnable, but they are ours
-    and yield their core to our workers. Elsewhere the 1-minute load average (minus this
-    process) stands in. Results are identical either way.
+    and yield their core to our workers. The threads are read one by one (tens of
+    microseconds each on a loaded machine) only when the count could change the answer.
+    Elsewhere the 1-minute load average (minus this process) stands in. Results are identical
+    either way.
     """
     mode = _settings["parallel"]
     if mode is False or n < PARALLEL_MIN:
@@ -198,6 +200,8 @@ def use_parallel(n: int) -> bool:
     if running is not None:
         if running - 1 < limit:  # the common quiet case: one cheap read
             return True
+        if running - _own_threads() >= limit:  # busy even if every thread of ours runs
+            return False
         return running - max(_own_running() or 1, 1) < limit
     try:
         others = os.getloadavg()[0] - 1
@@ -220,6 +224,15 @@ def _machine_running() -> int | None:
         return int(_read("/proc/loadavg", 128).split()[3].split(b"/")[0])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def _own_threads() -> int:
+    """Threads of this process, running or not (``/proc/self/stat``; 1 if unreadable)."""
+    try:
+        stat = _read("/proc/self/stat", 1024)
+        return int(stat[stat.rfind(b")") + 2 :].split()[17])
+    except (OSError, IndexError, ValueError):
+        return 1
 
 
 def _own_running() -> int | None:
