@@ -2,6 +2,8 @@
 
 Needs the ``jax`` extra (``pip install 'wkappa[jax]'``). Both functions are pure and run under
 ``jax.jit``; :func:`kappa_loss` also under ``jax.grad`` (and so inside an optax training step).
+To accumulate the exact kappa over many batches (an evaluation loop), pass each batch's
+predicted classes to :class:`wkappa.KappaAccumulator`, which takes JAX arrays as they are.
 """
 
 from __future__ import annotations
