@@ -36,8 +36,11 @@ imports: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# The suite on every core (pytest-xdist; PYTEST_WORKERS=0 runs it in one process). Modules that
+# hold one engine (Spark, Dask, the browser) stay on one worker (--dist loadgroup).
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The documentation site, strictly: warnings are errors, every cross-reference must resolve.
 docs: $(STAMP)

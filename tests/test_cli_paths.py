@@ -247,3 +247,14 @@ def test_the_cli_extra_works_without_pyarrow(tmp_path):
     agreed = wkappa("agree", DATA / "annotations_long.csv", "--item", "item_id", "--rater",
                     "annotator", "--rating", "label", "--strip-labels")  # fmt: skip
     assert agreed.returncode == 0, agreed.stderr
+
+
+def test_demo_has_several_raters_and_explains_the_last_digit():
+    result = run("demo")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "0.31818181818181823" in out and "0.3181818181818182" in out
+    assert "one unit in the last place" in out and "7/22" in out
+    assert "5. Several raters and an LLM judge" in out
+    assert "wkappa.rater_vs_panel(panel, judge)" in out and "PABAK" in out
+    assert "wkappa judge FILE" in out

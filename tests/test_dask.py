@@ -20,7 +20,8 @@ import wkappa as wk
 from frames_data import make_case, to_pandas
 from wkappa import WkappaError
 
-pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
+# One Dask cluster: under pytest-xdist (make test) the module stays on one worker.
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("dask")]
 
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")

@@ -33,7 +33,12 @@ import pytest
 from chromium import CHROMIUM_FLAGS as BASE_FLAGS
 
 # The built site, a browser and an HTTP server; the first test may build the site.
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+# One browser and one site: under pytest-xdist (make test) the module stays on one worker.
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.timeout(900),
+    pytest.mark.xdist_group("docs-site"),
+]
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILT = ROOT / "docs" / "_build" / "html"

@@ -14,7 +14,8 @@ from wkappa import WkappaError
 pyspark_sql = pytest.importorskip("pyspark.sql")
 
 # A Spark session takes seconds to start; the module shares one (and CI runs these too).
-pytestmark = pytest.mark.slow
+# One Spark session: under pytest-xdist (make test) the module stays on one worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]
 frames = pytest.importorskip("wkappa.frames")
 
 

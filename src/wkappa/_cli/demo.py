@@ -6,6 +6,9 @@
 3. Exact thresholds fitted by ``wkappa thresholds`` on bundled out-of-fold predictions
    (``data/diabetes_oof.csv``).
 4. ``wkappa compare``: two models' rounded predictions against the same grades.
+5. Several raters and an LLM judge: :func:`wkappa.agreement` and :func:`wkappa.rater_vs_panel`
+   on a simulated panel (seeded), and the ``wkappa agree`` / ``wkappa judge`` commands to run on
+   a file.
 
 Sections 2 and 3 run the real commands, so what they print is what the command line prints.
 """
@@ -89,6 +92,9 @@ def _seed_example() -> None:
     print(f"preds   = {list(SEED_PREDS)}")
     print(explain_table(table, weight_matrix("quadratic", table.shape[0]), range(5)))
     print(f"wkappa.qwk(actuals, preds) = {quadratic_weighted_kappa(SEED_ACTUALS, SEED_PREDS)!r}")
+    print("(The steps above follow the worked example's float arithmetic, 1 - 0.225 / 0.33, and")
+    print("end one unit in the last place away; wkappa.qwk computes from the integer counts and")
+    print("returns the float nearest to the exact kappa, 7/22.)")
     print()
     print("A 20-pair sample scored with the Kaggle reference implementation:")
     value = quadratic_weighted_kappa(SEED_RATER_A, SEED_RATER_B)
@@ -124,6 +130,57 @@ def _rounded_kappa() -> float:
         rows = list(csv.DictReader(handle))
     grade = [int(r["grade"]) for r in rows]
     return quadratic_weighted_kappa(grade, [int(r["pred_all"]) for r in rows])
+
+
+def _panel_section() -> None:
+    from .._stats import agreement, base_rate_indices, interpretation, rater_vs_panel
+
+    labels = ["none", "mild", "moderate", "severe"]
+    rng = np.random.default_rng(24)
+    truth = rng.choice(4, size=300, p=[0.55, 0.25, 0.12, 0.08])
+
+    def annotator(over_calls_mild: bool) -> np.ndarray:
+        noise = rng.choice([-1, 0, 0, 0, 0, 0, 1], size=truth.size)
+        if over_calls_mild:  # calls a fifth of the clear cases "mild"
+            noise = np.where((truth == 0) & (rng.random(truth.size) < 0.2), 1, noise)
+        return np.array(labels, dtype=object)[np.clip(truth + noise, 0, 3)]
+
+    panel = np.column_stack([annotator(False) for _ in range(5)])
+    judge = annotator(True)
+    print("5. Several raters and an LLM judge (simulated and seeded: 300 items labelled")
+    print("   none / mild / moderate / severe by five annotators and a judge that calls a fifth")
+    print("   of the clear cases 'mild').")
+    print()
+    fleiss = agreement(panel, labels=labels)
+    band = interpretation(fleiss.statistic)
+    print(f"wkappa.agreement(panel): Fleiss' kappa {fleiss.statistic:.4f} ({band})")
+    result = rater_vs_panel(panel, judge, labels=labels, n_resamples=999, rng=0)
+    ci = result.confidence_interval()
+    print(
+        "wkappa.rater_vs_panel(panel, judge): mean kappa judge-members "
+        f"{result.candidate_agreement:.4f}, members-members {result.panel_agreement:.4f}"
+    )
+    print(
+        f"  difference {result.difference:+.4f}, 95% CI [{ci.low:.4f}, {ci.high:.4f}], "
+        f"p = {result.pvalue:.4f}"
+    )
+    both = np.zeros((4, 4), dtype=np.int64)
+    index = {label: k for k, label in enumerate(labels)}
+    for a, b in zip(judge, panel[:, 0], strict=True):
+        both[index[a], index[b]] += 1
+    rates = base_rate_indices(both)
+    print(
+        f"  judge vs the first annotator: raw agreement {rates['observed_agreement']:.3f}, "
+        f"kappa {rates['kappa']:.3f}, PABAK {rates['pabak']:.3f},"
+    )
+    print(
+        f"  prevalence index {rates['prevalence_index']:.3f}, bias index "
+        f"{rates['bias_index']:.3f} (the judge's extra 'mild' calls)"
+    )
+    print()
+    print("On a file: wkappa agree FILE --raters A,B,C (or --item/--rater/--rating for a long")
+    print('export), and wkappa judge FILE ... --candidate "LLM judge" for the judge against')
+    print("the panel, with per-category agreement and these base rates (see the LLM-judge how-to).")
 
 
 def run_demo(main: Callable[[list[str]], int], export: str | None = None) -> int:
@@ -172,6 +229,9 @@ def run_demo(main: Callable[[list[str]], int], export: str | None = None) -> int
     print("   against a regression on the body-mass index alone (pred_bmi), paired bootstrap.")
     print()
     _run(main, COMPARE_COMMAND)
+    print()
+    print("=" * 72)
+    _panel_section()
     print()
     print("Try it yourself: wkappa demo --export-data DIR copies both files to DIR.")
     return 0
