@@ -143,7 +143,8 @@ def _panel_section() -> None:
         noise = rng.choice([-1, 0, 0, 0, 0, 0, 1], size=truth.size)
         if over_calls_mild:  # calls a fifth of the clear cases "mild"
             noise = np.where((truth == 0) & (rng.random(truth.size) < 0.2), 1, noise)
-        return np.array(labels, dtype=object)[np.clip(truth + noise, 0, 3)]
+        named: np.ndarray = np.array(labels, dtype=object)[np.clip(truth + noise, 0, 3)]
+        return named
 
     panel = np.column_stack([annotator(False) for _ in range(5)])
     judge = annotator(True)
