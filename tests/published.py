@@ -413,3 +413,185 @@ def compute_icc(printout: IccPrintout) -> dict[str, dict[str, float]]:
         }
         out[form] = {name: float(values[name]) for name in wanted}
     return out
+
+
+# --------------------------------------------------------------------------- several raters
+
+# irrCAC's cac.raw4raters (Gwet 2014, Handbook of Inter-Rater Reliability, 4th ed.; shipped
+# with the R package irrCAC): 12 items, 4 raters, missing ratings (None).
+RAW4RATERS = [
+    [1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
+    [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5], [None, None, 1, 1],
+    [None, None, 3, None],
+]  # fmt: skip
+# irrCAC's distrib.6raters: 15 patients x 5 categories, counts of 6 raters.
+DISTRIB_6RATERS = [
+    [0, 0, 0, 6, 0], [0, 3, 0, 0, 3], [0, 1, 4, 0, 1], [0, 0, 0, 0, 6], [0, 3, 0, 3, 0],
+    [2, 0, 4, 0, 0], [0, 0, 4, 0, 2], [2, 0, 3, 1, 0], [2, 0, 0, 4, 0], [0, 0, 0, 0, 6],
+    [1, 0, 0, 5, 0], [1, 1, 0, 4, 0], [0, 3, 3, 0, 0], [1, 0, 0, 5, 0], [0, 2, 0, 3, 1],
+]  # fmt: skip
+# Krippendorff (2011), "Computing Krippendorff's alpha-reliability": 12 units (rows) x 4
+# observers, missing values (None).
+KRIPPENDORFF_UNITS = [
+    [1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
+    [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5], [None, None, 1, 1],
+    [None, 3, None, None],
+]  # fmt: skip
+# Fleiss (1971): 30 patients x 6 psychiatrists, diagnoses 1-5 (as in statsmodels' tests).
+FLEISS_1971 = [
+    [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5],
+    [2, 2, 2, 4, 4, 4], [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4],
+    [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5], [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4],
+    [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5], [3, 3, 3, 3, 3, 5],
+    [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
+    [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4],
+    [1, 4, 4, 4, 4, 5], [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5],
+]  # fmt: skip
+
+_IRRCAC_README = "R package irrCAC (Gwet), README printouts"
+
+
+@dataclass(frozen=True)
+class AgreementPrintout:
+    """One published analysis of several raters: the data, the call and the printed numbers.
+
+    ``call`` is 'agreement' (``ratings``: items x raters, None missing),
+    'agreement_from_counts' (``ratings``: items x categories counts) or
+    'krippendorff_alpha'; ``options`` its keywords. Values: (published, absolute tolerance).
+    """
+
+    key: str
+    source: str
+    where: str
+    data: str
+    call: str
+    ratings: list[list[Any]]
+    options: dict[str, Any]
+    values: dict[str, tuple[float, float]]
+    note: str = ""
+
+
+def _raw4(coefficient: str, pa: float, pe: float, value: float, se: float, low: float,
+          pvalue: float) -> AgreementPrintout:  # fmt: skip
+    return AgreementPrintout(
+        key=f"irrcac-raw4raters-{coefficient}",
+        source=f"irrCAC, cac.raw4raters, {coefficient}",
+        where=_IRRCAC_README,
+        data="12 items, 4 raters, 5 categories, missing ratings",
+        call="agreement",
+        ratings=RAW4RATERS,
+        options={"coefficient": coefficient, "alternative": "greater"},
+        values={
+            "percent_agreement": (pa, 5e-8),
+            "chance_agreement": (pe, 5e-8),
+            "statistic": (value, 5e-6),
+            "standard_error": (se, 5e-6),
+            "ci_low": (low, 5e-4),
+            "pvalue": (pvalue, 5e-6 * pvalue),
+        },
+        note="intervals (low, 1) and one-sided p-values, as irrCAC prints them",
+    )
+
+
+def _distrib(coefficient: str, value: float, se: float, low: float, high: float,
+             pvalue: float, pa: float, pe: float) -> AgreementPrintout:  # fmt: skip
+    return AgreementPrintout(
+        key=f"irrcac-distrib6raters-{coefficient}",
+        source=f"irrCAC, distrib.6raters, {coefficient}",
+        where=_IRRCAC_README,
+        data="15 patients x 5 categories, counts of 6 raters",
+        call="agreement_from_counts",
+        ratings=DISTRIB_6RATERS,
+        options={"coefficient": coefficient, "alternative": "greater"},
+        values={
+            "statistic": (value, 5e-8),
+            "standard_error": (se, 5e-9),
+            "ci_low": (low, 5e-4),
+            "ci_high": (high, 5e-4),
+            "pvalue": (pvalue, 5e-7 * pvalue),
+            "percent_agreement": (pa, 5e-8),
+            "chance_agreement": (pe, 5e-8),
+        },
+    )
+
+
+AGREEMENT_PRINTOUTS: list[AgreementPrintout] = [
+    _raw4("percent", 0.8181818, 0.0, 0.8181818, 0.12561, 0.542, 2.172686e-05),
+    _raw4("gwet", 0.8181818, 0.1903212, 0.77544, 0.14295, 0.461, 0.0001043605),
+    _raw4("fleiss", 0.8181818, 0.2387153, 0.76117, 0.15302, 0.424, 0.0002095865),
+    _raw4("krippendorff", 0.805, 0.24, 0.74342, 0.14548, 0.423, 0.0001693123),
+    _raw4("conger", 0.8181818, 0.2334252, 0.76282, 0.14917, 0.435, 0.0001683533),
+    _raw4("brennan_prediger", 0.8181818, 0.2, 0.77273, 0.14472, 0.454, 0.0001187804),
+    _distrib("gwet", 0.4448007, 0.08418757, 0.264, 0.625, 5.779637e-05, 0.5511111, 0.1914815),
+    _distrib("fleiss", 0.4139265, 0.08119291, 0.24, 0.588, 8.113618e-05, 0.5511111, 0.2340741),
+    _distrib("brennan_prediger", 0.4388889, 0.08312142, 0.261, 0.617, 5.814998e-05, 0.5511111, 0.2),
+    AgreementPrintout(
+        key="irrcac-distrib6raters-krippendorff",
+        source="irrCAC, distrib.6raters, krippendorff",
+        where=_IRRCAC_README,
+        data="15 patients x 5 categories, counts of 6 raters",
+        call="agreement_from_counts",
+        ratings=DISTRIB_6RATERS,
+        options={"coefficient": "krippendorff"},
+        values={
+            "statistic": (0.4204384, 5e-8),
+            "percent_agreement": (0.5560988, 5e-8),
+            "chance_agreement": (0.2340741, 5e-8),
+        },
+        note="its standard error (0.08243228) is krippen.alpha.dist's linearisation, not "
+        "krippen.alpha.raw's, which wkappa follows (the cac.raw4raters values above)",
+    ),
+    AgreementPrintout(
+        key="fleiss-1971",
+        source="Fleiss (1971), diagnoses",
+        where="R irr::kappam.fleiss printout quoted in statsmodels' test suite "
+        "(statsmodels/stats/tests/test_inter_rater.py, test_fleiss_kappa_irr)",
+        data="30 patients x 6 psychiatrists, 5 diagnoses",
+        call="agreement",
+        ratings=FLEISS_1971,
+        options={"coefficient": "fleiss"},
+        values={"statistic": (0.4302445, 5e-8)},
+    ),
+    AgreementPrintout(
+        key="krippendorff-2011-nominal",
+        source="Krippendorff (2011), reliability data, nominal",
+        where="Krippendorff (2011), 'Computing Krippendorff's alpha-reliability', section C",
+        data="12 units x 4 observers, missing values",
+        call="krippendorff_alpha",
+        ratings=KRIPPENDORFF_UNITS,
+        options={"level": "nominal"},
+        values={"statistic": (0.743, 5e-4)},
+    ),
+    AgreementPrintout(
+        key="krippendorff-2011-interval",
+        source="Krippendorff (2011), reliability data, interval",
+        where="Krippendorff (2011), 'Computing Krippendorff's alpha-reliability', section E",
+        data="12 units x 4 observers, missing values",
+        call="krippendorff_alpha",
+        ratings=KRIPPENDORFF_UNITS,
+        options={"level": "interval"},
+        values={"statistic": (0.849, 5e-4)},
+    ),
+]
+
+
+def compute_agreement(printout: AgreementPrintout) -> dict[str, float]:
+    """wkappa's values for every quantity the several-raters printout shows."""
+    call = {
+        "agreement": wk.agreement,
+        "agreement_from_counts": wk.agreement_from_counts,
+        "krippendorff_alpha": wk.krippendorff_alpha,
+    }[printout.call]
+    result = call(printout.ratings, **printout.options)
+    low, high = result.confidence_interval()
+    values = {
+        "statistic": result.statistic,
+        "standard_error": result.standard_error,
+        "percent_agreement": result.percent_agreement,
+        "chance_agreement": result.chance_agreement,
+        "pvalue": result.pvalue,
+        "ci_low": float(low),
+        "ci_high": float(high),
+    }
+    return {name: values[name] for name in printout.values}

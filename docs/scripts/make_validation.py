@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
-from published import PRINTOUTS, compute  # noqa: E402
+from published import AGREEMENT_PRINTOUTS, PRINTOUTS, compute, compute_agreement  # noqa: E402
 
 INTRO = """# Validation: published values
 
@@ -36,6 +36,9 @@ NAMES = {
     "pvalue": "p, two-sided",
     "pvalue_greater": "p, one-sided (greater)",
     "kappa_over_se": "kappa / standard error",
+    "statistic": "coefficient",
+    "percent_agreement": "percent agreement pa",
+    "chance_agreement": "chance agreement pe",
 }
 
 
@@ -72,12 +75,48 @@ def render() -> str:
                 f"| {value:.{digits}f} | {'yes' if ok else '**NO**'} |"
             )
         lines.append("")
+    several: list[str] = [
+        "## Several raters",
+        "",
+        "`wkappa.agreement`, `agreement_from_counts` and `krippendorff_alpha`; checked by "
+        "`tests/test_agreement_published.py`.",
+        "",
+    ]
+    for agreement in AGREEMENT_PRINTOUTS:
+        computed = compute_agreement(agreement)
+        options = ", ".join(_option(k, v) for k, v in agreement.options.items())
+        several += [
+            f"### {agreement.source}",
+            "",
+            f"{agreement.data}; `{agreement.call}({options})`. Source: {agreement.where}."
+            + (f" Note: {agreement.note}." if agreement.note else ""),
+            "",
+            "| quantity | published | wkappa | wkappa, rounded alike | match |",
+            "|---|---:|---:|---:|:---:|",
+        ]
+        for name, (published, tolerance) in agreement.values.items():
+            value = computed[name]
+            digits = _digits(tolerance) if name != "pvalue" else 10
+            ok = abs(value - published) <= tolerance
+            total += 1
+            shown = f"{published:.7g}" if name == "pvalue" else f"{published:.{digits}f}"
+            rounded = f"{value:.7g}" if name == "pvalue" else f"{value:.{digits}f}"
+            label = "p-value" if name == "pvalue" else NAMES[name]
+            several.append(
+                f"| {label} | {shown} | {value:.10g} | {rounded} | {'yes' if ok else '**NO**'} |"
+            )
+        several.append("")
     header = (
-        INTRO + f"{total} printed values from {len(PRINTOUTS)} printouts; each is checked by "
-        "`tests/test_inference.py::test_published_printouts` within half a unit of its last "
-        "printed digit."
+        INTRO + f"{total} printed values from {len(PRINTOUTS) + len(AGREEMENT_PRINTOUTS)} "
+        "printouts; each is checked by the test suite "
+        "(`tests/test_inference.py::test_published_printouts` for two raters) within half a "
+        "unit of its last printed digit."
     )
-    return header + "\n\n" + "\n".join(lines)
+    return header + "\n\n" + "\n".join(lines + several)
+
+
+def _option(name: str, value: object) -> str:
+    return f"{name}={value!r}"
 
 
 def main() -> None:
