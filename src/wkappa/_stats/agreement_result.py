@@ -78,6 +78,9 @@ class AgreementResult:
         N of the finite-population correction ``1 - n_items / N``.
     kappa0 : float
         The coefficient's value under H0 (default 0).
+    n_clusters : int or None
+        With ``agreement(..., cluster=ids)``: the number of clusters G the standard error is
+        robust over (the p-value and the interval then use t with G - 1 degrees of freedom).
     """
 
     statistic: float
@@ -100,14 +103,16 @@ class AgreementResult:
     _rows: np.ndarray | None = field(default=None, repr=False)
     _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
     kappa0: float = 0.0
+    n_clusters: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
 
     @property
     def degrees_of_freedom(self) -> int:
-        """``n_items - 1``: the t distribution of the p-value and the interval."""
-        return self.n_items - 1
+        """``n_items - 1`` (``n_clusters - 1`` with clusters): the t distribution of the
+        p-value and the interval."""
+        return self.n_items - 1 if self.n_clusters is None else self.n_clusters - 1
 
     def confidence_interval(
         self,
@@ -144,6 +149,12 @@ class AgreementResult:
         """
         level = check_confidence_level(confidence_level)
         how = check_interval_method(method)
+        if self.n_clusters is not None and how != "asymptotic":
+            raise WkappaError(
+                f"method={format_value(method)} resamples items, which ignores the "
+                f"{self.n_clusters} clusters. Hint: use method='asymptotic' (the "
+                "cluster-robust standard error)."
+            )
         df = self.degrees_of_freedom
         if how in ("asymptotic", "jackknife"):
             se = self.standard_error if how == "asymptotic" else self._jackknife_se()
@@ -278,6 +289,7 @@ class AgreementResult:
             "n_raters": self.n_raters,
             "n_ratings": self.n_ratings,
             "population_size": self.population_size,
+            **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
             "labels": [json_label(label) for label in self.labels],
             "weights": self.weights,
             "weight_matrix": self.weight_matrix.tolist(),
@@ -298,6 +310,11 @@ class AgreementResult:
             f"coefficient  (pa - pe) / (1 - pe) = {self.statistic:.6g}",
             f"standard error {self.standard_error:.6g} (Gwet's linearisation"
             + (
+                f", cluster-robust over {self.n_clusters} clusters"
+                if self.n_clusters is not None
+                else ""
+            )
+            + (
                 f", finite-population corrected for N = {self.population_size})"
                 if self.population_size
                 else ")"
@@ -317,7 +334,13 @@ class AgreementResult:
             f"percent_agreement={self.percent_agreement:.6g}, "
             f"chance_agreement={self.chance_agreement:.6g}, n_items={self.n_items}, "
             f"n_raters={self.n_raters}, n_ratings={self.n_ratings}, K={len(self.labels)}, "
-            f"weights={self.weights!r})"
+            f"weights={self.weights!r}"
+            + (
+                ""
+                if self.n_clusters is None
+                else f", cluster-robust over {self.n_clusters} clusters"
+            )
+            + ")"
         )
 
 

@@ -40,23 +40,26 @@ __all__ = [
 ]
 
 
-def read_groups(ids: Any, n: int, name: str) -> tuple[np.ndarray, tuple[Any, ...]]:
+def read_groups(
+    ids: Any, n: int, name: str, *, unit: str = "rating pair", like: str = "`y_true`"
+) -> tuple[np.ndarray, tuple[Any, ...]]:
     """Integer codes ``0..G-1`` of n group ids, and the G ids in sorted (or first-seen) order.
 
-    Raises a WkappaError naming ``name`` for a length other than n or a missing id.
+    Raises a WkappaError naming ``name`` for a length other than n or a missing id; ``unit``
+    (what has an id) and ``like`` (what ``ids`` must be as long as) word the message.
     """
     column = to_column(ids, name)
     values = column.values
     if values.ndim != 1 or len(values) != n:
         raise WkappaError(
-            f"`{name}` must have one id per rating pair: {n} pairs, got {len(values)} ids. "
-            f"Hint: pass `{name}` as a column of the same length as `y_true`."
+            f"`{name}` must have one id per {unit}: {n} {unit}s, got {len(values)} ids. "
+            f"Hint: pass `{name}` as a column of the same length as {like}."
         )
     if column.missing is not None and bool(column.missing.any()):
         first = int(np.flatnonzero(column.missing)[0])
         raise WkappaError(
-            f"`{name}` has a missing id (NaN/None) at position {first}. Hint: every pair needs "
-            f"its {name} id; drop those pairs or give them an id of their own."
+            f"`{name}` has a missing id (NaN/None) at position {first}. Hint: every {unit} needs "
+            f"its {name} id; drop those {unit}s or give them an id of their own."
         )
     if column.categories is not None:
         used, codes = np.unique(values.astype(np.int64), return_inverse=True)

@@ -48,6 +48,7 @@ from .agreement_build import (
 from .agreement_result import AgreementResult
 from .agreement_state import State
 from .inference import check_kappa0
+from .cluster_agreement import check_cluster_options, clustered_agreement
 
 __all__ = [
     "agreement",
@@ -72,6 +73,7 @@ def agreement(
     population_size: int | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
+    cluster: Any = None,
 ) -> AgreementResult:
     """Chance-corrected agreement of several raters (Fleiss, Conger, Gwet, Brennan-Prediger,
     Krippendorff, percent agreement), weighted, with missing ratings.
@@ -111,10 +113,15 @@ def agreement(
         Of the p-value of H0: coefficient = kappa0; irrCAC reports 'greater'.
     kappa0 : float, default 0
         The coefficient's value under H0 (a finite number below 1). The test is
-        ``(statistic - kappa0) / standard_error`` with t(n - 1), as irrCAC's at 0: Gwet's
+        ``(statistic - kappa0) / standard_error`` with t(n - 1) (t(G - 1) with ``cluster``), as irrCAC's at 0: Gwet's
         linearised variance is only known at the estimate, so unlike the two-rater test
         (which evaluates its standard error under H0) this one is a Wald test, dual to the
         asymptotic interval.
+    cluster : array-like of shape (n_items,), optional
+        The cluster of each item (row): items of one cluster (the lesions of one scan, the
+        prompts of one task) are not independent. The coefficient does not change; the
+        standard error becomes cluster-robust (see Notes). Any hashable ids, no missing
+        values, at least 2 clusters; not with ``population_size``.
 
     Returns
     -------
@@ -122,6 +129,13 @@ def agreement(
 
     Notes
     -----
+    **Clustered items.** With ``cluster``, Gwet's linearised terms ``x_i`` (centre ``c``)
+    are summed per cluster, ``U_g = sum_{i in g} (x_i - c)``, and the variance is
+    ``G / (G - 1) sum_g U_g² / n²`` over the n items and G clusters (the sandwich estimator;
+    with one item per cluster it is Gwet's variance itself). The p-value and the interval
+    ``statistic ± t_{G-1} standard_error`` use G - 1 degrees of freedom;
+    ``confidence_interval`` offers 'asymptotic' only (the other methods resample items).
+
     **Missing ratings** (as Gwet's irrCAC): items with no rating are dropped; items with a
     single rating count in the category prevalences ``pi_k = mean_i r_ik / r_i`` (and in n,
     the standard error's item count) but not in the observed agreement, which averages over
@@ -160,6 +174,19 @@ def agreement(
     zero, population, side = check_inference(zero_division, population_size, alternative)
     null = check_kappa0(kappa0)
     checked = check_agreement_weights(weights)
+    if cluster is not None:
+        check_cluster_options(cluster, population)
+        encoded = _encoded(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
+        if encoded is None:
+            return propagated_agreement(name, weights, side)
+        codes, categories = encoded
+        rows, multiplicity = distinct_rows(codes)
+        label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
+        result = result_from_rows(
+            name, label, matrix, rows, multiplicity, categories,
+            int(np.count_nonzero(codes >= 0)), zero, population, side, null,
+        )  # fmt: skip
+        return clustered_agreement(result, codes, cluster)
     read = rating_rows(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
     if read is None:
         return propagated_agreement(name, weights, side)

@@ -1,0 +1,168 @@
+"""agreement(..., cluster=ids): the cluster-robust linearised variance of several raters."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa._core import t_ppf
+from wkappa.exceptions import WkappaError
+
+COEFFICIENTS = ["fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent"]
+
+
+def _ratings(seed: int, n: int = 24, raters: int = 4, k: int = 3, missing: float = 0.1):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n)
+    ratings = np.where(
+        rng.random((n, raters)) < 0.6, truth[:, None], rng.integers(0, k, (n, raters))
+    ).astype(float)
+    ratings[rng.random((n, raters)) < missing] = np.nan
+    return ratings
+
+
+@pytest.mark.parametrize("coefficient", COEFFICIENTS)
+@pytest.mark.parametrize("weights", ["unweighted", "quadratic"])
+def test_one_item_per_cluster_is_gwets_variance(coefficient: str, weights: str) -> None:
+    # G = n: G/(G-1) sum U² / n² = sum (x - c)² / (n (n - 1)), Gwet's variance itself.
+    ratings = _ratings(1)
+    plain = wk.agreement(ratings, coefficient=coefficient, weights=weights)
+    ids = [f"item{i}" for i in range(len(ratings))]
+    clustered = wk.agreement(ratings, coefficient=coefficient, weights=weights, cluster=ids)
+    assert clustered.statistic == plain.statistic
+    assert clustered.standard_error == pytest.approx(plain.standard_error, rel=1e-12)
+    assert clustered.pvalue == pytest.approx(plain.pvalue, rel=1e-9)
+    assert clustered.n_clusters == plain.n_items
+    assert clustered.confidence_interval() == pytest.approx(plain.confidence_interval())
+
+
+def _fraction_terms(counts: list[list[int]], coefficient: str) -> list[Fraction]:
+    """Gwet's linearised terms, unweighted, complete data, in exact arithmetic:
+    ``x_i = (pa_i - pe)/(1 - pe) - 2 (1 - c)(pe_i - pe)/(1 - pe)``."""
+    n, k = len(counts), len(counts[0])
+    r = [sum(row) for row in counts]
+    pa_i = [
+        Fraction(sum(c * (c - 1) for c in row), r_i * (r_i - 1))
+        for row, r_i in zip(counts, r, strict=True)
+    ]
+    pi = [
+        sum(Fraction(row[j], r_i) for row, r_i in zip(counts, r, strict=True)) / n for j in range(k)
+    ]
+    pa = sum(pa_i) / n
+    if coefficient == "fleiss":
+        pe = sum(p * p for p in pi)
+        pe_i = [
+            sum(Fraction(row[j], r_i) * pi[j] for j in range(k))
+            for row, r_i in zip(counts, r, strict=True)
+        ]
+    else:  # Gwet's AC1
+        pe = sum(p * (1 - p) for p in pi) / (k - 1)
+        pe_i = [
+            sum(Fraction(row[j], r_i) * (1 - pi[j]) for j in range(k)) / (k - 1)
+            for row, r_i in zip(counts, r, strict=True)
+        ]
+    c = (pa - pe) / (1 - pe)
+    return [
+        (a - pe) / (1 - pe) - 2 * (1 - c) * (e - pe) / (1 - pe)
+        for a, e in zip(pa_i, pe_i, strict=True)
+    ]
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "gwet"])
+@pytest.mark.parametrize("seed", range(4))
+def test_cluster_variance_against_fractions(coefficient: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    ratings = _ratings(seed + 10, n=21, raters=3, k=3, missing=0.0)
+    ids = rng.integers(0, 6, len(ratings))
+    counts = [[int(np.sum(row == j)) for j in range(3)] for row in ratings]
+    terms = _fraction_terms(counts, coefficient)
+    n = len(terms)
+    centre = sum(terms) / n
+    groups = sorted(set(ids.tolist()))
+    totals = [sum(t - centre for t, g in zip(terms, ids, strict=True) if g == h) for h in groups]
+    g = len(groups)
+    exact = Fraction(g, g - 1) * sum(u * u for u in totals) / (n * n)
+    result = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
+    assert result.n_clusters == g
+    assert result.standard_error**2 == pytest.approx(float(exact), rel=1e-12)
+    # the point estimate is the plain one, and the t(G - 1) interval uses this SE
+    assert result.statistic == wk.agreement(ratings, coefficient=coefficient).statistic
+    half = t_ppf(0.975, g - 1) * result.standard_error
+    low, high = result.confidence_interval()
+    assert low == pytest.approx(result.statistic - half, rel=1e-12)
+    assert high == pytest.approx(min(1.0, result.statistic + half), rel=1e-12)
+
+
+@pytest.mark.parametrize("coefficient", COEFFICIENTS)
+def test_order_of_items_and_names_of_clusters_do_not_matter(coefficient: str) -> None:
+    ratings = _ratings(3, n=30)
+    ids = np.arange(30) // 3
+    first = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
+    order = np.random.default_rng(0).permutation(30)
+    names = np.array([f"c{i}" for i in ids])
+    second = wk.agreement(ratings[order], coefficient=coefficient, cluster=names[order])
+    assert second.statistic == pytest.approx(first.statistic, rel=1e-12)
+    assert second.standard_error == pytest.approx(first.standard_error, rel=1e-10)
+    assert first.n_clusters == 10
+    assert first.degrees_of_freedom == 9
+
+
+def test_identical_items_in_different_clusters_stay_apart() -> None:
+    # Two clusters of copies: the plain state merges equal rows, the clustered one must not.
+    ratings = np.array([[0, 0, 0], [1, 1, 0], [0, 0, 0], [1, 1, 0], [2, 2, 2], [2, 1, 2]])
+    a = wk.agreement(ratings, cluster=[0, 0, 1, 1, 2, 2])
+    b = wk.agreement(ratings, cluster=[0, 1, 0, 1, 2, 2])
+    assert a.statistic == b.statistic
+    assert a.standard_error != pytest.approx(b.standard_error)
+
+
+def test_reports_say_cluster_robust() -> None:
+    result = wk.agreement(_ratings(4), coefficient="gwet", cluster=np.arange(24) % 8)
+    assert "cluster-robust over 8 clusters" in repr(result)
+    assert "cluster-robust over 8 clusters" in result.explain()
+    assert "t(7)" in result.explain()
+    assert result.to_dict()["n_clusters"] == 8
+    assert "n_clusters" not in wk.agreement(_ratings(4)).to_dict()
+
+
+def test_all_missing_items_and_their_ids_are_ignored() -> None:
+    ratings = _ratings(5)
+    ids = np.arange(24) // 2
+    padded = np.vstack([ratings, np.full((2, 4), np.nan)])
+    first = wk.agreement(ratings, cluster=ids)
+    second = wk.agreement(padded, cluster=np.concatenate([ids, [99, 100]]))
+    assert second.standard_error == pytest.approx(first.standard_error, rel=1e-12)
+    assert second.n_clusters == first.n_clusters == 12
+
+
+@pytest.mark.parametrize(
+    ("cluster", "message"),
+    [
+        ([0, 1, 2], "one id per item: 24 items, got 3"),
+        ([0.0, math.nan] + [1.0] * 22, "missing id"),
+        (["a", None] + ["b"] * 22, "missing id"),
+        ([7] * 24, "at least 2 clusters"),
+    ],
+)
+def test_bad_cluster_ids(cluster: list, message: str) -> None:
+    with pytest.raises(WkappaError, match=message):
+        wk.agreement(_ratings(6), cluster=cluster)
+
+
+def test_refused_combinations() -> None:
+    ratings = _ratings(7)
+    with pytest.raises(WkappaError, match="population_size"):
+        wk.agreement(ratings, cluster=np.arange(24) % 4, population_size=100)
+    result = wk.agreement(ratings, cluster=np.arange(24) % 4)
+    for method in ("jackknife", "bootstrap", "bca"):
+        with pytest.raises(WkappaError, match="asymptotic"):
+            result.confidence_interval(method=method)
+
+
+def test_propagate_with_a_missing_rating() -> None:
+    result = wk.agreement(_ratings(8), cluster=np.arange(24) % 4, nan_policy="propagate")
+    assert math.isnan(result.statistic)
