@@ -166,3 +166,11 @@ def test_refused_combinations() -> None:
 def test_propagate_with_a_missing_rating() -> None:
     result = wk.agreement(_ratings(8), cluster=np.arange(24) % 4, nan_policy="propagate")
     assert math.isnan(result.statistic)
+
+
+def test_kappa0_with_clusters() -> None:
+    result = wk.agreement(_ratings(9), cluster=np.arange(24) % 6, kappa0=0.2)
+    t = (result.statistic - 0.2) / result.standard_error
+    from wkappa._core import t_sf
+
+    assert result.pvalue == pytest.approx(min(1.0, 2 * t_sf(abs(t), 5)), rel=1e-12)

@@ -47,8 +47,8 @@ from .agreement_build import (
 )
 from .agreement_result import AgreementResult
 from .agreement_state import State
-from .inference import check_kappa0
 from .cluster_agreement import check_cluster_options, clustered_agreement
+from .inference import check_kappa0
 
 __all__ = [
     "agreement",
@@ -113,7 +113,8 @@ def agreement(
         Of the p-value of H0: coefficient = kappa0; irrCAC reports 'greater'.
     kappa0 : float, default 0
         The coefficient's value under H0 (a finite number below 1). The test is
-        ``(statistic - kappa0) / standard_error`` with t(n - 1) (t(G - 1) with ``cluster``), as irrCAC's at 0: Gwet's
+        ``(statistic - kappa0) / standard_error`` with t(n - 1) (t(G - 1) with
+        ``cluster``), as irrCAC's at 0: Gwet's
         linearised variance is only known at the estimate, so unlike the two-rater test
         (which evaluates its standard error under H0) this one is a Wald test, dual to the
         asymptotic interval.
