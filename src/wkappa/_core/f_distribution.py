@@ -189,7 +189,23 @@ def _beta_lower(a: np.ndarray, b: np.ndarray, y: np.ndarray, y_c: np.ndarray) ->
     return out
 
 
+def _single(*values: object) -> tuple[float, ...] | None:
+    """The values as floats when each is a Python number or a one-element array, else None."""
+    out = []
+    for value in values:
+        if isinstance(value, (float, int)):
+            out.append(float(value))
+        elif isinstance(value, np.ndarray) and value.shape == (1,):
+            out.append(float(value[0]))
+        else:
+            return None
+    return tuple(out)
+
+
 def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.ndarray:
+    single = _single(x, d1, d2)
+    if single is not None and isinstance(x, np.ndarray):  # the (1,)-shaped common case
+        return np.array([_tail_scalar(single[0], single[1], single[2], upper)])
     x, d1, d2 = np.broadcast_arrays(
         np.asarray(x, dtype=np.float64),
         np.asarray(d1, dtype=np.float64),
@@ -354,6 +370,9 @@ def f_ppf(p: object, d1: object, d2: object) -> np.ndarray:
 
     Degrees of freedom may be non-integer (McGraw & Wong's approximate df) or ``inf``.
     """
+    single = _single(p, d1, d2)
+    if single is not None and isinstance(d1, np.ndarray):  # the (1,)-shaped common case
+        return np.array([_ppf_scalar(single[0], single[1], single[2])])
     p_a, d1_a, d2_a = np.broadcast_arrays(
         np.asarray(p, dtype=np.float64),
         np.asarray(d1, dtype=np.float64),

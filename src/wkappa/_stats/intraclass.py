@@ -533,6 +533,8 @@ def build_result(
     pvalue = _pvalue(f_stat, df1, df2, alternative)
 
     def get(values: np.ndarray) -> Any:
+        if not batched:
+            return float(values[0])
         return _scalar_or_array(np.array(values, dtype=np.float64), batched)
 
     msr = ms.ms_targets_oneway if form[0] == "1" else ms.ms_targets
