@@ -42,20 +42,6 @@ from .raters import pivot_long, rater_key, rater_rows
 __all__ += ["pivot_long", "rater_key", "rater_rows"]
 
 # The two-rater tables of a frame (moved out of wkappa.frames).
-from .pair_tables import (  # noqa: E402
-    apply_nan_policy,
-    core_columns,
-    engine_group_tables,
-    frame_table,
-    labels_for,
-    no_empty_table,
-)
+from .pair_tables import core_columns, engine_group_tables, frame_table, labels_for, no_empty_table  # noqa: E402  # noqa: E402
 
-__all__ += [
-    "apply_nan_policy",
-    "core_columns",
-    "engine_group_tables",
-    "frame_table",
-    "labels_for",
-    "no_empty_table",
-]
+__all__ += ["core_columns", "engine_group_tables", "frame_table", "labels_for", "no_empty_table"]

@@ -35,14 +35,7 @@ from .count import (
 from .grouped_tables import GroupTables
 from .groups import check_groups_table_size, group_ids
 
-__all__ = [
-    "apply_nan_policy",
-    "core_columns",
-    "engine_group_tables",
-    "frame_table",
-    "labels_for",
-    "no_empty_table",
-]
+__all__ = ["core_columns", "engine_group_tables", "frame_table", "labels_for", "no_empty_table"]
 
 
 def core_columns(data: FrameInput, *names: str | None) -> bool:
@@ -108,7 +101,7 @@ def frame_table(
         table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
         return table, encoded.labels
     counts = count_pairs(data, y_true, y_pred, sample_weight)
-    if not apply_nan_policy(counts, nan_policy, y_true, y_pred):
+    if not _apply_nan_policy(counts, nan_policy, y_true, y_pred):
         return None
     encoded_counts = encode_counts(
         counts,
@@ -126,7 +119,7 @@ def frame_table(
     return scatter_table(encoded_counts, counts.weight is None), encoded_counts.labels
 
 
-def apply_nan_policy(counts: PairCounts, nan_policy: NanPolicy, y_true: str, y_pred: str) -> bool:
+def _apply_nan_policy(counts: PairCounts, nan_policy: NanPolicy, y_true: str, y_pred: str) -> bool:
     """Raise for missing ratings under 'raise'; False if the result is nan ('propagate')."""
     mask = missing_mask(counts)
     if not mask.any():
