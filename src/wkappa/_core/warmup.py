@@ -131,7 +131,9 @@ def _compile_in_child(run: Callable[..., Any], args: tuple[Any, ...], both: bool
     import pickle
     import subprocess
 
-    if not sys.executable:
+    # An embedded interpreter (uWSGI, a frozen app) has no Python to start: the caller's
+    # thread compiles at its next call instead.
+    if not os.path.basename(sys.executable or "").lower().startswith("python"):
         return False
     try:
         modes = (True, False) if both else (None,)
