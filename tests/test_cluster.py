@@ -272,6 +272,10 @@ def test_integer_sample_weights_repeat_pairs_within_their_cluster() -> None:
         (["a", None, "b", "b", "c", "c"], "missing id"),
         ([7] * 6, "at least 2 clusters"),
         ("patient", "1-D array-like"),
+        (np.array(1), "`cluster`"),
+        (np.zeros((6, 2)), "`cluster`"),
+        ([{}] * 6, "`cluster`"),
+        ([[0], [0], [1], [1], [2], [2]], "`cluster`"),
     ],
 )
 def test_bad_cluster_ids(cluster: object, match: str) -> None:

@@ -329,6 +329,54 @@ def test_result_object() -> None:
         ({"marginals": [0.5, 0.5], "kappa1": 0.5, "n_raters": 3}, "simulation"),
         ({"table": [[0.5, 0.1], [0.1, 0.3]], "method": "goodness-of-fit"}, "shared"),
         ({"marginals": [0.5, 0.5], "kappa1": 0.5, "assurance": 0.9}, "lower_limit"),
+        # odd inputs: strings, nan, 0-d arrays, empty, ragged, degenerate populations
+        ({"marginals": [0.5, 0.5], "kappa1": "0.5"}, "`kappa1`"),
+        ({"marginals": [0.5, 0.5], "kappa1": float("nan")}, "`kappa1`"),
+        ({"marginals": [0.5, 0.5], "kappa1": np.array(0.5)}, "`kappa1`"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "power": float("nan")}, "`power`"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "alpha": -0.1}, "`alpha`"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "ci_width": "0.2"}, "`ci_width`"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "lower_limit": float("nan")}, "`lower_limit`"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "confidence_level": 95}, "confidence_level"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "n_raters": "3"}, "`n_raters`"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "coefficient": 3}, "`coefficient`"),
+        ({"marginals": "abc", "kappa1": 0.5}, "`marginals`"),
+        ({"marginals": [], "kappa1": 0.5}, "`marginals`"),
+        ({"marginals": np.array(0.5), "kappa1": 0.5}, "`marginals`"),
+        ({"marginals": [np.nan, 1.0], "kappa1": 0.5}, "`marginals`"),
+        ({"marginals": [-0.5, 1.5], "kappa1": 0.5}, "`marginals`"),
+        ({"marginals": [[0.5, 0.5], [0.2, 0.3, 0.5]], "kappa1": 0.5}, "`marginals`"),
+        ({"marginals": [1.0, 0.0], "kappa1": 0.5}, "one and the same category"),
+        ({"table": "x"}, "`table`"),
+        ({"table": np.array(3.0)}, "`table`"),
+        ({"table": []}, "`table`"),
+        ({"table": [[np.nan, 1], [1, 1]]}, "`table`"),
+        ({"table": [[5, 0], [0, 0]]}, "undefined"),
+        ({"table": [[5, 0], [0, 5]]}, "agrees perfectly"),
+        ({"marginals": [0.5, 0.5], "kappa1": 0.5, "weights": "cubic"}, "`weights`"),
+        (
+            {
+                "marginals": [0.5, 0.5],
+                "kappa1": 0.5,
+                "weights": "cubic",
+                "n_raters": 3,
+                "method": "goodness-of-fit",
+            },
+            "`weights`",
+        ),
+        (
+            {"marginals": [0.5, 0.5], "kappa1": 0.5, "method": "simulation", "rng": "a"},
+            "`rng`",
+        ),
+        (
+            {
+                "marginals": [0.5, 0.5],
+                "kappa1": 0.5,
+                "method": "simulation",
+                "n_simulations": "100",
+            },
+            "`n_simulations`",
+        ),
     ],
 )
 def test_bad_input(options: dict[str, object], match: str) -> None:
@@ -337,6 +385,6 @@ def test_bad_input(options: dict[str, object], match: str) -> None:
 
 
 def test_bad_n() -> None:
-    for bad in (1, 0, 2.5, "10", True):
+    for bad in (1, 0, 2.5, "10", True, float("nan"), np.array(10), None):
         with pytest.raises(WkappaError, match="`n`"):
             wk.kappa_power(bad, kappa1=0.5, marginals=[0.5, 0.5])  # type: ignore[arg-type]

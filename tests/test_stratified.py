@@ -177,6 +177,13 @@ def test_omit_drops_pairs_and_their_strata() -> None:
         ({"strata": [0, float("nan"), 1, 1]}, "missing id"),
         ({"strata": [0, 0, 1, 1], "nan_policy": "propagate"}, "nan_policy"),
         ({"strata": [0, 0, 1, 1], "weights": "quadratc"}, "weights"),
+        ({"strata": None}, "`strata`"),
+        ({"strata": "abcd"}, "`strata`"),
+        ({"strata": np.array(1)}, "`strata`"),
+        ({"strata": np.zeros((4, 2))}, "`strata`"),
+        ({"strata": [[1], [1], [2], [2]]}, "`strata`"),
+        ({"strata": [0, 0, 1, 1], "alternative": "up"}, "`alternative`"),
+        ({"strata": [0, 0, 1, 1], "sample_weight": [1, 1, 1]}, "`sample_weight`"),
     ],
 )
 def test_bad_input(kwargs: dict[str, object], match: str) -> None:
@@ -184,11 +191,40 @@ def test_bad_input(kwargs: dict[str, object], match: str) -> None:
         wk.stratified_kappa_test([0, 1, 2, 1], [0, 1, 1, 1], **kwargs)  # type: ignore[arg-type]
 
 
-def test_bad_tables_and_method() -> None:
-    with pytest.raises(WkappaError, match="S, K, K"):
-        wk.stratified_kappa_test_from_tables([[1, 2], [3, 4]])
-    with pytest.raises(WkappaError, match="one id per table"):
-        wk.stratified_kappa_test_from_tables([[[1, 2], [3, 4]]], strata=["a", "b"])
+def test_bad_input_lengths_and_empty() -> None:
+    with pytest.raises(WkappaError, match="same length"):
+        wk.stratified_kappa_test([0, 1, 2, 1], [0, 1, 1], strata=[0, 0, 1, 1])
+    with pytest.raises(WkappaError, match="empty"):
+        wk.stratified_kappa_test([], [], strata=[])
+    with pytest.raises(WkappaError, match="`y_true`"):
+        wk.stratified_kappa_test(np.array(1), np.array(1), strata=np.array(1))
+
+
+@pytest.mark.parametrize(
+    ("tables", "strata", "match"),
+    [
+        ([[1, 2], [3, 4]], None, "S, K, K"),
+        ("abc", None, "`tables`"),
+        (np.array(1), None, "`tables`"),
+        ([], None, "`tables`"),
+        (np.zeros((0, 2, 2)), None, "`tables`"),
+        ([[[1, 2], [3, 4]], [[1, 2, 3], [1, 2, 3], [1, 2, 3]]], None, "`tables`"),
+        (np.ones((2, 2, 3)), None, r"`tables\[0\]` must be a square"),
+        ([[[1, 2], [3, 4]], [[-1, 2], [3, 4]]], None, r"`tables\[1\]`"),
+        ([[[np.nan, 2], [3, 4]]], None, r"`tables\[0\]`"),
+        ([[[1, 2], [3, 4]]], ["a", "b"], "one id per table"),
+        ([[[1, 2], [3, 4]], [[1, 2], [3, 4]]], "ab", "`strata`"),
+        ([[[1, 2], [3, 4]], [[1, 2], [3, 4]]], 5, "`strata`"),
+        ([[[1, 2], [3, 4]], [[1, 2], [3, 4]]], np.array(1), "`strata`"),
+        ([[[1, 2], [3, 4]], [[1, 2], [3, 4]]], ["a", "a"], "each table once"),
+    ],
+)
+def test_bad_tables(tables: object, strata: object, match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        wk.stratified_kappa_test_from_tables(tables, strata=strata)  # type: ignore[arg-type]
+
+
+def test_bad_method() -> None:
     result = wk.stratified_kappa_test_from_tables([[[5, 2], [3, 4]], [[6, 1], [2, 5]]])
     with pytest.raises(WkappaError, match="asymptotic"):
         result.confidence_interval(method="score")  # type: ignore[arg-type]

@@ -246,6 +246,11 @@ def population_table(
     if kappa1 is None:
         raise WkappaError("`marginals=` needs `kappa1=`, the anticipated kappa (e.g. kappa1=0.7).")
     weights = weights_for(rows.size)
+    if math.isnan(table_kappa_value(np.outer(rows, cols), weights)):
+        raise WkappaError(
+            "`marginals` put every rating in one and the same category, where kappa is "
+            "undefined. Hint: give at least two categories a positive probability."
+        )
     return model_table(rows, cols, weights, kappa1), weights
 
 

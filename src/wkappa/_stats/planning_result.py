@@ -10,6 +10,7 @@ import numpy as np
 
 from .._core import (
     Alternative,
+    check_agreement_weights,
     check_alternative,
     check_choice,
     check_weights,
@@ -270,31 +271,25 @@ def build_design(
             "method='goodness-of-fit' plans for the common (Fleiss / Cohen) kappa; for "
             f"coefficient={coefficient!r} use method='simulation'."
         )
-    checked = check_weights(weights) if not several else weights
-    label = (
-        weights_name(checked)
-        if not several
-        else (weights if isinstance(weights, str) else "custom")
-    )
+    checked = check_agreement_weights(weights) if several else check_weights(weights)
+    label = checked if isinstance(checked, str) else weights_name(checked)
 
     def weights_for(k: int) -> np.ndarray:
-        if (
-            several
-            and isinstance(weights, str)
-            and weights
-            not in (
-                "quadratic",
-                "linear",
-                "unweighted",
-            )
-        ):
-            return weight_matrix("unweighted", k)  # the model's kappa is the same for any W
-        return weight_matrix(check_weights(weights), k)
+        if isinstance(checked, str) and checked not in ("quadratic", "linear", "unweighted"):
+            # Gwet's value-based weights: the common-kappa model's kappa is the same for any W
+            return weight_matrix("unweighted", k)
+        return weight_matrix(checked, k)
 
     p, matrix = population_table(table, marginals, anticipated, weights_for)
     kappa_value = table_kappa_value(p, matrix)
     if math.isnan(kappa_value):
         raise WkappaError("The anticipated table's kappa is undefined (one category only).")
+    if not kappa_value < 1.0:
+        raise WkappaError(
+            "The anticipated `table` agrees perfectly (kappa 1): every study would show "
+            "kappa 1. Hint: give `kappa1=` below 1 to move it, or a pilot table with its "
+            "disagreements."
+        )
     pi = None
     if several or method == "goodness-of-fit":
         rows, cols = p.sum(axis=1), p.sum(axis=0)

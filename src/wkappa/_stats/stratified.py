@@ -418,28 +418,41 @@ def stratified_kappa_test_from_tables(
     """
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
-    stack = np.asarray(tables)
-    if stack.ndim != 3:
+    try:
+        stack = np.asarray(tables)
+    except ValueError:  # ragged nested lists
+        stack = np.empty(0)
+    if stack.ndim != 3 or len(stack) == 0:
         raise WkappaError(
-            f"`tables` must be a stack of S tables of shape (S, K, K); got shape {stack.shape}."
+            "`tables` must be a non-empty stack of S tables of one shape (S, K, K); got "
+            f"{format_value(tables)}."
         )
-    checked = np.stack([check_table(table) for table in stack]) if len(stack) else stack
-    if len(checked) == 0:
-        raise WkappaError("`tables` is empty: give at least one stratum's table.")
+    checked = np.stack([check_table(table, f"tables[{h}]") for h, table in enumerate(stack)])
     check_table_size(checked.shape[-1])
     names = check_table_labels(labels, checked.shape[-1])
-    if strata is None:
-        ids: tuple[Any, ...] = tuple(range(len(checked)))
-    else:
-        ids = (
-            tuple(np.asarray(strata).tolist()) if isinstance(strata, np.ndarray) else tuple(strata)
-        )
-        if len(ids) != len(checked):
-            raise WkappaError(
-                f"`strata` has {len(ids)} ids but `tables` holds {len(checked)} tables. "
-                "Hint: give one id per table."
-            )
+    ids = tuple(range(len(checked))) if strata is None else _stratum_ids(strata, len(checked))
     return build_stratified(checked, checked_weights, names, ids, alternative)
+
+
+def _stratum_ids(strata: Any, n_tables: int) -> tuple[Any, ...]:
+    """The S distinct ids of ``strata=`` (a sequence or a 1-D array)."""
+    if isinstance(strata, (str, bytes)) or np.ndim(strata) != 1:
+        raise WkappaError(
+            f"`strata` must be a sequence of {n_tables} ids, one per table; got "
+            f"{format_value(strata)}."
+        )
+    ids = tuple(np.asarray(strata).tolist()) if isinstance(strata, np.ndarray) else tuple(strata)
+    if len(ids) != n_tables:
+        raise WkappaError(
+            f"`strata` has {len(ids)} ids but `tables` holds {n_tables} tables. "
+            "Hint: give one id per table."
+        )
+    if len(set(ids)) != len(ids):
+        raise WkappaError(
+            "`strata` must name each table once; got repeated ids. Hint: add the tables of "
+            "one stratum together first."
+        )
+    return ids
 
 
 def stratified_kappa_test(
