@@ -258,3 +258,20 @@ def test_demo_has_several_raters_and_explains_the_last_digit():
     assert "5. Several raters and an LLM judge" in out
     assert "wkappa.rater_vs_panel(panel, judge)" in out and "PABAK" in out
     assert "wkappa judge FILE" in out
+
+
+def test_pairwise_heatmap_scale_shows_small_differences():
+    import numpy as np
+
+    from wkappa._cli.report import heatmap_range
+
+    close = np.array([[1.0, 0.80, 0.87], [0.80, 1.0, 0.83], [0.87, 0.83, 1.0]])
+    assert heatmap_range(close) == pytest.approx((0.80, 0.90))
+    same = np.array([[1.0, 0.5], [0.5, 1.0]])
+    assert heatmap_range(same) == pytest.approx((0.45, 0.55))  # at least 0.1 wide
+    wide = np.array([[1.0, -0.3], [-0.3, 1.0]])
+    assert heatmap_range(np.where(np.eye(2) > 0, 1.0, [[0, 0.99], [0.99, 0]])) == pytest.approx(
+        (0.9, 1.0)
+    )
+    assert heatmap_range(wide) == pytest.approx((-0.35, -0.25))
+    assert heatmap_range(np.full((2, 2), np.nan)) == (-1.0, 1.0)

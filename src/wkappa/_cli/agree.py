@@ -12,9 +12,10 @@ from typing import Any
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS
 from .._frames import pivot_long
-from .._stats import BootstrapMethod, agreement_from_rows
+from .._stats import BootstrapMethod, agreement_from_rows, interpretation
 from ..exceptions import WkappaError
-from .tables import parse_labels, tidy_labels
+from .output import categories_line, format_number, format_pvalue
+from .tables import label_text, parse_labels, tidy_labels
 
 __all__ = ["add_agree_parser", "run_agree"]
 
@@ -180,6 +181,7 @@ def run_agree(args: argparse.Namespace) -> int:
             "coefficient", "statistic", "standard_error", "ci_low", "ci_high",
             "confidence_level", "pvalue", "alternative", "percent_agreement",
             "chance_agreement", "n_items", "n_raters", "n_ratings", "weights",
+            "n_categories", "labels",
         ]  # fmt: skip
         writer.writerow(fields)
         writer.writerow(
@@ -198,20 +200,25 @@ def run_agree(args: argparse.Namespace) -> int:
                 result.n_raters,
                 result.n_ratings,
                 result.weights,
+                len(result.labels),
+                "|".join(label_text(v) for v in result.labels),
             ]
         )
         print(buffer.getvalue(), end="")
     else:
+        # The output grammar of score / compare / judge (wkappa._cli.output).
+        band = interpretation(result.statistic)
         print(f"{args.file}: {result.name}, {result.weights} weights")
         print(f"  raters       {', '.join(map(str, raters))}")
+        print(f"  categories   {categories_line(result.labels)}")
         print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings)")
-        print(f"  statistic    {_num(result.statistic)}")
-        print(f"  std. error   {_num(result.standard_error)}")
-        print(
-            f"  {ci.confidence_level:.0%} CI       [{_num(ci.low)}, {_num(ci.high)}] ({ci.method})"
-        )
-        print(f"  p-value      {_num(result.pvalue)} ({result.alternative}, H0: 0)")
-        print(f"  pa / pe      {_num(result.percent_agreement)} / {_num(result.chance_agreement)}")
+        print(f"  statistic    {format_number(result.statistic)}  {band} (Landis & Koch)")
+        print(f"  std. error   {format_number(result.standard_error)}")
+        low, high = format_number(ci.low), format_number(ci.high)
+        print(f"  {ci.confidence_level:.0%} CI       [{low}, {high}] ({ci.method})")
+        print(f"  p-value      {format_pvalue(result.pvalue)} ({result.alternative}, H0: 0)")
+        pa, pe = format_number(result.percent_agreement), format_number(result.chance_agreement)
+        print(f"  pa / pe      {pa} / {pe}")
         if args.explain:
             print()
             print(result.explain())
