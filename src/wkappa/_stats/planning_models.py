@@ -15,6 +15,7 @@ import numpy as np
 
 from .._core import format_value, norm_cdf, norm_ppf
 from ..exceptions import WkappaError
+from .cluster import influence_table
 from .intervals import hypothesis_variances
 
 __all__ = [
@@ -64,14 +65,10 @@ def table_kappa_value(p: np.ndarray, weights: np.ndarray) -> float:
 
 
 def spread(p: np.ndarray, weights: np.ndarray) -> float:
-    """``n * Var(kappa)`` at the proportion table p (Fleiss-Cohen-Everitt, non-null)."""
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
-    w_row, w_col = weights @ cols, rows @ weights
-    d_e = float(rows @ w_row)
-    kappa = 1.0 - float((weights * p).sum()) / d_e
-    influence = weights - (1.0 - kappa) * (w_row[:, None] + w_col[None, :])
-    mean = float((p * influence).sum())
-    return float((p * (influence - mean) ** 2).sum()) / d_e / d_e
+    """``n * Var(kappa) = sum(p IF²)`` at the proportion table p (Fleiss-Cohen-Everitt,
+    non-null; the influence ``IF`` of :func:`influence_table`)."""
+    _, influence = influence_table(p, weights)
+    return float((p * influence**2).sum())
 
 
 def null_spread(p: np.ndarray, weights: np.ndarray, kappa0: float) -> float:

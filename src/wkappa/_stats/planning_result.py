@@ -19,7 +19,7 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError
-from .intervals import check_confidence_level, json_float
+from .intervals import check_confidence_level, json_float, readonly
 from .planning_models import (
     check_probability,
     model_table,
@@ -127,9 +127,8 @@ class KappaPlan:
 
     def __post_init__(self) -> None:
         for name in ("table", "weight_matrix"):
-            array = np.array(getattr(self, name), dtype=np.float64, copy=True)
-            array.setflags(write=False)
-            object.__setattr__(self, name, array)
+            array = np.asarray(getattr(self, name), dtype=np.float64)
+            object.__setattr__(self, name, readonly(array))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None)."""

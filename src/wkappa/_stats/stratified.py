@@ -34,7 +34,13 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .cluster import describe_groups, encode_grouped, group_tables
-from .intervals import ConfidenceInterval, check_confidence_level, json_float, json_label
+from .intervals import (
+    ConfidenceInterval,
+    check_confidence_level,
+    json_float,
+    json_label,
+    readonly,
+)
 from .results import KappaResult, check_table_labels, interpretation
 
 __all__ = [
@@ -165,9 +171,7 @@ class StratifiedKappaResult:
     weight_matrix: np.ndarray = field(repr=False)
 
     def __post_init__(self) -> None:
-        matrix = np.array(self.weight_matrix, copy=True)
-        matrix.setflags(write=False)
-        object.__setattr__(self, "weight_matrix", matrix)
+        object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
 
     def __getitem__(self, stratum: Any) -> KappaResult:
         """The result of one stratum, by its id."""
