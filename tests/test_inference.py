@@ -418,3 +418,25 @@ def test_bad_method_and_propagate() -> None:
         result.confidence_interval(method="wald")  # type: ignore[arg-type]
     with pytest.raises(WkappaError, match="propagate"):
         wk.kappa_test([0, 1], [1, 0], nan_policy="propagate")
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [(["x", None], [None, "y"]), ([1.0, math.nan], [math.nan, 2.0])],
+    ids=["strings", "numbers"],
+)
+def test_kappa_test_with_every_pair_omitted_is_nan_with_a_warning_at_the_caller(y_true, y_pred):
+    # nan_policy='omit' dropping every string pair left a (0, 0) table and kappa_test raised
+    # about `table`, a parameter the user never passed; wk.weighted_kappa and
+    # wkappa.frames.kappa_test answer nan with an UndefinedKappaWarning.
+    with pytest.warns(UndefinedKappaWarning) as record:
+        result = wk.kappa_test(y_true, y_pred, weights="unweighted", nan_policy="omit")
+    assert record[0].filename == __file__
+    assert math.isnan(result.statistic) and math.isnan(result.pvalue)
+    assert result.n == 0
+    low, high = result.confidence_interval()
+    assert math.isnan(low) and math.isnan(high)
+    with pytest.warns(UndefinedKappaWarning):
+        assert math.isnan(
+            wk.weighted_kappa(y_true, y_pred, weights="unweighted", nan_policy="omit")
+        )

@@ -367,6 +367,10 @@ def kappa_test(
     )
     counted = count_pairs(y_true, y_pred, request)
     assert counted.table is not None and counted.labels is not None
-    return build_result(
-        counted.table, checked_weights, tuple(counted.labels), alternative, null_value
-    )
+    table, names = counted.table, tuple(counted.labels)
+    if table.shape[0] == 0:
+        # nan_policy='omit' dropped every pair of string ratings, so no category is known:
+        # kappa is undefined (nan with an UndefinedKappaWarning), as for numeric ratings,
+        # wkappa.weighted_kappa and wkappa.frames.kappa_test.
+        table, names = np.zeros((1, 1), dtype=table.dtype), (0,)
+    return build_result(table, checked_weights, names, alternative, null_value)
