@@ -174,3 +174,21 @@ def test_kappa0_with_clusters() -> None:
     from wkappa._core import t_sf
 
     assert result.pvalue == pytest.approx(min(1.0, 2 * t_sf(abs(t), 5)), rel=1e-12)
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_krippendorff_alpha_with_clusters(level: str) -> None:
+    ratings = _ratings(11, n=30) + 1.0  # categories 1-3 (ratio needs positive values)
+    plain = wk.krippendorff_alpha(ratings, level=level)
+    one = wk.krippendorff_alpha(ratings, level=level, cluster=np.arange(30))
+    assert one.statistic == plain.statistic
+    assert one.standard_error == pytest.approx(plain.standard_error, rel=1e-12)
+    ids = np.arange(30) // 3
+    clustered = wk.krippendorff_alpha(ratings, level=level, cluster=ids)
+    assert clustered.statistic == plain.statistic
+    assert clustered.n_clusters == 10
+    if level == "interval":  # the same alpha as agreement(krippendorff, quadratic)
+        same = wk.agreement(ratings, coefficient="krippendorff", weights="quadratic", cluster=ids)
+        assert clustered.standard_error == pytest.approx(same.standard_error, rel=1e-10)
+    with pytest.raises(WkappaError, match="one id per item"):
+        wk.krippendorff_alpha(ratings, level=level, cluster=ids[:-1])

@@ -356,6 +356,7 @@ def krippendorff_alpha(
     population_size: int | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
+    cluster: Any = None,
 ) -> AgreementResult:
     """Krippendorff's alpha with his own metrics, and Gwet's standard error.
 
@@ -370,8 +371,9 @@ def krippendorff_alpha(
         category is used); interval ``(v_c - v_k)²``; ratio ``((v_c - v_k)/(v_c + v_k))²``
         on the category values ``v`` (numbers: the integer range or numeric ``labels``).
     labels, min_rating, max_rating, nan_policy, zero_division, population_size, alternative,
-    kappa0
-        As in :func:`~wkappa.agreement` (``kappa0``: alpha under H0).
+    kappa0, cluster
+        As in :func:`~wkappa.agreement` (``kappa0``: alpha under H0; ``cluster``: the
+        cluster of each unit, for a cluster-robust standard error).
 
     Returns
     -------
@@ -411,7 +413,19 @@ def krippendorff_alpha(
     policy = check_nan_policy(nan_policy)
     zero, population, side = check_inference(zero_division, population_size, alternative)
     null = check_kappa0(kappa0)
-    read = rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
+    codes = None
+    if cluster is not None:
+        check_cluster_options(cluster, population)
+        encoded = _encoded(ratings, labels, min_rating, max_rating, level != "nominal", policy)
+        if encoded is None:
+            return propagated_agreement("krippendorff", "unweighted", side)
+        codes = encoded[0]
+        distinct, counted = distinct_rows(codes)
+        read: CountedRows | None = CountedRows(
+            distinct, counted, encoded[1], int(np.count_nonzero(codes >= 0))
+        )
+    else:
+        read = rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
         return propagated_agreement("krippendorff", "unweighted", side)
     rows, multiplicity, categories, n_ratings = read
@@ -420,10 +434,11 @@ def krippendorff_alpha(
     pairable = patterns.sum(axis=1) >= 2
     matrix = krippendorff_metric(level, categories, counts[pairable] @ patterns[pairable])
     state = State(features(patterns, matrix), counts, patterns, rows, multiplicity)
-    return build_agreement(
+    result = build_agreement(
         "krippendorff", level, matrix, categories, state, rows.shape[1], n_ratings, zero,
         population, side, null,
     )  # fmt: skip
+    return result if codes is None else clustered_agreement(result, codes, cluster)
 
 
 def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[Any]:
