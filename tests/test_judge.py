@@ -18,6 +18,7 @@ import wkappa as wk
 from test_cli import run
 from wkappa import frames
 from wkappa._stats import base_rate_indices, specific_agreement
+from wkappa.exceptions import WkappaTypeError
 
 DATA = Path(__file__).parent / "data"
 LONG = DATA / "annotations_long.csv"
@@ -207,3 +208,12 @@ def test_the_how_to_shows_what_the_command_prints(tmp_path):
             assert (result.stdout + result.stderr).rstrip("\n") == shown.rstrip("\n"), command
             examples += 1
     assert examples == 2
+
+
+def test_python_entry_points_point_to_the_right_call():
+    df = pd.DataFrame({"a": [1, 2, 3], "b": [1, 2, 2], "judge": [1, 2, 3]})
+    with pytest.raises(WkappaTypeError, match=r"frames.weighted_kappa\(df, y_true='a'"):
+        frames.weighted_kappa(df, "a", "b")
+    with pytest.raises(WkappaTypeError, match=r"frames\.rater_vs_panel"):
+        wk.rater_vs_panel(df, "judge")
+    assert frames.weighted_kappa(df, y_true="a", y_pred="b") == wk.weighted_kappa(df.a, df.b)

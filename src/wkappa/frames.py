@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -52,7 +52,7 @@ from ._frames import (
     no_empty_table,
     result_frame,
 )
-from .exceptions import UndefinedKappaWarning, WkappaError
+from .exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
 if TYPE_CHECKING:
     from ._stats import Alternative, KappaResult
@@ -67,6 +67,39 @@ __all__ = [
 ]
 
 
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _names_as_keywords(function: _Function) -> _Function:
+    """Refuse column names given positionally (``frames.weighted_kappa(df, "a", "b")``) with
+    the call to write instead of Python's bare TypeError."""
+    import functools
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > 1:
+            shown = ", ".join(repr(a) for a in args[1:3])
+            raise WkappaTypeError(
+                f"frames.{function.__name__} takes the data frame and then keywords only; got "
+                f"{shown} as positional arguments. Hint: name them, e.g. "
+                f"frames.{function.__name__}(df, {_KEYWORD_HINT.get(function.__name__, '...')})."
+            )
+        return function(*args, **kwargs)
+
+    return cast(_Function, checked)
+
+
+_KEYWORD_HINT = {
+    "weighted_kappa": "y_true='a', y_pred='b'",
+    "confusion_table": "y_true='a', y_pred='b'",
+    "kappa_test": "y_true='a', y_pred='b'",
+    "kappa_by_group": "y_true='a', y_pred='b', by='group'",
+    "agreement": "raters=['a', 'b', 'c']",
+    "rater_vs_panel": "candidate='judge', raters=['a', 'b']",
+}
+
+
+@_names_as_keywords
 def weighted_kappa(
     df: Any,
     *,
@@ -157,6 +190,7 @@ def weighted_kappa(
     )
 
 
+@_names_as_keywords
 def confusion_table(
     df: Any,
     *,
@@ -202,6 +236,7 @@ def confusion_table(
     return counted[0]
 
 
+@_names_as_keywords
 def kappa_test(
     df: Any,
     *,
@@ -266,6 +301,7 @@ def kappa_test(
 # --------------------------------------------------------------------------- by group
 
 
+@_names_as_keywords
 def kappa_by_group(
     df: Any,
     *,
@@ -484,6 +520,7 @@ def _clustered_groups(
     return stats, list(members)
 
 
+@_names_as_keywords
 def agreement(
     df: Any,
     *,
@@ -569,6 +606,7 @@ def agreement(
     return results[None] if by is None else results
 
 
+@_names_as_keywords
 def rater_vs_panel(
     df: Any,
     *,

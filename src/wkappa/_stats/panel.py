@@ -20,7 +20,7 @@ from .._core import (
     rows_to_counts,
     warn_at_caller,
 )
-from ..exceptions import UndefinedKappaWarning, WkappaError
+from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from . import bootstrap
 from .agreement_diagnostics import pairwise
 from .intervals import (
@@ -135,6 +135,12 @@ class PanelComparison:
 
 
 def _combine(ratings: Any, candidate: Any) -> np.ndarray:
+    if isinstance(candidate, str) and hasattr(ratings, "columns"):
+        raise WkappaTypeError(
+            f"`candidate` is the string {candidate!r}: pass the candidate's ratings, or use "
+            f"wkappa.frames.rater_vs_panel(df, candidate={candidate!r}, raters=[...]) to name "
+            "data frame columns (item=, rater=, rating= for a long layout)."
+        )
     panel = np.asarray(ratings, dtype=object) if not isinstance(ratings, np.ndarray) else ratings
     if hasattr(ratings, "to_numpy"):
         panel = ratings.to_numpy()
