@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from typing import Any
 
@@ -156,36 +155,6 @@ def _make(args: argparse.Namespace) -> KappaPlan:
     )
 
 
-def _text(plan: KappaPlan) -> str:
-    test = (
-        f"H0: kappa = {plan.kappa0:g} ({plan.alternative}, alpha = {plan.alpha:g})"
-        if not math.isnan(plan.power)
-        else "no test (kappa1 = kappa0)"
-    )
-    who = "Cohen's kappa" if plan.coefficient is None else plan.coefficient
-    lines = [
-        f"Study plan ({plan.method}): n = {plan.n} items rated by {plan.n_raters} raters",
-        f"  anticipated kappa1 = {plan.kappa1:.4g} ({who}, {plan.weights} weights, "
-        f"K = {plan.table.shape[0]})",
-        f"  {test}: power {plan.power:.3f}"
-        + (f" (wanted {plan.target_power:g})" if plan.target_power is not None else ""),
-        f"  expected width of the {plan.confidence_level:.0%} interval: "
-        f"{plan.expected_width:.4g}"
-        + (f" (wanted <= {plan.ci_width:g})" if plan.ci_width is not None else ""),
-    ]
-    if plan.lower_limit is not None:
-        lines.append(
-            f"  P(lower limit > {plan.lower_limit:g}) = {plan.assurance:.3f}"
-            + (f" (wanted {plan.target_assurance:g})" if plan.goal == "lower_limit" else "")
-        )
-    if plan.method == "simulation":
-        lines.append(
-            f"  {plan.n_simulations:,} simulated studies per n; Monte Carlo SE of the power "
-            f"{plan.monte_carlo_error:.3f}"
-        )
-    return "\n".join(lines)
-
-
 def _plot(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
     import_optional("matplotlib", "plot")
     import matplotlib
@@ -238,5 +207,5 @@ def run_plan(args: argparse.Namespace) -> int:
         json.dump(plan.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(_text(plan))
+        print(plan.explain())
     return 0

@@ -97,6 +97,8 @@ class KappaPlan:
     ...                             weights="unweighted", alternative="less")
     >>> plan.n, round(plan.power, 3)  # R irr: N.cohen.kappa(0.5, 0.5, 0.7, 0.85) = 96
     (96, 0.801)
+    >>> print(plan.explain().splitlines()[0])
+    Study plan (asymptotic): n = 96 items rated by 2 raters
     """
 
     n: int
@@ -142,6 +144,42 @@ class KappaPlan:
             else:
                 out[name] = value
         return out
+
+    def explain(self) -> str:
+        """The plan in words: n, the test and its power, the interval's expected width.
+
+        Returns
+        -------
+        str
+            What ``wkappa plan`` prints.
+        """
+        test = (
+            f"H0: kappa = {self.kappa0:g} ({self.alternative}, alpha = {self.alpha:g})"
+            if not math.isnan(self.power)
+            else "no test (kappa1 = kappa0)"
+        )
+        who = "Cohen's kappa" if self.coefficient is None else self.coefficient
+        lines = [
+            f"Study plan ({self.method}): n = {self.n} items rated by {self.n_raters} raters",
+            f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {self.weights} weights, "
+            f"K = {self.table.shape[0]})",
+            f"  {test}: power {self.power:.3f}"
+            + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
+            f"  expected width of the {self.confidence_level:.0%} interval: "
+            f"{self.expected_width:.4g}"
+            + (f" (wanted <= {self.ci_width:g})" if self.ci_width is not None else ""),
+        ]
+        if self.lower_limit is not None:
+            lines.append(
+                f"  P(lower limit > {self.lower_limit:g}) = {self.assurance:.3f}"
+                + (f" (wanted {self.target_assurance:g})" if self.goal == "lower_limit" else "")
+            )
+        if self.method == "simulation":
+            lines.append(
+                f"  {self.n_simulations:,} simulated studies per n; Monte Carlo SE of the power "
+                f"{self.monte_carlo_error:.3f}"
+            )
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         if self.goal == "power":
