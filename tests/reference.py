@@ -108,3 +108,23 @@ def reference_qwk_pairs(
     if expected == 0:
         return None
     return 1 - observed / expected
+
+
+def reference_influence(
+    p: list[list[Fraction]], w: list[list[Fraction]]
+) -> tuple[Fraction, list[list[Fraction]]] | None:
+    """Kappa of an exact proportion table p under weights w and the influence of one pair in
+    each cell, ``IF_ij = -(h_ij - sum(p h)) / D_e`` with ``h_ij = W_ij - (1 - kappa)(w_i + v_j)``
+    (``sum(p IF²) / n`` is the Fleiss-Cohen-Everitt variance); None where kappa is undefined."""
+    k = len(p)
+    r = [sum(p[i]) for i in range(k)]
+    c = [sum(p[i][j] for i in range(k)) for j in range(k)]
+    wr = [sum(w[i][j] * c[j] for j in range(k)) for i in range(k)]
+    wc = [sum(r[i] * w[i][j] for i in range(k)) for j in range(k)]
+    d_e = sum(r[i] * wr[i] for i in range(k))
+    if d_e == 0:
+        return None
+    kappa = 1 - sum(w[i][j] * p[i][j] for i in range(k) for j in range(k)) / d_e
+    h = [[w[i][j] - (1 - kappa) * (wr[i] + wc[j]) for j in range(k)] for i in range(k)]
+    mean = sum(p[i][j] * h[i][j] for i in range(k) for j in range(k))
+    return kappa, [[-(h[i][j] - mean) / d_e for j in range(k)] for i in range(k)]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from budget import examples
-from reference import reference_weights
+from reference import reference_influence, reference_weights
 from wkappa._core import weight_matrix
 from wkappa._stats.cluster import (
     cluster_bootstrap_kappas,
@@ -35,19 +35,13 @@ def exact_cluster_variance(
     p = [[Fraction(0)] * k for _ in range(k)]
     for _, i, j in items:
         p[i][j] += Fraction(1, n)
-    r = [sum(p[i]) for i in range(k)]
-    c = [sum(p[i][j] for i in range(k)) for j in range(k)]
-    wr = [sum(w[i][j] * c[j] for j in range(k)) for i in range(k)]
-    wc = [sum(r[i] * w[i][j] for i in range(k)) for j in range(k)]
-    d_e = sum(r[i] * wr[i] for i in range(k))
-    if d_e == 0:
+    found = reference_influence(p, w)
+    if found is None:
         return None
-    kappa = 1 - sum(w[i][j] * p[i][j] for i in range(k) for j in range(k)) / d_e
-    h = [[w[i][j] - (1 - kappa) * (wr[i] + wc[j]) for j in range(k)] for i in range(k)]
-    mean = sum(p[i][j] * h[i][j] for i in range(k) for j in range(k))
+    kappa, influence = found
     totals: dict[int, Fraction] = {}
     for g, i, j in items:
-        totals[g] = totals.get(g, Fraction(0)) - (h[i][j] - mean) / d_e
+        totals[g] = totals.get(g, Fraction(0)) + influence[i][j]
     big_g = len(totals)
     assert sum(totals.values()) == 0
     variance = Fraction(big_g, big_g - 1) * sum(u * u for u in totals.values()) / (n * n)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import wkappa as wk
 from budget import examples
 from published import SAS_DRUGS_KAPPAS, SAS_DRUGS_STRATA, SAS_DRUGS_WHERE
-from reference import reference_weights
+from reference import reference_influence, reference_weights
 from wkappa._stats.stratified import chi2_sf
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
@@ -33,18 +33,12 @@ def exact_kappa_variance(table: list[list[int]], weights: str) -> tuple[Fraction
     if n == 0:
         return None
     p = [[Fraction(table[i][j], n) for j in range(k)] for i in range(k)]
-    r = [sum(p[i]) for i in range(k)]
-    c = [sum(p[i][j] for i in range(k)) for j in range(k)]
-    wr = [sum(w[i][j] * c[j] for j in range(k)) for i in range(k)]
-    wc = [sum(r[i] * w[i][j] for i in range(k)) for j in range(k)]
-    d_e = sum(r[i] * wr[i] for i in range(k))
-    if d_e == 0:
+    found = reference_influence(p, w)
+    if found is None:
         return None
-    kappa = 1 - sum(w[i][j] * p[i][j] for i in range(k) for j in range(k)) / d_e
-    h = [[w[i][j] - (1 - kappa) * (wr[i] + wc[j]) for j in range(k)] for i in range(k)]
-    mean = sum(p[i][j] * h[i][j] for i in range(k) for j in range(k))
-    spread = sum(p[i][j] * (h[i][j] - mean) ** 2 for i in range(k) for j in range(k))
-    return kappa, spread / (d_e * d_e * n)
+    kappa, influence = found
+    spread = sum(p[i][j] * influence[i][j] ** 2 for i in range(k) for j in range(k))
+    return kappa, spread / n
 
 
 def test_sas_drugs_example_per_stratum() -> None:
