@@ -218,6 +218,14 @@ def test_bad_tables(tables: object, strata: object, match: str) -> None:
         wk.stratified_kappa_test_from_tables(tables, strata=strata)  # type: ignore[arg-type]
 
 
+def test_unknown_stratum_is_a_key_error_naming_the_strata() -> None:
+    result = wk.stratified_kappa_test_from_tables(
+        [[[5, 2], [3, 4]], [[6, 1], [2, 5]]], strata=["a", "b"]
+    )
+    with pytest.raises(KeyError, match="the strata are 'a', 'b'"):
+        result["zz"]
+
+
 def test_bad_method() -> None:
     result = wk.stratified_kappa_test_from_tables([[[5, 2], [3, 4]], [[6, 1], [2, 5]]])
     with pytest.raises(WkappaError, match="asymptotic"):

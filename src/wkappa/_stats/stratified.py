@@ -178,7 +178,10 @@ class StratifiedKappaResult:
         for name, result in zip(self.strata, self.results, strict=True):
             if name == stratum:
                 return result
-        raise KeyError(stratum)
+        raise KeyError(
+            f"{format_value(stratum)} is not a stratum; the strata are "
+            f"{describe_groups(self.strata)}."
+        )
 
     @property
     def interpretation(self) -> str:
