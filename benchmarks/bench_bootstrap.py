@@ -135,7 +135,7 @@ def main() -> int:
     print(f"goal: paired test <= 1 s: {whole:.3f} s -> {'PASS' if ok_paired else 'FAIL'}")
     example = wk.paired_kappa_test(truth, a, b, n_resamples=B, rng=0)
     print(
-        f"(difference {example.difference:.5f}, CI {tuple(example.confidence_interval)}, "
+        f"(difference {example.difference:.5f}, CI {tuple(example.confidence_interval())}, "
         f"p = {example.pvalue:.4g})"
     )
     return 0 if (ok_time and ok_speed and ok_paired) else 1

@@ -615,7 +615,7 @@ def run_paired(replications: int, resamples: int, quick: bool) -> list[dict[str,
                                     warnings.simplefilter("ignore")
                                     api = wk.paired_kappa_test_from_table(
                                         counts, weights=weights, n_resamples=resamples, rng=index
-                                    ).confidence_interval
+                                    ).confidence_interval()
                                 level = expanded_level(LEVEL, n)
                                 low, high = _bootstrap.percentile_interval(diffs, level)
                                 assert np.allclose([api.low, api.high], [low, high]), (k, n)

@@ -41,9 +41,9 @@ def test_same_seed_same_result() -> None:
     first = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=11)
     again = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=11)
     other = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=12)
-    assert first.confidence_interval == again.confidence_interval
+    assert first.confidence_interval() == again.confidence_interval()
     assert first.pvalue == again.pvalue
-    assert first.confidence_interval != other.confidence_interval
+    assert first.confidence_interval() != other.confidence_interval()
 
 
 def test_matches_a_naive_paired_bootstrap_of_items() -> None:
@@ -57,8 +57,8 @@ def test_matches_a_naive_paired_bootstrap_of_items() -> None:
             truth[pick], b[pick], labels=range(5)
         )
     low, high = np.quantile(naive, [0.025, 0.975])
-    assert result.confidence_interval.low == pytest.approx(low, abs=0.012)
-    assert result.confidence_interval.high == pytest.approx(high, abs=0.012)
+    assert result.confidence_interval().low == pytest.approx(low, abs=0.012)
+    assert result.confidence_interval().high == pytest.approx(high, abs=0.012)
 
 
 def test_pvalue_and_interval_are_dual() -> None:
@@ -73,7 +73,7 @@ def test_pvalue_and_interval_are_dual() -> None:
             )
             if abs(result.pvalue - alpha) < 0.01:
                 continue
-            low, high = result.confidence_interval
+            low, high = result.confidence_interval()
             assert (low <= 0 <= high) == (result.pvalue >= alpha), (seed, alpha, result)
             checked += 1
     assert checked >= 20
@@ -90,7 +90,7 @@ def test_identical_predictions() -> None:
     truth, a, _ = _data()
     result = wk.paired_kappa_test(truth, a, a, n_resamples=499, rng=0)
     assert result.difference == 0.0
-    assert tuple(result.confidence_interval) == (0.0, 0.0)
+    assert tuple(result.confidence_interval()) == (0.0, 0.0)
     assert result.pvalue == 1.0
 
 
@@ -99,12 +99,12 @@ def test_clear_difference_is_significant_and_interval_monotone() -> None:
     previous = None
     for level in (0.8, 0.9, 0.95, 0.99):
         result = wk.paired_kappa_test(truth, a, b, confidence_level=level, rng=4)
-        low, high = result.confidence_interval
+        low, high = result.confidence_interval()
         assert low < result.difference < high
         if previous is not None:
             assert low <= previous[0] and high >= previous[1]
         previous = (low, high)
-    assert result.pvalue < 0.001 and result.confidence_interval.low > 0
+    assert result.pvalue < 0.001 and result.confidence_interval().low > 0
 
 
 def test_category_ranges_are_united() -> None:
@@ -125,7 +125,7 @@ def test_string_labels_and_to_dict() -> None:
     assert repr(result).startswith("PairedKappaResult(statistic_a=")
     data = result.to_dict()
     assert data["labels"] == ["lo", "mid", "hi"]
-    assert data["confidence_interval"]["n_undefined"] == result.confidence_interval.n_undefined
+    assert data["confidence_interval"]["n_undefined"] == result.confidence_interval().n_undefined
 
 
 def test_undefined_kappa_gives_nan() -> None:
@@ -171,7 +171,7 @@ def _same(first: wk.PairedKappaResult, second: wk.PairedKappaResult) -> None:
     assert first.to_dict() == second.to_dict()
     assert first.statistic_a == second.statistic_a
     assert first.statistic_b == second.statistic_b
-    assert first.confidence_interval == second.confidence_interval
+    assert first.confidence_interval() == second.confidence_interval()
     assert first.pvalue == second.pvalue and first.n == second.n
 
 
@@ -266,8 +266,8 @@ def test_from_table_weighted_counts_are_frequency_weights() -> None:
     halves = wk.paired_kappa_test_from_table(cube / 2.0, n_resamples=999, rng=3)
     assert halves.difference == pytest.approx(direct.difference)
     assert halves.n == 200.0
-    width = direct.confidence_interval.high - direct.confidence_interval.low
-    assert halves.confidence_interval.high - halves.confidence_interval.low > 1.2 * width
+    width = direct.confidence_interval().high - direct.confidence_interval().low
+    assert halves.confidence_interval().high - halves.confidence_interval().low > 1.2 * width
 
 
 def test_from_table_of_zeros_is_undefined() -> None:
@@ -304,3 +304,20 @@ def test_from_table_rejects_bad_options() -> None:
     for kwargs in ({"n_resamples": 0}, {"confidence_level": 1.5}, {"weights": np.ones((2, 2))}):
         with pytest.raises(WkappaError):
             wk.paired_kappa_test_from_table(cube, **kwargs)  # type: ignore[arg-type]
+
+
+def test_confidence_interval_is_a_method_taking_a_level():
+    # As PanelComparison.confidence_interval(): one set of replicates, any level; the default
+    # is the level given to paired_kappa_test.
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 4, 80)
+    a = np.where(rng.random(80) < 0.8, truth, rng.integers(0, 4, 80))
+    b = np.where(rng.random(80) < 0.6, truth, rng.integers(0, 4, 80))
+    result = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0, confidence_level=0.9)
+    default = result.confidence_interval()
+    assert default.confidence_level == 0.9 and default == result.confidence_interval(0.9)
+    wide, narrow = result.confidence_interval(0.99), result.confidence_interval(0.5)
+    assert wide.low <= default.low <= narrow.low <= narrow.high <= default.high <= wide.high
+    assert wide.n_resamples == 999 and wide.method == "expanded-percentile"
+    with pytest.raises(WkappaError, match="confidence_level"):
+        result.confidence_interval(1.5)

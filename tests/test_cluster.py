@@ -295,14 +295,16 @@ def test_paired_kappa_test_with_clusters() -> None:
     again = wk.paired_kappa_test(a, b, c, n_resamples=2000, rng=1, cluster=patient)
     assert again.to_dict() == clustered.to_dict() and clustered.to_dict()["n_clusters"] == 60
     assert "cluster bootstrap over 60 clusters" in repr(clustered)
-    low, high = clustered.confidence_interval
+    low, high = clustered.confidence_interval()
     assert low < clustered.difference < high
     # One item per cluster: the same bootstrap distribution as resampling items.
     single = wk.paired_kappa_test(a, b, c, n_resamples=4000, rng=5, cluster=np.arange(a.size))
     items = wk.paired_kappa_test(a, b, c, n_resamples=4000, rng=6)
-    assert single.confidence_interval.low == pytest.approx(items.confidence_interval.low, abs=0.02)
-    assert single.confidence_interval.high == pytest.approx(
-        items.confidence_interval.high, abs=0.02
+    assert single.confidence_interval().low == pytest.approx(
+        items.confidence_interval().low, abs=0.02
+    )
+    assert single.confidence_interval().high == pytest.approx(
+        items.confidence_interval().high, abs=0.02
     )
     with pytest.raises(WkappaError, match="at least 2 clusters"):
         wk.paired_kappa_test(a, b, c, cluster=np.zeros(a.size))

@@ -80,7 +80,7 @@ def test_coverage_of_the_paired_difference() -> None:
         result = wk.paired_kappa_test(
             truth, a, b, labels=range(K), n_resamples=N_RESAMPLES, rng=seed
         )
-        low, high = result.confidence_interval
+        low, high = result.confidence_interval()
         covered += low <= true_difference <= high
     assert 0.93 <= covered / N_DATASETS <= 0.97, covered
 

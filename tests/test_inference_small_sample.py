@@ -358,7 +358,7 @@ def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
     replicates = _bootstrap.draw(cells, 999, np.random.default_rng(5))
     t, pa, pb = coords
     diffs = cell_kappas(replicates, t, pa, matrix) - cell_kappas(replicates, t, pb, matrix)
-    ci = result.confidence_interval
+    ci = result.confidence_interval()
     assert ci.method == "expanded-percentile"
     assert (ci.low, ci.high) == _bootstrap.percentile_interval(diffs, expanded_level(0.95, 40))
     plain = _bootstrap.percentile_interval(diffs, 0.95)

@@ -281,7 +281,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         }
         print(to_json(document))
         return 0
-    ci = result.confidence_interval
+    ci = result.confidence_interval()
     from .._stats import expanded_pvalue
 
     floor = expanded_pvalue(2.0 / (args.bootstrap + 1), result.n)

@@ -25,19 +25,15 @@ from .._core import (
     kappa_from_table,
     kappas,
     needs_order,
-    norm_cdf,
-    norm_ppf,
-    t_ppf,
-    t_sf,
     weight_matrix,
     weights_name,
 )
 from ..exceptions import WkappaError
 from . import bootstrap
+from .bootstrap import expanded_level, expanded_pvalue
 from .cluster import read_groups
 from .intervals import check_resamples, make_rng
 from .results import (
-    ConfidenceInterval,
     PairedKappaResult,
     check_confidence_level,
     check_table_labels,
@@ -128,38 +124,6 @@ def paired_pvalue(differences: np.ndarray) -> float:
     return min(1.0, 2.0 * min(below, above) / (b + 1))
 
 
-def _stretch(n: float) -> float:
-    return math.sqrt(n / (n - 1.0))
-
-
-def expanded_level(confidence_level: float, n: float) -> float:
-    """The level of the percentile interval that gives the expanded percentile interval.
-
-    Hesterberg (2015, "What teachers should know about the bootstrap: resampling in the
-    undergraduate statistics curriculum", The American Statistician 69(4): 371-386): the
-    percentile interval is too narrow in small samples
-    by about ``sqrt((n - 1) / n)`` and by using normal instead of t quantiles; the expanded
-    interval takes the bootstrap quantiles at ``Phi(± sqrt(n / (n - 1)) t_{n-1,(1+gamma)/2})``
-    instead of ``(1 ± gamma) / 2``. The level returned is ``2 Phi(...) - 1``; it tends to
-    ``confidence_level`` as n grows. For ``n <= 1`` the level is unchanged.
-    """
-    if not n > 1.0:
-        return confidence_level
-    stretched = _stretch(n) * t_ppf(0.5 + confidence_level / 2.0, n - 1.0)
-    return 2.0 * norm_cdf(stretched) - 1.0
-
-
-def expanded_pvalue(percentile_pvalue: float, n: float) -> float:
-    """The p-value dual to the expanded percentile interval: the smallest alpha whose level
-    ``1 - alpha`` expanded interval excludes 0, given the percentile one
-    (:func:`paired_pvalue`): ``alpha = 2 P(T_{n-1} > Phi^-1(1 - p / 2) / sqrt(n / (n - 1)))``.
-    """
-    if not n > 1.0 or percentile_pvalue >= 1.0:
-        return percentile_pvalue
-    deviate = norm_ppf(1.0 - percentile_pvalue / 2.0) / _stretch(n)
-    return min(1.0, 2.0 * t_sf(deviate, n - 1.0))
-
-
 def paired_kappa_test(
     y_true: npt.ArrayLike,
     y_pred_a: npt.ArrayLike,
@@ -188,7 +152,7 @@ def paired_kappa_test(
     n_resamples : int, default 9999
         Bootstrap replicates B.
     confidence_level : float, default 0.95
-        Level of the (expanded percentile) interval of the difference.
+        Default level of the result's :meth:`~wkappa.PairedKappaResult.confidence_interval`.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
         result.
@@ -219,7 +183,7 @@ def paired_kappa_test(
     grows. The p-value inverts the expanded interval (``paired_pvalue`` and
     ``expanded_pvalue`` in this module): 0 lies outside the level ``1 - alpha`` interval
     about when ``pvalue < alpha``. Replicates where either kappa is undefined are dropped and
-    counted in ``confidence_interval.n_undefined`` (a warning above 1%).
+    counted in ``confidence_interval().n_undefined`` (a warning above 1%).
 
     Examples
     --------
@@ -232,7 +196,7 @@ def paired_kappa_test(
     >>> result = wk.paired_kappa_test(truth, good, noisy, n_resamples=2000, rng=1)
     >>> round(result.difference, 3), result.pvalue < 0.002
     (0.192, True)
-    >>> low, high = result.confidence_interval
+    >>> low, high = result.confidence_interval()
     >>> bool(0 < low < result.difference < high)
     True
     """
@@ -284,14 +248,22 @@ def _clustered_paired_test(
     difference = statistic_a - statistic_b
     n = int(table_a.sum())
     labels, name = tuple(first.labels), weights_name(checked)
-    common = (level, "expanded-percentile", n_resamples)
     if math.isnan(difference):
         warn_undefined(
             "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
         )
-        interval = ConfidenceInterval(math.nan, math.nan, *common, n_resamples)
         return PairedKappaResult(
-            statistic_a, statistic_b, difference, interval, math.nan, n, labels, name, n_clusters
+            statistic_a,
+            statistic_b,
+            difference,
+            math.nan,
+            n,
+            labels,
+            name,
+            level,
+            n_resamples,
+            np.full(n_resamples, math.nan),
+            n_clusters,
         )
     generator = make_rng(rng)
     probabilities = np.full(n_clusters, 1.0 / n_clusters)
@@ -302,21 +274,22 @@ def _clustered_paired_test(
             kappa_a = kappas((draws @ flat_a).reshape(chunk, k, k), matrix)
             kappa_b = kappas((draws @ flat_b).reshape(chunk, k, k), matrix)
         parts.append(np.asarray(kappa_a, dtype=np.float64) - np.asarray(kappa_b, dtype=np.float64))
-    differences, dropped = bootstrap.drop_undefined(np.concatenate(parts))
-    if differences.size == 0:
-        low = high = pvalue = math.nan
-    else:
-        low, high = bootstrap.percentile_interval(differences, expanded_level(level, n_clusters))
-        pvalue = expanded_pvalue(paired_pvalue(differences), n_clusters)
+    replicates = np.concatenate(parts)
+    differences, _ = bootstrap.drop_undefined(replicates)
+    pvalue = (
+        expanded_pvalue(paired_pvalue(differences), n_clusters) if differences.size else math.nan
+    )
     return PairedKappaResult(
         statistic_a=statistic_a,
         statistic_b=statistic_b,
         difference=difference,
-        confidence_interval=ConfidenceInterval(low, high, *common, dropped),
         pvalue=pvalue,
         n=n,
         labels=labels,
         weights=name,
+        confidence_level=level,
+        n_resamples=n_resamples,
+        _differences=replicates,
         n_clusters=n_clusters,
     )
 
@@ -351,7 +324,7 @@ def paired_kappa_test_from_table(
     n_resamples : int, default 9999
         Bootstrap replicates B.
     confidence_level : float, default 0.95
-        Level of the (expanded percentile) interval of the difference.
+        Default level of the result's :meth:`~wkappa.PairedKappaResult.confidence_interval`.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
         result.
@@ -377,7 +350,7 @@ def paired_kappa_test_from_table(
     replicate is one multinomial draw of n items over the m <= K³ non-empty cells of
     ``table``, giving both kappas of the same resampled items; the cost is O(B m K), whatever
     n is. Replicates where either kappa is undefined are dropped and counted in
-    ``confidence_interval.n_undefined``. The interval and the p-value are those of
+    ``confidence_interval().n_undefined``. The interval and the p-value are those of
     :func:`paired_kappa_test`.
 
     Examples
@@ -462,14 +435,21 @@ def _paired_test(
     difference = statistic_a - statistic_b
     n: int | float = int(cells.counts.sum()) if integral else float(cells.counts.sum())
     name = weights_name(checked)
-    common = (level, "expanded-percentile", n_resamples)
     if math.isnan(difference):
         warn_undefined(
             "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
         )
-        interval = ConfidenceInterval(math.nan, math.nan, *common, n_resamples)
         return PairedKappaResult(
-            statistic_a, statistic_b, difference, interval, math.nan, n, labels, name
+            statistic_a,
+            statistic_b,
+            difference,
+            math.nan,
+            n,
+            labels,
+            name,
+            level,
+            n_resamples,
+            np.full(n_resamples, math.nan),
         )
     generator = make_rng(rng)
     parts = []
@@ -479,19 +459,18 @@ def _paired_test(
             cell_kappas(replicates, truth, pred_a, matrix)
             - cell_kappas(replicates, truth, pred_b, matrix)
         )
-    differences, dropped = bootstrap.drop_undefined(np.concatenate(parts))
-    if differences.size == 0:
-        low = high = pvalue = math.nan
-    else:
-        low, high = bootstrap.percentile_interval(differences, expanded_level(level, n))
-        pvalue = expanded_pvalue(paired_pvalue(differences), n)
+    replicates = np.concatenate(parts)
+    differences, _ = bootstrap.drop_undefined(replicates)
+    pvalue = expanded_pvalue(paired_pvalue(differences), n) if differences.size else math.nan
     return PairedKappaResult(
         statistic_a=statistic_a,
         statistic_b=statistic_b,
         difference=difference,
-        confidence_interval=ConfidenceInterval(low, high, *common, dropped),
         pvalue=pvalue,
         n=n,
         labels=labels,
         weights=name,
+        confidence_level=level,
+        n_resamples=n_resamples,
+        _differences=replicates,
     )

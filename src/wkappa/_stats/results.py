@@ -419,9 +419,6 @@ class PairedKappaResult:
         Kappa of prediction A and of prediction B against the truth.
     difference : float
         ``statistic_a - statistic_b``.
-    confidence_interval : ConfidenceInterval
-        Paired bootstrap interval for the difference: the expanded percentile interval of
-        Hesterberg (2015), ``method='expanded-percentile'``.
     pvalue : float
         Two-sided bootstrap p-value of H0: equal kappas (see Notes of
         :func:`~wkappa.paired_kappa_test`).
@@ -431,6 +428,11 @@ class PairedKappaResult:
         The K categories.
     weights : str
         Weight name ('custom' for a matrix).
+    confidence_level : float
+        The level :meth:`confidence_interval` uses by default (``confidence_level`` of
+        :func:`~wkappa.paired_kappa_test`).
+    n_resamples : int
+        Bootstrap replicates drawn.
     n_clusters : int or None
         With ``cluster=``: the number of clusters G the bootstrap resampled (None otherwise).
 
@@ -441,22 +443,68 @@ class PairedKappaResult:
     >>> a = [0, 1, 2, 3, 3] * 20
     >>> b = [1, 1, 2, 2, 4] * 20
     >>> result = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
-    >>> result.difference > 0, result.confidence_interval.n_resamples
+    >>> result.difference > 0, result.confidence_interval().n_resamples
     (True, 999)
     """
 
     statistic_a: float
     statistic_b: float
     difference: float
-    confidence_interval: ConfidenceInterval
     pvalue: float
     n: int | float
     labels: tuple[Any, ...]
     weights: str
+    confidence_level: float
+    n_resamples: int
+    _differences: np.ndarray = field(repr=False)
     n_clusters: int | None = None
 
+    def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
+        """The paired bootstrap interval of the difference: the expanded percentile interval.
+
+        The bootstrap differences' quantiles at
+        ``Phi(± sqrt(n / (n - 1)) t_{n-1,(1+level)/2})`` (Hesterberg 2015; n is the number of
+        items, or of clusters with ``cluster=``; the plain percentile interval undercovers at
+        small n), ``method='expanded-percentile'``. Replicates where either kappa is undefined
+        are dropped and counted in ``n_undefined``. ``pvalue`` is this interval inverted.
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Defaults to the level given to :func:`~wkappa.paired_kappa_test` (0.95).
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> truth = [0, 1, 2, 3, 4] * 20
+        >>> a = [0, 1, 2, 3, 3] * 20
+        >>> b = [1, 1, 2, 2, 4] * 20
+        >>> result = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
+        >>> wide, narrow = result.confidence_interval(), result.confidence_interval(0.5)
+        >>> bool(wide.low <= narrow.low <= narrow.high <= wide.high)
+        True
+        """
+        level = check_confidence_level(
+            self.confidence_level if confidence_level is None else confidence_level
+        )
+        defined = self._differences[~np.isnan(self._differences)]
+        dropped = self._differences.size - defined.size
+        if defined.size == 0 or math.isnan(self.difference):
+            low = high = math.nan
+        else:
+            n = self.n if self.n_clusters is None else self.n_clusters
+            expanded = bootstrap.expanded_level(level, n)
+            low, high = bootstrap.percentile_interval(defined, expanded)
+        return ConfidenceInterval(
+            low, high, level, "expanded-percentile", self.n_resamples, dropped
+        )
+
     def __repr__(self) -> str:
-        ci = self.confidence_interval
+        ci = self.confidence_interval()
         return (
             f"PairedKappaResult(statistic_a={self.statistic_a:.6g}, "
             f"statistic_b={self.statistic_b:.6g}, difference={self.difference:.6g}, "
@@ -477,7 +525,7 @@ class PairedKappaResult:
             "statistic_a": json_float(self.statistic_a),
             "statistic_b": json_float(self.statistic_b),
             "difference": json_float(self.difference),
-            "confidence_interval": self.confidence_interval.to_dict(),
+            "confidence_interval": self.confidence_interval().to_dict(),
             "pvalue": json_float(self.pvalue),
             "n": self.n if isinstance(self.n, int) else float(self.n),
             "labels": [json_label(label) for label in self.labels],
