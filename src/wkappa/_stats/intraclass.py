@@ -308,18 +308,21 @@ def _limits(
             f_low = f_obs / f_ppf(q, ms.df_targets, df2)
             f_high = f_obs * f_ppf(q, df2, ms.df_targets)
             if form[2] == "1":
-                return (f_low - 1) / (f_low + k - 1), (f_high - 1) / (f_high + k - 1)
+                # An F quantile beyond the float range (df far below 1) gives the limit 1.
+                high = np.where(np.isinf(f_high), 1.0, (f_high - 1) / (f_high + k - 1))
+                return (f_low - 1) / (f_low + k - 1), high
             return 1 - 1 / f_low, 1 - 1 / f_high
         v = _absolute_df(statistic_a1, ms, float(k))
         f_star = f_ppf(q, ms.df_targets, v)
         f_inv = f_ppf(q, v, ms.df_targets)
         msr, msc, mse = ms.ms_targets, ms.ms_raters, ms.ms_error
-        if form == "A,1":
-            low = n * (msr - f_star * mse) / (f_star * (k * msc + (k * n - k - n) * mse) + n * msr)
-            high = n * (f_inv * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_inv * msr)
-            return low, high
-        low = n * (msr - f_star * mse) / (f_star * (msc - mse) + n * msr)
-        high = n * (f_inv * msr - mse) / (msc - mse + n * f_inv * msr)
+        # c: the raters' term of the denominators; an F quantile beyond the float range
+        # (Satterthwaite's df far below 1) gives each limit's value as that quantile -> inf.
+        c = k * msc + (k * n - k - n) * mse if form == "A,1" else msc - mse
+        low = np.where(
+            np.isinf(f_star), -n * mse / c, n * (msr - f_star * mse) / (f_star * c + n * msr)
+        )
+        high = np.where(np.isinf(f_inv), 1.0, n * (f_inv * msr - mse) / (c + n * f_inv * msr))
         return low, high
 
 
