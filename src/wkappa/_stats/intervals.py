@@ -328,6 +328,32 @@ _SCORE_STEPS = 50
 _ZERO_KAPPA = 1e-12
 
 
+def _score_path(
+    tables: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The score interval's path through a stack of tables, flattened to (m, K, K).
+
+    Returns n, each table's kappa, its cell proportions P, the chance table r c', the
+    agreement table (diag of (r + c) / 2), the disagreement table (chance weighted by W,
+    normalised) and the sign of kappa (0 within rounding of 0, so that float noise -- a
+    transposed table, a stack against one table -- cannot pick another path).
+    """
+    counts = np.asarray(tables, dtype=np.float64)
+    k = counts.shape[-1]
+    counts = counts.reshape(-1, k, k)
+    n = counts.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        own = np.asarray(kappas(counts, weights), dtype=np.float64).reshape(-1)
+        p = counts / n[:, None, None]
+        rows, cols = p.sum(axis=2), p.sum(axis=1)
+        chance = rows[:, :, None] * cols[:, None, :]
+        agreement = np.eye(k)[None] * ((rows + cols) / 2.0)[:, None, :]
+        against = chance * weights[None]
+        against = against / against.sum(axis=(1, 2))[:, None, None]
+        sign = np.where(np.abs(own) <= _ZERO_KAPPA, 0.0, np.sign(own))
+    return n, own, p, chance, agreement, against, sign
+
+
 def score_limits(
     tables: np.ndarray, weights: np.ndarray, confidence_level: float, kappa: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -369,23 +395,10 @@ def score_limits(
     not reject at the end of the disagreement segment, the lower limit is that end's kappa.
     The coverage study in ``benchmarks/coverage_study.py`` (BENCHMARKS.md) measures it.
     """
-    counts = np.asarray(tables, dtype=np.float64)
-    shape = counts.shape[:-2]
-    k = counts.shape[-1]
-    counts = counts.reshape(-1, k, k)
-    n = counts.sum(axis=(1, 2))
+    shape = np.shape(tables)[:-2]
+    n, own, p, chance, agreement, against, sign = _score_path(tables, weights)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        own = np.asarray(kappas(counts, weights), dtype=np.float64).reshape(-1)
-        p = counts / n[:, None, None]
-        rows, cols = p.sum(axis=2), p.sum(axis=1)
-        chance = rows[:, :, None] * cols[:, None, :]
-        agreement = np.eye(k)[None] * ((rows + cols) / 2.0)[:, None, :]
-        against = chance * weights[None]
-        against = against / against.sum(axis=(1, 2))[:, None, None]
         quantile = norm_ppf(0.5 + confidence_level / 2.0)
-        # The path turns on the sign of kappa; within rounding of 0 it counts as 0, so that
-        # float noise (a transposed table, a stack against one table) cannot pick another.
-        sign = np.where(np.abs(own) <= _ZERO_KAPPA, 0.0, np.sign(own))
         positive = (sign > 0.0)[:, None, None]
         negative = (sign < 0.0)[:, None, None]
         # Each side: the first segment from P to `first`, the second from `first` to `second`.
@@ -478,20 +491,9 @@ def hypothesis_variances(tables: np.ndarray, weights: np.ndarray, kappa0: float)
         (1969). Past the path's end (a ``kappa0`` below what the disagreement end of the
         path reaches), the end's variance. nan where kappa is undefined.
     """
-    counts = np.asarray(tables, dtype=np.float64)
-    shape = counts.shape[:-2]
-    k = counts.shape[-1]
-    counts = counts.reshape(-1, k, k)
-    n = counts.sum(axis=(1, 2))
+    shape = np.shape(tables)[:-2]
+    n, own, p, chance, agreement, against, sign = _score_path(tables, weights)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        own = np.asarray(kappas(counts, weights), dtype=np.float64).reshape(-1)
-        p = counts / n[:, None, None]
-        rows, cols = p.sum(axis=2), p.sum(axis=1)
-        chance = rows[:, :, None] * cols[:, None, :]
-        agreement = np.eye(k)[None] * ((rows + cols) / 2.0)[:, None, :]
-        against = chance * weights[None]
-        against = against / against.sum(axis=(1, 2))[:, None, None]
-        sign = np.where(np.abs(own) <= _ZERO_KAPPA, 0.0, np.sign(own))
         up = (kappa0 > own)[:, None, None]
         # Up: towards chance first when kappa < 0, then agreement. Down: towards chance
         # first when kappa > 0, then disagreement (the segments of score_limits).

@@ -111,6 +111,35 @@ def _triples(
     return bootstrap.Cells(summed.astype(np.float64), coords, round(float(summed.sum())))
 
 
+def _undefined(
+    statistic_a: float,
+    statistic_b: float,
+    n: int | float,
+    labels: tuple[Any, ...],
+    name: str,
+    level: float,
+    n_resamples: int,
+    n_clusters: int | None = None,
+) -> PairedKappaResult:
+    """The nan comparison, with its warning, when either prediction's kappa is undefined."""
+    warn_undefined(
+        "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
+    )
+    return PairedKappaResult(
+        statistic_a,
+        statistic_b,
+        math.nan,
+        math.nan,
+        n,
+        labels,
+        name,
+        level,
+        n_resamples,
+        np.full(n_resamples, math.nan),
+        n_clusters,
+    )
+
+
 def paired_pvalue(differences: np.ndarray) -> float:
     """Two-sided bootstrap p-value of H0: difference = 0, by inverting the percentile interval.
 
@@ -249,22 +278,7 @@ def _clustered_paired_test(
     n = int(table_a.sum())
     labels, name = tuple(first.labels), weights_name(checked)
     if math.isnan(difference):
-        warn_undefined(
-            "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
-        )
-        return PairedKappaResult(
-            statistic_a,
-            statistic_b,
-            difference,
-            math.nan,
-            n,
-            labels,
-            name,
-            level,
-            n_resamples,
-            np.full(n_resamples, math.nan),
-            n_clusters,
-        )
+        return _undefined(statistic_a, statistic_b, n, labels, name, level, n_resamples, n_clusters)
     generator = make_rng(rng)
     probabilities = np.full(n_clusters, 1.0 / n_clusters)
     parts = []
@@ -436,21 +450,7 @@ def _paired_test(
     n: int | float = int(cells.counts.sum()) if integral else float(cells.counts.sum())
     name = weights_name(checked)
     if math.isnan(difference):
-        warn_undefined(
-            "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
-        )
-        return PairedKappaResult(
-            statistic_a,
-            statistic_b,
-            difference,
-            math.nan,
-            n,
-            labels,
-            name,
-            level,
-            n_resamples,
-            np.full(n_resamples, math.nan),
-        )
+        return _undefined(statistic_a, statistic_b, n, labels, name, level, n_resamples)
     generator = make_rng(rng)
     parts = []
     for size in bootstrap.chunk_sizes(n_resamples, truth.size):
