@@ -15,12 +15,12 @@ from .._core import (
     check_zero_division,
     format_value,
     linearized_terms,
-    t_sf,
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .agreement_result import COEFFICIENT_NAMES, AgreementResult
 from .agreement_state import State, point_estimate, state_from_rows
+from .pvalues import tail_pvalue
 
 __all__ = [
     "agreement_pvalue",
@@ -90,11 +90,7 @@ def agreement_pvalue(
         t = math.copysign(math.inf, statistic - kappa0)
     else:
         t = (statistic - kappa0) / se
-    if alternative == "greater":
-        return t_sf(t, df)
-    if alternative == "less":
-        return t_sf(-t, df)
-    return min(1.0, 2.0 * t_sf(abs(t), df))
+    return tail_pvalue(t, alternative, df)
 
 
 def build_agreement(

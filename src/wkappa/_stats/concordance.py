@@ -28,16 +28,14 @@ from .._core import (
     Alternative,
     check_alternative,
     check_choice,
-    norm_cdf,
     norm_ppf,
-    norm_sf,
     read_numeric_pair,
     read_numeric_ratings,
     t_ppf,
-    t_sf,
 )
 from ..exceptions import UndefinedReliabilityWarning, WkappaError
 from .intervals import ConfidenceInterval, check_confidence_level, json_float
+from .pvalues import tail_pvalue
 
 __all__ = ["CCCResult", "ccc"]
 
@@ -348,15 +346,7 @@ def _pvalue(statistic: float, null: float, se_z: float, alt: str, method: str, n
     if not (math.isfinite(se_z) and se_z > 0 and abs(statistic) < 1.0):
         return math.nan
     z = (math.atanh(statistic) - math.atanh(null)) / se_z
-    if method == "lin":
-        upper, lower = norm_sf(z), norm_cdf(z)
-    else:
-        upper, lower = t_sf(z, n - 1), t_sf(-z, n - 1)
-    if alt == "greater":
-        return upper
-    if alt == "less":
-        return lower
-    return min(1.0, 2.0 * min(upper, lower))
+    return tail_pvalue(z, alt, None if method == "lin" else n - 1)
 
 
 def _propagated(k: int, null: float, alt: Alternative) -> CCCResult:

@@ -25,9 +25,6 @@ from .._core import (
     format_value,
     kappa_from_table,
     needs_order,
-    norm_cdf,
-    norm_sf,
-    t_sf,
     variances,
     weight_matrix,
     weights_name,
@@ -37,6 +34,7 @@ from .cluster import check_clusters, cluster_variance, encode_grouped, group_tab
 from .intervals import hypothesis_variances
 from .mean import mean_kappa
 from .paired import paired_kappa_test
+from .pvalues import tail_pvalue
 from .results import KappaResult, check_table_labels, warn_undefined
 
 __all__ = [
@@ -45,14 +43,6 @@ __all__ = [
     "mean_kappa",
     "paired_kappa_test",
 ]
-
-
-def _pvalue(zscore: float, alternative: Alternative) -> float:
-    if alternative == "greater":
-        return norm_sf(zscore)
-    if alternative == "less":
-        return norm_cdf(zscore)
-    return min(1.0, 2.0 * norm_sf(abs(zscore)))
 
 
 def check_kappa0(kappa0: Any) -> float:
@@ -107,7 +97,7 @@ def build_result(
         se_null = null_standard_error(table, matrix, kappa0, variance_null)
         if se_null > 0:
             zscore = (statistic - kappa0) / se_null
-            pvalue = _pvalue(zscore, alternative)
+            pvalue = tail_pvalue(zscore, alternative)
         else:
             warn_undefined(
                 f"The test of kappa = {kappa0:g} is undefined: the null standard error "
@@ -130,16 +120,6 @@ def build_result(
     )
 
 
-def _t_pvalue(statistic: float, alternative: Alternative, df: float) -> float:
-    if not math.isfinite(statistic):
-        return math.nan
-    if alternative == "greater":
-        return t_sf(statistic, df)
-    if alternative == "less":
-        return t_sf(-statistic, df)
-    return min(1.0, 2.0 * t_sf(abs(statistic), df))
-
-
 def clustered_result(
     tables: np.ndarray,
     weights: str | np.ndarray,
@@ -159,7 +139,7 @@ def clustered_result(
         standard_error=se,
         standard_error_null=se,
         zscore=zscore,
-        pvalue=_t_pvalue(zscore, alternative, n_clusters - 1.0),
+        pvalue=tail_pvalue(zscore, alternative, n_clusters - 1.0),
         n_clusters=n_clusters,
         cluster_tables=tables,
     )

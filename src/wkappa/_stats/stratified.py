@@ -24,7 +24,6 @@ from .._core import (
     format_value,
     kappas,
     needs_order,
-    norm_cdf,
     norm_ppf,
     norm_sf,
     variances,
@@ -41,6 +40,7 @@ from .intervals import (
     json_label,
     readonly,
 )
+from .pvalues import tail_pvalue
 from .results import KappaResult, check_table_labels, interpretation
 
 __all__ = [
@@ -74,16 +74,6 @@ def chi2_sf(x: float, df: int) -> float:
         for k in range((df - 1) // 2)
     ]
     return min(1.0, 2.0 * norm_sf(math.sqrt(x)) + math.fsum(terms))
-
-
-def _pvalue(zscore: float, alternative: Alternative) -> float:
-    if math.isnan(zscore):
-        return math.nan
-    if alternative == "greater":
-        return norm_sf(zscore)
-    if alternative == "less":
-        return norm_cdf(zscore)
-    return min(1.0, 2.0 * norm_sf(abs(zscore)))
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -329,7 +319,7 @@ def _stratum_results(
                 standard_error=se,
                 standard_error_null=se_null,
                 zscore=zscore,
-                pvalue=_pvalue(zscore, alternative),
+                pvalue=tail_pvalue(zscore, alternative),
                 n=n,
                 alternative=alternative,
                 labels=names,

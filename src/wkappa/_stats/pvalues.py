@@ -1,0 +1,34 @@
+"""The p-value of a statistic that is standard normal or Student's t under H0.
+
+Every test whose statistic is ``(estimate - null) / standard_error`` takes its p-value here:
+the two-rater z-test, the cluster-robust and several-raters t-tests, the strata's tests and
+Lin's concordance test.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._core import Alternative, norm_sf, t_sf
+
+__all__ = ["tail_pvalue"]
+
+
+def tail_pvalue(statistic: float, alternative: Alternative | str, df: float | None = None) -> float:
+    """P-value of ``statistic`` against ``alternative``.
+
+    ``df=None``: the statistic is standard normal under H0; otherwise Student's t with ``df``
+    degrees of freedom. 'greater' is ``P(T >= t)``, 'less' ``P(T <= t)``, 'two-sided'
+    ``min(1, 2 P(T >= |t|))``. A nan statistic gives nan (not 1); ``±inf`` gives 0 or 1.
+    """
+    if math.isnan(statistic):
+        return math.nan
+
+    def upper(value: float) -> float:
+        return norm_sf(value) if df is None else t_sf(value, df)
+
+    if alternative == "greater":
+        return upper(statistic)
+    if alternative == "less":
+        return upper(-statistic)
+    return min(1.0, 2.0 * upper(abs(statistic)))
