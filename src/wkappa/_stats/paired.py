@@ -140,6 +140,36 @@ def _undefined(
     )
 
 
+def _compared(
+    statistic_a: float,
+    statistic_b: float,
+    replicates: np.ndarray,
+    n: int | float,
+    labels: tuple[Any, ...],
+    name: str,
+    level: float,
+    n_clusters: int | None = None,
+) -> PairedKappaResult:
+    """The comparison from its bootstrap replicates of kappa_a - kappa_b (items, or clusters
+    when ``n_clusters`` is given: the p-value's expansion uses their number)."""
+    differences, _ = bootstrap.drop_undefined(replicates)
+    size = n if n_clusters is None else n_clusters
+    pvalue = expanded_pvalue(paired_pvalue(differences), size) if differences.size else math.nan
+    return PairedKappaResult(
+        statistic_a=statistic_a,
+        statistic_b=statistic_b,
+        difference=statistic_a - statistic_b,
+        pvalue=pvalue,
+        n=n,
+        labels=labels,
+        weights=name,
+        confidence_level=level,
+        n_resamples=replicates.size,
+        _differences=replicates,
+        n_clusters=n_clusters,
+    )
+
+
 def paired_pvalue(differences: np.ndarray) -> float:
     """Two-sided bootstrap p-value of H0: difference = 0, by inverting the percentile interval.
 
@@ -288,23 +318,8 @@ def _clustered_paired_test(
             kappa_a = kappas((draws @ flat_a).reshape(chunk, k, k), matrix)
             kappa_b = kappas((draws @ flat_b).reshape(chunk, k, k), matrix)
         parts.append(np.asarray(kappa_a, dtype=np.float64) - np.asarray(kappa_b, dtype=np.float64))
-    replicates = np.concatenate(parts)
-    differences, _ = bootstrap.drop_undefined(replicates)
-    pvalue = (
-        expanded_pvalue(paired_pvalue(differences), n_clusters) if differences.size else math.nan
-    )
-    return PairedKappaResult(
-        statistic_a=statistic_a,
-        statistic_b=statistic_b,
-        difference=difference,
-        pvalue=pvalue,
-        n=n,
-        labels=labels,
-        weights=name,
-        confidence_level=level,
-        n_resamples=n_resamples,
-        _differences=replicates,
-        n_clusters=n_clusters,
+    return _compared(
+        statistic_a, statistic_b, np.concatenate(parts), n, labels, name, level, n_clusters
     )
 
 
@@ -459,18 +474,4 @@ def _paired_test(
             cell_kappas(replicates, truth, pred_a, matrix)
             - cell_kappas(replicates, truth, pred_b, matrix)
         )
-    replicates = np.concatenate(parts)
-    differences, _ = bootstrap.drop_undefined(replicates)
-    pvalue = expanded_pvalue(paired_pvalue(differences), n) if differences.size else math.nan
-    return PairedKappaResult(
-        statistic_a=statistic_a,
-        statistic_b=statistic_b,
-        difference=difference,
-        pvalue=pvalue,
-        n=n,
-        labels=labels,
-        weights=name,
-        confidence_level=level,
-        n_resamples=n_resamples,
-        _differences=replicates,
-    )
+    return _compared(statistic_a, statistic_b, np.concatenate(parts), n, labels, name, level)
