@@ -301,6 +301,199 @@ PLAN_PRINTOUTS: list[PlanPrintout] = [
 ]
 
 
+# kappaSize 1.2 (CRAN, Rotondi; github.com/cran/kappaSize) and presize 0.3.7 print their
+# sample sizes; their help pages show the calls but not the output, so the printed values
+# below were produced by running the packages' own R sources (R 4.2.2, 2026-11-26). The
+# examples of the help pages come first, then further calls of the same functions (other
+# numbers of raters, alpha, one-sided intervals).
+_KS = "kappaSize 1.2 (Rotondi & Donner 2012; Donner & Eliasziw 1992), printed "
+_KS_EXAMPLE = "the example of its help page"
+_KS_GOF = {"method": "goodness-of-fit", "weights": "unweighted"}
+_KS_POWER = {**_KS_GOF, "alternative": "two-sided", "kappa1": 0.6, "kappa0": 0.4}
+_KS_PROPS = {
+    "PowerBinary": [0.3, 0.7],
+    "Power3Cats": [0.3, 0.6, 0.1],
+    "Power4Cats": [0.3, 0.3, 0.3, 0.1],
+    "Power5Cats": [0.3, 0.2, 0.1, 0.3, 0.1],
+}
+# n printed for raters = 2 (the example), 3, 4, 5, 6 at kappa0 0.4, kappa1 0.6, alpha 0.05,
+# power 0.8 ("A minimum of N subjects are required ...").
+_KS_POWER_N = {
+    "PowerBinary": (191, 106, 81, 69, 62),
+    "Power3Cats": (135, 74, 54, 44, 38),
+    "Power4Cats": (92, 51, 38, 31, 27),
+    "Power5Cats": (83, 47, 35, 29, 25),
+}
+KAPPASIZE_PRINTOUTS: list[PlanPrintout] = [
+    PlanPrintout(
+        f"{_KS}'A minimum of {n} subjects ...' for {name}(kappa0=0.4, kappa1=0.6, props, "
+        f"raters={raters}, alpha=0.05, power=0.80)" + (f", {_KS_EXAMPLE}" if raters == 2 else ""),
+        {**_KS_POWER, "marginals": _KS_PROPS[name], "n_raters": raters},
+        n,
+    )
+    for name, sizes in _KS_POWER_N.items()
+    for raters, n in zip(range(2, 7), sizes, strict=True)
+]
+KAPPASIZE_PRINTOUTS += [
+    PlanPrintout(
+        f"{_KS}364 for PowerBinary(kappa0=0.6, kappa1=0.8, props=0.2, alpha=0.01, power=0.9)",
+        {
+            **_KS_GOF,
+            "alternative": "two-sided",
+            "kappa1": 0.8,
+            "kappa0": 0.6,
+            "marginals": [0.2, 0.8],
+            "alpha": 0.01,
+            "power": 0.9,
+        },
+        364,
+    ),
+    # The CI functions: the smallest n (from 11 up) at which the goodness-of-fit statistic
+    # of kappa0 against each limit exceeds the critical value: a two-sided interval at
+    # level 1 - alpha (kappaU given) whose expected limits are kappaL and kappaU, or a
+    # one-sided lower bound at 1 - alpha (kappaU = NA; wkappa: the two-sided level 1 - 2 alpha).
+    PlanPrintout(
+        f"{_KS}397 for CIBinary(kappa0=0.4, kappaL=0.3, kappaU=0.5, props=0.30, "
+        f"alpha=0.05), {_KS_EXAMPLE}",
+        {**_KS_GOF, "kappa1": 0.4, "marginals": [0.3, 0.7], "ci_width": 0.2},
+        397,
+    ),
+    PlanPrintout(
+        f"{_KS}280 for CIBinary(kappa0=0.4, kappaL=0.3, kappaU=NA, props=0.30, alpha=0.05)",
+        {
+            **_KS_GOF,
+            "kappa1": 0.4,
+            "marginals": [0.3, 0.7],
+            "lower_limit": 0.3,
+            "confidence_level": 0.90,
+        },
+        280,
+    ),
+    *(
+        PlanPrintout(
+            f"{_KS}{n} for CIBinary(kappa0=0.6, kappaL=0.5, kappaU=0.7, props=0.2, "
+            f"raters={raters}, alpha=0.05)",
+            {
+                **_KS_GOF,
+                "kappa1": 0.6,
+                "marginals": [0.2, 0.8],
+                "ci_width": 0.2,
+                "n_raters": raters,
+            },
+            n,
+        )
+        for raters, n in zip(range(3, 7), (267, 212, 180, 159), strict=True)
+    ),
+    # CI3Cats' example has limits 0.3 and 0.6 around 0.4: the lower one decides (the upper
+    # is further away), so wkappa's lower_limit=0.3 with the default assurance 0.5 (the
+    # expected lower limit clears 0.3) is the same plan.
+    *(
+        PlanPrintout(
+            f"{_KS}{n} for CI3Cats(kappa0=0.4, kappaL=0.3, kappaU=0.6, "
+            f"props=c(0.30, 0.2, 0.5), raters={raters}, alpha=0.05)"
+            + (f", {_KS_EXAMPLE}" if raters == 3 else ""),
+            {
+                **_KS_GOF,
+                "kappa1": 0.4,
+                "marginals": [0.3, 0.2, 0.5],
+                "lower_limit": 0.3,
+                "n_raters": raters,
+            },
+            n,
+        )
+        for raters, n in ((3, 125), (2, 232), (4, 92), (5, 77))
+    ),
+    *(
+        PlanPrintout(
+            f"{_KS}{n} for {name}(kappa0=0.4, kappaL=0.3, kappaU=0.5, props=c({props}), "
+            f"raters={raters}, alpha=0.05)" + (f", {_KS_EXAMPLE}" if raters == 2 else ""),
+            {
+                **_KS_GOF,
+                "kappa1": 0.4,
+                "marginals": [float(p) for p in props.split(", ")],
+                "ci_width": 0.2,
+                "n_raters": raters,
+            },
+            n,
+        )
+        for name, props, sizes in (
+            ("CI4Cats", "0.30, 0.2, 0.2, 0.3", (174, 107, 90, 84)),
+            ("CI5Cats", "0.13, 0.17, 0.2, 0.2, 0.3", (153, 101, 87, 82)),
+        )
+        for raters, n in zip(range(2, 6), sizes, strict=True)
+    ),
+]
+
+# presize 0.3.7, man/prec_kappa.Rd examples (two categories 0.3/0.7, four raters), printed
+# n: prec_kappa(conf.level = 0.95, conf.width = W) calls kappaSize's CIBinary with
+# kappaL/U = kappa -/+ W/2 and alpha = 2 * (1 - conf.level), so its "95%" interval is a
+# two-sided 90% one (wkappa: confidence_level=0.90).
+_PRESIZE = "presize 0.3.7 prec_kappa example (man/prec_kappa.Rd), printed n = "
+PRESIZE_PRINTOUTS: list[PlanPrintout] = [
+    PlanPrintout(
+        f"{_PRESIZE}{n} for prec_kappa(kappa = {kappa}, conf.width = {width}, raters = 4, "
+        "n_category = 2, props = c(.3,.7))",
+        {
+            **_KS_GOF,
+            "kappa1": kappa,
+            "marginals": [0.3, 0.7],
+            "ci_width": width,
+            "n_raters": 4,
+            "confidence_level": 0.90,
+        },
+        n,
+    )
+    for kappa, width, n in ((0.5, 0.15, 198), (0.75, 0.15, 155), (0.75, 0.3, 44))
+]
+
+
+@dataclass(frozen=True)
+class LowerLimitPrintout:
+    """A published expected lower limit of kappa for a given n (kappaSize's FixedN*)."""
+
+    source: str
+    call: dict[str, object]
+    lower: float
+
+
+# kappaSize's FixedN* functions step kappaL down from kappa0 by 0.001 until the
+# goodness-of-fit statistic against kappa0 reaches qchisq(1 - 2 alpha, 1): the printed value
+# is the expected lower limit of a two-sided 1 - 2 alpha interval, floored to 0.001. presize's
+# prec_kappa(n = ...) prints it as `lwr` (and reflects it, kappa + (kappa - lwr), as `upr`).
+LOWER_LIMIT_PRINTOUTS: list[LowerLimitPrintout] = [
+    LowerLimitPrintout(
+        f"{_KS}'A total of 100 subjects can produce a lower limit for kappa of 0.61' for "
+        f"FixedNBinary(kappa0=0.7, n=100, props=0.50, alpha=0.05, raters=4), {_KS_EXAMPLE}",
+        {"n": 100, "kappa1": 0.7, "marginals": [0.5, 0.5], "n_raters": 4},
+        0.61,
+    ),
+    LowerLimitPrintout(
+        f"{_KS}0.623 for FixedN3Cats(kappa0=0.7, n=80, props=c(0.33, 0.34, 0.33), "
+        f"alpha=0.05, raters=5), {_KS_EXAMPLE}",
+        {"n": 80, "kappa1": 0.7, "marginals": [0.33, 0.34, 0.33], "n_raters": 5},
+        0.623,
+    ),
+    LowerLimitPrintout(
+        f"{_KS}0.623 for FixedN4Cats(kappa0=0.7, n=80, props=c(0.4, 0.4, 0.1, 0.1), "
+        f"alpha=0.05, raters=5), {_KS_EXAMPLE}",
+        {"n": 80, "kappa1": 0.7, "marginals": [0.4, 0.4, 0.1, 0.1], "n_raters": 5},
+        0.623,
+    ),
+    LowerLimitPrintout(
+        f"{_KS}0.513 for FixedN5Cats(kappa0=0.6, n=150, props=c(0.4, 0.2, 0.2, 0.1, 0.1), "
+        f"alpha=0.05, raters=2), {_KS_EXAMPLE}",
+        {"n": 150, "kappa1": 0.6, "marginals": [0.4, 0.2, 0.2, 0.1, 0.1], "n_raters": 2},
+        0.513,
+    ),
+    LowerLimitPrintout(
+        "presize 0.3.7 prec_kappa example (man/prec_kappa.Rd), printed lwr = 0.425 (upr "
+        "0.575, conf.width 0.15) for prec_kappa(kappa = .5, n = 200, raters = 4, "
+        "n_category = 2, props = c(.3,.7))",
+        {"n": 200, "kappa1": 0.5, "marginals": [0.3, 0.7], "n_raters": 4},
+        0.425,
+    ),
+]
+
 # ---------------------------------------------------------------- intraclass correlations
 # Shrout & Fleiss (1979), Table 2: six targets rated by four judges; psych::ICC's example
 # (`sf`) and pingouin's test data.

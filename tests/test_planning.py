@@ -19,7 +19,14 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from budget import examples
-from published import PLAN_PRINTOUTS, PlanPrintout
+from published import (
+    KAPPASIZE_PRINTOUTS,
+    LOWER_LIMIT_PRINTOUTS,
+    PLAN_PRINTOUTS,
+    PRESIZE_PRINTOUTS,
+    LowerLimitPrintout,
+    PlanPrintout,
+)
 from wkappa._core import weight_matrix
 from wkappa._stats.planning_models import (
     agreement_extremes,
@@ -37,6 +44,42 @@ pytestmark = pytest.mark.filterwarnings("error")
 def test_published_sample_sizes(printout: PlanPrintout) -> None:
     plan = wk.kappa_sample_size(**printout.call)  # type: ignore[arg-type]
     assert plan.n == printout.n, printout.source
+
+
+@pytest.mark.parametrize(
+    "printout",
+    KAPPASIZE_PRINTOUTS + PRESIZE_PRINTOUTS,
+    ids=lambda p: f"{p.source.split()[0]}-{p.n}",
+)
+def test_kappasize_and_presize_printed_sample_sizes(printout: PlanPrintout) -> None:
+    """The n printed by kappaSize's Power*/CI* functions and presize's prec_kappa."""
+    plan = wk.kappa_sample_size(**printout.call)  # type: ignore[arg-type]
+    assert plan.n == printout.n, printout.source
+    # One item fewer misses the goal: the printed n is the smallest, not just a sufficient one
+    # (Width plans: n equal to the printed one is the check; kappa_power has no width goal.)
+    if "ci_width" not in printout.call:
+        options = {key: value for key, value in printout.call.items() if key != "power"}
+        fewer = wk.kappa_power(printout.n - 1, **options)  # type: ignore[arg-type]
+        if "lower_limit" in printout.call:
+            assert fewer.assurance < 0.5
+        else:
+            assert fewer.power < printout.call.get("power", 0.8)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("printout", LOWER_LIMIT_PRINTOUTS, ids=lambda p: str(p.lower))
+def test_kappasize_printed_lower_limits(printout: LowerLimitPrintout) -> None:
+    """kappaSize's FixedN* (and presize's prec_kappa(n=...)) expected lower limit: the
+    printed value floored to 0.001 is cleared with assurance 0.5, the next 0.001 is not."""
+    options = {
+        **printout.call,
+        "method": "goodness-of-fit",
+        "weights": "unweighted",
+        "confidence_level": 0.90,
+    }
+    n = options.pop("n")
+    at = wk.kappa_power(n, lower_limit=printout.lower, **options)  # type: ignore[arg-type]
+    above = wk.kappa_power(n, lower_limit=printout.lower + 0.001, **options)  # type: ignore[arg-type]
+    assert at.assurance >= 0.5 > above.assurance, printout.source
 
 
 # --------------------------------------------------------------------------- kappaSize
