@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -235,12 +238,124 @@ def test_json_schema_is_stable(files, capsys):
     wide, _ = files
     assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
+    # n_categories and rows_* (read, used, dropped and why) joined in issue 24, as in score.
     assert sorted(document) == [
-        "alternative", "chance_agreement", "coefficient", "confidence_interval", "file",
-        "kappa0", "labels", "n_items", "n_raters", "n_ratings", "name", "percent_agreement",
-        "population_size", "pvalue", "raters", "standard_error", "statistic", "weight_matrix",
-        "weights",
+        "alternative", "chance_agreement", "coefficient", "confidence_interval",
+        "dropped_because", "file", "kappa0", "labels", "n_categories", "n_items", "n_raters",
+        "n_ratings", "name", "percent_agreement", "population_size", "pvalue", "raters",
+        "rows_dropped", "rows_read", "rows_used", "standard_error", "statistic",
+        "weight_matrix", "weights",
     ]  # fmt: skip
     assert sorted(document["confidence_interval"]) == [
         "confidence_level", "high", "low", "method", "n_resamples", "n_undefined",
     ]  # fmt: skip
+
+
+# ------------------------------------------------ rows read / used / dropped, K, --kappa0
+
+MESSY = Path(__file__).parent / "data"
+LABELS = "none,mild,moderate,severe"
+
+
+def _messy_counts() -> tuple[int, int, int]:
+    """The annotation export counted with the csv module: (long rows, long rows with a
+    rating, wide rows)."""
+    with (MESSY / "annotations_long.csv").open(newline="") as handle:
+        long = list(csv.DictReader(handle))
+    with (MESSY / "annotations_wide.csv").open(newline="") as handle:
+        wide = list(csv.DictReader(handle))
+    return len(long), sum(r["label"] not in ("", "NA") for r in long), len(wide)
+
+
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_agree_says_rows_read_used_dropped_and_k_in_every_output(layout, capsys, tmp_path):
+    long_rows, long_rated, wide_rows = _messy_counts()
+    if layout == "wide":
+        argv = ["agree", str(MESSY / "annotations_wide.csv"),
+                "--raters", "ann_1,ann_2,ann_3,ann_4,ann_5,LLM judge"]  # fmt: skip
+        read, used, because = wide_rows, wide_rows, None
+    else:
+        argv = ["agree", str(MESSY / "annotations_long.csv"),
+                "--item", "item_id", "--rater", "annotator", "--rating", "label"]  # fmt: skip
+        read, used, because = long_rows, long_rated, "a missing rating"
+    assert long_rows > long_rated  # the export has NA ratings
+    argv += ["--labels", LABELS, "--strip-labels"]
+    report = tmp_path / "agree.html"
+    assert main([*argv, "--format", "json", "--report", str(report), "--quiet"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["rows_read"], document["rows_used"]) == (read, used)
+    assert document["rows_dropped"] == read - used and document["dropped_because"] == because
+    assert document["n_categories"] == 4 and document["labels"] == LABELS.split(",")
+    html = report.read_text()
+    row_text = f"{read} read, all used" if read == used else f"{read} read, {used} used"
+    assert row_text in html and "K = 4 categories: none, mild, moderate, severe" in html
+    assert main([*argv]) == 0
+    text = capsys.readouterr().out
+    assert f"file rows    {row_text}" in text
+    assert "K = 4 categories: none, mild, moderate, severe" in text
+    assert main([*argv, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0]["n_categories"] == "4" and rows[0]["labels"] == "none|mild|moderate|severe"
+    assert (int(rows[0]["rows_read"]), int(rows[0]["rows_used"])) == (read, used)
+
+
+def test_agree_wide_drops_rows_without_any_rating(files, capsys, tmp_path):
+    wide, _ = files
+    path = tmp_path / "gaps.csv"
+    path.write_text(wide.read_text() + "12,,,,\n13,,,,\n")
+    assert main(["agree", str(path), "--raters", "r1,r2,r3,r4", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["rows_read"], document["rows_used"], document["rows_dropped"]) == (14, 12, 2)
+    assert document["dropped_because"] == "no rating at all" and document["n_items"] == 12
+    assert main(["agree", str(path), "--raters", "r1,r2,r3,r4"]) == 0
+    out = capsys.readouterr().out
+    assert "14 read, 12 used, 2 dropped: no rating at all" in out
+    assert "41 ratings; 7 of 48 cells empty" in out
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "gwet"])
+def test_agree_kappa0_is_the_librarys_test(files, capsys, coefficient):
+    wide, _ = files
+    expected = wk.agreement(np.array(ROWS, dtype=float), coefficient=coefficient, kappa0=0.5)
+    argv = ["agree", str(wide), "--raters", "r1,r2,r3,r4", "--coefficient", coefficient,
+            "--kappa0", "0.5"]  # fmt: skip
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["kappa0"] == 0.5
+    assert document["pvalue"] == pytest.approx(expected.pvalue, rel=1e-12)
+    assert expected.pvalue != pytest.approx(wk.agreement(np.array(ROWS, dtype=float)).pvalue)
+    assert main(argv) == 0
+    assert "(H0: coefficient = 0.5, two-sided)" in capsys.readouterr().out
+
+
+def test_score_kappa0_is_the_librarys_test(capsys):
+    data = Path(wk.__file__).parent / "data" / "diabetes_oof.csv"
+    with data.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    truth = [int(r["grade"]) for r in rows]
+    pred = [int(r["pred_all"]) for r in rows]
+    expected = wk.kappa_test(truth, pred, kappa0=0.5)
+    argv = ["score", str(data), "--true", "grade", "--pred", "pred_all", "--kappa0", "0.5"]
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["kappa0"] == 0.5
+    assert document["pvalue"] == pytest.approx(expected.pvalue, rel=1e-12)
+    assert document["zscore"] == pytest.approx(expected.zscore, rel=1e-12)
+    assert main(argv) == 0
+    assert "H0: kappa = 0.5, two-sided" in capsys.readouterr().out
+    assert main([*argv[:-1], "1.5"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "--kappa0" in error and "`kappa0`" not in error
+
+
+def test_icc_says_rows_read_used_dropped(tmp_path, capsys):
+    path = tmp_path / "icc.csv"
+    path.write_text("a,b,c\n1,2,3\n2,2,3\n,,\n4,5,5\n1,,2\n")
+    assert main(["icc", str(path), "--raters", "a,b,c", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["rows_read"], document["rows_used"], document["rows_dropped"]) == (5, 4, 1)
+    assert document["n_targets"] == 4
+    expected = wk.icc(np.array([[1, 2, 3], [2, 2, 3], [4, 5, 5], [1, np.nan, 2]]), form="A,1")
+    assert document["icc"]["A,1"]["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+    assert main(["icc", str(path), "--raters", "a,b,c"]) == 0
+    assert "file rows 5 read, 4 used, 1 dropped: no rating at all" in capsys.readouterr().out

@@ -14,7 +14,8 @@ from .._core import COEFFICIENTS, GWET_WEIGHTS
 from .._frames import pivot_long
 from .._stats import BootstrapMethod, agreement_from_rows, interpretation
 from ..exceptions import WkappaError
-from .output import categories_line, format_number, format_pvalue
+from .options import add_kappa0
+from .output import RowCount, categories_line, format_number, format_pvalue, null_hypothesis
 from .tables import label_text, parse_labels, tidy_labels
 
 __all__ = ["add_agree_parser", "run_agree"]
@@ -75,6 +76,7 @@ def add_agree_parser(sub: Any, common: Any) -> None:
         default="two-sided",
         help="of the p-value (irrCAC prints 'greater'; default: two-sided)",
     )
+    add_kappa0(agree, "the coefficient")
     agree.add_argument(
         "--format", choices=("text", "json", "csv"), default="text", help="output (default: text)"
     )
@@ -100,8 +102,10 @@ def _split(text: str, option: str) -> list[str]:
     return names
 
 
-def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
-    """The distinct rows of the rater columns (polars, streaming) and their counts."""
+def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCount]:
+    """The distinct rows of the rater columns (polars, streaming), their counts, the raters
+    and the file rows read, used and dropped (a row without any rating: wide; a row without
+    its rating: long)."""
     from .io import COUNT, count_keys, open_source
 
     source = open_source(args.file, args.input_format, args.separator)
@@ -120,7 +124,9 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
         options = {f"--raters ({name})": name for name in raters}
         frame, counts = count_keys(source, raters, options=options, text=raters if text else ())
         counts = tidy_labels(source, frame, counts, raters, text, args.strip_labels)
-        return counts.select(raters), counts[COUNT], raters
+        empty = _missing(counts, raters)
+        rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(empty)[COUNT].sum()), _NONE)
+        return counts.select(raters), counts[COUNT], raters, rows
     if None in (args.item, args.rater, args.rating):
         raise WkappaError("The long layout needs all of --item, --rater and --rating.")
     keys = [args.item, args.rater, args.rating]
@@ -132,15 +138,34 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
         text=[args.item, args.rater, *([args.rating] if text else [])],
     )
     counts = tidy_labels(source, frame, counts, [args.rating], text, args.strip_labels)
+    missing = _missing(counts, [args.rating])
+    rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(missing)[COUNT].sum()), _EMPTY)
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT)
-    return grouped.select(raters), grouped[COUNT], raters
+    return grouped.select(raters), grouped[COUNT], raters, rows
+
+
+_NONE = "no rating at all"
+_EMPTY = "a missing rating"
+
+
+def _missing(counts: Any, columns: list[str]) -> Any:
+    """The counted tuples whose ``columns`` are all missing (null, or NaN in a float column)."""
+    from .io import polars
+
+    pl = polars()
+    return pl.all_horizontal(
+        [
+            pl.col(c).is_null() | (pl.col(c).is_nan() if counts.schema[c].is_float() else False)
+            for c in columns
+        ]
+    )
 
 
 def run_agree(args: argparse.Namespace) -> int:
     import numpy as np
 
-    rows, counts, raters = _distinct_rows(args)
+    rows, counts, raters, read = _distinct_rows(args)
     values = rows.to_numpy()
     if values.dtype.kind == "O" and all(dtype.is_numeric() for dtype in rows.schema.values()):
         values = values.astype(np.float64)
@@ -161,6 +186,7 @@ def run_agree(args: argparse.Namespace) -> int:
             max_rating=args.max_rating,
             population_size=args.population_size,
             alternative=args.alternative,
+            kappa0=args.kappa0,
         )
         if args.bootstrap:
             method: Any = BootstrapMethod(args.bootstrap, rng=args.seed)
@@ -171,7 +197,11 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.format == "json":
         import json
 
-        document = {"file": args.file, "raters": raters, **result.to_dict(args.ci)}
+        document = {"file": args.file, "raters": raters, **read.to_dict()}
+        for key, value in result.to_dict(args.ci).items():
+            if key == "labels":  # K first, as in score's document
+                document["n_categories"] = len(result.labels)
+            document[key] = value
         document["confidence_interval"] = ci.to_dict()
         print(json.dumps(document, indent=2, allow_nan=False))
     elif args.format == "csv":
@@ -181,7 +211,7 @@ def run_agree(args: argparse.Namespace) -> int:
             "coefficient", "statistic", "standard_error", "ci_low", "ci_high",
             "confidence_level", "pvalue", "alternative", "percent_agreement",
             "chance_agreement", "n_items", "n_raters", "n_ratings", "weights",
-            "n_categories", "labels",
+            "n_categories", "labels", "kappa0", "rows_read", "rows_used", "rows_dropped",
         ]  # fmt: skip
         writer.writerow(fields)
         writer.writerow(
@@ -202,6 +232,10 @@ def run_agree(args: argparse.Namespace) -> int:
                 result.weights,
                 len(result.labels),
                 "|".join(label_text(v) for v in result.labels),
+                result.kappa0,
+                read.read,
+                read.used,
+                read.dropped,
             ]
         )
         print(buffer.getvalue(), end="")
@@ -211,19 +245,24 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"{args.file}: {result.name}, {result.weights} weights")
         print(f"  raters       {', '.join(map(str, raters))}")
         print(f"  categories   {categories_line(result.labels)}")
-        print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings)")
+        print(f"  file rows    {read.text()}")
+        cells = read.used * len(raters)
+        gaps = cells - result.n_ratings if args.raters else 0
+        empty = f"; {gaps:,} of {cells:,} cells empty" if gaps else ""
+        print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings{empty})")
         print(f"  statistic    {format_number(result.statistic)}  {band} (Landis & Koch)")
         print(f"  std. error   {format_number(result.standard_error)}")
         low, high = format_number(ci.low), format_number(ci.high)
         print(f"  {ci.confidence_level:.0%} CI       [{low}, {high}] ({ci.method})")
-        print(f"  p-value      {format_pvalue(result.pvalue)} ({result.alternative}, H0: 0)")
+        h0 = null_hypothesis("coefficient", result)
+        print(f"  p-value      {format_pvalue(result.pvalue)} ({h0})")
         pa, pe = format_number(result.percent_agreement), format_number(result.chance_agreement)
         print(f"  pa / pe      {pa} / {pe}")
         if args.explain:
             print()
             print(result.explain())
     if args.report:
-        _write_report(args, raters, result, ci, compute)
+        _write_report(args, raters, result, ci, compute, read)
     if args.plot:
         from .report import save_pairwise_plot
 
@@ -239,6 +278,7 @@ def _write_report(
     result: Any,
     ci: Any,
     compute: Callable[[str], tuple[Any, Any]],
+    read: RowCount,
 ) -> None:
     """``--report``: the chosen coefficient and every other one on the same ratings."""
     import warnings
@@ -262,7 +302,7 @@ def _write_report(
                 table.append(entry(*compute(name)))
         except WkappaError as error:  # e.g. Gwet's AC with weights outside [0, 1]
             table.append(Coefficient(None, math.nan, math.nan, args.ci, name, str(error)))
-    write_agreement_report(args.report, args.file, raters, chosen, table)
+    write_agreement_report(args.report, args.file, raters, chosen, table, read)
     _note(args, f"wrote {args.report}")
 
 

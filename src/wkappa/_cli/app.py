@@ -20,6 +20,7 @@ from typing import Any
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
+from .options import add_kappa0
 
 __all__ = ["main"]
 
@@ -88,7 +89,9 @@ def _score(args: argparse.Namespace) -> int:
     )
 
     def scored(table: Any) -> Any:
-        result = kappa_test_from_table(table, weights=args.weights, labels=tables.labels)
+        result = kappa_test_from_table(
+            table, weights=args.weights, labels=tables.labels, kappa0=args.kappa0
+        )
         return _interval(result, args)
 
     overall = scored(tables.overall)
@@ -251,6 +254,7 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--weight-col", metavar="COL", help="column of sample weights")
     score.add_argument("--by", metavar="COL", help="also score each value of this column")
     _interval_options(score)
+    add_kappa0(score)
     score.add_argument(
         "--explain", action="store_true", help="explain the computation step by step (text format)"
     )
@@ -398,6 +402,7 @@ _OPTION_NAMES = (
     ("`min_rating`", "--min-rating"),
     ("`max_rating`", "--max-rating"),
     ("`sample_weight`", "--weight-col"),
+    ("`kappa0`", "--kappa0"),
 )
 
 

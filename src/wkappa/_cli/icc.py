@@ -12,6 +12,7 @@ import numpy as np
 
 from .._stats import FORMS, ccc, check_form, icc_all
 from ..exceptions import WkappaError
+from .output import RowCount
 
 __all__ = ["add_icc_parser", "run_icc"]
 
@@ -94,8 +95,9 @@ def _split(text: str) -> list[str]:
     return names
 
 
-def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
-    """The targets x raters matrix (float64, NaN for a missing rating) and the rater names."""
+def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
+    """The targets x raters matrix (float64, NaN for a missing rating), the rater names and
+    the file rows read, used and dropped (a target without any rating is left out)."""
     from .io import check_columns, numeric_columns, open_source, polars
 
     pl = polars()
@@ -115,7 +117,8 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
         check_columns(source, source.schema(frame), {f"--raters ({r})": r for r in raters})
         frame = numeric_columns(source, frame, raters, required=True)
         table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
-        return table.to_numpy(), raters
+        matrix, dropped = _rated(table.to_numpy(), args.nan_policy)
+        return matrix, raters, RowCount(table.height, dropped, "no rating at all")
     if None in (args.target, args.rater, args.score):
         raise WkappaError("The long layout needs all of --target, --rater and --score.")
     frame = source.scan([args.score])
@@ -134,8 +137,20 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
         )
     wide_frame = data.pivot(on=args.rater, index=args.target, values=args.score)
     raters = [c for c in wide_frame.columns if c != args.target]
-    matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()
-    return matrix, raters
+    matrix, _ = _rated(
+        wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy(), args.nan_policy
+    )
+    missing = data[args.score].is_null() | data[args.score].cast(pl.Float64).is_nan()
+    return matrix, raters, RowCount(data.height, int(missing.sum()), "a missing rating")
+
+
+def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
+    """With ``--nan-policy omit``, the targets with at least one rating and how many had
+    none (the other policies see every target)."""
+    if nan_policy != "omit":
+        return matrix, 0
+    rated = ~np.isnan(matrix).all(axis=1)
+    return matrix[rated], int((~rated).sum())
 
 
 def _cli_message(exc: WkappaError) -> WkappaError:
@@ -157,7 +172,7 @@ def run_icc(args: argparse.Namespace) -> int:
     """Run ``wkappa icc``: prints a table of ICCs (text) or a JSON document."""
     try:
         forms = FORMS if args.form == "all" else (check_form(args.form),)
-        matrix, raters = _read(args)
+        matrix, raters, rows = _read(args)
         results = icc_all(
             matrix, icc0=args.icc0, alternative=args.alternative, nan_policy=args.nan_policy
         )
@@ -169,6 +184,7 @@ def run_icc(args: argparse.Namespace) -> int:
     first = results[forms[0]]
     if args.format == "json":
         document = {
+            **rows.to_dict(),
             "n_targets": first.n_targets,
             "n_raters": first.n_raters,
             "raters": raters,
@@ -188,6 +204,7 @@ def run_icc(args: argparse.Namespace) -> int:
     lines = [
         f"{first.n_targets} targets x {first.n_raters} raters ({', '.join(raters)}), "
         f"{first.n_ratings} ratings; {method}",
+        f"file rows {rows.text()}",
         f"{'form':<10}{'S&F':<7}{'ICC':>9}  {f'{args.ci:.0%} interval':<20}{'F':>10}"
         f"{'df1':>8}{'df2':>10}{'p':>11}",
     ]

@@ -6,7 +6,8 @@ a number or ``null`` (undefined):
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, ``rows_read``,
 ``rows_used``, ``rows_dropped`` and ``dropped_because`` (or null), then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
-``pvalue``, ``confidence_interval`` (an object: ``low``, ``high``, ``confidence_level`` and
+``pvalue``, ``kappa0`` (the null value of the test, ``--kappa0``), ``confidence_interval``
+(an object: ``low``, ``high``, ``confidence_level`` and
 ``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in
 ``wkappa compare`` and the result objects' ``to_dict()``; schema 1 had a ``[low, high]``
 list and the level and method beside it), ``n``, ``interpretation``,
@@ -43,6 +44,7 @@ __all__ = [
     "categories_line",
     "format_number",
     "format_pvalue",
+    "null_hypothesis",
     "render_table",
     "score_csv",
     "score_json",
@@ -163,6 +165,7 @@ def summary(scored: Scored) -> dict[str, Any]:
         "standard_error_null": result.standard_error_null,
         "zscore": result.zscore,
         "pvalue": result.pvalue,
+        "kappa0": result.kappa0,
         "confidence_interval": {
             "low": scored.low,
             "high": scored.high,
@@ -177,6 +180,11 @@ def summary(scored: Scored) -> dict[str, Any]:
         "table": _whole(np.asarray(result.table)),
         "expected_table": np.asarray(result.expected_table),
     }
+
+
+def null_hypothesis(name: str, result: Any) -> str:
+    """``H0: kappa = 0, two-sided``: the test's null value (``--kappa0``) and alternative."""
+    return f"H0: {name} = {result.kappa0:g}, {result.alternative}"
 
 
 def format_number(value: float, digits: int = 4) -> str:
@@ -247,7 +255,7 @@ def _result_lines(scored: Scored) -> list[str]:
         ["standard error", format_number(result.standard_error), ""],
         [pct, f"[{format_number(scored.low)}, {format_number(scored.high)}]", _ci_name(scored)],
         ["z", f"{result.zscore:.2f}", f"null SE {format_number(result.standard_error_null)}"],
-        ["p-value", format_pvalue(result.pvalue), "H0: kappa = 0, two-sided"],
+        ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", f"{int(n)}" if float(n).is_integer() else f"{n:g}", ""],
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(2)]

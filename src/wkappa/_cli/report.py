@@ -24,11 +24,13 @@ import numpy as np
 from .._core import import_optional
 from .output import (
     TABLE_INTERVALS,
+    RowCount,
     Scored,
     ScoreRun,
     categories_line,
     format_number,
     format_pvalue,
+    null_hypothesis,
 )
 from .tables import label_text
 
@@ -340,7 +342,7 @@ def _agreement_headline(chosen: Coefficient) -> str:
         (result.name, format_number(result.statistic), f"{result.weights} weights"),
         (level, f"[{format_number(chosen.low)}, {format_number(chosen.high)}]", chosen.method),
         ("standard error", format_number(result.standard_error), "Gwet's linearisation"),
-        ("p-value", format_pvalue(result.pvalue), f"{result.alternative}, H0: 0"),
+        ("p-value", format_pvalue(result.pvalue), null_hypothesis("coefficient", result)),
         (
             "items",
             f"{result.n_items:,}",
@@ -382,6 +384,7 @@ def write_agreement_report(
     raters: Sequence[str],
     chosen: Coefficient,
     coefficients: Sequence[Coefficient],
+    rows: RowCount,
 ) -> None:
     """Write the HTML report of an ``agree`` run to ``path``: the chosen coefficient, every
     coefficient on the same ratings, the per-category coefficients, the pairwise two-rater
@@ -392,6 +395,8 @@ def write_agreement_report(
         *_head(name, f"Agreement of several raters: {name}"),
         f'<p class="meta">raters <b>{_e(", ".join(map(str, raters)))}</b> &middot; '
         f"{_e(result.weights)} weights &middot; made by wkappa, {_stamp()}</p>",
+        f'<p class="meta">{_e(categories_line(result.labels))}</p>',
+        f'<p class="meta rows">file rows: {_e(rows.text())}</p>',
         _agreement_headline(chosen),
         "<h2>Every coefficient on these ratings</h2>",
         _cells_table(
