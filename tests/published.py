@@ -777,7 +777,9 @@ def compute_agreement(printout: AgreementPrintout) -> dict[str, float]:
         "krippendorff_alpha": wk.krippendorff_alpha,
     }[printout.call]
     result = call(printout.ratings, **printout.options)
-    low, high = result.confidence_interval()
+    # The printouts show the two-sided interval next to the (possibly one-sided) p-value.
+    two_sided = call(printout.ratings, **{**printout.options, "alternative": "two-sided"})
+    low, high = two_sided.confidence_interval()
     values = {
         "statistic": result.statistic,
         "standard_error": result.standard_error,

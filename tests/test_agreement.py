@@ -76,13 +76,14 @@ def test_irrcac_readme_raw4raters(coefficient, pa, pe, value, se, low, pvalue):
     assert result.chance_agreement == pytest.approx(pe, abs=5e-8)
     assert result.statistic == pytest.approx(value, abs=5e-6)
     assert result.standard_error == pytest.approx(se, abs=5e-6)
-    ci = result.confidence_interval()
+    # irrCAC prints the two-sided interval next to the one-sided p-value.
+    two = wk.agreement(RAW4RATERS, coefficient=coefficient)
+    ci = two.confidence_interval()
     assert round(ci.low, 3) == low
     assert ci.high == 1.0
     assert result.pvalue == pytest.approx(pvalue, rel=1e-6)
     assert result.n_items == 12 and result.n_raters == 4 and result.n_ratings == 41
     # Two-sided (the default) is twice the one-sided value here.
-    two = wk.agreement(RAW4RATERS, coefficient=coefficient)
     assert two.pvalue == pytest.approx(2 * pvalue, rel=1e-6)
 
 
@@ -761,7 +762,8 @@ def test_irrcac_readme_distrib_6raters(coefficient, value, se, low, high, pvalue
     )
     assert result.statistic == pytest.approx(value, abs=5e-8)
     assert result.standard_error == pytest.approx(se, abs=5e-9)
-    ci = result.confidence_interval()
+    # irrCAC prints the two-sided interval next to the one-sided p-value.
+    ci = wk.agreement_from_counts(DISTRIB_6RATERS, coefficient=coefficient).confidence_interval()
     assert (round(ci.low, 3), round(ci.high, 3)) == (low, high)
     assert result.pvalue == pytest.approx(pvalue, rel=1e-6)
     assert result.percent_agreement == pytest.approx(pa, abs=5e-8)

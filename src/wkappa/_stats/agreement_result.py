@@ -14,13 +14,15 @@ from ..exceptions import WkappaError
 from . import bootstrap
 from .agreement_diagnostics import leave_one_rater_out, need_rows, pairwise, per_category
 from .intervals import (
+    KAPPA_RANGE,
+    PROPORTION_RANGE,
     BootstrapMethod,
     ConfidenceInterval,
-    check_confidence_level,
     json_float,
     json_label,
     make_rng,
     readonly,
+    sided,
 )
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
@@ -121,11 +123,20 @@ class AgreementResult:
         method: Literal["asymptotic", "jackknife", "bootstrap", "percentile", "bca"]
         | BootstrapMethod = "asymptotic",
     ) -> ConfidenceInterval:
-        """A two-sided confidence interval for the coefficient.
+        """A confidence interval for the coefficient, two-sided or one-sided as ``alternative``.
+
+        With ``alternative='greater'`` the interval is ``(low, 1)``, ``low`` the one-sided
+        lower limit at ``confidence_level``; with 'less' it is ``(lower bound, high)``: -inf
+        (the coefficients are at most 1 but have no lower bound common to every weight
+        matrix), 0 for ``coefficient='percent'``. For every method the one-sided limit is the
+        matching limit of the two-sided interval at level ``2 * confidence_level - 1``.
+        irrCAC prints the two-sided interval next to the one-sided p-value: compute the
+        result with ``alternative='two-sided'`` for that interval.
 
         Parameters
         ----------
         confidence_level : float, default 0.95
+            Above 0.5 for a one-sided interval.
         method : {'asymptotic', 'jackknife', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
             'asymptotic' (irrCAC's): ``statistic ± t(n-1) * standard_error``, the upper end
             capped at 1 (the two-rater :meth:`KappaResult.confidence_interval` is the normal
@@ -147,7 +158,6 @@ class AgreementResult:
         >>> round(low, 4), high
         (-0.156, 1.0)
         """
-        level = check_confidence_level(confidence_level)
         how = check_interval_method(method)
         if self.n_clusters is not None and how != "asymptotic":
             raise WkappaError(
@@ -155,14 +165,20 @@ class AgreementResult:
                 f"{self.n_clusters} clusters. Hint: use method='asymptotic' (the "
                 "cluster-robust standard error)."
             )
-        df = self.degrees_of_freedom
+        bounds = PROPORTION_RANGE if self.coefficient == "percent" else KAPPA_RANGE
+        return sided(
+            lambda level: self._two_sided(level, how), confidence_level, self.alternative, bounds
+        )
+
+    def _two_sided(self, level: float, how: str | BootstrapMethod) -> ConfidenceInterval:
         if how in ("asymptotic", "jackknife"):
             se = self.standard_error if how == "asymptotic" else self._jackknife_se()
+            df = self.degrees_of_freedom
             if math.isnan(self.statistic) or math.isnan(se) or df < 1:
-                return ConfidenceInterval(math.nan, math.nan, level, how)
+                return ConfidenceInterval(math.nan, math.nan, level, str(how))
             half = t_ppf(0.5 + level / 2.0, df) * se
             return ConfidenceInterval(
-                self.statistic - half, min(1.0, self.statistic + half), level, how
+                self.statistic - half, min(1.0, self.statistic + half), level, str(how)
             )
         assert isinstance(how, BootstrapMethod)
         if math.isnan(self.statistic) or self.n_items < 2:  # one item: no sampling variation

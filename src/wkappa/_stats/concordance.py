@@ -34,7 +34,7 @@ from .._core import (
     t_ppf,
 )
 from ..exceptions import UndefinedReliabilityWarning, WkappaError
-from .intervals import ConfidenceInterval, check_confidence_level, json_float
+from .intervals import CORRELATION_RANGE, ConfidenceInterval, json_float, sided
 from .pvalues import tail_pvalue
 
 __all__ = ["CCCResult", "ccc"]
@@ -84,24 +84,24 @@ class CCCResult:
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """``tanh(atanh(rho_c) -/+ z_{1-a/2} SE_z)`` (normal quantile for Lin's method, t with
-        n-1 df for the jackknife); one-sided for one-sided alternatives."""
-        level = check_confidence_level(confidence_level)
-        alpha = 1.0 - level
-        tail = alpha / 2 if self.alternative == "two-sided" else alpha
-        if self.method == "lin":
-            quantile = norm_ppf(1.0 - tail)
-        else:
-            quantile = t_ppf(1.0 - tail, self.n - 1)
-        low = high = math.nan
-        if math.isfinite(self.standard_error_z) and abs(self.statistic) < 1.0:
-            z = math.atanh(self.statistic)
-            low = math.tanh(z - quantile * self.standard_error_z)
-            high = math.tanh(z + quantile * self.standard_error_z)
-        if self.alternative == "greater":
-            high = 1.0
-        elif self.alternative == "less":
-            low = -1.0
-        return ConfidenceInterval(low, high, confidence_level=level, method=self.method)
+        n-1 df for the jackknife); one-sided for one-sided alternatives: ``(low, 1)`` for
+        'greater', ``(-1, high)`` for 'less' (the CCC lies in [-1, 1]), the limit that of the
+        two-sided interval at level ``2 * confidence_level - 1``."""
+
+        def two_sided(level: float) -> ConfidenceInterval:
+            tail = (1.0 - level) / 2.0
+            if self.method == "lin":
+                quantile = norm_ppf(1.0 - tail)
+            else:
+                quantile = t_ppf(1.0 - tail, self.n - 1)
+            low = high = math.nan
+            if math.isfinite(self.standard_error_z) and abs(self.statistic) < 1.0:
+                z = math.atanh(self.statistic)
+                low = math.tanh(z - quantile * self.standard_error_z)
+                high = math.tanh(z + quantile * self.standard_error_z)
+            return ConfidenceInterval(low, high, confidence_level=level, method=self.method)
+
+        return sided(two_sided, confidence_level, self.alternative, CORRELATION_RANGE)
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the interval."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -27,6 +28,7 @@ __all__ = [
     "make_rng",
     "readonly",
     "score_limits",
+    "sided",
     "small_sample_reason",
 ]
 
@@ -117,6 +119,70 @@ class ConfidenceInterval:
             "n_resamples": self.n_resamples,
             "n_undefined": self.n_undefined,
         }
+
+
+# The range of each coefficient: the fixed end of a one-sided interval (see `sided`).
+# Kappa-type coefficients are at most 1 but have no lower bound common to every weight matrix
+# (a custom W can make weighted kappa as low as you like), so 'less' intervals start at -inf.
+KAPPA_RANGE = (-math.inf, 1.0)
+PROPORTION_RANGE = (0.0, 1.0)
+CORRELATION_RANGE = (-1.0, 1.0)
+DIFFERENCE_RANGE = (-math.inf, math.inf)
+
+
+def sided(
+    two_sided: Callable[[float], ConfidenceInterval],
+    confidence_level: Any,
+    alternative: str,
+    bounds: tuple[float, float],
+) -> ConfidenceInterval:
+    """The interval of a result for its ``alternative``, from its two-sided interval.
+
+    The one rule every result's ``confidence_interval`` follows (as scipy.stats does):
+
+    * 'two-sided': ``two_sided(confidence_level)``;
+    * 'greater': ``(low, upper bound)``, with ``low`` the one-sided lower limit at
+      ``confidence_level``;
+    * 'less': ``(lower bound, high)``, with ``high`` the one-sided upper limit.
+
+    A one-sided limit at level gamma is the matching limit of the two-sided interval at level
+    ``2 gamma - 1`` (each method's two tails are ``(1 -/+ level) / 2``, so its lower tail is
+    then ``1 - gamma``), which is how it is computed here, for every method alike; gamma must
+    be above 0.5. The fixed end is nan where the computed limit is (an undefined coefficient).
+
+    Parameters
+    ----------
+    two_sided : callable
+        ``level -> ConfidenceInterval``, the result's two-sided interval (scalars or arrays).
+    confidence_level : float
+        The level the user asked for.
+    alternative : {'two-sided', 'greater', 'less'}
+        The result's alternative.
+    bounds : (float, float)
+        The coefficient's range: the fixed end of 'less' and of 'greater' intervals.
+    """
+    level = check_confidence_level(confidence_level)
+    if alternative == "two-sided":
+        return two_sided(level)
+    if level <= 0.5:
+        raise WkappaError(
+            f"`confidence_level` must be above 0.5 for a one-sided interval "
+            f"(alternative={alternative!r}); got {level!r}."
+        )
+    interval = two_sided(2.0 * level - 1.0)
+    lower, upper = bounds
+    if alternative == "greater":
+        low, high = interval.low, _fixed_end(upper, interval.low)
+    else:
+        low, high = _fixed_end(lower, interval.high), interval.high
+    return dataclasses.replace(interval, low=low, high=high, confidence_level=level)
+
+
+def _fixed_end(bound: float, limit: Any) -> Any:
+    """``bound`` in the shape of ``limit``, nan where the limit is nan."""
+    if isinstance(limit, np.ndarray):
+        return np.where(np.isnan(limit), np.nan, bound)
+    return math.nan if math.isnan(limit) else bound
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from .._core import (
     read_numeric_ratings,
 )
 from ..exceptions import UndefinedReliabilityWarning, WkappaError
-from .intervals import ConfidenceInterval, check_confidence_level, json_float
+from .intervals import KAPPA_RANGE, ConfidenceInterval, json_float, sided
 from .intraclass_reml import RemlFit, reml_fit
 
 __all__ = [
@@ -414,22 +414,21 @@ class ICCResult:
         ``F_U = F * F_{1-a/2}(df2, df1)``; absolute agreement: McGraw & Wong's limits with
         the Satterthwaite df ``v`` evaluated at the estimate. One-sided alternatives give a
         one-sided interval at ``confidence_level`` (upper end 1 for 'greater', lower end
-        -inf for 'less'); method is 'F'.
+        -inf for 'less': the F-based limits of the average-measure forms have no finite
+        lower bound), the limit that of the two-sided interval at level
+        ``2 * confidence_level - 1``; method is 'F'.
         """
-        level = check_confidence_level(confidence_level)
-        alpha = 1.0 - level
-        tail = alpha / 2 if self.alternative == "two-sided" else alpha
-        low, high = _limits(self.form, self._ms, self._statistic_a1, tail)
-        if self.alternative == "greater":
-            high = np.ones_like(low)
-        elif self.alternative == "less":
-            low = np.full_like(high, -np.inf)
-        return ConfidenceInterval(
-            _scalar_or_array(low, self._batched),
-            _scalar_or_array(high, self._batched),
-            confidence_level=level,
-            method="F",
-        )
+
+        def two_sided(level: float) -> ConfidenceInterval:
+            low, high = _limits(self.form, self._ms, self._statistic_a1, (1.0 - level) / 2.0)
+            return ConfidenceInterval(
+                _scalar_or_array(low, self._batched),
+                _scalar_or_array(high, self._batched),
+                confidence_level=level,
+                method="F",
+            )
+
+        return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None; lists for a batch) with the interval."""

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._core import (
+    Alternative,
     agreement_weight_matrix,
     check_agreement_weights,
     check_choice,
@@ -21,17 +22,18 @@ from .._core import (
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
-from . import bootstrap
 from .agreement_diagnostics import pairwise
 from .intervals import (
+    DIFFERENCE_RANGE,
     ConfidenceInterval,
-    check_confidence_level,
     check_resamples,
     json_float,
     make_rng,
+    sided,
 )
-from .paired import expanded_level, expanded_pvalue, paired_pvalue
+from .paired import expanded_pvalue, paired_pvalue
 from .resampling import multinomial_replicates
+from .results import expanded_interval
 from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
@@ -66,6 +68,9 @@ class PanelComparison:
     coefficient, weights : str
     n_resamples : int
         Bootstrap replicates drawn.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        The side of :meth:`confidence_interval` ('greater': ``(low, inf)``, 'less':
+        ``(-inf, high)``); ``pvalue`` is two-sided.
     """
 
     candidate_agreement: float
@@ -79,9 +84,12 @@ class PanelComparison:
     weights: str
     n_resamples: int
     _differences: np.ndarray = field(repr=False)
+    alternative: Alternative = "two-sided"
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """The expanded percentile item-bootstrap interval of the difference.
+        """The expanded percentile item-bootstrap interval of the difference, one-sided as
+        ``alternative`` (the matching limit of the two-sided interval at level
+        ``2 * confidence_level - 1``).
 
         The bootstrap differences' quantiles at
         ``Phi(± sqrt(n / (n - 1)) t_{n-1,(1+level)/2})`` (Hesterberg 2015; the paired test's
@@ -96,16 +104,13 @@ class PanelComparison:
         -------
         ConfidenceInterval
         """
-        level = check_confidence_level(confidence_level)
-        defined = self._differences[~np.isnan(self._differences)]
-        dropped = self._differences.size - defined.size
-        if defined.size == 0 or math.isnan(self.difference):
-            low = high = math.nan
-        else:
-            expanded = expanded_level(level, self.n_items)
-            low, high = bootstrap.percentile_interval(defined, expanded)
-        return ConfidenceInterval(
-            low, high, level, "expanded-percentile", self.n_resamples, dropped
+        return sided(
+            lambda level: expanded_interval(
+                self._differences, self.difference, level, self.n_items, self.n_resamples
+            ),
+            confidence_level,
+            self.alternative,
+            DIFFERENCE_RANGE,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -17,8 +17,11 @@ from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
 from .cluster import cluster_interval
 from .intervals import (
+    DIFFERENCE_RANGE,
+    KAPPA_RANGE,
     BootstrapMethod,
     ConfidenceInterval,
+    IntervalName,
     check_confidence_level,
     check_method,
     fisher_z_limits,
@@ -27,6 +30,7 @@ from .intervals import (
     make_rng,
     readonly,
     score_limits,
+    sided,
 )
 
 __all__ = [
@@ -36,6 +40,7 @@ __all__ = [
     "PairedKappaResult",
     "check_confidence_level",
     "check_table_labels",
+    "expanded_interval",
     "interpretation",
     "json_float",
     "warn_undefined",
@@ -199,12 +204,18 @@ class KappaResult:
         method: Literal["asymptotic", "score", "fisher-z", "bootstrap", "percentile", "bca"]
         | BootstrapMethod = "asymptotic",
     ) -> ConfidenceInterval:
-        """A two-sided confidence interval for kappa.
+        """A confidence interval for kappa, two-sided or one-sided as ``alternative``.
+
+        With ``alternative='greater'`` the interval is ``(low, 1)``, ``low`` the one-sided
+        lower limit at ``confidence_level``; with 'less' it is ``(-inf, high)`` (kappa is at
+        most 1 but has no lower bound common to every weight matrix), as scipy.stats does.
+        For every method the one-sided limit is the matching limit of the two-sided interval
+        at level ``2 * confidence_level - 1``.
 
         Parameters
         ----------
         confidence_level : float, default 0.95
-            Nominal coverage, strictly between 0 and 1.
+            Nominal coverage, strictly between 0 and 1 (above 0.5 for a one-sided interval).
         method : str or BootstrapMethod, default 'asymptotic'
             One of 'asymptotic', 'score', 'fisher-z', 'bootstrap', 'percentile', 'bca'.
             'asymptotic': ``statistic ± z * standard_error`` (normal, as SAS and statsmodels;
@@ -266,8 +277,14 @@ class KappaResult:
         >>> other = result.confidence_interval(0.90, method="fisher-z")
         >>> round(other.low, 4), round(other.high, 4), other.method
         (0.3368, 0.7496, 'fisher-z')
+
+        A one-sided test gives the one-sided interval at the same level:
+
+        >>> greater = wk.kappa_test_from_table([[20, 5], [4, 15]], alternative="greater")
+        >>> low, high = greater.confidence_interval(0.95)
+        >>> round(low, 4), high
+        (0.3837, 1.0)
         """
-        level = check_confidence_level(confidence_level)
         how = check_method(method)
         if self.cluster_tables is not None and how in ("score", "fisher-z"):
             raise WkappaError(
@@ -276,6 +293,14 @@ class KappaResult:
                 "cluster-robust standard error) or 'bootstrap' / BootstrapMethod(...), which "
                 "resamples whole clusters."
             )
+        return sided(
+            lambda level: self._two_sided(level, how),
+            confidence_level,
+            self.alternative,
+            KAPPA_RANGE,
+        )
+
+    def _two_sided(self, level: float, how: IntervalName | BootstrapMethod) -> ConfidenceInterval:
         if how == "score":
             low, high = score_limits(self.table, self.weight_matrix, level, self.statistic)
             return ConfidenceInterval(float(low), float(high), level, "score")
@@ -435,6 +460,10 @@ class PairedKappaResult:
         Bootstrap replicates drawn.
     n_clusters : int or None
         With ``cluster=``: the number of clusters G the bootstrap resampled (None otherwise).
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        The side of :meth:`confidence_interval` ('greater': ``(low, inf)``, 'less':
+        ``(-inf, high)``; the difference of two kappas has no fixed bound common to every
+        weight matrix). ``pvalue`` is two-sided.
 
     Examples
     --------
@@ -458,6 +487,7 @@ class PairedKappaResult:
     n_resamples: int
     _differences: np.ndarray = field(repr=False)
     n_clusters: int | None = None
+    alternative: Alternative = "two-sided"
 
     def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
         """The paired bootstrap interval of the difference: the expanded percentile interval.
@@ -488,19 +518,14 @@ class PairedKappaResult:
         >>> bool(wide.low <= narrow.low <= narrow.high <= wide.high)
         True
         """
-        level = check_confidence_level(
-            self.confidence_level if confidence_level is None else confidence_level
-        )
-        defined = self._differences[~np.isnan(self._differences)]
-        dropped = self._differences.size - defined.size
-        if defined.size == 0 or math.isnan(self.difference):
-            low = high = math.nan
-        else:
-            n = self.n if self.n_clusters is None else self.n_clusters
-            expanded = bootstrap.expanded_level(level, n)
-            low, high = bootstrap.percentile_interval(defined, expanded)
-        return ConfidenceInterval(
-            low, high, level, "expanded-percentile", self.n_resamples, dropped
+        n = self.n if self.n_clusters is None else self.n_clusters
+        return sided(
+            lambda level: expanded_interval(
+                self._differences, self.difference, level, n, self.n_resamples
+            ),
+            self.confidence_level if confidence_level is None else confidence_level,
+            self.alternative,
+            DIFFERENCE_RANGE,
         )
 
     def __repr__(self) -> str:
@@ -532,6 +557,21 @@ class PairedKappaResult:
             "weights": self.weights,
             **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
         }
+
+
+def expanded_interval(
+    differences: np.ndarray, difference: float, level: float, n: float, n_resamples: int
+) -> ConfidenceInterval:
+    """The two-sided expanded percentile interval of ``n_resamples`` bootstrap
+    ``differences`` (nan ones dropped and counted) around ``difference``, for ``n`` items or
+    clusters."""
+    defined = differences[~np.isnan(differences)]
+    dropped = differences.size - defined.size
+    if defined.size == 0 or math.isnan(difference):
+        low = high = math.nan
+    else:
+        low, high = bootstrap.percentile_interval(defined, bootstrap.expanded_level(level, n))
+    return ConfidenceInterval(low, high, level, "expanded-percentile", n_resamples, dropped)
 
 
 def warn_undefined(message: str) -> None:

@@ -34,11 +34,12 @@ from .._core import (
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .cluster import describe_groups, encode_grouped, group_tables
 from .intervals import (
+    KAPPA_RANGE,
     ConfidenceInterval,
-    check_confidence_level,
     json_float,
     json_label,
     readonly,
+    sided,
 )
 from .pvalues import tail_pvalue
 from .results import KappaResult, check_table_labels, interpretation
@@ -110,6 +111,9 @@ class StratifiedKappaResult:
         'quadratic', 'linear', 'unweighted' or 'custom'.
     weight_matrix : ndarray of shape (K, K)
         Disagreement weights W (read-only).
+    alternative : {'two-sided', 'greater', 'less'}
+        The ``alternative`` of the test: the side of :meth:`confidence_interval` and of
+        each stratum's p-value.
 
     Notes
     -----
@@ -159,6 +163,7 @@ class StratifiedKappaResult:
     labels: tuple[Any, ...]
     weights: str
     weight_matrix: np.ndarray = field(repr=False)
+    alternative: Alternative = "two-sided"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
@@ -183,10 +188,13 @@ class StratifiedKappaResult:
     ) -> ConfidenceInterval:
         """Interval for the overall kappa: ``statistic ± z * standard_error`` (as SAS).
 
+        One-sided as ``alternative``: ``(low, 1)`` for 'greater', ``(-inf, high)`` for
+        'less', the limit that of the two-sided interval at level ``2 * confidence_level - 1``.
+
         Parameters
         ----------
         confidence_level : float, default 0.95
-            Nominal coverage, strictly between 0 and 1.
+            Nominal coverage, strictly between 0 and 1 (above 0.5 for a one-sided interval).
         method : {'asymptotic'}
             The only method: the normal interval SAS prints.
 
@@ -194,15 +202,18 @@ class StratifiedKappaResult:
         -------
         ConfidenceInterval
         """
-        level = check_confidence_level(confidence_level)
         if method != "asymptotic":
             raise WkappaError(
                 "`method` must be 'asymptotic' for the overall kappa across strata; got "
                 f"{format_value(method)}. Hint: each stratum's result has the other methods, "
                 "e.g. result.results[0].confidence_interval(method='score')."
             )
-        half = norm_ppf(0.5 + level / 2.0) * self.standard_error
-        return ConfidenceInterval(self.statistic - half, self.statistic + half, level)
+
+        def two_sided(level: float) -> ConfidenceInterval:
+            half = norm_ppf(0.5 + level / 2.0) * self.standard_error
+            return ConfidenceInterval(self.statistic - half, self.statistic + half, level)
+
+        return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the per-stratum summaries."""
@@ -374,6 +385,7 @@ def build_stratified(
         labels=labels,
         weights=name,
         weight_matrix=matrix,
+        alternative=alternative,
     )
 
 
