@@ -114,7 +114,8 @@ def scipy_limits(form: str, msr, msc, mse, msw, n: int, k: int, alpha: float):
         fl = fo / f.ppf(1 - alpha / 2, n - 1, df2)
         fu = fo * f.ppf(1 - alpha / 2, df2, n - 1)
         if form[2] == "1":
-            return (fl - 1) / (fl + k - 1), (fu - 1) / (fu + k - 1)
+            # An infinite quantile (df far below 1): the limit's limiting value 1.
+            return (fl - 1) / (fl + k - 1), 1.0 if np.isinf(fu) else (fu - 1) / (fu + k - 1)
         return 1 - 1 / fl, 1 - 1 / fu
     icc2 = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
     fc = msc / mse
@@ -122,8 +123,10 @@ def scipy_limits(form: str, msr, msc, mse, msw, n: int, k: int, alpha: float):
     vd = (n - 1) * k**2 * icc2**2 * fc**2 + (n * (1 + (k - 1) * icc2) - k * icc2) ** 2
     v = vn / vd
     fs, fi = f.ppf(1 - alpha / 2, n - 1, v), f.ppf(1 - alpha / 2, v, n - 1)
-    low = n * (msr - fs * mse) / (fs * (k * msc + (k * n - k - n) * mse) + n * msr)
-    high = n * (fi * msr - mse) / (k * msc + (k * n - k - n) * mse + n * fi * msr)
+    c = k * msc + (k * n - k - n) * mse
+    # An infinite quantile (Satterthwaite's df far below 1): each limit's limiting value.
+    low = -n * mse / c if np.isinf(fs) else n * (msr - fs * mse) / (fs * c + n * msr)
+    high = 1.0 if np.isinf(fi) else n * (fi * msr - mse) / (c + n * fi * msr)
     if form == "A,k":  # Spearman-Brown of the single-rater limits (pingouin, psych)
         return low * k / (1 + low * (k - 1)), high * k / (1 + high * (k - 1))
     return low, high
@@ -141,6 +144,7 @@ def scipy_limits(form: str, msr, msc, mse, msw, n: int, k: int, alpha: float):
 # Satterthwaite's df 0.016: the F quantile (4.6e277 in scipy) overflows to inf here, and the
 # absolute-agreement lower limit is then its limiting value, not nan.
 @example(3, 2, 0.5, 0.5, 2, 0.99)
+@example(3, 2, 0.0, 0.0, 14, 0.8)  # v = 0.002: scipy's quantile is inf too
 def test_intervals_and_pvalues_equal_the_f_formulas(n, k, sd_t, sd_r, seed, level) -> None:
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, 1)) * sd_t + rng.normal(size=(1, k)) * sd_r + rng.normal(size=(n, k))
@@ -513,3 +517,45 @@ def test_accumulator_bad_input() -> None:
         wk.ICCAccumulator(1)
     with pytest.raises(WkappaError, match="Only an ICCAccumulator"):
         acc.merge(3)  # type: ignore[arg-type]
+
+
+def test_large_float_table_skips_the_reading_pass_with_the_same_answers() -> None:
+    # A 2-D float64 array of >= 2**16 ratings goes straight to the compiled pass; its
+    # finite column sums vouch for every rating. Anything non-finite takes the reader's route.
+    rng = np.random.default_rng(3)
+    x = 50 + rng.normal(size=(40_000, 1)) * 2 + rng.normal(size=(40_000, 2))
+    for form, result in wk.icc_all(x).items():
+        batch = wk.icc(x[:, :, None], form=form)  # the reader's route and the 3-D pass
+        assert result.statistic == pytest.approx(batch.statistic[0], rel=1e-10)
+        assert result.pvalue == pytest.approx(batch.pvalue[0], rel=1e-8, abs=1e-300)
+        low, high = result.confidence_interval()
+        batch_low, batch_high = batch.confidence_interval()
+        assert (low, high) == pytest.approx((batch_low[0], batch_high[0]), rel=1e-9)
+    assert isinstance(wk.icc(x).statistic, float) and wk.icc(x).n_ratings == 80_000
+    bad = x.copy()
+    bad[123, 1] = np.inf
+    with pytest.raises(WkappaError, match="infinite rating at position"):
+        wk.icc(bad)
+    bad[123, 1] = np.nan
+    with pytest.raises(WkappaError, match="missing rating"):
+        wk.icc(bad, nan_policy="raise")
+    assert np.isnan(wk.icc(bad, nan_policy="propagate").statistic)
+    with pytest.raises(WkappaError, match="nan_policy"):
+        wk.icc(x, nan_policy="drop")
+
+
+@pytest.mark.parametrize("n", [32_769, 32_770, 32_771, 32_772])
+def test_two_dimensional_kernel_equals_numpy_sums_for_every_remainder(n: int) -> None:
+    # The 2-D pass runs four rows at a time; n % 4 rows are left for the tail loop.
+    from wkappa._core.icc_sums import _numpy_sums
+
+    rng = np.random.default_rng(n)
+    # (rater effects of order 1: with none, SS_raters is ~1e-5 of the sums and both passes
+    # keep only ~8 of its digits at ratings near 1e3)
+    x = 1e3 + rng.normal(size=(n, 1)) + rng.normal(size=(1, 2)) + rng.normal(size=(n, 2))
+    fast = anova_sums(x)
+    slow = _numpy_sums(x[:, :, None])
+    for got, want in zip(
+        (fast.grand_mean, fast.ss_targets, fast.ss_raters, fast.ss_error), slow, strict=True
+    ):
+        np.testing.assert_allclose(got, want, rtol=1e-9)

@@ -227,7 +227,7 @@ __all__ += [
 
 # Numeric ratings: the intraclass and concordance correlations (appended).
 from .f_distribution import f_cdf, f_ppf, f_sf  # noqa: E402
-from .icc_sums import AnovaSums, anova_sums  # noqa: E402
+from .icc_sums import AnovaSums, anova_sums, plain_anova_sums  # noqa: E402
 from .numeric_ratings import NumericRatings, read_numeric_pair, read_numeric_ratings  # noqa: E402
 
 __all__ += [
@@ -237,6 +237,7 @@ __all__ += [
     "f_cdf",
     "f_ppf",
     "f_sf",
+    "plain_anova_sums",
     "read_numeric_pair",
     "read_numeric_ratings",
 ]

@@ -24,7 +24,18 @@ import numpy as np
 
 from .normal import norm_ppf
 
-__all__ = ["f_cdf", "f_ppf", "f_sf"]
+__all__ = [
+    "beta_fraction",
+    "beta_lower_scalar",
+    "f_cdf",
+    "f_ppf",
+    "f_sf",
+    "gamma_ratio_scalar",
+    "log_front_scalar",
+    "quantile_scalar",
+    "stirling_scalar",
+    "tail_scalar",
+]
 
 _TINY = 1e-300
 _EPS = 1e-16
@@ -94,14 +105,9 @@ def _log_front(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fraction_scalar(a: float, b: float, y: float) -> float:
-    """The continued fraction of one entry, in Python floats (fast for a few entries); the
-    compiled copy from ``a + b`` = :data:`_COMPILED_FROM` on (df that only data large enough
-    to use the compiled ANOVA pass give)."""
-    if a + b >= _COMPILED_FROM:
-        from .kernels import numba_icc
-
-        return float(numba_icc.beta_fraction(a, b, y))
+def beta_fraction(a: float, b: float, y: float) -> float:
+    """The continued fraction of one entry (modified Lentz), in Python floats; the same
+    function is compiled by :mod:`wkappa._core.kernels.numba_icc` for large df."""
     qab, qap, qam = a + b, a + 1.0, a - 1.0
     c = 1.0
     d = 1.0 - qab * y / qap
@@ -127,6 +133,16 @@ def _fraction_scalar(a: float, b: float, y: float) -> float:
     return h
 
 
+def _fraction(a: float, b: float, y: float) -> float:
+    """:func:`beta_fraction`, compiled from ``a + b`` = :data:`_COMPILED_FROM` on (df that
+    only data large enough to use the compiled ANOVA pass give)."""
+    if a + b >= _COMPILED_FROM:
+        from .kernels import numba_icc
+
+        return float(numba_icc.beta_fraction(a, b, y))
+    return beta_fraction(a, b, y)
+
+
 # From this a + b (half the sum of the df) on, the compiled continued fraction.
 _COMPILED_FROM = 5000.0
 
@@ -138,10 +154,7 @@ def _continued_fraction(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarr
     """The incomplete beta continued fraction (Lentz), all entries at once."""
     if y.size <= _SCALAR_UP_TO:
         return np.array(
-            [
-                _fraction_scalar(float(p), float(q), float(v))
-                for p, q, v in zip(a, b, y, strict=True)
-            ],
+            [_fraction(float(p), float(q), float(v)) for p, q, v in zip(a, b, y, strict=True)],
             dtype=np.float64,
         )
     qab, qap, qam = a + b, a + 1.0, a - 1.0
@@ -189,23 +202,27 @@ def _beta_lower(a: np.ndarray, b: np.ndarray, y: np.ndarray, y_c: np.ndarray) ->
     return out
 
 
-def _single(*values: object) -> tuple[float, ...] | None:
-    """The values as floats when each is a Python number or a one-element array, else None."""
+def _single(*values: object) -> tuple[tuple[float, ...], tuple[int, ...]] | None:
+    """The values as floats, with the shape of the answer, when each is a number, a 0-d or
+    a one-element array (shape () when none is a one-element array, else (1,)); else None."""
     out = []
+    shape: tuple[int, ...] = ()
     for value in values:
-        if isinstance(value, (float, int)):
+        if isinstance(value, (float, int)):  # np.float64 is a float
             out.append(float(value))
-        elif isinstance(value, np.ndarray) and value.shape == (1,):
-            out.append(float(value[0]))
+        elif isinstance(value, np.ndarray) and value.size == 1 and value.ndim <= 1:
+            out.append(float(value.reshape(-1)[0]))
+            shape = shape or value.shape
         else:
             return None
-    return tuple(out)
+    return tuple(out), shape
 
 
 def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.ndarray:
     single = _single(x, d1, d2)
-    if single is not None and isinstance(x, np.ndarray):  # the (1,)-shaped common case
-        return np.array([_tail_scalar(single[0], single[1], single[2], upper)])
+    if single is not None:  # one table's test: one tail
+        (x_1, d1_1, d2_1), shape = single
+        return np.full(shape, _tail(x_1, d1_1, d2_1, upper))
     x, d1, d2 = np.broadcast_arrays(
         np.asarray(x, dtype=np.float64),
         np.asarray(d1, dtype=np.float64),
@@ -213,7 +230,7 @@ def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.nda
     )
     if x.size <= _SCALAR_UP_TO:
         flat = [
-            _tail_scalar(float(p), float(q), float(r), upper)
+            _tail(float(p), float(q), float(r), upper)
             for p, q, r in zip(x.ravel(), d1.ravel(), d2.ravel(), strict=True)
         ]
         return np.array(flat, dtype=np.float64).reshape(x.shape)
@@ -236,7 +253,13 @@ def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.nda
     return out
 
 
-def _log_front_scalar(a: float, b: float, y: float) -> float:
+# The scalar functions below use only Python floats and ``math`` so that
+# :mod:`wkappa._core.kernels.numba_icc` compiles the very same functions (numba's
+# ``register_jitable``) for the large df of large studies, where the continued fraction needs
+# hundreds to thousands of terms; :func:`_tail` and :func:`_ppf_scalar` choose.
+
+
+def log_front_scalar(a: float, b: float, y: float) -> float:
     """:func:`_log_front` of one entry, in Python floats (-inf at y = 0 or 1)."""
     if not 0.0 < y < 1.0:
         return -math.inf
@@ -250,41 +273,45 @@ def _log_front_scalar(a: float, b: float, y: float) -> float:
             + b * math.log1p((p - y) / (1.0 - p))
             + 0.5 * (math.log(a) + math.log(b) - math.log(s))
             - _LOG_2PI_HALF
-            + _stirling_scalar(s)
-            - _stirling_scalar(a)
-            - _stirling_scalar(b)
+            + stirling_scalar(s)
+            - stirling_scalar(a)
+            - stirling_scalar(b)
         )
     if big_b:
-        return _gamma_ratio_scalar(a, b) - math.lgamma(a) + powers
+        return gamma_ratio_scalar(a, b) - math.lgamma(a) + powers
     if big_a:
-        return _gamma_ratio_scalar(b, a) - math.lgamma(b) + powers
+        return gamma_ratio_scalar(b, a) - math.lgamma(b) + powers
     return math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + powers
 
 
-def _stirling_scalar(x: float) -> float:
+def stirling_scalar(x: float) -> float:
+    """:func:`_stirling_correction` of one value."""
     inv = 1.0 / x
     inv2 = inv * inv
     return inv * (1.0 / 12.0 - inv2 * (1.0 / 360.0 - inv2 * (1.0 / 1260.0 - inv2 / 1680.0)))
 
 
-def _gamma_ratio_scalar(a: float, b: float) -> float:
+def gamma_ratio_scalar(a: float, b: float) -> float:
+    """:func:`_log_gamma_ratio` of one pair."""
     s = a + b
     return (
         (b - 0.5) * math.log1p(a / b)
         + a * math.log(s)
         - a
-        + _stirling_scalar(s)
-        - _stirling_scalar(b)
+        + stirling_scalar(s)
+        - stirling_scalar(b)
     )
 
 
-def _beta_lower_scalar(a: float, b: float, y: float, y_c: float) -> float:
+def beta_lower_scalar(a: float, b: float, y: float, y_c: float) -> float:
+    """:func:`_beta_lower` of one entry."""
     if y < (a + 1.0) / (a + b + 2.0):
-        return math.exp(_log_front_scalar(a, b, y)) * _fraction_scalar(a, b, y) / a
-    return 1.0 - math.exp(_log_front_scalar(b, a, y_c)) * _fraction_scalar(b, a, y_c) / b
+        return math.exp(log_front_scalar(a, b, y)) * beta_fraction(a, b, y) / a
+    return 1.0 - math.exp(log_front_scalar(b, a, y_c)) * beta_fraction(b, a, y_c) / b
 
 
-def _tail_scalar(x: float, d1: float, d2: float, upper: bool) -> float:
+def tail_scalar(x: float, d1: float, d2: float, upper: bool) -> float:
+    """``P(F > x)`` (upper) or ``P(F <= x)`` of one entry."""
     if math.isnan(x) or math.isnan(d1) or math.isnan(d2) or d1 <= 0 or d2 <= 0:
         return math.nan
     if x <= 0:
@@ -296,33 +323,27 @@ def _tail_scalar(x: float, d1: float, d2: float, upper: bool) -> float:
     if y <= 0.0 or y_c <= 0.0:  # beyond double precision: the far tails
         return (0.0 if upper else 1.0) if y_c <= 0.0 else (1.0 if upper else 0.0)
     if upper:
-        return _beta_lower_scalar(d2 / 2.0, d1 / 2.0, y_c, y)
-    return _beta_lower_scalar(d1 / 2.0, d2 / 2.0, y, y_c)
+        return beta_lower_scalar(d2 / 2.0, d1 / 2.0, y_c, y)
+    return beta_lower_scalar(d1 / 2.0, d2 / 2.0, y, y_c)
 
 
-@functools.lru_cache(maxsize=1024)
-def _ppf_scalar(p: float, d1: float, d2: float) -> float:
-    """:func:`_solve` for one quantile, in Python floats."""
-    if not (0.0 < p < 1.0 and d1 > 0 and d2 > 0):
-        return math.nan
-    d1, d2 = min(d1, 1e15), min(d2, 1e15)
+def quantile_scalar(p: float, d1: float, d2: float, z_norm: float) -> float:
+    """:func:`_solve` for one quantile, 0 < p < 1 and positive df (at most 1e15), given the
+    normal quantile ``z_norm`` of ``p`` for Paulson's starting point."""
     upper = p > 0.5
     target = 1.0 - p if upper else p
-    z_norm = norm_ppf(p)
     a1, a2 = 2.0 / (9.0 * d1), 2.0 / (9.0 * d2)
     spread = (1.0 - a1) ** 2 * a2 + (1.0 - a2) ** 2 * a1 - z_norm**2 * a1 * a2
     denominator = (1.0 - a2) ** 2 - z_norm**2 * a2
-    root = (
-        ((1.0 - a1) * (1.0 - a2) + z_norm * math.sqrt(max(0.0, spread))) / denominator
-        if (denominator != 0)
-        else math.nan
-    )
+    root = math.nan
+    if denominator != 0:
+        root = ((1.0 - a1) * (1.0 - a2) + z_norm * math.sqrt(max(0.0, spread))) / denominator
     z = 3.0 * math.log(root) if math.isfinite(root) and root > 0 else 0.0
     z = min(max(z, -599.0), 599.0)
     low, high = -600.0, 600.0
     for _ in range(100):
         x = math.exp(z)
-        value = _tail_scalar(x, d1, d2, upper)
+        value = tail_scalar(x, d1, d2, upper)
         if value == target:
             break
         too_far = math.isnan(value) or (value < target if upper else value > target)
@@ -330,7 +351,7 @@ def _ppf_scalar(p: float, d1: float, d2: float) -> float:
             high = z
         else:
             low = z
-        slope = math.exp(_log_front_scalar(d1 / 2.0, d2 / 2.0, d1 * x / (d1 * x + d2)))
+        slope = math.exp(log_front_scalar(d1 / 2.0, d2 / 2.0, d1 * x / (d1 * x + d2)))
         slope = -slope if upper else slope
         newton = z - (value - target) / slope if slope != 0 else math.nan
         new_z = newton if math.isfinite(newton) and low <= newton <= high else 0.5 * (low + high)
@@ -343,6 +364,35 @@ def _ppf_scalar(p: float, d1: float, d2: float) -> float:
     if z <= -599.0:
         return 0.0
     return math.exp(z)
+
+
+def _compiled(d1: float, d2: float) -> bool:
+    """Whether the df are large enough for the compiled scalar functions."""
+    return d1 + d2 >= 2.0 * _COMPILED_FROM
+
+
+def _tail(x: float, d1: float, d2: float, upper: bool) -> float:
+    """:func:`tail_scalar`, compiled for large df."""
+    if _compiled(d1, d2):
+        from .kernels import numba_icc
+
+        return float(numba_icc.tail(x, d1, d2, upper))
+    return tail_scalar(x, d1, d2, upper)
+
+
+@functools.lru_cache(maxsize=1024)
+def _ppf_scalar(p: float, d1: float, d2: float) -> float:
+    """:func:`quantile_scalar` of one quantile (nan outside its domain), compiled for large
+    df."""
+    if not (0.0 < p < 1.0 and d1 > 0 and d2 > 0):
+        return math.nan
+    d1, d2 = min(d1, 1e15), min(d2, 1e15)
+    z_norm = norm_ppf(p)
+    if _compiled(d1, d2):
+        from .kernels import numba_icc
+
+        return float(numba_icc.quantile(p, d1, d2, z_norm))
+    return quantile_scalar(p, d1, d2, z_norm)
 
 
 def f_sf(x: object, d1: object, d2: object) -> np.ndarray:
@@ -371,8 +421,9 @@ def f_ppf(p: object, d1: object, d2: object) -> np.ndarray:
     Degrees of freedom may be non-integer (McGraw & Wong's approximate df) or ``inf``.
     """
     single = _single(p, d1, d2)
-    if single is not None and isinstance(d1, np.ndarray):  # the (1,)-shaped common case
-        return np.array([_ppf_scalar(single[0], single[1], single[2])])
+    if single is not None:  # one table's limit: one quantile
+        (p_1, d1_1, d2_1), shape = single
+        return np.full(shape, _ppf_scalar(p_1, d1_1, d2_1))
     p_a, d1_a, d2_a = np.broadcast_arrays(
         np.asarray(p, dtype=np.float64),
         np.asarray(d1, dtype=np.float64),

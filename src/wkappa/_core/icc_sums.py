@@ -10,10 +10,11 @@ serves all six, for any number of features at once. Small inputs use numpy; from
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-__all__ = ["NUMBA_FROM", "AnovaSums", "anova_sums"]
+__all__ = ["NUMBA_FROM", "AnovaSums", "anova_sums", "plain_anova_sums"]
 
 # Below this many ratings numpy is as fast as the kernel and needs no compilation.
 NUMBA_FROM = 1 << 16
@@ -71,3 +72,24 @@ def anova_sums(values: np.ndarray) -> AnovaSums:
     else:
         grand, ss_targets, ss_raters, ss_error = _numpy_sums(x)
     return AnovaSums(n, k, grand, ss_targets, ss_raters, ss_error)
+
+
+def plain_anova_sums(ratings: Any) -> AnovaSums | None:
+    """The sums of a large 2-D float64 numpy array straight from the compiled pass, or None.
+
+    The pass's column sums are finite exactly when every rating is (a NaN or inf anywhere
+    makes its column's sum NaN or inf), so the caller needs no reading pass of its own over
+    the ratings; anything else (other types, small tables, a NaN, an inf, a sum beyond the
+    float range) returns None for the caller's general route, which answers as before.
+    """
+    if not (
+        type(ratings) is np.ndarray
+        and ratings.dtype == np.float64
+        and ratings.ndim == 2
+        and ratings.shape[0] >= 2
+        and ratings.shape[1] >= 2
+        and ratings.size >= NUMBA_FROM
+    ):
+        return None
+    sums = anova_sums(ratings)
+    return sums if np.isfinite(sums.grand_mean[0]) else None

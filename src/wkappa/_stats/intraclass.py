@@ -1,16 +1,14 @@
 """Intraclass correlations: McGraw & Wong's six forms, their F tests and exact F intervals.
 
-One pass over the ratings gives the two-way ANOVA sums of squares
-(:func:`wkappa._core.anova_sums`); every form, its test of ``ICC = icc0`` and its interval are
-closed-form functions of the mean squares, vectorised over features. With missing ratings
-(``nan_policy='omit'``) the variance components come from REML instead
-(:mod:`wkappa._stats.intraclass_reml`) and the mean squares are the ones those components imply.
+:func:`icc` and :func:`icc_all` read the ratings, take the mean squares
+(:mod:`wkappa._stats.intraclass_anova`: one compiled ANOVA pass, or REML with missing ratings)
+and build an :class:`ICCResult` per form from the closed-form estimates, tests and limits of
+:mod:`wkappa._stats.intraclass_forms`, vectorised over features.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -19,18 +17,25 @@ import numpy as np
 
 from .._core import (
     Alternative,
-    anova_sums,
     check_alternative,
     check_nan_policy,
-    f_cdf,
-    f_ppf,
-    f_sf,
-    format_value,
     read_numeric_ratings,
 )
-from ..exceptions import UndefinedReliabilityWarning, WkappaError
+from ..exceptions import UndefinedReliabilityWarning
 from .intervals import KAPPA_RANGE, ConfidenceInterval, json_float, sided
-from .intraclass_reml import RemlFit, reml_fit
+from .intraclass_anova import MeanSquares, mean_squares, plain_mean_squares
+from .intraclass_forms import (
+    DESCRIPTIONS,
+    FORMS,
+    FORMULAS,
+    SHROUT_FLEISS,
+    check_form,
+    check_icc0,
+    estimate,
+    f_test,
+    limits,
+    pvalue,
+)
 
 __all__ = [
     "FORMS",
@@ -44,293 +49,12 @@ __all__ = [
     "warn_if_undefined",
 ]
 
-# McGraw & Wong's names, in their order, with Shrout & Fleiss's.
-FORMS = ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
-SHROUT_FLEISS = {
-    "1,1": "ICC1",
-    "A,1": "ICC2",
-    "C,1": "ICC3",
-    "1,k": "ICC1k",
-    "A,k": "ICC2k",
-    "C,k": "ICC3k",
-}
-_ALIASES = {
-    **{name.lower(): form for form, name in SHROUT_FLEISS.items()},
-    "2,1": "A,1",
-    "3,1": "C,1",
-    "2,k": "A,k",
-    "3,k": "C,k",
-}
-_DESCRIPTIONS = {
-    "1,1": "one-way random effects, absolute agreement, single rater",
-    "A,1": "two-way random effects, absolute agreement, single rater",
-    "C,1": "two-way effects, consistency, single rater",
-    "1,k": "one-way random effects, absolute agreement, mean of k raters",
-    "A,k": "two-way random effects, absolute agreement, mean of k raters",
-    "C,k": "two-way effects, consistency, mean of k raters",
-}
-_FORMULAS = {
-    "1,1": "(MSR - MSW) / (MSR + (k-1) MSW)",
-    "A,1": "(MSR - MSE) / (MSR + (k-1) MSE + k (MSC - MSE) / n)",
-    "C,1": "(MSR - MSE) / (MSR + (k-1) MSE)",
-    "1,k": "(MSR - MSW) / MSR",
-    "A,k": "(MSR - MSE) / (MSR + (MSC - MSE) / n)",
-    "C,k": "(MSR - MSE) / MSR",
-}
 
-
-def check_form(form: Any) -> str:
-    """McGraw & Wong's name of an ICC form given in any accepted spelling."""
-    if isinstance(form, str):
-        text = re.sub(r"\s+", "", form)
-        match = re.fullmatch(r"(?i)icc\((.*)\)", text)
-        if match:
-            text = match.group(1)
-        key = text.upper().replace("K", "k")
-        if key in FORMS:
-            return key
-        alias = _ALIASES.get(text.lower())
-        if alias is not None:
-            return alias
-    raise WkappaError(
-        "`form` must be one of McGraw & Wong's '1,1', 'A,1', 'C,1', '1,k', 'A,k', 'C,k' or "
-        f"Shrout & Fleiss's 'ICC1', 'ICC2', 'ICC3', 'ICC1k', 'ICC2k', 'ICC3k'; got "
-        f"{format_value(form)}. Hint: SPSS's 'two-way random, absolute agreement, single "
-        "measures' is 'A,1'."
-    )
-
-
-def check_icc0(icc0: Any) -> float:
-    if isinstance(icc0, (bool, str)) or not isinstance(icc0, (int, float, np.integer, np.floating)):
-        raise WkappaError(f"`icc0` must be a number in [0, 1); got {format_value(icc0)}.")
-    value = float(icc0)
-    if not 0.0 <= value < 1.0:
-        raise WkappaError(f"`icc0` must be in [0, 1) (the null value of the ICC); got {value!r}.")
-    return value
-
-
-@dataclass(frozen=True)
-class MeanSquares:
-    """Mean squares and degrees of freedom per feature (arrays of shape (F,))."""
-
-    n: int
-    k: int
-    ms_targets: np.ndarray  # MSR of the two-way model
-    ms_targets_oneway: np.ndarray  # MSR of the one-way model (= MSR on complete data)
-    ms_raters: np.ndarray  # MSC
-    ms_error: np.ndarray  # MSE
-    ms_within: np.ndarray  # MSW
-    df_targets: np.ndarray
-    df_raters: np.ndarray
-    df_error: np.ndarray
-    df_within: np.ndarray
-    n_ratings: np.ndarray
-    method: str
-
-    @classmethod
-    def from_sums(
-        cls, n: int, k: int, ss_targets: Any, ss_raters: Any, ss_error: Any
-    ) -> MeanSquares:
-        """The ANOVA mean squares of a complete table from its sums of squares."""
-        ss_t = np.atleast_1d(np.asarray(ss_targets, dtype=np.float64))
-        ss_r = np.atleast_1d(np.asarray(ss_raters, dtype=np.float64))
-        ss_e = np.atleast_1d(np.asarray(ss_error, dtype=np.float64))
-        df_t, df_r, df_e, df_w = n - 1, k - 1, (n - 1) * (k - 1), n * (k - 1)
-        ms_t = ss_t / df_t
-        full = np.ones_like(ss_t)
-        return cls(
-            n=n,
-            k=k,
-            ms_targets=ms_t,
-            ms_targets_oneway=ms_t,
-            ms_raters=ss_r / df_r,
-            ms_error=ss_e / df_e,
-            ms_within=(ss_r + ss_e) / df_w,
-            df_targets=full * df_t,
-            df_raters=full * df_r,
-            df_error=full * df_e,
-            df_within=full * df_w,
-            n_ratings=full * (n * k),
-            method="anova",
-        )
-
-
-def _from_anova(values: np.ndarray) -> MeanSquares:
-    sums = anova_sums(values)
-    return MeanSquares.from_sums(
-        sums.n_targets, sums.n_raters, sums.ss_targets, sums.ss_raters, sums.ss_error
-    )
-
-
-def _from_reml(fit: RemlFit, n: int, k: int) -> dict[str, float]:
-    """Mean squares implied by REML variance components (expected mean squares of the
-    balanced design with n targets and k raters), with the degrees of freedom of the
-    observed ratings."""
-    n_obs = fit.n_ratings
-    return {
-        "ms_targets": k * fit.var_targets + fit.var_error,
-        "ms_targets_oneway": k * fit.var_targets_oneway + fit.var_within,
-        "ms_raters": n * fit.var_raters + fit.var_error,
-        "ms_error": fit.var_error,
-        "ms_within": fit.var_within,
-        "df_targets": float(n - 1),
-        "df_raters": float(k - 1),
-        "df_error": float(n_obs - n - k + 1),
-        "df_within": float(n_obs - n),
-        "n_ratings": float(n_obs),
-    }
-
-
-def _mean_squares(values: np.ndarray, nan_policy: str) -> MeanSquares:
-    """ANOVA for complete features; REML (omit) or nan (propagate) for the others."""
-    x = values if values.ndim == 3 else values[:, :, None]
-    missing = np.isnan(x).any(axis=(0, 1))
-    if not missing.any():
-        return _from_anova(values)
-    n, k, f_count = x.shape
-    complete = np.flatnonzero(~missing)
-    names = (
-        "ms_targets",
-        "ms_targets_oneway",
-        "ms_raters",
-        "ms_error",
-        "ms_within",
-        "df_targets",
-        "df_raters",
-        "df_error",
-        "df_within",
-        "n_ratings",
-    )
-    fields = {name: np.full(f_count, np.nan) for name in names}
-    if complete.size:
-        anova = _from_anova(x[:, :, complete])
-        for name in fields:
-            fields[name][complete] = getattr(anova, name)
-    for f in np.flatnonzero(missing):
-        if nan_policy == "propagate":
-            for name in fields:
-                fields[name][f] = np.nan
-            continue
-        fit = reml_fit(x[:, :, f])
-        for name, value in _from_reml(fit, n, k).items():
-            fields[name][f] = value
-    return MeanSquares(n=n, k=k, method="reml", **fields)
-
-
-def _estimate(form: str, ms: MeanSquares) -> np.ndarray:
-    n, k = ms.n, ms.k
-    msr, msr1, msc, mse, msw = (
-        ms.ms_targets,
-        ms.ms_targets_oneway,
-        ms.ms_raters,
-        ms.ms_error,
-        ms.ms_within,
-    )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if form == "1,1":
-            value = (msr1 - msw) / (msr1 + (k - 1) * msw)
-        elif form == "1,k":
-            value = (msr1 - msw) / msr1
-        elif form == "C,1":
-            value = (msr - mse) / (msr + (k - 1) * mse)
-        elif form == "C,k":
-            value = (msr - mse) / msr
-        elif form == "A,1":
-            value = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
-        else:
-            value = (msr - mse) / (msr + (msc - mse) / n)
-    return np.asarray(value, dtype=np.float64)
-
-
-def _absolute_df(rho: np.ndarray, ms: MeanSquares, k_eff: float) -> np.ndarray:
-    """McGraw & Wong's (1996) Satterthwaite df of ``a MSC + b MSE`` with
-    ``a = k_eff rho / (n (1 - rho))``, ``b = 1 + k_eff rho (n - 1) / (n (1 - rho))``, both
-    multiplied by ``n (1 - rho)`` (v does not change) so that rho = 1 is allowed."""
-    n = ms.n
-    a = k_eff * rho
-    b = n * (1.0 - rho) + k_eff * rho * (n - 1)
-    num = a * ms.ms_raters + b * ms.ms_error
-    with np.errstate(divide="ignore", invalid="ignore"):
-        v = num**2 / ((a * ms.ms_raters) ** 2 / ms.df_raters + (b * ms.ms_error) ** 2 / ms.df_error)
-    return np.asarray(v, dtype=np.float64)
-
-
-def _test(form: str, ms: MeanSquares, icc0: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The F statistic of ``ICC = icc0`` and its degrees of freedom (McGraw & Wong, Table 8)."""
-    k, r0 = ms.k, icc0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if form[0] == "1":
-            ratio = ms.ms_targets_oneway / ms.ms_within
-            scale = (1 - r0) / (1 + (k - 1) * r0) if form == "1,1" else 1 - r0
-            return ratio * scale, ms.df_targets, ms.df_within
-        if form[0] == "C":
-            ratio = ms.ms_targets / ms.ms_error
-            scale = (1 - r0) / (1 + (k - 1) * r0) if form == "C,1" else 1 - r0
-            return ratio * scale, ms.df_targets, ms.df_error
-        k_eff = float(k) if form == "A,1" else 1.0
-        n = ms.n
-        a = k_eff * r0 / (n * (1 - r0))
-        b = 1 + k_eff * r0 * (n - 1) / (n * (1 - r0))
-        f_stat = ms.ms_targets / (a * ms.ms_raters + b * ms.ms_error)
-        rho0 = np.full(ms.ms_targets.shape, r0)
-        return f_stat, ms.df_targets, _absolute_df(rho0, ms, k_eff)
-
-
-def _pvalue(f_stat: np.ndarray, df1: np.ndarray, df2: np.ndarray, alternative: str) -> np.ndarray:
-    if alternative == "less":
-        return f_cdf(f_stat, df1, df2)
-    upper = f_sf(f_stat, df1, df2)
-    if alternative == "greater":
-        return upper
-    # Two-sided: twice the smaller tail; the lower one is computed only where it is smaller.
-    smaller = upper.copy()
-    lower_side = ~(upper < 0.5)
-    if lower_side.any():
-        smaller[lower_side] = f_cdf(f_stat[lower_side], df1[lower_side], df2[lower_side])
-    return np.asarray(np.minimum(1.0, 2.0 * smaller), dtype=np.float64)
-
-
-def _limits(
-    form: str, ms: MeanSquares, statistic_a1: np.ndarray, tail: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Lower and upper limits with ``tail`` probability above/below each (McGraw & Wong 1996,
-    Table 7; Shrout & Fleiss 1979 for the one-way and consistency forms)."""
-    n, k = ms.n, ms.k
-    q = 1.0 - tail
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if form[0] in "1C":
-            if form[0] == "1":
-                f_obs = ms.ms_targets_oneway / ms.ms_within
-                df2 = ms.df_within
-            else:
-                f_obs = ms.ms_targets / ms.ms_error
-                df2 = ms.df_error
-            f_low = f_obs / f_ppf(q, ms.df_targets, df2)
-            f_high = f_obs * f_ppf(q, df2, ms.df_targets)
-            if form[2] == "1":
-                # An F quantile beyond the float range (df far below 1) gives the limit 1.
-                high = np.where(np.isinf(f_high), 1.0, (f_high - 1) / (f_high + k - 1))
-                return (f_low - 1) / (f_low + k - 1), high
-            return 1 - 1 / f_low, 1 - 1 / f_high
-        v = _absolute_df(statistic_a1, ms, float(k))
-        f_star = f_ppf(q, ms.df_targets, v)
-        f_inv = f_ppf(q, v, ms.df_targets)
-        msr, msc, mse = ms.ms_targets, ms.ms_raters, ms.ms_error
-        # c: the raters' term of the denominators; an F quantile beyond the float range
-        # (Satterthwaite's df far below 1) gives each limit's value as that quantile -> inf.
-        c = k * msc + (k * n - k - n) * mse if form == "A,1" else msc - mse
-        low = np.where(
-            np.isinf(f_star), -n * mse / c, n * (msr - f_star * mse) / (f_star * c + n * msr)
-        )
-        high = np.where(np.isinf(f_inv), 1.0, n * (f_inv * msr - mse) / (c + n * f_inv * msr))
-        return low, high
-
-
-def _scalar_or_array(values: np.ndarray, batched: bool) -> Any:
+def _scalar_or_array(values: Any, batched: bool) -> Any:
     if batched:
         values.setflags(write=False)
         return values
-    return float(values[0])
+    return float(values)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -405,7 +129,7 @@ class ICCResult:
     @property
     def description(self) -> str:
         """The model and the unit of the form in words."""
-        return _DESCRIPTIONS[self.form]
+        return DESCRIPTIONS[self.form]
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The exact F-based interval (McGraw & Wong 1996, Table 7).
@@ -420,7 +144,7 @@ class ICCResult:
         """
 
         def two_sided(level: float) -> ConfidenceInterval:
-            low, high = _limits(self.form, self._ms, self._statistic_a1, (1.0 - level) / 2.0)
+            low, high = limits(self.form, self._ms, self._statistic_a1, (1.0 - level) / 2.0)
             return ConfidenceInterval(
                 _scalar_or_array(low, self._batched),
                 _scalar_or_array(high, self._batched),
@@ -493,7 +217,7 @@ class ICCResult:
             f"  MSC (raters)  = {self.ms_raters:.6g}  df {self.df_raters:g}",
             f"  MSE (error)   = {self.ms_error:.6g}  df {self.df_error:g}",
             f"  MSW (within)  = {self.ms_within:.6g}  df {self.df_within:g}",
-            f"ICC = {_FORMULAS[self.form]} = {self.statistic:.6g}",
+            f"ICC = {FORMULAS[self.form]} = {self.statistic:.6g}",
             f"F test of ICC = {self.icc0:g} ({self.alternative}): F = {self.f_statistic:.6g} "
             f"on ({self.df1:g}, {self.df2:.6g}) df, p = {self.pvalue:.6g}",
             f"{ci.confidence_level:.0%} interval [{ci.low:.6g}, {ci.high:.6g}] "
@@ -529,21 +253,28 @@ def _warn_undefined(count: int, batched: bool) -> None:
 def build_result(
     form: str, ms: MeanSquares, icc0: float, alternative: Alternative, batched: bool
 ) -> ICCResult:
-    statistic = _estimate(form, ms)
-    statistic_a1 = statistic if form == "A,1" else _estimate("A,1", ms)
-    f_stat, df1, df2 = _test(form, ms, icc0)
-    pvalue = _pvalue(f_stat, df1, df2, alternative)
+    """The result of ``form`` from the mean squares (scalars for one table, arrays of
+    features when ``batched``)."""
+    statistic = estimate(form, ms)
+    statistic_a1 = statistic if form == "A,1" else estimate("A,1", ms)
+    f_stat, df1, df2 = f_test(form, ms, icc0)
+    p = pvalue(f_stat, df1, df2, alternative)
 
-    def get(values: np.ndarray) -> Any:
+    def get(values: Any) -> Any:
         if not batched:
-            return float(values[0])
+            return float(values)
         return _scalar_or_array(np.array(values, dtype=np.float64), batched)
 
     msr = ms.ms_targets_oneway if form[0] == "1" else ms.ms_targets
+    if batched:
+        n_ratings = get(ms.n_ratings)
+    else:
+        count = float(ms.n_ratings)
+        n_ratings = count if math.isnan(count) else int(count)
     return ICCResult(
         form=form,
         statistic=get(statistic),
-        pvalue=get(pvalue),
+        pvalue=get(p),
         f_statistic=get(f_stat),
         df1=get(df1),
         df2=get(df2),
@@ -559,11 +290,7 @@ def build_result(
         df_within=get(ms.df_within),
         n_targets=ms.n,
         n_raters=ms.k,
-        n_ratings=(
-            get(ms.n_ratings)
-            if batched or math.isnan(float(ms.n_ratings[0]))
-            else int(ms.n_ratings[0])
-        ),
+        n_ratings=n_ratings,
         method=ms.method,
         _ms=ms,
         _statistic_a1=statistic_a1,
@@ -580,8 +307,12 @@ def warn_if_undefined(ms: MeanSquares, batched: bool) -> None:
 
 def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
     policy = check_nan_policy(nan_policy)
+    ms = plain_mean_squares(ratings)
+    if ms is not None:  # a large complete float64 table: no reading pass
+        warn_if_undefined(ms, batched=False)
+        return ms, False
     read = read_numeric_ratings(ratings, nan_policy=policy)
-    ms = _mean_squares(read.values, policy)
+    ms = mean_squares(read.values, policy, read.n_missing)
     batched = read.values.ndim == 3
     warn_if_undefined(ms, batched)
     return ms, batched

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
-__all__ = ["anova_sums", "anova_sums_2d", "beta_fraction"]
+from .. import f_distribution
+
+__all__ = ["anova_sums", "anova_sums_2d", "beta_fraction", "quantile", "tail"]
 
 
 @njit(cache=True, nogil=True)
@@ -62,57 +65,84 @@ def anova_sums(x):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def anova_sums_2d(x):  # type: ignore[no-untyped-def]
-    """:func:`anova_sums` of one (n, k) float64 array (any layout), as scalars."""
+    """:func:`anova_sums` of one (n, k) float64 array (any layout), as scalars.
+
+    Four rows at a time, each with its own accumulators: a single running sum waits for the
+    previous addition at every rating (the adder's latency, not memory, bounds it), four
+    independent ones keep the adder busy (measured 1.7x faster at 60,000 x 2).
+    """
     n, k = x.shape
-    column = np.zeros(k)
-    for i in range(n):
+    blocked = n - n % 4
+    column = np.zeros((4, k))
+    for i in range(0, blocked, 4):
         for j in range(k):
-            column[j] += x[i, j]
-    column /= n
-    grand = column.sum() / k
+            column[0, j] += x[i, j]
+            column[1, j] += x[i + 1, j]
+            column[2, j] += x[i + 2, j]
+            column[3, j] += x[i + 3, j]
+    for i in range(blocked, n):
+        for j in range(k):
+            column[0, j] += x[i, j]
+    mean = np.empty(k)
+    for j in range(k):
+        mean[j] = ((column[0, j] + column[1, j]) + (column[2, j] + column[3, j])) / n
+    grand = mean.sum() / k
     ss_raters = 0.0
     for j in range(k):
-        ss_raters += (column[j] - grand) ** 2
+        ss_raters += (mean[j] - grand) ** 2
     ss_raters *= n
-    ss_targets = 0.0
-    ss_error = 0.0
-    for i in range(n):
-        row = 0.0
+    t0 = t1 = t2 = t3 = 0.0
+    e0 = e1 = e2 = e3 = 0.0
+    for i in range(0, blocked, 4):
+        r0 = r1 = r2 = r3 = 0.0
         for j in range(k):
-            row += x[i, j] - column[j]
-        row /= k
-        ss_targets += row * row
+            r0 += x[i, j] - mean[j]
+            r1 += x[i + 1, j] - mean[j]
+            r2 += x[i + 2, j] - mean[j]
+            r3 += x[i + 3, j] - mean[j]
+        r0 /= k
+        r1 /= k
+        r2 /= k
+        r3 /= k
+        t0 += r0 * r0
+        t1 += r1 * r1
+        t2 += r2 * r2
+        t3 += r3 * r3
         for j in range(k):
-            residual = x[i, j] - column[j] - row
-            ss_error += residual * residual
-    return grand, ss_targets * k, ss_raters, ss_error
+            d0 = x[i, j] - mean[j] - r0
+            d1 = x[i + 1, j] - mean[j] - r1
+            d2 = x[i + 2, j] - mean[j] - r2
+            d3 = x[i + 3, j] - mean[j] - r3
+            e0 += d0 * d0
+            e1 += d1 * d1
+            e2 += d2 * d2
+            e3 += d3 * d3
+    for i in range(blocked, n):
+        r0 = 0.0
+        for j in range(k):
+            r0 += x[i, j] - mean[j]
+        r0 /= k
+        t0 += r0 * r0
+        for j in range(k):
+            d0 = x[i, j] - mean[j] - r0
+            e0 += d0 * d0
+    ss_targets = ((t0 + t1) + (t2 + t3)) * k
+    return grand, ss_targets, ss_raters, (e0 + e1) + (e2 + e3)
 
 
-@njit(cache=True, nogil=True)
-def beta_fraction(a, b, y):  # type: ignore[no-untyped-def]
-    """The incomplete beta continued fraction (modified Lentz), compiled: at the df of large
-    studies (10^4-10^6) it needs hundreds to thousands of terms."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = 1.0
-    d = 1.0 - qab * y / qap
-    d = 1.0 / (d if abs(d) >= tiny else tiny)
-    h = d
-    for m in range(1, 20_000):
-        m2 = 2 * m
-        aa = m * (b - m) * y / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) >= tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) >= tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * y / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) >= tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) >= tiny else tiny
-        step = d * c
-        h *= step
-        if abs(step - 1.0) < 1e-16:
-            break
-    return h
+# The F distribution's scalar functions (wkappa._core.f_distribution), compiled from the same
+# source: the helpers are registered for inlining, the entry points are cached on disk. At the
+# df of large studies (10^4-10^6) the continued fraction needs hundreds to thousands of terms.
+for _helper in (
+    f_distribution.stirling_scalar,
+    f_distribution.gamma_ratio_scalar,
+    f_distribution.log_front_scalar,
+    f_distribution.beta_fraction,
+    f_distribution.beta_lower_scalar,
+    f_distribution.tail_scalar,
+):
+    register_jitable(_helper)
+
+beta_fraction = njit(cache=True, nogil=True)(f_distribution.beta_fraction)
+tail = njit(cache=True, nogil=True)(f_distribution.tail_scalar)
+quantile = njit(cache=True, nogil=True)(f_distribution.quantile_scalar)

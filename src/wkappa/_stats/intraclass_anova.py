@@ -1,0 +1,150 @@
+"""The intraclass correlations' mean squares: two-way ANOVA of complete ratings, REML with
+missing ones.
+
+One pass over the ratings gives the two-way ANOVA sums of squares
+(:func:`wkappa._core.anova_sums`), from which every form, test and interval follows
+(:mod:`wkappa._stats.intraclass_forms`). With missing ratings (``nan_policy='omit'``) the
+variance components come from REML (:mod:`wkappa._stats.intraclass_reml`) and the mean squares
+are the ones those components imply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from .._core import AnovaSums, anova_sums, plain_anova_sums
+from .intraclass_reml import RemlFit, reml_fit
+
+__all__ = ["MeanSquares", "mean_squares", "plain_mean_squares"]
+
+
+@dataclass(frozen=True)
+class MeanSquares:
+    """Mean squares and degrees of freedom: float64 scalars for one table, arrays of shape
+    (features,) for a batch."""
+
+    n: int
+    k: int
+    ms_targets: Any  # MSR of the two-way model
+    ms_targets_oneway: Any  # MSR of the one-way model (= MSR on complete data)
+    ms_raters: Any  # MSC
+    ms_error: Any  # MSE
+    ms_within: Any  # MSW
+    df_targets: Any
+    df_raters: Any
+    df_error: Any
+    df_within: Any
+    n_ratings: Any
+    method: str
+
+    @classmethod
+    def from_sums(
+        cls, n: int, k: int, ss_targets: Any, ss_raters: Any, ss_error: Any
+    ) -> MeanSquares:
+        """The ANOVA mean squares of a complete table from its sums of squares (scalars for
+        one table, arrays of features)."""
+        ss_t = np.asarray(ss_targets, dtype=np.float64)[()]
+        ss_r = np.asarray(ss_raters, dtype=np.float64)[()]
+        ss_e = np.asarray(ss_error, dtype=np.float64)[()]
+        df_t, df_r, df_e, df_w = n - 1, k - 1, (n - 1) * (k - 1), n * (k - 1)
+        ms_t = ss_t / df_t
+        full = np.ones_like(ss_t)[()]
+        return cls(
+            n=n,
+            k=k,
+            ms_targets=ms_t,
+            ms_targets_oneway=ms_t,
+            ms_raters=ss_r / df_r,
+            ms_error=ss_e / df_e,
+            ms_within=(ss_r + ss_e) / df_w,
+            df_targets=full * df_t,
+            df_raters=full * df_r,
+            df_error=full * df_e,
+            df_within=full * df_w,
+            n_ratings=full * (n * k),
+            method="anova",
+        )
+
+    def first(self) -> MeanSquares:
+        """The first feature's mean squares as scalars."""
+        values = {
+            field.name: getattr(self, field.name)[0]
+            for field in fields(self)
+            if isinstance(getattr(self, field.name), np.ndarray)
+        }
+        return MeanSquares(**{**self.__dict__, **values})
+
+
+def _from_anova(sums: AnovaSums, one_table: bool) -> MeanSquares:
+    """Mean squares of the sums: scalars for one table, arrays of features."""
+    ss = (sums.ss_targets, sums.ss_raters, sums.ss_error)
+    if one_table:
+        ss = tuple(value[0] for value in ss)
+    return MeanSquares.from_sums(sums.n_targets, sums.n_raters, *ss)
+
+
+def plain_mean_squares(ratings: Any) -> MeanSquares | None:
+    """The ANOVA of a large 2-D float64 numpy array without a reading pass
+    (:func:`wkappa._core.plain_anova_sums`), or None for the general route."""
+    sums = plain_anova_sums(ratings)
+    return None if sums is None else _from_anova(sums, one_table=True)
+
+
+def _from_reml(fit: RemlFit, n: int, k: int) -> dict[str, float]:
+    """Mean squares implied by REML variance components (expected mean squares of the
+    balanced design with n targets and k raters), with the degrees of freedom of the
+    observed ratings."""
+    n_obs = fit.n_ratings
+    return {
+        "ms_targets": k * fit.var_targets + fit.var_error,
+        "ms_targets_oneway": k * fit.var_targets_oneway + fit.var_within,
+        "ms_raters": n * fit.var_raters + fit.var_error,
+        "ms_error": fit.var_error,
+        "ms_within": fit.var_within,
+        "df_targets": float(n - 1),
+        "df_raters": float(k - 1),
+        "df_error": float(n_obs - n - k + 1),
+        "df_within": float(n_obs - n),
+        "n_ratings": float(n_obs),
+    }
+
+
+def mean_squares(values: np.ndarray, nan_policy: str, n_missing: int) -> MeanSquares:
+    """ANOVA for complete features; REML (omit) or nan (propagate) for the others.
+
+    ``n_missing``: the reader's count of missing ratings (0 skips the search for them).
+    """
+    if not n_missing:
+        return _from_anova(anova_sums(values), one_table=values.ndim == 2)
+    x = values if values.ndim == 3 else values[:, :, None]
+    missing = np.isnan(x).any(axis=(0, 1))
+    n, k, f_count = x.shape
+    complete = np.flatnonzero(~missing)
+    names = (
+        "ms_targets",
+        "ms_targets_oneway",
+        "ms_raters",
+        "ms_error",
+        "ms_within",
+        "df_targets",
+        "df_raters",
+        "df_error",
+        "df_within",
+        "n_ratings",
+    )
+    columns = {name: np.full(f_count, np.nan) for name in names}
+    if complete.size:
+        anova = _from_anova(anova_sums(x[:, :, complete]), one_table=False)
+        for name in columns:
+            columns[name][complete] = getattr(anova, name)
+    for f in np.flatnonzero(missing):
+        if nan_policy == "propagate":
+            continue
+        fit = reml_fit(x[:, :, f])
+        for name, value in _from_reml(fit, n, k).items():
+            columns[name][f] = value
+    ms = MeanSquares(n=n, k=k, method="reml", **columns)
+    return ms if values.ndim == 3 else ms.first()

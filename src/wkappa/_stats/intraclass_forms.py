@@ -1,0 +1,206 @@
+"""The six intraclass correlation forms: their names, estimates, F tests and F limits.
+
+McGraw & Wong's (1996) forms as closed-form functions of the ANOVA mean squares
+(:class:`~wkappa._stats.intraclass_anova.MeanSquares`): the estimate (their Table 4), the F
+test of ``ICC = icc0`` (Table 8) and the exact F-based limits (Table 7; Shrout & Fleiss 1979
+for the one-way and consistency forms). Every function takes a float64 scalar (one table) or
+an array of features and answers in kind.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from .._core import f_cdf, f_ppf, f_sf, format_value
+from ..exceptions import WkappaError
+from .intraclass_anova import MeanSquares
+
+__all__ = [
+    "DESCRIPTIONS",
+    "FORMS",
+    "FORMULAS",
+    "SHROUT_FLEISS",
+    "absolute_df",
+    "check_form",
+    "check_icc0",
+    "estimate",
+    "f_test",
+    "limits",
+    "pvalue",
+]
+
+# McGraw & Wong's names, in their order, with Shrout & Fleiss's.
+FORMS = ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
+SHROUT_FLEISS = {
+    "1,1": "ICC1",
+    "A,1": "ICC2",
+    "C,1": "ICC3",
+    "1,k": "ICC1k",
+    "A,k": "ICC2k",
+    "C,k": "ICC3k",
+}
+_ALIASES = {
+    **{name.lower(): form for form, name in SHROUT_FLEISS.items()},
+    "2,1": "A,1",
+    "3,1": "C,1",
+    "2,k": "A,k",
+    "3,k": "C,k",
+}
+DESCRIPTIONS = {
+    "1,1": "one-way random effects, absolute agreement, single rater",
+    "A,1": "two-way random effects, absolute agreement, single rater",
+    "C,1": "two-way effects, consistency, single rater",
+    "1,k": "one-way random effects, absolute agreement, mean of k raters",
+    "A,k": "two-way random effects, absolute agreement, mean of k raters",
+    "C,k": "two-way effects, consistency, mean of k raters",
+}
+FORMULAS = {
+    "1,1": "(MSR - MSW) / (MSR + (k-1) MSW)",
+    "A,1": "(MSR - MSE) / (MSR + (k-1) MSE + k (MSC - MSE) / n)",
+    "C,1": "(MSR - MSE) / (MSR + (k-1) MSE)",
+    "1,k": "(MSR - MSW) / MSR",
+    "A,k": "(MSR - MSE) / (MSR + (MSC - MSE) / n)",
+    "C,k": "(MSR - MSE) / MSR",
+}
+
+
+def check_form(form: Any) -> str:
+    """McGraw & Wong's name of an ICC form given in any accepted spelling."""
+    if isinstance(form, str):
+        text = re.sub(r"\s+", "", form)
+        match = re.fullmatch(r"(?i)icc\((.*)\)", text)
+        if match:
+            text = match.group(1)
+        key = text.upper().replace("K", "k")
+        if key in FORMS:
+            return key
+        alias = _ALIASES.get(text.lower())
+        if alias is not None:
+            return alias
+    raise WkappaError(
+        "`form` must be one of McGraw & Wong's '1,1', 'A,1', 'C,1', '1,k', 'A,k', 'C,k' or "
+        f"Shrout & Fleiss's 'ICC1', 'ICC2', 'ICC3', 'ICC1k', 'ICC2k', 'ICC3k'; got "
+        f"{format_value(form)}. Hint: SPSS's 'two-way random, absolute agreement, single "
+        "measures' is 'A,1'."
+    )
+
+
+def check_icc0(icc0: Any) -> float:
+    """The null value of the F test as a float in [0, 1)."""
+    if isinstance(icc0, (bool, str)) or not isinstance(icc0, (int, float, np.integer, np.floating)):
+        raise WkappaError(f"`icc0` must be a number in [0, 1); got {format_value(icc0)}.")
+    value = float(icc0)
+    if not 0.0 <= value < 1.0:
+        raise WkappaError(f"`icc0` must be in [0, 1) (the null value of the ICC); got {value!r}.")
+    return value
+
+
+def estimate(form: str, ms: MeanSquares) -> Any:
+    """The ICC of ``form`` (McGraw & Wong 1996, Table 4)."""
+    n, k = ms.n, ms.k
+    msr, msr1, msc, mse, msw = (
+        ms.ms_targets,
+        ms.ms_targets_oneway,
+        ms.ms_raters,
+        ms.ms_error,
+        ms.ms_within,
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if form == "1,1":
+            return (msr1 - msw) / (msr1 + (k - 1) * msw)
+        if form == "1,k":
+            return (msr1 - msw) / msr1
+        if form == "C,1":
+            return (msr - mse) / (msr + (k - 1) * mse)
+        if form == "C,k":
+            return (msr - mse) / msr
+        if form == "A,1":
+            return (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
+        return (msr - mse) / (msr + (msc - mse) / n)
+
+
+def absolute_df(rho: Any, ms: MeanSquares, k_eff: float) -> Any:
+    """McGraw & Wong's (1996) Satterthwaite df of ``a MSC + b MSE`` with
+    ``a = k_eff rho / (n (1 - rho))``, ``b = 1 + k_eff rho (n - 1) / (n (1 - rho))``, both
+    multiplied by ``n (1 - rho)`` (v does not change) so that rho = 1 is allowed."""
+    n = ms.n
+    a = k_eff * rho
+    b = n * (1.0 - rho) + k_eff * rho * (n - 1)
+    raters, error = a * ms.ms_raters, b * ms.ms_error
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (raters + error) ** 2 / (raters**2 / ms.df_raters + error**2 / ms.df_error)
+
+
+def f_test(form: str, ms: MeanSquares, icc0: float) -> tuple[Any, Any, Any]:
+    """The F statistic of ``ICC = icc0`` and its degrees of freedom (McGraw & Wong, Table 8)."""
+    k, r0 = ms.k, icc0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if form[0] == "1":
+            ratio = ms.ms_targets_oneway / ms.ms_within
+            scale = (1 - r0) / (1 + (k - 1) * r0) if form == "1,1" else 1 - r0
+            return ratio * scale, ms.df_targets, ms.df_within
+        if form[0] == "C":
+            ratio = ms.ms_targets / ms.ms_error
+            scale = (1 - r0) / (1 + (k - 1) * r0) if form == "C,1" else 1 - r0
+            return ratio * scale, ms.df_targets, ms.df_error
+        k_eff = float(k) if form == "A,1" else 1.0
+        n = ms.n
+        a = k_eff * r0 / (n * (1 - r0))
+        b = 1 + k_eff * r0 * (n - 1) / (n * (1 - r0))
+        f_stat = ms.ms_targets / (a * ms.ms_raters + b * ms.ms_error)
+        return f_stat, ms.df_targets, absolute_df(r0, ms, k_eff)
+
+
+def pvalue(f_stat: Any, df1: Any, df2: Any, alternative: str) -> Any:
+    """The p-value of the F test against ``alternative``."""
+    if alternative == "less":
+        return f_cdf(f_stat, df1, df2)
+    upper = f_sf(f_stat, df1, df2)
+    if alternative == "greater":
+        return upper
+    # Two-sided: twice the smaller tail; the lower one is computed only where it is smaller.
+    if upper.ndim == 0:
+        smaller = upper if upper < 0.5 else f_cdf(f_stat, df1, df2)
+        return np.minimum(1.0, 2.0 * smaller)
+    smaller = upper.copy()
+    lower_side = ~(upper < 0.5)
+    if lower_side.any():
+        smaller[lower_side] = f_cdf(f_stat[lower_side], df1[lower_side], df2[lower_side])
+    return np.minimum(1.0, 2.0 * smaller)
+
+
+def limits(form: str, ms: MeanSquares, statistic_a1: Any, tail: float) -> tuple[Any, Any]:
+    """Lower and upper limits with ``tail`` probability above/below each (McGraw & Wong 1996,
+    Table 7; Shrout & Fleiss 1979 for the one-way and consistency forms)."""
+    n, k = ms.n, ms.k
+    q = 1.0 - tail
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if form[0] in "1C":
+            if form[0] == "1":
+                f_obs = ms.ms_targets_oneway / ms.ms_within
+                df2 = ms.df_within
+            else:
+                f_obs = ms.ms_targets / ms.ms_error
+                df2 = ms.df_error
+            f_low = f_obs / f_ppf(q, ms.df_targets, df2)
+            f_high = f_obs * f_ppf(q, df2, ms.df_targets)
+            if form[2] == "1":
+                # An F quantile beyond the float range (df far below 1) gives the limit 1.
+                high = np.where(np.isinf(f_high), 1.0, (f_high - 1) / (f_high + k - 1))
+                return (f_low - 1) / (f_low + k - 1), high
+            return 1 - 1 / f_low, 1 - 1 / f_high
+        v = absolute_df(statistic_a1, ms, float(k))
+        f_star = f_ppf(q, ms.df_targets, v)
+        f_inv = f_ppf(q, v, ms.df_targets)
+        msr, msc, mse = ms.ms_targets, ms.ms_raters, ms.ms_error
+        # c: the raters' term of the denominators; an F quantile beyond the float range
+        # (Satterthwaite's df far below 1) gives each limit's value as that quantile -> inf.
+        c = k * msc + (k * n - k - n) * mse if form == "A,1" else msc - mse
+        low = np.where(
+            np.isinf(f_star), -n * mse / c, n * (msr - f_star * mse) / (f_star * c + n * msr)
+        )
+        high = np.where(np.isinf(f_inv), 1.0, n * (f_inv * msr - mse) / (c + n * f_inv * msr))
+        return low, high
