@@ -22,7 +22,7 @@ from wkappa._core.fused import FAST_MIN
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
 frames = pytest.importorskip("wkappa.frames")
-grouped_tables = pytest.importorskip("wkappa._frames")  # frames.py reads the function here
+grouped_tables = pytest.importorskip("wkappa._frames.grouped_tables")  # by_group reads it here
 
 N = max(FAST_MIN, 4000)
 STATS = ["n", "kappa", "standard_error", "ci_low", "ci_high"]
@@ -43,9 +43,9 @@ def spy(monkeypatch):
     return calls
 
 
-def _engine_result(monkeypatch, df, **options):
+def _engine_result(df, **options):
     """The same call forced through the engine's group-by."""
-    with monkeypatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(grouped_tables, "in_memory_group_tables", lambda *a, **k: None)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -86,9 +86,7 @@ def _group_rows(df: pd.DataFrame, keys: list[str], row: pd.Series) -> pd.DataFra
 @pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("null_ratings", [False, True])
-def test_fast_path_equals_kappa_test_of_each_group(
-    spy, monkeypatch, weights, weighted, null_ratings
-):
+def test_fast_path_equals_kappa_test_of_each_group(spy, weights, weighted, null_ratings):
     df = _frame(1, null_ratings=null_ratings, null_keys=True)
     keys = ["prompt", "school"]
     options = {
@@ -103,7 +101,7 @@ def test_fast_path_equals_kappa_test_of_each_group(
         warnings.simplefilter("ignore")  # a tiny (null, null) group may have no kappa
         result = frames.kappa_by_group(df, **options)
     assert spy == [True]
-    engine = _engine_result(monkeypatch, df, **options)
+    engine = _engine_result(df, **options)
     pd.testing.assert_frame_equal(result[keys], engine[keys])
     np.testing.assert_allclose(result[STATS].to_numpy(), engine[STATS].to_numpy(), rtol=1e-12)
     assert len(result) == df.groupby(keys, dropna=False).ngroups
@@ -134,7 +132,7 @@ def test_fast_path_equals_kappa_test_of_each_group(
 
 
 @pytest.mark.parametrize("policy", ["raise", "propagate"])
-def test_null_ratings_policies_match_engine(spy, monkeypatch, policy):
+def test_null_ratings_policies_match_engine(spy, policy):
     df = _frame(2, null_ratings=True, null_keys=True)
     # one group whose ratings are all missing: a group with n = 0
     df.loc[df["prompt"] == 3, "grade"] = np.nan
@@ -143,7 +141,7 @@ def test_null_ratings_policies_match_engine(spy, monkeypatch, policy):
         with pytest.raises(WkappaError) as fast:
             frames.kappa_by_group(df, **options)
         with pytest.raises(WkappaError) as engine:
-            _engine_result(monkeypatch, df, **options)
+            _engine_result(df, **options)
         assert str(fast.value) == str(engine.value)
         assert "row(s) with a missing rating" in str(fast.value)
         return
@@ -151,13 +149,13 @@ def test_null_ratings_policies_match_engine(spy, monkeypatch, policy):
         warnings.simplefilter("ignore")
         result = frames.kappa_by_group(df, **options)
     assert spy == [True]
-    engine = _engine_result(monkeypatch, df, **options)
+    engine = _engine_result(df, **options)
     pd.testing.assert_frame_equal(result, engine)
     assert result["kappa"].isna().all()  # every group has a missing rating somewhere
     assert 0 in result["n"].tolist()
 
 
-def test_integer_keys_ratings_and_order(spy, monkeypatch):
+def test_integer_keys_ratings_and_order(spy):
     rng = np.random.default_rng(3)
     k = 7
     a = rng.integers(1, k + 1, N).astype(np.int32)
@@ -173,22 +171,22 @@ def test_integer_keys_ratings_and_order(spy, monkeypatch):
     options = {"y_true": "grade", "y_pred": "model", "by": ["small", "big"]}
     result = frames.kappa_by_group(df, **options)
     assert spy == [True]
-    pd.testing.assert_frame_equal(result, _engine_result(monkeypatch, df, **options))
+    pd.testing.assert_frame_equal(result, _engine_result(df, **options))
     assert result["small"].is_monotonic_increasing
     pd.testing.assert_frame_equal(
         frames.kappa_by_group(df, **options, min_rating=0, max_rating=9),
-        _engine_result(monkeypatch, df, **options, min_rating=0, max_rating=9),
+        _engine_result(df, **options, min_rating=0, max_rating=9),
     )
 
 
-def test_polars_eager_float_keys_and_nan_key(spy, monkeypatch):
+def test_polars_eager_float_keys_and_nan_key(spy):
     df = _frame(4, null_ratings=False, null_keys=False)
     key = df["prompt"].to_numpy(dtype=np.float64, copy=True)
     key[:50] = np.nan
     df["prompt"] = key
     options = {"y_true": "grade", "y_pred": "model", "by": "prompt"}
     result = frames.kappa_by_group(df, **options)
-    pd.testing.assert_frame_equal(result, _engine_result(monkeypatch, df, **options))
+    pd.testing.assert_frame_equal(result, _engine_result(df, **options))
     assert math.isnan(result["prompt"].iloc[-1])
     eager = pl.from_pandas(df.drop(columns="school"))
     eager_result = frames.kappa_by_group(eager, **options)
@@ -198,7 +196,7 @@ def test_polars_eager_float_keys_and_nan_key(spy, monkeypatch):
 
 
 @pytest.mark.parametrize("kind", ["str", "categorical", "enum"])
-def test_string_and_categorical_ratings_fall_back_or_encode(spy, monkeypatch, kind):
+def test_string_and_categorical_ratings_fall_back_or_encode(spy, kind):
     df = _frame(5, null_ratings=False, null_keys=True)
     names = np.array(["e", "d", "c", "b", "a"], dtype=object)
     labels = ["e", "d", "c", "b", "a"]
@@ -218,14 +216,14 @@ def test_string_and_categorical_ratings_fall_back_or_encode(spy, monkeypatch, ki
     # strings and unordered categoricals are counted by the engine; an ordered categorical
     # column is numeric codes for the core: the in-memory path encodes it
     assert spy == ([True] if kind == "enum" else [])
-    pd.testing.assert_frame_equal(result, _engine_result(monkeypatch, df, **options))
+    pd.testing.assert_frame_equal(result, _engine_result(df, **options))
     for _, row in result.iterrows():
         part = _group_rows(df, ["school"], row)
         test = frames.kappa_test(part, y_true="grade", y_pred="model", labels=labels)
         assert row["kappa"] == test.statistic
 
 
-def test_groups_times_table_cells_refused(spy, monkeypatch):
+def test_groups_times_table_cells_refused(spy):
     n = 8000
     rng = np.random.default_rng(6)
     df = pd.DataFrame(
@@ -240,7 +238,7 @@ def test_groups_times_table_cells_refused(spy, monkeypatch):
     with pytest.raises(WkappaError, match=r"8,000 groups x K = 100 categories") as fast:
         frames.kappa_by_group(df, **options)
     with pytest.raises(WkappaError) as engine:
-        _engine_result(monkeypatch, df, **options)
+        _engine_result(df, **options)
     assert str(fast.value) == str(engine.value)
     assert "Hint:" in str(fast.value)
 
@@ -252,7 +250,7 @@ def test_small_frame_uses_engine(spy):
 
 
 @pytest.mark.parametrize("weighted", [False, True])
-def test_parallel_blocks_equal_engine(spy, monkeypatch, weighted):
+def test_parallel_blocks_equal_engine(spy, weighted):
     from wkappa._core.fused import PARALLEL_MIN, set_parallel
 
     n = PARALLEL_MIN + 999
@@ -281,7 +279,7 @@ def test_parallel_blocks_equal_engine(spy, monkeypatch, weighted):
     finally:
         set_parallel(None)
     assert spy == [True, True]
-    engine = _engine_result(monkeypatch, df, **options)
+    engine = _engine_result(df, **options)
     pd.testing.assert_frame_equal(result, serial_result)
     if weighted:
         pd.testing.assert_frame_equal(result, engine, rtol=1e-12)
@@ -318,12 +316,7 @@ def test_fast_path_equals_engine_property(seed, k, n_groups, null_rate, weighted
         "zero_division": 0.0,
     }
     fast = frames.kappa_by_group(df, **options)
-    real = grouped_tables.in_memory_group_tables
-    grouped_tables.in_memory_group_tables = lambda *a, **kw: None
-    try:
-        engine = frames.kappa_by_group(df, **options)
-    finally:
-        grouped_tables.in_memory_group_tables = real
+    engine = _engine_result(df, **options)
     pd.testing.assert_frame_equal(fast, engine, rtol=1e-12, check_exact=not weighted)
 
 
@@ -395,11 +388,11 @@ def test_one_pass_guessed_ranges_match_the_engine(monkeypatch, engine, case, one
         with pytest.raises(WkappaError, match="max_rating") as fast:
             frames.kappa_by_group(df, **options)
         with pytest.raises(WkappaError) as slow:
-            _engine_result(monkeypatch, df, **options)
+            _engine_result(df, **options)
         assert str(fast.value) == str(slow.value)
     else:
         result = frames.kappa_by_group(df, **options)
-        expected = _engine_result(monkeypatch, df, **options)
+        expected = _engine_result(df, **options)
         if engine == "polars":
             result, expected = result.to_pandas(), expected.to_pandas()
         pd.testing.assert_frame_equal(result, expected, check_exact=True)

@@ -18,44 +18,43 @@ categorical columns is already in this process: its columns go straight to the c
 
 from __future__ import annotations
 
-import math
-import warnings
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ._core import (
     NanPolicy,
+    Request,
     WeightsLike,
     ZeroDivision,
     check_nan_policy,
     check_table_nan_policy,
     check_weights,
     check_zero_division,
-    format_value,
-    kappa_from_quadratic_sums,
-    kappa_from_table,
-    needs_order,
     weight_matrix,
 )
-from ._core import weighted_kappa as _core_weighted_kappa
 from ._frames import (
     check_by,
-    core_columns,
-    engine_group_tables,
+    check_group_options,
+    clustered_group_columns,
     frame_input,
+    frame_kappa,
     frame_table,
+    group_columns,
     group_statistics,
-    labels_for,
+    names_as_keywords,
     no_empty_table,
+    panel_ratings,
+    rater_rows,
     result_frame,
+    tables_of_groups,
 )
-from .exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+from .exceptions import WkappaError
 
 if TYPE_CHECKING:
-    from ._stats import Alternative, KappaResult
+    from ._stats import AgreementResult, Alternative, KappaResult, PanelComparison
 
 __all__ = [
     "agreement",
@@ -67,39 +66,7 @@ __all__ = [
 ]
 
 
-_Function = TypeVar("_Function", bound=Callable[..., Any])
-
-
-def _names_as_keywords(function: _Function) -> _Function:
-    """Refuse column names given positionally (``frames.weighted_kappa(df, "a", "b")``) with
-    the call to write instead of Python's bare TypeError."""
-    import functools
-
-    @functools.wraps(function)
-    def checked(*args: Any, **kwargs: Any) -> Any:
-        if len(args) > 1:
-            shown = ", ".join(repr(a) for a in args[1:3])
-            raise WkappaTypeError(
-                f"frames.{function.__name__} takes the data frame and then keywords only; got "
-                f"{shown} as positional arguments. Hint: name them, e.g. "
-                f"frames.{function.__name__}(df, {_KEYWORD_HINT.get(function.__name__, '...')})."
-            )
-        return function(*args, **kwargs)
-
-    return cast(_Function, checked)
-
-
-_KEYWORD_HINT = {
-    "weighted_kappa": "y_true='a', y_pred='b'",
-    "confusion_table": "y_true='a', y_pred='b'",
-    "kappa_test": "y_true='a', y_pred='b'",
-    "kappa_by_group": "y_true='a', y_pred='b', by='group'",
-    "agreement": "raters=['a', 'b', 'c']",
-    "rater_vs_panel": "candidate='judge', raters=['a', 'b']",
-}
-
-
-@_names_as_keywords
+@names_as_keywords
 def weighted_kappa(
     df: Any,
     *,
@@ -150,47 +117,16 @@ def weighted_kappa(
     0.3181818181818182
     """
     checked_weights = check_weights(weights)
-    zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
-    ordered = needs_order(checked_weights)
-    data = frame_input(df, y_true, y_pred, sample_weight)
-    if core_columns(data, y_true, y_pred, sample_weight):
-        frame = data.frame
-        return _core_weighted_kappa(
-            frame.get_column(y_true).to_native(),
-            frame.get_column(y_pred).to_native(),
-            weights=checked_weights,
-            labels=labels_for(data, labels, min_rating, max_rating),
-            min_rating=min_rating,
-            max_rating=max_rating,
-            sample_weight=(
-                None if sample_weight is None else frame.get_column(sample_weight).to_native()
-            ),
-            nan_policy=policy,
-            zero_division=zero_division,
-        )
-    counted = frame_table(
-        data,
-        y_true=y_true,
-        y_pred=y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=policy,
-        ordered=ordered,
-        quadratic=isinstance(checked_weights, str) and checked_weights == "quadratic",
+    request = Request.for_weights(
+        checked_weights, labels, min_rating, max_rating, sample_weight, policy, sums=True
     )
-    if counted is None:
-        return math.nan
-    if not isinstance(counted[0], np.ndarray):  # QWK sums of the counted pairs
-        return kappa_from_quadratic_sums(counted[0], zero_division)
-    return kappa_from_table(
-        no_empty_table(counted[0]), weights=checked_weights, zero_division=zero_division
+    return frame_kappa(
+        df, y_true, y_pred, request, checked_weights, check_zero_division(zero_division)
     )
 
 
-@_names_as_keywords
+@names_as_keywords
 def confusion_table(
     df: Any,
     *,
@@ -221,22 +157,14 @@ def confusion_table(
            [1, 1]])
     """
     policy = check_table_nan_policy(nan_policy, "a table")
-    counted = frame_table(
-        df,
-        y_true=y_true,
-        y_pred=y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=policy,
-        ordered=True,  # as wk.confusion_table: strings need labels=
-    )
+    # ordered: as wk.confusion_table, strings need labels=
+    request = Request(labels, min_rating, max_rating, sample_weight, policy, ordered=True)
+    counted = frame_table(df, y_true, y_pred, request)
     assert counted is not None and isinstance(counted[0], np.ndarray)
     return counted[0]
 
 
-@_names_as_keywords
+@names_as_keywords
 def kappa_test(
     df: Any,
     *,
@@ -275,17 +203,10 @@ def kappa_test(
 
     checked_weights = check_weights(weights)
     policy = check_table_nan_policy(nan_policy, "a test result")
-    counted = frame_table(
-        df,
-        y_true=y_true,
-        y_pred=y_pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=policy,
-        ordered=needs_order(checked_weights),
+    request = Request.for_weights(
+        checked_weights, labels, min_rating, max_rating, sample_weight, policy
     )
+    counted = frame_table(df, y_true, y_pred, request)
     assert counted is not None
     table, names = counted
     assert isinstance(table, np.ndarray)
@@ -301,7 +222,7 @@ def kappa_test(
 # --------------------------------------------------------------------------- by group
 
 
-@_names_as_keywords
+@names_as_keywords
 def kappa_by_group(
     df: Any,
     *,
@@ -383,144 +304,39 @@ def kappa_by_group(
     >>> round(wk.mean_kappa(result["kappa"]), 6)
     0.821005
     """
-    from ._stats import check_confidence_level
+    from ._stats import check_confidence_level, cluster_variance, fisher_z_limits, score_limits
 
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
     level = check_confidence_level(confidence_level)
-    if not isinstance(ci_method, str) or ci_method not in ("asymptotic", "score", "fisher-z"):
-        raise WkappaError(
-            "`ci_method` must be 'asymptotic', 'score' or 'fisher-z'; got "
-            f"{format_value(ci_method)}. Hint: bootstrap intervals are per result: "
-            "wk.kappa_test_from_table(table).confidence_interval(method=wk.BootstrapMethod())."
-        )
     keys = check_by(by)
-    if cluster is not None:
-        if ci_method != "asymptotic":
-            raise WkappaError(
-                f"`ci_method` must be 'asymptotic' with `cluster`; got {format_value(ci_method)}."
-                " Hint: the score and Fisher-z intervals treat the pairs as independent."
-            )
-        if not isinstance(cluster, str) or cluster in keys:
-            raise WkappaError(
-                f"`cluster` must be the name of a column other than `by`; got "
-                f"{format_value(cluster)}."
-            )
-    group_keys = keys
-    if cluster is not None:
-        keys = [*keys, cluster]
-    data = frame_input(df, y_true, y_pred, sample_weight, keys)
-    options: dict[str, Any] = {
-        "labels": labels_for(data, labels, min_rating, max_rating),
-        "min_rating": min_rating,
-        "max_rating": max_rating,
-        "nan_policy": policy,
-        "ordered": needs_order(checked_weights),
-    }
-    grouped = None
-    if core_columns(data, y_true, y_pred, sample_weight):
-        from ._frames import in_memory_group_tables
-
-        grouped = in_memory_group_tables(data, y_true, y_pred, sample_weight, keys, **options)
-    if grouped is None:
-        grouped, backend = engine_group_tables(data, y_true, y_pred, sample_weight, keys, options)
-    else:
-        backend = data.frame.implementation
-    tables, key_rows, stale = no_empty_table(grouped.tables), grouped.key_rows, grouped.stale
-    n_groups = len(key_rows)
+    check_group_options(ci_method, cluster, keys)
+    data = frame_input(df, y_true, y_pred, sample_weight, keys, cluster)
+    request = Request.for_weights(
+        checked_weights, labels, min_rating, max_rating, sample_weight, policy
+    )
+    counted_keys = keys if cluster is None else [*keys, cluster]
+    grouped, backend = tables_of_groups(data, y_true, y_pred, counted_keys, request)
     integer = sample_weight is None
-
-    matrix = weight_matrix(checked_weights, tables.shape[-1])
+    matrix = weight_matrix(checked_weights, grouped.tables.shape[-1])
     if cluster is not None:
-        clustered, group_rows = _clustered_groups(tables, key_rows, stale, matrix, level, integer)
-        return result_frame(data, backend, group_keys, group_rows, clustered)
-    computed = group_statistics(tables, checked_weights, matrix, level)
+        clustered, group_rows = clustered_group_columns(
+            grouped, matrix, level, integer, cluster_variance
+        )
+        return result_frame(data, backend, keys, group_rows, clustered)
+    computed = group_statistics(grouped.tables, checked_weights, matrix, level)
     ci_low, ci_high = computed.ci_low, computed.ci_high
     if ci_method == "fisher-z":
-        from ._stats import fisher_z_limits
-
-        ci_low, ci_high = fisher_z_limits(tables, matrix, level, computed.kappa)
+        ci_low, ci_high = fisher_z_limits(grouped.tables, matrix, level, computed.kappa)
     elif ci_method == "score":
-        from ._stats import score_limits
-
-        ci_low, ci_high = score_limits(tables, matrix, level, computed.kappa)
-    kappa = computed.kappa.copy()
-    undefined = np.isnan(kappa) & ~stale
-    if undefined.any():
-        first = key_rows[int(np.flatnonzero(undefined)[0])]
-        where = dict(zip(keys, first, strict=True))
-        if zero_division == "raise":
-            raise WkappaError(
-                f"Kappa is undefined in the group {where}: sum(W*E) is 0. "
-                "Hint: zero_division='warn' returns nan instead."
-            )
-        if zero_division == "warn":
-            warnings.warn(
-                f"Kappa is undefined in {int(undefined.sum())} of {n_groups} group(s), e.g. "
-                f"{where}: sum(W*E) is 0 (one category used by both raters, or no rating "
-                "left). Their kappa is nan.",
-                UndefinedKappaWarning,
-                stacklevel=2,
-            )
-        else:
-            kappa[undefined] = float(zero_division)
-    totals = tables.sum(axis=(1, 2))
-    stats: dict[str, list[Any]] = {
-        "n": totals.tolist() if integer else totals.astype(np.float64).tolist(),
-        "kappa": np.where(stale, np.nan, kappa).tolist(),
-        "standard_error": np.where(stale, np.nan, computed.standard_error).tolist(),
-        "ci_low": np.where(stale, np.nan, ci_low).tolist(),
-        "ci_high": np.where(stale, np.nan, ci_high).tolist(),
-    }
-    return result_frame(data, backend, keys, key_rows, stats)
+        ci_low, ci_high = score_limits(grouped.tables, matrix, level, computed.kappa)
+    limits = (computed.standard_error, ci_low, ci_high)
+    stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)
+    return result_frame(data, backend, keys, grouped.key_rows, stats)
 
 
-def _clustered_groups(
-    tables: np.ndarray,
-    key_rows: Sequence[tuple[Any, ...]],
-    stale: np.ndarray,
-    matrix: np.ndarray,
-    level: float,
-    integer: bool,
-) -> tuple[dict[str, list[Any]], list[tuple[Any, ...]]]:
-    """Per-group statistics from (group, cluster) tables: the cluster-robust standard error
-    of each group over its clusters (the last key), as ``wk.kappa_test(..., cluster=...)``."""
-    from ._core import kappas, t_ppf
-    from ._stats import cluster_variance
-
-    members: dict[tuple[Any, ...], list[int]] = {}
-    for index, row in enumerate(key_rows):
-        last = row[-1]
-        if last is None or (isinstance(last, float) and math.isnan(last)):
-            raise WkappaError(
-                "`cluster` has a missing id. Hint: every pair needs its cluster id; drop those "
-                "rows or give them an id of their own."
-            )
-        members.setdefault(tuple(row[:-1]), []).append(index)
-    stats: dict[str, list[Any]] = {
-        key: [] for key in ("n", "kappa", "standard_error", "ci_low", "ci_high", "n_clusters")
-    }
-    for rows in members.values():
-        stack = tables[rows]
-        total = stack.sum(axis=0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            kappa = float(kappas(total, matrix))
-        _, variance, n_clusters = cluster_variance(stack, matrix)
-        se = math.sqrt(variance) if math.isfinite(variance) else math.nan
-        half = t_ppf(0.5 + level / 2.0, n_clusters - 1.0) * se if n_clusters > 1 else math.nan
-        if bool(stale[rows].any()):
-            kappa = se = half = math.nan
-        stats["n"].append(int(total.sum()) if integer else float(total.sum()))
-        stats["kappa"].append(kappa)
-        stats["standard_error"].append(se)
-        stats["ci_low"].append(kappa - half)
-        stats["ci_high"].append(kappa + half)
-        stats["n_clusters"].append(n_clusters)
-    return stats, list(members)
-
-
-@_names_as_keywords
+@names_as_keywords
 def agreement(
     df: Any,
     *,
@@ -530,16 +346,16 @@ def agreement(
     rating: str | None = None,
     by: str | None = None,
     coefficient: str = "fleiss",
-    weights: Any = "unweighted",
-    labels: Any = None,
-    min_rating: Any = None,
-    max_rating: Any = None,
+    weights: WeightsLike = "unweighted",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
     nan_policy: NanPolicy = "omit",
-    zero_division: Any = "warn",
-    population_size: int | None = None,
+    zero_division: ZeroDivision = "warn",
+    population_size: float | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
-) -> Any:
+) -> AgreementResult | dict[Any, AgreementResult]:
     """Agreement of several raters in a data frame, counted in the engine.
 
     Parameters
@@ -581,7 +397,6 @@ def agreement(
     >>> round(wkf.agreement(frame, raters=["a", "b", "c"]).statistic, 4)
     0.5946
     """
-    from ._frames import rater_rows
     from ._stats import agreement_from_rows, rating_categories
 
     found = rater_rows(df, raters=raters, item=item, rater=rater, rating=rating, by=by)
@@ -606,7 +421,7 @@ def agreement(
     return results[None] if by is None else results
 
 
-@_names_as_keywords
+@names_as_keywords
 def rater_vs_panel(
     df: Any,
     *,
@@ -616,13 +431,13 @@ def rater_vs_panel(
     rater: str | None = None,
     rating: str | None = None,
     coefficient: str = "conger",
-    weights: Any = "unweighted",
-    labels: Any = None,
-    min_rating: Any = None,
-    max_rating: Any = None,
+    weights: WeightsLike = "unweighted",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
     n_resamples: int = 9999,
-    rng: Any = None,
-) -> Any:
+    rng: int | np.random.Generator | None = None,
+) -> PanelComparison:
     """:func:`wkappa.rater_vs_panel` of a data frame: does the candidate (an LLM judge, a
     model, a trainee) agree with the panel as well as the panel's members agree with each
     other?
@@ -667,8 +482,7 @@ def rater_vs_panel(
     >>> round(result.panel_agreement, 3), round(result.candidate_agreement, 3)
     (1.0, 0.0)
     """
-    from ._frames import rater_rows
-    from ._stats import rater_vs_panel as _arrays_vs_panel
+    from ._stats import rater_vs_panel as arrays_vs_panel
 
     if not isinstance(candidate, str):
         raise WkappaError(
@@ -677,30 +491,10 @@ def rater_vs_panel(
         )
     names = None if raters is None else [*raters, *([] if candidate in raters else [candidate])]
     found = rater_rows(df, raters=names, item=item, rater=rater, rating=rating, by=None)
-    if candidate not in found.names:
-        shown = ", ".join(repr(n) for n in found.names[:12])
-        raise WkappaError(f"`candidate` {candidate!r} is not a rater of `df`; its raters: {shown}.")
-    panel = [n for n in found.names if n != candidate]
-    if len(panel) < 2:
-        raise WkappaError("The panel needs at least two raters besides `candidate`.")
-    import narwhals as nw
-
-    rows = nw.from_native(found.rows, eager_only=True)
-    repeat = np.asarray(found.multiplicity, dtype=np.int64)
-
-    def column(name: str) -> np.ndarray:
-        series = rows.get_column(name)
-        values = series.to_numpy()
-        if values.dtype.kind not in "biuf":
-            values = np.asarray(series.to_list(), dtype=object)
-        return np.repeat(values, repeat)
-
-    matrix = np.column_stack([column(n) for n in panel])
-    if matrix.dtype.kind not in "biuf":
-        matrix = matrix.astype(object)
-    return _arrays_vs_panel(
-        matrix,
-        column(candidate),
+    panel, candidate_ratings = panel_ratings(found, candidate)
+    return arrays_vs_panel(
+        panel,
+        candidate_ratings,
         coefficient=coefficient,
         weights=weights,
         labels=labels,

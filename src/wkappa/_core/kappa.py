@@ -23,7 +23,7 @@ from .options import (
 )
 from .request import Request
 from .statistic import kappa_from_sums, kappas, table_sums
-from .weights import WeightsLike, check_weights, integer_weights, needs_order, weight_matrix
+from .weights import WeightsLike, check_weights, integer_weights, weight_matrix
 
 __all__ = [
     "check_table",
@@ -218,15 +218,9 @@ def weighted_kappa(
             return value if value == value else undefined_kappa(zero_division, UNDEFINED_REASON)
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
-    quadratic = _is_quadratic(checked_weights)
-    request = Request(
-        labels,
-        min_rating,
-        max_rating,
-        sample_weight,
-        check_nan_policy(nan_policy),
-        ordered=needs_order(checked_weights),
-        quadratic=quadratic,
+    policy = check_nan_policy(nan_policy)
+    request = Request.for_weights(
+        checked_weights, labels, min_rating, max_rating, sample_weight, policy, sums=True
     )
     counted = count_pairs(y_true, y_pred, request)
     if counted.sums is not None:

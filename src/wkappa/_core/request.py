@@ -13,6 +13,7 @@ import numpy as np
 from .encode import MAX_TABLE_CELLS
 from .kernels import QuadraticSums
 from .options import NanPolicy
+from .weights import needs_order
 
 __all__ = ["PROPAGATED", "Counted", "Request"]
 
@@ -33,6 +34,32 @@ class Request(NamedTuple):
     nan_policy: NanPolicy = "raise"
     ordered: bool = True
     quadratic: bool = False
+
+    @classmethod
+    def for_weights(
+        cls,
+        weights: str | np.ndarray,
+        labels: Any,
+        min_rating: Any,
+        max_rating: Any,
+        sample_weight: Any,
+        nan_policy: NanPolicy,
+        *,
+        sums: bool = False,
+    ) -> Request:
+        """The request of a kappa with the checked ``weights``: the category order matters
+        unless they are 'unweighted'; with ``sums``, quadratic weights may be answered by the
+        five sums instead of the table (a point estimate; a test needs the table)."""
+        quadratic = sums and isinstance(weights, str) and weights == "quadratic"
+        return cls(
+            labels,
+            min_rating,
+            max_rating,
+            sample_weight,
+            nan_policy,
+            needs_order(weights),
+            quadratic,
+        )
 
     def encode_options(self) -> dict[str, Any]:
         """The options every reader of the ratings takes, as keyword arguments."""

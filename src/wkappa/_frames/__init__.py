@@ -1,47 +1,47 @@
-"""Engine-side counting and grouping behind :mod:`wkappa.frames`: pair counts computed in the
-data frame engine (narwhals), group keys, and the in-memory grouped tables."""
+"""The frames engine behind :mod:`wkappa.frames`, by subject.
+
+* :mod:`.count`: wrap a frame (narwhals), check its column names, count the distinct rating
+  pairs in the engine and encode them with the core's rules.
+* :mod:`.pair_tables`: two rating columns as one K x K table (or the QWK sums), in this
+  process for an eager numeric frame, in the engine otherwise.
+* :mod:`.by_group`, :mod:`.groups`, :mod:`.grouped_tables` (+ :mod:`.grouped_kernels`): the
+  (G, K, K) tables of ``kappa_by_group``, their statistics and the result frame.
+* :mod:`.raters`: several raters, wide or long layout, as distinct rating rows.
+* :mod:`.keywords`: the calling convention (the frame, then keywords).
+
+It imports the core only; the statistics of ``wkappa._stats`` are applied by
+:mod:`wkappa.frames`.
+"""
 
 from __future__ import annotations
 
-from .count import (
-    FrameInput,
-    PairCounts,
-    count_pairs,
-    encode_counts,
-    frame_input,
-    missing_mask,
-    pair_quadratic_sums,
-    raise_missing,
-    scatter_table,
+from .by_group import (
+    check_group_options,
+    clustered_group_columns,
+    group_columns,
+    tables_of_groups,
 )
-from .grouped_tables import GroupTables, in_memory_group_tables
-from .groups import check_by, check_groups_table_size, group_ids, group_statistics, result_frame
+from .count import frame_input
+from .groups import check_by, group_statistics, result_frame
+from .keywords import names_as_keywords
+from .pair_tables import frame_kappa, frame_table, no_empty_table
+from .raters import panel_ratings, pivot_long, rater_key, rater_rows
 
 __all__ = [
-    "FrameInput",
-    "GroupTables",
-    "PairCounts",
     "check_by",
-    "check_groups_table_size",
-    "count_pairs",
-    "encode_counts",
+    "check_group_options",
+    "clustered_group_columns",
     "frame_input",
-    "group_ids",
+    "frame_kappa",
+    "frame_table",
+    "group_columns",
     "group_statistics",
-    "in_memory_group_tables",
-    "missing_mask",
-    "pair_quadratic_sums",
-    "raise_missing",
+    "names_as_keywords",
+    "no_empty_table",
+    "panel_ratings",
+    "pivot_long",
+    "rater_key",
+    "rater_rows",
     "result_frame",
-    "scatter_table",
+    "tables_of_groups",
 ]
-
-# Several raters (appended).
-from .raters import pivot_long, rater_key, rater_rows
-
-__all__ += ["pivot_long", "rater_key", "rater_rows"]
-
-# The two-rater tables of a frame (moved out of wkappa.frames).
-from .pair_tables import core_columns, engine_group_tables, frame_table, labels_for, no_empty_table  # noqa: E402  # noqa: E402
-
-__all__ += ["core_columns", "engine_group_tables", "frame_table", "labels_for", "no_empty_table"]

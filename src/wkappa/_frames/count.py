@@ -21,8 +21,8 @@ import numpy as np
 
 from .._core import (
     EncodedRatings,
-    NanPolicy,
     QuadraticSums,
+    Request,
     Where,
     check_table_size,
     encode_ratings,
@@ -39,6 +39,7 @@ __all__ = [
     "PairCounts",
     "count_pairs",
     "encode_counts",
+    "encode_pair",
     "frame_input",
     "pair_quadratic_sums",
     "quiet_dask_notice",
@@ -122,8 +123,10 @@ def frame_input(
     y_pred: Any,
     sample_weight: Any = None,
     by: Sequence[Any] = (),
+    cluster: Any = None,
 ) -> FrameInput:
-    """Wrap ``df`` with narwhals and check the column names against its schema."""
+    """Wrap ``df`` with narwhals and check the column names against its schema (``by`` and
+    ``cluster``: the grouping columns of :func:`wkappa.frames.kappa_by_group`)."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, "for arrays use wkappa.weighted_kappa(y_true, y_pred).")
     schema = dict(frame.collect_schema())
@@ -140,6 +143,10 @@ def frame_input(
         _check_name(key, "by", schema)
         if key in (y_true, y_pred):
             raise WkappaError(f"`by` must not contain the rating column {key!r}.")
+    if cluster is not None:
+        _check_name(cluster, "cluster", schema)
+        if cluster in (y_true, y_pred):
+            raise WkappaError(f"`cluster` must not be the rating column {cluster!r}.")
     return FrameInput(
         frame, isinstance(frame, nw.LazyFrame), schema, _enum_labels(schema, y_true, y_pred)
     )
@@ -266,17 +273,12 @@ def raise_missing_rows(n_rows: int, which: str) -> NoReturn:
 
 
 def encode_counts(
-    counts: PairCounts,
-    *,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    nan_policy: NanPolicy,
-    ordered: bool,
-    columns: tuple[str, str] | None = None,
+    counts: PairCounts, request: Request, columns: tuple[str, str] | None = None
 ) -> EncodedRatings | None:
     """Encode the distinct pairs with the core's rules (labels, ranges, order, missing).
 
+    ``request`` holds the user's ``labels``, ``min_rating``, ``max_rating``, ``nan_policy``
+    and ``ordered`` (its ``sample_weight`` is not read: the counts take its place).
     ``columns`` (the names of ``y_true`` and ``y_pred``) are named by a label-spelling error:
     positions among the distinct pairs mean nothing to the user.
 
@@ -286,17 +288,18 @@ def encode_counts(
     if len(counts.count) == 0:
         raise WkappaError("`df` has no rows; there is nothing to score.")
     weight = counts.count.astype(np.float64) if counts.weight is None else counts.weight
-    return encode_ratings(
-        counts.true,
-        counts.pred,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=weight,
-        nan_policy=nan_policy,
-        ordered=ordered,
-        where=None if columns is None else _in_column(columns),
-    )
+    where = None if columns is None else _in_column(columns)
+    return encode_pair(counts.true, counts.pred, weight, request, where)
+
+
+def encode_pair(
+    y_true: Any, y_pred: Any, sample_weight: Any, request: Request, where: Where | None = None
+) -> EncodedRatings | None:
+    """:func:`wkappa._core.encode_ratings` of two native columns with the options of
+    ``request`` and these ``sample_weight`` values (``request.sample_weight`` is a column
+    name)."""
+    options = {**request.encode_options(), "sample_weight": sample_weight}
+    return encode_ratings(y_true, y_pred, **options, ordered=request.ordered, where=where)
 
 
 def _in_column(columns: tuple[str, str]) -> Where:

@@ -9,36 +9,38 @@ back.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .._core import (
-    NanPolicy,
     QuadraticSums,
+    Request,
+    WeightsLike,
+    ZeroDivision,
     check_table_size,
     count_table,
-    encode_ratings,
+    kappa_from_quadratic_sums,
+    kappa_from_table,
+    weighted_kappa,
 )
-from .count import (
-    FrameInput,
-    PairCounts,
-    count_pairs,
-    encode_counts,
-    frame_input,
-    missing_mask,
-    pair_quadratic_sums,
-    raise_missing,
-    scatter_table,
-)
+from . import count
 from .grouped_tables import GroupTables
 from .groups import check_groups_table_size, group_ids
 
-__all__ = ["core_columns", "engine_group_tables", "frame_table", "labels_for", "no_empty_table"]
+__all__ = [
+    "core_columns",
+    "engine_group_tables",
+    "frame_kappa",
+    "frame_table",
+    "labels_for",
+    "no_empty_table",
+]
 
 
-def core_columns(data: FrameInput, *names: str | None) -> bool:
+def core_columns(data: count.FrameInput, *names: str | None) -> bool:
     """Whether the columns can go straight to the core: an eager frame, numeric / bool /
     ordered-categorical columns (strings are counted faster by the engine's group-by)."""
     if data.lazy:
@@ -54,45 +56,76 @@ def core_columns(data: FrameInput, *names: str | None) -> bool:
     return True
 
 
-def labels_for(data: FrameInput, labels: Any, min_rating: Any, max_rating: Any) -> Any:
-    if labels is None and min_rating is None and max_rating is None:
-        return data.enum_labels
-    return labels
+def labels_for(data: count.FrameInput, request: Request) -> Request:
+    """``request`` with the frame's categorical order as ``labels`` when the user gave neither
+    labels nor a rating range."""
+    if request.labels is None and request.min_rating is None and request.max_rating is None:
+        return request._replace(labels=data.enum_labels)
+    return request
+
+
+def frame_kappa(
+    df: Any,
+    y_true: str,
+    y_pred: str,
+    request: Request,
+    weights: WeightsLike,
+    zero_division: ZeroDivision,
+) -> float:
+    """:func:`wkappa.frames.weighted_kappa` with its options checked: an eager numeric frame
+    goes to :func:`wkappa.weighted_kappa` whole (its fast routes), any other is counted."""
+    data = count.frame_input(df, y_true, y_pred, request.sample_weight)
+    if core_columns(data, y_true, y_pred, request.sample_weight):
+        frame = data.frame
+        request = labels_for(data, request)
+        options = {
+            **request.encode_options(),
+            "sample_weight": _native(data, request.sample_weight),
+        }
+        return weighted_kappa(
+            frame.get_column(y_true).to_native(),
+            frame.get_column(y_pred).to_native(),
+            weights=weights,
+            zero_division=zero_division,
+            **options,
+        )
+    counted = frame_table(data, y_true, y_pred, request)
+    if counted is None:
+        return math.nan
+    if not isinstance(counted[0], np.ndarray):  # QWK sums of the counted pairs
+        return kappa_from_quadratic_sums(counted[0], zero_division)
+    return kappa_from_table(
+        no_empty_table(counted[0]), weights=weights, zero_division=zero_division
+    )
+
+
+def _native(data: count.FrameInput, name: str | None) -> Any:
+    return None if name is None else data.frame.get_column(name).to_native()
 
 
 def frame_table(
-    df: Any,
-    *,
-    y_true: str,
-    y_pred: str,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    sample_weight: str | None,
-    nan_policy: NanPolicy,
-    ordered: bool,
-    quadratic: bool = False,
+    df: Any, y_true: str, y_pred: str, request: Request
 ) -> tuple[np.ndarray | QuadraticSums, Sequence[Any]] | None:
     """The (K, K) table and its labels, or None (a missing rating under 'propagate').
 
-    ``df`` may already be wrapped (a :class:`FrameInput`). With ``quadratic`` (lazy engines
-    only) the QWK sums of the counted pairs come instead of the table: QWK needs no table,
-    so any K works, as for eager frames and arrays.
+    ``df`` may already be wrapped (a :class:`FrameInput`); ``request.sample_weight`` is a
+    column name. With ``request.quadratic`` (lazy engines only) the QWK sums of the counted
+    pairs come instead of the table: QWK needs no table, so any K works, as for eager frames
+    and arrays.
     """
-    data = df if isinstance(df, FrameInput) else frame_input(df, y_true, y_pred, sample_weight)
-    labels = labels_for(data, labels, min_rating, max_rating)
+    sample_weight = request.sample_weight
+    if isinstance(df, count.FrameInput):
+        data = df
+    else:
+        data = count.frame_input(df, y_true, y_pred, sample_weight)
+    request = labels_for(data, request)
     if core_columns(data, y_true, y_pred, sample_weight):
         frame = data.frame
-        weight = None if sample_weight is None else frame.get_column(sample_weight).to_native()
-        encoded = encode_ratings(
+        encoded = count.encode_pair(
             frame.get_column(y_true).to_native(),
             frame.get_column(y_pred).to_native(),
-            labels=labels,
-            min_rating=min_rating,
-            max_rating=max_rating,
-            sample_weight=weight,
-            nan_policy=nan_policy,
-            ordered=ordered,
+            _native(data, sample_weight),
+            request,
         )
         if encoded is None:
             return None
@@ -100,33 +133,26 @@ def frame_table(
         check_table_size(k)  # the one K guard, as for arrays
         table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
         return table, encoded.labels
-    counts = count_pairs(data, y_true, y_pred, sample_weight)
-    if not _apply_nan_policy(counts, nan_policy, y_true, y_pred):
+    counts = count.count_pairs(data, y_true, y_pred, sample_weight)
+    if not _apply_nan_policy(counts, request, y_true, y_pred):
         return None
-    encoded_counts = encode_counts(
-        counts,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        nan_policy="omit",
-        ordered=ordered,
-        columns=(y_true, y_pred),
-    )
+    omitted = request._replace(nan_policy="omit")
+    encoded_counts = count.encode_counts(counts, omitted, columns=(y_true, y_pred))
     assert encoded_counts is not None
-    if quadratic:
-        sums = pair_quadratic_sums(encoded_counts, counts.weight is None)
+    if request.quadratic:
+        sums = count.pair_quadratic_sums(encoded_counts, counts.weight is None)
         return sums, encoded_counts.labels
-    return scatter_table(encoded_counts, counts.weight is None), encoded_counts.labels
+    return count.scatter_table(encoded_counts, counts.weight is None), encoded_counts.labels
 
 
-def _apply_nan_policy(counts: PairCounts, nan_policy: NanPolicy, y_true: str, y_pred: str) -> bool:
+def _apply_nan_policy(counts: count.PairCounts, request: Request, y_true: str, y_pred: str) -> bool:
     """Raise for missing ratings under 'raise'; False if the result is nan ('propagate')."""
-    mask = missing_mask(counts)
+    mask = count.missing_mask(counts)
     if not mask.any():
         return True
-    if nan_policy == "raise":
-        raise_missing(counts, mask, y_true, y_pred)
-    return nan_policy == "omit"
+    if request.nan_policy == "raise":
+        count.raise_missing(counts, mask, y_true, y_pred)
+    return request.nan_policy == "omit"
 
 
 def no_empty_table(table: np.ndarray) -> np.ndarray:
@@ -139,28 +165,22 @@ def no_empty_table(table: np.ndarray) -> np.ndarray:
 
 
 def engine_group_tables(
-    data: FrameInput,
-    y_true: str,
-    y_pred: str,
-    sample_weight: str | None,
-    keys: list[str],
-    options: dict[str, Any],
+    data: count.FrameInput, y_true: str, y_pred: str, keys: list[str], request: Request
 ) -> tuple[GroupTables, Any]:
     """Per-group tables from one ``group_by([*keys, y_true, y_pred])`` in the engine, and the
     eager backend of the counted frame."""
-    counts = count_pairs(data, y_true, y_pred, sample_weight, keys)
+    counts = count.count_pairs(data, y_true, y_pred, request.sample_weight, keys)
     group_of, key_rows = group_ids(counts, keys)
     n_groups = len(key_rows)
-    policy = options["nan_policy"]
-    mask = missing_mask(counts)
+    mask = count.missing_mask(counts)
     stale = np.zeros(n_groups, dtype=bool)
     if mask.any():
-        if policy == "raise":
-            raise_missing(counts, mask, y_true, y_pred)
-        if policy == "propagate":
+        if request.nan_policy == "raise":
+            count.raise_missing(counts, mask, y_true, y_pred)
+        if request.nan_policy == "propagate":
             stale[group_of[mask]] = True
-    encoded = encode_counts(counts, **{**options, "nan_policy": "omit"})
+    encoded = count.encode_counts(counts, request._replace(nan_policy="omit"))
     assert encoded is not None
     check_groups_table_size(n_groups, encoded.n_categories)
-    tables = scatter_table(encoded, counts.weight is None, group_of[~mask], n_groups)
+    tables = count.scatter_table(encoded, counts.weight is None, group_of[~mask], n_groups)
     return GroupTables(tables, key_rows, stale), counts.frame.implementation

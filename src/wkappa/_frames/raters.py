@@ -18,7 +18,7 @@ from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import wrap_frame
 
-__all__ = ["RaterRows", "pivot_long", "rater_key", "rater_rows"]
+__all__ = ["RaterRows", "panel_ratings", "pivot_long", "rater_key", "rater_rows"]
 
 _COUNT = "__wkappa_count"
 
@@ -165,3 +165,30 @@ def rater_key(name: str) -> tuple[int, int, str]:
 
 def _counts(counted: Any) -> np.ndarray:
     return np.asarray(counted.get_column(_COUNT).to_numpy(), dtype=np.int64)
+
+
+def panel_ratings(found: RaterRows, candidate: str) -> tuple[np.ndarray, np.ndarray]:
+    """The panel's items x raters matrix and the candidate's column, rebuilt from the
+    distinct rows (each repeated by its multiplicity): the arrays
+    :func:`wkappa.rater_vs_panel` takes."""
+    if candidate not in found.names:
+        shown = ", ".join(repr(n) for n in found.names[:12])
+        raise WkappaError(f"`candidate` {candidate!r} is not a rater of `df`; its raters: {shown}.")
+    panel = [n for n in found.names if n != candidate]
+    if len(panel) < 2:
+        raise WkappaError("The panel needs at least two raters besides `candidate`.")
+    nw = import_optional("narwhals", "frames")
+    rows = nw.from_native(found.rows, eager_only=True)
+    repeat = np.asarray(found.multiplicity, dtype=np.int64)
+
+    def column(name: str) -> np.ndarray:
+        series = rows.get_column(name)
+        values = series.to_numpy()
+        if values.dtype.kind not in "biuf":
+            values = np.asarray(series.to_list(), dtype=object)
+        return np.repeat(values, repeat)
+
+    matrix = np.column_stack([column(n) for n in panel])
+    if matrix.dtype.kind not in "biuf":
+        matrix = matrix.astype(object)
+    return matrix, column(candidate)
