@@ -1,7 +1,8 @@
 """Do the study plans keep their promise? And how long does the simulation planner take?
 
 Run: ``python benchmarks/planning_study.py`` (about 2 minutes on one core);
-``--several`` times the several-raters simulation planner instead (three raters, K = 5).
+``--several`` times the several-raters simulation planner instead (three and five raters,
+K = 5).
 
 For anticipated populations with K = 2, 3, 5 (the common-kappa model table of the shared
 marginals below) and unweighted, linear and quadratic weights, the sample size of a one-sided
@@ -79,24 +80,26 @@ def main() -> None:
 
 
 def several() -> None:
-    """Time the simulation planner for three raters, K = 5, quadratic weights."""
-    print("| coefficient | kappa1 | kappa0 | n | simulated power | model kappa | time |")
-    print("|---|---|---|---|---|---|---|")
-    for coefficient in ("fleiss", "gwet", "krippendorff", "conger"):
+    """Time the simulation planner for K = 5, quadratic weights: three raters for each
+    coefficient, then Conger's kappa with five raters."""
+    print("| coefficient | raters | kappa1 | kappa0 | n | simulated power | model kappa | time |")
+    print("|---|---|---|---|---|---|---|---|")
+    cases = [(name, 3) for name in ("fleiss", "gwet", "krippendorff", "conger")]
+    for coefficient, raters in [*cases, ("conger", 5)]:
         start = time.perf_counter()
         plan = wk.kappa_sample_size(
             kappa1=0.7,
             kappa0=0.5,
             marginals=[0.1, 0.2, 0.4, 0.2, 0.1],
             weights="quadratic",
-            n_raters=3,
+            n_raters=raters,
             coefficient=coefficient,
             method="simulation",
             rng=1,
         )
         elapsed = time.perf_counter() - start
         print(
-            f"| {coefficient} | 0.7 | 0.5 | {plan.n} | {plan.power:.3f} | "
+            f"| {coefficient} | {raters} | 0.7 | 0.5 | {plan.n} | {plan.power:.3f} | "
             f"{plan.model_kappa:.3f} | {elapsed:.1f} s |"
         )
 

@@ -181,6 +181,7 @@ __all__ = [
 from .agreement import (
     COEFFICIENTS,
     Estimate,
+    Linearized,
     coefficient_from_sums,
     conger_exact,
     conger_features,
@@ -207,6 +208,7 @@ __all__ += [
     "CountPatterns",
     "CountedRows",
     "Estimate",
+    "Linearized",
     "RatingCodes",
     "aggregate_patterns",
     "coefficient_from_sums",

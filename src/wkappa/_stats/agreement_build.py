@@ -11,6 +11,7 @@ import numpy as np
 
 from .._core import (
     Alternative,
+    Linearized,
     check_alternative,
     check_zero_division,
     format_value,
@@ -27,6 +28,7 @@ __all__ = [
     "build_agreement",
     "check_inference",
     "check_population",
+    "linearized_standard_error",
     "propagated_agreement",
     "result_from_rows",
     "undefined_agreement",
@@ -93,6 +95,18 @@ def agreement_pvalue(
     return tail_pvalue(t, alternative, df)
 
 
+def linearized_standard_error(linear: Linearized, population_size: int | None = None) -> float:
+    """Gwet's standard error from the linearised terms:
+    ``sqrt((1 - f) sum_i (x_i - centre)² / (n (n - 1)))`` (nan below two items)."""
+    used = linear.multiplicity.astype(np.float64)
+    n_used = float(used.sum())
+    if n_used < 2:
+        return math.nan
+    fraction = 0.0 if population_size is None else linear.n_items / population_size
+    spread = float(used @ (linear.terms - linear.centre) ** 2)
+    return math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
+
+
 def build_agreement(
     coefficient: str,
     weights_label: str,
@@ -127,12 +141,7 @@ def build_agreement(
             state.patterns,
             state.rows,
         )
-        used = linear.multiplicity.astype(np.float64)
-        n_used = float(used.sum())
-        fraction = 0.0 if population_size is None else linear.n_items / population_size
-        if n_used >= 2:
-            spread = float(used @ (linear.terms - linear.centre) ** 2)
-            se = math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
+        se = linearized_standard_error(linear, population_size)
     pvalue = agreement_pvalue(statistic, se, n_items - 1, alternative, kappa0)
     return AgreementResult(
         statistic=statistic,

@@ -18,14 +18,31 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Alternative, kappas, norm_ppf, variances
+from .._core import (
+    Alternative,
+    Estimate,
+    agreement_weight_matrix,
+    check_agreement_weights,
+    coefficient_from_sums,
+    conger_features,
+    features,
+    kappas,
+    linearized_terms,
+    norm_ppf,
+    rows_to_counts,
+    t_ppf,
+    variances,
+)
 from ..exceptions import WkappaError
+from .agreement_build import linearized_standard_error
 from .intervals import hypothesis_variances, score_limits
 
 __all__ = [
     "CHANCE_DIFFERS",
     "SimulatedStudies",
     "chance_value",
+    "draw_ratings",
+    "score_several",
     "search_n",
     "simulate_several",
     "simulate_two_raters",
@@ -37,6 +54,8 @@ _CHUNK = 4096
 # The score interval costs 100 bisection steps: its expected width is averaged over at most
 # this many of the simulated studies.
 _WIDTH_STUDIES = 2000
+# Several raters: ratings per stack of simulated studies (items x raters x studies).
+_SEVERAL_ITEMS = 200_000
 
 
 @dataclass(frozen=True)
@@ -117,6 +136,53 @@ def simulate_two_raters(
     )
 
 
+def draw_ratings(
+    pi: np.ndarray, kappa1: float, shape: tuple[int, int, int], rng: np.random.Generator
+) -> np.ndarray:
+    """Ratings of ``shape = (studies, items, raters)`` under the common-kappa model: with
+    probability kappa1 every rater of an item gives one category drawn from pi, otherwise
+    each rater draws independently from pi."""
+    together = rng.random(shape[:2]) < kappa1
+    shared = rng.choice(pi.size, size=shape[:2], p=pi)
+    ratings = rng.choice(pi.size, size=shape, p=pi)
+    return np.where(together[:, :, None], shared[:, :, None], ratings)
+
+
+def score_several(
+    ratings: np.ndarray, n_categories: int, coefficient: str, matrix: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The coefficient and its standard error for each of B studies of complete ratings
+    ``(B, n, R)`` (codes 0..K-1): what :func:`wkappa.agreement` reports for each, computed
+    for the whole stack at once.
+
+    The per-item features of all B n items are one array; their sums per study give the B
+    coefficients through :func:`wkappa._core.coefficient_from_sums`, and Gwet's linearised
+    terms of each study its standard error, as in :func:`wkappa.agreement` (Conger's kappa
+    there is finished in exact rational arithmetic; here it stays the float value, which
+    differs in the last bit at most).
+    """
+    b, n, n_raters = ratings.shape
+    rows = ratings.reshape(b * n, n_raters)
+    patterns = rows_to_counts(rows, n_categories)
+    if coefficient == "conger":
+        item_features = conger_features(rows, n_categories, matrix)
+    else:
+        item_features = features(patterns, matrix)
+    per_study = item_features.reshape(b, n, -1)
+    estimate = coefficient_from_sums(coefficient, per_study.sum(axis=1), matrix, n_raters)
+    se = np.full(b, math.nan)
+    ones = np.ones(n, dtype=np.int64)
+    counts = patterns.reshape(b, n, n_categories)
+    code_rows = rows.reshape(b, n, n_raters)
+    for j in np.flatnonzero(np.isfinite(estimate.statistic)).tolist():
+        study = Estimate(*(np.asarray(part)[j : j + 1] for part in estimate))
+        linear = linearized_terms(
+            coefficient, per_study[j], ones, matrix, study, counts[j], code_rows[j]
+        )
+        se[j] = linearized_standard_error(linear)
+    return np.asarray(estimate.statistic, dtype=np.float64), se
+
+
 def simulate_several(
     pi: np.ndarray,
     kappa1: float,
@@ -134,56 +200,48 @@ def simulate_several(
     rng: np.random.Generator,
     want_width: bool = True,
 ) -> SimulatedStudies:
-    """The same for several raters under the common-kappa model: with probability kappa1
-    every rater of an item gives one category drawn from pi, otherwise each rater draws
-    independently from pi (pairwise, every two raters then have kappa1 under any weights).
+    """The same for several raters under the common-kappa model (:func:`draw_ratings`;
+    pairwise, every two raters then have kappa1 under any weights), scored in stacks of
+    studies by :func:`score_several`.
 
     The test of ``kappa0`` rejects when ``kappa0`` is outside the coefficient's asymptotic
-    interval (two-sided level ``1 - alpha``; one-sided: the interval of level
-    ``1 - 2 alpha``), which for ``kappa0 = 0`` is its Wald test.
+    interval ``statistic ± t(n - 1) SE`` (upper end capped at 1, as
+    :meth:`wkappa.AgreementResult.confidence_interval`; two-sided level ``1 - alpha``,
+    one-sided: level ``1 - 2 alpha``), which for ``kappa0 = 0`` is its Wald test.
     """
-    import warnings
-
-    from ..exceptions import UndefinedKappaWarning
-    from .several import agreement, agreement_from_counts
-
     k = pi.size
+    labels = tuple(range(k))
+    _, matrix = agreement_weight_matrix(check_agreement_weights(weights), k, coefficient, labels)
     test_level = 1.0 - alpha if alternative == "two-sided" else 1.0 - 2.0 * alpha
+    half_test = t_ppf(0.5 + test_level / 2.0, n - 1)
+    half_level = t_ppf(0.5 + confidence_level / 2.0, n - 1)
+    chunk = max(1, _SEVERAL_ITEMS // max(n * n_raters, 1))
     rejected = cleared = undefined = 0
     width_total, width_count = 0.0, 0
-    for _ in range(n_simulations):
-        together = rng.random(n) < kappa1
-        shared = rng.choice(k, size=n, p=pi)
-        ratings = rng.choice(k, size=(n, n_raters), p=pi)
-        ratings[together] = shared[together, None]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedKappaWarning)
-            if coefficient == "conger":
-                result = agreement(
-                    ratings, coefficient=coefficient, weights=weights, labels=list(range(k))
-                )
-            else:
-                counts = np.zeros((n, k), dtype=np.int64)
-                np.add.at(counts, (np.repeat(np.arange(n), n_raters), ratings.ravel()), 1)
-                result = agreement_from_counts(counts, coefficient=coefficient, weights=weights)
-            statistic = result.statistic
-            if not math.isfinite(statistic):
-                undefined += 1
-                continue
-            low, high = result.confidence_interval(test_level)
-            if alternative == "greater":
-                rejected += bool(low > kappa0)
-            elif alternative == "less":
-                rejected += bool(high < kappa0)
-            else:
-                rejected += bool(low > kappa0 or high < kappa0)
-            if lower_limit is not None or want_width:
-                level_low, level_high = result.confidence_interval(confidence_level)
-                if lower_limit is not None:
-                    cleared += bool(level_low > lower_limit)
-                if math.isfinite(level_high - level_low):
-                    width_total += level_high - level_low
-                    width_count += 1
+    done = 0
+    while done < n_simulations:
+        size = min(chunk, n_simulations - done)
+        ratings = draw_ratings(pi, kappa1, (size, n, n_raters), rng)
+        statistic, se = score_several(ratings, k, coefficient, matrix)
+        defined = np.isfinite(statistic) & np.isfinite(se)
+        undefined += int(size - np.count_nonzero(defined))
+        statistic, se = statistic[defined], se[defined]
+        low = statistic - half_test * se
+        high = np.minimum(1.0, statistic + half_test * se)
+        if alternative == "greater":
+            rejected += int(np.count_nonzero(low > kappa0))
+        elif alternative == "less":
+            rejected += int(np.count_nonzero(high < kappa0))
+        else:
+            rejected += int(np.count_nonzero((low > kappa0) | (high < kappa0)))
+        level_low = statistic - half_level * se
+        level_high = np.minimum(1.0, statistic + half_level * se)
+        if lower_limit is not None:
+            cleared += int(np.count_nonzero(level_low > lower_limit))
+        if want_width:
+            width_total += float((level_high - level_low).sum())
+            width_count += int(statistic.size)
+        done += size
     return SimulatedStudies(
         power=rejected / n_simulations,
         assurance=cleared / n_simulations if lower_limit is not None else math.nan,
@@ -221,23 +279,39 @@ def chance_value(pi: np.ndarray, n_raters: int, coefficient: str, weights: Any) 
 
 
 def search_n(
-    meets: Callable[[int], bool], guess: int, *, min_n: int = 2, max_n: int = 10**6
+    meets: Callable[[int], bool],
+    guess: int,
+    *,
+    min_n: int = 2,
+    max_n: int = 10**6,
+    step: int | None = None,
 ) -> int:
     """The smallest n in [min_n, max_n] with ``meets(n)``, assuming it is (roughly)
-    monotone: bracket from ``guess`` by doubling / halving, then bisect."""
+    monotone: bracket from ``guess``, then bisect. The bracket grows from ``guess`` by
+    doubling / halving n, or, with ``step`` (a guess known to be close), by steps of
+    ``step`` that double each time."""
     high = min(max(guess, min_n), max_n)
+    low = min_n - 1
+    grow = step
     while not meets(high):
         if high >= max_n:
             raise WkappaError(
                 f"No study of at most {max_n:,} items meets the goal by simulation. Hint: "
                 "check that kappa1 is far enough from kappa0 (or the width not too small)."
             )
-        high = min(max_n, high * 2)
-    low = min_n - 1
-    probe = high // 2
-    while probe > low and meets(probe):
-        high, probe = probe, probe // 2
-    low = max(low, probe)
+        low = high if grow is not None else low
+        high = min(max_n, high * 2 if grow is None else high + grow)
+        grow = None if grow is None else 2 * grow
+    if step is None or low < min_n:  # (a bracket found going up in steps is complete)
+        probe = high // 2 if step is None else high - step
+        while probe > low and meets(probe):
+            high = probe
+            if step is None:
+                probe //= 2
+            else:
+                step *= 2
+                probe = high - step
+        low = max(low, probe)
     while high - low > 1:
         middle = (low + high) // 2
         if meets(middle):

@@ -1,0 +1,156 @@
+"""The several-raters simulation planner scores whole stacks of simulated studies at once;
+each study must get exactly what wk.agreement reports for it, and the planner's decision
+(kappa0 outside the asymptotic interval) must be the one that result's interval makes.
+Also: the search over n finds the smallest n of a monotone goal from any guess.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from budget import examples
+from wkappa._core import agreement_weight_matrix, check_agreement_weights
+from wkappa._stats.planning_simulation import (
+    draw_ratings,
+    score_several,
+    search_n,
+    simulate_several,
+)
+from wkappa.exceptions import UndefinedKappaWarning
+
+PI = np.array([0.1, 0.2, 0.4, 0.2, 0.1])
+COEFFICIENTS = ["fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent"]
+
+
+def _one_study(ratings: np.ndarray, coefficient: str, weights: str) -> wk.AgreementResult:
+    k = PI.size
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        if coefficient == "conger":
+            return wk.agreement(
+                ratings, coefficient=coefficient, weights=weights, labels=list(range(k))
+            )
+        counts = np.stack([np.bincount(row, minlength=k) for row in ratings])
+        return wk.agreement_from_counts(counts, coefficient=coefficient, weights=weights)
+
+
+@pytest.mark.parametrize("weights", ["unweighted", "quadratic", "linear"])
+@pytest.mark.parametrize("coefficient", COEFFICIENTS)
+def test_score_several_is_agreement(coefficient: str, weights: str) -> None:
+    rng = np.random.default_rng(7)
+    ratings = draw_ratings(PI, 0.5, (8, 12, 3), rng)
+    _, matrix = agreement_weight_matrix(
+        check_agreement_weights(weights), PI.size, coefficient, tuple(range(PI.size))
+    )
+    statistic, se = score_several(ratings, PI.size, coefficient, matrix)
+    for j in range(len(ratings)):
+        result = _one_study(ratings[j], coefficient, weights)
+        assert statistic[j] == pytest.approx(result.statistic, abs=1e-12)
+        assert se[j] == pytest.approx(result.standard_error, abs=1e-12)
+
+
+def test_draw_ratings_follows_the_model() -> None:
+    """With probability kappa1 all raters agree on a category drawn from pi."""
+    ratings = draw_ratings(PI, 0.6, (1, 40_000, 3), np.random.default_rng(1))[0]
+    all_same = np.mean((ratings == ratings[:, :1]).all(axis=1))
+    independent_same = float(np.sum(PI**3))
+    assert all_same == pytest.approx(0.6 + 0.4 * independent_same, abs=0.01)
+    shares = np.bincount(ratings.ravel(), minlength=PI.size) / ratings.size
+    np.testing.assert_allclose(shares, PI, atol=0.01)
+
+
+@pytest.mark.parametrize(
+    ("coefficient", "alternative", "kappa0"),
+    [
+        ("fleiss", "greater", 0.3),
+        ("conger", "two-sided", 0.3),
+        ("gwet", "less", 0.8),
+        ("krippendorff", "greater", 0.0),
+    ],
+)
+def test_simulated_decisions_are_agreements_own(
+    coefficient: str, alternative: str, kappa0: float
+) -> None:
+    """Power, assurance and mean width of simulate_several on 60 studies equal the rates
+    of wk.agreement's own intervals on the same 60 draws."""
+    n, raters, seed = 15, 3, 11
+    outcome = simulate_several(
+        PI,
+        0.55,
+        n,
+        n_raters=raters,
+        coefficient=coefficient,
+        weights="quadratic",
+        kappa0=kappa0,
+        alternative=alternative,  # type: ignore[arg-type]
+        alpha=0.05,
+        lower_limit=0.2,
+        confidence_level=0.9,
+        n_simulations=60,
+        rng=np.random.default_rng(seed),
+    )
+    ratings = draw_ratings(PI, 0.55, (60, n, raters), np.random.default_rng(seed))
+    level = 0.95 if alternative == "two-sided" else 0.90
+    rejected = cleared = 0
+    widths = []
+    for study in ratings:
+        result = _one_study(study, coefficient, "quadratic")
+        if not math.isfinite(result.statistic):
+            continue
+        low, high = result.confidence_interval(level)
+        if alternative == "greater":
+            rejected += low > kappa0
+        elif alternative == "less":
+            rejected += high < kappa0
+        else:
+            rejected += low > kappa0 or high < kappa0
+        low90, high90 = result.confidence_interval(0.9)
+        cleared += low90 > 0.2
+        widths.append(high90 - low90)
+    assert outcome.power == rejected / 60
+    assert outcome.assurance == cleared / 60
+    assert outcome.expected_width == pytest.approx(float(np.mean(widths)), abs=1e-12)
+    assert 0.0 < outcome.power < 1.0 or coefficient == "gwet"
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    answer=st.integers(2, 3000),
+    guess=st.integers(2, 3000),
+    step=st.one_of(st.none(), st.integers(1, 200)),
+)
+def test_search_n_finds_the_smallest(answer: int, guess: int, step: int | None) -> None:
+    asked: list[int] = []
+
+    def meets(n: int) -> bool:
+        asked.append(n)
+        return n >= answer
+
+    assert search_n(meets, guess, step=step) == answer
+    assert len(asked) < 60
+
+
+def test_several_raters_plan_is_reproducible_and_near_its_power() -> None:
+    kwargs = {
+        "kappa1": 0.7,
+        "kappa0": 0.4,
+        "marginals": [0.3, 0.7],
+        "weights": "unweighted",
+        "n_raters": 3,
+        "coefficient": "conger",
+        "method": "simulation",
+        "n_simulations": 300,
+        "rng": 5,
+    }
+    plan = wk.kappa_sample_size(**kwargs)  # type: ignore[arg-type]
+    assert wk.kappa_sample_size(**kwargs).n == plan.n  # type: ignore[arg-type]
+    assert plan.power >= 0.8
+    fewer = wk.kappa_power(plan.n - 1, **kwargs)  # type: ignore[arg-type]
+    assert fewer.power < 0.8
