@@ -8,6 +8,7 @@ multinomial array, and every replicate's kappa is a few matrix products: O(B m K
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -27,6 +28,7 @@ __all__ = [
     "jackknife",
     "nonzero_cells",
     "percentile_interval",
+    "replicate_interval",
     "replicate_kappas",
     "table_interval",
 ]
@@ -188,6 +190,26 @@ def drop_undefined(values: np.ndarray) -> tuple[np.ndarray, int]:
     return defined, dropped
 
 
+def replicate_interval(
+    values: np.ndarray,
+    bca_inputs: Callable[[], tuple[float, np.ndarray, np.ndarray]],
+    confidence_level: float,
+    method: str,
+) -> BootstrapOutcome:
+    """Percentile or BCa interval from bootstrap replicates of a statistic (nan where
+    undefined: dropped and counted). ``bca_inputs()`` gives BCa's centre, the jackknife
+    values and their multiplicities; it is called for 'bca' only."""
+    values, dropped = drop_undefined(values)
+    if values.size == 0:
+        return BootstrapOutcome(math.nan, math.nan, dropped)
+    if method == "bca":
+        center, jack_values, jack_counts = bca_inputs()
+        low, high = bca_interval(values, center, jack_values, jack_counts, confidence_level)
+    else:
+        low, high = percentile_interval(values, confidence_level)
+    return BootstrapOutcome(low, high, dropped)
+
+
 def table_interval(
     table: np.ndarray,
     weights: np.ndarray,
@@ -198,21 +220,18 @@ def table_interval(
     rng: np.random.Generator,
 ) -> BootstrapOutcome:
     """Percentile or BCa bootstrap interval of a K x K table's kappa."""
-    values, dropped = drop_undefined(replicate_kappas(table, weights, n_resamples, rng))
-    if values.size == 0:
-        return BootstrapOutcome(math.nan, math.nan, dropped)
-    if method == "bca":
+
+    def bca_inputs() -> tuple[float, np.ndarray, np.ndarray]:
         # The statistic in the replicates' own arithmetic, so that a replicate equal to the
         # data counts as a tie, not as 1 ulp above or below.
         cells = nonzero_cells(table)
         rows, cols = cells.coords
         same = cell_kappas(cells.counts[None, :], rows, cols, weights)[0]
         jack_values, jack_counts = jackknife(table, weights)
-        center = float(same) if math.isfinite(same) else statistic
-        low, high = bca_interval(values, center, jack_values, jack_counts, confidence_level)
-    else:
-        low, high = percentile_interval(values, confidence_level)
-    return BootstrapOutcome(low, high, dropped)
+        return (float(same) if math.isfinite(same) else statistic), jack_values, jack_counts
+
+    values = replicate_kappas(table, weights, n_resamples, rng)
+    return replicate_interval(values, bca_inputs, confidence_level, method)
 
 
 def _stretch(n: float) -> float:

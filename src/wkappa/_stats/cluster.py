@@ -260,19 +260,15 @@ def cluster_interval(
     method: str,
     rng: np.random.Generator,
 ) -> bootstrap.BootstrapOutcome:
-    """Percentile or BCa interval of the cluster bootstrap (clusters resampled, not pairs)."""
-    values = cluster_bootstrap_kappas(tables, weights, n_resamples, rng)
-    values, dropped = bootstrap.drop_undefined(values)
-    if values.size == 0:
-        return bootstrap.BootstrapOutcome(float("nan"), float("nan"), dropped)
-    if method == "bca":
+    """Percentile or BCa interval of the cluster bootstrap (clusters resampled, not pairs);
+    BCa's acceleration from the leave-one-cluster-out jackknife."""
+
+    def bca_inputs() -> tuple[float, np.ndarray, np.ndarray]:
         jack = cluster_jackknife(tables, weights)
-        low, high = bootstrap.bca_interval(
-            values, statistic, jack, np.ones_like(jack), confidence_level
-        )
-    else:
-        low, high = bootstrap.percentile_interval(values, confidence_level)
-    return bootstrap.BootstrapOutcome(low, high, dropped)
+        return statistic, jack, np.ones_like(jack)
+
+    values = cluster_bootstrap_kappas(tables, weights, n_resamples, rng)
+    return bootstrap.replicate_interval(values, bca_inputs, confidence_level, method)
 
 
 def describe_groups(names: Sequence[Any], limit: int = 3) -> str:

@@ -323,21 +323,9 @@ class KappaResult:
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
         rng = make_rng(how.rng)
-        if self.cluster_tables is not None:
-            outcome = cluster_interval(
-                self.cluster_tables,
-                self.weight_matrix,
-                self.statistic,
-                level,
-                how.n_resamples,
-                how.method,
-                rng,
-            )
-            return ConfidenceInterval(
-                outcome.low, outcome.high, level, how.method, how.n_resamples, outcome.n_undefined
-            )
-        outcome = bootstrap.table_interval(
-            self.table,
+        interval = bootstrap.table_interval if self.cluster_tables is None else cluster_interval
+        outcome = interval(
+            self.table if self.cluster_tables is None else self.cluster_tables,
             self.weight_matrix,
             self.statistic,
             level,
