@@ -387,3 +387,19 @@ def test_sandwich_equals_vanbelle_multilevel_delta_method(weights: str) -> None:
     matrix = weight_matrix(weights, 4)
     _, variance, _ = cluster_variance(tables, matrix)
     assert variance == pytest.approx(vanbelle_delta_variance(tables, matrix), rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "weights"),
+    [
+        ([np.nan, 1, np.nan], [1, np.nan, 2], "quadratic"),
+        (["a", None, "b"], [None, "b", None], "unweighted"),
+    ],
+)
+def test_every_pair_omitted_is_undefined_not_an_error(y_true, y_pred, weights) -> None:
+    # nan_policy='omit' dropping every pair: nan with the warning, as without clusters.
+    with pytest.warns(wk.UndefinedKappaWarning):
+        result = wk.kappa_test(
+            y_true, y_pred, weights=weights, cluster=[1, 2, 3], nan_policy="omit"
+        )
+    assert math.isnan(result.statistic) and result.n == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -157,10 +158,69 @@ def test_refused_combinations() -> None:
     ratings = _ratings(7)
     with pytest.raises(WkappaError, match="population_size"):
         wk.agreement(ratings, cluster=np.arange(24) % 4, population_size=100)
-    result = wk.agreement(ratings, cluster=np.arange(24) % 4)
-    for method in ("jackknife", "bootstrap", "bca"):
-        with pytest.raises(WkappaError, match="asymptotic"):
-            result.confidence_interval(method=method)
+
+
+@pytest.mark.parametrize("coefficient", COEFFICIENTS)
+def test_cluster_jackknife_leaves_out_whole_clusters(coefficient: str) -> None:
+    # The jackknife SE over clusters from the public API on the data without each cluster.
+    ratings = _ratings(12, n=30)
+    ids = np.arange(30) % 6
+    result = wk.agreement(ratings, coefficient=coefficient, weights="quadratic", cluster=ids)
+    left_out = np.array(
+        [
+            wk.agreement(ratings[ids != g], coefficient=coefficient, weights="quadratic").statistic
+            for g in range(6)
+        ]
+    )
+    se = math.sqrt(5 / 6 * float(np.sum((left_out - left_out.mean()) ** 2)))
+    ci = result.confidence_interval(0.9, method="jackknife")
+    assert ci.low == pytest.approx(result.statistic - t_ppf(0.95, 5) * se, rel=1e-10)
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "krippendorff"])
+def test_cluster_bootstrap_resamples_whole_clusters(coefficient: str) -> None:
+    # Each replicate is the coefficient of the data made of the drawn clusters (items of a
+    # cluster drawn twice appear twice), recomputed here by the public API.
+    ratings = _ratings(13, n=20)
+    ids = np.arange(20) // 4  # 5 clusters of 4 items, codes 0..4
+    result = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
+    draws = np.random.default_rng(5).multinomial(5, np.full(5, 0.2), size=40)
+    expected = []
+    for draw in draws:
+        items = np.concatenate([np.flatnonzero(ids == g).repeat(c) for g, c in enumerate(draw)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected.append(wk.agreement(ratings[items], coefficient=coefficient).statistic)
+    values = result._bootstrap(40, np.random.default_rng(5))
+    np.testing.assert_allclose(values, expected, rtol=1e-10, atol=1e-12)
+    for method in ("percentile", "bca"):
+        ci = result.confidence_interval(method=wk.BootstrapMethod(199, method, rng=1))
+        assert ci.low <= result.statistic <= ci.high
+        assert ci.n_resamples == 199
+
+
+def test_cluster_resampling_with_one_item_per_cluster_is_the_item_jackknife() -> None:
+    ratings = _ratings(14, n=25)
+    plain = wk.agreement(ratings, coefficient="gwet")
+    one = wk.agreement(ratings, coefficient="gwet", cluster=np.arange(25))
+    assert one.confidence_interval(method="jackknife") == pytest.approx(
+        plain.confidence_interval(method="jackknife"), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("coefficient", COEFFICIENTS)
+def test_fisher_z_interval(coefficient: str) -> None:
+    ratings = _ratings(15, n=40)
+    for cluster in (None, np.arange(40) // 2):
+        result = wk.agreement(ratings, coefficient=coefficient, cluster=cluster)
+        ci = result.confidence_interval(0.9, method="fisher-z")
+        c, se, q = result.statistic, result.standard_error, t_ppf(0.95, result.degrees_of_freedom)
+        half = q * se / (1 - c * c)
+        assert (ci.low, ci.high) == pytest.approx(
+            (math.tanh(math.atanh(c) - half), math.tanh(math.atanh(c) + half)), rel=1e-12
+        )
+        assert ci.method == "fisher-z"
+        assert -1 < ci.low < c < ci.high < 1
 
 
 def test_propagate_with_a_missing_rating() -> None:
@@ -192,3 +252,66 @@ def test_krippendorff_alpha_with_clusters(level: str) -> None:
         assert clustered.standard_error == pytest.approx(same.standard_error, rel=1e-10)
     with pytest.raises(WkappaError, match="one id per item"):
         wk.krippendorff_alpha(ratings, level=level, cluster=ids[:-1])
+
+
+def _panel(seed: int, n: int = 24):
+    ratings = _ratings(seed, n=n, raters=4, missing=0.1)
+    return ratings[:, :3], ratings[:, 3]
+
+
+@pytest.mark.parametrize("coefficient", ["conger", "gwet"])
+def test_rater_vs_panel_resamples_whole_clusters(coefficient: str) -> None:
+    panel, candidate = _panel(16)
+    ids = np.repeat(["t1", "t2", "t3", "t4", "t5", "t6"], 4)
+    result = wk.rater_vs_panel(
+        panel, candidate, coefficient=coefficient, n_resamples=30, rng=3, cluster=ids
+    )
+    plain = wk.rater_vs_panel(panel, candidate, coefficient=coefficient, n_resamples=30, rng=3)
+    assert result.difference == plain.difference
+    assert result.n_clusters == 6 and plain.n_clusters is None
+    assert "resampling 6 clusters" in repr(result)
+    assert result.to_dict()["n_clusters"] == 6
+    # Each replicate is the difference on the data made of the drawn clusters.
+    draws = np.random.default_rng(3).multinomial(6, np.full(6, 1 / 6), size=30)
+    codes = np.arange(24) // 4
+    expected = []
+    for draw in draws:
+        items = np.concatenate([np.flatnonzero(codes == g).repeat(c) for g, c in enumerate(draw)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected.append(
+                wk.rater_vs_panel(
+                    panel[items], candidate[items], coefficient=coefficient, n_resamples=2
+                ).difference
+            )
+    np.testing.assert_allclose(result._differences, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_rater_vs_panel_cluster_interval_is_expanded_with_the_clusters() -> None:
+    from wkappa._stats.bootstrap import expanded_level
+
+    panel, candidate = _panel(17, n=40)
+    result = wk.rater_vs_panel(
+        panel, candidate, n_resamples=200, rng=4, cluster=np.arange(40) // 10
+    )
+    assert result.n_clusters == 4
+    # The quantiles at the level expanded for G = 4 clusters, not n = 40 items.
+    expected = np.quantile(
+        result._differences,
+        [(1 - x) / 2 for x in (expanded_level(0.9, 4),)] + [(1 + expanded_level(0.9, 4)) / 2],
+    )
+    assert result.confidence_interval(0.9) == pytest.approx(tuple(expected), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("cluster", "message"),
+    [
+        ([0, 1, 2], "one id per item: 24 items, got 3"),
+        ([0.0, math.nan] + [1.0] * 22, "missing id"),
+        ([7] * 24, "at least 2 clusters"),
+    ],
+)
+def test_rater_vs_panel_bad_cluster_ids(cluster: list, message: str) -> None:
+    panel, candidate = _panel(18)
+    with pytest.raises(WkappaError, match=message):
+        wk.rater_vs_panel(panel, candidate, n_resamples=10, cluster=cluster)

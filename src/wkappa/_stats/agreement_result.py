@@ -26,7 +26,7 @@ from .intervals import (
 )
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
-__all__ = ["COEFFICIENT_NAMES", "AgreementResult", "check_interval_method"]
+__all__ = ["COEFFICIENT_NAMES", "AgreementResult", "check_interval_method", "fisher_z"]
 
 COEFFICIENT_NAMES = {
     "fleiss": "Fleiss' kappa",
@@ -106,6 +106,7 @@ class AgreementResult:
     _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
     kappa0: float = 0.0
     n_clusters: int | None = None
+    _cluster_sums: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
@@ -120,7 +121,7 @@ class AgreementResult:
         self,
         confidence_level: float = 0.95,
         *,
-        method: Literal["asymptotic", "jackknife", "bootstrap", "percentile", "bca"]
+        method: Literal["asymptotic", "fisher-z", "jackknife", "bootstrap", "percentile", "bca"]
         | BootstrapMethod = "asymptotic",
     ) -> ConfidenceInterval:
         """A confidence interval for the coefficient, two-sided or one-sided as ``alternative``.
@@ -137,13 +138,18 @@ class AgreementResult:
         ----------
         confidence_level : float, default 0.95
             Above 0.5 for a one-sided interval.
-        method : {'asymptotic', 'jackknife', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
+        method : str or BootstrapMethod, default 'asymptotic'
+            One of 'asymptotic', 'fisher-z', 'jackknife', 'bootstrap', 'percentile', 'bca'.
             'asymptotic' (irrCAC's): ``statistic ± t(n-1) * standard_error``, the upper end
             capped at 1 (the two-rater :meth:`KappaResult.confidence_interval` is the normal
-            interval of SAS and statsmodels instead). 'jackknife': the same with the
-            leave-one-item-out jackknife standard error. Bootstrap methods resample items
-            (a multinomial draw over the distinct count patterns, or rating rows for
-            Conger's kappa), percentile or BCa.
+            interval of SAS and statsmodels instead). 'fisher-z': the same on Fisher's z
+            scale, ``tanh(atanh(c) ± t(n-1) * standard_error / (1 - c²))`` (the delta
+            method; asymmetric about c, inside (-1, 1)). 'jackknife': the asymptotic
+            interval with the leave-one-item-out jackknife standard error. Bootstrap methods
+            resample items (a multinomial draw over the distinct count patterns, or rating
+            rows for Conger's kappa), percentile or BCa. With ``cluster=`` every method
+            works on clusters: t(G-1), the leave-one-cluster-out jackknife, and bootstrap
+            replicates that draw whole clusters.
 
         Returns
         -------
@@ -159,29 +165,26 @@ class AgreementResult:
         (-0.156, 1.0)
         """
         how = check_interval_method(method)
-        if self.n_clusters is not None and how != "asymptotic":
-            raise WkappaError(
-                f"method={format_value(method)} resamples items, which ignores the "
-                f"{self.n_clusters} clusters. Hint: use method='asymptotic' (the "
-                "cluster-robust standard error)."
-            )
         bounds = PROPORTION_RANGE if self.coefficient == "percent" else KAPPA_RANGE
         return sided(
             lambda level: self._two_sided(level, how), confidence_level, self.alternative, bounds
         )
 
     def _two_sided(self, level: float, how: str | BootstrapMethod) -> ConfidenceInterval:
-        if how in ("asymptotic", "jackknife"):
-            se = self.standard_error if how == "asymptotic" else self._jackknife_se()
-            df = self.degrees_of_freedom
+        df = self.degrees_of_freedom
+        if how in ("asymptotic", "jackknife", "fisher-z"):
+            se = self._jackknife_se() if how == "jackknife" else self.standard_error
             if math.isnan(self.statistic) or math.isnan(se) or df < 1:
                 return ConfidenceInterval(math.nan, math.nan, level, str(how))
-            half = t_ppf(0.5 + level / 2.0, df) * se
+            quantile = t_ppf(0.5 + level / 2.0, df)
+            if how == "fisher-z":
+                return ConfidenceInterval(*fisher_z(self.statistic, se, quantile), level, how)
+            half = quantile * se
             return ConfidenceInterval(
                 self.statistic - half, min(1.0, self.statistic + half), level, str(how)
             )
         assert isinstance(how, BootstrapMethod)
-        if math.isnan(self.statistic) or self.n_items < 2:  # one item: no sampling variation
+        if math.isnan(self.statistic) or df < 1:  # one item or cluster: no sampling variation
             return ConfidenceInterval(
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
@@ -205,21 +208,30 @@ class AgreementResult:
             self.coefficient, sums, self.weight_matrix, self.n_raters
         ).statistic
 
+    def _units(self) -> tuple[np.ndarray, np.ndarray]:
+        """What resampling draws: the distinct patterns and their multiplicities, or with
+        clusters each cluster's feature sums (once each)."""
+        if self._cluster_sums is not None:
+            return self._cluster_sums, np.ones(len(self._cluster_sums), dtype=np.int64)
+        return self._features, self._multiplicity
+
     def _jackknife_values(self) -> tuple[np.ndarray, np.ndarray]:
-        """Leave-one-item-out coefficients of each distinct pattern, and multiplicities."""
-        return jackknife_values(self._features, self._multiplicity, self._estimate)
+        """Leave-one-out coefficients of each resampling unit (distinct pattern, or
+        cluster), and multiplicities."""
+        return jackknife_values(*self._units(), self._estimate)
 
     def _jackknife_se(self) -> float:
         fraction = 0.0 if self.population_size is None else self.n_items / self.population_size
         return jackknife_se(*self._jackknife_values(), fraction)
 
     def _bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        units, multiplicity = self._units()
         return multinomial_replicates(
             rng,
-            self._multiplicity,
+            multiplicity,
             n_resamples,
-            lambda draws: self._estimate(draws @ self._features),
-            self._features.shape[1],
+            lambda draws: self._estimate(draws @ units),
+            units.shape[1],
         )
 
     # ------------------------------------------------------------------ rater diagnostics
@@ -370,17 +382,29 @@ _CHANCE = {
 }
 
 
+def fisher_z(statistic: float, se: float, quantile: float) -> tuple[float, float]:
+    """``tanh(atanh(c) ± quantile * se / (1 - c²))``: [1, 1] at c = 1, nan at c <= -1."""
+    if statistic >= 1.0:
+        return 1.0, 1.0
+    if statistic <= -1.0:
+        return math.nan, math.nan
+    z = math.atanh(statistic)
+    half = quantile * se / (1.0 - statistic * statistic)
+    return math.tanh(z - half), math.tanh(z + half)
+
+
 def check_interval_method(method: Any) -> str | BootstrapMethod:
-    """A several-raters interval method: 'asymptotic', 'jackknife' or a BootstrapMethod."""
+    """A several-raters interval method: 'asymptotic', 'fisher-z', 'jackknife' or a
+    BootstrapMethod."""
     if isinstance(method, BootstrapMethod):
         return method
-    if method in ("asymptotic", "jackknife"):
+    if method in ("asymptotic", "fisher-z", "jackknife"):
         return str(method)
     if method == "bootstrap":
         return BootstrapMethod()
     if method in ("percentile", "bca"):
         return BootstrapMethod(method=method)
     raise WkappaError(
-        "`method` must be 'asymptotic', 'jackknife', 'bootstrap' or a BootstrapMethod(...); "
-        f"got {format_value(method)}."
+        "`method` must be 'asymptotic', 'fisher-z', 'jackknife', 'bootstrap' or a "
+        f"BootstrapMethod(...); got {format_value(method)}."
     )

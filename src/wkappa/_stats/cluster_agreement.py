@@ -33,8 +33,9 @@ def agreement_cluster_variance(
     codes: np.ndarray,
     groups: np.ndarray,
     n_raters: int,
-) -> tuple[float, int]:
-    """The cluster-robust variance of a coefficient and the number of clusters G.
+) -> tuple[float, int, np.ndarray]:
+    """The cluster-robust variance of a coefficient, the number of clusters G and the
+    clusters' feature sums.
 
     Parameters
     ----------
@@ -53,6 +54,11 @@ def agreement_cluster_variance(
     n_clusters : int
         Clusters with at least one item that enters the variance (for Krippendorff's alpha,
         an item with two ratings or more).
+    cluster_sums : ndarray of shape (G, p)
+        The feature sums (:func:`wkappa._core.features`, or ``conger_features``) of the items
+        of each of the G clusters: the coefficient of any reweighting of
+        the clusters is ``coefficient_from_sums`` of ``weights @ cluster_sums`` (the cluster
+        bootstrap and jackknife).
 
     Notes
     -----
@@ -94,7 +100,9 @@ def agreement_cluster_variance(
     )
     n = float(used.sum())
     variance = n_clusters / (n_clusters - 1.0) * float(totals @ totals) / (n * n)
-    return variance, n_clusters
+    cluster_sums = np.zeros((n_groups, feature_rows.shape[1]))
+    np.add.at(cluster_sums, distinct[:, -1], multiplicity[:, None] * feature_rows)
+    return variance, n_clusters, cluster_sums[sizes > 0]
 
 
 def clustered_agreement(
@@ -105,7 +113,7 @@ def clustered_agreement(
     groups, _ = read_groups(cluster, len(codes), "cluster", unit="item", like="`ratings`' rows")
     if math.isnan(result.statistic) or result.n_items < 2:
         return dataclasses.replace(result, standard_error=math.nan, pvalue=math.nan)
-    variance, n_clusters = agreement_cluster_variance(
+    variance, n_clusters, cluster_sums = agreement_cluster_variance(
         result.coefficient, result.weight_matrix, codes, groups, result.n_raters
     )
     se = math.sqrt(max(0.0, variance))
@@ -116,6 +124,7 @@ def clustered_agreement(
             result.statistic, se, n_clusters - 1, result.alternative, result.kappa0
         ),
         n_clusters=n_clusters,
+        _cluster_sums=cluster_sums,
     )
 
 

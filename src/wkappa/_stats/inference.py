@@ -129,6 +129,10 @@ def clustered_result(
 ) -> KappaResult:
     """A KappaResult of G per-cluster tables (G, K, K) with the cluster-robust standard error
     (the Wald test with it); the point estimate is that of the summed table."""
+    if not tables.sum() > 0:  # no pair left (nan_policy='omit'): undefined, as unclustered
+        if tables.shape[-1] == 0:  # string ratings: no category known
+            return build_result(np.zeros((1, 1)), weights, (0,), alternative, kappa0)
+        return build_result(tables.sum(axis=0), weights, labels, alternative, kappa0)
     check_clusters(tables)
     base = build_result(tables.sum(axis=0), weights, labels, alternative, kappa0)
     _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)

@@ -16,6 +16,8 @@ from .._core import (
     check_choice,
     coefficient_from_sums,
     conger_features,
+    distinct_rows,
+    encode_rating_matrix,
     features,
     needs_order,
     rows_to_counts,
@@ -23,6 +25,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from .agreement_diagnostics import pairwise
+from .cluster import check_clusters, read_groups
 from .intervals import (
     DIFFERENCE_RANGE,
     ConfidenceInterval,
@@ -71,6 +74,9 @@ class PanelComparison:
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         The side of :meth:`confidence_interval` ('greater': ``(low, inf)``, 'less':
         ``(-inf, high)``); ``pvalue`` is two-sided.
+    n_clusters : int or None
+        With ``cluster=``: the G clusters the bootstrap resampled (the interval and p-value
+        are expanded with G instead of n).
     """
 
     candidate_agreement: float
@@ -85,6 +91,7 @@ class PanelComparison:
     n_resamples: int
     _differences: np.ndarray = field(repr=False)
     alternative: Alternative = "two-sided"
+    n_clusters: int | None = None
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The expanded percentile item-bootstrap interval of the difference, one-sided as
@@ -106,7 +113,11 @@ class PanelComparison:
         """
         return sided(
             lambda level: expanded_interval(
-                self._differences, self.difference, level, self.n_items, self.n_resamples
+                self._differences,
+                self.difference,
+                level,
+                self.n_items if self.n_clusters is None else self.n_clusters,
+                self.n_resamples,
             ),
             confidence_level,
             self.alternative,
@@ -126,6 +137,7 @@ class PanelComparison:
             "n_items": self.n_items,
             "coefficient": self.coefficient,
             "weights": self.weights,
+            **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
         }
 
     def __repr__(self) -> str:
@@ -135,7 +147,9 @@ class PanelComparison:
             f"panel_agreement={self.panel_agreement:.6g}, difference={self.difference:.6g}, "
             f"{ci.confidence_level:.0%} CI=[{ci.low:.6g}, {ci.high:.6g}], "
             f"pvalue={self.pvalue:.6g}, n_items={self.n_items}, "
-            f"coefficient={self.coefficient!r}, weights={self.weights!r})"
+            f"coefficient={self.coefficient!r}, weights={self.weights!r}"
+            + ("" if self.n_clusters is None else f", resampling {self.n_clusters} clusters")
+            + ")"
         )
 
 
@@ -197,6 +211,7 @@ def rater_vs_panel(
     max_rating: Any = None,
     n_resamples: int = 9999,
     rng: Any = None,
+    cluster: Any = None,
 ) -> PanelComparison:
     """Does a candidate rater (a model, an LLM judge, a trainee) agree with a panel as well as
     the panel's members agree with each other?
@@ -217,6 +232,10 @@ def rater_vs_panel(
         Bootstrap replicates.
     rng : None, int, SeedSequence or Generator
         Seed of the bootstrap.
+    cluster : array-like of shape (n_items,), optional
+        The cluster of each item (the prompts of one task, the lesions of one scan): the
+        bootstrap then resamples whole clusters, and the expanded interval uses G clusters
+        instead of n items. Any hashable ids, no missing values, at least 2 clusters.
 
     Returns
     -------
@@ -260,9 +279,14 @@ def rater_vs_panel(
     generator = make_rng(rng)
     checked = check_agreement_weights(weights)
     combined = _combine(ratings, candidate)
-    read = rating_rows(combined, labels, min_rating, max_rating, needs_order(checked), "omit")
-    assert read is not None
-    rows, multiplicity, categories, _ = read
+    if cluster is None:
+        read = rating_rows(combined, labels, min_rating, max_rating, needs_order(checked), "omit")
+        assert read is not None
+        rows, multiplicity, categories, _ = read
+    else:
+        rows, multiplicity, categories, cluster_of = _clustered_rows(
+            combined, labels, min_rating, max_rating, needs_order(checked), cluster
+        )
     if not (rows[:, -1] >= 0).any():
         warn_at_caller(
             "`candidate` has no ratings (every entry is missing), so its agreement with the "
@@ -307,12 +331,23 @@ def rater_vs_panel(
         out: np.ndarray = values[:, :members].mean(axis=1) - values[:, members:].mean(axis=1)
         return out
 
-    differences = multinomial_replicates(generator, multiplicity, n_resamples, difference_of)
+    n_clusters = None
+    if cluster is None:
+        differences = multinomial_replicates(generator, multiplicity, n_resamples, difference_of)
+    else:  # resample clusters: a drawn cluster brings all its items
+        n_clusters = int(cluster_of.max()) + 1
+        differences = multinomial_replicates(
+            generator,
+            np.ones(n_clusters, dtype=np.int64),
+            n_resamples,
+            lambda draws: difference_of(draws[:, cluster_of] * multiplicity),
+            len(multiplicity),
+        )
     defined = differences[~np.isnan(differences)]
     if defined.size == 0 or math.isnan(difference):
         pvalue = math.nan
     else:
-        pvalue = expanded_pvalue(paired_pvalue(defined), n)
+        pvalue = expanded_pvalue(paired_pvalue(defined), n if n_clusters is None else n_clusters)
     member_pairs = np.eye(members)
     for (a, b), value in zip(pairs[members:], among, strict=True):
         member_pairs[a, b] = member_pairs[b, a] = value
@@ -328,4 +363,33 @@ def rater_vs_panel(
         weights=label,
         n_resamples=n_resamples,
         _differences=differences,
+        n_clusters=n_clusters,
     )
+
+
+def _clustered_rows(
+    combined: np.ndarray,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    ordered: bool,
+    cluster: Any,
+) -> tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
+    """The distinct (rating row, cluster) pairs: rows, multiplicities, categories and the
+    cluster code ``0..G-1`` of each row (clusters without a rated item dropped)."""
+    encoded = encode_rating_matrix(
+        combined,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        ordered=ordered,
+        nan_policy="omit",
+    )
+    assert encoded is not None
+    codes = encoded.codes
+    groups, _ = read_groups(cluster, len(codes), "cluster", unit="item", like="`candidate`")
+    rated = (codes >= 0).any(axis=1)
+    used, groups = np.unique(groups[rated], return_inverse=True)
+    check_clusters(np.ones((len(used), 1, 1)))
+    distinct, multiplicity = distinct_rows(np.column_stack([codes[rated], groups]))
+    return distinct[:, :-1], multiplicity, encoded.labels, distinct[:, -1].astype(np.intp)
