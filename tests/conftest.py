@@ -36,10 +36,9 @@ def fast_path_for_small_inputs() -> Iterator[None]:
     """
     from wkappa._core import fused as _fastpath
 
-    saved = _fastpath.FAST_MIN
-    _fastpath.FAST_MIN = 1
-    yield
-    _fastpath.FAST_MIN = saved
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fastpath, "FAST_MIN", 1)
+        yield
 
 
 # Every call takes the route the tests check: kernels compile in the caller's thread rather
@@ -58,3 +57,77 @@ def pytest_ignore_collect(collection_path: pathlib.Path, config: pytest.Config) 
     if not collection_path.name.startswith("test_"):
         return None
     return bool(_WHOLE_MODULE_MARK.search(collection_path.read_text(encoding="utf-8"))) or None
+
+
+# ----------------------------------------------------------------- frame libraries
+# Every frame test runs on every frame library installed (the model is narwhals' own
+# `constructor` fixture): take the `frame_library` fixture and build the test's data with
+# `frame_library.frame({...})` or `frame_library.case(case)` (tests/frames_data.py).
+# Dask and Spark start slower: Dask frames are integration tests, Spark ones slow and kept on
+# one xdist worker with the one Spark session (tests/test_spark.py uses it too).
+_FRAME_IMPORTS = {
+    "pandas": "pandas",
+    "polars": "polars",
+    "polars-lazy": "polars",
+    "pyarrow": "pyarrow",
+    "duckdb": "duckdb",
+    "dask": "dask.dataframe",
+    "spark": "pyspark.sql",
+}
+_FRAME_MARKS = {
+    "dask": [pytest.mark.integration],
+    "spark": [pytest.mark.slow, pytest.mark.xdist_group("spark")],
+}
+FRAME_LIBRARIES = [
+    pytest.param(name, marks=_FRAME_MARKS.get(name, []), id=name) for name in _FRAME_IMPORTS
+]
+
+
+@pytest.fixture(scope="session")
+def duckdb_connection() -> Iterator[object]:
+    duckdb = pytest.importorskip("duckdb")
+    connection = duckdb.connect()
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[object]:
+    """One local Spark session for the whole run (starting one takes seconds)."""
+    pyspark_sql = pytest.importorskip("pyspark.sql")
+    session = (
+        pyspark_sql.SparkSession.builder.master("local[2]")
+        .appName("wkappa-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.driver.memory", "1g")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        # Small test data: a quick-starting JIT and no whole-stage code generation make the
+        # first queries seconds faster; adaptive execution has nothing to adapt here.
+        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(params=FRAME_LIBRARIES)
+def frame_library(request: pytest.FixtureRequest) -> object:
+    """A :class:`frames_data.FrameLibrary` for each frame library installed (a library that
+    is not installed is skipped)."""
+    from frames_data import frame_library as library
+
+    name = request.param
+    pytest.importorskip(_FRAME_IMPORTS[name])
+    pytest.importorskip("wkappa.frames")
+    resource = None
+    if name == "duckdb":
+        resource = request.getfixturevalue("duckdb_connection")
+    elif name == "spark":
+        resource = request.getfixturevalue("spark")
+    return library(name, resource)

@@ -1,13 +1,19 @@
-"""Shared data for the data-frame tests: one data set, built in every engine.
+"""Shared data for the data-frame tests: one data set, built in every frame library.
 
-Each case is plain Python lists (with ``None`` for missing values) plus a pandas frame with
-the intended dtypes; each engine is built from those, so every engine sees the same data and
-the numpy result on the lists is the reference.
+Each case is plain Python lists (with ``None`` for missing values); a :class:`FrameLibrary`
+(the ``frame_library`` fixture of ``conftest.py``) builds a frame of its library from plain
+columns, so every library sees the same data and the numpy result on the lists is the
+reference. Integer columns with nulls become nullable integers, strings stay strings, and the
+columns named in ``categories`` become the library's ordered categorical (pandas ordered
+``Categorical``, polars ``Enum``, pyarrow ordered dictionary, DuckDB ``ENUM``; Spark has none
+and keeps the strings).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -47,74 +53,183 @@ def make_case(kind: str, n: int = 400, seed: int = 0, missing: bool = True) -> C
     return Case(f"{kind}{'-nulls' if missing else ''}", true, pred, group, weight, kind)
 
 
-def to_pandas(case: Case) -> Any:
+Columns = dict[str, list[Any]]
+Categories = dict[str, Sequence[Any]]
+Dtypes = dict[str, str]  # column -> "int64", "float64" or "string", where inference may not do
+
+
+def _arrow_array(values: list[Any], dtype: str | None) -> Any:
+    import pyarrow as pa
+
+    return pa.array(values, None if dtype is None else getattr(pa, dtype)())
+
+
+def _arrow_table(columns: Columns, dtypes: Dtypes) -> Any:
+    import pyarrow as pa
+
+    return pa.table({name: _arrow_array(v, dtypes.get(name)) for name, v in columns.items()})
+
+
+def _pandas(columns: Columns, categories: Categories, dtypes: Dtypes) -> Any:
     import pandas as pd
 
-    if case.kind == "int":
-        true = pd.array(case.true, dtype="Int64")
-        pred = pd.array(case.pred, dtype="Int64")
-    elif case.kind == "str":
-        true = pd.array(case.true, dtype=object)
-        pred = pd.array(case.pred, dtype=object)
-    else:
-        true = pd.Categorical(case.true, categories=GRADES, ordered=True)
-        pred = pd.Categorical(case.pred, categories=GRADES, ordered=True)
-    return pd.DataFrame({"a": true, "b": pred, "g": case.group, "w": case.weight})
+    body: dict[str, Any] = {}
+    for name, values in columns.items():
+        present = [v for v in values if v is not None]
+        dtype = dtypes.get(name)
+        if dtype is not None:
+            body[name] = pd.array(
+                values, dtype={"int64": "Int64", "string": object}.get(dtype, dtype)
+            )
+        elif name in categories:
+            body[name] = pd.Categorical(values, categories=list(categories[name]), ordered=True)
+        elif present and all(isinstance(v, bool) for v in present):
+            body[name] = pd.array(values, dtype="boolean")
+        elif present and all(isinstance(v, int) for v in present):
+            body[name] = pd.array(values, dtype="Int64")
+        elif present and all(isinstance(v, (int, float)) for v in present):
+            body[name] = pd.array([float("nan") if v is None else v for v in values], "float64")
+        else:
+            body[name] = pd.array(values, dtype=object)
+    return pd.DataFrame(body)
 
 
-def to_polars(case: Case) -> Any:
+def _polars(columns: Columns, categories: Categories, dtypes: Dtypes) -> Any:
     import polars as pl
 
-    if case.kind == "int":
-        dtype: Any = pl.Int64
-    elif case.kind == "str":
-        dtype = pl.String
-    else:
-        dtype = pl.Enum(GRADES)
-    return pl.DataFrame(
-        {
-            "a": pl.Series(case.true, dtype=dtype),
-            "b": pl.Series(case.pred, dtype=dtype),
-            "g": case.group,
-            "w": case.weight,
-        }
-    )
+    def dtype(name: str) -> Any:
+        if name in categories:
+            return pl.Enum(list(categories[name]))
+        given = dtypes.get(name)
+        return (
+            None
+            if given is None
+            else {"int64": pl.Int64, "float64": pl.Float64}.get(given, pl.String)
+        )
+
+    return pl.DataFrame({name: pl.Series(v, dtype=dtype(name)) for name, v in columns.items()})
 
 
-def to_arrow(case: Case) -> Any:
+def _arrow(columns: Columns, categories: Categories, dtypes: Dtypes) -> Any:
     import pyarrow as pa
 
-    if case.kind == "int":
-        a, b = pa.array(case.true, pa.int64()), pa.array(case.pred, pa.int64())
-    else:
-        a, b = pa.array(case.true, pa.string()), pa.array(case.pred, pa.string())
-        if case.kind == "enum":
-            ordered = pa.dictionary(pa.int32(), pa.string(), ordered=True)
-            a = pa.DictionaryArray.from_arrays(_codes(case.true), GRADES, ordered=True)
-            b = pa.DictionaryArray.from_arrays(_codes(case.pred), GRADES, ordered=True)
-            assert a.type == ordered
-    return pa.table({"a": a, "b": b, "g": case.group, "w": case.weight})
-
-
-def _codes(values: list[Any]) -> Any:
-    import pyarrow as pa
-
-    return pa.array([None if v is None else GRADES.index(v) for v in values], pa.int32())
+    body: dict[str, Any] = {}
+    for name, values in columns.items():
+        if name in categories:
+            order = list(categories[name])
+            codes = pa.array([None if v is None else order.index(v) for v in values], pa.int32())
+            body[name] = pa.DictionaryArray.from_arrays(codes, order, ordered=True)
+        else:
+            body[name] = _arrow_array(values, dtypes.get(name))
+    return pa.table(body)
 
 
 _views = iter(range(10**6))
+Builder = Callable[[Columns, Categories, Dtypes], Any]
 
 
-def to_duckdb(case: Case, connection: Any) -> Any:
-    """A DuckDB relation (lazy); 'enum' columns become a DuckDB ENUM type."""
-    import pyarrow as pa
+def _duckdb(connection: Any) -> Builder:
+    def build(columns: Columns, categories: Categories, dtypes: Dtypes) -> Any:
+        """A DuckDB relation (lazy); categorical columns become an ENUM type."""
+        view = f"ratings_{next(_views)}"
+        connection.register(view, _arrow_table(columns, dtypes))
+        selected = []
+        for name in columns:
+            if name in categories:
+                enum = f"enum_{next(_views)}"
+                members = ", ".join("'" + str(v).replace("'", "''") + "'" for v in categories[name])
+                connection.execute(f"CREATE TYPE {enum} AS ENUM ({members})")
+                selected.append(f'"{name}"::{enum} AS "{name}"')
+            else:
+                selected.append(f'"{name}"')
+        return connection.sql(f"SELECT {', '.join(selected)} FROM {view}")
 
-    plain = pa.table({"a": case.true, "b": case.pred, "g": case.group, "w": case.weight})
-    view = f"ratings_{next(_views)}"
-    connection.register(view, plain)
-    if case.kind == "enum":
-        connection.execute(
-            "CREATE TYPE IF NOT EXISTS grade AS ENUM ('none', 'mild', 'moderate', 'severe')"
-        )
-        return connection.sql(f"SELECT a::grade AS a, b::grade AS b, g, w FROM {view}")
-    return connection.sql(f"SELECT * FROM {view}")
+    return build
+
+
+def _dask(columns: Columns, categories: Categories, dtypes: Dtypes) -> Any:
+    import dask.dataframe as dd
+
+    return dd.from_pandas(_pandas(columns, categories, dtypes), npartitions=2)
+
+
+def _spark(session: Any) -> Builder:
+    def build(columns: Columns, categories: Categories, dtypes: Dtypes) -> Any:
+        """A Spark DataFrame made from Arrow data (no Python worker processes needed); Spark
+        has no ordered categorical, so those columns stay strings."""
+        return session.createDataFrame(_arrow_table(columns, dtypes))
+
+    return build
+
+
+@dataclass(frozen=True)
+class FrameLibrary:
+    """One frame library for the frame tests: ``frame(columns)`` builds a frame of it.
+
+    Attributes
+    ----------
+    name : str
+        'pandas', 'polars', 'polars-lazy', 'pyarrow', 'duckdb', 'dask' or 'spark'.
+    lazy : bool
+        The frame is lazy (results of ``kappa_by_group`` come back lazy too).
+    ordered_categories : bool
+        The library has an ordered categorical type that carries the category order.
+    """
+
+    name: str
+    build: Builder = field(repr=False)
+    lazy: bool = False
+    ordered_categories: bool = True
+
+    def frame(
+        self, columns: Columns, categories: Categories | None = None, dtypes: Dtypes | None = None
+    ) -> Any:
+        """A frame of this library; ``categories``: ordered categorical columns and their
+        categories; ``dtypes``: columns whose type inference might get wrong (all nulls)."""
+        return self.build(columns, categories or {}, dtypes or {})
+
+    def case(self, case: Case) -> Any:
+        """The frame of a case: ratings ``a``, ``b``, group ``g``, pair weight ``w``."""
+        columns = {"a": case.true, "b": case.pred, "g": case.group, "w": case.weight}
+        return self.frame(columns, {"a": GRADES, "b": GRADES} if case.kind == "enum" else None)
+
+    def labels(self, case: Case) -> dict[str, Any]:
+        """The keywords the frame functions need for the case: plain strings need
+        ``labels``; an ordered categorical carries its own order."""
+        if case.kind == "str" or (case.kind == "enum" and not self.ordered_categories):
+            return {"labels": case.labels}
+        return {}
+
+    def to_pandas(self, result: Any) -> Any:
+        """A result frame as pandas, after checking that it is a frame of this library (lazy
+        where the input is lazy)."""
+        import narwhals as nw
+
+        with warnings.catch_warnings():  # narwhals' notice that Dask support moves out
+            warnings.filterwarnings("ignore", "Dask support is moving", FutureWarning)
+            frame = nw.from_native(result)
+            sample = nw.from_native(self.frame({"x": [1]}))
+        assert frame.implementation == sample.implementation, (frame.implementation, self.name)
+        assert isinstance(frame, nw.LazyFrame) == self.lazy
+        if isinstance(frame, nw.LazyFrame):
+            frame = frame.collect()
+        return frame.to_pandas()
+
+
+def frame_library(name: str, resource: Any = None) -> FrameLibrary:
+    """The library ``name``; ``resource`` is the DuckDB connection or the Spark session."""
+    if name == "pandas":
+        return FrameLibrary(name, _pandas)
+    if name == "polars":
+        return FrameLibrary(name, _polars)
+    if name == "polars-lazy":
+        return FrameLibrary(name, lambda *args: _polars(*args).lazy(), lazy=True)
+    if name == "pyarrow":
+        return FrameLibrary(name, _arrow)
+    if name == "duckdb":
+        return FrameLibrary(name, _duckdb(resource), lazy=True)
+    if name == "dask":
+        return FrameLibrary(name, _dask, lazy=True)
+    if name == "spark":
+        return FrameLibrary(name, _spark(resource), lazy=True, ordered_categories=False)
+    raise ValueError(name)

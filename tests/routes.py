@@ -10,17 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from wkappa._core import fused as _fastpath
 
 
 def strict(call: Callable[[], Any]) -> Any:
     """``call()`` with every input on the strict encoding path."""
-    saved = _fastpath.FAST_MIN
-    _fastpath.FAST_MIN = 1 << 62
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fastpath, "FAST_MIN", 1 << 62)
         return call()
-    finally:
-        _fastpath.FAST_MIN = saved
 
 
 def outcome(call: Callable[[], Any]) -> tuple[type[BaseException] | None, str]:

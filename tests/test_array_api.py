@@ -49,10 +49,9 @@ def _call(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, Any
 def mode(request: pytest.FixtureRequest) -> Any:
     """Every test runs twice: CPU arrays read through zero-copy numpy views (the default), and
     with the on-device code path forced, as it runs for CUDA tensors or CuPy arrays."""
-    saved = _array_api.PREFER_HOST_VIEW
-    _array_api.PREFER_HOST_VIEW = request.param == "view"
-    yield request.param
-    _array_api.PREFER_HOST_VIEW = saved
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_array_api, "PREFER_HOST_VIEW", request.param == "view")
+        yield request.param
 
 
 @pytest.fixture(autouse=True)

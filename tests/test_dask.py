@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from frames_data import make_case, to_pandas
+from frames_data import frame_library, make_case
 from wkappa import WkappaError
 
 # One Dask cluster: under pytest-xdist (make test) the module stays on one worker.
@@ -129,7 +129,7 @@ def test_dask_array_errors(client):
 @pytest.mark.parametrize("kind", ["int", "str", "enum"])
 def test_dask_dataframe_through_frames(client, kind):
     case = make_case(kind, seed=9)
-    ddf = dd.from_pandas(to_pandas(case), npartitions=4)
+    ddf = dd.from_pandas(frame_library("pandas").case(case), npartitions=4)
     numpy_kwargs = {} if case.labels is None else {"labels": case.labels}
     frame_kwargs = {"labels": case.labels} if kind == "str" else {}
     weights = "unweighted" if kind == "str" else "quadratic"

@@ -121,15 +121,13 @@ def test_each_route_answers_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
         ("fused", lambda: wk.qwk(A.astype(str), B.astype(str), labels=list("01234"))),
         ("strict", lambda: wk.qwk(A.astype(object), B.astype(object))),
     ]
-    array_api.PREFER_HOST_VIEW, saved = False, array_api.PREFER_HOST_VIEW
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(array_api, "PREFER_HOST_VIEW", False)
         cases.append(("device", lambda: wk.qwk(torch.tensor(A), torch.tensor(B))))
         for expected, call in cases:
             seen.clear()
             call()
             assert seen == ([expected] if expected else []), (expected, seen)
-    finally:
-        array_api.PREFER_HOST_VIEW = saved
 
 
 @pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
@@ -160,10 +158,9 @@ def _dask(x: np.ndarray) -> Any:
 @pytest.fixture(params=["device", "view"])
 def on_device(request: pytest.FixtureRequest) -> Any:
     """torch tensors counted on their device (the device route) or read in place."""
-    saved = array_api.PREFER_HOST_VIEW
-    array_api.PREFER_HOST_VIEW = request.param == "view"
-    yield
-    array_api.PREFER_HOST_VIEW = saved
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(array_api, "PREFER_HOST_VIEW", request.param == "view")
+        yield
 
 
 @pytest.mark.parametrize("convert", [_device, _dask], ids=["torch", "dask"])

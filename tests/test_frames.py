@@ -1,9 +1,9 @@
-"""wkappa.frames on every in-process engine against the numpy result on the same data.
+"""wkappa.frames on every frame library against the numpy result on the same data.
 
-Engines: pandas, polars (eager, lazy, scan_parquet and scan_csv of real files), pyarrow
-Table and DuckDB relations; Dask and Spark are in test_dask.py / test_spark.py. Data include
-nulls, string labels and ordered categoricals (pandas ordered Categorical, polars Enum, pyarrow
-ordered dictionary, DuckDB ENUM).
+Libraries (the ``frame_library`` fixture of conftest.py): pandas, polars (eager, lazy, and
+scan_parquet / scan_csv of real files), pyarrow Table, DuckDB relations, Dask and Spark
+DataFrames. Data include nulls, string labels and ordered categoricals (pandas ordered
+Categorical, polars Enum, pyarrow ordered dictionary, DuckDB ENUM).
 """
 
 from __future__ import annotations
@@ -15,87 +15,65 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
-from frames_data import Case, make_case, to_arrow, to_duckdb, to_pandas, to_polars
+from frames_data import Case, frame_library, make_case
 from reference import reference_kappa
 from wkappa import WkappaError
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
-pa = pytest.importorskip("pyarrow")
-duckdb = pytest.importorskip("duckdb")
 frames = pytest.importorskip("wkappa.frames")
 
-ENGINES = ["pandas", "polars", "polars-lazy", "pyarrow", "duckdb"]
 KINDS = ["int", "str", "enum"]
-
-
-@pytest.fixture(scope="module")
-def connection():
-    con = duckdb.connect()
-    yield con
-    con.close()
-
-
-def build(engine: str, case: Case, connection) -> object:
-    if engine == "pandas":
-        return to_pandas(case)
-    if engine == "polars":
-        return to_polars(case)
-    if engine == "polars-lazy":
-        return to_polars(case).lazy()
-    if engine == "pyarrow":
-        return to_arrow(case)
-    return to_duckdb(case, connection)
+PANDAS = frame_library("pandas")
+POLARS = frame_library("polars")
 
 
 def numpy_kwargs(case: Case) -> dict:
     return {} if case.labels is None else {"labels": case.labels}
 
 
-def frame_kwargs(case: Case) -> dict:
-    # Ordered categoricals carry their own order; plain strings need labels.
-    return {"labels": case.labels} if case.kind == "str" else {}
-
-
-@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
-def test_weighted_kappa_matches_numpy(engine, kind, weights, connection):
-    case = make_case(kind, seed=len(engine) + len(kind))
-    df = build(engine, case, connection)
+def test_weighted_kappa_matches_numpy(frame_library, kind, weights):
+    case = make_case(kind, seed=len(frame_library.name) + len(kind))
+    df = frame_library.case(case)
     expected = wk.weighted_kappa(
         case.true, case.pred, weights=weights, nan_policy="omit", **numpy_kwargs(case)
     )
     got = frames.weighted_kappa(
-        df, y_true="a", y_pred="b", weights=weights, nan_policy="omit", **frame_kwargs(case)
+        df, y_true="a", y_pred="b", weights=weights, nan_policy="omit", **frame_library.labels(case)
     )
     assert got == expected
     with pytest.raises(WkappaError, match="missing rating"):
-        frames.weighted_kappa(df, y_true="a", y_pred="b", **frame_kwargs(case))
+        frames.weighted_kappa(df, y_true="a", y_pred="b", **frame_library.labels(case))
     assert math.isnan(
         frames.weighted_kappa(
-            df, y_true="a", y_pred="b", nan_policy="propagate", **frame_kwargs(case)
+            df, y_true="a", y_pred="b", nan_policy="propagate", **frame_library.labels(case)
         )
     )
 
 
-@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("kind", KINDS)
-def test_confusion_table_and_sample_weights_match_numpy(engine, kind, connection):
+def test_confusion_table_and_sample_weights_match_numpy(frame_library, kind):
     case = make_case(kind, seed=7)
-    df = build(engine, case, connection)
+    df = frame_library.case(case)
     table = frames.confusion_table(
-        df, y_true="a", y_pred="b", nan_policy="omit", **frame_kwargs(case)
+        df, y_true="a", y_pred="b", nan_policy="omit", **frame_library.labels(case)
     )
     expected = wk.confusion_table(case.true, case.pred, nan_policy="omit", **numpy_kwargs(case))
     assert table.dtype == np.int64
     assert np.array_equal(table, expected)
     weighted = frames.confusion_table(
-        df, y_true="a", y_pred="b", sample_weight="w", nan_policy="omit", **frame_kwargs(case)
+        df,
+        y_true="a",
+        y_pred="b",
+        sample_weight="w",
+        nan_policy="omit",
+        **frame_library.labels(case),
     )
     expected_w = wk.confusion_table(
         case.true, case.pred, sample_weight=case.weight, nan_policy="omit", **numpy_kwargs(case)
@@ -104,7 +82,7 @@ def test_confusion_table_and_sample_weights_match_numpy(engine, kind, connection
     assert np.array_equal(weighted, expected_w)  # dyadic weights: exact
     kappa = frames.weighted_kappa(
         df, y_true="a", y_pred="b", weights="linear", sample_weight="w", nan_policy="omit",
-        **frame_kwargs(case),
+        **frame_library.labels(case),
     )  # fmt: skip
     assert kappa == pytest.approx(
         wk.weighted_kappa(
@@ -119,10 +97,9 @@ def test_confusion_table_and_sample_weights_match_numpy(engine, kind, connection
     )
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_kappa_test_matches_numpy(engine, connection):
+def test_kappa_test_matches_numpy(frame_library):
     case = make_case("int", seed=3)
-    df = build(engine, case, connection)
+    df = frame_library.case(case)
     result = frames.kappa_test(df, y_true="a", y_pred="b", weights="linear", nan_policy="omit")
     expected = wk.kappa_test(case.true, case.pred, weights="linear", nan_policy="omit")
     assert result.statistic == expected.statistic
@@ -131,15 +108,14 @@ def test_kappa_test_matches_numpy(engine, connection):
     assert np.array_equal(result.table, expected.table)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("kind", ["int", "enum"])
-def test_kappa_by_group_matches_numpy_per_group(engine, kind, connection):
+def test_kappa_by_group_matches_numpy_per_group(frame_library, kind):
     case = make_case(kind, seed=11)
-    df = build(engine, case, connection)
+    df = frame_library.case(case)
     out = frames.kappa_by_group(
-        df, y_true="a", y_pred="b", by="g", nan_policy="omit", **frame_kwargs(case)
+        df, y_true="a", y_pred="b", by="g", nan_policy="omit", **frame_library.labels(case)
     )
-    native = _to_pandas(engine, out)
+    native = frame_library.to_pandas(out)
     assert list(native.columns) == ["g", "n", "kappa", "standard_error", "ci_low", "ci_high"]
     assert native["g"].tolist() == sorted(set(case.group))
     for row in native.itertuples():
@@ -154,23 +130,6 @@ def test_kappa_by_group_matches_numpy_per_group(engine, kind, connection):
         assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-9)
 
 
-def _to_pandas(engine: str, out: object):
-    if engine == "pandas":
-        assert isinstance(out, pd.DataFrame)
-        return out
-    if engine == "polars":
-        assert isinstance(out, pl.DataFrame)
-        return out.to_pandas()
-    if engine == "polars-lazy":
-        assert isinstance(out, pl.LazyFrame)
-        return out.collect().to_pandas()
-    if engine == "pyarrow":
-        assert isinstance(out, pa.Table)
-        return out.to_pandas()
-    assert isinstance(out, duckdb.DuckDBPyRelation)
-    return out.df()
-
-
 @pytest.mark.parametrize("weights", ["linear", "unweighted", "custom"])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_kappa_by_group_equals_kappa_test_of_each_group_table(weights, weighted):
@@ -179,7 +138,7 @@ def test_kappa_by_group_equals_kappa_test_of_each_group_table(weights, weighted)
     chosen = matrix if weights == "custom" else weights
     extra = {"sample_weight": "w"} if weighted else {}
     out = frames.kappa_by_group(
-        to_polars(case), y_true="a", y_pred="b", by="g", weights=chosen, nan_policy="omit",
+        POLARS.case(case), y_true="a", y_pred="b", by="g", weights=chosen, nan_policy="omit",
         confidence_level=0.9, **extra,
     )  # fmt: skip
     for row in out.iter_rows(named=True):
@@ -204,7 +163,9 @@ def test_mean_kappa_one_liner_over_groups():
     if not hasattr(wk, "mean_kappa"):
         pytest.skip("wk.mean_kappa (inference issue) has not landed")
     case = make_case("int", seed=4)
-    out = frames.kappa_by_group(to_polars(case), y_true="a", y_pred="b", by="g", nan_policy="omit")
+    out = frames.kappa_by_group(
+        POLARS.case(case), y_true="a", y_pred="b", by="g", nan_policy="omit"
+    )
     fisher = math.tanh(float(np.mean(np.arctanh(out["kappa"].to_numpy()))))
     assert wk.mean_kappa(out["kappa"]) == pytest.approx(fisher, rel=1e-12)
 
@@ -240,9 +201,9 @@ def test_kappa_by_group_several_keys_propagate_and_undefined_groups():
 def test_scan_parquet_and_scan_csv_of_real_files(tmp_path):
     case = make_case("int", n=2000, seed=21)
     path = tmp_path / "ratings.parquet"
-    to_polars(case).write_parquet(path)
+    POLARS.case(case).write_parquet(path)
     csv = tmp_path / "ratings.csv"
-    to_polars(case).write_csv(csv)
+    POLARS.case(case).write_csv(csv)
     expected = wk.qwk(case.true, case.pred, nan_policy="omit")
     for lazy in (pl.scan_parquet(path), pl.scan_csv(csv)):
         assert isinstance(lazy, pl.LazyFrame)
@@ -251,10 +212,10 @@ def test_scan_parquet_and_scan_csv_of_real_files(tmp_path):
         assert groups.collect().height == len(set(case.group))
 
 
-def test_lazy_counts_inside_the_engine():
+def test_lazy_counts_inside_the_engine(monkeypatch):
     """polars lazy: the query the engine runs is a group-by; no row-level data is collected."""
     case = make_case("int", seed=2, missing=False)
-    lazy = to_polars(case).lazy()
+    lazy = POLARS.case(case).lazy()
     counted = []
     real_collect = pl.LazyFrame.collect
 
@@ -263,11 +224,8 @@ def test_lazy_counts_inside_the_engine():
         counted.append(out.height)
         return out
 
-    pl.LazyFrame.collect = spy
-    try:
-        frames.weighted_kappa(lazy, y_true="a", y_pred="b")
-    finally:
-        pl.LazyFrame.collect = real_collect
+    monkeypatch.setattr(pl.LazyFrame, "collect", spy)
+    frames.weighted_kappa(lazy, y_true="a", y_pred="b")
     assert counted and max(counted) <= 16  # at most K*K = 16 distinct pairs, not 400 rows
 
 
@@ -315,7 +273,7 @@ def test_mismatched_enums_are_an_error():
     ],
 )
 def test_bad_arguments(kwargs, error, match):
-    df = to_pandas(make_case("int", n=20, missing=False))
+    df = PANDAS.case(make_case("int", n=20, missing=False))
     with pytest.raises(error, match=match):
         frames.weighted_kappa(df, **kwargs)
 
@@ -323,7 +281,7 @@ def test_bad_arguments(kwargs, error, match):
 def test_bad_frames_and_by():
     with pytest.raises(TypeError, match="`df` must be a data frame"):
         frames.weighted_kappa({"a": [1]}, y_true="a", y_pred="a")
-    df = to_pandas(make_case("int", n=20, missing=False))
+    df = PANDAS.case(make_case("int", n=20, missing=False))
     with pytest.raises(TypeError, match="`by` must be"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by=[])
     with pytest.raises(WkappaError, match="must not contain the rating column"):
@@ -346,7 +304,9 @@ def test_bad_sample_weights_are_refused_in_the_engine():
         frames.weighted_kappa(df, y_true="a", y_pred="b", sample_weight="w")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     st.lists(
         st.tuples(
@@ -356,17 +316,12 @@ def test_bad_sample_weights_are_refused_in_the_engine():
         max_size=30,
     ),
     st.sampled_from(["quadratic", "linear", "unweighted"]),
-    st.sampled_from(["polars-lazy", "pyarrow", "pandas"]),
 )
-def test_property_frames_equal_the_exact_reference(pairs, weights, engine):
+def test_property_frames_equal_the_exact_reference(frame_library, pairs, weights):
+    # The fixture only builds frames: the same for every example.
     true = [p[0] for p in pairs]
     pred = [p[1] for p in pairs]
-    if engine == "pandas":
-        df = pd.DataFrame({"a": pd.array(true, dtype="Int64"), "b": pd.array(pred, dtype="Int64")})
-    elif engine == "pyarrow":
-        df = pa.table({"a": pa.array(true, pa.int64()), "b": pa.array(pred, pa.int64())})
-    else:
-        df = pl.DataFrame({"a": true, "b": pred}, schema={"a": pl.Int64, "b": pl.Int64}).lazy()
+    df = frame_library.frame({"a": true, "b": pred}, dtypes={"a": "int64", "b": "int64"})
     kept = [(a, b) for a, b in pairs if a is not None and b is not None]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wk.UndefinedKappaWarning)
@@ -408,18 +363,17 @@ def test_confusion_table_of_strings_needs_labels_like_the_core():
     assert table.tolist() == [[1, 0], [1, 0]]
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_kappa_by_group_keeps_key_types_and_null_keys(engine, connection):
+def test_kappa_by_group_keeps_key_types_and_null_keys(frame_library):
     import datetime
 
     keys = [datetime.date(2020, 1, 1), datetime.date(2020, 1, 2), None] * 4
     case = make_case("int", n=12, seed=1, missing=False)
     case.group = ["x", "y", None] * 4
-    df = build(engine, case, connection)
-    out = _to_pandas(engine, frames.kappa_by_group(df, y_true="a", y_pred="b", by="g"))
+    df = frame_library.case(case)
+    out = frame_library.to_pandas(frames.kappa_by_group(df, y_true="a", y_pred="b", by="g"))
     assert out["g"].tolist()[:2] == ["x", "y"] and pd.isna(out["g"].iloc[2])
     assert out["n"].tolist() == [4, 4, 4]
-    if engine == "pandas":
+    if frame_library.name == "pandas":
         dated = pd.DataFrame({"d": keys, "a": case.true, "b": case.pred})
         by_date = frames.kappa_by_group(dated, y_true="a", y_pred="b", by="d")
         assert by_date["d"].tolist()[:2] == keys[:2]

@@ -8,54 +8,21 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from frames_data import make_case
+from frames_data import frame_library, make_case
 from wkappa import WkappaError
 
 pyspark_sql = pytest.importorskip("pyspark.sql")
 
-# A Spark session takes seconds to start; the module shares one (and CI runs these too).
-# One Spark session: under pytest-xdist (make test) the module stays on one worker.
+# A Spark session takes seconds to start; the run shares one (conftest's `spark` fixture; CI
+# runs these too). Under pytest-xdist (make test) the module stays on the one worker that
+# holds the session (the Spark frames of the other frame tests are in the same group).
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]
 frames = pytest.importorskip("wkappa.frames")
 
 
-@pytest.fixture(scope="module")
-def spark():
-    session = (
-        pyspark_sql.SparkSession.builder.master("local[2]")
-        .appName("wkappa-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.driver.memory", "1g")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        # Small test data: a quick-starting JIT and no whole-stage code generation make the
-        # first queries seconds faster; adaptive execution has nothing to adapt here.
-        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-        .config("spark.sql.codegen.wholeStage", "false")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
 def to_spark(spark, case):
-    """A Spark DataFrame made from Arrow data (no Python worker processes needed)."""
-    import pyarrow as pa
-
-    rating = pa.int64() if case.kind == "int" else pa.string()
-    table = pa.table(
-        {
-            "a": pa.array(case.true, rating),
-            "b": pa.array(case.pred, rating),
-            "g": pa.array(case.group, pa.string()),
-            "w": pa.array(case.weight, pa.float64()),
-        }
-    )
-    return spark.createDataFrame(table)
+    """The case as a Spark DataFrame (the session is conftest's `spark` fixture)."""
+    return frame_library("spark", spark).case(case)
 
 
 def test_spark_integer_ratings_with_nulls_and_weights(spark):
@@ -124,33 +91,27 @@ def _raters_data(seed: int = 31) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _spark_wide(spark, wide, group, kind="int"):
-    import pyarrow as pa
-
-    columns = {}
+    columns: dict[str, list] = {}
     for g in range(wide.shape[1]):
         values = [None if np.isnan(v) else int(v) for v in wide[:, g]]
-        if kind == "str":
-            columns[f"r{g}"] = pa.array([None if v is None else f"g{v}" for v in values])
-        else:
-            columns[f"r{g}"] = pa.array(values, pa.int64())
-    columns["grp"] = pa.array(group.astype(np.int64))
-    return spark.createDataFrame(pa.table(columns))
+        columns[f"r{g}"] = (
+            values if kind != "str" else [None if v is None else f"g{v}" for v in values]
+        )
+    columns["grp"] = group.astype(np.int64).tolist()
+    dtypes = {name: "string" if kind == "str" else "int64" for name in columns}
+    return frame_library("spark", spark).frame(columns, dtypes={**dtypes, "grp": "int64"})
 
 
 def _spark_long(spark, wide, group):
-    import pyarrow as pa
-
     cells = [(i, g) for i in range(wide.shape[0]) for g in range(wide.shape[1])]
     cells = [(i, g) for i, g in cells if not np.isnan(wide[i, g])]
-    table = pa.table(
-        {
-            "item": pa.array([i for i, _ in cells], pa.int64()),
-            "coder": pa.array([f"r{g}" for _, g in cells]),
-            "grade": pa.array([int(wide[i, g]) for i, g in cells], pa.int64()),
-            "grp": pa.array([int(group[i]) for i, _ in cells], pa.int64()),
-        }
-    )
-    return spark.createDataFrame(table)
+    columns = {
+        "item": [i for i, _ in cells],
+        "coder": [f"r{g}" for _, g in cells],
+        "grade": [int(wide[i, g]) for i, g in cells],
+        "grp": [int(group[i]) for i, _ in cells],
+    }
+    return frame_library("spark", spark).frame(columns)
 
 
 @pytest.mark.parametrize("coefficient", ["fleiss", "conger", "gwet", "krippendorff"])
