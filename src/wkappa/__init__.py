@@ -100,3 +100,9 @@ __all__ += ["CCCResult", "ccc"]
 from ._stats import ICCAccumulator  # noqa: E402
 
 __all__ += ["ICCAccumulator"]
+
+# Keep last: pickles and reprs name the classes above `wkappa.X` (add new imports above this).
+from ._core import publish  # noqa: E402
+
+publish(globals())
+del publish

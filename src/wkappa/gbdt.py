@@ -31,6 +31,7 @@ from ._core import (
     check_weights,
     check_zero_division,
     format_value,
+    publish,
     weighted_kappa,
     weights_name,
 )
@@ -464,3 +465,6 @@ def qwk_objective() -> QWKObjective:
 for _target in (lightgbm_metric, xgboost_metric, CatBoostMetric):
     if _target.__doc__:
         _target.__doc__ = _target.__doc__.replace("{options}", _OPTIONS_DOC.rstrip(" "))
+
+# Keep last: pickles name wkappa.gbdt.QWKObjective, not the private module that defines it.
+publish(globals())

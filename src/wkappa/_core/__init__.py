@@ -73,6 +73,7 @@ from .options import (
     missing_rating_error,
     warn_at_caller,
 )
+from .public_names import publish
 from .request import PROPAGATED, Counted, Request
 from .statistic import INT64_SAFE, cell_kappas, kappas, variances
 from .weights import (
@@ -156,6 +157,7 @@ __all__ = [
     "numpy_pair",
     "numpy_view",
     "parallel_section",
+    "publish",
     "quadratic_sums",
     "quadratic_weighted_kappa",
     "qwk",

@@ -116,6 +116,13 @@ class ICCResult:
     _statistic_a1: np.ndarray
     _batched: bool
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The mean squares travel as a dict, so a pickle names only wkappa.ICCResult.
+        return {**self.__dict__, "_ms": dict(self._ms.__dict__)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update({**state, "_ms": MeanSquares(**state["_ms"])})
+
     @property
     def name(self) -> str:
         """'ICC(A,1)' and so on."""
