@@ -884,7 +884,7 @@ def test_frame_input_fast_route_equals_general_route(monkeypatch, case):
 
     frame = _frame_cases()[case]
     general = ("mixed", "categorical", "beyond")
-    assert (raters._frame_array(frame) is None) == any(word in case for word in general)
+    assert (raters.frame_array(frame) is None) == any(word in case for word in general)
     outcomes = []
     for cells in (0, 10**15):
         monkeypatch.setattr(raters, "FAST_MIN_CELLS", cells)

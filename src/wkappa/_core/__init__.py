@@ -191,6 +191,7 @@ from .agreement import (
     linearized_terms,
     rows_to_counts,
 )
+from .coded_raters import coded_rows
 from .raters import (
     CountedRows,
     CountPatterns,
@@ -213,6 +214,7 @@ __all__ += [
     "Linearized",
     "RatingCodes",
     "aggregate_patterns",
+    "coded_rows",
     "coefficient_from_sums",
     "conger_exact",
     "conger_features",

@@ -46,6 +46,8 @@ __all__ = [
     "distinct_rows",
     "encode_rating_matrix",
     "fast_rows",
+    "frame_array",
+    "frame_columns",
     "patterns_from_counts",
 ]
 
@@ -109,7 +111,7 @@ class CountPatterns:
     rater_counts: np.ndarray | None
 
 
-def _frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
+def frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
     """The rating columns of a pandas or polars DataFrame or a pyarrow Table, or None for
     other inputs."""
     if is_lazy_frame(ratings):
@@ -129,7 +131,7 @@ def _frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
 
 def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:
     """A numeric (n, R) array, or one :class:`Column` per rater."""
-    frame = _frame_columns(ratings)
+    frame = frame_columns(ratings)
     if frame is not None:
         columns = [to_column(values, f"ratings[{name!r}]") for name, values in frame]
         lengths = {len(column.values) for column in columns}
@@ -443,7 +445,7 @@ def fast_rows(
         shape = getattr(ratings, "shape", None)
         if not isinstance(shape, tuple) or len(shape) != 2 or shape[0] * shape[1] < FAST_MIN_CELLS:
             return None
-        ratings = _frame_array(ratings)
+        ratings = frame_array(ratings)
         if ratings is None:
             return None
     if ratings.ndim != 2:
@@ -500,7 +502,7 @@ def fast_rows(
     )
 
 
-def _frame_array(ratings: Any) -> np.ndarray | None:
+def frame_array(ratings: Any) -> np.ndarray | None:
     """A pandas or polars DataFrame whose rating columns share one numeric dtype, as one 2-D
     array (F-ordered, as the frames store columns; missing values NaN); None for anything
     else (mixed dtypes, strings, categoricals, integers with missing values beyond 2**53: the

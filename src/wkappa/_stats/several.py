@@ -29,6 +29,7 @@ from .._core import (
     check_labels,
     check_nan_policy,
     check_rating_bounds,
+    coded_rows,
     distinct_rows,
     encode_rating_matrix,
     fast_rows,
@@ -223,8 +224,9 @@ def rating_rows(
         fast = fast_rows(ratings, lo, hi, policy)  # type: ignore[arg-type]
         if fast is not None:
             return fast
-    elif min_rating is None and max_rating is None:
-        fast = _fast_rows_with_labels(ratings, labels, policy)
+    if min_rating is None and max_rating is None:
+        # Named categories (labels=, ordered categoricals, Enum): dense codes, the same pass.
+        fast = coded_rows(ratings, labels, ordered, policy)  # type: ignore[arg-type]
         if fast is not None:
             return fast
     encoded = _encoded(ratings, labels, min_rating, max_rating, ordered, policy)
@@ -233,33 +235,6 @@ def rating_rows(
     codes, categories = encoded
     rows, multiplicity = distinct_rows(codes)
     return CountedRows(rows, multiplicity, categories, int(np.count_nonzero(codes >= 0)))
-
-
-def _fast_rows_with_labels(ratings: Any, labels: Any, policy: str) -> CountedRows | None:
-    """The compiled pass for a numeric numpy matrix whose ``labels`` are consecutive integers
-    in increasing order (``labels=[0, 1, 2, 3, 4]``, ``range(1, 6)``): the same codes as the
-    general route (a rating's code is its position in ``labels``), so the same values. None
-    for anything else, and on any error (a rating not in ``labels`` included): the general
-    route then reads the ratings and raises its own message."""
-    if not isinstance(ratings, np.ndarray) or isinstance(ratings, np.ma.MaskedArray):
-        return None
-    try:
-        label_array = check_labels(labels)
-    except WkappaError:
-        return None
-    if label_array.dtype.kind not in "iu" or label_array.ndim != 1:
-        return None
-    first = int(label_array[0])
-    if not np.array_equal(label_array, np.arange(first, first + len(label_array))):
-        return None
-    try:
-        fast = fast_rows(ratings, first, first + len(label_array) - 1, policy)  # type: ignore[arg-type]
-    except WkappaError:
-        return None
-    if fast is None:
-        return None
-    rows, multiplicity, _, n_ratings = fast
-    return CountedRows(rows, multiplicity, tuple(label_array.tolist()), n_ratings)
 
 
 def _encoded(

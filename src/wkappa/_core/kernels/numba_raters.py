@@ -11,6 +11,8 @@ On the raw ratings (any integer or float dtype, any memory layout):
   whole number in range, then the digits are summed per row and histogrammed; a block with a
   flagged rating is recoded by the per-rating loop, which names the first bad rating;
   :func:`rows_in_range_columns` does the same for an F-ordered matrix, rater by rater;
+* :func:`label_positions` — each rating's position in a list of numeric labels (a binary
+  search among the sorted labels), for labels that are not a short run of integers;
 * :func:`scan` — lowest and highest rating, missing (NaN) count and the first rating that is not
   a whole finite number, for when the range guessed from the first rows was too narrow.
 """
@@ -21,6 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 __all__ = [
+    "label_positions",
     "rows_in_range",
     "rows_in_range_chunked",
     "rows_in_range_columns",
@@ -236,3 +239,31 @@ def _code_columns(x, columns, start, stop, lo, k, powers, hist):  # type: ignore
         for i in range(rows):
             hist[row[i]] += 1
     return missing, 0, -1
+
+
+@njit(cache=True, nogil=True)
+def label_positions(x, sorted_labels, order, out, by_column):  # type: ignore[no-untyped-def]
+    """``out[i, g]`` = the position in ``labels`` of the rating ``x[i, g]`` (``order[j]``
+    for its place j among the ``sorted_labels``: the number of labels below it, counted
+    without branches), NaN where it is missing; returns the flat index (row-major) of the
+    first rating found that is not a label, or -1. ``by_column`` walks rater by rater
+    (F-ordered ``x``)."""
+    n, r = x.shape
+    k = sorted_labels.shape[0]
+    outer = r if by_column else n
+    inner = n if by_column else r
+    for a in range(outer):
+        for b in range(inner):
+            i = b if by_column else a
+            g = a if by_column else b
+            v = np.float64(x[i, g])
+            if v != v:
+                out[i, g] = np.nan
+                continue
+            below = 0
+            for j in range(k):
+                below += sorted_labels[j] < v
+            if below == k or sorted_labels[below] != v:
+                return i * r + g
+            out[i, g] = order[below]
+    return -1
