@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import html
 import json
+import re
+import subprocess
 
 import pytest
 
 import wkappa as wk
+from chromium import chromium_binary, run_chromium
 from wkappa._cli.app import main
 
 
@@ -40,6 +45,60 @@ def test_plot(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["plan", "--kappa1", "0.8", "--marginals", "0.2,0.5,0.3", "--ci-width", "0.3"]
     assert main([*args, "--plot", str(out)]) == 0
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+_REPORT_ARGS = ["plan", "--kappa1", "0.8", "--kappa0", "0.6", "--marginals", "0.1,0.2,0.4,0.2,0.1"]
+
+
+def test_report_is_self_contained(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "plan.html"
+    assert main([*_REPORT_ARGS, "--report", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    expected = wk.kappa_sample_size(kappa1=0.8, kappa0=0.6, marginals=[0.1, 0.2, 0.4, 0.2, 0.1])
+    assert f"Study plan: n = {expected.n} items" in page
+    assert f"{expected.power:.3f}" in page and "power &gt;= 0.8" in page
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == 1 and base64.b64decode(images[0])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "http" not in page.replace("http-equiv", "")  # nothing to fetch
+    # The table of the curve: power rises with n, and at the planned n it is the plan's.
+    curve = re.findall(r"<tr><td>(\d+)</td><td>(0\.\d+)</td>", page)
+    powers = [float(power) for _, power in curve]
+    assert len(curve) >= 10 and powers == sorted(powers)
+
+
+def test_report_of_a_simulation_plan_says_its_curve_is_asymptotic(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "sim.html"
+    args = ["plan", "--kappa1", "0.7", "--kappa0", "0.4", "--marginals", "0.3,0.7",
+            "--weights", "unweighted", "--method", "simulation", "--simulations", "500",
+            "--seed", "3", "--report", str(out)]  # fmt: skip
+    assert main(args) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "Monte Carlo SE" in page and "asymptotic formula" in page
+
+
+@pytest.mark.slow
+def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    if chromium_binary() is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    out = tmp_path / "plan.html"
+    assert main([*_REPORT_ARGS, "--report", str(out)]) == 0
+    proc = run_chromium(
+        tmp_path / "profile", "--virtual-time-budget=10000", "--dump-dom", out.resolve().as_uri()
+    )
+    assert isinstance(proc, subprocess.CompletedProcess)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    widths = re.search(r'data-loaded-widths="([^"]*)"', proc.stdout)
+    assert widths is not None, "the load handler did not run"
+    assert [int(w) for w in widths.group(1).split(",")] == [720]  # 6 in x 120 dpi
+    text = html.unescape(re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ",
+                                proc.stdout, flags=re.S))  # fmt: skip
+    expected = wk.kappa_sample_size(kappa1=0.8, kappa0=0.6, marginals=[0.1, 0.2, 0.4, 0.2, 0.1])
+    assert f"n = {expected.n} items" in " ".join(text.split())
 
 
 @pytest.mark.parametrize(

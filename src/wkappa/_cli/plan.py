@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import base64
+import io
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from .._core import import_optional
@@ -107,6 +110,11 @@ def add_plan_parser(sub: Any, common: Any) -> None:
         "--format", choices=("text", "json"), default="text", help="output (default: text)"
     )
     plan.add_argument("--plot", metavar="OUT.png", help="save power (or interval width) against n")
+    plan.add_argument(
+        "--report",
+        metavar="OUT.html",
+        help="write a self-contained HTML report: the plan, and power (or width) against n",
+    )
     common(plan)
     plan.set_defaults(func=run_plan)
 
@@ -155,23 +163,29 @@ def _make(args: argparse.Namespace) -> KappaPlan:
     )
 
 
-def _plot(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
+def _curve(plan: KappaPlan, args: argparse.Namespace) -> tuple[list[int], list[KappaPlan], str]:
+    """What n = 2 .. 2 x the planned n deliver (60 points; the simulation's curve is the
+    asymptotic formula's: a simulated curve would take a minute)."""
+    options = _options(args)
+    if plan.method == "simulation":
+        options.update(method="asymptotic", n_simulations=None, rng=None)
+    top = max(2 * plan.n, 20)
+    sizes = sorted({max(2, round(top * i / 60)) for i in range(1, 61)})
+    return sizes, [kappa_power(n, **options) for n in sizes], str(options["method"])
+
+
+def _figure_png(plan: KappaPlan, sizes: list[int], curve: list[KappaPlan], method: str) -> bytes:
+    """The power (or expected width) against n, as PNG bytes."""
     import_optional("matplotlib", "plot")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    options = _options(args)
-    if plan.method == "simulation":
-        options.update(method="asymptotic", n_simulations=None, rng=None)
-    top = max(2 * plan.n, 20)
-    sizes = sorted({max(2, round(top * i / 60)) for i in range(1, 61)})
-    curve = [kappa_power(n, **options) for n in sizes]
     width_goal = plan.goal == "ci_width"
     values = [c.expected_width if width_goal else c.power for c in curve]
     figure, axes = plt.subplots(figsize=(6, 4))
-    axes.plot(sizes, values, label=f"{options['method']}")
+    axes.plot(sizes, values, label=method)
     mark = plan.expected_width if width_goal else plan.power
     axes.scatter([plan.n], [mark], color="C3", zorder=3, label=f"planned n = {plan.n}")
     target = plan.ci_width if width_goal else plan.target_power
@@ -184,8 +198,84 @@ def _plot(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
     axes.set_title(f"kappa1 = {plan.kappa1:.3g}, kappa0 = {plan.kappa0:g}, {plan.weights}")
     axes.legend()
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=120)
     plt.close(figure)
+    return buffer.getvalue()
+
+
+def _plot(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
+    Path(path).write_bytes(_figure_png(plan, *_curve(plan, args)))
+
+
+def _value(number: float | None, digits: str = ".4g") -> str:
+    return "" if number is None or number != number else format(number, digits)
+
+
+def _write_report(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
+    """``--report``: the plan in words and numbers, and the curve as a table and a figure."""
+    from .report import cells_table, escape, html_page
+
+    heading = f"Study plan: n = {plan.n} items"
+    goal = {
+        "power": f"power >= {_value(plan.target_power, 'g')}",
+        "ci_width": f"expected {plan.confidence_level:.0%} interval width <= "
+        f"{_value(plan.ci_width, 'g')}",
+        "lower_limit": f"P(lower limit > {_value(plan.lower_limit, 'g')}) >= "
+        f"{_value(plan.target_assurance, 'g')}",
+        "n": "n given",
+    }[plan.goal]
+    rows = [
+        ["items (n)", str(plan.n)],
+        ["goal", goal],
+        ["method", plan.method],
+        ["anticipated kappa1", _value(plan.kappa1)],
+        ["kappa0 (H0)", f"{_value(plan.kappa0, 'g')} ({plan.alternative}, alpha "
+         f"{_value(plan.alpha, 'g')})"],
+        ["power", _value(plan.power, ".3f")],
+        [f"expected width of the {plan.confidence_level:.0%} interval",
+         _value(plan.expected_width)],
+        ["weights", plan.weights],
+        ["raters", str(plan.n_raters)],
+        ["categories (K)", str(plan.table.shape[0])],
+    ]  # fmt: skip
+    if plan.coefficient is not None:
+        rows.append(["coefficient", plan.coefficient])
+    if plan.lower_limit is not None:
+        rows.append([f"P(lower limit > {plan.lower_limit:g})", _value(plan.assurance, ".3f")])
+    if plan.method == "simulation":
+        rows.append(["simulated studies per n", f"{plan.n_simulations:,}"])
+        rows.append(["Monte Carlo SE of the power", _value(plan.monte_carlo_error, ".3f")])
+    body = [
+        f'<p class="meta">{escape(plan.explain().splitlines()[1].strip())}</p>',
+        "<h2>The plan</h2>",
+        cells_table(["", "value"], rows),
+    ]
+    sizes, curve, method = _curve(plan, args)
+    try:
+        png = _figure_png(plan, sizes, curve, method)
+    except ImportError:
+        body.append('<p class="note">The figure needs matplotlib: pip install "wkappa[plot]".</p>')
+    else:
+        encoded = base64.b64encode(png).decode("ascii")
+        body += [
+            "<h2>Power and width against n</h2>",
+            f'<img alt="power against n" src="data:image/png;base64,{encoded}">',
+        ]
+    if plan.method == "simulation":
+        body.append(
+            '<p class="note">The curve is the asymptotic formula\'s; the planned n is the '
+            "simulation's.</p>"
+        )
+    picked = [curve[i] for i in range(0, len(curve), max(1, len(curve) // 12))]
+    body.append(
+        cells_table(
+            ["items (n)", "power", f"expected {plan.confidence_level:.0%} width"],
+            [[str(c.n), _value(c.power, ".3f"), _value(c.expected_width)] for c in picked],
+        )
+    )
+    body.append(f'<p class="note">Curve: method {escape(method)}.</p>')
+    Path(path).write_text(html_page("plan", heading, body), encoding="utf-8")
 
 
 def _cli_message(exc: WkappaError) -> str:
@@ -201,6 +291,8 @@ def run_plan(args: argparse.Namespace) -> int:
         plan = _make(args)
         if args.plot:
             _plot(plan, args, args.plot)
+        if args.report:
+            _write_report(plan, args, args.report)
     except WkappaError as exc:
         raise WkappaError(_cli_message(exc)) from None
     if args.format == "json":
