@@ -1,15 +1,21 @@
 """The plans keep their promises: the planned n, run through wkappa's own test and interval
 on fresh simulated studies (not the planner's draws), delivers the promised power and width.
+Properties of the simulation method (two and three raters): the planned n falls as kappa1 -
+kappa0 grows, the simulated power rises (and the expected width falls) with n.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
 from wkappa.exceptions import UndefinedKappaWarning
 
 pytestmark = pytest.mark.slow
@@ -142,3 +148,82 @@ def test_kappa1_is_the_coefficients_value(coefficient: str) -> None:
     np.add.at(counts, (np.repeat(np.arange(items), 3), ratings.ravel()), 1)
     value = wk.agreement_from_counts(counts, coefficient=coefficient, weights="quadratic")
     assert value.statistic == pytest.approx(0.7, abs=0.01)
+
+
+# ------------------------------------------------------------------ properties (by simulation)
+# Each simulated power carries Monte Carlo error (SE sqrt(p (1 - p) / B)); the properties are
+# asked of values far enough apart that the error cannot reverse them, with a tolerance of
+# four standard errors of the difference where the two may coincide (both near 1).
+
+_MARGINS = st.sampled_from([[0.3, 0.7], [0.2, 0.5, 0.3], [0.1, 0.2, 0.4, 0.2, 0.1]])
+_WEIGHTS = st.sampled_from(["unweighted", "linear", "quadratic"])
+
+
+@settings(max_examples=examples(8), deadline=None)
+@given(
+    marginals=_MARGINS,
+    weights=_WEIGHTS,
+    kappa0=st.sampled_from([0.0, 0.3, 0.5]),
+    gap=st.floats(0.15, 0.25),
+    coefficient=st.sampled_from([None, None, "fleiss", "conger"]),
+    seed=st.integers(0, 2**16),
+)
+def test_simulated_n_falls_as_the_gap_grows(
+    marginals: list[float],
+    weights: str,
+    kappa0: float,
+    gap: float,
+    coefficient: str | None,
+    seed: int,
+) -> None:
+    options = {
+        "kappa0": kappa0,
+        "marginals": marginals,
+        "weights": weights,
+        "method": "simulation",
+        "n_simulations": 300,
+        "rng": seed,
+    }
+    if coefficient is not None:
+        options.update(n_raters=3, coefficient=coefficient)
+    near = wk.kappa_sample_size(kappa1=kappa0 + gap, **options)  # type: ignore[arg-type]
+    far = wk.kappa_sample_size(kappa1=min(kappa0 + gap + 0.15, 0.95), **options)  # type: ignore[arg-type]
+    assert far.n < near.n
+
+
+@settings(max_examples=examples(12), deadline=None)
+@given(
+    marginals=_MARGINS,
+    weights=_WEIGHTS,
+    kappa1=st.floats(0.5, 0.85),
+    n=st.integers(10, 80),
+    coefficient=st.sampled_from([None, None, "fleiss", "conger"]),
+    seed=st.integers(0, 2**16),
+)
+def test_simulated_power_rises_with_n(
+    marginals: list[float],
+    weights: str,
+    kappa1: float,
+    n: int,
+    coefficient: str | None,
+    seed: int,
+) -> None:
+    options = {
+        "kappa1": kappa1,
+        "kappa0": kappa1 - 0.25,
+        "marginals": marginals,
+        "weights": weights,
+        "method": "simulation",
+        "n_simulations": 400,
+        "rng": seed,
+    }
+    if coefficient is not None:
+        options.update(n_raters=3, coefficient=coefficient)
+    small = wk.kappa_power(n, **options)  # type: ignore[arg-type]
+    large = wk.kappa_power(2 * n + 20, **options)  # type: ignore[arg-type]
+    spread = math.sqrt(
+        (small.power * (1 - small.power) + large.power * (1 - large.power)) / 400 + 1e-4
+    )
+    assert large.power >= small.power - 4 * spread
+    assert large.power > small.power or large.power >= 0.99
+    assert large.expected_width < small.expected_width
