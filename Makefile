@@ -22,8 +22,10 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# The demo copies its data files to demo-data/ and prints each command with those paths, so any
+# of them can be run again as printed (the process never changes directory).
 demo: $(STAMP)
-	$(VENV)/bin/wkappa demo
+	$(VENV)/bin/wkappa demo --dir demo-data
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -74,4 +76,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/_generated \
-	  docs/reference/generated docs/reference/api.rst docs/validation.md
+	  docs/reference/generated docs/reference/api.rst docs/validation.md demo-data

@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -463,13 +464,37 @@ def test_demo_prints_the_worked_example_and_the_data_sets(tmp_path):
     assert "0.3181818181818182" in out  # seed note 000
     assert "0.8724489795918368" in out  # seed note 003
     assert "ms_diagnosis.csv" in out and "By patients:" in out and "95% CI" in out
-    assert "wkappa thresholds: diabetes_oof.csv" in out and "proven optimal" in out
+    assert "/diabetes_oof.csv  (truth grade" in out and "proven optimal" in out
     proc = run("demo", "--export-data", tmp_path / "data")
     assert proc.returncode == 0
     assert (tmp_path / "data" / "ms_diagnosis.csv").stat().st_size > 1000
     copied = run("score", "ms_diagnosis.csv", "--true", "new_orleans_neurologist",
                  "--pred", "winnipeg_neurologist", cwd=tmp_path / "data")  # fmt: skip
     assert copied.returncode == 0 and "n               218" in copied.stdout
+
+
+def test_demo_runs_in_an_explicit_directory_without_chdir(tmp_path, monkeypatch, capsys):
+    """The demo never changes the working directory: with --dir it copies the data there and
+    prints each command with the paths it reads, so the commands run again as printed."""
+
+    from wkappa._cli import main
+
+    def refuse(path):
+        raise AssertionError(f"the demo changed directory to {path}")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "chdir", refuse)
+    assert main(["demo", "--dir", "out"]) == 0
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "diabetes_oof.csv",
+        "ms_diagnosis.csv",
+    ]
+    command = next(line for line in out.splitlines() if line.startswith("$ wkappa thresholds"))
+    assert command.startswith("$ wkappa thresholds out/diabetes_oof.csv --true grade")
+    printed = out.split(command + "\n", 1)[1].split("\n\n", 1)[0]
+    assert main(shlex.split(command[len("$ wkappa ") :])) == 0
+    assert capsys.readouterr().out.rstrip("\n") == printed
 
 
 def test_compare_shares_categories(tmp_path):
@@ -522,7 +547,6 @@ def test_compare_with_many_categories_counts_cells_sparsely(tmp_path):
 
 def _in_terminal(*args: str | Path) -> tuple[int, str]:
     """Run the command with stdout and stderr on a pseudo-terminal; return (code, output)."""
-    import os
     import pty
 
     master, slave = pty.openpty()

@@ -8,6 +8,8 @@ and then gives what the stripped data gives in Python.
 
 from __future__ import annotations
 
+import json
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -168,3 +170,185 @@ def test_cli_score_compare_thresholds_refuse(tmp_path):
     ok = run("score", path, *common, "--pred", "llm", "--strip-labels", "--format", "json")
     assert ok.returncode == 0, ok.stderr
     assert '"statistic": 1.0' in ok.stdout
+
+
+# ---------------------------------------------------------- labels that differ only by case
+
+CASE_A = ["none", "mild", "mild", "severe", "none", "moderate"]
+CASE_B = ["none", "Mild", "mild", "severe", "none", "moderate"]
+JUDGE_CASE = DATA / "judge_case.csv"
+PANEL = ["ann_1", "ann_2", "ann_3"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: wk.weighted_kappa(CASE_A, CASE_B, weights="unweighted"),
+        lambda: wk.kappa_test(np.array(CASE_A), np.array(CASE_B), weights="unweighted"),
+        lambda: wk.weighted_kappa(pd.Series(CASE_A), pd.Series(CASE_B), weights="unweighted"),
+        lambda: wk.weighted_kappa(pl.Series(CASE_A), pl.Series(CASE_B), weights="unweighted"),
+        lambda: wk.weighted_kappa(
+            pd.Series(CASE_A), pd.Series(CASE_B, dtype="category"), weights="unweighted"
+        ),
+        lambda: wk.agreement(np.array([CASE_A, CASE_B, CASE_A], dtype=object).T),
+        lambda: wk.rater_vs_panel(
+            np.array([CASE_A, CASE_A], dtype=object).T, np.array(CASE_B, dtype=object)
+        ),
+        lambda: frames.weighted_kappa(
+            pd.DataFrame({"h": CASE_A, "j": CASE_B}),
+            y_true="h",
+            y_pred="j",
+            weights="unweighted",
+        ),
+        lambda: frames.agreement(pl.DataFrame({"h": CASE_A, "j": CASE_B}), raters=["h", "j"]),
+    ],
+)
+def test_labels_that_differ_only_by_case_are_refused_on_every_entry_point(call):
+    message = _refused("differ only by case and would count as two categories", call)
+    assert "'mild' and 'Mild'" in message and "str.lower()" in message
+
+
+def test_case_and_whitespace_together_are_named_so():
+    message = _refused(
+        "only by case and surrounding whitespace",
+        lambda: wk.weighted_kappa(["mild", "none"], ["Mild ", "none"], weights="unweighted"),
+    )
+    assert "'Mild ' first in `y_pred` at position 0" in message
+    message = _refused(
+        "the label 'mild' only by case",
+        lambda: wk.weighted_kappa(CASE_A, CASE_B, labels=ORDER),
+    )
+    assert "'Mild' in `y_pred` at position 1 is not in `labels`" in message
+
+
+def test_distinct_case_labels_given_explicitly_keep_working():
+    """Labels that list both spellings are two categories, as before: the same kappa as the
+    ratings coded as integers."""
+    a = ["A", "a", "b", "a", "A", "b"]
+    b = ["A", "a", "a", "a", "b", "b"]
+    labels = ["A", "a", "b"]
+    code = {label: k for k, label in enumerate(labels)}
+    for weights in ("unweighted", "quadratic"):
+        expected = wk.weighted_kappa([code[v] for v in a], [code[v] for v in b], weights=weights)
+        assert wk.weighted_kappa(a, b, labels=labels, weights=weights) == expected
+    matrix = np.array([a, b, a], dtype=object).T
+    coded = np.vectorize(code.get)(matrix).astype(float)
+    assert wk.agreement(matrix, labels=labels).statistic == pytest.approx(
+        wk.agreement(coded, labels=[0, 1, 2]).statistic, abs=1e-15
+    )
+    ordered = pd.Categorical(a, categories=labels, ordered=True)
+    assert wk.weighted_kappa(ordered, pd.Categorical(b, categories=labels, ordered=True)) < 1
+    # One spelling alone is a category like any other.
+    assert wk.weighted_kappa(["Mild", "none"], ["Mild", "none"], weights="unweighted") == 1.0
+
+
+def test_the_judge_export_with_capitals_is_refused_in_python_until_lowered():
+    df = pd.read_csv(JUDGE_CASE)
+    assert df["LLM judge"].isin(["Mild", "None", "Moderate", "Severe"]).sum() >= 3
+    assert b"\r\n" in JUDGE_CASE.read_bytes()
+    _refused("only by case", lambda: frames.agreement(df, raters=[*PANEL, "LLM judge"]))
+    df["LLM judge"] = df["LLM judge"].str.lower()
+    result = frames.agreement(df, raters=[*PANEL, "LLM judge"], labels=ORDER)
+    assert list(result.labels) == ORDER
+
+
+def _first_capital_row() -> int:
+    lines = JUDGE_CASE.read_text().splitlines()
+    capitals = {label.capitalize() for label in ORDER}
+    return next(i for i, line in enumerate(lines) if capitals & set(line.split(",")))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["agree", JUDGE_CASE, "--raters", "ann_1,ann_2,ann_3,LLM judge"],
+        ["judge", JUDGE_CASE, "--raters", "ann_1,ann_2,ann_3", "--candidate", "LLM judge"],
+        ["score", JUDGE_CASE, "--true", "ann_1", "--pred", "LLM judge", "--nan-policy", "omit"],
+        [
+            "compare",
+            JUDGE_CASE,
+            "--true",
+            "ann_1",
+            "--pred",
+            "ann_2",
+            "--pred",
+            "LLM judge",
+            "--nan-policy",
+            "omit",
+        ],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_cli_refuses_case_with_the_first_row_and_folds_on_request(argv):
+    row = _first_capital_row()
+    weights = [] if argv[0] in ("agree", "judge") else ["--weights", "unweighted"]
+    refused = run(*argv, *weights)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.count("\n") == 1
+    assert f"judge_case.csv, row {row}:" in refused.stderr
+    assert "only by case" in refused.stderr and "--fold-case" in refused.stderr
+    assert "labels=" not in refused.stderr and "str.lower" not in refused.stderr
+    labelled = run(*argv, *weights, "--labels", ",".join(ORDER))
+    assert labelled.returncode == 2 and f"row {row}:" in labelled.stderr
+    assert "is not in --labels" in labelled.stderr and "only by case" in labelled.stderr
+    extra = ["--bootstrap", "200", "--seed", "1"] if argv[0] in ("judge", "compare") else []
+    folded = run(*argv, *weights, *extra, "--labels", ",".join(ORDER), "--fold-case",
+                 "--format", "json")  # fmt: skip
+    assert folded.returncode == 0, folded.stderr
+    assert '"n_categories": 4' in folded.stdout.replace("\n", "").replace("  ", " ") or (
+        json.loads(folded.stdout)["n_categories"] == 4
+    )
+
+
+def test_cli_fold_case_gives_what_python_gives_on_lowered_data():
+    df = pd.read_csv(JUDGE_CASE)
+    df["LLM judge"] = df["LLM judge"].str.lower()
+    raters = [*PANEL, "LLM judge"]
+    for weights, labels in (("quadratic", ["--labels", ",".join(ORDER)]), ("unweighted", [])):
+        expected = frames.agreement(df, raters=raters, labels=ORDER, weights=weights)
+        result = run("agree", JUDGE_CASE, "--raters", ",".join(raters), "--fold-case",
+                     "--weights", weights, *labels, "--format", "json")  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        document = json.loads(result.stdout)
+        assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-14)
+        assert sorted(document["labels"]) == sorted(ORDER)
+    # --labels' own spelling wins: capitals in --labels, lower case in the file.
+    capitals = [label.capitalize() for label in ORDER]
+    result = run("agree", JUDGE_CASE, "--raters", ",".join(raters), "--fold-case",
+                 "--labels", ",".join(capitals), "--format", "json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["labels"] == capitals
+
+
+def test_cli_fold_case_refuses_labels_it_would_merge_and_keeps_listed_spellings(tmp_path):
+    path = tmp_path / "case.csv"
+    path.write_text("a,b\nA,A\na,a\nb,a\nA,b\n")
+    merged = run("score", path, "--true", "a", "--pred", "b", "--labels", "A,a,b", "--fold-case")
+    assert merged.returncode == 2 and "--labels has 'A' and 'a'" in merged.stderr
+    kept = run("score", path, "--true", "a", "--pred", "b", "--labels", "A,a,b",
+               "--weights", "unweighted", "--format", "json")  # fmt: skip
+    assert kept.returncode == 0, kept.stderr
+    expected = wk.weighted_kappa(["A", "a", "b", "A"], ["A", "a", "a", "b"], labels=["A", "a", "b"],
+                                 weights="unweighted")  # fmt: skip
+    assert json.loads(kept.stdout)["statistic"] == pytest.approx(expected, abs=1e-15)
+
+
+def test_cli_strip_then_case_is_still_refused_with_its_row(tmp_path):
+    path = tmp_path / "both.csv"
+    path.write_text("a,b\nnone,none\nmild,mild\nsevere,Mild \n")
+    stripped = run("score", path, "--true", "a", "--pred", "b", "--strip-labels")
+    assert stripped.returncode == 2
+    assert "row 3:" in stripped.stderr and "'mild' and 'Mild'" in stripped.stderr
+    both = run("score", path, "--true", "a", "--pred", "b", "--strip-labels", "--fold-case",
+               "--labels", "none,mild,severe", "--format", "json")  # fmt: skip
+    assert both.returncode == 0, both.stderr
+
+
+def test_the_how_to_shows_what_the_command_prints(tmp_path):
+    page = (Path(__file__).parents[1] / "docs" / "how-to" / "messy-labels.md").read_text()
+    block = page.split("```text\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "judge_case.csv").write_bytes(JUDGE_CASE.read_bytes())
+    for chunk in block.split("$ wkappa ")[1:]:
+        command, _, shown = chunk.partition("\n")
+        result = run(*shlex.split(command), cwd=tmp_path)
+        assert (result.stdout + result.stderr).rstrip("\n") == shown.rstrip("\n"), command

@@ -8,6 +8,9 @@ trailing space (``"mild "``). Deterministic: the files in git are this script's 
 * ``annotations_long.csv``: one row per rating; 80 items rated none/mild/moderate/severe by
   five annotators and an ``LLM judge`` (a few ratings missing, a few ``"mild "``).
 * ``annotations_wide.csv``: the same ratings, one column per rater, all labels clean.
+* ``judge_case.csv``: 60 items rated none/mild/moderate/severe by three annotators and an
+  ``LLM judge`` whose outputs are sometimes capitalised (``"Mild"``, ``"None"``); CRLF,
+  ``NA`` for a missing rating.
 """
 
 from __future__ import annotations
@@ -64,6 +67,25 @@ def _annotations(rng: np.random.Generator) -> tuple[str, str]:
     return "\r\n".join(long) + "\r\n", "\r\n".join(wide) + "\r\n"
 
 
+def _judge_case(rng: np.random.Generator) -> str:
+    n = 60
+    raters = ("ann_1", "ann_2", "ann_3", "LLM judge")
+    truth = rng.choice(4, size=n, p=[0.5, 0.3, 0.12, 0.08])
+    lines = ["item," + ",".join(raters)]
+    capitalised = 0
+    for i in range(n):
+        row = []
+        for rater in raters:
+            value = LABELS[int(np.clip(truth[i] + rng.choice([-1, 0, 0, 0, 0, 1]), 0, 3))]
+            if rng.random() < 0.03:
+                value = "NA"
+            elif rater == "LLM judge" and capitalised < 6 and rng.random() < 0.2:
+                value, capitalised = value.capitalize(), capitalised + 1
+            row.append(value)
+        lines.append(f"J{i + 1:03d}," + ",".join(row))
+    return "\r\n".join(lines) + "\r\n"
+
+
 def main(argv: list[str]) -> None:
     out = Path(argv[0]) if argv else Path(__file__).parent
     rng = np.random.default_rng(20240524)
@@ -71,6 +93,9 @@ def main(argv: list[str]) -> None:
     long, wide = _annotations(rng)
     (out / "annotations_long.csv").write_bytes(long.encode())
     (out / "annotations_wide.csv").write_bytes(wide.encode())
+    # A generator of its own, so the files above stay what they were.
+    case = _judge_case(np.random.default_rng(20261126))
+    (out / "judge_case.csv").write_bytes(case.encode())
 
 
 if __name__ == "__main__":

@@ -14,9 +14,9 @@ from .._core import COEFFICIENTS, GWET_WEIGHTS
 from .._frames import pivot_long
 from .._stats import BootstrapMethod, agreement_from_rows, interpretation
 from ..exceptions import WkappaError
-from .options import add_kappa0
+from .options import add_kappa0, add_spelling
 from .output import RowCount, categories_line, format_number, format_pvalue, null_hypothesis
-from .tables import label_text, parse_labels, tidy_labels
+from .tables import Spelling, label_text, parse_labels, tidy_labels
 
 __all__ = ["add_agree_parser", "run_agree"]
 
@@ -55,11 +55,7 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     agree.add_argument("--labels", metavar="A,B,C", help="the categories in order")
     agree.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
     agree.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
-    agree.add_argument(
-        "--strip-labels",
-        action="store_true",
-        help="strip surrounding whitespace from text ratings ('mild ' is 'mild')",
-    )
+    add_spelling(agree)
     agree.add_argument(
         "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
     )
@@ -123,7 +119,7 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCo
             raise WkappaError("--raters needs at least two columns.")
         options = {f"--raters ({name})": name for name in raters}
         frame, counts = count_keys(source, raters, options=options, text=raters if text else ())
-        counts = tidy_labels(source, frame, counts, raters, text, args.strip_labels)
+        counts = tidy_labels(source, frame, counts, raters, text, Spelling.of(args))
         empty = _missing(counts, raters)
         rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(empty)[COUNT].sum()), _NONE)
         return counts.select(raters), counts[COUNT], raters, rows
@@ -137,7 +133,7 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCo
         options=options,
         text=[args.item, args.rater, *([args.rating] if text else [])],
     )
-    counts = tidy_labels(source, frame, counts, [args.rating], text, args.strip_labels)
+    counts = tidy_labels(source, frame, counts, [args.rating], text, Spelling.of(args))
     missing = _missing(counts, [args.rating])
     rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(missing)[COUNT].sum()), _EMPTY)
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.

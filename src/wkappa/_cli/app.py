@@ -20,7 +20,7 @@ from typing import Any
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
-from .options import add_kappa0
+from .options import add_kappa0, add_spelling
 
 __all__ = ["main"]
 
@@ -56,7 +56,7 @@ def _score(args: argparse.Namespace) -> int:
     from .._stats import kappa_test_from_table
     from . import output
     from .io import count_keys, open_source
-    from .tables import build_tables, parse_labels
+    from .tables import Spelling, build_tables, parse_labels
 
     source = open_source(args.file, args.input_format, args.separator)
     keys = [args.true, args.pred, *([args.by] if args.by else [])]
@@ -85,7 +85,7 @@ def _score(args: argparse.Namespace) -> int:
         max_rating=args.max_rating,
         ordered=args.weights != "unweighted",
         nan_policy=args.nan_policy,
-        strip=args.strip_labels,
+        spelling=Spelling.of(args),
     )
 
     def scored(table: Any) -> Any:
@@ -142,7 +142,7 @@ def _compare(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(main, export=args.export_data)
+    return run_demo(main, export=args.export_data, directory=args.dir)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -190,12 +190,7 @@ def _category_options(parser: argparse.ArgumentParser) -> None:
         default="raise",
         help="a missing rating is an error (raise) or its row is dropped (omit)",
     )
-    parser.add_argument(
-        "--strip-labels",
-        action="store_true",
-        help="strip surrounding whitespace from text ratings ('mild ' is 'mild'); without "
-        "it, labels that differ only by whitespace are refused",
-    )
+    add_spelling(parser)
 
 
 def _interval_options(parser: argparse.ArgumentParser) -> None:
@@ -364,6 +359,12 @@ def _parser() -> argparse.ArgumentParser:
         "--export-data",
         metavar="DIR",
         help="copy the bundled data sets to DIR (to try the commands on them)",
+    )
+    demo.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="copy the data sets to DIR and run the commands there (default: the installed "
+        "copies, nothing written)",
     )
     _common(demo)
     demo.set_defaults(func=_demo)

@@ -10,15 +10,17 @@
    on a simulated panel (seeded), and the ``wkappa agree`` / ``wkappa judge`` commands to run on
    a file.
 
-Sections 2 and 3 run the real commands, so what they print is what the command line prints.
+Sections 2 to 4 run the real commands, on the data files in an explicit directory (``--dir``;
+by default the installed package's own copies), and print each command with the paths it
+reads: what they print is what the command line prints, and the working directory is never
+changed.
 """
 
 from __future__ import annotations
 
-import os
+import shlex
 import shutil
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -27,7 +29,7 @@ import numpy as np
 from .._core import confusion_table, quadratic_weighted_kappa, weight_matrix
 from .._stats import explain_table
 
-__all__ = ["DATA_FILES", "data_path", "run_demo"]
+__all__ = ["DATA_FILES", "data_path", "export_data", "run_demo"]
 
 # The worked example of the O/W/E steps ("Kaggle Winning Solutions: quadratic weighted kappa").
 SEED_ACTUALS = (4, 4, 3, 4, 4, 0, 1, 1, 2, 1)
@@ -67,20 +69,13 @@ def data_path(name: str) -> Path:
     return Path(str(resources.files("wkappa") / "data" / name))
 
 
-@contextmanager
-def _in_directory(directory: Path) -> Iterator[None]:
-    before = Path.cwd()
-    os.chdir(directory)
-    try:
-        yield
-    finally:
-        os.chdir(before)
-
-
-def _run(main: Callable[[list[str]], int], command: Sequence[str]) -> None:
-    print("$ wkappa " + " ".join(command))
-    with _in_directory(data_path(DATA_FILES[0]).parent):
-        code = main([*command, "--quiet"])
+def _run(main: Callable[[list[str]], int], command: Sequence[str], directory: Path) -> None:
+    """Print and run ``wkappa COMMAND`` on the data files in ``directory`` (their paths as
+    the command is printed, so it can be run again as shown; the working directory is not
+    changed)."""
+    argv = [str(directory / part) if part in DATA_FILES else part for part in command]
+    print("$ wkappa " + " ".join(shlex.quote(part) for part in argv))
+    code = main([*argv, "--quiet"])
     if code:
         raise SystemExit(code)
 
@@ -184,17 +179,30 @@ def _panel_section() -> None:
     print("the panel, with per-category agreement and these base rates (see the LLM-judge how-to).")
 
 
-def run_demo(main: Callable[[list[str]], int], export: str | None = None) -> int:
-    """Print the demo, running its commands with ``main`` (the command line's entry point,
-    passed in so that this module does not import the one that imports it); with
-    ``export``, copy the bundled data files there instead."""
-    if export is not None:
-        target = Path(export)
-        target.mkdir(parents=True, exist_ok=True)
-        for name in DATA_FILES:
-            shutil.copyfile(data_path(name), target / name)
+def export_data(directory: str | Path, quiet: bool = False) -> Path:
+    """Copy the bundled data files to ``directory`` (made if missing); returns it."""
+    target = Path(directory)
+    target.mkdir(parents=True, exist_ok=True)
+    for name in DATA_FILES:
+        shutil.copyfile(data_path(name), target / name)
+        if not quiet:
             print(f"wrote {target / name}")
+    return target
+
+
+def run_demo(
+    main: Callable[[list[str]], int],
+    export: str | None = None,
+    directory: str | None = None,
+) -> int:
+    """Print the demo, running its commands with ``main`` (the command line's entry point,
+    passed in so that this module does not import the one that imports it). The commands
+    read the data files in ``directory`` (copied there first; by default the bundled files
+    where they are installed). With ``export``, only copy the data files there."""
+    if export is not None:
+        export_data(export)
         return 0
+    where = data_path(DATA_FILES[0]).parent if directory is None else export_data(directory, True)
     from .io import polars
 
     polars()  # sections 2 and 3 run real commands, which need the cli extra: check first
@@ -207,7 +215,7 @@ def run_demo(main: Callable[[list[str]], int], export: str | None = None) -> int
     print("   Landis & Koch 1977): 1 = certain, 2 = probable, 3 = possible, 4 = doubtful MS.")
     print("   Each rated the same patients of two samples (Winnipeg, New Orleans).")
     print()
-    _run(main, MS_COMMAND)
+    _run(main, MS_COMMAND, where)
     print()
     print("Quadratic weights count a certain/probable disagreement as 1/9 of a certain/doubtful")
     print("one; with --weights unweighted every disagreement counts fully and kappa drops:")
@@ -219,7 +227,7 @@ def run_demo(main: Callable[[list[str]], int], export: str | None = None) -> int
     print("3. Exact thresholds on out-of-fold predictions (diabetes data, 442 patients, grades")
     print("   0-4 = quintiles of disease progression, 5-fold cross-validated regression).")
     print()
-    _run(main, THRESHOLD_COMMAND)
+    _run(main, THRESHOLD_COMMAND, where)
     print()
     print(f"Rounding the same scores to the nearest grade instead: kappa {_rounded_kappa():.6f}.")
     print("Thresholds fitted on these scores are optimistic for them; fit them on out-of-fold")
@@ -229,7 +237,7 @@ def run_demo(main: Callable[[list[str]], int], export: str | None = None) -> int
     print("4. Two models, one truth: the rounded predictions of that regression (pred_all)")
     print("   against a regression on the body-mass index alone (pred_bmi), paired bootstrap.")
     print()
-    _run(main, COMPARE_COMMAND)
+    _run(main, COMPARE_COMMAND, where)
     print()
     print("=" * 72)
     _panel_section()

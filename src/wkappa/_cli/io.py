@@ -211,6 +211,21 @@ def first_row(frame: Any, predicate: Any) -> int | None:
     return int(found.item()) if found.height else None
 
 
+def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, int]:
+    """The 1-based data row where ``expression`` (one column's values, maybe transformed)
+    first takes each of ``values`` (those it never takes are left out); one streaming pass."""
+    pl = polars()
+    found = (
+        frame.with_row_index(_ROW, offset=1)
+        .select(expression.alias("value"), pl.col(_ROW))
+        .filter(pl.col("value").is_in(list(values)))
+        .group_by("value")
+        .agg(pl.col(_ROW).min())
+        .collect(engine="streaming")
+    )
+    return dict(zip(found["value"].to_list(), found[_ROW].to_list(), strict=True))
+
+
 def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, required: bool) -> Any:
     """Cast text columns that hold numbers to Float64; an unparsable value is an error.
 

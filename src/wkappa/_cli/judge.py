@@ -30,8 +30,9 @@ from .._stats import (
     specific_agreement,
 )
 from ..exceptions import WkappaError
+from .options import add_spelling
 from .output import RowCount, categories_line, format_number, format_pvalue, render_table, to_json
-from .tables import label_text, parse_labels, tidy_labels
+from .tables import Spelling, label_text, parse_labels, tidy_labels
 
 __all__ = ["add_judge_parser", "run_judge"]
 
@@ -87,11 +88,7 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
         help="(default: unweighted)",
     )
     judge.add_argument("--labels", metavar="A,B,C", help="the categories in order")
-    judge.add_argument(
-        "--strip-labels",
-        action="store_true",
-        help="strip surrounding whitespace from text ratings ('mild ' is 'mild')",
-    )
+    add_spelling(judge)
     judge.add_argument(
         "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
     )
@@ -158,7 +155,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         keys = [args.candidate, *panel]
         options = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
         frame, counts = count_keys(source, keys, options=options, text=keys if labels else ())
-        counts = tidy_labels(source, frame, counts, keys, labels, args.strip_labels)
+        counts = tidy_labels(source, frame, counts, keys, labels, Spelling.of(args))
         read = int(counts[COUNT].sum())
         empty = pl.all_horizontal([pl.col(k).is_null() for k in keys])
         dropped = int(counts.filter(empty)[COUNT].sum())
@@ -180,7 +177,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         options=options,
         text=[args.item, args.rater, *([args.rating] if labels else [])],
     )
-    counts = tidy_labels(source, frame, counts, [args.rating], labels, args.strip_labels)
+    counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
     read = int(counts[COUNT].sum())
     missing = counts[args.rating].is_null()
     if counts.schema[args.rating].is_float():

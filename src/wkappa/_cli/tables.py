@@ -19,13 +19,13 @@ import numpy as np
 from .._core import (
     count_table,
     encode_ratings,
-    find_split,
     find_unlisted,
+    spelling_key,
     split_error,
     unlisted_error,
 )
 from ..exceptions import WkappaError
-from .io import COUNT, WEIGHT, Source, first_row, polars
+from .io import COUNT, WEIGHT, Source, first_row, first_rows, polars
 
 # Values tried one by one to find the row of an error (the error path only).
 _MAX_PROBES = 10_000
@@ -35,20 +35,22 @@ _MAX_PROBES = 10_000
 MAX_CLI_CATEGORIES = 1024
 
 __all__ = [
-    "STRIP_HINT",
+    "SPELLING_HINT",
+    "Spelling",
     "Tables",
     "build_tables",
     "check_spellings",
     "drop_missing",
     "label_text",
+    "normalise_labels",
     "parse_labels",
-    "strip_labels",
     "tidy_labels",
 ]
 
-STRIP_HINT = (
-    "Hint: --strip-labels strips surrounding whitespace from text ratings as the file is "
-    "read, or fix the file."
+SPELLING_HINT = (
+    "Hint: --strip-labels strips surrounding whitespace and --fold-case ignores case in text "
+    "ratings as the file is read; or fix the file, or list each spelling in --labels to keep "
+    "them as two categories."
 )
 
 
@@ -111,42 +113,115 @@ def drop_missing(counts: Any, columns: Sequence[str]) -> tuple[Any, int]:
     return kept, int(counts[COUNT].sum() - kept[COUNT].sum())
 
 
-def strip_labels(counts: Any, columns: Sequence[str]) -> Any:
-    """The counted tuples with surrounding whitespace stripped from the text ``columns``
-    (``--strip-labels``), tuples that become equal merged."""
+@dataclass(frozen=True)
+class Spelling:
+    """How text ratings are normalised as they are read: ``--strip-labels`` strips surrounding
+    whitespace, ``--fold-case`` ignores case (a rating takes the spelling of the ``--labels``
+    entry it matches, else lower case)."""
+
+    strip: bool = False
+    fold: bool = False
+
+    @classmethod
+    def of(cls, args: Any) -> Spelling:
+        """The options of a parsed command line."""
+        return cls(getattr(args, "strip_labels", False), getattr(args, "fold_case", False))
+
+    def expression(self, column: str, labels: Sequence[Any] | None = None) -> Any:
+        """The column's text as normalised (a polars expression)."""
+        pl = polars()
+        expression = pl.col(column)
+        if self.strip:
+            expression = expression.str.strip_chars()
+        if self.fold:
+            expression = expression.str.to_lowercase()
+            folded = self._folded(labels)
+            if folded:
+                expression = expression.replace(list(folded), list(folded.values()))
+        return expression
+
+    def _folded(self, labels: Sequence[Any] | None) -> dict[str, str]:
+        """Lower-cased text label -> the label as ``--labels`` spells it."""
+        folded: dict[str, str] = {}
+        for name in labels or ():
+            if not isinstance(name, str):
+                continue
+            key = (name.strip() if self.strip else name).lower()
+            if folded.setdefault(key, name) != name:
+                raise WkappaError(
+                    f"--labels has {folded[key]!r} and {name!r}, which --fold-case makes one "
+                    "label. Hint: drop --fold-case to keep them as two categories."
+                )
+        return folded
+
+
+def _text_columns(counts: Any, columns: Sequence[str]) -> list[str]:
     pl = polars()
-    text = [c for c in dict.fromkeys(columns) if counts.schema[c] == pl.String]
-    if not text:
+    return [c for c in dict.fromkeys(columns) if counts.schema[c] == pl.String]
+
+
+def normalise_labels(
+    counts: Any, columns: Sequence[str], spelling: Spelling, labels: Sequence[Any] | None = None
+) -> Any:
+    """The counted tuples with the text ``columns`` normalised as ``spelling`` says, tuples that
+    become equal merged."""
+    pl = polars()
+    text = _text_columns(counts, columns)
+    if not text or not (spelling.strip or spelling.fold):
         return counts
     keys = [c for c in counts.columns if c not in (COUNT, WEIGHT)]
     sums = [pl.col(c).sum() for c in (COUNT, WEIGHT) if c in counts.columns]
-    stripped = counts.with_columns(pl.col(c).str.strip_chars() for c in text)
-    return stripped.group_by(keys, maintain_order=True).agg(sums)
+    normalised = counts.with_columns(spelling.expression(c, labels) for c in text)
+    return normalised.group_by(keys, maintain_order=True).agg(sums)
 
 
 def check_spellings(
-    source: Source, frame: Any, counts: Any, columns: Sequence[str], labels: Sequence[Any] | None
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: Sequence[str],
+    labels: Sequence[Any] | None,
+    spelling: Spelling = Spelling(),
 ) -> None:
-    """Refuse text ratings that differ only by surrounding whitespace ('mild' and 'mild '),
-    or, with ``--labels``, a rating that matches a label only once stripped; the message
-    names both spellings and the first row (see :mod:`wkappa._core.label_spelling`)."""
-    pl = polars()
-    text = [c for c in dict.fromkeys(columns) if counts.schema[c] == pl.String]
-    if not text:
-        return
+    """Refuse text ratings that differ only by surrounding whitespace or case ('mild', 'mild '
+    and 'Mild'), or, with ``--labels``, a rating that matches a label only so (see
+    :mod:`wkappa._core.label_spelling`). The message names both spellings and the row where
+    the second spelling first occurs (the earliest such row over the spellings and columns);
+    ``counts`` are normalised by ``spelling``, and so are the file's rows looked up."""
+    text = _text_columns(counts, columns)
     values = list(dict.fromkeys(v for c in text for v in counts[c].drop_nulls().unique().to_list()))
-    pair = find_split(values) if labels is None else find_unlisted(values, labels)
-    if pair is None:
-        return
-    shown = pair[1] if labels is None else pair[0]
-    found = [(first_row(frame, pl.col(c) == shown), c) for c in text]
-    row, column = min((r, c) for r, c in found if r is not None)
-    where = f"in column {column!r}"
     if labels is None:
-        error = split_error((pair[0], pair[1]), where, STRIP_HINT)
+        groups: dict[str, list[str]] = {}
+        for value in values:
+            groups.setdefault(spelling_key(value), []).append(value)
+        suspects = [v for group in groups.values() if len(group) > 1 for v in group]
     else:
-        error = unlisted_error((pair[0], pair[1]), labels, where, STRIP_HINT)
-    raise WkappaError(f"{source.name}, row {row}: {error}")
+        suspects = [v for v in values if find_unlisted([v], labels) is not None]
+    if not suspects:
+        return
+    # spelling -> (its first row, the index of its column): ties go to the earlier column
+    first: dict[str, tuple[float, int]] = {}
+    for index, column in enumerate(text):
+        rows = first_rows(frame, spelling.expression(column, labels), suspects)
+        for value, line in rows.items():
+            first[value] = min(first.get(value, (line, index)), (line, index))
+
+    def at(value: str) -> tuple[float, int]:
+        return first.get(value, (float("inf"), 0))
+
+    if labels is None:
+        pairs = [tuple(sorted(group, key=at)[:2]) for group in groups.values() if len(group) > 1]
+        first_spelling, second = min(pairs, key=lambda pair: at(pair[1]))
+        row, index = at(second)
+        error = split_error((first_spelling, second), f"in column {text[index]!r}", SPELLING_HINT)
+    else:
+        value = min(suspects, key=at)
+        row, index = at(value)
+        pair = find_unlisted([value], labels)
+        assert pair is not None
+        error = unlisted_error(pair, labels, f"in column {text[index]!r}", SPELLING_HINT)
+    where = f", row {row:.0f}" if row != float("inf") else ""
+    raise WkappaError(f"{source.name}{where}: {error}")
 
 
 def tidy_labels(
@@ -155,13 +230,12 @@ def tidy_labels(
     counts: Any,
     columns: Sequence[str],
     labels: Sequence[Any] | None,
-    strip: bool,
+    spelling: Spelling,
 ) -> Any:
-    """``--strip-labels``: the counts stripped; else the counts, checked by
-    :func:`check_spellings`."""
-    if strip:
-        return strip_labels(counts, columns)
-    check_spellings(source, frame, counts, columns, labels)
+    """The counts normalised as ``spelling`` says (``--strip-labels``, ``--fold-case``), then
+    checked by :func:`check_spellings`."""
+    counts = normalise_labels(counts, columns, spelling, labels)
+    check_spellings(source, frame, counts, columns, labels, spelling)
     return counts
 
 
@@ -231,14 +305,14 @@ def build_tables(
     max_rating: int | None,
     ordered: bool,
     nan_policy: str,
-    strip: bool = False,
+    spelling: Spelling = Spelling(),
 ) -> Tables:
     """Encode the counted tuples and tabulate them, overall and per ``by`` group.
 
-    ``strip`` (``--strip-labels``) strips surrounding whitespace from text ratings; without
-    it, two spellings of one label are refused (:func:`check_spellings`).
+    ``spelling`` (``--strip-labels``, ``--fold-case``) normalises text ratings; two spellings
+    of one label left after it are refused (:func:`check_spellings`).
     """
-    counts = tidy_labels(source, frame, counts, [true, pred], labels, strip)
+    counts = tidy_labels(source, frame, counts, [true, pred], labels, spelling)
     omitted = 0
     read = int(counts[COUNT].sum())
     if nan_policy == "omit":

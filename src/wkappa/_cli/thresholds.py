@@ -25,9 +25,21 @@ from .output import (
     render_table,
     to_json,
 )
-from .tables import build_tables, drop_missing, label_text, parse_labels, strip_labels
+from .tables import (
+    Spelling,
+    build_tables,
+    drop_missing,
+    label_text,
+    parse_labels,
+    tidy_labels,
+)
 
 __all__ = ["run_compare", "run_thresholds"]
+
+
+def _text_labels(args: argparse.Namespace) -> list[str] | None:
+    """``--labels`` as text (what --fold-case matches text ratings against)."""
+    return [part.strip() for part in args.labels.split(",")] if args.labels else None
 
 
 def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
@@ -43,8 +55,7 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
         text=[args.true] if args.labels else [],
         progress=progress,
     )
-    if args.strip_labels:
-        counts = strip_labels(counts, [args.true])
+    counts = tidy_labels(source, frame, counts, [args.true], _text_labels(args), Spelling.of(args))
     # The truth alone goes through the same checks (and row look-ups) as `score`.
     tables = build_tables(
         source,
@@ -231,8 +242,8 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     frame, counts = count_keys(
         source, keys, options=options, text=keys if args.labels else [], progress=progress
     )
-    if args.strip_labels:
-        counts = strip_labels(counts, keys)
+    # All three columns at once: 'Mild' in one prediction and 'mild' in the other is refused.
+    counts = tidy_labels(source, frame, counts, keys, _text_labels(args), Spelling.of(args))
     omitted = 0
     read = int(counts[COUNT].sum())
     if args.nan_policy == "omit":  # an item is compared only with all three ratings

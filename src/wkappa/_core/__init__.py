@@ -56,6 +56,7 @@ from .label_spelling import (
     check_label_spellings,
     find_split,
     find_unlisted,
+    spelling_key,
     split_error,
     unlisted_error,
 )
@@ -165,6 +166,7 @@ __all__ = [
     "read_sample_weight",
     "register_route",
     "route_names",
+    "spelling_key",
     "split_error",
     "table_kappa",
     "to_column",

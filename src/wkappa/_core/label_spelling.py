@@ -1,13 +1,20 @@
-"""Labels that differ only by surrounding whitespace are refused, never split silently.
+"""Labels that differ only by surrounding whitespace or by case are refused, never split
+silently.
 
-``"mild"`` and ``"mild "`` (a trailing space from a spreadsheet or an export) would otherwise
-count as two categories: kappa changes without a word (issue 24). Every reader of string
-ratings calls :func:`check_label_spellings` once on the ratings as given:
+``"mild"`` and ``"mild "`` (a trailing space from a spreadsheet or an export), or ``"Mild"``
+and ``"mild"`` (an LLM judge's capital letter), would otherwise count as two categories: kappa
+changes without a word (issue 24). Every reader of string ratings calls
+:func:`check_label_spellings` once on the ratings as given:
 
 * without ``labels``, two spellings of one label are an error naming both and the first
-  place the padded one occurs;
-* with ``labels``, a rating that is not a label but equals one once stripped is an error
-  that says so (the ordinary unknown-label error would not say why ``'mild '`` is unknown).
+  place the second spelling occurs;
+* with ``labels``, a rating that is not a label but equals one once stripped and case-folded
+  is an error that says so (the ordinary unknown-label error would not say why ``'mild '``
+  is unknown). Labels that list both spellings keep them as two categories: the user said so.
+
+Two spellings are one label when their :func:`spelling_key` is equal: the text stripped of
+surrounding whitespace and case-folded (:meth:`str.casefold`). Nothing else is normalised
+(inner spaces, accents, hyphens differ in meaning too often to guess).
 
 The caller supplies the hint (Python keywords or command-line options) and, where positions
 in its input are not the user's rows (counted tuples), a function that finds the row.
@@ -30,68 +37,84 @@ __all__ = [
     "check_label_spellings",
     "find_split",
     "find_unlisted",
+    "spelling_key",
     "split_error",
     "unlisted_error",
 ]
 
 PYTHON_HINT = (
-    "Hint: strip the whitespace in the data (e.g. `series.str.strip()`; the command line's "
-    "--strip-labels does it on reading), or pass labels=[...] listing each spelling you mean "
-    "as a category of its own."
+    "Hint: make the spellings one in the data (e.g. `series.str.strip()` for whitespace, "
+    "`series.str.lower()` for case; the command line's --strip-labels and --fold-case do it "
+    "on reading), or pass labels=[...] listing each spelling you mean as a category of its own."
 )
 
 # where(name, value, position): where ``value`` first occurs in rater ``name``.
 Where = Callable[[str, Any, int], str]
 
 
-def _padded(value: str) -> bool:
-    return value != value.strip()
+def spelling_key(value: str) -> str:
+    """The spelling two labels share when they are one label: stripped and case-folded."""
+    return value.strip().casefold()
+
+
+def _difference(a: str, b: str) -> str:
+    """How two spellings with the same :func:`spelling_key` differ, in words."""
+    if a.strip() == b.strip():
+        return "surrounding whitespace"
+    if a.casefold() == b.casefold():
+        return "case"
+    return "case and surrounding whitespace"
 
 
 def find_split(values: Iterable[Any]) -> tuple[str, str] | None:
-    """Two distinct strings among ``values`` that are equal once stripped, or None.
+    """Two distinct strings among ``values`` that have the same :func:`spelling_key`, or None.
 
-    The second of the pair is the padded spelling (it has surrounding whitespace).
+    The second of the pair is the one to point at: the padded spelling when only one has
+    surrounding whitespace, else the one met later in ``values``.
     """
     seen: dict[str, str] = {}
     for value in values:
         if not isinstance(value, str):
             continue
-        key = value.strip()
-        other = seen.setdefault(key, value)
+        other = seen.setdefault(spelling_key(value), value)
         if other != value:
-            return (other, value) if _padded(value) else (value, other)
+            return (value, other) if _padded(other) and not _padded(value) else (other, value)
     return None
 
 
+def _padded(value: str) -> bool:
+    return value != value.strip()
+
+
 def find_unlisted(values: Iterable[Any], labels: Sequence[Any]) -> tuple[str, str] | None:
-    """A string among ``values`` that is not in ``labels`` but equals a label once stripped:
-    ``(value, label)``, or None."""
+    """A string among ``values`` that is not in ``labels`` but has the :func:`spelling_key`
+    of a label: ``(value, label)``, or None."""
     listed = {label for label in labels if isinstance(label, str)}
-    stripped = {label.strip(): label for label in listed}
+    keys = {spelling_key(label): label for label in listed}
     for value in values:
-        if isinstance(value, str) and value not in listed and value.strip() in stripped:
-            return value, stripped[value.strip()]
+        if isinstance(value, str) and value not in listed and spelling_key(value) in keys:
+            return value, keys[spelling_key(value)]
     return None
 
 
 def split_error(pair: tuple[str, str], where: str, hint: str) -> WkappaError:
-    """The error for two spellings of one label; ``where`` says where the padded one is."""
-    plain, padded = pair
+    """The error for two spellings of one label; ``where`` says where the second one is."""
+    first, second = pair
     return WkappaError(
-        f"The ratings hold {plain!r} and {padded!r}, which differ only by surrounding "
-        f"whitespace and would count as two categories ({padded!r} first {where}). {hint}"
+        f"The ratings hold {first!r} and {second!r}, which differ only by "
+        f"{_difference(first, second)} and would count as two categories ({second!r} first "
+        f"{where}). {hint}"
     )
 
 
 def unlisted_error(
     pair: tuple[str, str], labels: Sequence[Any], where: str, hint: str
 ) -> WkappaError:
-    """The error for a rating that matches a label only once stripped."""
+    """The error for a rating that matches a label only once stripped and case-folded."""
     value, label = pair
     return WkappaError(
         f"{format_value(value)} {where} is not in `labels` {format_value(list(labels))}: it "
-        f"differs from the label {label!r} only by surrounding whitespace. {hint}"
+        f"differs from the label {label!r} only by {_difference(value, label)}. {hint}"
     )
 
 
@@ -129,7 +152,8 @@ def check_label_spellings(
     hint: str = PYTHON_HINT,
     where: Where | None = None,
 ) -> None:
-    """Refuse labels that differ only by surrounding whitespace (see the module docstring).
+    """Refuse labels that differ only by surrounding whitespace or by case (see the module
+    docstring).
 
     Parameters
     ----------
