@@ -8,6 +8,7 @@
   (G, K, K) tables of ``kappa_by_group``, their statistics and the result frame.
 * :mod:`.raters`: several raters, wide or long layout, as distinct rating rows.
 * :mod:`.keywords`: the calling convention (the frame, then keywords).
+* :mod:`.numeric`: numeric ratings (ICC, CCC): moments in the engine, or a float matrix.
 
 It imports the core only; the statistics of ``wkappa._stats`` are applied by
 :mod:`wkappa.frames`.
@@ -24,10 +25,12 @@ from .by_group import (
 from .count import frame_input
 from .groups import check_by, group_statistics, result_frame
 from .keywords import names_as_keywords
+from .numeric import RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
 from .raters import panel_ratings, pivot_long, rater_key, rater_rows
 
 __all__ = [
+    "RaterMoments",
     "check_by",
     "check_group_options",
     "clustered_group_columns",
@@ -36,8 +39,11 @@ __all__ = [
     "frame_table",
     "group_columns",
     "group_statistics",
+    "icc_input",
     "names_as_keywords",
     "no_empty_table",
+    "numeric_frame",
+    "numeric_matrix",
     "panel_ratings",
     "pivot_long",
     "rater_key",

@@ -94,9 +94,9 @@ from .planning import KappaPlan, kappa_power, kappa_sample_size  # noqa: E402
 __all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]
 
 # Intraclass correlations (appended).
-from .intraclass import FORMS, ICCResult, check_form, icc, icc_all  # noqa: E402
+from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all  # noqa: E402
 
-__all__ += ["FORMS", "ICCResult", "check_form", "icc", "icc_all"]
+__all__ += ["FORMS", "ICCResult", "check_form", "check_icc0", "icc", "icc_all"]
 
 # Concordance correlation (appended).
 from .concordance import CCCResult, ccc  # noqa: E402
@@ -110,6 +110,6 @@ from .results import interpretation  # noqa: E402
 __all__ += ["base_rate_indices", "interpretation", "specific_agreement"]
 
 # Streaming intraclass correlations (appended).
-from .intraclass_accumulator import ICCAccumulator  # noqa: E402
+from .intraclass_accumulator import ICCAccumulator, icc_from_moments  # noqa: E402
 
-__all__ += ["ICCAccumulator"]
+__all__ += ["ICCAccumulator", "icc_from_moments"]

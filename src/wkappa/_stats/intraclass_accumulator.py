@@ -26,7 +26,7 @@ from .intraclass import (
     warn_if_undefined,
 )
 
-__all__ = ["ICCAccumulator"]
+__all__ = ["ICCAccumulator", "icc_from_moments"]
 
 
 class ICCAccumulator:
@@ -137,11 +137,29 @@ class ICCAccumulator:
         n, k = self._n, self._k
         if n < 2 or k is None or self._col_mean is None or self._col_m2 is None:
             raise WkappaError(f"The ICC needs at least two targets; the accumulator has {n}.")
-        grand = float(self._col_mean.mean())
-        ss_raters = n * float(((self._col_mean - grand) ** 2).sum())
-        ss_total = float(self._col_m2.sum()) + ss_raters
-        ss_targets = k * self._row_m2
-        ss_error = max(ss_total - ss_targets - ss_raters, 0.0)
-        ms = MeanSquares.from_sums(n, k, ss_targets, ss_raters, ss_error)
-        warn_if_undefined(ms, batched=False)
-        return build_result(name, ms, null, alt, batched=False)
+        return icc_from_moments(n, self._col_mean, self._col_m2, self._row_m2, (name,), null, alt)[
+            name
+        ]
+
+
+def icc_from_moments(
+    n: int,
+    column_means: np.ndarray,
+    column_m2: np.ndarray,
+    row_m2: float,
+    forms: tuple[str, ...],
+    icc0: float,
+    alternative: Alternative,
+) -> dict[str, ICCResult]:
+    """The ICC ``forms`` of n complete targets from the raters' means and sums of squared
+    deviations and the sum of squared deviations of the targets' row means (checked options;
+    the state of :class:`ICCAccumulator`, or one aggregation of a data frame engine)."""
+    k = len(column_means)
+    grand = float(column_means.mean())
+    ss_raters = n * float(((column_means - grand) ** 2).sum())
+    ss_total = float(column_m2.sum()) + ss_raters
+    ss_targets = k * row_m2
+    ss_error = max(ss_total - ss_targets - ss_raters, 0.0)
+    ms = MeanSquares.from_sums(n, k, ss_targets, ss_raters, ss_error)
+    warn_if_undefined(ms, batched=False)
+    return {form: build_result(form, ms, icc0, alternative, batched=False) for form in forms}

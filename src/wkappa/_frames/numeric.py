@@ -1,0 +1,192 @@
+"""Numeric ratings in a data frame, for the intraclass and concordance correlations.
+
+Wide layout (one column per rater) on a lazy or distributed engine (polars ``LazyFrame``,
+DuckDB, Dask, PySpark): one aggregation in the engine returns the number of targets, each
+rater's mean and variance, the mean and variance of the targets' row means and the number of
+targets with a missing rating, i.e. the mergeable state of :class:`wkappa.ICCAccumulator`
+(the ANOVA sums of complete ratings follow from it). Otherwise (an eager frame, the long
+layout, missing ratings, the CCC) the ratings come into this process as a targets x raters
+float64 matrix with NaN for a missing rating (the long layout pivoted here, O(targets x
+raters) memory).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._core import import_optional
+from ..exceptions import WkappaError, WkappaTypeError
+from .count import wrap_frame
+from .raters import rater_key
+
+__all__ = [
+    "NumericFrame",
+    "RaterMoments",
+    "icc_input",
+    "numeric_frame",
+    "numeric_matrix",
+    "rater_moments",
+]
+
+
+class NumericFrame(NamedTuple):
+    """A frame of numeric ratings with its checked layout.
+
+    Attributes
+    ----------
+    frame : narwhals DataFrame or LazyFrame
+    lazy : bool
+        Whether the engine is lazy (polars LazyFrame, DuckDB, Dask, PySpark).
+    raters : list of str or None
+        Wide layout: the rater columns.
+    long : tuple of (target, rater, rating) column names, or None
+        Long layout: the columns of one row per rating.
+    """
+
+    frame: Any
+    lazy: bool
+    raters: list[str] | None
+    long: tuple[str, str, str] | None
+
+
+class RaterMoments(NamedTuple):
+    """Complete targets x raters ratings reduced to their moments (population variances
+    times ``n``: sums of squared deviations)."""
+
+    n: int
+    column_means: np.ndarray
+    column_m2: np.ndarray
+    row_mean: float
+    row_m2: float
+
+
+def numeric_frame(
+    df: Any,
+    *,
+    raters: Sequence[str] | None,
+    target: str | None,
+    rater: str | None,
+    rating: str | None,
+    hint: str,
+) -> NumericFrame:
+    """Wrap ``df`` and check the layout: ``raters`` (wide) or ``target``, ``rater``,
+    ``rating`` (long), numeric rating columns (``hint``: the array function to use instead)."""
+    nw = import_optional("narwhals", "frames")
+    frame = wrap_frame(df, hint)
+    schema = dict(frame.collect_schema())
+    wide = raters is not None
+    if wide == any(v is not None for v in (target, rater, rating)):
+        raise WkappaError(
+            "Give either `raters` (one column per rater) or `target`, `rater` and `rating` "
+            "(one row per rating)."
+        )
+    if wide:
+        if isinstance(raters, (str, bytes)):
+            raise WkappaTypeError(
+                f"`raters` must be a list of column names, one per rater; got the string "
+                f"{raters!r}. Hint: raters=[{raters!r}, ...]."
+            )
+        names = list(raters)  # type: ignore[arg-type]
+        numeric = names
+    else:
+        if target is None or rater is None or rating is None:
+            raise WkappaError("The long layout needs all of `target`, `rater` and `rating`.")
+        names = [target, rater, rating]
+        numeric = [rating]
+    for name in names:
+        if not isinstance(name, str):
+            raise WkappaTypeError(f"Column names must be strings; got {name!r}.")
+        if name not in schema:
+            raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
+    for name in numeric:
+        if not schema[name].is_numeric():
+            raise WkappaError(
+                f"The rating column {name!r} must be numeric; it has dtype {schema[name]}. "
+                "Hint: the ICC and CCC take numeric scores; for categories use agreement()."
+            )
+    long = None if wide else (target, rater, rating)
+    return NumericFrame(frame, isinstance(frame, nw.LazyFrame), names if wide else None, long)  # type: ignore[arg-type]
+
+
+def _collect(frame: Any) -> Any:
+    nw = import_optional("narwhals", "frames")
+    if isinstance(frame, nw.LazyFrame):
+        streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
+        return frame.collect(**streaming)
+    return frame
+
+
+def rater_moments(data: NumericFrame) -> RaterMoments | None:
+    """The moments of the wide layout's rater columns, computed in the engine in one
+    aggregation; None when a rating is missing (null or NaN) or there are no rows."""
+    nw = import_optional("narwhals", "frames")
+    assert data.raters is not None
+    columns = [nw.col(name).cast(nw.Float64) for name in data.raters]
+    row = nw.mean_horizontal(*columns)
+    missing = nw.any_horizontal(
+        *[column.is_null() | column.is_nan() for column in columns], ignore_nulls=False
+    )
+    exprs = [nw.len().alias("n"), missing.cast(nw.Int64).sum().alias("missing")]
+    for j, column in enumerate(columns):
+        exprs += [column.mean().alias(f"mean{j}"), column.var(ddof=0).alias(f"var{j}")]
+    exprs += [row.mean().alias("row_mean"), row.var(ddof=0).alias("row_var")]
+    values = _collect(data.frame.select(*exprs)).rows(named=True)[0]
+    n = int(values["n"])
+    if n == 0 or int(values["missing"] or 0):
+        return None
+    k = len(data.raters)
+    means = np.array([float(values[f"mean{j}"]) for j in range(k)])
+    m2 = np.array([float(values[f"var{j}"]) for j in range(k)]) * n
+    return RaterMoments(n, means, m2, float(values["row_mean"]), float(values["row_var"]) * n)
+
+
+def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
+    """The ratings as a targets x raters float64 matrix (NaN: missing) and the raters' names
+    (the long layout's raters in :func:`rater_key` order; a target rated twice by one rater
+    is an error)."""
+    nw = import_optional("narwhals", "frames")
+    if data.raters is not None:
+        eager = _collect(data.frame.select(data.raters))
+        columns = [
+            np.asarray(
+                eager.get_column(name).cast(nw.Float64).fill_null(np.nan).to_numpy(),
+                dtype=np.float64,
+            )
+            for name in data.raters
+        ]
+        return np.column_stack(columns) if columns else np.empty((0, 0)), list(data.raters)
+    pl = import_optional("polars", "frames")
+    assert data.long is not None
+    target, rater, rating = data.long
+    triples = _collect(data.frame.select([target, rater, rating]))
+    local = (
+        triples.to_native()
+        if triples.implementation.is_polars()
+        else pl.from_arrow(triples.to_arrow())
+    )
+    local = local.with_columns(pl.col(rating).cast(pl.Float64), pl.col(rater).cast(pl.String))
+    local = local.filter(pl.col(rating).is_not_null() & pl.col(rating).is_not_nan())
+    repeated = local.group_by([target, rater]).len().filter(pl.col("len") > 1)
+    if repeated.height:
+        row = repeated.row(0, named=True)
+        raise WkappaError(
+            f"Rater {row[rater]!r} rated target {row[target]!r} more than once; the long "
+            "layout needs one rating per target and rater."
+        )
+    wide = local.pivot(on=rater, index=target, values=rating).sort(target)
+    names = sorted((c for c in wide.columns if c != target), key=rater_key)
+    matrix = wide.select(names).to_numpy().astype(np.float64)
+    return matrix, names
+
+
+def icc_input(data: NumericFrame) -> RaterMoments | np.ndarray:
+    """The engine's moments of complete wide ratings on a lazy engine (at least two targets
+    and raters), else the targets x raters matrix."""
+    if data.lazy and data.raters is not None and len(data.raters) >= 2:
+        moments = rater_moments(data)
+        if moments is not None and moments.n >= 2:
+            return moments
+    return numeric_matrix(data)[0]

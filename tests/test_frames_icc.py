@@ -1,0 +1,145 @@
+"""wkappa.frames.icc / icc_all / ccc: wide and long layouts on every frame library equal
+wkappa.icc / wkappa.ccc on the same ratings as an array."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa.exceptions import WkappaError, WkappaTypeError
+
+pl = pytest.importorskip("polars")
+wkf = pytest.importorskip("wkappa.frames")
+
+ENGINES = ["polars", "lazy", "pandas", "pyarrow", "duckdb", "dask"]
+RATERS = ["r0", "r1", "r2"]
+
+rng = np.random.default_rng(28)
+N = 120
+COMPLETE = 20 + rng.normal(size=(N, 1)) * 3 + rng.normal(size=(1, 3)) + rng.normal(size=(N, 3))
+MISSING = COMPLETE[:30].copy()  # (REML takes a while on many targets)
+MISSING[rng.random(MISSING.shape) < 0.1] = np.nan
+MISSING[0, 1] = np.nan
+
+
+def wide_frame(values: np.ndarray, engine: str):
+    frame = pl.DataFrame({name: values[:, j] for j, name in enumerate(RATERS)})
+    frame = frame.with_columns(pl.all().fill_nan(None))  # a missing rating is a null
+    return in_engine(frame, engine)
+
+
+def long_frame(values: np.ndarray, engine: str):
+    records = [
+        {"subject": i, "judge": name, "score": float(values[i, j])}
+        for i in range(values.shape[0])
+        for j, name in enumerate(RATERS)
+        if not np.isnan(values[i, j])
+    ]
+    return in_engine(pl.DataFrame(records), engine)
+
+
+def in_engine(frame, engine: str):
+    if engine == "lazy":
+        return frame.lazy()
+    if engine == "pandas":
+        return frame.to_pandas()
+    if engine == "pyarrow":
+        return frame.to_arrow()
+    if engine == "duckdb":
+        duckdb = pytest.importorskip("duckdb")
+        arrow = frame.to_arrow()  # noqa: F841 - read by DuckDB by name
+        return duckdb.sql("select * from arrow")
+    if engine == "dask":
+        dd = pytest.importorskip("dask.dataframe")
+        return dd.from_pandas(frame.to_pandas(), npartitions=3)
+    return frame
+
+
+def assert_same(result: wk.ICCResult, expected: wk.ICCResult, rel: float = 1e-9) -> None:
+    assert result.form == expected.form and result.method == expected.method
+    for name in ("statistic", "pvalue", "f_statistic", "df2", "ms_targets", "ms_error"):
+        assert getattr(result, name) == pytest.approx(getattr(expected, name), rel=rel, abs=1e-12)
+    assert result.confidence_interval() == pytest.approx(expected.confidence_interval(), rel=rel)
+    assert (result.n_targets, result.n_raters, result.n_ratings) == (
+        expected.n_targets,
+        expected.n_raters,
+        expected.n_ratings,
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_wide_complete_equals_arrays(engine: str) -> None:
+    expected = wk.icc_all(COMPLETE, alternative="greater")
+    results = wkf.icc_all(wide_frame(COMPLETE, engine), raters=RATERS, alternative="greater")
+    assert list(results) == list(expected)
+    for form in expected:
+        assert_same(results[form], expected[form])
+    one = wkf.icc(wide_frame(COMPLETE, engine), raters=RATERS, form="ICC3k", icc0=0.5)
+    assert_same(one, wk.icc(COMPLETE, form="C,k", icc0=0.5))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_long_and_missing_ratings_equal_arrays(engine: str) -> None:
+    # Missing ratings: REML on every engine, as wk.icc (the lazy engines read the matrix).
+    expected = wk.icc(MISSING, form="A,1")
+    assert expected.method == "reml"
+    assert_same(wkf.icc(wide_frame(MISSING, engine), raters=RATERS), expected, rel=1e-7)
+    long = long_frame(MISSING, engine)
+    assert_same(wkf.icc(long, target="subject", rater="judge", rating="score"), expected, 1e-7)
+    complete_long = long_frame(COMPLETE, engine)
+    results = wkf.icc_all(complete_long, target="subject", rater="judge", rating="score")
+    for form, result in wk.icc_all(COMPLETE).items():
+        assert_same(results[form], result)
+    with pytest.raises(WkappaError, match="missing rating"):
+        wkf.icc(wide_frame(MISSING, engine), raters=RATERS, nan_policy="raise")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ccc_equals_arrays(engine: str) -> None:
+    two = wkf.ccc(wide_frame(COMPLETE, engine), raters=["r0", "r1"], alternative="greater")
+    expected = wk.ccc(COMPLETE[:, 0], COMPLETE[:, 1], alternative="greater")
+    assert two.statistic == pytest.approx(expected.statistic, rel=1e-12)
+    assert two.confidence_interval() == pytest.approx(expected.confidence_interval(), rel=1e-9)
+    overall = wkf.ccc(long_frame(COMPLETE, engine), target="subject", rater="judge", rating="score")
+    assert overall.statistic == pytest.approx(wk.ccc(COMPLETE).statistic, rel=1e-12)
+
+
+def test_the_lazy_wide_route_counts_moments_in_the_engine(monkeypatch) -> None:
+    # Complete ratings on a lazy engine never come into this process as a matrix.
+    from wkappa._frames import numeric
+
+    def refuse(data):
+        raise AssertionError("the ratings were read into a matrix")
+
+    monkeypatch.setattr(numeric, "numeric_matrix", refuse)
+    results = wkf.icc_all(wide_frame(COMPLETE, "lazy"), raters=RATERS)
+    assert results["A,1"].statistic == pytest.approx(wk.icc(COMPLETE).statistic, rel=1e-9)
+
+
+def test_frame_errors() -> None:
+    frame = wide_frame(COMPLETE, "polars")
+    with pytest.raises(WkappaError, match="Give either"):
+        wkf.icc(frame)
+    with pytest.raises(WkappaError, match="Give either"):
+        wkf.icc(frame, raters=RATERS, target="r0")
+    with pytest.raises(WkappaError, match="needs all of"):
+        wkf.icc(frame, target="r0", rater="r1")
+    with pytest.raises(WkappaError, match="no column 'rX'"):
+        wkf.icc(frame, raters=["r0", "rX"])
+    with pytest.raises(WkappaTypeError, match="list of column names"):
+        wkf.icc(frame, raters="r0")
+    with pytest.raises(WkappaTypeError, match="keyword"):
+        wkf.icc(frame, RATERS)
+    text = frame.with_columns(pl.col("r1").cast(pl.String))
+    with pytest.raises(WkappaError, match="must be numeric"):
+        wkf.icc(text, raters=RATERS)
+    with pytest.raises(WkappaError, match="`form`"):
+        wkf.icc(frame, raters=RATERS, form="ICC9")
+    with pytest.raises(WkappaError, match="1 rater column"):
+        wkf.icc(frame, raters=["r0"])
+    twice = pl.DataFrame({"t": [1, 1, 2, 2], "r": ["a", "a", "a", "b"], "x": [1.0, 2, 3, 4]})
+    with pytest.raises(WkappaError, match="more than once"):
+        wkf.icc(twice, target="t", rater="r", rating="x")
+    with pytest.raises(WkappaTypeError, match="data frame"):
+        wkf.icc(COMPLETE, raters=RATERS)
