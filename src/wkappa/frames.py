@@ -608,8 +608,8 @@ def icc_all(
 
     Returns
     -------
-    dict
-        McGraw & Wong's form name to its :class:`~wkappa.ICCResult`.
+    dict of str to wkappa.ICCResult
+        Keyed as :func:`wkappa.icc_all`'s answer, in the same order.
 
     Examples
     --------

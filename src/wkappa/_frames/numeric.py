@@ -20,7 +20,7 @@ import numpy as np
 from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import wrap_frame
-from .raters import rater_key
+from .raters import is_wide, rater_columns, rater_key
 
 __all__ = [
     "NumericFrame",
@@ -77,19 +77,9 @@ def numeric_frame(
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, hint)
     schema = dict(frame.collect_schema())
-    wide = raters is not None
-    if wide == any(v is not None for v in (target, rater, rating)):
-        raise WkappaError(
-            "Give either `raters` (one column per rater) or `target`, `rater` and `rating` "
-            "(one row per rating)."
-        )
+    wide = is_wide(raters, "target", target, rater, rating)
     if wide:
-        if isinstance(raters, (str, bytes)):
-            raise WkappaTypeError(
-                f"`raters` must be a list of column names, one per rater; got the string "
-                f"{raters!r}. Hint: raters=[{raters!r}, ...]."
-            )
-        names = list(raters)  # type: ignore[arg-type]
+        names = rater_columns(raters)  # type: ignore[arg-type]
         numeric = names
     else:
         if target is None or rater is None or rating is None:

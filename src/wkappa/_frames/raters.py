@@ -18,7 +18,15 @@ from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import wrap_frame
 
-__all__ = ["RaterRows", "panel_ratings", "pivot_long", "rater_key", "rater_rows"]
+__all__ = [
+    "RaterRows",
+    "is_wide",
+    "panel_ratings",
+    "pivot_long",
+    "rater_columns",
+    "rater_key",
+    "rater_rows",
+]
 
 _COUNT = "__wkappa_count"
 
@@ -72,12 +80,7 @@ def rater_rows(
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
     schema = dict(frame.collect_schema())
-    wide = raters is not None
-    if wide == any(v is not None for v in (item, rater, rating)):
-        raise WkappaError(
-            "Give either `raters` (one column per rater) or `item`, `rater` and `rating` (one "
-            "row per rating)."
-        )
+    wide = is_wide(raters, "item", item, rater, rating)
     groups = [by] if by is not None else []
     needed: list[Any] = [*groups, *(list(raters or ()) if wide else [item, rater, rating])]
     for name in needed:
@@ -86,12 +89,7 @@ def rater_rows(
         if name not in schema:
             raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
     if wide:
-        if isinstance(raters, (str, bytes)):
-            raise WkappaTypeError(
-                f"`raters` must be a list of column names, one per rater; got the string "
-                f"{raters!r}. Hint: raters=[{raters!r}, ...]."
-            )
-        names = list(raters)  # type: ignore[arg-type]
+        names = rater_columns(raters)  # type: ignore[arg-type]
         if len(names) < 2:
             raise WkappaError("`raters` needs at least two columns.")
         counted = _collect(
@@ -153,6 +151,29 @@ def pivot_long(
     # that pairwise() and leave_one_rater_out() have a fixed order.
     names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
     return wide_frame.group_by([*groups, *names]).len(name=count), names
+
+
+def is_wide(raters: Any, unit: str, *long: Any) -> bool:
+    """Whether the layout is wide (``raters`` given) rather than long (the ``unit``,
+    ``rater`` and ``rating`` columns ``long``); both or neither is an error."""
+    wide = raters is not None
+    if wide == any(name is not None for name in long):
+        raise WkappaError(
+            f"Give either `raters` (one column per rater) or `{unit}`, `rater` and `rating` "
+            "(one row per rating)."
+        )
+    return wide
+
+
+def rater_columns(raters: Sequence[str]) -> list[str]:
+    """The wide layout's rater columns as a list (one string is an error, not a list of its
+    characters)."""
+    if isinstance(raters, (str, bytes)):
+        raise WkappaTypeError(
+            f"`raters` must be a list of column names, one per rater; got the string "
+            f"{raters!r}. Hint: raters=[{raters!r}, ...]."
+        )
+    return list(raters)
 
 
 def rater_key(name: str) -> tuple[int, int, str]:
