@@ -159,7 +159,7 @@ def test_inputs_missing_values_and_surface() -> None:
     pd = pytest.importorskip("pandas")
     x = [1.0, 2.0, 3.5, None, 5.0, 6.0]
     y = [1.5, 2.0, 3.0, 4.0, np.nan, 6.5]
-    with pytest.raises(WkappaError, match="missing value"):
+    with pytest.raises(WkappaError, match=r"`x` or `y` has a missing rating .* position 3"):
         wk.ccc(x, y)
     omitted = wk.ccc(x, y, nan_policy="omit")
     assert omitted.n == 4

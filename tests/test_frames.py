@@ -251,15 +251,34 @@ def test_strings_need_labels_for_weighted_kappa_but_not_unweighted():
         frames.weighted_kappa(df.lazy(), y_true="a", y_pred="b", labels=["x", "y", "q"])
 
 
-def test_mismatched_enums_are_an_error():
-    df = pl.DataFrame(
-        {
-            "a": pl.Series(["lo", "hi"], dtype=pl.Enum(["lo", "hi"])),
-            "b": pl.Series(["lo", "hi"], dtype=pl.Enum(["hi", "lo"])),
-        }
-    )
-    with pytest.raises(WkappaError, match="different categories"):
-        frames.weighted_kappa(df, y_true="a", y_pred="b")
+def test_categoricals_of_different_orders_follow_the_array_rule(frame_library):
+    """Two ordered categoricals with different category orders: with weights the order
+    matters, so every entry point refuses them naming both orders; unweighted, the order does
+    not matter and every entry point answers as wk.weighted_kappa does on the same columns."""
+    true, pred = ["lo", "hi", "hi", "lo", "hi"], ["lo", "hi", "lo", "lo", "hi"]
+    orders = {"a": ["lo", "hi"], "b": ["hi", "lo"]}
+    df = frame_library.frame({"a": true, "b": pred}, orders)
+    series = [pl.Series(v, dtype=pl.Enum(orders[name])) for name, v in (("a", true), ("b", pred))]
+    expected = wk.weighted_kappa(*series, weights="unweighted")
+    assert expected == wk.weighted_kappa(true, pred, weights="unweighted")
+    assert frames.weighted_kappa(df, y_true="a", y_pred="b", weights="unweighted") == expected
+    result = frames.kappa_test(df, y_true="a", y_pred="b", weights="unweighted")
+    assert result.statistic == expected
+    if not frame_library.ordered_categories:  # Spark: plain strings, no order to disagree
+        return
+    with pytest.raises(WkappaError, match="different categories") as array_error:
+        wk.weighted_kappa(*series)
+    for call in (frames.weighted_kappa, frames.kappa_test, frames.confusion_table):
+        with pytest.raises(WkappaError, match="different categories") as frame_error:
+            call(df, y_true="a", y_pred="b")
+        assert str(frame_error.value) == str(array_error.value)
+    with pytest.raises(WkappaError, match=r"\('lo', 'hi'\) vs \('hi', 'lo'\)"):
+        frames.kappa_by_group(
+            frame_library.frame({"a": true, "b": pred, "g": [1] * 5}, orders),
+            y_true="a",
+            y_pred="b",
+            by="g",
+        )
 
 
 @pytest.mark.parametrize(
@@ -391,3 +410,31 @@ def test_missing_frames_extra_names_the_install_command():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'wkappa[frames]'" in out.stdout
+
+
+def test_kappa_by_group_names_cluster_in_its_errors():
+    df = PANDAS.case(make_case("int", n=40, missing=False))
+    with pytest.raises(WkappaError, match="`cluster` names the column 'no_such_column'"):
+        frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="no_such_column")
+    with pytest.raises(WkappaError, match="`cluster` must not be the rating column 'a'"):
+        frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="a")
+    with pytest.raises(WkappaError, match="`cluster` must be the name of a column other than"):
+        frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="g")
+
+
+@pytest.mark.parametrize("library", [PANDAS, POLARS])
+def test_a_long_layout_frame_given_to_the_wide_api_points_to_frames(library):
+    """wk.agreement / wk.rater_vs_panel read one column per rater: a frame with item, rater
+    and rating columns is refused with the frames call that reads it, even when every column
+    is numeric (it would otherwise be three 'raters')."""
+    long = {"item": [1, 1, 2, 2, 3, 3], "coder": [1, 2, 1, 2, 1, 2], "Score": [1, 2, 2, 2, 3, 3]}
+    df = library.frame(long)
+    hint = r"wkappa\.frames\.agreement\(df, item='item', rater='coder', rating='Score'\)"
+    with pytest.raises(WkappaError, match=r"looks like the long layout.*" + hint):
+        wk.agreement(df)
+    with pytest.raises(WkappaError, match=r"frames\.rater_vs_panel\(df, candidate=\.\.\., item="):
+        wk.rater_vs_panel(df, [1, 2, 3, 1, 2, 3])
+    expected = frames.agreement(df, item="item", rater="coder", rating="Score")
+    assert expected.n_items == 3
+    wide = library.frame({"item": [1, 2, 3], "r1": [1, 2, 3], "r2": [2, 2, 3]})
+    assert wk.agreement(wide).n_raters == 3  # an item column alone is not the long layout

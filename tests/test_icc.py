@@ -292,10 +292,13 @@ def test_input_kinds_agree() -> None:
         frame,
         frame.astype("Int64"),
         pl.from_pandas(frame),
+        pl.from_pandas(frame).to_arrow(),  # a pyarrow Table, as wk.agreement reads it
         [tuple(row) for row in SHROUT_FLEISS_RATINGS],
     ]
     for value in inputs:
         assert wk.icc(value).statistic == pytest.approx(want, rel=1e-12)
+    with pytest.raises(WkappaTypeError, match="`ratings` is a polars LazyFrame"):
+        wk.icc(pl.from_pandas(frame).lazy())
 
 
 def test_missing_ratings_as_none_nan_null_and_mask_agree() -> None:
@@ -309,7 +312,8 @@ def test_missing_ratings_as_none_nan_null_and_mask_agree() -> None:
     values = [wk.icc(value).statistic for value in (rows, with_none, masked, frame)]
     assert values == pytest.approx([values[0]] * 4, rel=1e-12)
     assert wk.icc(rows).method == "reml"
-    with pytest.raises(WkappaError, match=r"missing rating.*target 2, rater 1"):
+    # The one missing-rating message of every entry point, with ICC's own 'omit'.
+    with pytest.raises(WkappaError, match=r"missing rating \(NaN/None/NA\) at target 2, rater 1"):
         wk.icc(rows, nan_policy="raise")
     propagated = wk.icc(rows, nan_policy="propagate")
     assert math.isnan(propagated.statistic) and math.isnan(propagated.pvalue)

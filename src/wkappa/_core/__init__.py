@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .columns import host_view, is_device_array, to_host
 from .dependencies import (
+    frame_columns,
     import_optional,
     is_dataframe,
     is_lazy_frame,
@@ -18,6 +19,7 @@ from .encode import (
     MAX_TABLE_CELLS,
     THRESHOLD_HINT,
     EncodedRatings,
+    category_order,
     check_bound,
     check_labels,
     check_rating_bounds,
@@ -112,6 +114,7 @@ __all__ = [
     "Where",
     "ZeroDivision",
     "agreement_weight_matrix",
+    "category_order",
     "category_values",
     "cell_kappas",
     "check_agreement_weights",
@@ -135,6 +138,7 @@ __all__ = [
     "find_split",
     "find_unlisted",
     "format_value",
+    "frame_columns",
     "guess_range",
     "guessed_categories",
     "host_view",
@@ -204,6 +208,7 @@ from .raters import (
     encode_rating_matrix,
     fast_rows,
     patterns_from_counts,
+    refuse_long_layout,
 )
 from .student_t import t_ppf, t_sf
 
@@ -228,6 +233,7 @@ __all__ += [
     "gwet_weights",
     "linearized_terms",
     "patterns_from_counts",
+    "refuse_long_layout",
     "rows_to_counts",
     "t_ppf",
     "t_sf",

@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any
 
 __all__ = [
+    "frame_columns",
     "import_optional",
     "is_dataframe",
     "is_lazy_frame",
@@ -45,6 +46,28 @@ def is_dataframe(obj: Any) -> bool:
         return True
     pa = _loaded("pyarrow")
     return pa is not None and isinstance(obj, pa.Table)
+
+
+def frame_columns(obj: Any, name: str, hint: str) -> list[tuple[str, Any]] | None:
+    """The columns of an in-memory frame (pandas or polars DataFrame, pyarrow Table) as
+    ``(name, column)`` pairs, or None for other inputs.
+
+    A polars LazyFrame (its data are not in memory) is refused: ``name`` is the parameter,
+    ``hint`` what to do instead.
+    """
+    if is_lazy_frame(obj):
+        from ..exceptions import WkappaTypeError
+
+        raise WkappaTypeError(
+            f"`{name}` is a polars LazyFrame, whose data are not in memory. Hint: {hint}"
+        )
+    if not is_dataframe(obj):
+        return None
+    if hasattr(obj, "get_columns"):  # polars
+        return [(series.name, series) for series in obj.get_columns()]
+    if hasattr(obj, "column_names"):  # pyarrow Table
+        return [(column, obj.column(g)) for g, column in enumerate(obj.column_names)]
+    return [(str(column), obj.iloc[:, g]) for g, column in enumerate(obj.columns)]
 
 
 def is_lazy_frame(obj: Any) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "MAX_TABLE_CELLS",
     "Column",
     "EncodedRatings",
+    "category_order",
     "check_labels",
     "check_rating_bounds",
     "check_table_size",
@@ -487,18 +488,26 @@ def shared_categories(
     when it matters they are an error naming ``subject`` (for example "`y_true` and `y_pred`").
     """
     cats = [c.categories for c in columns if c.categories is not None and c.ordered]
-    if not cats:
+    return category_order(cats, ordered, subject)
+
+
+def category_order(
+    orders: Sequence[tuple[Any, ...]], ordered: bool, subject: str
+) -> tuple[Any, ...] | None:
+    """The rule of :func:`shared_categories` on the category orders themselves (for inputs
+    whose dtypes are known before their values are read, such as a data frame's schema)."""
+    if not orders:
         return None
-    other = next((c for c in cats[1:] if c != cats[0]), None)
+    other = next((c for c in orders[1:] if c != orders[0]), None)
     if other is not None:
         if not ordered:
             return None
         raise WkappaError(
             f"{subject} are categoricals with different categories "
-            f"({format_value(cats[0])} vs {format_value(other)}). "
+            f"({format_value(orders[0])} vs {format_value(other)}). "
             "Hint: pass labels=[...] to fix one order."
         )
-    return cats[0]
+    return orders[0]
 
 
 def _encode_integer_range(

@@ -25,7 +25,8 @@ import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, is_device_array, to_column, to_host
-from .options import NanPolicy, format_value
+from .dependencies import frame_columns
+from .options import NanPolicy, format_value, missing_rating_error
 
 __all__ = ["NumericRatings", "read_numeric_pair", "read_numeric_ratings"]
 
@@ -47,15 +48,6 @@ class NumericRatings:
     values: np.ndarray
     n_missing: int
     rater_names: tuple[str, ...] | None = None
-
-
-def _frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
-    module = type(ratings).__module__
-    if module.startswith("pandas") and hasattr(ratings, "columns") and hasattr(ratings, "iloc"):
-        return [(str(name), ratings.iloc[:, g]) for g, name in enumerate(ratings.columns)]
-    if module.startswith("polars") and hasattr(ratings, "get_columns"):
-        return [(series.name, series) for series in ratings.get_columns()]
-    return None
 
 
 def _column_floats(column: Column, name: str) -> np.ndarray:
@@ -129,7 +121,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _as_floats(ratings: Any, name: str) -> tuple[np.ndarray, tuple[str, ...] | None]:
-    frame = _frame_columns(ratings)
+    frame = frame_columns(ratings, name, "pass df.collect().")
     if frame is not None:
         if not frame:
             raise WkappaError(f"`{name}` has no rater columns.")
@@ -222,12 +214,9 @@ def read_numeric_ratings(
     missing = np.isnan(values)
     n_missing = int(missing.sum())
     if n_missing and nan_policy == "raise":
-        where = np.argwhere(missing)[0]
-        raise WkappaError(
-            f"`{name}` has a missing rating (NaN/None/NA) for target {int(where[0])}, rater "
-            f"{int(where[1])}. Hint: nan_policy='omit' uses every rating there is (REML "
-            "variance components); nan_policy='propagate' returns nan."
-        )
+        target, rater = (int(i) for i in np.argwhere(missing)[0])
+        omit = "uses every rating there is (REML variance components)"
+        raise missing_rating_error(name, f"target {target}, rater {rater}", omit)
     return NumericRatings(np.ascontiguousarray(values), n_missing, names)
 
 
@@ -252,12 +241,8 @@ def read_numeric_pair(x: Any, y: Any, *, nan_policy: NanPolicy) -> tuple[np.ndar
     missing = np.isnan(first) | np.isnan(second)
     if missing.any():
         if nan_policy == "raise":
-            position = int(np.argmax(missing))
-            raise WkappaError(
-                f"`x` or `y` has a missing value (NaN/None/NA) at position {position}. "
-                "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
-                "returns nan."
-            )
+            # Names both parameters: "`x` or `y` has a missing rating ...".
+            raise missing_rating_error("x` or `y", int(np.argmax(missing)))
         if nan_policy == "omit":
             first, second = first[~missing], second[~missing]
     return first, second

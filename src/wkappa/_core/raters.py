@@ -23,7 +23,8 @@ import numpy as np
 from ..exceptions import WkappaError, WkappaTypeError
 from .agreement import rows_to_counts
 from .columns import Column, object_column, to_column
-from .dependencies import is_dataframe, is_lazy_frame
+from .dependencies import frame_columns as columns_of_frame
+from .dependencies import is_dataframe
 from .encode import (
     check_labels,
     check_rating_bounds,
@@ -49,6 +50,7 @@ __all__ = [
     "frame_array",
     "frame_columns",
     "patterns_from_counts",
+    "refuse_long_layout",
 ]
 
 # Pattern codes sum_k r_ik (R+1)^k are histogrammed densely up to this many distinct codes.
@@ -111,22 +113,46 @@ class CountPatterns:
     rater_counts: np.ndarray | None
 
 
+_LAZY_HINT = (
+    "use wkappa.frames.agreement(df, raters=[...]), which counts the rows in the engine, or "
+    "pass df.collect()."
+)
+
+
+# Column names of the long layout (one row per rating): a frame with one of each is not
+# one column per rater, even when every column happens to be numeric.
+_LONG_NAMES = (
+    ("item", "items", "item_id", "subject", "subject_id", "unit", "unit_id"),
+    ("rater", "rater_id", "coder", "coder_id", "annotator", "annotator_id", "judge", "reader"),
+    ("rating", "ratings", "score", "label", "grade", "category", "code"),
+)
+
+
+def refuse_long_layout(names: Sequence[str], function: str = "agreement", also: str = "") -> None:
+    """Refuse a frame in the long layout (item, rater and rating columns) where one column
+    per rater is expected, pointing to ``wkappa.frames.<function>``, which reads it (``also``:
+    further keywords of that call, such as "candidate=..., ")."""
+    lowered = {str(name).lower(): str(name) for name in names}
+    found = [next((lowered[n] for n in group if n in lowered), None) for group in _LONG_NAMES]
+    if None in found:
+        return
+    item, rater, rating = found
+    raise WkappaError(
+        f"`ratings` looks like the long layout (one row per rating: columns {item!r}, "
+        f"{rater!r}, {rating!r}); here every column is one rater and every row one item. "
+        f"Hint: wkappa.frames.{function}(df, {also}item={item!r}, rater={rater!r}, "
+        f"rating={rating!r}) reads the long layout."
+    )
+
+
 def frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
-    """The rating columns of a pandas or polars DataFrame or a pyarrow Table, or None for
-    other inputs."""
-    if is_lazy_frame(ratings):
-        raise WkappaTypeError(
-            "`ratings` is a polars LazyFrame, whose data are not in memory. Hint: use "
-            "wkappa.frames.agreement(df, raters=[...]), which counts the rows in the engine, "
-            "or pass df.collect()."
-        )
-    if not is_dataframe(ratings):
-        return None
-    if hasattr(ratings, "get_columns"):  # polars
-        return [(series.name, series) for series in ratings.get_columns()]
-    if hasattr(ratings, "column_names"):  # pyarrow Table
-        return [(name, ratings.column(g)) for g, name in enumerate(ratings.column_names)]
-    return [(str(name), ratings.iloc[:, g]) for g, name in enumerate(ratings.columns)]
+    """The rater columns of an in-memory frame (pandas, polars, pyarrow), or None for other
+    inputs: :func:`wkappa._core.dependencies.frame_columns` with the several-raters hint for
+    a LazyFrame, and a long-layout frame refused."""
+    frame = columns_of_frame(ratings, "ratings", _LAZY_HINT)
+    if frame is not None:
+        refuse_long_layout([name for name, _ in frame])
+    return frame
 
 
 def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:

@@ -24,6 +24,7 @@ from .._core import (
     QuadraticSums,
     Request,
     Where,
+    category_order,
     check_table_size,
     encode_ratings,
     format_value,
@@ -68,15 +69,23 @@ class FrameInput:
         Whether the engine is lazy (polars LazyFrame, DuckDB, Dask, PySpark).
     schema : dict
         Column name -> narwhals dtype.
-    enum_labels : tuple or None
-        Category order from an ordered dtype of ``y_true``/``y_pred`` (polars Enum, pandas
-        ordered Categorical, DuckDB ENUM), when there is one.
+    category_orders : tuple of tuples
+        The category orders of the ordered dtypes among ``y_true``/``y_pred`` (polars Enum,
+        pandas ordered Categorical, DuckDB ENUM): :meth:`labels` applies the rule of the
+        array functions to them.
     """
 
     frame: Any
     lazy: bool
     schema: dict[str, Any]
-    enum_labels: tuple[Any, ...] | None
+    category_orders: tuple[tuple[Any, ...], ...]
+
+    def labels(self, ordered: bool) -> tuple[Any, ...] | None:
+        """The categories the ordered dtypes give (None: the values decide), as
+        :func:`wkappa.weighted_kappa` takes them: the categorical's own categories in their
+        order; two different orders give none when the order does not matter (unweighted)
+        and are an error naming both when it does."""
+        return category_order(self.category_orders, ordered, "`y_true` and `y_pred`")
 
 
 @contextmanager
@@ -148,22 +157,16 @@ def frame_input(
         if cluster in (y_true, y_pred):
             raise WkappaError(f"`cluster` must not be the rating column {cluster!r}.")
     return FrameInput(
-        frame, isinstance(frame, nw.LazyFrame), schema, _enum_labels(schema, y_true, y_pred)
+        frame, isinstance(frame, nw.LazyFrame), schema, _category_orders(schema, y_true, y_pred)
     )
 
 
-def _enum_labels(schema: dict[str, Any], y_true: str, y_pred: str) -> tuple[Any, ...] | None:
+def _category_orders(
+    schema: dict[str, Any], y_true: str, y_pred: str
+) -> tuple[tuple[Any, ...], ...]:
     nw = import_optional("narwhals", "frames")
-    orders = [
-        tuple(schema[c].categories) for c in (y_true, y_pred) if isinstance(schema[c], nw.Enum)
-    ]
-    if len(orders) == 2 and orders[0] != orders[1]:
-        raise WkappaError(
-            f"`y_true` and `y_pred` are ordered categoricals with different categories "
-            f"({format_value(orders[0])} vs {format_value(orders[1])}). "
-            "Hint: pass labels=[...] to fix one order."
-        )
-    return orders[0] if orders else None
+    columns = (schema[y_true], schema[y_pred])
+    return tuple(tuple(dtype.categories) for dtype in columns if isinstance(dtype, nw.Enum))
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ def labels_for(data: count.FrameInput, request: Request) -> Request:
     """``request`` with the frame's categorical order as ``labels`` when the user gave neither
     labels nor a rating range."""
     if request.labels is None and request.min_rating is None and request.max_rating is None:
-        return request._replace(labels=data.enum_labels)
+        return request._replace(labels=data.labels(request.ordered))
     return request
 
 

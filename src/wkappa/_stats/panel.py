@@ -19,7 +19,9 @@ from .._core import (
     distinct_rows,
     encode_rating_matrix,
     features,
+    frame_columns,
     needs_order,
+    refuse_long_layout,
     rows_to_counts,
     warn_at_caller,
 )
@@ -160,6 +162,9 @@ def _combine(ratings: Any, candidate: Any) -> np.ndarray:
             f"wkappa.frames.rater_vs_panel(df, candidate={candidate!r}, raters=[...]) to name "
             "data frame columns (item=, rater=, rating= for a long layout)."
         )
+    frame = frame_columns(ratings, "ratings", "pass df.collect().")
+    if frame is not None:
+        refuse_long_layout([name for name, _ in frame], "rater_vs_panel", "candidate=..., ")
     panel = np.asarray(ratings, dtype=object) if not isinstance(ratings, np.ndarray) else ratings
     if hasattr(ratings, "to_numpy"):
         panel = ratings.to_numpy()
