@@ -12,7 +12,6 @@ from wkappa.exceptions import WkappaError, WkappaTypeError
 pl = pytest.importorskip("polars")
 wkf = pytest.importorskip("wkappa.frames")
 
-ENGINES = ["polars", "lazy", "pandas", "pyarrow", "duckdb", "dask"]
 RATERS = ["r0", "r1", "r2"]
 
 rng = np.random.default_rng(28)
@@ -23,37 +22,29 @@ MISSING[rng.random(MISSING.shape) < 0.1] = np.nan
 MISSING[0, 1] = np.nan
 
 
-def wide_frame(values: np.ndarray, engine: str):
-    frame = pl.DataFrame({name: values[:, j] for j, name in enumerate(RATERS)})
-    frame = frame.with_columns(pl.all().fill_nan(None))  # a missing rating is a null
-    return in_engine(frame, engine)
+def cells(values: np.ndarray) -> list[float | None]:
+    return [None if np.isnan(v) else float(v) for v in values]
 
 
-def long_frame(values: np.ndarray, engine: str):
-    records = [
-        {"subject": i, "judge": name, "score": float(values[i, j])}
+def wide_frame(values: np.ndarray, library):
+    """One column per rater; a missing rating is a null."""
+    return library.frame({name: cells(values[:, j]) for j, name in enumerate(RATERS)})
+
+
+def long_frame(values: np.ndarray, library):
+    """One row per rating (missing ratings left out)."""
+    rows = [
+        (i, name, float(values[i, j]))
         for i in range(values.shape[0])
         for j, name in enumerate(RATERS)
         if not np.isnan(values[i, j])
     ]
-    return in_engine(pl.DataFrame(records), engine)
-
-
-def in_engine(frame, engine: str):
-    if engine == "lazy":
-        return frame.lazy()
-    if engine == "pandas":
-        return frame.to_pandas()
-    if engine == "pyarrow":
-        return frame.to_arrow()
-    if engine == "duckdb":
-        duckdb = pytest.importorskip("duckdb")
-        arrow = frame.to_arrow()  # noqa: F841 - read by DuckDB by name
-        return duckdb.sql("select * from arrow")
-    if engine == "dask":
-        dd = pytest.importorskip("dask.dataframe")
-        return dd.from_pandas(frame.to_pandas(), npartitions=3)
-    return frame
+    columns = {
+        "subject": [row[0] for row in rows],
+        "judge": [row[1] for row in rows],
+        "score": [row[2] for row in rows],
+    }
+    return library.frame(columns)
 
 
 def assert_same(result: wk.ICCResult, expected: wk.ICCResult, rel: float = 1e-9) -> None:
@@ -68,40 +59,39 @@ def assert_same(result: wk.ICCResult, expected: wk.ICCResult, rel: float = 1e-9)
     )
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_wide_complete_equals_arrays(engine: str) -> None:
+def test_wide_complete_equals_arrays(frame_library) -> None:
     expected = wk.icc_all(COMPLETE, alternative="greater")
-    results = wkf.icc_all(wide_frame(COMPLETE, engine), raters=RATERS, alternative="greater")
+    results = wkf.icc_all(wide_frame(COMPLETE, frame_library), raters=RATERS, alternative="greater")
     assert list(results) == list(expected)
     for form in expected:
         assert_same(results[form], expected[form])
-    one = wkf.icc(wide_frame(COMPLETE, engine), raters=RATERS, form="ICC3k", icc0=0.5)
+    one = wkf.icc(wide_frame(COMPLETE, frame_library), raters=RATERS, form="ICC3k", icc0=0.5)
     assert_same(one, wk.icc(COMPLETE, form="C,k", icc0=0.5))
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_long_and_missing_ratings_equal_arrays(engine: str) -> None:
+def test_long_and_missing_ratings_equal_arrays(frame_library) -> None:
     # Missing ratings: REML on every engine, as wk.icc (the lazy engines read the matrix).
     expected = wk.icc(MISSING, form="A,1")
     assert expected.method == "reml"
-    assert_same(wkf.icc(wide_frame(MISSING, engine), raters=RATERS), expected, rel=1e-7)
-    long = long_frame(MISSING, engine)
+    assert_same(wkf.icc(wide_frame(MISSING, frame_library), raters=RATERS), expected, rel=1e-7)
+    long = long_frame(MISSING, frame_library)
     assert_same(wkf.icc(long, target="subject", rater="judge", rating="score"), expected, 1e-7)
-    complete_long = long_frame(COMPLETE, engine)
+    complete_long = long_frame(COMPLETE, frame_library)
     results = wkf.icc_all(complete_long, target="subject", rater="judge", rating="score")
     for form, result in wk.icc_all(COMPLETE).items():
         assert_same(results[form], result)
     with pytest.raises(WkappaError, match="missing rating"):
-        wkf.icc(wide_frame(MISSING, engine), raters=RATERS, nan_policy="raise")
+        wkf.icc(wide_frame(MISSING, frame_library), raters=RATERS, nan_policy="raise")
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_ccc_equals_arrays(engine: str) -> None:
-    two = wkf.ccc(wide_frame(COMPLETE, engine), raters=["r0", "r1"], alternative="greater")
+def test_ccc_equals_arrays(frame_library) -> None:
+    two = wkf.ccc(wide_frame(COMPLETE, frame_library), raters=["r0", "r1"], alternative="greater")
     expected = wk.ccc(COMPLETE[:, 0], COMPLETE[:, 1], alternative="greater")
     assert two.statistic == pytest.approx(expected.statistic, rel=1e-12)
     assert two.confidence_interval() == pytest.approx(expected.confidence_interval(), rel=1e-9)
-    overall = wkf.ccc(long_frame(COMPLETE, engine), target="subject", rater="judge", rating="score")
+    overall = wkf.ccc(
+        long_frame(COMPLETE, frame_library), target="subject", rater="judge", rating="score"
+    )
     assert overall.statistic == pytest.approx(wk.ccc(COMPLETE).statistic, rel=1e-12)
 
 
@@ -113,12 +103,14 @@ def test_the_lazy_wide_route_counts_moments_in_the_engine(monkeypatch) -> None:
         raise AssertionError("the ratings were read into a matrix")
 
     monkeypatch.setattr(numeric, "numeric_matrix", refuse)
-    results = wkf.icc_all(wide_frame(COMPLETE, "lazy"), raters=RATERS)
+    results = wkf.icc_all(
+        pl.DataFrame({n: COMPLETE[:, j] for j, n in enumerate(RATERS)}).lazy(), raters=RATERS
+    )
     assert results["A,1"].statistic == pytest.approx(wk.icc(COMPLETE).statistic, rel=1e-9)
 
 
 def test_frame_errors() -> None:
-    frame = wide_frame(COMPLETE, "polars")
+    frame = pl.DataFrame({n: COMPLETE[:, j] for j, n in enumerate(RATERS)})
     with pytest.raises(WkappaError, match="Give either"):
         wkf.icc(frame)
     with pytest.raises(WkappaError, match="Give either"):

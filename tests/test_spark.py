@@ -166,39 +166,3 @@ def test_spark_agreement_by_group_and_string_labels(spark):
     assert result.labels == tuple(labels)
     with pytest.raises(WkappaError, match="no column 'rX'"):
         frames.agreement(sdf, raters=["r0", "rX"])
-
-
-# --------------------------------------------------------------------------- ICC and CCC
-
-
-def test_spark_icc_wide_long_and_ccc(spark):
-    """frames.icc_all on Spark: the wide layout's moments computed by Spark (complete ratings)
-    and the long layout (pivoted here) equal wkappa.icc_all on the array; frames.ccc too."""
-    import pyarrow as pa
-
-    rng = np.random.default_rng(28)
-    values = (
-        20 + rng.normal(size=(200, 1)) * 3 + rng.normal(size=(1, 3)) + rng.normal(size=(200, 3))
-    )
-    wide = spark.createDataFrame(pa.table({f"r{j}": pa.array(values[:, j]) for j in range(3)}))
-    cells = [(i, j) for i in range(200) for j in range(3)]
-    long = spark.createDataFrame(
-        pa.table(
-            {
-                "subject": pa.array([i for i, _ in cells], pa.int64()),
-                "judge": pa.array([f"r{j}" for _, j in cells]),
-                "score": pa.array([values[i, j] for i, j in cells]),
-            }
-        )
-    )
-    expected = wk.icc_all(values)
-    from_wide = frames.icc_all(wide, raters=["r0", "r1", "r2"])
-    from_long = frames.icc_all(long, target="subject", rater="judge", rating="score")
-    for form, result in expected.items():
-        for got in (from_wide[form], from_long[form]):
-            assert got.statistic == pytest.approx(result.statistic, rel=1e-9)
-            assert got.confidence_interval() == pytest.approx(
-                result.confidence_interval(), rel=1e-9
-            )
-    two = frames.ccc(wide, raters=["r0", "r1"])
-    assert two.statistic == pytest.approx(wk.ccc(values[:, 0], values[:, 1]).statistic, rel=1e-12)
