@@ -18,6 +18,7 @@ import wkappa as wk
 from budget import examples
 from wkappa._core import agreement_weight_matrix, check_agreement_weights
 from wkappa._stats.planning_simulation import (
+    StudyQuestion,
     draw_ratings,
     score_several,
     search_n,
@@ -81,20 +82,23 @@ def test_simulated_decisions_are_agreements_own(
     """Power, assurance and mean width of simulate_several on 60 studies equal the rates
     of wk.agreement's own intervals on the same 60 draws."""
     n, raters, seed = 15, 3, 11
-    outcome = simulate_several(
-        PI,
-        0.55,
-        n,
-        n_raters=raters,
-        coefficient=coefficient,
-        weights="quadratic",
+    question = StudyQuestion(
         kappa0=kappa0,
         alternative=alternative,  # type: ignore[arg-type]
         alpha=0.05,
         lower_limit=0.2,
         confidence_level=0.9,
         n_simulations=60,
-        rng=np.random.default_rng(seed),
+    )
+    outcome = simulate_several(
+        PI,
+        0.55,
+        n,
+        question,
+        np.random.default_rng(seed),
+        n_raters=raters,
+        coefficient=coefficient,
+        weights="quadratic",
     )
     ratings = draw_ratings(PI, 0.55, (60, n, raters), np.random.default_rng(seed))
     level = 0.95 if alternative == "two-sided" else 0.90

@@ -47,7 +47,10 @@ def _own_test_power(plan: wk.KappaPlan, rng: np.random.Generator) -> tuple[float
             )
             rejected += bool(result.pvalue < plan.alpha)
             if len(widths) < 300:
-                low, high = result.confidence_interval(method="score")
+                # The plan's width is the two-sided interval's (a one-sided test's result
+                # gives the one-sided interval).
+                two_sided = wk.kappa_test_from_table(table, weights=plan.weight_matrix)
+                low, high = two_sided.confidence_interval(method="score")
                 widths.append(high - low)
     return rejected / CHECKS, float(np.nanmean(widths))
 

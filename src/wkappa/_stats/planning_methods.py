@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from .planning_models import (
 from .planning_result import KappaPlan, PlanDesign
 from .planning_simulation import (
     SimulatedStudies,
+    StudyQuestion,
     search_n,
     simulate_several,
     simulate_two_raters,
@@ -176,28 +176,24 @@ def _simulate(design: PlanDesign, n: int, *, want_width: bool = True) -> Simulat
         return cached
     assert design.seed is not None
     rng = study_rng(design.seed, n)
-    options: dict[str, Any] = {
-        "kappa0": design.kappa0,
-        "alternative": design.alternative,
-        "alpha": design.alpha,
-        "lower_limit": design.lower_limit,
-        "confidence_level": design.confidence_level,
-        "n_simulations": design.n_simulations,
-        "rng": rng,
-        "want_width": want_width,
-    }
+    # The design's test, limit and level, asked of each simulated study.
+    question = StudyQuestion(
+        design.kappa0, design.alternative, design.alpha, design.lower_limit,
+        design.confidence_level, design.n_simulations, want_width,
+    )  # fmt: skip
     if design.coefficient is None:
-        outcome = simulate_two_raters(design.p, design.weights, n, **options)
+        outcome = simulate_two_raters(design.p, design.weights, n, question, rng)
     else:
         assert design.pi is not None
         outcome = simulate_several(
             design.pi,
             design.model_kappa,
             n,
+            question,
+            rng,
             n_raters=design.n_raters,
             coefficient=design.coefficient,
             weights=design.weights_option,
-            **options,
         )
     design.cache[n] = outcome
     return outcome

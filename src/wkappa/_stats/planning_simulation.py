@@ -40,6 +40,7 @@ from .intervals import hypothesis_variances, score_limits
 __all__ = [
     "CHANCE_DIFFERS",
     "SimulatedStudies",
+    "StudyQuestion",
     "chance_value",
     "draw_ratings",
     "score_several",
@@ -68,6 +69,36 @@ class SimulatedStudies:
     n_simulations: int
     n_undefined: int  # studies whose coefficient was undefined (counted as not rejecting)
 
+    @classmethod
+    def counted(
+        cls, question: StudyQuestion, rejected: int, cleared: int, width: float, undefined: int
+    ) -> SimulatedStudies:
+        """The shares of ``question.n_simulations`` studies that rejected / cleared."""
+        b = question.n_simulations
+        return cls(
+            power=rejected / b,
+            assurance=cleared / b if question.lower_limit is not None else math.nan,
+            expected_width=width,
+            n_simulations=b,
+            n_undefined=undefined,
+        )
+
+
+@dataclass(frozen=True)
+class StudyQuestion:
+    """What each simulated study is asked: wkappa's test of ``kappa0`` against
+    ``alternative`` at ``alpha``, whether the lower limit of the interval at
+    ``confidence_level`` clears ``lower_limit`` (when given), and (``want_width``) the
+    interval's width; over ``n_simulations`` studies."""
+
+    kappa0: float
+    alternative: Alternative
+    alpha: float
+    lower_limit: float | None
+    confidence_level: float
+    n_simulations: int
+    want_width: bool = True
+
 
 def _reject(z: np.ndarray, alternative: Alternative, alpha: float) -> np.ndarray:
     with np.errstate(invalid="ignore"):
@@ -84,15 +115,8 @@ def simulate_two_raters(
     p: np.ndarray,
     weights: np.ndarray,
     n: int,
-    *,
-    kappa0: float,
-    alternative: Alternative,
-    alpha: float,
-    lower_limit: float | None,
-    confidence_level: float,
-    n_simulations: int,
+    question: StudyQuestion,
     rng: np.random.Generator,
-    want_width: bool = True,
 ) -> SimulatedStudies:
     """Power, assurance and expected score-interval width of wkappa's test at n items."""
     k = p.shape[0]
@@ -100,26 +124,28 @@ def simulate_two_raters(
     rejected = cleared = undefined = 0
     widths: list[np.ndarray] = []
     done = 0
-    z_level = norm_ppf(0.5 + confidence_level / 2.0)
-    while done < n_simulations:
-        size = min(_CHUNK, n_simulations - done)
+    z_level = norm_ppf(0.5 + question.confidence_level / 2.0)
+    while done < question.n_simulations:
+        size = min(_CHUNK, question.n_simulations - done)
         tables = rng.multinomial(n, cells, size=size).reshape(size, k, k)
         kappa = np.asarray(kappas(tables, weights), dtype=np.float64)
         undefined += int(np.isnan(kappa).sum())
         with np.errstate(invalid="ignore", divide="ignore"):
-            if kappa0 == 0.0:
+            if question.kappa0 == 0.0:
                 _, variance0 = variances(tables, weights, kappa)
             else:
-                variance0 = hypothesis_variances(tables, weights, kappa0)
-            z = (kappa - kappa0) / np.sqrt(variance0)
-            rejected += int(_reject(z, alternative, alpha).sum())
-            if lower_limit is not None:
-                variance_l = hypothesis_variances(tables, weights, lower_limit)
-                z_l = (kappa - lower_limit) / np.sqrt(variance_l)
+                variance0 = hypothesis_variances(tables, weights, question.kappa0)
+            z = (kappa - question.kappa0) / np.sqrt(variance0)
+            rejected += int(_reject(z, question.alternative, question.alpha).sum())
+            if question.lower_limit is not None:
+                variance_l = hypothesis_variances(tables, weights, question.lower_limit)
+                z_l = (kappa - question.lower_limit) / np.sqrt(variance_l)
                 cleared += int((z_l > z_level).sum())
-        if want_width and done < _WIDTH_STUDIES:
+        if question.want_width and done < _WIDTH_STUDIES:
             take = min(size, _WIDTH_STUDIES - done)
-            low, high = score_limits(tables[:take], weights, confidence_level, kappa[:take])
+            low, high = score_limits(
+                tables[:take], weights, question.confidence_level, kappa[:take]
+            )
             widths.append(np.asarray(high - low))
         done += size
     width = math.nan
@@ -127,13 +153,7 @@ def simulate_two_raters(
         stacked = np.concatenate(widths)
         stacked = stacked[np.isfinite(stacked)]
         width = float(stacked.mean()) if stacked.size else math.nan
-    return SimulatedStudies(
-        power=rejected / n_simulations,
-        assurance=cleared / n_simulations if lower_limit is not None else math.nan,
-        expected_width=width,
-        n_simulations=n_simulations,
-        n_undefined=undefined,
-    )
+    return SimulatedStudies.counted(question, rejected, cleared, width, undefined)
 
 
 def draw_ratings(
@@ -187,18 +207,12 @@ def simulate_several(
     pi: np.ndarray,
     kappa1: float,
     n: int,
+    question: StudyQuestion,
+    rng: np.random.Generator,
     *,
     n_raters: int,
     coefficient: str,
     weights: Any,
-    kappa0: float,
-    alternative: Alternative,
-    alpha: float,
-    lower_limit: float | None,
-    confidence_level: float,
-    n_simulations: int,
-    rng: np.random.Generator,
-    want_width: bool = True,
 ) -> SimulatedStudies:
     """The same for several raters under the common-kappa model (:func:`draw_ratings`;
     pairwise, every two raters then have kappa1 under any weights), scored in stacks of
@@ -212,15 +226,17 @@ def simulate_several(
     k = pi.size
     labels = tuple(range(k))
     _, matrix = agreement_weight_matrix(check_agreement_weights(weights), k, coefficient, labels)
-    test_level = 1.0 - alpha if alternative == "two-sided" else 1.0 - 2.0 * alpha
+    test_level = (
+        1.0 - question.alpha if question.alternative == "two-sided" else 1.0 - 2.0 * question.alpha
+    )
     half_test = t_ppf(0.5 + test_level / 2.0, n - 1)
-    half_level = t_ppf(0.5 + confidence_level / 2.0, n - 1)
+    half_level = t_ppf(0.5 + question.confidence_level / 2.0, n - 1)
     chunk = max(1, _SEVERAL_ITEMS // max(n * n_raters, 1))
     rejected = cleared = undefined = 0
     width_total, width_count = 0.0, 0
     done = 0
-    while done < n_simulations:
-        size = min(chunk, n_simulations - done)
+    while done < question.n_simulations:
+        size = min(chunk, question.n_simulations - done)
         ratings = draw_ratings(pi, kappa1, (size, n, n_raters), rng)
         statistic, se = score_several(ratings, k, coefficient, matrix)
         defined = np.isfinite(statistic) & np.isfinite(se)
@@ -228,27 +244,22 @@ def simulate_several(
         statistic, se = statistic[defined], se[defined]
         low = statistic - half_test * se
         high = np.minimum(1.0, statistic + half_test * se)
-        if alternative == "greater":
-            rejected += int(np.count_nonzero(low > kappa0))
-        elif alternative == "less":
-            rejected += int(np.count_nonzero(high < kappa0))
+        if question.alternative == "greater":
+            rejected += int(np.count_nonzero(low > question.kappa0))
+        elif question.alternative == "less":
+            rejected += int(np.count_nonzero(high < question.kappa0))
         else:
-            rejected += int(np.count_nonzero((low > kappa0) | (high < kappa0)))
+            rejected += int(np.count_nonzero((low > question.kappa0) | (high < question.kappa0)))
         level_low = statistic - half_level * se
         level_high = np.minimum(1.0, statistic + half_level * se)
-        if lower_limit is not None:
-            cleared += int(np.count_nonzero(level_low > lower_limit))
-        if want_width:
+        if question.lower_limit is not None:
+            cleared += int(np.count_nonzero(level_low > question.lower_limit))
+        if question.want_width:
             width_total += float((level_high - level_low).sum())
             width_count += int(statistic.size)
         done += size
-    return SimulatedStudies(
-        power=rejected / n_simulations,
-        assurance=cleared / n_simulations if lower_limit is not None else math.nan,
-        expected_width=width_total / width_count if width_count else math.nan,
-        n_simulations=n_simulations,
-        n_undefined=undefined,
-    )
+    width = width_total / width_count if width_count else math.nan
+    return SimulatedStudies.counted(question, rejected, cleared, width, undefined)
 
 
 # The coefficients whose chance agreement is not that of independent raters with the
