@@ -359,3 +359,72 @@ def test_icc_says_rows_read_used_dropped(tmp_path, capsys):
     assert document["icc"]["A,1"]["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
     assert main(["icc", str(path), "--raters", "a,b,c"]) == 0
     assert "file rows 5 read, 4 used, 1 dropped: no rating at all" in capsys.readouterr().out
+
+
+@pytest.fixture
+def clustered(tmp_path):
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 3, 45)
+    ratings = np.column_stack(
+        [np.where(rng.random(45) < 0.7, truth, rng.integers(0, 3, 45)) for _ in range(3)]
+    ).astype(float)
+    ratings[rng.random((45, 3)) < 0.1] = np.nan
+    tasks = [f"task{i // 3}" for i in range(45)]
+    wide = tmp_path / "clustered.csv"
+    long = tmp_path / "clustered_long.csv"
+    cell = lambda v: "" if np.isnan(v) else str(int(v))  # noqa: E731
+    wide.write_text(
+        "task,a,b,c\n"
+        + "".join(f"{t},{','.join(map(cell, r))}\n" for t, r in zip(tasks, ratings, strict=True))
+    )
+    long.write_text(
+        "item,task,who,grade\n"
+        + "".join(
+            f"{i},{t},{name},{int(v)}\n"
+            for i, (t, r) in enumerate(zip(tasks, ratings, strict=True))
+            for name, v in zip("abc", r, strict=True)
+            if not np.isnan(v)
+        )
+    )
+    return wide, long, ratings, np.array(tasks)
+
+
+def test_cluster_option_wide_and_long(clustered, capsys):
+    wide, long, ratings, tasks = clustered
+    expected = wk.agreement(ratings, coefficient="gwet", cluster=tasks)
+    for argv in (
+        [str(wide), "--raters", "a,b,c"],
+        [str(long), "--item", "item", "--rater", "who", "--rating", "grade"],
+    ):
+        code = main(
+            ["agree", *argv, "--cluster", "task", "--coefficient", "gwet", "--format", "json"]
+        )
+        assert code == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+        assert document["standard_error"] == pytest.approx(expected.standard_error, rel=1e-12)
+        assert document["n_clusters"] == 15
+    assert main(["agree", str(wide), "--raters", "a,b,c", "--cluster", "task"]) == 0
+    assert "cluster-robust over 15 clusters" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--cluster", "nope"], "has no column 'nope' (given to --cluster)"),
+        (["--cluster", "a"], "--cluster column 'a' has a missing id"),
+        (["--cluster", "task", "--population-size", "100"], "--population-size cannot be combined"),
+    ],
+)
+def test_cluster_option_errors(clustered, capsys, extra, message):
+    wide = clustered[0]
+    assert main(["agree", str(wide), "--raters", "b,c", *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_cluster_option_one_cluster(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("task,a,b\nx,1,1\nx,2,2\nx,1,2\n")
+    assert main(["agree", str(path), "--raters", "a,b", "--cluster", "task"]) == 2
+    assert "at least 2" in capsys.readouterr().err

@@ -46,6 +46,7 @@ from ._frames import (
     frame_table,
     group_columns,
     group_statistics,
+    grouped_ratings,
     icc_input,
     names_as_keywords,
     no_empty_table,
@@ -193,11 +194,15 @@ def kappa_test(
     nan_policy: NanPolicy = "raise",
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
+    cluster: str | None = None,
 ) -> KappaResult:
     """Weighted kappa of two rating columns with standard errors, test and intervals.
 
     Parameters are those of :func:`weighted_kappa` (``nan_policy='propagate'`` raises),
-    ``alternative`` and ``kappa0`` of :func:`wkappa.kappa_test`.
+    ``alternative`` and ``kappa0`` of :func:`wkappa.kappa_test`; ``cluster`` names a column
+    of cluster ids (patient, scan, task): the standard error is then cluster-robust over its
+    clusters, as ``wkappa.kappa_test(..., cluster=...)`` (the per-cluster tables are counted
+    by one ``group_by`` in the engine).
 
     Returns
     -------
@@ -225,6 +230,11 @@ def kappa_test(
     assert counted is not None
     table, names = counted
     assert isinstance(table, np.ndarray)
+    if cluster is not None:
+        return _clustered_kappa_test(
+            df, y_true, y_pred, sample_weight, cluster, request, names, checked_weights,
+            alternative, kappa0,
+        )  # fmt: skip
     return kappa_test_from_table(
         no_empty_table(table),
         weights=checked_weights,
@@ -232,6 +242,34 @@ def kappa_test(
         alternative=alternative,
         kappa0=kappa0,
     )
+
+
+def _clustered_kappa_test(
+    df: Any,
+    y_true: str,
+    y_pred: str,
+    sample_weight: str | None,
+    cluster: str,
+    request: Request,
+    names: Sequence[Any],
+    weights: str | np.ndarray,
+    alternative: Alternative,
+    kappa0: float,
+) -> KappaResult:
+    """kappa_test of the per-cluster tables (counted by cluster in the engine)."""
+    from ._stats import clustered_result
+
+    data = frame_input(df, y_true, y_pred, sample_weight, (), cluster)
+    grouped, _ = tables_of_groups(data, y_true, y_pred, [cluster], request)
+    if any(row[-1] is None or row[-1] != row[-1] for row in grouped.key_rows):  # None, NaN
+        raise WkappaError(
+            f"`cluster` column {cluster!r} has a missing id. Hint: every pair needs its cluster "
+            "id; drop those rows or give them an id of their own."
+        )
+    tables = grouped.tables
+    if len(names) != tables.shape[-1]:  # no pair left: the tables are (G, 1, 1) placeholders
+        names = list(range(tables.shape[-1]))
+    return clustered_result(tables, weights, tuple(names), alternative, kappa0)
 
 
 # --------------------------------------------------------------------------- by group
@@ -370,6 +408,7 @@ def agreement(
     population_size: float | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
+    cluster: str | None = None,
 ) -> AgreementResult | dict[Any, AgreementResult]:
     """Agreement of several raters in a data frame, counted in the engine.
 
@@ -389,6 +428,10 @@ def agreement(
         As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing
         ratings are used as irrCAC does). Without ``labels``, a polars ``Enum`` or pandas
         ordered ``Categorical`` gives the categories, in its order, unused ones included.
+    cluster : str, optional
+        A column of cluster ids (the task of each prompt, the scan of each lesion; constant
+        within an item): the standard error is cluster-robust over the clusters, as
+        ``wkappa.agreement(..., cluster=...)``. Not with ``by``.
 
     Returns
     -------
@@ -412,9 +455,24 @@ def agreement(
     >>> round(wkf.agreement(frame, raters=["a", "b", "c"]).statistic, 4)
     0.5946
     """
+    from ._stats import agreement as arrays_agreement
     from ._stats import agreement_from_rows, rating_categories
 
-    found = rater_rows(df, raters=raters, item=item, rater=rater, rating=rating, by=by)
+    if cluster is not None and by is not None:
+        raise WkappaError(
+            "`cluster` cannot be combined with `by`. Hint: filter the frame to each group "
+            "and call agreement(..., cluster=...) on it."
+        )
+    # With cluster: the distinct rows of each cluster, counted in the engine.
+    found = rater_rows(
+        df,
+        raters=raters,
+        item=item,
+        rater=rater,
+        rating=rating,
+        by=by if cluster is None else cluster,
+        by_name="by" if cluster is None else "cluster",
+    )
     if by is not None and labels is None and min_rating is None and max_rating is None:
         # One set of categories for every group: those of all the ratings together.
         labels = rating_categories(found.rows, weights=weights)
@@ -430,6 +488,9 @@ def agreement(
         "alternative": alternative,
         "kappa0": kappa0,
     }
+    if cluster is not None:  # the items x raters matrix rebuilt, with each item's cluster
+        matrix, ids = grouped_ratings(found)
+        return arrays_agreement(matrix, cluster=ids, **options)
     results = {
         group: agreement_from_rows(rows, counts, **options) for group, rows, counts in found.groups
     }

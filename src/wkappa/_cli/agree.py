@@ -12,7 +12,7 @@ from typing import Any
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS
 from .._frames import pivot_long
-from .._stats import BootstrapMethod, agreement_from_rows, interpretation
+from .._stats import BootstrapMethod, agreement, agreement_from_rows, interpretation
 from ..exceptions import WkappaError
 from .options import add_kappa0, add_spelling
 from .output import RowCount, categories_line, format_number, format_pvalue, null_hypothesis
@@ -46,6 +46,11 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     agree.add_argument("--item", metavar="COL", help="long: the item column")
     agree.add_argument("--rater", metavar="COL", help="long: the rater column")
     agree.add_argument("--rating", metavar="COL", help="long: the rating column")
+    agree.add_argument(
+        "--cluster",
+        metavar="COL",
+        help="cluster ids (task, scan, patient): a cluster-robust interval over the clusters",
+    )
     agree.add_argument(
         "--coefficient", choices=COEFFICIENTS, default="fleiss", help="(default: fleiss)"
     )
@@ -90,6 +95,25 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     agree.set_defaults(func=run_agree)
 
 
+def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> Any:
+    """Each item's --cluster id; a WkappaError for a missing id, one cluster, or
+    --population-size."""
+    import numpy as np
+
+    if args.population_size is not None:
+        raise WkappaError("--population-size cannot be combined with --cluster.")
+    if column.null_count() or (column.dtype.is_float() and column.is_nan().any()):
+        raise WkappaError(
+            f"--cluster column {args.cluster!r} has a missing id; every item needs its cluster."
+        )
+    if column.n_unique() < 2:
+        raise WkappaError(
+            f"--cluster column {args.cluster!r} has {column.n_unique()} cluster; a "
+            "cluster-robust interval needs at least 2."
+        )
+    return np.repeat(np.asarray(column.to_list(), dtype=object), multiplicity)
+
+
 def _split(text: str, option: str) -> list[str]:
     # Column names as written (a header may have spaces: "Human Score "); labels stripped.
     names = [part if option == "--raters" else part.strip() for part in text.split(",")]
@@ -113,32 +137,40 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCo
             "(one row per rating)."
         )
     text = _split(args.labels, "--labels") if args.labels else None
+    cluster = [args.cluster] if args.cluster else []
     if wide:
         raters = _split(args.raters, "--raters")
         if len(raters) < 2:
             raise WkappaError("--raters needs at least two columns.")
         options = {f"--raters ({name})": name for name in raters}
-        frame, counts = count_keys(source, raters, options=options, text=raters if text else ())
+        options.update({"--cluster": args.cluster} if args.cluster else {})
+        frame, counts = count_keys(
+            source,
+            [*raters, *cluster],
+            options=options,
+            text=[*(raters if text else ()), *cluster],
+        )
         counts = tidy_labels(source, frame, counts, raters, text, Spelling.of(args))
         empty = _missing(counts, raters)
         rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(empty)[COUNT].sum()), _NONE)
-        return counts.select(raters), counts[COUNT], raters, rows
+        return counts.select([*raters, *cluster]), counts[COUNT], raters, rows
     if None in (args.item, args.rater, args.rating):
         raise WkappaError("The long layout needs all of --item, --rater and --rating.")
-    keys = [args.item, args.rater, args.rating]
+    keys = [args.item, args.rater, args.rating, *cluster]
     options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
+    options.update({"--cluster": args.cluster} if args.cluster else {})
     frame, counts = count_keys(
         source,
         keys,
         options=options,
-        text=[args.item, args.rater, *([args.rating] if text else [])],
+        text=[args.item, args.rater, *([args.rating] if text else []), *cluster],
     )
     counts = tidy_labels(source, frame, counts, [args.rating], text, Spelling.of(args))
     missing = _missing(counts, [args.rating])
     rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(missing)[COUNT].sum()), _EMPTY)
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
-    grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT)
-    return grouped.select(raters), grouped[COUNT], raters, rows
+    grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT, cluster)
+    return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows
 
 
 _NONE = "no rating at all"
@@ -161,18 +193,24 @@ def _missing(counts: Any, columns: list[str]) -> Any:
 def run_agree(args: argparse.Namespace) -> int:
     import numpy as np
 
+    def _clustered(values: Any, multiplicity: Any, **options: Any) -> Any:
+        return agreement(np.repeat(values, multiplicity, axis=0), cluster=ids, **options)
+
     rows, counts, raters, read = _distinct_rows(args)
+    multiplicity = counts.to_numpy().astype(np.int64)
+    ids = None if not args.cluster else _cluster_ids(args, rows[args.cluster], multiplicity)
+    rows = rows.select(raters)
     values = rows.to_numpy()
     if values.dtype.kind == "O" and all(dtype.is_numeric() for dtype in rows.schema.values()):
         values = values.astype(np.float64)
-    multiplicity = counts.to_numpy().astype(np.int64)
     # A rater column without any rating has no type of its own (a CSV reads it as text):
     # the columns with ratings say whether --labels are numbers.
     rated = [name for name in raters if rows[name].null_count() < rows.height]
     labels = parse_labels(args.labels, rows, rated or raters)
 
     def compute(coefficient: str) -> tuple[Any, Any]:
-        result = agreement_from_rows(
+        # With --cluster: the items (distinct rows repeated) and each item's cluster id.
+        result = (agreement_from_rows if ids is None else _clustered)(
             values,
             multiplicity,
             coefficient=coefficient,
@@ -247,7 +285,8 @@ def run_agree(args: argparse.Namespace) -> int:
         empty = f"; {gaps:,} of {cells:,} cells empty" if gaps else ""
         print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings{empty})")
         print(f"  statistic    {format_number(result.statistic)}  {band} (Landis & Koch)")
-        print(f"  std. error   {format_number(result.standard_error)}")
+        robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
+        print(f"  std. error   {format_number(result.standard_error)}{robust}")
         low, high = format_number(ci.low), format_number(ci.high)
         print(f"  {ci.confidence_level:.0%} CI       [{low}, {high}] ({ci.method})")
         h0 = null_hypothesis("coefficient", result)

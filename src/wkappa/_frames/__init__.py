@@ -27,7 +27,7 @@ from .groups import check_by, group_statistics, result_frame
 from .keywords import names_as_keywords
 from .numeric import RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
-from .raters import panel_ratings, pivot_long, rater_key, rater_rows
+from .raters import grouped_ratings, panel_ratings, pivot_long, rater_key, rater_rows
 
 __all__ = [
     "RaterMoments",
@@ -39,6 +39,7 @@ __all__ = [
     "frame_table",
     "group_columns",
     "group_statistics",
+    "grouped_ratings",
     "icc_input",
     "names_as_keywords",
     "no_empty_table",

@@ -74,8 +74,10 @@ def rater_rows(
     rater: str | None,
     rating: str | None,
     by: str | None,
+    by_name: str = "by",
 ) -> RaterRows:
-    """Distinct rating rows of a frame, per group of ``by``."""
+    """Distinct rating rows of a frame, per group of ``by`` (``by_name``: the parameter
+    that named it, for the messages)."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
@@ -115,8 +117,8 @@ def rater_rows(
         out.append((None, _native_rows(counted, names), _counts(counted)))
     else:
         keys = set(counted.get_column(by).to_list())
-        if None in keys:
-            raise WkappaError(f"The `by` column {by!r} has missing values.")
+        if any(key is None or key != key for key in keys):  # None or NaN
+            raise WkappaError(f"The `{by_name}` column {by!r} has missing values.")
         for value in sorted(keys):
             part = counted.filter(nw.col(by) == value)
             out.append((value, _native_rows(part, names), _counts(part)))
@@ -198,9 +200,33 @@ def panel_ratings(found: RaterRows, candidate: str) -> tuple[np.ndarray, np.ndar
     panel = [n for n in found.names if n != candidate]
     if len(panel) < 2:
         raise WkappaError("The panel needs at least two raters besides `candidate`.")
+    matrix = _expanded(found.rows, found.multiplicity, panel)
+    return matrix, _expanded(found.rows, found.multiplicity, [candidate])[:, 0]
+
+
+def grouped_ratings(found: RaterRows) -> tuple[np.ndarray, np.ndarray]:
+    """The items x raters matrix of every group of ``by`` together, rebuilt from the distinct
+    rows, and the group value of each item (the arrays of ``agreement(..., cluster=)``)."""
+    parts = [_expanded(rows, counts, found.names) for _, rows, counts in found.groups]
+    ids = [
+        np.full(len(part), value, dtype=object)
+        for (value, _, _), part in zip(found.groups, parts, strict=True)
+    ]
+    if not parts:
+        return np.zeros((0, len(found.names))), np.zeros(0, dtype=object)
+    matrix = (
+        np.concatenate(parts)
+        if len({p.dtype.kind for p in parts}) == 1
+        else np.concatenate([p.astype(object) for p in parts])
+    )
+    return matrix, np.concatenate(ids)
+
+
+def _expanded(native_rows: Any, multiplicity: np.ndarray, names: list[str]) -> np.ndarray:
+    """The columns ``names`` of distinct rows, each row repeated by its multiplicity."""
     nw = import_optional("narwhals", "frames")
-    rows = nw.from_native(found.rows, eager_only=True)
-    repeat = np.asarray(found.multiplicity, dtype=np.int64)
+    rows = nw.from_native(native_rows, eager_only=True)
+    repeat = np.asarray(multiplicity, dtype=np.int64)
 
     def column(name: str) -> np.ndarray:
         series = rows.get_column(name)
@@ -209,7 +235,7 @@ def panel_ratings(found: RaterRows, candidate: str) -> tuple[np.ndarray, np.ndar
             values = np.asarray(series.to_list(), dtype=object)
         return np.repeat(values, repeat)
 
-    matrix = np.column_stack([column(n) for n in panel])
+    matrix = np.column_stack([column(n) for n in names])
     if matrix.dtype.kind not in "biuf":
         matrix = matrix.astype(object)
-    return matrix, column(candidate)
+    return matrix

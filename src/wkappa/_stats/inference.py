@@ -38,6 +38,7 @@ from .pvalues import tail_pvalue
 from .results import KappaResult, check_table_labels, warn_undefined
 
 __all__ = [
+    "clustered_result",
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",
