@@ -106,6 +106,26 @@ def test_krippendorff_reliability_data():
     assert quadratic.standard_error == pytest.approx(interval.standard_error, abs=1e-14)
 
 
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_krippendorff_level_has_its_own_field(level):
+    """`weights` holds only weights; the level is `level` (None for the other functions)."""
+    result = wk.krippendorff_alpha(KRIPPENDORFF_DATA, level=level)
+    assert result.level == level
+    assert result.weights == ("unweighted" if level == "nominal" else "custom")
+    assert result.to_dict()["level"] == level and result.to_dict()["weights"] == result.weights
+    assert f"level={level!r}" in repr(result)
+    assert f"({level} level)" in result.explain().splitlines()[0]
+    clustered = wk.krippendorff_alpha(
+        KRIPPENDORFF_DATA, level=level, cluster=np.arange(len(KRIPPENDORFF_DATA)) // 2
+    )
+    assert clustered.level == level
+    missing = np.array([[1.0, np.nan], [2.0, 2.0]])
+    assert wk.krippendorff_alpha(missing, level=level, nan_policy="propagate").level == level
+    other = wk.agreement(KRIPPENDORFF_DATA, coefficient="krippendorff", weights="quadratic")
+    assert other.level is None and other.to_dict()["level"] is None
+    assert "level=" not in repr(other) and "(quadratic weights)" in other.explain()
+
+
 # --------------------------------------------------------------------------- exact reference
 
 

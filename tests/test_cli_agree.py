@@ -238,10 +238,12 @@ def test_json_schema_is_stable(files, capsys):
     wide, _ = files
     assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    # n_categories and rows_* (read, used, dropped and why) joined in issue 24, as in score.
+    # n_categories and rows_* (read, used, dropped and why) joined in issue 24, as in score;
+    # level (Krippendorff's level, null here) in issue 22, as in AgreementResult.to_dict().
     assert sorted(document) == [
         "alternative", "chance_agreement", "coefficient", "confidence_interval",
-        "dropped_because", "file", "kappa0", "labels", "n_categories", "n_items", "n_raters",
+        "dropped_because", "file", "kappa0", "labels", "level", "n_categories", "n_items",
+        "n_raters",
         "n_ratings", "name", "percent_agreement", "population_size", "pvalue", "raters",
         "rows_dropped", "rows_read", "rows_used", "standard_error", "statistic",
         "weight_matrix", "weights",

@@ -337,9 +337,9 @@ def test_kappa_by_group_with_clusters_matches_kappa_test() -> None:
         assert row.standard_error == pytest.approx(direct.standard_error, rel=1e-10)
         assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-10)
         assert row.n_clusters == 60 and row.n == 120
-    with pytest.raises(WkappaError, match="ci_method"):
+    with pytest.raises(WkappaError, match="method"):
         frames.kappa_by_group(
-            df, y_true="r1", y_pred="r2", by="site", cluster="patient", ci_method="score"
+            df, y_true="r1", y_pred="r2", by="site", cluster="patient", method="score"
         )
     with pytest.raises(WkappaError, match="other than `by`"):
         frames.kappa_by_group(df, y_true="r1", y_pred="r2", by="site", cluster="site")

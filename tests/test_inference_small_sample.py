@@ -229,7 +229,7 @@ def test_kappa_by_group_small_sample_methods_equal_each_group_result(method: str
     group = rng.integers(0, 6, 300)
     df = pd.DataFrame({"g": group, "t": truth, "p": pred})
     out = frames.kappa_by_group(
-        df, y_true="t", y_pred="p", by="g", ci_method=method, confidence_level=0.9
+        df, y_true="t", y_pred="p", by="g", method=method, confidence_level=0.9
     )
     wald = frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", confidence_level=0.9)
     for row, wald_row in zip(out.itertuples(), wald.itertuples(), strict=True):
@@ -248,10 +248,8 @@ def test_kappa_by_group_bad_ci_method(bad: object) -> None:
     from wkappa import frames
 
     df = pd.DataFrame({"g": [1, 1, 2, 2], "t": [0, 1, 0, 1], "p": [0, 1, 1, 1]})
-    with pytest.raises(
-        WkappaError, match="`ci_method` must be 'asymptotic', 'score' or 'fisher-z'"
-    ):
-        frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", ci_method=bad)
+    with pytest.raises(WkappaError, match="`method` must be 'asymptotic', 'score' or 'fisher-z'"):
+        frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", method=bad)
 
 
 # --------------------------------------------------------------------------- command line

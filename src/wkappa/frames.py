@@ -290,7 +290,7 @@ def kappa_by_group(
     nan_policy: NanPolicy = "raise",
     zero_division: ZeroDivision = "warn",
     confidence_level: float = 0.95,
-    ci_method: str = "asymptotic",
+    method: str = "asymptotic",
     cluster: str | None = None,
 ) -> Any:
     """Kappa, its standard error and a confidence interval for every group of rows.
@@ -308,7 +308,7 @@ def kappa_by_group(
         naming how many groups).
     confidence_level : float, default 0.95
         Level of the interval.
-    ci_method : {'asymptotic', 'score', 'fisher-z'}, default 'asymptotic'
+    method : {'asymptotic', 'score', 'fisher-z'}, default 'asymptotic'
         'asymptotic': ``kappa ± z * standard_error``; 'score' (recommended for groups of
         fewer than 100 pairs) and 'fisher-z': the small-sample intervals of
         :meth:`KappaResult.confidence_interval <wkappa.KappaResult.confidence_interval>`.
@@ -316,14 +316,14 @@ def kappa_by_group(
         A column of cluster ids (patient, scan, task) within the groups: each group's
         standard error is then cluster-robust over its clusters and its interval is
         ``kappa ± t(G - 1) * standard_error``, as ``wk.kappa_test(..., cluster=...)``
-        (``ci_method`` must be 'asymptotic'); the result gains a column ``n_clusters``.
+        (``method`` must be 'asymptotic'); the result gains a column ``n_clusters``.
 
     Returns
     -------
     data frame of the caller's library
         One row per group, sorted by the keys: the ``by`` columns, ``n`` (pairs, or total
         weight), ``kappa``, ``standard_error`` (Fleiss-Cohen-Everitt), ``ci_low``,
-        ``ci_high`` (the ``ci_method`` interval). A lazy input (polars LazyFrame, DuckDB,
+        ``ci_high`` (the ``method`` interval). A lazy input (polars LazyFrame, DuckDB,
         Dask, Spark) gives a lazy frame of its library over the small result.
 
     Notes
@@ -364,7 +364,7 @@ def kappa_by_group(
     policy = check_nan_policy(nan_policy)
     level = check_confidence_level(confidence_level)
     keys = check_by(by)
-    check_group_options(ci_method, cluster, keys)
+    check_group_options(method, cluster, keys)
     data = frame_input(df, y_true, y_pred, sample_weight, keys, cluster)
     request = Request.for_weights(
         checked_weights, labels, min_rating, max_rating, sample_weight, policy
@@ -380,9 +380,9 @@ def kappa_by_group(
         return result_frame(data, backend, keys, group_rows, clustered)
     computed = group_statistics(grouped.tables, checked_weights, matrix, level)
     ci_low, ci_high = computed.ci_low, computed.ci_high
-    if ci_method == "fisher-z":
+    if method == "fisher-z":
         ci_low, ci_high = fisher_z_limits(grouped.tables, matrix, level, computed.kappa)
-    elif ci_method == "score":
+    elif method == "score":
         ci_low, ci_high = score_limits(grouped.tables, matrix, level, computed.kappa)
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)

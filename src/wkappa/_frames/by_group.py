@@ -40,20 +40,20 @@ CI_METHODS = ("asymptotic", "score", "fisher-z")
 ClusterVariance = Callable[[np.ndarray, np.ndarray], tuple[float, float, int]]
 
 
-def check_group_options(ci_method: Any, cluster: Any, keys: list[str]) -> None:
-    """Refuse an unknown ``ci_method``, and a ``cluster`` that is not a column name apart from
+def check_group_options(method: Any, cluster: Any, keys: list[str]) -> None:
+    """Refuse an unknown ``method``, and a ``cluster`` that is not a column name apart from
     ``by`` or that comes with a small-sample interval."""
-    if not isinstance(ci_method, str) or ci_method not in CI_METHODS:
+    if not isinstance(method, str) or method not in CI_METHODS:
         raise WkappaError(
-            "`ci_method` must be 'asymptotic', 'score' or 'fisher-z'; got "
-            f"{format_value(ci_method)}. Hint: bootstrap intervals are per result: "
+            "`method` must be 'asymptotic', 'score' or 'fisher-z'; got "
+            f"{format_value(method)}. Hint: bootstrap intervals are per result: "
             "wk.kappa_test_from_table(table).confidence_interval(method=wk.BootstrapMethod())."
         )
     if cluster is None:
         return
-    if ci_method != "asymptotic":
+    if method != "asymptotic":
         raise WkappaError(
-            f"`ci_method` must be 'asymptotic' with `cluster`; got {format_value(ci_method)}."
+            f"`method` must be 'asymptotic' with `cluster`; got {format_value(method)}."
             " Hint: the score and Fisher-z intervals treat the pairs as independent."
         )
     if not isinstance(cluster, str) or cluster in keys:

@@ -54,8 +54,8 @@ class AgreementResult:
     coefficient : str
         'fleiss', 'conger', 'gwet', 'brennan_prediger', 'krippendorff' or 'percent'.
     weights : str
-        'unweighted', 'quadratic', 'linear', 'custom', or for :func:`krippendorff_alpha` the
-        level ('nominal', 'ordinal', 'interval', 'ratio').
+        'unweighted', 'quadratic', 'linear', a Gwet weight name or 'custom' (a matrix; for
+        :func:`~wkappa.krippendorff_alpha` at a level other than 'nominal', its metric).
     weight_matrix : ndarray of shape (K, K)
         Disagreement weights W (Gwet's agreement weights are ``1 - W``).
     labels : tuple
@@ -83,6 +83,9 @@ class AgreementResult:
     n_clusters : int or None
         With ``agreement(..., cluster=ids)``: the number of clusters G the standard error is
         robust over (the p-value and the interval then use t with G - 1 degrees of freedom).
+    level : {'nominal', 'ordinal', 'interval', 'ratio'} or None
+        Krippendorff's level of measurement given to :func:`~wkappa.krippendorff_alpha`
+        (None for the other functions, whose ``weights`` say it).
     """
 
     statistic: float
@@ -107,6 +110,7 @@ class AgreementResult:
     kappa0: float = 0.0
     n_clusters: int | None = None
     _cluster_sums: np.ndarray | None = field(default=None, repr=False)
+    level: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
@@ -320,15 +324,21 @@ class AgreementResult:
             **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
             "labels": [json_label(label) for label in self.labels],
             "weights": self.weights,
+            "level": self.level,
             "weight_matrix": self.weight_matrix.tolist(),
             "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
         }
+
+    @property
+    def scale(self) -> str:
+        """'quadratic weights' and so on, or Krippendorff's 'interval level'."""
+        return f"{self.level} level" if self.level is not None else f"{self.weights} weights"
 
     def explain(self) -> str:
         """The computation in words and numbers: pa, pe, the coefficient and its interval."""
         ci = self.confidence_interval()
         lines = [
-            f"{self.name} ({self.weights} weights), {self.n_items} items, "
+            f"{self.name} ({self.scale}), {self.n_items} items, "
             f"{self.n_raters} raters, {self.n_ratings} ratings, K = {len(self.labels)} "
             f"categories {format_value(list(self.labels))}",
             f"observed agreement   pa = {self.percent_agreement:.6g}"
@@ -363,6 +373,7 @@ class AgreementResult:
             f"chance_agreement={self.chance_agreement:.6g}, n_items={self.n_items}, "
             f"n_raters={self.n_raters}, n_ratings={self.n_ratings}, K={len(self.labels)}, "
             f"weights={self.weights!r}"
+            + ("" if self.level is None else f", level={self.level!r}")
             + (
                 ""
                 if self.n_clusters is None

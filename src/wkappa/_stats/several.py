@@ -12,6 +12,7 @@ variance are in :mod:`wkappa._core.agreement`, the weight matrices in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -384,8 +385,9 @@ def krippendorff_alpha(
     Returns
     -------
     AgreementResult
-        ``coefficient='krippendorff'``, ``weights`` the level, ``weight_matrix`` the metric
-        scaled to a largest entry of 1 (alpha does not change when delta is rescaled).
+        ``coefficient='krippendorff'``, ``level`` the level, ``weight_matrix`` the metric
+        scaled to a largest entry of 1 (alpha does not change when delta is rescaled) and
+        ``weights`` 'unweighted' for the nominal level (its metric), 'custom' for the others.
 
     Notes
     -----
@@ -424,7 +426,7 @@ def krippendorff_alpha(
         check_cluster_options(cluster, population)
         encoded = _encoded(ratings, labels, min_rating, max_rating, level != "nominal", policy)
         if encoded is None:
-            return propagated_agreement("krippendorff", "unweighted", side)
+            return replace(propagated_agreement("krippendorff", "unweighted", side), level=level)
         codes = encoded[0]
         distinct, counted = distinct_rows(codes)
         read: CountedRows | None = CountedRows(
@@ -433,17 +435,19 @@ def krippendorff_alpha(
     else:
         read = rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
-        return propagated_agreement("krippendorff", "unweighted", side)
+        return replace(propagated_agreement("krippendorff", "unweighted", side), level=level)
     rows, multiplicity, categories, n_ratings = read
     k = len(categories)
     patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
     pairable = patterns.sum(axis=1) >= 2
     matrix = krippendorff_metric(level, categories, counts[pairable] @ patterns[pairable])
     state = State(features(patterns, matrix), counts, patterns, rows, multiplicity)
+    label = "unweighted" if level == "nominal" else "custom"
     result = build_agreement(
-        "krippendorff", level, matrix, categories, state, rows.shape[1], n_ratings, zero,
+        "krippendorff", label, matrix, categories, state, rows.shape[1], n_ratings, zero,
         population, side, null,
     )  # fmt: skip
+    result = replace(result, level=level)
     return result if codes is None else clustered_agreement(result, codes, cluster)
 
 
