@@ -25,6 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ._core import (
+    AgreementWeightsLike,
+    Coefficient,
     NanPolicy,
     Request,
     WeightsLike,
@@ -398,8 +400,8 @@ def agreement(
     rater: str | None = None,
     rating: str | None = None,
     by: str | None = None,
-    coefficient: str = "fleiss",
-    weights: WeightsLike = "unweighted",
+    coefficient: Coefficient = "fleiss",
+    weights: AgreementWeightsLike = "unweighted",
     labels: npt.ArrayLike | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
@@ -506,13 +508,13 @@ def rater_vs_panel(
     item: str | None = None,
     rater: str | None = None,
     rating: str | None = None,
-    coefficient: str = "conger",
-    weights: WeightsLike = "unweighted",
+    coefficient: Coefficient = "conger",
+    weights: AgreementWeightsLike = "unweighted",
     labels: npt.ArrayLike | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
     n_resamples: int = 9999,
-    rng: int | np.random.Generator | None = None,
+    rng: int | np.random.Generator | np.random.SeedSequence | None = None,
 ) -> PanelComparison:
     """:func:`wkappa.rater_vs_panel` of a data frame: does the candidate (an LLM judge, a
     model, a trainee) agree with the panel as well as the panel's members agree with each

@@ -8,9 +8,9 @@ import io
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from .._core import COEFFICIENTS, GWET_WEIGHTS
+from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient
 from .._frames import pivot_long
 from .._stats import BootstrapMethod, agreement, agreement_from_rows, interpretation
 from ..exceptions import WkappaError
@@ -213,7 +213,7 @@ def run_agree(args: argparse.Namespace) -> int:
         result = (agreement_from_rows if ids is None else _clustered)(
             values,
             multiplicity,
-            coefficient=coefficient,
+            coefficient=cast(Coefficient, coefficient),
             weights=args.weights,
             labels=labels,
             min_rating=args.min_rating,

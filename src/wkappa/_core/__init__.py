@@ -64,8 +64,12 @@ from .label_spelling import (
 )
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
+    AgreementWeightsLike,
     Alternative,
+    Coefficient,
+    KrippendorffLevel,
     NanPolicy,
+    RatingMatrixLike,
     ZeroDivision,
     check_alternative,
     check_choice,
@@ -104,11 +108,15 @@ __all__ = [
     "MAX_TABLE_CELLS",
     "PROPAGATED",
     "THRESHOLD_HINT",
+    "AgreementWeightsLike",
     "Alternative",
+    "Coefficient",
     "Counted",
     "EncodedRatings",
+    "KrippendorffLevel",
     "NanPolicy",
     "QuadraticSums",
+    "RatingMatrixLike",
     "Request",
     "WeightsLike",
     "Where",

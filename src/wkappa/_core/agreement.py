@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Literal, NamedTuple
+from typing import NamedTuple, get_args
 
 import numpy as np
 
+from .options import Coefficient
 from .statistic import INT64_SAFE
 
 __all__ = [
@@ -48,15 +49,7 @@ __all__ = [
     "rows_to_counts",
 ]
 
-Coefficient = Literal["fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent"]
-COEFFICIENTS: tuple[str, ...] = (
-    "fleiss",
-    "conger",
-    "gwet",
-    "brennan_prediger",
-    "krippendorff",
-    "percent",
-)
+COEFFICIENTS: tuple[str, ...] = get_args(Coefficient)
 
 
 class Estimate(NamedTuple):

@@ -14,13 +14,19 @@ from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
 import numpy as np
+import numpy.typing as npt
 
 from ..exceptions import UndefinedKappaWarning, WkappaError
 
 __all__ = [
     "UNDEFINED_REASON",
+    "AgreementWeightsLike",
     "Alternative",
+    "Coefficient",
+    "GwetWeights",
+    "KrippendorffLevel",
     "NanPolicy",
+    "RatingMatrixLike",
     "ZeroDivision",
     "check_alternative",
     "check_choice",
@@ -36,6 +42,17 @@ __all__ = [
 NanPolicy = Literal["raise", "omit", "propagate"]
 ZeroDivision = Literal["warn", "raise"] | float
 Alternative = Literal["two-sided", "greater", "less"]
+
+# The option types of the several-raters signatures (agreement, krippendorff_alpha,
+# rater_vs_panel and their frames versions).
+Coefficient = Literal["fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent"]
+KrippendorffLevel = Literal["nominal", "ordinal", "interval", "ratio"]
+# The named weights of several raters: Cohen's and Gwet's (irrCAC's), or a (K, K) matrix.
+GwetWeights = Literal["ordinal", "radical", "ratio", "circular", "bipolar"]
+AgreementWeightsLike = Literal["unweighted", "quadratic", "linear"] | GwetWeights | npt.ArrayLike
+# A rating matrix of shape (n_items, n_raters): a numpy array (masked arrays too), nested
+# sequences, or a table numpy can read (pandas, polars, pyarrow); None / nan are missing.
+RatingMatrixLike = npt.ArrayLike
 
 
 def format_value(value: Any, limit: int = 60) -> str:

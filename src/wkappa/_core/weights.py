@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 import numpy as np
 import numpy.typing as npt
 
 from ..exceptions import WkappaError
-from .options import format_value
+from .options import GwetWeights, KrippendorffLevel, format_value
 
 __all__ = [
     "GWET_WEIGHTS",
@@ -188,8 +188,8 @@ def integer_weights(weights: str | np.ndarray, n_categories: int) -> np.ndarray 
 
 # --------------------------------------------------------------------------- several raters
 
-GWET_WEIGHTS: tuple[str, ...] = ("ordinal", "radical", "ratio", "circular", "bipolar")
-KRIPPENDORFF_LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
+GWET_WEIGHTS: tuple[str, ...] = get_args(GwetWeights)
+KRIPPENDORFF_LEVELS: tuple[str, ...] = get_args(KrippendorffLevel)
 
 
 def category_values(labels: Sequence[Any]) -> np.ndarray:

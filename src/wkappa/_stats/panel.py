@@ -8,9 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._core import (
+    AgreementWeightsLike,
     Alternative,
+    Coefficient,
+    RatingMatrixLike,
     agreement_weight_matrix,
     check_agreement_weights,
     check_choice,
@@ -206,16 +210,16 @@ def _pair_features(
 
 
 def rater_vs_panel(
-    ratings: Any,
-    candidate: Any,
+    ratings: RatingMatrixLike,
+    candidate: npt.ArrayLike,
     *,
-    coefficient: str = "conger",
-    weights: Any = "unweighted",
-    labels: Any = None,
-    min_rating: Any = None,
-    max_rating: Any = None,
+    coefficient: Coefficient = "conger",
+    weights: AgreementWeightsLike = "unweighted",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
     n_resamples: int = 9999,
-    rng: Any = None,
+    rng: int | np.random.Generator | np.random.SeedSequence | None = None,
     cluster: Any = None,
 ) -> PanelComparison:
     """Does a candidate rater (a model, an LLM judge, a trainee) agree with a panel as well as

@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from .._core import (
     Alternative,
+    Coefficient,
     Estimate,
     agreement_weight_matrix,
     check_agreement_weights,
@@ -285,7 +286,9 @@ def chance_value(pi: np.ndarray, n_raters: int, coefficient: str, weights: Any) 
     ratings = rng.choice(k, size=(_CHANCE_ITEMS, n_raters), p=pi)
     counts = np.zeros((_CHANCE_ITEMS, k), dtype=np.int64)
     np.add.at(counts, (np.repeat(np.arange(_CHANCE_ITEMS), n_raters), ratings.ravel()), 1)
-    result = agreement_from_counts(counts, coefficient=coefficient, weights=weights)
+    result = agreement_from_counts(
+        counts, coefficient=cast(Coefficient, coefficient), weights=weights
+    )
     return float(result.statistic)
 
 

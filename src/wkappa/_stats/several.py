@@ -16,13 +16,20 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._core import (
     COEFFICIENTS,
     INT64_SAFE,
     KRIPPENDORFF_LEVELS,
+    AgreementWeightsLike,
     Alternative,
+    Coefficient,
     CountedRows,
+    KrippendorffLevel,
+    NanPolicy,
+    RatingMatrixLike,
+    ZeroDivision,
     aggregate_patterns,
     agreement_weight_matrix,
     check_agreement_weights,
@@ -63,19 +70,19 @@ __all__ = [
 
 
 def agreement(
-    ratings: Any,
+    ratings: RatingMatrixLike,
     *,
-    coefficient: str = "fleiss",
-    weights: Any = "unweighted",
-    labels: Any = None,
-    min_rating: Any = None,
-    max_rating: Any = None,
-    nan_policy: str = "omit",
-    zero_division: Any = "warn",
-    population_size: int | None = None,
+    coefficient: Coefficient = "fleiss",
+    weights: AgreementWeightsLike = "unweighted",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    nan_policy: NanPolicy = "omit",
+    zero_division: ZeroDivision = "warn",
+    population_size: float | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
-    cluster: Any = None,
+    cluster: npt.ArrayLike | None = None,
 ) -> AgreementResult:
     """Chance-corrected agreement of several raters (Fleiss, Conger, Gwet, Brennan-Prediger,
     Krippendorff, percent agreement), weighted, with missing ratings.
@@ -282,13 +289,13 @@ def _read_counts(counts: Any) -> np.ndarray:
 
 
 def agreement_from_counts(
-    counts: Any,
+    counts: npt.ArrayLike,
     *,
-    coefficient: str = "fleiss",
-    weights: Any = "unweighted",
-    labels: Any = None,
-    zero_division: Any = "warn",
-    population_size: int | None = None,
+    coefficient: Coefficient = "fleiss",
+    weights: AgreementWeightsLike = "unweighted",
+    labels: npt.ArrayLike | None = None,
+    zero_division: ZeroDivision = "warn",
+    population_size: float | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
 ) -> AgreementResult:
@@ -352,18 +359,18 @@ def agreement_from_counts(
 
 
 def krippendorff_alpha(
-    ratings: Any,
+    ratings: RatingMatrixLike,
     *,
-    level: str = "nominal",
-    labels: Any = None,
-    min_rating: Any = None,
-    max_rating: Any = None,
-    nan_policy: str = "omit",
-    zero_division: Any = "warn",
-    population_size: int | None = None,
+    level: KrippendorffLevel = "nominal",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    nan_policy: NanPolicy = "omit",
+    zero_division: ZeroDivision = "warn",
+    population_size: float | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
-    cluster: Any = None,
+    cluster: npt.ArrayLike | None = None,
 ) -> AgreementResult:
     """Krippendorff's alpha with his own metrics, and Gwet's standard error.
 
@@ -462,17 +469,17 @@ def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[
 
 
 def agreement_from_rows(
-    rows: Any,
-    multiplicity: Any,
+    rows: npt.ArrayLike,
+    multiplicity: npt.ArrayLike,
     *,
-    coefficient: str = "fleiss",
-    weights: Any = "unweighted",
-    labels: Any = None,
-    min_rating: Any = None,
-    max_rating: Any = None,
-    nan_policy: str = "omit",
-    zero_division: Any = "warn",
-    population_size: int | None = None,
+    coefficient: Coefficient = "fleiss",
+    weights: AgreementWeightsLike = "unweighted",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    nan_policy: NanPolicy = "omit",
+    zero_division: ZeroDivision = "warn",
+    population_size: float | None = None,
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
 ) -> AgreementResult:
