@@ -33,6 +33,7 @@ __all__ = [
     "check_nan_policy",
     "check_table_nan_policy",
     "check_zero_division",
+    "float_array",
     "format_value",
     "missing_rating_error",
     "undefined_kappa",
@@ -61,6 +62,18 @@ def format_value(value: Any, limit: int = 60) -> str:
         value = value.item()
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def float_array(value: Any, expected: str, *, copy: bool = False) -> np.ndarray:
+    """``value`` as a float64 array (a copy with ``copy=True``); a value numpy cannot read
+    as numbers is an error saying what was ``expected`` (its first words name the
+    parameter, as in "`table` must be a K x K array ...") and what came."""
+    try:
+        if copy:
+            return np.array(value, dtype=np.float64)
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise WkappaError(f"{expected}; got {format_value(value)}.") from None
 
 
 def check_choice(value: Any, name: str, choices: Sequence[str]) -> Any:

@@ -177,27 +177,8 @@ def kappa_sample_size(
     ...                      ci_width=0.2).n
     194
     """
-    design = build_design(
-        n_given=False,
-        kappa1=kappa1,
-        kappa0=kappa0,
-        table=table,
-        marginals=marginals,
-        weights=weights,
-        power=power,
-        alpha=alpha,
-        alternative=alternative,
-        ci_width=ci_width,
-        lower_limit=lower_limit,
-        assurance=assurance,
-        confidence_level=confidence_level,
-        n_raters=n_raters,
-        coefficient=coefficient,
-        method=method,
-        n_simulations=n_simulations,
-        rng=rng,
-    )
-    return make_plan(design, None)
+    inputs = dict(locals())  # every parameter, by name: build_design's keywords
+    return make_plan(build_design(n_given=False, **inputs), None)
 
 
 def kappa_power(
@@ -245,24 +226,6 @@ confidence_level, n_raters, coefficient, method, n_simulations, rng
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise WkappaError(f"`n` must be an integer >= 2 (items); got {format_value(n)}.")
-    design = build_design(
-        n_given=True,
-        kappa1=kappa1,
-        kappa0=kappa0,
-        table=table,
-        marginals=marginals,
-        weights=weights,
-        power=None,
-        alpha=alpha,
-        alternative=alternative,
-        ci_width=None,
-        lower_limit=lower_limit,
-        assurance=None,
-        confidence_level=confidence_level,
-        n_raters=n_raters,
-        coefficient=coefficient,
-        method=method,
-        n_simulations=n_simulations,
-        rng=rng,
-    )
+    inputs = {name: value for name, value in locals().items() if name != "n"}
+    design = build_design(n_given=True, power=None, ci_width=None, assurance=None, **inputs)
     return make_plan(design, int(n))

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import format_value, norm_cdf, norm_ppf
+from .._core import float_array, format_value, norm_cdf, norm_ppf
 from ..exceptions import WkappaError
 from .cluster import influence_table
 from .intervals import hypothesis_variances
@@ -252,12 +252,7 @@ def population_table(
 
 
 def _check_table(table: Any) -> np.ndarray:
-    try:
-        array = np.asarray(table, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise WkappaError(
-            f"`table` must be a K x K array of probabilities or counts; got {format_value(table)}."
-        ) from None
+    array = float_array(table, "`table` must be a K x K array of probabilities or counts")
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] < 2:
         raise WkappaError(
             f"`table` must be a square K x K array with K >= 2; got shape {array.shape}."
@@ -277,13 +272,11 @@ def _check_table(table: Any) -> np.ndarray:
 
 
 def check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
-    try:
-        array = np.asarray(marginals, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise WkappaError(
-            "`marginals` must be one list of K category probabilities (shared by the raters) "
-            f"or two (one per rater); got {format_value(marginals)}."
-        ) from None
+    array = float_array(
+        marginals,
+        "`marginals` must be one list of K category probabilities (shared by the raters) "
+        "or two (one per rater)",
+    )
     if array.ndim == 1:
         array = np.stack([array, array])
     if array.ndim != 2 or array.shape[0] != 2 or array.shape[1] < 2:

@@ -23,6 +23,7 @@ from .._core import (
     check_table_size,
     check_weights,
     encode_ratings,
+    float_array,
     format_value,
     kappa_from_table,
     to_column,
@@ -150,12 +151,7 @@ def _class_index(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
 
 
 def _check_thresholds(thresholds: Any) -> np.ndarray:
-    try:
-        array = np.array(thresholds, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise WkappaError(
-            f"`thresholds` must be a 1-D sequence of numbers; got {format_value(thresholds)}."
-        ) from None
+    array = float_array(thresholds, "`thresholds` must be a 1-D sequence of numbers", copy=True)
     if array.ndim != 1 or array.size == 0:
         raise WkappaError(
             f"`thresholds` must be a non-empty 1-D sequence of K - 1 cut points; got shape "
