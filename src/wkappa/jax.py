@@ -15,7 +15,7 @@ import numpy as np
 
 from ._core import (
     WeightsLike,
-    check_table_size,
+    check_num_classes,
     check_weights,
     format_value,
     import_optional,
@@ -31,20 +31,6 @@ import jax.numpy as jnp  # noqa: E402
 __all__ = ["kappa_loss", "qwk"]
 
 _FORMS = ("ratio", "log")
-
-
-def _check_num_classes(num_classes: Any) -> int:
-    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
-        raise WkappaTypeError(
-            "`num_classes` must be a Python int (static under jit); "
-            f"got {format_value(num_classes)}."
-        )
-    if num_classes < 2:
-        raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
-    check_table_size(
-        int(num_classes), "`num_classes`", "Hint: group the classes into fewer ordinal grades."
-    )
-    return int(num_classes)
 
 
 def _float_dtype() -> Any:
@@ -123,7 +109,7 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
     >>> round(float(fast(y_true, y_pred, num_classes=3)), 6)
     0.642857
     """
-    k = _check_num_classes(num_classes)
+    k = check_num_classes(num_classes, "a Python int (static under jit)")
     true_index, true_ok = _class_indices(y_true, "y_true", k)
     pred_index, pred_ok = _class_indices(y_pred, "y_pred", k)
     if true_index.shape != pred_index.shape:
@@ -232,7 +218,7 @@ def kappa_loss(
         raise WkappaError(f"`form` must be 'ratio' or 'log'; got {format_value(form)}.")
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not eps >= 0:
         raise WkappaError(f"`eps` must be a non-negative float; got {format_value(eps)}.")
-    k = _check_num_classes(int(probs.shape[1]))
+    k = check_num_classes(int(probs.shape[1]))
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
     onehot = onehot.astype(probs.dtype)
     n = max(int(probs.shape[0]), 1)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ._core import (
     ZeroDivision,
-    check_table_size,
+    check_num_classes,
     check_zero_division,
     format_value,
     import_optional,
@@ -34,17 +34,6 @@ _WEIGHTAGE_NAMES = {None: "unweighted", "linear": "linear", "quadratic": "quadra
 _FORMS = ("log", "ratio")
 # What update_state can reject, in the order of the `rejected` counters.
 _REJECTED = ("y_true", "y_pred", "sample_weight")
-
-
-def _check_num_classes(num_classes: Any) -> int:
-    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
-        raise WkappaTypeError(f"`num_classes` must be an int; got {format_value(num_classes)}.")
-    if num_classes < 2:
-        raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
-    check_table_size(
-        int(num_classes), "`num_classes`", "Hint: group the classes into fewer ordinal grades."
-    )
-    return int(num_classes)
 
 
 def _check_weightage(weightage: Any, allowed: tuple[Any, ...]) -> Any:
@@ -227,7 +216,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         zero_division: ZeroDivision = "warn",
     ) -> None:
         super().__init__(name=name, dtype=dtype)
-        self.num_classes = _check_num_classes(num_classes)
+        self.num_classes = check_num_classes(num_classes)
         self.weightage = _check_weightage(weightage, (None, "linear", "quadratic"))
         self.sparse_labels = bool(sparse_labels)
         self.regression = bool(regression)
@@ -531,7 +520,7 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
         sparse_labels: bool = False,
     ) -> None:
         super().__init__(name=name, reduction=None, dtype=dtype)
-        self.num_classes = _check_num_classes(num_classes)
+        self.num_classes = check_num_classes(num_classes)
         self.weightage = _check_weightage(weightage, ("linear", "quadratic"))
         if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or epsilon < 0:
             raise WkappaError(

@@ -14,7 +14,7 @@ from ._backends import torch_count
 from ._core import (
     WeightsLike,
     ZeroDivision,
-    check_table_size,
+    check_num_classes,
     check_weights,
     check_zero_division,
     format_value,
@@ -34,17 +34,6 @@ __all__ = ["KappaMetric", "WeightedKappaLoss"]
 
 _MODES = ("logits", "probs")
 _FORMS = ("ratio", "log")
-
-
-def _check_num_classes(num_classes: Any) -> int:
-    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
-        raise WkappaTypeError(f"`num_classes` must be an int; got {format_value(num_classes)}.")
-    if num_classes < 2:
-        raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
-    check_table_size(  # the K x K table and weight matrix
-        int(num_classes), "`num_classes`", "Hint: group the classes into fewer ordinal grades."
-    )
-    return int(num_classes)
 
 
 def _weights_tensor(weights: WeightsLike, k: int) -> tuple[str | np.ndarray, torch.Tensor]:
@@ -145,7 +134,7 @@ class WeightedKappaLoss(nn.Module):
         validate_args: bool = True,
     ) -> None:
         super().__init__()
-        self.num_classes = _check_num_classes(num_classes)
+        self.num_classes = check_num_classes(num_classes)
         if mode not in _MODES:
             raise WkappaError(f"`mode` must be 'logits' or 'probs'; got {format_value(mode)}.")
         if form not in _FORMS:
@@ -246,7 +235,7 @@ class KappaMetric:
         zero_division: ZeroDivision = "warn",
         validate_args: bool = True,
     ) -> None:
-        self.num_classes = _check_num_classes(num_classes)
+        self.num_classes = check_num_classes(num_classes)
         self._weights, _ = _weights_tensor(weights, self.num_classes)
         self.zero_division = check_zero_division(zero_division)
         self.validate_args = validate_args

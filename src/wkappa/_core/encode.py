@@ -30,6 +30,7 @@ __all__ = [
     "EncodedRatings",
     "category_order",
     "check_labels",
+    "check_num_classes",
     "check_rating_bounds",
     "check_table_size",
     "encode_ratings",
@@ -313,6 +314,20 @@ def check_table_size(n_categories: int, source: str = "", hint: str = "") -> Non
             f"K = {n_categories} categories ({source}) would need a K x K table of "
             f"{gib:,.1f} GiB; at most {math.isqrt(MAX_TABLE_CELLS)} categories fit. {hint}"
         )
+
+
+def check_num_classes(num_classes: Any, kind: str = "an int") -> int:
+    """The ``num_classes`` of the training losses and metrics (torch, JAX, Keras): an int of
+    at least 2 whose K x K table fits. ``kind`` says what the int must be (JAX: "a Python int
+    (static under jit)")."""
+    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
+        raise WkappaTypeError(f"`num_classes` must be {kind}; got {format_value(num_classes)}.")
+    if num_classes < 2:
+        raise WkappaError(f"`num_classes` must be at least 2; got {num_classes}.")
+    check_table_size(
+        int(num_classes), "`num_classes`", "Hint: group the classes into fewer ordinal grades."
+    )
+    return int(num_classes)
 
 
 # --------------------------------------------------------------------------- the whole step
