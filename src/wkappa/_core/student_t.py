@@ -2,9 +2,10 @@
 
 The several-raters inference follows Gwet's irrCAC, which uses t with ``n - 1`` degrees of
 freedom for the p-value and the interval. The distribution function is the regularised
-incomplete beta function ``I_x(df/2, 1/2)`` with ``x = df / (df + t²)``, evaluated with the
-continued fraction of Numerical Recipes (modified Lentz); the quantile inverts it by bisection
-refined with Newton steps. Above ``df = 1e4`` (where ``lgamma`` differences lose digits) both
+incomplete beta function ``I_x(df/2, 1/2)`` with ``x = df / (df + t²)``, i.e. the upper tail
+of F(1, df) at t², evaluated by :func:`wkappa._core.f_distribution.tail_scalar` (the continued
+fraction of Numerical Recipes, modified Lentz); the quantile inverts it by bisection refined
+with Newton steps. Above ``df = 1e4`` (where ``lgamma`` differences lose digits) both
 use the Cornish-Fisher expansion of the quantile in ``1 / df`` (Abramowitz & Stegun 26.7.5),
 exact to rounding there.
 """
@@ -14,12 +15,11 @@ from __future__ import annotations
 import functools
 import math
 
+from .f_distribution import tail_scalar
 from .normal import norm_ppf, norm_sf
 
 __all__ = ["t_ppf", "t_sf"]
 
-_EPS = 1e-16
-_TINY = 1e-300
 _EXPANSION_DF = 1e4
 
 
@@ -33,46 +33,6 @@ def _t_from_z(z: float, df: float) -> float:
         z * ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) / 92160.0,
     )
     return z + sum(term / df ** (power + 1) for power, term in enumerate(terms))
-
-
-def _beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (converges for x < (a+1)/(a+b+2))."""
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > _TINY else _TINY)
-    h = d
-    for m in range(1, 10_000):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) > _TINY else _TINY
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) > _TINY else _TINY
-        step = d * c
-        h *= step
-        if abs(step - 1.0) < _EPS:
-            break
-    return h
-
-
-def _incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta function ``I_x(a, b)`` for ``0 <= x <= 1``."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_fraction(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
 
 
 def t_sf(t: float, df: float) -> float:
@@ -105,7 +65,8 @@ def t_sf(t: float, df: float) -> float:
             low, high = (mid, high) if _t_from_z(mid, df) < abs(t) else (low, mid)
         upper = norm_sf(0.5 * (low + high))
         return upper if t >= 0 else 1.0 - upper
-    tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+    # P(|T| > |t|) = P(F(1, df) > t²) = I_{df / (df + t²)}(df/2, 1/2).
+    tail = 0.5 * tail_scalar(t * t, 1.0, df, True)
     return tail if t >= 0 else 1.0 - tail
 
 
