@@ -315,3 +315,33 @@ def test_rater_vs_panel_bad_cluster_ids(cluster: list, message: str) -> None:
     panel, candidate = _panel(18)
     with pytest.raises(WkappaError, match=message):
         wk.rater_vs_panel(panel, candidate, n_resamples=10, cluster=cluster)
+
+
+@pytest.mark.parametrize("cluster", [None, np.arange(40) // 4])
+def test_fisher_z_jackknife_interval_and_recommendation(cluster) -> None:
+    ratings = _ratings(19, n=40)
+    result = wk.agreement(ratings, coefficient="gwet", weights="quadratic", cluster=cluster)
+    jack = result.confidence_interval(0.9, method="jackknife")
+    q = t_ppf(0.95, result.degrees_of_freedom)
+    se = (result.statistic - jack.low) / q  # the jackknife SE
+    c = result.statistic
+    ci = result.confidence_interval(0.9, method="fisher-z-jackknife")
+    half = q * se / (1 - c * c)
+    assert (ci.low, ci.high) == pytest.approx(
+        (math.tanh(math.atanh(c) - half), math.tanh(math.atanh(c) + half)), rel=1e-10
+    )
+    units = "items" if cluster is None else "clusters"
+    # Weighted: Fisher's z with the linearised SE; unweighted: with the jackknife SE.
+    assert f"{units} < 200: method='fisher-z' recommended" in repr(result)
+    assert "confidence_interval(method='fisher-z') is recommended" in result.explain()
+    for plain in (wk.agreement(ratings, cluster=cluster), wk.krippendorff_alpha(ratings + 1)):
+        assert "method='fisher-z-jackknife' recommended" in repr(plain)
+    large = wk.agreement(_ratings(20, n=250))
+    assert "recommended" not in repr(large) and "recommended" not in large.explain()
+
+
+def test_fisher_z_at_the_ends() -> None:
+    # Perfect agreement: c = 1 and SE 0, the interval [1, 1] as the asymptotic one.
+    result = wk.agreement([[1, 1, 1], [2, 2, 2], [3, 3, 3], [1, 1, 1]])
+    assert result.statistic == 1.0
+    assert tuple(result.confidence_interval(method="fisher-z")) == (1.0, 1.0)
