@@ -394,7 +394,7 @@ class AgreementResult:
     def _small(self) -> bool:
         return 1 <= self.degrees_of_freedom < 199 and not math.isnan(self.statistic)
 
-    def _recommended(self) -> str:
+    def _recommended(self) -> Literal["fisher-z", "fisher-z-jackknife"]:
         """The small-sample interval of the small-panel study: Fisher's z with the jackknife
         SE for unweighted coefficients, with the linearised SE for weighted ones."""
         off = ~np.eye(len(self.weight_matrix), dtype=bool)
