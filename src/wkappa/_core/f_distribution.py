@@ -22,26 +22,20 @@ import math
 
 import numpy as np
 
+from .f_scalar import (
+    EPS,
+    LOG_2PI_HALF,
+    MAX_TERMS,
+    STIRLING_FROM,
+    TINY,
+    beta_fraction,
+    quantile_scalar,
+    tail_scalar,
+)
 from .normal import norm_ppf
 
-__all__ = [
-    "beta_fraction",
-    "beta_lower_scalar",
-    "f_cdf",
-    "f_ppf",
-    "f_sf",
-    "gamma_ratio_scalar",
-    "log_front_scalar",
-    "quantile_scalar",
-    "stirling_scalar",
-    "tail_scalar",
-]
+__all__ = ["f_cdf", "f_ppf", "f_sf"]
 
-_TINY = 1e-300
-_EPS = 1e-16
-_MAX_TERMS = 20_000
-_LOG_2PI_HALF = 0.5 * math.log(2.0 * math.pi)
-_STIRLING_FROM = 10.0
 
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 
@@ -70,7 +64,7 @@ def _log_gamma_ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _log_front(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``log(y^a (1-y)^b / B(a, b))`` for 0 < y < 1."""
     out = np.empty_like(y)
-    big_a, big_b = a >= _STIRLING_FROM, b >= _STIRLING_FROM
+    big_a, big_b = a >= STIRLING_FROM, b >= STIRLING_FROM
     with np.errstate(divide="ignore"):
         powers = a * np.log(y) + b * np.log1p(-y)
     small = ~big_a & ~big_b
@@ -97,40 +91,12 @@ def _log_front(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
             term_a
             + term_b
             + 0.5 * (np.log(a_l) + np.log(b_l) - np.log(s))
-            - _LOG_2PI_HALF
+            - LOG_2PI_HALF
             + _stirling_correction(s)
             - _stirling_correction(a_l)
             - _stirling_correction(b_l)
         )
     return out
-
-
-def beta_fraction(a: float, b: float, y: float) -> float:
-    """The continued fraction of one entry (modified Lentz), in Python floats; the same
-    function is compiled by :mod:`wkappa._core.kernels.numba_icc` for large df."""
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = 1.0
-    d = 1.0 - qab * y / qap
-    d = 1.0 / (d if abs(d) >= _TINY else _TINY)
-    h = d
-    for m in range(1, _MAX_TERMS):
-        m2 = 2 * m
-        aa = m * (b - m) * y / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) >= _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) >= _TINY else _TINY
-        h *= d * c
-        aa = -(a + m) * (qab + m) * y / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) >= _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) >= _TINY else _TINY
-        step = d * c
-        h *= step
-        if abs(step - 1.0) < _EPS:
-            break
-    return h
 
 
 def _fraction(a: float, b: float, y: float) -> float:
@@ -160,25 +126,25 @@ def _continued_fraction(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarr
     qab, qap, qam = a + b, a + 1.0, a - 1.0
     c = np.ones_like(y)
     d = 1.0 - qab * y / qap
-    d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
+    d = 1.0 / np.where(np.abs(d) < TINY, TINY, d)
     h = d.copy()
     active = np.ones(y.shape, dtype=bool)
-    for m in range(1, _MAX_TERMS):
+    for m in range(1, MAX_TERMS):
         m2 = 2 * m
         aa = m * (b - m) * y / ((qam + m2) * (a + m2))
         d = 1.0 + aa * d
-        d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
+        d = 1.0 / np.where(np.abs(d) < TINY, TINY, d)
         c = 1.0 + aa / c
-        c = np.where(np.abs(c) < _TINY, _TINY, c)
+        c = np.where(np.abs(c) < TINY, TINY, c)
         h = np.where(active, h * d * c, h)
         aa = -(a + m) * (qab + m) * y / ((a + m2) * (qap + m2))
         d = 1.0 + aa * d
-        d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
+        d = 1.0 / np.where(np.abs(d) < TINY, TINY, d)
         c = 1.0 + aa / c
-        c = np.where(np.abs(c) < _TINY, _TINY, c)
+        c = np.where(np.abs(c) < TINY, TINY, c)
         step = d * c
         h = np.where(active, h * step, h)
-        active &= np.abs(step - 1.0) >= _EPS
+        active &= np.abs(step - 1.0) >= EPS
         if not active.any():
             break
     result: np.ndarray = h
@@ -251,119 +217,6 @@ def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.nda
         else:
             out[body] = _beta_lower(a1 / 2.0, a2 / 2.0, y, one_minus_y)
     return out
-
-
-# The scalar functions below use only Python floats and ``math`` so that
-# :mod:`wkappa._core.kernels.numba_icc` compiles the very same functions (numba's
-# ``register_jitable``) for the large df of large studies, where the continued fraction needs
-# hundreds to thousands of terms; :func:`_tail` and :func:`_ppf_scalar` choose.
-
-
-def log_front_scalar(a: float, b: float, y: float) -> float:
-    """:func:`_log_front` of one entry, in Python floats (-inf at y = 0 or 1)."""
-    if not 0.0 < y < 1.0:
-        return -math.inf
-    powers = a * math.log(y) + b * math.log1p(-y)
-    big_a, big_b = a >= _STIRLING_FROM, b >= _STIRLING_FROM
-    if big_a and big_b:
-        s = a + b
-        p = a / s
-        return (
-            a * math.log1p((y - p) / p)
-            + b * math.log1p((p - y) / (1.0 - p))
-            + 0.5 * (math.log(a) + math.log(b) - math.log(s))
-            - _LOG_2PI_HALF
-            + stirling_scalar(s)
-            - stirling_scalar(a)
-            - stirling_scalar(b)
-        )
-    if big_b:
-        return gamma_ratio_scalar(a, b) - math.lgamma(a) + powers
-    if big_a:
-        return gamma_ratio_scalar(b, a) - math.lgamma(b) + powers
-    return math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + powers
-
-
-def stirling_scalar(x: float) -> float:
-    """:func:`_stirling_correction` of one value."""
-    inv = 1.0 / x
-    inv2 = inv * inv
-    return inv * (1.0 / 12.0 - inv2 * (1.0 / 360.0 - inv2 * (1.0 / 1260.0 - inv2 / 1680.0)))
-
-
-def gamma_ratio_scalar(a: float, b: float) -> float:
-    """:func:`_log_gamma_ratio` of one pair."""
-    s = a + b
-    return (
-        (b - 0.5) * math.log1p(a / b)
-        + a * math.log(s)
-        - a
-        + stirling_scalar(s)
-        - stirling_scalar(b)
-    )
-
-
-def beta_lower_scalar(a: float, b: float, y: float, y_c: float) -> float:
-    """:func:`_beta_lower` of one entry."""
-    if y < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front_scalar(a, b, y)) * beta_fraction(a, b, y) / a
-    return 1.0 - math.exp(log_front_scalar(b, a, y_c)) * beta_fraction(b, a, y_c) / b
-
-
-def tail_scalar(x: float, d1: float, d2: float, upper: bool) -> float:
-    """``P(F > x)`` (upper) or ``P(F <= x)`` of one entry."""
-    if math.isnan(x) or math.isnan(d1) or math.isnan(d2) or d1 <= 0 or d2 <= 0:
-        return math.nan
-    if x <= 0:
-        return 1.0 if upper else 0.0
-    if math.isinf(x):
-        return 0.0 if upper else 1.0
-    y = d1 * x / (d1 * x + d2)
-    y_c = d2 / (d1 * x + d2)
-    if y <= 0.0 or y_c <= 0.0:  # beyond double precision: the far tails
-        return (0.0 if upper else 1.0) if y_c <= 0.0 else (1.0 if upper else 0.0)
-    if upper:
-        return beta_lower_scalar(d2 / 2.0, d1 / 2.0, y_c, y)
-    return beta_lower_scalar(d1 / 2.0, d2 / 2.0, y, y_c)
-
-
-def quantile_scalar(p: float, d1: float, d2: float, z_norm: float) -> float:
-    """:func:`_solve` for one quantile, 0 < p < 1 and positive df (at most 1e15), given the
-    normal quantile ``z_norm`` of ``p`` for Paulson's starting point."""
-    upper = p > 0.5
-    target = 1.0 - p if upper else p
-    a1, a2 = 2.0 / (9.0 * d1), 2.0 / (9.0 * d2)
-    spread = (1.0 - a1) ** 2 * a2 + (1.0 - a2) ** 2 * a1 - z_norm**2 * a1 * a2
-    denominator = (1.0 - a2) ** 2 - z_norm**2 * a2
-    root = math.nan
-    if denominator != 0:
-        root = ((1.0 - a1) * (1.0 - a2) + z_norm * math.sqrt(max(0.0, spread))) / denominator
-    z = 3.0 * math.log(root) if math.isfinite(root) and root > 0 else 0.0
-    z = min(max(z, -599.0), 599.0)
-    low, high = -600.0, 600.0
-    for _ in range(100):
-        x = math.exp(z)
-        value = tail_scalar(x, d1, d2, upper)
-        if value == target:
-            break
-        too_far = math.isnan(value) or (value < target if upper else value > target)
-        if too_far:
-            high = z
-        else:
-            low = z
-        slope = math.exp(log_front_scalar(d1 / 2.0, d2 / 2.0, d1 * x / (d1 * x + d2)))
-        slope = -slope if upper else slope
-        newton = z - (value - target) / slope if slope != 0 else math.nan
-        new_z = newton if math.isfinite(newton) and low <= newton <= high else 0.5 * (low + high)
-        done = abs(new_z - z) <= 1e-14 * max(1.0, abs(z))
-        z = new_z
-        if done:
-            break
-    if z >= 599.0:
-        return math.inf
-    if z <= -599.0:
-        return 0.0
-    return math.exp(z)
 
 
 def _compiled(d1: float, d2: float) -> bool:

@@ -3,7 +3,7 @@
 The several-raters inference follows Gwet's irrCAC, which uses t with ``n - 1`` degrees of
 freedom for the p-value and the interval. The distribution function is the regularised
 incomplete beta function ``I_x(df/2, 1/2)`` with ``x = df / (df + t²)``, i.e. the upper tail
-of F(1, df) at t², evaluated by :func:`wkappa._core.f_distribution.tail_scalar` (the continued
+of F(1, df) at t², evaluated by :func:`wkappa._core.f_scalar.tail_scalar` (the continued
 fraction of Numerical Recipes, modified Lentz); the quantile inverts it by bisection refined
 with Newton steps. Above ``df = 1e4`` (where ``lgamma`` differences lose digits) both
 use the Cornish-Fisher expansion of the quantile in ``1 / df`` (Abramowitz & Stegun 26.7.5),
@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 
-from .f_distribution import tail_scalar
+from .f_scalar import tail_scalar
 from .normal import norm_ppf, norm_sf
 
 __all__ = ["t_ppf", "t_sf"]

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from .. import f_distribution
+from .. import f_scalar
 
 __all__ = ["anova_sums", "anova_sums_2d", "beta_fraction", "quantile", "tail"]
 
@@ -130,19 +130,19 @@ def anova_sums_2d(x):  # type: ignore[no-untyped-def]
     return grand, ss_targets, ss_raters, (e0 + e1) + (e2 + e3)
 
 
-# The F distribution's scalar functions (wkappa._core.f_distribution), compiled from the same
+# The F distribution's scalar functions (wkappa._core.f_scalar), compiled from the same
 # source: the helpers are registered for inlining, the entry points are cached on disk. At the
 # df of large studies (10^4-10^6) the continued fraction needs hundreds to thousands of terms.
 for _helper in (
-    f_distribution.stirling_scalar,
-    f_distribution.gamma_ratio_scalar,
-    f_distribution.log_front_scalar,
-    f_distribution.beta_fraction,
-    f_distribution.beta_lower_scalar,
-    f_distribution.tail_scalar,
+    f_scalar.stirling_scalar,
+    f_scalar.gamma_ratio_scalar,
+    f_scalar.log_front_scalar,
+    f_scalar.beta_fraction,
+    f_scalar.beta_lower_scalar,
+    f_scalar.tail_scalar,
 ):
     register_jitable(_helper)
 
-beta_fraction = njit(cache=True, nogil=True)(f_distribution.beta_fraction)
-tail = njit(cache=True, nogil=True)(f_distribution.tail_scalar)
-quantile = njit(cache=True, nogil=True)(f_distribution.quantile_scalar)
+beta_fraction = njit(cache=True, nogil=True)(f_scalar.beta_fraction)
+tail = njit(cache=True, nogil=True)(f_scalar.tail_scalar)
+quantile = njit(cache=True, nogil=True)(f_scalar.quantile_scalar)
