@@ -914,3 +914,29 @@ def test_frame_input_fast_route_equals_general_route(monkeypatch, case):
         except WkappaError as error:
             outcomes.append(type(error).__name__ + str(error).split(":")[-1])
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("coefficient", COEFFICIENTS)
+def test_multiplicity_is_the_rows_repeated(coefficient):
+    """Distinct rows with counts give the result of the rows repeated by their counts."""
+    rows = np.array([[1, 1, 2], [2, 2, 2], [1, np.nan, 3], [3, 3, 3]])
+    counts = np.array([3, 0, 2, 4])
+    counted = wk.agreement(rows, coefficient=coefficient, multiplicity=counts, min_rating=1)
+    repeated = wk.agreement(np.repeat(rows, counts, axis=0), coefficient=coefficient, min_rating=1)
+    assert counted.statistic == pytest.approx(repeated.statistic, abs=1e-14)
+    assert counted.standard_error == pytest.approx(repeated.standard_error, abs=1e-14)
+    assert (counted.n_items, counted.n_ratings) == (repeated.n_items, repeated.n_ratings)
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"multiplicity": [1, 2], "cluster": [0, 1]}, "`cluster` and `multiplicity`"),
+        ({"multiplicity": [1.5, 2]}, "`multiplicity` must be a 1-D array"),
+        ({"multiplicity": [1, -2]}, "`multiplicity` must be a 1-D array"),
+        ({"multiplicity": [1, 2, 3]}, "`multiplicity` has 3 counts for 2 rows"),
+    ],
+)
+def test_bad_multiplicity_names_the_parameter(options, match):
+    with pytest.raises(WkappaError, match=match):
+        wk.agreement([[1, 2, 2], [2, 2, 1]], **options)

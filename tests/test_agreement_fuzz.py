@@ -3,11 +3,11 @@
 Random designs (K categories, R raters, n items, missing ratings, a coefficient, named
 weights); the same ratings go in as every form the library reads — a list of rows, a float
 array with NaN, a masked integer array, pandas (nullable Int64), polars (nulls), a pyarrow
-Table, ``agreement_from_rows`` of the distinct rows, ``agreement_from_counts`` (not Conger:
-it needs to know which rater gave which rating), the long layout of ``frames.agreement`` —
-and each must give the coefficient, pa and pe of ``tests/reference_raters.py`` (exact
-fractions, written from the formulas with no code shared with wkappa). The command line is
-checked on a few designs (it starts the reader of files).
+Table, ``agreement(..., multiplicity=)`` of the distinct rows, ``agreement_from_counts``
+(not Conger: it needs to know which rater gave which rating), the long layout of
+``frames.agreement`` — and each must give the coefficient, pa and pe of
+``tests/reference_raters.py`` (exact fractions, written from the formulas with no code shared
+with wkappa). The command line is checked on a few designs (it starts the reader of files).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from reference_raters import named_weights, reference
-from wkappa._stats import agreement_from_rows
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
@@ -68,7 +67,7 @@ def forms(cells, k):
                 for row in distinct
             ]
         )
-        return agreement_from_rows(distinct, counts, **options, **bounds)
+        return wk.agreement(distinct, multiplicity=counts, **options, **bounds)
 
     def long_form(options):
         records = [

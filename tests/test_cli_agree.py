@@ -189,14 +189,14 @@ def test_report_lists_a_coefficient_it_cannot_compute(files, tmp_path, monkeypat
     import wkappa._cli.agree as agree
     from wkappa.exceptions import WkappaError
 
-    real = agree.agreement_from_rows
+    real = agree.agreement
 
     def failing(*args, **kwargs):
         if kwargs.get("coefficient") == "percent":
             raise WkappaError("percent agreement refused (test).")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(agree, "agreement_from_rows", failing)
+    monkeypatch.setattr(agree, "agreement", failing)
     wide, _ = files
     out = tmp_path / "r.html"
     assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--report", str(out)]) == 0

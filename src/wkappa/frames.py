@@ -458,7 +458,7 @@ def agreement(
     0.5946
     """
     from ._stats import agreement as arrays_agreement
-    from ._stats import agreement_from_rows, rating_categories
+    from ._stats import rating_categories
 
     if cluster is not None and by is not None:
         raise WkappaError(
@@ -494,7 +494,8 @@ def agreement(
         matrix, ids = grouped_ratings(found)
         return arrays_agreement(matrix, cluster=ids, **options)
     results = {
-        group: agreement_from_rows(rows, counts, **options) for group, rows, counts in found.groups
+        group: arrays_agreement(rows, multiplicity=counts, **options)
+        for group, rows, counts in found.groups
     }
     return results[None] if by is None else results
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient
 from .._frames import pivot_long
-from .._stats import BootstrapMethod, agreement, agreement_from_rows, interpretation
+from .._stats import BootstrapMethod, agreement, interpretation
 from ..exceptions import WkappaError
 from .options import add_kappa0, add_spelling
 from .output import RowCount, categories_line, format_number, format_pvalue, null_hypothesis
@@ -193,7 +193,7 @@ def _missing(counts: Any, columns: list[str]) -> Any:
 def run_agree(args: argparse.Namespace) -> int:
     import numpy as np
 
-    def _clustered(values: Any, multiplicity: Any, **options: Any) -> Any:
+    def _clustered(values: Any, *, multiplicity: Any, **options: Any) -> Any:
         return agreement(np.repeat(values, multiplicity, axis=0), cluster=ids, **options)
 
     rows, counts, raters, read = _distinct_rows(args)
@@ -210,9 +210,9 @@ def run_agree(args: argparse.Namespace) -> int:
 
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
-        result = (agreement_from_rows if ids is None else _clustered)(
+        result = (agreement if ids is None else _clustered)(
             values,
-            multiplicity,
+            multiplicity=multiplicity,
             coefficient=cast(Coefficient, coefficient),
             weights=args.weights,
             labels=labels,

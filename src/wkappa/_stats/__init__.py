@@ -57,7 +57,6 @@ from .panel import PanelComparison, rater_vs_panel
 from .several import (
     agreement,
     agreement_from_counts,
-    agreement_from_rows,
     krippendorff_alpha,
     rating_categories,
 )
@@ -67,7 +66,6 @@ __all__ += [
     "PanelComparison",
     "agreement",
     "agreement_from_counts",
-    "agreement_from_rows",
     "krippendorff_alpha",
     "rater_vs_panel",
     "rating_categories",

@@ -1,5 +1,5 @@
 """Agreement among several raters, the entry points: :func:`agreement`,
-:func:`agreement_from_counts`, :func:`krippendorff_alpha` and :func:`agreement_from_rows`.
+:func:`agreement_from_counts` and :func:`krippendorff_alpha`.
 
 Every entry point runs the same stages as the two-rater ones: check the options once, read
 and encode the ratings (:mod:`wkappa._core.raters`: the reader of one, two and R columns),
@@ -62,7 +62,6 @@ from .inference import check_kappa0
 __all__ = [
     "agreement",
     "agreement_from_counts",
-    "agreement_from_rows",
     "krippendorff_alpha",
     "rating_categories",
     "rating_rows",
@@ -83,6 +82,7 @@ def agreement(
     alternative: Alternative = "two-sided",
     kappa0: float = 0.0,
     cluster: npt.ArrayLike | None = None,
+    multiplicity: npt.ArrayLike | None = None,
 ) -> AgreementResult:
     """Chance-corrected agreement of several raters (Fleiss, Conger, Gwet, Brennan-Prediger,
     Krippendorff, percent agreement), weighted, with missing ratings.
@@ -132,6 +132,11 @@ def agreement(
         prompts of one task) are not independent. The coefficient does not change; the
         standard error becomes cluster-robust (see Notes). Any hashable ids, no missing
         values, at least 2 clusters; not with ``population_size``.
+    multiplicity : array-like of shape (n_rows,), optional
+        How many items each row of ``ratings`` stands for (non-negative integers): distinct
+        rows of ratings with their counts, as a data engine's ``group_by`` over the rater
+        columns returns them. The result is that of the rows repeated by their counts. Not
+        with ``cluster``.
 
     Returns
     -------
@@ -184,6 +189,16 @@ def agreement(
     zero, population, side = check_inference(zero_division, population_size, alternative)
     null = check_kappa0(kappa0)
     checked = check_agreement_weights(weights)
+    if multiplicity is not None:
+        if cluster is not None:
+            raise WkappaError(
+                "`cluster` and `multiplicity` exclude each other: a cluster id belongs to an "
+                "item, and a counted row stands for several items. Hint: pass one row per item."
+            )
+        return _from_rows(
+            ratings, multiplicity, name, checked, labels, min_rating, max_rating, policy,
+            (zero, population, side, null),
+        )  # fmt: skip
     if cluster is not None:
         check_cluster_options(cluster, population)
         encoded = _encoded(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
@@ -468,50 +483,26 @@ def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[
     return encoded.labels
 
 
-def agreement_from_rows(
+def _from_rows(
     rows: npt.ArrayLike,
     multiplicity: npt.ArrayLike,
-    *,
-    coefficient: Coefficient = "fleiss",
-    weights: AgreementWeightsLike = "unweighted",
-    labels: npt.ArrayLike | None = None,
-    min_rating: int | None = None,
-    max_rating: int | None = None,
-    nan_policy: NanPolicy = "omit",
-    zero_division: ZeroDivision = "warn",
-    population_size: float | None = None,
-    alternative: Alternative = "two-sided",
-    kappa0: float = 0.0,
+    name: str,
+    checked: str | np.ndarray,
+    labels: npt.ArrayLike | None,
+    min_rating: int | None,
+    max_rating: int | None,
+    policy: str,
+    inference: tuple[Any, int | None, Alternative, float],
 ) -> AgreementResult:
-    """:func:`agreement` of distinct rating rows with their multiplicities (how many items
-    have each row), as a data engine's ``group_by`` over the rater columns returns them.
-
-    Parameters
-    ----------
-    rows : array-like of shape (m, R)
-        Distinct rows of ratings (missing = NaN / None).
-    multiplicity : array-like of shape (m,)
-        Positive integer counts.
-    coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
-    population_size, alternative, kappa0
-        As in :func:`agreement`.
-
-    Returns
-    -------
-    AgreementResult
-        The same as :func:`agreement` of the rows repeated by their multiplicities.
-    """
-    name = check_choice(coefficient, "coefficient", COEFFICIENTS)
-    policy = check_nan_policy(nan_policy)
-    zero, population, side = check_inference(zero_division, population_size, alternative)
-    null = check_kappa0(kappa0)
-    checked = check_agreement_weights(weights)
+    """:func:`agreement` of distinct rating rows with their multiplicities (checked options;
+    ``inference``: zero_division, population_size, alternative, kappa0)."""
+    zero, population, side, null = inference
     counts = np.asarray(multiplicity)
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
         raise WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
     encoded = _encoded(rows, labels, min_rating, max_rating, needs_order(checked), policy)
     if encoded is None:
-        return propagated_agreement(name, weights, side)
+        return propagated_agreement(name, checked, side)
     codes, categories = encoded
     if len(counts) != len(codes):
         raise WkappaError(
