@@ -1,0 +1,166 @@
+"""Intraclass and concordance correlations of a data frame (re-exported by
+:mod:`wkappa.frames`): the layouts and engines of :mod:`wkappa._frames.numeric`, the
+statistics of :mod:`wkappa._stats`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ._core import check_alternative, check_nan_policy
+from ._frames import RaterMoments, icc_input, names_as_keywords, numeric_frame, numeric_matrix
+
+if TYPE_CHECKING:
+    from ._stats import Alternative, CCCResult, ICCResult
+
+__all__ = ["ccc", "icc", "icc_all"]
+
+
+def _icc_results(
+    df: Any, layout: dict[str, Any], forms: tuple[str, ...], options: dict[str, Any]
+) -> dict[str, ICCResult]:
+    from ._stats import check_icc0, icc_all, icc_from_moments
+
+    null, alt = check_icc0(options["icc0"]), check_alternative(options["alternative"])
+    policy = check_nan_policy(options["nan_policy"])
+    found = icc_input(numeric_frame(df, **layout, hint="use wkappa.icc(ratings)."))
+    if isinstance(found, RaterMoments):  # complete targets: the engine's moments
+        n, means, m2, row_m2 = found.n, found.column_means, found.column_m2, found.row_m2
+        return icc_from_moments(n, means, m2, row_m2, forms, null, alt)
+    results = icc_all(found, icc0=null, alternative=alt, nan_policy=policy)
+    return {form: results[form] for form in forms}
+
+
+@names_as_keywords
+def icc(
+    df: Any,
+    *,
+    raters: Sequence[str] | None = None,
+    target: str | None = None,
+    rater: str | None = None,
+    rating: str | None = None,
+    form: str = "A,1",
+    icc0: float = 0.0,
+    alternative: Alternative = "two-sided",
+    nan_policy: str = "omit",
+) -> ICCResult:
+    """:func:`wkappa.icc` of numeric ratings in a data frame.
+
+    Parameters
+    ----------
+    df : data frame
+        A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
+    raters : sequence of str, optional
+        Wide layout: one numeric column per rater (rows are targets).
+    target, rater, rating : str, optional
+        Long layout: one row per rating (each rater rates a target at most once).
+    form, icc0, alternative, nan_policy
+        As in :func:`wkappa.icc` (a null or NaN rating is a missing rating).
+
+    Returns
+    -------
+    wkappa.ICCResult
+
+    Notes
+    -----
+    Wide layout on a lazy engine (polars ``LazyFrame``, DuckDB, Dask, PySpark): one
+    aggregation in the engine gives the raters' and the row means' means and variances (the
+    state of :class:`wkappa.ICCAccumulator`) and the count of targets with a missing rating;
+    with none, nothing else leaves the engine. Otherwise (eager frames, the long layout,
+    missing ratings: REML) a targets x raters matrix is read here. Answers: those of
+    :func:`wkappa.icc` on the same ratings (to rounding).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import wkappa.frames as wkf
+    >>> frame = pl.DataFrame({"j1": [9, 6, 8, 7, 10, 6], "j2": [2, 1, 4, 1, 5, 2],
+    ...                       "j3": [5, 3, 6, 2, 6, 4], "j4": [8, 2, 8, 6, 9, 7]})
+    >>> round(wkf.icc(frame.lazy(), raters=["j1", "j2", "j3", "j4"], form="ICC2").statistic, 4)
+    0.2898
+    """
+    from ._stats import check_form
+
+    name = check_form(form)
+    layout = {"raters": raters, "target": target, "rater": rater, "rating": rating}
+    options = {"icc0": icc0, "alternative": alternative, "nan_policy": nan_policy}
+    return _icc_results(df, layout, (name,), options)[name]
+
+
+@names_as_keywords
+def icc_all(
+    df: Any,
+    *,
+    raters: Sequence[str] | None = None,
+    target: str | None = None,
+    rater: str | None = None,
+    rating: str | None = None,
+    icc0: float = 0.0,
+    alternative: Alternative = "two-sided",
+    nan_policy: str = "omit",
+) -> dict[str, ICCResult]:
+    """:func:`wkappa.icc_all` (all six forms) of numeric ratings in a data frame; parameters
+    and layouts as in :func:`icc` (without ``form``).
+
+    Returns
+    -------
+    dict of str to wkappa.ICCResult
+        Keyed as :func:`wkappa.icc_all`'s answer, in the same order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import wkappa.frames as wkf
+    >>> long = pd.DataFrame({"subject": [1, 1, 2, 2, 3, 3, 4, 4], "session": ["t1", "t2"] * 4,
+    ...                      "score": [10.0, 11.0, 14.0, 13.5, 9.0, 9.5, 12.0, 12.5]})
+    >>> results = wkf.icc_all(long, target="subject", rater="session", rating="score")
+    >>> round(results["C,1"].statistic, 4)
+    0.9504
+    """
+    from ._stats import FORMS
+
+    layout = {"raters": raters, "target": target, "rater": rater, "rating": rating}
+    options = {"icc0": icc0, "alternative": alternative, "nan_policy": nan_policy}
+    return _icc_results(df, layout, FORMS, options)
+
+
+@names_as_keywords
+def ccc(
+    df: Any,
+    *,
+    raters: Sequence[str] | None = None,
+    target: str | None = None,
+    rater: str | None = None,
+    rating: str | None = None,
+    ccc0: float = 0.0,
+    alternative: Alternative = "two-sided",
+    nan_policy: str = "raise",
+) -> CCCResult:
+    """:func:`wkappa.ccc` (Lin's concordance correlation; overall for more than two raters) of
+    numeric ratings in a data frame; layouts as in :func:`icc`, ``ccc0``, ``alternative`` and
+    ``nan_policy`` as in :func:`wkappa.ccc`. The ratings are read into a targets x raters
+    matrix here (the overall CCC's jackknife needs every target's ratings).
+
+    Returns
+    -------
+    wkappa.CCCResult
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import wkappa.frames as wkf
+    >>> frame = pd.DataFrame({"a": [1, 2, 3, 3, 4, 5, 5, 2], "b": [1, 2, 2, 3, 5, 5, 4, 3]})
+    >>> round(wkf.ccc(frame, raters=["a", "b"]).statistic, 6)
+    0.865546
+    """
+    from ._stats import ccc as arrays_ccc
+
+    data = numeric_frame(
+        df, raters=raters, target=target, rater=rater, rating=rating, hint="use wkappa.ccc(x, y)."
+    )
+    matrix, _ = numeric_matrix(data)
+    if matrix.shape[1] == 2:
+        return arrays_ccc(
+            matrix[:, 0], matrix[:, 1], ccc0=ccc0, alternative=alternative, nan_policy=nan_policy
+        )
+    return arrays_ccc(matrix, ccc0=ccc0, alternative=alternative, nan_policy=nan_policy)
