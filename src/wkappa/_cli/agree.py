@@ -14,9 +14,9 @@ from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient
 from .._frames import pivot_long
 from .._stats import BootstrapMethod, agreement, interpretation
 from ..exceptions import WkappaError
-from .options import add_kappa0, add_spelling
+from . import options
 from .output import RowCount, categories_line, format_number, format_pvalue, null_hypothesis
-from .tables import Spelling, label_text, parse_labels, tidy_labels
+from .tables import count_long, count_wide, label_text, parse_labels
 
 __all__ = ["add_agree_parser", "run_agree"]
 
@@ -25,27 +25,18 @@ _WEIGHTS = ("unweighted", "quadratic", "linear", *GWET_WEIGHTS)
 
 def add_agree_parser(sub: Any, common: Any) -> None:
     """Register ``agree`` on the sub-command parser; ``common`` adds --quiet/--debug."""
-    agree = sub.add_parser(
+    agree = options.add_command(
+        sub,
         "agree",
-        help="agreement of several raters (Fleiss, Conger, Gwet, Krippendorff, ...)",
-        description=(
+        "agreement of several raters (Fleiss, Conger, Gwet, Krippendorff, ...)",
+        (
             "Agreement of several raters: wide (one column per rater, --raters a,b,c) or long "
             "(one row per rating: --item, --rater, --rating)."
         ),
+        run_agree,
     )
-    agree.add_argument(
-        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
-    )
-    agree.add_argument(
-        "--input-format",
-        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
-        help="the file's format (default: from its name)",
-    )
-    agree.add_argument("--separator", metavar="CHAR", help="field separator of a CSV file")
-    agree.add_argument("--raters", metavar="A,B,C", help="wide: the rater columns")
-    agree.add_argument("--item", metavar="COL", help="long: the item column")
-    agree.add_argument("--rater", metavar="COL", help="long: the rater column")
-    agree.add_argument("--rating", metavar="COL", help="long: the rating column")
+    options.add_file(agree)
+    options.add_layout(agree)
     agree.add_argument(
         "--cluster",
         metavar="COL",
@@ -57,30 +48,16 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     agree.add_argument(
         "--weights", choices=_WEIGHTS, default="unweighted", help="(default: unweighted)"
     )
-    agree.add_argument("--labels", metavar="A,B,C", help="the categories in order")
-    agree.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
-    agree.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
-    add_spelling(agree)
-    agree.add_argument(
-        "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
-    )
-    agree.add_argument(
-        "--bootstrap", type=int, default=0, metavar="N", help="bootstrap the interval"
-    )
-    agree.add_argument("--seed", type=int, help="random seed of the bootstrap")
+    options.add_labels(agree)
+    options.add_spelling(agree)
+    options.add_ci(agree)
+    options.add_resamples(agree, 0, "bootstrap the interval with N resamples (default: none)")
     agree.add_argument(
         "--population-size", type=int, metavar="N", help="finite-population correction"
     )
-    agree.add_argument(
-        "--alternative",
-        choices=("two-sided", "greater", "less"),
-        default="two-sided",
-        help="of the p-value (irrCAC prints 'greater'; default: two-sided)",
-    )
-    add_kappa0(agree, "the coefficient")
-    agree.add_argument(
-        "--format", choices=("text", "json", "csv"), default="text", help="output (default: text)"
-    )
+    options.add_alternative(agree, "of the p-value (irrCAC prints 'greater'; default: two-sided)")
+    options.add_kappa0(agree, "the coefficient")
+    options.add_format(agree, "text", "json", "csv")
     agree.add_argument("--explain", action="store_true", help="explain the computation")
     agree.add_argument(
         "--report",
@@ -92,7 +69,6 @@ def add_agree_parser(sub: Any, common: Any) -> None:
         "--plot", metavar="OUT.png", help="save the heatmap of the pairwise two-rater kappas"
     )
     common(agree)
-    agree.set_defaults(func=run_agree)
 
 
 def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> Any:
@@ -114,80 +90,30 @@ def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> An
     return np.repeat(np.asarray(column.to_list(), dtype=object), multiplicity)
 
 
-def _split(text: str, option: str) -> list[str]:
-    # Column names as written (a header may have spaces: "Human Score "); labels stripped.
-    names = [part if option == "--raters" else part.strip() for part in text.split(",")]
-    if any(not name for name in names):
-        raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
-    return names
-
-
 def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCount]:
     """The distinct rows of the rater columns (polars, streaming), their counts, the raters
     and the file rows read, used and dropped (a row without any rating: wide; a row without
     its rating: long)."""
-    from .io import COUNT, count_keys, open_source
+    from .io import COUNT, open_source
 
+    wide = options.chosen_layout(args)
     source = open_source(args.file, args.input_format, args.separator)
-    wide = args.raters is not None
-    long = any(v is not None for v in (args.item, args.rater, args.rating))
-    if wide == long:
-        raise WkappaError(
-            "Give either --raters A,B,C (one column per rater) or --item, --rater and --rating "
-            "(one row per rating)."
-        )
-    text = _split(args.labels, "--labels") if args.labels else None
+    text = options.split_names(args.labels, "--labels") if args.labels else None
     cluster = [args.cluster] if args.cluster else []
+    extra = {"--cluster": args.cluster} if args.cluster else {}
     if wide:
-        raters = _split(args.raters, "--raters")
+        raters = options.split_names(args.raters, "--raters")
         if len(raters) < 2:
             raise WkappaError("--raters needs at least two columns.")
-        options = {f"--raters ({name})": name for name in raters}
-        options.update({"--cluster": args.cluster} if args.cluster else {})
-        frame, counts = count_keys(
-            source,
-            [*raters, *cluster],
-            options=options,
-            text=[*(raters if text else ()), *cluster],
-        )
-        counts = tidy_labels(source, frame, counts, raters, text, Spelling.of(args))
-        empty = _missing(counts, raters)
-        rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(empty)[COUNT].sum()), _NONE)
+        named = {f"--raters ({name})": name for name in raters}
+        counts, empty = count_wide(source, args, raters, named, text, extra)
+        rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all")
         return counts.select([*raters, *cluster]), counts[COUNT], raters, rows
-    if None in (args.item, args.rater, args.rating):
-        raise WkappaError("The long layout needs all of --item, --rater and --rating.")
-    keys = [args.item, args.rater, args.rating, *cluster]
-    options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
-    options.update({"--cluster": args.cluster} if args.cluster else {})
-    frame, counts = count_keys(
-        source,
-        keys,
-        options=options,
-        text=[args.item, args.rater, *([args.rating] if text else []), *cluster],
-    )
-    counts = tidy_labels(source, frame, counts, [args.rating], text, Spelling.of(args))
-    missing = _missing(counts, [args.rating])
-    rows = RowCount(int(counts[COUNT].sum()), int(counts.filter(missing)[COUNT].sum()), _EMPTY)
+    counts, missing = count_long(source, args, text, extra)
+    rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT, cluster)
     return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows
-
-
-_NONE = "no rating at all"
-_EMPTY = "a missing rating"
-
-
-def _missing(counts: Any, columns: list[str]) -> Any:
-    """The counted tuples whose ``columns`` are all missing (null, or NaN in a float column)."""
-    from .io import polars
-
-    pl = polars()
-    return pl.all_horizontal(
-        [
-            pl.col(c).is_null() | (pl.col(c).is_nan() if counts.schema[c].is_float() else False)
-            for c in columns
-        ]
-    )
 
 
 def run_agree(args: argparse.Namespace) -> int:

@@ -20,7 +20,16 @@ from typing import Any
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
-from .options import add_kappa0, add_spelling
+from .options import (
+    add_ci,
+    add_command,
+    add_file,
+    add_format,
+    add_kappa0,
+    add_labels,
+    add_resamples,
+    add_spelling,
+)
 
 __all__ = ["main"]
 
@@ -151,17 +160,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _file_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
-    )
-    parser.add_argument(
-        "--input-format",
-        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
-        help="the file's format (default: from its name)",
-    )
-    parser.add_argument(
-        "--separator", metavar="CHAR", help="field separator of a CSV file (default: , or tab)"
-    )
+    add_file(parser)
     parser.add_argument(
         "--true",
         required=True,
@@ -177,13 +176,7 @@ def _category_options(parser: argparse.ArgumentParser) -> None:
         default="quadratic",
         help="disagreement weights (default: quadratic)",
     )
-    parser.add_argument(
-        "--labels",
-        metavar="A,B,C",
-        help="the categories in order (default: every integer from min to max)",
-    )
-    parser.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
-    parser.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
+    add_labels(parser, "the categories in order (default: every integer from min to max)")
     parser.add_argument(
         "--nan-policy",
         choices=("raise", "omit"),
@@ -194,13 +187,7 @@ def _category_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _interval_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--ci",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="confidence level of the interval (default: 0.95)",
-    )
+    add_ci(parser)
     parser.add_argument(
         "--ci-method",
         choices=("asymptotic", "score", "fisher-z"),
@@ -208,12 +195,8 @@ def _interval_options(parser: argparse.ArgumentParser) -> None:
         help="interval without bootstrap: asymptotic (Wald, as SAS), score (holds its level "
         "for small n, e.g. under 100 pairs) or fisher-z (default: asymptotic)",
     )
-    parser.add_argument(
-        "--bootstrap",
-        type=int,
-        default=0,
-        metavar="N",
-        help="bootstrap the interval with N resamples (default: no bootstrap, --ci-method)",
+    add_resamples(
+        parser, 0, "bootstrap the interval with N resamples (default: no bootstrap, --ci-method)"
     )
     parser.add_argument(
         "--bootstrap-method",
@@ -221,7 +204,6 @@ def _interval_options(parser: argparse.ArgumentParser) -> None:
         default="percentile",
         help="bootstrap interval (default: percentile)",
     )
-    parser.add_argument("--seed", type=int, help="random seed of the bootstrap")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -233,10 +215,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    score = sub.add_parser(
+    score = add_command(
+        sub,
         "score",
-        help="kappa of two columns, with SE, CI, test and tables",
-        description="Weighted kappa of two rating columns of a file.",
+        "kappa of two columns, with SE, CI, test and tables",
+        "Weighted kappa of two rating columns of a file.",
+        _score,
     )
     _file_options(score)
     score.add_argument(
@@ -253,15 +237,12 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--explain", action="store_true", help="explain the computation step by step (text format)"
     )
-    score.add_argument(
-        "--format", choices=("text", "json", "csv"), default="text", help="output (default: text)"
-    )
+    add_format(score, "text", "json", "csv")
     score.add_argument(
         "--report", metavar="OUT.html", help="write a self-contained HTML report with heatmaps"
     )
     score.add_argument("--plot", metavar="OUT.png", help="save the heatmaps of O, E and W*(O-E)")
     _common(score)
-    score.set_defaults(func=_score)
 
     from .agree import add_agree_parser
 
@@ -279,11 +260,13 @@ def _parser() -> argparse.ArgumentParser:
 
     add_icc_parser(sub, _common)
 
-    thresholds = sub.add_parser(
+    thresholds = add_command(
+        sub,
         "thresholds",
-        help="exact kappa-optimal thresholds for scores",
-        description="Fit the cut points on a score column that maximise "
+        "exact kappa-optimal thresholds for scores",
+        "Fit the cut points on a score column that maximise "
         "weighted kappa against the truth (global optimum).",
+        _thresholds,
     )
     _file_options(thresholds)
     thresholds.add_argument(
@@ -312,14 +295,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="name of the column --apply adds (default: grade)",
     )
-    thresholds.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(thresholds, "text", "json")
     _common(thresholds)
-    thresholds.set_defaults(func=_thresholds)
 
-    compare = sub.add_parser(
+    compare = add_command(
+        sub,
         "compare",
-        help="two predictions against one truth (paired)",
-        description="Paired comparison of the kappas of two predictions.",
+        "two predictions against one truth (paired)",
+        "Paired comparison of the kappas of two predictions.",
+        _compare,
     )
     _file_options(compare)
     compare.add_argument(
@@ -330,30 +314,18 @@ def _parser() -> argparse.ArgumentParser:
         help="a prediction column; give it twice",
     )
     _category_options(compare)
-    compare.add_argument(
-        "--ci",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="confidence level of the interval (default: 0.95)",
-    )
-    compare.add_argument(
-        "--bootstrap",
-        type=int,
-        default=9999,
-        metavar="N",
-        help="bootstrap resamples (default: 9999)",
-    )
-    compare.add_argument("--seed", type=int, help="random seed of the bootstrap")
-    compare.add_argument("--format", choices=("text", "json"), default="text")
+    add_ci(compare)
+    add_resamples(compare, 9999, "bootstrap resamples (default: 9999)")
+    add_format(compare, "text", "json")
     _common(compare)
-    compare.set_defaults(func=_compare)
 
-    demo = sub.add_parser(
+    demo = add_command(
+        sub,
         "demo",
-        help="worked examples on built-in data",
-        description="The worked example step by step, a published "
+        "worked examples on built-in data",
+        "The worked example step by step, a published "
         "two-rater data set scored with intervals, and a threshold fit.",
+        _demo,
     )
     demo.add_argument(
         "--export-data",
@@ -367,7 +339,6 @@ def _parser() -> argparse.ArgumentParser:
         "copies, nothing written)",
     )
     _common(demo)
-    demo.set_defaults(func=_demo)
     return parser
 
 

@@ -12,51 +12,49 @@ import numpy as np
 
 from .._stats import FORMS, ccc, check_form, icc_all
 from ..exceptions import WkappaError
+from .options import (
+    add_alternative,
+    add_ci,
+    add_command,
+    add_file,
+    add_format,
+    add_layout,
+    chosen_layout,
+    in_options,
+    option_names,
+    split_names,
+)
 from .output import RowCount
 
 __all__ = ["add_icc_parser", "run_icc"]
 
 # The library's parameter names, as this command spells them.
-_NAMES = (
-    ("`nan_policy`='propagate'", "--nan-policy propagate"),
-    ("nan_policy='omit'", "--nan-policy omit"),
-    ("nan_policy='propagate'", "--nan-policy propagate"),
-    ("`nan_policy`", "--nan-policy"),
-    ("`icc0`", "--icc0"),
-    ("`form`", "--form"),
-    ("form=", "--form "),
-    ("`alternative`", "--alternative"),
-    ("`confidence_level`", "--ci"),
-    ("`ratings`", "the rater columns"),
-    ("`x`", "the rater columns"),
+_RATERS = "the rater columns"
+_NAMES = option_names(
+    "nan_policy icc0 form alternative confidence_level:--ci", ratings=_RATERS, x=_RATERS
+)
+
+_SUMMARY = "intraclass correlations (six forms) and Lin's CCC of numeric ratings"
+_DESCRIPTION = (
+    "Intraclass correlations of numeric ratings (McGraw & Wong's six forms, with "
+    "exact F intervals and tests) and Lin's concordance correlation: wide (one column "
+    "per rater, --raters a,b,c) or long (--target, --rater, --score). Missing ratings "
+    "are used as they are (REML), not dropped with their target."
 )
 
 
 def add_icc_parser(sub: Any, common: Any) -> None:
     """Register ``icc`` on the sub-command parser; ``common`` adds --quiet/--debug."""
-    parser = sub.add_parser(
-        "icc",
-        help="intraclass correlations (six forms) and Lin's CCC of numeric ratings",
-        description=(
-            "Intraclass correlations of numeric ratings (McGraw & Wong's six forms, with "
-            "exact F intervals and tests) and Lin's concordance correlation: wide (one column "
-            "per rater, --raters a,b,c) or long (--target, --rater, --score). Missing ratings "
-            "are used as they are (REML), not dropped with their target."
+    parser = add_command(sub, "icc", _SUMMARY, _DESCRIPTION, run_icc)
+    add_file(parser)
+    add_layout(
+        parser,
+        long=(
+            ("--target", "long: the target (subject) column"),
+            ("--rater", "long: the rater column"),
+            ("--score", "long: the rating column"),
         ),
     )
-    parser.add_argument(
-        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
-    )
-    parser.add_argument(
-        "--input-format",
-        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
-        help="the file's format (default: from its name)",
-    )
-    parser.add_argument("--separator", metavar="CHAR", help="field separator of a CSV file")
-    parser.add_argument("--raters", metavar="A,B,C", help="wide: the rater columns")
-    parser.add_argument("--target", metavar="COL", help="long: the target (subject) column")
-    parser.add_argument("--rater", metavar="COL", help="long: the rater column")
-    parser.add_argument("--score", metavar="COL", help="long: the rating column")
     parser.add_argument(
         "--form",
         default="all",
@@ -65,34 +63,19 @@ def add_icc_parser(sub: Any, common: Any) -> None:
     parser.add_argument(
         "--icc0", type=float, default=0.0, metavar="R0", help="ICC under H0 (default: 0)"
     )
-    parser.add_argument(
-        "--alternative",
-        choices=("two-sided", "greater", "less"),
-        default="two-sided",
-        help="of the F test (psych, pingouin and SPSS print 'greater'; default: two-sided)",
+    add_alternative(
+        parser, "of the F test (psych, pingouin and SPSS print 'greater'; default: two-sided)"
     )
-    parser.add_argument(
-        "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
-    )
+    add_ci(parser)
     parser.add_argument(
         "--nan-policy",
         choices=("omit", "raise", "propagate"),
         default="omit",
         help="missing ratings: omit (use every rating: REML; default), raise, propagate",
     )
-    parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output (default: text)"
-    )
+    add_format(parser, "text", "json")
     parser.add_argument("--explain", action="store_true", help="explain the computation")
     common(parser)
-    parser.set_defaults(func=run_icc)
-
-
-def _split(text: str) -> list[str]:
-    names = text.split(",")
-    if any(not name for name in names):
-        raise WkappaError(f"--raters must be a comma-separated list of columns; got {text!r}.")
-    return names
 
 
 def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
@@ -101,16 +84,10 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
     from .io import check_columns, numeric_columns, open_source, polars
 
     pl = polars()
+    wide = chosen_layout(args, ("target", "rater", "score"))
     source = open_source(args.file, args.input_format, args.separator)
-    wide = args.raters is not None
-    long = any(v is not None for v in (args.target, args.rater, args.score))
-    if wide == long:
-        raise WkappaError(
-            "Give either --raters A,B,C (one column per rater) or --target, --rater and "
-            "--score (one row per rating)."
-        )
     if wide:
-        raters = _split(args.raters)
+        raters = split_names(args.raters, "--raters")
         if len(raters) < 2:
             raise WkappaError("--raters needs at least two columns.")
         frame = source.scan(raters)
@@ -119,8 +96,6 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
         table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
         matrix, dropped = _rated(table.to_numpy(), args.nan_policy)
         return matrix, raters, RowCount(table.height, dropped, "no rating at all")
-    if None in (args.target, args.rater, args.score):
-        raise WkappaError("The long layout needs all of --target, --rater and --score.")
     frame = source.scan([args.score])
     wanted = {"--target": args.target, "--rater": args.rater, "--score": args.score}
     check_columns(source, source.schema(frame), wanted)
@@ -153,13 +128,6 @@ def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
     return matrix[rated], int((~rated).sum())
 
 
-def _cli_message(exc: WkappaError) -> WkappaError:
-    text = str(exc)
-    for name, option in _NAMES:
-        text = text.replace(name, option)
-    return WkappaError(text)
-
-
 def _number(value: float, digits: int = 4) -> str:
     if math.isnan(value):
         return "nan"
@@ -180,7 +148,7 @@ def run_icc(args: argparse.Namespace) -> int:
         concordance = ccc(complete) if len(complete) >= 2 else None
         intervals = {form: results[form].confidence_interval(args.ci) for form in forms}
     except WkappaError as exc:
-        raise _cli_message(exc) from None
+        raise WkappaError(in_options(str(exc), _NAMES)) from None
     first = results[forms[0]]
     if args.format == "json":
         document = {

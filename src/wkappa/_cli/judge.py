@@ -21,8 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from .._core import COEFFICIENTS
 from .._frames import rater_key
 from .._stats import (
+    COEFFICIENT_NAMES,
     base_rate_indices,
     interpretation,
     rater_vs_panel,
@@ -30,54 +32,38 @@ from .._stats import (
     specific_agreement,
 )
 from ..exceptions import WkappaError
-from .options import add_spelling
+from . import options
 from .output import RowCount, categories_line, format_number, format_pvalue, render_table, to_json
-from .tables import Spelling, label_text, parse_labels, tidy_labels
+from .tables import all_missing, count_long, count_wide, label_text, parse_labels
 
 __all__ = ["add_judge_parser", "run_judge"]
 
-_COEFFICIENTS = ("conger", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
-_NAMES = {
-    "conger": "Cohen's kappa",
-    "fleiss": "Fleiss' kappa",
-    "gwet": "Gwet's AC1/AC2",
-    "brennan_prediger": "Brennan-Prediger",
-    "krippendorff": "Krippendorff's alpha",
-    "percent": "percent agreement",
-}
+# The several-raters names, except that Conger's kappa of two raters is Cohen's.
+_NAMES = {**COEFFICIENT_NAMES, "conger": "Cohen's kappa", "gwet": "Gwet's AC1/AC2"}
 
 
 def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Register ``judge`` on the sub-command parser."""
-    judge = sub.add_parser(
+    judge = options.add_command(
+        sub,
         "judge",
-        help="a candidate rater (LLM judge) against a panel of raters",
-        description=(
+        "a candidate rater (LLM judge) against a panel of raters",
+        (
             "Does the candidate (--candidate) agree with the panel as well as the panel's "
             "members agree with each other? Wide files: --raters lists the panel's columns; "
             "long exports: --item, --rater, --rating, and --candidate names the candidate's "
             "rater id."
         ),
+        run_judge,
     )
-    judge.add_argument(
-        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
-    )
-    judge.add_argument(
-        "--input-format",
-        choices=("csv", "tsv", "parquet", "ipc", "ndjson"),
-        help="the file's format (default: from its name)",
-    )
-    judge.add_argument("--separator", metavar="CHAR", help="field separator of a CSV file")
+    options.add_file(judge)
     judge.add_argument(
         "--candidate", required=True, metavar="NAME", help="the candidate's column / rater id"
     )
-    judge.add_argument("--raters", metavar="A,B,C", help="wide: the panel's columns")
-    judge.add_argument("--item", metavar="COL", help="long: the item column")
-    judge.add_argument("--rater", metavar="COL", help="long: the rater column")
-    judge.add_argument("--rating", metavar="COL", help="long: the rating column")
+    options.add_layout(judge, "wide: the panel's columns")
     judge.add_argument(
         "--coefficient",
-        choices=_COEFFICIENTS,
+        choices=COEFFICIENTS,
         default="conger",
         help="two-rater coefficient of every pair (default: conger, Cohen's kappa of a pair)",
     )
@@ -87,25 +73,13 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
         default="unweighted",
         help="(default: unweighted)",
     )
-    judge.add_argument("--labels", metavar="A,B,C", help="the categories in order")
-    add_spelling(judge)
-    judge.add_argument(
-        "--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (0.95)"
-    )
-    judge.add_argument(
-        "--bootstrap",
-        type=int,
-        default=1999,
-        metavar="N",
-        help="item-bootstrap resamples of the difference (default: 1999)",
-    )
-    judge.add_argument("--seed", type=int, help="random seed of the bootstrap")
-    judge.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output (default: text)"
-    )
+    options.add_labels(judge, bounds=False)
+    options.add_spelling(judge)
+    options.add_ci(judge)
+    options.add_resamples(judge, 1999, "item-bootstrap resamples of the difference (default: 1999)")
+    options.add_format(judge, "text", "json")
     judge.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
     common(judge)
-    judge.set_defaults(func=run_judge)
 
 
 @dataclass(frozen=True)
@@ -120,46 +94,33 @@ class Ratings:
     layout: str
 
 
-def _split(text: str, option: str) -> list[str]:
-    # Column names as written (a header may have spaces); labels are stripped.
-    names = [part if option == "--raters" else part.strip() for part in text.split(",")]
-    if any(not name.strip() for name in names):
-        raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
-    return names
-
-
 def _column(series: Any) -> np.ndarray:
     values = series.to_numpy()
     return values if values.dtype.kind in "fiub" else np.asarray(series.to_list(), dtype=object)
 
 
 def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
-    from .io import COUNT, count_keys, open_source, polars
+    from .io import COUNT, open_source, polars
 
     pl = polars()
+    wide = options.chosen_layout(
+        args,
+        raters="the panel's columns; --candidate is one more column",
+        ratings="one row per rating; --candidate is a rater id",
+    )
     source = open_source(args.file, args.input_format, args.separator)
-    wide = args.raters is not None
-    long = any(v is not None for v in (args.item, args.rater, args.rating))
-    if wide == long:
-        raise WkappaError(
-            "Give either --raters A,B,C (the panel's columns; --candidate is one more column) "
-            "or --item, --rater and --rating (one row per rating; --candidate is a rater id)."
-        )
-    labels = _split(args.labels, "--labels") if args.labels else None
+    labels = options.split_names(args.labels, "--labels") if args.labels else None
     if wide:
-        panel = _split(args.raters, "--raters")
+        panel = options.split_names(args.raters, "--raters")
         if args.candidate in panel:
             panel = [name for name in panel if name != args.candidate]
         if len(panel) < 2:
             raise WkappaError("--raters needs at least two panel columns besides --candidate.")
         keys = [args.candidate, *panel]
-        options = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
-        frame, counts = count_keys(source, keys, options=options, text=keys if labels else ())
-        counts = tidy_labels(source, frame, counts, keys, labels, Spelling.of(args))
+        named = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
+        counts, dropped = count_wide(source, args, keys, named, labels)
         read = int(counts[COUNT].sum())
-        empty = pl.all_horizontal([pl.col(k).is_null() for k in keys])
-        dropped = int(counts.filter(empty)[COUNT].sum())
-        counts = counts.filter(~empty)
+        counts = counts.filter(~all_missing(counts, keys))
         multiplicity = counts[COUNT].to_numpy().astype(np.int64)
         matrix = np.column_stack(
             [np.repeat(_column(counts[k]), multiplicity) for k in keys]
@@ -167,23 +128,9 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         rows = RowCount(read, dropped, "no rating at all")
         ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "wide")
         return ratings, counts, keys
-    if None in (args.item, args.rater, args.rating):
-        raise WkappaError("The long layout needs all of --item, --rater and --rating.")
-    keys = [args.item, args.rater, args.rating]
-    options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
-    frame, counts = count_keys(
-        source,
-        keys,
-        options=options,
-        text=[args.item, args.rater, *([args.rating] if labels else [])],
-    )
-    counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
+    counts, dropped = count_long(source, args, labels)
     read = int(counts[COUNT].sum())
-    missing = counts[args.rating].is_null()
-    if counts.schema[args.rating].is_float():
-        missing = missing | counts[args.rating].is_nan()
-    dropped = int(counts.filter(missing)[COUNT].sum())
-    counts = counts.filter(~missing)
+    counts = counts.filter(~all_missing(counts, [args.rating]))
     repeated = counts.group_by([args.item, args.rater]).agg(pl.col(COUNT).sum())
     repeated = repeated.filter(pl.col(COUNT) > 1)
     if repeated.height:
@@ -387,24 +334,11 @@ def _matrix_rows(judged: Judged) -> list[list[str]]:
     ]
 
 
-def judge_text(judged: Judged, args: argparse.Namespace) -> str:
-    r, result = judged.ratings, judged.result
-    ci = judged.ci
+def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
+    """The candidate against the panel: both means, the difference, its interval and p."""
+    result, ci = judged.result, judged.ci
     p_text, p_note = _pvalue(judged)
-    per_rater = ", ".join(
-        f"{n} {c}" for n, c in zip(judged.names, judged.ratings_per_rater, strict=True)
-    )
-    lines = [
-        f"wkappa judge: {r.name}  ({r.layout} layout)",
-        f"  candidate     {r.candidate}",
-        f"  panel         {', '.join(r.panel)} ({len(r.panel)} members)",
-        f"  coefficient   {_coefficient_name(args)}; {categories_line(judged.labels)}",
-        f"  file rows     {r.rows.text()}",
-        f"  items         {result.n_items}; ratings per rater: {per_rater}",
-        "",
-        "Does the candidate agree with the panel as well as the members agree with each other?",
-    ]
-    summary = [
+    return [
         [
             "candidate vs members (mean)",
             format_number(result.candidate_agreement),
@@ -421,8 +355,26 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
             f"[{format_number(ci.low)}, {format_number(ci.high)}]",
             f"item bootstrap, {judged.n_resamples} resamples",
         ],
-        ["p-value (H0: no difference)", p_text, p_note],
+        [pvalue, p_text, p_note],
     ]
+
+
+def judge_text(judged: Judged, args: argparse.Namespace) -> str:
+    r, result = judged.ratings, judged.result
+    per_rater = ", ".join(
+        f"{n} {c}" for n, c in zip(judged.names, judged.ratings_per_rater, strict=True)
+    )
+    lines = [
+        f"wkappa judge: {r.name}  ({r.layout} layout)",
+        f"  candidate     {r.candidate}",
+        f"  panel         {', '.join(r.panel)} ({len(r.panel)} members)",
+        f"  coefficient   {_coefficient_name(args)}; {categories_line(judged.labels)}",
+        f"  file rows     {r.rows.text()}",
+        f"  items         {result.n_items}; ratings per rater: {per_rater}",
+        "",
+        "Does the candidate agree with the panel as well as the members agree with each other?",
+    ]
+    summary = _summary_rows(judged, "p-value (H0: no difference)")
     widths = [max(len(row[i]) for row in summary) for i in range(2)]
     lines += [f"  {a.ljust(widths[0])}  {b.rjust(widths[1])}  {c}".rstrip() for a, b, c in summary]
     lines += [f"  reading: {_reading(judged)}", ""]
@@ -501,36 +453,13 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
     from .report import cells_table, escape, html_page, pairwise_png
 
     r, result = judged.ratings, judged.result
-    ci = judged.ci
-    p_text, p_note = _pvalue(judged)
     body = [
         f'<p class="meta">candidate <b>{escape(r.candidate)}</b> &middot; panel '
         f"{escape(', '.join(r.panel))} &middot; {escape(_coefficient_name(args))}</p>",
         f'<p class="meta">{escape(categories_line(judged.labels))}</p>',
         f'<p class="meta rows">file rows: {escape(r.rows.text())}; items: {result.n_items}</p>',
         "<h2>Candidate against the panel</h2>",
-        cells_table(
-            ["", "value", ""],
-            [
-                [
-                    "candidate vs members (mean)",
-                    format_number(result.candidate_agreement),
-                    interpretation(float(result.candidate_agreement)),
-                ],
-                [
-                    "members vs members (mean)",
-                    format_number(result.panel_agreement),
-                    interpretation(float(result.panel_agreement)),
-                ],
-                ["difference", format_number(result.difference), ""],
-                [
-                    f"{ci.confidence_level * 100:g}% CI",
-                    f"[{format_number(ci.low)}, {format_number(ci.high)}]",
-                    f"item bootstrap, {judged.n_resamples} resamples",
-                ],
-                ["p-value", p_text, p_note],
-            ],
-        ),
+        cells_table(["", "value", ""], _summary_rows(judged, "p-value")),
         f'<p class="note">{escape(_reading(judged))}</p>',
         "<h2>Candidate vs each member: base rates</h2>",
         cells_table(

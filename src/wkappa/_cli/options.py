@@ -1,14 +1,117 @@
 """The command line's shared options, each defined once (name, type, default, help).
 
 Every subcommand builds its parser from these builders, so an option that two commands share
-reads and behaves the same in both.
+reads and behaves the same in both. :func:`option_names` and :func:`in_options` turn the
+library's messages (Python keywords) into the command line's vocabulary.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
-__all__ = ["add_kappa0", "add_spelling"]
+from ..exceptions import WkappaError
+
+__all__ = [
+    "ALTERNATIVES",
+    "INPUT_FORMATS",
+    "add_alternative",
+    "add_ci",
+    "add_command",
+    "add_file",
+    "add_format",
+    "add_kappa0",
+    "add_labels",
+    "add_layout",
+    "add_resamples",
+    "add_spelling",
+    "chosen_layout",
+    "in_options",
+    "option_names",
+    "split_names",
+]
+
+INPUT_FORMATS = ("csv", "tsv", "parquet", "ipc", "ndjson")
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def add_command(
+    sub: Any, name: str, summary: str, description: str, run: Callable[..., int]
+) -> argparse.ArgumentParser:
+    """A subcommand's parser: ``summary`` is its line in ``wkappa --help``, ``run(args)``
+    runs it."""
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=description)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def add_file(parser: argparse.ArgumentParser) -> None:
+    """The input file (``-`` is stdin), ``--input-format`` and ``--separator``."""
+    parser.add_argument(
+        "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
+    )
+    parser.add_argument(
+        "--input-format", choices=INPUT_FORMATS, help="the file's format (default: from its name)"
+    )
+    parser.add_argument(
+        "--separator", metavar="CHAR", help="field separator of a CSV file (default: , or tab)"
+    )
+
+
+def add_layout(
+    parser: argparse.ArgumentParser,
+    raters: str = "wide: the rater columns",
+    long: Sequence[tuple[str, str]] = (
+        ("--item", "long: the item column"),
+        ("--rater", "long: the rater column"),
+        ("--rating", "long: the rating column"),
+    ),
+) -> None:
+    """The raters' columns: wide (``--raters A,B,C``) or long (one row per rating)."""
+    parser.add_argument("--raters", metavar="A,B,C", help=raters)
+    for option, text in long:
+        parser.add_argument(option, metavar="COL", help=text)
+
+
+def add_labels(
+    parser: argparse.ArgumentParser, text: str = "the categories in order", bounds: bool = True
+) -> None:
+    """``--labels`` (and ``--min-rating`` / ``--max-rating`` with ``bounds``)."""
+    parser.add_argument("--labels", metavar="A,B,C", help=text)
+    if bounds:
+        parser.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
+        parser.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
+
+
+def add_ci(parser: argparse.ArgumentParser) -> None:
+    """``--ci LEVEL``: the confidence level of the interval."""
+    parser.add_argument(
+        "--ci",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="confidence level of the interval (default: 0.95)",
+    )
+
+
+def add_resamples(parser: argparse.ArgumentParser, default: int, text: str) -> None:
+    """``--bootstrap N`` and ``--seed``."""
+    parser.add_argument("--bootstrap", type=int, default=default, metavar="N", help=text)
+    parser.add_argument("--seed", type=int, help="random seed of the bootstrap")
+
+
+def add_alternative(parser: argparse.ArgumentParser, text: str) -> None:
+    """``--alternative`` of the p-value (``text`` says what peers print)."""
+    parser.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided", help=text)
+
+
+def add_format(parser: argparse.ArgumentParser, *choices: str) -> None:
+    """``--format`` of the output (the first choice is the default)."""
+    parser.add_argument(
+        "--format", choices=choices, default=choices[0], help=f"output (default: {choices[0]})"
+    )
 
 
 def add_kappa0(parser: argparse.ArgumentParser, name: str = "kappa") -> None:
@@ -36,3 +139,65 @@ def add_spelling(parser: argparse.ArgumentParser) -> None:
         help="ignore case in text ratings ('Mild' is 'mild', or the --labels spelling); "
         "without it, labels that differ only by case are refused",
     )
+
+
+def chosen_layout(
+    args: argparse.Namespace,
+    long: Sequence[str] = ("item", "rater", "rating"),
+    raters: str = "one column per rater",
+    ratings: str = "one row per rating",
+) -> bool:
+    """True for the wide layout (``--raters``), False for the long one (all of the ``long``
+    options); anything else is an error that says what to give."""
+    options = [f"--{name}" for name in long]
+    given = [getattr(args, name) is not None for name in long]
+    wide = args.raters is not None
+    if wide == any(given):
+        raise WkappaError(
+            f"Give either --raters A,B,C ({raters}) or {', '.join(options[:-1])} and "
+            f"{options[-1]} ({ratings})."
+        )
+    if not wide and not all(given):
+        raise WkappaError(
+            f"The long layout needs all of {', '.join(options[:-1])} and {options[-1]}."
+        )
+    return wide
+
+
+def split_names(text: str, option: str) -> list[str]:
+    """A comma-separated option value as a list: ``--raters`` names exactly as written (a
+    header may have spaces: ``Human Score ``), other values stripped."""
+    names = [part if option == "--raters" else part.strip() for part in text.split(",")]
+    if any(not name.strip() for name in names):
+        raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
+    return names
+
+
+def option_names(keywords: str = "", **renamed: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """How the library's keywords appear in its messages (`` `kappa0` ``, `` `kappa0=` `` or
+    a bare ``kappa0=``) and the option each one is: ``--kappa0`` for each of the
+    space-separated ``keywords`` (``keyword:--option`` names another option), the given text
+    for each of ``renamed``."""
+    pairs = [
+        (word.partition(":")[0], word.partition(":")[2] or "--" + word.replace("_", "-"))
+        for word in keywords.split()
+    ]
+    pairs += list(renamed.items())
+    names = []
+    for keyword, option in pairs:
+        word = re.escape(keyword)
+        bare = rf"(?<![\w`-]){word}"
+        names += [
+            (re.compile(rf"(?:`{word}`|{bare})='([^']*)'"), option + r" \1"),  # with a value
+            (re.compile(f"`{word}=?`"), option),
+            (re.compile(f"{bare}="), option + " "),
+        ]
+    return tuple(names)
+
+
+def in_options(text: str, names: Iterable[tuple[re.Pattern[str], str]]) -> str:
+    """``text`` on one line, with the library's keywords replaced by the options."""
+    text = " ".join(text.split())
+    for pattern, option in names:
+        text = pattern.sub(option, text)
+    return text

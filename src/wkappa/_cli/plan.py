@@ -13,51 +13,31 @@ from typing import Any
 from .._core import import_optional
 from .._stats import KappaPlan, kappa_power, kappa_sample_size
 from ..exceptions import WkappaError
+from .options import add_ci, add_command, add_format, in_options, option_names
 
 __all__ = ["add_plan_parser", "run_plan"]
 
 # The library's parameter names, as this command spells them.
-_NAMES = (
-    ("`kappa1`", "--kappa1"),
-    ("`kappa0`", "--kappa0"),
-    ("kappa1=", "--kappa1 "),
-    ("`marginals=`", "--marginals"),
-    ("`marginals`", "--marginals"),
-    ("`table=`", "--table"),
-    ("`table`", "--table"),
-    ("`power`", "--power"),
-    ("`alpha`", "--alpha"),
-    ("`ci_width=`", "--ci-width"),
-    ("`ci_width`", "--ci-width"),
-    ("`lower_limit=`", "--lower-limit"),
-    ("`lower_limit`", "--lower-limit"),
-    ("`assurance=`", "--assurance"),
-    ("`assurance`", "--assurance"),
-    ("`confidence_level`", "--ci"),
-    ("`n_raters`", "--raters"),
-    ("n_raters=", "--raters "),
-    ("`n_simulations`", "--simulations"),
-    ("`coefficient`", "--coefficient"),
-    ("coefficient=", "--coefficient "),
-    ("method=", "--method "),
-    ("`method`", "--method"),
-    ("alternative=", "--alternative "),
-    ("`n`", "--n"),
-    ("`weights`", "--weights"),
+_NAMES = option_names(
+    "kappa1 kappa0 marginals table power alpha ci_width lower_limit assurance coefficient "
+    "method alternative n weights confidence_level:--ci n_raters:--raters "
+    "n_simulations:--simulations"
 )
 
 
 def add_plan_parser(sub: Any, common: Any) -> None:
     """Register ``plan`` on the sub-command parser; ``common`` adds --quiet/--debug."""
-    plan = sub.add_parser(
+    plan = add_command(
+        sub,
         "plan",
-        help="how many items to rate: sample size, power, interval width",
-        description=(
+        "how many items to rate: sample size, power, interval width",
+        (
             "Sample size of an agreement study (or, with --n, what n items deliver): the "
             "power of the test of kappa = --kappa0 when kappa is --kappa1, or the expected "
             "width / lower limit of the interval. The population is --marginals (shared, or "
             "'A;B' per rater) with --kappa1, or an anticipated --table."
         ),
+        run_plan,
     )
     plan.add_argument("--kappa1", type=float, help="the anticipated kappa")
     plan.add_argument("--kappa0", type=float, default=0.0, help="kappa under H0 (default: 0)")
@@ -91,7 +71,7 @@ def add_plan_parser(sub: Any, common: Any) -> None:
     plan.add_argument(
         "--assurance", type=float, help="with --lower-limit: probability it does (0.5)"
     )
-    plan.add_argument("--ci", type=float, default=0.95, metavar="LEVEL", help="CI level (0.95)")
+    add_ci(plan)
     plan.add_argument("--raters", type=int, default=2, metavar="R", help="raters per item (2)")
     plan.add_argument(
         "--coefficient",
@@ -106,9 +86,7 @@ def add_plan_parser(sub: Any, common: Any) -> None:
     plan.add_argument("--simulations", type=int, metavar="B", help="simulated studies per n")
     plan.add_argument("--seed", type=int, help="random seed of the simulation")
     plan.add_argument("--n", type=int, help="report what N items deliver instead")
-    plan.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output (default: text)"
-    )
+    add_format(plan, "text", "json")
     plan.add_argument("--plot", metavar="OUT.png", help="save power (or interval width) against n")
     plan.add_argument(
         "--report",
@@ -116,7 +94,6 @@ def add_plan_parser(sub: Any, common: Any) -> None:
         help="write a self-contained HTML report: the plan, and power (or width) against n",
     )
     common(plan)
-    plan.set_defaults(func=run_plan)
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -278,13 +255,6 @@ def _write_report(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
     Path(path).write_text(html_page("plan", heading, body), encoding="utf-8")
 
 
-def _cli_message(exc: WkappaError) -> str:
-    text = " ".join(str(exc).split())
-    for name, option in _NAMES:
-        text = text.replace(name, option)
-    return text
-
-
 def run_plan(args: argparse.Namespace) -> int:
     """Run ``wkappa plan``; returns the exit code."""
     try:
@@ -294,7 +264,7 @@ def run_plan(args: argparse.Namespace) -> int:
         if args.report:
             _write_report(plan, args, args.report)
     except WkappaError as exc:
-        raise WkappaError(_cli_message(exc)) from None
+        raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":
         json.dump(plan.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -25,7 +25,7 @@ from .._core import (
     unlisted_error,
 )
 from ..exceptions import WkappaError
-from .io import COUNT, WEIGHT, Source, first_row, first_rows, polars
+from .io import COUNT, WEIGHT, Source, count_keys, first_row, first_rows, polars
 
 # Values tried one by one to find the row of an error (the error path only).
 _MAX_PROBES = 10_000
@@ -38,8 +38,11 @@ __all__ = [
     "SPELLING_HINT",
     "Spelling",
     "Tables",
+    "all_missing",
     "build_tables",
     "check_spellings",
+    "count_long",
+    "count_wide",
     "drop_missing",
     "label_text",
     "normalise_labels",
@@ -237,6 +240,53 @@ def tidy_labels(
     counts = normalise_labels(counts, columns, spelling, labels)
     check_spellings(source, frame, counts, columns, labels, spelling)
     return counts
+
+
+def all_missing(counts: Any, columns: Sequence[str]) -> Any:
+    """A polars predicate: every one of ``columns`` is missing (null, or NaN in a float
+    column)."""
+    pl = polars()
+    return pl.all_horizontal(
+        [
+            pl.col(c).is_null() | (pl.col(c).is_nan() if counts.schema[c].is_float() else False)
+            for c in columns
+        ]
+    )
+
+
+def count_wide(
+    source: Source,
+    args: Any,
+    columns: Sequence[str],
+    named: dict[str, str],
+    labels: Sequence[Any] | None,
+    extra: dict[str, str] | None = None,
+) -> tuple[Any, int]:
+    """The counted rating rows of the rater ``columns`` of a wide file (``named``: the option
+    that names each column), text ratings normalised and checked (:func:`tidy_labels`), and
+    the rows without any rating. ``extra`` (option -> column, e.g. ``--cluster``) are more key
+    columns, read as text."""
+    extra = extra or {}
+    keys = [*columns, *extra.values()]
+    text = [*(columns if labels else ()), *extra.values()]
+    frame, counts = count_keys(source, keys, options={**named, **extra}, text=text)
+    counts = tidy_labels(source, frame, counts, columns, labels, Spelling.of(args))
+    return counts, int(counts.filter(all_missing(counts, columns))[COUNT].sum())
+
+
+def count_long(
+    source: Source, args: Any, labels: Sequence[Any] | None, extra: dict[str, str] | None = None
+) -> tuple[Any, int]:
+    """The counted (``--item``, ``--rater``, ``--rating``) triples of a long file, text
+    ratings normalised and checked (:func:`tidy_labels`), and the rows without a rating;
+    ``extra`` as in :func:`count_wide`."""
+    extra = extra or {}
+    keys = [args.item, args.rater, args.rating, *extra.values()]
+    options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating, **extra}
+    text = [args.item, args.rater, *([args.rating] if labels else []), *extra.values()]
+    frame, counts = count_keys(source, keys, options=options, text=text)
+    counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
+    return counts, int(counts.filter(all_missing(counts, [args.rating]))[COUNT].sum())
 
 
 def _locate(

@@ -27,6 +27,7 @@ from .results import (
 from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 
 __all__ = [
+    "COEFFICIENT_NAMES",
     "DENSE_CUBE_CELLS",
     "Alternative",
     "BootstrapMethod",
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 # Several raters (appended).
-from .agreement_result import AgreementResult
+from .agreement_result import COEFFICIENT_NAMES, AgreementResult
 from .panel import PanelComparison, rater_vs_panel
 from .several import (
     agreement,

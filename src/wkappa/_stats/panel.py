@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import (
+    COEFFICIENTS,
     AgreementWeightsLike,
     Alternative,
     Coefficient,
@@ -46,8 +47,6 @@ from .results import expanded_interval
 from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
-
-_PAIR_COEFFICIENTS = ("conger", "fleiss", "gwet", "brennan_prediger", "krippendorff", "percent")
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -282,7 +281,7 @@ def rater_vs_panel(
     >>> result.confidence_interval().high < 0
     True
     """
-    check_choice(coefficient, "coefficient", _PAIR_COEFFICIENTS)
+    check_choice(coefficient, "coefficient", COEFFICIENTS)
     name = coefficient
     n_resamples = check_resamples(n_resamples)
     generator = make_rng(rng)
