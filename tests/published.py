@@ -200,6 +200,29 @@ SAS_DRUGS_KAPPAS = {
     "Favorable": (-0.0328, 0.1167, -0.2615, 0.1960),
     "Unfavorable": (-0.1538, 0.2230, -0.5909, 0.2832),
 }
+# The two strata's simple kappas as printouts (the validation page shows them; the overall
+# kappa and the test of equal kappas are checked in tests/test_stratified.py).
+PRINTOUTS += [
+    Printout(
+        key=f"sas-drugs-{stratum.lower()}",
+        source=f"SAS PROC FREQ, stratified AGREE, stratum Drug_A = {stratum}",
+        where=SAS_DRUGS_WHERE,
+        data=f"Drugs data (Agresti 2002), Drug_B x Drug_C in stratum Drug_A = {stratum}, "
+        f"n = {sum(map(sum, SAS_DRUGS_STRATA[stratum]))}",
+        weights="unweighted",
+        table=SAS_DRUGS_STRATA[stratum],
+        citation="sas_freq",
+        values={
+            name: (value, 5e-5)
+            for name, value in zip(
+                ("kappa", "standard_error", "ci_low", "ci_high"),
+                SAS_DRUGS_KAPPAS[stratum],
+                strict=True,
+            )
+        },
+    )
+    for stratum in ("Favorable", "Unfavorable")
+]
 
 # --------------------------------------------------------------------------- study planning
 
