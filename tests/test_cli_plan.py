@@ -80,6 +80,23 @@ def test_report_of_a_simulation_plan_says_its_curve_is_asymptotic(
     assert "Monte Carlo SE" in page and "asymptotic formula" in page
 
 
+def test_report_and_plot_of_a_several_raters_simulation(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The curve of a several-raters simulation plan is simulated (no asymptotic formula
+    exists for Conger's kappa)."""
+    pytest.importorskip("matplotlib")
+    out, png = tmp_path / "conger.html", tmp_path / "conger.png"
+    args = ["plan", "--kappa1", "0.7", "--kappa0", "0.4", "--marginals", "0.3,0.7",
+            "--weights", "unweighted", "--raters", "3", "--coefficient", "conger",
+            "--method", "simulation", "--simulations", "100", "--seed", "2",
+            "--report", str(out), "--plot", str(png)]  # fmt: skip
+    assert main(args) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "simulation, 200 studies per n" in page and "asymptotic formula" not in page
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
 @pytest.mark.slow
 def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")

@@ -140,15 +140,28 @@ def _make(args: argparse.Namespace) -> KappaPlan:
     )
 
 
-def _curve(plan: KappaPlan, args: argparse.Namespace) -> tuple[list[int], list[KappaPlan], str]:
-    """What n = 2 .. 2 x the planned n deliver (60 points; the simulation's curve is the
-    asymptotic formula's: a simulated curve would take a minute)."""
+# n, what each n delivers, and how it was computed.
+Curve = tuple[list[int], list[KappaPlan], str]
+
+
+def _curve(plan: KappaPlan, args: argparse.Namespace) -> Curve:
+    """What n = 2 .. 2 x the planned n deliver: 60 points of the plan's formula; for a
+    simulation plan of two raters the asymptotic formula's (a simulated curve would take a
+    minute), of several raters 15 points simulated with 200 studies each."""
     options = _options(args)
-    if plan.method == "simulation":
+    points = 60
+    if plan.method == "simulation" and plan.n_raters == 2 and plan.coefficient is None:
         options.update(method="asymptotic", n_simulations=None, rng=None)
+    elif plan.method == "simulation":
+        points = 15
+        options.update(n_simulations=200, rng=0 if args.seed is None else args.seed)
     top = max(2 * plan.n, 20)
-    sizes = sorted({max(2, round(top * i / 60)) for i in range(1, 61)})
-    return sizes, [kappa_power(n, **options) for n in sizes], str(options["method"])
+    least = 2 if plan.n_raters == 2 and plan.coefficient is None else 3
+    sizes = sorted({max(least, round(top * i / points)) for i in range(1, points + 1)})
+    method = str(options["method"])
+    if plan.method == "simulation" and method == "simulation":
+        method = "simulation, 200 studies per n"
+    return sizes, [kappa_power(n, **options) for n in sizes], method
 
 
 def _figure_png(plan: KappaPlan, sizes: list[int], curve: list[KappaPlan], method: str) -> bytes:
@@ -181,15 +194,11 @@ def _figure_png(plan: KappaPlan, sizes: list[int], curve: list[KappaPlan], metho
     return buffer.getvalue()
 
 
-def _plot(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
-    Path(path).write_bytes(_figure_png(plan, *_curve(plan, args)))
-
-
 def _value(number: float | None, digits: str = ".4g") -> str:
     return "" if number is None or number != number else format(number, digits)
 
 
-def _write_report(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
+def _write_report(plan: KappaPlan, curve_of_n: Curve, path: str) -> None:
     """``--report``: the plan in words and numbers, and the curve as a table and a figure."""
     from .report import cells_table, escape, html_page
 
@@ -228,7 +237,7 @@ def _write_report(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
         "<h2>The plan</h2>",
         cells_table(["", "value"], rows),
     ]
-    sizes, curve, method = _curve(plan, args)
+    sizes, curve, method = curve_of_n
     try:
         png = _figure_png(plan, sizes, curve, method)
     except ImportError:
@@ -239,7 +248,7 @@ def _write_report(plan: KappaPlan, args: argparse.Namespace, path: str) -> None:
             "<h2>Power and width against n</h2>",
             f'<img alt="power against n" src="data:image/png;base64,{encoded}">',
         ]
-    if plan.method == "simulation":
+    if plan.method == "simulation" and method == "asymptotic":
         body.append(
             '<p class="note">The curve is the asymptotic formula\'s; the planned n is the '
             "simulation's.</p>"
@@ -259,10 +268,12 @@ def run_plan(args: argparse.Namespace) -> int:
     """Run ``wkappa plan``; returns the exit code."""
     try:
         plan = _make(args)
-        if args.plot:
-            _plot(plan, args, args.plot)
-        if args.report:
-            _write_report(plan, args, args.report)
+        if args.plot or args.report:
+            curve = _curve(plan, args)
+            if args.plot:
+                Path(args.plot).write_bytes(_figure_png(plan, *curve))
+            if args.report:
+                _write_report(plan, curve, args.report)
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":
