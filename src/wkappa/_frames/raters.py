@@ -17,6 +17,7 @@ import numpy as np
 from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import wrap_frame
+from .long_counts import long_rows
 
 __all__ = [
     "RaterRows",
@@ -99,18 +100,12 @@ def rater_rows(
             lazy,
         )
     else:
-        pl = import_optional("polars", "frames")
-        triples = _collect(
-            frame.group_by([*groups, item, rater, rating], drop_null_keys=False).agg(
-                nw.len().alias(_COUNT)
-            ),
-            lazy,
-        )
-        local = pl.from_arrow(triples.to_arrow()) if not triples.implementation.is_polars() else (
-            triples.to_native()
-        )  # fmt: skip
         assert item is not None and rater is not None and rating is not None  # checked above
-        grouped, names = pivot_long(local, item, rater, rating, _COUNT, groups)
+        long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
+        if long is not None:
+            grouped, names = long
+        else:
+            grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
         counted = nw.from_native(grouped)
     out: list[tuple[Any, Any, np.ndarray]] = []
     if by is None:
@@ -123,6 +118,25 @@ def rater_rows(
             part = counted.filter(nw.col(by) == value)
             out.append((value, _native_rows(part, names), _counts(part)))
     return RaterRows(out, names, _native_rows(counted, names), _counts(counted))
+
+
+def _pivoted(
+    frame: Any, item: str, rater: str, rating: str, groups: list[str], lazy: bool
+) -> tuple[Any, list[str]]:
+    """The long layout's wide rows by the pivot: the engine counts the (item, rater, rating)
+    triples, polars pivots them here."""
+    nw = import_optional("narwhals", "frames")
+    pl = import_optional("polars", "frames")
+    triples = _collect(
+        frame.group_by([*groups, item, rater, rating], drop_null_keys=False).agg(
+            nw.len().alias(_COUNT)
+        ),
+        lazy,
+    )
+    local = pl.from_arrow(triples.to_arrow()) if not triples.implementation.is_polars() else (
+        triples.to_native()
+    )  # fmt: skip
+    return pivot_long(local, item, rater, rating, _COUNT, groups)
 
 
 def pivot_long(

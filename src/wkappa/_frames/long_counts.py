@@ -1,0 +1,176 @@
+"""Several raters in the long layout (one row per rating), counted inside the engine.
+
+The items x raters table is never built: each rating row becomes two integers, the engine
+sums them per item and counts the items per sum, and only those few groups come back.
+
+* ``term = d * B^g``: the digit ``d`` codes the row's rating (1 + its index among the V
+  distinct ratings, B = V + 1; or ``rating - lowest + 1`` for whole numbers on a short span,
+  B = span + 1), ``g`` is its rater's place (integer raters: ``rater - lowest``; others:
+  the rank in :func:`~wkappa._frames.raters.rater_key` order). An item's sum of terms has
+  the digit ``d`` at place g: its row of ratings, 0 where the rater gave none.
+* ``bit = 2^g``: an item's sum of bits has as many set bits as rows exactly when no rater
+  rated it twice (a carry joins two equal bits); otherwise this returns None and the pivot
+  reports the repeated rating.
+
+Three queries run in the engine (polars lazy in its streaming engine, DuckDB, pyarrow,
+pandas, Dask, Spark, through narwhals): the distinct raters, the distinct ratings, and
+``group_by(item).agg(sum(term), sum(bit), len)`` followed by
+``group_by(sums).agg(len)``. The result has the pivot's shape, so every coefficient
+(Conger's, ``pairwise()``, ``leave_one_rater_out()``) reads it as it reads the pivot's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._core import import_optional
+
+__all__ = ["long_rows"]
+
+_TERM = "__wkappa_term"
+_BITS = "__wkappa_bits"
+_ROWS = "__wkappa_rows"
+# Codes (V+1)^R must stay below 2**62; at most this many distinct ratings.
+_MAX_CODE_BITS = 62
+_MAX_VALUES = 1 << 12
+# Powers computed as rounded exponentials stay below 2**40 (exact after rounding).
+_EXACT_POWER_BITS = 40
+# Whole-number ratings whose span is at most this factor times their count (plus a few)
+# get their digit by arithmetic.
+_SPAN_FACTOR = 2
+_SPAN_SLACK = 8
+
+
+def _collect(frame: Any, lazy: bool) -> Any:
+    """A narwhals frame's rows as a polars DataFrame (collected in the engine when lazy)."""
+    if lazy:
+        streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
+        frame = frame.collect(**streaming)
+    if frame.implementation.is_polars():
+        return frame.to_native()
+    pl = import_optional("polars", "frames")
+    return pl.from_arrow(frame.to_arrow())
+
+
+def long_rows(
+    frame: Any,
+    item: str,
+    rater: str,
+    rating: str,
+    groups: Sequence[str],
+    lazy: bool,
+    count: str,
+    rater_key: Any,
+) -> tuple[Any, list[str]] | None:
+    """The distinct wide rows ``(*groups, *raters, count)`` of a long frame (a polars
+    DataFrame, raters named as the pivot names them, in ``rater_key`` order), or None when
+    the engine count does not apply (a rater twice on an item, NaN ratings, null raters, too
+    many raters or ratings for an int64 code, an engine that refuses an expression)."""
+    nw = import_optional("narwhals", "frames")
+    pl = import_optional("polars", "frames")
+    present = frame.filter(~nw.col(rating).is_null())
+    raters = _collect(present.select(nw.col(rater)).unique(), lazy).get_column(rater)
+    values = _collect(present.select(nw.col(rating)).unique(), lazy).get_column(rating)
+    if raters.null_count() or len(raters) < 2 or len(values) > _MAX_VALUES:
+        return None
+    if values.dtype.is_float() and values.is_nan().any():
+        return None
+    strict = {} if frame.implementation.is_polars() else {"default": 0}
+    digit, base, index = _digits(nw, rating, values, strict)
+    spelled = raters.cast(pl.String).to_list()
+    order = sorted(range(len(spelled)), key=lambda j: rater_key(spelled[j]))
+    placed = _places(nw, rater, raters, order, base, strict)
+    if placed is None:
+        return None
+    power, bit, place = placed
+    try:
+        per_item = (
+            present.with_columns((digit * power).alias(_TERM), bit.alias(_BITS))
+            .group_by([*groups, item])
+            .agg(nw.col(_TERM).sum(), nw.col(_BITS).sum(), nw.len().alias(_ROWS))
+            .with_columns(nw.col(_TERM).cast(nw.Int64), nw.col(_BITS).cast(nw.Int64))
+        )
+        counted = _collect(
+            per_item.group_by([*groups, _TERM, _BITS, _ROWS]).agg(nw.len().alias(count)), lazy
+        )
+    except Exception:
+        return None
+    codes = counted.get_column(_TERM).to_numpy().astype(np.int64)
+    bits = counted.get_column(_BITS).to_numpy().astype(np.uint64)
+    if (np.bitwise_count(bits) != counted.get_column(_ROWS).to_numpy()).any() or (codes <= 0).any():
+        return None  # a rater twice on one item (or a rating the lookup missed)
+    padded = pl.concat([values, pl.Series([None], dtype=values.dtype)])
+    names = [spelled[j] for j in order]
+    columns = {}
+    for j, name in zip(order, names, strict=True):
+        digits = (codes // base ** int(place[j])) % base
+        columns[name] = padded.gather(index[digits])  # digit 0 (no rating): the null
+    wide = pl.DataFrame({**{c: counted.get_column(c) for c in groups}, **columns})
+    return wide.with_columns(counted.get_column(count).cast(pl.UInt32)), names
+
+
+def _whole_span(series: Any) -> tuple[int, int] | None:
+    """(lowest, span) of a numeric series of whole numbers, else None."""
+    if not series.dtype.is_numeric() or len(series) == 0:
+        return None
+    array = series.to_numpy()
+    if not np.isfinite(array).all() or (array != np.floor(array)).any():
+        return None
+    if max(abs(float(array.min())), abs(float(array.max()))) >= 2**53:
+        return None
+    low = int(array.min())
+    return low, int(array.max()) - low + 1
+
+
+def _digits(nw: Any, rating: str, values: Any, strict: dict[str, Any]) -> tuple[Any, int, Any]:
+    """The expression of a rating's digit (1..base-1), the base, and for each digit the
+    index of its value in ``values`` (digit 0: ``len(values)``, the null).
+
+    Whole numbers on a short span: ``rating - lowest + 1`` (arithmetic, as cheap as a read);
+    anything else: a lookup among the distinct values."""
+    n_values = len(values)
+    span = _whole_span(values)
+    if span is not None and span[1] <= _SPAN_FACTOR * n_values + _SPAN_SLACK:
+        low, width = span
+        index = np.full(width + 1, n_values, dtype=np.int64)
+        index[1 + values.to_numpy().astype(np.int64) - low] = np.arange(n_values)
+        return (nw.col(rating) - (low - 1)).cast(nw.Int64), width + 1, index
+    lookup = nw.col(rating).replace_strict(
+        values.to_list(), list(range(1, n_values + 1)), return_dtype=nw.Int64, **strict
+    )
+    return lookup, n_values + 1, np.append(n_values, np.arange(n_values))
+
+
+def _places(
+    nw: Any, rater: str, raters: Any, order: list[int], base: int, strict: dict[str, Any]
+) -> tuple[Any, Any, np.ndarray] | None:
+    """Expressions of ``base**place`` and ``2**place`` of each row's rater, and the place of
+    each rater; None when the codes would not fit an int64.
+
+    Integer raters on a short span: place = rater - lowest, and the powers as
+    ``exp(place * log(base))`` rounded (exact: they stay below 2**40); anything else: a
+    lookup, places in ``order``."""
+    span = _whole_span(raters) if raters.dtype.is_integer() else None
+    if span is not None and span[1] * math.log2(base) < _EXACT_POWER_BITS:
+        low = span[0]
+        place = raters.to_numpy().astype(np.int64) - low
+        offset = nw.col(rater) - low
+
+        def power(of: int) -> Any:
+            return (offset * math.log(of)).exp().round(0).cast(nw.Int64)
+
+        return power(base), power(2), place
+    if len(order) * math.log2(base) >= _MAX_CODE_BITS or len(order) > _MAX_CODE_BITS:
+        return None
+    place = np.empty(len(order), dtype=np.int64)
+    place[order] = np.arange(len(order))
+    old = raters.to_list()
+
+    def lookup(new: list[int]) -> Any:
+        return nw.col(rater).replace_strict(old, new, return_dtype=nw.Int64, **strict)
+
+    return lookup([base ** int(g) for g in place]), lookup([1 << int(g) for g in place]), place

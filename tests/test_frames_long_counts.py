@@ -1,0 +1,119 @@
+"""The long layout counted in the engine (_frames/long_counts.py) equals the pivot on every
+frame library: the same distinct rows of ratings, multiplicities and rater names, so the same
+coefficients; a rater who rates an item twice still gets the pivot's error."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+
+pl = pytest.importorskip("polars")
+nw = pytest.importorskip("narwhals")
+wkf = pytest.importorskip("wkappa.frames")
+from wkappa._frames import long_counts, raters  # noqa: E402
+
+COUNT = raters._COUNT
+
+
+def _narwhals(native: Any) -> tuple[Any, bool]:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Dask support is moving", FutureWarning)
+        frame = nw.from_native(native)
+    return frame, isinstance(frame, nw.LazyFrame)
+
+
+def _rows(grouped: Any, names: list[str]) -> dict[tuple[Any, ...], int]:
+    out: dict[tuple[Any, ...], int] = {}
+    for row in grouped.iter_rows(named=True):
+        key = tuple(None if v is None or v != v else v for v in (row[n] for n in names))
+        out[key] = out.get(key, 0) + int(row[COUNT])
+    return out
+
+
+def _engine(native: Any) -> Any:
+    frame, lazy = _narwhals(native)
+    return long_counts.long_rows(frame, "item", "who", "grade", [], lazy, COUNT, raters.rater_key)
+
+
+def _both(native: Any) -> tuple[Any, Any]:
+    frame, lazy = _narwhals(native)
+    pivot = raters._pivoted(frame, "item", "who", "grade", [], lazy)
+    return _engine(native), pivot
+
+
+RATER_SETS = [[0, 1, 2, 3], [3, 7, 5], ["b", "a", "c10", "c2"], [10, 2, -1]]
+RATING_SETS = [[1, 2, 3, 4, 5], [0, 2, 9], [0.5, 1.5, 2.5], ["lo", "mid", "hi"]]
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    data=st.data(),
+    who=st.sampled_from(RATER_SETS),
+    grades=st.sampled_from(RATING_SETS),
+    n_items=st.integers(1, 12),
+)
+def test_engine_counts_equal_the_pivot(
+    frame_library: Any, data: st.DataObject, who: list[Any], grades: list[Any], n_items: int
+) -> None:
+    rows: dict[str, list[Any]] = {"item": [], "who": [], "grade": []}
+    for i in range(n_items):
+        for r in who:
+            pick = data.draw(st.integers(-1, len(grades)))  # -1: no row; len: a null rating
+            if pick < 0:
+                continue
+            rows["item"].append(i * 7)
+            rows["who"].append(r)
+            rows["grade"].append(None if pick == len(grades) else grades[pick])
+    for r in who[:2]:  # at least two raters with a rating (else there is nothing to count)
+        rows["item"].append(-1)
+        rows["who"].append(r)
+        rows["grade"].append(grades[0])
+    dtypes = {"grade": "string" if isinstance(grades[0], str) else
+              "float64" if isinstance(grades[0], float) else "int64",
+              "who": "string" if isinstance(who[0], str) else "int64"}  # fmt: skip
+    engine, pivot = _both(frame_library.frame(rows, dtypes=dtypes))
+    assert engine is not None
+    assert engine[1] == pivot[1]  # the raters, in the same order
+    assert _rows(engine[0], engine[1]) == _rows(pivot[0], pivot[1])
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "gwet", "krippendorff"])
+def test_long_layout_equals_the_wide_arrays(frame_library: Any, coefficient: str) -> None:
+    rng = np.random.default_rng(3)
+    wide = rng.integers(1, 6, (300, 4)).astype(float)
+    wide[rng.random(wide.shape) < 0.15] = np.nan
+    kept = [(i, g) for i in range(300) for g in range(4) if not np.isnan(wide[i, g])]
+    frame = frame_library.frame(
+        {
+            "item": [i for i, _ in kept],
+            "who": [g for _, g in kept],
+            "grade": [int(wide[i, g]) for i, g in kept],
+        }
+    )
+    assert _engine(frame) is not None
+    got = wkf.agreement(frame, item="item", rater="who", rating="grade",
+                        coefficient=coefficient, weights="quadratic")  # fmt: skip
+    expected = wk.agreement(wide, coefficient=coefficient, weights="quadratic")
+    assert got.statistic == pytest.approx(expected.statistic, abs=1e-13)
+    assert got.standard_error == pytest.approx(expected.standard_error, abs=1e-13)
+    assert got.n_items == expected.n_items
+    assert got.n_ratings == expected.n_ratings
+
+
+def test_a_rater_twice_on_an_item_keeps_the_pivots_error(frame_library: Any) -> None:
+    columns = {"item": [1, 1, 1, 2, 2, 2], "who": [0, 1, 1, 0, 1, 2], "grade": [1, 2, 2, 1, 1, 3]}
+    frame = frame_library.frame(columns)
+    assert _engine(frame) is None
+    with pytest.raises(wk.WkappaError, match="more than once"):
+        wkf.agreement(frame, item="item", rater="who", rating="grade")
