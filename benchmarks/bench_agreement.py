@@ -18,6 +18,16 @@ Usage::
     python benchmarks/bench_agreement.py --wkappa-only   # no peers
     python benchmarks/bench_agreement.py --size 1000000 --complete-only \
         --coefficients 'alpha nominal,fleiss'           # one size, a few rows
+    python benchmarks/bench_agreement.py --shared   # in a shared process (~3 min)
+
+``--shared``: 1e6 items x 5 raters, 10% missing, in one process, interleaved round by round
+(the order rotated every round) with the peers (``krippendorff`` at three levels,
+statsmodels' ``fleiss_kappa`` on the complete data, which it needs) and with neighbours a
+user's process runs too (scikit-learn's ``cohen_kappa_score`` of two raters and a numba
+``prange`` read of the ratings). Rows: every coefficient without and with ``labels=``
+(consecutive and with a gap), the ratio of the fastest peer's median to wkappa's; and the
+long layout (one row per rating, 4.5e6 rows) with ``frames.agreement`` on polars and
+DuckDB next to the engine's own ``group_by(item, rating)`` count in the same rounds.
 """
 
 from __future__ import annotations
@@ -121,8 +131,137 @@ def extra_peak(call: Callable[[], Any]) -> int:
     return peak
 
 
+def _rotated(calls: dict[str, Callable[[], Any]], repeats: int, slow: dict[str, int]) -> dict:
+    """Medians of interleaved rounds, the order rotated every round; a call named in
+    ``slow`` runs in its first ``slow[name]`` rounds only."""
+    import statistics
+    import time
+
+    names = list(calls)
+    for function in calls.values():
+        function()
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for repeat in range(repeats):
+        for i in range(len(names)):
+            name = names[(repeat + i) % len(names)]
+            if repeat >= slow.get(name, repeats):
+                continue
+            start = time.perf_counter()
+            calls[name]()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def shared(reps: int, peer_reps: int) -> None:
+    """The several-raters goal rows in a process shared with the peers and neighbours."""
+    import krippendorff
+    from sklearn.metrics import cohen_kappa_score
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    from _peers import parallel_floor
+
+    n = 1_000_000
+    x = data(n, 0.1)
+    complete = data(n, 0.0)
+    codes = np.nan_to_num(x).astype(np.int64).ravel()
+    half = codes.size // 2
+    a, b = complete[:, 0].astype(np.int64), complete[:, 1].astype(np.int64)
+    consecutive, gap = [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 7]
+    rows = {
+        "fleiss": lambda labels: wk.agreement(x, labels=labels),
+        "gwet AC1": lambda labels: wk.agreement(x, coefficient="gwet", labels=labels),
+        "conger": lambda labels: wk.agreement(x, coefficient="conger", labels=labels),
+        **{
+            f"alpha {level}": lambda labels, level=level: wk.krippendorff_alpha(
+                x, level=level, labels=labels
+            )
+            for level in ("nominal", "ordinal", "interval")
+        },
+    }
+    calls: dict[str, Callable[[], Any]] = {}
+    for name, call in rows.items():
+        for variant, labels in (("", None), (" labels=1..5", consecutive), (" labels gap", gap)):
+            calls[f"{name}{variant}"] = lambda call=call, labels=labels: call(labels)
+    peers = {
+        f"krippendorff {level}": lambda level=level: krippendorff.alpha(
+            reliability_data=x.T, level_of_measurement=level
+        )
+        for level in ("nominal", "ordinal", "interval")
+    }
+    peers["statsmodels fleiss (complete)"] = lambda: fleiss_kappa(aggregate_raters(complete)[0])
+    neighbours: dict[str, Callable[[], Any]] = {
+        "sklearn cohen_kappa_score 1e6": lambda: cohen_kappa_score(a, b),
+        "numba prange read of the ratings": lambda: parallel_floor(codes[:half], codes[half:]),
+    }
+    long_calls = _long_layout(x)
+    everything = {**neighbours, **calls, **peers, **long_calls}
+    print(f"load average before: {_load()}")
+    med = _rotated(everything, reps, {name: peer_reps for name in peers})
+    print(f"load average after: {_load()}\n")
+    print("| call | median ms |")
+    print("| --- | ---: |")
+    for name, seconds in med.items():
+        print(f"| {name} | {seconds * 1e3:,.1f} |")
+    fastest = min(peers, key=lambda name: med[name])
+    print(f"\nfastest peer: {fastest} ({med[fastest] * 1e3:,.0f} ms)\n")
+    print("| coefficient, 1e6 x 5, 10% missing | wkappa ms | fastest peer / wkappa | goal | met |")
+    print("| --- | ---: | ---: | --- | --- |")
+    for name in calls:
+        ratio = med[fastest] / med[name]
+        print(f"| {name} | {med[name] * 1e3:,.1f} | {ratio:,.0f}x | >= 50x | "
+              f"{'yes' if ratio >= 50 else 'NO'} |")  # fmt: skip
+    print("\n| long layout, 1e6 x 5 (4.5e6 rows) | frames.agreement ms | group_by ms | ratio |"
+          " goal | met |")  # fmt: skip
+    print("| --- | ---: | ---: | ---: | --- | --- |")
+    for engine in ("polars", "duckdb"):
+        mine, theirs = med[f"{engine} frames.agreement"], med[f"{engine} group_by(item, rating)"]
+        print(f"| {engine} | {mine * 1e3:,.0f} | {theirs * 1e3:,.0f} | {mine / theirs:.2f} | "
+              f"<= 1.5 | {'yes' if mine / theirs <= 1.5 else 'NO'} |")  # fmt: skip
+
+
+def _long_layout(x: np.ndarray) -> dict[str, Callable[[], Any]]:
+    """frames.agreement of the ratings in the long layout (one row per rating given) next
+    to the engine's own count of (item, rating), on polars and DuckDB."""
+    import duckdb
+    import polars as pl
+
+    import wkappa.frames as wkf
+
+    n, r = x.shape
+    given = ~np.isnan(x)
+    long = pl.DataFrame(
+        {
+            "item": np.repeat(np.arange(n), r)[given.ravel()],
+            "rater": np.tile(np.arange(r), n)[given.ravel()],
+            "rating": x[given].astype(np.int64),
+        }
+    )
+    connection = duckdb.connect()
+    connection.register("long_arrow", long.to_arrow())
+    connection.execute("create table long as select * from long_arrow")
+    relation = connection.table("long")
+    options = {"item": "item", "rater": "rater", "rating": "rating"}
+    return {
+        "polars frames.agreement": lambda: wkf.agreement(long, **options),
+        "polars group_by(item, rating)": lambda: long.group_by("item", "rating").len(),
+        "duckdb frames.agreement": lambda: wkf.agreement(relation, **options),
+        "duckdb group_by(item, rating)": lambda: relation.aggregate(
+            "item, rating, count(*)"
+        ).to_arrow_table(),
+    }
+
+
+def _load() -> str:
+    return " ".join(f"{v:.1f}" for v in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", action="store_true", help="in a shared process (~3 min)")
+    parser.add_argument("--reps", type=int, default=5, help="--shared: rounds (default 5)")
+    parser.add_argument(
+        "--peer-reps", type=int, default=2, help="--shared: rounds with the peers (default 2)"
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--wkappa-only", action="store_true", help="time wkappa alone")
     parser.add_argument("--size", type=int, help="only this many items (e.g. 1000000)")
@@ -131,6 +270,12 @@ def main() -> None:
     )
     parser.add_argument("--complete-only", action="store_true", help="complete data only")
     args = parser.parse_args()
+    if args.shared:
+        warnings.simplefilter("ignore")
+        print("PYTHONPATH=src python benchmarks/bench_agreement.py " + " ".join(sys.argv[1:]))
+        print(f"numpy {np.__version__}, wkappa {wk.__version__}, {os.cpu_count()} cores")
+        shared(args.reps, args.peer_reps)
+        return
     sizes = [100_000] if args.quick else [100_000, 1_000_000]
     if args.size:
         sizes = [args.size]
