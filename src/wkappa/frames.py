@@ -438,10 +438,14 @@ def agreement(
     Notes
     -----
     The wide layout sends ``group_by(raters).agg(len)`` to the engine and only the distinct
-    rows of ratings come back. The long layout counts the (item, rater, rating) triples in the
-    engine and pivots them here, which holds an items x raters table in memory; its raters
-    (the rows and columns of ``pairwise()``, the entries of ``leave_one_rater_out()``) are in
-    sorted order of their names, integer names in numeric order.
+    rows of ratings come back. The long layout is counted in the engine too: each row
+    becomes an integer (a digit for its rating at its rater's place), the engine sums them
+    per item and counts the items per sum, and only those distinct rows come back (a rater
+    who rated an item twice, or NaN ratings, fall back to counting the (item, rater, rating)
+    triples and pivoting them here, which holds an items x raters table in memory). Its
+    raters (the rows and columns of ``pairwise()``, the entries of
+    ``leave_one_rater_out()``) are in sorted order of their names, integer names in numeric
+    order.
 
     Examples
     --------

@@ -8,15 +8,16 @@ sums them per item and counts the items per sum, and only those few groups come 
   B = span + 1), ``g`` is its rater's place (integer raters: ``rater - lowest``; others:
   the rank in :func:`~wkappa._frames.raters.rater_key` order). An item's sum of terms has
   the digit ``d`` at place g: its row of ratings, 0 where the rater gave none.
-* ``bit = 2^g``: an item's sum of bits has as many set bits as rows exactly when no rater
-  rated it twice (a carry joins two equal bits); otherwise this returns None and the pivot
-  reports the repeated rating.
+* ``bit = 2^g`` (plus ``2^32``, which counts the rows in the same sum): an item's sum of
+  bits has as many set bits as rows exactly when no rater rated it twice (a carry joins
+  two equal bits); otherwise this returns None and the pivot reports the repeated rating.
 
-Three queries run in the engine (polars lazy in its streaming engine, DuckDB, pyarrow,
-pandas, Dask, Spark, through narwhals): the distinct raters, the distinct ratings, and
-``group_by(item).agg(sum(term), sum(bit), len)`` followed by
-``group_by(sums).agg(len)``. The result has the pivot's shape, so every coefficient
-(Conger's, ``pairwise()``, ``leave_one_rater_out()``) reads it as it reads the pivot's.
+The queries run in the engine (polars lazy in its streaming engine, DuckDB, pyarrow,
+pandas, Dask, Spark, through narwhals): the lowest and highest rater and rating (integer
+columns; otherwise the distinct raters and the distinct ratings), then
+``group_by(item).agg(sum(term), sum(bit))`` followed by ``group_by(sums).agg(len)``.
+The result has the pivot's shape, so every coefficient (Conger's, ``pairwise()``,
+``leave_one_rater_out()``) reads it as it reads the pivot's.
 """
 
 from __future__ import annotations
@@ -33,7 +34,10 @@ __all__ = ["long_rows"]
 
 _TERM = "__wkappa_term"
 _BITS = "__wkappa_bits"
-_ROWS = "__wkappa_rows"
+# Each row adds 2**place + 2**32 to its item's second sum: the bits below 2**32 are the
+# raters, the rest counts the rows (places stay below 32).
+_ROW_SHIFT = 32
+_ROW = 1 << _ROW_SHIFT
 # Codes (V+1)^R must stay below 2**62; at most this many distinct ratings.
 _MAX_CODE_BITS = 62
 _MAX_VALUES = 1 << 12
@@ -73,8 +77,10 @@ def long_rows(
     nw = import_optional("narwhals", "frames")
     pl = import_optional("polars", "frames")
     present = frame.filter(~nw.col(rating).is_null())
-    raters = _collect(present.select(nw.col(rater)).unique(), lazy).get_column(rater)
-    values = _collect(present.select(nw.col(rating)).unique(), lazy).get_column(rating)
+    found = _distinct(nw, pl, present, rater, rating, lazy)
+    if found is None:
+        return None
+    raters, values = found
     if raters.null_count() or len(raters) < 2 or len(values) > _MAX_VALUES:
         return None
     if values.dtype.is_float() and values.is_nan().any():
@@ -89,28 +95,61 @@ def long_rows(
     power, bit, place = placed
     try:
         per_item = (
-            present.with_columns((digit * power).alias(_TERM), bit.alias(_BITS))
+            present.with_columns((digit * power).alias(_TERM), (bit + _ROW).alias(_BITS))
             .group_by([*groups, item])
-            .agg(nw.col(_TERM).sum(), nw.col(_BITS).sum(), nw.len().alias(_ROWS))
+            .agg(nw.col(_TERM).sum(), nw.col(_BITS).sum())
             .with_columns(nw.col(_TERM).cast(nw.Int64), nw.col(_BITS).cast(nw.Int64))
         )
         counted = _collect(
-            per_item.group_by([*groups, _TERM, _BITS, _ROWS]).agg(nw.len().alias(count)), lazy
+            per_item.group_by([*groups, _TERM, _BITS]).agg(nw.len().alias(count)), lazy
         )
-    except Exception:
+    except Exception:  # an engine without one of the expressions: the pivot
         return None
     codes = counted.get_column(_TERM).to_numpy().astype(np.int64)
-    bits = counted.get_column(_BITS).to_numpy().astype(np.uint64)
-    if (np.bitwise_count(bits) != counted.get_column(_ROWS).to_numpy()).any() or (codes <= 0).any():
+    both = counted.get_column(_BITS).to_numpy().astype(np.int64)
+    bits, rows = (both & (_ROW - 1)).astype(np.uint64), both >> _ROW_SHIFT
+    if (np.bitwise_count(bits) != rows).any() or (codes <= 0).any():
         return None  # a rater twice on one item (or a rating the lookup missed)
+    used = np.bitwise_or.reduce(bits) if bits.size else np.uint64(0)
     padded = pl.concat([values, pl.Series([None], dtype=values.dtype)])
-    names = [spelled[j] for j in order]
     columns = {}
-    for j, name in zip(order, names, strict=True):
+    for j in order:
+        if not (int(used) >> int(place[j])) & 1:
+            continue  # a rater on the span who rated nothing
         digits = (codes // base ** int(place[j])) % base
-        columns[name] = padded.gather(index[digits])  # digit 0 (no rating): the null
+        columns[spelled[j]] = padded.gather(index[digits])  # digit 0 (no rating): the null
+    if len(columns) < 2:
+        return None
     wide = pl.DataFrame({**{c: counted.get_column(c) for c in groups}, **columns})
-    return wide.with_columns(counted.get_column(count).cast(pl.UInt32)), names
+    return wide.with_columns(counted.get_column(count).cast(pl.UInt32)), list(columns)
+
+
+def _distinct(
+    nw: Any, pl: Any, present: Any, rater: str, rating: str, lazy: bool
+) -> tuple[Any, Any] | None:
+    """The raters and the ratings that may occur, as polars Series: for integer columns every
+    integer between the lowest and the highest (one scan for the four ends; the count keeps
+    only those with a rating), else the distinct values (a scan each)."""
+    schema = present.collect_schema()
+    if schema[rater].is_integer() and schema[rating].is_integer():
+        ends = _collect(
+            present.select(
+                nw.col(rater).min().alias("r0"),
+                nw.col(rater).max().alias("r1"),
+                nw.col(rating).min().alias("v0"),
+                nw.col(rating).max().alias("v1"),
+            ),
+            lazy,
+        )
+        r0, r1, v0, v1 = (ends.get_column(c)[0] for c in ("r0", "r1", "v0", "v1"))
+        if None in (r0, r1, v0, v1) or r1 - r0 >= _ROW_SHIFT or v1 - v0 >= _MAX_VALUES:
+            return None
+        kind = ends.get_column("v0").dtype
+        raters = pl.Series(rater, np.arange(r0, r1 + 1), dtype=ends.get_column("r0").dtype)
+        return raters, pl.Series(rating, np.arange(v0, v1 + 1), dtype=kind)
+    raters = _collect(present.select(nw.col(rater)).unique(), lazy).get_column(rater)
+    values = _collect(present.select(nw.col(rating)).unique(), lazy).get_column(rating)
+    return raters, values
 
 
 def _whole_span(series: Any) -> tuple[int, int] | None:
@@ -155,7 +194,7 @@ def _places(
     ``exp(place * log(base))`` rounded (exact: they stay below 2**40); anything else: a
     lookup, places in ``order``."""
     span = _whole_span(raters) if raters.dtype.is_integer() else None
-    if span is not None and span[1] * math.log2(base) < _EXACT_POWER_BITS:
+    if span is not None and span[1] <= _ROW_SHIFT and span[1] * math.log2(base) < _EXACT_POWER_BITS:
         low = span[0]
         place = raters.to_numpy().astype(np.int64) - low
         offset = nw.col(rater) - low
@@ -164,7 +203,7 @@ def _places(
             return (offset * math.log(of)).exp().round(0).cast(nw.Int64)
 
         return power(base), power(2), place
-    if len(order) * math.log2(base) >= _MAX_CODE_BITS or len(order) > _MAX_CODE_BITS:
+    if len(order) * math.log2(base) >= _MAX_CODE_BITS or len(order) >= _ROW_SHIFT:
         return None
     place = np.empty(len(order), dtype=np.int64)
     place[order] = np.arange(len(order))
