@@ -48,3 +48,23 @@ def interleaved(
                 continue
             times[name].append(timed(function))
     return {name: statistics.median(values) for name, values in times.items()}
+
+
+def rotated(
+    calls: dict[str, Callable[[], object]], repeats: int, slow: dict[str, int] | None = None
+) -> dict[str, float]:
+    """Median seconds per call over ``repeats`` interleaved rounds, the order rotated every
+    round (a call right after a parallel pass shares the cores with its workers while they
+    still spin, so no contender should always come first), after one warm-up call each. A
+    call named in ``slow`` runs in its first ``slow[name]`` rounds only."""
+    names = list(calls)
+    for function in calls.values():
+        function()
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for repeat in range(repeats):
+        for i in range(len(names)):
+            name = names[(repeat + i) % len(names)]
+            if slow is not None and repeat >= slow.get(name, repeats):
+                continue
+            times[name].append(timed(calls[name]))
+    return {name: statistics.median(values) for name, values in times.items()}

@@ -45,7 +45,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import wkappa as wk
-from _timing import interleaved
+from _timing import interleaved, rotated
 
 K = 5
 RATERS = 5
@@ -131,27 +131,6 @@ def extra_peak(call: Callable[[], Any]) -> int:
     return peak
 
 
-def _rotated(calls: dict[str, Callable[[], Any]], repeats: int, slow: dict[str, int]) -> dict:
-    """Medians of interleaved rounds, the order rotated every round; a call named in
-    ``slow`` runs in its first ``slow[name]`` rounds only."""
-    import statistics
-    import time
-
-    names = list(calls)
-    for function in calls.values():
-        function()
-    times: dict[str, list[float]] = {name: [] for name in names}
-    for repeat in range(repeats):
-        for i in range(len(names)):
-            name = names[(repeat + i) % len(names)]
-            if repeat >= slow.get(name, repeats):
-                continue
-            start = time.perf_counter()
-            calls[name]()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
-
-
 def shared(reps: int, peer_reps: int) -> None:
     """The several-raters goal rows in a process shared with the peers and neighbours."""
     import krippendorff
@@ -196,7 +175,7 @@ def shared(reps: int, peer_reps: int) -> None:
     long_calls = _long_layout(x)
     everything = {**neighbours, **calls, **peers, **long_calls}
     print(f"load average before: {_load()}")
-    med = _rotated(everything, reps, {name: peer_reps for name in peers})
+    med = rotated(everything, reps, {name: peer_reps for name in peers})
     print(f"load average after: {_load()}\n")
     print("| call | median ms |")
     print("| --- | ---: |")

@@ -51,6 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _peers
 import wkappa as wk
 from _timing import interleaved
+from _timing import rotated as _rotated
 from wkappa._core import fused as _fastpath
 
 # Peers too slow to repeat at full count on big inputs: fewer runs (or none) above these sizes.
@@ -390,23 +391,6 @@ def shared(reps: int) -> list[str]:
         ]
     )  # fmt: skip
     return out
-
-
-def _rotated(calls: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """Interleaved medians with the order rotated every round: a call right after a
-    parallel pass shares the cores with its workers while they still spin, so no contender
-    should always come first."""
-    names = list(calls)
-    for function in calls.values():
-        function()
-    times: dict[str, list[float]] = {name: [] for name in names}
-    for repeat in range(repeats):
-        for i in range(len(names)):
-            name = names[(repeat + i) % len(names)]
-            start = time.perf_counter()
-            calls[name]()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def cold(reps: int) -> list[str]:
