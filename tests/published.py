@@ -653,6 +653,14 @@ KRIPPENDORFF_UNITS = [
     [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5], [None, None, 1, 1],
     [None, 3, None, None],
 ]  # fmt: skip
+# Fleiss, Levin & Paik (2003), section 18.3, Table 18.8: five ratings of each of ten subjects
+# into categories A, B, C (counts per subject); printed kappa 0.42 and per-category kappas
+# 0.29, 0.67, 0.35.
+FLEISS_2003_TABLE_18_8 = [
+    [1, 4, 0], [2, 0, 3], [0, 0, 5], [4, 0, 1], [3, 0, 2],
+    [1, 4, 0], [5, 0, 0], [0, 4, 1], [1, 0, 4], [3, 0, 2],
+]  # fmt: skip
+FLEISS_2003_PER_CATEGORY = (0.29, 0.67, 0.35)
 # Fleiss (1971): 30 patients x 6 psychiatrists, diagnoses 1-5 (as in statsmodels' tests).
 FLEISS_1971 = [
     [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5],
@@ -768,6 +776,19 @@ AGREEMENT_PRINTOUTS: list[AgreementPrintout] = [
         ratings=FLEISS_1971,
         options={"coefficient": "fleiss"},
         values={"statistic": (0.4302445, 5e-8)},
+    ),
+    AgreementPrintout(
+        key="fleiss-2003-table-18.8",
+        source="Fleiss, Levin & Paik (2003), Table 18.8",
+        where="Fleiss, Levin & Paik, Statistical Methods for Rates and Proportions, 3rd ed., "
+        "section 18.3, Table 18.8 (kappa 0.42; per category 0.29, 0.67, 0.35), as quoted in "
+        "R kappaGold's tests (tests/testthat/test-kappa.R, 'kappam_fleiss')",
+        data="10 subjects x 5 ratings, 3 categories (counts per subject)",
+        call="agreement_from_counts",
+        ratings=FLEISS_2003_TABLE_18_8,
+        options={"coefficient": "fleiss"},
+        values={"statistic": (0.42, 5e-3)},
+        note="the per-category kappas are checked by tests/test_agreement_published.py",
     ),
     AgreementPrintout(
         key="krippendorff-2011-nominal",
