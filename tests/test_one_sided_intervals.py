@@ -212,3 +212,14 @@ def test_icc_batch_one_sided_intervals_are_arrays() -> None:
     two = wk.icc(batch, form="A,1").confidence_interval(0.8)
     np.testing.assert_array_equal(greater.low, two.low)
     np.testing.assert_array_equal(greater.high, np.ones(2))
+
+
+@pytest.mark.parametrize("name", ["paired-expanded", "panel-expanded"])
+def test_bootstrap_differences_take_the_method_keyword(name: str) -> None:
+    """Every result's confidence_interval takes method=; a difference has one method."""
+    result = _result(name, "two-sided")
+    named = result.confidence_interval(0.9, method="expanded-percentile")
+    assert named == result.confidence_interval(0.9)
+    for bad in ("percentile", None, 1):
+        with pytest.raises(WkappaError, match="`method` must be 'expanded-percentile'"):
+            result.confidence_interval(0.9, method=bad)

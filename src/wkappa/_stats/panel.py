@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -43,7 +43,7 @@ from .intervals import (
 )
 from .paired import expanded_pvalue, paired_pvalue
 from .resampling import multinomial_replicates
-from .results import expanded_interval
+from .results import check_expanded_method, expanded_interval
 from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
@@ -98,7 +98,12 @@ class PanelComparison:
     alternative: Alternative = "two-sided"
     n_clusters: int | None = None
 
-    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        method: Literal["expanded-percentile"] = "expanded-percentile",
+    ) -> ConfidenceInterval:
         """The expanded percentile item-bootstrap interval of the difference, one-sided as
         ``alternative`` (the matching limit of the two-sided interval at level
         ``2 * confidence_level - 1``).
@@ -111,11 +116,14 @@ class PanelComparison:
         Parameters
         ----------
         confidence_level : float, default 0.95
+        method : {'expanded-percentile'}
+            The only method (the keyword every result's ``confidence_interval`` takes).
 
         Returns
         -------
         ConfidenceInterval
         """
+        check_expanded_method(method)
         return sided(
             lambda level: expanded_interval(
                 self._differences,

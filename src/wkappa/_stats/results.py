@@ -39,6 +39,7 @@ __all__ = [
     "KappaResult",
     "PairedKappaResult",
     "check_confidence_level",
+    "check_expanded_method",
     "check_table_labels",
     "expanded_interval",
     "interpretation",
@@ -477,7 +478,12 @@ class PairedKappaResult:
     n_clusters: int | None = None
     alternative: Alternative = "two-sided"
 
-    def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
+    def confidence_interval(
+        self,
+        confidence_level: float | None = None,
+        *,
+        method: Literal["expanded-percentile"] = "expanded-percentile",
+    ) -> ConfidenceInterval:
         """The paired bootstrap interval of the difference: the expanded percentile interval.
 
         The bootstrap differences' quantiles at
@@ -490,6 +496,8 @@ class PairedKappaResult:
         ----------
         confidence_level : float, optional
             Defaults to the level given to :func:`~wkappa.paired_kappa_test` (0.95).
+        method : {'expanded-percentile'}
+            The only method (the keyword every result's ``confidence_interval`` takes).
 
         Returns
         -------
@@ -506,6 +514,7 @@ class PairedKappaResult:
         >>> bool(wide.low <= narrow.low <= narrow.high <= wide.high)
         True
         """
+        check_expanded_method(method)
         n = self.n if self.n_clusters is None else self.n_clusters
         return sided(
             lambda level: expanded_interval(
@@ -560,6 +569,15 @@ def expanded_interval(
     else:
         low, high = bootstrap.percentile_interval(defined, bootstrap.expanded_level(level, n))
     return ConfidenceInterval(low, high, level, "expanded-percentile", n_resamples, dropped)
+
+
+def check_expanded_method(method: Any) -> None:
+    """The ``method`` of a bootstrap difference's interval: only 'expanded-percentile'."""
+    if not (isinstance(method, str) and method == "expanded-percentile"):
+        raise WkappaError(
+            "`method` must be 'expanded-percentile' (the interval of a bootstrap difference); "
+            f"got {format_value(method)}."
+        )
 
 
 def warn_undefined(message: str) -> None:
