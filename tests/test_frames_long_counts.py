@@ -53,7 +53,7 @@ RATING_SETS = [[1, 2, 3, 4, 5], [0, 2, 9], [0.5, 1.5, 2.5], ["lo", "mid", "hi"]]
 
 
 @settings(
-    max_examples=15,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
