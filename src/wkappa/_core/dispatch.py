@@ -38,6 +38,7 @@ from . import fused, warmup
 from .encode import check_table_size, encode_ratings
 from .fused import fused_route
 from .kernels import QuadraticSums, count_table, quadratic_sums
+from .options import UNDEFINED_REASON, undefined_kappa
 from .request import PROPAGATED, Counted, Request
 from .statistic import kappa_from_sums
 
@@ -104,41 +105,90 @@ def plain_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         return None
     if not request.quadratic:
         return _plain_table(y_true, y_pred, n)
-    key = ("plain", dtype, n >= fused.PARALLEL_MIN)
-    if not warmup.ready(key, fused.int_sums, (y_true, y_pred), n):
+    scanned = _plain_sums(y_true, y_pred, n)
+    if scanned is None:
         return None
-    r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
-    if not (r[0] and -fused.HUGE < r[1] and r[2] < fused.HUGE):
+    sums, lo, hi = scanned
+    return Counted(None, QuadraticSums(n, *sums), range(lo, hi + 1))
+
+
+def _plain_sums(
+    a: np.ndarray, b: np.ndarray, n: int
+) -> tuple[tuple[int, int, int, int, int], int, int] | None:
+    """The five exact sums of two checked integer arrays shifted by a common constant, and
+    their (min, max), in one kernel call (serial or parallel); None while the kernels are
+    not ready or when the ratings are too wide or too large for it."""
+    if not warmup.ready(("plain", a.dtype, n >= fused.PARALLEL_MIN), fused.int_sums, (a, b), n):
         return None
-    # The five exact sums hi * 2**32 + lo of the ratings shifted by a common constant.
-    sums = QuadraticSums(
-        n,
-        (r[3] << 32) + r[8],
-        (r[4] << 32) + r[9],
-        (r[5] << 32) + r[10],
-        (r[6] << 32) + r[11],
-        (r[7] << 32) + r[12],
-    )
-    return Counted(None, sums, range(int(r[1]), int(r[2]) + 1))
+    return fused.exact_int_sums(a, b)
 
 
-def plain_kappa(y_true: np.ndarray, y_pred: np.ndarray, weights: str) -> float | None:
-    """Kappa of two numpy arrays under named ``weights`` by the shortest way, or None.
+# The one-call kernels of the shortest route by (weights, dtype), once the warm-up has them
+# loaded: (any layout, C-contiguous aligned writeable arrays only); see fused.serial_kernel.
+_SERIAL: dict[tuple[str, np.dtype], tuple[fused.Kernel, fused.Kernel | None]] = {}
+# What a serial kernel returns when a longer route must answer.
+_LONGER = float("inf")
+# The option values under which the shortest route may answer: anything else, including a
+# bad value, goes through the checks of the general path.
+_NAN_POLICIES = ("raise", "omit", "propagate")
+_ZERO_DIVISION = ("warn", "raise")
+_NDARRAY = np.ndarray
 
-    The entry points call it first when both ratings are numpy arrays and no option is set:
-    for two 1-D integer arrays of one dtype it goes from the arrays to the value in one
-    kernel call and a few integer operations (nan when kappa is undefined). After other code
-    has run the caches are cold, and every further Python frame or object costs about as much
-    as the kernel's own pass over 10,000 pairs. QWK takes the five exact sums
-    (:func:`~wkappa._core.statistic.kappa_from_sums`, as the plain route); linear and
-    unweighted kappa at serial sizes take the exact integer terms of the table kernel
-    (``(r'Dc - n sum(D*O)) / r'Dc``, as :func:`~wkappa._core.statistic.kappas` computes
-    them). None -- anything else, or kernels not loaded yet -- sends the call down the
-    dispatcher, which answers with the same value.
+
+def plain_kappa(
+    y_true: Any, y_pred: Any, weights: Any, labels: Any = None, min_rating: Any = None,
+    max_rating: Any = None, sample_weight: Any = None, nan_policy: Any = "raise",
+    zero_division: Any = "warn",
+) -> float | None:  # fmt: skip
+    """Kappa by the shortest way (the arguments of :func:`wkappa.weighted_kappa`), or None.
+
+    The entry points call it first. It answers two numpy arrays of integers of one dtype
+    under named weights, with ``labels``, the bounds and ``sample_weight`` unset and the
+    string options at any valid value; None -- anything else, or kernels not loaded yet --
+    sends the call down the dispatcher, which answers with the same value. After other code
+    has run the caches are cold, and then every Python frame, object and lookup between the
+    call and the kernel costs about as much as the kernel's own pass over 10,000 pairs. So a
+    loaded dtype takes one kernel call that returns the kappa itself (exact integer terms, one
+    correctly rounded division: :func:`~wkappa._core.fused.serial_kernel`); nan when kappa is
+    undefined, with the ``zero_division`` rule applied. Larger QWK inputs (and the rare small
+    ones the kernel leaves to Python) take the five exact sums and
+    :func:`~wkappa._core.statistic.kappa_from_sums` (:func:`_checked_plain_kappa`).
     """
+    if not (
+        type(y_true) is _NDARRAY
+        and type(y_pred) is _NDARRAY
+        and labels is None
+        and min_rating is None
+        and max_rating is None
+        and sample_weight is None
+        and type(weights) is str
+        and type(nan_policy) is str
+        and nan_policy in _NAN_POLICIES
+        and type(zero_division) is str
+        and zero_division in _ZERO_DIVISION
+    ):
+        return None
+    dtype = y_true.dtype
+    kernels = _SERIAL.get((weights, dtype))
+    value: float | None = _LONGER
+    if kernels is not None and dtype is y_pred.dtype and y_true.ndim == 1 and y_pred.ndim == 1:
+        kernel = kernels[1] if y_true.flags.carray and y_pred.flags.carray else kernels[0]
+        if kernel is not None:
+            value = kernel(y_true, y_pred)
+    if value == _LONGER:
+        value = _checked_plain_kappa(y_true, y_pred, weights)
+        if value is None:
+            return None
+    return value if value == value else undefined_kappa(zero_division, UNDEFINED_REASON)  # type: ignore[arg-type]
+
+
+def _checked_plain_kappa(y_true: np.ndarray, y_pred: np.ndarray, weights: str) -> float | None:
+    """:func:`plain_kappa` with every check: the first call of a kind (which loads its
+    kernel), large inputs, and small ones the serial kernel left to Python."""
     dtype = y_true.dtype
     if (
-        dtype is not y_pred.dtype  # builtin dtypes are singletons; anything else: general
+        weights not in ("quadratic", "linear", "unweighted")
+        or dtype is not y_pred.dtype  # builtin dtypes are singletons; anything else: general
         or dtype.kind not in "biu"
         or not dtype.isnative
         or (dtype.kind == "u" and dtype.itemsize == 8)  # may exceed int64
@@ -149,33 +199,21 @@ def plain_kappa(y_true: np.ndarray, y_pred: np.ndarray, weights: str) -> float |
     n = len(y_true)
     if n < fused.FAST_MIN or len(y_pred) != n:
         return None
-    if weights == "quadratic":
-        if not warmup.ready(
-            ("plain", dtype, n >= fused.PARALLEL_MIN), fused.int_sums, (y_true, y_pred), n
-        ):
-            return None
-        r = fused.int_sums(y_true, y_pred)  # (exact, min, max, hi0..hi4, lo0..lo4)
-        if not (r[0] and -fused.HUGE < r[1] and r[2] < fused.HUGE):
-            return None
-        return kappa_from_sums(
-            n,
-            (r[3] << 32) + r[8],
-            (r[4] << 32) + r[9],
-            (r[5] << 32) + r[10],
-            (r[6] << 32) + r[11],
-            (r[7] << 32) + r[12],
-        )
-    if n >= fused.PARALLEL_MIN:
-        return None
-    linear = weights == "linear"
-    if not warmup.ready(
-        ("plain kappa", dtype, linear), fused.small_table_terms, (y_true, y_pred, linear), n
+    kernels = _SERIAL.get((weights, dtype))
+    if n < fused.PARALLEL_MIN and (
+        kernels is None or (kernels[1] is None and y_true.flags.carray and y_pred.flags.carray)
     ):
-        return None
-    _, _, misses, total, observed, expected = fused.small_table_terms(y_true, y_pred, linear)
-    if misses:
-        return None  # a rating outside the guessed range, or an unusable range
-    return (expected - total * observed) / expected if expected > 0 else float("nan")
+        args = (y_true, y_pred, weights)
+        if not warmup.ready(("serial kappa", weights, dtype), fused.serial_kappa, args, n):
+            return None
+        value = fused.serial_kappa(y_true, y_pred, weights)
+        _SERIAL[weights, dtype] = fused.serial_kernel(weights, dtype)
+        if value != _LONGER:
+            return value
+    if weights != "quadratic":
+        return None  # a table kernel leaves only unusable ranges: the checked routes decide
+    scanned = _plain_sums(y_true, y_pred, n)
+    return None if scanned is None else kappa_from_sums(n, *scanned[0])
 
 
 def _plain_table(a: np.ndarray, b: np.ndarray, n: int) -> Counted | None:

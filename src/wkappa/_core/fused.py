@@ -5,8 +5,9 @@ case only: both ratings 1-D numeric numpy arrays (or pandas, polars or pyarrow c
 zero-copy views of one) without ``labels``, plus an optional numeric ``sample_weight``. One
 fused pass (:mod:`wkappa._core.kernels.numba_sums`) computes the sums together with the range,
 NaN and integrality checks, so validation costs no extra pass and nothing of size n is
-allocated for integer input. QWK of two numpy integer arrays without options goes shorter
-still: :func:`wkappa._core.dispatch.plain_kappa` calls :func:`int_sums` directly.
+allocated for integer input. Two numpy integer arrays without options go shorter still:
+:func:`wkappa._core.dispatch.plain_kappa` calls :func:`serial_kernel` (small inputs) or
+:func:`int_sums` directly.
 
 Anything unusual -- a NaN, a non-integer, a rating outside ``min_rating..max_rating``, a wide
 range, a negative weight, an object column, a bound that is not a plain int -- makes these
@@ -18,6 +19,7 @@ raises a validation error of its own, so both paths fail identically on bad inpu
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import numbers
 import os
@@ -40,19 +42,20 @@ __all__ = [
     "FAST_MIN",
     "HUGE",
     "PARALLEL_MIN",
+    "exact_int_sums",
     "fast_ratings",
     "fused_route",
     "guessed_serial",
     "int_sums",
+    "serial_kappa",
+    "serial_kernel",
     "set_parallel",
-    "small_table_terms",
 ]
 
 # Below this many pairs the serial kernel runs: starting threads costs more than it saves.
 PARALLEL_MIN = warmup.PARALLEL_MIN
-# Below this many pairs the strict numpy path is about as fast, and a one-off call on a few
-# ratings should not pay for importing numba and loading its kernels.
-FAST_MIN = 2048
+# Below this many pairs the strict numpy path answers (see warmup.FAST_MIN).
+FAST_MIN = warmup.FAST_MIN
 # Float ratings (and int ratings mixed with floats) beyond this magnitude are not exact in
 # float64; the strict path handles them.
 _FLOAT_EXACT = 2.0**53
@@ -82,6 +85,8 @@ _SUPPORTED = frozenset(
 # The workqueue threading layer must not run two parallel kernels at once.
 _PARALLEL_LOCK = threading.Lock()
 _settings: dict[str, Any] = {"parallel": None}  # None: automatic (see use_parallel)
+# A kernel of two rating arrays that returns kappa (see serial_kernel).
+Kernel = Callable[[np.ndarray, np.ndarray], float]
 
 
 def numpy_view(obj: Any) -> np.ndarray | None:
@@ -304,6 +309,18 @@ def int_sums(a: np.ndarray, b: np.ndarray) -> tuple[Any, ...]:
     return kernels.int_sums_serial(a, b)  # type: ignore[no-any-return]
 
 
+def exact_int_sums(
+    a: np.ndarray, b: np.ndarray
+) -> tuple[tuple[int, int, int, int, int], int, int] | None:
+    """The five exact sums of two integer arrays of one dtype shifted by a common constant
+    (Python ints) and their (min, max), in one :func:`int_sums` call; None when the ratings
+    are too wide for the kernel or reach :data:`HUGE` (the strict path decides)."""
+    r = int_sums(a, b)
+    if not (r[0] and -HUGE < r[1] and r[2] < HUGE):
+        return None
+    return _sums_kernels().exact_totals(r), int(r[1]), int(r[2])
+
+
 _TABLE_KERNELS: Any = None  # wkappa._core.kernels.numba_table once loaded
 
 
@@ -316,14 +333,43 @@ def _table_kernels() -> Any:
     return _TABLE_KERNELS
 
 
-def small_table_terms(a: np.ndarray, b: np.ndarray, linear: bool) -> tuple[int, ...]:
-    """``(lo, hi, misses, n, observed, expected)`` of linear (``linear``) or unweighted kappa
-    for two 1-D integer arrays of one dtype and fewer than :data:`PARALLEL_MIN` pairs, in one
-    kernel call (:func:`wkappa._core.kernels.numba_table.guessed_serial_kappa`): the
-    shortest route of :func:`wkappa._core.dispatch.plain_kappa` for table weights."""
+def serial_kernel(weights: str, dtype: np.dtype) -> tuple[Kernel, Kernel | None]:
+    """The one-call kernels of kappa under named ``weights`` ('quadratic', 'linear' or
+    'unweighted') for two 1-D integer arrays of ``dtype`` (values below ``2**63``), once
+    loaded: ``(any_layout, contiguous)``.
+
+    Each returns kappa (correctly rounded), nan when kappa is undefined, or ``inf`` when a
+    longer route must answer, for instance from :data:`PARALLEL_MIN` pairs on
+    (:func:`wkappa._core.kernels.numba_sums.qwk_serial`,
+    :func:`wkappa._core.kernels.numba_table.serial_table_kappa`). ``contiguous`` takes only
+    C-contiguous, aligned, writeable arrays (``flags.carray``): for QWK it is the compiled
+    function itself (``get_overload``), which skips numba's per-call type resolution --
+    several microseconds when the caches are cold, as much as the pass over 10,000 pairs --
+    or None while that function is not loaded in this process. The shortest route,
+    :func:`wkappa._core.dispatch.plain_kappa`, keeps both per dtype.
+    """
+    if weights != "quadratic":
+        table = functools.partial(_serial_table_kappa, linear=weights == "linear")
+        return table, table
+    kernel = _sums_kernels().qwk_serial
+    try:
+        from numba import typeof
+
+        array = typeof(np.zeros(1, dtype))  # type: ignore[no-untyped-call]
+        return kernel, kernel.get_overload((array, array))
+    except KeyError:  # not loaded for C-contiguous arrays of this dtype yet
+        return kernel, None
+
+
+def serial_kappa(a: np.ndarray, b: np.ndarray, weights: str) -> float:
+    """The any-layout :func:`serial_kernel` called on ``a`` and ``b`` (a module-level
+    function, so that the warm-up can replay it in a child process)."""
+    return serial_kernel(weights, a.dtype)[0](a, b)
+
+
+def _serial_table_kappa(a: np.ndarray, b: np.ndarray, linear: bool) -> float:
     kernels = _TABLE_KERNELS or _table_kernels()
-    m = min(len(a), GUESS_SAMPLE)
-    return kernels.guessed_serial_kappa(a, b, m, _MAX_K, HUGE, linear)  # type: ignore[no-any-return]
+    return kernels.serial_table_kappa(a, b, GUESS_SAMPLE, _MAX_K, HUGE, linear)  # type: ignore[no-any-return]
 
 
 def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | None:
@@ -333,11 +379,7 @@ def _scan(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, ...], int, int] | No
     if a.dtype.kind in _INT_KINDS:
         if a.dtype == np.uint64 and max(int(a.max()), int(b.max())) >= HUGE:
             return None  # the kernels read int64; only uint64 can exceed it (one extra pass)
-        r = int_sums(a, b)
-        sums = _sums_kernels().exact_totals(r)
-        if sums is None or not (-HUGE < r[1] and r[2] < HUGE):
-            return None
-        return sums, r[1], r[2]
+        return exact_int_sums(a, b)
     sums, flo, fhi = _run_sums("float", a, b)
     if sums is None or not (-_FLOAT_EXACT < flo and fhi < _FLOAT_EXACT):
         return None

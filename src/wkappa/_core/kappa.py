@@ -90,13 +90,6 @@ def table_kappa(table: np.ndarray, weights: str | np.ndarray, zero_division: Zer
     return undefined_kappa(zero_division, UNDEFINED_REASON) if math.isnan(value) else float(value)
 
 
-# The options under which the shortest route (dispatch.plain_kappa) may answer: anything
-# else, including a bad value, goes through the checks of the general path.
-_PLAIN_WEIGHTS = ("quadratic", "linear", "unweighted")
-_NAN_POLICIES = ("raise", "omit", "propagate")
-_ZERO_DIVISION = ("warn", "raise")
-
-
 def _is_quadratic(weights: str | np.ndarray) -> bool:
     return isinstance(weights, str) and weights == "quadratic"
 
@@ -199,23 +192,12 @@ def weighted_kappa(
     >>> wk.weighted_kappa([0, 1, 2, 2], [0, 2, 2, 1], weights="linear")
     0.42857142857142855
     """
-    if (
-        type(y_true) is np.ndarray
-        and type(y_pred) is np.ndarray
-        and labels is None
-        and min_rating is None
-        and max_rating is None
-        and sample_weight is None
-        and type(weights) is str
-        and weights in _PLAIN_WEIGHTS
-        and type(nan_policy) is str
-        and nan_policy in _NAN_POLICIES
-        and type(zero_division) is str
-        and zero_division in _ZERO_DIVISION
-    ):
-        value = plain_kappa(y_true, y_pred, weights)
-        if value is not None:
-            return value if value == value else undefined_kappa(zero_division, UNDEFINED_REASON)
+    value = plain_kappa(
+        y_true, y_pred, weights, labels, min_rating, max_rating, sample_weight, nan_policy,
+        zero_division,
+    )  # fmt: skip
+    if value is not None:
+        return value
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
@@ -276,21 +258,12 @@ def quadratic_weighted_kappa(
     >>> wk.qwk([0, 0, 0, 1, 1, 1, 3, 3, 3, 3], [0, 0, 1, 0, 1, 1, 1, 3, 3, 3])
     0.8064516129032258
     """
-    if (
-        type(y_true) is np.ndarray
-        and type(y_pred) is np.ndarray
-        and labels is None
-        and min_rating is None
-        and max_rating is None
-        and sample_weight is None
-        and type(nan_policy) is str
-        and nan_policy in _NAN_POLICIES
-        and type(zero_division) is str
-        and zero_division in _ZERO_DIVISION
-    ):
-        value = plain_kappa(y_true, y_pred, "quadratic")
-        if value is not None:
-            return value if value == value else undefined_kappa(zero_division, UNDEFINED_REASON)
+    value = plain_kappa(
+        y_true, y_pred, "quadratic", labels, min_rating, max_rating, sample_weight, nan_policy,
+        zero_division,
+    )  # fmt: skip
+    if value is not None:
+        return value
     return weighted_kappa(
         y_true,
         y_pred,

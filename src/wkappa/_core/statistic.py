@@ -282,26 +282,12 @@ def variances(tables: np.ndarray, weights: np.ndarray, kappa: Any) -> tuple[Any,
 
     Notes
     -----
-    With ``p = O / n``, row and column proportions ``r``, ``c``, ``w_i = (W c)_i``,
-    ``v_j = (r^T W)_j`` and ``D_e = r^T W c``, kappa ``= 1 - sum(W p) / D_e`` has the
-    delta-method (multinomial) variance
-
-    .. math::
-
-        \\operatorname{Var}(\\hat\\kappa) = \\frac{1}{n D_e^2}
-        \\Big[\\sum_{ij} p_{ij} \\big(W_{ij} - (1-\\kappa)(w_i + v_j)\\big)^2
-        - (1-\\kappa)^2\\Big],
-
-    and under independence (``p_ij = r_i c_j``, kappa = 0)
-
-    .. math::
-
-        \\operatorname{Var}_0(\\hat\\kappa) = \\frac{1}{n D_e^2}
-        \\Big[\\sum_{ij} r_i c_j \\big(W_{ij} - w_i - v_j\\big)^2 - D_e^2\\Big].
-
-    With agreement weights ``A = 1 - W`` these are the formulas of Fleiss, Cohen & Everitt
-    (1969) used by SAS PROC FREQ and statsmodels. Both brackets are computed as centred sums of
-    squares, so they are never negative.
+    The delta-method (multinomial) variance of ``kappa = 1 - sum(W p) / D_e`` with
+    ``p = O / n`` and ``D_e = r^T W c``, and the variance under independence (``p_ij = r_i
+    c_j``), as written out in the Notes of :func:`wkappa.kappa_test` (with agreement weights
+    ``A = 1 - W``, the formulas of Fleiss, Cohen & Everitt (1969) used by SAS PROC FREQ and
+    statsmodels). Both brackets there are computed as centred sums of squares, so they are
+    never negative.
     """
     single = tables.ndim == 2
     original = tables[None] if single else tables.reshape(-1, *tables.shape[-2:])

@@ -54,6 +54,10 @@ _guard: list[Any] = []  # the numba event listener, once installed
 
 # From this many pairs on the kernels may run in parallel (wkappa._core.fused uses it).
 PARALLEL_MIN = 1 << 17
+# Below this many pairs the numba routes decline (wkappa._core.fused and the one-call kernels
+# use it): the strict numpy path is about as fast, and a one-off call on a few ratings should
+# not pay for importing numba and loading its kernels.
+FAST_MIN = 2048
 # What the child process runs: the parent's sys.path, then the call to replay with each
 # setting of the parallel switch (serial and parallel kernels are separate functions).
 _CHILD = (

@@ -59,6 +59,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from ..warmup import FAST_MIN, PARALLEL_MIN
+
 __all__ = [
     "CHUNK",
     "MAX_FLOAT_RANGE",
@@ -69,6 +71,7 @@ __all__ = [
     "float_sums",
     "int_sums_parallel",
     "int_sums_serial",
+    "qwk_serial",
     "weighted_sums",
 ]
 
@@ -83,6 +86,11 @@ _INT64_MAX = (1 << 63) - 1
 # Float ratings within HALF of the shift are summed exactly in float64 (see _float_chunk).
 _HALF = 1 << 19
 _FAST = {"reassoc", "contract"}
+# qwk_serial finishes kappa itself while n * (max - min) stays below 2**31 (see there).
+_FINISH_SPAN = (1 << 31) - 1
+_FLOAT_INT = 1 << 53
+# Ratings this large are left to the strict path (the callers' bound, INT64_SAFE).
+_HUGE = 1 << 62
 
 
 @njit(cache=True, nogil=True)
@@ -215,6 +223,60 @@ def int_sums_serial(a, b):  # type: ignore[no-untyped-def]
     if not _within(r[0], r[1], r[0]):
         return (False, *r)
     return (True, *_int_pass(a, b, r[0], narrow))
+
+
+@njit(cache=True, nogil=True)
+def qwk_serial(a, b):  # type: ignore[no-untyped-def]
+    """Quadratic weighted kappa of two integer arrays of one dtype in one call, or ``inf``.
+
+    The sums pass of :func:`int_sums_serial`, then the kappa itself: nothing but one float
+    crosses into Python (the small-input route, where every object and frame costs about
+    as much as the pass). Returns kappa, correctly rounded; nan when it is undefined
+    (``den = 0``); ``inf`` when a longer route must answer: ``len(b) != len(a)``, fewer than
+    :data:`~wkappa._core.warmup.FAST_MIN` or from :data:`~wkappa._core.warmup.PARALLEL_MIN`
+    pairs on (the parallel kernels), a
+    rating within ``2**62`` of the int64 limits, or ``n (max - min) >= 2**31``.
+
+    Exactness: the sums of ``d = x - s`` are ``hi * 2**32 + lo``; taken modulo ``2**64``
+    (int64 arithmetic wraps), re-centred on the minimum ``c`` they give the sums of
+    ``x - c`` in ``0 .. R = max - min``, which fit int64, so they are exact. With
+    ``n R < 2**31`` every product below is under ``2**62``, so
+
+    ``num = 2 (n Σab - Σa Σb)`` and ``den = n (Σa² + Σb²) - 2 Σa Σb``
+
+    are exact int64 values, the same integers for any shift (QWK is translation invariant)
+    as :func:`wkappa._core.statistic.kappa_from_sums` forms. When both are at most ``2**53``
+    in magnitude they are exact in float64 and one IEEE division is correctly rounded, as
+    Python's ``int / int``; else ``inf``.
+    """
+    n = a.shape[0]
+    if not FAST_MIN <= n < PARALLEL_MIN or b.shape[0] != n:
+        return np.inf
+    narrow = a.itemsize == 1
+    s = _first_shift(a)
+    r = _int_pass(a, b, s, narrow)
+    low, high = r[0], r[1]
+    if not (narrow or _within(low, high, s)) or low <= -_HUGE or high >= _HUGE:
+        return np.inf
+    if high - low > _FINISH_SPAN // n:
+        return np.inf
+    t = low - s
+    nt = n * t
+    ntt = nt * t
+    ta = (r[2] << 32) + r[7]
+    tb = (r[3] << 32) + r[8]
+    sum_a = ta - nt
+    sum_b = tb - nt
+    sum_aa = (r[4] << 32) + r[9] - 2 * t * ta + ntt
+    sum_bb = (r[5] << 32) + r[10] - 2 * t * tb + ntt
+    sum_ab = (r[6] << 32) + r[11] - t * (ta + tb) + ntt
+    num = 2 * (n * sum_ab - sum_a * sum_b)
+    den = n * (sum_aa + sum_bb) - 2 * sum_a * sum_b
+    if den <= 0:
+        return np.nan
+    if num > _FLOAT_INT or num < -_FLOAT_INT or den > _FLOAT_INT:
+        return np.inf
+    return np.float64(num) / np.float64(den)
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -20,10 +20,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..warmup import FAST_MIN, PARALLEL_MIN
+
 __all__ = [
     "WEIGHTED_BLOCKS",
     "guess_range",
     "guessed_serial",
+    "serial_table_kappa",
     "table_counts",
     "table_counts_guessed",
     "table_weighted",
@@ -319,19 +322,25 @@ def table_weighted(
 
 
 @njit(cache=True, nogil=True)
-def guessed_serial_kappa(a, b, m, max_k, huge, linear):  # type: ignore[no-untyped-def]
-    """:func:`guessed_serial` and the exact integer terms of linear (``linear``) or unweighted
-    kappa in the same call, for small inputs: no table crosses into Python.
+def serial_table_kappa(a, b, m, max_k, huge, linear):  # type: ignore[no-untyped-def]
+    """Linear (``linear``) or unweighted kappa of small inputs in one call: :func:`guessed_serial`
+    and the kappa, so that only one float crosses into Python.
 
-    Returns ``(lo, hi, misses, n, observed, expected)`` with ``D = |i - j|`` (linear) or
-    ``[i != j]``: ``observed = sum(D * O)`` and ``expected = r' D c`` (r, c the row and column
-    sums of the table O); kappa is ``(expected - n * observed) / expected``. Exact in int64
-    for ``n < 2**17`` pairs and ``K <= 2**13`` (``expected <= n² (K - 1) < 2**48``); the
-    caller keeps to that. Nothing is computed when ``misses`` is not 0.
+    With ``D = |i - j|`` (linear) or ``[i != j]``, ``observed = sum(D * O)`` and ``expected =
+    r' D c`` (r, c the row and column sums of the table O), kappa is ``(expected - n *
+    observed) / expected``. Both terms are exact int64 values below ``2**48`` for ``n <
+    PARALLEL_MIN = 2**17`` pairs and ``K <= max_k <= 2**13`` (``expected <= n² (K - 1)``), so
+    they are exact in float64 and the one division is correctly rounded, as Python's ``int /
+    int``. Returns kappa, nan when it is undefined (``expected = 0``), or ``inf`` when a longer
+    route must answer: ``len(b) != len(a)``, fewer than ``FAST_MIN`` or from
+    ``PARALLEL_MIN`` pairs on, a rating outside the guessed range, or an unusable range.
     """
-    lo, hi, total, misses = guessed_serial(a, b, m, max_k, huge)
+    n = a.shape[0]
+    if not FAST_MIN <= n < PARALLEL_MIN or b.shape[0] != n:
+        return np.inf
+    lo, hi, total, misses = guessed_serial(a, b, min(m, n), max_k, huge)
     if misses != 0:
-        return lo, hi, misses, np.int64(0), np.int64(0), np.int64(0)
+        return np.inf
     k = hi - lo + 1
     rows = np.zeros(k, dtype=np.int64)
     cols = np.zeros(k, dtype=np.int64)
@@ -344,12 +353,12 @@ def guessed_serial_kappa(a, b, m, max_k, huge, linear):  # type: ignore[no-untyp
             d = abs(i - j) if linear else np.int64(i != j)
             observed += d * count
     expected = np.int64(0)
-    n = np.int64(0)
     for i in range(k):
-        n += rows[i]
         weighted = np.int64(0)
         for j in range(k):
             d = abs(i - j) if linear else np.int64(i != j)
             weighted += d * cols[j]
         expected += rows[i] * weighted
-    return lo, hi, misses, n, observed, expected
+    if expected <= 0:
+        return np.nan
+    return np.float64(expected - n * observed) / np.float64(expected)
