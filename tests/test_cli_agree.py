@@ -430,3 +430,13 @@ def test_cluster_option_one_cluster(tmp_path, capsys):
     path.write_text("task,a,b\nx,1,1\nx,2,2\nx,1,2\n")
     assert main(["agree", str(path), "--raters", "a,b", "--cluster", "task"]) == 2
     assert "at least 2" in capsys.readouterr().err
+
+
+def test_cluster_option_long_item_in_two_clusters(tmp_path, capsys):
+    path = tmp_path / "split.csv"
+    path.write_text("item,who,grade,task\n1,a,1,x\n1,b,1,y\n2,a,2,x\n2,b,2,x\n3,a,1,z\n3,b,2,z\n")
+    argv = ["agree", str(path), "--item", "item", "--rater", "who", "--rating", "grade"]
+    assert main([*argv, "--cluster", "task"]) == 2
+    err = capsys.readouterr().err
+    assert "Item 1 has ratings in two clusters of the --cluster column 'task'" in err
+    assert len(err.strip().splitlines()) == 1

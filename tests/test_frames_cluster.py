@@ -98,3 +98,14 @@ def test_agreement_cluster_column_errors() -> None:
     df["task"] = "one"
     with pytest.raises(WkappaError, match="at least 2 clusters"):
         frames.agreement(df, raters=["a", "b", "c", "d"], cluster="task")
+
+
+def test_agreement_cluster_column_long_item_in_two_clusters() -> None:
+    # Before: the item's rows in another cluster became a second item (a silent wrong value).
+    _, df = _panel()
+    long = df.reset_index().melt(
+        id_vars=["index", "task"], value_vars=["a", "b", "c", "d"], var_name="who", value_name="r"
+    )
+    long.loc[0, "task"] = "elsewhere"
+    with pytest.raises(WkappaError, match="Item 0 has ratings in two clusters of the `cluster`"):
+        frames.agreement(long, item="index", rater="who", rating="r", cluster="task")

@@ -112,7 +112,8 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCo
     counts, missing = count_long(source, args, text, extra)
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
-    grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT, cluster)
+    column = f"--cluster column {args.cluster!r}" if args.cluster else None
+    grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT, cluster, column)
     return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows
 
 

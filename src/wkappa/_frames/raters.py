@@ -101,6 +101,8 @@ def rater_rows(
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
+        if by_name == "cluster":
+            one_cluster_per_item(frame, item, rating, by, f"`cluster` column {by!r}", lazy)
         long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
         if long is not None:
             grouped, names = long
@@ -139,6 +141,23 @@ def _pivoted(
     return pivot_long(local, item, rater, rating, _COUNT, groups)
 
 
+def one_cluster_per_item(
+    frame: Any, item: str, rating: str, column: Any, named: str, lazy: bool
+) -> None:
+    """A WkappaError when an item's ratings (a long narwhals frame) carry two ids of the
+    cluster ``column`` (``named``: how the caller names it): it would count as two items."""
+    nw = import_optional("narwhals", "frames")
+    rated = frame.filter(~nw.col(rating).is_null() & ~nw.col(column).is_null())
+    ids = rated.group_by(item).agg(nw.col(column).n_unique())
+    split = _collect(ids.filter(nw.col(column) > 1).head(1), lazy)
+    if len(split):
+        raise WkappaError(
+            f"Item {split.get_column(item).to_list()[0]!r} has ratings in two clusters of the "
+            f"{named}; every item belongs to one cluster. Hint: fix the cluster ids of that "
+            "item's rows."
+        )
+
+
 def pivot_long(
     triples: Any,
     item: str,
@@ -146,13 +165,19 @@ def pivot_long(
     rating: str,
     count: str,
     groups: Sequence[str] = (),
+    cluster: str | None = None,
 ) -> tuple[Any, list[str]]:
     """The long layout's distinct ``(*groups, item, rater, rating)`` rows with their
     ``count`` (a polars DataFrame) as distinct wide rows: ``(*groups, *raters, count)``, the
     raters in :func:`rater_key` order. A null rating is no rating; two ratings of one item by
-    one rater are an error. The one pivot of ``frames.agreement`` and ``wkappa agree``."""
+    one rater are an error. The one pivot of ``frames.agreement`` and ``wkappa agree``.
+    With ``cluster`` (how the caller names its cluster column, the one of ``groups``) an
+    item whose rows carry two cluster ids is an error: it would count as two items."""
     pl = import_optional("polars", "frames")
     local = triples.filter(pl.col(rating).is_not_null())
+    if cluster is not None:
+        nw = import_optional("narwhals", "frames")
+        one_cluster_per_item(nw.from_native(local), item, rating, groups[0], cluster, False)
     repeated = local.group_by([*groups, item, rater]).agg(pl.col(count).sum())
     repeated = repeated.filter(pl.col(count) > 1)
     if repeated.height:
