@@ -214,12 +214,23 @@ def test_icc_batch_one_sided_intervals_are_arrays() -> None:
     np.testing.assert_array_equal(greater.high, np.ones(2))
 
 
-@pytest.mark.parametrize("name", ["paired-expanded", "panel-expanded"])
-def test_bootstrap_differences_take_the_method_keyword(name: str) -> None:
-    """Every result's confidence_interval takes method=; a difference has one method."""
+@pytest.mark.parametrize(
+    ("name", "only"),
+    [
+        ("paired-expanded", "expanded-percentile"),
+        ("panel-expanded", "expanded-percentile"),
+        ("ccc-lin", "lin"),
+        ("ccc-jackknife", "jackknife"),
+        ("icc-absolute-F", "F"),
+    ],
+)
+def test_single_method_results_take_the_method_keyword(name: str, only: str) -> None:
+    """Every result's confidence_interval takes method=; these have one method each."""
     result = _result(name, "two-sided")
-    named = result.confidence_interval(0.9, method="expanded-percentile")
-    assert named == result.confidence_interval(0.9)
-    for bad in ("percentile", None, 1):
-        with pytest.raises(WkappaError, match="`method` must be 'expanded-percentile'"):
+    named = result.confidence_interval(0.9, method=only)
+    default = result.confidence_interval(0.9)
+    assert (named.low, named.high, named.method) == (default.low, default.high, default.method)
+    bads: list[Any] = ["percentile", 1] if name.startswith("ccc") else ["percentile", None, 1]
+    for bad in bads:
+        with pytest.raises(WkappaError, match=f"`method` must be '{only}'"):
             result.confidence_interval(0.9, method=bad)

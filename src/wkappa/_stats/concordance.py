@@ -34,7 +34,13 @@ from .._core import (
     t_ppf,
 )
 from ..exceptions import UndefinedReliabilityWarning, WkappaError
-from .intervals import CORRELATION_RANGE, ConfidenceInterval, json_float, sided
+from .intervals import (
+    CORRELATION_RANGE,
+    ConfidenceInterval,
+    check_only_method,
+    json_float,
+    sided,
+)
 from .pvalues import tail_pvalue
 
 __all__ = ["CCCResult", "ccc"]
@@ -82,11 +88,16 @@ class CCCResult:
     standard_error_z: float
     method: str
 
-    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+    def confidence_interval(
+        self, confidence_level: float = 0.95, *, method: str | None = None
+    ) -> ConfidenceInterval:
         """``tanh(atanh(rho_c) -/+ z_{1-a/2} SE_z)`` (normal quantile for Lin's method, t with
         n-1 df for the jackknife); one-sided for one-sided alternatives: ``(low, 1)`` for
         'greater', ``(-1, high)`` for 'less' (the CCC lies in [-1, 1]), the limit that of the
-        two-sided interval at level ``2 * confidence_level - 1``."""
+        two-sided interval at level ``2 * confidence_level - 1``. ``method`` (the keyword
+        every result's ``confidence_interval`` takes) is None or the result's ``method``."""
+        if method is not None:
+            check_only_method(method, self.method, "the standard error of this CCC")
 
         def two_sided(level: float) -> ConfidenceInterval:
             tail = (1.0 - level) / 2.0

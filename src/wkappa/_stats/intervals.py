@@ -21,6 +21,7 @@ __all__ = [
     "ConfidenceInterval",
     "check_confidence_level",
     "check_method",
+    "check_only_method",
     "check_resamples",
     "fisher_z_limits",
     "json_float",
@@ -386,6 +387,12 @@ def _t_quantiles(p: float, df: np.ndarray) -> np.ndarray:
     values, inverse = np.unique(df, return_inverse=True)
     quantiles = np.array([t_ppf(p, float(v)) if v > 0 else math.nan for v in values])
     return quantiles[inverse].reshape(df.shape)
+
+
+def check_only_method(method: Any, only: str, what: str) -> None:
+    """The ``method`` keyword of a result with one interval method: only ``only``."""
+    if not (isinstance(method, str) and method == only):
+        raise WkappaError(f"`method` must be {only!r} ({what}); got {format_value(method)}.")
 
 
 # Bisection steps along each half of the path: 2**-60 of the path, finer than the limits need.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from .._core import (
     read_numeric_ratings,
 )
 from ..exceptions import UndefinedReliabilityWarning
-from .intervals import KAPPA_RANGE, ConfidenceInterval, json_float, sided
+from .intervals import KAPPA_RANGE, ConfidenceInterval, check_only_method, json_float, sided
 from .intraclass_anova import MeanSquares, mean_squares, plain_mean_squares
 from .intraclass_forms import (
     DESCRIPTIONS,
@@ -138,8 +138,11 @@ class ICCResult:
         """The model and the unit of the form in words."""
         return DESCRIPTIONS[self.form]
 
-    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """The exact F-based interval (McGraw & Wong 1996, Table 7).
+    def confidence_interval(
+        self, confidence_level: float = 0.95, *, method: Literal["F"] = "F"
+    ) -> ConfidenceInterval:
+        """The exact F-based interval (McGraw & Wong 1996, Table 7); ``method`` (the keyword
+        every result's ``confidence_interval`` takes) can only be 'F'.
 
         One-way and consistency forms: ``F_L = F / F_{1-a/2}(df1, df2)``,
         ``F_U = F * F_{1-a/2}(df2, df1)``; absolute agreement: McGraw & Wong's limits with
@@ -149,6 +152,8 @@ class ICCResult:
         lower bound), the limit that of the two-sided interval at level
         ``2 * confidence_level - 1``; method is 'F'.
         """
+
+        check_only_method(method, "F", "the exact F-based interval")
 
         def two_sided(level: float) -> ConfidenceInterval:
             low, high = limits(self.form, self._ms, self._statistic_a1, (1.0 - level) / 2.0)

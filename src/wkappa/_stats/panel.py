@@ -36,6 +36,7 @@ from .cluster import check_clusters, read_groups
 from .intervals import (
     DIFFERENCE_RANGE,
     ConfidenceInterval,
+    check_only_method,
     check_resamples,
     json_float,
     make_rng,
@@ -43,7 +44,7 @@ from .intervals import (
 )
 from .paired import expanded_pvalue, paired_pvalue
 from .resampling import multinomial_replicates
-from .results import check_expanded_method, expanded_interval
+from .results import expanded_interval
 from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
@@ -123,7 +124,7 @@ class PanelComparison:
         -------
         ConfidenceInterval
         """
-        check_expanded_method(method)
+        check_only_method(method, "expanded-percentile", "the interval of a bootstrap difference")
         return sided(
             lambda level: expanded_interval(
                 self._differences,

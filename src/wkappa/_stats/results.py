@@ -24,6 +24,7 @@ from .intervals import (
     IntervalName,
     check_confidence_level,
     check_method,
+    check_only_method,
     fisher_z_limits,
     json_float,
     json_label,
@@ -39,7 +40,6 @@ __all__ = [
     "KappaResult",
     "PairedKappaResult",
     "check_confidence_level",
-    "check_expanded_method",
     "check_table_labels",
     "expanded_interval",
     "interpretation",
@@ -514,7 +514,7 @@ class PairedKappaResult:
         >>> bool(wide.low <= narrow.low <= narrow.high <= wide.high)
         True
         """
-        check_expanded_method(method)
+        check_only_method(method, "expanded-percentile", "the interval of a bootstrap difference")
         n = self.n if self.n_clusters is None else self.n_clusters
         return sided(
             lambda level: expanded_interval(
@@ -569,15 +569,6 @@ def expanded_interval(
     else:
         low, high = bootstrap.percentile_interval(defined, bootstrap.expanded_level(level, n))
     return ConfidenceInterval(low, high, level, "expanded-percentile", n_resamples, dropped)
-
-
-def check_expanded_method(method: Any) -> None:
-    """The ``method`` of a bootstrap difference's interval: only 'expanded-percentile'."""
-    if not (isinstance(method, str) and method == "expanded-percentile"):
-        raise WkappaError(
-            "`method` must be 'expanded-percentile' (the interval of a bootstrap difference); "
-            f"got {format_value(method)}."
-        )
 
 
 def warn_undefined(message: str) -> None:
