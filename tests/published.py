@@ -541,6 +541,14 @@ WINE_RATINGS = [
     [9, 9, 9, 8],
 ]
 
+# irr 0.84.1's `anxiety` data (data/anxiety.rda; "artificial data", 20 subjects rated 1-6 by
+# three raters; irr is GPL >= 2, this is the table of numbers its help page uses).
+ANXIETY_RATINGS = [
+    [3, 3, 2], [3, 6, 1], [3, 4, 4], [4, 6, 4], [5, 2, 3], [5, 4, 2], [2, 2, 1], [3, 4, 6],
+    [5, 3, 1], [2, 3, 1], [2, 2, 1], [6, 3, 2], [1, 3, 3], [5, 3, 3], [2, 2, 1], [2, 2, 1],
+    [1, 1, 3], [2, 3, 3], [4, 3, 2], [3, 4, 2],
+]  # fmt: skip
+
 
 @dataclass(frozen=True)
 class IccPrintout:
@@ -564,6 +572,20 @@ def _rows(**columns: tuple[tuple[float, ...], float]) -> dict[str, dict[str, tup
         for form, value in zip(_FORMS, values, strict=True):
             out[form][name] = (value, tolerance)
     return out
+
+
+def _irr(
+    icc: float,
+    f: float,
+    df2: float | None,
+    pvalue: float | None,
+    low: float | None,
+    high: float | None,
+) -> dict[str, tuple[float, float]]:
+    """One form of irr's printout (12 significant digits; None: another convention)."""
+    row = {"icc": icc, "f": f, "df1": 19, "df2": df2, "pvalue_greater": pvalue,
+           "ci_low": low, "ci_high": high}  # fmt: skip
+    return {name: (value, 1e-11) for name, value in row.items() if value is not None}
 
 
 ICC_PRINTOUTS: list[IccPrintout] = [
@@ -607,7 +629,91 @@ ICC_PRINTOUTS: list[IccPrintout] = [
             ci_high=((0.93, 0.93, 0.93, 0.98, 0.98, 0.98), 0.005),
         ),
     ),
-]
+    IccPrintout(
+        key="irr-anxiety",
+        source="R irr 0.84.1 icc(anxiety, model, type, unit) for the six forms (the help "
+        "page's example is twoway/agreement/single: ICC(A,1) 0.198, 95% CI -0.039 < "
+        "ICC < 0.494, F(19, 39.7) = 1.83, p = 0.0543), printed with 12 significant digits",
+        where="irr 0.84.1 (CRAN mirror github.com/cran/irr), R/icc.R and man/icc.Rd run on "
+        "data/anxiety.rda under R 4.2; ICC(A,1) and its limits also in tidystats' "
+        "tests/data/irr.json. ICC(A,1)/ICC(A,k) df2, p and ICC(A,k)'s limits: see "
+        "IRR_ANXIETY_AGREEMENT",
+        ratings=ANXIETY_RATINGS,
+        values={
+            "1,1": _irr(0.175022381379, 1.63646228974, 40, 0.0939307271289,
+                        -0.0774465748655, 0.484336093819),
+            "C,1": _irr(0.216049382716, 1.82677165354, 38, 0.0562012735475,
+                        -0.0462578853236, 0.522259078396),
+            "A,1": _irr(0.197998259356, 1.82677165354, None, None,
+                        -0.0389106260932, 0.493573945972),
+            "1,k": _irr(0.388925729443, 1.63646228974, 40, 0.0939307271289,
+                        -0.274923489879, 0.73806512358),
+            "C,k": _irr(0.452586206897, 1.82677165354, 38, 0.0562012735475,
+                        -0.152921286654, 0.766330800234),
+            "A,k": _irr(0.425498753117, 1.82677165354, None, None, None, None),
+        },
+    ),
+]  # fmt: skip
+
+# irr's printout of the absolute-agreement forms where it follows another convention than
+# McGraw & Wong (1996): its F test of ICC = 0 takes the Satterthwaite df v evaluated at the
+# *estimate* (McGraw & Wong: at icc0, which for icc0 = 0 is (n-1)(k-1) = 38); for ICC(A,k) it
+# puts the average-measure estimate into the single-measure a = k rho / (n (1 - rho)), so
+# its interval's df is 37.5 where McGraw & Wong's (and psych's, the Spearman-Brown transform
+# of ICC(A,1)'s limits) is ICC(A,1)'s 39.7. Form -> quantity -> printed value.
+IRR_ANXIETY_AGREEMENT: dict[str, dict[str, float]] = {
+    "A,1": {"df2": 39.7460409208, "pvalue_greater": 0.0542656813178},
+    "A,k": {
+        "df2": 37.5089400717,
+        "pvalue_greater": 0.056778218708,
+        "ci_low": -0.137308090502,
+        "ci_high": 0.746325723571,
+    },
+}
+
+
+@dataclass(frozen=True)
+class CccPrintout:
+    """A published Lin's concordance correlation with its 95% interval (Fisher's z)."""
+
+    key: str
+    source: str
+    x: list[float]
+    y: list[float]
+    log10_shift: float | None  # the example's transform log10(v + shift), or None
+    statistic: float
+    ci_low: float
+    ci_high: float
+
+
+_EPIR = (
+    "R epiR 2.0.94 epi.ccc(x, y, ci = 'z-transform', conf.level = 0.95), man/epi.ccc.Rd "
+    "(CRAN mirror github.com/cran/epiR) run under R 4.2, rho.c printed with 12 significant "
+    "digits: "
+)
+# epi.ccc's Example 2: peak expiratory flow rate (L/min) by two meters, Bland & Altman (1986).
+PEFR_X = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+PEFR_Y = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+# epi.ccc's Example 3 (skewed data, Euser et al. 2008): 64 pairs.
+SKEWED_X = [
+    0, 210, 15, 90, 0, 0, 15, 0, 0, 0, 15, 0, 15, 0, 0, 0, 0, 15, 0, 0, 15, 135, 0, 0, 15,
+    120, 30, 15, 30, 0, 0, 5235, 780, 1275, 10515, 1635, 1905, 1830, 720, 450, 225, 420,
+    300, 15, 285, 0, 225, 525, 675, 5280, 465, 270, 0, 1485, 15, 420, 0, 60, 0, 0, 0, 750,
+    570, 0,
+]  # fmt: skip
+SKEWED_Y = [
+    0, 70, 0, 0, 0, 0, 35, 0, 0, 0, 0, 0, 0, 35, 0, 0, 0, 0, 0, 0, 35, 35, 70, 0, 0, 140, 35,
+    105, 0, 0, 0, 1190, 385, 1190, 6930, 560, 1260, 700, 840, 0, 105, 385, 245, 35, 105, 0,
+    140, 350, 350, 3640, 385, 350, 0, 1505, 0, 630, 70, 0, 0, 140, 0, 420, 490, 0,
+]  # fmt: skip
+CCC_PRINTOUTS: list[CccPrintout] = [
+    CccPrintout("epir-pefr", _EPIR + "Example 2 (Bland & Altman 1986 PEFR meters)",
+                PEFR_X, PEFR_Y, None, 0.942742431427, 0.850491873169, 0.97872627917),
+    CccPrintout("epir-skewed", _EPIR + "Example 3 (skewed data)",
+                SKEWED_X, SKEWED_Y, None, 0.843904020927, 0.797981108667, 0.880083981742),
+    CccPrintout("epir-skewed-log10", _EPIR + "Example 3 on log10(x + 50), log10(y + 50)",
+                SKEWED_X, SKEWED_Y, 50.0, 0.913538687902, 0.865345651405, 0.944991993906),
+]  # fmt: skip
 
 
 def compute_icc(printout: IccPrintout) -> dict[str, dict[str, float]]:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
+from published import CCC_PRINTOUTS
 from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError, WkappaTypeError
 
 stats = pytest.importorskip("scipy.stats")
@@ -96,6 +97,18 @@ def test_icc_a1_of_two_raters_is_the_ccc_with_the_mean_squared_difference_over_n
     msd = float(np.mean((x - y) ** 2))
     icc = wk.icc(np.column_stack([x, y]), form="A,1").statistic
     assert icc == pytest.approx(2 * s_xy / (denominator - msd / n), rel=1e-9)
+
+
+@pytest.mark.parametrize("printout", CCC_PRINTOUTS, ids=lambda p: p.key)
+def test_published_epir_examples(printout) -> None:
+    x, y = np.asarray(printout.x, float), np.asarray(printout.y, float)
+    if printout.log10_shift is not None:
+        x, y = np.log10(x + printout.log10_shift), np.log10(y + printout.log10_shift)
+    result = wk.ccc(x, y)
+    low, high = result.confidence_interval(0.95)
+    assert result.statistic == pytest.approx(printout.statistic, abs=1e-11)
+    assert low == pytest.approx(printout.ci_low, abs=1e-11)
+    assert high == pytest.approx(printout.ci_high, abs=1e-11)
 
 
 def epir_z_interval(x: np.ndarray, y: np.ndarray, level: float) -> tuple[float, float]:

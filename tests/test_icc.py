@@ -13,7 +13,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
-from published import ICC_PRINTOUTS, SHROUT_FLEISS_RATINGS, WINE_RATINGS, compute_icc
+from published import (
+    ANXIETY_RATINGS,
+    ICC_PRINTOUTS,
+    IRR_ANXIETY_AGREEMENT,
+    SHROUT_FLEISS_RATINGS,
+    WINE_RATINGS,
+    compute_icc,
+)
 from wkappa._core import anova_sums, f_cdf, f_ppf, f_sf
 from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError, WkappaTypeError
 
@@ -30,6 +37,48 @@ def test_published_values(printout) -> None:
     for form, wanted in printout.values.items():
         for name, (value, tolerance) in wanted.items():
             assert abs(got[form][name] - value) <= tolerance + 1e-12, (form, name, got[form])
+
+
+def irr_agreement_df(ms_raters: float, ms_error: float, rho: float, n: int, k: int) -> float:
+    """irr 0.84.1's Satterthwaite df for the agreement forms: McGraw & Wong's v with the
+    single-measure a = k rho / (n (1 - rho)), b = 1 + k rho (n - 1) / (n (1 - rho)), rho the
+    printed estimate (ICC(A,1) or ICC(A,k))."""
+    a = k * rho / (n * (1 - rho))
+    b = 1 + k * rho * (n - 1) / (n * (1 - rho))
+    return (a * ms_raters + b * ms_error) ** 2 / (
+        (a * ms_raters) ** 2 / (k - 1) + (b * ms_error) ** 2 / ((n - 1) * (k - 1))
+    )
+
+
+def test_irr_anxiety_agreement_forms_differ_only_by_irr_s_df() -> None:
+    """irr's ICC(A,1)/ICC(A,k) df2, p and ICC(A,k) limits on its anxiety data differ from
+    wkappa's (McGraw & Wong's): wkappa's own mean squares with irr's df rule reproduce every
+    printed digit, and ICC(A,k)'s limits are ICC(A,1)'s under Spearman-Brown (as psych's)."""
+    results = wk.icc_all(ANXIETY_RATINGS, alternative="greater")
+    n, k = 20, 3
+    for form, printed in IRR_ANXIETY_AGREEMENT.items():
+        result = results[form]
+        assert result.df2 == 38.0  # McGraw & Wong: (n-1)(k-1) for the test of ICC = 0
+        v = irr_agreement_df(result.ms_raters, result.ms_error, result.statistic, n, k)
+        assert v == pytest.approx(printed["df2"], abs=1e-9)
+        assert float(f_sf(result.f_statistic, n - 1, v)) == pytest.approx(
+            printed["pvalue_greater"], abs=1e-11
+        )
+        assert result.pvalue != pytest.approx(printed["pvalue_greater"], abs=1e-4)
+    a_k = results["A,k"]
+    msr, msc, mse = a_k.ms_targets, a_k.ms_raters, a_k.ms_error
+    v = irr_agreement_df(msc, mse, a_k.statistic, n, k)
+    fl, fu = float(f_ppf(0.975, n - 1, v)), float(f_ppf(0.975, v, n - 1))
+    irr_low = n * (msr - fl * mse) / (fl * (msc - mse) + n * msr)
+    irr_high = n * (fu * msr - mse) / (msc - mse + n * fu * msr)
+    printed = IRR_ANXIETY_AGREEMENT["A,k"]
+    assert irr_low == pytest.approx(printed["ci_low"], abs=1e-11)
+    assert irr_high == pytest.approx(printed["ci_high"], abs=1e-11)
+    low1, high1 = wk.icc(ANXIETY_RATINGS, form="A,1").confidence_interval(0.95)
+    low, high = wk.icc(ANXIETY_RATINGS, form="A,k").confidence_interval(0.95)
+    assert low == pytest.approx(k * low1 / (1 + (k - 1) * low1), abs=1e-12)
+    assert high == pytest.approx(k * high1 / (1 + (k - 1) * high1), abs=1e-12)
+    assert abs(low - printed["ci_low"]) > 0.01
 
 
 # ----------------------------------------------------------------- exact reference
