@@ -234,3 +234,18 @@ def test_single_method_results_take_the_method_keyword(name: str, only: str) -> 
     for bad in bads:
         with pytest.raises(WkappaError, match=f"`method` must be '{only}'"):
             result.confidence_interval(0.9, method=bad)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_repr_and_explain_say_one_sided(name: str) -> None:
+    # Before: '95% CI=[0.77, 1]' in the repr and explain() of a 'greater' result.
+    for alternative in ("greater", "less"):
+        result = _result(name, alternative)
+        assert "one-sided CI=[" in repr(result)
+        if hasattr(result, "explain"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                text = result.explain()
+            assert "one-sided CI [" in text or "one-sided interval [" in text
+    two_sided = _result(name, "two-sided")
+    assert "one-sided" not in repr(two_sided)

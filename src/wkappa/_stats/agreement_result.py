@@ -21,6 +21,7 @@ from .intervals import (
     json_float,
     json_label,
     make_rng,
+    one_sided,
     readonly,
     sided,
 )
@@ -375,7 +376,9 @@ class AgreementResult:
                 if self.population_size
                 else ")"
             ),
-            f"95% interval [{ci.low:.6g}, {ci.high:.6g}] (estimate ± t({self.degrees_of_freedom})"
+            f"95% "
+            f"{one_sided(self.alternative)}interval [{ci.low:.6g}, {ci.high:.6g}] "
+            f"(estimate ± t({self.degrees_of_freedom})"
             " x SE, upper end capped at 1)",
             f"p-value {self.pvalue:.6g} ({self.alternative}, H0: coefficient = {self.kappa0:g})",
         ]
@@ -408,7 +411,8 @@ class AgreementResult:
         low, high = self.confidence_interval()
         return (
             f"AgreementResult(coefficient={self.coefficient!r}, statistic={self.statistic:.6g}, "
-            f"standard_error={self.standard_error:.6g}, 95% CI=[{low:.6g}, {high:.6g}], "
+            f"standard_error={self.standard_error:.6g}, 95% "
+            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], "
             f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
             f"percent_agreement={self.percent_agreement:.6g}, "
             f"chance_agreement={self.chance_agreement:.6g}, n_items={self.n_items}, "

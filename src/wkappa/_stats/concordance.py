@@ -39,6 +39,7 @@ from .intervals import (
     ConfidenceInterval,
     check_only_method,
     json_float,
+    one_sided,
     sided,
 )
 from .pvalues import tail_pvalue
@@ -154,7 +155,8 @@ class CCCResult:
                 f"means [{means}], variances [{variances}]",
                 f"CCC = {formula} = {self.statistic:.6g}",
                 f"= Pearson r {self.pearson:.6g} x bias correction C_b {self.bias_correction:.6g}",
-                f"{ci.confidence_level:.0%} interval [{ci.low:.6g}, {ci.high:.6g}] ({interval})",
+                f"{ci.confidence_level:.0%} "
+                f"{one_sided(self.alternative)}interval [{ci.low:.6g}, {ci.high:.6g}] ({interval})",
                 f"p-value {self.pvalue:.6g} ({self.alternative}, H0: CCC = {self.ccc0:g})",
             ]
         )
@@ -162,7 +164,8 @@ class CCCResult:
     def __repr__(self) -> str:
         low, high = self.confidence_interval()
         return (
-            f"CCCResult(statistic={self.statistic:.6g}, 95% CI=[{low:.6g}, {high:.6g}], "
+            f"CCCResult(statistic={self.statistic:.6g}, 95% "
+            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], "
             f"pvalue={self.pvalue:.6g}, pearson={self.pearson:.6g}, "
             f"bias_correction={self.bias_correction:.6g}, n={self.n}, "
             f"n_raters={self.n_raters}, method={self.method!r})"

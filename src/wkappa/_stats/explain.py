@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .intervals import small_sample_reason
+from .intervals import one_sided, small_sample_reason
 
 if TYPE_CHECKING:
     from .results import KappaResult
@@ -161,7 +161,8 @@ def explain_result(result: KappaResult) -> str:
         "Inference (large-sample normal, Fleiss-Cohen-Everitt 1969):",
         f"  n = {result.n:g}, weights = {result.weights!r}",
         f"  kappa = {result.statistic!r} ({result.interpretation}, Landis & Koch)",
-        f"  standard error = {result.standard_error:.6g}, 95% CI [{low:.6g}, {high:.6g}]",
+        f"  standard error = {result.standard_error:.6g}, 95% "
+        f"{one_sided(result.alternative)}CI [{low:.6g}, {high:.6g}]",
         f"  H0 kappa = {result.kappa0:g}: null SE = {result.standard_error_null:.6g}, "
         f"z = {result.zscore:.6g}, p = {result.pvalue:.6g} ({result.alternative})",
     ]
@@ -190,7 +191,7 @@ def _clustered_inference(result: KappaResult) -> list[str]:
         f"  n = {result.n:g} pairs in {result.n_clusters} clusters, weights = {result.weights!r}",
         f"  kappa = {result.statistic!r} ({result.interpretation}, Landis & Koch)",
         f"  cluster-robust standard error = {result.standard_error:.6g}, "
-        f"95% CI [{low:.6g}, {high:.6g}]",
+        f"95% {one_sided(result.alternative)}CI [{low:.6g}, {high:.6g}]",
         f"  H0 kappa = {result.kappa0:g}: Wald z = (kappa - kappa0) / SE = {result.zscore:.6g}, "
         f"p = {result.pvalue:.6g} ({result.alternative})",
     ]

@@ -27,6 +27,7 @@ __all__ = [
     "json_float",
     "json_label",
     "make_rng",
+    "one_sided",
     "readonly",
     "score_limits",
     "sided",
@@ -129,6 +130,12 @@ KAPPA_RANGE = (-math.inf, 1.0)
 PROPORTION_RANGE = (0.0, 1.0)
 CORRELATION_RANGE = (-1.0, 1.0)
 DIFFERENCE_RANGE = (-math.inf, math.inf)
+
+
+def one_sided(alternative: str) -> str:
+    """'one-sided ' for a 'greater' or 'less' result, '' for a two-sided one: the word the
+    reprs and explain() put before "CI" / "interval"."""
+    return "" if alternative == "two-sided" else "one-sided "
 
 
 def sided(

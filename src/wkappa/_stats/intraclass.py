@@ -22,7 +22,14 @@ from .._core import (
     read_numeric_ratings,
 )
 from ..exceptions import UndefinedReliabilityWarning
-from .intervals import KAPPA_RANGE, ConfidenceInterval, check_only_method, json_float, sided
+from .intervals import (
+    KAPPA_RANGE,
+    ConfidenceInterval,
+    check_only_method,
+    json_float,
+    one_sided,
+    sided,
+)
 from .intraclass_anova import MeanSquares, mean_squares, plain_mean_squares
 from .intraclass_forms import (
     DESCRIPTIONS,
@@ -232,7 +239,8 @@ class ICCResult:
             f"ICC = {FORMULAS[self.form]} = {self.statistic:.6g}",
             f"F test of ICC = {self.icc0:g} ({self.alternative}): F = {self.f_statistic:.6g} "
             f"on ({self.df1:g}, {self.df2:.6g}) df, p = {self.pvalue:.6g}",
-            f"{ci.confidence_level:.0%} interval [{ci.low:.6g}, {ci.high:.6g}] "
+            f"{ci.confidence_level:.0%} "
+            f"{one_sided(self.alternative)}interval [{ci.low:.6g}, {ci.high:.6g}] "
             "(exact F limits, McGraw & Wong 1996)",
         ]
         return "\n".join(lines)
@@ -246,7 +254,8 @@ class ICCResult:
         low, high = self.confidence_interval()
         return (
             f"ICCResult(form={self.form!r}, statistic={self.statistic:.6g}, "
-            f"95% CI=[{low:.6g}, {high:.6g}], pvalue={self.pvalue:.6g}, "
+            f"95% "
+            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], pvalue={self.pvalue:.6g}, "
             f"F={self.f_statistic:.6g}, df1={self.df1:g}, df2={self.df2:.6g}, "
             f"icc0={self.icc0:g}, alternative={self.alternative!r}, "
             f"n_targets={self.n_targets}, n_raters={self.n_raters}, method={self.method!r})"

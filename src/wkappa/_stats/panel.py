@@ -40,6 +40,7 @@ from .intervals import (
     check_resamples,
     json_float,
     make_rng,
+    one_sided,
     sided,
 )
 from .paired import expanded_pvalue, paired_pvalue
@@ -159,7 +160,8 @@ class PanelComparison:
         return (
             f"PanelComparison(candidate_agreement={self.candidate_agreement:.6g}, "
             f"panel_agreement={self.panel_agreement:.6g}, difference={self.difference:.6g}, "
-            f"{ci.confidence_level:.0%} CI=[{ci.low:.6g}, {ci.high:.6g}], "
+            f"{ci.confidence_level:.0%} "
+            f"{one_sided(self.alternative)}CI=[{ci.low:.6g}, {ci.high:.6g}], "
             f"pvalue={self.pvalue:.6g}, n_items={self.n_items}, "
             f"coefficient={self.coefficient!r}, weights={self.weights!r}"
             + ("" if self.n_clusters is None else f", resampling {self.n_clusters} clusters")

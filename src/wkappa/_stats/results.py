@@ -29,6 +29,7 @@ from .intervals import (
     json_float,
     json_label,
     make_rng,
+    one_sided,
     readonly,
     score_limits,
     sided,
@@ -413,7 +414,8 @@ class KappaResult:
                 if self.n_clusters is not None
                 else ""
             )
-            + f"95% CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
+            + f"95% "
+            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
             f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
             + (f"kappa0={self.kappa0:g}, " if self.kappa0 != 0.0 else "")
             + f"n={self.n:g}, "
@@ -530,7 +532,8 @@ class PairedKappaResult:
         return (
             f"PairedKappaResult(statistic_a={self.statistic_a:.6g}, "
             f"statistic_b={self.statistic_b:.6g}, difference={self.difference:.6g}, "
-            f"{ci.confidence_level:.0%} CI=[{ci.low:.6g}, {ci.high:.6g}], "
+            f"{ci.confidence_level:.0%} "
+            f"{one_sided(self.alternative)}CI=[{ci.low:.6g}, {ci.high:.6g}], "
             f"pvalue={self.pvalue:.6g}, n={self.n:g}, K={len(self.labels)}, "
             f"weights={self.weights!r}, n_resamples={ci.n_resamples}, "
             f"n_undefined={ci.n_undefined}"

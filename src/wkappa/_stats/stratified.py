@@ -38,6 +38,7 @@ from .intervals import (
     ConfidenceInterval,
     json_float,
     json_label,
+    one_sided,
     readonly,
     sided,
 )
@@ -259,7 +260,7 @@ class StratifiedKappaResult:
             "Overall kappa = sum(kappa_h / ASE_h^2) / sum(1 / ASE_h^2) = "
             f"{self.statistic:.6g} ({self.interpretation}, Landis & Koch)",
             f"  standard error = 1 / sqrt(sum(1 / ASE_h^2)) = {self.standard_error:.6g}, "
-            f"95% CI [{low:.6g}, {high:.6g}]",
+            f"95% {one_sided(self.alternative)}CI [{low:.6g}, {high:.6g}]",
             "Test of equal kappas: Q = sum((kappa_h - overall)^2 / ASE_h^2) = "
             f"{self.homogeneity_statistic:.6g}, chi-square with {self.homogeneity_df} df, "
             f"p = {self.homogeneity_pvalue:.6g}",
@@ -280,7 +281,8 @@ class StratifiedKappaResult:
         low, high = self.confidence_interval()
         return (
             f"StratifiedKappaResult(statistic={self.statistic:.6g}, "
-            f"standard_error={self.standard_error:.6g}, 95% CI=[{low:.6g}, {high:.6g}], "
+            f"standard_error={self.standard_error:.6g}, 95% "
+            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], "
             f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
             f"homogeneity_df={self.homogeneity_df}, "
             f"homogeneity_pvalue={self.homogeneity_pvalue:.6g}, strata={len(self.strata)}, "
