@@ -19,8 +19,9 @@ scikit-learn, numpy (a BLAS matrix product, whose worker threads spin afterwards
 ``prange`` kernel of the user's own, round after round, with the OpenMP wait policy left at
 its default (the other modes make idle OpenMP threads sleep). Then the same 1e7 QWK while
 another process runs a busy loop (the automatic choice against the serial and the parallel
-kernel), and a cold-cache mode at n = 1e4: before every timed call a 64 MB buffer is
-rewritten and scikit-learn runs once, as after a boosting round or a batch of predictions.
+kernel, each timed call after an untimed serial pass), and a cold-cache mode at n = 1e4:
+before every timed call a 64 MB buffer is rewritten and scikit-learn runs once, as after a
+boosting round or a batch of predictions.
 """
 
 from __future__ import annotations
@@ -50,8 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _peers
 import wkappa as wk
-from _timing import interleaved
-from _timing import rotated as _rotated
+from _timing import interleaved, timed
 from wkappa._core import fused as _fastpath
 
 # Peers too slow to repeat at full count on big inputs: fewer runs (or none) above these sizes.
@@ -376,7 +376,7 @@ def shared(reps: int) -> list[str]:
             "wkappa parallel": forced(True),
         }
         out.append(f"another process runs a busy loop (load before: {_load()})")
-        med_busy = _rotated(contest, max(reps, 15))
+        med_busy = _after(contest["wkappa serial"], contest, max(reps, 15))
     finally:
         busy.kill()
         busy.wait()
@@ -391,6 +391,22 @@ def shared(reps: int) -> list[str]:
         ]
     )  # fmt: skip
     return out
+
+
+def _after(
+    before: Callable[[], Any], calls: dict[str, Callable[[], Any]], repeats: int
+) -> dict[str, float]:
+    """Median seconds per call over ``repeats`` rounds, each timed call right after an
+    untimed ``before``: a call that follows a parallel pass shares the cores with its workers
+    while they still spin, and a rotation of three puts one contender after the forced
+    parallel pass twice as often as another; after one and the same neighbour every contender
+    starts from the same state."""
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, call in calls.items():
+            before()
+            times[name].append(timed(call))
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def cold(reps: int) -> list[str]:

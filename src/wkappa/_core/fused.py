@@ -207,7 +207,11 @@ def use_parallel(n: int) -> bool:
             return True
         if running - _own_threads() >= limit:  # busy even if every thread of ours runs
             return False
-        return running - max(_own_running() or 1, 1) < limit
+        own = max(_own_running() or 1, 1)
+        # Our spinning workers go to sleep at any moment; one that stops while its siblings
+        # are read would still be counted in the first machine count: take the later count
+        # when it is lower.
+        return min(running, _machine_running() or running) - own < limit
     try:
         others = os.getloadavg()[0] - 1
     except (AttributeError, OSError):  # not on every platform
