@@ -321,3 +321,57 @@ def test_confidence_interval_is_a_method_taking_a_level():
     assert wide.n_resamples == 999 and wide.method == "expanded-percentile"
     with pytest.raises(WkappaError, match="confidence_level"):
         result.confidence_interval(1.5)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_pvalue_and_interval_are_dual(alternative: str) -> None:
+    """The one-sided p-value is dual to the one-sided interval of the same result: 0 is
+    outside the level-(1 - alpha) one-sided interval exactly when p < alpha (away from the
+    boundary)."""
+    checked = 0
+    for seed in range(6):
+        truth, a, b = _data(120, seed=seed)
+        for alpha in (0.01, 0.05, 0.1, 0.2, 0.4):
+            result = wk.paired_kappa_test(
+                truth, a, b, n_resamples=1999, rng=seed, alternative=alternative
+            )
+            if abs(result.pvalue - alpha) < 0.01:
+                continue
+            low, high = result.confidence_interval(1 - alpha)
+            assert (low <= 0 <= high) == (result.pvalue >= alpha), (seed, alpha, result)
+            checked += 1
+    assert checked >= 20
+
+
+def test_one_sided_pvalues_halve_the_two_sided_one() -> None:
+    truth, a, b = _data(200, seed=4)
+    results = {
+        alt: wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=1, alternative=alt)
+        for alt in ("two-sided", "greater", "less")
+    }
+    two, greater, less = (results[alt].pvalue for alt in ("two-sided", "greater", "less"))
+    assert results["greater"].difference > 0
+    assert greater == pytest.approx(two / 2, rel=1e-12)
+    assert less == pytest.approx(1 - two / 2, rel=1e-12)
+    assert results["greater"].alternative == "greater"
+    table = np.zeros((5, 5, 5), dtype=np.int64)
+    np.add.at(table, (truth, a, b), 1)
+    from_table = wk.paired_kappa_test_from_table(table, n_resamples=999, rng=1, alternative="less")
+    assert from_table.pvalue == pytest.approx(less, rel=1e-12)
+
+
+def test_one_sided_pvalue_on_clusters() -> None:
+    truth, a, b = _data(120, seed=2)
+    cluster = np.arange(120) // 3
+    two = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=3, cluster=cluster)
+    one = wk.paired_kappa_test(
+        truth, a, b, n_resamples=999, rng=3, cluster=cluster, alternative="greater"
+    )
+    side = two.pvalue / 2 if one.difference > 0 else 1 - two.pvalue / 2
+    assert one.pvalue == pytest.approx(side, rel=1e-12)
+
+
+def test_bad_alternative() -> None:
+    truth, a, b = _data(50)
+    with pytest.raises(WkappaError, match="alternative"):
+        wk.paired_kappa_test(truth, a, b, alternative="bigger")  # type: ignore[arg-type]

@@ -15,9 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import (
+    Alternative,
     EncodedRatings,
     WeightsLike,
     cell_kappas,
+    check_alternative,
     check_table,
     check_table_size,
     check_weights,
@@ -119,6 +121,7 @@ def _undefined(
     name: str,
     level: float,
     n_resamples: int,
+    alternative: Alternative,
     n_clusters: int | None = None,
 ) -> PairedKappaResult:
     """The nan comparison, with its warning, when either prediction's kappa is undefined."""
@@ -137,6 +140,7 @@ def _undefined(
         n_resamples,
         np.full(n_resamples, math.nan),
         n_clusters,
+        alternative,
     )
 
 
@@ -148,13 +152,13 @@ def _compared(
     labels: tuple[Any, ...],
     name: str,
     level: float,
+    alternative: Alternative,
     n_clusters: int | None = None,
 ) -> PairedKappaResult:
     """The comparison from its bootstrap replicates of kappa_a - kappa_b (items, or clusters
     when ``n_clusters`` is given: the p-value's expansion uses their number)."""
     differences, _ = bootstrap.drop_undefined(replicates)
-    size = n if n_clusters is None else n_clusters
-    pvalue = expanded_pvalue(paired_pvalue(differences), size) if differences.size else math.nan
+    pvalue = comparison_pvalue(differences, n if n_clusters is None else n_clusters, alternative)
     return PairedKappaResult(
         statistic_a=statistic_a,
         statistic_b=statistic_b,
@@ -167,7 +171,32 @@ def _compared(
         n_resamples=replicates.size,
         _differences=replicates,
         n_clusters=n_clusters,
+        alternative=alternative,
     )
+
+
+def comparison_pvalue(differences: np.ndarray, n: float, alternative: Alternative) -> float:
+    """P-value of H0: difference = 0 dual to the expanded percentile interval of the
+    defined bootstrap differences, two-sided or one-sided as ``alternative``.
+
+    Two-sided: :func:`expanded_pvalue` of :func:`paired_pvalue`. One-sided ('greater': H1
+    difference > 0) the p-value is half the two-sided one of the tail that counts against H1
+    (``1 + #(d* <= 0)`` for 'greater'), as the one-sided interval at level gamma is the
+    matching limit of the two-sided interval at level ``2 gamma - 1``; when the bootstrap
+    differences lie mostly on the other side it is one minus half the other tail's.
+    nan without defined differences.
+    """
+    b = differences.size
+    if b == 0:
+        return math.nan
+    below = 1 + int(np.count_nonzero(differences <= 0))
+    above = 1 + int(np.count_nonzero(differences >= 0))
+    if alternative == "two-sided":
+        return expanded_pvalue(min(1.0, 2.0 * min(below, above) / (b + 1)), n)
+    against, toward = (below, above) if alternative == "greater" else (above, below)
+    if against <= toward:
+        return expanded_pvalue(min(1.0, 2.0 * against / (b + 1)), n) / 2.0
+    return 1.0 - expanded_pvalue(min(1.0, 2.0 * toward / (b + 1)), n) / 2.0
 
 
 def paired_pvalue(differences: np.ndarray) -> float:
@@ -194,6 +223,7 @@ def paired_kappa_test(
     confidence_level: float = 0.95,
     rng: Any = None,
     cluster: npt.ArrayLike | None = None,
+    alternative: Alternative = "two-sided",
 ) -> PairedKappaResult:
     """Compare two predictions' kappas against the same truth with a paired bootstrap.
 
@@ -220,12 +250,15 @@ def paired_kappa_test(
         clusters, keeping each cluster's items (and both predictions) together, and the
         expanded interval uses G clusters instead of n items. At least 2 clusters, no
         missing ids.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        H1 of the p-value: the kappas differ, A's is greater (``difference > 0``) or A's is
+        less. The result's interval follows it (one-sided with 'greater'/'less').
 
     Returns
     -------
     PairedKappaResult
         ``statistic_a``, ``statistic_b``, ``difference = statistic_a - statistic_b``, its
-        expanded percentile ``confidence_interval`` and the two-sided ``pvalue``.
+        expanded percentile ``confidence_interval`` and the ``pvalue`` (against ``alternative``).
 
     Notes
     -----
@@ -262,6 +295,7 @@ def paired_kappa_test(
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
     resamples = check_resamples(n_resamples)
+    sided = check_alternative(alternative)
     ordered = needs_order(checked)
     first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
     k = first.n_categories
@@ -269,10 +303,10 @@ def paired_kappa_test(
     if cluster is not None:
         codes, names = read_groups(cluster, len(first.true_index), "cluster")
         return _clustered_paired_test(
-            first, second, codes, len(names), checked, level, resamples, rng
+            first, second, codes, len(names), checked, level, resamples, rng, sided
         )
     cells = _triples(first.true_index, first.pred_index, second.pred_index, k)
-    return _paired_test(cells, k, checked, tuple(first.labels), level, resamples, rng)
+    return _paired_test(cells, k, checked, tuple(first.labels), level, resamples, rng, sided)
 
 
 def _clustered_paired_test(
@@ -284,6 +318,7 @@ def _clustered_paired_test(
     level: float,
     n_resamples: int,
     rng: Any,
+    alternative: Alternative,
 ) -> PairedKappaResult:
     """The paired bootstrap resampling clusters: per-cluster tables of A and B (G, K, K),
     replicates ``m @ tables`` with ``m ~ Multinomial(G, 1/G)``."""
@@ -308,7 +343,9 @@ def _clustered_paired_test(
     n = int(table_a.sum())
     labels, name = tuple(first.labels), weights_name(checked)
     if math.isnan(difference):
-        return _undefined(statistic_a, statistic_b, n, labels, name, level, n_resamples, n_clusters)
+        return _undefined(
+            statistic_a, statistic_b, n, labels, name, level, n_resamples, alternative, n_clusters
+        )
     generator = make_rng(rng)
     probabilities = np.full(n_clusters, 1.0 / n_clusters)
     parts = []
@@ -319,7 +356,15 @@ def _clustered_paired_test(
             kappa_b = kappas((draws @ flat_b).reshape(chunk, k, k), matrix)
         parts.append(np.asarray(kappa_a, dtype=np.float64) - np.asarray(kappa_b, dtype=np.float64))
     return _compared(
-        statistic_a, statistic_b, np.concatenate(parts), n, labels, name, level, n_clusters
+        statistic_a,
+        statistic_b,
+        np.concatenate(parts),
+        n,
+        labels,
+        name,
+        level,
+        alternative,
+        n_clusters,
     )
 
 
@@ -331,6 +376,7 @@ def paired_kappa_test_from_table(
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
     rng: Any = None,
+    alternative: Alternative = "two-sided",
 ) -> PairedKappaResult:
     """Paired bootstrap comparison of two predictions from their K x K x K table of counts.
 
@@ -357,13 +403,16 @@ def paired_kappa_test_from_table(
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
         Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
         result.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        H1 of the p-value: the kappas differ, A's is greater (``difference > 0``) or A's is
+        less. The result's interval follows it (one-sided with 'greater'/'less').
 
     Returns
     -------
     PairedKappaResult
         ``statistic_a`` (kappa of the (K, K) table ``table.sum(axis=2)``), ``statistic_b``
         (of ``table.sum(axis=1)``), ``difference = statistic_a - statistic_b``, its
-        expanded percentile ``confidence_interval``, the two-sided ``pvalue``,
+        expanded percentile ``confidence_interval``, the ``pvalue`` against ``alternative``,
         ``n = table.sum()``.
 
     Raises
@@ -401,6 +450,7 @@ def paired_kappa_test_from_table(
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
     resamples = check_resamples(n_resamples)
+    sided = check_alternative(alternative)
     cube = check_table(table, ndim=3, hint=_CUBE_HINT)
     k = cube.shape[0]
     check_table_size(k)
@@ -409,7 +459,7 @@ def paired_kappa_test_from_table(
     counts = cube[coords].astype(np.float64)
     total = int(cube.sum()) if cube.dtype.kind in "iu" else round(float(counts.sum()))
     cells = bootstrap.Cells(counts, coords, total)
-    return _paired_test(cells, k, checked, names, level, resamples, rng)
+    return _paired_test(cells, k, checked, names, level, resamples, rng, sided)
 
 
 def paired_kappa_test_from_cells(
@@ -424,6 +474,7 @@ def paired_kappa_test_from_cells(
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
     rng: Any = None,
+    alternative: Alternative = "two-sided",
 ) -> PairedKappaResult:
     """:func:`paired_kappa_test_from_table` of a table given by m (truth, A, B) cells.
 
@@ -434,10 +485,11 @@ def paired_kappa_test_from_cells(
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
     resamples = check_resamples(n_resamples)
+    sided = check_alternative(alternative)
     check_table_size(k)
     names = check_table_labels(labels, k, ndim=3)
     cells = _triples(true_index, a_index, b_index, k, counts)
-    return _paired_test(cells, k, checked, names, level, resamples, rng)
+    return _paired_test(cells, k, checked, names, level, resamples, rng, sided)
 
 
 def _paired_test(
@@ -448,6 +500,7 @@ def _paired_test(
     level: float,
     n_resamples: int,
     rng: Any,
+    alternative: Alternative,
 ) -> PairedKappaResult:
     """Both kappas from the non-empty (truth, A, B) cells, then the paired bootstrap."""
     matrix = weight_matrix(checked, k)
@@ -465,7 +518,9 @@ def _paired_test(
     n: int | float = int(cells.counts.sum()) if integral else float(cells.counts.sum())
     name = weights_name(checked)
     if math.isnan(difference):
-        return _undefined(statistic_a, statistic_b, n, labels, name, level, n_resamples)
+        return _undefined(
+            statistic_a, statistic_b, n, labels, name, level, n_resamples, alternative
+        )
     generator = make_rng(rng)
     parts = []
     for size in bootstrap.chunk_sizes(n_resamples, truth.size):
@@ -474,4 +529,6 @@ def _paired_test(
             cell_kappas(replicates, truth, pred_a, matrix)
             - cell_kappas(replicates, truth, pred_b, matrix)
         )
-    return _compared(statistic_a, statistic_b, np.concatenate(parts), n, labels, name, level)
+    return _compared(
+        statistic_a, statistic_b, np.concatenate(parts), n, labels, name, level, alternative
+    )
