@@ -136,3 +136,13 @@ def test_errors_are_one_line(
     err = capsys.readouterr().err
     assert err.startswith("wkappa: error: ") and message in err
     assert err.count("\n") == 1
+
+
+def test_several_raters_asymptotic_error_names_the_coefficient(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Before: "... and --coefficient None use --method simulation" (the default is Fleiss').
+    assert main(["plan", "--kappa1", "0.6", "--marginals", "0.3,0.7", "--raters", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "--coefficient fleiss" in err and "None" not in err
+    assert len(err.strip().splitlines()) == 1

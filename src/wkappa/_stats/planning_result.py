@@ -300,7 +300,7 @@ def build_design(
     if several and method in ("asymptotic", "max-variance"):
         raise WkappaError(
             f"method={method!r} plans for Cohen's kappa of two raters; for n_raters="
-            f"{n_raters} and coefficient={coefficient!r} use method='simulation' (any "
+            f"{n_raters} and coefficient={coefficient or 'fleiss'!r} use method='simulation' (any "
             "coefficient) or 'goodness-of-fit' (Fleiss' kappa, kappaSize's formulas)."
         )
     if method == "goodness-of-fit" and coefficient not in (None, "cohen", "fleiss"):
