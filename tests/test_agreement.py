@@ -733,6 +733,38 @@ def test_rater_vs_panel():
         wk.rater_vs_panel(panel, poor[:-1])
 
 
+def test_rater_vs_panel_one_sided():
+    """alternative='less'/'greater': half the two-sided p-value on the alternative's side,
+    dual to the one-sided interval of the same result; the same through frames."""
+    rng = np.random.default_rng(1)
+    truth = rng.integers(0, 4, 150)
+    panel = np.column_stack(
+        [np.where(rng.random(150) < 0.8, truth, rng.integers(0, 4, 150)) for _ in range(3)]
+    )
+    poor = np.where(rng.random(150) < 0.6, truth, rng.integers(0, 4, 150))
+    two = wk.rater_vs_panel(panel, poor, n_resamples=999, rng=5)
+    less = wk.rater_vs_panel(panel, poor, n_resamples=999, rng=5, alternative="less")
+    greater = wk.rater_vs_panel(panel, poor, n_resamples=999, rng=5, alternative="greater")
+    assert two.difference < 0 and less.alternative == "less"
+    assert less.pvalue == pytest.approx(two.pvalue / 2, rel=1e-12)
+    assert greater.pvalue == pytest.approx(1 - two.pvalue / 2, rel=1e-12)
+    for alpha in (0.01, 0.05, 0.2):
+        if abs(less.pvalue - alpha) > 0.005:
+            low, high = less.confidence_interval(1 - alpha)
+            assert low == -math.inf
+            assert (high < 0) == (less.pvalue < alpha)
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": panel[:, 0], "b": panel[:, 1], "c": panel[:, 2], "judge": poor})
+    from wkappa import frames
+
+    framed = frames.rater_vs_panel(
+        df, candidate="judge", raters=["a", "b", "c"], n_resamples=999, rng=5, alternative="less"
+    )
+    assert framed.pvalue == less.pvalue
+    with pytest.raises(WkappaError, match="alternative"):
+        wk.rater_vs_panel(panel, poor, alternative="lower")
+
+
 @pytest.mark.parametrize("name", ["ordinal", "radical", "ratio", "circular", "bipolar"])
 def test_gwet_named_weights_match_irrcac(name):
     """Gwet's named weights are irrCAC's agreement weights A, here as W = 1 - A."""

@@ -514,6 +514,7 @@ def rater_vs_panel(
     max_rating: int | None = None,
     n_resamples: int = 9999,
     rng: int | np.random.Generator | np.random.SeedSequence | None = None,
+    alternative: Alternative = "two-sided",
 ) -> PanelComparison:
     """:func:`wkappa.rater_vs_panel` of a data frame: does the candidate (an LLM judge, a
     model, a trainee) agree with the panel as well as the panel's members agree with each
@@ -531,7 +532,7 @@ def rater_vs_panel(
         is then left out of the panel).
     item, rater, rating : str, optional
         Long layout: one row per rating (each rater rates an item at most once).
-    coefficient, weights, labels, min_rating, max_rating, n_resamples, rng
+    coefficient, weights, labels, min_rating, max_rating, n_resamples, rng, alternative
         As in :func:`wkappa.rater_vs_panel`.
 
     Returns
@@ -579,4 +580,5 @@ def rater_vs_panel(
         max_rating=max_rating,
         n_resamples=n_resamples,
         rng=rng,
+        alternative=alternative,
     )

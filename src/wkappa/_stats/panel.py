@@ -18,6 +18,7 @@ from .._core import (
     RatingMatrixLike,
     agreement_weight_matrix,
     check_agreement_weights,
+    check_alternative,
     check_choice,
     coefficient_from_sums,
     conger_features,
@@ -43,7 +44,7 @@ from .intervals import (
     one_sided,
     sided,
 )
-from .paired import expanded_pvalue, paired_pvalue
+from .paired import comparison_pvalue
 from .resampling import multinomial_replicates
 from .results import expanded_interval
 from .several import rating_rows
@@ -67,8 +68,8 @@ class PanelComparison:
         ``candidate_agreement - panel_agreement``: below 0, the candidate agrees with the
         members less than they agree with each other.
     pvalue : float
-        Two-sided bootstrap p-value of H0: difference = 0: the expanded percentile interval
-        (:meth:`confidence_interval`) inverted, as in :func:`~wkappa.paired_kappa_test`.
+        Bootstrap p-value of H0: difference = 0 against ``alternative``: the expanded
+        percentile interval (:meth:`confidence_interval`) inverted, as in :func:`~wkappa.paired_kappa_test`.
     candidate_vs_members : ndarray of shape (P,)
         The coefficient of the candidate with each member.
     member_pairs : ndarray of shape (P, P)
@@ -80,7 +81,7 @@ class PanelComparison:
         Bootstrap replicates drawn.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         The side of :meth:`confidence_interval` ('greater': ``(low, inf)``, 'less':
-        ``(-inf, high)``); ``pvalue`` is two-sided.
+        ``(-inf, high)``); also the H1 of ``pvalue``.
     n_clusters : int or None
         With ``cluster=``: the G clusters the bootstrap resampled (the interval and p-value
         are expanded with G instead of n).
@@ -231,6 +232,7 @@ def rater_vs_panel(
     n_resamples: int = 9999,
     rng: int | np.random.Generator | np.random.SeedSequence | None = None,
     cluster: Any = None,
+    alternative: Alternative = "two-sided",
 ) -> PanelComparison:
     """Does a candidate rater (a model, an LLM judge, a trainee) agree with a panel as well as
     the panel's members agree with each other?
@@ -255,6 +257,10 @@ def rater_vs_panel(
         The cluster of each item (the prompts of one task, the lesions of one scan): the
         bootstrap then resamples whole clusters, and the expanded interval uses G clusters
         instead of n items. Any hashable ids, no missing values, at least 2 clusters.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        H1 of the p-value: the candidate's agreement differs from the panel's, is greater
+        (``difference > 0``) or is less. The result's interval follows it (one-sided with
+        'greater'/'less').
 
     Returns
     -------
@@ -295,6 +301,7 @@ def rater_vs_panel(
     check_choice(coefficient, "coefficient", COEFFICIENTS)
     name = coefficient
     n_resamples = check_resamples(n_resamples)
+    sided_as = check_alternative(alternative)
     generator = make_rng(rng)
     checked = check_agreement_weights(weights)
     combined = _combine(ratings, candidate)
@@ -363,10 +370,8 @@ def rater_vs_panel(
             len(multiplicity),
         )
     defined = differences[~np.isnan(differences)]
-    if defined.size == 0 or math.isnan(difference):
-        pvalue = math.nan
-    else:
-        pvalue = expanded_pvalue(paired_pvalue(defined), n if n_clusters is None else n_clusters)
+    size = n if n_clusters is None else n_clusters
+    pvalue = math.nan if math.isnan(difference) else comparison_pvalue(defined, size, sided_as)
     member_pairs = np.eye(members)
     for (a, b), value in zip(pairs[members:], among, strict=True):
         member_pairs[a, b] = member_pairs[b, a] = value
@@ -383,6 +388,7 @@ def rater_vs_panel(
         n_resamples=n_resamples,
         _differences=differences,
         n_clusters=n_clusters,
+        alternative=sided_as,
     )
 
 

@@ -436,7 +436,7 @@ class PairedKappaResult:
     difference : float
         ``statistic_a - statistic_b``.
     pvalue : float
-        Two-sided bootstrap p-value of H0: equal kappas (see Notes of
+        Bootstrap p-value of H0: equal kappas against ``alternative`` (see Notes of
         :func:`~wkappa.paired_kappa_test`).
     n : int or float
         Number of items.
@@ -454,7 +454,7 @@ class PairedKappaResult:
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         The side of :meth:`confidence_interval` ('greater': ``(low, inf)``, 'less':
         ``(-inf, high)``; the difference of two kappas has no fixed bound common to every
-        weight matrix). ``pvalue`` is two-sided.
+        weight matrix); also the H1 of ``pvalue``.
 
     Examples
     --------
