@@ -440,3 +440,13 @@ def test_cluster_option_long_item_in_two_clusters(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "Item 1 has ratings in two clusters of the --cluster column 'task'" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_one_sided_interval_is_labelled(tmp_path, capsys):
+    # Before: "95% CI [..., 1.0000]" for --alternative greater.
+    path = tmp_path / "three.csv"
+    path.write_text("a,b,c\n1,1,1\n2,2,2\n1,2,3\n3,3,3\n2,2,1\n1,1,2\n")
+    assert main(["agree", str(path), "--raters", "a,b,c", "--alternative", "greater"]) == 0
+    assert "95% one-sided CI [" in capsys.readouterr().out
+    assert main(["agree", str(path), "--raters", "a,b,c"]) == 0
+    assert "one-sided" not in capsys.readouterr().out

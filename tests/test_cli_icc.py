@@ -115,3 +115,16 @@ def test_unparsable_and_repeated_ratings(tmp_path, capsys) -> None:
     path.write_text("t,r,s\n1,a,1\n1,a,2\n1,b,3\n2,a,1\n2,b,2\n")
     assert main(["icc", str(path), "--target", "t", "--rater", "r", "--score", "s"]) == 2
     assert "has 2 ratings from rater 'a'" in capsys.readouterr().err
+
+
+def test_one_sided_interval_is_labelled(wide, capsys) -> None:
+    # Before: the heading said "95% interval" above one-sided intervals.
+    argv = ["icc", str(wide), "--raters", "J1,J2,J3,J4"]
+    assert main([*argv, "--alternative", "greater"]) == 0
+    out = capsys.readouterr().out
+    assert "95% one-sided interval" in out
+    expected = wk.icc(np.array(SHROUT_FLEISS_RATINGS, float), form="A,1", alternative="greater")
+    row = next(line for line in out.splitlines() if line.startswith("ICC(A,1)"))
+    assert f"[{expected.confidence_interval().low:.3f}, 1.000]" in row
+    assert main(argv) == 0
+    assert "one-sided" not in capsys.readouterr().out

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient
 from .._frames import pivot_long
-from .._stats import BootstrapMethod, agreement, interpretation
+from .._stats import BootstrapMethod, agreement, interpretation, one_sided
 from ..exceptions import WkappaError
 from . import options
 from .output import RowCount, categories_line, format_number, format_pvalue, null_hypothesis
@@ -215,7 +215,8 @@ def run_agree(args: argparse.Namespace) -> int:
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
         low, high = format_number(ci.low), format_number(ci.high)
-        print(f"  {ci.confidence_level:.0%} CI       [{low}, {high}] ({ci.method})")
+        level = f"{ci.confidence_level:.0%} {one_sided(result.alternative)}CI"
+        print(f"  {level:<12} [{low}, {high}] ({ci.method})")
         h0 = null_hypothesis("coefficient", result)
         print(f"  p-value      {format_pvalue(result.pvalue)} ({h0})")
         pa, pe = format_number(result.percent_agreement), format_number(result.chance_agreement)

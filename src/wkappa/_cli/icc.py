@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._stats import FORMS, ccc, check_form, icc_all
+from .._stats import FORMS, ccc, check_form, icc_all, one_sided
 from ..exceptions import WkappaError
 from .options import (
     add_alternative,
@@ -169,11 +169,13 @@ def run_icc(args: argparse.Namespace) -> int:
         if first.method == "anova"
         else "REML variance components (missing ratings used, not dropped)"
     )
+    heading = f"{args.ci:.0%} {one_sided(args.alternative)}interval"
+    wide = max(20, len(heading) + 2)
     lines = [
         f"{first.n_targets} targets x {first.n_raters} raters ({', '.join(raters)}), "
         f"{first.n_ratings} ratings; {method}",
         f"file rows {rows.text()}",
-        f"{'form':<10}{'S&F':<7}{'ICC':>9}  {f'{args.ci:.0%} interval':<20}{'F':>10}"
+        f"{'form':<10}{'S&F':<7}{'ICC':>9}  {heading:<{wide}}{'F':>10}"
         f"{'df1':>8}{'df2':>10}{'p':>11}",
     ]
     for form in forms:
@@ -182,7 +184,7 @@ def run_icc(args: argparse.Namespace) -> int:
         interval = f"[{_number(ci.low, 3)}, {_number(ci.high, 3)}]"
         lines.append(
             f"{result.name:<10}{result.shrout_fleiss:<7}{_number(result.statistic):>9}  "
-            f"{interval:<20}{result.f_statistic:>10.4g}{result.df1:>8.4g}{result.df2:>10.5g}"
+            f"{interval:<{wide}}{result.f_statistic:>10.4g}{result.df1:>8.4g}{result.df2:>10.5g}"
             f"{_number(result.pvalue):>11}"
         )
     lines.append(

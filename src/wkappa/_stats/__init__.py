@@ -8,7 +8,7 @@ from .accumulator import KappaAccumulator
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
 from .inference import kappa_test, kappa_test_from_table
-from .intervals import fisher_z_limits, score_limits
+from .intervals import fisher_z_limits, one_sided, score_limits
 from .mean import mean_kappa
 from .paired import (
     DENSE_CUBE_CELLS,
@@ -114,3 +114,4 @@ __all__ += ["base_rate_indices", "interpretation", "specific_agreement"]
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments  # noqa: E402
 
 __all__ += ["ICCAccumulator", "icc_from_moments"]
+__all__ += ["one_sided"]
