@@ -69,7 +69,8 @@ class PanelComparison:
         members less than they agree with each other.
     pvalue : float
         Bootstrap p-value of H0: difference = 0 against ``alternative``: the expanded
-        percentile interval (:meth:`confidence_interval`) inverted, as in :func:`~wkappa.paired_kappa_test`.
+        percentile interval (:meth:`confidence_interval`) inverted, as in
+        :func:`~wkappa.paired_kappa_test`.
     candidate_vs_members : ndarray of shape (P,)
         The coefficient of the candidate with each member.
     member_pairs : ndarray of shape (P, P)
