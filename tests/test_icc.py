@@ -572,6 +572,66 @@ def test_accumulator_bad_input() -> None:
         acc.merge(3)  # type: ignore[arg-type]
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(2, 5),
+    st.lists(st.integers(1, 40), min_size=1, max_size=4),
+    st.integers(0, 2**32 - 1),
+)
+def test_accumulator_state_survives_json_exactly_and_merges(k, sizes, seed) -> None:
+    import json
+
+    rng = np.random.default_rng(seed)
+    parts = []
+    for size in sizes:
+        x = rng.normal(size=(size, 1)) * 3 + rng.normal(size=(size, k)) + 1e3 * rng.random()
+        parts.append(wk.ICCAccumulator().update(x))
+    restored = [wk.ICCAccumulator.from_dict(json.loads(json.dumps(p.to_dict()))) for p in parts]
+    for part, back in zip(parts, restored, strict=True):
+        assert back.to_dict() == part.to_dict()
+    merged, merged_back = parts[0], restored[0]
+    for part, back in zip(parts[1:], restored[1:], strict=True):
+        merged, merged_back = merged + part, merged_back + back
+    assert merged_back.to_dict() == merged.to_dict()  # bit for bit
+    if merged.n >= 2:
+        for form in FORMS:
+            want, got = merged.result(form=form), merged_back.result(form=form)
+            assert got.statistic == want.statistic or (
+                math.isnan(got.statistic) and math.isnan(want.statistic)
+            )
+
+
+def test_accumulator_state_empty_and_bad() -> None:
+    empty = wk.ICCAccumulator.from_dict(wk.ICCAccumulator().to_dict())
+    assert empty.n == 0 and empty.to_dict()["n_raters"] is None
+    three = wk.ICCAccumulator.from_dict(wk.ICCAccumulator(3).to_dict())
+    with pytest.raises(WkappaError, match="2 rater columns but the accumulator has 3"):
+        three.update([[1, 2]])
+    state = wk.ICCAccumulator().update(SHROUT_FLEISS_RATINGS).to_dict()
+    assert state["format"] == "wkappa.ICCAccumulator" and state["version"] == 1
+    assert wk.ICCAccumulator.from_dict(state).result(form="ICC2").statistic == pytest.approx(
+        0.2898, abs=1e-4
+    )
+    with pytest.raises(WkappaError, match="not an ICCAccumulator dict"):
+        wk.ICCAccumulator.from_dict(wk.KappaAccumulator(min_rating=0, max_rating=2).to_dict())
+    with pytest.raises(WkappaError, match="version 99"):
+        wk.ICCAccumulator.from_dict({**state, "version": 99})
+    with pytest.raises(WkappaError, match=r"state\['n'\]"):
+        wk.ICCAccumulator.from_dict({**state, "n": -1})
+    with pytest.raises(WkappaError, match="list of 4 finite numbers"):
+        wk.ICCAccumulator.from_dict({**state, "column_means": [1.0, 2.0]})
+    with pytest.raises(WkappaError, match="list of 4 finite numbers"):
+        wk.ICCAccumulator.from_dict({**state, "column_m2": ["a", 1, 2, 3]})
+    with pytest.raises(WkappaError, match="row_m2"):
+        wk.ICCAccumulator.from_dict({**state, "row_m2": "1"})
+    with pytest.raises(WkappaError, match="negative sum"):
+        wk.ICCAccumulator.from_dict({**state, "row_m2": -1.0})
+    with pytest.raises(WkappaError, match="n_raters"):
+        wk.ICCAccumulator.from_dict({**state, "n_raters": None})
+    with pytest.raises(WkappaError, match="`n_raters`"):
+        wk.ICCAccumulator.from_dict({**state, "n_raters": 1})
+
+
 def test_large_float_table_skips_the_reading_pass_with_the_same_answers() -> None:
     # A 2-D float64 array of >= 2**16 ratings goes straight to the compiled pass; its
     # finite column sums vouch for every rating. Anything non-finite takes the reader's route.

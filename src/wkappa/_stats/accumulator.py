@@ -37,10 +37,29 @@ if TYPE_CHECKING:
     from .._core import Alternative
     from .results import KappaResult
 
-__all__ = ["KappaAccumulator"]
+__all__ = ["KappaAccumulator", "check_state_header"]
 
 _FORMAT = "wkappa.KappaAccumulator"
 _VERSION = 1
+
+
+def check_state_header(state: object, name: str, format_name: str, version: int) -> None:
+    """A WkappaError unless ``state`` is a dict of ``name``'s ``to_dict()`` format and
+    version (the header every accumulator's ``from_dict`` reads first)."""
+    if not isinstance(state, dict) or state.get("format") != format_name:
+        article = "an" if name[0] in "AEIOU" else "a"
+        raise WkappaError(
+            f"`state` is not {article} {name} dict (its 'format' is not {format_name!r}). "
+            f"Hint: make it with {name}.to_dict()."
+        )
+    found = state.get("version")
+    if found != version:
+        raise WkappaError(
+            f"`state` has version {format_value(found)}; this wkappa reads version "
+            f"{version}. Hint: upgrade wkappa."
+        )
+
+
 _INT64_MAX = 2**63 - 1
 
 
@@ -369,17 +388,7 @@ class KappaAccumulator:
     @classmethod
     def from_dict(cls, state: dict[str, Any]) -> KappaAccumulator:
         """Rebuild an accumulator from :meth:`to_dict` output (for example after JSON)."""
-        if not isinstance(state, dict) or state.get("format") != _FORMAT:
-            raise WkappaError(
-                "`state` is not a KappaAccumulator dict (its 'format' is not "
-                f"{_FORMAT!r}). Hint: make it with KappaAccumulator.to_dict()."
-            )
-        version = state.get("version")
-        if version != _VERSION:
-            raise WkappaError(
-                f"`state` has version {format_value(version)}; this wkappa reads version "
-                f"{_VERSION}. Hint: upgrade wkappa."
-            )
+        check_state_header(state, "KappaAccumulator", _FORMAT, _VERSION)
         if "labels" in state:
             acc = cls(state["labels"], weights=state["weights"])
         else:
