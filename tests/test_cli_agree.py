@@ -450,3 +450,21 @@ def test_one_sided_interval_is_labelled(tmp_path, capsys):
     assert "95% one-sided CI [" in capsys.readouterr().out
     assert main(["agree", str(path), "--raters", "a,b,c"]) == 0
     assert "one-sided" not in capsys.readouterr().out
+
+
+def test_one_sided_level_error_in_option_words(tmp_path, capsys):
+    path = tmp_path / "three.csv"
+    path.write_text("a,b,c\n1,1,1\n2,2,2\n1,2,3\n3,3,3\n")
+    argv = ["agree", str(path), "--raters", "a,b,c", "--alternative", "less", "--ci", "0.3"]
+    assert main(argv) == 2
+    assert "(--alternative less)" in capsys.readouterr().err
+
+
+def test_long_layout_needs_different_columns(tmp_path, capsys):
+    # Before: --rater and --rating naming one column gave kappa -1 (exit 0).
+    path = tmp_path / "long.csv"
+    path.write_text("item,who,grade\n1,a,1\n1,b,1\n2,a,2\n2,b,2\n")
+    assert main(["agree", str(path), "--item", "item", "--rater", "who", "--rating", "who"]) == 2
+    err = capsys.readouterr().err
+    assert "--item, --rater and --rating must name 3 different columns" in err
+    assert len(err.strip().splitlines()) == 1

@@ -128,3 +128,13 @@ def test_one_sided_interval_is_labelled(wide, capsys) -> None:
     assert f"[{expected.confidence_interval().low:.3f}, 1.000]" in row
     assert main(argv) == 0
     assert "one-sided" not in capsys.readouterr().out
+
+
+def test_long_layout_needs_three_different_columns(long, capsys) -> None:
+    # Before: polars' DuplicateError as an internal error (exit 1).
+    assert (
+        main(["icc", str(long), "--target", "subject", "--rater", "judge", "--score", "judge"]) == 2
+    )
+    err = capsys.readouterr().err
+    assert "--target, --rater and --score must name 3 different columns" in err
+    assert len(err.strip().splitlines()) == 1

@@ -135,3 +135,17 @@ def test_frame_errors() -> None:
         wkf.icc(twice, target="t", rater="r", rating="x")
     with pytest.raises(WkappaTypeError, match="data frame"):
         wkf.icc(COMPLETE, raters=RATERS)
+
+
+def test_long_layout_needs_three_different_columns() -> None:
+    # Before: a raw ValueError (icc) or a silent kappa of -1 (agreement).
+    from wkappa import frames
+
+    df = pl.DataFrame({"id": [1, 1, 2, 2, 3, 3], "r": ["a", "b"] * 3, "s": [1.0, 2, 3, 4, 5, 5]})
+    with pytest.raises(WkappaError, match="must name three different columns"):
+        frames.icc(df, target="id", rater="s", rating="s")
+    with pytest.raises(WkappaError, match="must name three different columns"):
+        frames.agreement(df, item="id", rater="r", rating="r")
+    assert frames.icc(df, target="id", rater="r", rating="s").statistic == pytest.approx(
+        wk.icc(np.array([[1.0, 2], [3, 4], [5, 5]])).statistic
+    )

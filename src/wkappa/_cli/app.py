@@ -375,6 +375,8 @@ _OPTION_NAMES = (
     ("`max_rating`", "--max-rating"),
     ("`sample_weight`", "--weight-col"),
     ("`kappa0`", "--kappa0"),
+    ("alternative='greater'", "--alternative greater"),
+    ("alternative='less'", "--alternative less"),
 )
 
 

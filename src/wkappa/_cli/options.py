@@ -161,6 +161,12 @@ def chosen_layout(
         raise WkappaError(
             f"The long layout needs all of {', '.join(options[:-1])} and {options[-1]}."
         )
+    columns = [getattr(args, name) for name in long]
+    if not wide and len(set(columns)) < len(columns):
+        raise WkappaError(
+            f"{', '.join(options[:-1])} and {options[-1]} must name {len(long)} different "
+            f"columns; got {', '.join(repr(c) for c in columns)}."
+        )
     return wide
 
 

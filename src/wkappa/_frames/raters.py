@@ -196,12 +196,19 @@ def pivot_long(
 
 def is_wide(raters: Any, unit: str, *long: Any) -> bool:
     """Whether the layout is wide (``raters`` given) rather than long (the ``unit``,
-    ``rater`` and ``rating`` columns ``long``); both or neither is an error."""
+    ``rater`` and ``rating`` columns ``long``); both or neither is an error, and so is one
+    column named twice in ``long``."""
     wide = raters is not None
     if wide == any(name is not None for name in long):
         raise WkappaError(
             f"Give either `raters` (one column per rater) or `{unit}`, `rater` and `rating` "
             "(one row per rating)."
+        )
+    named = [name for name in long if name is not None]
+    if len(set(named)) < len(named):
+        raise WkappaError(
+            f"`{unit}`, `rater` and `rating` must name three different columns; got "
+            f"{', '.join(repr(name) for name in long)}."
         )
     return wide
 
