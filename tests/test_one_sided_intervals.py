@@ -249,3 +249,14 @@ def test_repr_and_explain_say_one_sided(name: str) -> None:
             assert "one-sided CI [" in text or "one-sided interval [" in text
     two_sided = _result(name, "two-sided")
     assert "one-sided" not in repr(two_sided)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_agreement_explain_describes_the_one_sided_interval(alternative: str) -> None:
+    ratings = [[1, 1, 2], [2, 2, 2], [1, 2, 3], [3, 3, 3], [2, 2, 1], [1, 1, 1]] * 5
+    text = wk.agreement(ratings, coefficient="fleiss", alternative=alternative).explain()
+    line = next(row for row in text.splitlines() if "interval" in row and "95%" in row)
+    assert "±" not in line
+    assert ("estimate - t(" if alternative == "greater" else "estimate + t(") in line
+    two = wk.agreement(ratings, coefficient="fleiss").explain()
+    assert "estimate ± t(" in two

@@ -378,8 +378,13 @@ class AgreementResult:
             ),
             f"95% "
             f"{one_sided(self.alternative)}interval [{ci.low:.6g}, {ci.high:.6g}] "
-            f"(estimate ± t({self.degrees_of_freedom})"
-            " x SE, upper end capped at 1)",
+            + (
+                f"(estimate ± t({self.degrees_of_freedom}) x SE, upper end capped at 1)"
+                if self.alternative == "two-sided"
+                else f"(estimate {'-' if self.alternative == 'greater' else '+'} "
+                f"t({self.degrees_of_freedom}) x SE with the one-sided quantile; the other "
+                "end is the coefficient's bound)"
+            ),
             f"p-value {self.pvalue:.6g} ({self.alternative}, H0: coefficient = {self.kappa0:g})",
         ]
         if self._small():
