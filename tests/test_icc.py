@@ -672,3 +672,56 @@ def test_two_dimensional_kernel_equals_numpy_sums_for_every_remainder(n: int) ->
         (fast.grand_mean, fast.ss_targets, fast.ss_raters, fast.ss_error), slow, strict=True
     ):
         np.testing.assert_allclose(got, want, rtol=1e-9)
+
+
+F_WARMUP_SCRIPT = """
+import sys, threading
+import numpy as np
+import wkappa as wk
+from wkappa._core import warmup
+
+rng = np.random.default_rng(5)
+x = rng.normal(size=(6000, 1)) + rng.normal(size=(6000, 2))  # df 5999 + 5999: compiled F
+first = wk.icc_all(x)
+kernels = sys.modules.get("wkappa._core.kernels.numba_icc")
+compiled = [] if kernels is None else [
+    f.signatures for f in (kernels.tail, kernels.quantile, kernels.beta_fraction)
+]
+assert not any(compiled), compiled  # nothing compiled in the caller's thread
+for thread in threading.enumerate():
+    if thread.name == "wkappa-compile":
+        thread.join(timeout=280)
+assert "F distribution" in warmup._ready, warmup._ready
+x[0, 0] += 1e-3  # new values: the compiled route answers now
+for form, result in wk.icc_all(x).items():
+    low, high = result.confidence_interval(0.9)
+    want = first[form]
+    assert abs(result.statistic - want.statistic) < 1e-5
+    py = want.confidence_interval(0.9)
+    assert abs(low - py.low) < 1e-5 and abs(high - py.high) < 1e-5, (form, low, py)
+kernels = sys.modules["wkappa._core.kernels.numba_icc"]
+for f in (kernels.tail, kernels.quantile):
+    # loaded from the cache the child process wrote (the cache directory started empty)
+    assert f.signatures and f.stats.cache_hits and not f.stats.cache_misses, f.stats
+"""
+
+
+@pytest.mark.integration
+def test_large_df_f_kernels_compile_off_the_callers_thread(tmp_path) -> None:
+    """The first ICC with df in the compiled range is answered by the Python F functions
+    while a child process compiles the kernels (fresh interpreter, empty numba cache)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "WKAPPA_COMPILE"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.join(os.path.dirname(os.path.dirname(__file__)), "src")]
+        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", F_WARMUP_SCRIPT], env=env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]

@@ -13,6 +13,12 @@ The prefactor ``y^a (1-y)^b / B(a, b)`` is computed as a sum of logarithms in wh
 plus the Stirling corrections), so that it keeps its digits at the df of 10^5-10^6 that
 large studies give. Quantiles: safeguarded Newton iterations on ``log x`` inside a bisection
 bracket, started from the Paulson (Wilson-Hilferty) normal approximation.
+
+At large df (``d1 + d2 >= 10,000``) the scalar functions run compiled
+(:mod:`wkappa._core.kernels.numba_icc`, the same source). Compiling them costs seconds, so
+the first such call of a process asks :func:`wkappa._core.warmup.ready`: until the kernels
+are compiled (in a child process, then loaded from numba's cache by a background thread) the
+Python functions answer -- the same formulas, milliseconds per ICC.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import math
 
 import numpy as np
 
+from . import warmup
 from .f_scalar import (
     EPS,
     LOG_2PI_HALF,
@@ -99,10 +106,26 @@ def _log_front(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+def compile_kernels() -> None:
+    """Compile (or load from numba's on-disk cache) the compiled F functions, with the
+    argument types every call passes: what :mod:`wkappa._core.warmup` replays for them."""
+    from .kernels import numba_icc
+
+    numba_icc.beta_fraction(5000.0, 5000.0, 0.5)
+    numba_icc.tail(1.0, 1.0e4, 1.0e4, True)
+    numba_icc.quantile(0.975, 1.0e4, 1.0e4, 1.959963984540054)
+
+
+def _kernels_ready() -> bool:
+    """Whether the compiled F functions may run now (else the Python ones answer while a
+    child process compiles them; ``WKAPPA_COMPILE=wait`` compiles in the caller's thread)."""
+    return warmup.ready("F distribution", compile_kernels, (), 0)
+
+
 def _fraction(a: float, b: float, y: float) -> float:
     """:func:`beta_fraction`, compiled from ``a + b`` = :data:`_COMPILED_FROM` on (df that
     only data large enough to use the compiled ANOVA pass give)."""
-    if a + b >= _COMPILED_FROM:
+    if a + b >= _COMPILED_FROM and _kernels_ready():
         from .kernels import numba_icc
 
         return float(numba_icc.beta_fraction(a, b, y))
@@ -220,8 +243,9 @@ def _tails(x: np.ndarray, d1: np.ndarray, d2: np.ndarray, upper: bool) -> np.nda
 
 
 def _compiled(d1: float, d2: float) -> bool:
-    """Whether the df are large enough for the compiled scalar functions."""
-    return d1 + d2 >= 2.0 * _COMPILED_FROM
+    """Whether the df are large enough for the compiled scalar functions, and they are
+    ready."""
+    return d1 + d2 >= 2.0 * _COMPILED_FROM and _kernels_ready()
 
 
 def _tail(x: float, d1: float, d2: float, upper: bool) -> float:
