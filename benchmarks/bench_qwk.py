@@ -19,7 +19,8 @@ scikit-learn, numpy (a BLAS matrix product, whose worker threads spin afterwards
 ``prange`` kernel of the user's own, round after round, with the OpenMP wait policy left at
 its default (the other modes make idle OpenMP threads sleep). Then the same 1e7 QWK while
 another process runs a busy loop (the automatic choice against the serial and the parallel
-kernel, each timed call after an untimed serial pass), and a cold-cache mode at n = 1e4:
+kernel, each timed call after an untimed serial pass), then n = 1e4 interleaved the same way,
+and a cold-cache mode at n = 1e4:
 before every timed call a 64 MB buffer is rewritten and scikit-learn runs once, as after a
 boosting round or a batch of predictions.
 """
@@ -393,6 +394,42 @@ def shared(reps: int) -> list[str]:
     return out
 
 
+def shared_small(reps: int) -> list[str]:
+    """The n = 1e4 goal rows in the shared process: wkappa, scikit-learn, ``qwk3`` and the
+    bincount recipe interleaved round by round with numpy's BLAS and a ``prange`` read of
+    1e7 pairs (so each call finds the caches as the neighbours left them; the cold-cache
+    mode below evicts them on purpose)."""
+    n, k = 10_000, 5
+    a, b = data(n, k, "int64")
+    big_a, big_b = data(10_000_000, k, "int64", seed=5)
+    sk = _peers.sklearn_kappa(k, "quadratic")
+    assert sk is not None
+    rng = np.random.default_rng(4)
+    m1, m2 = rng.random((600, 600)), rng.random((600, 600))
+    calls: dict[str, Callable[[], Any]] = {
+        "wkappa": lambda: wk.qwk(a, b),
+        "numpy matmul": lambda: m1 @ m2,
+        "sklearn": lambda: sk(a, b),
+        "prange read of 1e7": lambda: _peers.parallel_floor(big_a, big_b),
+        "qwk3": lambda: _peers.qwk3_cpmp(a, b, k - 1),
+        "wkappa linear": lambda: wk.weighted_kappa(a, b, weights="linear"),
+        "bincount linear": lambda: _peers.bincount_kappa(a, b, k, "linear"),
+    }
+    out = [f"shared process, n = 1e4 (load before: {_load()})"]
+    med = interleaved(calls, reps, warm_up=True)
+    for name, value in med.items():
+        out.append(f"    {name:<32} {value * 1e6:9.1f} us")
+    out += _ratio_rows(
+        [
+            ("shared 1e4: sklearn / wkappa", med["sklearn"] / med["wkappa"], ">=", 100),
+            ("shared 1e4: bincount recipe / wkappa, linear",
+             med["bincount linear"] / med["wkappa linear"], ">=", 1),
+            ("shared 1e4: qwk3 / wkappa", med["qwk3"] / med["wkappa"], "(info)", 0),
+        ]
+    )  # fmt: skip
+    return out
+
+
 def _after(
     before: Callable[[], Any], calls: dict[str, Callable[[], Any]], repeats: int
 ) -> dict[str, float]:
@@ -532,7 +569,8 @@ def main() -> None:
         "n = 1e7, skipped at 5e7); ratios are peer time / wkappa time, floor = a.sum()+b.sum()"
     )
     if args.shared:
-        for line in [*shared(args.reps), "", *cold(max(args.reps * 20, 200))]:
+        small_reps = max(args.reps * 20, 200)
+        for line in [*shared(args.reps), "", *shared_small(small_reps), "", *cold(small_reps)]:
             print(line, flush=True)
         return
     if not args.goals_only:
