@@ -415,16 +415,21 @@ def shared_small(reps: int) -> list[str]:
         "wkappa linear": lambda: wk.weighted_kappa(a, b, weights="linear"),
         "bincount linear": lambda: _peers.bincount_kappa(a, b, k, "linear"),
     }
-    out = [f"shared process, n = 1e4 (load before: {_load()})"]
-    med = interleaved(calls, reps, warm_up=True)
+    heading = f"shared process, n = 1e4 (load before: {_load()})"
+    return _small_rows(heading, "shared", interleaved(calls, reps, warm_up=True))
+
+
+def _small_rows(heading: str, mode: str, med: dict[str, float]) -> list[str]:
+    """The n = 1e4 times in microseconds and the goal rows of one mode."""
+    out = [heading]
     for name, value in med.items():
         out.append(f"    {name:<32} {value * 1e6:9.1f} us")
     out += _ratio_rows(
         [
-            ("shared 1e4: sklearn / wkappa", med["sklearn"] / med["wkappa"], ">=", 100),
-            ("shared 1e4: bincount recipe / wkappa, linear",
+            (f"{mode} 1e4: sklearn / wkappa", med["sklearn"] / med["wkappa"], ">=", 100),
+            (f"{mode} 1e4: bincount recipe / wkappa, linear",
              med["bincount linear"] / med["wkappa linear"], ">=", 1),
-            ("shared 1e4: qwk3 / wkappa", med["qwk3"] / med["wkappa"], "(info)", 0),
+            (f"{mode} 1e4: qwk3 / wkappa", med["qwk3"] / med["wkappa"], "(info)", 0),
         ]
     )  # fmt: skip
     return out
@@ -478,18 +483,7 @@ def cold(reps: int) -> list[str]:
             function()
             times[name].append(time.perf_counter() - start)
     med = {name: statistics.median(values) for name, values in times.items()}
-    out = [f"cold caches, n = 1e4 (load {_load()})"]
-    for name, value in med.items():
-        out.append(f"    {name:<32} {value * 1e6:9.1f} us")
-    out += _ratio_rows(
-        [
-            ("cold 1e4: sklearn / wkappa", med["sklearn"] / med["wkappa"], ">=", 100),
-            ("cold 1e4: bincount recipe / wkappa, linear",
-             med["bincount linear"] / med["wkappa linear"], ">=", 1),
-            ("cold 1e4: qwk3 / wkappa", med["qwk3"] / med["wkappa"], "(info)", 0),
-        ]
-    )  # fmt: skip
-    return out
+    return _small_rows(f"cold caches, n = 1e4 (load {_load()})", "cold", med)
 
 
 def _run(code: str, env: dict[str, str] | None = None) -> float:
