@@ -189,10 +189,10 @@ def comparison_pvalue(differences: np.ndarray, n: float, alternative: Alternativ
     b = differences.size
     if b == 0:
         return math.nan
+    if alternative == "two-sided":
+        return expanded_pvalue(paired_pvalue(differences), n)
     below = 1 + int(np.count_nonzero(differences <= 0))
     above = 1 + int(np.count_nonzero(differences >= 0))
-    if alternative == "two-sided":
-        return expanded_pvalue(min(1.0, 2.0 * min(below, above) / (b + 1)), n)
     against, toward = (below, above) if alternative == "greater" else (above, below)
     if against <= toward:
         return expanded_pvalue(min(1.0, 2.0 * against / (b + 1)), n) / 2.0
