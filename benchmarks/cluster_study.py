@@ -3,10 +3,10 @@ kappas across strata.
 
 Run: ``python benchmarks/cluster_study.py`` (about 10 minutes on one core; ``--design N``
 runs one design, 1-2 minutes) or ``--quick`` (fewer replications). ``--strata`` runs the size
-study of ``stratified_kappa_test``'s test of equal kappas instead; ``--several`` the coverage
-of ``agreement(..., cluster=ids)`` for several raters (Fleiss, Gwet; see :func:`run_several`).
-Seeds are fixed: the same
-command gives the same numbers.
+study of ``stratified_kappa_test``'s tests of equal kappas instead (SAS's chi-square, and the
+goodness-of-fit test for two categories; about 6 minutes on a shared core); ``--several``
+the coverage of ``agreement(..., cluster=ids)`` for several raters (Fleiss, Gwet; see
+:func:`run_several`). Seeds are fixed: the same command gives the same numbers.
 
 **Clustered designs.** Each cluster (a patient, a scan, an LLM-evaluation task) has a latent
 grade and a difficulty shared by its items (eyes, lesions, prompts):
@@ -188,13 +188,15 @@ def run_clusters(replicates: int, resamples: int, only: int | None = None) -> No
 
 def strata_size(
     per_stratum: int, n_strata: int, k: int, rho: float, replicates: int, seed: int
-) -> float:
-    """Rejection rate at 5% of the test of equal kappas when every stratum has kappa rho
+) -> tuple[float, float]:
+    """Rejection rates at 5% of the tests of equal kappas when every stratum has kappa rho
     (a mixture of perfect agreement and chance with stratum-specific prevalences, whose kappa
-    is rho for every weight matrix)."""
+    is rho for every weight matrix): SAS's chi-square, and for K = 2 the goodness-of-fit
+    test on the same tables (nan for K > 2)."""
     rng = np.random.default_rng(seed)
     prevalences = [np.roll(prevalence(k, True), s) for s in range(n_strata)]
     rejected = used = 0
+    gof_rejected = gof_used = 0
     for _ in range(replicates):
         tables = []
         for prev in prevalences:
@@ -206,18 +208,29 @@ def strata_size(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", wk.UndefinedKappaWarning)
             result = wk.stratified_kappa_test_from_tables(np.array(tables))
+            if k == 2:
+                fit = wk.stratified_kappa_test_from_tables(
+                    np.array(tables), homogeneity="goodness-of-fit"
+                )
+                if math.isfinite(fit.homogeneity_pvalue):
+                    gof_used += 1
+                    gof_rejected += fit.homogeneity_pvalue < 0.05
         if math.isfinite(result.homogeneity_pvalue):
             used += 1
             rejected += result.homogeneity_pvalue < 0.05
-    return rejected / used
+    return rejected / used, (gof_rejected / gof_used if gof_used else math.nan)
 
 
 def run_strata(replicates: int) -> None:
     print(
-        f"Size of the 5% test of equal kappas (quadratic weights), {replicates} replicates "
-        f"(Monte Carlo SE ~{math.sqrt(0.05 * 0.95 / replicates):.3f})"
+        f"Size of the 5% tests of equal kappas (quadratic weights), {replicates} replicates "
+        f"(Monte Carlo SE ~{math.sqrt(0.05 * 0.95 / replicates):.3f}); 'gof': the "
+        "goodness-of-fit test (K = 2 only)"
     )
-    print(f"{'pairs per stratum':>18s} {'strata':>7s} {'K':>3s} {'kappa':>6s} {'size':>6s}")
+    print(
+        f"{'pairs per stratum':>18s} {'strata':>7s} {'K':>3s} {'kappa':>6s} {'size':>6s} "
+        f"{'gof':>6s}"
+    )
     for number, (per, strata, k, rho) in enumerate(
         [
             (50, 3, 4, 0.6),
@@ -228,10 +241,15 @@ def run_strata(replicates: int) -> None:
             (200, 3, 4, 0.8),
             (100, 3, 2, 0.6),
             (400, 3, 2, 0.6),
+            (30, 3, 2, 0.6),
+            (50, 3, 2, 0.6),
+            (50, 5, 2, 0.6),
+            (50, 3, 2, 0.8),
+            (100, 3, 2, 0.8),
         ]
     ):
-        size = strata_size(per, strata, k, rho, replicates, seed=2000 + number)
-        print(f"{per:18d} {strata:7d} {k:3d} {rho:6.1f} {size:6.3f}")
+        size, gof = strata_size(per, strata, k, rho, replicates, seed=2000 + number)
+        print(f"{per:18d} {strata:7d} {k:3d} {rho:6.1f} {size:6.3f} {gof:6.3f}")
 
 
 def simulate_raters(

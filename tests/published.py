@@ -224,6 +224,26 @@ PRINTOUTS += [
     for stratum in ("Favorable", "Unfavorable")
 ]
 
+# kaphom 0.3 (CRAN, Albayrak 2019; github.com/cran/kaphom, R/main.R), donnerhom(pp, pm, mm):
+# Donner, Eliasziw & Klar's (1996) goodness-of-fit test of equal kappas for binary ratings.
+# Printed by running kaphom's own R source (R 4.2.2, 2026-11-26). donnerhom rounds each
+# stratum's prevalence and intraclass kappa to 3 decimals before fitting, so the first three
+# analyses use strata whose prevalence and kappa are exact at 3 decimals (the rounding changes
+# nothing); the last is its help page's example, where the rounding moves X^2 in the 4th
+# digit. Strata as (both positive, discordant, both negative) -> (X^2, p-value, common kappa).
+KAPHOM_WHERE = "R kaphom 0.3, donnerhom(): values printed by its R source (R/main.R) under R 4.2.2"
+KAPHOM_DONNERHOM = [
+    ([(4, 2, 19), (12, 6, 22), (13, 14, 13)], 5.23347157559422, 0.0730408951032577,
+     0.529411764705882),
+    ([(6, 3, 11), (7, 6, 12), (17, 6, 9)], 0.534696257316454, 0.765406565118304,
+     0.587628865979381),
+    ([(9, 6, 17), (21, 6, 5)], 0.195528846153846, 0.658354298959382, 0.555555555555556),
+]  # fmt: skip
+KAPHOM_HELP_EXAMPLE = (
+    [(11, 6, 22), (26, 5, 10), (22, 14, 39)], 0.479861716987373, 0.786682251582075,
+    0.647167698090535,
+)  # fmt: skip
+
 # --------------------------------------------------------------------------- study planning
 
 

@@ -283,7 +283,7 @@ def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
     return rows
 
 
-def across_groups(groups: Sequence[tuple[Any, Scored]]) -> Any:
+def across_groups(groups: Sequence[tuple[Any, Scored]], homogeneity: str = "asymptotic") -> Any:
     """The groups as strata: SAS's overall kappa and test of equal kappas (None below 2)."""
     if len(groups) < 2:
         return None
@@ -301,7 +301,19 @@ def across_groups(groups: Sequence[tuple[Any, Scored]]) -> Any:
             weights=first.weight_matrix,
             labels=first.labels,
             strata=[value for value, _ in groups],
+            homogeneity=homogeneity,  # type: ignore[arg-type]
         )
+
+
+def goodness_of_fit(groups: Sequence[tuple[Any, Scored]], combined: Any) -> Any:
+    """Donner, Eliasziw & Klar's test of equal kappas where it applies (two categories,
+    counted pairs, both disagreements weighted alike), else None."""
+    w = combined.weight_matrix
+    tables = np.stack([r.table for r in combined.results])
+    binary = tables.shape[-1] == 2 and tables.dtype.kind in "iu"
+    if not (binary and w[0, 0] == w[1, 1] == 0 and w[0, 1] == w[1, 0] > 0):
+        return None
+    return across_groups(groups, "goodness-of-fit")
 
 
 def across_groups_lines(groups: Sequence[tuple[Any, Scored]], by: str, level: float) -> list[str]:
@@ -316,6 +328,12 @@ def across_groups_lines(groups: Sequence[tuple[Any, Scored]], by: str, level: fl
         f"[{low:.4f}, {high:.4f}]; equal kappas: chi-square {combined.homogeneity_statistic:.2f}, "
         f"df {combined.homogeneity_df}, p {format_pvalue(combined.homogeneity_pvalue)}"
     ]
+    fit = goodness_of_fit(groups, combined)
+    if fit is not None:
+        lines[0] += (
+            f"; goodness of fit {fit.homogeneity_statistic:.2f}, df {fit.homogeneity_df}, "
+            f"p {format_pvalue(fit.homogeneity_pvalue)}"
+        )
     left = [
         label_text(v) for v, used in zip(combined.strata, combined.used, strict=True) if not used
     ]
@@ -389,6 +407,12 @@ def score_json(run: ScoreRun) -> str:
                     "homogeneity_pvalue",
                 )
             }
+            fit = goodness_of_fit(run.groups, combined)
+            if fit is not None:
+                document["across_groups"]["goodness_of_fit"] = {
+                    key: fit.to_dict()[f"homogeneity_{key}"]
+                    for key in ("statistic", "df", "pvalue")
+                }
     return to_json(document)
 
 
