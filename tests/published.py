@@ -960,3 +960,50 @@ def compute_agreement(printout: AgreementPrintout) -> dict[str, float]:
         "ci_high": float(high),
     }
     return {name: values[name] for name in printout.values}
+
+
+# ------------------------------------------------------------------ multiagree (clustered)
+# multiagree 3.01 (Vanbelle; github.com/svanbelle/multiagree, GPL-3): values printed by
+# running its R source (R/multiagree.R, R 4.2.2, 2026-11-26) on its own data sets and help
+# page examples (man/delta.pair.Rd, man/delta.many1.Rd).
+MULTIAGREE_WHERE = (
+    "R multiagree 3.01, values printed by its R source (R/multiagree.R) under R 4.2.2"
+)
+# `depression` (Vanbelle & Albert 2008): 50 patients, binary diagnosis, BDI and GHQ (1 =
+# depressed); delta.pair(cbind(diag, BDI, diag, GHQ), ID, 'unweighted', multilevel=FALSE).
+DEPRESSION = {
+    "diag": [1] * 7 + [0, 0] + [1] * 4 + [0, 0, 1, 1] + [0] * 33,
+    "BDI": [1] * 9 + [0] * 41,
+    "GHQ": [1] * 8 + [0] + [1] * 6 + [0] * 35,
+}
+# (kappa, SE) of diag vs BDI and diag vs GHQ: the Fleiss-Cohen-Everitt standard error.
+MULTIAGREE_DEPRESSION = {"BDI": (0.538106235566, 0.141051882485),
+                         "GHQ": (0.746450304260, 0.106650804947)}  # fmt: skip
+# `FEES` (Vanbelle 2017): valleculae scores 0-2 of 20 subjects at two swallows (clusters of
+# 2), by consensus (CO) and raters MH and TB, each twice (R: the second occasion). Rows:
+# (subject, CO, COR, MH, MHR, TB, TBR), None missing. delta.pair(..., weight='equal') keeps
+# the 20 rows complete in all six columns (14 subjects) and prints the linearly weighted
+# kappa of each rater with itself and its multilevel (cluster-robust) delta-method SE.
+FEES = [
+    (1, 0, 0, 0, 0, 0, 0), (1, 0, 0, None, None, None, None), (3, 1, 0, 0, 0, 0, 0),
+    (3, 2, 2, None, None, None, None), (4, 1, 1, 1, 1, 1, 1), (4, 1, 1, None, None, None, None),
+    (5, 1, 1, 1, 1, 1, 1), (5, 2, 2, 2, 2, 2, 2), (6, 1, 1, 1, 1, 1, 0),
+    (6, 0, 0, 1, 1, None, None), (7, 1, 1, 1, 1, 1, 1), (7, 2, 2, 2, 2, 2, 2),
+    (10, 0, 0, None, None, None, None), (10, 1, 1, 1, 1, None, 0), (12, 0, 0, 1, 1, 1, 1),
+    (12, None, None, 1, 1, 0, None), (13, 2, 2, 2, 2, 1, 1), (13, 2, 2, 2, 2, 2, 2),
+    (14, 1, 1, None, None, 0, 1), (14, None, None, None, None, None, None),
+    (15, 0, 0, None, None, None, None), (15, 1, 1, 1, 1, None, 1),
+    (18, None, None, None, None, None, None), (18, 1, 1, 2, 2, None, 1),
+    (23, 1, 1, 1, 1, 1, 1), (23, 0, 0, None, None, None, None),
+    (25, 0, 0, None, None, None, None), (25, 0, 0, None, None, None, None),
+    (29, 1, 0, 1, 1, 1, 1), (29, 1, 1, 2, 2, 2, 2), (31, 0, None, None, None, None, None),
+    (31, 1, 1, 1, 1, 1, None), (34, 0, 0, 0, 0, 0, 0), (34, 1, 2, 2, 1, 1, 2),
+    (35, 1, 1, 1, 1, 1, 1), (35, 1, 1, None, None, None, None), (36, 1, 0, 0, 0, 0, 1),
+    (36, None, 0, None, 0, 0, 0), (37, 0, 0, 0, 0, 0, 0), (37, 0, 0, 1, 1, 1, 1),
+]  # fmt: skip
+MULTIAGREE_FEES = {"CO": (0.75, 0.1183571436861), "MH": (0.935483870968, 0.0611458473808),
+                   "TB": (0.793103448276, 0.1112228790672)}  # fmt: skip
+# `fleiss_psy` is Fleiss (1971) as counts (FLEISS_1971 above); delta.many1(..., ncat=5,
+# multilevel=TRUE) with one subject per cluster prints Fleiss' kappa and its delta-method SE
+# (multilevel=FALSE prints the SE times sqrt(29/30): a 1/n instead of 1/(n - 1) variance).
+MULTIAGREE_FLEISS_PSY = (0.43024452006, 0.0541989355153)
