@@ -117,3 +117,80 @@ def test_a_rater_twice_on_an_item_keeps_the_pivots_error(frame_library: Any) -> 
     assert _engine(frame) is None
     with pytest.raises(wk.WkappaError, match="more than once"):
         wkf.agreement(frame, item="item", rater="who", rating="grade")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    who=st.sampled_from([[0, 1, 2, 3], [3, 7, 5], [10, 2, -1], list(range(20))]),
+    low=st.sampled_from([-3, 0, 1, 250]),
+    n_values=st.integers(1, 7),
+    kinds=st.sampled_from([("BIGINT", "BIGINT"), ("TINYINT", "DOUBLE"), ("UBIGINT", "INTEGER")]),
+    n_items=st.integers(1, 15),
+)
+def test_duckdb_counts_in_one_statement(
+    duckdb_connection: Any,
+    data: st.DataObject,
+    who: list[int],
+    low: int,
+    n_values: int,
+    kinds: tuple[str, str],
+    n_items: int,
+) -> None:
+    """DuckDB with integer raters and whole-number ratings counts by bit_or of shifted digits
+    (_frames/long_sql.py): the same rows as the pivot, per group of a second key too, for
+    column types narrow, unsigned or floating."""
+    rater_type, rating_type = kinds
+    if rater_type == "UBIGINT" and min(who) < 0:
+        who = [w + 1 for w in who]
+    if rater_type == "TINYINT" and low > 100:
+        low = -3
+    rows: dict[str, list[Any]] = {"item": [], "who": [], "grade": [], "site": []}
+    for i in range(n_items):
+        site = data.draw(st.sampled_from(["a", "b", None]))
+        for r in who:
+            pick = data.draw(st.integers(-1, n_values))  # -1: no row; n_values: null
+            if pick >= 0:
+                rows["item"].append(i)
+                rows["who"].append(r)
+                rows["grade"].append(None if pick == n_values else low + 2 * pick)
+                rows["site"].append(site)
+    for r in who[:2]:
+        rows["item"].append(-1)
+        rows["who"].append(r)
+        rows["grade"].append(low)
+        rows["site"].append("a")
+    view = f"long_sql_{abs(hash((str(rows), kinds)))}"
+    duckdb_connection.register(view, pl.DataFrame(rows).to_arrow())
+    native = duckdb_connection.sql(
+        f"SELECT item, who::{rater_type} AS who, grade::{rating_type} AS grade, site FROM {view}"
+    )
+    frame, lazy = _narwhals(native)
+    counted = long_counts.packed_rows(
+        native, "item", "who", "grade", ["site"], COUNT,
+        low, 2 * n_values - 1, min(who), max(who) - min(who) + 1,
+    )  # fmt: skip
+    # The statement applies to integer raters and ratings on a span whose codes fit 62 bits.
+    fits = (2 * n_values - 1).bit_length() * (max(who) - min(who) + 1) <= 62
+    assert (counted is not None) == fits
+    engine = long_counts.long_rows(frame, "item", "who", "grade", ["site"], lazy, COUNT,
+                                   raters.rater_key)  # fmt: skip
+    pivot = raters._pivoted(frame, "item", "who", "grade", ["site"], lazy)
+    if engine is None:  # codes beyond int64 either way (20 raters x 9 ratings)
+        assert not fits
+        return
+    assert engine[1] == pivot[1]
+    assert _rows(engine[0], ["site", *engine[1]]) == _rows(pivot[0], ["site", *pivot[1]])
+
+
+def test_duckdb_statement_leaves_a_repeated_rating_to_the_pivot(duckdb_connection: Any) -> None:
+    """A rater twice on an item whose two digits OR into one looking like a single rating
+    (1 | 2 = 3) is still found: fewer non-zero digits than rows."""
+    native = duckdb_connection.sql(
+        "SELECT * FROM (VALUES (1, 0, 1), (1, 0, 2), (1, 1, 3), (2, 0, 1), (2, 1, 1)) "
+        "AS t(item, who, grade)"
+    )
+    assert long_counts.packed_rows(native, "item", "who", "grade", [], COUNT, 1, 3, 0, 2) is None
+    assert _engine(native) is None
+    with pytest.raises(wk.WkappaError, match="more than once"):
+        wkf.agreement(native, item="item", rater="who", rating="grade")

@@ -16,6 +16,8 @@ The queries run in the engine (polars lazy in its streaming engine, DuckDB, pyar
 pandas, Dask, Spark, through narwhals): the lowest and highest rater and rating (integer
 columns; otherwise the distinct raters and the distinct ratings), then
 ``group_by(item).agg(sum(term), sum(bit))`` followed by ``group_by(sums).agg(len)``.
+DuckDB, with integer raters and whole-number ratings on short spans, runs one statement of
+shifts and ``bit_or`` instead (:mod:`~wkappa._frames.long_sql`).
 The result has the pivot's shape, so every coefficient (Conger's, ``pairwise()``,
 ``leave_one_rater_out()``) reads it as it reads the pivot's.
 """
@@ -24,11 +26,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._core import import_optional
+from .long_sql import packed_rows
 
 __all__ = ["long_rows"]
 
@@ -86,16 +89,55 @@ def long_rows(
     if values.dtype.is_float() and values.is_nan().any():
         return None
     strict = {} if frame.implementation.is_polars() else {"default": 0}
-    digit, base, index = _digits(nw, rating, values, strict)
+    digit = _digits(nw, rating, values, strict)
     spelled = raters.cast(pl.String).to_list()
     order = sorted(range(len(spelled)), key=lambda j: rater_key(spelled[j]))
-    placed = _places(nw, rater, raters, order, base, strict)
+    placed = _places(nw, rater, raters, order, digit.base, strict)
     if placed is None:
         return None
-    power, bit, place = placed
+    found_rows = None
+    if frame.implementation.is_duckdb():
+        found_rows = packed_rows(
+            frame.to_native(), item, rater, rating, groups, count,
+            digit.low, digit.base - 1, placed.low, int(placed.place.max()) + 1,
+        )  # fmt: skip
+    if found_rows is None:
+        found_rows = _summed_rows(present, item, groups, count, lazy, digit, placed)
+    if found_rows is None:
+        return None
+    counted, digits = found_rows
+    used = np.count_nonzero(digits, axis=0) > 0
+    padded = pl.concat([values, pl.Series([None], dtype=values.dtype)])
+    columns = {}
+    for j in order:
+        if not used[placed.place[j]]:
+            continue  # a rater on the span who rated nothing
+        # digit 0 (no rating): the null
+        columns[spelled[j]] = padded.gather(digit.of_digit[digits[:, placed.place[j]]])
+    if len(columns) < 2:
+        return None
+    wide = pl.DataFrame({**{c: counted.get_column(c) for c in groups}, **columns})
+    return wide.with_columns(counted.get_column(count).cast(pl.UInt32)), list(columns)
+
+
+def _summed_rows(
+    present: Any,
+    item: str,
+    groups: Sequence[str],
+    count: str,
+    lazy: bool,
+    digit: Digits,
+    placed: Places,
+) -> tuple[Any, np.ndarray] | None:
+    """The counted groups (a polars DataFrame with the ``groups`` and ``count`` columns) and
+    each group's digit at every place, by the sums of ``term`` and ``bit`` per item (narwhals,
+    any engine); None when a rater rated an item twice or the engine refuses an expression."""
+    nw = import_optional("narwhals", "frames")
     try:
         per_item = (
-            present.with_columns((digit * power).alias(_TERM), (bit + _ROW).alias(_BITS))
+            present.with_columns(
+                (digit.expr * placed.power).alias(_TERM), (placed.bit + _ROW).alias(_BITS)
+            )
             .group_by([*groups, item])
             .agg(nw.col(_TERM).sum(), nw.col(_BITS).sum())
             .with_columns(nw.col(_TERM).cast(nw.Int64), nw.col(_BITS).cast(nw.Int64))
@@ -110,18 +152,8 @@ def long_rows(
     bits, rows = (both & (_ROW - 1)).astype(np.uint64), both >> _ROW_SHIFT
     if (np.bitwise_count(bits) != rows).any() or (codes <= 0).any():
         return None  # a rater twice on one item (or a rating the lookup missed)
-    used = np.bitwise_or.reduce(bits) if bits.size else np.uint64(0)
-    padded = pl.concat([values, pl.Series([None], dtype=values.dtype)])
-    columns = {}
-    for j in order:
-        if not (int(used) >> int(place[j])) & 1:
-            continue  # a rater on the span who rated nothing
-        digits = (codes // base ** int(place[j])) % base
-        columns[spelled[j]] = padded.gather(index[digits])  # digit 0 (no rating): the null
-    if len(columns) < 2:
-        return None
-    wide = pl.DataFrame({**{c: counted.get_column(c) for c in groups}, **columns})
-    return wide.with_columns(counted.get_column(count).cast(pl.UInt32)), list(columns)
+    powers = np.array([digit.base**g for g in range(int(placed.place.max()) + 1)], dtype=np.int64)
+    return counted, (codes[:, None] // powers) % digit.base
 
 
 def _distinct(
@@ -138,12 +170,17 @@ def _distinct(
                 nw.col(rater).max().alias("r1"),
                 nw.col(rating).min().alias("v0"),
                 nw.col(rating).max().alias("v1"),
+                nw.col(rater).null_count().alias("unnamed"),
             ),
             lazy,
         )
-        r0, r1, v0, v1 = (ends.get_column(c)[0] for c in ("r0", "r1", "v0", "v1"))
+        r0, r1, v0, v1, unnamed = (
+            ends.get_column(c)[0] for c in ("r0", "r1", "v0", "v1", "unnamed")
+        )
         if None in (r0, r1, v0, v1) or r1 - r0 >= _ROW_SHIFT or v1 - v0 >= _MAX_VALUES:
             return None
+        if unnamed:
+            return None  # a rating without its rater: the pivot's column of them
         kind = ends.get_column("v0").dtype
         raters = pl.Series(rater, np.arange(r0, r1 + 1), dtype=ends.get_column("r0").dtype)
         return raters, pl.Series(rating, np.arange(v0, v1 + 1), dtype=kind)
@@ -165,7 +202,25 @@ def _whole_span(series: Any) -> tuple[int, int] | None:
     return low, int(array.max()) - low + 1
 
 
-def _digits(nw: Any, rating: str, values: Any, strict: dict[str, Any]) -> tuple[Any, int, Any]:
+class Digits(NamedTuple):
+    """How a rating becomes its digit (1..base-1)."""
+
+    expr: Any  # the narwhals expression of the digit
+    base: int
+    of_digit: np.ndarray  # for each digit, the index of its value (digit 0: the null)
+    low: int | None  # whole numbers on a short span: digit = rating - low + 1; else None
+
+
+class Places(NamedTuple):
+    """Where each rater's digit goes."""
+
+    power: Any  # the narwhals expression of base**place
+    bit: Any  # the narwhals expression of 2**place
+    place: np.ndarray  # each rater's place
+    low: int | None  # integer raters on a short span: place = rater - low; else None
+
+
+def _digits(nw: Any, rating: str, values: Any, strict: dict[str, Any]) -> Digits:
     """The expression of a rating's digit (1..base-1), the base, and for each digit the
     index of its value in ``values`` (digit 0: ``len(values)``, the null).
 
@@ -177,16 +232,16 @@ def _digits(nw: Any, rating: str, values: Any, strict: dict[str, Any]) -> tuple[
         low, width = span
         index = np.full(width + 1, n_values, dtype=np.int64)
         index[1 + values.to_numpy().astype(np.int64) - low] = np.arange(n_values)
-        return (nw.col(rating) - (low - 1)).cast(nw.Int64), width + 1, index
+        return Digits((nw.col(rating) - (low - 1)).cast(nw.Int64), width + 1, index, low)
     lookup = nw.col(rating).replace_strict(
         values.to_list(), list(range(1, n_values + 1)), return_dtype=nw.Int64, **strict
     )
-    return lookup, n_values + 1, np.append(n_values, np.arange(n_values))
+    return Digits(lookup, n_values + 1, np.append(n_values, np.arange(n_values)), None)
 
 
 def _places(
     nw: Any, rater: str, raters: Any, order: list[int], base: int, strict: dict[str, Any]
-) -> tuple[Any, Any, np.ndarray] | None:
+) -> Places | None:
     """Expressions of ``base**place`` and ``2**place`` of each row's rater, and the place of
     each rater; None when the codes would not fit an int64.
 
@@ -202,7 +257,7 @@ def _places(
         def power(of: int) -> Any:
             return (offset * math.log(of)).exp().round(0).cast(nw.Int64)
 
-        return power(base), power(2), place
+        return Places(power(base), power(2), place, low)
     if len(order) * math.log2(base) >= _MAX_CODE_BITS or len(order) >= _ROW_SHIFT:
         return None
     place = np.empty(len(order), dtype=np.int64)
@@ -212,4 +267,6 @@ def _places(
     def lookup(new: list[int]) -> Any:
         return nw.col(rater).replace_strict(old, new, return_dtype=nw.Int64, **strict)
 
-    return lookup([base ** int(g) for g in place]), lookup([1 << int(g) for g in place]), place
+    return Places(
+        lookup([base ** int(g) for g in place]), lookup([1 << int(g) for g in place]), place, None
+    )
