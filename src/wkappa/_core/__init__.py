@@ -80,6 +80,7 @@ from .options import (
     float_array,
     format_value,
     missing_rating_error,
+    real_number,
     warn_at_caller,
 )
 from .public_names import publish
@@ -180,6 +181,7 @@ __all__ = [
     "qwk",
     "raise_unknown_rating",
     "read_sample_weight",
+    "real_number",
     "register_route",
     "route_names",
     "spelling_key",

@@ -36,6 +36,7 @@ __all__ = [
     "float_array",
     "format_value",
     "missing_rating_error",
+    "real_number",
     "undefined_kappa",
     "warn_at_caller",
 ]
@@ -62,6 +63,16 @@ def format_value(value: Any, limit: int = 60) -> str:
         value = value.item()
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def real_number(value: Any, name: str, expected: str) -> float:
+    """``value`` as a float if it is a real number (not a bool or a string); otherwise an error
+    saying "`name` must be ``expected``" and what came. Range checks are the caller's."""
+    if isinstance(value, (bool, str)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise WkappaError(f"`{name}` must be {expected}; got {format_value(value)}.")
+    return float(value)
 
 
 def float_array(value: Any, expected: str, *, copy: bool = False) -> np.ndarray:

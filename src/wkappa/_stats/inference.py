@@ -22,9 +22,9 @@ from .._core import (
     check_table_size,
     check_weights,
     count_pairs,
-    format_value,
     kappa_from_table,
     needs_order,
+    real_number,
     variances,
     weight_matrix,
     weights_name,
@@ -48,13 +48,7 @@ __all__ = [
 
 def check_kappa0(kappa0: Any) -> float:
     """Validate the hypothesised kappa of a test: a finite real number below 1."""
-    if isinstance(kappa0, (bool, str)) or not isinstance(
-        kappa0, (int, float, np.integer, np.floating)
-    ):
-        raise WkappaError(
-            f"`kappa0` must be a number below 1 (the kappa of H0); got {format_value(kappa0)}."
-        )
-    value = float(kappa0)
+    value = real_number(kappa0, "kappa0", "a number below 1 (the kappa of H0)")
     if not (math.isfinite(value) and value < 1.0):
         raise WkappaError(
             f"`kappa0` must be a finite number below 1 (the kappa of H0); got {value!r}. "

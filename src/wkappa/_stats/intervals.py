@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .._core import format_value, kappas, norm_ppf, t_ppf, variances
+from .._core import format_value, kappas, norm_ppf, real_number, t_ppf, variances
 from ..exceptions import WkappaError
 
 if TYPE_CHECKING:
@@ -51,13 +51,7 @@ def json_label(label: Any) -> Any:
 
 def check_confidence_level(confidence_level: Any) -> float:
     """Validate a confidence level: a real number strictly between 0 and 1."""
-    if isinstance(confidence_level, (bool, str)) or not isinstance(
-        confidence_level, (int, float, np.integer, np.floating)
-    ):
-        raise WkappaError(
-            f"`confidence_level` must be a number in (0, 1); got {format_value(confidence_level)}."
-        )
-    level = float(confidence_level)
+    level = real_number(confidence_level, "confidence_level", "a number in (0, 1)")
     if not 0.0 < level < 1.0:
         hint = " Hint: 95% is confidence_level=0.95." if 1.0 < level <= 100.0 else ""
         raise WkappaError(
