@@ -3,7 +3,10 @@
 Needs the ``keras`` extra (``pip install 'wkappa[keras]'``) and one Keras backend (JAX,
 PyTorch or TensorFlow). Everything is written with ``keras.ops``, so the same objects run on
 every backend; the signatures are those of ``tfa.metrics.CohenKappa`` and
-``tfa.losses.WeightedKappaLoss``, so a TensorFlow Addons user changes one import.
+``tfa.losses.WeightedKappaLoss``, so a TensorFlow Addons user changes one import. That is why
+the weights are called ``weightage`` and the loss's guard ``epsilon`` here, where the rest of
+wkappa (:func:`wkappa.weighted_kappa`, :mod:`wkappa.torch`, :mod:`wkappa.jax`) says ``weights``
+and ``eps``: the names are TFA's, kept on purpose.
 """
 
 from __future__ import annotations
@@ -136,6 +139,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         The metric's name in logs and history.
     weightage : {None, 'linear', 'quadratic'}, default None
         Disagreement weights: none (Cohen's kappa), ``|i - j|`` or ``(i - j)^2`` (QWK).
+        TFA's name for what the rest of wkappa calls ``weights``.
     sparse_labels : bool, default False
         ``y_true`` holds class indices (N,) or (N, 1); otherwise one-hot rows (N, K) whose
         argmax is the class. With ``num_classes=2``, indices are accepted either way (as TFA).
@@ -456,12 +460,14 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
     num_classes : int
         K, the number of ordered classes (``>= 2``).
     weightage : {'quadratic', 'linear'}, default 'quadratic'
-        Disagreement weights ``(i - j)^2`` or ``|i - j|``.
+        Disagreement weights ``(i - j)^2`` or ``|i - j|`` (TFA's name; ``weights`` elsewhere
+        in wkappa).
     name : str, default 'cohen_kappa_loss'
         The loss's name.
     epsilon : float, default 1e-6
         ``form='log'``: added inside the log, ``log(ΣWO / ΣWE + epsilon)`` (TFA's loss);
-        ``form='ratio'``: added to the denominator, ``ΣWO / (ΣWE + epsilon)``.
+        ``form='ratio'``: added to the denominator, ``ΣWO / (ΣWE + epsilon)``. TFA's name
+        and default; :class:`wkappa.torch.WeightedKappaLoss` calls its guard ``eps``.
     dtype : str, optional
         The dtype of the computation (Keras' float type by default).
     form : {'log', 'ratio'}, default 'log'
