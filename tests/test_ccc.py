@@ -175,12 +175,12 @@ def test_inputs_missing_values_and_surface() -> None:
     with pytest.raises(WkappaError, match=r"`x` or `y` has a missing rating .* position 3"):
         wk.ccc(x, y)
     omitted = wk.ccc(x, y, nan_policy="omit")
-    assert omitted.n == 4
+    assert omitted.n_items == 4
     assert omitted.statistic == pytest.approx(wk.ccc([1, 2, 3.5, 6], [1.5, 2, 3, 6.5]).statistic)
     assert math.isnan(wk.ccc(x, y, nan_policy="propagate").statistic)
     frame = pd.DataFrame({"a": [1, 2, 3, 4], "b": [1, 3, 3, 5], "c": [2, 2, 3, 4]})
     assert wk.ccc(frame).statistic == pytest.approx(wk.ccc(frame.to_numpy()).statistic)
-    assert wk.ccc(pd.Series([1, 2, 3]), np.array([1, 2, 4])).n == 3
+    assert wk.ccc(pd.Series([1, 2, 3]), np.array([1, 2, 4])).n_items == 3
     result = wk.ccc([1, 2, 3, 4, 5], [1, 2, 3, 5, 4])
     assert result.to_dict()["method"] == "lin" and "bias correction" in result.explain()
     assert repr(result).startswith("CCCResult(statistic=0.9")

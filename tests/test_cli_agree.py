@@ -356,7 +356,7 @@ def test_icc_says_rows_read_used_dropped(tmp_path, capsys):
     assert main(["icc", str(path), "--raters", "a,b,c", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert (document["rows_read"], document["rows_used"], document["rows_dropped"]) == (5, 4, 1)
-    assert document["n_targets"] == 4
+    assert document["n_items"] == 4
     expected = wk.icc(np.array([[1, 2, 3], [2, 2, 3], [4, 5, 5], [1, np.nan, 2]]), form="A,1")
     assert document["icc"]["A,1"]["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
     assert main(["icc", str(path), "--raters", "a,b,c"]) == 0

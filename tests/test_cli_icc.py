@@ -37,7 +37,7 @@ def long(tmp_path):
 def test_text_table_of_the_six_forms(wide, capsys) -> None:
     assert main(["icc", str(wide), "--raters", "J1,J2,J3,J4"]) == 0
     out = capsys.readouterr().out
-    assert "6 targets x 4 raters (J1, J2, J3, J4), 24 ratings; two-way ANOVA" in out
+    assert "6 items x 4 raters (J1, J2, J3, J4), 24 ratings; two-way ANOVA" in out
     assert "ICC(A,1)  ICC2      0.2898  [0.019, 0.761]" in out
     assert "ICC(C,k)  ICC3k     0.9093" in out
     assert "overall CCC" in out
@@ -64,11 +64,11 @@ def test_long_layout_equals_wide(wide, long, capsys) -> None:
         [
             "icc",
             str(long),
-            "--target",
+            "--item",
             "subject",
             "--rater",
             "judge",
-            "--score",
+            "--rating",
             "score",
             "--format",
             "json",
@@ -97,7 +97,7 @@ def test_missing_ratings_use_reml(tmp_path, capsys) -> None:
         (["--raters", "J1,J2", "--form", "ICC5"], "--form must be"),
         (["--raters", "J1,J2", "--icc0", "1"], "--icc0 must be"),
         ([], "Give either --raters"),
-        (["--target", "subject"], "needs all of --target, --rater and --score"),
+        (["--item", "subject"], "needs all of --item, --rater and --rating"),
     ],
 )
 def test_errors_are_one_line_in_cli_terms(wide, capsys, argv, message) -> None:
@@ -113,7 +113,7 @@ def test_unparsable_and_repeated_ratings(tmp_path, capsys) -> None:
     assert "row 2: column 'b' has the unparsable value 'x'" in capsys.readouterr().err
     path = tmp_path / "twice.csv"
     path.write_text("t,r,s\n1,a,1\n1,a,2\n1,b,3\n2,a,1\n2,b,2\n")
-    assert main(["icc", str(path), "--target", "t", "--rater", "r", "--score", "s"]) == 2
+    assert main(["icc", str(path), "--item", "t", "--rater", "r", "--rating", "s"]) == 2
     assert "has 2 ratings from rater 'a'" in capsys.readouterr().err
 
 
@@ -133,8 +133,8 @@ def test_one_sided_interval_is_labelled(wide, capsys) -> None:
 def test_long_layout_needs_three_different_columns(long, capsys) -> None:
     # Before: polars' DuplicateError as an internal error (exit 1).
     assert (
-        main(["icc", str(long), "--target", "subject", "--rater", "judge", "--score", "judge"]) == 2
+        main(["icc", str(long), "--item", "subject", "--rater", "judge", "--rating", "judge"]) == 2
     )
     err = capsys.readouterr().err
-    assert "--target, --rater and --score must name 3 different columns" in err
+    assert "--item, --rater and --rating must name 3 different columns" in err
     assert len(err.strip().splitlines()) == 1

@@ -49,11 +49,11 @@ def long_frame(values: np.ndarray, library):
 
 def assert_same(result: wk.ICCResult, expected: wk.ICCResult, rel: float = 1e-9) -> None:
     assert result.form == expected.form and result.method == expected.method
-    for name in ("statistic", "pvalue", "f_statistic", "df2", "ms_targets", "ms_error"):
+    for name in ("statistic", "pvalue", "f_statistic", "df2", "ms_items", "ms_error"):
         assert getattr(result, name) == pytest.approx(getattr(expected, name), rel=rel, abs=1e-12)
     assert result.confidence_interval() == pytest.approx(expected.confidence_interval(), rel=rel)
-    assert (result.n_targets, result.n_raters, result.n_ratings) == (
-        expected.n_targets,
+    assert (result.n_items, result.n_raters, result.n_ratings) == (
+        expected.n_items,
         expected.n_raters,
         expected.n_ratings,
     )
@@ -75,9 +75,9 @@ def test_long_and_missing_ratings_equal_arrays(frame_library) -> None:
     assert expected.method == "reml"
     assert_same(wkf.icc(wide_frame(MISSING, frame_library), raters=RATERS), expected, rel=1e-7)
     long = long_frame(MISSING, frame_library)
-    assert_same(wkf.icc(long, target="subject", rater="judge", rating="score"), expected, 1e-7)
+    assert_same(wkf.icc(long, item="subject", rater="judge", rating="score"), expected, 1e-7)
     complete_long = long_frame(COMPLETE, frame_library)
-    results = wkf.icc_all(complete_long, target="subject", rater="judge", rating="score")
+    results = wkf.icc_all(complete_long, item="subject", rater="judge", rating="score")
     for form, result in wk.icc_all(COMPLETE).items():
         assert_same(results[form], result)
     with pytest.raises(WkappaError, match="missing rating"):
@@ -90,7 +90,7 @@ def test_ccc_equals_arrays(frame_library) -> None:
     assert two.statistic == pytest.approx(expected.statistic, rel=1e-12)
     assert two.confidence_interval() == pytest.approx(expected.confidence_interval(), rel=1e-9)
     overall = wkf.ccc(
-        long_frame(COMPLETE, frame_library), target="subject", rater="judge", rating="score"
+        long_frame(COMPLETE, frame_library), item="subject", rater="judge", rating="score"
     )
     assert overall.statistic == pytest.approx(wk.ccc(COMPLETE).statistic, rel=1e-12)
 
@@ -114,9 +114,9 @@ def test_frame_errors() -> None:
     with pytest.raises(WkappaError, match="Give either"):
         wkf.icc(frame)
     with pytest.raises(WkappaError, match="Give either"):
-        wkf.icc(frame, raters=RATERS, target="r0")
+        wkf.icc(frame, raters=RATERS, item="r0")
     with pytest.raises(WkappaError, match="needs all of"):
-        wkf.icc(frame, target="r0", rater="r1")
+        wkf.icc(frame, item="r0", rater="r1")
     with pytest.raises(WkappaError, match="no column 'rX'"):
         wkf.icc(frame, raters=["r0", "rX"])
     with pytest.raises(WkappaTypeError, match="list of column names"):
@@ -132,7 +132,7 @@ def test_frame_errors() -> None:
         wkf.icc(frame, raters=["r0"])
     twice = pl.DataFrame({"t": [1, 1, 2, 2], "r": ["a", "a", "a", "b"], "x": [1.0, 2, 3, 4]})
     with pytest.raises(WkappaError, match="more than once"):
-        wkf.icc(twice, target="t", rater="r", rating="x")
+        wkf.icc(twice, item="t", rater="r", rating="x")
     with pytest.raises(WkappaTypeError, match="data frame"):
         wkf.icc(COMPLETE, raters=RATERS)
 
@@ -143,9 +143,9 @@ def test_long_layout_needs_three_different_columns() -> None:
 
     df = pl.DataFrame({"id": [1, 1, 2, 2, 3, 3], "r": ["a", "b"] * 3, "s": [1.0, 2, 3, 4, 5, 5]})
     with pytest.raises(WkappaError, match="must name three different columns"):
-        frames.icc(df, target="id", rater="s", rating="s")
+        frames.icc(df, item="id", rater="s", rating="s")
     with pytest.raises(WkappaError, match="must name three different columns"):
         frames.agreement(df, item="id", rater="r", rating="r")
-    assert frames.icc(df, target="id", rater="r", rating="s").statistic == pytest.approx(
+    assert frames.icc(df, item="id", rater="r", rating="s").statistic == pytest.approx(
         wk.icc(np.array([[1.0, 2], [3, 4], [5, 5]])).statistic
     )

@@ -66,7 +66,7 @@ def test_irr_anxiety_agreement_forms_differ_only_by_irr_s_df() -> None:
         )
         assert result.pvalue != pytest.approx(printed["pvalue_greater"], abs=1e-4)
     a_k = results["A,k"]
-    msr, msc, mse = a_k.ms_targets, a_k.ms_raters, a_k.ms_error
+    msr, msc, mse = a_k.ms_items, a_k.ms_raters, a_k.ms_error
     v = irr_agreement_df(msc, mse, a_k.statistic, n, k)
     fl, fu = float(f_ppf(0.975, n - 1, v)), float(f_ppf(0.975, v, n - 1))
     irr_low = n * (msr - fl * mse) / (fl * (msc - mse) + n * msr)
@@ -149,7 +149,7 @@ def test_all_forms_equal_the_exact_anova(rows: list[list[int]], offset: int) -> 
     a1 = results["A,1"]
     for name, key in (("ms_raters", "msc"), ("ms_error", "mse"), ("ms_within", "msw")):
         assert getattr(a1, name) == pytest.approx(float(ms[key]), rel=1e-9, abs=1e-9)
-    assert a1.ms_targets == pytest.approx(float(ms["msr"]), rel=1e-9, abs=1e-9)
+    assert a1.ms_items == pytest.approx(float(ms["msr"]), rel=1e-9, abs=1e-9)
 
 
 # ----------------------------------------------------------------- the F formulas
@@ -199,7 +199,7 @@ def test_intervals_and_pvalues_equal_the_f_formulas(n, k, sd_t, sd_r, seed, leve
     x = rng.normal(size=(n, 1)) * sd_t + rng.normal(size=(1, k)) * sd_r + rng.normal(size=(n, k))
     results = wk.icc_all(x, alternative="greater")
     a1 = results["A,1"]
-    msr, msc, mse, msw = a1.ms_targets, a1.ms_raters, a1.ms_error, a1.ms_within
+    msr, msc, mse, msw = a1.ms_items, a1.ms_raters, a1.ms_error, a1.ms_within
     for form in FORMS:
         result = wk.icc(x, form=form)
         low, high = result.confidence_interval(level)
@@ -225,7 +225,7 @@ def test_test_of_a_nonzero_icc0_is_mcgraw_wong_table_8(form: str) -> None:
     n, k = x.shape
     r0 = 0.3
     result = wk.icc(x, form=form, icc0=r0, alternative="greater")
-    msr, msc, mse, msw = result.ms_targets, result.ms_raters, result.ms_error, result.ms_within
+    msr, msc, mse, msw = result.ms_items, result.ms_raters, result.ms_error, result.ms_within
     if form[0] in "1C":
         denominator = msw if form[0] == "1" else mse
         scale = (1 - r0) / (1 + (k - 1) * r0) if form[2] == "1" else 1 - r0
@@ -362,7 +362,7 @@ def test_missing_ratings_as_none_nan_null_and_mask_agree() -> None:
     assert values == pytest.approx([values[0]] * 4, rel=1e-12)
     assert wk.icc(rows).method == "reml"
     # The one missing-rating message of every entry point, with ICC's own 'omit'.
-    with pytest.raises(WkappaError, match=r"missing rating \(NaN/None/NA\) at target 2, rater 1"):
+    with pytest.raises(WkappaError, match=r"missing rating \(NaN/None/NA\) at item 2, rater 1"):
         wk.icc(rows, nan_policy="raise")
     propagated = wk.icc(rows, nan_policy="propagate")
     assert math.isnan(propagated.statistic) and math.isnan(propagated.pvalue)
@@ -379,7 +379,7 @@ def test_reml_on_complete_data_equals_the_anova() -> None:
         n, k = 30, 4
         x = rng.normal(size=(n, 1)) * 1.5 + rng.normal(size=(1, k)) * 0.7 + rng.normal(size=(n, k))
         ms = wk.icc(x)
-        msr, msc, mse, msw = ms.ms_targets, ms.ms_raters, ms.ms_error, ms.ms_within
+        msr, msc, mse, msw = ms.ms_items, ms.ms_raters, ms.ms_error, ms.ms_within
         if min(msr - mse, msc - mse, msr - msw) <= 0:
             continue
         fit = reml_fit(x)
@@ -435,14 +435,14 @@ def test_reml_with_missing_ratings_equals_statsmodels_mixedlm() -> None:
     ("ratings", "error", "match"),
     [
         ([[1], [2], [3]], WkappaError, "1 rater column"),
-        ([[1, 2, 3]], WkappaError, "1 target"),
+        ([[1, 2, 3]], WkappaError, "1 item"),
         ([[1, 2], [3, math.inf]], WkappaError, "infinite rating"),
         ([["a", "b"], ["c", "d"]], WkappaTypeError, "must hold numbers"),
         ([[1, "b"], [2, 3]], WkappaTypeError, "must hold numbers"),
         ("ratings", WkappaTypeError, "2-D array"),
         ([1, 2, 3], WkappaError, "shape"),
         ([[1, 2], [3]], WkappaError, "different lengths"),
-        ([[1, np.nan], [np.nan, np.nan], [2, 3]], WkappaError, "no rating at all for target 1"),
+        ([[1, np.nan], [np.nan, np.nan], [2, 3]], WkappaError, "no rating at all for item 1"),
     ],
 )
 def test_bad_ratings(ratings, error, match) -> None:
@@ -526,7 +526,7 @@ def test_reml_with_missing_ratings_is_unbiased_where_listwise_deletion_loses_tar
         y[rng.random((n, k)) < 0.2] = np.nan
         y[np.isnan(y).all(axis=1), 0] = x[np.isnan(y).all(axis=1), 0]
         fits = wk.icc_all(y)
-        assert fits["A,1"].method == "reml" and fits["A,1"].n_targets == n
+        assert fits["A,1"].method == "reml" and fits["A,1"].n_items == n
         reml_a1.append(fits["A,1"].statistic)
         reml_c1.append(fits["C,1"].statistic)
         full_a1.append(wk.icc(x, form="A,1").statistic)
@@ -562,7 +562,7 @@ def test_accumulator_bad_input() -> None:
     acc = wk.ICCAccumulator().update([[1, 2, 3]])
     with pytest.raises(WkappaError, match="2 rater columns but the accumulator has 3"):
         acc.update([[1, 2]])
-    with pytest.raises(WkappaError, match="at least two targets"):
+    with pytest.raises(WkappaError, match="at least two items"):
         acc.result()
     with pytest.raises(WkappaError, match="missing rating"):
         acc.update([[1, np.nan, 3]])

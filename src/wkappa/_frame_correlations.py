@@ -24,7 +24,7 @@ def _icc_results(
     null, alt = check_icc0(options["icc0"]), check_alternative(options["alternative"])
     policy = check_nan_policy(options["nan_policy"])
     found = icc_input(numeric_frame(df, **layout, hint="use wkappa.icc(ratings)."))
-    if isinstance(found, RaterMoments):  # complete targets: the engine's moments
+    if isinstance(found, RaterMoments):  # complete items: the engine's moments
         n, means, m2, row_m2 = found.n, found.column_means, found.column_m2, found.row_m2
         return icc_from_moments(n, means, m2, row_m2, forms, null, alt)
     results = icc_all(found, icc0=null, alternative=alt, nan_policy=policy)
@@ -36,7 +36,7 @@ def icc(
     df: Any,
     *,
     raters: Sequence[str] | None = None,
-    target: str | None = None,
+    item: str | None = None,
     rater: str | None = None,
     rating: str | None = None,
     form: str = "A,1",
@@ -51,9 +51,10 @@ def icc(
     df : data frame
         A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
     raters : sequence of str, optional
-        Wide layout: one numeric column per rater (rows are targets).
-    target, rater, rating : str, optional
-        Long layout: one row per rating (each rater rates a target at most once).
+        Wide layout: one numeric column per rater (rows are items).
+    item, rater, rating : str, optional
+        Long layout: one row per rating (each rater rates an item at most once), as in
+        :func:`wkappa.frames.agreement`.
     form, icc0, alternative, nan_policy
         As in :func:`wkappa.icc` (a null or NaN rating is a missing rating).
 
@@ -65,9 +66,9 @@ def icc(
     -----
     Wide layout on a lazy engine (polars ``LazyFrame``, DuckDB, Dask, PySpark): one
     aggregation in the engine gives the raters' and the row means' means and variances (the
-    state of :class:`wkappa.ICCAccumulator`) and the count of targets with a missing rating;
+    state of :class:`wkappa.ICCAccumulator`) and the count of items with a missing rating;
     with none, nothing else leaves the engine. Otherwise (eager frames, the long layout,
-    missing ratings: REML) a targets x raters matrix is read here. Answers: those of
+    missing ratings: REML) an items x raters matrix is read here. Answers: those of
     :func:`wkappa.icc` on the same ratings (to rounding).
 
     Examples
@@ -82,7 +83,7 @@ def icc(
     from ._stats import check_form
 
     name = check_form(form)
-    layout = {"raters": raters, "target": target, "rater": rater, "rating": rating}
+    layout = {"raters": raters, "item": item, "rater": rater, "rating": rating}
     options = {"icc0": icc0, "alternative": alternative, "nan_policy": nan_policy}
     return _icc_results(df, layout, (name,), options)[name]
 
@@ -92,7 +93,7 @@ def icc_all(
     df: Any,
     *,
     raters: Sequence[str] | None = None,
-    target: str | None = None,
+    item: str | None = None,
     rater: str | None = None,
     rating: str | None = None,
     icc0: float = 0.0,
@@ -113,13 +114,13 @@ def icc_all(
     >>> import wkappa.frames as wkf
     >>> long = pd.DataFrame({"subject": [1, 1, 2, 2, 3, 3, 4, 4], "session": ["t1", "t2"] * 4,
     ...                      "score": [10.0, 11.0, 14.0, 13.5, 9.0, 9.5, 12.0, 12.5]})
-    >>> results = wkf.icc_all(long, target="subject", rater="session", rating="score")
+    >>> results = wkf.icc_all(long, item="subject", rater="session", rating="score")
     >>> round(results["C,1"].statistic, 4)
     0.9504
     """
     from ._stats import FORMS
 
-    layout = {"raters": raters, "target": target, "rater": rater, "rating": rating}
+    layout = {"raters": raters, "item": item, "rater": rater, "rating": rating}
     options = {"icc0": icc0, "alternative": alternative, "nan_policy": nan_policy}
     return _icc_results(df, layout, FORMS, options)
 
@@ -129,7 +130,7 @@ def ccc(
     df: Any,
     *,
     raters: Sequence[str] | None = None,
-    target: str | None = None,
+    item: str | None = None,
     rater: str | None = None,
     rating: str | None = None,
     ccc0: float = 0.0,
@@ -138,8 +139,8 @@ def ccc(
 ) -> CCCResult:
     """:func:`wkappa.ccc` (Lin's concordance correlation; overall for more than two raters) of
     numeric ratings in a data frame; layouts as in :func:`icc`, ``ccc0``, ``alternative`` and
-    ``nan_policy`` as in :func:`wkappa.ccc`. The ratings are read into a targets x raters
-    matrix here (the overall CCC's jackknife needs every target's ratings).
+    ``nan_policy`` as in :func:`wkappa.ccc`. The ratings are read into an items x raters
+    matrix here (the overall CCC's jackknife needs every item's ratings).
 
     Returns
     -------
@@ -156,7 +157,7 @@ def ccc(
     from ._stats import ccc as arrays_ccc
 
     data = numeric_frame(
-        df, raters=raters, target=target, rater=rater, rating=rating, hint="use wkappa.ccc(x, y)."
+        df, raters=raters, item=item, rater=rater, rating=rating, hint="use wkappa.ccc(x, y)."
     )
     matrix, _ = numeric_matrix(data)
     if matrix.shape[1] == 2:

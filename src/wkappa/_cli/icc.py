@@ -38,8 +38,8 @@ _SUMMARY = "intraclass correlations (six forms) and Lin's CCC of numeric ratings
 _DESCRIPTION = (
     "Intraclass correlations of numeric ratings (McGraw & Wong's six forms, with "
     "exact F intervals and tests) and Lin's concordance correlation: wide (one column "
-    "per rater, --raters a,b,c) or long (--target, --rater, --score). Missing ratings "
-    "are used as they are (REML), not dropped with their target."
+    "per rater, --raters a,b,c) or long (--item, --rater, --rating). Missing ratings "
+    "are used as they are (REML), not dropped with their item."
 )
 
 
@@ -47,14 +47,7 @@ def add_icc_parser(sub: Any, common: Any) -> None:
     """Register ``icc`` on the sub-command parser; ``common`` adds --quiet/--debug."""
     parser = add_command(sub, "icc", _SUMMARY, _DESCRIPTION, run_icc)
     add_file(parser)
-    add_layout(
-        parser,
-        long=(
-            ("--target", "long: the target (subject) column"),
-            ("--rater", "long: the rater column"),
-            ("--score", "long: the rating column"),
-        ),
-    )
+    add_layout(parser)
     parser.add_argument(
         "--form",
         default="all",
@@ -79,12 +72,12 @@ def add_icc_parser(sub: Any, common: Any) -> None:
 
 
 def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
-    """The targets x raters matrix (float64, NaN for a missing rating), the rater names and
-    the file rows read, used and dropped (a target without any rating is left out)."""
+    """The items x raters matrix (float64, NaN for a missing rating), the rater names and
+    the file rows read, used and dropped (an item without any rating is left out)."""
     from .io import check_columns, numeric_columns, open_source, polars
 
     pl = polars()
-    wide = chosen_layout(args, ("target", "rater", "score"))
+    wide = chosen_layout(args)
     source = open_source(args.file, args.input_format, args.separator)
     if wide:
         raters = split_names(args.raters, "--raters")
@@ -96,32 +89,32 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
         table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
         matrix, dropped = _rated(table.to_numpy(), args.nan_policy)
         return matrix, raters, RowCount(table.height, dropped, "no rating at all")
-    frame = source.scan([args.score])
-    wanted = {"--target": args.target, "--rater": args.rater, "--score": args.score}
+    frame = source.scan([args.rating])
+    wanted = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
     check_columns(source, source.schema(frame), wanted)
-    frame = numeric_columns(source, frame, [args.score], required=True)
+    frame = numeric_columns(source, frame, [args.rating], required=True)
     data = frame.select(
-        pl.col(args.target), pl.col(args.rater).cast(pl.String), pl.col(args.score)
+        pl.col(args.item), pl.col(args.rater).cast(pl.String), pl.col(args.rating)
     ).collect()
-    repeated = data.group_by([args.target, args.rater]).len().filter(pl.col("len") > 1)
+    repeated = data.group_by([args.item, args.rater]).len().filter(pl.col("len") > 1)
     if repeated.height:
-        target, rater, count = repeated.row(0)
+        item, rater, count = repeated.row(0)
         raise WkappaError(
-            f"{source.name}: target {target!r} has {count} ratings from rater {rater!r}; the "
-            "ICC takes one rating per target and rater. Hint: average or drop the repeats."
+            f"{source.name}: item {item!r} has {count} ratings from rater {rater!r}; the "
+            "ICC takes one rating per item and rater. Hint: average or drop the repeats."
         )
-    wide_frame = data.pivot(on=args.rater, index=args.target, values=args.score)
-    raters = [c for c in wide_frame.columns if c != args.target]
+    wide_frame = data.pivot(on=args.rater, index=args.item, values=args.rating)
+    raters = [c for c in wide_frame.columns if c != args.item]
     matrix, _ = _rated(
         wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy(), args.nan_policy
     )
-    missing = data[args.score].is_null() | data[args.score].cast(pl.Float64).is_nan()
+    missing = data[args.rating].is_null() | data[args.rating].cast(pl.Float64).is_nan()
     return matrix, raters, RowCount(data.height, int(missing.sum()), "a missing rating")
 
 
 def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
-    """With ``--nan-policy omit``, the targets with at least one rating and how many had
-    none (the other policies see every target)."""
+    """With ``--nan-policy omit``, the items with at least one rating and how many had
+    none (the other policies see every item)."""
     if nan_policy != "omit":
         return matrix, 0
     rated = ~np.isnan(matrix).all(axis=1)
@@ -153,7 +146,7 @@ def run_icc(args: argparse.Namespace) -> int:
     if args.format == "json":
         document = {
             **rows.to_dict(),
-            "n_targets": first.n_targets,
+            "n_items": first.n_items,
             "n_raters": first.n_raters,
             "raters": raters,
             "n_ratings": first.n_ratings,
@@ -172,7 +165,7 @@ def run_icc(args: argparse.Namespace) -> int:
     heading = f"{args.ci:.0%} {one_sided(args.alternative)}interval"
     wide = max(20, len(heading) + 2)
     lines = [
-        f"{first.n_targets} targets x {first.n_raters} raters ({', '.join(raters)}), "
+        f"{first.n_items} items x {first.n_raters} raters ({', '.join(raters)}), "
         f"{first.n_ratings} ratings; {method}",
         f"file rows {rows.text()}",
         f"{'form':<10}{'S&F':<7}{'ICC':>9}  {heading:<{wide}}{'F':>10}"
@@ -196,7 +189,7 @@ def run_icc(args: argparse.Namespace) -> int:
         name = "Lin's CCC" if first.n_raters == 2 else "overall CCC"
         lines.append(
             f"{name} {_number(concordance.statistic)} [{_number(low, 3)}, {_number(high, 3)}]"
-            f" on {concordance.n} complete targets"
+            f" on {concordance.n_items} complete items"
         )
     if args.explain:
         for form in forms:

@@ -132,7 +132,7 @@ def _as_floats(ratings: Any, name: str) -> tuple[np.ndarray, tuple[str, ...] | N
         return np.column_stack(columns), tuple(col for col, _ in frame)
     if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
         raise WkappaTypeError(
-            f"`{name}` must be a 2-D array (targets x raters), a list of rows or a DataFrame "
+            f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame "
             f"of rating columns; got {type(ratings).__name__}."
         )
     if is_device_array(ratings):
@@ -184,24 +184,24 @@ def read_numeric_ratings(
     dims = (2, 3) if allow_features else (2,)
     if values.ndim not in dims:
         shape = (
-            "(targets, raters) or (targets, raters, features)"
+            "(items, raters) or (items, raters, features)"
             if allow_features
-            else ("(targets, raters)")
+            else ("(items, raters)")
         )
         raise WkappaError(
             f"`{name}` must have shape {shape}; got an array of shape {values.shape}. "
-            "Hint: rows are targets (subjects), columns raters."
+            "Hint: rows are items (subjects), columns raters."
         )
     n, k = values.shape[:2]
     if n < min_targets:
         raise WkappaError(
-            f"`{name}` has {n} target(s) (rows); at least {min_targets} are needed. "
-            "Hint: rows are targets and columns raters; transpose if it is the other way round."
+            f"`{name}` has {n} item(s) (rows); at least {min_targets} are needed. "
+            "Hint: rows are items and columns raters; transpose if it is the other way round."
         )
     if k < min_raters:
         raise WkappaError(
             f"`{name}` has {k} rater column(s); at least {min_raters} are needed. "
-            "Hint: rows are targets and columns raters; transpose if it is the other way round."
+            "Hint: rows are items and columns raters; transpose if it is the other way round."
         )
     if np.isfinite(values).all():  # one pass in the common case
         return NumericRatings(np.ascontiguousarray(values), 0, names)
@@ -216,7 +216,7 @@ def read_numeric_ratings(
     if n_missing and nan_policy == "raise":
         target, rater = (int(i) for i in np.argwhere(missing)[0])
         omit = "uses every rating there is (REML variance components)"
-        raise missing_rating_error(name, f"target {target}, rater {rater}", omit)
+        raise missing_rating_error(name, f"item {target}, rater {rater}", omit)
     return NumericRatings(np.ascontiguousarray(values), n_missing, names)
 
 

@@ -42,7 +42,7 @@ class NumericFrame(NamedTuple):
         Whether the engine is lazy (polars LazyFrame, DuckDB, Dask, PySpark).
     raters : list of str or None
         Wide layout: the rater columns.
-    long : tuple of (target, rater, rating) column names, or None
+    long : tuple of (item, rater, rating) column names, or None
         Long layout: the columns of one row per rating.
     """
 
@@ -67,24 +67,24 @@ def numeric_frame(
     df: Any,
     *,
     raters: Sequence[str] | None,
-    target: str | None,
+    item: str | None,
     rater: str | None,
     rating: str | None,
     hint: str,
 ) -> NumericFrame:
-    """Wrap ``df`` and check the layout: ``raters`` (wide) or ``target``, ``rater``,
+    """Wrap ``df`` and check the layout: ``raters`` (wide) or ``item``, ``rater``,
     ``rating`` (long), numeric rating columns (``hint``: the array function to use instead)."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, hint)
     schema = dict(frame.collect_schema())
-    wide = is_wide(raters, "target", target, rater, rating)
+    wide = is_wide(raters, "item", item, rater, rating)
     if wide:
         names = rater_columns(raters)  # type: ignore[arg-type]
         numeric = names
     else:
-        if target is None or rater is None or rating is None:
-            raise WkappaError("The long layout needs all of `target`, `rater` and `rating`.")
-        names = [target, rater, rating]
+        if item is None or rater is None or rating is None:
+            raise WkappaError("The long layout needs all of `item`, `rater` and `rating`.")
+        names = [item, rater, rating]
         numeric = [rating]
     for name in names:
         if not isinstance(name, str):
@@ -97,7 +97,7 @@ def numeric_frame(
                 f"The rating column {name!r} must be numeric; it has dtype {schema[name]}. "
                 "Hint: the ICC and CCC take numeric scores; for categories use agreement()."
             )
-    long = None if wide else (target, rater, rating)
+    long = None if wide else (item, rater, rating)
     return NumericFrame(frame, isinstance(frame, nw.LazyFrame), names if wide else None, long)  # type: ignore[arg-type]
 
 
@@ -163,8 +163,8 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     if repeated.height:
         row = repeated.row(0, named=True)
         raise WkappaError(
-            f"Rater {row[rater]!r} rated target {row[target]!r} more than once; the long "
-            "layout needs one rating per target and rater."
+            f"Rater {row[rater]!r} rated item {row[target]!r} more than once; the long "
+            "layout needs one rating per item and rater."
         )
     wide = local.pivot(on=rater, index=target, values=rating).sort(target)
     names = sorted((c for c in wide.columns if c != target), key=rater_key)

@@ -63,8 +63,9 @@ class CCCResult:
         ``C_b = statistic / pearson``: 1 when the raters share means and variances.
     means, variances : tuple of float
         Each rater's mean and 1/n variance.
-    n : int
-        Targets used (pairs for two raters).
+    n_items : int
+        Items used (pairs for two raters), as ``AgreementResult.n_items`` and
+        ``ICCResult.n_items``.
     n_raters : int
     pvalue : float
         Test of ``CCC = ccc0`` on Fisher's z against ``alternative``.
@@ -81,7 +82,7 @@ class CCCResult:
     bias_correction: float
     means: tuple[float, ...]
     variances: tuple[float, ...]
-    n: int
+    n_items: int
     n_raters: int
     pvalue: float
     ccc0: float
@@ -105,7 +106,7 @@ class CCCResult:
             if self.method == "lin":
                 quantile = norm_ppf(1.0 - tail)
             else:
-                quantile = t_ppf(1.0 - tail, self.n - 1)
+                quantile = t_ppf(1.0 - tail, self.n_items - 1)
             low = high = math.nan
             if math.isfinite(self.standard_error_z) and abs(self.statistic) < 1.0:
                 z = math.atanh(self.statistic)
@@ -123,7 +124,7 @@ class CCCResult:
             "bias_correction": json_float(self.bias_correction),
             "means": [json_float(v) for v in self.means],
             "variances": [json_float(v) for v in self.variances],
-            "n": self.n,
+            "n_items": self.n_items,
             "n_raters": self.n_raters,
             "pvalue": json_float(self.pvalue),
             "ccc0": self.ccc0,
@@ -146,11 +147,11 @@ class CCCResult:
         interval = (
             "Lin's delta-method SE of Fisher's z, normal quantile"
             if self.method == "lin"
-            else f"jackknife SE of Fisher's z, t({self.n - 1}) quantile"
+            else f"jackknife SE of Fisher's z, t({self.n_items - 1}) quantile"
         )
         return "\n".join(
             [
-                f"Lin's concordance correlation, {self.n} targets x {self.n_raters} raters "
+                f"Lin's concordance correlation, {self.n_items} items x {self.n_raters} raters "
                 "(1/n moments)",
                 f"means [{means}], variances [{variances}]",
                 f"CCC = {formula} = {self.statistic:.6g}",
@@ -167,7 +168,7 @@ class CCCResult:
             f"CCCResult(statistic={self.statistic:.6g}, 95% "
             f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], "
             f"pvalue={self.pvalue:.6g}, pearson={self.pearson:.6g}, "
-            f"bias_correction={self.bias_correction:.6g}, n={self.n}, "
+            f"bias_correction={self.bias_correction:.6g}, n_items={self.n_items}, "
             f"n_raters={self.n_raters}, method={self.method!r})"
         )
 
@@ -252,7 +253,7 @@ def ccc(
     Parameters
     ----------
     x : array-like of shape (n,) or (n, k)
-        The first rater's values; or, with ``y`` None, a targets x raters matrix (numpy,
+        The first rater's values; or, with ``y`` None, an items x raters matrix (numpy,
         lists, pandas or polars DataFrame) for the overall CCC of k raters.
     y : array-like of shape (n,), optional
         The second rater's values.
@@ -260,7 +261,7 @@ def ccc(
         Null value of the test (on Fisher's z), in (-1, 1).
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
     nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
-        'omit' drops targets with a missing value; 'propagate' returns nan.
+        'omit' drops items with a missing value; 'propagate' returns nan.
 
     Returns
     -------
@@ -313,7 +314,7 @@ def ccc(
         matrix = np.column_stack([first, second])
     n, k = matrix.shape
     if n < 2:
-        raise WkappaError(f"The CCC needs at least two complete targets; got {n}.")
+        raise WkappaError(f"The CCC needs at least two complete items; got {n}.")
     means, cov = _moments(matrix)
     numerator, denominator = _overall(means, cov)
     variances = np.diag(cov)
@@ -346,7 +347,7 @@ def ccc(
         bias_correction=bias,
         means=tuple(float(m) for m in means),
         variances=tuple(float(v) for v in variances),
-        n=n,
+        n_items=n,
         n_raters=k,
         pvalue=pvalue,
         ccc0=null,
@@ -371,7 +372,7 @@ def _propagated(k: int, null: float, alt: Alternative) -> CCCResult:
         bias_correction=nan,
         means=(nan,) * k,
         variances=(nan,) * k,
-        n=0,
+        n_items=0,
         n_raters=k,
         pvalue=nan,
         ccc0=null,

@@ -69,7 +69,7 @@ class ICCResult:
     """An intraclass correlation with its F test and exact F-based interval.
 
     Made by :func:`~wkappa.icc` and :func:`~wkappa.icc_all`. For ratings of shape
-    (targets, raters, features) every numeric attribute is a read-only array of shape
+    (items, raters, features) every numeric attribute is a read-only array of shape
     (features,) and the interval's ends are arrays too.
 
     Attributes
@@ -87,14 +87,16 @@ class ICCResult:
         The null value.
     alternative : str
         'two-sided', 'greater' or 'less'.
-    ms_targets, ms_raters, ms_error, ms_within : float or ndarray
-        Mean squares: between targets (MSR; of the one-way model for the '1,.' forms),
-        between raters (MSC), residual (MSE) and within targets (MSW).
-    df_targets, df_raters, df_error, df_within : float or ndarray
+    ms_items, ms_raters, ms_error, ms_within : float or ndarray
+        Mean squares: between items (MSR, Shrout & Fleiss's targets; of the one-way model
+        for the '1,.' forms), between raters (MSC), residual (MSE) and within items (MSW).
+    df_items, df_raters, df_error, df_within : float or ndarray
         Their degrees of freedom.
-    n_targets, n_raters : int
+    n_items, n_raters : int
+        The items (rows: targets, subjects) and raters (columns), as in
+        :class:`~wkappa.AgreementResult`.
     n_ratings : int or ndarray
-        Ratings used (fewer than ``n_targets * n_raters`` with missing ratings).
+        Ratings used (fewer than ``n_items * n_raters`` with missing ratings).
     method : str
         'anova' (complete ratings) or 'reml' (missing ratings, nan_policy='omit').
     """
@@ -107,15 +109,15 @@ class ICCResult:
     df2: Any
     icc0: float
     alternative: Alternative
-    ms_targets: Any
+    ms_items: Any
     ms_raters: Any
     ms_error: Any
     ms_within: Any
-    df_targets: Any
+    df_items: Any
     df_raters: Any
     df_error: Any
     df_within: Any
-    n_targets: int
+    n_items: int
     n_raters: int
     n_ratings: Any
     method: str
@@ -194,15 +196,15 @@ class ICCResult:
             "df2": out(self.df2),
             "icc0": self.icc0,
             "alternative": self.alternative,
-            "ms_targets": out(self.ms_targets),
+            "ms_items": out(self.ms_items),
             "ms_raters": out(self.ms_raters),
             "ms_error": out(self.ms_error),
             "ms_within": out(self.ms_within),
-            "df_targets": out(self.df_targets),
+            "df_items": out(self.df_items),
             "df_raters": out(self.df_raters),
             "df_error": out(self.df_error),
             "df_within": out(self.df_within),
-            "n_targets": self.n_targets,
+            "n_items": self.n_items,
             "n_raters": self.n_raters,
             "n_ratings": out(self.n_ratings),
             "method": self.method,
@@ -219,7 +221,7 @@ class ICCResult:
         if self._batched:
             return (
                 f"{self.name} ({self.description}) of {len(self.statistic)} features, "
-                f"{self.n_targets} targets x {self.n_raters} raters each; explain() one "
+                f"{self.n_items} items x {self.n_raters} raters each; explain() one "
                 "feature at a time: wk.icc(ratings[:, :, f], form=...).explain()"
             )
         ci = self.confidence_interval()
@@ -230,9 +232,9 @@ class ICCResult:
         )
         lines = [
             f"{self.name} = Shrout & Fleiss {self.shrout_fleiss}: {self.description}",
-            f"n = {self.n_targets} targets, k = {self.n_raters} raters, "
+            f"n = {self.n_items} items, k = {self.n_raters} raters, "
             f"{self.n_ratings:g} ratings; mean squares from the {source}:",
-            f"  MSR (targets) = {self.ms_targets:.6g}  df {self.df_targets:g}",
+            f"  MSR (items)   = {self.ms_items:.6g}  df {self.df_items:g}",
             f"  MSC (raters)  = {self.ms_raters:.6g}  df {self.df_raters:g}",
             f"  MSE (error)   = {self.ms_error:.6g}  df {self.df_error:g}",
             f"  MSW (within)  = {self.ms_within:.6g}  df {self.df_within:g}",
@@ -249,7 +251,7 @@ class ICCResult:
         if self._batched:
             return (
                 f"ICCResult(form={self.form!r}, n_features={len(self.statistic)}, "
-                f"n_targets={self.n_targets}, n_raters={self.n_raters}, method={self.method!r})"
+                f"n_items={self.n_items}, n_raters={self.n_raters}, method={self.method!r})"
             )
         low, high = self.confidence_interval()
         return (
@@ -258,7 +260,7 @@ class ICCResult:
             f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], pvalue={self.pvalue:.6g}, "
             f"F={self.f_statistic:.6g}, df1={self.df1:g}, df2={self.df2:.6g}, "
             f"icc0={self.icc0:g}, alternative={self.alternative!r}, "
-            f"n_targets={self.n_targets}, n_raters={self.n_raters}, method={self.method!r})"
+            f"n_items={self.n_items}, n_raters={self.n_raters}, method={self.method!r})"
         )
 
 
@@ -301,15 +303,15 @@ def build_result(
         df2=get(df2),
         icc0=icc0,
         alternative=alternative,
-        ms_targets=get(msr),
+        ms_items=get(msr),
         ms_raters=get(ms.ms_raters),
         ms_error=get(ms.ms_error),
         ms_within=get(ms.ms_within),
-        df_targets=get(ms.df_targets),
+        df_items=get(ms.df_targets),
         df_raters=get(ms.df_raters),
         df_error=get(ms.df_error),
         df_within=get(ms.df_within),
-        n_targets=ms.n,
+        n_items=ms.n,
         n_raters=ms.k,
         n_ratings=n_ratings,
         method=ms.method,
@@ -352,8 +354,8 @@ def icc(
     Parameters
     ----------
     ratings : array-like of shape (n, k)
-        Rows are the n targets (subjects, items), columns the k raters (judges, sessions),
-        optionally a third axis of features (shape (n, k, features)); a numpy
+        Rows are the n items (Shrout & Fleiss's targets, subjects), columns the k raters
+        (judges, sessions), optionally a third axis of features (shape (n, k, features)); a numpy
         (masked) array, nested lists, or a pandas / polars DataFrame with one numeric column
         per rater. Missing ratings: NaN, None, null, masked. The features axis computes one
         ICC per feature in the same pass (thousands at once, e.g. test-retest imaging).
@@ -376,7 +378,7 @@ def icc(
     Raises
     ------
     WkappaError
-        Fewer than two targets or raters, infinite or non-numeric ratings, a bad option.
+        Fewer than two items or raters, infinite or non-numeric ratings, a bad option.
 
     Warns
     -----
@@ -385,8 +387,8 @@ def icc(
 
     Notes
     -----
-    With ``n`` targets, ``k`` raters and the two-way ANOVA mean squares MSR (targets), MSC
-    (raters), MSE (residual) and the one-way MSW (within targets):
+    With ``n`` items, ``k`` raters and the two-way ANOVA mean squares MSR (items), MSC
+    (raters), MSE (residual) and the one-way MSW (within items):
 
     ============  ============================================================
     form          estimate

@@ -84,7 +84,7 @@ class ICCAccumulator:
             raise WkappaError(f"`ratings` has {k} rater columns but the accumulator has {self._k}.")
 
     def update(self, ratings: Any) -> ICCAccumulator:
-        """Add a batch of complete rows (targets x raters); returns self."""
+        """Add a batch of complete rows (items x raters); returns self."""
         read = read_numeric_ratings(
             ratings, nan_policy="raise", allow_features=False, min_targets=1
         )
@@ -212,7 +212,7 @@ class ICCAccumulator:
         alt = check_alternative(alternative)
         n, k = self._n, self._k
         if n < 2 or k is None or self._col_mean is None or self._col_m2 is None:
-            raise WkappaError(f"The ICC needs at least two targets; the accumulator has {n}.")
+            raise WkappaError(f"The ICC needs at least two items; the accumulator has {n}.")
         return icc_from_moments(n, self._col_mean, self._col_m2, self._row_m2, (name,), null, alt)[
             name
         ]

@@ -61,8 +61,8 @@ def _prepare(table: np.ndarray) -> _Data:
     empty_rows = np.flatnonzero(~observed.any(axis=1))
     if empty_rows.size:
         raise WkappaError(
-            f"`ratings` has no rating at all for target {int(empty_rows[0])}. "
-            "Hint: drop targets (rows) without any rating."
+            f"`ratings` has no rating at all for item {int(empty_rows[0])}. "
+            "Hint: drop items (rows) without any rating."
         )
     empty_cols = np.flatnonzero(~observed.any(axis=0))
     if empty_cols.size:

@@ -69,7 +69,10 @@ def kappa_sample_size(
     power : float, default 0.8
         The power wanted (between ``alpha`` and 1).
     alpha : float, default 0.05
-        Size of the test (two-sided tests split it between the tails).
+        Size of the test (two-sided tests split it between the tails). Named as in
+        statsmodels' power functions and kappaSize: a test's size, where the interval goals
+        (``ci_width``, ``lower_limit``) take a ``confidence_level`` as every result's
+        ``confidence_interval`` does.
     alternative : {'greater', 'less', 'two-sided'}, default 'greater'
         Alternative of the test (the usual plan shows agreement *above* kappa0).
     ci_width : float, optional
