@@ -1007,3 +1007,99 @@ MULTIAGREE_FEES = {"CO": (0.75, 0.1183571436861), "MH": (0.935483870968, 0.06114
 # multilevel=TRUE) with one subject per cluster prints Fleiss' kappa and its delta-method SE
 # (multilevel=FALSE prints the SE times sqrt(29/30): a 1/n instead of 1/(n - 1) variance).
 MULTIAGREE_FLEISS_PSY = (0.43024452006, 0.0541989355153)
+
+# ------------------------------------------------------------- printouts not reproduced
+# Fleiss, Levin & Paik (2003), section 18.3, Table 18.7 (p. 613), as quoted in R kappaGold's
+# tests (tests/testthat/test-kappa.R): 25 subjects with 2-5 ratings each (m_i) of which x_i
+# are positive. Rows (m_i, x_i). Printed: kappa 0.54, its SE under H0 0.103, z 5.24.
+FLEISS_2003_TABLE_18_7 = [
+    (2, 2), (2, 0), (3, 2), (4, 3), (3, 3), (4, 1), (3, 0), (5, 0), (2, 0), (4, 4), (5, 5),
+    (3, 3), (4, 4), (4, 3), (2, 0), (2, 2), (3, 1), (2, 1), (4, 1), (5, 4), (3, 2), (4, 0),
+    (3, 0), (3, 3), (2, 2),
+]  # fmt: skip
+FLEISS_2003_TABLE_18_7_PRINTED = {"kappa": 0.54, "standard_error_null": 0.103, "zscore": 5.24}
+
+
+@dataclass(frozen=True)
+class NotReproduced:
+    """A published value wkappa does not reproduce, and why (checked by
+    tests/test_published_not_reproduced.py where wkappa computes a nearby quantity)."""
+
+    source: str
+    where: str
+    printed: str
+    reason: str
+
+
+NOT_REPRODUCED = [
+    NotReproduced(
+        source="Fleiss, Levin & Paik (2003), Table 18.7",
+        where="section 18.3, p. 613, as quoted in R kappaGold's tests (tests/testthat/"
+        "test-kappa.R); data FLEISS_2003_TABLE_18_7",
+        printed="kappa 0.54, SE under H0 0.103, z 5.24",
+        reason="With varying numbers of ratings per subject the book uses Fleiss & Cuzick's "
+        "(1979) estimator, 1 - sum(x_i (m_i - x_i) / m_i) / (N (m - 1) p q) with m the mean "
+        "number of ratings (0.5415; its null SE 0.1026), which wkappa does not implement; "
+        "wkappa's Fleiss kappa with missing ratings (Gwet's generalisation) gives 0.5620. "
+        "With equal numbers of ratings the two estimators coincide",
+    ),
+    NotReproduced(
+        source="Vanbelle & Albert (2009), Table 5 (R kappaGold's kappam_vanbelle)",
+        where="kappaGold's tests (tests/testthat/test-vanbelle.R) on its SC_test data",
+        printed="agreement between two groups of raters 0.72, SE 0.049",
+        reason="wkappa has no index of agreement between two groups of raters; "
+        "rater_vs_panel compares one rater with a panel",
+    ),
+    NotReproduced(
+        source="R multiagree's delta.pair / boot.pair Hotelling T^2",
+        where="multiagree 3.01's help page examples (man/delta.pair.Rd) run with its R source: "
+        "depression data T^2 2.248, p 0.140; FEES T^2 3.419, p 0.246",
+        printed="T^2 tests of equal dependent kappas and their correlations",
+        reason="wkappa compares two dependent kappas by paired_kappa_test's bootstrap, not by "
+        "a delta-method Hotelling T^2; the kappas and their (cluster-robust) standard errors "
+        "are reproduced (tests/test_published_multiagree.py)",
+    ),
+]
+
+
+def compute_designs() -> list[tuple[str, str, list[tuple[str, float, float, float]]]]:
+    """The stratified and clustered printouts reproduced (kaphom, multiagree) for the
+    validation page: (title, source, [(quantity, published, wkappa, tolerance)])."""
+    import numpy as np
+
+    sections = []
+    for number, (strata, x2, pvalue, _) in enumerate(KAPHOM_DONNERHOM, 1):
+        tables = [[[a, d - d // 2], [d // 2, b]] for b, d, a in strata]
+        fit = wk.stratified_kappa_test_from_tables(tables, homogeneity="goodness-of-fit")
+        sections.append((
+            f"R kaphom::donnerhom, data set {number} ({len(strata)} strata)",
+            f"{KAPHOM_WHERE}; strata (both 1, discordant, both 0) {strata}; "
+            "`stratified_kappa_test_from_tables(..., homogeneity='goodness-of-fit')`",
+            [("X^2", x2, fit.homogeneity_statistic, 5e-12),
+             ("p-value", pvalue, fit.homogeneity_pvalue, 5e-12)],
+        ))  # fmt: skip
+
+    def multiagree(title: str, call: str, printed: tuple[float, float], result: Any,
+                   se_name: str = "standard error") -> None:  # fmt: skip
+        sections.append((
+            f"R multiagree::{title}", f"{MULTIAGREE_WHERE}; {call}",
+            [("kappa", printed[0], result.statistic, 5e-12),
+             (se_name, printed[1], result.standard_error, 5e-12)],
+        ))  # fmt: skip
+
+    for scale, printed in MULTIAGREE_DEPRESSION.items():
+        result = wk.kappa_test(DEPRESSION["diag"], DEPRESSION[scale], weights="unweighted")
+        call = f"`kappa_test(diag, {scale}, weights='unweighted')`"
+        multiagree(f"delta.pair, depression, diagnosis vs {scale}", call, printed, result)
+    rows = np.array([row for row in FEES if None not in row])
+    for column, (rater, printed) in zip((1, 3, 5), MULTIAGREE_FEES.items(), strict=True):
+        result = wk.kappa_test(rows[:, column], rows[:, column + 1], weights="linear",
+                               labels=[0, 1, 2], cluster=rows[:, 0])  # fmt: skip
+        call = ("20 complete rows, 14 subjects as clusters; "
+                "`kappa_test(..., weights='linear', cluster=subject)`")  # fmt: skip
+        multiagree(f"delta.pair, FEES (multilevel), {rater} vs {rater}R", call, printed, result,
+                   "cluster-robust standard error")  # fmt: skip
+    multiagree("delta.many1, fleiss_psy (Fleiss 1971)",
+               "`agreement(ratings, coefficient='fleiss')`", MULTIAGREE_FLEISS_PSY,
+               wk.agreement(FLEISS_1971, coefficient="fleiss"))  # fmt: skip
+    return sections

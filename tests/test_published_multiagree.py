@@ -52,3 +52,14 @@ def test_delta_many1_fleiss_psy() -> None:
     result = wk.agreement(FLEISS_1971, coefficient="fleiss")
     assert result.statistic == pytest.approx(kappa, abs=5e-12), MULTIAGREE_WHERE
     assert result.standard_error == pytest.approx(se, abs=5e-13)
+
+
+def test_validation_page_rows_match() -> None:
+    """The validation page's "Strata and clusters" rows (kaphom and multiagree)."""
+    from published import compute_designs
+
+    sections = compute_designs()
+    assert len(sections) == 9
+    for title, _, values in sections:
+        for name, published, value, tolerance in values:
+            assert abs(value - published) <= tolerance, (title, name, value, published)

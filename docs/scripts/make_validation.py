@@ -13,7 +13,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
-from published import AGREEMENT_PRINTOUTS, PRINTOUTS, compute, compute_agreement  # noqa: E402
+from published import (  # noqa: E402
+    AGREEMENT_PRINTOUTS,
+    NOT_REPRODUCED,
+    PRINTOUTS,
+    compute,
+    compute_agreement,
+    compute_designs,
+)
 
 INTRO = """# Validation: published values
 
@@ -106,8 +113,40 @@ def render() -> str:
                 f"| {label} | {shown} | {value:.10g} | {rounded} | {'yes' if ok else '**NO**'} |"
             )
         several.append("")
+    designs: list[str] = [
+        "## Strata and clusters",
+        "",
+        "Peers' printouts of stratified and clustered analyses; checked by "
+        "`tests/test_homogeneity.py` and `tests/test_published_multiagree.py`.",
+        "",
+    ]
+    for title, where, values in compute_designs():
+        designs += [
+            f"### {title}",
+            "",
+            f"Source: {where}.",
+            "",
+            "| quantity | published | wkappa | match |",
+            "|---|---:|---:|:---:|",
+        ]
+        for name, published, value, tolerance in values:
+            total += 1
+            ok = abs(value - published) <= tolerance
+            designs.append(
+                f"| {name} | {published:.12g} | {value:.12g} | {'yes' if ok else '**NO**'} |"
+            )
+        designs.append("")
+    designs += ["## Not reproduced", "", "Published values wkappa does not compute, and why.", ""]
+    for item in NOT_REPRODUCED:
+        designs += [
+            f"* **{item.source}** ({item.where}): {item.printed}. {item.reason}.",
+        ]
+    designs.append("")
+    several += designs
     header = (
-        INTRO + f"{total} printed values from {len(PRINTOUTS) + len(AGREEMENT_PRINTOUTS)} "
+        INTRO
+        + f"{total} printed values from {len(PRINTOUTS) + len(AGREEMENT_PRINTOUTS)} printouts and "
+        f"{len(compute_designs())} stratified or clustered "
         "printouts; each is checked by the test suite "
         "(`tests/test_inference.py::test_published_printouts` for two raters) within half a "
         "unit of its last printed digit."
