@@ -567,13 +567,12 @@ def frame_array(ratings: Any) -> np.ndarray | None:
 
 
 # The parallel pass gives each of this many row blocks its own dense histogram (threads take
-# blocks one by one), for histograms of at most this many codes, and only from this many
-# ratings on: below it the serial pass takes a few tens of milliseconds, close to the time
-# to read the array, and a fork-join pass whose second thread waits for a busy core costs
-# several times that.
+# blocks one by one), for histograms of at most this many codes, from this many ratings on
+# and when the blocks' histograms are small next to the ratings read; whether the threads
+# run is fused.use_parallel's decision (the serial pass when another process holds a core).
 _PARALLEL_BLOCKS = 16
 _PARALLEL_MAX_CODES = 1 << 16
-_PARALLEL_MIN_CELLS = 1 << 25
+_PARALLEL_MIN_CELLS = 1 << 20
 
 # Rows read to guess the range of the ratings before the one-pass count.
 _GUESS_ROWS = 4096
@@ -618,7 +617,7 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
         mode = 1 if ratings.flags.c_contiguous else 2 if ratings.flags.f_contiguous else 0
     flat = ratings.reshape(-1) if mode == 1 else np.empty(0, dtype=ratings.dtype)
     columns = ratings.T if mode == 2 else np.empty((0, 0), dtype=ratings.dtype)
-    big = ratings.size >= _PARALLEL_MIN_CELLS
+    big = ratings.size >= max(_PARALLEL_MIN_CELLS, _PARALLEL_BLOCKS * dense)
     if 0 < dense <= _PARALLEL_MAX_CODES and big and use_parallel(ratings.size):
         with parallel_section():
             hists, missing, statuses, wheres = numba_raters.rows_in_range_parallel(
@@ -630,13 +629,9 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
             return None, 0, int(statuses[block]), int(wheres[block]), powers, dense, codes
         hist = hists.sum(axis=0)
         return hist, int(missing.sum()), 0, -1, powers, dense, codes
-    if mode == 1:
-        hist, n_missing, status, where = numba_raters.rows_in_range_chunked(
-            ratings, flat, first, k, powers, dense
-        )
-    elif mode == 2:
-        hist, n_missing, status, where = numba_raters.rows_in_range_columns(
-            ratings, columns, first, k, powers, dense
+    if mode:
+        hist, n_missing, status, where = numba_raters.rows_in_range_blocks(
+            ratings, flat, columns, mode, first, k, powers, dense
         )
     else:
         hist, n_missing, status, where = numba_raters.rows_in_range(
