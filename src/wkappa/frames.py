@@ -253,7 +253,7 @@ def _clustered_kappa_test(
     kappa0: float,
 ) -> KappaResult:
     """kappa_test of the per-cluster tables (counted by cluster in the engine)."""
-    from ._stats import clustered_result
+    from ._stats import kappa_result
 
     data = frame_input(df, y_true, y_pred, sample_weight, (), cluster)
     grouped, _ = tables_of_groups(data, y_true, y_pred, [cluster], request)
@@ -265,7 +265,7 @@ def _clustered_kappa_test(
     tables = grouped.tables
     if len(names) != tables.shape[-1]:  # no pair left: the tables are (G, 1, 1) placeholders
         names = list(range(tables.shape[-1]))
-    return clustered_result(tables, weights, tuple(names), alternative, kappa0)
+    return kappa_result(tables, weights, tuple(names), alternative, kappa0)
 
 
 # --------------------------------------------------------------------------- by group

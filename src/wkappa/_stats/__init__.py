@@ -74,7 +74,7 @@ __all__ += [
 
 # Strata and clusters (appended).
 from .cluster import cluster_variance  # noqa: E402
-from .inference import clustered_result  # noqa: E402
+from .inference import kappa_result  # noqa: E402
 from .stratified import (  # noqa: E402
     StratifiedKappaResult,
     stratified_kappa_test,
@@ -84,7 +84,7 @@ from .stratified import (  # noqa: E402
 __all__ += [
     "StratifiedKappaResult",
     "cluster_variance",
-    "clustered_result",
+    "kappa_result",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
 ]

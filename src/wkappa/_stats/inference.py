@@ -38,7 +38,7 @@ from .pvalues import tail_pvalue
 from .results import KappaResult, check_table_labels, warn_undefined
 
 __all__ = [
-    "clustered_result",
+    "kappa_result",
     "kappa_test",
     "kappa_test_from_table",
     "mean_kappa",
@@ -66,15 +66,25 @@ def null_standard_error(
     return math.sqrt(float(hypothesis_variances(table, matrix, kappa0)))
 
 
-def build_result(
+def kappa_result(
     table: np.ndarray,
     weights: str | np.ndarray,
     labels: tuple[Any, ...],
     alternative: Alternative,
     kappa0: float = 0.0,
 ) -> KappaResult:
-    """A KappaResult from a checked table, checked weights and a checked kappa0 (one
-    warning at most)."""
+    """A KappaResult from a checked (K, K) table, checked weights and a checked kappa0 (one
+    warning at most); from G per-cluster tables (G, K, K), that of the summed table with the
+    cluster-robust standard error (the Wald test with it)."""
+    if table.ndim == 3:
+        if table.shape[-1] == 0:  # string ratings, no pair left: no category known
+            return kappa_result(np.zeros((1, 1)), weights, (0,), alternative, kappa0)
+        # No pair left (nan_policy='omit'): undefined, as unclustered.
+        clustered = bool(table.sum() > 0)
+        if clustered:
+            check_clusters(table)
+        base = kappa_result(table.sum(axis=0), weights, labels, alternative, kappa0)
+        return _cluster_robust(base, table) if clustered else base
     k = table.shape[0]
     matrix = weight_matrix(weights, k)
     with np.errstate(over="ignore"):  # a total weight past 1.8e308 is inf, as it is
@@ -115,30 +125,18 @@ def build_result(
     )
 
 
-def clustered_result(
-    tables: np.ndarray,
-    weights: str | np.ndarray,
-    labels: tuple[Any, ...],
-    alternative: Alternative,
-    kappa0: float = 0.0,
-) -> KappaResult:
-    """A KappaResult of G per-cluster tables (G, K, K) with the cluster-robust standard error
-    (the Wald test with it); the point estimate is that of the summed table."""
-    if not tables.sum() > 0:  # no pair left (nan_policy='omit'): undefined, as unclustered
-        if tables.shape[-1] == 0:  # string ratings: no category known
-            return build_result(np.zeros((1, 1)), weights, (0,), alternative, kappa0)
-        return build_result(tables.sum(axis=0), weights, labels, alternative, kappa0)
-    check_clusters(tables)
-    base = build_result(tables.sum(axis=0), weights, labels, alternative, kappa0)
+def _cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
+    """``base`` (the result of the summed table) with the cluster-robust standard error of its
+    G per-cluster tables (G, K, K) and the Wald test with it (t with G - 1 degrees of freedom)."""
     _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)
     se = math.sqrt(variance) if math.isfinite(variance) else math.nan
-    zscore = (base.statistic - kappa0) / se if se > 0 else math.nan
+    zscore = (base.statistic - base.kappa0) / se if se > 0 else math.nan
     return dataclasses.replace(
         base,
         standard_error=se,
         standard_error_null=se,
         zscore=zscore,
-        pvalue=tail_pvalue(zscore, alternative, n_clusters - 1.0),
+        pvalue=tail_pvalue(zscore, base.alternative, n_clusters - 1.0),
         n_clusters=n_clusters,
         cluster_tables=tables,
     )
@@ -239,7 +237,7 @@ def kappa_test_from_table(
     array = check_table(table)
     check_table_size(array.shape[0])
     names = check_table_labels(labels, array.shape[0])
-    return build_result(array, checked_weights, names, alternative, check_kappa0(kappa0))
+    return kappa_result(array, checked_weights, names, alternative, check_kappa0(kappa0))
 
 
 def kappa_test(
@@ -329,7 +327,7 @@ def kappa_test(
             nan_policy=check_table_nan_policy(nan_policy, "a test result"),
             ordered=needs_order(checked_weights),
         )
-        return clustered_result(
+        return kappa_result(
             group_tables(grouped),
             checked_weights,
             tuple(grouped.encoded.labels),
@@ -352,4 +350,4 @@ def kappa_test(
         # kappa is undefined (nan with an UndefinedKappaWarning), as for numeric ratings,
         # wkappa.weighted_kappa and wkappa.frames.kappa_test.
         table, names = np.zeros((1, 1), dtype=table.dtype), (0,)
-    return build_result(table, checked_weights, names, alternative, null_value)
+    return kappa_result(table, checked_weights, names, alternative, null_value)

@@ -39,7 +39,7 @@ from .homogeneity import (
     check_homogeneity,
     goodness_of_fit_homogeneity,
 )
-from .inference import build_result
+from .inference import kappa_result
 from .intervals import (
     KAPPA_RANGE,
     ConfidenceInterval,
@@ -371,7 +371,7 @@ def build_stratified(
         check_goodness_of_fit(tables, matrix, weighted)
     with warnings.catch_warnings():  # one warning below names every stratum left out
         warnings.simplefilter("ignore", UndefinedKappaWarning)
-        results = [build_result(table, weights, labels, alternative) for table in tables]
+        results = [kappa_result(table, weights, labels, alternative) for table in tables]
     used = tuple(
         math.isfinite(r.statistic) and math.isfinite(r.standard_error) and r.standard_error > 0
         for r in results
