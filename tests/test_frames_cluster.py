@@ -90,8 +90,10 @@ def test_agreement_cluster_column_wide_and_long(coefficient: str) -> None:
 
 def test_agreement_cluster_column_errors() -> None:
     _, df = _panel()
-    with pytest.raises(WkappaError, match="`cluster` cannot be combined with `by`"):
-        frames.agreement(df, raters=["a", "b"], by="c", cluster="task")
+    with pytest.raises(WkappaError, match="`by` and `cluster` name the same column 'task'"):
+        frames.agreement(df, raters=["a", "b"], by="task", cluster="task")
+    with pytest.raises(WkappaError, match="`df` has no column 'nope'"):
+        frames.agreement(df, raters=["a", "b"], cluster="nope")
     df.loc[2, "task"] = None
     with pytest.raises(WkappaError, match="`cluster` column 'task' has missing values"):
         frames.agreement(df, raters=["a", "b", "c", "d"], cluster="task")
@@ -109,3 +111,166 @@ def test_agreement_cluster_column_long_item_in_two_clusters() -> None:
     long.loc[0, "task"] = "elsewhere"
     with pytest.raises(WkappaError, match="Item 0 has ratings in two clusters of the `cluster`"):
         frames.agreement(long, item="index", rater="who", rating="r", cluster="task")
+
+
+# ------------------------------------------------------- cluster with by, rater_vs_panel
+
+
+def _grouped_panel(seed: int = 2, n: int = 72):
+    """Four raters on n items in 24 tasks of 3 items; the tasks in two sites."""
+    rng = np.random.default_rng(seed)
+    truth = np.repeat(rng.integers(0, 3, n // 3), 3)  # items of a task alike: clustered
+    ratings = np.column_stack(
+        [np.where(rng.random(n) < 0.7, truth, rng.integers(0, 3, n)) for _ in range(4)]
+    ).astype(float)
+    ratings[rng.random((n, 4)) < 0.1] = np.nan
+    task = np.arange(n) // 3
+    site = np.where(task % 2 == 0, "north", "south")
+    return ratings, task, site
+
+
+def _columns(ratings, task, site) -> dict:
+    columns = {name: ratings[:, j].tolist() for j, name in enumerate("abcd")}
+    columns["item"] = list(range(len(task)))
+    columns["task"] = [f"t{t:02d}" for t in task]
+    columns["site"] = site.tolist()
+    return columns
+
+
+def _long_columns(columns: dict) -> dict:
+    long: dict = {"item": [], "task": [], "site": [], "who": [], "r": []}
+    for i in range(len(columns["item"])):
+        for who in "abcd":
+            long["item"].append(columns["item"][i])
+            long["task"].append(columns["task"][i])
+            long["site"].append(columns["site"][i])
+            long["who"].append(who)
+            long["r"].append(columns[who][i])
+    return long
+
+
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_agreement_cluster_and_by_every_library(frame_library, layout: str) -> None:
+    ratings, task, site = _grouped_panel()
+    columns = _columns(ratings, task, site)
+    if layout == "wide":
+        frame = frame_library.frame(columns)
+        spelled: dict = {"raters": list("abcd")}
+    else:
+        frame = frame_library.frame(_long_columns(columns))
+        spelled = {"item": "item", "rater": "who", "rating": "r"}
+    results = frames.agreement(frame, **spelled, by="site", cluster="task", coefficient="gwet")
+    assert set(results) == {"north", "south"}
+    every = wk.agreement(ratings, coefficient="gwet", labels=[0.0, 1.0, 2.0])
+    for value, result in results.items():
+        rows = site == value
+        expected = wk.agreement(
+            ratings[rows], coefficient="gwet", cluster=task[rows], labels=every.labels
+        )
+        assert result.statistic == pytest.approx(expected.statistic, rel=1e-12)
+        assert result.standard_error == pytest.approx(expected.standard_error, rel=1e-12)
+        assert result.n_clusters == expected.n_clusters == 12
+        assert result.confidence_interval() == pytest.approx(expected.confidence_interval())
+
+
+def test_agreement_cluster_and_by_against_leave_one_cluster_out() -> None:
+    # The reference built by hand: each site's leave-one-task-out coefficients recomputed by
+    # wk.agreement on the remaining items, and the jackknife SE formula over the G tasks.
+    ratings, task, site = _grouped_panel()
+    df = pd.DataFrame(_columns(ratings, task, site))
+    results = frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
+    for value, result in results.items():
+        rows = site == value
+        part, ids = ratings[rows], task[rows]
+        clusters = np.unique(ids)
+        left_out = np.array(
+            [wk.agreement(part[ids != g], labels=result.labels).statistic for g in clusters]
+        )
+        g = len(clusters)
+        jackknife_se = math.sqrt((g - 1) / g * float(((left_out - left_out.mean()) ** 2).sum()))
+        ci = result.confidence_interval(method="jackknife")
+        half = (ci.high - ci.low) / 2
+        assert ci.low + half == pytest.approx(result.statistic, abs=1e-12)
+        # the interval is statistic ± t(G - 1) * SE_jackknife
+        from scipy import stats
+
+        assert half == pytest.approx(stats.t.ppf(0.975, g - 1) * jackknife_se, rel=1e-9)
+
+
+def test_agreement_cluster_and_by_one_cluster_in_a_group() -> None:
+    ratings, task, site = _grouped_panel()
+    columns = _columns(ratings, task, site)
+    df = pd.DataFrame(columns)
+    df.loc[df["site"] == "north", "task"] = "only"
+    with pytest.raises(WkappaError, match=r"In the group site='north': `cluster` must have at"):
+        frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
+    df = pd.DataFrame(columns)
+    df.loc[5, "site"] = None
+    with pytest.raises(WkappaError, match="The `by` column 'site' has missing values"):
+        frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
+
+
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_rater_vs_panel_cluster_every_library(frame_library, layout: str) -> None:
+    ratings, task, site = _grouped_panel()
+    columns = _columns(ratings, task, site)
+    if layout == "wide":
+        frame = frame_library.frame(columns)
+        spelled: dict = {"raters": list("abc")}
+    else:
+        frame = frame_library.frame(_long_columns(columns))
+        spelled = {"item": "item", "rater": "who", "rating": "r"}
+    result = frames.rater_vs_panel(
+        frame, candidate="d", **spelled, cluster="task", n_resamples=199, rng=3
+    )
+    expected = wk.rater_vs_panel(
+        ratings[:, :3], ratings[:, 3], cluster=task, n_resamples=199, rng=3
+    )
+    assert result.n_clusters == expected.n_clusters == 24
+    assert result.difference == pytest.approx(expected.difference, rel=1e-12)
+    assert result.confidence_interval() == pytest.approx(expected.confidence_interval())
+    assert result.pvalue == pytest.approx(expected.pvalue)
+    assert "resampling 24 clusters" in repr(result)
+
+
+def test_rater_vs_panel_cluster_replicates_draw_whole_tasks() -> None:
+    # Brute force: a replicate is the difference recomputed on the items of the drawn tasks
+    # (each drawn task brings all its items). With one task per item (G = n) the cluster
+    # bootstrap is the item bootstrap.
+    ratings, task, _ = _grouped_panel(n=30)
+    df = pd.DataFrame(ratings, columns=list("abcd"))
+    df["item"] = np.arange(len(df))
+    by_item = frames.rater_vs_panel(
+        df, candidate="d", raters=list("abc"), cluster="item", n_resamples=99, rng=5
+    )
+    plain = wk.rater_vs_panel(ratings[:, :3], ratings[:, 3], n_resamples=99, rng=5)
+    assert by_item.n_clusters == 30
+    assert by_item.difference == pytest.approx(plain.difference, rel=1e-12)
+    df["task"] = task
+    clustered = frames.rater_vs_panel(
+        df, candidate="d", raters=list("abc"), cluster="task", n_resamples=20, rng=7
+    )
+    rng = np.random.default_rng(7)
+    clusters = np.unique(task)
+    draws = rng.multinomial(len(clusters), np.full(len(clusters), 1 / len(clusters)), size=20)
+    for draw, value in zip(draws, clustered._differences, strict=True):
+        rows = np.repeat(np.arange(len(task)), draw[task])  # each task's items, draw times
+        again = wk.rater_vs_panel(ratings[rows, :3], ratings[rows, 3], n_resamples=2, rng=0)
+        assert value == pytest.approx(again.difference, rel=1e-9, abs=1e-12)
+
+
+def test_rater_vs_panel_cluster_errors() -> None:
+    ratings, task, site = _grouped_panel()
+    df = pd.DataFrame(_columns(ratings, task, site))
+    df.loc[3, "task"] = None
+    with pytest.raises(WkappaError, match="The `cluster` column 'task' has missing values"):
+        frames.rater_vs_panel(df, candidate="d", raters=list("abc"), cluster="task")
+    df["task"] = "one"
+    with pytest.raises(WkappaError, match="`cluster` must have at least 2 clusters"):
+        frames.rater_vs_panel(df, candidate="d", raters=list("abc"), cluster="task")
+    long = pd.DataFrame(_long_columns(_columns(ratings, task, site)))
+    long.loc[0, "task"] = "elsewhere"
+    with pytest.raises(WkappaError, match="Item 0 has ratings in two clusters of the `cluster`"):
+        frames.rater_vs_panel(
+            long, candidate="d", item="item", rater="who", rating="r", cluster="task"
+        )

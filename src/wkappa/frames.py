@@ -42,12 +42,12 @@ from ._frames import (
     check_by,
     check_group_options,
     clustered_group_columns,
+    clustered_ratings,
     frame_input,
     frame_kappa,
     frame_table,
     group_columns,
     group_statistics,
-    grouped_ratings,
     names_as_keywords,
     no_empty_table,
     panel_ratings,
@@ -427,7 +427,8 @@ def agreement(
     cluster : str, optional
         A column of cluster ids (the task of each prompt, the scan of each lesion; constant
         within an item): the standard error is cluster-robust over the clusters, as
-        ``wkappa.agreement(..., cluster=...)``. Not with ``by``.
+        ``wkappa.agreement(..., cluster=...)``; with ``by``, each group's over the clusters
+        in that group (a group with fewer than 2 clusters is an error naming it).
 
     Returns
     -------
@@ -458,20 +459,9 @@ def agreement(
     from ._stats import agreement as arrays_agreement
     from ._stats import rating_categories
 
-    if cluster is not None and by is not None:
-        raise WkappaError(
-            "`cluster` cannot be combined with `by`. Hint: filter the frame to each group "
-            "and call agreement(..., cluster=...) on it."
-        )
-    # With cluster: the distinct rows of each cluster, counted in the engine.
+    # With cluster: the distinct rows of each (group, cluster), counted in the engine.
     found = rater_rows(
-        df,
-        raters=raters,
-        item=item,
-        rater=rater,
-        rating=rating,
-        by=by if cluster is None else cluster,
-        by_name="by" if cluster is None else "cluster",
+        df, raters=raters, item=item, rater=rater, rating=rating, by=by, cluster=cluster
     )
     if by is not None and labels is None and min_rating is None and max_rating is None:
         # One set of categories for every group: those of all the ratings together.
@@ -488,13 +478,18 @@ def agreement(
         "alternative": alternative,
         "kappa0": kappa0,
     }
-    if cluster is not None:  # the items x raters matrix rebuilt, with each item's cluster
-        matrix, ids = grouped_ratings(found)
-        return arrays_agreement(matrix, cluster=ids, **options)
-    results = {
-        group: arrays_agreement(rows, multiplicity=counts, **options)
-        for group, rows, counts in found.groups
-    }
+    results = {}
+    for group, rows, counts, ids in found.groups:
+        if ids is None:
+            results[group] = arrays_agreement(rows, multiplicity=counts, **options)
+            continue
+        matrix, item_ids = clustered_ratings(rows, counts, ids, found.names)
+        try:  # each group's interval is cluster-robust over that group's clusters
+            results[group] = arrays_agreement(matrix, cluster=item_ids, **options)
+        except WkappaError as error:
+            if by is None:
+                raise
+            raise WkappaError(f"In the group {by}={group!r}: {error}") from error
     return results[None] if by is None else results
 
 
@@ -515,6 +510,7 @@ def rater_vs_panel(
     n_resamples: int = 9999,
     rng: int | np.random.Generator | np.random.SeedSequence | None = None,
     alternative: Alternative = "two-sided",
+    cluster: str | None = None,
 ) -> PanelComparison:
     """:func:`wkappa.rater_vs_panel` of a data frame: does the candidate (an LLM judge, a
     model, a trainee) agree with the panel as well as the panel's members agree with each
@@ -534,6 +530,10 @@ def rater_vs_panel(
         Long layout: one row per rating (each rater rates an item at most once).
     coefficient, weights, labels, min_rating, max_rating, n_resamples, rng, alternative
         As in :func:`wkappa.rater_vs_panel`.
+    cluster : str, optional
+        A column of cluster ids (the task of each prompt, the scan of each lesion; constant
+        within an item): the bootstrap resamples whole clusters, as
+        ``wkappa.rater_vs_panel(..., cluster=...)``.
 
     Returns
     -------
@@ -568,11 +568,14 @@ def rater_vs_panel(
             f"{type(candidate).__name__}. Hint: for arrays use wkappa.rater_vs_panel."
         )
     names = None if raters is None else [*raters, *([] if candidate in raters else [candidate])]
-    found = rater_rows(df, raters=names, item=item, rater=rater, rating=rating, by=None)
-    panel, candidate_ratings = panel_ratings(found, candidate)
+    found = rater_rows(
+        df, raters=names, item=item, rater=rater, rating=rating, by=None, cluster=cluster
+    )
+    panel, candidate_ratings, ids = panel_ratings(found, candidate)
     return arrays_vs_panel(
         panel,
         candidate_ratings,
+        cluster=ids,
         coefficient=coefficient,
         weights=weights,
         labels=labels,

@@ -21,7 +21,9 @@ from .long_counts import long_rows
 
 __all__ = [
     "RaterRows",
+    "clustered_ratings",
     "is_wide",
+    "one_cluster_per_item",
     "panel_ratings",
     "pivot_long",
     "rater_columns",
@@ -52,16 +54,17 @@ class RaterRows(NamedTuple):
 
     Attributes
     ----------
-    groups : list of (group value, rows, multiplicity)
+    groups : list of (group value, rows, multiplicity, cluster ids)
         One entry (group None) without ``by``; ``rows`` an eager native frame of the rater
-        columns, ``multiplicity`` int64 counts.
+        columns, ``multiplicity`` int64 counts, ``cluster ids`` the cluster of each distinct
+        row (an object array; None without ``cluster``).
     names : list of str
         The rater columns, in order.
     rows, multiplicity
         Every group's rows together (for one set of categories across the groups).
     """
 
-    groups: list[tuple[Any, Any, np.ndarray]]
+    groups: list[tuple[Any, Any, np.ndarray, np.ndarray | None]]
     names: list[str]
     rows: Any
     multiplicity: np.ndarray
@@ -75,16 +78,19 @@ def rater_rows(
     rater: str | None,
     rating: str | None,
     by: str | None,
-    by_name: str = "by",
+    cluster: str | None = None,
 ) -> RaterRows:
-    """Distinct rating rows of a frame, per group of ``by`` (``by_name``: the parameter
-    that named it, for the messages)."""
+    """Distinct rating rows of a frame, per group of ``by``, each with its ``cluster`` id
+    (the column of cluster ids: a WkappaError for a missing id or, in the long layout, an
+    item whose rows carry two ids)."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
     schema = dict(frame.collect_schema())
     wide = is_wide(raters, "item", item, rater, rating)
-    groups = [by] if by is not None else []
+    groups = [name for name in (by, cluster) if name is not None]
+    if by is not None and by == cluster:
+        raise WkappaError(f"`by` and `cluster` name the same column {by!r}; give two columns.")
     needed: list[Any] = [*groups, *(list(raters or ()) if wide else [item, rater, rating])]
     for name in needed:
         if name is None:
@@ -101,25 +107,35 @@ def rater_rows(
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
-        if by_name == "cluster":
-            one_cluster_per_item(frame, item, rating, by, f"`cluster` column {by!r}", lazy)
+        if cluster is not None:
+            one_cluster_per_item(
+                frame, item, rating, cluster, f"`cluster` column {cluster!r}", lazy
+            )
         long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
         if long is not None:
             grouped, names = long
         else:
             grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
         counted = nw.from_native(grouped)
-    out: list[tuple[Any, Any, np.ndarray]] = []
-    if by is None:
-        out.append((None, _native_rows(counted, names), _counts(counted)))
-    else:
-        keys = set(counted.get_column(by).to_list())
-        if any(key is None or key != key for key in keys):  # None or NaN
-            raise WkappaError(f"The `{by_name}` column {by!r} has missing values.")
-        for value in sorted(keys):
-            part = counted.filter(nw.col(by) == value)
-            out.append((value, _native_rows(part, names), _counts(part)))
+    for name, parameter in ((by, "by"), (cluster, "cluster")):
+        if name is not None and _has_missing(counted.get_column(name).to_list()):
+            raise WkappaError(
+                f"The `{parameter}` column {name!r} has missing values (None/NaN). Hint: drop "
+                f"those rows or give them a `{parameter}` value of their own."
+            )
+    out: list[tuple[Any, Any, np.ndarray, np.ndarray | None]] = []
+    parts = [(None, counted)] if by is None else [
+        (value, counted.filter(nw.col(by) == value))
+        for value in sorted(set(counted.get_column(by).to_list()))
+    ]  # fmt: skip
+    for value, part in parts:
+        ids = None if cluster is None else np.asarray(part.get_column(cluster).to_list(), object)
+        out.append((value, _native_rows(part, names), _counts(part), ids))
     return RaterRows(out, names, _native_rows(counted, names), _counts(counted))
+
+
+def _has_missing(values: list[Any]) -> bool:
+    return any(value is None or value != value for value in values)  # None or NaN
 
 
 def _pivoted(
@@ -236,36 +252,31 @@ def _counts(counted: Any) -> np.ndarray:
     return np.asarray(counted.get_column(_COUNT).to_numpy(), dtype=np.int64)
 
 
-def panel_ratings(found: RaterRows, candidate: str) -> tuple[np.ndarray, np.ndarray]:
-    """The panel's items x raters matrix and the candidate's column, rebuilt from the
-    distinct rows (each repeated by its multiplicity): the arrays
-    :func:`wkappa.rater_vs_panel` takes."""
+def panel_ratings(
+    found: RaterRows, candidate: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The panel's items x raters matrix, the candidate's column and each item's cluster id
+    (None without ``cluster``), rebuilt from the distinct rows (each repeated by its
+    multiplicity): the arrays :func:`wkappa.rater_vs_panel` takes."""
     if candidate not in found.names:
         shown = ", ".join(repr(n) for n in found.names[:12])
         raise WkappaError(f"`candidate` {candidate!r} is not a rater of `df`; its raters: {shown}.")
     panel = [n for n in found.names if n != candidate]
     if len(panel) < 2:
         raise WkappaError("The panel needs at least two raters besides `candidate`.")
-    matrix = _expanded(found.rows, found.multiplicity, panel)
-    return matrix, _expanded(found.rows, found.multiplicity, [candidate])[:, 0]
+    ((_, rows, counts, ids),) = found.groups
+    matrix = _expanded(rows, counts, panel)
+    column = _expanded(rows, counts, [candidate])[:, 0]
+    return matrix, column, None if ids is None else np.repeat(ids, counts)
 
 
-def grouped_ratings(found: RaterRows) -> tuple[np.ndarray, np.ndarray]:
-    """The items x raters matrix of every group of ``by`` together, rebuilt from the distinct
-    rows, and the group value of each item (the arrays of ``agreement(..., cluster=)``)."""
-    parts = [_expanded(rows, counts, found.names) for _, rows, counts in found.groups]
-    ids = [
-        np.full(len(part), value, dtype=object)
-        for (value, _, _), part in zip(found.groups, parts, strict=True)
-    ]
-    if not parts:
-        return np.zeros((0, len(found.names))), np.zeros(0, dtype=object)
-    matrix = (
-        np.concatenate(parts)
-        if len({p.dtype.kind for p in parts}) == 1
-        else np.concatenate([p.astype(object) for p in parts])
-    )
-    return matrix, np.concatenate(ids)
+def clustered_ratings(
+    rows: Any, multiplicity: np.ndarray, ids: np.ndarray, names: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The items x raters matrix of one group's distinct rows (each repeated by its
+    multiplicity) and the cluster id of each item: the arrays of ``agreement(..., cluster=)``.
+    """
+    return _expanded(rows, multiplicity, names), np.repeat(ids, multiplicity)
 
 
 def _expanded(native_rows: Any, multiplicity: np.ndarray, names: list[str]) -> np.ndarray:
