@@ -5,8 +5,11 @@ Run: ``python benchmarks/cluster_study.py`` (about 10 minutes on one core; ``--d
 runs one design, 1-2 minutes) or ``--quick`` (fewer replications). ``--strata`` runs the size
 study of ``stratified_kappa_test``'s tests of equal kappas instead (SAS's chi-square, and the
 goodness-of-fit test for two categories; about 6 minutes on a shared core); ``--several``
-the coverage of ``agreement(..., cluster=ids)`` for several raters (Fleiss, Gwet; see
-:func:`run_several`). Seeds are fixed: the same command gives the same numbers.
+the coverage of ``agreement(..., cluster=ids)`` for several raters (Fleiss, Gwet: the
+cluster-robust, Fisher-z-jackknife and cluster-bootstrap intervals; see :func:`run_several`),
+``--panel`` that of ``rater_vs_panel(..., cluster=ids)`` (:func:`run_panel`); ``--replicates
+N`` sets their replicates per design (about 0.25 s each on one core). Seeds are fixed: the
+same command gives the same numbers.
 
 **Clustered designs.** Each cluster (a patient, a scan, an LLM-evaluation task) has a latent
 grade and a difficulty shared by its items (eyes, lesions, prompts):
@@ -253,64 +256,148 @@ def run_strata(replicates: int) -> None:
 
 
 def simulate_raters(
-    n_clusters: int, items: int, raters: int, k: int, rng: np.random.Generator
+    n_clusters: int,
+    items: int,
+    raters: int,
+    k: int,
+    rng: np.random.Generator,
+    accuracy: tuple[float, float] | list[tuple[float, float]] = (0.85, 0.4),
 ) -> tuple[np.ndarray, np.ndarray]:
     """Ratings (n_clusters * items, raters) and cluster ids, the mechanism of :func:`simulate`
     for R raters: each rater rates an item right with probability 0.85 (easy cluster) or 0.4
     (hard, probability 0.3); a wrong rating is one grade off, on a hard cluster in the
-    cluster's own direction for every rater and item (a shared bias), else at random."""
+    cluster's own direction for every rater and item (a shared bias), else at random.
+    ``accuracy``: the (easy, hard) probabilities, one pair for all raters or one per rater."""
     n = n_clusters * items
     grade = rng.choice(k, n_clusters, p=prevalence(k, True))
     hard = np.repeat(rng.random(n_clusters) < 0.3, items)
     direction = np.repeat(rng.choice([-1, 1], n_clusters), items)
     jitter = rng.random(n) >= 0.8
     truth = np.clip(np.repeat(grade, items) + jitter * rng.choice([-1, 1], n), 0, k - 1)
-    right = rng.random((n, raters)) < np.where(hard, 0.4, 0.85)[:, None]
+    pairs = np.array([accuracy] * raters if isinstance(accuracy, tuple) else accuracy)
+    right = rng.random((n, raters)) < np.where(hard[:, None], pairs[:, 1], pairs[:, 0])
     step = np.where(hard[:, None], direction[:, None], rng.choice([-1, 1], (n, raters)))
     ratings = np.where(right, truth[:, None], np.clip(truth[:, None] + step, 0, k - 1))
     return ratings.astype(np.float64), np.repeat(np.arange(n_clusters), items)
 
 
-SEVERAL = [(50, 3), (150, 1)]  # (clusters, items per cluster); 4 raters, K = 4
+# (clusters, items per cluster); 4 raters, K = 4. The last design has no clustering.
+SEVERAL = [(50, 3), (30, 5), (150, 1)]
+SEVERAL_METHODS = ("ordinary", "cluster", "cluster-fz-jack", "cluster-boot", "cluster-bca")
 
 
-def run_several(replicates: int, raters: int = 4, k: int = 4) -> None:
-    """Coverage of the 95% interval of Fleiss' kappa and Gwet's AC1 (unweighted) of R = 4
-    raters on G clusters x m items: ``ordinary`` (``agreement(...)``, items independent,
-    t(n - 1)) against ``cluster`` (``agreement(..., cluster=ids)``, t(G - 1)). The
-    population values are the coefficients of 1.2 million simulated items."""
+def several_intervals(
+    ratings: np.ndarray, ids: np.ndarray, coefficient: str, resamples: int, seed: int, check: bool
+) -> dict[str, tuple[float, float]]:
+    """The several-raters intervals of one sample: ``ordinary`` (items independent),
+    ``cluster`` (``agreement(..., cluster=ids)``, t(G - 1)), ``cluster-fz-jack`` (its
+    ``method='fisher-z-jackknife'``, the leave-one-cluster-out SE, recommended by
+    ``explain()`` below 200 clusters), and the cluster bootstrap's percentile and BCa
+    intervals, both from the same ``resamples`` cluster draws (the public
+    ``BootstrapMethod(resamples, method=..., rng=seed)`` draws these; ``check`` asserts it)."""
+    ordinary = wk.agreement(ratings, coefficient=coefficient)
+    clustered = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
+    limits = {
+        "ordinary": tuple(ordinary.confidence_interval()),
+        "cluster": tuple(clustered.confidence_interval()),
+        "cluster-fz-jack": tuple(clustered.confidence_interval(method="fisher-z-jackknife")),
+    }
+    values, _ = bootstrap.drop_undefined(
+        clustered._bootstrap(resamples, np.random.default_rng(seed))
+    )
+    limits["cluster-boot"] = bootstrap.percentile_interval(values, 0.95)
+    jack, counts = clustered._jackknife_values()
+    limits["cluster-bca"] = bootstrap.bca_interval(values, clustered.statistic, jack, counts, 0.95)
+    if check:
+        for method in ("percentile", "bca"):
+            public = clustered.confidence_interval(
+                method=wk.BootstrapMethod(resamples, method=method, rng=seed)
+            )
+            name = "cluster-boot" if method == "percentile" else "cluster-bca"
+            assert np.allclose(tuple(public), limits[name], rtol=1e-12, atol=1e-12)
+    return {name: (float(low), float(high)) for name, (low, high) in limits.items()}
+
+
+def run_several(
+    replicates: int, resamples: int, only: int | None = None, raters: int = 4, k: int = 4
+) -> None:
+    """Coverage of the 95% intervals of Fleiss' kappa and Gwet's AC1 (unweighted) of R = 4
+    raters on G clusters x m items (:func:`several_intervals`). The population values are
+    the coefficients of 1.2 million simulated items."""
     print(
         f"Several raters ({raters} raters, K = {k}, unweighted): coverage of 95% intervals, "
-        f"{replicates} replicates (Monte Carlo SE ~{math.sqrt(0.95 * 0.05 / replicates):.3f}); "
-        "coverage / mean width"
+        f"{replicates} replicates, {resamples} cluster resamples (Monte Carlo SE "
+        f"~{math.sqrt(0.95 * 0.05 / replicates):.3f}); coverage / mean width"
     )
     coefficients = ("fleiss", "gwet")
-    print(f"{'design':24s} {'coef':>7s} {'value':>6s} {'ordinary':>16s} {'cluster':>16s}")
+    print(f"{'design':16s} {'coef':>7s} {'value':>6s} " + " ".join(
+        f"{m:>16s}" for m in SEVERAL_METHODS
+    ))  # fmt: skip
     for number, (clusters, items) in enumerate(SEVERAL):
+        if only is not None and number != only:
+            continue
         started = time.perf_counter()
         big, _ = simulate_raters(1_200_000 // items, items, raters, k, np.random.default_rng(77))
         truth = {c: wk.agreement(big, coefficient=c).statistic for c in coefficients}
         rng = np.random.default_rng(3000 + number)
-        hits = {(c, m): 0 for c in coefficients for m in ("ordinary", "cluster")}
+        hits = {(c, m): 0 for c in coefficients for m in SEVERAL_METHODS}
         widths: dict[tuple[str, str], list[float]] = {key: [] for key in hits}
-        for _ in range(replicates):
+        for r in range(replicates):
             ratings, ids = simulate_raters(clusters, items, raters, k, rng)
             for c in coefficients:
-                for method, result in (
-                    ("ordinary", wk.agreement(ratings, coefficient=c)),
-                    ("cluster", wk.agreement(ratings, coefficient=c, cluster=ids)),
-                ):
-                    low, high = result.confidence_interval()
+                limits = several_intervals(ratings, ids, c, resamples, 10 * r, r < 2)
+                for method, (low, high) in limits.items():
                     hits[c, method] += low <= truth[c] <= high
                     widths[c, method].append(high - low)
         name = f"{clusters} x {items} items"
         for c in coefficients:
             cells = " ".join(
                 f"{hits[c, m] / replicates:7.3f} / {np.mean(widths[c, m]):6.3f}"
-                for m in ("ordinary", "cluster")
+                for m in SEVERAL_METHODS
             )
-            print(f"{name:24s} {c:>7s} {truth[c]:6.3f} {cells}")
-        print(f"{'':24s} ({time.perf_counter() - started:.0f} s)")
+            print(f"{name:16s} {c:>7s} {truth[c]:6.3f} {cells}", flush=True)
+        print(f"{'':16s} ({time.perf_counter() - started:.0f} s)", flush=True)
+
+
+# The panel of rater_vs_panel: 3 members as in run_several, a candidate that is right less
+# often (0.7 on an easy cluster, 0.3 on a hard one); K = 4, Conger's kappa (unweighted).
+PANEL_ACCURACY = [(0.85, 0.4)] * 3 + [(0.7, 0.3)]
+
+
+def run_panel(replicates: int, resamples: int, only: int | None = None, k: int = 4) -> None:
+    """Coverage of ``rater_vs_panel``'s 95% expanded percentile interval of the difference D
+    (candidate's mean agreement with the members minus the members' with each other):
+    ``ordinary`` resamples items, ``cluster`` (``cluster=ids``) whole clusters. The
+    population D is that of 1.2 million simulated items."""
+    print(
+        f"rater_vs_panel (3 members + a weaker candidate, K = {k}, Conger): coverage of 95% "
+        f"intervals of D, {replicates} replicates, {resamples} resamples (Monte Carlo SE "
+        f"~{math.sqrt(0.95 * 0.05 / replicates):.3f}); coverage / mean width"
+    )
+    print(f"{'design':16s} {'D':>7s} {'ordinary':>16s} {'cluster':>16s}")
+    for number, (clusters, items) in enumerate(SEVERAL):
+        if only is not None and number != only:
+            continue
+        started = time.perf_counter()
+        big, _ = simulate_raters(
+            1_200_000 // items, items, 4, k, np.random.default_rng(78), PANEL_ACCURACY
+        )
+        truth = wk.rater_vs_panel(big[:, :3], big[:, 3], n_resamples=2, rng=0).difference
+        rng = np.random.default_rng(4000 + number)
+        hits = {"ordinary": 0, "cluster": 0}
+        widths: dict[str, list[float]] = {key: [] for key in hits}
+        for r in range(replicates):
+            ratings, ids = simulate_raters(clusters, items, 4, k, rng, PANEL_ACCURACY)
+            for method, cluster in (("ordinary", None), ("cluster", ids)):
+                result = wk.rater_vs_panel(
+                    ratings[:, :3], ratings[:, 3], n_resamples=resamples, rng=r, cluster=cluster
+                )
+                low, high = result.confidence_interval()
+                hits[method] += low <= truth <= high
+                widths[method].append(high - low)
+        cells = " ".join(f"{hits[m] / replicates:7.3f} / {np.mean(widths[m]):6.3f}" for m in hits)
+        name = f"{clusters} x {items} items"
+        print(f"{name:16s} {truth:7.3f} {cells}   ({time.perf_counter() - started:.0f} s)")
 
 
 def main() -> None:
@@ -319,9 +406,14 @@ def main() -> None:
     parser.add_argument("--strata", action="store_true", help="the stratified test's size")
     parser.add_argument("--design", type=int, help="run only this design (0-based)")
     parser.add_argument("--several", action="store_true", help="several raters (Fleiss, Gwet)")
+    parser.add_argument("--panel", action="store_true", help="rater_vs_panel(cluster=)")
+    parser.add_argument("--replicates", type=int, help="replicates per design (--several, --panel)")
     args = parser.parse_args()
     if args.several:
-        run_several(300 if args.quick else 1000)
+        replicates = args.replicates or (300 if args.quick else 1000)
+        run_several(replicates, 499 if args.quick else 999, args.design)
+    elif args.panel:
+        run_panel(args.replicates or (200 if args.quick else 500), 499, args.design)
     elif args.strata:
         run_strata(500 if args.quick else 2000)
     else:

@@ -149,16 +149,18 @@ def _long_columns(columns: dict) -> dict:
     return long
 
 
+def _layout_frame(frame_library, layout: str, columns: dict, raters: str) -> tuple:
+    """The frame of the library in the layout, and the keywords that name its raters."""
+    if layout == "wide":
+        return frame_library.frame(columns), {"raters": list(raters)}
+    spelled = {"item": "item", "rater": "who", "rating": "r"}
+    return frame_library.frame(_long_columns(columns)), spelled
+
+
 @pytest.mark.parametrize("layout", ["wide", "long"])
 def test_agreement_cluster_and_by_every_library(frame_library, layout: str) -> None:
     ratings, task, site = _grouped_panel()
-    columns = _columns(ratings, task, site)
-    if layout == "wide":
-        frame = frame_library.frame(columns)
-        spelled: dict = {"raters": list("abcd")}
-    else:
-        frame = frame_library.frame(_long_columns(columns))
-        spelled = {"item": "item", "rater": "who", "rating": "r"}
+    frame, spelled = _layout_frame(frame_library, layout, _columns(ratings, task, site), "abcd")
     results = frames.agreement(frame, **spelled, by="site", cluster="task", coefficient="gwet")
     assert set(results) == {"north", "south"}
     every = wk.agreement(ratings, coefficient="gwet", labels=[0.0, 1.0, 2.0])
@@ -213,13 +215,7 @@ def test_agreement_cluster_and_by_one_cluster_in_a_group() -> None:
 @pytest.mark.parametrize("layout", ["wide", "long"])
 def test_rater_vs_panel_cluster_every_library(frame_library, layout: str) -> None:
     ratings, task, site = _grouped_panel()
-    columns = _columns(ratings, task, site)
-    if layout == "wide":
-        frame = frame_library.frame(columns)
-        spelled: dict = {"raters": list("abc")}
-    else:
-        frame = frame_library.frame(_long_columns(columns))
-        spelled = {"item": "item", "rater": "who", "rating": "r"}
+    frame, spelled = _layout_frame(frame_library, layout, _columns(ratings, task, site), "abc")
     result = frames.rater_vs_panel(
         frame, candidate="d", **spelled, cluster="task", n_resamples=199, rng=3
     )
