@@ -145,12 +145,12 @@ def run_design(
                 kappa + t_crit * math.sqrt(cluster_var),
             ),
         }
-        # Percentile and BCa from the same cluster resamples (as cluster_interval draws them).
+        # Percentile and BCa from the same cluster resamples (as KappaResult.confidence_interval draws them).
         values, _ = bootstrap.drop_undefined(
             cluster_bootstrap_kappas(tables, matrix, resamples, boot_rng)
         )
         limits["cluster-boot"] = bootstrap.percentile_interval(values, 0.95)
-        jack = cluster_jackknife(tables, matrix)
+        jack, _ = cluster_jackknife(tables, matrix)
         limits["cluster-bca"] = bootstrap.bca_interval(
             values, kappa, jack, np.ones_like(jack), 0.95
         )

@@ -17,7 +17,6 @@ from reference import reference_influence, reference_weights
 from wkappa._core import weight_matrix
 from wkappa._stats.cluster import (
     cluster_bootstrap_kappas,
-    cluster_interval,
     cluster_jackknife,
     cluster_variance,
     read_groups,
@@ -131,13 +130,23 @@ def test_cluster_bootstrap_is_reproducible_and_centred() -> None:
     assert np.array_equal(values, again)
     assert abs(float(np.mean(values)) - kappa) < 0.01
     assert float(np.std(values)) == pytest.approx(math.sqrt(variance), rel=0.1)
-    jack = cluster_jackknife(tables, matrix)
-    assert jack.shape == (40,)
+    jack, counts = cluster_jackknife(tables, matrix)
+    assert jack.shape == counts.shape == (40,) and (counts == 1).all()
+    for g in (0, 17):  # leave-one-cluster-out by hand
+        left = tables.sum(axis=0) - tables[g]
+        assert jack[g] == pytest.approx(wk.kappa_from_table(left), rel=1e-12)
+    # The pairs of the tables, each with its cluster: the public bootstrap over clusters.
+    g, i, j = np.nonzero(tables)
+    repeat = tables[g, i, j]
+    clustered = wk.kappa_test(
+        np.repeat(i, repeat), np.repeat(j, repeat), cluster=np.repeat(g, repeat)
+    )
+    assert clustered.statistic == pytest.approx(kappa, rel=1e-12)
     for method in ("percentile", "bca"):
-        low, high, dropped = cluster_interval(
-            tables, matrix, kappa, 0.95, 999, method, np.random.default_rng(2)
+        low, high = clustered.confidence_interval(
+            method=wk.BootstrapMethod(999, method=method, rng=2)
         )
-        assert low < kappa < high and dropped == 0
+        assert low < kappa < high
 
 
 def test_read_groups() -> None:

@@ -30,7 +30,6 @@ from . import bootstrap
 __all__ = [
     "Grouped",
     "cluster_bootstrap_kappas",
-    "cluster_interval",
     "cluster_jackknife",
     "cluster_variance",
     "encode_grouped",
@@ -242,33 +241,15 @@ def cluster_bootstrap_kappas(
     return np.concatenate(parts)
 
 
-def cluster_jackknife(tables: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Leave-one-cluster-out kappas, shape (G,) (nan where undefined)."""
+def cluster_jackknife(tables: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-cluster-out kappas, shape (G,) (nan where undefined), and their
+    multiplicities (ones: each cluster is left out once), as BCa takes them."""
     stack = np.asarray(tables, dtype=np.float64)
     stack = stack[stack.sum(axis=(1, 2)) > 0]
     left = stack.sum(axis=0)[None] - stack
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(kappas(left, weights), dtype=np.float64).reshape(-1)
-
-
-def cluster_interval(
-    tables: np.ndarray,
-    weights: np.ndarray,
-    statistic: float,
-    confidence_level: float,
-    n_resamples: int,
-    method: str,
-    rng: np.random.Generator,
-) -> bootstrap.BootstrapOutcome:
-    """Percentile or BCa interval of the cluster bootstrap (clusters resampled, not pairs);
-    BCa's acceleration from the leave-one-cluster-out jackknife."""
-
-    def bca_inputs() -> tuple[float, np.ndarray, np.ndarray]:
-        jack = cluster_jackknife(tables, weights)
-        return statistic, jack, np.ones_like(jack)
-
-    values = cluster_bootstrap_kappas(tables, weights, n_resamples, rng)
-    return bootstrap.replicate_interval(values, bca_inputs, confidence_level, method)
+        values = np.asarray(kappas(left, weights), dtype=np.float64).reshape(-1)
+    return values, np.ones_like(values)
 
 
 def describe_groups(names: Sequence[Any], limit: int = 3) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 from .._core import Alternative, format_value, norm_ppf, t_ppf, warn_at_caller
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
-from .cluster import cluster_interval
+from .cluster import cluster_bootstrap_kappas, cluster_jackknife
 from .intervals import (
     DIFFERENCE_RANGE,
     KAPPA_RANGE,
@@ -325,16 +325,19 @@ class KappaResult:
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
         rng = make_rng(how.rng)
-        interval = bootstrap.table_interval if self.cluster_tables is None else cluster_interval
-        outcome = interval(
-            self.table if self.cluster_tables is None else self.cluster_tables,
-            self.weight_matrix,
-            self.statistic,
-            level,
-            how.n_resamples,
-            how.method,
-            rng,
-        )
+        if self.cluster_tables is None:
+            outcome = bootstrap.table_interval(
+                self.table, self.weight_matrix, self.statistic, level, how.n_resamples,
+                how.method, rng,
+            )  # fmt: skip
+        else:  # clusters resampled, not pairs; BCa's acceleration from leaving one out
+            tables = self.cluster_tables
+            outcome = bootstrap.replicate_interval(
+                cluster_bootstrap_kappas(tables, self.weight_matrix, how.n_resamples, rng),
+                lambda: (self.statistic, *cluster_jackknife(tables, self.weight_matrix)),
+                level,
+                how.method,
+            )
         return ConfidenceInterval(
             outcome.low, outcome.high, level, how.method, how.n_resamples, outcome.n_undefined
         )
