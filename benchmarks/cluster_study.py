@@ -145,7 +145,7 @@ def run_design(
                 kappa + t_crit * math.sqrt(cluster_var),
             ),
         }
-        # Percentile and BCa from the same cluster resamples (as KappaResult.confidence_interval draws them).
+        # Percentile and BCa from the same cluster resamples (as KappaResult draws them).
         values, _ = bootstrap.drop_undefined(
             cluster_bootstrap_kappas(tables, matrix, resamples, boot_rng)
         )
@@ -261,24 +261,22 @@ def simulate_raters(
     raters: int,
     k: int,
     rng: np.random.Generator,
-    accuracy: tuple[float, float] | list[tuple[float, float]] = (0.85, 0.4),
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ratings (n_clusters * items, raters) and cluster ids, the mechanism of :func:`simulate`
     for R raters: each rater rates an item right with probability 0.85 (easy cluster) or 0.4
     (hard, probability 0.3); a wrong rating is one grade off, on a hard cluster in the
     cluster's own direction for every rater and item (a shared bias), else at random.
-    ``accuracy``: the (easy, hard) probabilities, one pair for all raters or one per rater."""
+    Also returns the items' true grades."""
     n = n_clusters * items
     grade = rng.choice(k, n_clusters, p=prevalence(k, True))
     hard = np.repeat(rng.random(n_clusters) < 0.3, items)
     direction = np.repeat(rng.choice([-1, 1], n_clusters), items)
     jitter = rng.random(n) >= 0.8
     truth = np.clip(np.repeat(grade, items) + jitter * rng.choice([-1, 1], n), 0, k - 1)
-    pairs = np.array([accuracy] * raters if isinstance(accuracy, tuple) else accuracy)
-    right = rng.random((n, raters)) < np.where(hard[:, None], pairs[:, 1], pairs[:, 0])
+    right = rng.random((n, raters)) < np.where(hard, 0.4, 0.85)[:, None]
     step = np.where(hard[:, None], direction[:, None], rng.choice([-1, 1], (n, raters)))
     ratings = np.where(right, truth[:, None], np.clip(truth[:, None] + step, 0, k - 1))
-    return ratings.astype(np.float64), np.repeat(np.arange(n_clusters), items)
+    return ratings.astype(np.float64), np.repeat(np.arange(n_clusters), items), truth
 
 
 # (clusters, items per cluster); 4 raters, K = 4. The last design has no clustering.
@@ -337,13 +335,13 @@ def run_several(
         if only is not None and number != only:
             continue
         started = time.perf_counter()
-        big, _ = simulate_raters(1_200_000 // items, items, raters, k, np.random.default_rng(77))
+        big, *_ = simulate_raters(1_200_000 // items, items, raters, k, np.random.default_rng(77))
         truth = {c: wk.agreement(big, coefficient=c).statistic for c in coefficients}
         rng = np.random.default_rng(3000 + number)
         hits = {(c, m): 0 for c in coefficients for m in SEVERAL_METHODS}
         widths: dict[tuple[str, str], list[float]] = {key: [] for key in hits}
         for r in range(replicates):
-            ratings, ids = simulate_raters(clusters, items, raters, k, rng)
+            ratings, ids, _ = simulate_raters(clusters, items, raters, k, rng)
             for c in coefficients:
                 limits = several_intervals(ratings, ids, c, resamples, 10 * r, r < 2)
                 for method, (low, high) in limits.items():
@@ -359,9 +357,25 @@ def run_several(
         print(f"{'':16s} ({time.perf_counter() - started:.0f} s)", flush=True)
 
 
-# The panel of rater_vs_panel: 3 members as in run_several, a candidate that is right less
-# often (0.7 on an easy cluster, 0.3 on a hard one); K = 4, Conger's kappa (unweighted).
-PANEL_ACCURACY = [(0.85, 0.4)] * 3 + [(0.7, 0.3)]
+# The panel of rater_vs_panel: 3 members as in run_several (right with probability 0.85 on an
+# easy cluster, 0.4 on a hard one); the candidate (an LLM judge) has blind spots of its own:
+# on a share 0.3 of the clusters, drawn apart from the hard ones, it is right with probability
+# 0.3 (else 0.85), erring one grade in that cluster's direction. K = 4, Conger's kappa.
+BLIND_SPOTS = 0.3
+
+
+def simulate_panel(
+    n_clusters: int, items: int, k: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The panel's and the candidate's ratings (n_clusters * items, 4) and the cluster ids."""
+    ratings, ids, truth = simulate_raters(n_clusters, items, 3, k, rng)
+    grade = rng.choice(k, n_clusters, p=prevalence(k, True))
+    blind = np.repeat(rng.random(n_clusters) < BLIND_SPOTS, items)
+    direction = np.repeat(np.where(grade < k / 2, 1, -1), items)
+    right = rng.random(len(ids)) < np.where(blind, 0.3, 0.85)
+    step = np.where(blind, direction, rng.choice([-1, 1], len(ids)))
+    candidate = np.where(right, truth, np.clip(truth + step, 0, k - 1))
+    return np.column_stack([ratings, candidate]), ids
 
 
 def run_panel(replicates: int, resamples: int, only: int | None = None, k: int = 4) -> None:
@@ -370,24 +384,22 @@ def run_panel(replicates: int, resamples: int, only: int | None = None, k: int =
     ``ordinary`` resamples items, ``cluster`` (``cluster=ids``) whole clusters. The
     population D is that of 1.2 million simulated items."""
     print(
-        f"rater_vs_panel (3 members + a weaker candidate, K = {k}, Conger): coverage of 95% "
-        f"intervals of D, {replicates} replicates, {resamples} resamples (Monte Carlo SE "
-        f"~{math.sqrt(0.95 * 0.05 / replicates):.3f}); coverage / mean width"
+        f"rater_vs_panel (3 members + a candidate with blind spots, K = {k}, Conger): "
+        f"coverage of 95% intervals of D, {replicates} replicates, {resamples} resamples "
+        f"(Monte Carlo SE ~{math.sqrt(0.95 * 0.05 / replicates):.3f}); coverage / mean width"
     )
     print(f"{'design':16s} {'D':>7s} {'ordinary':>16s} {'cluster':>16s}")
     for number, (clusters, items) in enumerate(SEVERAL):
         if only is not None and number != only:
             continue
         started = time.perf_counter()
-        big, _ = simulate_raters(
-            1_200_000 // items, items, 4, k, np.random.default_rng(78), PANEL_ACCURACY
-        )
+        big, _ = simulate_panel(1_200_000 // items, items, k, np.random.default_rng(78))
         truth = wk.rater_vs_panel(big[:, :3], big[:, 3], n_resamples=2, rng=0).difference
         rng = np.random.default_rng(4000 + number)
         hits = {"ordinary": 0, "cluster": 0}
         widths: dict[str, list[float]] = {key: [] for key in hits}
         for r in range(replicates):
-            ratings, ids = simulate_raters(clusters, items, 4, k, rng, PANEL_ACCURACY)
+            ratings, ids = simulate_panel(clusters, items, k, rng)
             for method, cluster in (("ordinary", None), ("cluster", ids)):
                 result = wk.rater_vs_panel(
                     ratings[:, :3], ratings[:, 3], n_resamples=resamples, rng=r, cluster=cluster
