@@ -18,6 +18,7 @@ from .intervals import (
     PROPORTION_RANGE,
     BootstrapMethod,
     ConfidenceInterval,
+    estimate_repr,
     json_float,
     json_label,
     make_rng,
@@ -413,11 +414,8 @@ class AgreementResult:
         return "items" if self.n_clusters is None else "clusters"
 
     def __repr__(self) -> str:
-        low, high = self.confidence_interval()
         return (
-            f"AgreementResult(coefficient={self.coefficient!r}, statistic={self.statistic:.6g}, "
-            f"standard_error={self.standard_error:.6g}, 95% "
-            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], "
+            f"AgreementResult(coefficient={self.coefficient!r}, {estimate_repr(self)}, "
             f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
             f"percent_agreement={self.percent_agreement:.6g}, "
             f"chance_agreement={self.chance_agreement:.6g}, n_items={self.n_items}, "

@@ -23,6 +23,7 @@ __all__ = [
     "check_method",
     "check_only_method",
     "check_resamples",
+    "estimate_repr",
     "fisher_z_limits",
     "json_float",
     "json_label",
@@ -130,6 +131,17 @@ def one_sided(alternative: str) -> str:
     """'one-sided ' for a 'greater' or 'less' result, '' for a two-sided one: the word the
     reprs and explain() put before "CI" / "interval"."""
     return "" if alternative == "two-sided" else "one-sided "
+
+
+def estimate_repr(result: Any) -> str:
+    """The "statistic=..., standard_error=..., 95% CI=[low, high]" part of a result's repr:
+    its ``statistic``, ``standard_error`` and default interval, one-sided as its
+    ``alternative``."""
+    low, high = result.confidence_interval()
+    return (
+        f"statistic={result.statistic:.6g}, standard_error={result.standard_error:.6g}, 95% "
+        f"{one_sided(result.alternative)}CI=[{low:.6g}, {high:.6g}]"
+    )
 
 
 def sided(

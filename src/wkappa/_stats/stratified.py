@@ -43,6 +43,7 @@ from .inference import kappa_result
 from .intervals import (
     KAPPA_RANGE,
     ConfidenceInterval,
+    estimate_repr,
     json_float,
     json_label,
     one_sided,
@@ -328,11 +329,8 @@ class StratifiedKappaResult:
         )
 
     def __repr__(self) -> str:
-        low, high = self.confidence_interval()
         return (
-            f"StratifiedKappaResult(statistic={self.statistic:.6g}, "
-            f"standard_error={self.standard_error:.6g}, 95% "
-            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], "
+            f"StratifiedKappaResult({estimate_repr(self)}, "
             f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
             f"homogeneity_df={self.homogeneity_df}, "
             f"homogeneity_pvalue={self.homogeneity_pvalue:.6g}, strata={len(self.strata)}, "
