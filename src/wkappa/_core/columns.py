@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
-from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array, is_torch_tensor
+from .dependencies import is_torch_tensor, series_library
 from .options import format_value
 
 __all__ = ["Column", "host_view", "is_device_array", "to_column", "to_host"]
@@ -276,14 +276,15 @@ def _masked_column(array: np.ma.MaskedArray, name: str) -> Column:
     return Column(values, merged, column.categories, column.ordered)
 
 
+# The reader of each frame library's column (keys of dependencies.series_library).
+_FRAME_READERS = {"pandas": _pandas_column, "polars": _polars_column, "pyarrow": _pyarrow_column}
+
+
 def to_column(obj: Any, name: str) -> Column:
     """Normalise one rater's ratings (any supported input) to a :class:`Column`."""
-    if is_pandas_object(obj):
-        return _pandas_column(obj, name)
-    if is_polars_series(obj):
-        return _polars_column(obj, name)
-    if is_pyarrow_array(obj):
-        return _pyarrow_column(obj, name)
+    library = series_library(obj)
+    if library is not None:
+        return _FRAME_READERS[library](obj, name)
     if is_device_array(obj):  # torch, JAX, CuPy, array API: numpy data (a view in CPU memory)
         return _numpy_column(to_host(obj), name)
     if isinstance(obj, (str, bytes, dict, set, frozenset)) or obj is None:

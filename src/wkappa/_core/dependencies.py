@@ -20,6 +20,7 @@ __all__ = [
     "is_polars_series",
     "is_pyarrow_array",
     "is_torch_tensor",
+    "series_library",
 ]
 
 
@@ -86,6 +87,19 @@ def is_pyarrow_array(obj: Any) -> bool:
     """True for a pyarrow Array or ChunkedArray."""
     pa = _loaded("pyarrow")
     return pa is not None and isinstance(obj, (pa.Array, pa.ChunkedArray))
+
+
+def series_library(obj: Any) -> str | None:
+    """The frame library of a one-column object, the key its readers are filed under:
+    'pandas' (:func:`is_pandas_object`), 'polars' (a Series), 'pyarrow' (an Array or
+    ChunkedArray); None for anything else."""
+    if is_pandas_object(obj):
+        return "pandas"
+    if is_polars_series(obj):
+        return "polars"
+    if is_pyarrow_array(obj):
+        return "pyarrow"
+    return None
 
 
 def is_torch_tensor(obj: Any) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .dependencies import is_pandas_object, is_polars_series, is_pyarrow_array
+from .dependencies import series_library
 from .encode import check_labels
 
 __all__ = ["label_codes"]
@@ -108,6 +108,10 @@ def _pyarrow_codes(array: Any, labels: np.ndarray) -> np.ndarray | None:
     return np.asarray(index.to_numpy(zero_copy_only=False))
 
 
+# The label codes of each frame library's column (keys of dependencies.series_library).
+_FRAME_CODES = {"pandas": _pandas_codes, "polars": _polars_codes, "pyarrow": _pyarrow_codes}
+
+
 def _codes(obj: Any, labels: np.ndarray) -> np.ndarray | None:
     if isinstance(obj, np.ma.MaskedArray):
         return None  # masked entries are missing: nan_policy is the strict path's business
@@ -119,13 +123,8 @@ def _codes(obj: Any, labels: np.ndarray) -> np.ndarray | None:
         except (ValueError, TypeError, OverflowError):
             return None
         return _numpy_codes(values, labels)
-    if is_pandas_object(obj):
-        return _pandas_codes(obj, labels)
-    if is_polars_series(obj):
-        return _polars_codes(obj, labels)
-    if is_pyarrow_array(obj):
-        return _pyarrow_codes(obj, labels)
-    return None
+    library = series_library(obj)
+    return None if library is None else _FRAME_CODES[library](obj, labels)
 
 
 def label_codes(y_true: Any, y_pred: Any, labels: Any) -> tuple[np.ndarray, np.ndarray, int] | None:
