@@ -331,9 +331,11 @@ def test_fisher_z_jackknife_interval_and_recommendation(cluster) -> None:
         (math.tanh(math.atanh(c) - half), math.tanh(math.atanh(c) + half)), rel=1e-10
     )
     units = "items" if cluster is None else "clusters"
-    # Weighted: Fisher's z with the linearised SE; unweighted: with the jackknife SE.
-    assert f"{units} < 200: method='fisher-z' recommended" in repr(result)
-    assert "confidence_interval(method='fisher-z') is recommended" in result.explain()
+    # Weighted: Fisher's z with the chance-mixture adjusted SE (with the linearised SE on
+    # clusters); unweighted: with the jackknife SE.
+    method = "fisher-z-adjusted" if cluster is None else "fisher-z"
+    assert f"{units} < 200: method={method!r} recommended" in repr(result)
+    assert f"confidence_interval(method={method!r}) is recommended" in result.explain()
     for plain in (wk.agreement(ratings, cluster=cluster), wk.krippendorff_alpha(ratings + 1)):
         assert "method='fisher-z-jackknife' recommended" in repr(plain)
     large = wk.agreement(_ratings(20, n=250))

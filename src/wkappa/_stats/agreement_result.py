@@ -13,6 +13,7 @@ from .._core import Alternative, coefficient_from_sums, format_value, t_ppf
 from ..exceptions import WkappaError
 from . import bootstrap
 from .agreement_diagnostics import leave_one_rater_out, need_rows, pairwise, per_category
+from .chance_mixture import mixture_disagreement_variance
 from .intervals import (
     KAPPA_RANGE,
     PROPORTION_RANGE,
@@ -130,6 +131,7 @@ class AgreementResult:
         method: Literal[
             "asymptotic",
             "fisher-z",
+            "fisher-z-adjusted",
             "fisher-z-jackknife",
             "jackknife",
             "bootstrap",
@@ -153,22 +155,31 @@ class AgreementResult:
         confidence_level : float, default 0.95
             Above 0.5 for a one-sided interval.
         method : str or BootstrapMethod, default 'asymptotic'
-            One of 'asymptotic', 'fisher-z', 'fisher-z-jackknife', 'jackknife', 'bootstrap',
-            'percentile', 'bca'.
+            One of 'asymptotic', 'fisher-z', 'fisher-z-adjusted', 'fisher-z-jackknife',
+            'jackknife', 'bootstrap', 'percentile', 'bca'.
             'asymptotic' (irrCAC's): ``statistic ± t(n-1) * standard_error``, the upper end
             capped at 1 (the two-rater :meth:`KappaResult.confidence_interval` is the normal
             interval of SAS and statsmodels instead). 'fisher-z': the same on Fisher's z
             scale, ``tanh(atanh(c) ± t(n-1) * standard_error / (1 - c²))`` (the delta
             method; asymmetric about c, inside (-1, 1)). 'jackknife': the asymptotic
             interval with the leave-one-item-out jackknife standard error.
-            'fisher-z-jackknife': Fisher's z with the jackknife standard error. Below 200
-            items (or clusters) the small-panel study (``benchmarks/small_panel_study.py``:
-            raters 3-8, K 2-6, 0-30% missing) recommends 'fisher-z-jackknife' for unweighted
-            coefficients (inside 93-97% coverage in 93% of its designs at n = 30, 96% at
-            n = 50; asymptotic 92% and 88%) and 'fisher-z' for weighted ones (below 93% in
-            53% and 42% of the designs at n = 30 and 50; asymptotic 66% and 58%): weighted
-            coefficients at high agreement (0.85 or more) under-cover with every method at
-            n <= 50 (see the designs guide).
+            'fisher-z-jackknife': Fisher's z with the jackknife standard error.
+            'fisher-z-adjusted': Fisher's z with ``se² + q² (n / n2)² V / ((1 - pe)² n (n -
+            1))`` (times ``1 - n / N`` with ``population_size``), as if ``q²`` pseudo-items
+            (``q`` the t quantile; Agresti and Coull's number) of the chance-mixture model
+            joined the items' spread: each item is rated at random from the prevalence with
+            probability ``theta = D_o / D``, else in full agreement, and V is that model's
+            variance of an item's disagreement (``n2`` items with two ratings or more,
+            ``D_o`` the observed and ``D`` the chance disagreement). The model knows the
+            large (quadratic-weighted) disagreements that a small sample may lack, which is
+            when the plain SE is too small; not with ``cluster=``.
+            Below 200 items (or clusters) the small-panel study
+            (``benchmarks/small_panel_study.py``: raters 3-8, K 2-6, 0-30% missing)
+            recommends 'fisher-z-jackknife' for unweighted coefficients (inside 93-97%
+            coverage in 93% of its designs at n = 30, 96% at n = 50; asymptotic 92% and 88%)
+            and 'fisher-z-adjusted' for weighted ones (68% and 76%, with 0% and 3% below 93%;
+            'fisher-z' 34% and 42%, asymptotic 26% and 32%); on clusters 'fisher-z' for
+            weighted ones. See the designs guide for the designs outside the band.
             Bootstrap methods resample items (a multinomial draw over the distinct count
             patterns, or rating rows for Conger's kappa), percentile or BCa. With
             ``cluster=`` every method works on clusters: t(G-1), the leave-one-cluster-out
@@ -195,17 +206,19 @@ class AgreementResult:
 
     def _two_sided(self, level: float, how: str | BootstrapMethod) -> ConfidenceInterval:
         df = self.degrees_of_freedom
-        if how in ("asymptotic", "jackknife", "fisher-z", "fisher-z-jackknife"):
+        if isinstance(how, str):
             jackknife = how in ("jackknife", "fisher-z-jackknife")
             se = self._jackknife_se() if jackknife else self.standard_error
             if math.isnan(self.statistic) or math.isnan(se) or df < 1:
-                return ConfidenceInterval(math.nan, math.nan, level, str(how))
+                return ConfidenceInterval(math.nan, math.nan, level, how)
             quantile = t_ppf(0.5 + level / 2.0, df)
-            if how in ("fisher-z", "fisher-z-jackknife"):
+            if how == "fisher-z-adjusted":
+                se = self._adjusted_se(quantile)
+            if how.startswith("fisher-z"):
                 return ConfidenceInterval(*fisher_z(self.statistic, se, quantile), level, how)
             half = quantile * se
             return ConfidenceInterval(
-                self.statistic - half, min(1.0, self.statistic + half), level, str(how)
+                self.statistic - half, min(1.0, self.statistic + half), level, how
             )
         assert isinstance(how, BootstrapMethod)
         if math.isnan(self.statistic) or df < 1:  # one item or cluster: no sampling variation
@@ -224,6 +237,24 @@ class AgreementResult:
         else:
             low, high = bootstrap.percentile_interval(values, level)
         return ConfidenceInterval(low, high, level, how.method, how.n_resamples, dropped)
+
+    def _adjusted_se(self, quantile: float) -> float:
+        """Gwet's SE with ``quantile²`` pseudo-items of the chance-mixture model added to
+        the items' spread: ``se² + q² (n / n2)² V / ((1 - pe)² n (n - 1)) (1 - f)``."""
+        if self.n_clusters is not None:
+            raise WkappaError(
+                "method='fisher-z-adjusted' is not available with `cluster`: its pseudo-items "
+                "are single items, not clusters. Hint: use method='fisher-z' or a bootstrap."
+            )
+        n = float(self.n_items)
+        n2 = float(self._multiplicity @ self._features[:, 1])
+        assert self._patterns is not None  # every defined result keeps its patterns
+        variance = mixture_disagreement_variance(
+            self._patterns, self._multiplicity, self.weight_matrix
+        )
+        fraction = 0.0 if self.population_size is None else n / self.population_size
+        spread = quantile**2 * (n / n2) ** 2 * variance / (1.0 - self.chance_agreement) ** 2
+        return math.sqrt(self.standard_error**2 + (1.0 - fraction) * spread / (n * (n - 1.0)))
 
     # ------------------------------------------------------------------ resampling
 
@@ -394,21 +425,22 @@ class AgreementResult:
             lines.append(
                 f"small sample ({self.degrees_of_freedom + 1} {self._units_name()} < 200): "
                 f"confidence_interval(method={method!r}) is recommended, "
-                f"[{ci.low:.6g}, {ci.high:.6g}] (Fisher's z with the "
-                f"{'jackknife' if method == 'fisher-z-jackknife' else 'linearised'} SE; "
-                "closer to 95% coverage in benchmarks/small_panel_study.py)"
+                f"[{ci.low:.6g}, {ci.high:.6g}] ({_REASON[method]}; closer to 95% coverage "
+                "in benchmarks/small_panel_study.py)"
             )
         return "\n".join(lines)
 
     def _small(self) -> bool:
         return 1 <= self.degrees_of_freedom < 199 and not math.isnan(self.statistic)
 
-    def _recommended(self) -> Literal["fisher-z", "fisher-z-jackknife"]:
+    def _recommended(self) -> Literal["fisher-z", "fisher-z-adjusted", "fisher-z-jackknife"]:
         """The small-sample interval of the small-panel study: Fisher's z with the jackknife
-        SE for unweighted coefficients, with the linearised SE for weighted ones."""
+        SE for unweighted coefficients, with the chance-mixture adjusted SE for weighted
+        ones (with the linearised SE when clustered: the adjustment is per item)."""
         off = ~np.eye(len(self.weight_matrix), dtype=bool)
-        unweighted = bool(np.all(self.weight_matrix[off] == 1.0))
-        return "fisher-z-jackknife" if unweighted else "fisher-z"
+        if bool(np.all(self.weight_matrix[off] == 1.0)):
+            return "fisher-z-jackknife"
+        return "fisher-z-adjusted" if self.n_clusters is None else "fisher-z"
 
     def _units_name(self) -> str:
         return "items" if self.n_clusters is None else "clusters"
@@ -436,6 +468,13 @@ class AgreementResult:
         )
 
 
+_REASON = {
+    "fisher-z": "Fisher's z with the linearised SE",
+    "fisher-z-jackknife": "Fisher's z with the jackknife SE",
+    "fisher-z-adjusted": "Fisher's z with the SE adjusted by pseudo-items of the "
+    "chance-mixture model, which knows the large disagreements a small sample lacks",
+}
+
 _CHANCE = {
     "fleiss": "sum_kl A_kl pi_k pi_l, pi_k = mean over items of r_ik / r_i",
     "conger": "sum_kl A_kl (pbar_k pbar_l - s2_kl / R) from each rater's category shares",
@@ -457,18 +496,27 @@ def fisher_z(statistic: float, se: float, quantile: float) -> tuple[float, float
     return math.tanh(z - half), math.tanh(z + half)
 
 
+INTERVAL_METHODS = (
+    "asymptotic",
+    "fisher-z",
+    "fisher-z-adjusted",
+    "fisher-z-jackknife",
+    "jackknife",
+)
+
+
 def check_interval_method(method: Any) -> str | BootstrapMethod:
     """A several-raters interval method: 'asymptotic', 'fisher-z', 'jackknife' or a
     BootstrapMethod."""
     if isinstance(method, BootstrapMethod):
         return method
-    if method in ("asymptotic", "fisher-z", "fisher-z-jackknife", "jackknife"):
+    if method in INTERVAL_METHODS:
         return str(method)
     if method == "bootstrap":
         return BootstrapMethod()
     if method in ("percentile", "bca"):
         return BootstrapMethod(method=method)
     raise WkappaError(
-        "`method` must be 'asymptotic', 'fisher-z', 'fisher-z-jackknife', 'jackknife', "
-        f"'bootstrap' or a BootstrapMethod(...); got {format_value(method)}."
+        "`method` must be 'asymptotic', 'fisher-z', 'fisher-z-adjusted', 'fisher-z-jackknife', "
+        f"'jackknife', 'bootstrap' or a BootstrapMethod(...); got {format_value(method)}."
     )
