@@ -31,6 +31,7 @@ from .._core import (
     norm_ppf,
     read_numeric_pair,
     read_numeric_ratings,
+    real_number,
     t_ppf,
 )
 from ..exceptions import UndefinedReliabilityWarning, WkappaError
@@ -232,9 +233,7 @@ def _jackknife_se_z(x: np.ndarray) -> float:
 
 
 def _check_ccc0(ccc0: Any) -> float:
-    if isinstance(ccc0, (bool, str)) or not isinstance(ccc0, (int, float, np.integer, np.floating)):
-        raise WkappaError(f"`ccc0` must be a number in (-1, 1); got {ccc0!r}.")
-    value = float(ccc0)
+    value = real_number(ccc0, "ccc0", "a number in (-1, 1)")
     if not -1.0 < value < 1.0:
         raise WkappaError(f"`ccc0` must be in (-1, 1); got {value!r}.")
     return value

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import f_cdf, f_ppf, f_sf, format_value
+from .._core import f_cdf, f_ppf, f_sf, format_value, real_number
 from ..exceptions import WkappaError
 from .intraclass_anova import MeanSquares
 
@@ -90,9 +90,7 @@ def check_form(form: Any) -> str:
 
 def check_icc0(icc0: Any) -> float:
     """The null value of the F test as a float in [0, 1)."""
-    if isinstance(icc0, (bool, str)) or not isinstance(icc0, (int, float, np.integer, np.floating)):
-        raise WkappaError(f"`icc0` must be a number in [0, 1); got {format_value(icc0)}.")
-    value = float(icc0)
+    value = real_number(icc0, "icc0", "a number in [0, 1)")
     if not 0.0 <= value < 1.0:
         raise WkappaError(f"`icc0` must be in [0, 1) (the null value of the ICC); got {value!r}.")
     return value

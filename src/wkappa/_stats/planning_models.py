@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import float_array, format_value, norm_cdf, norm_ppf
+from .._core import float_array, norm_cdf, norm_ppf, real_number
 from ..exceptions import WkappaError
 from .cluster import influence_table
 from .intervals import hypothesis_variances
@@ -41,13 +41,7 @@ _LP_TOLERANCE = 1e-11
 
 def check_probability(value: Any, name: str, *, low: float = 0.0, high: float = 1.0) -> float:
     """A real number strictly between ``low`` and ``high`` (a probability-like option)."""
-    if isinstance(value, (bool, str)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
-    ):
-        raise WkappaError(
-            f"`{name}` must be a number in ({low:g}, {high:g}); got {format_value(value)}."
-        )
-    number = float(value)
+    number = real_number(value, name, f"a number in ({low:g}, {high:g})")
     if not (math.isfinite(number) and low < number < high):
         raise WkappaError(
             f"`{name}` must be strictly between {low:g} and {high:g}; got {number!r}."

@@ -15,6 +15,7 @@ from .._core import (
     check_choice,
     check_weights,
     format_value,
+    real_number,
     weight_matrix,
     weights_name,
 )
@@ -236,11 +237,7 @@ class PlanDesign:
 
 
 def _check_kappa(value: Any, name: str) -> float:
-    if isinstance(value, (bool, str)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
-    ):
-        raise WkappaError(f"`{name}` must be a number below 1; got {format_value(value)}.")
-    number = float(value)
+    number = real_number(value, name, "a number below 1")
     if not (math.isfinite(number) and -1.0 <= number < 1.0):
         raise WkappaError(f"`{name}` must be in [-1, 1); got {number!r}.")
     return number
