@@ -329,30 +329,23 @@ def _paired_from_counts(
     shared: Sequence[Any],
     **options: Any,
 ) -> Any:
-    """The paired test from the counted distinct (truth, A, B) triples: their K x K x K table.
+    """The paired test from the counted distinct (truth, A, B) triples.
 
-    Memory is O(K³ + distinct triples), never one entry per row. Above ``DENSE_CUBE_CELLS``
-    cells (K > 161) the non-empty cells go to the bootstrap directly; both routes give the
-    same cells in the same order, hence the same result for a seed.
+    Never one entry per row: :func:`paired_kappa_test_from_cells` counts the cells in a
+    dense K³ array up to ``DENSE_CUBE_CELLS`` cells and sparsely above, the cells and their
+    order those of ``paired_kappa_test_from_table`` (the same result for a seed).
     """
-    from .._stats import (
-        DENSE_CUBE_CELLS,
-        paired_kappa_test_from_cells,
-        paired_kappa_test_from_table,
-    )
+    from .._stats import paired_kappa_test_from_cells
 
-    k = len(shared)
     index = []
     for column in columns:
         encoded = encode_ratings(counts[column], counts[column], labels=shared, ordered=False)
         assert encoded is not None
         index.append(encoded.true_index.astype(np.int64))
     repeat = counts[COUNT].to_numpy().astype(np.int64)
-    if k**3 <= DENSE_CUBE_CELLS:
-        cube = np.zeros(k**3, dtype=np.int64)
-        np.add.at(cube, (index[0] * k + index[1]) * k + index[2], repeat)
-        return paired_kappa_test_from_table(cube.reshape(k, k, k), **options)
-    return paired_kappa_test_from_cells(index[0], index[1], index[2], repeat, k, **options)
+    return paired_kappa_test_from_cells(
+        index[0], index[1], index[2], repeat, len(shared), **options
+    )
 
 
 def _shared_labels(labels: list[Any] | None, found: list[Sequence[Any]]) -> list[Any]:
