@@ -1103,3 +1103,60 @@ def compute_designs() -> list[tuple[str, str, list[tuple[str, float, float, floa
                "`agreement(ratings, coefficient='fleiss')`", MULTIAGREE_FLEISS_PSY,
                wk.agreement(FLEISS_1971, coefficient="fleiss"))  # fmt: skip
     return sections
+
+
+# -------------------------------------------------------- kappaGold's inference tests
+# R kappaGold 1.0 (github.com/cran/kappaGold), tests/testthat/test-kappaInference.R, quoting
+# Fleiss, Levin & Paik (2003), Appendix C, solution to problem 18.3: three independent
+# studies, two raters each, binary ratings (kappaGold's `agreem_binary`; rows rater A -, +;
+# columns rater B -, +). Printed (2 decimals): kappas 0.39, 0.48, 0.35, SEs 0.21, 0.25,
+# 0.17; overall kappa 0.39, 95% CI (0.16, 0.62), homogeneity X^2 0.18.
+KAPPAGOLD_WHERE = (
+    "Fleiss, Levin & Paik (2003), Appendix C, problem 18.3, as quoted in R kappaGold's tests "
+    "(tests/testthat/test-kappaInference.R) on its agreem_binary data"
+)
+FLEISS_2003_PROBLEM_18_3 = {
+    "study1": [[3, 4], [1, 12]],
+    "study2": [[2, 1], [2, 15]],
+    "study3": [[6, 3], [6, 15]],
+}
+FLEISS_2003_PROBLEM_18_3_PRINTED = {
+    "kappas": (0.39, 0.48, 0.35),
+    "standard_errors": (0.21, 0.25, 0.17),
+    "overall": 0.39,
+    "ci": (0.16, 0.62),
+    "homogeneity_statistic": 0.18,
+}
+# Vanbelle & Albert (2008), section 5.2, as quoted in kappaGold's tests: diagnosis vs BDI
+# against diagnosis vs GHQ on the depression data (DEPRESSION above), bootstrap test of equal
+# dependent kappas: p 0.14 (T^2 2.19).
+VANBELLE_2008_PAIRED_PVALUE = 0.14
+
+
+def compute_designs_kappagold() -> list[tuple[str, str, list[tuple[str, float, float, float]]]]:
+    """kappaGold's quoted printouts (Fleiss 2003 problem 18.3, Vanbelle & Albert 2008) for
+    the validation page, as compute_designs."""
+    printed = FLEISS_2003_PROBLEM_18_3_PRINTED
+    result = wk.stratified_kappa_test_from_tables(
+        list(FLEISS_2003_PROBLEM_18_3.values()), weights="unweighted"
+    )
+    low, high = result.confidence_interval()
+    rows = [(f"kappa, study {h}", printed["kappas"][h - 1], r.statistic, 5e-3)
+            for h, r in enumerate(result.results, 1)]  # fmt: skip
+    rows += [(f"standard error, study {h}", printed["standard_errors"][h - 1],
+              r.standard_error, 5e-3) for h, r in enumerate(result.results, 1)]  # fmt: skip
+    rows += [("overall kappa", printed["overall"], result.statistic, 5e-3),
+             ("95% CI, lower", printed["ci"][0], low, 5e-3),
+             ("95% CI, upper", printed["ci"][1], high, 5e-3)]  # fmt: skip
+    paired = wk.paired_kappa_test(DEPRESSION["diag"], DEPRESSION["BDI"], DEPRESSION["GHQ"],
+                                  weights="unweighted", rng=20081, n_resamples=9999)  # fmt: skip
+    return [
+        ("Fleiss, Levin & Paik (2003), problem 18.3: three independent studies",
+         f"{KAPPAGOLD_WHERE}; `stratified_kappa_test_from_tables(tables, weights='unweighted')`"
+         "; the printed X^2 0.18 is the formula on the printed rounded kappas and SEs "
+         f"(wkappa, unrounded: {result.homogeneity_statistic:.3f})", rows),
+        ("Vanbelle & Albert (2008), section 5.2: equal dependent kappas, depression data",
+         "as quoted in R kappaGold's tests (test-kappaInference.R); `paired_kappa_test(diag, "
+         "BDI, GHQ, weights='unweighted', rng=20081)`, 9,999 resamples",
+         [("bootstrap p-value", VANBELLE_2008_PAIRED_PVALUE, paired.pvalue, 5e-3)]),
+    ]  # fmt: skip

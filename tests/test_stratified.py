@@ -304,3 +304,31 @@ def test_cli_score_by_prints_the_stratified_summary(tmp_path: Path) -> None:
     across = document["across_groups"]
     assert across["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
     assert across["homogeneity_pvalue"] == pytest.approx(expected.homogeneity_pvalue, rel=1e-9)
+
+
+def test_fleiss_2003_problem_18_3() -> None:
+    """Fleiss, Levin & Paik's solution to problem 18.3 (kappaGold's test): the studies'
+    kappas and SEs, the overall kappa and its interval to the printed 2 decimals. The printed
+    X^2 0.18 is the formula on the printed (rounded) kappas and SEs; unrounded it is 0.192."""
+    from published import (
+        FLEISS_2003_PROBLEM_18_3,
+        FLEISS_2003_PROBLEM_18_3_PRINTED,
+        KAPPAGOLD_WHERE,
+    )
+    from wkappa._stats.stratified import combine_strata
+
+    printed = FLEISS_2003_PROBLEM_18_3_PRINTED
+    result = wk.stratified_kappa_test_from_tables(
+        list(FLEISS_2003_PROBLEM_18_3.values()), weights="unweighted"
+    )
+    assert [r.statistic for r in result.results] == pytest.approx(printed["kappas"], abs=5e-3)
+    assert [r.standard_error for r in result.results] == pytest.approx(
+        printed["standard_errors"], abs=5e-3
+    ), KAPPAGOLD_WHERE
+    assert result.statistic == pytest.approx(printed["overall"], abs=5e-3)
+    assert tuple(result.confidence_interval()) == pytest.approx(printed["ci"], abs=5e-3)
+    assert result.homogeneity_statistic == pytest.approx(0.1922, abs=5e-5)
+    _, _, q, df = combine_strata(
+        np.array(printed["kappas"]), np.array(printed["standard_errors"]) ** 2
+    )
+    assert df == 2 and q == pytest.approx(printed["homogeneity_statistic"], abs=5e-3)

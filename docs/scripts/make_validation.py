@@ -20,6 +20,7 @@ from published import (  # noqa: E402
     compute,
     compute_agreement,
     compute_designs,
+    compute_designs_kappagold,
 )
 
 INTRO = """# Validation: published values
@@ -117,10 +118,11 @@ def render() -> str:
         "## Strata and clusters",
         "",
         "Peers' printouts of stratified and clustered analyses; checked by "
-        "`tests/test_homogeneity.py` and `tests/test_published_multiagree.py`.",
+        "`tests/test_homogeneity.py`, `tests/test_stratified.py` and "
+        "`tests/test_published_multiagree.py`.",
         "",
     ]
-    for title, where, values in compute_designs():
+    for title, where, values in compute_designs() + compute_designs_kappagold():
         designs += [
             f"### {title}",
             "",
@@ -146,7 +148,8 @@ def render() -> str:
     header = (
         INTRO
         + f"{total} printed values from {len(PRINTOUTS) + len(AGREEMENT_PRINTOUTS)} printouts and "
-        f"{len(compute_designs())} stratified or clustered "
+        f"{len(compute_designs()) + len(compute_designs_kappagold())} stratified, clustered or "
+        "paired "
         "printouts; each is checked by the test suite "
         "(`tests/test_inference.py::test_published_printouts` for two raters) within half a "
         "unit of its last printed digit."
