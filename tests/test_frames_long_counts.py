@@ -119,7 +119,35 @@ def test_a_rater_twice_on_an_item_keeps_the_pivots_error(frame_library: Any) -> 
         wkf.agreement(frame, item="item", rater="who", rating="grade")
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Column types of the query tests: DuckDB's name and polars' dtype.
+_TYPES = {"BIGINT": "Int64", "TINYINT": "Int8", "DOUBLE": "Float64", "UBIGINT": "UInt64",
+          "INTEGER": "Int32"}  # fmt: skip
+
+
+def _packed_native(library: str, connection: Any, rows: dict[str, list[Any]],
+                   kinds: tuple[str, str]) -> Any:  # fmt: skip
+    """The rows as a DuckDB relation or polars frame (eager or lazy), raters and ratings of
+    the ``kinds`` column types."""
+    local = pl.DataFrame(rows)
+    if library == "duckdb":
+        view = f"long_packed_{abs(hash((str(rows), kinds)))}"
+        connection.register(view, local.to_arrow())
+        return connection.sql(
+            f"SELECT item, who::{kinds[0]} AS who, grade::{kinds[1]} AS grade, site FROM {view}"
+        )
+    local = local.with_columns(
+        pl.col("who").cast(getattr(pl, _TYPES[kinds[0]])),
+        pl.col("grade").cast(getattr(pl, _TYPES[kinds[1]])),
+    )
+    return local.lazy() if library == "polars-lazy" else local
+
+
+@pytest.mark.parametrize("library", ["duckdb", "polars", "polars-lazy"])
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     data=st.data(),
     who=st.sampled_from([[0, 1, 2, 3], [3, 7, 5], [10, 2, -1], list(range(20))]),
@@ -128,8 +156,9 @@ def test_a_rater_twice_on_an_item_keeps_the_pivots_error(frame_library: Any) -> 
     kinds=st.sampled_from([("BIGINT", "BIGINT"), ("TINYINT", "DOUBLE"), ("UBIGINT", "INTEGER")]),
     n_items=st.integers(1, 15),
 )
-def test_duckdb_counts_in_one_statement(
+def test_packed_query_counts_as_the_pivot(
     duckdb_connection: Any,
+    library: str,
     data: st.DataObject,
     who: list[int],
     low: int,
@@ -137,10 +166,10 @@ def test_duckdb_counts_in_one_statement(
     kinds: tuple[str, str],
     n_items: int,
 ) -> None:
-    """DuckDB with integer raters and whole-number ratings counts by bit_or of shifted digits
-    (_frames/long_sql.py): the same rows as the pivot, per group of a second key too, for
-    column types narrow, unsigned or floating."""
-    rater_type, rating_type = kinds
+    """DuckDB and polars with integer raters and whole-number ratings count by bit_or of
+    shifted digits (_frames/long_packed.py): the same rows as the pivot, per group of a
+    second key too, for column types narrow, unsigned or floating."""
+    rater_type = kinds[0]
     if rater_type == "UBIGINT" and min(who) < 0:
         who = [w + 1 for w in who]
     if rater_type == "TINYINT" and low > 100:
@@ -160,17 +189,13 @@ def test_duckdb_counts_in_one_statement(
         rows["who"].append(r)
         rows["grade"].append(low)
         rows["site"].append("a")
-    view = f"long_sql_{abs(hash((str(rows), kinds)))}"
-    duckdb_connection.register(view, pl.DataFrame(rows).to_arrow())
-    native = duckdb_connection.sql(
-        f"SELECT item, who::{rater_type} AS who, grade::{rating_type} AS grade, site FROM {view}"
-    )
+    native = _packed_native(library, duckdb_connection, rows, kinds)
     frame, lazy = _narwhals(native)
     counted = long_counts.packed_rows(
-        native, "item", "who", "grade", ["site"], COUNT,
+        library.partition("-")[0], native, "item", "who", "grade", ["site"], COUNT,
         low, 2 * n_values - 1, min(who), max(who) - min(who) + 1,
     )  # fmt: skip
-    # The statement applies to integer raters and ratings on a span whose codes fit 62 bits.
+    # The query applies to integer raters and ratings on a span whose codes fit 62 bits.
     fits = (2 * n_values - 1).bit_length() * (max(who) - min(who) + 1) <= 62
     assert (counted is not None) == fits
     engine = long_counts.long_rows(frame, "item", "who", "grade", ["site"], lazy, COUNT,
@@ -183,14 +208,17 @@ def test_duckdb_counts_in_one_statement(
     assert _rows(engine[0], ["site", *engine[1]]) == _rows(pivot[0], ["site", *pivot[1]])
 
 
-def test_duckdb_statement_leaves_a_repeated_rating_to_the_pivot(duckdb_connection: Any) -> None:
+@pytest.mark.parametrize("library", ["duckdb", "polars"])
+def test_packed_query_leaves_a_repeated_rating_to_the_pivot(
+    duckdb_connection: Any, library: str
+) -> None:
     """A rater twice on an item whose two digits OR into one looking like a single rating
     (1 | 2 = 3) is still found: fewer non-zero digits than rows."""
-    native = duckdb_connection.sql(
-        "SELECT * FROM (VALUES (1, 0, 1), (1, 0, 2), (1, 1, 3), (2, 0, 1), (2, 1, 1)) "
-        "AS t(item, who, grade)"
-    )
-    assert long_counts.packed_rows(native, "item", "who", "grade", [], COUNT, 1, 3, 0, 2) is None
-    assert _engine(native) is None
+    rows = {"item": [1, 1, 1, 2, 2], "who": [0, 0, 1, 0, 1], "grade": [1, 2, 3, 1, 1],
+            "site": ["a"] * 5}  # fmt: skip
+    native = _packed_native(library, duckdb_connection, rows, ("BIGINT", "BIGINT"))
+    assert long_counts.packed_rows(library, native, "item", "who", "grade", [], COUNT,
+                                   1, 3, 0, 2) is None  # fmt: skip
+    assert _engine(native.select("item", "who", "grade")) is None
     with pytest.raises(wk.WkappaError, match="more than once"):
         wkf.agreement(native, item="item", rater="who", rating="grade")

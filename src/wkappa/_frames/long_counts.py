@@ -16,8 +16,8 @@ The queries run in the engine (polars lazy in its streaming engine, DuckDB, pyar
 pandas, Dask, Spark, through narwhals): the lowest and highest rater and rating (integer
 columns; otherwise the distinct raters and the distinct ratings), then
 ``group_by(item).agg(sum(term), sum(bit))`` followed by ``group_by(sums).agg(len)``.
-DuckDB, with integer raters and whole-number ratings on short spans, runs one statement of
-shifts and ``bit_or`` instead (:mod:`~wkappa._frames.long_sql`).
+DuckDB and polars, with integer raters and whole-number ratings on short spans, run one
+query of shifts and ``bit_or`` instead (:mod:`~wkappa._frames.long_packed`).
 The result has the pivot's shape, so every coefficient (Conger's, ``pairwise()``,
 ``leave_one_rater_out()``) reads it as it reads the pivot's.
 """
@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import import_optional
-from .long_sql import packed_rows
+from .long_packed import packed_rows
 
 __all__ = ["long_rows"]
 
@@ -96,9 +96,11 @@ def long_rows(
     if placed is None:
         return None
     found_rows = None
-    if frame.implementation.is_duckdb():
+    library = frame.implementation
+    if library.is_duckdb() or library.is_polars():
         found_rows = packed_rows(
-            frame.to_native(), item, rater, rating, groups, count,
+            "duckdb" if library.is_duckdb() else "polars", frame.to_native(),
+            item, rater, rating, groups, count,
             digit.low, digit.base - 1, placed.low, int(placed.place.max()) + 1,
         )  # fmt: skip
     if found_rows is None:
