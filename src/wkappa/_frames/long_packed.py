@@ -20,7 +20,7 @@ fewer non-zero digits than rows has a repeated rating (None: the pivot reports i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -38,53 +38,49 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _duckdb_counts(
-    relation: Any,
-    item: str,
-    rater: str,
-    rating: str,
-    groups: Sequence[str],
-    count: str,
-    lows: tuple[int, int],
-    width: int,
-) -> Any:
+class _Query(NamedTuple):
+    """The columns and constants of the packed query."""
+
+    item: str
+    rater: str
+    rating: str
+    groups: list[str]
+    count_as: str  # the name of the count column
+    rating_low: int
+    rater_low: int
+    width: int
+
+
+def _duckdb_counts(relation: Any, q: _Query) -> Any:
     """The statement's result as a polars DataFrame (DuckDB)."""
     pl = import_optional("polars", "frames")
-    keys = [_quoted(c) for c in groups]
-    digit = f"(CAST({_quoted(rating)} - ({lows[0]}) AS BIGINT) + 1)"
-    shift = f"(CAST({_quoted(rater)} - ({lows[1]}) AS BIGINT) * {width})"
-    per_item = relation.filter(f"{_quoted(rating)} IS NOT NULL").aggregate(
+    keys = [_quoted(c) for c in q.groups]
+    digit = f"(CAST({_quoted(q.rating)} - ({q.rating_low}) AS BIGINT) + 1)"
+    shift = f"(CAST({_quoted(q.rater)} - ({q.rater_low}) AS BIGINT) * {q.width})"
+    per_item = relation.filter(f"{_quoted(q.rating)} IS NOT NULL").aggregate(
         ", ".join([*keys, f"bit_or({digit} << {shift}) AS {_CODE}", f"count(*) AS {_ROWS}"]),
-        ", ".join([*keys, _quoted(item)]),
+        ", ".join([*keys, _quoted(q.item)]),
     )
     counted = per_item.aggregate(
-        ", ".join([*keys, _CODE, _ROWS, f"count(*) AS {_quoted(count)}"]),
+        ", ".join([*keys, _CODE, _ROWS, f"count(*) AS {_quoted(q.count_as)}"]),
         ", ".join([*keys, _CODE, _ROWS]),
     )
     return pl.from_arrow(counted.to_arrow_table())
 
 
-def _polars_counts(
-    frame: Any,
-    item: str,
-    rater: str,
-    rating: str,
-    groups: Sequence[str],
-    count: str,
-    lows: tuple[int, int],
-    width: int,
-) -> Any:
+def _polars_counts(frame: Any, q: _Query) -> Any:
     """The same query in polars' streaming engine (an eager frame is read lazily, no copy)."""
     pl = import_optional("polars", "frames")
-    digit = (pl.col(rating) - (lows[0] - 1)).cast(pl.Int64)
-    shift = pl.lit(2, dtype=pl.Int64).pow((pl.col(rater).cast(pl.Int64) - lows[1]) * width)
+    digit = (pl.col(q.rating) - (q.rating_low - 1)).cast(pl.Int64)
+    place = pl.col(q.rater).cast(pl.Int64) - q.rater_low
+    shift = pl.lit(2, dtype=pl.Int64).pow(place * q.width)
     return (
         frame.lazy()
-        .filter(pl.col(rating).is_not_null())
-        .group_by([*groups, item])
+        .filter(pl.col(q.rating).is_not_null())
+        .group_by([*q.groups, q.item])
         .agg((digit * shift).bitwise_or().alias(_CODE), pl.len().alias(_ROWS))
-        .group_by([*groups, _CODE, _ROWS])
-        .agg(pl.len().alias(count))
+        .group_by([*q.groups, _CODE, _ROWS])
+        .agg(pl.len().alias(q.count_as))
         .collect(engine="streaming")
     )
 
@@ -114,9 +110,9 @@ def packed_rows(
     if rating_low is None or rater_low is None or width * places > _CODE_BITS:
         return None
     engine = {"duckdb": _duckdb_counts, "polars": _polars_counts}[library]
-    lows = (int(rating_low), int(rater_low))
+    query = _Query(item, rater, rating, list(groups), count, int(rating_low), int(rater_low), width)
     try:
-        table = engine(native, item, rater, rating, groups, count, lows, width)
+        table = engine(native, query)
     except Exception:  # an older engine or a column type the query does not take
         return None
     codes = table.get_column(_CODE).to_numpy().astype(np.int64)
