@@ -131,6 +131,8 @@ def test_ratings_route_equals_tables_and_overall_kappa_stays_sas() -> None:
     assert gof_result.homogeneity == "goodness-of-fit" and sas.homogeneity == "asymptotic"
     assert gof_result.to_dict()["homogeneity"] == "goodness-of-fit"
     assert "Donner, Eliasziw & Klar" in gof_result.explain()
+    assert "homogeneity='goodness-of-fit', homogeneity_df=2" in repr(gof_result)
+    assert "homogeneity=" not in repr(sas)
 
 
 def test_every_weighting_of_two_categories_is_the_same_test() -> None:
@@ -156,6 +158,14 @@ def test_one_category_strata_fit_exactly_and_carry_no_df() -> None:
 def test_perfect_agreement_everywhere_fits_exactly() -> None:
     result = gof([(5, 0, 3), (2, 0, 9)])
     assert result.homogeneity_statistic == 0.0 and result.homogeneity_pvalue == 1.0
+
+
+def test_common_kappa_at_a_strata_bound_fits_exactly() -> None:
+    """Prevalence 3/8 allows kappas from -3/5, and both strata are at it: the expected count
+    of (1, 1) pairs is 0 (up to rounding in floats), observed 0, a perfect fit."""
+    result = gof([(0, 3, 1), (0, 3, 1)])
+    assert result.homogeneity_statistic == pytest.approx(0.0, abs=1e-12)
+    assert result.homogeneity_df == 1
 
 
 def test_common_kappa_below_a_strata_bound_is_nan() -> None:

@@ -98,8 +98,10 @@ def goodness_of_fit_homogeneity(tables: np.ndarray) -> GoodnessOfFit:
             n * (q * q + p * q * common),
         ]
     )
-    if df < 1 or (expected < 0).any():
+    if df < 1 or (expected < -1e-12 * n).any():
         return GoodnessOfFit(math.nan, df, common)
+    # A common kappa at a stratum's bound leaves an expected count of 0 up to rounding.
+    expected = np.maximum(expected, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(observed == expected, 0.0, (observed - expected) ** 2 / expected)
     return GoodnessOfFit(float(terms.sum()), df, common)

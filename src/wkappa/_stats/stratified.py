@@ -332,7 +332,8 @@ class StratifiedKappaResult:
         return (
             f"StratifiedKappaResult({estimate_repr(self)}, "
             f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
-            f"homogeneity_df={self.homogeneity_df}, "
+            + ("" if self.homogeneity == "asymptotic" else f"homogeneity={self.homogeneity!r}, ")
+            + f"homogeneity_df={self.homogeneity_df}, "
             f"homogeneity_pvalue={self.homogeneity_pvalue:.6g}, strata={len(self.strata)}, "
             f"n={self.n:g}, K={len(self.labels)}, weights={self.weights!r})"
         )
