@@ -145,8 +145,8 @@ class ICCAccumulator:
         dict
             ``{"format", "version", "n_raters", "n", "column_means", "column_m2",
             "row_mean", "row_m2"}``: the number of rater columns (None before the first
-            batch), of targets, each rater's mean and sum of squared deviations (lists of
-            floats, None while empty) and those of the targets' row means. Python floats
+            batch), of items, each rater's mean and sum of squared deviations (lists of
+            floats, None while empty) and those of the items' row means. Python floats
             survive JSON exactly, so a restored accumulator gives the same ICCs and merges
             as the original.
         """
