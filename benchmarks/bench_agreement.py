@@ -19,6 +19,7 @@ Usage::
     python benchmarks/bench_agreement.py --size 1000000 --complete-only \
         --coefficients 'alpha nominal,fleiss'           # one size, a few rows
     python benchmarks/bench_agreement.py --shared   # in a shared process (~3 min)
+    python benchmarks/bench_agreement.py --counting-pass   # the counting pass alone
 
 ``--shared``: 1e6 items x 5 raters, 10% missing, in one process, interleaved round by round
 (the order rotated every round) with the peers (``krippendorff`` at three levels,
@@ -202,6 +203,47 @@ def shared(reps: int, peer_reps: int) -> None:
               f"<= 1.5 | {'yes' if mine / theirs <= 1.5 else 'NO'} |")  # fmt: skip
 
 
+def counting_pass(reps: int) -> None:
+    """The several-raters counting pass alone (``fast_rows``: read, check, code and count
+    the rows) at 1e6 x 5, 10% missing: the serial pass in CPU time of the calling thread
+    (the least sensitive to other processes), and in wall time serial, parallel and as
+    ``use_parallel`` decides, interleaved with a numba ``prange`` read of the ratings."""
+    import time
+
+    from _peers import parallel_floor
+    from wkappa._core import fused
+    from wkappa._core.raters import fast_rows
+
+    x = data(1_000_000, 0.1)
+    codes = np.nan_to_num(x).astype(np.int64).ravel()
+    half = codes.size // 2
+    modes: dict[str, bool | None] = {"serial": False, "parallel": True, "automatic": None}
+    wall: dict[str, list[float]] = {name: [] for name in [*modes, "prange read"]}
+    cpu: list[float] = []
+    decisions = []
+    for _ in range(reps + 1):  # the first round compiles and warms up, untimed
+        for name, mode in modes.items():
+            fused.set_parallel(mode)
+            start, start_cpu = time.perf_counter(), time.thread_time()
+            fast_rows(x, None, None, "omit")
+            wall[name].append(time.perf_counter() - start)
+            if mode is False:
+                cpu.append(time.thread_time() - start_cpu)
+        fused.set_parallel(None)
+        decisions.append(fused.use_parallel(x.size))
+        start = time.perf_counter()
+        parallel_floor(codes[:half], codes[half:])
+        wall["prange read"].append(time.perf_counter() - start)
+    print(f"load average: {_load()}; use_parallel said yes in {sum(decisions[1:])} of {reps}")
+    print("| counting pass, 1e6 x 5, 10% missing | median ms | / prange read |")
+    print("| --- | ---: | ---: |")
+    read = float(np.median(wall["prange read"][1:]))
+    print(f"| serial, CPU time | {np.median(cpu[1:]) * 1e3:.1f} | |")
+    for name, times in wall.items():
+        median = float(np.median(times[1:]))
+        print(f"| {name}, wall | {median * 1e3:.1f} | {median / read:.1f} |")
+
+
 def _long_layout(x: np.ndarray) -> dict[str, Callable[[], Any]]:
     """frames.agreement of the ratings in the long layout (one row per rating given) next
     to the engine's own count of (item, rating), on polars and DuckDB."""
@@ -245,6 +287,9 @@ def main() -> None:
     parser.add_argument(
         "--peer-reps", type=int, default=2, help="--shared: rounds with the peers (default 2)"
     )
+    parser.add_argument(
+        "--counting-pass", action="store_true", help="the several-raters counting pass alone"
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--wkappa-only", action="store_true", help="time wkappa alone")
     parser.add_argument("--size", type=int, help="only this many items (e.g. 1000000)")
@@ -258,6 +303,10 @@ def main() -> None:
         print("PYTHONPATH=src python benchmarks/bench_agreement.py " + " ".join(sys.argv[1:]))
         print(f"numpy {np.__version__}, wkappa {wk.__version__}, {os.cpu_count()} cores")
         shared(args.reps, args.peer_reps)
+        return
+    if args.counting_pass:
+        print("PYTHONPATH=src python benchmarks/bench_agreement.py " + " ".join(sys.argv[1:]))
+        counting_pass(max(args.reps, 15))
         return
     sizes = [100_000] if args.quick else [100_000, 1_000_000]
     if args.size:

@@ -595,8 +595,8 @@ def test_chunked_kernel_equals_per_rating_kernel(dtype, data):
     f_order = np.asfortranarray(x)
     empty1, empty2 = np.empty(0, dtype=dtype), np.empty((0, 0), dtype=dtype)
     for got in (
-        numba_raters.rows_in_range_blocks(x, x.reshape(-1), empty2, 1, lo, k, powers, size),
-        numba_raters.rows_in_range_blocks(f_order, empty1, f_order.T, 2, lo, k, powers, size),
+        numba_raters.rows_in_range_chunked(x, x.reshape(-1), lo, k, powers, size),
+        numba_raters.rows_in_range_columns(f_order, f_order.T, lo, k, powers, size),
     ):
         assert (got[2], got[3]) == (status, where)
         if status == 0:

@@ -629,9 +629,13 @@ def _code_rows(ratings: np.ndarray, first: int, k: int) -> tuple[Any, ...] | Non
             return None, 0, int(statuses[block]), int(wheres[block]), powers, dense, codes
         hist = hists.sum(axis=0)
         return hist, int(missing.sum()), 0, -1, powers, dense, codes
-    if mode:
-        hist, n_missing, status, where = numba_raters.rows_in_range_blocks(
-            ratings, flat, columns, mode, first, k, powers, dense
+    if mode == 1:
+        hist, n_missing, status, where = numba_raters.rows_in_range_chunked(
+            ratings, flat, first, k, powers, dense
+        )
+    elif mode == 2:
+        hist, n_missing, status, where = numba_raters.rows_in_range_columns(
+            ratings, columns, first, k, powers, dense
         )
     else:
         hist, n_missing, status, where = numba_raters.rows_in_range(

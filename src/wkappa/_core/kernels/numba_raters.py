@@ -5,12 +5,12 @@ On the raw ratings (any integer or float dtype, any memory layout):
 * :func:`rows_in_range` — one pass that checks every rating and codes each item's row of
   ratings as one integer (base K+1, a digit per rater, 0 for a missing rating), histogrammed
   densely or returned per item; it stops at a rating outside the range it was given;
-* :func:`rows_in_range_blocks` — the same for a matrix contiguous in memory and a dense
-  histogram, in blocks of rows: a branch-free loop over the block's ratings (which LLVM
-  vectorises) turns each rating into its weighted digit and flags any that is not a whole
-  number in range, the digits are summed per row (for an F-ordered matrix both happen rater
-  by rater along the columns) and histogrammed; a block with a flagged rating is recoded by
-  the per-rating loop, which names the first bad rating;
+* :func:`rows_in_range_chunked` — the same for a C-ordered float matrix and a dense
+  histogram, in blocks of rows: first a branch-free loop over the block's ratings (which
+  LLVM vectorises) turns each rating into its weighted digit and flags any that is not a
+  whole number in range, then the digits are summed per row and histogrammed; a block with a
+  flagged rating is recoded by the per-rating loop, which names the first bad rating;
+  :func:`rows_in_range_columns` does the same for an F-ordered matrix, rater by rater;
 * :func:`label_positions` — each rating's position in a list of numeric labels (a binary
   search among the sorted labels), for labels that are not a short run of integers;
 * :func:`scan` — lowest and highest rating, missing (NaN) count and the first rating that is not
@@ -25,7 +25,8 @@ from numba import njit, prange
 __all__ = [
     "label_positions",
     "rows_in_range",
-    "rows_in_range_blocks",
+    "rows_in_range_chunked",
+    "rows_in_range_columns",
     "rows_in_range_parallel",
     "scan",
 ]
@@ -106,8 +107,9 @@ def _code_block(x, start, stop, lo, k, powers, dense, hist, codes):  # type: ign
 def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, mode, flat, columns):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range` (dense histogram only) over ``n_blocks`` row blocks in parallel,
     each into its own histogram row: per rating (``mode`` 0), or by the block loops of
-    :func:`rows_in_range_blocks` (``mode`` 1 or 2, with its ``flat`` and ``columns``);
-    returns ``(hists, missing, status, where)`` per block."""
+    :func:`rows_in_range_chunked` (1: ``flat`` is ``x.ravel()`` of a C-ordered ``x``) or
+    :func:`rows_in_range_columns` (2: ``columns`` is ``x.T`` of an F-ordered ``x``); returns
+    ``(hists, missing, status, where)`` per block."""
     n = x.shape[0]
     hists = np.zeros((n_blocks, dense_size), dtype=np.int64)
     missing = np.zeros(n_blocks, dtype=np.int64)
@@ -118,8 +120,10 @@ def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, mode, flat, c
     for b in prange(n_blocks):
         start = b * size
         stop = min(n, start + size)
-        if mode:
-            m, s, w = _code_blocks(x, flat, columns, mode, start, stop, lo, k, powers, hists[b])
+        if mode == 1:
+            m, s, w = _code_chunks(x, flat, start, stop, lo, k, powers, hists[b])
+        elif mode == 2:
+            m, s, w = _code_columns(x, columns, start, stop, lo, k, powers, hists[b])
         else:
             m, s, w = _code_block(x, start, stop, lo, k, powers, True, hists[b], no_codes)
         missing[b] = m
@@ -133,15 +137,21 @@ _CHUNK_ROWS = 1024
 
 
 @njit(cache=True, nogil=True)
-def rows_in_range_blocks(x, flat, columns, mode, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
-    """:func:`rows_in_range` for a matrix contiguous in memory, into a dense histogram of at
-    most 2**31 codes, block by block: ``mode`` 1 for a C-ordered ``x`` (``flat`` its
-    ``ravel()`` view), 2 for an F-ordered one (``columns`` its C-ordered ``x.T``: one rater's
-    ratings contiguous); returns ``(hist, n_missing, status, where)`` as it does."""
+def rows_in_range_chunked(x, flat, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range` for a C-ordered float matrix (``flat`` its ``ravel()`` view)
+    into a dense histogram of at most 2**31 codes; returns ``(hist, n_missing, status,
+    where)`` as it does."""
     hist = np.zeros(dense_size, dtype=np.int64)
-    missing, status, where = _code_blocks(
-        x, flat, columns, mode, 0, x.shape[0], lo, k, powers, hist
-    )
+    missing, status, where = _code_chunks(x, flat, 0, x.shape[0], lo, k, powers, hist)
+    return hist, missing, status, where
+
+
+@njit(cache=True, nogil=True)
+def rows_in_range_columns(x, columns, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
+    """:func:`rows_in_range_chunked` for an F-ordered float matrix (``columns`` its ``x.T``,
+    C-ordered: one rater's ratings contiguous)."""
+    hist = np.zeros(dense_size, dtype=np.int64)
+    missing, status, where = _code_columns(x, columns, 0, x.shape[0], lo, k, powers, hist)
     return hist, missing, status, where
 
 
@@ -159,87 +169,76 @@ def _digit(v, shift, top):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _code_blocks(x, flat, columns, mode, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
-    """Rows ``start:stop`` block by block (see :func:`rows_in_range_blocks`): each block's
-    codes from its ratings' branch-free digits, counted when none was flagged; returns
+def _code_chunks(x, flat, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
+    """Rows ``start:stop`` of a C-ordered float matrix, block by block: returns
     ``(n_missing, status, where)`` as :func:`_code_block` does."""
     r = x.shape[1]
-    row = np.empty(_CHUNK_ROWS, dtype=np.int32)
-    width = _CHUNK_ROWS * r if mode == 1 else 0
-    digits = np.empty(width, dtype=np.int32)
-    place = np.empty(width, dtype=np.int32)
-    for j in range(width):
+    digits = np.empty(_CHUNK_ROWS * r, dtype=np.int32)
+    place = np.empty(_CHUNK_ROWS * r, dtype=np.int32)
+    for j in range(_CHUNK_ROWS * r):
         place[j] = powers[j % r]
+    row = np.empty(_CHUNK_ROWS, dtype=np.int32)
+    no_codes = np.zeros(0, dtype=np.int64)
     # A rating v in range gives d = v - lo + 1 in 1..k; a missing one the digit 0.
     shift = np.float64(lo) - 1.0
     top = np.float64(k)
     missing = 0
     for first in range(start, stop, _CHUNK_ROWS):
         last = min(stop, first + _CHUNK_ROWS)
-        if mode == 1:
-            bad, absent = _row_digits(flat, first, last, r, shift, top, digits, place, row)
-        else:
-            bad, absent = _column_digits(columns, first, last, shift, top, powers, row)
-        m, status, where = _count_rows(x, first, last, lo, k, powers, hist, row, bad, absent)
-        missing += m
-        if status:
-            return missing, status, where
+        rows = last - first
+        offset = first * r
+        bad = np.int32(0)
+        absent = np.int32(0)
+        for j in range(rows * r):
+            c, wrong, nan = _digit(np.float64(flat[offset + j]), shift, top)
+            bad |= wrong
+            absent += nan
+            digits[j] = c * place[j]
+        if bad:  # the per-rating loop finds the first bad rating and its kind
+            m, s, w = _code_block(x, first, last, lo, k, powers, True, hist, no_codes)
+            return missing + m, s, w
+        missing += absent
+        for i in range(rows):
+            row[i] = digits[i * r]
+        for g in range(1, r):
+            for i in range(rows):
+                row[i] += digits[i * r + g]
+        for i in range(rows):
+            hist[row[i]] += 1
     return missing, 0, -1
 
 
 @njit(cache=True, nogil=True)
-def _row_digits(flat, first, last, r, shift, top, digits, place, row):  # type: ignore[no-untyped-def]
-    """Codes of rows ``first:last`` of a C-ordered matrix into ``row``: one loop over the
-    block's ratings (which LLVM vectorises) writes each weighted digit, then the digits are
-    summed per row; returns ``(bad, n_missing)`` of the block."""
-    rows = last - first
-    offset = first * r
-    bad = np.int32(0)
-    absent = np.int32(0)
-    for j in range(rows * r):
-        c, wrong, nan = _digit(np.float64(flat[offset + j]), shift, top)
-        bad |= wrong
-        absent += nan
-        digits[j] = c * place[j]
-    for i in range(rows):
-        row[i] = digits[i * r]
-    for g in range(1, r):
+def _code_columns(x, columns, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
+    """:func:`_code_chunks` for an F-ordered matrix: each block's rows are summed rater by
+    rater along the contiguous columns."""
+    r = columns.shape[0]
+    row = np.empty(_CHUNK_ROWS, dtype=np.int32)
+    no_codes = np.zeros(0, dtype=np.int64)
+    shift = np.float64(lo) - 1.0
+    top = np.float64(k)
+    missing = 0
+    for first in range(start, stop, _CHUNK_ROWS):
+        last = min(stop, first + _CHUNK_ROWS)
+        rows = last - first
+        bad = np.int32(0)
+        absent = np.int32(0)
+        row[:rows] = 0
+        for g in range(r):
+            place = np.int32(powers[g])
+            column = columns[g]
+            for i in range(rows):
+                c, wrong, nan = _digit(np.float64(column[first + i]), shift, top)
+                bad |= wrong
+                absent += nan
+                row[i] += c * place
+        if bad:
+            m, s, w = _code_block(x, first, last, lo, k, powers, True, hist, no_codes)
+            return missing + m, s, w
+        missing += absent
         for i in range(rows):
-            row[i] += digits[i * r + g]
-    return bad, absent
-
-
-@njit(cache=True, nogil=True)
-def _column_digits(columns, first, last, shift, top, powers, row):  # type: ignore[no-untyped-def]
-    """:func:`_row_digits` for an F-ordered matrix (``columns`` its ``x.T``): the codes are
-    summed rater by rater along the contiguous columns."""
-    rows = last - first
-    bad = np.int32(0)
-    absent = np.int32(0)
-    row[:rows] = 0
-    for g in range(columns.shape[0]):
-        place = np.int32(powers[g])
-        column = columns[g]
-        for i in range(rows):
-            c, wrong, nan = _digit(np.float64(column[first + i]), shift, top)
-            bad |= wrong
-            absent += nan
-            row[i] += c * place
-    return bad, absent
-
-
-@njit(cache=True, nogil=True)
-def _count_rows(x, first, last, lo, k, powers, hist, row, bad, absent):  # type: ignore[no-untyped-def]
-    """Count the codes ``row[:last - first]`` of rows ``first:last`` when none of their
-    ratings was flagged (``absent`` of them missing); else code those rows again rating by
-    rating (:func:`_code_block`), which finds the first bad rating and its kind. Returns
-    ``(n_missing, status, where)`` of the rows."""
-    if bad:
-        no_codes = np.zeros(0, dtype=np.int64)
-        return _code_block(x, first, last, lo, k, powers, True, hist, no_codes)
-    for i in range(last - first):
-        hist[row[i]] += 1
-    return np.int64(absent), np.int64(0), np.int64(-1)
+            hist[row[i]] += 1
+    return missing, 0, -1
 
 
 @njit(cache=True, nogil=True)
