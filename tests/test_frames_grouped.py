@@ -371,15 +371,9 @@ def test_fast_path_equals_engine_property(
 
 
 @pytest.mark.parametrize("repeat", [10, N])  # the engine path and the in-memory path
-def test_nullable_integer_key_with_na_is_a_group_of_its_own(
-    frame_library, request, repeat: int
-) -> None:
+def test_nullable_integer_key_with_na_is_a_group_of_its_own(frame_library, repeat: int) -> None:
     """A nullable integer key with a null keeps its integers and its null group."""
     import wkappa
-
-    if frame_library.name == "dask":
-        reason = "result_frame builds Dask's result through a numpy int64 key: raw pandas error"
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
 
     truth = [0, 1, 2, 0, 1, 2] * repeat
     pred = [0, 1, 1, 0, 2, 2] * repeat
