@@ -28,7 +28,8 @@ user's process runs too (scikit-learn's ``cohen_kappa_score`` of two raters and 
 ``prange`` read of the ratings). Rows: every coefficient without and with ``labels=``
 (consecutive and with a gap), the ratio of the fastest peer's median to wkappa's; and the
 long layout (one row per rating, 4.5e6 rows) with ``frames.agreement`` on polars and
-DuckDB next to the engine's own ``group_by(item, rating)`` count in the same rounds.
+DuckDB next to the engine's own ``group_by(item, rating)`` count in the same rounds (and, for
+polars, the same count in its streaming engine, the one wkappa's query runs in).
 """
 
 from __future__ import annotations
@@ -201,6 +202,10 @@ def shared(reps: int, peer_reps: int) -> None:
         mine, theirs = med[f"{engine} frames.agreement"], med[f"{engine} group_by(item, rating)"]
         print(f"| {engine} | {mine * 1e3:,.0f} | {theirs * 1e3:,.0f} | {mine / theirs:.2f} | "
               f"<= 1.5 | {'yes' if mine / theirs <= 1.5 else 'NO'} |")  # fmt: skip
+    streaming = med["polars lazy group_by(item, rating), streaming"]
+    mine = med["polars frames.agreement"]
+    print(f"| polars, against its streaming group_by | {mine * 1e3:,.0f} | "
+          f"{streaming * 1e3:,.0f} | {mine / streaming:.2f} | | |")  # fmt: skip
 
 
 def counting_pass(reps: int) -> None:
@@ -269,6 +274,10 @@ def _long_layout(x: np.ndarray) -> dict[str, Callable[[], Any]]:
     return {
         "polars frames.agreement": lambda: wkf.agreement(long, **options),
         "polars group_by(item, rating)": lambda: long.group_by("item", "rating").len(),
+        # wkappa runs polars' streaming engine (eager frames too): its group-by there
+        "polars lazy group_by(item, rating), streaming": lambda: (
+            long.lazy().group_by("item", "rating").len().collect(engine="streaming")
+        ),
         "duckdb frames.agreement": lambda: wkf.agreement(relation, **options),
         "duckdb group_by(item, rating)": lambda: relation.aggregate(
             "item, rating, count(*)"

@@ -17,7 +17,7 @@ import wkappa as wk
 pl = pytest.importorskip("polars")
 nw = pytest.importorskip("narwhals")
 wkf = pytest.importorskip("wkappa.frames")
-from wkappa._frames import long_counts, raters  # noqa: E402
+from wkappa._frames import long_counts, long_packed, raters  # noqa: E402
 
 COUNT = raters._COUNT
 
@@ -121,7 +121,7 @@ def test_a_rater_twice_on_an_item_keeps_the_pivots_error(frame_library: Any) -> 
 
 # Column types of the query tests: DuckDB's name and polars' dtype.
 _TYPES = {"BIGINT": "Int64", "TINYINT": "Int8", "DOUBLE": "Float64", "UBIGINT": "UInt64",
-          "INTEGER": "Int32"}  # fmt: skip
+          "INTEGER": "Int32", "VARCHAR": "String"}  # fmt: skip
 
 
 def _packed_native(library: str, connection: Any, rows: dict[str, list[Any]],
@@ -191,9 +191,10 @@ def test_packed_query_counts_as_the_pivot(
         rows["site"].append("a")
     native = _packed_native(library, duckdb_connection, rows, kinds)
     frame, lazy = _narwhals(native)
-    counted = long_counts.packed_rows(
+    counted = long_packed.packed_rows(
         library.partition("-")[0], native, "item", "who", "grade", ["site"], COUNT,
-        low, 2 * n_values - 1, min(who), max(who) - min(who) + 1,
+        long_packed.Coding(low - 1), long_packed.Coding(min(who)),
+        2 * n_values - 1, max(who) - min(who) + 1,
     )  # fmt: skip
     # The query applies to integer raters and ratings on a span whose codes fit 62 bits.
     fits = (2 * n_values - 1).bit_length() * (max(who) - min(who) + 1) <= 62
@@ -217,8 +218,39 @@ def test_packed_query_leaves_a_repeated_rating_to_the_pivot(
     rows = {"item": [1, 1, 1, 2, 2], "who": [0, 0, 1, 0, 1], "grade": [1, 2, 3, 1, 1],
             "site": ["a"] * 5}  # fmt: skip
     native = _packed_native(library, duckdb_connection, rows, ("BIGINT", "BIGINT"))
-    assert long_counts.packed_rows(library, native, "item", "who", "grade", [], COUNT,
-                                   1, 3, 0, 2) is None  # fmt: skip
+    zero = long_packed.Coding(0)
+    assert long_packed.packed_rows(library, native, "item", "who", "grade", [], COUNT,
+                                   zero, zero, 3, 2) is None  # fmt: skip
     assert _engine(native.select("item", "who", "grade")) is None
     with pytest.raises(wk.WkappaError, match="more than once"):
         wkf.agreement(native, item="item", rater="who", rating="grade")
+
+
+@pytest.mark.parametrize("library", ["duckdb", "polars", "polars-lazy"])
+def test_packed_query_looks_up_string_ids(
+    duckdb_connection: Any, library: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """String raters and ratings (a quote in one) take the packed query, not the sums: the
+    same rows as the pivot."""
+    rng = np.random.default_rng(5)
+    who, grades = ["o'brien", "b", "c10", "c2"], ["lo", "mid", "hi"]
+    rows: dict[str, list[Any]] = {"item": [], "who": [], "grade": [], "site": []}
+    for i in range(60):
+        for r in who:
+            if rng.random() < 0.8:
+                rows["item"].append(i)
+                rows["who"].append(r)
+                rows["grade"].append(grades[rng.integers(3)] if rng.random() < 0.9 else None)
+                rows["site"].append("a")
+    native = _packed_native(library, duckdb_connection, rows, ("VARCHAR", "VARCHAR"))
+    frame, lazy = _narwhals(native)
+    pivot = raters._pivoted(frame, "item", "who", "grade", [], lazy)
+
+    def refuse(*args: Any) -> None:
+        raise AssertionError("the packed query should have counted these")
+
+    monkeypatch.setattr(long_counts, "_summed_rows", refuse)
+    engine = _engine(native)
+    assert engine is not None
+    assert engine[1] == pivot[1]
+    assert _rows(engine[0], engine[1]) == _rows(pivot[0], pivot[1])

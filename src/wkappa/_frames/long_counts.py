@@ -16,8 +16,8 @@ The queries run in the engine (polars lazy in its streaming engine, DuckDB, pyar
 pandas, Dask, Spark, through narwhals): the lowest and highest rater and rating (integer
 columns; otherwise the distinct raters and the distinct ratings), then
 ``group_by(item).agg(sum(term), sum(bit))`` followed by ``group_by(sums).agg(len)``.
-DuckDB and polars, with integer raters and whole-number ratings on short spans, run one
-query of shifts and ``bit_or`` instead (:mod:`~wkappa._frames.long_packed`).
+DuckDB and polars run one query of shifts and ``bit_or`` instead
+(:mod:`~wkappa._frames.long_packed`).
 The result has the pivot's shape, so every coefficient (Conger's, ``pairwise()``,
 ``leave_one_rater_out()``) reads it as it reads the pivot's.
 """
@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import import_optional
-from .long_packed import packed_rows
+from .long_packed import Coding, packed_rows
 
 __all__ = ["long_rows"]
 
@@ -101,7 +101,10 @@ def long_rows(
         found_rows = packed_rows(
             "duckdb" if library.is_duckdb() else "polars", frame.to_native(),
             item, rater, rating, groups, count,
-            digit.low, digit.base - 1, placed.low, int(placed.place.max()) + 1,
+            Coding(None if digit.low is None else digit.low - 1, values.to_list(),
+                   range(1, len(values) + 1)),
+            Coding(placed.low, raters.to_list(), placed.place.tolist()),
+            digit.base - 1, int(placed.place.max()) + 1,
         )  # fmt: skip
     if found_rows is None:
         found_rows = _summed_rows(present, item, groups, count, lazy, digit, placed)

@@ -1,9 +1,11 @@
 """The long layout counted by DuckDB or polars in one query of integer operations.
 
-For integer raters and whole-number ratings on short spans (the usual export of annotation
-tools and evaluation logs), each rating row becomes one integer ``digit << (width * place)``
-(``digit = rating - lowest + 1``, ``place = rater - lowest rater``, ``width`` the bits of
-the highest digit), and the engine runs::
+Each rating row becomes one integer ``digit << (width * place)``: ``digit`` codes the
+rating (1..V), ``place`` the rater, ``width`` is the bits of the highest digit. For integer
+raters and whole-number ratings on short spans (the usual export of annotation tools and
+evaluation logs) both are arithmetic (``rating - lowest + 1``, ``rater - lowest rater``);
+string ids are looked up (polars: the index of an Enum cast; DuckDB: a ``CASE``). The
+engine runs::
 
     SELECT *groups, code, rows, count(*) FROM (
         SELECT *groups, bit_or(digit << (width * place)) AS code, count(*) AS rows
@@ -26,7 +28,7 @@ import numpy as np
 
 from .._core import import_optional
 
-__all__ = ["packed_rows"]
+__all__ = ["Coding", "packed_rows"]
 
 _CODE = "__wkappa_code"
 _ROWS = "__wkappa_rows"
@@ -38,25 +40,47 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+class Coding(NamedTuple):
+    """How a column's value becomes its integer code: ``value - low`` (``low`` not None),
+    else the code of its place in ``values``."""
+
+    low: int | None
+    values: Sequence[Any] = ()
+    codes: Sequence[int] = ()
+
+
 class _Query(NamedTuple):
-    """The columns and constants of the packed query."""
+    """The columns and codings of the packed query."""
 
     item: str
     rater: str
     rating: str
     groups: list[str]
     count_as: str  # the name of the count column
-    rating_low: int
-    rater_low: int
+    digit: Coding
+    place: Coding
     width: int
+
+
+def _sql_code(column: str, coding: Coding) -> str:
+    """A DuckDB expression of the column's code (BIGINT): arithmetic or a CASE of strings."""
+    if coding.low is not None:
+        return f"CAST({_quoted(column)} - ({int(coding.low)}) AS BIGINT)"
+    if not all(isinstance(v, str) for v in coding.values):
+        raise TypeError("the statement looks up strings only")
+    cases = " ".join(
+        "WHEN '" + str(v).replace("'", "''") + f"' THEN {int(c)}"
+        for v, c in zip(coding.values, coding.codes, strict=True)
+    )
+    return f"CAST(CASE {_quoted(column)} {cases} END AS BIGINT)"
 
 
 def _duckdb_counts(relation: Any, q: _Query) -> Any:
     """The statement's result as a polars DataFrame (DuckDB)."""
     pl = import_optional("polars", "frames")
     keys = [_quoted(c) for c in q.groups]
-    digit = f"(CAST({_quoted(q.rating)} - ({q.rating_low}) AS BIGINT) + 1)"
-    shift = f"(CAST({_quoted(q.rater)} - ({q.rater_low}) AS BIGINT) * {q.width})"
+    digit = _sql_code(q.rating, q.digit)
+    shift = f"({_sql_code(q.rater, q.place)} * {q.width})"
     per_item = relation.filter(f"{_quoted(q.rating)} IS NOT NULL").aggregate(
         ", ".join([*keys, f"bit_or({digit} << {shift}) AS {_CODE}", f"count(*) AS {_ROWS}"]),
         ", ".join([*keys, _quoted(q.item)]),
@@ -68,12 +92,30 @@ def _duckdb_counts(relation: Any, q: _Query) -> Any:
     return pl.from_arrow(counted.to_arrow_table())
 
 
+def _polars_code(column: str, coding: Coding) -> Any:
+    """A polars expression of the column's code (Int64): arithmetic; for strings the index
+    of an Enum whose categories are in the order of their codes (a cast, five times faster
+    than ``replace_strict`` on strings); else ``replace_strict``."""
+    pl = import_optional("polars", "frames")
+    if coding.low is not None:
+        return pl.col(column).cast(pl.Int64) - coding.low
+    pairs = sorted(zip(coding.codes, coding.values, strict=True))
+    first = pairs[0][0] if pairs else 0
+    if all(isinstance(v, str) for v in coding.values) and [c for c, _ in pairs] == list(
+        range(first, first + len(pairs))
+    ):
+        categories = pl.Enum([v for _, v in pairs])
+        return pl.col(column).cast(categories).to_physical().cast(pl.Int64) + first
+    return pl.col(column).replace_strict(
+        list(coding.values), list(coding.codes), return_dtype=pl.Int64
+    )
+
+
 def _polars_counts(frame: Any, q: _Query) -> Any:
     """The same query in polars' streaming engine (an eager frame is read lazily, no copy)."""
     pl = import_optional("polars", "frames")
-    digit = (pl.col(q.rating) - (q.rating_low - 1)).cast(pl.Int64)
-    place = pl.col(q.rater).cast(pl.Int64) - q.rater_low
-    shift = pl.lit(2, dtype=pl.Int64).pow(place * q.width)
+    digit = _polars_code(q.rating, q.digit)
+    shift = pl.lit(2, dtype=pl.Int64).pow(_polars_code(q.rater, q.place) * q.width)
     return (
         frame.lazy()
         .filter(pl.col(q.rating).is_not_null())
@@ -93,24 +135,24 @@ def packed_rows(
     rating: str,
     groups: Sequence[str],
     count: str,
-    rating_low: int | None,
+    digit: Coding,
+    place: Coding,
     highest_digit: int,
-    rater_low: int | None,
     places: int,
 ) -> tuple[Any, np.ndarray] | None:
     """The counted groups of a DuckDB relation or a polars frame (``library``: 'duckdb' or
     'polars') as a polars DataFrame with the ``groups`` and ``count`` columns, and each
     group's digit at every place (``places`` columns); None when this count does not apply
-    (ratings or raters that need a lookup, codes beyond 62 bits, a rater twice on an item, a
-    query the engine refuses): then the caller counts by other means.
+    (codes beyond 62 bits, a rater twice on an item, a lookup or column type the engine
+    does not take): then the caller counts by other means.
 
-    ``rating_low``: the lowest rating (digit = rating - rating_low + 1, at most
-    ``highest_digit``); ``rater_low``: the lowest rater (place = rater - rater_low)."""
+    ``digit``: how a rating becomes its digit (1..``highest_digit``); ``place``: how a
+    rater becomes its place (0..``places`` - 1)."""
     width = int(highest_digit).bit_length()
-    if rating_low is None or rater_low is None or width * places > _CODE_BITS:
+    if width * places > _CODE_BITS:
         return None
     engine = {"duckdb": _duckdb_counts, "polars": _polars_counts}[library]
-    query = _Query(item, rater, rating, list(groups), count, int(rating_low), int(rater_low), width)
+    query = _Query(item, rater, rating, list(groups), count, digit, place, width)
     try:
         table = engine(native, query)
     except Exception:  # an older engine or a column type the query does not take
