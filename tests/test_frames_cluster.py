@@ -270,3 +270,33 @@ def test_rater_vs_panel_cluster_errors() -> None:
         frames.rater_vs_panel(
             long, candidate="d", item="item", rater="who", rating="r", cluster="task"
         )
+
+
+# ------------------------------------------------------- an item in two by groups
+
+
+@pytest.mark.parametrize("cluster", [None, "task"])
+def test_agreement_by_long_item_in_two_groups_every_library(frame_library, cluster) -> None:
+    # Before: the item's rows in the other site became a second item of that site (a silent
+    # wrong value); the same rule as an item in two clusters, checked in the same query.
+    ratings, task, site = _grouped_panel()
+    long = _long_columns(_columns(ratings, task, site))
+    frame = frame_library.frame(long)
+    frames.agreement(frame, item="item", rater="who", rating="r", by="site", cluster=cluster)
+    long["site"][long["item"].index(7)] = "north" if site[7] == "south" else "south"
+    frame = frame_library.frame(long)
+    message = r"Item 7 has ratings in two groups of the `by` column 'site'.*Hint: an item's rows"
+    with pytest.raises(WkappaError, match=message + " must all carry the same `by` value"):
+        frames.agreement(frame, item="item", rater="who", rating="r", by="site", cluster=cluster)
+
+
+def test_agreement_by_long_item_missing_group_reported_as_missing() -> None:
+    ratings, task, site = _grouped_panel()
+    long = pd.DataFrame(_long_columns(_columns(ratings, task, site)))
+    long.loc[0, "site"] = None
+    with pytest.raises(WkappaError, match="The `by` column 'site' has missing values"):
+        frames.agreement(long, item="item", rater="who", rating="r", by="site")
+    long = pd.DataFrame(_long_columns(_columns(ratings, task, site)))
+    long.loc[long["item"] == 3, "task"] = ["t01", "t01", "t02", "t02"]
+    with pytest.raises(WkappaError, match="Item 3 has ratings in two clusters of the `cluster`"):
+        frames.agreement(long, item="item", rater="who", rating="r", by="site", cluster="task")

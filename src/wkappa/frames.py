@@ -418,7 +418,8 @@ def agreement(
         Long layout: one row per rating (each rater rates an item at most once).
     by : str, optional
         A column whose values each get their own coefficient (on one set of categories: the
-        integer range of all the ratings, or ``labels``).
+        integer range of all the ratings, or ``labels``). In the long layout an item's rows
+        carry one ``by`` value (an item in two groups is an error, as one in two clusters).
     coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
     population_size, alternative, kappa0
         As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing

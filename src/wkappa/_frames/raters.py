@@ -9,7 +9,9 @@ memory) and grouped again, the raters in the order of :func:`rater_key`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from functools import reduce
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -23,7 +25,7 @@ __all__ = [
     "RaterRows",
     "clustered_ratings",
     "is_wide",
-    "one_cluster_per_item",
+    "one_group_per_item",
     "panel_ratings",
     "pivot_long",
     "rater_columns",
@@ -81,8 +83,8 @@ def rater_rows(
     cluster: str | None = None,
 ) -> RaterRows:
     """Distinct rating rows of a frame, per group of ``by``, each with its ``cluster`` id
-    (the column of cluster ids: a WkappaError for a missing id or, in the long layout, an
-    item whose rows carry two ids)."""
+    (the column of cluster ids: a WkappaError for a missing id or value of either, or, in the
+    long layout, an item whose rows carry two values of either)."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
@@ -107,10 +109,14 @@ def rater_rows(
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
-        if cluster is not None:
-            one_cluster_per_item(
-                frame, item, rating, cluster, f"`cluster` column {cluster!r}", lazy
-            )
+        # One query checks both columns: an item whose rows carry two `by` values or two
+        # cluster ids would count as one item per value.
+        checked = {
+            name: group_kind(parameter, f"`{parameter}` column {name!r}")
+            for name, parameter in ((by, "by"), (cluster, "cluster"))
+            if name is not None
+        }
+        one_group_per_item(frame, item, rating, checked, lazy)
         long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
         if long is not None:
             grouped, names = long
@@ -157,21 +163,48 @@ def _pivoted(
     return pivot_long(local, item, rater, rating, _COUNT, groups)
 
 
-def one_cluster_per_item(
-    frame: Any, item: str, rating: str, column: Any, named: str, lazy: bool
-) -> None:
-    """A WkappaError when an item's ratings (a long narwhals frame) carry two ids of the
-    cluster ``column`` (``named``: how the caller names it): it would count as two items."""
-    nw = import_optional("narwhals", "frames")
-    rated = frame.filter(~nw.col(rating).is_null() & ~nw.col(column).is_null())
-    ids = rated.group_by(item).agg(nw.col(column).n_unique())
-    split = _collect(ids.filter(nw.col(column) > 1).head(1), lazy)
-    if len(split):
-        raise WkappaError(
-            f"Item {split.get_column(item).to_list()[0]!r} has ratings in two clusters of the "
-            f"{named}; every item belongs to one cluster. Hint: fix the cluster ids of that "
-            "item's rows."
+class GroupKind(NamedTuple):
+    """How an error names a column that must be constant within an item."""
+
+    named: str  # the column, as the caller names it (`cluster` column 'task')
+    what: str  # one of its values (cluster, group)
+    hint: str  # how to fix it
+
+
+def group_kind(parameter: str, named: str) -> GroupKind:
+    """The :class:`GroupKind` of the ``by`` or the ``cluster`` column, named ``named``."""
+    if parameter == "by":
+        hint = (
+            "an item's rows must all carry the same `by` value; give each item one group, or "
+            "use the item id together with the group as `item`."
         )
+        return GroupKind(named, "group", hint)
+    return GroupKind(named, "cluster", "fix the cluster ids of that item's rows.")
+
+
+def one_group_per_item(
+    frame: Any, item: str, rating: str, columns: dict[str, GroupKind], lazy: bool
+) -> None:
+    """A WkappaError when an item's ratings (a long narwhals frame) carry two values of one of
+    ``columns`` (a ``by`` column, a cluster column): it would count as one item per value.
+    One ``group_by(item)`` checks them all; rows with a missing value are left to the
+    caller's check of missing values."""
+    if not columns:
+        return
+    nw = import_optional("narwhals", "frames")
+    rated = frame.filter(~nw.col(rating).is_null(), *(~nw.col(c).is_null() for c in columns))
+    values = rated.group_by(item).agg(*(nw.col(c).n_unique() for c in columns))
+    split = values.filter(reduce(operator.or_, (nw.col(c) > 1 for c in columns)))
+    first = _collect(split.head(1), lazy)
+    if not len(first):
+        return
+    for column, kind in columns.items():
+        if first.get_column(column).to_list()[0] > 1:
+            raise WkappaError(
+                f"Item {first.get_column(item).to_list()[0]!r} has ratings in two {kind.what}s "
+                f"of the {kind.named}; every item belongs to one {kind.what}, else it counts as "
+                f"one item per {kind.what}. Hint: {kind.hint}"
+            )
 
 
 def pivot_long(
@@ -193,7 +226,8 @@ def pivot_long(
     local = triples.filter(pl.col(rating).is_not_null())
     if cluster is not None:
         nw = import_optional("narwhals", "frames")
-        one_cluster_per_item(nw.from_native(local), item, rating, groups[0], cluster, False)
+        kind = group_kind("cluster", cluster)
+        one_group_per_item(nw.from_native(local), item, rating, {groups[0]: kind}, False)
     repeated = local.group_by([*groups, item, rater]).agg(pl.col(count).sum())
     repeated = repeated.filter(pl.col(count) > 1)
     if repeated.height:
