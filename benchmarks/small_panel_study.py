@@ -34,14 +34,29 @@ Intervals, side by side on the same replications (t quantiles with n - 1 degrees
   centred on the jackknife's bias-corrected estimate ``n c - (n - 1) mean(c_(i))``;
 * ``score-type``: the Wilson-type inversion of ``(c - c0) / se(c0)`` with the variance taken
   proportional to ``1 - c0`` (the disagreement's share, as for a Poisson count);
-* ``percentile`` and ``bca`` (``--bootstrap``): 999 resamples of items.
+* ``log-jackknife``: ``1 - (1 - c) exp(± t x SE)`` with the jackknife SE of ``log(1 - c)``
+  (the disagreement ratio ``D_o / D_e`` on the log scale);
+* ``chance-score``: the Wilson-type inversion of ``(c - c0)² = t² V(c0)`` with V the variance
+  of the chance-mixture model at c0 (an item is rated at random from the prevalence with
+  probability theta, in full agreement otherwise);
+* ``fisher-z-adjusted``: Fisher's z with Gwet's SE widened by t² pseudo-items of the fitted
+  chance-mixture model (:meth:`wkappa.AgreementResult.confidence_interval`);
+* ``fisher-z-ratio`` and ``fisher-z-ratio-adjusted``: the same two with pa linearised as a
+  ratio over the items with two ratings (Gwet's item terms also carry the variation of how
+  many items have two ratings, a term that inflates the SE when many items are rated once);
+* ``percentile`` and ``bca`` (``--bootstrap``, at n <= 50 only): ``--resamples`` (999)
+  resamples of items on ``--boot-replications`` (400) samples per design.
+
+``--ns`` runs only some sizes, ``--weights`` only the unweighted or quadratic coefficients,
+``--name`` names the CSV.
 
 Everything is computed in batches of replications with the library's own functions
 (``features``/``conger_features``, ``coefficient_from_sums``, ``linearized_terms``); a few
 replications per design are checked against the public ``wk.agreement`` result (the
-statistic, the SE and the asymptotic and jackknife intervals). Coverage counts replications
-whose coefficient is defined; an interval that is nan (SE undefined) counts as a miss and is
-reported in ``undefined``. Seeds are fixed: the same command gives the same numbers.
+statistic, the SE and the asymptotic, jackknife, Fisher-z and adjusted intervals). Coverage
+counts replications whose coefficient is defined; an interval that is nan (SE undefined)
+counts as a miss and is reported in ``undefined``. Seeds are fixed: the same command gives
+the same numbers.
 """
 
 from __future__ import annotations
@@ -88,6 +103,11 @@ METHODS = (
     "bias-corrected",
     "fisher-z-bias-corrected",
     "score-type",
+    "log-jackknife",
+    "chance-score",
+    "fisher-z-adjusted",
+    "fisher-z-ratio",
+    "fisher-z-ratio-adjusted",
 )
 BOOT_METHODS = ("percentile", "bca")
 TRUTH_ITEMS = 400_000
@@ -163,8 +183,9 @@ def truth(setting: Setting, coefficient: str, matrix: np.ndarray, seed: int) -> 
 
 def linearised_se(
     coefficient: str, codes: np.ndarray, feats: np.ndarray, matrix: np.ndarray, statistic: float
-) -> float:
-    """Gwet's linearised SE of one replication (as ``wk.agreement`` computes it)."""
+) -> tuple[float, float]:
+    """Gwet's linearised SE of one replication (as ``wk.agreement`` computes it), and the
+    same with pa linearised as a ratio over the items with two ratings."""
     keep = (codes >= 0).any(axis=1)
     rows, feats = codes[keep], feats[keep]
     ones = np.ones(len(rows), dtype=np.int64)
@@ -182,18 +203,26 @@ def linearised_se(
     used = linear.multiplicity.astype(np.float64)
     n_used = float(used.sum())
     if n_used < 2:
-        return math.nan
+        return math.nan, math.nan
     spread = float(used @ (linear.terms - linear.centre) ** 2)
-    return math.sqrt(max(0.0, spread / (n_used * (n_used - 1.0))))
+    # pa as a ratio over the items with two ratings: no term for how many items have two.
+    if coefficient == "krippendorff":
+        ratio = spread
+    else:
+        has2 = feats[:, 1]
+        centre = linear.centre * has2 * n_used / float(used @ has2)
+        ratio = float(used @ (linear.terms - centre) ** 2)
+    scale = n_used * (n_used - 1.0)
+    return math.sqrt(max(0.0, spread / scale)), math.sqrt(max(0.0, ratio / scale))
 
 
 def fisher_z(statistic: np.ndarray, se: np.ndarray, q: float) -> tuple[np.ndarray, np.ndarray]:
-    """``tanh(atanh(c) ± q se / (1 - c²))``; c = 1 with se = 0 gives [1, 1]."""
+    """``tanh(atanh(c) ± q se / (1 - c²))``; c = 1 gives [1, 1] (as the library)."""
     with np.errstate(all="ignore"):
         z = np.arctanh(statistic)
         half = q * se / (1.0 - statistic**2)
         low, high = np.tanh(z - half), np.tanh(z + half)
-    one = (statistic >= 1.0) & (se == 0)
+    one = (statistic >= 1.0) & ~np.isnan(se)
     low = np.where(one, 1.0, low)
     high = np.where(one, 1.0, high)
     bad = statistic <= -1.0
@@ -212,6 +241,63 @@ def score_type(
         low, high = statistic - a / 2.0 - root, statistic - a / 2.0 + root
     one = statistic >= 1.0
     return np.where(one, 1.0, low), np.where(one, 1.0, high)
+
+
+def log_disagreement(
+    statistic: np.ndarray, se: np.ndarray, q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``1 - (1 - c) exp(± q se / (1 - c))``: the delta method on log(1 - c)."""
+    with np.errstate(all="ignore"):
+        rest = 1.0 - statistic
+        half = q * se / rest
+        low, high = 1.0 - rest * np.exp(half), 1.0 - rest * np.exp(-half)
+    one = statistic >= 1.0
+    return np.where(one, 1.0, low), np.where(one, 1.0, high)
+
+
+def chance_moments(
+    codes: np.ndarray, sums: np.ndarray, matrix: np.ndarray, coefficient: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per replication: the chance model's mean second moment of an item's disagreement
+    ``mean_i E[d_i² | chance, r_i]``, its chance disagreement ``D = pi' W pi``, the
+    coefficient's chance disagreement ``1 - pe`` and the items with two ratings or more
+    (the batch form of :func:`wkappa._stats.chance_mixture.mixture_disagreement_variance`)."""
+    k = matrix.shape[0]
+    r = (codes >= 0).sum(axis=2)  # (B, n)
+    onehot = (codes[..., None] == np.arange(k)).sum(axis=2)  # (B, n, K)
+    pi = (onehot / np.maximum(r, 1)[..., None]).sum(axis=1) / sums[:, 0][:, None]
+    d = np.einsum("bk,kl,bl->b", pi, matrix, pi)
+    s1 = np.einsum("bk,bk->b", pi, (pi @ matrix) ** 2)
+    s2 = np.einsum("bk,kl,bl->b", pi, matrix**2, pi)
+    two = r >= 2
+    pairs = np.where(two, r * (r - 1) / 2.0, 1.0)
+    second = (
+        s2[:, None] + 2 * (r - 2) * s1[:, None] + (r - 2) * (r - 3) / 2.0 * d[:, None] ** 2
+    ) / pairs
+    n2 = two.sum(axis=1)
+    mean_second = np.where(two, second, 0.0).sum(axis=1) / n2
+    dc = coefficient_from_sums(coefficient, sums, matrix, codes.shape[-1]).chance_disagreement
+    return mean_second, d, dc, n2
+
+
+def chance_score(
+    statistic: np.ndarray,
+    moments: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    q: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson-type inversion of ``(c - c0)² = q² V(c0)`` with the chance-mixture model's
+    variance at c0 (an item is rated at random from the prevalence with probability theta,
+    in full agreement otherwise): with ``x = 1 - c0``, ``V = (x A - x²) / n2`` and
+    ``A = mean E[d²] / (D (1 - pe))``."""
+    second, d, dc, n2 = moments
+    with np.errstate(all="ignore"):
+        a = second / (d * dc)
+        rest = 1.0 - statistic
+        g = q * q / n2
+        bb = 2.0 * rest + g * a
+        disc = np.sqrt(np.maximum(bb * bb - 4.0 * (1.0 + g) * rest * rest, 0.0))
+        x_low, x_high = (bb - disc) / (2 * (1.0 + g)), (bb + disc) / (2 * (1.0 + g))
+    return 1.0 - x_high, 1.0 - x_low
 
 
 def run_design(
@@ -235,8 +321,11 @@ def run_design(
     n_items = items.sum(axis=1)
     defined = ~np.isnan(statistic)
     se = np.full(replications, np.nan)
+    se_ratio = np.full(replications, np.nan)
     for b in np.flatnonzero(defined):
-        se[b] = linearised_se(coefficient, codes[b], feats[b], matrix, float(statistic[b]))
+        se[b], se_ratio[b] = linearised_se(
+            coefficient, codes[b], feats[b], matrix, float(statistic[b])
+        )
     # Leave-one-item-out values of every item at once.
     left_out = (sums[:, None, :] - feats).reshape(-1, feats.shape[-1])
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -257,6 +346,26 @@ def run_design(
         limits[name or "asymptotic"] = (low, high)
         limits["fisher-z" + (f"-{name}" if name else "")] = fisher_z(statistic, s, qs)
     limits["score-type"] = score_type(statistic, se, qs)
+    with np.errstate(all="ignore"):
+        log_jack = np.log(1.0 - np.where(items, jack, 0.0))
+        log_mean = np.where(items, log_jack, 0.0).sum(axis=1) / n_items
+        log_spread = np.sum(counts * (np.where(items, log_jack, 0.0) - log_mean[:, None]) ** 2, 1)
+        se_log_jack = np.sqrt((n_items - 1) / n_items * log_spread)
+    limits["log-jackknife"] = log_disagreement(statistic, se_log_jack * (1.0 - statistic), qs)
+    moments = chance_moments(codes, sums, matrix, coefficient)
+    limits["chance-score"] = chance_score(statistic, moments, qs)
+    m2c, dch, dc, n2 = moments
+    with np.errstate(all="ignore"):
+        # q² pseudo-items of the fitted chance-mixture model added to the items' spread.
+        d_obs = sums[:, 2] / sums[:, 1]
+        theta = np.minimum(d_obs / dch, 1.0)
+        spread = (n_items / n2) ** 2 * np.maximum(theta * m2c - d_obs**2, 0.0) / dc**2
+        se_adjusted = np.sqrt(se**2 + qs**2 * spread / (n_items * (n_items - 1)))
+    limits["fisher-z-adjusted"] = fisher_z(statistic, se_adjusted, qs)
+    with np.errstate(all="ignore"):
+        se_ratio_adjusted = np.sqrt(se_ratio**2 + qs**2 * spread / (n_items * (n_items - 1)))
+    limits["fisher-z-ratio"] = fisher_z(statistic, se_ratio, qs)
+    limits["fisher-z-ratio-adjusted"] = fisher_z(statistic, se_ratio_adjusted, qs)
     # The jackknife's bias-corrected estimate n c - (n - 1) mean(c_(i)) as the centre.
     corrected = np.minimum(n_items * statistic - (n_items - 1) * mean, 1.0)
     limits["bias-corrected"] = (corrected - qs * se, np.minimum(1.0, corrected + qs * se))
@@ -278,7 +387,7 @@ def run_design(
             result.standard_error,
             se[b],
         )
-        for method in ("asymptotic", "jackknife"):
+        for method in ("asymptotic", "jackknife", "fisher-z", "fisher-z-adjusted"):
             ci = result.confidence_interval(LEVEL, method=method)
             assert np.allclose(
                 [ci.low, ci.high],
@@ -436,6 +545,13 @@ def main() -> None:
     parser.add_argument("--resamples", type=int, default=999)
     parser.add_argument("--boot-replications", type=int, default=400)
     parser.add_argument("--ns", type=int, nargs="*", default=list(NS))
+    parser.add_argument(
+        "--weights",
+        choices=("all", "unweighted", "quadratic"),
+        default="all",
+        help="run only the unweighted or only the quadratic coefficients",
+    )
+    parser.add_argument("--name", default="", help="CSV file name (default by mode)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args()
     settings = sample_settings(4 if args.quick else args.settings)
@@ -444,6 +560,8 @@ def main() -> None:
     start = time.process_time()
     for index, setting in enumerate(settings):
         for c_index, (coefficient, weights) in enumerate(coefficients(setting.k)):
+            if args.weights not in ("all", weights):
+                continue
             _, matrix = agreement_weight_matrix(weights, setting.k, coefficient)
             value = truth(setting, coefficient, matrix, seed=1000 * index + c_index)
             for n in args.ns:
@@ -467,7 +585,7 @@ def main() -> None:
         )
     methods = METHODS + (BOOT_METHODS if args.bootstrap else ())
     args.out.mkdir(parents=True, exist_ok=True)
-    name = "small_panel_bootstrap.csv" if args.bootstrap else "small_panel.csv"
+    name = args.name or ("small_panel_bootstrap.csv" if args.bootstrap else "small_panel.csv")
     with open(args.out / name, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list({k: None for r in rows for k in r}))
         writer.writeheader()
