@@ -189,8 +189,14 @@ def _distinct(
         kind = ends.get_column("v0").dtype
         raters = pl.Series(rater, np.arange(r0, r1 + 1), dtype=ends.get_column("r0").dtype)
         return raters, pl.Series(rating, np.arange(v0, v1 + 1), dtype=kind)
-    raters = _collect(present.select(nw.col(rater)).unique(), lazy).get_column(rater)
-    values = _collect(present.select(nw.col(rating)).unique(), lazy).get_column(rating)
+    # A group-by rather than unique(): narwhals' lazy unique() is a row_number() window on
+    # DuckDB (0.7 s for 4.5e6 string ids against 0.15 s).
+    raters, values = (
+        _collect(
+            present.group_by(column, drop_null_keys=False).agg(nw.len().alias(_TERM)), lazy
+        ).get_column(column)
+        for column in (rater, rating)
+    )
     return raters, values
 
 
