@@ -275,28 +275,72 @@ def test_rater_vs_panel_cluster_errors() -> None:
 # ------------------------------------------------------- an item in two by groups
 
 
+def _int_long() -> dict:
+    """The grouped panel in the long layout with whole-number ratings (None: no rating), so
+    that DuckDB and polars count it with the packed query."""
+    long = _long_columns(_columns(*_grouped_panel()))
+    long["r"] = [None if v != v else int(v) for v in long["r"]]
+    return long
+
+
 @pytest.mark.parametrize("cluster", [None, "task"])
 def test_agreement_by_long_item_in_two_groups_every_library(frame_library, cluster) -> None:
     # Before: the item's rows in the other site became a second item of that site (a silent
     # wrong value); the same rule as an item in two clusters, checked in the same query.
-    ratings, task, site = _grouped_panel()
-    long = _long_columns(_columns(ratings, task, site))
+    long = _int_long()
     frame = frame_library.frame(long)
     frames.agreement(frame, item="item", rater="who", rating="r", by="site", cluster=cluster)
-    long["site"][long["item"].index(7)] = "north" if site[7] == "south" else "south"
+    seven = long["item"].index(7)
+    long["site"][seven] = "north" if long["site"][seven] == "south" else "south"
     frame = frame_library.frame(long)
     message = r"Item 7 has ratings in two groups of the `by` column 'site'.*Hint: an item's rows"
     with pytest.raises(WkappaError, match=message + " must all carry the same `by` value"):
         frames.agreement(frame, item="item", rater="who", rating="r", by="site", cluster=cluster)
 
 
-def test_agreement_by_long_item_missing_group_reported_as_missing() -> None:
-    ratings, task, site = _grouped_panel()
-    long = pd.DataFrame(_long_columns(_columns(ratings, task, site)))
-    long.loc[0, "site"] = None
+def test_agreement_by_long_item_missing_group_reported_as_missing(frame_library) -> None:
+    # A null beside a value in one item: the missing value is reported (the packed query
+    # flags the item, the pivot keeps its null group).
+    long = _int_long()
+    long["site"][0] = None
     with pytest.raises(WkappaError, match="The `by` column 'site' has missing values"):
-        frames.agreement(long, item="item", rater="who", rating="r", by="site")
-    long = pd.DataFrame(_long_columns(_columns(ratings, task, site)))
-    long.loc[long["item"] == 3, "task"] = ["t01", "t01", "t02", "t02"]
+        frames.agreement(frame_library.frame(long), item="item", rater="who", rating="r",
+                         by="site")  # fmt: skip
+
+
+@pytest.mark.parametrize("library", ["polars", "polars-lazy", "duckdb"])
+def test_agreement_by_long_packed_query_checks_items_in_its_own_pass(
+    library: str, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    # The packed query (DuckDB, polars) groups by item anyway: no second query checks `by`.
+    from frames_data import frame_library as build
+    from wkappa._frames import raters
+
+    name = library.partition("-")[0]
+    pytest.importorskip(name)
+    resource = request.getfixturevalue("duckdb_connection") if name == "duckdb" else None
+    long = _int_long()
+    frame = build(library, resource).frame(long)
+
+    def refused(*args: object) -> None:
+        raise AssertionError("a separate check query ran")
+
+    monkeypatch.setattr(raters, "one_group_per_item", refused)
+    result = frames.agreement(frame, item="item", rater="who", rating="r", by="site")
+    monkeypatch.undo()
+    expected = frames.agreement(pd.DataFrame(long), item="item", rater="who", rating="r",
+                                by="site")  # fmt: skip
+    for value in ("north", "south"):
+        assert result[value].statistic == pytest.approx(expected[value].statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars", "duckdb"])
+def test_agreement_by_and_cluster_long_item_in_two_clusters(library, request) -> None:
+    from frames_data import frame_library as build
+
+    resource = request.getfixturevalue("duckdb_connection") if library == "duckdb" else None
+    long = _int_long()
+    long["task"][12:16] = ["t01", "t01", "t02", "t02"]  # item 3's four rows
+    frame = build(library, resource).frame(long)
     with pytest.raises(WkappaError, match="Item 3 has ratings in two clusters of the `cluster`"):
-        frames.agreement(long, item="item", rater="who", rating="r", by="site", cluster="task")
+        frames.agreement(frame, item="item", rater="who", rating="r", by="site", cluster="task")

@@ -72,9 +72,11 @@ def long_rows(
     lazy: bool,
     count: str,
     rater_key: Any,
-) -> tuple[Any, list[str]] | None:
+) -> tuple[Any, list[str], bool | None] | None:
     """The distinct wide rows ``(*groups, *raters, count)`` of a long frame (a polars
-    DataFrame, raters named as the pivot names them, in ``rater_key`` order), or None when
+    DataFrame, raters named as the pivot names them, in ``rater_key`` order) and whether an
+    item's rows carry two values of one of the ``groups`` columns (None: not checked, only
+    the packed query checks it; True: the rows are not usable), or None when
     the engine count does not apply (a rater twice on an item, NaN ratings, null raters, too
     many raters or ratings for an int64 code, an engine that refuses an expression)."""
     nw = import_optional("narwhals", "frames")
@@ -95,10 +97,10 @@ def long_rows(
     placed = _places(nw, rater, raters, order, digit.base, strict)
     if placed is None:
         return None
-    found_rows = None
+    packed = None
     library = frame.implementation
     if library.is_duckdb() or library.is_polars():
-        found_rows = packed_rows(
+        packed = packed_rows(
             "duckdb" if library.is_duckdb() else "polars", frame.to_native(),
             item, rater, rating, groups, count,
             Coding(None if digit.low is None else digit.low - 1, values.to_list(),
@@ -106,7 +108,11 @@ def long_rows(
             Coding(placed.low, raters.to_list(), placed.place.tolist()),
             digit.base - 1, int(placed.place.max()) + 1,
         )  # fmt: skip
-    if found_rows is None:
+    split: bool | None = None
+    found_rows: tuple[Any, np.ndarray] | None = None
+    if packed is not None:
+        found_rows, split = packed[:2], packed[2]
+    else:
         found_rows = _summed_rows(present, item, groups, count, lazy, digit, placed)
     if found_rows is None:
         return None
@@ -122,7 +128,7 @@ def long_rows(
     if len(columns) < 2:
         return None
     wide = pl.DataFrame({**{c: counted.get_column(c) for c in groups}, **columns})
-    return wide.with_columns(counted.get_column(count).cast(pl.UInt32)), list(columns)
+    return wide.with_columns(counted.get_column(count).cast(pl.UInt32)), list(columns), split
 
 
 def _summed_rows(

@@ -7,16 +7,20 @@ evaluation logs) both are arithmetic (``rating - lowest + 1``, ``rater - lowest 
 string ids are looked up (polars: the index of an Enum cast; DuckDB: a ``CASE``). The
 engine runs::
 
-    SELECT *groups, code, rows, count(*) FROM (
-        SELECT *groups, bit_or(digit << (width * place)) AS code, count(*) AS rows
-        FROM frame WHERE rating IS NOT NULL GROUP BY *groups, item
-    ) GROUP BY *groups, code, rows
+    SELECT *groups, code, rows, split, count(*) FROM (
+        SELECT min(group) AS group, ..., bit_or(digit << (width * place)) AS code,
+               count(*) AS rows, <an item's rows carry two values of a group> AS split
+        FROM frame WHERE rating IS NOT NULL GROUP BY item
+    ) GROUP BY *groups, code, rows, split
 
 (DuckDB as this SQL; polars as the same expressions in its streaming engine). Shifts,
 ``bit_or`` and ``count`` are vectorised integer work on int64 (no 128-bit sums, no
 floating-point powers). A rater who rated an item once leaves its digit (never 0) at its
 place; a rater who rated it twice leaves one digit for two rows, so an item whose code has
 fewer non-zero digits than rows has a repeated rating (None: the pivot reports it).
+Grouping by the item alone (not by ``groups`` and item) finds an item whose rows carry two
+values of a group column (two ``by`` groups, two clusters, or a value and a null) in the
+same pass.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ __all__ = ["Coding", "packed_rows"]
 
 _CODE = "__wkappa_code"
 _ROWS = "__wkappa_rows"
+_SPLIT = "__wkappa_split"
 # The code's digits stay below bit 62 (an int64, sign bit clear).
 _CODE_BITS = 62
 
@@ -81,13 +86,22 @@ def _duckdb_counts(relation: Any, q: _Query) -> Any:
     keys = [_quoted(c) for c in q.groups]
     digit = _sql_code(q.rating, q.digit)
     shift = f"({_sql_code(q.rater, q.place)} * {q.width})"
+    split = " OR ".join(
+        f"min({k}) IS DISTINCT FROM max({k}) OR (count({k}) > 0 AND count({k}) < count(*))"
+        for k in keys
+    )
+    columns = [
+        *(f"min({k}) AS {k}" for k in keys),
+        f"bit_or({digit} << {shift}) AS {_CODE}",
+        f"count(*) AS {_ROWS}",
+        f"({split or 'false'}) AS {_SPLIT}",
+    ]
     per_item = relation.filter(f"{_quoted(q.rating)} IS NOT NULL").aggregate(
-        ", ".join([*keys, f"bit_or({digit} << {shift}) AS {_CODE}", f"count(*) AS {_ROWS}"]),
-        ", ".join([*keys, _quoted(q.item)]),
+        ", ".join(columns), _quoted(q.item)
     )
     counted = per_item.aggregate(
-        ", ".join([*keys, _CODE, _ROWS, f"count(*) AS {_quoted(q.count_as)}"]),
-        ", ".join([*keys, _CODE, _ROWS]),
+        ", ".join([*keys, _CODE, _ROWS, _SPLIT, f"count(*) AS {_quoted(q.count_as)}"]),
+        ", ".join([*keys, _CODE, _ROWS, _SPLIT]),
     )
     return pl.from_arrow(counted.to_arrow_table())
 
@@ -119,9 +133,15 @@ def _polars_counts(frame: Any, q: _Query) -> Any:
     return (
         frame.lazy()
         .filter(pl.col(q.rating).is_not_null())
-        .group_by([*q.groups, q.item])
-        .agg((digit * shift).bitwise_or().alias(_CODE), pl.len().alias(_ROWS))
-        .group_by([*q.groups, _CODE, _ROWS])
+        .group_by(q.item)
+        .agg(
+            *(pl.col(c).first() for c in q.groups),
+            (digit * shift).bitwise_or().alias(_CODE),
+            pl.len().alias(_ROWS),
+            # n_unique counts a null as a value: a null beside a value is a split too
+            pl.any_horizontal(False, *(pl.col(c).n_unique() > 1 for c in q.groups)).alias(_SPLIT),
+        )
+        .group_by([*q.groups, _CODE, _ROWS, _SPLIT])
         .agg(pl.len().alias(q.count_as))
         .collect(engine="streaming")
     )
@@ -139,10 +159,12 @@ def packed_rows(
     place: Coding,
     highest_digit: int,
     places: int,
-) -> tuple[Any, np.ndarray] | None:
+) -> tuple[Any, np.ndarray, bool] | None:
     """The counted groups of a DuckDB relation or a polars frame (``library``: 'duckdb' or
-    'polars') as a polars DataFrame with the ``groups`` and ``count`` columns, and each
-    group's digit at every place (``places`` columns); None when this count does not apply
+    'polars') as a polars DataFrame with the ``groups`` and ``count`` columns, each group's
+    digit at every place (``places`` columns) and whether an item's rows carry two values of
+    one of the ``groups`` columns (then the counts are not usable); None when this count
+    does not apply
     (codes beyond 62 bits, a rater twice on an item, a lookup or column type the engine
     does not take): then the caller counts by other means.
 
@@ -163,4 +185,5 @@ def packed_rows(
     rows = table.get_column(_ROWS).to_numpy()
     if (np.count_nonzero(digits, axis=1) != rows).any() or (digits > highest_digit).any():
         return None  # a rater twice on one item
-    return table.drop(_CODE, _ROWS), digits
+    split = bool(table.get_column(_SPLIT).any())
+    return table.drop(_CODE, _ROWS, _SPLIT), digits, split

@@ -109,18 +109,19 @@ def rater_rows(
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
-        # One query checks both columns: an item whose rows carry two `by` values or two
-        # cluster ids would count as one item per value.
-        checked = {
-            name: group_kind(parameter, f"`{parameter}` column {name!r}")
-            for name, parameter in ((by, "by"), (cluster, "cluster"))
-            if name is not None
-        }
-        one_group_per_item(frame, item, rating, checked, lazy)
         long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
-        if long is not None:
-            grouped, names = long
-        else:
+        if long is None or long[2] is not False:
+            # An item whose rows carry two `by` values or two cluster ids would count as one
+            # item per value: one query checks both columns, unless the packed count did.
+            checked = {
+                name: group_kind(parameter, f"`{parameter}` column {name!r}")
+                for name, parameter in ((by, "by"), (cluster, "cluster"))
+                if name is not None
+            }
+            one_group_per_item(frame, item, rating, checked, lazy)
+        if long is not None and long[2] is not True:
+            grouped, names = long[0], long[1]
+        else:  # (split: a null beside a value, left to the pivot's null group)
             grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
         counted = nw.from_native(grouped)
     for name, parameter in ((by, "by"), (cluster, "cluster")):
