@@ -103,6 +103,18 @@ def _code_block(x, start, stop, lo, k, powers, dense, hist, codes):  # type: ign
     return missing, 0, -1
 
 
+@njit(cache=True, nogil=True)
+def _block_outputs(n_blocks, dense_size):  # type: ignore[no-untyped-def]
+    """The per-block outputs of :func:`rows_in_range_parallel`, allocated outside its parallel
+    body: there numba would turn each fill into a parallel loop of its own, which
+    ``parallel_chunksize(1)`` (see ``fused.parallel_section``) hands out one element at a time."""
+    hists = np.zeros((n_blocks, dense_size), dtype=np.int64)
+    missing = np.zeros(n_blocks, dtype=np.int64)
+    status = np.zeros(n_blocks, dtype=np.int64)
+    where = np.full(n_blocks, -1, dtype=np.int64)
+    return hists, missing, status, where, np.zeros(0, dtype=np.int64)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, mode, flat, columns):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range` (dense histogram only) over ``n_blocks`` row blocks in parallel,
@@ -111,12 +123,8 @@ def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, mode, flat, c
     :func:`rows_in_range_columns` (2: ``columns`` is ``x.T`` of an F-ordered ``x``); returns
     ``(hists, missing, status, where)`` per block."""
     n = x.shape[0]
-    hists = np.zeros((n_blocks, dense_size), dtype=np.int64)
-    missing = np.zeros(n_blocks, dtype=np.int64)
-    status = np.zeros(n_blocks, dtype=np.int64)
-    where = np.full(n_blocks, -1, dtype=np.int64)
+    hists, missing, status, where, no_codes = _block_outputs(n_blocks, dense_size)
     size = (n + n_blocks - 1) // n_blocks
-    no_codes = np.zeros(0, dtype=np.int64)
     for b in prange(n_blocks):
         start = b * size
         stop = min(n, start + size)
