@@ -2,9 +2,12 @@
 
 Wide layout (one column per rater): ``group_by(raters).agg(len)`` runs where the data lives
 (polars lazy in its streaming engine, DuckDB, pyarrow, pandas, Dask through narwhals) and only
-the distinct rows come back. Long layout (one row per rating): the engine counts the
-``(item, rater, rating)`` triples; they are pivoted here to items x raters (O(items x raters)
-memory) and grouped again, the raters in the order of :func:`rater_key`.
+the distinct rows come back. Long layout (one row per rating): the engine codes each item's
+row of ratings and counts the items per code (:mod:`~wkappa._frames.long_counts`), so only the
+distinct rows come back there too; where that coding does not apply (a rater twice on an
+item, NaN ratings, null raters, too many raters or ratings) the ``(item, rater, rating)``
+triples are pivoted here to items x raters (O(items x raters) memory), the raters in the
+order of :func:`rater_key`.
 """
 
 from __future__ import annotations
