@@ -1044,13 +1044,6 @@ NOT_REPRODUCED = [
         "With equal numbers of ratings the two estimators coincide",
     ),
     NotReproduced(
-        source="Vanbelle & Albert (2009), Table 5 (R kappaGold's kappam_vanbelle)",
-        where="kappaGold's tests (tests/testthat/test-vanbelle.R) on its SC_test data",
-        printed="agreement between two groups of raters 0.72, SE 0.049",
-        reason="wkappa has no index of agreement between two groups of raters; "
-        "rater_vs_panel compares one rater with a panel",
-    ),
-    NotReproduced(
         source="R multiagree's delta.pair / boot.pair Hotelling T^2",
         where="multiagree 3.01's help page examples (man/delta.pair.Rd) run with its R source: "
         "depression data T^2 2.248, p 0.140; FEES T^2 3.419, p 0.246",
@@ -1134,8 +1127,8 @@ VANBELLE_2008_PAIRED_PVALUE = 0.14
 
 
 def compute_designs_kappagold() -> list[tuple[str, str, list[tuple[str, float, float, float]]]]:
-    """kappaGold's quoted printouts (Fleiss 2003 problem 18.3, Vanbelle & Albert 2008) for
-    the validation page, as compute_designs."""
+    """kappaGold's quoted printouts (Fleiss 2003 problem 18.3, Vanbelle & Albert 2008 and
+    2009) for the validation page, as compute_designs."""
     printed = FLEISS_2003_PROBLEM_18_3_PRINTED
     result = wk.stratified_kappa_test_from_tables(
         list(FLEISS_2003_PROBLEM_18_3.values()), weights="unweighted"
@@ -1150,6 +1143,7 @@ def compute_designs_kappagold() -> list[tuple[str, str, list[tuple[str, float, f
              ("95% CI, upper", printed["ci"][1], high, 5e-3)]  # fmt: skip
     paired = wk.paired_kappa_test(DEPRESSION["diag"], DEPRESSION["BDI"], DEPRESSION["GHQ"],
                                   weights="unweighted", rng=20081, n_resamples=9999)  # fmt: skip
+    groups = wk.group_agreement(SC_TEST_STUDENTS, SC_TEST_EXPERTS, weights="linear")
     return [
         ("Fleiss, Levin & Paik (2003), problem 18.3: three independent studies",
          f"{KAPPAGOLD_WHERE}; `stratified_kappa_test_from_tables(tables, weights='unweighted')`"
@@ -1159,4 +1153,72 @@ def compute_designs_kappagold() -> list[tuple[str, str, list[tuple[str, float, f
          "as quoted in R kappaGold's tests (test-kappaInference.R); `paired_kappa_test(diag, "
          "BDI, GHQ, weights='unweighted', rng=20081)`, 9,999 resamples",
          [("bootstrap p-value", VANBELLE_2008_PAIRED_PVALUE, paired.pvalue, 5e-3)]),
+        ("Vanbelle & Albert (2009), Table 5: two independent groups of raters",
+         "script concordance test (39 students, 11 experts, 34 items; kappaGold's SC_test), "
+         "as quoted in R kappaGold's tests (test-vanbelle.R); `group_agreement(students, "
+         f"experts, weights='linear')` (bias-corrected {groups.bias_corrected:.4f}, "
+         "kappaGold's value)",
+         [("kappa", VANBELLE_2009_PRINTED["kappa"], groups.statistic, 5e-3),
+          ("jackknife standard error", VANBELLE_2009_PRINTED["standard_error"],
+           groups.standard_error, 5e-4)]),
     ]  # fmt: skip
+
+
+# ------------------------------------------------ Vanbelle & Albert (2009), two groups
+# Vanbelle, S. & Albert, A. (2009). Agreement between two independent groups of raters.
+# Psychometrika 74, 477-491: the script concordance test, 34 items rated on -2..2 by 39
+# students and 11 experts (R kappaGold 1.0's `SC_test` data, github.com/cran/kappaGold,
+# data/SC_test.rda; columns S1-S39 then E1-E11). One string per item: the 39 students' then
+# the 11 experts' ratings, each digit the rating + 2.
+SC_TEST_ROWS = [
+    "222322332232242322232322232222322222222 33342233224",
+    "111121112111142211122212221222211222211 21111122211",
+    "003100010000000100000101030110101011100 10110112011",
+    "222232322232222122212222222222222222222 22201221222",
+    "222223320332132222122232322222331222123 20203223213",
+    "223232222222222222232222232332221223223 22102322222",
+    "334333334334333333333333343333333323332 43333334332",
+    "222222222222222222222222222222222232224 22322322222",
+    "223332332233322332222222222222322222333 23332222233",
+    "100001100000000001011001031000010001010 01100110110",
+    "122123221232221222212212222221122223223 22222121222",
+    "323333323333233333333333323233433323333 21322332233",
+    "010000110010110000130111101121111013132 10001021131",
+    "323432333203432322342243433233332243343 23433333224",
+    "333433422234304331342333323433333433343 23333333223",
+    "211222221231202222102212231111121101221 22121121223",
+    "121322221222222121011221212022222222220 22221211222",
+    "331413431334343311211443431121334343344 31434434034",
+    "010121200030214000000110120310101010020 02020010210",
+    "012212421332233222132332241331122232333 23232331132",
+    "243413133311232333113431441431332311233 32134131433",
+    "121222321203212221211111121222112341213 22123112232",
+    "110411030104010340100100001010000020000 00010123010",
+    "311121133113224111101312311113211121213 43322410312",
+    "331331341434444344344313333311324242141 31013414321",
+    "323342123103321331101120211123112132233 13221112022",
+    "321301131313131111111010101010111131131 41323333222",
+    "100000020000000220220010000020011000000 00000000000",
+    "000011000000000410010000302000000110010 01100011100",
+    "222132033304131223223322032024332433344 23422434224",
+    "211022212112111221112210411112112100220 21121101221",
+    "222222222222224222222222432224222232232 23222222222",
+    "141011120114000220000010220000001020022 01022012222",
+    "223012303321323303003130111013212232243 33320402100",
+]
+SC_TEST_STUDENTS = [[int(c) - 2 for c in row.split()[0]] for row in SC_TEST_ROWS]
+SC_TEST_EXPERTS = [[int(c) - 2 for c in row.split()[1]] for row in SC_TEST_ROWS]
+# Table 5, first row ("proposed method"), as quoted in kappaGold's tests/testthat/
+# test-vanbelle.R (linear weights): kappa 0.72, SE 0.049.
+VANBELLE_2009_PRINTED = {"kappa": 0.72, "standard_error": 0.049}
+# R kappaGold 1.0's kappam_vanbelle(SC_test, refIdx = 1:39, ratingScale = -2:2, weights = w)
+# run from its R source under R 4.2.2: (value0, value [bias-corrected], se, ci.lo, ci.hi);
+# ci is the t_{33} interval around the bias-corrected value.
+KAPPAGOLD_VANBELLE = {
+    "unweighted": (0.671415677890542, 0.679413200518747, 0.041289718638732,
+                   0.595408636320868, 0.763417764716626),
+    "linear": (0.715232182661245, 0.725233438846117, 0.048711393820305,
+               0.626129362958628, 0.824337514733607),
+    "quadratic": (0.717147352139102, 0.729493275066132, 0.057398388731123,
+                  0.612715375143718, 0.846271174988546),
+}  # fmt: skip

@@ -118,8 +118,8 @@ def render() -> str:
         "## Strata and clusters",
         "",
         "Peers' printouts of stratified and clustered analyses; checked by "
-        "`tests/test_homogeneity.py`, `tests/test_stratified.py` and "
-        "`tests/test_published_multiagree.py`.",
+        "`tests/test_homogeneity.py`, `tests/test_stratified.py`, "
+        "`tests/test_published_multiagree.py` and `tests/test_two_groups.py`.",
         "",
     ]
     for title, where, values in compute_designs() + compute_designs_kappagold():

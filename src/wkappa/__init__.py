@@ -101,6 +101,11 @@ from ._stats import ICCAccumulator  # noqa: E402
 
 __all__ += ["ICCAccumulator"]
 
+# Two groups of raters (appended).
+from ._stats import GroupAgreementResult, group_agreement  # noqa: E402
+
+__all__ += ["GroupAgreementResult", "group_agreement"]
+
 # Keep last: pickles and reprs name the classes above `wkappa.X` (add new imports above this).
 from ._core import publish  # noqa: E402
 

@@ -115,3 +115,8 @@ from .intraclass_accumulator import ICCAccumulator, icc_from_moments  # noqa: E4
 
 __all__ += ["ICCAccumulator", "icc_from_moments"]
 __all__ += ["one_sided"]
+
+# Two groups of raters (appended).
+from .two_groups import GroupAgreementResult, group_agreement  # noqa: E402
+
+__all__ += ["GroupAgreementResult", "group_agreement"]

@@ -1,0 +1,164 @@
+"""group_agreement: Vanbelle & Albert's (2009) kappa between two groups of raters."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from published import (
+    KAPPAGOLD_VANBELLE,
+    SC_TEST_EXPERTS,
+    SC_TEST_STUDENTS,
+    VANBELLE_2009_PRINTED,
+)
+from wkappa.exceptions import WkappaError
+
+
+def test_vanbelle_albert_2009_table_5() -> None:
+    """Vanbelle & Albert (2009), Table 5, "proposed method" (linear weights), as quoted in R
+    kappaGold's tests/testthat/test-vanbelle.R: 0.72, SE 0.049."""
+    result = wk.group_agreement(SC_TEST_STUDENTS, SC_TEST_EXPERTS, weights="linear")
+    assert result.statistic == pytest.approx(VANBELLE_2009_PRINTED["kappa"], abs=5e-3)
+    assert result.standard_error == pytest.approx(VANBELLE_2009_PRINTED["standard_error"], abs=5e-4)
+    assert (result.n_items, result.n_raters_a, result.n_raters_b) == (34, 39, 11)
+
+
+@pytest.mark.parametrize("weights", ["unweighted", "linear", "quadratic"])
+def test_kappagold_kappam_vanbelle(weights: str) -> None:
+    """R kappaGold 1.0's kappam_vanbelle run from its source (tests/published.py): the
+    estimate, the jackknife bias-corrected value and SE, and its t interval's width (it centres
+    the interval on the bias-corrected value, wkappa on the estimate)."""
+    value0, value, se, low, high = KAPPAGOLD_VANBELLE[weights]
+    result = wk.group_agreement(
+        SC_TEST_STUDENTS, SC_TEST_EXPERTS, weights=weights, labels=range(-2, 3)
+    )
+    assert result.statistic == pytest.approx(value0, abs=1e-12)
+    assert result.bias_corrected == pytest.approx(value, abs=1e-12)
+    assert result.standard_error == pytest.approx(se, abs=1e-12)
+    ci = result.confidence_interval()
+    assert ci.high - ci.low == pytest.approx(high - low, abs=1e-10)
+    assert (ci.low + ci.high) / 2 == pytest.approx(result.statistic, abs=1e-12)
+    swapped = wk.group_agreement(
+        SC_TEST_EXPERTS, SC_TEST_STUDENTS, weights=weights, labels=range(-2, 3)
+    )
+    assert swapped.statistic == pytest.approx(result.statistic, abs=1e-14)
+    assert swapped.standard_error == pytest.approx(result.standard_error, abs=1e-14)
+
+
+def _kappa_exact(
+    a: list[list[int]], b: list[list[int]], k: int, agree: list[list[Fraction]]
+) -> Fraction | None:
+    """Vanbelle & Albert's kappa in exact arithmetic (None when Pm = Pe)."""
+    n = len(a)
+
+    def shares(row: list[int]) -> list[Fraction]:
+        return [Fraction(row.count(c), len(row)) for c in range(k)]
+
+    def inner(p: list[Fraction], q: list[Fraction]) -> Fraction:
+        return sum((agree[x][y] * p[x] * q[y] for x in range(k) for y in range(k)), Fraction(0))
+
+    pa = [shares(r) for r in a]
+    pb = [shares(r) for r in b]
+    po = sum((inner(x, y) for x, y in zip(pa, pb, strict=True)), Fraction(0)) / n
+    pm = sum((max(inner(x, x), inner(y, y)) for x, y in zip(pa, pb, strict=True)), Fraction(0))
+    pm /= n
+    mean_a = [sum((p[c] for p in pa), Fraction(0)) / n for c in range(k)]
+    mean_b = [sum((p[c] for p in pb), Fraction(0)) / n for c in range(k)]
+    pe = inner(mean_a, mean_b)
+    if pm == pe:
+        return None
+    return (po - pe) / (pm - pe)
+
+
+WEIGHTS = {
+    "unweighted": lambda i, j, k: Fraction(int(i == j)),
+    "linear": lambda i, j, k: 1 - Fraction(abs(i - j), k - 1),
+    "quadratic": lambda i, j, k: 1 - Fraction((i - j) ** 2, (k - 1) ** 2),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_matches_exact_reference(data: st.DataObject) -> None:
+    k = data.draw(st.integers(2, 4))
+    n = data.draw(st.integers(3, 7))
+    r_a, r_b = data.draw(st.integers(2, 4)), data.draw(st.integers(2, 3))
+    cell = st.integers(0, k - 1)
+    a = data.draw(st.lists(st.lists(cell, min_size=r_a, max_size=r_a), min_size=n, max_size=n))
+    b = data.draw(st.lists(st.lists(cell, min_size=r_b, max_size=r_b), min_size=n, max_size=n))
+    name = data.draw(st.sampled_from(sorted(WEIGHTS)))
+    agree = [[WEIGHTS[name](i, j, k) for j in range(k)] for i in range(k)]
+    full = _kappa_exact(a, b, k, agree)
+    left_out = [_kappa_exact(a[:i] + a[i + 1 :], b[:i] + b[i + 1 :], k, agree) for i in range(n)]
+    assume(full is not None and all(v is not None for v in left_out))
+    assert full is not None
+    values = [v for v in left_out if v is not None]
+    centre = sum(values, Fraction(0)) / n
+    variance = Fraction(n - 1, n) * sum(((v - centre) ** 2 for v in values), Fraction(0))
+    result = wk.group_agreement(a, b, weights=name, labels=range(k))
+    assert result.statistic == pytest.approx(float(full), rel=1e-9, abs=1e-12)
+    assert result.standard_error**2 == pytest.approx(float(variance), rel=1e-9, abs=1e-14)
+    assert result.bias_corrected == pytest.approx(float(n * full - (n - 1) * centre), abs=1e-9)
+
+
+def test_missing_ratings() -> None:
+    a = np.array([[1, 2, 2], [3, 3, np.nan], [1, 1, 2], [2, 2, 2], [np.nan, np.nan, np.nan]])
+    b = np.array([[1, 2], [3, 3], [1, 2], [2, 3], [1, 1]])
+    result = wk.group_agreement(a, b)
+    assert result.n_items == 4  # the item group A did not rate is dropped
+    kept = wk.group_agreement(a[:4], b[:4])
+    assert result.statistic == pytest.approx(kept.statistic, abs=1e-14)
+    # item 2's shares for group A use its two ratings: the same as a row (3, 3)
+    same = wk.group_agreement(np.where(np.isnan(a[:4]), 3, a[:4]), b[:4])
+    assert result.statistic == pytest.approx(same.statistic, abs=1e-14)
+    with pytest.raises(WkappaError, match="missing"):
+        wk.group_agreement(a, b, nan_policy="raise")
+    assert math.isnan(wk.group_agreement(a, b, nan_policy="propagate").statistic)
+
+
+def test_alternative_and_result_grammar() -> None:
+    two = wk.group_agreement(SC_TEST_STUDENTS, SC_TEST_EXPERTS, weights="linear")
+    greater = wk.group_agreement(
+        SC_TEST_STUDENTS, SC_TEST_EXPERTS, weights="linear", alternative="greater"
+    )
+    assert greater.pvalue == pytest.approx(two.pvalue / 2, rel=1e-9)
+    low, high = greater.confidence_interval(0.95)
+    assert high == 1.0
+    assert low == pytest.approx(two.confidence_interval(0.90).low, abs=1e-14)
+    assert two.confidence_interval(0.9).method == "jackknife-t"
+    with pytest.raises(WkappaError, match="method"):
+        two.confidence_interval(method="bca")  # type: ignore[arg-type]
+    summary = two.to_dict()
+    json.dumps(summary)
+    assert summary["statistic"] == two.statistic and summary["n_raters_b"] == 11
+    text = two.explain()
+    assert "0.715232" in text and "jackknife" in text and "33 df" in text
+    assert "GroupAgreementResult(statistic=0.715232" in repr(two)
+
+
+def test_bad_input() -> None:
+    a = [[1, 2], [2, 2], [1, 1]]
+    with pytest.raises(WkappaError, match=r"ratings_a.*3 items.*ratings_b.*2"):
+        wk.group_agreement(a, [[1, 2], [2, 2]])
+    with pytest.raises(WkappaError, match="`ratings_b` has 1 rater"):
+        wk.group_agreement(a, [[1], [2], [1]])
+    with pytest.raises(WkappaError, match="`ratings_a` must be 2-D"):
+        wk.group_agreement([1, 2, 1], a)
+    nan = float("nan")
+    with pytest.raises(WkappaError, match="`ratings_b` has no ratings"):
+        wk.group_agreement(a, [[nan, nan]] * 3)
+    with pytest.raises(WkappaError, match="`ratings_a` and `ratings_b` have no ratings"):
+        wk.group_agreement([[nan, nan]] * 3, [[nan, nan]] * 3)
+    with pytest.raises(WkappaError, match="at least two"):
+        wk.group_agreement(a, [[1, 2], [nan, nan], [nan, nan]])
+    with pytest.raises(WkappaError, match="alternative"):
+        wk.group_agreement(a, a, alternative="bigger")  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match="weights"):
+        wk.group_agreement(a, a, weights="cubic")  # type: ignore[arg-type]
