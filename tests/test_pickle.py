@@ -50,6 +50,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "CCCResult": lambda: wk.ccc(TRUTH, PRED),
     "ICCAccumulator": lambda: wk.ICCAccumulator().update(RATINGS),
     "QWKObjective": _gbdt_objective,
+    "GroupAgreementResult": lambda: wk.group_agreement(RATINGS[:, :2], RATINGS[:, 1:]),
 }
 
 
