@@ -201,8 +201,8 @@ def group_agreement(
 
     Parameters
     ----------
-    ratings_a, ratings_b : array-like of shape (n_items, R_a) and (n_items, R_b)
-        The two groups' ratings: rows are the same items in both, columns the raters
+    ratings_a, ratings_b : array-like of shape (n_items, n_raters)
+X
         (at least two per group); missing = NaN / None.
     weights : {'unweighted', 'linear', 'quadratic'} or (K, K) array, default 'unweighted'
         Disagreement weights W, as in :func:`~wkappa.agreement`; the agreement weights are
