@@ -8,7 +8,7 @@ the same items, allowing for the disagreement inside each group.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -29,16 +29,20 @@ from .._core import (
     t_ppf,
 )
 from ..exceptions import WkappaError
+from .bootstrap import replicate_interval
 from .intervals import (
     KAPPA_RANGE,
+    BootstrapMethod,
     ConfidenceInterval,
     check_only_method,
     estimate_repr,
     json_float,
+    make_rng,
     one_sided,
     sided,
 )
 from .pvalues import tail_pvalue
+from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
 __all__ = ["GroupAgreementResult", "group_agreement"]
 
@@ -71,6 +75,7 @@ class GroupAgreementResult:
         The categories.
     weights : str
     alternative : {'two-sided', 'greater', 'less'}
+        H1 of ``pvalue`` and the side of :meth:`confidence_interval`.
     """
 
     statistic: float
@@ -86,35 +91,68 @@ class GroupAgreementResult:
     labels: tuple[Any, ...]
     weights: str
     alternative: Alternative = "two-sided"
+    _features: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
+    _agree: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
 
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
         *,
-        method: Literal["jackknife-t"] = "jackknife-t",
+        method: Literal["jackknife-t", "bootstrap", "percentile", "bca"]
+        | BootstrapMethod = "jackknife-t",
     ) -> ConfidenceInterval:
-        """``statistic ± t_{n-1,(1+level)/2} * standard_error``, one-sided as ``alternative``.
+        """The interval of kappa, one-sided as ``alternative``.
 
         Parameters
         ----------
         confidence_level : float, default 0.95
-        method : {'jackknife-t'}
-            The only method (the keyword every result's ``confidence_interval`` takes).
+        method : {'jackknife-t', 'bootstrap', 'percentile', 'bca'} or BootstrapMethod
+            'jackknife-t' (default): ``statistic ± t_{n-1,(1+level)/2} * standard_error``.
+            'percentile' / 'bca' ('bootstrap' = 'bca') or a :class:`~wkappa.BootstrapMethod`:
+            the item bootstrap (both groups' ratings of a drawn item come together; the
+            raters stay fixed); replicates with an undefined kappa are dropped and counted.
 
         Returns
         -------
         ConfidenceInterval
         """
-        check_only_method(method, "jackknife-t", "the interval of two groups' kappa")
+        how = method if isinstance(method, BootstrapMethod) else None
+        if method in ("bootstrap", "percentile", "bca"):
+            how = BootstrapMethod(method="percentile" if method == "percentile" else "bca")
+        if how is None:
+            check_only_method(method, "jackknife-t", "two groups' kappa (or a bootstrap)")
+        return sided(
+            lambda level: self._two_sided(level, how),
+            confidence_level,
+            self.alternative,
+            KAPPA_RANGE,
+        )
 
-        def two_sided(level: float) -> ConfidenceInterval:
-            if self.n_items < 2 or math.isnan(self.standard_error):
+    def _two_sided(self, level: float, how: BootstrapMethod | None) -> ConfidenceInterval:
+        if how is None:
+            if math.isnan(self.standard_error):
                 return ConfidenceInterval(math.nan, math.nan, level, "jackknife-t")
             half = t_ppf(0.5 + level / 2.0, self.n_items - 1) * self.standard_error
             high = min(self.statistic + half, 1.0)
             return ConfidenceInterval(self.statistic - half, high, level, "jackknife-t")
+        units = self._features
+        values = multinomial_replicates(
+            make_rng(how.rng),
+            np.ones(len(units), dtype=np.int64),
+            how.n_resamples,
+            lambda draws: _kappas(draws @ units, self._agree),
+            units.shape[1],
+        )
+        outcome = replicate_interval(
+            values,
+            lambda: (self.statistic, *jackknife_values(units, np.ones(len(units)), self._kappa)),
+            level,
+            how.method,
+        )
+        return ConfidenceInterval(*outcome[:2], level, how.method, how.n_resamples, outcome[2])
 
-        return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
+    def _kappa(self, sums: np.ndarray) -> np.ndarray:
+        return _kappas(sums, self._agree)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None)."""
@@ -185,6 +223,17 @@ def _shares(codes: np.ndarray, k: int) -> np.ndarray:
     return shares
 
 
+def _kappas(sums: np.ndarray, agree: np.ndarray) -> np.ndarray:
+    """Kappa from sums over items of the features ``[1, between, within, p(A), p(B)]``,
+    shape (B, 3 + 2K) -> (B,): the means are the sums over the first column."""
+    k = agree.shape[0]
+    means = sums / sums[:, :1]
+    chance = np.einsum("bk,kl,bl->b", means[:, 3 : 3 + k], agree, means[:, 3 + k :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: np.ndarray = (means[:, 1] - chance) / (means[:, 2] - chance)
+    return out
+
+
 def group_agreement(
     ratings_a: RatingMatrixLike,
     ratings_b: RatingMatrixLike,
@@ -197,59 +246,59 @@ def group_agreement(
     alternative: Alternative = "two-sided",
 ) -> GroupAgreementResult:
     """Agreement between two independent groups of raters on the same items (Vanbelle &
-    Albert 2009).
+        Albert 2009).
 
-    Parameters
-    ----------
-    ratings_a, ratings_b : array-like of shape (n_items, n_raters)
-X
-        (at least two per group); missing = NaN / None.
-    weights : {'unweighted', 'linear', 'quadratic'} or (K, K) array, default 'unweighted'
-        Disagreement weights W, as in :func:`~wkappa.agreement`; the agreement weights are
-        ``A = 1 - W / max W``.
-    labels, min_rating, max_rating
-        The categories, as in :func:`~wkappa.agreement` (shared by both groups).
-    nan_policy : {'omit', 'raise', 'propagate'}, default 'omit'
-        'omit': each group's shares use the ratings it has, and items that one group did not
-        rate at all are dropped; 'raise' refuses missing ratings; 'propagate' returns nan.
-    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        H1 of the p-value (kappa = 0 under H0) and the side of the interval.
+        Parameters
+        ----------
+        ratings_a, ratings_b : array-like of shape (n_items, n_raters)
+    X
+            (at least two per group); missing = NaN / None.
+        weights : {'unweighted', 'linear', 'quadratic'} or (K, K) array, default 'unweighted'
+            Disagreement weights W, as in :func:`~wkappa.agreement`; the agreement weights are
+            ``A = 1 - W / max W``.
+        labels, min_rating, max_rating
+            The categories, as in :func:`~wkappa.agreement` (shared by both groups).
+        nan_policy : {'omit', 'raise', 'propagate'}, default 'omit'
+            'omit': each group's shares use the ratings it has, and items that one group did not
+            rate at all are dropped; 'raise' refuses missing ratings; 'propagate' returns nan.
+        alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+            H1 of the p-value (kappa = 0 under H0) and the side of the interval.
 
-    Returns
-    -------
-    GroupAgreementResult
+        Returns
+        -------
+        GroupAgreementResult
 
-    Notes
-    -----
-    With ``p_ik(g)`` the share of group g's raters who put item i in category k and
-    ``a_kl`` the agreement weights,
+        Notes
+        -----
+        With ``p_ik(g)`` the share of group g's raters who put item i in category k and
+        ``a_kl`` the agreement weights,
 
-    * ``Po = (1/n) sum_i sum_kl a_kl p_ik(A) p_il(B)``: the chance that a random rater of
-      group A and a random rater of group B agree on a random item;
-    * ``Pe = sum_kl a_kl pbar_k(A) pbar_l(B)`` with ``pbar(g)`` the mean of ``p_i(g)``;
-    * ``Pm = (1/n) sum_i max(sum_kl a_kl p_ik(A) p_il(A), sum_kl a_kl p_ik(B) p_il(B))``:
-      the largest ``Po`` the items' shares allow;
+        * ``Po = (1/n) sum_i sum_kl a_kl p_ik(A) p_il(B)``: the chance that a random rater of
+          group A and a random rater of group B agree on a random item;
+        * ``Pe = sum_kl a_kl pbar_k(A) pbar_l(B)`` with ``pbar(g)`` the mean of ``p_i(g)``;
+        * ``Pm = (1/n) sum_i max(sum_kl a_kl p_ik(A) p_il(A), sum_kl a_kl p_ik(B) p_il(B))``:
+          the largest ``Po`` the items' shares allow;
 
-    and ``kappa = (Po - Pe) / (Pm - Pe)``, which is 1 when the two groups' shares are equal on
-    every item, however much each group's raters disagree among themselves. The standard
-    error is the leave-one-item-out jackknife (as in R kappaGold's ``kappam_vanbelle``); the
-    interval is ``kappa ± t_{n-1} SE``. On the paper's script-concordance data (39 students,
-    11 experts, 34 items, linear weights) it gives 0.715 with SE 0.0487 (the paper: 0.72,
-    0.049). The groups are held fixed: the SE is over items, not over raters.
+        and ``kappa = (Po - Pe) / (Pm - Pe)``, which is 1 when the two groups' shares are equal on
+        every item, however much each group's raters disagree among themselves. The standard
+        error is the leave-one-item-out jackknife (as in R kappaGold's ``kappam_vanbelle``); the
+        interval is ``kappa ± t_{n-1} SE``. On the paper's script-concordance data (39 students,
+        11 experts, 34 items, linear weights) it gives 0.715 with SE 0.0487 (the paper: 0.72,
+        0.049). The groups are held fixed: the SE is over items, not over raters.
 
-    References
-    ----------
-    Vanbelle, S. & Albert, A. (2009). Agreement between two independent groups of raters.
-    Psychometrika 74, 477-491.
+        References
+        ----------
+        Vanbelle, S. & Albert, A. (2009). Agreement between two independent groups of raters.
+        Psychometrika 74, 477-491.
 
-    Examples
-    --------
-    >>> import wkappa as wk
-    >>> students = [[1, 1, 2], [2, 2, 2], [3, 2, 3], [1, 1, 1], [3, 3, 3]]
-    >>> experts = [[1, 1], [2, 2], [3, 3], [1, 2], [3, 3]]
-    >>> result = wk.group_agreement(students, experts)
-    >>> round(result.statistic, 4), round(result.standard_error, 4)
-    (0.65, 0.1663)
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> students = [[1, 1, 2], [2, 2, 2], [3, 2, 3], [1, 1, 1], [3, 3, 3]]
+        >>> experts = [[1, 1], [2, 2], [3, 3], [1, 2], [3, 3]]
+        >>> result = wk.group_agreement(students, experts)
+        >>> round(result.statistic, 4), round(result.standard_error, 4)
+        (0.65, 0.1663)
     """
     policy = check_nan_policy(nan_policy)
     sided_as = check_alternative(alternative)
@@ -310,25 +359,14 @@ X
         np.einsum("ik,kl,il->i", p_a, agree, p_a), np.einsum("ik,kl,il->i", p_b, agree, p_b)
     )
     n = len(between)
-
-    def kappa(po: Any, pm: Any, mean_a: np.ndarray, mean_b: np.ndarray) -> Any:
-        pe = np.einsum("...k,kl,...l->...", mean_a, agree, mean_b)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return (po - pe) / (pm - pe), pe
-
-    po, pm = float(between.mean()), float(within.mean())
-    value, pe = kappa(po, pm, p_a.mean(axis=0), p_b.mean(axis=0))
-    statistic = float(value)
-    # leave item i out: every mean loses item i's term
-    left_out, _ = kappa(
-        (between.sum() - between) / (n - 1),
-        (within.sum() - within) / (n - 1),
-        (p_a.sum(axis=0) - p_a) / (n - 1),
-        (p_b.sum(axis=0) - p_b) / (n - 1),
-    )
-    centre = float(np.mean(left_out))
-    se = math.sqrt((n - 1) * float(np.mean((left_out - centre) ** 2)))
-    bias_corrected = statistic - (n - 1) * (centre - statistic)
+    features = np.column_stack([np.ones(n), between, within, p_a, p_b])
+    ones = np.ones(n)
+    statistic = float(_kappas(features.sum(axis=0)[None, :], agree)[0])
+    left_out, _ = jackknife_values(features, ones, lambda sums: _kappas(sums, agree))
+    se = jackknife_se(left_out, ones)
+    bias_corrected = statistic - (n - 1) * (float(left_out.mean()) - statistic)
     pvalue = tail_pvalue(statistic / se if se > 0 else math.nan, sided_as, n - 1)
-    estimates = (statistic, se, pvalue, bias_corrected, po, float(pe), pm)
-    return GroupAgreementResult(*estimates, n, r_a, r_b, k_labels, label, sided_as)
+    po, pm = float(between.mean()), float(within.mean())
+    pe = float(p_a.mean(axis=0) @ agree @ p_b.mean(axis=0))
+    estimates = (statistic, se, pvalue, bias_corrected, po, pe, pm)
+    return GroupAgreementResult(*estimates, n, r_a, r_b, k_labels, label, sided_as, features, agree)
