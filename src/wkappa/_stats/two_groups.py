@@ -246,59 +246,62 @@ def group_agreement(
     alternative: Alternative = "two-sided",
 ) -> GroupAgreementResult:
     """Agreement between two independent groups of raters on the same items (Vanbelle &
-        Albert 2009).
+    Albert 2009).
 
-        Parameters
-        ----------
-        ratings_a, ratings_b : array-like of shape (n_items, n_raters)
-    X
-            (at least two per group); missing = NaN / None.
-        weights : {'unweighted', 'linear', 'quadratic'} or (K, K) array, default 'unweighted'
-            Disagreement weights W, as in :func:`~wkappa.agreement`; the agreement weights are
-            ``A = 1 - W / max W``.
-        labels, min_rating, max_rating
-            The categories, as in :func:`~wkappa.agreement` (shared by both groups).
-        nan_policy : {'omit', 'raise', 'propagate'}, default 'omit'
-            'omit': each group's shares use the ratings it has, and items that one group did not
-            rate at all are dropped; 'raise' refuses missing ratings; 'propagate' returns nan.
-        alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-            H1 of the p-value (kappa = 0 under H0) and the side of the interval.
+    Parameters
+    ----------
+    ratings_a, ratings_b : array-like of shape (n_items, n_raters)
+        The two groups' ratings: rows are the same items in both, columns the raters (at
+        least two per group, not necessarily as many in one as in the other); missing = NaN /
+        None.
+    weights : {'unweighted', 'linear', 'quadratic'} or (K, K) array, default 'unweighted'
+        Disagreement weights W, as in :func:`~wkappa.agreement`; the agreement weights are
+        ``A = 1 - W / max W``.
+    labels, min_rating, max_rating
+        The categories, as in :func:`~wkappa.agreement` (shared by both groups).
+    nan_policy : {'omit', 'raise', 'propagate'}, default 'omit'
+        'omit': each group's shares use the ratings it has, and items that one group did not
+        rate at all are dropped; 'raise' refuses missing ratings; 'propagate' returns nan.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        H1 of the p-value (kappa = 0 under H0) and the side of the interval.
 
-        Returns
-        -------
-        GroupAgreementResult
+    Returns
+    -------
+    GroupAgreementResult
 
-        Notes
-        -----
-        With ``p_ik(g)`` the share of group g's raters who put item i in category k and
-        ``a_kl`` the agreement weights,
+    Notes
+    -----
+    With ``p_ik(g)`` the share of group g's raters who put item i in category k and
+    ``a_kl`` the agreement weights,
 
-        * ``Po = (1/n) sum_i sum_kl a_kl p_ik(A) p_il(B)``: the chance that a random rater of
-          group A and a random rater of group B agree on a random item;
-        * ``Pe = sum_kl a_kl pbar_k(A) pbar_l(B)`` with ``pbar(g)`` the mean of ``p_i(g)``;
-        * ``Pm = (1/n) sum_i max(sum_kl a_kl p_ik(A) p_il(A), sum_kl a_kl p_ik(B) p_il(B))``:
-          the largest ``Po`` the items' shares allow;
+    * ``Po = (1/n) sum_i sum_kl a_kl p_ik(A) p_il(B)``: the chance that a random rater of
+      group A and a random rater of group B agree on a random item;
+    * ``Pe = sum_kl a_kl pbar_k(A) pbar_l(B)`` with ``pbar(g)`` the mean of ``p_i(g)``;
+    * ``Pm = (1/n) sum_i max(sum_kl a_kl p_ik(A) p_il(A), sum_kl a_kl p_ik(B) p_il(B))``:
+      the largest ``Po`` the items' shares allow;
 
-        and ``kappa = (Po - Pe) / (Pm - Pe)``, which is 1 when the two groups' shares are equal on
-        every item, however much each group's raters disagree among themselves. The standard
-        error is the leave-one-item-out jackknife (as in R kappaGold's ``kappam_vanbelle``); the
-        interval is ``kappa ± t_{n-1} SE``. On the paper's script-concordance data (39 students,
-        11 experts, 34 items, linear weights) it gives 0.715 with SE 0.0487 (the paper: 0.72,
-        0.049). The groups are held fixed: the SE is over items, not over raters.
+    and ``kappa = (Po - Pe) / (Pm - Pe)``, which is 1 when the two groups' shares are equal on
+    every item, however much each group's raters disagree among themselves. The standard
+    error is the leave-one-item-out jackknife (as in R kappaGold's ``kappam_vanbelle``); the
+    interval is ``kappa ± t_{n-1} SE``, or the item bootstrap
+    (:meth:`~wkappa.GroupAgreementResult.confidence_interval`). On the paper's
+    script-concordance data (39 students, 11 experts, 34 items, linear weights) it gives 0.715
+    with SE 0.0487 (the paper: 0.72, 0.049). The groups are held fixed: the SE and the
+    bootstrap are over items, not over raters.
 
-        References
-        ----------
-        Vanbelle, S. & Albert, A. (2009). Agreement between two independent groups of raters.
-        Psychometrika 74, 477-491.
+    References
+    ----------
+    Vanbelle, S. & Albert, A. (2009). Agreement between two independent groups of raters.
+    Psychometrika 74, 477-491.
 
-        Examples
-        --------
-        >>> import wkappa as wk
-        >>> students = [[1, 1, 2], [2, 2, 2], [3, 2, 3], [1, 1, 1], [3, 3, 3]]
-        >>> experts = [[1, 1], [2, 2], [3, 3], [1, 2], [3, 3]]
-        >>> result = wk.group_agreement(students, experts)
-        >>> round(result.statistic, 4), round(result.standard_error, 4)
-        (0.65, 0.1663)
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> students = [[1, 1, 2], [2, 2, 2], [3, 2, 3], [1, 1, 1], [3, 3, 3]]
+    >>> experts = [[1, 1], [2, 2], [3, 3], [1, 2], [3, 3]]
+    >>> result = wk.group_agreement(students, experts)
+    >>> round(result.statistic, 4), round(result.standard_error, 4)
+    (0.65, 0.1663)
     """
     policy = check_nan_policy(nan_policy)
     sided_as = check_alternative(alternative)
