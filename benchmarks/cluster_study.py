@@ -194,12 +194,13 @@ def strata_size(
 ) -> tuple[float, float]:
     """Rejection rates at 5% of the tests of equal kappas when every stratum has kappa rho
     (a mixture of perfect agreement and chance with stratum-specific prevalences, whose kappa
-    is rho for every weight matrix): SAS's chi-square, and for K = 2 the goodness-of-fit
-    test on the same tables (nan for K > 2)."""
+    is rho for every weight matrix): SAS's chi-square, for K = 2 the goodness-of-fit test on
+    the same tables (nan for K > 2), and the Fisher-z bootstrap test (199 replicates)."""
     rng = np.random.default_rng(seed)
     prevalences = [np.roll(prevalence(k, True), s) for s in range(n_strata)]
     rejected = used = 0
     gof_rejected = gof_used = 0
+    boot_rejected = boot_used = 0
     for _ in range(replicates):
         tables = []
         for prev in prevalences:
@@ -218,21 +219,32 @@ def strata_size(
                 if math.isfinite(fit.homogeneity_pvalue):
                     gof_used += 1
                     gof_rejected += fit.homogeneity_pvalue < 0.05
+            boot = wk.stratified_kappa_test_from_tables(
+                np.array(tables), homogeneity=wk.BootstrapMethod(199, rng=rng)
+            )
+            if math.isfinite(boot.homogeneity_pvalue):
+                boot_used += 1
+                boot_rejected += boot.homogeneity_pvalue < 0.05
         if math.isfinite(result.homogeneity_pvalue):
             used += 1
             rejected += result.homogeneity_pvalue < 0.05
-    return rejected / used, (gof_rejected / gof_used if gof_used else math.nan)
+    return (
+        rejected / used,
+        gof_rejected / gof_used if gof_used else math.nan,
+        boot_rejected / boot_used,
+    )
 
 
 def run_strata(replicates: int) -> None:
     print(
         f"Size of the 5% tests of equal kappas (quadratic weights), {replicates} replicates "
         f"(Monte Carlo SE ~{math.sqrt(0.05 * 0.95 / replicates):.3f}); 'gof': the "
-        "goodness-of-fit test (K = 2 only)"
+        "goodness-of-fit test (K = 2 only); 'boot': the Fisher-z bootstrap test "
+        "(homogeneity='bootstrap', 199 replicates)"
     )
     print(
         f"{'pairs per stratum':>18s} {'strata':>7s} {'K':>3s} {'kappa':>6s} {'size':>6s} "
-        f"{'gof':>6s}"
+        f"{'gof':>6s} {'boot':>6s}"
     )
     for number, (per, strata, k, rho) in enumerate(
         [
@@ -251,8 +263,8 @@ def run_strata(replicates: int) -> None:
             (100, 3, 2, 0.8),
         ]
     ):
-        size, gof = strata_size(per, strata, k, rho, replicates, seed=2000 + number)
-        print(f"{per:18d} {strata:7d} {k:3d} {rho:6.1f} {size:6.3f} {gof:6.3f}")
+        size, gof, boot = strata_size(per, strata, k, rho, replicates, seed=2000 + number)
+        print(f"{per:18d} {strata:7d} {k:3d} {rho:6.1f} {size:6.3f} {gof:6.3f} {boot:6.3f}")
 
 
 def simulate_raters(

@@ -1,25 +1,32 @@
-"""Donner, Eliasziw & Klar's (1996) goodness-of-fit test of equal kappas across strata, for
-binary ratings by two raters (``stratified_kappa_test(..., homogeneity='goodness-of-fit')``)."""
+"""Tests of equal kappas across strata besides SAS's chi-square: Donner, Eliasziw & Klar's
+(1996) goodness-of-fit test for binary ratings (``homogeneity='goodness-of-fit'``) and the
+bootstrap of the chi-square on Fisher-z transformed kappas for any K
+(``homogeneity='bootstrap'``)."""
 
 from __future__ import annotations
 
 import math
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from .._core import format_value
+from .._core import format_value, kappas, variances
 from ..exceptions import WkappaError
+from .bootstrap import chunk_sizes
+from .intervals import BootstrapMethod, make_rng
 
 __all__ = [
+    "BootstrapHomogeneity",
     "GoodnessOfFit",
     "HomogeneityTest",
+    "bootstrap_homogeneity",
     "check_goodness_of_fit",
     "check_homogeneity",
+    "fisher_z_chi_square",
     "goodness_of_fit_homogeneity",
 ]
 
-HomogeneityTest = Literal["asymptotic", "goodness-of-fit"]
+HomogeneityTest = Literal["asymptotic", "goodness-of-fit", "bootstrap"]
 
 
 class GoodnessOfFit(NamedTuple):
@@ -30,14 +37,90 @@ class GoodnessOfFit(NamedTuple):
     common_kappa: float
 
 
-def check_homogeneity(homogeneity: object) -> HomogeneityTest:
-    """Validate ``homogeneity=``: 'asymptotic' (SAS's chi-square) or 'goodness-of-fit'."""
+class BootstrapHomogeneity(NamedTuple):
+    """The Fisher-z chi-square of equal kappas, its bootstrap p-value and the replicates used."""
+
+    statistic: float
+    pvalue: float
+    n_resamples: int
+
+
+def check_homogeneity(homogeneity: object) -> tuple[HomogeneityTest, BootstrapMethod | None]:
+    """Validate ``homogeneity=``: 'asymptotic' (SAS's chi-square), 'goodness-of-fit',
+    'bootstrap' or a :class:`BootstrapMethod` (the bootstrap with its replicates and seed)."""
+    if isinstance(homogeneity, BootstrapMethod):
+        if homogeneity.method != "percentile":
+            raise WkappaError(
+                "homogeneity=BootstrapMethod(...) sets the bootstrap test's `n_resamples` and "
+                f"`rng`; its `method` must stay 'percentile'; got {homogeneity.method!r}."
+            )
+        return "bootstrap", homogeneity
+    if homogeneity == "bootstrap":
+        return "bootstrap", BootstrapMethod()
     if homogeneity == "asymptotic" or homogeneity == "goodness-of-fit":
-        return homogeneity  # type: ignore[return-value]
+        return homogeneity, None  # type: ignore[return-value]
     raise WkappaError(
-        "`homogeneity` must be 'asymptotic' (SAS's chi-square of equal kappas) or "
-        f"'goodness-of-fit' (Donner, Eliasziw & Klar 1996); got {format_value(homogeneity)}."
+        "`homogeneity` must be 'asymptotic' (SAS's chi-square of equal kappas), "
+        "'goodness-of-fit' (Donner, Eliasziw & Klar 1996, binary ratings) or 'bootstrap' "
+        "(the Fisher-z chi-square with a bootstrap p-value; wk.BootstrapMethod(n_resamples, "
+        f"rng=...) sets its replicates and seed); got {format_value(homogeneity)}."
     )
+
+
+def fisher_z_chi_square(kappa: np.ndarray, variance: np.ndarray, centre: Any = 0.0) -> Any:
+    """``sum_h (z_h - zbar)^2 / V_h`` over the last axis, with ``z_h = atanh(kappa_h) -
+    centre_h``, ``V_h = variance_h / (1 - kappa_h^2)^2`` (the delta method) and ``zbar``
+    the inverse-V weighted mean of the z_h."""
+    z = np.arctanh(kappa) - centre
+    inverse = (1.0 - kappa * kappa) ** 2 / variance
+    mean = np.sum(inverse * z, axis=-1, keepdims=True) / np.sum(inverse, axis=-1, keepdims=True)
+    return np.sum(inverse * (z - mean) ** 2, axis=-1)
+
+
+def bootstrap_homogeneity(
+    tables: np.ndarray, weights: np.ndarray, how: BootstrapMethod
+) -> BootstrapHomogeneity:
+    """The Fisher-z chi-square of equal kappas and its studentised bootstrap p-value.
+
+    ``tables`` is the (S, K, K) stack of the strata used (kappa defined, variance > 0),
+    ``weights`` the disagreement weights W. With each stratum's kappa, its Fleiss-Cohen-
+    Everitt variance and ``z_h = atanh(kappa_h)``, the statistic is
+    ``Q_z = sum_h (z_h - zbar)^2 / V_h`` (:func:`fisher_z_chi_square`). Each replicate
+    redraws every stratum's table (multinomial over its cells, as the table bootstrap) and
+    computes ``Q*`` from ``z*_h - z_h`` and the replicate's own variances: the spread of the
+    strata's z about their own estimates, which is the null distribution of ``Q_z`` when
+    the kappas are equal. ``p = (1 + #{Q* >= Q_z}) / (1 + B')`` over the B' replicates with
+    every kappa defined, inside (-1, 1) and with a positive variance. nan below two strata or
+    where a stratum's kappa is -1 or 1.
+    """
+    count = tables.shape[0]
+    kappa = np.asarray(kappas(tables, weights), dtype=np.float64)
+    variance = np.asarray(variances(tables, weights, kappa)[0], dtype=np.float64)
+    if count < 2 or not np.all(np.abs(kappa) < 1.0):
+        return BootstrapHomogeneity(math.nan, math.nan, 0)
+    observed = float(fisher_z_chi_square(kappa, variance))
+    rng = make_rng(how.rng)
+    flat = tables.reshape(count, -1).astype(np.float64)
+    sizes = [round(float(row.sum())) for row in flat]
+    probabilities = flat / flat.sum(axis=1, keepdims=True)
+    exceed = defined = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for size in chunk_sizes(how.n_resamples, flat.size):
+            drawn = np.stack(
+                [
+                    rng.multinomial(n, prob, size=size)
+                    for n, prob in zip(sizes, probabilities, strict=True)
+                ],
+                axis=1,
+            ).reshape(size, *tables.shape)
+            replicate = np.asarray(kappas(drawn, weights), dtype=np.float64)
+            spread = np.asarray(variances(drawn, weights, replicate)[0], dtype=np.float64)
+            ok = np.all((np.abs(replicate) < 1.0) & (spread > 0.0), axis=1)
+            values = fisher_z_chi_square(replicate[ok], spread[ok], np.arctanh(kappa))
+            exceed += int(np.sum(values >= observed))
+            defined += int(ok.sum())
+    pvalue = (1 + exceed) / (1 + defined) if defined else math.nan
+    return BootstrapHomogeneity(observed, pvalue, defined)
 
 
 def check_goodness_of_fit(tables: np.ndarray, matrix: np.ndarray, weighted: bool) -> None:

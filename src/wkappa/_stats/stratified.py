@@ -35,6 +35,7 @@ from ..exceptions import UndefinedKappaWarning, WkappaError
 from .cluster import describe_groups, encode_grouped, group_tables
 from .homogeneity import (
     HomogeneityTest,
+    bootstrap_homogeneity,
     check_goodness_of_fit,
     check_homogeneity,
     goodness_of_fit_homogeneity,
@@ -42,6 +43,7 @@ from .homogeneity import (
 from .inference import kappa_result
 from .intervals import (
     KAPPA_RANGE,
+    BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
     json_float,
@@ -126,9 +128,13 @@ class StratifiedKappaResult:
     alternative : {'two-sided', 'greater', 'less'}
         The ``alternative`` of the test: the side of :meth:`confidence_interval` and of
         each stratum's p-value.
-    homogeneity : {'asymptotic', 'goodness-of-fit'}
-        The test of equal kappas: SAS's chi-square (below) or Donner, Eliasziw & Klar's
-        goodness-of-fit test for binary ratings.
+    homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'}
+        The test of equal kappas: SAS's chi-square (below), Donner, Eliasziw & Klar's
+        goodness-of-fit test for binary ratings, or the bootstrap of the chi-square on
+        Fisher-z transformed kappas.
+    homogeneity_n_resamples : int
+        For 'bootstrap': the replicates behind the p-value (those with every stratum's
+        kappa defined); 0 for the other tests.
 
     Notes
     -----
@@ -174,6 +180,24 @@ class StratifiedKappaResult:
     df of 0) below two such strata, or where the fitted common kappa lies below what a
     stratum's prevalence allows.
 
+    ``homogeneity='bootstrap'`` (any K and weights) computes SAS's chi-square on the Fisher-z
+    scale, which weakens the link between a stratum's kappa and its weight, and takes its
+    p-value from the table bootstrap instead of the chi-square distribution: with
+    ``z_h = atanh(kappa_h)`` and ``V_h = Var_h / (1 - kappa_h^2)^2``,
+
+    .. math::
+
+        Q_z = \\sum_h \\frac{(z_h - \\bar z)^2}{V_h}, \\qquad
+        p = \\frac{1 + \\#\\{b: Q^*_b \\ge Q_z\\}}{1 + B}
+
+    where ``zbar`` is the inverse-V weighted mean and ``Q*_b`` is the same statistic of
+    ``z*_h - z_h`` with the variances of replicate b, each stratum's table redrawn
+    (multinomial over its cells). Replicates with an undefined kappa, a kappa of -1 or 1 or
+    a variance of 0 are left out of B. In simulation (``benchmarks/cluster_study.py
+    --strata``) it rejected 4-5% of the time where SAS's test rejected 6-9% (K = 4, 50-200
+    pairs per stratum, three or five strata). ``homogeneity_statistic`` is ``Q_z``; it is nan
+    where a stratum's kappa is -1 or 1.
+
     Examples
     --------
     >>> import wkappa as wk
@@ -202,6 +226,7 @@ class StratifiedKappaResult:
     weight_matrix: np.ndarray = field(repr=False)
     alternative: Alternative = "two-sided"
     homogeneity: HomogeneityTest = "asymptotic"
+    homogeneity_n_resamples: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
@@ -263,6 +288,7 @@ class StratifiedKappaResult:
             "homogeneity_df": self.homogeneity_df,
             "homogeneity_pvalue": json_float(self.homogeneity_pvalue),
             "homogeneity": self.homogeneity,
+            "homogeneity_n_resamples": self.homogeneity_n_resamples,
             "n": self.n if isinstance(self.n, int) else float(self.n),
             "labels": [json_label(label) for label in self.labels],
             "weights": self.weights,
@@ -320,6 +346,14 @@ class StratifiedKappaResult:
         )
         if self.homogeneity == "asymptotic":
             return f"Test of equal kappas: Q = sum((kappa_h - overall)^2 / ASE_h^2) = {tail}"
+        if self.homogeneity == "bootstrap":
+            return (
+                "Test of equal kappas (Fisher z, bootstrap): Q_z = sum((z_h - mean z)^2 / V_h) "
+                "with z_h = atanh(kappa_h), V_h = ASE_h^2 / (1 - kappa_h^2)^2 = "
+                f"{self.homogeneity_statistic:.6g} ({self.homogeneity_df} df); p = share of "
+                f"{self.homogeneity_n_resamples} table-bootstrap replicates whose Q_z of "
+                f"z*_h - z_h is at least as large = {self.homogeneity_pvalue:.6g}"
+            )
         common = goodness_of_fit_homogeneity(np.stack([r.table for r in self.results]))
         return (
             "Test of equal kappas (goodness of fit, Donner, Eliasziw & Klar 1996): observed "
@@ -362,8 +396,10 @@ def build_stratified(
     alternative: Alternative,
     homogeneity: HomogeneityTest = "asymptotic",
     weighted: bool = False,
+    how: BootstrapMethod | None = None,
 ) -> StratifiedKappaResult:
-    """The result of a checked (S, K, K) stack of tables (``weighted``: from sample_weight)."""
+    """The result of a checked (S, K, K) stack of tables (``weighted``: from sample_weight;
+    ``how``: the bootstrap's replicates and seed for ``homogeneity='bootstrap'``)."""
     k = tables.shape[-1]
     matrix = weight_matrix(weights, k)
     if homogeneity == "goodness-of-fit":
@@ -387,8 +423,15 @@ def build_stratified(
     overall, variance, q, df = combine_strata(
         np.array([r.statistic for r in kept]), np.array([r.standard_error**2 for r in kept])
     )
+    pvalue = chi2_sf(q, df) if df > 0 else math.nan
+    resamples = 0
     if homogeneity == "goodness-of-fit":
         q, df, _ = goodness_of_fit_homogeneity(tables)
+        pvalue = chi2_sf(q, df) if df > 0 else math.nan
+    elif homogeneity == "bootstrap":
+        q, pvalue, resamples = bootstrap_homogeneity(
+            tables[np.array(used, dtype=bool)], matrix, how or BootstrapMethod()
+        )
     total = tables.sum()
     n: int | float = int(total) if tables.dtype.kind in "iu" else float(total)
     return StratifiedKappaResult(
@@ -396,7 +439,7 @@ def build_stratified(
         standard_error=math.sqrt(variance) if math.isfinite(variance) else math.nan,
         homogeneity_statistic=q,
         homogeneity_df=df,
-        homogeneity_pvalue=chi2_sf(q, df) if df > 0 else math.nan,
+        homogeneity_pvalue=pvalue,
         strata=strata,
         results=tuple(results),
         used=used,
@@ -406,6 +449,7 @@ def build_stratified(
         weight_matrix=matrix,
         alternative=alternative,
         homogeneity=homogeneity,
+        homogeneity_n_resamples=resamples,
     )
 
 
@@ -416,7 +460,7 @@ def stratified_kappa_test_from_tables(
     labels: Sequence[Any] | None = None,
     strata: Sequence[Any] | None = None,
     alternative: Alternative = "two-sided",
-    homogeneity: HomogeneityTest = "asymptotic",
+    homogeneity: HomogeneityTest | BootstrapMethod = "asymptotic",
 ) -> StratifiedKappaResult:
     """Kappa across strata from one K x K table per stratum.
 
@@ -433,7 +477,7 @@ def stratified_kappa_test_from_tables(
         The S names of the strata (default ``0..S-1``).
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         Alternative of each stratum's test of kappa = 0.
-    homogeneity : {'asymptotic', 'goodness-of-fit'}, default 'asymptotic'
+    homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'} or BootstrapMethod
         The test of equal kappas, as in :func:`~wkappa.stratified_kappa_test`.
 
     Returns
@@ -450,7 +494,7 @@ def stratified_kappa_test_from_tables(
     """
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
-    homogeneity = check_homogeneity(homogeneity)
+    test, how = check_homogeneity(homogeneity)
     try:
         stack = np.asarray(tables)
     except ValueError:  # ragged nested lists
@@ -464,7 +508,7 @@ def stratified_kappa_test_from_tables(
     check_table_size(checked.shape[-1])
     names = check_table_labels(labels, checked.shape[-1])
     ids = tuple(range(len(checked))) if strata is None else _stratum_ids(strata, len(checked))
-    return build_stratified(checked, checked_weights, names, ids, alternative, homogeneity)
+    return build_stratified(checked, checked_weights, names, ids, alternative, test, how=how)
 
 
 def _stratum_ids(strata: Any, n_tables: int) -> tuple[Any, ...]:
@@ -500,7 +544,7 @@ def stratified_kappa_test(
     sample_weight: npt.ArrayLike | None = None,
     nan_policy: NanPolicy = "raise",
     alternative: Alternative = "two-sided",
-    homogeneity: HomogeneityTest = "asymptotic",
+    homogeneity: HomogeneityTest | BootstrapMethod = "asymptotic",
 ) -> StratifiedKappaResult:
     """Weighted kappa in each stratum, the overall kappa across strata (as SAS PROC FREQ) and
     the test of equal kappas.
@@ -519,10 +563,15 @@ def stratified_kappa_test(
         'omit' drops pairs with a missing rating.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         Alternative of each stratum's test of kappa = 0.
-    homogeneity : {'asymptotic', 'goodness-of-fit'}, default 'asymptotic'
-        The test of equal kappas: SAS's chi-square, or Donner, Eliasziw & Klar's (1996)
-        goodness-of-fit test, for binary ratings (K = 2) counted without ``sample_weight``;
-        elsewhere it raises a :class:`~wkappa.exceptions.WkappaError`.
+    homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'} or BootstrapMethod, \
+default 'asymptotic'
+        The test of equal kappas: SAS's chi-square; Donner, Eliasziw & Klar's (1996)
+        goodness-of-fit test, for binary ratings (K = 2) counted without ``sample_weight``
+        (elsewhere it raises a :class:`~wkappa.exceptions.WkappaError`); or 'bootstrap', the
+        chi-square on Fisher-z kappas with a table-bootstrap p-value, for any K
+        (recommended for K > 2, where SAS's test rejects too often; formulas in the Notes
+        of :class:`StratifiedKappaResult`). ``wk.BootstrapMethod(n_resamples, rng=seed)``
+        chooses the bootstrap with its replicates (default 9999) and seed.
 
     Returns
     -------
@@ -545,7 +594,7 @@ def stratified_kappa_test(
     """
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
-    homogeneity = check_homogeneity(homogeneity)
+    test, how = check_homogeneity(homogeneity)
     policy = check_table_nan_policy(nan_policy, "a stratified result")
     grouped = encode_grouped(
         y_true,
@@ -566,6 +615,7 @@ def stratified_kappa_test(
         tuple(grouped.encoded.labels),
         grouped.names,
         alternative,
-        homogeneity,
+        test,
         weighted=sample_weight is not None,
+        how=how,
     )
