@@ -128,3 +128,33 @@ def reference_influence(
     h = [[w[i][j] - (1 - kappa) * (wr[i] + wc[j]) for j in range(k)] for i in range(k)]
     mean = sum(p[i][j] * h[i][j] for i in range(k) for j in range(k))
     return kappa, [[-(h[i][j] - mean) / d_e for j in range(k)] for i in range(k)]
+
+
+def reference_variances(
+    table: list[list[int]], weights: str | Sequence[Sequence[Any]]
+) -> tuple[Fraction, Fraction]:
+    """SAS PROC FREQ's documented formulas in agreement weights w = 1 - W, exactly."""
+    k = len(table)
+    w = [[1 - x for x in row] for row in reference_weights(weights, k)]
+    n = sum(map(sum, table))
+    p = [[Fraction(table[i][j], n) for j in range(k)] for i in range(k)]
+    row = [sum(p[i]) for i in range(k)]
+    col = [sum(p[i][j] for i in range(k)) for j in range(k)]
+    po = sum(w[i][j] * p[i][j] for i in range(k) for j in range(k))
+    pe = sum(w[i][j] * row[i] * col[j] for i in range(k) for j in range(k))
+    kappa = (po - pe) / (1 - pe)
+    wbar_row = [sum(col[j] * w[i][j] for j in range(k)) for i in range(k)]
+    wbar_col = [sum(row[i] * w[i][j] for i in range(k)) for j in range(k)]
+    a = sum(
+        p[i][j] * (w[i][j] - (wbar_row[i] + wbar_col[j]) * (1 - kappa)) ** 2
+        for i in range(k)
+        for j in range(k)
+    )
+    variance = (a - (kappa - pe * (1 - kappa)) ** 2) / ((1 - pe) ** 2 * n)
+    b = sum(
+        row[i] * col[j] * (w[i][j] - (wbar_row[i] + wbar_col[j])) ** 2
+        for i in range(k)
+        for j in range(k)
+    )
+    variance_null = (b - pe**2) / ((1 - pe) ** 2 * n)
+    return variance, variance_null

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 import warnings
-from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import wkappa as wk
+from reference import reference_kappa_from_table, reference_variances
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 TABLES = [
@@ -26,28 +26,12 @@ TABLES = [
 ]
 
 
-def kappa_and_variance(
-    table: list[list[int]], weights: list[list[Fraction]]
-) -> tuple[float, float]:
-    """Kappa and its FCE (SAS ASE^2) variance in Fractions, with agreement weights 1 - W."""
-    k = len(table)
-    n = sum(sum(row) for row in table)
-    p = [[Fraction(table[i][j], n) for j in range(k)] for i in range(k)]
-    agree = [[1 - weights[i][j] for j in range(k)] for i in range(k)]
-    rows = [sum(p[i]) for i in range(k)]
-    cols = [sum(p[i][j] for i in range(k)) for j in range(k)]
-    po = sum(agree[i][j] * p[i][j] for i in range(k) for j in range(k))
-    pe = sum(agree[i][j] * rows[i] * cols[j] for i in range(k) for j in range(k))
-    kappa = (po - pe) / (1 - pe)
-    w_row = [sum(cols[j] * agree[i][j] for j in range(k)) for i in range(k)]
-    w_col = [sum(rows[i] * agree[i][j] for i in range(k)) for j in range(k)]
-    spread = sum(
-        p[i][j] * (agree[i][j] - (w_row[i] + w_col[j]) * (1 - kappa)) ** 2
-        for i in range(k)
-        for j in range(k)
+def kappa_and_variance(table: list[list[int]]) -> tuple[float, float]:
+    """Kappa and its FCE (SAS ASE^2) variance, quadratic weights, from exact Fractions."""
+    return (
+        float(reference_kappa_from_table(table, "quadratic")),
+        float(reference_variances(table, "quadratic")[0]),
     )
-    variance = (spread - (kappa - pe * (1 - kappa)) ** 2) / (n * (1 - pe) ** 2)
-    return float(kappa), float(variance)
 
 
 def q_z(pairs: list[tuple[float, float]], centres: list[float]) -> float:
@@ -58,13 +42,8 @@ def q_z(pairs: list[tuple[float, float]], centres: list[float]) -> float:
     return sum(i * (x - mean) ** 2 for i, x in zip(inverse, z, strict=True))
 
 
-def quadratic(k: int) -> list[list[Fraction]]:
-    return [[Fraction((i - j) ** 2, (k - 1) ** 2) for j in range(k)] for i in range(k)]
-
-
 def test_statistic_and_pvalue_match_a_hand_computation() -> None:
-    weights = quadratic(3)
-    observed = [kappa_and_variance(t, weights) for t in TABLES]
+    observed = [kappa_and_variance(t) for t in TABLES]
     statistic = q_z(observed, [0.0] * 3)
     result = wk.stratified_kappa_test_from_tables(TABLES, homogeneity=wk.BootstrapMethod(60, rng=7))
     assert result.homogeneity == "bootstrap"
@@ -80,7 +59,7 @@ def test_statistic_and_pvalue_match_a_hand_computation() -> None:
     exceed = defined = 0
     for b in range(60):
         tables = [draws[h][b].reshape(3, 3).tolist() for h in range(3)]
-        pairs = [kappa_and_variance(t, weights) for t in tables]
+        pairs = [kappa_and_variance(t) for t in tables]
         if all(abs(kappa) < 1 and var > 0 for kappa, var in pairs):
             defined += 1
             exceed += q_z(pairs, centres) >= statistic
@@ -119,11 +98,10 @@ def test_ratings_route_and_sample_weight() -> None:
     result = wk.stratified_kappa_test(
         y_true, y_pred, strata=site, homogeneity=wk.BootstrapMethod(50, rng=1)
     )
-    weights = quadratic(3)
     tables = [np.zeros((3, 3), dtype=int) for _ in range(2)]
     for t, p, s in zip(y_true, y_pred, site, strict=True):
         tables[s == "b"][t, p] += 1
-    pairs = [kappa_and_variance(t.tolist(), weights) for t in tables]
+    pairs = [kappa_and_variance(t.tolist()) for t in tables]
     assert result.homogeneity_statistic == pytest.approx(q_z(pairs, [0.0, 0.0]), rel=1e-12)
     weighted = wk.stratified_kappa_test(
         y_true,

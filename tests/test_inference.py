@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import warnings
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -20,7 +19,11 @@ from hypothesis import strategies as st
 import wkappa as wk
 from budget import examples
 from published import PRINTOUTS, Printout, compute
-from reference import reference_kappa, reference_kappa_from_table, reference_weights
+from reference import (
+    reference_kappa,
+    reference_kappa_from_table,
+    reference_variances,
+)
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 # numpy's raw RuntimeWarnings (0/0, invalid sqrt) must never escape: every warning is an error
@@ -124,34 +127,6 @@ def test_published_printouts_cover_each_source() -> None:
 # --------------------------------------------------------------------------- exact formulas
 
 
-def _fraction_variances(table: list[list[int]], weights: str) -> tuple[Fraction, Fraction]:
-    """SAS PROC FREQ's documented formulas in agreement weights w = 1 - W, exactly."""
-    k = len(table)
-    w = [[1 - x for x in row] for row in reference_weights(weights, k)]
-    n = sum(map(sum, table))
-    p = [[Fraction(table[i][j], n) for j in range(k)] for i in range(k)]
-    row = [sum(p[i]) for i in range(k)]
-    col = [sum(p[i][j] for i in range(k)) for j in range(k)]
-    po = sum(w[i][j] * p[i][j] for i in range(k) for j in range(k))
-    pe = sum(w[i][j] * row[i] * col[j] for i in range(k) for j in range(k))
-    kappa = (po - pe) / (1 - pe)
-    wbar_row = [sum(col[j] * w[i][j] for j in range(k)) for i in range(k)]
-    wbar_col = [sum(row[i] * w[i][j] for i in range(k)) for j in range(k)]
-    a = sum(
-        p[i][j] * (w[i][j] - (wbar_row[i] + wbar_col[j]) * (1 - kappa)) ** 2
-        for i in range(k)
-        for j in range(k)
-    )
-    variance = (a - (kappa - pe * (1 - kappa)) ** 2) / ((1 - pe) ** 2 * n)
-    b = sum(
-        row[i] * col[j] * (w[i][j] - (wbar_row[i] + wbar_col[j])) ** 2
-        for i in range(k)
-        for j in range(k)
-    )
-    variance_null = (b - pe**2) / ((1 - pe) ** 2 * n)
-    return variance, variance_null
-
-
 tables = st.integers(2, 5).flatmap(
     lambda k: st.lists(st.lists(st.integers(0, 30), min_size=k, max_size=k), min_size=k, max_size=k)
 )
@@ -170,7 +145,7 @@ def test_matches_exact_fraction_formulas(table: list[list[int]], weights: str) -
         warnings.simplefilter("ignore", UndefinedKappaWarning)  # zero null SE (n = 1)
         result = wk.kappa_test_from_table(table, weights=weights)
     assert result.statistic == pytest.approx(float(exact), rel=1e-12, abs=1e-12)
-    variance, variance_null = _fraction_variances(table, weights)
+    variance, variance_null = reference_variances(table, weights)
     assert result.standard_error**2 == pytest.approx(float(variance), rel=1e-9, abs=1e-14)
     assert result.standard_error_null**2 == pytest.approx(float(variance_null), rel=1e-9, abs=1e-14)
 
