@@ -88,7 +88,11 @@ def test_result_reports_the_test() -> None:
     assert result.to_dict()["homogeneity_n_resamples"] == 99
     assert "Fisher z, bootstrap" in result.explain()
     assert "99 table-bootstrap replicates" in result.explain()
-    assert wk.stratified_kappa_test_from_tables(TABLES).homogeneity_n_resamples == 0
+    sas = wk.stratified_kappa_test_from_tables(TABLES)
+    assert sas.homogeneity_n_resamples == 0
+    assert "homogeneity='bootstrap' keeps its size" in sas.explain()
+    binary = wk.stratified_kappa_test_from_tables([[[5, 2], [1, 6]], [[4, 1], [2, 7]]])
+    assert "homogeneity='goodness-of-fit' keeps its size" in binary.explain()
 
 
 def test_ratings_route_and_sample_weight() -> None:
