@@ -287,7 +287,8 @@ def group_agreement(
     (:meth:`~wkappa.GroupAgreementResult.confidence_interval`). On the paper's
     script-concordance data (39 students, 11 experts, 34 items, linear weights) it gives 0.715
     with SE 0.0487 (the paper: 0.72, 0.049). The groups are held fixed: the SE and the
-    bootstrap are over items, not over raters.
+    bootstrap are over items, not over raters. In simulation (``benchmarks/
+    two_groups_study.py``) the jackknife-t interval covered 0.951-0.964 from 20 items.
 
     References
     ----------
