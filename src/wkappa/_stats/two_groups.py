@@ -7,6 +7,7 @@ the same items, allowing for the disagreement inside each group.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -121,12 +122,8 @@ class GroupAgreementResult:
             how = BootstrapMethod(method="percentile" if method == "percentile" else "bca")
         if how is None:
             check_only_method(method, "jackknife-t", "two groups' kappa (or a bootstrap)")
-        return sided(
-            lambda level: self._two_sided(level, how),
-            confidence_level,
-            self.alternative,
-            KAPPA_RANGE,
-        )
+        two_sided = functools.partial(self._two_sided, how=how)
+        return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
 
     def _two_sided(self, level: float, how: BootstrapMethod | None) -> ConfidenceInterval:
         if how is None:
