@@ -185,3 +185,16 @@ def test_item_bootstrap() -> None:
         0.9, method=wk.BootstrapMethod(999, method="percentile", rng=5)
     )
     assert one.high == 1.0 and one.low == pytest.approx(two.low, abs=1e-14)
+
+
+def test_undefined_and_propagated() -> None:
+    same = [[1, 1], [1, 1], [1, 1]]
+    with pytest.warns(wk.UndefinedKappaWarning, match="undefined"):
+        result = wk.group_agreement(same, same)
+    assert math.isnan(result.statistic) and math.isnan(result.standard_error)
+    ci = result.confidence_interval(method=wk.BootstrapMethod(99, rng=1))
+    assert math.isnan(ci.low) and ci.n_undefined == 99
+    a = np.array([[1, 2, np.nan], [2, 2, 2], [1, 1, 1]])
+    propagated = wk.group_agreement(a, [[1, 2], [2, 2], [1, 2]], nan_policy="propagate")
+    assert math.isnan(propagated.confidence_interval(method="bca").high)
+    assert math.isnan(propagated.confidence_interval().low)

@@ -28,8 +28,9 @@ from .._core import (
     format_value,
     needs_order,
     t_ppf,
+    warn_at_caller,
 )
-from ..exceptions import WkappaError
+from ..exceptions import UndefinedKappaWarning, WkappaError
 from .bootstrap import replicate_interval
 from .intervals import (
     KAPPA_RANGE,
@@ -132,6 +133,10 @@ class GroupAgreementResult:
             half = t_ppf(0.5 + level / 2.0, self.n_items - 1) * self.standard_error
             high = min(self.statistic + half, 1.0)
             return ConfidenceInterval(self.statistic - half, high, level, "jackknife-t")
+        if math.isnan(self.statistic):  # undefined or propagated: nothing to resample
+            return ConfidenceInterval(
+                math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
+            )
         units = self._features
         values = multinomial_replicates(
             make_rng(how.rng),
@@ -363,6 +368,12 @@ def group_agreement(
     features = np.column_stack([np.ones(n), between, within, p_a, p_b])
     ones = np.ones(n)
     statistic = float(_kappas(features.sum(axis=0)[None, :], agree)[0])
+    if math.isnan(statistic):
+        warn_at_caller(
+            "Two groups' kappa is undefined: the most agreement the items allow equals chance "
+            "agreement (Pm = Pe, e.g. every rating in one category). Returning nan.",
+            UndefinedKappaWarning,
+        )
     left_out, _ = jackknife_values(features, ones, lambda sums: _kappas(sums, agree))
     se = jackknife_se(left_out, ones)
     bias_corrected = statistic - (n - 1) * (float(left_out.mean()) - statistic)
