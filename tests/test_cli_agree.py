@@ -416,6 +416,7 @@ def test_cluster_option_wide_and_long(clustered, capsys):
         (["--cluster", "nope"], "has no column 'nope' (given to --cluster)"),
         (["--cluster", "a"], "--cluster column 'a' has a missing id"),
         (["--cluster", "task", "--population-size", "100"], "--population-size cannot be combined"),
+        (["--cluster", "c"], "--cluster names the --raters column 'c'"),
     ],
 )
 def test_cluster_option_errors(clustered, capsys, extra, message):
@@ -440,6 +441,24 @@ def test_cluster_option_long_item_in_two_clusters(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "Item 1 has ratings in two clusters of the --cluster column 'task'" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("column", "message"),
+    [
+        ("item", "--cluster names the --item column 'item': one item per cluster"),
+        ("who", "--cluster names the --rater column 'who'"),
+        ("grade", "--cluster names the --rating column 'grade'"),
+    ],
+)
+def test_cluster_option_long_names_a_read_column(tmp_path, capsys, column, message):
+    # Before: --cluster item was an internal error (polars DuplicateError, exit code 1).
+    path = tmp_path / "long.csv"
+    path.write_text("item,who,grade\n1,a,1\n1,b,1\n2,a,2\n2,b,2\n3,a,1\n3,b,2\n")
+    argv = ["agree", str(path), "--item", "item", "--rater", "who", "--rating", "grade"]
+    assert main([*argv, "--cluster", column]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
 
 
 def test_one_sided_interval_is_labelled(tmp_path, capsys):

@@ -102,6 +102,27 @@ def test_agreement_cluster_column_errors() -> None:
         frames.agreement(df, raters=["a", "b", "c", "d"], cluster="task")
 
 
+def test_group_columns_that_are_read_as_ratings_or_items_are_refused() -> None:
+    # Before: by="item" made one group per item, by= a rater column grouped by its ratings.
+    _, df = _panel()
+    with pytest.raises(WkappaError, match="`by` names the rater column 'a'"):
+        frames.agreement(df, raters=["a", "b", "c"], by="a")
+    with pytest.raises(WkappaError, match="`cluster` names the rater column 'b'"):
+        frames.agreement(df, raters=["a", "b", "c"], cluster="b")
+    long = df.reset_index().melt(
+        id_vars=["index", "task"], value_vars=["a", "b", "c", "d"], var_name="who", value_name="r"
+    )
+    with pytest.raises(WkappaError, match="`by` names the `item` column 'index'"):
+        frames.agreement(long, item="index", rater="who", rating="r", by="index")
+    with pytest.raises(WkappaError, match="`by` names the `rater` column 'who'"):
+        frames.agreement(long, item="index", rater="who", rating="r", by="who")
+    with pytest.raises(WkappaError, match="`cluster` names the `rating` column 'r'"):
+        frames.agreement(long, item="index", rater="who", rating="r", cluster="r")
+    # Before: a raw pandas ValueError ("cannot insert index, already exists").
+    with pytest.raises(WkappaError, match="`cluster` names the `item` column 'index'"):
+        frames.agreement(long, item="index", rater="who", rating="r", cluster="index")
+
+
 def test_agreement_cluster_column_long_item_in_two_clusters() -> None:
     # Before: the item's rows in another cluster became a second item (a silent wrong value).
     _, df = _panel()

@@ -75,6 +75,34 @@ class RaterRows(NamedTuple):
     multiplicity: np.ndarray
 
 
+def _check_group_columns(by: str | None, cluster: str | None, read: list[Any], wide: bool) -> None:
+    """Refuse a ``by`` or ``cluster`` column that is also read as ratings or as the item id
+    (one group per item, or one item per cluster: the ordinary design)."""
+    for name, parameter in ((by, "by"), (cluster, "cluster")):
+        if name is None:
+            continue
+        if wide and name in read:
+            raise WkappaError(
+                f"`{parameter}` names the rater column {name!r}; give a column that is not "
+                "one of `raters`."
+            )
+        if not wide and name in read[1:]:
+            role = "rater" if name == read[1] else "rating"
+            raise WkappaError(
+                f"`{parameter}` names the `{role}` column {name!r}; give a column of its own."
+            )
+    if not wide and by == read[0]:
+        raise WkappaError(
+            f"`by` names the `item` column {by!r}: every item would be a group of its own. "
+            "Hint: give the column that groups the items (e.g. a site or a model)."
+        )
+    if not wide and cluster == read[0]:
+        raise WkappaError(
+            f"`cluster` names the `item` column {cluster!r}: one item per cluster is the "
+            "ordinary design. Hint: leave out `cluster`."
+        )
+
+
 def rater_rows(
     df: Any,
     *,
@@ -96,7 +124,9 @@ def rater_rows(
     groups = [name for name in (by, cluster) if name is not None]
     if by is not None and by == cluster:
         raise WkappaError(f"`by` and `cluster` name the same column {by!r}; give two columns.")
-    needed: list[Any] = [*groups, *(list(raters or ()) if wide else [item, rater, rating])]
+    read = list(raters or ()) if wide else [item, rater, rating]
+    _check_group_columns(by, cluster, read, wide)
+    needed: list[Any] = [*groups, *read]
     for name in needed:
         if name is None:
             raise WkappaError("The long layout needs all of `item`, `rater` and `rating`.")
