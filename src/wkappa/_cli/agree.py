@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient
-from .._frames import pivot_long
+from .._frames import check_group_columns, pivot_long
 from .._stats import BootstrapMethod, agreement, interpretation, one_sided
 from ..exceptions import WkappaError
 from . import options
@@ -90,21 +90,6 @@ def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> An
     return np.repeat(np.asarray(column.to_list(), dtype=object), multiplicity)
 
 
-def _check_cluster_column(cluster: str | None, read: dict[str, str]) -> None:
-    """Refuse a --cluster column that is also read as ratings or as the item id."""
-    if cluster is None or cluster not in read:
-        return
-    option = read[cluster]
-    if option == "--item":
-        raise WkappaError(
-            f"--cluster names the --item column {cluster!r}: one item per cluster is the "
-            "ordinary design. Hint: leave out --cluster."
-        )
-    raise WkappaError(
-        f"--cluster names the {option} column {cluster!r}; give a column of cluster ids of its own."
-    )
-
-
 def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCount]:
     """The distinct rows of the rater columns (polars, streaming), their counts, the raters
     and the file rows read, used and dropped (a row without any rating: wide; a row without
@@ -120,13 +105,15 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCo
         raters = options.split_names(args.raters, "--raters")
         if len(raters) < 2:
             raise WkappaError("--raters needs at least two columns.")
-        _check_cluster_column(args.cluster, {name: "--raters" for name in raters})
+        check_group_columns([("--cluster", args.cluster)], dict.fromkeys(raters, "--raters"))
         named = {f"--raters ({name})": name for name in raters}
         counts, empty = count_wide(source, args, raters, named, text, extra)
         rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all")
         return counts.select([*raters, *cluster]), counts[COUNT], raters, rows
-    _check_cluster_column(
-        args.cluster, {args.item: "--item", args.rater: "--rater", args.rating: "--rating"}
+    check_group_columns(
+        [("--cluster", args.cluster)],
+        {args.rater: "--rater", args.rating: "--rating"},
+        (args.item, "--item"),
     )
     counts, missing = count_long(source, args, text, extra)
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")

@@ -27,11 +27,19 @@ from .groups import check_by, group_statistics, result_frame
 from .keywords import names_as_keywords
 from .numeric import RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
-from .raters import clustered_ratings, panel_ratings, pivot_long, rater_key, rater_rows
+from .raters import (
+    check_group_columns,
+    clustered_ratings,
+    panel_ratings,
+    pivot_long,
+    rater_key,
+    rater_rows,
+)
 
 __all__ = [
     "RaterMoments",
     "check_by",
+    "check_group_columns",
     "check_group_options",
     "clustered_group_columns",
     "clustered_ratings",

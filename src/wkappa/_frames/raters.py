@@ -26,6 +26,7 @@ from .long_counts import long_rows
 
 __all__ = [
     "RaterRows",
+    "check_group_columns",
     "clustered_ratings",
     "is_wide",
     "one_group_per_item",
@@ -75,32 +76,33 @@ class RaterRows(NamedTuple):
     multiplicity: np.ndarray
 
 
-def _check_group_columns(by: str | None, cluster: str | None, read: list[Any], wide: bool) -> None:
-    """Refuse a ``by`` or ``cluster`` column that is also read as ratings or as the item id
-    (one group per item, or one item per cluster: the ordinary design)."""
-    for name, parameter in ((by, "by"), (cluster, "cluster")):
+def check_group_columns(
+    groups: Sequence[tuple[str, str | None]],
+    read: dict[Any, str],
+    item: tuple[str | None, str] | None = None,
+) -> None:
+    """Refuse a grouping column that is also read as ratings or as the item id.
+
+    ``groups`` pairs each grouping parameter as the caller names it (```by```, ``--cluster``)
+    with its column; ``read`` maps each rating column to its parameter's name and ``item`` is
+    the item column with its parameter's name (long layout). A group per item, or an item per
+    cluster (the ordinary design), is refused too.
+    """
+    for parameter, name in groups:
         if name is None:
             continue
-        if wide and name in read:
-            raise WkappaError(
-                f"`{parameter}` names the rater column {name!r}; give a column that is not "
-                "one of `raters`."
+        if item is not None and name == item[0]:
+            why = (
+                f"one item per cluster is the ordinary design. Hint: leave out {parameter}."
+                if "cluster" in parameter
+                else "every item would be a group of its own. Hint: give the column that "
+                "groups the items (e.g. a site or a model)."
             )
-        if not wide and name in read[1:]:
-            role = "rater" if name == read[1] else "rating"
+            raise WkappaError(f"{parameter} names the {item[1]} column {name!r}: {why}")
+        if name in read:
             raise WkappaError(
-                f"`{parameter}` names the `{role}` column {name!r}; give a column of its own."
+                f"{parameter} names the {read[name]} column {name!r}; give a column of its own."
             )
-    if not wide and by == read[0]:
-        raise WkappaError(
-            f"`by` names the `item` column {by!r}: every item would be a group of its own. "
-            "Hint: give the column that groups the items (e.g. a site or a model)."
-        )
-    if not wide and cluster == read[0]:
-        raise WkappaError(
-            f"`cluster` names the `item` column {cluster!r}: one item per cluster is the "
-            "ordinary design. Hint: leave out `cluster`."
-        )
 
 
 def rater_rows(
@@ -125,7 +127,11 @@ def rater_rows(
     if by is not None and by == cluster:
         raise WkappaError(f"`by` and `cluster` name the same column {by!r}; give two columns.")
     read = list(raters or ()) if wide else [item, rater, rating]
-    _check_group_columns(by, cluster, read, wide)
+    check_group_columns(
+        [("`by`", by), ("`cluster`", cluster)],
+        dict.fromkeys(read, "rater") if wide else {rater: "`rater`", rating: "`rating`"},
+        None if wide else (item, "`item`"),
+    )
     needed: list[Any] = [*groups, *read]
     for name in needed:
         if name is None:
