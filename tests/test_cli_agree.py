@@ -80,6 +80,7 @@ def test_text_and_csv(files, capsys):
     [
         (["--raters", "r1,rX"], "no column 'rX'"),
         (["--raters", "r1"], "at least two columns"),
+        (["--raters", "r1,r2,r1"], "--raters names the column 'r1' twice"),
         ([], "Give either --raters"),
         (["--item", "unit"], "Give either --raters"),
         (["--raters", "r1,r2", "--labels", "1,2"], "not in `labels`|not in --labels"),
@@ -487,3 +488,23 @@ def test_long_layout_needs_different_columns(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--item, --rater and --rating must name 3 different columns" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["icc", "--raters", "r1,r2,r2"],
+        ["judge", "--raters", "r1,r2,r2", "--candidate", "r3"],
+    ],
+)
+def test_icc_and_judge_refuse_a_rater_column_named_twice(files, capsys, argv):
+    """`wkappa icc --raters a,a` was an internal error (polars DuplicateError, exit 1);
+    `wkappa judge` counted the column as two panel members."""
+    wide, _ = files
+    code = main([argv[0], str(wide), *argv[1:]])
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert err == (
+        "wkappa: error: --raters names the column 'r2' twice; each rater is one column. "
+        "Hint: list each rater column once."
+    )

@@ -100,3 +100,20 @@ def test_long_layout_orders_raters_by_name(frame_library):
     expected = wk.agreement(WIDE[:, order])
     assert np.allclose(result.pairwise(), expected.pairwise())
     assert np.allclose(result.leave_one_rater_out(), expected.leave_one_rater_out())
+
+
+@pytest.mark.parametrize(
+    ("function", "raters", "extra"),
+    [
+        ("agreement", ["r0", "r0", "r1"], {}),
+        ("rater_vs_panel", ["r0", "r1", "r1"], {"candidate": "r2", "n_resamples": 99}),
+        ("icc", ["r0", "r1", "r0"], {}),
+        ("ccc", ["r2", "r2"], {}),
+    ],
+)
+def test_a_rater_column_named_twice_is_refused(frame_library, function, raters, extra):
+    """`raters` naming one column twice was a raw pandas ValueError or polars DuplicateError
+    (wkappa icc / agree: an internal error; wkappa judge counted the column twice)."""
+    frame = frame_library.frame(wide_columns(), dtypes=INTEGERS)
+    with pytest.raises(wk.WkappaError, match=r"`raters` names the column 'r\d' twice"):
+        getattr(wkf, function)(frame, raters=raters, **extra)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from .._frames import rater_columns
 from ..exceptions import WkappaError
 
 __all__ = [
@@ -176,7 +177,7 @@ def split_names(text: str, option: str) -> list[str]:
     names = [part if option == "--raters" else part.strip() for part in text.split(",")]
     if any(not name.strip() for name in names):
         raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
-    return names
+    return rater_columns(names, option) if option == "--raters" else names
 
 
 def option_names(keywords: str = "", **renamed: str) -> tuple[tuple[re.Pattern[str], str], ...]:

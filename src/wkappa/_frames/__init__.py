@@ -32,6 +32,7 @@ from .raters import (
     clustered_ratings,
     panel_ratings,
     pivot_long,
+    rater_columns,
     rater_key,
     rater_rows,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "numeric_matrix",
     "panel_ratings",
     "pivot_long",
+    "rater_columns",
     "rater_key",
     "rater_rows",
     "result_frame",

@@ -303,15 +303,25 @@ def is_wide(raters: Any, unit: str, *long: Any) -> bool:
     return wide
 
 
-def rater_columns(raters: Sequence[str]) -> list[str]:
+def rater_columns(raters: Sequence[str], parameter: str = "`raters`") -> list[str]:
     """The wide layout's rater columns as a list (one string is an error, not a list of its
-    characters)."""
+    characters; so is a column named twice). ``parameter`` is how the caller names the list
+    (``--raters`` on the command line)."""
     if isinstance(raters, (str, bytes)):
         raise WkappaTypeError(
             f"`raters` must be a list of column names, one per rater; got the string "
             f"{raters!r}. Hint: raters=[{raters!r}, ...]."
         )
-    return list(raters)
+    names = list(raters)
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise WkappaError(
+                f"{parameter} names the column {name!r} twice; each rater is one column. "
+                "Hint: list each rater column once."
+            )
+        seen.add(name)
+    return names
 
 
 def rater_key(name: str) -> tuple[int, int, str]:
