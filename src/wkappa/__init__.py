@@ -1,113 +1,118 @@
-"""wkappa: exact, strict and fast Cohen's weighted kappa and quadratic weighted kappa (QWK)."""
+"""wkappa: exact, strict and fast Cohen's weighted kappa and quadratic weighted kappa (QWK),
+and agreement between several raters.
+
+The public names by subject (each is documented in the API reference):
+
+* two raters: :func:`weighted_kappa` (:func:`quadratic_weighted_kappa`, :func:`qwk`),
+  :func:`kappa_from_table`, :func:`confusion_table`;
+* inference for two raters: :func:`kappa_test` (:class:`KappaResult`),
+  :func:`paired_kappa_test` (:class:`PairedKappaResult`), :func:`stratified_kappa_test`
+  (:class:`StratifiedKappaResult`), :class:`KappaAccumulator`, :func:`mean_kappa`;
+* thresholds for ordinal predictions: :func:`optimize_thresholds`, :func:`apply_thresholds`;
+* several raters: :func:`agreement`, :func:`agreement_from_counts`, :func:`krippendorff_alpha`
+  (:class:`AgreementResult`), :func:`rater_vs_panel` (:class:`PanelComparison`),
+  :func:`group_agreement` (:class:`GroupAgreementResult`);
+* numeric ratings: :func:`icc`, :func:`icc_all`, :class:`ICCAccumulator` (:class:`ICCResult`),
+  :func:`ccc` (:class:`CCCResult`);
+* study planning: :func:`kappa_power`, :func:`kappa_sample_size` (:class:`KappaPlan`).
+"""
 
 from __future__ import annotations
 
 from . import _backends as _backends  # registers the device and Dask routes
 from . import exceptions
-from ._core import confusion_table, kappa_from_table, quadratic_weighted_kappa, qwk, weighted_kappa
+from ._core import (
+    confusion_table,
+    kappa_from_table,
+    publish,
+    quadratic_weighted_kappa,
+    qwk,
+    weighted_kappa,
+)
 from ._stats import (
+    AgreementResult,
     BootstrapMethod,
+    CCCResult,
     ConfidenceInterval,
+    GroupAgreementResult,
+    ICCAccumulator,
+    ICCResult,
     KappaAccumulator,
+    KappaPlan,
     KappaResult,
     PairedKappaResult,
+    PanelComparison,
+    StratifiedKappaResult,
     ThresholdResult,
+    agreement,
+    agreement_from_counts,
     apply_thresholds,
+    ccc,
+    group_agreement,
+    icc,
+    icc_all,
+    kappa_power,
+    kappa_sample_size,
     kappa_test,
     kappa_test_from_table,
+    krippendorff_alpha,
     mean_kappa,
     optimize_thresholds,
     paired_kappa_test,
     paired_kappa_test_from_table,
+    rater_vs_panel,
+    stratified_kappa_test,
+    stratified_kappa_test_from_tables,
 )
 from .exceptions import UndefinedKappaWarning, WkappaError
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AgreementResult",
     "BootstrapMethod",
+    "CCCResult",
     "ConfidenceInterval",
+    "GroupAgreementResult",
+    "ICCAccumulator",
+    "ICCResult",
     "KappaAccumulator",
+    "KappaPlan",
     "KappaResult",
     "PairedKappaResult",
+    "PanelComparison",
+    "StratifiedKappaResult",
     "ThresholdResult",
     "UndefinedKappaWarning",
     "WkappaError",
     "__version__",
+    "agreement",
+    "agreement_from_counts",
     "apply_thresholds",
+    "ccc",
     "confusion_table",
     "exceptions",
+    "group_agreement",
+    "icc",
+    "icc_all",
     "kappa_from_table",
+    "kappa_power",
+    "kappa_sample_size",
     "kappa_test",
     "kappa_test_from_table",
+    "krippendorff_alpha",
     "mean_kappa",
     "optimize_thresholds",
     "paired_kappa_test",
     "paired_kappa_test_from_table",
     "quadratic_weighted_kappa",
     "qwk",
+    "rater_vs_panel",
+    "stratified_kappa_test",
+    "stratified_kappa_test_from_tables",
     "weighted_kappa",
 ]
 
-# Several raters (appended).
-from ._stats import (
-    AgreementResult,
-    PanelComparison,
-    agreement,
-    agreement_from_counts,
-    krippendorff_alpha,
-    rater_vs_panel,
-)
-
-__all__ += [
-    "AgreementResult",
-    "PanelComparison",
-    "agreement",
-    "agreement_from_counts",
-    "krippendorff_alpha",
-    "rater_vs_panel",
-]
-
-# Strata (appended).
-from ._stats import (  # noqa: E402
-    StratifiedKappaResult,
-    stratified_kappa_test,
-    stratified_kappa_test_from_tables,
-)
-
-__all__ += [
-    "StratifiedKappaResult",
-    "stratified_kappa_test",
-    "stratified_kappa_test_from_tables",
-]
-
-# Study planning (appended).
-from ._stats import KappaPlan, kappa_power, kappa_sample_size  # noqa: E402
-
-__all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]
-
-# Intraclass correlations (appended).
-from ._stats import ICCResult, icc, icc_all  # noqa: E402
-
-__all__ += ["ICCResult", "icc", "icc_all"]
-
-# Concordance correlation (appended).
-from ._stats import CCCResult, ccc  # noqa: E402
-
-__all__ += ["CCCResult", "ccc"]
-
-# Streaming intraclass correlations (appended).
-from ._stats import ICCAccumulator  # noqa: E402
-
-__all__ += ["ICCAccumulator"]
-
-# Two groups of raters (appended).
-from ._stats import GroupAgreementResult, group_agreement  # noqa: E402
-
-__all__ += ["GroupAgreementResult", "group_agreement"]
-
-# Keep last: pickles and reprs name the classes above `wkappa.X` (add new imports above this).
-from ._core import publish  # noqa: E402
-
+# Pickles and reprs name the classes above ``wkappa.X``, not the private module defining them.
 publish(globals())
 del publish

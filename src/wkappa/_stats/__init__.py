@@ -1,122 +1,99 @@
-"""Statistics on top of the core's tables: inference, intervals, the bootstrap, the paired
-comparison, mean kappa, thresholds, the streaming accumulator, explanations and plots."""
+"""Statistics on top of the core's tables: inference and intervals for two raters, the paired and
+stratified comparisons, several raters, intraclass and concordance correlations, study planning,
+thresholds, the streaming accumulators, explanations and plots."""
 
 from __future__ import annotations
 
 from .._core import Alternative
 from .accumulator import KappaAccumulator
+from .agreement_result import COEFFICIENT_NAMES, AgreementResult
+from .base_rates import base_rate_indices, specific_agreement
+from .cluster import cluster_variance
+from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
-from .inference import kappa_test, kappa_test_from_table
+from .inference import kappa_result, kappa_test, kappa_test_from_table
 from .intervals import fisher_z_limits, one_sided, score_limits
+from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all
+from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .mean import mean_kappa
 from .paired import (
-    DENSE_CUBE_CELLS,
     expanded_pvalue,
     paired_kappa_test,
     paired_kappa_test_from_cells,
     paired_kappa_test_from_table,
 )
+from .panel import PanelComparison, rater_vs_panel
+from .planning import KappaPlan, kappa_power, kappa_sample_size
 from .results import (
     BootstrapMethod,
     ConfidenceInterval,
     KappaResult,
     PairedKappaResult,
     check_confidence_level,
+    interpretation,
 )
-from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
-
-__all__ = [
-    "COEFFICIENT_NAMES",
-    "DENSE_CUBE_CELLS",
-    "Alternative",
-    "BootstrapMethod",
-    "ConfidenceInterval",
-    "KappaAccumulator",
-    "KappaResult",
-    "PairedKappaResult",
-    "QWKObjective",
-    "ThresholdResult",
-    "apply_thresholds",
-    "check_confidence_level",
-    "expanded_pvalue",
-    "explain_table",
-    "fisher_z_limits",
-    "kappa_test",
-    "kappa_test_from_table",
-    "mean_kappa",
-    "optimize_thresholds",
-    "paired_kappa_test",
-    "paired_kappa_test_from_cells",
-    "paired_kappa_test_from_table",
-    "score_limits",
-]
-
-# Several raters (appended).
-from .agreement_result import COEFFICIENT_NAMES, AgreementResult
-from .panel import PanelComparison, rater_vs_panel
-from .several import (
-    agreement,
-    agreement_from_counts,
-    krippendorff_alpha,
-    rating_categories,
-)
-
-__all__ += [
-    "AgreementResult",
-    "PanelComparison",
-    "agreement",
-    "agreement_from_counts",
-    "krippendorff_alpha",
-    "rater_vs_panel",
-    "rating_categories",
-]
-
-# Strata and clusters (appended).
-from .cluster import cluster_variance  # noqa: E402
-from .inference import kappa_result  # noqa: E402
-from .stratified import (  # noqa: E402
+from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories
+from .stratified import (
     StratifiedKappaResult,
     stratified_kappa_test,
     stratified_kappa_test_from_tables,
 )
+from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
+from .two_groups import GroupAgreementResult, group_agreement
 
-__all__ += [
+__all__ = [
+    "COEFFICIENT_NAMES",
+    "FORMS",
+    "AgreementResult",
+    "Alternative",
+    "BootstrapMethod",
+    "CCCResult",
+    "ConfidenceInterval",
+    "GroupAgreementResult",
+    "ICCAccumulator",
+    "ICCResult",
+    "KappaAccumulator",
+    "KappaPlan",
+    "KappaResult",
+    "PairedKappaResult",
+    "PanelComparison",
+    "QWKObjective",
     "StratifiedKappaResult",
+    "ThresholdResult",
+    "agreement",
+    "agreement_from_counts",
+    "apply_thresholds",
+    "base_rate_indices",
+    "ccc",
+    "check_confidence_level",
+    "check_form",
+    "check_icc0",
     "cluster_variance",
+    "expanded_pvalue",
+    "explain_table",
+    "fisher_z_limits",
+    "group_agreement",
+    "icc",
+    "icc_all",
+    "icc_from_moments",
+    "interpretation",
+    "kappa_power",
     "kappa_result",
+    "kappa_sample_size",
+    "kappa_test",
+    "kappa_test_from_table",
+    "krippendorff_alpha",
+    "mean_kappa",
+    "one_sided",
+    "optimize_thresholds",
+    "paired_kappa_test",
+    "paired_kappa_test_from_cells",
+    "paired_kappa_test_from_table",
+    "rater_vs_panel",
+    "rating_categories",
+    "score_limits",
+    "specific_agreement",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
 ]
-
-# Study planning (appended).
-from .planning import KappaPlan, kappa_power, kappa_sample_size  # noqa: E402
-
-__all__ += ["KappaPlan", "kappa_power", "kappa_sample_size"]
-
-# Intraclass correlations (appended).
-from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all  # noqa: E402
-
-__all__ += ["FORMS", "ICCResult", "check_form", "check_icc0", "icc", "icc_all"]
-
-# Concordance correlation (appended).
-from .concordance import CCCResult, ccc  # noqa: E402
-
-__all__ += ["CCCResult", "ccc"]
-
-# Base rates and per-category agreement (why kappa is low while raw agreement is high).
-from .base_rates import base_rate_indices, specific_agreement  # noqa: E402
-from .results import interpretation  # noqa: E402
-
-__all__ += ["base_rate_indices", "interpretation", "specific_agreement"]
-
-# Streaming intraclass correlations (appended).
-from .intraclass_accumulator import ICCAccumulator, icc_from_moments  # noqa: E402
-
-__all__ += ["ICCAccumulator", "icc_from_moments"]
-__all__ += ["one_sided"]
-
-# Two groups of raters (appended).
-from .two_groups import GroupAgreementResult, group_agreement  # noqa: E402
-
-__all__ += ["GroupAgreementResult", "group_agreement"]

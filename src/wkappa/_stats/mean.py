@@ -23,7 +23,9 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
         Kappa values, e.g. one QWK per essay set.
     weights : array-like of shape (m,), optional
         Non-negative weights of the kappas (normalised, so only their ratios matter); equal
-        by default.
+        by default. These are averaging weights, as in :func:`numpy.average` and the Kaggle
+        Metrics package's ``mean_quadratic_weighted_kappa(kappas, weights)``, not the
+        disagreement weights that ``weights`` means in :func:`wkappa.weighted_kappa`.
 
     Returns
     -------
