@@ -303,7 +303,9 @@ def test_bad_frames_and_by():
     df = PANDAS.case(make_case("int", n=20, missing=False))
     with pytest.raises(TypeError, match="`by` must be"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by=[])
-    with pytest.raises(WkappaError, match="must not contain the rating column"):
+    with pytest.raises(
+        WkappaError, match="`by` names the `y_true` column 'a'; give a column of its own"
+    ):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="a")
     with pytest.raises(WkappaError, match="no rows"):
         frames.weighted_kappa(
@@ -416,7 +418,7 @@ def test_kappa_by_group_names_cluster_in_its_errors():
     df = PANDAS.case(make_case("int", n=40, missing=False))
     with pytest.raises(WkappaError, match="`cluster` names the column 'no_such_column'"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="no_such_column")
-    with pytest.raises(WkappaError, match="`cluster` must not be the rating column 'a'"):
+    with pytest.raises(WkappaError, match="`cluster` names the `y_true` column 'a'; give a column"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="a")
     with pytest.raises(WkappaError, match="`cluster` must be the name of a column other than"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="g")

@@ -1,7 +1,8 @@
 """The frames engine behind :mod:`wkappa.frames`, by subject.
 
-* :mod:`.count`: wrap a frame (narwhals), check its column names, count the distinct rating
-  pairs in the engine and encode them with the core's rules.
+* :mod:`.count`: wrap a frame (narwhals), check its column names (a grouping column must not
+  be a rating column), count the distinct rating pairs in the engine and encode them with the
+  core's rules.
 * :mod:`.pair_tables`: two rating columns as one K x K table (or the QWK sums), in this
   process for an eager numeric frame, in the engine otherwise.
 * :mod:`.by_group`, :mod:`.groups`, :mod:`.grouped_tables` (+ :mod:`.grouped_kernels`): the
@@ -22,13 +23,12 @@ from .by_group import (
     group_columns,
     tables_of_groups,
 )
-from .count import frame_input
+from .count import check_group_columns, frame_input
 from .groups import check_by, group_statistics, result_frame
 from .keywords import names_as_keywords
 from .numeric import RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
 from .raters import (
-    check_group_columns,
     clustered_ratings,
     panel_ratings,
     pivot_long,

@@ -38,6 +38,7 @@ __all__ = [
     "COUNT",
     "FrameInput",
     "PairCounts",
+    "check_group_columns",
     "count_pairs",
     "encode_counts",
     "encode_pair",
@@ -126,6 +127,35 @@ def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
     return value
 
 
+def check_group_columns(
+    groups: Sequence[tuple[str, str | None]],
+    read: dict[Any, str],
+    item: tuple[str | None, str] | None = None,
+) -> None:
+    """Refuse a grouping column that is also read as ratings or as the item id.
+
+    ``groups`` pairs each grouping parameter as the caller names it (```by```, ``--cluster``)
+    with its column; ``read`` maps each rating column to its parameter's name and ``item`` is
+    the item column with its parameter's name (long layout). A group per item, or an item per
+    cluster (the ordinary design), is refused too.
+    """
+    for parameter, name in groups:
+        if name is None:
+            continue
+        if item is not None and name == item[0]:
+            why = (
+                f"one item per cluster is the ordinary design. Hint: leave out {parameter}."
+                if "cluster" in parameter
+                else "every item would be a group of its own. Hint: give the column that "
+                "groups the items (e.g. a site or a model)."
+            )
+            raise WkappaError(f"{parameter} names the {item[1]} column {name!r}: {why}")
+        if name in read:
+            raise WkappaError(
+                f"{parameter} names the {read[name]} column {name!r}; give a column of its own."
+            )
+
+
 def frame_input(
     df: Any,
     y_true: Any,
@@ -150,12 +180,10 @@ def frame_input(
             )
     for key in by:
         _check_name(key, "by", schema)
-        if key in (y_true, y_pred):
-            raise WkappaError(f"`by` must not contain the rating column {key!r}.")
     if cluster is not None:
         _check_name(cluster, "cluster", schema)
-        if cluster in (y_true, y_pred):
-            raise WkappaError(f"`cluster` must not be the rating column {cluster!r}.")
+    groups = [*(("`by`", key) for key in by), ("`cluster`", cluster)]
+    check_group_columns(groups, {y_true: "`y_true`", y_pred: "`y_pred`"})
     return FrameInput(
         frame, isinstance(frame, nw.LazyFrame), schema, _category_orders(schema, y_true, y_pred)
     )

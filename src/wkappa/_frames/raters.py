@@ -21,12 +21,11 @@ import numpy as np
 
 from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
-from .count import wrap_frame
+from .count import check_group_columns, wrap_frame
 from .long_counts import long_rows
 
 __all__ = [
     "RaterRows",
-    "check_group_columns",
     "clustered_ratings",
     "is_wide",
     "one_group_per_item",
@@ -74,35 +73,6 @@ class RaterRows(NamedTuple):
     names: list[str]
     rows: Any
     multiplicity: np.ndarray
-
-
-def check_group_columns(
-    groups: Sequence[tuple[str, str | None]],
-    read: dict[Any, str],
-    item: tuple[str | None, str] | None = None,
-) -> None:
-    """Refuse a grouping column that is also read as ratings or as the item id.
-
-    ``groups`` pairs each grouping parameter as the caller names it (```by```, ``--cluster``)
-    with its column; ``read`` maps each rating column to its parameter's name and ``item`` is
-    the item column with its parameter's name (long layout). A group per item, or an item per
-    cluster (the ordinary design), is refused too.
-    """
-    for parameter, name in groups:
-        if name is None:
-            continue
-        if item is not None and name == item[0]:
-            why = (
-                f"one item per cluster is the ordinary design. Hint: leave out {parameter}."
-                if "cluster" in parameter
-                else "every item would be a group of its own. Hint: give the column that "
-                "groups the items (e.g. a site or a model)."
-            )
-            raise WkappaError(f"{parameter} names the {item[1]} column {name!r}: {why}")
-        if name in read:
-            raise WkappaError(
-                f"{parameter} names the {read[name]} column {name!r}; give a column of its own."
-            )
 
 
 def rater_rows(
