@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._core import check_alternative, check_nan_policy
+from ._core import NanPolicy, check_alternative, check_nan_policy
 from ._frames import RaterMoments, icc_input, names_as_keywords, numeric_frame, numeric_matrix
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def icc(
     form: str = "A,1",
     icc0: float = 0.0,
     alternative: Alternative = "two-sided",
-    nan_policy: str = "omit",
+    nan_policy: NanPolicy = "omit",
 ) -> ICCResult:
     """:func:`wkappa.icc` of numeric ratings in a data frame.
 
@@ -98,7 +98,7 @@ def icc_all(
     rating: str | None = None,
     icc0: float = 0.0,
     alternative: Alternative = "two-sided",
-    nan_policy: str = "omit",
+    nan_policy: NanPolicy = "omit",
 ) -> dict[str, ICCResult]:
     """:func:`wkappa.icc_all` (all six forms) of numeric ratings in a data frame; parameters
     and layouts as in :func:`icc` (without ``form``).
@@ -135,7 +135,7 @@ def ccc(
     rating: str | None = None,
     ccc0: float = 0.0,
     alternative: Alternative = "two-sided",
-    nan_policy: str = "raise",
+    nan_policy: NanPolicy = "raise",
 ) -> CCCResult:
     """:func:`wkappa.ccc` (Lin's concordance correlation; overall for more than two raters) of
     numeric ratings in a data frame; layouts as in :func:`icc`, ``ccc0``, ``alternative`` and

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
         Alternative,
         KappaResult,
         PanelComparison,
+        SeedLike,
     )
 
 __all__ = [
@@ -509,7 +510,7 @@ def rater_vs_panel(
     min_rating: int | None = None,
     max_rating: int | None = None,
     n_resamples: int = 9999,
-    rng: int | np.random.Generator | np.random.SeedSequence | None = None,
+    rng: SeedLike = None,
     alternative: Alternative = "two-sided",
     cluster: str | None = None,
 ) -> PanelComparison:

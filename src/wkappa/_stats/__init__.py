@@ -13,7 +13,7 @@ from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
 from .inference import kappa_result, kappa_test, kappa_test_from_table
-from .intervals import fisher_z_limits, one_sided, score_limits
+from .intervals import SeedLike, fisher_z_limits, one_sided, score_limits
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .mean import mean_kappa
@@ -59,6 +59,7 @@ __all__ = [
     "PairedKappaResult",
     "PanelComparison",
     "QWKObjective",
+    "SeedLike",
     "StratifiedKappaResult",
     "ThresholdResult",
     "agreement",

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import (
+    NanPolicy,
     Request,
     WeightsLike,
     ZeroDivision,
@@ -226,7 +227,7 @@ class KappaAccumulator:
         y_pred: npt.ArrayLike,
         sample_weight: npt.ArrayLike | None = None,
         *,
-        nan_policy: str = "raise",
+        nan_policy: NanPolicy = "raise",
     ) -> KappaAccumulator:
         """Count one batch of pairs into the table.
 

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._core import (
     Alternative,
+    NanPolicy,
     check_alternative,
     check_choice,
     norm_ppf,
@@ -240,12 +242,12 @@ def _check_ccc0(ccc0: Any) -> float:
 
 
 def ccc(
-    x: Any,
-    y: Any = None,
+    x: npt.ArrayLike,
+    y: npt.ArrayLike | None = None,
     *,
     ccc0: float = 0.0,
     alternative: Alternative = "two-sided",
-    nan_policy: str = "raise",
+    nan_policy: NanPolicy = "raise",
 ) -> CCCResult:
     """Lin's concordance correlation coefficient of two raters, or overall of several.
 

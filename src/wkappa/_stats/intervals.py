@@ -6,19 +6,17 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from .._core import format_value, kappas, norm_ppf, real_number, t_ppf, variances
 from ..exceptions import WkappaError
 
-if TYPE_CHECKING:
-    from numpy.random import Generator, SeedSequence
-
 __all__ = [
     "BootstrapMethod",
     "ConfidenceInterval",
+    "SeedLike",
     "check_confidence_level",
     "check_method",
     "check_only_method",
@@ -30,10 +28,14 @@ __all__ = [
     "make_rng",
     "one_sided",
     "readonly",
+    "rng_error",
     "score_limits",
     "sided",
     "small_sample_reason",
 ]
+
+# What every ``rng=`` keyword takes: the seeds of ``numpy.random.default_rng``.
+SeedLike = int | np.random.Generator | np.random.SeedSequence | None
 
 
 def json_float(value: float) -> float | None:
@@ -240,7 +242,7 @@ class BootstrapMethod:
 
     n_resamples: int = 9999
     method: Literal["percentile", "bca"] = "percentile"
-    rng: int | Generator | SeedSequence | None = None
+    rng: SeedLike = None
 
     def __post_init__(self) -> None:
         check_resamples(self.n_resamples)
@@ -276,15 +278,16 @@ def check_resamples(n_resamples: Any) -> int:
 def make_rng(rng: Any) -> np.random.Generator:
     """``numpy.random.default_rng(rng)`` with a WkappaError naming ``rng`` for bad seeds."""
     if isinstance(rng, (bool, float, str)):
-        raise WkappaError(_bad_rng(rng))
+        raise rng_error(rng)
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError):
-        raise WkappaError(_bad_rng(rng)) from None
+        raise rng_error(rng) from None
 
 
-def _bad_rng(rng: Any) -> str:
-    return (
+def rng_error(rng: Any) -> WkappaError:
+    """The error for a bad ``rng=`` seed."""
+    return WkappaError(
         "`rng` must be None, a non-negative integer seed, a numpy SeedSequence or a numpy "
         f"Generator; got {format_value(rng)}."
     )

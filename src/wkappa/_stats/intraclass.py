@@ -17,6 +17,8 @@ import numpy as np
 
 from .._core import (
     Alternative,
+    NanPolicy,
+    RatingMatrixLike,
     check_alternative,
     check_nan_policy,
     read_numeric_ratings,
@@ -342,12 +344,12 @@ def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
 
 
 def icc(
-    ratings: Any,
+    ratings: RatingMatrixLike,
     *,
     form: str = "A,1",
     icc0: float = 0.0,
     alternative: Alternative = "two-sided",
-    nan_policy: str = "omit",
+    nan_policy: NanPolicy = "omit",
 ) -> ICCResult:
     """Intraclass correlation of numeric ratings, one of McGraw & Wong's six forms.
 
@@ -443,11 +445,11 @@ def icc(
 
 
 def icc_all(
-    ratings: Any,
+    ratings: RatingMatrixLike,
     *,
     icc0: float = 0.0,
     alternative: Alternative = "two-sided",
-    nan_policy: str = "omit",
+    nan_policy: NanPolicy = "omit",
 ) -> dict[str, ICCResult]:
     """All six ICC forms from one pass over the ratings.
 

@@ -34,7 +34,7 @@ from ..exceptions import WkappaError
 from . import bootstrap
 from .bootstrap import expanded_level, expanded_pvalue
 from .cluster import read_groups
-from .intervals import check_resamples, make_rng
+from .intervals import SeedLike, check_resamples, make_rng
 from .results import (
     PairedKappaResult,
     check_confidence_level,
@@ -221,7 +221,7 @@ def paired_kappa_test(
     labels: npt.ArrayLike | None = None,
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
-    rng: Any = None,
+    rng: SeedLike = None,
     cluster: npt.ArrayLike | None = None,
     alternative: Alternative = "two-sided",
 ) -> PairedKappaResult:
@@ -317,7 +317,7 @@ def _clustered_paired_test(
     checked: str | np.ndarray,
     level: float,
     n_resamples: int,
-    rng: Any,
+    rng: SeedLike,
     alternative: Alternative,
 ) -> PairedKappaResult:
     """The paired bootstrap resampling clusters: per-cluster tables of A and B (G, K, K),
@@ -375,7 +375,7 @@ def paired_kappa_test_from_table(
     labels: Sequence[Any] | None = None,
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
-    rng: Any = None,
+    rng: SeedLike = None,
     alternative: Alternative = "two-sided",
 ) -> PairedKappaResult:
     """Paired bootstrap comparison of two predictions from their K x K x K table of counts.
@@ -473,7 +473,7 @@ def paired_kappa_test_from_cells(
     labels: Sequence[Any] | None = None,
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
-    rng: Any = None,
+    rng: SeedLike = None,
     alternative: Alternative = "two-sided",
 ) -> PairedKappaResult:
     """:func:`paired_kappa_test_from_table` of a table given by m (truth, A, B) cells.
@@ -499,7 +499,7 @@ def _paired_test(
     labels: tuple[Any, ...],
     level: float,
     n_resamples: int,
-    rng: Any,
+    rng: SeedLike,
     alternative: Alternative,
 ) -> PairedKappaResult:
     """Both kappas from the non-empty (truth, A, B) cells, then the paired bootstrap."""

@@ -37,6 +37,7 @@ from .cluster import check_clusters, read_groups
 from .intervals import (
     DIFFERENCE_RANGE,
     ConfidenceInterval,
+    SeedLike,
     check_only_method,
     check_resamples,
     json_float,
@@ -231,8 +232,8 @@ def rater_vs_panel(
     min_rating: int | None = None,
     max_rating: int | None = None,
     n_resamples: int = 9999,
-    rng: int | np.random.Generator | np.random.SeedSequence | None = None,
-    cluster: Any = None,
+    rng: SeedLike = None,
+    cluster: npt.ArrayLike | None = None,
     alternative: Alternative = "two-sided",
 ) -> PanelComparison:
     """Does a candidate rater (a model, an LLM judge, a trainee) agree with a panel as well as

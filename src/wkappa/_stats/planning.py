@@ -9,12 +9,14 @@ population models, the linear programs and the goodness-of-fit cells live in
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
-from .._core import Alternative, format_value
+from .._core import AgreementWeightsLike, Alternative, format_value
 from ..exceptions import WkappaError
+from .intervals import SeedLike
 from .planning_methods import make_plan
 from .planning_result import KappaPlan, build_design
 
@@ -27,9 +29,9 @@ def kappa_sample_size(
     *,
     kappa1: float | None = None,
     kappa0: float = 0.0,
-    table: Any = None,
-    marginals: Any = None,
-    weights: Any = "quadratic",
+    table: npt.ArrayLike | None = None,
+    marginals: npt.ArrayLike | None = None,
+    weights: AgreementWeightsLike = "quadratic",
     power: float = 0.8,
     alpha: float = 0.05,
     alternative: Alternative = "greater",
@@ -41,7 +43,7 @@ def kappa_sample_size(
     coefficient: str | None = None,
     method: PlanMethod = "asymptotic",
     n_simulations: int | None = None,
-    rng: Any = None,
+    rng: SeedLike = None,
 ) -> KappaPlan:
     """How many items to rate: the sample size of an agreement study.
 
@@ -189,9 +191,9 @@ def kappa_power(
     *,
     kappa1: float | None = None,
     kappa0: float = 0.0,
-    table: Any = None,
-    marginals: Any = None,
-    weights: Any = "quadratic",
+    table: npt.ArrayLike | None = None,
+    marginals: npt.ArrayLike | None = None,
+    weights: AgreementWeightsLike = "quadratic",
     alpha: float = 0.05,
     alternative: Alternative = "greater",
     lower_limit: float | None = None,
@@ -200,7 +202,7 @@ def kappa_power(
     coefficient: str | None = None,
     method: PlanMethod = "asymptotic",
     n_simulations: int | None = None,
-    rng: Any = None,
+    rng: SeedLike = None,
 ) -> KappaPlan:
     """What a study of ``n`` items delivers: power, expected interval width, assurance.
 

@@ -20,7 +20,7 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError
-from .intervals import check_confidence_level, json_float, readonly
+from .intervals import check_confidence_level, json_float, readonly, rng_error
 from .planning_models import (
     check_probability,
     model_table,
@@ -252,10 +252,7 @@ def _seed(rng: Any) -> np.random.SeedSequence:
         if rng is not None and rng < 0:
             raise WkappaError(f"`rng` must be a non-negative integer seed; got {rng!r}.")
         return np.random.SeedSequence(None if rng is None else int(rng))
-    raise WkappaError(
-        "`rng` must be None, a non-negative integer seed, a numpy SeedSequence or a numpy "
-        f"Generator; got {format_value(rng)}."
-    )
+    raise rng_error(rng)
 
 
 def build_design(
