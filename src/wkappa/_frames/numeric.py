@@ -77,7 +77,7 @@ def numeric_frame(
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, hint)
     schema = dict(frame.collect_schema())
-    wide = is_wide(raters, "item", item, rater, rating)
+    wide = is_wide(raters, item, rater, rating)
     if wide:
         names = rater_columns(raters)  # type: ignore[arg-type]
         numeric = names

@@ -92,7 +92,7 @@ def rater_rows(
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
     schema = dict(frame.collect_schema())
-    wide = is_wide(raters, "item", item, rater, rating)
+    wide = is_wide(raters, item, rater, rating)
     groups = [name for name in (by, cluster) if name is not None]
     if by is not None and by == cluster:
         raise WkappaError(f"`by` and `cluster` name the same column {by!r}; give two columns.")
@@ -254,20 +254,21 @@ def pivot_long(
     return wide_frame.group_by([*groups, *names]).len(name=count), names
 
 
-def is_wide(raters: Any, unit: str, *long: Any) -> bool:
-    """Whether the layout is wide (``raters`` given) rather than long (the ``unit``,
-    ``rater`` and ``rating`` columns ``long``); both or neither is an error, and so is one
-    column named twice in ``long``."""
+def is_wide(raters: Any, item: Any, rater: Any, rating: Any) -> bool:
+    """Whether the layout is wide (``raters`` given) rather than long (the ``item``,
+    ``rater`` and ``rating`` columns); both or neither is an error, and so is one column
+    named twice in the long layout."""
+    long = (item, rater, rating)
     wide = raters is not None
     if wide == any(name is not None for name in long):
         raise WkappaError(
-            f"Give either `raters` (one column per rater) or `{unit}`, `rater` and `rating` "
+            "Give either `raters` (one column per rater) or `item`, `rater` and `rating` "
             "(one row per rating)."
         )
     named = [name for name in long if name is not None]
     if len(set(named)) < len(named):
         raise WkappaError(
-            f"`{unit}`, `rater` and `rating` must name three different columns; got "
+            "`item`, `rater` and `rating` must name three different columns; got "
             f"{', '.join(repr(name) for name in long)}."
         )
     return wide
