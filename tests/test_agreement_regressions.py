@@ -390,3 +390,39 @@ def test_panel_uses_the_two_rater_statistic():
     result = wk.rater_vs_panel(panel, candidate, weights="quadratic", n_resamples=99, rng=0)
     expected = [wk.weighted_kappa(candidate, panel[:, j], weights="quadratic") for j in range(3)]
     assert result.candidate_vs_members.tolist() == expected
+
+
+# ------------------------------------- 2, 4, 10 again: rater_vs_panel reads as agreement does
+
+
+def test_rater_vs_panel_reads_masks_categoricals_and_lazy_frames_as_agreement_does():
+    """rater_vs_panel read the panel with np.asarray / to_numpy: masked entries counted as
+    ratings (panel and candidate), ordered categoricals and Enums were refused for weights,
+    and a LazyFrame gave the shape () message."""
+    panel = np.array([[1, 1, 2], [2, 2, 2], [3, 2, 3], [1, 1, 1], [3, 3, 3], [2, 1, 2]])
+    candidate = np.array([1, 2, 3, 2, 3, 2])
+    hole = np.zeros(panel.shape, dtype=bool)
+    hole[0, 0] = True
+    with_nan = np.where(hole, nan, panel)
+
+    def difference(ratings, candidate, **options):
+        return wk.rater_vs_panel(ratings, candidate, n_resamples=99, rng=0, **options).difference
+
+    assert difference(np.ma.array(panel, mask=hole), candidate) == difference(with_nan, candidate)
+    masked = np.ma.array(candidate, mask=[True, False, False, False, False, False])
+    assert difference(panel, masked) == difference(panel, np.where(masked.mask, nan, candidate))
+    order = ["low", "mid", "high"]
+    named = pd.DataFrame(
+        {
+            f"r{g}": pd.Categorical([order[v - 1] for v in panel[:, g]], order, ordered=True)
+            for g in range(3)
+        }
+    )
+    named_candidate = pd.Categorical([order[v - 1] for v in candidate], order, ordered=True)
+    expected = difference(panel, candidate, weights="quadratic")
+    assert difference(named, named_candidate, weights="quadratic") == expected
+    enum = pl.from_pandas(named.astype(str)).with_columns(pl.all().cast(pl.Enum(order)))
+    enum_candidate = pl.Series([order[v - 1] for v in candidate], dtype=pl.Enum(order))
+    assert difference(enum, enum_candidate, weights="quadratic") == expected
+    with pytest.raises(WkappaTypeError, match="`ratings` is a polars LazyFrame"):
+        difference(enum.lazy(), enum_candidate)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -198,3 +199,40 @@ def test_undefined_and_propagated() -> None:
     propagated = wk.group_agreement(a, [[1, 2], [2, 2], [1, 2]], nan_policy="propagate")
     assert math.isnan(propagated.confidence_interval(method="bca").high)
     assert math.isnan(propagated.confidence_interval().low)
+
+
+def test_groups_are_read_as_agreement_reads_a_matrix() -> None:
+    """Each group was read with np.asarray / to_numpy: masked entries counted as ratings,
+    ordered categoricals and Enums were refused for weights, a LazyFrame gave "got shape ()",
+    a long-layout frame was scored as three raters, and errors named `ratings`."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    a = np.array([[1, 1, 2], [2, 2, 2], [3, 2, 3], [1, 1, 1], [3, 3, 3], [2, 1, 2]])
+    b = np.array([[1, 1], [2, 2], [3, 3], [1, 2], [3, 3], [2, 2]])
+    hole = np.zeros(a.shape, dtype=bool)
+    hole[0, 0] = True
+    with_nan = wk.group_agreement(np.where(hole, np.nan, a), b, weights="quadratic").statistic
+    masked = wk.group_agreement(np.ma.array(a, mask=hole), b, weights="quadratic").statistic
+    assert masked == with_nan
+    order = ["low", "mid", "high"]
+
+    def named(m: np.ndarray) -> Any:
+        return pd.DataFrame(
+            {
+                f"r{g}": pd.Categorical([order[v - 1] for v in m[:, g]], order, ordered=True)
+                for g in range(m.shape[1])
+            }
+        )
+
+    expected = wk.group_agreement(a, b, weights="quadratic").statistic
+    assert wk.group_agreement(named(a), named(b), weights="quadratic").statistic == expected
+    enum = pl.Enum(order)
+    enums = [pl.from_pandas(named(m).astype(str)).with_columns(pl.all().cast(enum)) for m in (a, b)]
+    assert wk.group_agreement(*enums, weights="quadratic").statistic == expected
+    with pytest.raises(WkappaError, match="`ratings_a` is a polars LazyFrame"):
+        wk.group_agreement(enums[0].lazy(), enums[1])
+    long = pd.DataFrame({"item": [1, 2, 3], "rater": [1, 2, 3], "rating": [1, 2, 3]})
+    with pytest.raises(WkappaError, match="`ratings_b` looks like the long layout"):
+        wk.group_agreement(b[:3], long)
+    with pytest.raises(WkappaError, match="`ratings_a` must be 2-D"):
+        wk.group_agreement(a[:, 0], b)

@@ -5,7 +5,7 @@ It imports nothing else of the package; everything else builds on the names belo
 
 from __future__ import annotations
 
-from .columns import host_view, is_device_array, to_host
+from .columns import Column, host_view, is_device_array, to_host
 from .dependencies import (
     frame_columns,
     import_optional,
@@ -212,6 +212,7 @@ from .agreement import (
     rows_to_counts,
 )
 from .coded_raters import coded_rows
+from .rater_matrix import RaterColumns, read_rater_matrix, refuse_long_layout, stack_raters
 from .raters import (
     CountedRows,
     CountPatterns,
@@ -222,17 +223,18 @@ from .raters import (
     encode_rating_matrix,
     fast_rows,
     patterns_from_counts,
-    refuse_long_layout,
 )
 from .student_t import t_ppf, t_sf
 
 __all__ += [
     "COEFFICIENTS",
     "GWET_WEIGHTS",
+    "Column",
     "CountPatterns",
     "CountedRows",
     "Estimate",
     "Linearized",
+    "RaterColumns",
     "RatingCodes",
     "aggregate_patterns",
     "coded_rows",
@@ -247,8 +249,10 @@ __all__ += [
     "gwet_weights",
     "linearized_terms",
     "patterns_from_counts",
+    "read_rater_matrix",
     "refuse_long_layout",
     "rows_to_counts",
+    "stack_raters",
     "t_ppf",
     "t_sf",
 ]

@@ -33,7 +33,8 @@ from ..exceptions import WkappaError
 from .columns import Column
 from .encode import check_labels, encode_with_labels, shared_categories
 from .options import NanPolicy
-from .raters import FAST_MIN_CELLS, CountedRows, fast_rows, frame_array, frame_columns
+from .rater_matrix import frame_columns
+from .raters import FAST_MIN_CELLS, CountedRows, fast_rows, frame_array
 
 __all__ = ["coded_rows"]
 

@@ -20,10 +20,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..exceptions import WkappaError, WkappaTypeError
+from ..exceptions import WkappaError
 from .agreement import rows_to_counts
-from .columns import Column, object_column, to_column
-from .dependencies import frame_columns as columns_of_frame
+from .columns import Column
 from .dependencies import is_dataframe
 from .encode import (
     check_labels,
@@ -37,6 +36,7 @@ from .encode import (
 from .fused import parallel_section, use_parallel
 from .label_spelling import check_label_spellings
 from .options import NanPolicy, missing_rating_error
+from .rater_matrix import read_matrix
 
 __all__ = [
     "CountPatterns",
@@ -48,9 +48,7 @@ __all__ = [
     "encode_rating_matrix",
     "fast_rows",
     "frame_array",
-    "frame_columns",
     "patterns_from_counts",
-    "refuse_long_layout",
 ]
 
 # Pattern codes sum_k r_ik (R+1)^k are histogrammed densely up to this many distinct codes.
@@ -113,99 +111,6 @@ class CountPatterns:
     rater_counts: np.ndarray | None
 
 
-_LAZY_HINT = (
-    "use wkappa.frames.agreement(df, raters=[...]), which counts the rows in the engine, or "
-    "pass df.collect()."
-)
-
-
-# Column names of the long layout (one row per rating): a frame with one of each is not
-# one column per rater, even when every column happens to be numeric.
-_LONG_NAMES = (
-    ("item", "items", "item_id", "subject", "subject_id", "unit", "unit_id"),
-    ("rater", "rater_id", "coder", "coder_id", "annotator", "annotator_id", "judge", "reader"),
-    ("rating", "ratings", "score", "label", "grade", "category", "code"),
-)
-
-
-def refuse_long_layout(names: Sequence[str], function: str = "agreement", also: str = "") -> None:
-    """Refuse a frame in the long layout (item, rater and rating columns) where one column
-    per rater is expected, pointing to ``wkappa.frames.<function>``, which reads it (``also``:
-    further keywords of that call, such as "candidate=..., ")."""
-    lowered = {str(name).lower(): str(name) for name in names}
-    found = [next((lowered[n] for n in group if n in lowered), None) for group in _LONG_NAMES]
-    if None in found:
-        return
-    item, rater, rating = found
-    raise WkappaError(
-        f"`ratings` looks like the long layout (one row per rating: columns {item!r}, "
-        f"{rater!r}, {rating!r}); here every column is one rater and every row one item. "
-        f"Hint: wkappa.frames.{function}(df, {also}item={item!r}, rater={rater!r}, "
-        f"rating={rating!r}) reads the long layout."
-    )
-
-
-def frame_columns(ratings: Any) -> list[tuple[str, Any]] | None:
-    """The rater columns of an in-memory frame (pandas, polars, pyarrow), or None for other
-    inputs: :func:`wkappa._core.dependencies.frame_columns` with the several-raters hint for
-    a LazyFrame, and a long-layout frame refused."""
-    frame = columns_of_frame(ratings, "ratings", _LAZY_HINT)
-    if frame is not None:
-        refuse_long_layout([name for name, _ in frame])
-    return frame
-
-
-def _read_matrix(ratings: Any) -> tuple[np.ndarray | None, list[Column] | None]:
-    """A numeric (n, R) array, or one :class:`Column` per rater."""
-    frame = frame_columns(ratings)
-    if frame is not None:
-        columns = [to_column(values, f"ratings[{name!r}]") for name, values in frame]
-        lengths = {len(column.values) for column in columns}
-        if len(lengths) > 1:  # pragma: no cover - a frame's columns have one length
-            raise WkappaError("`ratings` columns have different lengths.")
-        return None, columns
-    if isinstance(ratings, np.ma.MaskedArray):
-        if ratings.ndim != 2:
-            raise WkappaError(
-                f"`ratings` must be 2-D (rows are items, columns raters); got shape "
-                f"{ratings.shape}."
-            )
-        # Masked entries are missing ratings, as for two raters.
-        return None, [to_column(ratings[:, g], f"ratings[:, {g}]") for g in range(ratings.shape[1])]
-    if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
-        raise WkappaTypeError(
-            "`ratings` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
-            f"rating columns; got {type(ratings).__name__}."
-        )
-    try:
-        array = np.asarray(ratings)
-    except ValueError:
-        raise WkappaError(
-            "`ratings` could not be read as a 2-D array: its rows have different lengths. "
-            "Hint: mark a missing rating with None or NaN so that every row has one entry "
-            "per rater."
-        ) from None
-    if array.ndim != 2:
-        raise WkappaError(
-            f"`ratings` must be 2-D (rows are items, columns raters); got shape {array.shape}. "
-            "Hint: for two raters' separate arrays use wkappa.weighted_kappa, or stack them "
-            "with np.column_stack."
-        )
-    if array.dtype.kind in "biuf":
-        return array, None
-    if array.dtype.kind in "US":
-        mixed = isinstance(ratings, list) and any(
-            not isinstance(value, str) for row in ratings for value in row
-        )
-        if mixed:
-            array = np.asarray(ratings, dtype=object)
-    if array.dtype.kind == "O":
-        return None, [object_column(array[:, g], f"ratings[:, {g}]") for g in range(array.shape[1])]
-    if array.dtype.kind in "US":
-        return None, [Column(array[:, g], None) for g in range(array.shape[1])]
-    raise WkappaTypeError(f"`ratings` has an unsupported dtype {array.dtype}.")
-
-
 def _at_item(rater: str, value: Any, item: int) -> str:
     return f"for item {item}, rater {rater}"
 
@@ -257,7 +162,7 @@ def encode_rating_matrix(
     RatingCodes or None
     """
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
-    array, columns = _read_matrix(ratings)
+    array, columns = read_matrix(ratings)
     label_array = None if labels is None else check_labels(labels)
 
     if array is not None:

@@ -15,6 +15,7 @@ from .._core import (
     AgreementWeightsLike,
     Alternative,
     Coefficient,
+    RaterColumns,
     RatingMatrixLike,
     agreement_weight_matrix,
     check_agreement_weights,
@@ -25,10 +26,11 @@ from .._core import (
     distinct_rows,
     encode_rating_matrix,
     features,
-    frame_columns,
     needs_order,
-    refuse_long_layout,
+    read_rater_matrix,
     rows_to_counts,
+    stack_raters,
+    to_column,
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
@@ -172,39 +174,37 @@ class PanelComparison:
         )
 
 
-def _combine(ratings: Any, candidate: Any) -> np.ndarray:
+def _combine(ratings: Any, candidate: Any) -> np.ndarray | RaterColumns:
+    """The panel's columns and the candidate's (last), read as every items x raters input is
+    (frames, categoricals and Enums with their order, masked arrays)."""
     if isinstance(candidate, str) and hasattr(ratings, "columns"):
         raise WkappaTypeError(
             f"`candidate` is the string {candidate!r}: pass the candidate's ratings, or use "
             f"wkappa.frames.rater_vs_panel(df, candidate={candidate!r}, raters=[...]) to name "
             "data frame columns (item=, rater=, rating= for a long layout)."
         )
-    frame = frame_columns(ratings, "ratings", "pass df.collect().")
-    if frame is not None:
-        refuse_long_layout([name for name, _ in frame], "rater_vs_panel", "candidate=..., ")
-    panel = np.asarray(ratings, dtype=object) if not isinstance(ratings, np.ndarray) else ratings
-    if hasattr(ratings, "to_numpy"):
-        panel = ratings.to_numpy()
-    column = candidate.to_numpy() if hasattr(candidate, "to_numpy") else np.asarray(candidate)
-    if panel.ndim != 2:
+    panel = read_rater_matrix(ratings, "ratings", "rater_vs_panel")
+    n, members = (
+        panel.shape if isinstance(panel, np.ndarray) else (len(panel[0].values), len(panel))
+    )
+    column = to_column(candidate, "candidate")
+    if len(column.values) != n:
         raise WkappaError(
-            f"`ratings` (the panel) must be 2-D, items x members; got shape {panel.shape}."
-        )
-    if column.ndim != 1:
-        raise WkappaError(f"`candidate` must be 1-D, one rating per item; got {column.shape}.")
-    if len(column) != panel.shape[0]:
-        raise WkappaError(
-            f"`candidate` has {len(column)} ratings but the panel rated {panel.shape[0]} items; "
+            f"`candidate` has {len(column.values)} ratings but the panel rated {n} items; "
             "they must match."
         )
-    if panel.shape[1] < 2:
+    if members < 2:
         raise WkappaError(
             "The panel needs at least two members to measure how well members agree with each "
             "other."
         )
-    if panel.dtype.kind in "biuf" and column.dtype.kind in "biuf":
-        return np.column_stack([panel.astype(np.float64), column.astype(np.float64)])
-    return np.column_stack([panel.astype(object), column.astype(object)])
+    numeric = column.categories is None and column.values.dtype.kind in "biuf"
+    if isinstance(panel, np.ndarray) and numeric:
+        values = column.values
+        if column.missing is not None:
+            values = np.where(column.missing, np.nan, values.astype(np.float64))
+        return stack_raters([panel, values[:, None]])
+    return stack_raters([panel, [column]])
 
 
 def _pair_features(
@@ -395,7 +395,7 @@ def rater_vs_panel(
 
 
 def _clustered_rows(
-    combined: np.ndarray,
+    combined: np.ndarray | RaterColumns,
     labels: Any,
     min_rating: Any,
     max_rating: Any,

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from .._core import (
     AgreementWeightsLike,
     Alternative,
+    Column,
     NanPolicy,
     RatingMatrixLike,
     agreement_weight_matrix,
@@ -27,6 +28,8 @@ from .._core import (
     encode_rating_matrix,
     format_value,
     needs_order,
+    read_rater_matrix,
+    stack_raters,
     t_ppf,
     warn_at_caller,
 )
@@ -205,17 +208,17 @@ class GroupAgreementResult:
         )
 
 
-def _columns(ratings: Any, name: str) -> np.ndarray:
-    """One group's ratings as a 2-D array (items x raters) with at least two raters."""
-    array = ratings.to_numpy() if hasattr(ratings, "to_numpy") else np.asarray(ratings)
-    if array.ndim != 2:
-        raise WkappaError(f"`{name}` must be 2-D, items x raters; got shape {array.shape}.")
-    if array.shape[1] < 2:
+def _columns(ratings: Any, name: str) -> tuple[np.ndarray | list[Column], int, int]:
+    """One group's ratings read as every items x raters input is (frames, categoricals,
+    masked arrays), with its numbers of items and raters (at least two raters)."""
+    read = read_rater_matrix(ratings, name)
+    n, n_raters = read.shape if isinstance(read, np.ndarray) else (len(read[0].values), len(read))
+    if n_raters < 2:
         raise WkappaError(
-            f"`{name}` has {array.shape[1]} rater(s); a group needs at least two raters "
+            f"`{name}` has {n_raters} rater(s); a group needs at least two raters "
             "(for one rater against a group use wkappa.rater_vs_panel)."
         )
-    return array
+    return read, n, n_raters
 
 
 def _shares(codes: np.ndarray, k: int) -> np.ndarray:
@@ -309,21 +312,16 @@ def group_agreement(
     policy = check_nan_policy(nan_policy)
     sided_as = check_alternative(alternative)
     checked = check_agreement_weights(weights)
-    first = _columns(ratings_a, "ratings_a")
-    second = _columns(ratings_b, "ratings_b")
-    if first.shape[0] != second.shape[0]:
+    first, n_items, r_a = _columns(ratings_a, "ratings_a")
+    second, n_b, r_b = _columns(ratings_b, "ratings_b")
+    if n_items != n_b:
         raise WkappaError(
-            f"`ratings_a` has {first.shape[0]} items and `ratings_b` {second.shape[0]}; both "
+            f"`ratings_a` has {n_items} items and `ratings_b` {n_b}; both "
             "groups must rate the same items (one row per item in each)."
         )
-    both = (
-        np.column_stack([first, second])
-        if first.dtype.kind in "biuf" and second.dtype.kind in "biuf"
-        else np.column_stack([first.astype(object), second.astype(object)])
-    )
     try:
         encoded = encode_rating_matrix(
-            both,
+            stack_raters([first, second]),
             labels=labels,
             min_rating=min_rating,
             max_rating=max_rating,
@@ -336,13 +334,12 @@ def group_agreement(
         raise WkappaError(
             "`ratings_a` and `ratings_b` have no ratings at all: every entry is missing."
         ) from None
-    r_a, r_b = first.shape[1], second.shape[1]
     k_labels = tuple(encoded.labels) if encoded is not None else ()
     if encoded is None:  # nan_policy='propagate' with a missing rating
         nan = math.nan
         name = checked if isinstance(checked, str) else "custom"
         return GroupAgreementResult(
-            nan, nan, nan, nan, nan, nan, nan, first.shape[0], r_a, r_b, k_labels, name, sided_as
+            nan, nan, nan, nan, nan, nan, nan, n_items, r_a, r_b, k_labels, name, sided_as
         )
     codes = encoded.codes
     for name, part in (("ratings_a", codes[:, :r_a]), ("ratings_b", codes[:, r_a:])):
