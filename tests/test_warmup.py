@@ -39,41 +39,31 @@ SCRIPT = textwrap.dedent(
         exp = sum(d[i][j] * r[i] * c[j] for i in range(k) for j in range(k))
         return float(1 - Fraction(n * obs, exp))
 
-    answered = []
-    routes = dict(dispatch._ROUTES)
-    def spy(name):
-        def route(*args):
-            out = routes[name](*args)
-            if out is not None:
-                answered.append(name)
-            return out
-        return route
-    dispatch._ROUTES = [(name, spy(name)) for name, _ in dispatch._ROUTES]
-
-    start = time.perf_counter()
-    first = wk.qwk(a, b)
-    elapsed = time.perf_counter() - start
-    assert first == exact(a, b, "quadratic"), first
-    assert answered == ["strict"], answered  # numpy answered while the kernels compile
-    linear = wk.weighted_kappa(a, b, weights="linear")
-    assert linear == exact(a, b, "linear"), linear
-    assert answered[-1] == "strict"
-    if sys.argv[1] == "fork":
-        pid = os.fork()  # waits for a compile in progress; the child can compile its own
-        if pid == 0:
-            # serial sizes: numba's OpenMP pool cannot be used again in a forked child
-            x, y = a[:5000], b[:5000]
-            ok = wk.weighted_kappa(x, y, weights="linear") == exact(x, y, "linear")
-            os._exit(0 if ok else 1)
-        assert os.waitpid(pid, 0)[1] == 0
-    for thread in threading.enumerate():
-        if thread.name == "wkappa-compile":
-            thread.join(timeout=240)
-    answered.clear()
-    assert wk.qwk(a, b) == first and answered == [], answered  # the shortest route
-    assert dispatch.plain_kappa(a, b, "quadratic") == first
-    assert wk.weighted_kappa(a, b, weights="linear") == linear and answered[-1] == "fused"
-    print(f"{elapsed:.3f}")
+    with dispatch.routes_taken() as answered:
+        start = time.perf_counter()
+        first = wk.qwk(a, b)
+        elapsed = time.perf_counter() - start
+        assert first == exact(a, b, "quadratic"), first
+        assert answered == ["strict"], answered  # numpy answered while the kernels compile
+        linear = wk.weighted_kappa(a, b, weights="linear")
+        assert linear == exact(a, b, "linear"), linear
+        assert answered[-1] == "strict"
+        if sys.argv[1] == "fork":
+            pid = os.fork()  # waits for a compile in progress; the child can compile its own
+            if pid == 0:
+                # serial sizes: numba's OpenMP pool cannot be used again in a forked child
+                x, y = a[:5000], b[:5000]
+                ok = wk.weighted_kappa(x, y, weights="linear") == exact(x, y, "linear")
+                os._exit(0 if ok else 1)
+            assert os.waitpid(pid, 0)[1] == 0
+        for thread in threading.enumerate():
+            if thread.name == "wkappa-compile":
+                thread.join(timeout=240)
+        answered.clear()
+        assert wk.qwk(a, b) == first and answered == [], answered  # the shortest route
+        assert dispatch.plain_kappa(a, b, "quadratic") == first
+        assert wk.weighted_kappa(a, b, weights="linear") == linear and answered[-1] == "fused"
+        print(f"{elapsed:.3f}")
     """
 )
 
@@ -96,13 +86,9 @@ def test_big_calls_wait_for_the_compiler() -> None:
     from wkappa._core import warmup
 
     calls: list[int] = []
-    saved = warmup._settings["mode"]
-    warmup.set_mode("background")
-    try:
+    with warmup.compile_mode("background"):
         assert warmup.ready(("test", "big"), calls.append, (1,), warmup.WAIT_MIN)
         assert calls == []  # nothing ran in the background: the caller compiles
-    finally:
-        warmup.set_mode(saved)
     with pytest.raises(ValueError, match="mode"):
         warmup.set_mode("later")
 
@@ -134,71 +120,61 @@ WARNINGS_SCRIPT = textwrap.dedent(
     from wkappa._core import dispatch
     from wkappa.exceptions import UndefinedKappaWarning
 
-    answered = []
-    routes = dict(dispatch._ROUTES)
-    def spy_route(name):
-        def route(*args):
-            out = routes[name](*args)
-            if out is not None:
-                answered.append(name)
-            return out
-        return route
-    dispatch._ROUTES = [(name, spy_route(name)) for name, _ in dispatch._ROUTES]
+    with dispatch.routes_taken() as answered:
+        warnings.filterwarnings("error", message="wkappa-sentinel")
+        filters = list(warnings.filters)
+        showwarning = warnings.showwarning
 
-    warnings.filterwarnings("error", message="wkappa-sentinel")
-    filters = list(warnings.filters)
-    showwarning = warnings.showwarning
+        rng = np.random.default_rng(1)
+        big = rng.integers(0, 5, 300_000)
+        inputs = [
+            (big[:5000], big[5000:10000], "quadratic"),  # plain, serial
+            (big, big[::-1].copy(), "quadratic"),  # plain, parallel sized
+            (big[:5000].astype(float), big[5000:10000].astype(float), "quadratic"),  # fused float
+            (big[:5000], big[5000:10000], "linear"),  # plain table
+            (big, big[::-1].copy(), "linear"),  # fused table, parallel sized
+        ]
+        expected = [wk.weighted_kappa(x, y, weights=w) for x, y, w in inputs]
+        assert set(answered) == {"strict"}, answered  # the kernels are compiling elsewhere
+        constant = np.full(5000, 3)
 
-    rng = np.random.default_rng(1)
-    big = rng.integers(0, 5, 300_000)
-    inputs = [
-        (big[:5000], big[5000:10000], "quadratic"),  # plain, serial
-        (big, big[::-1].copy(), "quadratic"),  # plain, parallel sized
-        (big[:5000].astype(float), big[5000:10000].astype(float), "quadratic"),  # fused float
-        (big[:5000], big[5000:10000], "linear"),  # plain table
-        (big, big[::-1].copy(), "linear"),  # fused table, parallel sized
-    ]
-    expected = [wk.weighted_kappa(x, y, weights=w) for x, y, w in inputs]
-    assert set(answered) == {"strict"}, answered  # the kernels are compiling elsewhere
-    constant = np.full(5000, 3)
+        def check_round():
+            # A warning issued here is recorded here, by the caller's own catch_warnings ...
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                value = wk.qwk(constant, constant)
+                warnings.warn("mine", UserWarning)
+            assert value != value, value  # undefined: nan
+            kinds = [w.category for w in seen]
+            assert kinds == [UndefinedKappaWarning, UserWarning], kinds
+            # ... and the filters and hook are the caller's when it leaves.
+            assert warnings.filters == filters and warnings.showwarning is showwarning
+            for (x, y, w), value in zip(inputs, expected):
+                assert wk.weighted_kappa(x, y, weights=w) == value
 
-    def check_round():
-        # A warning issued here is recorded here, by the caller's own catch_warnings ...
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            value = wk.qwk(constant, constant)
-            warnings.warn("mine", UserWarning)
-        assert value != value, value  # undefined: nan
-        kinds = [w.category for w in seen]
-        assert kinds == [UndefinedKappaWarning, UserWarning], kinds
-        # ... and the filters and hook are the caller's when it leaves.
-        assert warnings.filters == filters and warnings.showwarning is showwarning
-        for (x, y, w), value in zip(inputs, expected):
-            assert wk.weighted_kappa(x, y, weights=w) == value
-
-    rounds = 0
-    while any(t.name == "wkappa-compile" for t in threading.enumerate()):
+        rounds = 0
+        while any(t.name == "wkappa-compile" for t in threading.enumerate()):
+            check_round()
+            rounds += 1
+        for thread in threading.enumerate():
+            if thread.name == "wkappa-compile":
+                thread.join(timeout=300)
+        answered.clear()
         check_round()
-        rounds += 1
-    for thread in threading.enumerate():
-        if thread.name == "wkappa-compile":
-            thread.join(timeout=300)
-    answered.clear()
-    check_round()
-    assert "strict" not in answered[1:], answered  # every kind now takes a numba route
-    try:
-        warnings.warn("wkappa-sentinel")
-        raise AssertionError("the caller's filter is gone")
-    except UserWarning:
-        pass
-    others = {name: count for name, count in used.items() if name != "MainThread"}
-    assert not others, others
-    assert rounds > 0  # the caller did work while the kernels compiled
-    from wkappa._core import warmup
-    # With scipy imported, a background thread loads the kernels; without, the caller's
-    # thread loads the first ones (numba's registries would import scipy in the thread).
-    if sys.argv[1] == "scipy imported":
-        assert warmup._loaded
+        assert "strict" not in answered[1:], answered  # every kind now takes a numba route
+        try:
+            warnings.warn("wkappa-sentinel")
+            raise AssertionError("the caller's filter is gone")
+        except UserWarning:
+            pass
+        others = {name: count for name, count in used.items() if name != "MainThread"}
+        assert not others, others
+        assert rounds > 0  # the caller did work while the kernels compiled
+        from wkappa._core import warmup
+        # With scipy imported, a background thread loads the kernels; without, the caller's
+        # thread loads the first ones (numba's registries would import scipy in the thread).
+        if sys.argv[1] == "scipy imported":
+            assert warmup._loaded
     """
 )
 
@@ -229,12 +205,12 @@ def test_without_a_python_to_start_the_caller_compiles(monkeypatch: pytest.Monke
     from wkappa._core import warmup
 
     monkeypatch.setattr(warmup.sys, "executable", "/usr/bin/uwsgi")
-    monkeypatch.setitem(warmup._settings, "mode", "background")
     ran: list[int] = []
     key = ("test", "no python")
-    assert warmup.ready(key, ran.append, (1,), 10) is False
-    for thread in threading.enumerate():
-        if thread.name == "wkappa-compile":
-            thread.join(timeout=60)
-    assert ran == []
-    assert warmup.ready(key, ran.append, (1,), 10) is True
+    with warmup.compile_mode("background"):
+        assert warmup.ready(key, ran.append, (1,), 10) is False
+        for thread in threading.enumerate():
+            if thread.name == "wkappa-compile":
+                thread.join(timeout=60)
+        assert ran == []
+        assert warmup.ready(key, ran.append, (1,), 10) is True

@@ -14,7 +14,7 @@ from .dependencies import (
     is_pandas_object,
     is_torch_tensor,
 )
-from .dispatch import count_pairs, register_route, route_names
+from .dispatch import count_pairs, register_route, routes
 from .encode import (
     MAX_TABLE_CELLS,
     THRESHOLD_HINT,
@@ -183,7 +183,7 @@ __all__ = [
     "read_sample_weight",
     "real_number",
     "register_route",
-    "route_names",
+    "routes",
     "spelling_key",
     "split_error",
     "table_kappa",

@@ -29,7 +29,8 @@ identically on bad input.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -42,12 +43,21 @@ from .options import UNDEFINED_REASON, undefined_kappa
 from .request import PROPAGATED, Counted, Request
 from .statistic import kappa_from_sums
 
-__all__ = ["Route", "count_pairs", "plain_kappa", "register_route", "route_names"]
+__all__ = [
+    "Route",
+    "count_pairs",
+    "plain_kappa",
+    "register_route",
+    "routes",
+    "routes_taken",
+]
 
 Route = Callable[[Any, Any, Request], "Counted | None"]
 
 # Filled by register_route (the backends) between "plain" and "fused".
 _REGISTERED: list[tuple[str, Route]] = []
+# The lists that routes_taken blocks fill with the names of the routes that answer.
+_RECORDERS: list[list[str]] = []
 
 
 def register_route(name: str, route: Route) -> None:
@@ -58,16 +68,30 @@ def register_route(name: str, route: Route) -> None:
     _ROUTES = _order()
 
 
-def route_names() -> list[str]:
-    """The routes in the order :func:`count_pairs` tries them."""
-    return [name for name, _ in _ROUTES]
+def routes() -> list[tuple[str, Route]]:
+    """The routes, named, in the order :func:`count_pairs` tries them."""
+    return list(_ROUTES)
+
+
+@contextmanager
+def routes_taken() -> Iterator[list[str]]:
+    """Inside the block, the names of the routes that answer :func:`count_pairs`, in order
+    (tests and profiling use it to see which way a call went)."""
+    taken: list[str] = []
+    _RECORDERS.append(taken)
+    try:
+        yield taken
+    finally:
+        _RECORDERS.remove(taken)
 
 
 def count_pairs(y_true: Any, y_pred: Any, request: Request) -> Counted:
     """The table or the QWK sums of two raters' ratings, from the first route that answers."""
-    for _, route in _ROUTES:
+    for name, route in _ROUTES:
         counted = route(y_true, y_pred, request)
         if counted is not None:
+            for taken in _RECORDERS:
+                taken.append(name)
             return counted
     raise AssertionError("the strict route always answers")  # pragma: no cover
 

@@ -31,10 +31,11 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["ready", "set_mode"]
+__all__ = ["compile_mode", "ready", "set_mode"]
 
 _settings: dict[str, str] = {"mode": os.environ.get("WKAPPA_COMPILE", "background")}
 # From this many pairs on, numpy's route costs about what compiling the kernels does.
@@ -78,6 +79,17 @@ def set_mode(mode: str) -> None:
     if mode not in ("background", "wait"):
         raise ValueError(f"mode must be 'background' or 'wait'; got {mode!r}")
     _settings["mode"] = mode
+
+
+@contextmanager
+def compile_mode(mode: str) -> Iterator[None]:
+    """:func:`set_mode` inside the block; the mode before it afterwards."""
+    saved = _settings["mode"]
+    set_mode(mode)
+    try:
+        yield
+    finally:
+        _settings["mode"] = saved
 
 
 def ready(key: Hashable, run: Callable[..., Any], args: tuple[Any, ...], n: int) -> bool:
