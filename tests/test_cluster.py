@@ -412,3 +412,15 @@ def test_every_pair_omitted_is_undefined_not_an_error(y_true, y_pred, weights) -
             y_true, y_pred, weights=weights, cluster=[1, 2, 3], nan_policy="omit"
         )
     assert math.isnan(result.statistic) and result.n == 0
+
+
+def test_perfect_agreement_in_clusters_rejects_as_agreement_does() -> None:
+    """Every pair agrees: the cluster-robust SE is 0 and kappa 1. zscore and pvalue were
+    nan (no warning) where `agreement(..., cluster=)` on the same ratings gives p = 0."""
+    y = np.array([1, 2, 3, 1, 2, 3, 1, 2])
+    ids = np.array([0, 0, 1, 1, 2, 2, 3, 3])
+    result = wk.kappa_test(y, y, cluster=ids)
+    same = wk.agreement(np.column_stack([y, y]), coefficient="conger", cluster=ids)
+    assert result.standard_error == same.standard_error == 0.0
+    assert result.zscore == math.inf
+    assert result.pvalue == same.pvalue == 0.0

@@ -236,3 +236,15 @@ def test_groups_are_read_as_agreement_reads_a_matrix() -> None:
         wk.group_agreement(b[:3], long)
     with pytest.raises(WkappaError, match="`ratings_a` must be 2-D"):
         wk.group_agreement(a[:, 0], b)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_a_standard_error_of_zero_rejects_as_agreement_does(alternative: str) -> None:
+    """Perfect agreement has a jackknife SE of 0: the p-value was nan (no warning) where
+    `agreement` on the same items gives 0 (t = +inf): one rule, pvalues.wald_statistic."""
+    perfect = np.array([[1, 1], [2, 2], [3, 3], [1, 1]])
+    result = wk.group_agreement(perfect, perfect, alternative=alternative)
+    same = wk.agreement(np.column_stack([perfect, perfect]), alternative=alternative)
+    assert result.statistic == same.statistic == 1.0
+    assert result.standard_error == same.standard_error == 0.0
+    assert result.pvalue == same.pvalue == 0.0

@@ -21,7 +21,7 @@ from .._core import (
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .agreement_result import COEFFICIENT_NAMES, AgreementResult
 from .agreement_state import State, point_estimate, state_from_rows
-from .pvalues import tail_pvalue
+from .pvalues import tail_pvalue, wald_statistic
 
 __all__ = [
     "agreement_pvalue",
@@ -84,15 +84,9 @@ def agreement_pvalue(
     """P-value of H0: coefficient = kappa0 from ``(statistic - kappa0) / se`` and Student's t
     with ``df`` degrees of freedom (irrCAC's at 0; the two-rater tests use the normal
     distribution)."""
-    if math.isnan(statistic) or math.isnan(se) or df < 1:
+    if df < 1:
         return math.nan
-    if se == 0:
-        if statistic == kappa0:
-            return math.nan
-        t = math.copysign(math.inf, statistic - kappa0)
-    else:
-        t = (statistic - kappa0) / se
-    return tail_pvalue(t, alternative, df)
+    return tail_pvalue(wald_statistic(statistic, kappa0, se), alternative, df)
 
 
 def linearized_standard_error(linear: Linearized, population_size: int | None = None) -> float:

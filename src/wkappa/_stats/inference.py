@@ -34,7 +34,7 @@ from .cluster import check_clusters, cluster_variance, encode_grouped, group_tab
 from .intervals import hypothesis_variances
 from .mean import mean_kappa
 from .paired import paired_kappa_test
-from .pvalues import tail_pvalue
+from .pvalues import tail_pvalue, wald_statistic
 from .results import KappaResult, check_table_labels, warn_undefined
 
 __all__ = [
@@ -130,7 +130,7 @@ def _cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
     G per-cluster tables (G, K, K) and the Wald test with it (t with G - 1 degrees of freedom)."""
     _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)
     se = math.sqrt(variance) if math.isfinite(variance) else math.nan
-    zscore = (base.statistic - base.kappa0) / se if se > 0 else math.nan
+    zscore = wald_statistic(base.statistic, base.kappa0, se)
     return dataclasses.replace(
         base,
         standard_error=se,

@@ -11,7 +11,18 @@ import math
 
 from .._core import Alternative, norm_sf, t_sf
 
-__all__ = ["tail_pvalue"]
+__all__ = ["tail_pvalue", "wald_statistic"]
+
+
+def wald_statistic(estimate: float, null: float, standard_error: float) -> float:
+    """``(estimate - null) / standard_error``; with a standard error of 0, ``±inf`` when the
+    estimate differs from ``null`` (every replicate of the data agrees: H0 is rejected at any
+    level) and nan when it equals ``null`` or anything is nan."""
+    if math.isnan(estimate) or math.isnan(standard_error):
+        return math.nan
+    if standard_error == 0:
+        return math.nan if estimate == null else math.copysign(math.inf, estimate - null)
+    return (estimate - null) / standard_error
 
 
 def tail_pvalue(statistic: float, alternative: Alternative | str, df: float | None = None) -> float:

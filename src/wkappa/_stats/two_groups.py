@@ -46,7 +46,7 @@ from .intervals import (
     one_sided,
     sided,
 )
-from .pvalues import tail_pvalue
+from .pvalues import tail_pvalue, wald_statistic
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
 __all__ = ["GroupAgreementResult", "group_agreement"]
@@ -374,7 +374,7 @@ def group_agreement(
     left_out, _ = jackknife_values(features, ones, lambda sums: _kappas(sums, agree))
     se = jackknife_se(left_out, ones)
     bias_corrected = statistic - (n - 1) * (float(left_out.mean()) - statistic)
-    pvalue = tail_pvalue(statistic / se if se > 0 else math.nan, sided_as, n - 1)
+    pvalue = tail_pvalue(wald_statistic(statistic, 0.0, se), sided_as, n - 1)
     po, pm = float(between.mean()), float(within.mean())
     pe = float(p_a.mean(axis=0) @ agree @ p_b.mean(axis=0))
     estimates = (statistic, se, pvalue, bias_corrected, po, pe, pm)
