@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._stats import json_value
 from .tables import label_text
 
 # The intervals computed from the table alone; the others are bootstrap methods.
@@ -117,21 +118,6 @@ class ScoreRun:
     rows: RowCount | None = None  # rows read / used / dropped
 
 
-def _json_value(value: Any) -> Any:
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        return value if math.isfinite(value) else None
-    if isinstance(value, np.ndarray):
-        return [_json_value(v) for v in value.tolist()]
-    if isinstance(value, (list, tuple)):
-        return [_json_value(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _json_value(v) for k, v in value.items()}
-    return value
-
-
 def to_json(document: dict[str, Any]) -> str:
     """Strict JSON (nan and infinities become null), indented, each list of scalars (a table
     row, the labels, an interval) on one line."""
@@ -147,7 +133,7 @@ def to_json(document: dict[str, Any]) -> str:
             return [collapse(v) for v in value]
         return value
 
-    text = json.dumps(collapse(_json_value(document)), indent=2, allow_nan=False)
+    text = json.dumps(collapse(json_value(document)), indent=2, allow_nan=False)
     return re.sub(r'"\\u0000(\d+)\\u0000"', lambda m: leaves[int(m.group(1))], text)
 
 

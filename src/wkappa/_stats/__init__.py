@@ -16,6 +16,7 @@ from .inference import kappa_result, kappa_test, kappa_test_from_table
 from .intervals import SeedLike, fisher_z_limits, one_sided, score_limits
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
+from .json_values import json_value
 from .mean import mean_kappa
 from .paired import (
     expanded_pvalue,
@@ -79,6 +80,7 @@ __all__ = [
     "icc_all",
     "icc_from_moments",
     "interpretation",
+    "json_value",
     "kappa_power",
     "kappa_result",
     "kappa_sample_size",

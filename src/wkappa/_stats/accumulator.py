@@ -33,6 +33,7 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError, WkappaTypeError
+from .json_values import json_value
 
 if TYPE_CHECKING:
     from .._core import Alternative
@@ -379,11 +380,9 @@ class KappaAccumulator:
             state["max_rating"] = self._labels.stop - 1
         else:
             state["labels"] = [_json_label(label) for label in self._labels]
-        state["weights"] = (
-            self._weights if isinstance(self._weights, str) else self._weights.tolist()
-        )
+        state["weights"] = json_value(self._weights)
         state["dtype"] = str(self._table.dtype)
-        state["table"] = self._table.tolist()
+        state["table"] = json_value(self._table)
         return state
 
     @classmethod

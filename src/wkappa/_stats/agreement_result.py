@@ -20,13 +20,12 @@ from .intervals import (
     BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
-    json_float,
-    json_label,
     make_rng,
     one_sided,
     readonly,
     sided,
 )
+from .json_values import json_fields
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
 __all__ = ["COEFFICIENT_NAMES", "AgreementResult", "check_interval_method", "fisher_z"]
@@ -39,6 +38,13 @@ COEFFICIENT_NAMES = {
     "krippendorff": "Krippendorff's alpha",
     "percent": "percent agreement",
 }
+
+# The keys of to_dict(), in order (n_clusters only for a clustered result).
+_AGREEMENT_FIELDS = (
+    "coefficient name statistic standard_error pvalue alternative kappa0 "
+    "percent_agreement chance_agreement n_items n_raters n_ratings population_size "
+    "n_clusters? labels weights level weight_matrix confidence_interval"
+)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -358,27 +364,8 @@ class AgreementResult:
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the asymptotic interval."""
-        return {
-            "coefficient": self.coefficient,
-            "name": self.name,
-            "statistic": json_float(self.statistic),
-            "standard_error": json_float(self.standard_error),
-            "pvalue": json_float(self.pvalue),
-            "alternative": self.alternative,
-            "kappa0": self.kappa0,
-            "percent_agreement": json_float(self.percent_agreement),
-            "chance_agreement": json_float(self.chance_agreement),
-            "n_items": self.n_items,
-            "n_raters": self.n_raters,
-            "n_ratings": self.n_ratings,
-            "population_size": self.population_size,
-            **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
-            "labels": [json_label(label) for label in self.labels],
-            "weights": self.weights,
-            "level": self.level,
-            "weight_matrix": self.weight_matrix.tolist(),
-            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
-        }
+        ci = self.confidence_interval(confidence_level)
+        return json_fields(self, _AGREEMENT_FIELDS, confidence_interval=ci)
 
     @property
     def scale(self) -> str:

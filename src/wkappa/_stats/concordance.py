@@ -41,13 +41,19 @@ from .intervals import (
     CORRELATION_RANGE,
     ConfidenceInterval,
     check_only_method,
-    json_float,
     one_sided,
     sided,
 )
+from .json_values import json_fields
 from .pvalues import tail_pvalue
 
 __all__ = ["CCCResult", "ccc"]
+
+# The keys of to_dict(), in order.
+_CCC_FIELDS = (
+    "statistic pearson bias_correction means variances n_items n_raters pvalue ccc0 "
+    "alternative standard_error_z method confidence_interval"
+)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -121,21 +127,8 @@ class CCCResult:
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the interval."""
-        return {
-            "statistic": json_float(self.statistic),
-            "pearson": json_float(self.pearson),
-            "bias_correction": json_float(self.bias_correction),
-            "means": [json_float(v) for v in self.means],
-            "variances": [json_float(v) for v in self.variances],
-            "n_items": self.n_items,
-            "n_raters": self.n_raters,
-            "pvalue": json_float(self.pvalue),
-            "ccc0": self.ccc0,
-            "alternative": self.alternative,
-            "standard_error_z": json_float(self.standard_error_z),
-            "method": self.method,
-            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
-        }
+        ci = self.confidence_interval(confidence_level)
+        return json_fields(self, _CCC_FIELDS, confidence_interval=ci)
 
     def explain(self) -> str:
         """The computation in words and numbers."""

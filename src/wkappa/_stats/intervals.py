@@ -12,6 +12,7 @@ import numpy as np
 
 from .._core import format_value, kappas, norm_ppf, real_number, t_ppf, variances
 from ..exceptions import WkappaError
+from .json_values import json_fields
 
 __all__ = [
     "BootstrapMethod",
@@ -23,8 +24,6 @@ __all__ = [
     "check_resamples",
     "estimate_repr",
     "fisher_z_limits",
-    "json_float",
-    "json_label",
     "make_rng",
     "one_sided",
     "readonly",
@@ -36,20 +35,6 @@ __all__ = [
 
 # What every ``rng=`` keyword takes: the seeds of ``numpy.random.default_rng``.
 SeedLike = int | np.random.Generator | np.random.SeedSequence | None
-
-
-def json_float(value: float) -> float | None:
-    """A float for JSON: nan and infinities become None."""
-    value = float(value)
-    return value if math.isfinite(value) else None
-
-
-def json_label(label: Any) -> Any:
-    if isinstance(label, np.generic):
-        return label.item()
-    if isinstance(label, (str, int, float, bool)) or label is None:
-        return label
-    return str(label)
 
 
 def check_confidence_level(confidence_level: Any) -> float:
@@ -110,15 +95,10 @@ class ConfidenceInterval:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: nan end points become None."""
-        return {
-            "low": json_float(self.low),
-            "high": json_float(self.high),
-            "confidence_level": self.confidence_level,
-            "method": self.method,
-            "n_resamples": self.n_resamples,
-            "n_undefined": self.n_undefined,
-        }
+        return json_fields(self, _INTERVAL_FIELDS)
 
+
+_INTERVAL_FIELDS = "low high confidence_level method n_resamples n_undefined"
 
 # The range of each coefficient: the fixed end of a one-sided interval (see `sided`).
 # Kappa-type coefficients are at most 1 but have no lower bound common to every weight matrix

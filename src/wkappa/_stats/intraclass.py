@@ -28,7 +28,6 @@ from .intervals import (
     KAPPA_RANGE,
     ConfidenceInterval,
     check_only_method,
-    json_float,
     one_sided,
     sided,
 )
@@ -45,6 +44,7 @@ from .intraclass_forms import (
     limits,
     pvalue,
 )
+from .json_values import json_fields
 
 __all__ = [
     "FORMS",
@@ -57,6 +57,14 @@ __all__ = [
     "icc_all",
     "warn_if_undefined",
 ]
+
+# The keys of to_dict(), in order; the F interval has no resamples to count.
+_ICC_FIELDS = (
+    "form name shrout_fleiss description statistic pvalue f_statistic df1 df2 icc0 "
+    "alternative ms_items ms_raters ms_error ms_within df_items df_raters df_error "
+    "df_within n_items n_raters n_ratings method confidence_interval"
+)
+_INTERVAL_FIELDS = "low high confidence_level method"
 
 
 def _scalar_or_array(values: Any, batched: bool) -> Any:
@@ -179,44 +187,8 @@ class ICCResult:
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None; lists for a batch) with the interval."""
-        ci = self.confidence_interval(confidence_level)
-
-        def out(value: Any) -> Any:
-            if isinstance(value, np.ndarray):
-                return [json_float(v) for v in value]
-            return json_float(value)
-
-        return {
-            "form": self.form,
-            "name": self.name,
-            "shrout_fleiss": self.shrout_fleiss,
-            "description": self.description,
-            "statistic": out(self.statistic),
-            "pvalue": out(self.pvalue),
-            "f_statistic": out(self.f_statistic),
-            "df1": out(self.df1),
-            "df2": out(self.df2),
-            "icc0": self.icc0,
-            "alternative": self.alternative,
-            "ms_items": out(self.ms_items),
-            "ms_raters": out(self.ms_raters),
-            "ms_error": out(self.ms_error),
-            "ms_within": out(self.ms_within),
-            "df_items": out(self.df_items),
-            "df_raters": out(self.df_raters),
-            "df_error": out(self.df_error),
-            "df_within": out(self.df_within),
-            "n_items": self.n_items,
-            "n_raters": self.n_raters,
-            "n_ratings": out(self.n_ratings),
-            "method": self.method,
-            "confidence_interval": {
-                "low": out(ci.low),
-                "high": out(ci.high),
-                "confidence_level": ci.confidence_level,
-                "method": ci.method,
-            },
-        }
+        ci = json_fields(self.confidence_interval(confidence_level), _INTERVAL_FIELDS)
+        return json_fields(self, _ICC_FIELDS, confidence_interval=ci)
 
     def explain(self) -> str:
         """The computation in words and numbers: mean squares, the formula, test, interval."""

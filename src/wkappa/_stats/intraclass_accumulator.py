@@ -26,6 +26,7 @@ from .intraclass import (
     check_icc0,
     warn_if_undefined,
 )
+from .json_values import json_value
 
 __all__ = ["ICCAccumulator", "icc_from_moments"]
 
@@ -150,16 +151,18 @@ class ICCAccumulator:
             survive JSON exactly, so a restored accumulator gives the same ICCs and merges
             as the original.
         """
-        return {
+        state = {
             "format": _FORMAT,
             "version": _VERSION,
             "n_raters": self._k,
             "n": self._n,
-            "column_means": None if self._col_mean is None else self._col_mean.tolist(),
-            "column_m2": None if self._col_m2 is None else self._col_m2.tolist(),
+            "column_means": self._col_mean,
+            "column_m2": self._col_m2,
             "row_mean": self._row_mean,
             "row_m2": self._row_m2,
         }
+        result: dict[str, Any] = json_value(state)
+        return result
 
     @classmethod
     def from_dict(cls, state: dict[str, Any]) -> ICCAccumulator:

@@ -42,17 +42,23 @@ from .intervals import (
     SeedLike,
     check_only_method,
     check_resamples,
-    json_float,
     make_rng,
     one_sided,
     sided,
 )
+from .json_values import json_fields
 from .paired import comparison_pvalue
 from .resampling import multinomial_replicates
 from .results import expanded_interval
 from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
+
+# The keys of to_dict(), in order.
+_PANEL_FIELDS = (
+    "candidate_agreement panel_agreement difference confidence_interval pvalue "
+    "candidate_vs_members member_pairs n_items coefficient weights n_clusters?"
+)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -144,21 +150,10 @@ class PanelComparison:
             DIFFERENCE_RANGE,
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (nan becomes None)."""
-        return {
-            "candidate_agreement": json_float(self.candidate_agreement),
-            "panel_agreement": json_float(self.panel_agreement),
-            "difference": json_float(self.difference),
-            "confidence_interval": self.confidence_interval().to_dict(),
-            "pvalue": json_float(self.pvalue),
-            "candidate_vs_members": [json_float(v) for v in self.candidate_vs_members],
-            "member_pairs": [[json_float(v) for v in row] for row in self.member_pairs],
-            "n_items": self.n_items,
-            "coefficient": self.coefficient,
-            "weights": self.weights,
-            **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
-        }
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the interval."""
+        ci = self.confidence_interval(confidence_level)
+        return json_fields(self, _PANEL_FIELDS, confidence_interval=ci)
 
     def __repr__(self) -> str:
         ci = self.confidence_interval()

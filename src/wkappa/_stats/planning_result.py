@@ -20,7 +20,8 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError
-from .intervals import check_confidence_level, json_float, readonly, rng_error
+from .intervals import check_confidence_level, readonly, rng_error
+from .json_values import json_fields
 from .planning_models import (
     check_probability,
     model_table,
@@ -135,16 +136,7 @@ class KappaPlan:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None)."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if isinstance(value, np.ndarray):
-                out[name] = value.tolist()
-            elif isinstance(value, float):
-                out[name] = json_float(value)
-            else:
-                out[name] = value
-        return out
+        return json_fields(self, tuple(self.__dataclass_fields__))
 
     def explain(self) -> str:
         """The plan in words: n, the test and its power, the interval's expected width.

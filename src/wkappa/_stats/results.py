@@ -26,14 +26,13 @@ from .intervals import (
     check_method,
     check_only_method,
     fisher_z_limits,
-    json_float,
-    json_label,
     make_rng,
     one_sided,
     readonly,
     score_limits,
     sided,
 )
+from .json_values import json_fields
 
 __all__ = [
     "BootstrapMethod",
@@ -44,9 +43,17 @@ __all__ = [
     "check_table_labels",
     "expanded_interval",
     "interpretation",
-    "json_float",
     "warn_undefined",
 ]
+
+# The keys of to_dict(), in order (n_clusters only for a clustered result).
+_KAPPA_FIELDS = (
+    "n_clusters? statistic standard_error standard_error_null zscore pvalue alternative "
+    "kappa0 n labels weights weight_matrix table interpretation confidence_interval"
+)
+_PAIRED_FIELDS = (
+    "statistic_a statistic_b difference confidence_interval pvalue n labels weights n_clusters?"
+)
 
 # Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
 _BANDS = (
@@ -386,26 +393,8 @@ class KappaResult:
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the asymptotic interval."""
-        counts = self.table
-        table = counts.tolist()
-        clustered = {} if self.n_clusters is None else {"n_clusters": self.n_clusters}
-        return {
-            **clustered,
-            "statistic": json_float(self.statistic),
-            "standard_error": json_float(self.standard_error),
-            "standard_error_null": json_float(self.standard_error_null),
-            "zscore": json_float(self.zscore),
-            "pvalue": json_float(self.pvalue),
-            "alternative": self.alternative,
-            "kappa0": self.kappa0,
-            "n": self.n if isinstance(self.n, int) else float(self.n),
-            "labels": [json_label(label) for label in self.labels],
-            "weights": self.weights,
-            "weight_matrix": self.weight_matrix.tolist(),
-            "table": table,
-            "interpretation": self.interpretation,
-            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
-        }
+        ci = self.confidence_interval(confidence_level)
+        return json_fields(self, _KAPPA_FIELDS, confidence_interval=ci)
 
     def __repr__(self) -> str:
         low, high = self.confidence_interval()
@@ -547,19 +536,11 @@ class PairedKappaResult:
             )
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (nan becomes None)."""
-        return {
-            "statistic_a": json_float(self.statistic_a),
-            "statistic_b": json_float(self.statistic_b),
-            "difference": json_float(self.difference),
-            "confidence_interval": self.confidence_interval().to_dict(),
-            "pvalue": json_float(self.pvalue),
-            "n": self.n if isinstance(self.n, int) else float(self.n),
-            "labels": [json_label(label) for label in self.labels],
-            "weights": self.weights,
-            **({} if self.n_clusters is None else {"n_clusters": self.n_clusters}),
-        }
+    def to_dict(self, confidence_level: float | None = None) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the interval at ``confidence_level``
+        (default: the level the test was run at)."""
+        ci = self.confidence_interval(confidence_level)
+        return json_fields(self, _PAIRED_FIELDS, confidence_interval=ci)
 
 
 def expanded_interval(

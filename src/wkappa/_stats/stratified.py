@@ -46,12 +46,11 @@ from .intervals import (
     BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
-    json_float,
-    json_label,
     one_sided,
     readonly,
     sided,
 )
+from .json_values import json_fields, json_value
 from .results import KappaResult, check_table_labels, interpretation
 
 __all__ = [
@@ -60,6 +59,13 @@ __all__ = [
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
 ]
+
+# The keys of to_dict(), in order.
+_STRATIFIED_FIELDS = (
+    "statistic standard_error confidence_interval homogeneity_statistic homogeneity_df "
+    "homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights "
+    "interpretation strata"
+)
 
 
 def chi2_sf(x: float, df: int) -> float:
@@ -280,24 +286,16 @@ class StratifiedKappaResult:
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the per-stratum summaries."""
-        return {
-            "statistic": json_float(self.statistic),
-            "standard_error": json_float(self.standard_error),
-            "confidence_interval": self.confidence_interval(confidence_level).to_dict(),
-            "homogeneity_statistic": json_float(self.homogeneity_statistic),
-            "homogeneity_df": self.homogeneity_df,
-            "homogeneity_pvalue": json_float(self.homogeneity_pvalue),
-            "homogeneity": self.homogeneity,
-            "homogeneity_n_resamples": self.homogeneity_n_resamples,
-            "n": self.n if isinstance(self.n, int) else float(self.n),
-            "labels": [json_label(label) for label in self.labels],
-            "weights": self.weights,
-            "interpretation": self.interpretation,
-            "strata": [
-                {"stratum": json_label(name), "used": used, **result.to_dict(confidence_level)}
-                for name, used, result in zip(self.strata, self.used, self.results, strict=True)
-            ],
-        }
+        strata = [
+            {"stratum": json_value(name), "used": used, **result.to_dict(confidence_level)}
+            for name, used, result in zip(self.strata, self.used, self.results, strict=True)
+        ]
+        return json_fields(
+            self,
+            _STRATIFIED_FIELDS,
+            confidence_interval=self.confidence_interval(confidence_level),
+            strata=strata,
+        )
 
     def explain(self) -> str:
         """Each stratum's kappa and weight, the overall kappa and the test of equal kappas."""

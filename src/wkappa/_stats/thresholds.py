@@ -31,6 +31,7 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError
+from .json_values import json_fields
 from .threshold_search import DinkelbachSearch, sort_problem, thresholds_of
 
 __all__ = ["ThresholdResult", "apply_thresholds", "optimize_thresholds"]
@@ -39,10 +40,6 @@ _MAX_DP_CELLS = 2**28  # back pointers of the DP: blocks x K bytes
 
 
 # --------------------------------------------------------------------------- result
-
-
-def _json_label(label: Any) -> Any:
-    return label.item() if isinstance(label, np.generic) else label
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,15 +92,9 @@ class ThresholdResult:
         return labels
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: thresholds, statistic, labels, n_iter, weights, exact."""
-        return {
-            "thresholds": [float(t) for t in self.thresholds],
-            "statistic": float(self.statistic),
-            "labels": [_json_label(label) for label in self.labels],
-            "n_iter": int(self.n_iter),
-            "weights": self.weights,
-            "exact": bool(self.exact),
-        }
+        """A JSON-ready dict (nan becomes None): thresholds, statistic, labels, n_iter, weights,
+        exact."""
+        return json_fields(self, tuple(self.__dataclass_fields__))
 
 
 # --------------------------------------------------------------------------- scores

@@ -41,15 +41,22 @@ from .intervals import (
     ConfidenceInterval,
     check_only_method,
     estimate_repr,
-    json_float,
     make_rng,
     one_sided,
     sided,
 )
+from .json_values import json_fields
 from .pvalues import tail_pvalue, wald_statistic
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
 __all__ = ["GroupAgreementResult", "group_agreement"]
+
+# The keys of to_dict(), in order.
+_GROUP_FIELDS = (
+    "statistic standard_error confidence_interval pvalue bias_corrected "
+    "observed_agreement chance_agreement maximum_agreement n_items n_raters_a n_raters_b "
+    "weights alternative"
+)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -159,23 +166,10 @@ class GroupAgreementResult:
     def _kappa(self, sums: np.ndarray) -> np.ndarray:
         return _kappas(sums, self._agree)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (nan becomes None)."""
-        return {
-            "statistic": json_float(self.statistic),
-            "standard_error": json_float(self.standard_error),
-            "confidence_interval": self.confidence_interval().to_dict(),
-            "pvalue": json_float(self.pvalue),
-            "bias_corrected": json_float(self.bias_corrected),
-            "observed_agreement": json_float(self.observed_agreement),
-            "chance_agreement": json_float(self.chance_agreement),
-            "maximum_agreement": json_float(self.maximum_agreement),
-            "n_items": self.n_items,
-            "n_raters_a": self.n_raters_a,
-            "n_raters_b": self.n_raters_b,
-            "weights": self.weights,
-            "alternative": self.alternative,
-        }
+    def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None) with the jackknife interval."""
+        ci = self.confidence_interval(confidence_level)
+        return json_fields(self, _GROUP_FIELDS, confidence_interval=ci)
 
     def explain(self) -> str:
         """The computation in words and numbers."""
