@@ -30,6 +30,12 @@ from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
 __all__ = ["COEFFICIENT_NAMES", "AgreementResult", "check_interval_method", "fisher_z"]
 
+_AGREEMENT_FIELDS = (  # the keys of to_dict(), in order
+    "coefficient name statistic standard_error pvalue alternative kappa0 "
+    "percent_agreement chance_agreement n_items n_raters n_ratings population_size "
+    "n_clusters? labels weights level weight_matrix confidence_interval"
+)
+
 COEFFICIENT_NAMES = {
     "fleiss": "Fleiss' kappa",
     "conger": "Conger's kappa",
@@ -38,13 +44,6 @@ COEFFICIENT_NAMES = {
     "krippendorff": "Krippendorff's alpha",
     "percent": "percent agreement",
 }
-
-# The keys of to_dict(), in order (n_clusters only for a clustered result).
-_AGREEMENT_FIELDS = (
-    "coefficient name statistic standard_error pvalue alternative kappa0 "
-    "percent_agreement chance_agreement n_items n_raters n_ratings population_size "
-    "n_clusters? labels weights level weight_matrix confidence_interval"
-)
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -49,8 +49,7 @@ from .pvalues import tail_pvalue
 
 __all__ = ["CCCResult", "ccc"]
 
-# The keys of to_dict(), in order.
-_CCC_FIELDS = (
+_CCC_FIELDS = (  # the keys of to_dict(), in order
     "statistic pearson bias_correction means variances n_items n_raters pvalue ccc0 "
     "alternative standard_error_z method confidence_interval"
 )

@@ -98,7 +98,7 @@ class ConfidenceInterval:
         return json_fields(self, _INTERVAL_FIELDS)
 
 
-_INTERVAL_FIELDS = "low high confidence_level method n_resamples n_undefined"
+_INTERVAL_FIELDS = "low high confidence_level method n_resamples n_undefined"  # to_dict() keys
 
 # The range of each coefficient: the fixed end of a one-sided interval (see `sided`).
 # Kappa-type coefficients are at most 1 but have no lower bound common to every weight matrix

@@ -58,13 +58,12 @@ __all__ = [
     "warn_if_undefined",
 ]
 
-# The keys of to_dict(), in order; the F interval has no resamples to count.
-_ICC_FIELDS = (
+_ICC_FIELDS = (  # the keys of to_dict(), in order
     "form name shrout_fleiss description statistic pvalue f_statistic df1 df2 icc0 "
     "alternative ms_items ms_raters ms_error ms_within df_items df_raters df_error "
     "df_within n_items n_raters n_ratings method confidence_interval"
 )
-_INTERVAL_FIELDS = "low high confidence_level method"
+_INTERVAL_FIELDS = "low high confidence_level method"  # the F interval has no resamples
 
 
 def _scalar_or_array(values: Any, batched: bool) -> Any:

@@ -54,8 +54,7 @@ from .several import rating_rows
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
-# The keys of to_dict(), in order.
-_PANEL_FIELDS = (
+_PANEL_FIELDS = (  # the keys of to_dict(), in order
     "candidate_agreement panel_agreement difference confidence_interval pvalue "
     "candidate_vs_members member_pairs n_items coefficient weights n_clusters?"
 )

@@ -46,12 +46,11 @@ __all__ = [
     "warn_undefined",
 ]
 
-# The keys of to_dict(), in order (n_clusters only for a clustered result).
-_KAPPA_FIELDS = (
+_KAPPA_FIELDS = (  # the keys of to_dict(), in order
     "n_clusters? statistic standard_error standard_error_null zscore pvalue alternative "
     "kappa0 n labels weights weight_matrix table interpretation confidence_interval"
 )
-_PAIRED_FIELDS = (
+_PAIRED_FIELDS = (  # the keys of to_dict(), in order
     "statistic_a statistic_b difference confidence_interval pvalue n labels weights n_clusters?"
 )
 

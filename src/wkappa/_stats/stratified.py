@@ -60,8 +60,7 @@ __all__ = [
     "stratified_kappa_test_from_tables",
 ]
 
-# The keys of to_dict(), in order.
-_STRATIFIED_FIELDS = (
+_STRATIFIED_FIELDS = (  # the keys of to_dict(), in order
     "statistic standard_error confidence_interval homogeneity_statistic homogeneity_df "
     "homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights "
     "interpretation strata"

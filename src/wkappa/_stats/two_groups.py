@@ -51,8 +51,7 @@ from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 
 __all__ = ["GroupAgreementResult", "group_agreement"]
 
-# The keys of to_dict(), in order.
-_GROUP_FIELDS = (
+_GROUP_FIELDS = (  # the keys of to_dict(), in order
     "statistic standard_error confidence_interval pvalue bias_corrected "
     "observed_agreement chance_agreement maximum_agreement n_items n_raters_a n_raters_b "
     "weights alternative"
