@@ -467,6 +467,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BaseException as exc:  # also a Rust panic from polars (a BaseException)
         if debug or isinstance(exc, SystemExit):
             raise
+        if "invalid utf-8" in str(exc) and getattr(args, "file", None):  # past the first MiB
+            from .io import not_utf8
+
+            print(f"wkappa: error: {not_utf8(args.file)}", file=sys.stderr)
+            return 2
         print(
             f"wkappa: internal error: {type(exc).__name__}: {_one_line(exc)} "
             "(rerun with --debug for the traceback)",

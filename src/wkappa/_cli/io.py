@@ -9,6 +9,7 @@ column, an unparsable value and its row) are :class:`~wkappa.exceptions.WkappaEr
 from __future__ import annotations
 
 import difflib
+import gzip
 import os
 import shlex
 import sys
@@ -30,6 +31,7 @@ __all__ = [
     "count_keys",
     "detect_format",
     "first_row",
+    "not_utf8",
     "numeric_columns",
     "open_source",
     "polars",
@@ -55,6 +57,9 @@ COUNT = "__wkappa_count"
 WEIGHT = "__wkappa_weight"
 _ROW = "__wkappa_row"
 _BAD = "__wkappa_bad_weights"
+# The start of a text file checked for UTF-8 before it is scanned (a later bad byte is caught
+# where polars reports it, see :func:`not_utf8`).
+_ENCODING_PROBE = 1 << 20
 # CSV type inference looks at this many rows; a later surprise is diagnosed by a rescan.
 _INFER_ROWS = 10_000
 # Reads of files below this size finish too fast for a progress bar to help.
@@ -143,6 +148,31 @@ def read_error(source: Source, exc: BaseException) -> WkappaError:
     )
 
 
+def not_utf8(name: str, data: bytes | None = None) -> WkappaError:
+    """The error for a text file that is not UTF-8 (Excel's "CSV" is cp1252 on Windows); with
+    the file's first bytes ``data``, it names the line of the first bad byte."""
+    where = ""
+    if data is not None:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            where = f", line {line} (the header is line 1),"
+    return WkappaError(
+        f"{name}{where} is not UTF-8 text (a file saved as CSV by Excel on Windows is cp1252). "
+        "Hint: save it as 'CSV UTF-8', or convert it: iconv -f cp1252 -t utf-8 FILE > NEW.csv."
+    )
+
+
+def _check_utf8(name: str, data: bytes, whole: bool) -> None:
+    """Refuse ``data`` (the file, or with ``whole`` False its first bytes) if it is not UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if whole or exc.start < len(data) - 3:  # not a character cut at the end of the probe
+            raise not_utf8(name, data) from None
+
+
 def open_source(path: str, fmt: str | None, separator: str | None = None) -> Source:
     """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily."""
     fmt = detect_format(path, fmt)
@@ -158,6 +188,7 @@ def open_source(path: str, fmt: str | None, separator: str | None = None) -> Sou
         data = sys.stdin.buffer.read()
         if not data.strip():
             raise WkappaError("standard input is empty: there is no header and no data.")
+        _check_utf8("<stdin>", data, whole=True)
         return Source("<stdin>", fmt, None, None, data, separator)
     file = Path(path)
     if not file.exists():
@@ -169,6 +200,13 @@ def open_source(path: str, fmt: str | None, separator: str | None = None) -> Sou
     size = file.stat().st_size
     if size == 0:
         raise WkappaError(f"{path} is empty (0 bytes): there is no header and no data.")
+    if fmt in ("csv", "tsv"):
+        opener: Any = gzip.open if path.lower().endswith(".gz") else open
+        try:
+            with opener(file, "rb") as handle:
+                _check_utf8(path, handle.read(_ENCODING_PROBE), whole=False)
+        except (OSError, EOFError):
+            pass  # not gzip after all, or truncated: polars says so when it scans
     return Source(path, fmt, str(file), size, None, separator)
 
 

@@ -1,0 +1,56 @@
+"""Every subcommand on the messy files real users hand in: a file saved by Excel (cp1252),
+duplicated header names, undefined results; errors are one line on stderr with exit code 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from wkappa._cli import main
+
+pytest.importorskip("polars")
+
+# (subcommand, its column options) for every command that reads a rating file
+READERS = [
+    ("score", ["--true", "a", "--pred", "b"]),
+    ("compare", ["--true", "a", "--pred", "b", "--pred", "c"]),
+    ("agree", ["--raters", "a,b,c"]),
+    ("icc", ["--raters", "a,b,c"]),
+    ("judge", ["--candidate", "a", "--raters", "b,c"]),
+    ("thresholds", ["--true", "a", "--score", "b"]),
+]
+
+
+def _error(capsys, argv: list[str]) -> str:
+    """The one line on stderr of a command that must fail with exit code 2."""
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("wkappa: error: "), err
+    assert "Traceback" not in err and "internal error" not in err
+    return err
+
+
+@pytest.mark.parametrize(("command", "columns"), READERS)
+def test_a_file_that_is_not_utf8_is_refused_naming_its_line(tmp_path, capsys, command, columns):
+    path = tmp_path / "excel.csv"
+    path.write_bytes("a;b;c\r\n1;1;2\r\n2;2;2\r\n3;3;3\r\nl\xe9ger;2;3\r\n".encode("cp1252"))
+    err = _error(capsys, [command, str(path), *columns, "--separator", ";"])
+    assert "excel.csv, line 5 (the header is line 1), is not UTF-8" in err
+    assert "iconv -f cp1252" in err
+
+
+def test_a_bad_byte_past_the_first_mebibyte_is_refused_too(tmp_path, capsys):
+    path = tmp_path / "late.csv"
+    path.write_bytes(b"a,b,c\n" + b"1,2,3\n" * 200_000 + b"2,\xe9,3\n")
+    err = _error(capsys, ["agree", str(path), "--raters", "a,b,c"])
+    assert "late.csv is not UTF-8" in err
+
+
+def test_standard_input_that_is_not_utf8_is_refused(capsys, monkeypatch):
+    import io
+    import sys
+
+    data = "a,b\nl\xe9ger,l\xe9ger\n".encode("cp1252")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    err = _error(capsys, ["score", "-", "--true", "a", "--pred", "b"])
+    assert "<stdin>, line 2 (the header is line 1), is not UTF-8" in err
