@@ -54,3 +54,26 @@ def test_standard_input_that_is_not_utf8_is_refused(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     err = _error(capsys, ["score", "-", "--true", "a", "--pred", "b"])
     assert "<stdin>, line 2 (the header is line 1), is not UTF-8" in err
+
+
+@pytest.mark.parametrize(("command", "columns"), READERS)
+def test_a_column_named_twice_in_the_header_is_ambiguous(tmp_path, capsys, command, columns):
+    """polars renames the second 'a' to 'a_duplicated_0'; the first was scored silently."""
+    path = tmp_path / "twice.csv"
+    path.write_text("a,b,c,a\n1,1,2,3\n2,2,2,1\n3,3,3,2\n1,2,1,3\n")
+    err = _error(capsys, [command, str(path), *columns])
+    assert "twice.csv has 2 columns named 'a' (given to " in err
+
+
+def test_the_renamed_copy_of_a_column_named_twice_is_refused_too(tmp_path, capsys):
+    path = tmp_path / "twice.csv"
+    path.write_text("a,b,a\n1,1,2\n2,2,2\n3,3,3\n")
+    err = _error(capsys, ["score", str(path), "--true", "b", "--pred", "a_duplicated_0"])
+    assert "has 2 columns named 'a' (given to --pred)" in err
+
+
+def test_a_column_named_twice_that_is_not_used_is_fine(tmp_path, capsys):
+    path = tmp_path / "twice.csv"
+    path.write_text("a,b,note,note\n1,1,x,y\n2,2,x,y\n3,3,x,y\n")
+    assert main(["score", str(path), "--true", "a", "--pred", "b", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("3,1.0,")

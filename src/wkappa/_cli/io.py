@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import gzip
 import os
+import re
 import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -214,6 +215,18 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
     """Every ``option -> column`` in ``wanted`` must be a column of the file."""
     names = list(schema)
     for option, column in wanted.items():
+        # polars reads a CSV header that names a column twice as 'a', 'a_duplicated_0', ...
+        named = re.fullmatch(r"(.*)_duplicated_\d+", column)
+        original = named.group(1) if named and named.group(1) in schema else column
+        if f"{original}_duplicated_0" in schema:
+            times = 1 + sum(
+                bool(re.fullmatch(rf"{re.escape(original)}_duplicated_\d+", n)) for n in names
+            )
+            raise WkappaError(
+                f"{source.name} has {times} columns named {original!r} (given to {option}); "
+                "which one is meant is ambiguous. Hint: give each column its own name in the "
+                "file's header."
+            )
         if column in schema:
             continue
         close = difflib.get_close_matches(column, names, n=3, cutoff=0.5)
