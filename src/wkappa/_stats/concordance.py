@@ -41,6 +41,7 @@ from .intervals import (
     CORRELATION_RANGE,
     ConfidenceInterval,
     check_only_method,
+    interval_repr,
     one_sided,
     sided,
 )
@@ -158,10 +159,9 @@ class CCCResult:
         )
 
     def __repr__(self) -> str:
-        low, high = self.confidence_interval()
+        ci = interval_repr(self.confidence_interval(), self.alternative)
         return (
-            f"CCCResult(statistic={self.statistic:.6g}, 95% "
-            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], "
+            f"CCCResult(statistic={self.statistic:.6g}, {ci}, "
             f"pvalue={self.pvalue:.6g}, pearson={self.pearson:.6g}, "
             f"bias_correction={self.bias_correction:.6g}, n_items={self.n_items}, "
             f"n_raters={self.n_raters}, method={self.method!r})"

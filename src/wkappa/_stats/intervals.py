@@ -24,6 +24,7 @@ __all__ = [
     "check_resamples",
     "estimate_repr",
     "fisher_z_limits",
+    "interval_repr",
     "make_rng",
     "one_sided",
     "readonly",
@@ -115,14 +116,18 @@ def one_sided(alternative: str) -> str:
     return "" if alternative == "two-sided" else "one-sided "
 
 
+def interval_repr(ci: ConfidenceInterval, alternative: str) -> str:
+    """The "95% CI=[low, high]" part of a result's repr ("95% one-sided CI=[...]" for a
+    one-sided ``alternative``)."""
+    return f"{ci.confidence_level:.0%} {one_sided(alternative)}CI=[{ci.low:.6g}, {ci.high:.6g}]"
+
+
 def estimate_repr(result: Any) -> str:
     """The "statistic=..., standard_error=..., 95% CI=[low, high]" part of a result's repr:
-    its ``statistic``, ``standard_error`` and default interval, one-sided as its
-    ``alternative``."""
-    low, high = result.confidence_interval()
+    its ``statistic``, ``standard_error`` and default interval."""
     return (
-        f"statistic={result.statistic:.6g}, standard_error={result.standard_error:.6g}, 95% "
-        f"{one_sided(result.alternative)}CI=[{low:.6g}, {high:.6g}]"
+        f"statistic={result.statistic:.6g}, standard_error={result.standard_error:.6g}, "
+        + interval_repr(result.confidence_interval(), result.alternative)
     )
 
 

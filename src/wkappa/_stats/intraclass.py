@@ -28,6 +28,7 @@ from .intervals import (
     KAPPA_RANGE,
     ConfidenceInterval,
     check_only_method,
+    interval_repr,
     one_sided,
     sided,
 )
@@ -226,11 +227,10 @@ class ICCResult:
                 f"ICCResult(form={self.form!r}, n_features={len(self.statistic)}, "
                 f"n_items={self.n_items}, n_raters={self.n_raters}, method={self.method!r})"
             )
-        low, high = self.confidence_interval()
+        ci = interval_repr(self.confidence_interval(), self.alternative)
         return (
-            f"ICCResult(form={self.form!r}, statistic={self.statistic:.6g}, "
-            f"95% "
-            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], pvalue={self.pvalue:.6g}, "
+            f"ICCResult(form={self.form!r}, statistic={self.statistic:.6g}, {ci}, "
+            f"pvalue={self.pvalue:.6g}, "
             f"F={self.f_statistic:.6g}, df1={self.df1:g}, df2={self.df2:.6g}, "
             f"icc0={self.icc0:g}, alternative={self.alternative!r}, "
             f"n_items={self.n_items}, n_raters={self.n_raters}, method={self.method!r})"

@@ -42,8 +42,8 @@ from .intervals import (
     SeedLike,
     check_only_method,
     check_resamples,
+    interval_repr,
     make_rng,
-    one_sided,
     sided,
 )
 from .json_values import json_fields
@@ -159,8 +159,7 @@ class PanelComparison:
         return (
             f"PanelComparison(candidate_agreement={self.candidate_agreement:.6g}, "
             f"panel_agreement={self.panel_agreement:.6g}, difference={self.difference:.6g}, "
-            f"{ci.confidence_level:.0%} "
-            f"{one_sided(self.alternative)}CI=[{ci.low:.6g}, {ci.high:.6g}], "
+            f"{interval_repr(ci, self.alternative)}, "
             f"pvalue={self.pvalue:.6g}, n_items={self.n_items}, "
             f"coefficient={self.coefficient!r}, weights={self.weights!r}"
             + ("" if self.n_clusters is None else f", resampling {self.n_clusters} clusters")

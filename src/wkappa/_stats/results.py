@@ -26,8 +26,8 @@ from .intervals import (
     check_method,
     check_only_method,
     fisher_z_limits,
+    interval_repr,
     make_rng,
-    one_sided,
     readonly,
     score_limits,
     sided,
@@ -396,7 +396,7 @@ class KappaResult:
         return json_fields(self, _KAPPA_FIELDS, confidence_interval=ci)
 
     def __repr__(self) -> str:
-        low, high = self.confidence_interval()
+        ci = interval_repr(self.confidence_interval(), self.alternative)
         return (
             f"KappaResult(statistic={self.statistic:.6g}, "
             f"standard_error={self.standard_error:.6g}, "
@@ -405,8 +405,7 @@ class KappaResult:
                 if self.n_clusters is not None
                 else ""
             )
-            + f"95% "
-            f"{one_sided(self.alternative)}CI=[{low:.6g}, {high:.6g}], zscore={self.zscore:.6g}, "
+            + f"{ci}, zscore={self.zscore:.6g}, "
             f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
             + (f"kappa0={self.kappa0:g}, " if self.kappa0 != 0.0 else "")
             + f"n={self.n:g}, "
@@ -523,8 +522,7 @@ class PairedKappaResult:
         return (
             f"PairedKappaResult(statistic_a={self.statistic_a:.6g}, "
             f"statistic_b={self.statistic_b:.6g}, difference={self.difference:.6g}, "
-            f"{ci.confidence_level:.0%} "
-            f"{one_sided(self.alternative)}CI=[{ci.low:.6g}, {ci.high:.6g}], "
+            f"{interval_repr(ci, self.alternative)}, "
             f"pvalue={self.pvalue:.6g}, n={self.n:g}, K={len(self.labels)}, "
             f"weights={self.weights!r}, n_resamples={ci.n_resamples}, "
             f"n_undefined={ci.n_undefined}"
