@@ -375,3 +375,13 @@ def test_bad_alternative() -> None:
     truth, a, b = _data(50)
     with pytest.raises(WkappaError, match="alternative"):
         wk.paired_kappa_test(truth, a, b, alternative="bigger")  # type: ignore[arg-type]
+
+
+def test_a_table_too_large_to_resample_is_refused() -> None:
+    """2**63 pairs: numpy's multinomial raised a raw OverflowError."""
+    for count in (2**60, 2.0**60):
+        with pytest.raises(WkappaError, match="too many to resample"):
+            wk.paired_kappa_test_from_table(np.full((2, 2, 2), count), n_resamples=99, rng=0)
+    result = wk.kappa_test_from_table(np.array([[2**62, 1], [1, 2**62]]))
+    with pytest.raises(WkappaError, match="too many to resample"):
+        result.confidence_interval(method=wk.BootstrapMethod(99, rng=0))

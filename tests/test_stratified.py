@@ -332,3 +332,15 @@ def test_fleiss_2003_problem_18_3() -> None:
         np.array(printed["kappas"]), np.array(printed["standard_errors"]) ** 2
     )
     assert df == 2 and q == pytest.approx(printed["homogeneity_statistic"], abs=5e-3)
+
+
+def test_totals_past_int64_are_exact_not_wrapped_around() -> None:
+    """A table whose total reaches 2**63 had n = -9.2e18 (int64 sum wrapped) in
+    kappa_test_from_table, and so did strata whose tables each fit but whose sum does not;
+    n is now the exact total (a Python int), as KappaAccumulator.n is."""
+    big = np.array([[2**62, 1], [1, 2**62]])
+    assert wk.kappa_test_from_table(big).n == 2**63 + 2
+    half = np.array([[2**61, 1], [1, 2**61]])
+    result = wk.stratified_kappa_test_from_tables(np.stack([half, half]))
+    assert result.n == 2**63 + 4
+    assert result.statistic == pytest.approx(1.0)

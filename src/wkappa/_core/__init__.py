@@ -46,6 +46,7 @@ from .fused import (
 from .kappa import (
     check_table,
     confusion_table,
+    exact_total,
     kappa_from_quadratic_sums,
     kappa_from_table,
     quadratic_weighted_kappa,
@@ -146,6 +147,7 @@ __all__ = [
     "count_pairs",
     "count_table",
     "encode_ratings",
+    "exact_total",
     "fast_ratings",
     "find_split",
     "find_unlisted",

@@ -28,6 +28,7 @@ from .weights import WeightsLike, check_weights, integer_weights, weight_matrix
 __all__ = [
     "check_table",
     "confusion_table",
+    "exact_total",
     "kappa_from_quadratic_sums",
     "kappa_from_table",
     "quadratic_weighted_kappa",
@@ -72,12 +73,26 @@ def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "
             f"`{name}` must hold non-negative counts; "
             f"{name}[{', '.join(map(str, cell))}] = {format_value(array[cell].item())}."
         )
-    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+    if array.dtype.kind == "u" and array.size and int(array.max()) > _INT64_MAX:
         # Counts past int64 (uint64 >= 2**63): float64 weighted counts, never a wrap-around.
         return array.astype(np.float64)
     if array.dtype.kind in "bu":
         array = array.astype(np.int64)
     return array
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def exact_total(table: np.ndarray) -> int:
+    """The sum of a non-negative integer table as a Python int, whatever its size: int64 sums
+    are used only where they cannot overflow (``max * cells < 2**63``)."""
+    if table.size == 0:
+        return 0
+    top = int(table.max())
+    if top * table.size <= _INT64_MAX:
+        return int(table.sum())
+    return sum(int(x) for x in table.ravel().tolist())
 
 
 def table_kappa(table: np.ndarray, weights: str | np.ndarray, zero_division: ZeroDivision) -> float:

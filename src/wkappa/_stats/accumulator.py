@@ -27,6 +27,7 @@ from .._core import (
     check_table_size,
     check_weights,
     count_pairs,
+    exact_total,
     format_value,
     kappa_from_table,
     weight_matrix,
@@ -446,17 +447,6 @@ def _same_weights(a: str | np.ndarray, b: str | np.ndarray) -> bool:
     if isinstance(a, str) or isinstance(b, str):
         return isinstance(a, str) and isinstance(b, str) and a == b
     return a.shape == b.shape and bool(np.array_equal(a, b))
-
-
-def exact_total(table: np.ndarray) -> int:
-    """The sum of a non-negative integer table as a Python int, whatever its size: int64 sums
-    are used only where they cannot overflow (``max * cells < 2**63``)."""
-    if table.size == 0:
-        return 0
-    top = int(table.max())
-    if top * table.size <= _INT64_MAX:
-        return int(table.sum())
-    return sum(int(x) for x in table.ravel().tolist())
 
 
 def _add_tables(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core import cell_kappas, norm_cdf, norm_ppf, t_ppf, t_sf, warn_at_caller
-from ..exceptions import UndefinedKappaWarning
+from .._core import cell_kappas, exact_total, norm_cdf, norm_ppf, t_ppf, t_sf, warn_at_caller
+from ..exceptions import UndefinedKappaWarning, WkappaError
 
 __all__ = [
     "BootstrapOutcome",
@@ -62,7 +62,12 @@ def nonzero_cells(table: np.ndarray) -> Cells:
     index = np.nonzero(table > 0)
     counts = table[index].astype(np.float64)
     total = float(counts.sum())
-    n_draw = int(table.sum()) if table.dtype.kind in "iu" else round(total)
+    n_draw = exact_total(table) if table.dtype.kind in "iu" else round(total)
+    if n_draw > np.iinfo(np.int64).max:
+        raise WkappaError(
+            f"The table's {n_draw:.3g} pairs are too many to resample (a bootstrap replicate "
+            "draws at most 2**63 - 1 pairs). Hint: use the asymptotic interval."
+        )
     return Cells(counts, index, n_draw)
 
 

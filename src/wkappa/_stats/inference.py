@@ -22,6 +22,7 @@ from .._core import (
     check_table_size,
     check_weights,
     count_pairs,
+    exact_total,
     kappa_from_table,
     needs_order,
     real_number,
@@ -88,7 +89,7 @@ def kappa_result(
     k = table.shape[0]
     matrix = weight_matrix(weights, k)
     with np.errstate(over="ignore"):  # a total weight past 1.8e308 is inf, as it is
-        n: int | float = int(table.sum()) if table.dtype.kind in "iu" else float(table.sum())
+        n: int | float = exact_total(table) if table.dtype.kind in "iu" else float(table.sum())
     statistic = kappa_from_table(table, weights=weights, zero_division=math.nan)
     se = se_null = zscore = pvalue = math.nan
     if math.isnan(statistic):

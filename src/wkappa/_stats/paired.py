@@ -455,10 +455,7 @@ def paired_kappa_test_from_table(
     k = cube.shape[0]
     check_table_size(k)
     names = check_table_labels(labels, k, ndim=3)
-    coords = np.nonzero(cube > 0)
-    counts = cube[coords].astype(np.float64)
-    total = int(cube.sum()) if cube.dtype.kind in "iu" else round(float(counts.sum()))
-    cells = bootstrap.Cells(counts, coords, total)
+    cells = bootstrap.nonzero_cells(cube)
     return _paired_test(cells, k, checked, names, level, resamples, rng, sided)
 
 

@@ -23,6 +23,7 @@ from .._core import (
     check_table_nan_policy,
     check_table_size,
     check_weights,
+    exact_total,
     format_value,
     needs_order,
     norm_ppf,
@@ -434,8 +435,7 @@ def build_stratified(
         q, pvalue, resamples = bootstrap_homogeneity(
             tables[np.array(used, dtype=bool)], matrix, how or BootstrapMethod()
         )
-    total = tables.sum()
-    n: int | float = int(total) if tables.dtype.kind in "iu" else float(total)
+    n: int | float = exact_total(tables) if tables.dtype.kind in "iu" else float(tables.sum())
     return StratifiedKappaResult(
         statistic=overall,
         standard_error=math.sqrt(variance) if math.isfinite(variance) else math.nan,
