@@ -77,3 +77,27 @@ def test_a_column_named_twice_that_is_not_used_is_fine(tmp_path, capsys):
     path.write_text("a,b,note,note\n1,1,x,y\n2,2,x,y\n3,3,x,y\n")
     assert main(["score", str(path), "--true", "a", "--pred", "b", "--format", "csv"]) == 0
     assert capsys.readouterr().out.splitlines()[1].startswith("3,1.0,")
+
+
+def test_thresholds_of_a_single_grade_name_the_option_not_the_keyword(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("grade,score\n1,0.1\n1,0.5\n1,0.7\n")
+    err = _error(capsys, ["thresholds", str(path), "--true", "grade", "--score", "score"])
+    assert "--true must contain at least two classes" in err and "y_true" not in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "wanted"),
+    [
+        (["--population-size", "2"], "--population-size = 2 is smaller than the 4 items"),
+        (["--population-size", "0"], "--population-size must be a positive whole number"),
+        (["--min-rating", "2"], "the ratings contain the rating 1, below --min-rating = 2."),
+        (["--labels", "1,2"], "which is not in --labels [1, 2]. Hint: add it to --labels or fix"),
+    ],
+)
+def test_agree_errors_speak_in_options(tmp_path, capsys, extra, wanted):
+    path = tmp_path / "r.csv"
+    path.write_text("a,b,c\n1,1,2\n2,2,2\n3,3,3\n1,2,1\n")
+    err = _error(capsys, ["agree", str(path), "--raters", "a,b,c", *extra])
+    assert wanted in err
+    assert "`" not in err and "population_size" not in err and "None" not in err
