@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from wkappa.exceptions import WkappaError, WkappaTypeError
+from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError, WkappaTypeError
 
 pl = pytest.importorskip("polars")
 wkf = pytest.importorskip("wkappa.frames")
@@ -149,3 +149,24 @@ def test_long_layout_needs_three_different_columns() -> None:
     assert frames.icc(df, item="id", rater="r", rating="s").statistic == pytest.approx(
         wk.icc(np.array([[1.0, 2], [3, 4], [5, 5]])).statistic
     )
+
+
+def test_undefined_warnings_point_at_the_callers_line(frame_library) -> None:
+    """Constant ratings: the UndefinedReliabilityWarning of frames.icc, icc_all and ccc
+    pointed at wkappa/_frame_correlations.py (fixed stacklevels) instead of this file."""
+    import warnings
+
+    constant = np.ones((6, len(RATERS)))
+    calls = [
+        lambda: wkf.icc(wide_frame(constant, frame_library), raters=RATERS),
+        lambda: wkf.icc_all(wide_frame(constant, frame_library), raters=RATERS),
+        lambda: wkf.ccc(wide_frame(constant, frame_library), raters=RATERS),
+    ]
+    for call in calls:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        found = [w for w in caught if issubclass(w.category, UndefinedReliabilityWarning)]
+        assert found and all(w.filename == __file__ for w in found), [
+            (w.filename, w.lineno) for w in caught
+        ]

@@ -18,7 +18,6 @@ the categories every integer from the smallest to the largest rating.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +34,7 @@ from .._core import (
     read_numeric_ratings,
     real_number,
     t_ppf,
+    warn_at_caller,
 )
 from ..exceptions import UndefinedReliabilityWarning, WkappaError
 from .intervals import (
@@ -312,10 +312,9 @@ def ccc(
     numerator, denominator = _overall(means, cov)
     variances = np.diag(cov)
     if denominator == 0.0:
-        warnings.warn(
+        warn_at_caller(
             "The concordance correlation is undefined: every value is the same. Returning nan.",
             UndefinedReliabilityWarning,
-            stacklevel=2,
         )
         statistic = math.nan
     else:

@@ -9,7 +9,6 @@ and build an :class:`ICCResult` per form from the closed-form estimates, tests a
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,6 +21,7 @@ from .._core import (
     check_alternative,
     check_nan_policy,
     read_numeric_ratings,
+    warn_at_caller,
 )
 from ..exceptions import UndefinedReliabilityWarning
 from .intervals import (
@@ -239,10 +239,9 @@ class ICCResult:
 
 def _warn_undefined(count: int, batched: bool) -> None:
     where = f" for {count} feature(s)" if batched else ""
-    warnings.warn(
+    warn_at_caller(
         f"The ICC is undefined{where}: every mean square is 0 (all ratings equal). Returning nan.",
         UndefinedReliabilityWarning,
-        stacklevel=5,
     )
 
 

@@ -15,13 +15,12 @@ matrices ``(i-j)²``, ``|i-j|`` and ``[i != j]``.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._core import weight_matrix
+from .._core import warn_at_caller, weight_matrix
 from ..exceptions import WkappaError
 
 __all__ = ["DinkelbachSearch", "SortedProblem", "sort_problem", "thresholds_of"]
@@ -213,11 +212,10 @@ class DinkelbachSearch:
         exact_dp = True
         while current[0] > 0:  # N == 0 is perfect agreement: nothing can beat it
             if n_iter == MAX_ITER:
-                warnings.warn(
+                warn_at_caller(
                     f"optimize_thresholds stopped after {MAX_ITER} iterations without "
                     "converging; the thresholds may not be optimal.",
                     RuntimeWarning,
-                    stacklevel=3,
                 )
                 break
             candidate, exact_dp = self._solve(current)
