@@ -431,3 +431,7 @@ def test_bad_n() -> None:
     for bad in (1, 0, 2.5, "10", True, float("nan"), np.array(10), None):
         with pytest.raises(WkappaError, match="`n`"):
             wk.kappa_power(bad, kappa1=0.5, marginals=[0.5, 0.5])  # type: ignore[arg-type]
+    # A simulated study of 10**30 items: numpy's multinomial raised a raw OverflowError.
+    with pytest.raises(WkappaError, match="is too large to simulate"):
+        wk.kappa_power(10**30, kappa1=0.5, marginals=[0.5, 0.5], method="simulation")
+    assert wk.kappa_power(10**30, kappa1=0.5, marginals=[0.5, 0.5]).power == 1.0
