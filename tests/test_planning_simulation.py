@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from budget import examples
-from wkappa.exceptions import UndefinedKappaWarning
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 pytestmark = pytest.mark.slow
 
@@ -230,3 +230,12 @@ def test_simulated_power_rises_with_n(
     assert large.power >= small.power - 4 * spread
     assert large.power > small.power or large.power >= 0.99
     assert large.expected_width < small.expected_width
+
+
+def test_an_unknown_coefficient_is_refused_by_name() -> None:
+    """method='simulation' with coefficient='foo' was a raw `ValueError: foo` (wkappa plan
+    --coefficient foo: an internal error, exit 1)."""
+    with pytest.raises(WkappaError, match="`coefficient` must be 'cohen', 'fleiss'"):
+        wk.kappa_sample_size(
+            kappa1=0.6, marginals=[0.3, 0.7], n_raters=3, coefficient="foo", method="simulation"
+        )

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._core import (
+    COEFFICIENTS,
     Alternative,
     check_agreement_weights,
     check_alternative,
@@ -278,11 +279,8 @@ def build_design(
         raise WkappaError(f"`n_raters` must be an integer >= 2; got {format_value(n_raters)}.")
     n_raters = int(n_raters)
     several = n_raters > 2 or coefficient not in (None, "cohen")
-    if coefficient is not None and not isinstance(coefficient, str):
-        raise WkappaError(
-            f"`coefficient` must be None (Cohen's kappa) or a name such as 'fleiss', 'gwet', "
-            f"'krippendorff'; got {format_value(coefficient)}."
-        )
+    if coefficient is not None:  # None (or 'cohen'): Cohen's kappa
+        check_choice(coefficient, "coefficient", ("cohen", *COEFFICIENTS))
     if several and method in ("asymptotic", "max-variance"):
         raise WkappaError(
             f"method={method!r} plans for Cohen's kappa of two raters; for n_raters="
