@@ -426,3 +426,21 @@ def test_rater_vs_panel_reads_masks_categoricals_and_lazy_frames_as_agreement_do
     assert difference(enum, enum_candidate, weights="quadratic") == expected
     with pytest.raises(WkappaTypeError, match="`ratings` is a polars LazyFrame"):
         difference(enum.lazy(), enum_candidate)
+
+
+def test_number_and_string_rater_columns_are_refused_as_mixed_kinds():
+    """np.concatenate turned the numbers into strings, and the message then said 1 was not in
+    `labels` ['1', ...], which the user never passed (as `weighted_kappa` says: kinds)."""
+    frame = pd.DataFrame({"a": [1, 2, 3, 1], "b": ["x", "y", "z", "x"], "c": [2, 2, 3, 1]})
+    cases = [
+        lambda: wk.agreement(frame),
+        lambda: wk.agreement(pl.from_pandas(frame)),
+        lambda: wkf.agreement(frame, raters=["a", "b", "c"]),
+        lambda: wk.rater_vs_panel(frame[["b", "c"]], frame.a),
+    ]
+    for call in cases:
+        with pytest.raises(WkappaError, match="mix kinds: some hold numbers and some strings"):
+            call()
+    # a column without any rating has no kind: it does not mix
+    empty = pd.DataFrame({"a": [1, 2, 1], "b": [None, None, None], "c": [1, 2, 2]})
+    assert wk.agreement(empty).n_raters == 3

@@ -101,3 +101,15 @@ def test_agree_errors_speak_in_options(tmp_path, capsys, extra, wanted):
     err = _error(capsys, ["agree", str(path), "--raters", "a,b,c", *extra])
     assert wanted in err
     assert "`" not in err and "population_size" not in err and "None" not in err
+
+
+@pytest.mark.parametrize(
+    ("command", "columns"),
+    [("agree", ["--raters", "a,b,c"]), ("judge", ["--candidate", "b", "--raters", "a,c"])],
+)
+def test_a_text_rater_column_beside_numbers_is_refused_as_mixed(tmp_path, capsys, command, columns):
+    """It said 1 was not in --labels ['1', ...], an option the user never gave."""
+    path = tmp_path / "mixed.csv"
+    path.write_text("a,b,c\n1,x,2\n2,y,2\n3,z,3\n1,x,1\n")
+    err = _error(capsys, [command, str(path), *columns])
+    assert "mix kinds" in err and "--labels" not in err

@@ -274,6 +274,14 @@ def _shared_labels(
             "unordered categories. Hint: pass labels=[...] listing the categories in order; "
             "unweighted coefficients accept them as they are."
         )
+    numeric = [v.dtype.kind in "biuf" for v in values if v.size]
+    if any(numeric) and not all(numeric):
+        # np.concatenate would turn the numbers into strings: 1 would not be the label '1'
+        raise WkappaError(
+            "The rater columns mix kinds: some hold numbers and some strings, so no rating of "
+            "one can equal a rating of another (the string '1' is not the number 1). "
+            "Hint: convert the rater columns to one kind."
+        )
     try:
         return np.unique(np.concatenate(values))
     except TypeError:
