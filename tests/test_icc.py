@@ -725,3 +725,25 @@ def test_large_df_f_kernels_compile_off_the_callers_thread(tmp_path) -> None:
         timeout=300,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.mark.parametrize(
+    "ratings",
+    [
+        [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]],  # identical raters: every form is 1
+        [[1.0, 2.0], [2.0, 3.0], [3.0, 4.0]],  # a constant offset: the consistency forms are 1
+    ],
+)
+def test_no_error_variance_gives_p_0_and_limits_at_1(ratings: list[list[float]]) -> None:
+    """MSE = 0 (F = inf): the ',1' forms' lower limit was nan ((inf - 1) / (inf + k - 1)),
+    the absolute forms' p-value and limits nan (Satterthwaite's df 0/0), without a warning.
+    pingouin gives p = 0 there; every limit is 1 as F -> inf."""
+    for form, result in wk.icc_all(ratings).items():
+        interval = result.confidence_interval()
+        if result.f_statistic != np.inf:  # the one-way forms of the offset raters
+            continue
+        assert result.pvalue == 0.0, form
+        assert interval.low <= result.statistic <= interval.high, (form, interval)
+        if result.statistic == 1.0:
+            assert (interval.low, interval.high) == (1.0, 1.0), form
+        assert wk.icc(ratings, form=form, alternative="less").pvalue == 1.0

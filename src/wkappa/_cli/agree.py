@@ -15,7 +15,14 @@ from .._frames import check_group_columns, pivot_long
 from .._stats import BootstrapMethod, agreement, interpretation, one_sided
 from ..exceptions import WkappaError
 from . import options
-from .output import RowCount, categories_line, format_number, format_pvalue, null_hypothesis
+from .output import (
+    RowCount,
+    categories_line,
+    format_interval,
+    format_number,
+    format_pvalue,
+    null_hypothesis,
+)
 from .tables import count_long, count_wide, label_text, parse_labels
 
 __all__ = ["add_agree_parser", "run_agree"]
@@ -220,9 +227,8 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  statistic    {format_number(result.statistic)}  {band} (Landis & Koch)")
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
-        low, high = format_number(ci.low), format_number(ci.high)
         level = f"{ci.confidence_level:.0%} {one_sided(result.alternative)}CI"
-        print(f"  {level:<12} [{low}, {high}] ({ci.method})")
+        print(f"  {level:<12} {format_interval(ci.low, ci.high)} ({ci.method})")
         h0 = null_hypothesis("coefficient", result)
         print(f"  p-value      {format_pvalue(result.pvalue)} ({h0})")
         pa, pe = format_number(result.percent_agreement), format_number(result.chance_agreement)

@@ -24,7 +24,7 @@ from .options import (
     option_names,
     split_names,
 )
-from .output import RowCount
+from .output import UNDEFINED, RowCount, format_interval
 
 __all__ = ["add_icc_parser", "run_icc"]
 
@@ -123,10 +123,14 @@ def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
 
 def _number(value: float, digits: int = 4) -> str:
     if math.isnan(value):
-        return "nan"
+        return UNDEFINED
     if value != 0 and abs(value) < 10 ** (-digits):
         return f"{value:.2e}"
     return f"{value:.{digits}f}"
+
+
+def _general(value: float, digits: int) -> str:
+    return UNDEFINED if math.isnan(value) else f"{value:.{digits}g}"
 
 
 def run_icc(args: argparse.Namespace) -> int:
@@ -169,15 +173,16 @@ def run_icc(args: argparse.Namespace) -> int:
         f"{first.n_ratings} ratings; {method}",
         f"file rows {rows.text()}",
         f"{'form':<10}{'S&F':<7}{'ICC':>9}  {heading:<{wide}}{'F':>10}"
-        f"{'df1':>8}{'df2':>10}{'p':>11}",
+        f"{'df1':>10}{'df2':>10}{'p':>11}",
     ]
     for form in forms:
         result = results[form]
         ci = intervals[form]
-        interval = f"[{_number(ci.low, 3)}, {_number(ci.high, 3)}]"
+        interval = format_interval(ci.low, ci.high, 3, _number)
         lines.append(
             f"{result.name:<10}{result.shrout_fleiss:<7}{_number(result.statistic):>9}  "
-            f"{interval:<{wide}}{result.f_statistic:>10.4g}{result.df1:>8.4g}{result.df2:>10.5g}"
+            f"{interval:<{wide}}{_general(result.f_statistic, 4):>10}"
+            f"{_general(result.df1, 4):>10}{_general(result.df2, 5):>10}"
             f"{_number(result.pvalue):>11}"
         )
     lines.append(
@@ -188,7 +193,7 @@ def run_icc(args: argparse.Namespace) -> int:
         low, high = concordance.confidence_interval(args.ci)
         name = "Lin's CCC" if first.n_raters == 2 else "overall CCC"
         lines.append(
-            f"{name} {_number(concordance.statistic)} [{_number(low, 3)}, {_number(high, 3)}]"
+            f"{name} {_number(concordance.statistic)} {format_interval(low, high, 3, _number)}"
             f" on {concordance.n_items} complete items"
         )
     if args.explain:

@@ -33,7 +33,15 @@ from .._stats import (
 )
 from ..exceptions import WkappaError
 from . import options
-from .output import RowCount, categories_line, format_number, format_pvalue, render_table, to_json
+from .output import (
+    RowCount,
+    categories_line,
+    format_interval,
+    format_number,
+    format_pvalue,
+    render_table,
+    to_json,
+)
 from .tables import all_missing, count_long, count_wide, label_text, parse_labels
 
 __all__ = ["add_judge_parser", "run_judge"]
@@ -352,7 +360,7 @@ def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
         ["difference", format_number(result.difference), ""],
         [
             f"{ci.confidence_level * 100:g}% CI",
-            f"[{format_number(ci.low)}, {format_number(ci.high)}]",
+            format_interval(ci.low, ci.high),
             f"item bootstrap, {judged.n_resamples} resamples",
         ],
         [pvalue, p_text, p_note],

@@ -24,7 +24,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +39,12 @@ TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 __all__ = [
     "PVALUE_FLOOR",
     "TABLE_INTERVALS",
+    "UNDEFINED",
     "RowCount",
     "ScoreRun",
     "Scored",
     "categories_line",
+    "format_interval",
     "format_number",
     "format_pvalue",
     "null_hypothesis",
@@ -173,9 +175,24 @@ def null_hypothesis(name: str, result: Any) -> str:
     return f"H0: {name} = {result.kappa0:g}, {result.alternative}"
 
 
+# How text, HTML and the report print a value the library returns as nan (JSON: null).
+UNDEFINED = "undefined"
+
+
 def format_number(value: float, digits: int = 4) -> str:
-    """A float with ``digits`` decimals; 'nan' for undefined."""
-    return "nan" if math.isnan(value) else f"{value:.{digits}f}"
+    """A float with ``digits`` decimals; ``undefined`` for nan."""
+    return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def format_interval(
+    low: float, high: float, digits: int = 4, number: Callable[[float, int], str] | None = None
+) -> str:
+    """``[low, high]`` with ``digits`` decimals (or as ``number`` formats them); ``undefined``
+    when an end is nan."""
+    if math.isnan(low) or math.isnan(high):
+        return UNDEFINED
+    shown = number or format_number
+    return f"[{shown(low, digits)}, {shown(high, digits)}]"
 
 
 # Below the float64 machine epsilon a p-value is not resolved from 1 - p (R's format.pval
@@ -186,7 +203,7 @@ PVALUE_FLOOR = 2.220446049250313e-16
 def format_pvalue(value: float) -> str:
     """A p-value: four decimals, scientific below 0.001, ``< 2.2e-16`` below the floor."""
     if math.isnan(value):
-        return "nan"
+        return UNDEFINED
     if value < PVALUE_FLOOR:
         return "< 2.2e-16"
     return f"{value:.4f}" if value >= 1e-3 else f"{value:.2e}"
@@ -236,11 +253,12 @@ def _result_lines(scored: Scored) -> list[str]:
     result = scored.result
     pct = f"{scored.level * 100:g}% CI"
     n = result.n
+    null_se = result.standard_error_null
     rows = [
         ["kappa", format_number(result.statistic), f"{result.interpretation} agreement"],
         ["standard error", format_number(result.standard_error), ""],
-        [pct, f"[{format_number(scored.low)}, {format_number(scored.high)}]", _ci_name(scored)],
-        ["z", f"{result.zscore:.2f}", f"null SE {format_number(result.standard_error_null)}"],
+        [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
+        ["z", format_number(result.zscore, 2), f"null SE {format_number(null_se)}"],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", f"{int(n)}" if float(n).is_integer() else f"{n:g}", ""],
     ]
@@ -260,8 +278,8 @@ def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
                 f"{int(n)}" if float(n).is_integer() else f"{n:g}",
                 format_number(result.statistic),
                 format_number(result.standard_error),
-                f"[{format_number(scored.low)}, {format_number(scored.high)}]",
-                f"{result.zscore:.2f}",
+                format_interval(scored.low, scored.high),
+                format_number(result.zscore, 2),
                 format_pvalue(result.pvalue),
                 result.interpretation,
             ]

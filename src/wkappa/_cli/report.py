@@ -28,6 +28,7 @@ from .output import (
     Scored,
     ScoreRun,
     categories_line,
+    format_interval,
     format_number,
     format_pvalue,
     null_hypothesis,
@@ -132,9 +133,9 @@ def _headline(scored: Scored) -> str:
     method = scored.method if scored.method in TABLE_INTERVALS else f"bootstrap ({scored.method})"
     items = [
         ("kappa", format_number(result.statistic), f"{result.interpretation} agreement"),
-        (level, f"[{format_number(scored.low)}, {format_number(scored.high)}]", method),
+        (level, format_interval(scored.low, scored.high), method),
         ("standard error", format_number(result.standard_error), ""),
-        ("z", f"{result.zscore:.2f}", f"p = {format_pvalue(result.pvalue)}"),
+        ("z", format_number(result.zscore, 2), f"p = {format_pvalue(result.pvalue)}"),
         ("n", f"{result.n:g}", f"K = {len(result.labels)}, {result.weights} weights"),
     ]
     cells = "".join(
@@ -194,8 +195,8 @@ def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored)
             f"{r.n:g}",
             format_number(r.statistic),
             format_number(r.standard_error),
-            f"[{format_number(s.low)}, {format_number(s.high)}]",
-            f"{r.zscore:.2f}",
+            format_interval(s.low, s.high),
+            format_number(r.zscore, 2),
             format_pvalue(r.pvalue),
             r.interpretation,
         ]
@@ -318,7 +319,7 @@ def pairwise_png(matrix: np.ndarray, raters: Sequence[str], title: str) -> bytes
             for g in range(len(raters)):
                 for h in range(len(raters)):
                     value = matrix[g, h]
-                    text = "nan" if np.isnan(value) else f"{value:.2f}"
+                    text = "undef." if np.isnan(value) else f"{value:.2f}"
                     colour = "black" if g == h or np.nan_to_num(value) > middle else "white"
                     axes.text(h, g, text, ha="center", va="center", fontsize=8, color=colour)
         axes.set_title(title)
@@ -340,7 +341,7 @@ def _agreement_headline(chosen: Coefficient) -> str:
     level = f"{chosen.level * 100:g}% CI"
     items = [
         (result.name, format_number(result.statistic), f"{result.weights} weights"),
-        (level, f"[{format_number(chosen.low)}, {format_number(chosen.high)}]", chosen.method),
+        (level, format_interval(chosen.low, chosen.high), chosen.method),
         ("standard error", format_number(result.standard_error), "Gwet's linearisation"),
         ("p-value", format_pvalue(result.pvalue), null_hypothesis("coefficient", result)),
         (
@@ -369,7 +370,7 @@ def _coefficient_rows(coefficients: Sequence[Coefficient]) -> list[list[str]]:
                 r.name,
                 format_number(r.statistic),
                 format_number(r.standard_error),
-                f"[{format_number(c.low)}, {format_number(c.high)}]",
+                format_interval(c.low, c.high),
                 format_pvalue(r.pvalue),
                 format_number(r.percent_agreement),
                 format_number(r.chance_agreement),

@@ -20,6 +20,7 @@ from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, 
 from .output import (
     RowCount,
     categories_line,
+    format_interval,
     format_number,
     format_pvalue,
     render_table,
@@ -308,7 +309,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         ["A - B", format_number(result.difference), ""],
         [
             f"{ci.confidence_level * 100:g}% CI of A - B",
-            f"[{format_number(ci.low)}, {format_number(ci.high)}]",
+            format_interval(ci.low, ci.high),
             f"paired bootstrap, {args.bootstrap} resamples",
         ],
         [
