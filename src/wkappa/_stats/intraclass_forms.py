@@ -153,7 +153,11 @@ def f_test(form: str, ms: MeanSquares, icc0: float) -> tuple[Any, Any, Any]:
 
 
 def pvalue(f_stat: Any, df1: Any, df2: Any, alternative: str) -> Any:
-    """The p-value of the F test against ``alternative``."""
+    """The p-value of the F test against ``alternative``. An infinite F (no error variance:
+    perfect agreement) is beyond every quantile, whatever the degrees of freedom (which the
+    absolute-agreement forms' Satterthwaite formula leaves 0/0 then)."""
+    f_stat, df2 = np.asarray(f_stat, dtype=np.float64), np.asarray(df2, dtype=np.float64)
+    df2 = np.where(np.isposinf(f_stat), 1.0, df2)
     if alternative == "less":
         return f_cdf(f_stat, df1, df2)
     upper = f_sf(f_stat, df1, df2)
@@ -186,9 +190,11 @@ def limits(form: str, ms: MeanSquares, statistic_a1: Any, tail: float) -> tuple[
             f_low = f_obs / f_ppf(q, ms.df_targets, df2)
             f_high = f_obs * f_ppf(q, df2, ms.df_targets)
             if form[2] == "1":
-                # An F quantile beyond the float range (df far below 1) gives the limit 1.
+                # An infinite F (no error variance, perfect agreement) or an F quantile
+                # beyond the float range (df far below 1) gives the limit 1.
+                low = np.where(np.isinf(f_low), 1.0, (f_low - 1) / (f_low + k - 1))
                 high = np.where(np.isinf(f_high), 1.0, (f_high - 1) / (f_high + k - 1))
-                return (f_low - 1) / (f_low + k - 1), high
+                return low, high
             return 1 - 1 / f_low, 1 - 1 / f_high
         v = absolute_df(statistic_a1, ms, float(k))
         f_star = f_ppf(q, ms.df_targets, v)
@@ -201,4 +207,7 @@ def limits(form: str, ms: MeanSquares, statistic_a1: Any, tail: float) -> tuple[
             np.isinf(f_star), -n * mse / c, n * (msr - f_star * mse) / (f_star * c + n * msr)
         )
         high = np.where(np.isinf(f_inv), 1.0, n * (f_inv * msr - mse) / (c + n * f_inv * msr))
-        return low, high
+        # No rater and no error variance (perfect agreement): both limits are 1 for every
+        # finite quantile, although Satterthwaite's df is 0/0 there.
+        perfect = (mse == 0) & (c == 0) & (msr > 0)
+        return np.where(perfect, 1.0, low), np.where(perfect, 1.0, high)
