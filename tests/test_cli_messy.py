@@ -113,3 +113,37 @@ def test_a_text_rater_column_beside_numbers_is_refused_as_mixed(tmp_path, capsys
     path.write_text("a,b,c\n1,x,2\n2,y,2\n3,z,3\n1,x,1\n")
     err = _error(capsys, [command, str(path), *columns])
     assert "mix kinds" in err and "--labels" not in err
+
+
+def _visible(page: str) -> str:
+    """The text of an HTML page without its tags and inline images."""
+    import re
+
+    return re.sub(r"<[^>]*>", " ", re.sub(r'src="data:[^"]*"', "", page))
+
+
+@pytest.mark.parametrize(
+    ("command", "columns", "report"),
+    [
+        ("score", ["--true", "a", "--pred", "b", "--by", "c"], True),
+        ("compare", ["--true", "a", "--pred", "b", "--pred", "c", "--bootstrap", "99"], False),
+        ("agree", ["--raters", "a,b,c"], True),
+        ("judge", ["--candidate", "a", "--raters", "b,c", "--bootstrap", "99"], True),
+        ("icc", ["--raters", "a,b,c"], False),
+    ],
+)
+def test_undefined_values_print_as_undefined_not_nan(tmp_path, capsys, command, columns, report):
+    """Every rating in one category: kappa, ICC and their intervals are undefined. Text and
+    the HTML report say so (JSON has null); they printed 'nan' and '[nan, nan]'."""
+    import re
+
+    path = tmp_path / "one.csv"
+    path.write_text("a,b,c\n2,2,2\n2,2,2\n2,2,2\n")
+    out = tmp_path / "r.html"
+    argv = [command, str(path), *columns, *(["--report", str(out)] if report else [])]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    pages = [text, *([_visible(out.read_text())] if report else [])]
+    for page in pages:
+        assert "undefined" in page
+        assert not re.search(r"\bnan\b", page), page
