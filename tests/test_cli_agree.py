@@ -508,3 +508,21 @@ def test_icc_and_judge_refuse_a_rater_column_named_twice(files, capsys, argv):
         "wkappa: error: --raters names the column 'r2' twice; each rater is one column. "
         "Hint: list each rater column once."
     )
+
+
+@pytest.mark.parametrize("command", ["agree", "icc", "judge"])
+def test_long_file_refuses_a_rating_without_item_or_rater(tmp_path, capsys, command):
+    """A blank --item made an item of its own and a blank --rater a rater named "null"
+    (wkappa judge: internal error, AttributeError)."""
+    for blank, option in (("item", "--item"), ("rater", "--rater")):
+        rows = ["unit,coder,grade", "1,a,1", "1,b,1", "2,a,2", "2,b,1", "3,a,3", "3,b,3"]
+        rows.append(",b,2" if blank == "item" else "4,,2")
+        path = tmp_path / f"{blank}.csv"
+        path.write_text("\n".join(rows) + "\n")
+        extra = ["--candidate", "a"] if command == "judge" else []
+        argv = [command, str(path), "--item", "unit", "--rater", "coder", "--rating", "grade"]
+        code = main([*argv, *extra])
+        err = capsys.readouterr().err.strip()
+        assert code == 2, err
+        column = "unit" if blank == "item" else "coder"
+        assert err.startswith(f"wkappa: error: The {option} column '{column}' has a missing"), err

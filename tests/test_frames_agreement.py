@@ -117,3 +117,17 @@ def test_a_rater_column_named_twice_is_refused(frame_library, function, raters, 
     frame = frame_library.frame(wide_columns(), dtypes=INTEGERS)
     with pytest.raises(wk.WkappaError, match=r"`raters` names the column 'r\d' twice"):
         getattr(wkf, function)(frame, raters=raters, **extra)
+
+
+@pytest.mark.parametrize("missing", ["item", "coder"])
+@pytest.mark.parametrize("function", ["agreement", "icc"])
+def test_long_layout_refuses_a_rating_without_item_or_rater(frame_library, missing, function):
+    """A null item id made an item of its own, a null rater id a rater named "null" (the
+    ICC, Fleiss' kappa and n_raters changed without a word; wkappa judge: AttributeError)."""
+    columns = long_columns()
+    columns[missing][3] = None
+    columns["grade"] = [float(g) for g in columns["grade"]]
+    frame = frame_library.frame(columns)
+    parameter = "item" if missing == "item" else "rater"
+    with pytest.raises(wk.WkappaError, match=f"The `{parameter}` column '{missing}' has a missing"):
+        getattr(wkf, function)(frame, item="item", rater="coder", rating="grade")

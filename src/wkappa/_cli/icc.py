@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._frames import check_long_ids
 from .._stats import FORMS, ccc, check_form, icc_all, one_sided
 from ..exceptions import WkappaError
 from .options import (
@@ -96,6 +97,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
     data = frame.select(
         pl.col(args.item), pl.col(args.rater).cast(pl.String), pl.col(args.rating)
     ).collect()
+    check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)
     repeated = data.group_by([args.item, args.rater]).len().filter(pl.col("len") > 1)
     if repeated.height:
         item, rater, count = repeated.row(0)

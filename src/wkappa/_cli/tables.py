@@ -24,6 +24,7 @@ from .._core import (
     split_error,
     unlisted_error,
 )
+from .._frames import check_long_ids
 from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, count_keys, first_row, first_rows, polars
 
@@ -285,6 +286,7 @@ def count_long(
     options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating, **extra}
     text = [args.item, args.rater, *([args.rating] if labels else []), *extra.values()]
     frame, counts = count_keys(source, keys, options=options, text=text)
+    check_long_ids(counts, {args.item: "--item", args.rater: "--rater"}, args.rating)
     counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
     return counts, int(counts.filter(all_missing(counts, [args.rating]))[COUNT].sum())
 

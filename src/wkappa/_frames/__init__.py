@@ -29,6 +29,7 @@ from .keywords import names_as_keywords
 from .numeric import RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
 from .raters import (
+    check_long_ids,
     clustered_ratings,
     panel_ratings,
     pivot_long,
@@ -42,6 +43,7 @@ __all__ = [
     "check_by",
     "check_group_columns",
     "check_group_options",
+    "check_long_ids",
     "clustered_group_columns",
     "clustered_ratings",
     "frame_input",

@@ -20,7 +20,7 @@ import numpy as np
 from .._core import import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import wrap_frame
-from .raters import is_wide, rater_columns, rater_key
+from .raters import check_long_ids, is_wide, rater_columns, rater_key
 
 __all__ = [
     "NumericFrame",
@@ -98,6 +98,8 @@ def numeric_frame(
                 "Hint: the ICC and CCC take numeric scores; for categories use agreement()."
             )
     long = None if wide else (item, rater, rating)
+    if long is not None:
+        check_long_ids(frame, {item: "`item`", rater: "`rater`"}, rating)  # type: ignore[dict-item, arg-type]
     return NumericFrame(frame, isinstance(frame, nw.LazyFrame), names if wide else None, long)  # type: ignore[arg-type]
 
 

@@ -118,6 +118,7 @@ def rater_rows(
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
+        check_long_ids(frame, {item: "`item`", rater: "`rater`"}, rating)
         long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
         if long is None or long[2] is not False:
             # An item whose rows carry two `by` values or two cluster ids would count as one
@@ -252,6 +253,33 @@ def pivot_long(
     # that pairwise() and leave_one_rater_out() have a fixed order.
     names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
     return wide_frame.group_by([*groups, *names]).len(name=count), names
+
+
+def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> None:
+    """A WkappaError when a rating of the long layout has no item or no rater id (null, or
+    NaN in a float column): the pivot would make it an item, or a rater named "null", of its
+    own. ``frame`` is a native or narwhals frame (lazy: one aggregation in the engine);
+    ``ids`` maps the item and rater columns to how the caller names them (`` `item` ``,
+    ``--rater``)."""
+    nw = import_optional("narwhals", "frames")
+    if not isinstance(frame, (nw.DataFrame, nw.LazyFrame)):
+        frame = nw.from_native(frame)
+    schema = frame.collect_schema()
+    rated = ~nw.col(rating).is_null()
+    sums = []
+    for column in ids:
+        missing = nw.col(column).is_null()
+        if schema[column].is_float():
+            missing = missing | nw.col(column).is_nan()
+        sums.append((missing & rated).cast(nw.Int64).sum().alias(column))
+    found = _collect(frame.select(*sums), isinstance(frame, nw.LazyFrame))
+    for column, parameter in ids.items():
+        if found.get_column(column).to_list()[0]:
+            raise WkappaError(
+                f"The {parameter} column {column!r} has a missing value (None/NaN) beside a "
+                "rating; every rating needs its item and its rater. Hint: drop those rows or "
+                "fill in the ids."
+            )
 
 
 def is_wide(raters: Any, item: Any, rater: Any, rating: Any) -> bool:
