@@ -147,3 +147,40 @@ def test_undefined_values_print_as_undefined_not_nan(tmp_path, capsys, command, 
     for page in pages:
         assert "undefined" in page
         assert not re.search(r"\bnan\b", page), page
+
+
+def test_a_cell_of_spaces_is_a_missing_rating_in_number_columns(tmp_path, capsys):
+    """' ' in a number column was 'the unparsable value'; it is a blank cell, as '' is."""
+    path = tmp_path / "spaces.csv"
+    path.write_text("a,b,c\n1,1, \n2, ,2\n3,3, \n1,2, \n")
+    err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
+    assert "row 2: column 'b' has a missing rating" in err
+    empty = tmp_path / "empty.csv"
+    empty.write_text("a,b,c\n1,1,\n2,,2\n3,3,\n1,2,\n")
+    for command, columns in [
+        ("score", ["--true", "a", "--pred", "b", "--nan-policy", "omit"]),
+        ("agree", ["--raters", "a,b,c"]),
+        ("icc", ["--raters", "a,b,c"]),
+    ]:
+        outputs = []
+        for file in (path, empty):
+            assert main([command, str(file), *columns, "--format", "json"]) == 0
+            outputs.append(capsys.readouterr().out.replace(str(file), "FILE"))
+        assert outputs[0] == outputs[1], command
+
+
+def test_a_cell_of_spaces_is_not_a_category_of_text_ratings(tmp_path, capsys):
+    """' ' in a column of words was a category ' ' (or '' with --strip-labels): kappa
+    counted a blank cell as a rating."""
+    import json
+
+    path = tmp_path / "words.csv"
+    path.write_text("a,b,c\nmild,mild,severe\nsevere, ,severe\nmild,mild,mild\nnone,none, \n")
+    for spelling in ([], ["--strip-labels"]):
+        assert main(["agree", str(path), "--raters", "a,b,c", "--format", "json", *spelling]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["labels"] == ["mild", "none", "severe"]
+        assert document["n_ratings"] == 10
+    err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b", "--weights",
+                          "unweighted"])  # fmt: skip
+    assert "row 2: column 'b' has a missing rating" in err

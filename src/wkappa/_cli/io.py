@@ -28,6 +28,7 @@ __all__ = [
     "FORMATS",
     "WEIGHT",
     "Source",
+    "blank_is_missing",
     "check_columns",
     "count_keys",
     "detect_format",
@@ -277,14 +278,28 @@ def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, 
     return dict(zip(found["value"].to_list(), found[_ROW].to_list(), strict=True))
 
 
+def blank_is_missing(frame: Any, schema: dict[str, Any], columns: Sequence[str]) -> Any:
+    """The text ``columns`` with cells of spaces only made missing, as empty cells are (a
+    spreadsheet's blank cell, not a category ``' '`` or, stripped, ``''``)."""
+    pl = polars()
+    text = [c for c in dict.fromkeys(columns) if schema[c] == pl.String]
+    return frame.with_columns(
+        pl.when(pl.col(c).str.strip_chars() == "").then(None).otherwise(pl.col(c)).alias(c)
+        for c in text
+    )
+
+
 def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, required: bool) -> Any:
     """Cast text columns that hold numbers to Float64; an unparsable value is an error.
 
-    A text column whose values are all non-numeric is left alone (categories given as words)
-    unless numbers are ``required``. One streaming pass per text column.
+    Numbers may have surrounding spaces (`` 3 ``); a cell of spaces only is empty, a missing
+    value, as ``""`` is. A text column whose values are all non-numeric is left alone
+    (categories given as words) unless numbers are ``required``. One streaming pass per text
+    column.
     """
     pl = polars()
     schema = source.schema(frame)
+    frame = blank_is_missing(frame, schema, columns)
     for column in dict.fromkeys(columns):
         if schema[column] != pl.String:
             continue
@@ -413,6 +428,7 @@ def count_keys(
     schema = source.schema(frame)
     check_columns(source, schema, options)
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
+    frame = blank_is_missing(frame, schema, keys)
     frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight)
     with _progress(source, progress) as tick:
         try:
@@ -422,7 +438,9 @@ def count_keys(
                 raise read_error(source, exc) from None
             frame = _typed(
                 source,
-                source.scan(string_columns=used),
+                blank_is_missing(
+                    source.scan(string_columns=used), dict.fromkeys(used, pl.String), keys
+                ),
                 [k for k in keys if k not in text],
                 numeric,
                 weight,
