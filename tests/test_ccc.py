@@ -215,3 +215,16 @@ def test_constant_and_perfect_agreement() -> None:
     assert perfect.statistic == 1.0
     assert math.isnan(perfect.confidence_interval().low)  # Fisher's z is infinite
     assert wk.ccc([1, 2, 3, 4], [5, 5, 5, 5]).statistic == 0.0
+
+
+def test_missing_rating_hints_say_what_omit_does_here() -> None:
+    """The hint of a missing rating was the ICC's ("nan_policy='omit' uses every rating there
+    is (REML variance components)") for the CCC, which drops incomplete items, and for
+    ICCAccumulator.update, which has no nan_policy at all."""
+    ratings = np.array([[1.0, np.nan], [2.0, 3.0], [3.0, 3.0], [4.0, 5.0]])
+    with pytest.raises(WkappaError, match="nan_policy='omit' drops incomplete items;"):
+        wk.ccc(ratings)
+    assert wk.ccc(ratings, nan_policy="omit").n_items == 3
+    with pytest.raises(WkappaError, match="only complete rows are taken here") as caught:
+        wk.ICCAccumulator().update(ratings)
+    assert "nan_policy" not in str(caught.value)

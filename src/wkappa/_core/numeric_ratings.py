@@ -160,6 +160,7 @@ def read_numeric_ratings(
     allow_features: bool = True,
     min_raters: int = 2,
     min_targets: int = 2,
+    omit: str | None = "uses every rating there is (REML variance components)",
 ) -> NumericRatings:
     """Read targets x raters (x features) numeric ratings into float64.
 
@@ -175,6 +176,9 @@ def read_numeric_ratings(
         Accept a 3-D (targets, raters, features) array.
     min_raters, min_targets : int
         Fewest rater columns and targets accepted.
+    omit : str or None
+        What the caller's ``nan_policy='omit'`` does, for the message of a missing rating
+        under 'raise'; None when the caller has no ``nan_policy`` (complete rows only).
 
     Returns
     -------
@@ -215,8 +219,13 @@ def read_numeric_ratings(
     n_missing = int(missing.sum())
     if n_missing and nan_policy == "raise":
         target, rater = (int(i) for i in np.argwhere(missing)[0])
-        omit = "uses every rating there is (REML variance components)"
-        raise missing_rating_error(name, f"item {target}, rater {rater}", omit)
+        where = f"item {target}, rater {rater}"
+        if omit is None:
+            raise WkappaError(
+                f"`{name}` has a missing rating (NaN/None/NA) at {where}; only complete rows "
+                "are taken here. Hint: drop the rows with a missing rating."
+            )
+        raise missing_rating_error(name, where, omit)
     return NumericRatings(np.ascontiguousarray(values), n_missing, names)
 
 

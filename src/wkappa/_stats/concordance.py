@@ -293,7 +293,9 @@ def ccc(
     alt = check_alternative(alternative)
     policy = check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
     if y is None:
-        read = read_numeric_ratings(x, nan_policy=policy, name="x", allow_features=False)
+        read = read_numeric_ratings(
+            x, nan_policy=policy, name="x", allow_features=False, omit="drops incomplete items"
+        )
         matrix = read.values
         if read.n_missing:
             rows = ~np.isnan(matrix).any(axis=1)

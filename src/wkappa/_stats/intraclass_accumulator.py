@@ -87,7 +87,7 @@ class ICCAccumulator:
     def update(self, ratings: Any) -> ICCAccumulator:
         """Add a batch of complete rows (items x raters); returns self."""
         read = read_numeric_ratings(
-            ratings, nan_policy="raise", allow_features=False, min_targets=1
+            ratings, nan_policy="raise", allow_features=False, min_targets=1, omit=None
         )
         x = read.values
         self._check_k(x.shape[1])
