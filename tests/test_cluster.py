@@ -274,7 +274,7 @@ def test_integer_sample_weights_repeat_pairs_within_their_cluster() -> None:
         ([0, 0, np.nan, 1, 1, 2], "missing id"),
         (["a", None, "b", "b", "c", "c"], "missing id"),
         ([7] * 6, "at least 2 clusters"),
-        ("patient", "1-D array-like"),
+        ("patient", "1-D array-like of ids; got str"),  # was "of ratings"
         (np.array(1), "`cluster`"),
         (np.zeros((6, 2)), "`cluster`"),
         ([{}] * 6, "`cluster`"),

@@ -344,3 +344,9 @@ def test_totals_past_int64_are_exact_not_wrapped_around() -> None:
     result = wk.stratified_kappa_test_from_tables(np.stack([half, half]))
     assert result.n == 2**63 + 4
     assert result.statistic == pytest.approx(1.0)
+
+
+def test_strata_of_the_wrong_kind_are_called_ids() -> None:
+    """`strata="site"` said "must be a 1-D array-like of ratings"."""
+    with pytest.raises(WkappaError, match="`strata` must be a 1-D array-like of ids; got str"):
+        wk.stratified_kappa_test([1, 2, 1], [1, 2, 2], strata="abc")

@@ -87,7 +87,8 @@ def as_array(obj: Any) -> np.ndarray:
 
 
 def _noun(name: str) -> str:
-    return "weights" if name == "sample_weight" else "ratings"
+    """What the 1-D parameter ``name`` holds, for messages."""
+    return {"sample_weight": "weights", "strata": "ids", "cluster": "ids"}.get(name, "ratings")
 
 
 def _exact_number(value: Any) -> Any:
@@ -289,7 +290,7 @@ def to_column(obj: Any, name: str) -> Column:
         return _numpy_column(to_host(obj), name)
     if isinstance(obj, (str, bytes, dict, set, frozenset)) or obj is None:
         raise WkappaTypeError(
-            f"`{name}` must be a 1-D array-like of ratings; got {type(obj).__name__}."
+            f"`{name}` must be a 1-D array-like of {_noun(name)}; got {type(obj).__name__}."
         )
     if isinstance(obj, np.ma.MaskedArray):
         return _masked_column(obj, name)
@@ -301,7 +302,8 @@ def to_column(obj: Any, name: str) -> Column:
         raise WkappaTypeError(f"`{name}` could not be read as a 1-D array: {exc}") from None
     if values.ndim == 0:
         raise WkappaTypeError(
-            f"`{name}` must be a 1-D array-like of ratings; got the scalar {format_value(obj)}."
+            f"`{name}` must be a 1-D array-like of {_noun(name)}; got the scalar "
+            f"{format_value(obj)}."
         )
     return _numpy_column(values, name)
 
