@@ -585,3 +585,18 @@ def test_version():
     proc = run("--version")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == f"wkappa {wk.__version__}"
+
+
+def test_n_is_written_in_digits_in_text_and_report(tmp_path: Path) -> None:
+    """A million pairs (here a sum of sample weights) is 1000000 in the text output and in
+    the HTML report's headline and --by table, never 1e+06; a fractional sum keeps its
+    decimals."""
+    data = tmp_path / "weighted.csv"
+    data.write_text("a,b,w,g\n0,0,250000,x\n1,1,250000,x\n2,1,250000,y\n2,2,250000,y\n0,1,0.25,y\n")
+    report = tmp_path / "report.html"
+    proc = run("score", data, "--true", "a", "--pred", "b", "--weight-col", "w",
+               "--by", "g", "--report", report)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "1000000.25" in proc.stdout and "e+06" not in proc.stdout
+    page = report.read_text()
+    assert "<td>500000</td>" in page and "1000000.25" in page and "e+06" not in page

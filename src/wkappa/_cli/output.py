@@ -160,7 +160,7 @@ def summary(scored: Scored) -> dict[str, Any]:
             "confidence_level": scored.level,
             "method": scored.method,
         },
-        "n": int(n) if float(n).is_integer() else float(n),
+        "n": count_value(n),
         "interpretation": result.interpretation,
         "n_categories": len(result.labels),
         "labels": list(result.labels),
@@ -177,6 +177,19 @@ def null_hypothesis(name: str, result: Any) -> str:
 
 # How text, HTML and the report print a value the library returns as nan (JSON: null).
 UNDEFINED = "undefined"
+
+
+def count_value(n: float) -> int | float:
+    """The number of pairs ``n`` for JSON and CSV: an int when whole (a sum of weights may
+    not be)."""
+    return int(n) if float(n).is_integer() else float(n)
+
+
+def format_count(n: float) -> str:
+    """The number of pairs ``n`` as text: digits, never an exponent (1000000, 2.5; a sum of
+    weights to six decimals)."""
+    value = count_value(n)
+    return str(value) if isinstance(value, int) else f"{value:.6f}".rstrip("0").rstrip(".")
 
 
 def format_number(value: float, digits: int = 4) -> str:
@@ -260,7 +273,7 @@ def _result_lines(scored: Scored) -> list[str]:
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
         ["z", format_number(result.zscore, 2), f"null SE {format_number(null_se)}"],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
-        ["n", f"{int(n)}" if float(n).is_integer() else f"{n:g}", ""],
+        ["n", format_count(n), ""],
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(2)]
     return [f"  {r[0].ljust(widths[0])}  {r[1].ljust(widths[1])}  {r[2]}".rstrip() for r in rows]
@@ -275,7 +288,7 @@ def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
         rows.append(
             [
                 label_text(value),
-                f"{int(n)}" if float(n).is_integer() else f"{n:g}",
+                format_count(n),
                 format_number(result.statistic),
                 format_number(result.standard_error),
                 format_interval(scored.low, scored.high),
@@ -445,7 +458,7 @@ def score_csv(run: ScoreRun) -> str:
         result = scored.result
         n = result.n
         fields = [
-            int(n) if float(n).is_integer() else n,
+            count_value(n),
             *(repr(float(v)) for v in (result.statistic, result.standard_error)),
             repr(float(scored.low)),
             repr(float(scored.high)),

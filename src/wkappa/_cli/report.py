@@ -28,9 +28,11 @@ from .output import (
     Scored,
     ScoreRun,
     categories_line,
+    format_count,
     format_interval,
     format_number,
     format_pvalue,
+    group_rows,
     null_hypothesis,
 )
 from .tables import label_text
@@ -136,7 +138,7 @@ def _headline(scored: Scored) -> str:
         (level, format_interval(scored.low, scored.high), method),
         ("standard error", format_number(result.standard_error), ""),
         ("z", format_number(result.zscore, 2), f"p = {format_pvalue(result.pvalue)}"),
-        ("n", f"{result.n:g}", f"K = {len(result.labels)}, {result.weights} weights"),
+        ("n", format_count(result.n), f"K = {len(result.labels)}, {result.weights} weights"),
     ]
     cells = "".join(
         f'<div><div class="label">{_e(a)}</div><div class="value">{_e(b)}</div>'
@@ -187,20 +189,10 @@ def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored)
     head = "".join(
         f"<th>{_e(h)}</th>" for h in (by, "n", "kappa", "SE", level, "z", "p", "interpretation")
     )
-    rows = []
-    for value, s in [*groups, ("(all)", overall)]:
-        r = s.result
-        cells = [
-            label_text(value),
-            f"{r.n:g}",
-            format_number(r.statistic),
-            format_number(r.standard_error),
-            format_interval(s.low, s.high),
-            format_number(r.zscore, 2),
-            format_pvalue(r.pvalue),
-            r.interpretation,
-        ]
-        rows.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in cells) + "</tr>")
+    rows = [
+        "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in cells) + "</tr>"
+        for cells in group_rows([*groups, ("(all)", overall)])
+    ]
     return f'<table class="groups"><tr>{head}</tr>{"".join(rows)}</table>'
 
 
