@@ -747,3 +747,24 @@ def test_no_error_variance_gives_p_0_and_limits_at_1(ratings: list[list[float]])
         if result.statistic == 1.0:
             assert (interval.low, interval.high) == (1.0, 1.0), form
         assert wk.icc(ratings, form=form, alternative="less").pvalue == 1.0
+
+
+def test_accumulators_sum_like_kappa_accumulators() -> None:
+    """sum(ICCAccumulators) was a raw TypeError (int + ICCAccumulator); KappaAccumulator
+    has always merged under sum()."""
+    x = np.random.default_rng(5).normal(size=(30, 3))
+    parts = [wk.ICCAccumulator().update(x[a:b]) for a, b in ((0, 10), (10, 30))]
+    assert sum(parts).result().statistic == pytest.approx(wk.icc(x).statistic, abs=1e-12)
+
+
+@pytest.mark.parametrize("call", ["icc", "icc_all", "ccc", "accumulator"])
+def test_a_long_layout_frame_is_refused_as_agreement_refuses_it(call: str) -> None:
+    """wk.icc(df) of an (item, rater, rating) frame took the three columns as three raters
+    and returned a number; wk.agreement refuses it and points to wkappa.frames."""
+    pd = pytest.importorskip("pandas")
+    long = pd.DataFrame({"item": [1, 1, 2, 2], "rater": [1, 2, 1, 2], "rating": [1.0, 2, 3, 4]})
+    with pytest.raises(WkappaError, match="looks like the long layout"):
+        if call == "accumulator":
+            wk.ICCAccumulator().update(long)
+        else:
+            getattr(wk, call)(long)

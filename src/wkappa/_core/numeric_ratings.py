@@ -27,6 +27,7 @@ from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, is_device_array, to_column, to_host
 from .dependencies import frame_columns
 from .options import NanPolicy, format_value, missing_rating_error
+from .rater_matrix import refuse_long_layout
 
 __all__ = ["NumericRatings", "read_numeric_pair", "read_numeric_ratings"]
 
@@ -120,11 +121,14 @@ def _is_number(value: Any) -> bool:
     return not isinstance(value, (complex, np.complexfloating))
 
 
-def _as_floats(ratings: Any, name: str) -> tuple[np.ndarray, tuple[str, ...] | None]:
+def _as_floats(
+    ratings: Any, name: str, function: str | None
+) -> tuple[np.ndarray, tuple[str, ...] | None]:
     frame = frame_columns(ratings, name, "pass df.collect().")
     if frame is not None:
         if not frame:
             raise WkappaError(f"`{name}` has no rater columns.")
+        refuse_long_layout([col for col, _ in frame], function, name=name)
         columns = [
             _column_floats(to_column(values, f"{name}[{col!r}]"), f"{name}[{col!r}]")
             for col, values in frame
@@ -161,6 +165,7 @@ def read_numeric_ratings(
     min_raters: int = 2,
     min_targets: int = 2,
     omit: str | None = "uses every rating there is (REML variance components)",
+    function: str | None = "icc",
 ) -> NumericRatings:
     """Read targets x raters (x features) numeric ratings into float64.
 
@@ -179,12 +184,15 @@ def read_numeric_ratings(
     omit : str or None
         What the caller's ``nan_policy='omit'`` does, for the message of a missing rating
         under 'raise'; None when the caller has no ``nan_policy`` (complete rows only).
+    function : str or None
+        The ``wkappa.frames`` function that reads a frame in the long layout (item, rater
+        and rating columns), which is refused here; None: a pivot is suggested.
 
     Returns
     -------
     NumericRatings
     """
-    values, names = _as_floats(ratings, name)
+    values, names = _as_floats(ratings, name, function)
     dims = (2, 3) if allow_features else (2,)
     if values.ndim not in dims:
         shape = (

@@ -40,10 +40,16 @@ if TYPE_CHECKING:
     from .._core import Alternative
     from .results import KappaResult
 
-__all__ = ["KappaAccumulator", "check_state_header"]
+__all__ = ["KappaAccumulator", "check_state_header", "starts_a_sum"]
 
 _FORMAT = "wkappa.KappaAccumulator"
 _VERSION = 1
+
+
+def starts_a_sum(other: Any) -> bool:
+    """Whether ``other`` is the 0 that ``sum()`` starts from: an accumulator's ``__radd__``
+    merges with it, so that ``sum(accumulators)`` merges them all."""
+    return isinstance(other, int) and not isinstance(other, bool) and other == 0
 
 
 def check_state_header(state: object, name: str, format_name: str, version: int) -> None:
@@ -327,8 +333,7 @@ class KappaAccumulator:
         return self.merge(other)
 
     def __radd__(self, other: Any) -> KappaAccumulator:
-        # Lets sum() start from its default 0: sum(accumulators) merges them all.
-        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+        if starts_a_sum(other):
             return self.merge(self._empty_like())
         return NotImplemented
 

@@ -294,7 +294,12 @@ def ccc(
     policy = check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
     if y is None:
         read = read_numeric_ratings(
-            x, nan_policy=policy, name="x", allow_features=False, omit="drops incomplete items"
+            x,
+            nan_policy=policy,
+            name="x",
+            allow_features=False,
+            omit="drops incomplete items",
+            function="ccc",
         )
         matrix = read.values
         if read.n_missing:

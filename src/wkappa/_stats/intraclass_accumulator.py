@@ -17,7 +17,7 @@ import numpy as np
 
 from .._core import Alternative, check_alternative, read_numeric_ratings
 from ..exceptions import WkappaError
-from .accumulator import check_state_header
+from .accumulator import check_state_header, starts_a_sum
 from .intraclass import (
     ICCResult,
     MeanSquares,
@@ -87,7 +87,12 @@ class ICCAccumulator:
     def update(self, ratings: Any) -> ICCAccumulator:
         """Add a batch of complete rows (items x raters); returns self."""
         read = read_numeric_ratings(
-            ratings, nan_policy="raise", allow_features=False, min_targets=1, omit=None
+            ratings,
+            nan_policy="raise",
+            allow_features=False,
+            min_targets=1,
+            omit=None,
+            function=None,
         )
         x = read.values
         self._check_k(x.shape[1])
@@ -135,6 +140,11 @@ class ICCAccumulator:
 
     def __add__(self, other: ICCAccumulator) -> ICCAccumulator:
         return self.merge(other)
+
+    def __radd__(self, other: Any) -> ICCAccumulator:
+        if starts_a_sum(other):
+            return self.merge(ICCAccumulator(self._k))
+        return NotImplemented
 
     # ------------------------------------------------------------------ serialisation
 
