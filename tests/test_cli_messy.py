@@ -184,3 +184,35 @@ def test_a_cell_of_spaces_is_not_a_category_of_text_ratings(tmp_path, capsys):
     err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b", "--weights",
                           "unweighted"])  # fmt: skip
     assert "row 2: column 'b' has a missing rating" in err
+
+
+@pytest.mark.parametrize("spelling", ["NaN", "nan", "#N/A", "n/a", ".", "-", "missing"])
+@pytest.mark.parametrize(
+    ("command", "columns"),
+    [
+        ("score", ["--true", "a", "--pred", "b", "--weights", "unweighted"]),
+        ("agree", ["--raters", "a,b"]),
+        ("judge", ["--candidate", "a", "--raters", "b,c"]),
+    ],
+)
+def test_a_word_for_a_missing_value_is_not_a_category(tmp_path, capsys, spelling, command, columns):
+    """'NaN', '#N/A', '.', '-', 'missing' among words were counted as a category; 'NaN' also
+    made the column look numeric, and the error blamed the word after it."""
+    path = tmp_path / "words.csv"
+    path.write_text(f"a,b,c\nmild,mild,mild\nsevere,{spelling},severe\nnone,none,none\n")
+    err = _error(capsys, [command, str(path), *columns])
+    assert f"row 2: column 'b' holds {spelling!r}, which reads as a missing value" in err
+    # listed in --labels it is a category
+    labels = f"--labels=none,mild,severe,{spelling}"
+    assert main([command, str(path), *columns, labels, "--format", "json"]) == 0, (
+        capsys.readouterr()
+    )
+    capsys.readouterr()
+
+
+def test_nan_in_a_number_column_is_still_a_missing_rating(tmp_path, capsys):
+    path = tmp_path / "numbers.csv"
+    path.write_text("a,b\n1,1\n2,NaN\n3,3\n1,nan\n")
+    assert main(["score", str(path), "--true", "a", "--pred", "b", "--nan-policy", "omit",
+                 "--format", "csv"]) == 0  # fmt: skip
+    assert capsys.readouterr().out.splitlines()[1].startswith("2,1.0,")

@@ -306,9 +306,8 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, requi
         text = pl.col(column).str.strip_chars()
         parsed = text.cast(pl.Float64, strict=False)
         unparsable = pl.col(column).is_not_null() & parsed.is_null()
-        tally = frame.select(bad=unparsable.sum(), good=parsed.is_not_null().sum()).collect(
-            engine="streaming"
-        )
+        number = parsed.is_not_null() & ~parsed.is_nan()  # 'NaN' alone does not make numbers
+        tally = frame.select(bad=unparsable.sum(), good=number.sum()).collect(engine="streaming")
         bad, good = int(tally["bad"].item()), int(tally["good"].item())
         if bad == 0 and good > 0:
             frame = frame.with_columns(parsed.alias(column))

@@ -36,6 +36,7 @@ _MAX_PROBES = 10_000
 MAX_CLI_CATEGORIES = 1024
 
 __all__ = [
+    "MISSING_SPELLINGS",
     "SPELLING_HINT",
     "Spelling",
     "Tables",
@@ -239,8 +240,41 @@ def tidy_labels(
     """The counts normalised as ``spelling`` says (``--strip-labels``, ``--fold-case``), then
     checked by :func:`check_spellings`."""
     counts = normalise_labels(counts, columns, spelling, labels)
+    if labels is None:
+        _refuse_missing_spellings(source, frame, counts, columns, spelling)
     check_spellings(source, frame, counts, columns, labels, spelling)
     return counts
+
+
+# Text that spreadsheets, pandas, R, SAS and Stata write for a missing value, but that polars
+# reads as a word ("", NA, N/A, null and NULL are read as missing already): as a category it
+# would change kappa silently, as a missing value it might be a real label; so it is refused.
+MISSING_SPELLINGS = frozenset(
+    ["nan", "-nan", "na", "n/a", "#n/a", "#na", "<na>", "null", "nil", ".", "-", "?", "missing"]
+)
+
+
+def _refuse_missing_spellings(
+    source: Source, frame: Any, counts: Any, columns: Sequence[str], spelling: Spelling
+) -> None:
+    """Refuse a text rating spelled like a missing value (``NaN``, ``#N/A``, ``.``, ``-``,
+    ``missing``), naming the first row; ``--labels`` that list it keep it as a category."""
+    text = _text_columns(counts, columns)
+    found = []
+    for column in text:
+        values = counts[column].drop_nulls().unique().to_list()
+        suspects = [v for v in values if v.strip().lower() in MISSING_SPELLINGS]
+        if suspects:
+            rows = first_rows(frame, spelling.expression(column), suspects)
+            found += [(row, column, value) for value, row in rows.items()]
+    if found:
+        row, column, value = min(found)
+        raise WkappaError(
+            f"{source.name}, row {row}: column {column!r} holds {value!r}, which reads as a "
+            "missing value but would count as a category. Hint: empty the cells of missing "
+            "ratings (an empty cell is missing; --nan-policy omit drops them), or list it in "
+            "--labels to keep it as a category."
+        )
 
 
 def all_missing(counts: Any, columns: Sequence[str]) -> Any:
