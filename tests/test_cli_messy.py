@@ -216,3 +216,36 @@ def test_nan_in_a_number_column_is_still_a_missing_rating(tmp_path, capsys):
     assert main(["score", str(path), "--true", "a", "--pred", "b", "--nan-policy", "omit",
                  "--format", "csv"]) == 0  # fmt: skip
     assert capsys.readouterr().out.splitlines()[1].startswith("2,1.0,")
+
+
+def test_icc_names_an_empty_rater_column_and_a_missing_rating_by_the_file(tmp_path, capsys):
+    """The library counts raters and items from 0: 'from rater 2', 'at item 0, rater 2'."""
+    path = tmp_path / "icc.csv"
+    path.write_text("a,b,c\n1,1,\n2,2,\n3,3,\n1,2,\n")
+    err = _error(capsys, ["icc", str(path), "--raters", "a,b,c"])
+    assert "column 'c' of --raters has no rating at all" in err and "rater 2" not in err
+    err = _error(capsys, ["icc", str(path), "--raters", "a,b,c", "--nan-policy", "raise"])
+    assert "icc.csv, row 1: column 'c' has a missing rating" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["icc", "FILE", "--raters", "a,b,c", "--nan-policy", "propagate"],
+        ["agree", "FILE", "--raters", "a,b,c"],
+        ["plan", "--kappa1", "0.8", "--marginals", "0.5,0.5"],
+    ],
+)
+def test_json_has_no_nan_token(tmp_path, capsys, argv):
+    """icc --format json wrote the token NaN (n_ratings under propagate): not JSON."""
+    import json
+
+    path = tmp_path / "icc.csv"
+    path.write_text("a,b,c\n1,1,\n2,2,\n3,3,\n1,2,\n")
+    argv = [str(path) if a == "FILE" else a for a in argv]
+    assert main([*argv, "--format", "json"]) == 0
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"{token} is not JSON")
+
+    json.loads(capsys.readouterr().out, parse_constant=refuse)

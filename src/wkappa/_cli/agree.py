@@ -22,6 +22,7 @@ from .output import (
     format_number,
     format_pvalue,
     null_hypothesis,
+    to_json,
 )
 from .tables import count_long, count_wide, label_text, parse_labels
 
@@ -169,15 +170,13 @@ def run_agree(args: argparse.Namespace) -> int:
 
     result, ci = compute(args.coefficient)
     if args.format == "json":
-        import json
-
         document = {"file": args.file, "raters": raters, **read.to_dict()}
         for key, value in result.to_dict(args.ci).items():
             if key == "labels":  # K first, as in score's document
                 document["n_categories"] = len(result.labels)
             document[key] = value
         document["confidence_interval"] = ci.to_dict()
-        print(json.dumps(document, indent=2, allow_nan=False))
+        print(to_json(document))
     elif args.format == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")

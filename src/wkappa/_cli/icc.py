@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import sys
 from typing import Any
 
 import numpy as np
@@ -25,7 +23,7 @@ from .options import (
     option_names,
     split_names,
 )
-from .output import UNDEFINED, RowCount, format_interval
+from .output import UNDEFINED, RowCount, format_interval, to_json
 
 __all__ = ["add_icc_parser", "run_icc"]
 
@@ -114,6 +112,28 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
     return matrix, raters, RowCount(data.height, int(missing.sum()), "a missing rating")
 
 
+def _check_raters(args: argparse.Namespace, matrix: np.ndarray, raters: list[str]) -> None:
+    """A missing rating (``--nan-policy raise``, wide files) or, with ``omit``, a rater without
+    any rating, named as the file names them (the library counts items and raters from 0);
+    ``propagate`` answers nan."""
+    missing = np.argwhere(np.isnan(matrix))
+    if args.nan_policy == "raise" and args.raters and missing.size:  # rows are the file's rows
+        row, column = missing[0]
+        raise WkappaError(
+            f"{args.file}, row {row + 1}: column {raters[column]!r} has a missing rating. Hint: "
+            "--nan-policy omit uses every rating there is (REML variance components); "
+            "--nan-policy propagate returns nan."
+        )
+    empty = [name for name, column in zip(raters, matrix.T, strict=True) if np.isnan(column).all()]
+    if empty and args.nan_policy == "omit":  # 'raise' names the first missing rating instead
+        where = f"column {empty[0]!r} of --raters" if args.raters else f"rater {empty[0]!r}"
+        option = "--raters" if args.raters else f"the file (column {args.rater!r})"
+        raise WkappaError(
+            f"{args.file}: {where} has no rating at all; the ICC needs ratings from every "
+            f"rater. Hint: leave it out of {option}."
+        )
+
+
 def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
     """With ``--nan-policy omit``, the items with at least one rating and how many had
     none (the other policies see every item)."""
@@ -140,6 +160,7 @@ def run_icc(args: argparse.Namespace) -> int:
     try:
         forms = FORMS if args.form == "all" else (check_form(args.form),)
         matrix, raters, rows = _read(args)
+        _check_raters(args, matrix, raters)
         results = icc_all(
             matrix, icc0=args.icc0, alternative=args.alternative, nan_policy=args.nan_policy
         )
@@ -160,8 +181,7 @@ def run_icc(args: argparse.Namespace) -> int:
             "icc": {form: results[form].to_dict(args.ci) for form in forms},
             "ccc": concordance.to_dict(args.ci) if concordance is not None else None,
         }
-        json.dump(document, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print(to_json(document))
         return 0
     method = (
         "two-way ANOVA"

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import base64
 import io
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ from .._core import import_optional
 from .._stats import KappaPlan, kappa_power, kappa_sample_size
 from ..exceptions import WkappaError
 from .options import add_ci, add_command, add_format, in_options, option_names
+from .output import to_json
 
 __all__ = ["add_plan_parser", "run_plan"]
 
@@ -277,8 +276,7 @@ def run_plan(args: argparse.Namespace) -> int:
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":
-        json.dump(plan.to_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print(to_json(plan.to_dict()))
     else:
         print(plan.explain())
     return 0
