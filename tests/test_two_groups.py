@@ -248,3 +248,17 @@ def test_a_standard_error_of_zero_rejects_as_agreement_does(alternative: str) ->
     assert result.statistic == same.statistic == 1.0
     assert result.standard_error == same.standard_error == 0.0
     assert result.pvalue == same.pvalue == 0.0
+
+
+def test_errors_name_the_group_at_fault() -> None:
+    """Errors of the encoder named `ratings`, a parameter group_agreement does not have."""
+    a = np.array([[1, 2], [2, 2], [3, 3]])
+    b = np.array([[1, 1], [2, 3], [3, 3]])
+    with pytest.raises(WkappaError, match=r"^`ratings_b` contains 3, which is not in `labels`"):
+        wk.group_agreement(np.ones((3, 2), dtype=int), b, labels=[1, 2])
+    with pytest.raises(WkappaError, match=r"^`ratings_a` contains inf"):
+        wk.group_agreement(np.where(a == 3, np.inf, a), b)
+    with pytest.raises(WkappaError, match=r"^`ratings_b` has a missing rating .* item 1, rater 1"):
+        wk.group_agreement(a, np.where(b == 3, np.nan, b), nan_policy="raise")
+    with pytest.raises(WkappaError, match=r"^`ratings_a` has no items"):
+        wk.group_agreement(a[:0], b[:0])

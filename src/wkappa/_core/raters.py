@@ -115,20 +115,20 @@ def _at_item(rater: str, value: Any, item: int) -> str:
     return f"for item {item}, rater {rater}"
 
 
-def _check_shape(n: int, n_raters: int) -> None:
+def _check_shape(n: int, n_raters: int, name: str) -> None:
     if n == 0:
-        raise WkappaError("`ratings` has no items (rows); there is nothing to score.")
+        raise WkappaError(f"`{name}` has no items (rows); there is nothing to score.")
     if n_raters < 2:
         raise WkappaError(
-            f"`ratings` has {n_raters} rater column(s); agreement needs at least two raters. "
+            f"`{name}` has {n_raters} rater column(s); agreement needs at least two raters. "
             "Hint: rows are items and columns raters; transpose the matrix if it is the other "
             "way round."
         )
 
 
-def _missing_error(item: int, rater: int) -> WkappaError:
+def _missing_error(item: int, rater: int, name: str) -> WkappaError:
     return missing_rating_error(
-        "ratings",
+        name,
         f"item {item}, rater {rater}",
         "(the default for several raters) uses the ratings there are, as Gwet's irrCAC does",
     )
@@ -142,6 +142,7 @@ def encode_rating_matrix(
     max_rating: Any = None,
     ordered: bool = True,
     nan_policy: NanPolicy = "omit",
+    name: str = "ratings",
 ) -> RatingCodes | None:
     """Validate an items x raters matrix and encode it as category codes.
 
@@ -156,42 +157,44 @@ def encode_rating_matrix(
     nan_policy : {'omit', 'raise', 'propagate'}
         'omit' keeps missing ratings as ``-1`` codes; 'raise' refuses them; 'propagate'
         returns None when there is one.
+    name : str
+        The parameter, in messages.
 
     Returns
     -------
     RatingCodes or None
     """
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
-    array, columns = read_matrix(ratings)
+    array, columns = read_matrix(ratings, name)
     label_array = None if labels is None else check_labels(labels)
 
     if array is not None:
         n, n_raters = array.shape
-        _check_shape(n, n_raters)
+        _check_shape(n, n_raters, name)
         missing = np.isnan(array) if array.dtype.kind == "f" else None
         if missing is not None and not missing.any():
             missing = None
         if missing is not None:
             if nan_policy == "raise":
                 item, rater = np.argwhere(missing)[0]
-                raise _missing_error(int(item), int(rater))
+                raise _missing_error(int(item), int(rater), name)
             if nan_policy == "propagate":
                 return None
         present = array if missing is None else array[~missing]
         if label_array is not None:
             codes = np.full((n, n_raters), -1, dtype=np.int64)
-            found = encode_with_labels(Column(present.ravel(), None), label_array, "ratings")
+            found = encode_with_labels(Column(present.ravel(), None), label_array, name)
             if missing is None:
                 codes[...] = found.reshape(n, n_raters)
             else:
                 codes[~missing] = found
             return RatingCodes(codes, tuple(label_array.tolist()))
-        values = integral_ratings(present.ravel(), "ratings")
+        values = integral_ratings(present.ravel(), name)
         if values.size == 0:
-            raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+            raise WkappaError(f"`{name}` has no ratings at all: every entry is missing.")
         first = int(values.min()) if lo is None else lo
         last = int(values.max()) if hi is None else hi
-        _check_bounds(int(values.min()), int(values.max()), lo, hi)
+        _check_bounds(int(values.min()), int(values.max()), lo, hi, name)
         check_table_size(last - first + 1)
         codes = np.full((n, n_raters), -1, dtype=np.int64)
         if missing is None:
@@ -203,12 +206,12 @@ def encode_rating_matrix(
     assert columns is not None
     n_raters = len(columns)
     n = len(columns[0].values) if columns else 0
-    _check_shape(n, n_raters)
+    _check_shape(n, n_raters, name)
     check_label_spellings([(str(g), c) for g, c in enumerate(columns)], labels, where=_at_item)
     for g, column in enumerate(columns):
         if column.missing is not None and column.missing.any():
             if nan_policy == "raise":
-                raise _missing_error(int(np.flatnonzero(column.missing)[0]), g)
+                raise _missing_error(int(np.flatnonzero(column.missing)[0]), g, name)
             if nan_policy == "propagate":
                 return None
     codes = np.full((n, n_raters), -1, dtype=np.int64)
@@ -219,22 +222,22 @@ def encode_rating_matrix(
         for c in columns
     ]
     if all(len(c.values) == 0 for c in kept):
-        raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+        raise WkappaError(f"`{name}` has no ratings at all: every entry is missing.")
     if label_array is None:
         label_array = _shared_labels(kept, ordered, lo, hi)
     if label_array is not None:
         for g, (column, part) in enumerate(zip(columns, kept, strict=True)):
-            found = encode_with_labels(part, label_array, "ratings")
+            found = encode_with_labels(part, label_array, name)
             if column.missing is None:
                 codes[:, g] = found
             else:
                 codes[~column.missing, g] = found
         return RatingCodes(codes, tuple(label_array.tolist()))
-    values_list = [integral_ratings(values_of(part), "ratings") for part in kept]
+    values_list = [integral_ratings(values_of(part), name) for part in kept]
     present = [v for v in values_list if v.size]
     low = min(int(v.min()) for v in present)
     high = max(int(v.max()) for v in present)
-    _check_bounds(low, high, lo, hi)
+    _check_bounds(low, high, lo, hi, name)
     first = low if lo is None else lo
     last = high if hi is None else hi
     check_table_size(last - first + 1)
@@ -246,11 +249,11 @@ def encode_rating_matrix(
     return RatingCodes(codes, range(first, last + 1))
 
 
-def _check_bounds(low: int, high: int, lo: int | None, hi: int | None) -> None:
+def _check_bounds(low: int, high: int, lo: int | None, hi: int | None, name: str) -> None:
     if lo is not None and low < lo:
-        raise WkappaError(f"`ratings` contains the rating {low}, below `min_rating` = {lo}.")
+        raise WkappaError(f"`{name}` contains the rating {low}, below `min_rating` = {lo}.")
     if hi is not None and high > hi:
-        raise WkappaError(f"`ratings` contains the rating {high}, above `max_rating` = {hi}.")
+        raise WkappaError(f"`{name}` contains the rating {high}, above `max_rating` = {hi}.")
 
 
 def _shared_labels(
@@ -405,7 +408,7 @@ def fast_rows(
     if outcome is None or outcome[2] == 1:
         if outcome is not None and min_rating is not None and max_rating is not None:
             value = ratings.ravel()[outcome[3]].item()
-            _check_bounds(int(value), int(value), min_rating, max_rating)
+            _check_bounds(int(value), int(value), min_rating, max_rating, "ratings")
         lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
         if bad >= 0:
             integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
@@ -414,7 +417,7 @@ def fast_rows(
         if max(abs(lo_f), abs(hi_f)) >= 2**53:
             return None
         low, high = int(lo_f), int(hi_f)
-        _check_bounds(low, high, min_rating, max_rating)
+        _check_bounds(low, high, min_rating, max_rating, "ratings")
         first = low if min_rating is None else min_rating
         last = high if max_rating is None else max_rating
         outcome = _code_rows(ratings, first, last - first + 1)

@@ -312,21 +312,25 @@ def group_agreement(
             f"`ratings_a` has {n_items} items and `ratings_b` {n_b}; both "
             "groups must rate the same items (one row per item in each)."
         )
+    options: dict[str, Any] = {
+        "labels": labels,
+        "min_rating": min_rating,
+        "max_rating": max_rating,
+        "ordered": needs_order(checked),
+        "nan_policy": policy,
+    }
     try:
-        encoded = encode_rating_matrix(
-            stack_raters([first, second]),
-            labels=labels,
-            min_rating=min_rating,
-            max_rating=max_rating,
-            ordered=needs_order(checked),
-            nan_policy=policy,
-        )
+        encoded = encode_rating_matrix(stack_raters([first, second]), **options)
     except WkappaError as error:
-        if "no ratings at all" not in str(error):
-            raise
-        raise WkappaError(
-            "`ratings_a` and `ratings_b` have no ratings at all: every entry is missing."
-        ) from None
+        if "no ratings at all" in str(error):
+            raise WkappaError(
+                "`ratings_a` and `ratings_b` have no ratings at all: every entry is missing."
+            ) from None
+        # Name the group at fault: the error of the first group that fails alone (a rating
+        # outside labels, inf, a missing one under 'raise'); else the pair's together.
+        for part, group in ((first, "ratings_a"), (second, "ratings_b")):
+            encode_rating_matrix(stack_raters([part]), **options, name=group)
+        raise
     k_labels = tuple(encoded.labels) if encoded is not None else ()
     if encoded is None:  # nan_policy='propagate' with a missing rating
         nan = math.nan
