@@ -444,3 +444,15 @@ def test_number_and_string_rater_columns_are_refused_as_mixed_kinds():
     # a column without any rating has no kind: it does not mix
     empty = pd.DataFrame({"a": [1, 2, 1], "b": [None, None, None], "c": [1, 2, 2]})
     assert wk.agreement(empty).n_raters == 3
+
+
+def test_panel_comparison_explains_itself_like_every_result():
+    """PanelComparison was the one result without explain()."""
+    panel = np.array([[1, 1, 2], [2, 2, 2], [3, 2, 3], [1, 1, 1], [3, 3, 3], [2, 1, 2]] * 3)
+    candidate = np.array([1, 2, 3, 2, 3, 2] * 3)
+    result = wk.rater_vs_panel(panel, candidate, n_resamples=99, rng=0, alternative="greater")
+    text = result.explain()
+    ci = result.confidence_interval()
+    assert "a panel of 3 members" in text and "18 items" in text
+    assert f"{result.difference:.6g}" in text and f"[{ci.low:.6g}, inf]" in text
+    assert "one-sided" in text and f"{result.pvalue:.4g}" in text

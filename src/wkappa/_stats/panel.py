@@ -44,6 +44,7 @@ from .intervals import (
     check_resamples,
     interval_repr,
     make_rng,
+    one_sided,
     sided,
 )
 from .json_values import json_fields
@@ -153,6 +154,30 @@ class PanelComparison:
         """JSON-ready summary (nan becomes None) with the interval."""
         ci = self.confidence_interval(confidence_level)
         return json_fields(self, _PANEL_FIELDS, confidence_interval=ci)
+
+    def explain(self) -> str:
+        """The computation in words and numbers."""
+        ci = self.confidence_interval()
+        members = len(self.candidate_vs_members)
+        units = (
+            f"{self.n_items} items" if self.n_clusters is None else f"{self.n_clusters} clusters"
+        )
+        return "\n".join(
+            [
+                f"A candidate rater against a panel of {members} members: {self.coefficient} "
+                f"({self.weights}), {self.n_items} items",
+                f"candidate vs members  {self.candidate_agreement:.6g}  (mean of the {members} "
+                "two-rater coefficients of the candidate with each member)",
+                f"members vs members    {self.panel_agreement:.6g}  (mean over the "
+                f"{members * (members - 1) // 2} pairs of members)",
+                f"difference            {self.difference:.6g}  (below 0: the candidate agrees "
+                "with the members less than they agree with each other)",
+                f"{ci.confidence_level:.0%} {one_sided(self.alternative)}interval "
+                f"[{ci.low:.6g}, {ci.high:.6g}] (expanded percentile bootstrap, "
+                f"{self.n_resamples} resamples of the {units}); p-value of difference = 0 "
+                f"({self.alternative}) {self.pvalue:.4g}",
+            ]
+        )
 
     def __repr__(self) -> str:
         ci = self.confidence_interval()
