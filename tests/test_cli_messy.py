@@ -249,3 +249,18 @@ def test_json_has_no_nan_token(tmp_path, capsys, argv):
         raise AssertionError(f"{token} is not JSON")
 
     json.loads(capsys.readouterr().out, parse_constant=refuse)
+
+
+def test_a_decimal_comma_gets_a_hint(tmp_path, capsys):
+    path = tmp_path / "excel.csv"
+    path.write_bytes(b"a;b;c\r\n1,5;1;2\r\n2;2;2\r\n3;3;3\r\n")
+    err = _error(capsys, ["icc", str(path), "--raters", "a,b,c", "--separator", ";"])
+    assert "row 1: column 'a' has the unparsable value '1,5'" in err
+    assert "decimal comma" in err
+
+
+def test_one_category_is_singular(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("a,b\n2,2\n2,2\n")
+    assert main(["score", str(path), "--true", "a", "--pred", "b"]) == 0
+    assert "K = 1 category: 2" in capsys.readouterr().out

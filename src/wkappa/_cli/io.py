@@ -314,9 +314,16 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, requi
         elif bad and (good or required):
             row = first_row(frame, unparsable)
             value = frame.filter(unparsable).select(column).head(1).collect().item()
+            hint = "fix or blank out that cell."
+            if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
+                hint = (
+                    "numbers are read with a decimal point; a spreadsheet set to a decimal "
+                    "comma wrote 1,5 for 1.5: export the file with '.' decimals (and "
+                    "--separator ';' if it is separated by ';')."
+                )
             raise WkappaError(
                 f"{source.name}, row {row}: column {column!r} has the unparsable value "
-                f"{format_value(value)}; expected a number. Hint: fix or blank out that cell."
+                f"{format_value(value)}; expected a number. Hint: {hint}"
             )
     return frame
 

@@ -101,7 +101,9 @@ class RowCount:
 
 
 def categories_line(labels: Sequence[Any], noun: str = "categories") -> str:
-    """``K = 4 categories: none, mild, moderate, severe`` (the order used)."""
+    """``K = 4 categories: none, mild, moderate, severe`` (the order used); ``K = 1 category``."""
+    if len(labels) == 1:
+        noun = {"categories": "category", "grades": "grade"}.get(noun, noun)
     return f"K = {len(labels)} {noun}: {', '.join(label_text(v) for v in labels)}"
 
 
