@@ -264,3 +264,22 @@ def test_one_category_is_singular(tmp_path, capsys):
     path.write_text("a,b\n2,2\n2,2\n")
     assert main(["score", str(path), "--true", "a", "--pred", "b"]) == 0
     assert "K = 1 category: 2" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "thresholds"])
+def test_a_trailing_empty_line_is_named_as_such(tmp_path, capsys, command):
+    """polars reads an empty line as a row of missing values: 'row 5: column 'a' has a
+    missing rating' pointed at a row the user cannot see."""
+    path = tmp_path / "trailing.csv"
+    path.write_text("a,b,c\n1,1,2\n2,2,2\n3,3,3\n1,2,1\n\n")
+    columns = {
+        "score": ["--true", "a", "--pred", "b"],
+        "compare": ["--true", "a", "--pred", "b", "--pred", "c"],
+        "thresholds": ["--true", "a", "--score", "b"],
+    }[command]
+    err = _error(capsys, [command, str(path), *columns])
+    assert "row 5: the line is empty, so column 'a' has a missing rating" in err
+    assert "delete the empty line" in err
+    path.write_text("a,b,c\n1,1,2\n2,,2\n")
+    err = _error(capsys, [command, str(path), *columns])
+    assert "row 2: column 'b' has a missing " in err and "line is empty" not in err

@@ -33,6 +33,7 @@ __all__ = [
     "count_keys",
     "detect_format",
     "first_row",
+    "is_blank_row",
     "not_utf8",
     "numeric_columns",
     "open_source",
@@ -261,6 +262,14 @@ def first_row(frame: Any, predicate: Any) -> int | None:
         .collect(engine="streaming")
     )
     return int(found.item()) if found.height else None
+
+
+def is_blank_row(frame: Any, row: int) -> bool:
+    """Whether the 1-based data ``row`` has no value in any column (a blank line, or a line
+    of separators only)."""
+    pl = polars()
+    found = frame.slice(row - 1, 1).select(pl.all_horizontal(pl.all().is_null())).collect()
+    return bool(found.height and found.item())
 
 
 def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, int]:

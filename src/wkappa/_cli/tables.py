@@ -26,7 +26,7 @@ from .._core import (
 )
 from .._frames import check_long_ids
 from ..exceptions import WkappaError
-from .io import COUNT, WEIGHT, Source, count_keys, first_row, first_rows, polars
+from .io import COUNT, WEIGHT, Source, count_keys, first_row, first_rows, is_blank_row, polars
 
 # Values tried one by one to find the row of an error (the error path only).
 _MAX_PROBES = 10_000
@@ -430,9 +430,11 @@ def build_tables(
             raise WkappaError(f"{source.name}: {message}") from None
         column, value, row, alone = found
         if value is None or (isinstance(value, float) and value != value):
+            blank = row is not None and is_blank_row(frame, row)
             message = (
-                f"column {column!r} has a missing rating. Hint: --nan-policy omit drops "
-                "rows with a missing rating."
+                f"{'the line is empty, so ' if blank else ''}column {column!r} has a missing "
+                f"rating. Hint: {'delete the empty line; ' if blank else ''}--nan-policy omit "
+                "drops rows with a missing rating."
             )
         else:
             message = _relabel(alone, {"y_true": column, "y_pred": column})
