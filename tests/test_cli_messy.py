@@ -283,3 +283,12 @@ def test_a_trailing_empty_line_is_named_as_such(tmp_path, capsys, command):
     path.write_text("a,b,c\n1,1,2\n2,,2\n")
     err = _error(capsys, [command, str(path), *columns])
     assert "row 2: column 'b' has a missing " in err and "line is empty" not in err
+
+
+def test_icc_long_layout_names_the_item_and_rater_of_a_missing_rating(tmp_path, capsys):
+    """It said 'at item 0, rater 1' (the library's positions, counted from 0)."""
+    path = tmp_path / "long.csv"
+    path.write_text("item,coder,score\n1,x,1\n2,x,2\n1,y,2\n1,z,2\n2,z,3\n2,y,3\n3,x,1\n3,z,1\n")
+    argv = ["icc", str(path), "--item", "item", "--rater", "coder", "--rating", "score"]
+    err = _error(capsys, [*argv, "--nan-policy", "raise"])
+    assert "long.csv: item 3 has no rating from rater 'y'" in err

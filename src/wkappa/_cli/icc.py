@@ -70,9 +70,10 @@ def add_icc_parser(sub: Any, common: Any) -> None:
     common(parser)
 
 
-def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
-    """The items x raters matrix (float64, NaN for a missing rating), the rater names and
-    the file rows read, used and dropped (an item without any rating is left out)."""
+def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, list[Any]]:
+    """The items x raters matrix (float64, NaN for a missing rating), the rater names, the
+    file rows read, used and dropped (an item without any rating is left out) and, for a long
+    file, the items' ids (empty for a wide file)."""
     from .io import check_columns, numeric_columns, open_source, polars
 
     pl = polars()
@@ -87,7 +88,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
         frame = numeric_columns(source, frame, raters, required=True)
         table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
         matrix, dropped = _rated(table.to_numpy(), args.nan_policy)
-        return matrix, raters, RowCount(table.height, dropped, "no rating at all")
+        return matrix, raters, RowCount(table.height, dropped, "no rating at all"), []
     frame = source.scan([args.rating])
     wanted = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
     check_columns(source, source.schema(frame), wanted)
@@ -109,20 +110,26 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount]:
         wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy(), args.nan_policy
     )
     missing = data[args.rating].is_null() | data[args.rating].cast(pl.Float64).is_nan()
-    return matrix, raters, RowCount(data.height, int(missing.sum()), "a missing rating")
+    rows = RowCount(data.height, int(missing.sum()), "a missing rating")
+    return matrix, raters, rows, wide_frame[args.item].to_list()
 
 
-def _check_raters(args: argparse.Namespace, matrix: np.ndarray, raters: list[str]) -> None:
-    """A missing rating (``--nan-policy raise``, wide files) or, with ``omit``, a rater without
-    any rating, named as the file names them (the library counts items and raters from 0);
+def _check_raters(
+    args: argparse.Namespace, matrix: np.ndarray, raters: list[str], items: list[Any]
+) -> None:
+    """A missing rating (``--nan-policy raise``) or, with ``omit``, a rater without any
+    rating, named as the file names them (the library counts items and raters from 0);
     ``propagate`` answers nan."""
     missing = np.argwhere(np.isnan(matrix))
-    if args.nan_policy == "raise" and args.raters and missing.size:  # rows are the file's rows
+    if args.nan_policy == "raise" and missing.size:
         row, column = missing[0]
+        if args.raters:  # a wide file's rows are the file's rows
+            where = f", row {row + 1}: column {raters[column]!r} has a missing rating"
+        else:
+            where = f": item {items[row]!r} has no rating from rater {raters[column]!r}"
         raise WkappaError(
-            f"{args.file}, row {row + 1}: column {raters[column]!r} has a missing rating. Hint: "
-            "--nan-policy omit uses every rating there is (REML variance components); "
-            "--nan-policy propagate returns nan."
+            f"{args.file}{where}. Hint: --nan-policy omit uses every rating there is (REML "
+            "variance components); --nan-policy propagate returns nan."
         )
     empty = [name for name, column in zip(raters, matrix.T, strict=True) if np.isnan(column).all()]
     if empty and args.nan_policy == "omit":  # 'raise' names the first missing rating instead
@@ -159,8 +166,8 @@ def run_icc(args: argparse.Namespace) -> int:
     """Run ``wkappa icc``: prints a table of ICCs (text) or a JSON document."""
     try:
         forms = FORMS if args.form == "all" else (check_form(args.form),)
-        matrix, raters, rows = _read(args)
-        _check_raters(args, matrix, raters)
+        matrix, raters, rows, items = _read(args)
+        _check_raters(args, matrix, raters, items)
         results = icc_all(
             matrix, icc0=args.icc0, alternative=args.alternative, nan_policy=args.nan_policy
         )
