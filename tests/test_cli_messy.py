@@ -292,3 +292,16 @@ def test_icc_long_layout_names_the_item_and_rater_of_a_missing_rating(tmp_path, 
     argv = ["icc", str(path), "--item", "item", "--rater", "coder", "--rating", "score"]
     err = _error(capsys, [*argv, "--nan-policy", "raise"])
     assert "long.csv: item 3 has no rating from rater 'y'" in err
+
+
+def test_thresholds_apply_reads_the_other_file_with_the_separator(tmp_path, capsys):
+    """--apply ignored --separator, and its missing-column error said 'Pass --separator'."""
+    train = tmp_path / "train.csv"
+    train.write_text("b;s\n0;0.1\n1;0.5\n2;0.9\n0;0.2\n1;0.4\n2;1.2\n")
+    other = tmp_path / "other.csv"
+    other.write_text("id;s\n1;0.5\n2;0.7\n")
+    out = tmp_path / "graded.csv"
+    argv = ["thresholds", str(train), "--true", "b", "--score", "s", "--separator", ";",
+            "--apply", str(other), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0, capsys.readouterr().err
+    assert out.read_text().splitlines() == ["id,s,grade", "1,0.5,1", "2,0.7,1"]

@@ -143,7 +143,9 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
 
 def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
-    other = open_source(args.apply, None)
+    # --separator is the CSV dialect of both files (the hint of a missing column says so)
+    text = detect_format(args.apply, None) in ("csv", "tsv")
+    other = open_source(args.apply, None, args.separator if text else None)
     # Every row of it is written out: CSV types from the whole file, so that no row past
     # the first ones can fail to parse halfway through the output.
     frame = other.scan(whole_file=True)
