@@ -525,4 +525,4 @@ def test_long_file_refuses_a_rating_without_item_or_rater(tmp_path, capsys, comm
         err = capsys.readouterr().err.strip()
         assert code == 2, err
         column = "unit" if blank == "item" else "coder"
-        assert err.startswith(f"wkappa: error: The {option} column '{column}' has a missing"), err
+        assert err.startswith(f"wkappa: error: {option} column '{column}' has a missing id"), err

@@ -129,5 +129,5 @@ def test_long_layout_refuses_a_rating_without_item_or_rater(frame_library, missi
     columns["grade"] = [float(g) for g in columns["grade"]]
     frame = frame_library.frame(columns)
     parameter = "item" if missing == "item" else "rater"
-    with pytest.raises(wk.WkappaError, match=f"The `{parameter}` column '{missing}' has a missing"):
+    with pytest.raises(wk.WkappaError, match=f"`{parameter}` column '{missing}' has a missing id"):
         getattr(wkf, function)(frame, item="item", rater="coder", rating="grade")

@@ -95,7 +95,7 @@ def test_agreement_cluster_column_errors() -> None:
     with pytest.raises(WkappaError, match="`df` has no column 'nope'"):
         frames.agreement(df, raters=["a", "b"], cluster="nope")
     df.loc[2, "task"] = None
-    with pytest.raises(WkappaError, match="`cluster` column 'task' has missing values"):
+    with pytest.raises(WkappaError, match="`cluster` column 'task' has a missing id"):
         frames.agreement(df, raters=["a", "b", "c", "d"], cluster="task")
     df["task"] = "one"
     with pytest.raises(WkappaError, match="at least 2 clusters"):
@@ -229,7 +229,7 @@ def test_agreement_cluster_and_by_one_cluster_in_a_group() -> None:
         frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
     df = pd.DataFrame(columns)
     df.loc[5, "site"] = None
-    with pytest.raises(WkappaError, match="The `by` column 'site' has missing values"):
+    with pytest.raises(WkappaError, match="`by` column 'site' has a missing id"):
         frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
 
 
@@ -280,7 +280,7 @@ def test_rater_vs_panel_cluster_errors() -> None:
     ratings, task, site = _grouped_panel()
     df = pd.DataFrame(_columns(ratings, task, site))
     df.loc[3, "task"] = None
-    with pytest.raises(WkappaError, match="The `cluster` column 'task' has missing values"):
+    with pytest.raises(WkappaError, match="`cluster` column 'task' has a missing id"):
         frames.rater_vs_panel(df, candidate="d", raters=list("abc"), cluster="task")
     df["task"] = "one"
     with pytest.raises(WkappaError, match="`cluster` must have at least 2 clusters"):
@@ -324,7 +324,7 @@ def test_agreement_by_long_item_missing_group_reported_as_missing(frame_library)
     # flags the item, the pivot keeps its null group).
     long = _int_long()
     long["site"][0] = None
-    with pytest.raises(WkappaError, match="The `by` column 'site' has missing values"):
+    with pytest.raises(WkappaError, match="`by` column 'site' has a missing id"):
         frames.agreement(frame_library.frame(long), item="item", rater="who", rating="r",
                          by="site")  # fmt: skip
 

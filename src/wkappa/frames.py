@@ -257,12 +257,7 @@ def _clustered_kappa_test(
     from ._stats import kappa_result
 
     data = frame_input(df, y_true, y_pred, sample_weight, (), cluster)
-    grouped, _ = tables_of_groups(data, y_true, y_pred, [cluster], request)
-    if any(row[-1] is None or row[-1] != row[-1] for row in grouped.key_rows):  # None, NaN
-        raise WkappaError(
-            f"`cluster` column {cluster!r} has a missing id. Hint: every pair needs its cluster "
-            "id; drop those rows or give them an id of their own."
-        )
+    grouped, _ = tables_of_groups(data, y_true, y_pred, [cluster], request, cluster=cluster)
     tables = grouped.tables
     if len(names) != tables.shape[-1]:  # no pair left: the tables are (G, 1, 1) placeholders
         names = list(range(tables.shape[-1]))
@@ -367,7 +362,9 @@ def kappa_by_group(
         checked_weights, labels, min_rating, max_rating, sample_weight, policy
     )
     counted_keys = keys if cluster is None else [*keys, cluster]
-    grouped, backend = tables_of_groups(data, y_true, y_pred, counted_keys, request)
+    grouped, backend = tables_of_groups(
+        data, y_true, y_pred, counted_keys, request, cluster=cluster
+    )
     integer = sample_weight is None
     matrix = weight_matrix(checked_weights, grouped.tables.shape[-1])
     if cluster is not None:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient
+from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, missing_id_error
 from .._frames import check_group_columns, pivot_long
 from .._stats import BootstrapMethod, agreement, interpretation, one_sided
 from ..exceptions import WkappaError
@@ -87,9 +87,7 @@ def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> An
     if args.population_size is not None:
         raise WkappaError("--population-size cannot be combined with --cluster.")
     if column.null_count() or (column.dtype.is_float() and column.is_nan().any()):
-        raise WkappaError(
-            f"--cluster column {args.cluster!r} has a missing id; every item needs its cluster."
-        )
+        raise missing_id_error("--cluster", args.cluster, unit="item")
     if column.n_unique() < 2:
         raise WkappaError(
             f"--cluster column {args.cluster!r} has {column.n_unique()} cluster; a "

@@ -35,6 +35,7 @@ __all__ = [
     "check_zero_division",
     "float_array",
     "format_value",
+    "missing_id_error",
     "missing_rating_error",
     "real_number",
     "undefined_kappa",
@@ -127,6 +128,24 @@ def missing_rating_error(which: str, position: int | str, omit: str = "") -> Wka
     return WkappaError(
         f"`{which}` has a missing rating (NaN/None/NA) at {where}. "
         f"Hint: nan_policy='omit' {omit}; nan_policy='propagate' returns nan."
+    )
+
+
+def missing_id_error(
+    parameter: str, column: Any = None, *, position: int | None = None, unit: str = "rating pair"
+) -> WkappaError:
+    """The error for a missing id (None or NaN) of a cluster, a stratum, a ``by`` group, an
+    item or a rater, which every reader of ids raises.
+
+    ``parameter`` is named as the caller knows it (```cluster```, ``--cluster``); ``column``
+    is the frame's or file's column, ``position`` the first missing id's index, ``unit``
+    what carries the ids.
+    """
+    where = "" if column is None else f" column {column!r}"
+    at = "" if position is None else f" at position {position}"
+    return WkappaError(
+        f"{parameter}{where} has a missing id (None/NaN){at}. Hint: every {unit} needs its "
+        f"id; drop those {unit}s or give them an id of their own."
     )
 
 

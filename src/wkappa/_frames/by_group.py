@@ -18,7 +18,9 @@ from .._core import (
     Request,
     ZeroDivision,
     format_value,
+    is_missing_scalar,
     kappas,
+    missing_id_error,
     t_ppf,
     warn_at_caller,
 )
@@ -63,10 +65,17 @@ def check_group_options(method: Any, cluster: Any, keys: list[str]) -> None:
 
 
 def tables_of_groups(
-    data: FrameInput, y_true: str, y_pred: str, keys: list[str], request: Request
+    data: FrameInput,
+    y_true: str,
+    y_pred: str,
+    keys: list[str],
+    request: Request,
+    *,
+    cluster: str | None = None,
 ) -> tuple[grouped_tables.GroupTables, Any]:
     """The tables of every group of ``keys`` (an empty (G, 0, 0) stack becomes (G, 1, 1)) and
-    the eager backend for the result frame.
+    the eager backend for the result frame; ``cluster``, the last of ``keys`` when given,
+    must have no missing id.
 
     An eager frame with numeric (or ordered categorical) ratings is counted in this process
     when :func:`~wkappa._frames.grouped_tables.in_memory_group_tables` takes it; anything else
@@ -84,6 +93,8 @@ def tables_of_groups(
         grouped, backend = engine_group_tables(data, y_true, y_pred, keys, request)
     else:
         backend = data.frame.implementation
+    if cluster is not None and any(is_missing_scalar(row[-1]) for row in grouped.key_rows):
+        raise missing_id_error("`cluster`", cluster)
     return dataclasses.replace(grouped, tables=no_empty_table(grouped.tables)), backend
 
 
@@ -149,12 +160,6 @@ def clustered_group_columns(
     tables, stale = grouped.tables, grouped.stale
     members: dict[tuple[Any, ...], list[int]] = {}
     for index, row in enumerate(grouped.key_rows):
-        last = row[-1]
-        if last is None or (isinstance(last, float) and math.isnan(last)):
-            raise WkappaError(
-                "`cluster` has a missing id. Hint: every pair needs its cluster id; drop those "
-                "rows or give them an id of their own."
-            )
         members.setdefault(tuple(row[:-1]), []).append(index)
     stats: dict[str, list[Any]] = {
         key: [] for key in ("n", "kappa", "standard_error", "ci_low", "ci_high", "n_clusters")

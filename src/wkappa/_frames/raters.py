@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import import_optional
+from .._core import import_optional, is_missing_scalar, missing_id_error
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import check_group_columns, wrap_frame
 from .long_counts import long_rows
@@ -135,11 +135,8 @@ def rater_rows(
             grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
         counted = nw.from_native(grouped)
     for name, parameter in ((by, "by"), (cluster, "cluster")):
-        if name is not None and _has_missing(counted.get_column(name).to_list()):
-            raise WkappaError(
-                f"The `{parameter}` column {name!r} has missing values (None/NaN). Hint: drop "
-                f"those rows or give them a `{parameter}` value of their own."
-            )
+        if name is not None and any(map(is_missing_scalar, counted.get_column(name).to_list())):
+            raise missing_id_error(f"`{parameter}`", name, unit="row")
     out: list[tuple[Any, Any, np.ndarray, np.ndarray | None]] = []
     parts = [(None, counted)] if by is None else [
         (value, counted.filter(nw.col(by) == value))
@@ -149,10 +146,6 @@ def rater_rows(
         ids = None if cluster is None else np.asarray(part.get_column(cluster).to_list(), object)
         out.append((value, _native_rows(part, names), _counts(part), ids))
     return RaterRows(out, names, _native_rows(counted, names), _counts(counted))
-
-
-def _has_missing(values: list[Any]) -> bool:
-    return any(value is None or value != value for value in values)  # None or NaN
 
 
 def _pivoted(
@@ -275,11 +268,7 @@ def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> None:
     found = _collect(frame.select(*sums), isinstance(frame, nw.LazyFrame))
     for column, parameter in ids.items():
         if found.get_column(column).to_list()[0]:
-            raise WkappaError(
-                f"The {parameter} column {column!r} has a missing value (None/NaN) beside a "
-                "rating; every rating needs its item and its rater. Hint: drop those rows or "
-                "fill in the ids."
-            )
+            raise missing_id_error(parameter, column, unit="rating")
 
 
 def is_wide(raters: Any, item: Any, rater: Any, rating: Any) -> bool:

@@ -22,6 +22,7 @@ from .._core import (
     encode_ratings,
     format_value,
     kappas,
+    missing_id_error,
     to_column,
 )
 from ..exceptions import WkappaError
@@ -56,10 +57,7 @@ def read_groups(
         )
     if column.missing is not None and bool(column.missing.any()):
         first = int(np.flatnonzero(column.missing)[0])
-        raise WkappaError(
-            f"`{name}` has a missing id (NaN/None) at position {first}. Hint: every {unit} needs "
-            f"its {name} id; drop those {unit}s or give them an id of their own."
-        )
+        raise missing_id_error(f"`{name}`", position=first, unit=unit)
     if column.categories is not None:
         used, codes = np.unique(values.astype(np.int64), return_inverse=True)
         names = tuple(column.categories[int(i)] for i in used)
