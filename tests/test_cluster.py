@@ -354,7 +354,7 @@ def test_kappa_by_group_with_clusters_matches_kappa_test() -> None:
         frames.kappa_by_group(df, y_true="r1", y_pred="r2", by="site", cluster="site")
     missing = df.astype({"patient": "float64"})
     missing.loc[3, "patient"] = np.nan
-    with pytest.raises(WkappaError, match="missing id"):
+    with pytest.raises(WkappaError, match="`cluster` column 'patient' has a missing id"):
         frames.kappa_by_group(missing, y_true="r1", y_pred="r2", by="site", cluster="patient")
 
 
