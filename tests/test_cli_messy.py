@@ -305,3 +305,13 @@ def test_thresholds_apply_reads_the_other_file_with_the_separator(tmp_path, caps
             "--apply", str(other), "--out", str(out)]  # fmt: skip
     assert main(argv) == 0, capsys.readouterr().err
     assert out.read_text().splitlines() == ["id,s,grade", "1,0.5,1", "2,0.7,1"]
+
+
+@pytest.mark.parametrize("cell", ["", " ", "NA", "NaN"])
+def test_a_missing_sample_weight_is_named_without_python_words(tmp_path, capsys, cell):
+    """It said 'the weight None' (or 'nan') 'is not a finite non-negative number'."""
+    path = tmp_path / "w.csv"
+    path.write_text(f"a,b,w\n1,1,1\n2,2,{cell}\n3,3,2\n")
+    err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w"])
+    assert "row 2: column 'w' has no weight (a missing value)" in err
+    assert "None" not in err and "nan" not in err

@@ -497,7 +497,13 @@ def _raise_bad_weight(source: Source, frame: Any, column: str) -> None:
     bad = value.is_null() | value.is_nan() | value.is_infinite() | (value < 0)
     row = first_row(frame, bad)
     shown = frame.filter(bad).select(column).head(1).collect().item()
+    if shown is None or shown != shown:  # an empty cell, NA or NaN
+        problem = f"column {column!r} has no weight (a missing value)"
+    else:
+        problem = (
+            f"the weight {format_value(shown)} in column {column!r} is not a finite "
+            "non-negative number"
+        )
     raise WkappaError(
-        f"{source.name}, row {row}: the weight {format_value(shown)} in column {column!r} "
-        "is not a finite non-negative number. Hint: weights must be >= 0 and present."
+        f"{source.name}, row {row}: {problem}. Hint: weights must be >= 0 and present."
     )
