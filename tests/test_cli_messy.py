@@ -315,3 +315,11 @@ def test_a_missing_sample_weight_is_named_without_python_words(tmp_path, capsys,
     err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w"])
     assert "row 2: column 'w' has no weight (a missing value)" in err
     assert "None" not in err and "nan" not in err
+
+
+def test_a_utf16_file_is_named_as_such(tmp_path, capsys):
+    """Excel's 'Unicode Text' is UTF-16 with a byte-order mark: the cp1252 hint was wrong."""
+    path = tmp_path / "unicode.tsv"
+    path.write_bytes("a\tb\n1\t1\n2\t2\n".encode("utf-16"))
+    err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
+    assert "unicode.tsv is UTF-16 text" in err and "iconv -f utf-16" in err

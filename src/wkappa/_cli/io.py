@@ -155,6 +155,11 @@ def not_utf8(name: str, data: bytes | None = None) -> WkappaError:
     """The error for a text file that is not UTF-8 (Excel's "CSV" is cp1252 on Windows); with
     the file's first bytes ``data``, it names the line of the first bad byte."""
     where = ""
+    if data is not None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return WkappaError(
+            f"{name} is UTF-16 text (Excel's 'Unicode Text'), not UTF-8. Hint: save it as "
+            "'CSV UTF-8', or convert it: iconv -f utf-16 -t utf-8 FILE > NEW.csv."
+        )
     if data is not None:
         try:
             data.decode("utf-8")
