@@ -501,6 +501,9 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 DEEP_FUZZ = settings(FUZZ, max_examples=BUDGET * DEEP)
+# The deep runs take minutes, which the suite's 300 s timeout (meant for a hang) would cut
+# short on a busy machine.
+DEEP_TIMEOUT = 1200
 
 
 @FUZZ
@@ -540,6 +543,7 @@ def test_fuzz_cli(case: Case, tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(DEEP_TIMEOUT)
 @DEEP_FUZZ
 @given(cases(CORE_KINDS + DEVICE_KINDS, big_sizes=True))
 def test_deep_core(case: Case) -> None:
@@ -547,6 +551,7 @@ def test_deep_core(case: Case) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(DEEP_TIMEOUT)
 @DEEP_FUZZ
 @given(cases(CORE_KINDS))
 def test_deep_tables_and_accumulator(case: Case) -> None:
@@ -555,6 +560,7 @@ def test_deep_tables_and_accumulator(case: Case) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(DEEP_TIMEOUT)
 @DEEP_FUZZ
 @given(cases(FRAME_KINDS))
 def test_deep_frames(case: Case) -> None:
