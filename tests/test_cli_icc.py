@@ -138,3 +138,18 @@ def test_long_layout_needs_three_different_columns(long, capsys) -> None:
     err = capsys.readouterr().err
     assert "--item, --rater and --rating must name 3 different columns" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_an_infinite_rating_is_named_by_row_and_column(tmp_path, capsys) -> None:
+    """As wkappa score names it: the file's row and column (wide), its item and rater (long);
+    the library's 0-based matrix position is not the user's."""
+    wide = tmp_path / "wide.csv"
+    wide.write_text("a,b\n1,2\n,\n3,inf\n2,2\n")
+    assert main(["icc", str(wide), "--raters", "a,b"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"wkappa: error: {wide}, row 3: column 'b' contains inf; ratings must be finite."
+    long = tmp_path / "long.csv"
+    long.write_text("item,rater,score\n1,A,1\n1,B,2\n2,A,-inf\n2,B,3\n3,A,2\n3,B,2\n")
+    assert main(["icc", str(long), "--item", "item", "--rater", "rater", "--rating", "score"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("long.csv: item 2, rater 'A' contains inf; ratings must be finite."), err

@@ -87,7 +87,9 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         check_columns(source, source.schema(frame), {f"--raters ({r})": r for r in raters})
         frame = numeric_columns(source, frame, raters, required=True)
         table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
-        matrix, dropped = _rated(table.to_numpy(), args.nan_policy)
+        matrix = table.to_numpy()
+        _check_finite(args, matrix, raters, [])
+        matrix, dropped = _rated(matrix, args.nan_policy)
         return matrix, raters, RowCount(table.height, dropped, "no rating at all"), []
     frame = source.scan([args.rating])
     wanted = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
@@ -106,12 +108,13 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         )
     wide_frame = data.pivot(on=args.rater, index=args.item, values=args.rating)
     raters = [c for c in wide_frame.columns if c != args.item]
-    matrix, _ = _rated(
-        wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy(), args.nan_policy
-    )
+    matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()
+    items = wide_frame[args.item].to_list()
+    _check_finite(args, matrix, raters, items)
+    matrix, _ = _rated(matrix, args.nan_policy)
     missing = data[args.rating].is_null() | data[args.rating].cast(pl.Float64).is_nan()
     rows = RowCount(data.height, int(missing.sum()), "a missing rating")
-    return matrix, raters, rows, wide_frame[args.item].to_list()
+    return matrix, raters, rows, items
 
 
 def _check_raters(
@@ -139,6 +142,21 @@ def _check_raters(
             f"{args.file}: {where} has no rating at all; the ICC needs ratings from every "
             f"rater. Hint: leave it out of {option}."
         )
+
+
+def _check_finite(
+    args: argparse.Namespace, matrix: np.ndarray, raters: list[str], items: list[Any]
+) -> None:
+    """An infinite rating, named as the file names it (a wide file's row and column, a long
+    file's item and rater), as ``wkappa score`` names one."""
+    found = np.argwhere(np.isinf(matrix))
+    if found.size:
+        row, column = found[0]
+        if args.raters:
+            where = f", row {row + 1}: column {raters[column]!r}"
+        else:
+            where = f": item {items[row]!r}, rater {raters[column]!r}"
+        raise WkappaError(f"{args.file}{where} contains inf; ratings must be finite.")
 
 
 def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
