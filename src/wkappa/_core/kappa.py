@@ -38,6 +38,9 @@ __all__ = [
 ]
 
 
+_INT64_MAX = 2**63 - 1
+
+
 def kappa_from_quadratic_sums(sums: QuadraticSums, zero_division: ZeroDivision) -> float:
     """Quadratic weighted kappa from the five sums, with the ``zero_division`` rule applied
     (see :func:`~wkappa._core.statistic.kappa_from_sums`)."""
@@ -81,9 +84,6 @@ def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "
     return array
 
 
-_INT64_MAX = 2**63 - 1
-
-
 def exact_total(table: np.ndarray) -> int:
     """The sum of a non-negative integer table as a Python int, whatever its size: int64 sums
     are used only where they cannot overflow (``max * cells < 2**63``)."""
@@ -92,7 +92,7 @@ def exact_total(table: np.ndarray) -> int:
     top = int(table.max())
     if top * table.size <= _INT64_MAX:
         return int(table.sum())
-    return sum(int(x) for x in table.ravel().tolist())
+    return sum(table.ravel().tolist())
 
 
 def table_kappa(table: np.ndarray, weights: str | np.ndarray, zero_division: ZeroDivision) -> float:

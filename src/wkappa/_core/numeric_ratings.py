@@ -227,13 +227,7 @@ def read_numeric_ratings(
     n_missing = int(missing.sum())
     if n_missing and nan_policy == "raise":
         target, rater = (int(i) for i in np.argwhere(missing)[0])
-        where = f"item {target}, rater {rater}"
-        if omit is None:
-            raise WkappaError(
-                f"`{name}` has a missing rating (NaN/None/NA) at {where}; only complete rows "
-                "are taken here. Hint: drop the rows with a missing rating."
-            )
-        raise missing_rating_error(name, where, omit)
+        raise missing_rating_error(name, f"item {target}, rater {rater}", omit)
     return NumericRatings(np.ascontiguousarray(values), n_missing, names)
 
 

@@ -117,13 +117,19 @@ def check_table_nan_policy(nan_policy: Any, what: str) -> NanPolicy:
     return policy
 
 
-def missing_rating_error(which: str, position: int | str, omit: str = "") -> WkappaError:
+def missing_rating_error(which: str, position: int | str, omit: str | None = "") -> WkappaError:
     """The error for a missing rating under ``nan_policy='raise'`` (every route raises it).
 
     ``position``: the index of a rating, or where it is in words ("item 3, rater 1");
-    ``omit``: what ``nan_policy='omit'`` would do instead (two raters: drop the pair).
+    ``omit``: what ``nan_policy='omit'`` would do instead (two raters: drop the pair), None
+    for a caller without ``nan_policy`` (complete rows only).
     """
     where = f"position {position}" if isinstance(position, int) else position
+    if omit is None:
+        return WkappaError(
+            f"`{which}` has a missing rating (NaN/None/NA) at {where}; only complete rows "
+            "are taken here. Hint: drop the rows with a missing rating."
+        )
     omit = omit or "drops incomplete pairs"
     return WkappaError(
         f"`{which}` has a missing rating (NaN/None/NA) at {where}. "

@@ -23,7 +23,6 @@ from .dependencies import frame_columns as columns_of_frame
 __all__ = [
     "RaterColumns",
     "frame_columns",
-    "read_matrix",
     "read_rater_matrix",
     "refuse_long_layout",
     "stack_raters",
@@ -92,26 +91,29 @@ class RaterColumns:
     columns: tuple[Column, ...]
 
 
-def read_matrix(
+def read_rater_matrix(
     ratings: Any, name: str = "ratings", function: str | None = "agreement"
-) -> tuple[np.ndarray | None, list[Column] | None]:
-    """A numeric (n, R) array, or one :class:`Column` per rater (``name``: the parameter)."""
+) -> np.ndarray | list[Column]:
+    """An items x raters input (frames, categoricals and Enums with their categories, masked
+    arrays, lists of rows) as a numeric (n, R) array, or one :class:`Column` per rater.
+    ``name`` is the parameter, ``function`` the ``wkappa.frames`` function that reads a
+    long-layout frame (None: a pivot is suggested)."""
     if isinstance(ratings, RaterColumns):
-        return None, list(ratings.columns)
+        return list(ratings.columns)
     frame = frame_columns(ratings, name, function)
     if frame is not None:
         columns = [to_column(values, f"{name}[{column!r}]") for column, values in frame]
         lengths = {len(column.values) for column in columns}
         if len(lengths) > 1:  # pragma: no cover - a frame's columns have one length
             raise WkappaError(f"`{name}` columns have different lengths.")
-        return None, columns
+        return columns
     if isinstance(ratings, np.ma.MaskedArray):
         if ratings.ndim != 2:
             raise WkappaError(
                 f"`{name}` must be 2-D (rows are items, columns raters); got shape {ratings.shape}."
             )
         # Masked entries are missing ratings, as for two raters.
-        return None, [to_column(ratings[:, g], f"{name}[:, {g}]") for g in range(ratings.shape[1])]
+        return [to_column(ratings[:, g], f"{name}[:, {g}]") for g in range(ratings.shape[1])]
     if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
         raise WkappaTypeError(
             f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
@@ -132,7 +134,7 @@ def read_matrix(
             "with np.column_stack."
         )
     if array.dtype.kind in "biuf":
-        return array, None
+        return array
     if array.dtype.kind in "US":
         mixed = isinstance(ratings, list) and any(
             not isinstance(value, str) for row in ratings for value in row
@@ -140,25 +142,10 @@ def read_matrix(
         if mixed:
             array = np.asarray(ratings, dtype=object)
     if array.dtype.kind == "O":
-        return None, [object_column(array[:, g], f"{name}[:, {g}]") for g in range(array.shape[1])]
+        return [object_column(array[:, g], f"{name}[:, {g}]") for g in range(array.shape[1])]
     if array.dtype.kind in "US":
-        return None, [Column(array[:, g], None) for g in range(array.shape[1])]
+        return [Column(array[:, g], None) for g in range(array.shape[1])]
     raise WkappaTypeError(f"`{name}` has an unsupported dtype {array.dtype}.")
-
-
-def read_rater_matrix(
-    ratings: Any, name: str, function: str | None = None
-) -> np.ndarray | list[Column]:
-    """An items x raters input read by the rules of :func:`encode_rating_matrix` (frames,
-    categoricals and Enums with their categories, masked arrays, lists of rows): a numeric
-    (n, R) array, or one :class:`Column` per rater. ``name`` is the parameter, ``function``
-    the ``wkappa.frames`` function that reads a long-layout frame (None: a pivot is
-    suggested)."""
-    array, columns = read_matrix(ratings, name, function)
-    if array is not None:
-        return array
-    assert columns is not None
-    return columns
 
 
 def stack_raters(parts: Sequence[np.ndarray | list[Column]]) -> np.ndarray | RaterColumns:

@@ -36,7 +36,7 @@ from .encode import (
 from .fused import parallel_section, use_parallel
 from .label_spelling import check_label_spellings
 from .options import NanPolicy, missing_rating_error
-from .rater_matrix import read_matrix
+from .rater_matrix import read_rater_matrix
 
 __all__ = [
     "CountPatterns",
@@ -165,7 +165,9 @@ def encode_rating_matrix(
     RatingCodes or None
     """
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
-    array, columns = read_matrix(ratings, name)
+    read = read_rater_matrix(ratings, name)
+    array = read if isinstance(read, np.ndarray) else None
+    columns = None if isinstance(read, np.ndarray) else read
     label_array = None if labels is None else check_labels(labels)
 
     if array is not None:

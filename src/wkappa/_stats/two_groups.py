@@ -204,7 +204,7 @@ class GroupAgreementResult:
 def _columns(ratings: Any, name: str) -> tuple[np.ndarray | list[Column], int, int]:
     """One group's ratings read as every items x raters input is (frames, categoricals,
     masked arrays), with its numbers of items and raters (at least two raters)."""
-    read = read_rater_matrix(ratings, name)
+    read = read_rater_matrix(ratings, name, None)
     n, n_raters = read.shape if isinstance(read, np.ndarray) else (len(read[0].values), len(read))
     if n_raters < 2:
         raise WkappaError(
