@@ -8,7 +8,6 @@ and build an :class:`ICCResult` per form from the closed-form estimates, tests a
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -106,7 +105,9 @@ class ICCResult:
         The items (rows: targets, subjects) and raters (columns), as in
         :class:`~wkappa.AgreementResult`.
     n_ratings : int or ndarray
-        Ratings used (fewer than ``n_items * n_raters`` with missing ratings).
+        Ratings read, not counting missing ones (fewer than ``n_items * n_raters`` with
+        missing ratings); a count under every ``nan_policy``, also where
+        ``nan_policy='propagate'`` makes the statistic nan.
     method : str
         'anova' (complete ratings) or 'reml' (missing ratings, nan_policy='omit').
     """
@@ -233,7 +234,8 @@ class ICCResult:
             f"pvalue={self.pvalue:.6g}, "
             f"F={self.f_statistic:.6g}, df1={self.df1:g}, df2={self.df2:.6g}, "
             f"icc0={self.icc0:g}, alternative={self.alternative!r}, "
-            f"n_items={self.n_items}, n_raters={self.n_raters}, method={self.method!r})"
+            f"n_items={self.n_items}, n_raters={self.n_raters}, n_ratings={self.n_ratings}, "
+            f"method={self.method!r})"
         )
 
 
@@ -261,11 +263,7 @@ def build_result(
         return _scalar_or_array(np.array(values, dtype=np.float64), batched)
 
     msr = ms.ms_targets_oneway if form[0] == "1" else ms.ms_targets
-    if batched:
-        n_ratings = get(ms.n_ratings)
-    else:
-        count = float(ms.n_ratings)
-        n_ratings = count if math.isnan(count) else int(count)
+    n_ratings = get(ms.n_ratings) if batched else int(ms.n_ratings)
     return ICCResult(
         form=form,
         statistic=get(statistic),

@@ -142,6 +142,8 @@ def mean_squares(values: np.ndarray, nan_policy: str, n_missing: int) -> MeanSqu
             columns[name][complete] = getattr(anova, name)
     for f in np.flatnonzero(missing):
         if nan_policy == "propagate":
+            # Every statistic is nan, but the count of ratings read is still a count.
+            columns["n_ratings"][f] = np.count_nonzero(~np.isnan(x[:, :, f]))
             continue
         fit = reml_fit(x[:, :, f])
         for name, value in _from_reml(fit, n, k).items():
