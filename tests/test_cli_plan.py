@@ -146,3 +146,49 @@ def test_several_raters_asymptotic_error_names_the_coefficient(
     err = capsys.readouterr().err
     assert "--coefficient fleiss" in err and "None" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+_M = ["--kappa1", "0.6", "--marginals", "0.3,0.7"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kappa1", "0.6"], "exactly one of --table"),
+        (["--marginals", "0.3,0.7"], "--marginals needs --kappa1"),
+        ([*_M, "--raters", "3"], "--method simulation (any coefficient) or --method goodness-of"),
+        ([*_M, "--raters", "3", "--method", "goodness-of-fit", "--coefficient", "gwet"],
+         "for --coefficient gwet use --method simulation"),
+        (["--kappa1", "0.6", "--marginals", "0.3,0.7;0.5,0.5", "--raters", "3",
+          "--method", "goodness-of-fit"], "give one shared --marginals"),
+        ([*_M, "--method", "simulation", "--simulations", "1"], "--simulations must be"),
+        ([*_M, "--method", "simulation", "--seed", "-1"], "--seed must be"),
+        ([*_M, "--n", "1"], "--n must be an integer >= 2"),
+        ([*_M, "--n", "10", "--ci-width", "0.2"], "drop --ci-width"),
+        ([*_M, "--ci-width", "0.2", "--lower-limit", "0.3"], "one of --ci-width and --lower"),
+        ([*_M, "--assurance", "0.8"], "--assurance goes with --lower-limit"),
+        ([*_M, "--lower-limit", "0.7"], "--lower-limit = 0.7 must be below"),
+        ([*_M, "--kappa0", "0.7"], "must be above --kappa0 (0.7). Hint: --alternative less"),
+        ([*_M, "--kappa0", "0.6"], "--kappa1 and --kappa0 are both 0.6"),
+        ([*_M, "--power", "0.01"], "--power must be above --alpha (0.05)"),
+        (["--kappa1", "-0.9", "--marginals", "0.3,0.7"], "choose --kappa1 between"),
+        ([*_M, "--raters", "3", "--method", "simulation", "--coefficient", "gwet",
+          "--kappa1", "-0.9"], "choose --kappa1 between"),
+        (["--table", "1,0;0,1"], "give --kappa1 below 1"),
+        ([*_M, "--raters", "1"], "--raters must be an integer >= 2"),
+        ([*_M, "--coefficient", "bogus"], "--coefficient must be"),
+        ([*_M, "--weights", "cubic"], "--weights must be"),
+    ],
+)  # fmt: skip
+def test_every_error_speaks_in_options(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No Python keyword (``n_raters``, ``method='simulation'``, a backquoted name) in a
+    message of ``wkappa plan``: the options that set them."""
+    assert main(["plan", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wkappa: error: ") and err.count("\n") == 1
+    assert message in err, err
+    python = re.findall(r"`|\b\w+=|\b(?:n_\w+|ci_width|lower_limit|confidence_level)\b", err)
+    assert not python, err
+    assert not re.findall(r"(?<!--)\b(?:kappa[01]|alpha)\b", err), err

@@ -206,7 +206,7 @@ def model_table(
         side = "largest" if kappa > 0 else "smallest"
         raise WkappaError(
             f"`kappa1` = {kappa:g} is outside what these marginals allow: the {side} kappa "
-            f"of a table with them under these weights is {reach:.6g}. Hint: choose kappa1 "
+            f"of a table with them under these weights is {reach:.6g}. Hint: choose `kappa1` "
             f"between {table_kappa_value(least, weights):.4g} and "
             f"{table_kappa_value(most, weights):.4g}, or give the anticipated `table=`."
         )

@@ -285,7 +285,7 @@ def build_design(
         raise WkappaError(
             f"method={method!r} plans for Cohen's kappa of two raters; for n_raters="
             f"{n_raters} and coefficient={coefficient or 'fleiss'!r} use method='simulation' (any "
-            "coefficient) or 'goodness-of-fit' (Fleiss' kappa, kappaSize's formulas)."
+            "coefficient) or method='goodness-of-fit' (Fleiss' kappa, kappaSize's formulas)."
         )
     if method == "goodness-of-fit" and coefficient not in (None, "cohen", "fleiss"):
         raise WkappaError(
@@ -334,7 +334,7 @@ def build_design(
         if not 0.0 <= model_kappa < 1.0:
             raise WkappaError(
                 f"`kappa1` = {kappa_value:g} is below what {name} gives for independent "
-                f"raters with these marginals ({chance_level:.4g}). Hint: choose kappa1 "
+                f"raters with these marginals ({chance_level:.4g}). Hint: choose `kappa1` "
                 f"between {chance_level:.4g} and 1."
             )
         p = model_table(pi, pi, matrix, model_kappa)
@@ -360,12 +360,12 @@ def build_design(
         target = check_probability(power, "power")
         if not target > alpha_value:
             raise WkappaError(
-                f"`power` must be between alpha = {alpha_value:g} and 1; got {target:g}."
+                f"`power` must be above `alpha` ({alpha_value:g}) and below 1; got {target:g}."
             )
         if kappa_value == null:
             raise WkappaError(
-                f"kappa1 = kappa0 = {null:g}: no study can tell them apart. Hint: kappa0 is "
-                "the value to reject, kappa1 the agreement you anticipate."
+                f"`kappa1` and `kappa0` are both {null:g}: no study can tell them apart. Hint: "
+                "`kappa0` is the value to reject, `kappa1` the agreement you anticipate."
             )
         wrong = (alternative == "greater" and kappa_value < null) or (
             alternative == "less" and kappa_value > null
@@ -373,8 +373,8 @@ def build_design(
         if wrong:
             raise WkappaError(
                 f"With alternative={alternative!r} the anticipated kappa ({kappa_value:.4g}) "
-                f"must be {'above' if alternative == 'greater' else 'below'} kappa0 = "
-                f"{null:g}. Hint: alternative="
+                f"must be {'above' if alternative == 'greater' else 'below'} `kappa0` "
+                f"({null:g}). Hint: alternative="
                 f"{'less' if alternative == 'greater' else 'greater'!r}."
             )
     if method == "simulation":
