@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import math
 import sys
 from collections.abc import Callable
@@ -22,6 +20,7 @@ from .output import (
     format_number,
     format_pvalue,
     null_hypothesis,
+    to_csv,
     to_json,
 )
 from .tables import count_long, count_wide, label_text, parse_labels
@@ -176,40 +175,35 @@ def run_agree(args: argparse.Namespace) -> int:
         document["confidence_interval"] = ci.to_dict()
         print(to_json(document))
     elif args.format == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
         fields = [
             "coefficient", "statistic", "standard_error", "ci_low", "ci_high",
             "confidence_level", "pvalue", "alternative", "percent_agreement",
             "chance_agreement", "n_items", "n_raters", "n_ratings", "weights",
             "n_categories", "labels", "kappa0", "rows_read", "rows_used", "rows_dropped",
         ]  # fmt: skip
-        writer.writerow(fields)
-        writer.writerow(
-            [
-                result.coefficient,
-                _num(result.statistic),
-                _num(result.standard_error),
-                _num(ci.low),
-                _num(ci.high),
-                ci.confidence_level,
-                _num(result.pvalue),
-                result.alternative,
-                _num(result.percent_agreement),
-                _num(result.chance_agreement),
-                result.n_items,
-                result.n_raters,
-                result.n_ratings,
-                result.weights,
-                len(result.labels),
-                "|".join(label_text(v) for v in result.labels),
-                result.kappa0,
-                read.read,
-                read.used,
-                read.dropped,
-            ]
-        )
-        print(buffer.getvalue(), end="")
+        row = [
+            result.coefficient,
+            result.statistic,
+            result.standard_error,
+            ci.low,
+            ci.high,
+            ci.confidence_level,
+            result.pvalue,
+            result.alternative,
+            result.percent_agreement,
+            result.chance_agreement,
+            result.n_items,
+            result.n_raters,
+            result.n_ratings,
+            result.weights,
+            len(result.labels),
+            "|".join(label_text(v) for v in result.labels),
+            result.kappa0,
+            read.read,
+            read.used,
+            read.dropped,
+        ]
+        print(to_csv(fields, [row]))
     else:
         # The output grammar of score / compare / judge (wkappa._cli.output).
         band = interpretation(result.statistic)
@@ -281,7 +275,3 @@ def _write_report(
 def _note(args: argparse.Namespace, message: str) -> None:
     if not getattr(args, "quiet", False):
         print(f"wkappa: {message}", file=sys.stderr)
-
-
-def _num(value: float) -> str:
-    return "nan" if math.isnan(value) else f"{value:.6g}"

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
 import numpy as np
 
 from .._frames import check_long_ids
-from .._stats import FORMS, ccc, check_form, icc_all, one_sided
+from .._stats import FORMS, ccc, check_form, icc_all, number_text, one_sided
 from ..exceptions import WkappaError
 from .options import (
     add_alternative,
@@ -23,7 +22,7 @@ from .options import (
     option_names,
     split_names,
 )
-from .output import UNDEFINED, RowCount, format_interval, to_json
+from .output import RowCount, format_interval, to_json
 
 __all__ = ["add_icc_parser", "run_icc"]
 
@@ -169,15 +168,12 @@ def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
 
 
 def _number(value: float, digits: int = 4) -> str:
-    if math.isnan(value):
-        return UNDEFINED
-    if value != 0 and abs(value) < 10 ** (-digits):
-        return f"{value:.2e}"
-    return f"{value:.{digits}f}"
+    tiny = value != 0 and abs(value) < 10 ** (-digits)  # False for nan
+    return number_text(value, ".2e" if tiny else f".{digits}f")
 
 
 def _general(value: float, digits: int) -> str:
-    return UNDEFINED if math.isnan(value) else f"{value:.{digits}g}"
+    return number_text(value, f".{digits}g")
 
 
 def run_icc(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._stats import json_value
+from .._stats import UNDEFINED, interval_text, json_value, number_text
 from .tables import label_text
 
 # The intervals computed from the table alone; the others are bootstrap methods.
@@ -39,11 +39,11 @@ TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 __all__ = [
     "PVALUE_FLOOR",
     "TABLE_INTERVALS",
-    "UNDEFINED",
     "RowCount",
     "ScoreRun",
     "Scored",
     "categories_line",
+    "csv_field",
     "format_interval",
     "format_number",
     "format_pvalue",
@@ -53,6 +53,7 @@ __all__ = [
     "score_json",
     "score_text",
     "summary",
+    "to_csv",
     "to_json",
 ]
 
@@ -177,10 +178,6 @@ def null_hypothesis(name: str, result: Any) -> str:
     return f"H0: {name} = {result.kappa0:g}, {result.alternative}"
 
 
-# How text, HTML and the report print a value the library returns as nan (JSON: null).
-UNDEFINED = "undefined"
-
-
 def count_value(n: float) -> int | float:
     """The number of pairs ``n`` for JSON and CSV: an int when whole (a sum of weights may
     not be)."""
@@ -195,8 +192,9 @@ def format_count(n: float) -> str:
 
 
 def format_number(value: float, digits: int = 4) -> str:
-    """A float with ``digits`` decimals; ``undefined`` for nan."""
-    return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
+    """A float with ``digits`` decimals; ``undefined`` for nan (the rule of the results'
+    ``explain()``)."""
+    return number_text(value, f".{digits}f")
 
 
 def format_interval(
@@ -204,10 +202,8 @@ def format_interval(
 ) -> str:
     """``[low, high]`` with ``digits`` decimals (or as ``number`` formats them); ``undefined``
     when an end is nan."""
-    if math.isnan(low) or math.isnan(high):
-        return UNDEFINED
     shown = number or format_number
-    return f"[{shown(low, digits)}, {shown(high, digits)}]"
+    return interval_text(low, high, lambda value: shown(value, digits))
 
 
 # Below the float64 machine epsilon a p-value is not resolved from 1 - p (R's format.pval
@@ -449,26 +445,47 @@ CSV_FIELDS = (
 )
 
 
+def csv_field(value: Any) -> str:
+    """One CSV field: a float in full precision (``repr``, read back bit for bit), an
+    undefined value (nan, None) as an empty field, which pandas, R's ``read.csv`` and
+    spreadsheets read as missing in a numeric column; ints and text as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+def to_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """The CSV document of a command (``--format csv``): the header, then one line per row,
+    each field written by :func:`csv_field`; no newline at the end."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([csv_field(value) for value in row] for row in rows)
+    return buffer.getvalue().rstrip("\n")
+
+
 def score_csv(run: ScoreRun) -> str:
     """One CSV row per group (and ``(all)``), or a single row without ``--by``."""
     overall, groups, by = run.overall, run.groups, run.by
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([*([by] if by else []), *CSV_FIELDS])
     everything = [*groups, ("(all)", overall)] if by else [(None, overall)]
+    rows = []
     for value, scored in everything:
         result = scored.result
-        n = result.n
         fields = [
-            count_value(n),
-            *(repr(float(v)) for v in (result.statistic, result.standard_error)),
-            repr(float(scored.low)),
-            repr(float(scored.high)),
-            repr(float(result.zscore)),
-            repr(float(result.pvalue)),
+            count_value(result.n),
+            result.statistic,
+            result.standard_error,
+            scored.low,
+            scored.high,
+            result.zscore,
+            result.pvalue,
             result.interpretation,
             len(result.labels),
             "|".join(label_text(v) for v in result.labels),
         ]
-        writer.writerow([*([label_text(value)] if by else []), *fields])
-    return buffer.getvalue().rstrip("\n")
+        rows.append([*([label_text(value)] if by else []), *fields])
+    return to_csv([*([by] if by else []), *CSV_FIELDS], rows)

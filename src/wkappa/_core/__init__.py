@@ -66,6 +66,7 @@ from .label_spelling import (
 )
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
+    UNDEFINED_REASON,
     AgreementWeightsLike,
     Alternative,
     Coefficient,
@@ -113,6 +114,7 @@ __all__ = [
     "MAX_TABLE_CELLS",
     "PROPAGATED",
     "THRESHOLD_HINT",
+    "UNDEFINED_REASON",
     "AgreementWeightsLike",
     "Alternative",
     "Coefficient",

@@ -40,12 +40,14 @@ from .stratified import (
     stratified_kappa_test,
     stratified_kappa_test_from_tables,
 )
+from .text_values import UNDEFINED, interval_text, number_text
 from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .two_groups import GroupAgreementResult, group_agreement
 
 __all__ = [
     "COEFFICIENT_NAMES",
     "FORMS",
+    "UNDEFINED",
     "AgreementResult",
     "Alternative",
     "BootstrapMethod",
@@ -80,6 +82,7 @@ __all__ = [
     "icc_all",
     "icc_from_moments",
     "interpretation",
+    "interval_text",
     "json_value",
     "kappa_power",
     "kappa_result",
@@ -88,6 +91,7 @@ __all__ = [
     "kappa_test_from_table",
     "krippendorff_alpha",
     "mean_kappa",
+    "number_text",
     "one_sided",
     "optimize_thresholds",
     "paired_kappa_test",

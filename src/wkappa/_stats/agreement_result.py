@@ -27,6 +27,7 @@ from .intervals import (
 )
 from .json_values import json_fields
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
+from .text_values import interval_text, number_text
 
 __all__ = ["COEFFICIENT_NAMES", "AgreementResult", "check_interval_method", "fisher_z"]
 
@@ -374,16 +375,18 @@ class AgreementResult:
     def explain(self) -> str:
         """The computation in words and numbers: pa, pe, the coefficient and its interval."""
         ci = self.confidence_interval()
+        undefined = "the chance disagreement 1 - pe is 0" if self.chance_agreement == 1 else None
         lines = [
             f"{self.name} ({self.scale}), {self.n_items} items, "
             f"{self.n_raters} raters, {self.n_ratings} ratings, K = {len(self.labels)} "
             f"categories {format_value(list(self.labels))}",
-            f"observed agreement   pa = {self.percent_agreement:.6g}"
+            f"observed agreement   pa = {number_text(self.percent_agreement)}"
             "  (mean over items with two ratings or more of the share of agreeing rater "
             "pairs, weighted by A = 1 - W)",
-            f"chance agreement     pe = {self.chance_agreement:.6g}  ({_CHANCE[self.coefficient]})",
-            f"coefficient  (pa - pe) / (1 - pe) = {self.statistic:.6g}",
-            f"standard error {self.standard_error:.6g} (Gwet's linearisation"
+            f"chance agreement     pe = {number_text(self.chance_agreement)}"
+            f"  ({_CHANCE[self.coefficient]})",
+            f"coefficient  (pa - pe) / (1 - pe) = {number_text(self.statistic, reason=undefined)}",
+            f"standard error {number_text(self.standard_error)} (Gwet's linearisation"
             + (
                 f", cluster-robust over {self.n_clusters} clusters"
                 if self.n_clusters is not None
@@ -395,7 +398,7 @@ class AgreementResult:
                 else ")"
             ),
             f"95% "
-            f"{one_sided(self.alternative)}interval [{ci.low:.6g}, {ci.high:.6g}] "
+            f"{one_sided(self.alternative)}interval {interval_text(ci.low, ci.high)} "
             + (
                 f"(estimate ± t({self.degrees_of_freedom}) x SE, upper end capped at 1)"
                 if self.alternative == "two-sided"
@@ -403,7 +406,8 @@ class AgreementResult:
                 f"t({self.degrees_of_freedom}) x SE with the one-sided quantile; the other "
                 "end is the coefficient's bound)"
             ),
-            f"p-value {self.pvalue:.6g} ({self.alternative}, H0: coefficient = {self.kappa0:g})",
+            f"p-value {number_text(self.pvalue)} "
+            f"({self.alternative}, H0: coefficient = {self.kappa0:g})",
         ]
         if self._small():
             method = self._recommended()
@@ -411,7 +415,7 @@ class AgreementResult:
             lines.append(
                 f"small sample ({self.degrees_of_freedom + 1} {self._units_name()} < 200): "
                 f"confidence_interval(method={method!r}) is recommended, "
-                f"[{ci.low:.6g}, {ci.high:.6g}] ({_REASON[method]}; closer to 95% coverage "
+                f"{interval_text(ci.low, ci.high)} ({_REASON[method]}; closer to 95% coverage "
                 "in benchmarks/small_panel_study.py)"
             )
         return "\n".join(lines)

@@ -47,6 +47,7 @@ from .intervals import (
 )
 from .json_values import json_fields
 from .pvalues import tail_pvalue
+from .text_values import interval_text, number_text
 
 __all__ = ["CCCResult", "ccc"]
 
@@ -133,8 +134,8 @@ class CCCResult:
     def explain(self) -> str:
         """The computation in words and numbers."""
         ci = self.confidence_interval()
-        means = ", ".join(f"{m:.6g}" for m in self.means)
-        variances = ", ".join(f"{v:.6g}" for v in self.variances)
+        means = ", ".join(number_text(m) for m in self.means)
+        variances = ", ".join(number_text(v) for v in self.variances)
         formula = (
             "2 s_xy / (s_x² + s_y² + (xbar - ybar)²)"
             if self.n_raters == 2
@@ -150,11 +151,13 @@ class CCCResult:
                 f"Lin's concordance correlation, {self.n_items} items x {self.n_raters} raters "
                 "(1/n moments)",
                 f"means [{means}], variances [{variances}]",
-                f"CCC = {formula} = {self.statistic:.6g}",
-                f"= Pearson r {self.pearson:.6g} x bias correction C_b {self.bias_correction:.6g}",
+                f"CCC = {formula} = {number_text(self.statistic)}",
+                f"= Pearson r {number_text(self.pearson)}"
+                f" x bias correction C_b {number_text(self.bias_correction)}",
                 f"{ci.confidence_level:.0%} "
-                f"{one_sided(self.alternative)}interval [{ci.low:.6g}, {ci.high:.6g}] ({interval})",
-                f"p-value {self.pvalue:.6g} ({self.alternative}, H0: CCC = {self.ccc0:g})",
+                f"{one_sided(self.alternative)}interval {interval_text(ci.low, ci.high)}"
+                f" ({interval})",
+                f"p-value {number_text(self.pvalue)} ({self.alternative}, H0: CCC = {self.ccc0:g})",
             ]
         )
 

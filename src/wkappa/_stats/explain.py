@@ -10,12 +10,15 @@ their example, where the exact value rounds to 0.3181818181818182).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from .._core import UNDEFINED_REASON
 from .intervals import one_sided, small_sample_reason
+from .text_values import interval_text, number_text
 
 if TYPE_CHECKING:
     from .results import KappaResult
@@ -121,7 +124,7 @@ def _story(table: np.ndarray, weight_matrix: np.ndarray, labels: Sequence[Any] |
         f"numerator   sum(W*O) = {steps.numerator!r}",
         f"denominator sum(W*E) = {steps.denominator!r}",
         "weighted kappa:",
-        repr(steps.kappa),
+        number_text(steps.kappa, "", UNDEFINED_REASON),
     ]
     return lines + _costly_cells(steps, table, names)
 
@@ -151,6 +154,14 @@ def explain_table(
     return "\n".join(_story(table, weight_matrix, labels))
 
 
+def _kappa_text(result: KappaResult) -> str:
+    """Kappa to the last bit with its Landis & Koch band, or ``undefined`` (the story above
+    says why)."""
+    if math.isnan(result.statistic):
+        return number_text(result.statistic)
+    return f"{result.statistic!r} ({result.interpretation}, Landis & Koch)"
+
+
 def explain_result(result: KappaResult) -> str:
     """The story of :func:`explain_table` plus the standard errors, test and interval."""
     lines = _story(result.table, result.weight_matrix, result.labels)
@@ -160,11 +171,12 @@ def explain_result(result: KappaResult) -> str:
     lines += [
         "Inference (large-sample normal, Fleiss-Cohen-Everitt 1969):",
         f"  n = {result.n:g}, weights = {result.weights!r}",
-        f"  kappa = {result.statistic!r} ({result.interpretation}, Landis & Koch)",
-        f"  standard error = {result.standard_error:.6g}, 95% "
-        f"{one_sided(result.alternative)}CI [{low:.6g}, {high:.6g}]",
-        f"  H0 kappa = {result.kappa0:g}: null SE = {result.standard_error_null:.6g}, "
-        f"z = {result.zscore:.6g}, p = {result.pvalue:.6g} ({result.alternative})",
+        f"  kappa = {_kappa_text(result)}",
+        f"  standard error = {number_text(result.standard_error)}, 95% "
+        f"{one_sided(result.alternative)}CI {interval_text(low, high)}",
+        f"  H0 kappa = {result.kappa0:g}: null SE = {number_text(result.standard_error_null)}, "
+        f"z = {number_text(result.zscore)}, p = {number_text(result.pvalue)} "
+        f"({result.alternative})",
     ]
     reason = small_sample_reason(result.n, result.statistic)
     if reason is not None:
@@ -173,7 +185,7 @@ def explain_result(result: KappaResult) -> str:
             f"  Small sample ({reason}): this large-sample interval tends to cover the true "
             "kappa less than 95% of the time.",
             "  confidence_interval(method='score') keeps its level at small n: "
-            f"95% CI [{small_low:.6g}, {small_high:.6g}]",
+            f"95% CI {interval_text(small_low, small_high)}",
         ]
     return "\n".join(lines)
 
@@ -189,11 +201,12 @@ def _clustered_inference(result: KappaResult) -> list[str]:
         f"Inference (cluster-robust over {result.n_clusters} clusters: the delta-method "
         "sandwich, G/(G-1) * sum of squared cluster totals of the influence / n^2):",
         f"  n = {result.n:g} pairs in {result.n_clusters} clusters, weights = {result.weights!r}",
-        f"  kappa = {result.statistic!r} ({result.interpretation}, Landis & Koch)",
-        f"  cluster-robust standard error = {result.standard_error:.6g}, "
-        f"95% {one_sided(result.alternative)}CI [{low:.6g}, {high:.6g}]",
-        f"  H0 kappa = {result.kappa0:g}: Wald z = (kappa - kappa0) / SE = {result.zscore:.6g}, "
-        f"p = {result.pvalue:.6g} ({result.alternative})",
+        f"  kappa = {_kappa_text(result)}",
+        f"  cluster-robust standard error = {number_text(result.standard_error)}, "
+        f"95% {one_sided(result.alternative)}CI {interval_text(low, high)}",
+        "  H0 kappa = "
+        f"{result.kappa0:g}: Wald z = (kappa - kappa0) / SE = {number_text(result.zscore)}, "
+        f"p = {number_text(result.pvalue)} ({result.alternative})",
     ]
     if result.n_clusters is not None and result.n_clusters < FEW_CLUSTERS:
         lines.append(

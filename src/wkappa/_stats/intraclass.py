@@ -45,6 +45,7 @@ from .intraclass_forms import (
     pvalue,
 )
 from .json_values import json_fields
+from .text_values import interval_text, number_text
 
 __all__ = [
     "FORMS",
@@ -209,15 +210,16 @@ class ICCResult:
             f"{self.name} = Shrout & Fleiss {self.shrout_fleiss}: {self.description}",
             f"n = {self.n_items} items, k = {self.n_raters} raters, "
             f"{self.n_ratings:g} ratings; mean squares from the {source}:",
-            f"  MSR (items)   = {self.ms_items:.6g}  df {self.df_items:g}",
-            f"  MSC (raters)  = {self.ms_raters:.6g}  df {self.df_raters:g}",
-            f"  MSE (error)   = {self.ms_error:.6g}  df {self.df_error:g}",
-            f"  MSW (within)  = {self.ms_within:.6g}  df {self.df_within:g}",
-            f"ICC = {FORMULAS[self.form]} = {self.statistic:.6g}",
-            f"F test of ICC = {self.icc0:g} ({self.alternative}): F = {self.f_statistic:.6g} "
-            f"on ({self.df1:g}, {self.df2:.6g}) df, p = {self.pvalue:.6g}",
+            f"  MSR (items)   = {number_text(self.ms_items)}  df {self.df_items:g}",
+            f"  MSC (raters)  = {number_text(self.ms_raters)}  df {self.df_raters:g}",
+            f"  MSE (error)   = {number_text(self.ms_error)}  df {self.df_error:g}",
+            f"  MSW (within)  = {number_text(self.ms_within)}  df {self.df_within:g}",
+            f"ICC = {FORMULAS[self.form]} = {number_text(self.statistic)}",
+            f"F test of ICC = {self.icc0:g} ({self.alternative}): "
+            f"F = {number_text(self.f_statistic)} "
+            f"on ({self.df1:g}, {number_text(self.df2)}) df, p = {number_text(self.pvalue)}",
             f"{ci.confidence_level:.0%} "
-            f"{one_sided(self.alternative)}interval [{ci.low:.6g}, {ci.high:.6g}] "
+            f"{one_sided(self.alternative)}interval {interval_text(ci.low, ci.high)} "
             "(exact F limits, McGraw & Wong 1996)",
         ]
         return "\n".join(lines)

@@ -52,6 +52,7 @@ from .paired import comparison_pvalue
 from .resampling import multinomial_replicates
 from .results import expanded_interval
 from .several import rating_rows
+from .text_values import interval_text, number_text
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
@@ -166,16 +167,18 @@ class PanelComparison:
             [
                 f"A candidate rater against a panel of {members} members: {self.coefficient} "
                 f"({self.weights}), {self.n_items} items",
-                f"candidate vs members  {self.candidate_agreement:.6g}  (mean of the {members} "
+                f"candidate vs members  {number_text(self.candidate_agreement)}"
+                f"  (mean of the {members} "
                 "two-rater coefficients of the candidate with each member)",
-                f"members vs members    {self.panel_agreement:.6g}  (mean over the "
+                f"members vs members    {number_text(self.panel_agreement)}  (mean over the "
                 f"{members * (members - 1) // 2} pairs of members)",
-                f"difference            {self.difference:.6g}  (below 0: the candidate agrees "
+                f"difference            {number_text(self.difference)}"
+                "  (below 0: the candidate agrees "
                 "with the members less than they agree with each other)",
                 f"{ci.confidence_level:.0%} {one_sided(self.alternative)}interval "
-                f"[{ci.low:.6g}, {ci.high:.6g}] (expanded percentile bootstrap, "
+                f"{interval_text(ci.low, ci.high)} (expanded percentile bootstrap, "
                 f"{self.n_resamples} resamples of the {units}); p-value of difference = 0 "
-                f"({self.alternative}) {self.pvalue:.4g}",
+                f"({self.alternative}) {number_text(self.pvalue, '.4g')}",
             ]
         )
 

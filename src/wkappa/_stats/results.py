@@ -33,6 +33,7 @@ from .intervals import (
     sided,
 )
 from .json_values import json_fields
+from .text_values import UNDEFINED
 
 __all__ = [
     "BootstrapMethod",
@@ -91,7 +92,7 @@ def interpretation(kappa: float) -> str:
     above 1 (rounding) count as almost perfect.
     """
     if math.isnan(kappa):
-        return "undefined"
+        return UNDEFINED
     for upper, name in _BANDS:
         if kappa < upper or (upper > 0 and kappa <= upper):
             return name

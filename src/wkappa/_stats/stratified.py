@@ -53,6 +53,7 @@ from .intervals import (
 )
 from .json_values import json_fields, json_value
 from .results import KappaResult, check_table_labels, interpretation
+from .text_values import interval_text, number_text
 
 __all__ = [
     "StratifiedKappaResult",
@@ -314,15 +315,15 @@ class StratifiedKappaResult:
         ):
             share = f"{weight / total:.1%}" if used and total > 0 else "not used"
             lines.append(
-                f"  {name!r}: n = {result.n:g}, kappa = {result.statistic:.6g}, "
-                f"ASE = {result.standard_error:.6g}, {share}"
+                f"  {name!r}: n = {result.n:g}, kappa = {number_text(result.statistic)}, "
+                f"ASE = {number_text(result.standard_error)}, {share}"
             )
         low, high = self.confidence_interval()
         lines += [
             "Overall kappa = sum(kappa_h / ASE_h^2) / sum(1 / ASE_h^2) = "
-            f"{self.statistic:.6g} ({self.interpretation}, Landis & Koch)",
-            f"  standard error = 1 / sqrt(sum(1 / ASE_h^2)) = {self.standard_error:.6g}, "
-            f"95% {one_sided(self.alternative)}CI [{low:.6g}, {high:.6g}]",
+            f"{number_text(self.statistic)} ({self.interpretation}, Landis & Koch)",
+            f"  standard error = 1 / sqrt(sum(1 / ASE_h^2)) = {number_text(self.standard_error)}, "
+            f"95% {one_sided(self.alternative)}CI {interval_text(low, high)}",
             self._homogeneity_line(),
         ]
         if not all(self.used):
@@ -339,8 +340,8 @@ class StratifiedKappaResult:
 
     def _homogeneity_line(self) -> str:
         tail = (
-            f"{self.homogeneity_statistic:.6g}, chi-square with {self.homogeneity_df} df, "
-            f"p = {self.homogeneity_pvalue:.6g}"
+            f"{number_text(self.homogeneity_statistic)}, chi-square with {self.homogeneity_df} df, "
+            f"p = {number_text(self.homogeneity_pvalue)}"
         )
         if self.homogeneity == "asymptotic":
             better = "'goodness-of-fit'" if len(self.labels) == 2 else "'bootstrap'"
@@ -353,15 +354,16 @@ class StratifiedKappaResult:
             return (
                 "Test of equal kappas (Fisher z, bootstrap): Q_z = sum((z_h - mean z)^2 / V_h) "
                 "with z_h = atanh(kappa_h), V_h = ASE_h^2 / (1 - kappa_h^2)^2 = "
-                f"{self.homogeneity_statistic:.6g} ({self.homogeneity_df} df); p = share of "
+                f"{number_text(self.homogeneity_statistic)} ({self.homogeneity_df}"
+                " df); p = share of "
                 f"{self.homogeneity_n_resamples} table-bootstrap replicates whose Q_z of "
-                f"z*_h - z_h is at least as large = {self.homogeneity_pvalue:.6g}"
+                f"z*_h - z_h is at least as large = {number_text(self.homogeneity_pvalue)}"
             )
         common = goodness_of_fit_homogeneity(np.stack([r.table for r in self.results]))
         return (
             "Test of equal kappas (goodness of fit, Donner, Eliasziw & Klar 1996): observed "
             "against expected counts of (1, 1), discordant and (0, 0) pairs under one "
-            f"intraclass kappa {common.common_kappa:.6g} and each stratum's prevalence: "
+            f"intraclass kappa {number_text(common.common_kappa)} and each stratum's prevalence: "
             f"X^2 = {tail}"
         )
 

@@ -48,6 +48,7 @@ from .intervals import (
 from .json_values import json_fields
 from .pvalues import tail_pvalue, wald_statistic
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
+from .text_values import interval_text, number_text
 
 __all__ = ["GroupAgreementResult", "group_agreement"]
 
@@ -178,18 +179,21 @@ class GroupAgreementResult:
                 f"Vanbelle & Albert's kappa between two groups ({self.weights}), "
                 f"{self.n_items} items, {self.n_raters_a} + {self.n_raters_b} raters, "
                 f"K = {len(self.labels)} categories {format_value(list(self.labels))}",
-                f"observed agreement  Po = {self.observed_agreement:.6g}  (mean over items of "
+                f"observed agreement  Po = {number_text(self.observed_agreement)}"
+                "  (mean over items of "
                 "sum_kl a_kl p_ik(A) p_il(B), p = each group's share of ratings)",
-                f"chance agreement    Pe = {self.chance_agreement:.6g}  (the groups' mean "
+                f"chance agreement    Pe = {number_text(self.chance_agreement)}  (the groups' mean "
                 "shares, independent)",
-                f"maximum agreement   Pm = {self.maximum_agreement:.6g}  (mean over items of "
+                f"maximum agreement   Pm = {number_text(self.maximum_agreement)}"
+                "  (mean over items of "
                 "the larger within-group agreement)",
-                f"kappa  (Po - Pe) / (Pm - Pe) = {self.statistic:.6g}",
-                f"standard error {self.standard_error:.6g} (leave-one-item-out jackknife); "
-                f"bias-corrected estimate {self.bias_corrected:.6g}",
+                f"kappa  (Po - Pe) / (Pm - Pe) = {number_text(self.statistic)}",
+                f"standard error {number_text(self.standard_error)}"
+                " (leave-one-item-out jackknife); "
+                f"bias-corrected estimate {number_text(self.bias_corrected)}",
                 f"{ci.confidence_level:.0%} {one_sided(self.alternative)}interval "
-                f"[{ci.low:.6g}, {ci.high:.6g}] (t with {self.n_items - 1} df); "
-                f"p-value of kappa = 0 ({self.alternative}) {self.pvalue:.4g}",
+                f"{interval_text(ci.low, ci.high)} (t with {self.n_items - 1} df); "
+                f"p-value of kappa = 0 ({self.alternative}) {number_text(self.pvalue, '.4g')}",
             ]
         )
 

@@ -1,0 +1,47 @@
+"""Values as text: the one rule for a value the data leave undefined.
+
+A statistic, standard error, p-value or interval limit that the data do not define is nan in a
+result (``null`` in its JSON). Text written for a reader says ``undefined`` instead: the
+results' ``explain()`` and the command line's tables both format numbers through
+:func:`number_text` and intervals through :func:`interval_text`, so the two never disagree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+__all__ = ["UNDEFINED", "interval_text", "number_text"]
+
+# How text prints a value a result holds as nan.
+UNDEFINED = "undefined"
+
+
+def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> str:
+    """``value`` formatted with the format ``spec``; ``undefined`` for nan, followed by
+    ``: reason`` when the reason is known.
+
+    Examples
+    --------
+    >>> number_text(0.123456789), number_text(float("nan")), number_text(0.5, ".2f")
+    ('0.123457', 'undefined', '0.50')
+    >>> number_text(float("nan"), reason="every rating is in one category")
+    'undefined: every rating is in one category'
+    """
+    value = float(value)
+    if math.isnan(value):
+        return UNDEFINED if reason is None else f"{UNDEFINED}: {reason}"
+    return format(value, spec)
+
+
+def interval_text(low: float, high: float, number: Callable[[float], str] = number_text) -> str:
+    """``[low, high]``, each end written by ``number``; ``undefined`` when an end is nan.
+
+    Examples
+    --------
+    >>> interval_text(0.25, 0.75), interval_text(float("nan"), 1.0)
+    ('[0.25, 0.75]', 'undefined')
+    """
+    if math.isnan(low) or math.isnan(high):
+        return UNDEFINED
+    return f"[{number(low)}, {number(high)}]"

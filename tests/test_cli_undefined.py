@@ -1,0 +1,139 @@
+"""One rule for an undefined value in every output: ``undefined`` in text (the CLI's tables and
+every result's ``explain()``), an empty field in CSV, ``null`` in JSON; CSV in full precision."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa._cli import main
+from wkappa._cli.output import csv_field, format_interval, format_number
+from wkappa._stats import interval_text, number_text
+
+pytest.importorskip("polars")
+
+NAN = re.compile(r"\bnan\b", re.IGNORECASE)
+
+
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def _undefined_results():
+    """A result of every kind whose statistic the data leave undefined."""
+    one = np.full((4, 3), 2.0)
+    yield "kappa", _quiet(wk.kappa_test_from_table, [[3, 0], [0, 0]])
+    yield "kappa, clustered", _quiet(wk.kappa_test, [1] * 6, [1] * 6, cluster=[1, 1, 2, 2, 3, 3])
+    yield "agreement", _quiet(wk.agreement, one)
+    yield "icc", _quiet(wk.icc, one)
+    yield "ccc", _quiet(wk.ccc, one[:, :2])
+    yield "two groups", _quiet(wk.group_agreement, one[:, :2], one[:, 1:])
+
+
+@pytest.mark.parametrize(("kind", "result"), list(_undefined_results()))
+def test_explain_says_undefined_not_nan(kind, result):
+    """explain() wrote 'nan' for an undefined statistic, p-value and interval limit, while
+    the command line's tables write 'undefined'."""
+    text = _quiet(result.explain)
+    assert "undefined" in text, kind
+    assert not NAN.search(text), text
+
+
+def test_explain_gives_the_reason_where_the_result_knows_it():
+    kappa = _quiet(wk.kappa_test_from_table, [[3, 0], [0, 0]]).explain()
+    assert "undefined: the expected weighted disagreement sum(W*E) is 0" in kappa
+    fleiss = _quiet(wk.agreement, np.full((3, 3), 1.0)).explain()
+    assert "(1 - pe) = undefined: the chance disagreement 1 - pe is 0" in fleiss
+
+
+def test_explain_keeps_the_worked_example_to_the_last_bit():
+    text = wk.kappa_test_from_table([[3, 1], [1, 2]]).explain()
+    assert repr(wk.kappa_from_table([[3, 1], [1, 2]])) in text
+
+
+def test_the_cli_tables_and_explain_share_the_rule():
+    assert format_number(math.nan) == number_text(math.nan) == "undefined"
+    assert format_interval(math.nan, 1.0) == interval_text(math.nan, 1.0)
+    assert format_number(0.5, 2) == number_text(0.5, ".2f")
+
+
+@pytest.fixture
+def one_category(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("a,b,c\n2,2,2\n2,2,2\n2,2,2\n")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--true", "a", "--pred", "b", "--explain"],
+        ["agree", "--raters", "a,b,c", "--explain"],
+        ["icc", "--raters", "a,b,c", "--explain"],
+    ],
+)
+def test_cli_explain_says_undefined(one_category, capsys, argv):
+    assert main([argv[0], one_category, *argv[1:]]) == 0
+    out = capsys.readouterr().out
+    assert "undefined" in out and not NAN.search(out), out
+
+
+def _csv(capsys, argv):
+    pandas = pytest.importorskip("pandas")
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    return text, pandas.read_csv(io.StringIO(text))
+
+
+@pytest.mark.parametrize(
+    ("argv", "undefined"),
+    [
+        (["score", "--true", "a", "--pred", "b"], ["statistic", "standard_error", "pvalue"]),
+        (["agree", "--raters", "a,b,c"], ["statistic", "standard_error", "ci_low", "pvalue"]),
+    ],
+)
+def test_csv_writes_an_undefined_value_as_an_empty_field(one_category, capsys, argv, undefined):
+    """score and agree wrote 'nan' in CSV; an empty field is what pandas, R's read.csv and
+    spreadsheets read as missing in a numeric column."""
+    text, frame = _csv(capsys, [argv[0], one_category, *argv[1:], "--format", "csv"])
+    assert not NAN.search(text), text
+    for column in undefined:
+        assert frame[column].isna().all() and frame[column].dtype.kind == "f", column
+
+
+def test_agree_csv_keeps_full_precision_as_score_does(tmp_path, capsys):
+    """agree's CSV rounded to 6 significant digits; every CSV now holds the floats exactly."""
+    path = tmp_path / "r.csv"
+    path.write_text("a,b,c\n1,2,1\n2,2,3\n3,3,3\n1,1,2\n2,3,3\n")
+    ratings = np.array([[1, 2, 1], [2, 2, 3], [3, 3, 3], [1, 1, 2], [2, 3, 3]], dtype=float)
+    expected = wk.agreement(ratings)
+    ci = expected.confidence_interval()
+    _, frame = _csv(capsys, ["agree", str(path), "--raters", "a,b,c", "--format", "csv"])
+    row = frame.iloc[0]
+    assert row["statistic"] == expected.statistic
+    assert row["standard_error"] == expected.standard_error
+    assert (row["ci_low"], row["ci_high"]) == (ci.low, ci.high)
+    assert row["pvalue"] == expected.pvalue
+    assert row["percent_agreement"] == expected.percent_agreement
+    pair = wk.kappa_test(ratings[:, 0], ratings[:, 1])
+    _, frame = _csv(capsys, ["score", str(path), "--true", "a", "--pred", "b", "--format", "csv"])
+    assert frame.iloc[0]["statistic"] == pair.statistic
+
+
+def test_csv_field_rule():
+    assert [csv_field(v) for v in (math.nan, None, np.float64(0.1), 3, "a", 1 / 3)] == [
+        "",
+        "",
+        "0.1",
+        "3",
+        "a",
+        "0.3333333333333333",
+    ]
