@@ -233,8 +233,8 @@ confidence_level, n_raters, coefficient, method, n_simulations, rng
         raise WkappaError(f"`n` must be an integer >= 2 (items); got {format_value(n)}.")
     if method == "simulation" and n >= 2**62:
         raise WkappaError(
-            f"`n` = {format_value(n)} is too large to simulate (a study is drawn item by item; "
-            "below 2**62). Hint: method='asymptotic' plans for any n."
+            f"`n` = {format_value(n)} is too large to simulate (a study's counts are 64-bit "
+            "integers; below 2**62). Hint: method='asymptotic' plans for any n."
         )
     inputs = {name: value for name, value in locals().items() if name != "n"}
     design = build_design(n_given=True, power=None, ci_width=None, assurance=None, **inputs)

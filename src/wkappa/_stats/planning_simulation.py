@@ -4,13 +4,18 @@ wkappa's own test and interval on each.
 Two raters: a study of n items is one multinomial draw of n over the K x K cells, so
 thousands of studies are one ``(B, K, K)`` stack, scored at once by the table-level
 machinery (:func:`wkappa._core.kappas`, the variance under H0 of the test with ``kappa0``,
-the score interval). Several raters: each study's items x categories counts are drawn from
-the common-kappa model and scored by :func:`wkappa.agreement_from_counts` (or
-:func:`wkappa.agreement` for Conger's kappa, which needs the raters' identities).
+the score interval). Several raters: each study's items are drawn from the common-kappa
+model and scored as :func:`wkappa.agreement_from_counts` (or :func:`wkappa.agreement` for
+Conger's kappa, which needs the raters' identities) scores them. A large study is drawn as
+its table of rating patterns instead, one multinomial draw of n over the patterns an item
+can show (count vectors; code rows for Conger): the same distribution as n independent
+items, and every coefficient and standard error depends on the items only through that
+table, so the cost of a study does not grow with n.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,10 +45,12 @@ from .intervals import hypothesis_variances, score_limits
 
 __all__ = [
     "CHANCE_DIFFERS",
+    "PatternModel",
     "SimulatedStudies",
     "StudyQuestion",
     "chance_value",
     "draw_ratings",
+    "score_patterns",
     "score_several",
     "search_n",
     "simulate_several",
@@ -58,6 +65,11 @@ _CHUNK = 4096
 _WIDTH_STUDIES = 2000
 # Several raters: ratings per stack of simulated studies (items x raters x studies).
 _SEVERAL_ITEMS = 200_000
+# Several raters: the most rating patterns (distinct items) a study is drawn over, and the
+# most ratings the item-by-item draws of one plan may take (about a minute) when there are
+# more patterns than that.
+_MAX_PATTERNS = 100_000
+_MAX_DRAWN_RATINGS = 2 * 10**9
 
 
 @dataclass(frozen=True)
@@ -185,23 +197,84 @@ def score_several(
     b, n, n_raters = ratings.shape
     rows = ratings.reshape(b * n, n_raters)
     patterns = rows_to_counts(rows, n_categories)
-    if coefficient == "conger":
-        item_features = conger_features(rows, n_categories, matrix)
-    else:
-        item_features = features(patterns, matrix)
+    item_features = _pattern_features(coefficient, rows, patterns, matrix)
     per_study = item_features.reshape(b, n, -1)
     estimate = coefficient_from_sums(coefficient, per_study.sum(axis=1), matrix, n_raters)
-    se = np.full(b, math.nan)
     ones = np.ones(n, dtype=np.int64)
     counts = patterns.reshape(b, n, n_categories)
     code_rows = rows.reshape(b, n, n_raters)
+    return _with_standard_errors(
+        coefficient, matrix, estimate, lambda j: (per_study[j], ones, counts[j], code_rows[j])
+    )
+
+
+def _pattern_features(
+    coefficient: str, rows: np.ndarray, patterns: np.ndarray, matrix: np.ndarray
+) -> np.ndarray:
+    if coefficient == "conger":
+        return conger_features(rows, patterns.shape[1], matrix)
+    return features(patterns, matrix)
+
+
+def _with_standard_errors(
+    coefficient: str,
+    matrix: np.ndarray,
+    estimate: Estimate,
+    study: Callable[[int], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The statistics and Gwet's linearised standard errors of B studies; ``study(j)``:
+    study j's feature rows, their multiplicities, count patterns and code rows."""
+    se = np.full(len(estimate.statistic), math.nan)
     for j in np.flatnonzero(np.isfinite(estimate.statistic)).tolist():
-        study = Estimate(*(np.asarray(part)[j : j + 1] for part in estimate))
+        one = Estimate(*(np.asarray(part)[j : j + 1] for part in estimate))
+        feature_rows, multiplicity, counts, code_rows = study(j)
         linear = linearized_terms(
-            coefficient, per_study[j], ones, matrix, study, counts[j], code_rows[j]
+            coefficient, feature_rows, multiplicity, matrix, one, counts, code_rows
         )
         se[j] = linearized_standard_error(linear)
     return np.asarray(estimate.statistic, dtype=np.float64), se
+
+
+@dataclass(frozen=True)
+class PatternModel:
+    """The rating patterns an item can show under the common-kappa model, with their
+    probabilities: code rows (one code per rater) for Conger's kappa, whose chance term
+    needs the raters' identities, and count vectors for the other coefficients."""
+
+    rows: np.ndarray  # (P, R) codes; for count vectors one row of sorted codes per vector
+    counts: np.ndarray  # (P, K) ratings per category
+    probability: np.ndarray  # (P,)
+
+    @staticmethod
+    def size(n_categories: int, n_raters: int, conger: bool) -> int:
+        """How many patterns there are (before those of probability 0 are dropped)."""
+        if conger:
+            return int(n_categories**n_raters)
+        return math.comb(n_raters + n_categories - 1, n_raters)
+
+    @classmethod
+    def of(cls, pi: np.ndarray, kappa1: float, n_raters: int, conger: bool) -> PatternModel:
+        """With probability kappa1 all R raters give one category drawn from pi, otherwise
+        each draws from pi independently (:func:`draw_ratings`): a code row has probability
+        ``kappa1 pi_c [all c] + (1 - kappa1) prod_r pi_{c_r}``, a count vector that of its
+        ``R! / prod_k c_k!`` code rows."""
+        k = pi.size
+        if conger:
+            rows = np.array(list(itertools.product(range(k), repeat=n_raters)))
+        else:
+            rows = np.array(list(itertools.combinations_with_replacement(range(k), n_raters)))
+        counts = rows_to_counts(rows, k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_pi = np.log(pi)
+            log_independent = np.where(counts > 0, counts * log_pi, 0.0).sum(axis=1)
+        if not conger:  # log(R! / prod_k c_k!): the code rows of each count vector
+            log_factorial = np.array([math.lgamma(c + 1.0) for c in range(n_raters + 1)])
+            log_independent += log_factorial[n_raters] - log_factorial[counts].sum(axis=1)
+        probability = (1.0 - kappa1) * np.exp(log_independent)
+        together = counts.max(axis=1) == n_raters
+        probability[together] += kappa1 * pi[rows[together, 0]]
+        keep = probability > 0
+        return cls(rows[keep], counts[keep], probability[keep] / probability[keep].sum())
 
 
 def simulate_several(
@@ -232,14 +305,13 @@ def simulate_several(
     )
     half_test = t_ppf(0.5 + test_level / 2.0, n - 1)
     half_level = t_ppf(0.5 + question.confidence_level / 2.0, n - 1)
-    chunk = max(1, _SEVERAL_ITEMS // max(n * n_raters, 1))
+    chunk, draw = _several_studies(pi, kappa1, n, n_raters, coefficient, matrix, question, rng)
     rejected = cleared = undefined = 0
     width_total, width_count = 0.0, 0
     done = 0
     while done < question.n_simulations:
         size = min(chunk, question.n_simulations - done)
-        ratings = draw_ratings(pi, kappa1, (size, n, n_raters), rng)
-        statistic, se = score_several(ratings, k, coefficient, matrix)
+        statistic, se = draw(size)
         defined = np.isfinite(statistic) & np.isfinite(se)
         undefined += int(size - np.count_nonzero(defined))
         statistic, se = statistic[defined], se[defined]
@@ -261,6 +333,68 @@ def simulate_several(
         done += size
     width = width_total / width_count if width_count else math.nan
     return SimulatedStudies.counted(question, rejected, cleared, width, undefined)
+
+
+def _several_studies(
+    pi: np.ndarray,
+    kappa1: float,
+    n: int,
+    n_raters: int,
+    coefficient: str,
+    matrix: np.ndarray,
+    question: StudyQuestion,
+    rng: np.random.Generator,
+) -> tuple[int, Callable[[int], tuple[np.ndarray, np.ndarray]]]:
+    """How many studies to draw at once, and the draw: ``draw(size)`` gives the statistics
+    and standard errors of ``size`` simulated studies of n items.
+
+    Studies with fewer items than there are rating patterns are drawn item by item
+    (:func:`draw_ratings`, :func:`score_several`); from as many items as patterns on, a
+    study is one multinomial draw of n over the patterns (:class:`PatternModel`), scored
+    from that table (:func:`score_patterns`) at a cost independent of n.
+    """
+    k = pi.size
+    conger = coefficient == "conger"
+    n_patterns = PatternModel.size(k, n_raters, conger)
+    if n_patterns > min(n, _MAX_PATTERNS):
+        if n * n_raters * question.n_simulations > _MAX_DRAWN_RATINGS:
+            shape = "code rows (K**R)" if conger else "count vectors"
+            raise WkappaError(
+                f"Simulating {question.n_simulations:,} studies of `n` = {n:,} items rated by "
+                f"`n_raters` = {n_raters} takes {n * n_raters * question.n_simulations:,} "
+                f"ratings drawn one by one (there are {n_patterns:,} possible {shape}, too "
+                "many to draw the studies' pattern tables). Hint: method='asymptotic' or "
+                "method='goodness-of-fit' plans for any n, or give fewer `n_simulations`."
+            )
+
+        def by_item(size: int) -> tuple[np.ndarray, np.ndarray]:
+            ratings = draw_ratings(pi, kappa1, (size, n, n_raters), rng)
+            return score_several(ratings, k, coefficient, matrix)
+
+        return max(1, _SEVERAL_ITEMS // max(n * n_raters, 1)), by_item
+    model = PatternModel.of(pi, kappa1, n_raters, conger)
+
+    def by_pattern(size: int) -> tuple[np.ndarray, np.ndarray]:
+        multiplicity = rng.multinomial(n, model.probability, size=size)
+        return score_patterns(model, multiplicity, coefficient, matrix)
+
+    return max(1, _SEVERAL_ITEMS // len(model.probability)), by_pattern
+
+
+def score_patterns(
+    model: PatternModel, multiplicity: np.ndarray, coefficient: str, matrix: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`score_several` gives for B studies given as their pattern tables:
+    ``multiplicity[j, p]`` items of study j show ``model``'s pattern p."""
+    feature_rows = _pattern_features(coefficient, model.rows, model.counts, matrix)
+    sums = multiplicity.astype(np.float64) @ feature_rows
+    estimate = coefficient_from_sums(coefficient, sums, matrix, model.rows.shape[1])
+
+    def study(j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        seen = np.flatnonzero(multiplicity[j])
+        return feature_rows[seen], multiplicity[j, seen], model.counts[seen], model.rows[seen]
+
+    return _with_standard_errors(coefficient, matrix, estimate, study)
 
 
 # The coefficients whose chance agreement is not that of independent raters with the
