@@ -38,6 +38,8 @@ class UndefinedReliabilityWarning(UndefinedKappaWarning):
 
     This happens when every rating is the same (no variance at all), so that the mean squares
     of the ICC, or the variances of the concordance correlation, are all zero; nan is
-    returned. It subclasses :class:`UndefinedKappaWarning`, so one warnings filter covers
-    every undefined statistic of wkappa.
+    returned. The concordance correlation also warns when it is defined but its interval and
+    test are not (for example with two items), and returns nan for those. It subclasses
+    :class:`UndefinedKappaWarning`, so one warnings filter covers every undefined statistic
+    of wkappa.
     """

@@ -106,8 +106,10 @@ class CCCResult:
         """``tanh(atanh(rho_c) -/+ z_{1-a/2} SE_z)`` (normal quantile for Lin's method, t with
         n-1 df for the jackknife); one-sided for one-sided alternatives: ``(low, 1)`` for
         'greater', ``(-1, high)`` for 'less' (the CCC lies in [-1, 1]), the limit that of the
-        two-sided interval at level ``2 * confidence_level - 1``. ``method`` (the keyword
-        every result's ``confidence_interval`` takes) is None or the result's ``method``."""
+        two-sided interval at level ``2 * confidence_level - 1``. Perfect agreement
+        (``statistic`` 1, Fisher's z infinite) gives ``(1, 1)``, the limit of the interval as
+        the ratings approach it. ``method`` (the keyword every result's
+        ``confidence_interval`` takes) is None or the result's ``method``."""
         if method is not None:
             check_only_method(method, self.method, "the standard error of this CCC")
 
@@ -122,6 +124,8 @@ class CCCResult:
                 z = math.atanh(self.statistic)
                 low = math.tanh(z - quantile * self.standard_error_z)
                 high = math.tanh(z + quantile * self.standard_error_z)
+            elif _perfect(self.statistic, self.n_items):
+                low = high = 1.0
             return ConfidenceInterval(low, high, confidence_level=level, method=self.method)
 
         return sided(two_sided, confidence_level, self.alternative, CORRELATION_RANGE)
@@ -189,23 +193,45 @@ def _overall(means: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
     return numerator, denominator
 
 
-def _lin_se_z(rho: float, r: float, u: float, n: int) -> float:
-    if n <= 2 or not abs(rho) < 1.0 or r == 0.0 or math.isnan(r):
-        return math.nan
+def _perfect(statistic: float, n: int) -> bool:
+    """Perfect agreement on three items or more: the interval is (1, 1), the test rejects
+    every ``ccc0`` below 1."""
+    return statistic == 1.0 and n >= 3
+
+
+def _lin_se_z(rho: float, r: float, c_b: float, u: float, n: int) -> tuple[float, str | None]:
+    """Lin's delta-method SE of Fisher's z, written with ``rho / r = C_b`` so that it is
+    defined at ``r = 0`` too (where ``rho = 0``); or nan and why."""
+    if n <= 2:
+        return math.nan, _TOO_FEW.format(n=n, what="Lin's variance divides by n - 2")
+    if not math.isfinite(u):
+        return math.nan, "one rater gives every item the same value (Pearson's r is undefined)"
+    if rho == 1.0:
+        return math.nan, None  # perfect agreement: the limits are 1 (see _perfect)
+    if rho == -1.0:
+        return math.nan, "the CCC is -1, where Lin's variance of Fisher's z is unbounded"
     one = 1.0 - rho * rho
     variance = (
-        (1.0 - r * r) * rho * rho / (one * r * r)
-        + 2.0 * rho**3 * (1.0 - rho) * u * u / (r * one * one)
-        - rho**4 * u**4 / (2.0 * r * r * one * one)
+        (1.0 - r * r) * c_b * c_b / one
+        + 2.0 * rho * rho * c_b * (1.0 - rho) * u * u / (one * one)
+        - rho * rho * c_b * c_b * u**4 / (2.0 * one * one)
     ) / (n - 2)
-    return math.sqrt(variance) if variance >= 0 else math.nan
+    if variance >= 0:
+        return math.sqrt(variance), None
+    return math.nan, f"Lin's variance of Fisher's z comes out negative ({variance:.3g})"
 
 
-def _jackknife_se_z(x: np.ndarray) -> float:
-    """Leave-one-target-out SE of atanh(overall CCC), from the sums (no refit per target)."""
+_TOO_FEW = "there are {n} items; the interval and the test need three or more ({what})"
+
+
+def _jackknife_se_z(x: np.ndarray, statistic: float) -> tuple[float, str | None]:
+    """Leave-one-target-out SE of atanh(overall CCC), from the sums (no refit per target);
+    or nan and why."""
     n, k = x.shape
     if n <= 2:
-        return math.nan
+        return math.nan, _TOO_FEW.format(n=n, what="the jackknife leaves one item out")
+    if statistic == 1.0:
+        return math.nan, None  # perfect agreement: the limits are 1 (see _perfect)
     centre = x.mean(axis=0)
     y = x - centre
     total = y.sum(axis=0)
@@ -224,9 +250,12 @@ def _jackknife_se_z(x: np.ndarray) -> float:
     with np.errstate(divide="ignore", invalid="ignore"):
         values = numerator / denominator
     if not np.all(np.abs(values) < 1.0):
-        return math.nan
+        return math.nan, (
+            "leaving one item out gives a CCC of ±1 or an undefined one, where Fisher's z "
+            "is infinite"
+        )
     z = np.arctanh(values)
-    return float(math.sqrt((n - 1) / n * float(((z - z.mean()) ** 2).sum())))
+    return float(math.sqrt((n - 1) / n * float(((z - z.mean()) ** 2).sum()))), None
 
 
 def _check_ccc0(ccc0: Any) -> float:
@@ -266,7 +295,9 @@ def ccc(
     Warns
     -----
     wkappa.exceptions.UndefinedReliabilityWarning
-        When every value is the same (the denominator is 0): nan.
+        When every value is the same (the denominator is 0): nan. When the CCC is defined but
+        its interval and test are not (two items; a rater who gives every item the same
+        value; CCC = -1; several raters: a leave-one-item-out CCC of ±1): nan for them.
 
     Notes
     -----
@@ -274,6 +305,11 @@ def ccc(
     Biometrics 45: 255-268). The interval is Lin's: Fisher's z with his delta-method
     variance on n - 2, as R's ``epiR::epi.ccc(ci = "z-transform")``. For several raters the
     overall CCC (Barnhart, Haber & Song 2002) with a jackknife interval on Fisher's z.
+
+    Perfect agreement (CCC = 1, Fisher's z infinite) gives the interval (1, 1) and the
+    p-value 0 against every ``ccc0`` below 1 (1 for ``alternative='less'``): their limits as
+    the ratings approach it. Lin's variance is computed with ``rho_c / r = C_b``, so it is
+    defined at ``r = 0``.
 
     For integer ratings, ``wk.qwk(a, b) == wk.ccc(a, b).statistic`` (up to rounding) when the
     categories are every integer from the smallest to the largest rating (wkappa's default):
@@ -334,14 +370,23 @@ def ccc(
         correlations = cov / np.sqrt(np.outer(variances, variances))
     pearson = float(np.mean(correlations[upper]))
     bias = statistic / pearson if pearson != 0 and math.isfinite(pearson) else math.nan
+    why: str | None = None
     if k == 2:
         scale = (variances[0] * variances[1]) ** 0.25
-        u = float((means[1] - means[0]) / scale) if scale > 0 else math.nan
-        se_z = _lin_se_z(statistic, pearson, u, n)
+        u = float((means[1] - means[0]) / scale) if scale > 0 else math.inf
+        if math.isfinite(statistic) and scale > 0:
+            # C_b = 2 s_x s_y / (s_x² + s_y² + (xbar - ybar)²), defined at r = 0 as well.
+            bias = float(2.0 * scale * scale / denominator)
+        se_z, why = _lin_se_z(statistic, pearson, bias, u, n)
         method = "lin"
     else:
-        se_z = _jackknife_se_z(matrix) if math.isfinite(statistic) else math.nan
+        se_z, why = _jackknife_se_z(matrix, statistic)
         method = "jackknife"
+    if why is not None and math.isfinite(statistic):
+        warn_at_caller(
+            f"The CCC's interval and p-value are undefined: {why}. Returning nan for them.",
+            UndefinedReliabilityWarning,
+        )
     pvalue = _pvalue(statistic, null, se_z, alt, method, n)
     return CCCResult(
         statistic=statistic,
@@ -360,10 +405,13 @@ def ccc(
 
 
 def _pvalue(statistic: float, null: float, se_z: float, alt: str, method: str, n: int) -> float:
+    df = None if method == "lin" else n - 1
+    if _perfect(statistic, n):  # Fisher's z is +inf: beyond every quantile
+        return tail_pvalue(math.inf, alt, df)
     if not (math.isfinite(se_z) and se_z > 0 and abs(statistic) < 1.0):
         return math.nan
     z = (math.atanh(statistic) - math.atanh(null)) / se_z
-    return tail_pvalue(z, alt, None if method == "lin" else n - 1)
+    return tail_pvalue(z, alt, df)
 
 
 def _propagated(k: int, null: float, alt: Alternative) -> CCCResult:
