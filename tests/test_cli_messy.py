@@ -3,6 +3,8 @@ duplicated header names, undefined results; errors are one line on stderr with e
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from wkappa._cli import main
@@ -27,6 +29,9 @@ def _error(capsys, argv: list[str]) -> str:
     assert code == 2, err
     assert err.count("\n") == 1 and err.startswith("wkappa: error: "), err
     assert "Traceback" not in err and "internal error" not in err
+    # The command line's words: options, not the library's keywords.
+    assert not re.search(r"`\w+`|\b(labels|min_rating|max_rating|weights)=", err), err
+    assert not re.search(r"\b(y_true|y_pred|min_rating|max_rating|nan_policy)\b", err), err
     return err
 
 
@@ -91,7 +96,7 @@ def test_thresholds_of_a_single_grade_name_the_option_not_the_keyword(tmp_path, 
     [
         (["--population-size", "2"], "--population-size = 2 is smaller than the 4 items"),
         (["--population-size", "0"], "--population-size must be a positive whole number"),
-        (["--min-rating", "2"], "the ratings contain the rating 1, below --min-rating = 2."),
+        (["--min-rating", "2"], "row 1: column 'a' contains the rating 1, below --min-rating = 2."),
         (["--labels", "1,2"], "which is not in --labels [1, 2]. Hint: add it to --labels or fix"),
     ],
 )
@@ -323,3 +328,103 @@ def test_a_utf16_file_is_named_as_such(tmp_path, capsys):
     path.write_bytes("a\tb\n1\t1\n2\t2\n".encode("utf-16"))
     err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
     assert "unicode.tsv is UTF-16 text" in err and "iconv -f utf-16" in err
+
+
+# A rating the library refuses is named by the file's row and column in every command, as
+# `wkappa score` and `wkappa icc` name it, in the command line's words.
+# Row 3 (the header not counted) of column 'c' holds the bad rating; rows 1-2 are fine.
+WIDE = "a,b,c\n1,2,1\n2,2,3\n3,3,{bad}\n1,1,2\n"
+LONG = "item,rater,rating\n1,a,1\n1,b,2\n1,c,1\n2,a,{bad}\n2,b,2\n2,c,2\n3,a,3\n3,b,3\n3,c,3\n"
+
+
+def _file(tmp_path, text: str, bad: str):
+    path = tmp_path / "ratings.csv"
+    path.write_text(text.format(bad=bad))
+    return str(path)
+
+
+WIDE_COMMANDS = [
+    ["agree", "--raters", "a,b,c"],
+    ["judge", "--candidate", "a", "--raters", "b,c", "--bootstrap", "99"],
+]
+
+
+@pytest.mark.parametrize("command", WIDE_COMMANDS)
+@pytest.mark.parametrize(
+    ("bad", "options", "message"),
+    [
+        ("9", ["--labels", "1,2,3"], "contains 9, which is not in --labels [1, 2, 3]"),
+        ("inf", [], "contains inf; ratings must be finite"),
+        ("2.5", [], "contains the non-integer rating 2.5"),
+    ],
+)
+def test_wide_file_names_the_row_and_column(tmp_path, capsys, command, bad, options, message):
+    """agree and judge said 'the ratings contain 9, which is not in --labels [1, 2, 3]',
+    without the row or the column, where score says 'ratings.csv, row 3: column 'c' ...'."""
+    path = _file(tmp_path, WIDE, bad)
+    err = _error(capsys, [command[0], path, *command[1:], *options])
+    assert f"ratings.csv, row 3: column 'c' {message}" in err, err
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--min-rating", "2"], "row 1: column 'a' contains the rating 1, below --min-rating = 2"),
+        (["--max-rating", "2"], "row 2: column 'c' contains the rating 3, above --max-rating = 2"),
+    ],
+)
+def test_agree_bounds_name_the_row_and_column(tmp_path, capsys, options, message):
+    path = _file(tmp_path, WIDE, "3")
+    err = _error(capsys, ["agree", path, "--raters", "a,b,c", *options])
+    assert f"ratings.csv, {message}." in err, err
+    assert "min_rating" not in err and "max_rating" not in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["agree"],
+        ["judge", "--candidate", "a", "--bootstrap", "99"],
+    ],
+)
+def test_long_file_names_the_row_and_the_rating_column(tmp_path, capsys, command):
+    path = _file(tmp_path, LONG, "9")
+    argv = [command[0], path, "--item", "item", "--rater", "rater", "--rating", "rating"]
+    err = _error(capsys, [*argv, *command[1:], "--labels", "1,2,3"])
+    assert "ratings.csv, row 4: column 'rating' contains 9, which is not in --labels" in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["agree", "--raters", "a,b,c"],
+        ["judge", "--candidate", "a", "--raters", "b,c", "--bootstrap", "99"],
+        ["score", "--true", "a", "--pred", "b"],
+    ],
+)
+def test_number_columns_beside_a_word_column_are_named(tmp_path, capsys, command):
+    """With word --labels and number columns beside a text column, agree said "1 is not in
+    --labels ['low', 'high', '1', '2']", which lists '1'."""
+    path = tmp_path / "mixed.csv"
+    path.write_text("a,b,c\nlow,1,1\nhigh,2,2\nlow,1,2\n")
+    err = _error(capsys, [command[0], str(path), *command[1:], "--labels", "low,high,1,2"])
+    assert "column 'b' holds numbers (such as 1) and column 'a' holds words" in err, err
+    assert "Hint: write every rater's ratings the same way" in err
+    assert "is not in --labels" not in err
+
+
+def test_an_option_error_is_left_as_it_was(tmp_path, capsys):
+    """Only a refused rating is located; an option's error keeps its own words."""
+    path = _file(tmp_path, WIDE, "3")
+    err = _error(capsys, ["agree", path, "--raters", "a,b,c", "--population-size", "-3"])
+    assert err.startswith("wkappa: error: --population-size must be") and "row" not in err
+
+
+@pytest.mark.parametrize("command", [["agree"], ["judge", "--candidate", "a"]])
+def test_words_with_weights_name_the_option(tmp_path, capsys, command):
+    """It ended "unweighted coefficients accept them as they are" (the library's words)."""
+    path = tmp_path / "words.csv"
+    path.write_text("a,b,c\nlow,high,low\nhigh,high,low\n")
+    argv = [command[0], str(path), "--raters", "a,b,c", *command[1:], "--weights", "quadratic"]
+    err = _error(capsys, argv)
+    assert "Hint: pass --labels A,B,C listing the categories in order; --weights unweighted" in err

@@ -23,7 +23,14 @@ from .output import (
     to_csv,
     to_json,
 )
-from .tables import count_long, count_wide, label_text, parse_labels
+from .tables import (
+    CountedFile,
+    count_long,
+    count_wide,
+    label_text,
+    parse_labels,
+    rater_rating_error,
+)
 
 __all__ = ["add_agree_parser", "run_agree"]
 
@@ -95,10 +102,12 @@ def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> An
     return np.repeat(np.asarray(column.to_list(), dtype=object), multiplicity)
 
 
-def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCount]:
-    """The distinct rows of the rater columns (polars, streaming), their counts, the raters
-    and the file rows read, used and dropped (a row without any rating: wide; a row without
-    its rating: long)."""
+def _distinct_rows(
+    args: argparse.Namespace,
+) -> tuple[Any, Any, list[str], RowCount, CountedFile]:
+    """The distinct rows of the rater columns (polars, streaming), their counts, the raters,
+    the file rows read, used and dropped (a row without any rating: wide; a row without its
+    rating: long) and the counted file (to name a refused rating's row)."""
     from .io import COUNT, open_source
 
     wide = options.chosen_layout(args)
@@ -112,20 +121,20 @@ def _distinct_rows(args: argparse.Namespace) -> tuple[Any, Any, list[str], RowCo
             raise WkappaError("--raters needs at least two columns.")
         check_group_columns([("--cluster", args.cluster)], dict.fromkeys(raters, "--raters"))
         named = {f"--raters ({name})": name for name in raters}
-        counts, empty = count_wide(source, args, raters, named, text, extra)
+        counts, empty, file = count_wide(source, args, raters, named, text, extra)
         rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all")
-        return counts.select([*raters, *cluster]), counts[COUNT], raters, rows
+        return counts.select([*raters, *cluster]), counts[COUNT], raters, rows, file
     check_group_columns(
         [("--cluster", args.cluster)],
         {args.rater: "--rater", args.rating: "--rating"},
         (args.item, "--item"),
     )
-    counts, missing = count_long(source, args, text, extra)
+    counts, missing, file = count_long(source, args, text, extra)
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     column = f"--cluster column {args.cluster!r}" if args.cluster else None
     grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT, cluster, column)
-    return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows
+    return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows, file
 
 
 def run_agree(args: argparse.Namespace) -> int:
@@ -134,7 +143,7 @@ def run_agree(args: argparse.Namespace) -> int:
     def _clustered(values: Any, *, multiplicity: Any, **options: Any) -> Any:
         return agreement(np.repeat(values, multiplicity, axis=0), cluster=ids, **options)
 
-    rows, counts, raters, read = _distinct_rows(args)
+    rows, counts, raters, read, file = _distinct_rows(args)
     multiplicity = counts.to_numpy().astype(np.int64)
     ids = None if not args.cluster else _cluster_ids(args, rows[args.cluster], multiplicity)
     rows = rows.select(raters)
@@ -165,7 +174,10 @@ def run_agree(args: argparse.Namespace) -> int:
             return result, result.confidence_interval(args.ci, method=method)
         return result, result.confidence_interval(args.ci)
 
-    result, ci = compute(args.coefficient)
+    try:
+        result, ci = compute(args.coefficient)
+    except WkappaError as exc:
+        raise rater_rating_error(file, exc, labels, args.min_rating, args.max_rating) from None
     if args.format == "json":
         document = {"file": args.file, "raters": raters, **read.to_dict()}
         for key, value in result.to_dict(args.ci).items():

@@ -368,6 +368,7 @@ _OPTION_NAMES = (
         "as they are",
         "; --weights unweighted accepts them as they are",
     ),
+    ("; unweighted coefficients accept them", "; --weights unweighted accepts them"),
     ("add it to labels= or", "add it to --labels or"),
     ("labels=[...]", "--labels A,B,C"),
     ("labels=", "--labels "),

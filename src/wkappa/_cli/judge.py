@@ -42,7 +42,15 @@ from .output import (
     render_table,
     to_json,
 )
-from .tables import all_missing, count_long, count_wide, label_text, parse_labels
+from .tables import (
+    CountedFile,
+    all_missing,
+    count_long,
+    count_wide,
+    label_text,
+    parse_labels,
+    rater_rating_error,
+)
 
 __all__ = ["add_judge_parser", "run_judge"]
 
@@ -100,6 +108,7 @@ class Ratings:
     matrix: np.ndarray  # (items, 1 + P): candidate, then the members; missing None / NaN
     rows: RowCount
     layout: str
+    file: CountedFile  # the counted file, to name a refused rating's row
 
 
 def _column(series: Any) -> np.ndarray:
@@ -126,7 +135,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
             raise WkappaError("--raters needs at least two panel columns besides --candidate.")
         keys = [args.candidate, *panel]
         named = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
-        counts, dropped = count_wide(source, args, keys, named, labels)
+        counts, dropped, file = count_wide(source, args, keys, named, labels)
         read = int(counts[COUNT].sum())
         counts = counts.filter(~all_missing(counts, keys))
         multiplicity = counts[COUNT].to_numpy().astype(np.int64)
@@ -134,9 +143,9 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
             [np.repeat(_column(counts[k]), multiplicity) for k in keys]
         ).astype(object if any(counts.schema[k] == pl.String for k in keys) else np.float64)
         rows = RowCount(read, dropped, "no rating at all")
-        ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "wide")
+        ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "wide", file)
         return ratings, counts, keys
-    counts, dropped = count_long(source, args, labels)
+    counts, dropped, file = count_long(source, args, labels)
     read = int(counts[COUNT].sum())
     counts = counts.filter(~all_missing(counts, [args.rating]))
     repeated = counts.group_by([args.item, args.rater]).agg(pl.col(COUNT).sum())
@@ -166,7 +175,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     if matrix.dtype != object and matrix.dtype.kind not in "f":
         matrix = matrix.astype(np.float64)
     rows = RowCount(read, dropped, "a missing rating")
-    ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "long")
+    ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "long", file)
     return ratings, wide_frame, columns
 
 
@@ -208,19 +217,21 @@ class Judged:
 
 def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: list[str]) -> Judged:
     """Everything ``wkappa judge`` reports."""
-    labels = parse_labels(args.labels, label_counts, keys)
-    if labels is None:
-        labels = list(rating_categories(ratings.matrix, weights=args.weights))
+    given = parse_labels(args.labels, label_counts, keys)
     candidate, panel = ratings.matrix[:, 0], ratings.matrix[:, 1:]
-    result = rater_vs_panel(
-        panel,
-        candidate,
-        coefficient=args.coefficient,
-        weights=args.weights,
-        labels=labels,
-        n_resamples=args.bootstrap,
-        rng=args.seed,
-    )
+    try:
+        labels = given or list(rating_categories(ratings.matrix, weights=args.weights))
+        result = rater_vs_panel(
+            panel,
+            candidate,
+            coefficient=args.coefficient,
+            weights=args.weights,
+            labels=labels,
+            n_resamples=args.bootstrap,
+            rng=args.seed,
+        )
+    except WkappaError as exc:
+        raise rater_rating_error(ratings.file, exc, given) from None
     size = 1 + len(ratings.panel)
     matrix = np.ones((size, size))
     matrix[1:, 1:] = np.asarray(result.member_pairs)

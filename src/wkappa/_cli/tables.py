@@ -18,6 +18,7 @@ import numpy as np
 
 from .._core import (
     count_table,
+    encode_rating_matrix,
     encode_ratings,
     find_unlisted,
     spelling_key,
@@ -38,6 +39,7 @@ MAX_CLI_CATEGORIES = 1024
 __all__ = [
     "MISSING_SPELLINGS",
     "SPELLING_HINT",
+    "CountedFile",
     "Spelling",
     "Tables",
     "all_missing",
@@ -47,8 +49,11 @@ __all__ = [
     "count_wide",
     "drop_missing",
     "label_text",
+    "located_error",
     "normalise_labels",
     "parse_labels",
+    "rater_rating_error",
+    "rating_error",
     "tidy_labels",
 ]
 
@@ -92,6 +97,7 @@ def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[
     if any(name == "" for name in names):
         raise WkappaError(f"--labels must be a comma-separated list like 0,1,2; got {text!r}.")
     if not all(counts.schema[c].is_numeric() for c in columns):
+        _refuse_mixed_kinds(counts, columns)
         return names
     values: list[Any] = []
     for name in names:
@@ -104,6 +110,24 @@ def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[
             ) from None
         values.append(int(number) if number.is_integer() else number)
     return values
+
+
+def _refuse_mixed_kinds(counts: Any, columns: Sequence[str]) -> None:
+    """With ``--labels``, rating columns of numbers beside columns of words are refused: the
+    labels are read as words, which no number equals (the word '1' is not the number 1)."""
+    rated = [c for c in dict.fromkeys(columns) if counts[c].null_count() < counts.height]
+    numbers = [c for c in rated if counts.schema[c].is_numeric()]
+    words = [c for c in rated if not counts.schema[c].is_numeric()]
+    if numbers and words:
+        present = counts[numbers[0]].drop_nulls()
+        value = label_text((present.drop_nans() if present.dtype.is_float() else present)[0])
+        raise WkappaError(
+            f"column {numbers[0]!r} holds numbers (such as {value}) and column {words[0]!r} "
+            f"holds words: --labels are then read as words, and the number {value} equals "
+            "none of them (the word '1' is not the number 1). Hint: write every rater's "
+            f"ratings the same way: recode column {words[0]!r} to numbers, or column "
+            f"{numbers[0]!r} to words."
+        )
 
 
 def drop_missing(counts: Any, columns: Sequence[str]) -> tuple[Any, int]:
@@ -296,25 +320,27 @@ def count_wide(
     named: dict[str, str],
     labels: Sequence[Any] | None,
     extra: dict[str, str] | None = None,
-) -> tuple[Any, int]:
+) -> tuple[Any, int, CountedFile]:
     """The counted rating rows of the rater ``columns`` of a wide file (``named``: the option
-    that names each column), text ratings normalised and checked (:func:`tidy_labels`), and
-    the rows without any rating. ``extra`` (option -> column, e.g. ``--cluster``) are more key
-    columns, read as text."""
+    that names each column), text ratings normalised and checked (:func:`tidy_labels`), the
+    rows without any rating, and the file as :class:`CountedFile` (to name a refused rating's
+    row). ``extra`` (option -> column, e.g. ``--cluster``) are more key columns, read as
+    text."""
     extra = extra or {}
     keys = [*columns, *extra.values()]
     text = [*(columns if labels else ()), *extra.values()]
     frame, counts = count_keys(source, keys, options={**named, **extra}, text=text)
     counts = tidy_labels(source, frame, counts, columns, labels, Spelling.of(args))
-    return counts, int(counts.filter(all_missing(counts, columns))[COUNT].sum())
+    empty = int(counts.filter(all_missing(counts, columns))[COUNT].sum())
+    return counts, empty, CountedFile(source, frame, counts, list(columns))
 
 
 def count_long(
     source: Source, args: Any, labels: Sequence[Any] | None, extra: dict[str, str] | None = None
-) -> tuple[Any, int]:
+) -> tuple[Any, int, CountedFile]:
     """The counted (``--item``, ``--rater``, ``--rating``) triples of a long file, text
-    ratings normalised and checked (:func:`tidy_labels`), and the rows without a rating;
-    ``extra`` as in :func:`count_wide`."""
+    ratings normalised and checked (:func:`tidy_labels`), the rows without a rating and the
+    file as :class:`CountedFile`; ``extra`` as in :func:`count_wide`."""
     extra = extra or {}
     keys = [args.item, args.rater, args.rating, *extra.values()]
     options = {"--item": args.item, "--rater": args.rater, "--rating": args.rating, **extra}
@@ -322,7 +348,8 @@ def count_long(
     frame, counts = count_keys(source, keys, options=options, text=text)
     check_long_ids(counts, {args.item: "--item", args.rater: "--rater"}, args.rating)
     counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
-    return counts, int(counts.filter(all_missing(counts, [args.rating]))[COUNT].sum())
+    missing = int(counts.filter(all_missing(counts, [args.rating]))[COUNT].sum())
+    return counts, missing, CountedFile(source, frame, counts, [args.rating])
 
 
 def _locate(
@@ -371,6 +398,87 @@ def _locate(
     return min(found, key=lambda item: item[2])
 
 
+@dataclass(frozen=True)
+class CountedFile:
+    """A file's counted rating rows with what finds the file row of a rating: the scan and
+    the rating columns (a wide file's rater columns, a long file's ``--rating``)."""
+
+    source: Source
+    frame: Any  # the polars LazyFrame the counts came from
+    counts: Any  # its distinct rows, counted
+    columns: list[str]
+
+
+def located_error(
+    file: CountedFile, probe: Callable[[str, Any], object], roles: Sequence[str]
+) -> WkappaError | None:
+    """The library's refusal of one rating, named as the file names it: its row (the header
+    not counted) and column. ``probe(column, value)`` raises the library's error for one
+    value alone; the value that fails and comes first in the file is named, with its own
+    message, whose ``roles`` (the parameter names it gives the column: `` `y_true` ``) become
+    the column. None when no single value fails (every value does, or the problem is the
+    columns together)."""
+    frame = file.frame
+    found = _locate(file.source, frame, file.counts, {c: c for c in file.columns}, probe)
+    if found is None:
+        return None
+    column, value, row, alone = found
+    if value is None or (isinstance(value, float) and value != value):
+        blank = row is not None and is_blank_row(frame, row)
+        message = (
+            f"{'the line is empty, so ' if blank else ''}column {column!r} has a missing "
+            f"rating. Hint: {'delete the empty line; ' if blank else ''}--nan-policy omit "
+            "drops rows with a missing rating."
+        )
+    else:
+        message = _relabel(alone, dict.fromkeys(roles, column))
+    return WkappaError(f"{file.source.name}, row {row}: {message}")
+
+
+def rating_error(
+    file: CountedFile,
+    exc: WkappaError,
+    probe: Callable[[str, Any], object],
+    roles: Sequence[str],
+) -> WkappaError:
+    """The library's refusal ``exc`` of two columns of ratings (``roles``: `` `y_true` ``
+    and `` `y_pred` ``, in the order of ``file.columns``): a rating named by its row and
+    column (:func:`located_error`), else ``exc`` about the file's columns."""
+    located = located_error(file, probe, roles)
+    if located is not None:
+        return located
+    named = dict(zip(roles, file.columns, strict=True))
+    return WkappaError(f"{file.source.name}: {_relabel(str(exc), named)}")
+
+
+def rater_rating_error(
+    file: CountedFile,
+    exc: WkappaError,
+    labels: Sequence[Any] | None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+) -> WkappaError:
+    """The refusal ``exc`` of several raters' ratings: a rating the library's rater-matrix
+    encoder refuses (not in ``--labels``, outside ``--min-rating``/``--max-rating``, infinite,
+    not a whole number) named by its file row and column (:func:`located_error`; a missing rating
+    is not refused here), else ``exc`` as it is."""
+
+    def probe(column: str, value: Any) -> None:
+        if value is None or (isinstance(value, float) and value != value):
+            return
+        kind = object if isinstance(value, str) else np.float64
+        encode_rating_matrix(
+            np.array([[value, value]], dtype=kind),
+            labels=labels,
+            min_rating=min_rating,
+            max_rating=max_rating,
+            ordered=False,
+            name="ratings",
+        )
+
+    return located_error(file, probe, ("ratings",)) or exc
+
+
 def _relabel(message: str, columns: dict[str, str]) -> str:
     for role, column in columns.items():
         message = message.replace(f"`{role}`", f"column {column!r}")
@@ -412,33 +520,17 @@ def build_tables(
             counts[true], counts[pred], sample_weight=frequency, ordered=ordered, **options
         )
     except WkappaError as exc:
-        roles = {"y_true": true, "y_pred": pred}
-        found = _locate(
-            source,
-            frame,
-            counts,
-            roles,
+        raise rating_error(
+            CountedFile(source, frame, counts, [true, pred]),
+            exc,
             lambda column, value: encode_ratings(
                 one := counts[column].head(0).extend_constant(value, 1),
                 one,
                 ordered=ordered,
                 **options,
             ),
-        )
-        message = _relabel(str(exc), roles)
-        if found is None:
-            raise WkappaError(f"{source.name}: {message}") from None
-        column, value, row, alone = found
-        if value is None or (isinstance(value, float) and value != value):
-            blank = row is not None and is_blank_row(frame, row)
-            message = (
-                f"{'the line is empty, so ' if blank else ''}column {column!r} has a missing "
-                f"rating. Hint: {'delete the empty line; ' if blank else ''}--nan-policy omit "
-                "drops rows with a missing rating."
-            )
-        else:
-            message = _relabel(alone, {"y_true": column, "y_pred": column})
-        raise WkappaError(f"{source.name}, row {row}: {message}") from None
+            roles=("y_true", "y_pred"),
+        ) from None
     assert encoded is not None  # nan_policy is never 'propagate' here
     k = encoded.n_categories
     if k > MAX_CLI_CATEGORIES:
