@@ -30,6 +30,7 @@ from .planning_models import (
     table_kappa_value,
 )
 from .planning_simulation import CHANCE_DIFFERS, SimulatedStudies, chance_value
+from .text_values import number_text
 
 __all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
 
@@ -157,15 +158,15 @@ class KappaPlan:
             f"Study plan ({self.method}): n = {self.n} items rated by {self.n_raters} raters",
             f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {self.weights} weights, "
             f"K = {self.table.shape[0]})",
-            f"  {test}: power {self.power:.3f}"
+            f"  {test}: power {number_text(self.power, '.3f')}"
             + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
             f"  expected width of the {self.confidence_level:.0%} interval: "
-            f"{self.expected_width:.4g}"
+            f"{number_text(self.expected_width, '.4g')}"
             + (f" (wanted <= {self.ci_width:g})" if self.ci_width is not None else ""),
         ]
         if self.lower_limit is not None:
             lines.append(
-                f"  P(lower limit > {self.lower_limit:g}) = {self.assurance:.3f}"
+                f"  P(lower limit > {self.lower_limit:g}) = {number_text(self.assurance, '.3f')}"
                 + (f" (wanted {self.target_assurance:g})" if self.goal == "lower_limit" else "")
             )
         if self.method == "simulation":
