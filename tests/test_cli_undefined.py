@@ -139,3 +139,21 @@ def test_csv_field_rule():
         "a",
         "0.3333333333333333",
     ]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--true", "a", "--pred", "b"],
+        ["agree", "--raters", "a,b,c"],
+        ["icc", "--raters", "a,b,c"],
+        ["compare", "--true", "a", "--pred", "b", "--pred", "c", "--bootstrap", "99"],
+    ],
+)
+def test_warnings_say_undefined_in_the_command_lines_words(one_category, capsys, argv):
+    """The library's warnings reached stderr as they are: 'Returning nan (set zero_division
+    to choose).', 'zscore and pvalue are nan.', 'the comparison is nan.'."""
+    assert main([argv[0], one_category, *argv[1:]]) == 0
+    err = capsys.readouterr().err
+    assert "wkappa: warning: " in err and "shown as undefined" in err, err
+    assert not NAN.search(err) and not re.search(r"zero_division|zscore|pvalue", err), err

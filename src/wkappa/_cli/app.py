@@ -342,8 +342,23 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# How the library's warnings say what it returns, as the command line shows it (undefined).
+_WARNING_WORDS = (
+    (" Returning nan (set zero_division to choose).", " It is shown as undefined."),
+    (" Returning nan for them.", " They are shown as undefined."),
+    (" Returning nan.", " It is shown as undefined."),
+    (" zscore and pvalue are nan.", " z and the p-value are shown as undefined."),
+    (" the comparison is nan.", " the comparison is shown as undefined."),
+    ("Hint: use method='percentile'.", "Hint: --bootstrap-method percentile."),
+)
+
+
 def _warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
-    print(f"wkappa: warning: {message}", file=sys.stderr)
+    """A library warning on one line of stderr, in the command line's words."""
+    text = _one_line(message, options=True)
+    for words, shown in _WARNING_WORDS:
+        text = text.replace(words, shown)
+    print(f"wkappa: warning: {text}", file=sys.stderr)
 
 
 # The library's hints and parameter names, as the command line spells them.
