@@ -86,6 +86,8 @@ def test_cli_explain_says_undefined(one_category, capsys, argv):
     assert main([argv[0], one_category, *argv[1:]]) == 0
     out = capsys.readouterr().out
     assert "undefined" in out and not NAN.search(out), out
+    # No Landis & Koch band for an undefined value: it read "undefined agreement".
+    assert "undefined agreement" not in out and "undefined (Landis" not in out, out
 
 
 def _csv(capsys, argv):
@@ -157,3 +159,11 @@ def test_warnings_say_undefined_in_the_command_lines_words(one_category, capsys,
     err = capsys.readouterr().err
     assert "wkappa: warning: " in err and "shown as undefined" in err, err
     assert not NAN.search(err) and not re.search(r"zero_division|zscore|pvalue", err), err
+
+
+def test_score_report_gives_no_band_to_an_undefined_kappa(one_category, tmp_path, capsys):
+    report = tmp_path / "r.html"
+    argv = ["score", one_category, "--true", "a", "--pred", "b", "--report", str(report)]
+    assert main(argv) == 0
+    page = report.read_text()
+    assert "undefined" in page and "undefined agreement" not in page

@@ -10,11 +10,12 @@ from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, missing_id_error
 from .._frames import check_group_columns, pivot_long
-from .._stats import BootstrapMethod, agreement, interpretation, one_sided
+from .._stats import BootstrapMethod, agreement, one_sided
 from ..exceptions import WkappaError
 from . import options
 from .output import (
     RowCount,
+    band,
     categories_line,
     format_interval,
     format_number,
@@ -218,7 +219,6 @@ def run_agree(args: argparse.Namespace) -> int:
         print(to_csv(fields, [row]))
     else:
         # The output grammar of score / compare / judge (wkappa._cli.output).
-        band = interpretation(result.statistic)
         print(f"{args.file}: {result.name}, {result.weights} weights")
         print(f"  raters       {', '.join(map(str, raters))}")
         print(f"  categories   {categories_line(result.labels)}")
@@ -227,7 +227,8 @@ def run_agree(args: argparse.Namespace) -> int:
         gaps = cells - result.n_ratings if args.raters else 0
         empty = f"; {gaps:,} of {cells:,} cells empty" if gaps else ""
         print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings{empty})")
-        print(f"  statistic    {format_number(result.statistic)}  {band} (Landis & Koch)")
+        shown = band(result.statistic, "{} (Landis & Koch)")
+        print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
         level = f"{ci.confidence_level:.0%} {one_sided(result.alternative)}CI"

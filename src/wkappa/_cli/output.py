@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._stats import UNDEFINED, interval_text, json_value, number_text
+from .._stats import UNDEFINED, interpretation, interval_text, json_value, number_text
 from .tables import label_text
 
 # The intervals computed from the table alone; the others are bootstrap methods.
@@ -42,6 +42,7 @@ __all__ = [
     "RowCount",
     "ScoreRun",
     "Scored",
+    "band",
     "categories_line",
     "csv_field",
     "format_interval",
@@ -173,6 +174,12 @@ def summary(scored: Scored) -> dict[str, Any]:
     }
 
 
+def band(statistic: float, pattern: str) -> str:
+    """The Landis & Koch band of a defined ``statistic`` written into ``pattern`` (``"{}
+    agreement"``); nothing for an undefined one (it would read "undefined agreement")."""
+    return "" if math.isnan(statistic) else pattern.format(interpretation(statistic))
+
+
 def null_hypothesis(name: str, result: Any) -> str:
     """``H0: kappa = 0, two-sided``: the test's null value (``--kappa0``) and alternative."""
     return f"H0: {name} = {result.kappa0:g}, {result.alternative}"
@@ -266,7 +273,7 @@ def _result_lines(scored: Scored) -> list[str]:
     n = result.n
     null_se = result.standard_error_null
     rows = [
-        ["kappa", format_number(result.statistic), f"{result.interpretation} agreement"],
+        ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), ""],
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
         ["z", format_number(result.zscore, 2), f"null SE {format_number(null_se)}"],

@@ -27,6 +27,7 @@ from .output import (
     RowCount,
     Scored,
     ScoreRun,
+    band,
     categories_line,
     format_count,
     format_interval,
@@ -134,7 +135,7 @@ def _headline(scored: Scored) -> str:
     level = f"{scored.level * 100:g}% CI"
     method = scored.method if scored.method in TABLE_INTERVALS else f"bootstrap ({scored.method})"
     items = [
-        ("kappa", format_number(result.statistic), f"{result.interpretation} agreement"),
+        ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
         (level, format_interval(scored.low, scored.high), method),
         ("standard error", format_number(result.standard_error), ""),
         ("z", format_number(result.zscore, 2), f"p = {format_pvalue(result.pvalue)}"),
