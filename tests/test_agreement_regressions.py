@@ -439,11 +439,43 @@ def test_number_and_string_rater_columns_are_refused_as_mixed_kinds():
         lambda: wk.rater_vs_panel(frame[["b", "c"]], frame.a),
     ]
     for call in cases:
-        with pytest.raises(WkappaError, match="mix kinds: some hold numbers and some strings"):
+        with pytest.raises(WkappaError, match=r"mix kinds: rater \d holds (numbers|strings)"):
             call()
     # a column without any rating has no kind: it does not mix
     empty = pd.DataFrame({"a": [1, 2, 1], "b": [None, None, None], "c": [1, 2, 2]})
     assert wk.agreement(empty).n_raters == 3
+
+
+def test_one_rule_for_ratings_of_two_kinds_for_one_two_and_several_raters():
+    """Two raters, several raters and the blocks of a Dask array refused numbers beside
+    strings with three different messages and rules (the several-raters rule let a column of
+    strings beside one of mixed objects through to the sort)."""
+    numbers, words = np.array([1, 2, 1, 2]), np.array(["x", "y", "x", "y"])
+    mixed = np.array([1, "y", 1, "y"], dtype=object)
+    said = "holds numbers or booleans but {} holds strings, so no rating of one can equal"
+    with pytest.raises(WkappaError, match=said.format("`y_pred`")):
+        wk.weighted_kappa(numbers, words, weights="unweighted")
+    with pytest.raises(WkappaError, match=said.format("rater 1")):
+        wk.agreement(pd.DataFrame({"a": numbers, "b": words}))
+    with pytest.raises(WkappaError, match="rater 0 holds strings but rater 1 holds mixed values"):
+        wk.agreement(pd.DataFrame({"a": words, "b": mixed}))
+    da = pytest.importorskip("dask.array")
+    blocks = da.from_array(np.array([1, 2, "x", "y"], dtype=object), chunks=2)
+    with pytest.raises(WkappaError, match=said.format("block 1 of `y_true`/`y_pred`")):
+        wk.weighted_kappa(blocks, blocks, weights="unweighted")
+    # the same words for an ordered coefficient and for bounds, whoever reads the ratings
+    for call in (
+        lambda: wk.weighted_kappa(words, words),
+        lambda: wk.agreement(pd.DataFrame({"a": words, "b": words}), weights="quadratic"),
+    ):
+        with pytest.raises(WkappaError, match="need ordered categories, but the ratings are"):
+            call()
+    for call in (
+        lambda: wk.weighted_kappa(words, words, weights="unweighted", min_rating=0),
+        lambda: wk.agreement(pd.DataFrame({"a": words, "b": words}), max_rating=3),
+    ):
+        with pytest.raises(WkappaError, match="apply to integer ratings only; the ratings are"):
+            call()
 
 
 def test_panel_comparison_explains_itself_like_every_result():

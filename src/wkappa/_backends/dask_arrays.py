@@ -27,6 +27,7 @@ from .._core import (
     NanPolicy,
     QuadraticSums,
     Request,
+    category_labels,
     check_labels,
     check_table_size,
     count_table,
@@ -184,15 +185,13 @@ def _categories(
     if not found:  # every pair omitted
         first = 0 if lo is None else lo
         return range(first, (first if hi is None else hi) + 1)
-    if lo is not None or hi is not None:
-        raise WkappaError("`min_rating`/`max_rating` apply to integer ratings only.")
-    try:
-        return tuple(sorted(set().union(*found)))
-    except TypeError:
-        raise WkappaError(
-            "The ratings mix kinds (numbers and strings) that cannot be sorted. "
-            "Hint: pass labels=[...]."
-        ) from None
+    labels = category_labels(
+        [(f"block {i} of `y_true`/`y_pred`", np.asarray(list(f))) for i, f in enumerate(found)],
+        lo,
+        hi,
+        None,  # each block has refused unordered categories for an ordered coefficient
+    )
+    return tuple(labels.tolist())
 
 
 def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted | None:

@@ -28,6 +28,7 @@ __all__ = [
     "MAX_TABLE_CELLS",
     "Column",
     "EncodedRatings",
+    "category_labels",
     "category_order",
     "check_labels",
     "check_num_classes",
@@ -438,35 +439,61 @@ def encode_ratings(
     numeric = true_values.dtype.kind in "biuf" and pred_values.dtype.kind in "biuf"
     if numeric:
         return _encode_integer_range(true_values, pred_values, lo, hi, weight)
-    if lo is not None or hi is not None:
-        raise WkappaError("`min_rating`/`max_rating` apply to integer ratings only.")
-    if ordered:
-        raise WkappaError(
-            "Weighted kappa and the confusion table need ordered categories, but the ratings "
-            "are strings or unordered categories without an order. Hint: pass labels=[...] "
-            "listing the categories in order (or use an ordered pandas Categorical / polars "
-            "Enum); unweighted kappa accepts them as they are."
-        )
-    kinds = {_kind_name(v) for v in (true_values, pred_values) if v.size}
-    if len(kinds) > 1:
-        raise WkappaError(
-            f"`y_true` holds {_kind_name(true_values)} but `y_pred` holds "
-            f"{_kind_name(pred_values)}, so no rating of one can equal a rating of the other "
-            "(the string 'True' is not the boolean True). Hint: convert one column to the "
-            "other's kind, or pass labels=[...]."
-        )
-    try:
-        label_array = np.unique(np.concatenate([true_values, pred_values]))
-    except TypeError:
-        raise WkappaError(
-            "The ratings mix kinds (numbers and strings) that cannot be sorted. "
-            "Hint: pass labels=[...]."
-        ) from None
+    label_array = category_labels(
+        [("`y_true`", true_values), ("`y_pred`", pred_values)],
+        lo,
+        hi,
+        ("Weighted kappa and the confusion table", "unweighted kappa") if ordered else None,
+    )
     if label_array.size == 0:
         label_array = np.zeros(0, dtype=np.int64)
     true_index = _lookup(true_values, label_array, "y_true")
     pred_index = _lookup(pred_values, label_array, "y_pred")
     return EncodedRatings(true_index, pred_index, tuple(label_array.tolist()), weight)
+
+
+def category_labels(
+    columns: Sequence[tuple[str, np.ndarray]],
+    lo: int | None,
+    hi: int | None,
+    order_needed_by: tuple[str, str] | None,
+) -> np.ndarray:
+    """The labels of ratings that are not all numbers: the sorted distinct values of the
+    ``(name, values)`` columns (the rule for one, two or several raters).
+
+    Refuses ``min_rating``/``max_rating`` (they bound integers), a coefficient that needs
+    ordered categories (``order_needed_by``: its name, and the unordered one that accepts the
+    ratings), columns of different kinds (no rating of one could equal a rating of the
+    other) and values that cannot be sorted.
+    """
+    if lo is not None or hi is not None:
+        raise WkappaError(
+            "`min_rating`/`max_rating` apply to integer ratings only; the ratings are strings "
+            "or categories. Hint: pass labels=[...] listing the categories in order."
+        )
+    if order_needed_by is not None:
+        weighted, unweighted = order_needed_by
+        raise WkappaError(
+            f"{weighted} need ordered categories, but the ratings are strings or unordered "
+            "categories. Hint: pass labels=[...] listing the categories in order (or use an "
+            f"ordered pandas Categorical / polars Enum); {unweighted} accepts them as they are."
+        )
+    kinds = [(name, _kind_name(values)) for name, values in columns if values.size]
+    for name, kind in kinds[1:]:
+        if kind != kinds[0][1]:
+            raise WkappaError(
+                f"The ratings mix kinds: {kinds[0][0]} holds {kinds[0][1]} but {name} holds "
+                f"{kind}, so no rating of one can equal a rating of the other (the string '1' "
+                "is not the number 1). Hint: convert the columns to one kind."
+            )
+    try:
+        labels: np.ndarray = np.unique(np.concatenate([values for _, values in columns]))
+    except TypeError:
+        raise WkappaError(
+            "The ratings mix kinds (numbers and strings) that cannot be sorted. "
+            "Hint: pass labels=[...]."
+        ) from None
+    return labels
 
 
 def _kind_name(values: np.ndarray) -> str:

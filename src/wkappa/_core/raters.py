@@ -25,6 +25,7 @@ from .agreement import rows_to_counts
 from .columns import Column
 from .dependencies import is_dataframe
 from .encode import (
+    category_labels,
     check_labels,
     check_rating_bounds,
     check_table_size,
@@ -268,32 +269,12 @@ def _shared_labels(
     values = [values_of(c) for c in columns]
     if all(v.dtype.kind in "biuf" for v in values):
         return None
-    if lo is not None or hi is not None:
-        raise WkappaError(
-            "`min_rating`/`max_rating` apply to integer ratings only; the ratings are strings "
-            "or categories. Hint: pass labels=[...] listing the categories in order."
-        )
-    if ordered:
-        raise WkappaError(
-            "Weighted coefficients need ordered categories, but the ratings are strings or "
-            "unordered categories. Hint: pass labels=[...] listing the categories in order; "
-            "unweighted coefficients accept them as they are."
-        )
-    numeric = [v.dtype.kind in "biuf" for v in values if v.size]
-    if any(numeric) and not all(numeric):
-        # np.concatenate would turn the numbers into strings: 1 would not be the label '1'
-        raise WkappaError(
-            "The rater columns mix kinds: some hold numbers and some strings, so no rating of "
-            "one can equal a rating of another (the string '1' is not the number 1). "
-            "Hint: convert the rater columns to one kind."
-        )
-    try:
-        return np.unique(np.concatenate(values))
-    except TypeError:
-        raise WkappaError(
-            "The ratings mix kinds (numbers and strings) that cannot be sorted. "
-            "Hint: pass labels=[...]."
-        ) from None
+    return category_labels(
+        [(f"rater {g}", v) for g, v in enumerate(values)],
+        lo,
+        hi,
+        ("Weighted coefficients", "an unweighted coefficient") if ordered else None,
+    )
 
 
 # --------------------------------------------------------------------------- counting
