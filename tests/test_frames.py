@@ -420,8 +420,13 @@ def test_kappa_by_group_names_cluster_in_its_errors():
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="no_such_column")
     with pytest.raises(WkappaError, match="`cluster` names the `y_true` column 'a'; give a column"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="a")
-    with pytest.raises(WkappaError, match="`cluster` must be the name of a column other than"):
+    # the same words as frames.agreement (they had two rules)
+    with pytest.raises(WkappaError, match="`by` and `cluster` name the same column 'g'; give two"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="g")
+    with pytest.raises(WkappaError, match="`by` names the column 'g' twice; give it once"):
+        frames.kappa_by_group(df, y_true="a", y_pred="b", by=["g", "g"])  # a raw ValueError
+    with pytest.raises(WkappaError, match="`cluster` must be a column name; got 3"):
+        frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster=3)
 
 
 @pytest.mark.parametrize("library", [PANDAS, POLARS])

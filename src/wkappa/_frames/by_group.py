@@ -58,10 +58,8 @@ def check_group_options(method: Any, cluster: Any, keys: list[str]) -> None:
             f"`method` must be 'asymptotic' with `cluster`; got {format_value(method)}."
             " Hint: the score and Fisher-z intervals treat the pairs as independent."
         )
-    if not isinstance(cluster, str) or cluster in keys:
-        raise WkappaError(
-            f"`cluster` must be the name of a column other than `by`; got {format_value(cluster)}."
-        )
+    if not isinstance(cluster, str):
+        raise WkappaError(f"`cluster` must be a column name; got {format_value(cluster)}.")
 
 
 def tables_of_groups(

@@ -132,16 +132,23 @@ def check_group_columns(
     read: dict[Any, str],
     item: tuple[str | None, str] | None = None,
 ) -> None:
-    """Refuse a grouping column that is also read as ratings or as the item id.
+    """Refuse a grouping column that is also read as ratings, as the item id or as another
+    kind of group.
 
     ``groups`` pairs each grouping parameter as the caller names it (```by```, ``--cluster``)
     with its column; ``read`` maps each rating column to its parameter's name and ``item`` is
     the item column with its parameter's name (long layout). A group per item, or an item per
     cluster (the ordinary design), is refused too.
     """
-    for parameter, name in groups:
-        if name is None:
-            continue
+    named = [(parameter, name) for parameter, name in groups if name is not None]
+    for i, (parameter, name) in enumerate(named):
+        other = next((p for p, n in named[i + 1 :] if n == name), None)
+        if other == parameter:
+            raise WkappaError(f"{parameter} names the column {name!r} twice; give it once.")
+        if other is not None:
+            raise WkappaError(
+                f"{parameter} and {other} name the same column {name!r}; give two columns."
+            )
         if item is not None and name == item[0]:
             why = (
                 f"one item per cluster is the ordinary design. Hint: leave out {parameter}."

@@ -94,8 +94,6 @@ def rater_rows(
     schema = dict(frame.collect_schema())
     wide = is_wide(raters, item, rater, rating)
     groups = [name for name in (by, cluster) if name is not None]
-    if by is not None and by == cluster:
-        raise WkappaError(f"`by` and `cluster` name the same column {by!r}; give two columns.")
     read = list(raters or ()) if wide else [item, rater, rating]
     check_group_columns(
         [("`by`", by), ("`cluster`", cluster)],
