@@ -383,7 +383,11 @@ _OPTION_NAMES = (
         "as they are",
         "; --weights unweighted accepts them as they are",
     ),
-    ("; unweighted coefficients accept them", "; --weights unweighted accepts them"),
+    (
+        " (or use an ordered pandas Categorical / polars Enum); an unweighted coefficient "
+        "accepts them as they are",
+        "; --weights unweighted accepts them as they are",
+    ),
     ("add it to labels= or", "add it to --labels or"),
     ("labels=[...]", "--labels A,B,C"),
     ("labels=", "--labels "),
