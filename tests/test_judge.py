@@ -191,6 +191,18 @@ def test_cli_judge_errors_speak_the_command_line():
     assert neither.returncode == 2 and "--raters" in neither.stderr
 
 
+def test_cli_judge_refuses_a_rater_who_rated_an_item_twice(tmp_path):
+    """The same rule and words as frames.agreement, frames.icc and wkappa agree."""
+    path = tmp_path / "twice.csv"
+    rows = [("1", "a", 1), ("1", "b", 1), ("1", "j", 2), ("2", "a", 2), ("2", "b", 2),
+            ("2", "j", 2), ("2", "b", 1), ("3", "a", 1), ("3", "b", 2), ("3", "j", 1)]  # fmt: skip
+    path.write_text("item,who,y\n" + "".join(f"{i},{r},{y}\n" for i, r, y in rows))
+    out = run("judge", path, "--item", "item", "--rater", "who", "--rating", "y",
+              "--candidate", "j")  # fmt: skip
+    assert out.returncode == 2
+    assert "Rater 'b' rated item 2 more than once; the long layout needs one" in out.stderr
+
+
 def test_the_how_to_shows_what_the_command_prints(tmp_path):
     import re
     import shlex

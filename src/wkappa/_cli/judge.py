@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._core import COEFFICIENTS
-from .._frames import rater_key
+from .._frames import check_one_rating_each, rater_key
 from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
@@ -148,14 +148,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     counts, dropped, file = count_long(source, args, labels)
     read = int(counts[COUNT].sum())
     counts = counts.filter(~all_missing(counts, [args.rating]))
-    repeated = counts.group_by([args.item, args.rater]).agg(pl.col(COUNT).sum())
-    repeated = repeated.filter(pl.col(COUNT) > 1)
-    if repeated.height:
-        first = repeated.row(0)
-        raise WkappaError(
-            f"Rater {first[1]!r} rated item {first[0]!r} more than once; the long layout needs "
-            "one rating per item and rater."
-        )
+    check_one_rating_each(counts, args.item, args.rater, COUNT)
     counts = counts.with_columns(pl.col(args.rater).cast(pl.String))
     raters = sorted(set(counts[args.rater].to_list()), key=rater_key)
     if args.candidate not in raters:

@@ -30,6 +30,7 @@ from .numeric import RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
 from .raters import (
     check_long_ids,
+    check_one_rating_each,
     clustered_ratings,
     panel_ratings,
     pivot_long,
@@ -44,6 +45,7 @@ __all__ = [
     "check_group_columns",
     "check_group_options",
     "check_long_ids",
+    "check_one_rating_each",
     "clustered_group_columns",
     "clustered_ratings",
     "frame_input",

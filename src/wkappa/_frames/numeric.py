@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import import_optional
-from ..exceptions import WkappaError, WkappaTypeError
+from ..exceptions import WkappaError
 from .count import wrap_frame
-from .raters import check_long_ids, is_wide, rater_columns, rater_key
+from .raters import check_long_ids, check_one_rating_each, layout_columns, rater_key
 
 __all__ = [
     "NumericFrame",
@@ -77,20 +77,8 @@ def numeric_frame(
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, hint)
     schema = dict(frame.collect_schema())
-    wide = is_wide(raters, item, rater, rating)
-    if wide:
-        names = rater_columns(raters)  # type: ignore[arg-type]
-        numeric = names
-    else:
-        if item is None or rater is None or rating is None:
-            raise WkappaError("The long layout needs all of `item`, `rater` and `rating`.")
-        names = [item, rater, rating]
-        numeric = [rating]
-    for name in names:
-        if not isinstance(name, str):
-            raise WkappaTypeError(f"Column names must be strings; got {name!r}.")
-        if name not in schema:
-            raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
+    wide, names = layout_columns(schema, raters, item, rater, rating)
+    numeric = names if wide else [rating]
     for name in numeric:
         if not schema[name].is_numeric():
             raise WkappaError(
@@ -161,13 +149,7 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     )
     local = local.with_columns(pl.col(rating).cast(pl.Float64), pl.col(rater).cast(pl.String))
     local = local.filter(pl.col(rating).is_not_null() & pl.col(rating).is_not_nan())
-    repeated = local.group_by([target, rater]).len().filter(pl.col("len") > 1)
-    if repeated.height:
-        row = repeated.row(0, named=True)
-        raise WkappaError(
-            f"Rater {row[rater]!r} rated item {row[target]!r} more than once; the long "
-            "layout needs one rating per item and rater."
-        )
+    check_one_rating_each(local, target, rater)
     wide = local.pivot(on=rater, index=target, values=rating).sort(target)
     names = sorted((c for c in wide.columns if c != target), key=rater_key)
     matrix = wide.select(names).to_numpy().astype(np.float64)

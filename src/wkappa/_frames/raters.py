@@ -26,8 +26,11 @@ from .long_counts import long_rows
 
 __all__ = [
     "RaterRows",
+    "check_long_ids",
+    "check_one_rating_each",
     "clustered_ratings",
     "is_wide",
+    "layout_columns",
     "one_group_per_item",
     "panel_ratings",
     "pivot_long",
@@ -92,22 +95,14 @@ def rater_rows(
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
     schema = dict(frame.collect_schema())
-    wide = is_wide(raters, item, rater, rating)
     groups = [name for name in (by, cluster) if name is not None]
-    read = list(raters or ()) if wide else [item, rater, rating]
+    wide, names = layout_columns(schema, raters, item, rater, rating, also=groups)
     check_group_columns(
         [("`by`", by), ("`cluster`", cluster)],
-        dict.fromkeys(read, "rater") if wide else {rater: "`rater`", rating: "`rating`"},
+        dict.fromkeys(names, "rater") if wide else {rater: "`rater`", rating: "`rating`"},
         None if wide else (item, "`item`"),
     )
-    needed: list[Any] = [*groups, *read]
-    for name in needed:
-        if name is None:
-            raise WkappaError("The long layout needs all of `item`, `rater` and `rating`.")
-        if name not in schema:
-            raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
     if wide:
-        names = rater_columns(raters)  # type: ignore[arg-type]
         if len(names) < 2:
             raise WkappaError("`raters` needs at least two columns.")
         counted = _collect(
@@ -230,20 +225,31 @@ def pivot_long(
         nw = import_optional("narwhals", "frames")
         kind = group_kind("cluster", cluster)
         one_group_per_item(nw.from_native(local), item, rating, {groups[0]: kind}, False)
-    repeated = local.group_by([*groups, item, rater]).agg(pl.col(count).sum())
-    repeated = repeated.filter(pl.col(count) > 1)
-    if repeated.height:
-        row = repeated.row(0, named=True)
-        raise WkappaError(
-            f"Rater {row[rater]!r} rated item {row[item]!r} more than once; the long "
-            "layout needs one rating per item and rater."
-        )
+    check_one_rating_each(local, item, rater, count, groups)
     local = local.with_columns(pl.col(rater).cast(pl.String))
     wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
     # The pivot's columns come in the order the engine returned the raters: sort them so
     # that pairwise() and leave_one_rater_out() have a fixed order.
     names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
     return wide_frame.group_by([*groups, *names]).len(name=count), names
+
+
+def check_one_rating_each(
+    rows: Any, item: str, rater: str, count: str | None = None, groups: Sequence[str] = ()
+) -> None:
+    """A WkappaError when one rater rated one item twice in the long layout's rows (a polars
+    DataFrame of its present ratings; ``count``: the column of how many times each row
+    stands, if the rows are distinct ones)."""
+    pl = import_optional("polars", "frames")
+    times = pl.col(count).sum() if count is not None else pl.len()
+    repeated = rows.group_by([*groups, item, rater]).agg(times.alias("times"))
+    repeated = repeated.filter(pl.col("times") > 1)
+    if repeated.height:
+        row = repeated.row(0, named=True)
+        raise WkappaError(
+            f"Rater {row[rater]!r} rated item {row[item]!r} more than once; the long "
+            "layout needs one rating per item and rater."
+        )
 
 
 def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> None:
@@ -267,6 +273,32 @@ def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> None:
     for column, parameter in ids.items():
         if found.get_column(column).to_list()[0]:
             raise missing_id_error(parameter, column, unit="rating")
+
+
+def layout_columns(
+    schema: dict[str, Any],
+    raters: Any,
+    item: Any,
+    rater: Any,
+    rating: Any,
+    also: Sequence[str] = (),
+) -> tuple[bool, list[str]]:
+    """Whether the layout is wide, and the columns it reads: ``raters`` (wide) or ``item``,
+    ``rater`` and ``rating`` (long, all three needed), each a column of the frame's
+    ``schema``, as are the ``also`` columns (groups)."""
+    wide = is_wide(raters, item, rater, rating)
+    if wide:
+        names = rater_columns(raters)
+    elif item is None or rater is None or rating is None:
+        raise WkappaError("The long layout needs all of `item`, `rater` and `rating`.")
+    else:
+        names = [item, rater, rating]
+    for name in [*also, *names]:
+        if not isinstance(name, str):
+            raise WkappaTypeError(f"Column names must be strings; got {name!r}.")
+        if name not in schema:
+            raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
+    return wide, names
 
 
 def is_wide(raters: Any, item: Any, rater: Any, rating: Any) -> bool:
