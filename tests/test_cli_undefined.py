@@ -167,3 +167,14 @@ def test_score_report_gives_no_band_to_an_undefined_kappa(one_category, tmp_path
     assert main(argv) == 0
     page = report.read_text()
     assert "undefined" in page and "undefined agreement" not in page
+
+
+def test_by_groups_all_undefined_say_undefined_across_groups(tmp_path, capsys):
+    """The 'Across g' line under the --by table printed 'kappa nan, SE nan, 95% CI [nan,
+    nan]; equal kappas: chi-square nan' when no group's kappa was defined."""
+    path = tmp_path / "groups.csv"
+    path.write_text("a,b,g\n1,1,x\n1,1,x\n2,2,y\n2,2,y\n")
+    assert main(["score", str(path), "--true", "a", "--pred", "b", "--by", "g"]) == 0
+    out = capsys.readouterr().out
+    assert "kappa undefined, SE undefined, 95% CI undefined" in out
+    assert not NAN.search(out), out

@@ -346,14 +346,16 @@ def across_groups_lines(groups: Sequence[tuple[Any, Scored]], by: str, level: fl
     low, high = combined.confidence_interval(level)
     lines = [
         f"Across {by} (inverse-variance weighted, as SAS PROC FREQ): kappa "
-        f"{combined.statistic:.4f}, SE {combined.standard_error:.4f}, {level * 100:g}% CI "
-        f"[{low:.4f}, {high:.4f}]; equal kappas: chi-square {combined.homogeneity_statistic:.2f}, "
+        f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
+        f"{level * 100:g}% CI {format_interval(low, high)}; equal kappas: chi-square "
+        f"{format_number(combined.homogeneity_statistic, 2)}, "
         f"df {combined.homogeneity_df}, p {format_pvalue(combined.homogeneity_pvalue)}"
     ]
     fit = goodness_of_fit(groups, combined)
     if fit is not None:
         lines[0] += (
-            f"; goodness of fit {fit.homogeneity_statistic:.2f}, df {fit.homogeneity_df}, "
+            f"; goodness of fit {format_number(fit.homogeneity_statistic, 2)}, "
+            f"df {fit.homogeneity_df}, "
             f"p {format_pvalue(fit.homogeneity_pvalue)}"
         )
     left = [
