@@ -54,6 +54,11 @@ def test_explain_gives_the_reason_where_the_result_knows_it():
     assert "undefined: the expected weighted disagreement sum(W*E) is 0" in kappa
     fleiss = _quiet(wk.agreement, np.full((3, 3), 1.0)).explain()
     assert "(1 - pe) = undefined: the chance disagreement 1 - pe is 0" in fleiss
+    one = np.full((4, 3), 2.0)
+    assert "= undefined: every mean square is 0" in _quiet(wk.icc, one).explain()
+    assert "= undefined: every value is the same" in _quiet(wk.ccc, one[:, :2]).explain()
+    groups = _quiet(wk.group_agreement, one[:, :2], one[:, 1:]).explain()
+    assert "(Pm - Pe) = undefined: Pm = Pe" in groups
 
 
 def test_explain_keeps_the_worked_example_to_the_last_bit():

@@ -140,6 +140,7 @@ class CCCResult:
         ci = self.confidence_interval()
         means = ", ".join(number_text(m) for m in self.means)
         variances = ", ".join(number_text(v) for v in self.variances)
+        same = "every value is the same" if not np.any(self.variances) else None
         formula = (
             "2 s_xy / (s_x² + s_y² + (xbar - ybar)²)"
             if self.n_raters == 2
@@ -155,7 +156,7 @@ class CCCResult:
                 f"Lin's concordance correlation, {self.n_items} items x {self.n_raters} raters "
                 "(1/n moments)",
                 f"means [{means}], variances [{variances}]",
-                f"CCC = {formula} = {number_text(self.statistic)}",
+                f"CCC = {formula} = {number_text(self.statistic, reason=same)}",
                 f"= Pearson r {number_text(self.pearson)}"
                 f" x bias correction C_b {number_text(self.bias_correction)}",
                 f"{ci.confidence_level:.0%} "

@@ -201,6 +201,8 @@ class ICCResult:
                 "feature at a time: wk.icc(ratings[:, :, f], form=...).explain()"
             )
         ci = self.confidence_interval()
+        squares = (self.ms_items, self.ms_raters, self.ms_error, self.ms_within)
+        flat = "every mean square is 0 (all ratings equal)" if not any(squares) else None
         source = (
             "two-way ANOVA of the complete table"
             if self.method == "anova"
@@ -214,7 +216,7 @@ class ICCResult:
             f"  MSC (raters)  = {number_text(self.ms_raters)}  df {self.df_raters:g}",
             f"  MSE (error)   = {number_text(self.ms_error)}  df {self.df_error:g}",
             f"  MSW (within)  = {number_text(self.ms_within)}  df {self.df_within:g}",
-            f"ICC = {FORMULAS[self.form]} = {number_text(self.statistic)}",
+            f"ICC = {FORMULAS[self.form]} = {number_text(self.statistic, reason=flat)}",
             f"F test of ICC = {self.icc0:g} ({self.alternative}): "
             f"F = {number_text(self.f_statistic)} "
             f"on ({self.df1:g}, {number_text(self.df2)}) df, p = {number_text(self.pvalue)}",

@@ -174,6 +174,11 @@ class GroupAgreementResult:
     def explain(self) -> str:
         """The computation in words and numbers."""
         ci = self.confidence_interval()
+        equal = (
+            "Pm = Pe (for example every rating in one category)"
+            if self.maximum_agreement == self.chance_agreement
+            else None
+        )
         return "\n".join(
             [
                 f"Vanbelle & Albert's kappa between two groups ({self.weights}), "
@@ -187,7 +192,7 @@ class GroupAgreementResult:
                 f"maximum agreement   Pm = {number_text(self.maximum_agreement)}"
                 "  (mean over items of "
                 "the larger within-group agreement)",
-                f"kappa  (Po - Pe) / (Pm - Pe) = {number_text(self.statistic)}",
+                f"kappa  (Po - Pe) / (Pm - Pe) = {number_text(self.statistic, reason=equal)}",
                 f"standard error {number_text(self.standard_error)}"
                 " (leave-one-item-out jackknife); "
                 f"bias-corrected estimate {number_text(self.bias_corrected)}",
