@@ -6,11 +6,18 @@ from __future__ import annotations
 import json
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import wkappa as wk
+from budget import examples
+from published import SHROUT_FLEISS_RATINGS
+from test_ccc import exact_ccc
+from test_icc import exact_iccs, exact_mean_squares
 from wkappa._cli.app import main
 from wkappa.exceptions import UndefinedReliabilityWarning
 
@@ -134,3 +141,119 @@ def test_ccc_standard_error_at_zero_correlation_is_lins_limit() -> None:
     low, high = result.confidence_interval()
     assert low == pytest.approx(-high) and 0 < high < 1
     assert result.pvalue == 1.0
+
+
+# ----------------------------------------------------------------- ratings far from 1 in size
+
+_BASES = st.integers(3, 8).flatmap(
+    lambda n: st.integers(2, 4).flatmap(
+        lambda k: st.lists(
+            st.lists(st.integers(-20, 20), min_size=k, max_size=k), min_size=n, max_size=n
+        )
+    )
+)
+_OFFSETS = st.sampled_from([0.0, 2.0**62, -(2.0**62), 3.0e15, 1e300, -1.7e308, 1e-290])
+_SCALES = st.sampled_from([1.0, 2.0**12, 1e-3, 1e-200, 1e-300, 1e150, 1e290, 1e306])
+
+
+def _as_float(value: Fraction) -> float:
+    """A rational as a float, inf beyond the float range (as wkappa reports it)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def _shifted(base: list[list[int]], offset: float, scale: float) -> np.ndarray | None:
+    with np.errstate(over="ignore"):
+        x = offset + scale * np.asarray(base, dtype=np.float64)
+    return x if np.isfinite(x).all() else None
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(_BASES, _OFFSETS, _SCALES)
+def test_icc_far_from_one_equals_the_exact_anova(base, offset, scale) -> None:
+    """Near 1e308 the sums of squares overflowed (nan); near 2**62 the column means lost
+    every digit of the spread. On the floats given, wkappa's ICCs and mean squares equal
+    the exact rational ones (the ratings centred on one of them and scaled by a power of
+    two before any square is formed)."""
+    x = _shifted(base, offset, scale)
+    assume(x is not None)
+    rows = [[Fraction(float(v)) for v in row] for row in x]
+    exact = exact_iccs(rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)
+        results = wk.icc_all(x)
+    for form in results:
+        if exact[form] is None:
+            continue
+        got, want = results[form].statistic, float(exact[form])
+        # An ICC far outside [-1, 1] has a denominator near 0: its error grows as ICC².
+        assert got == pytest.approx(want, rel=1e-9 * max(1.0, abs(want)), abs=1e-9), form
+    ms = exact_mean_squares(rows)
+    largest = max(ms.values())
+    a1 = results["A,1"]
+    for name, key in (("ms_items", "msr"), ("ms_raters", "msc"), ("ms_error", "mse")):
+        if ms[key] <= largest / 10**12:
+            continue  # rounding residue of the ratings' own rounding, beside the largest
+        want = _as_float(ms[key])  # inf beyond the float range, as reported
+        assert getattr(a1, name) == pytest.approx(want, rel=1e-9), name
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(_BASES, _OFFSETS, _SCALES)
+def test_ccc_far_from_one_equals_the_exact_definition(base, offset, scale) -> None:
+    x = _shifted(base, offset, scale)
+    assume(x is not None)
+    columns = [[Fraction(float(v)) for v in column] for column in x.T]
+    exact = exact_ccc(columns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)
+        overall = wk.ccc(x)
+        pair = wk.ccc(x[:, 0], x[:, 1])
+    if exact is None:
+        assert math.isnan(overall.statistic)
+        return
+    assert overall.statistic == pytest.approx(float(exact), rel=1e-9, abs=1e-12)
+    pair_exact = exact_ccc(columns[:2])
+    if pair_exact is not None:
+        assert pair.statistic == pytest.approx(float(pair_exact), rel=1e-9, abs=1e-12)
+    n = len(columns[0])
+    for j, column in enumerate(columns):
+        mean = sum(column) / n
+        variance = sum((v - mean) ** 2 for v in column) / n
+        # (a mean is good to eps times the largest rating)
+        close = 1e-14 * float(np.abs(x).max())
+        assert overall.means[j] == pytest.approx(float(mean), rel=1e-12, abs=close)
+        if variance > Fraction(10) ** -20 * max(abs(v) for v in column) ** 2:
+            # (a float mean is good to eps |mean|: a near-constant column's variance is not)
+            want = _as_float(variance)
+            assert overall.variances[j] == pytest.approx(want, rel=1e-9, abs=1e-300)
+
+
+def test_icc_and_ccc_at_1e308_and_2_to_the_62() -> None:
+    """The two cases of the report: Shrout & Fleiss's table times 1e306 (nan before) and
+    plus 2**62 in steps of 4096 (ICC(A,1) 0.281 before, 0.807 tiled; 0.290 exact)."""
+    base = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64)
+    want_icc, want_ccc = wk.icc(base).statistic, wk.ccc(base).statistic
+    for x in (base * 1e306, 2.0**62 + 4096.0 * base, -1e308 + 1e300 * base):
+        assert wk.icc(x).statistic == pytest.approx(want_icc, rel=1e-12)
+        assert wk.ccc(x).statistic == pytest.approx(want_ccc, rel=1e-12)
+    big = np.tile(base, (20_000, 1))  # the compiled pass (480,000 ratings)
+    assert wk.icc(big * 1e306).statistic == pytest.approx(wk.icc(big).statistic, rel=1e-11)
+    assert wk.icc(2.0**62 + 4096.0 * big).statistic == pytest.approx(
+        wk.icc(big).statistic, rel=1e-11
+    )
+    batch = np.stack([base, base * 1e306, 2.0**62 + 4096.0 * base], axis=2)
+    assert wk.icc(batch).statistic == pytest.approx([want_icc] * 3, rel=1e-12)
+
+
+def test_reml_far_from_one() -> None:
+    """Missing ratings (REML) near 1e308 and 2**62: the same ICC as the table itself."""
+    base = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64)
+    base[2, 1] = np.nan
+    want = wk.icc(base).statistic
+    for x in (base * 1e306, 2.0**62 + 4096.0 * base):
+        result = wk.icc(x)
+        assert result.method == "reml"
+        assert result.statistic == pytest.approx(want, rel=1e-6)

@@ -312,9 +312,9 @@ def test_numba_kernel_equals_numpy_sums() -> None:
     rng = np.random.default_rng(11)
     x = 1e6 + rng.normal(size=(30_000, 3, 1)) + rng.normal(size=(30_000, 1, 1))
     assert x.size >= 1 << 16  # the compiled route
-    fast = anova_sums(x)
-    from wkappa._core.icc_sums import _numpy_sums
+    from wkappa._core.icc_sums import _numpy_sums, _plain_sums
 
+    fast = _plain_sums(x)
     slow = _numpy_sums(x)
     for got, want in zip(
         (fast.grand_mean, fast.ss_targets, fast.ss_raters, fast.ss_error), slow, strict=True
@@ -322,6 +322,18 @@ def test_numba_kernel_equals_numpy_sums() -> None:
         np.testing.assert_allclose(got, want, rtol=1e-9)
     # Far from zero the centred sums keep their digits: SS_error / df is the unit variance.
     assert fast.ss_error[0] / (2 * 29_999) == pytest.approx(1.0, rel=0.05)
+    # 1e6 is 2**10 standard deviations from zero: anova_sums centres and scales first, and
+    # keeps the digits of SS_raters that the column means of the plain pass lose (9e-8).
+    scaled = anova_sums(x)
+    assert scaled.unit[0] != 1.0
+    unit2 = scaled.unit**2
+    np.testing.assert_allclose(scaled.ss_targets * unit2, slow[1], rtol=1e-9)
+    np.testing.assert_allclose(scaled.ss_error * unit2, slow[3], rtol=1e-9)
+    columns = [sum(map(Fraction, x[:, j, 0].tolist())) / len(x) for j in range(3)]
+    grand = sum(columns) / 3
+    exact = len(x) * sum((c - grand) ** 2 for c in columns)
+    assert scaled.ss_raters[0] * unit2[0] == pytest.approx(float(exact), rel=1e-12)
+    assert slow[2][0] != pytest.approx(float(exact), rel=1e-8)
 
 
 # ----------------------------------------------------------------- inputs

@@ -267,12 +267,19 @@ __all__ += [
 
 # Numeric ratings: the intraclass and concordance correlations (appended).
 from .f_distribution import f_cdf, f_ppf, f_sf  # noqa: E402
-from .icc_sums import AnovaSums, anova_sums, plain_anova_sums  # noqa: E402
+from .icc_sums import (  # noqa: E402
+    AnovaSums,
+    ScaledRatings,
+    anova_sums,
+    plain_anova_sums,
+    scaled_ratings,
+)
 from .numeric_ratings import NumericRatings, read_numeric_pair, read_numeric_ratings  # noqa: E402
 
 __all__ += [
     "AnovaSums",
     "NumericRatings",
+    "ScaledRatings",
     "anova_sums",
     "f_cdf",
     "f_ppf",
@@ -280,4 +287,5 @@ __all__ += [
     "plain_anova_sums",
     "read_numeric_pair",
     "read_numeric_ratings",
+    "scaled_ratings",
 ]

@@ -9,15 +9,73 @@ serves all six, for any number of features at once. Small inputs use numpy; from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["NUMBA_FROM", "AnovaSums", "anova_sums", "plain_anova_sums"]
+__all__ = [
+    "NUMBA_FROM",
+    "AnovaSums",
+    "ScaledRatings",
+    "anova_sums",
+    "plain_anova_sums",
+    "scaled_ratings",
+]
 
 # Below this many ratings numpy is as fast as the kernel and needs no compilation.
 NUMBA_FROM = 1 << 16
+# The sums are trusted when the grand mean is within this factor of the ratings' standard
+# deviation: the error of a mean, about eps |mean| per rating summed, then stays near
+# 2**10 eps sqrt(n) of the spread. Farther from zero, the ratings are centred first.
+_CENTRED_WITHIN = 2.0**10
+# Total sums of squares outside [_TINY, _HUGE] are scaled first: below, squares of ratings
+# within ~1e-140 of each other are subnormal; above, the squares of mean squares that the
+# F tests' Satterthwaite df form would overflow.
+_TINY = 2.0**-900
+_HUGE = 2.0**400
+
+
+@dataclass(frozen=True)
+class ScaledRatings:
+    """Ratings as ``shift + unit * values`` per feature: ``unit`` a power of two, ``shift``
+    one of the ratings, so that ``values`` lie within [-4, 4] and no square overflows or
+    underflows. The intraclass and concordance correlations do not change under a common
+    shift and scale of the ratings; their sums of squares are ``unit²`` times those of
+    ``values``."""
+
+    values: np.ndarray
+    shift: np.ndarray  # (features,)
+    unit: np.ndarray  # (features,)
+
+
+def scaled_ratings(x: np.ndarray) -> ScaledRatings:
+    """:class:`ScaledRatings` of a float64 array of shape (n, k) or (n, k, features)
+    (the last axis the features of a 3-D array); NaN (a missing rating) stays NaN.
+
+    Dividing by a power of two is exact, and the difference of a rating and the shift is
+    rounded once, relative to itself: the ratings keep every digit they carry.
+    """
+    flat = x.reshape(-1, x.shape[2] if x.ndim == 3 else 1)
+    # fmax / fmin skip NaN; two passes without a temporary array
+    top = np.fmax(np.abs(np.fmax.reduce(flat, axis=0)), np.abs(np.fmin.reduce(flat, axis=0)))
+    top = np.where(np.isfinite(top), top, 0.0)
+    _, exponent = np.frexp(top)  # top < 2**exponent
+    exponent = exponent - 1  # so that 2**exponent stays finite
+    first = np.zeros(flat.shape[1], dtype=np.intp)
+    if np.isnan(flat[0]).any():  # missing ratings: the first one there is
+        first = np.argmax(~np.isnan(flat), axis=0)
+    shift = flat[first, np.arange(flat.shape[1])]
+    shift = np.where(np.isnan(shift), 0.0, shift)
+    factor = np.ldexp(1.0, -exponent)  # a power of two: multiplying by it is exact
+    by_factor = bool(np.isfinite(factor).all())  # (ratings below 2**-1022: ldexp scales)
+
+    def scaled(array: np.ndarray) -> np.ndarray:  # the last axis is the features' (or 1)
+        return array * factor if by_factor else np.ldexp(array, -exponent)
+
+    values = scaled(x)
+    values -= scaled(shift)
+    return ScaledRatings(values, shift, np.ldexp(1.0, exponent))
 
 
 @dataclass(frozen=True)
@@ -31,6 +89,9 @@ class AnovaSums:
         ``SS_targets = k sum_i (xbar_i. - xbar)²``, ``SS_raters = n sum_j (xbar_.j - xbar)²``,
         ``SS_error = sum_ij (x_ij - xbar_i. - xbar_.j + xbar)²``; the within-target sum of
         squares of the one-way model is ``SS_raters + SS_error``.
+    unit : ndarray of shape (features,)
+        The sums of squares are in units of ``unit²`` (1 unless the ratings were scaled,
+        see :func:`scaled_ratings`; the sums in rating units may lie beyond the float range).
     """
 
     n_targets: int
@@ -39,8 +100,10 @@ class AnovaSums:
     ss_targets: np.ndarray
     ss_raters: np.ndarray
     ss_error: np.ndarray
+    unit: np.ndarray = field(default_factory=lambda: np.ones(1))
 
 
+@np.errstate(over="ignore", invalid="ignore")  # a sum beyond the float range: see _trusted
 def _numpy_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     n, k = x.shape[:2]
     column = x.mean(axis=0)  # (k, F)
@@ -55,7 +118,66 @@ def _numpy_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 def anova_sums(values: np.ndarray) -> AnovaSums:
-    """The ANOVA sums of a complete float64 array of shape (n, k) or (n, k, features)."""
+    """The ANOVA sums of a complete float64 array of shape (n, k) or (n, k, features).
+
+    One pass as the ratings are; where its sums cannot be trusted (a sum beyond the float
+    range, ratings far from zero relative to their spread, or so close together that their
+    squares underflow) the sums of the :func:`scaled_ratings` instead, in ``unit²``.
+    """
+    return _finished(values, _plain_sums(values))
+
+
+def _finished(values: np.ndarray, sums: AnovaSums) -> AnovaSums:
+    """``sums`` (the plain pass over ``values``) where they can be trusted, the scaled
+    ratings' sums where not."""
+    trusted = _trusted(sums)
+    if trusted.all():
+        return sums
+    if values.ndim == 3 and trusted.any():  # rescale the features that need it only
+        redo = np.flatnonzero(~trusted)
+        again = _scaled_sums(np.ascontiguousarray(values[:, :, redo]))
+        parts = {}
+        for name in ("grand_mean", "ss_targets", "ss_raters", "ss_error", "unit"):
+            column = np.array(np.broadcast_to(getattr(sums, name), trusted.shape))
+            column[redo] = getattr(again, name)
+            parts[name] = column
+        return AnovaSums(sums.n_targets, sums.n_raters, **parts)
+    return _scaled_sums(values)
+
+
+def _trusted(sums: AnovaSums) -> np.ndarray:
+    """Per feature: the plain pass's sums are good to rounding. (A total of 0, every
+    rating equal or squares underflowed, is not: the scaled pass tells the two apart.)"""
+    total = sums.ss_targets + sums.ss_raters + sums.ss_error
+    count = sums.n_targets * sums.n_raters
+    with np.errstate(invalid="ignore", over="ignore"):
+        spread = np.sqrt(total / count)
+        return np.asarray(
+            np.isfinite(total)
+            & (np.abs(sums.grand_mean) <= _CENTRED_WITHIN * spread)
+            & (total >= _TINY)
+            & (total <= _HUGE)
+        )
+
+
+def _scaled_sums(values: np.ndarray) -> AnovaSums:
+    scaled = scaled_ratings(values)
+    sums = _plain_sums(scaled.values)
+    with np.errstate(over="ignore"):
+        grand = scaled.shift + sums.grand_mean * scaled.unit
+    return AnovaSums(
+        sums.n_targets,
+        sums.n_raters,
+        grand,
+        sums.ss_targets,
+        sums.ss_raters,
+        sums.ss_error,
+        np.asarray(scaled.unit, dtype=np.float64).reshape(-1),
+    )
+
+
+def _plain_sums(values: np.ndarray) -> AnovaSums:
+    """One pass over the ratings as they are (numpy, or numba from NUMBA_FROM ratings)."""
     n, k = values.shape[:2]
     if values.ndim == 2 and values.size >= NUMBA_FROM:
         from .kernels import numba_icc
@@ -91,5 +213,5 @@ def plain_anova_sums(ratings: Any) -> AnovaSums | None:
         and ratings.size >= NUMBA_FROM
     ):
         return None
-    sums = anova_sums(ratings)
-    return sums if np.isfinite(sums.grand_mean[0]) else None
+    sums = _plain_sums(ratings)
+    return _finished(ratings, sums) if np.isfinite(sums.grand_mean[0]) else None

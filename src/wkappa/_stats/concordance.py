@@ -33,6 +33,7 @@ from .._core import (
     read_numeric_pair,
     read_numeric_ratings,
     real_number,
+    scaled_ratings,
     t_ppf,
     warn_at_caller,
 )
@@ -355,6 +356,10 @@ def ccc(
     n, k = matrix.shape
     if n < 2:
         raise WkappaError(f"The CCC needs at least two complete items; got {n}.")
+    # Centred on one rating and scaled by a power of two (the CCC does not change): no
+    # square overflows near 1e308, no digit is lost far from zero (2**62 + small spreads).
+    scaled = scaled_ratings(matrix)
+    matrix = scaled.values
     means, cov = _moments(matrix)
     numerator, denominator = _overall(means, cov)
     variances = np.diag(cov)
@@ -393,8 +398,8 @@ def ccc(
         statistic=statistic,
         pearson=pearson,
         bias_correction=bias,
-        means=tuple(float(m) for m in means),
-        variances=tuple(float(v) for v in variances),
+        means=tuple(float(m) for m in scaled.shift + scaled.unit * means),
+        variances=tuple(float(v) for v in _in_rating_units(variances, scaled.unit)),
         n_items=n,
         n_raters=k,
         pvalue=pvalue,
@@ -403,6 +408,11 @@ def ccc(
         standard_error_z=se_z,
         method=method,
     )
+
+
+def _in_rating_units(variances: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # inf: beyond the float range
+        return np.asarray(variances * unit * unit)
 
 
 def _pvalue(statistic: float, null: float, se_z: float, alt: str, method: str, n: int) -> float:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import AnovaSums, anova_sums, plain_anova_sums
+from .._core import AnovaSums, anova_sums, plain_anova_sums, scaled_ratings
 from .intraclass_reml import RemlFit, reml_fit
 
 __all__ = ["MeanSquares", "mean_squares", "plain_mean_squares"]
@@ -39,13 +39,17 @@ class MeanSquares:
     df_within: Any
     n_ratings: Any
     method: str
+    # The mean squares are in units of unit² (ratings far from 1 in size are scaled first,
+    # :func:`wkappa._core.scaled_ratings`; in rating units they may lie beyond the float
+    # range). Every ICC, test and limit is a ratio of them, so unit does not enter there.
+    unit: Any = 1.0
 
     @classmethod
     def from_sums(
-        cls, n: int, k: int, ss_targets: Any, ss_raters: Any, ss_error: Any
+        cls, n: int, k: int, ss_targets: Any, ss_raters: Any, ss_error: Any, unit: Any = 1.0
     ) -> MeanSquares:
         """The ANOVA mean squares of a complete table from its sums of squares (scalars for
-        one table, arrays of features)."""
+        one table, arrays of features), in units of ``unit²``."""
         ss_t = np.asarray(ss_targets, dtype=np.float64)[()]
         ss_r = np.asarray(ss_raters, dtype=np.float64)[()]
         ss_e = np.asarray(ss_error, dtype=np.float64)[()]
@@ -66,7 +70,13 @@ class MeanSquares:
             df_within=full * df_w,
             n_ratings=full * (n * k),
             method="anova",
+            unit=full * np.asarray(unit, dtype=np.float64)[()],
         )
+
+    def in_rating_units(self, mean_square: Any) -> Any:
+        """A mean square of these in the ratings' own units (inf beyond the float range)."""
+        with np.errstate(over="ignore"):
+            return mean_square * self.unit * self.unit
 
     def first(self) -> MeanSquares:
         """The first feature's mean squares as scalars."""
@@ -80,7 +90,7 @@ class MeanSquares:
 
 def _from_anova(sums: AnovaSums, one_table: bool) -> MeanSquares:
     """Mean squares of the sums: scalars for one table, arrays of features."""
-    ss = (sums.ss_targets, sums.ss_raters, sums.ss_error)
+    ss = (sums.ss_targets, sums.ss_raters, sums.ss_error, sums.unit)
     if one_table:
         ss = tuple(value[0] for value in ss)
     return MeanSquares.from_sums(sums.n_targets, sums.n_raters, *ss)
@@ -134,8 +144,10 @@ def mean_squares(values: np.ndarray, nan_policy: str, n_missing: int) -> MeanSqu
         "df_error",
         "df_within",
         "n_ratings",
+        "unit",
     )
     columns = {name: np.full(f_count, np.nan) for name in names}
+    columns["unit"][:] = 1.0
     if complete.size:
         anova = _from_anova(anova_sums(x[:, :, complete]), one_table=False)
         for name in columns:
@@ -145,8 +157,10 @@ def mean_squares(values: np.ndarray, nan_policy: str, n_missing: int) -> MeanSqu
             # Every statistic is nan, but the count of ratings read is still a count.
             columns["n_ratings"][f] = np.count_nonzero(~np.isnan(x[:, :, f]))
             continue
-        fit = reml_fit(x[:, :, f])
+        scaled = scaled_ratings(x[:, :, f])  # no overflow, no digits lost far from zero
+        fit = reml_fit(scaled.values)
         for name, value in _from_reml(fit, n, k).items():
             columns[name][f] = value
+        columns["unit"][f] = scaled.unit[0]
     ms = MeanSquares(n=n, k=k, method="reml", **columns)
     return ms if values.ndim == 3 else ms.first()
