@@ -69,6 +69,18 @@ def test_wide_complete_equals_arrays(frame_library) -> None:
     assert_same(one, wk.icc(COMPLETE, form="C,k", icc0=0.5))
 
 
+@pytest.mark.parametrize(
+    "values",
+    [COMPLETE * 1e305, 2.0**62 + 4096.0 * np.rint(COMPLETE * 10), 1e9 + COMPLETE * 1e-6],
+    ids=["1e305", "2**62", "1e9"],
+)
+def test_wide_far_from_zero_equals_arrays(frame_library, values) -> None:
+    """The lazy engines' moments overflowed near 1e308 (nan) and lost the spread's digits far
+    from zero (2**62, 1e9); they are taken again on centred, scaled ratings."""
+    expected = wk.icc(values)
+    assert_same(wkf.icc(wide_frame(values, frame_library), raters=RATERS), expected, rel=1e-9)
+
+
 def test_long_and_missing_ratings_equal_arrays(frame_library) -> None:
     # Missing ratings: REML on every engine, as wk.icc (the lazy engines read the matrix).
     expected = wk.icc(MISSING, form="A,1")

@@ -26,7 +26,7 @@ def _icc_results(
     found = icc_input(numeric_frame(df, **layout, hint="use wkappa.icc(ratings)."))
     if isinstance(found, RaterMoments):  # complete items: the engine's moments
         n, means, m2, row_m2 = found.n, found.column_means, found.column_m2, found.row_m2
-        return icc_from_moments(n, means, m2, row_m2, forms, null, alt)
+        return icc_from_moments(n, means, m2, row_m2, forms, null, alt, found.unit)
     results = icc_all(found, icc0=null, alternative=alt, nan_policy=policy)
     return {form: results[form] for form in forms}
 

@@ -273,6 +273,9 @@ from .icc_sums import (  # noqa: E402
     anova_sums,
     plain_anova_sums,
     scaled_ratings,
+    sums_from_moments,
+    trusted_sums,
+    unit_for,
 )
 from .numeric_ratings import NumericRatings, read_numeric_pair, read_numeric_ratings  # noqa: E402
 
@@ -288,4 +291,7 @@ __all__ += [
     "read_numeric_pair",
     "read_numeric_ratings",
     "scaled_ratings",
+    "sums_from_moments",
+    "trusted_sums",
+    "unit_for",
 ]

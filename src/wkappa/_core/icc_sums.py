@@ -21,6 +21,9 @@ __all__ = [
     "anova_sums",
     "plain_anova_sums",
     "scaled_ratings",
+    "sums_from_moments",
+    "trusted_sums",
+    "unit_for",
 ]
 
 # Below this many ratings numpy is as fast as the kernel and needs no compilation.
@@ -59,9 +62,7 @@ def scaled_ratings(x: np.ndarray) -> ScaledRatings:
     flat = x.reshape(-1, x.shape[2] if x.ndim == 3 else 1)
     # fmax / fmin skip NaN; two passes without a temporary array
     top = np.fmax(np.abs(np.fmax.reduce(flat, axis=0)), np.abs(np.fmin.reduce(flat, axis=0)))
-    top = np.where(np.isfinite(top), top, 0.0)
-    _, exponent = np.frexp(top)  # top < 2**exponent
-    exponent = exponent - 1  # so that 2**exponent stays finite
+    exponent = _unit_exponent(top)
     first = np.zeros(flat.shape[1], dtype=np.intp)
     if np.isnan(flat[0]).any():  # missing ratings: the first one there is
         first = np.argmax(~np.isnan(flat), axis=0)
@@ -71,11 +72,24 @@ def scaled_ratings(x: np.ndarray) -> ScaledRatings:
     by_factor = bool(np.isfinite(factor).all())  # (ratings below 2**-1022: ldexp scales)
 
     def scaled(array: np.ndarray) -> np.ndarray:  # the last axis is the features' (or 1)
-        return array * factor if by_factor else np.ldexp(array, -exponent)
+        result: np.ndarray = array * factor if by_factor else np.ldexp(array, -exponent)
+        return result
 
     values = scaled(x)
     values -= scaled(shift)
     return ScaledRatings(values, shift, np.ldexp(1.0, exponent))
+
+
+def _unit_exponent(top: np.ndarray) -> np.ndarray:
+    top = np.where(np.isfinite(top), top, 0.0)
+    _, exponent = np.frexp(top)  # top < 2**exponent
+    below: np.ndarray = np.asarray(exponent, dtype=np.int64) - 1  # 2**below stays finite
+    return below
+
+
+def unit_for(top: float) -> float:
+    """The :class:`ScaledRatings` unit of ratings whose largest magnitude is ``top``."""
+    return float(np.ldexp(1.0, _unit_exponent(np.array([top]))[0]))
 
 
 @dataclass(frozen=True)
@@ -130,7 +144,7 @@ def anova_sums(values: np.ndarray) -> AnovaSums:
 def _finished(values: np.ndarray, sums: AnovaSums) -> AnovaSums:
     """``sums`` (the plain pass over ``values``) where they can be trusted, the scaled
     ratings' sums where not."""
-    trusted = _trusted(sums)
+    trusted = trusted_sums(sums)
     if trusted.all():
         return sums
     if values.ndim == 3 and trusted.any():  # rescale the features that need it only
@@ -145,9 +159,9 @@ def _finished(values: np.ndarray, sums: AnovaSums) -> AnovaSums:
     return _scaled_sums(values)
 
 
-def _trusted(sums: AnovaSums) -> np.ndarray:
-    """Per feature: the plain pass's sums are good to rounding. (A total of 0, every
-    rating equal or squares underflowed, is not: the scaled pass tells the two apart.)"""
+def trusted_sums(sums: AnovaSums) -> np.ndarray:
+    """Per feature: sums of the ratings as they are are good to rounding. (A total of 0,
+    every rating equal or squares underflowed, is not: scaled ratings tell the two apart.)"""
     total = sums.ss_targets + sums.ss_raters + sums.ss_error
     count = sums.n_targets * sums.n_raters
     with np.errstate(invalid="ignore", over="ignore"):
@@ -173,6 +187,24 @@ def _scaled_sums(values: np.ndarray) -> AnovaSums:
         sums.ss_raters,
         sums.ss_error,
         np.asarray(scaled.unit, dtype=np.float64).reshape(-1),
+    )
+
+
+def sums_from_moments(
+    n: int, column_means: np.ndarray, column_m2: np.ndarray, row_m2: float, unit: float = 1.0
+) -> AnovaSums:
+    """The sums of n complete targets from the raters' means and sums of squared deviations
+    and the sum of squared deviations of the targets' row means (a streaming state, or one
+    aggregation of a data frame engine), in units of ``unit²``."""
+    k = len(column_means)
+    grand = float(column_means.mean())
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond the float range: untrusted
+        ss_raters = n * float(((column_means - grand) ** 2).sum())
+        ss_total = float(column_m2.sum()) + ss_raters
+        ss_targets = k * row_m2
+        ss_error = max(ss_total - ss_targets - ss_raters, 0.0)
+    return AnovaSums(
+        n, k, *(np.array([value]) for value in (grand, ss_targets, ss_raters, ss_error, unit))
     )
 
 

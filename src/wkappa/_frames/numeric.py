@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import import_optional
+from .._core import import_optional, sums_from_moments, trusted_sums, unit_for
 from ..exceptions import WkappaError
 from .count import wrap_frame
 from .raters import check_long_ids, check_one_rating_each, layout_columns, rater_key
@@ -61,6 +61,9 @@ class RaterMoments(NamedTuple):
     column_m2: np.ndarray
     row_mean: float
     row_m2: float
+    low: float = 0.0  # the smallest and largest rating
+    high: float = 0.0
+    unit: float = 1.0  # moments of (ratings - low) / unit when not 1
 
 
 def numeric_frame(
@@ -99,12 +102,17 @@ def _collect(frame: Any) -> Any:
     return frame
 
 
-def rater_moments(data: NumericFrame) -> RaterMoments | None:
+def rater_moments(
+    data: NumericFrame, shift: float = 0.0, factor: float = 1.0
+) -> RaterMoments | None:
     """The moments of the wide layout's rater columns, computed in the engine in one
-    aggregation; None when a rating is missing (null or NaN) or there are no rows."""
+    aggregation; None when a rating is missing (null or NaN) or there are no rows. With
+    ``shift`` and ``factor`` (a power of two), those of ``x * factor - shift * factor``."""
     nw = import_optional("narwhals", "frames")
     assert data.raters is not None
     columns = [nw.col(name).cast(nw.Float64) for name in data.raters]
+    if factor != 1.0 or shift != 0.0:
+        columns = [column * factor - shift * factor for column in columns]
     row = nw.mean_horizontal(*columns)
     missing = nw.any_horizontal(
         *[column.is_null() | column.is_nan() for column in columns], ignore_nulls=False
@@ -112,6 +120,7 @@ def rater_moments(data: NumericFrame) -> RaterMoments | None:
     exprs = [nw.len().alias("n"), missing.cast(nw.Int64).sum().alias("missing")]
     for j, column in enumerate(columns):
         exprs += [column.mean().alias(f"mean{j}"), column.var(ddof=0).alias(f"var{j}")]
+        exprs += [column.min().alias(f"low{j}"), column.max().alias(f"high{j}")]
     exprs += [row.mean().alias("row_mean"), row.var(ddof=0).alias("row_var")]
     values = _collect(data.frame.select(*exprs)).rows(named=True)[0]
     n = int(values["n"])
@@ -120,7 +129,10 @@ def rater_moments(data: NumericFrame) -> RaterMoments | None:
     k = len(data.raters)
     means = np.array([float(values[f"mean{j}"]) for j in range(k)])
     m2 = np.array([float(values[f"var{j}"]) for j in range(k)]) * n
-    return RaterMoments(n, means, m2, float(values["row_mean"]), float(values["row_var"]) * n)
+    low = min(float(values[f"low{j}"]) for j in range(k))
+    high = max(float(values[f"high{j}"]) for j in range(k))
+    row = float(values["row_mean"]), float(values["row_var"]) * n
+    return RaterMoments(n, means, m2, *row, low, high)
 
 
 def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
@@ -162,5 +174,15 @@ def icc_input(data: NumericFrame) -> RaterMoments | np.ndarray:
     if data.lazy and data.raters is not None and len(data.raters) >= 2:
         moments = rater_moments(data)
         if moments is not None and moments.n >= 2:
-            return moments
+            sums = sums_from_moments(moments.n, moments.column_means, moments.column_m2,
+                                     moments.row_m2)  # fmt: skip
+            if trusted_sums(sums)[0]:
+                return moments
+            # Far from zero (or beyond the float range): the moments of centred and scaled
+            # ratings, as wkappa.icc takes the sums (wkappa._core.scaled_ratings).
+            unit = unit_for(max(abs(moments.low), abs(moments.high)))
+            scaled = None
+            if unit >= 2.0**-1000:  # (1 / unit a finite power of two)
+                scaled = rater_moments(data, shift=moments.low, factor=1.0 / unit)
+            return moments if scaled is None else scaled._replace(unit=unit)
     return numeric_matrix(data)[0]

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Alternative, check_alternative, read_numeric_ratings
+from .._core import Alternative, check_alternative, read_numeric_ratings, sums_from_moments
 from ..exceptions import WkappaError
 from .accumulator import check_state_header, starts_a_sum
 from .intraclass import (
@@ -239,16 +239,14 @@ def icc_from_moments(
     forms: tuple[str, ...],
     icc0: float,
     alternative: Alternative,
+    unit: float = 1.0,
 ) -> dict[str, ICCResult]:
     """The ICC ``forms`` of n complete targets from the raters' means and sums of squared
     deviations and the sum of squared deviations of the targets' row means (checked options;
-    the state of :class:`ICCAccumulator`, or one aggregation of a data frame engine)."""
-    k = len(column_means)
-    grand = float(column_means.mean())
-    ss_raters = n * float(((column_means - grand) ** 2).sum())
-    ss_total = float(column_m2.sum()) + ss_raters
-    ss_targets = k * row_m2
-    ss_error = max(ss_total - ss_targets - ss_raters, 0.0)
-    ms = MeanSquares.from_sums(n, k, ss_targets, ss_raters, ss_error)
+    the state of :class:`ICCAccumulator`, or one aggregation of a data frame engine), the
+    moments of ratings divided by ``unit`` (:func:`wkappa._core.scaled_ratings`)."""
+    sums = sums_from_moments(n, column_means, column_m2, row_m2, unit)
+    ss = (sums.ss_targets[0], sums.ss_raters[0], sums.ss_error[0])
+    ms = MeanSquares.from_sums(n, len(column_means), *ss, unit)
     warn_if_undefined(ms, batched=False)
     return {form: build_result(form, ms, icc0, alternative, batched=False) for form in forms}
