@@ -177,3 +177,26 @@ def test_a_table_that_could_overflow_is_refused() -> None:
         metric.update_state(np.array([0, 1]), np.array([0, 1]), sample_weight=np.array([3, 3]))
     metric.update_state(np.array([0, 1]), np.array([0, 1]), sample_weight=np.array([2, 3]))
     assert metric.table[1, 1] == limit - 2
+
+
+@pytest.mark.parametrize("guard", [True, float("nan"), float("inf"), -1.0, "0.1"])
+def test_keras_pytorch_and_jax_losses_share_one_rule_for_form_and_guard(guard: object) -> None:
+    """PyTorch took eps=True as 1.0 and eps=inf, Keras epsilon=nan, JAX eps=inf: each loss
+    checked its own way."""
+    torch_loss = pytest.importorskip("wkappa.torch").WeightedKappaLoss
+    jax_loss = pytest.importorskip("wkappa.jax").kappa_loss
+    calls = {
+        "epsilon": lambda: WeightedKappaLoss(3, epsilon=guard),  # type: ignore[arg-type]
+        "eps": lambda: torch_loss(3, eps=guard),
+        "eps ": lambda: jax_loss(np.eye(3), np.eye(3), eps=guard),
+    }
+    for name, call in calls.items():
+        with pytest.raises(WkappaError, match=f"`{name.strip()}` must be a non-negative float"):
+            call()
+    for call in (
+        lambda: WeightedKappaLoss(3, form="square"),  # type: ignore[arg-type]
+        lambda: torch_loss(3, form="square"),
+        lambda: jax_loss(np.eye(3), np.eye(3), form="square"),
+    ):
+        with pytest.raises(WkappaError, match="`form` must be 'ratio' or 'log'; got 'square'"):
+            call()

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from ._core import (
     WeightsLike,
     ZeroDivision,
-    check_bound,
+    check_rating_bounds,
     check_weights,
     check_zero_division,
     format_value,
@@ -63,17 +63,7 @@ class _KappaScorer:
         name: str | None,
     ) -> None:
         self.weights = check_weights(weights)
-        self.min_rating = check_bound(min_rating, "min_rating")
-        self.max_rating = check_bound(max_rating, "max_rating")
-        if (
-            self.min_rating is not None
-            and self.max_rating is not None
-            and self.min_rating > self.max_rating
-        ):
-            raise WkappaError(
-                f"`min_rating` ({self.min_rating}) must not exceed `max_rating` "
-                f"({self.max_rating})."
-            )
+        self.min_rating, self.max_rating = check_rating_bounds(min_rating, max_rating)
         self.thresholds = None
         if thresholds is not None:
             self.thresholds = np.asarray(thresholds, dtype=np.float64)

@@ -9,13 +9,16 @@ predicted classes to :class:`wkappa.KappaAccumulator`, which takes JAX arrays as
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from ._core import (
+    LossForm,
     WeightsLike,
+    check_loss_form,
     check_num_classes,
+    check_pair_lengths,
     check_weights,
     format_value,
     import_optional,
@@ -29,8 +32,6 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 __all__ = ["kappa_loss", "qwk"]
-
-_FORMS = ("ratio", "log")
 
 
 def _float_dtype() -> Any:
@@ -112,11 +113,7 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
     k = check_num_classes(num_classes, "a Python int (static under jit)")
     true_index, true_ok = _class_indices(y_true, "y_true", k)
     pred_index, pred_ok = _class_indices(y_pred, "y_pred", k)
-    if true_index.shape != pred_index.shape:
-        raise WkappaError(
-            f"`y_true` and `y_pred` must have the same length; got {true_index.shape[0]} "
-            f"and {pred_index.shape[0]}."
-        )
+    check_pair_lengths(true_index.shape[0], pred_index.shape[0], empty_ok=True)
     _raise_if_bad(y_true, true_ok, "y_true", k)
     _raise_if_bad(y_pred, pred_ok, "y_pred", k)
     dtype = _float_dtype()
@@ -153,7 +150,7 @@ def kappa_loss(
     y_prob: Any,
     *,
     weights: WeightsLike = "quadratic",
-    form: Literal["ratio", "log"] = "ratio",
+    form: LossForm = "ratio",
     eps: float = 1e-7,
 ) -> jax.Array:
     """Differentiable (soft) weighted kappa loss of de la Torre, Puig & Valls (2018).
@@ -214,10 +211,7 @@ def kappa_loss(
         )
     if not jnp.issubdtype(probs.dtype, jnp.floating):
         raise WkappaTypeError(f"`y_prob` must be floating point; got dtype {probs.dtype}.")
-    if form not in _FORMS:
-        raise WkappaError(f"`form` must be 'ratio' or 'log'; got {format_value(form)}.")
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not eps >= 0:
-        raise WkappaError(f"`eps` must be a non-negative float; got {format_value(eps)}.")
+    form, eps = check_loss_form(form, eps, "eps")
     k = check_num_classes(int(probs.shape[1]))
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
     onehot = onehot.astype(probs.dtype)

@@ -17,7 +17,9 @@ from typing import Any, Literal
 import numpy as np
 
 from ._core import (
+    LossForm,
     ZeroDivision,
+    check_loss_form,
     check_num_classes,
     check_zero_division,
     format_value,
@@ -34,7 +36,6 @@ from keras import ops  # noqa: E402
 __all__ = ["CohenKappa", "WeightedKappaLoss"]
 
 _WEIGHTAGE_NAMES = {None: "unweighted", "linear": "linear", "quadratic": "quadratic"}
-_FORMS = ("log", "ratio")
 # What update_state can reject, in the order of the `rejected` counters.
 _REJECTED = ("y_true", "y_pred", "sample_weight")
 
@@ -521,21 +522,14 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
         epsilon: float = 1e-6,
         dtype: Any = None,
         *,
-        form: Literal["log", "ratio"] = "log",
+        form: LossForm = "log",
         from_logits: bool = False,
         sparse_labels: bool = False,
     ) -> None:
         super().__init__(name=name, reduction=None, dtype=dtype)
         self.num_classes = check_num_classes(num_classes)
         self.weightage = _check_weightage(weightage, ("linear", "quadratic"))
-        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or epsilon < 0:
-            raise WkappaError(
-                f"`epsilon` must be a non-negative float; got {format_value(epsilon)}."
-            )
-        if form not in _FORMS:
-            raise WkappaError(f"`form` must be 'log' or 'ratio'; got {format_value(form)}.")
-        self.epsilon = float(epsilon)
-        self.form = form
+        self.form, self.epsilon = check_loss_form(form, epsilon, "epsilon")
         self.from_logits = bool(from_logits)
         self.sparse_labels = bool(sparse_labels)
         k = self.num_classes

@@ -12,8 +12,10 @@ import numpy as np
 
 from ._backends import torch_count
 from ._core import (
+    LossForm,
     WeightsLike,
     ZeroDivision,
+    check_loss_form,
     check_num_classes,
     check_weights,
     check_zero_division,
@@ -33,7 +35,6 @@ from torch import nn  # noqa: E402
 __all__ = ["KappaMetric", "WeightedKappaLoss"]
 
 _MODES = ("logits", "probs")
-_FORMS = ("ratio", "log")
 
 
 def _weights_tensor(weights: WeightsLike, k: int) -> tuple[str | np.ndarray, torch.Tensor]:
@@ -129,7 +130,7 @@ class WeightedKappaLoss(nn.Module):
         *,
         weights: WeightsLike = "quadratic",
         mode: Literal["logits", "probs"] = "logits",
-        form: Literal["ratio", "log"] = "ratio",
+        form: LossForm = "ratio",
         eps: float = 1e-7,
         validate_args: bool = True,
     ) -> None:
@@ -137,13 +138,8 @@ class WeightedKappaLoss(nn.Module):
         self.num_classes = check_num_classes(num_classes)
         if mode not in _MODES:
             raise WkappaError(f"`mode` must be 'logits' or 'probs'; got {format_value(mode)}.")
-        if form not in _FORMS:
-            raise WkappaError(f"`form` must be 'ratio' or 'log'; got {format_value(form)}.")
-        if not (isinstance(eps, (int, float)) and eps >= 0):
-            raise WkappaError(f"`eps` must be a non-negative float; got {format_value(eps)}.")
         self.mode = mode
-        self.form = form
-        self.eps = float(eps)
+        self.form, self.eps = check_loss_form(form, eps, "eps")
         self.validate_args = validate_args
         checked, matrix = _weights_tensor(weights, self.num_classes)
         self.weights_name = weights_name(checked)

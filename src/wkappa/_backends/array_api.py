@@ -29,18 +29,22 @@ import numpy as np
 from .._core import (
     INT64_SAFE,
     PROPAGATED,
-    THRESHOLD_HINT,
     Counted,
     NanPolicy,
     QuadraticSums,
     Request,
     check_labels,
+    check_observed_range,
+    check_pair_lengths,
     check_rating_bounds,
     check_table_size,
+    check_weight_values,
     host_view,
+    huge_ratings_error,
     is_device_array,
     is_torch_tensor,
     missing_rating_error,
+    not_whole_error,
     raise_unknown_rating,
     to_host,
     weighted_quadratic_sums,
@@ -112,17 +116,14 @@ def _sample_weight(be: Backend, sample_weight: Any, n: int) -> Any:
     if not same:
         raise _Host
     w = _column(be, sample_weight, "sample_weight")
-    if be.kind(w) == "f" and be.any(be.xp.isnan(w)):
-        raise WkappaError("`sample_weight` must be numeric with no missing values.")
-    if w.shape[0] != n:
-        raise WkappaError(
-            f"`sample_weight` has length {w.shape[0]} but there are {n} ratings; they must match."
-        )
+    check_pair_lengths(n, n, int(w.shape[0]))
+    complete = not (be.kind(w) == "f" and be.any(be.xp.isnan(w)))
     w = be.astype(w, be.xp.float64)
-    if be.any(~be.xp.isfinite(w)):
-        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
-    if be.any(w < 0):
-        raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
+    check_weight_values(
+        complete=complete,
+        finite=not be.any(~be.xp.isfinite(w)),
+        non_negative=not be.any(w < 0),
+    )
     return w
 
 
@@ -136,19 +137,11 @@ def _integral(be: Backend, x: Any, name: str) -> Any:
         if x.dtype == xp.uint64 and be.item(xp.max(x)) > _INT64_MAX:
             raise WkappaError(f"`{name}` has ratings too large to handle (above 2**63 - 1).")
         return be.astype(x, xp.int64)
-    finite = xp.isfinite(x)
-    if be.any(~finite):
-        bad = float(be.item(x[be.first(~finite)]))
-        raise WkappaError(f"`{name}` contains {bad!r}; ratings must be finite.")
-    fractional = x != xp.floor(x)
-    if be.any(fractional):
-        bad = float(be.item(x[be.first(fractional)]))
-        raise WkappaError(
-            f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers "
-            f"or labels. {THRESHOLD_HINT}"
-        )
+    not_whole = ~xp.isfinite(x) | (x != xp.floor(x))
+    if be.any(not_whole):
+        raise not_whole_error(name, float(be.item(x[be.first(not_whole)])))
     if float(be.item(xp.max(xp.abs(x)))) >= INT64_SAFE:
-        raise WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
+        raise huge_ratings_error(name)
     return be.astype(x, xp.int64)
 
 
@@ -183,12 +176,7 @@ def _encode(
     a = _column(be, y_true, "y_true")
     b = _column(be, y_pred, "y_pred")
     n = int(a.shape[0])
-    if n != b.shape[0]:
-        raise WkappaError(
-            f"`y_true` and `y_pred` must have the same length; got {n} and {int(b.shape[0])}."
-        )
-    if n == 0:
-        raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
+    check_pair_lengths(n, int(b.shape[0]))
     weight = _sample_weight(be, sample_weight, n)
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     missing_a: Any = xp.isnan(a) if be.kind(a) == "f" else None
@@ -227,16 +215,13 @@ def _encode(
 
     a = _integral(be, a, "y_true")
     b = _integral(be, b, "y_pred")
-    a_min, a_max = int(be.item(xp.min(a))), int(be.item(xp.max(a)))
-    b_min, b_max = int(be.item(xp.min(b))), int(be.item(xp.max(b)))
-    if lo is not None and min(a_min, b_min) < lo:
-        name, value = ("y_true", a_min) if a_min < lo else ("y_pred", b_min)
-        raise WkappaError(f"`{name}` contains the rating {value}, below `min_rating` = {lo}.")
-    if hi is not None and max(a_max, b_max) > hi:
-        name, value = ("y_true", a_max) if a_max > hi else ("y_pred", b_max)
-        raise WkappaError(f"`{name}` contains the rating {value}, above `max_rating` = {hi}.")
-    first = min(a_min, b_min) if lo is None else lo
-    last = max(a_max, b_max) if hi is None else hi
+    extremes = [
+        (name, int(be.item(xp.min(x))), int(be.item(xp.max(x))))
+        for name, x in (("y_true", a), ("y_pred", b))
+    ]
+    check_observed_range(extremes, lo, hi)
+    first = min(low for _, low, _ in extremes) if lo is None else lo
+    last = max(high for _, _, high in extremes) if hi is None else hi
     return _Encoded(a - first, b - first, range(first, last + 1), keep, weight)
 
 

@@ -29,6 +29,7 @@ from .._core import (
     Request,
     category_labels,
     check_labels,
+    check_pair_lengths,
     check_table_size,
     count_table,
     encode_ratings,
@@ -134,19 +135,9 @@ def _aligned(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[Any, Any, An
             array = array.compute_chunk_sizes()
         arrays.append(array)
     a, b, w = arrays
-    if a.shape != b.shape:
-        raise WkappaError(
-            f"`y_true` and `y_pred` must have the same length; got {a.shape[0]} and {b.shape[0]}."
-        )
-    if a.shape[0] == 0:
-        raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
+    check_pair_lengths(a.shape[0], b.shape[0], None if w is None else w.shape[0])
     b = b.rechunk(a.chunks)
     if w is not None:
-        if w.shape != a.shape:
-            raise WkappaError(
-                f"`sample_weight` has length {w.shape[0]} but there are {a.shape[0]} ratings; "
-                "they must match."
-            )
         w = w.rechunk(a.chunks)
     return a, b, w
 

@@ -19,6 +19,13 @@ import numpy as np
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, as_array, object_column, to_column, to_host
 from .columns import is_missing_scalar as is_missing_scalar
+from .input_checks import (
+    check_observed_range,
+    check_pair_lengths,
+    check_weight_values,
+    huge_ratings_error,
+    not_whole_error,
+)
 from .label_spelling import Where, check_label_spellings
 from .options import NanPolicy, format_value, missing_rating_error
 from .statistic import INT64_SAFE
@@ -44,11 +51,6 @@ __all__ = [
 MAX_TABLE_CELLS = 2**26
 # Integer ratings are kept exactly in int64 arithmetic below this magnitude.
 _MAX_ABS_RATING = INT64_SAFE  # ratings whose squares' sums int64 can hold exactly
-
-THRESHOLD_HINT = (
-    "Hint: turn scores into grades with wkappa.apply_thresholds / wkappa.optimize_thresholds, "
-    "or round them (np.rint) if that is what you mean."
-)
 
 
 @dataclass(frozen=True)
@@ -90,23 +92,13 @@ def integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
                 kind == "i" and values.min() <= -_MAX_ABS_RATING
             )
             if too_large:
-                raise WkappaError(
-                    f"`{name}` has ratings too large to handle exactly (|x| >= 2**62)."
-                )
+                raise huge_ratings_error(name)
         return values.astype(np.int64, copy=False)
-    finite = np.isfinite(values)
-    if not finite.all():
-        bad = values[~finite][0].item()
-        raise WkappaError(f"`{name}` contains {bad!r}; ratings must be finite.")
-    fractional = values != np.floor(values)
-    if fractional.any():
-        bad = values[fractional][0].item()
-        raise WkappaError(
-            f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers "
-            f"or labels. {THRESHOLD_HINT}"
-        )
+    not_whole = ~np.isfinite(values) | (values != np.floor(values))
+    if not_whole.any():
+        raise not_whole_error(name, values[not_whole][0].item())
     if values.size and float(np.abs(values).max()) >= _MAX_ABS_RATING:
-        raise WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
+        raise huge_ratings_error(name)
     return values.astype(np.int64)
 
 
@@ -335,21 +327,18 @@ def check_num_classes(num_classes: Any, kind: str = "an int") -> int:
 
 
 def read_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """``sample_weight`` as float64 weights of the ``n`` pairs (None: every pair weighs 1)."""
     if sample_weight is None:
         return None
     column = to_column(sample_weight, "sample_weight")
-    values = column.values
-    if column.missing is not None or values.dtype.kind not in "biuf":
-        raise WkappaError("`sample_weight` must be numeric with no missing values.")
-    weight = values.astype(np.float64)
-    if len(weight) != n:
-        raise WkappaError(
-            f"`sample_weight` has length {len(weight)} but there are {n} ratings; they must match."
-        )
-    if not np.isfinite(weight).all():
-        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
-    if (weight < 0).any():
-        raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
+    check_pair_lengths(n, n, len(column.values))
+    complete = column.missing is None and column.values.dtype.kind in "biuf"
+    weight = column.values.astype(np.float64) if complete else column.values
+    check_weight_values(
+        complete=complete,
+        finite=not complete or bool(np.isfinite(weight).all()),
+        non_negative=not complete or not (weight < 0).any(),
+    )
     return weight
 
 
@@ -392,12 +381,7 @@ def encode_ratings(
     true_col = to_column(y_true, "y_true")
     pred_col = to_column(y_pred, "y_pred")
     n = len(true_col.values)
-    if n != len(pred_col.values):
-        raise WkappaError(
-            f"`y_true` and `y_pred` must have the same length; got {n} and {len(pred_col.values)}."
-        )
-    if n == 0:
-        raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
+    check_pair_lengths(n, len(pred_col.values))
     weight = read_sample_weight(sample_weight, n)
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     check_label_spellings([("y_true", true_col), ("y_pred", pred_col)], labels, where=where)
@@ -567,14 +551,8 @@ def _encode_integer_range(
         last = first if hi is None else hi
         empty = np.zeros(0, dtype=np.int64)
         return EncodedRatings(empty, empty, range(first, last + 1), weight)
-    observed_lo = int(min(a.min(), b.min()))
-    observed_hi = int(max(a.max(), b.max()))
-    if lo is not None and observed_lo < lo:
-        name, value = ("y_true", a.min()) if a.min() < lo else ("y_pred", b.min())
-        raise WkappaError(f"`{name}` contains the rating {int(value)}, below `min_rating` = {lo}.")
-    if hi is not None and observed_hi > hi:
-        name, value = ("y_true", a.max()) if a.max() > hi else ("y_pred", b.max())
-        raise WkappaError(f"`{name}` contains the rating {int(value)}, above `max_rating` = {hi}.")
-    first = observed_lo if lo is None else lo
-    last = observed_hi if hi is None else hi
+    extremes = [(name, int(x.min()), int(x.max())) for name, x in (("y_true", a), ("y_pred", b))]
+    check_observed_range(extremes, lo, hi)
+    first = min(low for _, low, _ in extremes) if lo is None else lo
+    last = max(high for _, _, high in extremes) if hi is None else hi
     return EncodedRatings(a - first, b - first, range(first, last + 1), weight)

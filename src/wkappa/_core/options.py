@@ -25,11 +25,13 @@ __all__ = [
     "Coefficient",
     "GwetWeights",
     "KrippendorffLevel",
+    "LossForm",
     "NanPolicy",
     "RatingMatrixLike",
     "ZeroDivision",
     "check_alternative",
     "check_choice",
+    "check_loss_form",
     "check_nan_policy",
     "check_table_nan_policy",
     "check_zero_division",
@@ -43,6 +45,7 @@ __all__ = [
 ]
 
 NanPolicy = Literal["raise", "omit", "propagate"]
+LossForm = Literal["ratio", "log"]
 ZeroDivision = Literal["warn", "raise"] | float
 Alternative = Literal["two-sided", "greater", "less"]
 
@@ -94,6 +97,18 @@ def check_choice(value: Any, name: str, choices: Sequence[str]) -> Any:
         listed = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
         raise WkappaError(f"`{name}` must be {listed}; got {format_value(value)}.")
     return value
+
+
+def check_loss_form(form: Any, guard: Any, guard_name: str) -> tuple[LossForm, float]:
+    """A kappa loss's ``form`` ('ratio' or 'log') and its guard against 0/0 (``eps``; Keras:
+    ``epsilon``), a finite non-negative number; the same rule for Keras, PyTorch and JAX."""
+    checked = check_choice(form, "form", get_args(LossForm))
+    value = real_number(guard, guard_name, "a non-negative float")
+    if not 0.0 <= value < math.inf:
+        raise WkappaError(
+            f"`{guard_name}` must be a non-negative float; got {format_value(guard)}."
+        )
+    return checked, value  # type: ignore[return-value]
 
 
 def check_nan_policy(nan_policy: Any) -> NanPolicy:

@@ -35,6 +35,7 @@ from .encode import (
     values_of,
 )
 from .fused import parallel_section, use_parallel
+from .input_checks import check_observed_range
 from .label_spelling import check_label_spellings
 from .options import NanPolicy, missing_rating_error
 from .rater_matrix import read_rater_matrix
@@ -197,7 +198,7 @@ def encode_rating_matrix(
             raise WkappaError(f"`{name}` has no ratings at all: every entry is missing.")
         first = int(values.min()) if lo is None else lo
         last = int(values.max()) if hi is None else hi
-        _check_bounds(int(values.min()), int(values.max()), lo, hi, name)
+        check_observed_range([(name, int(values.min()), int(values.max()))], lo, hi)
         check_table_size(last - first + 1)
         codes = np.full((n, n_raters), -1, dtype=np.int64)
         if missing is None:
@@ -240,7 +241,7 @@ def encode_rating_matrix(
     present = [v for v in values_list if v.size]
     low = min(int(v.min()) for v in present)
     high = max(int(v.max()) for v in present)
-    _check_bounds(low, high, lo, hi, name)
+    check_observed_range([(name, low, high)], lo, hi)
     first = low if lo is None else lo
     last = high if hi is None else hi
     check_table_size(last - first + 1)
@@ -250,13 +251,6 @@ def encode_rating_matrix(
         else:
             codes[~column.missing, g] = values - first
     return RatingCodes(codes, range(first, last + 1))
-
-
-def _check_bounds(low: int, high: int, lo: int | None, hi: int | None, name: str) -> None:
-    if lo is not None and low < lo:
-        raise WkappaError(f"`{name}` contains the rating {low}, below `min_rating` = {lo}.")
-    if hi is not None and high > hi:
-        raise WkappaError(f"`{name}` contains the rating {high}, above `max_rating` = {hi}.")
 
 
 def _shared_labels(
@@ -391,7 +385,7 @@ def fast_rows(
     if outcome is None or outcome[2] == 1:
         if outcome is not None and min_rating is not None and max_rating is not None:
             value = ratings.ravel()[outcome[3]].item()
-            _check_bounds(int(value), int(value), min_rating, max_rating, "ratings")
+            check_observed_range([("ratings", int(value), int(value))], min_rating, max_rating)
         lo_f, hi_f, n_missing, bad = numba_raters.scan(ratings)
         if bad >= 0:
             integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
@@ -400,7 +394,7 @@ def fast_rows(
         if max(abs(lo_f), abs(hi_f)) >= 2**53:
             return None
         low, high = int(lo_f), int(hi_f)
-        _check_bounds(low, high, min_rating, max_rating, "ratings")
+        check_observed_range([("ratings", low, high)], min_rating, max_rating)
         first = low if min_rating is None else min_rating
         last = high if max_rating is None else max_rating
         outcome = _code_rows(ratings, first, last - first + 1)

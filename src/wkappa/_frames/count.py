@@ -26,6 +26,7 @@ from .._core import (
     Where,
     category_order,
     check_table_size,
+    check_weight_values,
     encode_ratings,
     format_value,
     import_optional,
@@ -273,15 +274,14 @@ def _dask_counts(frame: Any, keys: list[str], sample_weight: str | None) -> Any:
 def _check_weight_sums(counted: Any, count: np.ndarray) -> np.ndarray:
     """Weight sums per distinct pair, refusing missing, negative or non-finite weights."""
     valid = counted.get_column(_W_VALID).to_numpy().astype(np.int64)
-    if (valid < count).any():
-        raise WkappaError("`sample_weight` must be numeric with no missing values.")
     lowest = counted.get_column(_W_MIN).to_numpy().astype(np.float64)
     highest = counted.get_column(_W_MAX).to_numpy().astype(np.float64)
     sums: np.ndarray = counted.get_column(_W_SUM).to_numpy().astype(np.float64)
-    if not (np.isfinite(sums).all() and np.isfinite(highest).all()):
-        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
-    if (lowest < 0).any():
-        raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
+    check_weight_values(
+        complete=not (valid < count).any(),
+        finite=bool(np.isfinite(sums).all() and np.isfinite(highest).all()),
+        non_negative=not (lowest < 0).any(),
+    )
     return sums
 
 

@@ -1,0 +1,85 @@
+"""The checks every reader of ratings makes, in one place.
+
+NumPy inputs, device arrays (the array API route), Dask arrays, JAX and data frames each find
+the facts their own way (on the host, on a device, per block, in a query engine); the rules
+and the words of what they refuse are these.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..exceptions import WkappaError
+
+__all__ = [
+    "THRESHOLD_HINT",
+    "check_observed_range",
+    "check_pair_lengths",
+    "check_weight_values",
+    "huge_ratings_error",
+    "not_whole_error",
+]
+
+THRESHOLD_HINT = (
+    "Hint: turn scores into grades with wkappa.apply_thresholds / wkappa.optimize_thresholds, "
+    "or round them (np.rint) if that is what you mean."
+)
+
+
+def check_pair_lengths(
+    n_true: int, n_pred: int, n_weight: int | None = None, *, empty_ok: bool = False
+) -> None:
+    """``y_true``, ``y_pred`` (and ``sample_weight``) of one length, not empty unless
+    ``empty_ok``."""
+    if n_true != n_pred:
+        raise WkappaError(
+            f"`y_true` and `y_pred` must have the same length; got {n_true} and {n_pred}."
+        )
+    if n_true == 0 and not empty_ok:
+        raise WkappaError("`y_true` and `y_pred` are empty; there is nothing to score.")
+    if n_weight is not None and n_weight != n_true:
+        raise WkappaError(
+            f"`sample_weight` has length {n_weight} but there are {n_true} ratings; they "
+            "must match."
+        )
+
+
+def check_weight_values(*, complete: bool, finite: bool, non_negative: bool) -> None:
+    """Sample weights are numbers without missing values, finite and non-negative."""
+    if not complete:
+        raise WkappaError("`sample_weight` must be numeric with no missing values.")
+    if not finite:
+        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
+    if not non_negative:
+        raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
+
+
+def not_whole_error(name: str, bad: float) -> WkappaError:
+    """The error for the rating ``bad`` of ``name`` that is not a whole number (infinite,
+    NaN where missing ratings are not meant, or fractional): never truncated."""
+    if not math.isfinite(bad):
+        return WkappaError(f"`{name}` contains {bad!r}; ratings must be finite.")
+    return WkappaError(
+        f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers or "
+        f"labels. {THRESHOLD_HINT}"
+    )
+
+
+def huge_ratings_error(name: str) -> WkappaError:
+    """The error for integer ratings of ``name`` beyond 2**62 in size: the differences of two
+    ratings and the sums of their squares would leave int64."""
+    return WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
+
+
+def check_observed_range(
+    extremes: Sequence[tuple[str, int, int]], lo: int | None, hi: int | None
+) -> None:
+    """Refuse a rating below ``min_rating`` (``lo``) or above ``max_rating`` (``hi``);
+    ``extremes`` holds each input's name with its smallest and largest rating."""
+    for name, low, _ in extremes:
+        if lo is not None and low < lo:
+            raise WkappaError(f"`{name}` contains the rating {low}, below `min_rating` = {lo}.")
+    for name, _, high in extremes:
+        if hi is not None and high > hi:
+            raise WkappaError(f"`{name}` contains the rating {high}, above `max_rating` = {hi}.")
