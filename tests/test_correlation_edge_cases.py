@@ -19,7 +19,7 @@ from published import SHROUT_FLEISS_RATINGS
 from test_ccc import exact_ccc
 from test_icc import exact_iccs, exact_mean_squares
 from wkappa._cli.app import main
-from wkappa.exceptions import UndefinedReliabilityWarning
+from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError
 
 # ----------------------------------------------------------------- n_ratings is a count
 
@@ -257,3 +257,26 @@ def test_reml_far_from_one() -> None:
         result = wk.icc(x)
         assert result.method == "reml"
         assert result.statistic == pytest.approx(want, rel=1e-6)
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e-120])
+def test_accumulator_in_range_far_from_one(scale) -> None:
+    """Sums of squares near the ends of the float range: the F tests' squares overflowed
+    (a RuntimeWarning, the interval nan); the moments are rescaled by a power of two."""
+    x = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64) * scale
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        acc = wk.ICCAccumulator().update(x[:3]).update(x[3:])
+        result, want = acc.result(), wk.icc(x)
+    assert result.statistic == pytest.approx(want.statistic, rel=1e-12)
+    assert tuple(result.confidence_interval()) == pytest.approx(tuple(want.confidence_interval()))
+    assert result.ms_error == pytest.approx(want.ms_error, rel=1e-12)
+
+
+@pytest.mark.parametrize(("scale", "fix"), [(1e306, "divide"), (1e-160, "multiply")])
+def test_accumulator_out_of_range_is_refused(scale, fix) -> None:
+    """Before: a raw OverflowError (1e306) or a wrong fourth digit (1e-160)."""
+    x = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64) * scale
+    acc = wk.ICCAccumulator()
+    with pytest.raises(WkappaError, match=f"Hint: {fix} every rating by one constant"):
+        acc.update(x[:3]).update(x[3:])

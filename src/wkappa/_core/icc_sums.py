@@ -32,10 +32,9 @@ NUMBA_FROM = 1 << 16
 # deviation: the error of a mean, about eps |mean| per rating summed, then stays near
 # 2**10 eps sqrt(n) of the spread. Farther from zero, the ratings are centred first.
 _CENTRED_WITHIN = 2.0**10
-# Total sums of squares outside [_TINY, _HUGE] are scaled first: below, squares of ratings
-# within ~1e-140 of each other are subnormal; above, the squares of mean squares that the
-# F tests' Satterthwaite df form would overflow.
-_TINY = 2.0**-900
+# Total sums of squares outside [_TINY, _HUGE] are scaled first: the F tests' Satterthwaite
+# df squares the mean squares, which must neither underflow nor overflow.
+_TINY = 2.0**-400
 _HUGE = 2.0**400
 
 

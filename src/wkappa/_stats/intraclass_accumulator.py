@@ -11,11 +11,19 @@ rounding), and the ICCs follow from them as in :func:`wkappa.icc`:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from .._core import Alternative, check_alternative, read_numeric_ratings, sums_from_moments
+from .._core import (
+    Alternative,
+    check_alternative,
+    read_numeric_ratings,
+    sums_from_moments,
+    trusted_sums,
+    unit_for,
+)
 from ..exceptions import WkappaError
 from .accumulator import check_state_header, starts_a_sum
 from .intraclass import (
@@ -99,10 +107,12 @@ class ICCAccumulator:
         rows = x.mean(axis=1)
         batch = ICCAccumulator(x.shape[1])
         batch._n = x.shape[0]
-        batch._col_mean = x.mean(axis=0)
-        batch._col_m2 = ((x - batch._col_mean) ** 2).sum(axis=0)
-        batch._row_mean = float(rows.mean())
-        batch._row_m2 = float(((rows - batch._row_mean) ** 2).sum())
+        with np.errstate(over="ignore", invalid="ignore"):
+            batch._col_mean = x.mean(axis=0)
+            batch._col_m2 = ((x - batch._col_mean) ** 2).sum(axis=0)
+            batch._row_mean = float(rows.mean())
+            batch._row_m2 = float(((rows - batch._row_mean) ** 2).sum())
+        _check_in_range(batch._col_m2, batch._row_m2)
         self._absorb(batch)
         return self
 
@@ -121,12 +131,16 @@ class ICCAccumulator:
         assert other._col_mean is not None and other._col_m2 is not None
         n_a, n_b = self._n, other._n
         total = n_a + n_b
-        delta = other._col_mean - self._col_mean
-        self._col_m2 = self._col_m2 + other._col_m2 + delta**2 * n_a * n_b / total
-        self._col_mean = self._col_mean + delta * n_b / total
-        row_delta = other._row_mean - self._row_mean
-        self._row_m2 += other._row_m2 + row_delta**2 * n_a * n_b / total
-        self._row_mean += row_delta * n_b / total
+        with np.errstate(over="ignore", invalid="ignore"):
+            delta = other._col_mean - self._col_mean
+            col_m2 = self._col_m2 + other._col_m2 + delta**2 * n_a * n_b / total
+            col_mean = self._col_mean + delta * n_b / total
+            row_delta = np.float64(other._row_mean) - self._row_mean
+            row_m2 = self._row_m2 + other._row_m2 + row_delta**2 * n_a * n_b / total
+            row_mean = self._row_mean + row_delta * n_b / total
+        _check_in_range(col_m2, row_m2)
+        self._col_m2, self._col_mean = col_m2, col_mean
+        self._row_m2, self._row_mean = float(row_m2), float(row_mean)
         self._n = total
 
     def merge(self, other: ICCAccumulator) -> ICCAccumulator:
@@ -231,6 +245,26 @@ class ICCAccumulator:
         ]
 
 
+# A nonzero sum of squared deviations below this (1e-289) has terms that lose digits to
+# subnormal rounding.
+_SMALLEST_M2 = 2.0**-960
+
+
+def _check_in_range(col_m2: np.ndarray, row_m2: Any) -> None:
+    """Refuse sums of squared deviations beyond the float range or subnormal-prone: the
+    streaming state keeps the ratings' own units (wkappa.icc scales them instead)."""
+    m2 = np.append(col_m2, row_m2)
+    large = not np.all(np.isfinite(m2))
+    if large or np.any((m2 > 0) & (m2 < _SMALLEST_M2)):
+        size, fix = ("large", "divide") if large else ("small", "multiply")
+        raise WkappaError(
+            f"`ratings` are too {size} for the accumulator's sums of squared deviations "
+            f"(which must lie within 1e-289 and 1e308). Hint: {fix} every rating by one "
+            "constant (the ICC does not change), or use wkappa.icc, which scales the "
+            "ratings itself."
+        )
+
+
 def icc_from_moments(
     n: int,
     column_means: np.ndarray,
@@ -246,7 +280,18 @@ def icc_from_moments(
     the state of :class:`ICCAccumulator`, or one aggregation of a data frame engine), the
     moments of ratings divided by ``unit`` (:func:`wkappa._core.scaled_ratings`)."""
     sums = sums_from_moments(n, column_means, column_m2, row_m2, unit)
+    total = float(sums.ss_targets[0] + sums.ss_raters[0] + sums.ss_error[0])
+    if not trusted_sums(sums)[0] and 0.0 < total < math.inf:
+        # Sums of squares near the ends of the float range (the F tests square the mean
+        # squares): the moments in a power of two of the spread (exact).
+        step = unit_for(math.sqrt(total / n))
+        column_means, column_m2, row_m2 = (
+            column_means / step,
+            column_m2 / step / step,
+            row_m2 / step / step,
+        )
+        sums = sums_from_moments(n, column_means, column_m2, row_m2, unit * step)
     ss = (sums.ss_targets[0], sums.ss_raters[0], sums.ss_error[0])
-    ms = MeanSquares.from_sums(n, len(column_means), *ss, unit)
+    ms = MeanSquares.from_sums(n, len(column_means), *ss, sums.unit[0])
     warn_if_undefined(ms, batched=False)
     return {form: build_result(form, ms, icc0, alternative, batched=False) for form in forms}
