@@ -25,9 +25,8 @@ import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, is_device_array, to_column, to_host
-from .dependencies import frame_columns
 from .options import NanPolicy, format_value, missing_rating_error
-from .rater_matrix import refuse_long_layout
+from .rater_matrix import frame_columns, rows_array
 
 __all__ = ["NumericRatings", "read_numeric_pair", "read_numeric_ratings"]
 
@@ -124,33 +123,20 @@ def _is_number(value: Any) -> bool:
 def _as_floats(
     ratings: Any, name: str, function: str | None
 ) -> tuple[np.ndarray, tuple[str, ...] | None]:
-    frame = frame_columns(ratings, name, "pass df.collect().")
+    frame = frame_columns(ratings, name, function)
     if frame is not None:
         if not frame:
             raise WkappaError(f"`{name}` has no rater columns.")
-        refuse_long_layout([col for col, _ in frame], function, name=name)
         columns = [
             _column_floats(to_column(values, f"{name}[{col!r}]"), f"{name}[{col!r}]")
             for col, values in frame
         ]
         return np.column_stack(columns), tuple(col for col, _ in frame)
-    if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
-        raise WkappaTypeError(
-            f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame "
-            f"of rating columns; got {type(ratings).__name__}."
-        )
     if is_device_array(ratings):
         ratings = to_host(ratings)
     if isinstance(ratings, np.ndarray):
         return _array_floats(ratings, name), None
-    try:
-        array = np.asarray(ratings)
-    except ValueError:
-        raise WkappaError(
-            f"`{name}` could not be read as an array: its rows have different lengths. "
-            "Hint: mark a missing rating with None or NaN so that every row has one entry "
-            "per rater."
-        ) from None
+    array = rows_array(ratings, name)
     if array.dtype.kind in "US" and isinstance(ratings, list):
         array = np.asarray(ratings, dtype=object)
     return _array_floats(array, name), None

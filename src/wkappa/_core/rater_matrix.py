@@ -25,6 +25,7 @@ __all__ = [
     "frame_columns",
     "read_rater_matrix",
     "refuse_long_layout",
+    "rows_array",
     "stack_raters",
 ]
 
@@ -91,6 +92,24 @@ class RaterColumns:
     columns: tuple[Column, ...]
 
 
+def rows_array(ratings: Any, name: str) -> np.ndarray:
+    """An items x raters input that is not a frame (an array, a list of rows) as a numpy
+    array; a string, mapping, set or None, and rows of different lengths, are refused."""
+    if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
+        raise WkappaTypeError(
+            f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
+            f"rating columns; got {type(ratings).__name__}."
+        )
+    try:
+        return np.asarray(ratings)
+    except ValueError:
+        raise WkappaError(
+            f"`{name}` could not be read as an array: its rows have different lengths. "
+            "Hint: mark a missing rating with None or NaN so that every row has one entry "
+            "per rater."
+        ) from None
+
+
 def read_rater_matrix(
     ratings: Any, name: str = "ratings", function: str | None = "agreement"
 ) -> np.ndarray | list[Column]:
@@ -114,19 +133,7 @@ def read_rater_matrix(
             )
         # Masked entries are missing ratings, as for two raters.
         return [to_column(ratings[:, g], f"{name}[:, {g}]") for g in range(ratings.shape[1])]
-    if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
-        raise WkappaTypeError(
-            f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
-            f"rating columns; got {type(ratings).__name__}."
-        )
-    try:
-        array = np.asarray(ratings)
-    except ValueError:
-        raise WkappaError(
-            f"`{name}` could not be read as a 2-D array: its rows have different lengths. "
-            "Hint: mark a missing rating with None or NaN so that every row has one entry "
-            "per rater."
-        ) from None
+    array = rows_array(ratings, name)
     if array.ndim != 2:
         raise WkappaError(
             f"`{name}` must be 2-D (rows are items, columns raters); got shape {array.shape}. "
