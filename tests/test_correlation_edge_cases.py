@@ -280,3 +280,41 @@ def test_accumulator_out_of_range_is_refused(scale, fix) -> None:
     acc = wk.ICCAccumulator()
     with pytest.raises(WkappaError, match=f"Hint: {fix} every rating by one constant"):
         acc.update(x[:3]).update(x[3:])
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(_BASES, st.sampled_from([2**53 + 1, 2**62, -(2**62), 2**63 - 100, -(2**63) + 100]))
+def test_integers_beyond_2_to_the_53_keep_their_differences(base, offset) -> None:
+    """int64 ratings near 2**62 were rounded to float64 (steps of 1024) before any sum: the
+    ICC was nan ('all ratings equal') or wrong. Their differences are now taken in integer
+    arithmetic first; ICC, CCC and the CCC's means equal the exact ones."""
+    rows = [[v + offset for v in row] for row in base]
+    x = np.array(rows, dtype=np.int64)
+    exact = exact_iccs([[Fraction(v) for v in row] for row in rows])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)
+        results = wk.icc_all(x)
+        overall = wk.ccc(x)
+        pair = wk.ccc(x[:, 0], x[:, 1])
+    for form, value in exact.items():
+        if value is not None:
+            want = float(value)
+            assert results[form].statistic == pytest.approx(
+                want, rel=1e-9 * max(1.0, abs(want)), abs=1e-9
+            ), form
+    columns = [list(column) for column in zip(*rows, strict=True)]
+    for result, cols in ((overall, columns), (pair, columns[:2])):
+        want = exact_ccc([[Fraction(v) for v in c] for c in cols])
+        if want is None:
+            assert math.isnan(result.statistic)
+            continue
+        assert result.statistic == pytest.approx(float(want), rel=1e-9, abs=1e-12)
+        for j, column in enumerate(cols):
+            assert result.means[j] == pytest.approx(float(Fraction(sum(column), len(column))))
+
+
+def test_uint64_beyond_2_to_the_63() -> None:
+    base = np.array(SHROUT_FLEISS_RATINGS, dtype=np.int64)
+    x = base.astype(np.uint64) + np.uint64(2**64 - 20)
+    assert wk.icc(x).statistic == pytest.approx(wk.icc(base).statistic, rel=1e-12)
+    assert wk.ccc(x).statistic == pytest.approx(wk.ccc(base).statistic, rel=1e-12)

@@ -19,6 +19,7 @@ __all__ = [
     "AnovaSums",
     "ScaledRatings",
     "anova_sums",
+    "centred_integers",
     "plain_anova_sums",
     "scaled_ratings",
     "sums_from_moments",
@@ -77,6 +78,25 @@ def scaled_ratings(x: np.ndarray) -> ScaledRatings:
     values = scaled(x)
     values -= scaled(shift)
     return ScaledRatings(values, shift, np.ldexp(1.0, exponent))
+
+
+def centred_integers(*arrays: Any) -> tuple[list[np.ndarray], int] | None:
+    """Integer numpy arrays with a value beyond 2**53, which float64 would round: minus
+    their smallest value in integer arithmetic (exact, modulo 2**64 in uint64), as float64
+    (rounded once, relative to the difference), and that value; None for anything else.
+
+    The ICC and the CCC do not change under a common shift of the ratings.
+    """
+    if not arrays or not all(
+        type(a) is np.ndarray and a.dtype.kind in "iu" and a.size for a in arrays
+    ):
+        return None
+    low = min(int(a.min()) for a in arrays)
+    high = max(int(a.max()) for a in arrays)
+    if max(abs(low), abs(high)) <= 2**53:
+        return None
+    base = np.uint64(low % 2**64)
+    return [(a.astype(np.uint64) - base).astype(np.float64) for a in arrays], low
 
 
 def _unit_exponent(top: np.ndarray) -> np.ndarray:

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from .._core import (
     Alternative,
     NanPolicy,
+    centred_integers,
     check_alternative,
     check_choice,
     norm_ppf,
@@ -333,6 +334,11 @@ def ccc(
     null = _check_ccc0(ccc0)
     alt = check_alternative(alternative)
     policy = check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
+    exact = centred_integers(x) if y is None else centred_integers(x, y)
+    low = 0
+    if exact is not None:  # integers beyond 2**53: their differences, exactly
+        x, low = exact[0][0], exact[1]
+        y = exact[0][1] if y is not None else None
     if y is None:
         read = read_numeric_ratings(
             x,
@@ -398,7 +404,7 @@ def ccc(
         statistic=statistic,
         pearson=pearson,
         bias_correction=bias,
-        means=tuple(float(m) for m in scaled.shift + scaled.unit * means),
+        means=tuple(low + float(m) for m in scaled.shift + scaled.unit * means),
         variances=tuple(float(v) for v in _in_rating_units(variances, scaled.unit)),
         n_items=n,
         n_raters=k,

@@ -17,6 +17,7 @@ from .._core import (
     Alternative,
     NanPolicy,
     RatingMatrixLike,
+    centred_integers,
     check_alternative,
     check_nan_policy,
     read_numeric_ratings,
@@ -304,6 +305,9 @@ def warn_if_undefined(ms: MeanSquares, batched: bool) -> None:
 
 def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
     policy = check_nan_policy(nan_policy)
+    exact = centred_integers(ratings)
+    if exact is not None:  # integers beyond 2**53: their differences, exactly
+        ratings = exact[0][0]
     ms = plain_mean_squares(ratings)
     if ms is not None:  # a large complete float64 table: no reading pass
         warn_if_undefined(ms, batched=False)
