@@ -780,3 +780,24 @@ def test_a_long_layout_frame_is_refused_as_agreement_refuses_it(call: str) -> No
             wk.ICCAccumulator().update(long)
         else:
             getattr(wk, call)(long)
+
+
+def test_counts_are_checked_by_one_rule_everywhere():
+    """ICCAccumulator refused numpy integers for ``n_raters`` (and its state's ``n``), which
+    kappa_power, n_resamples and n_simulations accepted."""
+    from wkappa.exceptions import WkappaError
+
+    ratings = np.array([[1.0, 2.0, 2.5], [3.0, 3.5, 4.0], [5.0, 4.0, 6.0]])
+    acc = wk.ICCAccumulator(n_raters=np.int64(3))
+    acc.update(ratings)
+    state = acc.to_dict()
+    assert state["n_raters"] == 3 and type(state["n_raters"]) is int
+    state["n"] = np.int64(state["n"])
+    assert wk.ICCAccumulator.from_dict(state).result().statistic == acc.result().statistic
+    for call, said in (
+        (lambda: wk.ICCAccumulator(n_raters=True), "`n_raters` must be an integer >= 2; got True"),
+        (lambda: wk.ICCAccumulator(n_raters=1), "`n_raters` must be an integer >= 2; got 1"),
+        (lambda: wk.kappa_power(30, kappa1=0.6, n_raters=1.0), "`n_raters` must be an integer"),
+    ):
+        with pytest.raises(WkappaError, match=said):
+            call()

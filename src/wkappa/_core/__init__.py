@@ -85,6 +85,7 @@ from .options import (
     ZeroDivision,
     check_alternative,
     check_choice,
+    check_count,
     check_loss_form,
     check_nan_policy,
     check_table_nan_policy,
@@ -148,6 +149,7 @@ __all__ = [
     "check_alternative",
     "check_bound",
     "check_choice",
+    "check_count",
     "check_label_spellings",
     "check_labels",
     "check_loss_form",
@@ -192,6 +194,7 @@ __all__ = [
     "missing_id_error",
     "missing_rating_error",
     "needs_order",
+    "no_ratings_error",
     "norm_cdf",
     "norm_ppf",
     "norm_sf",
@@ -246,6 +249,7 @@ from .raters import (
     distinct_rows,
     encode_rating_matrix,
     fast_rows,
+    no_ratings_error,
     patterns_from_counts,
 )
 from .student_t import t_ppf, t_sf

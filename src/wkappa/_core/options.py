@@ -31,6 +31,7 @@ __all__ = [
     "ZeroDivision",
     "check_alternative",
     "check_choice",
+    "check_count",
     "check_loss_form",
     "check_nan_policy",
     "check_table_nan_policy",
@@ -97,6 +98,17 @@ def check_choice(value: Any, name: str, choices: Sequence[str]) -> Any:
         listed = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
         raise WkappaError(f"`{name}` must be {listed}; got {format_value(value)}.")
     return value
+
+
+def check_count(value: Any, name: str, minimum: int, note: str = "") -> int:
+    """``value`` as an int if it is a whole number (a Python or numpy integer, not a bool) of
+    at least ``minimum``; else an error naming ``name`` (``note``: what the number counts)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        what = f" ({note})" if note else ""
+        raise WkappaError(
+            f"`{name}` must be an integer >= {minimum}{what}; got {format_value(value)}."
+        )
+    return int(value)
 
 
 def check_loss_form(form: Any, guard: Any, guard_name: str) -> tuple[LossForm, float]:

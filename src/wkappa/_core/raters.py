@@ -50,6 +50,7 @@ __all__ = [
     "encode_rating_matrix",
     "fast_rows",
     "frame_array",
+    "no_ratings_error",
     "patterns_from_counts",
 ]
 
@@ -115,6 +116,11 @@ class CountPatterns:
 
 def _at_item(rater: str, value: Any, item: int) -> str:
     return f"for item {item}, rater {rater}"
+
+
+def no_ratings_error(name: str) -> WkappaError:
+    """The error for an items x raters input ``name`` whose every entry is missing."""
+    return WkappaError(f"`{name}` has no ratings at all: every entry is missing.")
 
 
 def _check_shape(n: int, n_raters: int, name: str) -> None:
@@ -195,7 +201,7 @@ def encode_rating_matrix(
             return RatingCodes(codes, tuple(label_array.tolist()))
         values = integral_ratings(present.ravel(), name)
         if values.size == 0:
-            raise WkappaError(f"`{name}` has no ratings at all: every entry is missing.")
+            raise no_ratings_error(name)
         first = int(values.min()) if lo is None else lo
         last = int(values.max()) if hi is None else hi
         check_observed_range([(name, int(values.min()), int(values.max()))], lo, hi)
@@ -226,7 +232,7 @@ def encode_rating_matrix(
         for c in columns
     ]
     if all(len(c.values) == 0 for c in kept):
-        raise WkappaError(f"`{name}` has no ratings at all: every entry is missing.")
+        raise no_ratings_error(name)
     if label_array is None:
         label_array = _shared_labels(kept, ordered, lo, hi)
     if label_array is not None:
@@ -390,7 +396,7 @@ def fast_rows(
         if bad >= 0:
             integral_ratings(ratings.ravel()[bad : bad + 1].astype(np.float64), "ratings")
         if n_missing == ratings.size:
-            raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+            raise no_ratings_error("ratings")
         if max(abs(lo_f), abs(hi_f)) >= 2**53:
             return None
         low, high = int(lo_f), int(hi_f)
@@ -406,7 +412,7 @@ def fast_rows(
     if n_missing and nan_policy != "omit":
         return None  # the general route raises or propagates with the position
     if n_missing == ratings.size:
-        raise WkappaError("`ratings` has no ratings at all: every entry is missing.")
+        raise no_ratings_error("ratings")
     if dense:
         present = np.flatnonzero(hist[1:]) + 1
         multiplicity = hist[present]

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import format_value, kappas, norm_ppf, real_number, t_ppf, variances
+from .._core import check_count, format_value, kappas, norm_ppf, real_number, t_ppf, variances
 from ..exceptions import WkappaError
 from .json_values import json_fields
 
@@ -248,16 +248,12 @@ def readonly(array: np.ndarray) -> np.ndarray:
 def check_resamples(n_resamples: Any) -> int:
     """The number of bootstrap replicates: an integer of at least 2 (one replicate has no
     spread, and its "interval" need not contain the estimate)."""
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, (int, np.integer))
-        or n_resamples < 2
-    ):
-        raise WkappaError(
-            "`n_resamples` must be an integer of at least 2 (the number of bootstrap "
-            f"replicates; 999 or more for an interval); got {format_value(n_resamples)}."
-        )
-    return int(n_resamples)
+    return check_count(
+        n_resamples,
+        "n_resamples",
+        2,
+        "the number of bootstrap replicates; 999 or more for an interval",
+    )
 
 
 def make_rng(rng: Any) -> np.random.Generator:

@@ -19,6 +19,7 @@ import numpy as np
 from .._core import (
     Alternative,
     check_alternative,
+    check_count,
     read_numeric_ratings,
     sums_from_moments,
     trusted_sums,
@@ -70,10 +71,8 @@ class ICCAccumulator:
     """
 
     def __init__(self, n_raters: int | None = None) -> None:
-        if n_raters is not None and (
-            isinstance(n_raters, bool) or not isinstance(n_raters, int) or n_raters < 2
-        ):
-            raise WkappaError(f"`n_raters` must be an integer >= 2; got {n_raters!r}.")
+        if n_raters is not None:
+            n_raters = check_count(n_raters, "n_raters", 2)
         self._k = n_raters
         self._n = 0
         self._col_mean: np.ndarray | None = None
@@ -194,8 +193,7 @@ class ICCAccumulator:
         check_state_header(state, "ICCAccumulator", _FORMAT, _VERSION)
         acc = cls(state.get("n_raters"))
         n = state.get("n")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise WkappaError(f"`state['n']` must be an integer >= 0; got {n!r}.")
+        n = check_count(n, "state['n']", 0)
         if n == 0:
             return acc
         if acc._k is None:

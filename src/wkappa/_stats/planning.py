@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-import numpy as np
 import numpy.typing as npt
 
-from .._core import AgreementWeightsLike, Alternative, format_value
+from .._core import AgreementWeightsLike, Alternative, check_count, format_value
 from ..exceptions import WkappaError
 from .intervals import SeedLike
 from .planning_methods import make_plan
@@ -229,8 +228,7 @@ confidence_level, n_raters, coefficient, method, n_simulations, rng
     >>> round(result.power, 3), round(result.expected_width, 3)
     (0.732, 0.206)
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise WkappaError(f"`n` must be an integer >= 2 (items); got {format_value(n)}.")
+    check_count(n, "n", 2, "items")
     if method == "simulation" and n >= 2**62:
         raise WkappaError(
             f"`n` = {format_value(n)} is too large to simulate (a study's counts are 64-bit "

@@ -14,8 +14,8 @@ from .._core import (
     check_agreement_weights,
     check_alternative,
     check_choice,
+    check_count,
     check_weights,
-    format_value,
     real_number,
     weight_matrix,
     weights_name,
@@ -276,8 +276,7 @@ def build_design(
     level = check_confidence_level(confidence_level)
     null = _check_kappa(kappa0, "kappa0")
     anticipated = None if kappa1 is None else _check_kappa(kappa1, "kappa1")
-    if isinstance(n_raters, bool) or not isinstance(n_raters, (int, np.integer)) or n_raters < 2:
-        raise WkappaError(f"`n_raters` must be an integer >= 2; got {format_value(n_raters)}.")
+    check_count(n_raters, "n_raters", 2)
     n_raters = int(n_raters)
     several = n_raters > 2 or coefficient not in (None, "cohen")
     if coefficient is not None:  # None (or 'cohen'): Cohen's kappa
@@ -381,10 +380,7 @@ def build_design(
     if method == "simulation":
         default = N_SIMULATIONS_SEVERAL if several else N_SIMULATIONS
         count = default if n_simulations is None else n_simulations
-        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 100:
-            raise WkappaError(
-                f"`n_simulations` must be an integer >= 100; got {format_value(count)}."
-            )
+        count = check_count(count, "n_simulations", 100)
         seed = _seed(rng)
     else:
         count, seed = 0, None

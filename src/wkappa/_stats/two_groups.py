@@ -28,6 +28,7 @@ from .._core import (
     encode_rating_matrix,
     format_value,
     needs_order,
+    no_ratings_error,
     read_rater_matrix,
     stack_raters,
     t_ppf,
@@ -350,7 +351,7 @@ def group_agreement(
     codes = encoded.codes
     for name, part in (("ratings_a", codes[:, :r_a]), ("ratings_b", codes[:, r_a:])):
         if not (part >= 0).any():
-            raise WkappaError(f"`{name}` has no ratings at all: every entry is missing.")
+            raise no_ratings_error(name)
     rated = (codes[:, :r_a] >= 0).any(axis=1) & (codes[:, r_a:] >= 0).any(axis=1)
     if rated.sum() < 2:
         raise WkappaError(
