@@ -34,6 +34,8 @@ def test_icc_n_ratings_is_a_count_under_propagate() -> None:
     assert result.n_ratings == wk.icc(_WITH_A_HOLE, nan_policy="omit").n_ratings
     assert result.to_dict()["n_ratings"] == 11
     assert "11 ratings" in result.explain()
+    assert "nan_policy='propagate' makes every value nan" in result.explain()
+    assert "REML" not in result.explain()
     assert "n_ratings=11" in repr(result)
 
 

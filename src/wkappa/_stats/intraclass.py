@@ -204,15 +204,17 @@ class ICCResult:
         ci = self.confidence_interval()
         squares = (self.ms_items, self.ms_raters, self.ms_error, self.ms_within)
         flat = "every mean square is 0 (all ratings equal)" if not any(squares) else None
-        source = (
+        source = "mean squares from the " + (
             "two-way ANOVA of the complete table"
             if self.method == "anova"
             else "REML variance components (missing ratings), as expected mean squares"
         )
+        if self.method == "reml" and self.df_items != self.df_items:  # nan: nothing fitted
+            source = "a rating is missing and nan_policy='propagate' makes every value nan"
         lines = [
             f"{self.name} = Shrout & Fleiss {self.shrout_fleiss}: {self.description}",
             f"n = {self.n_items} items, k = {self.n_raters} raters, "
-            f"{self.n_ratings:g} ratings; mean squares from the {source}:",
+            f"{self.n_ratings:g} ratings; {source}:",
             f"  MSR (items)   = {number_text(self.ms_items)}  df {self.df_items:g}",
             f"  MSC (raters)  = {number_text(self.ms_raters)}  df {self.df_raters:g}",
             f"  MSE (error)   = {number_text(self.ms_error)}  df {self.df_error:g}",
