@@ -30,6 +30,7 @@ from .._core import (
     category_labels,
     check_labels,
     check_pair_lengths,
+    check_rating_bounds,
     check_table_size,
     count_table,
     encode_ratings,
@@ -73,6 +74,14 @@ def _chunk_categories(
 
 
 _MANY_LABELS = 4096
+
+
+def _missing_pairs_error(n_missing: int) -> WkappaError:
+    """Under nan_policy='raise': the blocks are read apart, so the count, not a position."""
+    return WkappaError(
+        f"`y_true`/`y_pred` have {n_missing} pair(s) with a missing rating (NaN/None). "
+        "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan."
+    )
 
 
 def _as_range(labels: np.ndarray) -> Sequence[Any]:
@@ -151,8 +160,6 @@ def _categories(
 ) -> Sequence[Any] | None:
     """Global categories from a first pass (None: a missing rating under 'propagate')."""
     dask = import_optional("dask", "dask")
-    from .._core import check_rating_bounds
-
     lo, hi = check_rating_bounds(min_rating, max_rating)
     task = dask.delayed(_chunk_categories, pure=True)
     parts = dask.compute(
@@ -161,11 +168,7 @@ def _categories(
     n_missing = sum(missing for _, missing in parts)
     if n_missing:
         if nan_policy == "raise":
-            raise WkappaError(
-                f"`y_true`/`y_pred` have {n_missing} pair(s) with a missing rating (NaN/None). "
-                "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' "
-                "returns nan."
-            )
+            raise _missing_pairs_error(n_missing)
         if nan_policy == "propagate":
             return None
     found = [labels for labels, _ in parts if labels is not None]
@@ -192,12 +195,8 @@ def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
     dask = import_optional("dask", "dask")
     labels, min_rating, max_rating = request.labels, request.min_rating, request.max_rating
     a, b, w = _aligned(y_true, y_pred, request.sample_weight)
+    check_rating_bounds(min_rating, max_rating, labels)
     if labels is not None:
-        if min_rating is not None or max_rating is not None:
-            raise WkappaError(
-                "Give either `labels` or `min_rating`/`max_rating`, not both: labels already "
-                "fix the categories."
-            )
         fixed: Sequence[Any] = (
             labels  # a range of integers stays a range: never materialised, cheap to hash
             if isinstance(labels, range)
@@ -251,7 +250,6 @@ def _integer_dtypes(a: Any, b: Any) -> bool:
 def _integer_range(a: Any, b: Any, min_rating: Any, max_rating: Any) -> range:
     """``min_rating..max_rating``, each bound the global min / max over both raters unless
     given (one cheap reduction on the workers, none if both are given)."""
-    from .._core import check_rating_bounds
 
     dask = import_optional("dask", "dask")
     lo, hi = check_rating_bounds(min_rating, max_rating)
@@ -281,10 +279,7 @@ def _check_missing_with_labels(
     if not n_missing:
         return labels
     if nan_policy == "raise":
-        raise WkappaError(
-            f"`y_true`/`y_pred` have {n_missing} pair(s) with a missing rating (NaN/None). "
-            "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan."
-        )
+        raise _missing_pairs_error(n_missing)
     return None
 
 

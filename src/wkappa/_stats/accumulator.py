@@ -411,22 +411,21 @@ class KappaAccumulator:
         except (TypeError, ValueError):
             raise WkappaError("`state['table']` could not be read as a (K, K) array.") from None
         if dtype == "int64":
-            if table.dtype.kind == "O" or (
-                table.dtype.kind == "u" and table.size and table.max() > _INT64_MAX
+            kind = table.dtype.kind
+            if kind == "f" and (not np.all(np.isfinite(table)) or np.any(table != np.floor(table))):
+                raise WkappaError(
+                    "`state['table']` has non-integer counts but its dtype is 'int64'. "
+                    "Hint: dtype 'float64' holds weighted counts."
+                )
+            if (
+                kind == "O"
+                or (kind == "u" and table.size and table.max() > _INT64_MAX)
+                or (kind == "f" and table.size and float(np.abs(table).max()) >= 2.0**63)
             ):
                 raise WkappaError(
                     "`state['table']` has counts too large for its dtype 'int64' (>= 2**63)."
                 )
-            if table.dtype.kind == "f":
-                if not np.all(np.isfinite(table)) or np.any(table != np.floor(table)):
-                    raise WkappaError(
-                        "`state['table']` has non-integer counts but its dtype is 'int64'. "
-                        "Hint: dtype 'float64' holds weighted counts."
-                    )
-                if table.size and float(np.abs(table).max()) >= 2.0**63:
-                    raise WkappaError(
-                        "`state['table']` has counts too large for its dtype 'int64' (>= 2**63)."
-                    )
+            if kind == "f":
                 table = table.astype(np.int64)
         elif table.dtype.kind == "O":
             table = table.astype(np.float64)
