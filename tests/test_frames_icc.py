@@ -140,7 +140,7 @@ def test_frame_errors() -> None:
         wkf.icc(text, raters=RATERS)
     with pytest.raises(WkappaError, match="`form`"):
         wkf.icc(frame, raters=RATERS, form="ICC9")
-    with pytest.raises(WkappaError, match="1 rater column"):
+    with pytest.raises(WkappaError, match="`raters` needs at least two columns"):
         wkf.icc(frame, raters=["r0"])
     twice = pl.DataFrame({"t": [1, 1, 2, 2], "r": ["a", "a", "a", "b"], "x": [1.0, 2, 3, 4]})
     with pytest.raises(WkappaError, match="more than once"):
@@ -182,3 +182,12 @@ def test_undefined_warnings_point_at_the_callers_line(frame_library) -> None:
         assert found and all(w.filename == __file__ for w in found), [
             (w.filename, w.lineno) for w in caught
         ]
+
+
+def test_one_rater_column_is_refused_by_the_rule_of_every_wide_reader():
+    """frames.icc and frames.ccc named `ratings` and `x`, parameters the caller never passed;
+    frames.agreement and the command line say the same words."""
+    df = pl.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, 2.0, 2.0]})
+    for call in (wkf.icc, wkf.ccc, wkf.agreement):
+        with pytest.raises(WkappaError, match="^`raters` needs at least two columns.$"):
+            call(df, raters=["a"])

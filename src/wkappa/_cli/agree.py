@@ -118,8 +118,6 @@ def _distinct_rows(
     extra = {"--cluster": args.cluster} if args.cluster else {}
     if wide:
         raters = options.split_names(args.raters, "--raters")
-        if len(raters) < 2:
-            raise WkappaError("--raters needs at least two columns.")
         check_group_columns([("--cluster", args.cluster)], dict.fromkeys(raters, "--raters"))
         named = {f"--raters ({name})": name for name in raters}
         counts, empty, file = count_wide(source, args, raters, named, text, extra)

@@ -80,8 +80,6 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     source = open_source(args.file, args.input_format, args.separator)
     if wide:
         raters = split_names(args.raters, "--raters")
-        if len(raters) < 2:
-            raise WkappaError("--raters needs at least two columns.")
         frame = source.scan(raters)
         check_columns(source, source.schema(frame), {f"--raters ({r})": r for r in raters})
         frame = numeric_columns(source, frame, raters, required=True)

@@ -103,8 +103,6 @@ def rater_rows(
         None if wide else (item, "`item`"),
     )
     if wide:
-        if len(names) < 2:
-            raise WkappaError("`raters` needs at least two columns.")
         counted = _collect(
             frame.group_by([*groups, *names], drop_null_keys=False).agg(nw.len().alias(_COUNT)),
             lazy,
@@ -322,15 +320,17 @@ def is_wide(raters: Any, item: Any, rater: Any, rating: Any) -> bool:
 
 
 def rater_columns(raters: Sequence[str], parameter: str = "`raters`") -> list[str]:
-    """The wide layout's rater columns as a list (one string is an error, not a list of its
-    characters; so is a column named twice). ``parameter`` is how the caller names the list
-    (``--raters`` on the command line)."""
+    """The wide layout's rater columns as a list: at least two, none named twice (one string
+    is an error, not a list of its characters). ``parameter`` is how the caller names the
+    list (``--raters`` on the command line)."""
     if isinstance(raters, (str, bytes)):
         raise WkappaTypeError(
             f"`raters` must be a list of column names, one per rater; got the string "
             f"{raters!r}. Hint: raters=[{raters!r}, ...]."
         )
     names = list(raters)
+    if len(names) < 2:
+        raise WkappaError(f"{parameter} needs at least two columns.")
     seen: set[str] = set()
     for name in names:
         if name in seen:
