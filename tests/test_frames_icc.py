@@ -189,5 +189,5 @@ def test_one_rater_column_is_refused_by_the_rule_of_every_wide_reader():
     frames.agreement and the command line say the same words."""
     df = pl.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, 2.0, 2.0]})
     for call in (wkf.icc, wkf.ccc, wkf.agreement):
-        with pytest.raises(WkappaError, match="^`raters` needs at least two columns.$"):
+        with pytest.raises(WkappaError, match=r"^`raters` needs at least two columns\.$"):
             call(df, raters=["a"])
