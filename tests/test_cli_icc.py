@@ -153,3 +153,15 @@ def test_an_infinite_rating_is_named_by_row_and_column(tmp_path, capsys) -> None
     assert main(["icc", str(long), "--item", "item", "--rater", "rater", "--rating", "score"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith("long.csv: item 2, rater 'A' contains inf; ratings must be finite."), err
+
+
+def test_propagate_with_a_missing_rating_does_not_claim_a_reml_fit(tmp_path, capsys) -> None:
+    """The heading said 'REML variance components' although nothing was fitted."""
+    path = tmp_path / "gap.csv"
+    path.write_text("J1,J2,J3\n1,2,3\n2,,3\n4,5,6\n3,3,4\n")
+    assert main(["icc", str(path), "--raters", "J1,J2,J3", "--nan-policy", "propagate"]) == 0
+    heading = capsys.readouterr().out.splitlines()[0]
+    assert "REML" not in heading
+    assert heading.endswith(
+        "a rating is missing, so every ICC is undefined (--nan-policy propagate)"
+    )

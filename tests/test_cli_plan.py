@@ -192,3 +192,11 @@ def test_every_error_speaks_in_options(
     python = re.findall(r"`|\b\w+=|\b(?:n_\w+|ci_width|lower_limit|confidence_level)\b", err)
     assert not python, err
     assert not re.findall(r"(?<!--)\b(?:kappa[01]|alpha)\b", err), err
+
+
+def test_a_value_that_starts_with_a_minus_is_read_as_the_option_value(capsys):
+    """argparse took '-1,2;3,4' for an option and printed its usage ('expected one
+    argument'); --labels had the only exception."""
+    assert main(["plan", "--table", "-1,2;3,4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--table must hold finite non-negative" in err

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -408,17 +409,24 @@ _OPTION_NAMES = (
 )
 
 
-def _joined_labels(argv: list[str]) -> list[str]:
-    """``--labels -3,-2`` as ``--labels=-3,-2``: argparse takes a value that starts with '-'
-    for an option and would refuse it."""
+def _joined_values(argv: list[str]) -> list[str]:
+    """``--labels -3,-2`` as ``--labels=-3,-2`` (and ``--table -1,2;3,4``...): argparse
+    takes a value that starts with '-' and is not a plain number for an option and would
+    refuse it; no option starts with '-' and a digit."""
     out: list[str] = []
     i = 0
     while i < len(argv):
-        if argv[i] == "--labels" and i + 1 < len(argv) and argv[i + 1].startswith("-"):
-            out.append(f"--labels={argv[i + 1]}")
+        option = argv[i]
+        if (
+            option.startswith("--")
+            and "=" not in option
+            and i + 1 < len(argv)
+            and re.match(r"-[\d.]", argv[i + 1])
+        ):
+            out.append(f"{option}={argv[i + 1]}")
             i += 2
             continue
-        out.append(argv[i])
+        out.append(option)
         i += 1
     return out
 
@@ -461,7 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
     parser = _parser()
     args, extras = parser.parse_known_args(
-        _joined_labels(sys.argv[1:] if argv is None else list(argv))
+        _joined_values(sys.argv[1:] if argv is None else list(argv))
     )
     if extras:
         print(_unknown_options(parser, args, extras), file=sys.stderr)

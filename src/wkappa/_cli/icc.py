@@ -202,11 +202,12 @@ def run_icc(args: argparse.Namespace) -> int:
         }
         print(to_json(document))
         return 0
-    method = (
-        "two-way ANOVA"
-        if first.method == "anova"
-        else "REML variance components (missing ratings used, not dropped)"
-    )
+    if first.method == "anova":
+        method = "two-way ANOVA"
+    elif args.nan_policy == "propagate":  # nothing fitted
+        method = "a rating is missing, so every ICC is undefined (--nan-policy propagate)"
+    else:
+        method = "REML variance components (missing ratings used, not dropped)"
     heading = f"{args.ci:.0%} {one_sided(args.alternative)}interval"
     wide = max(20, len(heading) + 2)
     lines = [
