@@ -428,3 +428,18 @@ def test_words_with_weights_name_the_option(tmp_path, capsys, command):
     argv = [command[0], str(path), "--raters", "a,b,c", *command[1:], "--weights", "quadratic"]
     err = _error(capsys, argv)
     assert "Hint: pass --labels A,B,C listing the categories in order; --weights unweighted" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--true", "a", "--pred", "b"],
+        ["compare", "--true", "a", "--pred", "b", "--pred", "c", "--bootstrap", "99"],
+    ],
+)
+def test_no_complete_row_under_omit_is_one_error(tmp_path, capsys, argv):
+    """The same rule for score and compare (drop_missing with the file)."""
+    path = tmp_path / "holes.csv"
+    path.write_text("a,b,c\n1,,2\n,2,2\n3,,\n")
+    err = _error(capsys, [argv[0], str(path), *argv[1:], "--nan-policy", "omit"])
+    assert err.endswith("holes.csv: every row has a missing rating; nothing is left.\n"), err

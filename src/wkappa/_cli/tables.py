@@ -130,8 +130,9 @@ def _refuse_mixed_kinds(counts: Any, columns: Sequence[str]) -> None:
         )
 
 
-def drop_missing(counts: Any, columns: Sequence[str]) -> tuple[Any, int]:
-    """Drop tuples with a missing rating (null or NaN); also return the rows dropped."""
+def drop_missing(counts: Any, columns: Sequence[str], source: Any = None) -> tuple[Any, int]:
+    """Drop tuples with a missing rating (null or NaN); also return the rows dropped. With the
+    ``source`` file, a file with no complete row left is an error."""
     pl = polars()
     present = pl.lit(True)
     for column in columns:
@@ -139,6 +140,8 @@ def drop_missing(counts: Any, columns: Sequence[str]) -> tuple[Any, int]:
         if counts.schema[column].is_float():
             present = present & ~pl.col(column).is_nan()
     kept = counts.filter(present)
+    if source is not None and kept.height == 0:
+        raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
     return kept, int(counts[COUNT].sum() - kept[COUNT].sum())
 
 
@@ -510,9 +513,7 @@ def build_tables(
     omitted = 0
     read = int(counts[COUNT].sum())
     if nan_policy == "omit":
-        counts, omitted = drop_missing(counts, [true, pred])
-        if counts.height == 0:
-            raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
+        counts, omitted = drop_missing(counts, [true, pred], source)
     frequency = counts[WEIGHT if weighted else COUNT].to_numpy().astype(np.float64)
     options: dict[str, Any] = {"labels": labels, "min_rating": min_rating, "max_rating": max_rating}
     try:

@@ -250,9 +250,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     omitted = 0
     read = int(counts[COUNT].sum())
     if args.nan_policy == "omit":  # an item is compared only with all three ratings
-        counts, omitted = drop_missing(counts, keys)
-        if counts.height == 0:
-            raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
+        counts, omitted = drop_missing(counts, keys, source)
     labels = parse_labels(args.labels, counts, keys)
     common = {
         "source": source,
