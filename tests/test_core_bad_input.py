@@ -500,3 +500,19 @@ def test_errors_are_value_errors_and_type_errors() -> None:
         wk.qwk({0: 1}, [1])
     with pytest.raises(TypeError):  # options are keyword-only
         wk.weighted_kappa(A, B, "linear")  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: wk.weighted_kappa([1, 2], [1, 2], labels=[]),
+        lambda: wk.weighted_kappa([1, 2], [1, 2], labels=range(0)),
+        lambda: wk.weighted_kappa([1, 2], [1, 2], labels=np.array([], dtype=np.int64)),
+        lambda: wk.KappaAccumulator(labels=range(0)),
+        lambda: wk.KappaAccumulator(labels=[]),
+        lambda: wk.agreement([[1, 2], [2, 2]], labels=[]),
+    ],
+)
+def test_empty_labels_are_refused_alike_by_every_reader(call: Callable[[], Any]) -> None:
+    with pytest.raises(WkappaError, match=r"^`labels` is empty; give at least one category\.$"):
+        call()

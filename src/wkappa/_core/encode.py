@@ -41,6 +41,7 @@ __all__ = [
     "check_num_classes",
     "check_rating_bounds",
     "check_table_size",
+    "empty_labels_error",
     "encode_ratings",
     "shared_categories",
     "to_column",
@@ -137,6 +138,11 @@ def check_rating_bounds(
 # --------------------------------------------------------------------------- labels
 
 
+def empty_labels_error() -> WkappaError:
+    """The error for ``labels`` without a category (a list, an array or a range)."""
+    return WkappaError("`labels` is empty; give at least one category.")
+
+
 def check_labels(labels: Any) -> np.ndarray:
     """Validate user ``labels``: 1-D, non-empty, unique, no missing values."""
     if isinstance(labels, (str, bytes, dict, set, frozenset)):
@@ -144,7 +150,7 @@ def check_labels(labels: Any) -> np.ndarray:
             f"`labels` must be an ordered sequence of categories; got {type(labels).__name__}."
         )
     if isinstance(labels, range) and len(labels) == 0:
-        raise WkappaError("`labels` is empty; give at least one category.")
+        raise empty_labels_error()
     if isinstance(labels, range) or (
         isinstance(labels, (list, tuple)) and labels and all(type(v) is int for v in labels)
     ):
@@ -167,7 +173,7 @@ def check_labels(labels: Any) -> np.ndarray:
     if array.ndim != 1:
         raise WkappaError(f"`labels` must be 1-D; got shape {array.shape}.")
     if array.size == 0:
-        raise WkappaError("`labels` is empty; give at least one category.")
+        raise empty_labels_error()
     if array.dtype.kind == "O":
         column = object_column(array, "labels")
         if column.missing is not None:
@@ -265,7 +271,7 @@ def encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.ndar
 def _arithmetic_range(labels: range) -> bool:
     """Whether a ``range`` of labels is encoded arithmetically (its ends fit int64 math)."""
     if len(labels) == 0:
-        raise WkappaError("`labels` is empty; give at least one category.")
+        raise empty_labels_error()
     return max(abs(labels.start), abs(labels.stop), abs(labels.step)) < _MAX_ABS_RATING
 
 

@@ -27,6 +27,7 @@ from .._core import (
     check_table_size,
     check_weights,
     count_pairs,
+    empty_labels_error,
     exact_total,
     format_value,
     kappa_from_table,
@@ -78,7 +79,7 @@ def _labels_from_options(labels: Any, min_rating: Any, max_rating: Any) -> Seque
     if labels is not None:
         if isinstance(labels, range):
             if len(labels) == 0:
-                raise WkappaError("`labels` is empty; give at least one category.")
+                raise empty_labels_error()
             check_table_size(len(labels))  # before a long range is materialised
             return labels if labels.step == 1 else tuple(labels)
         return tuple(check_labels(labels).tolist())
