@@ -350,7 +350,7 @@ def test_kappa_by_group_with_clusters_matches_kappa_test() -> None:
         frames.kappa_by_group(
             df, y_true="r1", y_pred="r2", by="site", cluster="patient", method="score"
         )
-    with pytest.raises(WkappaError, match="other than `by`"):
+    with pytest.raises(WkappaError, match="`by` and `cluster` name the same column"):
         frames.kappa_by_group(df, y_true="r1", y_pred="r2", by="site", cluster="site")
     missing = df.astype({"patient": "float64"})
     missing.loc[3, "patient"] = np.nan
