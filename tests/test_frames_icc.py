@@ -191,3 +191,17 @@ def test_one_rater_column_is_refused_by_the_rule_of_every_wide_reader():
     for call in (wkf.icc, wkf.ccc, wkf.agreement):
         with pytest.raises(WkappaError, match=r"^`raters` needs at least two columns\.$"):
             call(df, raters=["a"])
+
+
+def test_a_rating_given_twice_is_found_whatever_the_columns_are_called():
+    """The query's own column names ('len', 'times') could collide with the user's."""
+    df = pl.DataFrame(
+        {
+            "len": [1, 1, 2, 2, 3, 3, 1],
+            "times": ["a", "b", "a", "b", "a", "b", "a"],
+            "x": [1.0, 2, 3, 4, 5, 7, 9],
+        }
+    )
+    for call in (wkf.icc, wkf.agreement):
+        with pytest.raises(WkappaError, match="Rater 'a' rated item 1 more than once"):
+            call(df, item="len", rater="times", rating="x")

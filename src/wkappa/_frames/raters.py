@@ -29,7 +29,6 @@ __all__ = [
     "check_long_ids",
     "check_one_rating_each",
     "clustered_ratings",
-    "is_wide",
     "layout_columns",
     "one_group_per_item",
     "panel_ratings",
@@ -240,8 +239,8 @@ def check_one_rating_each(
     stands, if the rows are distinct ones)."""
     pl = import_optional("polars", "frames")
     times = pl.col(count).sum() if count is not None else pl.len()
-    repeated = rows.group_by([*groups, item, rater]).agg(times.alias("times"))
-    repeated = repeated.filter(pl.col("times") > 1)
+    repeated = rows.group_by([*groups, item, rater]).agg(times.alias(_COUNT))
+    repeated = repeated.filter(pl.col(_COUNT) > 1)
     if repeated.height:
         row = repeated.row(0, named=True)
         raise WkappaError(
