@@ -165,3 +165,11 @@ def test_propagate_with_a_missing_rating_does_not_claim_a_reml_fit(tmp_path, cap
     assert heading.endswith(
         "a rating is missing, so every ICC is undefined (--nan-policy propagate)"
     )
+
+
+def test_a_repeated_rating_is_found_whatever_the_columns_are_called(tmp_path, capsys) -> None:
+    """The query's own column name ('len') collided with an item column of that name."""
+    path = tmp_path / "twice.csv"
+    path.write_text("len,r,s\n1,a,1\n1,a,2\n1,b,3\n2,a,1\n2,b,2\n")
+    assert main(["icc", str(path), "--item", "len", "--rater", "r", "--rating", "s"]) == 2
+    assert "item 1 has 2 ratings from rater 'a'" in capsys.readouterr().err

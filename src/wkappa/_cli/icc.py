@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._frames import check_long_ids
+from .._frames import check_long_ids, repeated_rating
 from .._stats import FORMS, ccc, check_form, icc_all, number_text, one_sided
 from ..exceptions import WkappaError
 from .options import (
@@ -96,9 +96,9 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         pl.col(args.item), pl.col(args.rater).cast(pl.String), pl.col(args.rating)
     ).collect()
     check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)
-    repeated = data.group_by([args.item, args.rater]).len().filter(pl.col("len") > 1)
-    if repeated.height:
-        item, rater, count = repeated.row(0)
+    repeated = repeated_rating(data, args.item, args.rater)
+    if repeated is not None:
+        item, rater, count = repeated
         raise WkappaError(
             f"{source.name}: item {item!r} has {count} ratings from rater {rater!r}; the "
             "ICC takes one rating per item and rater. Hint: average or drop the repeats."

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import COEFFICIENTS
+from .._core import COEFFICIENTS, is_missing_scalar
 from .._frames import check_one_rating_each, rater_key
 from .._stats import (
     COEFFICIENT_NAMES,
@@ -174,9 +174,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
 
 def _present(values: np.ndarray) -> np.ndarray:
     if values.dtype == object:
-        return np.array(
-            [not (v is None or (isinstance(v, float) and math.isnan(v))) for v in values]
-        )
+        return np.array([not is_missing_scalar(v) for v in values])
     present: np.ndarray = ~np.isnan(values.astype(np.float64))
     return present
 

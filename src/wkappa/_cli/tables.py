@@ -21,6 +21,7 @@ from .._core import (
     encode_rating_matrix,
     encode_ratings,
     find_unlisted,
+    is_missing_scalar,
     spelling_key,
     split_error,
     unlisted_error,
@@ -383,7 +384,7 @@ def _locate(
         return None
     found = []
     for column, messages in failed.items():
-        values = [v for v in messages if v is not None and not (isinstance(v, float) and v != v)]
+        values = [v for v in messages if not is_missing_scalar(v)]
         predicate = pl.col(column).is_in(values) if values else pl.lit(False)
         if len(values) < len(messages):  # a missing value failed too
             predicate = predicate | pl.col(column).is_null()
@@ -426,7 +427,7 @@ def located_error(
     if found is None:
         return None
     column, value, row, alone = found
-    if value is None or (isinstance(value, float) and value != value):
+    if is_missing_scalar(value):
         blank = row is not None and is_blank_row(frame, row)
         message = (
             f"{'the line is empty, so ' if blank else ''}column {column!r} has a missing "
@@ -467,7 +468,7 @@ def rater_rating_error(
     is not refused here), else ``exc`` as it is."""
 
     def probe(column: str, value: Any) -> None:
-        if value is None or (isinstance(value, float) and value != value):
+        if is_missing_scalar(value):
             return
         kind = object if isinstance(value, str) else np.float64
         encode_rating_matrix(

@@ -37,6 +37,7 @@ from .raters import (
     rater_columns,
     rater_key,
     rater_rows,
+    repeated_rating,
 )
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "rater_columns",
     "rater_key",
     "rater_rows",
+    "repeated_rating",
     "result_frame",
     "tables_of_groups",
 ]

@@ -36,6 +36,7 @@ __all__ = [
     "rater_columns",
     "rater_key",
     "rater_rows",
+    "repeated_rating",
 ]
 
 _COUNT = "__wkappa_count"
@@ -231,21 +232,31 @@ def pivot_long(
     return wide_frame.group_by([*groups, *names]).len(name=count), names
 
 
-def check_one_rating_each(
+def repeated_rating(
     rows: Any, item: str, rater: str, count: str | None = None, groups: Sequence[str] = ()
-) -> None:
-    """A WkappaError when one rater rated one item twice in the long layout's rows (a polars
-    DataFrame of its present ratings; ``count``: the column of how many times each row
-    stands, if the rows are distinct ones)."""
+) -> tuple[Any, Any, int] | None:
+    """The first ``(item, rater, times)`` of a rater who rated an item more than once in the
+    long layout's ``rows`` (a polars DataFrame; ``count``: the column of how many times each
+    row stands, if the rows are distinct ones), or None."""
     pl = import_optional("polars", "frames")
     times = pl.col(count).sum() if count is not None else pl.len()
     repeated = rows.group_by([*groups, item, rater]).agg(times.alias(_COUNT))
     repeated = repeated.filter(pl.col(_COUNT) > 1)
-    if repeated.height:
-        row = repeated.row(0, named=True)
+    if not repeated.height:
+        return None
+    row = repeated.row(0, named=True)
+    return row[item], row[rater], int(row[_COUNT])
+
+
+def check_one_rating_each(
+    rows: Any, item: str, rater: str, count: str | None = None, groups: Sequence[str] = ()
+) -> None:
+    """A WkappaError when one rater rated one item twice (:func:`repeated_rating`)."""
+    found = repeated_rating(rows, item, rater, count, groups)
+    if found is not None:
         raise WkappaError(
-            f"Rater {row[rater]!r} rated item {row[item]!r} more than once; the long "
-            "layout needs one rating per item and rater."
+            f"Rater {found[1]!r} rated item {found[0]!r} more than once; the long layout "
+            "needs one rating per item and rater."
         )
 
 
