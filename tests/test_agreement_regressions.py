@@ -439,7 +439,7 @@ def test_number_and_string_rater_columns_are_refused_as_mixed_kinds():
         lambda: wk.rater_vs_panel(frame[["b", "c"]], frame.a),
     ]
     for call in cases:
-        with pytest.raises(WkappaError, match=r"mix kinds: rater \d holds (numbers|strings)"):
+        with pytest.raises(WkappaError, match=r"mix kinds: column '[abc]' holds (numbers|strings)"):
             call()
     # a column without any rating has no kind: it does not mix
     empty = pd.DataFrame({"a": [1, 2, 1], "b": [None, None, None], "c": [1, 2, 2]})
@@ -455,9 +455,11 @@ def test_one_rule_for_ratings_of_two_kinds_for_one_two_and_several_raters():
     said = "holds numbers or booleans but {} holds strings, so no rating of one can equal"
     with pytest.raises(WkappaError, match=said.format("`y_pred`")):
         wk.weighted_kappa(numbers, words, weights="unweighted")
-    with pytest.raises(WkappaError, match=said.format("rater 1")):
+    with pytest.raises(WkappaError, match=said.format("column 'b'")):
         wk.agreement(pd.DataFrame({"a": numbers, "b": words}))
-    with pytest.raises(WkappaError, match="rater 0 holds strings but rater 1 holds mixed values"):
+    with pytest.raises(WkappaError, match=said.format("rater 1")):
+        wk.agreement([[n, w] for n, w in zip(numbers.tolist(), words.tolist(), strict=True)])
+    with pytest.raises(WkappaError, match="'a' holds strings but column 'b' holds mixed values"):
         wk.agreement(pd.DataFrame({"a": words, "b": mixed}))
     da = pytest.importorskip("dask.array")
     blocks = da.from_array(np.array([1, 2, "x", "y"], dtype=object), chunks=2)

@@ -93,9 +93,9 @@ def test_several_raters_refuse_on_arrays_and_frames():
     message = _refused("whitespace", lambda: wk.agreement(matrix))
     assert "'mild' and 'mild '" in message and "item 1, rater 1" in message
     frame = pd.DataFrame({"x": A, "y": B, "z": A})
-    _refused("item 1, rater 1", lambda: wk.agreement(frame))
+    _refused("item 1, column 'y'", lambda: wk.agreement(frame))
     message = _refused("whitespace", lambda: wk.agreement(frame, labels=ORDER))
-    assert "'mild ' for item 1, rater 1 is not in `labels`" in message
+    assert "'mild ' for item 1, column 'y' is not in `labels`" in message
 
 
 @pytest.mark.parametrize("make", [pd.DataFrame, pl.DataFrame])

@@ -140,15 +140,15 @@ def run_agree(args: argparse.Namespace) -> int:
     import numpy as np
 
     def _clustered(values: Any, *, multiplicity: Any, **options: Any) -> Any:
-        return agreement(np.repeat(values, multiplicity, axis=0), cluster=ids, **options)
+        items = np.repeat(np.arange(values.height), multiplicity)
+        return agreement(values[items], cluster=ids, **options)
 
     rows, counts, raters, read, file = _distinct_rows(args)
     multiplicity = counts.to_numpy().astype(np.int64)
     ids = None if not args.cluster else _cluster_ids(args, rows[args.cluster], multiplicity)
+    # The rater columns as a polars frame, read as wkappa.agreement(df) reads one: a refusal
+    # names a rater by its column in the file.
     rows = rows.select(raters)
-    values = rows.to_numpy()
-    if values.dtype.kind == "O" and all(dtype.is_numeric() for dtype in rows.schema.values()):
-        values = values.astype(np.float64)
     # A rater column without any rating has no type of its own (a CSV reads it as text):
     # the columns with ratings say whether --labels are numbers.
     rated = [name for name in raters if rows[name].null_count() < rows.height]
@@ -157,7 +157,7 @@ def run_agree(args: argparse.Namespace) -> int:
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
         result = (agreement if ids is None else _clustered)(
-            values,
+            rows,
             multiplicity=multiplicity,
             coefficient=cast(Coefficient, coefficient),
             weights=args.weights,

@@ -6,6 +6,11 @@ polars and pyarrow frames (categoricals and Enums keep their categories and orde
 LazyFrame and a frame in the long layout (item, rater and rating columns) are refused. Inputs
 read apart (two groups of raters, a panel and its candidate) are put side by side by
 :func:`stack_raters`.
+
+Messages name a rater by one rule (:func:`rater_names`): by its column when the input has
+column names (``column 'alice'``), else by its 0-based position (``rater 0``, as numpy
+indexes the columns and as ``item 0`` is the first row). The names travel with the columns
+(:class:`RaterColumns`) through every stage that may refuse a rating.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from .dependencies import frame_columns as columns_of_frame
 __all__ = [
     "RaterColumns",
     "frame_columns",
+    "rater_names",
     "read_rater_matrix",
     "refuse_long_layout",
     "rows_array",
@@ -84,12 +90,28 @@ def frame_columns(
     return frame
 
 
+def rater_names(columns: Sequence[Any] | None, n_raters: int) -> tuple[str, ...]:
+    """How messages name each of ``n_raters`` raters, the one rule: ``column 'alice'`` by
+    the input's column names (a data frame's), else ``rater 0``, ``rater 1``, ... by 0-based
+    position (the column index of an array, as ``item 0`` is its first row)."""
+    if columns is None:
+        return tuple(f"rater {g}" for g in range(n_raters))
+    return tuple(f"column {column!r}" for column in columns)
+
+
 @dataclass(frozen=True)
 class RaterColumns:
-    """Rater columns read from more than one input (two groups of raters, a panel and its
-    candidate), side by side: :func:`encode_rating_matrix` takes them as they are."""
+    """One :class:`Column` per rater with the name messages give each rater
+    (:func:`rater_names`): an input read column by column, or inputs read apart (two groups
+    of raters, a panel and its candidate) side by side."""
 
     columns: tuple[Column, ...]
+    names: tuple[str, ...]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(items, raters), as an array's."""
+        return (len(self.columns[0].values) if self.columns else 0), len(self.columns)
 
 
 def rows_array(ratings: Any, name: str) -> np.ndarray:
@@ -110,29 +132,35 @@ def rows_array(ratings: Any, name: str) -> np.ndarray:
         ) from None
 
 
+def _by_position(columns: list[Column]) -> RaterColumns:
+    return RaterColumns(tuple(columns), rater_names(None, len(columns)))
+
+
 def read_rater_matrix(
     ratings: Any, name: str = "ratings", function: str | None = "agreement"
-) -> np.ndarray | list[Column]:
+) -> np.ndarray | RaterColumns:
     """An items x raters input (frames, categoricals and Enums with their categories, masked
-    arrays, lists of rows) as a numeric (n, R) array, or one :class:`Column` per rater.
-    ``name`` is the parameter, ``function`` the ``wkappa.frames`` function that reads a
-    long-layout frame (None: a pivot is suggested)."""
+    arrays, lists of rows) as a numeric (n, R) array, or one :class:`Column` per rater with
+    the raters' names (:func:`rater_names`). ``name`` is the parameter, ``function`` the
+    ``wkappa.frames`` function that reads a long-layout frame (None: a pivot is suggested)."""
     if isinstance(ratings, RaterColumns):
-        return list(ratings.columns)
+        return ratings
     frame = frame_columns(ratings, name, function)
     if frame is not None:
         columns = [to_column(values, f"{name}[{column!r}]") for column, values in frame]
         lengths = {len(column.values) for column in columns}
         if len(lengths) > 1:  # pragma: no cover - a frame's columns have one length
             raise WkappaError(f"`{name}` columns have different lengths.")
-        return columns
+        return RaterColumns(tuple(columns), rater_names([c for c, _ in frame], len(columns)))
     if isinstance(ratings, np.ma.MaskedArray):
         if ratings.ndim != 2:
             raise WkappaError(
                 f"`{name}` must be 2-D (rows are items, columns raters); got shape {ratings.shape}."
             )
         # Masked entries are missing ratings, as for two raters.
-        return [to_column(ratings[:, g], f"{name}[:, {g}]") for g in range(ratings.shape[1])]
+        return _by_position(
+            [to_column(ratings[:, g], f"{name}[:, {g}]") for g in range(ratings.shape[1])]
+        )
     array = rows_array(ratings, name)
     if array.ndim != 2:
         raise WkappaError(
@@ -149,23 +177,31 @@ def read_rater_matrix(
         if mixed:
             array = np.asarray(ratings, dtype=object)
     if array.dtype.kind == "O":
-        return [object_column(array[:, g], f"{name}[:, {g}]") for g in range(array.shape[1])]
+        return _by_position(
+            [object_column(array[:, g], f"{name}[:, {g}]") for g in range(array.shape[1])]
+        )
     if array.dtype.kind in "US":
-        return [Column(array[:, g], None) for g in range(array.shape[1])]
+        return _by_position([Column(array[:, g], None) for g in range(array.shape[1])])
     raise WkappaTypeError(f"`{name}` has an unsupported dtype {array.dtype}.")
 
 
-def stack_raters(parts: Sequence[np.ndarray | list[Column]]) -> np.ndarray | RaterColumns:
-    """Inputs read by :func:`read_rater_matrix` (or one rater's :class:`Column` in a list)
+def stack_raters(
+    parts: Sequence[np.ndarray | RaterColumns], groups: Sequence[str] | None = None
+) -> np.ndarray | RaterColumns:
+    """Inputs read by :func:`read_rater_matrix` (or one rater as :class:`RaterColumns`)
     side by side, for :func:`encode_rating_matrix`: one numeric array when every part is
-    one, else the columns of all of them."""
+    one, else the columns of all of them, each rater named as in its part, followed by its
+    part's parameter when ``groups`` gives them (``column 'a' of `ratings_b```)."""
     arrays = [part for part in parts if isinstance(part, np.ndarray)]
     if len(arrays) == len(parts):
         return np.column_stack(arrays)
     columns: list[Column] = []
-    for part in parts:
+    names: list[str] = []
+    for g, part in enumerate(parts):
         if isinstance(part, np.ndarray):
-            columns += [to_column(part[:, g], f"ratings[:, {g}]") for g in range(part.shape[1])]
-        else:
-            columns += part
-    return RaterColumns(tuple(columns))
+            part = _by_position(
+                [to_column(part[:, r], f"ratings[:, {r}]") for r in range(part.shape[1])]
+            )
+        columns += part.columns
+        names += part.names if groups is None else [f"{n} of `{groups[g]}`" for n in part.names]
+    return RaterColumns(tuple(columns), tuple(names))

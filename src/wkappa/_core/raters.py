@@ -38,7 +38,7 @@ from .fused import parallel_section, use_parallel
 from .input_checks import check_observed_range
 from .label_spelling import check_label_spellings
 from .options import NanPolicy, missing_rating_error
-from .rater_matrix import read_rater_matrix
+from .rater_matrix import rater_names, read_rater_matrix
 
 __all__ = [
     "CountPatterns",
@@ -115,7 +115,7 @@ class CountPatterns:
 
 
 def _at_item(rater: str, value: Any, item: int) -> str:
-    return f"for item {item}, rater {rater}"
+    return f"for item {item}, {rater}"
 
 
 def no_ratings_error(name: str) -> WkappaError:
@@ -134,10 +134,10 @@ def _check_shape(n: int, n_raters: int, name: str) -> None:
         )
 
 
-def _missing_error(item: int, rater: int, name: str) -> WkappaError:
+def _missing_error(item: int, rater: str, name: str) -> WkappaError:
     return missing_rating_error(
         name,
-        f"item {item}, rater {rater}",
+        f"item {item}, {rater}",
         "(the default for several raters) uses the ratings there are, as Gwet's irrCAC does",
     )
 
@@ -174,20 +174,20 @@ def encode_rating_matrix(
     """
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     read = read_rater_matrix(ratings, name)
-    array = read if isinstance(read, np.ndarray) else None
-    columns = None if isinstance(read, np.ndarray) else read
+    n, n_raters = read.shape
+    _check_shape(n, n_raters, name)
     label_array = None if labels is None else check_labels(labels)
 
-    if array is not None:
-        n, n_raters = array.shape
-        _check_shape(n, n_raters, name)
+    if isinstance(read, np.ndarray):
+        array = read
+        names = rater_names(None, n_raters)
         missing = np.isnan(array) if array.dtype.kind == "f" else None
         if missing is not None and not missing.any():
             missing = None
         if missing is not None:
             if nan_policy == "raise":
                 item, rater = np.argwhere(missing)[0]
-                raise _missing_error(int(item), int(rater), name)
+                raise _missing_error(int(item), names[rater], name)
             if nan_policy == "propagate":
                 return None
         present = array if missing is None else array[~missing]
@@ -213,15 +213,12 @@ def encode_rating_matrix(
             codes[~missing] = values - first
         return RatingCodes(codes, range(first, last + 1))
 
-    assert columns is not None
-    n_raters = len(columns)
-    n = len(columns[0].values) if columns else 0
-    _check_shape(n, n_raters, name)
-    check_label_spellings([(str(g), c) for g, c in enumerate(columns)], labels, where=_at_item)
-    for g, column in enumerate(columns):
+    columns, names = read.columns, read.names
+    check_label_spellings(list(zip(names, columns, strict=True)), labels, where=_at_item)
+    for rater, column in zip(names, columns, strict=True):
         if column.missing is not None and column.missing.any():
             if nan_policy == "raise":
-                raise _missing_error(int(np.flatnonzero(column.missing)[0]), g, name)
+                raise _missing_error(int(np.flatnonzero(column.missing)[0]), rater, name)
             if nan_policy == "propagate":
                 return None
     codes = np.full((n, n_raters), -1, dtype=np.int64)
@@ -234,7 +231,7 @@ def encode_rating_matrix(
     if all(len(c.values) == 0 for c in kept):
         raise no_ratings_error(name)
     if label_array is None:
-        label_array = _shared_labels(kept, ordered, lo, hi)
+        label_array = _shared_labels(kept, names, ordered, lo, hi)
     if label_array is not None:
         for g, (column, part) in enumerate(zip(columns, kept, strict=True)):
             found = encode_with_labels(part, label_array, name)
@@ -260,7 +257,7 @@ def encode_rating_matrix(
 
 
 def _shared_labels(
-    columns: list[Column], ordered: bool, lo: int | None, hi: int | None
+    columns: list[Column], names: Sequence[str], ordered: bool, lo: int | None, hi: int | None
 ) -> np.ndarray | None:
     """The labels implied by categorical or string columns; None for numeric ratings."""
     categories = shared_categories(columns, ordered, "The rater columns")
@@ -270,7 +267,7 @@ def _shared_labels(
     if all(v.dtype.kind in "biuf" for v in values):
         return None
     return category_labels(
-        [(f"rater {g}", v) for g, v in enumerate(values)],
+        list(zip(names, values, strict=True)),
         lo,
         hi,
         ("Weighted coefficients", "an unweighted coefficient") if ordered else None,

@@ -205,9 +205,7 @@ def _combine(ratings: Any, candidate: Any) -> np.ndarray | RaterColumns:
             "data frame columns (item=, rater=, rating= for a long layout)."
         )
     panel = read_rater_matrix(ratings, "ratings", "rater_vs_panel")
-    n, members = (
-        panel.shape if isinstance(panel, np.ndarray) else (len(panel[0].values), len(panel))
-    )
+    n, members = panel.shape
     column = to_column(candidate, "candidate")
     if len(column.values) != n:
         raise WkappaError(
@@ -225,7 +223,7 @@ def _combine(ratings: Any, candidate: Any) -> np.ndarray | RaterColumns:
         if column.missing is not None:
             values = np.where(column.missing, np.nan, values.astype(np.float64))
         return stack_raters([panel, values[:, None]])
-    return stack_raters([panel, [column]])
+    return stack_raters([panel, RaterColumns((column,), ("`candidate`",))])
 
 
 def _pair_features(

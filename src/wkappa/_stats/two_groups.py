@@ -18,8 +18,8 @@ import numpy.typing as npt
 from .._core import (
     AgreementWeightsLike,
     Alternative,
-    Column,
     NanPolicy,
+    RaterColumns,
     RatingMatrixLike,
     agreement_weight_matrix,
     check_agreement_weights,
@@ -211,11 +211,11 @@ class GroupAgreementResult:
         )
 
 
-def _columns(ratings: Any, name: str) -> tuple[np.ndarray | list[Column], int, int]:
+def _columns(ratings: Any, name: str) -> tuple[np.ndarray | RaterColumns, int, int]:
     """One group's ratings read as every items x raters input is (frames, categoricals,
     masked arrays), with its numbers of items and raters (at least two raters)."""
     read = read_rater_matrix(ratings, name, None)
-    n, n_raters = read.shape if isinstance(read, np.ndarray) else (len(read[0].values), len(read))
+    n, n_raters = read.shape
     if n_raters < 2:
         raise WkappaError(
             f"`{name}` has {n_raters} rater(s); a group needs at least two raters "
@@ -330,7 +330,8 @@ def group_agreement(
         "nan_policy": policy,
     }
     try:
-        encoded = encode_rating_matrix(stack_raters([first, second]), **options)
+        stacked = stack_raters([first, second], ("ratings_a", "ratings_b"))
+        encoded = encode_rating_matrix(stacked, **options)
     except WkappaError as error:
         if "no ratings at all" in str(error):
             raise WkappaError(

@@ -1,0 +1,136 @@
+"""Several raters' messages name a rater by its column when the input has column names
+(pandas, polars, pyarrow, ``frames.agreement``, the CLI's file) and by its 0-based position
+otherwise (numpy arrays, lists of rows, masked arrays): one rule, ``rater_names`` in
+``_core/rater_matrix.py``.
+
+Every frame was named by position ("rater 0 holds numbers or booleans but rater 1 holds
+strings") although the user had named the columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa._cli import main
+from wkappa.exceptions import WkappaError
+
+pd = pytest.importorskip("pandas")
+pl = pytest.importorskip("polars")
+pa = pytest.importorskip("pyarrow")
+frames = pytest.importorskip("wkappa.frames")
+
+MIXED = {"alice": [1, 2, 1], "bob": ["x", "y", "x"]}
+MISSING = {"alice": [1, 2, 1], "bob": [1, None, 2]}
+SPELLED = {"alice": ["mild", "severe", "mild"], "bob": ["mild", "Severe", "mild"]}
+KINDS = "holds numbers or booleans but {} holds strings"
+
+MAKERS = {
+    "pandas": pd.DataFrame,
+    "polars": pl.DataFrame,
+    "pyarrow": pa.table,
+}
+
+
+def _message(call) -> str:
+    with pytest.raises(WkappaError) as info:
+        call()
+    return str(info.value)
+
+
+@pytest.mark.parametrize("library", sorted(MAKERS))
+def test_a_frame_names_its_columns(library):
+    make = MAKERS[library]
+    message = _message(lambda: wk.agreement(make(MIXED)))
+    assert "mix kinds: column 'alice' " + KINDS.format("column 'bob'") in message, message
+    assert "rater 0" not in message and "rater 1" not in message
+    message = _message(lambda: wk.agreement(make(MISSING), nan_policy="raise"))
+    assert "missing rating (NaN/None/NA) at item 1, column 'bob'." in message, message
+    message = _message(lambda: wk.agreement(make(SPELLED)))
+    assert "('Severe' first for item 1, column 'bob')" in message, message
+    labels = ["mild", "severe"]
+    message = _message(lambda: wk.agreement(make(SPELLED), labels=labels))
+    assert "'Severe' for item 1, column 'bob' is not in `labels`" in message, message
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_frames_agreement_names_its_columns(library):
+    make = MAKERS[library]
+    message = _message(lambda: frames.agreement(make(MIXED), raters=["alice", "bob"]))
+    assert "column 'alice' " + KINDS.format("column 'bob'") in message, message
+    message = _message(
+        lambda: frames.agreement(make(MISSING), raters=["alice", "bob"], nan_policy="raise")
+    )
+    assert ", column 'bob'." in message, message
+    message = _message(lambda: frames.agreement(make(SPELLED), raters=["alice", "bob"]))
+    assert ", column 'bob')" in message, message
+
+
+def test_arrays_and_lists_keep_0_based_positions():
+    """No column names: the 0-based position, as numpy indexes the columns and as the items
+    are counted ('item 1' is the second row)."""
+    rows = [[1, "x"], [2, "y"], [1, "x"]]
+    for ratings in (rows, np.array(rows, dtype=object)):
+        message = _message(lambda ratings=ratings: wk.agreement(ratings))
+        assert "mix kinds: rater 0 " + KINDS.format("rater 1") in message, message
+        assert "column" not in message.split("Hint")[0]
+    matrix = np.array([[1.0, 1.0], [2.0, np.nan], [1.0, 2.0]])
+    masked = np.ma.masked_invalid(matrix)
+    for ratings in (matrix, masked, matrix.tolist()):
+        message = _message(lambda ratings=ratings: wk.agreement(ratings, nan_policy="raise"))
+        assert "at item 1, rater 1." in message, message
+    spelled = np.array([SPELLED["alice"], SPELLED["bob"]]).T
+    message = _message(lambda: wk.agreement(spelled))
+    assert "('Severe' first for item 1, rater 1)" in message, message
+
+
+def test_a_panel_and_two_groups_name_their_raters():
+    panel = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "y", "y"]})
+    message = _message(lambda: wk.rater_vs_panel(panel, pd.Series([1, 2, 1], name="judge")))
+    assert "column 'a' holds strings but `candidate` holds numbers" in message, message
+    first = pd.DataFrame({"r1": [1, 2, 1], "r2": [1, 2, 2]})
+    second = pd.DataFrame({"r1": ["x", "y", "x"], "r2": ["x", "y", "y"]})
+    message = _message(lambda: wk.group_agreement(first, second, weights="unweighted"))
+    said = KINDS.format("column 'r1' of `ratings_b`")
+    assert "column 'r1' of `ratings_a` " + said in message, message
+    missing = pd.DataFrame({"r1": [1, None, 1], "r2": [1, 2, 2]})
+    message = _message(lambda: wk.group_agreement(first, missing, nan_policy="raise"))
+    assert message.startswith("`ratings_b` has a missing rating"), message
+    assert "at item 1, column 'r1'." in message, message
+
+
+def test_cli_agree_names_the_file_columns(tmp_path, capsys):
+    path = tmp_path / "mixed.csv"
+    path.write_text("alice,bob\n1,x\n2,y\n1,x\n")
+    code = main(["agree", str(path), "--raters", "alice,bob"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("wkappa: error: "), err
+    assert "column 'alice' " + KINDS.format("column 'bob'") in err, err
+    assert "rater 0" not in err
+
+
+def test_cli_agree_reads_the_frame_as_the_library_does(tmp_path, capsys):
+    """The CLI hands the rater columns to the library as a polars frame (with --cluster too,
+    the distinct rows repeated): the same numbers as the library on the file's values."""
+    import json
+
+    path = tmp_path / "wide.csv"
+    rows = [[1, 2, 2, "t1"], [2, 2, None, "t1"], [3, 3, 3, "t2"], [1, 1, 2, "t2"],
+            [2, 3, 3, "t3"], [1, 1, 1, "t3"]]  # fmt: skip
+    path.write_text(
+        "a,b,c,task\n"
+        + "".join(",".join("" if v is None else str(v) for v in row) + "\n" for row in rows)
+    )
+    matrix = np.array([[np.nan if v is None else v for v in row[:3]] for row in rows], float)
+    tasks = [row[3] for row in rows]
+    for extra, expected in (
+        ([], wk.agreement(matrix, weights="quadratic")),
+        (["--cluster", "task"], wk.agreement(matrix, weights="quadratic", cluster=tasks)),
+    ):
+        argv = ["agree", str(path), "--raters", "a,b,c", "--weights", "quadratic"]
+        assert main([*argv, *extra, "--format", "json"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-12)
+        assert document["standard_error"] == pytest.approx(expected.standard_error, abs=1e-12)
