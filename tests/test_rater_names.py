@@ -134,3 +134,19 @@ def test_cli_agree_reads_the_frame_as_the_library_does(tmp_path, capsys):
         document = json.loads(capsys.readouterr().out)
         assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-12)
         assert document["standard_error"] == pytest.approx(expected.standard_error, abs=1e-12)
+
+
+def test_the_numeric_ratings_reader_names_raters_by_the_same_rule():
+    """wk.icc / wk.ccc read frames by their columns too: a missing rating under 'raise' was
+    at 'item 1, rater 1' for a frame's column 'b'; with a third axis (features) the message
+    was a raw ValueError (too many values to unpack)."""
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, None, 3.0]})
+    for call in (wk.icc, wk.ccc):
+        message = _message(lambda call=call: call(frame, nan_policy="raise"))
+        assert "at item 1, column 'b'." in message, message
+        message = _message(lambda call=call: call(frame.to_numpy(), nan_policy="raise"))
+        assert "at item 1, rater 1." in message, message
+    cube = np.ones((3, 2, 2))
+    cube[1, 1, 1] = np.nan
+    message = _message(lambda: wk.icc(cube, nan_policy="raise"))
+    assert "at item 1, rater 1." in message, message

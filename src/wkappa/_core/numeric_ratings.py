@@ -26,7 +26,7 @@ import numpy as np
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, is_device_array, to_column, to_host
 from .options import NanPolicy, format_value, missing_rating_error
-from .rater_matrix import frame_columns, rows_array
+from .rater_matrix import frame_columns, rater_names, rows_array
 
 __all__ = ["NumericRatings", "read_numeric_pair", "read_numeric_ratings"]
 
@@ -212,8 +212,9 @@ def read_numeric_ratings(
     missing = np.isnan(values)
     n_missing = int(missing.sum())
     if n_missing and nan_policy == "raise":
-        target, rater = (int(i) for i in np.argwhere(missing)[0])
-        raise missing_rating_error(name, f"item {target}, rater {rater}", omit)
+        target, rater = (int(i) for i in np.argwhere(missing)[0][:2])
+        rater_name = rater_names(names, k)[rater]
+        raise missing_rating_error(name, f"item {target}, {rater_name}", omit)
     return NumericRatings(np.ascontiguousarray(values), n_missing, names)
 
 
