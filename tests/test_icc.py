@@ -266,6 +266,23 @@ def test_f_distribution_equals_scipy(d1: float, d2: float) -> None:
     np.testing.assert_allclose(f_sf(x, d1, d2), stats.f.sf(x, d1, d2), rtol=1e-8)
 
 
+@pytest.mark.parametrize(("x", "d1", "d2"), [(1e30, 20, 20), (1e-30, 20, 20), (1e20, 40, 60)])
+def test_f_far_tails_with_large_df(x: float, d1: float, d2: float) -> None:
+    """Before: a raw ``ValueError: math domain error`` (log1p of -1 in the prefactor when
+    both df are >= 20 and x is far in a tail), raised by wk.icc where the targets differ
+    far more than the raters (ICC near 1)."""
+    for ours, theirs in ((f_sf, stats.f.sf), (f_cdf, stats.f.cdf)):
+        assert ours(x, d1, d2) == pytest.approx(theirs(x, d1, d2), rel=1e-10, abs=1e-300)
+        many = ours(np.full(3, x), d1, d2)
+        np.testing.assert_allclose(many, theirs(x, d1, d2), rtol=1e-10, atol=1e-300)
+    ratings = np.zeros((21, 2))
+    ratings[9:] += 1e14
+    ratings[-1, 1] += 0.25
+    result = wk.icc(ratings, alternative="greater")
+    want = stats.f.sf(result.f_statistic, result.df1, result.df2)
+    assert 0.0 < result.pvalue == pytest.approx(want, rel=1e-10)
+
+
 # ----------------------------------------------------------------- peers
 
 

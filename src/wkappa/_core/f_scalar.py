@@ -70,9 +70,14 @@ def log_front_scalar(a: float, b: float, y: float) -> float:
     if big_a and big_b:
         s = a + b
         p = a / s
+        # log(y / p) and log((1 - y) / (1 - p)): log1p near a ratio of 1; below 1/2 a
+        # difference of logs (there (y - p) / p may round to -1: log1p's domain error).
+        up, down = (y - p) / p, (p - y) / (1.0 - p)
+        log_up = math.log1p(up) if up > -0.5 else math.log(y) - math.log(p)
+        log_down = math.log1p(down) if down > -0.5 else math.log1p(-y) - math.log1p(-p)
         return (
-            a * math.log1p((y - p) / p)
-            + b * math.log1p((p - y) / (1.0 - p))
+            a * log_up
+            + b * log_down
             + 0.5 * (math.log(a) + math.log(b) - math.log(s))
             - LOG_2PI_HALF
             + stirling_scalar(s)
