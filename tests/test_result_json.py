@@ -61,7 +61,7 @@ THRESHOLDS = "thresholds statistic labels n_iter weights exact".split()
 INTERVAL = "low high confidence_level method n_resamples n_undefined".split()
 F_INTERVAL = "low high confidence_level method".split()
 KAPPA_STATE = "format version min_rating max_rating weights dtype table".split()
-ICC_STATE = "format version n_raters n column_means column_m2 row_mean row_m2".split()
+ICC_STATE = "format version n_raters n shift column_means column_m2 row_mean row_m2".split()
 
 rng = np.random.default_rng(7)
 TRUTH = rng.integers(0, 4, 60)

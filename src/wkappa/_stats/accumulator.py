@@ -64,9 +64,16 @@ def check_state_header(state: object, name: str, format_name: str, version: int)
         )
     found = state.get("version")
     if found != version:
+        older = isinstance(found, int) and not isinstance(found, bool) and found < version
+        fix = (
+            f"make the state again with this wkappa: {name}().update(...) with the same "
+            "ratings, then to_dict() (an earlier format is not converted)"
+            if older
+            else "upgrade wkappa"
+        )
         raise WkappaError(
             f"`state` has version {format_value(found)}; this wkappa reads version "
-            f"{version}. Hint: upgrade wkappa."
+            f"{version}. Hint: {fix}."
         )
 
 

@@ -1,23 +1,43 @@
 """A streaming, mergeable accumulator of the intraclass correlations' ANOVA sums.
 
 Batches of complete targets x raters rows are reduced to a small state: the number of
-targets, each rater's mean and sum of squared deviations, and the mean and sum of squared
-deviations of the targets' row means. Two states merge exactly by Chan, Golub & LeVeque's
-(1979) pairwise update, so any split of the targets merged gives the whole data's sums (to
-rounding), and the ICCs follow from them as in :func:`wkappa.icc`:
+targets, a shift ``s`` (the first rating the state has seen), each rater's mean of the
+ratings minus ``s`` and sum of squared deviations, and the mean (minus ``s``) and sum of
+squared deviations of the targets' row means. Two states merge exactly by Chan, Golub &
+LeVeque's (1979) pairwise update, so any split of the targets merged gives the whole data's
+sums (to rounding), and the ICCs follow from them as in :func:`wkappa.icc`:
 ``SS_targets = k M2(row means)``, ``SS_raters = n sum_j (m_j - m)²``,
 ``SS_total = sum_j (M2_j + n (m_j - m)²)`` and ``SS_error`` the rest.
+
+The shift keeps the digits of ratings far from zero relative to their spread (1e14 + a
+standard normal: in rating units a mean is rounded to 1/64). A batch is reduced relative to
+its own first rating ``t``: ``x - t`` is exact wherever ``x`` lies within a factor of 2 of
+``t`` (Sterbenz's lemma), the case of ratings far from zero; elsewhere ``|x - t|`` is at
+least half of ``|x|`` and of ``|t|``, so the batch spans that much and the difference's one
+rounding is relative to its range. Integer arrays with a value beyond 2**53 are reduced
+relative to their smallest value in integer arithmetic
+(:func:`wkappa._core.centred_integers`), the shift an exact Python int. A state with shift
+``b`` merges into one with shift ``s`` by adding ``b - s`` (the exact difference, rounded
+once) to its means: exact whenever that difference is a float (shifts within a factor of 2
+of each other, integers below 2**53), else rounded relative to the distance between two of
+the ratings. Every rounding is so relative to the range of the ratings seen, as in
+:func:`wkappa.icc` (which shifts by one rating), however far apart the merged states' shifts
+are; only the scale stays the ratings' own. (``SS_error`` is the rest of ``SS_total``: where
+targets differ far more than raters, the ICCs are right to rounding but the error mean
+square only to rounding of ``SS_total``.)
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .._core import (
     Alternative,
+    centred_integers,
     check_alternative,
     check_count,
     read_numeric_ratings,
@@ -40,7 +60,7 @@ from .json_values import json_value
 __all__ = ["ICCAccumulator", "icc_from_moments"]
 
 _FORMAT = "wkappa.ICCAccumulator"
-_VERSION = 1
+_VERSION = 2  # 1 (an unreleased 0.1.0 development state) had no shift
 
 
 class ICCAccumulator:
@@ -75,6 +95,7 @@ class ICCAccumulator:
             n_raters = check_count(n_raters, "n_raters", 2)
         self._k = n_raters
         self._n = 0
+        self._shift: int | float = 0.0  # the means are those of the ratings minus this
         self._col_mean: np.ndarray | None = None
         self._col_m2: np.ndarray | None = None
         self._row_mean = 0.0
@@ -93,8 +114,9 @@ class ICCAccumulator:
 
     def update(self, ratings: Any) -> ICCAccumulator:
         """Add a batch of complete rows (items x raters); returns self."""
+        exact = centred_integers(ratings)
         read = read_numeric_ratings(
-            ratings,
+            ratings if exact is None else exact[0][0],
             nan_policy="raise",
             allow_features=False,
             min_targets=1,
@@ -103,10 +125,15 @@ class ICCAccumulator:
         )
         x = read.values
         self._check_k(x.shape[1])
-        rows = x.mean(axis=1)
         batch = ICCAccumulator(x.shape[1])
         batch._n = x.shape[0]
+        # The batch's own shift: its first rating (its smallest, for integers beyond 2**53,
+        # already subtracted). x - shift is exact within a factor of 2 of it (Sterbenz).
+        batch._shift = float(x[0, 0]) if exact is None else exact[1]
         with np.errstate(over="ignore", invalid="ignore"):
+            if exact is None:
+                x = x - x[0, 0]
+            rows = x.mean(axis=1)
             batch._col_mean = x.mean(axis=0)
             batch._col_m2 = ((x - batch._col_mean) ** 2).sum(axis=0)
             batch._row_mean = float(rows.mean())
@@ -121,7 +148,7 @@ class ICCAccumulator:
         if other._k is not None:
             self._check_k(other._k)
         if self._n == 0:
-            self._n = other._n
+            self._n, self._shift = other._n, other._shift
             self._col_mean = None if other._col_mean is None else other._col_mean.copy()
             self._col_m2 = None if other._col_m2 is None else other._col_m2.copy()
             self._row_mean, self._row_m2 = other._row_mean, other._row_m2
@@ -130,11 +157,12 @@ class ICCAccumulator:
         assert other._col_mean is not None and other._col_m2 is not None
         n_a, n_b = self._n, other._n
         total = n_a + n_b
+        rebase = _difference(other._shift, self._shift)  # other's means onto this shift
         with np.errstate(over="ignore", invalid="ignore"):
-            delta = other._col_mean - self._col_mean
+            delta = (other._col_mean - self._col_mean) + rebase
             col_m2 = self._col_m2 + other._col_m2 + delta**2 * n_a * n_b / total
             col_mean = self._col_mean + delta * n_b / total
-            row_delta = np.float64(other._row_mean) - self._row_mean
+            row_delta = (np.float64(other._row_mean) - self._row_mean) + rebase
             row_m2 = self._row_m2 + other._row_m2 + row_delta**2 * n_a * n_b / total
             row_mean = self._row_mean + row_delta * n_b / total
         _check_in_range(col_m2, row_m2)
@@ -167,18 +195,22 @@ class ICCAccumulator:
         Returns
         -------
         dict
-            ``{"format", "version", "n_raters", "n", "column_means", "column_m2",
-            "row_mean", "row_m2"}``: the number of rater columns (None before the first
-            batch), of items, each rater's mean and sum of squared deviations (lists of
-            floats, None while empty) and those of the items' row means. Python floats
-            survive JSON exactly, so a restored accumulator gives the same ICCs and merges
-            as the original.
+            ``{"format", "version", "n_raters", "n", "shift", "column_means",
+            "column_m2", "row_mean", "row_m2"}``: the number of rater columns (None before
+            the first batch), of items, the shift ``s`` (the first rating seen, 0.0 while
+            empty; an int when the ratings were integers beyond 2**53), each rater's mean of
+            the ratings minus ``s`` and sum of squared deviations (lists of floats, None
+            while empty) and those of the items' row means. Python floats and ints survive
+            JSON exactly, so a restored accumulator gives the same ICCs and merges as the
+            original. A state of version 1 (no shift) is refused: make it again from the
+            ratings.
         """
         state = {
             "format": _FORMAT,
             "version": _VERSION,
             "n_raters": self._k,
             "n": self._n,
+            "shift": self._shift,
             "column_means": self._col_mean,
             "column_m2": self._col_m2,
             "row_mean": self._row_mean,
@@ -209,6 +241,13 @@ class ICCAccumulator:
                     f"`state[{key!r}]` must be a list of {acc._k} finite numbers (one per rater)."
                 )
             columns.append(values)
+        shift = state.get("shift")
+        if (
+            isinstance(shift, bool)
+            or not isinstance(shift, (int, float))
+            or not (isinstance(shift, int) or math.isfinite(shift))
+        ):
+            raise WkappaError(f"`state['shift']` must be a finite number; got {shift!r}.")
         row = []
         for key in ("row_mean", "row_m2"):
             value = state.get(key)
@@ -219,7 +258,7 @@ class ICCAccumulator:
             raise WkappaError(
                 "`state` has a non-finite value or a negative sum of squared deviations."
             )
-        acc._n = n
+        acc._n, acc._shift = n, shift
         acc._col_mean, acc._col_m2 = columns
         acc._row_mean, acc._row_m2 = row
         return acc
@@ -248,9 +287,18 @@ class ICCAccumulator:
 _SMALLEST_M2 = 2.0**-960
 
 
+def _difference(a: int | float, b: int | float) -> float:
+    """``a - b`` rounded once (the shifts: floats, or ints beyond 2**53); inf beyond the
+    float range (the sums of squared deviations are then refused)."""
+    try:
+        return float(Fraction(a) - Fraction(b))
+    except OverflowError:
+        return math.inf
+
+
 def _check_in_range(col_m2: np.ndarray, row_m2: Any) -> None:
     """Refuse sums of squared deviations beyond the float range or subnormal-prone: the
-    streaming state keeps the ratings' own units (wkappa.icc scales them instead)."""
+    streaming state keeps the ratings' own scale (wkappa.icc scales them instead)."""
     m2 = np.append(col_m2, row_m2)
     large = not np.all(np.isfinite(m2))
     if large or np.any((m2 > 0) & (m2 < _SMALLEST_M2)):
