@@ -152,11 +152,7 @@ def build_agreement(
         pvalue=pvalue,
         alternative=alternative,
         population_size=population_size,
-        _features=state.features,
-        _multiplicity=state.multiplicity,
-        _patterns=state.patterns,
-        _rows=state.rows,
-        _row_multiplicity=state.row_multiplicity,
+        _state=state,
         kappa0=kappa0,
     )
 
@@ -218,6 +214,5 @@ def propagated_agreement(
         nan,
         alternative,
         None,
-        np.zeros((0, 1)),
-        np.zeros(0, dtype=np.int64),
+        State(np.zeros((0, 1)), np.zeros(0, dtype=np.int64), np.zeros((0, 0)), None, None),
     )

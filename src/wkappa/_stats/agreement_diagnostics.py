@@ -12,15 +12,15 @@ import numpy as np
 
 from .._core import coefficient_from_sums, conger_features, features, kappa_from_table
 from ..exceptions import WkappaError
-from .agreement_state import point_estimate, state_from_rows
+from .agreement_state import State, point_estimate, state_from_rows
 
 __all__ = ["leave_one_rater_out", "need_rows", "pairwise", "per_category"]
 
 
-def need_rows(
-    rows: np.ndarray | None, multiplicity: np.ndarray | None, what: str
-) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct code rows, or an error: a result made from counts has none."""
+def need_rows(state: State, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct code rows and their multiplicities, or an error: a result made from
+    counts has none."""
+    rows, multiplicity = state.rows, state.row_multiplicity
     if rows is None or multiplicity is None:
         raise WkappaError(
             f"{what} needs to know which rater gave which rating; this result was made "
@@ -33,10 +33,7 @@ def per_category(
     coefficient: str,
     labels: Sequence[Any],
     n_raters: int,
-    patterns: np.ndarray | None,
-    multiplicity: np.ndarray,
-    rows: np.ndarray | None,
-    row_multiplicity: np.ndarray | None,
+    state: State,
 ) -> dict[Any, float]:
     """The coefficient (unweighted) of each category against all the others collapsed."""
     binary = 1.0 - np.eye(2)
@@ -45,16 +42,13 @@ def per_category(
         warnings.simplefilter("ignore", RuntimeWarning)
         for index, label in enumerate(labels):
             if coefficient == "conger":
-                codes, counts = need_rows(
-                    rows, row_multiplicity, "per_category() of Conger's kappa"
-                )
+                codes, counts = need_rows(state, "per_category() of Conger's kappa")
                 collapsed = np.where(codes < 0, -1, (codes == index).astype(np.int64))
                 sums = counts.astype(np.float64) @ conger_features(collapsed, 2, binary)
             else:
-                assert patterns is not None
-                hits = patterns[:, index]
-                two = np.column_stack([hits, patterns.sum(axis=1) - hits])
-                sums = multiplicity.astype(np.float64) @ features(two, binary)
+                hits = state.patterns[:, index]
+                two = np.column_stack([hits, state.patterns.sum(axis=1) - hits])
+                sums = state.multiplicity.astype(np.float64) @ features(two, binary)
             value = coefficient_from_sums(coefficient, sums[None, :], binary, n_raters)
             out[label] = float(value.statistic[0])
     return out

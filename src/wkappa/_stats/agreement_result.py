@@ -13,6 +13,7 @@ from .._core import Alternative, coefficient_from_sums, format_value, t_ppf
 from ..exceptions import WkappaError
 from . import bootstrap
 from .agreement_diagnostics import leave_one_rater_out, need_rows, pairwise, per_category
+from .agreement_state import State
 from .chance_mixture import mixture_disagreement_variance
 from .intervals import (
     KAPPA_RANGE,
@@ -111,11 +112,7 @@ class AgreementResult:
     pvalue: float
     alternative: Alternative
     population_size: int | None
-    _features: np.ndarray = field(repr=False)
-    _multiplicity: np.ndarray = field(repr=False)
-    _patterns: np.ndarray | None = field(default=None, repr=False)
-    _rows: np.ndarray | None = field(default=None, repr=False)
-    _row_multiplicity: np.ndarray | None = field(default=None, repr=False)
+    _state: State = field(repr=False)
     kappa0: float = 0.0
     n_clusters: int | None = None
     _cluster_sums: np.ndarray | None = field(default=None, repr=False)
@@ -123,6 +120,13 @@ class AgreementResult:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
+
+    # A pickle names only public classes: the private state travels as a plain tuple.
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_state": tuple(self._state)}
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields, _state=State(*fields["_state"]))
 
     @property
     def degrees_of_freedom(self) -> int:
@@ -253,10 +257,10 @@ class AgreementResult:
                 "are single items, not clusters. Hint: use method='fisher-z' or a bootstrap."
             )
         n = float(self.n_items)
-        n2 = float(self._multiplicity @ self._features[:, 1])
-        assert self._patterns is not None  # every defined result keeps its patterns
+        state = self._state
+        n2 = float(state.multiplicity @ state.features[:, 1])
         variance = mixture_disagreement_variance(
-            self._patterns, self._multiplicity, self.weight_matrix
+            state.patterns, state.multiplicity, self.weight_matrix
         )
         fraction = 0.0 if self.population_size is None else n / self.population_size
         spread = quantile**2 * (n / n2) ** 2 * variance / (1.0 - self.chance_agreement) ** 2
@@ -274,7 +278,7 @@ class AgreementResult:
         clusters each cluster's feature sums (once each)."""
         if self._cluster_sums is not None:
             return self._cluster_sums, np.ones(len(self._cluster_sums), dtype=np.int64)
-        return self._features, self._multiplicity
+        return self._state.features, self._state.multiplicity
 
     def _jackknife_values(self) -> tuple[np.ndarray, np.ndarray]:
         """Leave-one-out coefficients of each resampling unit (distinct pattern, or
@@ -317,15 +321,7 @@ class AgreementResult:
         >>> {k: round(v, 4) for k, v in wk.agreement(ratings).per_category().items()}
         {1: 0.5, 2: 0.325, 3: 0.6786}
         """
-        return per_category(
-            self.coefficient,
-            self.labels,
-            self.n_raters,
-            self._patterns,
-            self._multiplicity,
-            self._rows,
-            self._row_multiplicity,
-        )
+        return per_category(self.coefficient, self.labels, self.n_raters, self._state)
 
     def pairwise(self) -> np.ndarray:
         """The R x R matrix of two-rater weighted kappas (Cohen's, with this result's
@@ -340,7 +336,7 @@ class AgreementResult:
         -------
         ndarray of shape (R, R)
         """
-        rows, multiplicity = need_rows(self._rows, self._row_multiplicity, "pairwise()")
+        rows, multiplicity = need_rows(self._state, "pairwise()")
         return pairwise(rows, multiplicity, self.weight_matrix)
 
     def leave_one_rater_out(self) -> np.ndarray:
@@ -350,7 +346,7 @@ class AgreementResult:
         that are undefined without the rater (fewer than two raters left, no item rated
         twice) are nan.
         """
-        rows, multiplicity = need_rows(self._rows, self._row_multiplicity, "leave_one_rater_out()")
+        rows, multiplicity = need_rows(self._state, "leave_one_rater_out()")
         return leave_one_rater_out(self.coefficient, self.weight_matrix, rows, multiplicity)
 
     # ------------------------------------------------------------------ reports
