@@ -42,7 +42,7 @@ from .intervals import (
     SeedLike,
     check_only_method,
     check_resamples,
-    interval_repr,
+    difference_repr,
     make_rng,
     one_sided,
     sided,
@@ -183,13 +183,11 @@ class PanelComparison:
         )
 
     def __repr__(self) -> str:
-        ci = self.confidence_interval()
         return (
-            f"PanelComparison(candidate_agreement={self.candidate_agreement:.6g}, "
-            f"panel_agreement={self.panel_agreement:.6g}, difference={self.difference:.6g}, "
-            f"{interval_repr(ci, self.alternative)}, "
-            f"pvalue={self.pvalue:.6g}, n_items={self.n_items}, "
-            f"coefficient={self.coefficient!r}, weights={self.weights!r}"
+            "PanelComparison("
+            + difference_repr(self, "candidate_agreement", "panel_agreement")
+            + f", n_items={self.n_items}, coefficient={self.coefficient!r}, "
+            f"weights={self.weights!r}"
             + ("" if self.n_clusters is None else f", resampling {self.n_clusters} clusters")
             + ")"
         )

@@ -25,6 +25,7 @@ from .intervals import (
     check_confidence_level,
     check_method,
     check_only_method,
+    difference_repr,
     fisher_z_limits,
     interval_repr,
     make_rng,
@@ -521,10 +522,9 @@ class PairedKappaResult:
     def __repr__(self) -> str:
         ci = self.confidence_interval()
         return (
-            f"PairedKappaResult(statistic_a={self.statistic_a:.6g}, "
-            f"statistic_b={self.statistic_b:.6g}, difference={self.difference:.6g}, "
-            f"{interval_repr(ci, self.alternative)}, "
-            f"pvalue={self.pvalue:.6g}, n={self.n:g}, K={len(self.labels)}, "
+            "PairedKappaResult("
+            + difference_repr(self, "statistic_a", "statistic_b")
+            + f", n={self.n:g}, K={len(self.labels)}, "
             f"weights={self.weights!r}, n_resamples={ci.n_resamples}, "
             f"n_undefined={ci.n_undefined}"
             + (
