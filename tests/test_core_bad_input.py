@@ -516,3 +516,49 @@ def test_errors_are_value_errors_and_type_errors() -> None:
 def test_empty_labels_are_refused_alike_by_every_reader(call: Callable[[], Any]) -> None:
     with pytest.raises(WkappaError, match=r"^`labels` is empty; give at least one category\.$"):
         call()
+
+
+_COLUMN_VECTOR = np.array([[1], [2], [3]])
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: wk.weighted_kappa(_COLUMN_VECTOR, [1, 2, 3]), "y_true"),
+        (lambda: wk.weighted_kappa([1, 2, 3], [1, 2, 3], labels=np.eye(2)), "labels"),
+        (lambda: wk.ccc(_COLUMN_VECTOR, np.array([1.0, 2.0, 3.0])), "x"),
+        (lambda: wk.mean_kappa(np.eye(2)), "kappas"),
+    ],
+)
+def test_a_column_vector_is_refused_alike_with_the_fix(call: Callable[[], Any], name: str) -> None:
+    pattern = rf"^`{name}` must be 1-D; got shape \(\d, \d\)\. Hint: use \.ravel\(\) for a column"
+    with pytest.raises(WkappaError, match=pattern):
+        call()
+
+
+@pytest.mark.parametrize(
+    "ratings", [np.arange(3), np.ma.masked_array(np.arange(3), mask=[0, 1, 0])]
+)
+def test_a_masked_or_plain_vector_of_several_raters_gets_the_same_hint(ratings: Any) -> None:
+    with pytest.raises(WkappaError, match=r"must be 2-D .* Hint: for two raters' separate arrays"):
+        wk.agreement(ratings)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: wk.weighted_kappa(np.array([1j, 2j]), np.array([1j, 2j])),
+        lambda: wk.agreement(np.array([[1j, 2j], [1j, 1j]])),
+    ],
+)
+def test_an_unsupported_dtype_is_refused_alike_by_both_readers(call: Callable[[], Any]) -> None:
+    with pytest.raises(
+        WkappaTypeError,
+        match=r"must hold integer, boolean, float or string ratings; got dtype complex128\.$",
+    ):
+        call()
+
+
+def test_numeric_ratings_name_the_dtype_they_refuse() -> None:
+    with pytest.raises(WkappaTypeError, match=r"^`ratings` must hold numbers; got dtype complex"):
+        wk.icc(np.array([[1j, 2j], [1j, 1j]]))

@@ -35,6 +35,7 @@ from .._core import (
     Request,
     check_labels,
     check_observed_range,
+    check_one_dimensional,
     check_pair_lengths,
     check_rating_bounds,
     check_table_size,
@@ -97,10 +98,7 @@ class _Encoded:
 def _column(be: Backend, x: Any, name: str) -> Any:
     if is_torch_tensor(x):
         x = x.detach()
-    if x.ndim != 1:
-        shape = tuple(int(s) for s in x.shape)
-        hint = " Hint: use .ravel() for a column vector." if x.ndim == 2 else ""
-        raise WkappaError(f"`{name}` must be 1-D; got an array of shape {shape}.{hint}")
+    check_one_dimensional(name, tuple(int(s) for s in x.shape))
     if be.kind(x) == "":
         raise _Host
     return x

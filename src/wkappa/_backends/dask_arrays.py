@@ -29,6 +29,7 @@ from .._core import (
     Request,
     category_labels,
     check_labels,
+    check_one_dimensional,
     check_pair_lengths,
     check_rating_bounds,
     check_table_size,
@@ -138,8 +139,7 @@ def _aligned(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[Any, Any, An
             arrays.append(None)
             continue
         array = obj if is_dask_array(obj) else da.from_array(np.asarray(obj), chunks=-1)
-        if array.ndim != 1:
-            raise WkappaError(f"`{name}` must be 1-D; got a dask array of shape {array.shape}.")
+        check_one_dimensional(name, array.shape)
         if any(math.isnan(c) for c in array.chunks[0]):
             array = array.compute_chunk_sizes()
         arrays.append(array)

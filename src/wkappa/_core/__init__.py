@@ -47,6 +47,7 @@ from .fused import (
 from .input_checks import (
     THRESHOLD_HINT,
     check_observed_range,
+    check_one_dimensional,
     check_pair_lengths,
     check_weight_values,
     huge_ratings_error,
@@ -157,6 +158,7 @@ __all__ = [
     "check_nan_policy",
     "check_num_classes",
     "check_observed_range",
+    "check_one_dimensional",
     "check_pair_lengths",
     "check_rating_bounds",
     "check_table",

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
 from .dependencies import is_torch_tensor, series_library
+from .input_checks import check_one_dimensional, unsupported_dtype_error
 from .options import format_value
 
 __all__ = ["Column", "host_view", "is_device_array", "to_column", "to_host"]
@@ -86,6 +87,21 @@ def as_array(obj: Any) -> np.ndarray:
     return values
 
 
+def _nested_error(name: str, found: str) -> WkappaTypeError:
+    return WkappaTypeError(
+        f"`{name}` {found}; each rating must be one scalar. "
+        "Hint: flatten or explode the list-typed column first."
+    )
+
+
+def _with_missing(column: Column, missing: np.ndarray | None) -> Column:
+    """``column`` with the entries ``missing`` marks (nulls of the source) missing too."""
+    if missing is None:
+        return column
+    merged = missing if column.missing is None else (missing | column.missing)
+    return Column(column.values, merged)
+
+
 def _noun(name: str) -> str:
     """What the 1-D parameter ``name`` holds, for messages."""
     return {"sample_weight": "weights", "strata": "ids", "cluster": "ids"}.get(name, "ratings")
@@ -125,10 +141,7 @@ def object_column(values: np.ndarray, name: str) -> Column:
         return Column(np.zeros(len(values), dtype=np.float64), missing)
     nested = next((v for v in present if _is_nested(v)), None)
     if nested is not None:
-        raise WkappaTypeError(
-            f"`{name}` holds nested values such as {format_value(nested)}; each entry must be "
-            f"one scalar. Hint: flatten or explode the list-typed column first."
-        )
+        raise _nested_error(name, f"holds nested values such as {format_value(nested)}")
     if all(isinstance(v, str) for v in present):
         narrowed = np.array([v if isinstance(v, str) else "" for v in values], dtype=str)
     elif all(
@@ -136,19 +149,17 @@ def object_column(values: np.ndarray, name: str) -> Column:
         for v in present
     ):
         filled = [0 if m else _exact_number(v) for v, m in zip(values, missing, strict=True)]
+        too_large = WkappaError(
+            f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."
+        )
         try:
             narrowed = as_array(filled)
         except OverflowError:
-            raise WkappaError(
-                f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."
-            ) from None
-        if narrowed.dtype == object:
-            if any(isinstance(v, float) for v in filled):
-                narrowed = np.array(filled, dtype=np.float64)
-            else:
-                raise WkappaError(
-                    f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."
-                )
+            raise too_large from None
+        if narrowed.dtype == object:  # Python ints beyond int64: floats among them decide
+            if not any(isinstance(v, float) for v in filled):
+                raise too_large
+            narrowed = np.array(filled, dtype=np.float64)
     else:
         narrowed = values  # mixed kinds: only `labels=` can make sense of them
     return Column(narrowed, missing if missing.any() else None)
@@ -174,10 +185,7 @@ def _pandas_column(obj: Any, name: str) -> Column:
         fill = np.nan if numpy_dtype.kind == "f" else 0
         values = obj.to_numpy(dtype=numpy_dtype, na_value=fill)
         column = _numpy_column(values, name)
-        if missing.any():
-            merged = missing if column.missing is None else (missing | column.missing)
-            return Column(column.values, merged)
-        return column
+        return _with_missing(column, missing if missing.any() else None)
     return object_column(np.asarray(obj.to_numpy(dtype=object)), name)
 
 
@@ -191,10 +199,7 @@ def _polars_column(series: Any, name: str) -> Column:
     if isinstance(dtype, pl.Categorical):
         series = series.cast(pl.String)
     if dtype.is_nested():
-        raise WkappaTypeError(
-            f"`{name}` is a {dtype} column; each rating must be one scalar. "
-            "Hint: flatten or explode the list-typed column first."
-        )
+        raise _nested_error(name, f"is a {dtype} column")
     if dtype.is_numeric() or dtype == pl.Boolean:
         filled = series.fill_null(0)
         try:
@@ -202,10 +207,7 @@ def _polars_column(series: Any, name: str) -> Column:
         except Exception:  # Int128 / UInt128 have no numpy dtype: read Python ints
             values = np.array(filled.to_list(), dtype=object)
         column = _numpy_column(values, name)
-        if missing is not None:
-            merged = missing if column.missing is None else (missing | column.missing)
-            return Column(column.values, merged)
-        return column
+        return _with_missing(column, missing)
     return object_column(np.asarray(series.to_numpy(), dtype=object), name)
 
 
@@ -219,10 +221,7 @@ def _pyarrow_column(array: Any, name: str) -> Column:
         categories = tuple(array.dictionary.to_pylist())
         return Column(codes, missing, categories, bool(array.type.ordered))
     if pa.types.is_nested(array.type):
-        raise WkappaTypeError(
-            f"`{name}` is a {array.type} column; each rating must be one scalar. "
-            "Hint: flatten or explode the list-typed column first."
-        )
+        raise _nested_error(name, f"is a {array.type} column")
     if missing is not None and (pa.types.is_integer(array.type) or pa.types.is_boolean(array.type)):
         # Fill the nulls before converting: with nulls, to_numpy gives float64, which rounds
         # integers beyond 2**53. The mask keeps them missing.
@@ -231,26 +230,18 @@ def _pyarrow_column(array: Any, name: str) -> Column:
     if values.dtype == object:
         return object_column(values, name)
     column = _numpy_column(values, name)
-    if missing is not None:
-        merged = missing if column.missing is None else (missing | column.missing)
-        return Column(column.values, merged)
-    return column
+    return _with_missing(column, missing)
 
 
 def _numpy_column(values: np.ndarray, name: str) -> Column:
-    if values.ndim != 1:
-        hint = " Hint: use .ravel() for a column vector." if values.ndim == 2 else ""
-        raise WkappaError(f"`{name}` must be 1-D; got an array of shape {values.shape}.{hint}")
+    check_one_dimensional(name, values.shape)
     kind = values.dtype.kind
     if kind == "O":
         return object_column(values, name)
     if kind in "US":
         return Column(values, None)
     if kind not in "biuf":
-        raise WkappaTypeError(
-            f"`{name}` must hold integer, boolean, float or string {_noun(name)}; "
-            f"got dtype {values.dtype}."
-        )
+        raise unsupported_dtype_error(name, values.dtype, _noun(name))
     if kind == "f":
         missing = np.isnan(values)
         return Column(values, missing if missing.any() else None)

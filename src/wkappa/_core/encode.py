@@ -21,6 +21,7 @@ from .columns import Column, as_array, object_column, to_column, to_host
 from .columns import is_missing_scalar as is_missing_scalar
 from .input_checks import (
     check_observed_range,
+    check_one_dimensional,
     check_pair_lengths,
     check_weight_values,
     huge_ratings_error,
@@ -170,8 +171,7 @@ def check_labels(labels: Any) -> np.ndarray:
         array = as_array(list(labels) if isinstance(labels, (range, tuple)) else to_host(labels))
     except (TypeError, ValueError):
         raise WkappaError("`labels` could not be read as a 1-D sequence.") from None
-    if array.ndim != 1:
-        raise WkappaError(f"`labels` must be 1-D; got shape {array.shape}.")
+    check_one_dimensional("labels", array.shape)
     if array.size == 0:
         raise empty_labels_error()
     if array.dtype.kind == "O":

@@ -10,15 +10,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..exceptions import WkappaError
+from ..exceptions import WkappaError, WkappaTypeError
 
 __all__ = [
     "THRESHOLD_HINT",
     "check_observed_range",
+    "check_one_dimensional",
     "check_pair_lengths",
     "check_weight_values",
     "huge_ratings_error",
     "not_whole_error",
+    "unsupported_dtype_error",
 ]
 
 THRESHOLD_HINT = (
@@ -43,6 +45,21 @@ def check_pair_lengths(
             f"`sample_weight` has length {n_weight} but there are {n_true} ratings; they "
             "must match."
         )
+
+
+def check_one_dimensional(name: str, shape: Sequence[int]) -> None:
+    """``name`` is one column of values (a column vector is refused, with the fix)."""
+    if len(shape) != 1:
+        hint = " Hint: use .ravel() for a column vector." if len(shape) == 2 else ""
+        raise WkappaError(f"`{name}` must be 1-D; got shape {tuple(shape)}.{hint}")
+
+
+def unsupported_dtype_error(name: str, dtype: object, noun: str = "ratings") -> WkappaTypeError:
+    """The error for an array of ``name`` whose dtype holds no ratings (complex, dates,
+    bytes records); ``noun`` is what the parameter holds."""
+    return WkappaTypeError(
+        f"`{name}` must hold integer, boolean, float or string {noun}; got dtype {dtype}."
+    )
 
 
 def check_weight_values(*, complete: bool, finite: bool, non_negative: bool) -> None:

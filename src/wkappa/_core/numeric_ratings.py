@@ -25,6 +25,7 @@ import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, is_device_array, to_column, to_host
+from .input_checks import check_one_dimensional
 from .options import NanPolicy, format_value, missing_rating_error
 from .rater_matrix import frame_columns, rater_names, rows_array
 
@@ -109,7 +110,7 @@ def _array_floats(array: np.ndarray, name: str) -> np.ndarray:
         return out.reshape(array.shape)
     if kind in "US":
         raise WkappaTypeError(_not_numeric(name, array))
-    raise WkappaTypeError(f"`{name}` has an unsupported dtype {array.dtype}.")
+    raise WkappaTypeError(f"`{name}` must hold numbers; got dtype {array.dtype}.")
 
 
 def _is_number(value: Any) -> bool:
@@ -224,8 +225,7 @@ def read_numeric_pair(x: Any, y: Any, *, nan_policy: NanPolicy) -> tuple[np.ndar
     columns = []
     for value, label in ((x, "x"), (y, "y")):
         if isinstance(value, np.ndarray) and not isinstance(value, np.ma.MaskedArray):
-            if value.ndim != 1:
-                raise WkappaError(f"`{label}` must be 1-D; got shape {value.shape}.")
+            check_one_dimensional(label, value.shape)
             columns.append(_array_floats(value, label))
         else:
             columns.append(_column_floats(to_column(value, label), label))

@@ -24,6 +24,7 @@ import numpy as np
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, object_column, to_column
 from .dependencies import frame_columns as columns_of_frame
+from .input_checks import unsupported_dtype_error
 
 __all__ = [
     "RaterColumns",
@@ -153,21 +154,13 @@ def read_rater_matrix(
             raise WkappaError(f"`{name}` columns have different lengths.")
         return RaterColumns(tuple(columns), rater_names([c for c, _ in frame], len(columns)))
     if isinstance(ratings, np.ma.MaskedArray):
-        if ratings.ndim != 2:
-            raise WkappaError(
-                f"`{name}` must be 2-D (rows are items, columns raters); got shape {ratings.shape}."
-            )
+        _check_two_dimensional(name, ratings.shape)
         # Masked entries are missing ratings, as for two raters.
         return _by_position(
             [to_column(ratings[:, g], f"{name}[:, {g}]") for g in range(ratings.shape[1])]
         )
     array = rows_array(ratings, name)
-    if array.ndim != 2:
-        raise WkappaError(
-            f"`{name}` must be 2-D (rows are items, columns raters); got shape {array.shape}. "
-            "Hint: for two raters' separate arrays use wkappa.weighted_kappa, or stack them "
-            "with np.column_stack."
-        )
+    _check_two_dimensional(name, array.shape)
     if array.dtype.kind in "biuf":
         return array
     if array.dtype.kind in "US":
@@ -182,7 +175,16 @@ def read_rater_matrix(
         )
     if array.dtype.kind in "US":
         return _by_position([Column(array[:, g], None) for g in range(array.shape[1])])
-    raise WkappaTypeError(f"`{name}` has an unsupported dtype {array.dtype}.")
+    raise unsupported_dtype_error(name, array.dtype)
+
+
+def _check_two_dimensional(name: str, shape: tuple[int, ...]) -> None:
+    if len(shape) != 2:
+        raise WkappaError(
+            f"`{name}` must be 2-D (rows are items, columns raters); got shape {shape}. "
+            "Hint: for two raters' separate arrays use wkappa.weighted_kappa, or stack them "
+            "with np.column_stack."
+        )
 
 
 def stack_raters(

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from .._core import check_one_dimensional
 from ..exceptions import WkappaError
 
 __all__ = ["mean_kappa"]
@@ -76,6 +77,5 @@ def _vector(values: npt.ArrayLike, name: str) -> np.ndarray:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise WkappaError(f"`{name}` must be a 1-D sequence of numbers.") from None
-    if array.ndim != 1:
-        raise WkappaError(f"`{name}` must be 1-D; got shape {array.shape}.")
+    check_one_dimensional(name, array.shape)
     return array
