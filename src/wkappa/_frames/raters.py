@@ -364,12 +364,11 @@ def _counts(counted: Any) -> np.ndarray:
     return np.asarray(counted.get_column(_COUNT).to_numpy(), dtype=np.int64)
 
 
-def panel_ratings(
-    found: RaterRows, candidate: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The panel's items x raters matrix, the candidate's column and each item's cluster id
+def panel_ratings(found: RaterRows, candidate: str) -> tuple[Any, Any, np.ndarray | None]:
+    """The panel's items x raters frame, the candidate's column and each item's cluster id
     (None without ``cluster``), rebuilt from the distinct rows (each repeated by its
-    multiplicity): the arrays :func:`wkappa.rater_vs_panel` takes."""
+    multiplicity): what :func:`wkappa.rater_vs_panel` takes, as native frames and series
+    (see :func:`clustered_ratings`)."""
     if candidate not in found.names:
         shown = ", ".join(repr(n) for n in found.names[:12])
         raise WkappaError(f"`candidate` {candidate!r} is not a rater of `df`; its raters: {shown}.")
@@ -377,34 +376,24 @@ def panel_ratings(
     if len(panel) < 2:
         raise WkappaError("The panel needs at least two raters besides `candidate`.")
     ((_, rows, counts, ids),) = found.groups
-    matrix = _expanded(rows, counts, panel)
-    column = _expanded(rows, counts, [candidate])[:, 0]
-    return matrix, column, None if ids is None else np.repeat(ids, counts)
+    items = _expanded(rows, counts)
+    column = items.get_column(candidate).to_native()
+    return items.select(panel).to_native(), column, None if ids is None else np.repeat(ids, counts)
 
 
 def clustered_ratings(
     rows: Any, multiplicity: np.ndarray, ids: np.ndarray, names: list[str]
-) -> tuple[np.ndarray, np.ndarray]:
-    """The items x raters matrix of one group's distinct rows (each repeated by its
-    multiplicity) and the cluster id of each item: the arrays of ``agreement(..., cluster=)``.
-    """
-    return _expanded(rows, multiplicity, names), np.repeat(ids, multiplicity)
+) -> tuple[Any, np.ndarray]:
+    """The items x raters frame of one group's distinct rows (each repeated by its
+    multiplicity) and the cluster id of each item: what ``agreement(..., cluster=)`` takes.
+    The frame is of the engine's library with its dtypes, so the core reads it as it reads
+    the rows without ``cluster`` (an Enum's categories, messages naming the columns)."""
+    items = _expanded(rows, multiplicity).select(list(names))
+    return items.to_native(), np.repeat(ids, multiplicity)
 
 
-def _expanded(native_rows: Any, multiplicity: np.ndarray, names: list[str]) -> np.ndarray:
-    """The columns ``names`` of distinct rows, each row repeated by its multiplicity."""
+def _expanded(native_rows: Any, multiplicity: np.ndarray) -> Any:
+    """Distinct rows, each repeated by its multiplicity, as a narwhals eager frame."""
     nw = import_optional("narwhals", "frames")
     rows = nw.from_native(native_rows, eager_only=True)
-    repeat = np.asarray(multiplicity, dtype=np.int64)
-
-    def column(name: str) -> np.ndarray:
-        series = rows.get_column(name)
-        values = series.to_numpy()
-        if values.dtype.kind not in "biuf":
-            values = np.asarray(series.to_list(), dtype=object)
-        return np.repeat(values, repeat)
-
-    matrix = np.column_stack([column(n) for n in names])
-    if matrix.dtype.kind not in "biuf":
-        matrix = matrix.astype(object)
-    return matrix
+    return rows[np.repeat(np.arange(len(rows)), np.asarray(multiplicity, dtype=np.int64))]
