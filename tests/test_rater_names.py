@@ -56,15 +56,44 @@ def test_a_frame_names_its_columns(library):
 
 @pytest.mark.parametrize("library", ["pandas", "polars"])
 def test_frames_agreement_names_its_columns(library):
+    """frames.agreement counts the rows in the engine: a position among the distinct rows
+    ('item 1') is no row of the user's, so a missing rating and a second spelling are named
+    by the column alone (it said 'item 0, rater 1', the item changing from run to run)."""
     make = MAKERS[library]
     message = _message(lambda: frames.agreement(make(MIXED), raters=["alice", "bob"]))
     assert "column 'alice' " + KINDS.format("column 'bob'") in message, message
+    missing = {"alice": [1, 2, 1, 2], "bob": [1, None, 2, None]}
     message = _message(
-        lambda: frames.agreement(make(MISSING), raters=["alice", "bob"], nan_policy="raise")
+        lambda: frames.agreement(make(missing), raters=["alice", "bob"], nan_policy="raise")
     )
-    assert ", column 'bob'." in message, message
+    assert message.startswith(
+        "`df` has a missing rating (NaN/None/NA) at column 'bob' (2 rows). Hint: "
+        "nan_policy='omit' (the default for several raters)"
+    ), message
     message = _message(lambda: frames.agreement(make(SPELLED), raters=["alice", "bob"]))
-    assert ", column 'bob')" in message, message
+    assert "('Severe' first in column 'bob')" in message and "item" not in message, message
+    labels = ["mild", "severe"]
+    message = _message(
+        lambda: frames.agreement(make(SPELLED), raters=["alice", "bob"], labels=labels)
+    )
+    assert message.startswith("'Severe' in column 'bob' is not in `labels`"), message
+
+
+def test_frames_agreement_long_layout_names_the_rater_id():
+    """In the long layout a rater is an id of the `rater` column, not a column: it said
+    'item 1, column 'c2'' (the pivot's column and a position among distinct rows)."""
+    spelled = pl.DataFrame(
+        {"item": [1, 1, 2, 2, 3, 3], "coder": ["c1", "c2"] * 3, "grade": list("aabBab")}
+    )
+    long = {"item": "item", "rater": "coder", "rating": "grade"}
+    message = _message(lambda: frames.agreement(spelled, **long))
+    assert "('B' first from rater 'c2')" in message, message
+    gap = pl.DataFrame(
+        {"item": [1, 1, 2, 3, 3], "coder": ["c1", "c2", "c1", "c1", "c2"], "grade": [1, 1, 2, 1, 2]}
+    )
+    message = _message(lambda: frames.agreement(gap, **long, nan_policy="raise"))
+    assert "at rater 'c2' (1 item without one)." in message, message
+    assert frames.agreement(gap, **long).n_items == 3
 
 
 def test_arrays_and_lists_keep_0_based_positions():
@@ -171,7 +200,7 @@ def test_frames_with_cluster_and_a_panel_name_their_columns(library):
     message = _message(
         lambda: frames.rater_vs_panel(make(spelled), candidate="judge", raters=["alice", "bob"])
     )
-    assert ", column 'bob')" in message, message
+    assert "first in column 'bob')" in message, message
 
 
 def test_frames_with_cluster_read_an_enum_as_without():

@@ -41,6 +41,7 @@ from ._frame_correlations import ccc, icc, icc_all
 from ._frames import (
     check_by,
     check_group_options,
+    check_rater_rows,
     clustered_group_columns,
     clustered_ratings,
     frame_input,
@@ -462,6 +463,7 @@ def agreement(
     found = rater_rows(
         df, raters=raters, item=item, rater=rater, rating=rating, by=by, cluster=cluster
     )
+    check_rater_rows(found, labels, check_nan_policy(nan_policy))
     if by is not None and labels is None and min_rating is None and max_rating is None:
         # One set of categories for every group: those of all the ratings together.
         labels = rating_categories(found.rows, weights=weights)
@@ -570,6 +572,7 @@ def rater_vs_panel(
     found = rater_rows(
         df, raters=names, item=item, rater=rater, rating=rating, by=None, cluster=cluster
     )
+    check_rater_rows(found, labels, "omit")
     panel, candidate_ratings, ids = panel_ratings(found, candidate)
     return arrays_vs_panel(
         panel,

@@ -243,7 +243,13 @@ from .agreement import (
     rows_to_counts,
 )
 from .coded_raters import coded_rows
-from .rater_matrix import RaterColumns, read_rater_matrix, refuse_long_layout, stack_raters
+from .rater_matrix import (
+    RaterColumns,
+    rater_names,
+    read_rater_matrix,
+    refuse_long_layout,
+    stack_raters,
+)
 from .raters import (
     CountedRows,
     CountPatterns,
@@ -255,6 +261,7 @@ from .raters import (
     fast_rows,
     no_ratings_error,
     patterns_from_counts,
+    rating_matrix_missing_error,
 )
 from .student_t import t_ppf, t_sf
 
@@ -281,6 +288,8 @@ __all__ += [
     "gwet_weights",
     "linearized_terms",
     "patterns_from_counts",
+    "rater_names",
+    "rating_matrix_missing_error",
     "read_rater_matrix",
     "refuse_long_layout",
     "rows_to_counts",

@@ -52,6 +52,7 @@ __all__ = [
     "frame_array",
     "no_ratings_error",
     "patterns_from_counts",
+    "rating_matrix_missing_error",
 ]
 
 # Pattern codes sum_k r_ik (R+1)^k are histogrammed densely up to this many distinct codes.
@@ -134,12 +135,18 @@ def _check_shape(n: int, n_raters: int, name: str) -> None:
         )
 
 
-def _missing_error(item: int, rater: str, name: str) -> WkappaError:
+def rating_matrix_missing_error(name: str, where: str) -> WkappaError:
+    """The error for a missing rating of several raters under ``nan_policy='raise'``;
+    ``where`` is where it is ("item 1, column 'bob'")."""
     return missing_rating_error(
         name,
-        f"item {item}, {rater}",
+        where,
         "(the default for several raters) uses the ratings there are, as Gwet's irrCAC does",
     )
+
+
+def _missing_error(item: int, rater: str, name: str) -> WkappaError:
+    return rating_matrix_missing_error(name, f"item {item}, {rater}")
 
 
 def encode_rating_matrix(

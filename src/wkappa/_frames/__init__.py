@@ -31,6 +31,7 @@ from .pair_tables import frame_kappa, frame_table, no_empty_table
 from .raters import (
     check_long_ids,
     check_one_rating_each,
+    check_rater_rows,
     clustered_ratings,
     panel_ratings,
     pivot_long,
@@ -47,6 +48,7 @@ __all__ = [
     "check_group_options",
     "check_long_ids",
     "check_one_rating_each",
+    "check_rater_rows",
     "clustered_group_columns",
     "clustered_ratings",
     "frame_input",

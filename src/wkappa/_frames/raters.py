@@ -19,7 +19,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import import_optional, is_missing_scalar, missing_id_error
+from .._core import (
+    check_label_spellings,
+    import_optional,
+    is_missing_scalar,
+    missing_id_error,
+    rater_names,
+    rating_matrix_missing_error,
+    to_column,
+)
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import check_group_columns, wrap_frame
 from .long_counts import long_rows
@@ -28,6 +36,7 @@ __all__ = [
     "RaterRows",
     "check_long_ids",
     "check_one_rating_each",
+    "check_rater_rows",
     "clustered_ratings",
     "layout_columns",
     "one_group_per_item",
@@ -67,15 +76,18 @@ class RaterRows(NamedTuple):
         columns, ``multiplicity`` int64 counts, ``cluster ids`` the cluster of each distinct
         row (an object array; None without ``cluster``).
     names : list of str
-        The rater columns, in order.
+        The rater columns, in order (the long layout: the rater ids).
     rows, multiplicity
         Every group's rows together (for one set of categories across the groups).
+    wide : bool
+        Whether the frame has one column per rater (else it is in the long layout).
     """
 
     groups: list[tuple[Any, Any, np.ndarray, np.ndarray | None]]
     names: list[str]
     rows: Any
     multiplicity: np.ndarray
+    wide: bool = True
 
 
 def rater_rows(
@@ -136,7 +148,33 @@ def rater_rows(
     for value, part in parts:
         ids = None if cluster is None else np.asarray(part.get_column(cluster).to_list(), object)
         out.append((value, _native_rows(part, names), _counts(part), ids))
-    return RaterRows(out, names, _native_rows(counted, names), _counts(counted))
+    return RaterRows(out, names, _native_rows(counted, names), _counts(counted), wide)
+
+
+def check_rater_rows(found: RaterRows, labels: Any, nan_policy: str) -> None:
+    """Refuse here what the core would place at a distinct row's position, which means
+    nothing to the user (the rows were counted in the engine): two spellings of one label
+    and, under ``nan_policy='raise'``, a missing rating. A rater is named by its column (the
+    core's ``rater_names``) or, in the long layout, by its id."""
+    nw = import_optional("narwhals", "frames")
+    rows = nw.from_native(found.rows, eager_only=True)
+    named = rater_names(found.names, len(found.names)) if found.wide else [
+        f"rater {name!r}" for name in found.names
+    ]  # fmt: skip
+    columns = [
+        (label, to_column(rows.get_column(name).to_native(), f"`df` {label}"))
+        for label, name in zip(named, found.names, strict=True)
+    ]
+    into = "in" if found.wide else "from"
+    check_label_spellings(columns, labels, where=lambda label, value, at: f"{into} {label}")
+    if nan_policy != "raise":
+        return
+    for label, column in columns:
+        if column.missing is not None and column.missing.any():
+            n = int(found.multiplicity[column.missing].sum())
+            plural = "s" * (n > 1)
+            count = f"{n} row{plural}" if found.wide else f"{n} item{plural} without one"
+            raise rating_matrix_missing_error("df", f"{label} ({count})")
 
 
 def _pivoted(
