@@ -216,3 +216,12 @@ def test_frames_with_cluster_read_an_enum_as_without():
     direct = wk.agreement(df.select("a", "b"), coefficient="gwet")
     assert clustered.statistic == plain.statistic == direct.statistic
     assert clustered.labels == plain.labels == ("lo", "mid", "hi")
+
+
+def test_icc_names_a_rater_column_without_ratings():
+    """REML said 'no rating at all from rater 2' for a frame's column 'c'."""
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, 2.0, 2.0], "c": [None] * 3})
+    message = _message(lambda: wk.icc(frame))
+    assert "`ratings` has no rating at all from column 'c'." in message, message
+    message = _message(lambda: wk.icc(frame.to_numpy(dtype=float)))
+    assert "`ratings` has no rating at all from rater 2." in message, message

@@ -315,7 +315,7 @@ def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
         warn_if_undefined(ms, batched=False)
         return ms, False
     read = read_numeric_ratings(ratings, nan_policy=policy)
-    ms = mean_squares(read.values, policy, read.n_missing)
+    ms = mean_squares(read.values, policy, read.n_missing, read.rater_names)
     batched = read.values.ndim == 3
     warn_if_undefined(ms, batched)
     return ms, batched

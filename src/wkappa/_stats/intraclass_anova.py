@@ -10,6 +10,7 @@ are the ones those components imply.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -122,10 +123,13 @@ def _from_reml(fit: RemlFit, n: int, k: int) -> dict[str, float]:
     }
 
 
-def mean_squares(values: np.ndarray, nan_policy: str, n_missing: int) -> MeanSquares:
+def mean_squares(
+    values: np.ndarray, nan_policy: str, n_missing: int, raters: Sequence[str] | None = None
+) -> MeanSquares:
     """ANOVA for complete features; REML (omit) or nan (propagate) for the others.
 
-    ``n_missing``: the reader's count of missing ratings (0 skips the search for them).
+    ``n_missing``: the reader's count of missing ratings (0 skips the search for them);
+    ``raters``: a frame's column names, for messages.
     """
     if not n_missing:
         return _from_anova(anova_sums(values), one_table=values.ndim == 2)
@@ -158,7 +162,7 @@ def mean_squares(values: np.ndarray, nan_policy: str, n_missing: int) -> MeanSqu
             columns["n_ratings"][f] = np.count_nonzero(~np.isnan(x[:, :, f]))
             continue
         scaled = scaled_ratings(x[:, :, f])  # no overflow, no digits lost far from zero
-        fit = reml_fit(scaled.values)
+        fit = reml_fit(scaled.values, raters)
         for name, value in _from_reml(fit, n, k).items():
             columns[name][f] = value
         columns["unit"][f] = scaled.unit[0]

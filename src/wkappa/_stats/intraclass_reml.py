@@ -20,11 +20,12 @@ the one-way ratio by golden-section search.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from .._core import rater_names
 from ..exceptions import WkappaError
 
 __all__ = ["RemlFit", "reml_fit"]
@@ -56,7 +57,7 @@ class _Data:
     n_ratings: int
 
 
-def _prepare(table: np.ndarray) -> _Data:
+def _prepare(table: np.ndarray, raters: Sequence[str] | None = None) -> _Data:
     observed = ~np.isnan(table)
     empty_rows = np.flatnonzero(~observed.any(axis=1))
     if empty_rows.size:
@@ -67,7 +68,8 @@ def _prepare(table: np.ndarray) -> _Data:
     empty_cols = np.flatnonzero(~observed.any(axis=0))
     if empty_cols.size:
         raise WkappaError(
-            f"`ratings` has no rating at all from rater {int(empty_cols[0])}. "
+            "`ratings` has no rating at all from "
+            f"{rater_names(raters, table.shape[1])[int(empty_cols[0])]}. "
             "Hint: drop raters (columns) without any rating."
         )
     # Centring on the mean of the observed ratings changes nothing in the model (mu is free)
@@ -178,9 +180,10 @@ def _start(data: _Data) -> np.ndarray:
     return np.array([math.log(var_t / var_e), math.log(var_r / var_e)])
 
 
-def reml_fit(table: np.ndarray) -> RemlFit:
-    """REML variance components of an (n, k) table with NaN for missing ratings."""
-    data = _prepare(table)
+def reml_fit(table: np.ndarray, raters: Sequence[str] | None = None) -> RemlFit:
+    """REML variance components of an (n, k) table with NaN for missing ratings
+    (``raters``: a frame's column names, for messages)."""
+    data = _prepare(table, raters)
     if data.n_ratings - 1 <= 0 or not np.any(data.values != 0.0):
         return RemlFit(0.0, 0.0, 0.0, 0.0, 0.0, data.n_ratings, math.nan)
 
