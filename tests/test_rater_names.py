@@ -225,3 +225,15 @@ def test_icc_names_a_rater_column_without_ratings():
     assert "`ratings` has no rating at all from column 'c'." in message, message
     message = _message(lambda: wk.icc(frame.to_numpy(dtype=float)))
     assert "`ratings` has no rating at all from rater 2." in message, message
+
+
+def test_ordered_categoricals_that_disagree_are_named():
+    """'The rater columns are categoricals with different categories' did not say which."""
+    low_high = pd.Categorical(["lo", "hi", "lo"], categories=["lo", "hi"], ordered=True)
+    high_low = pd.Categorical(["lo", "hi", "hi"], categories=["hi", "lo"], ordered=True)
+    frame = pd.DataFrame({"x": low_high, "y": low_high, "z": high_low})
+    message = _message(lambda: wk.agreement(frame, weights="quadratic"))
+    assert "(column 'x': ('lo', 'hi') vs column 'z': ('hi', 'lo'))" in message, message
+    message = _message(lambda: wk.weighted_kappa(low_high, high_low))
+    assert message.startswith("`y_true` and `y_pred` are categoricals"), message
+    assert "(('lo', 'hi') vs ('hi', 'lo'))" in message, message

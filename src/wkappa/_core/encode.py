@@ -509,7 +509,7 @@ def _subset(column: Column, keep: np.ndarray) -> Column:
 
 
 def shared_categories(
-    columns: Sequence[Column], ordered: bool, subject: str
+    columns: Sequence[Column], ordered: bool, subject: str, names: Sequence[str] | None = None
 ) -> tuple[Any, ...] | None:
     """The label order given by ordered categorical inputs (pandas ordered Categorical,
     polars Enum, Arrow ordered dictionary), or None: the rule of every entry point.
@@ -517,26 +517,36 @@ def shared_categories(
     A categorical's own categories count, in their order, unused ones included. Unordered
     categoricals give none (their values are used). When the order does not matter
     (``ordered=False``), ordered categoricals that disagree fall back to the sorted values;
-    when it matters they are an error naming ``subject`` (for example "`y_true` and `y_pred`").
+    when it matters they are an error naming ``subject`` (for example "`y_true` and `y_pred`")
+    and, with ``names`` (one per column), the two columns that disagree.
     """
-    cats = [c.categories for c in columns if c.categories is not None and c.ordered]
-    return category_order(cats, ordered, subject)
+    found = [
+        (c.categories, g) for g, c in enumerate(columns) if c.categories is not None and c.ordered
+    ]
+    which = None if names is None else [names[g] for _, g in found]
+    return category_order([order for order, _ in found], ordered, subject, which)
 
 
 def category_order(
-    orders: Sequence[tuple[Any, ...]], ordered: bool, subject: str
+    orders: Sequence[tuple[Any, ...]],
+    ordered: bool,
+    subject: str,
+    names: Sequence[str] | None = None,
 ) -> tuple[Any, ...] | None:
     """The rule of :func:`shared_categories` on the category orders themselves (for inputs
-    whose dtypes are known before their values are read, such as a data frame's schema)."""
+    whose dtypes are known before their values are read, such as a data frame's schema);
+    ``names``, one per order, name the two that disagree."""
     if not orders:
         return None
-    other = next((c for c in orders[1:] if c != orders[0]), None)
+    other = next((g for g, c in enumerate(orders) if c != orders[0]), None)
     if other is not None:
         if not ordered:
             return None
+        first, second = format_value(orders[0]), format_value(orders[other])
+        if names is not None:
+            first, second = f"{names[0]}: {first}", f"{names[other]}: {second}"
         raise WkappaError(
-            f"{subject} are categoricals with different categories "
-            f"({format_value(orders[0])} vs {format_value(other)}). "
+            f"{subject} are categoricals with different categories ({first} vs {second}). "
             "Hint: pass labels=[...] to fix one order."
         )
     return orders[0]

@@ -267,7 +267,7 @@ def _shared_labels(
     columns: list[Column], names: Sequence[str], ordered: bool, lo: int | None, hi: int | None
 ) -> np.ndarray | None:
     """The labels implied by categorical or string columns; None for numeric ratings."""
-    categories = shared_categories(columns, ordered, "The rater columns")
+    categories = shared_categories(columns, ordered, "The rater columns", names)
     if categories is not None:
         return np.asarray(categories)
     values = [values_of(c) for c in columns]
