@@ -637,7 +637,7 @@ def test_accumulator_state_empty_and_bad() -> None:
     with pytest.raises(WkappaError, match="2 rater columns but the accumulator has 3"):
         three.update([[1, 2]])
     state = wk.ICCAccumulator().update(SHROUT_FLEISS_RATINGS).to_dict()
-    assert state["format"] == "wkappa.ICCAccumulator" and state["version"] == 2
+    assert state["format"] == "wkappa.ICCAccumulator" and state["version"] == 3
     assert wk.ICCAccumulator.from_dict(state).result(form="ICC2").statistic == pytest.approx(
         0.2898, abs=1e-4
     )
@@ -648,13 +648,17 @@ def test_accumulator_state_empty_and_bad() -> None:
     with pytest.raises(WkappaError, match=r"state\['n'\]"):
         wk.ICCAccumulator.from_dict({**state, "n": -1})
     with pytest.raises(WkappaError, match="list of 4 finite numbers"):
-        wk.ICCAccumulator.from_dict({**state, "column_means": [1.0, 2.0]})
+        wk.ICCAccumulator.from_dict({**state, "rater_effects": [1.0, 2.0]})
     with pytest.raises(WkappaError, match="list of 4 finite numbers"):
-        wk.ICCAccumulator.from_dict({**state, "column_m2": ["a", 1, 2, 3]})
+        wk.ICCAccumulator.from_dict({**state, "rater_effects": ["a", 1, 2, 3]})
     with pytest.raises(WkappaError, match="row_m2"):
         wk.ICCAccumulator.from_dict({**state, "row_m2": "1"})
     with pytest.raises(WkappaError, match="negative sum"):
         wk.ICCAccumulator.from_dict({**state, "row_m2": -1.0})
+    with pytest.raises(WkappaError, match="error_m2"):
+        wk.ICCAccumulator.from_dict({**state, "error_m2": None})
+    with pytest.raises(WkappaError, match="error_m2"):
+        wk.ICCAccumulator.from_dict({**state, "error_m2": float("inf")})
     with pytest.raises(WkappaError, match="n_raters"):
         wk.ICCAccumulator.from_dict({**state, "n_raters": None})
     with pytest.raises(WkappaError, match="`n_raters`"):

@@ -19,6 +19,14 @@ from published import SHROUT_FLEISS_RATINGS
 from test_icc import FORMS, exact_iccs, exact_mean_squares
 from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError
 
+stats = pytest.importorskip("scipy.stats")
+
+MEAN_SQUARES = (
+    ("ms_items", "msr"),
+    ("ms_raters", "msc"),
+    ("ms_error", "mse"),
+    ("ms_within", "msw"),
+)
 # Quarter steps stay exact in float64 up to 2**51 (about 2.25e15).
 OFFSETS = [0, 2**40, 10**14, -3 * 10**14 + 1]
 
@@ -60,7 +68,7 @@ def _check_against_exact(acc: wk.ICCAccumulator, rows: list[list[Fraction]]) -> 
         assert got == pytest.approx(want, **tolerance), form
         assert got == pytest.approx(direct[form].statistic, **tolerance), form
     a1 = results["A,1"]
-    for name, key in (("ms_items", "msr"), ("ms_raters", "msc"), ("ms_error", "mse")):
+    for name, key in MEAN_SQUARES:
         assert getattr(a1, name) == pytest.approx(float(ms[key]), rel=1e-9, abs=1e-9 * scale)
 
 
@@ -131,11 +139,12 @@ def test_integers_beyond_2_to_the_53_keep_their_differences() -> None:
 @settings(max_examples=examples(40), deadline=None)
 @given(designs, designs, st.sampled_from([10**14, 2**40, -(10**14)]), st.booleans())
 def test_states_with_far_apart_shifts_merge_right(low, high, offset, high_first) -> None:
-    """A state of ratings near 0 and one near ``offset``: the second is re-based onto the
-    first's shift (``offset`` minus a small number, rounded once), in either order. The
-    targets then differ far more than the raters, so every ICC is near 1; each equals the
-    exact one. (The mean squares are those of the whole data; the error mean square, the
-    rest of SS_total in the state, is exact to rounding of SS_total only.)"""
+    """A state of ratings near 0 and one near ``offset``: the second's mean is re-based onto
+    the first's shift (``offset`` minus a small number, rounded once), in either order. The
+    targets then differ far more than the raters: every ICC is near 1, and the mean squares
+    of raters and error are the small ones. Each equals the exact one: the rater effects
+    and SS_error never see the shift. (wk.icc, which shifts by one rating, takes its column
+    means near 5e13 here: its MSC was 7% and its MSE 2e-4 away on such data.)"""
     k = min(len(low[0]), len(high[0]))
     near = [[Fraction(v) for v in row[:k]] for row in low]
     far = [[Fraction(v, 4) + offset for v in row[:k]] for row in high]
@@ -150,17 +159,24 @@ def test_states_with_far_apart_shifts_merge_right(low, high, offset, high_first)
         assert want is not None
         assert merged.result(form=form).statistic == pytest.approx(float(want), rel=1e-12)
     ms = exact_mean_squares(near + far)
-    a1 = merged.result()
-    assert a1.ms_items == pytest.approx(float(ms["msr"]), rel=1e-12)
-    assert a1.ms_raters == pytest.approx(float(ms["msc"]), rel=1e-9, abs=1e-9 * a1.ms_items)
+    a1 = merged.result(form="A,1", alternative="greater")
+    for name, key in MEAN_SQUARES:
+        assert getattr(a1, name) == pytest.approx(float(ms[key]), rel=1e-12, abs=1e-300), name
+    if ms["mse"] > 0:
+        f = ms["msr"] / ms["mse"]
+        assert a1.f_statistic == pytest.approx(float(f), rel=1e-12)
+        want_p = stats.f.sf(float(f), len(near + far) - 1, (len(near + far) - 1) * (k - 1))
+        assert a1.pvalue == pytest.approx(want_p, rel=1e-9, abs=1e-300)
 
 
 def test_state_carries_the_shift_through_json() -> None:
     x = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64) + 1e14 + 0.25
     first = wk.ICCAccumulator().update(x[:4])
     state = json.loads(json.dumps(first.to_dict()))
-    assert state["version"] == 2 and state["shift"] == x[0, 0]
-    assert state["column_means"] == (x[:4] - x[0, 0]).mean(axis=0).tolist()
+    assert state["version"] == 3 and state["shift"] == x[0, 0]
+    assert state["mean"] == (x[:4] - x[0, 0]).mean()
+    effects = (x[:4] - x[:4].mean(axis=1, keepdims=True)).mean(axis=0)
+    assert state["rater_effects"] == pytest.approx(effects.tolist(), abs=1e-15)
     back = wk.ICCAccumulator.from_dict(state)
     assert back.to_dict() == first.to_dict()  # bit for bit
     second = wk.ICCAccumulator().update(x[4:])
@@ -169,11 +185,32 @@ def test_state_carries_the_shift_through_json() -> None:
     assert wk.ICCAccumulator().to_dict()["shift"] == 0.0  # empty
 
 
-def test_state_of_version_1_and_a_bad_shift_are_refused() -> None:
+def test_states_of_earlier_versions_and_a_bad_shift_are_refused() -> None:
     state = wk.ICCAccumulator().update(SHROUT_FLEISS_RATINGS).to_dict()
     old = {key: value for key, value in state.items() if key != "shift"}
-    with pytest.raises(WkappaError, match=r"version 1; this wkappa reads version 2.*update"):
+    for version in (1, 2):
+        with pytest.raises(WkappaError, match=rf"version {version}; this wkappa reads version 3"):
+            wk.ICCAccumulator.from_dict({**old, "version": version})
+    with pytest.raises(WkappaError, match=r"Hint: make the state again with this wkappa"):
         wk.ICCAccumulator.from_dict({**old, "version": 1})
-    for bad in (None, "1", True, float("inf"), float("nan")):
+    for bad in (None, "1", True, float("inf"), float("nan"), 10**400):
         with pytest.raises(WkappaError, match=r"`state\['shift'\]` must be a finite number"):
             wk.ICCAccumulator.from_dict({**state, "shift": bad})
+    for key in ("mean", "row_m2", "error_m2"):
+        with pytest.raises(WkappaError, match=rf"`state\['{key}'\]` must be a finite number"):
+            wk.ICCAccumulator.from_dict({**state, key: 10**400})
+    with pytest.raises(WkappaError, match="list of 4 finite numbers"):
+        wk.ICCAccumulator.from_dict({**state, "rater_effects": [10**400, 0, 0, 0]})
+    with pytest.raises(WkappaError, match="negative sum"):
+        wk.ICCAccumulator.from_dict({**state, "error_m2": -1.0})
+    assert wk.ICCAccumulator.from_dict({**state, "shift": 2**70}).result().statistic == (
+        wk.ICCAccumulator.from_dict(state).result().statistic
+    )  # the shift does not enter the ICC
+
+
+def test_rater_effects_beyond_the_float_range_are_refused() -> None:
+    """Before: raters 1e200 apart with equal targets gave a silent nan (SS_raters beyond
+    the float range); wk.icc answers 0 on the same ratings."""
+    x = np.array([[0.0, 1e200], [1.0, 1e200], [3.0, 1e200]])
+    with pytest.raises(WkappaError, match=r"too large .* Hint: divide every rating"):
+        wk.ICCAccumulator().update(x)

@@ -61,7 +61,7 @@ THRESHOLDS = "thresholds statistic labels n_iter weights exact".split()
 INTERVAL = "low high confidence_level method n_resamples n_undefined".split()
 F_INTERVAL = "low high confidence_level method".split()
 KAPPA_STATE = "format version min_rating max_rating weights dtype table".split()
-ICC_STATE = "format version n_raters n shift column_means column_m2 row_mean row_m2".split()
+ICC_STATE = "format version n_raters n shift mean rater_effects row_m2 error_m2".split()
 
 rng = np.random.default_rng(7)
 TRUTH = rng.integers(0, 4, 60)
@@ -267,7 +267,7 @@ def test_the_accumulator_states_survive_json_exactly() -> None:
     restored = wk.ICCAccumulator.from_dict(json.loads(json.dumps(state)))
     assert restored.result().statistic == icc.result().statistic
     empty = strict_json(wk.ICCAccumulator().to_dict())
-    assert empty["column_means"] is None and empty["n"] == 0
+    assert empty["rater_effects"] is None and empty["n"] == 0
 
 
 class Grade(enum.IntEnum):

@@ -25,8 +25,8 @@ def _icc_results(
     policy = check_nan_policy(options["nan_policy"])
     found = icc_input(numeric_frame(df, **layout, hint="use wkappa.icc(ratings)."))
     if isinstance(found, RaterMoments):  # complete items: the engine's moments
-        n, means, m2, row_m2 = found.n, found.column_means, found.column_m2, found.row_m2
-        return icc_from_moments(n, means, m2, row_m2, forms, null, alt, found.unit)
+        moments = (found.n, found.column_means, found.row_m2, found.error_m2)
+        return icc_from_moments(*moments, forms, null, alt, found.unit)
     results = icc_all(found, icc0=null, alternative=alt, nan_policy=policy)
     return {form: results[form] for form in forms}
 
@@ -65,8 +65,8 @@ def icc(
     Notes
     -----
     Wide layout on a lazy engine (polars ``LazyFrame``, DuckDB, Dask, PySpark): one
-    aggregation in the engine gives the raters' and the row means' means and variances (the
-    state of :class:`wkappa.ICCAccumulator`) and the count of items with a missing rating;
+    aggregation in the engine gives the raters' and the row means' means and variances
+    (the ANOVA sums follow) and the count of items with a missing rating;
     with none, nothing else leaves the engine. Otherwise (eager frames, the long layout,
     missing ratings: REML) an items x raters matrix is read here. Answers: those of
     :func:`wkappa.icc` on the same ratings (to rounding).

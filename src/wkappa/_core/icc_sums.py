@@ -22,6 +22,7 @@ __all__ = [
     "centred_integers",
     "plain_anova_sums",
     "scaled_ratings",
+    "sums_from_means",
     "sums_from_moments",
     "trusted_sums",
     "unit_for",
@@ -213,17 +214,28 @@ def sums_from_moments(
     n: int, column_means: np.ndarray, column_m2: np.ndarray, row_m2: float, unit: float = 1.0
 ) -> AnovaSums:
     """The sums of n complete targets from the raters' means and sums of squared deviations
-    and the sum of squared deviations of the targets' row means (a streaming state, or one
-    aggregation of a data frame engine), in units of ``unit²``."""
+    and the sum of squared deviations of the targets' row means (one aggregation of a data
+    frame engine), in units of ``unit²``: ``SS_error = sum_j M2_j - k M2(row means)``, the
+    rest of ``SS_total`` (rounded relative to ``SS_total``; 0 where that makes it negative)."""
+    k = len(column_means)
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond the float range: untrusted
+        error_m2 = max(float(column_m2.sum()) - k * row_m2, 0.0)
+    return sums_from_means(n, column_means, row_m2, error_m2, unit)
+
+
+def sums_from_means(
+    n: int, column_means: np.ndarray, row_m2: float, error_m2: float, unit: float = 1.0
+) -> AnovaSums:
+    """The sums of n complete targets from the raters' means, the sum of squared deviations
+    of the targets' row means and the residual sum of squares ``SS_error`` (the state of
+    :class:`wkappa.ICCAccumulator`), in units of ``unit²``."""
     k = len(column_means)
     grand = float(column_means.mean())
     with np.errstate(over="ignore", invalid="ignore"):  # beyond the float range: untrusted
         ss_raters = n * float(((column_means - grand) ** 2).sum())
-        ss_total = float(column_m2.sum()) + ss_raters
         ss_targets = k * row_m2
-        ss_error = max(ss_total - ss_targets - ss_raters, 0.0)
     return AnovaSums(
-        n, k, *(np.array([value]) for value in (grand, ss_targets, ss_raters, ss_error, unit))
+        n, k, *(np.array([value]) for value in (grand, ss_targets, ss_raters, error_m2, unit))
     )
 
 

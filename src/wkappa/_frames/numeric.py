@@ -3,8 +3,8 @@
 Wide layout (one column per rater) on a lazy or distributed engine (polars ``LazyFrame``,
 DuckDB, Dask, PySpark): one aggregation in the engine returns the number of targets, each
 rater's mean and variance, the mean and variance of the targets' row means and the number of
-targets with a missing rating, i.e. the mergeable state of :class:`wkappa.ICCAccumulator`
-(the ANOVA sums of complete ratings follow from it). Otherwise (an eager frame, the long
+targets with a missing rating; the ANOVA sums of complete ratings follow from it
+(``SS_error`` as the rest of ``SS_total``). Otherwise (an eager frame, the long
 layout, missing ratings, the CCC) the ratings come into this process as a targets x raters
 float64 matrix with NaN for a missing rating (the long layout pivoted here, O(targets x
 raters) memory).
@@ -64,6 +64,12 @@ class RaterMoments(NamedTuple):
     low: float = 0.0  # the smallest and largest rating
     high: float = 0.0
     unit: float = 1.0  # moments of (ratings - low) / unit when not 1
+
+    @property
+    def error_m2(self) -> float:
+        """The residual sum of squares: the rest of the total, ``sum_j M2_j - k M2(rows)``."""
+        sums = sums_from_moments(self.n, self.column_means, self.column_m2, self.row_m2)
+        return float(sums.ss_error[0])
 
 
 def numeric_frame(

@@ -1,13 +1,19 @@
 """A streaming, mergeable accumulator of the intraclass correlations' ANOVA sums.
 
 Batches of complete targets x raters rows are reduced to a small state: the number of
-targets, a shift ``s`` (the first rating the state has seen), each rater's mean of the
-ratings minus ``s`` and sum of squared deviations, and the mean (minus ``s``) and sum of
-squared deviations of the targets' row means. Two states merge exactly by Chan, Golub &
-LeVeque's (1979) pairwise update, so any split of the targets merged gives the whole data's
-sums (to rounding), and the ICCs follow from them as in :func:`wkappa.icc`:
-``SS_targets = k M2(row means)``, ``SS_raters = n sum_j (m_j - m)²``,
-``SS_total = sum_j (M2_j + n (m_j - m)²)`` and ``SS_error`` the rest.
+targets ``n``, a shift ``s`` (the first rating the state has seen), the mean ``m`` of the
+ratings minus ``s``, each rater's effect ``e_j`` (the rater's mean minus ``m``, which is
+also the mean of the rater's deviations from the targets' row means), the sum of squared
+deviations of the targets' row means ``M2(rows)`` and the residual sum of squares
+``SS_error`` (of those deviations, each rater's around ``e_j``). The ICCs follow as in
+:func:`wkappa.icc`: ``SS_targets = k M2(rows)``, ``SS_raters = n sum_j e_j²`` and
+``SS_error``. Two states merge exactly by Chan, Golub & LeVeque's (1979) pairwise update
+(``w = n_a n_b / (n_a + n_b)``): ``M2(rows)`` gains ``w (m_b - m_a)²`` and ``SS_error``
+gains ``w sum_j (e_bj - e_aj)²``, so any split of the targets merged gives the whole data's
+sums (to rounding). Only the means need the shift; the effects, and so ``SS_raters`` and
+``SS_error``, never see the targets' spread or the ratings' distance from zero, and
+``SS_error`` is never the small rest of a large ``SS_total`` (where targets differ far
+more than raters).
 
 The shift keeps the digits of ratings far from zero relative to their spread (1e14 + a
 standard normal: in rating units a mean is rounded to 1/64). A batch is reduced relative to
@@ -18,18 +24,17 @@ rounding is relative to its range. Integer arrays with a value beyond 2**53 are 
 relative to their smallest value in integer arithmetic
 (:func:`wkappa._core.centred_integers`), the shift an exact Python int. A state with shift
 ``b`` merges into one with shift ``s`` by adding ``b - s`` (the exact difference, rounded
-once) to its means: exact whenever that difference is a float (shifts within a factor of 2
+once) to its mean: exact whenever that difference is a float (shifts within a factor of 2
 of each other, integers below 2**53), else rounded relative to the distance between two of
 the ratings. Every rounding is so relative to the range of the ratings seen, as in
 :func:`wkappa.icc` (which shifts by one rating), however far apart the merged states' shifts
-are; only the scale stays the ratings' own. (``SS_error`` is the rest of ``SS_total``: where
-targets differ far more than raters, the ICCs are right to rounding but the error mean
-square only to rounding of ``SS_total``.)
+are; only the scale stays the ratings' own.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -41,7 +46,7 @@ from .._core import (
     check_alternative,
     check_count,
     read_numeric_ratings,
-    sums_from_moments,
+    sums_from_means,
     trusted_sums,
     unit_for,
 )
@@ -60,7 +65,9 @@ from .json_values import json_value
 __all__ = ["ICCAccumulator", "icc_from_moments"]
 
 _FORMAT = "wkappa.ICCAccumulator"
-_VERSION = 2  # 1 (an unreleased 0.1.0 development state) had no shift
+# Unreleased 0.1.0 development states: 1 had no shift, 2 each rater's sum of squared
+# deviations instead of SS_error.
+_VERSION = 3
 
 
 class ICCAccumulator:
@@ -95,11 +102,11 @@ class ICCAccumulator:
             n_raters = check_count(n_raters, "n_raters", 2)
         self._k = n_raters
         self._n = 0
-        self._shift: int | float = 0.0  # the means are those of the ratings minus this
-        self._col_mean: np.ndarray | None = None
-        self._col_m2: np.ndarray | None = None
-        self._row_mean = 0.0
-        self._row_m2 = 0.0
+        self._shift: int | float = 0.0
+        self._mean = 0.0  # of every rating, minus the shift
+        self._effects: np.ndarray | None = None  # each rater's mean minus self._mean
+        self._row_m2 = 0.0  # SS_targets / k
+        self._error_m2 = 0.0  # SS_error
 
     @property
     def n(self) -> int:
@@ -134,11 +141,12 @@ class ICCAccumulator:
             if exact is None:
                 x = x - x[0, 0]
             rows = x.mean(axis=1)
-            batch._col_mean = x.mean(axis=0)
-            batch._col_m2 = ((x - batch._col_mean) ** 2).sum(axis=0)
-            batch._row_mean = float(rows.mean())
-            batch._row_m2 = float(((rows - batch._row_mean) ** 2).sum())
-        _check_in_range(batch._col_m2, batch._row_m2)
+            batch._mean = float(rows.mean())
+            batch._row_m2 = float(((rows - batch._mean) ** 2).sum())
+            within = x - rows[:, None]  # the ratings' deviations from their target's mean
+            batch._effects = within.mean(axis=0)
+            batch._error_m2 = float(((within - batch._effects) ** 2).sum())
+        _check_in_range(batch._n, batch._effects, batch._row_m2, batch._error_m2)
         self._absorb(batch)
         return self
 
@@ -148,27 +156,26 @@ class ICCAccumulator:
         if other._k is not None:
             self._check_k(other._k)
         if self._n == 0:
-            self._n, self._shift = other._n, other._shift
-            self._col_mean = None if other._col_mean is None else other._col_mean.copy()
-            self._col_m2 = None if other._col_m2 is None else other._col_m2.copy()
-            self._row_mean, self._row_m2 = other._row_mean, other._row_m2
+            self._n, self._shift, self._mean = other._n, other._shift, other._mean
+            self._effects = None if other._effects is None else other._effects.copy()
+            self._row_m2, self._error_m2 = other._row_m2, other._error_m2
             return
-        assert self._col_mean is not None and self._col_m2 is not None
-        assert other._col_mean is not None and other._col_m2 is not None
+        assert self._effects is not None and other._effects is not None
         n_a, n_b = self._n, other._n
         total = n_a + n_b
-        rebase = _difference(other._shift, self._shift)  # other's means onto this shift
+        weight = n_a * n_b / total
+        # Chan, Golub & LeVeque: the targets' means differ by the states' mean difference
+        # (other's re-based onto this shift), the residuals' columns by the rater effects'
+        # difference (which needs no shift).
+        gap = (other._mean - self._mean) + _difference(other._shift, self._shift)
+        step = other._effects - self._effects
         with np.errstate(over="ignore", invalid="ignore"):
-            delta = (other._col_mean - self._col_mean) + rebase
-            col_m2 = self._col_m2 + other._col_m2 + delta**2 * n_a * n_b / total
-            col_mean = self._col_mean + delta * n_b / total
-            row_delta = (np.float64(other._row_mean) - self._row_mean) + rebase
-            row_m2 = self._row_m2 + other._row_m2 + row_delta**2 * n_a * n_b / total
-            row_mean = self._row_mean + row_delta * n_b / total
-        _check_in_range(col_m2, row_m2)
-        self._col_m2, self._col_mean = col_m2, col_mean
-        self._row_m2, self._row_mean = float(row_m2), float(row_mean)
-        self._n = total
+            effects = self._effects + step * n_b / total
+            row_m2 = self._row_m2 + other._row_m2 + gap * gap * weight
+            error_m2 = self._error_m2 + other._error_m2 + float((step**2).sum()) * weight
+        _check_in_range(total, effects, row_m2, error_m2)
+        self._n, self._mean, self._effects = total, self._mean + gap * n_b / total, effects
+        self._row_m2, self._error_m2 = row_m2, error_m2
 
     def merge(self, other: ICCAccumulator) -> ICCAccumulator:
         """A new accumulator holding both states (neither is changed)."""
@@ -195,14 +202,15 @@ class ICCAccumulator:
         Returns
         -------
         dict
-            ``{"format", "version", "n_raters", "n", "shift", "column_means",
-            "column_m2", "row_mean", "row_m2"}``: the number of rater columns (None before
-            the first batch), of items, the shift ``s`` (the first rating seen, 0.0 while
-            empty; an int when the ratings were integers beyond 2**53), each rater's mean of
-            the ratings minus ``s`` and sum of squared deviations (lists of floats, None
-            while empty) and those of the items' row means. Python floats and ints survive
-            JSON exactly, so a restored accumulator gives the same ICCs and merges as the
-            original. A state of version 1 (no shift) is refused: make it again from the
+            ``{"format", "version", "n_raters", "n", "shift", "mean", "rater_effects",
+            "row_m2", "error_m2"}``: the number of rater columns (None before the first
+            batch), of items, the shift ``s`` (the first rating seen, 0.0 while empty; an
+            int when the ratings were integers beyond 2**53), the mean of the ratings minus
+            ``s``, each rater's mean minus that mean (a list of floats, None while empty),
+            the sum of squared deviations of the items' row means (``SS_targets / k``) and
+            the residual sum of squares (``SS_error``). Python floats and ints survive JSON
+            exactly, so a restored accumulator gives the same ICCs and merges as the
+            original. States of earlier versions are refused: make them again from the
             ratings.
         """
         state = {
@@ -211,10 +219,10 @@ class ICCAccumulator:
             "n_raters": self._k,
             "n": self._n,
             "shift": self._shift,
-            "column_means": self._col_mean,
-            "column_m2": self._col_m2,
-            "row_mean": self._row_mean,
+            "mean": self._mean,
+            "rater_effects": self._effects,
             "row_m2": self._row_m2,
+            "error_m2": self._error_m2,
         }
         result: dict[str, Any] = json_value(state)
         return result
@@ -230,37 +238,23 @@ class ICCAccumulator:
             return acc
         if acc._k is None:
             raise WkappaError("`state['n_raters']` is missing but `state['n']` is not 0.")
-        columns = []
-        for key in ("column_means", "column_m2"):
-            try:
-                values = np.asarray(state.get(key), dtype=np.float64)
-            except (TypeError, ValueError):
-                values = np.empty(0)
-            if values.shape != (acc._k,) or not np.all(np.isfinite(values)):
-                raise WkappaError(
-                    f"`state[{key!r}]` must be a list of {acc._k} finite numbers (one per rater)."
-                )
-            columns.append(values)
-        shift = state.get("shift")
-        if (
-            isinstance(shift, bool)
-            or not isinstance(shift, (int, float))
-            or not (isinstance(shift, int) or math.isfinite(shift))
-        ):
-            raise WkappaError(f"`state['shift']` must be a finite number; got {shift!r}.")
-        row = []
-        for key in ("row_mean", "row_m2"):
-            value = state.get(key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise WkappaError(f"`state[{key!r}]` must be a number; got {value!r}.")
-            row.append(float(value))
-        if np.any(columns[1] < 0) or row[1] < 0 or not np.all(np.isfinite(row)):
+        try:
+            effects = np.asarray(state.get("rater_effects"), dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            effects = np.empty(0)
+        if effects.shape != (acc._k,) or not np.all(np.isfinite(effects)):
             raise WkappaError(
-                "`state` has a non-finite value or a negative sum of squared deviations."
+                f"`state['rater_effects']` must be a list of {acc._k} finite numbers (one "
+                "per rater)."
             )
-        acc._n, acc._shift = n, shift
-        acc._col_mean, acc._col_m2 = columns
-        acc._row_mean, acc._row_m2 = row
+        shift = _finite_number(state, "shift")  # an int (beyond 2**53) stays exact
+        mean, row_m2, error_m2 = (
+            float(_finite_number(state, key)) for key in ("mean", "row_m2", "error_m2")
+        )
+        if row_m2 < 0 or error_m2 < 0:
+            raise WkappaError("`state` has a negative sum of squared deviations.")
+        acc._n, acc._shift, acc._mean, acc._effects = n, shift, mean, effects
+        acc._row_m2, acc._error_m2 = row_m2, error_m2
         return acc
 
     def result(
@@ -275,16 +269,46 @@ class ICCAccumulator:
         null = check_icc0(icc0)
         alt = check_alternative(alternative)
         n, k = self._n, self._k
-        if n < 2 or k is None or self._col_mean is None or self._col_m2 is None:
+        if n < 2 or k is None or self._effects is None:
             raise WkappaError(f"The ICC needs at least two items; the accumulator has {n}.")
-        return icc_from_moments(n, self._col_mean, self._col_m2, self._row_m2, (name,), null, alt)[
-            name
-        ]
+        sums = (self._row_m2, self._error_m2)
+        return icc_from_moments(n, self._effects, *sums, (name,), null, alt)[name]
 
 
 # A nonzero sum of squared deviations below this (1e-289) has terms that lose digits to
 # subnormal rounding.
 _SMALLEST_M2 = 2.0**-960
+
+
+def _check_in_range(n: int, effects: np.ndarray, row_m2: float, error_m2: float) -> None:
+    """Refuse sums of squares beyond the float range (a non-finite mean difference makes
+    them so) or subnormal-prone: the streaming state keeps the ratings' own scale
+    (wkappa.icc scales them instead)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        ss_raters = n * float((effects**2).sum())
+    m2 = np.array([row_m2, error_m2])
+    large = not (np.all(np.isfinite(m2)) and math.isfinite(ss_raters))
+    if large or np.any((m2 > 0) & (m2 < _SMALLEST_M2)):
+        size, fix = ("large", "divide") if large else ("small", "multiply")
+        raise WkappaError(
+            f"`ratings` are too {size} for the accumulator's sums of squared deviations "
+            f"(which must lie within 1e-289 and 1e308). Hint: {fix} every rating by one "
+            "constant (the ICC does not change), or use wkappa.icc, which scales the "
+            "ratings itself."
+        )
+
+
+def _finite_number(state: dict[str, Any], key: str) -> int | float:
+    """``state[key]``: a finite float, or an int within the float range (kept exact)."""
+    value = state.get(key)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _LARGEST:
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    raise WkappaError(f"`state[{key!r}]` must be a finite number; got {value!r}.")
+
+
+_LARGEST = sys.float_info.max
 
 
 def _difference(a: int | float, b: int | float) -> float:
@@ -296,47 +320,33 @@ def _difference(a: int | float, b: int | float) -> float:
         return math.inf
 
 
-def _check_in_range(col_m2: np.ndarray, row_m2: Any) -> None:
-    """Refuse sums of squared deviations beyond the float range or subnormal-prone: the
-    streaming state keeps the ratings' own scale (wkappa.icc scales them instead)."""
-    m2 = np.append(col_m2, row_m2)
-    large = not np.all(np.isfinite(m2))
-    if large or np.any((m2 > 0) & (m2 < _SMALLEST_M2)):
-        size, fix = ("large", "divide") if large else ("small", "multiply")
-        raise WkappaError(
-            f"`ratings` are too {size} for the accumulator's sums of squared deviations "
-            f"(which must lie within 1e-289 and 1e308). Hint: {fix} every rating by one "
-            "constant (the ICC does not change), or use wkappa.icc, which scales the "
-            "ratings itself."
-        )
-
-
 def icc_from_moments(
     n: int,
     column_means: np.ndarray,
-    column_m2: np.ndarray,
     row_m2: float,
+    error_m2: float,
     forms: tuple[str, ...],
     icc0: float,
     alternative: Alternative,
     unit: float = 1.0,
 ) -> dict[str, ICCResult]:
-    """The ICC ``forms`` of n complete targets from the raters' means and sums of squared
-    deviations and the sum of squared deviations of the targets' row means (checked options;
-    the state of :class:`ICCAccumulator`, or one aggregation of a data frame engine), the
-    moments of ratings divided by ``unit`` (:func:`wkappa._core.scaled_ratings`)."""
-    sums = sums_from_moments(n, column_means, column_m2, row_m2, unit)
+    """The ICC ``forms`` of n complete targets from the raters' means (minus any constant),
+    the sum of squared deviations of the targets' row means and the residual sum of squares
+    (checked options; the state of :class:`ICCAccumulator`, or one aggregation of a data
+    frame engine), the moments of ratings divided by ``unit``
+    (:func:`wkappa._core.scaled_ratings`)."""
+    sums = sums_from_means(n, column_means, row_m2, error_m2, unit)
     total = float(sums.ss_targets[0] + sums.ss_raters[0] + sums.ss_error[0])
     if not trusted_sums(sums)[0] and 0.0 < total < math.inf:
         # Sums of squares near the ends of the float range (the F tests square the mean
         # squares): the moments in a power of two of the spread (exact).
         step = unit_for(math.sqrt(total / n))
-        column_means, column_m2, row_m2 = (
+        column_means, row_m2, error_m2 = (
             column_means / step,
-            column_m2 / step / step,
             row_m2 / step / step,
+            error_m2 / step / step,
         )
-        sums = sums_from_moments(n, column_means, column_m2, row_m2, unit * step)
+        sums = sums_from_means(n, column_means, row_m2, error_m2, unit * step)
     ss = (sums.ss_targets[0], sums.ss_raters[0], sums.ss_error[0])
     ms = MeanSquares.from_sums(n, len(column_means), *ss, sums.unit[0])
     warn_if_undefined(ms, batched=False)
