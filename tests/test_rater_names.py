@@ -116,8 +116,14 @@ def test_arrays_and_lists_keep_0_based_positions():
 
 def test_a_panel_and_two_groups_name_their_raters():
     panel = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "y", "y"]})
-    message = _message(lambda: wk.rater_vs_panel(panel, pd.Series([1, 2, 1], name="judge")))
-    assert "column 'a' holds strings but `candidate` holds numbers" in message, message
+    for candidate, named in (
+        (pd.Series([1, 2, 1], name="judge"), "column 'judge'"),
+        (pl.Series("judge", [1, 2, 1]), "column 'judge'"),
+        (pd.Series([1, 2, 1]), "`candidate`"),
+        ([1, 2, 1], "`candidate`"),
+    ):
+        message = _message(lambda candidate=candidate: wk.rater_vs_panel(panel, candidate))
+        assert f"column 'a' holds strings but {named} holds numbers" in message, message
     first = pd.DataFrame({"r1": [1, 2, 1], "r2": [1, 2, 2]})
     second = pd.DataFrame({"r1": ["x", "y", "x"], "r2": ["x", "y", "y"]})
     message = _message(lambda: wk.group_agreement(first, second, weights="unweighted"))
@@ -237,3 +243,24 @@ def test_ordered_categoricals_that_disagree_are_named():
     message = _message(lambda: wk.weighted_kappa(low_high, high_low))
     assert message.startswith("`y_true` and `y_pred` are categoricals"), message
     assert "(('lo', 'hi') vs ('hi', 'lo'))" in message, message
+
+
+def test_named_rater_columns_are_never_taken_for_the_long_layout(tmp_path, capsys):
+    """Rater columns the user named (frames' raters=, the command line's --raters) or that a
+    long-layout pivot made are raters: the guess from column names ('item', 'judge',
+    'score' look like the long layout) refused them, with a Python hint on the command line.
+    wk.agreement(df) of such a frame still asks, as the columns are then only a guess."""
+    rows = {"item": [1, 2, 1, 2], "judge": [1, 2, 2, 2], "score": [1, 2, 1, 1]}
+    raters = ["item", "judge", "score"]
+    expected = wk.agreement(np.array(list(rows.values())).T)
+    df = pl.DataFrame({**rows, "task": ["a", "a", "b", "b"]})
+    assert frames.agreement(df, raters=raters).statistic == expected.statistic
+    assert frames.agreement(df, raters=raters, cluster="task").statistic == expected.statistic
+    panel = frames.rater_vs_panel(df, raters=["item", "judge"], candidate="score")
+    assert panel.n_items == 4
+    with pytest.raises(WkappaError, match="looks like the long layout"):
+        wk.agreement(df.select(raters))
+    path = tmp_path / "named.csv"
+    path.write_text("item,judge,score\n1,1,1\n2,2,2\n1,2,1\n2,2,1\n")
+    assert main(["agree", str(path), "--raters", "item,judge,score", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith(f"fleiss,{expected.statistic!r}")

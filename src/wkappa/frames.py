@@ -35,6 +35,7 @@ from ._core import (
     check_table_nan_policy,
     check_weights,
     check_zero_division,
+    known_raters,
     weight_matrix,
 )
 from ._frame_correlations import ccc, icc, icc_all
@@ -466,7 +467,7 @@ def agreement(
     check_rater_rows(found, labels, check_nan_policy(nan_policy))
     if by is not None and labels is None and min_rating is None and max_rating is None:
         # One set of categories for every group: those of all the ratings together.
-        labels = rating_categories(found.rows, weights=weights)
+        labels = rating_categories(known_raters(found.rows), weights=weights)
     options: dict[str, Any] = {
         "coefficient": coefficient,
         "weights": weights,
@@ -482,7 +483,7 @@ def agreement(
     results = {}
     for group, rows, counts, ids in found.groups:
         if ids is None:
-            results[group] = arrays_agreement(rows, multiplicity=counts, **options)
+            results[group] = arrays_agreement(known_raters(rows), multiplicity=counts, **options)
             continue
         matrix, item_ids = clustered_ratings(rows, counts, ids, found.names)
         try:  # each group's interval is cluster-robust over that group's clusters

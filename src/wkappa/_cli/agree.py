@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, missing_id_error
+from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters, missing_id_error
 from .._frames import check_group_columns, pivot_long
 from .._stats import BootstrapMethod, agreement, one_sided
 from ..exceptions import WkappaError
@@ -139,15 +139,19 @@ def _distinct_rows(
 def run_agree(args: argparse.Namespace) -> int:
     import numpy as np
 
+    # The rater columns as a polars frame, read as wkappa.agreement(df) reads one: a refusal
+    # names a rater by its column in the file. Every column is a rater the user named (or
+    # one pivoted from the long layout): known_raters, no guess of the layout from the names.
+    def _counted(values: Any, *, multiplicity: Any, **options: Any) -> Any:
+        return agreement(known_raters(values), multiplicity=multiplicity, **options)
+
     def _clustered(values: Any, *, multiplicity: Any, **options: Any) -> Any:
         items = np.repeat(np.arange(values.height), multiplicity)
-        return agreement(values[items], cluster=ids, **options)
+        return agreement(known_raters(values[items]), cluster=ids, **options)
 
     rows, counts, raters, read, file = _distinct_rows(args)
     multiplicity = counts.to_numpy().astype(np.int64)
     ids = None if not args.cluster else _cluster_ids(args, rows[args.cluster], multiplicity)
-    # The rater columns as a polars frame, read as wkappa.agreement(df) reads one: a refusal
-    # names a rater by its column in the file.
     rows = rows.select(raters)
     # A rater column without any rating has no type of its own (a CSV reads it as text):
     # the columns with ratings say whether --labels are numbers.
@@ -156,7 +160,7 @@ def run_agree(args: argparse.Namespace) -> int:
 
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
-        result = (agreement if ids is None else _clustered)(
+        result = (_counted if ids is None else _clustered)(
             rows,
             multiplicity=multiplicity,
             coefficient=cast(Coefficient, coefficient),

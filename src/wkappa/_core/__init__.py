@@ -245,6 +245,8 @@ from .agreement import (
 from .coded_raters import coded_rows
 from .rater_matrix import (
     RaterColumns,
+    known_raters,
+    one_rater,
     rater_names,
     read_rater_matrix,
     refuse_long_layout,
@@ -286,7 +288,9 @@ __all__ += [
     "fast_rows",
     "features",
     "gwet_weights",
+    "known_raters",
     "linearized_terms",
+    "one_rater",
     "patterns_from_counts",
     "rater_names",
     "rating_matrix_missing_error",

@@ -24,11 +24,15 @@ import numpy as np
 from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, object_column, to_column
 from .dependencies import frame_columns as columns_of_frame
+from .dependencies import series_library
 from .input_checks import unsupported_dtype_error
 
 __all__ = [
     "RaterColumns",
+    "RaterFrame",
     "frame_columns",
+    "known_raters",
+    "one_rater",
     "rater_names",
     "read_rater_matrix",
     "refuse_long_layout",
@@ -77,14 +81,32 @@ def refuse_long_layout(
     )
 
 
+@dataclass(frozen=True)
+class RaterFrame:
+    """A data frame whose every column is known to be a rater (named by the user, or pivoted
+    from the long layout, by ``wkappa.frames`` and the command line): read as any frame of
+    rater columns, but never refused as the long layout, a guess from the column names."""
+
+    frame: Any
+
+
+def known_raters(frame: Any) -> Any:
+    """``frame`` as a :class:`RaterFrame`, for the entry points (``wkappa.agreement``,
+    ``rater_vs_panel``), whose ``ratings`` is typed as the array-likes users pass."""
+    return RaterFrame(frame)
+
+
 def frame_columns(
     ratings: Any, name: str = "ratings", function: str | None = "agreement"
 ) -> list[tuple[str, Any]] | None:
-    """The rater columns of an in-memory frame (pandas, polars, pyarrow), or None for other
-    inputs: :func:`wkappa._core.dependencies.frame_columns` with the several-raters hint for
-    a LazyFrame, and a long-layout frame refused (``function``: the ``wkappa.frames``
-    function that reads it, None for none)."""
+    """The rater columns of an in-memory frame (pandas, polars, pyarrow; or a
+    :class:`RaterFrame`), or None for other inputs:
+    :func:`wkappa._core.dependencies.frame_columns` with the several-raters hint for a
+    LazyFrame, and a long-layout frame refused (``function``: the ``wkappa.frames`` function
+    that reads it, None for none)."""
     hint = _LAZY_HINT if function == "agreement" else "pass df.collect()."
+    if isinstance(ratings, RaterFrame):
+        return columns_of_frame(ratings.frame, name, hint)
     frame = columns_of_frame(ratings, name, hint)
     if frame is not None:
         refuse_long_layout([column for column, _ in frame], function, name=name)
@@ -131,6 +153,17 @@ def rows_array(ratings: Any, name: str) -> np.ndarray:
             "Hint: mark a missing rating with None or NaN so that every row has one entry "
             "per rater."
         ) from None
+
+
+def one_rater(values: Any, name: str) -> RaterColumns:
+    """One rater's ratings given apart (``rater_vs_panel``'s candidate) as
+    :class:`RaterColumns`, named as a frame's column when it is a named pandas or polars
+    Series (``column 'judge'``), else by the parameter ``name``."""
+    column = to_column(values, name)
+    series = series_library(values) in ("pandas", "polars")
+    label = getattr(values, "name", None) if series else None
+    named = label is not None and label != ""
+    return RaterColumns((column,), rater_names([label], 1) if named else (f"`{name}`",))
 
 
 def _by_position(columns: list[Column]) -> RaterColumns:

@@ -23,6 +23,7 @@ from .._core import (
     check_label_spellings,
     import_optional,
     is_missing_scalar,
+    known_raters,
     missing_id_error,
     rater_names,
     rating_matrix_missing_error,
@@ -416,7 +417,8 @@ def panel_ratings(found: RaterRows, candidate: str) -> tuple[Any, Any, np.ndarra
     ((_, rows, counts, ids),) = found.groups
     items = _expanded(rows, counts)
     column = items.get_column(candidate).to_native()
-    return items.select(panel).to_native(), column, None if ids is None else np.repeat(ids, counts)
+    members = known_raters(items.select(panel).to_native())
+    return members, column, None if ids is None else np.repeat(ids, counts)
 
 
 def clustered_ratings(
@@ -427,7 +429,7 @@ def clustered_ratings(
     The frame is of the engine's library with its dtypes, so the core reads it as it reads
     the rows without ``cluster`` (an Enum's categories, messages naming the columns)."""
     items = _expanded(rows, multiplicity).select(list(names))
-    return items.to_native(), np.repeat(ids, multiplicity)
+    return known_raters(items.to_native()), np.repeat(ids, multiplicity)
 
 
 def _expanded(native_rows: Any, multiplicity: np.ndarray) -> Any:

@@ -27,10 +27,10 @@ from .._core import (
     encode_rating_matrix,
     features,
     needs_order,
+    one_rater,
     read_rater_matrix,
     rows_to_counts,
     stack_raters,
-    to_column,
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
@@ -204,7 +204,8 @@ def _combine(ratings: Any, candidate: Any) -> np.ndarray | RaterColumns:
         )
     panel = read_rater_matrix(ratings, "ratings", "rater_vs_panel")
     n, members = panel.shape
-    column = to_column(candidate, "candidate")
+    candidate_rater = one_rater(candidate, "candidate")
+    column = candidate_rater.columns[0]
     if len(column.values) != n:
         raise WkappaError(
             f"`candidate` has {len(column.values)} ratings but the panel rated {n} items; "
@@ -221,7 +222,7 @@ def _combine(ratings: Any, candidate: Any) -> np.ndarray | RaterColumns:
         if column.missing is not None:
             values = np.where(column.missing, np.nan, values.astype(np.float64))
         return stack_raters([panel, values[:, None]])
-    return stack_raters([panel, RaterColumns((column,), ("`candidate`",))])
+    return stack_raters([panel, candidate_rater])
 
 
 def _pair_features(
