@@ -264,3 +264,15 @@ def test_named_rater_columns_are_never_taken_for_the_long_layout(tmp_path, capsy
     path.write_text("item,judge,score\n1,1,1\n2,2,2\n1,2,1\n2,2,1\n")
     assert main(["agree", str(path), "--raters", "item,judge,score", "--format", "csv"]) == 0
     assert capsys.readouterr().out.splitlines()[1].startswith(f"fleiss,{expected.statistic!r}")
+
+
+def test_cli_judge_names_the_file_columns(tmp_path, capsys):
+    """wkappa judge handed the library a numpy matrix: 'rater 0 holds numbers or booleans
+    but rater 1 holds strings' for the file's columns 'judge' and 'alice'."""
+    path = tmp_path / "judged.csv"
+    path.write_text("judge,alice,bob\n1,x,x\n2,y,y\n1,x,y\n")
+    code = main(["judge", str(path), "--candidate", "judge", "--raters", "alice,bob"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("wkappa: error: "), err
+    assert "column 'judge' " + KINDS.format("column 'alice'") in err, err

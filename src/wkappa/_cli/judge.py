@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import COEFFICIENTS, is_missing_scalar
+from .._core import COEFFICIENTS, is_missing_scalar, known_raters
 from .._frames import check_one_rating_each, rater_key
 from .._stats import (
     COEFFICIENT_NAMES,
@@ -109,6 +109,9 @@ class Ratings:
     rows: RowCount
     layout: str
     file: CountedFile  # the counted file, to name a refused rating's row
+    # The same items as a polars frame (the file's dtypes), which the library reads: its
+    # messages name a rater by its column.
+    frame: Any
 
 
 def _column(series: Any) -> np.ndarray:
@@ -143,7 +146,8 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
             [np.repeat(_column(counts[k]), multiplicity) for k in keys]
         ).astype(object if any(counts.schema[k] == pl.String for k in keys) else np.float64)
         rows = RowCount(read, dropped, "no rating at all")
-        ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "wide", file)
+        items = counts.select(keys)[np.repeat(np.arange(counts.height), multiplicity)]
+        ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "wide", file, items)
         return ratings, counts, keys
     counts, dropped, file = count_long(source, args, labels)
     read = int(counts[COUNT].sum())
@@ -168,7 +172,8 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     if matrix.dtype != object and matrix.dtype.kind not in "f":
         matrix = matrix.astype(np.float64)
     rows = RowCount(read, dropped, "a missing rating")
-    ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "long", file)
+    items = wide_frame.select(columns)
+    ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "long", file, items)
     return ratings, wide_frame, columns
 
 
@@ -211,10 +216,11 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
     given = parse_labels(args.labels, label_counts, keys)
     candidate, panel = ratings.matrix[:, 0], ratings.matrix[:, 1:]
     try:
-        labels = given or list(rating_categories(ratings.matrix, weights=args.weights))
+        items = known_raters(ratings.frame)
+        labels = given or list(rating_categories(items, weights=args.weights))
         result = rater_vs_panel(
-            panel,
-            candidate,
+            known_raters(ratings.frame.select(ratings.panel)),
+            ratings.frame[ratings.candidate],
             coefficient=args.coefficient,
             weights=args.weights,
             labels=labels,
