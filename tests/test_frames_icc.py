@@ -81,6 +81,23 @@ def test_wide_far_from_zero_equals_arrays(frame_library, values) -> None:
     assert_same(wkf.icc(wide_frame(values, frame_library), raters=RATERS), expected, rel=1e-9)
 
 
+def test_targets_far_apart_keep_the_error_mean_square(frame_library) -> None:
+    """The lazy engines took SS_error as the rest of SS_total: with targets 1e8 apart and
+    raters' errors near 1 their MSE was 0 (F inf), with targets 1e6 apart 4e-4 off. The
+    aggregation sums the raters' deviations from the targets' row means instead (as
+    wk.ICCAccumulator's state): the mean squares equal the exact ones."""
+    from fractions import Fraction
+
+    from test_icc import exact_mean_squares
+
+    spread = np.random.default_rng(5).normal(size=(N, 1)) * 1e8
+    values = np.round((spread + COMPLETE - 20) * 4) / 4  # quarters: exact in float64
+    exact = exact_mean_squares([[Fraction(v) for v in row] for row in values.tolist()])
+    result = wkf.icc(wide_frame(values, frame_library), raters=RATERS)
+    for name, key in (("ms_items", "msr"), ("ms_raters", "msc"), ("ms_error", "mse")):
+        assert getattr(result, name) == pytest.approx(float(exact[key]), rel=1e-9), name
+
+
 def test_long_and_missing_ratings_equal_arrays(frame_library) -> None:
     # Missing ratings: REML on every engine, as wk.icc (the lazy engines read the matrix).
     expected = wk.icc(MISSING, form="A,1")

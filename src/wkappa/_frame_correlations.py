@@ -25,7 +25,7 @@ def _icc_results(
     policy = check_nan_policy(options["nan_policy"])
     found = icc_input(numeric_frame(df, **layout, hint="use wkappa.icc(ratings)."))
     if isinstance(found, RaterMoments):  # complete items: the engine's moments
-        moments = (found.n, found.column_means, found.row_m2, found.error_m2)
+        moments = (found.n, found.rater_effects, found.row_m2, found.error_m2)
         return icc_from_moments(*moments, forms, null, alt, found.unit)
     results = icc_all(found, icc0=null, alternative=alt, nan_policy=policy)
     return {form: results[form] for form in forms}
@@ -65,10 +65,10 @@ def icc(
     Notes
     -----
     Wide layout on a lazy engine (polars ``LazyFrame``, DuckDB, Dask, PySpark): one
-    aggregation in the engine gives the raters' and the row means' means and variances
-    (the ANOVA sums follow) and the count of items with a missing rating;
-    with none, nothing else leaves the engine. Otherwise (eager frames, the long layout,
-    missing ratings: REML) an items x raters matrix is read here. Answers: those of
+    aggregation in the engine gives the raters' means, effects and residual variances, the
+    row means' mean and variance (the ANOVA sums follow) and the count of items with a
+    missing rating; with none, nothing else leaves the engine. Otherwise (eager frames, the
+    long layout, missing ratings: REML) an items x raters matrix is read here. Answers: those of
     :func:`wkappa.icc` on the same ratings (to rounding).
 
     Examples

@@ -312,7 +312,6 @@ from .icc_sums import (  # noqa: E402
     plain_anova_sums,
     scaled_ratings,
     sums_from_means,
-    sums_from_moments,
     trusted_sums,
     unit_for,
 )
@@ -332,7 +331,6 @@ __all__ += [
     "read_numeric_ratings",
     "scaled_ratings",
     "sums_from_means",
-    "sums_from_moments",
     "trusted_sums",
     "unit_for",
 ]

@@ -23,7 +23,6 @@ __all__ = [
     "plain_anova_sums",
     "scaled_ratings",
     "sums_from_means",
-    "sums_from_moments",
     "trusted_sums",
     "unit_for",
 ]
@@ -208,19 +207,6 @@ def _scaled_sums(values: np.ndarray) -> AnovaSums:
         sums.ss_error,
         np.asarray(scaled.unit, dtype=np.float64).reshape(-1),
     )
-
-
-def sums_from_moments(
-    n: int, column_means: np.ndarray, column_m2: np.ndarray, row_m2: float, unit: float = 1.0
-) -> AnovaSums:
-    """The sums of n complete targets from the raters' means and sums of squared deviations
-    and the sum of squared deviations of the targets' row means (one aggregation of a data
-    frame engine), in units of ``unit²``: ``SS_error = sum_j M2_j - k M2(row means)``, the
-    rest of ``SS_total`` (rounded relative to ``SS_total``; 0 where that makes it negative)."""
-    k = len(column_means)
-    with np.errstate(over="ignore", invalid="ignore"):  # beyond the float range: untrusted
-        error_m2 = max(float(column_m2.sum()) - k * row_m2, 0.0)
-    return sums_from_means(n, column_means, row_m2, error_m2, unit)
 
 
 def sums_from_means(

@@ -2,12 +2,11 @@
 
 Wide layout (one column per rater) on a lazy or distributed engine (polars ``LazyFrame``,
 DuckDB, Dask, PySpark): one aggregation in the engine returns the number of targets, each
-rater's mean and variance, the mean and variance of the targets' row means and the number of
-targets with a missing rating; the ANOVA sums of complete ratings follow from it
-(``SS_error`` as the rest of ``SS_total``). Otherwise (an eager frame, the long
-layout, missing ratings, the CCC) the ratings come into this process as a targets x raters
-float64 matrix with NaN for a missing rating (the long layout pivoted here, O(targets x
-raters) memory).
+rater's mean, effect and residual variance, the mean and variance of the targets' row means
+and the number of targets with a missing rating (:class:`RaterMoments`); the ANOVA sums of
+complete ratings follow from them. Otherwise (an eager frame, the long layout, missing
+ratings, the CCC) the ratings come into this process as a targets x raters float64 matrix
+with NaN for a missing rating (the long layout pivoted here, O(targets x raters) memory).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import import_optional, sums_from_moments, trusted_sums, unit_for
+from .._core import import_optional, sums_from_means, trusted_sums, unit_for
 from ..exceptions import WkappaError
 from .count import wrap_frame
 from .raters import check_long_ids, check_one_rating_each, layout_columns, rater_key
@@ -54,22 +53,21 @@ class NumericFrame(NamedTuple):
 
 class RaterMoments(NamedTuple):
     """Complete targets x raters ratings reduced to their moments (population variances
-    times ``n``: sums of squared deviations)."""
+    times ``n``: sums of squared deviations), as :class:`wkappa.ICCAccumulator` keeps them:
+    the raters' means, their effects (the means of their deviations from the targets' row
+    means), the row means' mean and sum of squared deviations, and ``SS_error`` (the sum
+    over raters of those deviations' sums of squared deviations): never the rest of a large
+    total where targets differ far more than raters."""
 
     n: int
     column_means: np.ndarray
-    column_m2: np.ndarray
+    rater_effects: np.ndarray
     row_mean: float
     row_m2: float
+    error_m2: float
     low: float = 0.0  # the smallest and largest rating
     high: float = 0.0
     unit: float = 1.0  # moments of (ratings - low) / unit when not 1
-
-    @property
-    def error_m2(self) -> float:
-        """The residual sum of squares: the rest of the total, ``sum_j M2_j - k M2(rows)``."""
-        sums = sums_from_moments(self.n, self.column_means, self.column_m2, self.row_m2)
-        return float(sums.ss_error[0])
 
 
 def numeric_frame(
@@ -125,7 +123,9 @@ def rater_moments(
     )
     exprs = [nw.len().alias("n"), missing.cast(nw.Int64).sum().alias("missing")]
     for j, column in enumerate(columns):
-        exprs += [column.mean().alias(f"mean{j}"), column.var(ddof=0).alias(f"var{j}")]
+        deviation = column - row
+        exprs += [column.mean().alias(f"mean{j}"), deviation.mean().alias(f"effect{j}")]
+        exprs += [deviation.var(ddof=0).alias(f"error{j}")]
         exprs += [column.min().alias(f"low{j}"), column.max().alias(f"high{j}")]
     exprs += [row.mean().alias("row_mean"), row.var(ddof=0).alias("row_var")]
     values = _collect(data.frame.select(*exprs)).rows(named=True)[0]
@@ -133,12 +133,14 @@ def rater_moments(
     if n == 0 or int(values["missing"] or 0):
         return None
     k = len(data.raters)
-    means = np.array([float(values[f"mean{j}"]) for j in range(k)])
-    m2 = np.array([float(values[f"var{j}"]) for j in range(k)]) * n
+    means, effects = (
+        np.array([float(values[f"{key}{j}"]) for j in range(k)]) for key in ("mean", "effect")
+    )
+    error_m2 = float(sum(float(values[f"error{j}"]) for j in range(k))) * n
     low = min(float(values[f"low{j}"]) for j in range(k))
     high = max(float(values[f"high{j}"]) for j in range(k))
     row = float(values["row_mean"]), float(values["row_var"]) * n
-    return RaterMoments(n, means, m2, *row, low, high)
+    return RaterMoments(n, means, effects, *row, error_m2, low, high)
 
 
 def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
@@ -180,8 +182,9 @@ def icc_input(data: NumericFrame) -> RaterMoments | np.ndarray:
     if data.lazy and data.raters is not None and len(data.raters) >= 2:
         moments = rater_moments(data)
         if moments is not None and moments.n >= 2:
-            sums = sums_from_moments(moments.n, moments.column_means, moments.column_m2,
-                                     moments.row_m2)  # fmt: skip
+            sums = sums_from_means(
+                moments.n, moments.column_means, moments.row_m2, moments.error_m2
+            )
             if trusted_sums(sums)[0]:
                 return moments
             # Far from zero (or beyond the float range): the moments of centred and scaled
