@@ -443,3 +443,77 @@ def test_no_complete_row_under_omit_is_one_error(tmp_path, capsys, argv):
     path.write_text("a,b,c\n1,,2\n,2,2\n3,,\n")
     err = _error(capsys, [argv[0], str(path), *argv[1:], "--nan-policy", "omit"])
     assert err.endswith("holes.csv: every row has a missing rating; nothing is left.\n"), err
+
+
+@pytest.mark.parametrize(("command", "columns"), READERS)
+def test_na_values_declares_a_missing_value_code(tmp_path, capsys, command, columns):
+    """-99 (SPSS) and '.' (SAS, Stata) were read as a rating or refused as unparsable, with
+    no way to say they mean a missing rating; --na-values declares them, in every command."""
+    import json
+
+    coded = tmp_path / "coded.csv"
+    coded.write_text("a,b,c\n1,1,2\n2, -99 ,2\n3,3,3\n.,2,1\n4,4,3\n2,3,2\n1,1,1\n")
+    blank = tmp_path / "blank.csv"
+    blank.write_text("a,b,c\n1,1,2\n2,,2\n3,3,3\n,2,1\n4,4,3\n2,3,2\n1,1,1\n")
+    omit = ["--nan-policy", "omit"] if command in ("score", "compare", "thresholds") else []
+    omit += ["--seed", "0"] if command in ("compare", "judge") else []
+    outputs = []
+    for path, declared in [(coded, ["--na-values", "-99,."]), (blank, [])]:
+        argv = [command, str(path), *columns, *omit, *declared, "--format", "json"]
+        assert main(argv) == 0, capsys.readouterr().err
+        document = json.loads(capsys.readouterr().out.replace(str(path), "FILE"))
+        outputs.append(document)
+    assert outputs[0] == outputs[1]
+    err = _error(capsys, [command, str(coded), *columns, *omit])
+    assert "--na-values=" in err
+
+
+def test_na_values_in_a_parquet_column_of_numbers(tmp_path, capsys):
+    """A code in a typed column (Parquet integers) is a missing rating too."""
+    import json
+
+    import polars as pl
+
+    path = tmp_path / "coded.parquet"
+    pl.DataFrame({"a": [1, 2, -99, 3, 1], "b": [1, 2, 2, -99, 2]}).write_parquet(path)
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--nan-policy", "omit"]
+    assert main([*argv, "--na-values", "-99", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["rows_used"], document["rows_dropped"], document["n"]) == (3, 2, 3)
+    assert document["labels"] == [1, 2]
+    _error(capsys, [*argv, "--na-values", "-99,,"])
+
+
+def test_a_missing_spelling_among_words_is_declared_with_na_values(tmp_path, capsys):
+    import json
+
+    path = tmp_path / "words.csv"
+    path.write_text("a,b,c\nmild,mild,mild\nsevere,.,severe\nnone,none,none\n")
+    err = _error(capsys, ["agree", str(path), "--raters", "a,b,c"])
+    assert "--na-values='.'" in err and "--nan-policy" not in err  # agree has no --nan-policy
+    assert main(["agree", str(path), "--raters", "a,b,c", "--na-values", ".", "--format",
+                 "json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["n_ratings"] == 8
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["score", "FILE", "--true", "a", "--pred", "b", "--ci", "abc"], "--ci"),
+        (["score", "FILE", "--true", "a", "--pred", "b", "--weights", "cubic"], "cubic"),
+        (["score", "FILE", "--true", "a"], "--pred"),
+        (["plan", "--alpha", "x"], "--alpha"),
+        ([], "COMMAND"),
+    ],
+)
+def test_an_option_argparse_refuses_is_one_line(tmp_path, capsys, argv, fragment):
+    """argparse printed its whole usage block (12 lines) before the error."""
+    path = tmp_path / "r.csv"
+    path.write_text("a,b\n1,1\n2,2\n")
+    argv = [str(path) if a == "FILE" else a for a in argv]
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "usage:" not in err, err
+    assert fragment in err and "--help lists the options" in err, err

@@ -112,7 +112,7 @@ def _distinct_rows(
     from .io import COUNT, open_source
 
     wide = options.chosen_layout(args)
-    source = open_source(args.file, args.input_format, args.separator)
+    source = open_source(args.file, args.input_format, args.separator, args.na_values)
     text = options.split_names(args.labels, "--labels") if args.labels else None
     cluster = [args.cluster] if args.cluster else []
     extra = {"--cluster": args.cluster} if args.cluster else {}

@@ -16,7 +16,7 @@ import re
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import __version__
 from .._core import THRESHOLD_HINT
@@ -68,7 +68,7 @@ def _score(args: argparse.Namespace) -> int:
     from .io import count_keys, open_source
     from .tables import Spelling, build_tables, parse_labels
 
-    source = open_source(args.file, args.input_format, args.separator)
+    source = open_source(args.file, args.input_format, args.separator, args.na_values)
     keys = [args.true, args.pred, *([args.by] if args.by else [])]
     options = _column_options(
         true=args.true, pred=args.pred, by=args.by, weight_col=args.weight_col
@@ -207,8 +207,17 @@ def _interval_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors (a bad value, an unknown choice, a missing option) on one
+    line with a hint, as every other error of the command line, instead of the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        hint = f"Hint: {self.prog} --help lists the options."
+        self.exit(2, f"{self.prog}: error: {message}. {hint}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="wkappa",
         description="Cohen's weighted kappa and quadratic weighted kappa (QWK) of rating files.",
         epilog="Exit codes: 0 success, 2 bad input or options, 1 internal error.",

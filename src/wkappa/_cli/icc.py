@@ -77,7 +77,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
 
     pl = polars()
     wide = chosen_layout(args)
-    source = open_source(args.file, args.input_format, args.separator)
+    source = open_source(args.file, args.input_format, args.separator, args.na_values)
     if wide:
         raters = split_names(args.raters, "--raters")
         frame = source.scan(raters)

@@ -102,6 +102,7 @@ class Source:
     size: int | None
     data: bytes | None = None  # stdin, read once
     separator: str | None = None  # CSV/TSV: None for the format's own
+    na_values: tuple[str, ...] = ()  # --na-values: more spellings of a missing value
     _overrides: dict[str, Any] = field(default_factory=dict)
 
     def scan(self, string_columns: Sequence[str] = (), *, whole_file: bool = False) -> Any:
@@ -110,6 +111,10 @@ class Source:
         CSV column types are inferred from the first rows, or from every row with
         ``whole_file`` (one more pass, but no later row can contradict them).
         """
+        frame = self._scan(string_columns, whole_file)
+        return frame if not self.na_values else self._declared_missing(frame)
+
+    def _scan(self, string_columns: Sequence[str], whole_file: bool) -> Any:
         pl = polars()
         source: Any = self.data if self.path is None else self.path
         try:
@@ -119,7 +124,7 @@ class Source:
                     separator=self.separator or ("\t" if self.fmt == "tsv" else ","),
                     infer_schema_length=None if whole_file else _INFER_ROWS,
                     schema_overrides={c: pl.String for c in string_columns} or None,
-                    null_values=["", "NA", "N/A", "null", "NULL"],
+                    null_values=["", "NA", "N/A", "null", "NULL", *self.na_values],
                 )
             if self.fmt == "parquet":
                 return pl.scan_parquet(source)
@@ -128,6 +133,29 @@ class Source:
             return pl.scan_ndjson(source, infer_schema_length=_INFER_ROWS)
         except pl.exceptions.PolarsError as exc:
             raise read_error(self, exc) from None
+
+    def _declared_missing(self, frame: Any) -> Any:
+        """``frame`` with the ``--na-values`` cells made missing: a text cell that is one of
+        them once stripped of surrounding spaces, a number cell equal to one that is a number
+        (``-99`` in a Parquet column of integers)."""
+        pl = polars()
+        numbers = []
+        for value in self.na_values:
+            try:
+                numbers.append(float(value))
+            except ValueError:
+                continue
+        changed = []
+        for name, dtype in self.schema(frame).items():
+            column = pl.col(name)
+            if dtype == pl.String:
+                hit = column.str.strip_chars().is_in(list(self.na_values))
+            elif dtype.is_numeric() and numbers:
+                hit = column.cast(pl.Float64).is_in(numbers)
+            else:
+                continue
+            changed.append(pl.when(hit).then(None).otherwise(column).alias(name))
+        return frame.with_columns(changed) if changed else frame
 
     def schema(self, frame: Any) -> dict[str, Any]:
         """The column names and dtypes of a scan (reads the file's header or metadata)."""
@@ -181,8 +209,25 @@ def _check_utf8(name: str, data: bytes, whole: bool) -> None:
             raise not_utf8(name, data) from None
 
 
-def open_source(path: str, fmt: str | None, separator: str | None = None) -> Source:
-    """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily."""
+def _missing_spellings(text: str | None) -> tuple[str, ...]:
+    """``--na-values``: comma-separated spellings, stripped (``-99, .`` is ``-99`` and ``.``)."""
+    if text is None:
+        return ()
+    values = tuple(part.strip() for part in text.split(","))
+    if not all(values):
+        raise WkappaError(
+            f"--na-values must be a comma-separated list of values; got {text!r} (an empty "
+            "cell is missing already)."
+        )
+    return values
+
+
+def open_source(
+    path: str, fmt: str | None, separator: str | None = None, na_values: str | None = None
+) -> Source:
+    """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily; ``na_values``
+    are more spellings of a missing value, comma-separated (``--na-values``)."""
+    missing = _missing_spellings(na_values)
     fmt = detect_format(path, fmt)
     if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):
         raise WkappaError(
@@ -197,7 +242,7 @@ def open_source(path: str, fmt: str | None, separator: str | None = None) -> Sou
         if not data.strip():
             raise WkappaError("standard input is empty: there is no header and no data.")
         _check_utf8("<stdin>", data, whole=True)
-        return Source("<stdin>", fmt, None, None, data, separator)
+        return Source("<stdin>", fmt, None, None, data, separator, missing)
     file = Path(path)
     if not file.exists():
         raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")
@@ -215,7 +260,7 @@ def open_source(path: str, fmt: str | None, separator: str | None = None) -> Sou
                 _check_utf8(path, handle.read(_ENCODING_PROBE), whole=False)
         except (OSError, EOFError):
             pass  # not gzip after all, or truncated: polars says so when it scans
-    return Source(path, fmt, str(file), size, None, separator)
+    return Source(path, fmt, str(file), size, None, separator, missing)
 
 
 def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]) -> None:
@@ -328,7 +373,10 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, requi
         elif bad and (good or required):
             row = first_row(frame, unparsable)
             value = frame.filter(unparsable).select(column).head(1).collect().item()
-            hint = "fix or blank out that cell."
+            hint = (
+                "fix or blank out that cell, or, if the value marks a missing rating, "
+                f"declare it: --na-values='{value.strip()}'."
+            )
             if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
                 hint = (
                     "numbers are read with a decimal point; a spreadsheet set to a decimal "

@@ -128,7 +128,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         raters="the panel's columns; --candidate is one more column",
         ratings="one row per rating; --candidate is a rater id",
     )
-    source = open_source(args.file, args.input_format, args.separator)
+    source = open_source(args.file, args.input_format, args.separator, args.na_values)
     labels = options.split_names(args.labels, "--labels") if args.labels else None
     if wide:
         panel = options.split_names(args.raters, "--raters")

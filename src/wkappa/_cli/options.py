@@ -49,7 +49,8 @@ def add_command(
 
 
 def add_file(parser: argparse.ArgumentParser) -> None:
-    """The input file (``-`` is stdin), ``--input-format`` and ``--separator``."""
+    """The input file (``-`` is stdin), ``--input-format``, ``--separator`` and
+    ``--na-values``."""
     parser.add_argument(
         "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
     )
@@ -58,6 +59,12 @@ def add_file(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--separator", metavar="CHAR", help="field separator of a CSV file (default: , or tab)"
+    )
+    parser.add_argument(
+        "--na-values",
+        metavar="V1,V2",
+        help="more values that mean a missing rating, such as -99,. (an empty cell, NA, N/A "
+        "and null are missing already); a cell is compared without its surrounding spaces",
     )
 
 

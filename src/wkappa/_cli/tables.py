@@ -299,9 +299,9 @@ def _refuse_missing_spellings(
         row, column, value = min(found)
         raise WkappaError(
             f"{source.name}, row {row}: column {column!r} holds {value!r}, which reads as a "
-            "missing value but would count as a category. Hint: empty the cells of missing "
-            "ratings (an empty cell is missing; --nan-policy omit drops them), or list it in "
-            "--labels to keep it as a category."
+            "missing value but would count as a category. Hint: declare it missing with "
+            f"--na-values='{value.strip()}' (or empty those cells), or list it in --labels to "
+            "keep it as a category."
         )
 
 

@@ -46,7 +46,7 @@ def _text_labels(args: argparse.Namespace) -> list[str] | None:
 def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
     from .._stats import optimize_thresholds
 
-    source = open_source(args.file, args.input_format, args.separator)
+    source = open_source(args.file, args.input_format, args.separator, args.na_values)
     options = {"--true": args.true, "--score": args.score}
     frame, counts = count_keys(
         source,
@@ -145,7 +145,7 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
     # --separator is the CSV dialect of both files (the hint of a missing column says so)
     text = detect_format(args.apply, None) in ("csv", "tsv")
-    other = open_source(args.apply, None, args.separator if text else None)
+    other = open_source(args.apply, None, args.separator if text else None, args.na_values)
     # Every row of it is written out: CSV types from the whole file, so that no row past
     # the first ones can fail to parse halfway through the output.
     frame = other.scan(whole_file=True)
@@ -239,7 +239,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     if len(args.pred) != 2:
         raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
     pred_a, pred_b = args.pred
-    source = open_source(args.file, args.input_format, args.separator)
+    source = open_source(args.file, args.input_format, args.separator, args.na_values)
     options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
     keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
     frame, counts = count_keys(
