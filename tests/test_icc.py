@@ -822,3 +822,18 @@ def test_counts_are_checked_by_one_rule_everywhere():
     ):
         with pytest.raises(WkappaError, match=said):
             call()
+
+
+def test_propagate_with_a_missing_rating_estimates_nothing_and_says_so() -> None:
+    """method was 'reml' although nothing was fitted under nan_policy='propagate'."""
+    gap = np.array([[1.0, 2.0], [2.0, np.nan], [3.0, 3.0], [4.0, 5.0]])
+    result = wk.icc(gap, nan_policy="propagate")  # nan asked for: no warning
+    assert result.method == "none" and result.to_dict()["method"] == "none"
+    assert math.isnan(result.statistic) and result.n_ratings == 7
+    assert "nan_policy='propagate' makes every value nan" in result.explain()
+    assert wk.icc(gap).method == "reml"  # 'omit' fits the REML components
+    complete = np.array([[1.0, 2.0], [2.0, 3.0], [3.0, 3.0], [4.0, 5.0]])
+    batch = np.stack([complete, gap], axis=2)  # one complete feature, one with a gap
+    both = wk.icc(batch, nan_policy="propagate")
+    assert both.method == "anova" and not math.isnan(both.statistic[0])
+    assert math.isnan(both.statistic[1])

@@ -204,7 +204,7 @@ def run_icc(args: argparse.Namespace) -> int:
         return 0
     if first.method == "anova":
         method = "two-way ANOVA"
-    elif args.nan_policy == "propagate":  # nothing fitted
+    elif first.method == "none":  # nothing estimated
         method = "a rating is missing, so every ICC is undefined (--nan-policy propagate)"
     else:
         method = "REML variance components (missing ratings used, not dropped)"

@@ -111,7 +111,10 @@ class ICCResult:
         missing ratings); a count under every ``nan_policy``, also where
         ``nan_policy='propagate'`` makes the statistic nan.
     method : str
-        'anova' (complete ratings) or 'reml' (missing ratings, nan_policy='omit').
+        How the mean squares were estimated: 'anova' (complete ratings), 'reml' (missing
+        ratings, nan_policy='omit') or 'none' (a missing rating under
+        nan_policy='propagate': every value is nan). With a features axis under
+        'propagate', 'anova' if any feature is complete (the others are nan).
     """
 
     form: str
@@ -209,7 +212,7 @@ class ICCResult:
             if self.method == "anova"
             else "REML variance components (missing ratings), as expected mean squares"
         )
-        if self.method == "reml" and self.df_items != self.df_items:  # nan: nothing fitted
+        if self.method == "none":
             source = "a rating is missing and nan_policy='propagate' makes every value nan"
         lines = [
             f"{self.name} = Shrout & Fleiss {self.shrout_fleiss}: {self.description}",

@@ -166,5 +166,9 @@ def mean_squares(
         for name, value in _from_reml(fit, n, k).items():
             columns[name][f] = value
         columns["unit"][f] = scaled.unit[0]
-    ms = MeanSquares(n=n, k=k, method="reml", **columns)
+    if nan_policy == "omit":
+        method = "reml"
+    else:  # 'propagate': nothing is estimated where a rating is missing
+        method = "anova" if complete.size else "none"
+    ms = MeanSquares(n=n, k=k, method=method, **columns)
     return ms if values.ndim == 3 else ms.first()
