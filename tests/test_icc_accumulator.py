@@ -90,6 +90,25 @@ def test_any_split_and_merge_order_equals_the_exact_anova(rows, offset, quarters
     _check_against_exact(streamed, [exact[i] for a, b in order for i in range(a, b)])
 
 
+@settings(max_examples=examples(40), deadline=None)
+@given(designs, st.data())
+def test_batches_at_different_offsets_merge_in_any_order(rows, data) -> None:
+    """Each batch near its own offset (0, 2**40, 1e14, -3e14): the states' shifts differ
+    by up to 4e14 and are re-based in whatever order the merges come."""
+    n = len(rows)
+    cuts = sorted(data.draw(st.sets(st.integers(1, n - 1), min_size=1, max_size=min(4, n - 1))))
+    bounds = list(zip([0, *cuts], [*cuts, n], strict=True))
+    offsets = [data.draw(st.sampled_from(OFFSETS)) for _ in bounds]
+    exact = [
+        [Fraction(v, 4) + offset for v in row]
+        for (a, b), offset in zip(bounds, offsets, strict=True)
+        for row in rows[a:b]
+    ]
+    x = np.array([[float(v) for v in row] for row in exact])
+    parts = [wk.ICCAccumulator().update(x[a:b]) for a, b in bounds]
+    _check_against_exact(_merged_in_drawn_order(parts, data), exact)
+
+
 @pytest.mark.parametrize("offset", [1e9, 1e12, 1e14])
 def test_ratings_near_1e14_keep_their_digits(offset) -> None:
     """Before: batch and row means were taken in rating units (ulp 1/64 near 1e14), so the

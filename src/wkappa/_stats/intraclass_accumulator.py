@@ -10,10 +10,11 @@ deviations of the targets' row means ``M2(rows)`` and the residual sum of square
 ``SS_error``. Two states merge exactly by Chan, Golub & LeVeque's (1979) pairwise update
 (``w = n_a n_b / (n_a + n_b)``): ``M2(rows)`` gains ``w (m_b - m_a)²`` and ``SS_error``
 gains ``w sum_j (e_bj - e_aj)²``, so any split of the targets merged gives the whole data's
-sums (to rounding). Only the means need the shift; the effects, and so ``SS_raters`` and
-``SS_error``, never see the targets' spread or the ratings' distance from zero, and
-``SS_error`` is never the small rest of a large ``SS_total`` (where targets differ far
-more than raters).
+sums (to rounding). Only the means need the shift. The effects, and so ``SS_raters`` and
+``SS_error``, see the targets' spread only through the rounding of each row mean, common
+to the row's deviations (which the residuals, summing to 0 in every row, cancel to first
+order); ``SS_error`` is never the small rest of a large ``SS_total``, where targets differ
+far more than raters.
 
 The shift keeps the digits of ratings far from zero relative to their spread (1e14 + a
 standard normal: in rating units a mean is rounded to 1/64). A batch is reduced relative to
