@@ -600,3 +600,18 @@ def test_n_is_written_in_digits_in_text_and_report(tmp_path: Path) -> None:
     assert "1000000.25" in proc.stdout and "e+06" not in proc.stdout
     page = report.read_text()
     assert "<td>500000</td>" in page and "1000000.25" in page and "e+06" not in page
+
+
+def test_score_csv_says_what_its_interval_and_test_are(csv_file):
+    """The CSV row had ci_low/ci_high but not their level or method, nor the weights or the
+    test's null value: a row pasted into a table could not say what it was."""
+    args = ["score", csv_file, "--true", "truth", "--pred", "pred", "--weights", "linear",
+            "--ci", "0.9", "--ci-method", "score", "--kappa0", "0.2"]  # fmt: skip
+    proc = run(*args, "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    row = pl.read_csv(proc.stdout.encode()).row(0, named=True)
+    assert (row["confidence_level"], row["ci_method"], row["weights"]) == (0.9, "score", "linear")
+    assert (row["kappa0"], row["alternative"]) == (0.2, "two-sided")
+    doc = json.loads(run(*args, "--format", "json").stdout)
+    assert row["ci_low"] == doc["confidence_interval"]["low"]
+    assert row["pvalue"] == doc["pvalue"]

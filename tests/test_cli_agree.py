@@ -526,3 +526,25 @@ def test_long_file_refuses_a_rating_without_item_or_rater(tmp_path, capsys, comm
         assert code == 2, err
         column = "unit" if blank == "item" else "coder"
         assert err.startswith(f"wkappa: error: {option} column '{column}' has a missing id"), err
+
+
+def test_agree_text_and_csv_name_the_weights_and_the_interval(files, capsys):
+    """'Fleiss' kappa, unweighted weights'; percent agreement graded by Landis & Koch's kappa
+    bands ('almost perfect'); a CSV row without its interval's method."""
+    wide, _ = files
+    argv = ["agree", str(wide), "--raters", "r1,r2,r3,r4"]
+    assert main(argv) == 0
+    heading = capsys.readouterr().out.splitlines()[0]
+    assert heading.endswith("Fleiss' kappa, unweighted"), heading
+    assert main([*argv, "--coefficient", "percent"]) == 0
+    text = capsys.readouterr().out
+    bands = ("Landis", "slight", "fair", "moderate", "substantial", "perfect")
+    assert not any(word in text for word in bands), text
+    assert main([*argv, "--coefficient", "gwet", "--weights", "quadratic"]) == 0
+    assert "Landis & Koch" in capsys.readouterr().out
+    assert main([*argv, "--bootstrap", "200", "--seed", "1", "--format", "csv"]) == 0
+    row = next(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert row["ci_method"] == "percentile", row
+    judge = ["judge", str(wide), "--candidate", "r1", "--raters", "r2,r3,r4", "--seed", "1"]
+    assert main([*judge, "--bootstrap", "200"]) == 0
+    assert "Cohen's kappa, unweighted;" in capsys.readouterr().out

@@ -23,6 +23,7 @@ from .output import (
     null_hypothesis,
     to_csv,
     to_json,
+    weights_text,
 )
 from .tables import (
     CountedFile,
@@ -192,7 +193,7 @@ def run_agree(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         fields = [
             "coefficient", "statistic", "standard_error", "ci_low", "ci_high",
-            "confidence_level", "pvalue", "alternative", "percent_agreement",
+            "confidence_level", "ci_method", "pvalue", "alternative", "percent_agreement",
             "chance_agreement", "n_items", "n_raters", "n_ratings", "weights",
             "n_categories", "labels", "kappa0", "rows_read", "rows_used", "rows_dropped",
         ]  # fmt: skip
@@ -203,6 +204,7 @@ def run_agree(args: argparse.Namespace) -> int:
             ci.low,
             ci.high,
             ci.confidence_level,
+            ci.method,
             result.pvalue,
             result.alternative,
             result.percent_agreement,
@@ -221,7 +223,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(to_csv(fields, [row]))
     else:
         # The output grammar of score / compare / judge (wkappa._cli.output).
-        print(f"{args.file}: {result.name}, {result.weights} weights")
+        print(f"{args.file}: {result.name}, {weights_text(result.weights)}")
         print(f"  raters       {', '.join(map(str, raters))}")
         print(f"  categories   {categories_line(result.labels)}")
         print(f"  file rows    {read.text()}")
@@ -229,7 +231,9 @@ def run_agree(args: argparse.Namespace) -> int:
         gaps = cells - result.n_ratings if args.raters else 0
         empty = f"; {gaps:,} of {cells:,} cells empty" if gaps else ""
         print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings{empty})")
-        shown = band(result.statistic, "{} (Landis & Koch)")
+        # Landis & Koch's bands grade chance-corrected coefficients, not percent agreement.
+        percent = result.coefficient == "percent"
+        shown = "" if percent else band(result.statistic, "{} (Landis & Koch)")
         print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
@@ -247,7 +251,7 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.plot:
         from .report import save_pairwise_plot
 
-        title = f"pairwise kappa ({result.weights} weights)"
+        title = f"pairwise kappa ({weights_text(result.weights)})"
         save_pairwise_plot(result.pairwise(), raters, args.plot, title)
         _note(args, f"wrote {args.plot}")
     return 0

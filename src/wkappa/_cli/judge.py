@@ -41,6 +41,7 @@ from .output import (
     format_pvalue,
     render_table,
     to_json,
+    weights_text,
 )
 from .tables import (
     CountedFile,
@@ -289,7 +290,7 @@ def _pvalue(judged: Judged) -> tuple[str, str]:
 
 
 def _coefficient_name(args: argparse.Namespace) -> str:
-    return f"{_NAMES[args.coefficient]}, {args.weights} weights"
+    return f"{_NAMES[args.coefficient]}, {weights_text(args.weights)}"
 
 
 def _member_rows(judged: Judged) -> list[list[str]]:

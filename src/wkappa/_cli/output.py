@@ -56,6 +56,7 @@ __all__ = [
     "summary",
     "to_csv",
     "to_json",
+    "weights_text",
 ]
 
 SCHEMA = "wkappa.score/2"
@@ -178,6 +179,12 @@ def band(statistic: float, pattern: str) -> str:
     """The Landis & Koch band of a defined ``statistic`` written into ``pattern`` (``"{}
     agreement"``); nothing for an undefined one (it would read "undefined agreement")."""
     return "" if math.isnan(statistic) else pattern.format(interpretation(statistic))
+
+
+def weights_text(weights: str) -> str:
+    """``quadratic weights``, ``linear weights``, but ``unweighted`` (not "unweighted
+    weights")."""
+    return weights if weights == "unweighted" else f"{weights} weights"
 
 
 def null_hypothesis(name: str, result: Any) -> str:
@@ -440,15 +447,22 @@ def score_json(run: ScoreRun) -> str:
     return to_json(document)
 
 
+# The interval's level and method, the test's null value and alternative and the weights are
+# columns too: a row pasted into a paper's table says what its numbers are.
 CSV_FIELDS = (
     "n",
     "statistic",
     "standard_error",
     "ci_low",
     "ci_high",
+    "confidence_level",
+    "ci_method",
     "zscore",
     "pvalue",
+    "alternative",
+    "kappa0",
     "interpretation",
+    "weights",
     "n_categories",
     "labels",
 )
@@ -490,9 +504,14 @@ def score_csv(run: ScoreRun) -> str:
             result.standard_error,
             scored.low,
             scored.high,
+            scored.level,
+            scored.method,
             result.zscore,
             result.pvalue,
+            result.alternative,
+            result.kappa0,
             result.interpretation,
+            result.weights,
             len(result.labels),
             "|".join(label_text(v) for v in result.labels),
         ]

@@ -35,6 +35,7 @@ from .output import (
     format_pvalue,
     group_rows,
     null_hypothesis,
+    weights_text,
 )
 from .tables import label_text
 
@@ -139,7 +140,7 @@ def _headline(scored: Scored) -> str:
         (level, format_interval(scored.low, scored.high), method),
         ("standard error", format_number(result.standard_error), ""),
         ("z", format_number(result.zscore, 2), f"p = {format_pvalue(result.pvalue)}"),
-        ("n", format_count(result.n), f"K = {len(result.labels)}, {result.weights} weights"),
+        ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
     ]
     cells = "".join(
         f'<div><div class="label">{_e(a)}</div><div class="value">{_e(b)}</div>'
@@ -333,7 +334,7 @@ def _agreement_headline(chosen: Coefficient) -> str:
     result = chosen.result
     level = f"{chosen.level * 100:g}% CI"
     items = [
-        (result.name, format_number(result.statistic), f"{result.weights} weights"),
+        (result.name, format_number(result.statistic), weights_text(result.weights)),
         (level, format_interval(chosen.low, chosen.high), chosen.method),
         ("standard error", format_number(result.standard_error), "Gwet's linearisation"),
         ("p-value", format_pvalue(result.pvalue), null_hypothesis("coefficient", result)),

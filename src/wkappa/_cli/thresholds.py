@@ -25,6 +25,7 @@ from .output import (
     format_pvalue,
     render_table,
     to_json,
+    weights_text,
 )
 from .tables import (
     Spelling,
@@ -299,7 +300,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     floor = expanded_pvalue(2.0 / (args.bootstrap + 1), result.n)
     print(
         f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
-        f"{result.weights} weights)"
+        f"{weights_text(result.weights)})"
     )
     print(f"  {categories_line(shared)}")
     print(f"  file rows {RowCount(read, omitted).text()}")
