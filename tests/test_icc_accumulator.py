@@ -128,6 +128,21 @@ def test_ratings_near_1e14_keep_their_digits(offset) -> None:
         )
 
 
+def test_raters_far_apart_keep_the_error_mean_square() -> None:
+    """Before: SS_error was the rest of the raters' sums of squared deviations; with raters
+    1e8 apart and errors near 1 the accumulator's MSE was 100% off (1e4 apart: 1e-8). The
+    effects are still kept at their size, so 1e12 apart leaves about 1e-6 (wk.icc: 2e-9)."""
+    rng = np.random.default_rng(3)
+    for offset, rel in ((1e4, 1e-12), (1e8, 1e-8)):
+        x = rng.normal(size=(300, 1)) + rng.normal(size=(300, 4))
+        x = np.round((x + np.array([[0, offset, -offset, 2 * offset]])) * 4) / 4
+        exact = exact_mean_squares([[Fraction(v) for v in row] for row in x.tolist()])
+        acc = sum(wk.ICCAccumulator().update(x[i : i + 50]) for i in range(0, 300, 50))
+        result = acc.result(form="C,1")
+        for name, key in MEAN_SQUARES:
+            assert getattr(result, name) == pytest.approx(float(exact[key]), rel=rel), name
+
+
 def test_integers_beyond_2_to_the_53_keep_their_differences() -> None:
     """Before: int64 ratings near 2**62 were rounded to float64 (steps of 1024): the
     accumulator's ICC was nan ('all ratings equal') where wk.icc's is -0.0175."""
