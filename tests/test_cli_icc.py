@@ -173,3 +173,30 @@ def test_a_repeated_rating_is_found_whatever_the_columns_are_called(tmp_path, ca
     path.write_text("len,r,s\n1,a,1\n1,a,2\n1,b,3\n2,a,1\n2,b,2\n")
     assert main(["icc", str(path), "--item", "len", "--rater", "r", "--rating", "s"]) == 2
     assert "item 1 has 2 ratings from rater 'a'" in capsys.readouterr().err
+
+
+def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> None:
+    """The CCC line gave '[0.643, 0.941]' without its level or method (and two-sided under
+    --alternative greater, unsaid); the p column printed 2.03e-04 as 0.0002 (one digit) beside
+    other commands' 2.03e-04; the JSON had no 'file' as the other commands' have."""
+    rows = [[50, 46], [40, 50], [49, 58], [25, 16], [71, 58], [57, 52], [48, 52], [53, 59],
+            [58, 59], [45, 48], [62, 61], [49, 49]]  # fmt: skip
+    path = tmp_path / "two.csv"
+    path.write_text("a,b\n" + "".join(f"{x},{y}\n" for x, y in rows) + "47,\n")
+    assert main(["icc", str(path), "--raters", "a,b"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ccc = wk.ccc(np.array(rows, dtype=float))
+    ci = ccc.confidence_interval(0.95)
+    assert lines[-1] == (
+        f"Lin's CCC {ccc.statistic:.4f}, 95% CI [{ci.low:.3f}, {ci.high:.3f}] (Lin's "
+        "z-transform) on 12 complete items"
+    )
+    matrix = np.array([*rows, [47, np.nan]], dtype=float)
+    one_way = wk.icc(matrix, form="1,1").pvalue
+    assert 1e-4 < one_way < 1e-3
+    assert lines[3].split()[-1] == f"{one_way:.2e}", lines[3]
+    argv = ["icc", str(path), "--raters", "a,b", "--alternative", "greater", "--ci", "0.9"]
+    assert main(argv) == 0
+    assert ", 90% two-sided CI [" in capsys.readouterr().out.splitlines()[-1]
+    assert main(["icc", str(path), "--raters", "a,b", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["file"] == str(path)

@@ -22,7 +22,7 @@ from .options import (
     option_names,
     split_names,
 )
-from .output import RowCount, format_interval, to_json
+from .output import RowCount, format_interval, format_pvalue, to_json
 
 __all__ = ["add_icc_parser", "run_icc"]
 
@@ -31,6 +31,9 @@ _RATERS = "the rater columns"
 _NAMES = option_names(
     "nan_policy icc0 form alternative confidence_level:--ci", ratings=_RATERS, x=_RATERS
 )
+
+# How the CCC's interval is computed (its ``method``), as the text output names it.
+_CCC_INTERVALS = {"lin": "Lin's z-transform", "jackknife": "jackknife z-transform"}
 
 _SUMMARY = "intraclass correlations (six forms) and Lin's CCC of numeric ratings"
 _DESCRIPTION = (
@@ -191,6 +194,7 @@ def run_icc(args: argparse.Namespace) -> int:
     first = results[forms[0]]
     if args.format == "json":
         document = {
+            "file": args.file,
             **rows.to_dict(),
             "n_items": first.n_items,
             "n_raters": first.n_raters,
@@ -225,18 +229,22 @@ def run_icc(args: argparse.Namespace) -> int:
             f"{result.name:<10}{result.shrout_fleiss:<7}{_number(result.statistic):>9}  "
             f"{interval:<{wide}}{_general(result.f_statistic, 4):>10}"
             f"{_general(result.df1, 4):>10}{_general(result.df2, 5):>10}"
-            f"{_number(result.pvalue):>11}"
+            f"{format_pvalue(result.pvalue):>11}"
         )
     lines.append(
         f"p: F test of ICC = {args.icc0:g}, {args.alternative}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters."
     )
     if concordance is not None:
-        low, high = concordance.confidence_interval(args.ci)
+        ci = concordance.confidence_interval(args.ci)
         name = "Lin's CCC" if first.n_raters == 2 else "overall CCC"
+        # The CCC's interval is two-sided whatever --alternative (the F tests') says.
+        sided = "" if args.alternative == "two-sided" else " two-sided"
         lines.append(
-            f"{name} {_number(concordance.statistic)} {format_interval(low, high, 3, _number)}"
-            f" on {concordance.n_items} complete items"
+            f"{name} {_number(concordance.statistic)}, {args.ci:.0%}{sided} CI "
+            f"{format_interval(ci.low, ci.high, 3, _number)} "
+            f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items} complete "
+            "items"
         )
     if args.explain:
         for form in forms:
