@@ -972,3 +972,25 @@ def test_multiplicity_is_the_rows_repeated(coefficient):
 def test_bad_multiplicity_names_the_parameter(options, match):
     with pytest.raises(WkappaError, match=match):
         wk.agreement([[1, 2, 2], [2, 2, 1]], **options)
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "krippendorff"])
+def test_propagate_keeps_the_counts_of_the_design(coefficient: str) -> None:
+    # nan_policy='propagate' returned n_items = n_raters = n_ratings = 0, no labels, kappa0 0
+    # and no population size: the nan result now counts the design as 'omit' would.
+    rows = [[1, 2, nan], [2, 2, 2], [1, 1, 1], [nan, nan, nan]]
+    result = wk.agreement(
+        rows, coefficient=coefficient, nan_policy="propagate", kappa0=0.2, population_size=100
+    )
+    omitted = wk.agreement(rows, coefficient=coefficient)
+    assert math.isnan(result.statistic)
+    assert (result.n_items, result.n_raters, result.n_ratings) == (3, 3, 8)
+    assert (result.n_items, result.n_raters, result.n_ratings, result.labels) == (
+        omitted.n_items, omitted.n_raters, omitted.n_ratings, omitted.labels
+    )  # fmt: skip
+    assert (result.kappa0, result.population_size) == (0.2, 100)
+    counted = wk.agreement(rows[:3], nan_policy="propagate", multiplicity=np.array([2, 3, 0]))
+    assert (counted.n_items, counted.n_ratings) == (5, 13)
+    alpha = wk.krippendorff_alpha(rows, level="interval", nan_policy="propagate")
+    assert (alpha.n_items, alpha.labels, alpha.weights) == (3, (1, 2), "custom")
+    assert wk.agreement([[nan, nan], [nan, nan]], nan_policy="propagate").n_items == 0

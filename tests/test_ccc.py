@@ -184,7 +184,11 @@ def test_inputs_missing_values_and_surface() -> None:
     omitted = wk.ccc(x, y, nan_policy="omit")
     assert omitted.n_items == 4
     assert omitted.statistic == pytest.approx(wk.ccc([1, 2, 3.5, 6], [1.5, 2, 3, 6.5]).statistic)
-    assert math.isnan(wk.ccc(x, y, nan_policy="propagate").statistic)
+    propagated = wk.ccc(x, y, nan_policy="propagate")
+    assert math.isnan(propagated.statistic)
+    # The items given (it said 0), as ICCResult counts them under 'propagate'.
+    assert (propagated.n_items, propagated.n_raters) == (6, 2)
+    assert wk.ccc(np.column_stack([x, y, y]), nan_policy="propagate").n_items == 6
     frame = pd.DataFrame({"a": [1, 2, 3, 4], "b": [1, 3, 3, 5], "c": [2, 2, 3, 4]})
     assert wk.ccc(frame).statistic == pytest.approx(wk.ccc(frame.to_numpy()).statistic)
     assert wk.ccc(pd.Series([1, 2, 3]), np.array([1, 2, 4])).n_items == 3

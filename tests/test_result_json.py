@@ -23,9 +23,12 @@ KAPPA = (
     "statistic standard_error standard_error_null zscore pvalue alternative kappa0 n labels "
     "weights weight_matrix table interpretation confidence_interval"
 ).split()
-PAIRED = "statistic_a statistic_b difference confidence_interval pvalue n labels weights".split()
+PAIRED = (
+    "statistic_a statistic_b difference confidence_interval pvalue alternative n labels weights"
+).split()
 STRATIFIED = (
-    "statistic standard_error confidence_interval homogeneity_statistic homogeneity_df "
+    "statistic standard_error confidence_interval alternative homogeneity_statistic "
+    "homogeneity_df "
     "homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights interpretation "
     "strata"
 ).split()
@@ -35,7 +38,7 @@ AGREEMENT = (
     "weight_matrix confidence_interval"
 ).split()
 PANEL = (
-    "candidate_agreement panel_agreement difference confidence_interval pvalue "
+    "candidate_agreement panel_agreement difference confidence_interval pvalue alternative "
     "candidate_vs_members member_pairs n_items coefficient weights"
 ).split()
 GROUP = (
@@ -289,3 +292,13 @@ def test_json_value_rule() -> None:
         "low": 0.1, "high": None, "confidence_level": 0.9, "method": "asymptotic",
         "n_resamples": 0, "n_undefined": 0,
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(("make", "keys"), [c[1:3] for c in CASES], ids=[c[0] for c in CASES])
+def test_to_dict_writes_the_side_of_its_interval(make, keys) -> None:
+    # A one-sided interval or p-value must say so in the JSON: the paired, panel and
+    # stratified results had `alternative` as an attribute but left it out of to_dict().
+    result = quiet(make)
+    if hasattr(result, "alternative"):
+        assert "alternative" in keys
+        assert quiet(result.to_dict)["alternative"] == result.alternative

@@ -77,7 +77,8 @@ class CCCResult:
         Each rater's mean and 1/n variance.
     n_items : int
         Items used (pairs for two raters), as ``AgreementResult.n_items`` and
-        ``ICCResult.n_items``.
+        ``ICCResult.n_items``; under ``nan_policy='propagate'`` with a missing value, the
+        items given.
     n_raters : int
     pvalue : float
         Test of ``CCC = ccc0`` on Fisher's z against ``alternative``.
@@ -352,12 +353,12 @@ def ccc(
         if read.n_missing:
             rows = ~np.isnan(matrix).any(axis=1)
             if policy == "propagate":
-                return _propagated(matrix.shape[1], null, alt)
+                return _propagated(matrix.shape, null, alt)
             matrix = matrix[rows]
     else:
         first, second = read_numeric_pair(x, y, nan_policy=policy)
         if np.isnan(first).any() or np.isnan(second).any():
-            return _propagated(2, null, alt)
+            return _propagated((len(first), 2), null, alt)
         matrix = np.column_stack([first, second])
     n, k = matrix.shape
     if n < 2:
@@ -431,15 +432,17 @@ def _pvalue(statistic: float, null: float, se_z: float, alt: str, method: str, n
     return tail_pvalue(z, alt, df)
 
 
-def _propagated(k: int, null: float, alt: Alternative) -> CCCResult:
+def _propagated(shape: tuple[int, int], null: float, alt: Alternative) -> CCCResult:
+    """The nan result of ``nan_policy='propagate'``, counting the items given."""
     nan = math.nan
+    n, k = shape
     return CCCResult(
         statistic=nan,
         pearson=nan,
         bias_correction=nan,
         means=(nan,) * k,
         variances=(nan,) * k,
-        n_items=0,
+        n_items=n,
         n_raters=k,
         pvalue=nan,
         ccc0=null,

@@ -57,7 +57,7 @@ from .text_values import interval_text, number_text
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
 _PANEL_FIELDS = (  # the keys of to_dict(), in order
-    "candidate_agreement panel_agreement difference confidence_interval pvalue "
+    "candidate_agreement panel_agreement difference confidence_interval pvalue alternative "
     "candidate_vs_members member_pairs n_items coefficient weights n_clusters?"
 )
 

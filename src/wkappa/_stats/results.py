@@ -53,7 +53,8 @@ _KAPPA_FIELDS = (  # the keys of to_dict(), in order
     "kappa0 n labels weights weight_matrix table interpretation confidence_interval"
 )
 _PAIRED_FIELDS = (  # the keys of to_dict(), in order
-    "statistic_a statistic_b difference confidence_interval pvalue n labels weights n_clusters?"
+    "statistic_a statistic_b difference confidence_interval pvalue alternative n labels weights "
+    "n_clusters?"
 )
 
 # Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.

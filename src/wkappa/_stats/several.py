@@ -199,11 +199,12 @@ def agreement(
             ratings, multiplicity, name, checked, labels, min_rating, max_rating, policy,
             (zero, population, side, null),
         )  # fmt: skip
+    options = (labels, min_rating, max_rating, needs_order(checked), null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
         encoded = _encoded(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
         if encoded is None:
-            return propagated_agreement(name, weights, side)
+            return _propagated(propagated_agreement(name, weights, side), ratings, options)
         codes, categories = encoded
         rows, multiplicity = distinct_rows(codes)
         label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
@@ -214,7 +215,7 @@ def agreement(
         return clustered_agreement(result, codes, cluster)
     read = rating_rows(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
     if read is None:
-        return propagated_agreement(name, weights, side)
+        return _propagated(propagated_agreement(name, weights, side), ratings, options)
     rows, multiplicity, categories, n_ratings = read
     label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
     return result_from_rows(
@@ -444,11 +445,14 @@ def krippendorff_alpha(
     zero, population, side = check_inference(zero_division, population_size, alternative)
     null = check_kappa0(kappa0)
     codes = None
+    options = (labels, min_rating, max_rating, level != "nominal", null, population)
+    label = "unweighted" if level == "nominal" else "custom"
+    nan_result = replace(propagated_agreement("krippendorff", label, side), level=level)
     if cluster is not None:
         check_cluster_options(cluster, population)
         encoded = _encoded(ratings, labels, min_rating, max_rating, level != "nominal", policy)
         if encoded is None:
-            return replace(propagated_agreement("krippendorff", "unweighted", side), level=level)
+            return _propagated(nan_result, ratings, options)
         codes = encoded[0]
         distinct, counted = distinct_rows(codes)
         read: CountedRows | None = CountedRows(
@@ -457,14 +461,13 @@ def krippendorff_alpha(
     else:
         read = rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
-        return replace(propagated_agreement("krippendorff", "unweighted", side), level=level)
+        return _propagated(nan_result, ratings, options)
     rows, multiplicity, categories, n_ratings = read
     k = len(categories)
     patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
     pairable = patterns.sum(axis=1) >= 2
     matrix = krippendorff_metric(level, categories, counts[pairable] @ patterns[pairable])
     state = State(features(patterns, matrix), counts, patterns, rows, multiplicity)
-    label = "unweighted" if level == "nominal" else "custom"
     result = build_agreement(
         "krippendorff", label, matrix, categories, state, rows.shape[1], n_ratings, zero,
         population, side, null,
@@ -501,17 +504,52 @@ def _from_rows(
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
         raise WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
     encoded = _encoded(rows, labels, min_rating, max_rating, needs_order(checked), policy)
+    options = (labels, min_rating, max_rating, needs_order(checked), null, population)
     if encoded is None:
-        return propagated_agreement(name, checked, side)
+        return _propagated(propagated_agreement(name, checked, side), rows, options, counts)
     codes, categories = encoded
-    if len(counts) != len(codes):
-        raise WkappaError(
-            f"`multiplicity` has {len(counts)} counts for {len(codes)} rows; they must match."
-        )
+    _check_multiplicity(counts, codes)
     keep = (counts > 0) & (codes >= 0).any(axis=1)
     codes, counts = codes[keep], counts[keep].astype(np.int64)
     n_ratings = int(counts @ (codes >= 0).sum(axis=1))
     label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
     return result_from_rows(
         name, label, matrix, codes, counts, categories, n_ratings, zero, population, side, null
+    )
+
+
+def _check_multiplicity(counts: np.ndarray, codes: np.ndarray) -> None:
+    if len(counts) != len(codes):
+        raise WkappaError(
+            f"`multiplicity` has {len(counts)} counts for {len(codes)} rows; they must match."
+        )
+
+
+def _propagated(
+    result: AgreementResult,
+    ratings: Any,
+    options: tuple[Any, Any, Any, bool, float, int | None],
+    multiplicity: np.ndarray | None = None,
+) -> AgreementResult:
+    """The nan ``result`` of ``nan_policy='propagate'`` with the counts and categories of the
+    design (what 'omit' would count: items with a rating, raters, ratings), ``kappa0`` and
+    ``population_size``. ``options``: labels, min_rating, max_rating, ordered, kappa0, N."""
+    labels, min_rating, max_rating, ordered, null, population = options
+    result = replace(result, kappa0=null, population_size=population)
+    try:
+        encoded = _encoded(ratings, labels, min_rating, max_rating, ordered, "omit")
+    except WkappaError:  # every rating is missing: nothing to count
+        return result
+    assert encoded is not None
+    codes, categories = encoded
+    counts = np.ones(len(codes), dtype=np.int64) if multiplicity is None else multiplicity
+    if multiplicity is not None:
+        _check_multiplicity(counts, codes)
+    rated = (codes >= 0).sum(axis=1)
+    return replace(
+        result,
+        labels=tuple(categories),
+        n_items=int(counts[rated > 0].sum()),
+        n_raters=codes.shape[1],
+        n_ratings=int(counts @ rated),
     )

@@ -63,8 +63,8 @@ __all__ = [
 ]
 
 _STRATIFIED_FIELDS = (  # the keys of to_dict(), in order
-    "statistic standard_error confidence_interval homogeneity_statistic homogeneity_df "
-    "homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights "
+    "statistic standard_error confidence_interval alternative homogeneity_statistic "
+    "homogeneity_df homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights "
     "interpretation strata"
 )
 
