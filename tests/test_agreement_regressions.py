@@ -258,6 +258,18 @@ def test_panel_with_an_all_missing_candidate_warns():
     assert math.isnan(result.difference)
 
 
+def test_panel_with_an_undefined_pair_warns_once_at_the_caller():
+    # Every rater in one category: each two-rater kappa is undefined and the comparison nan;
+    # it was returned silently (every other entry point warns).
+    with pytest.warns(UndefinedKappaWarning, match="6 of the 6 two-rater") as caught:
+        result = wk.rater_vs_panel(np.ones((6, 3), int), np.ones(6, int), n_resamples=99, rng=0)
+    assert math.isnan(result.difference) and math.isnan(result.pvalue)
+    assert [w.filename for w in caught] == [__file__]
+    with pytest.warns(UndefinedKappaWarning) as caught:  # the candidate's message alone
+        wk.rater_vs_panel(np.ones((6, 3), int), [nan] * 6, n_resamples=99, rng=0)
+    assert len(caught) == 1
+
+
 def test_one_resample_is_refused():
     panel = np.array([[1, 2], [2, 2], [1, 1], [2, 1]])
     with pytest.raises(WkappaError, match="n_resamples"):

@@ -276,3 +276,22 @@ def test_cli_judge_names_the_file_columns(tmp_path, capsys):
     assert code == 2, err
     assert err.count("\n") == 1 and err.startswith("wkappa: error: "), err
     assert "column 'judge' " + KINDS.format("column 'alice'") in err, err
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+@pytest.mark.parametrize("function", ["icc", "icc_all", "ccc"])
+def test_frames_icc_and_ccc_name_the_column_of_a_missing_rating(library, function):
+    # They said "`ratings` has a missing rating ... at item 1, rater 1" (icc) and "`x` or `y`
+    # has a missing rating ... at position 1" (ccc): parameters the caller never passed.
+    call = getattr(frames, function)
+    wide = MAKERS[library]({"alice": [1.0, 2.0, 3.0], "bob": [2.0, None, 4.0]})
+    message = _message(lambda: call(wide, raters=["alice", "bob"], nan_policy="raise"))
+    assert message.startswith("`df` has a missing rating (NaN/None/NA) at item 1, column 'bob'.")
+    lazy = pl.DataFrame({"alice": [1.0, 2.0, 3.0], "bob": [2.0, None, 4.0]}).lazy()
+    message = _message(lambda: call(lazy, raters=["alice", "bob"], nan_policy="raise"))
+    assert "at item 1, column 'bob'." in message, message
+    long = MAKERS[library](
+        {"s": [1, 1, 2, 2, 3, 3], "who": ["alice", "bob"] * 3, "v": [1.0, 2, None, 3, 4, 5]}
+    )
+    message = _message(lambda: call(long, item="s", rater="who", rating="v", nan_policy="raise"))
+    assert "at item 1 of the sorted 's' values, where 'who' = 'alice'." in message, message

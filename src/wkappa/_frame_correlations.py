@@ -7,8 +7,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._core import NanPolicy, check_alternative, check_nan_policy
-from ._frames import RaterMoments, icc_input, names_as_keywords, numeric_frame, numeric_matrix
+import numpy as np
+
+from ._core import NanPolicy, check_alternative, check_nan_policy, missing_rating_error
+from ._frames import (
+    NumericFrame,
+    RaterMoments,
+    icc_input,
+    names_as_keywords,
+    numeric_frame,
+    numeric_matrix,
+)
 
 if TYPE_CHECKING:
     from ._stats import Alternative, CCCResult, ICCResult
@@ -23,7 +32,10 @@ def _icc_results(
 
     null, alt = check_icc0(options["icc0"]), check_alternative(options["alternative"])
     policy = check_nan_policy(options["nan_policy"])
-    found = icc_input(numeric_frame(df, **layout, hint="use wkappa.icc(ratings)."))
+    data = numeric_frame(df, **layout, hint="use wkappa.icc(ratings).")
+    found = icc_input(data)
+    if policy == "raise" and not isinstance(found, RaterMoments):
+        _refuse_missing(data, found, "uses every rating there is (REML variance components)")
     if isinstance(found, RaterMoments):  # complete items: the engine's moments
         moments = (found.n, found.rater_effects, found.row_m2, found.error_m2)
         return icc_from_moments(*moments, forms, null, alt, found.unit)
@@ -160,8 +172,27 @@ def ccc(
         df, raters=raters, item=item, rater=rater, rating=rating, hint="use wkappa.ccc(x, y)."
     )
     matrix, _ = numeric_matrix(data)
+    if check_nan_policy(nan_policy) == "raise":
+        _refuse_missing(data, matrix, "drops incomplete items")
     if matrix.shape[1] == 2:
         return arrays_ccc(
             matrix[:, 0], matrix[:, 1], ccc0=ccc0, alternative=alternative, nan_policy=nan_policy
         )
     return arrays_ccc(matrix, ccc0=ccc0, alternative=alternative, nan_policy=nan_policy)
+
+
+def _refuse_missing(data: NumericFrame, matrix: np.ndarray, omit: str) -> None:
+    """Refuse a missing rating under ``nan_policy='raise'``, naming its column and row (the
+    statistics' own message names parameters of theirs and rater numbers)."""
+    missing = np.argwhere(np.isnan(matrix))
+    if not len(missing):
+        return
+    target, column = (int(i) for i in missing[0])
+    if data.raters is not None:
+        where = f"item {target}, column {data.raters[column]!r}"
+    else:
+        assert data.long is not None
+        item, rater, _ = data.long
+        name = numeric_matrix(data)[1][column]
+        where = f"item {target} of the sorted {item!r} values, where {rater!r} = {name!r}"
+    raise missing_rating_error("df", where, omit)

@@ -26,7 +26,7 @@ from .by_group import (
 from .count import check_group_columns, frame_input
 from .groups import check_by, group_statistics, result_frame
 from .keywords import names_as_keywords
-from .numeric import RaterMoments, icc_input, numeric_frame, numeric_matrix
+from .numeric import NumericFrame, RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
 from .raters import (
     check_long_ids,
@@ -42,6 +42,7 @@ from .raters import (
 )
 
 __all__ = [
+    "NumericFrame",
     "RaterMoments",
     "check_by",
     "check_group_columns",

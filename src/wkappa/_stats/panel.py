@@ -369,6 +369,15 @@ def rater_vs_panel(
     candidate_mean = float(with_candidate.mean())
     panel_mean = float(among.mean())
     difference = candidate_mean - panel_mean
+    undefined = int(np.isnan(point).sum())
+    if undefined and (rows[:, -1] >= 0).any():
+        warn_at_caller(
+            f"{undefined} of the {len(pairs)} two-rater coefficients (the candidate with each "
+            "member, the members with each other) are undefined (for example both raters of "
+            "a pair use one and the same category), so the comparison is undefined. "
+            "Returning nan.",
+            UndefinedKappaWarning,
+        )
 
     n = int(multiplicity.sum())
 
