@@ -615,3 +615,23 @@ def test_score_csv_says_what_its_interval_and_test_are(csv_file):
     doc = json.loads(run(*args, "--format", "json").stdout)
     assert row["ci_low"] == doc["confidence_interval"]["low"]
     assert row["pvalue"] == doc["pvalue"]
+
+
+def test_score_notes_a_scale_one_grade_apart(tmp_path):
+    """A 0-4 truth against a 1-5 prediction (0-based vs 1-based) was scored in silence as a
+    six-grade scale with every pair off by one."""
+    path = tmp_path / "shift.csv"
+    rows = [(t, min(4, max(0, t + d)) + 1) for t in range(5) for d in (-1, 0, 0, 1)]
+    path.write_text("truth,pred\n" + "".join(f"{t},{p}\n" for t, p in rows))
+    proc = run("score", path, "--true", "truth", "--pred", "pred", "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        "wkappa: note: column 'truth' uses the grades 0-4 and column 'pred' 1-5; if one is "
+        "0-based and the other 1-based, recode one of them (kappa compares the grades as "
+        "written).\n"
+    )
+    for extra in (["--quiet"], ["--min-rating", "0", "--max-rating", "5"]):
+        assert run("score", path, "--true", "truth", "--pred", "pred", *extra).stderr == ""
+    same = tmp_path / "same.csv"
+    same.write_text("truth,pred\n" + "".join(f"{t},{p - 1}\n" for t, p in rows))
+    assert run("score", same, "--true", "truth", "--pred", "pred").stderr == ""

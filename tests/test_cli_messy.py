@@ -517,3 +517,29 @@ def test_an_option_argparse_refuses_is_one_line(tmp_path, capsys, argv, fragment
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "usage:" not in err, err
     assert fragment in err and "--help lists the options" in err, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--true", "a", "--pred", "e"],
+        ["score", "--true", "a", "--pred", "e", "--nan-policy", "omit"],
+        ["compare", "--true", "a", "--pred", "b", "--pred", "e", "--nan-policy", "omit"],
+    ],
+)
+def test_an_empty_column_is_named_as_empty(tmp_path, capsys, argv):
+    """A column with no rating at all (a wrong column name, a rater who rated nothing) was
+    'column 'e' has a missing rating (NaN/None/NA)', without a row, or 'every row has a
+    missing rating; nothing is left'."""
+    path = tmp_path / "empty.csv"
+    path.write_text("a,b,e\nmild,severe,\nmild,mild,\nnone,mild,\n")
+    err = _error(capsys, [argv[0], str(path), *argv[1:], "--weights", "unweighted"])
+    assert "empty.csv: column 'e' is empty: no row has a rating in it." in err, err
+
+
+def test_a_word_in_a_number_column_is_not_offered_as_a_missing_code(tmp_path, capsys):
+    path = tmp_path / "typo.csv"
+    path.write_text("a,b\n1,1\n2,two\n3,3\n")
+    err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
+    assert "'two'; expected a number. Hint: fix or blank out that cell." in err
+    assert "--na-values" not in err

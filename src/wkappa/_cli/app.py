@@ -66,7 +66,7 @@ def _score(args: argparse.Namespace) -> int:
     from .._stats import kappa_test_from_table
     from . import output
     from .io import count_keys, open_source
-    from .tables import Spelling, build_tables, parse_labels
+    from .tables import Spelling, build_tables, parse_labels, shifted_scale
 
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     keys = [args.true, args.pred, *([args.by] if args.by else [])]
@@ -97,6 +97,10 @@ def _score(args: argparse.Namespace) -> int:
         nan_policy=args.nan_policy,
         spelling=Spelling.of(args),
     )
+
+    shifted = shifted_scale(tables, args.true, args.pred)
+    if shifted is not None and args.labels is None and args.min_rating is None:
+        _note(args, shifted)
 
     def scored(table: Any) -> Any:
         result = kappa_test_from_table(

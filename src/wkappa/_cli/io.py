@@ -222,6 +222,13 @@ def _missing_spellings(text: str | None) -> tuple[str, ...]:
     return values
 
 
+def _missing_code(value: str) -> bool:
+    """Whether an unparsable cell looks like a code for a missing value (``.``, ``-``, ``?``,
+    ``missing``, ``#N/A``), not a typo in a number or a word."""
+    text = value.strip().lower()
+    return not re.search(r"[a-z0-9]", text) or text in {"missing", "#n/a", "n.a.", "nil", "none"}
+
+
 def open_source(
     path: str, fmt: str | None, separator: str | None = None, na_values: str | None = None
 ) -> Source:
@@ -373,10 +380,12 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, requi
         elif bad and (good or required):
             row = first_row(frame, unparsable)
             value = frame.filter(unparsable).select(column).head(1).collect().item()
-            hint = (
-                "fix or blank out that cell, or, if the value marks a missing rating, "
-                f"declare it: --na-values='{value.strip()}'."
-            )
+            hint = "fix or blank out that cell."
+            if _missing_code(value):
+                hint = (
+                    "fix or blank out that cell, or, if the value marks a missing rating, "
+                    f"declare it: --na-values='{value.strip()}'."
+                )
             if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
                 hint = (
                     "numbers are read with a decimal point; a spreadsheet set to a decimal "

@@ -55,6 +55,7 @@ __all__ = [
     "parse_labels",
     "rater_rating_error",
     "rating_error",
+    "shifted_scale",
     "tidy_labels",
 ]
 
@@ -88,6 +89,32 @@ class Tables:
     groups: list[tuple[Any, np.ndarray]]
     omitted: int
     read: int = 0
+
+
+def shifted_scale(tables: Tables, true: str, pred: str) -> str | None:
+    """A note when the two columns use integer grades of the same span one apart (``0-4`` and
+    ``1-5``): one of them is often 0-based and the other 1-based, which kappa reads as a
+    disagreement on every pair; None otherwise."""
+    labels = tables.labels
+    if len(labels) < 3 or not all(isinstance(v, (int, np.integer)) for v in labels):
+        return None
+    if list(labels) != list(range(int(labels[0]), int(labels[0]) + len(labels))):
+        return None
+    rows, columns = tables.overall.sum(axis=1) > 0, tables.overall.sum(axis=0) > 0
+    spans = []
+    for used in (rows, columns):
+        where = np.flatnonzero(used)
+        if where.size < 2 or where.size != where[-1] - where[0] + 1:
+            return None
+        spans.append((int(labels[where[0]]), int(labels[where[-1]])))
+    (a_low, a_high), (b_low, b_high) = spans
+    if abs(a_low - b_low) != 1 or a_high - a_low != b_high - b_low:
+        return None
+    return (
+        f"note: column {true!r} uses the grades {a_low}-{a_high} and column {pred!r} "
+        f"{b_low}-{b_high}; if one is 0-based and the other 1-based, recode one of them "
+        "(kappa compares the grades as written)."
+    )
 
 
 def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[Any] | None:
@@ -142,6 +169,9 @@ def drop_missing(counts: Any, columns: Sequence[str], source: Any = None) -> tup
             present = present & ~pl.col(column).is_nan()
     kept = counts.filter(present)
     if source is not None and kept.height == 0:
+        empty = empty_column(counts, columns)
+        if empty is not None:
+            raise _empty_column_error(source.name, empty)
         raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
     return kept, int(counts[COUNT].sum() - kept[COUNT].sum())
 
@@ -305,6 +335,22 @@ def _refuse_missing_spellings(
         )
 
 
+def empty_column(counts: Any, columns: Sequence[str]) -> str | None:
+    """The first of ``columns`` without any rating (an empty column: a wrong column name, or
+    a rater who rated nothing), or None."""
+    for column in dict.fromkeys(columns):
+        if counts.filter(~all_missing(counts, [column])).height == 0:
+            return column
+    return None
+
+
+def _empty_column_error(name: str, column: str) -> WkappaError:
+    return WkappaError(
+        f"{name}: column {column!r} is empty: no row has a rating in it. Hint: check that "
+        "the option names the column of ratings you mean."
+    )
+
+
 def all_missing(counts: Any, columns: Sequence[str]) -> Any:
     """A polars predicate: every one of ``columns`` is missing (null, or NaN in a float
     column)."""
@@ -448,6 +494,9 @@ def rating_error(
     """The library's refusal ``exc`` of two columns of ratings (``roles``: `` `y_true` ``
     and `` `y_pred` ``, in the order of ``file.columns``): a rating named by its row and
     column (:func:`located_error`), else ``exc`` about the file's columns."""
+    empty = empty_column(file.counts, file.columns)
+    if empty is not None:
+        return _empty_column_error(file.source.name, empty)
     located = located_error(file, probe, roles)
     if located is not None:
         return located
