@@ -229,3 +229,21 @@ def test_python_entry_points_point_to_the_right_call():
     with pytest.raises(WkappaTypeError, match=r"frames\.rater_vs_panel"):
         wk.rater_vs_panel(df, "judge")
     assert frames.weighted_kappa(df, y_true="a", y_pred="b") == wk.weighted_kappa(df.a, df.b)
+
+
+def test_cli_judge_json_interval_is_the_results_to_dict():
+    """The JSON interval lacked n_resamples and n_undefined, and the document lacked the
+    test's alternative, which PanelComparison.to_dict() has."""
+    wide = pd.read_csv(WIDE)
+    expected = wk.rater_vs_panel(
+        wide[PANEL].to_numpy(dtype=object), wide["LLM judge"].to_numpy(dtype=object),
+        labels=ORDER, n_resamples=199, rng=1,
+    )  # fmt: skip
+    proc = run("judge", WIDE, "--raters", ",".join(PANEL), "--candidate", "LLM judge",
+               "--labels", ",".join(ORDER), "--seed", "1", "--bootstrap", "199",
+               "--format", "json")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads(proc.stdout)
+    want = expected.to_dict()
+    assert document["confidence_interval"] == pytest.approx(want["confidence_interval"])
+    assert document["alternative"] == want["alternative"] == "two-sided"

@@ -433,13 +433,9 @@ def judge_json(judged: Judged, args: argparse.Namespace) -> str:
         "candidate_agreement": result.candidate_agreement,
         "panel_agreement": result.panel_agreement,
         "difference": result.difference,
-        "confidence_interval": {
-            "low": judged.ci.low,
-            "high": judged.ci.high,
-            "confidence_level": judged.ci.confidence_level,
-            "method": judged.ci.method,
-        },
+        "confidence_interval": judged.ci.to_dict(),  # as the result's to_dict() has it
         "pvalue": result.pvalue,
+        "alternative": result.alternative,
         "n_resamples": judged.n_resamples,
         "members": [
             {
