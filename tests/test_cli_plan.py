@@ -123,7 +123,14 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFix
     [
         (["--kappa1", "1.3", "--marginals", "0.1,0.9"], "--kappa1 must be in"),
         (["--kappa1", "0.6", "--marginals", "0.1,0.9", "--ci-width", "-1"], "--ci-width"),
-        (["--kappa1", "0.6", "--marginals", "0.2,0.9"], "--marginals must sum to 1"),
+        (
+            ["--kappa1", "0.6", "--marginals", "0.2,0.9"],
+            "--marginals must sum to 1; it sums to 1.1.",
+        ),
+        (
+            ["--kappa1", "0.6", "--marginals", "0.2,0.9;0.5,0.5"],
+            "(each rater's); they sum to 1.1, 1.",
+        ),
         (["--kappa1", "0.6", "--marginals", "a,b"], "--marginals must be comma-separated"),
         (["--kappa1", "0.6", "--marginals", "0.5,0.5", "--power", "1.5"], "--power"),
         (["--marginals", "0.5,0.5"], "--kappa1"),

@@ -271,7 +271,8 @@ def check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
         "`marginals` must be one list of K category probabilities (shared by the raters) "
         "or two (one per rater)",
     )
-    if array.ndim == 1:
+    shared = array.ndim == 1
+    if shared:
         array = np.stack([array, array])
     if array.ndim != 2 or array.shape[0] != 2 or array.shape[1] < 2:
         raise WkappaError(
@@ -282,10 +283,11 @@ def check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
         raise WkappaError("`marginals` must be finite non-negative probabilities.")
     totals = array.sum(axis=1)
     if np.any(np.abs(totals - 1.0) > _SUM_TOLERANCE):
-        raise WkappaError(
-            "`marginals` must sum to 1 (each rater's); they sum to "
-            f"{', '.join(f'{t:.6g}' for t in totals)}."
-        )
+        if shared:  # one list for both raters: one sum, not the same sum twice
+            where = f"; it sums to {totals[0]:.6g}"
+        else:
+            where = f" (each rater's); they sum to {totals[0]:.6g}, {totals[1]:.6g}"
+        raise WkappaError(f"`marginals` must sum to 1{where}.")
     array = array / totals[:, None]
     return array[0], array[1]
 
