@@ -548,3 +548,12 @@ def test_agree_text_and_csv_name_the_weights_and_the_interval(files, capsys):
     judge = ["judge", str(wide), "--candidate", "r1", "--raters", "r2,r3,r4", "--seed", "1"]
     assert main([*judge, "--bootstrap", "200"]) == 0
     assert "Cohen's kappa, unweighted;" in capsys.readouterr().out
+
+
+def test_agree_report_says_unweighted(files, tmp_path, capsys):
+    wide, _ = files
+    report = tmp_path / "agree.html"
+    assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--report", str(report)]) == 0
+    capsys.readouterr()
+    page = report.read_text()
+    assert "unweighted weights" not in page and "Cohen's kappa (unweighted) of each pair" in page

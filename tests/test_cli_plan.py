@@ -207,3 +207,11 @@ def test_a_value_that_starts_with_a_minus_is_read_as_the_option_value(capsys):
     assert main(["plan", "--table", "-1,2;3,4"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--table must hold finite non-negative" in err
+
+
+def test_unweighted_is_not_unweighted_weights(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["plan", "--kappa1", "0.6", "--kappa0", "0.4", "--marginals", "0.2,0.3,0.5"]
+    assert main([*argv, "--weights", "unweighted"]) == 0
+    assert "(Cohen's kappa, unweighted, K = 3)" in capsys.readouterr().out
+    assert main(argv) == 0
+    assert "(Cohen's kappa, quadratic weights, K = 3)" in capsys.readouterr().out

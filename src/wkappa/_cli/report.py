@@ -207,7 +207,7 @@ def write_report(path: str, run: ScoreRun) -> None:
     parts = [
         *_head(name, f"Weighted kappa: {name}"),
         f'<p class="meta">rows (rater A) <b>{_e(true)}</b>, columns (rater B) <b>{_e(pred)}</b>'
-        f" &middot; {_e(result.weights)} weights &middot; made by wkappa, {_stamp()}</p>",
+        f" &middot; {_e(weights_text(result.weights))} &middot; made by wkappa, {_stamp()}</p>",
         f'<p class="meta">{_e(categories_line(result.labels))}</p>',
         *(
             [f'<p class="meta rows">file rows: {_e(run.rows.text())}</p>']
@@ -389,7 +389,7 @@ def write_agreement_report(
     parts = [
         *_head(name, f"Agreement of several raters: {name}"),
         f'<p class="meta">raters <b>{_e(", ".join(map(str, raters)))}</b> &middot; '
-        f"{_e(result.weights)} weights &middot; made by wkappa, {_stamp()}</p>",
+        f"{_e(weights_text(result.weights))} &middot; made by wkappa, {_stamp()}</p>",
         f'<p class="meta">{_e(categories_line(result.labels))}</p>',
         f'<p class="meta rows">file rows: {_e(rows.text())}</p>',
         _agreement_headline(chosen),
@@ -415,8 +415,8 @@ def write_agreement_report(
     light = float(np.nanmean(upper)) if np.isfinite(upper).any() else float("nan")
     parts += [
         "<h2>Pairs of raters</h2>",
-        f'<p class="note">Cohen\'s kappa ({_e(result.weights)} weights) of each pair over the '
-        f"items both rated; Light's kappa (their mean) = {format_number(light)}.</p>",
+        f'<p class="note">Cohen\'s kappa ({_e(weights_text(result.weights))}) of each pair '
+        f"over the items both rated; Light's kappa (their mean) = {format_number(light)}.</p>",
         _cells_table(
             ["", *names],
             [[n, *(format_number(v) for v in row)] for n, row in zip(names, matrix, strict=True)],

@@ -154,9 +154,10 @@ class KappaPlan:
             else "no test (kappa1 = kappa0)"
         )
         who = "Cohen's kappa" if self.coefficient is None else self.coefficient
+        weights = "unweighted" if self.weights == "unweighted" else f"{self.weights} weights"
         lines = [
             f"Study plan ({self.method}): n = {self.n} items rated by {self.n_raters} raters",
-            f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {self.weights} weights, "
+            f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {weights}, "
             f"K = {self.table.shape[0]})",
             f"  {test}: power {number_text(self.power, '.3f')}"
             + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
