@@ -994,3 +994,43 @@ def test_propagate_keeps_the_counts_of_the_design(coefficient: str) -> None:
     alpha = wk.krippendorff_alpha(rows, level="interval", nan_policy="propagate")
     assert (alpha.n_items, alpha.labels, alpha.weights) == (3, (1, 2), "custom")
     assert wk.agreement([[nan, nan], [nan, nan]], nan_policy="propagate").n_items == 0
+
+
+def test_conger_with_a_missing_rating_is_not_cohen_but_pairwise_is() -> None:
+    # The docs said Conger = Cohen for two raters without qualification. With a missing
+    # rating each rater's shares use all its ratings (irrCAC): pa = 4/5, rater shares
+    # (1/2, 1/2) and (2/5, 3/5), pe = 0.45² + 0.55² - 2 * 0.005 / 2 = 1/2, kappa = 3/5;
+    # Cohen's on the 5 complete pairs is (4/5 - 12/25) / (13/25) = 8/13, as pairwise() gives.
+    first, second = [1, 2, 1, 2, 1, 2], [1, 2, 2, 2, 1, nan]
+    result = wk.agreement(np.c_[first, second], coefficient="conger")
+    assert result.statistic == pytest.approx(3 / 5, abs=1e-15)
+    cohen = wk.weighted_kappa(first, second, weights="unweighted", nan_policy="omit")
+    assert cohen == pytest.approx(8 / 13, abs=1e-15)
+    assert result.pairwise()[0, 1] == cohen
+
+
+def test_counts_frame_names_its_categories() -> None:
+    # agreement_from_counts ignored a frame's column names: labels (0, 1) for 'no', 'yes',
+    # and value-based weights computed on 0..K-1 instead of the columns' values.
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    counts = [[1, 2], [3, 0], [0, 3], [2, 1]]
+    plain = wk.agreement_from_counts(counts, labels=["no", "yes"])
+    frames = [
+        pd.DataFrame(counts, columns=["no", "yes"]),
+        pl.DataFrame(counts, schema=["no", "yes"], orient="row"),
+        pa.table({"no": [1, 3, 0, 2], "yes": [2, 0, 3, 1]}),
+    ]
+    for frame in frames:
+        result = wk.agreement_from_counts(frame)
+        assert result.labels == ("no", "yes")
+        assert result.statistic == plain.statistic
+        assert list(result.per_category()) == ["no", "yes"]
+    three = [[1, 2, 0], [3, 0, 0], [0, 1, 2], [0, 0, 3]]
+    valued = wk.agreement_from_counts(pd.DataFrame(three, columns=[1, 2, 10]), weights="ratio")
+    assert valued.labels == (1, 2, 10)
+    expected = wk.agreement_from_counts(three, labels=[1, 2, 10], weights="ratio")
+    assert valued.statistic == expected.statistic
+    assert wk.agreement_from_counts(pd.DataFrame(three)).labels == (0, 1, 2)
+    assert wk.agreement_from_counts(frames[0], labels=["n", "y"]).labels == ("n", "y")

@@ -42,6 +42,7 @@ from .._core import (
     encode_rating_matrix,
     fast_rows,
     features,
+    is_dataframe,
     krippendorff_metric,
     needs_order,
     patterns_from_counts,
@@ -94,7 +95,8 @@ def agreement(
         DataFrame of the rating columns). Missing ratings are NaN / None / null.
     coefficient : {'fleiss', 'conger', 'gwet', 'brennan_prediger', 'krippendorff', 'percent'}
         Fleiss' kappa (Fleiss 1971, generalised to weights and missing ratings by Gwet),
-        Conger's kappa (Conger 1980; Cohen's kappa for two raters), Gwet's AC1 (AC2 when
+        Conger's kappa (Conger 1980; Cohen's kappa for two raters without a missing rating:
+        with one, each rater's shares use all its ratings), Gwet's AC1 (AC2 when
         weighted), Brennan & Prediger (1981), Krippendorff's alpha with the weights as its
         metric, or the percent agreement ``pa``.
     weights : str or array of shape (K, K)
@@ -328,7 +330,8 @@ def agreement_from_counts(
     weights, zero_division, population_size, alternative, kappa0
         As in :func:`~wkappa.agreement`.
     labels : sequence of K categories, optional
-        Names of the columns (default ``0..K-1``).
+        Names of the columns (default: a pandas or polars DataFrame's or pyarrow Table's
+        column names, else ``0..K-1``).
 
     Returns
     -------
@@ -353,6 +356,10 @@ def agreement_from_counts(
     null = check_kappa0(kappa0)
     array = _read_counts(counts)
     k = array.shape[1]
+    if labels is None and is_dataframe(counts):  # the frame names its categories
+        frame: Any = counts
+        names_of = getattr(frame, "column_names", None)  # pyarrow; pandas/polars: columns
+        labels = list(frame.columns if names_of is None else names_of)
     if labels is None:
         names: tuple[Any, ...] = tuple(range(k))
     else:
