@@ -257,3 +257,23 @@ def test_too_many_patterns_and_items_is_refused() -> None:
     with pytest.raises(WkappaError, match=r"`n_raters` = 12 .* method='asymptotic'"):
         wk.kappa_power(10**7, kappa1=0.6, marginals=PI, n_raters=12, coefficient="conger",
                        method="simulation", n_simulations=100)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "who"),
+    [
+        ({"n_raters": 3, "method": "simulation", "n_simulations": 200, "rng": 0}, "n_raters=3"),
+        ({"coefficient": "gwet", "method": "simulation", "n_simulations": 200, "rng": 0},
+         "coefficient='gwet'"),
+        ({"method": "goodness-of-fit"}, "method='goodness-of-fit'"),
+    ],
+)  # fmt: skip
+def test_a_table_for_the_common_kappa_model_names_what_asked_for_it(options, who) -> None:
+    # It said "Several raters and method='goodness-of-fit' use the common-kappa model" to a
+    # caller who had asked for method='simulation'.
+    with pytest.raises(WkappaError, match="common-kappa model") as info:
+        wk.kappa_power(50, table=[[0.3, 0.1], [0.15, 0.45]], **options)
+    message = str(info.value)
+    assert message.startswith(who) and "instead of `table=`" in message, message
+    if "goodness" not in who:
+        assert "goodness-of-fit" not in message, message

@@ -316,9 +316,17 @@ def build_design(
     if several or method == "goodness-of-fit":
         rows, cols = p.sum(axis=1), p.sum(axis=0)
         if marginals is None or not np.allclose(rows, cols, atol=1e-9):
+            who = (
+                f"n_raters={n_raters}"
+                if n_raters > 2
+                else f"coefficient={coefficient!r}"
+                if several
+                else "method='goodness-of-fit'"
+            )
             raise WkappaError(
-                "Several raters and method='goodness-of-fit' use the common-kappa model: give "
-                "one shared `marginals=` (the category probabilities) and `kappa1=`."
+                f"{who} plans with the common-kappa model (every rater with the same category "
+                "probabilities): give one shared `marginals=` (the category probabilities) "
+                "and `kappa1=` instead of `table=`."
             )
         pi = rows
         if kappa_value < 0:
