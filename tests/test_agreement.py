@@ -377,6 +377,10 @@ def test_to_dict_and_explain():
     text = result.explain()
     assert "pa = " in text and "pe = " in text and "AC2" in text
     assert "AgreementResult(coefficient='gwet'" in repr(result)
+    # "Fleiss' kappa (unweighted weights)" read as a stutter; the other results and the
+    # command line say "unweighted".
+    first = wk.agreement(RAW4RATERS).explain().splitlines()[0]
+    assert first.startswith("Fleiss' kappa (unweighted), 12 items"), first
 
 
 # --------------------------------------------------------------------------- peers

@@ -365,8 +365,11 @@ class AgreementResult:
 
     @property
     def scale(self) -> str:
-        """'quadratic weights' and so on, or Krippendorff's 'interval level'."""
-        return f"{self.level} level" if self.level is not None else f"{self.weights} weights"
+        """'quadratic weights' and so on ('unweighted' alone), or Krippendorff's 'interval
+        level'."""
+        if self.level is not None:
+            return f"{self.level} level"
+        return "unweighted" if self.weights == "unweighted" else f"{self.weights} weights"
 
     def explain(self) -> str:
         """The computation in words and numbers: pa, pe, the coefficient and its interval."""
