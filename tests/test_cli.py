@@ -635,3 +635,24 @@ def test_score_notes_a_scale_one_grade_apart(tmp_path):
     same = tmp_path / "same.csv"
     same.write_text("truth,pred\n" + "".join(f"{t},{p - 1}\n" for t, p in rows))
     assert run("score", same, "--true", "truth", "--pred", "pred").stderr == ""
+
+
+def test_score_notes_an_asymptotic_interval_past_kappas_bounds(tmp_path):
+    """'95% CI [0.6333, 1.0062]' was printed without a word: a limit above kappa's maximum
+    that a researcher cannot put in a paper as it is."""
+    path = tmp_path / "small.csv"
+    rows = [(1, 1)] * 4 + [(2, 2)] * 4 + [(3, 3)] * 4 + [(1, 2)] + [(2, 2), (3, 3)] * 10
+    groups = ["a"] * 13 + ["b"] * 20
+    path.write_text(
+        "t,p,g\n" + "".join(f"{t},{p},{g}\n" for (t, p), g in zip(rows, groups, strict=True))
+    )
+    proc = run("score", path, "--true", "t", "--pred", "p", "--by", "g", "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    table = pl.read_csv(proc.stdout.encode())
+    assert table["ci_high"][0] > 1 >= table["ci_high"][1]
+    assert proc.stderr == (
+        "wkappa: note: the asymptotic interval passes kappa's bounds [-1, 1] (--by g: a, (all)); "
+        "it is not clipped. --ci-method score stays inside them and holds its level for small n.\n"
+    )
+    score = run("score", path, "--true", "t", "--pred", "p", "--by", "g", "--ci-method", "score")
+    assert score.returncode == 0 and score.stderr == ""

@@ -110,6 +110,7 @@ def _score(args: argparse.Namespace) -> int:
 
     overall = scored(tables.overall)
     groups = [(value, scored(table)) for value, table in tables.groups]
+    _note_wald_past_bounds(args, [*groups, ("(all)" if args.by else "", overall)])
     run = output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
         tables.omitted, output.RowCount(tables.read, tables.omitted),
@@ -134,6 +135,23 @@ def _score(args: argparse.Namespace) -> int:
         save_plot(overall.result, args.plot, (args.true, args.pred))
         _note(args, f"wrote {args.plot}")
     return 0
+
+
+def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any]]) -> None:
+    """A note when the asymptotic (Wald) interval passes kappa's bounds [-1, 1]: it is not
+    clipped (as SAS prints it), and a limit of 1.0062 cannot go into a paper as it is."""
+    from .tables import label_text
+
+    if args.bootstrap or args.ci_method != "asymptotic":
+        return
+    past = [value for value, s in scored if s.high > 1 or s.low < -1]
+    if past:
+        where = "" if past == [""] else f" (--by {args.by}: {', '.join(map(label_text, past))})"
+        _note(
+            args,
+            f"note: the asymptotic interval passes kappa's bounds [-1, 1]{where}; it is not "
+            "clipped. --ci-method score stays inside them and holds its level for small n.",
+        )
 
 
 def _note(args: argparse.Namespace, message: str) -> None:
