@@ -534,8 +534,9 @@ def test_agree_text_and_csv_name_the_weights_and_the_interval(files, capsys):
     wide, _ = files
     argv = ["agree", str(wide), "--raters", "r1,r2,r3,r4"]
     assert main(argv) == 0
-    heading = capsys.readouterr().out.splitlines()[0]
-    assert heading.endswith("Fleiss' kappa, unweighted"), heading
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("Fleiss' kappa, unweighted"), lines[0]
+    assert lines[-1].endswith(" (observed / chance agreement)"), lines[-1]  # 'pa / pe' alone
     assert main([*argv, "--coefficient", "percent"]) == 0
     text = capsys.readouterr().out
     bands = ("Landis", "slight", "fair", "moderate", "substantial", "perfect")

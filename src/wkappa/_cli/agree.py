@@ -242,7 +242,7 @@ def run_agree(args: argparse.Namespace) -> int:
         h0 = null_hypothesis("coefficient", result)
         print(f"  p-value      {format_pvalue(result.pvalue)} ({h0})")
         pa, pe = format_number(result.percent_agreement), format_number(result.chance_agreement)
-        print(f"  pa / pe      {pa} / {pe}")
+        print(f"  pa / pe      {pa} / {pe} (observed / chance agreement)")
         if args.explain:
             print()
             print(result.explain())
