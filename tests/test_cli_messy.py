@@ -231,6 +231,7 @@ def test_icc_names_an_empty_rater_column_and_a_missing_rating_by_the_file(tmp_pa
     assert "column 'c' of --raters has no rating at all" in err and "rater 2" not in err
     err = _error(capsys, ["icc", str(path), "--raters", "a,b,c", "--nan-policy", "raise"])
     assert "icc.csv, row 1: column 'c' has a missing rating" in err
+    assert "--nan-policy propagate shows every ICC as undefined." in err  # not 'returns nan'
 
 
 @pytest.mark.parametrize(

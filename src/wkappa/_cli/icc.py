@@ -132,7 +132,7 @@ def _check_raters(
             where = f": item {items[row]!r} has no rating from rater {raters[column]!r}"
         raise WkappaError(
             f"{args.file}{where}. Hint: --nan-policy omit uses every rating there is (REML "
-            "variance components); --nan-policy propagate returns nan."
+            "variance components); --nan-policy propagate shows every ICC as undefined."
         )
     empty = [name for name, column in zip(raters, matrix.T, strict=True) if np.isnan(column).all()]
     if empty and args.nan_policy == "omit":  # 'raise' names the first missing rating instead
