@@ -275,3 +275,23 @@ def test_pairwise_heatmap_scale_shows_small_differences():
     )
     assert heatmap_range(wide) == pytest.approx((-0.35, -0.25))
     assert heatmap_range(np.full((2, 2), np.nan)) == (-1.0, 1.0)
+
+
+@pytest.mark.parametrize("option", ["--out", "--apply"])
+def test_an_apply_or_out_name_without_a_known_suffix_names_the_option(tmp_path, option):
+    """'--out grades.xlsx' was told to 'pass --input-format', an option of the main file
+    only, after the fitted thresholds had already been printed."""
+    fitted = tmp_path / "fit.csv"
+    fitted.write_text("truth,score\n" + "".join(f"{i % 3},{i % 3 + 0.1}\n" for i in range(12)))
+    other = tmp_path / "new.csv"
+    other.write_text("score\n0.5\n1.7\n")
+    names = {"--apply": str(other), "--out": str(tmp_path / "graded.csv")}
+    names[option] = str(tmp_path / "graded.xlsx")
+    proc = run("thresholds", fitted, "--true", "truth", "--score", "score",
+               "--apply", names["--apply"], "--out", names["--out"])  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        f"wkappa: error: cannot tell the format of {names[option]!r} ({option}) from its name. "
+        "Hint: name it with .csv, .tsv, .parquet, .arrow or .jsonl (.gz for compressed CSV "
+        "input).\n"
+    )

@@ -142,10 +142,24 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
     return 0
 
 
+def _format_of(path: str, option: str) -> str:
+    """The format of the ``--apply`` or ``--out`` file, from its name (``--input-format`` is
+    the main file's, so the hint names the suffixes instead)."""
+    try:
+        return detect_format(path, None)
+    except WkappaError:
+        raise WkappaError(
+            f"cannot tell the format of {path!r} ({option}) from its name. Hint: name it "
+            "with .csv, .tsv, .parquet, .arrow or .jsonl (.gz for compressed CSV input)."
+        ) from None
+
+
 def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
+    if args.out is not None:
+        _format_of(args.out, "--out")  # before the fit prints anything
     # --separator is the CSV dialect of both files (the hint of a missing column says so)
-    text = detect_format(args.apply, None) in ("csv", "tsv")
+    text = _format_of(args.apply, "--apply") in ("csv", "tsv")
     other = open_source(args.apply, None, args.separator if text else None, args.na_values)
     # Every row of it is written out: CSV types from the whole file, so that no row past
     # the first ones can fail to parse halfway through the output.
@@ -190,7 +204,7 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
 
     pl = polars()
     _, frame, score = target
-    out_format = detect_format(args.out, None)
+    out_format = _format_of(args.out, "--out")
     sample = np.asarray(result.labels)
 
     def grade(scores: Any) -> Any:
