@@ -166,6 +166,14 @@ ROWS: dict[str, Row] = {
     "integers above 2**62": Row(
         lambda: wk.qwk([0, 2**62], [0, 1]), WkappaError, "y_true", also="too large"
     ),
+    # Python ints beyond int64, even with labels (it said no more than "too large").
+    "integers beyond int64": Row(
+        lambda: wk.qwk([2**70, 2**70 + 1], [2**70, 2**70], labels=[2**70, 2**70 + 1]),
+        WkappaError,
+        "y_true",
+        also="beyond int64.*strings",
+        hint=True,
+    ),
     # --- labels
     "duplicate labels": Row(
         lambda: wk.qwk(A, B, labels=[0, 1, 2, 2, 3]), WkappaError, "labels", also="repeat"

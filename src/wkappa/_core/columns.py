@@ -150,7 +150,9 @@ def object_column(values: np.ndarray, name: str) -> Column:
     ):
         filled = [0 if m else _exact_number(v) for v, m in zip(values, missing, strict=True)]
         too_large = WkappaError(
-            f"`{name}` has integers too large to handle exactly (|x| >= 2**63)."
+            f"`{name}` has integers too large to handle exactly (|x| >= 2**63, beyond int64). "
+            "Hint: subtract a common offset, or pass them as strings if they are names of "
+            "categories."
         )
         try:
             narrowed = as_array(filled)
