@@ -40,7 +40,6 @@ from .intervals import (
     KAPPA_RANGE,
     BootstrapMethod,
     ConfidenceInterval,
-    check_only_method,
     estimate_repr,
     make_rng,
     one_sided,
@@ -132,8 +131,11 @@ class GroupAgreementResult:
         how = method if isinstance(method, BootstrapMethod) else None
         if method in ("bootstrap", "percentile", "bca"):
             how = BootstrapMethod(method="percentile" if method == "percentile" else "bca")
-        if how is None:
-            check_only_method(method, "jackknife-t", "two groups' kappa (or a bootstrap)")
+        if how is None and method != "jackknife-t":
+            raise WkappaError(
+                "`method` must be 'jackknife-t', 'bootstrap', 'percentile', 'bca' or a "
+                f"BootstrapMethod(...); got {format_value(method)}."
+            )
         two_sided = functools.partial(self._two_sided, how=how)
         return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
 
