@@ -247,3 +247,13 @@ def test_cli_judge_json_interval_is_the_results_to_dict():
     want = expected.to_dict()
     assert document["confidence_interval"] == pytest.approx(want["confidence_interval"])
     assert document["alternative"] == want["alternative"] == "two-sided"
+
+
+def test_cli_judge_text_says_the_pooled_row_mixes_a_mean_and_pooled_tables():
+    """'members vs members (pooled)' showed the mean pairwise kappa beside the pooled tables'
+    kappa (0.6282 and 0.632 in one row) without saying which is which."""
+    proc = run("judge", WIDE, "--raters", ",".join(PANEL), "--candidate", "LLM judge",
+               "--labels", ",".join(ORDER), "--seed", "1", "--bootstrap", "199")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "the coefficient is the mean over their pairs" in proc.stdout
+    assert "tables pooled, so its kappa (unw.) may differ from the mean" in proc.stdout

@@ -405,6 +405,8 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         "  p_o: observed agreement; PABAK = (K p_o - 1)/(K - 1); prevalence index: how unequal the",
         "  categories' shares are (0 equal, 1 one category); bias index: how differently the two",
         "  raters use the categories. A low kappa with a high p_o and PABAK comes from prevalence.",
+        "  Members vs members: the coefficient is the mean over their pairs (as above); p_o to",
+        "  bias are of their pairs' tables pooled, so its kappa (unw.) may differ from the mean.",
         "",
         "Per category: shares of ratings and specific agreement 2 n_kk / (n_k. + n_.k):",
         render_table(_CATEGORY_HEADER, _category_rows(judged)),
