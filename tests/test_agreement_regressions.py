@@ -270,6 +270,24 @@ def test_panel_with_an_undefined_pair_warns_once_at_the_caller():
     assert len(caught) == 1
 
 
+def test_panel_names_the_candidate_for_a_rating_outside_labels():
+    # An LLM judge's extra answer ('unsure') was reported as "`ratings` contains 'unsure'":
+    # the panel's parameter, where every panel rating was in `labels`.
+    panel = [["bad", "ok", "ok"], ["ok", "ok", "good"], ["good", "good", "good"], ["bad"] * 3]
+    order = ["bad", "ok", "good"]
+    with pytest.raises(WkappaError, match=r"^`candidate` contains 'unsure', which is not in"):
+        wk.rater_vs_panel(panel, ["bad", "unsure", "good", "ok"], labels=order, n_resamples=99)
+    frame = pd.DataFrame(panel, columns=["a", "b", "c"]).assign(llm=["bad", "unsure", None, "ok"])
+    with pytest.raises(WkappaError, match=r"^`candidate` contains 'unsure'"):
+        wkf.rater_vs_panel(
+            frame, raters=["a", "b", "c"], candidate="llm", labels=order, n_resamples=99
+        )
+    fine = wk.rater_vs_panel(panel, ["bad", None, "good", "ok"], labels=order, n_resamples=99)
+    assert fine.n_items == 4
+    with pytest.raises(WkappaError, match=r"^`ratings` contains 'meh'"):  # the panel's own
+        wk.rater_vs_panel([*panel[:3], ["meh"] * 3], ["bad"] * 4, labels=order, n_resamples=99)
+
+
 def test_one_resample_is_refused():
     panel = np.array([[1, 2], [2, 2], [1, 1], [2, 1]])
     with pytest.raises(WkappaError, match="n_resamples"):

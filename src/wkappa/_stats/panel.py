@@ -15,16 +15,19 @@ from .._core import (
     AgreementWeightsLike,
     Alternative,
     Coefficient,
+    Column,
     RaterColumns,
     RatingMatrixLike,
     agreement_weight_matrix,
     check_agreement_weights,
     check_alternative,
     check_choice,
+    check_labels,
     coefficient_from_sums,
     conger_features,
     distinct_rows,
     encode_rating_matrix,
+    encode_with_labels,
     features,
     needs_order,
     one_rater,
@@ -193,9 +196,10 @@ class PanelComparison:
         )
 
 
-def _combine(ratings: Any, candidate: Any) -> np.ndarray | RaterColumns:
+def _combine(ratings: Any, candidate: Any, labels: Any = None) -> np.ndarray | RaterColumns:
     """The panel's columns and the candidate's (last), read as every items x raters input is
-    (frames, categoricals and Enums with their order, masked arrays)."""
+    (frames, categoricals and Enums with their order, masked arrays); a candidate's rating
+    outside ``labels`` is refused naming `candidate` (the matrix's reader says `ratings`)."""
     if isinstance(candidate, str) and hasattr(ratings, "columns"):
         raise WkappaTypeError(
             f"`candidate` is the string {candidate!r}: pass the candidate's ratings, or use "
@@ -215,6 +219,13 @@ def _combine(ratings: Any, candidate: Any) -> np.ndarray | RaterColumns:
         raise WkappaError(
             "The panel needs at least two members to measure how well members agree with each "
             "other."
+        )
+    if labels is not None:
+        present = column.values if column.missing is None else column.values[~column.missing]
+        encode_with_labels(
+            Column(present, None, column.categories, column.ordered),
+            check_labels(labels),
+            "candidate",
         )
     numeric = column.categories is None and column.values.dtype.kind in "biuf"
     if isinstance(panel, np.ndarray) and numeric:
@@ -324,7 +335,7 @@ def rater_vs_panel(
     sided_as = check_alternative(alternative)
     generator = make_rng(rng)
     checked = check_agreement_weights(weights)
-    combined = _combine(ratings, candidate)
+    combined = _combine(ratings, candidate, labels)
     if cluster is None:
         read = rating_rows(combined, labels, min_rating, max_rating, needs_order(checked), "omit")
         assert read is not None
