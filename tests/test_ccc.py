@@ -189,6 +189,11 @@ def test_inputs_missing_values_and_surface() -> None:
     # The items given (it said 0), as ICCResult counts them under 'propagate'.
     assert (propagated.n_items, propagated.n_raters) == (6, 2)
     assert wk.ccc(np.column_stack([x, y, y]), nan_policy="propagate").n_items == 6
+    # A rater without any rating: 'omit' drops every item, and the message said only "The CCC
+    # needs at least two complete items; got 0".
+    empty = pd.DataFrame({"a": [1.0, 2, 3, 4], "b": [1.0, 3, 3, 5], "c": [np.nan] * 4})
+    with pytest.raises(WkappaError, match=r"^`x` has no rating at all from column 'c'"):
+        wk.ccc(empty, nan_policy="omit")
     frame = pd.DataFrame({"a": [1, 2, 3, 4], "b": [1, 3, 3, 5], "c": [2, 2, 3, 4]})
     assert wk.ccc(frame).statistic == pytest.approx(wk.ccc(frame.to_numpy()).statistic)
     assert wk.ccc(pd.Series([1, 2, 3]), np.array([1, 2, 4])).n_items == 3

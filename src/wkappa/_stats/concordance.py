@@ -31,6 +31,7 @@ from .._core import (
     check_alternative,
     check_choice,
     norm_ppf,
+    rater_names,
     read_numeric_pair,
     read_numeric_ratings,
     real_number,
@@ -354,6 +355,13 @@ def ccc(
             rows = ~np.isnan(matrix).any(axis=1)
             if policy == "propagate":
                 return _propagated(matrix.shape, null, alt)
+            empty = np.flatnonzero(np.isnan(matrix).all(axis=0))
+            if empty.size:  # 'omit' would drop every item
+                rater = rater_names(read.rater_names, matrix.shape[1])[int(empty[0])]
+                raise WkappaError(
+                    f"`x` has no rating at all from {rater}, so no item is complete. "
+                    "Hint: drop raters (columns) without any rating."
+                )
             matrix = matrix[rows]
     else:
         first, second = read_numeric_pair(x, y, nan_policy=policy)
