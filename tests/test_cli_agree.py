@@ -467,7 +467,8 @@ def test_one_sided_interval_is_labelled(tmp_path, capsys):
     path = tmp_path / "three.csv"
     path.write_text("a,b,c\n1,1,1\n2,2,2\n1,2,3\n3,3,3\n2,2,1\n1,1,2\n")
     assert main(["agree", str(path), "--raters", "a,b,c", "--alternative", "greater"]) == 0
-    assert "95% one-sided CI [" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "\n  95% CI       [" in out and "] (one-sided, asymptotic)" in out
     assert main(["agree", str(path), "--raters", "a,b,c"]) == 0
     assert "one-sided" not in capsys.readouterr().out
 

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters, missing_id_error
 from .._frames import check_group_columns, pivot_long
-from .._stats import BootstrapMethod, agreement, one_sided
+from .._stats import BootstrapMethod, agreement
 from ..exceptions import WkappaError
 from . import options
 from .output import (
@@ -237,8 +237,9 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
-        level = f"{ci.confidence_level:.0%} {one_sided(result.alternative)}CI"
-        print(f"  {level:<12} {format_interval(ci.low, ci.high)} ({ci.method})")
+        level = f"{ci.confidence_level:.0%} CI"  # the side goes beside the method: aligned
+        side = "" if result.alternative == "two-sided" else "one-sided, "
+        print(f"  {level:<12} {format_interval(ci.low, ci.high)} ({side}{ci.method})")
         h0 = null_hypothesis("coefficient", result)
         print(f"  p-value      {format_pvalue(result.pvalue)} ({h0})")
         pa, pe = format_number(result.percent_agreement), format_number(result.chance_agreement)
