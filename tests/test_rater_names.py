@@ -295,3 +295,11 @@ def test_frames_icc_and_ccc_name_the_column_of_a_missing_rating(library, functio
     )
     message = _message(lambda: call(long, item="s", rater="who", rating="v", nan_policy="raise"))
     assert "at item 1 of the sorted 's' values, where 'who' = 'alice'." in message, message
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_frames_ccc_names_a_column_without_ratings(library):
+    # 'omit' drops every item: it said "The CCC needs at least two complete items; got 0".
+    frame = MAKERS[library]({"a": [1.0, 2, 3], "b": [2.0, 2, 4], "c": [np.nan] * 3})
+    message = _message(lambda: frames.ccc(frame, raters=["a", "b", "c"], nan_policy="omit"))
+    assert message.startswith("`df` has no rating at all in column 'c'"), message

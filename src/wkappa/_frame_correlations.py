@@ -18,6 +18,7 @@ from ._frames import (
     numeric_frame,
     numeric_matrix,
 )
+from .exceptions import WkappaError
 
 if TYPE_CHECKING:
     from ._stats import Alternative, CCCResult, ICCResult
@@ -171,9 +172,16 @@ def ccc(
     data = numeric_frame(
         df, raters=raters, item=item, rater=rater, rating=rating, hint="use wkappa.ccc(x, y)."
     )
-    matrix, _ = numeric_matrix(data)
-    if check_nan_policy(nan_policy) == "raise":
+    matrix, names = numeric_matrix(data)
+    policy = check_nan_policy(nan_policy)
+    if policy == "raise":
         _refuse_missing(data, matrix, "drops incomplete items")
+    empty = np.flatnonzero(np.isnan(matrix).all(axis=0) & (len(matrix) > 0))
+    if policy == "omit" and len(empty):  # 'omit' would drop every item
+        raise WkappaError(
+            f"`df` has no rating at all in column {names[int(empty[0])]!r}, so no item is "
+            "complete. Hint: leave that column out of `raters`."
+        )
     if matrix.shape[1] == 2:
         return arrays_ccc(
             matrix[:, 0], matrix[:, 1], ccc0=ccc0, alternative=alternative, nan_policy=nan_policy
