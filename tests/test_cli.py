@@ -656,3 +656,25 @@ def test_score_notes_an_asymptotic_interval_past_kappas_bounds(tmp_path):
     )
     score = run("score", path, "--true", "t", "--pred", "p", "--by", "g", "--ci-method", "score")
     assert score.returncode == 0 and score.stderr == ""
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_score_alternative_is_the_library_one_sided_test_and_interval(
+    csv_file, ratings, alternative, tmp_path
+):
+    """score had no --alternative, though kappa_test, agree and icc have one."""
+    args = ["score", csv_file, "--true", "truth", "--pred", "pred", "--ci", "0.9"]
+    doc = _json(run(*args, "--alternative", alternative, "--format", "json"))
+    want = wk.kappa_test(ratings["truth"], ratings["pred"], alternative=alternative)
+    ci = want.confidence_interval(0.9)
+    assert doc["alternative"] == alternative and doc["pvalue"] == want.pvalue
+    got = doc["confidence_interval"]
+    low = -np.inf if got["low"] is None else got["low"]  # JSON has no -inf
+    assert (low, got["high"]) == (ci.low, ci.high)
+    report = tmp_path / "one-sided.html"
+    proc = run(*args, "--alternative", alternative, "--by", "site", "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    assert "one-sided, asymptotic" in proc.stdout  # beside the method, the columns aligned
+    assert "90% one-sided CI" in proc.stdout  # the --by table's heading
+    assert "90% one-sided CI" in report.read_text()
+    assert "one-sided" not in run(*args).stdout

@@ -11,6 +11,7 @@ stderr and exit code 2; ``--debug`` shows the traceback.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -22,6 +23,7 @@ from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
 from .options import (
+    add_alternative,
     add_ci,
     add_command,
     add_file,
@@ -104,7 +106,11 @@ def _score(args: argparse.Namespace) -> int:
 
     def scored(table: Any) -> Any:
         result = kappa_test_from_table(
-            table, weights=args.weights, labels=tables.labels, kappa0=args.kappa0
+            table,
+            weights=args.weights,
+            labels=tables.labels,
+            kappa0=args.kappa0,
+            alternative=args.alternative,
         )
         return _interval(result, args)
 
@@ -144,7 +150,7 @@ def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any
 
     if args.bootstrap or args.ci_method != "asymptotic":
         return
-    past = [value for value, s in scored if s.high > 1 or s.low < -1]
+    past = [value for value, s in scored if s.high > 1 or -math.inf < s.low < -1]
     if past:
         where = "" if past == [""] else f" (--by {args.by}: {', '.join(map(label_text, past))})"
         _note(
@@ -266,6 +272,7 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--by", metavar="COL", help="also score each value of this column")
     _interval_options(score)
     add_kappa0(score)
+    add_alternative(score, "of the p-value and the interval (default: two-sided)")
     score.add_argument(
         "--explain", action="store_true", help="explain the computation step by step (text format)"
     )

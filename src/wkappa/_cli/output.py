@@ -6,7 +6,8 @@ a number or ``null`` (undefined):
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, ``rows_read``,
 ``rows_used``, ``rows_dropped`` and ``dropped_because`` (or null), then the fields of
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
-``pvalue``, ``kappa0`` (the null value of the test, ``--kappa0``), ``confidence_interval``
+``pvalue``, ``kappa0`` (the null value of the test, ``--kappa0``), ``alternative``
+(``--alternative``: the side of the test and the interval), ``confidence_interval``
 (an object: ``low``, ``high``, ``confidence_level`` and
 ``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in
 ``wkappa compare`` and the result objects' ``to_dict()``; schema 1 had a ``[low, high]``
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .._stats import UNDEFINED, interpretation, interval_text, json_value, number_text
+from .._stats import UNDEFINED, interpretation, interval_text, json_value, number_text, one_sided
 from .tables import label_text
 
 # The intervals computed from the table alone; the others are bootstrap methods.
@@ -44,6 +45,7 @@ __all__ = [
     "Scored",
     "band",
     "categories_line",
+    "ci_label",
     "csv_field",
     "format_interval",
     "format_number",
@@ -159,6 +161,7 @@ def summary(scored: Scored) -> dict[str, Any]:
         "zscore": result.zscore,
         "pvalue": result.pvalue,
         "kappa0": result.kappa0,
+        "alternative": result.alternative,
         "confidence_interval": {
             "low": scored.low,
             "high": scored.high,
@@ -268,10 +271,17 @@ def _matrix(table: np.ndarray, labels: Sequence[Any], digits: int | None) -> str
     return render_table(["", *names, "total"], rows)
 
 
+def ci_label(level: float, alternative: str) -> str:
+    """The heading of an interval's column: '95% CI', or '95% one-sided CI'."""
+    return f"{level * 100:g}% {one_sided(alternative)}CI"
+
+
 def _ci_name(scored: Scored) -> str:
+    """The interval's method, after its side when one-sided (the text keeps its columns)."""
+    side = "" if scored.result.alternative == "two-sided" else "one-sided, "
     if scored.method in TABLE_INTERVALS:
-        return scored.method
-    return f"bootstrap, {scored.method}"
+        return side + scored.method
+    return f"{side}bootstrap, {scored.method}"
 
 
 def _result_lines(scored: Scored) -> list[str]:
@@ -393,7 +403,7 @@ def score_text(run: ScoreRun) -> str:
         lines.append(f"  omitted            {run.omitted} rows with a missing rating")
     lines += ["", *_result_lines(overall), ""]
     if by is not None:
-        level = f"{overall.level * 100:g}% CI"
+        level = ci_label(overall.level, result.alternative)
         header = [by, "n", "kappa", "SE", level, "z", "p", "interpretation"]
         rows = group_rows([*groups, ("(all)", overall)])
         lines += [f"By {by}:", render_table(header, rows, left=(0, 7))]

@@ -29,6 +29,7 @@ from .output import (
     ScoreRun,
     band,
     categories_line,
+    ci_label,
     format_count,
     format_interval,
     format_number,
@@ -133,7 +134,7 @@ def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str
 
 def _headline(scored: Scored) -> str:
     result = scored.result
-    level = f"{scored.level * 100:g}% CI"
+    level = ci_label(scored.level, result.alternative)
     method = scored.method if scored.method in TABLE_INTERVALS else f"bootstrap ({scored.method})"
     items = [
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
@@ -187,7 +188,7 @@ def _has_matplotlib() -> bool:
 
 
 def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored) -> str:
-    level = f"{overall.level * 100:g}% CI"
+    level = ci_label(overall.level, overall.result.alternative)
     head = "".join(
         f"<th>{_e(h)}</th>" for h in (by, "n", "kappa", "SE", level, "z", "p", "interpretation")
     )
@@ -332,7 +333,7 @@ def save_pairwise_plot(matrix: np.ndarray, raters: Sequence[str], path: str, tit
 
 def _agreement_headline(chosen: Coefficient) -> str:
     result = chosen.result
-    level = f"{chosen.level * 100:g}% CI"
+    level = ci_label(chosen.level, result.alternative)
     items = [
         (result.name, format_number(result.statistic), weights_text(result.weights)),
         (level, format_interval(chosen.low, chosen.high), chosen.method),
@@ -385,7 +386,7 @@ def write_agreement_report(
     coefficient on the same ratings, the per-category coefficients, the pairwise two-rater
     kappas (with their heatmap when matplotlib is installed) and leave-one-rater-out."""
     result = chosen.result
-    level = f"{chosen.level * 100:g}% CI"
+    level = ci_label(chosen.level, result.alternative)
     parts = [
         *_head(name, f"Agreement of several raters: {name}"),
         f'<p class="meta">raters <b>{_e(", ".join(map(str, raters)))}</b> &middot; '
