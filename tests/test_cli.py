@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import os
 import shlex
 import subprocess
@@ -452,6 +453,25 @@ def test_compare(csv_file, ratings):
     text = run(*args, "--bootstrap", "400", "--seed", "1").stdout
     assert "A = pred" in text and "B = other" in text and "p-value" in text
     assert_error(run("compare", csv_file, "--true", "truth", "--pred", "pred"), "twice")
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_compare_alternative_is_the_library_one_sided_test(csv_file, ratings, alternative):
+    """compare had no --alternative, though paired_kappa_test has one."""
+    args = ("compare", csv_file, "--true", "truth", "--pred", "pred", "--pred", "other",
+            "--bootstrap", "400", "--seed", "1", "--alternative", alternative)  # fmt: skip
+    doc = _json(run(*args, "--format", "json"))
+    direct = wk.paired_kappa_test(ratings["truth"], ratings["pred"], ratings["other"],
+                                  n_resamples=400, rng=1, alternative=alternative)  # fmt: skip
+    assert doc["alternative"] == alternative
+    assert doc["pvalue"] == pytest.approx(direct.pvalue)
+    ci = direct.confidence_interval()
+    for end, want in (("low", ci.low), ("high", ci.high)):
+        got = doc["confidence_interval"][end]  # JSON has no inf: an open end is null
+        assert got == want if math.isfinite(want) else got is None
+    text = run(*args).stdout
+    assert f"p-value (H0: A = B, {alternative})" in text
+    assert "one-sided, paired bootstrap, 400 resamples" in text
 
 
 # --------------------------------------------------------------------------- demo

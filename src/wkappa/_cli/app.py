@@ -355,6 +355,7 @@ def _parser() -> argparse.ArgumentParser:
     _category_options(compare)
     add_ci(compare)
     add_resamples(compare, 9999, "bootstrap resamples (default: 9999)")
+    add_alternative(compare, "of the p-value and the interval of A - B (default: two-sided)")
     add_format(compare, "text", "json")
     _common(compare)
 

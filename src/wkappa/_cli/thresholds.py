@@ -292,6 +292,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         n_resamples=args.bootstrap,
         confidence_level=args.ci,
         rng=args.seed,
+        alternative=args.alternative,
     )
     if args.format == "json":
         document = {
@@ -311,7 +312,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     ci = result.confidence_interval()
     from .._stats import expanded_pvalue
 
-    floor = expanded_pvalue(2.0 / (args.bootstrap + 1), result.n)
+    # The smallest p-value B resamples can give (half of it for a one-sided test).
+    one_sided = args.alternative != "two-sided"
+    floor = expanded_pvalue(2.0 / (args.bootstrap + 1), result.n) / (2.0 if one_sided else 1.0)
     print(
         f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
         f"{weights_text(result.weights)})"
@@ -325,10 +328,10 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         [
             f"{ci.confidence_level * 100:g}% CI of A - B",
             format_interval(ci.low, ci.high),
-            f"paired bootstrap, {args.bootstrap} resamples",
+            f"{'one-sided, ' if one_sided else ''}paired bootstrap, {args.bootstrap} resamples",
         ],
         [
-            "p-value (H0: A = B)",
+            f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
             format_pvalue(result.pvalue),
             f"the smallest possible is {format_pvalue(floor)}" if result.pvalue <= floor else "",
         ],
