@@ -257,3 +257,24 @@ def test_cli_judge_text_says_the_pooled_row_mixes_a_mean_and_pooled_tables():
     assert proc.returncode == 0, proc.stderr
     assert "the coefficient is the mean over their pairs" in proc.stdout
     assert "tables pooled, so its kappa (unw.) may differ from the mean" in proc.stdout
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_cli_judge_alternative_is_the_library_one_sided_test(alternative):
+    """judge had no --alternative, though rater_vs_panel has one (a one-sided 'greater' test
+    is the non-inferiority reading of the difference)."""
+    wide = pd.read_csv(WIDE)
+    expected = wk.rater_vs_panel(
+        wide[PANEL].to_numpy(dtype=object), wide["LLM judge"].to_numpy(dtype=object),
+        labels=ORDER, n_resamples=199, rng=1, alternative=alternative,
+    )  # fmt: skip
+    args = ("judge", WIDE, "--raters", ",".join(PANEL), "--candidate", "LLM judge",
+            "--labels", ",".join(ORDER), "--seed", "1", "--bootstrap", "199",
+            "--alternative", alternative)  # fmt: skip
+    document = json.loads(run(*args, "--format", "json").stdout)
+    assert document["alternative"] == alternative
+    assert document["pvalue"] == pytest.approx(expected.pvalue)
+    text = run(*args).stdout
+    assert "one-sided, item bootstrap, 199 resamples" in text
+    assert f"item bootstrap, {alternative}" in text or "the smallest a 199-resample" in text
+    assert ("lower end" in text) == (alternative == "greater")  # no lower end under 'less'

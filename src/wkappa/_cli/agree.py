@@ -21,6 +21,7 @@ from .output import (
     format_number,
     format_pvalue,
     null_hypothesis,
+    sided_method,
     to_csv,
     to_json,
     weights_text,
@@ -238,8 +239,8 @@ def run_agree(args: argparse.Namespace) -> int:
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
         level = f"{ci.confidence_level:.0%} CI"  # the side goes beside the method: aligned
-        side = "" if result.alternative == "two-sided" else "one-sided, "
-        print(f"  {level:<12} {format_interval(ci.low, ci.high)} ({side}{ci.method})")
+        method = sided_method(ci.method, result.alternative)
+        print(f"  {level:<12} {format_interval(ci.low, ci.high)} ({method})")
         h0 = null_hypothesis("coefficient", result)
         print(f"  p-value      {format_pvalue(result.pvalue)} ({h0})")
         pa, pe = format_number(result.percent_agreement), format_number(result.chance_agreement)

@@ -26,6 +26,7 @@ from .._frames import check_one_rating_each, rater_key
 from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
+    expanded_pvalue,
     interpretation,
     rater_vs_panel,
     rating_categories,
@@ -40,6 +41,7 @@ from .output import (
     format_number,
     format_pvalue,
     render_table,
+    sided_method,
     to_json,
     weights_text,
 )
@@ -94,6 +96,9 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
     options.add_spelling(judge)
     options.add_ci(judge)
     options.add_resamples(judge, 1999, "item-bootstrap resamples of the difference (default: 1999)")
+    options.add_alternative(
+        judge, "of the p-value and the interval of the difference (default: two-sided)"
+    )
     options.add_format(judge, "text", "json")
     judge.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
     common(judge)
@@ -227,6 +232,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
             labels=labels,
             n_resamples=args.bootstrap,
             rng=args.seed,
+            alternative=args.alternative,
         )
     except WkappaError as exc:
         raise rater_rating_error(ratings.file, exc, given) from None
@@ -275,6 +281,8 @@ def _reading(judged: Judged) -> str:
             "the candidate agrees with the members more than they agree with each other "
             f"({level} CI above 0)"
         )
+    if math.isinf(ci.low):  # --alternative less: no lower end to hold against a margin
+        return f"no difference shown ({level} CI contains 0)"
     return (
         f"no difference shown ({level} CI contains 0);\n    for non-inferiority by a margin d, "
         f"check that the lower end {format_number(ci.low)} is above -d"
@@ -282,11 +290,15 @@ def _reading(judged: Judged) -> str:
 
 
 def _pvalue(judged: Judged) -> tuple[str, str]:
-    floor = 2.0 / (judged.n_resamples + 1)
-    p = float(judged.result.pvalue)
+    result = judged.result
+    units = result.n_items if result.n_clusters is None else result.n_clusters
+    # The smallest p-value the resamples can give (half of it for a one-sided test).
+    floor = expanded_pvalue(2.0 / (judged.n_resamples + 1), units)
+    floor /= 1.0 if result.alternative == "two-sided" else 2.0
+    p = float(result.pvalue)
     if p <= floor:
         return f"< {floor:.2g}", f"the smallest a {judged.n_resamples}-resample bootstrap shows"
-    return format_pvalue(p), "item bootstrap, two-sided"
+    return format_pvalue(p), f"item bootstrap, {result.alternative}"
 
 
 def _coefficient_name(args: argparse.Namespace) -> str:
@@ -370,7 +382,7 @@ def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
         [
             f"{ci.confidence_level * 100:g}% CI",
             format_interval(ci.low, ci.high),
-            f"item bootstrap, {judged.n_resamples} resamples",
+            sided_method(f"item bootstrap, {judged.n_resamples} resamples", result.alternative),
         ],
         [pvalue, p_text, p_note],
     ]

@@ -55,6 +55,7 @@ __all__ = [
     "score_csv",
     "score_json",
     "score_text",
+    "sided_method",
     "summary",
     "to_csv",
     "to_json",
@@ -276,12 +277,17 @@ def ci_label(level: float, alternative: str) -> str:
     return f"{level * 100:g}% {one_sided(alternative)}CI"
 
 
+def sided_method(method: str, alternative: str) -> str:
+    """An interval's method as the text tables print it beside the interval: after its side
+    when one-sided ("one-sided, asymptotic"), so that the interval's label keeps its column."""
+    return method if alternative == "two-sided" else f"one-sided, {method}"
+
+
 def _ci_name(scored: Scored) -> str:
-    """The interval's method, after its side when one-sided (the text keeps its columns)."""
-    side = "" if scored.result.alternative == "two-sided" else "one-sided, "
-    if scored.method in TABLE_INTERVALS:
-        return side + scored.method
-    return f"{side}bootstrap, {scored.method}"
+    method = scored.method
+    if method not in TABLE_INTERVALS:
+        method = f"bootstrap, {method}"
+    return sided_method(method, scored.result.alternative)
 
 
 def _result_lines(scored: Scored) -> list[str]:

@@ -24,6 +24,7 @@ from .output import (
     format_number,
     format_pvalue,
     render_table,
+    sided_method,
     to_json,
     weights_text,
 )
@@ -328,7 +329,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         [
             f"{ci.confidence_level * 100:g}% CI of A - B",
             format_interval(ci.low, ci.high),
-            f"{'one-sided, ' if one_sided else ''}paired bootstrap, {args.bootstrap} resamples",
+            sided_method(f"paired bootstrap, {args.bootstrap} resamples", args.alternative),
         ],
         [
             f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
