@@ -100,12 +100,18 @@ def test_errors_are_one_line_exit_2(files, capsys, argv, message):
 
 
 def test_long_layout_refuses_a_repeated_rating(tmp_path, capsys):
+    """The message had neither the file's name nor a hint; wkappa icc's had both, in its own
+    words: one message for agree, judge, icc and frames now."""
     path = tmp_path / "long.csv"
     path.write_text("unit,coder,grade\n1,a,1\n1,a,2\n1,b,1\n2,a,1\n2,b,1\n")
     assert (
         main(["agree", str(path), "--item", "unit", "--rater", "coder", "--rating", "grade"]) == 2
     )
-    assert "more than once" in capsys.readouterr().err
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"wkappa: error: {path}: Rater 'a' rated item 1 more than once (2 ratings); the long "
+        "layout needs one rating per item and rater. Hint: average or drop the repeats."
+    )
 
 
 # --------------------------------------------------------------------------- --report, --plot

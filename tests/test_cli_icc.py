@@ -114,7 +114,7 @@ def test_unparsable_and_repeated_ratings(tmp_path, capsys) -> None:
     path = tmp_path / "twice.csv"
     path.write_text("t,r,s\n1,a,1\n1,a,2\n1,b,3\n2,a,1\n2,b,2\n")
     assert main(["icc", str(path), "--item", "t", "--rater", "r", "--rating", "s"]) == 2
-    assert "has 2 ratings from rater 'a'" in capsys.readouterr().err
+    assert "twice.csv: Rater 'a' rated item 1 more than once (2 ratings)" in capsys.readouterr().err
 
 
 def test_one_sided_interval_is_labelled(wide, capsys) -> None:
@@ -172,7 +172,7 @@ def test_a_repeated_rating_is_found_whatever_the_columns_are_called(tmp_path, ca
     path = tmp_path / "twice.csv"
     path.write_text("len,r,s\n1,a,1\n1,a,2\n1,b,3\n2,a,1\n2,b,2\n")
     assert main(["icc", str(path), "--item", "len", "--rater", "r", "--rating", "s"]) == 2
-    assert "item 1 has 2 ratings from rater 'a'" in capsys.readouterr().err
+    assert "Rater 'a' rated item 1 more than once (2 ratings)" in capsys.readouterr().err
 
 
 def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> None:

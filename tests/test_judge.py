@@ -200,7 +200,9 @@ def test_cli_judge_refuses_a_rater_who_rated_an_item_twice(tmp_path):
     out = run("judge", path, "--item", "item", "--rater", "who", "--rating", "y",
               "--candidate", "j")  # fmt: skip
     assert out.returncode == 2
-    assert "Rater 'b' rated item 2 more than once; the long layout needs one" in out.stderr
+    assert f"{path}: Rater 'b' rated item 2 more than once (2 ratings); the long layout" in (
+        out.stderr
+    )
 
 
 def test_the_how_to_shows_what_the_command_prints(tmp_path):

@@ -134,7 +134,9 @@ def _distinct_rows(
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     column = f"--cluster column {args.cluster!r}" if args.cluster else None
-    grouped, raters = pivot_long(counts, args.item, args.rater, args.rating, COUNT, cluster, column)
+    grouped, raters = pivot_long(
+        counts, args.item, args.rater, args.rating, COUNT, cluster, column, f"{source.name}: "
+    )
     return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows, file
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._frames import check_long_ids, repeated_rating
+from .._frames import check_long_ids, check_one_rating_each
 from .._stats import FORMS, ccc, check_form, icc_all, number_text, one_sided
 from ..exceptions import WkappaError
 from .options import (
@@ -99,13 +99,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         pl.col(args.item), pl.col(args.rater).cast(pl.String), pl.col(args.rating)
     ).collect()
     check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)
-    repeated = repeated_rating(data, args.item, args.rater)
-    if repeated is not None:
-        item, rater, count = repeated
-        raise WkappaError(
-            f"{source.name}: item {item!r} has {count} ratings from rater {rater!r}; the "
-            "ICC takes one rating per item and rater. Hint: average or drop the repeats."
-        )
+    check_one_rating_each(data, args.item, args.rater, where=f"{source.name}: ")
     wide_frame = data.pivot(on=args.rater, index=args.item, values=args.rating)
     raters = [c for c in wide_frame.columns if c != args.item]
     matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()

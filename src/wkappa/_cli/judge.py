@@ -158,7 +158,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     counts, dropped, file = count_long(source, args, labels)
     read = int(counts[COUNT].sum())
     counts = counts.filter(~all_missing(counts, [args.rating]))
-    check_one_rating_each(counts, args.item, args.rater, COUNT)
+    check_one_rating_each(counts, args.item, args.rater, COUNT, where=f"{source.name}: ")
     counts = counts.with_columns(pl.col(args.rater).cast(pl.String))
     raters = sorted(set(counts[args.rater].to_list()), key=rater_key)
     if args.candidate not in raters:

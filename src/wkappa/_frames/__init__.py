@@ -38,7 +38,6 @@ from .raters import (
     rater_columns,
     rater_key,
     rater_rows,
-    repeated_rating,
 )
 
 __all__ = [
@@ -67,7 +66,6 @@ __all__ = [
     "rater_columns",
     "rater_key",
     "rater_rows",
-    "repeated_rating",
     "result_frame",
     "tables_of_groups",
 ]

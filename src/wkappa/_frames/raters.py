@@ -46,7 +46,6 @@ __all__ = [
     "rater_columns",
     "rater_key",
     "rater_rows",
-    "repeated_rating",
 ]
 
 _COUNT = "__wkappa_count"
@@ -249,20 +248,22 @@ def pivot_long(
     count: str,
     groups: Sequence[str] = (),
     cluster: str | None = None,
+    where: str = "",
 ) -> tuple[Any, list[str]]:
     """The long layout's distinct ``(*groups, item, rater, rating)`` rows with their
     ``count`` (a polars DataFrame) as distinct wide rows: ``(*groups, *raters, count)``, the
     raters in :func:`rater_key` order. A null rating is no rating; two ratings of one item by
     one rater are an error. The one pivot of ``frames.agreement`` and ``wkappa agree``.
     With ``cluster`` (how the caller names its cluster column, the one of ``groups``) an
-    item whose rows carry two cluster ids is an error: it would count as two items."""
+    item whose rows carry two cluster ids is an error: it would count as two items.
+    ``where`` starts the messages about the rows (the command line's file name)."""
     pl = import_optional("polars", "frames")
     local = triples.filter(pl.col(rating).is_not_null())
     if cluster is not None:
         nw = import_optional("narwhals", "frames")
         kind = group_kind("cluster", cluster)
         one_group_per_item(nw.from_native(local), item, rating, {groups[0]: kind}, False)
-    check_one_rating_each(local, item, rater, count, groups)
+    check_one_rating_each(local, item, rater, count, groups, where)
     local = local.with_columns(pl.col(rater).cast(pl.String))
     wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
     # The pivot's columns come in the order the engine returned the raters: sort them so
@@ -271,7 +272,7 @@ def pivot_long(
     return wide_frame.group_by([*groups, *names]).len(name=count), names
 
 
-def repeated_rating(
+def _repeated_rating(
     rows: Any, item: str, rater: str, count: str | None = None, groups: Sequence[str] = ()
 ) -> tuple[Any, Any, int] | None:
     """The first ``(item, rater, times)`` of a rater who rated an item more than once in the
@@ -288,14 +289,21 @@ def repeated_rating(
 
 
 def check_one_rating_each(
-    rows: Any, item: str, rater: str, count: str | None = None, groups: Sequence[str] = ()
+    rows: Any,
+    item: str,
+    rater: str,
+    count: str | None = None,
+    groups: Sequence[str] = (),
+    where: str = "",
 ) -> None:
-    """A WkappaError when one rater rated one item twice (:func:`repeated_rating`)."""
-    found = repeated_rating(rows, item, rater, count, groups)
+    """A WkappaError when one rater rated one item twice; ``where``
+    starts the message (the command line's file name)."""
+    found = _repeated_rating(rows, item, rater, count, groups)
     if found is not None:
         raise WkappaError(
-            f"Rater {found[1]!r} rated item {found[0]!r} more than once; the long layout "
-            "needs one rating per item and rater."
+            f"{where}Rater {found[1]!r} rated item {found[0]!r} more than once ({found[2]} "
+            "ratings); the long layout needs one rating per item and rater. Hint: average or "
+            "drop the repeats."
         )
 
 
