@@ -362,3 +362,22 @@ def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
     plain = _bootstrap.percentile_interval(diffs, 0.95)
     assert ci.low < plain[0] and plain[1] < ci.high  # wider than the plain percentile
     assert result.pvalue == expanded_pvalue(paired_pvalue(diffs), 40)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize(("b", "n"), [(199, 12), (1999, 40), (9999, 500)])
+def test_smallest_pvalue_is_what_the_bootstrap_gives_with_nothing_against_h1(
+    alternative: str, b: int, n: int
+) -> None:
+    """The command line's "p < floor" (compare, judge) is the p-value of differences none of
+    which counts against H1, and no p-value of B differences is below it."""
+    from wkappa._stats.paired import comparison_pvalue, smallest_pvalue
+
+    side = -1.0 if alternative == "less" else 1.0
+    extreme = np.full(b, side)  # every difference on H1's side
+    floor = smallest_pvalue(b, n, alternative)
+    assert comparison_pvalue(extreme, n, alternative) == floor
+    rng = np.random.default_rng(b)
+    for _ in range(20):
+        d = rng.normal(rng.normal(), 1.0, b)
+        assert comparison_pvalue(d, n, alternative) >= floor

@@ -26,10 +26,10 @@ from .._frames import check_one_rating_each, rater_key
 from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
-    expanded_pvalue,
     interpretation,
     rater_vs_panel,
     rating_categories,
+    smallest_pvalue,
     specific_agreement,
 )
 from ..exceptions import WkappaError
@@ -292,9 +292,7 @@ def _reading(judged: Judged) -> str:
 def _pvalue(judged: Judged) -> tuple[str, str]:
     result = judged.result
     units = result.n_items if result.n_clusters is None else result.n_clusters
-    # The smallest p-value the resamples can give (half of it for a one-sided test).
-    floor = expanded_pvalue(2.0 / (judged.n_resamples + 1), units)
-    floor /= 1.0 if result.alternative == "two-sided" else 2.0
+    floor = smallest_pvalue(judged.n_resamples, units, result.alternative)
     p = float(result.pvalue)
     if p <= floor:
         return f"< {floor:.2g}", f"the smallest a {judged.n_resamples}-resample bootstrap shows"

@@ -311,11 +311,10 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         print(to_json(document))
         return 0
     ci = result.confidence_interval()
-    from .._stats import expanded_pvalue
+    from .._stats import smallest_pvalue
 
-    # The smallest p-value B resamples can give (half of it for a one-sided test).
     one_sided = args.alternative != "two-sided"
-    floor = expanded_pvalue(2.0 / (args.bootstrap + 1), result.n) / (2.0 if one_sided else 1.0)
+    floor = smallest_pvalue(args.bootstrap, result.n, args.alternative)
     print(
         f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
         f"{weights_text(result.weights)})"

@@ -23,6 +23,7 @@ from .paired import (
     paired_kappa_test,
     paired_kappa_test_from_cells,
     paired_kappa_test_from_table,
+    smallest_pvalue,
 )
 from .panel import PanelComparison, rater_vs_panel
 from .planning import KappaPlan, kappa_power, kappa_sample_size
@@ -100,6 +101,7 @@ __all__ = [
     "rater_vs_panel",
     "rating_categories",
     "score_limits",
+    "smallest_pvalue",
     "specific_agreement",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
