@@ -87,6 +87,14 @@ def as_array(obj: Any) -> np.ndarray:
     return values
 
 
+def _beyond_int64_error(name: str) -> WkappaError:
+    return WkappaError(
+        f"`{name}` has integers too large to handle exactly (|x| >= 2**63, beyond int64). "
+        "Hint: subtract a common offset, or pass them as strings if they are names of "
+        "categories."
+    )
+
+
 def _nested_error(name: str, found: str) -> WkappaTypeError:
     return WkappaTypeError(
         f"`{name}` {found}; each rating must be one scalar. "
@@ -149,18 +157,13 @@ def object_column(values: np.ndarray, name: str) -> Column:
         for v in present
     ):
         filled = [0 if m else _exact_number(v) for v, m in zip(values, missing, strict=True)]
-        too_large = WkappaError(
-            f"`{name}` has integers too large to handle exactly (|x| >= 2**63, beyond int64). "
-            "Hint: subtract a common offset, or pass them as strings if they are names of "
-            "categories."
-        )
         try:
             narrowed = as_array(filled)
         except OverflowError:
-            raise too_large from None
+            raise _beyond_int64_error(name) from None
         if narrowed.dtype == object:  # Python ints beyond int64: floats among them decide
             if not any(isinstance(v, float) for v in filled):
-                raise too_large
+                raise _beyond_int64_error(name)
             narrowed = np.array(filled, dtype=np.float64)
     else:
         narrowed = values  # mixed kinds: only `labels=` can make sense of them
