@@ -458,6 +458,12 @@ class PairedKappaResult:
     >>> result = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
     >>> result.difference > 0, result.confidence_interval().n_resamples
     (True, 999)
+
+    :meth:`confidence_interval` takes another level (the narrower interval lies inside):
+
+    >>> wide, narrow = result.confidence_interval(), result.confidence_interval(0.5)
+    >>> bool(wide.low <= narrow.low <= narrow.high <= wide.high)
+    True
     """
 
     statistic_a: float
@@ -500,14 +506,7 @@ class PairedKappaResult:
 
         Examples
         --------
-        >>> import wkappa as wk
-        >>> truth = [0, 1, 2, 3, 4] * 20
-        >>> a = [0, 1, 2, 3, 3] * 20
-        >>> b = [1, 1, 2, 2, 4] * 20
-        >>> result = wk.paired_kappa_test(truth, a, b, n_resamples=999, rng=0)
-        >>> wide, narrow = result.confidence_interval(), result.confidence_interval(0.5)
-        >>> bool(wide.low <= narrow.low <= narrow.high <= wide.high)
-        True
+        See :class:`~wkappa.PairedKappaResult` (its example ends with this method).
         """
         check_only_method(method, "expanded-percentile", "the interval of a bootstrap difference")
         n = self.n if self.n_clusters is None else self.n_clusters
