@@ -115,6 +115,28 @@ def test_bad_arguments() -> None:
         kappa_loss(jnp.eye(3), probs, weights="quadratc")
 
 
+def test_messy_inputs_are_refused_by_name() -> None:
+    """Text labels (JAX's own TypeError before), integer labels given to the loss (a hint to
+    one-hot them) and a weights matrix or eps traced under jit (was "got JitTracer")."""
+    with pytest.raises(WkappaTypeError, match=r"`y_true` must hold numbers; got 'a'"):
+        qwk(["a", "b"], [0, 1], 2)
+    with pytest.raises(WkappaTypeError, match=r"`y_pred` must hold numbers"):
+        qwk(np.array([0, 1]), np.array(["x", "y"]), 2)
+    probs = jnp.full((3, 3), 1 / 3)
+    with pytest.raises(WkappaError, match=r"jax\.nn\.one_hot\(labels, 3\)"):
+        kappa_loss(jnp.array([0, 1, 2]), probs)
+    with pytest.raises(WkappaTypeError, match=r"`weights` is traced by jax\.jit"):
+        jax.jit(lambda y, p: kappa_loss(y, p, weights=jnp.ones((3, 3)) - jnp.eye(3)))(
+            jnp.eye(3), probs
+        )
+    with pytest.raises(WkappaTypeError, match=r"`eps` is traced by jax\.jit"):
+        jax.jit(lambda e: kappa_loss(jnp.eye(3), probs, eps=e))(1e-7)
+    # a concrete matrix closed over works under jit, as the docs say
+    custom = np.ones((3, 3)) - np.eye(3)
+    value = jax.jit(lambda y, p: kappa_loss(y, p, weights=custom))(jnp.eye(3), probs)
+    assert float(value) == pytest.approx(float(kappa_loss(jnp.eye(3), probs, weights=custom)))
+
+
 @pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted", "custom"])
 @pytest.mark.parametrize("form", ["ratio", "log"])
 def test_loss_and_gradient_equal_the_torch_loss(weights: str, form: str) -> None:

@@ -132,6 +132,31 @@ def test_bad_arguments() -> None:
         CohenKappa(3).merge_state([CohenKappa(4)])
 
 
+def test_messy_inputs_are_refused_by_name() -> None:
+    """Text labels, a sample_weight of the wrong length and a num_classes that does not match
+    the model's output layer are WkappaErrors naming the argument (they were the backend's
+    TypeError / ValueError / RuntimeError, or a bare shape)."""
+    metric = CohenKappa(3, sparse_labels=True)
+    with pytest.raises(WkappaTypeError, match=r"`y_true` must hold numbers.*'mild'"):
+        metric.update_state(np.array(["mild", "severe"]), np.array([0, 1]))
+    with pytest.raises(WkappaTypeError, match=r"`y_pred` must hold numbers"):
+        metric.update_state(np.array([0, 1]), ["a", "b"])
+    with pytest.raises(WkappaError, match=r"`sample_weight` must hold one weight per row: 3 rows"):
+        metric.update_state(np.array([0, 1, 2]), np.array([0, 1, 2]), sample_weight=np.ones(2))
+    with pytest.raises(WkappaError, match=r"last layer has 5 units needs num_classes=5"):
+        metric.update_state(np.array([0, 1]), np.full((2, 5), 0.2))
+    with pytest.raises(WkappaError, match=r"num_classes is 3, but each one-hot row has 4"):
+        CohenKappa(3).update_state(np.eye(4), np.eye(4))
+    np.testing.assert_array_equal(metric.table, np.zeros((3, 3)))  # nothing was counted
+    loss = WeightedKappaLoss(3, sparse_labels=True)
+    with pytest.raises(WkappaError, match=r"`sample_weight` must hold one weight per row: 3 rows"):
+        loss(np.array([0, 1, 2]), np.full((3, 3), 1 / 3), sample_weight=np.ones(2))
+    with pytest.raises(WkappaError, match=r"last layer has 4 units needs num_classes=4"):
+        loss(np.array([0, 1, 2]), np.full((3, 4), 0.25))
+    with pytest.raises(WkappaTypeError, match=r"`y_true` must hold numbers"):
+        loss(np.array(["a", "b", "c"]), np.full((3, 3), 1 / 3))
+
+
 def test_undefined_kappa_follows_zero_division() -> None:
     metric = CohenKappa(3, sparse_labels=True)
     with pytest.warns(UndefinedKappaWarning):

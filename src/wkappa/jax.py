@@ -38,9 +38,35 @@ def _float_dtype() -> Any:
     return jnp.float64 if getattr(jax.config, "jax_enable_x64", False) else jnp.float32
 
 
+def _array(values: Any, name: str) -> jax.Array:
+    """``values`` as a JAX array; text (which JAX cannot hold) is refused by name."""
+    if isinstance(values, (list, tuple, np.ndarray)):
+        sample = np.asarray(values).ravel()[:1]
+        if sample.size and isinstance(sample[0].item(), (str, bytes)):
+            raise WkappaTypeError(
+                f"`{name}` must hold numbers; got {format_value(sample[0].item())}. Hint: map "
+                "the labels to 0..num_classes-1 first."
+            )
+    try:
+        return jnp.asarray(values)
+    except TypeError as error:
+        raise WkappaTypeError(f"`{name}` must be an array of numbers; {error}") from None
+
+
+def _concrete(value: Any, name: str, what: str) -> None:
+    """Refuse an argument traced by ``jax.jit``/``vmap`` that must be a concrete value."""
+    if isinstance(value, jax.core.Tracer):
+        raise WkappaTypeError(
+            f"`{name}` is traced by jax.jit (or vmap/grad): it was computed inside the "
+            f"transformed function or passed to it as an argument. It must be {what}. "
+            "Hint: build it outside, as a NumPy array or a Python value, and close over it "
+            "(or mark the argument static)."
+        )
+
+
 def _class_indices(values: Any, name: str, k: int) -> tuple[jax.Array, jax.Array]:
     """Indices 0..k-1 of a (N,) array of integers or integral floats, and the valid rows."""
-    array = jnp.asarray(values)
+    array = _array(values, name)
     if array.ndim != 1:
         raise WkappaError(f"`{name}` must be class indices of shape (N,); got {array.shape}.")
     if jnp.issubdtype(array.dtype, jnp.floating):
@@ -94,8 +120,11 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
 
     Called eagerly (concrete arrays), an index outside ``0..K-1`` or a fractional index
     raises :class:`~wkappa.exceptions.WkappaError`, as everywhere in wkappa. Inside
-    ``jax.jit`` the data cannot raise a Python error, so such a row makes the result NaN
-    (never a silently mis-binned value).
+    ``jax.jit`` (and ``jax.vmap``) the data cannot raise a Python error, so such a row makes
+    the result NaN (never a silently mis-binned value).
+
+    QWK of class indices is a step function of the predictions: ``jax.grad`` of it is zero
+    everywhere. To train on kappa, differentiate :func:`kappa_loss` of the probabilities.
 
     Examples
     --------
@@ -202,15 +231,22 @@ def kappa_loss(
     >>> bool(jnp.isfinite(grad).all())
     True
     """
-    onehot = jnp.asarray(y_true_onehot)
-    probs = jnp.asarray(y_prob)
+    onehot = _array(y_true_onehot, "y_true_onehot")
+    probs = _array(y_prob, "y_prob")
     if probs.ndim != 2 or onehot.shape != probs.shape:
+        hint = (
+            f" Hint: one-hot targets from class indices: jax.nn.one_hot(labels, {probs.shape[1]})."
+            if onehot.ndim == 1 and probs.ndim == 2
+            else ""
+        )
         raise WkappaError(
             "`y_true_onehot` and `y_prob` must both have shape (N, K); got "
-            f"{onehot.shape} and {probs.shape}."
+            f"{onehot.shape} and {probs.shape}.{hint}"
         )
     if not jnp.issubdtype(probs.dtype, jnp.floating):
         raise WkappaTypeError(f"`y_prob` must be floating point; got dtype {probs.dtype}.")
+    _concrete(eps, "eps", "a Python float")
+    _concrete(weights, "weights", "a name or a concrete (K, K) array")
     form, eps = check_loss_form(form, eps, "eps")
     k = check_num_classes(int(probs.shape[1]))
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)

@@ -89,9 +89,30 @@ def _count_dtype() -> str:
     return "int64"
 
 
+def _tensor(value: Any, name: str, dtype: Any = None) -> Any:
+    """``value`` as a backend tensor; text (or anything the backend cannot hold) is refused
+    by name instead of with the backend's own error."""
+    kind = np.asarray(value).dtype.kind if isinstance(value, (list, tuple, np.ndarray)) else ""
+    if kind in ("U", "S", "O"):
+        sample = np.asarray(value).ravel()[:1]
+        if kind != "O" or (sample.size and isinstance(sample[0], (str, bytes))):
+            shown = format_value(sample[0].item() if sample.size else value)
+            raise WkappaTypeError(
+                f"`{name}` must hold numbers (class indices, one-hot rows or scores); got "
+                f"{shown}. Hint: map the labels to 0..num_classes-1 first."
+            )
+    try:
+        return ops.convert_to_tensor(value, dtype=dtype)
+    except (TypeError, ValueError) as error:
+        raise WkappaTypeError(
+            f"`{name}` must be an array of numbers the Keras backend can hold; got "
+            f"{type(value).__name__} ({error})."
+        ) from None
+
+
 def _rows(value: Any, name: str, k: int | None = None) -> Any:
     """A (N,) tensor from (N,), (N, 1) or a scalar; (N, k) stays when ``k`` is given."""
-    tensor = ops.convert_to_tensor(value)
+    tensor = _tensor(value, name)
     shape = tuple(tensor.shape)
     if len(shape) == 0:
         return ops.reshape(tensor, (1,))
@@ -100,7 +121,28 @@ def _rows(value: Any, name: str, k: int | None = None) -> Any:
     if len(shape) == 1 or (k is not None and len(shape) == 2 and shape[1] == k):
         return tensor
     expected = "(N,) or (N, 1)" + (f" or (N, {k})" if k is not None else "")
-    raise WkappaError(f"`{name}` must have shape {expected}; got {shape}.")
+    hint = _classes_hint(name, k, shape[1]) if k is not None and len(shape) == 2 else ""
+    raise WkappaError(f"`{name}` must have shape {expected}; got {shape}.{hint}")
+
+
+def _classes_hint(name: str, k: int, columns: Any) -> str:
+    """Why (N, columns) does not fit num_classes = k: the usual cause is a num_classes that
+    does not match the model's output layer (or the one-hot labels)."""
+    if name == "y_pred":
+        return (
+            f" Hint: num_classes is {k}, but each row holds {columns} scores; a model whose "
+            f"last layer has {columns} units needs num_classes={columns}."
+        )
+    return f" Hint: num_classes is {k}, but each one-hot row has {columns} columns."
+
+
+def _check_weight_rows(weight: Any, n: Any) -> None:
+    """One sample weight per row (or a single one for every row), when the shapes are known."""
+    rows = weight.shape[0]
+    if isinstance(rows, int) and isinstance(n, int) and rows not in (1, n):
+        raise WkappaError(
+            f"`sample_weight` must hold one weight per row: {n} rows, got {rows} weights."
+        )
 
 
 def _is_float(tensor: Any) -> bool:
@@ -277,6 +319,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             weight = ops.ones((n,), dtype=self._count_dtype)
             return weight, ops.ones((n,), dtype="bool")
         values = _rows(sample_weight, "sample_weight")
+        _check_weight_rows(values, n)
         if _is_float(values):
             ok = ops.logical_and(ops.isfinite(values), ops.equal(values, ops.floor(values)))
             ok = ops.logical_and(ok, values >= 0)
@@ -310,7 +353,10 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
                 f"`y_true` and `y_pred` must have the same number of rows; got {n_true} "
                 f"and {n_pred}."
             )
-        weight, weight_ok = self._sample_weight(sample_weight, ops.shape(true_index)[0])
+        rows = true_index.shape[0]
+        weight, weight_ok = self._sample_weight(
+            sample_weight, rows if isinstance(rows, int) else ops.shape(true_index)[0]
+        )
         bad = [
             ops.logical_not(true_ok),
             ops.logical_and(true_ok, ops.logical_not(pred_ok)),
@@ -548,11 +594,12 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
 
     def _loss(self, y_true: Any, y_pred: Any, sample_weight: Any) -> Any:
         k = self.num_classes
-        scores = ops.convert_to_tensor(y_pred, dtype=self.dtype)
+        scores = _tensor(y_pred, "y_pred", self.dtype)
         if len(scores.shape) != 2 or scores.shape[-1] != k:
             raise WkappaError(
                 f"`y_pred` must have shape (N, {k}), one column per class; "
                 f"got {tuple(scores.shape)}."
+                + (_classes_hint("y_pred", k, scores.shape[-1]) if len(scores.shape) == 2 else "")
             )
         probs = ops.softmax(scores, axis=-1) if self.from_logits else scores
         poison = None
@@ -571,7 +618,7 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                 poison = ops.logical_not(ops.all(ok))
             onehot = ops.one_hot(index, k, dtype=self.dtype)
         else:
-            onehot = ops.cast(ops.convert_to_tensor(y_true), self.dtype)
+            onehot = ops.cast(_tensor(y_true, "y_true"), self.dtype)
             if len(onehot.shape) != 2 or onehot.shape[-1] != k:
                 raise WkappaError(
                     f"`y_true` must be one-hot rows of shape (N, {k}); got "
@@ -579,6 +626,7 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                 )
         if sample_weight is not None:
             row_weight = ops.cast(_rows(sample_weight, "sample_weight"), self.dtype)
+            _check_weight_rows(row_weight, probs.shape[0])
             row_weight = ops.broadcast_to(row_weight, ops.shape(probs)[:1])
             weighted = onehot * ops.expand_dims(row_weight, -1)
             total = ops.sum(row_weight)
