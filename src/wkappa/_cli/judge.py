@@ -40,6 +40,7 @@ from .output import (
     format_interval,
     format_number,
     format_pvalue,
+    render_rows,
     render_table,
     sided_method,
     to_json,
@@ -401,9 +402,7 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         "",
         "Does the candidate agree with the panel as well as the members agree with each other?",
     ]
-    summary = _summary_rows(judged, "p-value (H0: no difference)")
-    widths = [max(len(row[i]) for row in summary) for i in range(2)]
-    lines += [f"  {a.ljust(widths[0])}  {b.rjust(widths[1])}  {c}".rstrip() for a, b, c in summary]
+    lines.append(render_rows(_summary_rows(judged, "p-value (H0: no difference)"), left=(0, 2)))
     lines += [f"  reading: {_reading(judged)}", ""]
     lines += [
         "Candidate vs each member, with the base rates behind kappa (Byrt, Bishop & Carlin 1993):",

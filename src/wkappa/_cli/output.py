@@ -51,6 +51,7 @@ __all__ = [
     "format_number",
     "format_pvalue",
     "null_hypothesis",
+    "render_rows",
     "render_table",
     "score_csv",
     "score_json",
@@ -245,9 +246,14 @@ def render_table(
     left: Sequence[int] = (0,),
 ) -> str:
     """Columns padded to their widest cell; the ``left`` columns left-aligned, others right."""
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    return render_rows([header, *rows], indent, left)
+
+
+def render_rows(rows: Sequence[Sequence[str]], indent: int = 2, left: Sequence[int] = (0,)) -> str:
+    """:func:`render_table` without a header: the rows of a summary (label, value, note)."""
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
     lines = []
-    for row in [header, *rows]:
+    for row in rows:
         cells = [
             str(cell).ljust(w) if i in left else str(cell).rjust(w)
             for i, (cell, w) in enumerate(zip(row, widths, strict=True))
@@ -290,7 +296,7 @@ def _ci_name(scored: Scored) -> str:
     return sided_method(method, scored.result.alternative)
 
 
-def _result_lines(scored: Scored) -> list[str]:
+def _result_lines(scored: Scored) -> str:
     result = scored.result
     pct = f"{scored.level * 100:g}% CI"
     n = result.n
@@ -303,8 +309,7 @@ def _result_lines(scored: Scored) -> list[str]:
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", format_count(n), ""],
     ]
-    widths = [max(len(r[i]) for r in rows) for i in range(2)]
-    return [f"  {r[0].ljust(widths[0])}  {r[1].ljust(widths[1])}  {r[2]}".rstrip() for r in rows]
+    return render_rows(rows, left=(0, 1, 2))
 
 
 def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
@@ -407,7 +412,7 @@ def score_text(run: ScoreRun) -> str:
         lines.append(f"  file rows          {run.rows.text()}")
     elif run.omitted:
         lines.append(f"  omitted            {run.omitted} rows with a missing rating")
-    lines += ["", *_result_lines(overall), ""]
+    lines += ["", _result_lines(overall), ""]
     if by is not None:
         level = ci_label(overall.level, result.alternative)
         header = [by, "n", "kappa", "SE", level, "z", "p", "interpretation"]

@@ -23,6 +23,7 @@ from .output import (
     format_interval,
     format_number,
     format_pvalue,
+    render_rows,
     render_table,
     sided_method,
     to_json,
@@ -336,9 +337,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
             f"the smallest possible is {format_pvalue(floor)}" if result.pvalue <= floor else "",
         ],
     ]
-    widths = [max(len(r[i]) for r in rows) for i in range(2)]
-    for r in rows:
-        print(f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2]}".rstrip())
+    print(render_rows(rows, left=(0, 2)))
     return 0
 
 
