@@ -215,3 +215,18 @@ def test_unweighted_is_not_unweighted_weights(capsys: pytest.CaptureFixture[str]
     assert "(Cohen's kappa, unweighted, K = 3)" in capsys.readouterr().out
     assert main(argv) == 0
     assert "(Cohen's kappa, quadratic weights, K = 3)" in capsys.readouterr().out
+
+
+def test_goodness_of_fit_warning_in_options_once(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The warning of a goodness-of-fit plan outside its range names --method (not
+    method='...'), and the report's curve does not repeat it."""
+    args = ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.7", "--raters", "3",
+            "--method", "goodness-of-fit", "--report", str(tmp_path / "r.html")]  # fmt: skip
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    warnings = [line for line in captured.err.splitlines() if line.startswith("wkappa: warning")]
+    assert len(warnings) == 1, captured.err
+    assert "--method simulation" in warnings[0] and "method='" not in warnings[0]
+    assert "(Fleiss' kappa, quadratic weights, K = 2)" in captured.out

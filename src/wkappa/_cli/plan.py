@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import base64
 import io
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -266,9 +267,15 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, path: str) -> None:
 def run_plan(args: argparse.Namespace) -> int:
     """Run ``wkappa plan``; returns the exit code."""
     try:
-        plan = _make(args)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            plan = _make(args)
+        for message in dict.fromkeys(str(w.message) for w in caught):
+            warnings.warn(in_options(message, _NAMES), UserWarning, stacklevel=1)
         if args.plot or args.report:
-            curve = _curve(plan, args)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the plan's own warning is shown above
+                curve = _curve(plan, args)
             if args.plot:
                 Path(args.plot).write_bytes(_figure_png(plan, *curve))
             if args.report:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._core import norm_cdf, norm_ppf
+from .._core import norm_cdf, norm_ppf, warn_at_caller
 from ..exceptions import WkappaError
 from .planning_models import (
     goodness_of_fit_cells,
@@ -119,6 +119,47 @@ def _gof_distance(design: PlanDesign, anticipated: float, hypothesised: float) -
     """Donner & Eliasziw's per-item chi-square noncentrality sum((P1 - P0)² / P0)."""
     p1, p0 = _gof_cells(design, anticipated), _gof_cells(design, hypothesised)
     return float(((p1 - p0) ** 2 / p0).sum())
+
+
+# Where Donner & Eliasziw's noncentrality stops describing the test: a cell more than this
+# many times as likely under kappa1 as under kappa0. benchmarks/planning_gof_range.py: every
+# plan of its grid past it delivered 0.02-0.69 power of a promised 0.8 (wkappa's test, 1,000
+# simulated studies each); the published kappaSize examples reach 2.73.
+GOF_CELL_RATIO = 3.0
+
+
+def _gof_cell_name(design: PlanDesign, cell: int) -> str:
+    assert design.pi is not None
+    raters = design.n_raters
+    if design.pi.size == 2:  # cell c: c raters give the second category
+        if cell in (0, raters):
+            return f"all {raters} raters give the {'first' if cell == 0 else 'second'} category"
+        return f"{cell} of the {raters} raters give the second category"
+    if cell < design.pi.size:
+        return f"all {raters} raters give category {cell + 1}"
+    return "the raters disagree"
+
+
+def _warn_gof_range(design: PlanDesign) -> None:
+    """Warn when the plan of the test of kappa0 leaves the range of its chi-square
+    approximation (kappa0 near 0 with a rare category, or several raters)."""
+    if design.kappa1 == design.kappa0 or design.ci_width is not None:
+        return
+    if design.lower_limit is not None:
+        return
+    ratio = _gof_cells(design, design.kappa1) / _gof_cells(design, design.kappa0)
+    cell = int(np.argmax(ratio))
+    if ratio[cell] <= GOF_CELL_RATIO:
+        return
+    warn_at_caller(
+        "method='goodness-of-fit' is outside the range of its chi-square approximation: "
+        f"'{_gof_cell_name(design, cell)}' is {ratio[cell]:.3g} times as likely under "
+        f"kappa1 = {design.kappa1:g} as under kappa0 = {design.kappa0:g}, so its n and power "
+        "are too optimistic (such plans delivered 0.02-0.69 power where 0.8 was asked, in "
+        "benchmarks/planning_gof_range.py). Hint: plan with method='simulation' (or "
+        "method='asymptotic' for two raters); the formulas are meant for kappa0 well above 0.",
+        UserWarning,
+    )
 
 
 def _gof_power(design: PlanDesign, n: float) -> float:
@@ -285,6 +326,7 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
         width = _normal_width(design, size)
         mc_error = 0.0
     elif design.method == "goodness-of-fit":
+        _warn_gof_range(design)
         size = _gof_n(design) if n is None else n
         power = _gof_power(design, size)
         assurance = math.nan

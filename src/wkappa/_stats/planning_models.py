@@ -254,6 +254,11 @@ def _check_table(table: Any) -> np.ndarray:
     if not np.isfinite(array).all() or (array < 0).any():
         raise WkappaError("`table` must hold finite non-negative probabilities or counts.")
     total = float(array.sum())
+    if total == 0.0:
+        raise WkappaError(
+            "`table` is all zeros: no anticipated ratings. Hint: give the cell probabilities "
+            "or a pilot table of counts."
+        )
     counts = bool(np.all(array == np.round(array))) and total > 1.0
     if counts:
         return array / total

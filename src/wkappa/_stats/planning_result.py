@@ -21,6 +21,7 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError
+from .agreement_result import COEFFICIENT_NAMES
 from .intervals import check_confidence_level, readonly, rng_error
 from .json_values import json_fields
 from .planning_models import (
@@ -153,7 +154,12 @@ class KappaPlan:
             if not math.isnan(self.power)
             else "no test (kappa1 = kappa0)"
         )
-        who = "Cohen's kappa" if self.coefficient is None else self.coefficient
+        if self.coefficient is None:
+            who = "Cohen's kappa"
+        elif self.coefficient == "gwet" and self.weights != "unweighted":
+            who = "Gwet's AC2"
+        else:
+            who = COEFFICIENT_NAMES.get(self.coefficient, self.coefficient)
         weights = "unweighted" if self.weights == "unweighted" else f"{self.weights} weights"
         lines = [
             f"Study plan ({self.method}): n = {self.n} items rated by {self.n_raters} raters",
