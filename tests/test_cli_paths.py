@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from test_cli import run
-from wkappa._cli.output import RowCount, format_pvalue
+from wkappa._cli.output import RowCount, bootstrap_pvalue, format_pvalue
 
 DATA = Path(__file__).parent / "data"
 ESSAYS = DATA / "essays_messy.csv"
@@ -134,6 +134,30 @@ def test_pvalues_below_the_float_floor():
     assert format_pvalue(0.0123) == "0.0123"
     result = run("score", ESSAYS, "--true", HUMAN, "--pred", "model A", "--nan-policy", "omit")
     assert "< 2.2e-16" in result.stdout and "0.00e+00" not in result.stdout
+
+
+def test_bootstrap_pvalues_at_their_floor_read_alike_in_compare_and_judge(tmp_path):
+    """compare printed 'p  2.29e-04  the smallest possible is 2.29e-04' and judge
+    '< 0.0002  the smallest a ...-resample bootstrap shows' for the same situation: a
+    bootstrap p-value at the smallest value its resamples can show."""
+    assert bootstrap_pvalue(0.002, 0.002, 999) == (
+        "<= 0.0020",
+        "the smallest a 999-resample bootstrap shows",
+    )
+    assert bootstrap_pvalue(0.0123, 0.002, 999) == ("0.0123", "")
+    truth = [i % 4 for i in range(200)]
+    ratings = tmp_path / "ratings.csv"
+    ratings.write_text(
+        "truth,good,bad,p1,p2\n" + "".join(f"{t},{t},{(t + 2) % 4},{t},{t}\n" for t in truth)
+    )
+    compare = run("compare", ratings, "--true", "truth", "--pred", "good", "--pred", "bad",
+                  "--bootstrap", "99", "--seed", "0")  # fmt: skip
+    judge = run("judge", ratings, "--raters", "p1,p2", "--candidate", "bad",
+                "--bootstrap", "99", "--seed", "0")  # fmt: skip
+    for result in (compare, judge):
+        assert result.returncode == 0, result.stderr
+        line = next(x for x in result.stdout.splitlines() if "99-resample bootstrap" in x)
+        assert "p-value" in line and "<= " in line, result.stdout
 
 
 def test_hints_name_options_and_the_first_bad_row(tmp_path):

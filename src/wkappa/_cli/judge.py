@@ -36,10 +36,10 @@ from ..exceptions import WkappaError
 from . import options
 from .output import (
     RowCount,
+    bootstrap_pvalue,
     categories_line,
     format_interval,
     format_number,
-    format_pvalue,
     render_rows,
     render_table,
     sided_method,
@@ -294,10 +294,8 @@ def _pvalue(judged: Judged) -> tuple[str, str]:
     result = judged.result
     units = result.n_items if result.n_clusters is None else result.n_clusters
     floor = smallest_pvalue(judged.n_resamples, units, result.alternative)
-    p = float(result.pvalue)
-    if p <= floor:
-        return f"< {floor:.2g}", f"the smallest a {judged.n_resamples}-resample bootstrap shows"
-    return format_pvalue(p), f"item bootstrap, {result.alternative}"
+    text, note = bootstrap_pvalue(float(result.pvalue), floor, judged.n_resamples)
+    return text, note or f"item bootstrap, {result.alternative}"
 
 
 def _coefficient_name(args: argparse.Namespace) -> str:

@@ -44,6 +44,7 @@ __all__ = [
     "ScoreRun",
     "Scored",
     "band",
+    "bootstrap_pvalue",
     "categories_line",
     "ci_label",
     "csv_field",
@@ -237,6 +238,15 @@ def format_pvalue(value: float) -> str:
     if value < PVALUE_FLOOR:
         return "< 2.2e-16"
     return f"{value:.4f}" if value >= 1e-3 else f"{value:.2e}"
+
+
+def bootstrap_pvalue(value: float, floor: float, n_resamples: int) -> tuple[str, str]:
+    """A bootstrap p-value and its note: at the smallest value ``n_resamples`` can show
+    (``floor``), ``<= floor`` and what sets that bound; elsewhere the p-value and no note."""
+    if value <= floor:
+        note = f"the smallest a {n_resamples}-resample bootstrap shows"
+        return f"<= {format_pvalue(floor)}", note
+    return format_pvalue(value), ""
 
 
 def render_table(

@@ -19,10 +19,10 @@ from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
 from .output import (
     RowCount,
+    bootstrap_pvalue,
     categories_line,
     format_interval,
     format_number,
-    format_pvalue,
     render_rows,
     render_table,
     sided_method,
@@ -333,8 +333,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         ],
         [
             f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
-            format_pvalue(result.pvalue),
-            f"the smallest possible is {format_pvalue(floor)}" if result.pvalue <= floor else "",
+            *bootstrap_pvalue(result.pvalue, floor, args.bootstrap),
         ],
     ]
     print(render_rows(rows, left=(0, 2)))
