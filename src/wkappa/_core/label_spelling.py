@@ -3,7 +3,7 @@ silently.
 
 ``"mild"`` and ``"mild "`` (a trailing space from a spreadsheet or an export), or ``"Mild"``
 and ``"mild"`` (an LLM judge's capital letter), would otherwise count as two categories: kappa
-changes without a word (issue 24). Every reader of string ratings calls
+changes without a word. Every reader of string ratings calls
 :func:`check_label_spellings` once on the ratings as given:
 
 * without ``labels``, two spellings of one label are an error naming both and the first
