@@ -481,3 +481,13 @@ def test_explain_names_the_coefficient() -> None:
 def test_an_all_zero_table_is_named() -> None:
     with pytest.raises(WkappaError, match="`table` is all zeros"):
         wk.kappa_sample_size(table=[[0, 0], [0, 0]])
+
+
+def test_one_list_per_rater_for_several_raters_is_pointed_to_a_shared_list() -> None:
+    with pytest.raises(WkappaError, match=r"3 lists, one per rater\?.*mean, \[0\.25, 0\.75\]"):
+        wk.kappa_sample_size(
+            kappa1=0.6,
+            marginals=[[0.2, 0.8], [0.3, 0.7], [0.25, 0.75]],
+            n_raters=3,
+            method="goodness-of-fit",
+        )

@@ -280,9 +280,17 @@ def check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
     if shared:
         array = np.stack([array, array])
     if array.ndim != 2 or array.shape[0] != 2 or array.shape[1] < 2:
+        hint = ""
+        if array.ndim == 2 and array.shape[0] > 2 and array.shape[1] >= 2:
+            mean = ", ".join(f"{value:.4g}" for value in array.mean(axis=0))
+            hint = (
+                f" Hint: {array.shape[0]} lists, one per rater? Several raters are planned "
+                "with the common-kappa model, one list shared by every rater: for instance "
+                f"their mean, [{mean}]."
+            )
         raise WkappaError(
             "`marginals` must be one list of K >= 2 category probabilities (shared by the "
-            f"raters) or two lists (one per rater); got shape {np.shape(marginals)}."
+            f"raters) or two lists (one per rater); got shape {np.shape(marginals)}.{hint}"
         )
     if not np.isfinite(array).all() or (array < 0).any():
         raise WkappaError("`marginals` must be finite non-negative probabilities.")
