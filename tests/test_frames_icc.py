@@ -3,10 +3,16 @@ wkappa.icc / wkappa.ccc on the same ratings as an array."""
 
 from __future__ import annotations
 
+import warnings
+from fractions import Fraction
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import wkappa as wk
+from test_icc import exact_mean_squares, far_apart
 from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError, WkappaTypeError
 
 pl = pytest.importorskip("polars")
@@ -96,6 +102,34 @@ def test_targets_far_apart_keep_the_error_mean_square(frame_library) -> None:
     result = wkf.icc(wide_frame(values, frame_library), raters=RATERS)
     for name, key in (("ms_items", "msr"), ("ms_raters", "msc"), ("ms_error", "mse")):
         assert getattr(result, name) == pytest.approx(float(exact[key]), rel=1e-9), name
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(3, 8).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(-1000, 1000), min_size=n, max_size=n),
+            st.lists(st.lists(st.integers(-8, 8), min_size=3, max_size=3), min_size=n, max_size=n),
+        )
+    ),
+    st.sampled_from([1e6, 1e8, 1e10, 1e12]),
+    st.booleans(),
+)
+def test_lazy_mean_squares_exact_when_effects_dwarf_the_residuals(design, offset, raters_far):
+    """polars lazy (the engine's one aggregation): the deviations from the targets' row
+    means are centred again on their row mean (the row mean's rounding, 2e-4 of the MSE with
+    targets 1e8 apart, every digit at 1e12), and raters far apart have their means removed
+    first (a second aggregation): every mean square is the exact one to 1e-12."""
+    effects, residuals = design
+    x = far_apart([*effects, 7, -3, 5], residuals, offset, raters_far)
+    exact = exact_mean_squares([[Fraction(v) for v in row] for row in x.tolist()])
+    lazy = pl.DataFrame({name: x[:, j] for j, name in enumerate(RATERS)}).lazy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)
+        result = wkf.icc(lazy, raters=RATERS, form="C,1")
+    floor = (1e-15 * offset) ** 2
+    for name, key in (("ms_items", "msr"), ("ms_raters", "msc"), ("ms_error", "mse")):
+        assert getattr(result, name) == pytest.approx(float(exact[key]), rel=1e-12, abs=floor)
 
 
 def test_long_and_missing_ratings_equal_arrays(frame_library) -> None:

@@ -152,6 +152,101 @@ def test_all_forms_equal_the_exact_anova(rows: list[list[int]], offset: int) -> 
     assert a1.ms_items == pytest.approx(float(ms["msr"]), rel=1e-9, abs=1e-9)
 
 
+def far_apart(
+    effects: list[int], residuals: list[list[int]], offset: float, raters_far: bool
+) -> np.ndarray:
+    """Integer effects times ``offset`` (the targets', or with ``raters_far`` the raters')
+    plus small residuals in steps of 2**-10 (each sum rounded once to a float)."""
+    base = np.array(effects, dtype=np.float64) * offset
+    small = np.array(residuals, dtype=np.float64) * 2.0**-10
+    if raters_far:
+        return base[None, : small.shape[1]] + small
+    return base[: small.shape[0], None] + small
+
+
+far_designs = st.integers(3, 10).flatmap(
+    lambda n: st.integers(2, 5).flatmap(
+        lambda k: st.tuples(
+            st.lists(st.integers(-1000, 1000), min_size=max(n, k), max_size=max(n, k)),
+            st.lists(st.lists(st.integers(-8, 8), min_size=k, max_size=k), min_size=n, max_size=n),
+        )
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(far_designs, st.sampled_from([1e6, 1e8, 1e10, 1e12]), st.booleans())
+def test_mean_squares_exact_when_effects_dwarf_the_residuals(
+    design: tuple[list[int], list[list[int]]], offset: float, raters_far: bool
+) -> None:
+    """Targets (or raters) up to 1e15 apart and residuals near 2**-10: wk.icc took the
+    raters' means first, and rounding ratings near 1e9 relative to themselves lost the
+    residuals' digits (targets 1e8 apart: MSE 2.3e-10 off, 1e12: every digit). The larger
+    effects are now removed first, and what their means' rounding missed is put back: every
+    mean square is the exact one of the float ratings to 1e-12."""
+    x = far_apart(*design, offset, raters_far)
+    ms = exact_mean_squares([[Fraction(v) for v in row] for row in x.tolist()])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)
+        result = wk.icc(x, form="C,1")
+    floor = (1e-15 * offset) ** 2  # (an exact 0: what rounding at the ratings' size leaves)
+    for name, key in (
+        ("ms_items", "msr"), ("ms_raters", "msc"), ("ms_error", "mse"), ("ms_within", "msw")
+    ):  # fmt: skip
+        assert getattr(result, name) == pytest.approx(float(ms[key]), rel=1e-12, abs=floor)
+
+
+def exact_sums_on_a_grid(x: np.ndarray, step: float) -> tuple[float, float, float]:
+    """(SS targets, SS raters, SS error) of ratings that are multiples of ``step`` (a power
+    of two), in integer arithmetic: fast enough for the compiled route's sizes."""
+    n, k = x.shape
+    values = [[int(v) for v in row] for row in (x / step).tolist()]
+    rows = [sum(row) for row in values]
+    columns = [sum(row[j] for row in values) for j in range(k)]
+    grand = sum(rows)
+    # n k (x_ij - r_i - c_j + g) = n k x_ij - n R_i - k C_j + G, in units of step
+    error = sum(
+        (n * k * v - n * rows[i] - k * columns[j] + grand) ** 2
+        for i, row in enumerate(values)
+        for j, v in enumerate(row)
+    )
+    targets = sum((n * r - grand) ** 2 for r in rows)  # k sum (R_i/k - G/nk)² times (nk)²/k
+    raters = sum((k * c - grand) ** 2 for c in columns)
+    scale = step * step
+    return (
+        float(Fraction(targets, n * n * k) * Fraction(scale)),
+        float(Fraction(raters, k * k * n) * Fraction(scale)),
+        float(Fraction(error, (n * k) ** 2) * Fraction(scale)),
+    )
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e9, 1e12])
+@pytest.mark.parametrize("raters_far", [False, True])
+@pytest.mark.parametrize("features", [False, True])
+def test_compiled_sums_exact_when_effects_dwarf_the_residuals(
+    offset: float, raters_far: bool, features: bool
+) -> None:
+    """The compiled passes (2-D four rows at a time, 3-D with features) take the sums in the
+    numpy route's order: equal to the exact sums to 1e-12, and to the numpy route's."""
+    from wkappa._core.icc_sums import _numpy_sums, _plain_sums
+
+    rng = np.random.default_rng(int(math.log10(offset)) + 2 * raters_far)
+    n, k = 16_387, 4  # n % 4 == 3: the 2-D pass's tail rows too
+    effects = rng.integers(-1000, 1000, size=max(n, k)).tolist()
+    residuals = rng.integers(-8, 9, size=(n, k)).tolist()
+    x = far_apart(effects, residuals, offset, raters_far)
+    exact = exact_sums_on_a_grid(x, 2.0**-10)
+    values = np.stack([x, x[::-1]], axis=2) if features else x
+    assert values.size >= 1 << 16  # the compiled route
+    fast = _plain_sums(values)
+    slow = _numpy_sums(values if features else values[:, :, None])
+    for got, want, expected in zip(
+        (fast.ss_targets, fast.ss_raters, fast.ss_error), slow[1:], exact, strict=True
+    ):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+        np.testing.assert_allclose(want, expected, rtol=1e-12)
+
+
 # ----------------------------------------------------------------- the F formulas
 
 
@@ -336,21 +431,22 @@ def test_numba_kernel_equals_numpy_sums() -> None:
     for got, want in zip(
         (fast.grand_mean, fast.ss_targets, fast.ss_raters, fast.ss_error), slow, strict=True
     ):
-        np.testing.assert_allclose(got, want, rtol=1e-9)
-    # Far from zero the centred sums keep their digits: SS_error / df is the unit variance.
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    # Far from zero the sums keep their digits: SS_error / df is the unit variance, and
+    # SS_raters is the exact one (the rater means' rounding is corrected in the second pass).
     assert fast.ss_error[0] / (2 * 29_999) == pytest.approx(1.0, rel=0.05)
-    # 1e6 is 2**10 standard deviations from zero: anova_sums centres and scales first, and
-    # keeps the digits of SS_raters that the column means of the plain pass lose (9e-8).
-    scaled = anova_sums(x)
-    assert scaled.unit[0] != 1.0
-    unit2 = scaled.unit**2
-    np.testing.assert_allclose(scaled.ss_targets * unit2, slow[1], rtol=1e-9)
-    np.testing.assert_allclose(scaled.ss_error * unit2, slow[3], rtol=1e-9)
     columns = [sum(map(Fraction, x[:, j, 0].tolist())) / len(x) for j in range(3)]
     grand = sum(columns) / 3
     exact = len(x) * sum((c - grand) ** 2 for c in columns)
+    assert slow[2][0] == pytest.approx(float(exact), rel=1e-12)
+    assert fast.ss_raters[0] == pytest.approx(float(exact), rel=1e-12)
+    # 1e6 is 2**10 standard deviations from zero: anova_sums centres and scales first.
+    scaled = anova_sums(x)
+    assert scaled.unit[0] != 1.0
+    unit2 = scaled.unit**2
+    np.testing.assert_allclose(scaled.ss_targets * unit2, slow[1], rtol=1e-12)
+    np.testing.assert_allclose(scaled.ss_error * unit2, slow[3], rtol=1e-12)
     assert scaled.ss_raters[0] * unit2[0] == pytest.approx(float(exact), rel=1e-12)
-    assert slow[2][0] != pytest.approx(float(exact), rel=1e-8)
 
 
 # ----------------------------------------------------------------- inputs

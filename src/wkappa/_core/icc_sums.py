@@ -4,7 +4,18 @@ Every ICC form (McGraw & Wong 1996) is a function of the between-target, between
 residual sums of squares of the complete targets x raters table, so one pass over the ratings
 serves all six, for any number of features at once. Small inputs use numpy; from
 :data:`NUMBA_FROM` ratings on, the lazily imported numba kernel
-:func:`wkappa._core.kernels.numba_icc.anova_sums` (compiled on first use, cached on disk).
+:func:`wkappa._core.kernels.numba_icc.anova_sums` (compiled on first use, cached on disk),
+in the same order with the same last step (:func:`finish_sums`).
+
+The order keeps the residuals' digits when targets (or raters) differ far more than the
+residuals: a first pass takes the targets' and the raters' means; the second subtracts
+from each rating the mean of the larger effects first (the target's, where the targets
+spread farther) and then the other effect's first estimate, so each rounding is relative to
+the smaller effects and the residual, never to the ratings' size. What the first estimates
+missed (their own rounding, relative to the ratings' size) is common to a row or a column
+of these differences and is taken out again from their row and column means. Subtracting
+the raters' means first, as before, rounded ratings 1e9 apart to about 1e-7 each: with
+residuals near 1 the MSE was 4e-7 off, near 1e-3 every digit was lost.
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ __all__ = [
     "ScaledRatings",
     "anova_sums",
     "centred_integers",
+    "finish_sums",
     "plain_anova_sums",
     "scaled_ratings",
     "sums_from_means",
@@ -140,14 +152,71 @@ class AnovaSums:
 def _numpy_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     n, k = x.shape[:2]
     column = x.mean(axis=0)  # (k, F)
+    row = x.mean(axis=1)  # (n, F)
     grand = column.mean(axis=0)
-    centred = x - column[None, :, :]
-    row = centred.mean(axis=1)  # (n, F)
-    ss_targets = k * np.einsum("if,if->f", row, row)
-    residual = centred - row[:, None, :]
-    ss_error = np.einsum("ijf,ijf->f", residual, residual)
-    ss_raters = n * ((column - grand) ** 2).sum(axis=0)
-    return grand, ss_targets, ss_raters, ss_error
+    raters, targets = column - grand, row - grand  # the effects' first estimates
+    by_rows = _rows_first(targets, raters)
+    if by_rows.all():
+        q = (x - row[:, None, :]) - raters[None, :, :]
+    elif not by_rows.any():
+        q = (x - column[None, :, :]) - targets[:, None, :]
+    else:
+        q = np.where(
+            by_rows, (x - row[:, None, :]) - raters[None, :, :],
+            (x - column[None, :, :]) - targets[:, None, :],
+        )  # fmt: skip
+    row_q = q.sum(axis=1)  # (n, F)
+    m = row_q / k  # what the targets' first estimates missed
+    squares = np.einsum("ijf,ijf->f", q, q) - np.einsum("if,if->f", row_q, m)
+    targets += m
+    moments = (q.sum(axis=0), m.sum(axis=0), squares, targets.sum(axis=0))
+    return grand, *finish_sums(n, k, raters, *moments, np.einsum("if,if->f", targets, targets))
+
+
+def _rows_first(targets: np.ndarray, raters: np.ndarray) -> np.ndarray:
+    """Per feature: the targets' effects (n, F) spread at least as far as the raters' (k, F),
+    so each rating is centred on its target's mean first (else on its rater's)."""
+    spread_targets: np.ndarray = np.einsum("if,if->f", targets, targets) / len(targets)
+    return np.asarray(spread_targets >= np.einsum("jf,jf->f", raters, raters) / len(raters))
+
+
+def finish_sums(
+    n: int,
+    k: int,
+    raters: np.ndarray,
+    column_q: np.ndarray,
+    total_m: np.ndarray,
+    squares: np.ndarray,
+    target_sum: np.ndarray,
+    target_squares: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(SS targets, SS raters, SS error), each of shape (F,), from the second pass's moments
+    (numpy, and compiled as :func:`wkappa._core.kernels.numba_icc.finish_sums`).
+
+    The second pass has each rating minus its first estimates ``q_ij = x_ij - r_i - c_j +
+    g`` (``r_i`` the target's mean, ``c_j`` the rater's, ``g`` the grand mean; the larger
+    effects subtracted first, so that the rounding is relative to the smaller ones and the
+    residual) and ``m_i`` the row mean of ``q_ij``: ``column_q`` the (k, F) column sums of
+    ``q_ij``, ``total_m`` the sum of ``m_i``, ``squares`` the sum of ``(q_ij - m_i)²``,
+    ``target_sum`` and ``target_squares`` the sum and the sum of squares of the targets'
+    effects ``r_i - g + m_i``. The first estimates ``raters`` (k, F), ``c_j - g``, are
+    rounded relative to the ratings' size; what they missed, ``s_j``, is the column mean of
+    ``q_ij - m_i``, a correction of the order of that rounding: ``SS_error = squares -
+    n sum_j s_j²`` (no large sum is subtracted from another) and the raters' effects are
+    ``c_j - g + s_j``.
+    """
+    missed = (column_q - total_m) / n
+    missed = missed - missed.sum(axis=0) / k
+    ss_error = squares - n * (missed * missed).sum(axis=0)
+    effects = raters + missed
+    effects = effects - effects.sum(axis=0) / k
+    ss_targets = k * (target_squares - target_sum * (target_sum / n))
+    # sums of squares: a rounding below 0 of an exact 0 is 0 (nan stays nan)
+    return (
+        np.where(ss_targets < 0.0, 0.0, ss_targets),
+        n * (effects * effects).sum(axis=0),
+        np.where(ss_error < 0.0, 0.0, ss_error),
+    )
 
 
 def anova_sums(values: np.ndarray) -> AnovaSums:

@@ -107,23 +107,39 @@ def _collect(frame: Any) -> Any:
 
 
 def rater_moments(
-    data: NumericFrame, shift: float = 0.0, factor: float = 1.0
+    data: NumericFrame,
+    shift: float = 0.0,
+    factor: float = 1.0,
+    centres: np.ndarray | None = None,
 ) -> RaterMoments | None:
     """The moments of the wide layout's rater columns, computed in the engine in one
     aggregation; None when a rating is missing (null or NaN) or there are no rows. With
-    ``shift`` and ``factor`` (a power of two), those of ``x * factor - shift * factor``."""
+    ``shift`` and ``factor`` (a power of two), those of ``x * factor - shift * factor``.
+
+    Each rating is centred on its target's mean, and the deviations again on their row
+    mean (the rounding of the target's mean, common to its row), before the raters' effects
+    and residual variances are taken: rounded relative to the raters' differences, not to
+    the targets' spread. Where the raters differ more than the targets, ``centres`` (the
+    raters' means of a first aggregation) are removed from each rater's ratings first, so
+    the rounding is relative to the targets' spread (the order of
+    :func:`wkappa._core.anova_sums`).
+    """
     nw = import_optional("narwhals", "frames")
     assert data.raters is not None
     columns = [nw.col(name).cast(nw.Float64) for name in data.raters]
     if factor != 1.0 or shift != 0.0:
         columns = [column * factor - shift * factor for column in columns]
+    if centres is not None:
+        columns = [column - float(centre) for column, centre in zip(columns, centres, strict=True)]
     row = nw.mean_horizontal(*columns)
     missing = nw.any_horizontal(
         *[column.is_null() | column.is_nan() for column in columns], ignore_nulls=False
     )
     exprs = [nw.len().alias("n"), missing.cast(nw.Int64).sum().alias("missing")]
+    deviations = [column - row for column in columns]
+    rounding = nw.mean_horizontal(*deviations)
     for j, column in enumerate(columns):
-        deviation = column - row
+        deviation = deviations[j] - rounding
         exprs += [column.mean().alias(f"mean{j}"), deviation.mean().alias(f"effect{j}")]
         exprs += [deviation.var(ddof=0).alias(f"error{j}")]
         exprs += [column.min().alias(f"low{j}"), column.max().alias(f"high{j}")]
@@ -140,6 +156,10 @@ def rater_moments(
     low = min(float(values[f"low{j}"]) for j in range(k))
     high = max(float(values[f"high{j}"]) for j in range(k))
     row = float(values["row_mean"]), float(values["row_var"]) * n
+    if centres is not None:  # the moments of the ratings themselves
+        means += centres
+        effects += centres - centres.mean()
+        low, high = low + float(centres.min()), high + float(centres.max())
     return RaterMoments(n, means, effects, *row, error_m2, low, high)
 
 
@@ -186,12 +206,25 @@ def icc_input(data: NumericFrame) -> RaterMoments | np.ndarray:
                 moments.n, moments.column_means, moments.row_m2, moments.error_m2
             )
             if trusted_sums(sums)[0]:
-                return moments
+                return _raters_first(data, moments)
             # Far from zero (or beyond the float range): the moments of centred and scaled
             # ratings, as wkappa.icc takes the sums (wkappa._core.scaled_ratings).
             unit = unit_for(max(abs(moments.low), abs(moments.high)))
             scaled = None
             if unit >= 2.0**-1000:  # (1 / unit a finite power of two)
-                scaled = rater_moments(data, shift=moments.low, factor=1.0 / unit)
+                options = {"shift": moments.low, "factor": 1.0 / unit}
+                scaled = rater_moments(data, **options)  # type: ignore[arg-type]
+                if scaled is not None:
+                    scaled = _raters_first(data, scaled, **options)
             return moments if scaled is None else scaled._replace(unit=unit)
     return numeric_matrix(data)[0]
+
+
+def _raters_first(data: NumericFrame, moments: RaterMoments, **options: float) -> RaterMoments:
+    """``moments``, or where the raters' effects spread farther than the targets' the
+    moments of a second aggregation with the raters' means removed first."""
+    spread_raters = float((moments.rater_effects**2).mean())
+    if not spread_raters > moments.row_m2 / moments.n:
+        return moments
+    again = rater_moments(data, centres=moments.column_means, **options)  # type: ignore[arg-type]
+    return moments if again is None else again

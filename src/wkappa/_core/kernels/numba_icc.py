@@ -1,11 +1,14 @@
 """numba kernel for the intraclass correlations: the two-way ANOVA sums (imported lazily).
 
 :func:`anova_sums` reads a complete (targets, raters, features) float64 array twice, feature
-by feature in the innermost loop (contiguous, so LLVM vectorises it): the first pass sums each
-rater's column, the second removes the rater means from each target's ratings and accumulates
-the between-target and residual sums of squares from those centred values, so no large sum is
-subtracted from another (the textbook ``sum x² - T²/N`` formulas lose every digit when the
-ratings sit far from zero).
+by feature in the innermost loop (contiguous, so LLVM vectorises it), in the order of the
+numpy route (:mod:`wkappa._core.icc_sums`): the first pass sums each rater's column and each
+target's row, the second subtracts from each rating the larger effects' mean first and the
+other effect's first estimate next, and accumulates the row and column sums and squares of
+those differences; :func:`finish_sums` (the numpy route's own source, compiled) turns them
+into the sums of squares. No large sum is subtracted from another (the textbook
+``sum x² - T²/N`` formulas lose every digit when the ratings sit far from zero), and no
+rating is rounded relative to the targets' spread when the raters differ far less.
 """
 
 from __future__ import annotations
@@ -14,120 +17,139 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from .. import f_scalar
+from .. import f_scalar, icc_sums
 
-__all__ = ["anova_sums", "anova_sums_2d", "beta_fraction", "quantile", "tail"]
+__all__ = ["anova_sums", "anova_sums_2d", "beta_fraction", "finish_sums", "quantile", "tail"]
+
+# The sums from the second pass's moments: the same source as the numpy route's.
+finish_sums = njit(cache=True, nogil=True)(icc_sums.finish_sums)
 
 
 @njit(cache=True, nogil=True)
 def anova_sums(x):  # type: ignore[no-untyped-def]
     """(grand mean, SS targets, SS raters, SS error), each of shape (features,), of a
-    C-contiguous (n, k, F) float64 array without missing values."""
+    C-contiguous (n, k, F) float64 array without missing values (the order of
+    :func:`wkappa._core.icc_sums.anova_sums`: the larger effects removed first)."""
     n, k, f_count = x.shape
     column = np.zeros((k, f_count))
+    row = np.zeros((n, f_count))
     for i in range(n):
         for j in range(k):
             for f in range(f_count):
                 column[j, f] += x[i, j, f]
+                row[i, f] += x[i, j, f]
     column /= n
-    grand = np.zeros(f_count)
-    for j in range(k):
-        for f in range(f_count):
-            grand[f] += column[j, f]
-    grand /= k
-    ss_raters = np.zeros(f_count)
-    for j in range(k):
-        for f in range(f_count):
-            delta = column[j, f] - grand[f]
-            ss_raters[f] += delta * delta
-    ss_raters *= n
-    ss_targets = np.zeros(f_count)
-    ss_error = np.zeros(f_count)
-    centred = np.empty((k, f_count))
-    row = np.empty(f_count)
+    row /= k
+    grand = column.sum(axis=0) / k
+    raters = column - grand
+    spread = np.zeros(f_count)
     for i in range(n):
-        row[:] = 0.0
-        for j in range(k):
-            for f in range(f_count):
-                value = x[i, j, f] - column[j, f]
-                centred[j, f] = value
-                row[f] += value
         for f in range(f_count):
-            row[f] /= k
-            ss_targets[f] += row[f] * row[f]
+            delta = row[i, f] - grand[f]
+            spread[f] += delta * delta
+    by_rows = spread / n >= (raters * raters).sum(axis=0) / k
+    column_q = np.zeros((k, f_count))
+    squares = np.zeros(f_count)
+    total_m = np.zeros(f_count)
+    target_sum = np.zeros(f_count)
+    target_squares = np.zeros(f_count)
+    row_q = np.empty(f_count)
+    row_squares = np.empty(f_count)
+    for i in range(n):
+        row_q[:] = 0.0
+        row_squares[:] = 0.0
         for j in range(k):
             for f in range(f_count):
-                residual = centred[j, f] - row[f]
-                ss_error[f] += residual * residual
-    ss_targets *= k
-    return grand, ss_targets, ss_raters, ss_error
+                if by_rows[f]:
+                    q = (x[i, j, f] - row[i, f]) - raters[j, f]
+                else:
+                    q = (x[i, j, f] - column[j, f]) - (row[i, f] - grand[f])
+                row_q[f] += q
+                row_squares[f] += q * q
+                column_q[j, f] += q
+        for f in range(f_count):
+            m = row_q[f] / k
+            squares[f] += row_squares[f] - row_q[f] * m
+            total_m[f] += m
+            target = (row[i, f] - grand[f]) + m
+            target_sum[f] += target
+            target_squares[f] += target * target
+    moments = (column_q, total_m, squares, target_sum, target_squares)
+    return grand, *finish_sums(n, k, raters, *moments)
 
 
 @njit(cache=True, nogil=True)
 def anova_sums_2d(x):  # type: ignore[no-untyped-def]
     """:func:`anova_sums` of one (n, k) float64 array (any layout), as scalars.
 
-    Four rows at a time, each with its own accumulators: a single running sum waits for the
-    previous addition at every rating (the adder's latency, not memory, bounds it), four
-    independent ones keep the adder busy (measured 1.7x faster at 60,000 x 2).
+    The first pass runs four rows at a time, each with its own column accumulators: a
+    single running sum waits for the previous addition at every rating (the adder's latency,
+    not memory, bounds it), four independent ones keep the adder busy (measured 1.7x faster
+    at 60,000 x 2). The second pass's running sums gain once per row (each row's own sums
+    are short), so they run one row at a time.
     """
     n, k = x.shape
     blocked = n - n % 4
     column = np.zeros((4, k))
+    row = np.empty(n)
     for i in range(0, blocked, 4):
+        r0 = r1 = r2 = r3 = 0.0
         for j in range(k):
             column[0, j] += x[i, j]
             column[1, j] += x[i + 1, j]
             column[2, j] += x[i + 2, j]
             column[3, j] += x[i + 3, j]
+            r0 += x[i, j]
+            r1 += x[i + 1, j]
+            r2 += x[i + 2, j]
+            r3 += x[i + 3, j]
+        row[i] = r0 / k
+        row[i + 1] = r1 / k
+        row[i + 2] = r2 / k
+        row[i + 3] = r3 / k
     for i in range(blocked, n):
+        r0 = 0.0
         for j in range(k):
             column[0, j] += x[i, j]
+            r0 += x[i, j]
+        row[i] = r0 / k
     mean = np.empty(k)
     for j in range(k):
         mean[j] = ((column[0, j] + column[1, j]) + (column[2, j] + column[3, j])) / n
     grand = mean.sum() / k
-    ss_raters = 0.0
-    for j in range(k):
-        ss_raters += (mean[j] - grand) ** 2
-    ss_raters *= n
-    t0 = t1 = t2 = t3 = 0.0
-    e0 = e1 = e2 = e3 = 0.0
-    for i in range(0, blocked, 4):
-        r0 = r1 = r2 = r3 = 0.0
+    raters = mean - grand
+    spread = 0.0
+    for i in range(n):
+        row[i] -= grand  # now the targets' first estimates
+        spread += row[i] * row[i]
+    by_rows = spread / n >= (raters * raters).sum() / k
+    column_q = np.zeros((k, 1))
+    squares = targets = target_squares = total_m = 0.0
+    for i in range(n):
+        row_q = row_squares = 0.0
         for j in range(k):
-            r0 += x[i, j] - mean[j]
-            r1 += x[i + 1, j] - mean[j]
-            r2 += x[i + 2, j] - mean[j]
-            r3 += x[i + 3, j] - mean[j]
-        r0 /= k
-        r1 /= k
-        r2 /= k
-        r3 /= k
-        t0 += r0 * r0
-        t1 += r1 * r1
-        t2 += r2 * r2
-        t3 += r3 * r3
-        for j in range(k):
-            d0 = x[i, j] - mean[j] - r0
-            d1 = x[i + 1, j] - mean[j] - r1
-            d2 = x[i + 2, j] - mean[j] - r2
-            d3 = x[i + 3, j] - mean[j] - r3
-            e0 += d0 * d0
-            e1 += d1 * d1
-            e2 += d2 * d2
-            e3 += d3 * d3
-    for i in range(blocked, n):
-        r0 = 0.0
-        for j in range(k):
-            r0 += x[i, j] - mean[j]
-        r0 /= k
-        t0 += r0 * r0
-        for j in range(k):
-            d0 = x[i, j] - mean[j] - r0
-            e0 += d0 * d0
-    ss_targets = ((t0 + t1) + (t2 + t3)) * k
-    return grand, ss_targets, ss_raters, (e0 + e1) + (e2 + e3)
+            if by_rows:  # x - row mean = (x - grand) - target (row[] holds the targets)
+                q = (x[i, j] - (row[i] + grand)) - raters[j]
+            else:
+                q = (x[i, j] - mean[j]) - row[i]
+            row_q += q
+            row_squares += q * q
+            column_q[j, 0] += q
+        m = row_q / k
+        squares += row_squares - row_q * m
+        total_m += m
+        target = row[i] + m
+        targets += target
+        target_squares += target * target
+    moments = (
+        column_q,
+        np.array([total_m]),
+        np.array([squares]),
+        np.array([targets]),
+        np.array([target_squares]),
+    )
+    ss_targets, ss_raters, ss_error = finish_sums(n, k, raters.reshape((k, 1)), *moments)
+    return grand, ss_targets[0], ss_raters[0], ss_error[0]
 
 
 # The F distribution's scalar functions (wkappa._core.f_scalar), compiled from the same
