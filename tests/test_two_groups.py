@@ -255,9 +255,10 @@ def test_errors_name_the_group_at_fault() -> None:
     """Errors of the encoder named `ratings`, a parameter group_agreement does not have."""
     a = np.array([[1, 2], [2, 2], [3, 3]])
     b = np.array([[1, 1], [2, 3], [3, 3]])
-    with pytest.raises(WkappaError, match=r"^`ratings_b` contains 3, which is not in `labels`"):
+    said = r"^`ratings_b` contains 3 at item 1, rater 1, which is not in `labels`"
+    with pytest.raises(WkappaError, match=said):
         wk.group_agreement(np.ones((3, 2), dtype=int), b, labels=[1, 2])
-    with pytest.raises(WkappaError, match=r"^`ratings_a` contains inf"):
+    with pytest.raises(WkappaError, match=r"^`ratings_a` contains inf at item 2, rater 0;"):
         wk.group_agreement(np.where(a == 3, np.inf, a), b)
     with pytest.raises(WkappaError, match=r"^`ratings_b` has a missing rating .* item 1, rater 1"):
         wk.group_agreement(a, np.where(b == 3, np.nan, b), nan_policy="raise")

@@ -147,13 +147,14 @@ def run_agree(args: argparse.Namespace) -> int:
     # names a rater by its column in the file. Every column is a rater the user named (or
     # one pivoted from the long layout): known_raters, no guess of the layout from the names.
     def _counted(values: Any, *, multiplicity: Any, **options: Any) -> Any:
-        return agreement(known_raters(values), multiplicity=multiplicity, **options)
+        return agreement(known_raters(values, long), multiplicity=multiplicity, **options)
 
     def _clustered(values: Any, *, multiplicity: Any, **options: Any) -> Any:
         items = np.repeat(np.arange(values.height), multiplicity)
-        return agreement(known_raters(values[items]), cluster=ids, **options)
+        return agreement(known_raters(values[items], long), cluster=ids, **options)
 
     rows, counts, raters, read, file = _distinct_rows(args)
+    long = not options.chosen_layout(args)  # a refused rating: "from rater 'b'"
     multiplicity = counts.to_numpy().astype(np.int64)
     ids = None if not args.cluster else _cluster_ids(args, rows[args.cluster], multiplicity)
     rows = rows.select(raters)

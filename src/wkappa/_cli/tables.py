@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from .._core import (
+    check_one_rating,
     count_table,
-    encode_rating_matrix,
     encode_ratings,
     find_unlisted,
     is_missing_scalar,
@@ -517,17 +517,8 @@ def rater_rating_error(
     is not refused here), else ``exc`` as it is."""
 
     def probe(column: str, value: Any) -> None:
-        if is_missing_scalar(value):
-            return
-        kind = object if isinstance(value, str) else np.float64
-        encode_rating_matrix(
-            np.array([[value, value]], dtype=kind),
-            labels=labels,
-            min_rating=min_rating,
-            max_rating=max_rating,
-            ordered=False,
-            name="ratings",
-        )
+        if not is_missing_scalar(value):
+            check_one_rating(value, labels, min_rating, max_rating)
 
     return located_error(file, probe, ("ratings",)) or exc
 

@@ -22,7 +22,15 @@ from .dependencies import is_torch_tensor, series_library
 from .input_checks import check_one_dimensional, unsupported_dtype_error
 from .options import format_value
 
-__all__ = ["Column", "host_view", "is_device_array", "to_column", "to_host"]
+__all__ = [
+    "Column",
+    "beyond_int64_error",
+    "first_beyond_int64",
+    "host_view",
+    "is_device_array",
+    "to_column",
+    "to_host",
+]
 
 
 @dataclass(frozen=True)
@@ -87,12 +95,32 @@ def as_array(obj: Any) -> np.ndarray:
     return values
 
 
-def _beyond_int64_error(name: str) -> WkappaError:
+def beyond_int64_error(name: str, where: str = "") -> WkappaError:
+    """The error for integer ratings of ``name`` beyond int64; ``where`` says where the
+    first is (``at item 2, column 'b'``; empty: not said)."""
+    at = f" {where}" if where else ""
     return WkappaError(
-        f"`{name}` has integers too large to handle exactly (|x| >= 2**63, beyond int64). "
+        f"`{name}` has integers too large to handle exactly (|x| >= 2**63, beyond int64){at}. "
         "Hint: subtract a common offset, or pass them as strings if they are names of "
         "categories."
     )
+
+
+def first_beyond_int64(values: Any) -> int | None:
+    """The position of the first whole number beyond int64 among one rater's ``values``
+    (any input :func:`to_column` reads), or None: where :func:`beyond_int64_error` is (the
+    error path only: the values are read one by one)."""
+    for method in ("to_pylist", "to_list", "tolist"):
+        if hasattr(values, method):
+            values = getattr(values, method)()
+            break
+    for position, value in enumerate(values):
+        if isinstance(value, (bool, np.bool_, str, bytes)) or is_missing_scalar(value):
+            continue
+        number = _exact_number(value) if isinstance(value, numbers.Number) else None
+        if isinstance(number, int) and abs(number) >= 2**63:
+            return position
+    return None
 
 
 def _nested_error(name: str, found: str) -> WkappaTypeError:
@@ -160,10 +188,10 @@ def object_column(values: np.ndarray, name: str) -> Column:
         try:
             narrowed = as_array(filled)
         except OverflowError:
-            raise _beyond_int64_error(name) from None
+            raise beyond_int64_error(name) from None
         if narrowed.dtype == object:  # Python ints beyond int64: floats among them decide
             if not any(isinstance(v, float) for v in filled):
-                raise _beyond_int64_error(name)
+                raise beyond_int64_error(name)
             narrowed = np.array(filled, dtype=np.float64)
     else:
         narrowed = values  # mixed kinds: only `labels=` can make sense of them

@@ -82,8 +82,9 @@ class EncodedRatings:
 # --------------------------------------------------------------------------- numeric checks
 
 
-def integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
-    """Numeric ratings as int64, refusing inf and non-integer floats (never truncating)."""
+def integral_ratings(values: np.ndarray, name: str, where: str = "") -> np.ndarray:
+    """Numeric ratings as int64, refusing inf and non-integer floats (never truncating);
+    ``where`` says where the ratings are, in a refusal (``at item 2, column 'b'``)."""
     kind = values.dtype.kind
     if kind == "b":
         return values.astype(np.int64)
@@ -94,13 +95,13 @@ def integral_ratings(values: np.ndarray, name: str) -> np.ndarray:
                 kind == "i" and values.min() <= -_MAX_ABS_RATING
             )
             if too_large:
-                raise huge_ratings_error(name)
+                raise huge_ratings_error(name, where)
         return values.astype(np.int64, copy=False)
     not_whole = ~np.isfinite(values) | (values != np.floor(values))
     if not_whole.any():
-        raise not_whole_error(name, values[not_whole][0].item())
+        raise not_whole_error(name, values[not_whole][0].item(), where)
     if values.size and float(np.abs(values).max()) >= _MAX_ABS_RATING:
-        raise huge_ratings_error(name)
+        raise huge_ratings_error(name, where)
     return values.astype(np.int64)
 
 
@@ -203,7 +204,7 @@ def _as_int64(values: np.ndarray) -> np.ndarray | None:
     return values.astype(np.int64)
 
 
-def _lookup(values: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
+def _lookup(values: np.ndarray, labels: np.ndarray, name: str, where: str = "") -> np.ndarray:
     """Index of each value in ``labels``; an unknown value is an error."""
     if np.dtype(np.uint64) in (values.dtype, labels.dtype) and values.dtype != labels.dtype:
         # numpy compares uint64 with int64 in float64, which rounds beyond 2**53.
@@ -222,21 +223,24 @@ def _lookup(values: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
         position[position == len(labels)] = 0
         found = sorted_labels[position] == values
         if not found.all():
-            raise_unknown_rating(values[~found][0], name, labels)
+            raise_unknown_rating(values[~found][0], name, labels, where)
         return order[position].astype(np.int64)
     table = {label: i for i, label in enumerate(labels.tolist())}
     index = np.empty(len(values), dtype=np.int64)
     for k, value in enumerate(values.tolist()):
         if value not in table:
-            raise_unknown_rating(value, name, labels)
+            raise_unknown_rating(value, name, labels, where)
         index[k] = table[value]
     return index
 
 
-def raise_unknown_rating(value: Any, name: str, labels: np.ndarray | range) -> NoReturn:
+def raise_unknown_rating(
+    value: Any, name: str, labels: np.ndarray | range, where: str = ""
+) -> NoReturn:
     shown = labels if isinstance(labels, range) else labels.tolist()
+    at = f" {where}" if where else ""
     raise WkappaError(
-        f"`{name}` contains {format_value(value)}, which is not in `labels` "
+        f"`{name}` contains {format_value(value)}{at}, which is not in `labels` "
         f"{format_value(shown)}. Hint: add it to labels= or fix the data."
     )
 
@@ -253,19 +257,23 @@ def values_of(column: Column) -> np.ndarray:
     return values
 
 
-def encode_with_labels(column: Column, labels: np.ndarray, name: str) -> np.ndarray:
+def encode_with_labels(
+    column: Column, labels: np.ndarray, name: str, where: str = ""
+) -> np.ndarray:
+    """Index of each rating of ``column`` in ``labels`` (a rating not among them is refused,
+    ``where`` saying where it is)."""
     if column.categories is not None:
         categories = as_array(column.categories)
         used = np.unique(column.values)
         mapping = np.full(max(len(categories), 1), -1, dtype=np.int64)
         for code in used.tolist():
-            mapping[code] = _lookup(categories[code : code + 1], labels, name)[0]
+            mapping[code] = _lookup(categories[code : code + 1], labels, name, where)[0]
         encoded: np.ndarray = mapping[column.values]
         return encoded
     values = column.values
     if values.dtype.kind == "f":
-        values = integral_ratings(values, name) if labels.dtype.kind in "iub" else values
-    return _lookup(values, labels, name)
+        values = integral_ratings(values, name, where) if labels.dtype.kind in "iub" else values
+    return _lookup(values, labels, name, where)
 
 
 def _arithmetic_range(labels: range) -> bool:

@@ -72,31 +72,39 @@ def check_weight_values(*, complete: bool, finite: bool, non_negative: bool) -> 
         raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
 
 
-def not_whole_error(name: str, bad: float) -> WkappaError:
+def not_whole_error(name: str, bad: float, where: str = "") -> WkappaError:
     """The error for the rating ``bad`` of ``name`` that is not a whole number (infinite,
-    NaN where missing ratings are not meant, or fractional): never truncated."""
+    NaN where missing ratings are not meant, or fractional): never truncated. ``where``
+    says where it is (``at item 2, column 'b'``; empty: not said)."""
+    at = f" {where}" if where else ""
     if not math.isfinite(bad):
-        return WkappaError(f"`{name}` contains {bad!r}; ratings must be finite.")
+        return WkappaError(f"`{name}` contains {bad!r}{at}; ratings must be finite.")
     return WkappaError(
-        f"`{name}` contains the non-integer rating {bad!r}; ratings must be whole numbers or "
-        f"labels. {THRESHOLD_HINT}"
+        f"`{name}` contains the non-integer rating {bad!r}{at}; ratings must be whole numbers "
+        f"or labels. {THRESHOLD_HINT}"
     )
 
 
-def huge_ratings_error(name: str) -> WkappaError:
+def huge_ratings_error(name: str, where: str = "") -> WkappaError:
     """The error for integer ratings of ``name`` beyond 2**62 in size: the differences of two
-    ratings and the sums of their squares would leave int64."""
-    return WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62).")
+    ratings and the sums of their squares would leave int64. ``where`` as for
+    :func:`not_whole_error`."""
+    at = f" {where}" if where else ""
+    return WkappaError(f"`{name}` has ratings too large to handle exactly (|x| >= 2**62){at}.")
 
 
 def check_observed_range(
-    extremes: Sequence[tuple[str, int, int]], lo: int | None, hi: int | None
+    extremes: Sequence[tuple[str, int, int]], lo: int | None, hi: int | None, where: str = ""
 ) -> None:
     """Refuse a rating below ``min_rating`` (``lo``) or above ``max_rating`` (``hi``);
-    ``extremes`` holds each input's name with its smallest and largest rating."""
+    ``extremes`` holds each input's name with its smallest and largest rating, ``where``
+    where the rating is (as for :func:`not_whole_error`)."""
+    at = f" {where}" if where else ""
     for name, low, _ in extremes:
         if lo is not None and low < lo:
-            raise WkappaError(f"`{name}` contains the rating {low}, below `min_rating` = {lo}.")
+            raise WkappaError(f"`{name}` contains the rating {low}{at}, below `min_rating` = {lo}.")
     for name, _, high in extremes:
         if hi is not None and high > hi:
-            raise WkappaError(f"`{name}` contains the rating {high}, above `max_rating` = {hi}.")
+            raise WkappaError(
+                f"`{name}` contains the rating {high}{at}, above `max_rating` = {hi}."
+            )

@@ -10,7 +10,11 @@ read apart (two groups of raters, a panel and its candidate) are put side by sid
 Messages name a rater by one rule (:func:`rater_names`): by its column when the input has
 column names (``column 'alice'``), else by its 0-based position (``rater 0``, as numpy
 indexes the columns and as ``item 0`` is the first row). The names travel with the columns
-(:class:`RaterColumns`) through every stage that may refuse a rating.
+(:class:`RaterColumns`) through every stage that may refuse a rating. A refused rating is
+placed by its item and rater (``at item 2, column 'b'``), or, in rows wkappa built from the
+user's (distinct rows counted in an engine, a pivoted long layout: :class:`RaterFrame`),
+where an item's position means nothing to the user, by its rater alone (``in column 'b'``,
+``from rater 'b'``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
-from .columns import Column, object_column, to_column
+from .columns import Column, beyond_int64_error, first_beyond_int64, object_column, to_column
 from .dependencies import frame_columns as columns_of_frame
 from .dependencies import series_library
 from .input_checks import unsupported_dtype_error
@@ -34,6 +38,7 @@ __all__ = [
     "known_raters",
     "one_rater",
     "rater_names",
+    "rating_place",
     "read_rater_matrix",
     "refuse_long_layout",
     "rows_array",
@@ -85,15 +90,20 @@ def refuse_long_layout(
 class RaterFrame:
     """A data frame whose every column is known to be a rater (named by the user, or pivoted
     from the long layout, by ``wkappa.frames`` and the command line): read as any frame of
-    rater columns, but never refused as the long layout, a guess from the column names."""
+    rater columns, but never refused as the long layout, a guess from the column names.
+    Its rows are wkappa's (distinct rows, pivoted items): a refused rating is placed by its
+    rater alone, ``in column 'b'``, or with ``long`` (the columns are the long layout's
+    rater ids) ``from rater 'b'``."""
 
     frame: Any
+    long: bool = False
 
 
-def known_raters(frame: Any) -> Any:
+def known_raters(frame: Any, long: bool = False) -> Any:
     """``frame`` as a :class:`RaterFrame`, for the entry points (``wkappa.agreement``,
-    ``rater_vs_panel``), whose ``ratings`` is typed as the array-likes users pass."""
-    return RaterFrame(frame)
+    ``rater_vs_panel``), whose ``ratings`` is typed as the array-likes users pass; ``long``:
+    its columns are the long layout's rater ids."""
+    return RaterFrame(frame, long)
 
 
 def frame_columns(
@@ -126,15 +136,41 @@ def rater_names(columns: Sequence[Any] | None, n_raters: int) -> tuple[str, ...]
 class RaterColumns:
     """One :class:`Column` per rater with the name messages give each rater
     (:func:`rater_names`): an input read column by column, or inputs read apart (two groups
-    of raters, a panel and its candidate) side by side."""
+    of raters, a panel and its candidate) side by side. ``places`` (None: at an item of the
+    rater, :func:`rating_place`) say where a refused rating of each rater is when the rows
+    are not the user's (``in column 'b'``)."""
 
     columns: tuple[Column, ...]
     names: tuple[str, ...]
+    places: tuple[str, ...] | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
         """(items, raters), as an array's."""
         return (len(self.columns[0].values) if self.columns else 0), len(self.columns)
+
+
+def rating_place(read: RaterColumns | None, rater: int, item: int) -> str:
+    """Where the rating of ``item`` (0-based row) by ``rater`` (0-based column) is, in a
+    message: ``at item 2, column 'b'`` (``rater 2`` for an array, ``read`` None), or the
+    rater's place alone when the rows are not the user's (:class:`RaterColumns`)."""
+    if read is not None and read.places is not None:
+        return read.places[rater]
+    name = read.names[rater] if read is not None else f"rater {rater}"
+    return f"at item {item}, {name}"
+
+
+def _rater_column(values: Any, name: str, label: str, where: str, read: Any = None) -> Column:
+    """One rater's ``values`` read as a :class:`Column` (``read``: the reader, by default
+    :func:`to_column`; ``label``: the name its own messages give it); integers beyond int64
+    are placed by their item and rater (``where``, ``{}`` for the item) in ``name``."""
+    try:
+        return (read or to_column)(values, label)
+    except WkappaError:
+        item = first_beyond_int64(values)
+        if item is None:
+            raise
+        raise beyond_int64_error(name, where.format(item)) from None
 
 
 def rows_array(ratings: Any, name: str) -> np.ndarray:
@@ -181,16 +217,34 @@ def read_rater_matrix(
         return ratings
     frame = frame_columns(ratings, name, function)
     if frame is not None:
-        columns = [to_column(values, f"{name}[{column!r}]") for column, values in frame]
+        names = rater_names([c for c, _ in frame], len(frame))
+        places = None
+        if isinstance(ratings, RaterFrame):
+            places = tuple(
+                f"from rater {c!r}" if ratings.long else f"in {n}"
+                for (c, _), n in zip(frame, names, strict=True)
+            )
+        columns = [
+            _rater_column(
+                values,
+                name,
+                f"{name}[{column!r}]",
+                places[g] if places else f"at item {{}}, {names[g]}",
+            )
+            for g, (column, values) in enumerate(frame)
+        ]
         lengths = {len(column.values) for column in columns}
         if len(lengths) > 1:  # pragma: no cover - a frame's columns have one length
             raise WkappaError(f"`{name}` columns have different lengths.")
-        return RaterColumns(tuple(columns), rater_names([c for c, _ in frame], len(columns)))
+        return RaterColumns(tuple(columns), names, places)
     if isinstance(ratings, np.ma.MaskedArray):
         _check_two_dimensional(name, ratings.shape)
         # Masked entries are missing ratings, as for two raters.
         return _by_position(
-            [to_column(ratings[:, g], f"{name}[:, {g}]") for g in range(ratings.shape[1])]
+            [
+                _rater_column(ratings[:, g], name, f"{name}[:, {g}]", f"at item {{}}, rater {g}")
+                for g in range(ratings.shape[1])
+            ]
         )
     array = rows_array(ratings, name)
     _check_two_dimensional(name, array.shape)
@@ -203,8 +257,14 @@ def read_rater_matrix(
         if mixed:
             array = np.asarray(ratings, dtype=object)
     if array.dtype.kind == "O":
+        where = "at item {}, rater "
         return _by_position(
-            [object_column(array[:, g], f"{name}[:, {g}]") for g in range(array.shape[1])]
+            [
+                _rater_column(
+                    array[:, g], name, f"{name}[:, {g}]", where + str(g), read=object_column
+                )
+                for g in range(array.shape[1])
+            ]
         )
     if array.dtype.kind in "US":
         return _by_position([Column(array[:, g], None) for g in range(array.shape[1])])
@@ -232,11 +292,17 @@ def stack_raters(
         return np.column_stack(arrays)
     columns: list[Column] = []
     names: list[str] = []
+    places: list[str] | None = [] if any(
+        isinstance(part, RaterColumns) and part.places for part in parts
+    ) else None  # fmt: skip
     for g, part in enumerate(parts):
         if isinstance(part, np.ndarray):
             part = _by_position(
                 [to_column(part[:, r], f"ratings[:, {r}]") for r in range(part.shape[1])]
             )
         columns += part.columns
-        names += part.names if groups is None else [f"{n} of `{groups[g]}`" for n in part.names]
-    return RaterColumns(tuple(columns), tuple(names))
+        named = part.names if groups is None else [f"{n} of `{groups[g]}`" for n in part.names]
+        names += named
+        if places is not None:
+            places += part.places or [f"in {n}" for n in named]
+    return RaterColumns(tuple(columns), tuple(names), None if places is None else tuple(places))

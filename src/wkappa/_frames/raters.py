@@ -425,19 +425,20 @@ def panel_ratings(found: RaterRows, candidate: str) -> tuple[Any, Any, np.ndarra
     ((_, rows, counts, ids),) = found.groups
     items = _expanded(rows, counts)
     column = items.get_column(candidate).to_native()
-    members = known_raters(items.select(panel).to_native())
+    members = known_raters(items.select(panel).to_native(), not found.wide)
     return members, column, None if ids is None else np.repeat(ids, counts)
 
 
 def clustered_ratings(
-    rows: Any, multiplicity: np.ndarray, ids: np.ndarray, names: list[str]
+    rows: Any, multiplicity: np.ndarray, ids: np.ndarray, names: list[str], long: bool = False
 ) -> tuple[Any, np.ndarray]:
     """The items x raters frame of one group's distinct rows (each repeated by its
     multiplicity) and the cluster id of each item: what ``agreement(..., cluster=)`` takes.
     The frame is of the engine's library with its dtypes, so the core reads it as it reads
-    the rows without ``cluster`` (an Enum's categories, messages naming the columns)."""
+    the rows without ``cluster`` (an Enum's categories, messages naming the columns, or with
+    ``long`` the long layout's rater ids)."""
     items = _expanded(rows, multiplicity).select(list(names))
-    return known_raters(items.to_native()), np.repeat(ids, multiplicity)
+    return known_raters(items.to_native(), long), np.repeat(ids, multiplicity)
 
 
 def _expanded(native_rows: Any, multiplicity: np.ndarray) -> Any:
