@@ -12,6 +12,8 @@ by its rater alone (``in column 'b'``, ``from rater 'b'``). Two raters' messages
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -146,15 +148,15 @@ def test_the_command_line_names_the_column(tmp_path, capsys):
     assert main(["agree", str(wide), "--raters", "a,b,c"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
-    assert err.startswith(
-        "wkappa: error: the ratings contain the non-integer rating 1.5 in column 'a'; "
-    ), err
+    # (the distinct rows come from the engine in no fixed order: 1.5 or 2.5 is shown)
+    said = r"wkappa: error: the ratings contain the non-integer rating [12]\.5 in column 'a'; "
+    assert re.match(said, err), err
     long = tmp_path / "long.csv"
     long.write_text("item,rater,rating\n0,x,1.5\n0,y,1.5\n1,x,2.5\n1,y,2.5\n")
     argv = ["agree", str(long), "--item", "item", "--rater", "rater", "--rating", "rating"]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "non-integer rating 1.5 from rater 'x'; " in err, err
+    assert re.search(r"non-integer rating [12]\.5 from rater 'x'; ", err), err
     listed = tmp_path / "listed.csv"
     listed.write_text("a,b,c\n1,1,2\n2,2,2\n3,5,3\n")
     assert main(["agree", str(listed), "--raters", "a,b,c", "--labels", "1,2,3"]) == 2
@@ -181,7 +183,7 @@ def test_the_place_is_looked_for_only_once_a_rating_is_refused(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("searched for a refused rating where none was refused")
 
-    monkeypatch.setattr(raters, "_refuse_first", refuse)
+    monkeypatch.setattr(raters, "refuse_first", refuse)
     frame = pd.DataFrame(WIDE)
     assert wk.agreement(frame, labels=[1, 2, 3, 5]).n_raters == 3
     assert wk.agreement(frame.to_numpy(), max_rating=5).n_raters == 3

@@ -259,7 +259,6 @@ from .raters import (
     CountPatterns,
     RatingCodes,
     aggregate_patterns,
-    check_one_rating,
     count_patterns,
     distinct_rows,
     encode_rating_matrix,
@@ -268,6 +267,7 @@ from .raters import (
     patterns_from_counts,
     rating_matrix_missing_error,
 )
+from .refused_ratings import check_one_rating
 from .student_t import t_ppf, t_sf
 
 __all__ += [

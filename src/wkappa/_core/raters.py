@@ -14,7 +14,7 @@ compact state is the distinct rows of the code matrix.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..exceptions import WkappaError
 from .agreement import rows_to_counts
-from .columns import Column, object_column
+from .columns import Column
 from .dependencies import is_dataframe
 from .encode import (
     category_labels,
@@ -38,14 +38,14 @@ from .fused import parallel_section, use_parallel
 from .input_checks import check_observed_range
 from .label_spelling import check_label_spellings
 from .options import NanPolicy, missing_rating_error
-from .rater_matrix import RaterColumns, rater_names, rating_place, read_rater_matrix
+from .rater_matrix import rater_names, read_rater_matrix
+from .refused_ratings import array_parts, column_parts, refuse_first
 
 __all__ = [
     "CountPatterns",
     "CountedRows",
     "RatingCodes",
     "aggregate_patterns",
-    "check_one_rating",
     "count_patterns",
     "distinct_rows",
     "encode_rating_matrix",
@@ -212,7 +212,7 @@ def encode_rating_matrix(
             if values.size:
                 check_observed_range([(name, int(values.min()), int(values.max()))], lo, hi)
         except WkappaError:
-            _refuse_first(_array_parts(array, missing), label_array, lo, hi, name)
+            refuse_first(array_parts(array, missing), label_array, lo, hi, name)
             raise
         if values.size == 0:
             raise no_ratings_error(name)
@@ -260,7 +260,7 @@ def encode_rating_matrix(
         high = max(int(v.max()) for v in present)
         check_observed_range([(name, low, high)], lo, hi)
     except WkappaError:
-        _refuse_first(_column_parts(columns, read), label_array, lo, hi, name)
+        refuse_first(column_parts(columns, read), label_array, lo, hi, name)
         raise
     first = low if lo is None else lo
     last = high if hi is None else hi
@@ -271,107 +271,6 @@ def encode_rating_matrix(
         else:
             codes[~column.missing, g] = values - first
     return RatingCodes(codes, range(first, last + 1))
-
-
-def _check_ratings(
-    column: Column,
-    labels: np.ndarray | None,
-    lo: int | None,
-    hi: int | None,
-    name: str,
-    where: str = "",
-) -> None:
-    """Refuse a rating of one rater's ``column`` (its present ratings) as the encoder does:
-    one not among ``labels``, or, without labels, one not a whole number, too large, or
-    outside ``lo``..``hi``; ``where`` says where it is."""
-    if labels is not None:
-        encode_with_labels(column, labels, name, where)
-        return
-    values = integral_ratings(values_of(column), name, where)
-    if values.size:
-        check_observed_range([(name, int(values.min()), int(values.max()))], lo, hi, where)
-
-
-def _refuse_first(
-    parts: Sequence[tuple[Column, Callable[[int], str]]],
-    labels: np.ndarray | None,
-    lo: int | None,
-    hi: int | None,
-    name: str,
-) -> None:
-    """Raise the refusal of the first rating that fails alone, placed where it is; return
-    when none fails alone. ``parts`` are ratings in the order they are searched (an array's
-    in row order; a frame's rater by rater), each a :class:`Column` of present ratings with
-    where its k-th rating is. Only once the encoder refused: the first failing rating is
-    found by bisection, the ratings of a prefix failing exactly when one of them does."""
-    for column, place in parts:
-
-        def part(stop: int, start: int = 0, column: Column = column) -> Column:
-            return Column(column.values[start:stop], None, column.categories, column.ordered)
-
-        def fails(stop: int) -> bool:
-            try:
-                _check_ratings(part(stop), labels, lo, hi, name)
-            except WkappaError:
-                return True
-            return False
-
-        size = len(column.values)
-        if not size or not fails(size):
-            continue
-        passing, failing = 0, size
-        while failing - passing > 1:
-            middle = (passing + failing) // 2
-            passing, failing = (passing, middle) if fails(middle) else (middle, failing)
-        _check_ratings(part(failing, failing - 1), labels, lo, hi, name, place(failing - 1))
-
-
-def _array_parts(
-    array: np.ndarray, missing: np.ndarray | None
-) -> list[tuple[Column, Callable[[int], str]]]:
-    """An array's present ratings in row order, the k-th placed by its item and rater."""
-    cells = np.flatnonzero(~missing.ravel()) if missing is not None else None
-    values = array.ravel() if cells is None else array.ravel()[cells]
-
-    def place(k: int) -> str:
-        item, rater = divmod(k if cells is None else int(cells[k]), array.shape[1])
-        return rating_place(None, rater, item)
-
-    return [(Column(values, None), place)]
-
-
-def _column_parts(
-    columns: Sequence[Column], read: RaterColumns
-) -> list[tuple[Column, Callable[[int], str]]]:
-    """Each rater's present ratings, the k-th placed by its item and rater."""
-    parts: list[tuple[Column, Callable[[int], str]]] = []
-    for g, column in enumerate(columns):
-        items = (
-            np.arange(len(column.values))
-            if column.missing is None
-            else np.flatnonzero(~column.missing)
-        )
-        present = Column(column.values[items], None, column.categories, column.ordered)
-
-        def place(k: int, g: int = g, items: np.ndarray = items) -> str:
-            return rating_place(read, g, int(items[k]))
-
-        parts.append((present, place))
-    return parts
-
-
-def check_one_rating(
-    value: Any, labels: Any, min_rating: Any, max_rating: Any, name: str = "ratings"
-) -> None:
-    """Refuse one rating as :func:`encode_rating_matrix` refuses it in a matrix of several
-    raters (not among ``labels``, not a whole number, outside the bounds), without saying
-    where it is: the caller does (the command line names its file row and column)."""
-    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
-    label_array = None if labels is None else check_labels(labels)
-    column = object_column(np.array([value], dtype=object), name)
-    numeric = column.values.dtype.kind in "biuf"
-    if column.missing is None and (label_array is not None or numeric):
-        _check_ratings(column, label_array, lo, hi, name)
 
 
 def _shared_labels(
