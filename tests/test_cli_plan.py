@@ -134,6 +134,10 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFix
         (["--kappa1", "0.6", "--marginals", "a,b"], "--marginals must be comma-separated"),
         (["--kappa1", "0.6", "--marginals", "0.5,0.5", "--power", "1.5"], "--power"),
         (["--marginals", "0.5,0.5"], "--kappa1"),
+        (
+            ["--kappa1", "0.6", "--marginals", "0.5,0.5", "--simulations", "500"],
+            "--simulations goes with --method simulation;",
+        ),
     ],
 )
 def test_errors_are_one_line(

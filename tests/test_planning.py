@@ -491,3 +491,9 @@ def test_one_list_per_rater_for_several_raters_is_pointed_to_a_shared_list() -> 
             n_raters=3,
             method="goodness-of-fit",
         )
+
+
+def test_n_simulations_without_the_simulation_method_is_refused() -> None:
+    """It was silently ignored: a plan 'with 500 simulations' that simulated nothing."""
+    with pytest.raises(WkappaError, match="`n_simulations` goes with method='simulation'"):
+        wk.kappa_sample_size(kappa1=0.6, marginals=[0.3, 0.7], n_simulations=500)

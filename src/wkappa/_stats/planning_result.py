@@ -397,6 +397,11 @@ def build_design(
         count = default if n_simulations is None else n_simulations
         count = check_count(count, "n_simulations", 100)
         seed = _seed(rng)
+    elif n_simulations is not None:
+        raise WkappaError(
+            f"`n_simulations` goes with method='simulation'; method={method!r} is a formula "
+            "and simulates nothing. Hint: method='simulation', or leave `n_simulations` out."
+        )
     else:
         count, seed = 0, None
     return PlanDesign(
