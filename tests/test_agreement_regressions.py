@@ -520,3 +520,33 @@ def test_panel_comparison_explains_itself_like_every_result():
     assert "a panel of 3 members" in text and "18 items" in text
     assert f"{result.difference:.6g}" in text and f"[{ci.low:.6g}, inf]" in text
     assert "one-sided" in text and f"{result.pvalue:.4g}" in text
+
+
+# ------------------------------------------- perfect agreement: a standard error of exactly 0
+
+COEFFICIENTS = ("fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent")
+
+
+@pytest.mark.parametrize("coefficient", COEFFICIENTS)
+@pytest.mark.parametrize("weights", ["unweighted", "quadratic", "linear", "ordinal"])
+@pytest.mark.parametrize("n_raters", [2, 3, 4, 5])
+def test_perfect_agreement_has_a_standard_error_of_exactly_zero(coefficient, weights, n_raters):
+    """Every rater gives every item the same category: Gwet's linearised terms are all equal
+    to the coefficient, 1, so the standard error is 0 and the p-value 0 (as unweighted Fleiss
+    gave). The weighted Fleiss and Conger coefficients gave a standard error of 9.1e-17
+    (p = 3.7e-95; linear Conger 4.5e-17): the terms ``(pa_i - pe) / (1 - pe)`` with ``pe``
+    rounded were a rounding away from 1. Also with a missing rating, each item keeping two."""
+    column = np.array([1, 2, 3, 1, 4, 2, 3, 4, 1], dtype=np.float64)
+    ratings = np.repeat(column[:, None], n_raters, axis=1)
+    cases = [ratings]
+    if n_raters >= 3:
+        missing = ratings.copy()
+        missing[0, 0] = missing[4, 2] = nan
+        cases.append(missing)
+    for case in cases:
+        result = wk.agreement(case, coefficient=coefficient, weights=weights)
+        assert result.statistic == 1.0
+        assert result.standard_error == 0.0, (case, result.standard_error)
+        if coefficient != "percent":  # (percent agreement's null is kappa0 = 0 too)
+            assert result.pvalue == 0.0
+        assert tuple(result.confidence_interval()[:2]) == (1.0, 1.0)

@@ -404,7 +404,11 @@ def linearized_terms(
         return Linearized(terms, multiplicity[keep], alpha_prime, n_all)
     if coefficient == "percent":
         return Linearized((n / n2) * pa_i, multiplicity, float(estimate.statistic[0]), n_all)
-    base = (n / n2) * (pa_i - pe * has2) / de
+    # pa_i - pe = de - d_i (d_i the item's disagreement): 1 - d_i / de is exactly 1 where
+    # the item's raters agree, so perfect agreement gives every term equal to the
+    # coefficient, 1, and a standard error of exactly 0 (pa_i - pe over de left terms
+    # (1 - pe) / de a rounding away from 1: a standard error of 9e-17, p = 4e-95).
+    base = (n / n2) * np.where(has2, 1.0 - feature_rows[:, 2] / de, 0.0)
     if coefficient == "brennan_prediger":
         return Linearized(base, multiplicity, statistic, n_all)
     if coefficient == "conger":

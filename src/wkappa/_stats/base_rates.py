@@ -55,6 +55,13 @@ def base_rate_indices(table: Any) -> dict[str, float]:
     expected = float(rows @ columns)
     kappa = (observed - expected) / (1.0 - expected) if expected < 1.0 else float("nan")
     pooled = (rows + columns) / 2.0
+    # The raters' marginals compared as counts (exact sums of whole counts), then divided:
+    # the proportions' row and column sums round differently, so equal marginals gave a
+    # bias index of 5.6e-17 instead of 0.
+    counts = np.asarray(table, dtype=np.float64)
+    total = counts.sum()
+    gap = np.abs(counts.sum(axis=1) - counts.sum(axis=0)).sum()
+    bias = float(0.5 * gap / total) if total > 0 else float("nan")
     if k < 2:
         return {
             "observed_agreement": observed,
@@ -68,5 +75,5 @@ def base_rate_indices(table: Any) -> dict[str, float]:
         "kappa": kappa,
         "pabak": (k * observed - 1.0) / (k - 1.0),
         "prevalence_index": float(k / (k - 1.0) * 0.5 * np.abs(pooled - 1.0 / k).sum()),
-        "bias_index": float(0.5 * np.abs(rows - columns).sum()),
+        "bias_index": bias,
     }
