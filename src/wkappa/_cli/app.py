@@ -210,7 +210,7 @@ def _category_options(parser: argparse.ArgumentParser) -> None:
         "--nan-policy",
         choices=("raise", "omit"),
         default="raise",
-        help="a missing rating is an error (raise) or its row is dropped (omit)",
+        help="a missing rating is an error (raise; default) or its row is dropped (omit)",
     )
     add_spelling(parser)
 

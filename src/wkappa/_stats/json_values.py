@@ -1,4 +1,4 @@
-"""JSON values of results: the one rule every ``to_dict()`` (and the CLI's ``--json``) uses.
+"""JSON values of results: the one rule every ``to_dict()`` (and the CLI's ``--format json``) uses.
 
 A result holds Python and numpy scalars, labels of any hashable type, numpy arrays, tuples,
 confidence intervals and None. :func:`json_value` turns each into what :func:`json.dumps`
