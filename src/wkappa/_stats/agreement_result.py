@@ -96,6 +96,18 @@ class AgreementResult:
     level : {'nominal', 'ordinal', 'interval', 'ratio'} or None
         Krippendorff's level of measurement given to :func:`~wkappa.krippendorff_alpha`
         (None for the other functions, whose ``weights`` say it).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> ratings = [[1, 1, 2], [2, 2, 2], [3, 3, 3], [1, 2, 1], [3, 3, 2]]  # 5 items x 3 raters
+    >>> result = wk.agreement(ratings, coefficient="gwet")
+    >>> round(result.statistic, 4), round(result.standard_error, 4), result.n_items
+    (0.404, 0.2525, 5)
+    >>> round(result.percent_agreement, 4), round(result.chance_agreement, 4)
+    (0.6, 0.3289)
+    >>> [round(x, 4) for x in result.confidence_interval(0.95)]
+    [-0.297, 1.0]
     """
 
     statistic: float

@@ -99,6 +99,18 @@ class PanelComparison:
     n_clusters : int or None
         With ``cluster=``: the G clusters the bootstrap resampled (the interval and p-value
         are expanded with G instead of n).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> panel = [[1, 1, 2], [2, 2, 2], [3, 3, 3], [1, 2, 1], [3, 3, 2], [2, 2, 1], [1, 1, 1],
+    ...          [3, 2, 3]]
+    >>> candidate = [1, 2, 3, 1, 2, 2, 1, 3]
+    >>> result = wk.rater_vs_panel(panel, candidate, n_resamples=999, rng=0)
+    >>> round(result.candidate_agreement, 4), round(result.panel_agreement, 4)
+    (0.6205, 0.3753)
+    >>> round(result.difference, 4), result.n_resamples
+    (0.2452, 999)
     """
 
     candidate_agreement: float

@@ -62,6 +62,15 @@ class ThresholdResult:
         True when the last dynamic program and the stopping test ran in exact integer
         arithmetic, which proves the optimum; False when float64 was needed (non-integral
         custom weights or sample weights, or very large integer sums).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> fit = wk.optimize_thresholds([0, 0, 1, 1, 2, 2], [0.1, 0.5, 0.4, 0.8, 0.9, 1.4])
+    >>> fit.thresholds, fit.statistic, fit.exact
+    (array([0.65, 0.85]), 0.8888888888888888, True)
+    >>> fit.predict([0.3, 0.7, 2.0])
+    array([0, 1, 2])
     """
 
     thresholds: np.ndarray

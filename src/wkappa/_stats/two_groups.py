@@ -88,6 +88,17 @@ class GroupAgreementResult:
     weights : str
     alternative : {'two-sided', 'greater', 'less'}
         H1 of ``pvalue`` and the side of :meth:`confidence_interval`.
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> group_a = [[2, 2, 1], [1, 1, 1], [3, 3, 2], [2, 3, 3], [1, 1, 2], [3, 3, 3]]
+    >>> group_b = [[2, 2], [1, 1], [3, 3], [3, 3], [1, 2], [3, 3]]
+    >>> result = wk.group_agreement(group_a, group_b, weights="linear")
+    >>> round(result.statistic, 4), round(result.standard_error, 4)
+    (0.7912, 0.1184)
+    >>> round(result.observed_agreement, 4), round(result.maximum_agreement, 4)
+    (0.875, 0.963)
     """
 
     statistic: float
