@@ -184,6 +184,14 @@ class LightGBMMetric(_KappaScorer):
     ``LGBMRegressor`` / ``LGBMClassifier`` (called ``(y_true, y_pred, weight)``); it returns
     ``(name, value, True)`` — higher is better — so ``lightgbm.early_stopping`` keeps the
     best iteration.
+
+    Examples
+    --------
+    Called as the scikit-learn API calls it, on regression outputs (rounded to grades):
+
+    >>> from wkappa.gbdt import lightgbm_metric
+    >>> lightgbm_metric()([0, 1, 2, 2], [0.2, 0.9, 2.4, 1.4])
+    ('qwk', 0.8, True)
     """
 
     def __call__(self, first: Any, second: Any, weight: Any = None) -> tuple[str, float, bool]:
@@ -254,6 +262,15 @@ class XGBoostMetric(_KappaScorer):
     and returns the value, named by its ``__name__``. XGBoost minimises custom metrics unless
     told otherwise: pass ``maximize=True`` to ``xgboost.train``, or use
     :meth:`early_stopping` as a callback.
+
+    Examples
+    --------
+    Called as the scikit-learn API calls it, on regression outputs (rounded to grades):
+
+    >>> from wkappa.gbdt import xgboost_metric
+    >>> metric = xgboost_metric()
+    >>> metric.__name__, metric([0, 1, 2, 2], [0.2, 0.9, 2.4, 1.4])
+    ('qwk', 0.8)
     """
 
     @property

@@ -46,7 +46,18 @@ def smooth_qwk_loss(y_true: Any, y_pred: Any, sample_weight: Any = None) -> floa
 
 
 class QWKObjective:
-    """The smooth QWK objective; build it with :func:`wkappa.gbdt.qwk_objective`."""
+    """The smooth QWK objective; build it with :func:`wkappa.gbdt.qwk_objective`.
+
+    Examples
+    --------
+    Gradient and Hessian (in squared error's units) for labels and constant raw scores, as
+    the scikit-learn APIs call it:
+
+    >>> from wkappa.gbdt import qwk_objective
+    >>> grad, hess = qwk_objective()([0, 1, 2, 3], [1.5, 1.5, 1.5, 1.5])
+    >>> grad, hess
+    (array([ 1.5,  0.5, -0.5, -1.5]), array([1., 1., 1., 1.]))
+    """
 
     def __repr__(self) -> str:
         return "QWKObjective()"
