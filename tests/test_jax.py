@@ -115,6 +115,22 @@ def test_bad_arguments() -> None:
         kappa_loss(jnp.eye(3), probs, weights="quadratc")
 
 
+def test_counts_past_float32_integers_stay_exact() -> None:
+    """More than 2**24 pairs in one cell: a float32 scatter-add stops counting there
+    (16,777,216 + 1 == 16,777,216), and qwk gave 0.87598 where wk.qwk gives 0.87653."""
+    n = 2**24 + 2**21
+    rng = np.random.default_rng(0)
+    y_true = np.zeros(n, dtype=np.int32)
+    y_true[:100_000] = rng.integers(0, 3, 100_000)
+    y_pred = y_true.copy()
+    y_pred[:40_000] = rng.integers(0, 3, 40_000)
+    exact = wk.qwk(y_true, y_pred)
+    assert float(qwk(y_true, y_pred, 3)) == pytest.approx(exact, rel=1e-6)
+    assert float(jit_qwk(y_true, y_pred, num_classes=3)) == pytest.approx(exact, rel=1e-6)
+    weight = np.ones(n, dtype=np.float32)
+    assert float(qwk(y_true, y_pred, 3, sample_weight=weight)) == pytest.approx(exact, rel=1e-6)
+
+
 def test_messy_inputs_are_refused_by_name() -> None:
     """Text labels (JAX's own TypeError before), integer labels given to the loss (a hint to
     one-hot them) and a weights matrix or eps traced under jit (was "got JitTracer")."""

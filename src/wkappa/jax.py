@@ -92,6 +92,37 @@ def _raise_if_bad(values: Any, ok: jax.Array, name: str, k: int) -> None:
         )
 
 
+# Rows per block of the weighted table: a float32 cell sum that grows past 2**24 stops
+# counting small additions (2**24 + 1 == 2**24), so each block sums at most this many rows
+# and the blocks' tables are added.
+_BLOCK = 1 << 16
+
+
+def _count_table(cells: jax.Array, valid: jax.Array, k: int) -> jax.Array:
+    """The K*K counts of the valid rows, as integers (exact; float32 stops at 2**24)."""
+    wide = bool(getattr(jax.config, "jax_enable_x64", False))
+    if cells.shape[0] >= np.iinfo(np.int32).max and not wide:
+        raise WkappaError(
+            f"qwk counts {cells.shape[0]:,} rows, more than int32 holds. Hint: enable "
+            "jax_enable_x64, or pass the predictions in batches to wkappa.KappaAccumulator."
+        )
+    integer = jnp.int64 if wide else jnp.int32
+    return jnp.zeros(k * k, dtype=integer).at[cells].add(valid.astype(integer))
+
+
+def _weight_table(cells: jax.Array, weight: jax.Array, k: int) -> jax.Array:
+    """The K*K weight sums, summed in blocks of ``_BLOCK`` rows and then over the blocks."""
+    rows = cells.shape[0]
+    if rows <= _BLOCK:
+        return jnp.zeros(k * k, dtype=weight.dtype).at[cells].add(weight)
+    blocks = -(-rows // _BLOCK)
+    pad = blocks * _BLOCK - rows
+    cells = jnp.pad(cells, (0, pad)).reshape(blocks, _BLOCK)
+    weight = jnp.pad(weight, (0, pad)).reshape(blocks, _BLOCK)
+    tables = jax.vmap(lambda c, w: jnp.zeros(k * k, dtype=w.dtype).at[c].add(w))(cells, weight)
+    return tables.sum(axis=0)
+
+
 def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None) -> jax.Array:
     """Quadratic weighted kappa of two arrays of class indices, jit-compilable.
 
@@ -112,7 +143,9 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
 
     Notes
     -----
-    The (weighted) K x K table ``O`` is counted with one scatter-add, then
+    The K x K table ``O`` is counted with one integer scatter-add (exact for any N; a float32
+    count would stop at 2**24 per cell); with ``sample_weight``, the weights are summed in
+    blocks of 65,536 rows and then over the blocks. Then
 
     .. math::
 
@@ -164,7 +197,10 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
             )
     valid = true_ok & pred_ok & weight_ok
     cells = jnp.where(valid, true_index * k + pred_index, 0)
-    table = jnp.zeros(k * k, dtype=dtype).at[cells].add(jnp.where(valid, weight, 0))
+    if sample_weight is None:
+        table = _count_table(cells, valid, k).astype(dtype)
+    else:
+        table = _weight_table(cells, jnp.where(valid, weight, 0), k)
     table = table.reshape(k, k)
     grades = jnp.arange(k, dtype=dtype)
     weights = (grades[:, None] - grades[None, :]) ** 2
