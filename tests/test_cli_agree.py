@@ -13,7 +13,7 @@ import pytest
 import wkappa as wk
 from wkappa._cli import main
 
-pytest.importorskip("polars")
+pl = pytest.importorskip("polars")
 
 # irrCAC's cac.raw4raters (R package irrCAC): 12 items, 4 raters, missing ratings.
 ROWS = [
@@ -252,9 +252,10 @@ def test_json_schema_is_stable(files, capsys):
         "dropped_because", "file", "kappa0", "labels", "level", "n_categories", "n_items",
         "n_raters",
         "n_ratings", "name", "percent_agreement", "population_size", "pvalue", "raters",
-        "rows_dropped", "rows_read", "rows_used", "standard_error", "statistic",
+        "rows_dropped", "rows_read", "rows_used", "schema", "standard_error", "statistic",
         "weight_matrix", "weights",
     ]  # fmt: skip
+    assert next(iter(document)) == "schema" and document["schema"] == "wkappa.agree/1"
     assert sorted(document["confidence_interval"]) == [
         "confidence_level", "high", "low", "method", "n_resamples", "n_undefined",
     ]  # fmt: skip
@@ -565,3 +566,50 @@ def test_agree_report_says_unweighted(files, tmp_path, capsys):
     capsys.readouterr()
     page = report.read_text()
     assert "unweighted weights" not in page and "Cohen's kappa (unweighted) of each pair" in page
+
+
+def _intervals(value):
+    """Every interval object in a JSON document (a dict with "low" and "high")."""
+    if isinstance(value, dict):
+        if "low" in value and "high" in value:
+            yield value
+        for item in value.values():
+            yield from _intervals(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _intervals(item)
+
+
+def test_every_command_writes_its_schema_first_and_the_same_interval_keys(tmp_path, capsys) -> None:
+    """`agree`, `icc` and `plan` wrote no "schema" while `score`, `compare`, `thresholds` and
+    `judge` did; the ICC's interval object had no `n_resamples` / `n_undefined`."""
+    rng = np.random.default_rng(4)
+    truth = rng.integers(0, 4, 40)
+    noisy = [np.clip(truth + rng.integers(-1, 2, 40), 0, 3) for _ in range(3)]
+    path = tmp_path / "ratings.csv"
+    columns = {"truth": truth, "a": noisy[0], "b": noisy[1], "c": noisy[2],
+               "score": truth + rng.normal(0, 0.7, 40)}  # fmt: skip
+    pl.DataFrame(columns).write_csv(path)
+    f = str(path)
+    commands = {
+        "score": ["score", f, "--true", "truth", "--pred", "a"],
+        "compare": ["compare", f, "--true", "truth", "--pred", "a", "--pred", "b",
+                    "--bootstrap", "199"],
+        "thresholds": ["thresholds", f, "--true", "truth", "--score", "score"],
+        "agree": ["agree", f, "--raters", "a,b,c"],
+        "icc": ["icc", f, "--raters", "a,b,c"],
+        "judge": ["judge", f, "--candidate", "a", "--raters", "b,c,truth",
+                  "--bootstrap", "199"],
+        "plan": ["plan", "--kappa1", "0.8", "--kappa0", "0.6", "--marginals", "0.3,0.7"],
+    }  # fmt: skip
+    keys = set()
+    for command, argv in commands.items():
+        assert main([*argv, "--format", "json", "--quiet"]) == 0, command
+        document = json.loads(capsys.readouterr().out)
+        assert next(iter(document)) == "schema", command
+        assert document["schema"].startswith(f"wkappa.{command}/"), document["schema"]
+        for interval in _intervals(document):
+            keys.add(tuple(sorted(interval)))
+    assert keys == {("confidence_level", "high", "low", "method", "n_resamples", "n_undefined")}, (
+        keys
+    )

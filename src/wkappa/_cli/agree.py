@@ -193,7 +193,7 @@ def run_agree(args: argparse.Namespace) -> int:
                 document["n_categories"] = len(result.labels)
             document[key] = value
         document["confidence_interval"] = ci.to_dict()
-        print(to_json(document))
+        print(to_json(document, schema="wkappa.agree/1"))
     elif args.format == "csv":
         fields = [
             "coefficient", "statistic", "standard_error", "ci_low", "ci_high",

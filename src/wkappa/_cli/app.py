@@ -61,7 +61,8 @@ def _interval(result: Any, args: argparse.Namespace) -> Any:
         ci = result.confidence_interval(args.ci, method=method)
     else:
         ci = result.confidence_interval(args.ci, method=args.ci_method)
-    return output.Scored(result, float(ci.low), float(ci.high), float(args.ci), ci.method)
+    interval = (float(ci.low), float(ci.high), float(args.ci), ci.method)
+    return output.Scored(result, *interval, ci.n_resamples, ci.n_undefined)
 
 
 def _score(args: argparse.Namespace) -> int:

@@ -198,7 +198,7 @@ def run_icc(args: argparse.Namespace) -> int:
             "icc": {form: results[form].to_dict(args.ci) for form in forms},
             "ccc": concordance.to_dict(args.ci) if concordance is not None else None,
         }
-        print(to_json(document))
+        print(to_json(document, schema="wkappa.icc/1"))
         return 0
     if first.method == "anova":
         method = "two-way ANOVA"

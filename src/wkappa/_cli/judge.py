@@ -427,7 +427,6 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
 def judge_json(judged: Judged, args: argparse.Namespace) -> str:
     r, result = judged.ratings, judged.result
     document = {
-        "schema": "wkappa.judge/1",
         "file": r.name,
         "layout": r.layout,
         "candidate": r.candidate,
@@ -468,7 +467,7 @@ def judge_json(judged: Judged, args: argparse.Namespace) -> str:
         "raters": judged.names,
         "pairwise": judged.matrix,
     }
-    return to_json(document)
+    return to_json(document, schema="wkappa.judge/1")
 
 
 def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> None:

@@ -8,8 +8,9 @@ a number or ``null`` (undefined):
 one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
 ``pvalue``, ``kappa0`` (the null value of the test, ``--kappa0``), ``alternative``
 (``--alternative``: the side of the test and the interval), ``confidence_interval``
-(an object: ``low``, ``high``, ``confidence_level`` and
-``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``, as in
+(an object: ``low``, ``high``, ``confidence_level``,
+``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``,
+``n_resamples`` and ``n_undefined`` (the bootstrap's; 0 for the others), as in
 ``wkappa compare`` and the result objects' ``to_dict()``; schema 1 had a ``[low, high]``
 list and the level and method beside it), ``n``, ``interpretation``,
 ``n_categories`` (K), ``labels`` (the K categories in the order used), ``weights``,
@@ -76,6 +77,8 @@ class Scored:
     high: float
     level: float
     method: str
+    n_resamples: int = 0  # the bootstrap's (0: an interval from the table)
+    n_undefined: int = 0
 
 
 MISSING_REASON = "a missing rating (--nan-policy omit)"
@@ -130,9 +133,12 @@ class ScoreRun:
     rows: RowCount | None = None  # rows read / used / dropped
 
 
-def to_json(document: dict[str, Any]) -> str:
-    """Strict JSON (nan and infinities become null), indented, each list of scalars (a table
-    row, the labels, an interval) on one line."""
+def to_json(document: dict[str, Any], *, schema: str) -> str:
+    """A command's JSON document: ``"schema": schema`` first (``"wkappa.COMMAND/VERSION"``,
+    the version raised when a field changes meaning or goes), then ``document``. Strict JSON
+    (nan and infinities become null), indented, each list of scalars (a table row, the
+    labels, an interval) on one line."""
+    document = {"schema": schema, **document}
     leaves: list[str] = []
 
     def collapse(value: Any) -> Any:
@@ -170,6 +176,8 @@ def summary(scored: Scored) -> dict[str, Any]:
             "high": scored.high,
             "confidence_level": scored.level,
             "method": scored.method,
+            "n_resamples": scored.n_resamples,
+            "n_undefined": scored.n_undefined,
         },
         "n": count_value(n),
         "interpretation": result.interpretation,
@@ -444,7 +452,6 @@ def score_text(run: ScoreRun) -> str:
 def score_json(run: ScoreRun) -> str:
     """The JSON document of ``wkappa score`` (schema in the module docstring)."""
     document: dict[str, Any] = {
-        "schema": SCHEMA,
         "file": run.name,
         "true": run.true,
         "pred": run.pred,
@@ -475,7 +482,7 @@ def score_json(run: ScoreRun) -> str:
                     key: fit.to_dict()[f"homogeneity_{key}"]
                     for key in ("statistic", "df", "pvalue")
                 }
-    return to_json(document)
+    return to_json(document, schema=SCHEMA)
 
 
 # The interval's level and method, the test's null value and alternative and the weights are

@@ -283,7 +283,7 @@ def run_plan(args: argparse.Namespace) -> int:
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":
-        print(to_json(plan.to_dict()))
+        print(to_json(plan.to_dict(), schema="wkappa.plan/1"))
     else:
         print(plan.explain())
     return 0

@@ -113,7 +113,6 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
     n = file_rows.used
     if args.format == "json":
         document = {
-            "schema": "wkappa.thresholds/1",
             "file": source.name,
             "true": args.true,
             "score": args.score,
@@ -122,7 +121,7 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
             "n_categories": len(result.labels),
             **result.to_dict(),
         }
-        print(to_json(document))
+        print(to_json(document, schema="wkappa.thresholds/1"))
     else:
         labels = [label_text(v) for v in result.labels]
         rows = [
@@ -298,7 +297,6 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     )
     if args.format == "json":
         document = {
-            "schema": "wkappa.compare/1",
             "file": source.name,
             "true": args.true,
             "pred_a": pred_a,
@@ -309,7 +307,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
             "n_categories": len(shared),
             "labels": shared,
         }
-        print(to_json(document))
+        print(to_json(document, schema="wkappa.compare/1"))
         return 0
     ci = result.confidence_interval()
     from .._stats import smallest_pvalue

@@ -65,7 +65,6 @@ _ICC_FIELDS = (  # the keys of to_dict(), in order
     "alternative ms_items ms_raters ms_error ms_within df_items df_raters df_error "
     "df_within n_items n_raters n_ratings method confidence_interval"
 )
-_INTERVAL_FIELDS = "low high confidence_level method"  # the F interval has no resamples
 
 
 def _scalar_or_array(values: Any, batched: bool) -> Any:
@@ -193,7 +192,7 @@ class ICCResult:
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None; lists for a batch) with the interval."""
-        ci = json_fields(self.confidence_interval(confidence_level), _INTERVAL_FIELDS)
+        ci = self.confidence_interval(confidence_level).to_dict()
         return json_fields(self, _ICC_FIELDS, confidence_interval=ci)
 
     def explain(self) -> str:
