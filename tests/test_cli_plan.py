@@ -234,3 +234,5 @@ def test_goodness_of_fit_warning_in_options_once(
     assert len(warnings) == 1, captured.err
     assert "--method simulation" in warnings[0] and "method='" not in warnings[0]
     assert "(Fleiss' kappa, quadratic weights, K = 2)" in captured.out
+    report = (tmp_path / "r.html").read_text(encoding="utf-8")  # the report says it too
+    assert "Warning: --method goodness-of-fit is outside the range" in html.unescape(report)

@@ -198,8 +198,11 @@ def _value(number: float | None, digits: str = ".4g") -> str:
     return "" if number is None or number != number else format(number, digits)
 
 
-def _write_report(plan: KappaPlan, curve_of_n: Curve, path: str) -> None:
-    """``--report``: the plan in words and numbers, and the curve as a table and a figure."""
+def _write_report(
+    plan: KappaPlan, curve_of_n: Curve, path: str, cautions: list[str] | None = None
+) -> None:
+    """``--report``: the plan in words and numbers, the warnings of the plan (``cautions``,
+    as printed on stderr), and the curve as a table and a figure."""
     from .report import cells_table, escape, html_page
 
     heading = f"Study plan: n = {plan.n} items"
@@ -237,6 +240,7 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, path: str) -> None:
         "<h2>The plan</h2>",
         cells_table(["", "value"], rows),
     ]
+    body += [f'<p class="note">Warning: {escape(text)}</p>' for text in cautions or []]
     sizes, curve, method = curve_of_n
     try:
         png = _figure_png(plan, sizes, curve, method)
@@ -270,8 +274,10 @@ def run_plan(args: argparse.Namespace) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             plan = _make(args)
-        for message in dict.fromkeys(str(w.message) for w in caught):
-            warnings.warn(in_options(message, _NAMES), UserWarning, stacklevel=1)
+        cautions = [in_options(str(w.message), _NAMES) for w in caught]
+        cautions = list(dict.fromkeys(cautions))
+        for text in cautions:
+            warnings.warn(text, UserWarning, stacklevel=1)
         if args.plot or args.report:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # the plan's own warning is shown above
@@ -279,7 +285,7 @@ def run_plan(args: argparse.Namespace) -> int:
             if args.plot:
                 Path(args.plot).write_bytes(_figure_png(plan, *curve))
             if args.report:
-                _write_report(plan, curve, args.report)
+                _write_report(plan, curve, args.report, cautions)
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":
