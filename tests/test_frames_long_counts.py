@@ -38,8 +38,11 @@ def _rows(grouped: Any, names: list[str]) -> dict[tuple[Any, ...], int]:
 
 
 def _engine(native: Any) -> Any:
+    """The engine's count as frames.agreement runs it: with the raters whose every rating is
+    null (the pivot keeps them, as the wide layout keeps a column of nulls)."""
     frame, lazy = _narwhals(native)
-    return long_counts.long_rows(frame, "item", "who", "grade", [], lazy, COUNT, raters.rater_key)
+    nulls = raters.check_long_ids(frame, {"item": "`item`", "who": "`rater`"}, "grade")
+    return raters._engine_rows(frame, "item", "who", "grade", [], lazy, nulls)
 
 
 def _both(native: Any) -> tuple[Any, Any]:
@@ -199,8 +202,9 @@ def test_packed_query_counts_as_the_pivot(
     # The query applies to integer raters and ratings on a span whose codes fit 62 bits.
     fits = (2 * n_values - 1).bit_length() * (max(who) - min(who) + 1) <= 62
     assert (counted is not None) == fits
-    engine = long_counts.long_rows(frame, "item", "who", "grade", ["site"], lazy, COUNT,
-                                   raters.rater_key)  # fmt: skip
+    # as frames.agreement runs it: a rater whose every rating is null kept, as the pivot does
+    nulls = raters.check_long_ids(frame, {"item": "`item`", "who": "`rater`"}, "grade")
+    engine = raters._engine_rows(frame, "item", "who", "grade", ["site"], lazy, nulls)
     pivot = raters._pivoted(frame, "item", "who", "grade", ["site"], lazy)
     if engine is None:  # codes beyond int64 either way (20 raters x 9 ratings)
         assert not fits

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._core import COEFFICIENTS, is_missing_scalar, known_raters
-from .._frames import check_one_rating_each, rater_key
+from .._frames import add_raters, check_one_rating_each, rater_ids
 from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
@@ -158,10 +158,10 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         return ratings, counts, keys
     counts, dropped, file = count_long(source, args, labels)
     read = int(counts[COUNT].sum())
+    raters = rater_ids(counts, args.rater)  # with any rater without a rating, as a wide file's
     counts = counts.filter(~all_missing(counts, [args.rating]))
     check_one_rating_each(counts, args.item, args.rater, COUNT, where=f"{source.name}: ")
     counts = counts.with_columns(pl.col(args.rater).cast(pl.String))
-    raters = sorted(set(counts[args.rater].to_list()), key=rater_key)
     if args.candidate not in raters:
         shown = ", ".join(repr(r) for r in raters[:12])
         close = [r for r in raters if r.strip().lower() == args.candidate.strip().lower()]
@@ -174,6 +174,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     if len(panel) < 2:
         raise WkappaError("The panel needs at least two raters besides --candidate.")
     wide_frame = counts.pivot(on=args.rater, index=args.item, values=args.rating)
+    wide_frame = add_raters(wide_frame, raters, counts.schema[args.rating])
     columns = [args.candidate, *panel]
     matrix = np.column_stack([_column(wide_frame[c]) for c in columns])
     if matrix.dtype != object and matrix.dtype.kind not in "f":

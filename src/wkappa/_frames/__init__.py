@@ -29,6 +29,7 @@ from .keywords import names_as_keywords
 from .numeric import NumericFrame, RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
 from .raters import (
+    add_raters,
     check_long_ids,
     check_one_rating_each,
     check_rater_rows,
@@ -36,6 +37,7 @@ from .raters import (
     panel_ratings,
     pivot_long,
     rater_columns,
+    rater_ids,
     rater_key,
     rater_rows,
 )
@@ -43,6 +45,7 @@ from .raters import (
 __all__ = [
     "NumericFrame",
     "RaterMoments",
+    "add_raters",
     "check_by",
     "check_group_columns",
     "check_group_options",
@@ -64,6 +67,7 @@ __all__ = [
     "panel_ratings",
     "pivot_long",
     "rater_columns",
+    "rater_ids",
     "rater_key",
     "rater_rows",
     "result_frame",

@@ -19,7 +19,14 @@ import numpy as np
 from .._core import import_optional, sums_from_means, trusted_sums, unit_for
 from ..exceptions import WkappaError
 from .count import wrap_frame
-from .raters import check_long_ids, check_one_rating_each, layout_columns, rater_key
+from .raters import (
+    add_raters,
+    check_long_ids,
+    check_one_rating_each,
+    layout_columns,
+    rater_ids,
+    rater_key,
+)
 
 __all__ = [
     "NumericFrame",
@@ -187,10 +194,12 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
         if triples.implementation.is_polars()
         else pl.from_arrow(triples.to_arrow())
     )
+    every = rater_ids(local, rater)  # a rater without any rating is kept, as in the wide layout
     local = local.with_columns(pl.col(rating).cast(pl.Float64), pl.col(rater).cast(pl.String))
     local = local.filter(pl.col(rating).is_not_null() & pl.col(rating).is_not_nan())
     check_one_rating_each(local, target, rater)
     wide = local.pivot(on=rater, index=target, values=rating).sort(target)
+    wide = add_raters(wide, every, pl.Float64)
     names = sorted((c for c in wide.columns if c != target), key=rater_key)
     matrix = wide.select(names).to_numpy().astype(np.float64)
     return matrix, names

@@ -35,6 +35,7 @@ from .long_counts import long_rows
 
 __all__ = [
     "RaterRows",
+    "add_raters",
     "check_long_ids",
     "check_one_rating_each",
     "check_rater_rows",
@@ -44,11 +45,14 @@ __all__ = [
     "panel_ratings",
     "pivot_long",
     "rater_columns",
+    "rater_ids",
     "rater_key",
     "rater_rows",
+    "unrated_raters",
 ]
 
 _COUNT = "__wkappa_count"
+_UNRATED = "__wkappa_unrated"
 
 
 def _collect(frame: Any, lazy: bool) -> Any:
@@ -121,8 +125,8 @@ def rater_rows(
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
-        check_long_ids(frame, {item: "`item`", rater: "`rater`"}, rating)
-        long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
+        unrated = check_long_ids(frame, {item: "`item`", rater: "`rater`"}, rating)
+        long = _engine_rows(frame, item, rater, rating, groups, lazy, unrated)
         if long is None or long[2] is not False:
             # An item whose rows carry two `by` values or two cluster ids would count as one
             # item per value: one query checks both columns, unless the packed count did.
@@ -149,6 +153,27 @@ def rater_rows(
         ids = None if cluster is None else np.asarray(part.get_column(cluster).to_list(), object)
         out.append((value, _native_rows(part, names), _counts(part), ids))
     return RaterRows(out, names, _native_rows(counted, names), _counts(counted), wide)
+
+
+def _engine_rows(
+    frame: Any,
+    item: str,
+    rater: str,
+    rating: str,
+    groups: list[str],
+    lazy: bool,
+    null_ratings: int,
+) -> tuple[Any, list[str], bool | None] | None:
+    """The long layout counted in the engine (:func:`~wkappa._frames.long_counts.long_rows`)
+    with, when some of the ``null_ratings`` rows leave a rater without any rating, that rater
+    as a column of nulls, as the pivot and the wide layout have it."""
+    long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
+    if long is None or long[2] is True or not null_ratings:
+        return long
+    grouped, names, split = long
+    every = [*names, *unrated_raters(frame, rater, rating, lazy)]
+    grouped = add_raters(grouped, every, grouped.schema[names[0]])
+    return grouped, sorted(set(every), key=rater_key), split
 
 
 def check_rater_rows(found: RaterRows, labels: Any, nan_policy: str) -> None:
@@ -258,6 +283,7 @@ def pivot_long(
     item whose rows carry two cluster ids is an error: it would count as two items.
     ``where`` starts the messages about the rows (the command line's file name)."""
     pl = import_optional("polars", "frames")
+    every = rater_ids(triples, rater)
     local = triples.filter(pl.col(rating).is_not_null())
     if cluster is not None:
         nw = import_optional("narwhals", "frames")
@@ -266,6 +292,8 @@ def pivot_long(
     check_one_rating_each(local, item, rater, count, groups, where)
     local = local.with_columns(pl.col(rater).cast(pl.String))
     wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
+    # A rater whose every rating is null is a column of nulls, as in the wide layout.
+    wide_frame = add_raters(wide_frame, every, triples.schema[rating])
     # The pivot's columns come in the order the engine returned the raters: sort them so
     # that pairwise() and leave_one_rater_out() have a fixed order.
     names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
@@ -307,12 +335,13 @@ def check_one_rating_each(
         )
 
 
-def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> None:
+def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> int:
     """A WkappaError when a rating of the long layout has no item or no rater id (null, or
     NaN in a float column): the pivot would make it an item, or a rater named "null", of its
     own. ``frame`` is a native or narwhals frame (lazy: one aggregation in the engine);
     ``ids`` maps the item and rater columns to how the caller names them (`` `item` ``,
-    ``--rater``)."""
+    ``--rater``). Returns how many rows have no rating (null), from the same aggregation:
+    only then can a rater be without any rating (:func:`unrated_raters`)."""
     nw = import_optional("narwhals", "frames")
     if not isinstance(frame, (nw.DataFrame, nw.LazyFrame)):
         frame = nw.from_native(frame)
@@ -324,10 +353,53 @@ def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> None:
         if schema[column].is_float():
             missing = missing | nw.col(column).is_nan()
         sums.append((missing & rated).cast(nw.Int64).sum().alias(column))
+    sums.append((~rated).cast(nw.Int64).sum().alias(_UNRATED))
     found = _collect(frame.select(*sums), isinstance(frame, nw.LazyFrame))
     for column, parameter in ids.items():
         if found.get_column(column).to_list()[0]:
             raise missing_id_error(parameter, column, unit="rating")
+    return int(found.get_column(_UNRATED).to_list()[0] or 0)
+
+
+def _named(rater: str, is_float: bool, nw: Any) -> Any:
+    """The rows that name their rater (not null, nor NaN in a float column)."""
+    named = ~nw.col(rater).is_null()
+    return named & ~nw.col(rater).is_nan() if is_float else named
+
+
+def rater_ids(triples: Any, rater: str) -> list[str]:
+    """Every rater of the long layout's rows (a polars DataFrame), rated or not, as the pivot
+    names them (text); a row without its rater (null, NaN) names none."""
+    pl = import_optional("polars", "frames")
+    named = _named(rater, triples.schema[rater].is_float(), pl)
+    ids = triples.filter(named).get_column(rater).cast(pl.String).unique()
+    return sorted(ids.to_list(), key=rater_key)
+
+
+def unrated_raters(frame: Any, rater: str, rating: str, lazy: bool) -> list[str]:
+    """The raters of a long narwhals frame whose every rating is null, as the pivot names
+    them (text): raters without any rating, as a wide layout's column of nulls. One
+    ``group_by(rater)`` in the engine (the caller runs it only when a rating is null)."""
+    nw = import_optional("narwhals", "frames")
+    pl = import_optional("polars", "frames")
+    named = _named(rater, frame.collect_schema()[rater].is_float(), nw)
+    rated = (~nw.col(rating).is_null()).cast(nw.Int64).alias(_COUNT)
+    per_rater = frame.filter(named).with_columns(rated).group_by(rater).agg(nw.col(_COUNT).sum())
+    found = _collect(per_rater.filter(nw.col(_COUNT) == 0).select(rater), lazy)
+    ids: list[str] = pl.Series(found.get_column(rater).to_list()).cast(pl.String).to_list()
+    return ids
+
+
+def add_raters(wide: Any, raters: Sequence[str], dtype: Any) -> Any:
+    """The wide polars frame ``wide`` with a column of nulls (of ``dtype``) for each of
+    ``raters`` it lacks: a rater of the long layout without any rating is kept, as the wide
+    layout keeps a column of nulls (``n_raters``, ``pairwise()`` and
+    ``leave_one_rater_out()`` then agree between the layouts)."""
+    pl = import_optional("polars", "frames")
+    lacking = [name for name in dict.fromkeys(raters) if name not in wide.columns]
+    if not lacking:
+        return wide
+    return wide.with_columns(pl.lit(None, dtype=dtype).alias(name) for name in lacking)
 
 
 def layout_columns(
