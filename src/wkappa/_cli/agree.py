@@ -60,10 +60,16 @@ def add_agree_parser(sub: Any, common: Any) -> None:
         help="cluster ids (task, scan, patient): a cluster-robust interval over the clusters",
     )
     agree.add_argument(
-        "--coefficient", choices=COEFFICIENTS, default="fleiss", help="(default: fleiss)"
+        "--coefficient",
+        choices=COEFFICIENTS,
+        default="fleiss",
+        help="the agreement coefficient (default: fleiss)",
     )
     agree.add_argument(
-        "--weights", choices=_WEIGHTS, default="unweighted", help="(default: unweighted)"
+        "--weights",
+        choices=_WEIGHTS,
+        default="unweighted",
+        help="disagreement weights (default: unweighted)",
     )
     options.add_labels(agree)
     options.add_spelling(agree)

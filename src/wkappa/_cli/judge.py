@@ -91,7 +91,7 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
         "--weights",
         choices=("unweighted", "quadratic", "linear"),
         default="unweighted",
-        help="(default: unweighted)",
+        help="disagreement weights (default: unweighted)",
     )
     options.add_labels(judge, bounds=False)
     options.add_spelling(judge)

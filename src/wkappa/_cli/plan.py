@@ -57,7 +57,7 @@ def add_plan_parser(sub: Any, common: Any) -> None:
         help="quadratic, linear, unweighted (several raters: any weights of wkappa agree)",
     )
     plan.add_argument("--power", type=float, default=0.8, help="power wanted (default: 0.8)")
-    plan.add_argument("--alpha", type=float, default=0.05, help="size of the test (0.05)")
+    plan.add_argument("--alpha", type=float, default=0.05, help="size of the test (default: 0.05)")
     plan.add_argument(
         "--alternative",
         choices=("greater", "less", "two-sided"),
@@ -69,21 +69,30 @@ def add_plan_parser(sub: Any, common: Any) -> None:
         "--lower-limit", type=float, metavar="L", help="plan for the CI's lower limit to exceed L"
     )
     plan.add_argument(
-        "--assurance", type=float, help="with --lower-limit: probability it does (0.5)"
+        "--assurance", type=float, help="with --lower-limit: probability it does (default: 0.5)"
     )
     add_ci(plan)
-    plan.add_argument("--raters", type=int, default=2, metavar="R", help="raters per item (2)")
+    plan.add_argument(
+        "--raters", type=int, default=2, metavar="R", help="raters per item (default: 2)"
+    )
     plan.add_argument(
         "--coefficient",
-        help="several raters: fleiss, conger, gwet, brennan_prediger, krippendorff",
+        help="several raters: fleiss, conger, gwet, brennan_prediger, krippendorff "
+        "(default: Cohen's kappa for two raters, fleiss for more)",
     )
     plan.add_argument(
         "--method",
         choices=("asymptotic", "goodness-of-fit", "max-variance", "simulation"),
         default="asymptotic",
-        help="(default: asymptotic)",
+        help="how n is computed (default: asymptotic)",
     )
-    plan.add_argument("--simulations", type=int, metavar="B", help="simulated studies per n")
+    plan.add_argument(
+        "--simulations",
+        type=int,
+        metavar="B",
+        help="with --method simulation: simulated studies per n "
+        "(default: 10000 for two raters, 1000 for more)",
+    )
     plan.add_argument("--seed", type=int, help="random seed of the simulation")
     plan.add_argument("--n", type=int, help="report what N items deliver instead")
     add_format(plan, "text", "json")

@@ -90,7 +90,8 @@ def kappa_sample_size(
         'goodness-of-fit' only.
     coefficient : str, optional
         A several-raters coefficient of :func:`~wkappa.agreement` ('fleiss', 'conger',
-        'gwet', 'brennan_prediger', 'krippendorff'); None is Cohen's kappa.
+        'gwet', 'brennan_prediger', 'krippendorff'); None is Cohen's kappa for two raters and
+        Fleiss' kappa for more.
     method : {'asymptotic', 'goodness-of-fit', 'max-variance', 'simulation'}
         See Notes.
     n_simulations : int, optional
