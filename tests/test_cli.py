@@ -424,6 +424,51 @@ def test_thresholds_fit_and_apply(csv_file, ratings, tmp_path):
     assert graded["id"].to_list() == ratings["id"].to_list()
 
 
+APPLY_CSV = (
+    "id,truth,score,site,note\n"
+    "001,0,0.1,A,ok\n"
+    "002,1,1.2,-9,NA\n"
+    "003,2,2.1,B,\n"
+    "004,1,-9,C,x\n"
+    "005,0,0.3, -9 ,N/A\n"
+    '006,2,1.9,D,"a, b"\n'
+    "007,1,1.1,E,1.50\n"
+)
+
+
+@pytest.mark.parametrize("suffix", ["csv", "tsv", "parquet"])
+def test_thresholds_apply_writes_the_file_back_as_it_was(tmp_path, suffix):
+    """`--na-values -9 --apply OTHER`: the declared code, the usual spellings of a missing
+    value ("NA", "N/A"), a code with spaces and an id with leading zeros were written as
+    empty cells or rewritten (001 -> 1). Only the grade of a row whose score is missing is
+    empty now; the file's own columns are written back as they were (cell for cell from CSV
+    to CSV or TSV; with their types as read into Parquet, where -9 stays -9)."""
+    train = tmp_path / "train.csv"
+    train.write_text(APPLY_CSV)
+    out = tmp_path / f"graded.{suffix}"
+    proc = run("thresholds", train, "--true", "truth", "--score", "score", "--na-values", "-9",
+               "--nan-policy", "omit", "--apply", train, "--out", out)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    fitted = wk.optimize_thresholds([0, 1, 2, 0, 2, 1], [0.1, 1.2, 2.1, 0.3, 1.9, 1.1])
+    scores = [0.1, 1.2, 2.1, None, 0.3, 1.9, 1.1]
+    grades = [None if v is None else int(fitted.predict([v])[0]) for v in scores]
+    if suffix == "parquet":
+        graded = pl.read_parquet(out)
+        assert graded["site"].to_list() == ["A", "-9", "B", "C", " -9 ", "D", "E"]
+        assert graded["score"].to_list()[3] == -9.0
+        assert graded["grade"].to_list() == grades
+        return
+    lines = out.read_text().splitlines()
+    separator = "\t" if suffix == "tsv" else ","
+    original = APPLY_CSV.splitlines()
+    if suffix == "tsv":
+        original = [line.replace(',"a, b"', "\ta, b").replace(",", "\t") for line in original]
+        original[6] = "006\t2\t1.9\tD\ta, b"
+    assert lines[0] == original[0] + separator + "grade"
+    for line, before, grade in zip(lines[1:], original[1:], grades, strict=True):
+        assert line == before + separator + ("" if grade is None else str(grade))
+
+
 def test_thresholds_errors(csv_file, tmp_path):
     proc = run("thresholds", csv_file, "--true", "truth", "--score", "scor")
     assert_error(proc, "no column 'scor'", "Did you mean 'score'")

@@ -319,7 +319,9 @@ def _parser() -> argparse.ArgumentParser:
     thresholds.add_argument(
         "--apply",
         metavar="OTHER_FILE",
-        help="write OTHER_FILE with a column of grades from the thresholds",
+        help="write OTHER_FILE with a column of grades from the thresholds; its own columns "
+        "are written back as they were (--na-values and missing scores only leave a grade "
+        "empty, with --nan-policy omit)",
     )
     thresholds.add_argument(
         "--out", metavar="FILE", help="where --apply writes (CSV, Parquet, Arrow or JSON lines)"

@@ -155,6 +155,29 @@ def _format_of(path: str, option: str) -> str:
         ) from None
 
 
+def _as_written(other: Any, out_format: str) -> Any:
+    """The ``--apply`` file's own columns, to be written back as they were: a CSV or TSV file
+    written as CSV or TSV cell for cell (every column read as text and nothing read as
+    missing, so ``-9``, ``NA``, `` -9 `` and ``007`` stay as they are); any other pair of
+    formats with the columns' types as read but without ``--na-values``, which only decide
+    which scores are missing (a code such as ``-9`` in a column of numbers is written back,
+    not emptied)."""
+    import dataclasses
+
+    pl = polars()
+    if other.fmt in ("csv", "tsv") and out_format in ("csv", "tsv"):
+        try:
+            return pl.scan_csv(
+                other.data if other.path is None else other.path,
+                separator=other.separator or ("\t" if other.fmt == "tsv" else ","),
+                infer_schema=False,
+                null_values=None,
+            )
+        except pl.exceptions.PolarsError as exc:  # (read once already by the typed scan)
+            raise WkappaError(f"cannot read {other.name}: {str(exc).splitlines()[0]}") from None
+    return dataclasses.replace(other, na_values=()).scan(whole_file=True)
+
+
 def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
     if args.out is not None:
@@ -197,14 +220,15 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
     """Stream ``--apply`` through ``result.predict`` into ``--out``.
 
     A missing score is an error naming its row (``--nan-policy omit``: its grade is left
-    empty). The output is written to a temporary file beside ``--out`` and renamed when
+    empty); the file's own columns are written back as they were (:func:`_as_written`). The
+    output is written to a temporary file beside ``--out`` and renamed when
     complete, so an error never leaves a partial file.
     """
     import os
     import tempfile
 
     pl = polars()
-    _, frame, score = target
+    other, frame, score = target
     out_format = _format_of(args.out, "--out")
     sample = np.asarray(result.labels)
 
@@ -219,11 +243,14 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
         return pl.Series(grades.tolist(), dtype=dtype)
 
     dtype = pl.Series(sample[:1]).dtype
-    graded = frame.with_columns(
+    grades = frame.select(
         pl.col(score)
         .map_batches(grade, return_dtype=dtype, is_elementwise=True)
         .alias(args.grade_col)
     )
+    # The grades come from the scores as read (--na-values and the usual spellings of a
+    # missing score leave a grade empty); the file's own columns are written as they were.
+    graded = pl.concat([_as_written(other, out_format), grades], how="horizontal")
     out_dir = Path(args.out).parent
     out_dir.mkdir(parents=True, exist_ok=True)
     handle, partial = tempfile.mkstemp(
