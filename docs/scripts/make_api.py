@@ -14,9 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
 
 MODULES = {
-    "wkappa": "The core: kappa, tables, inference, thresholds and the accumulator.",
-    "wkappa.frames": "Kappa of two columns of a data frame, counted where the data lives "
-    "(``pip install 'wkappa[frames]'``).",
+    "wkappa": "The core: kappa, tables, inference, thresholds, the accumulators, several "
+    "raters, intraclass and concordance correlation, and study planning.",
+    "wkappa.frames": "Kappa of two columns, agreement of several rater columns and ICCs of a "
+    "data frame, counted where the data lives (``pip install 'wkappa[frames]'``).",
     "wkappa.sklearn": "scikit-learn scorers and an ordinal threshold regressor "
     "(``pip install 'wkappa[sklearn]'``).",
     "wkappa.torch": "A differentiable kappa loss and a streaming metric for PyTorch "
