@@ -467,7 +467,7 @@ def agreement(
     check_rater_rows(found, labels, check_nan_policy(nan_policy))
     if by is not None and labels is None and min_rating is None and max_rating is None:
         # One set of categories for every group: those of all the ratings together.
-        labels = rating_categories(known_raters(found.rows, not found.wide), weights=weights)
+        labels = rating_categories(known_raters(found.rows, not found.wide, "df"), weights=weights)
     options: dict[str, Any] = {
         "coefficient": coefficient,
         "weights": weights,
@@ -483,7 +483,7 @@ def agreement(
     results = {}
     for group, rows, counts, ids in found.groups:
         if ids is None:
-            rows = known_raters(rows, not found.wide)
+            rows = known_raters(rows, not found.wide, "df")
             results[group] = arrays_agreement(rows, multiplicity=counts, **options)
             continue
         matrix, item_ids = clustered_ratings(rows, counts, ids, found.names, not found.wide)

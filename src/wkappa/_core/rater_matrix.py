@@ -93,17 +93,19 @@ class RaterFrame:
     rater columns, but never refused as the long layout, a guess from the column names.
     Its rows are wkappa's (distinct rows, pivoted items): a refused rating is placed by its
     rater alone, ``in column 'b'``, or with ``long`` (the columns are the long layout's
-    rater ids) ``from rater 'b'``."""
+    rater ids) ``from rater 'b'``. ``parameter``: the caller's parameter the rows come from
+    (``df`` of ``wkappa.frames``), named in the encoder's messages instead of ``ratings``."""
 
     frame: Any
     long: bool = False
+    parameter: str | None = None
 
 
-def known_raters(frame: Any, long: bool = False) -> Any:
+def known_raters(frame: Any, long: bool = False, parameter: str | None = None) -> Any:
     """``frame`` as a :class:`RaterFrame`, for the entry points (``wkappa.agreement``,
     ``rater_vs_panel``), whose ``ratings`` is typed as the array-likes users pass; ``long``:
-    its columns are the long layout's rater ids."""
-    return RaterFrame(frame, long)
+    its columns are the long layout's rater ids; ``parameter``: the caller's parameter."""
+    return RaterFrame(frame, long, parameter)
 
 
 def frame_columns(

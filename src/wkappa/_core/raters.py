@@ -38,7 +38,7 @@ from .fused import parallel_section, use_parallel
 from .input_checks import check_observed_range
 from .label_spelling import check_label_spellings
 from .options import NanPolicy, missing_rating_error
-from .rater_matrix import rater_names, read_rater_matrix
+from .rater_matrix import RaterFrame, rater_names, read_rater_matrix
 from .refused_ratings import array_parts, column_parts, refuse_first
 
 __all__ = [
@@ -181,6 +181,8 @@ def encode_rating_matrix(
     RatingCodes or None
     """
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
+    if isinstance(ratings, RaterFrame) and ratings.parameter is not None:
+        name = ratings.parameter  # wkappa.frames' `df`
     read = read_rater_matrix(ratings, name)
     n, n_raters = read.shape
     _check_shape(n, n_raters, name)

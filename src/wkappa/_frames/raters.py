@@ -508,9 +508,9 @@ def clustered_ratings(
     multiplicity) and the cluster id of each item: what ``agreement(..., cluster=)`` takes.
     The frame is of the engine's library with its dtypes, so the core reads it as it reads
     the rows without ``cluster`` (an Enum's categories, messages naming the columns, or with
-    ``long`` the long layout's rater ids)."""
+    ``long`` the long layout's rater ids, and ``df``, the parameter of ``wkappa.frames``)."""
     items = _expanded(rows, multiplicity).select(list(names))
-    return known_raters(items.to_native(), long), np.repeat(ids, multiplicity)
+    return known_raters(items.to_native(), long, "df"), np.repeat(ids, multiplicity)
 
 
 def _expanded(native_rows: Any, multiplicity: np.ndarray) -> Any:
