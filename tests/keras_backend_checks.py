@@ -253,6 +253,23 @@ def merge_and_config() -> dict[str, Any]:
 
 
 @check
+def wide_labels() -> dict[str, Any]:
+    """A label of 2**32 (int64): JAX narrows it to int32, where it wrapped to class 0 and was
+    counted as agreement (metric 1.0, no error)."""
+    out: dict[str, Any] = {}
+    labels = np.array([2**32, 1, 2, 0])
+    for name, call in (
+        ("metric", lambda: _metric(labels, [0, 1, 2, 0], num_classes=3, sparse_labels=True)),
+        ("loss", lambda: WeightedKappaLoss(3, sparse_labels=True)(labels, np.full((4, 3), 0.3))),
+    ):
+        try:
+            out[name] = {"value": float(keras.ops.convert_to_numpy(call()))}
+        except wk.WkappaError as error:
+            out[name] = {"error_type": type(error).__name__, "message": str(error)}
+    return out
+
+
+@check
 def howto() -> dict[str, Any]:
     """The how-to "Training a Keras model on QWK", run as a doctest on this backend."""
     import doctest

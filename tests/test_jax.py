@@ -131,6 +131,17 @@ def test_counts_past_float32_integers_stay_exact() -> None:
     assert float(qwk(y_true, y_pred, 3, sample_weight=weight)) == pytest.approx(exact, rel=1e-6)
 
 
+def test_labels_beyond_int32_are_refused_not_wrapped() -> None:
+    """Without jax_enable_x64, JAX narrows int64 to int32: 2**32 wrapped to class 0 and qwk
+    returned 1.0 for a table with a wrong label."""
+    with pytest.raises(WkappaError, match=r"`y_true` must hold class indices.*4294967296"):
+        qwk(np.array([2**32, 1, 2, 0]), np.array([0, 1, 2, 0]), 3)
+    with pytest.raises(WkappaError, match=r"`y_pred` must hold class indices.*-1099511627776"):
+        qwk(np.array([0, 1, 2, 0]), [0, 1, -(2**40), 0], 3)
+    ordinary = qwk(np.array([0, 1, 2, 0], dtype=np.int64), np.array([0, 1, 2, 1]), 3)
+    assert float(ordinary) == pytest.approx(0.8)
+
+
 def test_messy_inputs_are_refused_by_name() -> None:
     """Text labels (JAX's own TypeError before), integer labels given to the loss (a hint to
     one-hot them) and a weights matrix or eps traced under jit (was "got JitTracer")."""

@@ -151,6 +151,13 @@ def test_out_of_range_label_raises_even_under_jit(backend: str, results: dict[st
         assert all(np.isnan(v) for v in result["per_batch"][1:])
 
 
+def test_labels_beyond_int32_are_refused_not_wrapped(backend: str, results: dict[str, Any]) -> None:
+    result = _check(results, "wide_labels")
+    for name in ("metric", "loss"):
+        assert result[name].get("error_type") == "WkappaError", result
+        assert "4294967296" in result[name]["message"], result
+
+
 @pytest.mark.timeout(1800)
 def test_kappa_loss_trains_an_ordinal_model(backend: str, results: dict[str, Any]) -> None:
     result = _check(results, "loss_training")

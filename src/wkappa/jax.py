@@ -23,6 +23,7 @@ from ._core import (
     format_value,
     import_optional,
     weight_matrix,
+    wide_integers_as_floats,
 )
 from .exceptions import WkappaError, WkappaTypeError
 
@@ -47,6 +48,8 @@ def _array(values: Any, name: str) -> jax.Array:
                 f"`{name}` must hold numbers; got {format_value(sample[0].item())}. Hint: map "
                 "the labels to 0..num_classes-1 first."
             )
+    if isinstance(values, (list, tuple, np.ndarray)):
+        values = wide_integers_as_floats(np.asarray(values))
     try:
         return jnp.asarray(values)
     except TypeError as error:

@@ -25,6 +25,7 @@ from ._core import (
     format_value,
     import_optional,
     kappa_from_table,
+    wide_integers_as_floats,
 )
 from .exceptions import WkappaError, WkappaTypeError
 
@@ -101,6 +102,8 @@ def _tensor(value: Any, name: str, dtype: Any = None) -> Any:
                 f"`{name}` must hold numbers (class indices, one-hot rows or scores); got "
                 f"{shown}. Hint: map the labels to 0..num_classes-1 first."
             )
+    if kind in ("i", "u"):
+        value = wide_integers_as_floats(np.asarray(value))
     try:
         return ops.convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as error:
@@ -404,7 +407,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         name = _REJECTED[which]
         example = ""
         if inputs is not None and masks is not None:
-            raw = np.asarray(ops.convert_to_numpy(ops.convert_to_tensor(inputs[which])))
+            raw = np.asarray(ops.convert_to_numpy(_tensor(inputs[which], name)))
             raw = raw.reshape(raw.shape[0], -1) if raw.ndim > 1 else raw.reshape(-1)
             row = int(np.flatnonzero(masks[which])[0])
             example = f" (row {row}: {format_value(raw[row].tolist())})"

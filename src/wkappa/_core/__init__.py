@@ -53,6 +53,7 @@ from .input_checks import (
     check_weight_values,
     huge_ratings_error,
     not_whole_error,
+    wide_integers_as_floats,
 )
 from .kappa import (
     check_table,
@@ -230,6 +231,7 @@ __all__ = [
     "weighted_kappa",
     "weighted_quadratic_sums",
     "weights_name",
+    "wide_integers_as_floats",
 ]
 
 # Several raters (appended; kept apart from the two-rater names above).

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..exceptions import WkappaError, WkappaTypeError
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "huge_ratings_error",
     "not_whole_error",
     "unsupported_dtype_error",
+    "wide_integers_as_floats",
 ]
 
 THRESHOLD_HINT = (
@@ -108,3 +111,14 @@ def check_observed_range(
             raise WkappaError(
                 f"`{name}` contains the rating {high}{at}, above `max_rating` = {hi}."
             )
+
+
+def wide_integers_as_floats(values: np.ndarray) -> np.ndarray:
+    """Integers beyond int32 as float64, for frameworks that narrow int64 to int32 (JAX
+    without ``jax_enable_x64``, Keras on JAX), where 2**32 would wrap to class 0; as floats
+    they stay out of range and are refused as such."""
+    if values.dtype.kind in "iu" and values.size:
+        small = np.iinfo(np.int32)
+        if values.min() < small.min or values.max() > small.max:
+            return values.astype(np.float64)
+    return values
