@@ -115,7 +115,7 @@ def kappa_from_table(
     weights: WeightsLike = "quadratic",
     zero_division: ZeroDivision = "warn",
 ) -> float:
-    """Weighted kappa from a K x K table of counts.
+    r"""Weighted kappa from a K x K table of counts.
 
     Parameters
     ----------
@@ -131,6 +131,18 @@ def kappa_from_table(
     -------
     float
         ``1 - sum(W*O) / sum(W*E)`` with ``E = outer(row_sums, col_sums) / n``.
+
+    Notes
+    -----
+    With the table O of n pairs, its row sums r and column sums c,
+
+    .. math::
+
+        \kappa = 1 - \frac{\sum_{ij} W_{ij} O_{ij}}{\sum_{ij} W_{ij} E_{ij}},
+        \qquad E_{ij} = \frac{r_i c_j}{n},
+
+    the same value :func:`weighted_kappa` gives for the ratings the table counts (an
+    integer table is computed exactly and correctly rounded).
 
     Examples
     --------

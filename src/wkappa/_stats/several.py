@@ -338,6 +338,16 @@ def agreement_from_counts(
     AgreementResult
         ``n_raters`` is the largest row total.
 
+    Notes
+    -----
+    With ``r_ik = counts[i, k]``, ``r_i`` raters of item i and agreement weights
+    ``A = 1 - W``, the weighted count ``r*_ik = sum_l A_kl r_il`` gives the observed
+    agreement over the items rated twice or more,
+    ``pa = mean_i sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))``, and every coefficient is
+    ``(pa - pe) / (1 - pe)``. For Fleiss' kappa ``pe = sum_kl A_kl pi_k pi_l`` with the
+    category shares ``pi_k = mean_i r_ik / r_i``; the other coefficients' ``pe`` (and
+    Krippendorff's small-sample form of ``pa``) are in the user guide's several-raters page.
+
     Examples
     --------
     >>> import wkappa as wk

@@ -584,6 +584,23 @@ default 'asymptotic'
         standard error and :meth:`~StratifiedKappaResult.confidence_interval`, and the
         chi-square test of equal kappas (formulas in its Notes).
 
+    Notes
+    -----
+    With ``kappa_h`` and its squared Fleiss-Cohen-Everitt standard error ``Var_h`` in
+    stratum h of q, the overall kappa, its standard error and SAS's test of equal kappas are
+
+    .. math::
+
+        \\hat\\kappa = \\frac{\\sum_h \\kappa_h / \\operatorname{Var}_h}
+        {\\sum_h 1 / \\operatorname{Var}_h}, \\qquad
+        \\operatorname{SE}(\\hat\\kappa) = \\Big(\\sum_h 1 / \\operatorname{Var}_h\\Big)^{-1/2},
+        \\qquad
+        Q = \\sum_h \\frac{(\\kappa_h - \\hat\\kappa)^2}{\\operatorname{Var}_h}
+        \\sim \\chi^2_{q - 1}.
+
+    The goodness-of-fit and bootstrap tests, and how strata with an undefined kappa are
+    treated, are in the Notes of :class:`StratifiedKappaResult`.
+
     Examples
     --------
     >>> import wkappa as wk
