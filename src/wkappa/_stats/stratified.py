@@ -586,20 +586,12 @@ default 'asymptotic'
 
     Notes
     -----
-    With ``kappa_h`` and its squared Fleiss-Cohen-Everitt standard error ``Var_h`` in
-    stratum h of q, the overall kappa, its standard error and SAS's test of equal kappas are
-
-    .. math::
-
-        \\hat\\kappa = \\frac{\\sum_h \\kappa_h / \\operatorname{Var}_h}
-        {\\sum_h 1 / \\operatorname{Var}_h}, \\qquad
-        \\operatorname{SE}(\\hat\\kappa) = \\Big(\\sum_h 1 / \\operatorname{Var}_h\\Big)^{-1/2},
-        \\qquad
-        Q = \\sum_h \\frac{(\\kappa_h - \\hat\\kappa)^2}{\\operatorname{Var}_h}
-        \\sim \\chi^2_{q - 1}.
-
-    The goodness-of-fit and bootstrap tests, and how strata with an undefined kappa are
-    treated, are in the Notes of :class:`StratifiedKappaResult`.
+    SAS's overall kappa is the inverse-variance weighted mean of the q strata's kappas,
+    ``sum_h(kappa_h / Var_h) / sum_h(1 / Var_h)`` with ``Var_h`` the square of stratum h's
+    Fleiss-Cohen-Everitt standard error; its standard error is ``sum_h(1 / Var_h) ** -0.5``,
+    and the test of equal kappas refers ``Q = sum_h (kappa_h - overall)² / Var_h`` to
+    chi-square with q - 1 df. The goodness-of-fit and bootstrap tests, and how strata with
+    an undefined kappa are treated, are in the Notes of :class:`StratifiedKappaResult`.
 
     Examples
     --------
