@@ -776,7 +776,7 @@ def test_large_float_table_skips_the_reading_pass_with_the_same_answers() -> Non
     assert isinstance(wk.icc(x).statistic, float) and wk.icc(x).n_ratings == 80_000
     bad = x.copy()
     bad[123, 1] = np.inf
-    with pytest.raises(WkappaError, match="infinite rating at position"):
+    with pytest.raises(WkappaError, match="infinite rating at item 123, rater 1\\."):
         wk.icc(bad)
     bad[123, 1] = np.nan
     with pytest.raises(WkappaError, match="missing rating"):

@@ -190,3 +190,19 @@ def test_the_place_is_looked_for_only_once_a_rating_is_refused(monkeypatch):
     assert wk.agreement(frame, labels=[1, 2, 3, 5]).n_raters == 3
     assert wk.agreement(frame.to_numpy(), max_rating=5).n_raters == 3
     assert wk.agreement(frame).n_raters == 3
+
+
+@pytest.mark.parametrize("library", ["numpy", *sorted(MAKERS)])
+def test_icc_and_ccc_place_an_infinite_rating(library):
+    """wk.icc / wk.ccc said 'an infinite rating at position (0, 1)': now by item and rater,
+    as their missing-rating message does."""
+    values = {"a": [1.0, 2.0, 3.0], "b": [2.0, float("inf"), 3.0]}
+    ratings = np.array(list(values.values())).T if library == "numpy" else MAKERS[library](values)
+    rater = "rater 1" if library == "numpy" else "column 'b'"
+    for function, name in ((wk.icc, "ratings"), (wk.ccc, "x")):
+        message = _message(lambda function=function: function(ratings))
+        assert message.startswith(f"`{name}` has an infinite rating at item 1, {rater}. Hint:")
+    cube = np.ones((3, 2, 2))
+    cube[2, 1, 0] = -np.inf
+    message = _message(lambda: wk.icc(cube))
+    assert "infinite rating at item 2, rater 1 (feature 0). Hint:" in message, message

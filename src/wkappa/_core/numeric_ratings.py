@@ -205,9 +205,12 @@ def read_numeric_ratings(
     if np.isfinite(values).all():  # one pass in the common case
         return NumericRatings(np.ascontiguousarray(values), 0, names)
     if np.isinf(values).any():
-        where = np.argwhere(np.isinf(values))[0]
+        # Placed as a missing rating is: its item and rater (and feature, on a third axis).
+        where = [int(i) for i in np.argwhere(np.isinf(values))[0]]
+        feature = f" (feature {where[2]})" if len(where) == 3 else ""
         raise WkappaError(
-            f"`{name}` has an infinite rating at position {tuple(int(i) for i in where)}. "
+            f"`{name}` has an infinite rating at item {where[0]}, "
+            f"{rater_names(names, k)[where[1]]}{feature}. "
             "Hint: ratings must be finite numbers (NaN or None marks a missing one)."
         )
     missing = np.isnan(values)
