@@ -155,6 +155,18 @@ def test_perfect_stratum_is_left_out_with_a_warning() -> None:
     assert "not used" in result.explain()
 
 
+def test_goodness_of_fit_warning_says_the_test_keeps_a_perfect_stratum() -> None:
+    """The perfect stratum is out of the overall kappa, but the goodness-of-fit test fits
+    both tables (df 1); the warning said it was left out of the test too."""
+    tables = [[[10, 0], [0, 5]], [[8, 2], [1, 6]]]
+    with pytest.warns(UndefinedKappaWarning, match="goodness-of-fit test of equal kappas keeps"):
+        fit = wk.stratified_kappa_test_from_tables(tables, homogeneity="goodness-of-fit")
+    assert fit.used == (False, True) and fit.homogeneity_df == 1
+    with pytest.warns(UndefinedKappaWarning, match="overall kappa and the test of equal kappas"):
+        sas = wk.stratified_kappa_test_from_tables(tables)
+    assert sas.homogeneity_df == 0
+
+
 def test_omit_drops_pairs_and_their_strata() -> None:
     a = [0, 1, 2, np.nan, 1, 0, 2, 1]
     b = [0, 2, 2, 1, 1, 0, 2, 2]

@@ -418,10 +418,16 @@ def build_stratified(
     )
     if not all(used):
         left = [s for s, u in zip(strata, used, strict=True) if not u]
+        test = (
+            " (the goodness-of-fit test of equal kappas keeps every stratum rated in both "
+            "categories)"
+            if homogeneity == "goodness-of-fit"
+            else " and the test of equal kappas"
+        )
         warn_at_caller(
             f"{len(left)} of {len(strata)} strata ({describe_groups(left)}) have an undefined "
             "kappa or a standard error of 0 (every pair agrees) and are left out of the overall "
-            "kappa and the test of equal kappas.",
+            f"kappa{test}.",
             UndefinedKappaWarning,
         )
     kept = [r for r, u in zip(results, used, strict=True) if u]
