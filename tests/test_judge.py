@@ -298,3 +298,11 @@ def test_cli_judge_alternative_is_the_library_one_sided_test(alternative):
     assert "one-sided, item bootstrap, 199 resamples" in text
     assert f"item bootstrap, {alternative}" in text or "the smallest a 199-resample" in text
     assert ("lower end" in text) == (alternative == "greater")  # no lower end under 'less'
+
+
+def test_rater_vs_panel_with_the_arguments_swapped_says_the_panel_comes_first():
+    """The panel is the first argument; swapped, the matrix reader said "`ratings` must be
+    2-D" without a word about the order."""
+    panel = np.array([[0, 1, 1], [1, 1, 2], [2, 2, 2], [0, 0, 1]])
+    with pytest.raises(wk.WkappaError, match=r"takes the panel first"):
+        wk.rater_vs_panel(panel[:, 0], panel)

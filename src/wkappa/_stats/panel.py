@@ -218,6 +218,12 @@ def _combine(ratings: Any, candidate: Any, labels: Any = None) -> np.ndarray | R
             f"wkappa.frames.rater_vs_panel(df, candidate={candidate!r}, raters=[...]) to name "
             "data frame columns (item=, rater=, rating= for a long layout)."
         )
+    if np.ndim(ratings) == 1 and np.ndim(candidate) == 2:
+        raise WkappaError(
+            f"`ratings` is 1-D and `candidate` {np.shape(candidate)[0]} x "
+            f"{np.shape(candidate)[1]}: rater_vs_panel takes the panel first. Hint: "
+            "rater_vs_panel(panel, candidate), the panel as items x raters."
+        )
     panel = read_rater_matrix(ratings, "ratings", "rater_vs_panel")
     n, members = panel.shape
     candidate_rater = one_rater(candidate, "candidate")
