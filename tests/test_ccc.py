@@ -245,3 +245,37 @@ def test_missing_rating_hints_say_what_omit_does_here() -> None:
     with pytest.raises(WkappaError, match="only complete rows are taken here") as caught:
         wk.ICCAccumulator().update(ratings)
     assert "nan_policy" not in str(caught.value)
+
+
+def _exact_fisher_z(rows: list[list[Fraction]]) -> float:
+    """atanh of the overall CCC of exact ratings: (1/2) log((2 N + D) / D)."""
+    n, k = len(rows), len(rows[0])
+    means = [sum(row[j] for row in rows) / n for j in range(k)]
+    pairs = [(j, h) for j in range(k) for h in range(j + 1, k)]
+    numerator = 2 * sum(
+        sum((row[j] - means[j]) * (row[h] - means[h]) for row in rows) / n for j, h in pairs
+    )
+    rest = sum(sum((row[j] - row[h]) ** 2 for row in rows) / n for j, h in pairs)
+    return 0.5 * math.log(float((2 * numerator + rest) / rest))
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e8, 1e10])
+def test_fisher_z_and_jackknife_exact_when_targets_dwarf_the_raters(offset: float) -> None:
+    """Targets far apart, raters near each other: 1 - CCC was the rest of two large sums, so
+    Fisher's z was 16.1075 for the exact 16.1055 (targets 1e6 apart) and infinite from 1e8 on
+    (the CCC rounds to 1): the interval and p-value were nan, or (1, 1). The rest is now
+    summed from the raters' differences: z and the jackknife's standard error equal the exact
+    ones to 1e-12."""
+    rng = np.random.default_rng(int(math.log10(offset)))
+    n = 12
+    x = np.arange(n)[:, None] * offset + np.round(rng.normal(size=(n, 3)) * 64) / 64
+    rows = [[Fraction(v) for v in row] for row in x.tolist()]
+    result = wk.ccc(x)
+    assert result._fisher_z == pytest.approx(_exact_fisher_z(rows), rel=1e-12)
+    leave_one_out = [_exact_fisher_z(rows[:i] + rows[i + 1 :]) for i in range(n)]
+    centre = sum(leave_one_out) / n
+    se = math.sqrt((n - 1) / n * sum((z - centre) ** 2 for z in leave_one_out))
+    assert result.standard_error_z == pytest.approx(se, rel=1e-10)
+    assert math.isfinite(result.pvalue)
+    low, high = result.confidence_interval()
+    assert low <= result.statistic <= high

@@ -18,7 +18,7 @@ the categories every integer from the smallest to the largest rating.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -103,6 +103,13 @@ class CCCResult:
     alternative: Alternative
     standard_error_z: float
     method: str
+    # Fisher's z of the statistic from the sums, ``atanh = (1/2) log((2 N + D) / D)`` with
+    # ``D = sum_{j<l} mean (x_j - x_l)²`` the denominator minus the numerator ``N``: it keeps
+    # its digits where the statistic is a rounding away from 1 (nan: from the statistic).
+    _fisher_z: float = field(default=math.nan, repr=False, compare=False)
+
+    def _z(self) -> float:
+        return self._fisher_z if not math.isnan(self._fisher_z) else math.atanh(self.statistic)
 
     def confidence_interval(
         self, confidence_level: float = 0.95, *, method: str | None = None
@@ -124,8 +131,10 @@ class CCCResult:
             else:
                 quantile = t_ppf(1.0 - tail, self.n_items - 1)
             low = high = math.nan
-            if math.isfinite(self.standard_error_z) and abs(self.statistic) < 1.0:
-                z = math.atanh(self.statistic)
+            if math.isfinite(self.standard_error_z) and (
+                abs(self.statistic) < 1.0 or math.isfinite(self._fisher_z)
+            ):
+                z = self._z()
                 low = math.tanh(z - quantile * self.standard_error_z)
                 high = math.tanh(z + quantile * self.standard_error_z)
             elif _perfect(self.statistic, self.n_items):
@@ -188,14 +197,45 @@ def _moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return means, cov
 
 
-def _overall(means: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
-    """(numerator, denominator) of the overall CCC."""
-    k = len(means)
+def _overall(x: np.ndarray, cov: np.ndarray) -> tuple[float, float]:
+    """(numerator, rest) of the overall CCC ``N / (N + D)``: ``N = 2 sum_{j<l} s_jl`` and
+    ``D = (k - 1) sum_j s_j² - 2 sum_{j<l} s_jl + sum_{j<l} (xbar_j - xbar_l)² =
+    sum_{j<l} mean_i (x_ij - x_il)²`` taken from the raters' differences themselves: where
+    targets differ far more than raters, ``D`` as the rest of the sums lost its digits
+    (targets 1e8 apart: 1 - CCC wrong in its first digit, Fisher's z infinite)."""
+    k = x.shape[1]
     upper = np.triu_indices(k, 1)
     numerator = 2.0 * float(cov[upper].sum())
-    spread = means[:, None] - means[None, :]
-    denominator = (k - 1) * float(np.trace(cov)) + float((spread[upper] ** 2).sum())
-    return numerator, denominator
+    return numerator, float(_pair_squares(x).sum()) / x.shape[0]
+
+
+def _pearson_complement(x: np.ndarray, variances: np.ndarray) -> float:
+    """``1 - r`` of two raters from their difference ``d`` and sum ``t``: ``(s_d² -
+    (s_x - s_y)²) / (2 s_x s_y)`` with ``s_x - s_y = cov(d, t) / (s_x + s_y)``, which keeps
+    its digits where ``r`` is a rounding away from 1."""
+    d = x[:, 0] - x[:, 1]
+    d = d - d.mean()
+    t = x[:, 0] + x[:, 1]
+    t = t - t.mean()
+    s_x, s_y = np.sqrt(variances)
+    gap = float(d @ t) / len(d) / (s_x + s_y)
+    return float((float(d @ d) / len(d) - gap * gap) / (2.0 * s_x * s_y))
+
+
+def _pair_squares(x: np.ndarray) -> np.ndarray:
+    """Per target, ``sum_{j<l} (x_ij - x_il)²``."""
+    upper = np.triu_indices(x.shape[1], 1)
+    differences = x[:, upper[0]] - x[:, upper[1]]
+    found: np.ndarray = np.einsum("ip,ip->i", differences, differences)
+    return found
+
+
+def _fisher_z(numerator: Any, rest: Any) -> Any:
+    """``atanh(N / (N + D))`` as ``(1/2) log1p(2 N / D)`` (scalars or arrays): no digit of
+    ``1 - CCC = D / (N + D)`` is lost; nan where the CCC is ±1 or undefined."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = 0.5 * np.log1p(2.0 * np.asarray(numerator) / rest)
+        return np.where((rest > 0) & (2.0 * np.asarray(numerator) > -rest), z, np.nan)[()]
 
 
 def _perfect(statistic: float, n: int) -> bool:
@@ -204,20 +244,22 @@ def _perfect(statistic: float, n: int) -> bool:
     return statistic == 1.0 and n >= 3
 
 
-def _lin_se_z(rho: float, r: float, c_b: float, u: float, n: int) -> tuple[float, str | None]:
+def _lin_se_z(
+    rho: float, r: float, c_b: float, u: float, n: int, complement: float, r_complement: float
+) -> tuple[float, str | None]:
     """Lin's delta-method SE of Fisher's z, written with ``rho / r = C_b`` so that it is
     defined at ``r = 0`` too (where ``rho = 0``); or nan and why."""
     if n <= 2:
         return math.nan, _TOO_FEW.format(n=n, what="Lin's variance divides by n - 2")
     if not math.isfinite(u):
         return math.nan, "one rater gives every item the same value (Pearson's r is undefined)"
-    if rho == 1.0:
+    if complement == 0.0:
         return math.nan, None  # perfect agreement: the limits are 1 (see _perfect)
     if rho == -1.0:
         return math.nan, "the CCC is -1, where Lin's variance of Fisher's z is unbounded"
-    one = 1.0 - rho * rho
+    one = complement * (1.0 + rho)  # 1 - rho², with 1 - rho = D / (N + D) (see _overall)
     variance = (
-        (1.0 - r * r) * c_b * c_b / one
+        r_complement * (1.0 + r) * c_b * c_b / one
         + 2.0 * rho * rho * c_b * (1.0 - rho) * u * u / (one * one)
         - rho * rho * c_b * c_b * u**4 / (2.0 * one * one)
     ) / (n - 2)
@@ -235,7 +277,9 @@ def _jackknife_se_z(x: np.ndarray, statistic: float) -> tuple[float, str | None]
     n, k = x.shape
     if n <= 2:
         return math.nan, _TOO_FEW.format(n=n, what="the jackknife leaves one item out")
-    if statistic == 1.0:
+    pairs = _pair_squares(x)
+    total_pairs = float(pairs.sum())
+    if total_pairs == 0.0:
         return math.nan, None  # perfect agreement: the limits are 1 (see _perfect)
     centre = x.mean(axis=0)
     y = x - centre
@@ -248,18 +292,14 @@ def _jackknife_se_z(x: np.ndarray, statistic: float) -> tuple[float, str | None]
     cov = cross_i / m - means[:, :, None] * means[:, None, :]
     upper = np.triu_indices(k, 1)
     numerator = 2.0 * cov[:, upper[0], upper[1]].sum(axis=1)
-    shifted = means + centre  # the rater means themselves, not their offsets
-    spread = shifted[:, upper[0]] - shifted[:, upper[1]]
-    trace = np.trace(cov, axis1=1, axis2=2)
-    denominator = (k - 1) * trace + (spread**2).sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        values = numerator / denominator
-    if not np.all(np.abs(values) < 1.0):
+    # D without target i, from the raters' differences (see _overall)
+    rest = (total_pairs - pairs) / m
+    z = _fisher_z(numerator, rest)
+    if not np.all(np.isfinite(z)):
         return math.nan, (
             "leaving one item out gives a CCC of ±1 or an undefined one, where Fisher's z "
             "is infinite"
         )
-    z = np.arctanh(values)
     return float(math.sqrt((n - 1) / n * float(((z - z.mean()) ** 2).sum()))), None
 
 
@@ -376,7 +416,8 @@ def ccc(
     scaled = scaled_ratings(matrix)
     matrix = scaled.values
     means, cov = _moments(matrix)
-    numerator, denominator = _overall(means, cov)
+    numerator, rest = _overall(matrix, cov)
+    denominator = numerator + rest
     variances = np.diag(cov)
     if denominator == 0.0:
         warn_at_caller(
@@ -394,11 +435,14 @@ def ccc(
     why: str | None = None
     if k == 2:
         scale = (variances[0] * variances[1]) ** 0.25
-        u = float((means[1] - means[0]) / scale) if scale > 0 else math.inf
+        gap = float((matrix[:, 1] - matrix[:, 0]).mean())  # (the means' difference, as such)
+        u = gap / scale if scale > 0 else math.inf
         if math.isfinite(statistic) and scale > 0:
             # C_b = 2 s_x s_y / (s_x² + s_y² + (xbar - ybar)²), defined at r = 0 as well.
             bias = float(2.0 * scale * scale / denominator)
-        se_z, why = _lin_se_z(statistic, pearson, bias, u, n)
+        complement = rest / denominator if denominator else math.nan
+        r_complement = _pearson_complement(matrix, variances) if scale > 0 else math.nan
+        se_z, why = _lin_se_z(statistic, pearson, bias, u, n, complement, r_complement)
         method = "lin"
     else:
         se_z, why = _jackknife_se_z(matrix, statistic)
@@ -408,7 +452,8 @@ def ccc(
             f"The CCC's interval and p-value are undefined: {why}. Returning nan for them.",
             UndefinedReliabilityWarning,
         )
-    pvalue = _pvalue(statistic, null, se_z, alt, method, n)
+    fisher_z = float(_fisher_z(numerator, rest)) if math.isfinite(statistic) else math.nan
+    pvalue = _pvalue(statistic, fisher_z, null, se_z, alt, method, n)
     return CCCResult(
         statistic=statistic,
         pearson=pearson,
@@ -422,6 +467,7 @@ def ccc(
         alternative=alt,
         standard_error_z=se_z,
         method=method,
+        _fisher_z=fisher_z,
     )
 
 
@@ -430,14 +476,17 @@ def _in_rating_units(variances: np.ndarray, unit: np.ndarray) -> np.ndarray:
         return np.asarray(variances * unit * unit)
 
 
-def _pvalue(statistic: float, null: float, se_z: float, alt: str, method: str, n: int) -> float:
+def _pvalue(
+    statistic: float, fisher_z: float, null: float, se_z: float, alt: str, method: str, n: int
+) -> float:
     df = None if method == "lin" else n - 1
-    if _perfect(statistic, n):  # Fisher's z is +inf: beyond every quantile
+    finite = math.isfinite(fisher_z) or abs(statistic) < 1.0
+    if _perfect(statistic, n) and not finite:  # Fisher's z is +inf: beyond every quantile
         return tail_pvalue(math.inf, alt, df)
-    if not (math.isfinite(se_z) and se_z > 0 and abs(statistic) < 1.0):
+    if not (math.isfinite(se_z) and se_z > 0 and finite):
         return math.nan
-    z = (math.atanh(statistic) - math.atanh(null)) / se_z
-    return tail_pvalue(z, alt, df)
+    z = fisher_z if math.isfinite(fisher_z) else math.atanh(statistic)
+    return tail_pvalue((z - math.atanh(null)) / se_z, alt, df)
 
 
 def _propagated(shape: tuple[int, int], null: float, alt: Alternative) -> CCCResult:
