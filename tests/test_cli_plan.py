@@ -138,6 +138,10 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFix
             ["--kappa1", "0.6", "--marginals", "0.5,0.5", "--simulations", "500"],
             "--simulations goes with --method simulation;",
         ),
+        (
+            ["--kappa1", "0.6", "--marginals", "0.5,0.5", "--seed", "3"],
+            "--seed goes with --method simulation;",
+        ),
     ],
 )
 def test_errors_are_one_line(

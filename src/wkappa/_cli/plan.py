@@ -139,6 +139,11 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _make(args: argparse.Namespace) -> KappaPlan:
+    if args.seed is not None and args.method != "simulation":
+        raise WkappaError(
+            f"--seed goes with --method simulation; --method {args.method} is a formula and "
+            "draws nothing. Hint: --method simulation, or leave --seed out."
+        )
     options = _options(args)
     if args.n is not None:
         if args.ci_width is not None or args.assurance is not None:
