@@ -232,7 +232,7 @@ class KappaResult:
             'asymptotic': ``statistic ± z * standard_error`` (normal, as SAS and statsmodels;
             not clipped to [-1, 1]). 'score': the small-sample interval (the kappas a
             large-sample test with the variance evaluated under the hypothesised kappa does
-            not reject; formula in the Notes), deterministic. 'fisher-z': an earlier
+            not reject; formula in the Notes), deterministic. 'fisher-z': another
             small-sample interval (half a pair of
             chance agreement, Fisher's z scale, Student's t with n - 1 degrees of freedom;
             formula in the Notes), deterministic and inside (-1, 1). 'bootstrap'
