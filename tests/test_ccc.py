@@ -279,3 +279,42 @@ def test_fisher_z_and_jackknife_exact_when_targets_dwarf_the_raters(offset: floa
     assert math.isfinite(result.pvalue)
     low, high = result.confidence_interval()
     assert low <= result.statistic <= high
+
+
+def _exact_lin_se_z(rows: list[list[Fraction]]) -> float:
+    """Lin's delta-method SE of Fisher's z from exact moments (each small factor exact)."""
+    n = len(rows)
+    a, b = [row[0] for row in rows], [row[1] for row in rows]
+    ma, mb = sum(a) / n, sum(b) / n
+    sa = sum((v - ma) ** 2 for v in a) / n
+    sb = sum((v - mb) ** 2 for v in b) / n
+    sab = sum((p - ma) * (q - mb) for p, q in zip(a, b, strict=True)) / n
+    rest = sa + sb - 2 * sab + (ma - mb) ** 2
+    complement = rest / (2 * sab + rest)  # 1 - rho
+    rho = 1 - complement
+    one = float(complement * (1 + rho))  # 1 - rho²
+    r_complement = float((sa * sb - sab**2) / (sa * sb))  # 1 - r²
+    c_b = 2 * math.sqrt(float(sa * sb)) / float(2 * sab + rest)
+    u = float(mb - ma) / float(sa * sb) ** 0.25
+    rho_f = float(rho)
+    variance = (
+        r_complement * c_b * c_b / one
+        + 2 * rho_f**2 * c_b * float(complement) * u * u / one**2
+        - rho_f**2 * c_b**2 * u**4 / (2 * one**2)
+    ) / (n - 2)
+    return math.sqrt(variance)
+
+
+@pytest.mark.parametrize("offset", [1.0, 1e6, 1e8, 1e10])
+def test_lin_standard_error_exact_when_targets_dwarf_the_raters(offset: float) -> None:
+    """Two raters: Lin's variance divides by 1 - rho² and multiplies by 1 - r² and 1 - rho,
+    each the rest of numbers near 1 (targets 1e6 apart: the SE 2% off; 1e8: nan with a
+    warning that the variance is negative). They are taken from the raters' differences
+    now: the SE equals the exact one to 1e-12."""
+    rng = np.random.default_rng(int(math.log10(offset)) + 20)
+    n = 25
+    x = np.arange(n)[:, None] * offset + np.round(rng.normal(size=(n, 2)) * 64) / 64
+    rows = [[Fraction(v) for v in row] for row in x.tolist()]
+    result = wk.ccc(x[:, 0], x[:, 1])
+    assert result.standard_error_z == pytest.approx(_exact_lin_se_z(rows), rel=1e-12)
+    assert result._fisher_z == pytest.approx(_exact_fisher_z(rows), rel=1e-12)

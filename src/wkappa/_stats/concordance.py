@@ -260,7 +260,7 @@ def _lin_se_z(
     one = complement * (1.0 + rho)  # 1 - rho², with 1 - rho = D / (N + D) (see _overall)
     variance = (
         r_complement * (1.0 + r) * c_b * c_b / one
-        + 2.0 * rho * rho * c_b * (1.0 - rho) * u * u / (one * one)
+        + 2.0 * rho * rho * c_b * complement * u * u / (one * one)
         - rho * rho * c_b * c_b * u**4 / (2.0 * one * one)
     ) / (n - 2)
     if variance >= 0:
