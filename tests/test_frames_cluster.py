@@ -365,3 +365,26 @@ def test_agreement_by_and_cluster_long_item_in_two_clusters(library, request) ->
     frame = build(library, resource).frame(long)
     with pytest.raises(WkappaError, match="Item 3 has ratings in two clusters of the `cluster`"):
         frames.agreement(frame, item="item", rater="who", rating="r", by="site", cluster="task")
+
+
+def test_dask_long_layout_item_split_over_partitions() -> None:
+    """An item whose rows fall in several Dask partitions is one item of one cluster: the
+    check of one cluster (and one by group) per item counted the ids per partition and
+    refused it as 'in two clusters'."""
+    dd = pytest.importorskip("dask.dataframe")
+    long = pd.DataFrame(_long_columns(_columns(*_grouped_panel())))
+    split = dd.from_pandas(long, npartitions=37)  # every item's 4 rows cross a boundary
+    assert split.npartitions > 1
+    expected = frames.agreement(long, item="item", rater="who", rating="r", cluster="task")
+    result = frames.agreement(split, item="item", rater="who", rating="r", cluster="task")
+    assert result.statistic == expected.statistic
+    assert result.standard_error == expected.standard_error
+    assert result.n_clusters == expected.n_clusters == 24
+    by = frames.agreement(split, item="item", rater="who", rating="r", by="site", cluster="task")
+    assert len(by) == 2
+    long.loc[0, "task"] = "elsewhere"
+    with pytest.raises(WkappaError, match="Item 0 has ratings in two clusters of the `cluster`"):
+        frames.agreement(
+            dd.from_pandas(long, npartitions=37), item="item", rater="who", rating="r",
+            cluster="task",
+        )  # fmt: skip

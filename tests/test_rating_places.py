@@ -133,10 +133,6 @@ def test_frames_agreement_places_the_rating_by_its_rater(frame_library):
     assert message.startswith(IN_DF.format("from rater 'b'")), message
     message = _message(lambda: frames.agreement(long, **named, max_rating=4))
     assert message == "`df` contains the rating 5 from rater 'b', above `max_rating` = 4."
-    if make.name == "dask":
-        # An item split over two partitions is said to be in two clusters on Dask (the
-        # per-item check of cluster ids); left out here.
-        return
     message = _message(lambda: frames.agreement(long, **named, labels=[1, 2, 3], cluster="task"))
     assert message.startswith(IN_DF.format("from rater 'b'")), message
 

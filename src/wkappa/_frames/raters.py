@@ -12,9 +12,7 @@ order of :func:`rater_key`.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
-from functools import reduce
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -246,18 +244,15 @@ def one_group_per_item(
     """A WkappaError when an item's ratings (a long narwhals frame) carry two values of one of
     ``columns`` (a ``by`` column, a cluster column): it would count as one item per value.
     One ``group_by(item)`` checks them all; rows with a missing value are left to the
-    caller's check of missing values."""
-    if not columns:
-        return
+    caller's check of missing values. The distinct (item, value) rows are counted per item,
+    not ``n_unique`` per item: Dask's grouped ``n_unique`` adds the counts of the partitions
+    an item's rows fall in."""
     nw = import_optional("narwhals", "frames")
     rated = frame.filter(~nw.col(rating).is_null(), *(~nw.col(c).is_null() for c in columns))
-    values = rated.group_by(item).agg(*(nw.col(c).n_unique() for c in columns))
-    split = values.filter(reduce(operator.or_, (nw.col(c) > 1 for c in columns)))
-    first = _collect(split.head(1), lazy)
-    if not len(first):
-        return
     for column, kind in columns.items():
-        if first.get_column(column).to_list()[0] > 1:
+        values = rated.select(item, column).unique().group_by(item).agg(nw.len().alias(_COUNT))
+        first = _collect(values.filter(nw.col(_COUNT) > 1).head(1), lazy)
+        if len(first):
             raise WkappaError(
                 f"Item {first.get_column(item).to_list()[0]!r} has ratings in two {kind.what}s "
                 f"of the {kind.named}; every item belongs to one {kind.what}, else it counts as "
