@@ -89,6 +89,19 @@ class CCCResult:
         Standard error of ``atanh(statistic)``.
     method : str
         'lin' (two raters: Lin's delta method) or 'jackknife' (several raters).
+
+    Examples
+    --------
+    A new device against the reference on six subjects:
+
+    >>> import wkappa as wk
+    >>> device = [2.1, 3.4, 1.9, 5.0, 4.2, 3.3]
+    >>> reference = [2.0, 3.9, 2.2, 4.6, 4.4, 3.0]
+    >>> result = wk.ccc(device, reference)
+    >>> round(result.statistic, 4), round(result.pearson, 4), round(result.bias_correction, 4)
+    (0.9521, 0.9546, 0.9974)
+    >>> result.method, [round(x, 4) for x in result.confidence_interval(0.95)]
+    ('lin', [0.7146, 0.9928])
     """
 
     statistic: float

@@ -114,6 +114,21 @@ class ICCResult:
         ratings, nan_policy='omit') or 'none' (a missing rating under
         nan_policy='propagate': every value is nan). With a features axis under
         'propagate', 'anova' if any feature is complete (the others are nan).
+
+    Examples
+    --------
+    Consistency of four judges on Shrout & Fleiss's six targets (their ICC3):
+
+    >>> import wkappa as wk
+    >>> table = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6],
+    ...          [10, 5, 6, 9], [6, 2, 4, 7]]
+    >>> result = wk.icc(table, form="C,1")
+    >>> result.shrout_fleiss, round(result.statistic, 4), result.method
+    ('ICC3', 0.7148, 'anova')
+    >>> round(result.f_statistic, 3), result.df1, result.df2, round(result.pvalue, 6)
+    (11.027, 5.0, 15.0, 0.000269)
+    >>> [round(x, 4) for x in result.confidence_interval(0.95)]
+    [0.3425, 0.9459]
     """
 
     form: str
