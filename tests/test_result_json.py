@@ -62,7 +62,6 @@ PLAN = (
 ).split()
 THRESHOLDS = "thresholds statistic labels n_iter weights exact".split()
 INTERVAL = "low high confidence_level method n_resamples n_undefined".split()
-F_INTERVAL = "low high confidence_level method".split()
 KAPPA_STATE = "format version min_rating max_rating weights dtype table".split()
 ICC_STATE = "format version n_raters n shift mean rater_effects row_m2 error_m2".split()
 
@@ -193,7 +192,7 @@ def test_to_dict_is_strict_json_with_the_same_keys(make, keys, degenerate) -> No
     assert list(document) == keys
     if "confidence_interval" in keys:
         interval = document["confidence_interval"]
-        assert list(interval) == (F_INTERVAL if "icc0" in keys else INTERVAL)
+        assert list(interval) == INTERVAL
     # The headline value: itself when finite, None where undefined (nan in the degenerate
     # cases; a list for a batch, with None for its constant feature; a plan's assurance is
     # nan unless it plans for one).

@@ -553,10 +553,11 @@ def rater_vs_panel(
     --------
     >>> import pandas as pd
     >>> from wkappa import frames
-    >>> df = pd.DataFrame({
-    ...     "item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
-    ...     "who": ["a", "b", "judge"] * 4,
-    ...     "label": ["yes", "yes", "yes", "no", "no", "yes", "no", "no", "no", "yes", "yes", "no"],
+    >>> df = pd.DataFrame({  # 12 items, three times the same four
+    ...     "item": [i for i in range(12) for _ in range(3)],
+    ...     "who": ["a", "b", "judge"] * 12,
+    ...     "label": ["yes", "yes", "yes", "no", "no", "yes", "no", "no", "no", "yes", "yes", "no"]
+    ...     * 3,
     ... })
     >>> result = frames.rater_vs_panel(df, candidate="judge", item="item", rater="who",
     ...                                rating="label", n_resamples=99, rng=0)

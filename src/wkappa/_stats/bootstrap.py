@@ -182,14 +182,15 @@ def bca_interval(
     return float(low), float(high)
 
 
-def drop_undefined(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """The defined replicates and how many were dropped (warns above 1%)."""
+def drop_undefined(values: np.ndarray, statistic: str = "kappa") -> tuple[np.ndarray, int]:
+    """The defined replicates and how many were dropped (warns above 1%, naming the
+    replicated ``statistic``)."""
     defined = values[~np.isnan(values)]
     dropped = values.size - defined.size
     if dropped > _UNDEFINED_SHARE * values.size:
         warn_at_caller(
-            f"{dropped} of {values.size} bootstrap replicates have an undefined kappa and were "
-            "dropped; the interval is conditional on a defined kappa.",
+            f"{dropped} of {values.size} bootstrap replicates have an undefined {statistic} and "
+            f"were dropped; the interval is conditional on a defined {statistic}.",
             UndefinedKappaWarning,
         )
     return defined, dropped

@@ -38,6 +38,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from .agreement_diagnostics import pairwise
+from .bootstrap import drop_undefined
 from .cluster import check_clusters, read_groups
 from .intervals import (
     DIFFERENCE_RANGE,
@@ -427,9 +428,10 @@ def rater_vs_panel(
             lambda draws: difference_of(draws[:, cluster_of] * multiplicity),
             len(multiplicity),
         )
-    defined = differences[~np.isnan(differences)]
-    size = n if n_clusters is None else n_clusters
-    pvalue = math.nan if math.isnan(difference) else comparison_pvalue(defined, size, sided_as)
+    pvalue = math.nan
+    if not math.isnan(difference):  # (an undefined difference has warned already)
+        defined, _ = drop_undefined(differences, "difference")
+        pvalue = comparison_pvalue(defined, n if n_clusters is None else n_clusters, sided_as)
     member_pairs = np.eye(members)
     for (a, b), value in zip(pairs[members:], among, strict=True):
         member_pairs[a, b] = member_pairs[b, a] = value
