@@ -613,3 +613,33 @@ def test_every_command_writes_its_schema_first_and_the_same_interval_keys(tmp_pa
     assert keys == {("confidence_level", "high", "low", "method", "n_resamples", "n_undefined")}, (
         keys
     )
+
+
+def test_agree_ci_method_is_the_library_interval_and_explain_speaks_in_options(tmp_path, capsys):
+    """--explain recommended confidence_interval(method='fisher-z-jackknife'), a Python call,
+    to a command-line user who had no option to ask for it."""
+    rng = np.random.default_rng(5)
+    truth = rng.integers(1, 4, 30)
+    ratings = np.column_stack(
+        [np.where(rng.random(30) < 0.7, truth, rng.integers(1, 4, 30)) for _ in range(3)]
+    )
+    path = tmp_path / "panel.csv"
+    path.write_text("a,b,c\n" + "".join(",".join(map(str, row)) + "\n" for row in ratings))
+    result = wk.agreement(ratings)
+    for method in ("fisher-z-jackknife", "jackknife", "fisher-z"):
+        argv = ["agree", str(path), "--raters", "a,b,c", "--ci-method", method]
+        assert main([*argv, "--format", "json"]) == 0
+        interval = json.loads(capsys.readouterr().out)["confidence_interval"]
+        expected = result.confidence_interval(method=method)
+        assert (interval["low"], interval["high"]) == (expected.low, expected.high)
+        assert interval["method"] == expected.method
+    assert main(["agree", str(path), "--raters", "a,b,c", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "--ci-method fisher-z-jackknife is recommended" in out, out
+    assert "confidence_interval(" not in out
+    argv = ["agree", str(path), "--raters", "a,b,c", "--ci-method", "jackknife"]
+    assert main([*argv, "--bootstrap", "99"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "wkappa: error: --ci-method jackknife and --bootstrap exclude each other. Hint: drop one.\n"
+    ), err

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters, missing_id_error
 from .._frames import check_group_columns, pivot_long
-from .._stats import BootstrapMethod, agreement
+from .._stats import AGREEMENT_INTERVALS, BootstrapMethod, agreement
 from ..exceptions import WkappaError
 from . import options
 from .output import (
@@ -74,7 +74,17 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     options.add_labels(agree)
     options.add_spelling(agree)
     options.add_ci(agree)
-    options.add_resamples(agree, 0, "bootstrap the interval with N resamples (default: none)")
+    agree.add_argument(
+        "--ci-method",
+        choices=AGREEMENT_INTERVALS,
+        default="asymptotic",
+        help="interval without bootstrap: asymptotic (estimate ± t x SE, as irrCAC), fisher-z, "
+        "fisher-z-adjusted, fisher-z-jackknife (recommended under 200 items: --explain says "
+        "which) or jackknife (default: asymptotic)",
+    )
+    options.add_resamples(
+        agree, 0, "bootstrap the interval with N resamples (default: no bootstrap, --ci-method)"
+    )
     agree.add_argument(
         "--population-size", type=int, metavar="N", help="finite-population correction"
     )
@@ -169,6 +179,11 @@ def run_agree(args: argparse.Namespace) -> int:
     rated = [name for name in raters if rows[name].null_count() < rows.height]
     labels = parse_labels(args.labels, rows, rated or raters)
 
+    if args.bootstrap and args.ci_method != "asymptotic":
+        raise WkappaError(
+            f"--ci-method {args.ci_method} and --bootstrap exclude each other. Hint: drop one."
+        )
+
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
         result = (_counted if ids is None else _clustered)(
@@ -183,10 +198,10 @@ def run_agree(args: argparse.Namespace) -> int:
             alternative=args.alternative,
             kappa0=args.kappa0,
         )
+        method: Any = args.ci_method
         if args.bootstrap:
-            method: Any = BootstrapMethod(args.bootstrap, rng=args.seed)
-            return result, result.confidence_interval(args.ci, method=method)
-        return result, result.confidence_interval(args.ci)
+            method = BootstrapMethod(args.bootstrap, rng=args.seed)
+        return result, result.confidence_interval(args.ci, method=method)
 
     try:
         result, ci = compute(args.coefficient)
@@ -256,7 +271,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  pa / pe      {pa} / {pe} (observed / chance agreement)")
         if args.explain:
             print()
-            print(result.explain())
+            print(_in_options(result.explain()))
     if args.report:
         _write_report(args, raters, result, ci, compute, read)
     if args.plot:
@@ -305,3 +320,12 @@ def _write_report(
 def _note(args: argparse.Namespace, message: str) -> None:
     if not getattr(args, "quiet", False):
         print(f"wkappa: {message}", file=sys.stderr)
+
+
+def _in_options(explained: str) -> str:
+    """An explanation with its Python calls of an interval method in command-line words."""
+    for method in AGREEMENT_INTERVALS:
+        explained = explained.replace(
+            f"confidence_interval(method={method!r})", f"--ci-method {method}"
+        )
+    return explained

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._core import Alternative
 from .accumulator import KappaAccumulator
-from .agreement_result import COEFFICIENT_NAMES, AgreementResult
+from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementResult
 from .base_rates import base_rate_indices, specific_agreement
 from .cluster import cluster_variance
 from .concordance import CCCResult, ccc
@@ -46,6 +46,7 @@ from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .two_groups import GroupAgreementResult, group_agreement
 
 __all__ = [
+    "AGREEMENT_INTERVALS",
     "COEFFICIENT_NAMES",
     "FORMS",
     "UNDEFINED",

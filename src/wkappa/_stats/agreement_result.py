@@ -497,7 +497,7 @@ def fisher_z(statistic: float, se: float, quantile: float) -> tuple[float, float
     return math.tanh(z - half), math.tanh(z + half)
 
 
-INTERVAL_METHODS = (
+AGREEMENT_INTERVALS = (  # the methods of AgreementResult.confidence_interval besides bootstrap
     "asymptotic",
     "fisher-z",
     "fisher-z-adjusted",
@@ -511,7 +511,7 @@ def check_interval_method(method: Any) -> str | BootstrapMethod:
     BootstrapMethod."""
     if isinstance(method, BootstrapMethod):
         return method
-    if method in INTERVAL_METHODS:
+    if method in AGREEMENT_INTERVALS:
         return str(method)
     if method == "bootstrap":
         return BootstrapMethod()
