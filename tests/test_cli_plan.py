@@ -142,6 +142,10 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFix
             ["--kappa1", "0.6", "--marginals", "0.5,0.5", "--seed", "3"],
             "--seed goes with --method simulation;",
         ),
+        (
+            ["--kappa1", "0.6", "--marginals", "0.5,0.5", "--n", "50", "--power", "0.9"],
+            "--n reports what n items deliver: drop --power",
+        ),
     ],
 )
 def test_errors_are_one_line(
@@ -179,7 +183,7 @@ _M = ["--kappa1", "0.6", "--marginals", "0.3,0.7"]
         ([*_M, "--method", "simulation", "--simulations", "1"], "--simulations must be"),
         ([*_M, "--method", "simulation", "--seed", "-1"], "--seed must be"),
         ([*_M, "--n", "1"], "--n must be an integer >= 2"),
-        ([*_M, "--n", "10", "--ci-width", "0.2"], "drop --ci-width"),
+        ([*_M, "--n", "10", "--ci-width", "0.2"], "drop --power / --ci-width"),
         ([*_M, "--ci-width", "0.2", "--lower-limit", "0.3"], "one of --ci-width and --lower"),
         ([*_M, "--assurance", "0.8"], "--assurance goes with --lower-limit"),
         ([*_M, "--lower-limit", "0.7"], "--lower-limit = 0.7 must be below"),

@@ -497,3 +497,5 @@ def test_n_simulations_without_the_simulation_method_is_refused() -> None:
     """It was silently ignored: a plan 'with 500 simulations' that simulated nothing."""
     with pytest.raises(WkappaError, match="`n_simulations` goes with method='simulation'"):
         wk.kappa_sample_size(kappa1=0.6, marginals=[0.3, 0.7], n_simulations=500)
+    with pytest.raises(WkappaError, match="`rng` goes with method='simulation'"):
+        wk.kappa_power(50, kappa1=0.6, marginals=[0.3, 0.7], method="asymptotic", rng=0)

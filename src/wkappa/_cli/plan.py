@@ -21,7 +21,7 @@ __all__ = ["add_plan_parser", "run_plan"]
 _NAMES = option_names(
     "kappa1 kappa0 marginals table power alpha ci_width lower_limit assurance coefficient "
     "method alternative n weights confidence_level:--ci n_raters:--raters "
-    "n_simulations:--simulations"
+    "n_simulations:--simulations rng:--seed"
 )
 
 
@@ -56,7 +56,7 @@ def add_plan_parser(sub: Any, common: Any) -> None:
         default="quadratic",
         help="quadratic, linear, unweighted (several raters: any weights of wkappa agree)",
     )
-    plan.add_argument("--power", type=float, default=0.8, help="power wanted (default: 0.8)")
+    plan.add_argument("--power", type=float, help="power wanted (default: 0.8)")
     plan.add_argument("--alpha", type=float, default=0.05, help="size of the test (default: 0.05)")
     plan.add_argument(
         "--alternative",
@@ -139,18 +139,18 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _make(args: argparse.Namespace) -> KappaPlan:
-    if args.seed is not None and args.method != "simulation":
-        raise WkappaError(
-            f"--seed goes with --method simulation; --method {args.method} is a formula and "
-            "draws nothing. Hint: --method simulation, or leave --seed out."
-        )
     options = _options(args)
     if args.n is not None:
-        if args.ci_width is not None or args.assurance is not None:
-            raise WkappaError("--n reports what n items deliver: drop --ci-width / --assurance.")
+        if args.ci_width is not None or args.assurance is not None or args.power is not None:
+            raise WkappaError(
+                "--n reports what n items deliver: drop --power / --ci-width / --assurance."
+            )
         return kappa_power(args.n, **options)
     return kappa_sample_size(
-        power=args.power, ci_width=args.ci_width, assurance=args.assurance, **options
+        power=0.8 if args.power is None else args.power,
+        ci_width=args.ci_width,
+        assurance=args.assurance,
+        **options,
     )
 
 

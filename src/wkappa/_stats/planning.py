@@ -95,10 +95,11 @@ def kappa_sample_size(
     method : {'asymptotic', 'goodness-of-fit', 'max-variance', 'simulation'}
         See Notes.
     n_simulations : int, optional
-        Simulated studies per candidate n (method='simulation' only; default 10,000 for two raters,
-        1,000 for several).
+        Simulated studies per candidate n (method='simulation' only, refused with a formula;
+        default 10,000 for two raters, 1,000 for several).
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
-        Seed of the simulation (an integer makes the plan reproducible).
+        Seed of the simulation (method='simulation' only; an integer makes the plan
+        reproducible).
 
     Returns
     -------

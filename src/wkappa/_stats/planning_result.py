@@ -397,10 +397,11 @@ def build_design(
         count = default if n_simulations is None else n_simulations
         count = check_count(count, "n_simulations", 100)
         seed = _seed(rng)
-    elif n_simulations is not None:
+    elif n_simulations is not None or rng is not None:
+        given = "n_simulations" if n_simulations is not None else "rng"
         raise WkappaError(
-            f"`n_simulations` goes with method='simulation'; method={method!r} is a formula "
-            "and simulates nothing. Hint: method='simulation', or leave `n_simulations` out."
+            f"`{given}` goes with method='simulation'; method={method!r} is a formula and "
+            f"simulates nothing. Hint: method='simulation', or leave `{given}` out."
         )
     else:
         count, seed = 0, None
