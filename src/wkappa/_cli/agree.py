@@ -179,10 +179,7 @@ def run_agree(args: argparse.Namespace) -> int:
     rated = [name for name in raters if rows[name].null_count() < rows.height]
     labels = parse_labels(args.labels, rows, rated or raters)
 
-    if args.bootstrap and args.ci_method != "asymptotic":
-        raise WkappaError(
-            f"--ci-method {args.ci_method} and --bootstrap exclude each other. Hint: drop one."
-        )
+    options.check_one_interval(args)
 
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.

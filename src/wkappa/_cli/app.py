@@ -32,6 +32,7 @@ from .options import (
     add_labels,
     add_resamples,
     add_spelling,
+    check_one_interval,
 )
 
 __all__ = ["main"]
@@ -51,11 +52,7 @@ def _interval(result: Any, args: argparse.Namespace) -> Any:
     from .._stats import BootstrapMethod
     from . import output
 
-    if args.bootstrap and args.ci_method != "asymptotic":
-        raise WkappaError(
-            f"--ci-method {args.ci_method} and --bootstrap exclude each other. Hint: drop one "
-            "(--bootstrap-method chooses the bootstrap interval)."
-        )
+    check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
     if args.bootstrap:
         method = BootstrapMethod(args.bootstrap, method=args.bootstrap_method, rng=args.seed)
         ci = result.confidence_interval(args.ci, method=method)

@@ -28,6 +28,7 @@ __all__ = [
     "add_layout",
     "add_resamples",
     "add_spelling",
+    "check_one_interval",
     "chosen_layout",
     "in_options",
     "option_names",
@@ -91,6 +92,14 @@ def add_labels(
     if bounds:
         parser.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
         parser.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
+
+
+def check_one_interval(args: argparse.Namespace, hint: str = "drop one") -> None:
+    """Refuse ``--ci-method`` (other than the default) together with ``--bootstrap``."""
+    if args.bootstrap and args.ci_method != "asymptotic":
+        raise WkappaError(
+            f"--ci-method {args.ci_method} and --bootstrap exclude each other. Hint: {hint}."
+        )
 
 
 def add_ci(parser: argparse.ArgumentParser) -> None:
