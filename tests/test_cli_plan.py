@@ -244,3 +244,28 @@ def test_goodness_of_fit_warning_in_options_once(
     assert "(Fleiss' kappa, quadratic weights, K = 2)" in captured.out
     report = (tmp_path / "r.html").read_text(encoding="utf-8")  # the report says it too
     assert "Warning: --method goodness-of-fit is outside the range" in html.unescape(report)
+
+
+def test_plot_writes_the_format_its_file_name_asks_for(tmp_path, capsys) -> None:
+    """--plot out.pdf wrote PNG bytes into a file named .pdf, and --plot out.txt a PNG too:
+    every --plot (plan, score, agree) writes .png, .pdf or .svg by the ending and refuses
+    any other ending before computing anything."""
+    ratings = tmp_path / "ratings.csv"
+    ratings.write_text("a,b,c\n" + "".join(f"{i % 3},{i % 3},{(i // 2) % 3}\n" for i in range(30)))
+    commands = {
+        "plan": ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.7"],
+        "score": ["score", str(ratings), "--true", "a", "--pred", "c"],
+        "agree": ["agree", str(ratings), "--raters", "a,b,c"],
+    }
+    magic = {".png": b"\x89PNG", ".pdf": b"%PDF", ".svg": b"<?xml"}
+    for name, argv in commands.items():
+        for ending, start in magic.items():
+            out = tmp_path / f"{name}{ending.upper() if ending == '.png' else ending}"
+            assert main([*argv, "--plot", str(out), "--quiet"]) == 0, capsys.readouterr().err
+            assert out.read_bytes().startswith(start), (name, ending)
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exited:
+            main([*argv, "--plot", str(tmp_path / "figure.txt")])
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'" in err and "is not a .png, .pdf or .svg" in err, err

@@ -99,7 +99,10 @@ def add_agree_parser(sub: Any, common: Any) -> None:
         "raters (with a heatmap), leave one rater out",
     )
     agree.add_argument(
-        "--plot", metavar="OUT.png", help="save the heatmap of the pairwise two-rater kappas"
+        "--plot",
+        metavar="OUT.png",
+        type=options.plot_file,
+        help="save the heatmap of the pairwise two-rater kappas (.png, .pdf or .svg)",
     )
     common(agree)
 

@@ -33,6 +33,7 @@ from .options import (
     add_resamples,
     add_spelling,
     check_one_interval,
+    plot_file,
 )
 
 __all__ = ["main"]
@@ -278,7 +279,12 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--report", metavar="OUT.html", help="write a self-contained HTML report with heatmaps"
     )
-    score.add_argument("--plot", metavar="OUT.png", help="save the heatmaps of O, E and W*(O-E)")
+    score.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        type=plot_file,
+        help="save the heatmaps of O, E and W*(O-E) (.png, .pdf or .svg)",
+    )
     _common(score)
 
     from .agree import add_agree_parser

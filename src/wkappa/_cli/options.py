@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .._frames import rater_columns
@@ -30,8 +31,10 @@ __all__ = [
     "add_spelling",
     "check_one_interval",
     "chosen_layout",
+    "image_format",
     "in_options",
     "option_names",
+    "plot_file",
     "split_names",
 ]
 
@@ -224,3 +227,29 @@ def in_options(text: str, names: Iterable[tuple[re.Pattern[str], str]]) -> str:
     for pattern, option in names:
         text = pattern.sub(option, text)
     return text
+
+
+_IMAGE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
+
+
+def plot_file(path: str) -> str:
+    """``--plot``'s argument type: a file name whose ending :func:`image_format` knows."""
+    try:
+        image_format(path)
+    except WkappaError:
+        raise argparse.ArgumentTypeError(
+            f"{path!r} is not a .png, .pdf or .svg file name (the ending says which format "
+            "to write)"
+        ) from None
+    return path
+
+
+def image_format(path: str | None) -> str:
+    """The format ``--plot`` writes, from its file name's ending (png, pdf or svg)."""
+    suffix = "" if path is None else Path(path).suffix.lower()
+    if suffix not in _IMAGE_FORMATS:
+        raise WkappaError(
+            f"--plot must name a .png, .pdf or .svg file; got {path!r}. Hint: --plot out.png "
+            "(or out.pdf / out.svg for a vector figure)."
+        )
+    return _IMAGE_FORMATS[suffix]

@@ -12,7 +12,15 @@ from typing import Any
 from .._core import import_optional
 from .._stats import KappaPlan, kappa_power, kappa_sample_size
 from ..exceptions import WkappaError
-from .options import add_ci, add_command, add_format, in_options, option_names
+from .options import (
+    add_ci,
+    add_command,
+    add_format,
+    image_format,
+    in_options,
+    option_names,
+    plot_file,
+)
 from .output import to_json
 
 __all__ = ["add_plan_parser", "run_plan"]
@@ -96,7 +104,12 @@ def add_plan_parser(sub: Any, common: Any) -> None:
     plan.add_argument("--seed", type=int, help="random seed of the simulation")
     plan.add_argument("--n", type=int, help="report what N items deliver instead")
     add_format(plan, "text", "json")
-    plan.add_argument("--plot", metavar="OUT.png", help="save power (or interval width) against n")
+    plan.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        type=plot_file,
+        help="save power (or interval width) against n (.png, .pdf or .svg)",
+    )
     plan.add_argument(
         "--report",
         metavar="OUT.html",
@@ -178,8 +191,14 @@ def _curve(plan: KappaPlan, args: argparse.Namespace) -> Curve:
     return sizes, [kappa_power(n, **options) for n in sizes], method
 
 
-def _figure_png(plan: KappaPlan, sizes: list[int], curve: list[KappaPlan], method: str) -> bytes:
-    """The power (or expected width) against n, as PNG bytes."""
+def _figure_png(
+    plan: KappaPlan,
+    sizes: list[int],
+    curve: list[KappaPlan],
+    method: str,
+    file_format: str = "png",
+) -> bytes:
+    """The power (or expected width) against n, as PNG (or ``file_format``) bytes."""
     import_optional("matplotlib", "plot")
     import matplotlib
 
@@ -203,7 +222,7 @@ def _figure_png(plan: KappaPlan, sizes: list[int], curve: list[KappaPlan], metho
     axes.legend()
     figure.tight_layout()
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=120)
+    figure.savefig(buffer, format=file_format, dpi=120)
     plt.close(figure)
     return buffer.getvalue()
 
@@ -297,7 +316,7 @@ def run_plan(args: argparse.Namespace) -> int:
                 warnings.simplefilter("ignore")  # the plan's own warning is shown above
                 curve = _curve(plan, args)
             if args.plot:
-                Path(args.plot).write_bytes(_figure_png(plan, *curve))
+                Path(args.plot).write_bytes(_figure_png(plan, *curve, image_format(args.plot)))
             if args.report:
                 _write_report(plan, curve, args.report, cautions)
     except WkappaError as exc:

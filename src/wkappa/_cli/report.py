@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
+from .options import image_format
 from .output import (
     TABLE_INTERVALS,
     RowCount,
@@ -91,7 +92,9 @@ def _figure_of(axes: Any) -> Any:
     return first.figure
 
 
-def heatmap_png(result: Any, rater_names: tuple[str, str] | None = None) -> bytes:
+def heatmap_png(
+    result: Any, rater_names: tuple[str, str] | None = None, file_format: str = "png"
+) -> bytes:
     """The PNG of ``result.plot()`` (matplotlib, Agg backend, no display needed); the axes
     are labelled with ``rater_names`` (the file's column names)."""
     matplotlib = import_optional("matplotlib", "plot")
@@ -100,15 +103,15 @@ def heatmap_png(result: Any, rater_names: tuple[str, str] | None = None) -> byte
     figure = _figure_of(result.plot(rater_names=rater_names))
     try:
         buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=96, bbox_inches="tight")
+        figure.savefig(buffer, format=file_format, dpi=96, bbox_inches="tight")
         return buffer.getvalue()
     finally:
         pyplot.close(figure)
 
 
 def save_plot(result: Any, path: str, rater_names: tuple[str, str] | None = None) -> None:
-    """``--plot out.png``: the heatmaps of O, E and W*(O-E)."""
-    Path(path).write_bytes(heatmap_png(result, rater_names))
+    """``--plot out.png`` (or .pdf, .svg): the heatmaps of O, E and W*(O-E)."""
+    Path(path).write_bytes(heatmap_png(result, rater_names, image_format(path)))
 
 
 def _e(value: Any) -> str:
@@ -294,7 +297,9 @@ def heatmap_range(matrix: np.ndarray, minimum_span: float = 0.1) -> tuple[float,
     return max(low, -1.0), min(high, 1.0)
 
 
-def pairwise_png(matrix: np.ndarray, raters: Sequence[str], title: str) -> bytes:
+def pairwise_png(
+    matrix: np.ndarray, raters: Sequence[str], title: str, file_format: str = "png"
+) -> bytes:
     """A heatmap of the R x R pairwise two-rater kappas (matplotlib, Agg backend)."""
     matplotlib = import_optional("matplotlib", "plot")
     matplotlib.use("Agg", force=False)
@@ -320,15 +325,16 @@ def pairwise_png(matrix: np.ndarray, raters: Sequence[str], title: str) -> bytes
         axes.set_title(title)
         figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
         buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=96, bbox_inches="tight")
+        figure.savefig(buffer, format=file_format, dpi=96, bbox_inches="tight")
         return buffer.getvalue()
     finally:
         pyplot.close(figure)
 
 
 def save_pairwise_plot(matrix: np.ndarray, raters: Sequence[str], path: str, title: str) -> None:
-    """``agree --plot out.png``: the heatmap of the pairwise two-rater kappas."""
-    Path(path).write_bytes(pairwise_png(matrix, raters, title))
+    """``agree --plot out.png`` (or .pdf, .svg): the heatmap of the pairwise two-rater
+    kappas."""
+    Path(path).write_bytes(pairwise_png(matrix, raters, title, image_format(path)))
 
 
 def _agreement_headline(chosen: Coefficient) -> str:
