@@ -303,3 +303,13 @@ def test_frames_ccc_names_a_column_without_ratings(library):
     frame = MAKERS[library]({"a": [1.0, 2, 3], "b": [2.0, 2, 4], "c": [np.nan] * 3})
     message = _message(lambda: frames.ccc(frame, raters=["a", "b", "c"], nan_policy="omit"))
     assert message.startswith("`df` has no rating at all in column 'c'"), message
+    long = MAKERS[library](
+        {"s": [1, 1, 1, 2, 2, 2], "who": ["a", "b", "c"] * 2, "v": [1.0, 2, None, 3, 3, None]}
+    )
+    message = _message(
+        lambda: frames.ccc(long, item="s", rater="who", rating="v", nan_policy="omit")
+    )
+    assert message == (
+        "`df` has no rating at all from rater 'c', so no item is complete. Hint: leave that "
+        "rater's rows out of `df`."
+    ), message

@@ -178,9 +178,12 @@ def ccc(
         _refuse_missing(data, matrix, "drops incomplete items")
     empty = np.flatnonzero(np.isnan(matrix).all(axis=0) & (len(matrix) > 0))
     if policy == "omit" and len(empty):  # 'omit' would drop every item
+        name = names[int(empty[0])]
+        wide = data.raters is not None
         raise WkappaError(
-            f"`df` has no rating at all in column {names[int(empty[0])]!r}, so no item is "
-            "complete. Hint: leave that column out of `raters`."
+            f"`df` has no rating at all {'in column' if wide else 'from rater'} {name!r}, so no "
+            "item is complete. Hint: leave "
+            + ("that column out of `raters`." if wide else "that rater's rows out of `df`.")
         )
     if matrix.shape[1] == 2:
         return arrays_ccc(
