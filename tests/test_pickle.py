@@ -122,4 +122,4 @@ def test_method_doctests_are_still_found_in_the_defining_module() -> None:
 
     names = {test.name for test in doctest.DocTestFinder().find(results) if test.examples}
     assert any(name.endswith("KappaResult.confidence_interval") for name in names)
-    assert any(name.endswith("PairedKappaResult.confidence_interval") for name in names)
+    assert any(name.endswith(".PairedKappaResult") for name in names)  # its class example

@@ -14,7 +14,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._cli import main
-from wkappa.exceptions import WkappaError
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
@@ -256,7 +256,8 @@ def test_named_rater_columns_are_never_taken_for_the_long_layout(tmp_path, capsy
     df = pl.DataFrame({**rows, "task": ["a", "a", "b", "b"]})
     assert frames.agreement(df, raters=raters).statistic == expected.statistic
     assert frames.agreement(df, raters=raters, cluster="task").statistic == expected.statistic
-    panel = frames.rater_vs_panel(df, raters=["item", "judge"], candidate="score")
+    with pytest.warns(UndefinedKappaWarning, match="bootstrap replicates"):  # 4 items
+        panel = frames.rater_vs_panel(df, raters=["item", "judge"], candidate="score")
     assert panel.n_items == 4
     with pytest.raises(WkappaError, match="looks like the long layout"):
         wk.agreement(df.select(raters))
@@ -312,4 +313,22 @@ def test_frames_ccc_names_a_column_without_ratings(library):
     assert message == (
         "`df` has no rating at all from rater 'c', so no item is complete. Hint: leave that "
         "rater's rows out of `df`."
+    ), message
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_frames_icc_names_a_rater_without_ratings(library):
+    # It said "`ratings` has no rating at all from rater 2": the array function's parameter
+    # and a 0-based rater number, for a frame whose raters have names.
+    frame = MAKERS[library]({"a": [1.0, 2, 3, 4], "b": [1.0, 2, 3, 5], "c": [np.nan] * 4})
+    message = _message(lambda: frames.icc(frame, raters=["a", "b", "c"]))
+    assert message == (
+        "`df` has no rating at all in column 'c'. Hint: leave that column out of `raters`."
+    ), message
+    long = MAKERS[library](
+        {"s": [1, 1, 1, 2, 2, 2], "who": ["a", "b", "c"] * 2, "v": [1.0, 2, None, 3, 3, None]}
+    )
+    message = _message(lambda: frames.icc_all(long, item="s", rater="who", rating="v"))
+    assert message == (
+        "`df` has no rating at all from rater 'c'. Hint: leave that rater's rows out of `df`."
     ), message

@@ -35,12 +35,15 @@ def _icc_results(
     policy = check_nan_policy(options["nan_policy"])
     data = numeric_frame(df, **layout, hint="use wkappa.icc(ratings).")
     found = icc_input(data)
-    if policy == "raise" and not isinstance(found, RaterMoments):
-        _refuse_missing(data, found, "uses every rating there is (REML variance components)")
     if isinstance(found, RaterMoments):  # complete items: the engine's moments
         moments = (found.n, found.rater_effects, found.row_m2, found.error_m2)
         return icc_from_moments(*moments, forms, null, alt, found.unit)
-    results = icc_all(found, icc0=null, alternative=alt, nan_policy=policy)
+    matrix, names = found
+    if policy == "raise":
+        _refuse_missing(data, matrix, "uses every rating there is (REML variance components)")
+    if policy == "omit":
+        _refuse_unrated(data, matrix, names, "")
+    results = icc_all(matrix, icc0=null, alternative=alt, nan_policy=policy)
     return {form: results[form] for form in forms}
 
 
@@ -176,20 +179,28 @@ def ccc(
     policy = check_nan_policy(nan_policy)
     if policy == "raise":
         _refuse_missing(data, matrix, "drops incomplete items")
-    empty = np.flatnonzero(np.isnan(matrix).all(axis=0) & (len(matrix) > 0))
-    if policy == "omit" and len(empty):  # 'omit' would drop every item
-        name = names[int(empty[0])]
-        wide = data.raters is not None
-        raise WkappaError(
-            f"`df` has no rating at all {'in column' if wide else 'from rater'} {name!r}, so no "
-            "item is complete. Hint: leave "
-            + ("that column out of `raters`." if wide else "that rater's rows out of `df`.")
-        )
+    if policy == "omit":  # 'omit' would drop every item
+        _refuse_unrated(data, matrix, names, ", so no item is complete")
     if matrix.shape[1] == 2:
         return arrays_ccc(
             matrix[:, 0], matrix[:, 1], ccc0=ccc0, alternative=alternative, nan_policy=nan_policy
         )
     return arrays_ccc(matrix, ccc0=ccc0, alternative=alternative, nan_policy=nan_policy)
+
+
+def _refuse_unrated(data: NumericFrame, matrix: np.ndarray, names: list[str], why: str) -> None:
+    """Refuse a rater without a single rating (``why``: what that does), by its column or,
+    in the long layout, its rater id."""
+    empty = np.flatnonzero(np.isnan(matrix).all(axis=0) & (len(matrix) > 0))
+    if not len(empty):
+        return
+    name = names[int(empty[0])]
+    wide = data.raters is not None
+    raise WkappaError(
+        f"`df` has no rating at all {'in column' if wide else 'from rater'} {name!r}{why}. "
+        "Hint: leave "
+        + ("that column out of `raters`." if wide else "that rater's rows out of `df`.")
+    )
 
 
 def _refuse_missing(data: NumericFrame, matrix: np.ndarray, omit: str) -> None:

@@ -205,9 +205,9 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     return matrix, names
 
 
-def icc_input(data: NumericFrame) -> RaterMoments | np.ndarray:
+def icc_input(data: NumericFrame) -> RaterMoments | tuple[np.ndarray, list[str]]:
     """The engine's moments of complete wide ratings on a lazy engine (at least two targets
-    and raters), else the targets x raters matrix."""
+    and raters), else the targets x raters matrix and the raters' names."""
     if data.lazy and data.raters is not None and len(data.raters) >= 2:
         moments = rater_moments(data)
         if moments is not None and moments.n >= 2:
@@ -226,7 +226,7 @@ def icc_input(data: NumericFrame) -> RaterMoments | np.ndarray:
                 if scaled is not None:
                     scaled = _raters_first(data, scaled, **options)
             return moments if scaled is None else scaled._replace(unit=unit)
-    return numeric_matrix(data)[0]
+    return numeric_matrix(data)
 
 
 def _raters_first(data: NumericFrame, moments: RaterMoments, **options: float) -> RaterMoments:
