@@ -5,7 +5,8 @@ residual sums of squares of the complete targets x raters table, so one pass ove
 serves all six, for any number of features at once. Small inputs use numpy; from
 :data:`NUMBA_FROM` ratings on, the lazily imported numba kernel
 :func:`wkappa._core.kernels.numba_icc.anova_sums` (compiled on first use, cached on disk),
-in the same order with the same last step (:func:`finish_sums`).
+in the same order with the same last step
+(:func:`wkappa._core.icc_finish.finish_sums`).
 
 The order keeps the residuals' digits when targets (or raters) differ far more than the
 residuals: a first pass takes the targets' and the raters' means; the second subtracts
@@ -14,8 +15,8 @@ spread farther) and then the other effect's first estimate, so each rounding is 
 the smaller effects and the residual, never to the ratings' size. What the first estimates
 missed (their own rounding, relative to the ratings' size) is common to a row or a column
 of these differences and is taken out again from their row and column means. Subtracting
-the raters' means first, as before, rounded ratings 1e9 apart to about 1e-7 each: with
-residuals near 1 the MSE was 4e-7 off, near 1e-3 every digit was lost.
+the raters' means first instead would round ratings 1e9 apart to about 1e-7 each: with
+residuals near 1 the MSE would be 4e-7 off, near 1e-3 every digit would be lost.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from typing import Any
 
 import numpy as np
 
+from .icc_finish import finish_sums
+
 __all__ = [
     "NUMBA_FROM",
     "AnovaSums",
     "ScaledRatings",
     "anova_sums",
     "centred_integers",
-    "finish_sums",
     "plain_anova_sums",
     "scaled_ratings",
     "sums_from_means",
@@ -178,45 +180,6 @@ def _rows_first(targets: np.ndarray, raters: np.ndarray) -> np.ndarray:
     so each rating is centred on its target's mean first (else on its rater's)."""
     spread_targets: np.ndarray = np.einsum("if,if->f", targets, targets) / len(targets)
     return np.asarray(spread_targets >= np.einsum("jf,jf->f", raters, raters) / len(raters))
-
-
-def finish_sums(
-    n: int,
-    k: int,
-    raters: np.ndarray,
-    column_q: np.ndarray,
-    total_m: np.ndarray,
-    squares: np.ndarray,
-    target_sum: np.ndarray,
-    target_squares: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(SS targets, SS raters, SS error), each of shape (F,), from the second pass's moments
-    (numpy, and compiled as :func:`wkappa._core.kernels.numba_icc.finish_sums`).
-
-    The second pass has each rating minus its first estimates ``q_ij = x_ij - r_i - c_j +
-    g`` (``r_i`` the target's mean, ``c_j`` the rater's, ``g`` the grand mean; the larger
-    effects subtracted first, so that the rounding is relative to the smaller ones and the
-    residual) and ``m_i`` the row mean of ``q_ij``: ``column_q`` the (k, F) column sums of
-    ``q_ij``, ``total_m`` the sum of ``m_i``, ``squares`` the sum of ``(q_ij - m_i)²``,
-    ``target_sum`` and ``target_squares`` the sum and the sum of squares of the targets'
-    effects ``r_i - g + m_i``. The first estimates ``raters`` (k, F), ``c_j - g``, are
-    rounded relative to the ratings' size; what they missed, ``s_j``, is the column mean of
-    ``q_ij - m_i``, a correction of the order of that rounding: ``SS_error = squares -
-    n sum_j s_j²`` (no large sum is subtracted from another) and the raters' effects are
-    ``c_j - g + s_j``.
-    """
-    missed = (column_q - total_m) / n
-    missed = missed - missed.sum(axis=0) / k
-    ss_error = squares - n * (missed * missed).sum(axis=0)
-    effects = raters + missed
-    effects = effects - effects.sum(axis=0) / k
-    ss_targets = k * (target_squares - target_sum * (target_sum / n))
-    # sums of squares: a rounding below 0 of an exact 0 is 0 (nan stays nan)
-    return (
-        np.where(ss_targets < 0.0, 0.0, ss_targets),
-        n * (effects * effects).sum(axis=0),
-        np.where(ss_error < 0.0, 0.0, ss_error),
-    )
 
 
 def anova_sums(values: np.ndarray) -> AnovaSums:

@@ -17,12 +17,12 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from .. import f_scalar, icc_sums
+from .. import f_scalar, icc_finish
 
 __all__ = ["anova_sums", "anova_sums_2d", "beta_fraction", "finish_sums", "quantile", "tail"]
 
 # The sums from the second pass's moments: the same source as the numpy route's.
-finish_sums = njit(cache=True, nogil=True)(icc_sums.finish_sums)
+finish_sums = njit(cache=True, nogil=True)(icc_finish.finish_sums)
 
 
 @njit(cache=True, nogil=True)
