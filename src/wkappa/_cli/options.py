@@ -233,23 +233,15 @@ _IMAGE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
 
 
 def plot_file(path: str) -> str:
-    """``--plot``'s argument type: a file name whose ending :func:`image_format` knows."""
-    try:
-        image_format(path)
-    except WkappaError:
+    """``--plot``'s argument type: a file name ending in .png, .pdf or .svg."""
+    if Path(path).suffix.lower() not in _IMAGE_FORMATS:
         raise argparse.ArgumentTypeError(
             f"{path!r} is not a .png, .pdf or .svg file name (the ending says which format "
             "to write)"
-        ) from None
+        )
     return path
 
 
-def image_format(path: str | None) -> str:
-    """The format ``--plot`` writes, from its file name's ending (png, pdf or svg)."""
-    suffix = "" if path is None else Path(path).suffix.lower()
-    if suffix not in _IMAGE_FORMATS:
-        raise WkappaError(
-            f"--plot must name a .png, .pdf or .svg file; got {path!r}. Hint: --plot out.png "
-            "(or out.pdf / out.svg for a vector figure)."
-        )
-    return _IMAGE_FORMATS[suffix]
+def image_format(path: str) -> str:
+    """The format a :func:`plot_file` name asks for: png, pdf or svg."""
+    return _IMAGE_FORMATS[Path(path).suffix.lower()]

@@ -243,21 +243,28 @@ def one_group_per_item(
 ) -> None:
     """A WkappaError when an item's ratings (a long narwhals frame) carry two values of one of
     ``columns`` (a ``by`` column, a cluster column): it would count as one item per value.
-    One ``group_by(item)`` checks them all; rows with a missing value are left to the
-    caller's check of missing values. The distinct (item, value) rows are counted per item,
-    not ``n_unique`` per item: Dask's grouped ``n_unique`` adds the counts of the partitions
-    an item's rows fall in."""
+    One ``group_by(item)`` of the distinct (item, *columns) rows checks them all (counting
+    rows, not ``n_unique`` per item: Dask's grouped ``n_unique`` adds the counts of the
+    partitions an item's rows fall in); only an item found split is looked at again, to name
+    the column. Rows with a missing value are left to the caller's check of missing values."""
+    if not columns:
+        return
     nw = import_optional("narwhals", "frames")
     rated = frame.filter(~nw.col(rating).is_null(), *(~nw.col(c).is_null() for c in columns))
-    for column, kind in columns.items():
-        values = rated.select(item, column).unique().group_by(item).agg(nw.len().alias(_COUNT))
-        first = _collect(values.filter(nw.col(_COUNT) > 1).head(1), lazy)
-        if len(first):
-            raise WkappaError(
-                f"Item {first.get_column(item).to_list()[0]!r} has ratings in two {kind.what}s "
-                f"of the {kind.named}; every item belongs to one {kind.what}, else it counts as "
-                f"one item per {kind.what}. Hint: {kind.hint}"
-            )
+    distinct = rated.select(item, *columns).unique()
+    split = distinct.group_by(item).agg(nw.len().alias(_COUNT)).filter(nw.col(_COUNT) > 1)
+    first = _collect(split.head(1), lazy)
+    if not len(first):
+        return
+    found = first.get_column(item).to_list()[0]
+    rows = _collect(distinct.filter(nw.col(item) == found), lazy)
+    split_in = [c for c in columns if rows.get_column(c).n_unique() > 1]
+    kind = columns[(split_in or list(columns))[0]]
+    raise WkappaError(
+        f"Item {found!r} has ratings in two {kind.what}s of the {kind.named}; every item "
+        f"belongs to one {kind.what}, else it counts as one item per {kind.what}. "
+        f"Hint: {kind.hint}"
+    )
 
 
 def pivot_long(
