@@ -8,11 +8,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters, missing_id_error
-from .._frames import check_group_columns, pivot_long
+from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters
+from .._frames import pivot_long
 from .._stats import AGREEMENT_INTERVALS, BootstrapMethod, agreement
 from ..exceptions import WkappaError
 from . import options
+from .clusters import add_cluster, check_cluster_column, cluster_ids, excluded
 from .output import (
     RowCount,
     band,
@@ -54,11 +55,7 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     )
     options.add_file(agree)
     options.add_layout(agree)
-    agree.add_argument(
-        "--cluster",
-        metavar="COL",
-        help="cluster ids (task, scan, patient): a cluster-robust interval over the clusters",
-    )
+    add_cluster(agree, "a cluster-robust interval over the clusters")
     agree.add_argument(
         "--coefficient",
         choices=COEFFICIENTS,
@@ -108,20 +105,12 @@ def add_agree_parser(sub: Any, common: Any) -> None:
 
 
 def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> Any:
-    """Each item's --cluster id; a WkappaError for a missing id, one cluster, or
-    --population-size."""
+    """Each item's --cluster id (the ids of the distinct rows, repeated)."""
     import numpy as np
 
     if args.population_size is not None:
-        raise WkappaError("--population-size cannot be combined with --cluster.")
-    if column.null_count() or (column.dtype.is_float() and column.is_nan().any()):
-        raise missing_id_error("--cluster", args.cluster, unit="item")
-    if column.n_unique() < 2:
-        raise WkappaError(
-            f"--cluster column {args.cluster!r} has {column.n_unique()} cluster; a "
-            "cluster-robust interval needs at least 2."
-        )
-    return np.repeat(np.asarray(column.to_list(), dtype=object), multiplicity)
+        raise excluded("--population-size")
+    return np.repeat(cluster_ids(column, args.cluster, unit="item"), multiplicity)
 
 
 def _distinct_rows(
@@ -139,15 +128,13 @@ def _distinct_rows(
     extra = {"--cluster": args.cluster} if args.cluster else {}
     if wide:
         raters = options.split_names(args.raters, "--raters")
-        check_group_columns([("--cluster", args.cluster)], dict.fromkeys(raters, "--raters"))
+        check_cluster_column(args.cluster, dict.fromkeys(raters, "--raters"))
         named = {f"--raters ({name})": name for name in raters}
         counts, empty, file = count_wide(source, args, raters, named, text, extra)
         rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all")
         return counts.select([*raters, *cluster]), counts[COUNT], raters, rows, file
-    check_group_columns(
-        [("--cluster", args.cluster)],
-        {args.rater: "--rater", args.rating: "--rating"},
-        (args.item, "--item"),
+    check_cluster_column(
+        args.cluster, {args.rater: "--rater", args.rating: "--rating"}, item=(args.item, "--item")
     )
     counts, missing, file = count_long(source, args, text, extra)
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
+from .clusters import add_cluster
 from .options import (
     add_alternative,
     add_ci,
@@ -64,17 +65,19 @@ def _interval(result: Any, args: argparse.Namespace) -> Any:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from .._stats import kappa_test_from_table
+    from .._stats import check_kappa0, kappa_result, kappa_test_from_table
     from . import output
     from .io import count_keys, open_source
     from .tables import Spelling, build_tables, parse_labels, shifted_scale
 
+    _check_cluster(args)
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
-    keys = [args.true, args.pred, *([args.by] if args.by else [])]
+    groups = [name for name in (args.by, args.cluster) if name]
+    keys = [args.true, args.pred, *groups]
     options = _column_options(
-        true=args.true, pred=args.pred, by=args.by, weight_col=args.weight_col
+        true=args.true, pred=args.pred, by=args.by, cluster=args.cluster, weight_col=args.weight_col
     )
-    text = [*([args.by] if args.by else []), *([args.true, args.pred] if args.labels else [])]
+    text = [*groups, *([args.true, args.pred] if args.labels else [])]
     frame, counts = count_keys(
         source,
         keys,
@@ -97,13 +100,18 @@ def _score(args: argparse.Namespace) -> int:
         ordered=args.weights != "unweighted",
         nan_policy=args.nan_policy,
         spelling=Spelling.of(args),
+        cluster=args.cluster,
     )
 
     shifted = shifted_scale(tables, args.true, args.pred)
     if shifted is not None and args.labels is None and args.min_rating is None:
         _note(args, shifted)
 
-    def scored(table: Any) -> Any:
+    def scored(table: Any, clusters: Any = None) -> Any:
+        if clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
+            labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
+            result = kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
+            return _interval(result, args)
         result = kappa_test_from_table(
             table,
             weights=args.weights,
@@ -113,12 +121,16 @@ def _score(args: argparse.Namespace) -> int:
         )
         return _interval(result, args)
 
-    overall = scored(tables.overall)
-    groups = [(value, scored(table)) for value, table in tables.groups]
+    overall = scored(tables.overall, tables.clusters)
+    split: list[Any] = list(tables.group_clusters) or [None] * len(tables.groups)
+    groups = [
+        (value, scored(table, clusters))
+        for (value, table), clusters in zip(tables.groups, split, strict=True)
+    ]
     _note_wald_past_bounds(args, [*groups, ("(all)" if args.by else "", overall)])
     run = output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
-        tables.omitted, output.RowCount(tables.read, tables.omitted),
+        tables.omitted, output.RowCount(tables.read, tables.omitted), args.cluster,
     )  # fmt: skip
     if args.format == "json":
         print(output.score_json(run))
@@ -142,6 +154,26 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_cluster(args: argparse.Namespace) -> None:
+    """``--cluster``: refuse an interval that does not apply to clustered pairs, and a cluster
+    column that is also read as ratings, weights or the ``--by`` groups."""
+    if args.cluster is None:
+        return
+    if args.ci_method != "asymptotic":
+        raise WkappaError(
+            f"--ci-method {args.ci_method} does not apply with --cluster (it assumes "
+            "independent pairs). Hint: the default asymptotic interval (estimate ± t(G - 1) x "
+            "the cluster-robust SE) or --bootstrap N (a cluster bootstrap, "
+            "--bootstrap-method percentile|bca)."
+        )
+    from .clusters import check_cluster_column
+
+    read = {args.true: "--true", args.pred: "--pred"}
+    if args.weight_col is not None:
+        read[args.weight_col] = "--weight-col"
+    check_cluster_column(args.cluster, read, by=args.by)
+
+
 def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any]]) -> None:
     """A note when the asymptotic (Wald) interval passes kappa's bounds [-1, 1]: it is not
     clipped (as SAS prints it), and a limit of 1.0062 cannot go into a paper as it is."""
@@ -152,10 +184,15 @@ def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any
     past = [value for value, s in scored if s.high > 1 or -math.inf < s.low < -1]
     if past:
         where = "" if past == [""] else f" (--by {args.by}: {', '.join(map(label_text, past))})"
+        remedy = (
+            "--bootstrap N (a cluster bootstrap) stays inside them."
+            if args.cluster
+            else "--ci-method score stays inside them and holds its level for small n."
+        )
         _note(
             args,
             f"note: the asymptotic interval passes kappa's bounds [-1, 1]{where}; it is not "
-            "clipped. --ci-method score stays inside them and holds its level for small n.",
+            f"clipped. {remedy}",
         )
 
 
@@ -269,6 +306,11 @@ def _parser() -> argparse.ArgumentParser:
     _category_options(score)
     score.add_argument("--weight-col", metavar="COL", help="column of sample weights")
     score.add_argument("--by", metavar="COL", help="also score each value of this column")
+    add_cluster(
+        score,
+        "a cluster-robust standard error, interval and test over the clusters (with --by, "
+        "each group's over its own clusters)",
+    )
     _interval_options(score)
     add_kappa0(score)
     add_alternative(score, "of the p-value and the interval (default: two-sided)")

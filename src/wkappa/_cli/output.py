@@ -16,7 +16,10 @@ list and the level and method beside it), ``n``, ``interpretation``,
 ``n_categories`` (K), ``labels`` (the K categories in the order used), ``weights``,
 ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
-``group`` (the value).
+``group`` (the value). With ``--cluster COL``, also ``cluster`` (the column) and, in every
+summary, ``n_clusters`` (G: the standard error is cluster-robust over them); ``across_groups``
+(the inverse-variance weighted summary of the groups) is then left out: it assumes
+independent pairs.
 """
 
 from __future__ import annotations
@@ -131,6 +134,7 @@ class ScoreRun:
     weight_column: str | None
     omitted: int  # rows dropped for a missing rating
     rows: RowCount | None = None  # rows read / used / dropped
+    cluster: str | None = None  # the --cluster column
 
 
 def to_json(document: dict[str, Any], *, schema: str) -> str:
@@ -180,6 +184,7 @@ def summary(scored: Scored) -> dict[str, Any]:
             "n_undefined": scored.n_undefined,
         },
         "n": count_value(n),
+        **({} if result.n_clusters is None else {"n_clusters": result.n_clusters}),
         "interpretation": result.interpretation,
         "n_categories": len(result.labels),
         "labels": list(result.labels),
@@ -318,12 +323,16 @@ def _result_lines(scored: Scored) -> str:
     result = scored.result
     pct = f"{scored.level * 100:g}% CI"
     n = result.n
-    null_se = result.standard_error_null
+    null_se = f"null SE {format_number(result.standard_error_null)}"
+    robust = ""
+    if result.n_clusters is not None:  # the Wald test with the cluster-robust SE, on t(G - 1)
+        robust = f"cluster-robust over {result.n_clusters} clusters"
+        null_se = f"the same SE; p from t with {result.n_clusters - 1} df"
     rows = [
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
-        ["standard error", format_number(result.standard_error), ""],
+        ["standard error", format_number(result.standard_error), robust],
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
-        ["z", format_number(result.zscore, 2), f"null SE {format_number(null_se)}"],
+        ["z", format_number(result.zscore, 2), null_se],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", format_count(n), ""],
     ]
@@ -426,6 +435,8 @@ def score_text(run: ScoreRun) -> str:
     ]
     if run.weight_column:
         lines.append(f"  sample weights     {run.weight_column}")
+    if run.cluster:
+        lines.append(f"  clusters           {run.cluster} (G = {result.n_clusters})")
     if run.rows is not None:
         lines.append(f"  file rows          {run.rows.text()}")
     elif run.omitted:
@@ -436,7 +447,11 @@ def score_text(run: ScoreRun) -> str:
         header = [by, "n", "kappa", "SE", level, "z", "p", "interpretation"]
         rows = group_rows([*groups, ("(all)", overall)])
         lines += [f"By {by}:", render_table(header, rows, left=(0, 7))]
-        lines += [*across_groups_lines(groups, by, overall.level), ""]
+        if run.cluster:
+            lines += [f"(No summary across {by} with --cluster: it assumes independent pairs.)"]
+        else:
+            lines += across_groups_lines(groups, by, overall.level)
+        lines += [""]
     table = np.asarray(result.table)
     digits = None if table.dtype.kind in "iu" else 2
     lines += [
@@ -458,12 +473,13 @@ def score_json(run: ScoreRun) -> str:
         "weight_column": run.weight_column,
         "omitted_rows": run.omitted,
         **(run.rows.to_dict() if run.rows is not None else {}),
+        **({"cluster": run.cluster} if run.cluster else {}),
         **summary(run.overall),
     }
     if run.by is not None:
         document["by"] = run.by
         document["groups"] = [{"group": value, **summary(s)} for value, s in run.groups]
-        combined = across_groups(run.groups)
+        combined = None if run.cluster else across_groups(run.groups)
         if combined is not None:
             document["across_groups"] = {
                 key: combined.to_dict(run.overall.level)[key]
@@ -553,5 +569,7 @@ def score_csv(run: ScoreRun) -> str:
             len(result.labels),
             "|".join(label_text(v) for v in result.labels),
         ]
-        rows.append([*([label_text(value)] if by else []), *fields])
-    return to_csv([*([by] if by else []), *CSV_FIELDS], rows)
+        clusters = [result.n_clusters] if run.cluster else []
+        rows.append([*([label_text(value)] if by else []), *fields, *clusters])
+    header = [*([by] if by else []), *CSV_FIELDS, *(["n_clusters"] if run.cluster else [])]
+    return to_csv(header, rows)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,7 @@ from .._core import (
 )
 from .._frames import check_long_ids
 from ..exceptions import WkappaError
+from .clusters import cluster_codes, group_codes, stacked_tables, too_few_clusters
 from .io import COUNT, WEIGHT, Source, count_keys, first_row, first_rows, is_blank_row, polars
 
 # Values tried one by one to find the row of an error (the error path only).
@@ -82,6 +83,10 @@ class Tables:
         Rows dropped for a missing rating (``--nan-policy omit``).
     read : int
         Rows read from the file.
+    clusters : ndarray of shape (G, K, K) or None
+        With ``--cluster``: the overall table split by cluster (the G clusters with pairs).
+    group_clusters : list of ndarray
+        With ``--cluster`` and ``--by``: each group's table split by its own clusters.
     """
 
     labels: Sequence[Any]
@@ -89,6 +94,8 @@ class Tables:
     groups: list[tuple[Any, np.ndarray]]
     omitted: int
     read: int = 0
+    clusters: np.ndarray | None = None
+    group_clusters: list[np.ndarray] = field(default_factory=list)
 
 
 def shifted_scale(tables: Tables, true: str, pred: str) -> str | None:
@@ -544,15 +551,20 @@ def build_tables(
     ordered: bool,
     nan_policy: str,
     spelling: Spelling = Spelling(),
+    cluster: str | None = None,
 ) -> Tables:
     """Encode the counted tuples and tabulate them, overall and per ``by`` group.
 
     ``spelling`` (``--strip-labels``, ``--fold-case``) normalises text ratings; two spellings
-    of one label left after it are refused (:func:`check_spellings`).
+    of one label left after it are refused (:func:`check_spellings`). With ``cluster`` (the
+    ``--cluster`` column, one of the counted keys) every table is also split by cluster, as
+    ``wkappa.kappa_test(..., cluster=...)`` splits the same rows.
     """
     counts = tidy_labels(source, frame, counts, [true, pred], labels, spelling)
     omitted = 0
     read = int(counts[COUNT].sum())
+    if cluster is not None:  # a missing id is refused before any row is dropped, as in Python
+        cluster_codes(counts[cluster], cluster, unit="row")
     if nan_policy == "omit":
         counts, omitted = drop_missing(counts, [true, pred], source)
     frequency = counts[WEIGHT if weighted else COUNT].to_numpy().astype(np.float64)
@@ -589,7 +601,14 @@ def build_tables(
             "categories in use, or call wkappa.qwk in Python (QWK needs no table)."
         )
     overall = _table(encoded.true_index, encoded.pred_index, k, frequency, weighted)
+    split = (
+        None
+        if cluster is None
+        else _Split(encoded, counts, cluster, k, frequency, weighted, omitted)
+    )
+    clusters = None if split is None else split.tables(np.ones(counts.height, dtype=bool))
     groups: list[tuple[Any, np.ndarray]] = []
+    group_clusters: list[np.ndarray] = []
     if by is not None:
         values = counts[by].to_numpy()
         for value in counts[by].unique().sort(nulls_last=True).to_list():
@@ -598,7 +617,45 @@ def build_tables(
                 encoded.true_index[mask], encoded.pred_index[mask], k, frequency[mask], weighted
             )
             groups.append((value, table))
-    return Tables(encoded.labels, overall, groups, omitted, read)
+            if split is not None:
+                group_clusters.append(
+                    split.tables(mask, f" in --by {by} group {label_text(value)!r}")
+                )
+    return Tables(encoded.labels, overall, groups, omitted, read, clusters, group_clusters)
+
+
+class _Split:
+    """The per-cluster (G, K, K) tables of any subset of the encoded distinct rows."""
+
+    def __init__(
+        self,
+        encoded: Any,
+        counts: Any,
+        cluster: str,
+        k: int,
+        frequency: np.ndarray,
+        weighted: bool,
+        omitted: int,
+    ) -> None:
+        self.codes, _ = cluster_codes(counts[cluster], cluster, unit="row")
+        self.encoded, self.cluster, self.k = encoded, cluster, k
+        self.frequency, self.weighted = frequency, weighted
+        self.what = " with ratings" if omitted else ""  # some rows were dropped
+
+    def tables(self, mask: np.ndarray, where: str = "") -> np.ndarray:
+        """The tables of the rows in ``mask``, one per cluster among them (at least 2)."""
+        codes, n_clusters = group_codes(self.codes, mask)
+        if n_clusters < 2:
+            raise too_few_clusters(self.cluster, n_clusters, where, self.what)
+        stack = stacked_tables(
+            codes,
+            n_clusters,
+            self.encoded.true_index[mask],
+            self.encoded.pred_index[mask],
+            self.k,
+            self.frequency[mask],
+        )
+        return stack if self.weighted else np.rint(stack).astype(np.int64)
 
 
 def _table(

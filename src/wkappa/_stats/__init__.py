@@ -8,11 +8,11 @@ from .._core import Alternative
 from .accumulator import KappaAccumulator
 from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementResult
 from .base_rates import base_rate_indices, specific_agreement
-from .cluster import cluster_variance
+from .cluster import cluster_variance, read_groups
 from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
-from .inference import kappa_result, kappa_test, kappa_test_from_table
+from .inference import check_kappa0, kappa_result, kappa_test, kappa_test_from_table
 from .intervals import SeedLike, fisher_z_limits, one_sided, score_limits
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
@@ -75,6 +75,7 @@ __all__ = [
     "check_confidence_level",
     "check_form",
     "check_icc0",
+    "check_kappa0",
     "cluster_variance",
     "expanded_pvalue",
     "explain_table",
@@ -100,6 +101,7 @@ __all__ = [
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_table",
     "rater_vs_panel",
+    "read_groups",
     "rating_categories",
     "score_limits",
     "smallest_pvalue",

@@ -1,0 +1,121 @@
+"""``--cluster COL``: clustered designs on the command line (``score``, ``compare``,
+``agree`` and ``judge``).
+
+Items in one cluster (the two eyes of a patient, the lesions of one scan, the prompts of one
+task) are not independent. Each command reads the cluster column with its ratings (one more
+key of the counted distinct rows) and hands the ids to the library's own clustered statistic,
+so that its numbers are those of the Python API on the same rows. This module is the one
+place that defines the option, reads the ids and refuses what a clustered design cannot take:
+a missing id, a single cluster, or a cluster column that is also read as ratings, as the item
+or as the ``--by`` groups. Every refusal is one line naming ``--cluster`` and its column.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+from .._core import missing_id_error
+from .._frames import check_group_columns
+from ..exceptions import WkappaError
+
+__all__ = [
+    "add_cluster",
+    "check_cluster_column",
+    "cluster_codes",
+    "cluster_ids",
+    "excluded",
+    "group_codes",
+    "stacked_tables",
+    "too_few_clusters",
+]
+
+
+def add_cluster(parser: argparse.ArgumentParser, text: str) -> None:
+    """``--cluster COL``: the column of cluster ids; ``text`` says what the command does
+    with them."""
+    parser.add_argument(
+        "--cluster", metavar="COL", help=f"cluster ids (patient, scan, task): {text}"
+    )
+
+
+def check_cluster_column(
+    cluster: str | None,
+    read: dict[Any, str],
+    *,
+    by: str | None = None,
+    item: tuple[str | None, str] | None = None,
+) -> None:
+    """Refuse a ``--cluster`` column that is also a column of ratings (``read``: column ->
+    the option that names it), the ``--by`` column, or the long layout's ``item`` column
+    (``(column, option)``: one item per cluster is the ordinary design)."""
+    if cluster is not None:
+        check_group_columns([("--by", by), ("--cluster", cluster)], read, item)
+
+
+def too_few_clusters(name: str, found: int, where: str = "", what: str = "") -> WkappaError:
+    """The refusal of fewer than two clusters (``where``: in which ``--by`` group; ``what``:
+    which rows count, e.g. "with ratings")."""
+    clusters = "cluster" if found == 1 else "clusters"
+    return WkappaError(
+        f"--cluster column {name!r} has {found} {clusters}{what}{where}; a cluster-robust "
+        "standard error and a cluster bootstrap need at least 2. Hint: without clustering, "
+        "leave out --cluster."
+    )
+
+
+def _refuse_missing(column: Any, name: str, unit: str) -> None:
+    if column.null_count() or (column.dtype.is_float() and bool(column.is_nan().any())):
+        raise missing_id_error("--cluster", name, unit=unit)
+
+
+def cluster_ids(column: Any, name: str, unit: str) -> np.ndarray:
+    """The ids of a polars ``column`` (one per distinct row of the counts, each of them a
+    ``unit``: "row", "item") as an object array, for the library's ``cluster=``; a missing
+    id and a single cluster are refused."""
+    _refuse_missing(column, name, unit)
+    found = column.n_unique()
+    if found < 2:
+        raise too_few_clusters(name, found)
+    return np.asarray(column.to_list(), dtype=object)
+
+
+def cluster_codes(column: Any, name: str, unit: str) -> tuple[np.ndarray, int]:
+    """The cluster of each of a polars ``column``'s rows as codes ``0..G-1`` in the order the
+    library gives its clusters (``wkappa.kappa_test(..., cluster=ids)`` on the same ids, so
+    that a bootstrap draws the same clusters for a seed), and G. A missing id is refused;
+    the caller refuses G < 2 (after dropping rows, it may say which)."""
+    from .._stats import read_groups
+
+    _refuse_missing(column, name, unit)
+    codes, names = read_groups(column, len(column), "cluster")
+    return codes, len(names)
+
+
+def excluded(option: str, hint: str = "") -> WkappaError:
+    """The refusal of an option that a clustered design does not take."""
+    return WkappaError(f"{option} cannot be combined with --cluster.{hint and ' Hint: ' + hint}")
+
+
+def group_codes(codes: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, int]:
+    """The clusters of the rows in ``mask`` renumbered ``0..G_group-1`` (their order kept:
+    that of the same rows given to the library alone), and G_group."""
+    used, renumbered = np.unique(codes[mask], return_inverse=True)
+    return renumbered.reshape(-1), len(used)
+
+
+def stacked_tables(
+    codes: np.ndarray,
+    n_clusters: int,
+    true_index: np.ndarray,
+    pred_index: np.ndarray,
+    k: int,
+    frequency: np.ndarray,
+) -> np.ndarray:
+    """The (G, K, K) per-cluster tables of counted pairs (``frequency``: each distinct row's
+    count or summed weight), float64."""
+    flat = (codes.astype(np.int64) * k + true_index) * k + pred_index
+    size = n_clusters * k * k
+    return np.bincount(flat, weights=frequency, minlength=size).reshape(n_clusters, k, k)

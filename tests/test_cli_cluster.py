@@ -1,0 +1,201 @@
+"""``--cluster COL`` on the command line: ``score``, ``compare``, ``agree`` and ``judge`` give
+the numbers of the Python API's ``cluster=`` on the same rows (CSV and Parquet), and refuse a
+missing id, a single cluster and a cluster column that is also read as ratings in one line
+with exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa._cli import main
+
+pl = pytest.importorskip("polars")
+
+
+def _design(seed: int = 0, n_clusters: int = 24, size: int = 4) -> dict[str, np.ndarray]:
+    """Clustered ratings: the items of one cluster share a grade, so they agree together."""
+    rng = np.random.default_rng(seed)
+    task = np.repeat(np.arange(n_clusters), size)
+    level = np.repeat(rng.integers(0, 5, n_clusters), size)
+    n = task.size
+
+    def rater(spread: int) -> np.ndarray:
+        return np.clip(level + rng.integers(-spread, spread + 1, n), 0, 4)
+
+    return {
+        "task": task,
+        "name": np.array([f"t{t}" for t in task]),  # text ids: "t10" sorts before "t2"
+        "truth": rater(1),
+        "a": rater(1),
+        "b": rater(2),
+        "c": rater(1),
+        "site": np.where(task < n_clusters // 2, "north", "south"),
+        "w": rng.integers(1, 4, n).astype(np.float64),
+    }
+
+
+@pytest.fixture(scope="module")
+def data():
+    return _design()
+
+
+@pytest.fixture(scope="module", params=["csv", "parquet"])
+def path(request, tmp_path_factory, data):
+    frame = pl.DataFrame(data)
+    where = tmp_path_factory.mktemp("cluster") / f"clustered.{request.param}"
+    frame.write_csv(where) if request.param == "csv" else frame.write_parquet(where)
+    return str(where)
+
+
+def _json(capsys, argv: list[str]) -> dict:
+    assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def _refused(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+# --------------------------------------------------------------------------- score
+
+
+def _same(document: dict, result, ci) -> None:
+    assert document["statistic"] == result.statistic
+    assert document["standard_error"] == result.standard_error
+    assert document["standard_error_null"] == result.standard_error_null
+    assert document["zscore"] == result.zscore
+    assert document["pvalue"] == result.pvalue
+    assert document["n_clusters"] == result.n_clusters
+    assert document["n"] == result.n
+    interval = document["confidence_interval"]
+    assert (interval["low"], interval["high"]) == (ci.low, ci.high)
+    assert interval["method"] == ci.method
+
+
+@pytest.mark.parametrize("ids", ["task", "name"])
+def test_score_is_kappa_test_with_cluster(path, data, capsys, ids):
+    document = _json(capsys, ["score", path, "--true", "truth", "--pred", "a", "--cluster", ids])
+    expected = wk.kappa_test(data["truth"], data["a"], cluster=data[ids])
+    _same(document, expected, expected.confidence_interval())
+    assert document["cluster"] == ids and document["n_clusters"] == 24
+    naive = wk.kappa_test(data["truth"], data["a"])
+    assert document["standard_error"] != naive.standard_error  # the clusters count
+
+
+def test_score_cluster_bootstrap_is_the_api_one(path, data, capsys):
+    argv = ["score", path, "--true", "truth", "--pred", "b", "--cluster", "name", "--weights",
+            "linear", "--bootstrap", "299", "--seed", "5", "--bootstrap-method", "bca",
+            "--alternative", "greater", "--kappa0", "0.2"]  # fmt: skip
+    document = _json(capsys, argv)
+    expected = wk.kappa_test(
+        data["truth"], data["b"], cluster=data["name"], weights="linear",
+        alternative="greater", kappa0=0.2,
+    )  # fmt: skip
+    method = wk.BootstrapMethod(299, method="bca", rng=5)
+    _same(document, expected, expected.confidence_interval(0.95, method=method))
+    assert document["confidence_interval"]["n_resamples"] == 299
+
+
+def test_score_by_groups_are_clustered_within_each_group(path, data, capsys):
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--by", "site"]
+    document = _json(capsys, argv)
+    assert "across_groups" not in document
+    for group in document["groups"]:
+        rows = data["site"] == group["group"]
+        expected = wk.kappa_test(data["truth"][rows], data["a"][rows], cluster=data["task"][rows])
+        _same(group, expected, expected.confidence_interval())
+        assert group["n_clusters"] == 12
+
+
+def test_score_weight_column_with_cluster(path, data, capsys):
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task",
+            "--weight-col", "w"]  # fmt: skip
+    document = _json(capsys, argv)
+    expected = wk.kappa_test(
+        data["truth"], data["a"], cluster=data["task"], sample_weight=data["w"]
+    )
+    # The weights are summed per distinct row first: equal up to the order of the sums.
+    for key in ("statistic", "standard_error", "pvalue"):
+        assert document[key] == pytest.approx(getattr(expected, key), rel=1e-12)
+    assert document["n_clusters"] == expected.n_clusters
+
+
+def test_score_omitted_rows_drop_their_clusters(tmp_path, capsys):
+    # Cluster 3 has no complete pair: it is not a cluster of the test (as in Python).
+    path = tmp_path / "gaps.csv"
+    path.write_text("g,x,y\n1,1,1\n1,2,2\n2,2,1\n2,3,3\n3,,1\n3,2,\n4,1,2\n4,3,3\n")
+    document = _json(
+        capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g",
+                 "--nan-policy", "omit"],
+    )  # fmt: skip
+    x = np.array([1, 2, 2, 3, np.nan, 2, 1, 3])
+    y = np.array([1, 2, 1, 3, 1, np.nan, 2, 3])
+    expected = wk.kappa_test(x, y, cluster=[1, 1, 2, 2, 3, 3, 4, 4], nan_policy="omit")
+    _same(document, expected, expected.confidence_interval())
+    assert document["n_clusters"] == 3 and document["rows_dropped"] == 2
+
+
+def test_score_text_says_the_se_is_cluster_robust(path, capsys):
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--by", "site"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "clusters           task (G = 24)" in out
+    assert "cluster-robust over 24 clusters" in out
+    assert "p from t with 23 df" in out
+    assert "No summary across site with --cluster" in out
+
+
+def test_score_csv_has_n_clusters(path, capsys):
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--format", "csv"]
+    assert main(argv) == 0
+    header, row = capsys.readouterr().out.strip().splitlines()
+    assert header.split(",")[-1] == "n_clusters" and row.split(",")[-1] == "24"
+
+
+def test_score_json_fields_add_only_the_cluster(path, capsys):
+    plain = _json(capsys, ["score", path, "--true", "truth", "--pred", "a"])
+    clustered = _json(
+        capsys, ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task"]
+    )
+    assert set(clustered) - set(plain) == {"cluster", "n_clusters"}
+    assert set(plain) <= set(clustered)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--cluster", "nope"], "has no column 'nope' (given to --cluster)"),
+        (["--cluster", "truth"], "--cluster names the --true column 'truth'"),
+        (["--cluster", "w", "--weight-col", "w"], "--cluster names the --weight-col column 'w'"),
+        (["--cluster", "site", "--by", "site"], "--by and --cluster name the same column 'site'"),
+        (["--cluster", "task", "--ci-method", "score"],
+         "--ci-method score does not apply with --cluster"),
+        (["--cluster", "task", "--ci-method", "fisher-z"],
+         "--ci-method fisher-z does not apply with --cluster"),
+    ],
+)  # fmt: skip
+def test_score_cluster_refusals(path, capsys, extra, message):
+    err = _refused(capsys, ["score", path, "--true", "truth", "--pred", "a", *extra])
+    assert message in err
+
+
+def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
+    path = tmp_path / "ids.csv"
+    path.write_text("g,x,y,s\n1,1,1,p\n,2,2,p\n2,1,2,q\n2,2,2,q\n")
+    err = _refused(capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g"])
+    assert "--cluster column 'g' has a missing id" in err
+    path.write_text("g,x,y,s\n1,1,1,p\n1,2,2,p\n1,1,2,q\n1,2,2,q\n")
+    err = _refused(capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g"])
+    assert "--cluster column 'g' has 1 cluster;" in err
+    path.write_text("g,x,y,s\n1,1,1,p\n2,2,2,p\n3,1,2,q\n3,2,2,q\n")
+    argv = ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g", "--by", "s"]
+    err = _refused(capsys, argv)
+    assert "--cluster column 'g' has 1 cluster in --by s group 'q'" in err
