@@ -136,7 +136,7 @@ def test_score_json_schema_and_exact_value(csv_file, ratings):
     expected = wk.kappa_test(ratings["truth"], ratings["pred"], weights="quadratic")
     for key in ("statistic", "standard_error", "standard_error_null", "zscore", "pvalue"):
         assert doc[key] == pytest.approx(getattr(expected, key), rel=1e-12, abs=1e-15)
-    assert doc["schema"] == "wkappa.score/2"
+    assert doc["schema"] == "wkappa.score/1"
     assert doc["n"] == 600 and isinstance(doc["n"], int)
     assert doc["labels"] == [0, 1, 2, 3, 4]
     assert doc["weights"] == "quadratic"

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
+from wkappa._stats import number_text, smallest_pvalue
 from wkappa._stats.explain import explain_table, seed_steps
 from wkappa.exceptions import WkappaError
 
@@ -162,3 +163,190 @@ def test_import_does_not_load_matplotlib() -> None:
     code = "import sys, wkappa; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# --------------------------------------------------------------------------- paired comparison
+
+TRUTH = [0, 1, 2, 3, 4] * 20
+CLOSE_A = [0, 1, 2, 3, 3] * 20
+CLOSE_B = [1, 1, 2, 2, 4] * 20
+NUMBER = r"(-?[0-9.]+(?:e[-+][0-9]+)?|-?inf)"
+
+
+def _paired_numbers(text: str) -> dict[str, float]:
+    """The numbers paired explain() prints, read back from the text."""
+    patterns = {
+        "statistic_a": rf"kappa of A +{NUMBER} \(",
+        "statistic_b": rf"kappa of B +{NUMBER} \(",
+        "difference": rf"difference A - B +{NUMBER} ",
+        "low": rf"interval \[{NUMBER}, [^]]+\] of A - B",
+        "high": rf"interval \[[^,]+, {NUMBER}\] of A - B",
+        "pvalue": rf"H0: equal kappas, p = {NUMBER} ",
+        "n_resamples": rf"Paired bootstrap: {NUMBER} resamples",
+        "n": rf"n = {NUMBER} items",
+    }
+    found = {}
+    for name, pattern in patterns.items():
+        match = re.search(pattern, text)
+        assert match is not None, (name, text)
+        found[name] = float(match.group(1))
+    return found
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("clustered", [False, True])
+def test_paired_explain_prints_the_results_numbers(alternative: str, clustered: bool) -> None:
+    cluster = np.arange(100) % 25 if clustered else None
+    result = wk.paired_kappa_test(
+        TRUTH, CLOSE_A, CLOSE_B, n_resamples=499, rng=3, alternative=alternative, cluster=cluster
+    )
+    text = result.explain()
+    found = _paired_numbers(text)
+    ci = result.confidence_interval()
+    for name, value in [
+        ("statistic_a", result.statistic_a),
+        ("statistic_b", result.statistic_b),
+        ("difference", result.difference),
+        ("low", ci.low),
+        ("high", ci.high),
+        ("n_resamples", result.n_resamples),
+        ("n", result.n),
+    ]:
+        assert found[name] == pytest.approx(value, rel=1e-5), name
+    assert found["pvalue"] == pytest.approx(result.pvalue, rel=1e-3)
+    assert f"({alternative};" in text
+    assert ("one-sided interval" in text) is (alternative != "two-sided")
+    assert ("the 25 clusters" in text) is clustered
+    assert ("pass cluster=" in text) is not clustered
+    assert "(almost perfect, Landis & Koch)" in text
+
+
+def test_paired_explain_reads_the_pvalue_at_the_interval_level() -> None:
+    differ = wk.paired_kappa_test(TRUTH, CLOSE_A, CLOSE_B, n_resamples=999, rng=0)
+    assert differ.pvalue < 0.05
+    assert "Read: the kappas differ at the 5% level (p < 0.05): A's is higher" in differ.explain()
+    swapped = wk.paired_kappa_test(TRUTH, CLOSE_B, CLOSE_A, n_resamples=999, rng=0)
+    assert "A's is lower than B's" in swapped.explain()
+    # At 99.9% the same comparison is not significant: the reading follows the level.
+    strict = wk.paired_kappa_test(
+        TRUTH, CLOSE_A, CLOSE_B, n_resamples=999, rng=0, confidence_level=0.999
+    )
+    assert strict.pvalue >= 0.001
+    text = strict.explain()
+    assert "do not show a difference at the 0.1% level (p >= 0.001)" in text
+    assert "not evidence of equal kappas" in text
+    low = strict.confidence_interval().low
+    assert f"lower end {number_text(low)} is above -d" in text
+    greater = wk.paired_kappa_test(
+        TRUTH, CLOSE_A, CLOSE_B, n_resamples=999, rng=0, alternative="greater"
+    )
+    assert "Read: A's kappa is higher than B's at the 5% level" in greater.explain()
+    less = wk.paired_kappa_test(TRUTH, CLOSE_A, CLOSE_B, n_resamples=999, rng=0, alternative="less")
+    assert "do not show that A's kappa is lower" in less.explain()
+    assert "above -d" not in less.explain()  # its interval has no lower end
+
+
+def test_paired_explain_names_the_smallest_pvalue_the_resamples_show() -> None:
+    far = [4, 3, 2, 1, 0] * 20
+    result = wk.paired_kappa_test(TRUTH, TRUTH, far, n_resamples=999, rng=0)
+    floor = smallest_pvalue(999, 100, "two-sided")
+    assert result.pvalue == floor
+    text = result.explain()
+    assert f"p = {number_text(floor, '.4g')} is the smallest p-value 999 resamples" in text
+    few = wk.paired_kappa_test(TRUTH, TRUTH, far, n_resamples=19, rng=0)
+    assert few.pvalue == smallest_pvalue(19, 100, "two-sided") > 0.05
+    text = few.explain()
+    assert "19 resamples cannot show a p-value below 0.05" in text
+    assert "do not show a difference" not in text
+
+
+def test_paired_explain_counts_the_dropped_resamples() -> None:
+    with pytest.warns(wk.UndefinedKappaWarning, match="were dropped"):
+        result = wk.paired_kappa_test(
+            [0, 1, 0, 1, 1, 0], [0, 1, 0, 1, 0, 0], [0, 1, 1, 1, 1, 0], n_resamples=999, rng=0
+        )
+    dropped = result.confidence_interval().n_undefined
+    assert dropped > 0
+    text = result.explain()
+    assert f"{dropped} of the 999 resamples left a kappa undefined and were dropped" in text
+    assert "conditional on both kappas being defined" in text
+    clean = wk.paired_kappa_test(TRUTH, CLOSE_A, CLOSE_B, n_resamples=99, rng=0)
+    assert "left a kappa undefined" not in clean.explain()
+
+
+def test_paired_explain_of_an_undefined_kappa() -> None:
+    with pytest.warns(wk.UndefinedKappaWarning):
+        result = wk.paired_kappa_test([1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 2, 1], n_resamples=99)
+    text = result.explain()
+    assert "kappa of A        undefined: the expected weighted disagreement" in text
+    assert "Nothing to compare" in text and "left a kappa undefined" not in text
+    assert not re.search(r"\bnan\b", text)
+
+
+def test_paired_explain_from_the_table_is_the_same() -> None:
+    table = np.zeros((5, 5, 5), dtype=np.int64)
+    np.add.at(table, (TRUTH, CLOSE_A, CLOSE_B), 1)
+    labels = ["a", "b", "c", "d", "e"]
+    direct = wk.paired_kappa_test(
+        [labels[i] for i in TRUTH],
+        [labels[i] for i in CLOSE_A],
+        [labels[i] for i in CLOSE_B],
+        labels=labels,
+        n_resamples=499,
+        rng=1,
+    )
+    counted = wk.paired_kappa_test_from_table(table, labels=labels, n_resamples=499, rng=1)
+    assert counted.explain() == direct.explain()
+    assert "K = 5 categories ['a', 'b', 'c', 'd', 'e']" in direct.explain()
+
+
+# --------------------------------------------------------------------------- thresholds
+
+
+def _grade_of(line: str, score: float) -> bool | None:
+    """Whether ``score`` falls in the grade an explain() line describes (None: never)."""
+    rule = line.split(": ", 1)[1]
+    if rule.startswith("never predicted"):
+        return None
+    if match := re.fullmatch(r"score <= (\S+)", rule):
+        return score <= float(match.group(1))
+    if match := re.fullmatch(r"score > (\S+)", rule):
+        return score > float(match.group(1))
+    match = re.fullmatch(r"(\S+) < score <= (\S+)", rule)
+    assert match is not None, rule
+    return float(match.group(1)) < score <= float(match.group(2))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_threshold_explain_describes_what_predict_does(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n, k = 40, int(rng.integers(2, 6))
+    truth = rng.integers(0, k, n)
+    truth[:k] = np.arange(k)
+    scores = np.round(truth + rng.normal(0, 1.2, n), 1)
+    fit = wk.optimize_thresholds(truth, scores)
+    text = fit.explain()
+    grades = [line for line in text.splitlines() if line.startswith("  grade ")]
+    assert [line.split(":")[0] for line in grades] == [f"  grade {g}" for g in fit.labels]
+    probe = np.concatenate([scores, fit.thresholds, rng.uniform(-3, k + 3, 50)])
+    predicted = fit.predict(probe)
+    for score, grade in zip(probe, predicted, strict=True):
+        inside = [i for i, line in enumerate(grades) if _grade_of(line, float(score))]
+        assert inside == [list(fit.labels).index(grade)], (score, text)
+    assert f"kappa {number_text(fit.statistic)} (" in text
+    assert f"{fit.n_iter} dynamic program(s), in exact integer arithmetic" in text
+
+
+def test_threshold_explain_names_an_empty_grade_and_float_fits() -> None:
+    fit = wk.optimize_thresholds([0, 0, 1, 1, 2, 2, 3, 3], [0.1, 0.3, 0.2, 0.6, 0.5, 0.9, 0.8, 1.4])
+    assert "grade 2: never predicted (its two thresholds are equal: 0.7)" in fit.explain()
+    assert "out-of-fold" in fit.explain()
+    weighted = wk.optimize_thresholds(
+        [0, 1, 2, 0, 1, 2], [0.1, 0.6, 0.9, 0.4, 0.3, 1.0], sample_weight=[1, 0.5, 2, 1, 1, 1.5]
+    )
+    assert not weighted.exact
+    assert "in float64" in weighted.explain() and "proved" not in weighted.explain()
+    perfect = wk.optimize_thresholds(["lo", "hi"], [0.2, 0.8], labels=["lo", "hi"])
+    assert perfect.n_iter == 0
+    text = perfect.explain()
+    assert "grade 'lo': score <= 0.5" in text and "no search needed" in text

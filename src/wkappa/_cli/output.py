@@ -1,6 +1,6 @@
 """Output of the command line: aligned text tables, JSON with a stable schema, CSV.
 
-JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/2"``); every float is
+JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/1"``); every float is
 a number or ``null`` (undefined):
 
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, ``rows_read``,
@@ -68,7 +68,7 @@ __all__ = [
     "weights_text",
 ]
 
-SCHEMA = "wkappa.score/2"
+SCHEMA = "wkappa.score/1"
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ from .results import (
     KappaResult,
     PairedKappaResult,
     check_confidence_level,
-    interpretation,
 )
 from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories
 from .stratified import (
@@ -41,7 +40,7 @@ from .stratified import (
     stratified_kappa_test,
     stratified_kappa_test_from_tables,
 )
-from .text_values import UNDEFINED, interval_text, number_text
+from .text_values import UNDEFINED, interpretation, interval_text, number_text
 from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .two_groups import GroupAgreementResult, group_agreement
 

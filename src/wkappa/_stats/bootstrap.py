@@ -30,6 +30,7 @@ __all__ = [
     "percentile_interval",
     "replicate_interval",
     "replicate_kappas",
+    "smallest_pvalue",
     "table_interval",
 ]
 
@@ -270,3 +271,12 @@ def expanded_pvalue(percentile_pvalue: float, n: float) -> float:
         return percentile_pvalue
     deviate = norm_ppf(1.0 - percentile_pvalue / 2.0) / _stretch(n)
     return min(1.0, 2.0 * t_sf(deviate, n - 1.0))
+
+
+def smallest_pvalue(n_resamples: int, n: float, alternative: str) -> float:
+    """The smallest p-value of a bootstrap difference (``comparison_pvalue`` of the paired
+    test and the panel comparison) with ``n_resamples`` differences, none of them against H1
+    (the count 1 + 0): what a report can state as "p <= this" rather than a p-value the
+    resamples cannot resolve."""
+    two_sided = expanded_pvalue(2.0 / (n_resamples + 1), n)
+    return two_sided if alternative == "two-sided" else two_sided / 2.0

@@ -1,4 +1,5 @@
-"""The story of a kappa as text: O, W, E, numerator, denominator, kappa.
+"""The story of a kappa as text: O, W, E, numerator, denominator, kappa; and of the paired
+comparison of two predictions' kappas.
 
 The worked example that introduces QWK on Kaggle ("Kaggle Winning Solutions: quadratic
 weighted kappa") prints O, the weights and E with numpy's default print options, normalises O and
@@ -17,13 +18,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from .._core import UNDEFINED_REASON
+from .bootstrap import smallest_pvalue
 from .intervals import one_sided, small_sample_reason
-from .text_values import interval_text, number_text
+from .text_values import interpretation, interval_text, number_text
 
 if TYPE_CHECKING:
-    from .results import KappaResult
+    from .results import KappaResult, PairedKappaResult
 
-__all__ = ["SeedSteps", "explain_result", "explain_table", "seed_steps"]
+__all__ = ["SeedSteps", "explain_paired", "explain_result", "explain_table", "seed_steps"]
 
 # numpy's default print options, spelled out so a user's np.set_printoptions cannot change
 # what the story shows (the worked example was printed with the defaults).
@@ -213,5 +215,105 @@ def _clustered_inference(result: KappaResult) -> list[str]:
             f"  Few clusters (G = {result.n_clusters} < {FEW_CLUSTERS}): the cluster-robust "
             "interval is a large-sample one; check it against the cluster bootstrap, "
             "confidence_interval(method='bca')."
+        )
+    return lines
+
+
+def _band_text(kappa: float) -> str:
+    """A kappa to six digits with its Landis & Koch band, or ``undefined`` and why."""
+    if math.isnan(kappa):
+        return number_text(kappa, reason=UNDEFINED_REASON)
+    return f"{number_text(kappa)} ({interpretation(kappa)}, Landis & Koch)"
+
+
+def explain_paired(result: PairedKappaResult) -> str:
+    """The paired comparison in words: the two kappas, their difference, its bootstrap
+    interval and the p-value read at the interval's level."""
+    ci = result.confidence_interval()
+    level = f"{ci.confidence_level * 100:g}%"
+    clustered = result.n_clusters is not None
+    units = result.n_clusters if result.n_clusters is not None else result.n
+    drawn = (
+        f"the {result.n_clusters} clusters (n = {result.n:g} items; whole clusters redrawn)"
+        if clustered
+        else f"the {result.n:g} items"
+    )
+    lines = [
+        f"Two predictions, A and B, against the same truth: weighted kappa "
+        f"(weights = {result.weights!r}), n = {result.n:g} items, K = {len(result.labels)} "
+        f"categories {list(result.labels)}",
+        f"  kappa of A        {_band_text(result.statistic_a)}",
+        f"  kappa of B        {_band_text(result.statistic_b)}",
+        f"  difference A - B  {number_text(result.difference)}  (above 0: A agrees with the "
+        "truth more than B does)",
+        f"Paired bootstrap: {result.n_resamples} resamples of {drawn}; a resample keeps each "
+        "item's truth, A and B together, so both kappas come from the same items.",
+        f"  {level} {one_sided(result.alternative)}interval "
+        f"{interval_text(ci.low, ci.high)} of A - B (expanded percentile, Hesterberg 2015: the "
+        f"bootstrap quantiles widened for {'G clusters' if clustered else 'n items'}, as the "
+        "plain percentile interval is too narrow at small n)",
+    ]
+    if ci.n_undefined and not math.isnan(result.difference):
+        lines.append(
+            f"  {ci.n_undefined} of the {result.n_resamples} resamples left a kappa undefined "
+            "and were dropped: the interval is conditional on both kappas being defined."
+        )
+    lines.append(
+        f"  H0: equal kappas, p = {number_text(result.pvalue, '.4g')} ({result.alternative}; "
+        f"the interval inverted: 0 lies outside the level 1 - alpha interval about when "
+        "p < alpha)"
+    )
+    lines += _paired_reading(result, ci.low, ci.confidence_level, units)
+    if not clustered:
+        lines.append(
+            "  Items are taken as independent: when they come in groups (patients, tasks), pass "
+            "cluster= to resample whole groups (the interval is too narrow otherwise)."
+        )
+    return "\n".join(lines)
+
+
+def _paired_reading(
+    result: PairedKappaResult, low: float, confidence_level: float, units: float
+) -> list[str]:
+    """What the p-value says at ``alpha = 1 - confidence_level``, in plain words."""
+    if math.isnan(result.pvalue):
+        return [
+            "  Nothing to compare: a kappa is undefined, so the difference, its interval and "
+            "the p-value are undefined."
+        ]
+    alpha = 1.0 - confidence_level
+    at_level = f"at the {alpha * 100:g}% level"
+    at = f"{at_level} (p < {alpha:g})"
+    floor = smallest_pvalue(result.n_resamples, units, result.alternative)
+    resolved = (
+        f"  p = {number_text(floor, '.4g')} is the smallest p-value {result.n_resamples} "
+        "resamples can show: report p <= that, or draw more (n_resamples=)."
+    )
+    if result.pvalue <= floor and floor >= alpha:
+        return [
+            f"  Read: no resample goes against H1, but {result.n_resamples} resamples cannot "
+            f"show a p-value below {alpha:g}: draw more (n_resamples=) to test {at_level}."
+        ]
+    if result.pvalue < alpha:
+        if result.alternative == "two-sided":
+            side = "higher" if result.difference > 0 else "lower"
+            read = f"  Read: the kappas differ {at}: A's is {side} than B's."
+        else:
+            side = "higher" if result.alternative == "greater" else "lower"
+            read = f"  Read: A's kappa is {side} than B's {at}."
+        return [read, resolved] if result.pvalue <= floor else [read]
+    shown = {
+        "two-sided": "a difference",
+        "greater": "that A's kappa is higher",
+        "less": "that A's kappa is lower",
+    }[result.alternative]
+    lines = [
+        f"  Read: the data do not show {shown} {at_level} (p >= {alpha:g}). That is not "
+        "evidence of equal kappas: the interval holds the differences the data still allow."
+    ]
+    if math.isfinite(low):
+        lines.append(
+            f"  For non-inferiority of A by a margin d, check that the lower end "
+            f"{number_text(low)} is above -d."
         )
     return lines

@@ -32,7 +32,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from . import bootstrap
-from .bootstrap import expanded_level, expanded_pvalue
+from .bootstrap import expanded_level, expanded_pvalue, smallest_pvalue
 from .cluster import read_groups
 from .intervals import SeedLike, check_resamples, make_rng
 from .results import (
@@ -198,14 +198,6 @@ def comparison_pvalue(differences: np.ndarray, n: float, alternative: Alternativ
     if against <= toward:
         return expanded_pvalue(min(1.0, 2.0 * against / (b + 1)), n) / 2.0
     return 1.0 - expanded_pvalue(min(1.0, 2.0 * toward / (b + 1)), n) / 2.0
-
-
-def smallest_pvalue(n_resamples: int, n: float, alternative: str) -> float:
-    """The smallest p-value :func:`comparison_pvalue` gives with ``n_resamples`` bootstrap
-    differences, none of them against H1 (the count 1 + 0): what a report can state as
-    "p < this" rather than a p-value the resamples cannot resolve."""
-    two_sided = expanded_pvalue(2.0 / (n_resamples + 1), n)
-    return two_sided if alternative == "two-sided" else two_sided / 2.0
 
 
 def paired_pvalue(differences: np.ndarray) -> float:

@@ -34,7 +34,7 @@ from .intervals import (
     sided,
 )
 from .json_values import json_fields
-from .text_values import UNDEFINED
+from .text_values import interpretation
 
 __all__ = [
     "BootstrapMethod",
@@ -44,7 +44,6 @@ __all__ = [
     "check_confidence_level",
     "check_table_labels",
     "expanded_interval",
-    "interpretation",
     "warn_undefined",
 ]
 
@@ -55,16 +54,6 @@ _KAPPA_FIELDS = (  # the keys of to_dict(), in order
 _PAIRED_FIELDS = (  # the keys of to_dict(), in order
     "statistic_a statistic_b difference confidence_interval pvalue alternative n labels weights "
     "n_clusters?"
-)
-
-# Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
-_BANDS = (
-    (0.0, "poor"),
-    (0.20, "slight"),
-    (0.40, "fair"),
-    (0.60, "moderate"),
-    (0.80, "substantial"),
-    (1.0, "almost perfect"),
 )
 
 
@@ -84,21 +73,6 @@ def check_table_labels(labels: Any, k: int, ndim: int = 2) -> tuple[Any, ...]:
             "Hint: give one label per row of the table."
         )
     return names
-
-
-def interpretation(kappa: float) -> str:
-    """The Landis & Koch (1977) band of a kappa value.
-
-    ``< 0`` poor, ``0-0.20`` slight, ``0.21-0.40`` fair, ``0.41-0.60`` moderate,
-    ``0.61-0.80`` substantial, ``0.81-1`` almost perfect; nan is 'undefined'. Values just
-    above 1 (rounding) count as almost perfect.
-    """
-    if math.isnan(kappa):
-        return UNDEFINED
-    for upper, name in _BANDS:
-        if kappa < upper or (upper > 0 and kappa <= upper):
-            return name
-    return "almost perfect"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -518,6 +492,49 @@ class PairedKappaResult:
             self.alternative,
             DIFFERENCE_RANGE,
         )
+
+    def explain(self) -> str:
+        """The comparison in words and numbers.
+
+        Returns
+        -------
+        str
+            The two kappas with their Landis & Koch bands, the difference, how the bootstrap
+            resampled (items or clusters), the interval at ``confidence_level`` with its
+            method, the replicates dropped as undefined, and the p-value read at
+            ``1 - confidence_level``: a difference shown, or not shown (which is not a
+            proof of equal kappas), and whether it is the smallest p-value the resamples
+            can show.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> truth = [0, 1, 2, 3, 4] * 20
+        >>> result = wk.paired_kappa_test(
+        ...     truth, [0, 1, 2, 3, 3] * 20, [1, 1, 2, 2, 4] * 20, n_resamples=999, rng=0
+        ... )
+        >>> print(result.explain())  # doctest: +NORMALIZE_WHITESPACE
+        Two predictions, A and B, against the same truth: weighted kappa (weights =
+          'quadratic'), n = 100 items, K = 5 categories [0, 1, 2, 3, 4]
+          kappa of A        0.941176 (almost perfect, Landis & Koch)
+          kappa of B        0.875 (almost perfect, Landis & Koch)
+          difference A - B  0.0661765  (above 0: A agrees with the truth more than B
+            does)
+        Paired bootstrap: 999 resamples of the 100 items; a resample keeps each item's
+          truth, A and B together, so both kappas come from the same items.
+          95% interval [0.0142393, 0.12811] of A - B (expanded percentile, Hesterberg
+            2015: the bootstrap quantiles widened for n items, as the plain percentile
+            interval is too narrow at small n)
+          H0: equal kappas, p = 0.009666 (two-sided; the interval inverted: 0 lies
+            outside the level 1 - alpha interval about when p < alpha)
+          Read: the kappas differ at the 5% level (p < 0.05): A's is higher than B's.
+          Items are taken as independent: when they come in groups (patients, tasks),
+            pass cluster= to resample whole groups (the interval is too narrow
+            otherwise).
+        """
+        from .explain import explain_paired
+
+        return explain_paired(self)
 
     def __repr__(self) -> str:
         ci = self.confidence_interval()

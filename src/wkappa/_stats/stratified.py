@@ -52,8 +52,8 @@ from .intervals import (
     sided,
 )
 from .json_values import json_fields, json_value
-from .results import KappaResult, check_table_labels, interpretation
-from .text_values import interval_text, number_text
+from .results import KappaResult, check_table_labels
+from .text_values import interpretation, interval_text, number_text
 
 __all__ = [
     "StratifiedKappaResult",

@@ -1,9 +1,10 @@
-"""Values as text: the one rule for a value the data leave undefined.
+"""Values as text: the one rule for a value the data leave undefined, and the words of a kappa.
 
 A statistic, standard error, p-value or interval limit that the data do not define is nan in a
 result (``null`` in its JSON). Text written for a reader says ``undefined`` instead: the
 results' ``explain()`` and the command line's tables both format numbers through
 :func:`number_text` and intervals through :func:`interval_text`, so the two never disagree.
+Both name a kappa's Landis & Koch band with :func:`interpretation`.
 """
 
 from __future__ import annotations
@@ -11,10 +12,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-__all__ = ["UNDEFINED", "interval_text", "number_text"]
+__all__ = ["UNDEFINED", "interpretation", "interval_text", "number_text"]
 
 # How text prints a value a result holds as nan.
 UNDEFINED = "undefined"
+
+# Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
+_BANDS = (
+    (0.0, "poor"),
+    (0.20, "slight"),
+    (0.40, "fair"),
+    (0.60, "moderate"),
+    (0.80, "substantial"),
+    (1.0, "almost perfect"),
+)
 
 
 def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> str:
@@ -45,3 +56,18 @@ def interval_text(low: float, high: float, number: Callable[[float], str] = numb
     if math.isnan(low) or math.isnan(high):
         return UNDEFINED
     return f"[{number(low)}, {number(high)}]"
+
+
+def interpretation(kappa: float) -> str:
+    """The Landis & Koch (1977) band of a kappa value.
+
+    ``< 0`` poor, ``0-0.20`` slight, ``0.21-0.40`` fair, ``0.41-0.60`` moderate,
+    ``0.61-0.80`` substantial, ``0.81-1`` almost perfect; nan is 'undefined'. Values just
+    above 1 (rounding) count as almost perfect.
+    """
+    if math.isnan(kappa):
+        return UNDEFINED
+    for upper, name in _BANDS:
+        if kappa < upper or (upper > 0 and kappa <= upper):
+            return name
+    return "almost perfect"

@@ -32,6 +32,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .json_values import json_fields
+from .text_values import interpretation, number_text
 from .threshold_search import DinkelbachSearch, sort_problem, thresholds_of
 
 __all__ = ["ThresholdResult", "apply_thresholds", "optimize_thresholds"]
@@ -104,6 +105,69 @@ class ThresholdResult:
         """A JSON-ready dict (nan becomes None): thresholds, statistic, labels, n_iter, weights,
         exact."""
         return json_fields(self, tuple(self.__dataclass_fields__))
+
+    def explain(self) -> str:
+        """The fit in words: the score range of each grade, the kappa reached and how far
+        it can be trusted.
+
+        Returns
+        -------
+        str
+            Each grade's scores (right-closed: a score equal to a threshold takes the lower
+            grade; a grade between two equal thresholds is never predicted), the kappa
+            reached on the data the thresholds were fitted on, and whether the optimum is
+            proved in exact arithmetic.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> fit = wk.optimize_thresholds([0, 0, 1, 1, 2, 2, 3, 3],
+        ...                              [0.1, 0.3, 0.2, 0.6, 0.5, 0.9, 0.8, 1.4])
+        >>> print(fit.explain())  # doctest: +NORMALIZE_WHITESPACE
+        Kappa-optimal thresholds for K = 4 grades [0, 1, 2, 3] (weights = 'quadratic'):
+          grade 0: score <= 0.4
+          grade 1: 0.4 < score <= 0.7
+          grade 2: never predicted (its two thresholds are equal: 0.7)
+          grade 3: score > 0.7
+        kappa 0.875 (almost perfect, Landis & Koch) on the data the thresholds were fitted
+          on: the largest kappa any cut points reach there, so higher than on new data. Fit
+          them on out-of-fold predictions and report kappa on held-out ones.
+        Dinkelbach's method, 2 dynamic program(s), in exact integer arithmetic: the global
+          optimum over every monotone assignment of grades to scores, proved.
+        """
+        cuts = [repr(float(t)) for t in self.thresholds]
+        k = len(self.labels)
+        lines = [
+            f"Kappa-optimal thresholds for K = {k} grades {list(self.labels)} "
+            f"(weights = {self.weights!r}):"
+        ]
+        for i, label in enumerate(self.labels):
+            if i == 0:
+                scores = f"score <= {cuts[0]}"
+            elif i == k - 1:
+                scores = f"score > {cuts[-1]}"
+            elif cuts[i - 1] == cuts[i]:
+                scores = f"never predicted (its two thresholds are equal: {cuts[i]})"
+            else:
+                scores = f"{cuts[i - 1]} < score <= {cuts[i]}"
+            lines.append(f"  grade {label!r}: {scores}")
+        how = (
+            "in exact integer arithmetic: the global optimum over every monotone assignment of "
+            "grades to scores, proved."
+            if self.exact
+            else "in float64 (non-integral weights or very large sums): the global optimum up "
+            "to float rounding."
+        )
+        lines += [
+            f"kappa {number_text(self.statistic)} ({interpretation(self.statistic)}, "
+            "Landis & Koch) on the data the thresholds were fitted on: the largest kappa any "
+            "cut points reach there, so higher than on new data. Fit them on out-of-fold "
+            "predictions and report kappa on held-out ones.",
+            f"Dinkelbach's method, {self.n_iter} dynamic program(s), {how}"
+            if self.n_iter
+            else "The scores order the grades without a single disagreement: no search needed.",
+        ]
+        return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- scores
