@@ -25,7 +25,6 @@ from ._core import (
     format_value,
     import_optional,
     kappa_from_table,
-    wide_integers_as_floats,
 )
 from .exceptions import WkappaError, WkappaTypeError
 
@@ -33,6 +32,17 @@ import_optional("keras", "keras")
 
 import keras  # noqa: E402
 from keras import ops  # noqa: E402
+
+from ._keras_inputs import (  # noqa: E402
+    argmax_rows,
+    check_weight_rows,
+    class_indices,
+    classes_hint,
+    is_float,
+    is_traced,
+    row_tensor,
+    to_tensor,
+)
 
 __all__ = ["CohenKappa", "WeightedKappaLoss"]
 
@@ -60,27 +70,6 @@ def _weight_matrix(weightage: str | None, k: int) -> np.ndarray:
     return np.asarray(distance, dtype=np.float64)
 
 
-def is_traced(value: Any) -> bool:
-    """Whether ``value`` is a placeholder of a compiled graph (jit, tf.function, dynamo).
-
-    A traced value has no concrete numbers, so a check on it cannot raise a Python error.
-    """
-    backend = keras.backend.backend()
-    if backend == "jax":
-        import jax
-
-        return isinstance(value, jax.core.Tracer)
-    if backend == "tensorflow":
-        import tensorflow as tf
-
-        return not tf.executing_eagerly()
-    if backend == "torch":
-        import torch
-
-        return bool(torch.compiler.is_compiling())
-    return False
-
-
 def _count_dtype() -> str:
     """int64 where the backend has it; int32 on JAX unless ``jax_enable_x64`` is set."""
     if keras.backend.backend() == "jax":
@@ -88,86 +77,6 @@ def _count_dtype() -> str:
 
         return "int64" if getattr(jax.config, "jax_enable_x64", False) else "int32"
     return "int64"
-
-
-def _tensor(value: Any, name: str, dtype: Any = None) -> Any:
-    """``value`` as a backend tensor; text (or anything the backend cannot hold) is refused
-    by name instead of with the backend's own error."""
-    kind = np.asarray(value).dtype.kind if isinstance(value, (list, tuple, np.ndarray)) else ""
-    if kind in ("U", "S", "O"):
-        sample = np.asarray(value).ravel()[:1]
-        if kind != "O" or (sample.size and isinstance(sample[0], (str, bytes))):
-            shown = format_value(sample[0].item() if sample.size else value)
-            raise WkappaTypeError(
-                f"`{name}` must hold numbers (class indices, one-hot rows or scores); got "
-                f"{shown}. Hint: map the labels to 0..num_classes-1 first."
-            )
-    if kind in ("i", "u"):
-        value = wide_integers_as_floats(np.asarray(value))
-    try:
-        return ops.convert_to_tensor(value, dtype=dtype)
-    except (TypeError, ValueError) as error:
-        raise WkappaTypeError(
-            f"`{name}` must be an array of numbers the Keras backend can hold; got "
-            f"{type(value).__name__} ({error})."
-        ) from None
-
-
-def _rows(value: Any, name: str, k: int | None = None) -> Any:
-    """A (N,) tensor from (N,), (N, 1) or a scalar; (N, k) stays when ``k`` is given."""
-    tensor = _tensor(value, name)
-    shape = tuple(tensor.shape)
-    if len(shape) == 0:
-        return ops.reshape(tensor, (1,))
-    if len(shape) == 2 and shape[1] == 1:
-        return ops.squeeze(tensor, axis=1)
-    if len(shape) == 1 or (k is not None and len(shape) == 2 and shape[1] == k):
-        return tensor
-    expected = "(N,) or (N, 1)" + (f" or (N, {k})" if k is not None else "")
-    hint = _classes_hint(name, k, shape[1]) if k is not None and len(shape) == 2 else ""
-    raise WkappaError(f"`{name}` must have shape {expected}; got {shape}.{hint}")
-
-
-def _classes_hint(name: str, k: int, columns: Any) -> str:
-    """Why (N, columns) does not fit num_classes = k: the usual cause is a num_classes that
-    does not match the model's output layer (or the one-hot labels)."""
-    if name == "y_pred":
-        return (
-            f" Hint: num_classes is {k}, but each row holds {columns} scores; a model whose "
-            f"last layer has {columns} units needs num_classes={columns}."
-        )
-    return f" Hint: num_classes is {k}, but each one-hot row has {columns} columns."
-
-
-def _check_weight_rows(weight: Any, n: Any) -> None:
-    """One sample weight per row (or a single one for every row), when the shapes are known."""
-    rows = weight.shape[0]
-    if isinstance(rows, int) and isinstance(n, int) and rows not in (1, n):
-        raise WkappaError(
-            f"`sample_weight` must hold one weight per row: {n} rows, got {rows} weights."
-        )
-
-
-def _is_float(tensor: Any) -> bool:
-    return "float" in str(keras.backend.standardize_dtype(tensor.dtype))
-
-
-def _index_check(values: Any, k: int) -> tuple[Any, Any]:
-    """Class indices 0..k-1 from integer or integral float values, and the rows that are."""
-    if _is_float(values):
-        ok = ops.logical_and(ops.isfinite(values), ops.equal(values, ops.floor(values)))
-    else:
-        ok = ops.ones_like(values, dtype="bool")
-    ok = ops.logical_and(ok, ops.logical_and(values >= 0, values <= k - 1))
-    index = ops.cast(ops.where(ok, values, ops.zeros_like(values)), "int32")
-    return index, ok
-
-
-def _argmax_rows(scores: Any) -> tuple[Any, Any]:
-    """Argmax over the last axis, and the rows without NaN or infinity (argmax undefined)."""
-    ok = ops.all(ops.isfinite(scores), axis=-1)
-    safe = ops.where(ops.expand_dims(ok, -1), scores, ops.zeros_like(scores))
-    return ops.cast(ops.argmax(safe, axis=-1), "int32"), ok
 
 
 @keras.saving.register_keras_serializable(package="wkappa")
@@ -285,45 +194,45 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
     # -- decoding -----------------------------------------------------------------------
     def _true_index(self, y_true: Any) -> tuple[Any, Any]:
         k = self.num_classes
-        values = _rows(y_true, "y_true", k)
+        values = row_tensor(y_true, "y_true", k)
         if len(values.shape) == 2:
             if self.sparse_labels:
                 raise WkappaError(
                     f"`y_true` has shape {tuple(values.shape)}, one-hot rows, but "
                     "sparse_labels=True expects class indices (N,). Hint: sparse_labels=False."
                 )
-            index, ok = _argmax_rows(values)
+            index, ok = argmax_rows(values)
             return index, ops.logical_and(ok, ops.max(values, axis=-1) > 0)
         if not self.sparse_labels and k > 2:
             raise WkappaError(
                 f"`y_true` has shape {tuple(values.shape)}, class indices, but "
                 f"sparse_labels=False expects one-hot rows (N, {k}). Hint: sparse_labels=True."
             )
-        return _index_check(values, k)
+        return class_indices(values, k)
 
     def _pred_index(self, y_pred: Any) -> tuple[Any, Any]:
         k = self.num_classes
-        values = _rows(y_pred, "y_pred", None if self.regression else k)
+        values = row_tensor(y_pred, "y_pred", None if self.regression else k)
         if len(values.shape) == 2:
-            return _argmax_rows(values)
+            return argmax_rows(values)
         if self.regression:
-            values = ops.cast(values, "float32") if not _is_float(values) else values
+            values = ops.cast(values, "float32") if not is_float(values) else values
             rounded = ops.round(values)
             if self.clip:
                 rounded = ops.clip(rounded, 0, k - 1)
-            return _index_check(rounded, k)
-        if k == 2 and _is_float(values):  # TFA's binary rule: one probability per row
+            return class_indices(rounded, k)
+        if k == 2 and is_float(values):  # TFA's binary rule: one probability per row
             ok = ops.isfinite(values)
             return ops.cast(values > 0.5, "int32"), ok
-        return _index_check(values, k)
+        return class_indices(values, k)
 
     def _sample_weight(self, sample_weight: Any, n: Any) -> tuple[Any, Any]:
         if sample_weight is None:
             weight = ops.ones((n,), dtype=self._count_dtype)
             return weight, ops.ones((n,), dtype="bool")
-        values = _rows(sample_weight, "sample_weight")
-        _check_weight_rows(values, n)
-        if _is_float(values):
+        values = row_tensor(sample_weight, "sample_weight")
+        check_weight_rows(values, n)
+        if is_float(values):
             ok = ops.logical_and(ops.isfinite(values), ops.equal(values, ops.floor(values)))
             ok = ops.logical_and(ok, values >= 0)
         else:
@@ -407,7 +316,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         name = _REJECTED[which]
         example = ""
         if inputs is not None and masks is not None:
-            raw = np.asarray(ops.convert_to_numpy(_tensor(inputs[which], name)))
+            raw = np.asarray(ops.convert_to_numpy(to_tensor(inputs[which], name)))
             raw = raw.reshape(raw.shape[0], -1) if raw.ndim > 1 else raw.reshape(-1)
             row = int(np.flatnonzero(masks[which])[0])
             example = f" (row {row}: {format_value(raw[row].tolist())})"
@@ -597,18 +506,18 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
 
     def _loss(self, y_true: Any, y_pred: Any, sample_weight: Any) -> Any:
         k = self.num_classes
-        scores = _tensor(y_pred, "y_pred", self.dtype)
+        scores = to_tensor(y_pred, "y_pred", self.dtype)
         if len(scores.shape) != 2 or scores.shape[-1] != k:
             raise WkappaError(
                 f"`y_pred` must have shape (N, {k}), one column per class; "
                 f"got {tuple(scores.shape)}."
-                + (_classes_hint("y_pred", k, scores.shape[-1]) if len(scores.shape) == 2 else "")
+                + (classes_hint("y_pred", k, scores.shape[-1]) if len(scores.shape) == 2 else "")
             )
         probs = ops.softmax(scores, axis=-1) if self.from_logits else scores
         poison = None
         if self.sparse_labels:
-            values = _rows(y_true, "y_true")
-            index, ok = _index_check(values, k)
+            values = row_tensor(y_true, "y_true")
+            index, ok = class_indices(values, k)
             if not is_traced(index):
                 bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)))
                 if bad.size:
@@ -621,15 +530,15 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                 poison = ops.logical_not(ops.all(ok))
             onehot = ops.one_hot(index, k, dtype=self.dtype)
         else:
-            onehot = ops.cast(_tensor(y_true, "y_true"), self.dtype)
+            onehot = ops.cast(to_tensor(y_true, "y_true"), self.dtype)
             if len(onehot.shape) != 2 or onehot.shape[-1] != k:
                 raise WkappaError(
                     f"`y_true` must be one-hot rows of shape (N, {k}); got "
                     f"{tuple(onehot.shape)}. Hint: sparse_labels=True for class indices."
                 )
         if sample_weight is not None:
-            row_weight = ops.cast(_rows(sample_weight, "sample_weight"), self.dtype)
-            _check_weight_rows(row_weight, probs.shape[0])
+            row_weight = ops.cast(row_tensor(sample_weight, "sample_weight"), self.dtype)
+            check_weight_rows(row_weight, probs.shape[0])
             row_weight = ops.broadcast_to(row_weight, ops.shape(probs)[:1])
             weighted = onehot * ops.expand_dims(row_weight, -1)
             total = ops.sum(row_weight)
