@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 import warnings
 from fractions import Fraction
 
@@ -275,10 +276,10 @@ def test_panel_names_the_candidate_for_a_rating_outside_labels():
     # the panel's parameter, where every panel rating was in `labels`.
     panel = [["bad", "ok", "ok"], ["ok", "ok", "good"], ["good", "good", "good"], ["bad"] * 3]
     order = ["bad", "ok", "good"]
-    with pytest.raises(WkappaError, match=r"^`candidate` contains 'unsure', which is not in"):
+    with pytest.raises(WkappaError, match=r"^`candidate` contains 'unsure' at item 1, which is"):
         wk.rater_vs_panel(panel, ["bad", "unsure", "good", "ok"], labels=order, n_resamples=99)
     frame = pd.DataFrame(panel, columns=["a", "b", "c"]).assign(llm=["bad", "unsure", None, "ok"])
-    with pytest.raises(WkappaError, match=r"^`candidate` contains 'unsure'"):
+    with pytest.raises(WkappaError, match=r"^`candidate` contains 'unsure' in column 'llm',"):
         wkf.rater_vs_panel(
             frame, raters=["a", "b", "c"], candidate="llm", labels=order, n_resamples=99
         )
@@ -288,6 +289,36 @@ def test_panel_names_the_candidate_for_a_rating_outside_labels():
     assert fine.n_items == 4
     with pytest.raises(WkappaError, match=r"^`ratings` contains 'meh'"):  # the panel's own
         wk.rater_vs_panel([*panel[:3], ["meh"] * 3], ["bad"] * 4, labels=order, n_resamples=99)
+
+
+def test_panel_places_a_refused_candidate_rating_by_its_item():
+    """A refused rating of the candidate named no item ("`candidate` contains 'x', which is
+    not in `labels`"), and one refused without labels was blamed on `ratings` at a rater the
+    user never had ("at item 2, rater 3"), where the panel's own refusals say "at item 2,
+    column 'b'"."""
+    panel = [[1, 1, 2], [2, 2, 2], [3, 3, 3], [1, 2, 1]]
+    cases = [
+        ([1, 2, 3, "x"], {"labels": [1, 2, 3]}, "contains 'x' at item 3, which is not in"),
+        ([1, None, 7, 1], {"labels": [1, 2, 3]}, "contains 7 at item 2, which is not in"),
+        ([1, 2, 2.5, 1], {}, "contains the non-integer rating 2.5 at item 2;"),
+        ([np.nan, 2, 2.5, 1], {}, "contains the non-integer rating 2.5 at item 2;"),
+        ([1, 2, 3, 9], {"max_rating": 3}, "contains the rating 9 at item 3, above `max_rating`"),
+        ([0, 2, 3, 1], {"min_rating": 1}, "contains the rating 0 at item 0, below `min_rating`"),
+        (
+            pd.Series([1, 2, 3, 7], name="judge"),
+            {"labels": [1, 2, 3]},
+            "contains 7 at item 3, column 'judge', which is not in",
+        ),
+    ]
+    for candidate, options, said in cases:
+        with pytest.raises(WkappaError, match="^`candidate` " + re.escape(said)):
+            wk.rater_vs_panel(panel, candidate, n_resamples=99, **options)
+    # wkappa.frames rebuilds the rows from distinct ones: the rater is named, not an item.
+    frame = pd.DataFrame(panel, columns=["a", "b", "c"]).assign(m=[1, 2, 2.5, 1])
+    with pytest.raises(WkappaError, match=r"^`candidate` contains the non-integer rating 2\.5 in "):
+        wkf.rater_vs_panel(frame, raters=["a", "b", "c"], candidate="m", n_resamples=99)
+    with pytest.raises(WkappaError, match=r"^`ratings` contains 'x' at item 1, rater 2, which"):
+        wk.rater_vs_panel([[1, 1, 2], [2, 2, "x"]], [1, 2], labels=[1, 2], n_resamples=99)
 
 
 def test_panel_says_when_it_drops_undefined_replicates():

@@ -269,7 +269,7 @@ from .raters import (
     patterns_from_counts,
     rating_matrix_missing_error,
 )
-from .refused_ratings import check_one_rating
+from .refused_ratings import check_one_rating, check_rater_apart
 from .student_t import t_ppf, t_sf
 
 __all__ += [
@@ -284,6 +284,7 @@ __all__ += [
     "RatingCodes",
     "aggregate_patterns",
     "check_one_rating",
+    "check_rater_apart",
     "coded_rows",
     "coefficient_from_sums",
     "conger_exact",

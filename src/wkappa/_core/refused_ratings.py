@@ -26,7 +26,14 @@ from .encode import (
 from .input_checks import check_observed_range
 from .rater_matrix import RaterColumns, rating_place
 
-__all__ = ["array_parts", "check_one_rating", "check_ratings", "column_parts", "refuse_first"]
+__all__ = [
+    "array_parts",
+    "check_one_rating",
+    "check_rater_apart",
+    "check_ratings",
+    "column_parts",
+    "refuse_first",
+]
 
 
 def check_ratings(
@@ -128,3 +135,34 @@ def check_one_rating(
     numeric = column.values.dtype.kind in "biuf"
     if column.missing is None and (label_array is not None or numeric):
         check_ratings(column, label_array, lo, hi, name)
+
+
+def check_rater_apart(
+    column: Column,
+    labels: np.ndarray | None,
+    lo: int | None,
+    hi: int | None,
+    name: str,
+    where: str,
+) -> None:
+    """Refuse a rating of one rater given apart from the matrix (``rater_vs_panel``'s
+    ``candidate``) as the matrix's encoder would, named by the parameter ``name`` and placed
+    by ``where``, whose ``{}`` stands for the item (``at item {}``; no ``{}`` when the rows
+    are not the user's). Text ratings without ``labels`` take their categories from the
+    whole matrix: left to its encoder."""
+    items = (
+        np.arange(len(column.values)) if column.missing is None else np.flatnonzero(~column.missing)
+    )
+    present = Column(column.values[items], None, column.categories, column.ordered)
+    numeric = present.categories is None and present.values.dtype.kind in "biuf"
+    if labels is None and not numeric:
+        return
+
+    def place(k: int) -> str:
+        return where.format(int(items[k]))
+
+    try:
+        check_ratings(present, labels, lo, hi, name)
+    except WkappaError:
+        refuse_first([(present, place)], labels, lo, hi, name)
+        raise

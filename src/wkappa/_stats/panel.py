@@ -15,7 +15,6 @@ from .._core import (
     AgreementWeightsLike,
     Alternative,
     Coefficient,
-    Column,
     RaterColumns,
     RatingMatrixLike,
     agreement_weight_matrix,
@@ -23,11 +22,12 @@ from .._core import (
     check_alternative,
     check_choice,
     check_labels,
+    check_rater_apart,
+    check_rating_bounds,
     coefficient_from_sums,
     conger_features,
     distinct_rows,
     encode_rating_matrix,
-    encode_with_labels,
     features,
     needs_order,
     one_rater,
@@ -209,10 +209,14 @@ class PanelComparison:
         )
 
 
-def _combine(ratings: Any, candidate: Any, labels: Any = None) -> np.ndarray | RaterColumns:
+def _combine(
+    ratings: Any, candidate: Any, labels: Any, bounds: tuple[Any, Any]
+) -> np.ndarray | RaterColumns:
     """The panel's columns and the candidate's (last), read as every items x raters input is
-    (frames, categoricals and Enums with their order, masked arrays); a candidate's rating
-    outside ``labels`` is refused naming `candidate` (the matrix's reader says `ratings`)."""
+    (frames, categoricals and Enums with their order, masked arrays); a rating of the
+    candidate outside ``labels`` or ``bounds`` (min_rating, max_rating), or not a whole
+    number, is refused naming `candidate` and its item (the matrix's encoder would say
+    `ratings` and a rater)."""
     if isinstance(candidate, str) and hasattr(ratings, "columns"):
         raise WkappaTypeError(
             f"`candidate` is the string {candidate!r}: pass the candidate's ratings, or use "
@@ -239,13 +243,10 @@ def _combine(ratings: Any, candidate: Any, labels: Any = None) -> np.ndarray | R
             "The panel needs at least two members to measure how well members agree with each "
             "other."
         )
-    if labels is not None:
-        present = column.values if column.missing is None else column.values[~column.missing]
-        encode_with_labels(
-            Column(present, None, column.categories, column.ordered),
-            check_labels(labels),
-            "candidate",
-        )
+    lo, hi = check_rating_bounds(*bounds, labels)
+    label_array = None if labels is None else check_labels(labels)
+    where = _candidate_place(panel, candidate, candidate_rater.names[0])
+    check_rater_apart(column, label_array, lo, hi, "candidate", where)
     numeric = column.categories is None and column.values.dtype.kind in "biuf"
     if isinstance(panel, np.ndarray) and numeric:
         values = column.values
@@ -253,6 +254,18 @@ def _combine(ratings: Any, candidate: Any, labels: Any = None) -> np.ndarray | R
             values = np.where(column.missing, np.nan, values.astype(np.float64))
         return stack_raters([panel, values[:, None]])
     return stack_raters([panel, candidate_rater])
+
+
+def _candidate_place(panel: np.ndarray | RaterColumns, candidate: Any, named: str) -> str:
+    """Where a refused rating of the candidate is, ``{}`` standing for its item: at its item
+    (and a named Series' column), or, when ``wkappa.frames`` rebuilt the rows (the panel's
+    raters are then placed without an item), by the candidate alone, as the panel's raters
+    are: ``in column 'judge'``, or ``from rater 'judge'`` in the long layout."""
+    if isinstance(panel, RaterColumns) and panel.places is not None:
+        if panel.places[0].startswith("from rater"):
+            return f"from rater {getattr(candidate, 'name', None)!r}"
+        return f"in {named}"
+    return "at item {}" if named == "`candidate`" else f"at item {{}}, {named}"
 
 
 def _pair_features(
@@ -354,7 +367,7 @@ def rater_vs_panel(
     sided_as = check_alternative(alternative)
     generator = make_rng(rng)
     checked = check_agreement_weights(weights)
-    combined = _combine(ratings, candidate, labels)
+    combined = _combine(ratings, candidate, labels, (min_rating, max_rating))
     if cluster is None:
         read = rating_rows(combined, labels, min_rating, max_rating, needs_order(checked), "omit")
         assert read is not None
