@@ -199,3 +199,142 @@ def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
     argv = ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g", "--by", "s"]
     err = _refused(capsys, argv)
     assert "--cluster column 'g' has 1 cluster in --by s group 'q'" in err
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def test_compare_is_paired_kappa_test_with_cluster(path, data, capsys):
+    argv = ["compare", path, "--true", "truth", "--pred", "a", "--pred", "b", "--cluster",
+            "name", "--bootstrap", "499", "--seed", "2", "--alternative", "greater"]  # fmt: skip
+    document = _json(capsys, argv)
+    expected = wk.paired_kappa_test(
+        data["truth"], data["a"], data["b"], cluster=data["name"], n_resamples=499, rng=2,
+        alternative="greater",
+    )  # fmt: skip
+    for key, value in expected.to_dict().items():
+        if key != "labels":  # the API's range, the document's list
+            assert document[key] == value, key
+    assert document["cluster"] == "name" and document["n_clusters"] == 24
+    plain = _json(capsys, argv[:8] + argv[10:])
+    assert set(document) - set(plain) == {"cluster", "n_clusters"}
+    assert document["confidence_interval"] != plain["confidence_interval"]
+
+
+def test_compare_text_names_the_cluster_bootstrap(path, capsys):
+    argv = ["compare", path, "--true", "truth", "--pred", "a", "--pred", "b", "--cluster",
+            "task", "--bootstrap", "199", "--seed", "0"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "clusters  task (G = 24), resampled whole" in out
+    assert "paired cluster bootstrap, 199 resamples" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--cluster", "a"], "--cluster names the --pred column 'a'"),
+        (["--cluster", "truth"], "--cluster names the --true column 'truth'"),
+        (["--cluster", "nope"], "has no column 'nope' (given to --cluster)"),
+    ],
+)
+def test_compare_cluster_refusals(path, capsys, extra, message):
+    argv = ["compare", path, "--true", "truth", "--pred", "a", "--pred", "b", *extra]
+    assert message in _refused(capsys, argv)
+
+
+def test_compare_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
+    path = tmp_path / "ids.csv"
+    argv = ["compare", str(path), "--true", "x", "--pred", "y", "--pred", "z", "--cluster", "g"]
+    path.write_text("g,x,y,z\n1,1,1,2\n,2,2,2\n2,1,2,1\n2,2,2,2\n")
+    assert "--cluster column 'g' has a missing id" in _refused(capsys, argv)
+    path.write_text("g,x,y,z\n1,1,1,2\n1,2,2,2\n1,1,2,1\n1,2,2,2\n")
+    assert "--cluster column 'g' has 1 cluster;" in _refused(capsys, argv)
+
+
+# --------------------------------------------------------------------------- judge
+
+
+@pytest.fixture(scope="module")
+def long_path(tmp_path_factory, data):
+    """The same ratings as a long export: one row per (item, rater), the cluster on each."""
+    n = data["task"].size
+    rows = [(i, rater, int(data[rater][i]), data["name"][i]) for i in range(n)
+            for rater in ("truth", "a", "b", "c")]  # fmt: skip
+    frame = pl.DataFrame(rows, schema=["item", "rater", "grade", "group"], orient="row")
+    where = tmp_path_factory.mktemp("cluster_long") / "long.csv"
+    frame.write_csv(where)
+    return str(where)
+
+
+def _panel(data):
+    return np.column_stack([data["a"], data["b"], data["c"]])
+
+
+def test_judge_is_rater_vs_panel_with_cluster(path, long_path, data, capsys):
+    expected = wk.rater_vs_panel(
+        _panel(data), data["truth"], cluster=data["name"], n_resamples=399, rng=4
+    )
+    ci = expected.confidence_interval()
+    wide = ["judge", path, "--raters", "a,b,c", "--candidate", "truth", "--cluster", "name"]
+    long = ["judge", long_path, "--item", "item", "--rater", "rater", "--rating", "grade",
+            "--candidate", "truth", "--cluster", "group"]  # fmt: skip
+    for argv in (wide, long):
+        document = _json(capsys, [*argv, "--bootstrap", "399", "--seed", "4"])
+        assert document["difference"] == pytest.approx(expected.difference, abs=1e-15)
+        assert document["pvalue"] == expected.pvalue
+        found = document["confidence_interval"]
+        assert (found["low"], found["high"]) == pytest.approx((ci.low, ci.high), abs=1e-15)
+        assert document["n_clusters"] == 24 and document["n_items"] == 96
+
+
+def test_judge_json_fields_add_only_the_cluster(path, capsys):
+    argv = ["judge", path, "--raters", "a,b,c", "--candidate", "truth", "--bootstrap", "99"]
+    plain = _json(capsys, argv)
+    clustered = _json(capsys, [*argv, "--cluster", "task"])
+    assert set(clustered) - set(plain) == {"cluster", "n_clusters"}
+    assert main([*argv, "--cluster", "task"]) == 0
+    out = capsys.readouterr().out
+    assert "clusters      task (G = 24), resampled whole" in out
+    assert "cluster bootstrap, 99 resamples" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--cluster", "a"], "--cluster names the --raters column 'a'"),
+        (["--cluster", "truth"], "--cluster names the --candidate column 'truth'"),
+    ],
+)
+def test_judge_cluster_refusals(path, capsys, extra, message):
+    argv = ["judge", path, "--raters", "a,b,c", "--candidate", "truth", *extra]
+    assert message in _refused(capsys, argv)
+
+
+def test_judge_long_refusals(tmp_path, capsys):
+    path = tmp_path / "long.csv"
+    argv = ["judge", str(path), "--item", "i", "--rater", "r", "--rating", "y",
+            "--candidate", "j"]  # fmt: skip
+    path.write_text("i,r,y,g\n1,a,1,x\n1,b,1,x\n1,j,1,y\n2,a,2,y\n2,b,2,y\n2,j,1,y\n")
+    err = _refused(capsys, [*argv, "--cluster", "g"])
+    assert "Item 1 has ratings in two clusters of the --cluster column 'g'" in err
+    assert "--cluster names the --item column 'i'" in _refused(capsys, [*argv, "--cluster", "i"])
+    path.write_text("i,r,y,g\n1,a,1,x\n1,b,1,x\n1,j,1,x\n2,a,2,x\n2,b,2,x\n2,j,1,x\n")
+    assert "--cluster column 'g' has 1 cluster;" in _refused(capsys, [*argv, "--cluster", "g"])
+    path.write_text("i,r,y,g\n1,a,1,x\n1,b,1,x\n1,j,1,\n2,a,2,z\n2,b,2,z\n2,j,1,z\n")
+    assert "--cluster column 'g' has a missing id" in _refused(capsys, [*argv, "--cluster", "g"])
+
+
+# --------------------------------------------------------------------------- agree
+
+
+def test_agree_is_agreement_with_cluster(path, data, capsys):
+    argv = ["agree", path, "--raters", "a,b,c", "--cluster", "name", "--coefficient", "gwet"]
+    document = _json(capsys, argv)
+    expected = wk.agreement(_panel(data), coefficient="gwet", cluster=data["name"])
+    assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-15)
+    assert document["standard_error"] == pytest.approx(expected.standard_error, rel=1e-12)
+    assert document["n_clusters"] == expected.n_clusters == 24
+    assert "--cluster names the --raters column 'a'" in _refused(
+        capsys, ["agree", path, "--raters", "a,b,c", "--cluster", "a"]
+    )

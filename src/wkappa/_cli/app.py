@@ -208,7 +208,7 @@ def _thresholds(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .thresholds import run_compare
+    from .compare import run_compare
 
     return run_compare(args, progress=_progress_wanted(args))
 
@@ -403,6 +403,7 @@ def _parser() -> argparse.ArgumentParser:
     _category_options(compare)
     add_ci(compare)
     add_resamples(compare, 9999, "bootstrap resamples (default: 9999)")
+    add_cluster(compare, "the paired bootstrap resamples whole clusters")
     add_alternative(compare, "of the p-value and the interval of A - B (default: two-sided)")
     add_format(compare, "text", "json")
     _common(compare)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._core import COEFFICIENTS, is_missing_scalar, known_raters
-from .._frames import add_raters, check_one_rating_each, rater_ids
+from .._frames import pivot_long
 from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
@@ -34,6 +34,7 @@ from .._stats import (
 )
 from ..exceptions import WkappaError
 from . import options
+from .clusters import add_cluster, check_cluster_column, cluster_codes, cluster_ids
 from .output import (
     RowCount,
     bootstrap_pvalue,
@@ -96,7 +97,10 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
     options.add_labels(judge, bounds=False)
     options.add_spelling(judge)
     options.add_ci(judge)
-    options.add_resamples(judge, 1999, "item-bootstrap resamples of the difference (default: 1999)")
+    options.add_resamples(
+        judge, 9999, "item-bootstrap resamples of the difference (default: 9999, as compare)"
+    )
+    add_cluster(judge, "the bootstrap resamples whole clusters")
     options.add_alternative(
         judge, "of the p-value and the interval of the difference (default: two-sided)"
     )
@@ -119,6 +123,7 @@ class Ratings:
     # The same items as a polars frame (the file's dtypes), which the library reads: its
     # messages name a rater by its column.
     frame: Any
+    clusters: np.ndarray | None = None  # each item's --cluster id
 
 
 def _column(series: Any) -> np.ndarray:
@@ -127,6 +132,8 @@ def _column(series: Any) -> np.ndarray:
 
 
 def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
+    """The file's items (wide: its distinct rows; long: the distinct rows of the one pivot of
+    ``agree`` and ``frames``), each repeated as often as it occurs."""
     from .io import COUNT, open_source, polars
 
     pl = polars()
@@ -137,6 +144,8 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     )
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     labels = options.split_names(args.labels, "--labels") if args.labels else None
+    cluster = [args.cluster] if args.cluster else []
+    extra = {"--cluster": args.cluster} if args.cluster else {}
     if wide:
         panel = options.split_names(args.raters, "--raters")
         if args.candidate in panel:
@@ -144,45 +153,53 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         if len(panel) < 2:
             raise WkappaError("--raters needs at least two panel columns besides --candidate.")
         keys = [args.candidate, *panel]
+        read_as = {args.candidate: "--candidate", **dict.fromkeys(panel, "--raters")}
+        check_cluster_column(args.cluster, read_as)
         named = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
-        counts, dropped, file = count_wide(source, args, keys, named, labels)
+        counts, dropped, file = count_wide(source, args, keys, named, labels, extra)
         read = int(counts[COUNT].sum())
+        if args.cluster:  # a missing id is refused before any row is dropped
+            cluster_codes(counts[args.cluster], args.cluster, unit="item")
         counts = counts.filter(~all_missing(counts, keys))
-        multiplicity = counts[COUNT].to_numpy().astype(np.int64)
-        matrix = np.column_stack(
-            [np.repeat(_column(counts[k]), multiplicity) for k in keys]
-        ).astype(object if any(counts.schema[k] == pl.String for k in keys) else np.float64)
         rows = RowCount(read, dropped, "no rating at all")
-        items = counts.select(keys)[np.repeat(np.arange(counts.height), multiplicity)]
-        ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "wide", file, items)
-        return ratings, counts, keys
-    counts, dropped, file = count_long(source, args, labels)
-    read = int(counts[COUNT].sum())
-    raters = rater_ids(counts, args.rater)  # with any rater without a rating, as a wide file's
-    counts = counts.filter(~all_missing(counts, [args.rating]))
-    check_one_rating_each(counts, args.item, args.rater, COUNT, where=f"{source.name}: ")
-    counts = counts.with_columns(pl.col(args.rater).cast(pl.String))
-    if args.candidate not in raters:
-        shown = ", ".join(repr(r) for r in raters[:12])
-        close = [r for r in raters if r.strip().lower() == args.candidate.strip().lower()]
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise WkappaError(
-            f"--candidate {args.candidate!r} is not a rater in column {args.rater!r}.{hint} "
-            f"Its raters: {shown}."
+    else:
+        check_cluster_column(
+            args.cluster,
+            {args.rater: "--rater", args.rating: "--rating"},
+            item=(args.item, "--item"),
         )
-    panel = [r for r in raters if r != args.candidate]
-    if len(panel) < 2:
-        raise WkappaError("The panel needs at least two raters besides --candidate.")
-    wide_frame = counts.pivot(on=args.rater, index=args.item, values=args.rating)
-    wide_frame = add_raters(wide_frame, raters, counts.schema[args.rating])
-    columns = [args.candidate, *panel]
-    matrix = np.column_stack([_column(wide_frame[c]) for c in columns])
-    if matrix.dtype != object and matrix.dtype.kind not in "f":
-        matrix = matrix.astype(np.float64)
-    rows = RowCount(read, dropped, "a missing rating")
-    items = wide_frame.select(columns)
-    ratings = Ratings(source.name, args.candidate, panel, matrix, rows, "long", file, items)
-    return ratings, wide_frame, columns
+        counts, dropped, file = count_long(source, args, labels, extra)
+        read = int(counts[COUNT].sum())
+        if args.cluster:
+            cluster_codes(counts[args.cluster], args.cluster, unit="item")
+        column = f"--cluster column {args.cluster!r}" if args.cluster else None
+        counts, raters = pivot_long(
+            counts, args.item, args.rater, args.rating, COUNT, cluster, column, f"{source.name}: "
+        )
+        if args.candidate not in raters:
+            shown = ", ".join(repr(r) for r in raters[:12])
+            close = [r for r in raters if r.strip().lower() == args.candidate.strip().lower()]
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise WkappaError(
+                f"--candidate {args.candidate!r} is not a rater in column {args.rater!r}.{hint} "
+                f"Its raters: {shown}."
+            )
+        panel = [r for r in raters if r != args.candidate]
+        if len(panel) < 2:
+            raise WkappaError("The panel needs at least two raters besides --candidate.")
+        keys = [args.candidate, *panel]
+        rows = RowCount(read, dropped, "a missing rating")
+    multiplicity = counts[COUNT].to_numpy().astype(np.int64)
+    matrix = np.column_stack([np.repeat(_column(counts[k]), multiplicity) for k in keys]).astype(
+        object if any(counts.schema[k] == pl.String for k in keys) else np.float64
+    )
+    items = counts.select(keys)[np.repeat(np.arange(counts.height), multiplicity)]
+    ids = None
+    if args.cluster:
+        ids = np.repeat(cluster_ids(counts[args.cluster], args.cluster, "item"), multiplicity)
+    layout = "wide" if wide else "long"
+    ratings = Ratings(source.name, args.candidate, panel, matrix, rows, layout, file, items, ids)
+    return ratings, counts, keys
 
 
 def _present(values: np.ndarray) -> np.ndarray:
@@ -235,6 +252,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
             n_resamples=args.bootstrap,
             rng=args.seed,
             alternative=args.alternative,
+            cluster=ratings.clusters,
         )
     except WkappaError as exc:
         raise rater_rating_error(ratings.file, exc, given) from None
@@ -296,7 +314,12 @@ def _pvalue(judged: Judged) -> tuple[str, str]:
     units = result.n_items if result.n_clusters is None else result.n_clusters
     floor = smallest_pvalue(judged.n_resamples, units, result.alternative)
     text, note = bootstrap_pvalue(float(result.pvalue), floor, judged.n_resamples)
-    return text, note or f"item bootstrap, {result.alternative}"
+    return text, note or f"{_bootstrap(result)}, {result.alternative}"
+
+
+def _bootstrap(result: Any) -> str:
+    """Which bootstrap: of the items, or of whole clusters (``--cluster``)."""
+    return "item bootstrap" if result.n_clusters is None else "cluster bootstrap"
 
 
 def _coefficient_name(args: argparse.Namespace) -> str:
@@ -380,7 +403,9 @@ def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
         [
             f"{ci.confidence_level * 100:g}% CI",
             format_interval(ci.low, ci.high),
-            sided_method(f"item bootstrap, {judged.n_resamples} resamples", result.alternative),
+            sided_method(
+                f"{_bootstrap(result)}, {judged.n_resamples} resamples", result.alternative
+            ),
         ],
         [pvalue, p_text, p_note],
     ]
@@ -398,6 +423,11 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         f"  coefficient   {_coefficient_name(args)}; {categories_line(judged.labels)}",
         f"  file rows     {r.rows.text()}",
         f"  items         {result.n_items}; ratings per rater: {per_rater}",
+        *(
+            []
+            if result.n_clusters is None
+            else [f"  clusters      {args.cluster} (G = {result.n_clusters}), resampled whole"]
+        ),
         "",
         "Does the candidate agree with the panel as well as the members agree with each other?",
     ]
@@ -434,6 +464,8 @@ def judge_json(judged: Judged, args: argparse.Namespace) -> str:
         "panel": r.panel,
         **r.rows.to_dict(),
         "n_items": int(result.n_items),
+        **({} if args.cluster is None else {"cluster": args.cluster}),
+        **({} if result.n_clusters is None else {"n_clusters": result.n_clusters}),
         "ratings_per_rater": dict(zip(judged.names, judged.ratings_per_rater, strict=True)),
         "coefficient": args.coefficient,
         "weights": args.weights,

@@ -57,6 +57,7 @@ __all__ = [
     "rater_rating_error",
     "rating_error",
     "shifted_scale",
+    "text_labels",
     "tidy_labels",
 ]
 
@@ -122,6 +123,11 @@ def shifted_scale(tables: Tables, true: str, pred: str) -> str | None:
         f"{b_low}-{b_high}; if one is 0-based and the other 1-based, recode one of them "
         "(kappa compares the grades as written)."
     )
+
+
+def text_labels(text: str | None) -> list[str] | None:
+    """``--labels a,b,c`` as text (what ``--fold-case`` matches text ratings against)."""
+    return [part.strip() for part in text.split(",")] if text else None
 
 
 def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[Any] | None:

@@ -1,33 +1,28 @@
-"""``wkappa thresholds`` and ``wkappa compare``: scores to grades, and two predictions.
+"""``wkappa thresholds``: exact kappa-optimal cut points for a score column, optionally
+applied to another file.
 
-Both count distinct tuples in polars' streaming engine first: (truth, score) pairs with their
-multiplicity are an exact stand-in for the rows, since kappa and the optimal thresholds depend
-on the rows only through such counts (repetition = integer sample weight).
+The (truth, score) pairs are counted in polars' streaming engine first: with their
+multiplicity they are an exact stand-in for the rows, since the optimal thresholds depend on
+the rows only through such counts (repetition = integer sample weight).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .._core import encode_ratings
 from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
 from .output import (
     RowCount,
-    bootstrap_pvalue,
     categories_line,
-    format_interval,
     format_number,
-    render_rows,
     render_table,
-    sided_method,
     to_json,
-    weights_text,
 )
 from .tables import (
     Spelling,
@@ -35,15 +30,11 @@ from .tables import (
     drop_missing,
     label_text,
     parse_labels,
+    text_labels,
     tidy_labels,
 )
 
-__all__ = ["run_compare", "run_thresholds"]
-
-
-def _text_labels(args: argparse.Namespace) -> list[str] | None:
-    """``--labels`` as text (what --fold-case matches text ratings against)."""
-    return [part.strip() for part in args.labels.split(",")] if args.labels else None
+__all__ = ["run_thresholds"]
 
 
 def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
@@ -59,7 +50,9 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
         text=[args.true] if args.labels else [],
         progress=progress,
     )
-    counts = tidy_labels(source, frame, counts, [args.true], _text_labels(args), Spelling.of(args))
+    counts = tidy_labels(
+        source, frame, counts, [args.true], text_labels(args.labels), Spelling.of(args)
+    )
     # The truth alone goes through the same checks (and row look-ups) as `score`.
     tables = build_tables(
         source,
@@ -275,126 +268,3 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
     finally:
         if os.path.exists(partial):
             os.remove(partial)
-
-
-def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
-    """Paired bootstrap comparison of two prediction columns against one truth."""
-    if len(args.pred) != 2:
-        raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
-    pred_a, pred_b = args.pred
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
-    options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
-    keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
-    frame, counts = count_keys(
-        source, keys, options=options, text=keys if args.labels else [], progress=progress
-    )
-    # All three columns at once: 'Mild' in one prediction and 'mild' in the other is refused.
-    counts = tidy_labels(source, frame, counts, keys, _text_labels(args), Spelling.of(args))
-    omitted = 0
-    read = int(counts[COUNT].sum())
-    if args.nan_policy == "omit":  # an item is compared only with all three ratings
-        counts, omitted = drop_missing(counts, keys, source)
-    labels = parse_labels(args.labels, counts, keys)
-    common = {
-        "source": source,
-        "frame": frame,
-        "by": None,
-        "weighted": False,
-        "labels": labels,
-        "min_rating": args.min_rating,
-        "max_rating": args.max_rating,
-        "ordered": args.weights != "unweighted",
-        "nan_policy": args.nan_policy,
-    }
-    # Each prediction goes through the checks (and row look-ups) of `score`; the union of
-    # their categories is then the one category list of both kappas.
-    found = [
-        build_tables(counts=counts, true=args.true, pred=c, **common) for c in (pred_a, pred_b)
-    ]
-    shared = _shared_labels(labels, [f.labels for f in found])
-    result = _paired_from_counts(
-        counts,
-        [args.true, pred_a, pred_b],
-        shared,
-        weights=args.weights,
-        n_resamples=args.bootstrap,
-        confidence_level=args.ci,
-        rng=args.seed,
-        alternative=args.alternative,
-    )
-    if args.format == "json":
-        document = {
-            "file": source.name,
-            "true": args.true,
-            "pred_a": pred_a,
-            "pred_b": pred_b,
-            "omitted_rows": omitted,
-            **RowCount(read, omitted).to_dict(),
-            **result.to_dict(),
-            "n_categories": len(shared),
-            "labels": shared,
-        }
-        print(to_json(document, schema="wkappa.compare/1"))
-        return 0
-    ci = result.confidence_interval()
-    from .._stats import smallest_pvalue
-
-    one_sided = args.alternative != "two-sided"
-    floor = smallest_pvalue(args.bootstrap, result.n, args.alternative)
-    print(
-        f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
-        f"{weights_text(result.weights)})"
-    )
-    print(f"  {categories_line(shared)}")
-    print(f"  file rows {RowCount(read, omitted).text()}")
-    rows = [
-        [f"A = {pred_a}", format_number(result.statistic_a), "kappa"],
-        [f"B = {pred_b}", format_number(result.statistic_b), "kappa"],
-        ["A - B", format_number(result.difference), ""],
-        [
-            f"{ci.confidence_level * 100:g}% CI of A - B",
-            format_interval(ci.low, ci.high),
-            sided_method(f"paired bootstrap, {args.bootstrap} resamples", args.alternative),
-        ],
-        [
-            f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
-            *bootstrap_pvalue(result.pvalue, floor, args.bootstrap),
-        ],
-    ]
-    print(render_rows(rows, left=(0, 2)))
-    return 0
-
-
-def _paired_from_counts(
-    counts: Any,
-    columns: Sequence[str],
-    shared: Sequence[Any],
-    **options: Any,
-) -> Any:
-    """The paired test from the counted distinct (truth, A, B) triples.
-
-    Never one entry per row: :func:`paired_kappa_test_from_cells` counts the cells in a
-    dense K³ array up to ``DENSE_CUBE_CELLS`` cells and sparsely above, the cells and their
-    order those of ``paired_kappa_test_from_table`` (the same result for a seed).
-    """
-    from .._stats import paired_kappa_test_from_cells
-
-    index = []
-    for column in columns:
-        encoded = encode_ratings(counts[column], counts[column], labels=shared, ordered=False)
-        assert encoded is not None
-        index.append(encoded.true_index.astype(np.int64))
-    repeat = counts[COUNT].to_numpy().astype(np.int64)
-    return paired_kappa_test_from_cells(
-        index[0], index[1], index[2], repeat, len(shared), **options
-    )
-
-
-def _shared_labels(labels: list[Any] | None, found: list[Sequence[Any]]) -> list[Any]:
-    """The categories of both comparisons: the given labels, else the union of what was found."""
-    if labels is not None:
-        return labels
-    ranges = [f for f in found if isinstance(f, range)]
-    if len(ranges) == len(found):
-        return list(range(min(r.start for r in ranges), max(r.stop for r in ranges)))
-    return sorted(set().union(*found))

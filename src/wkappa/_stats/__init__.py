@@ -22,6 +22,7 @@ from .paired import (
     expanded_pvalue,
     paired_kappa_test,
     paired_kappa_test_from_cells,
+    paired_kappa_test_from_cluster_tables,
     paired_kappa_test_from_table,
     smallest_pvalue,
 )
@@ -98,6 +99,7 @@ __all__ = [
     "optimize_thresholds",
     "paired_kappa_test",
     "paired_kappa_test_from_cells",
+    "paired_kappa_test_from_cluster_tables",
     "paired_kappa_test_from_table",
     "rater_vs_panel",
     "rating_categories",

@@ -48,6 +48,7 @@ __all__ = [
     "expanded_pvalue",
     "paired_kappa_test",
     "paired_kappa_test_from_cells",
+    "paired_kappa_test_from_cluster_tables",
     "paired_kappa_test_from_table",
     "paired_pvalue",
     "smallest_pvalue",
@@ -321,28 +322,73 @@ def _clustered_paired_test(
     rng: SeedLike,
     alternative: Alternative,
 ) -> PairedKappaResult:
+    """The paired bootstrap resampling clusters, from the items' cluster codes."""
+    k = first.n_categories
+    size = n_clusters * k * k
+
+    def tables(encoded: EncodedRatings) -> np.ndarray:
+        flat = (codes * k + encoded.true_index) * k + encoded.pred_index
+        return np.bincount(flat, minlength=size).reshape(n_clusters, k, k)
+
+    return _cluster_bootstrap(
+        tables(first), tables(second), checked, tuple(first.labels), level, n_resamples, rng,
+        alternative,
+    )  # fmt: skip
+
+
+def paired_kappa_test_from_cluster_tables(
+    tables_a: np.ndarray,
+    tables_b: np.ndarray,
+    *,
+    weights: WeightsLike = "quadratic",
+    labels: Sequence[Any],
+    n_resamples: int = 9999,
+    confidence_level: float = 0.95,
+    rng: SeedLike = None,
+    alternative: Alternative = "two-sided",
+) -> PairedKappaResult:
+    """:func:`paired_kappa_test` with ``cluster`` from the per-cluster tables of both
+    predictions, (G, K, K) each (rows: the truth; integer counts of items; every cluster
+    with items, in the order of the clusters' ids): the same result for a seed, without one
+    entry per item (the command line's ``wkappa compare --cluster``)."""
+    return _cluster_bootstrap(
+        np.asarray(tables_a),
+        np.asarray(tables_b),
+        check_weights(weights),
+        tuple(labels),
+        check_confidence_level(confidence_level),
+        check_resamples(n_resamples),
+        rng,
+        check_alternative(alternative),
+    )
+
+
+def _cluster_bootstrap(
+    tables_a: np.ndarray,
+    tables_b: np.ndarray,
+    checked: str | np.ndarray,
+    labels: tuple[Any, ...],
+    level: float,
+    n_resamples: int,
+    rng: SeedLike,
+    alternative: Alternative,
+) -> PairedKappaResult:
     """The paired bootstrap resampling clusters: per-cluster tables of A and B (G, K, K),
     replicates ``m @ tables`` with ``m ~ Multinomial(G, 1/G)``."""
+    n_clusters, k = tables_a.shape[0], tables_a.shape[-1]
     if n_clusters < 2:
         raise WkappaError(
             f"`cluster` must have at least 2 clusters; got {n_clusters}. Hint: without "
             "clustering, leave `cluster` out."
         )
-    k = first.n_categories
     matrix = weight_matrix(checked, k)
-    size = n_clusters * k * k
-    flat_a = np.bincount(
-        (codes * k + first.true_index) * k + first.pred_index, minlength=size
-    ).reshape(n_clusters, k * k)
-    flat_b = np.bincount(
-        (codes * k + second.true_index) * k + second.pred_index, minlength=size
-    ).reshape(n_clusters, k * k)
+    flat_a, flat_b = tables_a.reshape(n_clusters, k * k), tables_b.reshape(n_clusters, k * k)
     table_a, table_b = flat_a.sum(axis=0).reshape(k, k), flat_b.sum(axis=0).reshape(k, k)
     statistic_a = kappa_from_table(table_a, weights=checked, zero_division=math.nan)
     statistic_b = kappa_from_table(table_b, weights=checked, zero_division=math.nan)
     difference = statistic_a - statistic_b
     n = int(table_a.sum())
-    labels, name = tuple(first.labels), weights_name(checked)
+    name = weights_name(checked)
     if math.isnan(difference):
         return _undefined(
             statistic_a, statistic_b, n, labels, name, level, n_resamples, alternative, n_clusters

@@ -1,0 +1,187 @@
+"""``wkappa compare``: two predictions' kappas against one truth, paired.
+
+The distinct (truth, A, B) triples are counted in polars' streaming engine and bootstrapped
+as their K x K x K table (:func:`wkappa._stats.paired_kappa_test_from_cells`), never one
+entry per row. With ``--cluster`` the triples keep their cluster, and the bootstrap resamples
+whole clusters from the per-cluster tables of A and of B, as
+``wkappa.paired_kappa_test(..., cluster=...)`` does on the same rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._core import encode_ratings
+from ..exceptions import WkappaError
+from .clusters import check_cluster_column, cluster_codes, stacked_tables, too_few_clusters
+from .io import COUNT, count_keys, open_source
+from .output import (
+    RowCount,
+    bootstrap_pvalue,
+    categories_line,
+    format_interval,
+    format_number,
+    render_rows,
+    sided_method,
+    to_json,
+    weights_text,
+)
+from .tables import Spelling, build_tables, drop_missing, parse_labels, text_labels, tidy_labels
+
+__all__ = ["run_compare"]
+
+
+def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
+    """Paired bootstrap comparison of two prediction columns against one truth."""
+    if len(args.pred) != 2:
+        raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
+    pred_a, pred_b = args.pred
+    cluster = [args.cluster] if args.cluster else []
+    check_cluster_column(args.cluster, {args.true: "--true", pred_a: "--pred", pred_b: "--pred"})
+    source = open_source(args.file, args.input_format, args.separator, args.na_values)
+    options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
+    options.update({"--cluster": args.cluster} if args.cluster else {})
+    keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
+    frame, counts = count_keys(
+        source,
+        [*keys, *cluster],
+        options=options,
+        text=[*(keys if args.labels else []), *cluster],
+        progress=progress,
+    )
+    # All three columns at once: 'Mild' in one prediction and 'mild' in the other is refused.
+    counts = tidy_labels(source, frame, counts, keys, text_labels(args.labels), Spelling.of(args))
+    omitted = 0
+    read = int(counts[COUNT].sum())
+    if args.cluster:  # a missing id is refused before any row is dropped, as by `score`
+        cluster_codes(counts[args.cluster], args.cluster, unit="row")
+    if args.nan_policy == "omit":  # an item is compared only with all three ratings
+        counts, omitted = drop_missing(counts, keys, source)
+    labels = parse_labels(args.labels, counts, keys)
+    common = {
+        "source": source,
+        "frame": frame,
+        "by": None,
+        "weighted": False,
+        "labels": labels,
+        "min_rating": args.min_rating,
+        "max_rating": args.max_rating,
+        "ordered": args.weights != "unweighted",
+        "nan_policy": args.nan_policy,
+    }
+    # Each prediction goes through the checks (and row look-ups) of `score`; the union of
+    # their categories is then the one category list of both kappas.
+    found = [
+        build_tables(counts=counts, true=args.true, pred=c, **common) for c in (pred_a, pred_b)
+    ]
+    shared = _shared_labels(labels, [f.labels for f in found])
+    result = _paired_from_counts(
+        counts,
+        [args.true, pred_a, pred_b],
+        shared,
+        args.cluster,
+        weights=args.weights,
+        n_resamples=args.bootstrap,
+        confidence_level=args.ci,
+        rng=args.seed,
+        alternative=args.alternative,
+    )
+    if args.format == "json":
+        document = {
+            "file": source.name,
+            "true": args.true,
+            "pred_a": pred_a,
+            "pred_b": pred_b,
+            "omitted_rows": omitted,
+            **RowCount(read, omitted).to_dict(),
+            **({"cluster": args.cluster} if args.cluster else {}),
+            **result.to_dict(),
+            "n_categories": len(shared),
+            "labels": shared,
+        }
+        print(to_json(document, schema="wkappa.compare/1"))
+        return 0
+    ci = result.confidence_interval()
+    from .._stats import smallest_pvalue
+
+    one_sided = args.alternative != "two-sided"
+    units = result.n if result.n_clusters is None else result.n_clusters
+    floor = smallest_pvalue(args.bootstrap, units, args.alternative)
+    print(
+        f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
+        f"{weights_text(result.weights)})"
+    )
+    print(f"  {categories_line(shared)}")
+    print(f"  file rows {RowCount(read, omitted).text()}")
+    bootstrap = "paired bootstrap"
+    if args.cluster:
+        print(f"  clusters  {args.cluster} (G = {result.n_clusters}), resampled whole")
+        bootstrap = "paired cluster bootstrap"
+    rows = [
+        [f"A = {pred_a}", format_number(result.statistic_a), "kappa"],
+        [f"B = {pred_b}", format_number(result.statistic_b), "kappa"],
+        ["A - B", format_number(result.difference), ""],
+        [
+            f"{ci.confidence_level * 100:g}% CI of A - B",
+            format_interval(ci.low, ci.high),
+            sided_method(f"{bootstrap}, {args.bootstrap} resamples", args.alternative),
+        ],
+        [
+            f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
+            *bootstrap_pvalue(result.pvalue, floor, args.bootstrap),
+        ],
+    ]
+    print(render_rows(rows, left=(0, 2)))
+    return 0
+
+
+def _paired_from_counts(
+    counts: Any,
+    columns: Sequence[str],
+    shared: Sequence[Any],
+    cluster: str | None,
+    **options: Any,
+) -> Any:
+    """The paired test from the counted distinct (truth, A, B[, cluster]) rows.
+
+    Never one entry per row: :func:`paired_kappa_test_from_cells` counts the cells in a
+    dense K³ array up to ``DENSE_CUBE_CELLS`` cells and sparsely above, the cells and their
+    order those of ``paired_kappa_test_from_table`` (the same result for a seed). With
+    ``cluster``, the (G, K, K) tables of A and of B per cluster go to the cluster bootstrap
+    of ``paired_kappa_test(..., cluster=...)``.
+    """
+    from .._stats import paired_kappa_test_from_cells, paired_kappa_test_from_cluster_tables
+
+    index = []
+    for column in columns:
+        encoded = encode_ratings(counts[column], counts[column], labels=shared, ordered=False)
+        assert encoded is not None
+        index.append(encoded.true_index.astype(np.int64))
+    repeat = counts[COUNT].to_numpy().astype(np.int64)
+    if cluster is not None:
+        codes, n_clusters = cluster_codes(counts[cluster], cluster, unit="row")
+        if n_clusters < 2:
+            raise too_few_clusters(cluster, n_clusters)
+        k = len(shared)
+        a, b = (
+            np.rint(stacked_tables(codes, n_clusters, index[0], pred, k, repeat)).astype(np.int64)
+            for pred in index[1:]
+        )
+        return paired_kappa_test_from_cluster_tables(a, b, labels=shared, **options)
+    return paired_kappa_test_from_cells(
+        index[0], index[1], index[2], repeat, len(shared), **options
+    )
+
+
+def _shared_labels(labels: list[Any] | None, found: list[Sequence[Any]]) -> list[Any]:
+    """The categories of both comparisons: the given labels, else the union of what was found."""
+    if labels is not None:
+        return labels
+    ranges = [f for f in found if isinstance(f, range)]
+    if len(ranges) == len(found):
+        return list(range(min(r.start for r in ranges), max(r.stop for r in ranges)))
+    return sorted(set().union(*found))
