@@ -64,6 +64,69 @@ def _refused(capsys, argv: list[str]) -> str:
     return err
 
 
+# Each command on the fixture's file, without --cluster.
+COMMANDS = {
+    "score": ["--true", "truth", "--pred", "a"],
+    "compare": ["--true", "truth", "--pred", "a", "--pred", "b", "--bootstrap", "99"],
+    "judge": ["--raters", "a,b,c", "--candidate", "truth", "--bootstrap", "99"],
+    "agree": ["--raters", "a,b,c"],
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "message"),
+    [
+        ("score", ["--cluster", "truth"], "--cluster names the --true column 'truth'"),
+        ("score", ["--cluster", "w", "--weight-col", "w"],
+         "--cluster names the --weight-col column 'w'"),
+        ("score", ["--cluster", "site", "--by", "site"],
+         "--by and --cluster name the same column 'site'"),
+        ("score", ["--cluster", "task", "--ci-method", "score"],
+         "--ci-method score does not apply with --cluster"),
+        ("score", ["--cluster", "task", "--ci-method", "fisher-z"],
+         "--ci-method fisher-z does not apply with --cluster"),
+        ("compare", ["--cluster", "a"], "--cluster names the --pred column 'a'"),
+        ("compare", ["--cluster", "truth"], "--cluster names the --true column 'truth'"),
+        ("judge", ["--cluster", "a"], "--cluster names the --raters column 'a'"),
+        ("judge", ["--cluster", "truth"], "--cluster names the --candidate column 'truth'"),
+        ("agree", ["--cluster", "a"], "--cluster names the --raters column 'a'"),
+        *((command, ["--cluster", "nope"], "has no column 'nope' (given to --cluster)")
+          for command in ("score", "compare", "judge", "agree")),
+    ],
+)  # fmt: skip
+def test_cluster_refusals(path, capsys, command, extra, message):
+    assert message in _refused(capsys, [command, path, *COMMANDS[command], *extra])
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_json_fields_add_only_the_cluster(path, capsys, command):
+    argv = [command, path, *COMMANDS[command]]
+    plain = _json(capsys, argv)
+    clustered = _json(capsys, [*argv, "--cluster", "task"])
+    assert set(clustered) - set(plain) == {"cluster", "n_clusters"}
+    assert set(plain) <= set(clustered)
+    assert clustered["n_clusters"] == 24
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        ("score", ["clusters           task (G = 24)", "cluster-robust over 24 clusters",
+                   "p from t with 23 df"]),
+        ("compare", ["clusters  task (G = 24), resampled whole",
+                     "paired cluster bootstrap, 99 resamples"]),
+        ("judge", ["clusters      task (G = 24), resampled whole",
+                   "cluster bootstrap, 99 resamples"]),
+        ("agree", ["cluster-robust over 24 clusters"]),
+    ],
+)  # fmt: skip
+def test_text_names_the_clusters(path, capsys, command, shown):
+    assert main([command, path, *COMMANDS[command], "--cluster", "task", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    for line in shown:
+        assert line in out
+
+
 # --------------------------------------------------------------------------- score
 
 
@@ -143,14 +206,10 @@ def test_score_omitted_rows_drop_their_clusters(tmp_path, capsys):
     assert document["n_clusters"] == 3 and document["rows_dropped"] == 2
 
 
-def test_score_text_says_the_se_is_cluster_robust(path, capsys):
+def test_score_by_text_leaves_out_the_summary_across_groups(path, capsys):
     argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--by", "site"]
     assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert "clusters           task (G = 24)" in out
-    assert "cluster-robust over 24 clusters" in out
-    assert "p from t with 23 df" in out
-    assert "No summary across site with --cluster" in out
+    assert "No summary across site with --cluster" in capsys.readouterr().out
 
 
 def test_score_csv_has_n_clusters(path, capsys):
@@ -158,33 +217,6 @@ def test_score_csv_has_n_clusters(path, capsys):
     assert main(argv) == 0
     header, row = capsys.readouterr().out.strip().splitlines()
     assert header.split(",")[-1] == "n_clusters" and row.split(",")[-1] == "24"
-
-
-def test_score_json_fields_add_only_the_cluster(path, capsys):
-    plain = _json(capsys, ["score", path, "--true", "truth", "--pred", "a"])
-    clustered = _json(
-        capsys, ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task"]
-    )
-    assert set(clustered) - set(plain) == {"cluster", "n_clusters"}
-    assert set(plain) <= set(clustered)
-
-
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        (["--cluster", "nope"], "has no column 'nope' (given to --cluster)"),
-        (["--cluster", "truth"], "--cluster names the --true column 'truth'"),
-        (["--cluster", "w", "--weight-col", "w"], "--cluster names the --weight-col column 'w'"),
-        (["--cluster", "site", "--by", "site"], "--by and --cluster name the same column 'site'"),
-        (["--cluster", "task", "--ci-method", "score"],
-         "--ci-method score does not apply with --cluster"),
-        (["--cluster", "task", "--ci-method", "fisher-z"],
-         "--ci-method fisher-z does not apply with --cluster"),
-    ],
-)  # fmt: skip
-def test_score_cluster_refusals(path, capsys, extra, message):
-    err = _refused(capsys, ["score", path, "--true", "truth", "--pred", "a", *extra])
-    assert message in err
 
 
 def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
@@ -219,28 +251,6 @@ def test_compare_is_paired_kappa_test_with_cluster(path, data, capsys):
     plain = _json(capsys, argv[:8] + argv[10:])
     assert set(document) - set(plain) == {"cluster", "n_clusters"}
     assert document["confidence_interval"] != plain["confidence_interval"]
-
-
-def test_compare_text_names_the_cluster_bootstrap(path, capsys):
-    argv = ["compare", path, "--true", "truth", "--pred", "a", "--pred", "b", "--cluster",
-            "task", "--bootstrap", "199", "--seed", "0"]  # fmt: skip
-    assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert "clusters  task (G = 24), resampled whole" in out
-    assert "paired cluster bootstrap, 199 resamples" in out
-
-
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        (["--cluster", "a"], "--cluster names the --pred column 'a'"),
-        (["--cluster", "truth"], "--cluster names the --true column 'truth'"),
-        (["--cluster", "nope"], "has no column 'nope' (given to --cluster)"),
-    ],
-)
-def test_compare_cluster_refusals(path, capsys, extra, message):
-    argv = ["compare", path, "--true", "truth", "--pred", "a", "--pred", "b", *extra]
-    assert message in _refused(capsys, argv)
 
 
 def test_compare_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
@@ -288,29 +298,6 @@ def test_judge_is_rater_vs_panel_with_cluster(path, long_path, data, capsys):
         assert document["n_clusters"] == 24 and document["n_items"] == 96
 
 
-def test_judge_json_fields_add_only_the_cluster(path, capsys):
-    argv = ["judge", path, "--raters", "a,b,c", "--candidate", "truth", "--bootstrap", "99"]
-    plain = _json(capsys, argv)
-    clustered = _json(capsys, [*argv, "--cluster", "task"])
-    assert set(clustered) - set(plain) == {"cluster", "n_clusters"}
-    assert main([*argv, "--cluster", "task"]) == 0
-    out = capsys.readouterr().out
-    assert "clusters      task (G = 24), resampled whole" in out
-    assert "cluster bootstrap, 99 resamples" in out
-
-
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        (["--cluster", "a"], "--cluster names the --raters column 'a'"),
-        (["--cluster", "truth"], "--cluster names the --candidate column 'truth'"),
-    ],
-)
-def test_judge_cluster_refusals(path, capsys, extra, message):
-    argv = ["judge", path, "--raters", "a,b,c", "--candidate", "truth", *extra]
-    assert message in _refused(capsys, argv)
-
-
 def test_judge_long_refusals(tmp_path, capsys):
     path = tmp_path / "long.csv"
     argv = ["judge", str(path), "--item", "i", "--rater", "r", "--rating", "y",
@@ -335,6 +322,3 @@ def test_agree_is_agreement_with_cluster(path, data, capsys):
     assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-15)
     assert document["standard_error"] == pytest.approx(expected.standard_error, rel=1e-12)
     assert document["n_clusters"] == expected.n_clusters == 24
-    assert "--cluster names the --raters column 'a'" in _refused(
-        capsys, ["agree", path, "--raters", "a,b,c", "--cluster", "a"]
-    )

@@ -54,12 +54,12 @@ def workdir(tmp_path_factory):
 
 ARGS = {
     "compare": ["diabetes_oof.csv", "--true", "grade", "--pred", "pred_all", "--pred",
-                "pred_bmi", "--bootstrap", "199", "--seed", "0"],
+                "pred_bmi", "--bootstrap", "199", "--seed", "0", "--cluster", "patient"],
     "thresholds": ["diabetes_oof.csv", "--true", "grade", "--score", "oof_score"],
     "agree": ["ms_diagnosis.csv", "--raters", "new_orleans_neurologist,winnipeg_neurologist",
               "--cluster", "patients"],
     "judge": ["judged.csv", "--candidate", "llm", "--raters", "a,b,c", "--bootstrap", "199",
-              "--seed", "0"],
+              "--seed", "0", "--cluster", "item"],
     "icc": ["judges.csv", "--raters", "j1,j2,j3,j4"],
     "plan": ["--kappa1", "0.8", "--kappa0", "0.6", "--marginals", "0.1,0.2,0.4,0.2,0.1"],
 }  # fmt: skip

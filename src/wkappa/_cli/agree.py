@@ -196,6 +196,7 @@ def run_agree(args: argparse.Namespace) -> int:
         raise rater_rating_error(file, exc, labels, args.min_rating, args.max_rating) from None
     if args.format == "json":
         document = {"file": args.file, "raters": raters, **read.to_dict()}
+        document.update({"cluster": args.cluster} if args.cluster else {})
         for key, value in result.to_dict(args.ci).items():
             if key == "labels":  # K first, as in score's document
                 document["n_categories"] = len(result.labels)

@@ -17,19 +17,9 @@ import numpy as np
 
 from .._core import encode_ratings
 from ..exceptions import WkappaError
+from . import output
 from .clusters import check_cluster_column, cluster_codes, stacked_tables, too_few_clusters
 from .io import COUNT, count_keys, open_source
-from .output import (
-    RowCount,
-    bootstrap_pvalue,
-    categories_line,
-    format_interval,
-    format_number,
-    render_rows,
-    sided_method,
-    to_json,
-    weights_text,
-)
 from .tables import Spelling, build_tables, drop_missing, parse_labels, text_labels, tidy_labels
 
 __all__ = ["run_compare"]
@@ -97,13 +87,13 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
             "pred_a": pred_a,
             "pred_b": pred_b,
             "omitted_rows": omitted,
-            **RowCount(read, omitted).to_dict(),
+            **output.RowCount(read, omitted).to_dict(),
             **({"cluster": args.cluster} if args.cluster else {}),
             **result.to_dict(),
             "n_categories": len(shared),
             "labels": shared,
         }
-        print(to_json(document, schema="wkappa.compare/1"))
+        print(output.to_json(document, schema="wkappa.compare/1"))
         return 0
     ci = result.confidence_interval()
     from .._stats import smallest_pvalue
@@ -113,29 +103,29 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     floor = smallest_pvalue(args.bootstrap, units, args.alternative)
     print(
         f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
-        f"{weights_text(result.weights)})"
+        f"{output.weights_text(result.weights)})"
     )
-    print(f"  {categories_line(shared)}")
-    print(f"  file rows {RowCount(read, omitted).text()}")
+    print(f"  {output.categories_line(shared)}")
+    print(f"  file rows {output.RowCount(read, omitted).text()}")
     bootstrap = "paired bootstrap"
     if args.cluster:
         print(f"  clusters  {args.cluster} (G = {result.n_clusters}), resampled whole")
         bootstrap = "paired cluster bootstrap"
     rows = [
-        [f"A = {pred_a}", format_number(result.statistic_a), "kappa"],
-        [f"B = {pred_b}", format_number(result.statistic_b), "kappa"],
-        ["A - B", format_number(result.difference), ""],
+        [f"A = {pred_a}", output.format_number(result.statistic_a), "kappa"],
+        [f"B = {pred_b}", output.format_number(result.statistic_b), "kappa"],
+        ["A - B", output.format_number(result.difference), ""],
         [
             f"{ci.confidence_level * 100:g}% CI of A - B",
-            format_interval(ci.low, ci.high),
-            sided_method(f"{bootstrap}, {args.bootstrap} resamples", args.alternative),
+            output.format_interval(ci.low, ci.high),
+            output.sided_method(f"{bootstrap}, {args.bootstrap} resamples", args.alternative),
         ],
         [
             f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
-            *bootstrap_pvalue(result.pvalue, floor, args.bootstrap),
+            *output.bootstrap_pvalue(result.pvalue, floor, args.bootstrap),
         ],
     ]
-    print(render_rows(rows, left=(0, 2)))
+    print(output.render_rows(rows, left=(0, 2)))
     return 0
 
 

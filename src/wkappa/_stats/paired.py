@@ -8,8 +8,8 @@ its non-empty cells, and each replicate gives both kappas at once.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -115,52 +115,44 @@ def _triples(
     return bootstrap.Cells(summed.astype(np.float64), coords, round(float(summed.sum())))
 
 
-def _undefined(
-    statistic_a: float,
-    statistic_b: float,
-    n: int | float,
-    labels: tuple[Any, ...],
-    name: str,
-    level: float,
-    n_resamples: int,
-    alternative: Alternative,
-    n_clusters: int | None = None,
-) -> PairedKappaResult:
-    """The nan comparison, with its warning, when either prediction's kappa is undefined."""
-    warn_undefined(
-        "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
-    )
-    return PairedKappaResult(
-        statistic_a,
-        statistic_b,
-        math.nan,
-        math.nan,
-        n,
-        labels,
-        name,
-        level,
-        n_resamples,
-        np.full(n_resamples, math.nan),
-        n_clusters,
-        alternative,
-    )
+class _Settings(NamedTuple):
+    """The checked options of one paired test."""
+
+    weights: str | np.ndarray
+    labels: tuple[Any, ...]
+    level: float
+    n_resamples: int
+    rng: SeedLike
+    alternative: Alternative
 
 
-def _compared(
-    statistic_a: float,
-    statistic_b: float,
-    replicates: np.ndarray,
-    n: int | float,
-    labels: tuple[Any, ...],
-    name: str,
-    level: float,
-    alternative: Alternative,
+def _comparison(
+    table_a: np.ndarray,
+    table_b: np.ndarray,
+    settings: _Settings,
+    differences: Callable[[np.random.Generator], np.ndarray],
     n_clusters: int | None = None,
 ) -> PairedKappaResult:
-    """The comparison from its bootstrap replicates of kappa_a - kappa_b (items, or clusters
-    when ``n_clusters`` is given: the p-value's expansion uses their number)."""
-    differences, _ = bootstrap.drop_undefined(replicates)
-    pvalue = comparison_pvalue(differences, n if n_clusters is None else n_clusters, alternative)
+    """Both kappas from the (K, K) tables of A and B, then the comparison from the bootstrap
+    replicates of kappa_a - kappa_b that ``differences(generator)`` draws (of items, or of
+    clusters when ``n_clusters`` is given: the p-value's expansion uses their number); the
+    nan comparison, with its warning, when either kappa is undefined."""
+    weights, labels, level, n_resamples, rng, alternative = settings
+    statistic_a = kappa_from_table(table_a, weights=weights, zero_division=math.nan)
+    statistic_b = kappa_from_table(table_b, weights=weights, zero_division=math.nan)
+    total = table_a.sum()
+    n: int | float = int(total) if table_a.dtype.kind in "iu" else float(total)
+    if math.isnan(statistic_a - statistic_b):
+        warn_undefined(
+            "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
+        )
+        replicates = np.full(n_resamples, math.nan)
+        pvalue = math.nan
+    else:
+        replicates = differences(make_rng(rng))
+        defined, _ = bootstrap.drop_undefined(replicates)
+        units = n if n_clusters is None else n_clusters
+        pvalue = comparison_pvalue(defined, units, alternative)
     return PairedKappaResult(
         statistic_a=statistic_a,
         statistic_b=statistic_b,
@@ -168,7 +160,7 @@ def _compared(
         pvalue=pvalue,
         n=n,
         labels=labels,
-        weights=name,
+        weights=weights_name(weights),
         confidence_level=level,
         n_resamples=replicates.size,
         _differences=replicates,
@@ -302,13 +294,12 @@ def paired_kappa_test(
     first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
     k = first.n_categories
     check_table_size(k)
+    settings = _Settings(checked, tuple(first.labels), level, resamples, rng, sided)
     if cluster is not None:
         codes, names = read_groups(cluster, len(first.true_index), "cluster")
-        return _clustered_paired_test(
-            first, second, codes, len(names), checked, level, resamples, rng, sided
-        )
+        return _clustered_paired_test(first, second, codes, len(names), settings)
     cells = _triples(first.true_index, first.pred_index, second.pred_index, k)
-    return _paired_test(cells, k, checked, tuple(first.labels), level, resamples, rng, sided)
+    return _paired_test(cells, k, settings)
 
 
 def _clustered_paired_test(
@@ -316,11 +307,7 @@ def _clustered_paired_test(
     second: EncodedRatings,
     codes: np.ndarray,
     n_clusters: int,
-    checked: str | np.ndarray,
-    level: float,
-    n_resamples: int,
-    rng: SeedLike,
-    alternative: Alternative,
+    settings: _Settings,
 ) -> PairedKappaResult:
     """The paired bootstrap resampling clusters, from the items' cluster codes."""
     k = first.n_categories
@@ -330,10 +317,7 @@ def _clustered_paired_test(
         flat = (codes * k + encoded.true_index) * k + encoded.pred_index
         return np.bincount(flat, minlength=size).reshape(n_clusters, k, k)
 
-    return _cluster_bootstrap(
-        tables(first), tables(second), checked, tuple(first.labels), level, n_resamples, rng,
-        alternative,
-    )  # fmt: skip
+    return _cluster_bootstrap(tables(first), tables(second), settings)
 
 
 def paired_kappa_test_from_cluster_tables(
@@ -351,9 +335,7 @@ def paired_kappa_test_from_cluster_tables(
     predictions, (G, K, K) each (rows: the truth; integer counts of items; every cluster
     with items, in the order of the clusters' ids): the same result for a seed, without one
     entry per item (the command line's ``wkappa compare --cluster``)."""
-    return _cluster_bootstrap(
-        np.asarray(tables_a),
-        np.asarray(tables_b),
+    settings = _Settings(
         check_weights(weights),
         tuple(labels),
         check_confidence_level(confidence_level),
@@ -361,17 +343,11 @@ def paired_kappa_test_from_cluster_tables(
         rng,
         check_alternative(alternative),
     )
+    return _cluster_bootstrap(np.asarray(tables_a), np.asarray(tables_b), settings)
 
 
 def _cluster_bootstrap(
-    tables_a: np.ndarray,
-    tables_b: np.ndarray,
-    checked: str | np.ndarray,
-    labels: tuple[Any, ...],
-    level: float,
-    n_resamples: int,
-    rng: SeedLike,
-    alternative: Alternative,
+    tables_a: np.ndarray, tables_b: np.ndarray, settings: _Settings
 ) -> PairedKappaResult:
     """The paired bootstrap resampling clusters: per-cluster tables of A and B (G, K, K),
     replicates ``m @ tables`` with ``m ~ Multinomial(G, 1/G)``."""
@@ -381,38 +357,23 @@ def _cluster_bootstrap(
             f"`cluster` must have at least 2 clusters; got {n_clusters}. Hint: without "
             "clustering, leave `cluster` out."
         )
-    matrix = weight_matrix(checked, k)
+    matrix = weight_matrix(settings.weights, k)
     flat_a, flat_b = tables_a.reshape(n_clusters, k * k), tables_b.reshape(n_clusters, k * k)
-    table_a, table_b = flat_a.sum(axis=0).reshape(k, k), flat_b.sum(axis=0).reshape(k, k)
-    statistic_a = kappa_from_table(table_a, weights=checked, zero_division=math.nan)
-    statistic_b = kappa_from_table(table_b, weights=checked, zero_division=math.nan)
-    difference = statistic_a - statistic_b
-    n = int(table_a.sum())
-    name = weights_name(checked)
-    if math.isnan(difference):
-        return _undefined(
-            statistic_a, statistic_b, n, labels, name, level, n_resamples, alternative, n_clusters
-        )
-    generator = make_rng(rng)
     probabilities = np.full(n_clusters, 1.0 / n_clusters)
-    parts = []
-    for chunk in bootstrap.chunk_sizes(n_resamples, n_clusters + 2 * k * k):
-        draws = generator.multinomial(n_clusters, probabilities, size=chunk).astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            kappa_a = kappas((draws @ flat_a).reshape(chunk, k, k), matrix)
-            kappa_b = kappas((draws @ flat_b).reshape(chunk, k, k), matrix)
-        parts.append(np.asarray(kappa_a, dtype=np.float64) - np.asarray(kappa_b, dtype=np.float64))
-    return _compared(
-        statistic_a,
-        statistic_b,
-        np.concatenate(parts),
-        n,
-        labels,
-        name,
-        level,
-        alternative,
-        n_clusters,
-    )
+
+    def differences(generator: np.random.Generator) -> np.ndarray:
+        parts = []
+        for chunk in bootstrap.chunk_sizes(settings.n_resamples, n_clusters + 2 * k * k):
+            draws = generator.multinomial(n_clusters, probabilities, size=chunk)
+            draws = draws.astype(np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                kappa_a = kappas((draws @ flat_a).reshape(chunk, k, k), matrix)
+                kappa_b = kappas((draws @ flat_b).reshape(chunk, k, k), matrix)
+            parts.append(np.asarray(kappa_a, np.float64) - np.asarray(kappa_b, np.float64))
+        return np.concatenate(parts)
+
+    table_a, table_b = tables_a.sum(axis=0), tables_b.sum(axis=0)
+    return _comparison(table_a, table_b, settings, differences, n_clusters)
 
 
 def paired_kappa_test_from_table(
@@ -503,7 +464,7 @@ def paired_kappa_test_from_table(
     check_table_size(k)
     names = check_table_labels(labels, k, ndim=3)
     cells = bootstrap.nonzero_cells(cube)
-    return _paired_test(cells, k, checked, names, level, resamples, rng, sided)
+    return _paired_test(cells, k, _Settings(checked, names, level, resamples, rng, sided))
 
 
 def paired_kappa_test_from_cells(
@@ -533,21 +494,12 @@ def paired_kappa_test_from_cells(
     check_table_size(k)
     names = check_table_labels(labels, k, ndim=3)
     cells = _triples(true_index, a_index, b_index, k, counts)
-    return _paired_test(cells, k, checked, names, level, resamples, rng, sided)
+    return _paired_test(cells, k, _Settings(checked, names, level, resamples, rng, sided))
 
 
-def _paired_test(
-    cells: bootstrap.Cells,
-    k: int,
-    checked: str | np.ndarray,
-    labels: tuple[Any, ...],
-    level: float,
-    n_resamples: int,
-    rng: SeedLike,
-    alternative: Alternative,
-) -> PairedKappaResult:
+def _paired_test(cells: bootstrap.Cells, k: int, settings: _Settings) -> PairedKappaResult:
     """Both kappas from the non-empty (truth, A, B) cells, then the paired bootstrap."""
-    matrix = weight_matrix(checked, k)
+    matrix = weight_matrix(settings.weights, k)
     truth, pred_a, pred_b = cells.coords
     integral = bool(np.all(cells.counts == np.round(cells.counts)))
 
@@ -556,23 +508,14 @@ def _paired_test(
         np.add.at(counts, (truth, pred), cells.counts.astype(counts.dtype))
         return counts
 
-    statistic_a = kappa_from_table(table(pred_a), weights=checked, zero_division=math.nan)
-    statistic_b = kappa_from_table(table(pred_b), weights=checked, zero_division=math.nan)
-    difference = statistic_a - statistic_b
-    n: int | float = int(cells.counts.sum()) if integral else float(cells.counts.sum())
-    name = weights_name(checked)
-    if math.isnan(difference):
-        return _undefined(
-            statistic_a, statistic_b, n, labels, name, level, n_resamples, alternative
-        )
-    generator = make_rng(rng)
-    parts = []
-    for size in bootstrap.chunk_sizes(n_resamples, truth.size):
-        replicates = bootstrap.draw(cells, size, generator)
-        parts.append(
-            cell_kappas(replicates, truth, pred_a, matrix)
-            - cell_kappas(replicates, truth, pred_b, matrix)
-        )
-    return _compared(
-        statistic_a, statistic_b, np.concatenate(parts), n, labels, name, level, alternative
-    )
+    def differences(generator: np.random.Generator) -> np.ndarray:
+        parts = []
+        for size in bootstrap.chunk_sizes(settings.n_resamples, truth.size):
+            replicates = bootstrap.draw(cells, size, generator)
+            parts.append(
+                cell_kappas(replicates, truth, pred_a, matrix)
+                - cell_kappas(replicates, truth, pred_b, matrix)
+            )
+        return np.concatenate(parts)
+
+    return _comparison(table(pred_a), table(pred_b), settings, differences)
