@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import pathlib
 import re
@@ -350,3 +351,22 @@ def test_threshold_explain_names_an_empty_grade_and_float_fits() -> None:
     assert perfect.n_iter == 0
     text = perfect.explain()
     assert "grade 'lo': score <= 0.5" in text and "no search needed" in text
+
+
+def test_every_result_explains_itself() -> None:
+    """Every public result (a frozen dataclass with to_dict(), not the interval itself) has
+    explain(); PairedKappaResult and ThresholdResult were the ones without."""
+    results = [
+        name
+        for name in wk.__all__
+        if isinstance(getattr(wk, name), type)
+        and dataclasses.is_dataclass(getattr(wk, name))
+        and hasattr(getattr(wk, name), "to_dict")
+        and name != "ConfidenceInterval"
+    ]
+    assert {"PairedKappaResult", "ThresholdResult", "KappaResult", "PanelComparison"} <= set(
+        results
+    )
+    assert [
+        name for name in results if not callable(getattr(getattr(wk, name), "explain", None))
+    ] == []
