@@ -309,10 +309,12 @@ def test_panel_places_a_refused_candidate_rating_by_its_item():
             {"labels": [1, 2, 3]},
             "contains 7 at item 3, column 'judge', which is not in",
         ),
+        ([1, 2, 2**70, 1], {}, "has integers too large to handle exactly (|x| >= 2**63, beyond "),
     ]
     for candidate, options, said in cases:
-        with pytest.raises(WkappaError, match="^`candidate` " + re.escape(said)):
+        with pytest.raises(WkappaError, match="^`candidate` " + re.escape(said)) as refused:
             wk.rater_vs_panel(panel, candidate, n_resamples=99, **options)
+        assert "at item " in str(refused.value), refused.value
     # wkappa.frames rebuilds the rows from distinct ones: the rater is named, not an item.
     frame = pd.DataFrame(panel, columns=["a", "b", "c"]).assign(m=[1, 2, 2.5, 1])
     with pytest.raises(WkappaError, match=r"^`candidate` contains the non-integer rating 2\.5 in "):

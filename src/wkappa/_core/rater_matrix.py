@@ -197,11 +197,12 @@ def one_rater(values: Any, name: str) -> RaterColumns:
     """One rater's ratings given apart (``rater_vs_panel``'s candidate) as
     :class:`RaterColumns`, named as a frame's column when it is a named pandas or polars
     Series (``column 'judge'``), else by the parameter ``name``."""
-    column = to_column(values, name)
     series = series_library(values) in ("pandas", "polars")
     label = getattr(values, "name", None) if series else None
     named = label is not None and label != ""
-    return RaterColumns((column,), rater_names([label], 1) if named else (f"`{name}`",))
+    names = rater_names([label], 1) if named else (f"`{name}`",)
+    column = _rater_column(values, name, name, "at item {}" + (f", {names[0]}" if named else ""))
+    return RaterColumns((column,), names)
 
 
 def _by_position(columns: list[Column]) -> RaterColumns:
