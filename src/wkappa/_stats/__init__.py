@@ -8,6 +8,7 @@ from .._core import Alternative
 from .accumulator import KappaAccumulator
 from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementResult
 from .base_rates import base_rate_indices, specific_agreement
+from .bootstrap import expanded_pvalue, smallest_pvalue
 from .cluster import cluster_variance, read_groups
 from .concordance import CCCResult, ccc
 from .explain import explain_table
@@ -19,12 +20,10 @@ from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .json_values import json_value
 from .mean import mean_kappa
 from .paired import (
-    expanded_pvalue,
     paired_kappa_test,
     paired_kappa_test_from_cells,
     paired_kappa_test_from_cluster_tables,
     paired_kappa_test_from_table,
-    smallest_pvalue,
 )
 from .panel import PanelComparison, rater_vs_panel
 from .planning import KappaPlan, kappa_power, kappa_sample_size

@@ -32,7 +32,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from . import bootstrap
-from .bootstrap import expanded_level, expanded_pvalue, smallest_pvalue
+from .bootstrap import expanded_pvalue
 from .cluster import read_groups
 from .intervals import SeedLike, check_resamples, make_rng
 from .results import (
@@ -44,14 +44,11 @@ from .results import (
 
 __all__ = [
     "DENSE_CUBE_CELLS",
-    "expanded_level",
-    "expanded_pvalue",
     "paired_kappa_test",
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_cluster_tables",
     "paired_kappa_test_from_table",
     "paired_pvalue",
-    "smallest_pvalue",
 ]
 
 # Count triples with a dense bincount up to this many cells, sparsely (np.unique) above.
@@ -263,12 +260,11 @@ def paired_kappa_test(
 
     The interval is the expanded percentile interval of Hesterberg (2015): the bootstrap
     quantiles at ``Phi(± sqrt(n / (n - 1)) t_{n-1,(1+gamma)/2})`` instead of
-    ``(1 ± gamma) / 2`` (``expanded_level`` in this module). The plain percentile
-    interval covered the true difference only 90-93% of the time at n = 30 in the coverage
-    study of BENCHMARKS.md; the expanded one 92-97%, and both tend to the same interval as n
-    grows. The p-value inverts the expanded interval (``paired_pvalue`` and
-    ``expanded_pvalue`` in this module): 0 lies outside the level ``1 - alpha`` interval
-    about when ``pvalue < alpha``. Replicates where either kappa is undefined are dropped and
+    ``(1 ± gamma) / 2``. The plain percentile interval covered the true difference only
+    90-93% of the time at n = 30 in the coverage study of BENCHMARKS.md; the expanded one
+    92-97%, and both tend to the same interval as n grows. The p-value inverts the expanded
+    interval: 0 lies outside the level ``1 - alpha`` interval about when ``pvalue < alpha``.
+    Replicates where either kappa is undefined are dropped and
     counted in ``confidence_interval().n_undefined`` (a warning above 1%).
 
     Examples
