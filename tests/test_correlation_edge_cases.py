@@ -320,3 +320,130 @@ def test_uint64_beyond_2_to_the_63() -> None:
     x = base.astype(np.uint64) + np.uint64(2**64 - 20)
     assert wk.icc(x).statistic == pytest.approx(wk.icc(base).statistic, rel=1e-12)
     assert wk.ccc(x).statistic == pytest.approx(wk.ccc(base).statistic, rel=1e-12)
+
+
+# ----------------------------------------------------------------- degenerate ICCs
+
+# Designs where a form's denominator (an estimated variance) is 0 or, for A,k, below 0.
+# On the previous main these gave -inf (the 'k' forms, A,1 at n = k = 2), values above 1 for
+# A,k (2, 3 and 12 here), a 0/0 nan without a word (C,1) or -1.5e34 (float rounding).
+_DEGENERATE = {
+    # n = k = 2, every item's mean and every rater's mean equal: MSR = MSC = 0 < MSE
+    "swap": [[1, 2], [2, 1]],
+    # MSR = MSC = 0 < MSE with n = 3: A,1 at its least value -n/(nk - n - k) = -3
+    "least A,1": [[1, 3], [3, 1], [2, 2]],
+    # every item rated alike, the raters by offsets: MSR = MSE = 0 < MSC
+    "offsets": [[1, 2], [1, 2], [1, 2]],
+    # n MSR + MSC < MSE with MSR > 0: A,1 below -1/(k-1), A,k's formula gives 12
+    "A,k above 1": [[0, 1], [0, 1], [3, 0]],
+}
+
+
+def _exact_limits_at_zero_f(rows: list[list[int]]) -> dict[str, Fraction]:
+    """The exact F-based limits of the single-rater forms where F = MSR/MSE = 0 (every
+    item's mean equal): every quantile gives the form's least value (the mirror of the
+    limits 1 at F = inf, perfect agreement)."""
+    ms = exact_mean_squares(rows)
+    n, k = len(rows), len(rows[0])
+    assert ms["msr"] == 0
+    limits = {"1,1": Fraction(-1, k - 1)}
+    if ms["mse"] > 0:
+        limits["C,1"] = Fraction(-1, k - 1)
+    if ms["msc"] == 0 and n * k - n - k > 0:
+        limits["A,1"] = Fraction(-n, n * k - n - k)
+    return limits
+
+
+@pytest.mark.parametrize("name", list(_DEGENERATE))
+def test_degenerate_icc_forms_are_nan_with_a_warning_or_exact(name: str) -> None:
+    rows = _DEGENERATE[name]
+    exact = exact_iccs(rows)
+    with pytest.warns(UndefinedReliabilityWarning) as caught:
+        results = wk.icc_all(rows)
+    assert all(w.filename == __file__ for w in caught)  # the caller's line
+    message = " ".join(str(w.message) for w in caught)
+    for form, result in results.items():
+        low, high = result.confidence_interval()
+        if exact[form] is None:
+            assert math.isnan(result.statistic), (form, result.statistic)
+            assert math.isnan(low) and math.isnan(high)
+            assert f"ICC({form})" in message
+            # one form at a time: the warning names that form only
+            with pytest.warns(UndefinedReliabilityWarning, match=rf"ICC\({form}\)") as one:
+                alone = wk.icc(rows, form=form)
+            assert math.isnan(alone.statistic)
+            assert len(one) == 1 and str(one[0].message).startswith(f"ICC({form}) is undefined")
+            assert "undefined: " in alone.explain()
+        else:
+            assert result.statistic == pytest.approx(float(exact[form]), abs=1e-12)
+            assert -math.inf < result.statistic <= 1.0
+    for form, bound in _exact_limits_at_zero_f(rows).items() if name != "A,k above 1" else ():
+        assert results[form].statistic == pytest.approx(float(bound), abs=1e-12)
+        low, high = results[form].confidence_interval()
+        assert (low, high) == pytest.approx((float(bound), float(bound)), abs=1e-12)
+
+
+def test_icc_of_items_alike_and_raters_apart() -> None:
+    """MSR = MSE = 0 < MSC: absolute agreement 0 with the limits (0, 0) (every quantile
+    gives 0, as every one gives 1 at perfect agreement), its test of ICC = 0 is 0/0 (nan,
+    said in the warning); the consistency forms are 0/0 (nan)."""
+    rows = _DEGENERATE["offsets"]
+    with pytest.warns(UndefinedReliabilityWarning, match=r"F test of ICC = 0 is undefined"):
+        results = wk.icc_all(rows)
+    for form in ("A,1", "A,k"):
+        assert results[form].statistic == 0.0
+        assert math.isnan(results[form].pvalue)
+        assert results[form].df2 == 2.0  # (n-1)(k-1): Satterthwaite's v with MSC's term 0
+        assert tuple(results[form].confidence_interval()) == (0.0, 0.0)
+    with pytest.warns(UndefinedReliabilityWarning, match="C,1"):
+        assert math.isnan(wk.icc(rows, form="C,1").statistic)
+    # a null above 0: F = 0 is defined, so is p
+    with pytest.warns(UndefinedReliabilityWarning, match="C,1"):
+        shifted = wk.icc_all(rows, icc0=0.2)
+    assert shifted["A,1"].f_statistic == 0.0 and shifted["A,1"].pvalue == 0.0
+
+
+def test_a_k_above_one_is_undefined_where_a_1_is_below_its_bound() -> None:
+    """A,k is A,1 stepped up (Spearman-Brown); where A,1 < -1/(k-1) the step-up is above 1:
+    the estimated variance in A,k's denominator is below 0. The F test stays."""
+    rows = _DEGENERATE["A,k above 1"]
+    ms = exact_mean_squares(rows)
+    n = len(rows)
+    assert ms["msr"] + (ms["msc"] - ms["mse"]) / n < 0
+    assert (ms["msr"] - ms["mse"]) / (ms["msr"] + (ms["msc"] - ms["mse"]) / n) == 12
+    with pytest.warns(UndefinedReliabilityWarning, match=r"ICC\(A,1\) = -1\.2 is at or below"):
+        result = wk.icc(rows, form="A,k")
+    assert math.isnan(result.statistic)
+    assert result.f_statistic == pytest.approx(float(ms["msr"] / ms["mse"]), rel=1e-12)
+    assert 0.0 < result.pvalue < 1.0
+    a1 = wk.icc(rows, form="A,1").statistic
+    assert a1 == pytest.approx(float(exact_iccs(rows)["A,1"]), abs=1e-12) and a1 < -1
+
+
+def test_equal_item_means_up_to_rounding_are_undefined_not_huge() -> None:
+    """Equal item means in exact arithmetic but not in float64 (0.1 is inexact): MSR came
+    out near 1e-32 and ICC(C,k) was -1.5e34; a denominator within 2**-40 of the formula's
+    mean squares is taken as 0."""
+    rows = [[2.0, 0.0, 0.1], [0.1, 2.0, 0.0]]
+    exact = exact_iccs([[Fraction(v) for v in row] for row in rows])  # type: ignore[misc]
+    assert exact["C,k"] is None and exact["1,k"] is None
+    with pytest.warns(UndefinedReliabilityWarning, match="MSR = 0"):
+        results = wk.icc_all(rows)
+    assert math.isnan(results["C,k"].statistic) and math.isnan(results["1,k"].statistic)
+    assert results["C,1"].statistic == pytest.approx(float(exact["C,1"]), abs=1e-12)
+
+
+def test_degenerate_feature_warns_with_its_count_and_frames_name_one_form() -> None:
+    good = [[9.0, 2.0], [6.0, 1.0]]
+    batch = np.stack([np.array(_DEGENERATE["swap"], dtype=float), good], 2)
+    with pytest.warns(UndefinedReliabilityWarning, match=r"for 1 feature\(s\)"):
+        result = wk.icc(batch, form="C,k")
+    assert math.isnan(result.statistic[0]) and np.isfinite(result.statistic[1])
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(_DEGENERATE["swap"], columns=["a", "b"])
+    from wkappa import frames
+
+    with pytest.warns(UndefinedReliabilityWarning) as caught:
+        frames.icc(frame, raters=["a", "b"], form="C,k")
+    assert "ICC(C,k)" in str(caught[0].message) and "ICC(A,1)" not in str(caught[0].message)
+    assert len(caught) == 1

@@ -30,6 +30,7 @@ def _icc_results(
     df: Any, layout: dict[str, Any], forms: tuple[str, ...], options: dict[str, Any]
 ) -> dict[str, ICCResult]:
     from ._stats import check_icc0, icc_all, icc_from_moments
+    from ._stats import icc as one_icc
 
     null, alt = check_icc0(options["icc0"]), check_alternative(options["alternative"])
     policy = check_nan_policy(options["nan_policy"])
@@ -43,6 +44,10 @@ def _icc_results(
         _refuse_missing(data, matrix, "uses every rating there is (REML variance components)")
     if policy == "omit":
         _refuse_unrated(data, matrix, names, "")
+    if len(forms) == 1:  # (warns about this form only)
+        return {
+            forms[0]: one_icc(matrix, form=forms[0], icc0=null, alternative=alt, nan_policy=policy)
+        }
     results = icc_all(matrix, icc0=null, alternative=alt, nan_policy=policy)
     return {form: results[form] for form in forms}
 

@@ -8,6 +8,7 @@ and build an :class:`ICCResult` per form from the closed-form estimates, tests a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -44,6 +45,8 @@ from .intraclass_forms import (
     f_test,
     limits,
     pvalue,
+    undefined,
+    undefined_reason,
 )
 from .json_values import json_fields
 from .text_values import interval_text, number_text
@@ -219,8 +222,7 @@ class ICCResult:
                 "feature at a time: wk.icc(ratings[:, :, f], form=...).explain()"
             )
         ci = self.confidence_interval()
-        squares = (self.ms_items, self.ms_raters, self.ms_error, self.ms_within)
-        flat = "every mean square is 0 (all ratings equal)" if not any(squares) else None
+        flat = undefined_reason(self.form, self._ms) if undefined(self.form, self._ms) else None
         source = "mean squares from the " + (
             "two-way ANOVA of the complete table"
             if self.method == "anova"
@@ -261,14 +263,6 @@ class ICCResult:
             f"n_items={self.n_items}, n_raters={self.n_raters}, n_ratings={self.n_ratings}, "
             f"method={self.method!r})"
         )
-
-
-def _warn_undefined(count: int, batched: bool) -> None:
-    where = f" for {count} feature(s)" if batched else ""
-    warn_at_caller(
-        f"The ICC is undefined{where}: every mean square is 0 (all ratings equal). Returning nan.",
-        UndefinedReliabilityWarning,
-    )
 
 
 def build_result(
@@ -315,11 +309,50 @@ def build_result(
     )
 
 
-def warn_if_undefined(ms: MeanSquares, batched: bool) -> None:
-    """An :class:`UndefinedReliabilityWarning` where every mean square is 0."""
-    undefined = (ms.ms_targets == 0) & (ms.ms_raters == 0) & (ms.ms_error == 0)
-    if undefined.any():
-        _warn_undefined(int(undefined.sum()), batched)
+def _names(forms: list[str]) -> str:
+    names = [f"ICC({form})" for form in forms]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def warn_if_undefined(results: Mapping[str, ICCResult]) -> None:
+    """One :class:`UndefinedReliabilityWarning` per reason, at the caller's line, where a
+    result's estimate is undefined (nan, with its interval: :func:`undefined`) or its F test
+    is 0/0 although the estimate is defined."""
+    reasons: dict[str, list[str]] = {}
+    count = 0
+    for form, result in results.items():
+        ms = result._ms
+        bad = np.atleast_1d(undefined(form, ms))
+        test = np.atleast_1d(np.isnan(result.f_statistic) & ~np.isnan(ms.ms_error)) & ~bad
+        if bad.any():
+            one = ms.at(int(np.argmax(bad)))
+            reasons.setdefault(undefined_reason(form, one), []).append(form)
+            count = max(count, int(bad.sum()))
+        if test.any():
+            reason = f"F test of ICC = {result.icc0:g}"
+            reasons.setdefault(reason, []).append(form)
+            count = max(count, int(test.sum()))
+    batched = any(result._batched for result in results.values())
+    where = f" for {count} feature(s)" if batched else ""
+    texts, closing = [], ""
+    for reason, forms in reasons.items():
+        if reason.startswith("F test"):
+            texts.append(
+                f"The {reason} is undefined for {_names(forms)}{where}: MSR = MSE = 0 (the "
+                "items differ in nothing, the raters by constant offsets only), so F is 0/0; "
+                "its p is nan."
+            )
+        elif reason.startswith("every mean square"):
+            texts.append(f"The ICC is undefined{where}: {reason}. Returning nan.")
+        else:
+            verb = "is" if len(forms) == 1 else "are"
+            texts.append(f"{_names(forms)} {verb} undefined{where}: {reason}.")
+            closing = (
+                "Returning nan for the ICC and its interval (the F test is kept where F is "
+                "defined)."
+            )
+    if texts:
+        warn_at_caller(" ".join([*texts, closing]).strip(), UndefinedReliabilityWarning)
 
 
 def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
@@ -329,13 +362,10 @@ def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
         ratings = exact[0][0]
     ms = plain_mean_squares(ratings)
     if ms is not None:  # a large complete float64 table: no reading pass
-        warn_if_undefined(ms, batched=False)
         return ms, False
     read = read_numeric_ratings(ratings, nan_policy=policy)
     ms = mean_squares(read.values, policy, read.n_missing, read.rater_names)
-    batched = read.values.ndim == 3
-    warn_if_undefined(ms, batched)
-    return ms, batched
+    return ms, read.values.ndim == 3
 
 
 def icc(
@@ -380,7 +410,11 @@ def icc(
     Warns
     -----
     wkappa.exceptions.UndefinedReliabilityWarning
-        When every rating is equal (all mean squares 0): the ICC is nan.
+        When the form's denominator, an estimated variance, is 0 (every rating equal; every
+        item with the same mean rating for the 'k' forms; MSR = MSE = 0 for 'C,1'; n = k = 2
+        with MSR = MSC = 0 for 'A,1') or, for 'A,k', below 0 (where 'A,1' < -1/(k-1)): the
+        ICC and its interval are nan (never -inf or a value above 1); the F test is kept
+        where F is defined. Also when that F is 0/0.
 
     Notes
     -----
@@ -436,7 +470,9 @@ def icc(
     null = check_icc0(icc0)
     alt = check_alternative(alternative)
     ms, batched = _fit(ratings, nan_policy)
-    return build_result(name, ms, null, alt, batched)
+    result = build_result(name, ms, null, alt, batched)
+    warn_if_undefined({name: result})
+    return result
 
 
 def icc_all(
@@ -467,4 +503,6 @@ def icc_all(
     null = check_icc0(icc0)
     alt = check_alternative(alternative)
     ms, batched = _fit(ratings, nan_policy)
-    return {form: build_result(form, ms, null, alt, batched) for form in FORMS}
+    results = {form: build_result(form, ms, null, alt, batched) for form in FORMS}
+    warn_if_undefined(results)
+    return results

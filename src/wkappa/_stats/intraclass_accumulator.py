@@ -350,5 +350,6 @@ def icc_from_moments(
         sums = sums_from_means(n, column_means, row_m2, error_m2, unit * step)
     ss = (sums.ss_targets[0], sums.ss_raters[0], sums.ss_error[0])
     ms = MeanSquares.from_sums(n, len(column_means), *ss, sums.unit[0])
-    warn_if_undefined(ms, batched=False)
-    return {form: build_result(form, ms, icc0, alternative, batched=False) for form in forms}
+    results = {form: build_result(form, ms, icc0, alternative, batched=False) for form in forms}
+    warn_if_undefined(results)
+    return results

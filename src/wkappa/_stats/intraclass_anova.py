@@ -81,8 +81,12 @@ class MeanSquares:
 
     def first(self) -> MeanSquares:
         """The first feature's mean squares as scalars."""
+        return self.at(0)
+
+    def at(self, feature: int) -> MeanSquares:
+        """One feature's mean squares as scalars (these themselves if they are scalars)."""
         values = {
-            field.name: getattr(self, field.name)[0]
+            field.name: getattr(self, field.name)[feature]
             for field in fields(self)
             if isinstance(getattr(self, field.name), np.ndarray)
         }

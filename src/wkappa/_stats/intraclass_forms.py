@@ -30,7 +30,14 @@ __all__ = [
     "f_test",
     "limits",
     "pvalue",
+    "undefined",
+    "undefined_reason",
 ]
+
+# A denominator within this fraction of the mean squares its formula is made of is taken as
+# an exact 0: its sign and size are then rounding (of the means: an exact 0 comes out near
+# eps² x mean², an ICC near -1e30); the estimate there would be beyond +-1e12 anyway.
+ROUNDING = 2.0**-40
 
 # McGraw & Wong's names, in their order, with Shrout & Fleiss's.
 FORMS = ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
@@ -96,28 +103,75 @@ def check_icc0(icc0: Any) -> float:
     return value
 
 
-def estimate(form: str, ms: MeanSquares) -> Any:
-    """The ICC of ``form`` (McGraw & Wong 1996, Table 4)."""
+def _ratio(form: str, ms: MeanSquares) -> tuple[Any, Any, Any]:
+    """The numerator and denominator of ``form``'s estimate (McGraw & Wong 1996, Table 4) and
+    the size of the formula: the sum of the mean squares it is made of. Every denominator
+    but A,k's is a sum of terms >= 0 (A,1's written so: ``(k-1) MSE + k (MSC - MSE) / n`` is
+    ``(k MSC + (nk - n - k) MSE) / n`` with ``nk - n - k >= 0``, no rounding below 0)."""
     n, k = ms.n, ms.k
-    msr, msr1, msc, mse, msw = (
-        ms.ms_targets,
-        ms.ms_targets_oneway,
-        ms.ms_raters,
-        ms.ms_error,
-        ms.ms_within,
+    msr, msc, mse = ms.ms_targets, ms.ms_raters, ms.ms_error
+    if form[0] == "1":
+        msr1, msw = ms.ms_targets_oneway, ms.ms_within
+        den = msr1 + (k - 1) * msw if form == "1,1" else msr1
+        return msr1 - msw, den, msr1 + msw
+    if form[0] == "C":
+        den = msr + (k - 1) * mse if form == "C,1" else msr
+        return msr - mse, den, msr + mse
+    if form == "A,1":
+        den = msr + (k * msc + (n * k - n - k) * mse) / n
+    else:
+        den = msr + (msc - mse) / n
+    return msr - mse, den, msr + msc + mse
+
+
+def undefined(form: str, ms: MeanSquares) -> Any:
+    """Where the estimate of ``form`` is undefined: its denominator is 0, or (A,k only) below
+    0, to rounding (within :data:`ROUNDING` of the mean squares of the formula).
+
+    The denominators are estimated variances (of one rating, or of the mean of k, in units
+    of the items' variance component): 0 when every item has the same mean rating for the
+    'k' forms (MSR = 0: the formula tends to -inf), when the items differ in nothing and the
+    raters only by offsets for C,1 (MSR = MSE = 0: 0/0), when n = k = 2 and MSR = MSC = 0
+    for A,1. A,k's, ``MSR + (MSC - MSE) / n``, is below 0 when ``n MSR + MSC < MSE``; its
+    estimate would then be above 1 (the numerator is never above the denominator)."""
+    _, den, size = _ratio(form, ms)
+    return np.asarray(den <= ROUNDING * size)
+
+
+def undefined_reason(form: str, ms: MeanSquares) -> str:
+    """Why :func:`undefined` holds for ``form`` on one table's mean squares (scalars)."""
+    if ms.ms_targets == 0 and ms.ms_raters == 0 and ms.ms_error == 0:
+        return "every mean square is 0 (all ratings equal)"
+    if form in ("C,1", "C,k") and ms.ms_targets == 0 and ms.ms_error == 0:
+        return (
+            "MSR = MSE = 0 (every item has the same ratings; the raters differ by constant "
+            "offsets only): the consistency forms are 0/0"
+        )
+    if form[2] == "k" and form != "A,k":
+        return (
+            "MSR = 0 (every item has the same mean rating), which the formulas divide by "
+            "(they tend to -inf as MSR -> 0)"
+        )
+    if form == "A,1":
+        return (
+            "its denominator is 0 (with n = k = 2 it is MSR + MSC: the items' means are "
+            "all equal, and so are the raters')"
+        )
+    a1 = float(estimate("A,1", ms))
+    single = f"ICC(A,1) = {a1:.4g}" if np.isfinite(a1) else "ICC(A,1) (its formula: -inf)"
+    return (
+        f"{single} is at or below -1/(k-1) = {-1.0 / (ms.k - 1):.4g}, "
+        "where its step-up to the mean of k raters (A,k = k A1 / (1 + (k-1) A1)) has no "
+        "value: the denominator MSR + (MSC - MSE) / n, an estimated variance, is not above 0 "
+        "(n MSR + MSC <= MSE), and the formula would give a value above 1 or an infinity"
     )
+
+
+def estimate(form: str, ms: MeanSquares) -> Any:
+    """The ICC of ``form`` (McGraw & Wong 1996, Table 4); nan where :func:`undefined`."""
+    numerator, den, _ = _ratio(form, ms)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if form == "1,1":
-            return (msr1 - msw) / (msr1 + (k - 1) * msw)
-        if form == "1,k":
-            return (msr1 - msw) / msr1
-        if form == "C,1":
-            return (msr - mse) / (msr + (k - 1) * mse)
-        if form == "C,k":
-            return (msr - mse) / msr
-        if form == "A,1":
-            return (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
-        return (msr - mse) / (msr + (msc - mse) / n)
+        return np.where(undefined(form, ms), np.nan, numerator / den)[()]
 
 
 def absolute_df(rho: Any, ms: MeanSquares, k_eff: float) -> Any:
@@ -129,7 +183,10 @@ def absolute_df(rho: Any, ms: MeanSquares, k_eff: float) -> Any:
     b = n * (1.0 - rho) + k_eff * rho * (n - 1)
     raters, error = a * ms.ms_raters, b * ms.ms_error
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (raters + error) ** 2 / (raters**2 / ms.df_raters + error**2 / ms.df_error)
+        v = (raters + error) ** 2 / (raters**2 / ms.df_raters + error**2 / ms.df_error)
+    # One term 0: the df of the other mean square (the formula's value, also where it is 0/0
+    # because the other is 0 too: at icc0 = 0 with MSE = 0, at A,1's least value with MSC = 0).
+    return np.where(raters == 0, ms.df_error, np.where(error == 0, ms.df_raters, v))[()]
 
 
 def f_test(form: str, ms: MeanSquares, icc0: float) -> tuple[Any, Any, Any]:
@@ -176,7 +233,14 @@ def pvalue(f_stat: Any, df1: Any, df2: Any, alternative: str) -> Any:
 
 def limits(form: str, ms: MeanSquares, statistic_a1: Any, tail: float) -> tuple[Any, Any]:
     """Lower and upper limits with ``tail`` probability above/below each (McGraw & Wong 1996,
-    Table 7; Shrout & Fleiss 1979 for the one-way and consistency forms)."""
+    Table 7; Shrout & Fleiss 1979 for the one-way and consistency forms); nan where the
+    estimate is :func:`undefined` (at MSR = 0 the 'k' forms' limits would be -inf and -inf)."""
+    low, high = _f_limits(form, ms, statistic_a1, tail)
+    bad = undefined(form, ms)
+    return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
+
+
+def _f_limits(form: str, ms: MeanSquares, statistic_a1: Any, tail: float) -> tuple[Any, Any]:
     n, k = ms.n, ms.k
     q = 1.0 - tail
     with np.errstate(divide="ignore", invalid="ignore"):
