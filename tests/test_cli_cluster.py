@@ -322,3 +322,13 @@ def test_agree_is_agreement_with_cluster(path, data, capsys):
     assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-15)
     assert document["standard_error"] == pytest.approx(expected.standard_error, rel=1e-12)
     assert document["n_clusters"] == expected.n_clusters == 24
+
+
+def test_score_report_says_the_se_is_cluster_robust(path, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    report = tmp_path / "report.html"
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--quiet"]
+    assert main([*argv, "--report", str(report)]) == 0
+    page = report.read_text()
+    assert "cluster-robust, 24 clusters" in page and "t with G - 1 df" in page
+    assert "Fleiss, Cohen &amp; Everitt" not in page

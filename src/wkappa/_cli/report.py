@@ -142,7 +142,7 @@ def _headline(scored: Scored) -> str:
     items = [
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
         (level, format_interval(scored.low, scored.high), method),
-        ("standard error", format_number(result.standard_error), ""),
+        ("standard error", format_number(result.standard_error), _robust(result)),
         ("z", format_number(result.zscore, 2), f"p = {format_pvalue(result.pvalue)}"),
         ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
     ]
@@ -152,6 +152,11 @@ def _headline(scored: Scored) -> str:
         for a, b, c in items
     )
     return f'<div class="headline">{cells}</div>'
+
+
+def _robust(result: Any) -> str:
+    """What the standard error is, with ``--cluster``: cluster-robust over G clusters."""
+    return "" if result.n_clusters is None else f"cluster-robust, {result.n_clusters} clusters"
 
 
 def _section(title: str, scored: Scored, true: str, pred: str) -> str:
@@ -229,9 +234,15 @@ def write_report(path: str, run: ScoreRun) -> None:
                 f'<p class="note">Heatmaps of the first {len(shown)} of {len(groups)} groups '
                 "only; the table above has them all.</p>"
             )
+    inference = (
+        "standard error of Fleiss, Cohen &amp; Everitt (1969); z and p test kappa = 0 with the "
+        "null standard error"
+        if run.cluster is None
+        else f"standard error cluster-robust over the clusters of {_e(run.cluster)} (the "
+        "delta-method sandwich); z and p: the Wald test with it, on t with G - 1 df"
+    )
     parts += [
-        '<p class="note">kappa = 1 - sum(W*O) / sum(W*E); standard error of Fleiss, Cohen &amp; '
-        "Everitt (1969); z and p test kappa = 0 with the null standard error; interpretation "
+        f'<p class="note">kappa = 1 - sum(W*O) / sum(W*E); {inference}; interpretation '
         "after Landis &amp; Koch (1977). Heatmaps: O, E and the agreement lost per cell, "
         "W*(O-E)/n.</p>",
         *_tail(),
