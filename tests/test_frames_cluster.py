@@ -60,6 +60,15 @@ def test_kappa_test_cluster_column_errors() -> None:
         frames.kappa_test(df, y_true="t", y_pred="p", cluster="nope")
 
 
+def test_kappa_test_cluster_column_checks_the_test_options() -> None:
+    # Before: kappa0=2 gave a p-value and alternative='bogus' was kept in the result.
+    df = _pairs()
+    with pytest.raises(WkappaError, match="`kappa0` must be a finite number below 1"):
+        frames.kappa_test(df, y_true="t", y_pred="p", cluster="patient", kappa0=2.0)
+    with pytest.raises(WkappaError, match="alternative"):
+        frames.kappa_test(df, y_true="t", y_pred="p", cluster="patient", alternative="bogus")
+
+
 def test_kappa_test_cluster_every_pair_omitted() -> None:
     df = pd.DataFrame({"t": [np.nan, 1.0], "p": [1.0, np.nan], "c": [1, 2]})
     with pytest.warns(wk.UndefinedKappaWarning):

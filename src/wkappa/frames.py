@@ -31,6 +31,7 @@ from ._core import (
     Request,
     WeightsLike,
     ZeroDivision,
+    check_alternative,
     check_nan_policy,
     check_table_nan_policy,
     check_weights,
@@ -230,9 +231,12 @@ def kappa_test(
     table, names = counted
     assert isinstance(table, np.ndarray)
     if cluster is not None:
+        # As wkappa.kappa_test checks them (the table route checks them itself).
+        from ._stats import check_kappa0
+
         return _clustered_kappa_test(
             df, y_true, y_pred, sample_weight, cluster, request, names, checked_weights,
-            alternative, kappa0,
+            check_alternative(alternative), check_kappa0(kappa0),
         )  # fmt: skip
     return kappa_test_from_table(
         no_empty_table(table),
