@@ -447,3 +447,15 @@ def test_degenerate_feature_warns_with_its_count_and_frames_name_one_form() -> N
         frames.icc(frame, raters=["a", "b"], form="C,k")
     assert "ICC(C,k)" in str(caught[0].message) and "ICC(A,1)" not in str(caught[0].message)
     assert len(caught) == 1
+
+
+def test_cli_icc_warns_about_the_forms_it_shows(tmp_path, capsys) -> None:
+    path = tmp_path / "ratings.csv"
+    path.write_text("a,b\n0,1\n0,1\n3,0\n")
+    assert main(["icc", str(path), "--raters", "a,b", "--form", "C,1"]) == 0
+    quiet = capsys.readouterr()
+    assert "warning" not in quiet.err and "-0.6000" in quiet.out
+    assert main(["icc", str(path), "--raters", "a,b"]) == 0
+    shown = capsys.readouterr()
+    assert "ICC(A,k) is undefined" in shown.err
+    assert "ICC(A,k)  ICC2k  undefined  undefined" in shown.out

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._frames import check_long_ids, check_one_rating_each
-from .._stats import FORMS, ccc, check_form, icc_all, number_text, one_sided
+from .._stats import FORMS, ccc, check_form, icc, icc_all, number_text, one_sided
 from ..exceptions import WkappaError
 from .options import (
     add_alternative,
@@ -177,9 +177,11 @@ def run_icc(args: argparse.Namespace) -> int:
         forms = FORMS if args.form == "all" else (check_form(args.form),)
         matrix, raters, rows, items = _read(args)
         _check_raters(args, matrix, raters, items)
-        results = icc_all(
-            matrix, icc0=args.icc0, alternative=args.alternative, nan_policy=args.nan_policy
-        )
+        options = {"icc0": args.icc0, "alternative": args.alternative}
+        if len(forms) == 1:  # (a warning about this form only)
+            results = {forms[0]: icc(matrix, form=forms[0], nan_policy=args.nan_policy, **options)}
+        else:
+            results = icc_all(matrix, nan_policy=args.nan_policy, **options)
         complete = matrix[~np.isnan(matrix).any(axis=1)]
         concordance = ccc(complete) if len(complete) >= 2 else None
         intervals = {form: results[form].confidence_interval(args.ci) for form in forms}
