@@ -318,3 +318,41 @@ def test_lin_standard_error_exact_when_targets_dwarf_the_raters(offset: float) -
     result = wk.ccc(x[:, 0], x[:, 1])
     assert result.standard_error_z == pytest.approx(_exact_lin_se_z(rows), rel=1e-12)
     assert result._fisher_z == pytest.approx(_exact_fisher_z(rows), rel=1e-12)
+
+
+# Degenerate designs (items x raters) and what the CCC's interval and test do there: the
+# same rule as the ICC's, an undefined value or spread is nan with a warning at the caller.
+_DEGENERATE_CCC = {
+    "every rating equal": ([[3, 3], [3, 3], [3, 3]], "every value is the same"),
+    "two constant raters": ([[3, 4], [3, 4], [3, 4]], "Pearson's r is undefined"),
+    "one constant rater": ([[1, 5], [2, 5], [3, 5]], "Pearson's r is undefined"),
+    "two items": ([[1, 2], [3, 5]], "there are 2 items"),
+    "two identical items": ([[1, 1], [3, 3]], "there are 2 items"),
+    "CCC = -1": ([[1, 3], [2, 2], [3, 1]], "the CCC is -1"),
+    "three constant raters": ([[1, 2, 3], [1, 2, 3], [1, 2, 3]], "standard error is 0"),
+    "two items, three raters": ([[1, 2, 3], [2, 1, 3]], "there are 2 items"),
+}
+
+
+@pytest.mark.parametrize("name", list(_DEGENERATE_CCC))
+def test_degenerate_ccc_is_exact_and_says_what_is_undefined(name: str) -> None:
+    rows, reason = _DEGENERATE_CCC[name]
+    exact = exact_ccc([list(column) for column in zip(*rows, strict=True)])
+    with pytest.warns(UndefinedReliabilityWarning, match=reason) as caught:
+        result = wk.ccc(rows)
+    assert all(w.filename == __file__ for w in caught)
+    if exact is None:
+        assert math.isnan(result.statistic)
+    else:
+        assert result.statistic == pytest.approx(float(exact), abs=1e-12)
+        assert -1.0 <= result.statistic <= 1.0
+    low, high = result.confidence_interval()
+    assert math.isnan(result.pvalue) and math.isnan(low) and math.isnan(high)
+
+
+def test_ccc_of_identical_raters_is_one_with_the_limits_one() -> None:
+    """Perfect agreement on three or more items: no warning, the interval (1, 1), p = 0."""
+    for rows in ([[1, 1], [2, 2], [4, 4]], [[1, 1, 1], [2, 2, 2], [4, 4, 4]]):
+        result = wk.ccc(rows)
+        assert result.statistic == 1.0 and result.pvalue == 0.0
+        assert tuple(result.confidence_interval()) == (1.0, 1.0)

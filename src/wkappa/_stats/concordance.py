@@ -313,6 +313,11 @@ def _jackknife_se_z(x: np.ndarray, statistic: float) -> tuple[float, str | None]
             "leaving one item out gives a CCC of ±1 or an undefined one, where Fisher's z "
             "is infinite"
         )
+    if np.ptp(z) == 0.0:  # every rater constant, say: a spread of 0 is no estimate
+        return math.nan, (
+            f"leaving any one item out gives the same CCC ({statistic:.4g}; every rater "
+            "gives every item the same value, for one), so the jackknife's standard error is 0"
+        )
     return float(math.sqrt((n - 1) / n * float(((z - z.mean()) ** 2).sum()))), None
 
 
