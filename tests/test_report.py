@@ -1,20 +1,25 @@
-"""``wkappa score --report``: one self-contained HTML file, checked as text and in a real
-headless Chromium (Debian's ``chromium``; ``make test`` installs it when missing)."""
+"""``wkappa score --report`` and ``wkappa icc --report``: one self-contained HTML file each,
+checked as text (every number equal to the library's, the methods sentence, the command line,
+the references against docs/references.bib) and in a real headless Chromium (Debian's
+``chromium``; ``make test`` installs it when missing)."""
 
 from __future__ import annotations
 
 import base64
 import html
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import wkappa as wk
-from chromium import CHROMIUM_FLAGS
+from chromium import chromium_binary, run_chromium
+from published import SHROUT_FLEISS_RATINGS
+from wkappa._cli.app import main
+from wkappa._cli.provenance import REFERENCES
 
 pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
 
@@ -58,29 +63,30 @@ def test_report_is_self_contained(report, expected):
     assert "New Orleans" in page and "Winnipeg" in page and "<style>" in page
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def _browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    binary = _chromium()
-    assert binary is not None
-    profile = tmp_path / "profile"
-    return subprocess.run(
-        [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run_chromium(tmp_path / "profile", *args)
+    assert isinstance(proc, subprocess.CompletedProcess)
+    return proc
 
 
-@pytest.mark.slow
-def test_report_renders_in_headless_chromium(report, expected, tmp_path):
-    if _chromium() is None:
+def _skip_without_chromium() -> None:
+    if chromium_binary() is None:
         pytest.skip(
             "Debian's chromium is not installed and `make chromium` could not install it "
             "(apt-get update && apt-get install -y chromium)"
         )
+
+
+def _page_text(dom: str) -> str:
+    text = html.unescape(
+        re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", dom, flags=re.S)
+    )
+    return " ".join(text.split())
+
+
+@pytest.mark.slow
+def test_report_renders_in_headless_chromium(report, expected, tmp_path):
+    _skip_without_chromium()
     url = report.resolve().as_uri()
     shot = tmp_path / "report.png"
     proc = _browser(tmp_path, "--window-size=1200,2000", f"--screenshot={shot}", url)
@@ -97,10 +103,134 @@ def test_report_renders_in_headless_chromium(report, expected, tmp_path):
     loaded = [int(w) for w in widths.group(1).split(",")]
     assert len(loaded) == 3 and all(w > 0 for w in loaded), loaded
 
-    text = html.unescape(
-        re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", dom, flags=re.S)
-    )
-    text = " ".join(text.split())
+    text = _page_text(dom)
     result, (low, high) = expected
     assert f"KAPPA {result.statistic:.4f}" in text.upper()
     assert f"[{low:.4f}, {high:.4f}]" in text
+
+
+# ----------------------------------------------------------------- wkappa icc --report
+
+
+@pytest.fixture(scope="module")
+def icc_case(tmp_path_factory):
+    """Shrout & Fleiss's table with one rating missing and one subject without ratings (left
+    out): REML, as a reliability study with gaps has it; the report and the library's result."""
+    pytest.importorskip("polars")
+    folder = tmp_path_factory.mktemp("icc")
+    ratings = np.array(SHROUT_FLEISS_RATINGS, dtype=float)
+    ratings[2, 1] = np.nan
+    lines = ["subject,J1,J2,J3,J4"]
+    for i, row in enumerate(ratings):
+        lines.append(",".join([f"s{i}", *("" if np.isnan(v) else f"{v:g}" for v in row)]))
+    lines.append("s99,,,,")
+    (folder / "sf.csv").write_text("\n".join(lines) + "\n")
+    argv = ["icc", "sf.csv", "--raters", "J1,J2,J3,J4", "--form", "A,1", "--report", "icc.html"]
+    return folder, argv, ratings
+
+
+@pytest.fixture(scope="module")
+def icc_report(icc_case):
+    folder, argv, _ = icc_case
+    proc = subprocess.run(
+        [sys.executable, "-m", "wkappa", *argv, "--quiet"],
+        capture_output=True, text=True, timeout=300, cwd=folder,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return folder / "icc.html"
+
+
+def test_icc_report_has_the_numbers_of_the_library(icc_report, icc_case):
+    page = html.unescape(icc_report.read_text())
+    _, argv, ratings = icc_case
+    result = wk.icc(ratings, form="A,1")
+    low, high = result.confidence_interval(0.95)
+    assert result.method == "reml"
+    # The headline, the table and the methods sentence state the library's values.
+    assert page.count(f"{result.statistic:.4f}") >= 3
+    assert page.count(f"[{low:.3f}, {high:.3f}]") >= 3
+    assert f"F({result.df1:.4g}, {result.df2:.5g}) = {result.f_statistic:.4g}" in page
+    # Shrout & Fleiss's name and the form in words.
+    assert "ICC2 of Shrout and Fleiss (1979)" in page
+    assert result.description in page
+    # The ANOVA table: each mean square and its sum of squares (df x MS), one decimal count.
+    squares = re.findall(
+        r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td>", page
+    )
+    anova = {name: (df, ss, ms) for name, df, ss, ms in squares if "(MS" in name}
+    assert len(anova) == 4  # one form: its own model
+    df, ss, ms = anova["residual (MSE)"]
+    assert float(df) == result.df_error
+    assert float(ms) == pytest.approx(result.ms_error, abs=0.01)
+    assert float(ss) == pytest.approx(result.df_error * result.ms_error, abs=0.01)
+    assert float(anova["between raters (MSC)"][2]) == pytest.approx(result.ms_raters, abs=0.01)
+    assert len({len(ms.partition(".")[2]) for _, _, ms in anova.values()}) == 1
+    # n items / k raters, the ratings used and the subject left out, the method.
+    assert "from 6 items rated by 4 raters (23 ratings; missing ratings used" in page
+    assert "1 of 7 file rows left out: no rating at all" in page
+    assert "file rows: 7 read, 6 used, 1 dropped: no rating at all" in page
+    assert "the exact F-based interval of McGraw and Wong (1996)" in page
+    # The command line as typed, the software and version, the date.
+    assert f"wkappa {' '.join(argv)} --quiet" in page
+    assert f"wkappa {wk.__version__} on 20" in page
+
+
+def test_icc_report_is_self_contained(icc_report):
+    page = icc_report.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
+    assert "<link" not in page and "@import" not in page and "@media print" in page
+
+
+def test_icc_report_one_sided_and_every_form(icc_case, tmp_path, monkeypatch, capsys):
+    folder, argv, ratings = icc_case
+    monkeypatch.chdir(folder)
+    out = tmp_path / "all.html"
+    assert main([*argv[:4], "--alternative", "greater", "--report", str(out)]) == 0
+    page = html.unescape(out.read_text())
+    results = wk.icc_all(ratings, alternative="greater")
+    assert "95% one-sided interval" in page and "F test of ICC = 0, greater" in page
+    for result in results.values():
+        low, high = result.confidence_interval(0.95)
+        assert high == 1.0
+        assert f"<td>{result.name}</td><td>{result.shrout_fleiss}</td>" in page
+        assert f"[{low:.3f}, 1.000]" in page
+    assert "Each form's 95% one-sided confidence interval" in page
+    # Every form, REML: both models' between-items mean squares, each the library's.
+    one_way, two_way = results["1,1"].ms_items, results["A,1"].ms_items
+    assert f"<td>between items (MSR)</td><td>5</td><td>{5 * two_way:.3f}</td>" in page
+    assert f"<td>between items, one-way model (MSR)</td><td>5</td><td>{5 * one_way:.3f}" in page
+    assert "Lin (1989)" not in page and "Barnhart, Haber and Song (2002)" in page
+
+
+def test_every_reference_matches_the_bibliography():
+    """The reports cite in full: each reference's first author, year, volume, issue, pages
+    (and doi) are those of its entry in docs/references.bib."""
+    bib = (Path(__file__).parents[1] / "docs" / "references.bib").read_text()
+    for key, text in REFERENCES.items():
+        entry = re.search(r"@\w+\{" + key + r",(.*?)\n\}", bib, flags=re.S)
+        assert entry is not None, key
+        fields = dict(re.findall(r"(\w+)\s*=\s*\{(.*?)\},?\n", entry.group(1) + "\n"))
+        surname = fields["author"].split(",")[0].strip("{}")
+        assert text.startswith(surname), key
+        assert f"({fields['year']})" in text, key
+        assert f"{fields['volume']}({fields['number']})" in text, key
+        assert fields["pages"].replace("--", "-") in text, key
+        if "doi" in fields:
+            assert f"doi:{fields['doi']}" in text, key
+
+
+@pytest.mark.slow
+def test_icc_report_renders_in_headless_chromium(icc_report, icc_case, tmp_path):
+    _skip_without_chromium()
+    url = icc_report.resolve().as_uri()
+    shot = tmp_path / "icc.png"
+    proc = _browser(tmp_path, "--window-size=1200,2000", f"--screenshot={shot}", url)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    proc = _browser(tmp_path, "--virtual-time-budget=10000", "--dump-dom", url)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert 'data-loaded-widths=""' in proc.stdout  # the page's script ran (no images)
+    text = _page_text(proc.stdout)
+    result = wk.icc(icc_case[2], form="A,1")
+    assert f"ICC(A,1) {result.statistic:.4f}" in text
+    assert "Analysis of variance" in text and "References" in text

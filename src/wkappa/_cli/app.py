@@ -556,9 +556,9 @@ def _unknown_options(parser: argparse.ArgumentParser, args: Any, extras: list[st
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
     parser = _parser()
-    args, extras = parser.parse_known_args(
-        _joined_values(sys.argv[1:] if argv is None else list(argv))
-    )
+    given = sys.argv[1:] if argv is None else [str(word) for word in argv]
+    args, extras = parser.parse_known_args(_joined_values(given))
+    args.command_line = given  # as typed, for the reports' "Reproduce" section
     if extras:
         print(_unknown_options(parser, args, extras), file=sys.stderr)
         return 2

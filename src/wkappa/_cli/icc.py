@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 import numpy as np
 
 from .._frames import check_long_ids, check_one_rating_each
-from .._stats import FORMS, ccc, check_form, icc, icc_all, number_text, one_sided
+from .._stats import FORMS, ccc, check_form, icc, icc_all
 from ..exceptions import WkappaError
+from .icc_report import FORM_HEADER, form_cells, icc_number, interval_heading, method_text
 from .options import (
     add_alternative,
     add_ci,
@@ -22,7 +24,7 @@ from .options import (
     option_names,
     split_names,
 )
-from .output import RowCount, format_interval, format_pvalue, to_json
+from .output import RowCount, format_interval, to_json
 
 __all__ = ["add_icc_parser", "run_icc"]
 
@@ -68,6 +70,12 @@ def add_icc_parser(sub: Any, common: Any) -> None:
         help="missing ratings: omit (use every rating: REML; default), raise, propagate",
     )
     add_format(parser, "text", "json")
+    parser.add_argument(
+        "--report",
+        metavar="OUT.html",
+        help="write a self-contained HTML report: the forms, the ANOVA table, the methods "
+        "sentence and the command line",
+    )
     parser.add_argument("--explain", action="store_true", help="explain the computation")
     common(parser)
 
@@ -162,15 +170,6 @@ def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
     return matrix[rated], int((~rated).sum())
 
 
-def _number(value: float, digits: int = 4) -> str:
-    tiny = value != 0 and abs(value) < 10 ** (-digits)  # False for nan
-    return number_text(value, ".2e" if tiny else f".{digits}f")
-
-
-def _general(value: float, digits: int) -> str:
-    return number_text(value, f".{digits}g")
-
-
 def run_icc(args: argparse.Namespace) -> int:
     """Run ``wkappa icc``: prints a table of ICCs (text) or a JSON document."""
     try:
@@ -202,48 +201,50 @@ def run_icc(args: argparse.Namespace) -> int:
         }
         print(to_json(document, schema="wkappa.icc/1"))
         return 0
-    if first.method == "anova":
-        method = "two-way ANOVA"
-    elif first.method == "none":  # nothing estimated
-        method = "a rating is missing, so every ICC is undefined (--nan-policy propagate)"
-    else:
-        method = "REML variance components (missing ratings used, not dropped)"
-    heading = f"{args.ci:.0%} {one_sided(args.alternative)}interval"
+    heading = interval_heading(args.ci, args.alternative)
     wide = max(20, len(heading) + 2)
+
+    def line(cells: list[str]) -> str:
+        name, sf, value, interval, *test = cells
+        widths = (10, 10, 10, 11)
+        return f"{name:<10}{sf:<7}{value:>9}  {interval:<{wide}}" + "".join(
+            f"{c:>{w}}" for c, w in zip(test, widths, strict=True)
+        )
+
     lines = [
         f"{first.n_items} items x {first.n_raters} raters ({', '.join(raters)}), "
-        f"{first.n_ratings} ratings; {method}",
+        f"{first.n_ratings} ratings; {method_text(first.method)}",
         f"file rows {rows.text()}",
-        f"{'form':<10}{'S&F':<7}{'ICC':>9}  {heading:<{wide}}{'F':>10}"
-        f"{'df1':>10}{'df2':>10}{'p':>11}",
+        line([*FORM_HEADER[:3], heading, *FORM_HEADER[3:]]),
+        *(line(form_cells(results[form], intervals[form])) for form in forms),
     ]
-    for form in forms:
-        result = results[form]
-        ci = intervals[form]
-        interval = format_interval(ci.low, ci.high, 3, _number)
-        lines.append(
-            f"{result.name:<10}{result.shrout_fleiss:<7}{_number(result.statistic):>9}  "
-            f"{interval:<{wide}}{_general(result.f_statistic, 4):>10}"
-            f"{_general(result.df1, 4):>10}{_general(result.df2, 5):>10}"
-            f"{format_pvalue(result.pvalue):>11}"
-        )
     lines.append(
         f"p: F test of ICC = {args.icc0:g}, {args.alternative}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters."
     )
+    ccc_line = None
     if concordance is not None:
         ci = concordance.confidence_interval(args.ci)
         name = "Lin's CCC" if first.n_raters == 2 else "overall CCC"
         # The CCC's interval is two-sided whatever --alternative (the F tests') says.
         sided = "" if args.alternative == "two-sided" else " two-sided"
-        lines.append(
-            f"{name} {_number(concordance.statistic)}, {args.ci:.0%}{sided} CI "
-            f"{format_interval(ci.low, ci.high, 3, _number)} "
+        ccc_line = (
+            f"{name} {icc_number(concordance.statistic)}, {args.ci * 100:g}%{sided} CI "
+            f"{format_interval(ci.low, ci.high, 3, icc_number)} "
             f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items} complete "
             "items"
         )
+        lines.append(ccc_line)
     if args.explain:
         for form in forms:
             lines += ["", results[form].explain()]
     print("\n".join(lines))
+    if args.report:
+        from .icc_report import write_icc_report
+
+        cited = "lin1989" if first.n_raters == 2 else "barnhart2002"
+        reported = None if ccc_line is None else (ccc_line, cited)
+        write_icc_report(args, raters, rows, forms, results, intervals, reported)
+        if not args.quiet:
+            print(f"wkappa: wrote {args.report}", file=sys.stderr)
     return 0

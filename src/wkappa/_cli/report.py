@@ -46,6 +46,7 @@ __all__ = [
     "Coefficient",
     "cells_table",
     "escape",
+    "headline_html",
     "heatmap_png",
     "heatmap_range",
     "html_page",
@@ -75,6 +76,20 @@ img { max-width: 100%; height: auto; border: 1px solid #e3e7ee; border-radius: 4
 .note { color: #5a6270; font-size: 0.9em; }
 .pair { display: flex; gap: 3em; flex-wrap: wrap; } h3 { font-size: 1em; margin-bottom: 0; }
 table.groups td:last-child { text-align: left; }
+.methods { background: #fbfaf3; border: 1px solid #e6e0c4; border-radius: 6px;
+           padding: 0.8em 1.1em; }
+pre.command { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f6fb;
+              border: 1px solid #d8e0ec; border-radius: 6px; padding: 0.6em 0.9em;
+              font-size: 0.9em; }
+.references { font-size: 0.9em; padding-left: 1.4em; } .references li { margin: 0.2em 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; color: #000; }
+  h2, h3 { break-after: avoid; } table, img, .headline, .methods, pre { break-inside: avoid; }
+  .headline, th, .methods, pre.command { background: none; }
+  img { max-width: 100%; border: none; }
+  .scroll { overflow: visible; }
+}
 """
 
 _SCRIPT = """
@@ -146,6 +161,11 @@ def _headline(scored: Scored) -> str:
         ("z", format_number(result.zscore, 2), f"p = {format_pvalue(result.pvalue)}"),
         ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
     ]
+    return headline_html(items)
+
+
+def headline_html(items: Sequence[tuple[str, str, str]]) -> str:
+    """The boxed headline: (label, value, note) per cell (escaped)."""
     cells = "".join(
         f'<div><div class="label">{_e(a)}</div><div class="value">{_e(b)}</div>'
         f'<div class="note">{_e(c)}</div></div>'
@@ -362,12 +382,7 @@ def _agreement_headline(chosen: Coefficient) -> str:
             f"{result.n_raters} raters, {result.n_ratings:,} ratings, K = {len(result.labels)}",
         ),
     ]
-    cells = "".join(
-        f'<div><div class="label">{_e(a)}</div><div class="value">{_e(b)}</div>'
-        f'<div class="note">{_e(c)}</div></div>'
-        for a, b, c in items
-    )
-    return f'<div class="headline">{cells}</div>'
+    return headline_html(items)
 
 
 def _coefficient_rows(coefficients: Sequence[Coefficient]) -> list[list[str]]:

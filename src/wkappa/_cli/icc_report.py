@@ -1,0 +1,226 @@
+"""The numbers of ``wkappa icc`` as its text table and its HTML report (``--report``) show
+them: one row per form (the same digits in both), the ANOVA table, the methods sentence."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .._stats import number_text, one_sided
+from .output import RowCount, ci_label, format_interval, format_pvalue
+from .provenance import Provenance, interval_words, methods_html, references_html
+from .report import cells_table, escape, headline_html, html_page
+
+__all__ = [
+    "FORM_HEADER",
+    "form_cells",
+    "icc_number",
+    "interval_heading",
+    "method_text",
+    "write_icc_report",
+]
+
+# The columns of form_cells (the interval's heading goes between ICC and F).
+FORM_HEADER = ("form", "S&F", "ICC", "F", "df1", "df2", "p")
+
+
+def icc_number(value: float, digits: int = 4) -> str:
+    """An ICC or a limit: ``digits`` decimals (scientific below 10**-digits, never 0.0000)."""
+    tiny = value != 0 and abs(value) < 10 ** (-digits)  # False for nan
+    return number_text(value, ".2e" if tiny else f".{digits}f")
+
+
+def _general(value: float, digits: int) -> str:
+    return number_text(value, f".{digits}g")
+
+
+def interval_heading(level: float, alternative: str) -> str:
+    """``95% interval`` or ``95% one-sided interval``: the interval column's heading."""
+    return f"{level * 100:g}% {one_sided(alternative)}interval"
+
+
+def form_cells(result: Any, ci: Any) -> list[str]:
+    """One form's row: name, Shrout & Fleiss's name, ICC, interval, F, df1, df2, p."""
+    return [
+        result.name,
+        result.shrout_fleiss,
+        icc_number(result.statistic),
+        format_interval(ci.low, ci.high, 3, icc_number),
+        _general(result.f_statistic, 4),
+        _general(result.df1, 4),
+        _general(result.df2, 5),
+        format_pvalue(result.pvalue),
+    ]
+
+
+def method_text(method: str) -> str:
+    """How the mean squares were estimated, in the words of the text output."""
+    if method == "anova":
+        return "two-way ANOVA"
+    if method == "none":  # nothing estimated
+        return "a rating is missing, so every ICC is undefined (--nan-policy propagate)"
+    return "REML variance components (missing ratings used, not dropped)"
+
+
+def _anova_rows(results: dict[str, Any], first: Any) -> list[list[str]]:
+    """Source, df, sum of squares, mean square of the ``first`` form's model: between items
+    (of the one-way model for the '1,.' forms), between raters, residual and within items;
+    with every form and REML, also the other model's between-items line where it differs."""
+    one_way = first.form.startswith("1")
+    rows = [
+        (f"between items{', one-way model' if one_way else ''} (MSR)", first.df_items,
+         first.ms_items),
+        ("between raters (MSC)", first.df_raters, first.ms_raters),
+        ("residual (MSE)", first.df_error, first.ms_error),
+        ("within items, one-way model (MSW)", first.df_within, first.ms_within),
+    ]  # fmt: skip
+    other = results.get("A,1" if one_way else "1,1")
+    if other is not None and number_text(other.ms_items) != number_text(first.ms_items):
+        name = "between items" + ("" if one_way else ", one-way model") + " (MSR)"
+        rows.insert(1, (name, other.df_items, other.ms_items))
+    spec = _decimals([ms for _, _, ms in rows])
+    return [
+        [name, _general(df, 5), number_text(df * ms, spec), number_text(ms, spec)]
+        for name, df, ms in rows
+    ]
+
+
+def _decimals(values: Sequence[float]) -> str:
+    """One fixed number of decimals for a column: four significant digits of its smallest
+    non-zero value (at most 8 decimals)."""
+    finite = [abs(v) for v in values if v == v and v not in (0.0, math.inf)]
+    if not finite:
+        return ".4f"
+    return f".{min(8, max(0, 3 - math.floor(math.log10(min(finite)))))}f"
+
+
+def _methods(
+    args: argparse.Namespace,
+    forms: Sequence[str],
+    results: dict[str, Any],
+    intervals: dict[str, Any],
+    provenance: Provenance,
+    rows: RowCount,
+) -> tuple[str, list[str]]:
+    """The methods sentence and the references it cites."""
+    first = results[forms[0]]
+    level = ci_label(args.ci, args.alternative).replace("CI", "confidence interval")
+    words, cited = interval_words("F")
+    if len(forms) == 1:
+        ci = intervals[forms[0]]
+        what = (
+            f"the intraclass correlation {first.name} of McGraw and Wong (1996) "
+            f"({first.shrout_fleiss} of Shrout and Fleiss (1979): {first.description})"
+        )
+        found = (
+            f" {first.name} = {icc_number(first.statistic)}, {level} "
+            f"{format_interval(ci.low, ci.high, 3, icc_number)}, "
+            f"F({_general(first.df1, 4)}, {_general(first.df2, 5)}) = "
+            f"{_general(first.f_statistic, 4)}, p {_p(first.pvalue)}."
+        )
+    else:
+        what = (
+            "the intraclass correlations of McGraw and Wong (1996) (the six forms; the names "
+            "of Shrout and Fleiss (1979) beside them)"
+        )
+        found = ""
+    ratings = f"{_count(first.n_ratings)} ratings"
+    if first.method == "reml":
+        ratings += "; missing ratings used, variance components by REML"
+    dropped = (
+        f"; {rows.dropped:,} of {rows.read:,} file rows left out: {rows.reason}"
+        if rows.dropped
+        else ""
+    )
+    each = "The" if len(forms) == 1 else "Each form's"
+    sided = "" if args.alternative == "two-sided" else f", {args.alternative}"
+    sentence = (
+        f"Inter-rater reliability was estimated with {what} from {first.n_items} items rated "
+        f"by {first.n_raters} raters ({ratings}{dropped}). {each} {level} is {words}; the "
+        f"p-value is that of the F test of ICC = {args.icc0:g}{sided}. Computed with "
+        f"{provenance.software} on {provenance.date}.{found}"
+    )
+    return sentence, ["mcgraw1996", "shrout1979", *cited]
+
+
+def _source(method: str) -> str:
+    if method == "reml":
+        return "the REML variance components (missing ratings used), as expected mean squares"
+    return method_text(method)
+
+
+def _p(value: float) -> str:
+    text = format_pvalue(value)
+    return text if text.startswith(("<", "u")) else f"= {text}"
+
+
+def _count(value: float) -> str:
+    return f"{int(value):,}" if value == value else "undefined"
+
+
+def write_icc_report(
+    args: argparse.Namespace,
+    raters: Sequence[str],
+    rows: RowCount,
+    forms: Sequence[str],
+    results: dict[str, Any],
+    intervals: dict[str, Any],
+    concordance: tuple[str, Any] | None,
+) -> None:
+    """Write the HTML report of an ``icc`` run to ``args.report``: the forms asked for with
+    their intervals and F tests, the ANOVA table, Lin's CCC, what was dropped, the methods
+    sentence, the command line and the references. ``concordance``: the CCC's line of the
+    text output and its references' key, or None."""
+    provenance = Provenance.of(args)
+    first = results[forms[0]]
+    heading = interval_heading(args.ci, args.alternative)
+    sentence, cited = _methods(args, forms, results, intervals, provenance, rows)
+    ci = intervals[forms[0]]
+    body = [
+        f'<p class="meta">raters <b>{escape(", ".join(raters))}</b> &middot; '
+        f"{escape(provenance.software)}, {escape(provenance.stamp)}</p>",
+        f'<p class="meta rows">file rows: {escape(rows.text())}</p>',
+        headline_html(
+            [
+                (first.name, icc_number(first.statistic), first.description),
+                (heading, format_interval(ci.low, ci.high, 3, icc_number), "exact F"),
+                (
+                    "F test",
+                    f"F = {_general(first.f_statistic, 4)}",
+                    f"df {_general(first.df1, 4)}, {_general(first.df2, 5)}; p {_p(first.pvalue)}",
+                ),
+                (
+                    "items",
+                    f"{first.n_items:,}",
+                    f"k = {first.n_raters} raters, {_count(first.n_ratings)} ratings",
+                ),
+            ]
+        ),
+        methods_html(sentence),
+        "<h2>Intraclass correlations</h2>",
+        cells_table(
+            [*FORM_HEADER[:3], heading, *FORM_HEADER[3:]],
+            [form_cells(results[form], intervals[form]) for form in forms],
+        ),
+        f'<p class="note">S&amp;F: the name of Shrout &amp; Fleiss (1979). p: the F test of '
+        f"ICC = {args.icc0:g} ({escape(args.alternative)}). 1 = one-way, A = absolute "
+        "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters. "
+        f"{'; '.join(escape(f'{results[f].name}: {results[f].description}') for f in forms)}."
+        "</p>",
+        "<h2>Analysis of variance</h2>",
+        f'<p class="note">{escape(first.n_items)} items &times; {escape(first.n_raters)} raters; '
+        f"mean squares from {escape(_source(first.method))}.</p>",
+        cells_table(["source", "df", "sum of squares", "mean square"], _anova_rows(results, first)),
+    ]
+    if concordance is not None:
+        line, key = concordance
+        source = "Lin (1989)" if key == "lin1989" else "Barnhart, Haber and Song (2002)"
+        body += ["<h2>Concordance</h2>", f'<p class="note">{escape(line)}; {source}.</p>']
+        cited.append(key)
+    body += [provenance.html(), references_html(cited)]
+    Path(args.report).write_text(
+        html_page(args.file, f"Intraclass correlation: {args.file}", body), encoding="utf-8"
+    )

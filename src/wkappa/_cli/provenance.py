@@ -1,0 +1,127 @@
+"""What a reader needs to cite and reproduce an HTML report: the exact command line, the
+software and its version, the date, a methods sentence to paste and the references it cites.
+
+The references are those of ``docs/references.bib`` written out (tests/test_report.py checks
+each against its entry there), so the report cites them in full without any other file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from .. import __version__
+
+__all__ = ["REFERENCES", "Provenance", "interval_words", "methods_html", "references_html"]
+
+# Key of docs/references.bib -> the reference as the report prints it (APA-like).
+REFERENCES = {
+    "barnhart2002": "Barnhart, H. X., Haber, M., & Song, J. (2002). Overall concordance "
+    "correlation coefficient for evaluating agreement among multiple observers. Biometrics, "
+    "58(4), 1020-1027.",
+    "cohen1960": "Cohen, J. (1960). A coefficient of agreement for nominal scales. "
+    "Educational and Psychological Measurement, 20(1), 37-46. doi:10.1177/001316446002000104",
+    "cohen1968": "Cohen, J. (1968). Weighted kappa: nominal scale agreement provision for "
+    "scaled disagreement or partial credit. Psychological Bulletin, 70(4), 213-220. "
+    "doi:10.1037/h0026256",
+    "efron1979": "Efron, B. (1979). Bootstrap methods: another look at the jackknife. The "
+    "Annals of Statistics, 7(1), 1-26. doi:10.1214/aos/1176344552",
+    "efron1987": "Efron, B. (1987). Better bootstrap confidence intervals. Journal of the "
+    "American Statistical Association, 82(397), 171-185. doi:10.1080/01621459.1987.10478410",
+    "fisher1915": "Fisher, R. A. (1915). Frequency distribution of the values of the "
+    "correlation coefficient in samples from an indefinitely large population. Biometrika, "
+    "10(4), 507-521. doi:10.2307/2331838",
+    "fleiss1969": "Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard "
+    "errors of kappa and weighted kappa. Psychological Bulletin, 72(5), 323-327. "
+    "doi:10.1037/h0028106",
+    "landis1977": "Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement "
+    "for categorical data. Biometrics, 33(1), 159-174. doi:10.2307/2529310",
+    "lin1989": "Lin, L. I.-K. (1989). A concordance correlation coefficient to evaluate "
+    "reproducibility. Biometrics, 45(1), 255-268.",
+    "mcgraw1996": "McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some "
+    "intraclass correlation coefficients. Psychological Methods, 1(1), 30-46.",
+    "obuchowski1998": "Obuchowski, N. A. (1998). On the comparison of correlated proportions "
+    "for clustered data. Statistics in Medicine, 17(13), 1495-1507.",
+    "shrout1979": "Shrout, P. E., & Fleiss, J. L. (1979). Intraclass correlations: uses in "
+    "assessing rater reliability. Psychological Bulletin, 86(2), 420-428.",
+    "yang2014": "Yang, Z., & Zhou, M. (2014). Kappa statistic for clustered matched-pair "
+    "data. Statistics in Medicine, 33(15), 2612-2633.",
+}
+
+# An interval method -> (its words in a methods sentence, the references they cite).
+_INTERVALS = {
+    "asymptotic": ("the asymptotic (Wald) interval, estimate ± z × standard error", ()),
+    "score": (
+        "the score-type interval (the variance of Fleiss, Cohen and Everitt (1969) evaluated "
+        "at each value tested)",
+        ("fleiss1969",),
+    ),
+    "fisher-z": ("the Fisher (1915) z-transformed interval", ("fisher1915",)),
+    "percentile": ("the bootstrap percentile interval (Efron 1979)", ("efron1979",)),
+    "bca": (
+        "the bias-corrected and accelerated (BCa) bootstrap interval (Efron 1987)",
+        ("efron1979", "efron1987"),
+    ),
+    "F": ("the exact F-based interval of McGraw and Wong (1996)", ("mcgraw1996",)),
+}
+
+
+def interval_words(method: str) -> tuple[str, tuple[str, ...]]:
+    """How a methods sentence names an interval ``method`` and the references it cites."""
+    return _INTERVALS.get(method, (f"the {method} interval", ()))
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """The command line that made a report, the software's version and the time (UTC)."""
+
+    command: str
+    version: str
+    made: datetime
+
+    @classmethod
+    def of(cls, args: argparse.Namespace | None) -> Provenance:
+        """From a run's parsed options: ``args.command_line`` holds the words after
+        ``wkappa`` as typed (set by :func:`wkappa._cli.app.main`)."""
+        words: Sequence[str] = getattr(args, "command_line", None) or ()
+        command = shlex.join(["wkappa", *map(str, words)])
+        return cls(command, __version__, datetime.now(timezone.utc))
+
+    @property
+    def date(self) -> str:
+        """``2026-11-27``."""
+        return self.made.strftime("%Y-%m-%d")
+
+    @property
+    def stamp(self) -> str:
+        """``2026-11-27 10:31 UTC``."""
+        return self.made.strftime("%Y-%m-%d %H:%M UTC")
+
+    @property
+    def software(self) -> str:
+        """``wkappa 0.1.0``."""
+        return f"wkappa {self.version}"
+
+    def html(self) -> str:
+        """The section a reader needs to reproduce the report."""
+        return (
+            '<h2>Reproduce</h2><p class="note">Made by '
+            f"{html.escape(self.software)} on {self.stamp} with:</p>"
+            f'<pre class="command">{html.escape(self.command)}</pre>'
+        )
+
+
+def methods_html(sentence: str) -> str:
+    """The methods paragraph, in a box a reader selects and pastes (escaped)."""
+    return '<h2>Methods (to paste)</h2><p class="methods">' + html.escape(sentence) + "</p>"
+
+
+def references_html(keys: Iterable[str]) -> str:
+    """The references cited, in full, sorted (each key once)."""
+    cited = sorted({REFERENCES[key] for key in keys})
+    items = "".join(f"<li>{html.escape(text)}</li>" for text in cited)
+    return f'<h2>References</h2><ol class="references">{items}</ol>'
