@@ -69,12 +69,23 @@ def _browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return proc
 
 
-def _skip_without_chromium() -> None:
+def _render(page: Path, tmp_path: Path) -> tuple[bytes, str]:
+    """A screenshot of ``page`` (PNG bytes) and its DOM after the load event (the page's
+    script has written each image's natural width); skips without a browser."""
     if chromium_binary() is None:
         pytest.skip(
             "Debian's chromium is not installed and `make chromium` could not install it "
             "(apt-get update && apt-get install -y chromium)"
         )
+    url = page.resolve().as_uri()
+    shot = tmp_path / "page.png"
+    proc = _browser(tmp_path, "--window-size=1200,2000", f"--screenshot={shot}", url)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    proc = _browser(tmp_path, "--virtual-time-budget=10000", "--dump-dom", url)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return png, proc.stdout
 
 
 def _page_text(dom: str) -> str:
@@ -86,18 +97,8 @@ def _page_text(dom: str) -> str:
 
 @pytest.mark.slow
 def test_report_renders_in_headless_chromium(report, expected, tmp_path):
-    _skip_without_chromium()
-    url = report.resolve().as_uri()
-    shot = tmp_path / "report.png"
-    proc = _browser(tmp_path, "--window-size=1200,2000", f"--screenshot={shot}", url)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    png = shot.read_bytes()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
-
-    # The DOM after the load event: the page's script wrote each image's natural width.
-    proc = _browser(tmp_path, "--virtual-time-budget=10000", "--dump-dom", url)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    dom = proc.stdout
+    png, dom = _render(report, tmp_path)
+    assert len(png) > 20_000
     widths = re.search(r'data-loaded-widths="([^"]*)"', dom)
     assert widths is not None, "the load handler did not run"
     loaded = [int(w) for w in widths.group(1).split(",")]
@@ -221,16 +222,9 @@ def test_every_reference_matches_the_bibliography():
 
 @pytest.mark.slow
 def test_icc_report_renders_in_headless_chromium(icc_report, icc_case, tmp_path):
-    _skip_without_chromium()
-    url = icc_report.resolve().as_uri()
-    shot = tmp_path / "icc.png"
-    proc = _browser(tmp_path, "--window-size=1200,2000", f"--screenshot={shot}", url)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    proc = _browser(tmp_path, "--virtual-time-budget=10000", "--dump-dom", url)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert 'data-loaded-widths=""' in proc.stdout  # the page's script ran (no images)
-    text = _page_text(proc.stdout)
+    _, dom = _render(icc_report, tmp_path)
+    assert 'data-loaded-widths=""' in dom  # the page's script ran (no images)
+    text = _page_text(dom)
     result = wk.icc(icc_case[2], form="A,1")
     assert f"ICC(A,1) {result.statistic:.4f}" in text
     assert "Analysis of variance" in text and "References" in text
