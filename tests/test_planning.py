@@ -499,3 +499,55 @@ def test_n_simulations_without_the_simulation_method_is_refused() -> None:
         wk.kappa_sample_size(kappa1=0.6, marginals=[0.3, 0.7], n_simulations=500)
     with pytest.raises(WkappaError, match="`rng` goes with method='simulation'"):
         wk.kappa_power(50, kappa1=0.6, marginals=[0.3, 0.7], method="asymptotic", rng=0)
+
+
+# --------------------------------------------------------------------------- alpha and width
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+@pytest.mark.parametrize("alpha", [0.5, 0.6, 0.95])
+def test_one_sided_alpha_from_one_half_is_refused(alternative: str, alpha: float) -> None:
+    """A one-sided test of size >= 0.5 has its critical value on kappa0's own side (the rule
+    of a one-sided interval's confidence_level, which must be above 0.5); it was accepted."""
+    kappa1 = 0.7 if alternative == "greater" else 0.2
+    options = {"kappa1": kappa1, "kappa0": 0.4, "marginals": [0.5, 0.5]}
+    with pytest.raises(WkappaError, match=r"`alpha` must be below 0\.5 for a one-sided test"):
+        wk.kappa_sample_size(**options, alpha=alpha, alternative=alternative)
+    with pytest.raises(WkappaError, match="`alpha`"):
+        wk.kappa_power(30, **options, alpha=alpha, alternative=alternative)
+
+
+def test_two_sided_alpha_above_one_half_is_a_test_of_that_size() -> None:
+    """Two-sided, every alpha in (0, 1) is a test (statsmodels and pwr accept it too): its
+    power is the normal formula's, P(|Z| > z_{1 - alpha/2}) under H1."""
+    stats = pytest.importorskip("scipy.stats")
+    marginals, kappa1, n = [0.5, 0.5], 0.5, 20
+    plan = wk.kappa_power(n, kappa1=kappa1, marginals=marginals, alpha=0.6, alternative="two-sided")
+    sd0, sd1 = plan.standard_deviation_null, plan.standard_deviation
+    z = stats.norm.ppf(1 - 0.3)
+    shift = kappa1 * math.sqrt(n)
+    expected = stats.norm.cdf((shift - z * sd0) / sd1) + stats.norm.cdf((-shift - z * sd0) / sd1)
+    assert plan.power == pytest.approx(expected, rel=1e-9)
+
+
+def test_cli_plan_refuses_a_one_sided_alpha_in_cli_words(capsys) -> None:
+    from wkappa._cli.app import main
+
+    code = main(["plan", "--kappa1", "0.5", "--marginals", "0.5,0.5", "--alpha", "0.6"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--alpha must be below 0.5" in err and "`alpha`" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 50])
+def test_expected_width_is_the_width_confidence_interval_reports(n: int) -> None:
+    """The asymptotic plan's expected width is the width of the interval a study that
+    observes the anticipated table (n times its probabilities) reports, which is not clipped
+    to kappa's range: above 2 on two or three items."""
+    plan = wk.kappa_power(n, kappa1=0.5, marginals=[0.3, 0.7], weights="unweighted")
+    study = wk.kappa_test_from_table(np.asarray(plan.table) * n, weights="unweighted")
+    ci = study.confidence_interval(0.95)
+    assert plan.expected_width == pytest.approx(ci.high - ci.low, rel=1e-12)
+    assert (plan.expected_width > 2.0) == (n <= 3)
+    gof = wk.kappa_power(n, kappa1=0.5, marginals=[0.3, 0.7], method="goodness-of-fit")
+    assert 0.0 < gof.expected_width < 1.0  # its limits lie in [0, 1)

@@ -59,7 +59,12 @@ class KappaPlan:
     expected_width : float
         Expected width of the two-sided interval at ``confidence_level`` (the asymptotic
         interval for the 'asymptotic' and 'max-variance' methods, the 'score' interval for
-        'simulation' of two raters, the goodness-of-fit limits for 'goodness-of-fit').
+        'simulation' of two raters, the goodness-of-fit limits for 'goodness-of-fit'). For
+        the asymptotic interval it is the width ``confidence_interval()`` reports for a study
+        that observes the anticipated table: that Wald interval is not clipped to the range
+        of kappa, so on a handful of items its width can exceed 2 (2.6 at n = 2, kappa1 0.5),
+        a sign that the asymptotic interval (and the plan) means little there. The
+        goodness-of-fit limits lie in [0, 1).
     assurance : float
         Probability that the lower limit of that interval clears ``lower_limit`` (nan
         without one).
@@ -280,6 +285,14 @@ def build_design(
     method = check_choice(method, "method", METHODS)
     alternative = check_alternative(alternative)
     alpha_value = check_probability(alpha, "alpha")
+    if alternative != "two-sided" and not alpha_value < 0.5:
+        # (the rule of a one-sided interval's confidence_level, which must be above 0.5)
+        raise WkappaError(
+            f"`alpha` must be below 0.5 for a one-sided test (alternative={alternative!r}); "
+            f"got {alpha_value:g}. From 0.5 on, the critical value lies on kappa0's own side: "
+            "the test would reject H0 with an estimate that does not even depart from kappa0 "
+            "in the direction of the alternative. Hint: alpha=0.05 (or a two-sided test)."
+        )
     level = check_confidence_level(confidence_level)
     null = _check_kappa(kappa0, "kappa0")
     anticipated = None if kappa1 is None else _check_kappa(kappa1, "kappa1")
