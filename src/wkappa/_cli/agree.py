@@ -88,7 +88,7 @@ def add_agree_parser(sub: Any, common: Any) -> None:
     options.add_alternative(agree, "of the p-value (irrCAC prints 'greater'; default: two-sided)")
     options.add_kappa0(agree, "the coefficient")
     options.add_format(agree, "text", "json", "csv")
-    agree.add_argument("--explain", action="store_true", help="explain the computation")
+    options.add_explain(agree)
     agree.add_argument(
         "--report",
         metavar="OUT.html",
@@ -259,7 +259,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  pa / pe      {pa} / {pe} (observed / chance agreement)")
         if args.explain:
             print()
-            print(_in_options(result.explain()))
+            print(options.explained(result))
     if args.report:
         _write_report(args, raters, result, ci, compute, read)
     if args.plot:
@@ -308,12 +308,3 @@ def _write_report(
 def _note(args: argparse.Namespace, message: str) -> None:
     if not getattr(args, "quiet", False):
         print(f"wkappa: {message}", file=sys.stderr)
-
-
-def _in_options(explained: str) -> str:
-    """An explanation with its Python calls of an interval method in command-line words."""
-    for method in AGREEMENT_INTERVALS:
-        explained = explained.replace(
-            f"confidence_interval(method={method!r})", f"--ci-method {method}"
-        )
-    return explained

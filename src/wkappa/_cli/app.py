@@ -27,13 +27,16 @@ from .options import (
     add_alternative,
     add_ci,
     add_command,
+    add_explain,
     add_file,
     add_format,
     add_kappa0,
     add_labels,
     add_resamples,
     add_spelling,
+    check_explain,
     check_one_interval,
+    explained,
     plot_file,
 )
 
@@ -140,7 +143,7 @@ def _score(args: argparse.Namespace) -> int:
         print(output.score_text(run))
         if args.explain:
             print()
-            print(overall.result.explain())
+            print(explained(overall.result))
     if args.report:
         from .report import write_report
 
@@ -314,9 +317,7 @@ def _parser() -> argparse.ArgumentParser:
     _interval_options(score)
     add_kappa0(score)
     add_alternative(score, "of the p-value and the interval (default: two-sided)")
-    score.add_argument(
-        "--explain", action="store_true", help="explain the computation step by step (text format)"
-    )
+    add_explain(score)
     add_format(score, "text", "json", "csv")
     score.add_argument(
         "--report", metavar="OUT.html", help="write a self-contained HTML report with heatmaps"
@@ -383,6 +384,7 @@ def _parser() -> argparse.ArgumentParser:
         help="name of the column --apply adds (default: grade)",
     )
     add_format(thresholds, "text", "json")
+    add_explain(thresholds)
     _common(thresholds)
 
     compare = add_command(
@@ -406,6 +408,7 @@ def _parser() -> argparse.ArgumentParser:
     add_cluster(compare, "the paired bootstrap resamples whole clusters")
     add_alternative(compare, "of the p-value and the interval of A - B (default: two-sided)")
     add_format(compare, "text", "json")
+    add_explain(compare)
     _common(compare)
 
     demo = add_command(
@@ -564,6 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     debug = getattr(args, "debug", False)
     try:
+        check_explain(args)
         with warnings.catch_warnings():
             warnings.simplefilter("default")
             warnings.showwarning = _warning

@@ -20,6 +20,7 @@ from ..exceptions import WkappaError
 from . import output
 from .clusters import check_cluster_column, cluster_codes, stacked_tables, too_few_clusters
 from .io import COUNT, count_keys, open_source
+from .options import explained
 from .tables import Spelling, build_tables, drop_missing, parse_labels, text_labels, tidy_labels
 
 __all__ = ["run_compare"]
@@ -126,6 +127,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         ],
     ]
     print(output.render_rows(rows, left=(0, 2)))
+    if args.explain:
+        print()
+        print(explained(result))
     return 0
 
 

@@ -16,10 +16,12 @@ from .options import (
     add_alternative,
     add_ci,
     add_command,
+    add_explain,
     add_file,
     add_format,
     add_layout,
     chosen_layout,
+    explained,
     in_options,
     option_names,
     split_names,
@@ -76,7 +78,7 @@ def add_icc_parser(sub: Any, common: Any) -> None:
         help="write a self-contained HTML report: the forms, the ANOVA table, the methods "
         "sentence and the command line",
     )
-    parser.add_argument("--explain", action="store_true", help="explain the computation")
+    add_explain(parser)
     common(parser)
 
 
@@ -237,7 +239,7 @@ def run_icc(args: argparse.Namespace) -> int:
         lines.append(ccc_line)
     if args.explain:
         for form in forms:
-            lines += ["", results[form].explain()]
+            lines += ["", explained(results[form])]
     print("\n".join(lines))
     if args.report:
         from .icc_report import write_icc_report

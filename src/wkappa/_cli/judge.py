@@ -105,6 +105,7 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
         judge, "of the p-value and the interval of the difference (default: two-sided)"
     )
     options.add_format(judge, "text", "json")
+    options.add_explain(judge)
     judge.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
     common(judge)
 
@@ -545,6 +546,9 @@ def run_judge(args: argparse.Namespace) -> int:
     ratings, label_counts, keys = _read(args)
     judged = judge(ratings, args, label_counts, keys)
     print(judge_json(judged, args) if args.format == "json" else judge_text(judged, args))
+    if args.explain:
+        print()
+        print(options.explained(judged.result))
     if args.report:
         write_judge_report(args.report, judged, args)
         if not args.quiet:

@@ -22,6 +22,7 @@ __all__ = [
     "add_alternative",
     "add_ci",
     "add_command",
+    "add_explain",
     "add_file",
     "add_format",
     "add_kappa0",
@@ -29,8 +30,10 @@ __all__ = [
     "add_layout",
     "add_resamples",
     "add_spelling",
+    "check_explain",
     "check_one_interval",
     "chosen_layout",
+    "explained",
     "image_format",
     "in_options",
     "option_names",
@@ -216,17 +219,62 @@ def option_names(keywords: str = "", **renamed: str) -> tuple[tuple[re.Pattern[s
         names += [
             (re.compile(rf"(?:`{word}`|{bare})='([^']*)'"), option + r" \1"),  # with a value
             (re.compile(f"`{word}=?`"), option),
+            (re.compile(rf"{bare}=(?=[\s),;]|$)"), option),  # no value: "pass cluster= to"
             (re.compile(f"{bare}="), option + " "),
         ]
     return tuple(names)
 
 
-def in_options(text: str, names: Iterable[tuple[re.Pattern[str], str]]) -> str:
-    """``text`` on one line, with the library's keywords replaced by the options."""
-    text = " ".join(text.split())
+def in_options(
+    text: str, names: Iterable[tuple[re.Pattern[str], str]], *, one_line: bool = True
+) -> str:
+    """``text`` with the library's keywords replaced by the options: on one line (a
+    message), or with its lines and their indentation kept (``one_line=False``, an
+    explanation)."""
+    if one_line:
+        text = " ".join(text.split())
     for pattern, option in names:
         text = pattern.sub(option, text)
     return text
+
+
+def add_explain(parser: argparse.ArgumentParser) -> None:
+    """``--explain``: the result's explanation (its ``explain()`` in the command line's
+    words, :func:`explained`) after the text output (``plan``'s text output is its
+    explanation already); refused with any other ``--format`` (:func:`check_explain`)."""
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="explain the computation step by step (text format only)",
+    )
+
+
+def check_explain(args: argparse.Namespace) -> None:
+    """Refuse ``--explain`` with a ``--format`` other than text: the explanation is words,
+    JSON and CSV are read by programs (which have every number in them already)."""
+    chosen = getattr(args, "format", "text")
+    if getattr(args, "explain", False) and chosen != "text":
+        raise WkappaError(
+            f"--explain goes with the text output, not --format {chosen}. Hint: drop "
+            f"--explain (the {chosen.upper()} output has every number), or drop --format."
+        )
+
+
+# How the results' explain() names the library's calls and keywords, as the command line
+# spells them: a bootstrap interval method is --bootstrap-method, any other --ci-method.
+_EXPLAINED_NAMES = (
+    (
+        re.compile(r"confidence_interval\(method='(percentile|bca)'\)"),
+        r"--bootstrap N --bootstrap-method \1",
+    ),
+    (re.compile(r"confidence_interval\(method='([^']*)'\)"), r"--ci-method \1"),
+    *option_names("cluster nan_policy n_resamples:--bootstrap"),
+)
+
+
+def explained(result: Any) -> str:
+    """``result.explain()`` in the command line's words (what ``--explain`` prints)."""
+    return in_options(result.explain(), _EXPLAINED_NAMES, one_line=False)
 
 
 _IMAGE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}

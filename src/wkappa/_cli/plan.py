@@ -15,7 +15,9 @@ from ..exceptions import WkappaError
 from .options import (
     add_ci,
     add_command,
+    add_explain,
     add_format,
+    explained,
     image_format,
     in_options,
     option_names,
@@ -104,6 +106,7 @@ def add_plan_parser(sub: Any, common: Any) -> None:
     plan.add_argument("--seed", type=int, help="random seed of the simulation")
     plan.add_argument("--n", type=int, help="report what N items deliver instead")
     add_format(plan, "text", "json")
+    add_explain(plan)
     plan.add_argument(
         "--plot",
         metavar="OUT.png",
@@ -324,5 +327,5 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(to_json(plan.to_dict(), schema="wkappa.plan/1"))
     else:
-        print(plan.explain())
+        print(explained(plan))  # the text output is the explanation, --explain or not
     return 0

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
+from .options import explained
 from .output import (
     RowCount,
     categories_line,
@@ -130,6 +131,9 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
         )
         print(render_table(["between grades", "threshold"], rows))
         print("  a score equal to a threshold gets the lower grade")
+        if args.explain:
+            print()
+            print(explained(result))
     if target is not None:
         _apply(args, result, target)
         note(f"wrote {args.out} (column {args.grade_col!r} added)")
