@@ -459,3 +459,19 @@ def test_cli_icc_warns_about_the_forms_it_shows(tmp_path, capsys) -> None:
     shown = capsys.readouterr()
     assert "ICC(A,k) is undefined" in shown.err
     assert "ICC(A,k)  ICC2k  undefined  undefined" in shown.out
+
+
+@pytest.mark.parametrize("name", ["A,k above 1", "swap", "least A,1"])
+def test_icc_accumulator_degenerate_batches_match_the_exact_rule(name: str) -> None:
+    """The accumulator (moments of batches) follows the same rule: nan with the warning at
+    the caller's line where the denominator is not above 0, the exact value elsewhere."""
+    rows = _DEGENERATE[name]
+    both = wk.ICCAccumulator().update(rows[:1]) + wk.ICCAccumulator().update(rows[1:])
+    for form, value in exact_iccs(rows).items():
+        if value is None:
+            with pytest.warns(UndefinedReliabilityWarning, match=rf"ICC\({form}\)") as caught:
+                got = both.result(form=form).statistic
+            assert math.isnan(got) and caught[0].filename == __file__
+        else:
+            got = both.result(form=form).statistic
+            assert got == pytest.approx(float(value), abs=1e-12), form
