@@ -475,3 +475,67 @@ def test_icc_accumulator_degenerate_batches_match_the_exact_rule(name: str) -> N
         else:
             got = both.result(form=form).statistic
             assert got == pytest.approx(float(value), abs=1e-12), form
+
+
+def test_a_k_lower_limit_is_minus_infinity_where_a_1_s_is_below_its_bound() -> None:
+    """ICC(A,k) = -6 came with the 'interval' (6.43, 0.70): McGraw & Wong's lower limit
+    divides by f* (MSC - MSE) + n MSR, below 0 here. The A,k limits are A,1's stepped up;
+    A,1's lower limit is below -1/(k-1), which the step-up sends to -inf."""
+    rows = [[2, 0], [1, 0], [0, 1], [0, 1], [0, 0]]
+    k = 2
+    a_k, a_1 = wk.icc(rows, form="A,k"), wk.icc(rows, form="A,1")
+    assert a_k.statistic == pytest.approx(float(exact_iccs(rows)["A,k"]), abs=1e-12)
+    assert a_k.statistic == pytest.approx(-6.0, abs=1e-12)
+    low, high = a_k.confidence_interval()
+    low_1, high_1 = a_1.confidence_interval()
+    assert low_1 < -1 / (k - 1)
+    assert low == -math.inf
+    assert high == pytest.approx(k * high_1 / (1 + (k - 1) * high_1), rel=1e-12)
+    assert low <= a_k.statistic <= high <= 1.0
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    st.integers(2, 6).flatmap(
+        lambda n: st.integers(2, 4).flatmap(
+            lambda k: st.lists(
+                st.lists(st.integers(0, 3), min_size=k, max_size=k), min_size=n, max_size=n
+            )
+        )
+    )
+)
+def test_every_icc_interval_holds_its_estimate_and_stays_at_most_one(rows) -> None:
+    """On coarse small tables (where the degenerate cases live): every ICC is at most 1 or
+    nan, every interval is ordered with its upper limit at most 1, and the exact F intervals
+    (one-way, consistency) hold their estimate. (McGraw & Wong's absolute-agreement limits
+    are approximate: with Satterthwaite's v far below 1 they can miss the estimate, in irr,
+    psych and pingouin alike: A,1 = -0.632 with (-0.676, -0.660) on [[0, 3], [0, 3], [0, 3],
+    [2, 0]].)"""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)
+        results = wk.icc_all(rows)
+    exact = exact_iccs(rows)
+    for form, result in results.items():
+        value = result.statistic
+        low, high = result.confidence_interval()
+        if exact[form] is None:
+            assert math.isnan(value) and math.isnan(low) and math.isnan(high)
+            continue
+        assert value <= 1.0 + 1e-12
+        assert low <= high + 1e-9 and high <= 1.0 + 1e-12, (form, low, value, high)
+        if form[0] != "A":
+            assert low - 1e-9 <= value <= high + 1e-9, (form, low, value, high)
+
+
+def test_a_1_at_zero_f_has_the_point_interval_of_its_least_value() -> None:
+    """MSR = 0 < MSC (float residue 5e-34 here): Satterthwaite's v at the estimate is 0 (a MSC
+    + b MSE = n (1 - rho) MSR) and the limits were nan; as v -> 0 both are A,1's value
+    -n MSE / (k MSC + (nk - n - k) MSE), as C,1's are -1/(k-1) at F = 0."""
+    rows = [[0, 1], [0, 1], [1, 0]]
+    ms = exact_mean_squares(rows)
+    n, k = 3, 2
+    least = -n * ms["mse"] / (k * ms["msc"] + (n * k - n - k) * ms["mse"])
+    assert ms["msr"] == 0 and least == exact_iccs(rows)["A,1"] == -2
+    result = wk.icc(rows, form="A,1")
+    assert result.statistic == pytest.approx(-2.0, abs=1e-12)
+    assert tuple(result.confidence_interval()) == pytest.approx((-2.0, -2.0), abs=1e-9)

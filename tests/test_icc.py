@@ -276,7 +276,9 @@ def scipy_limits(form: str, msr, msc, mse, msw, n: int, k: int, alpha: float):
     if form == "A,k":  # Spearman-Brown of the single-rater limits (pingouin, psych)
         if msr + (msc - mse) / n <= 0:  # A,1 below -1/(k-1): A,k undefined, so its limits
             return np.nan, np.nan
-        return low * k / (1 + low * (k - 1)), high * k / (1 + high * (k - 1))
+        # (A,1's lower limit at or below -1/(k-1): the step-up's lower limit is -inf)
+        low = low * k / (1 + low * (k - 1)) if 1 + low * (k - 1) > 0 else -np.inf
+        return low, high * k / (1 + high * (k - 1))
     return low, high
 
 

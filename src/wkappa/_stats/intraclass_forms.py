@@ -261,8 +261,11 @@ def _f_limits(form: str, ms: MeanSquares, statistic_a1: Any, tail: float) -> tup
                 return low, high
             return 1 - 1 / f_low, 1 - 1 / f_high
         v = absolute_df(statistic_a1, ms, float(k))
-        f_star = f_ppf(q, ms.df_targets, v)
-        f_inv = f_ppf(q, v, ms.df_targets)
+        # At the estimate a MSC + b MSE is n (1 - rho) MSR: v is 0 where MSR is (F = 0), and
+        # the quantiles take their values as v -> 0 (inf and 0): both limits are then
+        # the estimate, A,1's least value for these MSC and MSE (as C,1's are -1/(k-1)).
+        f_star = np.where(v == 0, np.inf, f_ppf(q, ms.df_targets, v))
+        f_inv = np.where(v == 0, 0.0, f_ppf(q, v, ms.df_targets))
         msr, msc, mse = ms.ms_targets, ms.ms_raters, ms.ms_error
         # c: the raters' term of the denominators; an F quantile beyond the float range
         # (Satterthwaite's df far below 1) gives each limit's value as that quantile -> inf.
@@ -271,6 +274,13 @@ def _f_limits(form: str, ms: MeanSquares, statistic_a1: Any, tail: float) -> tup
             np.isinf(f_star), -n * mse / c, n * (msr - f_star * mse) / (f_star * c + n * msr)
         )
         high = np.where(np.isinf(f_inv), 1.0, n * (f_inv * msr - mse) / (c + n * f_inv * msr))
+        if form == "A,k":
+            # A,k's limits are A,1's stepped up (Spearman-Brown, k L / (1 + (k-1) L)); where
+            # A,1's lower limit is at or below -1/(k-1) the step-up's is -inf (the
+            # denominator f* (MSC - MSE) + n MSR is not above 0; the formula gave a "lower"
+            # limit above 1 there).
+            below = np.where(np.isinf(f_star), c <= 0, f_star * c + n * msr <= 0)
+            low = np.where(below, -np.inf, low)
         # No rater and no error variance (perfect agreement): both limits are 1 for every
         # finite quantile, although Satterthwaite's df is 0/0 there.
         perfect = (mse == 0) & (c == 0) & (msr > 0)
