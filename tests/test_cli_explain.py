@@ -104,13 +104,26 @@ def test_thresholds_explains_its_fit(capsys, csv_file, data) -> None:
     _explained(output, wk.optimize_thresholds(data["truth"], data["score"]))
 
 
-def test_judge_explains_its_panel_comparison(capsys, csv_file, data) -> None:
+@pytest.mark.parametrize("cluster", [False, True])
+def test_judge_explains_its_panel_comparison(capsys, csv_file, data, cluster) -> None:
+    extra = ["--cluster", "site"] if cluster else []
     output = _run(
         capsys, "judge", csv_file, "--candidate", "truth", "--raters", "a,b,c",
-        "--bootstrap", _B, "--seed", "5", "--explain",
+        "--bootstrap", _B, "--seed", "5", "--explain", *extra,
     )  # fmt: skip
     panel = np.column_stack([data["a"], data["b"], data["c"]])
-    _explained(output, wk.rater_vs_panel(panel, data["truth"], n_resamples=int(_B), rng=5))
+    result = wk.rater_vs_panel(
+        panel, data["truth"], n_resamples=int(_B), rng=5, cluster=data["site"] if cluster else None
+    )
+    _explained(output, result)
+    assert ("resamples of the 15 clusters" in output) is cluster
+
+
+def test_thresholds_explains_before_grading_another_file(capsys, csv_file, tmp_path) -> None:
+    out = tmp_path / "graded.csv"
+    output = _run(capsys, "thresholds", csv_file, "--true", "truth", "--score", "score",
+                  "--apply", csv_file, "--out", str(out), "--explain")  # fmt: skip
+    assert "Kappa-optimal thresholds for K = 4 grades" in output and out.exists()
 
 
 def test_plan_text_is_its_explanation(capsys) -> None:
