@@ -539,3 +539,26 @@ def test_a_1_at_zero_f_has_the_point_interval_of_its_least_value() -> None:
     result = wk.icc(rows, form="A,1")
     assert result.statistic == pytest.approx(-2.0, abs=1e-12)
     assert tuple(result.confidence_interval()) == pytest.approx((-2.0, -2.0), abs=1e-9)
+
+
+def test_pingouin_evaluates_the_formulas_where_wkappa_says_undefined() -> None:
+    """The peer on the same table: every defined form agrees; pingouin's A,k is the
+    formula's 12 with the interval [3.23, 0.93] (lower above upper), wkappa's nan with a
+    warning (A,1 = -1.2 below -1/(k-1))."""
+    pg = pytest.importorskip("pingouin")
+    pd = pytest.importorskip("pandas")
+    rows = np.array(_DEGENERATE["A,k above 1"])
+    n, k = rows.shape
+    long = pd.DataFrame({"t": np.repeat(range(n), k), "r": np.tile(range(k), n), "s": rows.ravel()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (pingouin's own warnings on three items)
+        theirs = pg.intraclass_corr(long, "t", "r", "s").set_index("Type")
+    with pytest.warns(UndefinedReliabilityWarning, match=r"ICC\(A,k\)"):
+        ours = wk.icc_all(rows)
+    assert theirs.loc["ICC(A,k)", "ICC"] == pytest.approx(12.0)
+    low, high = theirs.loc["ICC(A,k)", "CI95"]
+    assert low > high
+    assert math.isnan(ours["A,k"].statistic)
+    for form, result in ours.items():
+        if form != "A,k":
+            assert result.statistic == pytest.approx(theirs.loc[f"ICC({form})", "ICC"], abs=1e-12)
