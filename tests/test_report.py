@@ -204,8 +204,8 @@ def test_icc_report_one_sided_and_every_form(icc_case, tmp_path, monkeypatch, ca
 
 
 def test_every_reference_matches_the_bibliography():
-    """The reports cite in full: each reference's first author, year, volume, issue, pages
-    (and doi) are those of its entry in docs/references.bib."""
+    """The reports cite in full: each reference's first author, year, journal, volume, issue,
+    pages (a book's title and publisher) and doi are those of its entry in docs/references.bib."""
     bib = (Path(__file__).parents[1] / "docs" / "references.bib").read_text()
     for key, text in REFERENCES.items():
         entry = re.search(r"@\w+\{" + key + r",(.*?)\n\}", bib, flags=re.S)
@@ -214,8 +214,12 @@ def test_every_reference_matches_the_bibliography():
         surname = fields["author"].split(",")[0].strip("{}")
         assert text.startswith(surname), key
         assert f"({fields['year']})" in text, key
-        assert f"{fields['volume']}({fields['number']})" in text, key
-        assert fields["pages"].replace("--", "-") in text, key
+        if "volume" in fields:  # an article
+            assert f"{fields['volume']}({fields['number']})" in text, key
+            assert fields["pages"].replace("--", "-") in text, key
+            assert fields["journal"] in text, key
+        else:  # a book
+            assert fields["title"] in text and fields["publisher"] in text, key
         if "doi" in fields:
             assert f"doi:{fields['doi']}" in text, key
 
@@ -228,3 +232,98 @@ def test_icc_report_renders_in_headless_chromium(icc_report, icc_case, tmp_path)
     result = wk.icc(icc_case[2], form="A,1")
     assert f"ICC(A,1) {result.statistic:.4f}" in text
     assert "Analysis of variance" in text and "References" in text
+
+
+# ------------------------------------------------- what a reader pastes and reruns (score, agree)
+
+
+def _methods(page: str) -> str:
+    found = re.search(r'<p class="methods">(.*?)</p>', page, flags=re.S)
+    assert found is not None, "no methods sentence"
+    return html.unescape(found.group(1))
+
+
+def test_score_report_methods_command_and_references(report, expected):
+    page = report.read_text()
+    methods = _methods(page)
+    result, (low, high) = expected
+    assert (
+        "Cohen's weighted kappa with quadratic weights (Cohen 1968) on 218 rated pairs" in methods
+    )
+    assert "overall and within each value of patients" in methods
+    assert "that of Fleiss, Cohen and Everitt (1969)" in methods
+    assert (
+        f"Kappa = {result.statistic:.4f}, 95% confidence interval [{low:.4f}, {high:.4f}]"
+        in methods
+    )
+    assert f"wkappa {wk.__version__} on 20" in methods
+    command = re.search(r'<pre class="command">(.*?)</pre>', page, flags=re.S)
+    assert command is not None
+    assert html.unescape(command.group(1)).startswith(f"wkappa score {DATA} --true {TRUE}")
+    for key in ("cohen1968", "fleiss1969", "landis1977"):
+        assert html.escape(REFERENCES[key], quote=False) in page
+    assert "@media print" in page
+
+
+@pytest.fixture
+def clustered(tmp_path):
+    """The MS data with three patients to a cluster (as three scans of one site)."""
+    pl = pytest.importorskip("polars")
+    frame = pl.read_csv(DATA).with_columns((pl.int_range(pl.len()) // 3).alias("site"))
+    path = tmp_path / "clustered.csv"
+    frame.write_csv(path)
+    return path, frame
+
+
+def test_score_report_says_the_se_is_cluster_robust(clustered, tmp_path):
+    path, frame = clustered
+    out = tmp_path / "cluster.html"
+    argv = ["score", str(path), "--true", TRUE, "--pred", PRED, "--cluster", "site"]
+    assert main([*argv, "--report", str(out), "--quiet"]) == 0
+    page = html.unescape(out.read_text())
+    result = wk.kappa_test(frame[TRUE], frame[PRED], weights="quadratic", cluster=frame["site"])
+    low, high = result.confidence_interval(0.95)
+    groups = frame["site"].n_unique()
+    assert result.n_clusters == groups == 73
+    methods = _methods(out.read_text())
+    assert f"cluster-robust over the {groups} clusters of site" in methods
+    assert "estimate ± t(G - 1) × the cluster-robust standard error" in methods
+    assert f"[{low:.4f}, {high:.4f}]" in methods
+    assert f"{result.standard_error:.4f}" in page and f"cluster-robust, {groups} clusters" in page
+    assert f"on t({groups - 1})" in page
+    assert REFERENCES["yang2014"] in page and REFERENCES["obuchowski1998"] in page
+
+
+@pytest.mark.parametrize("seed", [5, None])
+def test_a_bootstrap_report_names_its_resamples_and_seed(seed, tmp_path):
+    out = tmp_path / "boot.html"
+    argv = ["score", str(DATA), "--true", TRUE, "--pred", PRED, "--bootstrap", "199"]
+    argv += [] if seed is None else ["--seed", str(seed)]
+    assert main([*argv, "--alternative", "greater", "--report", str(out), "--quiet"]) == 0
+    methods = _methods(out.read_text())
+    assert "95% one-sided confidence interval is the bootstrap percentile interval" in methods
+    if seed is None:
+        assert "199 resamples, no --seed given (a rerun draws others)" in methods
+    else:
+        assert f"199 resamples, random seed {seed}" in methods
+    assert REFERENCES["efron1979"] in html.unescape(out.read_text())
+
+
+def test_agree_report_methods_with_the_library_numbers(tmp_path):
+    pytest.importorskip("polars")
+    out = tmp_path / "agree.html"
+    raters = f"{TRUE},{PRED}"
+    argv = ["agree", str(DATA), "--raters", raters, "--bootstrap", "99", "--seed", "7"]
+    assert main([*argv, "--report", str(out), "--quiet"]) == 0
+    import polars as pl
+
+    frame = pl.read_csv(DATA)
+    result = wk.agreement(frame.select(TRUE, PRED).to_numpy(), coefficient="fleiss")
+    methods = _methods(out.read_text())
+    assert f"Agreement among 2 raters ({TRUE}, {PRED})" in methods
+    assert f"Fleiss' kappa (Fleiss 1971) on {result.n_items} items" in methods
+    assert f"Fleiss' kappa = {result.statistic:.4f}" in methods
+    assert "99 resamples, random seed 7" in methods
+    page = html.unescape(out.read_text())
+    assert REFERENCES["fleiss1971"] in page and REFERENCES["gwet2014"] in page
+    assert f"wkappa {' '.join(argv)} --report {out} --quiet" in page

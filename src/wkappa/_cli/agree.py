@@ -301,7 +301,7 @@ def _write_report(
                 table.append(entry(*compute(name)))
         except WkappaError as error:  # e.g. Gwet's AC with weights outside [0, 1]
             table.append(Coefficient(None, math.nan, math.nan, args.ci, name, str(error)))
-    write_agreement_report(args.report, args.file, raters, chosen, table, read)
+    write_agreement_report(args.report, args.file, raters, chosen, table, read, args)
     _note(args, f"wrote {args.report}")
 
 

@@ -147,7 +147,7 @@ def _score(args: argparse.Namespace) -> int:
     if args.report:
         from .report import write_report
 
-        write_report(args.report, run)
+        write_report(args.report, run, args)
         _note(args, f"wrote {args.report}")
     if args.plot:
         from .report import save_plot

@@ -220,7 +220,8 @@ def write_icc_report(
         source = "Lin (1989)" if key == "lin1989" else "Barnhart, Haber and Song (2002)"
         body += ["<h2>Concordance</h2>", f'<p class="note">{escape(line)}; {source}.</p>']
         cited.append(key)
-    body += [provenance.html(), references_html(cited)]
+    body.append(references_html(cited))
     Path(args.report).write_text(
-        html_page(args.file, f"Intraclass correlation: {args.file}", body), encoding="utf-8"
+        html_page(args.file, f"Intraclass correlation: {args.file}", body, args),
+        encoding="utf-8",
     )

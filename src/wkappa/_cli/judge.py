@@ -536,7 +536,8 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         encoded = base64.b64encode(png).decode("ascii")
         body.append(f'<img alt="pairwise heatmap" src="data:image/png;base64,{encoded}">')
     Path(path).write_text(
-        html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body), encoding="utf-8"
+        html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body, args),
+        encoding="utf-8",
     )
 
 

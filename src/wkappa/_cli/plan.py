@@ -235,7 +235,10 @@ def _value(number: float | None, digits: str = ".4g") -> str:
 
 
 def _write_report(
-    plan: KappaPlan, curve_of_n: Curve, path: str, cautions: list[str] | None = None
+    plan: KappaPlan,
+    curve_of_n: Curve,
+    args: argparse.Namespace,
+    cautions: list[str] | None = None,
 ) -> None:
     """``--report``: the plan in words and numbers, the warnings of the plan (``cautions``,
     as printed on stderr), and the curve as a table and a figure."""
@@ -301,7 +304,7 @@ def _write_report(
         )
     )
     body.append(f'<p class="note">Curve: method {escape(method)}.</p>')
-    Path(path).write_text(html_page("plan", heading, body), encoding="utf-8")
+    Path(args.report).write_text(html_page("plan", heading, body, args), encoding="utf-8")
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -321,7 +324,7 @@ def run_plan(args: argparse.Namespace) -> int:
             if args.plot:
                 Path(args.plot).write_bytes(_figure_png(plan, *curve, image_format(args.plot)))
             if args.report:
-                _write_report(plan, curve, args.report, cautions)
+                _write_report(plan, curve, args, cautions)
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":

@@ -16,7 +16,14 @@ from datetime import datetime, timezone
 
 from .. import __version__
 
-__all__ = ["REFERENCES", "Provenance", "interval_words", "methods_html", "references_html"]
+__all__ = [
+    "REFERENCES",
+    "Provenance",
+    "interval_words",
+    "methods_html",
+    "references_html",
+    "resampling_words",
+]
 
 # Key of docs/references.bib -> the reference as the report prints it (APA-like).
 REFERENCES = {
@@ -28,6 +35,8 @@ REFERENCES = {
     "cohen1968": "Cohen, J. (1968). Weighted kappa: nominal scale agreement provision for "
     "scaled disagreement or partial credit. Psychological Bulletin, 70(4), 213-220. "
     "doi:10.1037/h0026256",
+    "conger1980": "Conger, A. J. (1980). Integration and generalization of kappas for multiple "
+    "raters. Psychological Bulletin, 88(2), 322-328.",
     "efron1979": "Efron, B. (1979). Bootstrap methods: another look at the jackknife. The "
     "Annals of Statistics, 7(1), 1-26. doi:10.1214/aos/1176344552",
     "efron1987": "Efron, B. (1987). Better bootstrap confidence intervals. Journal of the "
@@ -35,9 +44,18 @@ REFERENCES = {
     "fisher1915": "Fisher, R. A. (1915). Frequency distribution of the values of the "
     "correlation coefficient in samples from an indefinitely large population. Biometrika, "
     "10(4), 507-521. doi:10.2307/2331838",
+    "fleiss1971": "Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. "
+    "Psychological Bulletin, 76(5), 378-382.",
     "fleiss1969": "Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard "
     "errors of kappa and weighted kappa. Psychological Bulletin, 72(5), 323-327. "
     "doi:10.1037/h0028106",
+    "gwet2008": "Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the "
+    "presence of high agreement. British Journal of Mathematical and Statistical Psychology, "
+    "61(1), 29-48.",
+    "gwet2014": "Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.). "
+    "Gaithersburg, MD: Advanced Analytics, LLC.",
+    "krippendorff2019": "Krippendorff, K. (2019). Content Analysis: An Introduction to Its "
+    "Methodology (4th ed.). Thousand Oaks, CA: SAGE Publications. doi:10.4135/9781071878781",
     "landis1977": "Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement "
     "for categorical data. Biometrics, 33(1), 159-174. doi:10.2307/2529310",
     "lin1989": "Lin, L. I.-K. (1989). A concordance correlation coefficient to evaluate "
@@ -73,6 +91,15 @@ _INTERVALS = {
 def interval_words(method: str) -> tuple[str, tuple[str, ...]]:
     """How a methods sentence names an interval ``method`` and the references it cites."""
     return _INTERVALS.get(method, (f"the {method} interval", ()))
+
+
+def resampling_words(n_resamples: int, seed: int | None, unit: str = "") -> str:
+    """``999 resamples of the clusters, random seed 3``: what a reader needs to repeat a
+    bootstrap (``unit``: what was resampled, when not the items or pairs)."""
+    of = f" of the {unit}" if unit else ""
+    if seed is None:
+        return f"{n_resamples:,} resamples{of}, no --seed given (a rerun draws others)"
+    return f"{n_resamples:,} resamples{of}, random seed {seed}"
 
 
 @dataclass(frozen=True)

@@ -9,19 +9,20 @@ inline script records, once the page has loaded, each image's natural width in
 
 from __future__ import annotations
 
+import argparse
 import base64
 import html
 import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .._core import import_optional
+from .methods import agreement_methods, p_phrase, score_methods
 from .options import image_format
 from .output import (
     TABLE_INTERVALS,
@@ -39,6 +40,7 @@ from .output import (
     null_hypothesis,
     weights_text,
 )
+from .provenance import Provenance, methods_html, references_html, resampling_words
 from .tables import label_text
 
 __all__ = [
@@ -150,18 +152,29 @@ def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str
     return f"<table><tr><th></th>{head}<th>total</th></tr>{''.join(rows)}</table>"
 
 
-def _headline(scored: Scored) -> str:
+def _headline(scored: Scored, args: argparse.Namespace) -> str:
     result = scored.result
     level = ci_label(scored.level, result.alternative)
-    method = scored.method if scored.method in TABLE_INTERVALS else f"bootstrap ({scored.method})"
+    test, p = ("z", p_phrase(result.pvalue))
+    if result.n_clusters is not None:  # the Wald test on t with G - 1 df
+        test, p = "Wald z", f"{p}, on t({result.n_clusters - 1})"
     items = [
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
-        (level, format_interval(scored.low, scored.high), method),
+        (level, format_interval(scored.low, scored.high), _method_note(scored, args)),
         ("standard error", format_number(result.standard_error), _robust(result)),
-        ("z", format_number(result.zscore, 2), f"p = {format_pvalue(result.pvalue)}"),
+        (test, format_number(result.zscore, 2), p),
         ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
     ]
     return headline_html(items)
+
+
+def _method_note(scored: Any, args: argparse.Namespace) -> str:
+    """The interval's method under it; for a bootstrap, the resamples and the seed."""
+    if scored.method in TABLE_INTERVALS or not getattr(args, "bootstrap", None):
+        return str(scored.method)
+    cluster = "cluster " if getattr(args, "cluster", None) else ""
+    resamples = resampling_words(args.bootstrap, getattr(args, "seed", None))
+    return f"{cluster}bootstrap ({scored.method}), {resamples}"
 
 
 def headline_html(items: Sequence[tuple[str, str, str]]) -> str:
@@ -179,7 +192,7 @@ def _robust(result: Any) -> str:
     return "" if result.n_clusters is None else f"cluster-robust, {result.n_clusters} clusters"
 
 
-def _section(title: str, scored: Scored, true: str, pred: str) -> str:
+def _section(title: str, scored: Scored, true: str, pred: str, args: argparse.Namespace) -> str:
     result = scored.result
     table = np.asarray(result.table)
     integer = table.dtype.kind in "iu"
@@ -194,7 +207,7 @@ def _section(title: str, scored: Scored, true: str, pred: str) -> str:
     return "\n".join(
         [
             f"<h2>{_e(title)}</h2>",
-            _headline(scored),
+            _headline(scored, args),
             '<div class="pair"><div>',
             "<h3>Observed O</h3>",
             f'<p class="note">rows: {_e(true)}, columns: {_e(pred)}</p>',
@@ -227,8 +240,11 @@ def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored)
     return f'<table class="groups"><tr>{head}</tr>{"".join(rows)}</table>'
 
 
-def write_report(path: str, run: ScoreRun) -> None:
-    """Write the HTML report of a ``score`` run to ``path``."""
+def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
+    """Write the HTML report of a ``score`` run to ``path`` (``args``: the run's options, for
+    the command line, the seed and the methods sentence)."""
+    provenance = Provenance.of(args)
+    sentence, cited = score_methods(run, args, provenance)
     name, true, pred, overall, groups, by = (
         run.name, run.true, run.pred, run.overall, run.groups, run.by
     )  # fmt: skip
@@ -236,27 +252,28 @@ def write_report(path: str, run: ScoreRun) -> None:
     parts = [
         *_head(name, f"Weighted kappa: {name}"),
         f'<p class="meta">rows (rater A) <b>{_e(true)}</b>, columns (rater B) <b>{_e(pred)}</b>'
-        f" &middot; {_e(weights_text(result.weights))} &middot; made by wkappa, {_stamp()}</p>",
+        f" &middot; {_e(weights_text(result.weights))} &middot; {_made(provenance)}</p>",
         f'<p class="meta">{_e(categories_line(result.labels))}</p>',
         *(
             [f'<p class="meta rows">file rows: {_e(run.rows.text())}</p>']
             if run.rows is not None
             else []
         ),
-        _section("All rows", overall, true, pred),
+        methods_html(sentence),
+        _section("All rows", overall, true, pred, args),
     ]
     if by is not None:
         parts += [f"<h2>By {_e(by)}</h2>", _group_table(by, groups, overall)]
         shown = groups[:MAX_GROUP_SECTIONS]
-        parts += [_section(f"{by} = {label_text(v)}", s, true, pred) for v, s in shown]
+        parts += [_section(f"{by} = {label_text(v)}", s, true, pred, args) for v, s in shown]
         if len(groups) > len(shown):
             parts.append(
                 f'<p class="note">Heatmaps of the first {len(shown)} of {len(groups)} groups '
                 "only; the table above has them all.</p>"
             )
     inference = (
-        "standard error of Fleiss, Cohen &amp; Everitt (1969); z and p test kappa = 0 with the "
-        "null standard error"
+        "standard error of Fleiss, Cohen &amp; Everitt (1969); z and p test kappa = "
+        f"{result.kappa0:g} with the standard error under the null hypothesis"
         if run.cluster is None
         else f"standard error cluster-robust over the clusters of {_e(run.cluster)} (the "
         "delta-method sandwich); z and p: the Wald test with it, on t with G - 1 df"
@@ -265,13 +282,15 @@ def write_report(path: str, run: ScoreRun) -> None:
         f'<p class="note">kappa = 1 - sum(W*O) / sum(W*E); {inference}; interpretation '
         "after Landis &amp; Koch (1977). Heatmaps: O, E and the agreement lost per cell, "
         "W*(O-E)/n.</p>",
+        references_html([*cited, "landis1977"]),
+        provenance.html(),
         *_tail(),
     ]
     Path(path).write_text("\n".join(parts), encoding="utf-8")
 
 
-def _stamp() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+def _made(provenance: Provenance) -> str:
+    return f"made by {_e(provenance.software)}, {_e(provenance.stamp)}"
 
 
 def _head(name: str, heading: str) -> list[str]:
@@ -368,13 +387,15 @@ def save_pairwise_plot(matrix: np.ndarray, raters: Sequence[str], path: str, tit
     Path(path).write_bytes(pairwise_png(matrix, raters, title, image_format(path)))
 
 
-def _agreement_headline(chosen: Coefficient) -> str:
+def _agreement_headline(chosen: Coefficient, args: argparse.Namespace) -> str:
     result = chosen.result
+    cluster = getattr(args, "cluster", None)
+    error = "Gwet's linearisation" if cluster is None else f"cluster-robust ({cluster})"
     level = ci_label(chosen.level, result.alternative)
     items = [
         (result.name, format_number(result.statistic), weights_text(result.weights)),
-        (level, format_interval(chosen.low, chosen.high), chosen.method),
-        ("standard error", format_number(result.standard_error), "Gwet's linearisation"),
+        (level, format_interval(chosen.low, chosen.high), _method_note(chosen, args)),
+        ("standard error", format_number(result.standard_error), error),
         ("p-value", format_pvalue(result.pvalue), null_hypothesis("coefficient", result)),
         (
             "items",
@@ -413,19 +434,24 @@ def write_agreement_report(
     chosen: Coefficient,
     coefficients: Sequence[Coefficient],
     rows: RowCount,
+    args: argparse.Namespace,
 ) -> None:
     """Write the HTML report of an ``agree`` run to ``path``: the chosen coefficient, every
     coefficient on the same ratings, the per-category coefficients, the pairwise two-rater
-    kappas (with their heatmap when matplotlib is installed) and leave-one-rater-out."""
+    kappas (with their heatmap when matplotlib is installed) and leave-one-rater-out;
+    ``args``: the run's options (the command line, the seed, the methods sentence)."""
     result = chosen.result
+    provenance = Provenance.of(args)
+    sentence, cited = agreement_methods(chosen, list(map(str, raters)), rows, args, provenance)
     level = ci_label(chosen.level, result.alternative)
     parts = [
         *_head(name, f"Agreement of several raters: {name}"),
         f'<p class="meta">raters <b>{_e(", ".join(map(str, raters)))}</b> &middot; '
-        f"{_e(weights_text(result.weights))} &middot; made by wkappa, {_stamp()}</p>",
+        f"{_e(weights_text(result.weights))} &middot; {_made(provenance)}</p>",
         f'<p class="meta">{_e(categories_line(result.labels))}</p>',
         f'<p class="meta rows">file rows: {_e(rows.text())}</p>',
-        _agreement_headline(chosen),
+        _agreement_headline(chosen, args),
+        methods_html(sentence),
         "<h2>Every coefficient on these ratings</h2>",
         _cells_table(
             ["coefficient", "value", "SE", level, "p", "pa", "pe"],
@@ -479,7 +505,10 @@ def write_agreement_report(
         ),
         '<p class="note">Coefficients (pa - pe) / (1 - pe) with Gwet\'s (2014) definitions of pa '
         "and pe and his linearised standard errors (as R's irrCAC); the asymptotic interval is "
-        "estimate &plusmn; t(n-1) SE, its upper end capped at 1.</p>",
+        "estimate &plusmn; t(n-1) SE, its upper end capped at 1. In the table of every "
+        f"coefficient, each interval is the one asked for ({_e(chosen.method)}).</p>",
+        references_html(cited),
+        provenance.html(),
         *_tail(),
     ]
     Path(path).write_text("\n".join(parts), encoding="utf-8")
@@ -488,9 +517,10 @@ def write_agreement_report(
 # ----------------------------------------------------------------- shared by other commands
 
 
-def html_page(name: str, heading: str, body: Sequence[str]) -> str:
-    """A self-contained report page (the inline CSS and script of the others)."""
-    return "\n".join([*_head(name, heading), *body, *_tail()])
+def html_page(name: str, heading: str, body: Sequence[str], args: argparse.Namespace) -> str:
+    """A self-contained report page (the inline CSS and script of the others) ending with the
+    command line of the run (``args``), the software's version and the date."""
+    return "\n".join([*_head(name, heading), *body, Provenance.of(args).html(), *_tail()])
 
 
 def cells_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

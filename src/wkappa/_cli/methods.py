@@ -1,0 +1,139 @@
+"""The methods sentences of the ``score`` and ``agree`` reports: what was computed, on what,
+with which standard error, interval and test, by which software on which date, and the
+result; each with the keys of the references it cites (:data:`provenance.REFERENCES`)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from .output import (
+    TABLE_INTERVALS,
+    RowCount,
+    ScoreRun,
+    ci_label,
+    format_count,
+    format_interval,
+    format_number,
+    format_pvalue,
+)
+from .provenance import Provenance, interval_words, resampling_words
+
+__all__ = ["agreement_methods", "p_phrase", "score_methods"]
+
+# A coefficient of ``wkappa agree`` -> its name in a sentence and the references it cites.
+_COEFFICIENTS = {
+    "fleiss": ("Fleiss' kappa (Fleiss 1971)", ("fleiss1971",)),
+    "conger": ("Conger's kappa (Conger 1980)", ("conger1980",)),
+    "gwet": ("Gwet's AC (Gwet 2008)", ("gwet2008",)),
+    "brennan_prediger": ("the Brennan-Prediger coefficient (as defined by Gwet 2014)", ()),
+    "krippendorff": ("Krippendorff's alpha (Krippendorff 2019)", ("krippendorff2019",)),
+    "percent": ("the percent agreement", ()),
+}
+
+
+def p_phrase(value: float) -> str:
+    """``p = 0.0123``, ``p < 2.2e-16``, ``p undefined``: a p-value after its letter."""
+    text = format_pvalue(value)
+    return f"p {text}" if text.startswith("<") or math.isnan(value) else f"p = {text}"
+
+
+def _dropped(rows: RowCount | None) -> str:
+    if rows is None or not rows.dropped:
+        return ""
+    return f"; {rows.dropped:,} of {rows.read:,} file rows left out: {rows.reason}"
+
+
+def _interval(method: str, n_resamples: int, args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The interval's method in words (with its resamples and seed) and its references."""
+    cluster = getattr(args, "cluster", None)
+    if cluster is not None and method == "asymptotic":
+        return "estimate ± t(G - 1) × the cluster-robust standard error", []
+    words, cited = interval_words(method)
+    if method not in TABLE_INTERVALS and n_resamples:
+        unit = f"clusters of {cluster}" if cluster else ""
+        kind = "cluster " if cluster else ""
+        words = words.replace("bootstrap", f"{kind}bootstrap", 1)
+        words += f", with {resampling_words(n_resamples, getattr(args, 'seed', None), unit)}"
+    return words, list(cited)
+
+
+def score_methods(
+    run: ScoreRun, args: argparse.Namespace, provenance: Provenance
+) -> tuple[str, list[str]]:
+    """The methods sentence of a ``score`` report and the references it cites."""
+    overall = run.overall
+    result = overall.result
+    if result.weights == "unweighted":
+        statistic, cited = "Cohen's kappa (Cohen 1960)", ["cohen1960"]
+    else:
+        statistic = f"Cohen's weighted kappa with {result.weights} weights (Cohen 1968)"
+        cited = ["cohen1968"]
+    pairs = f"{format_count(result.n)} rated pairs"
+    if run.weight_column is not None:
+        pairs = f"a weighted total of {format_count(result.n)} pairs (weights: {run.weight_column})"
+    groups = f", overall and within each value of {run.by}" if run.by else ""
+    if run.cluster is not None:
+        clusters = "" if result.n_clusters is None else f" {result.n_clusters:,}"
+        error = (
+            f"The standard error is cluster-robust over the{clusters} clusters of {run.cluster} "
+            "(Obuchowski 1998; Yang and Zhou 2014)"
+        )
+        test, against = "the Wald test", ", on t with G - 1 df"
+        cited += ["obuchowski1998", "yang2014"]
+    else:
+        error = "The standard error is that of Fleiss, Cohen and Everitt (1969)"
+        test, against = "the z test", ", with the standard error under the null hypothesis"
+        cited.append("fleiss1969")
+    level = ci_label(overall.level, result.alternative).replace("CI", "confidence interval")
+    words, more = _interval(overall.method, overall.n_resamples, args)
+    sentence = (
+        f"Agreement between {run.true} (rater A) and {run.pred} (rater B) was measured with "
+        f"{statistic} on {pairs}{groups} (file {run.name}{_dropped(run.rows)}). {error}; the "
+        f"{level} is {words}; the p-value is that of {test} of kappa = {result.kappa0:g} "
+        f"({result.alternative}){against}. Computed with {provenance.software} on {provenance.date}."
+    )
+    if math.isnan(result.statistic):
+        sentence += " Kappa is undefined on these ratings (no disagreement is expected by chance)."
+    else:
+        sentence += (
+            f" Kappa = {format_number(result.statistic)}, {level} "
+            f"{format_interval(overall.low, overall.high)}, {p_phrase(result.pvalue)}."
+        )
+    return sentence, [*cited, *more]
+
+
+def agreement_methods(
+    chosen: Any,
+    raters: list[str],
+    rows: RowCount,
+    args: argparse.Namespace,
+    provenance: Provenance,
+) -> tuple[str, list[str]]:
+    """The methods sentence of an ``agree`` report (``chosen``: the report's Coefficient)
+    and the references it cites."""
+    result = chosen.result
+    name, cited = _COEFFICIENTS.get(result.coefficient, (result.name, ()))
+    weights = "" if result.weights == "unweighted" else f" with {result.weights} weights"
+    cluster = getattr(args, "cluster", None)
+    if cluster is not None:
+        clusters = f" {result.n_clusters:,}" if getattr(result, "n_clusters", None) else ""
+        error = f"cluster-robust over the{clusters} clusters of {cluster}"
+    else:
+        error = "by Gwet's linearisation (Gwet 2014)"
+    level = ci_label(chosen.level, result.alternative).replace("CI", "confidence interval")
+    if chosen.method == "asymptotic":
+        words, more = "estimate ± t(n - 1) × standard error, its upper end capped at 1", list[str]()
+    else:
+        words, more = _interval(chosen.method, getattr(args, "bootstrap", 0) or 0, args)
+    sentence = (
+        f"Agreement among {result.n_raters} raters ({', '.join(map(str, raters))}) was "
+        f"measured with {name}{weights} on {result.n_items:,} items ({result.n_ratings:,} "
+        f"ratings; file {args.file}{_dropped(rows)}). The standard error is {error}; the {level} "
+        f"is {words}; the p-value tests {result.name} = {result.kappa0:g} "
+        f"({result.alternative}). Computed with {provenance.software} on {provenance.date}. "
+        f"{result.name} = {format_number(result.statistic)}, {level} "
+        f"{format_interval(chosen.low, chosen.high)}, {p_phrase(result.pvalue)}."
+    )
+    return sentence, ["gwet2014", *cited, *more]
