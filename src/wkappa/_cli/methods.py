@@ -92,7 +92,8 @@ def score_methods(
         f"Agreement between {run.true} (rater A) and {run.pred} (rater B) was measured with "
         f"{statistic} on {pairs}{groups} (file {run.name}{_dropped(run.rows)}). {error}; the "
         f"{level} is {words}; the p-value is that of {test} of kappa = {result.kappa0:g} "
-        f"({result.alternative}){against}. Computed with {provenance.software} on {provenance.date}."
+        f"({result.alternative}){against}. Computed with {provenance.software} on "
+        f"{provenance.date}."
     )
     if math.isnan(result.statistic):
         sentence += " Kappa is undefined on these ratings (no disagreement is expected by chance)."
