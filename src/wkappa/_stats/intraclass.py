@@ -90,7 +90,9 @@ class ICCResult:
     form : str
         McGraw & Wong's name: '1,1', 'A,1', 'C,1', '1,k', 'A,k' or 'C,k'.
     statistic : float or ndarray
-        The ICC.
+        The ICC: at most 1, or nan where the form's denominator (an estimated variance) is
+        not above 0, with an UndefinedReliabilityWarning (see :func:`~wkappa.icc`, Warns).
+        The average-measure forms have no lower bound; 'A,1' can go below -1/(k-1).
     pvalue : float or ndarray
         p-value of the F test of ``ICC = icc0`` against ``alternative``.
     f_statistic, df1, df2 : float or ndarray
