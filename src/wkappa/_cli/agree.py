@@ -9,11 +9,17 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters
-from .._frames import pivot_long
 from .._stats import AGREEMENT_INTERVALS, BootstrapMethod, agreement
 from ..exceptions import WkappaError
 from . import options
-from .clusters import add_cluster, check_cluster_column, cluster_ids, excluded
+from .clusters import (
+    add_cluster,
+    check_cluster_column,
+    cluster_ids,
+    cluster_keys,
+    excluded,
+    pivot_with_clusters,
+)
 from .output import (
     RowCount,
     band,
@@ -124,8 +130,7 @@ def _distinct_rows(
     wide = options.chosen_layout(args)
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     text = options.split_names(args.labels, "--labels") if args.labels else None
-    cluster = [args.cluster] if args.cluster else []
-    extra = {"--cluster": args.cluster} if args.cluster else {}
+    cluster, extra = cluster_keys(args)
     if wide:
         raters = options.split_names(args.raters, "--raters")
         check_cluster_column(args.cluster, dict.fromkeys(raters, "--raters"))
@@ -139,10 +144,7 @@ def _distinct_rows(
     counts, missing, file = count_long(source, args, text, extra)
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
-    column = f"--cluster column {args.cluster!r}" if args.cluster else None
-    grouped, raters = pivot_long(
-        counts, args.item, args.rater, args.rating, COUNT, cluster, column, f"{source.name}: "
-    )
+    grouped, raters = pivot_with_clusters(counts, args, source.name)
     return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows, file
 
 

@@ -26,8 +26,10 @@ __all__ = [
     "check_cluster_column",
     "cluster_codes",
     "cluster_ids",
+    "cluster_keys",
     "excluded",
     "group_codes",
+    "pivot_with_clusters",
     "stacked_tables",
     "too_few_clusters",
 ]
@@ -53,6 +55,29 @@ def check_cluster_column(
     (``(column, option)``: one item per cluster is the ordinary design)."""
     if cluster is not None:
         check_group_columns([("--by", by), ("--cluster", cluster)], read, item)
+
+
+def cluster_keys(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
+    """The ``--cluster`` column as one more key of the counted rows (none without it) and the
+    option that names it in a refusal."""
+    if not args.cluster:
+        return [], {}
+    return [args.cluster], {"--cluster": args.cluster}
+
+
+def pivot_with_clusters(counts: Any, args: argparse.Namespace, where: str) -> tuple[Any, list[str]]:
+    """The counted long rows (``--item``, ``--rater``, ``--rating`` and their count) as one
+    row per item and a column per rater, by the one pivot of ``frames``; the ``--cluster``
+    column is carried along (one id per item, or a refusal naming it). ``where`` names the
+    file in a refusal."""
+    from .._frames import pivot_long
+    from .io import COUNT
+
+    cluster, _ = cluster_keys(args)
+    column = f"--cluster column {args.cluster!r}" if args.cluster else None
+    return pivot_long(
+        counts, args.item, args.rater, args.rating, COUNT, cluster, column, f"{where}: "
+    )
 
 
 def too_few_clusters(name: str, found: int, where: str = "", what: str = "") -> WkappaError:

@@ -18,7 +18,13 @@ import numpy as np
 from .._core import encode_ratings
 from ..exceptions import WkappaError
 from . import output
-from .clusters import check_cluster_column, cluster_codes, stacked_tables, too_few_clusters
+from .clusters import (
+    check_cluster_column,
+    cluster_codes,
+    cluster_keys,
+    stacked_tables,
+    too_few_clusters,
+)
 from .io import COUNT, count_keys, open_source
 from .options import explained
 from .tables import Spelling, build_tables, drop_missing, parse_labels, text_labels, tidy_labels
@@ -31,11 +37,11 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     if len(args.pred) != 2:
         raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
     pred_a, pred_b = args.pred
-    cluster = [args.cluster] if args.cluster else []
+    cluster, named = cluster_keys(args)
     check_cluster_column(args.cluster, {args.true: "--true", pred_a: "--pred", pred_b: "--pred"})
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
-    options.update({"--cluster": args.cluster} if args.cluster else {})
+    options.update(named)
     keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
     frame, counts = count_keys(
         source,

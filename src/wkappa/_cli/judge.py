@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from .._core import COEFFICIENTS, is_missing_scalar, known_raters
-from .._frames import pivot_long
 from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
@@ -34,7 +33,14 @@ from .._stats import (
 )
 from ..exceptions import WkappaError
 from . import options
-from .clusters import add_cluster, check_cluster_column, cluster_codes, cluster_ids
+from .clusters import (
+    add_cluster,
+    check_cluster_column,
+    cluster_codes,
+    cluster_ids,
+    cluster_keys,
+    pivot_with_clusters,
+)
 from .output import (
     RowCount,
     bootstrap_pvalue,
@@ -145,8 +151,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     )
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     labels = options.split_names(args.labels, "--labels") if args.labels else None
-    cluster = [args.cluster] if args.cluster else []
-    extra = {"--cluster": args.cluster} if args.cluster else {}
+    _, extra = cluster_keys(args)
     if wide:
         panel = options.split_names(args.raters, "--raters")
         if args.candidate in panel:
@@ -173,10 +178,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         read = int(counts[COUNT].sum())
         if args.cluster:
             cluster_codes(counts[args.cluster], args.cluster, unit="item")
-        column = f"--cluster column {args.cluster!r}" if args.cluster else None
-        counts, raters = pivot_long(
-            counts, args.item, args.rater, args.rating, COUNT, cluster, column, f"{source.name}: "
-        )
+        counts, raters = pivot_with_clusters(counts, args, source.name)
         if args.candidate not in raters:
             shown = ", ".join(repr(r) for r in raters[:12])
             close = [r for r in raters if r.strip().lower() == args.candidate.strip().lower()]
