@@ -83,7 +83,9 @@ def _render(page: Path, tmp_path: Path) -> tuple[bytes, str]:
     assert proc.returncode == 0, proc.stderr[-2000:]
     png = shot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    proc = _browser(tmp_path, "--virtual-time-budget=10000", "--dump-dom", url)
+    proc = _browser(
+        tmp_path, "--window-size=1200,2000", "--virtual-time-budget=10000", "--dump-dom", url
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return png, proc.stdout
 
@@ -327,3 +329,31 @@ def test_agree_report_methods_with_the_library_numbers(tmp_path):
     page = html.unescape(out.read_text())
     assert REFERENCES["fleiss1971"] in page and REFERENCES["gwet2014"] in page
     assert f"wkappa {' '.join(argv)} --report {out} --quiet" in page
+
+
+def test_icc_report_when_every_value_is_undefined(icc_case, tmp_path, monkeypatch):
+    folder, argv, _ = icc_case
+    monkeypatch.chdir(folder)
+    out = tmp_path / "undefined.html"
+    assert main([*argv[:4], "--nan-policy", "propagate", "--report", str(out), "--quiet"]) == 0
+    page = html.unescape(out.read_text())
+    assert "Every ICC is undefined: a rating is missing and --nan-policy propagate" in _methods(
+        out.read_text()
+    )
+    assert "sum of squares" not in page  # no table of undefined mean squares
+
+
+@pytest.mark.slow
+def test_a_wide_table_scrolls_inside_the_page(tmp_path):
+    """Fifteen categories with long names: the page keeps the window's width (the table
+    scrolls in its own box) and prints (the print rule lets it out)."""
+    labels = [f"grade_{i:02d}_with_a_long_label" for i in range(15)]
+    rows = [f"{labels[i % 15]},{labels[(i * 7) % 15]}" for i in range(300)]
+    data = tmp_path / "wide.csv"
+    data.write_text("a,b\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "wide.html"
+    argv = ["score", str(data), "--true", "a", "--pred", "b", "--weights", "unweighted"]
+    assert main([*argv, "--report", str(out), "--quiet"]) == 0
+    _, dom = _render(out, tmp_path)
+    assert 'data-overflow="false"' in dom
+    assert "@media print" in out.read_text()

@@ -143,6 +143,8 @@ def _methods(
         f"p-value is that of the F test of ICC = {args.icc0:g}{sided}. Computed with "
         f"{provenance.software} on {provenance.date}.{found}"
     )
+    if first.method == "none":
+        sentence += f" {_UNDEFINED}"
     return sentence, ["mcgraw1996", "shrout1979", *cited]
 
 
@@ -150,6 +152,13 @@ def _source(method: str) -> str:
     if method == "reml":
         return "the REML variance components (missing ratings used), as expected mean squares"
     return method_text(method)
+
+
+# Why every value is undefined under --nan-policy propagate, and the way out.
+_UNDEFINED = (
+    "Every ICC is undefined: a rating is missing and --nan-policy propagate leaves every value "
+    "undefined (--nan-policy omit, the default, uses every rating by REML)."
+)
 
 
 def _p(value: float) -> str:
@@ -211,9 +220,17 @@ def write_icc_report(
         f"{'; '.join(escape(f'{results[f].name}: {results[f].description}') for f in forms)}."
         "</p>",
         "<h2>Analysis of variance</h2>",
-        f'<p class="note">{escape(first.n_items)} items &times; {escape(first.n_raters)} raters; '
-        f"mean squares from {escape(_source(first.method))}.</p>",
-        cells_table(["source", "df", "sum of squares", "mean square"], _anova_rows(results, first)),
+        *(
+            [f'<p class="note">{escape(_UNDEFINED)}</p>']
+            if first.method == "none"
+            else [
+                f'<p class="note">{first.n_items} items &times; {first.n_raters} raters; mean '
+                f"squares from {escape(_source(first.method))}.</p>",
+                cells_table(
+                    ["source", "df", "sum of squares", "mean square"], _anova_rows(results, first)
+                ),
+            ]
+        ),
     ]
     if concordance is not None:
         line, key = concordance

@@ -262,7 +262,7 @@ def _write_report(
          f"{_value(plan.alpha, 'g')})"],
         ["power", _value(plan.power, ".3f")],
         [f"expected width of the {plan.confidence_level:.0%} interval",
-         _value(plan.expected_width)],
+         _value(plan.expected_width, ".3f")],
         ["weights", plan.weights],
         ["raters", str(plan.n_raters)],
         ["categories (K)", str(plan.table.shape[0])],
@@ -300,7 +300,7 @@ def _write_report(
     body.append(
         cells_table(
             ["items (n)", "power", f"expected {plan.confidence_level:.0%} width"],
-            [[str(c.n), _value(c.power, ".3f"), _value(c.expected_width)] for c in picked],
+            [[str(c.n), _value(c.power, ".3f"), _value(c.expected_width, ".3f")] for c in picked],
         )
     )
     body.append(f'<p class="note">Curve: method {escape(method)}.</p>')

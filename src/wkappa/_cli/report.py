@@ -4,7 +4,8 @@ self-contained HTML file.
 Inline CSS, the numbers as HTML tables and the heatmaps of :meth:`KappaResult.plot` as base64
 PNG ``data:`` URIs: the file opens offline, can be mailed, and needs no other file. A tiny
 inline script records, once the page has loaded, each image's natural width in
-``data-loaded-widths`` on ``<body>`` (used by the browser test).
+``data-loaded-widths`` on ``<body>`` and whether the page is wider than the window
+(``data-overflow``: a wide table scrolls inside itself instead), for the browser test.
 """
 
 from __future__ import annotations
@@ -71,12 +72,14 @@ h1 { font-size: 1.5em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top
             border: 1px solid #d8e0ec; border-radius: 8px; padding: 1em 1.4em; }
 .headline div { min-width: 8em; } .headline .value { font-size: 1.6em; font-weight: 600; }
 .headline .label { color: #5a6270; font-size: 0.85em; text-transform: uppercase; }
-table { border-collapse: collapse; margin: 0.6em 0; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 0.6em 0; font-variant-numeric: tabular-nums;
+        display: block; max-width: 100%; overflow-x: auto; }
 th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #e3e7ee; text-align: right; }
 th:first-child, td:first-child { text-align: left; } th { background: #f3f6fb; }
 img { max-width: 100%; height: auto; border: 1px solid #e3e7ee; border-radius: 4px; }
 .note { color: #5a6270; font-size: 0.9em; }
 .pair { display: flex; gap: 3em; flex-wrap: wrap; } h3 { font-size: 1em; margin-bottom: 0; }
+.pair > div { min-width: 0; max-width: 100%; }
 table.groups td:last-child { text-align: left; }
 .methods { background: #fbfaf3; border: 1px solid #e6e0c4; border-radius: 6px;
            padding: 0.8em 1.1em; }
@@ -84,13 +87,12 @@ pre.command { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f6f
               border: 1px solid #d8e0ec; border-radius: 6px; padding: 0.6em 0.9em;
               font-size: 0.9em; }
 .references { font-size: 0.9em; padding-left: 1.4em; } .references li { margin: 0.2em 0; }
-.scroll { overflow-x: auto; max-width: 100%; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; color: #000; }
   h2, h3 { break-after: avoid; } table, img, .headline, .methods, pre { break-inside: avoid; }
   .headline, th, .methods, pre.command { background: none; }
   img { max-width: 100%; border: none; }
-  .scroll { overflow: visible; }
+  table { display: table; overflow: visible; font-size: 9pt; }
 }
 """
 
@@ -100,6 +102,8 @@ window.addEventListener("load", function () {
     return im.naturalWidth;
   });
   document.body.setAttribute("data-loaded-widths", widths.join(","));
+  var page = document.documentElement;
+  document.body.setAttribute("data-overflow", String(page.scrollWidth > page.clientWidth));
 });
 """
 
