@@ -357,3 +357,36 @@ def test_a_wide_table_scrolls_inside_the_page(tmp_path):
     _, dom = _render(out, tmp_path)
     assert 'data-overflow="false"' in dom
     assert "@media print" in out.read_text()
+
+
+def test_judge_report_methods_sentence(tmp_path, capsys):
+    """The LLM-judge report states the candidate, the panel, n items, the coefficient, the
+    interval with its resamples and seed, and the numbers of the same run's JSON."""
+    pytest.importorskip("polars")
+    rng = np.random.default_rng(11)
+    truth = rng.integers(0, 3, 60)
+    noisy = [np.clip(truth + rng.choice([-1, 0, 0, 1], 60), 0, 2) for _ in range(4)]
+    data = tmp_path / "panel.csv"
+    lines = ["item,ann1,ann2,ann3,judge"]
+    lines += [f"i{i},{a},{b},{c},{d}" for i, (a, b, c, d) in enumerate(zip(*noisy, strict=True))]
+    data.write_text("\n".join(lines) + "\n")
+    argv = ["judge", str(data), "--raters", "ann1,ann2,ann3", "--candidate", "judge"]
+    argv += ["--bootstrap", "199", "--seed", "3"]
+    out = tmp_path / "judge.html"
+    assert main([*argv, "--format", "json", "--report", str(out), "--quiet"]) == 0
+    import json
+
+    document = json.loads(capsys.readouterr().out)
+    methods = _methods(out.read_text())
+    assert "candidate rater judge was compared with a panel of 3 raters (ann1, ann2, ann3)" in (
+        methods
+    )
+    assert f"on 60 items (file {data})" in methods
+    assert "199 resamples, random seed 3" in methods
+    ci, d = document["confidence_interval"], document
+    assert (
+        f"Candidate-members {d['candidate_agreement']:.4f}, members-members "
+        f"{d['panel_agreement']:.4f}, difference {d['difference']:.4f}, 95% confidence "
+        f"interval [{ci['low']:.4f}, {ci['high']:.4f}], p = {d['pvalue']:.4f}."
+    ) in methods
+    assert REFERENCES["efron1979"] in html.unescape(out.read_text())

@@ -507,14 +507,18 @@ def judge_json(judged: Judged, args: argparse.Namespace) -> str:
 
 
 def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> None:
+    from .methods import judge_methods
+    from .provenance import Provenance, methods_html, references_html
     from .report import cells_table, escape, html_page, pairwise_png
 
     r, result = judged.ratings, judged.result
+    sentence, cited = judge_methods(judged, _coefficient_name(args), args, Provenance.of(args))
     body = [
         f'<p class="meta">candidate <b>{escape(r.candidate)}</b> &middot; panel '
         f"{escape(', '.join(r.panel))} &middot; {escape(_coefficient_name(args))}</p>",
         f'<p class="meta">{escape(categories_line(judged.labels))}</p>',
         f'<p class="meta rows">file rows: {escape(r.rows.text())}; items: {result.n_items}</p>',
+        methods_html(sentence),
         "<h2>Candidate against the panel</h2>",
         cells_table(["", "value", ""], _summary_rows(judged, "p-value")),
         f'<p class="note">{escape(_reading(judged))}</p>',
@@ -537,6 +541,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
     else:
         encoded = base64.b64encode(png).decode("ascii")
         body.append(f'<img alt="pairwise heatmap" src="data:image/png;base64,{encoded}">')
+    body.append(references_html(cited))
     Path(path).write_text(
         html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body, args),
         encoding="utf-8",

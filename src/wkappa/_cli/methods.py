@@ -20,7 +20,7 @@ from .output import (
 )
 from .provenance import Provenance, interval_words, resampling_words
 
-__all__ = ["agreement_methods", "p_phrase", "score_methods"]
+__all__ = ["agreement_methods", "judge_methods", "p_phrase", "score_methods"]
 
 # A coefficient of ``wkappa agree`` -> its name in a sentence and the references it cites.
 _COEFFICIENTS = {
@@ -138,3 +138,32 @@ def agreement_methods(
         f"{format_interval(chosen.low, chosen.high)}, {p_phrase(result.pvalue)}."
     )
     return sentence, ["gwet2014", *cited, *more]
+
+
+def judge_methods(
+    judged: Any, coefficient: str, args: argparse.Namespace, provenance: Provenance
+) -> tuple[str, list[str]]:
+    """The methods sentence of a ``judge`` report (``judged``: what ``wkappa judge`` found;
+    ``coefficient``: the pairwise coefficient's name with its weights) and its references."""
+    ratings, result, ci = judged.ratings, judged.result, judged.ci
+    key = getattr(args, "coefficient", "conger")
+    if key == "conger":  # Conger's kappa of two raters is Cohen's
+        cited = ["cohen1960" if getattr(args, "weights", "") == "unweighted" else "cohen1968"]
+    else:
+        cited = list(_COEFFICIENTS.get(key, ("", ()))[1])
+    level = ci_label(ci.confidence_level, result.alternative).replace("CI", "confidence interval")
+    words, more = _interval(ci.method, judged.n_resamples, args)
+    panel = ", ".join(map(str, ratings.panel))
+    sentence = (
+        f"The candidate rater {ratings.candidate} was compared with a panel of "
+        f"{len(ratings.panel)} raters ({panel}) on {result.n_items:,} items (file "
+        f"{ratings.name}{_dropped(ratings.rows)}): the mean pairwise agreement ({coefficient}) "
+        "of the candidate with each member against the mean agreement among the members. "
+        f"The {level} of the difference is {words}; the p-value is that of the bootstrap test "
+        f"of no difference ({result.alternative}). Computed with {provenance.software} on "
+        f"{provenance.date}. Candidate-members {format_number(result.candidate_agreement)}, "
+        f"members-members {format_number(result.panel_agreement)}, difference "
+        f"{format_number(result.difference)}, {level} {format_interval(ci.low, ci.high)}, "
+        f"{p_phrase(float(result.pvalue))}."
+    )
+    return sentence, [*cited, *more]

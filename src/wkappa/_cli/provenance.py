@@ -84,6 +84,11 @@ _INTERVALS = {
         "the bias-corrected and accelerated (BCa) bootstrap interval (Efron 1987)",
         ("efron1979", "efron1987"),
     ),
+    "expanded-percentile": (
+        "the expanded percentile bootstrap interval (the percentile interval of Efron (1979) "
+        "read at a level widened for the sample size)",
+        ("efron1979",),
+    ),
     "F": ("the exact F-based interval of McGraw and Wong (1996)", ("mcgraw1996",)),
 }
 
