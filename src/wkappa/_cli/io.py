@@ -67,6 +67,8 @@ _ENCODING_PROBE = 1 << 20
 _INFER_ROWS = 10_000
 # Reads of files below this size finish too fast for a progress bar to help.
 PROGRESS_MIN_BYTES = 8 * 2**20
+# The cells every reader takes as a missing value (CSV: also with surrounding spaces).
+MISSING_SPELLINGS = ("", "NA", "N/A", "null", "NULL")
 
 
 def polars() -> Any:
@@ -124,7 +126,7 @@ class Source:
                     separator=self.separator or ("\t" if self.fmt == "tsv" else ","),
                     infer_schema_length=None if whole_file else _INFER_ROWS,
                     schema_overrides={c: pl.String for c in string_columns} or None,
-                    null_values=["", "NA", "N/A", "null", "NULL", *self.na_values],
+                    null_values=[*MISSING_SPELLINGS, *self.na_values],
                 )
             if self.fmt == "parquet":
                 return pl.scan_parquet(source)
@@ -346,11 +348,15 @@ def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, 
 
 def blank_is_missing(frame: Any, schema: dict[str, Any], columns: Sequence[str]) -> Any:
     """The text ``columns`` with cells of spaces only made missing, as empty cells are (a
-    spreadsheet's blank cell, not a category ``' '`` or, stripped, ``''``)."""
+    spreadsheet's blank cell, not a category ``' '`` or, stripped, ``''``), and so are the
+    missing spellings with surrounding spaces (`` NA `` of ``1, NA, 3``)."""
     pl = polars()
     text = [c for c in dict.fromkeys(columns) if schema[c] == pl.String]
     return frame.with_columns(
-        pl.when(pl.col(c).str.strip_chars() == "").then(None).otherwise(pl.col(c)).alias(c)
+        pl.when(pl.col(c).str.strip_chars().is_in(list(MISSING_SPELLINGS)))
+        .then(None)
+        .otherwise(pl.col(c))
+        .alias(c)
         for c in text
     )
 

@@ -176,6 +176,11 @@ def missing_id_error(
     """
     where = "" if column is None else f" column {column!r}"
     at = "" if position is None else f" at position {position}"
+    if parameter.startswith("--"):  # a file's column, named by its command-line option
+        return WkappaError(
+            f"{parameter}{where} has a missing id (an empty cell){at}. Hint: every {unit} "
+            f"needs its id; fill it in, or delete the rows without one."
+        )
     return WkappaError(
         f"{parameter}{where} has a missing id (None/NaN){at}. Hint: every {unit} needs its "
         f"id; drop those {unit}s or give them an id of their own."

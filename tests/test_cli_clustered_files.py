@@ -1,0 +1,122 @@
+"""``--cluster`` on messy real files, as a clinical researcher, an annotation lead and a
+modeller export them: CRLF line ends, a header with spaces, ``NA`` / ``N/A`` with stray
+spaces, cluster ids stored as floats (``1.0``) or strings, a cluster column named like an
+option. The numbers are the Python API's on the same rows; a refusal is one line on stderr,
+exit code 2, in the command line's words."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa._cli import main
+
+pytest.importorskip("polars")
+
+
+def _eyes() -> dict[str, np.ndarray]:
+    """Two readers grade both eyes of 60 patients (the designs page's example)."""
+    rng = np.random.default_rng(2024)
+    patient = np.repeat(np.arange(60), 2)
+    severity = np.repeat(rng.integers(0, 5, 60), 2)
+    a = np.clip(severity + rng.integers(-1, 2, 120), 0, 4).astype(np.float64)
+    b = np.clip(severity + rng.integers(-1, 2, 120), 0, 4).astype(np.float64)
+    a[5], b[17] = np.nan, np.nan
+    return {"patient": patient, "a": a, "b": b}
+
+
+def _cell(value: float, i: int) -> str:
+    if np.isnan(value):
+        return " N/A " if i % 2 else "NA"  # R's NA, and a spreadsheet's padded N/A
+    return f" {value:g} " if i % 7 == 0 else f"{value:g}"
+
+
+@pytest.fixture
+def eyes(tmp_path):
+    data = _eyes()
+    lines = ["Patient ID,eye, Reader A ,Reader B"]
+    for i in range(120):
+        patient = f"{float(data['patient'][i] + 1)}"  # ids exported as floats: 1.0, 2.0
+        lines.append(f"{patient},{'LR'[i % 2]},{_cell(data['a'][i], i)},{_cell(data['b'][i], i)}")
+    path = tmp_path / "eyes.csv"
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode())
+    return str(path), data
+
+
+def _json(capsys, argv: list[str]) -> dict:
+    assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def _refused(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+def test_score_cluster_on_a_messy_export_is_kappa_test_cluster(capsys, eyes):
+    """' N/A ' with spaces was 'the unparsable value'; it is missing as 'NA' is, and the
+    cluster-robust numbers are kappa_test(cluster=) on the same 118 rows over 60 patients."""
+    path, data = eyes
+    argv = ["score", path, "--true", " Reader A ", "--pred", "Reader B"]
+    got = _json(capsys, [*argv, "--cluster", "Patient ID", "--nan-policy", "omit"])
+    want = wk.kappa_test(data["a"], data["b"], cluster=data["patient"], nan_policy="omit")
+    assert (got["rows_read"], got["rows_used"], got["n_clusters"]) == (120, 118, 60)
+    assert got["statistic"] == pytest.approx(want.statistic, abs=1e-12)
+    assert got["standard_error"] == pytest.approx(want.standard_error, rel=1e-10)
+    assert got["pvalue"] == pytest.approx(want.pvalue, rel=1e-8)
+    low, high = want.confidence_interval()
+    interval = got["confidence_interval"]
+    assert (interval["low"], interval["high"]) == pytest.approx((low, high), rel=1e-10)
+
+
+def test_spaced_missing_spellings_are_missing_in_icc(capsys, tmp_path):
+    """'1, NA ,3' (R's write.table with padding) was refused as an unparsable value."""
+    path = tmp_path / "icc.csv"
+    path.write_text("subj,r1,r2,r3\n1,3, NA ,3\n2,4,4,NA \n3,1,2,2\n4,5,4,5\n5,2,2,3\n")
+    got = _json(capsys, ["icc", str(path), "--raters", "r1,r2,r3", "--form", "A,1"])
+    ratings = np.array([[3, np.nan, 3], [4, 4, np.nan], [1, 2, 2], [5, 4, 5], [2, 2, 3]])
+    want = wk.icc(ratings, form="A,1")
+    assert got["n_ratings"] == 13
+    assert got["icc"]["A,1"]["statistic"] == pytest.approx(want.statistic, rel=1e-10)
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "agree", "judge"])
+def test_a_missing_cluster_id_is_refused_in_the_command_lines_words(capsys, tmp_path, command):
+    """The refusal named Python's None/NaN and told a file's user to 'drop those rows'."""
+    path = tmp_path / "gaps.csv"
+    rows = ["task,a,b,c"] + [f"t{i // 3},{i % 3},{(i + i // 4) % 3},{i % 2}" for i in range(24)]
+    rows[5] = ",1,1,1"
+    path.write_text("\n".join(rows) + "\n")
+    argv = {
+        "score": ["--true", "a", "--pred", "b"],
+        "compare": ["--true", "a", "--pred", "b", "--pred", "c"],
+        "agree": ["--raters", "a,b,c"],
+        "judge": ["--raters", "a,b", "--candidate", "c"],
+    }[command]
+    err = _refused(capsys, [command, str(path), *argv, "--cluster", "task"])
+    assert "--cluster column 'task' has a missing id (an empty cell)" in err
+    assert "None" not in err and "NaN" not in err and "fill it in" in err
+
+
+def test_a_cluster_column_named_like_an_option(capsys, tmp_path):
+    """A column called '--by' is given as --cluster=--by (argparse takes '--cluster --by' as
+    a missing value); compare's cluster bootstrap is paired_kappa_test(cluster=) for the seed."""
+    rng = np.random.default_rng(7)
+    task = np.repeat([f"task-{t:02d}" for t in range(20)], 4)
+    human = np.clip(np.repeat(rng.integers(1, 6, 20), 4) + rng.integers(-1, 2, 80), 1, 5)
+    a = np.clip(human + rng.integers(0, 2, 80) * (rng.random(80) < 0.3), 1, 5)
+    b = np.clip(human + rng.integers(-1, 2, 80) * (rng.random(80) < 0.5), 1, 5)
+    path = tmp_path / "tasks.csv"
+    rows = ["--by,human,a,b"] + [f"{task[i]},{human[i]},{a[i]},{b[i]}" for i in range(80)]
+    path.write_text("\n".join(rows) + "\n")
+    argv = ["compare", str(path), "--true", "human", "--pred", "a", "--pred", "b"]
+    got = _json(capsys, [*argv, "--cluster=--by", "--bootstrap", "499", "--seed", "3"])
+    want = wk.paired_kappa_test(human, a, b, cluster=task, n_resamples=499, rng=3)
+    assert got["n_clusters"] == 20
+    assert got["difference"] == pytest.approx(want.difference, abs=1e-12)
+    assert got["pvalue"] == pytest.approx(want.pvalue, rel=1e-10)
