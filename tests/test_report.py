@@ -390,3 +390,13 @@ def test_judge_report_methods_sentence(tmp_path, capsys):
         f"interval [{ci['low']:.4f}, {ci['high']:.4f}], p = {d['pvalue']:.4f}."
     ) in methods
     assert REFERENCES["efron1979"] in html.unescape(out.read_text())
+
+
+@pytest.mark.parametrize("cluster", [None, "site"])
+def test_score_text_names_the_bootstrap_and_its_resamples(clustered, cluster, capsys):
+    path, _ = clustered
+    argv = ["score", str(path), "--true", TRUE, "--pred", PRED, "--bootstrap", "99"]
+    argv += ["--seed", "1"] + ([] if cluster is None else ["--cluster", cluster])
+    assert main(argv) == 0
+    kind = "bootstrap" if cluster is None else "cluster bootstrap"
+    assert f"{kind}, percentile, 99 resamples" in capsys.readouterr().out

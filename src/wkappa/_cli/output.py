@@ -314,8 +314,9 @@ def sided_method(method: str, alternative: str) -> str:
 
 def _ci_name(scored: Scored) -> str:
     method = scored.method
-    if method not in TABLE_INTERVALS:
-        method = f"bootstrap, {method}"
+    if method not in TABLE_INTERVALS:  # which bootstrap, and how many resamples
+        kind = "bootstrap" if scored.result.n_clusters is None else "cluster bootstrap"
+        method = f"{kind}, {method}, {scored.n_resamples:,} resamples"
     return sided_method(method, scored.result.alternative)
 
 
