@@ -120,3 +120,38 @@ def test_a_cluster_column_named_like_an_option(capsys, tmp_path):
     assert got["n_clusters"] == 20
     assert got["difference"] == pytest.approx(want.difference, abs=1e-12)
     assert got["pvalue"] == pytest.approx(want.pvalue, rel=1e-10)
+
+
+def _folds(n_folds: int, n: int = 400):
+    rng = np.random.default_rng(1)
+    truth = rng.integers(0, 5, n)
+    a = np.clip(truth + rng.integers(-1, 2, n), 0, 4)
+    b = np.clip(truth + rng.integers(-2, 3, n), 0, 4)
+    return truth, a, b, np.arange(n) % n_folds
+
+
+def test_explain_of_a_few_cluster_comparison_does_not_promise_more_resamples(tmp_path, capsys):
+    """A Kaggle modeller clusters by 5 CV folds: the smallest p-value is that of 5 clusters
+    (t with 4 df), 0.029 at 9999 resamples; explain() said 'draw more' as if the resamples
+    set it. It now says what ten times as many would show, the command's --explain too."""
+    truth, a, b, fold = _folds(5)
+    result = wk.paired_kappa_test(truth, a, b, cluster=fold, n_resamples=9999, rng=0)
+    last = result.explain().splitlines()[-1]
+    assert "9999 resamples of 5 clusters can show (99999 would show 0.01" in last, last
+    assert "draw more" not in last
+    path = tmp_path / "oof.csv"
+    rows = ["truth,a,b,fold"] + [f"{t},{x},{y},{f}" for t, x, y, f in zip(truth, a, b, fold)]
+    path.write_text("\n".join(rows) + "\n")
+    argv = ["compare", str(path), "--true", "truth", "--pred", "a", "--pred", "b"]
+    assert main([*argv, "--cluster", "fold", "--seed", "0", "--explain", "--quiet"]) == 0
+    assert last in capsys.readouterr().out
+
+
+def test_explain_with_two_clusters_says_no_number_of_resamples_can_test():
+    """With 2 clusters the floor is 0.126 however many resamples are drawn; explain() told
+    the user to draw more to test at the 5% level."""
+    truth, a, b, fold = _folds(2)
+    result = wk.paired_kappa_test(truth, a, b, cluster=fold, n_resamples=999, rng=0)
+    text = result.explain()
+    assert "with 2 clusters no number of resamples can show a p-value below 0.05" in text
+    assert "draw more" not in text

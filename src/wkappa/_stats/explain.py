@@ -289,6 +289,23 @@ def _paired_reading(
         f"  p = {number_text(floor, '.4g')} is the smallest p-value {result.n_resamples} "
         "resamples can show: report p <= that, or draw more (n_resamples=)."
     )
+    if result.n_clusters is not None:
+        # With few clusters the expanded interval's t(G - 1) keeps the floor high: say how
+        # much more resamples would lower it, rather than promise that they do.
+        more = 10 * (result.n_resamples + 1) - 1
+        resolved = (
+            f"  p = {number_text(floor, '.4g')} is the smallest p-value {result.n_resamples} "
+            f"resamples of {result.n_clusters} clusters can show ({more} would show "
+            f"{number_text(smallest_pvalue(more, units, result.alternative), '.4g')}): "
+            "report p <= that."
+        )
+    few = result.n_clusters is not None and smallest_pvalue(10**12, units, "two-sided") >= alpha
+    if result.pvalue <= floor and few:
+        return [
+            f"  Read: no resample goes against H1, but with {result.n_clusters} clusters no "
+            f"number of resamples can show a p-value below {alpha:g}: the cluster bootstrap "
+            f"cannot test {at_level} with so few clusters."
+        ]
     if result.pvalue <= floor and floor >= alpha:
         return [
             f"  Read: no resample goes against H1, but {result.n_resamples} resamples cannot "
