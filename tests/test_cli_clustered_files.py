@@ -140,7 +140,8 @@ def test_explain_of_a_few_cluster_comparison_does_not_promise_more_resamples(tmp
     assert "9999 resamples of 5 clusters can show (99999 would show 0.01" in last, last
     assert "draw more" not in last
     path = tmp_path / "oof.csv"
-    rows = ["truth,a,b,fold"] + [f"{t},{x},{y},{f}" for t, x, y, f in zip(truth, a, b, fold)]
+    table = zip(truth, a, b, fold, strict=True)
+    rows = ["truth,a,b,fold"] + [f"{t},{x},{y},{f}" for t, x, y, f in table]
     path.write_text("\n".join(rows) + "\n")
     argv = ["compare", str(path), "--true", "truth", "--pred", "a", "--pred", "b"]
     assert main([*argv, "--cluster", "fold", "--seed", "0", "--explain", "--quiet"]) == 0
