@@ -400,3 +400,15 @@ def test_score_text_names_the_bootstrap_and_its_resamples(clustered, cluster, ca
     assert main(argv) == 0
     kind = "bootstrap" if cluster is None else "cluster bootstrap"
     assert f"{kind}, percentile, 99 resamples" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["score", "agree"])
+def test_an_undefined_kappa_is_said_in_words(command, tmp_path):
+    data = tmp_path / "same.csv"
+    data.write_text("a,b\n" + "1,1\n" * 12)
+    out = tmp_path / "same.html"
+    columns = ["--true", "a", "--pred", "b"] if command == "score" else ["--raters", "a,b"]
+    assert main([command, str(data), *columns, "--report", str(out), "--quiet"]) == 0
+    methods = _methods(out.read_text())
+    assert "is undefined on these ratings (no disagreement is expected by chance" in methods
+    assert "= undefined" not in methods

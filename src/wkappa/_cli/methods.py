@@ -33,6 +33,10 @@ _COEFFICIENTS = {
 }
 
 
+# Why a kappa-type coefficient is undefined, in a methods sentence.
+_UNDEFINED = "no disagreement is expected by chance: every rating is in one category"
+
+
 def p_phrase(value: float) -> str:
     """``p = 0.0123``, ``p < 2.2e-16``, ``p undefined``: a p-value after its letter."""
     text = format_pvalue(value)
@@ -96,7 +100,7 @@ def score_methods(
         f"{provenance.date}."
     )
     if math.isnan(result.statistic):
-        sentence += " Kappa is undefined on these ratings (no disagreement is expected by chance)."
+        sentence += f" Kappa is undefined on these ratings ({_UNDEFINED})."
     else:
         sentence += (
             f" Kappa = {format_number(result.statistic)}, {level} "
@@ -133,10 +137,15 @@ def agreement_methods(
         f"measured with {name}{weights} on {result.n_items:,} items ({result.n_ratings:,} "
         f"ratings; file {args.file}{_dropped(rows)}). The standard error is {error}; the {level} "
         f"is {words}; the p-value tests {result.name} = {result.kappa0:g} "
-        f"({result.alternative}). Computed with {provenance.software} on {provenance.date}. "
-        f"{result.name} = {format_number(result.statistic)}, {level} "
-        f"{format_interval(chosen.low, chosen.high)}, {p_phrase(result.pvalue)}."
+        f"({result.alternative}). Computed with {provenance.software} on {provenance.date}."
     )
+    if math.isnan(result.statistic):
+        sentence += f" {result.name} is undefined on these ratings ({_UNDEFINED})."
+    else:
+        sentence += (
+            f" {result.name} = {format_number(result.statistic)}, {level} "
+            f"{format_interval(chosen.low, chosen.high)}, {p_phrase(result.pvalue)}."
+        )
     return sentence, ["gwet2014", *cited, *more]
 
 
