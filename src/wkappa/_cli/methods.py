@@ -43,6 +43,17 @@ def p_phrase(value: float) -> str:
     return f"p {text}" if text.startswith("<") or math.isnan(value) else f"p = {text}"
 
 
+def _found(name: str, result: Any, level: str, low: float, high: float) -> str:
+    """The result in the methods sentence: the estimate, its interval and p; or why it is
+    undefined."""
+    if math.isnan(result.statistic):
+        return f"{name} is undefined on these ratings ({_UNDEFINED})."
+    return (
+        f"{name} = {format_number(result.statistic)}, {level} {format_interval(low, high)}, "
+        f"{p_phrase(result.pvalue)}."
+    )
+
+
 def _dropped(rows: RowCount | None) -> str:
     if rows is None or not rows.dropped:
         return ""
@@ -99,14 +110,8 @@ def score_methods(
         f"({result.alternative}){against}. Computed with {provenance.software} on "
         f"{provenance.date}."
     )
-    if math.isnan(result.statistic):
-        sentence += f" Kappa is undefined on these ratings ({_UNDEFINED})."
-    else:
-        sentence += (
-            f" Kappa = {format_number(result.statistic)}, {level} "
-            f"{format_interval(overall.low, overall.high)}, {p_phrase(result.pvalue)}."
-        )
-    return sentence, [*cited, *more]
+    found = _found("Kappa", result, level, overall.low, overall.high)
+    return f"{sentence} {found}", [*cited, *more]
 
 
 def agreement_methods(
@@ -139,14 +144,8 @@ def agreement_methods(
         f"is {words}; the p-value tests {result.name} = {result.kappa0:g} "
         f"({result.alternative}). Computed with {provenance.software} on {provenance.date}."
     )
-    if math.isnan(result.statistic):
-        sentence += f" {result.name} is undefined on these ratings ({_UNDEFINED})."
-    else:
-        sentence += (
-            f" {result.name} = {format_number(result.statistic)}, {level} "
-            f"{format_interval(chosen.low, chosen.high)}, {p_phrase(result.pvalue)}."
-        )
-    return sentence, ["gwet2014", *cited, *more]
+    found = _found(result.name, result, level, chosen.low, chosen.high)
+    return f"{sentence} {found}", ["gwet2014", *cited, *more]
 
 
 def judge_methods(
