@@ -246,9 +246,19 @@ class ICCResult:
             f"on ({self.df1:g}, {number_text(self.df2)}) df, p = {number_text(self.pvalue)}",
             f"{ci.confidence_level:.0%} "
             f"{one_sided(self.alternative)}interval {interval_text(ci.low, ci.high)} "
-            "(exact F limits, McGraw & Wong 1996)",
+            f"({self._limits_text()}, McGraw & Wong 1996)",
         ]
         return "\n".join(lines)
+
+    def _limits_text(self) -> str:
+        """How exact the interval is: the one-way and consistency forms' F limits are exact on
+        a complete table; absolute agreement's use Satterthwaite's df, and with missing
+        ratings the df are counted from the observed ratings."""
+        if self.method == "reml":
+            return "F limits from the REML mean squares, df of the observed ratings: approximate"
+        if self.form.startswith("A"):
+            return "F limits with Satterthwaite's df: approximate"
+        return "exact F limits"
 
     def __repr__(self) -> str:
         if self._batched:
