@@ -173,3 +173,17 @@ def test_icc_explain_says_which_intervals_are_exact(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "REML mean squares, df of the observed ratings: approximate" in out
     assert "exact F" not in out.splitlines()[-1]
+
+
+def test_an_option_value_that_starts_with_a_dash_is_shown_how(capsys, tmp_path):
+    """'--cluster --by' (a column named like an option) said only 'expected one argument'
+    and pointed at --help, which does not say how to pass such a value."""
+    path = tmp_path / "f.csv"
+    path.write_text("--by,a,b\n1,1,1\n2,2,2\n")
+    with pytest.raises(SystemExit) as stop:  # argparse's refusal, before main()'s own
+        main(["score", str(path), "--true", "a", "--pred", "b", "--cluster", "--by"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "argument --cluster: expected one argument" in err
+    assert "is given as --cluster=VALUE" in err
