@@ -2,10 +2,13 @@
 
 The text output followed by the result's ``explain()`` (the library's, on the same data), its
 Python keywords in the command line's words; refused in one line (exit 2) with a
-``--format`` other than text; listed by ``--help`` with the same text everywhere.
+``--format`` other than text; listed by ``--help`` with the same text everywhere; the
+explanation's interval is the table's (``--ci``, ``--ci-method``, ``--bootstrap``).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -200,3 +203,89 @@ def test_explained_keeps_the_layout_of_the_explanation() -> None:
     assert [len(line) - len(line.lstrip()) for line in text.splitlines()] == [
         len(line) - len(line.lstrip()) for line in result.explain().splitlines()
     ]
+
+
+# --explain describes the interval the table shows: its level (--ci), its method (--ci-method,
+# --bootstrap) and so its limits. The first interval of the table and the first of the
+# explanation are read back; the explanation's limits (six digits) round to the table's.
+_TABLE = re.compile(r"\[(-?\d+\.\d+), (-?\d+\.\d+)\]")
+# Where the explanation starts: a blank line, then its first words.
+_START = re.compile(
+    r"\n\n(?=Categories \(K|Fleiss'|Gwet's|ICC\(|A candidate rater|Two predictions)"
+)
+_EXPLAINED = re.compile(r"(\d+(?:\.\d+)?)% (?:one-sided )?(?:CI|interval) \[([^,\]]+), ([^\]]+)\]")
+
+
+def _table_and_explanation(capsys: pytest.CaptureFixture[str], argv: list[str]) -> list[str]:
+    assert main(argv) == 0
+    output = capsys.readouterr().out
+    start = _START.search(output)
+    assert start is not None, f"no explanation after the table: {output}"
+    return [output[: start.start()], output[start.end() :]]
+
+
+def _same_interval(table: str, explanation: str, level: str) -> None:
+    """The table's first interval is at ``level`` and is the explanation's first, rounded."""
+    assert f"{level}%" in table
+    shown = _EXPLAINED.search(explanation)
+    assert shown is not None, explanation
+    assert shown[1] == level, explanation
+    limits = _TABLE.search(table)
+    assert limits is not None, table
+    for printed, precise in zip(limits.groups(), shown.groups()[1:], strict=True):
+        decimals = len(printed.partition(".")[2])
+        assert abs(float(printed) - float(precise)) <= 0.5 * 10.0**-decimals + 1e-12, (
+            table,
+            explanation,
+        )
+
+
+_SCORE = ["score", "{file}", "--true", "truth", "--pred", "a"]
+_AGREE = ["agree", "{file}", "--raters", "a,b,c"]
+_CASES = {
+    "score": _SCORE,
+    "score-method": [*_SCORE, "--ci-method", "score"],
+    "score-fisher-z": [*_SCORE, "--ci-method", "fisher-z"],
+    # Without --seed: one seed drawn for the run serves the table and the explanation.
+    "score-bootstrap": [*_SCORE, "--bootstrap", "99", "--bootstrap-method", "bca"],
+    "score-cluster": [*_SCORE, "--cluster", "site"],
+    "score-cluster-bootstrap": [*_SCORE, "--cluster", "site", "--bootstrap", "99"],
+    "score-greater": [*_SCORE, "--alternative", "greater"],
+    "agree": _AGREE,
+    "agree-method": [*_AGREE, "--ci-method", "fisher-z-jackknife"],
+    "agree-bootstrap": [*_AGREE, "--bootstrap", "99"],
+    "agree-gwet": [*_AGREE, "--coefficient", "gwet", "--ci-method", "jackknife"],
+    "icc": ["icc", "{file}", "--raters", "a,b,c"],
+    "judge": ["judge", "{file}", "--candidate", "truth", "--raters", "a,b,c",
+              "--bootstrap", "99", "--seed", "1"],
+    "compare": ["compare", "{file}", "--true", "truth", "--pred", "a", "--pred", "b",
+                "--bootstrap", "99", "--seed", "1"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("level", ["90", "99"])
+@pytest.mark.parametrize("case", list(_CASES))
+def test_the_explanation_shows_the_tables_interval(capsys, csv_file, case, level) -> None:
+    argv = [a.replace("{file}", csv_file) for a in _CASES[case]]
+    table, explanation = _table_and_explanation(
+        capsys, [*argv, "--ci", str(int(level) / 100), "--explain"]
+    )
+    _same_interval(table, explanation, level)
+    assert "95%" not in explanation
+
+
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        ("score-method", "score interval"),
+        ("score-fisher-z", "Fisher-z interval"),
+        ("score-bootstrap", "BCa bootstrap, 99 resamples"),
+        ("score-cluster-bootstrap", "whole clusters redrawn"),
+        ("agree-method", "Fisher's z with the jackknife SE"),
+        ("agree-bootstrap", "percentile bootstrap, 99 resamples, items redrawn"),
+    ],
+)
+def test_the_explanation_names_the_tables_method(capsys, csv_file, case, words) -> None:
+    argv = [a.replace("{file}", csv_file) for a in _CASES[case]]
+    _, explanation = _table_and_explanation(capsys, [*argv, "--explain"])
+    assert words in explanation

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters
-from .._stats import AGREEMENT_INTERVALS, BootstrapMethod, agreement
+from .._stats import AGREEMENT_INTERVALS, agreement
 from ..exceptions import WkappaError
 from . import options
 from .clusters import (
@@ -172,6 +172,7 @@ def run_agree(args: argparse.Namespace) -> int:
     labels = parse_labels(args.labels, rows, rated or raters)
 
     options.check_one_interval(args)
+    how = options.interval_method(args)  # one seed: the table's interval is the explanation's
 
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
@@ -187,10 +188,7 @@ def run_agree(args: argparse.Namespace) -> int:
             alternative=args.alternative,
             kappa0=args.kappa0,
         )
-        method: Any = args.ci_method
-        if args.bootstrap:
-            method = BootstrapMethod(args.bootstrap, rng=args.seed)
-        return result, result.confidence_interval(args.ci, method=method)
+        return result, result.confidence_interval(args.ci, method=how)
 
     try:
         result, ci = compute(args.coefficient)
@@ -261,7 +259,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  pa / pe      {pa} / {pe} (observed / chance agreement)")
         if args.explain:
             print()
-            print(options.explained(result))
+            print(options.explained(result, args.ci, method=how))
     if args.report:
         _write_report(args, raters, result, ci, compute, read)
     if args.plot:

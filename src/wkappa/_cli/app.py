@@ -37,6 +37,7 @@ from .options import (
     check_explain,
     check_one_interval,
     explained,
+    interval_method,
     plot_file,
 )
 
@@ -53,16 +54,10 @@ def _column_options(**columns: str | None) -> dict[str, str]:
     return {f"--{k.replace('_', '-')}": v for k, v in columns.items() if v is not None}
 
 
-def _interval(result: Any, args: argparse.Namespace) -> Any:
-    from .._stats import BootstrapMethod
+def _interval(result: Any, args: argparse.Namespace, method: Any) -> Any:
     from . import output
 
-    check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
-    if args.bootstrap:
-        method = BootstrapMethod(args.bootstrap, method=args.bootstrap_method, rng=args.seed)
-        ci = result.confidence_interval(args.ci, method=method)
-    else:
-        ci = result.confidence_interval(args.ci, method=args.ci_method)
+    ci = result.confidence_interval(args.ci, method=method)
     interval = (float(ci.low), float(ci.high), float(args.ci), ci.method)
     return output.Scored(result, *interval, ci.n_resamples, ci.n_undefined)
 
@@ -74,6 +69,8 @@ def _score(args: argparse.Namespace) -> int:
     from .tables import Spelling, build_tables, parse_labels, shifted_scale
 
     _check_cluster(args)
+    check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
+    method = interval_method(args)  # one seed: the table's interval is the explanation's
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     groups = [name for name in (args.by, args.cluster) if name]
     keys = [args.true, args.pred, *groups]
@@ -114,7 +111,7 @@ def _score(args: argparse.Namespace) -> int:
         if clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
             labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
             result = kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
-            return _interval(result, args)
+            return _interval(result, args, method)
         result = kappa_test_from_table(
             table,
             weights=args.weights,
@@ -122,7 +119,7 @@ def _score(args: argparse.Namespace) -> int:
             kappa0=args.kappa0,
             alternative=args.alternative,
         )
-        return _interval(result, args)
+        return _interval(result, args, method)
 
     overall = scored(tables.overall, tables.clusters)
     split: list[Any] = list(tables.group_clusters) or [None] * len(tables.groups)
@@ -143,7 +140,7 @@ def _score(args: argparse.Namespace) -> int:
         print(output.score_text(run))
         if args.explain:
             print()
-            print(explained(overall.result))
+            print(explained(overall.result, args.ci, method=method))
     if args.report:
         from .report import write_report
 

@@ -239,7 +239,7 @@ def run_icc(args: argparse.Namespace) -> int:
         lines.append(ccc_line)
     if args.explain:
         for form in forms:
-            lines += ["", explained(results[form])]
+            lines += ["", explained(results[form], args.ci)]
     print("\n".join(lines))
     if args.report:
         from .icc_report import write_icc_report

@@ -556,7 +556,7 @@ def run_judge(args: argparse.Namespace) -> int:
     print(judge_json(judged, args) if args.format == "json" else judge_text(judged, args))
     if args.explain:
         print()
-        print(options.explained(judged.result))
+        print(options.explained(judged.result, args.ci))
     if args.report:
         write_judge_report(args.report, judged, args)
         if not args.quiet:

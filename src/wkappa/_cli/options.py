@@ -36,6 +36,7 @@ __all__ = [
     "explained",
     "image_format",
     "in_options",
+    "interval_method",
     "option_names",
     "plot_file",
     "split_names",
@@ -106,6 +107,22 @@ def check_one_interval(args: argparse.Namespace, hint: str = "drop one") -> None
         raise WkappaError(
             f"--ci-method {args.ci_method} and --bootstrap exclude each other. Hint: {hint}."
         )
+
+
+def interval_method(args: argparse.Namespace) -> Any:
+    """The interval method ``--ci-method`` or ``--bootstrap N`` (``--bootstrap-method``,
+    ``--seed``) choose, built once per run and given to both the table's
+    ``confidence_interval`` and ``--explain``: without ``--seed`` its bootstrap draws from
+    one fresh seed sequence, so the explanation shows the table's interval."""
+    if not args.bootstrap:
+        return args.ci_method
+    import numpy as np
+
+    from .._stats import BootstrapMethod
+
+    seed = args.seed if args.seed is not None else np.random.SeedSequence()
+    chosen: Any = getattr(args, "bootstrap_method", "percentile")  # agree has no option
+    return BootstrapMethod(args.bootstrap, method=chosen, rng=seed)
 
 
 def add_ci(parser: argparse.ArgumentParser) -> None:
@@ -272,9 +289,11 @@ _EXPLAINED_NAMES = (
 )
 
 
-def explained(result: Any) -> str:
-    """``result.explain()`` in the command line's words (what ``--explain`` prints)."""
-    return in_options(result.explain(), _EXPLAINED_NAMES, one_line=False)
+def explained(result: Any, *interval: Any, **method: Any) -> str:
+    """``result.explain(*interval, **method)`` in the command line's words (what
+    ``--explain`` prints): pass the level and method of the table's interval (``args.ci``,
+    ``method=interval_method(args)``), so the explanation describes that interval."""
+    return in_options(result.explain(*interval, **method), _EXPLAINED_NAMES, one_line=False)
 
 
 _IMAGE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}

@@ -21,16 +21,38 @@ from .intervals import (
     BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
+    level_text,
     make_rng,
-    one_sided,
     readonly,
+    resampled_text,
     sided,
 )
 from .json_values import json_fields
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 from .text_values import interval_text, number_text
 
-__all__ = ["COEFFICIENT_NAMES", "AgreementResult", "check_interval_method", "fisher_z"]
+__all__ = [
+    "COEFFICIENT_NAMES",
+    "AgreementIntervalMethod",
+    "AgreementResult",
+    "check_interval_method",
+    "fisher_z",
+]
+
+# The methods of AgreementResult.confidence_interval (and so of its explain).
+AgreementIntervalMethod = (
+    Literal[
+        "asymptotic",
+        "fisher-z",
+        "fisher-z-adjusted",
+        "fisher-z-jackknife",
+        "jackknife",
+        "bootstrap",
+        "percentile",
+        "bca",
+    ]
+    | BootstrapMethod
+)
 
 _AGREEMENT_FIELDS = (  # the keys of to_dict(), in order
     "coefficient name statistic standard_error pvalue alternative kappa0 "
@@ -150,17 +172,7 @@ class AgreementResult:
         self,
         confidence_level: float = 0.95,
         *,
-        method: Literal[
-            "asymptotic",
-            "fisher-z",
-            "fisher-z-adjusted",
-            "fisher-z-jackknife",
-            "jackknife",
-            "bootstrap",
-            "percentile",
-            "bca",
-        ]
-        | BootstrapMethod = "asymptotic",
+        method: AgreementIntervalMethod = "asymptotic",
     ) -> ConfidenceInterval:
         """A confidence interval for the coefficient, two-sided or one-sided as ``alternative``.
 
@@ -383,9 +395,36 @@ class AgreementResult:
             return f"{self.level} level"
         return "unweighted" if self.weights == "unweighted" else f"{self.weights} weights"
 
-    def explain(self) -> str:
-        """The computation in words and numbers: pa, pe, the coefficient and its interval."""
-        ci = self.confidence_interval()
+    def explain(
+        self, confidence_level: float = 0.95, *, method: AgreementIntervalMethod = "asymptotic"
+    ) -> str:
+        """The computation in words and numbers: pa, pe, the coefficient and its interval.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+        method : str or BootstrapMethod, default 'asymptotic'
+            The arguments of :meth:`confidence_interval`; the explanation says how that
+            interval is computed.
+
+        Returns
+        -------
+        str
+            The coefficient, pa, pe, the standard error, the interval, the p-value and, below
+            200 items (or clusters) with the asymptotic or jackknife interval, the
+            small-sample interval the small-panel study recommends.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> ratings = [[1, 1, 1], [2, 2, 2], [1, 2, 3], [3, 3, 3], [2, 2, None], [1, 1, 2]]
+        >>> result = wk.agreement(ratings, coefficient="fleiss")
+        >>> print(result.explain(0.9, method="jackknife").splitlines()[5])
+        ... # doctest: +NORMALIZE_WHITESPACE
+        90% interval [-0.0608321, 1] (estimate ± t(5) x the jackknife SE, upper end
+        capped at 1)
+        """
+        ci = self.confidence_interval(confidence_level, method=method)
         undefined = "the chance disagreement 1 - pe is 0" if self.chance_agreement == 1 else None
         lines = [
             f"{self.name} ({self.scale}), {self.n_items} items, "
@@ -408,28 +447,37 @@ class AgreementResult:
                 if self.population_size
                 else ")"
             ),
-            f"95% "
-            f"{one_sided(self.alternative)}interval {interval_text(ci.low, ci.high)} "
-            + (
-                f"(estimate ± t({self.degrees_of_freedom}) x SE, upper end capped at 1)"
-                if self.alternative == "two-sided"
-                else f"(estimate {'-' if self.alternative == 'greater' else '+'} "
-                f"t({self.degrees_of_freedom}) x SE with the one-sided quantile; the other "
-                "end is the coefficient's bound)"
-            ),
+            f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)} "
+            f"({self._interval_words(ci)})",
             f"p-value {number_text(self.pvalue)} "
             f"({self.alternative}, H0: coefficient = {self.kappa0:g})",
         ]
-        if self._small():
-            method = self._recommended()
-            ci = self.confidence_interval(method=method)
+        if self._small() and ci.method in ("asymptotic", "jackknife"):
+            better = self._recommended()
+            small = self.confidence_interval(ci.confidence_level, method=better)
             lines.append(
                 f"small sample ({self.degrees_of_freedom + 1} {self._units_name()} < 200): "
-                f"confidence_interval(method={method!r}) is recommended, "
-                f"{interval_text(ci.low, ci.high)} ({_REASON[method]}; closer to 95% coverage "
-                "in benchmarks/small_panel_study.py)"
+                f"confidence_interval(method={better!r}) is recommended, "
+                f"{interval_text(small.low, small.high)} ({_REASON[better]}; coverage closer to "
+                "the level in benchmarks/small_panel_study.py)"
             )
         return "\n".join(lines)
+
+    def _interval_words(self, ci: ConfidenceInterval) -> str:
+        """How the interval ``ci`` is computed, in words."""
+        if ci.n_resamples:
+            return f"{resampled_text(ci)}, {self._units_name()} redrawn"
+        df = self.degrees_of_freedom
+        if ci.method.startswith("fisher-z"):
+            return f"{_REASON[ci.method]}, t({df}) quantile"
+        se = "the jackknife SE" if ci.method == "jackknife" else "SE"
+        if self.alternative == "two-sided":
+            return f"estimate ± t({df}) x {se}, upper end capped at 1"
+        sign = "-" if self.alternative == "greater" else "+"
+        return (
+            f"estimate {sign} t({df}) x {se} with the one-sided quantile; the other end is the "
+            "coefficient's bound"
+        )
 
     def _small(self) -> bool:
         return 1 <= self.degrees_of_freedom < 199 and not math.isnan(self.statistic)

@@ -45,7 +45,7 @@ from .intervals import (
     ConfidenceInterval,
     check_only_method,
     interval_repr,
-    one_sided,
+    level_text,
     sided,
 )
 from .json_values import json_fields
@@ -161,9 +161,22 @@ class CCCResult:
         ci = self.confidence_interval(confidence_level)
         return json_fields(self, _CCC_FIELDS, confidence_interval=ci)
 
-    def explain(self) -> str:
-        """The computation in words and numbers."""
-        ci = self.confidence_interval()
+    def explain(self, confidence_level: float = 0.95, *, method: str | None = None) -> str:
+        """The computation in words and numbers.
+
+        Parameters
+        ----------
+        confidence_level, method : float, str or None
+            Passed to :meth:`confidence_interval` (the method, if given, must be the result's
+            own); the explanation prints that Fisher-z interval.
+
+        Returns
+        -------
+        str
+            The moments, the formula, Pearson's r times the bias correction, the interval
+            and the p-value.
+        """
+        ci = self.confidence_interval(confidence_level, method=method)
         means = ", ".join(number_text(m) for m in self.means)
         variances = ", ".join(number_text(v) for v in self.variances)
         same = "every value is the same" if not np.any(self.variances) else None
@@ -185,8 +198,7 @@ class CCCResult:
                 f"CCC = {formula} = {number_text(self.statistic, reason=same)}",
                 f"= Pearson r {number_text(self.pearson)}"
                 f" x bias correction C_b {number_text(self.bias_correction)}",
-                f"{ci.confidence_level:.0%} "
-                f"{one_sided(self.alternative)}interval {interval_text(ci.low, ci.high)}"
+                f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)}"
                 f" ({interval})",
                 f"p-value {number_text(self.pvalue)} ({self.alternative}, H0: CCC = {self.ccc0:g})",
             ]

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._core import UNDEFINED_REASON
 from .bootstrap import smallest_pvalue
-from .intervals import one_sided, small_sample_reason
+from .intervals import ConfidenceInterval, level_text, resampled_text, small_sample_reason
 from .text_values import interpretation, interval_text, number_text
 
 if TYPE_CHECKING:
@@ -164,32 +164,50 @@ def _kappa_text(result: KappaResult) -> str:
     return f"{result.statistic!r} ({result.interpretation}, Landis & Koch)"
 
 
-def explain_result(result: KappaResult) -> str:
-    """The story of :func:`explain_table` plus the standard errors, test and interval."""
+def explain_result(
+    result: KappaResult, confidence_level: float = 0.95, method: Any = "asymptotic"
+) -> str:
+    """The story of :func:`explain_table` plus the standard errors, test and the interval
+    ``result.confidence_interval(confidence_level, method=method)``."""
     lines = _story(result.table, result.weight_matrix, result.labels)
+    ci = result.confidence_interval(confidence_level, method=method)
     if result.n_clusters is not None:
-        return "\n".join(lines + _clustered_inference(result))
-    low, high = result.confidence_interval()
+        return "\n".join(lines + _clustered_inference(result, ci))
     lines += [
         "Inference (large-sample normal, Fleiss-Cohen-Everitt 1969):",
         f"  n = {result.n:g}, weights = {result.weights!r}",
         f"  kappa = {_kappa_text(result)}",
-        f"  standard error = {number_text(result.standard_error)}, 95% "
-        f"{one_sided(result.alternative)}CI {interval_text(low, high)}",
+        f"  standard error = {number_text(result.standard_error)}, {_interval_text(result, ci)}",
         f"  H0 kappa = {result.kappa0:g}: null SE = {number_text(result.standard_error_null)}, "
         f"z = {number_text(result.zscore)}, p = {number_text(result.pvalue)} "
         f"({result.alternative})",
     ]
     reason = small_sample_reason(result.n, result.statistic)
-    if reason is not None:
-        small_low, small_high = result.confidence_interval(method="score")
+    if reason is not None and ci.method == "asymptotic":
+        small = result.confidence_interval(ci.confidence_level, method="score")
         lines += [
             f"  Small sample ({reason}): this large-sample interval tends to cover the true "
-            "kappa less than 95% of the time.",
+            f"kappa less than {ci.confidence_level * 100:g}% of the time.",
             "  confidence_interval(method='score') keeps its level at small n: "
-            f"95% CI {interval_text(small_low, small_high)}",
+            f"{level_text(small, 'two-sided')}CI {interval_text(small.low, small.high)}",
         ]
     return "\n".join(lines)
+
+
+# How the explanation names each interval method that is not a bootstrap (whose words come
+# from `resampled_text`); the large-sample interval is named by the inference heading.
+_METHOD_WORDS = {
+    "score": "score interval, the variance under each kappa0",
+    "fisher-z": "Fisher-z interval, half a pair of chance agreement added",
+}
+
+
+def _interval_text(result: KappaResult, ci: ConfidenceInterval, resampled: str = "") -> str:
+    """ "90% CI [low, high]", with the method in words (then ``resampled``, what a resample
+    draws) unless it is the large-sample one the inference heading describes."""
+    words = _METHOD_WORDS.get(ci.method) or resampled_text(ci) + resampled * bool(ci.n_resamples)
+    shown = f"{level_text(ci, result.alternative)}CI {interval_text(ci.low, ci.high)}"
+    return f"{shown} ({words})" if words else shown
 
 
 # Below this many clusters the cluster-robust interval is not backed by the coverage study
@@ -197,20 +215,23 @@ def explain_result(result: KappaResult) -> str:
 FEW_CLUSTERS = 30
 
 
-def _clustered_inference(result: KappaResult) -> list[str]:
-    low, high = result.confidence_interval()
+def _clustered_inference(result: KappaResult, ci: ConfidenceInterval) -> list[str]:
     lines = [
         f"Inference (cluster-robust over {result.n_clusters} clusters: the delta-method "
         "sandwich, G/(G-1) * sum of squared cluster totals of the influence / n^2):",
         f"  n = {result.n:g} pairs in {result.n_clusters} clusters, weights = {result.weights!r}",
         f"  kappa = {_kappa_text(result)}",
         f"  cluster-robust standard error = {number_text(result.standard_error)}, "
-        f"95% {one_sided(result.alternative)}CI {interval_text(low, high)}",
+        f"{_interval_text(result, ci, ', whole clusters redrawn')}",
         "  H0 kappa = "
         f"{result.kappa0:g}: Wald z = (kappa - kappa0) / SE = {number_text(result.zscore)}, "
         f"p = {number_text(result.pvalue)} ({result.alternative})",
     ]
-    if result.n_clusters is not None and result.n_clusters < FEW_CLUSTERS:
+    if (
+        result.n_clusters is not None
+        and result.n_clusters < FEW_CLUSTERS
+        and ci.method == "asymptotic"
+    ):
         lines.append(
             f"  Few clusters (G = {result.n_clusters} < {FEW_CLUSTERS}): the cluster-robust "
             "interval is a large-sample one; check it against the cluster bootstrap, "
@@ -226,11 +247,9 @@ def _band_text(kappa: float) -> str:
     return f"{number_text(kappa)} ({interpretation(kappa)}, Landis & Koch)"
 
 
-def explain_paired(result: PairedKappaResult) -> str:
+def explain_paired(result: PairedKappaResult, ci: ConfidenceInterval) -> str:
     """The paired comparison in words: the two kappas, their difference, its bootstrap
-    interval and the p-value read at the interval's level."""
-    ci = result.confidence_interval()
-    level = f"{ci.confidence_level * 100:g}%"
+    interval ``ci`` and the p-value read at the interval's level."""
     clustered = result.n_clusters is not None
     units = result.n_clusters if result.n_clusters is not None else result.n
     drawn = (
@@ -248,7 +267,7 @@ def explain_paired(result: PairedKappaResult) -> str:
         "truth more than B does)",
         f"Paired bootstrap: {result.n_resamples} resamples of {drawn}; a resample keeps each "
         "item's truth, A and B together, so both kappas come from the same items.",
-        f"  {level} {one_sided(result.alternative)}interval "
+        f"  {level_text(ci, result.alternative)}interval "
         f"{interval_text(ci.low, ci.high)} of A - B (expanded percentile, Hesterberg 2015: the "
         f"bootstrap quantiles widened for {'G clusters' if clustered else 'n items'}, as the "
         "plain percentile interval is too narrow at small n)",

@@ -25,9 +25,11 @@ __all__ = [
     "estimate_repr",
     "fisher_z_limits",
     "interval_repr",
+    "level_text",
     "make_rng",
     "one_sided",
     "readonly",
+    "resampled_text",
     "rng_error",
     "score_limits",
     "sided",
@@ -114,6 +116,23 @@ def one_sided(alternative: str) -> str:
     """'one-sided ' for a 'greater' or 'less' result, '' for a two-sided one: the word the
     reprs and explain() put before "CI" / "interval"."""
     return "" if alternative == "two-sided" else "one-sided "
+
+
+def level_text(ci: ConfidenceInterval, alternative: str) -> str:
+    """ "90% " or "90% one-sided ": the level of ``ci`` as the explanations put it before
+    "CI" / "interval" (``:g`` digits, so 0.975 is 97.5%, not a rounded 98%)."""
+    return f"{ci.confidence_level * 100:g}% {one_sided(alternative)}"
+
+
+def resampled_text(ci: ConfidenceInterval) -> str:
+    """How a bootstrap interval was drawn, for an explanation: "BCa bootstrap, 999
+    resamples" (plus the replicates dropped as undefined); '' for an interval computed
+    without resampling."""
+    if not ci.n_resamples:
+        return ""
+    name = {"bca": "BCa", "percentile": "percentile"}.get(ci.method, ci.method)
+    dropped = f", {ci.n_undefined} undefined and dropped" if ci.n_undefined else ""
+    return f"{name} bootstrap, {ci.n_resamples} resamples{dropped}"
 
 
 def interval_repr(ci: ConfidenceInterval, alternative: str) -> str:

@@ -30,7 +30,7 @@ from .intervals import (
     ConfidenceInterval,
     check_only_method,
     interval_repr,
-    one_sided,
+    level_text,
     sided,
 )
 from .intraclass_anova import MeanSquares, mean_squares, plain_mean_squares
@@ -215,15 +215,28 @@ class ICCResult:
         ci = self.confidence_interval(confidence_level).to_dict()
         return json_fields(self, _ICC_FIELDS, confidence_interval=ci)
 
-    def explain(self) -> str:
-        """The computation in words and numbers: mean squares, the formula, test, interval."""
+    def explain(self, confidence_level: float = 0.95, *, method: Literal["F"] = "F") -> str:
+        """The computation in words and numbers: mean squares, the formula, test, interval.
+
+        Parameters
+        ----------
+        confidence_level, method : float, {'F'}
+            As in :meth:`confidence_interval`: the F-based limits at that level close the
+            explanation.
+
+        Returns
+        -------
+        str
+            The model, the mean squares, the formula, the F test and the interval (a
+            batch of features is explained one feature at a time).
+        """
         if self._batched:
             return (
                 f"{self.name} ({self.description}) of {len(self.statistic)} features, "
                 f"{self.n_items} items x {self.n_raters} raters each; explain() one "
                 "feature at a time: wk.icc(ratings[:, :, f], form=...).explain()"
             )
-        ci = self.confidence_interval()
+        ci = self.confidence_interval(confidence_level, method=method)
         flat = undefined_reason(self.form, self._ms) if undefined(self.form, self._ms) else None
         source = "mean squares from the " + (
             "two-way ANOVA of the complete table"
@@ -244,8 +257,7 @@ class ICCResult:
             f"F test of ICC = {self.icc0:g} ({self.alternative}): "
             f"F = {number_text(self.f_statistic)} "
             f"on ({self.df1:g}, {number_text(self.df2)}) df, p = {number_text(self.pvalue)}",
-            f"{ci.confidence_level:.0%} "
-            f"{one_sided(self.alternative)}interval {interval_text(ci.low, ci.high)} "
+            f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)} "
             f"({self._limits_text()}, McGraw & Wong 1996)",
         ]
         return "\n".join(lines)

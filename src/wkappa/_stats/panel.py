@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,14 +47,14 @@ from .intervals import (
     check_only_method,
     check_resamples,
     difference_repr,
+    level_text,
     make_rng,
-    one_sided,
     sided,
 )
 from .json_values import json_fields
 from .paired import comparison_pvalue
 from .resampling import multinomial_replicates
-from .results import expanded_interval
+from .results import ExpandedPercentile, expanded_interval
 from .several import rating_rows
 from .text_values import interval_text, number_text
 
@@ -132,7 +132,7 @@ class PanelComparison:
         self,
         confidence_level: float = 0.95,
         *,
-        method: Literal["expanded-percentile"] = "expanded-percentile",
+        method: ExpandedPercentile = "expanded-percentile",
     ) -> ConfidenceInterval:
         """The expanded percentile item-bootstrap interval of the difference, one-sided as
         ``alternative`` (the matching limit of the two-sided interval at level
@@ -172,9 +172,23 @@ class PanelComparison:
         ci = self.confidence_interval(confidence_level)
         return json_fields(self, _PANEL_FIELDS, confidence_interval=ci)
 
-    def explain(self) -> str:
-        """The computation in words and numbers."""
-        ci = self.confidence_interval()
+    def explain(
+        self, confidence_level: float = 0.95, *, method: ExpandedPercentile = "expanded-percentile"
+    ) -> str:
+        """The computation in words and numbers.
+
+        Parameters
+        ----------
+        confidence_level, method : float, {'expanded-percentile'}
+            Those of :meth:`confidence_interval`, whose interval of the candidate's
+            difference to the panel the explanation prints.
+
+        Returns
+        -------
+        str
+            The two mean coefficients, their difference, its interval and p-value.
+        """
+        ci = self.confidence_interval(confidence_level, method=method)
         members = len(self.candidate_vs_members)
         units = (
             f"{self.n_items} items" if self.n_clusters is None else f"{self.n_clusters} clusters"
@@ -191,7 +205,7 @@ class PanelComparison:
                 f"difference            {number_text(self.difference)}"
                 "  (below 0: the candidate agrees "
                 "with the members less than they agree with each other)",
-                f"{ci.confidence_level:.0%} {one_sided(self.alternative)}interval "
+                f"{level_text(ci, self.alternative)}interval "
                 f"{interval_text(ci.low, ci.high)} (expanded percentile bootstrap, "
                 f"{self.n_resamples} resamples of the {units}); p-value of difference = 0 "
                 f"({self.alternative}) {number_text(self.pvalue, '.4g')}",

@@ -39,6 +39,8 @@ from .text_values import interpretation
 __all__ = [
     "BootstrapMethod",
     "ConfidenceInterval",
+    "ExpandedPercentile",
+    "KappaIntervalMethod",
     "KappaResult",
     "PairedKappaResult",
     "check_confidence_level",
@@ -46,6 +48,13 @@ __all__ = [
     "expanded_interval",
     "warn_undefined",
 ]
+
+# The methods of KappaResult.confidence_interval (and so of its explain).
+KappaIntervalMethod = (
+    Literal["asymptotic", "score", "fisher-z", "bootstrap", "percentile", "bca"] | BootstrapMethod
+)
+# The one method of a bootstrap difference's interval (paired test, panel comparison).
+ExpandedPercentile = Literal["expanded-percentile"]
 
 _KAPPA_FIELDS = (  # the keys of to_dict(), in order
     "n_clusters? statistic standard_error standard_error_null zscore pvalue alternative "
@@ -186,8 +195,7 @@ class KappaResult:
         self,
         confidence_level: float = 0.95,
         *,
-        method: Literal["asymptotic", "score", "fisher-z", "bootstrap", "percentile", "bca"]
-        | BootstrapMethod = "asymptotic",
+        method: KappaIntervalMethod = "asymptotic",
     ) -> ConfidenceInterval:
         """A confidence interval for kappa, two-sided or one-sided as ``alternative``.
 
@@ -325,19 +333,41 @@ class KappaResult:
             outcome.low, outcome.high, level, how.method, how.n_resamples, outcome.n_undefined
         )
 
-    def explain(self) -> str:
+    def explain(
+        self, confidence_level: float = 0.95, *, method: KappaIntervalMethod = "asymptotic"
+    ) -> str:
         """The worked example's story: O, W, E, the weighted sums, kappa and the costly cells.
+
+        Parameters
+        ----------
+        confidence_level, method : float, str or BootstrapMethod
+            Those of :meth:`confidence_interval` (0.95, 'asymptotic'): the inference part
+            shows that interval and names a score, Fisher-z or bootstrap one.
 
         Returns
         -------
         str
             O (counts), W, E = outer(row sums, column sums) as the worked example prints it, both
             normalised to sum 1, numerator ``sum(W*O)``, denominator ``sum(W*E)``, kappa, the
-            standard errors and the cells that lose the most agreement, ``W * (O - E) / n``.
+            standard errors, the interval and the cells that lose the most agreement,
+            ``W * (O - E) / n``.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> result = wk.kappa_test_from_table([[20, 5], [4, 15]], weights="unweighted")
+        >>> text = result.explain(0.9, method="score")
+        >>> print(next(line for line in text.splitlines() if "CI" in line).strip())
+        ... # doctest: +NORMALIZE_WHITESPACE
+        standard error = 0.122854, 90% CI [0.352739, 0.750668] (score interval, the
+        variance under each kappa0)
+        >>> low, high = result.confidence_interval(0.9, method="score")
+        >>> print(f"[{low:.6g}, {high:.6g}]")
+        [0.352739, 0.750668]
         """
         from .explain import explain_result
 
-        return explain_result(self)
+        return explain_result(self, confidence_level, method)
 
     def plot(
         self, *, axes: Any = None, cmap: str = "Blues", rater_names: tuple[str, str] | None = None
@@ -457,7 +487,7 @@ class PairedKappaResult:
         self,
         confidence_level: float | None = None,
         *,
-        method: Literal["expanded-percentile"] = "expanded-percentile",
+        method: ExpandedPercentile = "expanded-percentile",
     ) -> ConfidenceInterval:
         """The paired bootstrap interval of the difference: the expanded percentile interval.
 
@@ -493,8 +523,19 @@ class PairedKappaResult:
             DIFFERENCE_RANGE,
         )
 
-    def explain(self) -> str:
+    def explain(
+        self,
+        confidence_level: float | None = None,
+        *,
+        method: ExpandedPercentile = "expanded-percentile",
+    ) -> str:
         """The comparison in words and numbers.
+
+        Parameters
+        ----------
+        confidence_level, method : float or None, {'expanded-percentile'}
+            As in :meth:`confidence_interval`: the difference's interval at this level (None:
+            the test's own) and the reading of the p-value at 1 - level.
 
         Returns
         -------
@@ -534,7 +575,7 @@ class PairedKappaResult:
         """
         from .explain import explain_paired
 
-        return explain_paired(self)
+        return explain_paired(self, self.confidence_interval(confidence_level, method=method))
 
     def __repr__(self) -> str:
         ci = self.confidence_interval()

@@ -47,7 +47,7 @@ from .intervals import (
     BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
-    one_sided,
+    level_text,
     readonly,
     sided,
 )
@@ -298,8 +298,22 @@ class StratifiedKappaResult:
             strata=strata,
         )
 
-    def explain(self) -> str:
-        """Each stratum's kappa and weight, the overall kappa and the test of equal kappas."""
+    def explain(
+        self, confidence_level: float = 0.95, *, method: Literal["asymptotic"] = "asymptotic"
+    ) -> str:
+        """Each stratum's kappa and weight, the overall kappa and the test of equal kappas.
+
+        Parameters
+        ----------
+        confidence_level, method : float, {'asymptotic'}
+            Of the overall kappa's interval, as :meth:`confidence_interval` takes them.
+
+        Returns
+        -------
+        str
+            Each stratum's n, kappa, standard error and share of the weight, the overall
+            kappa with its interval, and the test of equal kappas.
+        """
         inverse = [
             1.0 / r.standard_error**2 if used else 0.0
             for r, used in zip(self.results, self.used, strict=True)
@@ -318,12 +332,12 @@ class StratifiedKappaResult:
                 f"  {name!r}: n = {result.n:g}, kappa = {number_text(result.statistic)}, "
                 f"ASE = {number_text(result.standard_error)}, {share}"
             )
-        low, high = self.confidence_interval()
+        ci = self.confidence_interval(confidence_level, method=method)
         lines += [
             "Overall kappa = sum(kappa_h / ASE_h^2) / sum(1 / ASE_h^2) = "
             f"{number_text(self.statistic)} ({self.interpretation}, Landis & Koch)",
             f"  standard error = 1 / sqrt(sum(1 / ASE_h^2)) = {number_text(self.standard_error)}, "
-            f"95% {one_sided(self.alternative)}CI {interval_text(low, high)}",
+            f"{level_text(ci, self.alternative)}CI {interval_text(ci.low, ci.high)}",
             self._homogeneity_line(),
         ]
         if not all(self.used):

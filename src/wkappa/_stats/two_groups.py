@@ -41,8 +41,9 @@ from .intervals import (
     BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
+    level_text,
     make_rng,
-    one_sided,
+    resampled_text,
     sided,
 )
 from .json_values import json_fields
@@ -50,7 +51,10 @@ from .pvalues import tail_pvalue, wald_statistic
 from .resampling import jackknife_se, jackknife_values, multinomial_replicates
 from .text_values import interval_text, number_text
 
-__all__ = ["GroupAgreementResult", "group_agreement"]
+__all__ = ["GroupAgreementResult", "GroupIntervalMethod", "group_agreement"]
+
+# The methods of GroupAgreementResult.confidence_interval (and so of its explain).
+GroupIntervalMethod = Literal["jackknife-t", "bootstrap", "percentile", "bca"] | BootstrapMethod
 
 _GROUP_FIELDS = (  # the keys of to_dict(), in order
     "statistic standard_error confidence_interval pvalue bias_corrected "
@@ -121,8 +125,7 @@ class GroupAgreementResult:
         self,
         confidence_level: float = 0.95,
         *,
-        method: Literal["jackknife-t", "bootstrap", "percentile", "bca"]
-        | BootstrapMethod = "jackknife-t",
+        method: GroupIntervalMethod = "jackknife-t",
     ) -> ConfidenceInterval:
         """The interval of kappa, one-sided as ``alternative``.
 
@@ -185,9 +188,24 @@ class GroupAgreementResult:
         ci = self.confidence_interval(confidence_level)
         return json_fields(self, _GROUP_FIELDS, confidence_interval=ci)
 
-    def explain(self) -> str:
-        """The computation in words and numbers."""
-        ci = self.confidence_interval()
+    def explain(
+        self, confidence_level: float = 0.95, *, method: GroupIntervalMethod = "jackknife-t"
+    ) -> str:
+        """The computation in words and numbers.
+
+        Parameters
+        ----------
+        confidence_level, method : float, {'jackknife-t', 'percentile', 'bca', ...}
+            Those of :meth:`confidence_interval` (0.95, 'jackknife-t'); a bootstrap is named
+            with its resamples.
+
+        Returns
+        -------
+        str
+            Po, Pe, Pm, kappa, its jackknife standard error, the interval and the p-value.
+        """
+        ci = self.confidence_interval(confidence_level, method=method)
+        how = resampled_text(ci) + ", items redrawn" if ci.n_resamples else ""
         equal = (
             "Pm = Pe (for example every rating in one category)"
             if self.maximum_agreement == self.chance_agreement
@@ -210,8 +228,8 @@ class GroupAgreementResult:
                 f"standard error {number_text(self.standard_error)}"
                 " (leave-one-item-out jackknife); "
                 f"bias-corrected estimate {number_text(self.bias_corrected)}",
-                f"{ci.confidence_level:.0%} {one_sided(self.alternative)}interval "
-                f"{interval_text(ci.low, ci.high)} (t with {self.n_items - 1} df); "
+                f"{level_text(ci, self.alternative)}interval "
+                f"{interval_text(ci.low, ci.high)} ({how or f't with {self.n_items - 1} df'}); "
                 f"p-value of kappa = 0 ({self.alternative}) {number_text(self.pvalue, '.4g')}",
             ]
         )
