@@ -187,3 +187,14 @@ def test_an_option_value_that_starts_with_a_dash_is_shown_how(capsys, tmp_path):
     assert len(err.splitlines()) == 1, err
     assert "argument --cluster: expected one argument" in err
     assert "is given as --cluster=VALUE" in err
+
+
+def test_panel_explain_states_its_null_hypothesis():
+    """The last line read 'p-value of difference = 0 (two-sided) 0.3539'."""
+    rng = np.random.default_rng(3)
+    level = np.repeat(rng.integers(0, 3, 20), 3)
+    ratings = np.stack([np.where(rng.random(60) < 0.75, level, rng.integers(0, 3, 60))
+                        for _ in range(4)], axis=1)  # fmt: skip
+    result = wk.rater_vs_panel(ratings[:, :3], ratings[:, 3], n_resamples=199, rng=0)
+    last = result.explain().splitlines()[-1]
+    assert f"p-value {result.pvalue:.4g} (H0: difference = 0, two-sided)" in last, last

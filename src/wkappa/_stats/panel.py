@@ -207,8 +207,8 @@ class PanelComparison:
                 "with the members less than they agree with each other)",
                 f"{level_text(ci, self.alternative)}interval "
                 f"{interval_text(ci.low, ci.high)} (expanded percentile bootstrap, "
-                f"{self.n_resamples} resamples of the {units}); p-value of difference = 0 "
-                f"({self.alternative}) {number_text(self.pvalue, '.4g')}",
+                f"{self.n_resamples} resamples of the {units}); p-value "
+                f"{number_text(self.pvalue, '.4g')} (H0: difference = 0, {self.alternative})",
             ]
         )
 
