@@ -412,3 +412,20 @@ def test_an_undefined_kappa_is_said_in_words(command, tmp_path):
     methods = _methods(out.read_text())
     assert "is undefined on these ratings (no disagreement is expected by chance" in methods
     assert "= undefined" not in methods
+
+
+def test_plan_report_methods_sentence(tmp_path, capsys):
+    out = tmp_path / "plan.html"
+    argv = ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.4,0.3", "--format", "json"]
+    assert main([*argv, "--report", str(out), "--quiet"]) == 0
+    import json
+
+    plan = json.loads(capsys.readouterr().out)
+    methods = _methods(out.read_text())
+    assert f"a power of 0.8 in the test of kappa = 0 ({plan['alternative']}, alpha 0.05)" in (
+        methods
+    )
+    assert f"n = {plan['n']} items give power {plan['power']:.3f}" in methods
+    assert "Fleiss, Cohen and Everitt 1969" in methods
+    assert REFERENCES["fleiss1969"] in html.unescape(out.read_text())
+    assert f"wkappa {' '.join(argv)} --report {out} --quiet" in html.unescape(out.read_text())

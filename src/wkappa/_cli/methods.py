@@ -20,7 +20,7 @@ from .output import (
 )
 from .provenance import Provenance, interval_words, resampling_words
 
-__all__ = ["agreement_methods", "judge_methods", "p_phrase", "score_methods"]
+__all__ = ["agreement_methods", "judge_methods", "p_phrase", "plan_methods", "score_methods"]
 
 # A coefficient of ``wkappa agree`` -> its name in a sentence and the references it cites.
 _COEFFICIENTS = {
@@ -175,3 +175,45 @@ def judge_methods(
         f"{p_phrase(float(result.pvalue))}."
     )
     return sentence, [*cited, *more]
+
+
+# How ``wkappa plan`` computed, in a methods sentence (``--method``).
+_PLAN_METHODS = {
+    "asymptotic": "the large-sample variance of kappa (Fleiss, Cohen and Everitt 1969)",
+    "goodness-of-fit": "the goodness-of-fit approach (the formulas of R's kappaSize)",
+    "max-variance": "the largest variance kappa can have",
+    "simulation": "simulated studies",
+}
+
+
+def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
+    """The methods sentence of a ``plan`` report (``plan``: a KappaPlan) and the references
+    it cites."""
+    method = _PLAN_METHODS.get(plan.method, plan.method)
+    if plan.method == "simulation":
+        method += f" ({plan.n_simulations:,} per n)"
+    what = "kappa"
+    if plan.coefficient is not None:  # "Fleiss' kappa (Fleiss 1971)" -> "Fleiss' kappa"
+        what = _COEFFICIENTS.get(plan.coefficient, (plan.coefficient, ()))[0].split(" (")[0]
+    delivers = f"power {plan.power:.3f}" if plan.power == plan.power else ""
+    test = f"{what} = {plan.kappa0:g} ({plan.alternative}, alpha {plan.alpha:g})"
+    if plan.goal == "power":
+        goal = f"a power of {plan.target_power:g} in the test of {test}"
+    elif plan.goal == "ci_width":
+        goal = f"an expected {plan.confidence_level:.0%} interval width of {plan.ci_width:g}"
+        delivers = f"expected width {plan.expected_width:.3f}"
+    elif plan.goal == "lower_limit":
+        goal = (
+            f"a probability of {plan.target_assurance:g} that the interval's lower limit "
+            f"exceeds {plan.lower_limit:g}"
+        )
+        delivers = f"that probability {plan.assurance:.3f}"
+    else:
+        goal = f"the number of items given, in the test of {test}"
+    sentence = (
+        f"The sample size was planned for {goal} when {what} is {plan.kappa1:g} "
+        f"({plan.weights} weights, K = {plan.table.shape[0]} categories, {plan.n_raters} "
+        f"raters), by {method}: n = {plan.n} items give {delivers}. Computed with "
+        f"{provenance.software} on {provenance.date}."
+    )
+    return sentence, ["fleiss1969"] if plan.method == "asymptotic" else []

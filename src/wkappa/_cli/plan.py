@@ -242,9 +242,12 @@ def _write_report(
 ) -> None:
     """``--report``: the plan in words and numbers, the warnings of the plan (``cautions``,
     as printed on stderr), and the curve as a table and a figure."""
+    from .methods import plan_methods
+    from .provenance import Provenance, methods_html, references_html
     from .report import cells_table, escape, html_page
 
     heading = f"Study plan: n = {plan.n} items"
+    sentence, cited = plan_methods(plan, Provenance.of(args))
     goal = {
         "power": f"power >= {_value(plan.target_power, 'g')}",
         "ci_width": f"expected {plan.confidence_level:.0%} interval width <= "
@@ -276,6 +279,7 @@ def _write_report(
         rows.append(["Monte Carlo SE of the power", _value(plan.monte_carlo_error, ".3f")])
     body = [
         f'<p class="meta">{escape(plan.explain().splitlines()[1].strip())}</p>',
+        methods_html(sentence),
         "<h2>The plan</h2>",
         cells_table(["", "value"], rows),
     ]
@@ -304,6 +308,8 @@ def _write_report(
         )
     )
     body.append(f'<p class="note">Curve: method {escape(method)}.</p>')
+    if cited:
+        body.append(references_html(cited))
     Path(args.report).write_text(html_page("plan", heading, body, args), encoding="utf-8")
 
 
