@@ -289,3 +289,22 @@ def test_the_explanation_names_the_tables_method(capsys, csv_file, case, words) 
     argv = [a.replace("{file}", csv_file) for a in _CASES[case]]
     _, explanation = _table_and_explanation(capsys, [*argv, "--explain"])
     assert words in explanation
+
+
+def test_score_explain_names_the_files_columns(capsys, csv_file, data) -> None:
+    """The explanation's rows and columns and its costly cells are the --true and --pred
+    columns of the file, not the library's y_true / y_pred."""
+    output = _run(capsys, "score", csv_file, "--true", "truth", "--pred", "b", "--explain")
+    explanation = output[output.index("\n\nCategories") :]
+    assert "y_true" not in output and "y_pred" not in output
+    assert (
+        "(rows: rater A, --true column 'truth'; columns: rater B, --pred column 'b')" in explanation
+    )
+    library = wk.kappa_test(data["truth"], data["b"]).explain()
+    cells = [line for line in library.splitlines() if line.startswith("  y_true=")]
+    assert cells
+    for line in cells:
+        shown = line.replace("y_true=", "--true column 'truth' ").replace(
+            "y_pred=", "--pred column 'b' "
+        )
+        assert shown in explanation

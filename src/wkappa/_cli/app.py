@@ -140,7 +140,9 @@ def _score(args: argparse.Namespace) -> int:
         print(output.score_text(run))
         if args.explain:
             print()
-            print(explained(overall.result, args.ci, method=method))
+            columns = {"y_true": f"--true column {args.true!r}"}
+            columns["y_pred"] = f"--pred column {args.pred!r}"
+            print(explained(overall.result, args.ci, method=method, columns=columns))
     if args.report:
         from .report import write_report
 

@@ -289,11 +289,16 @@ _EXPLAINED_NAMES = (
 )
 
 
-def explained(result: Any, *interval: Any, **method: Any) -> str:
+def explained(
+    result: Any, *interval: Any, columns: dict[str, str] | None = None, **method: Any
+) -> str:
     """``result.explain(*interval, **method)`` in the command line's words (what
     ``--explain`` prints): pass the level and method of the table's interval (``args.ci``,
-    ``method=interval_method(args)``), so the explanation describes that interval."""
-    return in_options(result.explain(*interval, **method), _EXPLAINED_NAMES, one_line=False)
+    ``method=interval_method(args)``), so the explanation describes that interval, and in
+    ``columns`` the data keywords the explanation names with the file's columns they are
+    (``{"y_true": "--true column 'grade'"}``)."""
+    names = _EXPLAINED_NAMES + option_names(**(columns or {}))
+    return in_options(result.explain(*interval, **method), names, one_line=False)
 
 
 _IMAGE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}

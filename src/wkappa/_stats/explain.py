@@ -114,7 +114,7 @@ def _story(table: np.ndarray, weight_matrix: np.ndarray, labels: Sequence[Any] |
     steps = seed_steps(table, weight_matrix)
     lines = [f"Categories (K = {len(names)}): {names}"]
     lines += [
-        "Step 1 - the confusion matrix O (rows: rater A / y_true, columns: rater B / y_pred)",
+        "Step 1 - the confusion matrix O (rows: rater A, `y_true`; columns: rater B, `y_pred`)",
         _matrix("Matrix O:", table),
         "Step 2 - the disagreement weights W",
         _matrix("weights matrix:", weight_matrix),
