@@ -263,12 +263,12 @@ _CASES = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("level", ["90", "99"])
+@pytest.mark.parametrize("level", ["90", "99", "97.5"])  # 97.5: not rounded to 98 anywhere
 @pytest.mark.parametrize("case", list(_CASES))
 def test_the_explanation_shows_the_tables_interval(capsys, csv_file, case, level) -> None:
     argv = [a.replace("{file}", csv_file) for a in _CASES[case]]
     table, explanation = _table_and_explanation(
-        capsys, [*argv, "--ci", str(int(level) / 100), "--explain"]
+        capsys, [*argv, "--ci", str(float(level) / 100), "--explain"]
     )
     _same_interval(table, explanation, level)
     assert "95%" not in explanation

@@ -250,7 +250,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
-        level = f"{ci.confidence_level:.0%} CI"  # the side goes beside the method: aligned
+        level = f"{ci.confidence_level * 100:g}% CI"  # the side beside the method: aligned
         method = sided_method(ci.method, result.alternative)
         print(f"  {level:<12} {format_interval(ci.low, ci.high)} ({method})")
         h0 = null_hypothesis("coefficient", result)
