@@ -192,3 +192,11 @@ def test_a_bad_level_is_refused_as_by_confidence_interval() -> None:
     result = wk.kappa_test_from_table([[30, 5, 1], [4, 25, 6], [1, 5, 30]])
     with pytest.raises(wk.WkappaError, match="confidence_level"):
         result.explain(95)
+
+
+def test_the_repr_of_a_stored_level_is_not_rounded(ratings) -> None:
+    result = wk.paired_kappa_test(
+        ratings[:, -1], ratings[:, 0], ratings[:, 1], n_resamples=99, rng=0,
+        confidence_level=0.975,
+    )  # fmt: skip
+    assert "97.5% CI=[" in repr(result)

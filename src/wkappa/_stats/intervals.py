@@ -138,7 +138,7 @@ def resampled_text(ci: ConfidenceInterval) -> str:
 def interval_repr(ci: ConfidenceInterval, alternative: str) -> str:
     """The "95% CI=[low, high]" part of a result's repr ("95% one-sided CI=[...]" for a
     one-sided ``alternative``)."""
-    return f"{ci.confidence_level:.0%} {one_sided(alternative)}CI=[{ci.low:.6g}, {ci.high:.6g}]"
+    return f"{level_text(ci, alternative)}CI=[{ci.low:.6g}, {ci.high:.6g}]"
 
 
 def estimate_repr(result: Any) -> str:
