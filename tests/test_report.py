@@ -172,7 +172,12 @@ def test_icc_report_has_the_numbers_of_the_library(icc_report, icc_case):
     assert "from 6 items rated by 4 raters (23 ratings; missing ratings used" in page
     assert "1 of 7 file rows left out: no rating at all" in page
     assert "file rows: 7 read, 6 used, 1 dropped: no rating at all" in page
-    assert "the exact F-based interval of McGraw and Wong (1996)" in page
+    # missing ratings: the limits are approximate, and the page says so (never "exact F")
+    assert (
+        "the F-based interval of McGraw and Wong (1996) (F limits from the REML mean squares, "
+        "df of the observed ratings: approximate)" in page
+    )
+    assert "exact F" not in page
     # The command line as typed, the software and version, the date.
     assert f"wkappa {' '.join(argv)} --quiet" in page
     assert f"wkappa {wk.__version__} on 20" in page
@@ -203,6 +208,22 @@ def test_icc_report_one_sided_and_every_form(icc_case, tmp_path, monkeypatch, ca
     assert f"<td>between items (MSR)</td><td>5</td><td>{5 * two_way:.3f}</td>" in page
     assert f"<td>between items, one-way model (MSR)</td><td>5</td><td>{5 * one_way:.3f}" in page
     assert "Lin (1989)" not in page and "Barnhart, Haber and Song (2002)" in page
+
+
+def test_icc_report_says_which_limits_are_exact(tmp_path, monkeypatch):
+    """On a complete table the consistency form's F limits are exact and absolute agreement's
+    (Satterthwaite's df) approximate: the report says which, as ICCResult.explain() does."""
+    monkeypatch.chdir(tmp_path)
+    Path("r.csv").write_text("a,b,c\n1,2,2\n3,3,4\n4,5,5\n2,2,3\n5,4,5\n")
+    for form, words in [
+        ("C,1", "(exact F limits)"),
+        ("A,1", "(F limits with Satterthwaite's df: approximate)"),
+    ]:
+        argv = ["icc", "r.csv", "--raters", "a,b,c", "--form", form, "--report", "o.html"]
+        assert main(argv) == 0
+        page = html.unescape(Path("o.html").read_text())
+        assert f"the F-based interval of McGraw and Wong (1996) {words}" in page
+        assert page.count(words.strip("()")) >= 2  # the sentence and the interval's caption
 
 
 def test_every_reference_matches_the_bibliography():

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .._stats import number_text, one_sided
+from .._stats import icc_limits, number_text, one_sided
 from .output import RowCount, ci_label, format_interval, format_pvalue
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
@@ -136,12 +136,18 @@ def _methods(
         else ""
     )
     each = "The" if len(forms) == 1 else "Each form's"
+    limits = (
+        icc_limits(first.form, first.method)
+        if len(forms) == 1 or first.method == "reml"
+        else "exact F limits for the one-way and consistency forms, F limits with "
+        "Satterthwaite's df (approximate) for absolute agreement"
+    )
     sided = "" if args.alternative == "two-sided" else f", {args.alternative}"
     sentence = (
         f"Inter-rater reliability was estimated with {what} from {first.n_items} items rated "
-        f"by {first.n_raters} raters ({ratings}{dropped}). {each} {level} is {words}; the "
-        f"p-value is that of the F test of ICC = {args.icc0:g}{sided}. Computed with "
-        f"{provenance.software} on {provenance.date}.{found}"
+        f"by {first.n_raters} raters ({ratings}{dropped}). {each} {level} is {words} "
+        f"({limits}); the p-value is that of the F test of ICC = {args.icc0:g}{sided}. "
+        f"Computed with {provenance.software} on {provenance.date}.{found}"
     )
     if first.method == "none":
         sentence += f" {_UNDEFINED}"
@@ -195,7 +201,11 @@ def write_icc_report(
         headline_html(
             [
                 (first.name, icc_number(first.statistic), first.description),
-                (heading, format_interval(ci.low, ci.high, 3, icc_number), "exact F"),
+                (
+                    heading,
+                    format_interval(ci.low, ci.high, 3, icc_number),
+                    icc_limits(first.form, first.method),
+                ),
                 (
                     "F test",
                     f"F = {_general(first.f_statistic, 4)}",

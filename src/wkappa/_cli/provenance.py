@@ -89,7 +89,7 @@ _INTERVALS = {
         "read at a level widened for the sample size)",
         ("efron1979",),
     ),
-    "F": ("the exact F-based interval of McGraw and Wong (1996)", ("mcgraw1996",)),
+    "F": ("the F-based interval of McGraw and Wong (1996)", ("mcgraw1996",)),
 }
 
 

@@ -15,7 +15,7 @@ from .explain import explain_table
 from .gbdt_objective import QWKObjective
 from .inference import check_kappa0, kappa_result, kappa_test, kappa_test_from_table
 from .intervals import SeedLike, fisher_z_limits, one_sided, score_limits
-from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all
+from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .json_values import json_value
 from .mean import mean_kappa
@@ -83,6 +83,7 @@ __all__ = [
     "icc",
     "icc_all",
     "icc_from_moments",
+    "icc_limits",
     "interpretation",
     "interval_text",
     "json_value",

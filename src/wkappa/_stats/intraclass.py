@@ -60,6 +60,7 @@ __all__ = [
     "check_icc0",
     "icc",
     "icc_all",
+    "icc_limits",
     "warn_if_undefined",
 ]
 
@@ -75,6 +76,21 @@ def _scalar_or_array(values: Any, batched: bool) -> Any:
         values.setflags(write=False)
         return values
     return float(values)
+
+
+def icc_limits(form: str, method: str) -> str:
+    """How exact an ICC's F-based interval is: the one-way and consistency forms' limits are
+    exact on a complete table; absolute agreement's use Satterthwaite's df, and with missing
+    ratings (``method='reml'``) the df are counted from the observed ratings.
+
+    >>> icc_limits("C,1", "anova"), icc_limits("A,1", "anova")
+    ('exact F limits', "F limits with Satterthwaite's df: approximate")
+    """
+    if method == "reml":
+        return "F limits from the REML mean squares, df of the observed ratings: approximate"
+    if form.startswith("A"):
+        return "F limits with Satterthwaite's df: approximate"
+    return "exact F limits"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -258,19 +274,9 @@ class ICCResult:
             f"F = {number_text(self.f_statistic)} "
             f"on ({self.df1:g}, {number_text(self.df2)}) df, p = {number_text(self.pvalue)}",
             f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)} "
-            f"({self._limits_text()}, McGraw & Wong 1996)",
+            f"({icc_limits(self.form, self.method)}, McGraw & Wong 1996)",
         ]
         return "\n".join(lines)
-
-    def _limits_text(self) -> str:
-        """How exact the interval is: the one-way and consistency forms' F limits are exact on
-        a complete table; absolute agreement's use Satterthwaite's df, and with missing
-        ratings the df are counted from the observed ratings."""
-        if self.method == "reml":
-            return "F limits from the REML mean squares, df of the observed ratings: approximate"
-        if self.form.startswith("A"):
-            return "F limits with Satterthwaite's df: approximate"
-        return "exact F limits"
 
     def __repr__(self) -> str:
         if self._batched:
