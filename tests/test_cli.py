@@ -15,6 +15,7 @@ import os
 import shlex
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -743,3 +744,107 @@ def test_score_alternative_is_the_library_one_sided_test_and_interval(
     assert "90% one-sided CI" in proc.stdout  # the --by table's heading
     assert "90% one-sided CI" in report.read_text()
     assert "one-sided" not in run(*args).stdout
+
+
+# ----------------------------------------------------------------- --by with many groups
+
+
+def _group_file(tmp_path: Path, seed: int, weighted: bool) -> tuple[Path, pl.DataFrame]:
+    """Random groups of random sizes: groups with one category (undefined kappa), with one
+    pair (a null standard error of 0), with empty cells, a missing group value, and whole and
+    fractional sample weights side by side."""
+    rng = np.random.default_rng(seed)
+    n_groups = 40
+    sizes = rng.integers(1, 30, n_groups)
+    sizes[4] = 1  # one pair
+    group = np.repeat(np.arange(n_groups), sizes).astype(object)
+    n = group.size
+    level = rng.integers(0, 4, n)
+    truth = np.clip(level + rng.integers(-1, 2, n), 0, 3)
+    pred = np.clip(level + rng.integers(-1, 2, n), 0, 3)
+    one_category = group == 3
+    truth[one_category] = pred[one_category] = 2
+    group[group == 5] = None
+    weight = np.where(rng.random(n) < 0.5, rng.integers(1, 4, n), rng.random(n) + 0.25)
+    frame = pl.DataFrame(
+        {
+            "g": [None if v is None else f"g{v:02d}" for v in group],
+            "t": truth,
+            "p": pred,
+            **({"w": np.where(group == 8, 2.0, weight)} if weighted else {}),
+        }
+    )
+    path = tmp_path / f"groups{seed}.csv"
+    frame.write_csv(path)
+    return path, frame
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize(
+    ("weights", "extra"),
+    [
+        ("quadratic", []),
+        ("linear", ["--kappa0", "0.3", "--alternative", "greater"]),
+        ("unweighted", ["--ci", "0.9", "--alternative", "less"]),
+    ],
+)
+def test_score_by_many_groups_is_each_group_alone_bit_for_bit(tmp_path, weighted, weights, extra):
+    """The groups are scored as one (G, K, K) stack; each group's numbers must be exactly
+    those of kappa_test_from_table on that group's own table (undefined kappa, a null SE of
+    0, empty cells, whole and fractional weights), and the table that of its own rows."""
+    path, frame = _group_file(tmp_path, seed=len(extra) + weighted, weighted=weighted)
+    options = ["--weight-col", "w"] if weighted else []
+    proc = run("score", path, "--true", "t", "--pred", "p", "--by", "g", "--weights", weights,
+               *options, *extra, "--format", "json")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    level = float(extra[extra.index("--ci") + 1]) if "--ci" in extra else 0.95
+    kappa0 = float(extra[extra.index("--kappa0") + 1]) if "--kappa0" in extra else 0.0
+    alternative = extra[extra.index("--alternative") + 1] if "--alternative" in extra else None
+    values = sorted({v for v in frame["g"].to_list() if v is not None})
+    assert [g["group"] for g in doc["groups"]] == [*values, None]
+    labels = doc["labels"]
+    undefined = 0
+    for group in doc["groups"]:
+        part = frame.filter(
+            pl.col("g").is_null() if group["group"] is None else pl.col("g") == group["group"]
+        )
+        table = np.zeros((len(labels), len(labels)), dtype=np.float64 if weighted else np.int64)
+        counts = part["w"].to_numpy() if weighted else np.ones(part.height, dtype=np.int64)
+        np.add.at(table, (part["t"].to_numpy(), part["p"].to_numpy()), counts)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = wk.kappa_test_from_table(
+                table, weights=weights, kappa0=kappa0, alternative=alternative or "two-sided"
+            )
+            low, high = expected.confidence_interval(level)
+        assert group["table"] == table.tolist()
+        undefined += math.isnan(expected.statistic)
+        for key in ("statistic", "standard_error", "standard_error_null", "zscore", "pvalue"):
+            value = getattr(expected, key)
+            assert group[key] == (None if math.isnan(value) else value), (group["group"], key)
+        interval = group["confidence_interval"]
+        assert (interval["low"], interval["high"]) == tuple(
+            None if math.isnan(v) or math.isinf(v) else v for v in (low, high)
+        )
+    assert undefined >= 1  # the group of one category
+    if not weighted:
+        assert "Kappa is undefined" in proc.stderr
+
+
+def test_score_by_group_values_nan_and_signed_zero(tmp_path):
+    """A float --by column: NaN rows are one group (they were an empty table), and -0.0 and
+    0.0 one group, as polars groups them."""
+    path = tmp_path / "nan.parquet"
+    pl.DataFrame(
+        {
+            "g": [0.0, -0.0, float("nan"), float("nan"), 1.0, 1.0, None],
+            "t": [0, 1, 0, 1, 1, 0, 1],
+            "p": [0, 1, 1, 1, 1, 0, 0],
+        }
+    ).write_parquet(path)
+    proc = run("score", path, "--true", "t", "--pred", "p", "--by", "g", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    groups = json.loads(proc.stdout)["groups"]
+    assert [g["n"] for g in groups] == [2, 2, 2, 1]
+    assert groups[2]["table"] == [[0, 1], [0, 1]]

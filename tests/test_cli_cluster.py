@@ -6,6 +6,7 @@ with exit code 2."""
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import wkappa as wk
 from wkappa._cli import main
 
 pl = pytest.importorskip("polars")
+frames = pytest.importorskip("wkappa.frames")
 
 
 def _design(seed: int = 0, n_clusters: int = 24, size: int = 4) -> dict[str, np.ndarray]:
@@ -227,10 +229,53 @@ def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
     path.write_text("g,x,y,s\n1,1,1,p\n1,2,2,p\n1,1,2,q\n1,2,2,q\n")
     err = _refused(capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g"])
     assert "--cluster column 'g' has 1 cluster;" in err
-    path.write_text("g,x,y,s\n1,1,1,p\n2,2,2,p\n3,1,2,q\n3,2,2,q\n")
+
+
+def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path, capsys):
+    """A --by group with one cluster: its kappa is defined, its cluster-robust SE, interval
+    and test are not (null in JSON, empty in CSV), with one note naming it; exit 0. As
+    frames.kappa_by_group(cluster=) shows that group (the run was refused before)."""
+    path = tmp_path / "lone.csv"
+    path.write_text(
+        "g,x,y,s\n1,1,1,p\n1,2,2,p\n2,1,2,p\n2,2,2,p\n2,3,3,p\n"
+        "3,1,1,q\n3,2,2,q\n3,3,2,q\n3,1,1,q\n4,1,1,r\n4,2,3,r\n5,3,3,r\n"
+    )
     argv = ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g", "--by", "s"]
-    err = _refused(capsys, argv)
-    assert "--cluster column 'g' has 1 cluster in --by s group 'q'" in err
+    for extra in ([], ["--bootstrap", "99", "--seed", "1"]):
+        assert main([*argv, *extra, "--format", "json"]) == 0
+        captured = capsys.readouterr()
+        assert [line for line in captured.err.splitlines() if "single" in line] == [
+            "wkappa: note: --by s group 'q' has a single --cluster g cluster; a cluster-robust "
+            "standard error needs at least 2, so its standard error, interval and test are "
+            "undefined (its kappa is shown)."
+        ]
+        groups = {g["group"]: g for g in json.loads(captured.out)["groups"]}
+        lone = groups["q"]
+        assert lone["statistic"] == 0.75 and lone["n_clusters"] == 1
+        for key in ("standard_error", "standard_error_null", "zscore", "pvalue"):
+            assert lone[key] is None, key
+        assert lone["confidence_interval"]["low"] is None
+        assert lone["confidence_interval"]["high"] is None
+        assert groups["p"]["standard_error"] is not None
+    frame = pl.read_csv(path, schema_overrides={"g": pl.String})
+    expected = frames.kappa_by_group(frame, y_true="x", y_pred="y", by="s", cluster="g")
+    assert main([*argv, "--format", "csv", "--quiet"]) == 0
+    rows = pl.read_csv(capsys.readouterr().out.encode()).head(3)
+    assert rows["statistic"].to_list() == expected["kappa"].to_list()
+    assert rows["n_clusters"].to_list() == expected["n_clusters"].to_list() == [2, 1, 2]
+    for ours, theirs in (("standard_error", "standard_error"), ("ci_low", "ci_low")):
+        assert rows[ours].to_list()[::2] == pytest.approx(expected[theirs].to_list()[::2])
+        assert rows[ours][1] is None and math.isnan(expected[theirs][1])
+    assert rows["zscore"][1] is None and rows["pvalue"][1] is None
+    # Two such groups: one note naming both.
+    path.write_text(path.read_text() + "6,1,1,t\n6,2,2,t\n")
+    assert main([*argv, "--format", "csv"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if "single" in line] == [
+        "wkappa: note: 2 --by s groups ('q', 't') have a single --cluster g cluster each; a "
+        "cluster-robust standard error needs at least 2, so their standard error, interval and "
+        "test are undefined (their kappa is shown)."
+    ]
 
 
 # --------------------------------------------------------------------------- compare

@@ -11,6 +11,7 @@ stderr and exit code 2; ``--debug`` shows the traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import re
@@ -122,11 +123,12 @@ def _score(args: argparse.Namespace) -> int:
         return _interval(result, args, method)
 
     overall = scored(tables.overall, tables.clusters)
-    split: list[Any] = list(tables.group_clusters) or [None] * len(tables.groups)
-    groups = [
-        (value, scored(table, clusters))
-        for (value, table), clusters in zip(tables.groups, split, strict=True)
-    ]
+    groups = []
+    for value, result in _group_results(args, tables):
+        group = _interval(result, args)
+        if result.n_clusters == 1:  # a (cluster) bootstrap of one cluster is no interval
+            group = dataclasses.replace(group, low=math.nan, high=math.nan)
+        groups.append((value, group))
     _note_wald_past_bounds(args, [*groups, ("(all)" if args.by else "", overall)])
     run = output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
@@ -154,6 +156,53 @@ def _score(args: argparse.Namespace) -> int:
         save_plot(overall.result, args.plot, (args.true, args.pred))
         _note(args, f"wrote {args.plot}")
     return 0
+
+
+def _group_results(args: argparse.Namespace, tables: Any) -> list[tuple[Any, Any]]:
+    """The KappaResult of each ``--by`` group (the options are checked by the overall result).
+
+    Without ``--cluster``, all groups at once from the (G, K, K) stack: each result is bit for
+    bit that of its table alone. With it, each group's standard error is cluster-robust over
+    its own clusters; a group with a single cluster has an undefined standard error, interval
+    and test (its kappa is defined), as in ``frames.kappa_by_group(..., cluster=...)``, and
+    one note names such groups."""
+    from .._stats import check_kappa0, cluster_robust, kappa_result, kappa_results
+    from .tables import label_text
+
+    labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
+    values = [value for value, _ in tables.groups]
+    if not tables.group_clusters:
+        if not values:
+            return []
+        found = kappa_results(tables.group_stack, args.weights, labels, args.alternative, kappa0)
+        return list(zip(values, found, strict=True))
+    results = []
+    lone = []
+    for value, clusters in zip(values, tables.group_clusters, strict=True):
+        if len(clusters) < 2:
+            lone.append(label_text(value))
+            base = kappa_result(
+                clusters.sum(axis=0), args.weights, labels, args.alternative, kappa0
+            )
+            results.append((value, cluster_robust(base, clusters)))
+        else:
+            results.append(
+                (value, kappa_result(clusters, args.weights, labels, args.alternative, kappa0))
+            )
+    if lone:
+        many = len(lone) > 1
+        shown = ", ".join(map(repr, lone[:5])) + (
+            f" and {len(lone) - 5} more" if len(lone) > 5 else ""
+        )
+        _note(
+            args,
+            f"note: {f'{len(lone)} ' if many else ''}--by {args.by} "
+            f"{f'groups ({shown}) have' if many else f'group {shown} has'} a single "
+            f"--cluster {args.cluster} cluster{' each' if many else ''}; a cluster-robust "
+            f"standard error needs at least 2, so {'their' if many else 'its'} standard error, "
+            f"interval and test are undefined ({'their' if many else 'its'} kappa is shown).",
+        )
+    return results
 
 
 def _check_cluster(args: argparse.Namespace) -> None:

@@ -35,7 +35,15 @@ from typing import Any
 
 import numpy as np
 
-from .._stats import UNDEFINED, interpretation, interval_text, json_value, number_text, one_sided
+from .._stats import (
+    UNDEFINED,
+    interpretation,
+    interval_text,
+    json_fields,
+    json_value,
+    number_text,
+    one_sided,
+)
 from .tables import label_text
 
 # The intervals computed from the table alone; the others are bootstrap methods.
@@ -482,21 +490,17 @@ def score_json(run: ScoreRun) -> str:
         document["groups"] = [{"group": value, **summary(s)} for value, s in run.groups]
         combined = None if run.cluster else across_groups(run.groups)
         if combined is not None:
-            document["across_groups"] = {
-                key: combined.to_dict(run.overall.level)[key]
-                for key in (
-                    "statistic",
-                    "standard_error",
-                    "confidence_interval",
-                    "homogeneity_statistic",
-                    "homogeneity_df",
-                    "homogeneity_pvalue",
-                )
-            }
+            # The fields of combined.to_dict(level) without its strata (a summary per group)
+            document["across_groups"] = json_fields(
+                combined,
+                "statistic standard_error confidence_interval homogeneity_statistic "
+                "homogeneity_df homogeneity_pvalue",
+                confidence_interval=combined.confidence_interval(run.overall.level),
+            )
             fit = goodness_of_fit(run.groups, combined)
             if fit is not None:
                 document["across_groups"]["goodness_of_fit"] = {
-                    key: fit.to_dict()[f"homogeneity_{key}"]
+                    key: json_value(getattr(fit, f"homogeneity_{key}"))
                     for key in ("statistic", "df", "pvalue")
                 }
     return to_json(document, schema=SCHEMA)

@@ -88,6 +88,8 @@ class Tables:
         With ``--cluster``: the overall table split by cluster (the G clusters with pairs).
     group_clusters : list of ndarray
         With ``--cluster`` and ``--by``: each group's table split by its own clusters.
+    group_stack : ndarray of shape (G, K, K) or None
+        With ``--by``: the tables of ``groups`` as one stack.
     """
 
     labels: Sequence[Any]
@@ -97,6 +99,7 @@ class Tables:
     read: int = 0
     clusters: np.ndarray | None = None
     group_clusters: list[np.ndarray] = field(default_factory=list)
+    group_stack: np.ndarray | None = None
 
 
 def shifted_scale(tables: Tables, true: str, pred: str) -> str | None:
@@ -615,19 +618,37 @@ def build_tables(
     clusters = None if split is None else split.tables(np.ones(counts.height, dtype=bool))
     groups: list[tuple[Any, np.ndarray]] = []
     group_clusters: list[np.ndarray] = []
+    stack = None
     if by is not None:
-        values = counts[by].to_numpy()
-        for value in counts[by].unique().sort(nulls_last=True).to_list():
-            mask = counts[by].is_null().to_numpy() if value is None else values == value
-            table = _table(
-                encoded.true_index[mask], encoded.pred_index[mask], k, frequency[mask], weighted
-            )
-            groups.append((value, table))
-            if split is not None:
-                group_clusters.append(
-                    split.tables(mask, f" in --by {by} group {label_text(value)!r}")
-                )
-    return Tables(encoded.labels, overall, groups, omitted, read, clusters, group_clusters)
+        values, codes = _group_codes(counts, by)
+        stack = stacked_tables(
+            codes, len(values), encoded.true_index, encoded.pred_index, k, frequency
+        )
+        stack = _counted(stack, weighted)
+        groups = list(zip(values, stack, strict=True))
+        if split is not None:
+            group_clusters = split.by_group(codes, len(values))
+    return Tables(encoded.labels, overall, groups, omitted, read, clusters, group_clusters, stack)
+
+
+def _group_codes(counts: Any, by: str) -> tuple[list[Any], np.ndarray]:
+    """The values of the ``by`` column in sorted order (missing last) and the group of each
+    counted row (its index among them), from one ``group_by`` (so -0.0 and 0.0 are one group,
+    and so are the NaNs)."""
+    pl = polars()
+    grouped = (
+        counts.select(pl.col(by))
+        .with_row_index("__row")
+        .group_by(by)
+        .agg(pl.col("__row"))
+        .sort(by, nulls_last=True)
+    )
+    codes = np.empty(counts.height, dtype=np.int64)
+    rows = grouped["__row"]
+    codes[rows.explode().to_numpy()] = np.repeat(
+        np.arange(grouped.height), rows.list.len().to_numpy()
+    )
+    return grouped[by].to_list(), codes
 
 
 class _Split:
@@ -648,11 +669,31 @@ class _Split:
         self.frequency, self.weighted = frequency, weighted
         self.what = " with ratings" if omitted else ""  # some rows were dropped
 
-    def tables(self, mask: np.ndarray, where: str = "") -> np.ndarray:
+    def by_group(self, groups: np.ndarray, n_groups: int) -> list[np.ndarray]:
+        """The tables of each group (``groups``: the group of each row, ``0..n_groups-1``),
+        one per cluster among its rows, in the order of the cluster codes (as :meth:`tables`
+        gives them for the group's rows). A group may have a single cluster: its
+        cluster-robust standard error is then undefined, as in
+        ``wkappa.frames.kappa_by_group(..., cluster=...)``."""
+        span = int(self.codes.max(initial=0)) + 1
+        used, inverse = np.unique(groups * span + self.codes, return_inverse=True)
+        stack = stacked_tables(
+            inverse.reshape(-1),
+            len(used),
+            self.encoded.true_index,
+            self.encoded.pred_index,
+            self.k,
+            self.frequency,
+        )
+        stack = _counted(stack, self.weighted)
+        starts = np.searchsorted(used // span, np.arange(n_groups + 1))
+        return [stack[starts[g] : starts[g + 1]] for g in range(n_groups)]
+
+    def tables(self, mask: np.ndarray) -> np.ndarray:
         """The tables of the rows in ``mask``, one per cluster among them (at least 2)."""
         codes, n_clusters = group_codes(self.codes, mask)
         if n_clusters < 2:
-            raise too_few_clusters(self.cluster, n_clusters, where, self.what)
+            raise too_few_clusters(self.cluster, n_clusters, "", self.what)
         stack = stacked_tables(
             codes,
             n_clusters,
@@ -661,15 +702,19 @@ class _Split:
             self.k,
             self.frequency[mask],
         )
-        return stack if self.weighted else np.rint(stack).astype(np.int64)
+        return _counted(stack, self.weighted)
 
 
 def _table(
     true_index: np.ndarray, pred_index: np.ndarray, k: int, frequency: np.ndarray, weighted: bool
 ) -> np.ndarray:
-    table = count_table(true_index, pred_index, k, frequency)
-    # Row counts are whole numbers far below 2**53, so float64 sums are exact.
-    return table if weighted else np.rint(table).astype(np.int64)
+    return _counted(count_table(true_index, pred_index, k, frequency), weighted)
+
+
+def _counted(tables: np.ndarray, weighted: bool) -> np.ndarray:
+    """Summed row counts as int64 (float64 sums of whole numbers far below 2**53 are exact),
+    or as they are with a weight column."""
+    return tables if weighted else np.rint(tables).astype(np.int64)
 
 
 def label_text(value: Any) -> str:

@@ -13,11 +13,18 @@ from .cluster import cluster_variance, read_groups
 from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .gbdt_objective import QWKObjective
-from .inference import check_kappa0, kappa_result, kappa_test, kappa_test_from_table
+from .group_results import kappa_results
+from .inference import (
+    check_kappa0,
+    cluster_robust,
+    kappa_result,
+    kappa_test,
+    kappa_test_from_table,
+)
 from .intervals import SeedLike, fisher_z_limits, one_sided, score_limits
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
-from .json_values import json_value
+from .json_values import json_fields, json_value
 from .mean import mean_kappa
 from .paired import (
     paired_kappa_test,
@@ -75,6 +82,7 @@ __all__ = [
     "check_form",
     "check_icc0",
     "check_kappa0",
+    "cluster_robust",
     "cluster_variance",
     "expanded_pvalue",
     "explain_table",
@@ -86,9 +94,11 @@ __all__ = [
     "icc_limits",
     "interpretation",
     "interval_text",
+    "json_fields",
     "json_value",
     "kappa_power",
     "kappa_result",
+    "kappa_results",
     "kappa_sample_size",
     "kappa_test",
     "kappa_test_from_table",

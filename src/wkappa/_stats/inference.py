@@ -36,9 +36,10 @@ from .intervals import hypothesis_variances
 from .mean import mean_kappa
 from .paired import paired_kappa_test
 from .pvalues import tail_pvalue, wald_statistic
-from .results import KappaResult, check_table_labels, warn_undefined
+from .results import KappaResult, check_table_labels, warn_undefined_kappa, warn_untestable
 
 __all__ = [
+    "cluster_robust",
     "kappa_result",
     "kappa_test",
     "kappa_test_from_table",
@@ -85,7 +86,7 @@ def kappa_result(
         if clustered:
             check_clusters(table)
         base = kappa_result(table.sum(axis=0), weights, labels, alternative, kappa0)
-        return _cluster_robust(base, table) if clustered else base
+        return cluster_robust(base, table) if clustered else base
     k = table.shape[0]
     matrix = weight_matrix(weights, k)
     with np.errstate(over="ignore"):  # a total weight past 1.8e308 is inf, as it is
@@ -93,10 +94,7 @@ def kappa_result(
     statistic = kappa_from_table(table, weights=weights, zero_division=math.nan)
     se = se_null = zscore = pvalue = math.nan
     if math.isnan(statistic):
-        warn_undefined(
-            "Kappa is undefined: the expected weighted disagreement sum(W*E) is 0 (both raters "
-            "use one and the same category, or the table is empty). Returning nan."
-        )
+        warn_undefined_kappa()
     else:
         variance, variance_null = variances(table, matrix, statistic)
         se = math.sqrt(variance)
@@ -105,11 +103,7 @@ def kappa_result(
             zscore = (statistic - kappa0) / se_null
             pvalue = tail_pvalue(zscore, alternative)
         else:
-            warn_undefined(
-                f"The test of kappa = {kappa0:g} is undefined: the null standard error "
-                "(under H0) is 0 (a single pair, or every expected pair in one cell). zscore "
-                "and pvalue are nan."
-            )
+            warn_untestable(kappa0)
     return KappaResult(
         statistic=statistic,
         standard_error=se,
@@ -126,9 +120,11 @@ def kappa_result(
     )
 
 
-def _cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
+def cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
     """``base`` (the result of the summed table) with the cluster-robust standard error of its
-    G per-cluster tables (G, K, K) and the Wald test with it (t with G - 1 degrees of freedom)."""
+    G per-cluster tables (G, K, K) and the Wald test with it (t with G - 1 degrees of freedom);
+    with a single cluster these are nan (``wkappa score --by`` shows such a group so, as
+    ``frames.kappa_by_group`` does)."""
     _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)
     se = math.sqrt(variance) if math.isfinite(variance) else math.nan
     zscore = wald_statistic(base.statistic, base.kappa0, se)

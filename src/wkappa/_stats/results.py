@@ -47,6 +47,8 @@ __all__ = [
     "check_table_labels",
     "expanded_interval",
     "warn_undefined",
+    "warn_undefined_kappa",
+    "warn_untestable",
 ]
 
 # The methods of KappaResult.confidence_interval (and so of its explain).
@@ -617,3 +619,20 @@ def expanded_interval(
 def warn_undefined(message: str) -> None:
     """An UndefinedKappaWarning pointing at the user's call."""
     warn_at_caller(message, UndefinedKappaWarning)
+
+
+def warn_undefined_kappa() -> None:
+    """The warning of a result whose kappa is undefined (everything else is then nan)."""
+    warn_undefined(
+        "Kappa is undefined: the expected weighted disagreement sum(W*E) is 0 (both raters "
+        "use one and the same category, or the table is empty). Returning nan."
+    )
+
+
+def warn_untestable(kappa0: float) -> None:
+    """The warning of a result whose test of ``kappa = kappa0`` is undefined."""
+    warn_undefined(
+        f"The test of kappa = {kappa0:g} is undefined: the null standard error "
+        "(under H0) is 0 (a single pair, or every expected pair in one cell). zscore "
+        "and pvalue are nan."
+    )

@@ -34,6 +34,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .cluster import describe_groups, encode_grouped, group_tables
+from .group_results import kappa_results
 from .homogeneity import (
     HomogeneityTest,
     bootstrap_homogeneity,
@@ -41,7 +42,6 @@ from .homogeneity import (
     check_homogeneity,
     goodness_of_fit_homogeneity,
 )
-from .inference import kappa_result
 from .intervals import (
     KAPPA_RANGE,
     BootstrapMethod,
@@ -425,7 +425,7 @@ def build_stratified(
         check_goodness_of_fit(tables, matrix, weighted)
     with warnings.catch_warnings():  # one warning below names every stratum left out
         warnings.simplefilter("ignore", UndefinedKappaWarning)
-        results = [kappa_result(table, weights, labels, alternative) for table in tables]
+        results = kappa_results(tables, weights, labels, alternative)
     used = tuple(
         math.isfinite(r.statistic) and math.isfinite(r.standard_error) and r.standard_error > 0
         for r in results
