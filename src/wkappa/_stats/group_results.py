@@ -32,6 +32,9 @@ from .results import KappaResult, warn_undefined_kappa, warn_untestable
 
 __all__ = ["kappa_results"]
 
+Weights = str | np.ndarray  # a checked name or matrix
+Labels = tuple[Any, ...]
+
 # A float64 sum of whole numbers is exact below this (the single-table route's bound).
 _EXACT_FLOAT = 2.0**53
 
@@ -68,11 +71,7 @@ def _group_kappas(tables: np.ndarray, weights: str | np.ndarray) -> np.ndarray:
 
 
 def kappa_results(
-    tables: np.ndarray,
-    weights: str | np.ndarray,
-    labels: tuple[Any, ...],
-    alternative: Alternative,
-    kappa0: float = 0.0,
+    tables: np.ndarray, weights: Weights, labels: Labels, alternative: Alternative, kappa0: float
 ) -> list[KappaResult]:
     """The KappaResult of each checked (K, K) table of the (G, K, K) stack ``tables``
     (checked weights, labels and ``kappa0``): that of

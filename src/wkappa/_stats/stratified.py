@@ -425,7 +425,7 @@ def build_stratified(
         check_goodness_of_fit(tables, matrix, weighted)
     with warnings.catch_warnings():  # one warning below names every stratum left out
         warnings.simplefilter("ignore", UndefinedKappaWarning)
-        results = kappa_results(tables, weights, labels, alternative)
+        results = kappa_results(tables, weights, labels, alternative, 0.0)
     used = tuple(
         math.isfinite(r.statistic) and math.isfinite(r.standard_error) and r.standard_error > 0
         for r in results
