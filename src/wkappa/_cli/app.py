@@ -125,7 +125,7 @@ def _score(args: argparse.Namespace) -> int:
     overall = scored(tables.overall, tables.clusters)
     groups = []
     for value, result in _group_results(args, tables):
-        group = _interval(result, args)
+        group = _interval(result, args, method)
         if result.n_clusters == 1:  # a (cluster) bootstrap of one cluster is no interval
             group = dataclasses.replace(group, low=math.nan, high=math.nan)
         groups.append((value, group))
