@@ -370,3 +370,30 @@ def test_every_result_explains_itself() -> None:
     assert [
         name for name in results if not callable(getattr(getattr(wk, name), "explain", None))
     ] == []
+
+
+def test_a_difference_is_read_by_its_own_sign() -> None:
+    """The explanations read the difference shown: a candidate above the panel is not told
+    it 'agrees less', and B ahead of A is said as such."""
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 3, 120)
+    close = np.where(rng.random(120) < 0.9, truth, rng.integers(0, 3, 120))
+    noisy = np.where(rng.random(120) < 0.5, truth, rng.integers(0, 3, 120))
+    paired = wk.paired_kappa_test(truth, noisy, close, n_resamples=99, rng=0)
+    assert paired.difference < 0
+    assert "(below 0: B agrees with the truth more than A does)" in paired.explain()
+    assert "above 0" not in paired.explain()
+    panel = np.column_stack([noisy, np.where(rng.random(120) < 0.5, truth, 1)])
+    comparison = wk.rater_vs_panel(panel, close, n_resamples=99, rng=0)
+    assert comparison.difference > 0
+    text = comparison.explain()
+    assert "(above 0: the candidate agrees with the members more than they agree" in text
+    assert "less than" not in text
+
+
+def test_a_planned_level_is_printed_as_given() -> None:
+    """A 97.5% interval is not written '98%' (as the results' explanations write levels)."""
+    plan = wk.kappa_sample_size(
+        kappa1=0.6, marginals=[0.3, 0.7], ci_width=0.3, confidence_level=0.975
+    )
+    assert "97.5% interval" in plan.explain() and "98%" not in plan.explain()

@@ -8,6 +8,7 @@ import argparse
 import math
 from typing import Any
 
+from .._stats import level_percent
 from .output import (
     TABLE_INTERVALS,
     RowCount,
@@ -200,7 +201,8 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     if plan.goal == "power":
         goal = f"a power of {plan.target_power:g} in the test of {test}"
     elif plan.goal == "ci_width":
-        goal = f"an expected {plan.confidence_level:.0%} interval width of {plan.ci_width:g}"
+        level = level_percent(plan.confidence_level)
+        goal = f"an expected {level} interval width of {plan.ci_width:g}"
         delivers = f"expected width {plan.expected_width:.3f}"
     elif plan.goal == "lower_limit":
         goal = (

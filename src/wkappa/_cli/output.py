@@ -41,6 +41,7 @@ from .._stats import (
     interval_text,
     json_fields,
     json_value,
+    level_percent,
     number_text,
     one_sided,
 )
@@ -311,7 +312,7 @@ def _matrix(table: np.ndarray, labels: Sequence[Any], digits: int | None) -> str
 
 def ci_label(level: float, alternative: str) -> str:
     """The heading of an interval's column: '95% CI', or '95% one-sided CI'."""
-    return f"{level * 100:g}% {one_sided(alternative)}CI"
+    return f"{level_percent(level)} {one_sided(alternative)}CI"
 
 
 def sided_method(method: str, alternative: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import import_optional
-from .._stats import KappaPlan, kappa_power, kappa_sample_size
+from .._stats import KappaPlan, kappa_power, kappa_sample_size, level_percent
 from ..exceptions import WkappaError
 from .options import (
     add_ci,
@@ -219,7 +219,9 @@ def _figure_png(
         axes.axhline(target, color="grey", linestyle="--", linewidth=1)
     axes.set_xlabel("items (n)")
     axes.set_ylabel(
-        f"expected width of the {plan.confidence_level:.0%} interval" if width_goal else "power"
+        f"expected width of the {level_percent(plan.confidence_level)} interval"
+        if width_goal
+        else "power"
     )
     axes.set_title(f"kappa1 = {plan.kappa1:.3g}, kappa0 = {plan.kappa0:g}, {plan.weights}")
     axes.legend()
@@ -250,7 +252,7 @@ def _write_report(
     sentence, cited = plan_methods(plan, Provenance.of(args))
     goal = {
         "power": f"power >= {_value(plan.target_power, 'g')}",
-        "ci_width": f"expected {plan.confidence_level:.0%} interval width <= "
+        "ci_width": f"expected {level_percent(plan.confidence_level)} interval width <= "
         f"{_value(plan.ci_width, 'g')}",
         "lower_limit": f"P(lower limit > {_value(plan.lower_limit, 'g')}) >= "
         f"{_value(plan.target_assurance, 'g')}",
@@ -264,7 +266,7 @@ def _write_report(
         ["kappa0 (H0)", f"{_value(plan.kappa0, 'g')} ({plan.alternative}, alpha "
          f"{_value(plan.alpha, 'g')})"],
         ["power", _value(plan.power, ".3f")],
-        [f"expected width of the {plan.confidence_level:.0%} interval",
+        [f"expected width of the {level_percent(plan.confidence_level)} interval",
          _value(plan.expected_width, ".3f")],
         ["weights", plan.weights],
         ["raters", str(plan.n_raters)],
@@ -303,7 +305,7 @@ def _write_report(
     picked = [curve[i] for i in range(0, len(curve), max(1, len(curve) // 12))]
     body.append(
         cells_table(
-            ["items (n)", "power", f"expected {plan.confidence_level:.0%} width"],
+            ["items (n)", "power", f"expected {level_percent(plan.confidence_level)} width"],
             [[str(c.n), _value(c.power, ".3f"), _value(c.expected_width, ".3f")] for c in picked],
         )
     )

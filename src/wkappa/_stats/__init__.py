@@ -47,7 +47,7 @@ from .stratified import (
     stratified_kappa_test,
     stratified_kappa_test_from_tables,
 )
-from .text_values import UNDEFINED, interpretation, interval_text, number_text
+from .text_values import UNDEFINED, interpretation, interval_text, level_percent, number_text
 from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .two_groups import GroupAgreementResult, group_agreement
 
@@ -103,6 +103,7 @@ __all__ = [
     "kappa_test",
     "kappa_test_from_table",
     "krippendorff_alpha",
+    "level_percent",
     "mean_kappa",
     "number_text",
     "one_sided",

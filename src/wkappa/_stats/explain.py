@@ -20,7 +20,7 @@ import numpy as np
 from .._core import UNDEFINED_REASON
 from .bootstrap import smallest_pvalue
 from .intervals import ConfidenceInterval, level_text, resampled_text, small_sample_reason
-from .text_values import interpretation, interval_text, number_text
+from .text_values import interpretation, interval_text, number_text, sign_words
 
 if TYPE_CHECKING:
     from .results import KappaResult, PairedKappaResult
@@ -263,8 +263,12 @@ def explain_paired(result: PairedKappaResult, ci: ConfidenceInterval) -> str:
         f"categories {list(result.labels)}",
         f"  kappa of A        {_band_text(result.statistic_a)}",
         f"  kappa of B        {_band_text(result.statistic_b)}",
-        f"  difference A - B  {number_text(result.difference)}  (above 0: A agrees with the "
-        "truth more than B does)",
+        f"  difference A - B  {number_text(result.difference)}  "
+        + sign_words(
+            result.difference,
+            "A agrees with the truth more than B does",
+            "B agrees with the truth more than A does",
+        ),
         f"Paired bootstrap: {result.n_resamples} resamples of {drawn}; a resample keeps each "
         "item's truth, A and B together, so both kappas come from the same items.",
         f"  {level_text(ci, result.alternative)}interval "

@@ -13,6 +13,7 @@ import numpy as np
 from .._core import check_count, format_value, kappas, norm_ppf, real_number, t_ppf, variances
 from ..exceptions import WkappaError
 from .json_values import json_fields
+from .text_values import level_percent
 
 __all__ = [
     "BootstrapMethod",
@@ -121,7 +122,7 @@ def one_sided(alternative: str) -> str:
 def level_text(ci: ConfidenceInterval, alternative: str) -> str:
     """ "90% " or "90% one-sided ": the level of ``ci`` as the explanations put it before
     "CI" / "interval" (``:g`` digits, so 0.975 is 97.5%, not a rounded 98%)."""
-    return f"{ci.confidence_level * 100:g}% {one_sided(alternative)}"
+    return f"{level_percent(ci.confidence_level)} {one_sided(alternative)}"
 
 
 def resampled_text(ci: ConfidenceInterval) -> str:

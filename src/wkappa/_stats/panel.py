@@ -56,7 +56,7 @@ from .paired import comparison_pvalue
 from .resampling import multinomial_replicates
 from .results import ExpandedPercentile, expanded_interval
 from .several import rating_rows
-from .text_values import interval_text, number_text
+from .text_values import interval_text, number_text, sign_words
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
 
@@ -202,9 +202,12 @@ class PanelComparison:
                 "two-rater coefficients of the candidate with each member)",
                 f"members vs members    {number_text(self.panel_agreement)}  (mean over the "
                 f"{members * (members - 1) // 2} pairs of members)",
-                f"difference            {number_text(self.difference)}"
-                "  (below 0: the candidate agrees "
-                "with the members less than they agree with each other)",
+                f"difference            {number_text(self.difference)}  "
+                + sign_words(
+                    self.difference,
+                    "the candidate agrees with the members more than they agree with each other",
+                    "the candidate agrees with the members less than they agree with each other",
+                ),
                 f"{level_text(ci, self.alternative)}interval "
                 f"{interval_text(ci.low, ci.high)} (expanded percentile bootstrap, "
                 f"{self.n_resamples} resamples of the {units}); p-value "

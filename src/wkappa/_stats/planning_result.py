@@ -31,7 +31,7 @@ from .planning_models import (
     table_kappa_value,
 )
 from .planning_simulation import CHANCE_DIFFERS, SimulatedStudies, chance_value
-from .text_values import number_text
+from .text_values import level_percent, number_text
 
 __all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
 
@@ -172,7 +172,7 @@ class KappaPlan:
             f"K = {self.table.shape[0]})",
             f"  {test}: power {number_text(self.power, '.3f')}"
             + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
-            f"  expected width of the {self.confidence_level:.0%} interval: "
+            f"  expected width of the {level_percent(self.confidence_level)} interval: "
             f"{number_text(self.expected_width, '.4g')}"
             + (f" (wanted <= {self.ci_width:g})" if self.ci_width is not None else ""),
         ]

@@ -12,7 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-__all__ = ["UNDEFINED", "interpretation", "interval_text", "number_text"]
+__all__ = [
+    "UNDEFINED",
+    "interpretation",
+    "interval_text",
+    "level_percent",
+    "number_text",
+    "sign_words",
+]
 
 # How text prints a value a result holds as nan.
 UNDEFINED = "undefined"
@@ -71,3 +78,23 @@ def interpretation(kappa: float) -> str:
         if kappa < upper or (upper > 0 and kappa <= upper):
             return name
     return "almost perfect"
+
+
+def level_percent(level: float) -> str:
+    """A confidence level as text writes it: "95%", "97.5%" (``:g`` digits, never a rounded
+    "98%").
+
+    >>> level_percent(0.95), level_percent(0.975)
+    ('95%', '97.5%')
+    """
+    return f"{level * 100:g}%"
+
+
+def sign_words(difference: float, above: str, below: str) -> str:
+    """What the sign of a difference means, for the value shown: "(above 0: <above>)",
+    "(below 0: <below>)", or, at 0 or undefined, both readings."""
+    if difference > 0:
+        return f"(above 0: {above})"
+    if difference < 0:
+        return f"(below 0: {below})"
+    return f"(above 0 would mean {above}; below 0, {below})"
