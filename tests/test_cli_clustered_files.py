@@ -158,6 +158,27 @@ def test_explain_with_two_clusters_says_no_number_of_resamples_can_test():
     assert "draw more" not in text
 
 
+@pytest.mark.parametrize(
+    ("folds", "note"),
+    [
+        (5, "<= 0.0292  the smallest 9999 resamples of 5 clusters show (99999 would show 0.0189)"),
+        (2, "<= 0.2313  the smallest 9999 resamples of 2 clusters show (99999 would show 0.2038)"),
+    ],
+)
+def test_compare_table_says_what_sets_the_pvalue_floor(tmp_path, capsys, folds, note):
+    """compare --cluster's table said "the smallest a 9999-resample bootstrap shows" when the
+    few clusters, not the resamples, set that floor (as explain() now says)."""
+    truth, a, b, fold = _folds(folds)
+    path = tmp_path / "oof.csv"
+    table = zip(truth, a, b, fold, strict=True)
+    path.write_text("\n".join(["truth,a,b,fold"] + [f"{t},{x},{y},{f}" for t, x, y, f in table]))
+    argv = ["compare", str(path), "--true", "truth", "--pred", "a", "--pred", "b"]
+    assert main([*argv, "--cluster", "fold", "--seed", "0", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert note in out, out
+    assert "-resample bootstrap shows" not in out
+
+
 def test_icc_explain_says_which_intervals_are_exact(capsys, tmp_path):
     """explain() (and wkappa icc --explain) called every interval 'exact F limits'; McGraw &
     Wong's absolute-agreement limits use Satterthwaite's df and REML's (missing ratings) df

@@ -13,6 +13,7 @@ import pytest
 
 from test_cli import run
 from wkappa._cli.output import RowCount, bootstrap_pvalue, format_pvalue
+from wkappa._stats import smallest_pvalue
 
 DATA = Path(__file__).parent / "data"
 ESSAYS = DATA / "essays_messy.csv"
@@ -140,11 +141,16 @@ def test_bootstrap_pvalues_at_their_floor_read_alike_in_compare_and_judge(tmp_pa
     """compare printed 'p  2.29e-04  the smallest possible is 2.29e-04' and judge
     '< 0.0002  the smallest a ...-resample bootstrap shows' for the same situation: a
     bootstrap p-value at the smallest value its resamples can show."""
-    assert bootstrap_pvalue(0.002, 0.002, 999) == (
-        "<= 0.0020",
+    floor = smallest_pvalue(999, 200, "two-sided")
+    assert bootstrap_pvalue(floor, 999, 200, "two-sided", None) == (
+        f"<= {format_pvalue(floor)}",
         "the smallest a 999-resample bootstrap shows",
     )
-    assert bootstrap_pvalue(0.0123, 0.002, 999) == ("0.0123", "")
+    assert bootstrap_pvalue(0.0123, 999, 200, "two-sided", None) == ("0.0123", "")
+    # few clusters: the note says what ten times the resamples would show
+    _, note = bootstrap_pvalue(0.0, 999, 3, "two-sided", 3)
+    more = format_pvalue(smallest_pvalue(9999, 3, "two-sided"))
+    assert note == f"the smallest 999 resamples of 3 clusters show (9999 would show {more})"
     truth = [i % 4 for i in range(200)]
     ratings = tmp_path / "ratings.csv"
     ratings.write_text(

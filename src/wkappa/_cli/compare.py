@@ -103,11 +103,8 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         print(output.to_json(document, schema="wkappa.compare/1"))
         return 0
     ci = result.confidence_interval()
-    from .._stats import smallest_pvalue
-
     one_sided = args.alternative != "two-sided"
     units = result.n if result.n_clusters is None else result.n_clusters
-    floor = smallest_pvalue(args.bootstrap, units, args.alternative)
     print(
         f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
         f"{output.weights_text(result.weights)})"
@@ -129,7 +126,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         ],
         [
             f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
-            *output.bootstrap_pvalue(result.pvalue, floor, args.bootstrap),
+            *output.bootstrap_pvalue(
+                result.pvalue, args.bootstrap, units, args.alternative, result.n_clusters
+            ),
         ],
     ]
     print(output.render_rows(rows, left=(0, 2)))

@@ -28,7 +28,6 @@ from .._stats import (
     interpretation,
     rater_vs_panel,
     rating_categories,
-    smallest_pvalue,
     specific_agreement,
 )
 from ..exceptions import WkappaError
@@ -315,8 +314,9 @@ def _reading(judged: Judged) -> str:
 def _pvalue(judged: Judged) -> tuple[str, str]:
     result = judged.result
     units = result.n_items if result.n_clusters is None else result.n_clusters
-    floor = smallest_pvalue(judged.n_resamples, units, result.alternative)
-    text, note = bootstrap_pvalue(float(result.pvalue), floor, judged.n_resamples)
+    text, note = bootstrap_pvalue(
+        float(result.pvalue), judged.n_resamples, units, result.alternative, result.n_clusters
+    )
     return text, note or f"{_bootstrap(result)}, {result.alternative}"
 
 

@@ -262,13 +262,27 @@ def format_pvalue(value: float) -> str:
     return f"{value:.4f}" if value >= 1e-3 else f"{value:.2e}"
 
 
-def bootstrap_pvalue(value: float, floor: float, n_resamples: int) -> tuple[str, str]:
-    """A bootstrap p-value and its note: at the smallest value ``n_resamples`` can show
-    (``floor``), ``<= floor`` and what sets that bound; elsewhere the p-value and no note."""
-    if value <= floor:
-        note = f"the smallest a {n_resamples}-resample bootstrap shows"
-        return f"<= {format_pvalue(floor)}", note
-    return format_pvalue(value), ""
+def bootstrap_pvalue(
+    value: float, n_resamples: int, units: float, alternative: str, n_clusters: int | None
+) -> tuple[str, str]:
+    """A bootstrap p-value and its note: at the smallest value ``n_resamples`` differences
+    of ``units`` items (or ``n_clusters`` clusters) can show, ``<= floor`` and what sets that
+    bound (with clusters, what ten times the resamples would show: with few clusters the
+    clusters set most of it); elsewhere the p-value and no note."""
+    from .._stats import smallest_pvalue
+
+    floor = smallest_pvalue(n_resamples, units, alternative)
+    if value > floor:
+        return format_pvalue(value), ""
+    note = f"the smallest a {n_resamples}-resample bootstrap shows"
+    if n_clusters is not None:
+        more = 10 * (n_resamples + 1) - 1
+        lower = smallest_pvalue(more, units, alternative)
+        note = (
+            f"the smallest {n_resamples} resamples of {n_clusters} clusters show "
+            f"({more} would show {format_pvalue(lower)})"
+        )
+    return f"<= {format_pvalue(floor)}", note
 
 
 def render_table(
