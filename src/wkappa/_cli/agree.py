@@ -20,6 +20,7 @@ from .clusters import (
     excluded,
     pivot_with_clusters,
 )
+from .labels import label_text, parse_labels
 from .output import (
     RowCount,
     band,
@@ -33,14 +34,7 @@ from .output import (
     to_json,
     weights_text,
 )
-from .tables import (
-    CountedFile,
-    count_long,
-    count_wide,
-    label_text,
-    parse_labels,
-    rater_rating_error,
-)
+from .tables import CountedFile, count_long, count_wide, rater_rating_error
 
 __all__ = ["add_agree_parser", "run_agree"]
 

@@ -67,7 +67,8 @@ def _score(args: argparse.Namespace) -> int:
     from .._stats import check_kappa0, kappa_result, kappa_test_from_table
     from . import output
     from .io import count_keys, open_source
-    from .tables import Spelling, build_tables, parse_labels, shifted_scale
+    from .labels import Spelling, parse_labels
+    from .tables import build_tables, shifted_scale
 
     _check_cluster(args)
     check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
@@ -167,7 +168,7 @@ def _group_results(args: argparse.Namespace, tables: Any) -> list[tuple[Any, Any
     and test (its kappa is defined), as in ``frames.kappa_by_group(..., cluster=...)``, and
     one note names such groups."""
     from .._stats import check_kappa0, cluster_robust, kappa_result, kappa_results
-    from .tables import label_text
+    from .labels import label_text
 
     labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
     values = [value for value, _ in tables.groups]
@@ -228,7 +229,7 @@ def _check_cluster(args: argparse.Namespace) -> None:
 def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any]]) -> None:
     """A note when the asymptotic (Wald) interval passes kappa's bounds [-1, 1]: it is not
     clipped (as SAS prints it), and a limit of 1.0062 cannot go into a paper as it is."""
-    from .tables import label_text
+    from .labels import label_text
 
     if args.bootstrap or args.ci_method != "asymptotic":
         return

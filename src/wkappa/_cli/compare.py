@@ -26,8 +26,9 @@ from .clusters import (
     too_few_clusters,
 )
 from .io import COUNT, count_keys, open_source
+from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .options import explained
-from .tables import Spelling, build_tables, drop_missing, parse_labels, text_labels, tidy_labels
+from .tables import build_tables
 
 __all__ = ["run_compare"]
 

@@ -40,6 +40,7 @@ from .clusters import (
     cluster_keys,
     pivot_with_clusters,
 )
+from .labels import all_missing, label_text, parse_labels
 from .output import (
     RowCount,
     bootstrap_pvalue,
@@ -52,15 +53,7 @@ from .output import (
     to_json,
     weights_text,
 )
-from .tables import (
-    CountedFile,
-    all_missing,
-    count_long,
-    count_wide,
-    label_text,
-    parse_labels,
-    rater_rating_error,
-)
+from .tables import CountedFile, count_long, count_wide, rater_rating_error
 
 __all__ = ["add_judge_parser", "run_judge"]
 

@@ -45,7 +45,7 @@ from .._stats import (
     number_text,
     one_sided,
 )
-from .tables import label_text
+from .labels import label_text
 
 # The intervals computed from the table alone; the others are bootstrap methods.
 TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
+from .labels import label_text
 from .methods import agreement_methods, p_phrase, score_methods
 from .options import image_format
 from .output import (
@@ -42,7 +43,6 @@ from .output import (
     weights_text,
 )
 from .provenance import Provenance, methods_html, references_html, resampling_words
-from .tables import label_text
 
 __all__ = [
     "MAX_GROUP_SECTIONS",

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
+from .labels import Spelling, drop_missing, label_text, parse_labels, text_labels, tidy_labels
 from .options import explained
 from .output import (
     RowCount,
@@ -25,15 +26,7 @@ from .output import (
     render_table,
     to_json,
 )
-from .tables import (
-    Spelling,
-    build_tables,
-    drop_missing,
-    label_text,
-    parse_labels,
-    text_labels,
-    tidy_labels,
-)
+from .tables import build_tables
 
 __all__ = ["run_thresholds"]
 

@@ -1,0 +1,305 @@
+"""Category labels as a file writes them: ``--labels``, the spellings of one label
+(``--strip-labels``, ``--fold-case``), text that reads as a missing value, and missing or
+empty rating columns.
+
+The command line reads ratings as they are written; these are the rules that decide, before
+any table is built, which written values are one category, which are missing, and which are
+refused because reading them either way could change kappa without a word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .._core import (
+    find_unlisted,
+    spelling_key,
+    split_error,
+    unlisted_error,
+)
+from ..exceptions import WkappaError
+from .io import COUNT, WEIGHT, Source, first_rows, polars
+
+__all__ = [
+    "MISSING_SPELLINGS",
+    "SPELLING_HINT",
+    "Spelling",
+    "all_missing",
+    "check_spellings",
+    "drop_missing",
+    "empty_column",
+    "empty_column_error",
+    "label_text",
+    "normalise_labels",
+    "parse_labels",
+    "text_labels",
+    "tidy_labels",
+]
+
+SPELLING_HINT = (
+    "Hint: --strip-labels strips surrounding whitespace and --fold-case ignores case in text "
+    "ratings as the file is read; or fix the file, or list each spelling in --labels to keep "
+    "them as two categories."
+)
+
+
+def text_labels(text: str | None) -> list[str] | None:
+    """``--labels a,b,c`` as text (what ``--fold-case`` matches text ratings against)."""
+    return [part.strip() for part in text.split(",")] if text else None
+
+
+def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[Any] | None:
+    """``--labels a,b,c`` as a list: numbers when the rating columns hold numbers."""
+    if text is None:
+        return None
+    names = [part.strip() for part in text.split(",")]
+    if any(name == "" for name in names):
+        raise WkappaError(f"--labels must be a comma-separated list like 0,1,2; got {text!r}.")
+    if not all(counts.schema[c].is_numeric() for c in columns):
+        _refuse_mixed_kinds(counts, columns)
+        return names
+    values: list[Any] = []
+    for name in names:
+        try:
+            number = float(name)
+        except ValueError:
+            raise WkappaError(
+                f"--labels has {name!r}, but the columns {', '.join(map(repr, columns))} hold "
+                "numbers. Hint: list the numeric grades, e.g. --labels 0,1,2,3."
+            ) from None
+        values.append(int(number) if number.is_integer() else number)
+    return values
+
+
+def _refuse_mixed_kinds(counts: Any, columns: Sequence[str]) -> None:
+    """With ``--labels``, rating columns of numbers beside columns of words are refused: the
+    labels are read as words, which no number equals (the word '1' is not the number 1)."""
+    rated = [c for c in dict.fromkeys(columns) if counts[c].null_count() < counts.height]
+    numbers = [c for c in rated if counts.schema[c].is_numeric()]
+    words = [c for c in rated if not counts.schema[c].is_numeric()]
+    if numbers and words:
+        present = counts[numbers[0]].drop_nulls()
+        value = label_text((present.drop_nans() if present.dtype.is_float() else present)[0])
+        raise WkappaError(
+            f"column {numbers[0]!r} holds numbers (such as {value}) and column {words[0]!r} "
+            f"holds words: --labels are then read as words, and the number {value} equals "
+            "none of them (the word '1' is not the number 1). Hint: write every rater's "
+            f"ratings the same way: recode column {words[0]!r} to numbers, or column "
+            f"{numbers[0]!r} to words."
+        )
+
+
+def drop_missing(counts: Any, columns: Sequence[str], source: Any = None) -> tuple[Any, int]:
+    """Drop tuples with a missing rating (null or NaN); also return the rows dropped. With the
+    ``source`` file, a file with no complete row left is an error."""
+    pl = polars()
+    present = pl.lit(True)
+    for column in columns:
+        present = present & pl.col(column).is_not_null()
+        if counts.schema[column].is_float():
+            present = present & ~pl.col(column).is_nan()
+    kept = counts.filter(present)
+    if source is not None and kept.height == 0:
+        empty = empty_column(counts, columns)
+        if empty is not None:
+            raise empty_column_error(source.name, empty)
+        raise WkappaError(f"{source.name}: every row has a missing rating; nothing is left.")
+    return kept, int(counts[COUNT].sum() - kept[COUNT].sum())
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How text ratings are normalised as they are read: ``--strip-labels`` strips surrounding
+    whitespace, ``--fold-case`` ignores case (a rating takes the spelling of the ``--labels``
+    entry it matches, else lower case)."""
+
+    strip: bool = False
+    fold: bool = False
+
+    @classmethod
+    def of(cls, args: Any) -> Spelling:
+        """The options of a parsed command line."""
+        return cls(getattr(args, "strip_labels", False), getattr(args, "fold_case", False))
+
+    def expression(self, column: str, labels: Sequence[Any] | None = None) -> Any:
+        """The column's text as normalised (a polars expression)."""
+        pl = polars()
+        expression = pl.col(column)
+        if self.strip:
+            expression = expression.str.strip_chars()
+        if self.fold:
+            expression = expression.str.to_lowercase()
+            folded = self._folded(labels)
+            if folded:
+                expression = expression.replace(list(folded), list(folded.values()))
+        return expression
+
+    def _folded(self, labels: Sequence[Any] | None) -> dict[str, str]:
+        """Lower-cased text label -> the label as ``--labels`` spells it."""
+        folded: dict[str, str] = {}
+        for name in labels or ():
+            if not isinstance(name, str):
+                continue
+            key = (name.strip() if self.strip else name).lower()
+            if folded.setdefault(key, name) != name:
+                raise WkappaError(
+                    f"--labels has {folded[key]!r} and {name!r}, which --fold-case makes one "
+                    "label. Hint: drop --fold-case to keep them as two categories."
+                )
+        return folded
+
+
+def _text_columns(counts: Any, columns: Sequence[str]) -> list[str]:
+    pl = polars()
+    return [c for c in dict.fromkeys(columns) if counts.schema[c] == pl.String]
+
+
+def normalise_labels(
+    counts: Any, columns: Sequence[str], spelling: Spelling, labels: Sequence[Any] | None = None
+) -> Any:
+    """The counted tuples with the text ``columns`` normalised as ``spelling`` says, tuples that
+    become equal merged."""
+    pl = polars()
+    text = _text_columns(counts, columns)
+    if not text or not (spelling.strip or spelling.fold):
+        return counts
+    keys = [c for c in counts.columns if c not in (COUNT, WEIGHT)]
+    sums = [pl.col(c).sum() for c in (COUNT, WEIGHT) if c in counts.columns]
+    normalised = counts.with_columns(spelling.expression(c, labels) for c in text)
+    return normalised.group_by(keys, maintain_order=True).agg(sums)
+
+
+def check_spellings(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: Sequence[str],
+    labels: Sequence[Any] | None,
+    spelling: Spelling = Spelling(),
+) -> None:
+    """Refuse text ratings that differ only by surrounding whitespace or case ('mild', 'mild '
+    and 'Mild'), or, with ``--labels``, a rating that matches a label only so (see
+    :mod:`wkappa._core.label_spelling`). The message names both spellings and the row where
+    the second spelling first occurs (the earliest such row over the spellings and columns);
+    ``counts`` are normalised by ``spelling``, and so are the file's rows looked up."""
+    text = _text_columns(counts, columns)
+    values = list(dict.fromkeys(v for c in text for v in counts[c].drop_nulls().unique().to_list()))
+    if labels is None:
+        groups: dict[str, list[str]] = {}
+        for value in values:
+            groups.setdefault(spelling_key(value), []).append(value)
+        suspects = [v for group in groups.values() if len(group) > 1 for v in group]
+    else:
+        suspects = [v for v in values if find_unlisted([v], labels) is not None]
+    if not suspects:
+        return
+    # spelling -> (its first row, the index of its column): ties go to the earlier column
+    first: dict[str, tuple[float, int]] = {}
+    for index, column in enumerate(text):
+        rows = first_rows(frame, spelling.expression(column, labels), suspects)
+        for value, line in rows.items():
+            first[value] = min(first.get(value, (line, index)), (line, index))
+
+    def at(value: str) -> tuple[float, int]:
+        return first.get(value, (float("inf"), 0))
+
+    if labels is None:
+        pairs = [tuple(sorted(group, key=at)[:2]) for group in groups.values() if len(group) > 1]
+        first_spelling, second = min(pairs, key=lambda pair: at(pair[1]))
+        row, index = at(second)
+        error = split_error((first_spelling, second), f"in column {text[index]!r}", SPELLING_HINT)
+    else:
+        value = min(suspects, key=at)
+        row, index = at(value)
+        pair = find_unlisted([value], labels)
+        assert pair is not None
+        error = unlisted_error(pair, labels, f"in column {text[index]!r}", SPELLING_HINT)
+    where = f", row {row:.0f}" if row != float("inf") else ""
+    raise WkappaError(f"{source.name}{where}: {error}")
+
+
+def tidy_labels(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: Sequence[str],
+    labels: Sequence[Any] | None,
+    spelling: Spelling,
+) -> Any:
+    """The counts normalised as ``spelling`` says (``--strip-labels``, ``--fold-case``), then
+    checked by :func:`check_spellings`."""
+    counts = normalise_labels(counts, columns, spelling, labels)
+    if labels is None:
+        _refuse_missing_spellings(source, frame, counts, columns, spelling)
+    check_spellings(source, frame, counts, columns, labels, spelling)
+    return counts
+
+
+# Text that spreadsheets, pandas, R, SAS and Stata write for a missing value, but that polars
+# reads as a word ("", NA, N/A, null and NULL are read as missing already): as a category it
+# would change kappa silently, as a missing value it might be a real label; so it is refused.
+MISSING_SPELLINGS = frozenset(
+    ["nan", "-nan", "na", "n/a", "#n/a", "#na", "<na>", "null", "nil", ".", "-", "?", "missing"]
+)
+
+
+def _refuse_missing_spellings(
+    source: Source, frame: Any, counts: Any, columns: Sequence[str], spelling: Spelling
+) -> None:
+    """Refuse a text rating spelled like a missing value (``NaN``, ``#N/A``, ``.``, ``-``,
+    ``missing``), naming the first row; ``--labels`` that list it keep it as a category."""
+    text = _text_columns(counts, columns)
+    found = []
+    for column in text:
+        values = counts[column].drop_nulls().unique().to_list()
+        suspects = [v for v in values if v.strip().lower() in MISSING_SPELLINGS]
+        if suspects:
+            rows = first_rows(frame, spelling.expression(column), suspects)
+            found += [(row, column, value) for value, row in rows.items()]
+    if found:
+        row, column, value = min(found)
+        raise WkappaError(
+            f"{source.name}, row {row}: column {column!r} holds {value!r}, which reads as a "
+            "missing value but would count as a category. Hint: declare it missing with "
+            f"--na-values='{value.strip()}' (or empty those cells), or list it in --labels to "
+            "keep it as a category."
+        )
+
+
+def empty_column(counts: Any, columns: Sequence[str]) -> str | None:
+    """The first of ``columns`` without any rating (an empty column: a wrong column name, or
+    a rater who rated nothing), or None."""
+    for column in dict.fromkeys(columns):
+        if counts.filter(~all_missing(counts, [column])).height == 0:
+            return column
+    return None
+
+
+def empty_column_error(name: str, column: str) -> WkappaError:
+    return WkappaError(
+        f"{name}: column {column!r} is empty: no row has a rating in it. Hint: check that "
+        "the option names the column of ratings you mean."
+    )
+
+
+def all_missing(counts: Any, columns: Sequence[str]) -> Any:
+    """A polars predicate: every one of ``columns`` is missing (null, or NaN in a float
+    column)."""
+    pl = polars()
+    return pl.all_horizontal(
+        [
+            pl.col(c).is_null() | (pl.col(c).is_nan() if counts.schema[c].is_float() else False)
+            for c in columns
+        ]
+    )
+
+
+def label_text(value: Any) -> str:
+    """A category or group value as plain text."""
+    if value is None:
+        return "(missing)"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
