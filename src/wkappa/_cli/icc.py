@@ -42,7 +42,7 @@ _CCC_INTERVALS = {"lin": "Lin's z-transform", "jackknife": "jackknife z-transfor
 _SUMMARY = "intraclass correlations (six forms) and Lin's CCC of numeric ratings"
 _DESCRIPTION = (
     "Intraclass correlations of numeric ratings (McGraw & Wong's six forms, with "
-    "exact F intervals and tests) and Lin's concordance correlation: wide (one column "
+    "F-based intervals and tests) and Lin's concordance correlation: wide (one column "
     "per rater, --raters a,b,c) or long (--item, --rater, --rating). Missing ratings "
     "are used as they are (REML), not dropped with their item."
 )
