@@ -23,8 +23,6 @@ from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, first_rows, polars
 
 __all__ = [
-    "MISSING_SPELLINGS",
-    "SPELLING_HINT",
     "Spelling",
     "all_missing",
     "check_spellings",
@@ -32,7 +30,6 @@ __all__ = [
     "empty_column",
     "empty_column_error",
     "label_text",
-    "normalise_labels",
     "parse_labels",
     "text_labels",
     "tidy_labels",
@@ -238,9 +235,9 @@ def tidy_labels(
 
 
 # Text that spreadsheets, pandas, R, SAS and Stata write for a missing value, but that polars
-# reads as a word ("", NA, N/A, null and NULL are read as missing already): as a category it
+# reads as a word (io.MISSING_SPELLINGS are read as missing already): as a category it
 # would change kappa silently, as a missing value it might be a real label; so it is refused.
-MISSING_SPELLINGS = frozenset(
+MISSING_LOOKALIKES = frozenset(
     ["nan", "-nan", "na", "n/a", "#n/a", "#na", "<na>", "null", "nil", ".", "-", "?", "missing"]
 )
 
@@ -254,7 +251,7 @@ def _refuse_missing_spellings(
     found = []
     for column in text:
         values = counts[column].drop_nulls().unique().to_list()
-        suspects = [v for v in values if v.strip().lower() in MISSING_SPELLINGS]
+        suspects = [v for v in values if v.strip().lower() in MISSING_LOOKALIKES]
         if suspects:
             rows = first_rows(frame, spelling.expression(column), suspects)
             found += [(row, column, value) for value, row in rows.items()]
