@@ -51,7 +51,7 @@ import wkappa as wk
 from wkappa._core import kappas, norm_ppf, t_ppf, variances, weight_matrix
 from wkappa._stats import bootstrap
 from wkappa._stats.cluster import cluster_bootstrap_kappas, cluster_jackknife, cluster_variance
-from wkappa._stats.intervals import score_limits
+from wkappa._stats.score_interval import score_limits
 
 Z95 = norm_ppf(0.975)
 

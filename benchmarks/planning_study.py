@@ -23,7 +23,7 @@ import numpy as np
 
 import wkappa as wk
 from wkappa._core import kappas, norm_ppf, variances
-from wkappa._stats.intervals import hypothesis_variances
+from wkappa._stats.score_interval import hypothesis_variances
 
 DESIGNS = [
     ([0.3, 0.7], "unweighted", 0.75, 0.5),

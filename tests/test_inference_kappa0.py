@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import wkappa as wk
 from budget import examples
 from wkappa._core import variances, weight_matrix
-from wkappa._stats.intervals import hypothesis_variances
+from wkappa._stats.score_interval import hypothesis_variances
 from wkappa.exceptions import WkappaError
 
 pytestmark = pytest.mark.filterwarnings("error")

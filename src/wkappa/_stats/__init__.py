@@ -21,7 +21,7 @@ from .inference import (
     kappa_test,
     kappa_test_from_table,
 )
-from .intervals import SeedLike, fisher_z_limits, one_sided, score_limits
+from .intervals import SeedLike, fisher_z_limits, one_sided
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .json_values import json_fields, json_value
@@ -41,6 +41,7 @@ from .results import (
     PairedKappaResult,
     check_confidence_level,
 )
+from .score_interval import score_limits
 from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories
 from .stratified import (
     StratifiedKappaResult,

@@ -32,11 +32,11 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .cluster import check_clusters, cluster_variance, encode_grouped, group_tables
-from .intervals import hypothesis_variances
 from .mean import mean_kappa
 from .paired import paired_kappa_test
 from .pvalues import tail_pvalue, wald_statistic
 from .results import KappaResult, check_table_labels, warn_undefined_kappa, warn_untestable
+from .score_interval import hypothesis_variances
 
 __all__ = [
     "cluster_robust",

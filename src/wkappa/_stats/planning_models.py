@@ -16,7 +16,7 @@ import numpy as np
 from .._core import float_array, norm_cdf, norm_ppf, real_number
 from ..exceptions import WkappaError
 from .cluster import influence_table
-from .intervals import hypothesis_variances
+from .score_interval import hypothesis_variances
 
 __all__ = [
     "agreement_extremes",

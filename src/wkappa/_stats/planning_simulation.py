@@ -41,7 +41,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .agreement_build import linearized_standard_error
-from .intervals import hypothesis_variances, score_limits
+from .score_interval import hypothesis_variances, score_limits
 
 __all__ = [
     "CHANCE_DIFFERS",

@@ -30,10 +30,10 @@ from .intervals import (
     interval_repr,
     make_rng,
     readonly,
-    score_limits,
     sided,
 )
 from .json_values import json_fields
+from .score_interval import score_limits
 from .text_values import interpretation
 
 __all__ = [
