@@ -12,6 +12,7 @@ from .bootstrap import expanded_pvalue, smallest_pvalue
 from .cluster import cluster_variance, read_groups
 from .concordance import CCCResult, ccc
 from .explain import explain_table
+from .fisher_z_interval import fisher_z_limits
 from .gbdt_objective import QWKObjective
 from .group_results import kappa_results
 from .inference import (
@@ -21,7 +22,7 @@ from .inference import (
     kappa_test,
     kappa_test_from_table,
 )
-from .intervals import SeedLike, fisher_z_limits, one_sided
+from .intervals import SeedLike, one_sided
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .json_values import json_fields, json_value

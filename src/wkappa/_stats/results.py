@@ -16,6 +16,7 @@ from .._core import Alternative, format_value, norm_ppf, t_ppf, warn_at_caller
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
 from .cluster import cluster_bootstrap_kappas, cluster_jackknife
+from .fisher_z_interval import fisher_z_limits
 from .intervals import (
     DIFFERENCE_RANGE,
     KAPPA_RANGE,
@@ -26,7 +27,6 @@ from .intervals import (
     check_method,
     check_only_method,
     difference_repr,
-    fisher_z_limits,
     interval_repr,
     make_rng,
     readonly,

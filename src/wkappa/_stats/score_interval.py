@@ -53,8 +53,8 @@ def score_limits(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The score-type (profile-variance) interval of each table's kappa.
 
-    Parameters and return values as :func:`fisher_z_limits`, except that only an undefined
-    kappa or ``n <= 1`` gives nan limits.
+    Parameters and return values as ``fisher_z_limits`` (``fisher_z_interval.py``), except
+    that only an undefined kappa or ``n <= 1`` gives nan limits.
 
     Notes
     -----
