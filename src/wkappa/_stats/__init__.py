@@ -9,6 +9,7 @@ from .accumulator import KappaAccumulator
 from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementResult
 from .base_rates import base_rate_indices, specific_agreement
 from .bootstrap import expanded_pvalue, smallest_pvalue
+from .bootstrap_method import SeedLike
 from .cluster import cluster_variance, read_groups
 from .concordance import CCCResult, ccc
 from .explain import explain_table
@@ -22,7 +23,7 @@ from .inference import (
     kappa_test,
     kappa_test_from_table,
 )
-from .intervals import SeedLike, one_sided
+from .intervals import one_sided
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .json_values import json_fields, json_value

@@ -14,16 +14,15 @@ from ..exceptions import WkappaError
 from . import bootstrap
 from .agreement_diagnostics import leave_one_rater_out, need_rows, pairwise, per_category
 from .agreement_state import State
+from .bootstrap_method import BootstrapMethod, make_rng
 from .chance_mixture import mixture_disagreement_variance
+from .frozen_arrays import readonly
 from .intervals import (
     KAPPA_RANGE,
     PROPORTION_RANGE,
-    BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
     level_text,
-    make_rng,
-    readonly,
     resampled_text,
     sided,
 )

@@ -13,7 +13,7 @@ import numpy as np
 from .._core import format_value, kappas, variances
 from ..exceptions import WkappaError
 from .bootstrap import chunk_sizes
-from .intervals import BootstrapMethod, make_rng
+from .bootstrap_method import BootstrapMethod, make_rng
 
 __all__ = [
     "BootstrapHomogeneity",

@@ -1,4 +1,12 @@
-"""Confidence intervals and bootstrap settings shared by the inference results."""
+"""Confidence intervals as every result gives them: the :class:`ConfidenceInterval` value, the
+check of a confidence level, the one-sided rule (:func:`sided`), the choice of an interval
+method, how an interval is written in reprs and explanations, and when the asymptotic interval
+is likely to cover less than its level.
+
+The intervals themselves are computed beside their results, the score and Fisher-z intervals
+of a table's kappa in ``score_interval.py`` and ``fisher_z_interval.py``, and the bootstrap's
+settings are in ``bootstrap_method.py``.
+"""
 
 from __future__ import annotations
 
@@ -10,33 +18,26 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import check_count, format_value, real_number
+from .._core import format_value, real_number
 from ..exceptions import WkappaError
+from .bootstrap_method import BootstrapMethod
 from .json_values import json_fields
 from .text_values import level_percent
 
 __all__ = [
-    "BootstrapMethod",
     "ConfidenceInterval",
-    "SeedLike",
     "check_confidence_level",
     "check_method",
     "check_only_method",
-    "check_resamples",
+    "difference_repr",
     "estimate_repr",
     "interval_repr",
     "level_text",
-    "make_rng",
     "one_sided",
-    "readonly",
     "resampled_text",
-    "rng_error",
     "sided",
     "small_sample_reason",
 ]
-
-# What every ``rng=`` keyword takes: the seeds of ``numpy.random.default_rng``.
-SeedLike = int | np.random.Generator | np.random.SeedSequence | None
 
 
 def check_confidence_level(confidence_level: Any) -> float:
@@ -214,94 +215,6 @@ def _fixed_end(bound: float, limit: Any) -> Any:
     if isinstance(limit, np.ndarray):
         return np.where(np.isnan(limit), np.nan, bound)
     return math.nan if math.isnan(limit) else bound
-
-
-@dataclass(frozen=True)
-class BootstrapMethod:
-    """How to bootstrap a kappa: resample the K x K table (multinomial over its cells).
-
-    Parameters
-    ----------
-    n_resamples : int, default 9999
-        Bootstrap replicates B.
-    method : {'percentile', 'bca'}, default 'percentile'
-        Percentile interval, or bias-corrected and accelerated (BCa; Efron 1987) with the
-        acceleration from the table-level jackknife.
-    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
-        Passed to :func:`numpy.random.default_rng`: the same integer seed gives the same
-        interval; a Generator is advanced.
-
-    Notes
-    -----
-    Drawing n pairs with replacement from the data is a multinomial draw of n over the table's
-    cells with probabilities ``O / n``, so B replicates cost O(B K²) whatever n is.
-
-    * **Weighted tables.** A table of non-integer (sample-weighted) counts is treated as
-      frequency weights, like SAS's WEIGHT statement: replicates draw ``round(sum(O))`` pairs
-      with probabilities ``O / sum(O)``. For survey (sampling) weights neither this nor the
-      asymptotic standard error is appropriate.
-    * **Undefined replicates.** A replicate whose kappa is undefined (``sum(W*E) == 0``, e.g.
-      every resampled pair in one category) is dropped and counted in
-      :attr:`ConfidenceInterval.n_undefined`; the interval is then conditional on a defined
-      kappa. More than 1% dropped gives an :class:`~wkappa.exceptions.UndefinedKappaWarning`;
-      if all are undefined the interval is (nan, nan).
-
-    Examples
-    --------
-    >>> import wkappa as wk
-    >>> result = wk.kappa_test_from_table([[20, 5, 1], [4, 15, 6], [0, 3, 16]])
-    >>> ci = result.confidence_interval(method=wk.BootstrapMethod(999, method="bca", rng=1))
-    >>> ci.method, ci.n_resamples, bool(ci.low < result.statistic < ci.high)
-    ('bca', 999, True)
-    """
-
-    n_resamples: int = 9999
-    method: Literal["percentile", "bca"] = "percentile"
-    rng: SeedLike = None
-
-    def __post_init__(self) -> None:
-        check_resamples(self.n_resamples)
-        if self.method not in ("percentile", "bca"):
-            raise WkappaError(
-                f"`method` must be 'percentile' or 'bca'; got {format_value(self.method)}."
-            )
-        make_rng(self.rng)
-
-
-def readonly(array: np.ndarray) -> np.ndarray:
-    """A read-only copy of an array a frozen result keeps (its table, its weights)."""
-    array = np.array(array, copy=True)
-    array.setflags(write=False)
-    return array
-
-
-def check_resamples(n_resamples: Any) -> int:
-    """The number of bootstrap replicates: an integer of at least 2 (one replicate has no
-    spread, and its "interval" need not contain the estimate)."""
-    return check_count(
-        n_resamples,
-        "n_resamples",
-        2,
-        "the number of bootstrap replicates; 999 or more for an interval",
-    )
-
-
-def make_rng(rng: Any) -> np.random.Generator:
-    """``numpy.random.default_rng(rng)`` with a WkappaError naming ``rng`` for bad seeds."""
-    if isinstance(rng, (bool, float, str)):
-        raise rng_error(rng)
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError):
-        raise rng_error(rng) from None
-
-
-def rng_error(rng: Any) -> WkappaError:
-    """The error for a bad ``rng=`` seed."""
-    return WkappaError(
-        "`rng` must be None, a non-negative integer seed, a numpy SeedSequence or a numpy "
-        f"Generator; got {format_value(rng)}."
-    )
 
 
 IntervalName = Literal["asymptotic", "fisher-z", "score"]

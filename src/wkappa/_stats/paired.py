@@ -33,8 +33,8 @@ from .._core import (
 from ..exceptions import WkappaError
 from . import bootstrap
 from .bootstrap import expanded_pvalue
+from .bootstrap_method import SeedLike, check_resamples, make_rng
 from .cluster import read_groups
-from .intervals import SeedLike, check_resamples, make_rng
 from .results import (
     PairedKappaResult,
     check_confidence_level,

@@ -39,16 +39,14 @@ from .._core import (
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from .agreement_diagnostics import pairwise
 from .bootstrap import drop_undefined
+from .bootstrap_method import SeedLike, check_resamples, make_rng
 from .cluster import check_clusters, read_groups
 from .intervals import (
     DIFFERENCE_RANGE,
     ConfidenceInterval,
-    SeedLike,
     check_only_method,
-    check_resamples,
     difference_repr,
     level_text,
-    make_rng,
     sided,
 )
 from .json_values import json_fields

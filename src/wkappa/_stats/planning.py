@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from .._core import AgreementWeightsLike, Alternative, check_count, format_value
 from ..exceptions import WkappaError
-from .intervals import SeedLike
+from .bootstrap_method import SeedLike
 from .planning_methods import make_plan
 from .planning_result import KappaPlan, build_design
 

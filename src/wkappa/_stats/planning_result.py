@@ -22,7 +22,9 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .agreement_result import COEFFICIENT_NAMES
-from .intervals import check_confidence_level, readonly, rng_error
+from .bootstrap_method import rng_error
+from .frozen_arrays import readonly
+from .intervals import check_confidence_level
 from .json_values import json_fields
 from .planning_models import (
     check_probability,

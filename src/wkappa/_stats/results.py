@@ -15,12 +15,13 @@ import numpy as np
 from .._core import Alternative, format_value, norm_ppf, t_ppf, warn_at_caller
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
+from .bootstrap_method import BootstrapMethod, make_rng
 from .cluster import cluster_bootstrap_kappas, cluster_jackknife
 from .fisher_z_interval import fisher_z_limits
+from .frozen_arrays import readonly
 from .intervals import (
     DIFFERENCE_RANGE,
     KAPPA_RANGE,
-    BootstrapMethod,
     ConfidenceInterval,
     IntervalName,
     check_confidence_level,
@@ -28,8 +29,6 @@ from .intervals import (
     check_only_method,
     difference_repr,
     interval_repr,
-    make_rng,
-    readonly,
     sided,
 )
 from .json_values import json_fields

@@ -33,7 +33,9 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
+from .bootstrap_method import BootstrapMethod
 from .cluster import describe_groups, encode_grouped, group_tables
+from .frozen_arrays import readonly
 from .group_results import kappa_results
 from .homogeneity import (
     HomogeneityTest,
@@ -42,15 +44,7 @@ from .homogeneity import (
     check_homogeneity,
     goodness_of_fit_homogeneity,
 )
-from .intervals import (
-    KAPPA_RANGE,
-    BootstrapMethod,
-    ConfidenceInterval,
-    estimate_repr,
-    level_text,
-    readonly,
-    sided,
-)
+from .intervals import KAPPA_RANGE, ConfidenceInterval, estimate_repr, level_text, sided
 from .json_values import json_fields, json_value
 from .results import KappaResult, check_table_labels
 from .text_values import interpretation, interval_text, number_text

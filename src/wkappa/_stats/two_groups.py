@@ -36,13 +36,12 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .bootstrap import replicate_interval
+from .bootstrap_method import BootstrapMethod, make_rng
 from .intervals import (
     KAPPA_RANGE,
-    BootstrapMethod,
     ConfidenceInterval,
     estimate_repr,
     level_text,
-    make_rng,
     resampled_text,
     sided,
 )
