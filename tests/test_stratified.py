@@ -21,7 +21,7 @@ import wkappa as wk
 from budget import examples
 from published import SAS_DRUGS_KAPPAS, SAS_DRUGS_STRATA, SAS_DRUGS_WHERE
 from reference import reference_influence, reference_weights
-from wkappa._stats.stratified import chi2_sf
+from wkappa._stats.pvalues import chi2_sf
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 

@@ -27,7 +27,6 @@ from .._core import (
     format_value,
     needs_order,
     norm_ppf,
-    norm_sf,
     warn_at_caller,
     weight_matrix,
     weights_name,
@@ -46,12 +45,12 @@ from .homogeneity import (
 )
 from .intervals import KAPPA_RANGE, ConfidenceInterval, estimate_repr, level_text, sided
 from .json_values import json_fields, json_value
+from .pvalues import chi2_sf
 from .results import KappaResult, check_table_labels
 from .text_values import interpretation, interval_text, number_text
 
 __all__ = [
     "StratifiedKappaResult",
-    "chi2_sf",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
 ]
@@ -61,33 +60,6 @@ _STRATIFIED_FIELDS = (  # the keys of to_dict(), in order
     "homogeneity_df homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights "
     "interpretation strata"
 )
-
-
-def chi2_sf(x: float, df: int) -> float:
-    """Upper tail probability of the chi-square distribution with integer ``df >= 1``.
-
-    The closed forms of the regularised upper incomplete gamma function at half-integers:
-    ``exp(-x/2) sum_{k < df/2} (x/2)^k / k!`` for even df, and
-    ``2 Phi(-sqrt x) + sum_{k < (df-1)/2} exp(-x/2) (x/2)^(k+1/2) / Gamma(k + 3/2)`` for odd
-    df, each term in logarithms.
-    """
-    if math.isnan(x) or df < 1:
-        return math.nan
-    if x <= 0.0:
-        return 1.0
-    if math.isinf(x):
-        return 0.0
-    half = x / 2.0
-    if df % 2 == 0:
-        terms = [
-            math.exp(-half + k * math.log(half) - math.lgamma(k + 1.0)) for k in range(df // 2)
-        ]
-        return min(1.0, math.fsum(terms))
-    terms = [
-        math.exp(-half + (k + 0.5) * math.log(half) - math.lgamma(k + 1.5))
-        for k in range((df - 1) // 2)
-    ]
-    return min(1.0, 2.0 * norm_sf(math.sqrt(x)) + math.fsum(terms))
 
 
 @dataclass(frozen=True, eq=False, repr=False)
