@@ -45,11 +45,8 @@ from .results import (
 )
 from .score_interval import score_limits
 from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories
-from .stratified import (
-    StratifiedKappaResult,
-    stratified_kappa_test,
-    stratified_kappa_test_from_tables,
-)
+from .stratified import stratified_kappa_test, stratified_kappa_test_from_tables
+from .stratified_result import StratifiedKappaResult
 from .text_values import UNDEFINED, interpretation, interval_text, level_percent, number_text
 from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .two_groups import GroupAgreementResult, group_agreement
