@@ -86,7 +86,15 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     """The items x raters matrix (float64, NaN for a missing rating), the rater names, the
     file rows read, used and dropped (an item without any rating is left out) and, for a long
     file, the items' ids (empty for a wide file)."""
-    from .io import check_columns, numeric_columns, open_source, polars
+    from .io import (
+        check_columns,
+        numeric_columns,
+        open_source,
+        polars,
+        read_ids,
+        strip_ids,
+        text_ids,
+    )
 
     pl = polars()
     wide = chosen_layout(args)
@@ -101,13 +109,14 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         _check_finite(args, matrix, raters, [])
         matrix, dropped = _rated(matrix, args.nan_policy)
         return matrix, raters, RowCount(table.height, dropped, "no rating at all"), []
-    frame = source.scan([args.rating])
+    ids = {args.item: "--item", args.rater: "--rater"}
+    frame = source.scan([args.rating, *text_ids(source, ids)])
     wanted = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
     check_columns(source, source.schema(frame), wanted)
-    frame = numeric_columns(source, frame, [args.rating], required=True)
-    data = frame.select(
-        pl.col(args.item), pl.col(args.rater).cast(pl.String), pl.col(args.rating)
-    ).collect()
+    frame = numeric_columns(source, strip_ids(source, frame, ids), [args.rating], required=True)
+    data = frame.select(args.item, args.rater, args.rating).collect()
+    frame, data = read_ids(source, frame, data, ids)
+    data = data.with_columns(pl.col(args.rater).cast(pl.String))
     check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)
     check_one_rating_each(data, args.item, args.rater, where=f"{source.name}: ")
     wide_frame = data.pivot(on=args.rater, index=args.item, values=args.rating)

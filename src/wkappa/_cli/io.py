@@ -22,6 +22,7 @@ from typing import Any
 
 from .._core import format_value, import_optional
 from ..exceptions import WkappaError
+from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
 
 __all__ = [
     "COUNT",
@@ -38,6 +39,9 @@ __all__ = [
     "numeric_columns",
     "open_source",
     "polars",
+    "read_ids",
+    "strip_ids",
+    "text_ids",
 ]
 
 FORMATS = ("csv", "tsv", "parquet", "ipc", "ndjson")
@@ -361,6 +365,57 @@ def blank_is_missing(frame: Any, schema: dict[str, Any], columns: Sequence[str])
     )
 
 
+def text_ids(source: Source, ids: dict[str, str]) -> list[str]:
+    """The id columns (``ids``: column -> the option that names it) that a scan reads as text:
+    a CSV's (the file's own spelling, ``007`` is not ``7``); a typed file's keep their type."""
+    return list(ids) if source.fmt in ("csv", "tsv") else []
+
+
+def strip_ids(source: Source, frame: Any, ids: dict[str, str]) -> Any:
+    """A CSV's text id columns without surrounding spaces (`` 7`` is the id ``7``), a cell of
+    spaces only or a missing spelling (`` NA ``) made missing."""
+    pl = polars()
+    schema = source.schema(frame)
+    stripped = []
+    for column in text_ids(source, ids):
+        if schema[column] == pl.String:
+            text = pl.col(column).str.strip_chars()
+            missing = text.is_in(list(MISSING_SPELLINGS))
+            stripped.append(pl.when(missing).then(None).otherwise(text).alias(column))
+    return frame.with_columns(stripped) if stripped else frame
+
+
+def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tuple[Any, Any]:
+    """Check a CSV's text id columns and type them: two spellings of one number in a column
+    (``007`` and ``7``, ``7`` and ``7.0``) are refused, naming the option, the spellings and
+    their rows; a column of numbers written plainly becomes numbers (see :mod:`.ids`).
+
+    ``values`` (a polars DataFrame: the counted rows, or the rows read) holds every distinct id;
+    it and ``frame`` (the scan it came from, for the rows) are returned with the same types.
+    """
+    pl = polars()
+    for column in text_ids(source, ids):
+        if values.schema[column] != pl.String:
+            continue
+        distinct = values[column].drop_nulls().unique()
+        dtype = plain_type(distinct)
+        # Integers written plainly are one spelling per number; anything else is checked.
+        pair = None if dtype == pl.Int64 else ambiguous_spellings(distinct)
+        if pair is not None:
+            rows = first_rows(frame, pl.col(column), pair)
+            first, second = sorted(pair, key=lambda id_: rows.get(id_, 0))
+            raise WkappaError(
+                f"{source.name}: {ids[column]} column {column!r} has the ids {first!r} (row "
+                f"{rows.get(first)}) and {second!r} (row {rows.get(second)}), the same number "
+                "written two ways: one id or two is ambiguous. Hint: write each id one way, "
+                f"or give the ids a non-digit prefix (p{first} and p{second} are two ids)."
+            )
+        if dtype is not None:
+            frame = frame.with_columns(pl.col(column).cast(dtype))
+            values = values.with_columns(pl.col(column).cast(dtype))
+    return frame, values
+
+
 def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, required: bool) -> Any:
     """Cast text columns that hold numbers to Float64; an unparsable value is an error.
 
@@ -482,7 +537,9 @@ def count_keys(
     keys : sequence of str
         Columns to group by (ratings, scores, groups).
     options : dict
-        ``option -> column`` for the messages (``{"--true": "grade", ...}``).
+        ``option -> column`` for the messages (``{"--true": "grade", ...}``). The ``text``
+        columns of ``--by``, ``--cluster``, ``--item`` and ``--rater`` are ids: a CSV's are
+        read as the file spells them (:func:`read_ids`).
     weight : str, optional
         A column of sample weights, summed per tuple into ``WEIGHT``.
     numeric : sequence of str
@@ -507,11 +564,12 @@ def count_keys(
     (``abc`` after 10,000 numbers) is found by scanning once more with the columns as text.
     """
     pl = polars()
-    frame = source.scan()
+    ids = {c: o for o, c in options.items() if o in ID_OPTIONS and c in text}
+    frame = source.scan(text_ids(source, ids))
     schema = source.schema(frame)
     check_columns(source, schema, options)
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
-    frame = blank_is_missing(frame, schema, keys)
+    frame = strip_ids(source, blank_is_missing(frame, schema, keys), ids)
     frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight)
     with _progress(source, progress) as tick:
         try:
@@ -521,8 +579,12 @@ def count_keys(
                 raise read_error(source, exc) from None
             frame = _typed(
                 source,
-                blank_is_missing(
-                    source.scan(string_columns=used), dict.fromkeys(used, pl.String), keys
+                strip_ids(
+                    source,
+                    blank_is_missing(
+                        source.scan(string_columns=used), dict.fromkeys(used, pl.String), keys
+                    ),
+                    ids,
                 ),
                 [k for k in keys if k not in text],
                 numeric,
@@ -540,7 +602,7 @@ def count_keys(
         )
     if weight is not None and counts[_BAD].sum() > 0:
         _raise_bad_weight(source, frame, weight)
-    return frame, counts.drop(_BAD, strict=False)
+    return read_ids(source, frame, counts.drop(_BAD, strict=False), ids)
 
 
 def _typed(

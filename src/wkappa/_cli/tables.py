@@ -370,17 +370,17 @@ def build_tables(
 
 
 def _group_codes(counts: Any, by: str) -> tuple[list[Any], np.ndarray]:
-    """The values of the ``by`` column in sorted order (missing last) and the group of each
-    counted row (its index among them), from one ``group_by`` (so -0.0 and 0.0 are one group,
-    and so are the NaNs)."""
+    """The values of the ``by`` column in sorted order (missing last; text ids that are all
+    numbers, ``01``, ``2``, ``10``, by their number) and the group of each counted row (its
+    index among them), from one ``group_by`` (so -0.0 and 0.0 are one group, and so are the
+    NaNs)."""
     pl = polars()
-    grouped = (
-        counts.select(pl.col(by))
-        .with_row_index("__row")
-        .group_by(by)
-        .agg(pl.col("__row"))
-        .sort(by, nulls_last=True)
-    )
+    grouped = counts.select(pl.col(by)).with_row_index("__row").group_by(by).agg(pl.col("__row"))
+    order = [pl.col(by)]
+    if grouped.schema[by] == pl.String:
+        if grouped[by].cast(pl.Float64, strict=False).null_count() == grouped[by].null_count():
+            order.insert(0, pl.col(by).cast(pl.Float64, strict=False))
+    grouped = grouped.sort(order, nulls_last=True)
     codes = np.empty(counts.height, dtype=np.int64)
     rows = grouped["__row"]
     codes[rows.explode().to_numpy()] = np.repeat(

@@ -1,0 +1,96 @@
+"""Id columns of a CSV file: cluster ids (``--cluster``), ``--by`` groups and a long file's
+item and rater ids (``--item``, ``--rater``).
+
+A CSV cell has no type: the file's own spelling is the id, so ``007`` and ``7`` are two ids, as
+the Python API reads two strings. What a reader could not tell apart is refused instead of
+guessed: two spellings of one number (``007`` and ``7``, ``7`` and ``7.0``) in one column are
+either two ids or one, and a numeric reading would merge them silently. Surrounding spaces are
+not part of an id (`` 7`` is ``7``).
+
+A column whose every id is a number written plainly (``7``, ``-3``, ``2.5``; no leading zero,
+no sign ``+``, no exponent that the number would not be written with) is read as numbers, as
+a typed file gives them: ``--by`` groups sort as numbers (2 before 10), are written as numbers
+in JSON and CSV, and cluster ids are ordered as the library orders the same numbers (which
+clusters a bootstrap draws for a seed). Other columns keep the file's text.
+
+These functions take a column's distinct ids (from the counted rows of a file), so a check
+costs a pass over the distinct ids, never over the file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._core import import_optional
+
+__all__ = ["ID_OPTIONS", "ambiguous_spellings", "plain_type"]
+
+# The options whose columns hold ids (the others name ratings, scores or weights).
+ID_OPTIONS = ("--by", "--cluster", "--item", "--rater")
+# A whole number, any sign and leading zeros; and one written plainly.
+_INTEGER = r"^[+-]?[0-9]+$"
+_PLAIN_INTEGER = r"^(0|-?[1-9][0-9]*)$"
+# Float64 holds every whole number up to 2**53 exactly.
+_EXACT = 2.0**53
+
+
+def _polars() -> Any:
+    return import_optional("polars", "cli")
+
+
+def _number_key(column: str) -> Any:
+    """The number a text id stands for, as text equal for equal numbers (``007``, ``+7``,
+    ``7.0`` and ``7e0`` are ``7``), null for an id that is not a number. Whole numbers written
+    with digits only are compared as digits (exactly, at any length)."""
+    pl = _polars()
+    text = pl.col(column)
+    digits = text.str.replace(r"^[+-]", "").str.strip_chars_start("0")
+    digits = pl.when(digits == "").then(pl.lit("0")).otherwise(digits)
+    negative = text.str.starts_with("-") & (digits != "0")
+    integer = pl.when(negative).then(pl.lit("-") + digits).otherwise(digits)
+    number = text.cast(pl.Float64, strict=False)
+    whole = number.is_finite() & (number == number.floor()) & (number.abs() < _EXACT)
+    other = (
+        pl.when(whole)
+        .then(number.cast(pl.Int64, strict=False).cast(pl.String))
+        .otherwise(number.cast(pl.String))
+    )
+    return pl.when(text.str.contains(_INTEGER)).then(integer).otherwise(other)
+
+
+def ambiguous_spellings(ids: Any) -> tuple[str, str] | None:
+    """Two spellings of one number among distinct text ``ids`` (a polars Series, spaces
+    stripped, no missing value), or None when each number is written one way."""
+    pl = _polars()
+    name = ids.name
+    spellings = (
+        ids.to_frame()
+        .lazy()
+        .with_columns(_number_key(name).alias("__key"))
+        .drop_nulls("__key")
+        .group_by("__key")
+        .agg(pl.col(name).sort(), pl.col(name).len().alias("__n"))
+        .filter(pl.col("__n") > 1)
+        .sort("__key")
+        .head(1)
+        .collect()
+    )
+    if spellings.height == 0:
+        return None
+    first, second = spellings[name].item(0)[:2]
+    return str(first), str(second)
+
+
+def plain_type(ids: Any) -> Any:
+    """The polars type of distinct text ``ids`` (a polars Series, no missing value) that are
+    all numbers written plainly (``Int64``; ``Float64`` once one has a fraction), as a typed
+    file would hold them; None for other ids (kept as text)."""
+    pl = _polars()
+    if ids.len() == 0:
+        return None
+    integers = ids.str.contains(_PLAIN_INTEGER) & ids.cast(pl.Int64, strict=False).is_not_null()
+    if integers.all():
+        return pl.Int64
+    number = ids.cast(pl.Float64, strict=False)
+    decimals = number.is_not_null() & (number.cast(pl.String) == ids)
+    return pl.Float64 if (integers | decimals).all() else None
