@@ -161,6 +161,16 @@ def test_by_word_ids_sort_as_text(tmp_path, capsys):
     assert _groups(document) == ["a10", "a2", "b"]
 
 
+def test_by_on_a_rating_column_reads_it_as_ratings(tmp_path, capsys):
+    """``--by`` naming the ``--true`` column groups by the ratings as read (01 is 1)."""
+    path = tmp_path / "self.csv"
+    path.write_text("truth,pred\n01,1\n02,2\n01,2\n02,1\n")
+    document = _json(
+        capsys, ["score", str(path), "--true", "truth", "--pred", "pred", "--by", "truth"]
+    )
+    assert _groups(document) == [1, 2]
+
+
 # --------------------------------------------------------------------------- long layout
 
 

@@ -538,8 +538,9 @@ def count_keys(
         Columns to group by (ratings, scores, groups).
     options : dict
         ``option -> column`` for the messages (``{"--true": "grade", ...}``). The ``text``
-        columns of ``--by``, ``--cluster``, ``--item`` and ``--rater`` are ids: a CSV's are
-        read as the file spells them (:func:`read_ids`).
+        columns of ``--by``, ``--cluster``, ``--item`` and ``--rater`` are ids (unless
+        another option reads them as ratings): a CSV's are read as the file spells them
+        (:func:`read_ids`).
     weight : str, optional
         A column of sample weights, summed per tuple into ``WEIGHT``.
     numeric : sequence of str
@@ -564,7 +565,8 @@ def count_keys(
     (``abc`` after 10,000 numbers) is found by scanning once more with the columns as text.
     """
     pl = polars()
-    ids = {c: o for o, c in options.items() if o in ID_OPTIONS and c in text}
+    rated = {c for o, c in options.items() if o not in ID_OPTIONS}  # read as ratings first
+    ids = {c: o for o, c in options.items() if o in ID_OPTIONS and c in text and c not in rated}
     frame = source.scan(text_ids(source, ids))
     schema = source.schema(frame)
     check_columns(source, schema, options)
