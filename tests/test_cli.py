@@ -654,18 +654,18 @@ def test_version():
 
 
 def test_n_is_written_in_digits_in_text_and_report(tmp_path: Path) -> None:
-    """A million pairs (here a sum of sample weights) is 1000000 in the text output and in
-    the HTML report's headline and --by table, never 1e+06; a fractional sum keeps its
-    decimals."""
+    """A million pairs (here a sum of sample weights) is 1,000,000 in the text output and in
+    the HTML report's headline and --by table (thousands separated, as every count in text),
+    never 1e+06; a fractional sum keeps its decimals."""
     data = tmp_path / "weighted.csv"
     data.write_text("a,b,w,g\n0,0,250000,x\n1,1,250000,x\n2,1,250000,y\n2,2,250000,y\n0,1,0.25,y\n")
     report = tmp_path / "report.html"
     proc = run("score", data, "--true", "a", "--pred", "b", "--weight-col", "w",
                "--by", "g", "--report", report)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "1000000.25" in proc.stdout and "e+06" not in proc.stdout
+    assert "1,000,000.25" in proc.stdout and "e+06" not in proc.stdout
     page = report.read_text()
-    assert "<td>500000</td>" in page and "1000000.25" in page and "e+06" not in page
+    assert "<td>500,000</td>" in page and "1,000,000.25" in page and "e+06" not in page
 
 
 def test_score_csv_says_what_its_interval_and_test_are(csv_file):

@@ -161,8 +161,16 @@ def test_explain_with_two_clusters_says_no_number_of_resamples_can_test():
 @pytest.mark.parametrize(
     ("folds", "note"),
     [
-        (5, "<= 0.0292  the smallest 9999 resamples of 5 clusters show (99999 would show 0.0189)"),
-        (2, "<= 0.2313  the smallest 9999 resamples of 2 clusters show (99999 would show 0.2038)"),
+        (
+            5,
+            "<= 0.030  at the smallest p-value 9,999 resamples of 5 clusters show (99,999 would "
+            "show 0.019)",
+        ),
+        (
+            2,
+            "<= 0.232  at the smallest p-value 9,999 resamples of 2 clusters show (99,999 would "
+            "show 0.204)",
+        ),
     ],
 )
 def test_compare_table_says_what_sets_the_pvalue_floor(tmp_path, capsys, folds, note):

@@ -38,7 +38,7 @@ def test_text_table_of_the_six_forms(wide, capsys) -> None:
     assert main(["icc", str(wide), "--raters", "J1,J2,J3,J4"]) == 0
     out = capsys.readouterr().out
     assert "6 items x 4 raters (J1, J2, J3, J4), 24 ratings; two-way ANOVA" in out
-    assert "ICC(A,1)  ICC2      0.2898  [0.019, 0.761]" in out
+    assert "ICC(A,1)  ICC2      0.2898  [0.0188, 0.7611]" in out
     assert "ICC(C,k)  ICC3k     0.9093" in out
     assert "overall CCC" in out
 
@@ -118,14 +118,15 @@ def test_unparsable_and_repeated_ratings(tmp_path, capsys) -> None:
 
 
 def test_one_sided_interval_is_labelled(wide, capsys) -> None:
-    # Before: the heading said "95% interval" above one-sided intervals.
+    # Before: the heading said "95% interval" above one-sided intervals; now "CI" as every
+    # command's heading.
     argv = ["icc", str(wide), "--raters", "J1,J2,J3,J4"]
     assert main([*argv, "--alternative", "greater"]) == 0
     out = capsys.readouterr().out
-    assert "95% one-sided interval" in out
+    assert "95% one-sided CI" in out
     expected = wk.icc(np.array(SHROUT_FLEISS_RATINGS, float), form="A,1", alternative="greater")
     row = next(line for line in out.splitlines() if line.startswith("ICC(A,1)"))
-    assert f"[{expected.confidence_interval().low:.3f}, 1.000]" in row
+    assert f"[{expected.confidence_interval().low:.4f}, 1.0000]" in row
     assert main(argv) == 0
     assert "one-sided" not in capsys.readouterr().out
 
@@ -178,7 +179,8 @@ def test_a_repeated_rating_is_found_whatever_the_columns_are_called(tmp_path, ca
 def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> None:
     """The CCC line gave '[0.643, 0.941]' without its level or method (and two-sided under
     --alternative greater, unsaid); the p column printed 2.03e-04 as 0.0002 (one digit) beside
-    other commands' 2.03e-04; the JSON had no 'file' as the other commands' have."""
+    other commands' 2.03e-04 (now every command writes "< 0.001"); the JSON had no 'file' as
+    the other commands' have."""
     rows = [[50, 46], [40, 50], [49, 58], [25, 16], [71, 58], [57, 52], [48, 52], [53, 59],
             [58, 59], [45, 48], [62, 61], [49, 49]]  # fmt: skip
     path = tmp_path / "two.csv"
@@ -188,13 +190,13 @@ def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> No
     ccc = wk.ccc(np.array(rows, dtype=float))
     ci = ccc.confidence_interval(0.95)
     assert lines[-1] == (
-        f"Lin's CCC {ccc.statistic:.4f}, 95% CI [{ci.low:.3f}, {ci.high:.3f}] (Lin's "
+        f"Lin's CCC {ccc.statistic:.4f}, 95% CI [{ci.low:.4f}, {ci.high:.4f}] (Lin's "
         "z-transform) on 12 complete items"
     )
     matrix = np.array([*rows, [47, np.nan]], dtype=float)
     one_way = wk.icc(matrix, form="1,1").pvalue
     assert 1e-4 < one_way < 1e-3
-    assert lines[3].split()[-1] == f"{one_way:.2e}", lines[3]
+    assert lines[3].endswith("< 0.001"), lines[3]
     argv = ["icc", str(path), "--raters", "a,b", "--alternative", "greater", "--ci", "0.9"]
     assert main(argv) == 0
     assert ", 90% two-sided CI [" in capsys.readouterr().out.splitlines()[-1]

@@ -1,12 +1,13 @@
 """The command line on a realistic messy export (issue 24): every command says how many rows
 it read, used and dropped and why, states K and the categories in order, prints p-values
-below the float64 floor as ``< 2.2e-16``, and its errors speak in options (the first bad row,
+below 0.001 as ``< 0.001`` (never ``0.000``), and its errors speak in options (the first bad row,
 "did you mean" for a mistyped option, column names matched exactly as written)."""
 
 from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -128,29 +129,39 @@ def test_row_count_text():
     assert RowCount(5).to_dict()["dropped_because"] is None
 
 
-def test_pvalues_below_the_float_floor():
-    assert format_pvalue(0.0) == "< 2.2e-16"
-    assert format_pvalue(1e-300) == "< 2.2e-16"
-    assert format_pvalue(3e-16) == "3.00e-16"
-    assert format_pvalue(0.0123) == "0.0123"
+def test_pvalues_below_0001_read_as_a_journal_writes_them():
+    """Every text table and report writes p as APA style does: three decimals, "< 0.001"
+    below that (it wrote "< 2.2e-16", "6.24e-08" or "0.0123" by command and size)."""
+    assert format_pvalue(0.0) == "< 0.001"
+    assert format_pvalue(1e-300) == "< 0.001"
+    assert format_pvalue(3e-16) == "< 0.001"
+    assert format_pvalue(0.00099999) == "< 0.001"
+    assert format_pvalue(0.001) == "0.001"
+    assert format_pvalue(0.0123) == "0.012"
+    assert format_pvalue(float("nan")) == "undefined"
     result = run("score", ESSAYS, "--true", HUMAN, "--pred", "model A", "--nan-policy", "omit")
-    assert "< 2.2e-16" in result.stdout and "0.00e+00" not in result.stdout
+    assert "< 0.001" in result.stdout and "0.000 " not in result.stdout
+    assert not re.search(r"\de-\d", result.stdout), result.stdout
 
 
 def test_bootstrap_pvalues_at_their_floor_read_alike_in_compare_and_judge(tmp_path):
     """compare printed 'p  2.29e-04  the smallest possible is 2.29e-04' and judge
     '< 0.0002  the smallest a ...-resample bootstrap shows' for the same situation: a
-    bootstrap p-value at the smallest value its resamples can show."""
+    bootstrap p-value at the smallest value its resamples can show. The bound is rounded up
+    (0.0022 is '<= 0.003', never the untrue '<= 0.002')."""
     floor = smallest_pvalue(999, 200, "two-sided")
     assert bootstrap_pvalue(floor, 999, 200, "two-sided", None) == (
-        f"<= {format_pvalue(floor)}",
-        "the smallest a 999-resample bootstrap shows",
+        "<= 0.003",
+        "at the smallest p-value 999 resamples show",
     )
-    assert bootstrap_pvalue(0.0123, 999, 200, "two-sided", None) == ("0.0123", "")
+    assert bootstrap_pvalue(0.0, 9999, 200, "two-sided", None)[0] == "< 0.001"
+    assert bootstrap_pvalue(0.0123, 999, 200, "two-sided", None) == ("0.012", "")
     # few clusters: the note says what ten times the resamples would show
     _, note = bootstrap_pvalue(0.0, 999, 3, "two-sided", 3)
     more = format_pvalue(smallest_pvalue(9999, 3, "two-sided"))
-    assert note == f"the smallest 999 resamples of 3 clusters show (9999 would show {more})"
+    assert note == (
+        f"at the smallest p-value 999 resamples of 3 clusters show (9,999 would show {more})"
+    )
     truth = [i % 4 for i in range(200)]
     ratings = tmp_path / "ratings.csv"
     ratings.write_text(
@@ -162,7 +173,7 @@ def test_bootstrap_pvalues_at_their_floor_read_alike_in_compare_and_judge(tmp_pa
                 "--bootstrap", "99", "--seed", "0")  # fmt: skip
     for result in (compare, judge):
         assert result.returncode == 0, result.stderr
-        line = next(x for x in result.stdout.splitlines() if "99-resample bootstrap" in x)
+        line = next(x for x in result.stdout.splitlines() if "99 resamples show" in x)
         assert "p-value" in line and "<= " in line, result.stdout
 
 

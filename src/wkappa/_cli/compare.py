@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._core import encode_ratings
+from .._stats import level_percent
 from ..exceptions import WkappaError
 from . import output
 from .clusters import (
@@ -107,7 +108,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     one_sided = args.alternative != "two-sided"
     units = result.n if result.n_clusters is None else result.n_clusters
     print(
-        f"wkappa compare: {source.name}  (truth {args.true}, n = {result.n:g}, "
+        f"wkappa compare: {source.name}  (truth {args.true}, n = {output.format_count(result.n)}, "
         f"{output.weights_text(result.weights)})"
     )
     print(f"  {output.categories_line(shared)}")
@@ -121,9 +122,9 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
         [f"B = {pred_b}", output.format_number(result.statistic_b), "kappa"],
         ["A - B", output.format_number(result.difference), ""],
         [
-            f"{ci.confidence_level * 100:g}% CI of A - B",
+            f"{level_percent(ci.confidence_level)} CI of A - B",
             output.format_interval(ci.low, ci.high),
-            output.sided_method(f"{bootstrap}, {args.bootstrap} resamples", args.alternative),
+            output.sided_method(f"{bootstrap}, {args.bootstrap:,} resamples", args.alternative),
         ],
         [
             f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",

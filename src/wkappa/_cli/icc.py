@@ -9,9 +9,16 @@ from typing import Any
 import numpy as np
 
 from .._frames import check_long_ids, check_one_rating_each
-from .._stats import FORMS, ccc, check_form, icc, icc_all
+from .._stats import FORMS, ccc, check_form, icc, icc_all, level_percent
 from ..exceptions import WkappaError
-from .icc_report import FORM_HEADER, form_cells, icc_number, interval_heading, method_text
+from .icc_report import (
+    FORM_HEADER,
+    count_text,
+    form_cells,
+    icc_number,
+    interval_heading,
+    method_text,
+)
 from .options import (
     add_alternative,
     add_ci,
@@ -223,8 +230,8 @@ def run_icc(args: argparse.Namespace) -> int:
         )
 
     lines = [
-        f"{first.n_items} items x {first.n_raters} raters ({', '.join(raters)}), "
-        f"{first.n_ratings} ratings; {method_text(first.method)}",
+        f"{first.n_items:,} items x {first.n_raters} raters ({', '.join(raters)}), "
+        f"{count_text(first.n_ratings)} ratings; {method_text(first.method)}",
         f"file rows {rows.text()}",
         line([*FORM_HEADER[:3], heading, *FORM_HEADER[3:]]),
         *(line(form_cells(results[form], intervals[form])) for form in forms),
@@ -240,8 +247,8 @@ def run_icc(args: argparse.Namespace) -> int:
         # The CCC's interval is two-sided whatever --alternative (the F tests') says.
         sided = "" if args.alternative == "two-sided" else " two-sided"
         ccc_line = (
-            f"{name} {icc_number(concordance.statistic)}, {args.ci * 100:g}%{sided} CI "
-            f"{format_interval(ci.low, ci.high, 3, icc_number)} "
+            f"{name} {icc_number(concordance.statistic)}, {level_percent(args.ci)}{sided} CI "
+            f"{format_interval(ci.low, ci.high, number=icc_number)} "
             f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items} complete "
             "items"
         )

@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .._stats import icc_limits, number_text, one_sided
+from .._stats import DECIMALS, STATISTIC_DECIMALS, icc_limits, number_text
+from .methods import p_phrase
 from .output import RowCount, ci_label, format_interval, format_pvalue
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
 
 __all__ = [
     "FORM_HEADER",
+    "count_text",
     "form_cells",
     "icc_number",
     "interval_heading",
@@ -27,8 +29,9 @@ __all__ = [
 FORM_HEADER = ("form", "S&F", "ICC", "F", "df1", "df2", "p")
 
 
-def icc_number(value: float, digits: int = 4) -> str:
-    """An ICC or a limit: ``digits`` decimals (scientific below 10**-digits, never 0.0000)."""
+def icc_number(value: float, digits: int = DECIMALS) -> str:
+    """An ICC or a limit: ``digits`` decimals, those of every coefficient in text (scientific
+    below 10**-digits, never 0.0000)."""
     tiny = value != 0 and abs(value) < 10 ** (-digits)  # False for nan
     return number_text(value, ".2e" if tiny else f".{digits}f")
 
@@ -38,8 +41,13 @@ def _general(value: float, digits: int) -> str:
 
 
 def interval_heading(level: float, alternative: str) -> str:
-    """``95% interval`` or ``95% one-sided interval``: the interval column's heading."""
-    return f"{level * 100:g}% {one_sided(alternative)}interval"
+    """``95% CI`` or ``95% one-sided CI``: the interval column's heading, as every command's."""
+    return ci_label(level, alternative)
+
+
+def _f_text(value: float) -> str:
+    """An F statistic with the decimals of every test statistic in text."""
+    return number_text(value, f".{STATISTIC_DECIMALS}f")
 
 
 def form_cells(result: Any, ci: Any) -> list[str]:
@@ -48,8 +56,8 @@ def form_cells(result: Any, ci: Any) -> list[str]:
         result.name,
         result.shrout_fleiss,
         icc_number(result.statistic),
-        format_interval(ci.low, ci.high, 3, icc_number),
-        _general(result.f_statistic, 4),
+        format_interval(ci.low, ci.high, number=icc_number),
+        _f_text(result.f_statistic),
         _general(result.df1, 4),
         _general(result.df2, 5),
         format_pvalue(result.pvalue),
@@ -117,9 +125,9 @@ def _methods(
         )
         found = (
             f" {first.name} = {icc_number(first.statistic)}, {level} "
-            f"{format_interval(ci.low, ci.high, 3, icc_number)}, "
+            f"{format_interval(ci.low, ci.high, number=icc_number)}, "
             f"F({_general(first.df1, 4)}, {_general(first.df2, 5)}) = "
-            f"{_general(first.f_statistic, 4)}, p {_p(first.pvalue)}."
+            f"{_f_text(first.f_statistic)}, {p_phrase(first.pvalue)}."
         )
     else:
         what = (
@@ -127,7 +135,7 @@ def _methods(
             "of Shrout and Fleiss (1979) beside them)"
         )
         found = ""
-    ratings = f"{_count(first.n_ratings)} ratings"
+    ratings = f"{count_text(first.n_ratings)} ratings"
     if first.method == "reml":
         ratings += "; missing ratings used, variance components by REML"
     dropped = (
@@ -144,7 +152,7 @@ def _methods(
     )
     sided = "" if args.alternative == "two-sided" else f", {args.alternative}"
     sentence = (
-        f"Inter-rater reliability was estimated with {what} from {first.n_items} items rated "
+        f"Inter-rater reliability was estimated with {what} from {first.n_items:,} items rated "
         f"by {first.n_raters} raters ({ratings}{dropped}). {each} {level} is {words} "
         f"({limits}); the p-value is that of the F test of ICC = {args.icc0:g}{sided}. "
         f"Computed with {provenance.software} on {provenance.date}.{found}"
@@ -167,12 +175,8 @@ _UNDEFINED = (
 )
 
 
-def _p(value: float) -> str:
-    text = format_pvalue(value)
-    return text if text.startswith(("<", "u")) else f"= {text}"
-
-
-def _count(value: float) -> str:
+def count_text(value: float) -> str:
+    """A count of ratings with thousands separators (``1,200``); ``undefined`` for nan."""
     return f"{int(value):,}" if value == value else "undefined"
 
 
@@ -203,18 +207,19 @@ def write_icc_report(
                 (first.name, icc_number(first.statistic), first.description),
                 (
                     heading,
-                    format_interval(ci.low, ci.high, 3, icc_number),
+                    format_interval(ci.low, ci.high, number=icc_number),
                     icc_limits(first.form, first.method),
                 ),
                 (
                     "F test",
-                    f"F = {_general(first.f_statistic, 4)}",
-                    f"df {_general(first.df1, 4)}, {_general(first.df2, 5)}; p {_p(first.pvalue)}",
+                    f"F = {_f_text(first.f_statistic)}",
+                    f"df {_general(first.df1, 4)}, {_general(first.df2, 5)}; "
+                    f"{p_phrase(first.pvalue)}",
                 ),
                 (
                     "items",
                     f"{first.n_items:,}",
-                    f"k = {first.n_raters} raters, {_count(first.n_ratings)} ratings",
+                    f"k = {first.n_raters} raters, {count_text(first.n_ratings)} ratings",
                 ),
             ]
         ),
@@ -234,7 +239,7 @@ def write_icc_report(
             [f'<p class="note">{escape(_UNDEFINED)}</p>']
             if first.method == "none"
             else [
-                f'<p class="note">{first.n_items} items &times; {first.n_raters} raters; mean '
+                f'<p class="note">{first.n_items:,} items &times; {first.n_raters} raters; mean '
                 f"squares from {escape(_source(first.method))}.</p>",
                 cells_table(
                     ["source", "df", "sum of squares", "mean square"], _anova_rows(results, first)

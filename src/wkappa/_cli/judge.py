@@ -26,6 +26,7 @@ from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
     interpretation,
+    level_percent,
     rater_vs_panel,
     rating_categories,
     specific_agreement,
@@ -283,7 +284,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
 
 def _reading(judged: Judged) -> str:
     ci = judged.ci
-    level = f"{ci.confidence_level * 100:g}%"
+    level = level_percent(ci.confidence_level)
     if math.isnan(ci.low) or math.isnan(ci.high):
         return "undefined on these ratings"
     if ci.high < 0:
@@ -332,7 +333,7 @@ def _member_rows(judged: Judged) -> list[list[str]]:
                 member,
                 format_number(value),
                 interpretation(value),
-                *(format_number(d[key], 3) for key in _INDICES),
+                *(format_number(d[key]) for key in _INDICES),
             ]
         )
     d = judged.panel_pooled
@@ -341,7 +342,7 @@ def _member_rows(judged: Judged) -> list[list[str]]:
             "members vs members (pooled)",
             format_number(judged.result.panel_agreement),
             interpretation(float(judged.result.panel_agreement)),
-            *(format_number(d[key], 3) for key in _INDICES),
+            *(format_number(d[key]) for key in _INDICES),
         ]
     )
     return rows
@@ -355,10 +356,10 @@ def _category_rows(judged: Judged) -> list[list[str]]:
     return [
         [
             label_text(label),
-            format_number(judged.share_candidate[k], 3),
-            format_number(judged.share_panel[k], 3),
-            format_number(judged.specific_candidate[k], 3),
-            format_number(judged.specific_panel[k], 3),
+            format_number(judged.share_candidate[k]),
+            format_number(judged.share_panel[k]),
+            format_number(judged.specific_candidate[k]),
+            format_number(judged.specific_panel[k]),
         ]
         for k, label in enumerate(judged.labels)
     ]
@@ -375,8 +376,7 @@ _CATEGORY_HEADER = [
 
 def _matrix_rows(judged: Judged) -> list[list[str]]:
     return [
-        [name, *(format_number(v, 3) for v in judged.matrix[g])]
-        for g, name in enumerate(judged.names)
+        [name, *(format_number(v) for v in judged.matrix[g])] for g, name in enumerate(judged.names)
     ]
 
 
@@ -397,10 +397,10 @@ def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
         ],
         ["difference", format_number(result.difference), ""],
         [
-            f"{ci.confidence_level * 100:g}% CI",
+            f"{level_percent(ci.confidence_level)} CI",
             format_interval(ci.low, ci.high),
             sided_method(
-                f"{_bootstrap(result)}, {judged.n_resamples} resamples", result.alternative
+                f"{_bootstrap(result)}, {judged.n_resamples:,} resamples", result.alternative
             ),
         ],
         [pvalue, p_text, p_note],
@@ -410,7 +410,7 @@ def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
 def judge_text(judged: Judged, args: argparse.Namespace) -> str:
     r, result = judged.ratings, judged.result
     per_rater = ", ".join(
-        f"{n} {c}" for n, c in zip(judged.names, judged.ratings_per_rater, strict=True)
+        f"{n} {c:,}" for n, c in zip(judged.names, judged.ratings_per_rater, strict=True)
     )
     lines = [
         f"wkappa judge: {r.name}  ({r.layout} layout)",
@@ -418,7 +418,7 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         f"  panel         {', '.join(r.panel)} ({len(r.panel)} members)",
         f"  coefficient   {_coefficient_name(args)}; {categories_line(judged.labels)}",
         f"  file rows     {r.rows.text()}",
-        f"  items         {result.n_items}; ratings per rater: {per_rater}",
+        f"  items         {result.n_items:,}; ratings per rater: {per_rater}",
         *(
             []
             if result.n_clusters is None
@@ -510,7 +510,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         f'<p class="meta">candidate <b>{escape(r.candidate)}</b> &middot; panel '
         f"{escape(', '.join(r.panel))} &middot; {escape(_coefficient_name(args))}</p>",
         f'<p class="meta">{escape(categories_line(judged.labels))}</p>',
-        f'<p class="meta rows">file rows: {escape(r.rows.text())}; items: {result.n_items}</p>',
+        f'<p class="meta rows">file rows: {escape(r.rows.text())}; items: {result.n_items:,}</p>',
         methods_html(sentence),
         "<h2>Candidate against the panel</h2>",
         cells_table(["", "value", ""], _summary_rows(judged, "p-value")),

@@ -8,7 +8,7 @@ import argparse
 import math
 from typing import Any
 
-from .._stats import level_percent
+from .._stats import level_percent, pvalue_text, smallest_pvalue
 from .output import (
     TABLE_INTERVALS,
     RowCount,
@@ -17,7 +17,6 @@ from .output import (
     format_count,
     format_interval,
     format_number,
-    format_pvalue,
 )
 from .provenance import Provenance, interval_words, resampling_words
 
@@ -38,9 +37,11 @@ _COEFFICIENTS = {
 _UNDEFINED = "no disagreement is expected by chance: every rating is in one category"
 
 
-def p_phrase(value: float) -> str:
-    """``p = 0.0123``, ``p < 2.2e-16``, ``p undefined``: a p-value after its letter."""
-    text = format_pvalue(value)
+def p_phrase(value: float, bound: bool = False) -> str:
+    """``p = 0.012``, ``p < 0.001``, ``p undefined``: a p-value after its letter, written as
+    every text writes p-values (:func:`wkappa._stats.pvalue_text`); with ``bound``, an upper
+    bound of p (``p <= 0.003``)."""
+    text = pvalue_text(value, bound)
     return f"p {text}" if text.startswith("<") or math.isnan(value) else f"p = {text}"
 
 
@@ -163,6 +164,10 @@ def judge_methods(
     level = ci_label(ci.confidence_level, result.alternative).replace("CI", "confidence interval")
     words, more = _interval(ci.method, judged.n_resamples, args)
     panel = ", ".join(map(str, ratings.panel))
+    # At the smallest p-value the resamples show, p is at most that value, as the table says.
+    units = result.n_items if result.n_clusters is None else result.n_clusters
+    pvalue = float(result.pvalue)
+    floor = smallest_pvalue(judged.n_resamples, units, result.alternative)
     sentence = (
         f"The candidate rater {ratings.candidate} was compared with a panel of "
         f"{len(ratings.panel)} raters ({panel}) on {result.n_items:,} items (file "
@@ -173,7 +178,7 @@ def judge_methods(
         f"{provenance.date}. Candidate-members {format_number(result.candidate_agreement)}, "
         f"members-members {format_number(result.panel_agreement)}, difference "
         f"{format_number(result.difference)}, {level} {format_interval(ci.low, ci.high)}, "
-        f"{p_phrase(float(result.pvalue))}."
+        f"{p_phrase(max(pvalue, floor), bound=pvalue <= floor)}."
     )
     return sentence, [*cited, *more]
 

@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 
 from .._stats import (
-    UNDEFINED,
+    DECIMALS,
+    STATISTIC_DECIMALS,
     interpretation,
     interval_text,
     json_fields,
@@ -44,6 +45,7 @@ from .._stats import (
     level_percent,
     number_text,
     one_sided,
+    pvalue_text,
 )
 from .labels import label_text
 
@@ -51,7 +53,6 @@ from .labels import label_text
 TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 
 __all__ = [
-    "PVALUE_FLOOR",
     "TABLE_INTERVALS",
     "RowCount",
     "ScoreRun",
@@ -227,20 +228,24 @@ def count_value(n: float) -> int | float:
 
 
 def format_count(n: float) -> str:
-    """The number of pairs ``n`` as text: digits, never an exponent (1000000, 2.5; a sum of
-    weights to six decimals)."""
+    """The number of pairs ``n`` as text: digits with thousands separators, as every count in
+    text, never an exponent (1,000,000, 2.5; a sum of weights to six decimals)."""
     value = count_value(n)
-    return str(value) if isinstance(value, int) else f"{value:.6f}".rstrip("0").rstrip(".")
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.6f}".rstrip("0").rstrip(".")
 
 
-def format_number(value: float, digits: int = 4) -> str:
-    """A float with ``digits`` decimals; ``undefined`` for nan (the rule of the results'
-    ``explain()``)."""
+def format_number(value: float, digits: int = DECIMALS) -> str:
+    """A float with ``digits`` decimals (by default those of every coefficient, standard
+    error, proportion, difference and interval limit in text); ``undefined`` for nan (the rule
+    of the results' ``explain()``)."""
     return number_text(value, f".{digits}f")
 
 
 def format_interval(
-    low: float, high: float, digits: int = 4, number: Callable[[float, int], str] | None = None
+    low: float,
+    high: float,
+    digits: int = DECIMALS,
+    number: Callable[[float, int], str] | None = None,
 ) -> str:
     """``[low, high]`` with ``digits`` decimals (or as ``number`` formats them); ``undefined``
     when an end is nan."""
@@ -248,41 +253,33 @@ def format_interval(
     return interval_text(low, high, lambda value: shown(value, digits))
 
 
-# Below the float64 machine epsilon a p-value is not resolved from 1 - p (R's format.pval
-# prints "< 2.2e-16" there too); never "0.00e+00", which journals read as p = 0.
-PVALUE_FLOOR = 2.220446049250313e-16
-
-
 def format_pvalue(value: float) -> str:
-    """A p-value: four decimals, scientific below 0.001, ``< 2.2e-16`` below the floor."""
-    if math.isnan(value):
-        return UNDEFINED
-    if value < PVALUE_FLOOR:
-        return "< 2.2e-16"
-    return f"{value:.4f}" if value >= 1e-3 else f"{value:.2e}"
+    """A p-value in a text table or report: APA style (``0.012``, ``< 0.001``), the rule of
+    :func:`wkappa._stats.pvalue_text`; JSON and CSV keep the full value."""
+    return pvalue_text(value)
 
 
 def bootstrap_pvalue(
     value: float, n_resamples: int, units: float, alternative: str, n_clusters: int | None
 ) -> tuple[str, str]:
     """A bootstrap p-value and its note: at the smallest value ``n_resamples`` differences
-    of ``units`` items (or ``n_clusters`` clusters) can show, ``<= floor`` and what sets that
-    bound (with clusters, what ten times the resamples would show: with few clusters the
-    clusters set most of it); elsewhere the p-value and no note."""
+    of ``units`` items (or ``n_clusters`` clusters) can show, ``<= floor`` (``< 0.001``
+    below 0.001) and what sets that bound (with clusters, what ten times the resamples would
+    show: with few clusters the clusters set most of it); elsewhere the p-value and no note."""
     from .._stats import smallest_pvalue
 
     floor = smallest_pvalue(n_resamples, units, alternative)
     if value > floor:
         return format_pvalue(value), ""
-    note = f"the smallest a {n_resamples}-resample bootstrap shows"
+    note = f"at the smallest p-value {n_resamples:,} resamples show"
     if n_clusters is not None:
         more = 10 * (n_resamples + 1) - 1
         lower = smallest_pvalue(more, units, alternative)
         note = (
-            f"the smallest {n_resamples} resamples of {n_clusters} clusters show "
-            f"({more} would show {format_pvalue(lower)})"
+            f"at the smallest p-value {n_resamples:,} resamples of {n_clusters} clusters show "
+            f"({more:,} would show {format_pvalue(lower)})"
         )
-    return f"<= {format_pvalue(floor)}", note
+    return pvalue_text(floor, bound=True), note
 
 
 def render_table(
@@ -345,7 +342,7 @@ def _ci_name(scored: Scored) -> str:
 
 def _result_lines(scored: Scored) -> str:
     result = scored.result
-    pct = f"{scored.level * 100:g}% CI"
+    pct = f"{level_percent(scored.level)} CI"
     n = result.n
     null_se = f"null SE {format_number(result.standard_error_null)}"
     robust = ""
@@ -356,7 +353,7 @@ def _result_lines(scored: Scored) -> str:
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), robust],
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
-        ["z", format_number(result.zscore, 2), null_se],
+        ["z", format_number(result.zscore, STATISTIC_DECIMALS), null_se],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", format_count(n), ""],
     ]
@@ -376,7 +373,7 @@ def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
                 format_number(result.statistic),
                 format_number(result.standard_error),
                 format_interval(scored.low, scored.high),
-                format_number(result.zscore, 2),
+                format_number(result.zscore, STATISTIC_DECIMALS),
                 format_pvalue(result.pvalue),
                 result.interpretation,
             ]
@@ -426,14 +423,14 @@ def across_groups_lines(groups: Sequence[tuple[Any, Scored]], by: str, level: fl
     lines = [
         f"Across {by} (inverse-variance weighted, as SAS PROC FREQ): kappa "
         f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
-        f"{level * 100:g}% CI {format_interval(low, high)}; equal kappas: chi-square "
-        f"{format_number(combined.homogeneity_statistic, 2)}, "
+        f"{level_percent(level)} CI {format_interval(low, high)}; equal kappas: chi-square "
+        f"{format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
         f"df {combined.homogeneity_df}, p {format_pvalue(combined.homogeneity_pvalue)}"
     ]
     fit = goodness_of_fit(groups, combined)
     if fit is not None:
         lines[0] += (
-            f"; goodness of fit {format_number(fit.homogeneity_statistic, 2)}, "
+            f"; goodness of fit {format_number(fit.homogeneity_statistic, STATISTIC_DECIMALS)}, "
             f"df {fit.homogeneity_df}, "
             f"p {format_pvalue(fit.homogeneity_pvalue)}"
         )

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
+from .._stats import STATISTIC_DECIMALS
 from .labels import label_text
 from .methods import agreement_methods, p_phrase, score_methods
 from .options import image_format
@@ -166,7 +167,7 @@ def _headline(scored: Scored, args: argparse.Namespace) -> str:
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
         (level, format_interval(scored.low, scored.high), _method_note(scored, args)),
         ("standard error", format_number(result.standard_error), _robust(result)),
-        (test, format_number(result.zscore, 2), p),
+        (test, format_number(result.zscore, STATISTIC_DECIMALS), p),
         ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
     ]
     return headline_html(items)

@@ -47,14 +47,25 @@ from .score_interval import score_limits
 from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories
 from .stratified import stratified_kappa_test, stratified_kappa_test_from_tables
 from .stratified_result import StratifiedKappaResult
-from .text_values import UNDEFINED, interpretation, interval_text, level_percent, number_text
+from .text_values import (
+    DECIMALS,
+    STATISTIC_DECIMALS,
+    UNDEFINED,
+    interpretation,
+    interval_text,
+    level_percent,
+    number_text,
+    pvalue_text,
+)
 from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
 from .two_groups import GroupAgreementResult, group_agreement
 
 __all__ = [
     "AGREEMENT_INTERVALS",
     "COEFFICIENT_NAMES",
+    "DECIMALS",
     "FORMS",
+    "STATISTIC_DECIMALS",
     "UNDEFINED",
     "AgreementResult",
     "Alternative",
@@ -112,6 +123,7 @@ __all__ = [
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_cluster_tables",
     "paired_kappa_test_from_table",
+    "pvalue_text",
     "rater_vs_panel",
     "rating_categories",
     "read_groups",

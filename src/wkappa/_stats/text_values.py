@@ -1,10 +1,17 @@
-"""Values as text: the one rule for a value the data leave undefined, and the words of a kappa.
+"""Values as text: the one rule for a value the data leave undefined, the precision of each
+kind of value, and the words of a kappa.
 
 A statistic, standard error, p-value or interval limit that the data do not define is nan in a
 result (``null`` in its JSON). Text written for a reader says ``undefined`` instead: the
 results' ``explain()`` and the command line's tables both format numbers through
 :func:`number_text` and intervals through :func:`interval_text`, so the two never disagree.
 Both name a kappa's Landis & Koch band with :func:`interpretation`.
+
+The command line's text tables, HTML reports and methods sentences write every value of one
+kind with one precision: :data:`DECIMALS` for coefficients (kappa, ICC, CCC, PABAK),
+standard errors, proportions, differences and interval limits; :data:`STATISTIC_DECIMALS` for
+test statistics (z, F, chi-square); p-values through :func:`pvalue_text` (APA style: three
+decimals, ``< 0.001`` below that). JSON, CSV and ``explain()`` keep the full value.
 """
 
 from __future__ import annotations
@@ -18,11 +25,19 @@ __all__ = [
     "interval_text",
     "level_percent",
     "number_text",
+    "pvalue_text",
     "sign_words",
 ]
 
 # How text prints a value a result holds as nan.
 UNDEFINED = "undefined"
+
+# Decimals of a coefficient, standard error, proportion, difference or interval limit in text.
+DECIMALS = 4
+# Decimals of a test statistic (z, F, chi-square) in text.
+STATISTIC_DECIMALS = 2
+# Below this a p-value is written "< 0.001" (APA style); above, with three decimals.
+PVALUE_SMALLEST = 0.001
 
 # Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
 _BANDS = (
@@ -50,6 +65,26 @@ def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> s
     if math.isnan(value):
         return UNDEFINED if reason is None else f"{UNDEFINED}: {reason}"
     return format(value, spec)
+
+
+def pvalue_text(value: float, bound: bool = False) -> str:
+    """A p-value as text writes it (APA style): three decimals, ``< 0.001`` below 0.001,
+    ``undefined`` for nan. With ``bound`` the value is an upper bound of p (the smallest
+    p-value a bootstrap shows): ``<= x``, x rounded up so that the bound stays true.
+
+    Examples
+    --------
+    >>> pvalue_text(0.0123), pvalue_text(0.04951), pvalue_text(1e-20), pvalue_text(float("nan"))
+    ('0.012', '0.050', '< 0.001', 'undefined')
+    >>> pvalue_text(0.0022, bound=True), pvalue_text(0.000229, bound=True)
+    ('<= 0.003', '< 0.001')
+    """
+    value = float(value)
+    if value < PVALUE_SMALLEST:  # False for nan
+        return f"< {PVALUE_SMALLEST:g}"
+    if bound:  # 1e-9 absorbs the float error of value * 1000 (0.003 stays 0.003)
+        return f"<= {number_text(math.ceil(value * 1000 - 1e-9) / 1000, '.3f')}"
+    return number_text(value, ".3f")
 
 
 def interval_text(low: float, high: float, number: Callable[[float], str] = number_text) -> str:
