@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wkappa as wk
-from wkappa.exceptions import UndefinedKappaWarning, WkappaError
+from wkappa.exceptions import FewClustersWarning, UndefinedKappaWarning, WkappaError
 
 from .reference_raters import named_weights, reference
 
@@ -115,9 +115,10 @@ def test_krippendorff_level_has_its_own_field(level):
     assert result.to_dict()["level"] == level and result.to_dict()["weights"] == result.weights
     assert f"level={level!r}" in repr(result)
     assert f"({level} level)" in result.explain().splitlines()[0]
-    clustered = wk.krippendorff_alpha(
-        KRIPPENDORFF_DATA, level=level, cluster=np.arange(len(KRIPPENDORFF_DATA)) // 2
-    )
+    with pytest.warns(FewClustersWarning, match="Only 6 clusters"):
+        clustered = wk.krippendorff_alpha(
+            KRIPPENDORFF_DATA, level=level, cluster=np.arange(len(KRIPPENDORFF_DATA)) // 2
+        )
     assert clustered.level == level
     missing = np.array([[1.0, np.nan], [2.0, 2.0]])
     assert wk.krippendorff_alpha(missing, level=level, nan_policy="propagate").level == level

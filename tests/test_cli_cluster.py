@@ -13,6 +13,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._cli import main
+from wkappa.exceptions import FewClustersWarning
 
 pl = pytest.importorskip("polars")
 frames = pytest.importorskip("wkappa.frames")
@@ -203,7 +204,8 @@ def test_score_omitted_rows_drop_their_clusters(tmp_path, capsys):
     )  # fmt: skip
     x = np.array([1, 2, 2, 3, np.nan, 2, 1, 3])
     y = np.array([1, 2, 1, 3, 1, np.nan, 2, 3])
-    expected = wk.kappa_test(x, y, cluster=[1, 1, 2, 2, 3, 3, 4, 4], nan_policy="omit")
+    with pytest.warns(FewClustersWarning, match="Only 3 clusters"):
+        expected = wk.kappa_test(x, y, cluster=[1, 1, 2, 2, 3, 3, 4, 4], nan_policy="omit")
     _same(document, expected, expected.confidence_interval())
     assert document["n_clusters"] == 3 and document["rows_dropped"] == 2
 
@@ -258,7 +260,8 @@ def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path
         assert lone["confidence_interval"]["high"] is None
         assert groups["p"]["standard_error"] is not None
     frame = pl.read_csv(path, schema_overrides={"g": pl.String})
-    expected = frames.kappa_by_group(frame, y_true="x", y_pred="y", by="s", cluster="g")
+    with pytest.warns(FewClustersWarning, match="2 of 3 groups have only 2 clusters"):
+        expected = frames.kappa_by_group(frame, y_true="x", y_pred="y", by="s", cluster="g")
     assert main([*argv, "--format", "csv", "--quiet"]) == 0
     rows = pl.read_csv(capsys.readouterr().out.encode()).head(3)
     assert rows["statistic"].to_list() == expected["kappa"].to_list()

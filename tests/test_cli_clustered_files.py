@@ -13,6 +13,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._cli import main
+from wkappa.exceptions import FewClustersWarning
 
 pytest.importorskip("polars")
 
@@ -135,10 +136,12 @@ def test_explain_of_a_few_cluster_comparison_does_not_promise_more_resamples(tmp
     (t with 4 df), 0.029 at 9999 resamples; explain() said 'draw more' as if the resamples
     set it. It now says what ten times as many would show, the command's --explain too."""
     truth, a, b, fold = _folds(5)
-    result = wk.paired_kappa_test(truth, a, b, cluster=fold, n_resamples=9999, rng=0)
-    last = result.explain().splitlines()[-1]
+    with pytest.warns(FewClustersWarning, match="Only 5 clusters"):
+        result = wk.paired_kappa_test(truth, a, b, cluster=fold, n_resamples=9999, rng=0)
+    *_, last, very_few = result.explain().splitlines()
     assert "9999 resamples of 5 clusters can show (99999 would show 0.01" in last, last
     assert "draw more" not in last
+    assert very_few.startswith("  Very few clusters (G = 5 < 8)")
     path = tmp_path / "oof.csv"
     table = zip(truth, a, b, fold, strict=True)
     rows = ["truth,a,b,fold"] + [f"{t},{x},{y},{f}" for t, x, y, f in table]
@@ -152,7 +155,8 @@ def test_explain_with_two_clusters_says_no_number_of_resamples_can_test():
     """With 2 clusters the floor is 0.126 however many resamples are drawn; explain() told
     the user to draw more to test at the 5% level."""
     truth, a, b, fold = _folds(2)
-    result = wk.paired_kappa_test(truth, a, b, cluster=fold, n_resamples=999, rng=0)
+    with pytest.warns(FewClustersWarning, match="only 3 distinct resamples of 2 clusters"):
+        result = wk.paired_kappa_test(truth, a, b, cluster=fold, n_resamples=999, rng=0)
     text = result.explain()
     assert "with 2 clusters no number of resamples can show a p-value below 0.05" in text
     assert "draw more" not in text

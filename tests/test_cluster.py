@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -16,12 +17,13 @@ from budget import examples
 from reference import reference_influence, reference_weights
 from wkappa._core import weight_matrix
 from wkappa._stats.cluster import (
+    MIN_CLUSTERS,
     cluster_bootstrap_kappas,
     cluster_jackknife,
     cluster_variance,
     read_groups,
 )
-from wkappa.exceptions import WkappaError
+from wkappa.exceptions import FewClustersWarning, WkappaError
 
 
 def exact_cluster_variance(
@@ -188,7 +190,11 @@ def test_kappa_test_cluster_matches_exact_sandwich(
     ids = [g for g, _, _ in items]
     a = [i for _, i, _ in items]
     b = [j for _, _, j in items]
-    result = wk.kappa_test(a, b, weights=weights, cluster=ids, labels=range(k))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FewClustersWarning)
+        result = wk.kappa_test(a, b, weights=weights, cluster=ids, labels=range(k))
+    few = [w for w in caught if issubclass(w.category, FewClustersWarning)]
+    assert len(few) == (len(set(ids)) < MIN_CLUSTERS)  # the rule, whatever the draw
     assert result.statistic == wk.kappa_test(a, b, weights=weights, labels=range(k)).statistic
     assert result.standard_error**2 == pytest.approx(float(exact[1]), rel=1e-9, abs=1e-15)
     assert result.n_clusters == len(set(ids))
@@ -419,8 +425,10 @@ def test_perfect_agreement_in_clusters_rejects_as_agreement_does() -> None:
     nan (no warning) where `agreement(..., cluster=)` on the same ratings gives p = 0."""
     y = np.array([1, 2, 3, 1, 2, 3, 1, 2])
     ids = np.array([0, 0, 1, 1, 2, 2, 3, 3])
-    result = wk.kappa_test(y, y, cluster=ids)
-    same = wk.agreement(np.column_stack([y, y]), coefficient="conger", cluster=ids)
+    with pytest.warns(FewClustersWarning, match="Only 4 clusters"):
+        result = wk.kappa_test(y, y, cluster=ids)
+    with pytest.warns(FewClustersWarning, match="Only 4 clusters"):
+        same = wk.agreement(np.column_stack([y, y]), coefficient="conger", cluster=ids)
     assert result.standard_error == same.standard_error == 0.0
     assert result.zscore == math.inf
     assert result.pvalue == same.pvalue == 0.0

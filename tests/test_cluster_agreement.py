@@ -11,7 +11,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._core import t_ppf
-from wkappa.exceptions import WkappaError
+from wkappa.exceptions import FewClustersWarning, WkappaError
 
 COEFFICIENTS = ["fleiss", "conger", "gwet", "brennan_prediger", "krippendorff", "percent"]
 
@@ -87,7 +87,8 @@ def test_cluster_variance_against_fractions(coefficient: str, seed: int) -> None
     totals = [sum(t - centre for t, g in zip(terms, ids, strict=True) if g == h) for h in groups]
     g = len(groups)
     exact = Fraction(g, g - 1) * sum(u * u for u in totals) / (n * n)
-    result = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
+    with pytest.warns(FewClustersWarning, match=f"Only {g} clusters"):
+        result = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
     assert result.n_clusters == g
     assert result.standard_error**2 == pytest.approx(float(exact), rel=1e-12)
     # the point estimate is the plain one, and the t(G - 1) interval uses this SE
@@ -115,8 +116,10 @@ def test_order_of_items_and_names_of_clusters_do_not_matter(coefficient: str) ->
 def test_identical_items_in_different_clusters_stay_apart() -> None:
     # Two clusters of copies: the plain state merges equal rows, the clustered one must not.
     ratings = np.array([[0, 0, 0], [1, 1, 0], [0, 0, 0], [1, 1, 0], [2, 2, 2], [2, 1, 2]])
-    a = wk.agreement(ratings, cluster=[0, 0, 1, 1, 2, 2])
-    b = wk.agreement(ratings, cluster=[0, 1, 0, 1, 2, 2])
+    with pytest.warns(FewClustersWarning, match="Only 3 clusters"):
+        a = wk.agreement(ratings, cluster=[0, 0, 1, 1, 2, 2])
+    with pytest.warns(FewClustersWarning, match="Only 3 clusters"):
+        b = wk.agreement(ratings, cluster=[0, 1, 0, 1, 2, 2])
     assert a.statistic == b.statistic
     assert a.standard_error != pytest.approx(b.standard_error)
 
@@ -165,7 +168,8 @@ def test_cluster_jackknife_leaves_out_whole_clusters(coefficient: str) -> None:
     # The jackknife SE over clusters from the public API on the data without each cluster.
     ratings = _ratings(12, n=30)
     ids = np.arange(30) % 6
-    result = wk.agreement(ratings, coefficient=coefficient, weights="quadratic", cluster=ids)
+    with pytest.warns(FewClustersWarning, match="Only 6 clusters"):
+        result = wk.agreement(ratings, coefficient=coefficient, weights="quadratic", cluster=ids)
     left_out = np.array(
         [
             wk.agreement(ratings[ids != g], coefficient=coefficient, weights="quadratic").statistic
@@ -183,7 +187,8 @@ def test_cluster_bootstrap_resamples_whole_clusters(coefficient: str) -> None:
     # cluster drawn twice appear twice), recomputed here by the public API.
     ratings = _ratings(13, n=20)
     ids = np.arange(20) // 4  # 5 clusters of 4 items, codes 0..4
-    result = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
+    with pytest.warns(FewClustersWarning, match="Only 5 clusters"):
+        result = wk.agreement(ratings, coefficient=coefficient, cluster=ids)
     draws = np.random.default_rng(5).multinomial(5, np.full(5, 0.2), size=40)
     expected = []
     for draw in draws:
@@ -229,7 +234,8 @@ def test_propagate_with_a_missing_rating() -> None:
 
 
 def test_kappa0_with_clusters() -> None:
-    result = wk.agreement(_ratings(9), cluster=np.arange(24) % 6, kappa0=0.2)
+    with pytest.warns(FewClustersWarning, match="Only 6 clusters"):
+        result = wk.agreement(_ratings(9), cluster=np.arange(24) % 6, kappa0=0.2)
     t = (result.statistic - 0.2) / result.standard_error
     from wkappa._core import t_sf
 
@@ -263,9 +269,10 @@ def _panel(seed: int, n: int = 24):
 def test_rater_vs_panel_resamples_whole_clusters(coefficient: str) -> None:
     panel, candidate = _panel(16)
     ids = np.repeat(["t1", "t2", "t3", "t4", "t5", "t6"], 4)
-    result = wk.rater_vs_panel(
-        panel, candidate, coefficient=coefficient, n_resamples=30, rng=3, cluster=ids
-    )
+    with pytest.warns(FewClustersWarning, match="only 462 distinct resamples of 6 clusters"):
+        result = wk.rater_vs_panel(
+            panel, candidate, coefficient=coefficient, n_resamples=30, rng=3, cluster=ids
+        )
     plain = wk.rater_vs_panel(panel, candidate, coefficient=coefficient, n_resamples=30, rng=3)
     assert result.difference == plain.difference
     assert result.n_clusters == 6 and plain.n_clusters is None
@@ -291,9 +298,10 @@ def test_rater_vs_panel_cluster_interval_is_expanded_with_the_clusters() -> None
     from wkappa._stats.bootstrap import expanded_level
 
     panel, candidate = _panel(17, n=40)
-    result = wk.rater_vs_panel(
-        panel, candidate, n_resamples=200, rng=4, cluster=np.arange(40) // 10
-    )
+    with pytest.warns(FewClustersWarning, match="Only 4 clusters"):
+        result = wk.rater_vs_panel(
+            panel, candidate, n_resamples=200, rng=4, cluster=np.arange(40) // 10
+        )
     assert result.n_clusters == 4
     # The quantiles at the level expanded for G = 4 clusters, not n = 40 items.
     expected = np.quantile(

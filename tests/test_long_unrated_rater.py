@@ -18,7 +18,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._cli import main
-from wkappa.exceptions import WkappaError
+from wkappa.exceptions import FewClustersWarning, WkappaError
 
 pytest.importorskip("polars")
 frames = pytest.importorskip("wkappa.frames")
@@ -95,9 +95,11 @@ def test_every_route_of_the_long_layout_keeps_it():
         _same(grouped[group], expected)
     # with cluster
     data["task"] = data.pop("group")
-    clustered = frames.agreement(pl.DataFrame(data), **LONG, cluster="task")
+    with pytest.warns(FewClustersWarning, match="Only 2 clusters"):
+        clustered = frames.agreement(pl.DataFrame(data), **LONG, cluster="task")
     tasks = ["g1"] * 3 + ["g2"] * 3
-    _same(clustered, wk.agreement(MATRIX, cluster=tasks))
+    with pytest.warns(FewClustersWarning, match="Only 2 clusters"):
+        _same(clustered, wk.agreement(MATRIX, cluster=tasks))
     # nan_policy='raise' refuses the missing ratings, as the wide layout does
     with pytest.raises(WkappaError, match="at rater 'c' \\(6 items without one\\)"):
         frames.agreement(pl.DataFrame(_long()), **LONG, nan_policy="raise")

@@ -14,7 +14,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._cli import main
-from wkappa.exceptions import UndefinedKappaWarning, WkappaError
+from wkappa.exceptions import FewClustersWarning, UndefinedKappaWarning, WkappaError
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
@@ -160,9 +160,11 @@ def test_cli_agree_reads_the_frame_as_the_library_does(tmp_path, capsys):
     )
     matrix = np.array([[np.nan if v is None else v for v in row[:3]] for row in rows], float)
     tasks = [row[3] for row in rows]
+    with pytest.warns(FewClustersWarning, match="Only 3 clusters"):
+        clustered = wk.agreement(matrix, weights="quadratic", cluster=tasks)
     for extra, expected in (
         ([], wk.agreement(matrix, weights="quadratic")),
-        (["--cluster", "task"], wk.agreement(matrix, weights="quadratic", cluster=tasks)),
+        (["--cluster", "task"], clustered),
     ):
         argv = ["agree", str(path), "--raters", "a,b,c", "--weights", "quadratic"]
         assert main([*argv, *extra, "--format", "json"]) == 0
@@ -217,7 +219,8 @@ def test_frames_with_cluster_read_an_enum_as_without():
         {"a": ["lo", "hi", "lo", "hi"], "b": ["lo", "hi", "hi", "hi"], "task": list("xxyy")}
     ).with_columns(pl.col("a", "b").cast(order))
     options = {"raters": ["a", "b"], "coefficient": "gwet"}
-    clustered = frames.agreement(df, cluster="task", **options)
+    with pytest.warns(FewClustersWarning, match="Only 2 clusters"):
+        clustered = frames.agreement(df, cluster="task", **options)
     plain = frames.agreement(df, **options)
     direct = wk.agreement(df.select("a", "b"), coefficient="gwet")
     assert clustered.statistic == plain.statistic == direct.statistic
@@ -255,7 +258,9 @@ def test_named_rater_columns_are_never_taken_for_the_long_layout(tmp_path, capsy
     expected = wk.agreement(np.array(list(rows.values())).T)
     df = pl.DataFrame({**rows, "task": ["a", "a", "b", "b"]})
     assert frames.agreement(df, raters=raters).statistic == expected.statistic
-    assert frames.agreement(df, raters=raters, cluster="task").statistic == expected.statistic
+    with pytest.warns(FewClustersWarning, match="Only 2 clusters"):
+        clustered = frames.agreement(df, raters=raters, cluster="task")
+    assert clustered.statistic == expected.statistic
     with pytest.warns(UndefinedKappaWarning, match="bootstrap replicates"):  # 4 items
         panel = frames.rater_vs_panel(df, raters=["item", "judge"], candidate="score")
     assert panel.n_items == 4

@@ -9,6 +9,7 @@ argument (a dict where an array was expected) are :class:`WkappaTypeError`, whic
 from __future__ import annotations
 
 __all__ = [
+    "FewClustersWarning",
     "UndefinedKappaWarning",
     "UndefinedReliabilityWarning",
     "WkappaError",
@@ -42,4 +43,17 @@ class UndefinedReliabilityWarning(UndefinedKappaWarning):
     test are not (for example with two items), and returns nan for those. It subclasses
     :class:`UndefinedKappaWarning`, so one warnings filter covers every undefined statistic
     of wkappa.
+    """
+
+
+class FewClustersWarning(UserWarning):
+    """A clustered analysis (``cluster=``) has fewer than 8 clusters.
+
+    With G clusters the cluster-robust standard error has G - 1 degrees of freedom, and a
+    cluster bootstrap has only ``C(2G - 1, G)`` distinct resamples (3 with 2 clusters, 35 with
+    4), so the intervals and p-values of ``kappa_test``, ``agreement``, ``paired_kappa_test``
+    and ``rater_vs_panel`` with ``cluster=`` cover less than their level says. The estimate
+    itself is unaffected. The remedy is more clusters; otherwise report the number of clusters
+    beside the interval. The threshold comes from a coverage study (the user guide's
+    "Clustered and stratified designs", ``benchmarks/few_clusters_study.py``).
     """

@@ -355,7 +355,13 @@ def kappa_by_group(
     >>> round(wk.mean_kappa(result["kappa"]), 6)
     0.821005
     """
-    from ._stats import check_confidence_level, cluster_variance, fisher_z_limits, score_limits
+    from ._stats import (
+        check_confidence_level,
+        cluster_variance,
+        fisher_z_limits,
+        score_limits,
+        warn_few_clusters,
+    )
 
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
@@ -377,6 +383,8 @@ def kappa_by_group(
         clustered, group_rows = clustered_group_columns(
             grouped, matrix, level, integer, cluster_variance
         )
+        counts = clustered["n_clusters"]
+        warn_few_clusters(counts[0] if len(counts) == 1 else counts)
         return result_frame(data, backend, keys, group_rows, clustered)
     computed = group_statistics(grouped.tables, checked_weights, matrix, level)
     ci_low, ci_high = computed.ci_low, computed.ci_high

@@ -10,7 +10,7 @@ from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementR
 from .base_rates import base_rate_indices, specific_agreement
 from .bootstrap import expanded_pvalue, smallest_pvalue
 from .bootstrap_method import SeedLike
-from .cluster import cluster_variance, read_groups
+from .cluster import cluster_variance, read_groups, warn_few_clusters
 from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .fisher_z_interval import fisher_z_limits
@@ -132,4 +132,5 @@ __all__ = [
     "specific_agreement",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
+    "warn_few_clusters",
 ]

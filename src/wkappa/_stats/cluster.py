@@ -10,6 +10,7 @@ cluster-robust variance, the cluster bootstrap and the cluster jackknife need no
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -24,20 +25,29 @@ from .._core import (
     kappas,
     missing_id_error,
     to_column,
+    warn_at_caller,
 )
-from ..exceptions import WkappaError
+from ..exceptions import FewClustersWarning, WkappaError
 from . import bootstrap
 
 __all__ = [
+    "MIN_CLUSTERS",
     "Grouped",
     "cluster_bootstrap_kappas",
     "cluster_jackknife",
     "cluster_variance",
     "encode_grouped",
+    "few_clusters_text",
     "group_tables",
     "influence_table",
     "read_groups",
+    "warn_few_clusters",
 ]
+
+# Below this many clusters every cluster interval (the t(G - 1) sandwich, the cluster
+# bootstrap, the paired and panel bootstraps) covers visibly less than its level:
+# benchmarks/few_clusters_study.py and the user guide's "Clustered and stratified designs".
+MIN_CLUSTERS = 8
 
 
 def read_groups(
@@ -147,6 +157,60 @@ def check_clusters(tables: np.ndarray, name: str = "cluster") -> int:
             f"standard error; got {used}. Hint: without clustering, leave `{name}` out."
         )
     return used
+
+
+def warn_few_clusters(
+    n_clusters: int | Sequence[int], *, resampled: bool = False, groups: str = "groups"
+) -> None:
+    """A :class:`~wkappa.exceptions.FewClustersWarning`, pointing at the user's line, when a
+    clustered result has 2 to ``MIN_CLUSTERS - 1`` clusters (one cluster is an error or an
+    undefined standard error, not this warning).
+
+    ``n_clusters`` is one result's G, or the G of each of several ``groups`` (one warning
+    naming how many have few clusters). ``resampled``: the result is a cluster bootstrap
+    (``paired_kappa_test``, ``rater_vs_panel``) rather than the cluster-robust standard error.
+    """
+    counts = [n_clusters] if isinstance(n_clusters, int) else list(n_clusters)
+    few = sorted(g for g in counts if 2 <= g < MIN_CLUSTERS)
+    if not few:
+        return
+    fewest = few[0]
+    resamples = f"{math.comb(2 * fewest - 1, fewest):,} distinct resamples of {fewest} clusters"
+    if isinstance(n_clusters, int):
+        subject = f"Only {fewest} clusters"
+    else:
+        span = f"{fewest}" if fewest == few[-1] else f"{fewest} to {few[-1]}"
+        subject = f"{len(few)} of {len(counts)} {groups} have only {span} clusters"
+    if resampled:
+        why = (
+            f"the cluster bootstrap has only {resamples}, and with fewer than {MIN_CLUSTERS} "
+            "clusters its interval and p-value cover less than their level says"
+        )
+    else:
+        freedom = "1 degree" if fewest == 2 else f"{fewest - 1} degrees"
+        why = (
+            f"with fewer than {MIN_CLUSTERS} clusters the cluster-robust interval and p-value "
+            f"(t with {freedom} of freedom) cover less than their level says"
+        )
+        if isinstance(n_clusters, int):  # a result whose intervals include the bootstrap
+            why += f", and a cluster bootstrap has only {resamples}"
+    warn_at_caller(
+        f"{subject}: {why}. Hint: use {MIN_CLUSTERS} or more clusters, or report the "
+        "number of clusters beside the result.",
+        FewClustersWarning,
+    )
+
+
+def few_clusters_text(n_clusters: int | None) -> str | None:
+    """The explanations' line about 2 to ``MIN_CLUSTERS - 1`` clusters (None otherwise)."""
+    if n_clusters is None or not 2 <= n_clusters < MIN_CLUSTERS:
+        return None
+    distinct = math.comb(2 * n_clusters - 1, n_clusters)
+    return (
+        f"Very few clusters (G = {n_clusters} < {MIN_CLUSTERS}): the cluster intervals and "
+        f"p-values cover less than their level says, and a cluster bootstrap has only "
+        f"{distinct:,} distinct resamples; collect more clusters, or report G beside the result."
+    )
 
 
 def influence_table(table: np.ndarray, weights: np.ndarray) -> tuple[float, np.ndarray]:

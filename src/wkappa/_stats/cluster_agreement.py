@@ -22,7 +22,7 @@ from ..exceptions import WkappaError
 from .agreement_build import agreement_pvalue
 from .agreement_result import AgreementResult
 from .agreement_state import State, point_estimate
-from .cluster import check_clusters, read_groups
+from .cluster import check_clusters, read_groups, warn_few_clusters
 
 __all__ = ["agreement_cluster_variance", "clustered_agreement"]
 
@@ -116,6 +116,7 @@ def clustered_agreement(
     variance, n_clusters, cluster_sums = agreement_cluster_variance(
         result.coefficient, result.weight_matrix, codes, groups, result.n_raters
     )
+    warn_few_clusters(n_clusters)
     se = math.sqrt(max(0.0, variance))
     return dataclasses.replace(
         result,

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._core import UNDEFINED_REASON
 from .bootstrap import smallest_pvalue
+from .cluster import few_clusters_text
 from .intervals import ConfidenceInterval, level_text, resampled_text, small_sample_reason
 from .text_values import interpretation, interval_text, number_text, sign_words
 
@@ -227,7 +228,10 @@ def _clustered_inference(result: KappaResult, ci: ConfidenceInterval) -> list[st
         f"{result.kappa0:g}: Wald z = (kappa - kappa0) / SE = {number_text(result.zscore)}, "
         f"p = {number_text(result.pvalue)} ({result.alternative})",
     ]
-    if (
+    very_few = few_clusters_text(result.n_clusters)
+    if very_few is not None:
+        lines.append(f"  {very_few}")
+    elif (
         result.n_clusters is not None
         and result.n_clusters < FEW_CLUSTERS
         and ci.method == "asymptotic"
@@ -287,6 +291,9 @@ def explain_paired(result: PairedKappaResult, ci: ConfidenceInterval) -> str:
         "p < alpha)"
     )
     lines += _paired_reading(result, ci.low, ci.confidence_level, units)
+    very_few = few_clusters_text(result.n_clusters)
+    if very_few is not None:
+        lines.append(f"  {very_few}")
     if not clustered:
         lines.append(
             "  Items are taken as independent: when they come in groups (patients, tasks), pass "

@@ -31,7 +31,13 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError
-from .cluster import check_clusters, cluster_variance, encode_grouped, group_tables
+from .cluster import (
+    check_clusters,
+    cluster_variance,
+    encode_grouped,
+    group_tables,
+    warn_few_clusters,
+)
 from .mean import mean_kappa
 from .paired import paired_kappa_test
 from .pvalues import tail_pvalue, wald_statistic
@@ -122,10 +128,11 @@ def kappa_result(
 
 def cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
     """``base`` (the result of the summed table) with the cluster-robust standard error of its
-    G per-cluster tables (G, K, K) and the Wald test with it (t with G - 1 degrees of freedom);
-    with a single cluster these are nan (``wkappa score --by`` shows such a group so, as
-    ``frames.kappa_by_group`` does)."""
+    G per-cluster tables (G, K, K) and the Wald test with it (t with G - 1 degrees of freedom;
+    a FewClustersWarning below ``MIN_CLUSTERS``); with a single cluster these are nan
+    (``wkappa score --by`` shows such a group so, as ``frames.kappa_by_group`` does)."""
     _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)
+    warn_few_clusters(n_clusters)
     se = math.sqrt(variance) if math.isfinite(variance) else math.nan
     zscore = wald_statistic(base.statistic, base.kappa0, se)
     return dataclasses.replace(

@@ -34,7 +34,7 @@ from ..exceptions import WkappaError
 from . import bootstrap
 from .bootstrap import expanded_pvalue
 from .bootstrap_method import SeedLike, check_resamples, make_rng
-from .cluster import read_groups
+from .cluster import read_groups, warn_few_clusters
 from .results import (
     PairedKappaResult,
     check_confidence_level,
@@ -353,6 +353,7 @@ def _cluster_bootstrap(
             f"`cluster` must have at least 2 clusters; got {n_clusters}. Hint: without "
             "clustering, leave `cluster` out."
         )
+    warn_few_clusters(n_clusters, resampled=True)
     matrix = weight_matrix(settings.weights, k)
     flat_a, flat_b = tables_a.reshape(n_clusters, k * k), tables_b.reshape(n_clusters, k * k)
     probabilities = np.full(n_clusters, 1.0 / n_clusters)

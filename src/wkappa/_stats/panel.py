@@ -40,7 +40,7 @@ from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from .agreement_diagnostics import pairwise
 from .bootstrap import drop_undefined
 from .bootstrap_method import SeedLike, check_resamples, make_rng
-from .cluster import check_clusters, read_groups
+from .cluster import check_clusters, read_groups, warn_few_clusters
 from .intervals import (
     DIFFERENCE_RANGE,
     ConfidenceInterval,
@@ -449,6 +449,7 @@ def rater_vs_panel(
         differences = multinomial_replicates(generator, multiplicity, n_resamples, difference_of)
     else:  # resample clusters: a drawn cluster brings all its items
         n_clusters = int(cluster_of.max()) + 1
+        warn_few_clusters(n_clusters, resampled=True)
         differences = multinomial_replicates(
             generator,
             np.ones(n_clusters, dtype=np.int64),
