@@ -159,28 +159,27 @@ def check_clusters(tables: np.ndarray, name: str = "cluster") -> int:
     return used
 
 
-def warn_few_clusters(
-    n_clusters: int | Sequence[int], *, resampled: bool = False, groups: str = "groups"
-) -> None:
+def warn_few_clusters(n_clusters: int | Sequence[int], *, resampled: bool = False) -> None:
     """A :class:`~wkappa.exceptions.FewClustersWarning`, pointing at the user's line, when a
     clustered result has 2 to ``MIN_CLUSTERS - 1`` clusters (one cluster is an error or an
     undefined standard error, not this warning).
 
-    ``n_clusters`` is one result's G, or the G of each of several ``groups`` (one warning
-    naming how many have few clusters). ``resampled``: the result is a cluster bootstrap
+    ``n_clusters`` is one result's G, or the G of each of several groups (one warning naming
+    how many have few clusters). ``resampled``: the result is a cluster bootstrap
     (``paired_kappa_test``, ``rater_vs_panel``) rather than the cluster-robust standard error.
     """
-    counts = [n_clusters] if isinstance(n_clusters, int) else list(n_clusters)
+    single = not isinstance(n_clusters, Sequence)
+    counts = list(n_clusters) if isinstance(n_clusters, Sequence) else [int(n_clusters)]
     few = sorted(g for g in counts if 2 <= g < MIN_CLUSTERS)
     if not few:
         return
     fewest = few[0]
     resamples = f"{math.comb(2 * fewest - 1, fewest):,} distinct resamples of {fewest} clusters"
-    if isinstance(n_clusters, int):
+    if single:
         subject = f"Only {fewest} clusters"
     else:
         span = f"{fewest}" if fewest == few[-1] else f"{fewest} to {few[-1]}"
-        subject = f"{len(few)} of {len(counts)} {groups} have only {span} clusters"
+        subject = f"{len(few)} of {len(counts)} groups have only {span} clusters"
     if resampled:
         why = (
             f"the cluster bootstrap has only {resamples}, and with fewer than {MIN_CLUSTERS} "
@@ -192,7 +191,7 @@ def warn_few_clusters(
             f"with fewer than {MIN_CLUSTERS} clusters the cluster-robust interval and p-value "
             f"(t with {freedom} of freedom) cover less than their level says"
         )
-        if isinstance(n_clusters, int):  # a result whose intervals include the bootstrap
+        if single:  # one result, whose intervals include the cluster bootstrap
             why += f", and a cluster bootstrap has only {resamples}"
     warn_at_caller(
         f"{subject}: {why}. Hint: use {MIN_CLUSTERS} or more clusters, or report the "
