@@ -211,8 +211,9 @@ def _interval_text(result: KappaResult, ci: ConfidenceInterval, resampled: str =
     return f"{shown} ({words})" if words else shown
 
 
-# Below this many clusters the cluster-robust interval is not backed by the coverage study
-# (benchmarks/cluster_study.py, which starts at 30 clusters).
+# Below this many clusters the cluster-robust interval can fall a little short in some designs
+# (benchmarks/cluster_study.py, benchmarks/few_clusters_study.py); below MIN_CLUSTERS the
+# few-clusters line (few_clusters_text) is shown instead.
 FEW_CLUSTERS = 30
 
 
