@@ -13,6 +13,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._cli import main
+from wkappa.exceptions import FewClustersWarning
 
 pl = pytest.importorskip("polars")
 
@@ -82,7 +83,10 @@ def test_any_two_spellings_of_one_number_are_refused(tmp_path, capsys, ids, pair
 def test_prefixed_ids_are_distinct_clusters(tmp_path, capsys):
     path, data = _wide(tmp_path, ["p007", "p7", "p8", "p9"])
     document = _json(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
-    expected = wk.kappa_test(data["truth"], data["a"], weights="quadratic", cluster=data["site"])
+    with pytest.warns(FewClustersWarning, match="Only 4 clusters"):
+        expected = wk.kappa_test(
+            data["truth"], data["a"], weights="quadratic", cluster=data["site"]
+        )
     assert document["n_clusters"] == 4
     assert document["standard_error"] == pytest.approx(expected.standard_error, rel=1e-12)
 
@@ -97,7 +101,10 @@ def test_zero_padded_ids_alone_are_their_own_clusters(tmp_path, capsys, command)
 def test_zero_padded_cluster_ids_give_the_python_apis_numbers(tmp_path, capsys):
     path, data = _wide(tmp_path, ["001", "002", "003", "010", "011"])
     document = _json(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
-    expected = wk.kappa_test(data["truth"], data["a"], weights="quadratic", cluster=data["site"])
+    with pytest.warns(FewClustersWarning, match="Only 5 clusters"):
+        expected = wk.kappa_test(
+            data["truth"], data["a"], weights="quadratic", cluster=data["site"]
+        )
     assert document["n_clusters"] == expected.n_clusters == 5
     assert document["standard_error"] == pytest.approx(expected.standard_error, rel=1e-12)
 
@@ -116,10 +123,11 @@ def test_plain_integer_cluster_ids_bootstrap_as_the_library_does(tmp_path, capsy
     argv = ["compare", path, *CLUSTERED["compare"][:6], "--cluster", "site"]
     document = _json(capsys, [*argv, "--bootstrap", "199", "--seed", "3"])
     clusters = data["site"].astype(np.int64)
-    expected = wk.paired_kappa_test(
-        data["truth"], data["a"], data["b"], weights="quadratic", cluster=clusters,
-        n_resamples=199, rng=3,
-    )  # fmt: skip
+    with pytest.warns(FewClustersWarning, match="Only 6 clusters"):
+        expected = wk.paired_kappa_test(
+            data["truth"], data["a"], data["b"], weights="quadratic", cluster=clusters,
+            n_resamples=199, rng=3,
+        )  # fmt: skip
     assert document["pvalue"] == expected.pvalue
     assert document["n_clusters"] == 6
 
