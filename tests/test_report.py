@@ -406,8 +406,9 @@ def test_judge_report_methods_sentence(tmp_path, capsys):
     assert "199 resamples, random seed 3" in methods
     ci, d = document["confidence_interval"], document
     assert (
-        f"Candidate-members {d['candidate_agreement']:.4f}, members-members "
-        f"{d['panel_agreement']:.4f}, difference {d['difference']:.4f}, 95% confidence "
+        f"The candidate's mean agreement with the members was {d['candidate_agreement']:.4f} "
+        f"and the members' with each other {d['panel_agreement']:.4f}: difference = "
+        f"{d['difference']:.4f}, 95% confidence "
         f"interval [{ci['low']:.4f}, {ci['high']:.4f}], p = {d['pvalue']:.3f}."
     ) in methods
     assert REFERENCES["efron1979"] in html.unescape(out.read_text())

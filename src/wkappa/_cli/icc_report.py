@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .._stats import DECIMALS, STATISTIC_DECIMALS, icc_limits, number_text
-from .methods import p_phrase
+from .._stats import DECIMALS, STATISTIC_DECIMALS, icc_limits, number_text, p_phrase
 from .output import RowCount, ci_label, format_interval, format_pvalue
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page

@@ -8,7 +8,7 @@ import argparse
 import math
 from typing import Any
 
-from .._stats import level_percent, pvalue_text, smallest_pvalue
+from .._stats import DECIMALS, level_percent, p_phrase, smallest_pvalue
 from .output import (
     TABLE_INTERVALS,
     RowCount,
@@ -20,7 +20,7 @@ from .output import (
 )
 from .provenance import Provenance, interval_words, resampling_words
 
-__all__ = ["agreement_methods", "judge_methods", "p_phrase", "plan_methods", "score_methods"]
+__all__ = ["agreement_methods", "judge_methods", "plan_methods", "score_methods"]
 
 # A coefficient of ``wkappa agree`` -> its name in a sentence and the references it cites.
 _COEFFICIENTS = {
@@ -35,14 +35,6 @@ _COEFFICIENTS = {
 
 # Why a kappa-type coefficient is undefined, in a methods sentence.
 _UNDEFINED = "no disagreement is expected by chance: every rating is in one category"
-
-
-def p_phrase(value: float, bound: bool = False) -> str:
-    """``p = 0.012``, ``p < 0.001``, ``p undefined``: a p-value after its letter, written as
-    every text writes p-values (:func:`wkappa._stats.pvalue_text`); with ``bound``, an upper
-    bound of p (``p <= 0.003``)."""
-    text = pvalue_text(value, bound)
-    return f"p {text}" if text.startswith("<") or math.isnan(value) else f"p = {text}"
 
 
 def _found(name: str, result: Any, level: str, low: float, high: float) -> str:
@@ -175,8 +167,9 @@ def judge_methods(
         "of the candidate with each member against the mean agreement among the members. "
         f"The {level} of the difference is {words}; the p-value is that of the bootstrap test "
         f"of no difference ({result.alternative}). Computed with {provenance.software} on "
-        f"{provenance.date}. Candidate-members {format_number(result.candidate_agreement)}, "
-        f"members-members {format_number(result.panel_agreement)}, difference "
+        f"{provenance.date}. The candidate's mean agreement with the members was "
+        f"{format_number(result.candidate_agreement)} and the members' with each other "
+        f"{format_number(result.panel_agreement)}: difference = "
         f"{format_number(result.difference)}, {level} {format_interval(ci.low, ci.high)}, "
         f"{p_phrase(max(pvalue, floor), bound=pvalue <= floor)}."
     )
@@ -208,7 +201,7 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     elif plan.goal == "ci_width":
         level = level_percent(plan.confidence_level)
         goal = f"an expected {level} interval width of {plan.ci_width:g}"
-        delivers = f"expected width {plan.expected_width:.3f}"
+        delivers = f"expected width {plan.expected_width:.{DECIMALS}f}"
     elif plan.goal == "lower_limit":
         goal = (
             f"a probability of {plan.target_assurance:g} that the interval's lower limit "

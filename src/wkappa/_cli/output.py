@@ -45,6 +45,7 @@ from .._stats import (
     level_percent,
     number_text,
     one_sided,
+    p_phrase,
     pvalue_text,
 )
 from .labels import label_text
@@ -425,14 +426,14 @@ def across_groups_lines(groups: Sequence[tuple[Any, Scored]], by: str, level: fl
         f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
         f"{level_percent(level)} CI {format_interval(low, high)}; equal kappas: chi-square "
         f"{format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
-        f"df {combined.homogeneity_df}, p {format_pvalue(combined.homogeneity_pvalue)}"
+        f"df {combined.homogeneity_df}, {p_phrase(combined.homogeneity_pvalue)}"
     ]
     fit = goodness_of_fit(groups, combined)
     if fit is not None:
         lines[0] += (
             f"; goodness of fit {format_number(fit.homogeneity_statistic, STATISTIC_DECIMALS)}, "
             f"df {fit.homogeneity_df}, "
-            f"p {format_pvalue(fit.homogeneity_pvalue)}"
+            f"{p_phrase(fit.homogeneity_pvalue)}"
         )
     left = [
         label_text(v) for v, used in zip(combined.strata, combined.used, strict=True) if not used

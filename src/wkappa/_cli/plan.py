@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import import_optional
-from .._stats import KappaPlan, kappa_power, kappa_sample_size, level_percent
+from .._stats import DECIMALS, KappaPlan, kappa_power, kappa_sample_size, level_percent
 from ..exceptions import WkappaError
 from .options import (
     add_ci,
@@ -267,7 +267,7 @@ def _write_report(
          f"{_value(plan.alpha, 'g')})"],
         ["power", _value(plan.power, ".3f")],
         [f"expected width of the {level_percent(plan.confidence_level)} interval",
-         _value(plan.expected_width, ".3f")],
+         _value(plan.expected_width, f".{DECIMALS}f")],
         ["weights", plan.weights],
         ["raters", str(plan.n_raters)],
         ["categories (K)", str(plan.table.shape[0])],
@@ -306,7 +306,10 @@ def _write_report(
     body.append(
         cells_table(
             ["items (n)", "power", f"expected {level_percent(plan.confidence_level)} width"],
-            [[str(c.n), _value(c.power, ".3f"), _value(c.expected_width, ".3f")] for c in picked],
+            [
+                [str(c.n), _value(c.power, ".3f"), _value(c.expected_width, f".{DECIMALS}f")]
+                for c in picked
+            ],
         )
     )
     body.append(f'<p class="note">Curve: method {escape(method)}.</p>')

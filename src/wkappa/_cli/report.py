@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
-from .._stats import STATISTIC_DECIMALS
+from .._stats import STATISTIC_DECIMALS, p_phrase
 from .labels import label_text
-from .methods import agreement_methods, p_phrase, score_methods
+from .methods import agreement_methods, score_methods
 from .options import image_format
 from .output import (
     TABLE_INTERVALS,

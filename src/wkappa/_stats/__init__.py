@@ -55,6 +55,7 @@ from .text_values import (
     interval_text,
     level_percent,
     number_text,
+    p_phrase,
     pvalue_text,
 )
 from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
@@ -119,6 +120,7 @@ __all__ = [
     "number_text",
     "one_sided",
     "optimize_thresholds",
+    "p_phrase",
     "paired_kappa_test",
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_cluster_tables",

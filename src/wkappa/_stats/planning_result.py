@@ -33,7 +33,7 @@ from .planning_models import (
     table_kappa_value,
 )
 from .planning_simulation import CHANCE_DIFFERS, SimulatedStudies, chance_value
-from .text_values import level_percent, number_text
+from .text_values import DECIMALS, level_percent, number_text
 
 __all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
 
@@ -175,7 +175,7 @@ class KappaPlan:
             f"  {test}: power {number_text(self.power, '.3f')}"
             + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
             f"  expected width of the {level_percent(self.confidence_level)} interval: "
-            f"{number_text(self.expected_width, '.4g')}"
+            f"{number_text(self.expected_width, f'.{DECIMALS}f')}"
             + (f" (wanted <= {self.ci_width:g})" if self.ci_width is not None else ""),
         ]
         if self.lower_limit is not None:

@@ -25,6 +25,7 @@ __all__ = [
     "interval_text",
     "level_percent",
     "number_text",
+    "p_phrase",
     "pvalue_text",
     "sign_words",
 ]
@@ -85,6 +86,17 @@ def pvalue_text(value: float, bound: bool = False) -> str:
     if bound:  # 1e-9 absorbs the float error of value * 1000 (0.003 stays 0.003)
         return f"<= {number_text(math.ceil(value * 1000 - 1e-9) / 1000, '.3f')}"
     return number_text(value, ".3f")
+
+
+def p_phrase(value: float, bound: bool = False) -> str:
+    """A p-value after its letter, as :func:`pvalue_text` writes it: ``p = 0.012``,
+    ``p < 0.001``, ``p <= 0.003`` (``bound``), ``p undefined``.
+
+    >>> p_phrase(0.0123), p_phrase(1e-20), p_phrase(0.0022, bound=True), p_phrase(float("nan"))
+    ('p = 0.012', 'p < 0.001', 'p <= 0.003', 'p undefined')
+    """
+    text = pvalue_text(value, bound)
+    return f"p {text}" if text.startswith("<") or math.isnan(value) else f"p = {text}"
 
 
 def interval_text(low: float, high: float, number: Callable[[float], str] = number_text) -> str:
