@@ -220,3 +220,25 @@ def test_a_bound_on_p_is_rounded_up():
 def test_the_cli_guide_states_the_rule():
     page = (Path(__file__).parents[1] / "docs" / "user-guide" / "cli.md").read_text()
     assert "four decimals" in page and "`< 0.001` below 0.001" in page
+
+
+def test_the_demo_writes_values_as_the_commands_do():
+    """The demo's judge section printed "p = 0.0022" at the bootstrap's smallest p-value and
+    the base rates with three decimals beside four-decimal kappas."""
+    proc = run("demo")
+    assert proc.returncode == 0, proc.stderr
+    section = proc.stdout.split("5. Several raters", 1)[1]
+    assert re.search(rf"95% CI \[-?\d\.\d{{4}}, -?\d\.\d{{4}}\], p (?:= )?{P_CELL}\n", section)
+    rates = re.search(r"raw agreement (\S+), kappa (\S+), PABAK (\S+),", section)
+    assert rates is not None
+    assert all(len(value.split(".")[1]) == DECIMALS for value in rates.groups()), rates.groups()
+
+
+def test_a_report_says_one_thing_one_way_in_its_note_and_its_sentence(outputs):
+    """agree's note wrote "t(n-1) SE" under a methods sentence with "t(n - 1) × standard
+    error"; icc's note "(two-sided)" where its text and sentence write ", two-sided"."""
+    agree = _visible(outputs["agree"][1])
+    assert "estimate ± t(n - 1) × SE" in agree and "t(n-1)" not in agree
+    icc_text, icc_page = outputs["icc"]
+    assert "F test of ICC = 0, two-sided." in icc_text
+    assert "F test of ICC = 0, two-sided." in _visible(icc_page)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters
-from .._stats import AGREEMENT_INTERVALS, agreement
+from .._stats import AGREEMENT_INTERVALS, agreement, level_percent
 from ..exceptions import WkappaError
 from . import options
 from .clusters import (
@@ -244,7 +244,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
         robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
-        level = f"{ci.confidence_level * 100:g}% CI"  # the side beside the method: aligned
+        level = f"{level_percent(ci.confidence_level)} CI"  # the side beside the method: aligned
         method = sided_method(ci.method, result.alternative)
         print(f"  {level:<12} {format_interval(ci.low, ci.high)} ({method})")
         h0 = null_hypothesis("coefficient", result)

@@ -28,6 +28,7 @@ import numpy as np
 
 from .._core import confusion_table, quadratic_weighted_kappa, weight_matrix
 from .._stats import explain_table
+from .output import format_interval, format_number
 
 __all__ = ["DATA_FILES", "data_path", "export_data", "run_demo"]
 
@@ -128,7 +129,14 @@ def _rounded_kappa() -> float:
 
 
 def _panel_section() -> None:
-    from .._stats import agreement, base_rate_indices, interpretation, rater_vs_panel
+    from .._stats import (
+        agreement,
+        base_rate_indices,
+        interpretation,
+        p_phrase,
+        rater_vs_panel,
+        smallest_pvalue,
+    )
 
     labels = ["none", "mild", "moderate", "severe"]
     rng = np.random.default_rng(24)
@@ -149,29 +157,33 @@ def _panel_section() -> None:
     print()
     fleiss = agreement(panel, labels=labels)
     band = interpretation(fleiss.statistic)
-    print(f"wkappa.agreement(panel): Fleiss' kappa {fleiss.statistic:.4f} ({band})")
+    print(f"wkappa.agreement(panel): Fleiss' kappa {format_number(fleiss.statistic)} ({band})")
     result = rater_vs_panel(panel, judge, labels=labels, n_resamples=999, rng=0)
     ci = result.confidence_interval()
     print(
         "wkappa.rater_vs_panel(panel, judge): mean kappa judge-members "
-        f"{result.candidate_agreement:.4f}, members-members {result.panel_agreement:.4f}"
+        f"{format_number(result.candidate_agreement)}, members-members "
+        f"{format_number(result.panel_agreement)}"
     )
+    # At the smallest p-value 999 resamples show, p is at most that value (as `judge` says).
+    floor = smallest_pvalue(999, result.n_items, result.alternative)
+    pvalue = float(result.pvalue)
     print(
-        f"  difference {result.difference:+.4f}, 95% CI [{ci.low:.4f}, {ci.high:.4f}], "
-        f"p = {result.pvalue:.4f}"
+        f"  difference {format_number(result.difference)}, 95% CI "
+        f"{format_interval(ci.low, ci.high)}, {p_phrase(max(pvalue, floor), pvalue <= floor)}"
     )
     both = np.zeros((4, 4), dtype=np.int64)
     index = {label: k for k, label in enumerate(labels)}
     for a, b in zip(judge, panel[:, 0], strict=True):
         both[index[a], index[b]] += 1
-    rates = base_rate_indices(both)
+    rates = {key: format_number(value) for key, value in base_rate_indices(both).items()}
     print(
-        f"  judge vs the first annotator: raw agreement {rates['observed_agreement']:.3f}, "
-        f"kappa {rates['kappa']:.3f}, PABAK {rates['pabak']:.3f},"
+        f"  judge vs the first annotator: raw agreement {rates['observed_agreement']}, "
+        f"kappa {rates['kappa']}, PABAK {rates['pabak']},"
     )
     print(
-        f"  prevalence index {rates['prevalence_index']:.3f}, bias index "
-        f"{rates['bias_index']:.3f} (the judge's extra 'mild' calls)"
+        f"  prevalence index {rates['prevalence_index']}, bias index "
+        f"{rates['bias_index']} (the judge's extra 'mild' calls)"
     )
     print()
     print("On a file: wkappa agree FILE --raters A,B,C (or --item/--rater/--rating for a long")
@@ -220,7 +232,7 @@ def run_demo(
     print("Quadratic weights count a certain/probable disagreement as 1/9 of a certain/doubtful")
     print("one; with --weights unweighted every disagreement counts fully and kappa drops:")
     for sample, value in _unweighted_by_sample().items():
-        print(f"  unweighted kappa, {sample} patients: {value:.4f}")
+        print(f"  unweighted kappa, {sample} patients: {format_number(value)}")
     print("(Landis & Koch 1977 report 0.208 for the Winnipeg patients.)")
     print()
     print("=" * 72)

@@ -229,7 +229,7 @@ def write_icc_report(
             [form_cells(results[form], intervals[form]) for form in forms],
         ),
         f'<p class="note">S&amp;F: the name of Shrout &amp; Fleiss (1979). p: the F test of '
-        f"ICC = {args.icc0:g} ({escape(args.alternative)}). 1 = one-way, A = absolute "
+        f"ICC = {args.icc0:g}, {escape(args.alternative)}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters. "
         f"{'; '.join(escape(f'{results[f].name}: {results[f].description}') for f in forms)}."
         "</p>",

@@ -510,7 +510,7 @@ def write_agreement_report(
         ),
         '<p class="note">Coefficients (pa - pe) / (1 - pe) with Gwet\'s (2014) definitions of pa '
         "and pe and his linearised standard errors (as R's irrCAC); the asymptotic interval is "
-        "estimate &plusmn; t(n-1) SE, its upper end capped at 1. In the table of every "
+        "estimate &plusmn; t(n - 1) &times; SE, its upper end capped at 1. In the table of every "
         f"coefficient, each interval is the one asked for ({_e(chosen.method)}).</p>",
         references_html(cited),
         provenance.html(),
