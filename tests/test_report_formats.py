@@ -242,3 +242,22 @@ def test_a_report_says_one_thing_one_way_in_its_note_and_its_sentence(outputs):
     icc_text, icc_page = outputs["icc"]
     assert "F test of ICC = 0, two-sided." in icc_text
     assert "F test of ICC = 0, two-sided." in _visible(icc_page)
+
+
+def test_plan_and_thresholds_count_with_thousands_separators(tmp_path):
+    """plan wrote "n = 1537 items" and thresholds "n = 1200" where every other command
+    writes "1,200"."""
+    report = tmp_path / "plan.html"
+    argv = ["plan", "--kappa1", "0.7", "--marginals", "0.5,0.5", "--ci-width", "0.05"]
+    proc = run(*argv, "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    big = re.compile(r"n = \d{1,3}(?:,\d{3})+ items")
+    assert big.search(proc.stdout), proc.stdout
+    page = _visible(report.read_text())
+    assert big.search(page) and big.search(_methods(report.read_text()))
+    assert not re.search(r"n = \d{4,}", proc.stdout + page)
+    scores = tmp_path / "scores.csv"
+    scores.write_text("y,s\n" + "".join(f"{i % 3},{i % 3 + 0.25}\n" for i in range(1200)))
+    proc = run("thresholds", scores, "--true", "y", "--score", "s")
+    assert proc.returncode == 0, proc.stderr
+    assert "n = 1,200)" in proc.stdout

@@ -249,7 +249,7 @@ def run_icc(args: argparse.Namespace) -> int:
         ccc_line = (
             f"{name} {icc_number(concordance.statistic)}, {level_percent(args.ci)}{sided} CI "
             f"{format_interval(ci.low, ci.high, number=icc_number)} "
-            f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items} complete "
+            f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items:,} complete "
             "items"
         )
         lines.append(ccc_line)

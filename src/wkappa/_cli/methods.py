@@ -213,7 +213,7 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     sentence = (
         f"The sample size was planned for {goal} when {what} is {plan.kappa1:g} "
         f"({plan.weights} weights, K = {plan.table.shape[0]} categories, {plan.n_raters} "
-        f"raters), by {method}: n = {plan.n} items give {delivers}. Computed with "
+        f"raters), by {method}: n = {plan.n:,} items give {delivers}. Computed with "
         f"{provenance.software} on {provenance.date}."
     )
     return sentence, ["fleiss1969"] if plan.method == "asymptotic" else []

@@ -213,7 +213,7 @@ def _figure_png(
     figure, axes = plt.subplots(figsize=(6, 4))
     axes.plot(sizes, values, label=method)
     mark = plan.expected_width if width_goal else plan.power
-    axes.scatter([plan.n], [mark], color="C3", zorder=3, label=f"planned n = {plan.n}")
+    axes.scatter([plan.n], [mark], color="C3", zorder=3, label=f"planned n = {plan.n:,}")
     target = plan.ci_width if width_goal else plan.target_power
     if target is not None:
         axes.axhline(target, color="grey", linestyle="--", linewidth=1)
@@ -248,7 +248,7 @@ def _write_report(
     from .provenance import Provenance, methods_html, references_html
     from .report import cells_table, escape, html_page
 
-    heading = f"Study plan: n = {plan.n} items"
+    heading = f"Study plan: n = {plan.n:,} items"
     sentence, cited = plan_methods(plan, Provenance.of(args))
     goal = {
         "power": f"power >= {_value(plan.target_power, 'g')}",
@@ -259,7 +259,7 @@ def _write_report(
         "n": "n given",
     }[plan.goal]
     rows = [
-        ["items (n)", str(plan.n)],
+        ["items (n)", f"{plan.n:,}"],
         ["goal", goal],
         ["method", plan.method],
         ["anticipated kappa1", _value(plan.kappa1)],
@@ -307,7 +307,7 @@ def _write_report(
         cells_table(
             ["items (n)", "power", f"expected {level_percent(plan.confidence_level)} width"],
             [
-                [str(c.n), _value(c.power, ".3f"), _value(c.expected_width, f".{DECIMALS}f")]
+                [f"{c.n:,}", _value(c.power, ".3f"), _value(c.expected_width, f".{DECIMALS}f")]
                 for c in picked
             ],
         )

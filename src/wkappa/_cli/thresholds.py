@@ -114,7 +114,9 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
         rows = [
             [f"{labels[i]} | {labels[i + 1]}", f"{t:.6g}"] for i, t in enumerate(result.thresholds)
         ]
-        print(f"wkappa thresholds: {source.name}  (truth {args.true}, score {args.score}, n = {n})")
+        print(
+            f"wkappa thresholds: {source.name}  (truth {args.true}, score {args.score}, n = {n:,})"
+        )
         print(f"  weights {result.weights}; {categories_line(result.labels, 'grades')}")
         print(f"  file rows {file_rows.text()}")
         print(

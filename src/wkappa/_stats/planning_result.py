@@ -169,7 +169,7 @@ class KappaPlan:
             who = COEFFICIENT_NAMES.get(self.coefficient, self.coefficient)
         weights = "unweighted" if self.weights == "unweighted" else f"{self.weights} weights"
         lines = [
-            f"Study plan ({self.method}): n = {self.n} items rated by {self.n_raters} raters",
+            f"Study plan ({self.method}): n = {self.n:,} items rated by {self.n_raters} raters",
             f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {weights}, "
             f"K = {self.table.shape[0]})",
             f"  {test}: power {number_text(self.power, '.3f')}"
