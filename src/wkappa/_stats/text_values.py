@@ -10,8 +10,9 @@ Both name a kappa's Landis & Koch band with :func:`interpretation`.
 The command line's text tables, HTML reports and methods sentences write every value of one
 kind with one precision: :data:`DECIMALS` for coefficients (kappa, ICC, CCC, PABAK),
 standard errors, proportions, differences and interval limits; :data:`STATISTIC_DECIMALS` for
-test statistics (z, F, chi-square); p-values through :func:`pvalue_text` (APA style: three
-decimals, ``< 0.001`` below that). JSON, CSV and ``explain()`` keep the full value.
+test statistics (z, F, chi-square); p-values through :func:`pvalue_text` and
+:func:`p_phrase` (APA style: three decimals, ``< 0.001`` below that). JSON and CSV keep the full
+value; ``explain()`` writes p-values with six significant digits.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ import math
 from collections.abc import Callable
 
 __all__ = [
+    "DECIMALS",
+    "PVALUE_SMALLEST",
+    "STATISTIC_DECIMALS",
     "UNDEFINED",
     "interpretation",
     "interval_text",
