@@ -301,3 +301,29 @@ def test_to_dict_writes_the_side_of_its_interval(make, keys) -> None:
     if hasattr(result, "alternative"):
         assert "alternative" in keys
         assert quiet(result.to_dict)["alternative"] == result.alternative
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array([[1.5, np.nan], [np.inf, -0.0]]),
+        np.array([-np.inf, 0.1], dtype=np.float32),
+        np.array([1.0, 2.5], dtype=np.float16),
+        np.array([2**64 - 1, 0], dtype=np.uint64),
+        np.arange(6, dtype=np.int8).reshape(3, 2, 1),
+        np.array([True, False]),
+        np.zeros((0, 3)),
+        np.array(np.nan),
+        np.array(["a", "b"]),
+        np.array([datetime.date(2024, 1, 2), np.nan, None], dtype=object),
+        np.array(["2024-01-02"], dtype="datetime64[D]"),
+        np.array([1.5, np.nan], dtype=np.longdouble),
+    ],
+    ids=lambda array: str(array.dtype),
+)
+def test_json_value_of_an_array_is_of_its_list(array) -> None:
+    # Numeric arrays convert at once; the result is json_value of the elements, type and all.
+    expected = json_value(array.tolist())
+    got = json_value(array)
+    assert repr(got) == repr(expected)
+    assert json.dumps(got, allow_nan=False) == json.dumps(expected, allow_nan=False)

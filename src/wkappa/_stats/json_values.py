@@ -40,7 +40,12 @@ def json_value(value: Any) -> Any:
     """
     if isinstance(value, np.generic):
         value = value.item()
-    if value is None or isinstance(value, bool):
+    kind = type(value)
+    if kind is float:
+        return json_float(value)
+    if kind is int or kind is str or kind is bool or value is None:
+        return value
+    if isinstance(value, bool):
         return value
     if isinstance(value, str):
         return str(value)
@@ -49,7 +54,7 @@ def json_value(value: Any) -> Any:
     if isinstance(value, float):
         return json_float(value)
     if isinstance(value, np.ndarray):
-        return json_value(value.tolist())
+        return _array_value(value)
     if isinstance(value, dict):
         return {key: json_value(item) for key, item in value.items()}
     if isinstance(value, (list, tuple, range)):
@@ -57,6 +62,22 @@ def json_value(value: Any) -> Any:
     if callable(getattr(value, "to_dict", None)):
         return value.to_dict()
     return str(value)
+
+
+def _array_value(array: np.ndarray) -> Any:
+    """:func:`json_value` of ``array.tolist()``, a whole numeric array at once: ``tolist``
+    gives Python bools, ints and floats already, so only the floats that are not finite are
+    replaced (by None); other arrays (objects, text, dates, long doubles) go element by
+    element."""
+    if array.ndim == 0 or array.dtype.kind not in "biuf" or array.dtype.itemsize > 8:
+        return json_value(array.tolist())
+    if array.dtype.kind == "f":
+        finite = np.isfinite(array)
+        if not finite.all():
+            cells = array.astype(object)
+            cells[~finite] = None
+            return cells.tolist()
+    return array.tolist()
 
 
 def json_fields(result: Any, names: str | Iterable[str], **values: Any) -> dict[str, Any]:
