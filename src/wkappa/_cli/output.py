@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +46,7 @@ from .._stats import (
     p_phrase,
     pvalue_text,
 )
+from .json_text import json_text
 from .labels import label_text
 
 # The intervals computed from the table alone; the others are bootstrap methods.
@@ -153,21 +152,7 @@ def to_json(document: dict[str, Any], *, schema: str) -> str:
     the version raised when a field changes meaning or goes), then ``document``. Strict JSON
     (nan and infinities become null), indented, each list of scalars (a table row, the
     labels, an interval) on one line."""
-    document = {"schema": schema, **document}
-    leaves: list[str] = []
-
-    def collapse(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: collapse(v) for k, v in value.items()}
-        if isinstance(value, list):
-            if all(not isinstance(v, (list, dict)) for v in value):
-                leaves.append(json.dumps(value, allow_nan=False))
-                return f"\0{len(leaves) - 1}\0"
-            return [collapse(v) for v in value]
-        return value
-
-    text = json.dumps(collapse(json_value(document)), indent=2, allow_nan=False)
-    return re.sub(r'"\\u0000(\d+)\\u0000"', lambda m: leaves[int(m.group(1))], text)
+    return json_text({"schema": schema, **document})
 
 
 def _whole(table: np.ndarray) -> Any:
