@@ -82,6 +82,13 @@ DOCUMENTS = [
     {"tables": [np.zeros((2, 2)), np.ones((2, 2), dtype=np.int32), np.zeros((3, 2))]},
     {"deep": [[[[1.0, 2.0]], [[3.0]]], [[[np.nan]]]], "empty": np.zeros((0, 3))},
     {"label": datetime.datetime(2024, 5, 6, 7, 8), "range": range(3), "tuple": (1, "a")},
+    {
+        f"shape {shape}": [
+            np.arange(math.prod(shape), dtype=float).reshape(shape) + i for i in (0, 1)
+        ]
+        for shape in [(3,), (0,), (2, 0), (0, 2), (2, 3, 4), (2, 0, 2), (1, 1, 1, 2)]
+    },
+    {"rows": [{"t": np.full((2, 2), np.inf), "i": np.eye(2, dtype=np.int64)} for _ in range(3)]},
 ]
 
 

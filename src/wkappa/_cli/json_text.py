@@ -7,18 +7,20 @@ except that each list of scalars (a table row, the labels) stays on one line.
 
 Values are converted and written a column at a time: the values of one key in a list of
 objects with the same keys (the groups of ``wkappa score --by``, each with a few numbers and
-two tables) are converted together (their arrays stacked into one), and all their numbers
-are written by one :func:`json.dumps` call, whose text is then cut at the ``", "`` between
-them (a number, ``true``, ``false`` or ``null`` never contains one). A document is the
-column of one value.
+two tables) are converted together, and all their numbers are written by one
+:func:`json.dumps` call, whose text is then cut at the ``", "`` between them (a number,
+``true``, ``false`` or ``null`` never contains one). Arrays of one shape are stacked and
+their numbers converted as one flat list, then put back in lists of that shape. A document
+is the column of one value.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import operator
 from collections.abc import Callable, Sequence
-from itertools import accumulate, chain
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -32,6 +34,8 @@ INDENT = "  "
 # The types json.dumps writes without a ", " inside (exact types: a subclass of int or
 # float may print otherwise).
 _NUMBERS = frozenset({int, float, bool, type(None)})
+# What json_value returns as it is.
+_PLAIN = frozenset({int, str, bool, type(None)})
 # Scalars whose column converts as one float array (float64 throughout).
 _FLOATS = frozenset({float, np.float64})
 
@@ -73,7 +77,13 @@ class _Writer:
         if kind == "floats":
             return self.texts(json_value(np.array(values, dtype=np.float64)), depth)
         if kind[0] == "array":  # of one shape and type: json_value of each, all at once
-            return self.texts(json_value(np.stack(values)), depth)
+            stack = np.stack(values)
+            shape, dtype = kind[1], kind[2]
+            if not shape or dtype.kind not in "biuf" or dtype.itemsize > 8:
+                return self.texts(json_value(stack), depth)
+            # Numbers (json_value of a number array is that of each number): their texts
+            # from one flat list, then put in lists of the arrays' shape.
+            return _nested(_numbers(json_value(stack.reshape(-1))), len(values), shape, depth)
         if kind == "records":  # lists of objects: json_value of a list is of each item
             lengths = [len(value) for value in values]
             items = self.write([item for value in values for item in value], depth + 1)
@@ -82,6 +92,8 @@ class _Writer:
             keys = kind[1]
             columns = [self.write([value[key] for value in values], depth + 1) for key in keys]
             return self._objects(keys, columns, len(values), depth)
+        if set(map(type, values)) <= _PLAIN:  # json_value returns them as they are
+            return self.texts(values, depth)
         return self.texts(json_value(values), depth)
 
     def texts(self, values: list[Any], depth: int) -> list[str]:
@@ -100,13 +112,8 @@ class _Writer:
                 strings[value] = json.dumps(value)
             return [strings[value] for value in values]
         if kind == "number lists":  # on one line each, as json.dumps writes a list
-            lengths = [len(value) for value in values]
-            items = _numbers([item for value in values for item in value])
-            ends = list(accumulate(lengths))
-            return [
-                "[" + ", ".join(items[end - n : end]) + "]"
-                for n, end in zip(lengths, ends, strict=True)
-            ]
+            # "[[1, 2], [], [3]]": a list's items never contain "], [" (only the lists' ends)
+            return ["[" + items + "]" for items in _dumps(values)[2:-2].split("], [")]
         if kind == "scalar lists":
             return [json.dumps(value, allow_nan=False) for value in values]
         if kind == "lists":  # of lists or objects: an item a line
@@ -179,10 +186,13 @@ def _raw_column_kind(values: Sequence[Any]) -> Any:
     if types == {np.ndarray}:
         kinds = {("array", value.shape, value.dtype) for value in values}
         return kinds.pop() if len(kinds) == 1 else None
-    if types == {list} and set(map(type, chain.from_iterable(values))) == {dict}:
-        return "records"  # (an empty one among them is [] as either kind writes it)
+    if types == {list}:
+        items = set(map(type, chain.from_iterable(values)))
+        if items == {dict}:
+            return "records"  # (an empty one among them is [] as either kind writes it)
+        types = items
     if not any(issubclass(kind, (dict, list, np.ndarray)) for kind in types):
-        return "one"
+        return "one"  # scalars, or lists of them
     return None
 
 
@@ -247,7 +257,24 @@ def _object_kind(value: dict[Any, Any]) -> tuple[str, tuple[Any, ...], tuple[typ
 
 def _numbers(values: list[Any]) -> list[str]:
     """The text json.dumps writes for each of ``values`` (numbers, bools, None): one call."""
-    return json.dumps(values, allow_nan=False)[1:-1].split(", ") if values else []
+    return _dumps(values)[1:-1].split(", ") if values else []
+
+
+def _dumps(values: list[Any]) -> str:
+    return json.dumps(values, allow_nan=False)
+
+
+def _nested(numbers: list[str], count: int, shape: tuple[int, ...], depth: int) -> list[str]:
+    """The texts of ``count`` arrays of ``shape`` (at least one axis) from the texts of their
+    numbers (array after array, each in C order), as lists of lists: the last axis on one
+    line, each outer list an item a line."""
+    size = shape[-1]
+    lists = count * math.prod(shape[:-1])  # of the last axis
+    texts = ["[" + ", ".join(numbers[i * size : (i + 1) * size]) + "]" for i in range(lists)]
+    for axis in reversed(range(len(shape) - 1)):
+        lists = count * math.prod(shape[:axis])
+        texts = _lines(texts, [shape[axis]] * lists, depth + axis)
+    return texts
 
 
 def _lines(items: list[str], lengths: list[int], depth: int) -> list[str]:
