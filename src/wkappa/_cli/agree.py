@@ -41,8 +41,8 @@ __all__ = ["add_agree_parser", "run_agree"]
 _WEIGHTS = ("unweighted", "quadratic", "linear", *GWET_WEIGHTS)
 
 
-def add_agree_parser(sub: Any, common: Any) -> None:
-    """Register ``agree`` on the sub-command parser; ``common`` adds --quiet/--debug."""
+def add_agree_parser(sub: Any) -> None:
+    """Register ``agree`` on the sub-command parser."""
     agree = options.add_command(
         sub,
         "agree",
@@ -101,7 +101,7 @@ def add_agree_parser(sub: Any, common: Any) -> None:
         type=options.plot_file,
         help="save the heatmap of the pairwise two-rater kappas (.png, .pdf or .svg)",
     )
-    common(agree)
+    options.add_common(agree)
 
 
 def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> Any:

@@ -28,27 +28,22 @@ from .options import (
     add_alternative,
     add_ci,
     add_command,
+    add_common,
     add_explain,
-    add_file,
     add_format,
     add_kappa0,
-    add_labels,
     add_resamples,
-    add_spelling,
+    add_two_columns,
     check_explain,
     check_one_interval,
     explained,
     interval_method,
+    note,
     plot_file,
+    progress_wanted,
 )
 
 __all__ = ["main"]
-
-WEIGHT_CHOICES = ("quadratic", "linear", "unweighted")
-
-
-def _progress_wanted(args: argparse.Namespace) -> bool:
-    return not args.quiet and sys.stdout.isatty() and sys.stderr.isatty()
 
 
 def _column_options(**columns: str | None) -> dict[str, str]:
@@ -86,7 +81,7 @@ def _score(args: argparse.Namespace) -> int:
         options=options,
         weight=args.weight_col,
         text=text,
-        progress=_progress_wanted(args),
+        progress=progress_wanted(args),
     )
     tables = build_tables(
         source,
@@ -107,7 +102,7 @@ def _score(args: argparse.Namespace) -> int:
 
     shifted = shifted_scale(tables, args.true, args.pred)
     if shifted is not None and args.labels is None and args.min_rating is None:
-        _note(args, shifted)
+        note(args, shifted)
 
     def scored(table: Any, clusters: Any = None) -> Any:
         if clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
@@ -150,12 +145,12 @@ def _score(args: argparse.Namespace) -> int:
         from .report import write_report
 
         write_report(args.report, run, args)
-        _note(args, f"wrote {args.report}")
+        note(args, f"wrote {args.report}")
     if args.plot:
         from .report import save_plot
 
         save_plot(overall.result, args.plot, (args.true, args.pred))
-        _note(args, f"wrote {args.plot}")
+        note(args, f"wrote {args.plot}")
     return 0
 
 
@@ -195,7 +190,7 @@ def _group_results(args: argparse.Namespace, tables: Any) -> list[tuple[Any, Any
         shown = ", ".join(map(repr, lone[:5])) + (
             f" and {len(lone) - 5} more" if len(lone) > 5 else ""
         )
-        _note(
+        note(
             args,
             f"note: {f'{len(lone)} ' if many else ''}--by {args.by} "
             f"{f'groups ({shown}) have' if many else f'group {shown} has'} a single "
@@ -241,66 +236,29 @@ def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any
             if args.cluster
             else "--ci-method score stays inside them and holds its level for small n."
         )
-        _note(
+        note(
             args,
             f"note: the asymptotic interval passes kappa's bounds [-1, 1]{where}; it is not "
             f"clipped. {remedy}",
         )
 
 
-def _note(args: argparse.Namespace, message: str) -> None:
-    if not args.quiet:
-        print(f"wkappa: {message}", file=sys.stderr)
-
-
 def _thresholds(args: argparse.Namespace) -> int:
     from .thresholds import run_thresholds
 
-    return run_thresholds(args, progress=_progress_wanted(args), note=lambda m: _note(args, m))
+    return run_thresholds(args, progress=progress_wanted(args), note=lambda m: note(args, m))
 
 
 def _compare(args: argparse.Namespace) -> int:
     from .compare import run_compare
 
-    return run_compare(args, progress=_progress_wanted(args))
+    return run_compare(args, progress=progress_wanted(args))
 
 
 def _demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
     return run_demo(main, export=args.export_data, directory=args.dir)
-
-
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar or notes")
-    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
-
-
-def _file_options(parser: argparse.ArgumentParser) -> None:
-    add_file(parser)
-    parser.add_argument(
-        "--true",
-        required=True,
-        metavar="COL",
-        help="column of rater A / the truth (rows of the table)",
-    )
-
-
-def _category_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--weights",
-        choices=WEIGHT_CHOICES,
-        default="quadratic",
-        help="disagreement weights (default: quadratic)",
-    )
-    add_labels(parser, "the categories in order (default: every integer from min to max)")
-    parser.add_argument(
-        "--nan-policy",
-        choices=("raise", "omit"),
-        default="raise",
-        help="a missing rating is an error (raise; default) or its row is dropped (omit)",
-    )
-    add_spelling(parser)
 
 
 def _interval_options(parser: argparse.ArgumentParser) -> None:
@@ -354,14 +312,7 @@ def _parser() -> argparse.ArgumentParser:
         "Weighted kappa of two rating columns of a file.",
         _score,
     )
-    _file_options(score)
-    score.add_argument(
-        "--pred",
-        required=True,
-        metavar="COL",
-        help="column of rater B / the prediction (columns of the table)",
-    )
-    _category_options(score)
+    add_two_columns(score, "--pred", "column of rater B / the prediction (columns of the table)")
     score.add_argument("--weight-col", metavar="COL", help="column of sample weights")
     score.add_argument("--by", metavar="COL", help="also score each value of this column")
     add_cluster(
@@ -383,23 +334,23 @@ def _parser() -> argparse.ArgumentParser:
         type=plot_file,
         help="save the heatmaps of O, E and W*(O-E) (.png, .pdf or .svg)",
     )
-    _common(score)
+    add_common(score)
 
     from .agree import add_agree_parser
 
-    add_agree_parser(sub, _common)
+    add_agree_parser(sub)
 
     from .judge import add_judge_parser
 
-    add_judge_parser(sub, _common)
+    add_judge_parser(sub)
 
     from .plan import add_plan_parser
 
-    add_plan_parser(sub, _common)
+    add_plan_parser(sub)
 
     from .icc import add_icc_parser
 
-    add_icc_parser(sub, _common)
+    add_icc_parser(sub)
 
     thresholds = add_command(
         sub,
@@ -409,14 +360,9 @@ def _parser() -> argparse.ArgumentParser:
         "weighted kappa against the truth (global optimum).",
         _thresholds,
     )
-    _file_options(thresholds)
-    thresholds.add_argument(
-        "--score",
-        required=True,
-        metavar="COL",
-        help="column of real-valued scores (e.g. out-of-fold predictions)",
+    add_two_columns(
+        thresholds, "--score", "column of real-valued scores (e.g. out-of-fold predictions)"
     )
-    _category_options(thresholds)
     thresholds.add_argument(
         "--apply",
         metavar="OTHER_FILE",
@@ -440,7 +386,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_format(thresholds, "text", "json")
     add_explain(thresholds)
-    _common(thresholds)
+    add_common(thresholds)
 
     compare = add_command(
         sub,
@@ -449,22 +395,14 @@ def _parser() -> argparse.ArgumentParser:
         "Paired comparison of the kappas of two predictions.",
         _compare,
     )
-    _file_options(compare)
-    compare.add_argument(
-        "--pred",
-        required=True,
-        action="append",
-        metavar="COL",
-        help="a prediction column; give it twice",
-    )
-    _category_options(compare)
+    add_two_columns(compare, "--pred", "a prediction column; give it twice", action="append")
     add_ci(compare)
     add_resamples(compare, 9999, "bootstrap resamples (default: 9999)")
     add_cluster(compare, "the paired bootstrap resamples whole clusters")
     add_alternative(compare, "of the p-value and the interval of A - B (default: two-sided)")
     add_format(compare, "text", "json")
     add_explain(compare)
-    _common(compare)
+    add_common(compare)
 
     demo = add_command(
         sub,
@@ -485,7 +423,7 @@ def _parser() -> argparse.ArgumentParser:
         help="copy the data sets to DIR and run the commands there (default: the installed "
         "copies, nothing written)",
     )
-    _common(demo)
+    add_common(demo)
     return parser
 
 

@@ -23,6 +23,7 @@ from .options import (
     add_alternative,
     add_ci,
     add_command,
+    add_common,
     add_explain,
     add_file,
     add_format,
@@ -55,8 +56,8 @@ _DESCRIPTION = (
 )
 
 
-def add_icc_parser(sub: Any, common: Any) -> None:
-    """Register ``icc`` on the sub-command parser; ``common`` adds --quiet/--debug."""
+def add_icc_parser(sub: Any) -> None:
+    """Register ``icc`` on the sub-command parser."""
     parser = add_command(sub, "icc", _SUMMARY, _DESCRIPTION, run_icc)
     add_file(parser)
     add_layout(parser)
@@ -86,7 +87,7 @@ def add_icc_parser(sub: Any, common: Any) -> None:
         "sentence and the command line",
     )
     add_explain(parser)
-    common(parser)
+    add_common(parser)
 
 
 def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, list[Any]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import base64
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,7 @@ __all__ = ["add_judge_parser", "run_judge"]
 _NAMES = {**COEFFICIENT_NAMES, "conger": "Cohen's kappa", "gwet": "Gwet's AC1/AC2"}
 
 
-def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_judge_parser(sub: Any) -> None:
     """Register ``judge`` on the sub-command parser."""
     judge = options.add_command(
         sub,
@@ -106,7 +106,7 @@ def add_judge_parser(sub: Any, common: Callable[[argparse.ArgumentParser], None]
     options.add_format(judge, "text", "json")
     options.add_explain(judge)
     judge.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
-    common(judge)
+    options.add_common(judge)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ __all__ = [
     "add_alternative",
     "add_ci",
     "add_command",
+    "add_common",
     "add_explain",
     "add_file",
     "add_format",
@@ -30,6 +32,7 @@ __all__ = [
     "add_layout",
     "add_resamples",
     "add_spelling",
+    "add_two_columns",
     "check_explain",
     "check_one_interval",
     "chosen_layout",
@@ -37,13 +40,16 @@ __all__ = [
     "image_format",
     "in_options",
     "interval_method",
+    "note",
     "option_names",
     "plot_file",
+    "progress_wanted",
     "split_names",
 ]
 
 INPUT_FORMATS = ("csv", "tsv", "parquet", "ipc", "ndjson")
 ALTERNATIVES = ("two-sided", "greater", "less")
+_WEIGHT_CHOICES = ("quadratic", "linear", "unweighted")
 
 
 def add_command(
@@ -54,6 +60,24 @@ def add_command(
     parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=description)
     parser.set_defaults(func=run)
     return parser
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """``--quiet`` and ``--debug``, which every command takes (its last options)."""
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar or notes")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
+
+
+def note(args: argparse.Namespace, message: str) -> None:
+    """``wkappa: message`` on stderr (a note, a file written), unless ``--quiet``."""
+    if not args.quiet:
+        print(f"wkappa: {message}", file=sys.stderr)
+
+
+def progress_wanted(args: argparse.Namespace) -> bool:
+    """Whether reading a file shows a progress bar: not with ``--quiet``, and only on a
+    terminal (both stdout and stderr)."""
+    return not args.quiet and sys.stdout.isatty() and sys.stderr.isatty()
 
 
 def add_file(parser: argparse.ArgumentParser) -> None:
@@ -74,6 +98,37 @@ def add_file(parser: argparse.ArgumentParser) -> None:
         help="more values that mean a missing rating, such as -99,. (an empty cell, NA, N/A "
         "and null are missing already); a cell is compared without its surrounding spaces",
     )
+
+
+def add_two_columns(
+    parser: argparse.ArgumentParser, option: str, text: str, *, action: str = "store"
+) -> None:
+    """The input file (:func:`add_file`), ``--true COL`` (the rows of the table), a second
+    column ``option COL`` (``--pred``, ``--score``; ``action="append"`` to give it twice)
+    and how their categories are read: ``--weights``, ``--labels`` with ``--min-rating`` and
+    ``--max-rating``, ``--nan-policy``, ``--strip-labels`` and ``--fold-case``."""
+    add_file(parser)
+    parser.add_argument(
+        "--true",
+        required=True,
+        metavar="COL",
+        help="column of rater A / the truth (rows of the table)",
+    )
+    parser.add_argument(option, required=True, action=action, metavar="COL", help=text)
+    parser.add_argument(
+        "--weights",
+        choices=_WEIGHT_CHOICES,
+        default="quadratic",
+        help="disagreement weights (default: quadratic)",
+    )
+    add_labels(parser, "the categories in order (default: every integer from min to max)")
+    parser.add_argument(
+        "--nan-policy",
+        choices=("raise", "omit"),
+        default="raise",
+        help="a missing rating is an error (raise; default) or its row is dropped (omit)",
+    )
+    add_spelling(parser)
 
 
 def add_layout(

@@ -15,6 +15,7 @@ from ..exceptions import WkappaError
 from .options import (
     add_ci,
     add_command,
+    add_common,
     add_explain,
     add_format,
     explained,
@@ -35,8 +36,8 @@ _NAMES = option_names(
 )
 
 
-def add_plan_parser(sub: Any, common: Any) -> None:
-    """Register ``plan`` on the sub-command parser; ``common`` adds --quiet/--debug."""
+def add_plan_parser(sub: Any) -> None:
+    """Register ``plan`` on the sub-command parser."""
     plan = add_command(
         sub,
         "plan",
@@ -118,7 +119,7 @@ def add_plan_parser(sub: Any, common: Any) -> None:
         metavar="OUT.html",
         help="write a self-contained HTML report: the plan, and power (or width) against n",
     )
-    common(plan)
+    add_common(plan)
 
 
 def _numbers(text: str, option: str) -> list[float]:
