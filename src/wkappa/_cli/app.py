@@ -243,24 +243,6 @@ def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any
         )
 
 
-def _thresholds(args: argparse.Namespace) -> int:
-    from .thresholds import run_thresholds
-
-    return run_thresholds(args, progress=progress_wanted(args), note=lambda m: note(args, m))
-
-
-def _compare(args: argparse.Namespace) -> int:
-    from .compare import run_compare
-
-    return run_compare(args, progress=progress_wanted(args))
-
-
-def _demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
-
-    return run_demo(main, export=args.export_data, directory=args.dir)
-
-
 def _interval_options(parser: argparse.ArgumentParser) -> None:
     add_ci(parser)
     parser.add_argument(
@@ -352,78 +334,17 @@ def _parser() -> argparse.ArgumentParser:
 
     add_icc_parser(sub)
 
-    thresholds = add_command(
-        sub,
-        "thresholds",
-        "exact kappa-optimal thresholds for scores",
-        "Fit the cut points on a score column that maximise "
-        "weighted kappa against the truth (global optimum).",
-        _thresholds,
-    )
-    add_two_columns(
-        thresholds, "--score", "column of real-valued scores (e.g. out-of-fold predictions)"
-    )
-    thresholds.add_argument(
-        "--apply",
-        metavar="OTHER_FILE",
-        help="write OTHER_FILE with a column of grades from the thresholds; its own columns "
-        "are written back as they were (--na-values and missing scores only leave a grade "
-        "empty, with --nan-policy omit)",
-    )
-    thresholds.add_argument(
-        "--out", metavar="FILE", help="where --apply writes (CSV, Parquet, Arrow or JSON lines)"
-    )
-    thresholds.add_argument(
-        "--apply-score",
-        metavar="COL",
-        help="the score column of OTHER_FILE (default: the --score column)",
-    )
-    thresholds.add_argument(
-        "--grade-col",
-        default="grade",
-        metavar="NAME",
-        help="name of the column --apply adds (default: grade)",
-    )
-    add_format(thresholds, "text", "json")
-    add_explain(thresholds)
-    add_common(thresholds)
+    from .thresholds import add_thresholds_parser
 
-    compare = add_command(
-        sub,
-        "compare",
-        "two predictions against one truth (paired)",
-        "Paired comparison of the kappas of two predictions.",
-        _compare,
-    )
-    add_two_columns(compare, "--pred", "a prediction column; give it twice", action="append")
-    add_ci(compare)
-    add_resamples(compare, 9999, "bootstrap resamples (default: 9999)")
-    add_cluster(compare, "the paired bootstrap resamples whole clusters")
-    add_alternative(compare, "of the p-value and the interval of A - B (default: two-sided)")
-    add_format(compare, "text", "json")
-    add_explain(compare)
-    add_common(compare)
+    add_thresholds_parser(sub)
 
-    demo = add_command(
-        sub,
-        "demo",
-        "worked examples on built-in data",
-        "The worked example step by step, a published "
-        "two-rater data set scored with intervals, and a threshold fit.",
-        _demo,
-    )
-    demo.add_argument(
-        "--export-data",
-        metavar="DIR",
-        help="copy the bundled data sets to DIR (to try the commands on them)",
-    )
-    demo.add_argument(
-        "--dir",
-        metavar="DIR",
-        help="copy the data sets to DIR and run the commands there (default: the installed "
-        "copies, nothing written)",
-    )
-    add_common(demo)
+    from .compare import add_compare_parser
+
+    add_compare_parser(sub)
+
+    from .demo import add_demo_parser
+
+    add_demo_parser(sub, main)
     return parser
 
 

@@ -18,8 +18,9 @@ import numpy as np
 from .._core import encode_ratings
 from .._stats import level_percent
 from ..exceptions import WkappaError
-from . import output
+from . import options, output
 from .clusters import (
+    add_cluster,
     check_cluster_column,
     cluster_codes,
     cluster_keys,
@@ -28,13 +29,31 @@ from .clusters import (
 )
 from .io import COUNT, count_keys, open_source
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
-from .options import explained
 from .tables import build_tables
 
-__all__ = ["run_compare"]
+__all__ = ["add_compare_parser", "run_compare"]
 
 
-def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
+def add_compare_parser(sub: Any) -> None:
+    """Register ``compare`` on the sub-command parser."""
+    parser = options.add_command(
+        sub,
+        "compare",
+        "two predictions against one truth (paired)",
+        "Paired comparison of the kappas of two predictions.",
+        run_compare,
+    )
+    options.add_two_columns(parser, "--pred", "a prediction column; give it twice", action="append")
+    options.add_ci(parser)
+    options.add_resamples(parser, 9999, "bootstrap resamples (default: 9999)")
+    add_cluster(parser, "the paired bootstrap resamples whole clusters")
+    options.add_alternative(parser, "of the p-value and the interval of A - B (default: two-sided)")
+    options.add_format(parser, "text", "json")
+    options.add_explain(parser)
+    options.add_common(parser)
+
+
+def run_compare(args: argparse.Namespace) -> int:
     """Paired bootstrap comparison of two prediction columns against one truth."""
     if len(args.pred) != 2:
         raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
@@ -42,15 +61,15 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     cluster, named = cluster_keys(args)
     check_cluster_column(args.cluster, {args.true: "--true", pred_a: "--pred", pred_b: "--pred"})
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
-    options = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
-    options.update(named)
+    columns = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
+    columns.update(named)
     keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
     frame, counts = count_keys(
         source,
         [*keys, *cluster],
-        options=options,
+        options=columns,
         text=[*(keys if args.labels else []), *cluster],
-        progress=progress,
+        progress=options.progress_wanted(args),
     )
     # All three columns at once: 'Mild' in one prediction and 'mild' in the other is refused.
     counts = tidy_labels(source, frame, counts, keys, text_labels(args.labels), Spelling.of(args))
@@ -136,7 +155,7 @@ def run_compare(args: argparse.Namespace, *, progress: bool) -> int:
     print(output.render_rows(rows, left=(0, 2)))
     if args.explain:
         print()
-        print(explained(result))
+        print(options.explained(result))
     return 0
 
 
@@ -145,7 +164,7 @@ def _paired_from_counts(
     columns: Sequence[str],
     shared: Sequence[Any],
     cluster: str | None,
-    **options: Any,
+    **test_options: Any,
 ) -> Any:
     """The paired test from the counted distinct (truth, A, B[, cluster]) rows.
 
@@ -172,9 +191,9 @@ def _paired_from_counts(
             np.rint(stacked_tables(codes, n_clusters, index[0], pred, k, repeat)).astype(np.int64)
             for pred in index[1:]
         )
-        return paired_kappa_test_from_cluster_tables(a, b, labels=shared, **options)
+        return paired_kappa_test_from_cluster_tables(a, b, labels=shared, **test_options)
     return paired_kappa_test_from_cells(
-        index[0], index[1], index[2], repeat, len(shared), **options
+        index[0], index[1], index[2], repeat, len(shared), **test_options
     )
 
 

@@ -18,19 +18,22 @@ changed.
 
 from __future__ import annotations
 
+import argparse
 import shlex
 import shutil
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from .._core import confusion_table, quadratic_weighted_kappa, weight_matrix
 from .._stats import explain_table
+from .options import add_command, add_common
 from .output import format_interval, format_number
 
-__all__ = ["DATA_FILES", "data_path", "export_data", "run_demo"]
+__all__ = ["DATA_FILES", "add_demo_parser", "data_path", "export_data", "run_demo"]
 
 # The worked example of the O/W/E steps ("Kaggle Winning Solutions: quadratic weighted kappa").
 SEED_ACTUALS = (4, 4, 3, 4, 4, 0, 1, 1, 2, 1)
@@ -63,6 +66,36 @@ COMPARE_COMMAND = (
     "--seed",
     "0",
 )
+
+
+def add_demo_parser(sub: Any, main: Callable[[list[str]], int]) -> None:
+    """Register ``demo`` on the sub-command parser; it runs its commands with ``main`` (the
+    command line's entry point, passed in so that this module does not import the one that
+    imports it)."""
+
+    def run(args: argparse.Namespace) -> int:
+        return run_demo(main, export=args.export_data, directory=args.dir)
+
+    parser = add_command(
+        sub,
+        "demo",
+        "worked examples on built-in data",
+        "The worked example step by step, a published "
+        "two-rater data set scored with intervals, and a threshold fit.",
+        run,
+    )
+    parser.add_argument(
+        "--export-data",
+        metavar="DIR",
+        help="copy the bundled data sets to DIR (to try the commands on them)",
+    )
+    parser.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="copy the data sets to DIR and run the commands there (default: the installed "
+        "copies, nothing written)",
+    )
+    add_common(parser)
 
 
 def data_path(name: str) -> Path:

@@ -9,7 +9,6 @@ the rows only through such counts (repetition = integer sample weight).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,16 @@ import numpy as np
 from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
 from .labels import Spelling, drop_missing, label_text, parse_labels, text_labels, tidy_labels
-from .options import explained
+from .options import (
+    add_command,
+    add_common,
+    add_explain,
+    add_format,
+    add_two_columns,
+    explained,
+    note,
+    progress_wanted,
+)
 from .output import (
     RowCount,
     categories_line,
@@ -28,7 +36,46 @@ from .output import (
 )
 from .tables import build_tables
 
-__all__ = ["run_thresholds"]
+__all__ = ["add_thresholds_parser", "run_thresholds"]
+
+
+def add_thresholds_parser(sub: Any) -> None:
+    """Register ``thresholds`` on the sub-command parser."""
+    parser = add_command(
+        sub,
+        "thresholds",
+        "exact kappa-optimal thresholds for scores",
+        "Fit the cut points on a score column that maximise "
+        "weighted kappa against the truth (global optimum).",
+        run_thresholds,
+    )
+    add_two_columns(
+        parser, "--score", "column of real-valued scores (e.g. out-of-fold predictions)"
+    )
+    parser.add_argument(
+        "--apply",
+        metavar="OTHER_FILE",
+        help="write OTHER_FILE with a column of grades from the thresholds; its own columns "
+        "are written back as they were (--na-values and missing scores only leave a grade "
+        "empty, with --nan-policy omit)",
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", help="where --apply writes (CSV, Parquet, Arrow or JSON lines)"
+    )
+    parser.add_argument(
+        "--apply-score",
+        metavar="COL",
+        help="the score column of OTHER_FILE (default: the --score column)",
+    )
+    parser.add_argument(
+        "--grade-col",
+        default="grade",
+        metavar="NAME",
+        help="name of the column --apply adds (default: grade)",
+    )
+    add_format(parser, "text", "json")
+    add_explain(parser)
+    add_common(parser)
 
 
 def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
@@ -91,12 +138,12 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
     return source, result, RowCount(read, read - used, reason)
 
 
-def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[str], None]) -> int:
+def run_thresholds(args: argparse.Namespace) -> int:
     """Fit thresholds, print them, and optionally grade another file."""
     if (args.apply is None) != (args.out is None):
         raise WkappaError("--apply OTHER_FILE and --out FILE go together; give both or neither.")
     target = _open_apply(args) if args.apply else None  # its columns checked before the fit
-    source, result, file_rows = _fit(args, progress)
+    source, result, file_rows = _fit(args, progress_wanted(args))
     n = file_rows.used
     if args.format == "json":
         document = {
@@ -131,7 +178,7 @@ def run_thresholds(args: argparse.Namespace, *, progress: bool, note: Callable[[
             print(explained(result))
     if target is not None:
         _apply(args, result, target)
-        note(f"wrote {args.out} (column {args.grade_col!r} added)")
+        note(args, f"wrote {args.out} (column {args.grade_col!r} added)")
     return 0
 
 
