@@ -11,8 +11,6 @@ stderr and exit code 2; ``--debug`` shows the traceback.
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import math
 import os
 import re
 import sys
@@ -23,244 +21,9 @@ from typing import Any, NoReturn
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
-from .clusters import add_cluster
-from .options import (
-    add_alternative,
-    add_ci,
-    add_command,
-    add_common,
-    add_explain,
-    add_format,
-    add_kappa0,
-    add_resamples,
-    add_two_columns,
-    check_explain,
-    check_one_interval,
-    explained,
-    interval_method,
-    note,
-    plot_file,
-    progress_wanted,
-)
+from .options import check_explain
 
 __all__ = ["main"]
-
-
-def _column_options(**columns: str | None) -> dict[str, str]:
-    return {f"--{k.replace('_', '-')}": v for k, v in columns.items() if v is not None}
-
-
-def _interval(result: Any, args: argparse.Namespace, method: Any) -> Any:
-    from . import output
-
-    ci = result.confidence_interval(args.ci, method=method)
-    interval = (float(ci.low), float(ci.high), float(args.ci), ci.method)
-    return output.Scored(result, *interval, ci.n_resamples, ci.n_undefined)
-
-
-def _score(args: argparse.Namespace) -> int:
-    from .._stats import check_kappa0, kappa_result, kappa_test_from_table
-    from . import output
-    from .io import count_keys, open_source
-    from .labels import Spelling, parse_labels
-    from .tables import build_tables, shifted_scale
-
-    _check_cluster(args)
-    check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
-    method = interval_method(args)  # one seed: the table's interval is the explanation's
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
-    groups = [name for name in (args.by, args.cluster) if name]
-    keys = [args.true, args.pred, *groups]
-    options = _column_options(
-        true=args.true, pred=args.pred, by=args.by, cluster=args.cluster, weight_col=args.weight_col
-    )
-    text = [*groups, *([args.true, args.pred] if args.labels else [])]
-    frame, counts = count_keys(
-        source,
-        keys,
-        options=options,
-        weight=args.weight_col,
-        text=text,
-        progress=progress_wanted(args),
-    )
-    tables = build_tables(
-        source,
-        frame,
-        counts,
-        true=args.true,
-        pred=args.pred,
-        by=args.by,
-        weighted=args.weight_col is not None,
-        labels=parse_labels(args.labels, counts, [args.true, args.pred]),
-        min_rating=args.min_rating,
-        max_rating=args.max_rating,
-        ordered=args.weights != "unweighted",
-        nan_policy=args.nan_policy,
-        spelling=Spelling.of(args),
-        cluster=args.cluster,
-    )
-
-    shifted = shifted_scale(tables, args.true, args.pred)
-    if shifted is not None and args.labels is None and args.min_rating is None:
-        note(args, shifted)
-
-    def scored(table: Any, clusters: Any = None) -> Any:
-        if clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
-            labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
-            result = kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
-            return _interval(result, args, method)
-        result = kappa_test_from_table(
-            table,
-            weights=args.weights,
-            labels=tables.labels,
-            kappa0=args.kappa0,
-            alternative=args.alternative,
-        )
-        return _interval(result, args, method)
-
-    overall = scored(tables.overall, tables.clusters)
-    groups = []
-    for value, result in _group_results(args, tables):
-        group = _interval(result, args, method)
-        if result.n_clusters == 1:  # a (cluster) bootstrap of one cluster is no interval
-            group = dataclasses.replace(group, low=math.nan, high=math.nan)
-        groups.append((value, group))
-    _note_wald_past_bounds(args, [*groups, ("(all)" if args.by else "", overall)])
-    run = output.ScoreRun(
-        source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
-        tables.omitted, output.RowCount(tables.read, tables.omitted), args.cluster,
-    )  # fmt: skip
-    if args.format == "json":
-        print(output.score_json(run))
-    elif args.format == "csv":
-        print(output.score_csv(run))
-    else:
-        print(output.score_text(run))
-        if args.explain:
-            print()
-            columns = {"y_true": f"--true column {args.true!r}"}
-            columns["y_pred"] = f"--pred column {args.pred!r}"
-            print(explained(overall.result, args.ci, method=method, columns=columns))
-    if args.report:
-        from .report import write_report
-
-        write_report(args.report, run, args)
-        note(args, f"wrote {args.report}")
-    if args.plot:
-        from .report import save_plot
-
-        save_plot(overall.result, args.plot, (args.true, args.pred))
-        note(args, f"wrote {args.plot}")
-    return 0
-
-
-def _group_results(args: argparse.Namespace, tables: Any) -> list[tuple[Any, Any]]:
-    """The KappaResult of each ``--by`` group (the options are checked by the overall result).
-
-    Without ``--cluster``, all groups at once from the (G, K, K) stack: each result is bit for
-    bit that of its table alone. With it, each group's standard error is cluster-robust over
-    its own clusters; a group with a single cluster has an undefined standard error, interval
-    and test (its kappa is defined), as in ``frames.kappa_by_group(..., cluster=...)``, and
-    one note names such groups."""
-    from .._stats import check_kappa0, cluster_robust, kappa_result, kappa_results
-    from .labels import label_text
-
-    labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
-    values = [value for value, _ in tables.groups]
-    if not tables.group_clusters:
-        if not values:
-            return []
-        found = kappa_results(tables.group_stack, args.weights, labels, args.alternative, kappa0)
-        return list(zip(values, found, strict=True))
-    results = []
-    lone = []
-    for value, clusters in zip(values, tables.group_clusters, strict=True):
-        if len(clusters) < 2:
-            lone.append(label_text(value))
-            base = kappa_result(
-                clusters.sum(axis=0), args.weights, labels, args.alternative, kappa0
-            )
-            results.append((value, cluster_robust(base, clusters)))
-        else:
-            results.append(
-                (value, kappa_result(clusters, args.weights, labels, args.alternative, kappa0))
-            )
-    if lone:
-        many = len(lone) > 1
-        shown = ", ".join(map(repr, lone[:5])) + (
-            f" and {len(lone) - 5} more" if len(lone) > 5 else ""
-        )
-        note(
-            args,
-            f"note: {f'{len(lone)} ' if many else ''}--by {args.by} "
-            f"{f'groups ({shown}) have' if many else f'group {shown} has'} a single "
-            f"--cluster {args.cluster} cluster{' each' if many else ''}; a cluster-robust "
-            f"standard error needs at least 2, so {'their' if many else 'its'} standard error, "
-            f"interval and test are undefined ({'their' if many else 'its'} kappa is shown).",
-        )
-    return results
-
-
-def _check_cluster(args: argparse.Namespace) -> None:
-    """``--cluster``: refuse an interval that does not apply to clustered pairs, and a cluster
-    column that is also read as ratings, weights or the ``--by`` groups."""
-    if args.cluster is None:
-        return
-    if args.ci_method != "asymptotic":
-        raise WkappaError(
-            f"--ci-method {args.ci_method} does not apply with --cluster (it assumes "
-            "independent pairs). Hint: the default asymptotic interval (estimate ± t(G - 1) x "
-            "the cluster-robust SE) or --bootstrap N (a cluster bootstrap, "
-            "--bootstrap-method percentile|bca)."
-        )
-    from .clusters import check_cluster_column
-
-    read = {args.true: "--true", args.pred: "--pred"}
-    if args.weight_col is not None:
-        read[args.weight_col] = "--weight-col"
-    check_cluster_column(args.cluster, read, by=args.by)
-
-
-def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any]]) -> None:
-    """A note when the asymptotic (Wald) interval passes kappa's bounds [-1, 1]: it is not
-    clipped (as SAS prints it), and a limit of 1.0062 cannot go into a paper as it is."""
-    from .labels import label_text
-
-    if args.bootstrap or args.ci_method != "asymptotic":
-        return
-    past = [value for value, s in scored if s.high > 1 or -math.inf < s.low < -1]
-    if past:
-        where = "" if past == [""] else f" (--by {args.by}: {', '.join(map(label_text, past))})"
-        remedy = (
-            "--bootstrap N (a cluster bootstrap) stays inside them."
-            if args.cluster
-            else "--ci-method score stays inside them and holds its level for small n."
-        )
-        note(
-            args,
-            f"note: the asymptotic interval passes kappa's bounds [-1, 1]{where}; it is not "
-            f"clipped. {remedy}",
-        )
-
-
-def _interval_options(parser: argparse.ArgumentParser) -> None:
-    add_ci(parser)
-    parser.add_argument(
-        "--ci-method",
-        choices=("asymptotic", "score", "fisher-z"),
-        default="asymptotic",
-        help="interval without bootstrap: asymptotic (Wald, as SAS), score (holds its level "
-        "for small n, e.g. under 100 pairs) or fisher-z (default: asymptotic)",
-    )
-    add_resamples(
-        parser, 0, "bootstrap the interval with N resamples (default: no bootstrap, --ci-method)"
-    )
-    parser.add_argument(
-        "--bootstrap-method",
-        choices=("percentile", "bca"),
-        default="percentile",
-        help="bootstrap interval (default: percentile)",
-    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -287,64 +50,24 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    score = add_command(
-        sub,
-        "score",
-        "kappa of two columns, with SE, CI, test and tables",
-        "Weighted kappa of two rating columns of a file.",
-        _score,
-    )
-    add_two_columns(score, "--pred", "column of rater B / the prediction (columns of the table)")
-    score.add_argument("--weight-col", metavar="COL", help="column of sample weights")
-    score.add_argument("--by", metavar="COL", help="also score each value of this column")
-    add_cluster(
-        score,
-        "a cluster-robust standard error, interval and test over the clusters (with --by, "
-        "each group's over its own clusters)",
-    )
-    _interval_options(score)
-    add_kappa0(score)
-    add_alternative(score, "of the p-value and the interval (default: two-sided)")
-    add_explain(score)
-    add_format(score, "text", "json", "csv")
-    score.add_argument(
-        "--report", metavar="OUT.html", help="write a self-contained HTML report with heatmaps"
-    )
-    score.add_argument(
-        "--plot",
-        metavar="OUT.png",
-        type=plot_file,
-        help="save the heatmaps of O, E and W*(O-E) (.png, .pdf or .svg)",
-    )
-    add_common(score)
-
+    # Each command defines its options in its own module; the order here is that of --help.
     from .agree import add_agree_parser
-
-    add_agree_parser(sub)
-
-    from .judge import add_judge_parser
-
-    add_judge_parser(sub)
-
-    from .plan import add_plan_parser
-
-    add_plan_parser(sub)
-
+    from .compare import add_compare_parser
+    from .demo import add_demo_parser
     from .icc import add_icc_parser
-
-    add_icc_parser(sub)
-
+    from .judge import add_judge_parser
+    from .plan import add_plan_parser
+    from .score import add_score_parser
     from .thresholds import add_thresholds_parser
 
+    add_score_parser(sub)
+    add_agree_parser(sub)
+    add_judge_parser(sub)
+    add_plan_parser(sub)
+    add_icc_parser(sub)
     add_thresholds_parser(sub)
-
-    from .compare import add_compare_parser
-
     add_compare_parser(sub)
-
-    from .demo import add_demo_parser
-
-    add_demo_parser(sub, main)
+    add_demo_parser(sub, main)  # the demo runs its commands through main
     return parser
 
 
