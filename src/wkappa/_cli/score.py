@@ -134,23 +134,21 @@ def run_score(args: argparse.Namespace) -> int:
     if shifted is not None and args.labels is None and args.min_rating is None:
         options.note(args, shifted)
 
-    def scored(table: Any, clusters: Any = None) -> Any:
-        if clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
-            labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
-            result = kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
-            return _interval(result, args, method)
+    labels = tuple(tables.labels)
+    if tables.clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
+        kappa0 = check_kappa0(args.kappa0)
+        result = kappa_result(tables.clusters, args.weights, labels, args.alternative, kappa0)
+    else:
         result = kappa_test_from_table(
-            table,
+            tables.overall,
             weights=args.weights,
             labels=tables.labels,
             kappa0=args.kappa0,
             alternative=args.alternative,
         )
-        return _interval(result, args, method)
-
-    overall = scored(tables.overall, tables.clusters)
+    overall = _interval(result, args, method)
     groups = []
-    for value, result in _group_results(args, tables):
+    for value, result in _group_results(args, tables, labels, overall.result.kappa0):
         group = _interval(result, args, method)
         if result.n_clusters == 1:  # a (cluster) bootstrap of one cluster is no interval
             group = dataclasses.replace(group, low=math.nan, high=math.nan)
@@ -184,18 +182,20 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _group_results(args: argparse.Namespace, tables: Any) -> list[tuple[Any, Any]]:
-    """The KappaResult of each ``--by`` group (the options are checked by the overall result).
+def _group_results(
+    args: argparse.Namespace, tables: Any, labels: tuple[Any, ...], kappa0: float
+) -> list[tuple[Any, Any]]:
+    """The KappaResult of each ``--by`` group, with the categories and the checked ``kappa0``
+    of the overall result (which checked the options).
 
     Without ``--cluster``, all groups at once from the (G, K, K) stack: each result is bit for
     bit that of its table alone. With it, each group's standard error is cluster-robust over
     its own clusters; a group with a single cluster has an undefined standard error, interval
     and test (its kappa is defined), as in ``frames.kappa_by_group(..., cluster=...)``, and
     one note names such groups."""
-    from .._stats import check_kappa0, cluster_robust, kappa_result, kappa_results
+    from .._stats import cluster_robust, kappa_result, kappa_results
     from .labels import label_text
 
-    labels, kappa0 = tuple(tables.labels), check_kappa0(args.kappa0)
     values = [value for value, _ in tables.groups]
     if not tables.group_clusters:
         if not values:
@@ -216,17 +216,20 @@ def _group_results(args: argparse.Namespace, tables: Any) -> list[tuple[Any, Any
                 (value, kappa_result(clusters, args.weights, labels, args.alternative, kappa0))
             )
     if lone:
-        many = len(lone) > 1
-        shown = ", ".join(map(repr, lone[:5])) + (
-            f" and {len(lone) - 5} more" if len(lone) > 5 else ""
-        )
+        shown = ", ".join(map(repr, lone[:5]))
+        if len(lone) > 5:
+            shown += f" and {len(lone) - 5} more"
+        if len(lone) > 1:
+            which = f"{len(lone)} --by {args.by} groups ({shown}) have"
+            each, whose = " each", "their"
+        else:
+            which = f"--by {args.by} group {shown} has"
+            each, whose = "", "its"
         options.note(
             args,
-            f"note: {f'{len(lone)} ' if many else ''}--by {args.by} "
-            f"{f'groups ({shown}) have' if many else f'group {shown} has'} a single "
-            f"--cluster {args.cluster} cluster{' each' if many else ''}; a cluster-robust "
-            f"standard error needs at least 2, so {'their' if many else 'its'} standard error, "
-            f"interval and test are undefined ({'their' if many else 'its'} kappa is shown).",
+            f"note: {which} a single --cluster {args.cluster} cluster{each}; a cluster-robust "
+            f"standard error needs at least 2, so {whose} standard error, interval and test are "
+            f"undefined ({whose} kappa is shown).",
         )
     return results
 
