@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -261,7 +260,7 @@ def run_agree(args: argparse.Namespace) -> int:
 
         title = f"pairwise kappa ({weights_text(result.weights)})"
         save_pairwise_plot(result.pairwise(), raters, args.plot, title)
-        _note(args, f"wrote {args.plot}")
+        options.note(args, f"wrote {args.plot}")
     return 0
 
 
@@ -296,9 +295,4 @@ def _write_report(
         except WkappaError as error:  # e.g. Gwet's AC with weights outside [0, 1]
             table.append(Coefficient(None, math.nan, math.nan, args.ci, name, str(error)))
     write_agreement_report(args.report, args.file, raters, chosen, table, read, args)
-    _note(args, f"wrote {args.report}")
-
-
-def _note(args: argparse.Namespace, message: str) -> None:
-    if not getattr(args, "quiet", False):
-        print(f"wkappa: {message}", file=sys.stderr)
+    options.note(args, f"wrote {args.report}")

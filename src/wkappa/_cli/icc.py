@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 import numpy as np
@@ -31,6 +30,7 @@ from .options import (
     chosen_layout,
     explained,
     in_options,
+    note,
     option_names,
     split_names,
 )
@@ -264,6 +264,5 @@ def run_icc(args: argparse.Namespace) -> int:
         cited = "lin1989" if first.n_raters == 2 else "barnhart2002"
         reported = None if ccc_line is None else (ccc_line, cited)
         write_icc_report(args, raters, rows, forms, results, intervals, reported)
-        if not args.quiet:
-            print(f"wkappa: wrote {args.report}", file=sys.stderr)
+        note(args, f"wrote {args.report}")
     return 0

@@ -542,8 +542,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    import sys
-
+    """Judge the candidate against the panel, print the result, optionally write the report."""
     ratings, label_counts, keys = _read(args)
     judged = judge(ratings, args, label_counts, keys)
     print(judge_json(judged, args) if args.format == "json" else judge_text(judged, args))
@@ -552,6 +551,5 @@ def run_judge(args: argparse.Namespace) -> int:
         print(options.explained(judged.result, args.ci))
     if args.report:
         write_judge_report(args.report, judged, args)
-        if not args.quiet:
-            print(f"wkappa: wrote {args.report}", file=sys.stderr)
+        options.note(args, f"wrote {args.report}")
     return 0
