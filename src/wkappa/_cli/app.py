@@ -1,11 +1,14 @@
-"""The ``wkappa`` command line (also ``python -m wkappa``).
+"""The ``wkappa`` command line (also ``python -m wkappa``): the root parser, :func:`main`
+(which runs the chosen command), the pre-processing of the arguments, and how warnings and
+errors are shown.
 
-Subcommands: ``score`` (kappa of two columns with its standard error, interval, test and
-tables; ``--by`` per group; text, JSON or CSV; an HTML report), ``thresholds`` (exact
-kappa-optimal cut points for a score column, optionally applied to another file), ``compare``
-(two predictions against one truth, paired bootstrap), ``agree`` (several raters; text, JSON,
-CSV, an HTML report) and ``demo``. Bad input is one line on
-stderr and exit code 2; ``--debug`` shows the traceback.
+Each command lives in its own module, which defines its parser (``add_<command>_parser``)
+next to its implementation: ``score`` (kappa of two columns with its standard error,
+interval, test and tables), ``agree`` (several raters), ``judge`` (a candidate rater against a
+panel), ``plan`` (sample size and power), ``icc`` (intraclass correlations and Lin's CCC),
+``thresholds`` (exact kappa-optimal cut points for a score column), ``compare`` (two
+predictions against one truth, paired) and ``demo``; the options they share are in
+``options``. Bad input is one line on stderr and exit code 2; ``--debug`` shows the traceback.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """The command line's shared options, each defined once (name, type, default, help).
 
 Every subcommand builds its parser from these builders, so an option that two commands share
-reads and behaves the same in both. :func:`option_names` and :func:`in_options` turn the
+reads and behaves the same in both: single options, the groups several commands take
+(:func:`add_two_columns`: the file, ``--true`` and a second column with how their categories
+are read; :func:`add_common`: ``--quiet`` and ``--debug``), and what those options decide
+(:func:`note`, :func:`progress_wanted`). :func:`option_names` and :func:`in_options` turn the
 library's messages (Python keywords) into the command line's vocabulary.
 """
 
