@@ -39,19 +39,16 @@ __all__ = ["add_agree_parser", "run_agree"]
 
 _WEIGHTS = ("unweighted", "quadratic", "linear", *GWET_WEIGHTS)
 
+_SUMMARY = "agreement of several raters (Fleiss, Conger, Gwet, Krippendorff, ...)"
+_DESCRIPTION = (
+    "Agreement of several raters: wide (one column per rater, --raters a,b,c) or long "
+    "(one row per rating: --item, --rater, --rating)."
+)
+
 
 def add_agree_parser(sub: Any) -> None:
     """Register ``agree`` on the sub-command parser."""
-    agree = options.add_command(
-        sub,
-        "agree",
-        "agreement of several raters (Fleiss, Conger, Gwet, Krippendorff, ...)",
-        (
-            "Agreement of several raters: wide (one column per rater, --raters a,b,c) or long "
-            "(one row per rating: --item, --rater, --rating)."
-        ),
-        run_agree,
-    )
+    agree = options.add_command(sub, "agree", _SUMMARY, _DESCRIPTION, run_agree)
     options.add_file(agree)
     options.add_layout(agree)
     add_cluster(agree, "a cluster-robust interval over the clusters")
@@ -88,18 +85,12 @@ def add_agree_parser(sub: Any) -> None:
     options.add_kappa0(agree, "the coefficient")
     options.add_format(agree, "text", "json", "csv")
     options.add_explain(agree)
-    agree.add_argument(
-        "--report",
-        metavar="OUT.html",
-        help="write a self-contained HTML report: every coefficient, per category, pairs of "
+    options.add_report(
+        agree,
+        "write a self-contained HTML report: every coefficient, per category, pairs of "
         "raters (with a heatmap), leave one rater out",
     )
-    agree.add_argument(
-        "--plot",
-        metavar="OUT.png",
-        type=options.plot_file,
-        help="save the heatmap of the pairwise two-rater kappas (.png, .pdf or .svg)",
-    )
+    options.add_plot(agree, "save the heatmap of the pairwise two-rater kappas")
     options.add_common(agree)
 
 

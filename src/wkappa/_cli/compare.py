@@ -33,16 +33,13 @@ from .tables import build_tables
 
 __all__ = ["add_compare_parser", "run_compare"]
 
+_SUMMARY = "two predictions against one truth (paired)"
+_DESCRIPTION = "Paired comparison of the kappas of two predictions."
+
 
 def add_compare_parser(sub: Any) -> None:
     """Register ``compare`` on the sub-command parser."""
-    parser = options.add_command(
-        sub,
-        "compare",
-        "two predictions against one truth (paired)",
-        "Paired comparison of the kappas of two predictions.",
-        run_compare,
-    )
+    parser = options.add_command(sub, "compare", _SUMMARY, _DESCRIPTION, run_compare)
     options.add_two_columns(parser, "--pred", "a prediction column; give it twice", action="append")
     options.add_ci(parser)
     options.add_resamples(parser, 9999, "bootstrap resamples (default: 9999)")

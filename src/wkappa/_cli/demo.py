@@ -67,6 +67,12 @@ COMPARE_COMMAND = (
     "0",
 )
 
+_SUMMARY = "worked examples on built-in data"
+_DESCRIPTION = (
+    "The worked example step by step, a published "
+    "two-rater data set scored with intervals, and a threshold fit."
+)
+
 
 def add_demo_parser(sub: Any, main: Callable[[list[str]], int]) -> None:
     """Register ``demo`` on the sub-command parser; it runs its commands with ``main`` (the
@@ -76,14 +82,7 @@ def add_demo_parser(sub: Any, main: Callable[[list[str]], int]) -> None:
     def run(args: argparse.Namespace) -> int:
         return run_demo(main, export=args.export_data, directory=args.dir)
 
-    parser = add_command(
-        sub,
-        "demo",
-        "worked examples on built-in data",
-        "The worked example step by step, a published "
-        "two-rater data set scored with intervals, and a threshold fit.",
-        run,
-    )
+    parser = add_command(sub, "demo", _SUMMARY, _DESCRIPTION, run)
     parser.add_argument(
         "--export-data",
         metavar="DIR",

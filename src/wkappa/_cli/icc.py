@@ -27,6 +27,7 @@ from .options import (
     add_file,
     add_format,
     add_layout,
+    add_report,
     chosen_layout,
     explained,
     in_options,
@@ -80,10 +81,9 @@ def add_icc_parser(sub: Any) -> None:
         help="missing ratings: omit (use every rating: REML; default), raise, propagate",
     )
     add_format(parser, "text", "json")
-    parser.add_argument(
-        "--report",
-        metavar="OUT.html",
-        help="write a self-contained HTML report: the forms, the ANOVA table, the methods "
+    add_report(
+        parser,
+        "write a self-contained HTML report: the forms, the ANOVA table, the methods "
         "sentence and the command line",
     )
     add_explain(parser)

@@ -61,21 +61,18 @@ __all__ = ["add_judge_parser", "run_judge"]
 # The several-raters names, except that Conger's kappa of two raters is Cohen's.
 _NAMES = {**COEFFICIENT_NAMES, "conger": "Cohen's kappa", "gwet": "Gwet's AC1/AC2"}
 
+_SUMMARY = "a candidate rater (LLM judge) against a panel of raters"
+_DESCRIPTION = (
+    "Does the candidate (--candidate) agree with the panel as well as the panel's "
+    "members agree with each other? Wide files: --raters lists the panel's columns; "
+    "long exports: --item, --rater, --rating, and --candidate names the candidate's "
+    "rater id."
+)
+
 
 def add_judge_parser(sub: Any) -> None:
     """Register ``judge`` on the sub-command parser."""
-    judge = options.add_command(
-        sub,
-        "judge",
-        "a candidate rater (LLM judge) against a panel of raters",
-        (
-            "Does the candidate (--candidate) agree with the panel as well as the panel's "
-            "members agree with each other? Wide files: --raters lists the panel's columns; "
-            "long exports: --item, --rater, --rating, and --candidate names the candidate's "
-            "rater id."
-        ),
-        run_judge,
-    )
+    judge = options.add_command(sub, "judge", _SUMMARY, _DESCRIPTION, run_judge)
     options.add_file(judge)
     judge.add_argument(
         "--candidate", required=True, metavar="NAME", help="the candidate's column / rater id"
@@ -105,7 +102,7 @@ def add_judge_parser(sub: Any) -> None:
     )
     options.add_format(judge, "text", "json")
     options.add_explain(judge)
-    judge.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
+    options.add_report(judge, "write a self-contained HTML report")
     options.add_common(judge)
 
 

@@ -33,6 +33,8 @@ __all__ = [
     "add_kappa0",
     "add_labels",
     "add_layout",
+    "add_plot",
+    "add_report",
     "add_resamples",
     "add_spelling",
     "add_two_columns",
@@ -311,6 +313,19 @@ def in_options(
     for pattern, option in names:
         text = pattern.sub(option, text)
     return text
+
+
+def add_report(parser: argparse.ArgumentParser, text: str) -> None:
+    """``--report OUT.html``: the HTML report (``text`` says what it holds)."""
+    parser.add_argument("--report", metavar="OUT.html", help=text)
+
+
+def add_plot(parser: argparse.ArgumentParser, text: str) -> None:
+    """``--plot OUT.png``: save a figure (``text`` says which) as PNG, PDF or SVG
+    (:func:`plot_file`)."""
+    parser.add_argument(
+        "--plot", metavar="OUT.png", type=plot_file, help=f"{text} (.png, .pdf or .svg)"
+    )
 
 
 def add_explain(parser: argparse.ArgumentParser) -> None:

@@ -18,11 +18,12 @@ from .options import (
     add_common,
     add_explain,
     add_format,
+    add_plot,
+    add_report,
     explained,
     image_format,
     in_options,
     option_names,
-    plot_file,
 )
 from .output import to_json
 
@@ -108,17 +109,8 @@ def add_plan_parser(sub: Any) -> None:
     plan.add_argument("--n", type=int, help="report what N items deliver instead")
     add_format(plan, "text", "json")
     add_explain(plan)
-    plan.add_argument(
-        "--plot",
-        metavar="OUT.png",
-        type=plot_file,
-        help="save power (or interval width) against n (.png, .pdf or .svg)",
-    )
-    plan.add_argument(
-        "--report",
-        metavar="OUT.html",
-        help="write a self-contained HTML report: the plan, and power (or width) against n",
-    )
+    add_plot(plan, "save power (or interval width) against n")
+    add_report(plan, "write a self-contained HTML report: the plan, and power (or width) against n")
     add_common(plan)
 
 

@@ -16,16 +16,13 @@ from .clusters import add_cluster
 
 __all__ = ["add_score_parser", "run_score"]
 
+_SUMMARY = "kappa of two columns, with SE, CI, test and tables"
+_DESCRIPTION = "Weighted kappa of two rating columns of a file."
+
 
 def add_score_parser(sub: Any) -> None:
     """Register ``score`` on the sub-command parser."""
-    score = options.add_command(
-        sub,
-        "score",
-        "kappa of two columns, with SE, CI, test and tables",
-        "Weighted kappa of two rating columns of a file.",
-        run_score,
-    )
+    score = options.add_command(sub, "score", _SUMMARY, _DESCRIPTION, run_score)
     options.add_two_columns(
         score, "--pred", "column of rater B / the prediction (columns of the table)"
     )
@@ -41,15 +38,8 @@ def add_score_parser(sub: Any) -> None:
     options.add_alternative(score, "of the p-value and the interval (default: two-sided)")
     options.add_explain(score)
     options.add_format(score, "text", "json", "csv")
-    score.add_argument(
-        "--report", metavar="OUT.html", help="write a self-contained HTML report with heatmaps"
-    )
-    score.add_argument(
-        "--plot",
-        metavar="OUT.png",
-        type=options.plot_file,
-        help="save the heatmaps of O, E and W*(O-E) (.png, .pdf or .svg)",
-    )
+    options.add_report(score, "write a self-contained HTML report with heatmaps")
+    options.add_plot(score, "save the heatmaps of O, E and W*(O-E)")
     options.add_common(score)
 
 

@@ -38,17 +38,16 @@ from .tables import build_tables
 
 __all__ = ["add_thresholds_parser", "run_thresholds"]
 
+_SUMMARY = "exact kappa-optimal thresholds for scores"
+_DESCRIPTION = (
+    "Fit the cut points on a score column that maximise "
+    "weighted kappa against the truth (global optimum)."
+)
+
 
 def add_thresholds_parser(sub: Any) -> None:
     """Register ``thresholds`` on the sub-command parser."""
-    parser = add_command(
-        sub,
-        "thresholds",
-        "exact kappa-optimal thresholds for scores",
-        "Fit the cut points on a score column that maximise "
-        "weighted kappa against the truth (global optimum).",
-        run_thresholds,
-    )
+    parser = add_command(sub, "thresholds", _SUMMARY, _DESCRIPTION, run_thresholds)
     add_two_columns(
         parser, "--score", "column of real-valued scores (e.g. out-of-fold predictions)"
     )
