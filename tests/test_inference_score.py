@@ -198,3 +198,27 @@ def test_bad_method_hint_names_score() -> None:
     result = wk.kappa_test_from_table([[20, 5], [4, 15]])
     with pytest.raises(WkappaError, match=r"'score'.*Hint: the small-sample interval is 'score'"):
         result.confidence_interval(method="wilson")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_score_intervals_of_a_stack_are_each_results_own(alternative) -> None:
+    # wkappa score --by --ci-method score: all groups' intervals from one stacked search.
+    from wkappa._stats import kappa_results, score_intervals
+
+    rng = np.random.default_rng(11)
+    tables = rng.multinomial(30, np.full(16, 1 / 16), size=60).reshape(60, 4, 4)
+    tables[:, np.arange(4), np.arange(4)] += rng.integers(0, 20, (60, 4))
+    tables[0] = 0
+    tables[0, 1, 1] = 9  # kappa undefined
+    tables[1] = 0
+    tables[1, 2, 3] = 1  # n = 1
+    tables[2] = np.diag([5, 6, 7, 8])  # perfect agreement
+    with pytest.warns(wk.exceptions.UndefinedKappaWarning):
+        results = kappa_results(tables, "linear", (0, 1, 2, 3), alternative, 0.0)
+    for level in (0.9, 0.95):
+        batched = score_intervals(results, level)
+        for result, ci in zip(results, batched, strict=True):
+            own = result.confidence_interval(level, method="score")
+            assert (ci.confidence_level, ci.method) == (own.confidence_level, "score")
+            assert (ci.low, ci.high) == pytest.approx((own.low, own.high), rel=1e-12, nan_ok=True)
+    assert score_intervals([], 0.95) == []

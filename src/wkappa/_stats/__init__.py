@@ -15,7 +15,7 @@ from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .fisher_z_interval import fisher_z_limits
 from .gbdt_objective import QWKObjective
-from .group_results import kappa_results
+from .group_results import kappa_results, score_intervals
 from .inference import (
     check_kappa0,
     cluster_robust,
@@ -129,6 +129,7 @@ __all__ = [
     "rater_vs_panel",
     "rating_categories",
     "read_groups",
+    "score_intervals",
     "score_limits",
     "smallest_pvalue",
     "specific_agreement",
