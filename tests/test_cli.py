@@ -848,3 +848,33 @@ def test_score_by_group_values_nan_and_signed_zero(tmp_path):
     groups = json.loads(proc.stdout)["groups"]
     assert [g["n"] for g in groups] == [2, 2, 2, 1]
     assert groups[2]["table"] == [[0, 1], [0, 1]]
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less"])
+def test_score_by_score_intervals_are_each_groups_own(csv_file, ratings, alternative, monkeypatch):
+    """--ci-method score with --by finds all the groups' intervals in one stacked search;
+    each is its group's own interval (to the last bits or so)."""
+    from wkappa._stats import group_results
+
+    searched = []
+    search = group_results.score_limits
+    monkeypatch.setattr(
+        group_results,
+        "score_limits",
+        lambda tables, *rest: searched.append(len(tables)) or search(tables, *rest),
+    )
+    args = ["score", csv_file, "--true", "truth", "--pred", "pred", "--by", "site", "--ci", "0.9"]
+    doc = _json(
+        run(*args, "--ci-method", "score", "--alternative", alternative, "--format", "json")
+    )
+    assert searched == [3]  # the three groups at once
+    assert [g["group"] for g in doc["groups"]] == ["north", "south", "west"]
+    for group in doc["groups"]:
+        rows = ratings.filter(pl.col("site") == group["group"])
+        want = wk.kappa_test(rows["truth"], rows["pred"], alternative=alternative)
+        ci = want.confidence_interval(0.9, method="score")
+        got = group["confidence_interval"]
+        assert (got["method"], got["confidence_level"]) == ("score", 0.9)
+        for end in ("low", "high"):  # a one-sided interval's open end is null in JSON
+            value = getattr(ci, end)
+            assert got[end] == (pytest.approx(value, rel=1e-12) if math.isfinite(value) else None)

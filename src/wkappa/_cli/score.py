@@ -76,6 +76,21 @@ def _interval(result: Any, args: argparse.Namespace, method: Any) -> Any:
     return output.Scored(result, *interval, ci.n_resamples, ci.n_undefined)
 
 
+def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, method: Any) -> Any:
+    """The interval of each group's result: the score intervals of all groups from one search
+    over their stack (each equal to its result's own to about 1e-15), the others one by one."""
+    from .._stats import score_intervals
+    from . import output
+
+    if method != "score" or args.cluster:
+        return [_interval(result, args, method) for _, result in found]
+    intervals = score_intervals([result for _, result in found], args.ci)
+    return [
+        output.Scored(result, ci.low, ci.high, float(args.ci), ci.method)
+        for (_, result), ci in zip(found, intervals, strict=True)
+    ]
+
+
 def run_score(args: argparse.Namespace) -> int:
     """Score two columns of a file (``--by`` per group, ``--cluster`` cluster-robust) and
     print the result; optionally write the HTML report and the heatmaps."""
@@ -138,8 +153,8 @@ def run_score(args: argparse.Namespace) -> int:
         )
     overall = _interval(result, args, method)
     groups = []
-    for value, result in _group_results(args, tables, labels, overall.result.kappa0):
-        group = _interval(result, args, method)
+    found = _group_results(args, tables, labels, overall.result.kappa0)
+    for (value, result), group in zip(found, _group_intervals(found, args, method), strict=True):
         if result.n_clusters == 1:  # a (cluster) bootstrap of one cluster is no interval
             group = dataclasses.replace(group, low=math.nan, high=math.nan)
         groups.append((value, group))
