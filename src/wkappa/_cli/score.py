@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import warnings
 from typing import Any
 
-from ..exceptions import WkappaError
+from ..exceptions import FewClustersWarning, WkappaError
 from . import options
 from .clusters import add_cluster
 
@@ -198,7 +199,7 @@ def _group_results(
     its own clusters; a group with a single cluster has an undefined standard error, interval
     and test (its kappa is defined), as in ``frames.kappa_by_group(..., cluster=...)``, and
     one note names such groups."""
-    from .._stats import cluster_robust, kappa_result, kappa_results
+    from .._stats import cluster_robust, kappa_result, kappa_results, warn_few_clusters
     from .labels import label_text
 
     values = [value for value, _ in tables.groups]
@@ -209,17 +210,19 @@ def _group_results(
         return list(zip(values, found, strict=True))
     results = []
     lone = []
-    for value, clusters in zip(values, tables.group_clusters, strict=True):
-        if len(clusters) < 2:
-            lone.append(label_text(value))
-            base = kappa_result(
-                clusters.sum(axis=0), args.weights, labels, args.alternative, kappa0
-            )
-            results.append((value, cluster_robust(base, clusters)))
-        else:
-            results.append(
-                (value, kappa_result(clusters, args.weights, labels, args.alternative, kappa0))
-            )
+    with warnings.catch_warnings():  # one warning for all groups with few clusters, below
+        warnings.simplefilter("ignore", FewClustersWarning)
+        for value, clusters in zip(values, tables.group_clusters, strict=True):
+            if len(clusters) < 2:
+                lone.append(label_text(value))
+                base = kappa_result(
+                    clusters.sum(axis=0), args.weights, labels, args.alternative, kappa0
+                )
+                results.append((value, cluster_robust(base, clusters)))
+            else:
+                result = kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
+                results.append((value, result))
+    warn_few_clusters([len(clusters) for clusters in tables.group_clusters])
     if lone:
         shown = ", ".join(map(repr, lone[:5]))
         if len(lone) > 5:
