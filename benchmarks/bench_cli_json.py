@@ -19,22 +19,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-import polars as pl
-
-N_ROWS = 1_000_000
-
-
-def _file(path: Path, n_groups: int) -> None:
-    rng = np.random.default_rng(0)
-    level = rng.integers(0, 5, N_ROWS)
-
-    def rater() -> np.ndarray:
-        return np.clip(level + rng.integers(-1, 2, N_ROWS), 0, 4)
-
-    group = rng.integers(0, n_groups, N_ROWS)
-    pl.DataFrame({"g": group, "a": rater(), "b": rater()}).write_parquet(path)
-
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -47,6 +31,7 @@ def main() -> None:
         sys.path.insert(0, args.src)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _timing import rotated
+    from bench_cli_by import N_ROWS, groups_file  # the --by benchmark's file
     from wkappa._cli import main as cli
 
     print(
@@ -56,7 +41,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, open(os.devnull, "w") as sink:
         for n_groups in args.groups:
             path = Path(folder) / f"g{n_groups}.parquet"
-            _file(path, n_groups)
+            groups_file(path, n_groups)
             argv = ["score", str(path), "--true", "a", "--pred", "b", "--by", "g", "--quiet"]
             argv += ["--ci-method", args.ci_method]
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
+from cli_calls import json_output, refusal
 from wkappa._cli import main
 from wkappa.exceptions import FewClustersWarning
 
@@ -54,19 +55,6 @@ def path(request, tmp_path_factory, data):
     return str(where)
 
 
-def _json(capsys, argv: list[str]) -> dict:
-    assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
-    return json.loads(capsys.readouterr().out)
-
-
-def _refused(capsys, argv: list[str]) -> str:
-    assert main(argv) == 2
-    captured = capsys.readouterr()
-    err = captured.err.strip()
-    assert len(err.splitlines()) == 1, err
-    return err
-
-
 # Each command on the fixture's file, without --cluster.
 COMMANDS = {
     "score": ["--true", "truth", "--pred", "a"],
@@ -98,14 +86,14 @@ COMMANDS = {
     ],
 )  # fmt: skip
 def test_cluster_refusals(path, capsys, command, extra, message):
-    assert message in _refused(capsys, [command, path, *COMMANDS[command], *extra])
+    assert message in refusal(capsys, [command, path, *COMMANDS[command], *extra])
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_json_fields_add_only_the_cluster(path, capsys, command):
     argv = [command, path, *COMMANDS[command]]
-    plain = _json(capsys, argv)
-    clustered = _json(capsys, [*argv, "--cluster", "task"])
+    plain = json_output(capsys, argv)
+    clustered = json_output(capsys, [*argv, "--cluster", "task"])
     assert set(clustered) - set(plain) == {"cluster", "n_clusters"}
     assert set(plain) <= set(clustered)
     assert clustered["n_clusters"] == 24
@@ -148,7 +136,9 @@ def _same(document: dict, result, ci) -> None:
 
 @pytest.mark.parametrize("ids", ["task", "name"])
 def test_score_is_kappa_test_with_cluster(path, data, capsys, ids):
-    document = _json(capsys, ["score", path, "--true", "truth", "--pred", "a", "--cluster", ids])
+    document = json_output(
+        capsys, ["score", path, "--true", "truth", "--pred", "a", "--cluster", ids]
+    )
     expected = wk.kappa_test(data["truth"], data["a"], cluster=data[ids])
     _same(document, expected, expected.confidence_interval())
     assert document["cluster"] == ids and document["n_clusters"] == 24
@@ -160,7 +150,7 @@ def test_score_cluster_bootstrap_is_the_api_one(path, data, capsys):
     argv = ["score", path, "--true", "truth", "--pred", "b", "--cluster", "name", "--weights",
             "linear", "--bootstrap", "299", "--seed", "5", "--bootstrap-method", "bca",
             "--alternative", "greater", "--kappa0", "0.2"]  # fmt: skip
-    document = _json(capsys, argv)
+    document = json_output(capsys, argv)
     expected = wk.kappa_test(
         data["truth"], data["b"], cluster=data["name"], weights="linear",
         alternative="greater", kappa0=0.2,
@@ -172,7 +162,7 @@ def test_score_cluster_bootstrap_is_the_api_one(path, data, capsys):
 
 def test_score_by_groups_are_clustered_within_each_group(path, data, capsys):
     argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--by", "site"]
-    document = _json(capsys, argv)
+    document = json_output(capsys, argv)
     assert "across_groups" not in document
     for group in document["groups"]:
         rows = data["site"] == group["group"]
@@ -184,7 +174,7 @@ def test_score_by_groups_are_clustered_within_each_group(path, data, capsys):
 def test_score_weight_column_with_cluster(path, data, capsys):
     argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task",
             "--weight-col", "w"]  # fmt: skip
-    document = _json(capsys, argv)
+    document = json_output(capsys, argv)
     expected = wk.kappa_test(
         data["truth"], data["a"], cluster=data["task"], sample_weight=data["w"]
     )
@@ -198,7 +188,7 @@ def test_score_omitted_rows_drop_their_clusters(tmp_path, capsys):
     # Cluster 3 has no complete pair: it is not a cluster of the test (as in Python).
     path = tmp_path / "gaps.csv"
     path.write_text("g,x,y\n1,1,1\n1,2,2\n2,2,1\n2,3,3\n3,,1\n3,2,\n4,1,2\n4,3,3\n")
-    document = _json(
+    document = json_output(
         capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g",
                  "--nan-policy", "omit"],
     )  # fmt: skip
@@ -226,10 +216,10 @@ def test_score_csv_has_n_clusters(path, capsys):
 def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
     path = tmp_path / "ids.csv"
     path.write_text("g,x,y,s\n1,1,1,p\n,2,2,p\n2,1,2,q\n2,2,2,q\n")
-    err = _refused(capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g"])
+    err = refusal(capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g"])
     assert "--cluster column 'g' has a missing id" in err
     path.write_text("g,x,y,s\n1,1,1,p\n1,2,2,p\n1,1,2,q\n1,2,2,q\n")
-    err = _refused(capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g"])
+    err = refusal(capsys, ["score", str(path), "--true", "x", "--pred", "y", "--cluster", "g"])
     assert "--cluster column 'g' has 1 cluster;" in err
 
 
@@ -287,7 +277,7 @@ def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path
 def test_compare_is_paired_kappa_test_with_cluster(path, data, capsys):
     argv = ["compare", path, "--true", "truth", "--pred", "a", "--pred", "b", "--cluster",
             "name", "--bootstrap", "499", "--seed", "2", "--alternative", "greater"]  # fmt: skip
-    document = _json(capsys, argv)
+    document = json_output(capsys, argv)
     expected = wk.paired_kappa_test(
         data["truth"], data["a"], data["b"], cluster=data["name"], n_resamples=499, rng=2,
         alternative="greater",
@@ -296,7 +286,7 @@ def test_compare_is_paired_kappa_test_with_cluster(path, data, capsys):
         if key != "labels":  # the API's range, the document's list
             assert document[key] == value, key
     assert document["cluster"] == "name" and document["n_clusters"] == 24
-    plain = _json(capsys, argv[:8] + argv[10:])
+    plain = json_output(capsys, argv[:8] + argv[10:])
     assert set(document) - set(plain) == {"cluster", "n_clusters"}
     assert document["confidence_interval"] != plain["confidence_interval"]
 
@@ -305,9 +295,9 @@ def test_compare_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
     path = tmp_path / "ids.csv"
     argv = ["compare", str(path), "--true", "x", "--pred", "y", "--pred", "z", "--cluster", "g"]
     path.write_text("g,x,y,z\n1,1,1,2\n,2,2,2\n2,1,2,1\n2,2,2,2\n")
-    assert "--cluster column 'g' has a missing id" in _refused(capsys, argv)
+    assert "--cluster column 'g' has a missing id" in refusal(capsys, argv)
     path.write_text("g,x,y,z\n1,1,1,2\n1,2,2,2\n1,1,2,1\n1,2,2,2\n")
-    assert "--cluster column 'g' has 1 cluster;" in _refused(capsys, argv)
+    assert "--cluster column 'g' has 1 cluster;" in refusal(capsys, argv)
 
 
 # --------------------------------------------------------------------------- judge
@@ -338,7 +328,7 @@ def test_judge_is_rater_vs_panel_with_cluster(path, long_path, data, capsys):
     long = ["judge", long_path, "--item", "item", "--rater", "rater", "--rating", "grade",
             "--candidate", "truth", "--cluster", "group"]  # fmt: skip
     for argv in (wide, long):
-        document = _json(capsys, [*argv, "--bootstrap", "399", "--seed", "4"])
+        document = json_output(capsys, [*argv, "--bootstrap", "399", "--seed", "4"])
         assert document["difference"] == pytest.approx(expected.difference, abs=1e-15)
         assert document["pvalue"] == expected.pvalue
         found = document["confidence_interval"]
@@ -351,13 +341,13 @@ def test_judge_long_refusals(tmp_path, capsys):
     argv = ["judge", str(path), "--item", "i", "--rater", "r", "--rating", "y",
             "--candidate", "j"]  # fmt: skip
     path.write_text("i,r,y,g\n1,a,1,x\n1,b,1,x\n1,j,1,y\n2,a,2,y\n2,b,2,y\n2,j,1,y\n")
-    err = _refused(capsys, [*argv, "--cluster", "g"])
+    err = refusal(capsys, [*argv, "--cluster", "g"])
     assert "Item 1 has ratings in two clusters of the --cluster column 'g'" in err
-    assert "--cluster names the --item column 'i'" in _refused(capsys, [*argv, "--cluster", "i"])
+    assert "--cluster names the --item column 'i'" in refusal(capsys, [*argv, "--cluster", "i"])
     path.write_text("i,r,y,g\n1,a,1,x\n1,b,1,x\n1,j,1,x\n2,a,2,x\n2,b,2,x\n2,j,1,x\n")
-    assert "--cluster column 'g' has 1 cluster;" in _refused(capsys, [*argv, "--cluster", "g"])
+    assert "--cluster column 'g' has 1 cluster;" in refusal(capsys, [*argv, "--cluster", "g"])
     path.write_text("i,r,y,g\n1,a,1,x\n1,b,1,x\n1,j,1,\n2,a,2,z\n2,b,2,z\n2,j,1,z\n")
-    assert "--cluster column 'g' has a missing id" in _refused(capsys, [*argv, "--cluster", "g"])
+    assert "--cluster column 'g' has a missing id" in refusal(capsys, [*argv, "--cluster", "g"])
 
 
 # --------------------------------------------------------------------------- agree
@@ -365,7 +355,7 @@ def test_judge_long_refusals(tmp_path, capsys):
 
 def test_agree_is_agreement_with_cluster(path, data, capsys):
     argv = ["agree", path, "--raters", "a,b,c", "--cluster", "name", "--coefficient", "gwet"]
-    document = _json(capsys, argv)
+    document = json_output(capsys, argv)
     expected = wk.agreement(_panel(data), coefficient="gwet", cluster=data["name"])
     assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-15)
     assert document["standard_error"] == pytest.approx(expected.standard_error, rel=1e-12)

@@ -6,12 +6,11 @@ exit code 2, in the command line's words."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 import wkappa as wk
+from cli_calls import json_output, refusal
 from wkappa._cli import main
 from wkappa.exceptions import FewClustersWarning
 
@@ -47,24 +46,12 @@ def eyes(tmp_path):
     return str(path), data
 
 
-def _json(capsys, argv: list[str]) -> dict:
-    assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
-    return json.loads(capsys.readouterr().out)
-
-
-def _refused(capsys, argv: list[str]) -> str:
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1, err
-    return err
-
-
 def test_score_cluster_on_a_messy_export_is_kappa_test_cluster(capsys, eyes):
     """' N/A ' with spaces was 'the unparsable value'; it is missing as 'NA' is, and the
     cluster-robust numbers are kappa_test(cluster=) on the same 118 rows over 60 patients."""
     path, data = eyes
     argv = ["score", path, "--true", " Reader A ", "--pred", "Reader B"]
-    got = _json(capsys, [*argv, "--cluster", "Patient ID", "--nan-policy", "omit"])
+    got = json_output(capsys, [*argv, "--cluster", "Patient ID", "--nan-policy", "omit"])
     want = wk.kappa_test(data["a"], data["b"], cluster=data["patient"], nan_policy="omit")
     assert (got["rows_read"], got["rows_used"], got["n_clusters"]) == (120, 118, 60)
     assert got["statistic"] == pytest.approx(want.statistic, abs=1e-12)
@@ -79,7 +66,7 @@ def test_spaced_missing_spellings_are_missing_in_icc(capsys, tmp_path):
     """'1, NA ,3' (R's write.table with padding) was refused as an unparsable value."""
     path = tmp_path / "icc.csv"
     path.write_text("subj,r1,r2,r3\n1,3, NA ,3\n2,4,4,NA \n3,1,2,2\n4,5,4,5\n5,2,2,3\n")
-    got = _json(capsys, ["icc", str(path), "--raters", "r1,r2,r3", "--form", "A,1"])
+    got = json_output(capsys, ["icc", str(path), "--raters", "r1,r2,r3", "--form", "A,1"])
     ratings = np.array([[3, np.nan, 3], [4, 4, np.nan], [1, 2, 2], [5, 4, 5], [2, 2, 3]])
     want = wk.icc(ratings, form="A,1")
     assert got["n_ratings"] == 13
@@ -99,7 +86,7 @@ def test_a_missing_cluster_id_is_refused_in_the_command_lines_words(capsys, tmp_
         "agree": ["--raters", "a,b,c"],
         "judge": ["--raters", "a,b", "--candidate", "c"],
     }[command]
-    err = _refused(capsys, [command, str(path), *argv, "--cluster", "task"])
+    err = refusal(capsys, [command, str(path), *argv, "--cluster", "task"])
     assert "--cluster column 'task' has a missing id (an empty cell)" in err
     assert "None" not in err and "NaN" not in err and "fill it in" in err
 
@@ -116,7 +103,7 @@ def test_a_cluster_column_named_like_an_option(capsys, tmp_path):
     rows = ["--by,human,a,b"] + [f"{task[i]},{human[i]},{a[i]},{b[i]}" for i in range(80)]
     path.write_text("\n".join(rows) + "\n")
     argv = ["compare", str(path), "--true", "human", "--pred", "a", "--pred", "b"]
-    got = _json(capsys, [*argv, "--cluster=--by", "--bootstrap", "499", "--seed", "3"])
+    got = json_output(capsys, [*argv, "--cluster=--by", "--bootstrap", "499", "--seed", "3"])
     want = wk.paired_kappa_test(human, a, b, cluster=task, n_resamples=499, rng=3)
     assert got["n_clusters"] == 20
     assert got["difference"] == pytest.approx(want.difference, abs=1e-12)

@@ -6,28 +6,15 @@ library's cluster order); typed files (Parquet) are read as typed."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 import wkappa as wk
+from cli_calls import json_output, refusal
 from wkappa._cli import main
 from wkappa.exceptions import FewClustersWarning
 
 pl = pytest.importorskip("polars")
-
-
-def _json(capsys, argv: list[str]) -> dict:
-    assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
-    return json.loads(capsys.readouterr().out)
-
-
-def _refused(capsys, argv: list[str]) -> str:
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1, err
-    return err
 
 
 def _ratings(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -58,7 +45,7 @@ CLUSTERED = {
 @pytest.mark.parametrize("command", CLUSTERED)
 def test_cluster_ids_007_and_7_are_refused(tmp_path, capsys, command):
     path, _ = _wide(tmp_path, ["007", "7", "8", "9"])
-    err = _refused(capsys, [command, path, *CLUSTERED[command], "--cluster", "site"])
+    err = refusal(capsys, [command, path, *CLUSTERED[command], "--cluster", "site"])
     assert "--cluster column 'site' has the ids '007' (row 1) and '7' (row 2)" in err
     assert "the same number written two ways" in err
     assert "Hint: write each id one way, or give the ids a non-digit prefix" in err
@@ -76,13 +63,13 @@ def test_cluster_ids_007_and_7_are_refused(tmp_path, capsys, command):
 )
 def test_any_two_spellings_of_one_number_are_refused(tmp_path, capsys, ids, pair):
     path, _ = _wide(tmp_path, ids)
-    err = _refused(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
+    err = refusal(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
     assert f"has the ids {pair[0]} and {pair[1]}, the same number" in err
 
 
 def test_prefixed_ids_are_distinct_clusters(tmp_path, capsys):
     path, data = _wide(tmp_path, ["p007", "p7", "p8", "p9"])
-    document = _json(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
+    document = json_output(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
     with pytest.warns(FewClustersWarning, match="Only 4 clusters"):
         expected = wk.kappa_test(
             data["truth"], data["a"], weights="quadratic", cluster=data["site"]
@@ -94,13 +81,13 @@ def test_prefixed_ids_are_distinct_clusters(tmp_path, capsys):
 @pytest.mark.parametrize("command", CLUSTERED)
 def test_zero_padded_ids_alone_are_their_own_clusters(tmp_path, capsys, command):
     path, _ = _wide(tmp_path, ["001", "002"])
-    document = _json(capsys, [command, path, *CLUSTERED[command], "--cluster", "site"])
+    document = json_output(capsys, [command, path, *CLUSTERED[command], "--cluster", "site"])
     assert document["n_clusters"] == 2
 
 
 def test_zero_padded_cluster_ids_give_the_python_apis_numbers(tmp_path, capsys):
     path, data = _wide(tmp_path, ["001", "002", "003", "010", "011"])
-    document = _json(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
+    document = json_output(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
     with pytest.warns(FewClustersWarning, match="Only 5 clusters"):
         expected = wk.kappa_test(
             data["truth"], data["a"], weights="quadratic", cluster=data["site"]
@@ -111,7 +98,7 @@ def test_zero_padded_cluster_ids_give_the_python_apis_numbers(tmp_path, capsys):
 
 def test_surrounding_spaces_are_not_part_of_an_id(tmp_path, capsys):
     path, _ = _wide(tmp_path, [" 7", "7", "8 ", "8"])
-    document = _json(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
+    document = json_output(capsys, ["score", path, *CLUSTERED["score"], "--cluster", "site"])
     assert document["n_clusters"] == 2
 
 
@@ -121,7 +108,7 @@ def test_plain_integer_cluster_ids_bootstrap_as_the_library_does(tmp_path, capsy
     ids = ["2", "10", "3", "30", "4", "5"]
     path, data = _wide(tmp_path, ids)
     argv = ["compare", path, *CLUSTERED["compare"][:6], "--cluster", "site"]
-    document = _json(capsys, [*argv, "--bootstrap", "199", "--seed", "3"])
+    document = json_output(capsys, [*argv, "--bootstrap", "199", "--seed", "3"])
     clusters = data["site"].astype(np.int64)
     with pytest.warns(FewClustersWarning, match="Only 6 clusters"):
         expected = wk.paired_kappa_test(
@@ -138,7 +125,7 @@ def _groups(document: dict) -> list:
 
 def test_by_numeric_ids_keep_their_order_and_type(tmp_path, capsys):
     path, _ = _wide(tmp_path, ["10", "2", "1"])
-    document = _json(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
+    document = json_output(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
     assert _groups(document) == [1, 2, 10]
     assert main(["score", path, *CLUSTERED["score"], "--by", "site", "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
@@ -147,25 +134,25 @@ def test_by_numeric_ids_keep_their_order_and_type(tmp_path, capsys):
 
 def test_by_decimal_ids_stay_numbers(tmp_path, capsys):
     path, _ = _wide(tmp_path, ["2.5", "1", "10.25"])
-    document = _json(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
+    document = json_output(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
     assert _groups(document) == [1.0, 2.5, 10.25]
 
 
 def test_by_zero_padded_ids_keep_their_spelling_in_numeric_order(tmp_path, capsys):
     path, _ = _wide(tmp_path, ["010", "002", "9", "001"])
-    document = _json(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
+    document = json_output(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
     assert _groups(document) == ["001", "002", "9", "010"]
 
 
 def test_by_007_and_7_is_refused(tmp_path, capsys):
     path, _ = _wide(tmp_path, ["007", "7", "8"])
-    err = _refused(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
+    err = refusal(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
     assert "--by column 'site' has the ids '007' (row 1) and '7' (row 2)" in err
 
 
 def test_by_word_ids_sort_as_text(tmp_path, capsys):
     path, _ = _wide(tmp_path, ["b", "a10", "a2"])
-    document = _json(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
+    document = json_output(capsys, ["score", path, *CLUSTERED["score"], "--by", "site"])
     assert _groups(document) == ["a10", "a2", "b"]
 
 
@@ -173,7 +160,7 @@ def test_by_on_a_rating_column_reads_it_as_ratings(tmp_path, capsys):
     """``--by`` naming the ``--true`` column groups by the ratings as read (01 is 1)."""
     path = tmp_path / "self.csv"
     path.write_text("truth,pred\n01,1\n02,2\n01,2\n02,1\n")
-    document = _json(
+    document = json_output(
         capsys, ["score", str(path), "--true", "truth", "--pred", "pred", "--by", "truth"]
     )
     assert _groups(document) == [1, 2]
@@ -205,24 +192,24 @@ LONG = ["--item", "item", "--rater", "rater", "--rating", "grade"]
 def test_long_item_ids_with_leading_zeros_are_their_own_items(tmp_path, capsys, command, extra):
     items = [f"{i:03d}" for i in range(1, 13)]
     path = _long(tmp_path, items, raters=("r1", "r2", "r3", "r4"))
-    document = _json(capsys, [command, path, *LONG, *extra])
+    document = json_output(capsys, [command, path, *LONG, *extra])
     assert document["n_items"] == 12
     path = _long(tmp_path, [*items, "7"], raters=("r1", "r2", "r3", "r4"))
-    err = _refused(capsys, [command, path, *LONG, *extra])
+    err = refusal(capsys, [command, path, *LONG, *extra])
     assert "--item column 'item' has the ids '007' (row 25) and '7' (row 49)" in err
 
 
 @pytest.mark.parametrize("command", ["agree", "icc"])
 def test_long_rater_ids_07_and_7_are_refused(tmp_path, capsys, command):
     path = _long(tmp_path, [str(i) for i in range(10)], raters=("07", "7", "8"))
-    err = _refused(capsys, [command, path, *LONG])
+    err = refusal(capsys, [command, path, *LONG])
     assert "--rater column 'rater' has the ids '07' (row 1) and '7' (row 2)" in err
 
 
 def test_long_zero_padded_rater_ids_name_the_candidate_as_written(tmp_path, capsys):
     path = _long(tmp_path, [str(i) for i in range(12)], raters=("007", "008", "009"))
     argv = ["judge", path, *LONG, "--candidate", "007", "--bootstrap", "99"]
-    assert _json(capsys, argv)["n_items"] == 12
+    assert json_output(capsys, argv)["n_items"] == 12
 
 
 def test_long_agree_zero_padded_items_match_the_library(tmp_path, capsys):
@@ -230,7 +217,7 @@ def test_long_agree_zero_padded_items_match_the_library(tmp_path, capsys):
     path = _long(tmp_path, items)
     frame = pl.read_csv(path, schema_overrides={"item": pl.String})
     matrix = frame.pivot(on="rater", index="item", values="grade").select("r1", "r2", "r3")
-    document = _json(capsys, ["agree", path, *LONG])
+    document = json_output(capsys, ["agree", path, *LONG])
     expected = wk.agreement(matrix.to_numpy())
     assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-15)
 
@@ -242,9 +229,9 @@ def test_parquet_ids_are_read_as_typed(tmp_path, capsys):
     _, data = _wide(tmp_path, ["007", "7", "8", "9"])
     where = tmp_path / "ids.parquet"
     pl.DataFrame({k: list(v) for k, v in data.items()}).write_parquet(where)
-    document = _json(capsys, ["score", str(where), *CLUSTERED["score"], "--cluster", "site"])
+    document = json_output(capsys, ["score", str(where), *CLUSTERED["score"], "--cluster", "site"])
     assert document["n_clusters"] == 4  # text ids: '007' and '7' are two
     as_numbers = pl.read_parquet(where).with_columns(pl.col("site").cast(pl.Int64))
     as_numbers.write_parquet(where)
-    document = _json(capsys, ["score", str(where), *CLUSTERED["score"], "--cluster", "site"])
+    document = json_output(capsys, ["score", str(where), *CLUSTERED["score"], "--cluster", "site"])
     assert document["n_clusters"] == 3  # integer ids: 7 is one
