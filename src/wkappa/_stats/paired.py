@@ -397,20 +397,10 @@ def paired_kappa_test_from_table(
         category a and prediction B category b. Non-negative and finite; integer counts, or
         non-integer (weighted) counts read as frequency weights: replicates then draw
         ``round(table.sum())`` items with probabilities proportional to the cells.
-    weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
-        Disagreement weights, as in :func:`~wkappa.weighted_kappa`.
     labels : sequence of K categories, optional
         Names of the categories, in the order of the table's axes (default ``0..K-1``).
-    n_resamples : int, default 9999
-        Bootstrap replicates B.
-    confidence_level : float, default 0.95
-        Default level of the result's :meth:`~wkappa.PairedKappaResult.confidence_interval`.
-    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
-        Seed or generator (:func:`numpy.random.default_rng`); the same seed gives the same
-        result.
-    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        H1 of the p-value: the kappas differ, A's is greater (``difference > 0``) or A's is
-        less. The result's interval follows it (one-sided with 'greater'/'less').
+    weights, n_resamples, confidence_level, rng, alternative
+        As in :func:`paired_kappa_test`.
 
     Returns
     -------
