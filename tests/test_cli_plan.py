@@ -242,8 +242,11 @@ def test_goodness_of_fit_warning_in_options_once(
     assert len(warnings) == 1, captured.err
     assert "--method simulation" in warnings[0] and "method='" not in warnings[0]
     assert "(Fleiss' kappa, quadratic weights, K = 2)" in captured.out
-    report = (tmp_path / "r.html").read_text(encoding="utf-8")  # the report says it too
-    assert "Warning: --method goodness-of-fit is outside the range" in html.unescape(report)
+    report = (tmp_path / "r.html").read_text(encoding="utf-8")  # the report says it too, once
+    section = re.findall(r'<section class="warnings">.*?</section>', report, re.S)
+    assert len(section) == 1
+    assert f"<li>{warnings[0].removeprefix('wkappa: warning: ')}</li>" in html.unescape(section[0])
+    assert html.unescape(report).count("--method goodness-of-fit is outside the range") == 1
 
 
 def test_plot_writes_the_format_its_file_name_asks_for(tmp_path, capsys) -> None:

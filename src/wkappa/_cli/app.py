@@ -14,6 +14,7 @@ predictions against one truth, paired) and ``demo``; the options they share are 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import sys
@@ -85,12 +86,15 @@ _WARNING_WORDS = (
 )
 
 
-def _warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
-    """A library warning on one line of stderr, in the command line's words."""
+def _warning(message: Any, category: Any, *_: Any, warned: list[str], **__: Any) -> None:
+    """A library warning on one line of stderr, in the command line's words; the line is
+    also kept in ``warned`` (once), the run's list that its HTML report shows."""
     text = _one_line(message, options=True)
     for words, shown in _WARNING_WORDS:
         text = text.replace(words, shown)
     print(f"wkappa: warning: {text}", file=sys.stderr)
+    if text not in warned:
+        warned.append(text)
 
 
 # The library's hints and parameter names, as the command line spells them.
@@ -202,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else [str(word) for word in argv]
     args, extras = parser.parse_known_args(_joined_values(given))
     args.command_line = given  # as typed, for the reports' "Reproduce" section
+    args.warned = []  # the run's warnings as shown on stderr, for the reports' "Warnings"
     if extras:
         print(_unknown_options(parser, args, extras), file=sys.stderr)
         return 2
@@ -210,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_explain(args)
         with warnings.catch_warnings():
             warnings.simplefilter("default")
-            warnings.showwarning = _warning
+            warnings.showwarning = functools.partial(_warning, warned=args.warned)
             return int(args.func(args))
     except (WkappaError, ImportError) as exc:
         if debug:

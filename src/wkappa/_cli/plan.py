@@ -229,14 +229,9 @@ def _value(number: float | None, digits: str = ".4g") -> str:
     return "" if number is None or number != number else format(number, digits)
 
 
-def _write_report(
-    plan: KappaPlan,
-    curve_of_n: Curve,
-    args: argparse.Namespace,
-    cautions: list[str] | None = None,
-) -> None:
-    """``--report``: the plan in words and numbers, the warnings of the plan (``cautions``,
-    as printed on stderr), and the curve as a table and a figure."""
+def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) -> None:
+    """``--report``: the plan in words and numbers and the curve as a table and a figure (the
+    plan's warnings, shown on stderr, are in the page's "Warnings" section)."""
     from .methods import plan_methods
     from .provenance import Provenance, methods_html, references_html
     from .report import cells_table, escape, html_page
@@ -278,7 +273,6 @@ def _write_report(
         "<h2>The plan</h2>",
         cells_table(["", "value"], rows),
     ]
-    body += [f'<p class="note">Warning: {escape(text)}</p>' for text in cautions or []]
     sizes, curve, method = curve_of_n
     try:
         png = _figure_png(plan, sizes, curve, method)
@@ -328,7 +322,7 @@ def run_plan(args: argparse.Namespace) -> int:
             if args.plot:
                 Path(args.plot).write_bytes(_figure_png(plan, *curve, image_format(args.plot)))
             if args.report:
-                _write_report(plan, curve, args, cautions)
+                _write_report(plan, curve, args)
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":

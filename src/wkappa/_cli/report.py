@@ -88,10 +88,14 @@ pre.command { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f6f
               border: 1px solid #d8e0ec; border-radius: 6px; padding: 0.6em 0.9em;
               font-size: 0.9em; }
 .references { font-size: 0.9em; padding-left: 1.4em; } .references li { margin: 0.2em 0; }
+.warnings { background: #fdf4ec; border: 1px solid #ecc9a8; border-radius: 6px;
+            padding: 0.2em 1.1em; margin: 1em 0; }
+.warnings h2 { margin-top: 0.6em; } .warnings li { margin: 0.3em 0; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; color: #000; }
-  h2, h3 { break-after: avoid; } table, img, .headline, .methods, pre { break-inside: avoid; }
-  .headline, th, .methods, pre.command { background: none; }
+  h2, h3 { break-after: avoid; }
+  table, img, .headline, .methods, pre, .warnings { break-inside: avoid; }
+  .headline, th, .methods, pre.command, .warnings { background: none; }
   img { max-width: 100%; border: none; }
   table { display: table; overflow: visible; font-size: 9pt; }
 }
@@ -291,7 +295,7 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
         provenance.html(),
         *_tail(),
     ]
-    Path(path).write_text("\n".join(parts), encoding="utf-8")
+    Path(path).write_text(_page(parts, args), encoding="utf-8")
 
 
 def _made(provenance: Provenance) -> str:
@@ -307,6 +311,25 @@ def _head(name: str, heading: str) -> list[str]:
         f"<title>wkappa report: {_e(name)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(heading)}</h1>",
     ]
+
+
+def _page(parts: Sequence[str], args: argparse.Namespace) -> str:
+    """The page of ``parts`` (from :func:`_head` on) with the run's warnings, as stderr showed
+    them (``args.warned``, kept by the command line's warning hook), in a "Warnings" section
+    right under the heading and its lines of what was compared; no section without any."""
+    warned = getattr(args, "warned", None) or []
+    parts = list(parts)
+    if warned:
+        at = next(i for i, part in enumerate(parts) if part.startswith("<h1>")) + 1
+        while at < len(parts) and parts[at].startswith('<p class="meta'):
+            at += 1
+        items = "".join(f"<li>{_e(text)}</li>" for text in warned)
+        parts.insert(
+            at,
+            '<section class="warnings"><h2>Warnings</h2><p class="note">As the run printed '
+            f"them on stderr:</p><ul>{items}</ul></section>",
+        )
+    return "\n".join(parts)
 
 
 def _tail() -> list[str]:
@@ -516,16 +539,17 @@ def write_agreement_report(
         provenance.html(),
         *_tail(),
     ]
-    Path(path).write_text("\n".join(parts), encoding="utf-8")
+    Path(path).write_text(_page(parts, args), encoding="utf-8")
 
 
 # ----------------------------------------------------------------- shared by other commands
 
 
 def html_page(name: str, heading: str, body: Sequence[str], args: argparse.Namespace) -> str:
-    """A self-contained report page (the inline CSS and script of the others) ending with the
-    command line of the run (``args``), the software's version and the date."""
-    return "\n".join([*_head(name, heading), *body, Provenance.of(args).html(), *_tail()])
+    """A self-contained report page (the inline CSS and script of the others) with the run's
+    warnings under its heading (when it had any), ending with the command line of the run
+    (``args``), the software's version and the date."""
+    return _page([*_head(name, heading), *body, Provenance.of(args).html(), *_tail()], args)
 
 
 def cells_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
