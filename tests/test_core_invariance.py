@@ -145,3 +145,20 @@ def test_quadratic_kappa_is_exactly_the_same_through_every_path() -> None:
     assert wk.kappa_from_table(wk.confusion_table(y_true, y_pred)) == direct
     table = wk.confusion_table(y_true, y_pred).astype(float)
     assert wk.kappa_from_table(table) == pytest.approx(direct, abs=1e-14)
+
+
+@pytest.mark.parametrize("k", [3, 12, 95])
+def test_float_kappas_and_variances_of_a_stack_are_each_tables_own_bit_for_bit(k) -> None:
+    # Elementwise products and sums along fixed axes: no BLAS, and no einsum, which splits
+    # a sum of more than 8192 terms (K >= 91) by the shape of the stack.
+    from wkappa._core import kappas, variances
+
+    rng = np.random.default_rng(k)
+    tables = rng.random((5, k, k)) * 10.0 + np.diag(rng.random(k) * 40.0)
+    weights = np.subtract.outer(np.arange(k), np.arange(k)) ** 2 / (k - 1.0) ** 2
+    stacked = kappas(tables, weights)
+    variance, variance_null = variances(tables, weights, stacked)
+    for g in range(5):
+        alone = np.asfortranarray(tables[g])
+        assert kappas(alone, weights) == stacked[g]
+        assert variances(alone, weights, stacked[g]) == (variance[g], variance_null[g])

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import wkappa as wk
 from reference import reference_weights
 from wkappa._stats import score_limits
+from wkappa._stats.score_interval import hypothesis_variances
 from wkappa.exceptions import WkappaError
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -220,5 +221,51 @@ def test_score_intervals_of_a_stack_are_each_results_own(alternative) -> None:
         for result, ci in zip(results, batched, strict=True):
             own = result.confidence_interval(level, method="score")
             assert (ci.confidence_level, ci.method) == (own.confidence_level, "score")
-            assert (ci.low, ci.high) == pytest.approx((own.low, own.high), rel=1e-12, nan_ok=True)
+            assert _same(ci.low, own.low) and _same(ci.high, own.high)
     assert score_intervals([], 0.95) == []
+
+
+def _same(a: float, b: float) -> bool:
+    """Bit for bit (nan equal to nan)."""
+    return bool(a == b or (np.isnan(a) and np.isnan(b)))
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_stacked_score_intervals_equal_each_tables_own_bit_for_bit(alternative) -> None:
+    # No matrix product and no einsum in the search: each end rounds as for the table alone
+    # (also at K = 91 and more, where einsum splits a table's K*K terms by the stack).
+    from wkappa._stats import kappa_results, score_intervals
+
+    rng = np.random.default_rng(2026)
+    for k in (2, 3, 5, 8, 13, 95):
+        n_tables = 40 if k < 50 else 4
+        size = int(rng.integers(6, 300))
+        tables = rng.multinomial(size, np.full(k * k, 1 / (k * k)), size=n_tables)
+        tables = tables.reshape(n_tables, k, k)
+        tables[:, np.arange(k), np.arange(k)] += rng.integers(0, 25, (n_tables, k))
+        for weights in ("linear", "quadratic"):
+            results = kappa_results(tables, weights, tuple(range(k)), alternative, 0.0)
+            batched = score_intervals(results, 0.95)
+            for result, ci in zip(results, batched, strict=True):
+                own = result.confidence_interval(0.95, method="score")
+                assert _same(ci.low, own.low) and _same(ci.high, own.high), (k, weights)
+
+
+def test_score_limits_do_not_depend_on_memory_layout_or_stack() -> None:
+    rng = np.random.default_rng(7)
+    k = 9
+    weights = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) / (k - 1.0)
+    tables = rng.multinomial(200, np.full(k * k, 1 / (k * k)), size=30).reshape(30, k, k)
+    tables = tables + np.diag(rng.integers(0, 30, k))
+    low, high = score_limits(tables, weights, 0.9)
+    variance = hypothesis_variances(tables, weights, 0.25)
+    padded = np.zeros((30, k + 2, k + 3))
+    padded[:, 1 : k + 1, 2 : k + 2] = tables
+    for view in (np.asfortranarray(tables, dtype=np.float64), padded[:, 1 : k + 1, 2 : k + 2]):
+        other_low, other_high = score_limits(view, weights, 0.9)
+        assert np.array_equal(other_low, low) and np.array_equal(other_high, high)
+        assert np.array_equal(hypothesis_variances(view, weights, 0.25), variance)
+    for g in range(30):
+        alone = np.asfortranarray(tables[g], dtype=np.float64)
+        assert score_limits(alone, weights, 0.9) == (low[g], high[g])
+        assert hypothesis_variances(alone, weights, 0.25) == variance[g]

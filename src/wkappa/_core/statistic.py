@@ -211,14 +211,27 @@ def unit_scale(values: np.ndarray) -> np.ndarray:
     return scaled
 
 
+def _weighted(weights: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``W v`` for each row v of ``vectors`` (G, K), as elementwise products summed along
+    the contiguous last axis.
+
+    Neither a matrix product (BLAS rounds differently for a stack and for one row, and on
+    different CPUs) nor ``einsum`` (which splits sums of more than 8192 terms by the
+    stack's shape): the sums of this module round the same for a table alone and in a
+    stack, in any memory layout.
+    """
+    out: np.ndarray = (weights[None] * vectors[:, None, :]).sum(axis=2)
+    return out
+
+
 def _float_kappas(stack: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    stack = unit_scale(stack)
+    stack = np.ascontiguousarray(unit_scale(stack))
     weights = unit_scale(weights)
     n = stack.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = stack / n[:, None, None]
-        observed = np.einsum("gij,ij->g", p, weights)
-        expected = np.einsum("gi,ij,gj->g", p.sum(axis=2), weights, p.sum(axis=1))
+        observed = (p * weights[None]).sum(axis=(1, 2))
+        expected = (p.sum(axis=2) * _weighted(weights, p.sum(axis=1))).sum(axis=1)
         values: np.ndarray = np.where((expected > 0) & (n > 0), 1.0 - observed / expected, np.nan)
     return values
 
@@ -290,7 +303,8 @@ def variances(tables: np.ndarray, weights: np.ndarray, kappa: Any) -> tuple[Any,
     never negative.
     """
     single = tables.ndim == 2
-    original = tables[None] if single else tables.reshape(-1, *tables.shape[-2:])
+    # C order: a sum rounds by the memory layout.
+    original = np.ascontiguousarray(tables).reshape(-1, *tables.shape[-2:])
     with np.errstate(over="ignore"):
         n = original.sum(axis=(1, 2), dtype=np.float64)  # the sample size, unscaled
     stack = unit_scale(original)  # proportions from scaled counts: no overflow
@@ -299,9 +313,9 @@ def variances(tables: np.ndarray, weights: np.ndarray, kappa: Any) -> tuple[Any,
     with np.errstate(invalid="ignore", divide="ignore"):
         p = stack / stack.sum(axis=(1, 2))[:, None, None]
         row, col = p.sum(axis=2), p.sum(axis=1)
-        w_row = np.einsum("ij,gj->gi", weights, col)
-        w_col = np.einsum("gi,ij->gj", row, weights)
-        d_e = np.einsum("gi,gi->g", row, w_row)
+        w_row = _weighted(weights, col)
+        w_col = _weighted(np.ascontiguousarray(weights.T), row)
+        d_e = (row * w_row).sum(axis=1)
         influence = weights[None] - (1.0 - k_values)[:, None, None] * (
             w_row[:, :, None] + w_col[:, None, :]
         )
@@ -321,9 +335,9 @@ def _centred_square_mean(p: np.ndarray, values: np.ndarray) -> np.ndarray:
     Centring first leaves an error of order eps² sum p x², so anything below 1e-24 of that
     is a zero variance (all mass on cells with one value, e.g. n = 1).
     """
-    mean = np.einsum("gij,gij->g", p, values)
+    mean = (p * values).sum(axis=(1, 2))
     centred = values - mean[:, None, None]
-    spread = np.einsum("gij,gij->g", p, centred * centred)
-    scale = np.einsum("gij,gij->g", p, values * values)
+    spread = (p * (centred * centred)).sum(axis=(1, 2))
+    scale = (p * (values * values)).sum(axis=(1, 2))
     cleaned: np.ndarray = np.where(spread <= 1e-24 * scale, 0.0, spread)
     return cleaned

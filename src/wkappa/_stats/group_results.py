@@ -140,9 +140,8 @@ def score_intervals(
     (of one weight matrix and alternative, without clusters: the groups of one run), from one
     :func:`~wkappa._stats.score_interval.score_limits` search over the stack of their tables.
 
-    Each interval equals the one its result gives alone to about 1e-15 (the stacked
-    arithmetic may round the last bits of an end otherwise), not bit for bit as the results
-    of :func:`kappa_results` are; the one-sided rule is the results' own
+    Each interval is, bit for bit, the one its result gives alone (the search sums each
+    table along fixed axes, whatever the stack); the one-sided rule is the results' own
     (:func:`~wkappa._stats.intervals.sided`).
     """
     if not results:

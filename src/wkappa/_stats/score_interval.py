@@ -32,7 +32,9 @@ def _score_path(
     normalised) and the sign of kappa (0 within rounding of 0, so that float noise -- a
     transposed table, a stack against one table -- cannot pick another path).
     """
-    counts = np.asarray(tables, dtype=np.float64)
+    # C order: numpy's sums round by the memory layout (a Fortran-order table or a slice
+    # would be summed in another order than the same table in a stack).
+    counts = np.ascontiguousarray(tables, dtype=np.float64)
     k = counts.shape[-1]
     counts = counts.reshape(-1, k, k)
     n = counts.sum(axis=(1, 2))
@@ -146,12 +148,16 @@ def _kappa_and_spread(p: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     """Kappa and ``n * Var(kappa)`` (Fleiss-Cohen-Everitt) of proportion tables p (G, K, K).
 
     The same formula as :func:`wkappa._core.variances`, for tables that already sum to 1.
+    Every product is elementwise, summed along the contiguous last axes: a matrix product
+    (BLAS) rounds differently for a stack and for one table, and on different CPUs, and
+    ``einsum`` splits sums of more than 8192 terms by the stack's shape. So each table's
+    values are bit for bit those of the table alone.
     """
     rows, cols = p.sum(axis=2), p.sum(axis=1)
-    w_row = cols @ weights.T
-    w_col = rows @ weights
-    d_e = np.einsum("gi,gi->g", rows, w_row)
-    kappa = 1.0 - np.einsum("gij,ij->g", p, weights) / d_e
+    w_row = (weights[None] * cols[:, None, :]).sum(axis=2)
+    w_col = (np.ascontiguousarray(weights.T)[None] * rows[:, None, :]).sum(axis=2)
+    d_e = (rows * w_row).sum(axis=1)
+    kappa = 1.0 - (p * weights[None]).sum(axis=(1, 2)) / d_e
     influence = weights[None] - (1.0 - kappa)[:, None, None] * (
         w_row[:, :, None] + w_col[:, None, :]
     )
