@@ -812,6 +812,11 @@ def test_score_by_many_groups_is_each_group_alone_bit_for_bit(tmp_path, weighted
         table = np.zeros((len(labels), len(labels)), dtype=np.float64 if weighted else np.int64)
         counts = part["w"].to_numpy() if weighted else np.ones(part.height, dtype=np.int64)
         np.add.at(table, (part["t"].to_numpy(), part["p"].to_numpy()), counts)
+        if weighted:  # a cell's weights are summed as 24-digit decimals (sample_weights)
+            decimal = pl.col("w").cast(pl.Decimal(38, 24)).sum().cast(pl.Float64)
+            for t, p, w, exact in part.group_by("t", "p").agg(decimal, fsum=pl.col("w")).rows():
+                assert w == pytest.approx(math.fsum(exact), rel=4e-16)
+                table[t, p] = w
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             expected = wk.kappa_test_from_table(

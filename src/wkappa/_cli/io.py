@@ -22,6 +22,7 @@ from typing import Any
 
 from .._core import format_value, import_optional
 from ..exceptions import WkappaError
+from . import sample_weights
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
 
 __all__ = [
@@ -502,8 +503,18 @@ def _estimate_rows(source: Source) -> int | None:
     return max(int(source.size / (len(head) / lines)), 1) if lines > 1 else None
 
 
-def _count(source: Source, frame: Any, keys: Sequence[str], weight: str | None, tick: Any) -> Any:
-    """One streaming ``group_by`` over the key columns; rows never reach Python."""
+def _count(
+    source: Source,
+    frame: Any,
+    keys: Sequence[str],
+    weight: str | None,
+    tick: Any,
+    *,
+    fixed_point: bool = True,
+) -> Any:
+    """One streaming ``group_by`` over the key columns; rows never reach Python. Weights are
+    summed as :mod:`.sample_weights` says (a decimal sum that does not fit counts again), and
+    their keys sorted, so that sums over keys add them in the same order on every run."""
     pl = polars()
     columns = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
     selected = frame.select(columns).with_columns(pl.lit(1, pl.Int64).alias(COUNT))
@@ -511,11 +522,17 @@ def _count(source: Source, frame: Any, keys: Sequence[str], weight: str | None, 
         selected = selected.map_batches(tick, streamable=True)
     aggregations = [pl.col(COUNT).sum()]
     if weight is not None:
-        value = pl.col(weight).cast(pl.Float64)
-        bad = value.is_null() | value.is_nan() | value.is_infinite() | (value < 0)
-        aggregations += [value.sum().alias(WEIGHT), bad.sum().alias(_BAD)]
+        aggregations += sample_weights.aggregations(weight, WEIGHT, _BAD, fixed_point=fixed_point)
     grouped = selected.group_by(list(dict.fromkeys(keys))).agg(aggregations)
-    return grouped.collect(engine="streaming")
+    try:
+        counts = grouped.collect(engine="streaming")
+    except pl.exceptions.ComputeError as exc:
+        if weight is None or not fixed_point or not sample_weights.decimal_refused(exc):
+            raise
+        return _count(source, frame, keys, weight, None, fixed_point=False)
+    if weight is None:
+        return counts
+    return sample_weights.chosen(counts, WEIGHT, COUNT).sort(list(dict.fromkeys(keys)))
 
 
 def count_keys(
@@ -624,18 +641,6 @@ def _typed(
 
 def _raise_bad_weight(source: Source, frame: Any, column: str) -> None:
     """Sample weights must be present, finite and non-negative: the first bad row is named."""
-    pl = polars()
-    value = pl.col(column).cast(pl.Float64)
-    bad = value.is_null() | value.is_nan() | value.is_infinite() | (value < 0)
-    row = first_row(frame, bad)
+    bad = sample_weights.bad(column)
     shown = frame.filter(bad).select(column).head(1).collect().item()
-    if shown is None or shown != shown:  # an empty cell, NA or NaN
-        problem = f"column {column!r} has no weight (a missing value)"
-    else:
-        problem = (
-            f"the weight {format_value(shown)} in column {column!r} is not a finite "
-            "non-negative number"
-        )
-    raise WkappaError(
-        f"{source.name}, row {row}: {problem}. Hint: weights must be >= 0 and present."
-    )
+    raise sample_weights.refusal(source.name, first_row(frame, bad), column, shown)

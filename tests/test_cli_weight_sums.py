@@ -1,0 +1,128 @@
+"""``wkappa score --weight-col``: weights that are not whole numbers give the same digits on
+every run (however the engine splits the rows among its threads), and the library's numbers,
+also for weights too small or too large to be summed as decimals."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import wkappa as wk
+from cli_calls import json_output
+from wkappa._cli import sample_weights
+
+
+def _ratings(n: int, seed: int, groups: int = 3) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 5, n)
+    return pl.DataFrame(
+        {
+            "a": truth,
+            "b": np.clip(truth + rng.integers(-1, 2, n), 0, 4),
+            "g": rng.integers(0, groups, n),
+            "w": rng.random(n),
+        }
+    )
+
+
+def _score(capsys: pytest.CaptureFixture[str], path: Path) -> dict:
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w", "--by", "g"]
+    return json_output(capsys, argv)
+
+
+def _assert_library(document: dict, data: pl.DataFrame) -> None:
+    """The overall and per-group kappas and weighted n are the library's."""
+
+    def kappa(part: pl.DataFrame) -> float:
+        return wk.weighted_kappa(part["a"], part["b"], sample_weight=part["w"].to_numpy())
+
+    assert document["statistic"] == pytest.approx(kappa(data), rel=1e-12, abs=1e-15)
+    assert document["n"] == pytest.approx(data["w"].sum(), rel=1e-12)
+    for group in document["groups"]:
+        part = data.filter(pl.col("g") == group["group"])
+        assert group["statistic"] == pytest.approx(kappa(part), rel=1e-12, abs=1e-15)
+        assert group["n"] == pytest.approx(part["w"].sum(), rel=1e-12)
+
+
+@pytest.mark.integration
+def test_weighted_by_output_is_the_same_with_any_number_of_threads(tmp_path):
+    # Two threads add a group's weights in another order than one: floating-point sums then
+    # differ in their last digits, the sums used do not.
+    path = tmp_path / "weighted.parquet"
+    _ratings(200_000, 2, groups=5).write_parquet(path)
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w", "--by", "g"]
+    outputs = set()
+    for threads in ("1", "2", "3"):
+        env = {**os.environ, "POLARS_MAX_THREADS": threads}
+        proc = subprocess.run(
+            [sys.executable, "-m", "wkappa", *argv, "--format", "csv"],
+            capture_output=True, env=env, timeout=120, check=True,
+        )  # fmt: skip
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1
+
+
+def test_weighted_by_equals_the_library(tmp_path, capsys):
+    data = _ratings(3_000, 5)
+    path = tmp_path / "weighted.csv"
+    data.write_csv(path)
+    _assert_library(_score(capsys, path), data)
+
+
+def test_whole_number_weights_are_summed_exactly(tmp_path, capsys):
+    data = _ratings(2_000, 6).with_columns(w=pl.int_range(pl.len()) * 1_000_003 % 999_983)
+    path = tmp_path / "whole.csv"
+    data.write_csv(path)
+    document = _score(capsys, path)
+    assert document["n"] == int(data["w"].sum())
+    for group in document["groups"]:
+        assert group["n"] == int(data.filter(pl.col("g") == group["group"])["w"].sum())
+    _assert_library(document, data)
+
+
+@pytest.mark.parametrize(
+    ("weight", "group"),
+    [
+        (1e-30, None),  # one tiny weight among ordinary ones: below the decimals
+        (1e-30, 1),  # a whole group of tiny weights: summed in floating point
+        (1e-12, 2),
+        (1e30, None),  # one weight too large for the decimals
+        (1e12, 2),  # a group of large weights
+    ],
+)
+def test_weights_outside_the_decimals_give_the_library_numbers(tmp_path, capsys, weight, group):
+    data = _ratings(600, 7)
+    if group is None:
+        data = data.with_columns(
+            w=pl.when(pl.int_range(pl.len()) == 10).then(weight).otherwise("w")
+        )
+    else:
+        data = data.with_columns(
+            w=pl.when(pl.col("g") == group).then(pl.col("w") * weight).otherwise("w")
+        )
+    path = tmp_path / "extreme.csv"
+    data.write_csv(path)
+    _assert_library(_score(capsys, path), data)
+
+
+def test_a_decimal_sum_that_does_not_fit_counts_again(tmp_path, capsys, monkeypatch):
+    refused = []
+    decimal_refused = sample_weights.decimal_refused
+
+    def spy(exc: BaseException) -> bool:
+        refused.append(decimal_refused(exc))
+        return refused[-1]
+
+    monkeypatch.setattr(sample_weights, "decimal_refused", spy)
+    # Each weight fits the decimals (below LARGEST); the sum of a key's 40 or so does not.
+    data = _ratings(3_000, 8).with_columns(w=(pl.col("w") + 1.0) * sample_weights.LARGEST / 2)
+    path = tmp_path / "large.csv"
+    data.write_csv(path)
+    _assert_library(_score(capsys, path), data)
+    assert refused == [True]
