@@ -742,7 +742,8 @@ def test_score_alternative_is_the_library_one_sided_test_and_interval(
     assert proc.returncode == 0, proc.stderr
     assert "one-sided, asymptotic" in proc.stdout  # beside the method, the columns aligned
     assert "90% one-sided CI" in proc.stdout  # the --by table's heading
-    assert "90% one-sided CI" in report.read_text()
+    side = "lower" if alternative == "greater" else "upper"
+    assert f"one-sided 90% {side} bound" in report.read_text()  # the report's heading
     assert "one-sided" not in run(*args).stdout
 
 

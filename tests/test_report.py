@@ -196,13 +196,14 @@ def test_icc_report_one_sided_and_every_form(icc_case, tmp_path, monkeypatch, ca
     assert main([*argv[:4], "--alternative", "greater", "--report", str(out)]) == 0
     page = html.unescape(out.read_text())
     results = wk.icc_all(ratings, alternative="greater")
-    assert "95% one-sided CI" in page and "F test of ICC = 0, greater" in page
+    assert "one-sided 95% lower bound" in page and "F test of ICC = 0, greater" in page
     for result in results.values():
         low, high = result.confidence_interval(0.95)
         assert high == 1.0
         assert f"<td>{result.name}</td><td>{result.shrout_fleiss}</td>" in page
-        assert f"[{low:.4f}, 1.0000]" in page
-    assert "Each form's 95% one-sided confidence interval" in page
+        assert f"<td>{low:.4f}</td>" in page  # the lower bound alone, not [low, 1.0000]
+    assert "1.0000]" not in page
+    assert "Each form's one-sided 95% lower confidence bound is that of the F-based" in page
     # Every form, REML: both models' between-items mean squares, each the library's.
     one_way, two_way = results["1,1"].ms_items, results["A,1"].ms_items
     assert f"<td>between items (MSR)</td><td>5</td><td>{5 * two_way:.3f}</td>" in page
@@ -324,7 +325,7 @@ def test_a_bootstrap_report_names_its_resamples_and_seed(seed, tmp_path):
     argv += [] if seed is None else ["--seed", str(seed)]
     assert main([*argv, "--alternative", "greater", "--report", str(out), "--quiet"]) == 0
     methods = _methods(out.read_text())
-    assert "95% one-sided confidence interval is the bootstrap percentile interval" in methods
+    assert "one-sided 95% lower confidence bound is that of the bootstrap percentile" in methods
     if seed is None:
         assert "199 resamples, no --seed given (a rerun draws others)" in methods
     else:

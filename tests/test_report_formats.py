@@ -261,3 +261,85 @@ def test_plan_and_thresholds_count_with_thousands_separators(tmp_path):
     proc = run("thresholds", scores, "--true", "y", "--score", "s")
     assert proc.returncode == 0, proc.stderr
     assert "n = 1,200)" in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def one_sided(tmp_path_factory, ratings) -> dict[tuple[str, str], tuple[str, str, dict]]:
+    """(command, alternative) -> the text output, the HTML report and the JSON of a run."""
+    import json
+
+    folder = tmp_path_factory.mktemp("one-sided")
+    data = folder / "panel.csv"
+    rows = zip(*ratings.values(), strict=True)
+    data.write_text("a,b,c,llm\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    commands = {
+        "score": ["score", data, "--true", "a", "--pred", "b", "--by", "c"],
+        "agree": ["agree", data, "--raters", "a,b,c,llm"],
+        "judge": ["judge", data, "--candidate", "llm", "--raters", "a,b,c",
+                  "--bootstrap", "199", "--seed", "0"],
+        "icc": ["icc", data, "--raters", "a,b,c,llm", "--form", "A,1"],
+    }  # fmt: skip
+    found = {}
+    for name, argv in commands.items():
+        for alternative in ("greater", "less", "two-sided"):
+            report = folder / f"{name}-{alternative}.html"
+            proc = run(*argv, "--alternative", alternative, "--report", report, "--quiet")
+            assert proc.returncode == 0, proc.stderr
+            document = json.loads(
+                run(*argv, "--alternative", alternative, "--format", "json").stdout
+            )
+            if name == "icc":
+                document = document["icc"]["A,1"]
+            found[name, alternative] = (proc.stdout, report.read_text(), document)
+    return found
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+@pytest.mark.parametrize("command", ["score", "agree", "judge", "icc"])
+def test_a_one_sided_interval_is_written_as_its_bound_in_reports(one_sided, command, alternative):
+    """Reports and methods sentences wrote a one-sided interval as "[0.1272, inf]" or
+    "[0.5132, 1.0000]", which no journal prints: they give "one-sided 95% lower confidence
+    bound 0.5132" (the upper bound for 'less'), and the report's tables head the column
+    "one-sided 95% lower bound" over the bound alone."""
+    text, page, document = one_sided[command, alternative]
+    side, end = ("lower", "low") if alternative == "greater" else ("upper", "high")
+    bound = f"{document['confidence_interval'][end]:.{DECIMALS}f}"
+    methods = _methods(page)
+    assert f"one-sided 95% {side} confidence bound {bound}, " in methods, methods
+    assert re.search(
+        rf"one-sided 95% {side} confidence bound (of the difference )?is that of ", methods
+    )
+    shown = _visible(page)
+    assert f"one-sided 95% {side} bound" in shown
+    assert not re.search(r"\binf\b|∞|1\.0000\]|one-sided CI|one-sided confidence interval", shown)
+    # No [low, high] but icc's concordance line, a two-sided interval whatever the side.
+    assert not INTERVAL.findall(shown.split("Concordance")[0])
+    headed = [table[0] for table in _tables(page) if table and table[0]]
+    columns = [h for header in headed for h in header if "bound" in h or "CI" in h]
+    if command in ("score", "agree", "icc"):
+        assert columns == [f"one-sided 95% {side} bound"] * len(columns) and columns
+    # The console keeps its [low, high] (ASCII), and JSON its full values.
+    assert "one-sided" in text and "bound" not in text
+    assert document["alternative"] == alternative
+
+
+@pytest.mark.parametrize("command", ["score", "agree", "judge", "icc"])
+def test_a_two_sided_interval_is_still_written_low_high(one_sided, command):
+    _, page, document = one_sided[command, "two-sided"]
+    ci = document["confidence_interval"]
+    methods = _methods(page)
+    assert f"95% confidence interval [{ci['low']:.{DECIMALS}f}, {ci['high']:.{DECIMALS}f}]" in (
+        methods
+    )
+    assert "bound" not in _visible(page)
+
+
+def test_compare_prints_the_one_sided_interval_as_before(tmp_path, ratings):
+    """compare has no report: its console line keeps the [low, inf] of every text table."""
+    data = tmp_path / "panel.csv"
+    rows = zip(*ratings.values(), strict=True)
+    data.write_text("a,b,c,llm\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    argv = ["compare", data, "--true", "a", "--pred", "b", "--pred", "llm", "--seed", "0"]
+    proc = run(*argv, "--bootstrap", "199", "--alternative", "greater")
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"95% CI of A - B\s+\[-?\d\.\d{4}, inf\]  one-sided", proc.stdout)

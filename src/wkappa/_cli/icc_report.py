@@ -9,8 +9,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .._stats import DECIMALS, STATISTIC_DECIMALS, icc_limits, number_text, p_phrase
-from .output import RowCount, ci_label, format_interval, format_pvalue
+from .._stats import (
+    DECIMALS,
+    STATISTIC_DECIMALS,
+    bound_name,
+    icc_limits,
+    number_text,
+    p_phrase,
+)
+from .methods import interval_clause
+from .output import RowCount, ci_label, format_bound, format_interval, format_pvalue
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
 
@@ -49,13 +57,19 @@ def _f_text(value: float) -> str:
     return number_text(value, f".{STATISTIC_DECIMALS}f")
 
 
-def form_cells(result: Any, ci: Any) -> list[str]:
-    """One form's row: name, Shrout & Fleiss's name, ICC, interval, F, df1, df2, p."""
+def form_cells(result: Any, ci: Any, alternative: str | None = None) -> list[str]:
+    """One form's row: name, Shrout & Fleiss's name, ICC, interval, F, df1, df2, p; with
+    ``alternative`` (the report's rows), a one-sided interval as its bound alone."""
+    interval = (
+        format_interval(ci.low, ci.high, number=icc_number)
+        if alternative is None
+        else format_bound(ci.low, ci.high, alternative, number=icc_number)
+    )
     return [
         result.name,
         result.shrout_fleiss,
         icc_number(result.statistic),
-        format_interval(ci.low, ci.high, number=icc_number),
+        interval,
         _f_text(result.f_statistic),
         _general(result.df1, 4),
         _general(result.df2, 5),
@@ -114,7 +128,7 @@ def _methods(
 ) -> tuple[str, list[str]]:
     """The methods sentence and the references it cites."""
     first = results[forms[0]]
-    level = ci_label(args.ci, args.alternative).replace("CI", "confidence interval")
+    level = bound_name(args.ci, args.alternative)
     words, cited = interval_words("F")
     if len(forms) == 1:
         ci = intervals[forms[0]]
@@ -124,7 +138,7 @@ def _methods(
         )
         found = (
             f" {first.name} = {icc_number(first.statistic)}, {level} "
-            f"{format_interval(ci.low, ci.high, number=icc_number)}, "
+            f"{format_bound(ci.low, ci.high, args.alternative, number=icc_number)}, "
             f"F({_general(first.df1, 4)}, {_general(first.df2, 5)}) = "
             f"{_f_text(first.f_statistic)}, {p_phrase(first.pvalue)}."
         )
@@ -152,7 +166,8 @@ def _methods(
     sided = "" if args.alternative == "two-sided" else f", {args.alternative}"
     sentence = (
         f"Inter-rater reliability was estimated with {what} from {first.n_items:,} items rated "
-        f"by {first.n_raters} raters ({ratings}{dropped}). {each} {level} is {words} "
+        f"by {first.n_raters} raters ({ratings}{dropped}). {each} "
+        f"{interval_clause(level, words, args.alternative)} "
         f"({limits}); the p-value is that of the F test of ICC = {args.icc0:g}{sided}. "
         f"Computed with {provenance.software} on {provenance.date}.{found}"
     )
@@ -194,7 +209,7 @@ def write_icc_report(
     text output and its references' key, or None."""
     provenance = Provenance.of(args)
     first = results[forms[0]]
-    heading = interval_heading(args.ci, args.alternative)
+    heading = bound_name(args.ci, args.alternative, short=True)
     sentence, cited = _methods(args, forms, results, intervals, provenance, rows)
     ci = intervals[forms[0]]
     body = [
@@ -206,7 +221,7 @@ def write_icc_report(
                 (first.name, icc_number(first.statistic), first.description),
                 (
                     heading,
-                    format_interval(ci.low, ci.high, number=icc_number),
+                    format_bound(ci.low, ci.high, args.alternative, number=icc_number),
                     icc_limits(first.form, first.method),
                 ),
                 (
@@ -226,7 +241,7 @@ def write_icc_report(
         "<h2>Intraclass correlations</h2>",
         cells_table(
             [*FORM_HEADER[:3], heading, *FORM_HEADER[3:]],
-            [form_cells(results[form], intervals[form]) for form in forms],
+            [form_cells(results[form], intervals[form], args.alternative) for form in forms],
         ),
         f'<p class="note">S&amp;F: the name of Shrout &amp; Fleiss (1979). p: the F test of '
         f"ICC = {args.icc0:g}, {escape(args.alternative)}. 1 = one-way, A = absolute "

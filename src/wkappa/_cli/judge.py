@@ -25,6 +25,7 @@ from .._core import COEFFICIENTS, is_missing_scalar, known_raters
 from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
+    bound_name,
     interpretation,
     level_percent,
     rater_vs_panel,
@@ -46,6 +47,7 @@ from .output import (
     RowCount,
     bootstrap_pvalue,
     categories_line,
+    format_bound,
     format_interval,
     format_number,
     render_rows,
@@ -377,9 +379,14 @@ def _matrix_rows(judged: Judged) -> list[list[str]]:
     ]
 
 
-def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
-    """The candidate against the panel: both means, the difference, its interval and p."""
+def _summary_rows(judged: Judged, pvalue: str, report: bool = False) -> list[list[str]]:
+    """The candidate against the panel: both means, the difference, its interval and p
+    (in the ``report``, a one-sided interval as its bound alone)."""
     result, ci = judged.result, judged.ci
+    level, interval = f"{level_percent(ci.confidence_level)} CI", format_interval(ci.low, ci.high)
+    if report:
+        level = bound_name(ci.confidence_level, result.alternative, short=True)
+        interval = format_bound(ci.low, ci.high, result.alternative)
     p_text, p_note = _pvalue(judged)
     return [
         [
@@ -394,8 +401,8 @@ def _summary_rows(judged: Judged, pvalue: str) -> list[list[str]]:
         ],
         ["difference", format_number(result.difference), ""],
         [
-            f"{level_percent(ci.confidence_level)} CI",
-            format_interval(ci.low, ci.high),
+            level,
+            interval,
             sided_method(
                 f"{_bootstrap(result)}, {judged.n_resamples:,} resamples", result.alternative
             ),
@@ -510,7 +517,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         f'<p class="meta rows">file rows: {escape(r.rows.text())}; items: {result.n_items:,}</p>',
         methods_html(sentence),
         "<h2>Candidate against the panel</h2>",
-        cells_table(["", "value", ""], _summary_rows(judged, "p-value")),
+        cells_table(["", "value", ""], _summary_rows(judged, "p-value", report=True)),
         f'<p class="note">{escape(_reading(judged))}</p>',
         "<h2>Candidate vs each member: base rates</h2>",
         cells_table(

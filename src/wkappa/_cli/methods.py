@@ -8,19 +8,24 @@ import argparse
 import math
 from typing import Any
 
-from .._stats import DECIMALS, level_percent, p_phrase, smallest_pvalue
+from .._stats import DECIMALS, bound_name, level_percent, p_phrase, smallest_pvalue
 from .output import (
     TABLE_INTERVALS,
     RowCount,
     ScoreRun,
-    ci_label,
+    format_bound,
     format_count,
-    format_interval,
     format_number,
 )
 from .provenance import Provenance, interval_words, resampling_words
 
-__all__ = ["agreement_methods", "judge_methods", "plan_methods", "score_methods"]
+__all__ = [
+    "agreement_methods",
+    "interval_clause",
+    "judge_methods",
+    "plan_methods",
+    "score_methods",
+]
 
 # A coefficient of ``wkappa agree`` -> its name in a sentence and the references it cites.
 _COEFFICIENTS = {
@@ -38,14 +43,24 @@ _UNDEFINED = "no disagreement is expected by chance: every rating is in one cate
 
 
 def _found(name: str, result: Any, level: str, low: float, high: float) -> str:
-    """The result in the methods sentence: the estimate, its interval and p; or why it is
-    undefined."""
+    """The result in the methods sentence: the estimate, its interval (a one-sided one's
+    bound) and p; or why it is undefined."""
     if math.isnan(result.statistic):
         return f"{name} is undefined on these ratings ({_UNDEFINED})."
-    return (
-        f"{name} = {format_number(result.statistic)}, {level} {format_interval(low, high)}, "
-        f"{p_phrase(result.pvalue)}."
-    )
+    interval = format_bound(low, high, result.alternative)
+    estimate = format_number(result.statistic)
+    return f"{name} = {estimate}, {level} {interval}, {p_phrase(result.pvalue)}."
+
+
+def interval_clause(level: str, words: str, alternative: str) -> str:
+    """``95% confidence interval is <words>``: how the interval named ``level``
+    (:func:`wkappa._stats.bound_name`) was computed; a one-sided bound ``is that of`` the
+    interval ``words`` name."""
+    if alternative == "two-sided":
+        return f"{level} is {words}"
+    if words.startswith("estimate"):  # "estimate ± t(n - 1) × standard error"
+        words = f"the interval {words}"
+    return f"{level} is that of {words}"
 
 
 def _dropped(rows: RowCount | None) -> str:
@@ -95,12 +110,13 @@ def score_methods(
         error = "The standard error is that of Fleiss, Cohen and Everitt (1969)"
         test, against = "the z test", ", with the standard error under the null hypothesis"
         cited.append("fleiss1969")
-    level = ci_label(overall.level, result.alternative).replace("CI", "confidence interval")
+    level = bound_name(overall.level, result.alternative)
     words, more = _interval(overall.method, overall.n_resamples, args)
+    interval = interval_clause(level, words, result.alternative)
     sentence = (
         f"Agreement between {run.true} (rater A) and {run.pred} (rater B) was measured with "
         f"{statistic} on {pairs}{groups} (file {run.name}{_dropped(run.rows)}). {error}; the "
-        f"{level} is {words}; the p-value is that of {test} of kappa = {result.kappa0:g} "
+        f"{interval}; the p-value is that of {test} of kappa = {result.kappa0:g} "
         f"({result.alternative}){against}. Computed with {provenance.software} on "
         f"{provenance.date}."
     )
@@ -126,16 +142,17 @@ def agreement_methods(
         error = f"cluster-robust over the{clusters} clusters of {cluster}"
     else:
         error = "by Gwet's linearisation (Gwet 2014)"
-    level = ci_label(chosen.level, result.alternative).replace("CI", "confidence interval")
+    level = bound_name(chosen.level, result.alternative)
     if chosen.method == "asymptotic":
         words, more = "estimate ± t(n - 1) × standard error, its upper end capped at 1", list[str]()
     else:
         words, more = _interval(chosen.method, getattr(args, "bootstrap", 0) or 0, args)
+    interval = interval_clause(level, words, result.alternative)
     sentence = (
         f"Agreement among {result.n_raters} raters ({', '.join(map(str, raters))}) was "
         f"measured with {name}{weights} on {result.n_items:,} items ({result.n_ratings:,} "
-        f"ratings; file {args.file}{_dropped(rows)}). The standard error is {error}; the {level} "
-        f"is {words}; the p-value tests {result.name} = {result.kappa0:g} "
+        f"ratings; file {args.file}{_dropped(rows)}). The standard error is {error}; the "
+        f"{interval}; the p-value tests {result.name} = {result.kappa0:g} "
         f"({result.alternative}). Computed with {provenance.software} on {provenance.date}."
     )
     found = _found(result.name, result, level, chosen.low, chosen.high)
@@ -153,24 +170,26 @@ def judge_methods(
         cited = ["cohen1960" if getattr(args, "weights", "") == "unweighted" else "cohen1968"]
     else:
         cited = list(_COEFFICIENTS.get(key, ("", ()))[1])
-    level = ci_label(ci.confidence_level, result.alternative).replace("CI", "confidence interval")
+    level = bound_name(ci.confidence_level, result.alternative)
     words, more = _interval(ci.method, judged.n_resamples, args)
     panel = ", ".join(map(str, ratings.panel))
     # At the smallest p-value the resamples show, p is at most that value, as the table says.
     units = result.n_items if result.n_clusters is None else result.n_clusters
     pvalue = float(result.pvalue)
     floor = smallest_pvalue(judged.n_resamples, units, result.alternative)
+    interval = interval_clause(f"{level} of the difference", words, result.alternative)
     sentence = (
         f"The candidate rater {ratings.candidate} was compared with a panel of "
         f"{len(ratings.panel)} raters ({panel}) on {result.n_items:,} items (file "
         f"{ratings.name}{_dropped(ratings.rows)}): the mean pairwise agreement ({coefficient}) "
         "of the candidate with each member against the mean agreement among the members. "
-        f"The {level} of the difference is {words}; the p-value is that of the bootstrap test "
+        f"The {interval}; the p-value is that of the bootstrap test "
         f"of no difference ({result.alternative}). Computed with {provenance.software} on "
         f"{provenance.date}. The candidate's mean agreement with the members was "
         f"{format_number(result.candidate_agreement)} and the members' with each other "
         f"{format_number(result.panel_agreement)}: difference = "
-        f"{format_number(result.difference)}, {level} {format_interval(ci.low, ci.high)}, "
+        f"{format_number(result.difference)}, {level} "
+        f"{format_bound(ci.low, ci.high, result.alternative)}, "
         f"{p_phrase(max(pvalue, floor), bound=pvalue <= floor)}."
     )
     return sentence, [*cited, *more]

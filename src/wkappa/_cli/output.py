@@ -36,6 +36,7 @@ import numpy as np
 from .._stats import (
     DECIMALS,
     STATISTIC_DECIMALS,
+    bound_text,
     interpretation,
     interval_text,
     json_fields,
@@ -62,6 +63,7 @@ __all__ = [
     "categories_line",
     "ci_label",
     "csv_field",
+    "format_bound",
     "format_interval",
     "format_number",
     "format_pvalue",
@@ -239,6 +241,20 @@ def format_interval(
     return interval_text(low, high, lambda value: shown(value, digits))
 
 
+def format_bound(
+    low: float,
+    high: float,
+    alternative: str,
+    digits: int = DECIMALS,
+    number: Callable[[float, int], str] | None = None,
+) -> str:
+    """An interval as reports and methods sentences write it (:func:`wkappa._stats.bound_text`):
+    ``[low, high]`` when two-sided, the one-sided interval's bound alone, with ``digits``
+    decimals (or as ``number`` formats them)."""
+    shown = number or format_number
+    return bound_text(low, high, alternative, lambda value: shown(value, digits))
+
+
 def format_pvalue(value: float) -> str:
     """A p-value in a text table or report: APA style (``0.012``, ``< 0.001``), the rule of
     :func:`wkappa._stats.pvalue_text`; JSON and CSV keep the full value."""
@@ -346,8 +362,11 @@ def _result_lines(scored: Scored) -> str:
     return render_rows(rows, left=(0, 1, 2))
 
 
-def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
-    """One row per group for the ``--by`` table."""
+def group_rows(
+    groups: Sequence[tuple[Any, Scored]], alternative: str | None = None
+) -> list[list[str]]:
+    """One row per group for the ``--by`` table; with ``alternative`` (the report's rows), a
+    one-sided interval as its bound alone."""
     rows = []
     for value, scored in groups:
         result = scored.result
@@ -358,7 +377,9 @@ def group_rows(groups: Sequence[tuple[Any, Scored]]) -> list[list[str]]:
                 format_count(n),
                 format_number(result.statistic),
                 format_number(result.standard_error),
-                format_interval(scored.low, scored.high),
+                format_interval(scored.low, scored.high)
+                if alternative is None
+                else format_bound(scored.low, scored.high, alternative),
                 format_number(result.zscore, STATISTIC_DECIMALS),
                 format_pvalue(result.pvalue),
                 result.interpretation,

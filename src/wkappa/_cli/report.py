@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
-from .._stats import STATISTIC_DECIMALS, p_phrase
+from .._stats import STATISTIC_DECIMALS, bound_name, p_phrase
 from .labels import label_text
 from .methods import agreement_methods, score_methods
 from .options import image_format
@@ -34,9 +34,8 @@ from .output import (
     ScoreRun,
     band,
     categories_line,
-    ci_label,
+    format_bound,
     format_count,
-    format_interval,
     format_number,
     format_pvalue,
     group_rows,
@@ -163,13 +162,17 @@ def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str
 
 def _headline(scored: Scored, args: argparse.Namespace) -> str:
     result = scored.result
-    level = ci_label(scored.level, result.alternative)
+    level = bound_name(scored.level, result.alternative, short=True)
     test, p = ("z", p_phrase(result.pvalue))
     if result.n_clusters is not None:  # the Wald test on t with G - 1 df
         test, p = "Wald z", f"{p}, on t({result.n_clusters - 1})"
     items = [
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
-        (level, format_interval(scored.low, scored.high), _method_note(scored, args)),
+        (
+            level,
+            format_bound(scored.low, scored.high, result.alternative),
+            _method_note(scored, args),
+        ),
         ("standard error", format_number(result.standard_error), _robust(result)),
         (test, format_number(result.zscore, STATISTIC_DECIMALS), p),
         ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
@@ -238,13 +241,14 @@ def _has_matplotlib() -> bool:
 
 
 def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored) -> str:
-    level = ci_label(overall.level, overall.result.alternative)
+    alternative = overall.result.alternative
+    level = bound_name(overall.level, alternative, short=True)
     head = "".join(
         f"<th>{_e(h)}</th>" for h in (by, "n", "kappa", "SE", level, "z", "p", "interpretation")
     )
     rows = [
         "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in cells) + "</tr>"
-        for cells in group_rows([*groups, ("(all)", overall)])
+        for cells in group_rows([*groups, ("(all)", overall)], alternative)
     ]
     return f'<table class="groups"><tr>{head}</tr>{"".join(rows)}</table>'
 
@@ -419,10 +423,14 @@ def _agreement_headline(chosen: Coefficient, args: argparse.Namespace) -> str:
     result = chosen.result
     cluster = getattr(args, "cluster", None)
     error = "Gwet's linearisation" if cluster is None else f"cluster-robust ({cluster})"
-    level = ci_label(chosen.level, result.alternative)
+    level = bound_name(chosen.level, result.alternative, short=True)
     items = [
         (result.name, format_number(result.statistic), weights_text(result.weights)),
-        (level, format_interval(chosen.low, chosen.high), _method_note(chosen, args)),
+        (
+            level,
+            format_bound(chosen.low, chosen.high, result.alternative),
+            _method_note(chosen, args),
+        ),
         ("standard error", format_number(result.standard_error), error),
         ("p-value", format_pvalue(result.pvalue), null_hypothesis("coefficient", result)),
         (
@@ -446,7 +454,7 @@ def _coefficient_rows(coefficients: Sequence[Coefficient]) -> list[list[str]]:
                 r.name,
                 format_number(r.statistic),
                 format_number(r.standard_error),
-                format_interval(c.low, c.high),
+                format_bound(c.low, c.high, r.alternative),
                 format_pvalue(r.pvalue),
                 format_number(r.percent_agreement),
                 format_number(r.chance_agreement),
@@ -471,7 +479,7 @@ def write_agreement_report(
     result = chosen.result
     provenance = Provenance.of(args)
     sentence, cited = agreement_methods(chosen, list(map(str, raters)), rows, args, provenance)
-    level = ci_label(chosen.level, result.alternative)
+    level = bound_name(chosen.level, result.alternative, short=True)
     parts = [
         *_head(name, f"Agreement of several raters: {name}"),
         f'<p class="meta">raters <b>{_e(", ".join(map(str, raters)))}</b> &middot; '

@@ -13,6 +13,10 @@ standard errors, proportions, differences and interval limits; :data:`STATISTIC_
 test statistics (z, F, chi-square); p-values through :func:`pvalue_text` and
 :func:`p_phrase` (APA style: three decimals, ``< 0.001`` below that). JSON and CSV keep the full
 value; ``explain()`` writes p-values with six significant digits.
+
+Reports and methods sentences name and write an interval through :func:`bound_name` and
+:func:`bound_text`: a one-sided interval as the bound a paper gives ("one-sided 95% lower
+confidence bound 0.1272"), not as ``[0.1272, inf]``; the text tables keep ``[low, high]``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ __all__ = [
     "PVALUE_SMALLEST",
     "STATISTIC_DECIMALS",
     "UNDEFINED",
+    "bound_name",
+    "bound_text",
     "interpretation",
     "interval_text",
     "level_percent",
@@ -114,6 +120,47 @@ def interval_text(low: float, high: float, number: Callable[[float], str] = numb
     if math.isnan(low) or math.isnan(high):
         return UNDEFINED
     return f"[{number(low)}, {number(high)}]"
+
+
+def bound_name(level: float, alternative: str, short: bool = False) -> str:
+    """How a report or a methods sentence names an interval: ``95% confidence interval``
+    (``95% CI`` when ``short``, for a table's heading); a one-sided interval by the bound a
+    paper gives, ``one-sided 95% lower confidence bound`` for 'greater' and ``upper`` for
+    'less' (``one-sided 95% lower bound`` when ``short``).
+
+    Examples
+    --------
+    >>> bound_name(0.95, "two-sided"), bound_name(0.95, "greater")
+    ('95% confidence interval', 'one-sided 95% lower confidence bound')
+    >>> bound_name(0.9, "less", short=True), bound_name(0.9, "two-sided", short=True)
+    ('one-sided 90% upper bound', '90% CI')
+    """
+    level_words = level_percent(level)
+    if alternative == "two-sided":
+        return f"{level_words} {'CI' if short else 'confidence interval'}"
+    side = "lower" if alternative == "greater" else "upper"
+    return f"one-sided {level_words} {side} {'bound' if short else 'confidence bound'}"
+
+
+def bound_text(
+    low: float, high: float, alternative: str, number: Callable[[float], str] = number_text
+) -> str:
+    """The value of the interval :func:`bound_name` names: ``[low, high]``
+    (:func:`interval_text`) when two-sided; one-sided, its finite end alone (``low`` for
+    'greater', ``high`` for 'less'), never the other end (1 or infinity), which says
+    nothing; ``undefined`` for nan.
+
+    Examples
+    --------
+    >>> bound_text(0.25, 0.75, "two-sided"), bound_text(0.25, float("inf"), "greater")
+    ('[0.25, 0.75]', '0.25')
+    >>> bound_text(float("-inf"), 0.75, "less"), bound_text(float("nan"), 1.0, "greater")
+    ('0.75', 'undefined')
+    """
+    if alternative == "two-sided":
+        return interval_text(low, high, number)
+    bound = float(low if alternative == "greater" else high)
+    return UNDEFINED if math.isnan(bound) else number(bound)
 
 
 def interpretation(kappa: float) -> str:
