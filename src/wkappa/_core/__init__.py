@@ -245,6 +245,7 @@ from .agreement import (
     features,
     linearized_terms,
     rows_to_counts,
+    weighted_sums,
 )
 from .coded_raters import coded_rows
 from .rater_matrix import (
@@ -307,6 +308,7 @@ __all__ += [
     "stack_raters",
     "t_ppf",
     "t_sf",
+    "weighted_sums",
 ]
 
 # Numeric ratings: the intraclass and concordance correlations (appended).

@@ -47,6 +47,7 @@ __all__ = [
     "features",
     "linearized_terms",
     "rows_to_counts",
+    "weighted_sums",
 ]
 
 COEFFICIENTS: tuple[str, ...] = get_args(Coefficient)
@@ -59,6 +60,33 @@ class Estimate(NamedTuple):
     percent_agreement: np.ndarray
     chance_agreement: np.ndarray
     chance_disagreement: np.ndarray
+
+
+def weighted_sums(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``sum_i weights_i rows_i``: the (p,) sums of the rows of an (m, p) array, weighted.
+
+    Elementwise products summed in a fixed order (row after row within blocks of
+    ``_BLOCK`` rows, then block after block), not a matrix product: BLAS kernels round a
+    product differently on different CPUs (AVX2 or AVX-512), and a standard error would
+    change in its last digits with the machine. The products are laid out in C order, so
+    the order does not depend on the memory layout of ``rows`` either.
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    weights = np.asarray(weights, dtype=np.float64)
+    out = np.zeros(rows.shape[1])
+    for start in range(0, len(rows), _BLOCK):
+        block = slice(start, start + _BLOCK)
+        out += np.multiply(rows[block], weights[block, None], order="C").sum(axis=0)
+    return out
+
+
+# Rows per block of weighted_sums: bounds the temporary products and the rounding error.
+_BLOCK = 1024
+
+
+def _dot(left: np.ndarray, right: np.ndarray) -> float:
+    """``left . right`` of two vectors, an elementwise product and a sum (no BLAS)."""
+    return float((left * right).sum())
 
 
 def _pair_terms(counts: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -387,18 +415,19 @@ def linearized_terms(
         totals = counts.sum(axis=1)
         wk = w[keep]
         n_kept = float(wk.sum())
-        rbar = float(wk @ totals) / n_kept
-        pairable = float(wk @ totals)
+        pairable = _dot(wk, totals)
+        rbar = pairable / n_kept
         within = feature_rows[keep, 4 + k]  # d_i / (r_i - 1)
         # Gwet: pa' = mean_i sum_q_i / (rbar (r_i - 1)), sum_q_i / (r_i - 1) = r_i - d_i / (r_i - 1)
         pa_prime_i = (totals - within) / rbar
-        pa_prime = float(wk @ pa_prime_i) / n_kept
-        prevalence = (wk @ counts) / pairable
-        pe_k = 1.0 - float(prevalence @ weights @ prevalence)
+        pa_prime = _dot(wk, pa_prime_i) / n_kept
+        prevalence = weighted_sums(wk, counts) / pairable
+        pe_k = 1.0 - _dot(prevalence, (weights * prevalence).sum(axis=1))
         alpha_prime = (pa_prime - pe_k) / (1.0 - pe_k)
         pa_terms = pa_prime_i - pa_prime * (totals - rbar) / rbar
         kripp = (pa_terms - pe_k) / (1.0 - pe_k)
-        pe_i = (counts @ (agreement @ prevalence)) / rbar - pe_k * (totals - rbar) / rbar
+        chance = (agreement * prevalence).sum(axis=1)
+        pe_i = (counts * chance).sum(axis=1) / rbar - pe_k * (totals - rbar) / rbar
         terms = kripp - 2.0 * (1.0 - alpha_prime) * (pe_i - pe_k) / (1.0 - pe_k)
         del statistic
         return Linearized(terms, multiplicity[keep], alpha_prime, n_all)
@@ -418,11 +447,11 @@ def linearized_terms(
         assert patterns is not None
         counts = patterns.astype(np.float64)
         shares = counts / counts.sum(axis=1)[:, None]
-        prevalence = (w @ shares) / n
+        prevalence = weighted_sums(w, shares) / n
         if coefficient == "fleiss":
-            pe_i = shares @ (agreement @ prevalence)
+            pe_i = (shares * (agreement * prevalence).sum(axis=1)).sum(axis=1)
         elif coefficient == "gwet":
-            pe_i = _gwet_scale(weights) * (shares @ (1.0 - prevalence))
+            pe_i = _gwet_scale(weights) * (shares * (1.0 - prevalence)).sum(axis=1)
         else:  # pragma: no cover - checked by the caller
             raise ValueError(coefficient)
     terms = base - 2.0 * (1.0 - statistic) * (pe_i - pe) / de
@@ -439,12 +468,14 @@ def _conger_item_chance(
     """
     m, n_raters = rows.shape
     k = agreement.shape[0]
-    rater_counts = (w @ feature_rows[:, 3:]).reshape(n_raters, k)
+    rater_counts = weighted_sums(w, feature_rows[:, 3:]).reshape(n_raters, k)
     n_g = rater_counts.sum(axis=1)
     active = int(np.count_nonzero(n_g > 0))  # a rater without ratings takes no part
     shares = rater_counts / np.where(n_g > 0, n_g, 1.0)[:, None]
     mean = shares.sum(axis=0) / active
-    u = (active * mean[None, :] - shares) @ agreement  # (R, K)
+    # (R, K): row g is (R pbar - p_g)' A, A's columns summed along a contiguous axis
+    columns = np.ascontiguousarray(agreement.T)
+    u = ((active * mean[None, :] - shares)[:, None, :] * columns[None]).sum(axis=2)
     v = np.sum(u * shares, axis=1)  # (R,); 0 for a rater without ratings
     table = (n / np.where(n_g > 0, n_g, 1.0))[:, None] * (u - v[:, None])
     pe_i = np.full(m, float(v.sum()))

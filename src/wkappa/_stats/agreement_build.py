@@ -97,7 +97,7 @@ def linearized_standard_error(linear: Linearized, population_size: int | None = 
     if n_used < 2:
         return math.nan
     fraction = 0.0 if population_size is None else linear.n_items / population_size
-    spread = float(used @ (linear.terms - linear.centre) ** 2)
+    spread = float((used * (linear.terms - linear.centre) ** 2).sum())  # no BLAS: see weighted_sums
     return math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
 
 

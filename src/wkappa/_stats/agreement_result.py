@@ -281,7 +281,7 @@ class AgreementResult:
             )
         n = float(self.n_items)
         state = self._state
-        n2 = float(state.multiplicity @ state.features[:, 1])
+        n2 = float((state.multiplicity * state.features[:, 1]).sum())
         variance = mixture_disagreement_variance(
             state.patterns, state.multiplicity, self.weight_matrix
         )

@@ -22,6 +22,7 @@ from .._core import (
     features,
     integer_weights,
     rows_to_counts,
+    weighted_sums,
 )
 from ..exceptions import WkappaError
 
@@ -70,7 +71,7 @@ def point_estimate(
     """The estimate (pa, pe, ...) and the coefficient: Conger's in exact rational arithmetic
     where it applies (so that two complete raters give :func:`wkappa.weighted_kappa` bit for
     bit), else the float value; nan when undefined."""
-    sums = (state.multiplicity.astype(np.float64) @ state.features)[None, :]
+    sums = weighted_sums(state.multiplicity, state.features)[None, :]
     if sums[0, 1] == 0:
         raise WkappaError(
             "No item has two ratings or more, so no pair of raters can agree or disagree. "

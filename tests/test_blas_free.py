@@ -1,0 +1,91 @@
+"""The standard errors and score intervals do not depend on the BLAS kernel or the layout.
+
+Matrix products go through BLAS, whose kernels (AVX2, AVX-512, ...) round differently, so a
+standard error printed on one machine would differ in its last digits on another; the sums
+are taken elementwise along fixed axes instead.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+
+_COEFFICIENTS = ("fleiss", "gwet", "krippendorff", "conger", "brennan_prediger")
+
+
+def _ratings(n_raters: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(1, 6, 400)
+    noise = rng.integers(-1, 2, (400, n_raters)) * (rng.random((400, n_raters)) < 0.4)
+    return np.clip(truth[:, None] + noise, 1, 5).astype(np.float64)
+
+
+@pytest.mark.parametrize("n_raters", [2, 4])
+@pytest.mark.parametrize("coefficient", _COEFFICIENTS)
+def test_agreement_does_not_depend_on_the_layout_of_the_ratings(n_raters, coefficient) -> None:
+    ratings = _ratings(n_raters, seed=n_raters)
+    ratings[::17, 0] = np.nan
+    padded = np.full((2 * len(ratings), n_raters + 3), 9.0)
+    padded[::2, 1 : n_raters + 1] = ratings
+    first = wk.agreement(ratings, coefficient=coefficient, weights="quadratic")
+    for other in (np.asfortranarray(ratings), padded[::2, 1 : n_raters + 1]):
+        again = wk.agreement(other, coefficient=coefficient, weights="quadratic")
+        assert (again.statistic, again.standard_error) == (first.statistic, first.standard_error)
+
+
+_PROBE = """
+import numpy as np, wkappa as wk
+from wkappa._stats import score_limits
+rng = np.random.default_rng(5)
+out = []
+for n_raters in (2, 3, 5):
+    truth = rng.integers(1, 6, 500)
+    noise = rng.integers(-1, 2, (500, n_raters)) * (rng.random((500, n_raters)) < 0.4)
+    ratings = np.clip(truth[:, None] + noise, 1, 5)
+    for coefficient in {coefficients!r}:
+        for weights in ("quadratic", "linear"):
+            result = wk.agreement(ratings, coefficient=coefficient, weights=weights)
+            out += [result.statistic, result.standard_error]
+for k in (3, 6, 12):
+    tables = rng.multinomial(150, np.full(k * k, 1 / (k * k)), size=20).reshape(20, k, k)
+    tables = tables + np.diag(rng.integers(0, 20, k))
+    weights = np.subtract.outer(np.arange(k), np.arange(k)) ** 2 / (k - 1.0) ** 2
+    for ends in score_limits(tables, weights, 0.95):
+        out += ends.tolist()
+    out.append(wk.kappa_test_from_table(tables[0], weights="quadratic").standard_error)
+print(" ".join(map(repr, out)))
+"""
+
+
+def _openblas_kernels() -> bool:
+    if sys.platform != "linux" or platform.machine() != "x86_64":
+        return False
+    config = np.show_config(mode="dicts")
+    blas = str(config.get("Build Dependencies", {}).get("blas", {}).get("name", ""))
+    flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    return "openblas" in blas.lower() and " avx2" in flags
+
+
+@pytest.mark.skipif(not _openblas_kernels(), reason="needs OpenBLAS on x86-64 with AVX2")
+def test_results_are_the_same_with_every_openblas_kernel() -> None:
+    # OPENBLAS_CORETYPE picks OpenBLAS's kernel: Haswell (AVX2) and Prescott (SSE3) round
+    # matrix products differently (a Fleiss standard error of the MS data differed).
+    src = str(Path(wk.__file__).resolve().parents[1])
+    printed = set()
+    for kernel in ("Haswell", "Prescott"):
+        env = {**os.environ, "OPENBLAS_CORETYPE": kernel, "PYTHONPATH": src}
+        probe = _PROBE.format(coefficients=_COEFFICIENTS)
+        run = subprocess.run(
+            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False
+        )
+        assert run.returncode == 0, run.stderr
+        printed.add(run.stdout)
+    assert len(printed) == 1
