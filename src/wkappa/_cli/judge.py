@@ -281,25 +281,31 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
     )
 
 
-def _reading(judged: Judged) -> str:
-    ci = judged.ci
-    level = level_percent(ci.confidence_level)
+def _reading(judged: Judged, report: bool = False) -> str:
+    """What the interval of the difference shows; in the ``report``, a one-sided interval
+    named by its bound, as the report's table names it."""
+    ci, alternative = judged.ci, judged.result.alternative
+    interval = f"{level_percent(ci.confidence_level)} CI"
+    contains = f"{interval} contains 0"
+    if report and alternative != "two-sided":
+        interval = bound_name(ci.confidence_level, alternative, short=True)
+        contains = f"{interval} {'at or below' if alternative == 'greater' else 'at or above'} 0"
     if math.isnan(ci.low) or math.isnan(ci.high):
         return "undefined on these ratings"
     if ci.high < 0:
         return (
             "the candidate agrees with the members less than they agree with each other "
-            f"({level} CI below 0)"
+            f"({interval} below 0)"
         )
     if ci.low > 0:
         return (
             "the candidate agrees with the members more than they agree with each other "
-            f"({level} CI above 0)"
+            f"({interval} above 0)"
         )
     if math.isinf(ci.low):  # --alternative less: no lower end to hold against a margin
-        return f"no difference shown ({level} CI contains 0)"
+        return f"no difference shown ({contains})"
     return (
-        f"no difference shown ({level} CI contains 0);\n    for non-inferiority by a margin d, "
+        f"no difference shown ({contains});\n    for non-inferiority by a margin d, "
         f"check that the lower end {format_number(ci.low)} is above -d"
     )
 
@@ -518,7 +524,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         methods_html(sentence),
         "<h2>Candidate against the panel</h2>",
         cells_table(["", "value", ""], _summary_rows(judged, "p-value", report=True)),
-        f'<p class="note">{escape(_reading(judged))}</p>',
+        f'<p class="note">{escape(_reading(judged, report=True))}</p>',
         "<h2>Candidate vs each member: base rates</h2>",
         cells_table(
             ["member", "coefficient", "interpretation", *_INDEX_HEADER], _member_rows(judged)
