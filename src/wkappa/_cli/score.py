@@ -105,12 +105,12 @@ def run_score(args: argparse.Namespace) -> int:
     options.check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
     method = options.interval_method(args)  # one seed: the table's interval is the explanation's
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
-    groups = [name for name in (args.by, args.cluster) if name]
-    keys = [args.true, args.pred, *groups]
+    group_columns = [name for name in (args.by, args.cluster) if name]
+    keys = [args.true, args.pred, *group_columns]
     named = _column_options(
         true=args.true, pred=args.pred, by=args.by, cluster=args.cluster, weight_col=args.weight_col
     )
-    text = [*groups, *([args.true, args.pred] if args.labels else [])]
+    text = [*group_columns, *([args.true, args.pred] if args.labels else [])]
     frame, counts = count_keys(
         source,
         keys,
@@ -155,8 +155,10 @@ def run_score(args: argparse.Namespace) -> int:
     overall = _interval(result, args, method)
     groups = []
     found = _group_results(args, tables, labels, overall.result.kappa0)
-    for (value, result), group in zip(found, _group_intervals(found, args, method), strict=True):
-        if result.n_clusters == 1:  # a (cluster) bootstrap of one cluster is no interval
+    for (value, group_result), group in zip(
+        found, _group_intervals(found, args, method), strict=True
+    ):
+        if group_result.n_clusters == 1:  # a (cluster) bootstrap of one cluster is no interval
             group = dataclasses.replace(group, low=math.nan, high=math.nan)
         groups.append((value, group))
     _note_wald_past_bounds(args, [*groups, ("(all)" if args.by else "", overall)])
