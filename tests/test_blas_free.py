@@ -54,6 +54,12 @@ for n_raters in (2, 3, 5):
         for weights in ("quadratic", "linear"):
             result = wk.agreement(ratings, coefficient=coefficient, weights=weights)
             out += [result.statistic, result.standard_error]
+    adjusted = result.confidence_interval(0.95, method="fisher-z-adjusted")
+    out += [adjusted.low, adjusted.high]
+a, b = rng.integers(0, 4, 300), rng.integers(0, 4, 300)
+b[:200] = a[:200]
+clustered = wk.kappa_test(a, b, weights="quadratic", cluster=np.arange(300) // 7)
+out.append(clustered.standard_error)
 for k in (3, 6, 12):
     tables = rng.multinomial(150, np.full(k * k, 1 / (k * k)), size=20).reshape(20, k, k)
     tables = tables + np.diag(rng.integers(0, 20, k))

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import weighted_sums
+
 __all__ = ["mixture_disagreement_variance"]
 
 
@@ -48,19 +50,22 @@ def mixture_disagreement_variance(
     totals = counts.sum(axis=1)
     rated = totals >= 1
     # Fleiss' prevalence: the mean over rated items of each item's category shares.
-    pi = (used[rated] @ (counts[rated] / totals[rated, None])) / used[rated].sum()
+    # Elementwise products and sums, no matrix product: BLAS rounds by the CPU's kernel.
+    pi = weighted_sums(used[rated], counts[rated] / totals[rated, None]) / used[rated].sum()
     w = (weights + weights.T) / 2.0
-    chance = float(pi @ w @ pi)
+    w_pi = (w * pi).sum(axis=1)  # w is symmetric
+    chance = float((pi * w_pi).sum())
     two = totals >= 2
     if chance <= 0.0 or not two.any():
         return 0.0
     r, n2 = totals[two], used[two]
     pairs = r * (r - 1.0) / 2.0
     # d_i: the mean disagreement of the item's ordered pairs of distinct raters.
-    ordered = np.einsum("ik,kl,il->i", counts[two], w, counts[two]) - counts[two] @ np.diag(w)
-    observed = float(n2 @ (ordered / (2.0 * pairs))) / float(n2.sum())
-    s1 = float(pi @ (w @ pi) ** 2)
-    s2 = float(pi @ (w * w) @ pi)
+    ordered = np.einsum("ik,kl,il->i", counts[two], w, counts[two])
+    ordered = ordered - (counts[two] * np.diag(w)).sum(axis=1)
+    observed = float((n2 * (ordered / (2.0 * pairs))).sum()) / float(n2.sum())
+    s1 = float((pi * w_pi**2).sum())
+    s2 = float((pi * ((w * w) * pi).sum(axis=1)).sum())
     second = (s2 + 2.0 * (r - 2.0) * s1 + (r - 2.0) * (r - 3.0) / 2.0 * chance**2) / pairs
     theta = min(1.0, observed / chance)
-    return max(0.0, theta * float(n2 @ second) / float(n2.sum()) - observed**2)
+    return max(0.0, theta * float((n2 * second).sum()) / float(n2.sum()) - observed**2)

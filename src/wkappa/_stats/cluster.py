@@ -223,8 +223,10 @@ def influence_table(table: np.ndarray, weights: np.ndarray) -> tuple[float, np.n
     counts = np.asarray(table, dtype=np.float64)
     p = counts / counts.sum()
     rows, cols = p.sum(axis=1), p.sum(axis=0)
-    w_row, w_col = weights @ cols, rows @ weights
-    d_e = float(rows @ w_row)
+    # Elementwise products and sums, no matrix product: BLAS rounds by the CPU's kernel.
+    w_row = (weights * cols).sum(axis=1)
+    w_col = (np.ascontiguousarray(weights.T) * rows).sum(axis=1)
+    d_e = float((rows * w_row).sum())
     if not d_e > 0.0:  # undefined kappa (an empty table or a single category)
         return float("nan"), np.full(counts.shape, np.nan)
     kappa = 1.0 - float(np.sum(weights * p)) / d_e
@@ -275,8 +277,8 @@ def cluster_variance(tables: np.ndarray, weights: np.ndarray) -> tuple[float, fl
         kappa, influence = influence_table(total, weights)
     if not np.isfinite(kappa) or n_clusters < 2:
         return kappa if np.isfinite(kappa) else float("nan"), float("nan"), n_clusters
-    totals = np.einsum("gij,ij->g", stack, influence)
-    variance = n_clusters / (n_clusters - 1) * float(totals @ totals) / (n * n)
+    totals = (stack * influence).sum(axis=(1, 2))
+    variance = n_clusters / (n_clusters - 1) * float((totals * totals).sum()) / (n * n)
     return kappa, variance, n_clusters
 
 
