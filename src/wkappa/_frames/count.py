@@ -56,6 +56,13 @@ _W_SUM = "__wkappa_weight_sum__"
 _W_MIN = "__wkappa_weight_min__"
 _W_MAX = "__wkappa_weight_max__"
 _W_VALID = "__wkappa_weight_valid__"
+_W_DECIMAL = "__wkappa_weight_decimal__"
+# A polars frame's weights are also summed as decimals of _SCALE digits (exact integer
+# addition, the same in any order); a pair's sum is taken from them when every weight is below
+# _LARGEST and the mean weight at least _SMALLEST_MEAN (as accurate as a floating-point sum).
+_SCALE = 24
+_LARGEST = 1e13
+_SMALLEST_MEAN = 1e-8
 
 _ENGINES = "pandas, polars (DataFrame or LazyFrame), pyarrow, DuckDB, Dask or PySpark"
 
@@ -224,6 +231,45 @@ def count_pairs(
     data: FrameInput, y_true: str, y_pred: str, sample_weight: str | None, by: Sequence[str] = ()
 ) -> PairCounts:
     """Group by ``[*by, y_true, y_pred]`` inside the engine and collect the counts."""
+    keys = [*by, y_true, y_pred]
+    polars = data.frame.implementation.is_polars()
+    fixed_point = polars and sample_weight is not None
+    if data.frame.implementation.is_dask():
+        nw = import_optional("narwhals", "frames")
+        counted = nw.from_native(_dask_counts(data.frame.to_native(), keys, sample_weight))
+    elif not polars:
+        counted = _counted(data, keys, sample_weight, fixed_point=False)
+    else:
+        pl = import_optional("polars", "frames")
+        nw = import_optional("narwhals", "frames")
+        refused = (pl.exceptions.ComputeError, nw.exceptions.ComputeError)
+        try:
+            counted = _counted(data, keys, sample_weight, fixed_point=fixed_point)
+        except refused as exc:  # a decimal sum that does not fit
+            if not fixed_point or "decimal" not in str(exc).lower():
+                raise
+            fixed_point = False
+            counted = _counted(data, keys, sample_weight, fixed_point=False)
+        if sample_weight is not None:  # sums over pairs (groups) add them in a fixed order
+            counted = counted.sort(keys, nulls_last=True)
+    count = counted.get_column(COUNT).to_numpy().astype(np.int64)
+    weight_sums = None if sample_weight is None else _check_weight_sums(counted, count)
+    if fixed_point and weight_sums is not None:
+        weight_sums = _decimal_sums(counted, count, weight_sums)
+    return PairCounts(
+        counted,
+        counted.get_column(y_true).to_native(),
+        counted.get_column(y_pred).to_native(),
+        count,
+        weight_sums,
+    )
+
+
+def _counted(
+    data: FrameInput, keys: list[str], sample_weight: str | None, *, fixed_point: bool
+) -> Any:
+    """The group-by-count of a narwhals frame, collected (with ``fixed_point``, also the
+    weights' decimal sums)."""
     nw = import_optional("narwhals", "frames")
     aggregates = [nw.len().alias(COUNT)]
     if sample_weight is not None:
@@ -234,24 +280,27 @@ def count_pairs(
             weight.max().alias(_W_MAX),
             weight.count().alias(_W_VALID),
         ]
-    keys = [*by, y_true, y_pred]
-    if data.frame.implementation.is_dask():
-        counted = nw.from_native(_dask_counts(data.frame.to_native(), keys, sample_weight))
-    else:
-        counted = data.frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
-    if data.lazy and not data.frame.implementation.is_dask():
-        # polars' streaming engine reads a scan in batches: memory stays O(distinct pairs).
-        streaming = {"engine": "streaming"} if data.frame.implementation.is_polars() else {}
-        counted = counted.collect(**streaming)
-    count = counted.get_column(COUNT).to_numpy().astype(np.int64)
-    weight_sums = None if sample_weight is None else _check_weight_sums(counted, count)
-    return PairCounts(
-        counted,
-        counted.get_column(y_true).to_native(),
-        counted.get_column(y_pred).to_native(),
-        count,
-        weight_sums,
-    )
+        if fixed_point:
+            value = weight.cast(nw.Float64)
+            castable = (value >= 0) & (value < _LARGEST)  # False for NaN and null
+            decimal = nw.when(castable).then(value).otherwise(0.0).cast(nw.Decimal(38, _SCALE))
+            aggregates.append(decimal.sum().alias(_W_DECIMAL))
+    counted = data.frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
+    if not data.lazy:
+        return counted
+    # polars' streaming engine reads a scan in batches: memory stays O(distinct pairs).
+    streaming = {"engine": "streaming"} if data.frame.implementation.is_polars() else {}
+    return counted.collect(**streaming)
+
+
+def _decimal_sums(counted: Any, count: np.ndarray, sums: np.ndarray) -> np.ndarray:
+    """The weight sums with each pair's decimal sum where that is as accurate."""
+    nw = import_optional("narwhals", "frames")
+    decimal = counted.get_column(_W_DECIMAL).cast(nw.Float64).to_numpy().astype(np.float64)
+    highest = counted.get_column(_W_MAX).to_numpy().astype(np.float64)
+    accurate = (highest < _LARGEST) & (decimal >= count * _SMALLEST_MEAN)
+    chosen: np.ndarray = np.where(accurate, decimal, sums)
+    return chosen
 
 
 def _dask_counts(frame: Any, keys: list[str], sample_weight: str | None) -> Any:
