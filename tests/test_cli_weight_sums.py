@@ -16,6 +16,7 @@ import pytest
 import wkappa as wk
 from cli_calls import json_output
 from wkappa._cli import sample_weights
+from wkappa._core import LARGEST
 
 
 def _ratings(n: int, seed: int, groups: int = 3) -> pl.DataFrame:
@@ -121,7 +122,7 @@ def test_a_decimal_sum_that_does_not_fit_counts_again(tmp_path, capsys, monkeypa
 
     monkeypatch.setattr(sample_weights, "decimal_refused", spy)
     # Each weight fits the decimals (below LARGEST); the sum of a key's 40 or so does not.
-    data = _ratings(3_000, 8).with_columns(w=(pl.col("w") + 1.0) * sample_weights.LARGEST / 2)
+    data = _ratings(3_000, 8).with_columns(w=(pl.col("w") + 1.0) * LARGEST / 2)
     path = tmp_path / "large.csv"
     data.write_csv(path)
     _assert_library(_score(capsys, path), data)

@@ -343,3 +343,22 @@ __all__ += [
     "trusted_sums",
     "unit_for",
 ]
+
+# Sums of sample weights that are the same on every run (the command line's and frames' counts).
+from .weight_sums import (  # noqa: E402
+    LARGEST,
+    SCALE,
+    SMALLEST_MEAN,
+    castable,
+    decimal_is_accurate,
+    decimal_refused,
+)
+
+__all__ += [
+    "LARGEST",
+    "SCALE",
+    "SMALLEST_MEAN",
+    "castable",
+    "decimal_is_accurate",
+    "decimal_refused",
+]

@@ -20,13 +20,17 @@ from typing import Any, NoReturn
 import numpy as np
 
 from .._core import (
+    SCALE,
     EncodedRatings,
     QuadraticSums,
     Request,
     Where,
+    castable,
     category_order,
     check_table_size,
     check_weight_values,
+    decimal_is_accurate,
+    decimal_refused,
     encode_ratings,
     format_value,
     import_optional,
@@ -56,13 +60,8 @@ _W_SUM = "__wkappa_weight_sum__"
 _W_MIN = "__wkappa_weight_min__"
 _W_MAX = "__wkappa_weight_max__"
 _W_VALID = "__wkappa_weight_valid__"
+# A polars frame's weights are also summed as decimals (the rule of _core.weight_sums).
 _W_DECIMAL = "__wkappa_weight_decimal__"
-# A polars frame's weights are also summed as decimals of _SCALE digits (exact integer
-# addition, the same in any order); a pair's sum is taken from them when every weight is below
-# _LARGEST and the mean weight at least _SMALLEST_MEAN (as accurate as a floating-point sum).
-_SCALE = 24
-_LARGEST = 1e13
-_SMALLEST_MEAN = 1e-8
 
 _ENGINES = "pandas, polars (DataFrame or LazyFrame), pyarrow, DuckDB, Dask or PySpark"
 
@@ -246,7 +245,7 @@ def count_pairs(
         try:
             counted = _counted(data, keys, sample_weight, fixed_point=fixed_point)
         except refused as exc:  # a decimal sum that does not fit
-            if not fixed_point or "decimal" not in str(exc).lower():
+            if not fixed_point or not decimal_refused(exc):
                 raise
             fixed_point = False
             counted = _counted(data, keys, sample_weight, fixed_point=False)
@@ -282,8 +281,9 @@ def _counted(
         ]
         if fixed_point:
             value = weight.cast(nw.Float64)
-            castable = (value >= 0) & (value < _LARGEST)  # False for NaN and null
-            decimal = nw.when(castable).then(value).otherwise(0.0).cast(nw.Decimal(38, _SCALE))
+            decimal = (
+                nw.when(castable(value)).then(value).otherwise(0.0).cast(nw.Decimal(38, SCALE))
+            )
             aggregates.append(decimal.sum().alias(_W_DECIMAL))
     counted = data.frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
     if not data.lazy:
@@ -298,7 +298,7 @@ def _decimal_sums(counted: Any, count: np.ndarray, sums: np.ndarray) -> np.ndarr
     nw = import_optional("narwhals", "frames")
     decimal = counted.get_column(_W_DECIMAL).cast(nw.Float64).to_numpy().astype(np.float64)
     highest = counted.get_column(_W_MAX).to_numpy().astype(np.float64)
-    accurate = (highest < _LARGEST) & (decimal >= count * _SMALLEST_MEAN)
+    accurate = decimal_is_accurate(highest, decimal, count)
     chosen: np.ndarray = np.where(accurate, decimal, sums)
     return chosen
 
