@@ -58,6 +58,23 @@ Categories = dict[str, Sequence[Any]]
 Dtypes = dict[str, str]  # column -> "int64", "float64" or "string", where inference may not do
 
 
+def weighted_ratings(n: int, seed: int, groups: int = 3) -> Any:
+    """A polars frame of two raters' grades 0-4 (``a``, ``b``), a group ``g`` and a sample
+    weight ``w`` drawn uniformly from [0, 1): weights whose float sums depend on their order."""
+    import polars as pl
+
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 5, n)
+    return pl.DataFrame(
+        {
+            "a": truth,
+            "b": np.clip(truth + rng.integers(-1, 2, n), 0, 4),
+            "g": rng.integers(0, groups, n),
+            "w": rng.random(n),
+        }
+    )
+
+
 def _arrow_array(values: list[Any], dtype: str | None) -> Any:
     import pyarrow as pa
 

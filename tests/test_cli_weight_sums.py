@@ -9,27 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 
 import wkappa as wk
 from cli_calls import json_output
+from frames_data import weighted_ratings
 from wkappa._cli import sample_weights
-from wkappa._core import LARGEST
-
-
-def _ratings(n: int, seed: int, groups: int = 3) -> pl.DataFrame:
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(0, 5, n)
-    return pl.DataFrame(
-        {
-            "a": truth,
-            "b": np.clip(truth + rng.integers(-1, 2, n), 0, 4),
-            "g": rng.integers(0, groups, n),
-            "w": rng.random(n),
-        }
-    )
+from wkappa._core.weight_sums import LARGEST
 
 
 def _score(capsys: pytest.CaptureFixture[str], path: Path) -> dict:
@@ -56,7 +43,7 @@ def test_weighted_by_output_is_the_same_with_any_number_of_threads(tmp_path):
     # Two threads add a group's weights in another order than one: floating-point sums then
     # differ in their last digits, the sums used do not.
     path = tmp_path / "weighted.parquet"
-    _ratings(200_000, 2, groups=5).write_parquet(path)
+    weighted_ratings(200_000, 2, groups=5).write_parquet(path)
     argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w", "--by", "g"]
     outputs = set()
     for threads in ("1", "2", "3"):
@@ -70,14 +57,14 @@ def test_weighted_by_output_is_the_same_with_any_number_of_threads(tmp_path):
 
 
 def test_weighted_by_equals_the_library(tmp_path, capsys):
-    data = _ratings(3_000, 5)
+    data = weighted_ratings(3_000, 5)
     path = tmp_path / "weighted.csv"
     data.write_csv(path)
     _assert_library(_score(capsys, path), data)
 
 
 def test_whole_number_weights_are_summed_exactly(tmp_path, capsys):
-    data = _ratings(2_000, 6).with_columns(w=pl.int_range(pl.len()) * 1_000_003 % 999_983)
+    data = weighted_ratings(2_000, 6).with_columns(w=pl.int_range(pl.len()) * 1_000_003 % 999_983)
     path = tmp_path / "whole.csv"
     data.write_csv(path)
     document = _score(capsys, path)
@@ -98,7 +85,7 @@ def test_whole_number_weights_are_summed_exactly(tmp_path, capsys):
     ],
 )
 def test_weights_outside_the_decimals_give_the_library_numbers(tmp_path, capsys, weight, group):
-    data = _ratings(600, 7)
+    data = weighted_ratings(600, 7)
     if group is None:
         data = data.with_columns(
             w=pl.when(pl.int_range(pl.len()) == 10).then(weight).otherwise("w")
@@ -122,7 +109,7 @@ def test_a_decimal_sum_that_does_not_fit_counts_again(tmp_path, capsys, monkeypa
 
     monkeypatch.setattr(sample_weights, "decimal_refused", spy)
     # Each weight fits the decimals (below LARGEST); the sum of a key's 40 or so does not.
-    data = _ratings(3_000, 8).with_columns(w=(pl.col("w") + 1.0) * LARGEST / 2)
+    data = weighted_ratings(3_000, 8).with_columns(w=(pl.col("w") + 1.0) * LARGEST / 2)
     path = tmp_path / "large.csv"
     data.write_csv(path)
     _assert_library(_score(capsys, path), data)

@@ -8,11 +8,11 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import polars as pl
 import pytest
 
 import wkappa as wk
+from frames_data import weighted_ratings
 from wkappa import frames
 
 SCRIPT = """
@@ -29,19 +29,6 @@ print(repr(frames.weighted_kappa(text, y_true="a", y_pred="b", sample_weight="w"
 """
 
 
-def _ratings(n: int, seed: int, groups: int = 3) -> pl.DataFrame:
-    rng = np.random.default_rng(seed)
-    truth = rng.integers(0, 5, n)
-    return pl.DataFrame(
-        {
-            "a": truth,
-            "b": np.clip(truth + rng.integers(-1, 2, n), 0, 4),
-            "g": rng.integers(0, groups, n),
-            "w": rng.random(n),
-        }
-    )
-
-
 def _kappa(data: pl.DataFrame) -> float:
     return wk.weighted_kappa(data["a"], data["b"], sample_weight=data["w"].to_numpy())
 
@@ -49,7 +36,7 @@ def _kappa(data: pl.DataFrame) -> float:
 @pytest.mark.integration
 def test_polars_weighted_kappa_is_the_same_with_any_number_of_threads(tmp_path):
     path = tmp_path / "weighted.parquet"
-    _ratings(300_000, 2, groups=5).write_parquet(path)
+    weighted_ratings(300_000, 2, groups=5).write_parquet(path)
     outputs = set()
     for threads in ("1", "2", "3"):
         env = {**os.environ, "POLARS_MAX_THREADS": threads}
@@ -72,7 +59,7 @@ def test_polars_weighted_kappa_is_the_same_with_any_number_of_threads(tmp_path):
     ],
 )
 def test_lazy_weights_give_the_array_functions_numbers(weight, group):
-    data = _ratings(3_000, 4)
+    data = weighted_ratings(3_000, 4)
     if group is None:
         scaled = pl.when(pl.int_range(pl.len()) == 10).then(weight).otherwise("w")
     else:
@@ -100,7 +87,7 @@ def test_a_decimal_sum_that_does_not_fit_counts_again(monkeypatch):
 
     monkeypatch.setattr(count, "_counted", spy)
     # Each weight fits the decimals (below 1e13); a pair's sum of about 600 does not (1e14).
-    data = _ratings(3_000, 5).with_columns(w=(pl.col("w") + 1.0) * 5e12)
+    data = weighted_ratings(3_000, 5).with_columns(w=(pl.col("w") + 1.0) * 5e12)
     kappa = frames.weighted_kappa(data.lazy(), y_true="a", y_pred="b", sample_weight="w")
     assert kappa == pytest.approx(_kappa(data), rel=1e-12)
     assert calls == [True, False]

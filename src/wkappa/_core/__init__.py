@@ -345,20 +345,6 @@ __all__ += [
 ]
 
 # Sums of sample weights that are the same on every run (the command line's and frames' counts).
-from .weight_sums import (  # noqa: E402
-    LARGEST,
-    SCALE,
-    SMALLEST_MEAN,
-    castable,
-    decimal_is_accurate,
-    decimal_refused,
-)
+from .weight_sums import SCALE, castable, decimal_is_accurate, decimal_refused  # noqa: E402
 
-__all__ += [
-    "LARGEST",
-    "SCALE",
-    "SMALLEST_MEAN",
-    "castable",
-    "decimal_is_accurate",
-    "decimal_refused",
-]
+__all__ += ["SCALE", "castable", "decimal_is_accurate", "decimal_refused"]
