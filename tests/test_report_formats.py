@@ -22,7 +22,7 @@ from wkappa._stats import DECIMALS, p_phrase, pvalue_text, smallest_pvalue
 pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
 
 # A p-value as text writes it, after its letter or in a table cell.
-P_CELL = r"(?:\d\.\d{3}|< 0\.001|<= \d\.\d{3}|undefined)"
+P_CELL = r"(?:\d\.\d{3}\d*|< 0\.001|<= \d\.\d{3}|undefined)"  # more decimals only below 0.05, 0.01
 INTERVAL = re.compile(r"\[(-?\d+\.\d+), (-?\d+\.\d+)\]")
 EXPONENT = re.compile(r"\d(?:\.\d+)?e[-+]?\d")
 
@@ -203,6 +203,15 @@ def test_text_tables_reports_and_sentences_share_one_pvalue_rule(value):
         assert (text == "< 0.001") is (value < 0.001)
         if value >= 0.001:
             assert float(text) == pytest.approx(value, abs=5e-4)
+
+
+def test_p_below_a_significance_level_is_never_rounded_up_to_it():
+    """Three decimals would write 0.0495 as 0.050 and 0.00996 as 0.010: on the wrong side of
+    the 5% and 1% levels a reader compares p with."""
+    assert pvalue_text(0.04951) == "0.0495" and pvalue_text(0.049996) == "0.049996"
+    assert pvalue_text(0.00996) == "0.00996" and p_phrase(0.04951) == "p = 0.0495"
+    assert pvalue_text(0.05) == "0.050" and pvalue_text(0.0504) == "0.050"  # at or above
+    assert pvalue_text(0.0494) == "0.049" and pvalue_text(0.0123) == "0.012"  # not crossing
 
 
 def test_a_bound_on_p_is_rounded_up():

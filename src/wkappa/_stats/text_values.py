@@ -49,6 +49,8 @@ DECIMALS = 4
 STATISTIC_DECIMALS = 2
 # Below this a p-value is written "< 0.001" (APA style); above, with three decimals.
 PVALUE_SMALLEST = 0.001
+# The levels a p-value written in text is never rounded up to (from below).
+_SIGNIFICANCE_LEVELS = (0.05, 0.01)
 
 # Landis & Koch (1977), Biometrics 33(1): 159-174, Table on p. 165.
 _BANDS = (
@@ -80,13 +82,17 @@ def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> s
 
 def pvalue_text(value: float, bound: bool = False) -> str:
     """A p-value as text writes it (APA style): three decimals, ``< 0.001`` below 0.001,
-    ``undefined`` for nan. With ``bound`` the value is an upper bound of p (the smallest
-    p-value a bootstrap shows): ``<= x``, x rounded up so that the bound stays true.
+    ``undefined`` for nan. A p-value below 0.05 or 0.01 that three decimals would round up to
+    that level gets the decimals it needs to stay below it (``0.0495``, not ``0.050``, which
+    would read as not significant at 5%). With ``bound`` the value is an upper bound of p (the
+    smallest p-value a bootstrap shows): ``<= x``, x rounded up so that the bound stays true.
 
     Examples
     --------
     >>> pvalue_text(0.0123), pvalue_text(0.04951), pvalue_text(1e-20), pvalue_text(float("nan"))
-    ('0.012', '0.050', '< 0.001', 'undefined')
+    ('0.012', '0.0495', '< 0.001', 'undefined')
+    >>> pvalue_text(0.05), pvalue_text(0.0504), pvalue_text(0.0099996)
+    ('0.050', '0.050', '0.0099996')
     >>> pvalue_text(0.0022, bound=True), pvalue_text(0.000229, bound=True)
     ('<= 0.003', '< 0.001')
     """
@@ -95,7 +101,12 @@ def pvalue_text(value: float, bound: bool = False) -> str:
         return f"< {PVALUE_SMALLEST:g}"
     if bound:  # 1e-9 absorbs the float error of value * 1000 (0.003 stays 0.003)
         return f"<= {number_text(math.ceil(value * 1000 - 1e-9) / 1000, '.3f')}"
-    return number_text(value, ".3f")
+    decimals = 3
+    while decimals < 8 and any(
+        value < level <= float(f"{value:.{decimals}f}") for level in _SIGNIFICANCE_LEVELS
+    ):
+        decimals += 1
+    return number_text(value, f".{decimals}f")
 
 
 def p_phrase(value: float, bound: bool = False) -> str:
