@@ -5,10 +5,10 @@ An engine that adds a key's rows in parts (polars' streaming engine, threads) ad
 order that changes between runs, and a floating-point sum depends on that order. The weights
 are therefore also summed as fixed-point decimals of ``SCALE`` digits: integers of
 ``10**-SCALE``, whose addition is exact and so does not depend on the order. Casting a weight
-to a decimal rounds it twice, the same way on every run: polars multiplies it by
-``10**SCALE`` in floating point (a relative error of about ``1e-16``) and keeps whole units of
-``10**-SCALE`` (an error below one unit). A key's weight is the decimal sum, converted to a
-float after the count, when that is as accurate as a floating-point sum
+to a decimal rounds it twice, the same way on every run: the engine (polars, DuckDB)
+multiplies it by ``10**SCALE`` in floating point (a relative error of about ``1e-16``) and
+keeps whole units of ``10**-SCALE`` (an error below one unit). A key's weight is the decimal
+sum, converted to a float after the count, when that is as accurate as a floating-point sum
 (:func:`decimal_is_accurate`): every weight of the key below ``LARGEST`` and its mean weight at
 least ``SMALLEST_MEAN``, so that the sum moves by at most about ``2e-16`` relative. Other keys
 keep the floating-point sum, whose last digits can vary between runs.
@@ -52,5 +52,7 @@ def decimal_is_accurate(largest: Any, decimal_sum: Any, count: Any) -> Any:
 
 
 def decimal_refused(exc: BaseException) -> bool:
-    """Whether the engine refused a query for its decimal sum (one that does not fit)."""
-    return "decimal" in str(exc).lower()
+    """Whether the engine refused a query for its decimal sum (one that does not fit): polars
+    names the decimal; DuckDB adds a decimal of 38 digits as a 128-bit integer (HUGEINT)."""
+    message = str(exc).lower()
+    return "decimal" in message or "overflow in hugeint addition" in message

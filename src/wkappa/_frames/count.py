@@ -60,7 +60,8 @@ _W_SUM = "__wkappa_weight_sum__"
 _W_MIN = "__wkappa_weight_min__"
 _W_MAX = "__wkappa_weight_max__"
 _W_VALID = "__wkappa_weight_valid__"
-# A polars frame's weights are also summed as decimals (the rule of _core.weight_sums).
+# A polars or DuckDB frame's weights are also summed as decimals (the rule of
+# _core.weight_sums).
 _W_DECIMAL = "__wkappa_weight_decimal__"
 
 _ENGINES = "pandas, polars (DataFrame or LazyFrame), pyarrow, DuckDB, Dask or PySpark"
@@ -231,26 +232,24 @@ def count_pairs(
 ) -> PairCounts:
     """Group by ``[*by, y_true, y_pred]`` inside the engine and collect the counts."""
     keys = [*by, y_true, y_pred]
-    polars = data.frame.implementation.is_polars()
-    fixed_point = polars and sample_weight is not None
-    if data.frame.implementation.is_dask():
+    implementation = data.frame.implementation
+    decimal_engine = implementation.is_polars() or implementation.is_duckdb()
+    fixed_point = decimal_engine and sample_weight is not None
+    if implementation.is_dask():
         nw = import_optional("narwhals", "frames")
         counted = nw.from_native(_dask_counts(data.frame.to_native(), keys, sample_weight))
-    elif not polars:
+    elif not fixed_point:
         counted = _counted(data, keys, sample_weight, fixed_point=False)
     else:
-        pl = import_optional("polars", "frames")
-        nw = import_optional("narwhals", "frames")
-        refused = (pl.exceptions.ComputeError, nw.exceptions.ComputeError)
         try:
-            counted = _counted(data, keys, sample_weight, fixed_point=fixed_point)
-        except refused as exc:  # a decimal sum that does not fit
-            if not fixed_point or not decimal_refused(exc):
+            counted = _counted(data, keys, sample_weight, fixed_point=True)
+        except _refusals(implementation) as exc:  # a decimal sum that does not fit
+            if not decimal_refused(exc):
                 raise
             fixed_point = False
             counted = _counted(data, keys, sample_weight, fixed_point=False)
-        if sample_weight is not None:  # sums over pairs (groups) add them in a fixed order
-            counted = counted.sort(keys, nulls_last=True)
+        # sums over pairs (groups) add them in a fixed order
+        counted = counted.sort(keys, nulls_last=True)
     count = counted.get_column(COUNT).to_numpy().astype(np.int64)
     weight_sums = None if sample_weight is None else _check_weight_sums(counted, count)
     if fixed_point and weight_sums is not None:
@@ -262,6 +261,16 @@ def count_pairs(
         count,
         weight_sums,
     )
+
+
+def _refusals(implementation: Any) -> tuple[type[BaseException], ...]:
+    """The exceptions by which polars or DuckDB refuse a decimal sum that does not fit."""
+    if implementation.is_duckdb():
+        duckdb = import_optional("duckdb", "frames")
+        return (duckdb.OutOfRangeException,)
+    pl = import_optional("polars", "frames")
+    nw = import_optional("narwhals", "frames")
+    return (pl.exceptions.ComputeError, nw.exceptions.ComputeError)
 
 
 def _counted(
