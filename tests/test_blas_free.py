@@ -1,4 +1,5 @@
-"""The standard errors and score intervals do not depend on the BLAS kernel or the layout.
+"""The standard errors, score intervals and seeded table bootstraps do not depend on the BLAS
+kernel or the layout.
 
 Matrix products go through BLAS, whose kernels (AVX2, AVX-512, ...) round differently, so a
 standard error printed on one machine would differ in its last digits on another; the sums
@@ -67,6 +68,19 @@ for k in (3, 6, 12):
     for ends in score_limits(tables, weights, 0.95):
         out += ends.tolist()
     out.append(wk.kappa_test_from_table(tables[0], weights="quadratic").standard_error)
+a, b, c = rng.integers(0, 6, (3, 2000))
+b[:1500], c[:1200] = a[:1500], a[:1200]
+fractional = np.abs(np.subtract.outer(np.arange(6), np.arange(6))) ** 1.5
+for weights in ("quadratic", fractional):
+    test = wk.kappa_test(a, b, weights=weights)
+    for method in ("percentile", "bca"):
+        how = wk.BootstrapMethod(n_resamples=499, method=method, rng=3)
+        out += list(test.confidence_interval(method=how)[:2])
+    paired = wk.paired_kappa_test(a, b, c, weights=weights, n_resamples=499, rng=3)
+    out += list(paired.confidence_interval()[:2])
+weighted = wk.kappa_test(a, b, sample_weight=rng.random(2000) + 0.5)
+how = wk.BootstrapMethod(n_resamples=499, method="bca", rng=3)
+out += list(weighted.confidence_interval(method=how)[:2])
 print(" ".join(map(repr, out)))
 """
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
+from wkappa._core import integer_weights
 from wkappa._core.statistic import cell_kappas
 from wkappa._stats import bootstrap as _bootstrap
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
@@ -34,6 +35,31 @@ def test_batch_kappa_equals_kappa_of_each_replicate(weights: str) -> None:
         table = np.zeros(TABLE.shape, dtype=np.int64)
         table[rows, cols] = replicate.astype(np.int64)
         assert value == pytest.approx(wk.kappa_from_table(table, weights=weights), abs=1e-13)
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+def test_batch_kappa_with_integer_weights_is_exact(weights: str) -> None:
+    matrix = wk.kappa_test_from_table(TABLE, weights=weights).weight_matrix
+    integer = integer_weights(matrix, matrix.shape[0])
+    cells = _bootstrap.nonzero_cells(TABLE)
+    rows, cols = cells.coords
+    replicates = _bootstrap.draw(cells, 50, np.random.default_rng(0))
+    values = cell_kappas(replicates, rows, cols, matrix, integer)
+    for replicate, value in zip(replicates, values, strict=True):
+        table = np.zeros(TABLE.shape, dtype=np.int64)
+        table[rows, cols] = replicate.astype(np.int64)
+        assert value == wk.kappa_from_table(table, weights=weights)
+
+
+def test_batch_kappa_adds_the_counts_of_a_repeated_cell() -> None:
+    """Cells given more than once (a paired table's (truth, prediction) cells) are added."""
+    w = np.abs(np.subtract.outer(np.arange(4), np.arange(4))) ** 1.5
+    cells = _bootstrap.nonzero_cells(TABLE)
+    rows, cols = cells.coords
+    replicates = _bootstrap.draw(cells, 20, np.random.default_rng(1))
+    split = np.concatenate([replicates, replicates], axis=1) / 2.0
+    again = cell_kappas(split, np.tile(rows, 2), np.tile(cols, 2), w)
+    assert np.allclose(again, cell_kappas(replicates, rows, cols, w), rtol=0, atol=1e-14)
 
 
 def test_table_bootstrap_is_the_pair_bootstrap() -> None:

@@ -339,7 +339,7 @@ def test_expanded_level_and_pvalue_are_inverse() -> None:
 
 
 def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
-    from wkappa._core import cell_kappas
+    from wkappa._core import cell_kappas, integer_weights
     from wkappa._stats import bootstrap as _bootstrap
     from wkappa._stats.bootstrap import expanded_level, expanded_pvalue
     from wkappa._stats.paired import paired_pvalue
@@ -356,7 +356,10 @@ def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
     matrix = wk.kappa_test_from_table(np.ones((4, 4))).weight_matrix
     replicates = _bootstrap.draw(cells, 999, np.random.default_rng(5))
     t, pa, pb = coords
-    diffs = cell_kappas(replicates, t, pa, matrix) - cell_kappas(replicates, t, pb, matrix)
+    integer = integer_weights(matrix, 4)
+    diffs = cell_kappas(replicates, t, pa, matrix, integer) - cell_kappas(
+        replicates, t, pb, matrix, integer
+    )
     ci = result.confidence_interval()
     assert ci.method == "expanded-percentile"
     assert (ci.low, ci.high) == _bootstrap.percentile_interval(diffs, expanded_level(0.95, 40))

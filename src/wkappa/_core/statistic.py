@@ -243,12 +243,16 @@ def _one_hot(index: np.ndarray, k: int) -> np.ndarray:
 
 
 def cell_kappas(
-    replicates: np.ndarray, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
+    replicates: np.ndarray,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    weights: np.ndarray,
+    integer: np.ndarray | None = None,
 ) -> np.ndarray:
     """Kappa of each of B tables given by their counts in m shared cells; nan where undefined.
 
     The table bootstrap's form: every replicate of a table has its counts in the same
-    non-empty cells, so B replicates are a (B, m) array and each kappa a few matrix products.
+    non-empty cells, so B replicates are a (B, m) array.
 
     Parameters
     ----------
@@ -258,23 +262,64 @@ def cell_kappas(
         The row and column index of each cell.
     weights : ndarray of shape (K, K)
         Disagreement weights W.
+    integer : ndarray of shape (K, K), int64, optional
+        Integer weights D with ``W = D / scale`` (see
+        :func:`wkappa._core.weights.integer_weights`).
 
     Returns
     -------
     ndarray of shape (B,)
         ``1 - n * sum(W*O) / (r^T W c)`` per replicate.
+
+    Notes
+    -----
+    The result does not depend on the CPU. With whole counts and integer weights whose sums
+    stay below 2**53, every sum is a whole number held exactly in float64, so the matrix
+    products are exact whatever order BLAS adds in, and each kappa is
+    ``(r' D c - n sum(D*O)) / (r' D c)`` with one rounding. Otherwise the sums are
+    elementwise products summed along fixed axes (BLAS kernels round differently on
+    different CPUs).
     """
     k = weights.shape[0]
     n = replicates.sum(axis=1)
-    observed = replicates @ weights[rows, cols]
-    row_sums = replicates @ _one_hot(rows, k)
-    col_sums = replicates @ _one_hot(cols, k)
-    expected = np.einsum("bi,bi->b", row_sums @ weights, col_sums)
+    if integer is not None and _exact_products(replicates, n, integer):
+        d = integer.astype(np.float64)
+        observed = n * (replicates @ d[rows, cols])
+        expected = np.einsum(
+            "bi,bi->b", (replicates @ _one_hot(rows, k)) @ d, replicates @ _one_hot(cols, k)
+        )
+        defined = (expected > 0) & (n > 0)
+        kappa = np.full(n.shape, np.nan)
+        np.divide(expected - observed, expected, out=kappa, where=defined)
+        return kappa
+    observed = (replicates * weights[rows, cols]).sum(axis=1)
+    tables = np.zeros((len(replicates), k * k))
+    flat = rows * k + cols
+    if flat.size and np.all(flat[1:] > flat[:-1]):  # distinct cells (a table's, in order)
+        tables[:, flat] = replicates
+    else:  # counts of the same cell (several per cell) added left to right
+        order = np.argsort(flat, kind="stable")
+        cells, starts = np.unique(flat[order], return_index=True)
+        tables[:, cells] = np.add.reduceat(replicates[:, order], starts, axis=1)
+    row_sums = tables.reshape(-1, k, k).sum(axis=2)
+    col_sums = tables.reshape(-1, k, k).sum(axis=1)
+    expected = (row_sums * _weighted(weights, col_sums)).sum(axis=1)
     defined = (expected > 0) & (n > 0)
     kappa = np.full(n.shape, np.nan)
     np.divide(n * observed, expected, out=kappa, where=defined)
     np.subtract(1.0, kappa, out=kappa, where=defined)
     return kappa
+
+
+def _exact_products(replicates: np.ndarray, n: np.ndarray, integer: np.ndarray) -> bool:
+    """Whether the replicates are whole counts whose integer-weighted sums (at most
+    ``n² max(D)``, non-negative terms) are whole numbers below 2**53: exact in float64."""
+    if not replicates.size:
+        return False
+    top = float(n.max())
+    if not top**2 * max(float(integer.max()), 1.0) < 2.0**53:
+        return False
+    return bool(np.array_equal(replicates, np.floor(replicates)))
 
 
 def variances(tables: np.ndarray, weights: np.ndarray, kappa: Any) -> tuple[Any, Any]:

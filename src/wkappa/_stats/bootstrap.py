@@ -2,7 +2,7 @@
 
 Drawing n pairs with replacement is a multinomial draw of n over the table's cells with
 probabilities ``O / n``. Only the m non-empty cells can be drawn, so B replicates are a (B, m)
-multinomial array, and every replicate's kappa is a few matrix products: O(B m K), whatever n.
+multinomial array, and every replicate's kappa is a few sums over them: O(B K²), whatever n.
 """
 
 from __future__ import annotations
@@ -13,7 +13,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core import cell_kappas, exact_total, norm_cdf, norm_ppf, t_ppf, t_sf, warn_at_caller
+from .._core import (
+    cell_kappas,
+    exact_total,
+    integer_weights,
+    norm_cdf,
+    norm_ppf,
+    t_ppf,
+    t_sf,
+    warn_at_caller,
+)
 from ..exceptions import UndefinedKappaWarning, WkappaError
 
 __all__ = [
@@ -89,8 +98,9 @@ def replicate_kappas(
     """B bootstrap kappas of a K x K table, shape (B,), nan where undefined."""
     cells = nonzero_cells(table)
     rows, cols = cells.coords
+    integer = integer_weights(weights, weights.shape[0])
     parts = [
-        cell_kappas(draw(cells, size, rng), rows, cols, weights)
+        cell_kappas(draw(cells, size, rng), rows, cols, weights, integer)
         for size in chunk_sizes(n_resamples, rows.size)
     ]
     return np.concatenate(parts)
@@ -114,10 +124,12 @@ def jackknife(table: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.nd
     drop = np.minimum(cell, 1.0)
     n = counts.sum()
     row_sums, col_sums = counts.sum(axis=1), counts.sum(axis=0)
+    # Elementwise products summed along fixed axes, not matrix products: BLAS kernels round
+    # differently on different CPUs.
     sum_observed = float(np.sum(weights * counts))
-    weighted_cols = weights @ col_sums  # (W c)_i
-    weighted_rows = row_sums @ weights  # (r^T W)_j
-    sum_expected = float(row_sums @ weighted_cols)
+    weighted_cols = (weights * col_sums[None, :]).sum(axis=1)  # (W c)_i
+    weighted_rows = (row_sums[:, None] * weights).sum(axis=0)  # (r^T W)_j
+    sum_expected = float((row_sums * weighted_cols).sum())
     w_cell = weights[rows, cols]
     n_left = n - drop
     observed = sum_observed - drop * w_cell
@@ -233,7 +245,8 @@ def table_interval(
         # data counts as a tie, not as 1 ulp above or below.
         cells = nonzero_cells(table)
         rows, cols = cells.coords
-        same = cell_kappas(cells.counts[None, :], rows, cols, weights)[0]
+        integer = integer_weights(weights, weights.shape[0])
+        same = cell_kappas(cells.counts[None, :], rows, cols, weights, integer)[0]
         jack_values, jack_counts = jackknife(table, weights)
         return (float(same) if math.isfinite(same) else statistic), jack_values, jack_counts
 

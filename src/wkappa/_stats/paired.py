@@ -24,6 +24,7 @@ from .._core import (
     check_table_size,
     check_weights,
     encode_ratings,
+    integer_weights,
     kappa_from_table,
     kappas,
     needs_order,
@@ -487,6 +488,7 @@ def paired_kappa_test_from_cells(
 def _paired_test(cells: bootstrap.Cells, k: int, settings: _Settings) -> PairedKappaResult:
     """Both kappas from the non-empty (truth, A, B) cells, then the paired bootstrap."""
     matrix = weight_matrix(settings.weights, k)
+    integer = integer_weights(matrix, k)
     truth, pred_a, pred_b = cells.coords
     integral = bool(np.all(cells.counts == np.round(cells.counts)))
 
@@ -500,8 +502,8 @@ def _paired_test(cells: bootstrap.Cells, k: int, settings: _Settings) -> PairedK
         for size in bootstrap.chunk_sizes(settings.n_resamples, truth.size):
             replicates = bootstrap.draw(cells, size, generator)
             parts.append(
-                cell_kappas(replicates, truth, pred_a, matrix)
-                - cell_kappas(replicates, truth, pred_b, matrix)
+                cell_kappas(replicates, truth, pred_a, matrix, integer)
+                - cell_kappas(replicates, truth, pred_b, matrix, integer)
             )
         return np.concatenate(parts)
 
