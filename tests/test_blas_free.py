@@ -78,9 +78,21 @@ for weights in ("quadratic", fractional):
         out += list(test.confidence_interval(method=how)[:2])
     paired = wk.paired_kappa_test(a, b, c, weights=weights, n_resamples=499, rng=3)
     out += list(paired.confidence_interval()[:2])
-weighted = wk.kappa_test(a, b, sample_weight=rng.random(2000) + 0.5)
+sample_weight = rng.random(2000) + 0.5
+weighted = wk.kappa_test(a, b, sample_weight=sample_weight)
 how = wk.BootstrapMethod(n_resamples=499, method="bca", rng=3)
 out += list(weighted.confidence_interval(method=how)[:2])
+groups = np.arange(2000) // 9
+for sample in (None, sample_weight):
+    clustered = wk.kappa_test(a, b, cluster=groups, sample_weight=sample)
+    out += list(clustered.confidence_interval(method=how)[:2])
+paired = wk.paired_kappa_test(a, b, c, cluster=groups, n_resamples=499, rng=3)
+out += list(paired.confidence_interval()[:2])
+ratings = np.column_stack([a, b, c])
+for coefficient in ("fleiss", "krippendorff", "conger"):
+    for options in ({{}}, {{"cluster": groups}}):
+        result = wk.agreement(ratings, coefficient=coefficient, weights="quadratic", **options)
+        out += list(result.confidence_interval(method=how)[:2])
 print(" ".join(map(repr, out)))
 """
 
@@ -109,3 +121,24 @@ def test_results_are_the_same_with_every_openblas_kernel() -> None:
         assert run.returncode == 0, run.stderr
         printed.add(run.stdout)
     assert len(printed) == 1
+
+
+def test_draw_sums_are_the_correctly_rounded_sums() -> None:
+    """Each slice's product is exact, so a bootstrap's sums of drawn units do not depend on
+    the order BLAS adds in; here they are even the correctly rounded exact sums."""
+    from fractions import Fraction
+
+    from wkappa._stats.resampling import DrawSums
+
+    rng = np.random.default_rng(2)
+    values = rng.random((300, 4)) * rng.choice([1e-9, 1.0, 1e7], (300, 4))
+    draws = rng.multinomial(300, np.full(300, 1 / 300), size=3).astype(np.float64)
+    sums = DrawSums(values, 300)(draws)
+    for b in range(3):
+        for j in range(4):
+            exact = sum(
+                Fraction(int(m)) * Fraction(x) for m, x in zip(draws[b], values[:, j], strict=True)
+            )
+            assert sums[b, j] == float(exact)
+    whole = rng.integers(0, 50, (300, 4)).astype(np.float64)
+    assert np.array_equal(DrawSums(whole, 300)(draws), draws @ whole)

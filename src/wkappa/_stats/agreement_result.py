@@ -27,7 +27,7 @@ from .intervals import (
     sided,
 )
 from .json_values import json_fields
-from .resampling import jackknife_se, jackknife_values, multinomial_replicates
+from .resampling import DrawSums, jackknife_se, jackknife_values, multinomial_replicates
 from .text_values import interval_text, number_text
 
 __all__ = [
@@ -314,11 +314,12 @@ class AgreementResult:
 
     def _bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
         units, multiplicity = self._units()
+        sums = DrawSums(units, int(multiplicity.sum()))  # the same on every CPU
         return multinomial_replicates(
             rng,
             multiplicity,
             n_resamples,
-            lambda draws: self._estimate(draws @ units),
+            lambda draws: self._estimate(sums(draws)),
             units.shape[1],
         )
 

@@ -29,6 +29,7 @@ from .._core import (
 )
 from ..exceptions import FewClustersWarning, WkappaError
 from . import bootstrap
+from .resampling import DrawSums
 
 __all__ = [
     "MIN_CLUSTERS",
@@ -295,10 +296,11 @@ def cluster_bootstrap_kappas(
     n_clusters, k = stack.shape[0], stack.shape[-1]
     flat = stack.reshape(n_clusters, k * k)
     probabilities = np.full(n_clusters, 1.0 / n_clusters)
+    replicate_tables = DrawSums(flat, n_clusters)  # the same on every CPU
     parts = []
     for size in bootstrap.chunk_sizes(n_resamples, n_clusters + k * k):
         draws = rng.multinomial(n_clusters, probabilities, size=size).astype(np.float64)
-        replicates = (draws @ flat).reshape(size, k, k)
+        replicates = replicate_tables(draws).reshape(size, k, k)
         with np.errstate(invalid="ignore", divide="ignore"):
             parts.append(np.asarray(kappas(replicates, weights), dtype=np.float64).reshape(-1))
     return np.concatenate(parts)

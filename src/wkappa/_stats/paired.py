@@ -36,6 +36,7 @@ from . import bootstrap
 from .bootstrap import expanded_pvalue
 from .bootstrap_method import SeedLike, check_resamples, make_rng
 from .cluster import read_groups, warn_few_clusters
+from .resampling import DrawSums
 from .results import (
     PairedKappaResult,
     check_confidence_level,
@@ -358,6 +359,8 @@ def _cluster_bootstrap(
     matrix = weight_matrix(settings.weights, k)
     flat_a, flat_b = tables_a.reshape(n_clusters, k * k), tables_b.reshape(n_clusters, k * k)
     probabilities = np.full(n_clusters, 1.0 / n_clusters)
+    # Sums of the drawn clusters' tables, the same on every CPU.
+    sums_a, sums_b = DrawSums(flat_a, n_clusters), DrawSums(flat_b, n_clusters)
 
     def differences(generator: np.random.Generator) -> np.ndarray:
         parts = []
@@ -365,8 +368,8 @@ def _cluster_bootstrap(
             draws = generator.multinomial(n_clusters, probabilities, size=chunk)
             draws = draws.astype(np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
-                kappa_a = kappas((draws @ flat_a).reshape(chunk, k, k), matrix)
-                kappa_b = kappas((draws @ flat_b).reshape(chunk, k, k), matrix)
+                kappa_a = kappas(sums_a(draws).reshape(chunk, k, k), matrix)
+                kappa_b = kappas(sums_b(draws).reshape(chunk, k, k), matrix)
             parts.append(np.asarray(kappa_a, np.float64) - np.asarray(kappa_b, np.float64))
         return np.concatenate(parts)
 

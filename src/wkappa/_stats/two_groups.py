@@ -47,7 +47,7 @@ from .intervals import (
 )
 from .json_values import json_fields
 from .pvalues import tail_pvalue, wald_statistic
-from .resampling import jackknife_se, jackknife_values, multinomial_replicates
+from .resampling import DrawSums, jackknife_se, jackknife_values, multinomial_replicates
 from .text_values import interval_text, number_text
 
 __all__ = ["GroupAgreementResult", "GroupIntervalMethod", "group_agreement"]
@@ -164,11 +164,12 @@ class GroupAgreementResult:
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
         units = self._features
+        sums = DrawSums(units, len(units))  # the same on every CPU
         values = multinomial_replicates(
             make_rng(how.rng),
             np.ones(len(units), dtype=np.int64),
             how.n_resamples,
-            lambda draws: _kappas(draws @ units, self._agree),
+            lambda draws: _kappas(sums(draws), self._agree),
             units.shape[1],
         )
         outcome = replicate_interval(
