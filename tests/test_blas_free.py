@@ -93,6 +93,9 @@ for coefficient in ("fleiss", "krippendorff", "conger"):
     for options in ({{}}, {{"cluster": groups}}):
         result = wk.agreement(ratings, coefficient=coefficient, weights="quadratic", **options)
         out += list(result.confidence_interval(method=how)[:2])
+for options in ({{}}, {{"cluster": groups}}):
+    versus = wk.rater_vs_panel(ratings[:, :2], c, n_resamples=499, rng=3, **options)
+    out += [versus.difference, *versus.confidence_interval()[:2]]
 print(" ".join(map(repr, out)))
 """
 

@@ -51,7 +51,7 @@ from .intervals import (
 )
 from .json_values import json_fields
 from .paired import comparison_pvalue
-from .resampling import multinomial_replicates
+from .resampling import DrawSums, multinomial_replicates
 from .results import ExpandedPercentile, expanded_interval
 from .several import rating_rows
 from .text_values import interval_text, number_text, sign_words
@@ -402,7 +402,11 @@ def rater_vs_panel(
     members = rows.shape[1] - 1
     pairs = [(members, j) for j in range(members)]
     pairs += [(j, m) for j in range(members) for m in range(j + 1, members)]
-    blocks = [_pair_features(name, rows, a, b, k, matrix) for a, b in pairs]
+    # A replicate's multiplicities sum to n, or with clusters to at most n times the number
+    # of clusters; the sums of the drawn items are the same on every CPU.
+    n_items = int(multiplicity.sum())
+    bound = n_items if cluster is None else n_items * (int(cluster_of.max()) + 1)
+    blocks = [DrawSums(_pair_features(name, rows, a, b, k, matrix), bound) for a, b in pairs]
 
     def statistics(weights_matrix: np.ndarray) -> np.ndarray:
         values = np.empty((weights_matrix.shape[0], len(pairs)))
@@ -410,7 +414,7 @@ def rater_vs_panel(
             warnings.simplefilter("ignore", RuntimeWarning)
             for index, block in enumerate(blocks):
                 values[:, index] = coefficient_from_sums(
-                    name, weights_matrix @ block, matrix, 2
+                    name, block(weights_matrix), matrix, 2
                 ).statistic
         return values
 
