@@ -1,12 +1,14 @@
-"""``frames`` on polars frames with ``sample_weight``: weights that are not whole numbers
-give the same digits on every run (however the streaming engine splits the rows among its
-threads), and the array functions' numbers, also for weights outside the decimals' range."""
+"""``frames`` with ``sample_weight`` on the engines that sum weights as decimals (polars,
+DuckDB): weights that are not whole numbers give the same digits on every run (however the
+engine splits the rows among its threads), and the array functions' numbers, also for weights
+outside the decimals' range."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from typing import Any
 
 import polars as pl
 import pytest
@@ -31,6 +33,23 @@ print(repr(frames.weighted_kappa(text, y_true="a", y_pred="b", sample_weight="w"
 
 def _kappa(data: pl.DataFrame) -> float:
     return wk.weighted_kappa(data["a"], data["b"], sample_weight=data["w"].to_numpy())
+
+
+def _relation(data: pl.DataFrame, threads: int = 2) -> Any:
+    """``data`` as a DuckDB relation on a connection with ``threads`` threads."""
+    duckdb = pytest.importorskip("duckdb")
+    connection = duckdb.connect(config={"threads": threads})
+    return connection.from_arrow(data.to_arrow())
+
+
+ENGINES = {"polars-lazy": lambda data: data.lazy(), "duckdb": _relation}
+
+
+def _group_rows(result: Any) -> list[dict[str, Any]]:
+    """The rows of ``kappa_by_group``'s frame (a polars LazyFrame or a DuckDB relation)."""
+    if hasattr(result, "collect"):
+        return list(result.collect().iter_rows(named=True))
+    return [dict(zip(result.columns, values, strict=True)) for values in result.fetchall()]
 
 
 @pytest.mark.integration
@@ -58,24 +77,40 @@ def test_polars_weighted_kappa_is_the_same_with_any_number_of_threads(tmp_path):
         (1e12, 1),  # large weights, summed as decimals
     ],
 )
-def test_lazy_weights_give_the_array_functions_numbers(weight, group):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_weights_give_the_array_functions_numbers(engine, weight, group):
     data = weighted_ratings(3_000, 4)
     if group is None:
         scaled = pl.when(pl.int_range(pl.len()) == 10).then(weight).otherwise("w")
     else:
         scaled = pl.when(pl.col("g") == group).then(pl.col("w") * weight).otherwise("w")
     data = data.with_columns(w=scaled)
-    lazy = data.lazy()
-    kappa = frames.weighted_kappa(lazy, y_true="a", y_pred="b", sample_weight="w")
+    frame = ENGINES[engine](data)
+    kappa = frames.weighted_kappa(frame, y_true="a", y_pred="b", sample_weight="w")
     assert kappa == pytest.approx(_kappa(data), rel=1e-12)
-    by_group = frames.kappa_by_group(lazy, y_true="a", y_pred="b", by="g", sample_weight="w")
-    for row in by_group.collect().iter_rows(named=True):
+    by_group = frames.kappa_by_group(frame, y_true="a", y_pred="b", by="g", sample_weight="w")
+    for row in _group_rows(by_group):
         part = data.filter(pl.col("g") == row["g"])
         assert row["kappa"] == pytest.approx(_kappa(part), rel=1e-12)
         assert row["n"] == pytest.approx(part["w"].sum(), rel=1e-12)
 
 
-def test_a_decimal_sum_that_does_not_fit_counts_again(monkeypatch):
+@pytest.mark.integration
+def test_duckdb_weighted_kappa_is_the_same_with_any_number_of_threads():
+    data = weighted_ratings(300_000, 2, groups=5)
+    outputs = set()
+    for threads in (1, 2, 4):
+        relation = _relation(data, threads)
+        kappa = frames.weighted_kappa(relation, y_true="a", y_pred="b", sample_weight="w")
+        by_group = frames.kappa_by_group(
+            relation, y_true="a", y_pred="b", by="g", sample_weight="w"
+        )
+        outputs.add(repr((kappa, _group_rows(by_group))))
+    assert len(outputs) == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_decimal_sum_that_does_not_fit_counts_again(monkeypatch, engine):
     from wkappa._frames import count
 
     calls = []
@@ -88,6 +123,7 @@ def test_a_decimal_sum_that_does_not_fit_counts_again(monkeypatch):
     monkeypatch.setattr(count, "_counted", spy)
     # Each weight fits the decimals (below 1e13); a pair's sum of about 600 does not (1e14).
     data = weighted_ratings(3_000, 5).with_columns(w=(pl.col("w") + 1.0) * 5e12)
-    kappa = frames.weighted_kappa(data.lazy(), y_true="a", y_pred="b", sample_weight="w")
+    frame = ENGINES[engine](data)
+    kappa = frames.weighted_kappa(frame, y_true="a", y_pred="b", sample_weight="w")
     assert kappa == pytest.approx(_kappa(data), rel=1e-12)
     assert calls == [True, False]
