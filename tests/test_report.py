@@ -169,7 +169,10 @@ def test_icc_report_has_the_numbers_of_the_library(icc_report, icc_case):
     assert float(anova["between raters (MSC)"][2]) == pytest.approx(result.ms_raters, abs=0.01)
     assert len({len(ms.partition(".")[2]) for _, _, ms in anova.values()}) == 1
     # n items / k raters, the ratings used and the subject left out, the method.
-    assert "from 6 items rated by 4 raters (23 ratings; missing ratings used" in page
+    assert (
+        "from 6 items rated by 4 raters (23 ratings; items with a missing rating keep their "
+        "other ratings (REML)"
+    ) in page
     assert "1 of 7 file rows left out: no rating at all" in page
     assert "file rows: 7 read, 6 used, 1 dropped: no rating at all" in page
     # missing ratings: the limits are approximate, and the page says so (never "exact F")

@@ -52,8 +52,8 @@ _SUMMARY = "intraclass correlations (six forms) and Lin's CCC of numeric ratings
 _DESCRIPTION = (
     "Intraclass correlations of numeric ratings (McGraw & Wong's six forms, with "
     "F-based intervals and tests) and Lin's concordance correlation: wide (one column "
-    "per rater, --raters a,b,c) or long (--item, --rater, --rating). Missing ratings "
-    "are used as they are (REML), not dropped with their item."
+    "per rater, --raters a,b,c) or long (--item, --rater, --rating). An item with a "
+    "missing rating keeps its other ratings (REML variance components); it is not dropped."
 )
 
 

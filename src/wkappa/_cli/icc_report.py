@@ -83,7 +83,7 @@ def method_text(method: str) -> str:
         return "two-way ANOVA"
     if method == "none":  # nothing estimated
         return "a rating is missing, so every ICC is undefined (--nan-policy propagate)"
-    return "REML variance components (missing ratings used, not dropped)"
+    return "REML variance components (an item with a missing rating keeps its other ratings)"
 
 
 def _anova_rows(results: dict[str, Any], first: Any) -> list[list[str]]:
@@ -150,7 +150,7 @@ def _methods(
         found = ""
     ratings = f"{count_text(first.n_ratings)} ratings"
     if first.method == "reml":
-        ratings += "; missing ratings used, variance components by REML"
+        ratings += "; items with a missing rating keep their other ratings (REML)"
     dropped = (
         f"; {rows.dropped:,} of {rows.read:,} file rows left out: {rows.reason}"
         if rows.dropped
@@ -178,7 +178,10 @@ def _methods(
 
 def _source(method: str) -> str:
     if method == "reml":
-        return "the REML variance components (missing ratings used), as expected mean squares"
+        return (
+            "the REML variance components (items with a missing rating kept), as expected "
+            "mean squares"
+        )
     return method_text(method)
 
 
