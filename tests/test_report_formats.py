@@ -315,9 +315,13 @@ def test_a_one_sided_interval_is_written_as_its_bound_in_reports(one_sided, comm
     bound = f"{document['confidence_interval'][end]:.{DECIMALS}f}"
     methods = _methods(page)
     assert f"one-sided 95% {side} confidence bound {bound}, " in methods, methods
+    sign = "-" if alternative == "greater" else "+"
     assert re.search(
-        rf"one-sided 95% {side} confidence bound (of the difference )?is that of ", methods
-    )
+        rf"one-sided 95% {side} confidence bound (of the difference )?is "
+        rf"(that of |estimate {re.escape(sign)} t\()",
+        methods,
+    ), methods
+    assert "±" not in methods and "upper end capped" not in methods
     shown = _visible(page)
     assert f"one-sided 95% {side} bound" in shown
     assert not re.search(

@@ -54,12 +54,16 @@ def _found(name: str, result: Any, level: str, low: float, high: float) -> str:
 
 def interval_clause(level: str, words: str, alternative: str) -> str:
     """``95% confidence interval is <words>``: how the interval named ``level``
-    (:func:`wkappa._stats.bound_name`) was computed; a one-sided bound ``is that of`` the
-    interval ``words`` name."""
+    (:func:`wkappa._stats.bound_name`) was computed; a one-sided bound is its end of a
+    symmetric interval (``estimate - t(n - 1) × standard error`` for 'greater') or ``is that
+    of`` the interval ``words`` name."""
     if alternative == "two-sided":
         return f"{level} is {words}"
-    if words.startswith("estimate"):  # "estimate ± t(n - 1) × standard error"
-        words = f"the interval {words}"
+    greater = alternative == "greater"  # the bound is one end: estimate - t(n - 1) × SE
+    words = words.replace("estimate ±", "estimate -" if greater else "estimate +")
+    words = words.replace(", its upper end capped at 1", "" if greater else ", capped at 1")
+    if words.startswith("estimate"):
+        return f"{level} is {words}"
     return f"{level} is that of {words}"
 
 
