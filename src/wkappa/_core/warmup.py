@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["compile_mode", "ready", "set_mode"]
+__all__ = ["compile_mode", "one_compile_at_a_time", "ready", "set_mode"]
 
 _settings: dict[str, str] = {"mode": os.environ.get("WKAPPA_COMPILE", "background")}
 # From this many pairs on, numpy's route costs about what compiling the kernels does.
@@ -158,18 +158,52 @@ def _compile_in_child(run: Callable[..., Any], args: tuple[Any, ...], both: bool
         return False
     env = dict(os.environ, WKAPPA_COMPILE="wait")
     try:
-        proc = subprocess.run(
-            [sys.executable, "-c", _CHILD],
-            input=payload,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=_CHILD_TIMEOUT,
-            check=False,
-        )
+        with one_compile_at_a_time():
+            proc = subprocess.run(
+                [sys.executable, "-c", _CHILD],
+                input=payload,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=_CHILD_TIMEOUT,
+                check=False,
+            )
     except (OSError, subprocess.SubprocessError):
         return False
     return proc.returncode == 0
+
+
+@contextmanager
+def one_compile_at_a_time() -> Iterator[None]:
+    """Hold the machine-wide lock of wkappa's compile children (a file lock per user).
+
+    numba's on-disk cache is not safe for two processes that write new overloads of one
+    kernel at the same moment (numba issue #10128): one signature's index entry can end up
+    beside the other's machine code, and a later call fails to unbox its arguments. Processes
+    that start together on a fresh installation (a pool, Dask workers) would all compile at
+    once, so their children take turns; the callers meanwhile take the numpy route. Where the
+    lock cannot be taken (no ``fcntl``, an unwritable temporary directory) the child compiles
+    without it.
+    """
+    import tempfile
+
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock
+        yield
+        return
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    path = os.path.join(tempfile.gettempdir(), f"wkappa-numba-compile-{user}.lock")
+    try:
+        handle = open(path, "a")  # held until the child is done
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # releases the lock
 
 
 def _load_here_is_safe() -> bool:
