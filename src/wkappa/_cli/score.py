@@ -79,7 +79,7 @@ def _interval(result: Any, args: argparse.Namespace, method: Any) -> Any:
 
 def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, method: Any) -> Any:
     """The interval of each group's result: the score intervals of all groups from one search
-    over their stack (each equal to its result's own to about 1e-15), the others one by one."""
+    over their stack (each bit for bit its result's own), the others one by one."""
     from .._stats import score_intervals
     from . import output
 

@@ -8,7 +8,7 @@ its table alone: kappa is exact and correctly rounded wherever the single-table 
 every proportion as it is), and each group's p-value is its own scalar call. The cost is a few
 array operations over the stack plus one small object per group, instead of a dozen numpy
 calls per group. :func:`score_intervals` gives their score intervals from one search over
-the stack (equal to each result's own to about 1e-15, not bit for bit).
+the stack, each bit for bit the result's own.
 """
 
 from __future__ import annotations

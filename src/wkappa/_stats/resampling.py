@@ -60,7 +60,7 @@ class DrawSums:
             self._plain = values  # astronomically many draws, or nan/inf results anyway
             return
         rest = values
-        while values.size:
+        while rest.size:  # until the remainder is 0 (an empty array has no slices)
             top = np.abs(rest).max(axis=0)
             if not top.any():
                 break
