@@ -80,3 +80,13 @@ def test_no_import_cycles():
         }
     )
     assert not cycles, f"import cycles: {cycles}"
+
+
+def test_every_error_and_warning_is_a_name_of_wkappa():
+    # One rule: a user catches or filters any of them as wkappa.X or wkappa.exceptions.X.
+    import wkappa
+    from wkappa import exceptions
+
+    for name in exceptions.__all__:
+        assert name in wkappa.__all__, name
+        assert getattr(wkappa, name) is getattr(exceptions, name), name

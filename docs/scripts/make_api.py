@@ -31,8 +31,9 @@ MODULES = {
     "wkappa.exceptions": "The errors and warnings wkappa raises.",
 }
 # Names of ``wkappa`` documented elsewhere: the submodule itself, the version string and the
-# exceptions re-exported from wkappa.exceptions (one page each, under that module).
-SKIP = {"wkappa": {"exceptions", "__version__", "WkappaError", "UndefinedKappaWarning"}}
+# errors and warnings re-exported from wkappa.exceptions (one page each, under that module).
+ERRORS = importlib.import_module("wkappa.exceptions").__all__
+SKIP = {"wkappa": {"exceptions", "__version__", *ERRORS}}
 
 
 def render() -> str:
@@ -42,10 +43,9 @@ def render() -> str:
         "API reference",
         "=============",
         "",
-        "Every public name, one page each. ``wkappa.WkappaError`` and "
-        "``wkappa.UndefinedKappaWarning`` are the same objects as "
-        ":class:`wkappa.exceptions.WkappaError` and "
-        ":class:`wkappa.exceptions.UndefinedKappaWarning`; ``wkappa.__version__`` is the "
+        "Every public name, one page each. Every error and warning of "
+        ":mod:`wkappa.exceptions` is also a name of ``wkappa`` (``wkappa.WkappaError`` is "
+        ":class:`wkappa.exceptions.WkappaError`); ``wkappa.__version__`` is the "
         "installed version.",
         "",
     ]

@@ -64,7 +64,13 @@ from ._stats import (
     stratified_kappa_test,
     stratified_kappa_test_from_tables,
 )
-from .exceptions import UndefinedKappaWarning, WkappaError
+from .exceptions import (
+    FewClustersWarning,
+    UndefinedKappaWarning,
+    UndefinedReliabilityWarning,
+    WkappaError,
+    WkappaTypeError,
+)
 
 __version__ = "0.1.0"
 
@@ -73,6 +79,7 @@ __all__ = [
     "BootstrapMethod",
     "CCCResult",
     "ConfidenceInterval",
+    "FewClustersWarning",
     "GroupAgreementResult",
     "ICCAccumulator",
     "ICCResult",
@@ -84,7 +91,9 @@ __all__ = [
     "StratifiedKappaResult",
     "ThresholdResult",
     "UndefinedKappaWarning",
+    "UndefinedReliabilityWarning",
     "WkappaError",
+    "WkappaTypeError",
     "__version__",
     "agreement",
     "agreement_from_counts",

@@ -150,8 +150,9 @@ def agreement(
     are summed per cluster, ``U_g = sum_{i in g} (x_i - c)``, and the variance is
     ``G / (G - 1) sum_g U_g² / n²`` over the n items and G clusters (the sandwich estimator;
     with one item per cluster it is Gwet's variance itself). The p-value and the interval
-    ``statistic ± t_{G-1} standard_error`` use G - 1 degrees of freedom;
-    ``confidence_interval`` offers 'asymptotic' only (the other methods resample items).
+    ``statistic ± t_{G-1} standard_error`` use G - 1 degrees of freedom. Every method of
+    ``confidence_interval`` works on clusters: the jackknife leaves one cluster out, and
+    the bootstrap draws whole clusters.
 
     **Missing ratings** (as Gwet's irrCAC): items with no rating are dropped; items with a
     single rating count in the category prevalences ``pi_k = mean_i r_ik / r_i`` (and in n,
