@@ -590,6 +590,21 @@ def test_compare_omits_items_missing_any_rating(tmp_path):
     assert doc["pvalue"] == direct.pvalue
 
 
+def test_an_undefined_comparison_prints_an_undefined_p_value(tmp_path, capsys):
+    """Where A - B is undefined (A's kappa is: one category), no bound on p holds: compare and
+    judge print 'undefined', as their JSON holds null (a nan compared with the bootstrap's
+    smallest p-value printed '<= 0.030')."""
+    path = tmp_path / "one.csv"
+    path.write_text("t,p,q\n2,2,1\n2,2,2\n2,2,3\n2,2,2\n2,2,2\n")
+    for argv in (["compare", str(path), "--true", "t", "--pred", "p", "--pred", "q"],
+                 ["judge", str(path), "--candidate", "p", "--raters", "t,q"]):  # fmt: skip
+        assert main([*argv, "--bootstrap", "200", "--seed", "0", "--quiet"]) == 0
+        out, err = capsys.readouterr()
+        assert "undefined" in err
+        line = next(line for line in out.splitlines() if "p-value" in line)
+        assert "undefined" in line and "<=" not in line, out
+
+
 def test_compare_with_many_categories_counts_cells_sparsely(tmp_path):
     """K = 200 (a K x K x K table of 8M cells): the non-empty cells alone, same result."""
     rng = np.random.default_rng(4)

@@ -267,11 +267,12 @@ def bootstrap_pvalue(
     """A bootstrap p-value and its note: at the smallest value ``n_resamples`` differences
     of ``units`` items (or ``n_clusters`` clusters) can show, ``<= floor`` (``< 0.001``
     below 0.001) and what sets that bound (with clusters, what ten times the resamples would
-    show: with few clusters the clusters set most of it); elsewhere the p-value and no note."""
+    show: with few clusters the clusters set most of it); elsewhere the p-value and no note
+    (``undefined`` for nan: no bound holds where the comparison itself is undefined)."""
     from .._stats import smallest_pvalue
 
     floor = smallest_pvalue(n_resamples, units, alternative)
-    if value > floor:
+    if value > floor or math.isnan(value):
         return format_pvalue(value), ""
     note = f"at the smallest p-value {n_resamples:,} resamples show"
     if n_clusters is not None:
