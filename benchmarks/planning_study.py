@@ -60,7 +60,7 @@ def main() -> None:
     for marginals, weights, kappa1, kappa0 in DESIGNS:
         for method in ("asymptotic", "max-variance", "goodness-of-fit", "simulation"):
             if method == "goodness-of-fit" and weights != "unweighted":
-                continue  # the common-kappa model's plan does not depend on W
+                continue  # it plans for unweighted kappa (refused for other weights)
             start = time.perf_counter()
             plan = wk.kappa_sample_size(
                 kappa1=kappa1,

@@ -66,7 +66,8 @@ def kappa_sample_size(
         they define the population by the model in the Notes.
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights W, as in :func:`~wkappa.weighted_kappa`. With several raters,
-        any weights of :func:`~wkappa.agreement`.
+        any weights of :func:`~wkappa.agreement`. ``method='goodness-of-fit'`` takes
+        unweighted kappa only.
     power : float, default 0.8
         The power wanted (between ``alpha`` and 1).
     alpha : float, default 0.05
@@ -154,7 +155,10 @@ def kappa_sample_size(
     noncentrality of a 1-df chi-square test of size alpha with this power (kappaSize's
     PowerBinary / Power3Cats ...; two-sided there). Intervals as kappaSize's CIBinary and
     presize's ``prec_kappa``: the limits whose statistic reaches the critical value. It
-    needs shared marginals; the model's kappa is the same under every W. The approximation
+    needs shared marginals, and it plans for unweighted kappa: the cells count agreeing and
+    disagreeing ratings, not how far apart they are, so its n and power are not those of a
+    weighted kappa's test, and weights that do not give every disagreement the same weight
+    are refused (with two categories every name is unweighted kappa). The approximation
     is local: where a cell is more than 3 times as likely under ``kappa1`` as under
     ``kappa0`` (``kappa0 = 0`` with several raters or a rare category) the plan warns
     (``UserWarning``), since such plans delivered 0.02-0.69 power where 0.8 was asked.

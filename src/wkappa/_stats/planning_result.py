@@ -10,7 +10,9 @@ import numpy as np
 
 from .._core import (
     COEFFICIENTS,
+    GWET_WEIGHTS,
     Alternative,
+    agreement_weight_matrix,
     check_agreement_weights,
     check_alternative,
     check_choice,
@@ -251,6 +253,33 @@ def _check_kappa(value: Any, name: str) -> float:
     return number
 
 
+def _check_unweighted(checked: str | np.ndarray, k: int) -> None:
+    """Refuse weighted kappa for method='goodness-of-fit'.
+
+    Donner & Eliasziw's cells count items whose ratings agree and items whose ratings
+    differ, not how far apart they are: their chi-square test is the test of unweighted
+    kappa. Weights that give every disagreement the same weight (any of the names with two
+    categories) are unweighted kappa; other weights make a statistic whose test has another
+    variance, and the formula's n and power are not those of that test.
+    """
+    if isinstance(checked, str) and checked in GWET_WEIGHTS:
+        matrix = agreement_weight_matrix(checked, k, "fleiss")[1]
+    else:
+        matrix = weight_matrix(checked, k)
+    off = matrix[~np.eye(k, dtype=bool)]
+    if np.all(np.diag(matrix) == 0) and off.min() > 0 and off.min() == off.max():
+        return
+    shown = f"weights={checked!r}" if isinstance(checked, str) else "this `weights` matrix"
+    raise WkappaError(
+        "method='goodness-of-fit' plans for unweighted kappa (Donner & Eliasziw's model "
+        "counts agreeing and disagreeing ratings, not how far apart they are); with "
+        f"{shown} on K = {k} categories its n and power are not those of the weighted "
+        "kappa's test (they are too optimistic). Hint: plan weighted kappa with "
+        "method='asymptotic' or method='simulation', or pass weights='unweighted' for "
+        "unweighted kappa."
+    )
+
+
 def _seed(rng: Any) -> np.random.SeedSequence:
     if isinstance(rng, np.random.SeedSequence):
         return rng
@@ -324,6 +353,8 @@ def build_design(
         return weight_matrix(checked, k)
 
     p, matrix = population_table(table, marginals, anticipated, weights_for)
+    if method == "goodness-of-fit":
+        _check_unweighted(checked, p.shape[0])
     kappa_value = table_kappa_value(p, matrix)
     if math.isnan(kappa_value):
         raise WkappaError("The anticipated table's kappa is undefined (one category only).")
