@@ -370,3 +370,24 @@ def test_score_report_says_the_se_is_cluster_robust(path, tmp_path, capsys):
     page = report.read_text()
     assert "cluster-robust, 24 clusters" in page and "t with G - 1 df" in page
     assert "Fleiss, Cohen &amp; Everitt" not in page
+
+
+def test_score_names_the_clustered_test_statistic_t(path, capsys, tmp_path):
+    """(kappa - kappa0) / SE with the cluster-robust SE is referred to t(G - 1): the text
+    output, its groups table, --explain and the report call it t, not z."""
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--quiet"]
+    assert main([*argv, "--by", "site", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert any(line.split()[:1] == ["t"] and "p from t with 23 df" in line
+               for line in out.splitlines()), out  # fmt: skip
+    assert "z" not in next(line for line in out.splitlines() if line.startswith("  site "))
+    assert "Wald t = (kappa - kappa0) / SE" in out and "from t(23)" in out
+    assert "Wald z" not in out
+    report = tmp_path / "r.html"
+    assert main([*argv, "--report", str(report)]) == 0
+    html = report.read_text()
+    assert "<th>t</th>" in html or ">t<" in html
+    assert "Wald z" not in html
+    unclustered = ["score", path, "--true", "truth", "--pred", "a", "--quiet"]
+    assert main(unclustered) == 0
+    assert any(line.split()[:1] == ["z"] for line in capsys.readouterr().out.splitlines())

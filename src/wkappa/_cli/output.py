@@ -36,6 +36,7 @@ import numpy as np
 from .._stats import (
     DECIMALS,
     STATISTIC_DECIMALS,
+    KappaResult,
     bound_text,
     interpretation,
     interval_text,
@@ -74,6 +75,7 @@ __all__ = [
     "score_json",
     "score_text",
     "sided_method",
+    "statistic_name",
     "summary",
     "to_csv",
     "to_json",
@@ -343,6 +345,12 @@ def _ci_name(scored: Scored) -> str:
     return sided_method(method, scored.result.alternative)
 
 
+def statistic_name(result: KappaResult) -> str:
+    """The test statistic's name: ``(kappa - kappa0) / SE`` is ``t`` where its p-value is
+    referred to t(G - 1) (the cluster-robust SE over G clusters), ``z`` otherwise."""
+    return "z" if result.n_clusters is None else "t"
+
+
 def _result_lines(scored: Scored) -> str:
     result = scored.result
     pct = f"{level_percent(scored.level)} CI"
@@ -356,7 +364,7 @@ def _result_lines(scored: Scored) -> str:
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), robust],
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
-        ["z", format_number(result.zscore, STATISTIC_DECIMALS), null_se],
+        [statistic_name(result), format_number(result.zscore, STATISTIC_DECIMALS), null_se],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", format_count(n), ""],
     ]
@@ -473,7 +481,7 @@ def score_text(run: ScoreRun) -> str:
     lines += ["", _result_lines(overall), ""]
     if by is not None:
         level = ci_label(overall.level, result.alternative)
-        header = [by, "n", "kappa", "SE", level, "z", "p", "interpretation"]
+        header = [by, "n", "kappa", "SE", level, statistic_name(result), "p", "interpretation"]
         rows = group_rows([*groups, ("(all)", overall)])
         lines += [f"By {by}:", render_table(header, rows, left=(0, 7))]
         if run.cluster:

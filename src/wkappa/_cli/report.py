@@ -40,6 +40,7 @@ from .output import (
     format_pvalue,
     group_rows,
     null_hypothesis,
+    statistic_name,
     weights_text,
 )
 from .provenance import Provenance, methods_html, references_html, resampling_words
@@ -163,9 +164,9 @@ def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str
 def _headline(scored: Scored, args: argparse.Namespace) -> str:
     result = scored.result
     level = bound_name(scored.level, result.alternative, short=True)
-    test, p = ("z", p_phrase(result.pvalue))
+    test, p = statistic_name(result), p_phrase(result.pvalue)
     if result.n_clusters is not None:  # the Wald test on t with G - 1 df
-        test, p = "Wald z", f"{p}, on t({result.n_clusters - 1})"
+        p = f"{p}, on t({result.n_clusters - 1})"
     items = [
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
         (
@@ -244,8 +245,10 @@ def _group_table(by: str, groups: Sequence[tuple[Any, Scored]], overall: Scored)
     alternative = overall.result.alternative
     level = bound_name(overall.level, alternative, short=True)
     head = "".join(
-        f"<th>{_e(h)}</th>" for h in (by, "n", "kappa", "SE", level, "z", "p", "interpretation")
-    )
+        f"<th>{_e(h)}</th>"
+        for h in (by, "n", "kappa", "SE", level, statistic_name(overall.result), "p",
+                  "interpretation")
+    )  # fmt: skip
     rows = [
         "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in cells) + "</tr>"
         for cells in group_rows([*groups, ("(all)", overall)], alternative)

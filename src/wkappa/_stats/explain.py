@@ -218,6 +218,7 @@ FEW_CLUSTERS = 30
 
 
 def _clustered_inference(result: KappaResult, ci: ConfidenceInterval) -> list[str]:
+    assert result.n_clusters is not None
     lines = [
         f"Inference (cluster-robust over {result.n_clusters} clusters: the delta-method "
         "sandwich, G/(G-1) * sum of squared cluster totals of the influence / n^2):",
@@ -226,8 +227,8 @@ def _clustered_inference(result: KappaResult, ci: ConfidenceInterval) -> list[st
         f"  cluster-robust standard error = {number_text(result.standard_error)}, "
         f"{_interval_text(result, ci, ', whole clusters redrawn')}",
         "  H0 kappa = "
-        f"{result.kappa0:g}: Wald z = (kappa - kappa0) / SE = {number_text(result.zscore)}, "
-        f"p = {number_text(result.pvalue)} ({result.alternative})",
+        f"{result.kappa0:g}: Wald t = (kappa - kappa0) / SE = {number_text(result.zscore)}, "
+        f"p = {number_text(result.pvalue)} from t({result.n_clusters - 1}) ({result.alternative})",
     ]
     very_few = few_clusters_text(result.n_clusters)
     if very_few is not None:
