@@ -455,3 +455,34 @@ def test_plan_report_methods_sentence(tmp_path, capsys):
     assert "Fleiss, Cohen and Everitt 1969" in methods
     assert REFERENCES["fleiss1969"] in html.unescape(out.read_text())
     assert f"wkappa {' '.join(argv)} --report {out} --quiet" in html.unescape(out.read_text())
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "r.csv", "--true", "a", "--pred", "b"],
+        ["agree", "r.csv", "--raters", "a,b,c"],
+        ["judge", "r.csv", "--candidate", "a", "--raters", "b,c"],
+        ["icc", "r.csv", "--raters", "a,b,c"],
+        ["plan", "--kappa1", "0.6", "--marginals", "0.5,0.5"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_report_not_named_html_is_refused_before_anything_runs(argv, tmp_path, monkeypatch):
+    """``--report out.png`` wrote an HTML page under a picture's name; the file need not even
+    exist: the name is refused first."""
+    from test_cli import run
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("report.png", "report.pdf", "report", "report.html.txt"):
+        proc = run(*argv, "--report", name)
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert lines[0].startswith(f"wkappa {argv[0]}: error: argument --report: "), lines[0]
+        assert f"'{name}' is not an .html file name" in lines[0], lines[0]
+        assert not Path(name).exists() and proc.stdout == ""
+    # .html and .htm in any case are report names (the file is missing: that error instead).
+    for name in ("R.HTML", "r.htm"):
+        proc = run(*argv, "--report", name)
+        assert "is not an .html file name" not in proc.stderr

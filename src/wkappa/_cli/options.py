@@ -49,6 +49,7 @@ __all__ = [
     "option_names",
     "plot_file",
     "progress_wanted",
+    "report_file",
     "split_names",
 ]
 
@@ -316,8 +317,20 @@ def in_options(
 
 
 def add_report(parser: argparse.ArgumentParser, text: str) -> None:
-    """``--report OUT.html``: the HTML report (``text`` says what it holds)."""
-    parser.add_argument("--report", metavar="OUT.html", help=text)
+    """``--report OUT.html``: the HTML report (``text`` says what it holds), a file name
+    ending in .html or .htm (:func:`report_file`)."""
+    parser.add_argument("--report", metavar="OUT.html", type=report_file, help=text)
+
+
+def report_file(path: str) -> str:
+    """``--report``'s argument type: a file name ending in .html or .htm, refused before
+    anything is computed (a report under another name, such as ``out.png`` or ``out.pdf``,
+    is an HTML page that name hides)."""
+    if Path(path).suffix.lower() not in (".html", ".htm"):
+        raise argparse.ArgumentTypeError(
+            f"{path!r} is not an .html file name (the report is one HTML page: name it OUT.html)"
+        )
+    return path
 
 
 def add_plot(parser: argparse.ArgumentParser, text: str) -> None:
