@@ -131,7 +131,7 @@ def _visible(page: str) -> str:
     ("command", "columns", "report"),
     [
         ("score", ["--true", "a", "--pred", "b", "--by", "c"], True),
-        ("compare", ["--true", "a", "--pred", "b", "--pred", "c", "--bootstrap", "99"], False),
+        ("compare", ["--true", "a", "--pred", "b", "--pred", "c", "--bootstrap", "99"], True),
         ("agree", ["--raters", "a,b,c"], True),
         ("judge", ["--candidate", "a", "--raters", "b,c", "--bootstrap", "99"], True),
         ("icc", ["--raters", "a,b,c"], False),

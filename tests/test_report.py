@@ -1,7 +1,8 @@
-"""``wkappa score --report`` and ``wkappa icc --report``: one self-contained HTML file each,
-checked as text (every number equal to the library's, the methods sentence, the command line,
-the references against docs/references.bib) and in a real headless Chromium (Debian's
-``chromium``; ``make test`` installs it when missing)."""
+"""``wkappa score``, ``icc``, ``compare`` and ``thresholds --report``: one self-contained HTML
+file each, checked as text (every number equal to the library's, the methods sentence, the
+command line, the references against docs/references.bib) and in a real headless Chromium
+(Debian's ``chromium``; ``make test`` installs it when missing); a report file that cannot be
+written, or is not named .html, is one line of error for every command."""
 
 from __future__ import annotations
 
@@ -457,6 +458,228 @@ def test_plan_report_methods_sentence(tmp_path, capsys):
     assert f"wkappa {' '.join(argv)} --report {out} --quiet" in html.unescape(out.read_text())
 
 
+# ------------------------------------------------------- wkappa compare and thresholds --report
+
+
+@pytest.fixture(scope="module")
+def compare_case(tmp_path_factory):
+    """Two predictions of the MS data's truth (the New Orleans neurologist), 12 clusters of
+    patients; the JSON document and the report of one run with --format json --report."""
+    pl = pytest.importorskip("polars")
+    folder = tmp_path_factory.mktemp("compare")
+    rng = np.random.default_rng(5)
+    truth = pl.read_csv(DATA)[TRUE].to_numpy()
+    near = np.clip(truth + rng.choice([-1, 0, 0, 0, 1], truth.size), truth.min(), truth.max())
+    far = np.clip(truth + rng.choice([-1, 0, 1], truth.size), truth.min(), truth.max())
+    frame = pl.DataFrame(
+        {"truth": truth, "near": near, "far": far, "site": np.arange(truth.size) % 12}
+    )
+    frame.write_csv(folder / "two.csv")
+    argv = ["compare", "two.csv", "--true", "truth", "--pred", "near", "--pred", "far",
+            "--bootstrap", "499", "--seed", "4"]  # fmt: skip
+    return folder, argv, frame
+
+
+def _compare_run(case, *extra: str) -> tuple[dict, str, str]:
+    """(JSON document, text output, report page) of one compare run with ``extra``."""
+    import json
+
+    folder, argv, _ = case
+    out = folder / f"compare{'-'.join(extra)}.html"
+
+    def run(*more: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-m", "wkappa", *argv, *extra, *more, "--quiet"],
+            capture_output=True, text=True, timeout=300, cwd=folder,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    document = json.loads(run("--format", "json", "--report", str(out)))
+    text = run()
+    return document, text, out.read_text()
+
+
+def test_compare_report_has_the_numbers_of_the_json_and_the_library(compare_case):
+    document, text, raw = _compare_run(compare_case)
+    page = html.unescape(raw)
+    _, argv, frame = compare_case
+    direct = wk.paired_kappa_test(
+        frame["truth"], frame["near"], frame["far"], n_resamples=499, rng=4
+    )
+    assert document["statistic_a"] == pytest.approx(direct.statistic_a)
+    assert document["pvalue"] == pytest.approx(direct.pvalue)
+    ci = document["confidence_interval"]
+    a, b, d = (f"{document[k]:.4f}" for k in ("statistic_a", "statistic_b", "difference"))
+    interval = f"[{ci['low']:.4f}, {ci['high']:.4f}]"
+    # The headline, the table and the methods sentence; the text output has the same digits.
+    for value in (a, b, d, interval):
+        assert page.count(value) >= 3, value
+        assert value in text, value
+    methods = _methods(raw)
+    assert (
+        "Two predictions, near (A) and far (B), were each compared with the truth truth by "
+        f"Cohen's weighted kappa with quadratic weights (Cohen 1968) on the same "
+        f"{document['n']} items (file two.csv)"
+    ) in methods
+    assert "each resample draws items with replacement" in methods
+    assert "95% confidence interval of the difference is the expanded percentile bootstrap" in (
+        methods
+    )
+    assert "499 resamples, random seed 4" in methods
+    assert (
+        f"Kappa of A = {a}, of B = {b}: difference = {d}, 95% confidence interval {interval}, "
+        in methods
+    )
+    assert re.search(r", p (= |<= |< )\d\.\d+\.$", methods), methods
+    assert f"wkappa {' '.join(argv)} --format json --report" in page
+    assert f"wkappa {wk.__version__} on 20" in page
+    for key in ("cohen1968", "efron1979"):
+        assert REFERENCES[key] in page
+    shown = _page_text(raw)
+    assert "file rows: 218 read, all used" in shown and "K = 4 categories: 1, 2, 3, 4" in shown
+    assert "truth truth · A near · B far · quadratic weights" in shown
+
+
+def test_compare_report_is_self_contained(compare_case):
+    _, _, page = _compare_run(compare_case)
+    assert "<!DOCTYPE html>" in page and page.rstrip().endswith("</html>")
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
+    assert "<link" not in page and "@import" not in page and "@media print" in page
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_compare_report_one_sided_with_clusters(compare_case, alternative):
+    document, text, raw = _compare_run(
+        compare_case, "--cluster", "site", "--alternative", alternative
+    )
+    side, end = ("lower", "low") if alternative == "greater" else ("upper", "high")
+    bound = f"{document['confidence_interval'][end]:.4f}"
+    page = html.unescape(raw)
+    methods = _methods(raw)
+    assert f"one-sided 95% {side} bound of A - B" in page  # the headline and the table
+    assert f"<td>one-sided 95% {side} bound of A - B</td><td>{bound}</td>" in page
+    assert f"one-sided 95% {side} confidence bound {bound}, p" in methods
+    assert (
+        f"The one-sided 95% {side} confidence bound of the difference is that of the expanded "
+        "percentile cluster bootstrap interval"
+    ) in methods
+    assert "each resample draws whole clusters of site (12 clusters) with replacement" in methods
+    assert "499 resamples of the clusters of site, random seed 4" in methods
+    assert f"the bootstrap test of equal kappas ({alternative})" in methods
+    assert "clusters site (G = 12), resampled whole" in _page_text(raw)
+    assert "inf" not in re.sub(r"<[^>]+>", " ", page.split("<body>")[1]).split()
+    assert "[" not in methods  # no [low, inf]
+    # The console keeps its [low, high] with the open end.
+    assert re.search(r"95% CI of A - B\s+\[(-?\d\.\d{4}, inf|-inf, -?\d\.\d{4})\]", text)
+
+
+@pytest.fixture(scope="module")
+def thresholds_case(tmp_path_factory):
+    """Scores of four grades; the JSON document, the text and the report of one fit."""
+    import json
+
+    folder = tmp_path_factory.mktemp("thresholds")
+    rng = np.random.default_rng(2)
+    grade = rng.integers(0, 4, 1500)
+    score = grade + rng.normal(0, 0.6, grade.size)
+    (folder / "oof.csv").write_text(
+        "grade,score\n" + "".join(f"{g},{s:.5f}\n" for g, s in zip(grade, score, strict=True))
+    )
+    argv = ["thresholds", "oof.csv", "--true", "grade", "--score", "score", "--weights", "linear"]
+
+    def run(*more: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-m", "wkappa", *argv, *more, "--quiet"],
+            capture_output=True, text=True, timeout=300, cwd=folder,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    document = json.loads(run("--format", "json", "--report", "fit.html"))
+    text = run()
+    return folder, argv, document, text, (folder / "fit.html").read_text(), (grade, score)
+
+
+def test_thresholds_report_has_the_numbers_of_the_text_and_the_json(thresholds_case):
+    _, argv, document, text, raw, (grade, score) = thresholds_case
+    page = html.unescape(raw)
+    fit = wk.optimize_thresholds(grade, np.round(score, 5), weights="linear")
+    assert document["statistic"] == pytest.approx(fit.statistic)
+    kappa = f"{document['statistic']:.6f}"
+    assert f"kappa with these thresholds: {kappa}" in text
+    assert f'<div class="value">{kappa}</div>' in raw
+    # Each threshold as the text's table writes it, in the report's table.
+    rows = re.findall(r"^  (\d \| \d)\s+(\S+)$", text, flags=re.M)
+    assert len(rows) == 3 == len(document["thresholds"])
+    for (between, shown), value in zip(rows, document["thresholds"], strict=True):
+        assert shown == f"{value:.6g}"
+        assert f"<tr><td>{between}</td><td>{shown}</td></tr>" in page
+    methods = _methods(raw)
+    assert (
+        "The 3 cut points that turn the scores score into 4 grades were chosen to maximise "
+        "Cohen's weighted kappa with linear weights (Cohen 1968) against grade on 1,500 items "
+        "(file oof.csv): Dinkelbach's (1967) method"
+    ) in methods
+    assert f"proved in exact integer arithmetic; {document['n_iter']} iterations" in methods
+    assert "a score equal to a threshold gets the lower grade" in methods
+    assert f"Kappa with these thresholds = {kappa} on the items they were fitted on" in methods
+    assert f"proven optimal, {document['n_iter']} Dinkelbach iterations" in page
+    assert "file rows: 1,500 read, all used" in page and "K = 4 grades: 0, 1, 2, 3" in page
+    for key in ("cohen1968", "dinkelbach1967"):
+        assert REFERENCES[key] in page
+    assert f"wkappa {' '.join(argv)} --format json --report fit.html --quiet" in page
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", raw)
+    assert "<link" not in raw and "@import" not in raw and "@media print" in raw
+
+
+@pytest.mark.slow
+def test_compare_and_thresholds_reports_render_in_headless_chromium(
+    compare_case, thresholds_case, tmp_path
+):
+    document, _, raw = _compare_run(compare_case)
+    page = tmp_path / "compare.html"
+    page.write_text(raw)
+    _, dom = _render(page, tmp_path / "c")
+    assert 'data-loaded-widths=""' in dom  # the page's script ran (no images)
+    text = _page_text(dom)
+    ci = document["confidence_interval"]
+    assert f"KAPPA OF A {document['statistic_a']:.4f}" in text.upper()
+    assert f"[{ci['low']:.4f}, {ci['high']:.4f}]" in text and "References" in text
+
+    folder, _, fit, _, _, _ = thresholds_case
+    _, dom = _render(folder / "fit.html", tmp_path / "t")
+    assert 'data-loaded-widths=""' in dom and 'data-overflow="false"' in dom
+    text = _page_text(dom)
+    assert f"KAPPA REACHED {fit['statistic']:.6f}" in text.upper()
+    assert f"0 | 1 {fit['thresholds'][0]:.6g}" in text and "Thresholds" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "r.csv", "--true", "a", "--pred", "b", "--pred", "c", "--bootstrap", "99"],
+        ["thresholds", "r.csv", "--true", "a", "--score", "s"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_report_that_cannot_be_written_is_one_line_and_exit_2(argv, tmp_path, monkeypatch):
+    from test_cli import run
+
+    monkeypatch.chdir(tmp_path)
+    Path("r.csv").write_text(
+        "a,b,c,s\n" + "".join(f"{i % 3},{i % 2},{i % 3},{i / 7}\n" for i in range(40))
+    )
+    proc = run(*argv, "--report", "/nonexistent-dir/report.html")
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines == ["wkappa: error: /nonexistent-dir/report.html: No such file or directory"]
+    Path("folder.html").mkdir()
+    proc = run(*argv, "--report", "folder.html")  # a directory
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith("wkappa: error: ") and "Traceback" not in proc.stderr
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -465,6 +688,8 @@ def test_plan_report_methods_sentence(tmp_path, capsys):
         ["judge", "r.csv", "--candidate", "a", "--raters", "b,c"],
         ["icc", "r.csv", "--raters", "a,b,c"],
         ["plan", "--kappa1", "0.6", "--marginals", "0.5,0.5"],
+        ["compare", "r.csv", "--true", "a", "--pred", "b", "--pred", "c"],
+        ["thresholds", "r.csv", "--true", "a", "--score", "s"],
     ],
     ids=lambda argv: argv[0],
 )

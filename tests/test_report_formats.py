@@ -43,7 +43,7 @@ def ratings() -> dict[str, np.ndarray]:
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory, ratings) -> dict[str, tuple[str, str]]:
-    """Each command's text output and HTML report (empty for compare, which has none)."""
+    """Each command's text output and HTML report."""
     folder = tmp_path_factory.mktemp("formats")
     data = folder / "panel.csv"
     rows = zip(*ratings.values(), strict=True)
@@ -61,10 +61,9 @@ def outputs(tmp_path_factory, ratings) -> dict[str, tuple[str, str]]:
     found = {}
     for name, argv in commands.items():
         report = folder / f"{name}.html"
-        extra = [] if name == "compare" else ["--report", report]
-        proc = run(*argv, *extra, "--quiet")
+        proc = run(*argv, "--report", report, "--quiet")
         assert proc.returncode == 0, proc.stderr
-        found[name] = (proc.stdout, report.read_text() if extra else "")
+        found[name] = (proc.stdout, report.read_text())
     return found
 
 
@@ -113,7 +112,7 @@ def test_no_value_is_written_with_an_exponent(outputs):
 def test_every_methods_sentence_writes_p_the_same_way(outputs):
     """Methods sentences wrote "p < 2.2e-16", "p = 0.0123" and (judge, at the bootstrap's
     smallest p-value) "p = 0.0022"."""
-    for name in ("score", "agree", "judge", "icc"):
+    for name in ("score", "agree", "judge", "icc", "compare"):
         methods = _methods(outputs[name][1])
         phrases = re.findall(r"\bp (?:=|<|<=) \S+|\bp undefined", methods)
         assert phrases, name
@@ -177,6 +176,23 @@ def test_the_judge_summary_and_its_methods_sentence_agree(outputs):
         f"p = {values['p-value']}."
     )
     assert values["difference"] in text and values["95% CI"] in text
+
+
+def test_the_compare_summary_and_its_methods_sentence_agree(outputs):
+    """compare's report: its table holds the text output's numbers, and its methods sentence
+    the table's."""
+    text, page = outputs["compare"]
+    methods = _methods(page)
+    summary = _tables(page)[0]
+    values = {row[0]: row[1] for row in summary[1:]}
+    kappa_a, kappa_b = values["A = b"], values["B = llm"]
+    assert f"Kappa of A = {kappa_a}, of B = {kappa_b}: " in methods
+    assert f"difference = {values['A - B']}, " in methods
+    assert f"95% confidence interval {values['95% CI of A - B']}, " in methods
+    p = values["p-value (H0: A = B)"]
+    assert methods.endswith((f"p {p}.", f"p = {p}."))
+    for label, value in values.items():  # the text's rows, the same digits
+        assert re.search(rf"^  {re.escape(label)}\s+{re.escape(value)}(\s|$)", text, re.M), label
 
 
 def test_counts_have_thousands_separators(outputs):
@@ -287,6 +303,8 @@ def one_sided(tmp_path_factory, ratings) -> dict[tuple[str, str], tuple[str, str
         "judge": ["judge", data, "--candidate", "llm", "--raters", "a,b,c",
                   "--bootstrap", "199", "--seed", "0"],
         "icc": ["icc", data, "--raters", "a,b,c,llm", "--form", "A,1"],
+        "compare": ["compare", data, "--true", "a", "--pred", "b", "--pred", "llm",
+                    "--bootstrap", "199", "--seed", "0"],
     }  # fmt: skip
     found = {}
     for name, argv in commands.items():
@@ -304,7 +322,7 @@ def one_sided(tmp_path_factory, ratings) -> dict[tuple[str, str], tuple[str, str
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less"])
-@pytest.mark.parametrize("command", ["score", "agree", "judge", "icc"])
+@pytest.mark.parametrize("command", ["score", "agree", "judge", "icc", "compare"])
 def test_a_one_sided_interval_is_written_as_its_bound_in_reports(one_sided, command, alternative):
     """Reports and methods sentences wrote a one-sided interval as "[0.1272, inf]" or
     "[0.5132, 1.0000]", which no journal prints: they give "one-sided 95% lower confidence
@@ -338,7 +356,7 @@ def test_a_one_sided_interval_is_written_as_its_bound_in_reports(one_sided, comm
     assert document["alternative"] == alternative
 
 
-@pytest.mark.parametrize("command", ["score", "agree", "judge", "icc"])
+@pytest.mark.parametrize("command", ["score", "agree", "judge", "icc", "compare"])
 def test_a_two_sided_interval_is_still_written_low_high(one_sided, command):
     _, page, document = one_sided[command, "two-sided"]
     ci = document["confidence_interval"]
@@ -350,7 +368,8 @@ def test_a_two_sided_interval_is_still_written_low_high(one_sided, command):
 
 
 def test_compare_prints_the_one_sided_interval_as_before(tmp_path, ratings):
-    """compare has no report: its console line keeps the [low, inf] of every text table."""
+    """compare's console line keeps the [low, inf] of every text table (its report writes
+    the bound alone)."""
     data = tmp_path / "panel.csv"
     rows = zip(*ratings.values(), strict=True)
     data.write_text("a,b,c,llm\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))

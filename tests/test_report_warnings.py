@@ -1,6 +1,7 @@
-"""Every HTML report carries the warnings its run printed on stderr, in the command line's
-words, in a "Warnings" section under its heading; a run without warnings has no such
-section, and one run's warnings do not reach the next run's report in the same process."""
+"""Every HTML report (score, agree, judge, compare, thresholds, plan, icc) carries the
+warnings its run printed on stderr, in the command line's words, in a "Warnings" section under
+its heading; a run without warnings has no such section, and one run's warnings do not reach
+the next run's report in the same process."""
 
 from __future__ import annotations
 
@@ -97,3 +98,53 @@ def test_the_warnings_are_escaped() -> None:
         < page.index("<h2>Body</h2>")
     )
     assert 'class="warnings"' not in html_page("x", "Heading", [], argparse.Namespace())
+
+
+def test_a_compare_report_with_few_clusters_says_so(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _ratings(tmp_path / "four.csv", clusters=4)
+    warned, clean = tmp_path / "warned.html", tmp_path / "clean.html"
+    argv = ["compare", str(data), "--true", "a", "--pred", "b", "--pred", "judge"]
+    argv += ["--bootstrap", "99", "--seed", "1"]
+    assert main([*argv, "--cluster", "site", "--report", str(warned), "--quiet"]) == 0
+    shown = _stderr_warnings(capsys.readouterr().err)
+    assert any(line.startswith("Only 4 clusters:") for line in shown), shown
+    page = warned.read_text(encoding="utf-8")
+    assert _warned(page) == shown
+    assert page.index("<h1>") < page.index('class="warnings"') < page.index('class="methods"')
+    assert main([*argv, "--report", str(clean), "--quiet"]) == 0
+    assert _stderr_warnings(capsys.readouterr().err) == []
+    assert 'class="warnings"' not in clean.read_text(encoding="utf-8")
+
+
+def test_a_thresholds_report_carries_a_warning_of_the_fit(
+    tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No data set makes the fit warn today; a warning raised during it (here by a wrapper
+    of the library's optimize_thresholds) reaches the report as every command's does."""
+    import warnings
+
+    import wkappa._stats as stats
+
+    fit = stats.optimize_thresholds
+
+    def warning_fit(*args: object, **kwargs: object) -> object:
+        warnings.warn("The fit says <take care> & more.", UserWarning, stacklevel=2)
+        return fit(*args, **kwargs)
+
+    data = tmp_path / "scores.csv"
+    data.write_text("y,s\n" + "".join(f"{i % 3},{i % 3 + (i % 7) / 10}\n" for i in range(60)))
+    argv = ["thresholds", str(data), "--true", "y", "--score", "s"]
+    clean = tmp_path / "clean.html"
+    assert main([*argv, "--report", str(clean), "--quiet"]) == 0
+    assert _stderr_warnings(capsys.readouterr().err) == []
+    assert 'class="warnings"' not in clean.read_text(encoding="utf-8")
+    monkeypatch.setattr(stats, "optimize_thresholds", warning_fit)
+    warned = tmp_path / "warned.html"
+    assert main([*argv, "--report", str(warned), "--quiet"]) == 0
+    shown = _stderr_warnings(capsys.readouterr().err)
+    assert shown == ["The fit says <take care> & more."]
+    page = warned.read_text(encoding="utf-8")
+    assert _warned(page) == shown and "&lt;take care&gt; &amp; more." in page
+    assert page.index("<h1>") < page.index('class="warnings"') < page.index('class="methods"')

@@ -4,7 +4,8 @@ The distinct (truth, A, B) triples are counted in polars' streaming engine and b
 as their K x K x K table (:func:`wkappa._stats.paired_kappa_test_from_cells`), never one
 entry per row. With ``--cluster`` the triples keep their cluster, and the bootstrap resamples
 whole clusters from the per-cluster tables of A and of B, as
-``wkappa.paired_kappa_test(..., cluster=...)`` does on the same rows.
+``wkappa.paired_kappa_test(..., cluster=...)`` does on the same rows. Text, JSON and an HTML
+report (:mod:`.compare_report`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from .._core import encode_ratings
-from .._stats import level_percent
 from ..exceptions import WkappaError
 from . import options, output
 from .clusters import (
@@ -27,6 +27,7 @@ from .clusters import (
     stacked_tables,
     too_few_clusters,
 )
+from .compare_report import Compared, compare_rows, write_compare_report
 from .io import COUNT, count_keys, open_source
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .tables import build_tables
@@ -47,6 +48,11 @@ def add_compare_parser(sub: Any) -> None:
     options.add_alternative(parser, "of the p-value and the interval of A - B (default: two-sided)")
     options.add_format(parser, "text", "json")
     options.add_explain(parser)
+    options.add_report(
+        parser,
+        "write a self-contained HTML report: both kappas, their difference with its interval "
+        "and p-value, the methods sentence to paste, the command line",
+    )
     options.add_common(parser)
 
 
@@ -105,6 +111,7 @@ def run_compare(args: argparse.Namespace) -> int:
         rng=args.seed,
         alternative=args.alternative,
     )
+    rows = output.RowCount(read, omitted)
     if args.format == "json":
         document = {
             "file": source.name,
@@ -112,47 +119,32 @@ def run_compare(args: argparse.Namespace) -> int:
             "pred_a": pred_a,
             "pred_b": pred_b,
             "omitted_rows": omitted,
-            **output.RowCount(read, omitted).to_dict(),
+            **rows.to_dict(),
             **({"cluster": args.cluster} if args.cluster else {}),
             **result.to_dict(),
             "n_categories": len(shared),
             "labels": shared,
         }
         print(output.to_json(document, schema="wkappa.compare/1"))
-        return 0
-    ci = result.confidence_interval()
-    one_sided = args.alternative != "two-sided"
-    units = result.n if result.n_clusters is None else result.n_clusters
-    print(
-        f"wkappa compare: {source.name}  (truth {args.true}, n = {output.format_count(result.n)}, "
-        f"{output.weights_text(result.weights)})"
+    compared = Compared(
+        source.name, args.true, pred_a, pred_b, rows, shared, result, result.confidence_interval()
     )
-    print(f"  {output.categories_line(shared)}")
-    print(f"  file rows {output.RowCount(read, omitted).text()}")
-    bootstrap = "paired bootstrap"
-    if args.cluster:
-        print(f"  clusters  {args.cluster} (G = {result.n_clusters}), resampled whole")
-        bootstrap = "paired cluster bootstrap"
-    rows = [
-        [f"A = {pred_a}", output.format_number(result.statistic_a), "kappa"],
-        [f"B = {pred_b}", output.format_number(result.statistic_b), "kappa"],
-        ["A - B", output.format_number(result.difference), ""],
-        [
-            f"{level_percent(ci.confidence_level)} CI of A - B",
-            output.format_interval(ci.low, ci.high),
-            output.sided_method(f"{bootstrap}, {args.bootstrap:,} resamples", args.alternative),
-        ],
-        [
-            f"p-value (H0: A = B{', ' + args.alternative if one_sided else ''})",
-            *output.bootstrap_pvalue(
-                result.pvalue, args.bootstrap, units, args.alternative, result.n_clusters
-            ),
-        ],
-    ]
-    print(output.render_rows(rows, left=(0, 2)))
-    if args.explain:
-        print()
-        print(options.explained(result))
+    if args.format == "text":
+        print(
+            f"wkappa compare: {source.name}  (truth {args.true}, "
+            f"n = {output.format_count(result.n)}, {output.weights_text(result.weights)})"
+        )
+        print(f"  {output.categories_line(shared)}")
+        print(f"  file rows {rows.text()}")
+        if args.cluster:
+            print(f"  clusters  {args.cluster} (G = {result.n_clusters}), resampled whole")
+        print(output.render_rows(compare_rows(compared), left=(0, 2)))
+        if args.explain:
+            print()
+            print(options.explained(result))
+    if args.report:
+        write_compare_report(args.report, compared, args)
+        options.note(args, f"wrote {args.report}")
     return 0
 
 

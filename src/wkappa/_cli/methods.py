@@ -1,6 +1,7 @@
-"""The methods sentences of the ``score`` and ``agree`` reports: what was computed, on what,
-with which standard error, interval and test, by which software on which date, and the
-result; each with the keys of the references it cites (:data:`provenance.REFERENCES`)."""
+"""The methods sentences of the HTML reports (``score``, ``agree``, ``judge``, ``compare``,
+``thresholds``, ``plan``): what was computed, on what, with which standard error, interval and
+test, by which software on which date, and the result; each with the keys of the references it
+cites (:data:`provenance.REFERENCES`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 
 from .._stats import DECIMALS, bound_name, level_percent, p_phrase, smallest_pvalue
 from .output import (
+    ON_A_THRESHOLD,
     TABLE_INTERVALS,
+    THRESHOLD_KAPPA_DECIMALS,
     RowCount,
     ScoreRun,
     format_bound,
@@ -21,10 +24,12 @@ from .provenance import Provenance, interval_words, resampling_words
 
 __all__ = [
     "agreement_methods",
+    "compare_methods",
     "interval_clause",
     "judge_methods",
     "plan_methods",
     "score_methods",
+    "thresholds_methods",
 ]
 
 # A coefficient of ``wkappa agree`` -> its name in a sentence and the references it cites.
@@ -87,17 +92,27 @@ def _interval(method: str, n_resamples: int, args: argparse.Namespace) -> tuple[
     return words, list(cited)
 
 
+def _kappa_words(weights: str) -> tuple[str, list[str]]:
+    """Cohen's (weighted) kappa in a sentence, with ``weights``, and its reference."""
+    if weights == "unweighted":
+        return "Cohen's kappa (Cohen 1960)", ["cohen1960"]
+    return f"Cohen's weighted kappa with {weights} weights (Cohen 1968)", ["cohen1968"]
+
+
+def _bootstrap_p(pvalue: float, n_resamples: int, units: float, alternative: str) -> str:
+    """A bootstrap p-value after its letter; at the smallest value the resamples show, the
+    bound ``p <= x`` that the text tables write too (:func:`output.bootstrap_pvalue`)."""
+    floor = smallest_pvalue(n_resamples, units, alternative)
+    return p_phrase(max(pvalue, floor), bound=pvalue <= floor)
+
+
 def score_methods(
     run: ScoreRun, args: argparse.Namespace, provenance: Provenance
 ) -> tuple[str, list[str]]:
     """The methods sentence of a ``score`` report and the references it cites."""
     overall = run.overall
     result = overall.result
-    if result.weights == "unweighted":
-        statistic, cited = "Cohen's kappa (Cohen 1960)", ["cohen1960"]
-    else:
-        statistic = f"Cohen's weighted kappa with {result.weights} weights (Cohen 1968)"
-        cited = ["cohen1968"]
+    statistic, cited = _kappa_words(result.weights)
     pairs = f"{format_count(result.n)} rated pairs"
     if run.weight_column is not None:
         pairs = f"a weighted total of {format_count(result.n)} pairs (weights: {run.weight_column})"
@@ -179,8 +194,7 @@ def judge_methods(
     panel = ", ".join(map(str, ratings.panel))
     # At the smallest p-value the resamples show, p is at most that value, as the table says.
     units = result.n_items if result.n_clusters is None else result.n_clusters
-    pvalue = float(result.pvalue)
-    floor = smallest_pvalue(judged.n_resamples, units, result.alternative)
+    pvalue = _bootstrap_p(float(result.pvalue), judged.n_resamples, units, result.alternative)
     interval = interval_clause(f"{level} of the difference", words, result.alternative)
     sentence = (
         f"The candidate rater {ratings.candidate} was compared with a panel of "
@@ -193,10 +207,69 @@ def judge_methods(
         f"{format_number(result.candidate_agreement)} and the members' with each other "
         f"{format_number(result.panel_agreement)}: difference = "
         f"{format_number(result.difference)}, {level} "
-        f"{format_bound(ci.low, ci.high, result.alternative)}, "
-        f"{p_phrase(max(pvalue, floor), bound=pvalue <= floor)}."
+        f"{format_bound(ci.low, ci.high, result.alternative)}, {pvalue}."
     )
     return sentence, [*cited, *more]
+
+
+def compare_methods(
+    compared: Any, args: argparse.Namespace, provenance: Provenance
+) -> tuple[str, list[str]]:
+    """The methods sentence of a ``compare`` report (``compared``: what ``wkappa compare``
+    found, :class:`wkappa._cli.compare_report.Compared`) and the references it cites."""
+    result, ci = compared.result, compared.ci
+    statistic, cited = _kappa_words(result.weights)
+    level = bound_name(ci.confidence_level, result.alternative)
+    words, more = _interval(ci.method, result.n_resamples, args)
+    interval = interval_clause(f"{level} of the difference", words, result.alternative)
+    if result.n_clusters is None:
+        units, drawn = result.n, "items"
+    else:
+        units = result.n_clusters
+        drawn = f"whole clusters of {args.cluster} ({result.n_clusters:,} clusters)"
+    pvalue = _bootstrap_p(float(result.pvalue), result.n_resamples, units, result.alternative)
+    sentence = (
+        f"Two predictions, {compared.pred_a} (A) and {compared.pred_b} (B), were each compared "
+        f"with the truth {compared.true} by {statistic} on the same {format_count(result.n)} "
+        f"items (file {compared.name}{_dropped(compared.rows)}), and the difference A - B was "
+        f"tested by the paired bootstrap: each resample draws {drawn} with replacement, "
+        "keeping each item's truth and both predictions together. The "
+        f"{interval}; the p-value is that of the bootstrap test of equal kappas "
+        f"({result.alternative}). Computed with {provenance.software} on "
+        f"{provenance.date}. Kappa of A = {format_number(result.statistic_a)}, of B = "
+        f"{format_number(result.statistic_b)}: difference = "
+        f"{format_number(result.difference)}, {level} "
+        f"{format_bound(ci.low, ci.high, result.alternative)}, {pvalue}."
+    )
+    return sentence, [*cited, *more]
+
+
+def thresholds_methods(
+    fitted: Any, args: argparse.Namespace, provenance: Provenance
+) -> tuple[str, list[str]]:
+    """The methods sentence of a ``thresholds`` report (``fitted``: what ``wkappa
+    thresholds`` found, :class:`wkappa._cli.thresholds_report.Fitted`) and the references it
+    cites."""
+    result = fitted.result
+    statistic, cited = _kappa_words(result.weights)
+    proof = (
+        "proved in exact integer arithmetic"
+        if result.exact
+        else "optimal up to floating-point rounding"
+    )
+    sentence = (
+        f"The {len(result.thresholds)} cut points that turn the scores {args.score} into "
+        f"{len(result.labels)} grades were chosen to maximise {statistic} against "
+        f"{args.true} on {format_count(fitted.rows.used)} items (file {fitted.name}"
+        f"{_dropped(fitted.rows)}): Dinkelbach's (1967) method with an exact dynamic program "
+        "over the sorted scores, which finds the global optimum over every assignment of "
+        f"grades that never falls as the score rises ({proof}; {result.n_iter} iterations); "
+        f"{ON_A_THRESHOLD}. Computed with {provenance.software} on {provenance.date}. Kappa "
+        "with these thresholds = "
+        f"{format_number(result.statistic, THRESHOLD_KAPPA_DECIMALS)} on the items they were "
+        "fitted on (higher than the kappa to expect on new data)."
+    )
+    return sentence, [*cited, "dinkelbach1967"]
 
 
 # How ``wkappa plan`` computed, in a methods sentence (``--method``).

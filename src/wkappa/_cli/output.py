@@ -54,8 +54,16 @@ from .labels import label_text
 # The intervals computed from the table alone; the others are bootstrap methods.
 TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 
+# The decimals of the kappa that fitted thresholds reach, in the text output and the report.
+THRESHOLD_KAPPA_DECIMALS = 6
+
+# How a score on a threshold is graded (the thresholds' text output, report and methods).
+ON_A_THRESHOLD = "a score equal to a threshold gets the lower grade"
+
 __all__ = [
+    "ON_A_THRESHOLD",
     "TABLE_INTERVALS",
+    "THRESHOLD_KAPPA_DECIMALS",
     "RowCount",
     "ScoreRun",
     "Scored",

@@ -37,6 +37,8 @@ REFERENCES = {
     "doi:10.1037/h0026256",
     "conger1980": "Conger, A. J. (1980). Integration and generalization of kappas for multiple "
     "raters. Psychological Bulletin, 88(2), 322-328.",
+    "dinkelbach1967": "Dinkelbach, W. (1967). On nonlinear fractional programming. Management "
+    "Science, 13(7), 492-498. doi:10.1287/mnsc.13.7.492",
     "efron1979": "Efron, B. (1979). Bootstrap methods: another look at the jackknife. The "
     "Annals of Statistics, 7(1), 1-26. doi:10.1214/aos/1176344552",
     "efron1987": "Efron, B. (1987). Better bootstrap confidence intervals. Journal of the "

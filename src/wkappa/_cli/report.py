@@ -1,5 +1,6 @@
 """``wkappa score --report out.html`` and ``wkappa agree --report out.html``: one
-self-contained HTML file.
+self-contained HTML file; the page, tables and headline the other commands' reports are built
+with (:func:`html_page`, :func:`cells_table`, :func:`headline_html`).
 
 Inline CSS, the numbers as HTML tables and the heatmaps of :meth:`KappaResult.plot` as base64
 PNG ``data:`` URIs: the file opens offline, can be mailed, and needs no other file. A tiny

@@ -3,7 +3,8 @@ applied to another file.
 
 The (truth, score) pairs are counted in polars' streaming engine first: with their
 multiplicity they are an exact stand-in for the rows, since the optimal thresholds depend on
-the rows only through such counts (repetition = integer sample weight).
+the rows only through such counts (repetition = integer sample weight). Text, JSON and an
+HTML report (:mod:`.thresholds_report`).
 """
 
 from __future__ import annotations
@@ -16,18 +17,21 @@ import numpy as np
 
 from ..exceptions import WkappaError
 from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
-from .labels import Spelling, drop_missing, label_text, parse_labels, text_labels, tidy_labels
+from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .options import (
     add_command,
     add_common,
     add_explain,
     add_format,
+    add_report,
     add_two_columns,
     explained,
     note,
     progress_wanted,
 )
 from .output import (
+    ON_A_THRESHOLD,
+    THRESHOLD_KAPPA_DECIMALS,
     RowCount,
     categories_line,
     format_number,
@@ -35,6 +39,13 @@ from .output import (
     to_json,
 )
 from .tables import build_tables
+from .thresholds_report import (
+    THRESHOLD_HEADER,
+    Fitted,
+    optimum_text,
+    threshold_rows,
+    write_thresholds_report,
+)
 
 __all__ = ["add_thresholds_parser", "run_thresholds"]
 
@@ -74,6 +85,11 @@ def add_thresholds_parser(sub: Any) -> None:
     )
     add_format(parser, "text", "json")
     add_explain(parser)
+    add_report(
+        parser,
+        "write a self-contained HTML report: the thresholds, the kappa they reach, what was "
+        "optimised, the methods sentence to paste, the command line",
+    )
     add_common(parser)
 
 
@@ -156,28 +172,27 @@ def run_thresholds(args: argparse.Namespace) -> int:
         }
         print(to_json(document, schema="wkappa.thresholds/1"))
     else:
-        labels = [label_text(v) for v in result.labels]
-        rows = [
-            [f"{labels[i]} | {labels[i + 1]}", f"{t:.6g}"] for i, t in enumerate(result.thresholds)
-        ]
         print(
             f"wkappa thresholds: {source.name}  (truth {args.true}, score {args.score}, n = {n:,})"
         )
         print(f"  weights {result.weights}; {categories_line(result.labels, 'grades')}")
         print(f"  file rows {file_rows.text()}")
         print(
-            f"  kappa with these thresholds: {format_number(result.statistic, 6)}"
-            f"  ({'proven optimal' if result.exact else 'optimal up to float rounding'},"
-            f" {result.n_iter} Dinkelbach iterations)"
+            "  kappa with these thresholds: "
+            f"{format_number(result.statistic, THRESHOLD_KAPPA_DECIMALS)}"
+            f"  ({optimum_text(result)})"
         )
-        print(render_table(["between grades", "threshold"], rows))
-        print("  a score equal to a threshold gets the lower grade")
+        print(render_table(THRESHOLD_HEADER, threshold_rows(result)))
+        print(f"  {ON_A_THRESHOLD}")
         if args.explain:
             print()
             print(explained(result))
     if target is not None:
         _apply(args, result, target)
         note(args, f"wrote {args.out} (column {args.grade_col!r} added)")
+    if args.report:
+        write_thresholds_report(args.report, Fitted(source.name, file_rows, result), args)
+        note(args, f"wrote {args.report}")
     return 0
 
 

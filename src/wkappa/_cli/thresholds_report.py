@@ -1,0 +1,96 @@
+"""The numbers of ``wkappa thresholds`` as its text output and its HTML report (``--report``)
+show them: the cut points between grades, the kappa they reach and how the optimum was found
+(the same digits in both), and the report's page with the methods sentence."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .labels import label_text
+from .methods import thresholds_methods
+from .output import (
+    ON_A_THRESHOLD,
+    THRESHOLD_KAPPA_DECIMALS,
+    RowCount,
+    categories_line,
+    format_count,
+    format_number,
+    weights_text,
+)
+from .provenance import Provenance, methods_html, references_html
+from .report import cells_table, escape, headline_html, html_page
+
+__all__ = [
+    "THRESHOLD_HEADER",
+    "Fitted",
+    "optimum_text",
+    "threshold_rows",
+    "write_thresholds_report",
+]
+
+# The columns of threshold_rows.
+THRESHOLD_HEADER = ("between grades", "threshold")
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """What ``wkappa thresholds`` found: the file's name, the rows read and used and the
+    fit (a ThresholdResult)."""
+
+    name: str
+    rows: RowCount
+    result: Any  # ThresholdResult
+
+
+def threshold_rows(result: Any) -> list[list[str]]:
+    """One row per cut point: the two grades it separates and the threshold (six
+    significant digits)."""
+    labels = [label_text(v) for v in result.labels]
+    return [[f"{labels[i]} | {labels[i + 1]}", f"{t:.6g}"] for i, t in enumerate(result.thresholds)]
+
+
+def optimum_text(result: Any) -> str:
+    """How far the optimum is proved, and in how many Dinkelbach iterations."""
+    proof = "proven optimal" if result.exact else "optimal up to float rounding"
+    return f"{proof}, {result.n_iter} Dinkelbach iterations"
+
+
+def write_thresholds_report(path: str, fitted: Fitted, args: argparse.Namespace) -> None:
+    """Write the HTML report of a ``thresholds`` run to ``path``: the cut points, the kappa
+    they reach, what was optimised and how, the methods sentence to paste, the references,
+    the run's warnings and the command line (``args``: the run's options)."""
+    provenance = Provenance.of(args)
+    sentence, cited = thresholds_methods(fitted, args, provenance)
+    result = fitted.result
+    body = [
+        f'<p class="meta">truth <b>{escape(args.true)}</b> &middot; score <b>'
+        f"{escape(args.score)}</b> &middot; {escape(weights_text(result.weights))} &middot; "
+        f"made by {escape(provenance.software)}, {escape(provenance.stamp)}</p>",
+        f'<p class="meta">{escape(categories_line(result.labels, "grades"))}</p>',
+        f'<p class="meta rows">file rows: {escape(fitted.rows.text())}</p>',
+        headline_html(
+            [
+                (
+                    "kappa reached",
+                    format_number(result.statistic, THRESHOLD_KAPPA_DECIMALS),
+                    weights_text(result.weights),
+                ),
+                ("thresholds", f"{len(result.thresholds)}", f"K = {len(result.labels)} grades"),
+                ("optimum", "global", optimum_text(result)),
+                ("n", format_count(fitted.rows.used), "items the thresholds were fitted on"),
+            ]
+        ),
+        methods_html(sentence),
+        "<h2>Thresholds</h2>",
+        cells_table(THRESHOLD_HEADER, threshold_rows(result)),
+        f'<p class="note">{escape(ON_A_THRESHOLD.capitalize())}; equal thresholds leave the '
+        "grade between them empty. The kappa is that of the items the thresholds were fitted "
+        "on: the largest any cut points reach there, so higher than on new data. Fit them on "
+        "out-of-fold predictions and report kappa on held-out ones.</p>",
+        references_html(cited),
+    ]
+    heading = f"Kappa-optimal thresholds: {fitted.name}"
+    Path(path).write_text(html_page(fitted.name, heading, body, args), encoding="utf-8")
