@@ -177,7 +177,11 @@ def test_conger_keeps_an_empty_rater_column():
     )
     result = wk.agreement(ratings, coefficient="conger")
     assert result.n_raters == 3
-    assert result.pairwise().shape == (3, 3)
+    matrix = result.pairwise()
+    assert matrix.shape == (3, 3)
+    # The rater without ratings agrees with no one, itself included: its row is nan.
+    assert np.isnan(matrix[2]).all() and np.isnan(matrix[:, 2]).all()
+    assert matrix[0, 0] == matrix[1, 1] == 1.0
     assert result.leave_one_rater_out().shape == (3,)
     two = wk.agreement(ratings[:, :2], coefficient="conger")
     assert result.statistic == two.statistic

@@ -56,11 +56,13 @@ def per_category(
 
 def pairwise(rows: np.ndarray, multiplicity: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The R x R matrix of two-rater weighted kappas over the items both raters rated (nan
-    where undefined; diagonal 1), each from its integer K x K table by the two-rater
-    statistic (:func:`wkappa.kappa_from_table`): exact for the named weights."""
+    where undefined; diagonal 1, nan for a rater without ratings), each from its integer
+    K x K table by the two-rater statistic (:func:`wkappa.kappa_from_table`): exact for the
+    named weights."""
     n_raters = rows.shape[1]
     k = weights.shape[0]
-    out = np.eye(n_raters)
+    rated = ((rows >= 0) & (multiplicity[:, None] > 0)).any(axis=0)
+    out = np.diag(np.where(rated, 1.0, math.nan))
     for g in range(n_raters):
         for h in range(g + 1, n_raters):
             both = (rows[:, g] >= 0) & (rows[:, h] >= 0)
