@@ -81,7 +81,9 @@ def add_agree_parser(sub: Any) -> None:
     agree.add_argument(
         "--population-size", type=int, metavar="N", help="finite-population correction"
     )
-    options.add_alternative(agree, "of the p-value (irrCAC prints 'greater'; default: two-sided)")
+    options.add_alternative(
+        agree, "of the p-value and the interval (irrCAC prints 'greater'; default: two-sided)"
+    )
     options.add_kappa0(agree, "the coefficient")
     options.add_format(agree, "text", "json", "csv")
     options.add_explain(agree)

@@ -71,7 +71,9 @@ def add_icc_parser(sub: Any) -> None:
         "--icc0", type=float, default=0.0, metavar="R0", help="ICC under H0 (default: 0)"
     )
     add_alternative(
-        parser, "of the F test (psych, pingouin and SPSS print 'greater'; default: two-sided)"
+        parser,
+        "of the F test and the interval (psych, pingouin and SPSS print 'greater'; default: "
+        "two-sided)",
     )
     add_ci(parser)
     parser.add_argument(
