@@ -33,6 +33,7 @@ __all__ = [
     "blank_is_missing",
     "check_columns",
     "count_keys",
+    "declared_missing",
     "detect_format",
     "first_row",
     "is_blank_row",
@@ -142,26 +143,13 @@ class Source:
             raise read_error(self, exc) from None
 
     def _declared_missing(self, frame: Any) -> Any:
-        """``frame`` with the ``--na-values`` cells made missing: a text cell that is one of
-        them once stripped of surrounding spaces, a number cell equal to one that is a number
-        (``-99`` in a Parquet column of integers)."""
-        pl = polars()
-        numbers = []
-        for value in self.na_values:
-            try:
-                numbers.append(float(value))
-            except ValueError:
-                continue
+        """``frame`` with the ``--na-values`` cells made missing (:func:`declared_missing`)."""
         changed = []
         for name, dtype in self.schema(frame).items():
-            column = pl.col(name)
-            if dtype == pl.String:
-                hit = column.str.strip_chars().is_in(list(self.na_values))
-            elif dtype.is_numeric() and numbers:
-                hit = column.cast(pl.Float64).is_in(numbers)
-            else:
-                continue
-            changed.append(pl.when(hit).then(None).otherwise(column).alias(name))
+            hit = declared_missing(self.na_values, name, dtype)
+            if hit is not None:
+                column = polars().col(name)
+                changed.append(polars().when(hit).then(None).otherwise(column).alias(name))
         return frame.with_columns(changed) if changed else frame
 
     def schema(self, frame: Any) -> dict[str, Any]:
@@ -175,6 +163,33 @@ class Source:
             raise read_error(self, exc) from None
         except OSError as exc:
             raise WkappaError(f"cannot read {self.name}: {exc.strerror or exc}.") from None
+
+
+# A missing-value code that is a number: matched as a number, not as text.
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+
+
+def declared_missing(codes: Sequence[str], name: str, dtype: Any) -> Any:
+    """Where the column ``name`` (of polars type ``dtype``) holds one of the ``--na-values``
+    ``codes``: a polars expression, or None for a column no code can match.
+
+    A code that is a number (``-99``) matches every spelling of that number, as the reader
+    takes ``3``, ``3.0``, ``+3`` and ``3e0`` for one grade: ``-99.0`` and `` -99 `` in a
+    text column, ``-99`` in a column of integers or floats. Any other code (``.``,
+    ``missing``) matches a text cell equal to it once stripped of surrounding spaces.
+    """
+    pl = polars()
+    numbers = [float(code) for code in codes if _NUMBER.fullmatch(code)]
+    column = pl.col(name)
+    if dtype == pl.String:
+        text = column.str.strip_chars()
+        hit = text.is_in(list(codes))
+        if numbers:
+            hit = hit | text.cast(pl.Float64, strict=False).is_in(numbers).fill_null(False)
+        return hit
+    if dtype.is_numeric() and numbers:
+        return column.cast(pl.Float64).is_in(numbers)
+    return None
 
 
 def read_error(source: Source, exc: BaseException) -> WkappaError:

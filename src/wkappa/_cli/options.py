@@ -102,7 +102,8 @@ def add_file(parser: argparse.ArgumentParser) -> None:
         "--na-values",
         metavar="V1,V2",
         help="more values that mean a missing rating, such as -99,. (an empty cell, NA, N/A "
-        "and null are missing already); a cell is compared without its surrounding spaces",
+        "and null are missing already); a cell is compared without its surrounding spaces, "
+        "and a number matches its every spelling (-99 also matches -99.0)",
     )
 
 
