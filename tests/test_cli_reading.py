@@ -62,3 +62,65 @@ def test_a_numeric_missing_code_in_a_column_of_floats_and_a_text_code(tmp_path, 
     err = refusal(capsys, ["score", str(near), "--true", "a", "--pred", "b", "--na-values",
                            "-99", "--labels", "1,2,3"])  # fmt: skip
     assert "-990" in err
+
+
+class _ClosedPipe:
+    """Standard output whose reader has gone away (``wkappa ... | head -1``)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "{file}", "--true", "a", "--pred", "b"],
+        ["compare", "{file}", "--true", "a", "--pred", "b", "--pred", "c", "--seed", "0"],
+        ["agree", "{file}", "--raters", "a,b,c"],
+        ["icc", "{file}", "--raters", "a,b,c"],
+        ["judge", "{file}", "--candidate", "a", "--raters", "b,c", "--seed", "0"],
+        ["thresholds", "{file}", "--true", "a", "--score", "b"],
+        ["plan", "--kappa1", "0.8", "--kappa0", "0.6", "--marginals", "0.2,0.5,0.3"],
+        ["demo"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_closed_output_pipe_ends_quietly(tmp_path, capsys, monkeypatch, argv):
+    """`wkappa ... | head -1` ended with exit code 1, the code of an internal error."""
+    from wkappa._cli import main
+
+    path = tmp_path / "r.csv"
+    path.write_text("a,b,c\n1,1,2\n2,2,2\n3,3,3\n2,3,2\n1,1,1\n3,2,3\n2,2,1\n1,2,1\n")
+    monkeypatch.setattr("sys.stdout", _ClosedPipe())
+    assert main([word.replace("{file}", str(path)) for word in argv]) == 141
+    assert "error" not in capsys.readouterr().err
+
+
+def test_a_closed_output_pipe_in_a_real_pipeline(tmp_path):
+    """The process itself: no message, exit code 141 (128 + SIGPIPE, as a shell reports for a
+    Unix tool stopped by `| head`), nothing printed at the interpreter's exit."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "wide.csv"  # 103 categories: an output far larger than a pipe's buffer
+    path.write_text("a,b\n" + "".join(f"{i % 3 + 1},{-i}\n" for i in range(100)))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "wkappa", "score", str(path), "--true", "a", "--pred", "b"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith(b"wkappa score")
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 141
+    assert err == b""

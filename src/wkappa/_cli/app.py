@@ -49,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="wkappa",
         description="Cohen's weighted kappa and quadratic weighted kappa (QWK) of rating files.",
-        epilog="Exit codes: 0 success, 2 bad input or options, 1 internal error.",
+        epilog="Exit codes: 0 success, 2 bad input or options, 1 internal error, 141 output "
+        "pipe closed early (as by | head).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -200,8 +201,28 @@ def _unknown_options(parser: argparse.ArgumentParser, args: Any, extras: list[st
     ).replace("  ", " ")
 
 
+# The exit code of a command whose output pipe was closed: 128 + SIGPIPE, what a shell reports
+# for a Unix tool stopped the same way (`yes | head -1`).
+PIPE_CLOSED = 141
+
+
+def _pipe_closed() -> int:
+    """End quietly when the reader of the output went away (``| head``): what is left to
+    print goes to the null device, so that the interpreter's own flush at exit does not fail
+    again, as Python's documentation of SIGPIPE recommends."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError):  # not a file descriptor (output captured in memory)
+            continue
+    os.close(devnull)
+    return PIPE_CLOSED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error)."""
+    """Run the command line; returns the exit code (0 ok, 2 bad input, 1 internal error,
+    141 output pipe closed)."""
     parser = _parser()
     given = sys.argv[1:] if argv is None else [str(word) for word in argv]
     args, extras = parser.parse_known_args(_joined_values(given))
@@ -216,7 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
             warnings.showwarning = functools.partial(_warning, warned=args.warned)
-            return int(args.func(args))
+            code = int(args.func(args))
+            sys.stdout.flush()  # a closed pipe is reported here, not at the interpreter's exit
+            return code
     except (WkappaError, ImportError) as exc:
         if debug:
             raise
@@ -227,8 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wkappa: error: {text}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `wkappa ... | head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return _pipe_closed()
     except OSError as exc:
         if debug:
             raise
