@@ -4,10 +4,13 @@ interval goals report no test, and the goodness-of-fit range warning has its own
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 import wkappa as wk
+from wkappa._cli import app
 from wkappa._cli.app import main
 from wkappa.exceptions import WkappaError
 
@@ -65,3 +68,27 @@ def test_cli_goodness_of_fit_refuses_weighted_kappa(capsys: pytest.CaptureFixtur
     assert "--method asymptotic or --method simulation" in err
     assert main([*args, "--weights", "unweighted", "--format", "json"]) == 0
     assert '"n": 59' in capsys.readouterr().out
+
+
+def test_goodness_of_fit_range_warning_has_its_class_and_the_callers_line() -> None:
+    """It was a bare UserWarning: now one that a filter can name, still a UserWarning."""
+    assert issubclass(wk.PlanApproximationWarning, UserWarning)
+    assert wk.exceptions.PlanApproximationWarning is wk.PlanApproximationWarning
+    options = {"kappa1": 0.6, "marginals": [0.3, 0.7], "n_raters": 3}
+    with pytest.warns(wk.PlanApproximationWarning, match="outside the range") as caught:
+        wk.kappa_sample_size(**options, method="goodness-of-fit")  # type: ignore[arg-type]
+    assert [w.filename for w in caught] == [__file__]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", wk.PlanApproximationWarning)
+        wk.kappa_power(30, **options, method="goodness-of-fit")  # type: ignore[arg-type]
+
+
+def test_cli_keeps_the_warnings_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wkappa plan`` rewords the warning into its options; the class stays."""
+    seen: list[type[Warning]] = []
+    monkeypatch.setattr(app, "_warning", lambda message, category, *_, **__: seen.append(category))
+    args = ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.7", "--raters", "3",
+            "--method", "goodness-of-fit", "--format", "json"]  # fmt: skip
+    assert main(args) == 0
+    assert seen == [wk.PlanApproximationWarning]

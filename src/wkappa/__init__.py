@@ -66,6 +66,7 @@ from ._stats import (
 )
 from .exceptions import (
     FewClustersWarning,
+    PlanApproximationWarning,
     UndefinedKappaWarning,
     UndefinedReliabilityWarning,
     WkappaError,
@@ -88,6 +89,7 @@ __all__ = [
     "KappaResult",
     "PairedKappaResult",
     "PanelComparison",
+    "PlanApproximationWarning",
     "StratifiedKappaResult",
     "ThresholdResult",
     "UndefinedKappaWarning",

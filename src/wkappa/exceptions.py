@@ -10,6 +10,7 @@ from __future__ import annotations
 
 __all__ = [
     "FewClustersWarning",
+    "PlanApproximationWarning",
     "UndefinedKappaWarning",
     "UndefinedReliabilityWarning",
     "WkappaError",
@@ -56,4 +57,17 @@ class FewClustersWarning(UserWarning):
     itself is unaffected. The remedy is more clusters; otherwise report the number of clusters
     beside the interval. The threshold comes from a coverage study (the user guide's
     "Clustered and stratified designs", ``benchmarks/few_clusters_study.py``).
+    """
+
+
+class PlanApproximationWarning(UserWarning):
+    """A study plan lies outside the range where its formula's approximation holds.
+
+    ``kappa_sample_size`` and ``kappa_power`` with ``method='goodness-of-fit'`` (Donner &
+    Eliasziw's chi-square formulas) warn when a cell of the common-kappa model is more than 3
+    times as likely under ``kappa1`` as under ``kappa0`` (``kappa0 = 0`` with several raters
+    or a rare category). There the formula's n and power are too optimistic: such plans gave
+    wkappa's test 0.02-0.69 power where 0.8 was asked (the reference page "Study planning
+    methods", ``benchmarks/planning_gof_range.py``). The remedy is ``method='simulation'``
+    (or ``method='asymptotic'`` for two raters). ``wkappa plan`` prints the warning on stderr.
     """

@@ -311,10 +311,10 @@ def run_plan(args: argparse.Namespace) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             plan = _make(args)
-        cautions = [in_options(str(w.message), _NAMES) for w in caught]
-        cautions = list(dict.fromkeys(cautions))
-        for text in cautions:
-            warnings.warn(text, UserWarning, stacklevel=1)
+        # Each warning once, in the command's words and of its own class.
+        cautions = {in_options(str(w.message), _NAMES): w.category for w in caught}
+        for text, category in cautions.items():
+            warnings.warn(text, category, stacklevel=1)
         if args.plot or args.report:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # the plan's own warning is shown above

@@ -161,7 +161,8 @@ def kappa_sample_size(
     are refused (with two categories every name is unweighted kappa). The approximation
     is local: where a cell is more than 3 times as likely under ``kappa1`` as under
     ``kappa0`` (``kappa0 = 0`` with several raters or a rare category) the plan warns
-    (``UserWarning``), since such plans delivered 0.02-0.69 power where 0.8 was asked.
+    (:class:`~wkappa.exceptions.PlanApproximationWarning`), since such plans delivered
+    0.02-0.69 power where 0.8 was asked.
 
     **'simulation'**: ``n_simulations`` studies of n items are drawn from P (one multinomial
     draw of n over the K² cells each) and run through wkappa's own test (with ``kappa0``)

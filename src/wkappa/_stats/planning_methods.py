@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .._core import norm_cdf, norm_ppf, warn_at_caller
-from ..exceptions import WkappaError
+from ..exceptions import PlanApproximationWarning, WkappaError
 from .planning_models import (
     goodness_of_fit_cells,
     max_variance,
@@ -158,7 +158,7 @@ def _warn_gof_range(design: PlanDesign) -> None:
         "are too optimistic (such plans delivered 0.02-0.69 power where 0.8 was asked, in "
         "benchmarks/planning_gof_range.py). Hint: plan with method='simulation' (or "
         "method='asymptotic' for two raters); the formulas are meant for kappa0 well above 0.",
-        UserWarning,
+        PlanApproximationWarning,
     )
 
 
