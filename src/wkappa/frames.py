@@ -522,6 +522,7 @@ def rater_vs_panel(
     labels: npt.ArrayLike | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    nan_policy: NanPolicy = "omit",
     n_resamples: int = 9999,
     rng: SeedLike = None,
     alternative: Alternative = "two-sided",
@@ -543,8 +544,10 @@ def rater_vs_panel(
         is then left out of the panel).
     item, rater, rating : str, optional
         Long layout: one row per rating (each rater rates an item at most once).
-    coefficient, weights, labels, min_rating, max_rating, n_resamples, rng, alternative
-        As in :func:`wkappa.rater_vs_panel`.
+    coefficient, weights, labels, min_rating, max_rating, nan_policy, n_resamples, rng,
+    alternative
+        As in :func:`wkappa.rater_vs_panel` (``nan_policy='raise'`` refuses a missing
+        rating, a null or NaN, or in the long layout an item a rater did not rate).
     cluster : str, optional
         A column of cluster ids (the task of each prompt, the scan of each lesion; constant
         within an item): the bootstrap resamples whole clusters, as
@@ -587,7 +590,8 @@ def rater_vs_panel(
     found = rater_rows(
         df, raters=names, item=item, rater=rater, rating=rating, by=None, cluster=cluster
     )
-    check_rater_rows(found, labels, "omit")
+    policy = check_table_nan_policy(nan_policy, "a comparison result")
+    check_rater_rows(found, labels, policy, propagate=False)
     panel, candidate_ratings, ids = panel_ratings(found, candidate)
     return arrays_vs_panel(
         panel,
@@ -598,6 +602,7 @@ def rater_vs_panel(
         labels=labels,
         min_rating=min_rating,
         max_rating=max_rating,
+        nan_policy=policy,
         n_resamples=n_resamples,
         rng=rng,
         alternative=alternative,

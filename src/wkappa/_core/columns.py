@@ -306,7 +306,10 @@ _FRAME_READERS = {"pandas": _pandas_column, "polars": _polars_column, "pyarrow":
 
 
 def to_column(obj: Any, name: str) -> Column:
-    """Normalise one rater's ratings (any supported input) to a :class:`Column`."""
+    """Normalise one rater's ratings (any supported input) to a :class:`Column`; a
+    :class:`Column` (ratings read already) is returned as it is."""
+    if isinstance(obj, Column):
+        return obj
     library = series_library(obj)
     if library is not None:
         return _FRAME_READERS[library](obj, name)

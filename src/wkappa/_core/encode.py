@@ -44,6 +44,7 @@ __all__ = [
     "check_table_size",
     "empty_labels_error",
     "encode_ratings",
+    "missing_rows",
     "shared_categories",
     "to_column",
 ]
@@ -400,12 +401,8 @@ def encode_ratings(
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     check_label_spellings([("y_true", true_col), ("y_pred", pred_col)], labels, where=where)
 
-    missing = _combine_missing(true_col.missing, pred_col.missing)
+    missing = missing_rows([("y_true", true_col), ("y_pred", pred_col)], nan_policy)
     if missing is not None:
-        if nan_policy == "raise":
-            first = int(np.flatnonzero(missing)[0])
-            true_missing = true_col.missing is not None and bool(true_col.missing[first])
-            raise missing_rating_error("y_true" if true_missing else "y_pred", first)
         if nan_policy == "propagate":
             return None
         keep = ~missing
@@ -503,13 +500,29 @@ def _kind_name(values: np.ndarray) -> str:
     return "mixed values"
 
 
-def _combine_missing(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    both: np.ndarray = a | b
-    return both
+def missing_rows(
+    columns: Sequence[tuple[str, Column]],
+    nan_policy: NanPolicy,
+    *,
+    omit: str = "",
+    propagate: bool = True,
+) -> np.ndarray | None:
+    """The rule of a missing rating for columns read side by side (two raters, or a truth
+    and two predictions): the rows where any ``(name, column)`` misses a rating, None when
+    none does; under ``nan_policy='raise'`` the error naming the first row's first missing
+    column (``omit`` and ``propagate`` word its hint, as :func:`missing_rating_error`).
+    The caller drops the rows ('omit') or returns nan ('propagate')."""
+    masks = [(name, column.missing) for name, column in columns if column.missing is not None]
+    if not masks:
+        return None
+    missing: np.ndarray = np.logical_or.reduce([mask for _, mask in masks])
+    if not missing.any():
+        return None
+    if nan_policy == "raise":
+        first = int(np.flatnonzero(missing)[0])
+        which = next(name for name, mask in masks if mask[first])
+        raise missing_rating_error(which, first, omit, propagate=propagate)
+    return missing
 
 
 def _subset(column: Column, keep: np.ndarray) -> Column:

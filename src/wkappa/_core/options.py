@@ -144,12 +144,15 @@ def check_table_nan_policy(nan_policy: Any, what: str) -> NanPolicy:
     return policy
 
 
-def missing_rating_error(which: str, position: int | str, omit: str | None = "") -> WkappaError:
+def missing_rating_error(
+    which: str, position: int | str, omit: str | None = "", *, propagate: bool = True
+) -> WkappaError:
     """The error for a missing rating under ``nan_policy='raise'`` (every route raises it).
 
     ``position``: the index of a rating, or where it is in words ("item 3, rater 1");
     ``omit``: what ``nan_policy='omit'`` would do instead (two raters: drop the pair), None
-    for a caller without ``nan_policy`` (complete rows only).
+    for a caller without ``nan_policy`` (complete rows only); ``propagate``: whether the
+    caller takes ``nan_policy='propagate'`` (a test result does not).
     """
     where = f"position {position}" if isinstance(position, int) else position
     if omit is None:
@@ -158,9 +161,10 @@ def missing_rating_error(which: str, position: int | str, omit: str | None = "")
             "are taken here. Hint: drop the rows with a missing rating."
         )
     omit = omit or "drops incomplete pairs"
+    nan = "; nan_policy='propagate' returns nan" if propagate else ""
     return WkappaError(
         f"`{which}` has a missing rating (NaN/None/NA) at {where}. "
-        f"Hint: nan_policy='omit' {omit}; nan_policy='propagate' returns nan."
+        f"Hint: nan_policy='omit' {omit}{nan}."
     )
 
 

@@ -136,18 +136,16 @@ def _check_shape(n: int, n_raters: int, name: str) -> None:
         )
 
 
-def rating_matrix_missing_error(name: str, where: str) -> WkappaError:
+def rating_matrix_missing_error(name: str, where: str, *, propagate: bool = True) -> WkappaError:
     """The error for a missing rating of several raters under ``nan_policy='raise'``;
-    ``where`` is where it is ("item 1, column 'bob'")."""
+    ``where`` is where it is ("item 1, column 'bob'"); ``propagate``: whether the caller
+    takes ``nan_policy='propagate'``."""
     return missing_rating_error(
         name,
         where,
         "(the default for several raters) uses the ratings there are, as Gwet's irrCAC does",
+        propagate=propagate,
     )
-
-
-def _missing_error(item: int, rater: str, name: str) -> WkappaError:
-    return rating_matrix_missing_error(name, f"item {item}, {rater}")
 
 
 def encode_rating_matrix(
@@ -159,6 +157,7 @@ def encode_rating_matrix(
     ordered: bool = True,
     nan_policy: NanPolicy = "omit",
     name: str = "ratings",
+    propagate: bool = True,
 ) -> RatingCodes | None:
     """Validate an items x raters matrix and encode it as category codes.
 
@@ -175,11 +174,18 @@ def encode_rating_matrix(
         returns None when there is one.
     name : str
         The parameter, in messages.
+    propagate : bool
+        Whether the caller takes ``nan_policy='propagate'`` (the hint of a missing rating
+        under 'raise' offers it).
 
     Returns
     -------
     RatingCodes or None
     """
+
+    def missing_error(item: int, rater: str) -> WkappaError:
+        return rating_matrix_missing_error(name, f"item {item}, {rater}", propagate=propagate)
+
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     if isinstance(ratings, RaterFrame) and ratings.parameter is not None:
         name = ratings.parameter  # wkappa.frames' `df`
@@ -197,7 +203,7 @@ def encode_rating_matrix(
         if missing is not None:
             if nan_policy == "raise":
                 item, rater = np.argwhere(missing)[0]
-                raise _missing_error(int(item), names[rater], name)
+                raise missing_error(int(item), names[rater])
             if nan_policy == "propagate":
                 return None
         present = array if missing is None else array[~missing]
@@ -233,7 +239,7 @@ def encode_rating_matrix(
     for rater, column in zip(names, columns, strict=True):
         if column.missing is not None and column.missing.any():
             if nan_policy == "raise":
-                raise _missing_error(int(np.flatnonzero(column.missing)[0]), rater, name)
+                raise missing_error(int(np.flatnonzero(column.missing)[0]), rater)
             if nan_policy == "propagate":
                 return None
     codes = np.full((n, n_raters), -1, dtype=np.int64)

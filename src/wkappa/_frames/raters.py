@@ -174,11 +174,14 @@ def _engine_rows(
     return grouped, sorted(set(every), key=rater_key), split
 
 
-def check_rater_rows(found: RaterRows, labels: Any, nan_policy: str) -> None:
+def check_rater_rows(
+    found: RaterRows, labels: Any, nan_policy: str, *, propagate: bool = True
+) -> None:
     """Refuse here what the core would place at a distinct row's position, which means
     nothing to the user (the rows were counted in the engine): two spellings of one label
-    and, under ``nan_policy='raise'``, a missing rating. A rater is named by its column (the
-    core's ``rater_names``) or, in the long layout, by its id."""
+    and, under ``nan_policy='raise'``, a missing rating (``propagate``: whether the caller
+    takes 'propagate', for the hint). A rater is named by its column (the core's
+    ``rater_names``) or, in the long layout, by its id."""
     nw = import_optional("narwhals", "frames")
     rows = nw.from_native(found.rows, eager_only=True)
     named = rater_names(found.names, len(found.names)) if found.wide else [
@@ -197,7 +200,7 @@ def check_rater_rows(found: RaterRows, labels: Any, nan_policy: str) -> None:
             n = int(found.multiplicity[column.missing].sum())
             plural = "s" * (n > 1)
             count = f"{n} row{plural}" if found.wide else f"{n} item{plural} without one"
-            raise rating_matrix_missing_error("df", f"{label} ({count})")
+            raise rating_matrix_missing_error("df", f"{label} ({count})", propagate=propagate)
 
 
 def _pivoted(

@@ -16,18 +16,24 @@ import numpy.typing as npt
 
 from .._core import (
     Alternative,
+    Column,
     EncodedRatings,
+    NanPolicy,
     WeightsLike,
     cell_kappas,
     check_alternative,
+    check_pair_lengths,
     check_table,
+    check_table_nan_policy,
     check_table_size,
     check_weights,
     encode_ratings,
     integer_weights,
     kappa_from_table,
     kappas,
+    missing_rows,
     needs_order,
+    to_column,
     weight_matrix,
     weights_name,
 )
@@ -62,24 +68,68 @@ _CUBE_HINT = (
 )
 
 
+class _Renamed:
+    """Re-raise a core error about ``y_pred`` (the core's name of a second column) naming
+    the paired test's ``y_pred_a`` or ``y_pred_b`` instead."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        if isinstance(error, WkappaError):
+            raise type(error)(str(error).replace("`y_pred`", f"`{self.name}`")) from None
+
+
+def _read_triples(
+    y_true: Any, y_pred_a: Any, y_pred_b: Any, nan_policy: NanPolicy
+) -> tuple[tuple[Column, Column, Column], np.ndarray | None]:
+    """The three columns, read as every rating column is, and where an item misses a rating
+    (None when none does). The rule of a missing rating is that of two raters on the three
+    columns together: 'raise' names the first missing one; for 'omit' each column is marked
+    missing wherever any is, so that encoding each pair drops the same items."""
+    true = to_column(y_true, "y_true")
+    columns = [true]
+    for pred, name in ((y_pred_a, "y_pred_a"), (y_pred_b, "y_pred_b")):
+        column = to_column(pred, name)
+        with _Renamed(name):
+            check_pair_lengths(len(true.values), len(column.values))
+        columns.append(column)
+    named = list(zip(("y_true", "y_pred_a", "y_pred_b"), columns, strict=True))
+    missing = missing_rows(
+        named, nan_policy, omit="drops the items missing any of the three ratings", propagate=False
+    )
+    if missing is not None:
+        columns = [Column(c.values, missing, c.categories, c.ordered) for c in columns]
+    return (columns[0], columns[1], columns[2]), missing
+
+
 def _encode_pair(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any,
+    columns: tuple[Column, Column, Column],
     labels: Any,
+    bounds: tuple[Any, Any],
     ordered: bool,
 ) -> tuple[EncodedRatings, EncodedRatings]:
-    def encode(pred: Any, name: str, lo: Any = None, hi: Any = None) -> EncodedRatings:
-        try:
+    y_true, y_pred_a, y_pred_b = columns
+
+    def encode(pred: Column, name: str, lo: Any, hi: Any) -> EncodedRatings:
+        with _Renamed(name):
             encoded = encode_ratings(
-                y_true, pred, labels=labels, min_rating=lo, max_rating=hi, ordered=ordered
+                y_true,
+                pred,
+                labels=labels,
+                min_rating=lo,
+                max_rating=hi,
+                nan_policy="omit",  # only where _read_triples marked an item missing
+                ordered=ordered,
             )
-        except WkappaError as exc:  # the core names the second column `y_pred`
-            raise type(exc)(str(exc).replace("`y_pred`", f"`{name}`")) from None
         assert encoded is not None
         return encoded
 
-    first, second = encode(y_pred_a, "y_pred_a"), encode(y_pred_b, "y_pred_b")
+    first = encode(y_pred_a, "y_pred_a", *bounds)
+    second = encode(y_pred_b, "y_pred_b", *bounds)
     if tuple(first.labels) == tuple(second.labels):
         return first, second
     if labels is None and isinstance(first.labels, range) and isinstance(second.labels, range):
@@ -212,6 +262,9 @@ def paired_kappa_test(
     *,
     weights: WeightsLike = "quadratic",
     labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    nan_policy: NanPolicy = "raise",
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
     rng: SeedLike = None,
@@ -229,8 +282,16 @@ def paired_kappa_test(
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights, as in :func:`~wkappa.weighted_kappa`.
     labels : sequence of K categories, optional
-        The categories in order; by default every integer from the smallest to the largest
-        rating over all three columns.
+        The categories in order; by default every integer from ``min_rating`` to
+        ``max_rating``.
+    min_rating, max_rating : int, optional
+        Bounds of the integer categories, as in :func:`~wkappa.weighted_kappa`; by default
+        the smallest and the largest rating over all three columns.
+    nan_policy : {'raise', 'omit'}, default 'raise'
+        A missing rating (NaN, None, pandas NA) in any of the three columns: 'raise' refuses
+        it, 'omit' drops the item (its truth and both predictions), so both kappas are
+        computed on the same items. 'propagate' is not meaningful for a test result and
+        raises, as in :func:`~wkappa.kappa_test`.
     n_resamples : int, default 9999
         Bootstrap replicates B.
     confidence_level : float, default 0.95
@@ -242,7 +303,7 @@ def paired_kappa_test(
         The cluster of each item (patient, scan, task): the bootstrap then resamples whole
         clusters, keeping each cluster's items (and both predictions) together, and the
         expanded interval uses G clusters instead of n items. At least 2 clusters, no
-        missing ids.
+        missing ids (items dropped by ``nan_policy='omit'`` drop their ids too).
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         H1 of the p-value: the kappas differ, A's is greater (``difference > 0``) or A's is
         less. The result's interval follows it (one-sided with 'greater'/'less').
@@ -288,13 +349,19 @@ def paired_kappa_test(
     level = check_confidence_level(confidence_level)
     resamples = check_resamples(n_resamples)
     sided = check_alternative(alternative)
+    policy = check_table_nan_policy(nan_policy, "a test result")
     ordered = needs_order(checked)
-    first, second = _encode_pair(y_true, y_pred_a, y_pred_b, labels, ordered)
+    columns, missing = _read_triples(y_true, y_pred_a, y_pred_b, policy)
+    if cluster is not None:  # a missing id is refused before any item is dropped
+        codes, names = read_groups(cluster, len(columns[0].values), "cluster")
+    first, second = _encode_pair(columns, labels, (min_rating, max_rating), ordered)
     k = first.n_categories
     check_table_size(k)
     settings = _Settings(checked, tuple(first.labels), level, resamples, rng, sided)
     if cluster is not None:
-        codes, names = read_groups(cluster, len(first.true_index), "cluster")
+        if missing is not None:  # the clusters of the items left, numbered again
+            used, codes = np.unique(codes[~missing], return_inverse=True)
+            codes, names = codes.reshape(-1).astype(np.intp), tuple(names[int(i)] for i in used)
         return _clustered_paired_test(first, second, codes, len(names), settings)
     cells = _triples(first.true_index, first.pred_index, second.pred_index, k)
     return _paired_test(cells, k, settings)

@@ -15,6 +15,7 @@ from .._core import (
     AgreementWeightsLike,
     Alternative,
     Coefficient,
+    NanPolicy,
     RaterColumns,
     RatingMatrixLike,
     agreement_weight_matrix,
@@ -24,11 +25,13 @@ from .._core import (
     check_labels,
     check_rater_apart,
     check_rating_bounds,
+    check_table_nan_policy,
     coefficient_from_sums,
     conger_features,
     distinct_rows,
     encode_rating_matrix,
     features,
+    missing_rows,
     needs_order,
     one_rater,
     read_rater_matrix,
@@ -57,6 +60,9 @@ from .several import rating_rows
 from .text_values import interval_text, number_text, sign_words
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
+
+# What nan_policy='omit' does, in the hint of a missing rating under 'raise'.
+_OMIT = "(the default) computes each pair's coefficient on the items both raters rated"
 
 _PANEL_FIELDS = (  # the keys of to_dict(), in order
     "candidate_agreement panel_agreement difference confidence_interval pvalue alternative "
@@ -225,7 +231,7 @@ class PanelComparison:
 
 
 def _combine(
-    ratings: Any, candidate: Any, labels: Any, bounds: tuple[Any, Any]
+    ratings: Any, candidate: Any, labels: Any, bounds: tuple[Any, Any], nan_policy: NanPolicy
 ) -> np.ndarray | RaterColumns:
     """The panel's columns and the candidate's (last), read as every items x raters input is
     (frames, categoricals and Enums with their order, masked arrays); a rating of the
@@ -253,6 +259,9 @@ def _combine(
             f"`candidate` has {len(column.values)} ratings but the panel rated {n} items; "
             "they must match."
         )
+    # The candidate's missing ratings under 'raise', named as the candidate's (the panel's
+    # are refused by its encoder, naming the member).
+    missing_rows([("candidate", column)], nan_policy, omit=_OMIT, propagate=False)
     if members < 2:
         raise WkappaError(
             "The panel needs at least two members to measure how well members agree with each "
@@ -307,6 +316,7 @@ def rater_vs_panel(
     labels: npt.ArrayLike | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    nan_policy: NanPolicy = "omit",
     n_resamples: int = 9999,
     rng: SeedLike = None,
     cluster: npt.ArrayLike | None = None,
@@ -327,6 +337,11 @@ def rater_vs_panel(
         weighted kappa, computed by :func:`~wkappa.weighted_kappa`'s exact statistic).
     weights, labels, min_rating, max_rating
         As in :func:`~wkappa.agreement`.
+    nan_policy : {'omit', 'raise'}, default 'omit'
+        A missing rating (NaN, None, pandas NA) of a member or of the candidate: 'omit' (the
+        default, as :func:`~wkappa.agreement`'s) computes each pair's coefficient on the
+        items both raters rated; 'raise' refuses it. 'propagate' is not meaningful for a
+        comparison result and raises, as in :func:`~wkappa.paired_kappa_test`.
     n_resamples : int, default 9999
         Bootstrap replicates.
     rng : None, int, SeedSequence or Generator
@@ -382,14 +397,17 @@ def rater_vs_panel(
     sided_as = check_alternative(alternative)
     generator = make_rng(rng)
     checked = check_agreement_weights(weights)
-    combined = _combine(ratings, candidate, labels, (min_rating, max_rating))
+    policy = check_table_nan_policy(nan_policy, "a comparison result")
+    combined = _combine(ratings, candidate, labels, (min_rating, max_rating), policy)
     if cluster is None:
-        read = rating_rows(combined, labels, min_rating, max_rating, needs_order(checked), "omit")
+        read = rating_rows(
+            combined, labels, min_rating, max_rating, needs_order(checked), policy, False
+        )
         assert read is not None
         rows, multiplicity, categories, _ = read
     else:
         rows, multiplicity, categories, cluster_of = _clustered_rows(
-            combined, labels, min_rating, max_rating, needs_order(checked), cluster
+            combined, labels, (min_rating, max_rating), needs_order(checked), cluster, policy
         )
     if not (rows[:, -1] >= 0).any():
         warn_at_caller(
@@ -488,20 +506,21 @@ def rater_vs_panel(
 def _clustered_rows(
     combined: np.ndarray | RaterColumns,
     labels: Any,
-    min_rating: Any,
-    max_rating: Any,
+    bounds: tuple[Any, Any],
     ordered: bool,
     cluster: Any,
+    nan_policy: NanPolicy,
 ) -> tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
     """The distinct (rating row, cluster) pairs: rows, multiplicities, categories and the
     cluster code ``0..G-1`` of each row (clusters without a rated item dropped)."""
     encoded = encode_rating_matrix(
         combined,
         labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
+        min_rating=bounds[0],
+        max_rating=bounds[1],
         ordered=ordered,
-        nan_policy="omit",
+        nan_policy=nan_policy,
+        propagate=False,
     )
     assert encoded is not None
     codes = encoded.codes

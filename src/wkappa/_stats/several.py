@@ -243,9 +243,11 @@ def rating_rows(
     max_rating: Any,
     ordered: bool,
     policy: str,
+    propagate: bool = True,
 ) -> CountedRows | None:
     """The distinct rows of category codes (-1 = missing), their multiplicities, the
-    categories and the number of ratings; None for a missing rating under 'propagate'."""
+    categories and the number of ratings; None for a missing rating under 'propagate'
+    (``propagate``: whether the caller takes it, for the hint of 'raise')."""
     if labels is None:
         lo, hi = check_rating_bounds(min_rating, max_rating)
         fast = fast_rows(ratings, lo, hi, policy)  # type: ignore[arg-type]
@@ -256,7 +258,7 @@ def rating_rows(
         fast = coded_rows(ratings, labels, ordered, policy)  # type: ignore[arg-type]
         if fast is not None:
             return fast
-    encoded = _encoded(ratings, labels, min_rating, max_rating, ordered, policy)
+    encoded = _encoded(ratings, labels, min_rating, max_rating, ordered, policy, propagate)
     if encoded is None:
         return None
     codes, categories = encoded
@@ -265,7 +267,13 @@ def rating_rows(
 
 
 def _encoded(
-    ratings: Any, labels: Any, min_rating: Any, max_rating: Any, ordered: bool, policy: str
+    ratings: Any,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    ordered: bool,
+    policy: str,
+    propagate: bool = True,
 ) -> tuple[np.ndarray, Sequence[Any]] | None:
     """The category codes of the ratings (-1 = missing) and the categories; None for a
     missing rating under 'propagate'."""
@@ -276,6 +284,7 @@ def _encoded(
         max_rating=max_rating,
         ordered=ordered,
         nan_policy=policy,  # type: ignore[arg-type]
+        propagate=propagate,
     )
     return None if encoded is None else (encoded.codes, encoded.labels)
 
