@@ -54,6 +54,7 @@ from .input_checks import (
     check_weight_values,
     huge_ratings_error,
     not_whole_error,
+    refuse_iterator,
     wide_integers_as_floats,
 )
 from .kappa import (
@@ -218,6 +219,7 @@ __all__ = [
     "raise_unknown_rating",
     "read_sample_weight",
     "real_number",
+    "refuse_iterator",
     "register_route",
     "routes",
     "spelling_key",

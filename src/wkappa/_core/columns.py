@@ -19,7 +19,7 @@ import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
 from .dependencies import is_torch_tensor, series_library
-from .input_checks import check_one_dimensional, unsupported_dtype_error
+from .input_checks import check_one_dimensional, refuse_iterator, unsupported_dtype_error
 from .options import format_value
 
 __all__ = [
@@ -323,6 +323,7 @@ def to_column(obj: Any, name: str) -> Column:
         return _masked_column(obj, name)
     if isinstance(obj, np.ndarray):
         return _numpy_column(obj, name)
+    refuse_iterator(obj, name)
     try:
         values = as_array(obj)
     except (TypeError, ValueError) as exc:

@@ -8,7 +8,8 @@ and the words of what they refuse are these.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Generator, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -22,9 +23,25 @@ __all__ = [
     "check_weight_values",
     "huge_ratings_error",
     "not_whole_error",
+    "refuse_iterator",
     "unsupported_dtype_error",
     "wide_integers_as_floats",
 ]
+
+
+def refuse_iterator(value: Any, name: str) -> None:
+    """Refuse a generator or another one-pass iterator given as data (numpy would read it
+    as one scalar object): the parameter ``name``, what it is and the fix."""
+    if isinstance(value, Iterator):
+        if isinstance(value, Generator):
+            kind = "a generator"
+        else:
+            kind = f"an iterator ({type(value).__name__})"
+        raise WkappaTypeError(
+            f"`{name}` is {kind}, which can be read only once and has no length. "
+            "Hint: pass a list or an array instead (wrap it in list(...))."
+        )
+
 
 THRESHOLD_HINT = (
     "Hint: turn scores into grades with wkappa.apply_thresholds / wkappa.optimize_thresholds, "

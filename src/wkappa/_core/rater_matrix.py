@@ -29,7 +29,7 @@ from ..exceptions import WkappaError, WkappaTypeError
 from .columns import Column, beyond_int64_error, first_beyond_int64, object_column, to_column
 from .dependencies import frame_columns as columns_of_frame
 from .dependencies import series_library
-from .input_checks import unsupported_dtype_error
+from .input_checks import refuse_iterator, unsupported_dtype_error
 
 __all__ = [
     "RaterColumns",
@@ -183,6 +183,7 @@ def rows_array(ratings: Any, name: str) -> np.ndarray:
             f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
             f"rating columns; got {type(ratings).__name__}."
         )
+    refuse_iterator(ratings, name)
     try:
         return np.asarray(ratings)
     except ValueError:

@@ -179,7 +179,8 @@ def engine_group_tables(
             count.raise_missing(counts, mask, y_true, y_pred)
         if request.nan_policy == "propagate":
             stale[group_of[mask]] = True
-    encoded = count.encode_counts(counts, request._replace(nan_policy="omit"))
+    omitted = request._replace(nan_policy="omit")
+    encoded = count.encode_counts(counts, omitted, columns=(y_true, y_pred))
     assert encoded is not None
     check_groups_table_size(n_groups, encoded.n_categories)
     tables = count.scatter_table(encoded, counts.weight is None, group_of[~mask], n_groups)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from .._core import check_one_dimensional
+from .._core import check_one_dimensional, refuse_iterator
 from ..exceptions import WkappaError
 
 __all__ = ["mean_kappa"]
@@ -73,6 +73,7 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
 
 
 def _vector(values: npt.ArrayLike, name: str) -> np.ndarray:
+    refuse_iterator(values, name)
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
