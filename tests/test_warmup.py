@@ -9,8 +9,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
@@ -216,50 +214,3 @@ def test_without_a_python_to_start_the_caller_compiles(monkeypatch: pytest.Monke
                 thread.join(timeout=60)
         assert ran == []
         assert warmup.ready(key, ran.append, (1,), 10) is True
-
-
-_TRY_LOCK = """
-import fcntl, sys
-with open(sys.argv[1], "a") as handle:
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        print("held")
-    else:
-        print("free")
-"""
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
-def test_compile_children_of_all_processes_take_turns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """numba's on-disk cache is not safe for two processes writing new overloads of one kernel
-    at once (numba issue #10128): while one process's compile child runs, another process
-    cannot take the lock its own child needs, and the child runs inside it."""
-    import tempfile
-
-    from wkappa._core import warmup
-
-    path = os.path.join(tempfile.gettempdir(), f"wkappa-numba-compile-{os.getuid()}.lock")
-
-    def other_process() -> str:
-        proc = subprocess.run(
-            [sys.executable, "-c", _TRY_LOCK, path], capture_output=True, text=True, check=True
-        )
-        return proc.stdout.strip()
-
-    with warmup.one_compile_at_a_time():
-        assert other_process() == "held"
-    assert other_process() == "free"
-
-    entered: list[bool] = []
-    real = warmup.one_compile_at_a_time
-
-    @contextmanager
-    def spy() -> Iterator[None]:
-        with real():
-            entered.append(True)
-            yield
-
-    monkeypatch.setattr(warmup, "one_compile_at_a_time", spy)
-    assert warmup._compile_in_child(max, (1, 2), False)
-    assert entered == [True]

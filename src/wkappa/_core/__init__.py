@@ -6,6 +6,7 @@ It imports nothing else of the package; everything else builds on the names belo
 from __future__ import annotations
 
 from .columns import Column, host_view, is_device_array, to_host
+from .compile_lock import locked_njit
 from .dependencies import (
     frame_columns,
     import_optional,
@@ -302,6 +303,7 @@ __all__ += [
     "gwet_weights",
     "known_raters",
     "linearized_terms",
+    "locked_njit",
     "one_rater",
     "patterns_from_counts",
     "rater_names",

@@ -22,6 +22,10 @@ the filters under the caller's own ``catch_warnings`` and leave them wrong. So:
    ``scipy.linalg`` (scipy enters ``catch_warnings`` at import); while scipy is installed
    but not imported yet, the load is left to the caller's next call instead.
 
+Every compile and cache load of a kernel -- in the child, the loading thread or the caller's
+thread -- takes the machine-wide lock of :mod:`wkappa._core.compile_lock`, so processes that
+start together on a fresh installation do not write numba's cache at the same moment.
+
 ``mode`` 'wait' compiles in the caller's thread instead (the first call waits, as plain
 numba does); the tests and benchmarks use it so that every call takes the route they check.
 """
@@ -35,7 +39,9 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["compile_mode", "one_compile_at_a_time", "ready", "set_mode"]
+from .compile_lock import one_compile_at_a_time
+
+__all__ = ["compile_mode", "ready", "set_mode"]
 
 _settings: dict[str, str] = {"mode": os.environ.get("WKAPPA_COMPILE", "background")}
 # From this many pairs on, numpy's route costs about what compiling the kernels does.
@@ -158,52 +164,20 @@ def _compile_in_child(run: Callable[..., Any], args: tuple[Any, ...], both: bool
         return False
     env = dict(os.environ, WKAPPA_COMPILE="wait")
     try:
-        with one_compile_at_a_time():
-            proc = subprocess.run(
-                [sys.executable, "-c", _CHILD],
-                input=payload,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                timeout=_CHILD_TIMEOUT,
-                check=False,
-            )
+        # The child's compiles take the machine-wide compile lock themselves
+        # (wkappa._core.compile_lock); holding it here would make the child wait for it.
+        proc = subprocess.run(
+            [sys.executable, "-c", _CHILD],
+            input=payload,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=_CHILD_TIMEOUT,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     return proc.returncode == 0
-
-
-@contextmanager
-def one_compile_at_a_time() -> Iterator[None]:
-    """Hold the machine-wide lock of wkappa's compile children (a file lock per user).
-
-    numba's on-disk cache is not safe for two processes that write new overloads of one
-    kernel at the same moment (numba issue #10128): one signature's index entry can end up
-    beside the other's machine code, and a later call fails to unbox its arguments. Processes
-    that start together on a fresh installation (a pool, Dask workers) would all compile at
-    once, so their children take turns; the callers meanwhile take the numpy route. Where the
-    lock cannot be taken (no ``fcntl``, an unwritable temporary directory) the child compiles
-    without it.
-    """
-    import tempfile
-
-    try:
-        import fcntl
-    except ImportError:  # Windows: no flock
-        yield
-        return
-    user = os.getuid() if hasattr(os, "getuid") else 0
-    path = os.path.join(tempfile.gettempdir(), f"wkappa-numba-compile-{user}.lock")
-    try:
-        handle = open(path, "a")  # held until the child is done
-    except OSError:
-        yield
-        return
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        handle.close()  # releases the lock
 
 
 def _load_here_is_safe() -> bool:
@@ -245,7 +219,9 @@ def _warm(key: Hashable, run: Callable[..., Any], args: tuple[Any, ...], n: int)
     try:
         cut, both = _replay_arguments(args, n)
         if _compile_in_child(run, cut, both) and _load_here_is_safe():
-            with _compiling:
+            # The compile lock first: a fork waits for _compiling, and should wait for this
+            # load only, not for another process's compile that holds the lock.
+            with one_compile_at_a_time(), _compiling:
                 _install_guard()
                 _loader.active = True
                 try:

@@ -17,7 +17,9 @@ kernel also marks which codes occur (a group whose weights are all 0 still exist
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from .._core import locked_njit
 
 __all__ = ["BLOCKS", "grouped_tables", "key_range"]
 
@@ -31,7 +33,7 @@ PARALLEL_MAX_CELLS = 1 << 20
 _INT32_ROWS = 2**31 - 1
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _count_block(keys, key_lo, a, b, lo, k, cells, tables):  # type: ignore[no-untyped-def]
     # keys, a, b: slices indexed from 0 (no negative-index wraparound check per load)
     one = tables.dtype.type(1)
@@ -40,7 +42,7 @@ def _count_block(keys, key_lo, a, b, lo, k, cells, tables):  # type: ignore[no-u
         tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += one
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _weighted_block(keys, key_lo, a, b, w, lo, k, cells, tables, present):  # type: ignore[no-untyped-def]
     for j in range(keys.shape[0]):
         g = np.int64(keys[j]) - key_lo
@@ -48,7 +50,7 @@ def _weighted_block(keys, key_lo, a, b, w, lo, k, cells, tables, present):  # ty
         tables[g * cells + (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += w[j]
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _run_parallel(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present):  # type: ignore[no-untyped-def]
     for blk in prange(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
@@ -61,7 +63,7 @@ def _run_parallel(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, presen
             _count_block(keys[block], key_lo, a[block], b[block], lo, k, cells, tables[blk])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _run_serial(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present):  # type: ignore[no-untyped-def]
     if w.shape[0] > 0:
         _weighted_block(keys, key_lo, a, b, w, lo, k, cells, tables[0], present[0])
@@ -69,7 +71,7 @@ def _run_serial(keys, key_lo, a, b, w, lo, k, cells, block_len, tables, present)
         _count_block(keys, key_lo, a, b, lo, k, cells, tables[0])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _checked_block(keys, key_lo, n_codes, a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
     """:func:`_count_block` when the key and rating ranges are only guesses: a row outside
     them is not counted but tallied in ``misses`` (unsigned ``x < n`` tests both ends)."""
@@ -89,7 +91,7 @@ def _checked_block(keys, key_lo, n_codes, a, b, lo, k, tables, misses):  # type:
     misses[0] = n_miss
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _checked_parallel(keys, key_lo, n_codes, a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
     for blk in prange(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
@@ -99,12 +101,12 @@ def _checked_parallel(keys, key_lo, n_codes, a, b, lo, k, block_len, tables, mis
         )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _checked_serial(keys, key_lo, n_codes, a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
     _checked_block(keys, key_lo, n_codes, a, b, lo, k, tables[0], misses[0:1])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _range_block(keys, out):  # type: ignore[no-untyped-def]
     # a slice indexed from 0: the min/max reduction vectorises
     lo = np.int64(keys[0])
@@ -117,7 +119,7 @@ def _range_block(keys, out):  # type: ignore[no-untyped-def]
     out[1] = hi
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _range_parallel(keys, block_len, out):  # type: ignore[no-untyped-def]
     n = keys.shape[0]
     for blk in prange(out.shape[0]):

@@ -9,13 +9,14 @@ point. numba compiles one specialisation per type and caches both on disk.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from .._core import locked_njit
 
 __all__ = ["assignment_table", "monotone_assignment", "quantile_classes"]
 
 
-@numba.njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _monotone_dp(starts, truth, weight, matrix, expected, lam_num, lam_den, choice):  # type: ignore[no-untyped-def]
     n_blocks = starts.shape[0] - 1
     k = matrix.shape[0]
@@ -98,7 +99,7 @@ def monotone_assignment(
     return classes
 
 
-@numba.njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _assignment_table(starts, truth, weight, classes, k):  # type: ignore[no-untyped-def]
     table = np.zeros((k, k), dtype=weight.dtype)
     for b in range(classes.shape[0]):
@@ -108,7 +109,7 @@ def _assignment_table(starts, truth, weight, classes, k):  # type: ignore[no-unt
     return table
 
 
-@numba.njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _quantile_classes(starts, weight, boundaries):  # type: ignore[no-untyped-def]
     n_blocks = starts.shape[0] - 1
     classes = np.empty(n_blocks, dtype=np.int64)

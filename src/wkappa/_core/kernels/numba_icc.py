@@ -14,18 +14,18 @@ rating is rounded relative to the targets' spread when the raters differ far les
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.extending import register_jitable
 
 from .. import f_scalar, icc_finish
+from ..compile_lock import locked_njit
 
 __all__ = ["anova_sums", "anova_sums_2d", "beta_fraction", "finish_sums", "quantile", "tail"]
 
 # The sums from the second pass's moments: the same source as the numpy route's.
-finish_sums = njit(cache=True, nogil=True)(icc_finish.finish_sums)
+finish_sums = locked_njit(cache=True, nogil=True)(icc_finish.finish_sums)
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def anova_sums(x):  # type: ignore[no-untyped-def]
     """(grand mean, SS targets, SS raters, SS error), each of shape (features,), of a
     C-contiguous (n, k, F) float64 array without missing values (the order of
@@ -78,7 +78,7 @@ def anova_sums(x):  # type: ignore[no-untyped-def]
     return grand, *finish_sums(n, k, raters, *moments)
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def anova_sums_2d(x):  # type: ignore[no-untyped-def]
     """:func:`anova_sums` of one (n, k) float64 array (any layout), as scalars.
 
@@ -165,6 +165,6 @@ for _helper in (
 ):
     register_jitable(_helper)
 
-beta_fraction = njit(cache=True, nogil=True)(f_scalar.beta_fraction)
-tail = njit(cache=True, nogil=True)(f_scalar.tail_scalar)
-quantile = njit(cache=True, nogil=True)(f_scalar.quantile_scalar)
+beta_fraction = locked_njit(cache=True, nogil=True)(f_scalar.beta_fraction)
+tail = locked_njit(cache=True, nogil=True)(f_scalar.tail_scalar)
+quantile = locked_njit(cache=True, nogil=True)(f_scalar.quantile_scalar)

@@ -20,7 +20,9 @@ On the raw ratings (any integer or float dtype, any memory layout):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from ..compile_lock import locked_njit
 
 __all__ = [
     "label_positions",
@@ -32,7 +34,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def scan(x):  # type: ignore[no-untyped-def]
     """(lo, hi, n_missing, first_bad) of a float or integer (n, R) matrix; first_bad is the
     flat index of the first non-finite or non-integer rating, or -1."""
@@ -55,7 +57,7 @@ def scan(x):  # type: ignore[no-untyped-def]
     return lo, hi, missing, -1
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def rows_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyped-def]
     """One pass: check every rating and code each item's row, assuming every rating lies in
     ``lo .. lo + k - 1``.
@@ -73,7 +75,7 @@ def rows_in_range(x, lo, k, powers, dense_size, codes):  # type: ignore[no-untyp
     return hist, missing, status, where
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _code_block(x, start, stop, lo, k, powers, dense, hist, codes):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range` on rows ``start:stop``: each row's code counted in ``hist`` when
     ``dense``, else written to ``codes``; returns ``(n_missing, status, where)``."""
@@ -103,7 +105,7 @@ def _code_block(x, start, stop, lo, k, powers, dense, hist, codes):  # type: ign
     return missing, 0, -1
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _block_outputs(n_blocks, dense_size):  # type: ignore[no-untyped-def]
     """The per-block outputs of :func:`rows_in_range_parallel`, allocated outside its parallel
     body: there numba would turn each fill into a parallel loop of its own, which
@@ -115,7 +117,7 @@ def _block_outputs(n_blocks, dense_size):  # type: ignore[no-untyped-def]
     return hists, missing, status, where, np.zeros(0, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, mode, flat, columns):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range` (dense histogram only) over ``n_blocks`` row blocks in parallel,
     each into its own histogram row: per rating (``mode`` 0), or by the block loops of
@@ -144,7 +146,7 @@ def rows_in_range_parallel(x, lo, k, powers, dense_size, n_blocks, mode, flat, c
 _CHUNK_ROWS = 1024
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def rows_in_range_chunked(x, flat, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range` for a C-ordered float matrix (``flat`` its ``ravel()`` view)
     into a dense histogram of at most 2**31 codes; returns ``(hist, n_missing, status,
@@ -154,7 +156,7 @@ def rows_in_range_chunked(x, flat, lo, k, powers, dense_size):  # type: ignore[n
     return hist, missing, status, where
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def rows_in_range_columns(x, columns, lo, k, powers, dense_size):  # type: ignore[no-untyped-def]
     """:func:`rows_in_range_chunked` for an F-ordered float matrix (``columns`` its ``x.T``,
     C-ordered: one rater's ratings contiguous)."""
@@ -163,7 +165,7 @@ def rows_in_range_columns(x, columns, lo, k, powers, dense_size):  # type: ignor
     return hist, missing, status, where
 
 
-@njit(cache=True, nogil=True, inline="always")
+@locked_njit(cache=True, nogil=True, inline="always")
 def _digit(v, shift, top):  # type: ignore[no-untyped-def]
     """``(digit, bad, missing)`` of one rating, without branches: the digit ``v - lo + 1``
     (0 for a missing rating); bad when v is neither missing nor a whole number in range."""
@@ -176,7 +178,7 @@ def _digit(v, shift, top):  # type: ignore[no-untyped-def]
     return c, bad, np.int32(nan)
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _code_chunks(x, flat, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
     """Rows ``start:stop`` of a C-ordered float matrix, block by block: returns
     ``(n_missing, status, where)`` as :func:`_code_block` does."""
@@ -216,7 +218,7 @@ def _code_chunks(x, flat, start, stop, lo, k, powers, hist):  # type: ignore[no-
     return missing, 0, -1
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _code_columns(x, columns, start, stop, lo, k, powers, hist):  # type: ignore[no-untyped-def]
     """:func:`_code_chunks` for an F-ordered matrix: each block's rows are summed rater by
     rater along the contiguous columns."""
@@ -249,7 +251,7 @@ def _code_columns(x, columns, start, stop, lo, k, powers, hist):  # type: ignore
     return missing, 0, -1
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def label_positions(x, sorted_labels, order, out, by_column):  # type: ignore[no-untyped-def]
     """``out[i, g]`` = the position in ``labels`` of the rating ``x[i, g]`` (``order[j]``
     for its place j among the ``sorted_labels``: the number of labels below it, counted

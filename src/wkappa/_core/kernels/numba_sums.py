@@ -57,8 +57,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ..compile_lock import locked_njit
 from ..warmup import FAST_MIN, PARALLEL_MIN
 
 __all__ = [
@@ -93,7 +94,7 @@ _FLOAT_INT = 1 << 53
 _HUGE = 1 << 62
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _carry(acc, j, value):  # type: ignore[no-untyped-def]
     """acc[j] * 2**32 + acc[j + 5] += value, keeping 0 <= acc[j + 5] < 2**32."""
     low = acc[j + 5] + value
@@ -101,7 +102,7 @@ def _carry(acc, j, value):  # type: ignore[no-untyped-def]
     acc[j + 5] = low & _LOW_MASK
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _wide_chunk(a, b, s):  # type: ignore[no-untyped-def]
     """(min, max, Σd_a, Σd_b, Σd_a², Σd_b², Σd_a·d_b) of one chunk of 16- to 64-bit ratings.
 
@@ -127,7 +128,7 @@ def _wide_chunk(a, b, s):  # type: ignore[no-untyped-def]
     return lo, hi, sa, sb, saa, sbb, sab
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _narrow_chunk(a, b, s):  # type: ignore[no-untyped-def]
     """:func:`_wide_chunk` for 8-bit and bool ratings in int32 lanes (always exact).
 
@@ -159,14 +160,14 @@ def _narrow_chunk(a, b, s):  # type: ignore[no-untyped-def]
     )
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _add_carry(hi, lo, value):  # type: ignore[no-untyped-def]
     """``hi * 2**32 + lo + value`` as a new ``(hi, lo)`` with ``0 <= lo < 2**32``."""
     low = lo + value
     return hi + (low >> 32), low & _LOW_MASK
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _int_pass(a, b, s, narrow):  # type: ignore[no-untyped-def]
     """``(min, max, hi0..hi4, lo0..lo4)`` of integer ratings shifted by ``s``, chunk by chunk.
 
@@ -190,7 +191,7 @@ def _int_pass(a, b, s, narrow):  # type: ignore[no-untyped-def]
     return lo, hi, h0, h1, h2, h3, h4, l0, l1, l2, l3, l4
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _first_shift(a):  # type: ignore[no-untyped-def]
     """The shift of the first pass: ``a[0]`` for 8-bit ratings, else ``a[0] - MAX_INT_RANGE / 2``
     (saturated at the int64 minimum), which puts every rating within half the bound of
@@ -201,13 +202,13 @@ def _first_shift(a):  # type: ignore[no-untyped-def]
     return x - _HALF_RANGE if x >= _INT64_MIN + _HALF_RANGE else _INT64_MIN
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _within(lo, hi, s):  # type: ignore[no-untyped-def]
     """``s <= lo <= hi <= s + MAX_INT_RANGE``, without overflow (unsigned difference)."""
     return s <= lo and np.uint64(hi) - np.uint64(s) <= MAX_INT_RANGE
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def int_sums_serial(a, b):  # type: ignore[no-untyped-def]
     """``(exact, min, max, hi0..hi4, lo0..lo4)`` of two integer arrays, serially.
 
@@ -225,7 +226,7 @@ def int_sums_serial(a, b):  # type: ignore[no-untyped-def]
     return (True, *_int_pass(a, b, r[0], narrow))
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def qwk_serial(a, b):  # type: ignore[no-untyped-def]
     """Quadratic weighted kappa of two integer arrays of one dtype in one call, or ``inf``.
 
@@ -279,7 +280,7 @@ def qwk_serial(a, b):  # type: ignore[no-untyped-def]
     return np.float64(num) / np.float64(den)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _int_blocks(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-def]
     """:func:`_int_pass` over blocks in parallel, merged."""
     narrow = a.itemsize == 1
@@ -292,7 +293,7 @@ def _int_blocks(a, b, s, block_len, n_blocks):  # type: ignore[no-untyped-def]
     return _merge(out)
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _merge(out):  # type: ignore[no-untyped-def]
     """Block rows ``(min, max, hi0..hi4, lo0..lo4)`` merged into one such tuple (serial: array
     expressions in a ``parallel=True`` function would each become a parfor to compile)."""
@@ -308,7 +309,7 @@ def _merge(out):  # type: ignore[no-untyped-def]
     return lo, hi, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def int_sums_parallel(a, b, n_blocks, block_len):  # type: ignore[no-untyped-def]
     """:func:`int_sums_serial` with each pass cut into blocks run by the threads."""
     s = _first_shift(a)
@@ -320,7 +321,7 @@ def int_sums_parallel(a, b, n_blocks, block_len):  # type: ignore[no-untyped-def
     return (True, *_int_blocks(a, b, r[0], block_len, n_blocks))
 
 
-@njit(cache=True, nogil=True, fastmath=_FAST)
+@locked_njit(cache=True, nogil=True, fastmath=_FAST)
 def _float_chunk(a, b, s):  # type: ignore[no-untyped-def]
     """One chunk of float (or mixed) ratings: (bad count, extremes of d, five float sums).
 
@@ -353,7 +354,7 @@ def _float_chunk(a, b, s):  # type: ignore[no-untyped-def]
     return n_bad, lo, hi, sa, sb, saa, sbb, sab
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _float_block(a, b, s, out):  # type: ignore[no-untyped-def]
     """Float ratings, exact when every ``|x - s| < HALF``: ``out`` as in :func:`_int_block`
     plus the bad count in ``out[12]``.
@@ -375,7 +376,7 @@ def _float_block(a, b, s, out):  # type: ignore[no-untyped-def]
             _carry(out, 4, np.int64(r[7]))
 
 
-@njit(cache=True, nogil=True, fastmath=_FAST)
+@locked_njit(cache=True, nogil=True, fastmath=_FAST)
 def _weighted_block(a, b, w, s, sums, ext, bad):  # type: ignore[no-untyped-def]
     lo = np.inf
     hi = -np.inf
@@ -421,28 +422,28 @@ def _weighted_block(a, b, w, s, sums, ext, bad):  # type: ignore[no-untyped-def]
     bad[0] = n_bad
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _float_serial(a, b, s, block_len, out):  # type: ignore[no-untyped-def]
     for k in range(out.shape[0]):
         start = k * block_len
         _float_block(a[start : start + block_len], b[start : start + block_len], s, out[k])
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _float_parallel(a, b, s, block_len, out):  # type: ignore[no-untyped-def]
     for k in prange(out.shape[0]):
         start = k * block_len
         _float_block(a[start : start + block_len], b[start : start + block_len], s, out[k])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _weighted_serial(a, b, w, s, block_len, sums, ext, bad):  # type: ignore[no-untyped-def]
     for k in range(sums.shape[0]):
         block = slice(k * block_len, (k + 1) * block_len)
         _weighted_block(a[block], b[block], w[block], s, sums[k], ext[k], bad[k : k + 1])
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _weighted_parallel(a, b, w, s, block_len, sums, ext, bad):  # type: ignore[no-untyped-def]
     for k in prange(sums.shape[0]):
         block = slice(k * block_len, (k + 1) * block_len)

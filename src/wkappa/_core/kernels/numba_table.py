@@ -18,8 +18,9 @@ the thread count, summed in order, so they too are identical for any thread coun
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ..compile_lock import locked_njit
 from ..warmup import FAST_MIN, PARALLEL_MIN
 
 __all__ = [
@@ -40,7 +41,7 @@ _SUBTABLE_MAX_K = 16
 _SMALL_TABLE_CELLS = 1 << 14
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _count_block(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
     """Count one block (``a``, ``b``: slices indexed from 0, so no negative-index checks)."""
     stop = a.shape[0]
@@ -59,19 +60,19 @@ def _count_block(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
             tables[0, (np.int64(a[j]) - lo) * k + (np.int64(b[j]) - lo)] += 1
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _count_parallel(a, b, lo, k, block_len, tables):  # type: ignore[no-untyped-def]
     for blk in prange(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
         _count_block(a[block], b[block], lo, k, tables[blk])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _count_serial(a, b, lo, k, tables):  # type: ignore[no-untyped-def]
     _count_block(a, b, lo, k, tables[0])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _checked_block(a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
     """Count integer ratings whose range is only a guess: a rating outside ``lo..lo+K-1`` is
     not counted but tallied in ``misses`` (the caller then takes the two-pass route)."""
@@ -87,14 +88,14 @@ def _checked_block(a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
     misses[0] = n_miss
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _checked_parallel(a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
     for blk in prange(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
         _checked_block(a[block], b[block], lo, k, tables[blk], misses[blk : blk + 1])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _checked_serial(a, b, lo, k, n_sub, check):  # type: ignore[no-untyped-def]
     """The summed table and the miss count in one call (small inputs: no numpy overhead);
     ``check=False`` when every rating is known to be within ``lo..lo+K-1``."""
@@ -110,7 +111,7 @@ def _checked_serial(a, b, lo, k, n_sub, check):  # type: ignore[no-untyped-def]
     return total, misses[0]
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def guess_range(a, b, m):  # type: ignore[no-untyped-def]
     """(min, max) over the first ``m`` >= 1 ratings of both arrays, in their dtype."""
     lo = min(a[0], b[0])
@@ -129,7 +130,7 @@ def guess_range(a, b, m):  # type: ignore[no-untyped-def]
     return lo, hi
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def guessed_serial(a, b, m, max_k, huge):  # type: ignore[no-untyped-def]
     """Small inputs in one call: range guess and checked table.
 
@@ -151,7 +152,7 @@ def guessed_serial(a, b, m, max_k, huge):  # type: ignore[no-untyped-def]
     return lo, hi, total, n_miss
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _weighted_block(a, b, w, lo, k, tables, bad):  # type: ignore[no-untyped-def]
     n_bad = 0
     mask = tables.shape[0] - 1  # 1 or 4 sub-tables
@@ -163,7 +164,7 @@ def _weighted_block(a, b, w, lo, k, tables, bad):  # type: ignore[no-untyped-def
     bad[0] = n_bad
 
 
-@njit(cache=True, nogil=True, inline="always")
+@locked_njit(cache=True, nogil=True, inline="always")
 def _weighted_checked_pair(a, b, w, j, lo, k, mask, cells, flat):  # type: ignore[no-untyped-def]
     """Add pair ``j`` to sub-table ``j & mask``; 1 if it is not counted (bad weight or a
     rating outside ``lo..lo+K-1``: unsigned ``c < K`` tests both ends), else 0."""
@@ -177,7 +178,7 @@ def _weighted_checked_pair(a, b, w, j, lo, k, mask, cells, flat):  # type: ignor
     return 1
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _weighted_checked_block(a, b, w, lo, k, tables, bad):  # type: ignore[no-untyped-def]
     """:func:`_weighted_block` with the range unchecked: a rating outside ``lo..lo+K-1`` is
     not counted but tallied in ``bad`` with the bad weights. Counted pairs are added exactly as
@@ -200,7 +201,7 @@ def _weighted_checked_block(a, b, w, lo, k, tables, bad):  # type: ignore[no-unt
     bad[0] = n_bad
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _weighted_checked_parallel(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
     for blk in prange(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
@@ -208,7 +209,7 @@ def _weighted_checked_parallel(a, b, w, lo, k, block_len, tables, bad):  # type:
         _weighted_checked_block(a[block], b[block], w[block], lo, k, tables[blk], blk_bad)
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _weighted_checked_serial(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
     for blk in range(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
@@ -216,14 +217,14 @@ def _weighted_checked_serial(a, b, w, lo, k, block_len, tables, bad):  # type: i
         _weighted_checked_block(a[block], b[block], w[block], lo, k, tables[blk], blk_bad)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@locked_njit(cache=True, nogil=True, parallel=True)
 def _weighted_parallel(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
     for blk in prange(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
         _weighted_block(a[block], b[block], w[block], lo, k, tables[blk], bad[blk : blk + 1])
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def _weighted_serial(a, b, w, lo, k, block_len, tables, bad):  # type: ignore[no-untyped-def]
     for blk in range(tables.shape[0]):
         block = slice(blk * block_len, (blk + 1) * block_len)
@@ -321,7 +322,7 @@ def table_weighted(
     return result
 
 
-@njit(cache=True, nogil=True)
+@locked_njit(cache=True, nogil=True)
 def serial_table_kappa(a, b, m, max_k, huge, linear):  # type: ignore[no-untyped-def]
     """Linear (``linear``) or unweighted kappa of small inputs in one call: :func:`guessed_serial`
     and the kappa, so that only one float crosses into Python.
