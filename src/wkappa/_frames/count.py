@@ -230,8 +230,9 @@ class PairCounts:
 def count_pairs(
     data: FrameInput, y_true: str, y_pred: str, sample_weight: str | None, by: Sequence[str] = ()
 ) -> PairCounts:
-    """Group by ``[*by, y_true, y_pred]`` inside the engine and collect the counts."""
-    keys = [*by, y_true, y_pred]
+    """Group by ``[*by, y_true, y_pred]`` inside the engine and collect the counts (one
+    column named twice, rater against itself, is grouped by once and read as both)."""
+    keys = list(dict.fromkeys([*by, y_true, y_pred]))
     implementation = data.frame.implementation
     decimal_engine = implementation.is_polars() or implementation.is_duckdb()
     fixed_point = decimal_engine and sample_weight is not None
