@@ -124,3 +124,116 @@ def test_a_closed_output_pipe_in_a_real_pipeline(tmp_path):
     err = process.stderr.read()
     assert process.wait(timeout=120) == 141
     assert err == b""
+
+
+def _refused(capsys, argv: list[str]) -> str:
+    """A one-line refusal in the command line's words, without the reader's own text."""
+    err = refusal(capsys, argv)
+    for raw in ("Schema", "PAR1", "out of specification", "list[struct", "_duplicated_", "cp1252"):
+        assert raw not in err, err
+    return err
+
+
+@pytest.fixture
+def files(tmp_path):
+    """One small table written as CSV, Parquet, Arrow IPC and a JSON array."""
+    import polars as pl
+
+    frame = pl.DataFrame({"a": [1, 2, 3, 2], "b": [1, 2, 3, 3]})
+    frame.write_csv(tmp_path / "r.csv")
+    frame.write_parquet(tmp_path / "r.parquet")
+    frame.write_ipc(tmp_path / "r.arrow")
+    frame.write_json(tmp_path / "array.jsonl")  # an array, not one object per line
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "expected"),
+    [
+        ("r.csv", ["--input-format", "parquet"],
+         "r.csv is text (CSV or TSV), not Parquet. Hint: pass --input-format csv (or tsv)."),
+        ("r.parquet", ["--input-format", "csv"],
+         "r.parquet is a Parquet file, not CSV. Hint: pass --input-format parquet."),
+        ("r.arrow", ["--input-format", "csv"],
+         "r.arrow is an Arrow IPC (Feather) file, not CSV. Hint: pass --input-format ipc."),
+        ("r.arrow", ["--input-format", "parquet"], "Hint: pass --input-format ipc."),
+        ("r.parquet", ["--input-format", "ndjson"], "Hint: pass --input-format parquet."),
+        ("r.csv", ["--input-format", "ndjson"], "not JSON lines. Hint: pass --input-format csv"),
+        ("array.jsonl", [], "array.jsonl is a JSON array ([{...}, ...]), not JSON lines. Hint: "
+         "convert it to JSON lines: jq -c '.[]' "),
+    ],
+)  # fmt: skip
+def test_a_file_read_as_another_format_says_what_it_is(files, capsys, name, options, expected):
+    """The reader's complaints ('File out of specification: The file must end with PAR1',
+    'NDJSON line expected to contain JSON object', 'not UTF-8 text (cp1252)') named neither
+    what the file is nor the fix."""
+    err = _refused(capsys, ["score", str(files / name), "--true", "a", "--pred", "b", *options])
+    assert expected in err
+
+
+def test_a_file_named_as_another_format_says_so(files, capsys):
+    (files / "r.parquet").rename(files / "parquet.csv")
+    err = _refused(capsys, ["agree", str(files / "parquet.csv"), "--raters", "a,b"])
+    assert "parquet.csv is a Parquet file, not CSV. Hint: name it .parquet, or pass " in err
+    (files / "book.csv").write_bytes(b"PK\x03\x04" + bytes(60))  # an Excel workbook renamed
+    err = _refused(capsys, ["agree", str(files / "book.csv"), "--raters", "a,b"])
+    assert "zip archive (an Excel .xlsx workbook is one)" in err and "'CSV UTF-8'" in err
+
+
+def test_gzip_is_read_from_standard_input_and_whatever_the_name(files, capsys, monkeypatch):
+    """gzip on standard input (or a .csv holding gzip) was refused as 'not UTF-8 text';
+    a gzip-compressed Parquet file is refused with the fix."""
+    import gzip
+    import io
+    import sys
+
+    argv = ["score", "--true", "a", "--pred", "b"]
+    plain = json_output(capsys, [argv[0], str(files / "r.csv"), *argv[1:]])
+    packed = gzip.compress((files / "r.csv").read_bytes())
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(packed)))
+    piped = json_output(capsys, [argv[0], "-", *argv[1:]])
+    (files / "packed.csv").write_bytes(packed)
+    named = json_output(capsys, [argv[0], str(files / "packed.csv"), *argv[1:]])
+    for document in (plain, piped, named):
+        document.pop("file")
+    assert plain == piped == named
+    (files / "r.parquet.gz").write_bytes(gzip.compress((files / "r.parquet").read_bytes()))
+    err = _refused(capsys, [argv[0], str(files / "r.parquet.gz"), *argv[1:]])
+    assert "is a gzip-compressed Parquet file, which is read only uncompressed" in err
+    assert "gunzip -c" in err
+    (files / "cut.csv.gz").write_bytes(packed[:20])
+    assert "damaged or truncated gzip" in _refused(
+        capsys, [argv[0], str(files / "cut.csv.gz"), *argv[1:]]
+    )
+
+
+def test_a_row_with_more_fields_than_the_header_is_named(tmp_path, capsys):
+    """polars said 'found more fields than defined in 'Schema'', without a row."""
+    path = tmp_path / "ragged.csv"
+    path.write_text('a,b\n1,1\n"2","2"\n3,3,3\n2,2\n')
+    err = _refused(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
+    assert "ragged.csv, line 4 (the header is line 1), has 3 fields where the header has 2" in err
+    assert "--separator" in err
+
+
+def test_empty_header_names_are_shown_as_written(tmp_path, capsys):
+    """Two empty names were listed as '' and polars' '_duplicated_0'."""
+    path = tmp_path / "blank_names.csv"
+    path.write_text("a,,,b\n1,5,6,1\n2,5,6,2\n")
+    err = _refused(capsys, ["score", str(path), "--true", "a", "--pred", "grade"])
+    assert "Its columns: 'a', '', '', 'b'." in err
+    assert "the header gives columns 2, 3 no name; give every column a name" in err
+
+
+def test_the_apply_file_of_thresholds_is_checked_the_same_way(files, capsys):
+    """--apply is named by its suffix only (--input-format is the main file's); a ragged row
+    of it was 'could not write OUT: found more fields than defined in 'Schema''."""
+    (files / "r.parquet").rename(files / "parquet.csv")
+    argv = ["thresholds", str(files / "r.csv"), "--true", "a", "--score", "b", "--quiet"]
+    out = ["--out", str(files / "graded.csv")]
+    err = _refused(capsys, [*argv, "--apply", str(files / "parquet.csv"), *out])
+    assert err.endswith("parquet.csv is a Parquet file, not CSV. Hint: name it .parquet.")
+    (files / "ragged.csv").write_text("b,c\n1.5,x\n2.5,y,z\n")
+    err = _refused(capsys, [*argv, "--apply", str(files / "ragged.csv"), *out])
+    assert "ragged.csv, line 3 (the header is line 1), has 3 fields where the header has 2" in err
+    assert not (files / "graded.csv").exists()

@@ -9,7 +9,6 @@ column, an unparsable value and its row) are :class:`~wkappa.exceptions.WkappaEr
 from __future__ import annotations
 
 import difflib
-import gzip
 import os
 import re
 import shlex
@@ -24,6 +23,16 @@ from .._core import format_value, import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
+from .sniff import (
+    check_kind,
+    check_utf8,
+    compressed,
+    decompressed,
+    file_head,
+    not_utf8,
+    ragged_line,
+    text_lines,
+)
 
 __all__ = [
     "COUNT",
@@ -41,6 +50,8 @@ __all__ = [
     "numeric_columns",
     "open_source",
     "polars",
+    "ragged_error",
+    "read_error",
     "read_ids",
     "strip_ids",
     "text_ids",
@@ -113,6 +124,11 @@ class Source:
     na_values: tuple[str, ...] = ()  # --na-values: more spellings of a missing value
     _overrides: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def delimiter(self) -> str:
+        """The field separator of a CSV or TSV file."""
+        return self.separator or ("\t" if self.fmt == "tsv" else ",")
+
     def scan(self, string_columns: Sequence[str] = (), *, whole_file: bool = False) -> Any:
         """A LazyFrame over the file; ``string_columns`` are read as text (CSV only).
 
@@ -129,7 +145,7 @@ class Source:
             if self.fmt in ("csv", "tsv"):
                 return pl.scan_csv(
                     source,
-                    separator=self.separator or ("\t" if self.fmt == "tsv" else ","),
+                    separator=self.delimiter,
                     infer_schema_length=None if whole_file else _INFER_ROWS,
                     schema_overrides={c: pl.String for c in string_columns} or None,
                     null_values=[*MISSING_SPELLINGS, *self.na_values],
@@ -192,43 +208,25 @@ def declared_missing(codes: Sequence[str], name: str, dtype: Any) -> Any:
     return None
 
 
+def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
+    """The error naming the line of a CSV row with more fields than the header, when that is
+    what polars' ``exc`` complains of; else None."""
+    if source.fmt not in ("csv", "tsv") or "more fields than" not in str(exc):
+        return None
+    return ragged_line(source.name, text_lines(source.path, source.data), source.delimiter)
+
+
 def read_error(source: Source, exc: BaseException) -> WkappaError:
-    """A one-line error for a file polars could not read."""
+    """A one-line error for a file polars could not read: a CSV row with more fields than the
+    header is named by its line."""
+    ragged = ragged_error(source, exc)
+    if ragged is not None:
+        return ragged
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return WkappaError(
         f"cannot read {source.name} as {source.fmt}: {first}. "
         "Hint: check the file, or pass --input-format."
     )
-
-
-def not_utf8(name: str, data: bytes | None = None) -> WkappaError:
-    """The error for a text file that is not UTF-8 (Excel's "CSV" is cp1252 on Windows); with
-    the file's first bytes ``data``, it names the line of the first bad byte."""
-    where = ""
-    if data is not None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return WkappaError(
-            f"{name} is UTF-16 text (Excel's 'Unicode Text'), not UTF-8. Hint: save it as "
-            "'CSV UTF-8', or convert it: iconv -f utf-16 -t utf-8 FILE > NEW.csv."
-        )
-    if data is not None:
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            where = f", line {line} (the header is line 1),"
-    return WkappaError(
-        f"{name}{where} is not UTF-8 text (a file saved as CSV by Excel on Windows is cp1252). "
-        "Hint: save it as 'CSV UTF-8', or convert it: iconv -f cp1252 -t utf-8 FILE > NEW.csv."
-    )
-
-
-def _check_utf8(name: str, data: bytes, whole: bool) -> None:
-    """Refuse ``data`` (the file, or with ``whole`` False its first bytes) if it is not UTF-8."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if whole or exc.start < len(data) - 3:  # not a character cut at the end of the probe
-            raise not_utf8(name, data) from None
 
 
 def _missing_spellings(text: str | None) -> tuple[str, ...]:
@@ -252,11 +250,18 @@ def _missing_code(value: str) -> bool:
 
 
 def open_source(
-    path: str, fmt: str | None, separator: str | None = None, na_values: str | None = None
+    path: str,
+    fmt: str | None,
+    separator: str | None = None,
+    na_values: str | None = None,
+    *,
+    format_option: bool = True,
 ) -> Source:
     """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily; ``na_values``
-    are more spellings of a missing value, comma-separated (``--na-values``)."""
+    are more spellings of a missing value, comma-separated (``--na-values``);
+    ``format_option``: ``--input-format`` applies to this file (a hint may name it)."""
     missing = _missing_spellings(na_values)
+    given = fmt is not None
     fmt = detect_format(path, fmt)
     if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):
         raise WkappaError(
@@ -268,9 +273,11 @@ def open_source(
         if fmt not in ("csv", "tsv"):
             raise WkappaError("standard input ('-') is read as CSV or TSV only.")
         data = sys.stdin.buffer.read()
+        data = decompressed(data)  # gzip on standard input is read as a .gz file is
         if not data.strip():
             raise WkappaError("standard input is empty: there is no header and no data.")
-        _check_utf8("<stdin>", data, whole=True)
+        check_kind("<stdin>", fmt, data[:_ENCODING_PROBE], given=given, stdin=True)
+        check_utf8("<stdin>", data, whole=True)
         return Source("<stdin>", fmt, None, None, data, separator, missing)
     file = Path(path)
     if not file.exists():
@@ -282,13 +289,10 @@ def open_source(
     size = file.stat().st_size
     if size == 0:
         raise WkappaError(f"{path} is empty (0 bytes): there is no header and no data.")
+    head, packed = file_head(str(file), _ENCODING_PROBE)
+    check_kind(path, fmt, head, given=given, compressed=packed, format_option=format_option)
     if fmt in ("csv", "tsv"):
-        opener: Any = gzip.open if path.lower().endswith(".gz") else open
-        try:
-            with opener(file, "rb") as handle:
-                _check_utf8(path, handle.read(_ENCODING_PROBE), whole=False)
-        except (OSError, EOFError):
-            pass  # not gzip after all, or truncated: polars says so when it scans
+        check_utf8(path, head, whole=False)
     return Source(path, fmt, str(file), size, None, separator, missing)
 
 
@@ -310,7 +314,9 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
             )
         if column in schema:
             continue
-        close = difflib.get_close_matches(column, names, n=3, cutoff=0.5)
+        written = _header_names(names)
+        candidates = [name for name in dict.fromkeys(written) if name]
+        close = difflib.get_close_matches(column, candidates, n=3, cutoff=0.5)
         lowered = {name.lower(): name for name in names}
         if column.lower() in lowered and lowered[column.lower()] not in close:
             close.insert(0, lowered[column.lower()])
@@ -324,11 +330,25 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
                 f" Hint: the file's column is {padded[0]!r}, with surrounding spaces; give it "
                 f"exactly, in quotes: {option_name} {shlex.quote(padded[0])}."
             )
-        shown = ", ".join(repr(c) for c in names[:12]) + (", ..." if len(names) > 12 else "")
+        empty = [str(i + 1) for i, name in enumerate(written) if not name]
+        if empty:
+            which = f"column {empty[0]}" if len(empty) == 1 else f"columns {', '.join(empty)}"
+            hint += f" Hint: the header gives {which} no name; give every column a name."
+        shown = ", ".join(repr(c) for c in written[:12]) + (", ..." if len(names) > 12 else "")
         raise WkappaError(
             f"{source.name} has no column {column!r} (given to {option}).{suggestion} "
             f"Its columns: {shown}.{hint}"
         )
+
+
+def _header_names(names: Sequence[str]) -> list[str]:
+    """Column names as the header writes them: polars names a repeated one (an empty one
+    too) ``a_duplicated_0``, ``a_duplicated_1``, ..."""
+    written = []
+    for name in names:
+        repeated = re.fullmatch(r"(.*)_duplicated_\d+", name)
+        written.append(repeated.group(1) if repeated and repeated.group(1) in names else name)
+    return written
 
 
 def first_row(frame: Any, predicate: Any) -> int | None:
@@ -510,7 +530,7 @@ def _estimate_rows(source: Source) -> int | None:
     assert source.path is not None and source.size is not None
     if source.fmt in ("parquet", "ipc"):
         return int(source.scan().select(pl.len()).collect().item())
-    if source.path.lower().endswith(".gz"):
+    if compressed(source.path):
         return None
     with open(source.path, "rb") as handle:
         head = handle.read(1 << 16)

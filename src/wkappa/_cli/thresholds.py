@@ -16,7 +16,16 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError
-from .io import COUNT, count_keys, detect_format, numeric_columns, open_source, polars
+from .io import (
+    COUNT,
+    count_keys,
+    detect_format,
+    numeric_columns,
+    open_source,
+    polars,
+    ragged_error,
+    read_error,
+)
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .options import (
     add_command,
@@ -227,7 +236,7 @@ def _as_written(other: Any, out_format: str) -> Any:
                 null_values=None,
             )
         except pl.exceptions.PolarsError as exc:  # (read once already by the typed scan)
-            raise WkappaError(f"cannot read {other.name}: {str(exc).splitlines()[0]}") from None
+            raise read_error(other, exc) from None
     return dataclasses.replace(other, na_values=()).scan(whole_file=True)
 
 
@@ -237,7 +246,8 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
         _format_of(args.out, "--out")  # before the fit prints anything
     # --separator is the CSV dialect of both files (the hint of a missing column says so)
     text = _format_of(args.apply, "--apply") in ("csv", "tsv")
-    other = open_source(args.apply, None, args.separator if text else None, args.na_values)
+    separator = args.separator if text else None
+    other = open_source(args.apply, None, separator, args.na_values, format_option=False)
     # Every row of it is written out: CSV types from the whole file, so that no row past
     # the first ones can fail to parse halfway through the output.
     frame = other.scan(whole_file=True)
@@ -324,6 +334,9 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
         cause = exc.__cause__ or exc.__context__
         if isinstance(cause, WkappaError):
             raise cause from None
+        ragged = ragged_error(other, exc)  # a row of --apply, found as it is read
+        if ragged is not None:
+            raise ragged from None
         raise WkappaError(f"could not write {args.out}: {str(exc).splitlines()[0]}") from None
     finally:
         if os.path.exists(partial):

@@ -1,0 +1,252 @@
+"""What a rating file is, from its first bytes, and the one-line errors about its content.
+
+A file's name or ``--input-format`` says how it is read; its first bytes say what it is. When
+they disagree (a Parquet file named ``.csv``, a CSV file read as Parquet, a JSON array read as
+JSON lines, a gzip stream without ``.gz``), the error says what the file looks like and how to
+read it, instead of the reader's complaint about bytes it did not expect. The text checks
+(UTF-8, a row with more fields than the header) live here too.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import shlex
+import zlib
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..exceptions import WkappaError
+
+__all__ = [
+    "GZIP",
+    "check_kind",
+    "check_utf8",
+    "compressed",
+    "decompressed",
+    "file_head",
+    "kind_of",
+    "not_utf8",
+    "ragged_line",
+    "text_lines",
+]
+
+GZIP = b"\x1f\x8b"
+_PARQUET = b"PAR1"
+_ARROW = b"ARROW1"
+_ZIP = b"PK\x03\x04"
+# What each kind of file is called in a message: (article, name).
+_NAMES = {
+    "parquet": ("a", "Parquet file"),
+    "ipc": ("an", "Arrow IPC (Feather) file"),
+    "zip": ("a", "zip archive (an Excel .xlsx workbook is one)"),
+    "json": ("a", "JSON array ([{...}, ...])"),
+    "ndjson": ("", "JSON lines (one {...} object per line)"),
+    "text": ("", "text (CSV or TSV)"),
+}
+_SUFFIX = {"parquet": ".parquet", "ipc": ".arrow", "ndjson": ".jsonl", "text": ".csv"}
+_FORMAT_NAMES = {
+    "csv": "CSV",
+    "tsv": "TSV",
+    "parquet": "Parquet",
+    "ipc": "Arrow IPC",
+    "ndjson": "JSON lines",
+}
+
+
+def kind_of(head: bytes) -> str | None:
+    """What the first bytes ``head`` of a file (decompressed) say it is: ``"parquet"``,
+    ``"ipc"``, ``"zip"``, ``"json"`` (an array), ``"ndjson"`` (an object first), ``"text"``
+    (UTF-8 text otherwise), or None (binary of another kind)."""
+    if head.startswith(_PARQUET):
+        return "parquet"
+    if head.startswith(_ARROW):
+        return "ipc"
+    if head.startswith(_ZIP):
+        return "zip"
+    if head.startswith(GZIP):
+        return "gzip"
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:  # a character cut at the end of the probe is text
+        if exc.start < len(head) - 3:
+            return None
+        text = head[: exc.start].decode("utf-8")
+    if "\x00" in text:
+        return None
+    start = text.lstrip("\ufeff \t\r\n")[:1]
+    return {"[": "json", "{": "ndjson"}.get(start, "text")
+
+
+def check_kind(
+    name: str,
+    fmt: str,
+    head: bytes,
+    *,
+    given: bool,
+    compressed: bool = False,
+    stdin: bool = False,
+    format_option: bool = True,
+) -> None:
+    """Refuse a file whose first bytes ``head`` (decompressed if it was gzip: ``compressed``)
+    contradict the format ``fmt`` it is about to be read as; ``given``: ``fmt`` came from
+    ``--input-format`` (else from the file's name); ``format_option``: ``--input-format``
+    applies to the file (else the hint names only the suffix)."""
+    kind = kind_of(head)
+    if kind == "zip":
+        raise WkappaError(
+            f"{name} is {_described('zip', compressed)}, not a {_FORMAT_NAMES[fmt]} file. "
+            "Hint: open it and save the sheet as 'CSV UTF-8', then pass that file."
+        )
+    if kind == "gzip":
+        raise WkappaError(
+            f"{name} is gzip-compressed twice. Hint: decompress it once: gunzip -c "
+            f"{_quoted(name)} > NEW.gz."
+        )
+    if compressed and kind == fmt:  # Parquet or Arrow, whose readers do not decompress
+        raise WkappaError(
+            f"{name} is a gzip-compressed {_FORMAT_NAMES[fmt]} file, which is read only "
+            f"uncompressed. Hint: decompress it first: gunzip -c {_quoted(name)} > "
+            f"NEW{_SUFFIX[fmt]}."
+        )
+    if fmt in ("csv", "tsv"):
+        wrong = kind in ("parquet", "ipc")
+    elif fmt == "ndjson":
+        wrong = kind in ("parquet", "ipc", "json", "text")
+    else:  # parquet, ipc: binary formats with a magic number of their own
+        wrong = kind is not None and kind != fmt
+    if not wrong or kind is None:
+        return
+    if stdin:
+        raise WkappaError(
+            f"standard input is {_described(kind, compressed)}; '-' is read as CSV or TSV only. "
+            "Hint: give the file's name instead of '-'."
+        )
+    what = f"{name} is {_described(kind, compressed)}, not {_FORMAT_NAMES[fmt]}"
+    if kind == "json":
+        raise WkappaError(
+            f"{what}. Hint: convert it to JSON lines: jq -c '.[]' {_quoted(name)} > NEW.jsonl."
+        )
+    if compressed and kind in ("parquet", "ipc"):
+        raise WkappaError(
+            f"{what}, and it is read only uncompressed. Hint: decompress it: gunzip -c "
+            f"{_quoted(name)} > NEW{_SUFFIX[kind]}."
+        )
+    option = {"text": "csv (or tsv)"}.get(kind, kind)
+    if given:
+        hint = f"pass --input-format {option}."
+    elif format_option:
+        hint = f"name it {_SUFFIX[kind]}, or pass --input-format {option}."
+    else:
+        hint = f"name it {_SUFFIX[kind]}."
+    raise WkappaError(f"{what}. Hint: {hint}")
+
+
+def _described(kind: str, compressed: bool) -> str:
+    """A kind of file in a message: "a Parquet file", "a gzip-compressed Parquet file"."""
+    article, noun = _NAMES[kind]
+    if compressed:
+        article, noun = ("a" if article else ""), f"gzip-compressed {noun}"
+    return f"{article} {noun}".lstrip()
+
+
+def _quoted(name: str) -> str:
+    return shlex.quote(name) if name != "<stdin>" else "FILE"
+
+
+def text_lines(path: str | None, data: bytes | None) -> Iterator[str]:
+    """The lines of a CSV or TSV file (``path``, or the bytes ``data`` of standard input) as
+    text: decompressed, a bad byte replaced."""
+    if path is None:
+        assert data is not None
+        yield from io.StringIO(data.decode("utf-8", errors="replace"), newline="")
+        return
+    opener: Any = gzip.open if compressed(path) else open
+    with opener(path, "rt", encoding="utf-8", errors="replace", newline="") as handle:
+        yield from handle
+
+
+def compressed(path: str) -> bool:
+    """Whether the file at ``path`` is gzip-compressed (from its first bytes)."""
+    with open(path, "rb") as handle:
+        return handle.read(2) == GZIP
+
+
+def decompressed(data: bytes) -> bytes:
+    """The bytes of standard input, decompressed if they are gzip-compressed."""
+    if data[:2] != GZIP:
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error):
+        raise WkappaError(
+            "standard input is a damaged or truncated gzip stream. Hint: check it with gzip -t."
+        ) from None
+
+
+def file_head(path: str, size: int) -> tuple[bytes, bool]:
+    """The first ``size`` bytes of the file at ``path``, decompressed if it is gzip-compressed
+    (the reader decompresses CSV, TSV and JSON lines whatever their name), and whether it
+    was."""
+    with open(path, "rb") as handle:
+        head = handle.read(size)
+    if head[:2] != GZIP:
+        return head, False
+    try:
+        with gzip.open(path, "rb") as handle:
+            return bytes(handle.read(size)), True
+    except (OSError, EOFError, zlib.error):
+        raise WkappaError(
+            f"{path} is a damaged or truncated gzip file. Hint: check it with gzip -t, or "
+            "compress the original again."
+        ) from None
+
+
+def not_utf8(name: str, data: bytes | None = None) -> WkappaError:
+    """The error for a text file that is not UTF-8 (Excel's "CSV" is cp1252 on Windows); with
+    the file's first bytes ``data``, it names the line of the first bad byte."""
+    where = ""
+    if data is not None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return WkappaError(
+            f"{name} is UTF-16 text (Excel's 'Unicode Text'), not UTF-8. Hint: save it as "
+            "'CSV UTF-8', or convert it: iconv -f utf-16 -t utf-8 FILE > NEW.csv."
+        )
+    if data is not None:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            where = f", line {line} (the header is line 1),"
+    return WkappaError(
+        f"{name}{where} is not UTF-8 text (a file saved as CSV by Excel on Windows is cp1252). "
+        "Hint: save it as 'CSV UTF-8', or convert it: iconv -f cp1252 -t utf-8 FILE > NEW.csv."
+    )
+
+
+def check_utf8(name: str, data: bytes, whole: bool) -> None:
+    """Refuse ``data`` (the file, or with ``whole`` False its first bytes) if it is not UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if whole or exc.start < len(data) - 3:  # not a character cut at the end of the probe
+            raise not_utf8(name, data) from None
+
+
+def ragged_line(name: str, lines: Iterable[str], separator: str) -> WkappaError | None:
+    """The error for the first record of a CSV text (``lines``, the header first) with more
+    fields than its header, naming its line; None if there is none."""
+    reader = csv.reader(lines, delimiter=separator, quotechar='"')
+    header = next(reader, None)
+    if header is None:
+        return None
+    for record in reader:
+        if len(record) > len(header):
+            shown = "tab" if separator == "\t" else repr(separator)
+            return WkappaError(
+                f"{name}, line {reader.line_num} (the header is line 1), has {len(record)} "
+                f"fields where the header has {len(header)}. Hint: quote a value that holds "
+                f'the separator {shown} ("1,5"), give every column a name in the header, or '
+                "pass --separator if the file uses another one."
+            )
+    return None
