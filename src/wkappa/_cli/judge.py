@@ -56,7 +56,7 @@ from .output import (
     to_json,
     weights_text,
 )
-from .tables import CountedFile, count_long, count_wide, rater_rating_error
+from .tables import CountedFile, count_long, count_wide, located_error, rater_rating_error
 
 __all__ = ["add_judge_parser", "run_judge"]
 
@@ -93,6 +93,13 @@ def add_judge_parser(sub: Any) -> None:
         help="disagreement weights (default: unweighted)",
     )
     options.add_labels(judge, bounds=False)
+    judge.add_argument(
+        "--nan-policy",
+        choices=("omit", "raise"),
+        default="omit",
+        help="a missing rating: each pair of raters uses the items both rated (omit; default) "
+        "or it is an error (raise)",
+    )
     options.add_spelling(judge)
     options.add_ci(judge)
     options.add_resamples(
@@ -158,6 +165,8 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         read = int(counts[COUNT].sum())
         if args.cluster:  # a missing id is refused before any row is dropped
             cluster_codes(counts[args.cluster], args.cluster, unit="item")
+        if args.nan_policy == "raise":
+            _refuse_missing(file, keys)
         counts = counts.filter(~all_missing(counts, keys))
         rows = RowCount(read, dropped, "no rating at all")
     else:
@@ -170,6 +179,8 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         read = int(counts[COUNT].sum())
         if args.cluster:
             cluster_codes(counts[args.cluster], args.cluster, unit="item")
+        if args.nan_policy == "raise":
+            _refuse_missing(file, [args.rating])
         counts, raters = pivot_with_clusters(counts, args, source.name)
         if args.candidate not in raters:
             shown = ", ".join(repr(r) for r in raters[:12])
@@ -183,6 +194,8 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         if len(panel) < 2:
             raise WkappaError("The panel needs at least two raters besides --candidate.")
         keys = [args.candidate, *panel]
+        if args.nan_policy == "raise":
+            _refuse_unrated(counts, keys, source.name)
         rows = RowCount(read, dropped, "a missing rating")
     multiplicity = counts[COUNT].to_numpy().astype(np.int64)
     matrix = np.column_stack([np.repeat(_column(counts[k]), multiplicity) for k in keys]).astype(
@@ -195,6 +208,50 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     layout = "wide" if wide else "long"
     ratings = Ratings(source.name, args.candidate, panel, matrix, rows, layout, file, items, ids)
     return ratings, counts, keys
+
+
+# What --nan-policy omit does, in the hint of a missing rating under --nan-policy raise.
+_OMIT = "uses, for each pair of raters, the items both rated"
+
+
+def _refuse_missing(file: CountedFile, columns: list[str]) -> None:
+    """``--nan-policy raise``: the first missing rating of ``columns``, named by its file row
+    and column (a column without any rating, by the column)."""
+    from .io import COUNT
+
+    def probe(column: str, value: Any) -> None:
+        if is_missing_scalar(value):
+            raise WkappaError("a missing rating")
+
+    incomplete = [c for c in columns if _missing_rows(file.counts, c)]
+    if not incomplete:
+        return
+    located = located_error(file, probe, ("ratings",), _OMIT)
+    if located is not None:
+        raise located
+    column = incomplete[0]  # every row misses it: no row is the first
+    raise WkappaError(
+        f"{file.source.name}: column {column!r} has no rating at all "
+        f"({int(file.counts[COUNT].sum())} rows). Hint: --nan-policy omit {_OMIT}."
+    )
+
+
+def _missing_rows(counts: Any, column: str) -> int:
+    """How many of the counted rows miss a rating in ``column`` (null, or NaN)."""
+    from .io import COUNT
+
+    return int(counts.filter(all_missing(counts, [column]))[COUNT].sum())
+
+
+def _refuse_unrated(counts: Any, keys: list[str], name: str) -> None:
+    """``--nan-policy raise``, long layout: a rater without a rating of some item."""
+    for rater in keys:
+        n = _missing_rows(counts, rater)
+        if n:
+            raise WkappaError(
+                f"{name}: rater {rater!r} did not rate {n} item(s), a missing rating. "
+                f"Hint: --nan-policy omit {_OMIT}."
+            )
 
 
 def _present(values: np.ndarray) -> np.ndarray:
@@ -244,6 +301,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
             coefficient=args.coefficient,
             weights=args.weights,
             labels=labels,
+            nan_policy=args.nan_policy,
             n_resamples=args.bootstrap,
             rng=args.seed,
             alternative=args.alternative,

@@ -212,14 +212,18 @@ class CountedFile:
 
 
 def located_error(
-    file: CountedFile, probe: Callable[[str, Any], object], roles: Sequence[str]
+    file: CountedFile,
+    probe: Callable[[str, Any], object],
+    roles: Sequence[str],
+    omit: str = "drops rows with a missing rating",
 ) -> WkappaError | None:
     """The library's refusal of one rating, named as the file names it: its row (the header
     not counted) and column. ``probe(column, value)`` raises the library's error for one
     value alone; the value that fails and comes first in the file is named, with its own
     message, whose ``roles`` (the parameter names it gives the column: `` `y_true` ``) become
-    the column. None when no single value fails (every value does, or the problem is the
-    columns together)."""
+    the column (a missing rating's hint says what ``--nan-policy omit`` does: ``omit``).
+    None when no single value fails (every value does, or the problem is the columns
+    together)."""
     frame = file.frame
     found = _locate(file.source, frame, file.counts, {c: c for c in file.columns}, probe)
     if found is None:
@@ -230,7 +234,7 @@ def located_error(
         message = (
             f"{'the line is empty, so ' if blank else ''}column {column!r} has a missing "
             f"rating. Hint: {'delete the empty line; ' if blank else ''}--nan-policy omit "
-            "drops rows with a missing rating."
+            f"{omit}."
         )
     else:
         message = _relabel(alone, dict.fromkeys(roles, column))
