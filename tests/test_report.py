@@ -629,6 +629,18 @@ def test_thresholds_report_has_the_numbers_of_the_text_and_the_json(thresholds_c
     for key in ("cohen1968", "dinkelbach1967"):
         assert REFERENCES[key] in page
     assert f"wkappa {' '.join(argv)} --format json --report fit.html --quiet" in page
+    # The table of the truth against the grades: its kappa is the one the fit reached.
+    graded = np.zeros((4, 4), dtype=np.int64)
+    np.add.at(graded, (grade, fit.predict(np.round(score, 5))), 1)
+    table = re.search(r"<h3>Observed O</h3>.*?(<table>.*?</table>)", raw, flags=re.S)
+    assert table is not None
+    rows = re.findall(r"<tr><th>(\d)</th>((?:<td>\d+</td>)+)</tr>", table.group(1))
+    shown = np.array([[int(c) for c in re.findall(r"\d+", cells)][:4] for _, cells in rows])
+    assert np.array_equal(shown, graded)
+    assert f"kappa = 1 - sum(W*O) / sum(W*E) of this table = {kappa}." in page
+    assert wk.kappa_from_table(graded, weights="linear") == pytest.approx(fit.statistic, abs=1e-12)
+    images = re.findall(r'<img[^>]*src="data:image/png;base64,([^"]+)"', raw)
+    assert len(images) == 1 and base64.b64decode(images[0])[:8] == b"\x89PNG\r\n\x1a\n"
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", raw)
     assert "<link" not in raw and "@import" not in raw and "@media print" in raw
 
@@ -649,7 +661,9 @@ def test_compare_and_thresholds_reports_render_in_headless_chromium(
 
     folder, _, fit, _, _, _ = thresholds_case
     _, dom = _render(folder / "fit.html", tmp_path / "t")
-    assert 'data-loaded-widths=""' in dom and 'data-overflow="false"' in dom
+    widths = re.search(r'data-loaded-widths="(\d+)"', dom)  # the one figure, loaded
+    assert widths is not None and int(widths.group(1)) > 0, dom[-500:]
+    assert 'data-overflow="false"' in dom
     text = _page_text(dom)
     assert f"KAPPA REACHED {fit['statistic']:.6f}" in text.upper()
     assert f"0 | 1 {fit['thresholds'][0]:.6g}" in text and "Thresholds" in text

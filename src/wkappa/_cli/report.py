@@ -58,6 +58,7 @@ __all__ = [
     "pairwise_png",
     "save_pairwise_plot",
     "save_plot",
+    "tables_html",
     "write_agreement_report",
     "write_report",
 ]
@@ -207,7 +208,19 @@ def _robust(result: Any) -> str:
 
 
 def _section(title: str, scored: Scored, true: str, pred: str, args: argparse.Namespace) -> str:
-    result = scored.result
+    return "\n".join(
+        [
+            f"<h2>{_e(title)}</h2>",
+            _headline(scored, args),
+            tables_html(scored.result, title, true, pred),
+        ]
+    )
+
+
+def tables_html(result: Any, title: str, true: str, pred: str) -> str:
+    """The observed table O and the expected table E of a KappaResult side by side (rows:
+    ``true``, columns: ``pred``), then the heatmaps of O, E and W*(O-E) as an inline PNG
+    (with matplotlib; a note saying how to get them without it)."""
     table = np.asarray(result.table)
     integer = table.dtype.kind in "iu"
     if _has_matplotlib():
@@ -220,8 +233,6 @@ def _section(title: str, scored: Scored, true: str, pred: str, args: argparse.Na
         image = '<p class="note">Heatmaps need matplotlib: pip install "wkappa[plot]".</p>'
     return "\n".join(
         [
-            f"<h2>{_e(title)}</h2>",
-            _headline(scored, args),
             '<div class="pair"><div>',
             "<h3>Observed O</h3>",
             f'<p class="note">rows: {_e(true)}, columns: {_e(pred)}</p>',

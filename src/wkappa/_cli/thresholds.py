@@ -51,6 +51,7 @@ from .tables import build_tables
 from .thresholds_report import (
     THRESHOLD_HEADER,
     Fitted,
+    graded_result,
     optimum_text,
     threshold_rows,
     write_thresholds_report,
@@ -97,12 +98,15 @@ def add_thresholds_parser(sub: Any) -> None:
     add_report(
         parser,
         "write a self-contained HTML report: the thresholds, the kappa they reach, what was "
-        "optimised, the methods sentence to paste, the command line",
+        "optimised, the truth against the grades (with heatmaps), the methods sentence to "
+        "paste, the command line",
     )
     add_common(parser)
 
 
-def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
+def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, Any]:
+    """Read the file and fit: (source, ThresholdResult, rows read and used, the distinct
+    (truth, score) rows the fit used with their counts)."""
     from .._stats import optimize_thresholds
 
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
@@ -159,7 +163,7 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount]:
     )
     used = int(counts[COUNT].sum())
     reason = "a missing grade or score (--nan-policy omit)"
-    return source, result, RowCount(read, read - used, reason)
+    return source, result, RowCount(read, read - used, reason), counts
 
 
 def run_thresholds(args: argparse.Namespace) -> int:
@@ -167,7 +171,7 @@ def run_thresholds(args: argparse.Namespace) -> int:
     if (args.apply is None) != (args.out is None):
         raise WkappaError("--apply OTHER_FILE and --out FILE go together; give both or neither.")
     target = _open_apply(args) if args.apply else None  # its columns checked before the fit
-    source, result, file_rows = _fit(args, progress_wanted(args))
+    source, result, file_rows, counts = _fit(args, progress_wanted(args))
     n = file_rows.used
     if args.format == "json":
         document = {
@@ -200,7 +204,13 @@ def run_thresholds(args: argparse.Namespace) -> int:
         _apply(args, result, target)
         note(args, f"wrote {args.out} (column {args.grade_col!r} added)")
     if args.report:
-        write_thresholds_report(args.report, Fitted(source.name, file_rows, result), args)
+        graded = graded_result(
+            result,
+            counts[args.true],
+            counts[args.score].cast(polars().Float64).to_numpy(),
+            counts[COUNT].to_numpy(),
+        )
+        write_thresholds_report(args.report, Fitted(source.name, file_rows, result, graded), args)
         note(args, f"wrote {args.report}")
     return 0
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .labels import label_text
 from .methods import thresholds_methods
 from .output import (
@@ -21,11 +23,12 @@ from .output import (
     weights_text,
 )
 from .provenance import Provenance, methods_html, references_html
-from .report import cells_table, escape, headline_html, html_page
+from .report import cells_table, escape, headline_html, html_page, tables_html
 
 __all__ = [
     "THRESHOLD_HEADER",
     "Fitted",
+    "graded_result",
     "optimum_text",
     "threshold_rows",
     "write_thresholds_report",
@@ -37,12 +40,27 @@ THRESHOLD_HEADER = ("between grades", "threshold")
 
 @dataclass(frozen=True)
 class Fitted:
-    """What ``wkappa thresholds`` found: the file's name, the rows read and used and the
-    fit (a ThresholdResult)."""
+    """What ``wkappa thresholds`` found: the file's name, the rows read and used, the fit
+    and the table of the truth against the grades it gives (:func:`graded_result`)."""
 
     name: str
     rows: RowCount
     result: Any  # ThresholdResult
+    graded: Any  # KappaResult
+
+
+def graded_result(fit: Any, truth: Any, scores: np.ndarray, counts: np.ndarray) -> Any:
+    """The KappaResult of the truth against the grades ``fit`` gives the scores, from the
+    distinct (truth, score) rows the fit used and their ``counts``: its table is the one
+    whose kappa the fit maximised."""
+    from .._core import confusion_table
+    from .._stats import kappa_test_from_table
+
+    labels = list(fit.labels)
+    grades = fit.predict(scores)
+    table = confusion_table(truth, grades, labels=labels, sample_weight=counts)
+    whole = np.rint(table).astype(np.int64)  # sums of row counts: whole numbers
+    return kappa_test_from_table(whole, weights=fit.weights, labels=labels)
 
 
 def threshold_rows(result: Any) -> list[list[str]]:
@@ -90,6 +108,12 @@ def write_thresholds_report(path: str, fitted: Fitted, args: argparse.Namespace)
         "grade between them empty. The kappa is that of the items the thresholds were fitted "
         "on: the largest any cut points reach there, so higher than on new data. Fit them on "
         "out-of-fold predictions and report kappa on held-out ones.</p>",
+        "<h2>Truth against the grades</h2>",
+        f'<p class="note">The table whose kappa the thresholds maximise: each item\'s truth '
+        f"({escape(args.true)}) against the grade its score ({escape(args.score)}) gets; "
+        "kappa = 1 - sum(W*O) / sum(W*E) of this table = "
+        f"{format_number(fitted.graded.statistic, THRESHOLD_KAPPA_DECIMALS)}.</p>",
+        tables_html(fitted.graded, "the graded scores", args.true, f"grade from {args.score}"),
         references_html(cited),
     ]
     heading = f"Kappa-optimal thresholds: {fitted.name}"
