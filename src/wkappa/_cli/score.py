@@ -1,6 +1,6 @@
 """``wkappa score``: weighted kappa of two columns of a file, with its standard error,
 interval, test and tables; ``--by`` scores each group, ``--cluster`` makes them cluster-robust;
-text, JSON or CSV, ``--explain``, an HTML report and heatmaps.
+text, JSON or CSV, ``--explain`` (with ``--by``, each group's too), an HTML report and heatmaps.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ __all__ = ["add_score_parser", "run_score"]
 
 _SUMMARY = "kappa of two columns, with SE, CI, test and tables"
 _DESCRIPTION = "Weighted kappa of two rating columns of a file."
+# ``--explain`` with ``--by`` explains every group's kappa after the overall one; more groups
+# than this (some 50 lines each) would be unreadable: they are refused once the file is
+# read, before any kappa is computed or anything printed.
+EXPLAINED_GROUPS = 20
 
 
 def add_score_parser(sub: Any) -> None:
@@ -135,6 +139,7 @@ def run_score(args: argparse.Namespace) -> int:
         spelling=Spelling.of(args),
         cluster=args.cluster,
     )
+    _check_explained_groups(args, len(tables.groups))
 
     shifted = shifted_scale(tables, args.true, args.pred)
     if shifted is not None and args.labels is None and args.min_rating is None:
@@ -174,9 +179,7 @@ def run_score(args: argparse.Namespace) -> int:
         print(output.score_text(run))
         if args.explain:
             print()
-            columns = {"y_true": f"--true column {args.true!r}"}
-            columns["y_pred"] = f"--pred column {args.pred!r}"
-            print(options.explained(overall.result, args.ci, method=method, columns=columns))
+            print(_explanations(args, overall, groups, method))
     if args.report:
         from .report import write_report
 
@@ -188,6 +191,43 @@ def run_score(args: argparse.Namespace) -> int:
         save_plot(overall.result, args.plot, (args.true, args.pred))
         options.note(args, f"wrote {args.plot}")
     return 0
+
+
+def _check_explained_groups(args: argparse.Namespace, n_groups: int) -> None:
+    """Refuse ``--explain`` with more ``--by`` groups than :data:`EXPLAINED_GROUPS`."""
+    if not (args.explain and args.by) or n_groups <= EXPLAINED_GROUPS:
+        return
+    raise WkappaError(
+        f"--explain with --by explains each group's kappa, and --by {args.by} has {n_groups:,} "
+        f"groups: at most {EXPLAINED_GROUPS} are explained (some 50 lines each). Hint: drop "
+        "--explain (the table has each group's kappa, standard error and interval), or run "
+        "--explain without --by on a file of the rows of the groups you want explained."
+    )
+
+
+def _explanations(
+    args: argparse.Namespace, overall: Any, groups: list[tuple[Any, Any]], method: Any
+) -> str:
+    """What ``--explain`` prints: the overall result's explanation; with ``--by``, under the
+    heading "All pairs:", then each group's under "--by COL = VALUE:", in the table's order.
+    Each explains the table's interval (``args.ci`` and ``method``)."""
+    from .labels import label_text
+
+    columns = {"y_true": f"--true column {args.true!r}", "y_pred": f"--pred column {args.pred!r}"}
+
+    def explained(result: Any, interval: Any = method) -> str:
+        return options.explained(result, args.ci, method=interval, columns=columns)
+
+    if not args.by:
+        return explained(overall.result)
+    blocks = [f"All pairs:\n{explained(overall.result)}"]
+    for value, group in groups:
+        # A group of a single cluster has no interval (its row says undefined, see run_score):
+        # the asymptotic one, undefined too, rather than a bootstrap of its one cluster.
+        lone = group.result.n_clusters == 1
+        text = explained(group.result, "asymptotic" if lone else method)
+        blocks.append(f"--by {args.by} = {label_text(value)}:\n{text}")
+    return "\n\n".join(blocks)
 
 
 def _group_results(
