@@ -92,3 +92,145 @@ def test_cli_keeps_the_warnings_class(monkeypatch: pytest.MonkeyPatch) -> None:
             "--method", "goodness-of-fit", "--format", "json"]  # fmt: skip
     assert main(args) == 0
     assert seen == [wk.PlanApproximationWarning]
+
+
+_TWO = {"kappa1": 0.6, "marginals": [0.5, 0.5]}
+
+
+@pytest.mark.parametrize("goal", [{"lower_limit": 0.3}, {"ci_width": 0.3}])
+@pytest.mark.parametrize(
+    ("option", "hint"),
+    [
+        ({"power": 0.95}, None),
+        ({"alpha": 0.01}, "confidence_level="),
+        ({"alternative": "less"}, "two-sided at `confidence_level=`"),
+        ({"alternative": "greater"}, "two-sided at `confidence_level=`"),
+        ({"kappa0": 0.2}, "drop `kappa0=`"),
+        ({"kappa0": 0.0}, "drop `kappa0=`"),
+    ],
+)
+def test_interval_goals_refuse_the_options_of_the_test(
+    goal: dict[str, float], option: dict[str, object], hint: str | None
+) -> None:
+    """``power=0.95`` with ``lower_limit=`` was silently dropped (the plan cleared the limit
+    with probability 0.5), as were alpha, alternative and kappa0 with either interval goal."""
+    (name,) = option
+    (goal_name,) = goal
+    if hint is None:  # power: the lower limit's probability is `assurance`
+        hint = "`assurance=` (e.g. assurance=0.95)" if goal_name == "lower_limit" else "drop"
+    with pytest.raises(WkappaError) as caught:
+        wk.kappa_sample_size(**_TWO, **goal, **option)  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert message.startswith(f"`{name}=` is an option of the test of H0: kappa = kappa0")
+    assert f"a `{goal_name}=` plan does not run" in message and hint in message
+    assert f"or drop `{goal_name}=` to plan the test" in message
+
+
+def test_the_tests_options_keep_their_defaults_with_the_power_goal() -> None:
+    plan = wk.kappa_sample_size(**_TWO)
+    explicit = wk.kappa_sample_size(
+        **_TWO, kappa0=0.0, power=0.8, alpha=0.05, alternative="greater"
+    )
+    assert (plan.n, plan.kappa0, plan.alpha, plan.alternative, plan.target_power) == (
+        explicit.n, 0.0, 0.05, "greater", 0.8
+    )  # fmt: skip
+    # kappa_power reports everything, the lower limit's assurance beside the test's power.
+    given = wk.kappa_power(50, **_TWO, kappa0=0.2, alpha=0.01, lower_limit=0.3)
+    assert given.kappa0 == 0.2 and given.alpha == 0.01 and 0 < given.power < 1
+    assert 0 < given.assurance < 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lower-limit", "0.3", "--power", "0.95"], "Hint: the probability wanted that the "
+         "lower limit clears it is --assurance (e.g. --assurance 0.95)"),
+        (["--ci-width", "0.3", "--alpha", "0.01"], "--alpha is an option of the test"),
+        (["--ci-width", "0.3", "--alternative", "less"], "--ci 0.9"),
+        (["--lower-limit", "0.3", "--kappa0", "0"], "drop --kappa0"),
+    ],
+)  # fmt: skip
+def test_cli_interval_goals_refuse_the_options_of_the_test(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["plan", "--kappa1", "0.6", "--marginals", "0.5,0.5", *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize("method", ["asymptotic", "max-variance", "goodness-of-fit", "simulation"])
+@pytest.mark.parametrize("goal", [{"lower_limit": 0.3}, {"ci_width": 0.3}])
+def test_interval_goals_report_no_test(method: str, goal: dict[str, float]) -> None:
+    """Their repr and to_dict showed 'power=1, kappa0=0' (alternative='less': 8.5e-16), the
+    power of a test of kappa0 = 0 that the plan does not run."""
+    extra = {"n_simulations": 400, "rng": 1} if method == "simulation" else {}
+    plan = wk.kappa_sample_size(**_TWO, **goal, method=method, **extra)  # type: ignore[arg-type]
+    text = repr(plan)
+    for absent in ("power=", "kappa0=", "alternative=", "alpha="):
+        assert absent not in text, text
+    assert ("assurance=" in text) == ("lower_limit" in goal)
+    record = plan.to_dict()
+    assert record["power"] is None and record["standard_deviation_null"] is None
+    assert record["kappa0"] is None and record["alpha"] is None
+    assert record["alternative"] is None
+    assert "H0:" not in plan.explain() and "power" not in plan.explain()
+
+
+def test_simulated_lower_limit_plan_reports_the_assurances_monte_carlo_error() -> None:
+    plan = wk.kappa_sample_size(
+        **_TWO, lower_limit=0.3, assurance=0.8, method="simulation", n_simulations=400, rng=1
+    )
+    share = plan.assurance
+    assert plan.monte_carlo_error == pytest.approx(np.sqrt(share * (1 - share) / 400))
+    width = wk.kappa_sample_size(
+        **_TWO, ci_width=0.3, method="simulation", n_simulations=400, rng=1
+    )
+    assert np.isnan(width.monte_carlo_error) and "mc_error" not in repr(width)
+
+
+def test_less_plans_deliver_their_power() -> None:
+    """A one-sided 'less' plan: the planned n gives wkappa's test the power asked."""
+    design = {"kappa1": 0.5, "kappa0": 0.7, "marginals": [0.3, 0.4, 0.3], "weights": "linear"}
+    plan = wk.kappa_sample_size(**design, alternative="less")  # type: ignore[arg-type]
+    assert plan.n == 73 and plan.power >= 0.8
+    check = wk.kappa_power(
+        plan.n,
+        **design,
+        alternative="less",
+        method="simulation",
+        n_simulations=4000,
+        rng=3,  # type: ignore[arg-type]
+    )
+    assert 0.78 <= check.power <= 0.86
+    with pytest.raises(WkappaError, match=r"must be below `kappa0` \(0.7\). Hint: alternative"):
+        wk.kappa_sample_size(**{**design, "kappa1": 0.8}, alternative="less")  # type: ignore[arg-type]
+    # kappa_power keeps the true (small) power of a kappa1 on the other side of kappa0.
+    wrong = wk.kappa_power(150, **{**design, "kappa1": 0.72}, alternative="less")  # type: ignore[arg-type]
+    assert 0.0 < wrong.power < 0.05
+
+
+def test_cli_lower_limit_report_shows_the_assurance(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "plan.html"
+    args = ["plan", "--kappa1", "0.6", "--marginals", "0.5,0.5", "--lower-limit", "0.3",
+            "--report", str(report)]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "H0:" not in out and "P(lower limit > 0.3) = 0.502" in out
+    page = report.read_text(encoding="utf-8")
+    assert "<th>P(lower limit &gt; 0.3)</th>" in page and "<th>power</th>" not in page
+    assert "kappa0 (H0)" not in page
+
+
+def test_cohens_kappa_of_several_raters_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """coefficient='cohen' with three raters: a raw ValueError('cohen') from the simulation,
+    and a plan of Fleiss' kappa under Cohen's name from the goodness-of-fit formula."""
+    design = {"kappa1": 0.6, "kappa0": 0.4, "marginals": [0.3, 0.7], "n_raters": 3}
+    for method in ("simulation", "goodness-of-fit"):
+        with pytest.raises(WkappaError, match=r"coefficient='cohen' is Cohen's kappa of two "
+                           r"raters; got n_raters=3\. Hint: coefficient='conger'"):  # fmt: skip
+            wk.kappa_sample_size(**design, coefficient="cohen", method=method)  # type: ignore[arg-type]
+    assert wk.kappa_sample_size(**{**design, "n_raters": 2}, coefficient="cohen").n > 0  # type: ignore[arg-type]
+    args = ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.7", "--raters", "3",
+            "--coefficient", "cohen", "--method", "simulation"]  # fmt: skip
+    assert main(args) == 2
+    assert "--coefficient cohen is Cohen's kappa of two raters" in capsys.readouterr().err

@@ -291,7 +291,11 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     if plan.coefficient is not None:  # "Fleiss' kappa (Fleiss 1971)" -> "Fleiss' kappa"
         what = _COEFFICIENTS.get(plan.coefficient, (plan.coefficient, ()))[0].split(" (")[0]
     delivers = f"power {plan.power:.3f}" if plan.power == plan.power else ""
-    test = f"{what} = {plan.kappa0:g} ({plan.alternative}, alpha {plan.alpha:g})"
+    test = (
+        ""
+        if plan.kappa0 is None  # the interval goals run no test
+        else f"{what} = {plan.kappa0:g} ({plan.alternative}, alpha {plan.alpha:g})"
+    )
     if plan.goal == "power":
         goal = f"a power of {plan.target_power:g} in the test of {test}"
     elif plan.goal == "ci_width":

@@ -52,7 +52,9 @@ def add_plan_parser(sub: Any) -> None:
         run_plan,
     )
     plan.add_argument("--kappa1", type=float, help="the anticipated kappa")
-    plan.add_argument("--kappa0", type=float, default=0.0, help="kappa under H0 (default: 0)")
+    plan.add_argument(
+        "--kappa0", type=float, help="kappa under H0 (default: 0; the test's goal only)"
+    )
     plan.add_argument(
         "--marginals",
         metavar="P1,P2,...",
@@ -69,11 +71,10 @@ def add_plan_parser(sub: Any) -> None:
         help="quadratic, linear, unweighted (several raters: any weights of wkappa agree)",
     )
     plan.add_argument("--power", type=float, help="power wanted (default: 0.8)")
-    plan.add_argument("--alpha", type=float, default=0.05, help="size of the test (default: 0.05)")
+    plan.add_argument("--alpha", type=float, help="size of the test (default: 0.05)")
     plan.add_argument(
         "--alternative",
         choices=("greater", "less", "two-sided"),
-        default="greater",
         help="alternative of the test (default: greater)",
     )
     plan.add_argument("--ci-width", type=float, metavar="W", help="plan for this CI width")
@@ -124,10 +125,7 @@ def _numbers(text: str, option: str) -> list[float]:
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {
         "kappa1": args.kappa1,
-        "kappa0": args.kappa0,
         "weights": args.weights,
-        "alpha": args.alpha,
-        "alternative": args.alternative,
         "confidence_level": args.ci,
         "n_raters": args.raters,
         "coefficient": args.coefficient,
@@ -136,6 +134,11 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "rng": args.seed,
         "lower_limit": args.lower_limit,
     }
+    # The test's options, when given: the library's defaults otherwise (and its refusal
+    # when an interval goal, which runs no test, is given one).
+    for name in ("kappa0", "alpha", "alternative"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
     if args.marginals is not None:
         rows = [_numbers(part, "--marginals") for part in args.marginals.split(";")]
         options["marginals"] = rows[0] if len(rows) == 1 else rows
@@ -156,7 +159,7 @@ def _make(args: argparse.Namespace) -> KappaPlan:
             )
         return kappa_power(args.n, **options)
     return kappa_sample_size(
-        power=0.8 if args.power is None else args.power,
+        power=args.power,
         ci_width=args.ci_width,
         assurance=args.assurance,
         **options,
@@ -194,35 +197,43 @@ def _figure_png(
     method: str,
     file_format: str = "png",
 ) -> bytes:
-    """The power (or expected width) against n, as PNG (or ``file_format``) bytes."""
+    """The power (the expected width for the ``ci_width`` goal, the probability of clearing
+    the lower limit for the ``lower_limit`` goal) against n, as PNG (or ``file_format``)
+    bytes."""
     import_optional("matplotlib", "plot")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    width_goal = plan.goal == "ci_width"
-    values = [c.expected_width if width_goal else c.power for c in curve]
+    field, target, label = _curve_field(plan)
+    values = [getattr(c, field) for c in curve]
     figure, axes = plt.subplots(figsize=(6, 4))
     axes.plot(sizes, values, label=method)
-    mark = plan.expected_width if width_goal else plan.power
+    mark = getattr(plan, field)
     axes.scatter([plan.n], [mark], color="C3", zorder=3, label=f"planned n = {plan.n:,}")
-    target = plan.ci_width if width_goal else plan.target_power
     if target is not None:
         axes.axhline(target, color="grey", linestyle="--", linewidth=1)
     axes.set_xlabel("items (n)")
-    axes.set_ylabel(
-        f"expected width of the {level_percent(plan.confidence_level)} interval"
-        if width_goal
-        else "power"
-    )
-    axes.set_title(f"kappa1 = {plan.kappa1:.3g}, kappa0 = {plan.kappa0:g}, {plan.weights}")
+    axes.set_ylabel(label)
+    null = "" if plan.kappa0 is None else f", kappa0 = {plan.kappa0:g}"
+    axes.set_title(f"kappa1 = {plan.kappa1:.3g}{null}, {plan.weights}")
     axes.legend()
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format=file_format, dpi=120)
     plt.close(figure)
     return buffer.getvalue()
+
+
+def _curve_field(plan: KappaPlan) -> tuple[str, float | None, str]:
+    """What the curve shows for the plan's goal: the plan's field, its target, its label."""
+    if plan.goal == "ci_width":
+        level = level_percent(plan.confidence_level)
+        return "expected_width", plan.ci_width, f"expected width of the {level} interval"
+    if plan.goal == "lower_limit":
+        return "assurance", plan.target_assurance, f"P(lower limit > {plan.lower_limit:g})"
+    return "power", plan.target_power, "power"
 
 
 def _value(number: float | None, digits: str = ".4g") -> str:
@@ -251,22 +262,27 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
         ["goal", goal],
         ["method", plan.method],
         ["anticipated kappa1", _value(plan.kappa1)],
-        ["kappa0 (H0)", f"{_value(plan.kappa0, 'g')} ({plan.alternative}, alpha "
-         f"{_value(plan.alpha, 'g')})"],
-        ["power", _value(plan.power, ".3f")],
         [f"expected width of the {level_percent(plan.confidence_level)} interval",
          _value(plan.expected_width, f".{DECIMALS}f")],
         ["weights", plan.weights],
         ["raters", str(plan.n_raters)],
         ["categories (K)", str(plan.table.shape[0])],
     ]  # fmt: skip
+    if plan.kappa0 is not None:  # the interval goals run no test
+        rows[4:4] = [
+            ["kappa0 (H0)", f"{_value(plan.kappa0, 'g')} ({plan.alternative}, alpha "
+             f"{_value(plan.alpha, 'g')})"],
+            ["power", _value(plan.power, ".3f")],
+        ]  # fmt: skip
     if plan.coefficient is not None:
         rows.append(["coefficient", plan.coefficient])
     if plan.lower_limit is not None:
         rows.append([f"P(lower limit > {plan.lower_limit:g})", _value(plan.assurance, ".3f")])
     if plan.method == "simulation":
         rows.append(["simulated studies per n", f"{plan.n_simulations:,}"])
-        rows.append(["Monte Carlo SE of the power", _value(plan.monte_carlo_error, ".3f")])
+        if plan.monte_carlo_error == plan.monte_carlo_error:  # nan for the width goal
+            share = "P(lower limit)" if plan.goal == "lower_limit" else "power"
+            rows.append([f"Monte Carlo SE of the {share}", _value(plan.monte_carlo_error, ".3f")])
     body = [
         f'<p class="meta">{escape(plan.explain().splitlines()[1].strip())}</p>',
         methods_html(sentence),
@@ -280,9 +296,10 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
         body.append('<p class="note">The figure needs matplotlib: pip install "wkappa[plot]".</p>')
     else:
         encoded = base64.b64encode(png).decode("ascii")
+        shown = _curve_field(plan)[2]
         body += [
-            "<h2>Power and width against n</h2>",
-            f'<img alt="power against n" src="data:image/png;base64,{encoded}">',
+            f"<h2>{escape(shown[0].upper() + shown[1:])} against n</h2>",
+            f'<img alt="{escape(shown)} against n" src="data:image/png;base64,{encoded}">',
         ]
     if plan.method == "simulation" and method == "asymptotic":
         body.append(
@@ -290,15 +307,21 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
             "simulation's.</p>"
         )
     picked = [curve[i] for i in range(0, len(curve), max(1, len(curve) // 12))]
-    body.append(
-        cells_table(
-            ["items (n)", "power", f"expected {level_percent(plan.confidence_level)} width"],
-            [
-                [f"{c.n:,}", _value(c.power, ".3f"), _value(c.expected_width, f".{DECIMALS}f")]
-                for c in picked
-            ],
-        )
-    )
+    columns = ["items (n)"]
+    if plan.kappa0 is not None:
+        columns.append("power")
+    if plan.goal == "lower_limit":
+        columns.append(f"P(lower limit > {plan.lower_limit:g})")
+    columns.append(f"expected {level_percent(plan.confidence_level)} width")
+    table_rows = []
+    for c in picked:
+        row = [f"{c.n:,}"]
+        if plan.kappa0 is not None:
+            row.append(_value(c.power, ".3f"))
+        if plan.goal == "lower_limit":
+            row.append(_value(c.assurance, ".3f"))
+        table_rows.append([*row, _value(c.expected_width, f".{DECIMALS}f")])
+    body.append(cells_table(columns, table_rows))
     body.append(f'<p class="note">Curve: method {escape(method)}.</p>')
     if cited:
         body.append(references_html(cited))

@@ -27,13 +27,13 @@ PlanMethod = Literal["asymptotic", "goodness-of-fit", "max-variance", "simulatio
 def kappa_sample_size(
     *,
     kappa1: float | None = None,
-    kappa0: float = 0.0,
+    kappa0: float | None = None,
     table: npt.ArrayLike | None = None,
     marginals: npt.ArrayLike | None = None,
     weights: AgreementWeightsLike = "quadratic",
-    power: float = 0.8,
-    alpha: float = 0.05,
-    alternative: Alternative = "greater",
+    power: float | None = None,
+    alpha: float | None = None,
+    alternative: Alternative | None = None,
     ci_width: float | None = None,
     lower_limit: float | None = None,
     assurance: float | None = None,
@@ -49,15 +49,19 @@ def kappa_sample_size(
     Three goals: the **power** of wkappa's test of H0: kappa = ``kappa0`` when the
     population kappa is ``kappa1`` (the default), an expected **interval width**
     (``ci_width=``), or a **lower limit** the interval should clear (``lower_limit=``, with
-    probability ``assurance``).
+    probability ``assurance``). The interval goals run no test: with them the test's
+    options ``kappa0``, ``power``, ``alpha`` and ``alternative`` are refused (the interval's
+    level is ``confidence_level``, the probability of clearing the limit ``assurance``),
+    and the plan reports no power.
 
     Parameters
     ----------
     kappa1 : float, optional
         The anticipated kappa. Required with ``marginals=``; with ``table=`` it moves the
         table to this kappa (see Notes); without it the table's own kappa is used.
-    kappa0 : float, default 0
-        The kappa of H0 (e.g. 0.6: show agreement better than "moderate").
+    kappa0 : float, optional
+        The kappa of H0 (e.g. 0.6: show agreement better than "moderate"); default 0. The
+        power goal only.
     table : array-like of shape (K, K), optional
         The anticipated population: cell probabilities (summing to 1) or a pilot table of
         integer counts (normalised). Rows rater A, columns rater B.
@@ -68,15 +72,17 @@ def kappa_sample_size(
         Disagreement weights W, as in :func:`~wkappa.weighted_kappa`. With several raters,
         any weights of :func:`~wkappa.agreement`. ``method='goodness-of-fit'`` takes
         unweighted kappa only.
-    power : float, default 0.8
-        The power wanted (between ``alpha`` and 1).
-    alpha : float, default 0.05
-        Size of the test (two-sided tests split it between the tails). Named as in
+    power : float, optional
+        The power wanted (between ``alpha`` and 1); default 0.8. The power goal only.
+    alpha : float, optional
+        Size of the test (two-sided tests split it between the tails); default 0.05. The
+        power goal only. Named as in
         statsmodels' power functions and kappaSize: a test's size, where the interval goals
         (``ci_width``, ``lower_limit``) take a ``confidence_level`` as every result's
         ``confidence_interval`` does.
-    alternative : {'greater', 'less', 'two-sided'}, default 'greater'
-        Alternative of the test (the usual plan shows agreement *above* kappa0).
+    alternative : {'greater', 'less', 'two-sided'}, optional
+        Alternative of the test; default 'greater' (the usual plan shows agreement *above*
+        kappa0). The power goal only: the intervals are two-sided.
     ci_width : float, optional
         Plan for this expected width of the two-sided interval at ``confidence_level``.
     lower_limit : float, optional
@@ -111,7 +117,9 @@ def kappa_sample_size(
     ------
     WkappaError
         Probabilities that do not sum to 1, ``kappa1`` outside what the marginals allow,
-        ``power`` outside (alpha, 1), a negative width, a goal no study can meet.
+        ``power`` outside (alpha, 1), a negative width, a goal no study can meet, an option
+        of the test (``kappa0``, ``power``, ``alpha``, ``alternative``) with an interval
+        goal.
 
     Notes
     -----

@@ -88,16 +88,21 @@ def _prepare_normal(design: PlanDesign) -> None:
     p, w = design.p, design.weights
     if design.method == "asymptotic":
         design.sd1 = math.sqrt(spread(p, w))
-        design.sd0 = math.sqrt(null_spread(p, w, design.kappa0))
+        if design.tested:
+            design.sd0 = math.sqrt(null_spread(p, w, design.kappa0))
         if design.lower_limit is not None:
             design.sd_lower = math.sqrt(null_spread(p, w, design.lower_limit))
         return
     rows, cols = p.sum(axis=1), p.sum(axis=0)
     design.sd1 = math.sqrt(max_variance(rows, cols, w, design.kappa1))
-    design.sd0 = math.sqrt(max_variance(rows, cols, w, design.kappa0))
+    if design.tested:
+        design.sd0 = math.sqrt(max_variance(rows, cols, w, design.kappa0))
     if design.lower_limit is not None:
         design.sd_lower = math.sqrt(max_variance(rows, cols, w, design.lower_limit))
-    if min(design.sd0, design.sd1) <= 0.0:
+    used = [design.sd1, design.sd0 if design.tested else design.sd1]
+    if design.lower_limit is not None:
+        used.append(design.sd_lower)
+    if min(used) <= 0.0:
         raise WkappaError(
             "The largest variance with these marginals is 0 (kappa1 or kappa0 at the end "
             "of what they allow). Hint: move kappa1 / kappa0 inside the allowed range."
@@ -341,9 +346,17 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
         outcome = _simulate(design, size)
         power = outcome.power if design.kappa1 != design.kappa0 else math.nan
         assurance, width = outcome.assurance, outcome.expected_width
-        mc_error = math.sqrt(
-            max(outcome.power * (1.0 - outcome.power), 1e-12) / outcome.n_simulations
+        # The Monte Carlo error of the share the goal is about (the power; the assurance of
+        # a lower_limit goal; none for a width goal, whose mean width is not a share).
+        goal_is_limit = design.lower_limit is not None and n is None
+        share = outcome.assurance if goal_is_limit else outcome.power
+        mc_error = (
+            math.nan
+            if design.ci_width is not None
+            else math.sqrt(max(share * (1.0 - share), 1e-12) / outcome.n_simulations)
         )
+    if not design.tested:  # an interval goal: no test, no power
+        power = math.nan
     goal = (
         "n"
         if n is not None
@@ -361,9 +374,9 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
         goal=goal,
         method=design.method,
         kappa1=design.kappa1,
-        kappa0=design.kappa0,
-        alternative=design.alternative,
-        alpha=design.alpha,
+        kappa0=design.kappa0 if design.tested else None,
+        alternative=design.alternative if design.tested else None,
+        alpha=design.alpha if design.tested else None,
         target_power=design.power,
         ci_width=design.ci_width,
         lower_limit=design.lower_limit,

@@ -59,7 +59,8 @@ class KappaPlan:
     power : float
         Probability that wkappa's test of H0: kappa = ``kappa0`` rejects at ``alpha``
         against ``alternative`` when the population kappa is ``kappa1`` (nan when
-        ``kappa1 == kappa0``).
+        ``kappa1 == kappa0``, and for the ``ci_width`` and ``lower_limit`` goals, which run
+        no test).
     expected_width : float
         Expected width of the two-sided interval at ``confidence_level`` (the asymptotic
         interval for the 'asymptotic' and 'max-variance' methods, the 'score' interval for
@@ -76,10 +77,14 @@ class KappaPlan:
         What ``n`` was chosen for ('n': given to :func:`~wkappa.kappa_power`).
     method : str
         'asymptotic', 'goodness-of-fit', 'max-variance' or 'simulation'.
-    kappa1, kappa0 : float
-        The anticipated kappa and the kappa of H0.
-    alternative : str
-    alpha : float
+    kappa1 : float
+        The anticipated kappa.
+    kappa0 : float or None
+        The kappa of H0 (None for the ``ci_width`` and ``lower_limit`` goals).
+    alternative : str or None
+        The test's alternative (None for those goals).
+    alpha : float or None
+        The test's size (None for those goals).
     target_power, ci_width, lower_limit, target_assurance : float or None
         The goal as asked.
     confidence_level : float
@@ -90,11 +95,12 @@ class KappaPlan:
         None for Cohen's (weighted) kappa of two raters.
     standard_deviation, standard_deviation_null : float
         ``sqrt(n * Var(kappa))`` per item under H1 and under H0 (nan for 'goodness-of-fit'
-        and 'simulation').
+        and 'simulation'; the one under H0 is nan for the interval goals).
     n_simulations : int
         Simulated studies per candidate n (0 unless 'simulation').
     monte_carlo_error : float
-        Standard error of the simulated ``power`` (0 unless 'simulation').
+        Standard error of the simulated ``power``, or of the simulated ``assurance`` for the
+        ``lower_limit`` goal (0 unless 'simulation'; nan for the ``ci_width`` goal).
     model_kappa : float
         The kappa of the population model (pairwise Cohen's kappa of the table): ``kappa1``,
         except for several-raters coefficients whose chance term differs (Gwet's AC1/AC2,
@@ -122,9 +128,9 @@ class KappaPlan:
     goal: str
     method: str
     kappa1: float
-    kappa0: float
-    alternative: str
-    alpha: float
+    kappa0: float | None
+    alternative: str | None
+    alpha: float | None
     target_power: float | None
     ci_width: float | None
     lower_limit: float | None
@@ -158,11 +164,13 @@ class KappaPlan:
         str
             What ``wkappa plan`` prints.
         """
-        test = (
-            f"H0: kappa = {self.kappa0:g} ({self.alternative}, alpha = {self.alpha:g})"
-            if not math.isnan(self.power)
-            else "no test (kappa1 = kappa0)"
-        )
+        test = None
+        if self.kappa0 is not None:
+            test = (
+                f"H0: kappa = {self.kappa0:g} ({self.alternative}, alpha = {self.alpha:g})"
+                if not math.isnan(self.power)
+                else "no test (kappa1 = kappa0)"
+            )
         if self.coefficient is None:
             who = "Cohen's kappa"
         elif self.coefficient == "gwet" and self.weights != "unweighted":
@@ -174,21 +182,30 @@ class KappaPlan:
             f"Study plan ({self.method}): n = {self.n:,} items rated by {self.n_raters} raters",
             f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {weights}, "
             f"K = {self.table.shape[0]})",
-            f"  {test}: power {number_text(self.power, '.3f')}"
-            + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
             f"  expected width of the {level_percent(self.confidence_level)} interval: "
             f"{number_text(self.expected_width, f'.{DECIMALS}f')}"
             + (f" (wanted <= {self.ci_width:g})" if self.ci_width is not None else ""),
         ]
+        if test is not None:
+            lines.insert(
+                2,
+                f"  {test}: power {number_text(self.power, '.3f')}"
+                + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
+            )
         if self.lower_limit is not None:
             lines.append(
                 f"  P(lower limit > {self.lower_limit:g}) = {number_text(self.assurance, '.3f')}"
                 + (f" (wanted {self.target_assurance:g})" if self.goal == "lower_limit" else "")
             )
         if self.method == "simulation":
+            share = "assurance" if self.goal == "lower_limit" else "power"
             lines.append(
-                f"  {self.n_simulations:,} simulated studies per n; Monte Carlo SE of the power "
-                f"{self.monte_carlo_error:.3f}"
+                f"  {self.n_simulations:,} simulated studies per n"
+                + (
+                    ""
+                    if math.isnan(self.monte_carlo_error)
+                    else f"; Monte Carlo SE of the {share} {self.monte_carlo_error:.3f}"
+                )
             )
         return "\n".join(lines)
 
@@ -202,15 +219,28 @@ class KappaPlan:
         else:
             goal = "n given"
         extra = (
-            f", n_simulations={self.n_simulations}, mc_error={self.monte_carlo_error:.2g}"
+            f", n_simulations={self.n_simulations}"
+            + (
+                ""
+                if math.isnan(self.monte_carlo_error)
+                else f", mc_error={self.monte_carlo_error:.2g}"
+            )
             if self.method == "simulation"
             else ""
         )
+        # Only what the goal uses: the interval goals run no test (no power, no kappa0).
+        delivers = "" if self.kappa0 is None else f"power={self.power:.4g}, "
+        if self.lower_limit is not None:
+            delivers += f"assurance={self.assurance:.4g}, "
+        test = (
+            ""
+            if self.kappa0 is None
+            else f"kappa0={self.kappa0:g}, alternative={self.alternative!r}, alpha={self.alpha:g}, "
+        )
         return (
-            f"KappaPlan(n={self.n}, power={self.power:.4g}, "
+            f"KappaPlan(n={self.n}, {delivers}"
             f"expected_width={self.expected_width:.4g}, goal={goal!r}, "
-            f"method={self.method!r}, kappa1={self.kappa1:g}, kappa0={self.kappa0:g}, "
-            f"alternative={self.alternative!r}, alpha={self.alpha:g}, "
+            f"method={self.method!r}, kappa1={self.kappa1:g}, {test}"
             f"K={self.table.shape[0]}, weights={self.weights!r}, n_raters={self.n_raters}"
             f"{extra})"
         )
@@ -240,6 +270,7 @@ class PlanDesign:
     model_kappa: float  # the population model's (pairwise Cohen / Fleiss) kappa
     n_simulations: int
     seed: np.random.SeedSequence | None
+    tested: bool = True  # False for the interval goals, which run no test of kappa0
     sd1: float = math.nan
     sd0: float = math.nan
     sd_lower: float = math.nan
@@ -251,6 +282,44 @@ def _check_kappa(value: Any, name: str) -> float:
     if not (math.isfinite(number) and -1.0 <= number < 1.0):
         raise WkappaError(f"`{name}` must be in [-1, 1); got {number!r}.")
     return number
+
+
+def _refuse_test_options(goal: str, **given: Any) -> None:
+    """Refuse the options of the test of kappa0 with an interval goal, which runs no test."""
+    what = (
+        "asks for the interval's lower limit to clear `lower_limit`"
+        if goal == "lower_limit"
+        else "asks for an expected interval width"
+    )
+    hints = {
+        "power": (
+            f"the probability wanted that the lower limit clears it is `assurance=` (e.g. "
+            f"assurance={given['power']!r})"
+            if goal == "lower_limit"
+            else "drop `power=`"
+        ),
+        "alpha": "the interval's level is `confidence_level=` (1 - alpha for a two-sided "
+        "interval"
+        + (
+            ", 1 - 2 alpha for a one-sided lower bound at 1 - alpha)"
+            if goal == "lower_limit"
+            else ")"
+        ),
+        "alternative": "the interval is two-sided at `confidence_level=`; a one-sided 95% "
+        "lower bound is the lower limit of the two-sided 90% interval, confidence_level=0.9",
+        "kappa0": (
+            "the value to clear is `lower_limit=` itself; drop `kappa0=`"
+            if goal == "lower_limit"
+            else "drop `kappa0=`"
+        ),
+    }
+    for name, value in given.items():
+        if value is not None:
+            raise WkappaError(
+                f"`{name}=` is an option of the test of H0: kappa = kappa0, which a "
+                f"`{goal}=` plan does not run (it {what}): it would be ignored. Hint: "
+                f"{hints[name]}; or drop `{goal}=` to plan the test."
+            )
 
 
 def _check_unweighted(checked: str | np.ndarray, k: int) -> None:
@@ -314,6 +383,18 @@ def build_design(
     rng: Any,
 ) -> PlanDesign:
     method = check_choice(method, "method", METHODS)
+    if ci_width is not None and lower_limit is not None:
+        raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
+    # An interval goal runs no test: its options are refused, not silently dropped.
+    tested = n_given or (ci_width is None and lower_limit is None)
+    if not tested:
+        goal = "ci_width" if ci_width is not None else "lower_limit"
+        _refuse_test_options(goal, power=power, alpha=alpha, alternative=alternative,
+                             kappa0=kappa0)  # fmt: skip
+    # (the test's defaults; an interval goal's placeholders, reported as None)
+    kappa0 = 0.0 if kappa0 is None else kappa0
+    alpha = 0.05 if alpha is None else alpha
+    alternative = "greater" if alternative is None else alternative
     alternative = check_alternative(alternative)
     alpha_value = check_probability(alpha, "alpha")
     if alternative != "two-sided" and not alpha_value < 0.5:
@@ -332,6 +413,12 @@ def build_design(
     several = n_raters > 2 or coefficient not in (None, "cohen")
     if coefficient is not None:  # None (or 'cohen'): Cohen's kappa
         check_choice(coefficient, "coefficient", ("cohen", *COEFFICIENTS))
+    if coefficient == "cohen" and n_raters > 2:
+        raise WkappaError(
+            f"coefficient='cohen' is Cohen's kappa of two raters; got n_raters={n_raters}. "
+            "Hint: coefficient='conger' (Cohen's kappa generalised to several raters) or "
+            "coefficient='fleiss' (the default for several raters)."
+        )
     if several and method in ("asymptotic", "max-variance"):
         raise WkappaError(
             f"method={method!r} plans for Cohen's kappa of two raters; for n_raters="
@@ -399,8 +486,6 @@ def build_design(
                 f"between {chance_level:.4g} and 1."
             )
         p = model_table(pi, pi, matrix, model_kappa)
-    if ci_width is not None and lower_limit is not None:
-        raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
     width = None
     if ci_width is not None:
         width = check_probability(ci_width, "ci_width", low=0.0, high=2.0)
@@ -418,7 +503,7 @@ def build_design(
         raise WkappaError("`assurance=` goes with `lower_limit=`.")
     target = None
     if not n_given and width is None and limit is None:
-        target = check_probability(power, "power")
+        target = check_probability(0.8 if power is None else power, "power")
         if not target > alpha_value:
             raise WkappaError(
                 f"`power` must be above `alpha` ({alpha_value:g}) and below 1; got {target:g}."
@@ -474,4 +559,5 @@ def build_design(
         model_kappa=model_kappa,
         n_simulations=int(count),
         seed=seed,
+        tested=tested,
     )
