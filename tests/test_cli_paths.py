@@ -333,6 +333,6 @@ def test_an_apply_or_out_name_without_a_known_suffix_names_the_option(tmp_path, 
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == (
         f"wkappa: error: cannot tell the format of {names[option]!r} ({option}) from its name. "
-        "Hint: name it with .csv, .tsv, .parquet, .arrow or .jsonl (.gz for compressed CSV "
-        "input).\n"
+        "Hint: name it with .csv, .tsv, .parquet, .arrow or .jsonl (.gz compresses CSV, TSV "
+        "and JSON lines).\n"
     )

@@ -237,3 +237,54 @@ def test_the_apply_file_of_thresholds_is_checked_the_same_way(files, capsys):
     err = _refused(capsys, [*argv, "--apply", str(files / "ragged.csv"), *out])
     assert "ragged.csv, line 3 (the header is line 1), has 3 fields where the header has 2" in err
     assert not (files / "graded.csv").exists()
+
+
+@pytest.fixture
+def fitted(tmp_path):
+    """thresholds on a small training file, applied to a messy CSV: zero-padded ids, a score
+    column with a missing spelling, a code and a padded number."""
+    train = tmp_path / "train.csv"
+    train.write_text("t,s\n1,0.5\n2,1.7\n3,2.9\n1,0.2\n2,2.1\n3,3.3\n")
+    other = tmp_path / "other.csv"
+    other.write_text("id,n,s\n007,1,0.5\n010, 2 ,1.7\n011,3,NA\n012,4,-9\n013,NA, 3.1 \n")
+    argv = ["thresholds", str(train), "--true", "t", "--score", "s", "--apply", str(other),
+            "--na-values", "-9", "--nan-policy", "omit", "--quiet"]  # fmt: skip
+    return tmp_path, argv
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow", ".jsonl"])
+def test_apply_writes_a_csv_into_a_typed_file_as_it_reads_it(fitted, capsys, suffix):
+    """Zero-padded ids became integers (007 -> 7) and a score column with NA, -9 and ' 3.1 '
+    was written as text."""
+    import polars as pl
+
+    tmp_path, argv = fitted
+    out = tmp_path / f"graded{suffix}"
+    assert json_output(capsys, [*argv, "--out", str(out)])["n"] == 6
+    reader = {".parquet": pl.read_parquet, ".arrow": pl.read_ipc, ".jsonl": pl.read_ndjson}
+    graded = reader[suffix](out)
+    assert graded["id"].to_list() == ["007", "010", "011", "012", "013"]
+    assert graded["n"].to_list() == [1, 2, 3, 4, None] and graded["n"].dtype == pl.Int64
+    assert graded["s"].dtype == pl.Float64
+    assert graded["s"].to_list() == [0.5, 1.7, None, -9.0, 3.1]  # a code is written back
+    assert graded["grade"].to_list() == [1, 2, None, None, 3]
+
+
+@pytest.mark.parametrize("suffix", [".csv.gz", ".tsv.gz", ".jsonl.gz"])
+def test_an_out_name_ending_in_gz_is_written_compressed(fitted, capsys, suffix):
+    """--out graded.csv.gz was plain text under a .gz name (zcat failed)."""
+    import gzip
+
+    tmp_path, argv = fitted
+    out = tmp_path / f"graded{suffix}"
+    plain = tmp_path / f"graded{suffix[:-3]}"
+    json_output(capsys, [*argv, "--out", str(out)])
+    json_output(capsys, [*argv, "--out", str(plain)])
+    assert gzip.decompress(out.read_bytes()) == plain.read_bytes()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_an_out_name_of_compressed_parquet_is_refused(fitted, capsys):
+    tmp_path, argv = fitted
+    err = _refused(capsys, [*argv, "--out", str(tmp_path / "graded.parquet.gz")])
+    assert "a Parquet file is compressed inside, not with gzip. Hint: name it .parquet" in err

@@ -10,7 +10,6 @@ HTML report (:mod:`.thresholds_report`).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,6 @@ from .io import (
     open_source,
     polars,
     ragged_error,
-    read_error,
 )
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .options import (
@@ -56,6 +54,7 @@ from .thresholds_report import (
     threshold_rows,
     write_thresholds_report,
 )
+from .written import as_written, check_out_name, write_atomically
 
 __all__ = ["add_thresholds_parser", "run_thresholds"]
 
@@ -80,7 +79,10 @@ def add_thresholds_parser(sub: Any) -> None:
         "empty, with --nan-policy omit)",
     )
     parser.add_argument(
-        "--out", metavar="FILE", help="where --apply writes (CSV, Parquet, Arrow or JSON lines)"
+        "--out",
+        metavar="FILE",
+        help="where --apply writes (CSV, Parquet, Arrow or JSON lines; a name ending in .gz "
+        "is written gzip-compressed)",
     )
     parser.add_argument(
         "--apply-score",
@@ -223,37 +225,15 @@ def _format_of(path: str, option: str) -> str:
     except WkappaError:
         raise WkappaError(
             f"cannot tell the format of {path!r} ({option}) from its name. Hint: name it "
-            "with .csv, .tsv, .parquet, .arrow or .jsonl (.gz for compressed CSV input)."
+            "with .csv, .tsv, .parquet, .arrow or .jsonl (.gz compresses CSV, TSV and JSON "
+            "lines)."
         ) from None
-
-
-def _as_written(other: Any, out_format: str) -> Any:
-    """The ``--apply`` file's own columns, to be written back as they were: a CSV or TSV file
-    written as CSV or TSV cell for cell (every column read as text and nothing read as
-    missing, so ``-9``, ``NA``, `` -9 `` and ``007`` stay as they are); any other pair of
-    formats with the columns' types as read but without ``--na-values``, which only decide
-    which scores are missing (a code such as ``-9`` in a column of numbers is written back,
-    not emptied)."""
-    import dataclasses
-
-    pl = polars()
-    if other.fmt in ("csv", "tsv") and out_format in ("csv", "tsv"):
-        try:
-            return pl.scan_csv(
-                other.data if other.path is None else other.path,
-                separator=other.separator or ("\t" if other.fmt == "tsv" else ","),
-                infer_schema=False,
-                null_values=None,
-            )
-        except pl.exceptions.PolarsError as exc:  # (read once already by the typed scan)
-            raise read_error(other, exc) from None
-    return dataclasses.replace(other, na_values=()).scan(whole_file=True)
 
 
 def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
-    if args.out is not None:
-        _format_of(args.out, "--out")  # before the fit prints anything
+    if args.out is not None:  # before the fit prints anything
+        check_out_name(args.out, _format_of(args.out, "--out"))
     # --separator is the CSV dialect of both files (the hint of a missing column says so)
     text = _format_of(args.apply, "--apply") in ("csv", "tsv")
     separator = args.separator if text else None
@@ -293,13 +273,10 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
     """Stream ``--apply`` through ``result.predict`` into ``--out``.
 
     A missing score is an error naming its row (``--nan-policy omit``: its grade is left
-    empty); the file's own columns are written back as they were (:func:`_as_written`). The
-    output is written to a temporary file beside ``--out`` and renamed when
-    complete, so an error never leaves a partial file.
+    empty); the file's own columns are written back as they were (:func:`.as_written`). The
+    output is written to a temporary file beside ``--out`` and renamed when complete, so an
+    error never leaves a partial file; a name ending in ``.gz`` is written compressed.
     """
-    import os
-    import tempfile
-
     pl = polars()
     other, frame, score = target
     out_format = _format_of(args.out, "--out")
@@ -323,23 +300,20 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
     )
     # The grades come from the scores as read (--na-values and the usual spellings of a
     # missing score leave a grade empty); the file's own columns are written as they were.
-    graded = pl.concat([_as_written(other, out_format), grades], how="horizontal")
-    out_dir = Path(args.out).parent
-    out_dir.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(
-        prefix=f".{Path(args.out).name}.", suffix=".partial", dir=out_dir
-    )
-    os.close(handle)
-    try:
+    graded = pl.concat([as_written(other, out_format, [score]), grades], how="horizontal")
+
+    def sink(path: str) -> None:
         if out_format in ("csv", "tsv"):
-            graded.sink_csv(partial, separator="\t" if out_format == "tsv" else ",")
+            graded.sink_csv(path, separator="\t" if out_format == "tsv" else ",")
         elif out_format == "parquet":
-            graded.sink_parquet(partial)
+            graded.sink_parquet(path)
         elif out_format == "ipc":
-            graded.sink_ipc(partial)
+            graded.sink_ipc(path)
         else:
-            graded.sink_ndjson(partial)
-        os.replace(partial, args.out)
+            graded.sink_ndjson(path)
+
+    try:
+        write_atomically(args.out, sink)
     except pl.exceptions.PolarsError as exc:
         cause = exc.__cause__ or exc.__context__
         if isinstance(cause, WkappaError):
@@ -348,6 +322,3 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
         if ragged is not None:
             raise ragged from None
         raise WkappaError(f"could not write {args.out}: {str(exc).splitlines()[0]}") from None
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
