@@ -169,6 +169,28 @@ def test_dask_dataframe_through_frames(client, kind):
         assert row.kappa == pytest.approx(expected, rel=1e-12)
 
 
+def test_dask_weight_sums_are_the_same_bits_in_any_partitioning(client):
+    # Weights over six orders of magnitude: their float sums depend on the order of the rows,
+    # and on the two worker processes the partitions finish in any order.
+    rng = np.random.default_rng(11)
+    a, b = _ratings(40_000, seed=11)
+    df = pd.DataFrame({"a": a, "b": b, "g": rng.integers(0, 3, a.size)})
+    df["w"] = rng.random(a.size) * 10.0 ** rng.uniform(-3, 3, a.size)
+    options = {"y_true": "a", "y_pred": "b", "sample_weight": "w"}
+    expected = frames.confusion_table(df, **options)
+    assert not np.array_equal(expected, wk.confusion_table(a, b, sample_weight=df["w"]))
+    pandas_groups = frames.kappa_by_group(df, **options, by="g")
+    results = set()
+    for parts, seed in ((2, 0), (7, 1), (16, 2)):
+        shuffled = df.sample(frac=1.0, random_state=seed)
+        ddf = dd.from_pandas(shuffled, npartitions=parts)
+        assert np.array_equal(frames.confusion_table(ddf, **options), expected)
+        groups = frames.kappa_by_group(ddf, **options, by="g").compute()
+        pd.testing.assert_frame_equal(groups.reset_index(drop=True), pandas_groups)
+        results.add(frames.weighted_kappa(ddf, **options))
+    assert results == {frames.weighted_kappa(df, **options)}
+
+
 # --------------------------------------------------------------------------- fault tolerance
 
 N_BLOCKS = 30

@@ -1,21 +1,25 @@
-"""``frames`` with ``sample_weight`` on the engines that sum weights as decimals (polars,
-DuckDB): weights that are not whole numbers give the same digits on every run (however the
-engine splits the rows among its threads), and the array functions' numbers, also for weights
-outside the decimals' range."""
+"""``frames`` with ``sample_weight``: each pair's weights are summed exactly (whole units of
+``10**-24``, the rule of ``_core.weight_sums``) on every engine, so weights that are not whole
+numbers give the same bits on pandas, polars (eager and lazy), pyarrow, DuckDB, Dask and PySpark,
+on every run (however the engine splits the rows among its threads or partitions) and in any
+row order; and the array functions' numbers, also for weights outside the exact sums' range."""
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 
 import wkappa as wk
 from frames_data import weighted_ratings
 from wkappa import frames
+from wkappa._core.weight_sums import MOST_ROWS, SCALE, decimal_is_accurate, limbs
 
 SCRIPT = """
 import sys
@@ -109,21 +113,109 @@ def test_duckdb_weighted_kappa_is_the_same_with_any_number_of_threads():
     assert len(outputs) == 1
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_decimal_sum_that_does_not_fit_counts_again(monkeypatch, engine):
-    from wkappa._frames import count
+def test_a_pair_summing_beyond_the_decimals_is_still_exact(frame_library):
+    # Each weight is summed exactly (below 1e13); a pair's sum of about 1e16 would not fit a
+    # Decimal(38, 24) but is a Python int here.
+    rng = np.random.default_rng(3)
+    columns = _ratings(2_000, rng, weights=(rng.random(2_000) + 1.0) * 5e12)
+    table = frames.confusion_table(
+        frame_library.frame(columns), y_true="a", y_pred="b", sample_weight="w"
+    )
+    assert table.max() > 1e15
+    assert np.array_equal(table, _exact_table(columns))
 
-    calls = []
-    counted = count._counted
 
-    def spy(*args, fixed_point, **kwargs):
-        calls.append(fixed_point)
-        return counted(*args, fixed_point=fixed_point, **kwargs)
+@pytest.mark.parametrize(
+    "weight",
+    [0.0, 5e-300, 1e-9, 0.1, 1 / 3, 2 / 3, 1.0, 1e10, 9.999e12, float(np.nextafter(1e13, 0))],
+)
+def test_limbs_are_the_units_of_a_weight(weight):
+    rng = np.random.default_rng(4)
+    weights = np.concatenate([[weight], rng.random(50) * weight])
+    digits = [d.astype(np.int64) for d in limbs(weights)]
+    for i, w in enumerate(weights.tolist()):
+        assert sum(int(d[i]) << (31 * k) for k, d in enumerate(digits)) == math.floor(w * 1e24)
 
-    monkeypatch.setattr(count, "_counted", spy)
-    # Each weight fits the decimals (below 1e13); a pair's sum of about 600 does not (1e14).
-    data = weighted_ratings(3_000, 5).with_columns(w=(pl.col("w") + 1.0) * 5e12)
-    frame = ENGINES[engine](data)
-    kappa = frames.weighted_kappa(frame, y_true="a", y_pred="b", sample_weight="w")
-    assert kappa == pytest.approx(_kappa(data), rel=1e-12)
-    assert calls == [True, False]
+
+def test_a_key_of_too_many_rows_keeps_the_float_sum():
+    count = np.array([10, MOST_ROWS - 1, MOST_ROWS])
+    accurate = decimal_is_accurate(np.ones(3), count * 0.5, count)
+    assert accurate.tolist() == [True, True, False]
+
+
+# ------------------------------------------------------- the same bits on every engine
+
+
+def _ratings(n: int, rng: np.random.Generator, weights: np.ndarray | None = None) -> dict:
+    """Grades 0-4 of two raters, three groups and weights spread over six orders of
+    magnitude: their float sums change with the order of the rows."""
+    truth = rng.integers(0, 5, n)
+    if weights is None:
+        weights = rng.random(n) * 10.0 ** rng.uniform(-3, 3, n)
+    return {
+        "a": truth.tolist(),
+        "b": np.clip(truth + rng.integers(-1, 2, n), 0, 4).tolist(),
+        "g": rng.integers(0, 3, n).tolist(),
+        "w": weights.tolist(),
+    }
+
+
+def _exact_table(columns: dict, k: int = 5) -> np.ndarray:
+    """The weighted table from Python integers: each weight's whole units of 10**-SCALE,
+    summed exactly per cell, then rounded once to a float."""
+    units = [[0] * k for _ in range(k)]
+    for a, b, w in zip(columns["a"], columns["b"], columns["w"], strict=True):
+        units[a][b] += math.floor(w * 10.0**SCALE)
+    return np.array([[u / 10**SCALE for u in row] for row in units])
+
+
+def _shuffled(columns: dict, seed: int) -> dict:
+    order = np.random.default_rng(seed).permutation(len(columns["a"]))
+    return {name: [values[i] for i in order] for name, values in columns.items()}
+
+
+def _split(library: Any, frame: Any, parts: int) -> Any:
+    """``frame`` in ``parts`` partitions on Dask and Spark (the others have none)."""
+    if library.name == "dask":
+        return frame.repartition(npartitions=parts)
+    if library.name == "spark":
+        return frame.repartition(parts)
+    return frame
+
+
+def _results(library: Any, frame: Any, text: bool) -> tuple:
+    """Everything the frames functions return for ``frame``, as exact values."""
+    options = {"y_true": "a", "y_pred": "b", "sample_weight": "w"}
+    if text:
+        options["labels"] = ["0", "1", "2", "3", "4"]
+    test = frames.kappa_test(frame, **options)
+    by_group = library.to_pandas(frames.kappa_by_group(frame, **options, by="g"))
+    by_group = by_group.sort_values("g").reset_index(drop=True)
+    return (
+        frames.weighted_kappa(frame, **options),
+        frames.weighted_kappa(frame, **options, weights="linear"),
+        frames.confusion_table(frame, **options).tolist(),
+        (test.statistic, test.standard_error, test.pvalue, test.confidence_interval()),
+        by_group.drop(columns="g").to_numpy().tolist(),
+    )
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["int", "str"])
+def test_weighted_results_are_the_same_bits_on_every_engine_and_order(frame_library, text):
+    from frames_data import frame_library as library
+
+    pd = pytest.importorskip("pandas")
+    columns = _ratings(3_000, np.random.default_rng(5))
+    orders = [columns, _shuffled(columns, 1), _shuffled(columns, 2)]
+    # Not vacuous: numpy adds the weights in the rows' order, and the orders change its sums.
+    arrays = [(np.asarray(c["a"]), np.asarray(c["b"]), np.asarray(c["w"])) for c in orders]
+    float_tables = {wk.confusion_table(a, b, sample_weight=w).tobytes() for a, b, w in arrays}
+    assert len(float_tables) > 1
+    if text:  # string ratings: the engine sorts the pairs by their text
+        orders = [{**c, "a": list(map(str, c["a"])), "b": list(map(str, c["b"]))} for c in orders]
+    # The reference: pandas in the first order, whose table is the exact one.
+    expected = _results(library("pandas"), pd.DataFrame(orders[0]), text)
+    assert np.array_equal(np.array(expected[2]), _exact_table(columns))
+    for parts, ordered in zip((2, 3, 5), orders, strict=True):
+        frame = _split(frame_library, frame_library.frame(ordered), parts)
+        assert _results(frame_library, frame, text) == expected

@@ -351,6 +351,24 @@ __all__ += [
 ]
 
 # Sums of sample weights that are the same on every run (the command line's and frames' counts).
-from .weight_sums import SCALE, castable, decimal_is_accurate, decimal_refused  # noqa: E402
+from .weight_sums import (  # noqa: E402
+    LIMBS,
+    SCALE,
+    castable,
+    decimal_is_accurate,
+    decimal_refused,
+    limbs,
+    units_from_limbs,
+    units_to_float,
+)
 
-__all__ += ["SCALE", "castable", "decimal_is_accurate", "decimal_refused"]
+__all__ += [
+    "LIMBS",
+    "SCALE",
+    "castable",
+    "decimal_is_accurate",
+    "decimal_refused",
+    "limbs",
+    "units_from_limbs",
+    "units_to_float",
+]

@@ -1,22 +1,33 @@
-"""Sums of sample weights that are the same on every run: the rule shared by the command
-line's counts and the frames engine's.
+"""Sums of sample weights that are the same on every run and on every engine: the rule shared
+by the command line's counts and the frames engine's.
 
-An engine that adds a key's rows in parts (polars' streaming engine, threads) adds them in an
-order that changes between runs, and a floating-point sum depends on that order. The weights
-are therefore also summed as fixed-point decimals of ``SCALE`` digits: integers of
-``10**-SCALE``, whose addition is exact and so does not depend on the order. Casting a weight
-to a decimal rounds it twice, the same way on every run: the engine (polars, DuckDB)
-multiplies it by ``10**SCALE`` in floating point (a relative error of about ``1e-16``) and
-keeps whole units of ``10**-SCALE`` (an error below one unit). A key's weight is the decimal
-sum, converted to a float after the count, when that is as accurate as a floating-point sum
-(:func:`decimal_is_accurate`): every weight of the key below ``LARGEST`` and its mean weight at
-least ``SMALLEST_MEAN``, so that the sum moves by at most about ``2e-16`` relative. Other keys
-keep the floating-point sum, whose last digits can vary between runs.
+An engine that adds a key's rows in parts (threads, partitions, a streaming engine) adds them
+in an order that changes between runs, and a floating-point sum depends on that order. Each
+weight is therefore also taken as a whole number of units of ``10**-SCALE``: the weight
+multiplied by ``10**SCALE`` in floating point (one rounding, a relative error of about
+``1e-16``, the same in every engine) and cut down to a whole number (an error below one
+unit). Whole numbers add exactly, in any order.
 
-A decimal sum of ``10**(38 - SCALE)`` or more does not fit the decimal: the engine then refuses
-the query (:func:`decimal_refused`) and the count runs again with floating-point sums only.
+The frames engine writes each weight's units in base ``2**LIMB_BITS`` (:func:`limbs`: ``LIMBS``
+digits, each a whole number in a float, computed with products by powers of two and
+remainders, which are exact), sums each digit as a 64-bit integer in the engine and puts the
+digits' sums together here (:func:`units_from_limbs`): a sum that no engine rounds, so pandas,
+polars, pyarrow, DuckDB, Dask and PySpark give the same bits. (Engines' own casts of a float to a
+decimal round differently from one another, which is why they are not used.) The command line
+(polars only) sums the units as decimals ``Decimal(38, SCALE)``.
 
-The two rules below take polars or narwhals expressions as well as numpy arrays.
+A key's weight is its sum of units converted to the nearest float (:func:`units_to_float`)
+when that is as accurate as a floating-point sum (:func:`decimal_is_accurate`): every weight of
+the key below ``LARGEST`` and its mean weight at least ``SMALLEST_MEAN``, so that the sum moves
+by at most about ``2e-16`` relative, and fewer than ``MOST_ROWS`` rows (the digits' 64-bit sums
+cannot overflow). Other keys keep the floating-point sum, whose last digits can vary between
+runs.
+
+A decimal sum of ``10**(38 - SCALE)`` or more does not fit the command line's decimal: polars
+then refuses the query (:func:`decimal_refused`) and the count runs again with floating-point
+sums only.
+
+The rules below take polars or narwhals expressions, pandas or Dask series and numpy arrays.
 """
 
 from __future__ import annotations
@@ -25,19 +36,31 @@ from typing import Any
 
 __all__ = [
     "LARGEST",
+    "LIMBS",
+    "LIMB_BITS",
+    "MOST_ROWS",
     "SCALE",
     "SMALLEST_MEAN",
     "castable",
     "decimal_is_accurate",
     "decimal_refused",
+    "limbs",
+    "units_from_limbs",
+    "units_to_float",
 ]
 
-# Digits after the point of the decimal sums (Decimal(38, SCALE)).
+# Digits after the point of the units (10**-SCALE) and of the decimal sums (Decimal(38, SCALE)).
 SCALE = 24
 # A weight this large or larger is not cast (its key's decimal sum could not hold it).
 LARGEST = 1e13
 # Below this mean weight a key's decimal sum has lost precision to the last unit.
 SMALLEST_MEAN = 1e-8
+# A weight's units (below LARGEST * 10**SCALE < 2**123) in LIMBS digits of LIMB_BITS bits.
+LIMB_BITS = 31
+LIMBS = 4
+# A key of fewer rows sums each digit (below 2**LIMB_BITS) within a signed 64-bit integer.
+MOST_ROWS = 2 ** (63 - LIMB_BITS)
+_UNITS_PER_WEIGHT: int = 10**SCALE
 
 
 def castable(weight: Any) -> Any:
@@ -45,10 +68,38 @@ def castable(weight: Any) -> Any:
     return (weight >= 0) & (weight < LARGEST)
 
 
+def limbs(weight: Any) -> list[Any]:
+    """The ``LIMBS`` digits, lowest first, of a castable float weight's units in base
+    ``2**LIMB_BITS``: whole numbers in floats, to be cast to 64-bit integers and summed.
+
+    The only rounding is the product by ``10**SCALE``; a product by a power of two and the
+    remainder of a division by 1 or by ``2**LIMB_BITS`` are exact in floating point, whatever
+    engine computes them, so every engine gets the same digits.
+    """
+    scaled = weight * 10.0**SCALE
+    digits = []
+    for k in range(LIMBS):
+        shifted = scaled * 2.0 ** (-LIMB_BITS * k)
+        digits.append((shifted - shifted % 1.0) % 2.0**LIMB_BITS)
+    return digits
+
+
+def units_from_limbs(digit_sums: Any) -> int:
+    """A key's sum of units from the sums of its :func:`limbs` (lowest digit first)."""
+    return sum(int(total) << (LIMB_BITS * k) for k, total in enumerate(digit_sums))
+
+
+def units_to_float(units: int) -> float:
+    """A sum of units of ``10**-SCALE`` as the nearest float (Python's division of two
+    integers is correctly rounded)."""
+    return units / _UNITS_PER_WEIGHT
+
+
 def decimal_is_accurate(largest: Any, decimal_sum: Any, count: Any) -> Any:
-    """Whether a key's decimal sum is used: its largest weight below ``LARGEST`` and its mean
-    weight (``decimal_sum / count``) at least ``SMALLEST_MEAN``."""
-    return (largest < LARGEST) & (decimal_sum >= count * SMALLEST_MEAN)
+    """Whether a key's sum of units is used: its largest weight below ``LARGEST``, its mean
+    weight (``decimal_sum / count``) at least ``SMALLEST_MEAN`` and fewer than ``MOST_ROWS``
+    rows."""
+    return (largest < LARGEST) & (decimal_sum >= count * SMALLEST_MEAN) & (count < MOST_ROWS)
 
 
 def decimal_refused(exc: BaseException) -> bool:

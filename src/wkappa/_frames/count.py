@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from .._core import (
-    SCALE,
+    LIMBS,
     EncodedRatings,
     QuadraticSums,
     Request,
@@ -30,11 +30,13 @@ from .._core import (
     check_table_size,
     check_weight_values,
     decimal_is_accurate,
-    decimal_refused,
     encode_ratings,
     format_value,
     import_optional,
+    limbs,
     to_column,
+    units_from_limbs,
+    units_to_float,
     weighted_quadratic_sums,
 )
 from ..exceptions import WkappaError, WkappaTypeError
@@ -60,9 +62,8 @@ _W_SUM = "__wkappa_weight_sum__"
 _W_MIN = "__wkappa_weight_min__"
 _W_MAX = "__wkappa_weight_max__"
 _W_VALID = "__wkappa_weight_valid__"
-# A polars or DuckDB frame's weights are also summed as decimals (the rule of
-# _core.weight_sums).
-_W_DECIMAL = "__wkappa_weight_decimal__"
+# The sums of the digits of the weights' units (the rule of _core.weight_sums).
+_LIMBS = [f"__wkappa_weight_units_{k}__" for k in range(LIMBS)]
 
 _ENGINES = "pandas, polars (DataFrame or LazyFrame), pyarrow, DuckDB, Dask or PySpark"
 
@@ -231,30 +232,25 @@ def count_pairs(
     data: FrameInput, y_true: str, y_pred: str, sample_weight: str | None, by: Sequence[str] = ()
 ) -> PairCounts:
     """Group by ``[*by, y_true, y_pred]`` inside the engine and collect the counts (one
-    column named twice, rater against itself, is grouped by once and read as both)."""
+    column named twice, rater against itself, is grouped by once and read as both).
+
+    With ``sample_weight`` each pair's weights are also summed exactly (the digits of
+    :func:`wkappa._core.weight_sums.limbs`, summed as 64-bit integers) and the pairs sorted,
+    so that the weight sums, and everything computed from them, are the same bits on every
+    engine, whatever the order of the rows, their partitions or the engine's threads.
+    """
     keys = list(dict.fromkeys([*by, y_true, y_pred]))
-    implementation = data.frame.implementation
-    decimal_engine = implementation.is_polars() or implementation.is_duckdb()
-    fixed_point = decimal_engine and sample_weight is not None
-    if implementation.is_dask():
+    if data.frame.implementation.is_dask():
         nw = import_optional("narwhals", "frames")
         counted = nw.from_native(_dask_counts(data.frame.to_native(), keys, sample_weight))
-    elif not fixed_point:
-        counted = _counted(data, keys, sample_weight, fixed_point=False)
     else:
-        try:
-            counted = _counted(data, keys, sample_weight, fixed_point=True)
-        except _refusals(implementation) as exc:  # a decimal sum that does not fit
-            if not decimal_refused(exc):
-                raise
-            fixed_point = False
-            counted = _counted(data, keys, sample_weight, fixed_point=False)
-        # sums over pairs (groups) add them in a fixed order
+        counted = _counted(data, keys, sample_weight)
+    if sample_weight is not None:  # sums over pairs (groups) add them in a fixed order
         counted = counted.sort(keys, nulls_last=True)
     count = counted.get_column(COUNT).to_numpy().astype(np.int64)
-    weight_sums = None if sample_weight is None else _check_weight_sums(counted, count)
-    if fixed_point and weight_sums is not None:
-        weight_sums = _decimal_sums(counted, count, weight_sums)
+    weight_sums = None
+    if sample_weight is not None:
+        weight_sums = _exact_sums(counted, count, _check_weight_sums(counted, count))
     return PairCounts(
         counted,
         counted.get_column(y_true).to_native(),
@@ -264,22 +260,17 @@ def count_pairs(
     )
 
 
-def _refusals(implementation: Any) -> tuple[type[BaseException], ...]:
-    """The exceptions by which polars or DuckDB refuse a decimal sum that does not fit."""
-    if implementation.is_duckdb():
-        duckdb = import_optional("duckdb", "frames")
-        return (duckdb.OutOfRangeException,)
-    pl = import_optional("polars", "frames")
-    nw = import_optional("narwhals", "frames")
-    return (pl.exceptions.ComputeError, nw.exceptions.ComputeError)
+def _weight_limbs(weight: Any) -> list[Any]:
+    """The digits of each castable weight's units (0 for any other weight, which the checks
+    refuse or whose key keeps its floating-point sum)."""
+    return limbs(weight.where(castable(weight), 0.0))
 
 
-def _counted(
-    data: FrameInput, keys: list[str], sample_weight: str | None, *, fixed_point: bool
-) -> Any:
-    """The group-by-count of a narwhals frame, collected (with ``fixed_point``, also the
-    weights' decimal sums)."""
+def _counted(data: FrameInput, keys: list[str], sample_weight: str | None) -> Any:
+    """The group-by-count of a narwhals frame, collected (with ``sample_weight``, also the
+    sums of the digits of the weights' units)."""
     nw = import_optional("narwhals", "frames")
+    frame = data.frame
     aggregates = [nw.len().alias(COUNT)]
     if sample_weight is not None:
         weight = nw.col(sample_weight)
@@ -289,27 +280,32 @@ def _counted(
             weight.max().alias(_W_MAX),
             weight.count().alias(_W_VALID),
         ]
-        if fixed_point:
-            value = weight.cast(nw.Float64)
-            decimal = (
-                nw.when(castable(value)).then(value).otherwise(0.0).cast(nw.Decimal(38, SCALE))
-            )
-            aggregates.append(decimal.sum().alias(_W_DECIMAL))
-    counted = data.frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
+        value = weight.cast(nw.Float64)
+        kept = nw.when(castable(value)).then(value).otherwise(0.0)
+        digits = [
+            digit.cast(nw.Int64).alias(name)
+            for digit, name in zip(limbs(kept), _LIMBS, strict=True)
+        ]
+        frame = frame.with_columns(*digits)  # engines without complex aggregations sum columns
+        aggregates += [nw.col(name).sum() for name in _LIMBS]
+    counted = frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
     if not data.lazy:
         return counted
     # polars' streaming engine reads a scan in batches: memory stays O(distinct pairs).
-    streaming = {"engine": "streaming"} if data.frame.implementation.is_polars() else {}
+    streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
     return counted.collect(**streaming)
 
 
-def _decimal_sums(counted: Any, count: np.ndarray, sums: np.ndarray) -> np.ndarray:
-    """The weight sums with each pair's decimal sum where that is as accurate."""
-    nw = import_optional("narwhals", "frames")
-    decimal = counted.get_column(_W_DECIMAL).cast(nw.Float64).to_numpy().astype(np.float64)
+def _exact_sums(counted: Any, count: np.ndarray, sums: np.ndarray) -> np.ndarray:
+    """The weight sums with each pair's exact sum of units where that is as accurate."""
+    digit_sums = [counted.get_column(name).to_list() for name in _LIMBS]
+    exact = np.array(
+        [units_to_float(units_from_limbs(pair)) for pair in zip(*digit_sums, strict=True)],
+        dtype=np.float64,
+    )
     highest = counted.get_column(_W_MAX).to_numpy().astype(np.float64)
-    accurate = decimal_is_accurate(highest, decimal, count)
-    chosen: np.ndarray = np.where(accurate, decimal, sums)
+    accurate = decimal_is_accurate(highest, exact, count)
+    chosen: np.ndarray = np.where(accurate, exact, sums)
     return chosen
 
 
@@ -320,13 +316,17 @@ def _dask_counts(frame: Any, keys: list[str], sample_weight: str | None) -> Any:
     every partition's groups between workers; with a few distinct pairs a tree reduction
     (``split_out=1``) is several times faster.
     """
-    grouped = frame.groupby(keys, dropna=False, observed=True, sort=False)
     if sample_weight is None:
+        grouped = frame.groupby(keys, dropna=False, observed=True, sort=False)
         counts = grouped.size(split_out=1).to_frame(COUNT)
-    else:
-        column = grouped[sample_weight]
-        counts = column.agg(["size", "sum", "min", "max", "count"], split_out=1)
-        counts.columns = [COUNT, _W_SUM, _W_MIN, _W_MAX, _W_VALID]
+        return counts.compute().reset_index()
+    value = frame[sample_weight].astype("float64")
+    digits = {name: d.astype("int64") for name, d in zip(_LIMBS, _weight_limbs(value), strict=True)}
+    frame = frame.assign(**digits)
+    grouped = frame.groupby(keys, dropna=False, observed=True, sort=False)
+    spec = {sample_weight: ["size", "sum", "min", "max", "count"], **dict.fromkeys(_LIMBS, "sum")}
+    counts = grouped.agg(spec, split_out=1)
+    counts.columns = [COUNT, _W_SUM, _W_MIN, _W_MAX, _W_VALID, *_LIMBS]
     return counts.compute().reset_index()
 
 

@@ -1,10 +1,10 @@
 """The two rating columns of a data frame as a K x K table (or the QWK sums), whole or per
 group: the counting behind :mod:`wkappa.frames`' two-rater functions.
 
-An eager frame with numeric, boolean or ordered-categorical columns goes straight to the core
-(:func:`wkappa._core.encode_ratings`, the arrays' rules); anything else is counted by one
-``group_by`` in the engine (:mod:`wkappa._frames.count`) and only the distinct pairs come
-back.
+An eager frame with numeric, boolean or ordered-categorical columns and no sample weights goes
+straight to the core (:func:`wkappa._core.encode_ratings`, the arrays' rules); anything else
+is counted by one ``group_by`` in the engine (:mod:`wkappa._frames.count`) and only the
+distinct pairs come back.
 """
 
 from __future__ import annotations
@@ -40,16 +40,18 @@ __all__ = [
 ]
 
 
-def core_columns(data: count.FrameInput, *names: str | None) -> bool:
+def core_columns(
+    data: count.FrameInput, y_true: str, y_pred: str, sample_weight: str | None
+) -> bool:
     """Whether the columns can go straight to the core: an eager frame, numeric / bool /
-    ordered-categorical columns (strings are counted faster by the engine's group-by)."""
-    if data.lazy:
+    ordered-categorical columns (strings are counted faster by the engine's group-by) and no
+    sample weights (each pair's weights are summed exactly by :func:`count.count_pairs`, so
+    that every engine gives the same bits)."""
+    if data.lazy or sample_weight is not None:
         return False
     import narwhals as nw
 
-    for name in names:
-        if name is None:
-            continue
+    for name in (y_true, y_pred):
         dtype = data.schema[name]
         if not (dtype.is_numeric() or dtype == nw.Boolean or isinstance(dtype, nw.Enum)):
             return False
@@ -73,7 +75,8 @@ def frame_kappa(
     zero_division: ZeroDivision,
 ) -> float:
     """:func:`wkappa.frames.weighted_kappa` with its options checked: an eager numeric frame
-    goes to :func:`wkappa.weighted_kappa` whole (its fast routes), any other is counted."""
+    without sample weights goes to :func:`wkappa.weighted_kappa` whole (its fast routes), any
+    other is counted."""
     data = count.frame_input(df, y_true, y_pred, request.sample_weight)
     if core_columns(data, y_true, y_pred, request.sample_weight):
         frame = data.frame
@@ -109,9 +112,9 @@ def frame_table(
     """The (K, K) table and its labels, or None (a missing rating under 'propagate').
 
     ``df`` may already be wrapped (a :class:`FrameInput`); ``request.sample_weight`` is a
-    column name. With ``request.quadratic`` (lazy engines only) the QWK sums of the counted
-    pairs come instead of the table: QWK needs no table, so any K works, as for eager frames
-    and arrays.
+    column name. With ``request.quadratic`` the QWK sums of the counted pairs (a lazy engine,
+    strings or sample weights) come instead of the table: QWK needs no table, so any K works,
+    as for eager frames and arrays.
     """
     sample_weight = request.sample_weight
     if isinstance(df, count.FrameInput):
