@@ -1,9 +1,11 @@
-"""``wkappa score --weight-col``: weights that are not whole numbers give the same digits on
-every run (however the engine splits the rows among its threads), and the library's numbers,
-also for weights too small or too large to be summed as decimals."""
+"""``wkappa score --weight-col``: weights that are not whole numbers are summed exactly and give
+the same digits on every run (however the engine splits the rows among its threads), those of
+the frames functions, and the library's numbers, also for weights too small or too large to be
+summed exactly."""
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -15,8 +17,7 @@ import pytest
 import wkappa as wk
 from cli_calls import json_output
 from frames_data import weighted_ratings
-from wkappa._cli import sample_weights
-from wkappa._core.weight_sums import LARGEST
+from wkappa._core.weight_sums import LARGEST, SCALE
 
 
 def _score(capsys: pytest.CaptureFixture[str], path: Path) -> dict:
@@ -99,18 +100,28 @@ def test_weights_outside_the_decimals_give_the_library_numbers(tmp_path, capsys,
     _assert_library(_score(capsys, path), data)
 
 
-def test_a_decimal_sum_that_does_not_fit_counts_again(tmp_path, capsys, monkeypatch):
-    refused = []
-    decimal_refused = sample_weights.decimal_refused
-
-    def spy(exc: BaseException) -> bool:
-        refused.append(decimal_refused(exc))
-        return refused[-1]
-
-    monkeypatch.setattr(sample_weights, "decimal_refused", spy)
-    # Each weight fits the decimals (below LARGEST); the sum of a key's 40 or so does not.
+def test_a_key_summing_beyond_a_decimal_is_exact(tmp_path, capsys):
+    # Each weight is summed exactly (below LARGEST); the sum of a key's 40 or so would not fit
+    # a Decimal(38, 24) but is a Python int.
     data = weighted_ratings(3_000, 8).with_columns(w=(pl.col("w") + 1.0) * LARGEST / 2)
     path = tmp_path / "large.csv"
     data.write_csv(path)
-    _assert_library(_score(capsys, path), data)
-    assert refused == [True]
+    document = _score(capsys, path)
+    _assert_library(document, data)
+    for group in document["groups"]:
+        part = data.filter(pl.col("g") == group["group"])["w"].to_list()
+        exact = sum(math.floor(w * 10.0**SCALE) for w in part) / 10**SCALE
+        assert group["n"] == pytest.approx(exact, rel=1e-15)  # its cells' exact sums, added
+
+
+def test_the_command_line_and_frames_give_the_same_bits(tmp_path, capsys):
+    frames = pytest.importorskip("wkappa.frames")
+    data = weighted_ratings(3_000, 9).with_columns(w=pl.col("w") * 10.0 ** (pl.col("a") - 2))
+    path = tmp_path / "weighted.csv"
+    data.write_csv(path)
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w"]
+    document = json_output(capsys, [*argv, "--by", "g"])
+    options = {"y_true": "a", "y_pred": "b", "sample_weight": "w"}
+    groups = frames.kappa_by_group(data, **options, by="g").sort("g")
+    assert [g["statistic"] for g in document["groups"]] == groups["kappa"].to_list()
+    assert [g["n"] for g in document["groups"]] == groups["n"].to_list()

@@ -538,18 +538,10 @@ def _estimate_rows(source: Source) -> int | None:
     return max(int(source.size / (len(head) / lines)), 1) if lines > 1 else None
 
 
-def _count(
-    source: Source,
-    frame: Any,
-    keys: Sequence[str],
-    weight: str | None,
-    tick: Any,
-    *,
-    fixed_point: bool = True,
-) -> Any:
+def _count(frame: Any, keys: Sequence[str], weight: str | None, tick: Any) -> Any:
     """One streaming ``group_by`` over the key columns; rows never reach Python. Weights are
-    summed as :mod:`.sample_weights` says (a decimal sum that does not fit counts again), and
-    their keys sorted, so that sums over keys add them in the same order on every run."""
+    summed exactly as :mod:`.sample_weights` says, and their keys sorted, so that sums over
+    keys add them in the same order on every run."""
     pl = polars()
     columns = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
     selected = frame.select(columns).with_columns(pl.lit(1, pl.Int64).alias(COUNT))
@@ -557,14 +549,9 @@ def _count(
         selected = selected.map_batches(tick, streamable=True)
     aggregations = [pl.col(COUNT).sum()]
     if weight is not None:
-        aggregations += sample_weights.aggregations(weight, WEIGHT, _BAD, fixed_point=fixed_point)
+        aggregations += sample_weights.aggregations(weight, WEIGHT, _BAD)
     grouped = selected.group_by(list(dict.fromkeys(keys))).agg(aggregations)
-    try:
-        counts = grouped.collect(engine="streaming")
-    except pl.exceptions.ComputeError as exc:
-        if weight is None or not fixed_point or not sample_weights.decimal_refused(exc):
-            raise
-        return _count(source, frame, keys, weight, None, fixed_point=False)
+    counts = grouped.collect(engine="streaming")
     if weight is None:
         return counts
     return sample_weights.chosen(counts, WEIGHT, COUNT).sort(list(dict.fromkeys(keys)))
@@ -627,7 +614,7 @@ def count_keys(
     frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight)
     with _progress(source, progress) as tick:
         try:
-            counts = _count(source, frame, keys, weight, tick)
+            counts = _count(frame, keys, weight, tick)
         except pl.exceptions.ComputeError as exc:
             if source.fmt not in ("csv", "tsv"):
                 raise read_error(source, exc) from None
@@ -645,7 +632,7 @@ def count_keys(
                 weight,
             )
             try:
-                counts = _count(source, frame, keys, weight, None)
+                counts = _count(frame, keys, weight, None)
             except pl.exceptions.PolarsError as again:
                 raise read_error(source, again) from None
         except pl.exceptions.PolarsError as exc:

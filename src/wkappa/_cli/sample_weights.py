@@ -1,23 +1,26 @@
 """Sample weights (``--weight-col``) of a counted file: which are refused, and their sums per
-key, the same on every run (the rule of :mod:`wkappa._core.weight_sums`)."""
+key, exact and so the same on every run (the rule of :mod:`wkappa._core.weight_sums`, the
+frames functions' too)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .._core import (
-    SCALE,
+    LIMBS,
     castable,
     decimal_is_accurate,
-    decimal_refused,
     format_value,
     import_optional,
+    limbs,
+    units_from_limbs,
+    units_to_float,
 )
 from ..exceptions import WkappaError
 
-__all__ = ["aggregations", "bad", "chosen", "decimal_refused", "refusal"]
+__all__ = ["aggregations", "bad", "chosen", "refusal"]
 
-_DECIMAL = "__wkappa_weight_decimal"
+_DIGITS = [f"__wkappa_weight_units_{k}" for k in range(LIMBS)]
 _MAX = "__wkappa_weight_max"
 
 
@@ -39,26 +42,38 @@ def refusal(name: str, row: int | None, column: str, shown: Any) -> WkappaError:
     return WkappaError(f"{name}, row {row}: {problem}. Hint: weights must be >= 0 and present.")
 
 
-def aggregations(column: str, name: str, refused: str, *, fixed_point: bool = True) -> list[Any]:
+def aggregations(column: str, name: str, refused: str) -> list[Any]:
     """Aggregations of the weights in ``column``: their floating-point sum named ``name``, the
-    number of refused weights named ``refused`` and, with ``fixed_point``, what :func:`chosen`
-    needs to replace the sum."""
+    number of refused weights named ``refused`` and what :func:`chosen` needs to replace the
+    sum by the exact one (the sums of the digits of the weights' units, their largest)."""
     pl = import_optional("polars", "cli")
     value = pl.col(column).cast(pl.Float64)
-    found = [value.sum().alias(name), bad(column).sum().alias(refused)]
-    if fixed_point:
-        decimal = pl.when(castable(value)).then(value).otherwise(0.0).cast(pl.Decimal(38, SCALE))
-        found += [decimal.sum().alias(_DECIMAL), value.max().alias(_MAX)]
-    return found
+    kept = pl.when(castable(value)).then(value).otherwise(0.0)
+    digits = [
+        digit.cast(pl.Int64).sum().alias(part)
+        for digit, part in zip(limbs(kept), _DIGITS, strict=True)
+    ]
+    return [
+        value.sum().alias(name),
+        bad(column).sum().alias(refused),
+        *digits,
+        value.max().alias(_MAX),
+    ]
 
 
 def chosen(counts: Any, name: str, count: str) -> Any:
-    """``counts`` (with the columns of :func:`aggregations` and the row counts ``count``) with
-    the weight sum ``name`` taken from the decimal sum wherever that is as accurate."""
+    """``counts`` (an eager frame with the columns of :func:`aggregations` and the row counts
+    ``count``) with the weight sum ``name`` taken from the exact sum wherever that is as
+    accurate."""
+    import numpy as np
+
     pl = import_optional("polars", "cli")
-    if _DECIMAL not in counts.columns:
-        return counts
-    decimal = pl.col(_DECIMAL).cast(pl.Float64)
-    accurate = decimal_is_accurate(pl.col(_MAX), decimal, pl.col(count))
-    weight = pl.when(accurate).then(decimal).otherwise(pl.col(name)).alias(name)
-    return counts.with_columns(weight).drop(_DECIMAL, _MAX)
+    digit_sums = [counts.get_column(part).to_list() for part in _DIGITS]
+    exact = np.array(
+        [units_to_float(units_from_limbs(key)) for key in zip(*digit_sums, strict=True)],
+        dtype=np.float64,
+    )
+    rows = counts.get_column(count).to_numpy()
+    accurate = decimal_is_accurate(counts.get_column(_MAX).to_numpy(), exact, rows)
+    weight = np.where(accurate, exact, counts.get_column(name).to_numpy())
+    return counts.with_columns(pl.Series(name, weight, dtype=pl.Float64)).drop(*_DIGITS, _MAX)

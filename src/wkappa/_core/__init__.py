@@ -353,10 +353,8 @@ __all__ += [
 # Sums of sample weights that are the same on every run (the command line's and frames' counts).
 from .weight_sums import (  # noqa: E402
     LIMBS,
-    SCALE,
     castable,
     decimal_is_accurate,
-    decimal_refused,
     limbs,
     units_from_limbs,
     units_to_float,
@@ -364,10 +362,8 @@ from .weight_sums import (  # noqa: E402
 
 __all__ += [
     "LIMBS",
-    "SCALE",
     "castable",
     "decimal_is_accurate",
-    "decimal_refused",
     "limbs",
     "units_from_limbs",
     "units_to_float",

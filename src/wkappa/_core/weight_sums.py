@@ -8,13 +8,12 @@ multiplied by ``10**SCALE`` in floating point (one rounding, a relative error of
 ``1e-16``, the same in every engine) and cut down to a whole number (an error below one
 unit). Whole numbers add exactly, in any order.
 
-The frames engine writes each weight's units in base ``2**LIMB_BITS`` (:func:`limbs`: ``LIMBS``
-digits, each a whole number in a float, computed with products by powers of two and
-remainders, which are exact), sums each digit as a 64-bit integer in the engine and puts the
-digits' sums together here (:func:`units_from_limbs`): a sum that no engine rounds, so pandas,
-polars, pyarrow, DuckDB, Dask and PySpark give the same bits. (Engines' own casts of a float to a
-decimal round differently from one another, which is why they are not used.) The command line
-(polars only) sums the units as decimals ``Decimal(38, SCALE)``.
+Each weight's units are written in base ``2**LIMB_BITS`` (:func:`limbs`: ``LIMBS`` digits,
+each a whole number in a float, computed with products by powers of two and remainders, which
+are exact); the engine sums each digit as a 64-bit integer and the digits' sums are put
+together here (:func:`units_from_limbs`): a sum that no engine rounds, so pandas, polars,
+pyarrow, DuckDB, Dask, PySpark and the command line give the same bits. (Engines' own casts of
+a float to a decimal round differently from one another, which is why they are not used.)
 
 A key's weight is its sum of units converted to the nearest float (:func:`units_to_float`)
 when that is as accurate as a floating-point sum (:func:`decimal_is_accurate`): every weight of
@@ -22,10 +21,6 @@ the key below ``LARGEST`` and its mean weight at least ``SMALLEST_MEAN``, so tha
 by at most about ``2e-16`` relative, and fewer than ``MOST_ROWS`` rows (the digits' 64-bit sums
 cannot overflow). Other keys keep the floating-point sum, whose last digits can vary between
 runs.
-
-A decimal sum of ``10**(38 - SCALE)`` or more does not fit the command line's decimal: polars
-then refuses the query (:func:`decimal_refused`) and the count runs again with floating-point
-sums only.
 
 The rules below take polars or narwhals expressions, pandas or Dask series and numpy arrays.
 """
@@ -43,17 +38,16 @@ __all__ = [
     "SMALLEST_MEAN",
     "castable",
     "decimal_is_accurate",
-    "decimal_refused",
     "limbs",
     "units_from_limbs",
     "units_to_float",
 ]
 
-# Digits after the point of the units (10**-SCALE) and of the decimal sums (Decimal(38, SCALE)).
+# Digits after the point of the units (10**-SCALE).
 SCALE = 24
-# A weight this large or larger is not cast (its key's decimal sum could not hold it).
+# A weight this large or larger is not cast (its units would not fit the LIMBS digits).
 LARGEST = 1e13
-# Below this mean weight a key's decimal sum has lost precision to the last unit.
+# Below this mean weight a key's sum of units has lost precision to the last unit.
 SMALLEST_MEAN = 1e-8
 # A weight's units (below LARGEST * 10**SCALE < 2**123) in LIMBS digits of LIMB_BITS bits.
 LIMB_BITS = 31
@@ -64,7 +58,7 @@ _UNITS_PER_WEIGHT: int = 10**SCALE
 
 
 def castable(weight: Any) -> Any:
-    """Whether a weight is cast to the decimal (False for NaN; a null stays null)."""
+    """Whether a weight is taken as units (False for NaN; a null stays null)."""
     return (weight >= 0) & (weight < LARGEST)
 
 
@@ -100,10 +94,3 @@ def decimal_is_accurate(largest: Any, decimal_sum: Any, count: Any) -> Any:
     weight (``decimal_sum / count``) at least ``SMALLEST_MEAN`` and fewer than ``MOST_ROWS``
     rows."""
     return (largest < LARGEST) & (decimal_sum >= count * SMALLEST_MEAN) & (count < MOST_ROWS)
-
-
-def decimal_refused(exc: BaseException) -> bool:
-    """Whether the engine refused a query for its decimal sum (one that does not fit): polars
-    names the decimal; DuckDB adds a decimal of 38 digits as a 128-bit integer (HUGEINT)."""
-    message = str(exc).lower()
-    return "decimal" in message or "overflow in hugeint addition" in message
