@@ -51,7 +51,7 @@ def aggregations(column: str, name: str, refused: str) -> list[Any]:
     kept = pl.when(castable(value)).then(value).otherwise(0.0)
     digits = [
         digit.cast(pl.Int64).sum().alias(part)
-        for digit, part in zip(limbs(kept), _DIGITS, strict=True)
+        for digit, part in zip(limbs(kept, lambda x: x.floor()), _DIGITS, strict=True)
     ]
     return [
         value.sum().alias(name),

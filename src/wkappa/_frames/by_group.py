@@ -81,7 +81,8 @@ def tables_of_groups(
     """
     request = labels_for(data, request)
     grouped = None
-    if core_columns(data, y_true, y_pred, request.sample_weight):
+    # weights are summed exactly by the engine's group-by (the same bits on every engine)
+    if request.sample_weight is None and core_columns(data, y_true, y_pred):
         options = request.encode_options()
         del options["sample_weight"]
         grouped = grouped_tables.in_memory_group_tables(

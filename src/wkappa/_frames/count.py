@@ -21,6 +21,7 @@ import numpy as np
 
 from .._core import (
     LIMBS,
+    MAX_TABLE_CELLS,
     EncodedRatings,
     QuadraticSums,
     Request,
@@ -31,6 +32,7 @@ from .._core import (
     check_weight_values,
     decimal_is_accurate,
     encode_ratings,
+    exact_weight_sums,
     format_value,
     import_optional,
     limbs,
@@ -49,6 +51,7 @@ __all__ = [
     "count_pairs",
     "encode_counts",
     "encode_pair",
+    "exact_pairs",
     "frame_input",
     "pair_quadratic_sums",
     "quiet_dask_notice",
@@ -64,6 +67,7 @@ _W_MAX = "__wkappa_weight_max__"
 _W_VALID = "__wkappa_weight_valid__"
 # The sums of the digits of the weights' units (the rule of _core.weight_sums).
 _LIMBS = [f"__wkappa_weight_units_{k}__" for k in range(LIMBS)]
+_STAGE = "__wkappa_weight_"
 
 _ENGINES = "pandas, polars (DataFrame or LazyFrame), pyarrow, DuckDB, Dask or PySpark"
 
@@ -260,12 +264,6 @@ def count_pairs(
     )
 
 
-def _weight_limbs(weight: Any) -> list[Any]:
-    """The digits of each castable weight's units (0 for any other weight, which the checks
-    refuse or whose key keeps its floating-point sum)."""
-    return limbs(weight.where(castable(weight), 0.0))
-
-
 def _counted(data: FrameInput, keys: list[str], sample_weight: str | None) -> Any:
     """The group-by-count of a narwhals frame, collected (with ``sample_weight``, also the
     sums of the digits of the weights' units)."""
@@ -279,21 +277,44 @@ def _counted(data: FrameInput, keys: list[str], sample_weight: str | None) -> An
             weight.min().alias(_W_MIN),
             weight.max().alias(_W_MAX),
             weight.count().alias(_W_VALID),
+            *(nw.col(name).sum() for name in _LIMBS),
         ]
-        value = weight.cast(nw.Float64)
-        kept = nw.when(castable(value)).then(value).otherwise(0.0)
-        digits = [
-            digit.cast(nw.Int64).alias(name)
-            for digit, name in zip(limbs(kept), _LIMBS, strict=True)
-        ]
-        frame = frame.with_columns(*digits)  # engines without complex aggregations sum columns
-        aggregates += [nw.col(name).sum() for name in _LIMBS]
+        frame = _with_limbs(data, sample_weight)
     counted = frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
     if not data.lazy:
         return counted
     # polars' streaming engine reads a scan in batches: memory stays O(distinct pairs).
     streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
     return counted.collect(**streaming)
+
+
+def _with_limbs(data: FrameInput, sample_weight: str) -> Any:
+    """The frame with the int64 digits of each weight's units (0 for a weight that is not
+    castable: the checks refuse it or its pair keeps the floating-point sum) in the columns
+    ``_LIMBS``; the engines sum columns (some take no complex aggregations)."""
+    nw = import_optional("narwhals", "frames")
+    frame = data.frame
+    if not data.lazy:  # the column is in memory: numpy computes the digits
+        value = frame.get_column(sample_weight).cast(nw.Float64).to_numpy()
+        columns = [
+            nw.new_series(name, digit, nw.Int64, backend=frame.implementation)
+            for name, digit in zip(_LIMBS, _numpy_digits(value), strict=True)
+        ]
+        return frame.with_columns(*columns)
+    stages: list[Any] = []
+
+    def keep(name: str, value: Any) -> Any:  # one column per intermediate: computed once
+        stages.append(value.alias(_STAGE + name))
+        return nw.col(_STAGE + name)
+
+    value = nw.col(sample_weight).cast(nw.Float64)
+    kept = nw.when(castable(value)).then(value).otherwise(0.0)
+    digits = limbs(kept, lambda x: x.floor(), keep)
+    for stage in stages:
+        frame = frame.with_columns(stage)
+    return frame.with_columns(
+        *(digit.cast(nw.Int64).alias(name) for digit, name in zip(digits, _LIMBS, strict=True))
+    )
 
 
 def _exact_sums(counted: Any, count: np.ndarray, sums: np.ndarray) -> np.ndarray:
@@ -320,14 +341,28 @@ def _dask_counts(frame: Any, keys: list[str], sample_weight: str | None) -> Any:
         grouped = frame.groupby(keys, dropna=False, observed=True, sort=False)
         counts = grouped.size(split_out=1).to_frame(COUNT)
         return counts.compute().reset_index()
-    value = frame[sample_weight].astype("float64")
-    digits = {name: d.astype("int64") for name, d in zip(_LIMBS, _weight_limbs(value), strict=True)}
-    frame = frame.assign(**digits)
+    frame = frame.map_partitions(_with_digits, sample_weight)
     grouped = frame.groupby(keys, dropna=False, observed=True, sort=False)
     spec = {sample_weight: ["size", "sum", "min", "max", "count"], **dict.fromkeys(_LIMBS, "sum")}
     counts = grouped.agg(spec, split_out=1)
     counts.columns = [COUNT, _W_SUM, _W_MIN, _W_MAX, _W_VALID, *_LIMBS]
     return counts.compute().reset_index()
+
+
+def _with_digits(part: Any, sample_weight: str) -> Any:
+    """A pandas partition with the int64 digits of each castable weight's units in the
+    columns ``_LIMBS`` (one numpy pass per partition)."""
+    value = part[sample_weight].to_numpy(dtype=np.float64, na_value=np.nan)
+    return part.assign(**dict(zip(_LIMBS, _numpy_digits(value), strict=True)))
+
+
+def _numpy_digits(value: Any) -> list[np.ndarray]:
+    """The int64 digits of each castable weight's units (0 for the others: the checks refuse
+    them or their pair keeps the floating-point sum)."""
+    value = np.asarray(value, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        kept = np.where(castable(value), value, 0.0)
+    return [digit.astype(np.int64) for digit in limbs(kept, np.floor)]
 
 
 def _check_weight_sums(counted: Any, count: np.ndarray) -> np.ndarray:
@@ -408,6 +443,26 @@ def _in_column(columns: tuple[str, str]) -> Where:
     return where
 
 
+def exact_pairs(encoded: EncodedRatings) -> EncodedRatings:
+    """The distinct pairs of encoded weighted ratings, in the order of their category
+    indices, each with its weights' sum by the rule of :mod:`wkappa._core.weight_sums` (the
+    sums :func:`count_pairs` gets from an engine)."""
+    k = encoded.n_categories
+    weight = encoded.sample_weight
+    assert weight is not None
+    cell = encoded.true_index * k + encoded.pred_index
+    cells = None
+    if k * k <= MAX_TABLE_CELLS:
+        index, size = cell, k * k
+    else:  # few of the K x K cells occur: number the occurring ones (a sort)
+        cells, index = np.unique(cell, return_inverse=True)
+        size = len(cells)
+    sums = exact_weight_sums(index, weight, size)
+    present = np.flatnonzero(np.bincount(index, minlength=size))
+    chosen = present if cells is None else cells[present]
+    return EncodedRatings(chosen // k, chosen % k, encoded.labels, sums[present])
+
+
 def scatter_table(
     encoded: EncodedRatings,
     integer: bool,
@@ -440,14 +495,16 @@ def pair_quadratic_sums(encoded: EncodedRatings, integer: bool) -> QuadraticSums
     """The QWK sums of encoded distinct pairs, with no K x K table (any K, as for arrays).
 
     With ``integer`` the weights are row counts and the sums exact Python ints; otherwise
-    they are weight sums, summed about their weighted centre (no cancellation).
+    they are weight sums, taken in the order of the pairs' category indices and summed about
+    their weighted centre (no cancellation).
     """
     a, b = encoded.true_index, encoded.pred_index
     weight = encoded.sample_weight
     if weight is None:
         weight = np.ones(len(a))
     if not integer:
-        return weighted_quadratic_sums(a, b, weight)
+        order = np.lexsort((b, a))
+        return weighted_quadratic_sums(a[order], b[order], np.asarray(weight)[order])
     count = [int(c) for c in weight.tolist()]
     xs, ys = a.tolist(), b.tolist()
     return QuadraticSums(

@@ -1,10 +1,11 @@
 """The two rating columns of a data frame as a K x K table (or the QWK sums), whole or per
 group: the counting behind :mod:`wkappa.frames`' two-rater functions.
 
-An eager frame with numeric, boolean or ordered-categorical columns and no sample weights goes
-straight to the core (:func:`wkappa._core.encode_ratings`, the arrays' rules); anything else
-is counted by one ``group_by`` in the engine (:mod:`wkappa._frames.count`) and only the
-distinct pairs come back.
+An eager frame with numeric, boolean or ordered-categorical columns goes straight to the core
+(:func:`wkappa._core.encode_ratings`, the arrays' rules); anything else is counted by one
+``group_by`` in the engine (:mod:`wkappa._frames.count`) and only the distinct pairs come
+back. Sample weights are summed exactly per distinct pair on either path
+(:mod:`wkappa._core.weight_sums`), so both give the same bits.
 """
 
 from __future__ import annotations
@@ -40,18 +41,16 @@ __all__ = [
 ]
 
 
-def core_columns(
-    data: count.FrameInput, y_true: str, y_pred: str, sample_weight: str | None
-) -> bool:
+def core_columns(data: count.FrameInput, *names: str | None) -> bool:
     """Whether the columns can go straight to the core: an eager frame, numeric / bool /
-    ordered-categorical columns (strings are counted faster by the engine's group-by) and no
-    sample weights (each pair's weights are summed exactly by :func:`count.count_pairs`, so
-    that every engine gives the same bits)."""
-    if data.lazy or sample_weight is not None:
+    ordered-categorical columns (strings are counted faster by the engine's group-by)."""
+    if data.lazy:
         return False
     import narwhals as nw
 
-    for name in (y_true, y_pred):
+    for name in names:
+        if name is None:
+            continue
         dtype = data.schema[name]
         if not (dtype.is_numeric() or dtype == nw.Boolean or isinstance(dtype, nw.Enum)):
             return False
@@ -76,9 +75,10 @@ def frame_kappa(
 ) -> float:
     """:func:`wkappa.frames.weighted_kappa` with its options checked: an eager numeric frame
     without sample weights goes to :func:`wkappa.weighted_kappa` whole (its fast routes), any
-    other is counted."""
+    other is counted (:func:`frame_table`)."""
     data = count.frame_input(df, y_true, y_pred, request.sample_weight)
-    if core_columns(data, y_true, y_pred, request.sample_weight):
+    weighted = request.sample_weight is not None  # summed exactly by frame_table
+    if not weighted and core_columns(data, y_true, y_pred):
         frame = data.frame
         request = labels_for(data, request)
         options = {
@@ -132,6 +132,11 @@ def frame_table(
         )
         if encoded is None:
             return None
+        if sample_weight is not None:  # each pair's weights summed exactly, as by the engines
+            pairs = count.exact_pairs(encoded)
+            if request.quadratic:
+                return count.pair_quadratic_sums(pairs, False), pairs.labels
+            return count.scatter_table(pairs, False), pairs.labels
         k = encoded.n_categories
         check_table_size(k)  # the one K guard, as for arrays
         table = count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
