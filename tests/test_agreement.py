@@ -455,7 +455,7 @@ def test_irrcac_python_port_complete_data():
         (lambda: wk.agreement([[1, 2], [2, 3]], labels=[1, 2]), "not in `labels`"),
         (lambda: wk.agreement_from_counts([[2, 0], [1, 1]], coefficient="conger"), "Conger"),
         (lambda: wk.agreement([[1.5, 2.0], [2.0, 2.0]]), "non-integer rating"),
-        (lambda: wk.agreement([[1, 2], [2, 2]], weights=np.ones((3, 3))), "shape"),
+        (lambda: wk.agreement([[1, 2], [2, 2]], weights=1 - np.eye(3)), "shape"),
         (lambda: wk.agreement([[1, 2], [2, 2]], weights=[[1, 1], [1, 0]]), "zero diagonal"),
         (lambda: wk.agreement([[1, 2], [2, 2]], weights=[[0, -1], [1, 0]]), "non-negative"),
         (lambda: wk.agreement([[1, 2], [2, 2]], coefficient="cohen"), "`coefficient`"),

@@ -163,7 +163,7 @@ BAD_CASES: list[tuple[str, list[Any], list[Any], dict[str, Any]]] = [
     ("non-integer with labels", [0.0, 1.5], [0.0, 1.0], {"labels": [0, 1, 2]}),
     ("repeated labels", [0, 1], [0, 1], {"labels": [0, 1, 1]}),
     ("bad nan_policy", [0, 1], [0, 1], {"nan_policy": "drop"}),
-    ("weights shape", [0, 1, 2], [0, 1, 2], {"weights": np.ones((2, 2))}),
+    ("weights shape", [0, 1, 2], [0, 1, 2], {"weights": 1 - np.eye(2)}),
     ("huge table", [0, 10**5], [0, 1], {"weights": "linear"}),
     ("weight length", [0, 1, 2], [0, 1, 2], {"sample_weight": [1.0, 2.0]}),
     ("weight negative", [0, 1, 2], [0, 1, 2], {"sample_weight": [1.0, -2.0, 1.0]}),

@@ -301,7 +301,7 @@ def test_from_table_rejects_bad_options() -> None:
         wk.paired_kappa_test_from_table(cube, labels=[0, 1])
     with pytest.raises(WkappaError, match="`labels` must be a sequence"):
         wk.paired_kappa_test_from_table(cube, labels="abc")
-    for kwargs in ({"n_resamples": 0}, {"confidence_level": 1.5}, {"weights": np.ones((2, 2))}):
+    for kwargs in ({"n_resamples": 0}, {"confidence_level": 1.5}, {"weights": 1 - np.eye(2)}):
         with pytest.raises(WkappaError):
             wk.paired_kappa_test_from_table(cube, **kwargs)  # type: ignore[arg-type]
 

@@ -217,7 +217,7 @@ ROWS: dict[str, Row] = {
         lambda: wk.weighted_kappa(A, B, weights=None), WkappaError, "weights", hint=True
     ),
     "weights wrong shape for K": Row(
-        lambda: wk.weighted_kappa(A, B, weights=np.ones((3, 3))),
+        lambda: wk.weighted_kappa(A, B, weights=1 - np.eye(3)),
         WkappaError,
         "weights",
         also=r"\(4, 4\)",
@@ -252,7 +252,7 @@ ROWS: dict[str, Row] = {
         lambda: wk.weighted_kappa(A, B, weights=[["a", "b"], ["c", "d"]]), WkappaError, "weights"
     ),
     "table weights wrong shape": Row(
-        lambda: wk.kappa_from_table(np.ones((2, 2)), weights=np.ones((3, 3))),
+        lambda: wk.kappa_from_table(np.ones((2, 2)), weights=1 - np.eye(3)),
         WkappaError,
         "weights",
     ),
@@ -380,7 +380,7 @@ ROWS: dict[str, Row] = {
         hint=True,
     ),
     "K too large, custom weights": Row(
-        lambda: wk.weighted_kappa([0, 10**12], [0, 1], weights=np.ones((2, 2))),
+        lambda: wk.weighted_kappa([0, 10**12], [0, 1], weights=1 - np.eye(2)),
         WkappaError,
         "weights",
     ),

@@ -81,8 +81,7 @@ def _weights(draw: st.DrawFn, rng: np.random.Generator, k: int) -> Any:
         return kind
     matrix = rng.uniform(0.0, 10.0, (k, k))
     matrix[rng.random((k, k)) < draw(st.sampled_from([0.0, 0.3, 0.9]))] = 0.0
-    if draw(st.booleans()):
-        np.fill_diagonal(matrix, 0.0)  # the usual disagreement form; a non-zero one is legal too
+    np.fill_diagonal(matrix, 0.0)  # disagreement weights (a non-zero diagonal is refused)
     return matrix
 
 

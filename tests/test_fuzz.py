@@ -200,7 +200,9 @@ def cases(draw: st.DrawFn, kinds: list[str], big_sizes: bool = False) -> Case:
         else:
             rng = np.random.default_rng(draw(st.integers(0, 2**16)))
             scale = draw(st.sampled_from([1.0, 1e-200, 1e200]))
-            weights = (rng.integers(0, 5, (k_guess, k_guess)) * scale).tolist()
+            matrix = rng.integers(0, 5, (k_guess, k_guess)) * scale
+            np.fill_diagonal(matrix, 0.0)  # disagreement weights: a zero diagonal
+            weights = matrix.tolist()
     labels = draw(st.sampled_from(["none", "range"] + (["list"] if span <= 5 else [])))
     nan_policy = draw(st.sampled_from(["omit", "raise"]))
     split = sorted(draw(st.lists(st.integers(0, base * repeat), max_size=3)))

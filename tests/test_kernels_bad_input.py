@@ -57,7 +57,7 @@ def _numpy_rows(dtype: str) -> dict[str, Callable[[], Any]]:
         "inf weight": lambda: wk.confusion_table(good, good, sample_weight=[1, INF, 1, 1, 1]),
         "short weights": lambda: wk.qwk(good, good, sample_weight=np.ones(4)),
         "2-D weights": lambda: wk.qwk(good, good, sample_weight=np.ones((5, 1))),
-        "custom weights shape": lambda: wk.weighted_kappa(good, good, weights=np.ones((7, 7))),
+        "custom weights shape": lambda: wk.weighted_kappa(good, good, weights=1 - np.eye(7)),
         "bad nan_policy": lambda: wk.qwk(good, good, nan_policy="drop"),  # type: ignore[arg-type]
         "undefined, raise": lambda: wk.qwk(good[:1], good[:1], zero_division="raise"),
     }

@@ -260,7 +260,7 @@ def test_apply_thresholds_bad_scores_and_labels() -> None:
         ([0, 1], [0.1, 0.2], {"nan_policy": "ignore"}, "nan_policy"),
         ([0, 1], [0.1, 0.2], {"weights": "quadratc"}, "`weights` must be one of"),
         ([0, 1], [0.1, 0.2], {"weights": np.zeros((2, 2))}, "undefined for every assignment"),
-        ([0, 1], [0.1, 0.2], {"weights": np.ones((3, 3))}, r"shape \(3, 3\)"),
+        ([0, 1], [0.1, 0.2], {"weights": 1 - np.eye(3)}, r"shape \(3, 3\)"),
         ([0, 1.5], [0.1, 0.2], {}, "non-integer rating 1.5"),
         ([0, 1], ["a", "b"], {}, "real-valued scores"),
         ([0, 1], [0.1, 0.2], {"sample_weight": [1, -1]}, "non-negative"),

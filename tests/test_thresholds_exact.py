@@ -36,10 +36,12 @@ def _problem(rng: np.random.Generator) -> dict:
     scores = rng.integers(0, n_values, size=n) * scale + rng.normal() * 10
     kind = str(rng.choice(WEIGHT_KINDS))
     weights: object = kind
-    if kind == "custom_int":
-        weights = rng.integers(0, 6, size=(k, k))
-    elif kind == "custom_float":
-        weights = rng.uniform(0, 1, size=(k, k))
+    if kind.startswith("custom"):  # disagreement weights: any non-negative off-diagonal entries
+        matrix = (
+            rng.integers(0, 6, size=(k, k)) if kind == "custom_int" else rng.uniform(0, 1, (k, k))
+        )
+        np.fill_diagonal(matrix, 0)
+        weights = matrix
     sample = rng.choice(["none", "int", "float"], p=[0.5, 0.3, 0.2])
     sample_weight = None
     if sample == "int":

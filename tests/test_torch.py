@@ -142,7 +142,7 @@ LOSS_ERRORS: list[tuple[Any, Any, type[Exception], str]] = [
     (lambda: WeightedKappaLoss(3, mode="softmax"), None, WkappaError, "mode"),  # type: ignore[arg-type]
     (lambda: WeightedKappaLoss(3, form="exp"), None, WkappaError, "form"),  # type: ignore[arg-type]
     (lambda: WeightedKappaLoss(3, weights="quadratc"), None, WkappaError, "weights"),
-    (lambda: WeightedKappaLoss(3, weights=np.ones((2, 2))), None, WkappaError, "shape"),
+    (lambda: WeightedKappaLoss(3, weights=1 - np.eye(2)), None, WkappaError, "shape"),
     (lambda: WeightedKappaLoss(3, eps=-1.0), None, WkappaError, "eps"),
     (lambda: WeightedKappaLoss(3), (torch.randn(4, 2), LONG), WkappaError, r"\(N, 3\)"),
     (lambda: WeightedKappaLoss(3), (torch.randn(4, 3), LONG[:3]), WkappaError, "target"),

@@ -183,7 +183,8 @@ def weighted_kappa(
         Rater B's ratings (columns of the table).
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights ``W`` with zero diagonal: quadratic ``(i-j)²/(K-1)²``, linear
-        ``|i-j|/(K-1)``, unweighted ``1 - [i == j]``, or a finite non-negative user matrix.
+        ``|i-j|/(K-1)``, unweighted ``1 - [i == j]``, or a finite non-negative user matrix
+        with a zero diagonal (a non-zero diagonal is an error).
         Agreement weights ``A`` (Fleiss-Cohen-Everitt, SAS) convert as ``W = 1 - A``.
     labels : sequence of K categories, optional
         The categories, in order. A rating not in ``labels`` is an error.

@@ -54,7 +54,8 @@ def check_weights(weights: Any) -> str | np.ndarray:
     """Validate ``weights`` before K is known.
 
     Returns the weight name, or the user matrix as a float64 array checked to be square, finite
-    and non-negative.
+    and non-negative, with a zero diagonal: the one check of a user matrix, for every entry
+    point (two raters, several raters and the integrations).
     """
     if isinstance(weights, str):
         if weights in WEIGHT_NAMES:
@@ -76,6 +77,14 @@ def check_weights(weights: Any) -> str | np.ndarray:
         raise WkappaError(
             "`weights` must be non-negative disagreement weights; the matrix has negative "
             "entries. Hint: agreement weights A convert to disagreement weights as 1 - A."
+        )
+    diagonal = np.diag(matrix)
+    if np.any(diagonal != 0):
+        raise WkappaError(
+            "`weights` must be disagreement weights with a zero diagonal (two equal ratings "
+            f"are full agreement); got diagonal {format_value(diagonal.tolist())}. "
+            "Hint: agreement weights A (A_ii = 1, as SAS, Fleiss-Cohen-Everitt and irrCAC use "
+            "them) convert to disagreement weights as W = 1 - A: pass weights=1 - A."
         )
     matrix.setflags(write=False)
     return matrix
@@ -395,12 +404,6 @@ def agreement_weight_matrix(
             )
         return weights, gwet_weights(weights, values)
     matrix = weight_matrix(weights, k).astype(np.float64)
-    if np.any(np.diag(matrix) != 0):
-        raise WkappaError(
-            "`weights` must have a zero diagonal for several raters (two equal ratings are "
-            "full agreement). Hint: agreement weights A convert to disagreement weights as "
-            "1 - A."
-        )
     if coefficient in ("gwet", "percent") and matrix.max() > 1:
         raise WkappaError(
             f"`weights` for coefficient={coefficient!r} must lie in [0, 1]: Gwet's agreement "
