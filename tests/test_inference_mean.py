@@ -59,11 +59,25 @@ def test_values() -> None:
     assert isinstance(wk.mean_kappa(np.array([0.3, 0.4])), float)
 
 
+def test_only_the_ends_of_the_range_are_clipped() -> None:
+    """Kappas above 0.999 (1 included) count as 0.999, as in the Metrics package; inside
+    [-0.999, 0.999] nothing changes."""
+    assert wk.mean_kappa([1.0, 0.5]) == wk.mean_kappa([0.999, 0.5])
+    assert wk.mean_kappa([0.9995, 0.5]) == wk.mean_kappa([0.999, 0.5])
+    assert wk.mean_kappa([-1.0, 0.5]) == wk.mean_kappa([-0.999, 0.5])
+    assert wk.mean_kappa([0.998, 0.5]) != wk.mean_kappa([0.999, 0.5])
+
+
 @pytest.mark.parametrize(
     ("kappas", "weights", "match"),
     [
         ([], None, "empty"),
         ([0.5, float("nan")], None, "finite"),
+        ([1.5, 0.5], None, r"`kappas` must lie in \[-1, 1\]; kappas\[0\] = 1\.5"),
+        ([-3.0, 0.5], None, r"`kappas` must lie in \[-1, 1\]; kappas\[0\] = -3\.0"),
+        ([0.5, 85], None, r"kappas\[1\] = 85\.0\. .* Hint: pass kappas as fractions"),
+        ([0.5, 1 + 2**-52], None, r"`kappas` must lie in \[-1, 1\]"),
+        ([0.5, -1 - 2**-52], [1.0, 1.0], r"`kappas` must lie in \[-1, 1\]"),
         ([[0.5]], None, "1-D"),
         (["a"], None, "numbers"),
         ([0.5, 0.6], [1.0], "weights"),

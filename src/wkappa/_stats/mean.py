@@ -7,7 +7,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from .._core import check_one_dimensional, refuse_iterator
+from .._core import check_one_dimensional, format_value, refuse_iterator
 from ..exceptions import WkappaError
 
 __all__ = ["mean_kappa"]
@@ -21,7 +21,7 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
     Parameters
     ----------
     kappas : array-like of shape (m,)
-        Kappa values, e.g. one QWK per essay set.
+        Kappa values in [-1, 1], e.g. one QWK per essay set.
     weights : array-like of shape (m,), optional
         Non-negative weights of the kappas (normalised, so only their ratios matter); equal
         by default. These are averaging weights, as in :func:`numpy.average` and the Kaggle
@@ -33,12 +33,26 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
     float
         ``tanh(sum(w * atanh(clip(kappa, -0.999, 0.999))) / sum(w))``.
 
+    Raises
+    ------
+    WkappaError
+        If a kappa is NaN, infinite, above 1 or below -1.
+
     Notes
     -----
     The Fisher transform ``z = atanh(kappa) = log((1 + kappa) / (1 - kappa)) / 2`` is roughly
     variance-stabilising; it is infinite at ±1, so kappas are clipped to [-0.999, 0.999]
     first, exactly as ``mean_quadratic_weighted_kappa`` in the Kaggle Metrics package
-    (benhamner/Metrics), which scored the Automated Student Assessment Prize.
+    (benhamner/Metrics), which scored the Automated Student Assessment Prize. The clip only
+    touches the ends of the range: a perfect kappa of 1 (and any kappa above 0.999) counts
+    as 0.999, -1 (and any below -0.999) as -0.999.
+
+    A kappa outside [-1, 1] is an error, not clipped: Fisher's z is defined on (-1, 1), the
+    range of a correlation (Fisher 1915), and such a value is usually a mistake upstream (a
+    percentage, a z value). No kappa exceeds 1 (``sum(W*O) >= 0``); Cohen's kappa is at
+    least -1, its lower limit depending on the margins (Cohen 1960), and quadratic-weighted
+    kappa is Lin's concordance correlation of the category indices (Lin 1989), in [-1, 1].
+    A user weight matrix can give a kappa below -1, which has no Fisher z.
 
     Examples
     --------
@@ -55,6 +69,14 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
         raise WkappaError(
             "`kappas` must be finite; it contains NaN or inf. Hint: drop undefined kappas "
             "(nan) before averaging."
+        )
+    outside = np.flatnonzero(np.abs(values) > 1)
+    if outside.size:
+        first = int(outside[0])
+        raise WkappaError(
+            f"`kappas` must lie in [-1, 1]; kappas[{first}] = {format_value(values[first])}. "
+            "No kappa exceeds 1 and Fisher's z = atanh(kappa) is undefined below -1. Hint: "
+            "pass kappas as fractions (0.85, not 85%), not their z values."
         )
     if weights is None:
         share = np.full(values.size, 1.0 / values.size)
