@@ -184,7 +184,9 @@ def weighted_kappa(
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights ``W`` with zero diagonal: quadratic ``(i-j)²/(K-1)²``, linear
         ``|i-j|/(K-1)``, unweighted ``1 - [i == j]``, or a finite non-negative user matrix
-        with a zero diagonal (a non-zero diagonal is an error).
+        with a zero diagonal (a non-zero diagonal is an error). ``i`` and ``j`` are the
+        category positions, not the label values: with ``labels=[1, 3, 10]`` a 1 against a
+        3 weighs as much as a 3 against a 10; pass a matrix for weights on the values.
         Agreement weights ``A`` (Fleiss-Cohen-Everitt, SAS) convert as ``W = 1 - A``.
     labels : sequence of K categories, optional
         The categories, in order. A rating not in ``labels`` is an error.

@@ -4,6 +4,10 @@ wkappa uses *disagreement* weights ``W`` (zero on the diagonal, larger for worse
 as Cohen (1968) and scikit-learn do. Fleiss, Cohen & Everitt (1969), SAS and some R packages use
 *agreement* weights ``A = 1 - W`` instead; kappa is the same either way when ``W`` is scaled so
 that its largest entry is 1.
+
+The library's named weights ('quadratic', 'linear', 'unweighted') are on the category
+*positions* 0..K-1, for two raters and several alike; Gwet's named weights and Krippendorff's
+interval and ratio metrics are on the category *values* (:func:`category_values`).
 """
 
 from __future__ import annotations
@@ -116,7 +120,8 @@ def weight_matrix(weights: str | np.ndarray, n_categories: int) -> np.ndarray:
     -------
     ndarray of shape (K, K), float64
         ``quadratic``: ``(i - j)**2 / (K - 1)**2``; ``linear``: ``|i - j| / (K - 1)``;
-        ``unweighted``: ``1 - [i == j]``. With K = 1 every weight is 0 (kappa is undefined).
+        ``unweighted``: ``1 - [i == j]``, with ``i``, ``j`` the category positions (not the
+        label values). With K = 1 every weight is 0 (kappa is undefined).
     """
     k = n_categories
     if isinstance(weights, np.ndarray):

@@ -101,9 +101,11 @@ def agreement(
         metric, or the percent agreement ``pa``.
     weights : str or array of shape (K, K)
         Disagreement weights W (zero diagonal): 'unweighted', 'quadratic', 'linear' as in
-        :func:`~wkappa.weighted_kappa`, Gwet's 'ordinal', 'radical', 'ratio', 'circular',
-        'bipolar' (irrCAC's, on the category values; their formulas are in the user
-        guide's several-raters page), or a matrix. Gwet's (and irrCAC's)
+        :func:`~wkappa.weighted_kappa` (on the category positions, so equal to irrCAC's
+        value-based quadratic and linear weights only for evenly spaced numeric
+        categories), Gwet's 'ordinal', 'radical', 'ratio', 'circular', 'bipolar' (irrCAC's,
+        on the category values; their formulas are in the user guide's several-raters
+        page), or a matrix with a zero diagonal. Gwet's (and irrCAC's)
         agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of agreement
         weights. Every pair of ratings counts in both orders, so a matrix that is not
         symmetric acts through its symmetric part ``(W + W') / 2``.
@@ -442,10 +444,12 @@ def krippendorff_alpha(
     Notes
     -----
     ``alpha = 1 - (N - 1) sum_u [sum_ck r_uc r_uk delta_ck / (m_u - 1)] / sum_ck n_c n_k
-    delta_ck`` over the units with ``m_u >= 2`` ratings, N of them pairable ratings. Interval
-    alpha equals ``agreement(..., coefficient='krippendorff', weights='quadratic')`` on
-    integer ratings. The ordinal metric is computed once from the data; the standard error and
-    the resampling intervals hold it fixed.
+    delta_ck`` over the units with ``m_u >= 2`` ratings, N of them pairable ratings. The
+    interval and ratio metrics use the category values, the library's 'quadratic' weights
+    the positions: interval alpha equals ``agreement(..., coefficient='krippendorff',
+    weights='quadratic')`` when the categories are evenly spaced numbers (always so without
+    ``labels``), not for ``labels=[1, 3, 10]``. The ordinal metric is computed once from the
+    data; the standard error and the resampling intervals hold it fixed.
 
     Examples
     --------
