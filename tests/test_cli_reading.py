@@ -288,3 +288,27 @@ def test_an_out_name_of_compressed_parquet_is_refused(fitted, capsys):
     tmp_path, argv = fitted
     err = _refused(capsys, [*argv, "--out", str(tmp_path / "graded.parquet.gz")])
     assert "a Parquet file is compressed inside, not with gzip. Hint: name it .parquet" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--true", "a", "--pred", "b"],
+        ["agree", "--raters", "a,b"],
+        ["icc", "--raters", "a,b"],
+        ["thresholds", "--true", "a", "--score", "b"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_quote_not_closed_is_named_by_its_line(tmp_path, capsys, argv):
+    """An unclosed quote was an internal error (exit 1) with polars' 'could not parse ... not
+    properly escaped' and its advice on infer_schema_length."""
+    path = tmp_path / "quote.csv"
+    path.write_text('a,b\n1,1\n"2,2\n3,3\n')
+    err = _refused(capsys, [argv[0], str(path), *argv[1:]])
+    assert 'quote.csv, line 3 (the header is line 1): a quote (") opens a value that is not ' in err
+    tsv = tmp_path / "ragged.tsv"
+    tsv.write_text("a\tb\n1\t1\n2\t2\t3\n")
+    err = _refused(capsys, [argv[0], str(tsv), *argv[1:]])
+    assert "line 3 (the header is line 1), has 3 fields where the header has 2" in err
+    assert "quote a value that holds a tab" in err

@@ -262,6 +262,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BaseException as exc:  # also a Rust panic from polars (a BaseException)
         if debug or isinstance(exc, SystemExit):
             raise
+        if getattr(args, "file", None) and type(exc).__module__.startswith("polars"):
+            from .io import csv_error
+
+            found = csv_error(args.file, args.input_format, args.separator, exc)
+            if found is not None:  # a CSV row polars could not read, found in any pass
+                print(f"wkappa: error: {found}", file=sys.stderr)
+                return 2
         if "invalid utf-8" in str(exc) and getattr(args, "file", None):  # past the first MiB
             from .io import not_utf8
 

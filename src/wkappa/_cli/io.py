@@ -32,6 +32,7 @@ from .sniff import (
     not_utf8,
     ragged_line,
     text_lines,
+    unclosed_quote,
 )
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "blank_is_missing",
     "check_columns",
     "count_keys",
+    "csv_error",
     "declared_missing",
     "detect_format",
     "first_row",
@@ -209,11 +211,28 @@ def declared_missing(codes: Sequence[str], name: str, dtype: Any) -> Any:
 
 
 def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
-    """The error naming the line of a CSV row with more fields than the header, when that is
-    what polars' ``exc`` complains of; else None."""
-    if source.fmt not in ("csv", "tsv") or "more fields than" not in str(exc):
+    """The error naming the line of a CSV row with more fields than the header, or of a
+    quote not closed, when that is what polars' ``exc`` complains of; else None."""
+    if source.fmt not in ("csv", "tsv"):
         return None
-    return ragged_line(source.name, text_lines(source.path, source.data), source.delimiter)
+    lines = text_lines(source.path, source.data)
+    if "more fields than" in str(exc):
+        return ragged_line(source.name, lines, source.delimiter)
+    if "not properly escaped" in str(exc):
+        return unclosed_quote(source.name, lines, source.delimiter)
+    return None
+
+
+def csv_error(path: str, fmt: str | None, separator: str | None, exc: BaseException) -> Any:
+    """:func:`ragged_error` for the file named on the command line (a file, not standard
+    input, which is read once), or None."""
+    try:
+        fmt = detect_format(path, fmt)
+    except WkappaError:
+        return None
+    if path == "-" or not os.path.isfile(path):
+        return None
+    return ragged_error(Source(path, fmt, path, None, None, separator), exc)
 
 
 def read_error(source: Source, exc: BaseException) -> WkappaError:

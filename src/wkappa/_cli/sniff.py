@@ -30,6 +30,7 @@ __all__ = [
     "not_utf8",
     "ragged_line",
     "text_lines",
+    "unclosed_quote",
 ]
 
 GZIP = b"\x1f\x8b"
@@ -242,11 +243,30 @@ def ragged_line(name: str, lines: Iterable[str], separator: str) -> WkappaError 
         return None
     for record in reader:
         if len(record) > len(header):
-            shown = "tab" if separator == "\t" else repr(separator)
+            holds = (
+                "a tab" if separator == "\t" else f'the separator {separator!r} ("1{separator}5")'
+            )
             return WkappaError(
                 f"{name}, line {reader.line_num} (the header is line 1), has {len(record)} "
                 f"fields where the header has {len(header)}. Hint: quote a value that holds "
-                f'the separator {shown} ("1,5"), give every column a name in the header, or '
-                "pass --separator if the file uses another one."
+                f"{holds}, give every column a name in the header, or pass "
+                "--separator if the file uses another one."
             )
+    return None
+
+
+def unclosed_quote(name: str, lines: Iterable[str], separator: str) -> WkappaError | None:
+    """The error for the first record of a CSV text (``lines``) whose quoted value is not
+    closed properly, naming the line it starts on; None if there is none."""
+    reader = csv.reader(lines, delimiter=separator, quotechar='"', strict=True)
+    start = 1
+    try:
+        for _ in reader:
+            start = reader.line_num + 1
+    except csv.Error:
+        return WkappaError(
+            f'{name}, line {start} (the header is line 1): a quote (") opens a value that is '
+            "not closed properly. Hint: close the quote; a quote inside a quoted value is "
+            'written twice ("").'
+        )
     return None
