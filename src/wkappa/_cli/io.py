@@ -13,8 +13,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,10 +22,10 @@ from .._core import format_value, import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
+from .progress import progress_bar
 from .sniff import (
     check_kind,
     check_utf8,
-    compressed,
     decompressed,
     file_head,
     not_utf8,
@@ -84,8 +83,6 @@ _BAD = "__wkappa_bad_weights"
 _ENCODING_PROBE = 1 << 20
 # CSV type inference looks at this many rows; a later surprise is diagnosed by a rescan.
 _INFER_ROWS = 10_000
-# Reads of files below this size finish too fast for a progress bar to help.
-PROGRESS_MIN_BYTES = 8 * 2**20
 # The cells every reader takes as a missing value (CSV: also with surrounding spaces).
 MISSING_SPELLINGS = ("", "NA", "N/A", "null", "NULL")
 
@@ -515,48 +512,6 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, requi
     return frame
 
 
-@contextmanager
-def _progress(source: Source, enabled: bool) -> Iterator[Callable[[Any], Any] | None]:
-    """A rich progress bar on stderr fed by the streaming engine's batches, or None."""
-    if not enabled or source.size is None or source.size < PROGRESS_MIN_BYTES:
-        yield None
-        return
-    rich_progress = import_optional("rich.progress", "cli")
-    rich_console = import_optional("rich.console", "cli")
-    total = _estimate_rows(source)
-    bar = rich_progress.Progress(
-        rich_progress.TextColumn("reading {task.description}"),
-        rich_progress.BarColumn(),
-        rich_progress.TextColumn("{task.completed:,} rows"),
-        rich_progress.TimeElapsedColumn(),
-        console=rich_console.Console(stderr=True),
-        transient=True,
-    )
-    task = bar.add_task(Path(source.name).name, total=total)
-
-    def tick(batch: Any) -> Any:
-        bar.update(task, advance=batch.height)
-        return batch
-
-    with bar:
-        yield tick
-        bar.update(task, total=bar.tasks[0].completed)
-
-
-def _estimate_rows(source: Source) -> int | None:
-    """Rows in the file: exact from Parquet/IPC metadata, estimated for text files."""
-    pl = polars()
-    assert source.path is not None and source.size is not None
-    if source.fmt in ("parquet", "ipc"):
-        return int(source.scan().select(pl.len()).collect().item())
-    if compressed(source.path):
-        return None
-    with open(source.path, "rb") as handle:
-        head = handle.read(1 << 16)
-    lines = head.count(b"\n")
-    return max(int(source.size / (len(head) / lines)), 1) if lines > 1 else None
-
-
 def _count(frame: Any, keys: Sequence[str], weight: str | None, tick: Any) -> Any:
     """One streaming ``group_by`` over the key columns; rows never reach Python. Weights are
     summed exactly as :mod:`.sample_weights` says, and their keys sorted, so that sums over
@@ -631,7 +586,7 @@ def count_keys(
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
     frame = strip_ids(source, blank_is_missing(frame, schema, keys), ids)
     frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight)
-    with _progress(source, progress) as tick:
+    with progress_bar(source, progress) as tick:
         try:
             counts = _count(frame, keys, weight, tick)
         except pl.exceptions.ComputeError as exc:
