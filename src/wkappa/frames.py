@@ -174,7 +174,9 @@ def confusion_table(
     """
     policy = check_table_nan_policy(nan_policy, "a table")
     # ordered: as wk.confusion_table, strings need labels=
-    request = Request(labels, min_rating, max_rating, sample_weight, policy, ordered=True)
+    request = Request(
+        labels, min_rating, max_rating, sample_weight, policy, ordered=True, propagate=False
+    )
     counted = frame_table(df, y_true, y_pred, request)
     assert counted is not None and isinstance(counted[0], np.ndarray)
     return counted[0]
@@ -225,7 +227,7 @@ def kappa_test(
     policy = check_table_nan_policy(nan_policy, "a test result")
     request = Request.for_weights(
         checked_weights, labels, min_rating, max_rating, sample_weight, policy
-    )
+    )._replace(propagate=False)
     counted = frame_table(df, y_true, y_pred, request)
     assert counted is not None
     table, names = counted

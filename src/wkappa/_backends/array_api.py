@@ -168,6 +168,7 @@ def _encode(
     max_rating: Any,
     sample_weight: Any,
     nan_policy: NanPolicy,
+    propagate: bool = True,
 ) -> _Encoded | None:
     """Device twin of :func:`wkappa._core.encode.encode_ratings` for numeric ratings."""
     xp = be.xp
@@ -189,7 +190,7 @@ def _encode(
         if nan_policy == "raise":
             position = be.first(missing)
             which = "y_true" if has_a and be.item(missing_a[position]) else "y_pred"
-            raise missing_rating_error(which, position)
+            raise missing_rating_error(which, position, propagate=propagate)
         if nan_policy == "propagate":
             return None
         if not be.any(~missing):
@@ -267,7 +268,7 @@ def device_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
         return None
     try:
         be = _backend(y_true, y_pred)
-        enc = _encode(be, y_true, y_pred, **request.encode_options())
+        enc = _encode(be, y_true, y_pred, **request.encode_options(), propagate=request.propagate)
         if enc is None:
             return PROPAGATED
         if request.use_sums(len(enc.labels), enc.weight is not None):

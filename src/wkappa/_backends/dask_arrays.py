@@ -77,11 +77,13 @@ def _chunk_categories(
 _MANY_LABELS = 4096
 
 
-def _missing_pairs_error(n_missing: int) -> WkappaError:
-    """Under nan_policy='raise': the blocks are read apart, so the count, not a position."""
+def _missing_pairs_error(n_missing: int, propagate: bool) -> WkappaError:
+    """Under nan_policy='raise': the blocks are read apart, so the count, not a position
+    (``propagate``: whether the caller takes 'propagate', which the hint then offers)."""
+    nan = "; nan_policy='propagate' returns nan" if propagate else ""
     return WkappaError(
         f"`y_true`/`y_pred` have {n_missing} pair(s) with a missing rating (NaN/None). "
-        "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan."
+        f"Hint: nan_policy='omit' drops incomplete pairs{nan}."
     )
 
 
@@ -156,7 +158,13 @@ def _blocks(array: Any) -> list[Any]:
 
 
 def _categories(
-    a: Any, b: Any, min_rating: Any, max_rating: Any, nan_policy: NanPolicy, ordered: bool
+    a: Any,
+    b: Any,
+    min_rating: Any,
+    max_rating: Any,
+    nan_policy: NanPolicy,
+    ordered: bool,
+    propagate: bool = True,
 ) -> Sequence[Any] | None:
     """Global categories from a first pass (None: a missing rating under 'propagate')."""
     dask = import_optional("dask", "dask")
@@ -168,7 +176,7 @@ def _categories(
     n_missing = sum(missing for _, missing in parts)
     if n_missing:
         if nan_policy == "raise":
-            raise _missing_pairs_error(n_missing)
+            raise _missing_pairs_error(n_missing, propagate)
         if nan_policy == "propagate":
             return None
     found = [labels for labels, _ in parts if labels is not None]
@@ -209,13 +217,17 @@ def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
             return None
         categories: Sequence[Any] | None = fixed
         if request.nan_policy != "omit" and not _integer_dtypes(a, b):
-            categories = _check_missing_with_labels(a, b, tuple(fixed), request.nan_policy)
+            categories = _check_missing_with_labels(
+                a, b, tuple(fixed), request.nan_policy, request.propagate
+            )
     elif _integer_dtypes(a, b):
         # No missing values are possible: the range needs at most a min/max pass, and the
         # counting pass itself refuses a rating out of the bounds given.
         categories = _integer_range(a, b, min_rating, max_rating)
     else:
-        categories = _categories(a, b, min_rating, max_rating, request.nan_policy, request.ordered)
+        categories = _categories(
+            a, b, min_rating, max_rating, request.nan_policy, request.ordered, request.propagate
+        )
     if categories is None:
         return PROPAGATED
     quadratic = request.use_sums(len(categories), w is not None)
@@ -268,7 +280,7 @@ def _integer_range(a: Any, b: Any, min_rating: Any, max_rating: Any) -> range:
 
 
 def _check_missing_with_labels(
-    a: Any, b: Any, labels: tuple[Any, ...], nan_policy: NanPolicy
+    a: Any, b: Any, labels: tuple[Any, ...], nan_policy: NanPolicy, propagate: bool = True
 ) -> tuple[Any, ...] | None:
     """With labels given, 'raise' and 'propagate' still need to know about missing pairs."""
     dask = import_optional("dask", "dask")
@@ -279,7 +291,7 @@ def _check_missing_with_labels(
     if not n_missing:
         return labels
     if nan_policy == "raise":
-        raise _missing_pairs_error(n_missing)
+        raise _missing_pairs_error(n_missing, propagate)
     return None
 
 

@@ -110,6 +110,10 @@ _OPTION_NAMES = (
         "Hint: nan_policy='omit' drops incomplete pairs; nan_policy='propagate' returns nan.",
         "Hint: --nan-policy omit drops rows with a missing rating.",
     ),
+    (
+        "Hint: nan_policy='omit' drops incomplete pairs.",
+        "Hint: --nan-policy omit drops rows with a missing rating.",
+    ),
     ("nan_policy='omit'", "--nan-policy omit"),
     ("confidence_level=", "--ci "),
     ("`confidence_level`", "--ci"),

@@ -254,7 +254,13 @@ def _plain_table(a: np.ndarray, b: np.ndarray, n: int) -> Counted | None:
 
 def strict_route(y_true: Any, y_pred: Any, request: Request) -> Counted:
     """Read, check and encode every rating, then count: any input, every error."""
-    encoded = encode_ratings(y_true, y_pred, **request.encode_options(), ordered=request.ordered)
+    encoded = encode_ratings(
+        y_true,
+        y_pred,
+        **request.encode_options(),
+        ordered=request.ordered,
+        propagate=request.propagate,
+    )
     if encoded is None:
         return PROPAGATED
     k = encoded.n_categories

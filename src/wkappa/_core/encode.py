@@ -368,6 +368,7 @@ def encode_ratings(
     nan_policy: NanPolicy = "raise",
     ordered: bool = True,
     where: Where | None = None,
+    propagate: bool = True,
 ) -> EncodedRatings | None:
     """Validate two raters' ratings and encode them as category indices.
 
@@ -387,6 +388,11 @@ def encode_ratings(
     ordered : bool
         Whether the category order matters (weighted kappa, the confusion table). If False
         (unweighted kappa), strings and unordered categoricals are allowed and sorted.
+    where : callable, optional
+        Where a label spelled two ways is, in the message (a frame's column).
+    propagate : bool
+        Whether the caller takes ``nan_policy='propagate'``: the hint of a missing rating
+        under 'raise' offers it only then.
 
     Returns
     -------
@@ -401,7 +407,9 @@ def encode_ratings(
     lo, hi = check_rating_bounds(min_rating, max_rating, labels)
     check_label_spellings([("y_true", true_col), ("y_pred", pred_col)], labels, where=where)
 
-    missing = missing_rows([("y_true", true_col), ("y_pred", pred_col)], nan_policy)
+    missing = missing_rows(
+        [("y_true", true_col), ("y_pred", pred_col)], nan_policy, propagate=propagate
+    )
     if missing is not None:
         if nan_policy == "propagate":
             return None

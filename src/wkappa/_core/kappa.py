@@ -350,6 +350,7 @@ def confusion_table(
         sample_weight,
         check_table_nan_policy(nan_policy, "a table"),
         ordered=True,
+        propagate=False,
     )
     table = count_pairs(y_true, y_pred, request).table
     assert table is not None

@@ -24,7 +24,9 @@ class Request(NamedTuple):
     ``labels``, ``min_rating``, ``max_rating`` and ``sample_weight`` are as the user gave them
     (the routes read and check them, each raising the same error). ``ordered``: the category
     order matters (every weighting but 'unweighted'). ``quadratic``: quadratic weights, so the
-    five sums suffice where the table is not needed (see :meth:`use_sums`).
+    five sums suffice where the table is not needed (see :meth:`use_sums`). ``propagate``:
+    whether the entry point takes ``nan_policy='propagate'`` (a table or a test result does
+    not), so that the error of a missing rating under 'raise' offers it only then.
     """
 
     labels: Any = None
@@ -34,6 +36,7 @@ class Request(NamedTuple):
     nan_policy: NanPolicy = "raise"
     ordered: bool = True
     quadratic: bool = False
+    propagate: bool = True
 
     @classmethod
     def for_weights(

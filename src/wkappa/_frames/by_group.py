@@ -86,7 +86,14 @@ def tables_of_groups(
         options = request.encode_options()
         del options["sample_weight"]
         grouped = grouped_tables.in_memory_group_tables(
-            data, y_true, y_pred, request.sample_weight, keys, **options, ordered=request.ordered
+            data,
+            y_true,
+            y_pred,
+            request.sample_weight,
+            keys,
+            **options,
+            ordered=request.ordered,
+            propagate=request.propagate,
         )
     if grouped is None:
         grouped, backend = engine_group_tables(data, y_true, y_pred, keys, request)

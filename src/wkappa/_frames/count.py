@@ -389,18 +389,21 @@ def missing_mask(counts: PairCounts) -> np.ndarray:
     return mask
 
 
-def raise_missing(counts: PairCounts, mask: np.ndarray, y_true: str, y_pred: str) -> NoReturn:
+def raise_missing(
+    counts: PairCounts, mask: np.ndarray, y_true: str, y_pred: str, propagate: bool = True
+) -> NoReturn:
     """The nan_policy='raise' error for a frame: which column, how many rows."""
     which = y_true if to_column(counts.true, "y_true").missing is not None else y_pred
-    raise_missing_rows(int(counts.count[mask].sum()), which)
+    raise_missing_rows(int(counts.count[mask].sum()), which, propagate)
 
 
-def raise_missing_rows(n_rows: int, which: str) -> NoReturn:
-    """The nan_policy='raise' error: ``n_rows`` rows miss a rating, e.g. in column ``which``."""
+def raise_missing_rows(n_rows: int, which: str, propagate: bool = True) -> NoReturn:
+    """The nan_policy='raise' error: ``n_rows`` rows miss a rating, e.g. in column ``which``
+    (``propagate``: whether the caller takes 'propagate', which the hint then offers)."""
+    nan = "; nan_policy='propagate' returns nan" if propagate else ""
     raise WkappaError(
         f"The rating columns have {n_rows} row(s) with a missing rating (null/NaN), e.g. in "
-        f"column {which!r}. Hint: nan_policy='omit' drops incomplete pairs; "
-        "nan_policy='propagate' returns nan."
+        f"column {which!r}. Hint: nan_policy='omit' drops incomplete pairs{nan}."
     )
 
 
@@ -431,7 +434,14 @@ def encode_pair(
     ``request`` and these ``sample_weight`` values (``request.sample_weight`` is a column
     name)."""
     options = {**request.encode_options(), "sample_weight": sample_weight}
-    return encode_ratings(y_true, y_pred, **options, ordered=request.ordered, where=where)
+    return encode_ratings(
+        y_true,
+        y_pred,
+        **options,
+        ordered=request.ordered,
+        where=where,
+        propagate=request.propagate,
+    )
 
 
 def _in_column(columns: tuple[str, str]) -> Where:

@@ -187,8 +187,10 @@ def in_memory_group_tables(
     max_rating: Any,
     nan_policy: NanPolicy,
     ordered: bool,
+    propagate: bool = True,
 ) -> GroupTables | None:
-    """The tables of every group, or None to count with the engine's group-by instead.
+    """The tables of every group, or None to count with the engine's group-by instead
+    (``propagate``: whether the caller takes nan_policy='propagate', for the hint).
 
     The caller has checked that the frame is eager with numeric (or ordered categorical)
     rating columns. Errors and their order are those of the engine path: weights first, then
@@ -233,7 +235,7 @@ def in_memory_group_tables(
             missing = true_missing | pred_missing
         if missing is not None and nan_policy == "raise":
             which = y_true if true_missing is not None else y_pred
-            raise_missing_rows(int(missing.sum()), which)
+            raise_missing_rows(int(missing.sum()), which, propagate)
         encoded = encode_ratings(
             true,
             pred,

@@ -159,7 +159,7 @@ def _apply_nan_policy(counts: count.PairCounts, request: Request, y_true: str, y
     if not mask.any():
         return True
     if request.nan_policy == "raise":
-        count.raise_missing(counts, mask, y_true, y_pred)
+        count.raise_missing(counts, mask, y_true, y_pred, request.propagate)
     return request.nan_policy == "omit"
 
 
@@ -184,7 +184,7 @@ def engine_group_tables(
     stale = np.zeros(n_groups, dtype=bool)
     if mask.any():
         if request.nan_policy == "raise":
-            count.raise_missing(counts, mask, y_true, y_pred)
+            count.raise_missing(counts, mask, y_true, y_pred, request.propagate)
         if request.nan_policy == "propagate":
             stale[group_of[mask]] = True
     omitted = request._replace(nan_policy="omit")

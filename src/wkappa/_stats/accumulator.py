@@ -273,7 +273,7 @@ class KappaAccumulator:
             and max(abs(self._labels.start), abs(self._labels.stop)) < 2**62
             else {"labels": list(self._labels)}  # (a range beyond 2**62 is matched as labels)
         )
-        request = Request(sample_weight=sample_weight, nan_policy=policy, **bounds)
+        request = Request(sample_weight=sample_weight, nan_policy=policy, propagate=False, **bounds)
         batch = count_pairs(y_true, y_pred, request).table
         assert batch is not None and len(batch) == len(self._labels)
         self._table = _add_tables(self._table, batch)

@@ -102,9 +102,11 @@ def encode_grouped(
     sample_weight: Any,
     nan_policy: NanPolicy,
     ordered: bool,
+    propagate: bool = True,
 ) -> Grouped:
     """Encode two raters' ratings once (one set of categories for every group) and keep each
-    pair's group; pairs dropped by ``nan_policy='omit'`` drop their ids too."""
+    pair's group; pairs dropped by ``nan_policy='omit'`` drop their ids too (``propagate``:
+    whether the caller takes 'propagate', for the hint of a missing rating)."""
     true_col = to_column(y_true, "y_true")
     n = len(true_col.values)
     codes, names = read_groups(ids, n, name)
@@ -117,6 +119,7 @@ def encode_grouped(
         sample_weight=sample_weight,
         nan_policy=nan_policy,
         ordered=ordered,
+        propagate=propagate,
     )
     assert encoded is not None  # 'propagate' is refused by the callers
     if len(encoded.true_index) != n:  # pairs with a missing rating were omitted

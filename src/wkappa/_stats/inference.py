@@ -330,6 +330,7 @@ def kappa_test(
             sample_weight=sample_weight,
             nan_policy=check_table_nan_policy(nan_policy, "a test result"),
             ordered=needs_order(checked_weights),
+            propagate=False,
         )
         return kappa_result(
             group_tables(grouped),
@@ -345,6 +346,7 @@ def kappa_test(
         sample_weight,
         check_table_nan_policy(nan_policy, "a test result"),
         ordered=needs_order(checked_weights),
+        propagate=False,
     )
     counted = count_pairs(y_true, y_pred, request)
     assert counted.table is not None and counted.labels is not None

@@ -300,6 +300,7 @@ default 'asymptotic'
         sample_weight=sample_weight,
         nan_policy=policy,
         ordered=needs_order(checked_weights),
+        propagate=False,
     )
     tables = group_tables(grouped)
     return build_stratified(
