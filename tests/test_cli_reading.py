@@ -312,3 +312,33 @@ def test_a_quote_not_closed_is_named_by_its_line(tmp_path, capsys, argv):
     err = _refused(capsys, [argv[0], str(tsv), *argv[1:]])
     assert "line 3 (the header is line 1), has 3 fields where the header has 2" in err
     assert "quote a value that holds a tab" in err
+
+
+def test_gzip_json_lines_are_read(files, capsys):
+    """A .jsonl.gz file was refused as 'gzip-compressed JSON lines, read only uncompressed'."""
+    import gzip
+
+    import polars as pl
+
+    pl.read_csv(files / "r.csv").write_ndjson(files / "r.jsonl")
+    (files / "r.jsonl.gz").write_bytes(gzip.compress((files / "r.jsonl").read_bytes()))
+    argv = ["--true", "a", "--pred", "b"]
+    plain = json_output(capsys, ["score", str(files / "r.jsonl"), *argv])
+    packed = json_output(capsys, ["score", str(files / "r.jsonl.gz"), *argv])
+    assert {**plain, "file": ""} == {**packed, "file": ""}
+
+
+def test_a_bad_json_line_and_a_file_cut_short_are_named(files, capsys):
+    """polars said 'Syntax at character 10', 'failed to determine supertype of struct[2] and
+    list[i64]' or 'File out of specification: The file must end with PAR1'."""
+    argv = ["--true", "a", "--pred", "b"]
+    (files / "bad.jsonl").write_text('{"a": 1, "b": 1}\n{"a": 2, "b":\n')
+    err = _refused(capsys, ["score", str(files / "bad.jsonl"), *argv])
+    assert "bad.jsonl, line 2: it is not valid JSON (Expecting value at column 14)" in err
+    (files / "list.jsonl").write_text('{"a": 1, "b": 1}\n\n[2, 2]\n')
+    err = _refused(capsys, ["score", str(files / "list.jsonl"), *argv])
+    assert "list.jsonl, line 3: it holds a JSON list, not an object" in err
+    for name in ("r.parquet", "r.arrow"):
+        (files / f"cut{name}").write_bytes((files / name).read_bytes()[:300])
+        err = _refused(capsys, ["score", str(files / f"cut{name}"), *argv])
+        assert "file cut short: it does not end as one does. Hint: copy or export it again" in err

@@ -24,6 +24,8 @@ from . import sample_weights
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
 from .progress import progress_bar
 from .sniff import (
+    bad_json_line,
+    check_complete,
     check_kind,
     check_utf8,
     decompressed,
@@ -238,6 +240,10 @@ def read_error(source: Source, exc: BaseException) -> WkappaError:
     ragged = ragged_error(source, exc)
     if ragged is not None:
         return ragged
+    if source.fmt == "ndjson" and source.path is not None:
+        found = bad_json_line(source.name, text_lines(source.path, None))
+        if found is not None:
+            return found
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return WkappaError(
         f"cannot read {source.name} as {source.fmt}: {first}. "
@@ -307,6 +313,7 @@ def open_source(
         raise WkappaError(f"{path} is empty (0 bytes): there is no header and no data.")
     head, packed = file_head(str(file), _ENCODING_PROBE)
     check_kind(path, fmt, head, given=given, compressed=packed, format_option=format_option)
+    check_complete(path, fmt, str(file))
     if fmt in ("csv", "tsv"):
         check_utf8(path, head, whole=False)
     return Source(path, fmt, str(file), size, None, separator, missing)

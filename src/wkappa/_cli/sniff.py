@@ -12,6 +12,8 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import json
+import os
 import shlex
 import zlib
 from collections.abc import Iterable, Iterator
@@ -21,6 +23,8 @@ from ..exceptions import WkappaError
 
 __all__ = [
     "GZIP",
+    "bad_json_line",
+    "check_complete",
     "check_kind",
     "check_utf8",
     "compressed",
@@ -105,7 +109,7 @@ def check_kind(
             f"{name} is gzip-compressed twice. Hint: decompress it once: gunzip -c "
             f"{_quoted(name)} > NEW.gz."
         )
-    if compressed and kind == fmt:  # Parquet or Arrow, whose readers do not decompress
+    if compressed and kind == fmt and fmt in ("parquet", "ipc"):  # read only uncompressed
         raise WkappaError(
             f"{name} is a gzip-compressed {_FORMAT_NAMES[fmt]} file, which is read only "
             f"uncompressed. Hint: decompress it first: gunzip -c {_quoted(name)} > "
@@ -268,5 +272,44 @@ def unclosed_quote(name: str, lines: Iterable[str], separator: str) -> WkappaErr
             f'{name}, line {start} (the header is line 1): a quote (") opens a value that is '
             "not closed properly. Hint: close the quote; a quote inside a quoted value is "
             'written twice ("").'
+        )
+    return None
+
+
+def check_complete(name: str, fmt: str, path: str) -> None:
+    """Refuse a Parquet or Arrow IPC file cut short (a copy or download that stopped): both
+    formats end with the magic number they start with."""
+    ends = {"parquet": (b"PAR1", b"PARE"), "ipc": (_ARROW,)}.get(fmt)
+    if ends is None:
+        return
+    with open(path, "rb") as handle:
+        head = handle.read(len(_ARROW))
+        handle.seek(max(os.fstat(handle.fileno()).st_size - len(_ARROW), 0))
+        tail = handle.read()
+    if fmt == "ipc" and not head.startswith(_ARROW):
+        return  # an Arrow stream, which has no closing magic number
+    if not tail.endswith(ends):
+        raise WkappaError(
+            f"{name} is {_described(fmt, False)} cut short: it does not end as one does. "
+            "Hint: copy or export it again."
+        )
+
+
+def bad_json_line(name: str, lines: Iterable[str]) -> WkappaError | None:
+    """The error for the first line of JSON lines text that is not one JSON object, naming
+    the line; None if every line is one."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line.rstrip("\r\n"))
+        except json.JSONDecodeError as exc:
+            why = f"it is not valid JSON ({exc.msg} at column {exc.colno})"
+        else:
+            if isinstance(value, dict):
+                continue
+            why = f"it holds a JSON {type(value).__name__}, not an object"
+        return WkappaError(
+            f"{name}, line {number}: {why}. Hint: write one JSON object ({{...}}) per line."
         )
     return None
