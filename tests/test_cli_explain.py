@@ -129,12 +129,20 @@ def test_thresholds_explains_before_grading_another_file(capsys, csv_file, tmp_p
     assert "Kappa-optimal thresholds for K = 4 grades" in output and out.exists()
 
 
-def test_plan_text_is_its_explanation(capsys) -> None:
+def test_plan_explain_shows_the_computation(capsys) -> None:
+    """plan --explain printed exactly what plan prints without it: it now adds the formula
+    of the method with its inputs, whose value is the plan's n before rounding up."""
     argv = ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.4,0.3"]
     plain = _run(capsys, *argv)
     explained = _run(capsys, *argv, "--explain")
     plan = wk.kappa_sample_size(kappa1=0.6, marginals=[0.3, 0.4, 0.3])
-    assert plain == explained == plan.explain() + "\n"
+    assert plain == plan.explain() + "\n"
+    assert explained.startswith(plain)
+    assert "How the plan was computed:" in explained
+    assert "((1.6449 x 1.0000 + 0.8416 x 0.8672) / (0.6 - 0))^2 = 15.66" in explained
+    assert "rounded up: n = 16." in explained
+    width = _run(capsys, *argv, "--ci-width", "0.2", "--explain")
+    assert "n = (2 z sigma_1 / width)^2 = (2 x 1.9600 x 0.8672 / 0.2)^2" in width
 
 
 def test_score_explain_names_the_options_of_its_advice(capsys, csv_file, tmp_path) -> None:

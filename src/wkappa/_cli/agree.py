@@ -158,6 +158,7 @@ def run_agree(args: argparse.Namespace) -> int:
     labels = parse_labels(args.labels, rows, rated or raters)
 
     options.check_one_interval(args)
+    options.check_resamples(args, "999")
     how = options.interval_method(args)  # one seed: the table's interval is the explanation's
 
     def compute(coefficient: str) -> tuple[Any, Any]:

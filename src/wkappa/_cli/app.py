@@ -35,14 +35,14 @@ class _Parser(argparse.ArgumentParser):
     line with a hint, as every other error of the command line, instead of the usage block."""
 
     def error(self, message: str) -> NoReturn:
-        hint = f"Hint: {self.prog} --help lists the options."
+        hint = "" if "Hint:" in message else f" Hint: {self.prog} --help lists the options."
         option = re.match(r"argument (--[\w-]+)(?:/\S+)?: expected one argument", message)
         if option:  # its value starts with '-' (a column named '--by', -99), or is missing
             hint = (
-                f"Hint: {option[1]} takes a value; one that starts with '-' (a column named "
+                f" Hint: {option[1]} takes a value; one that starts with '-' (a column named "
                 f"'--by', -99) is given as {option[1]}=VALUE."
             )
-        self.exit(2, f"{self.prog}: error: {message}. {hint}\n")
+        self.exit(2, f"{self.prog}: error: {message}.{hint}\n")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -61,6 +61,8 @@ def run_compare(args: argparse.Namespace) -> int:
     if len(args.pred) != 2:
         raise WkappaError(f"compare needs --pred exactly twice; got {len(args.pred)}.")
     pred_a, pred_b = args.pred
+    options.check_resamples(args)
+    options.note_same_column(args, [("--true", args.true), ("--pred", pred_a), ("--pred", pred_b)])
     cluster, named = cluster_keys(args)
     check_cluster_column(args.cluster, {args.true: "--true", pred_a: "--pred", pred_b: "--pred"})
     source = open_source(args.file, args.input_format, args.separator, args.na_values)

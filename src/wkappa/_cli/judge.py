@@ -154,7 +154,11 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     if wide:
         panel = options.split_names(args.raters, "--raters")
         if args.candidate in panel:
-            panel = [name for name in panel if name != args.candidate]
+            others = ",".join(name for name in panel if name != args.candidate)
+            raise WkappaError(
+                f"--candidate {args.candidate} is also in --raters {args.raters}: the candidate "
+                f"is judged against the panel, not a member of it. Hint: --raters {others}."
+            )
         if len(panel) < 2:
             raise WkappaError("--raters needs at least two panel columns besides --candidate.")
         keys = [args.candidate, *panel]
@@ -611,6 +615,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
 
 def run_judge(args: argparse.Namespace) -> int:
     """Judge the candidate against the panel, print the result, optionally write the report."""
+    options.check_resamples(args)
     ratings, label_counts, keys = _read(args)
     judged = judge(ratings, args, label_counts, keys)
     print(judge_json(judged, args) if args.format == "json" else judge_text(judged, args))

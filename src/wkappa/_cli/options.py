@@ -40,12 +40,14 @@ __all__ = [
     "add_two_columns",
     "check_explain",
     "check_one_interval",
+    "check_resamples",
     "chosen_layout",
     "explained",
     "image_format",
     "in_options",
     "interval_method",
     "note",
+    "note_same_column",
     "option_names",
     "plot_file",
     "progress_wanted",
@@ -64,8 +66,30 @@ def add_command(
     """A subcommand's parser: ``summary`` is its line in ``wkappa --help``, ``run(args)``
     runs it."""
     parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=description)
+    parser.register("action", None, _StoreOnce)  # every single-valued option of the command
+    parser.register("action", "store", _StoreOnce)
     parser.set_defaults(func=run)
     return parser
+
+
+class _StoreOnce(argparse._StoreAction):
+    """argparse's ``store`` that refuses an option given twice with different values
+    (``--true a --pred b --true b`` would otherwise score b against b: the last one wins);
+    the same value twice is harmless and kept."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, *rest: Any
+    ) -> None:
+        values, option = rest[0], rest[1] if len(rest) > 1 else self.dest
+        given: dict[str, Any] = namespace.__dict__.setdefault("given_once", {})
+        if self.dest in given and given[self.dest] != values:
+            raise argparse.ArgumentError(
+                self,
+                f"given twice with different values ({given[self.dest]} and {values}). "
+                f"Hint: give {option} once, with the value you mean",
+            )
+        given[self.dest] = values
+        super().__call__(parser, namespace, *rest)
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -171,6 +195,52 @@ def check_one_interval(args: argparse.Namespace, hint: str = "drop one") -> None
         )
 
 
+# Fewer resamples than this give an interval whose limits move from seed to seed: the
+# library's n_resamples asks for "999 or more for an interval".
+FEW_RESAMPLES = 999
+
+
+def check_resamples(args: argparse.Namespace, default: str = "") -> None:
+    """Refuse ``--seed`` and ``--bootstrap-method`` without a bootstrap to draw
+    (``--bootstrap 0`` or not given: nothing of theirs is used), and warn of a
+    ``--bootstrap N`` under 999 (``default`` is the command's own number, as its help says)."""
+    if not args.bootstrap:
+        unused = [
+            f"--{name.replace('_', '-')}"
+            for name in ("seed", "bootstrap_method")
+            if getattr(args, name, None) is not None
+        ]
+        if unused:
+            them = " and ".join(unused)
+            raise WkappaError(
+                f"{them} {'go' if len(unused) > 1 else 'goes'} with --bootstrap N, and no "
+                f"bootstrap is drawn. Hint: add --bootstrap {default or '9999'}, or drop {them}."
+            )
+    elif args.bootstrap < FEW_RESAMPLES:
+        import warnings
+
+        warnings.warn(
+            f"--bootstrap {args.bootstrap} is few resamples: an interval needs 999 or more "
+            "(its limits move from seed to seed otherwise).",
+            UserWarning,
+            stacklevel=2,
+        )
+
+
+def note_same_column(args: argparse.Namespace, columns: Sequence[tuple[str, str]]) -> None:
+    """A note when two of the column ``options`` (option, column) name the same column: a
+    sanity check (a column against itself), which runs, but rarely what was meant."""
+    seen: dict[str, str] = {}
+    for option, column in columns:
+        if column in seen:
+            both = (
+                f"{option} names" if seen[column] == option else f"{seen[column]} and {option} name"
+            )
+            note(args, f"{both} the same column {column!r}: it is compared with itself.")
+            return
+        seen[column] = option
+
+
 def interval_method(args: argparse.Namespace) -> Any:
     """The interval method ``--ci-method`` or ``--bootstrap N`` (``--bootstrap-method``,
     ``--seed``) choose, built once per run and given to both the table's
@@ -183,7 +253,7 @@ def interval_method(args: argparse.Namespace) -> Any:
     from .._stats import BootstrapMethod
 
     seed = args.seed if args.seed is not None else np.random.SeedSequence()
-    chosen: Any = getattr(args, "bootstrap_method", "percentile")  # agree has no option
+    chosen: Any = getattr(args, "bootstrap_method", None) or "percentile"  # agree has none
     return BootstrapMethod(args.bootstrap, method=chosen, rng=seed)
 
 

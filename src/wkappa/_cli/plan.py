@@ -23,6 +23,7 @@ from .options import (
     explained,
     image_format,
     in_options,
+    note,
     option_names,
 )
 from .output import to_json
@@ -51,7 +52,11 @@ def add_plan_parser(sub: Any) -> None:
         ),
         run_plan,
     )
-    plan.add_argument("--kappa1", type=float, help="the anticipated kappa")
+    plan.add_argument(
+        "--kappa1",
+        type=float,
+        help="the anticipated kappa (with --table: the table is moved to this kappa)",
+    )
     plan.add_argument(
         "--kappa0", type=float, help="kappa under H0 (default: 0; the test's goal only)"
     )
@@ -330,6 +335,13 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
 
 def run_plan(args: argparse.Namespace) -> int:
     """Run ``wkappa plan``; returns the exit code."""
+    if args.table is not None and args.kappa1 is not None:
+        note(
+            args,
+            f"--kappa1 {args.kappa1:g} moves --table to kappa {args.kappa1:g} (mixed with chance "
+            "below the table's kappa, with perfect agreement above); drop --kappa1 to plan "
+            "with the table as it is.",
+        )
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -351,5 +363,98 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(to_json(plan.to_dict(), schema="wkappa.plan/1"))
     else:
-        print(explained(plan))  # the text output is the explanation, --explain or not
+        print(explained(plan))
+        if args.explain:
+            print()
+            print(_computation(plan))
     return 0
+
+
+def _computation(plan: KappaPlan) -> str:
+    """``--explain``: how n (or, with ``--n``, the power) was computed, the formula of the
+    plan's ``--method`` with its inputs."""
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf
+    two = plan.alternative == "two-sided"
+    k = plan.table.shape[0]
+    weights = plan.weights if plan.weights == "unweighted" else f"{plan.weights} weights"
+    sigmas = [
+        f"sigma_{which} = {value:.4f} at {where}"
+        for which, value, where in (
+            ("1", plan.standard_deviation, "P"),
+            ("0", plan.standard_deviation_null, "the H0 table"),
+        )
+        if value == value  # nan: the method uses no such standard deviation
+    ]
+    spread = (
+        f"; the per-item standard deviation of kappa is {' and '.join(sigmas)}" if sigmas else ""
+    )
+    lines = [
+        "How the plan was computed:",
+        f"  the population table P ({k} x {k}, {weights}) has kappa {plan.model_kappa:.4f}"
+        f"{spread}.",
+    ]
+    if plan.method in ("asymptotic", "max-variance"):
+        if plan.method == "max-variance":
+            lines.append(
+                "  max-variance: sigma_0 and sigma_1 are the largest of any table with P's "
+                "margins and kappa (a linear program), the worst pattern of disagreement."
+            )
+        if plan.goal == "ci_width":
+            zc = z((1 + plan.confidence_level) / 2)
+            lines.append(
+                f"  n = (2 z sigma_1 / width)^2 = (2 x {zc:.4f} x "
+                f"{plan.standard_deviation:.4f} / {plan.ci_width:g})^2, rounded up: "
+                f"n = {plan.n:,}."
+            )
+            return "\n".join(lines)
+        alpha = plan.alpha if plan.alpha is not None else 1 - plan.confidence_level
+        kappa0 = float(plan.kappa0 if plan.kappa0 is not None else plan.lower_limit or 0.0)
+        power = plan.target_power if plan.goal == "power" else plan.target_assurance
+        za = z(1 - alpha / 2) if two or plan.kappa0 is None else z(1 - alpha)
+        za_name = "z_(1-alpha/2)" if two else "z_(1-alpha)"
+        if plan.kappa0 is None:
+            za_name = "z_((1+level)/2)"
+        if plan.goal == "n" or power is None:
+            lines.append(
+                f"  power = Phi((sqrt(n) |kappa1 - kappa0| - {za_name} sigma_0) / sigma_1) "
+                f"with n = {plan.n:,}, kappa1 = {plan.kappa1:g}, kappa0 = {kappa0:g}, "
+                f"{za_name} = {za:.4f}: power = {plan.power:.3f}."
+            )
+            return "\n".join(lines)
+        zp = z(power)
+        if plan.kappa0 is None:  # sigma_0 is that of the table whose kappa is the limit
+            lines.append(
+                f"  the lower limit of the {level_percent(plan.confidence_level)} score interval "
+                f"clears L = {kappa0:g} exactly when the test of H0: kappa = L rejects, so n is "
+                f"the test's: n = (({za_name} sigma_0 + z_assurance sigma_1) / (kappa1 - L))^2 "
+                f"with {za_name} = {za:.4f}, z_assurance = {zp:.4f}, sigma_0 at the table of "
+                f"kappa L, rounded up: n = {plan.n:,}."
+            )
+            return "\n".join(lines)
+        exact = ((za * plan.standard_deviation_null + zp * plan.standard_deviation)
+                 / (plan.kappa1 - kappa0)) ** 2  # fmt: skip
+        lines.append(
+            f"  n = (({za_name} sigma_0 + z_power sigma_1) / (kappa1 - kappa0))^2 = "
+            f"(({za:.4f} x {plan.standard_deviation_null:.4f} + {zp:.4f} x "
+            f"{plan.standard_deviation:.4f}) / ({plan.kappa1:g} - {kappa0:g}))^2 = "
+            f"{exact:.2f}, rounded up: n = {plan.n:,}."
+        )
+    elif plan.method == "goodness-of-fit":
+        lines.append(
+            "  goodness-of-fit (Donner & Eliasziw 1992): n = lambda / sum_j (P_j(kappa1) - "
+            "P_j(kappa0))^2 / P_j(kappa0), with P_j the probabilities of the cells 'all raters "
+            "agree on category j' and 'they disagree', and lambda the noncentrality of a 1-df "
+            f"chi-square test of size {plan.alpha if plan.alpha is not None else '-'} with "
+            f"power {plan.target_power if plan.target_power is not None else '-'}: "
+            f"n = {plan.n:,}."
+        )
+    else:
+        lines.append(
+            f"  simulation: {plan.n_simulations:,} studies of n items drawn from P for each n "
+            "tried; each is analysed as the real study will be, and n is the smallest whose "
+            f"share of successes reaches the goal: n = {plan.n:,} (Monte Carlo SE "
+            f"{plan.monte_carlo_error:.3f})."
+        )
+    return "\n".join(lines)

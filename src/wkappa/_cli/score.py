@@ -64,8 +64,7 @@ def _add_interval_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bootstrap-method",
         choices=("percentile", "bca"),
-        default="percentile",
-        help="bootstrap interval (default: percentile)",
+        help="bootstrap interval, with --bootstrap N (default: percentile)",
     )
 
 
@@ -107,6 +106,8 @@ def run_score(args: argparse.Namespace) -> int:
 
     _check_cluster(args)
     options.check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
+    options.check_resamples(args, "999")
+    options.note_same_column(args, [("--true", args.true), ("--pred", args.pred)])
     method = options.interval_method(args)  # one seed: the table's interval is the explanation's
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     group_columns = [name for name in (args.by, args.cluster) if name]

@@ -1,0 +1,103 @@
+"""Options that were silently overridden or ignored: an option given twice with different
+values, a column against itself, the candidate inside its own panel, bootstrap options
+without a bootstrap, too few resamples, plan's --table moved by --kappa1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli_calls import json_output, refusal
+from wkappa._cli import main
+
+_ROWS = "a,b,c,h0,h1,h2\n" + "".join(
+    f"{i % 3},{(i * 2) % 3},{(i + 1) % 3},{i % 3},{(i // 2) % 3},{(i + i // 3) % 3}\n"
+    for i in range(30)
+)
+
+
+@pytest.fixture
+def ratings(tmp_path: Path) -> str:
+    path = tmp_path / "r.csv"
+    path.write_text(_ROWS)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "{f}", "--true", "a", "--pred", "b", "--true", "b"],
+        ["score", "{f}", "--true", "a", "--pred", "b", "--pred", "c"],
+        ["score", "{f}", "--true", "a", "--pred", "b", "--ci", "0.9", "--ci", "0.95"],
+        ["agree", "{f}", "--raters", "a,b", "--raters", "a,b,c"],
+        ["judge", "{f}", "--raters", "h1,h2", "--candidate", "a", "--candidate", "b"],
+        ["thresholds", "{f}", "--true", "a", "--score", "b", "--score", "c"],
+    ],
+)
+def test_an_option_given_twice_with_different_values_is_refused(capsys, ratings, argv) -> None:
+    """argparse keeps the last value: --true a --pred b --true b scored b against b."""
+    argv = [word.format(f=ratings) for word in argv]
+    option = next(w for i, w in enumerate(argv) if w.startswith("--") and w in argv[i + 1 :])
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert f"argument {option}: given twice with different values" in err
+    assert f"Hint: give {option} once" in err
+
+
+def test_the_same_value_twice_is_harmless(capsys, ratings) -> None:
+    doc = json_output(capsys, ["score", ratings, "--true", "a", "--pred", "b", "--true", "a"])
+    assert doc["true"] == "a"
+
+
+def test_a_column_against_itself_is_noted(capsys, ratings) -> None:
+    assert main(["score", ratings, "--true", "a", "--pred", "a"]) == 0
+    err = capsys.readouterr().err
+    assert "wkappa: --true and --pred name the same column 'a'" in err
+    argv = ["compare", ratings, "--true", "a", "--pred", "b", "--pred", "b", "--bootstrap", "999"]
+    assert main([*argv, "--seed", "1"]) == 0
+    assert "wkappa: --pred names the same column 'b'" in capsys.readouterr().err
+
+
+def test_the_candidate_inside_its_panel_is_refused(capsys, ratings) -> None:
+    """--raters h0,h1,h2 --candidate h0 quietly judged h0 against a panel of two."""
+    err = refusal(capsys, ["judge", ratings, "--raters", "h0,h1,h2", "--candidate", "h0"])
+    assert "--candidate h0 is also in --raters h0,h1,h2" in err
+    assert "Hint: --raters h1,h2." in err
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "named"),
+    [
+        ("score", ["--seed", "3"], "--seed goes with --bootstrap N"),
+        ("agree", ["--seed", "3"], "--seed goes with --bootstrap N"),
+        ("score", ["--bootstrap-method", "bca"], "--bootstrap-method goes with --bootstrap N"),
+    ],
+)
+def test_bootstrap_options_without_a_bootstrap_are_refused(
+    capsys, ratings, command, extra, named
+) -> None:
+    columns = ["--true", "a", "--pred", "b"] if command == "score" else ["--raters", "a,b,c"]
+    err = refusal(capsys, [command, ratings, *columns, *extra])
+    assert named in err
+    assert "Hint: add --bootstrap 999, or drop" in err
+
+
+def test_few_resamples_are_warned(capsys, ratings) -> None:
+    argv = ["score", ratings, "--true", "a", "--pred", "b", "--bootstrap", "10", "--seed", "1"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "warning: --bootstrap 10 is few resamples: an interval needs 999 or more" in err
+    argv = ["judge", ratings, "--raters", "h1,h2", "--candidate", "a", "--bootstrap", "10"]
+    assert main([*argv, "--seed", "1"]) == 0
+    assert "--bootstrap 10 is few resamples" in capsys.readouterr().err
+
+
+def test_plan_kappa1_moving_a_table_is_noted(capsys) -> None:
+    assert main(["plan", "--table", "30,5,1;4,30,6;1,5,20", "--kappa1", "0.9"]) == 0
+    err = capsys.readouterr().err
+    assert "--kappa1 0.9 moves --table to kappa 0.9" in err
+    assert "drop --kappa1 to plan with the table as it is" in err
