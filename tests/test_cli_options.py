@@ -101,3 +101,35 @@ def test_plan_kappa1_moving_a_table_is_noted(capsys) -> None:
     err = capsys.readouterr().err
     assert "--kappa1 0.9 moves --table to kappa 0.9" in err
     assert "drop --kappa1 to plan with the table as it is" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [
+        ("score", "--report", "r.html"),
+        ("score", "--plot", "r.png"),
+        ("thresholds", "--out", "r.csv"),
+        ("thresholds", "--report", "r.html"),
+    ],
+)
+def test_an_output_that_is_the_input_file_is_refused(
+    capsys, tmp_path, monkeypatch, command, option, name
+) -> None:
+    """--report r.html with the input r.html overwrote the data with the report."""
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(_ROWS)
+    second = ["--pred", "b"] if command == "score" else ["--score", "b"]
+    apply = ["--apply", name] if option == "--out" else []
+    argv = [command, name, "--input-format", "csv", "--true", "a", *second, *apply]
+    err = refusal(capsys, [*argv, option, f"./{name}"])
+    assert f"{option} ./{name} is the input file, which it would overwrite" in err
+    assert Path(name).read_text() == _ROWS
+
+
+def test_out_dash_is_refused(capsys, tmp_path, monkeypatch, ratings) -> None:
+    """--out - created a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["thresholds", ratings, "--true", "a", "--score", "b", "--apply", ratings]
+    err = refusal(capsys, [*argv, "--out", "-"])
+    assert "--out - would write a file named '-'" in err
+    assert not Path("-").exists()

@@ -161,6 +161,8 @@ def run_agree(args: argparse.Namespace) -> int:
     options.check_resamples(args, "999")
     how = options.interval_method(args)  # one seed: the table's interval is the explanation's
 
+    options.warn_few_resamples(args)
+
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
         result = (_counted if ids is None else _clustered)(

@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
-from .options import check_explain
+from .options import check_explain, check_outputs
 
 __all__ = ["main"]
 
@@ -238,6 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = getattr(args, "debug", False)
     try:
         check_explain(args)
+        check_outputs(args)
         with warnings.catch_warnings():
             warnings.simplefilter("default")
             warnings.showwarning = functools.partial(_warning, warned=args.warned)

@@ -298,6 +298,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
     candidate, panel = ratings.matrix[:, 0], ratings.matrix[:, 1:]
     try:
         items = known_raters(ratings.frame)
+        options.warn_few_resamples(args)
         labels = given or list(rating_categories(items, weights=args.weights))
         result = rater_vs_panel(
             known_raters(ratings.frame.select(ratings.panel)),

@@ -40,6 +40,7 @@ __all__ = [
     "add_two_columns",
     "check_explain",
     "check_one_interval",
+    "check_outputs",
     "check_resamples",
     "chosen_layout",
     "explained",
@@ -53,6 +54,7 @@ __all__ = [
     "progress_wanted",
     "report_file",
     "split_names",
+    "warn_few_resamples",
 ]
 
 INPUT_FORMATS = ("csv", "tsv", "parquet", "ipc", "ndjson")
@@ -202,8 +204,8 @@ FEW_RESAMPLES = 999
 
 def check_resamples(args: argparse.Namespace, default: str = "") -> None:
     """Refuse ``--seed`` and ``--bootstrap-method`` without a bootstrap to draw
-    (``--bootstrap 0`` or not given: nothing of theirs is used), and warn of a
-    ``--bootstrap N`` under 999 (``default`` is the command's own number, as its help says)."""
+    (``--bootstrap 0`` or not given: nothing of theirs is used; ``default`` is the number
+    the hint suggests)."""
     if not args.bootstrap:
         unused = [
             f"--{name.replace('_', '-')}"
@@ -216,7 +218,12 @@ def check_resamples(args: argparse.Namespace, default: str = "") -> None:
                 f"{them} {'go' if len(unused) > 1 else 'goes'} with --bootstrap N, and no "
                 f"bootstrap is drawn. Hint: add --bootstrap {default or '9999'}, or drop {them}."
             )
-    elif args.bootstrap < FEW_RESAMPLES:
+
+
+def warn_few_resamples(args: argparse.Namespace) -> None:
+    """Warn of a ``--bootstrap N`` under 999 (where the command draws its bootstrap, after
+    the file and the options passed their checks)."""
+    if 0 < args.bootstrap < FEW_RESAMPLES:
         import warnings
 
         warnings.warn(
@@ -456,6 +463,50 @@ def explained(
     (``{"y_true": "--true column 'grade'"}``)."""
     names = _EXPLAINED_NAMES + option_names(**(columns or {}))
     return in_options(result.explain(*interval, **method), names, one_line=False)
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (a link or another spelling of it too)."""
+    try:
+        return Path(a).samefile(b)
+    except OSError:  # one does not exist yet
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse a ``--report``, ``--plot`` or ``--out`` that would overwrite an input file
+    (the FILE, or ``thresholds --apply``'s), and ``--out -`` (a file named '-': the
+    graded file is written to a file, the command's output is on stdout)."""
+    inputs = [
+        (option, path)
+        for option, path in (
+            ("FILE", getattr(args, "file", None)),
+            ("--apply", getattr(args, "apply", None)),
+        )
+        if isinstance(path, str) and path != "-"
+    ]
+    for name in ("report", "plot", "out"):
+        path = getattr(args, name, None)
+        if not isinstance(path, str):
+            continue
+        if name == "out" and path == "-":
+            raise WkappaError(
+                "--out - would write a file named '-' (the graded file is written to a file; "
+                "the fit's output is on stdout). Hint: --out graded.csv."
+            )
+        for option, source in inputs:
+            if _same_file(path, source):
+                what = "the input file" if option == "FILE" else "the --apply file"
+                raise WkappaError(
+                    f"--{name} {path} is {what}, which it would overwrite. Hint: write to "
+                    f"another file, such as --{name} {_other_name(path)}."
+                )
+
+
+def _other_name(path: str) -> str:
+    """A file name next to ``path`` for the hint: ``r.html`` -> ``r-out.html``."""
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}-out{p.suffix}"))
 
 
 _IMAGE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}

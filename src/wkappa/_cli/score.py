@@ -86,6 +86,7 @@ def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, met
     from .._stats import score_intervals
     from . import output
 
+    options.warn_few_resamples(args)
     if method != "score" or args.cluster:
         return [_interval(result, args, method) for _, result in found]
     intervals = score_intervals([result for _, result in found], args.ci)
