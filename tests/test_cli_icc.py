@@ -202,3 +202,18 @@ def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> No
     assert ", 90% two-sided CI [" in capsys.readouterr().out.splitlines()[-1]
     assert main(["icc", str(path), "--raters", "a,b", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["file"] == str(path)
+
+
+def test_propagate_applies_to_the_ccc_too(capsys, tmp_path) -> None:
+    """--nan-policy propagate showed every ICC undefined but computed the CCC on the
+    complete items."""
+    path = tmp_path / "m.csv"
+    path.write_text("a,b\n1,2\n2,2\n3,\n4,4.5\n5,5\n")
+    argv = ["icc", str(path), "--raters", "a,b", "--nan-policy", "propagate"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Lin's CCC undefined (--nan-policy propagate: some ratings are missing)" in out
+    assert main([*argv, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ccc"]["statistic"] is None
+    assert main(argv[:-2]) == 0  # omit (the default): the CCC of the complete items
+    assert "Lin's CCC 0.9315" in capsys.readouterr().out

@@ -203,7 +203,13 @@ def run_icc(args: argparse.Namespace) -> int:
         else:
             results = icc_all(matrix, nan_policy=args.nan_policy, **options)
         complete = matrix[~np.isnan(matrix).any(axis=1)]
-        concordance = ccc(complete) if len(complete) >= 2 else None
+        # --nan-policy propagate holds for the CCC as for the ICCs: a missing rating
+        # makes it undefined; the other policies compute it on the complete items.
+        propagated = args.nan_policy == "propagate" and len(complete) < len(matrix)
+        if propagated:
+            concordance = ccc(matrix, nan_policy="propagate") if len(matrix) >= 2 else None
+        else:
+            concordance = ccc(complete) if len(complete) >= 2 else None
         intervals = {form: results[form].confidence_interval(args.ci) for form in forms}
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
@@ -255,6 +261,11 @@ def run_icc(args: argparse.Namespace) -> int:
             f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items:,} complete "
             "items"
         )
+        if propagated:
+            ccc_line = (
+                f"{name} {icc_number(concordance.statistic)} (--nan-policy propagate: "
+                "some ratings are missing)"
+            )
         lines.append(ccc_line)
     if args.explain:
         for form in forms:
