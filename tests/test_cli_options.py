@@ -62,11 +62,13 @@ def test_a_column_against_itself_is_noted(capsys, ratings) -> None:
     assert "wkappa: --pred names the same column 'b'" in capsys.readouterr().err
 
 
-def test_the_candidate_inside_its_panel_is_refused(capsys, ratings) -> None:
+def test_the_candidate_inside_its_panel_is_noted(capsys, ratings) -> None:
     """--raters h0,h1,h2 --candidate h0 quietly judged h0 against a panel of two."""
-    err = refusal(capsys, ["judge", ratings, "--raters", "h0,h1,h2", "--candidate", "h0"])
-    assert "--candidate h0 is also in --raters h0,h1,h2" in err
-    assert "Hint: --raters h1,h2." in err
+    argv = ["judge", ratings, "--raters", "h0,h1,h2", "--candidate", "h0", "--bootstrap", "999"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "wkappa: --candidate h0 is also in --raters h0,h1,h2: it is judged against the " in err
+    assert "a panel of 2 (h1, h2)." in err
 
 
 @pytest.mark.parametrize(
@@ -133,3 +135,25 @@ def test_out_dash_is_refused(capsys, tmp_path, monkeypatch, ratings) -> None:
     err = refusal(capsys, [*argv, "--out", "-"])
     assert "--out - would write a file named '-'" in err
     assert not Path("-").exists()
+
+
+def test_a_rater_without_ratings_is_warned(capsys, tmp_path) -> None:
+    """agree and judge took a rater column with no ratings silently (icc refuses it)."""
+    wide = tmp_path / "e.csv"
+    wide.write_text("a,b,c,r4\n1,2,1,\n2,2,3,\n3,3,3,\n1,1,2,\n")
+    assert main(["agree", str(wide), "--raters", "a,b,c,r4"]) == 0
+    warned = "--raters r4 has no ratings: it counts among the raters but takes no part."
+    assert warned in capsys.readouterr().err
+    assert main(["judge", str(wide), "--raters", "a,b,r4", "--candidate", "c"]) == 0
+    assert "--raters r4 has no ratings" in capsys.readouterr().err
+    assert main(["judge", str(wide), "--raters", "a,b,c", "--candidate", "r4"]) == 0
+    err = capsys.readouterr().err
+    assert "--candidate has no ratings" in err
+    assert "`candidate`" not in err
+    long = tmp_path / "l.csv"
+    rows = [f"{i},{r},{v}" for i in range(1, 4) for r, v in (("a", i), ("b", 2), ("c", ""))]
+    long.write_text("item,rater,rating\n" + "\n".join(rows) + "\n")
+    assert (
+        main(["agree", str(long), "--item", "item", "--rater", "rater", "--rating", "rating"]) == 0
+    )
+    assert "rater c (--rater rater) has no ratings" in capsys.readouterr().err

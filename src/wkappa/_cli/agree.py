@@ -155,13 +155,12 @@ def run_agree(args: argparse.Namespace) -> int:
     # A rater column without any rating has no type of its own (a CSV reads it as text):
     # the columns with ratings say whether --labels are numbers.
     rated = [name for name in raters if rows[name].null_count() < rows.height]
+    options.warn_unrated(args, [name for name in raters if name not in rated])
     labels = parse_labels(args.labels, rows, rated or raters)
 
     options.check_one_interval(args)
     options.check_resamples(args, "999")
     how = options.interval_method(args)  # one seed: the table's interval is the explanation's
-
-    options.warn_few_resamples(args)
 
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
@@ -183,6 +182,7 @@ def run_agree(args: argparse.Namespace) -> int:
         result, ci = compute(args.coefficient)
     except WkappaError as exc:
         raise rater_rating_error(file, exc, labels, args.min_rating, args.max_rating) from None
+    options.warn_few_resamples(args)
     if args.format == "json":
         document = {"file": args.file, "raters": raters, **read.to_dict()}
         document.update({"cluster": args.cluster} if args.cluster else {})

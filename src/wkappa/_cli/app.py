@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
-from .options import check_explain, check_outputs
+from .options import check_explain, check_outputs, later_notes
 
 __all__ = ["main"]
 
@@ -137,6 +137,7 @@ _OPTION_NAMES = (
     ("`max_rating`", "--max-rating"),
     ("`sample_weight`", "--weight-col"),
     ("`y_true`", "--true"),
+    ("`candidate`", "--candidate"),
     ("`ratings` contains", "the ratings contain"),
     ("`ratings`", "the ratings"),
     (", or None / inf for no correction;", ";"),
@@ -243,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("default")
             warnings.showwarning = functools.partial(_warning, warned=args.warned)
             code = int(args.func(args))
+            later_notes(args)
             sys.stdout.flush()  # a closed pipe is reported here, not at the interpreter's exit
             return code
     except (WkappaError, ImportError) as exc:

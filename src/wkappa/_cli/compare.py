@@ -102,7 +102,6 @@ def run_compare(args: argparse.Namespace) -> int:
         build_tables(counts=counts, true=args.true, pred=c, **common) for c in (pred_a, pred_b)
     ]
     shared = _shared_labels(labels, [f.labels for f in found])
-    options.warn_few_resamples(args)
     result = _paired_from_counts(
         counts,
         [args.true, pred_a, pred_b],
@@ -114,6 +113,7 @@ def run_compare(args: argparse.Namespace) -> int:
         rng=args.seed,
         alternative=args.alternative,
     )
+    options.warn_few_resamples(args)
     rows = output.RowCount(read, omitted)
     if args.format == "json":
         document = {

@@ -153,11 +153,12 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     _, extra = cluster_keys(args)
     if wide:
         panel = options.split_names(args.raters, "--raters")
-        if args.candidate in panel:
-            others = ",".join(name for name in panel if name != args.candidate)
-            raise WkappaError(
-                f"--candidate {args.candidate} is also in --raters {args.raters}: the candidate "
-                f"is judged against the panel, not a member of it. Hint: --raters {others}."
+        if args.candidate in panel:  # one --raters list for agree and judge: noted, not refused
+            panel = [name for name in panel if name != args.candidate]
+            options.later_note(
+                args,
+                f"--candidate {args.candidate} is also in --raters {args.raters}: it is judged "
+                f"against the others, a panel of {len(panel)} ({', '.join(panel)}).",
             )
         if len(panel) < 2:
             raise WkappaError("--raters needs at least two panel columns besides --candidate.")
@@ -298,7 +299,6 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
     candidate, panel = ratings.matrix[:, 0], ratings.matrix[:, 1:]
     try:
         items = known_raters(ratings.frame)
-        options.warn_few_resamples(args)
         labels = given or list(rating_categories(items, weights=args.weights))
         result = rater_vs_panel(
             known_raters(ratings.frame.select(ratings.panel)),
@@ -314,6 +314,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
         )
     except WkappaError as exc:
         raise rater_rating_error(ratings.file, exc, given) from None
+    options.warn_few_resamples(args)
     size = 1 + len(ratings.panel)
     matrix = np.ones((size, size))
     matrix[1:, 1:] = np.asarray(result.member_pairs)
@@ -618,6 +619,12 @@ def run_judge(args: argparse.Namespace) -> int:
     """Judge the candidate against the panel, print the result, optionally write the report."""
     options.check_resamples(args)
     ratings, label_counts, keys = _read(args)
+    unrated = [
+        name
+        for name, column in zip(ratings.panel, ratings.matrix[:, 1:].T, strict=True)
+        if all(value is None or value != value for value in column)
+    ]
+    options.warn_unrated(args, unrated, "panel's members")
     judged = judge(ratings, args, label_counts, keys)
     print(judge_json(judged, args) if args.format == "json" else judge_text(judged, args))
     if args.explain:

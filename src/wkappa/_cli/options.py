@@ -47,6 +47,8 @@ __all__ = [
     "image_format",
     "in_options",
     "interval_method",
+    "later_note",
+    "later_notes",
     "note",
     "note_same_column",
     "option_names",
@@ -55,6 +57,7 @@ __all__ = [
     "report_file",
     "split_names",
     "warn_few_resamples",
+    "warn_unrated",
 ]
 
 INPUT_FORMATS = ("csv", "tsv", "parquet", "ipc", "ndjson")
@@ -104,6 +107,18 @@ def note(args: argparse.Namespace, message: str) -> None:
     """``wkappa: message`` on stderr (a note, a file written), unless ``--quiet``."""
     if not args.quiet:
         print(f"wkappa: {message}", file=sys.stderr)
+
+
+def later_note(args: argparse.Namespace, message: str) -> None:
+    """A note about the options (a column against itself), shown once the command has
+    succeeded: a run refused later shows its one error line only."""
+    args.__dict__.setdefault("later_notes", []).append(message)
+
+
+def later_notes(args: argparse.Namespace) -> None:
+    """Show the :func:`later_note` notes (``main`` calls it after a successful run)."""
+    for message in getattr(args, "later_notes", []):
+        note(args, message)
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:
@@ -243,9 +258,34 @@ def note_same_column(args: argparse.Namespace, columns: Sequence[tuple[str, str]
             both = (
                 f"{option} names" if seen[column] == option else f"{seen[column]} and {option} name"
             )
-            note(args, f"{both} the same column {column!r}: it is compared with itself.")
+            later_note(args, f"{both} the same column {column!r}: it is compared with itself.")
             return
         seen[column] = option
+
+
+def warn_unrated(args: argparse.Namespace, unrated: Sequence[str], role: str = "raters") -> None:
+    """Warn of raters without a single rating (a column left empty, a rater id whose
+    ratings are all missing): they count among the raters but take no part. Wide files name
+    them as ``--raters`` does, long files as raters of the ``--rater`` column."""
+    if not unrated:
+        return
+    import warnings
+
+    one = len(unrated) == 1
+    names = ",".join(unrated)
+    who = (
+        f"--raters {names}"
+        if args.raters is not None
+        else f"{'rater' if one else 'raters'} {names} (--rater {args.rater})"
+    )
+    has, they, count, take = (
+        ("has", "it", "counts", "takes") if one else ("have", "they", "count", "take")
+    )
+    warnings.warn(
+        f"{who} {has} no ratings: {they} {count} among the {role} but {take} no part.",
+        UserWarning,
+        stacklevel=2,
+    )
 
 
 def interval_method(args: argparse.Namespace) -> Any:

@@ -23,7 +23,7 @@ from .options import (
     explained,
     image_format,
     in_options,
-    note,
+    later_note,
     option_names,
 )
 from .output import to_json
@@ -336,7 +336,7 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
 def run_plan(args: argparse.Namespace) -> int:
     """Run ``wkappa plan``; returns the exit code."""
     if args.table is not None and args.kappa1 is not None:
-        note(
+        later_note(
             args,
             f"--kappa1 {args.kappa1:g} moves --table to kappa {args.kappa1:g} (mixed with chance "
             "below the table's kappa, with perfect agreement above); drop --kappa1 to plan "
