@@ -342,3 +342,12 @@ def test_a_bad_json_line_and_a_file_cut_short_are_named(files, capsys):
         (files / f"cut{name}").write_bytes((files / name).read_bytes()[:300])
         err = _refused(capsys, ["score", str(files / f"cut{name}"), *argv])
         assert "file cut short: it does not end as one does. Hint: copy or export it again" in err
+
+
+def test_a_quote_not_closed_on_standard_input(capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'a,b\n1,1\n"2,2\n3,3\n')))
+    err = _refused(capsys, ["score", "-", "--true", "a", "--pred", "b"])
+    assert '<stdin>: a quote (") opens a value that is not closed properly. Hint: close' in err

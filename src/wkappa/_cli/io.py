@@ -223,13 +223,15 @@ def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
 
 
 def csv_error(path: str, fmt: str | None, separator: str | None, exc: BaseException) -> Any:
-    """:func:`ragged_error` for the file named on the command line (a file, not standard
-    input, which is read once), or None."""
+    """:func:`ragged_error` for the file named on the command line, or None; standard input,
+    read once, is not read again (its line is not named)."""
+    if path == "-":
+        return unclosed_quote("<stdin>", None) if "not properly escaped" in str(exc) else None
     try:
         fmt = detect_format(path, fmt)
     except WkappaError:
         return None
-    if path == "-" or not os.path.isfile(path):
+    if not os.path.isfile(path):
         return None
     return ragged_error(Source(path, fmt, path, None, None, separator), exc)
 

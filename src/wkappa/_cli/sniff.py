@@ -259,21 +259,27 @@ def ragged_line(name: str, lines: Iterable[str], separator: str) -> WkappaError 
     return None
 
 
-def unclosed_quote(name: str, lines: Iterable[str], separator: str) -> WkappaError | None:
+def unclosed_quote(
+    name: str, lines: Iterable[str] | None, separator: str = ","
+) -> WkappaError | None:
     """The error for the first record of a CSV text (``lines``) whose quoted value is not
-    closed properly, naming the line it starts on; None if there is none."""
-    reader = csv.reader(lines, delimiter=separator, quotechar='"', strict=True)
-    start = 1
-    try:
-        for _ in reader:
-            start = reader.line_num + 1
-    except csv.Error:
-        return WkappaError(
-            f'{name}, line {start} (the header is line 1): a quote (") opens a value that is '
-            "not closed properly. Hint: close the quote; a quote inside a quoted value is "
-            'written twice ("").'
-        )
-    return None
+    closed properly, naming the line it starts on (without ``lines``: not naming it); None
+    if there is none."""
+    start = None
+    if lines is not None:
+        reader = csv.reader(lines, delimiter=separator, quotechar='"', strict=True)
+        try:
+            for _ in reader:
+                start = reader.line_num + 1
+        except csv.Error:
+            start = start or 1
+        else:
+            return None
+    where = f", line {start} (the header is line 1)" if start is not None else ""
+    return WkappaError(
+        f'{name}{where}: a quote (") opens a value that is not closed properly. Hint: close '
+        'the quote; a quote inside a quoted value is written twice ("").'
+    )
 
 
 def check_complete(name: str, fmt: str, path: str) -> None:
