@@ -62,7 +62,7 @@ def _in_cli_words(text: str) -> str:
         ("nan_policy='propagate'", "--nan-policy propagate"),
     ):
         text = text.replace(python, cli)
-    return text
+    return re.sub(r"weights = '([\w-]+)'", r"weights = \1", text)  # the option's value
 
 
 def _explained(output: str, result: object) -> None:

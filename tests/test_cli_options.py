@@ -157,3 +157,39 @@ def test_a_rater_without_ratings_is_warned(capsys, tmp_path) -> None:
         main(["agree", str(long), "--item", "item", "--rater", "rater", "--rating", "rating"]) == 0
     )
     assert "rater c (--rater rater) has no ratings" in capsys.readouterr().err
+
+
+def test_messages_speak_the_command_lines_words(capsys, ratings, tmp_path) -> None:
+    """Python vocabulary and reprs in messages: a (K, K) array, labels as a Python list, an
+    escaped '\\t', a grade index, weights = 'quadratic'."""
+    plan = ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.4,0.3", "--weights", "bipolar"]
+    assert "(K, K)" not in refusal(capsys, plan)
+    argv = ["score", ratings, "--true", "a", "--pred", "b"]
+    err = refusal(capsys, [*argv, "--labels", "0,1,3.5", "--weights", "linear"])
+    assert "which is not in --labels 0,1,3.5. Hint" in err
+    err = refusal(capsys, [*argv, "--separator", "\\t"])
+    assert "got \\t. Hint: for a tab, --input-format tsv, or --separator $'\\t' in bash." in err
+    constant = tmp_path / "c.csv"
+    constant.write_text("t,s\n1,0.5\n1,0.7\n1,0.9\n")
+    err = refusal(capsys, ["thresholds", str(constant), "--true", "t", "--score", "s"])
+    assert "--true column 't' has only the grade 1:" in err
+    assert "index" not in err
+    assert main(["thresholds", ratings, "--true", "a", "--score", "b", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "weights = quadratic" in out and "'quadratic'" not in out
+    compare = ["compare", ratings, "--true", "a", "--pred", "b", "--pred", "c", "--explain"]
+    assert main([*compare, "--bootstrap", "999", "--seed", "1"]) == 0
+    assert "(weights = quadratic)" in capsys.readouterr().out
+    assert main(["agree", ratings, "--raters", "a,b,c", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "benchmarks/" not in out and "Small panels of several raters" in out
+
+
+def test_plan_coefficient_help_lists_what_it_takes(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["plan", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "cohen (two raters), fleiss, conger, gwet, brennan_prediger, krippendorff or percent"
+        in text
+    )

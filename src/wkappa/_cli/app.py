@@ -144,6 +144,7 @@ _OPTION_NAMES = (
     ("`population_size`", "--population-size"),
     ("`y_score`", "--score"),
     ("`weights`", "--weights"),
+    (" or a (K, K) array;", ";"),
     ("`kappa0`", "--kappa0"),
     ("alternative='greater'", "--alternative greater"),
     ("alternative='less'", "--alternative less"),
@@ -251,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             raise
         text = _one_line(exc, options=True)
+        if getattr(args, "labels", None):  # the labels as typed, not as a Python list
+            text = re.sub(r"--labels \[[^\]]*\]", lambda _: f"--labels {args.labels}", text)
         if isinstance(exc, ImportError) and "pyarrow" in text and "wkappa[" not in text:
             # The `cli` extra has no pyarrow: polars reads and writes the formats itself.
             text += " Hint: pip install pyarrow (or 'wkappa[frames]', which includes it)."

@@ -288,8 +288,13 @@ def open_source(
     given = fmt is not None
     fmt = detect_format(path, fmt)
     if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):
+        tab = (
+            " Hint: for a tab, --input-format tsv, or --separator $'\\t' in bash."
+            if separator == "\\t"
+            else ""
+        )
         raise WkappaError(
-            f"--separator must be one character and applies to CSV/TSV only; got {separator!r}."
+            f"--separator must be one character and applies to CSV/TSV only; got {separator}.{tab}"
         )
     if fmt not in FORMATS:
         raise WkappaError(f"--input-format must be one of {', '.join(FORMATS)}; got {fmt!r}.")

@@ -490,6 +490,7 @@ _EXPLAINED_NAMES = (
     ),
     (re.compile(r"confidence_interval\(method='([^']*)'\)"), r"--ci-method \1"),
     *option_names("cluster nan_policy n_resamples:--bootstrap"),
+    (re.compile(r"weights = '([\w-]+)'"), r"weights = \1"),
 )
 
 

@@ -95,8 +95,8 @@ def add_plan_parser(sub: Any) -> None:
     )
     plan.add_argument(
         "--coefficient",
-        help="several raters: fleiss, conger, gwet, brennan_prediger, krippendorff "
-        "(default: Cohen's kappa for two raters, fleiss for more)",
+        help="cohen (two raters), fleiss, conger, gwet, brennan_prediger, krippendorff or "
+        "percent (default: Cohen's kappa for two raters, fleiss for more)",
     )
     plan.add_argument(
         "--method",

@@ -10,6 +10,7 @@ HTML report (:mod:`.thresholds_report`).
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 import numpy as np
@@ -155,14 +156,25 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, 
                 "Hint: --nan-policy omit drops rows with a missing value."
             )
         counts = counts.filter(~missing)
-    result = optimize_thresholds(
-        counts[args.true],
-        counts[args.score].cast(pl.Float64),
-        weights=args.weights,
-        labels=list(tables.labels),
-        sample_weight=counts[COUNT].to_numpy().astype(np.float64),
-        nan_policy=args.nan_policy,
-    )
+    try:
+        result = optimize_thresholds(
+            counts[args.true],
+            counts[args.score].cast(pl.Float64),
+            weights=args.weights,
+            labels=list(tables.labels),
+            sample_weight=counts[COUNT].to_numpy().astype(np.float64),
+            nan_policy=args.nan_policy,
+        )
+    except WkappaError as exc:
+        only = re.search(r"got only grade index \[(\d*)\]", str(exc))
+        if only is None:
+            raise
+        grade = f" {tables.labels[int(only[1])]}" if only[1] else "s"
+        raise WkappaError(
+            f"--true column {args.true!r} has only the grade{grade}: thresholds need at least "
+            "two grades in the truth (with one, kappa is 0 or undefined for every cut). "
+            "Hint: fit on a file whose truth has several grades."
+        ) from None
     used = int(counts[COUNT].sum())
     reason = "a missing grade or score (--nan-policy omit)"
     return source, result, RowCount(read, read - used, reason), counts

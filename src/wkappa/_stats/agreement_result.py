@@ -460,7 +460,8 @@ class AgreementResult:
                 f"small sample ({self.degrees_of_freedom + 1} {self._units_name()} < 200): "
                 f"confidence_interval(method={better!r}) is recommended, "
                 f"{interval_text(small.low, small.high)} ({_REASON[better]}; coverage closer to "
-                "the level in benchmarks/small_panel_study.py)"
+                "the level in the user guide's simulation: Clustered and stratified designs, "
+                "Small panels of several raters)"
             )
         return "\n".join(lines)
 
