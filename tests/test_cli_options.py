@@ -193,3 +193,31 @@ def test_plan_coefficient_help_lists_what_it_takes(capsys) -> None:
         "cohen (two raters), fleiss, conger, gwet, brennan_prediger, krippendorff or percent"
         in text
     )
+
+
+def test_hints_do_not_go_round_in_circles(capsys, tmp_path) -> None:
+    """thresholds offered --weights unweighted, which it refuses too; --fold-case was the
+    hint of a pair --fold-case did not join; --labels x,y,NA kept reading NA as missing;
+    n/a and Na got no --na-values hint."""
+    text = tmp_path / "tx.csv"
+    text.write_text("t,s\nlow,0.1\nhigh,0.9\nlow,0.3\nhigh,0.7\n")
+    argv = ["thresholds", str(text), "--true", "t", "--score", "s"]
+    for extra in ([], ["--weights", "unweighted"]):
+        err = refusal(capsys, [*argv, *extra])
+        assert "--weights unweighted accepts" not in err
+        assert "thresholds cut the score into ordered grades" in err
+    folded = tmp_path / "f.csv"
+    folded.write_text("a,b\nstraße,STRASSE\nweg,weg\nstraße,weg\n")
+    argv = ["score", str(folded), "--true", "a", "--pred", "b", "--weights", "unweighted"]
+    doc = json_output(capsys, [*argv, "--fold-case"])
+    assert doc["labels"] == ["strasse", "weg"]
+    missing = tmp_path / "na.csv"
+    missing.write_text("a,b\nx,y\nNA,NA\ny,NA\nx,x\n")
+    argv = ["score", str(missing), "--true", "a", "--pred", "b", "--weights", "unweighted"]
+    err = refusal(capsys, [*argv, "--labels", "x,y,NA"])
+    assert "--labels lists NA, which the file reader always takes for a missing rating" in err
+    for word in ("n/a", "Na", "None", "?"):
+        numbers = tmp_path / "n.csv"
+        numbers.write_text(f"a,b\n1,2\n2,{word}\n3,3\n")
+        err = refusal(capsys, ["score", str(numbers), "--true", "a", "--pred", "b"])
+        assert f"declare it: --na-values='{word}'" in err, err

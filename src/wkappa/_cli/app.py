@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from .. import __version__
 from .._core import THRESHOLD_HINT
 from ..exceptions import WkappaError
-from .options import check_explain, check_outputs, later_notes
+from .options import check_explain, check_missing_labels, check_outputs, later_notes
 
 __all__ = ["main"]
 
@@ -241,6 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         check_explain(args)
         check_outputs(args)
+        check_missing_labels(args)
         with warnings.catch_warnings():
             warnings.simplefilter("default")
             warnings.showwarning = functools.partial(_warning, warned=args.warned)
@@ -252,6 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             raise
         text = _one_line(exc, options=True)
+        if args.command == "thresholds":  # its grades are ordered whatever --weights says
+            text = text.replace(
+                "; --weights unweighted accepts them as they are",
+                " (thresholds cut the score into ordered grades, with any --weights)",
+            )
         if getattr(args, "labels", None):  # the labels as typed, not as a Python list
             text = re.sub(r"--labels \[[^\]]*\]", lambda _: f"--labels {args.labels}", text)
         if isinstance(exc, ImportError) and "pyarrow" in text and "wkappa[" not in text:

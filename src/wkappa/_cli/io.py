@@ -266,11 +266,19 @@ def _missing_spellings(text: str | None) -> tuple[str, ...]:
     return values
 
 
+# Text that spreadsheets, pandas, R, SAS and Stata write for a missing value (compared
+# without case and surrounding spaces): the one list of the --na-values hints.
+MISSING_LOOKALIKES = frozenset(
+    ["nan", "-nan", "na", "n/a", "n.a.", "#n/a", "#na", "<na>", "null", "nil", "none", ".",
+     "-", "?", "missing"]
+)  # fmt: skip
+
+
 def _missing_code(value: str) -> bool:
     """Whether an unparsable cell looks like a code for a missing value (``.``, ``-``, ``?``,
-    ``missing``, ``#N/A``), not a typo in a number or a word."""
+    ``missing``, ``#N/A``, ``n/a``), not a typo in a number or a word."""
     text = value.strip().lower()
-    return not re.search(r"[a-z0-9]", text) or text in {"missing", "#n/a", "n.a.", "nil", "none"}
+    return not re.search(r"[a-z0-9]", text) or text in MISSING_LOOKALIKES
 
 
 def open_source(

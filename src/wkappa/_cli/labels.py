@@ -9,6 +9,8 @@ refused because reading them either way could change kappa without a word.
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +23,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, first_rows, polars
+from .io import MISSING_LOOKALIKES as io_lookalikes
 
 __all__ = [
     "Spelling",
@@ -126,20 +129,23 @@ class Spelling:
         expression = pl.col(column)
         if self.strip:
             expression = expression.str.strip_chars()
-        if self.fold:
-            expression = expression.str.to_lowercase()
+        if self.fold:  # str.casefold, as the check of spellings compares ('ß' is 'ss')
+            folds = _case_folds()
+            expression = expression.str.to_lowercase().str.replace_many(
+                list(folds), list(folds.values())
+            )
             folded = self._folded(labels)
             if folded:
                 expression = expression.replace(list(folded), list(folded.values()))
         return expression
 
     def _folded(self, labels: Sequence[Any] | None) -> dict[str, str]:
-        """Lower-cased text label -> the label as ``--labels`` spells it."""
+        """Case-folded text label -> the label as ``--labels`` spells it."""
         folded: dict[str, str] = {}
         for name in labels or ():
             if not isinstance(name, str):
                 continue
-            key = (name.strip() if self.strip else name).lower()
+            key = (name.strip() if self.strip else name).casefold()
             if folded.setdefault(key, name) != name:
                 raise WkappaError(
                     f"--labels has {folded[key]!r} and {name!r}, which --fold-case makes one "
@@ -234,12 +240,21 @@ def tidy_labels(
     return counts
 
 
-# Text that spreadsheets, pandas, R, SAS and Stata write for a missing value, but that polars
-# reads as a word (io.MISSING_SPELLINGS are read as missing already): as a category it
-# would change kappa silently, as a missing value it might be a real label; so it is refused.
-MISSING_LOOKALIKES = frozenset(
-    ["nan", "-nan", "na", "n/a", "#n/a", "#na", "<na>", "null", "nil", ".", "-", "?", "missing"]
-)
+# io's spellings of a missing value that polars reads as a word (io.MISSING_SPELLINGS are
+# read as missing already): as a category it would change kappa silently, as a missing value
+# it might be a real label; so it is refused. 'none' is a category of its own (a severity).
+MISSING_LOOKALIKES = io_lookalikes - {"none"}
+
+
+@functools.cache
+def _case_folds() -> dict[str, str]:
+    """The lowercase characters that :meth:`str.casefold` maps further ('ß' to 'ss', 'ς' to
+    'σ'): polars lowercases, and these complete its lowercase to the case fold."""
+    return {
+        c: c.casefold()
+        for c in map(chr, range(sys.maxunicode + 1))
+        if c.lower() == c and c.casefold() != c
+    }
 
 
 def _refuse_missing_spellings(

@@ -39,6 +39,7 @@ __all__ = [
     "add_spelling",
     "add_two_columns",
     "check_explain",
+    "check_missing_labels",
     "check_one_interval",
     "check_outputs",
     "check_resamples",
@@ -504,6 +505,29 @@ def explained(
     (``{"y_true": "--true column 'grade'"}``)."""
     names = _EXPLAINED_NAMES + option_names(**(columns or {}))
     return in_options(result.explain(*interval, **method), names, one_line=False)
+
+
+def check_missing_labels(args: argparse.Namespace) -> None:
+    """Refuse ``--labels`` that list a spelling the reader always takes for a missing rating
+    (``NA``, ``N/A``, ``null``, ``NULL`` in a CSV or TSV file): such a cell never reaches the
+    labels, so the category would be silently empty."""
+    from .io import MISSING_SPELLINGS, detect_format
+
+    text = getattr(args, "labels", None)
+    if not isinstance(text, str) or not isinstance(getattr(args, "file", None), str):
+        return
+    try:
+        if detect_format(args.file, getattr(args, "input_format", None)) not in ("csv", "tsv"):
+            return  # Parquet, Arrow, JSON lines keep such text as it is
+    except WkappaError:
+        return  # the reader refuses the file itself
+    missing = [part.strip() for part in text.split(",") if part.strip() in MISSING_SPELLINGS]
+    if missing:
+        raise WkappaError(
+            f"--labels lists {missing[0]}, which the file reader always takes for a missing "
+            "rating (as NA, N/A, null and NULL), so it cannot be a category. Hint: recode it in "
+            "the file (such as not_assessed) and list that, or drop it from --labels."
+        )
 
 
 def _same_file(a: str, b: str) -> bool:
