@@ -79,7 +79,7 @@ for weights in ("quadratic", fractional):
     paired = wk.paired_kappa_test(a, b, c, weights=weights, n_resamples=499, rng=3)
     out += list(paired.confidence_interval()[:2])
 sample_weight = rng.random(2000) + 0.5
-weighted = wk.kappa_test(a, b, sample_weight=sample_weight)
+weighted = wk.kappa_test(a, b, sample_weight=np.ceil(2 * sample_weight))  # whole, as float
 how = wk.BootstrapMethod(n_resamples=499, method="bca", rng=3)
 out += list(weighted.confidence_interval(method=how)[:2])
 groups = np.arange(2000) // 9

@@ -127,7 +127,7 @@ CASES: list[tuple[str, Callable[[], Any], list[str], bool]] = [
                                           labels=["a", "b", "c"]), KAPPA, False),
     ("kappa-clustered", lambda: wk.kappa_test(TRUTH, PRED_A, cluster=CLUSTERS),
      ["n_clusters", *KAPPA], False),
-    ("kappa-weighted", lambda: wk.kappa_test(TRUTH, PRED_A, sample_weight=np.full(60, 0.5)),
+    ("kappa-weighted", lambda: wk.kappa_test(TRUTH, PRED_A, sample_weight=np.full(60, 2.0)),
      KAPPA, False),
     ("kappa-undefined", lambda: wk.kappa_test([1, 1, 1], [1, 1, 1]), KAPPA, True),
     ("kappa-table-undefined", lambda: wk.kappa_test_from_table([[5, 0], [0, 0]]), KAPPA, True),

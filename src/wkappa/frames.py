@@ -204,7 +204,9 @@ def kappa_test(
     ``alternative`` and ``kappa0`` of :func:`wkappa.kappa_test`; ``cluster`` names a column
     of cluster ids (patient, scan, task): the standard error is then cluster-robust over its
     clusters, as ``wkappa.kappa_test(..., cluster=...)`` (the per-cluster tables are counted
-    by one ``group_by`` in the engine).
+    by one ``group_by`` in the engine). As there, the ``sample_weight`` column holds
+    frequency weights whose weighted counts must be whole numbers unless ``cluster`` is
+    given (the cluster-robust standard error accepts any non-negative weights).
 
     Returns
     -------
@@ -221,7 +223,7 @@ def kappa_test(
     >>> round(result.statistic, 4), round(result.standard_error, 4)
     (0.3182, 0.2825)
     """
-    from ._stats import kappa_test_from_table
+    from ._stats import FRAME_WEIGHTS, check_frequencies, kappa_test_from_table
 
     checked_weights = check_weights(weights)
     policy = check_table_nan_policy(nan_policy, "a test result")
@@ -240,6 +242,7 @@ def kappa_test(
             df, y_true, y_pred, sample_weight, cluster, request, names, checked_weights,
             check_alternative(alternative), check_kappa0(kappa0),
         )  # fmt: skip
+    check_frequencies(table, FRAME_WEIGHTS)
     return kappa_test_from_table(
         no_empty_table(table),
         weights=checked_weights,
@@ -298,7 +301,9 @@ def kappa_by_group(
     Parameters
     ----------
     df, y_true, y_pred, weights, labels, min_rating, max_rating, sample_weight
-        As in :func:`weighted_kappa`.
+        As in :func:`weighted_kappa`; without ``cluster``, the standard errors and intervals
+        read ``sample_weight`` as frequency weights, whose weighted counts must be whole
+        numbers (as :func:`wkappa.kappa_test`).
     by : str or sequence of str
         The grouping column(s), for example the essay prompt. A null key is a group.
     nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
@@ -358,11 +363,14 @@ def kappa_by_group(
     0.821005
     """
     from ._stats import (
+        FRAME_WEIGHTS,
         check_confidence_level,
+        check_frequencies,
         cluster_variance,
         fisher_z_limits,
         score_limits,
         warn_few_clusters,
+        warn_undefined_intervals,
     )
 
     checked_weights = check_weights(weights)
@@ -388,12 +396,14 @@ def kappa_by_group(
         counts = clustered["n_clusters"]
         warn_few_clusters(counts[0] if len(counts) == 1 else counts)
         return result_frame(data, backend, keys, group_rows, clustered)
+    check_frequencies(grouped.tables, FRAME_WEIGHTS)
     computed = group_statistics(grouped.tables, checked_weights, matrix, level)
     ci_low, ci_high = computed.ci_low, computed.ci_high
-    if method == "fisher-z":
-        ci_low, ci_high = fisher_z_limits(grouped.tables, matrix, level, computed.kappa)
-    elif method == "score":
-        ci_low, ci_high = score_limits(grouped.tables, matrix, level, computed.kappa)
+    if method in ("fisher-z", "score"):
+        limits_of = fisher_z_limits if method == "fisher-z" else score_limits
+        ci_low, ci_high = limits_of(grouped.tables, matrix, level, computed.kappa)
+        sizes = grouped.tables.sum(axis=(-2, -1))
+        warn_undefined_intervals(method, computed.kappa, ci_low, ci_high, sizes)
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)
     return result_frame(data, backend, keys, grouped.key_rows, stats)

@@ -11,7 +11,7 @@ import math
 import warnings
 from typing import Any
 
-from ..exceptions import FewClustersWarning, WkappaError
+from ..exceptions import FewClustersWarning, UndefinedKappaWarning, WkappaError
 from . import options
 from .clusters import add_cluster
 
@@ -23,6 +23,12 @@ _DESCRIPTION = "Weighted kappa of two rating columns of a file."
 # than this (some 50 lines each) would be unreadable: they are refused once the file is
 # read, before any kappa is computed or anything printed.
 EXPLAINED_GROUPS = 20
+# The fix offered when --weight-col gives non-integer weighted counts without --cluster.
+_WEIGHT_HINT = (
+    "Hint: use a column of whole-number weights (counts), or add --cluster COL with a column "
+    "of ids (a row id gives one cluster per row) for the cluster-robust standard error, which "
+    "does not depend on the scale of the weights."
+)
 
 
 def add_score_parser(sub: Any) -> None:
@@ -31,7 +37,12 @@ def add_score_parser(sub: Any) -> None:
     options.add_two_columns(
         score, "--pred", "column of rater B / the prediction (columns of the table)"
     )
-    score.add_argument("--weight-col", metavar="COL", help="column of sample weights")
+    score.add_argument(
+        "--weight-col",
+        metavar="COL",
+        help="column of sample weights: whole-number frequency weights (counts), or any "
+        "non-negative weights with --cluster",
+    )
     score.add_argument("--by", metavar="COL", help="also score each value of this column")
     add_cluster(
         score,
@@ -83,10 +94,22 @@ def _interval(result: Any, args: argparse.Namespace, method: Any) -> Any:
 def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, method: Any) -> Any:
     """The interval of each group's result: the score intervals of all groups from one search
     over their stack (each bit for bit its result's own), the others one by one."""
-    from .._stats import score_intervals
+    from .._stats import score_intervals, warn_undefined_intervals
     from . import output
 
     options.warn_few_resamples(args)
+    if method == "fisher-z" and not args.cluster:  # one warning for all groups, not one each
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedKappaWarning)
+            scored = [_interval(result, args, method) for _, result in found]
+        warn_undefined_intervals(
+            "fisher-z",
+            [one.result.statistic for one in scored],
+            [one.low for one in scored],
+            [one.high for one in scored],
+            [one.result.n for one in scored],
+        )
+        return scored
     if method != "score" or args.cluster:
         return [_interval(result, args, method) for _, result in found]
     intervals = score_intervals([result for _, result in found], args.ci)
@@ -99,7 +122,13 @@ def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, met
 def run_score(args: argparse.Namespace) -> int:
     """Score two columns of a file (``--by`` per group, ``--cluster`` cluster-robust) and
     print the result; optionally write the HTML report and the heatmaps."""
-    from .._stats import check_kappa0, kappa_result, kappa_test_from_table
+    from .._stats import (
+        Frequencies,
+        check_frequencies,
+        check_kappa0,
+        kappa_result,
+        kappa_test_from_table,
+    )
     from . import output
     from .io import count_keys, open_source
     from .labels import Spelling, parse_labels
@@ -148,6 +177,10 @@ def run_score(args: argparse.Namespace) -> int:
         options.note(args, shifted)
 
     labels = tuple(tables.labels)
+    if tables.clusters is None:  # frequency weights, as wkappa.kappa_test without cluster=
+        for stack in (tables.overall, tables.group_stack):
+            if stack is not None:
+                check_frequencies(stack, Frequencies("--weight-col", _WEIGHT_HINT))
     if tables.clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
         kappa0 = check_kappa0(args.kappa0)
         result = kappa_result(tables.clusters, args.weights, labels, args.alternative, kappa0)

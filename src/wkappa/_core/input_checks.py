@@ -84,10 +84,11 @@ def unsupported_dtype_error(name: str, dtype: object, noun: str = "ratings") -> 
 
 def check_weight_values(*, complete: bool, finite: bool, non_negative: bool) -> None:
     """Sample weights are numbers without missing values, finite and non-negative."""
-    if not complete:
-        raise WkappaError("`sample_weight` must be numeric with no missing values.")
-    if not finite:
-        raise WkappaError("`sample_weight` must be finite; it contains NaN or inf.")
+    if not (complete and finite):  # one message: NaN may be read as missing or as a number
+        raise WkappaError(
+            "`sample_weight` must be numeric with no missing values: finite numbers, no NaN, "
+            "inf or null."
+        )
     if not non_negative:
         raise WkappaError("`sample_weight` must be non-negative; it contains negative weights.")
 

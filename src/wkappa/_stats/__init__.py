@@ -14,6 +14,7 @@ from .cluster import cluster_variance, read_groups, warn_few_clusters
 from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .fisher_z_interval import fisher_z_limits
+from .frequencies import FRAME_WEIGHTS, Frequencies, check_frequencies
 from .gbdt_objective import QWKObjective
 from .group_results import kappa_results, score_intervals
 from .inference import (
@@ -42,6 +43,7 @@ from .results import (
     KappaResult,
     PairedKappaResult,
     check_confidence_level,
+    warn_undefined_intervals,
 )
 from .score_interval import score_limits
 from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories
@@ -68,6 +70,7 @@ __all__ = [
     "COEFFICIENT_NAMES",
     "DECIMALS",
     "FORMS",
+    "FRAME_WEIGHTS",
     "STATISTIC_DECIMALS",
     "UNDEFINED",
     "AgreementResult",
@@ -75,6 +78,7 @@ __all__ = [
     "BootstrapMethod",
     "CCCResult",
     "ConfidenceInterval",
+    "Frequencies",
     "GroupAgreementResult",
     "ICCAccumulator",
     "ICCResult",
@@ -96,6 +100,7 @@ __all__ = [
     "ccc",
     "check_confidence_level",
     "check_form",
+    "check_frequencies",
     "check_icc0",
     "check_kappa0",
     "cluster_robust",
@@ -140,4 +145,5 @@ __all__ = [
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
     "warn_few_clusters",
+    "warn_undefined_intervals",
 ]

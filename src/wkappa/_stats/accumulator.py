@@ -35,6 +35,7 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError, WkappaTypeError
+from .frequencies import ACCUMULATOR_COUNTS, check_frequencies
 from .json_values import json_value
 
 if TYPE_CHECKING:
@@ -223,10 +224,14 @@ class KappaAccumulator:
         """Kappa with standard errors, a test and intervals: a :class:`KappaResult`.
 
         The same as ``wkappa.kappa_test_from_table(acc.table, weights=acc.weights,
-        labels=acc.labels, alternative=alternative, kappa0=kappa0)``.
+        labels=acc.labels, alternative=alternative, kappa0=kappa0)``: the table's counts
+        are frequencies, so after ``update`` with sample weights its cells must be whole
+        numbers (a :class:`~wkappa.exceptions.WkappaError` otherwise; :attr:`value` accepts
+        any non-negative weights).
         """
         from .inference import kappa_test_from_table
 
+        check_frequencies(self._table, ACCUMULATOR_COUNTS)
         return kappa_test_from_table(
             self._table,
             weights=self._weights,
@@ -253,7 +258,9 @@ class KappaAccumulator:
             The batch's ratings, as accepted by :func:`wkappa.weighted_kappa`. Every rating
             must be one of the accumulator's categories. An empty batch changes nothing.
         sample_weight : array-like of shape (n,), optional
-            Non-negative finite weight of each pair; the table becomes float64.
+            Non-negative finite weight of each pair; the table becomes float64. Any such
+            weights serve :attr:`value`; :meth:`result` reads them as frequency weights and
+            needs whole-number cells.
         nan_policy : {'raise', 'omit'}, default 'raise'
             A missing rating raises, or its pair is skipped.
 

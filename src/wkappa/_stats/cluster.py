@@ -267,9 +267,12 @@ def cluster_variance(tables: np.ndarray, weights: np.ndarray) -> tuple[float, fl
         \\widehat{\\operatorname{Var}}_{cl}(\\hat\\kappa)
         = \\frac{G}{G - 1} \\, \\frac{1}{n^2} \\sum_g U_g^2 .
 
-    ``G / (G - 1)`` is the usual finite-sample factor of cluster-robust variances. With one
-    pair per cluster ``sum_g U_g² = n sum_ij p_ij IF_ij²``, so the cluster variance is the
-    Fleiss-Cohen-Everitt variance times ``n / (n - 1)``.
+    ``G / (G - 1)`` is the usual finite-sample factor of cluster-robust variances. The
+    variance does not change when every table is multiplied by the same number (the scale of
+    sample weights cancels). With one unweighted pair per cluster
+    ``sum_g U_g² = n sum_ij p_ij IF_ij²``, so the cluster variance is the
+    Fleiss-Cohen-Everitt variance times ``n / (n - 1)``; with one weighted pair per cluster
+    it is not (``U_g`` is the pair's weight times its influence).
     """
     stack = np.asarray(tables, dtype=np.float64)
     sizes = stack.sum(axis=(1, 2))

@@ -30,7 +30,12 @@ from .._core import (
 from .inference import null_standard_error
 from .intervals import KAPPA_RANGE, ConfidenceInterval, sided
 from .pvalues import tail_pvalue
-from .results import KappaResult, warn_undefined_kappa, warn_untestable
+from .results import (
+    KappaResult,
+    warn_undefined_intervals,
+    warn_undefined_kappa,
+    warn_untestable,
+)
 from .score_interval import score_limits
 
 __all__ = ["kappa_results", "score_intervals"]
@@ -155,6 +160,8 @@ def score_intervals(
         return ConfidenceInterval(low, high, level, "score")  # type: ignore[arg-type]
 
     both = sided(two_sided, confidence_level, first.alternative, KAPPA_RANGE)
+    sizes = tables.sum(axis=(1, 2))
+    warn_undefined_intervals("score", kappa, both.low, both.high, sizes)
     level = both.confidence_level
     return [
         ConfidenceInterval(float(low), float(high), level, "score")

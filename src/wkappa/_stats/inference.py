@@ -38,6 +38,7 @@ from .cluster import (
     group_tables,
     warn_few_clusters,
 )
+from .frequencies import RATING_WEIGHTS, TABLE_COUNTS, check_frequencies
 from .mean import mean_kappa
 from .paired import paired_kappa_test
 from .pvalues import tail_pvalue, wald_statistic
@@ -159,8 +160,12 @@ def kappa_test_from_table(
     Parameters
     ----------
     table : array-like of shape (K, K)
-        Non-negative (weighted) counts; rows rater A (``y_true``), columns rater B. Weighted
-        counts are treated as frequency weights (as SAS's WEIGHT statement).
+        Non-negative whole-number counts; rows rater A (``y_true``), columns rater B. Float
+        cells are allowed when they are whole numbers: the standard errors, tests and
+        intervals take ``n = table.sum()`` as the number of independent pairs (frequency
+        weights, as SAS's WEIGHT statement), so a table of proportions or other non-integer
+        weighted counts is refused (use :func:`~wkappa.kappa_from_table` for the point
+        estimate, or :func:`~wkappa.kappa_test` with ``sample_weight`` and ``cluster``).
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights W (zero diagonal). Agreement weights A (SAS, Fleiss-Cohen-Everitt,
         statsmodels' internal ``w``) convert as ``W = 1 - A``.
@@ -175,6 +180,11 @@ def kappa_test_from_table(
     Returns
     -------
     KappaResult
+
+    Raises
+    ------
+    WkappaError
+        If ``table`` is not a (K, K) array of non-negative finite whole-number counts.
 
     Warns
     -----
@@ -241,7 +251,9 @@ def kappa_test_from_table(
     array = check_table(table)
     check_table_size(array.shape[0])
     names = check_table_labels(labels, array.shape[0])
-    return kappa_result(array, checked_weights, names, alternative, check_kappa0(kappa0))
+    null_value = check_kappa0(kappa0)
+    check_frequencies(array, TABLE_COUNTS)
+    return kappa_result(array, checked_weights, names, alternative, null_value)
 
 
 def kappa_test(
@@ -263,7 +275,8 @@ def kappa_test(
     Parameters
     ----------
     y_true, y_pred, weights, labels, min_rating, max_rating, sample_weight
-        As in :func:`~wkappa.weighted_kappa`. Sample weights are treated as frequency weights.
+        As in :func:`~wkappa.weighted_kappa`, except that without ``cluster`` the sample
+        weights are frequency weights and must be whole numbers (see Notes).
     nan_policy : {'raise', 'omit'}, default 'raise'
         'propagate' is not meaningful for a result object and raises.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
@@ -283,8 +296,25 @@ def kappa_test(
         Holds the K x K table and the weight matrix, never the ratings (with ``cluster``,
         also the G per-cluster tables).
 
+    Raises
+    ------
+    WkappaError
+        Without ``cluster``, if the weighted counts of ``sample_weight`` are not whole
+        numbers (see Notes).
+
     Notes
     -----
+    **Sample weights.** Without ``cluster``, ``sample_weight`` holds frequency weights (SAS's
+    WEIGHT statement, Stata's ``fweight``): a weight of 3 counts the pair three times and
+    ``n`` is the total weight. The standard errors shrink as ``1 / sqrt(n)``, so the same
+    weights divided by their sum would claim a sample of one pair; non-integer weighted
+    counts therefore raise a :class:`~wkappa.exceptions.WkappaError`. With ``cluster``, any
+    non-negative weights are accepted (probability or importance weights, which Stata
+    allows only with a robust variance): the cluster-robust variance below does not change
+    when every weight is multiplied by the same number. ``cluster=np.arange(n)`` (one
+    cluster per pair) gives the sandwich standard error of independent weighted pairs. The
+    point estimate is the same either way.
+
     **Clustered pairs.** With ``cluster``, ``standard_error`` is the delta-method sandwich
     over the G clusters (Obuchowski 1998; Yang & Zhou 2014; Vanbelle 2017): with the
     influence ``IF_ij`` of one pair in cell (i, j) (the derivative of kappa, whose
@@ -296,7 +326,14 @@ def kappa_test(
         \\widehat{\\operatorname{Var}}_{cl}(\\hat\\kappa)
         = \\frac{G}{G - 1} \\, \\frac{1}{n^2} \\sum_g U_g^2 .
 
-    With one pair per cluster this is the ordinary variance times ``n / (n - 1)``.
+    With m pairs, one per cluster, and ``w_k`` the weight of pair k (1 without
+    ``sample_weight``), it is ``m / (m - 1) * sum_k w_k² IF_k² / (sum_k w_k)²``. For unit
+    weights that is the ordinary (Fleiss-Cohen-Everitt) variance times ``m / (m - 1)``; so
+    is it for integer frequency weights expanded into repeated rows, each row its own
+    cluster (then m is the total weight). Unexpanded weights are not the same: the
+    frequency-weight variance ``sum_k w_k IF_k² / (sum_k w_k)²`` of the unclustered test
+    counts a pair of weight 10 as ten independent pairs, so for weights all equal to c it
+    is the one-cluster-per-pair variance divided by ``c m / (m - 1)``.
     ``standard_error_null`` is the same cluster-robust standard error, so ``zscore`` is the
     Wald statistic ``(statistic - kappa0) / standard_error``, referred to Student's t with
     G - 1 degrees of freedom (as Stata's ``vce(cluster)``); ``confidence_interval`` offers
@@ -356,4 +393,5 @@ def kappa_test(
         # kappa is undefined (nan with an UndefinedKappaWarning), as for numeric ratings,
         # wkappa.weighted_kappa and wkappa.frames.kappa_test.
         table, names = np.zeros((1, 1), dtype=table.dtype), (0,)
+    check_frequencies(table, RATING_WEIGHTS)
     return kappa_result(table, checked_weights, names, alternative, null_value)

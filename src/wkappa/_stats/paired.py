@@ -42,6 +42,7 @@ from . import bootstrap
 from .bootstrap import expanded_pvalue
 from .bootstrap_method import SeedLike, check_resamples, make_rng
 from .cluster import read_groups, warn_few_clusters
+from .frequencies import CUBE_COUNTS, check_frequencies
 from .resampling import DrawSums
 from .results import (
     PairedKappaResult,
@@ -465,9 +466,8 @@ def paired_kappa_test_from_table(
     ----------
     table : array-like of shape (K, K, K)
         ``table[t, a, b]`` counts the items with truth (rater) category t, prediction A
-        category a and prediction B category b. Non-negative and finite; integer counts, or
-        non-integer (weighted) counts read as frequency weights: replicates then draw
-        ``round(table.sum())`` items with probabilities proportional to the cells.
+        category a and prediction B category b: non-negative whole-number counts (float
+        cells must be whole numbers), since each replicate draws ``table.sum()`` items.
     labels : sequence of K categories, optional
         Names of the categories, in the order of the table's axes (default ``0..K-1``).
     weights, n_resamples, confidence_level, rng, alternative
@@ -484,8 +484,8 @@ def paired_kappa_test_from_table(
     Raises
     ------
     WkappaError
-        If ``table`` is not a non-empty (K, K, K) array of non-negative finite numbers, or
-        ``labels`` does not have K entries.
+        If ``table`` is not a non-empty (K, K, K) array of non-negative whole-number counts,
+        or ``labels`` does not have K entries.
 
     Notes
     -----
@@ -521,6 +521,7 @@ def paired_kappa_test_from_table(
     k = cube.shape[0]
     check_table_size(k)
     names = check_table_labels(labels, k, ndim=3)
+    check_frequencies(cube, CUBE_COUNTS)
     cells = bootstrap.nonzero_cells(cube)
     return _paired_test(cells, k, _Settings(checked, names, level, resamples, rng, sided))
 

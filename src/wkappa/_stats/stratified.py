@@ -34,6 +34,7 @@ from .._core import (
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .bootstrap_method import BootstrapMethod
 from .cluster import describe_groups, encode_grouped, group_tables
+from .frequencies import STRATA_TABLES, STRATA_WEIGHTS, check_frequencies
 from .group_results import kappa_results
 from .homogeneity import (
     HomogeneityTest,
@@ -151,8 +152,9 @@ def stratified_kappa_test_from_tables(
     Parameters
     ----------
     tables : array-like
-        Shape (S, K, K): the non-negative (weighted) counts of each of the S strata; rows
-        rater A, columns rater B.
+        Shape (S, K, K): the non-negative whole-number counts of each of the S strata; rows
+        rater A, columns rater B. Float cells must be whole numbers (the standard errors
+        take each table's sum as its number of independent pairs).
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights W (``W = 1 - A`` for SAS's agreement weights A).
     labels : sequence of K categories, optional
@@ -192,6 +194,7 @@ def stratified_kappa_test_from_tables(
     check_table_size(checked.shape[-1])
     names = check_table_labels(labels, checked.shape[-1])
     ids = tuple(range(len(checked))) if strata is None else _stratum_ids(strata, len(checked))
+    check_frequencies(checked, STRATA_TABLES)
     return build_stratified(checked, checked_weights, names, ids, alternative, test, how=how)
 
 
@@ -242,7 +245,9 @@ def stratified_kappa_test(
         no missing values.
     weights, labels, min_rating, max_rating, sample_weight
         As in :func:`~wkappa.weighted_kappa`. Every stratum uses the same K categories (the
-        union over strata, or ``labels``), as SAS does for an n-way table.
+        union over strata, or ``labels``), as SAS does for an n-way table. Sample weights are
+        frequency weights, as in :func:`~wkappa.kappa_test` without ``cluster``: their
+        weighted counts must be whole numbers.
     nan_policy : {'raise', 'omit'}, default 'raise'
         'omit' drops pairs with a missing rating.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
@@ -303,6 +308,7 @@ default 'asymptotic'
         propagate=False,
     )
     tables = group_tables(grouped)
+    check_frequencies(tables, STRATA_WEIGHTS)
     return build_stratified(
         tables,
         checked_weights,
