@@ -284,8 +284,10 @@ def cluster_variance(tables: np.ndarray, weights: np.ndarray) -> tuple[float, fl
         kappa, influence = influence_table(total, weights)
     if not np.isfinite(kappa) or n_clusters < 2:
         return kappa if np.isfinite(kappa) else float("nan"), float("nan"), n_clusters
-    totals = (stack * influence).sum(axis=(1, 2))
-    variance = n_clusters / (n_clusters - 1) * float((totals * totals).sum()) / (n * n)
+    # U_g / n from the clusters' shares of the total weight: no U_g² or n² to overflow or
+    # underflow, whatever the scale of the sample weights.
+    totals = (stack / n * influence).sum(axis=(1, 2))
+    variance = n_clusters / (n_clusters - 1) * float((totals * totals).sum())
     return kappa, variance, n_clusters
 
 
