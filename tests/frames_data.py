@@ -59,8 +59,9 @@ Dtypes = dict[str, str]  # column -> "int64", "float64" or "string", where infer
 
 
 def weighted_ratings(n: int, seed: int, groups: int = 3) -> Any:
-    """A polars frame of two raters' grades 0-4 (``a``, ``b``), a group ``g`` and a sample
-    weight ``w`` drawn uniformly from [0, 1): weights whose float sums depend on their order."""
+    """A polars frame of two raters' grades 0-4 (``a``, ``b``), a group ``g``, a sample
+    weight ``w`` drawn uniformly from [0, 1) (weights whose float sums depend on their order)
+    and a cluster ``c`` of 8 (the standard errors of such weights are cluster-robust)."""
     import polars as pl
 
     rng = np.random.default_rng(seed)
@@ -71,6 +72,7 @@ def weighted_ratings(n: int, seed: int, groups: int = 3) -> Any:
             "b": np.clip(truth + rng.integers(-1, 2, n), 0, 4),
             "g": rng.integers(0, groups, n),
             "w": rng.random(n),
+            "c": np.arange(n) % 8,
         }
     )
 

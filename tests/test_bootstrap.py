@@ -191,18 +191,21 @@ def test_undefined_statistic_gives_nan_interval() -> None:
 
 
 def test_weighted_table_uses_frequency_weights() -> None:
-    """Float counts: round(sum) pairs are drawn with probabilities O / sum(O)."""
-    halves = wk.kappa_test_from_table(TABLE / 2.0)
+    """Float counts: sum(O) pairs are drawn with probabilities O / sum(O)."""
+    doubled = wk.kappa_test_from_table(TABLE * 2.0)
     full = wk.kappa_test_from_table(TABLE)
     method = wk.BootstrapMethod(4999, rng=1)
-    narrow = full.confidence_interval(method=method)
-    wide = halves.confidence_interval(method=method)
-    assert halves.statistic == pytest.approx(full.statistic)
+    narrow = doubled.confidence_interval(method=method)
+    wide = full.confidence_interval(method=method)
+    assert doubled.statistic == pytest.approx(full.statistic)
     assert wide.high - wide.low > 1.2 * (narrow.high - narrow.low)
     # the asymptotic SE reads the weighted total as n as well
-    assert halves.standard_error == pytest.approx(full.standard_error * math.sqrt(2))
-    bca = halves.confidence_interval(method=wk.BootstrapMethod(999, "bca", rng=1))
-    assert bca.low < halves.statistic < bca.high
+    assert full.standard_error == pytest.approx(doubled.standard_error * math.sqrt(2))
+    bca = doubled.confidence_interval(method=wk.BootstrapMethod(999, "bca", rng=1))
+    assert bca.low < doubled.statistic < bca.high
+    # counts that are not whole numbers are no frequencies: refused, not drawn round(sum) times
+    with pytest.raises(WkappaError, match="`table` must give whole-number counts"):
+        wk.kappa_test_from_table(TABLE / 2.0)
 
 
 @pytest.mark.parametrize(

@@ -263,11 +263,13 @@ def test_from_table_weighted_counts_are_frequency_weights() -> None:
     truth, a, b = _data(400, seed=5)
     cube = _cube(truth, a, b, 5)
     direct = wk.paired_kappa_test_from_table(cube, n_resamples=999, rng=3)
-    halves = wk.paired_kappa_test_from_table(cube / 2.0, n_resamples=999, rng=3)
-    assert halves.difference == pytest.approx(direct.difference)
-    assert halves.n == 200.0
-    width = direct.confidence_interval().high - direct.confidence_interval().low
-    assert halves.confidence_interval().high - halves.confidence_interval().low > 1.2 * width
+    doubled = wk.paired_kappa_test_from_table(cube * 2.0, n_resamples=999, rng=3)
+    assert doubled.difference == pytest.approx(direct.difference)
+    assert doubled.n == 800.0
+    width = doubled.confidence_interval().high - doubled.confidence_interval().low
+    assert direct.confidence_interval().high - direct.confidence_interval().low > 1.2 * width
+    with pytest.raises(wk.WkappaError, match="`table` must give whole-number counts"):
+        wk.paired_kappa_test_from_table(cube + 0.5, n_resamples=999, rng=3)
 
 
 def test_from_table_of_zeros_is_undefined() -> None:

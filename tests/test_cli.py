@@ -671,12 +671,15 @@ def test_version():
 def test_n_is_written_in_digits_in_text_and_report(tmp_path: Path) -> None:
     """A million pairs (here a sum of sample weights) is 1,000,000 in the text output and in
     the HTML report's headline and --by table (thousands separated, as every count in text),
-    never 1e+06; a fractional sum keeps its decimals."""
+    never 1e+06; a fractional sum keeps its decimals (with --cluster, which takes any
+    weights)."""
     data = tmp_path / "weighted.csv"
-    data.write_text("a,b,w,g\n0,0,250000,x\n1,1,250000,x\n2,1,250000,y\n2,2,250000,y\n0,1,0.25,y\n")
+    data.write_text(
+        "a,b,w,g,id\n0,0,250000,x,1\n1,1,250000,x,2\n2,1,250000,y,3\n2,2,250000,y,4\n0,1,0.25,y,5\n"
+    )
     report = tmp_path / "report.html"
     proc = run("score", data, "--true", "a", "--pred", "b", "--weight-col", "w",
-               "--by", "g", "--report", report)  # fmt: skip
+               "--by", "g", "--cluster", "id", "--report", report)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "1,000,000.25" in proc.stdout and "e+06" not in proc.stdout
     page = report.read_text()
@@ -767,8 +770,8 @@ def test_score_alternative_is_the_library_one_sided_test_and_interval(
 
 def _group_file(tmp_path: Path, seed: int, weighted: bool) -> tuple[Path, pl.DataFrame]:
     """Random groups of random sizes: groups with one category (undefined kappa), with one
-    pair (a null standard error of 0), with empty cells, a missing group value, and whole and
-    fractional sample weights side by side."""
+    pair (a null standard error of 0), with empty cells, a missing group value, and sample
+    weights that are integers and whole-number floats side by side (frequencies)."""
     rng = np.random.default_rng(seed)
     n_groups = 40
     sizes = rng.integers(1, 30, n_groups)
@@ -781,7 +784,9 @@ def _group_file(tmp_path: Path, seed: int, weighted: bool) -> tuple[Path, pl.Dat
     one_category = group == 3
     truth[one_category] = pred[one_category] = 2
     group[group == 5] = None
-    weight = np.where(rng.random(n) < 0.5, rng.integers(1, 4, n), rng.random(n) + 0.25)
+    weight = np.where(
+        rng.random(n) < 0.5, rng.integers(1, 4, n), np.floor(4 * rng.random(n) + 0.25)
+    )
     frame = pl.DataFrame(
         {
             "g": [None if v is None else f"g{v:02d}" for v in group],
@@ -807,7 +812,7 @@ def _group_file(tmp_path: Path, seed: int, weighted: bool) -> tuple[Path, pl.Dat
 def test_score_by_many_groups_is_each_group_alone_bit_for_bit(tmp_path, weighted, weights, extra):
     """The groups are scored as one (G, K, K) stack; each group's numbers must be exactly
     those of kappa_test_from_table on that group's own table (undefined kappa, a null SE of
-    0, empty cells, whole and fractional weights), and the table that of its own rows."""
+    0, empty cells, integer and float weights), and the table that of its own rows."""
     path, frame = _group_file(tmp_path, seed=len(extra) + weighted, weighted=weighted)
     options = ["--weight-col", "w"] if weighted else []
     proc = run("score", path, "--true", "t", "--pred", "p", "--by", "g", "--weights", weights,

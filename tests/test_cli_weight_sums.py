@@ -22,6 +22,7 @@ from wkappa._core.weight_sums import LARGEST, SCALE
 
 def _score(capsys: pytest.CaptureFixture[str], path: Path) -> dict:
     argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w", "--by", "g"]
+    argv += ["--cluster", "c"]  # weights that are not whole numbers: cluster-robust SEs
     return json_output(capsys, argv)
 
 
@@ -46,6 +47,7 @@ def test_weighted_by_output_is_the_same_with_any_number_of_threads(tmp_path):
     path = tmp_path / "weighted.parquet"
     weighted_ratings(200_000, 2, groups=5).write_parquet(path)
     argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w", "--by", "g"]
+    argv += ["--cluster", "c"]  # weights that are not whole numbers: cluster-robust SEs
     outputs = set()
     for threads in ("1", "2", "3"):
         env = {**os.environ, "POLARS_MAX_THREADS": threads}
@@ -120,8 +122,8 @@ def test_the_command_line_and_frames_give_the_same_bits(tmp_path, capsys):
     path = tmp_path / "weighted.csv"
     data.write_csv(path)
     argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w"]
-    document = json_output(capsys, [*argv, "--by", "g"])
-    options = {"y_true": "a", "y_pred": "b", "sample_weight": "w"}
+    document = json_output(capsys, [*argv, "--by", "g", "--cluster", "c"])
+    options = {"y_true": "a", "y_pred": "b", "sample_weight": "w", "cluster": "c"}
     groups = frames.kappa_by_group(data, **options, by="g").sort("g")
     assert [g["statistic"] for g in document["groups"]] == groups["kappa"].to_list()
     assert [g["n"] for g in document["groups"]] == groups["n"].to_list()

@@ -176,16 +176,17 @@ def test_dask_weight_sums_are_the_same_bits_in_any_partitioning(client):
     a, b = _ratings(40_000, seed=11)
     df = pd.DataFrame({"a": a, "b": b, "g": rng.integers(0, 3, a.size)})
     df["w"] = rng.random(a.size) * 10.0 ** rng.uniform(-3, 3, a.size)
+    df["c"] = np.arange(a.size) % 8  # such weights get cluster-robust standard errors
     options = {"y_true": "a", "y_pred": "b", "sample_weight": "w"}
     expected = frames.confusion_table(df, **options)
     assert not np.array_equal(expected, wk.confusion_table(a, b, sample_weight=df["w"]))
-    pandas_groups = frames.kappa_by_group(df, **options, by="g")
+    pandas_groups = frames.kappa_by_group(df, **options, by="g", cluster="c")
     results = set()
     for parts, seed in ((2, 0), (7, 1), (16, 2)):
         shuffled = df.sample(frac=1.0, random_state=seed)
         ddf = dd.from_pandas(shuffled, npartitions=parts)
         assert np.array_equal(frames.confusion_table(ddf, **options), expected)
-        groups = frames.kappa_by_group(ddf, **options, by="g").compute()
+        groups = frames.kappa_by_group(ddf, **options, by="g", cluster="c").compute()
         pd.testing.assert_frame_equal(groups.reset_index(drop=True), pandas_groups)
         results.add(frames.weighted_kappa(ddf, **options))
     assert results == {frames.weighted_kappa(df, **options)}

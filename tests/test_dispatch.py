@@ -165,10 +165,17 @@ def test_every_entry_point_equals_numpy(on_device: Any, convert: Any, weights: s
     assert got.standard_error == expected.standard_error
     assert got.labels == expected.labels
     np.testing.assert_array_equal(got.table, expected.table)
-    weighted = wk.kappa_test(x, y, weights=weights, sample_weight=ww, min_rating=-1)
-    expected = wk.kappa_test(t, a, weights=weights, sample_weight=w, min_rating=-1)
+    weighted = wk.weighted_kappa(x, y, weights=weights, sample_weight=ww, min_rating=-1)
+    expected = wk.weighted_kappa(t, a, weights=weights, sample_weight=w, min_rating=-1)
     # float weighted counts are added in another order on each route: a few ulps
-    assert weighted.statistic == pytest.approx(expected.statistic, rel=1e-14, abs=0)
+    assert weighted == pytest.approx(expected, rel=1e-14, abs=0)
+    # a test reads sample weights as frequencies: whole numbers, summed exactly on every route
+    whole = np.ceil(w)
+    tested = wk.kappa_test(x, y, weights=weights, sample_weight=convert(whole), min_rating=-1)
+    reference = wk.kappa_test(t, a, weights=weights, sample_weight=whole, min_rating=-1)
+    assert tested.statistic == pytest.approx(reference.statistic, rel=1e-14, abs=0)
+    assert tested.standard_error == pytest.approx(reference.standard_error, rel=1e-12)
+    np.testing.assert_array_equal(tested.table, reference.table)
 
     paired = wk.paired_kappa_test(x, y, z, weights=weights, n_resamples=200, rng=7)
     reference = wk.paired_kappa_test(t, a, b, weights=weights, n_resamples=200, rng=7)

@@ -150,7 +150,7 @@ def test_plot_into_given_axes_and_many_categories() -> None:
     import matplotlib.pyplot as plt
 
     rng = np.random.default_rng(0)
-    result = wk.kappa_test_from_table(rng.integers(0, 5, (15, 15)).astype(float) / 2)
+    result = wk.kappa_test_from_table(rng.integers(0, 5, (15, 15)).astype(float) * 2)
     figure, given = plt.subplots(3, 1)
     axes = result.plot(axes=given)
     assert all(a is b for a, b in zip(axes, given, strict=True))

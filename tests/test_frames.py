@@ -134,6 +134,8 @@ def test_kappa_by_group_matches_numpy_per_group(frame_library, kind):
 @pytest.mark.parametrize("weighted", [False, True])
 def test_kappa_by_group_equals_kappa_test_of_each_group_table(weights, weighted):
     case = make_case("int", seed=5)
+    # Standard errors read sample weights as frequencies: whole-number weights (float64)
+    case.weight = [4.0 * w for w in case.weight]
     matrix = np.sqrt(np.abs(np.subtract.outer(np.arange(4), np.arange(4))))
     chosen = matrix if weights == "custom" else weights
     extra = {"sample_weight": "w"} if weighted else {}

@@ -98,7 +98,8 @@ def _columns(seed: int, *, null_ratings: bool, null_keys: bool, k: int = 5) -> d
     school = np.array(["x", "y", "z"], dtype=object)[rng.integers(0, 3, N)]
     prompt_missing = rng.random(N) < (0.03 if null_keys else 0.0)
     school_missing = rng.random(N) < (0.03 if null_keys else 0.0)
-    weight = rng.gamma(2.0, 1.0, N)
+    # Whole numbers (float64): the standard errors read sample weights as frequencies.
+    weight = np.round(4.0 * rng.gamma(2.0, 1.0, N))
     weight[rng.random(N) < 0.05] = 0.0
     return {
         "prompt": _listed(prompt, prompt_missing),
@@ -312,7 +313,7 @@ def test_parallel_blocks_equal_engine(frame_library, spy, weighted):
         "g": rng.integers(-5, 40, n).tolist(),
         "grade": a.tolist(),
         "model": np.clip(a + rng.integers(-1, 2, n), 0, 5).tolist(),
-        "w": rng.random(n).tolist(),
+        "w": np.floor(10.0 * rng.random(n)).tolist(),  # frequencies: whole numbers
     }
     options = {
         "y_true": "grade",
@@ -357,7 +358,7 @@ def test_fast_path_equals_engine_property(
         "h": rng.integers(0, 2, N).tolist(),
         "grade": _listed(rng.integers(0, k, N).astype(np.float64), rng.random(N) < null_rate),
         "model": rng.integers(0, k, N).astype(np.float64).tolist(),
-        "w": rng.random(N).tolist(),
+        "w": np.floor(10.0 * rng.random(N)).tolist(),  # frequencies: whole numbers
     }
     options = {
         "y_true": "grade",

@@ -27,7 +27,9 @@ import polars as pl
 from wkappa import frames
 data = pl.scan_parquet(sys.argv[1])
 print(repr(frames.weighted_kappa(data, y_true="a", y_pred="b", sample_weight="w")))
-groups = frames.kappa_by_group(data, y_true="a", y_pred="b", by="g", sample_weight="w")
+groups = frames.kappa_by_group(
+    data, y_true="a", y_pred="b", by="g", sample_weight="w", cluster="c"
+)
 print(groups.collect().rows())
 text = data.collect().with_columns(pl.col("a", "b").cast(pl.String))  # counted eagerly
 labels = ["0", "1", "2", "3", "4"]
@@ -92,7 +94,9 @@ def test_weights_give_the_array_functions_numbers(engine, weight, group):
     frame = ENGINES[engine](data)
     kappa = frames.weighted_kappa(frame, y_true="a", y_pred="b", sample_weight="w")
     assert kappa == pytest.approx(_kappa(data), rel=1e-12)
-    by_group = frames.kappa_by_group(frame, y_true="a", y_pred="b", by="g", sample_weight="w")
+    by_group = frames.kappa_by_group(
+        frame, y_true="a", y_pred="b", by="g", sample_weight="w", cluster="c"
+    )
     for row in _group_rows(by_group):
         part = data.filter(pl.col("g") == row["g"])
         assert row["kappa"] == pytest.approx(_kappa(part), rel=1e-12)
@@ -107,7 +111,7 @@ def test_duckdb_weighted_kappa_is_the_same_with_any_number_of_threads():
         relation = _relation(data, threads)
         kappa = frames.weighted_kappa(relation, y_true="a", y_pred="b", sample_weight="w")
         by_group = frames.kappa_by_group(
-            relation, y_true="a", y_pred="b", by="g", sample_weight="w"
+            relation, y_true="a", y_pred="b", by="g", sample_weight="w", cluster="c"
         )
         outputs.add(repr((kappa, _group_rows(by_group))))
     assert len(outputs) == 1
@@ -147,8 +151,9 @@ def test_a_key_of_too_many_rows_keeps_the_float_sum():
 
 
 def _ratings(n: int, rng: np.random.Generator, weights: np.ndarray | None = None) -> dict:
-    """Grades 0-4 of two raters, three groups and weights spread over six orders of
-    magnitude: their float sums change with the order of the rows."""
+    """Grades 0-4 of two raters, three groups, weights spread over six orders of magnitude
+    (their float sums change with the order of the rows) and 8 clusters (such weights get
+    cluster-robust standard errors)."""
     truth = rng.integers(0, 5, n)
     if weights is None:
         weights = rng.random(n) * 10.0 ** rng.uniform(-3, 3, n)
@@ -157,6 +162,7 @@ def _ratings(n: int, rng: np.random.Generator, weights: np.ndarray | None = None
         "b": np.clip(truth + rng.integers(-1, 2, n), 0, 4).tolist(),
         "g": rng.integers(0, 3, n).tolist(),
         "w": weights.tolist(),
+        "c": (np.arange(n) % 8).tolist(),
     }
 
 
@@ -190,8 +196,8 @@ def _results(library: Any, frame: Any, kind: str) -> tuple:
         options["labels"] = ["0", "1", "2", "3", "4"]
     elif kind == "reversed":  # the categories' order is not the values' order
         options["labels"] = [4, 3, 2, 1, 0]
-    test = frames.kappa_test(frame, **options)
-    by_group = library.to_pandas(frames.kappa_by_group(frame, **options, by="g"))
+    test = frames.kappa_test(frame, **options, cluster="c")
+    by_group = library.to_pandas(frames.kappa_by_group(frame, **options, by="g", cluster="c"))
     by_group = by_group.sort_values("g").reset_index(drop=True)
     return (
         frames.weighted_kappa(frame, **options),

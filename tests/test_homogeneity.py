@@ -197,10 +197,11 @@ def test_refused_where_it_does_not_apply(kwargs: dict[str, object], match: str) 
 
 
 def test_refused_on_weighted_tables_and_three_categories() -> None:
-    with pytest.raises(WkappaError, match="whole counts"):
-        wk.stratified_kappa_test_from_tables(
-            [[[2.5, 1], [1, 3]], [[2, 1], [1, 3]]], homogeneity="goodness-of-fit"
-        )
+    for homogeneity in ("goodness-of-fit", "asymptotic"):  # frequencies, whatever the test
+        with pytest.raises(WkappaError, match="`tables` must give whole-number counts"):
+            wk.stratified_kappa_test_from_tables(
+                [[[2.5, 1], [1, 3]], [[2, 1], [1, 3]]], homogeneity=homogeneity
+            )
     with pytest.raises(WkappaError, match="homogeneity='asymptotic'"):
         wk.stratified_kappa_test_from_tables(np.ones((2, 3, 3)), homogeneity="goodness-of-fit")
 

@@ -111,11 +111,11 @@ def test_ratings_route_and_sample_weight() -> None:
         y_true,
         y_pred,
         strata=site,
-        sample_weight=[1.5] * 16,
+        sample_weight=[2.0] * 16,
         homogeneity=wk.BootstrapMethod(50, rng=1),
     )
-    # Frequency weights: 1.5 times the pairs, variances / 1.5, the chi-square times 1.5.
-    assert weighted.homogeneity_statistic == pytest.approx(1.5 * result.homogeneity_statistic)
+    # Frequency weights: twice the pairs, variances / 2, the chi-square times 2.
+    assert weighted.homogeneity_statistic == pytest.approx(2 * result.homogeneity_statistic)
     assert 0 < weighted.homogeneity_n_resamples <= 50  # small strata: some undefined
 
 

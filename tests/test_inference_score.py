@@ -187,9 +187,11 @@ def test_vectorised_limits_equal_one_table_at_a_time() -> None:
 
 
 def test_weighted_counts_and_undefined_tables() -> None:
-    table = np.array([[10.5, 2.25], [1.75, 8.0]])
+    table = np.array([[10.0, 2.0], [2.0, 8.0]])  # float counts that are whole numbers
     ci = wk.kappa_test_from_table(table).confidence_interval(method="score")
     assert np.isfinite(ci.low) and ci.low < ci.high
+    with pytest.raises(WkappaError, match="`table` must give whole-number counts"):
+        wk.kappa_test_from_table(table / 4)
     with pytest.warns(wk.exceptions.UndefinedKappaWarning):
         result = wk.kappa_test_from_table([[5, 0], [0, 0]])
     assert all(np.isnan(x) for x in result.confidence_interval(method="score"))
@@ -217,9 +219,16 @@ def test_score_intervals_of_a_stack_are_each_results_own(alternative) -> None:
     with pytest.warns(wk.exceptions.UndefinedKappaWarning):
         results = kappa_results(tables, "linear", (0, 1, 2, 3), alternative, 0.0)
     for level in (0.9, 0.95):
-        batched = score_intervals(results, level)
-        for result, ci in zip(results, batched, strict=True):
-            own = result.confidence_interval(level, method="score")
+        # table 1 (n = 1, kappa 0): one warning for the stack, one for the table alone
+        with pytest.warns(wk.exceptions.UndefinedKappaWarning, match="in 1 of 60 groups"):
+            batched = score_intervals(results, level)
+        for index, (result, ci) in enumerate(zip(results, batched, strict=True)):
+            if index == 1:
+                with pytest.warns(wk.exceptions.UndefinedKappaWarning, match="at least 2 pairs"):
+                    own = result.confidence_interval(level, method="score")
+                assert np.isnan(ci.low) and np.isnan(ci.high)
+            else:
+                own = result.confidence_interval(level, method="score")
             assert (ci.confidence_level, ci.method) == (own.confidence_level, "score")
             assert _same(ci.low, own.low) and _same(ci.high, own.high)
     assert score_intervals([], 0.95) == []

@@ -17,7 +17,12 @@ import pytest
 
 import wkappa as wk
 from reference import reference_kappa, reference_kappa_from_table, reference_qwk_pairs
-from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+from wkappa.exceptions import (
+    FewClustersWarning,
+    UndefinedKappaWarning,
+    WkappaError,
+    WkappaTypeError,
+)
 
 B53 = 2**53
 
@@ -343,9 +348,20 @@ def test_class07_sample_weight_scale_does_not_matter(scale: float) -> None:
             wk.qwk(far_a, far_b), abs=1e-15
         )
         if scale <= 1e300:
-            result = wk.kappa_test(a, b, sample_weight=[scale] * 5)
+            # The cluster-robust standard error does not depend on the weights' scale.
+            warnings.simplefilter("ignore", FewClustersWarning)  # 5 clusters
+            ids = np.arange(5)
+            result = wk.kappa_test(a, b, sample_weight=[scale] * 5, cluster=ids)
             assert result.statistic == pytest.approx(expected, abs=1e-15)
-            assert np.isfinite(result.standard_error)
+            unit = wk.kappa_test(a, b, cluster=ids).standard_error
+            assert result.standard_error == pytest.approx(unit, rel=1e-12)
+    if scale < 1:  # frequency weights that are not whole numbers
+        with pytest.raises(WkappaError, match="`sample_weight` must give whole-number counts"):
+            wk.kappa_test(a, b, sample_weight=[scale] * 5)
+    elif scale <= 1e300:  # whole numbers: frequency weights, n = 5 * scale
+        result = wk.kappa_test(a, b, sample_weight=[scale] * 5)
+        assert result.statistic == pytest.approx(expected, abs=1e-15)
+        assert np.isfinite(result.standard_error)
 
 
 @pytest.mark.parametrize("scale", [1e-160, 1e160, 1e300])

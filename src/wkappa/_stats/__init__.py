@@ -24,7 +24,7 @@ from .inference import (
     kappa_test,
     kappa_test_from_table,
 )
-from .intervals import one_sided
+from .intervals import one_sided, warn_undefined_intervals
 from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
 from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .json_values import json_fields, json_value
@@ -43,7 +43,6 @@ from .results import (
     KappaResult,
     PairedKappaResult,
     check_confidence_level,
-    warn_undefined_intervals,
 )
 from .score_interval import score_limits
 from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories

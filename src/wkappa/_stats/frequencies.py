@@ -83,14 +83,21 @@ ACCUMULATOR_COUNTS = Frequencies(
 )
 
 
+# A weighted count this close to a whole number, relative to its size, is that number: a
+# floating-point sum of whole-number weights can be off by a few units in the last place
+# (an engine that scales them, or adds 0.1 ten times), never by 1e-9 of the count.
+_WHOLE = 1e-9
+
+
 def check_frequencies(table: np.ndarray, names: Frequencies) -> None:
     """Raise a WkappaError unless every cell of the (weighted) table or tables is a whole
-    number; integer arrays pass at once."""
+    number (to a relative ``_WHOLE``); integer arrays pass at once."""
     counts = np.asarray(table)
     if counts.dtype.kind in "biu" or counts.size == 0:
         return
     with np.errstate(invalid="ignore"):  # nan cells (a propagated missing rating) pass
-        fractional = np.isfinite(counts) & (counts != np.floor(counts))
+        off = np.abs(counts - np.rint(counts))
+        fractional = np.isfinite(counts) & (off > _WHOLE * counts)
     if not fractional.any():
         return
     first = counts[np.unravel_index(int(np.argmax(fractional)), counts.shape)]

@@ -28,14 +28,9 @@ from .._core import (
     weights_name,
 )
 from .inference import null_standard_error
-from .intervals import KAPPA_RANGE, ConfidenceInterval, sided
+from .intervals import KAPPA_RANGE, ConfidenceInterval, sided, warn_undefined_intervals
 from .pvalues import tail_pvalue
-from .results import (
-    KappaResult,
-    warn_undefined_intervals,
-    warn_undefined_kappa,
-    warn_untestable,
-)
+from .results import KappaResult, warn_undefined_kappa, warn_untestable
 from .score_interval import score_limits
 
 __all__ = ["kappa_results", "score_intervals"]

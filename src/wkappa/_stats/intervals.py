@@ -18,8 +18,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import format_value, real_number
-from ..exceptions import WkappaError
+from .._core import format_value, real_number, warn_at_caller
+from ..exceptions import UndefinedKappaWarning, WkappaError
 from .bootstrap_method import BootstrapMethod
 from .json_values import json_fields
 from .text_values import level_percent
@@ -37,6 +37,8 @@ __all__ = [
     "resampled_text",
     "sided",
     "small_sample_reason",
+    "warn_undefined_interval",
+    "warn_undefined_intervals",
 ]
 
 
@@ -271,3 +273,44 @@ def small_sample_reason(n: float, kappa: float) -> str | None:
     if kappa >= HIGH_KAPPA and n < HIGH_KAPPA_N:
         return f"kappa >= {HIGH_KAPPA:g} with n = {n:g} < {HIGH_KAPPA_N}"
     return None
+
+
+def warn_undefined_interval(method: str, n: float, statistic: float) -> None:
+    """The warning of a 'score' or 'fisher-z' interval that is nan although kappa is defined."""
+    hint = "the 'asymptotic' and 'bootstrap' methods give an interval"
+    if not n > 1:
+        why = f"it needs at least 2 pairs, and n = {format_value(n)}"
+        hint = "rate more pairs"
+    elif method == "fisher-z":
+        why = (
+            f"kappa = {statistic:g} moves outside (-1, 1) when adjusted for small samples, "
+            "or its standard error is undefined"
+        )
+    else:
+        why = "the variance along its path of tables is undefined"
+    warn_at_caller(
+        f"The {method!r} interval is undefined: {why}. Returning (nan, nan). Hint: {hint}.",
+        UndefinedKappaWarning,
+    )
+
+
+def warn_undefined_intervals(method: str, statistic: Any, low: Any, high: Any, n: Any) -> None:
+    """One warning for the groups whose 'score' or 'fisher-z' interval is nan although their
+    kappa is defined (arrays over the groups, ``n`` their numbers of pairs)."""
+    kappa = np.asarray(statistic, dtype=np.float64).reshape(-1)
+    undefined = np.isfinite(kappa) & (
+        np.isnan(np.asarray(low, dtype=np.float64).reshape(-1))
+        | np.isnan(np.asarray(high, dtype=np.float64).reshape(-1))
+    )
+    count = int(undefined.sum())
+    if not count:
+        return
+    sizes = np.asarray(n, dtype=np.float64).reshape(-1)[undefined]
+    few = int(np.count_nonzero(~(sizes > 1)))
+    why = f"{few} of them have fewer than 2 pairs" if few else "their variance is undefined"
+    warn_at_caller(
+        f"The {method!r} interval is undefined in {count} of {len(kappa)} groups whose kappa "
+        f"is defined ({why}); their limits are nan. Hint: rate more pairs per group, or use "
+        "the 'asymptotic' interval.",
+        UndefinedKappaWarning,
+    )

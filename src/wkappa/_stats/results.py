@@ -30,6 +30,7 @@ from .intervals import (
     difference_repr,
     interval_repr,
     sided,
+    warn_undefined_interval,
 )
 from .json_values import json_fields
 from .score_interval import score_limits
@@ -46,8 +47,6 @@ __all__ = [
     "check_table_labels",
     "expanded_interval",
     "warn_undefined",
-    "warn_undefined_interval",
-    "warn_undefined_intervals",
     "warn_undefined_kappa",
     "warn_untestable",
 ]
@@ -631,45 +630,6 @@ def warn_undefined_kappa() -> None:
     warn_undefined(
         "Kappa is undefined: the expected weighted disagreement sum(W*E) is 0 (both raters "
         "use one and the same category, or the table is empty). Returning nan."
-    )
-
-
-def warn_undefined_interval(method: str, n: float, statistic: float) -> None:
-    """The warning of a 'score' or 'fisher-z' interval that is nan although kappa is defined."""
-    hint = "the 'asymptotic' and 'bootstrap' methods give an interval"
-    if not n > 1:
-        why = f"it needs at least 2 pairs, and n = {format_value(n)}"
-        hint = "rate more pairs"
-    elif method == "fisher-z":
-        why = (
-            f"kappa = {statistic:g} moves outside (-1, 1) when adjusted for small samples, "
-            "or its standard error is undefined"
-        )
-    else:
-        why = "the variance along its path of tables is undefined"
-    warn_undefined(
-        f"The {method!r} interval is undefined: {why}. Returning (nan, nan). Hint: {hint}."
-    )
-
-
-def warn_undefined_intervals(method: str, statistic: Any, low: Any, high: Any, n: Any) -> None:
-    """One warning for the groups whose 'score' or 'fisher-z' interval is nan although their
-    kappa is defined (arrays over the groups, ``n`` their numbers of pairs)."""
-    kappa = np.asarray(statistic, dtype=np.float64).reshape(-1)
-    undefined = np.isfinite(kappa) & (
-        np.isnan(np.asarray(low, dtype=np.float64).reshape(-1))
-        | np.isnan(np.asarray(high, dtype=np.float64).reshape(-1))
-    )
-    count = int(undefined.sum())
-    if not count:
-        return
-    sizes = np.asarray(n, dtype=np.float64).reshape(-1)[undefined]
-    few = int(np.count_nonzero(~(sizes > 1)))
-    why = f"{few} of them have fewer than 2 pairs" if few else "their variance is undefined"
-    warn_undefined(
-        f"The {method!r} interval is undefined in {count} of {len(kappa)} groups whose kappa "
-        f"is defined ({why}); their limits are nan. Hint: rate more pairs per group, or use "
-        "the 'asymptotic' interval."
     )
 
 
