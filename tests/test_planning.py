@@ -546,13 +546,20 @@ def test_cli_plan_refuses_a_one_sided_alpha_in_cli_words(capsys) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 10, 50])
 def test_expected_width_is_the_width_confidence_interval_reports(n: int) -> None:
-    """The asymptotic plan's expected width is the width of the interval a study that
-    observes the anticipated table (n times its probabilities) reports, which is not clipped
-    to kappa's range: above 2 on two or three items."""
+    """The asymptotic plan's expected width is the width of the asymptotic interval of the
+    anticipated table (n times its probabilities), 2 z SE, which is not clipped to kappa's
+    range: above 2 on two or three items. That table is not one of counts, so
+    kappa_test_from_table refuses it; the width comes from the same variance."""
+    from wkappa._core import norm_ppf, variances, weight_matrix
+
     plan = wk.kappa_power(n, kappa1=0.5, marginals=[0.3, 0.7], weights="unweighted")
-    study = wk.kappa_test_from_table(np.asarray(plan.table) * n, weights="unweighted")
-    ci = study.confidence_interval(0.95)
-    assert plan.expected_width == pytest.approx(ci.high - ci.low, rel=1e-12)
+    table = np.asarray(plan.table) * n
+    kappa = wk.kappa_from_table(table, weights="unweighted")
+    variance, _ = variances(table, weight_matrix("unweighted", 2), kappa)
+    width = 2.0 * norm_ppf(0.975) * float(np.sqrt(variance))
+    assert plan.expected_width == pytest.approx(width, rel=1e-12)
+    with pytest.raises(wk.WkappaError, match="`table` must give whole-number counts"):
+        wk.kappa_test_from_table(table, weights="unweighted")
     assert (plan.expected_width > 2.0) == (n <= 3)
     gof = wk.kappa_power(n, kappa1=0.5, marginals=[0.3, 0.7], method="goodness-of-fit")
     assert 0.0 < gof.expected_width < 1.0  # its limits lie in [0, 1)
