@@ -106,7 +106,7 @@ def test_a_compare_report_with_few_clusters_says_so(
     data = _ratings(tmp_path / "four.csv", clusters=4)
     warned, clean = tmp_path / "warned.html", tmp_path / "clean.html"
     argv = ["compare", str(data), "--true", "a", "--pred", "b", "--pred", "judge"]
-    argv += ["--bootstrap", "99", "--seed", "1"]
+    argv += ["--bootstrap", "999", "--seed", "1"]
     assert main([*argv, "--cluster", "site", "--report", str(warned), "--quiet"]) == 0
     shown = _stderr_warnings(capsys.readouterr().err)
     assert any(line.startswith("Only 4 clusters:") for line in shown), shown
