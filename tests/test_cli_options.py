@@ -221,3 +221,32 @@ def test_hints_do_not_go_round_in_circles(capsys, tmp_path) -> None:
         numbers.write_text(f"a,b\n1,2\n2,{word}\n3,3\n")
         err = refusal(capsys, ["score", str(numbers), "--true", "a", "--pred", "b"])
         assert f"declare it: --na-values='{word}'" in err, err
+
+
+def test_printed_cuts_grade_as_the_fit_does(capsys) -> None:
+    """The text printed 1.7091 for the cut 1.7090999999999998, so a score of exactly 1.7091
+    got the upper grade although "a score equal to a threshold gets the lower grade"."""
+    import wkappa as wk
+    from wkappa._cli.demo import data_path
+
+    path = str(data_path("diabetes_oof.csv"))
+    assert main(["thresholds", path, "--true", "grade", "--score", "oof_score"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if " | " in line]
+    doc = json_output(capsys, ["thresholds", path, "--true", "grade", "--score", "oof_score"])
+    for row, cut in zip(rows, doc["thresholds"], strict=True):
+        assert float(row[-1]) == cut
+    assert "Dinkelbach iterations" in out or "1 Dinkelbach iteration)" in out
+    fit = wk.optimize_thresholds([0, 1, 1, 2], [0.1, 0.5, 0.6, 0.9])
+    assert "dynamic program(s)" not in fit.explain()
+
+
+def test_demo_export_does_not_overwrite_other_files(capsys, tmp_path) -> None:
+    assert main(["demo", "--export-data", str(tmp_path)]) == 0
+    assert main(["demo", "--export-data", str(tmp_path)]) == 0  # its own copies: harmless
+    capsys.readouterr()
+    changed = tmp_path / "diabetes_oof.csv"
+    changed.write_text("mine\n")
+    err = refusal(capsys, ["demo", "--export-data", str(tmp_path)])
+    assert "diabetes_oof.csv exists and is not the demo's diabetes_oof.csv" in err
+    assert changed.read_text() == "mine\n"

@@ -335,7 +335,8 @@ def test_threshold_explain_describes_what_predict_does(seed: int) -> None:
         inside = [i for i, line in enumerate(grades) if _grade_of(line, float(score))]
         assert inside == [list(fit.labels).index(grade)], (score, text)
     assert f"kappa {number_text(fit.statistic)} (" in text
-    assert f"{fit.n_iter} dynamic program(s), in exact integer arithmetic" in text
+    programs = "dynamic program" if fit.n_iter == 1 else "dynamic programs"
+    assert f"{fit.n_iter} {programs}, in exact integer arithmetic" in text
 
 
 def test_threshold_explain_names_an_empty_grade_and_float_fits() -> None:

@@ -30,6 +30,7 @@ import numpy as np
 
 from .._core import confusion_table, quadratic_weighted_kappa, weight_matrix
 from .._stats import explain_table
+from ..exceptions import WkappaError
 from .options import add_command, add_common
 from .output import format_interval, format_number
 
@@ -224,8 +225,19 @@ def _panel_section() -> None:
 
 
 def export_data(directory: str | Path, quiet: bool = False) -> Path:
-    """Copy the bundled data files to ``directory`` (made if missing); returns it."""
+    """Copy the bundled data files to ``directory`` (made if missing); returns it. A file of
+    that name with other contents is refused before anything is copied (a copy already
+    there is left as it is)."""
     target = Path(directory)
+    for name in DATA_FILES:
+        there = target / name
+        if there.exists() and (
+            not there.is_file() or there.read_bytes() != data_path(name).read_bytes()
+        ):
+            raise WkappaError(
+                f"{there} exists and is not the demo's {name}; the demo does not overwrite "
+                "it. Hint: export to another directory, or move that file."
+            )
     target.mkdir(parents=True, exist_ok=True)
     for name in DATA_FILES:
         shutil.copyfile(data_path(name), target / name)

@@ -119,7 +119,10 @@ def later_note(args: argparse.Namespace, message: str) -> None:
 def later_notes(args: argparse.Namespace) -> None:
     """Show the :func:`later_note` notes (``main`` calls it after a successful run)."""
     for message in getattr(args, "later_notes", []):
-        note(args, message)
+        if message.startswith("warning: "):  # shown with --quiet too, as every warning
+            print(f"wkappa: {message}", file=sys.stderr)
+        else:
+            note(args, message)
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:
@@ -237,17 +240,18 @@ def check_resamples(args: argparse.Namespace, default: str = "") -> None:
 
 
 def warn_few_resamples(args: argparse.Namespace) -> None:
-    """Warn of a ``--bootstrap N`` under 999 (where the command draws its bootstrap, after
-    the file and the options passed their checks)."""
+    """Warn of a ``--bootstrap N`` under 999: in the run's warnings at once (its report
+    lists them), on stderr once the command has succeeded (a refused run shows its one
+    error line only)."""
     if 0 < args.bootstrap < FEW_RESAMPLES:
-        import warnings
-
-        warnings.warn(
+        text = (
             f"--bootstrap {args.bootstrap} is few resamples: an interval needs 999 or more "
-            "(its limits move from seed to seed otherwise).",
-            UserWarning,
-            stacklevel=2,
+            "(its limits move from seed to seed otherwise)."
         )
+        warned = args.__dict__.setdefault("warned", [])
+        if text not in warned:
+            warned.append(text)
+            later_note(args, f"warning: {text}")
 
 
 def note_same_column(args: argparse.Namespace, columns: Sequence[tuple[str, str]]) -> None:

@@ -64,16 +64,20 @@ def graded_result(fit: Any, truth: Any, scores: np.ndarray, counts: np.ndarray) 
 
 
 def threshold_rows(result: Any) -> list[list[str]]:
-    """One row per cut point: the two grades it separates and the threshold (six
-    significant digits)."""
+    """One row per cut point: the two grades it separates and the threshold, in its shortest
+    spelling that reads back as the same float (a score equal to the printed number gets the
+    grade the fit gives it; six digits could print 1.7091 for 1.7090999999999998)."""
     labels = [label_text(v) for v in result.labels]
-    return [[f"{labels[i]} | {labels[i + 1]}", f"{t:.6g}"] for i, t in enumerate(result.thresholds)]
+    return [
+        [f"{labels[i]} | {labels[i + 1]}", repr(float(t))] for i, t in enumerate(result.thresholds)
+    ]
 
 
 def optimum_text(result: Any) -> str:
     """How far the optimum is proved, and in how many Dinkelbach iterations."""
     proof = "proven optimal" if result.exact else "optimal up to float rounding"
-    return f"{proof}, {result.n_iter} Dinkelbach iterations"
+    n = result.n_iter
+    return f"{proof}, {n} Dinkelbach iteration{'' if n == 1 else 's'}"
 
 
 def write_thresholds_report(path: str, fitted: Fitted, args: argparse.Namespace) -> None:

@@ -132,7 +132,7 @@ class ThresholdResult:
         kappa 0.875 (almost perfect, Landis & Koch) on the data the thresholds were fitted
           on: the largest kappa any cut points reach there, so higher than on new data. Fit
           them on out-of-fold predictions and report kappa on held-out ones.
-        Dinkelbach's method, 2 dynamic program(s), in exact integer arithmetic: the global
+        Dinkelbach's method, 2 dynamic programs, in exact integer arithmetic: the global
           optimum over every monotone assignment of grades to scores, proved.
         """
         cuts = [repr(float(t)) for t in self.thresholds]
@@ -163,7 +163,8 @@ class ThresholdResult:
             "Landis & Koch) on the data the thresholds were fitted on: the largest kappa any "
             "cut points reach there, so higher than on new data. Fit them on out-of-fold "
             "predictions and report kappa on held-out ones.",
-            f"Dinkelbach's method, {self.n_iter} dynamic program(s), {how}"
+            f"Dinkelbach's method, {self.n_iter} dynamic program"
+            f"{'' if self.n_iter == 1 else 's'}, {how}"
             if self.n_iter
             else "The scores order the grades without a single disagreement: no search needed.",
         ]
