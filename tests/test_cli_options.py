@@ -250,3 +250,11 @@ def test_demo_export_does_not_overwrite_other_files(capsys, tmp_path) -> None:
     err = refusal(capsys, ["demo", "--export-data", str(tmp_path)])
     assert "diabetes_oof.csv exists and is not the demo's diabetes_oof.csv" in err
     assert changed.read_text() == "mine\n"
+
+
+def test_counts_agree_in_number(capsys, tmp_path) -> None:
+    """'the rater columns has 1 item(s)': the verb and the plural follow the count."""
+    path = tmp_path / "one.csv"
+    path.write_text("a,b\n1,2\n")
+    err = refusal(capsys, ["icc", str(path), "--raters", "a,b"])
+    assert "the rater columns: 1 item (rows); at least 2 are needed" in err

@@ -53,5 +53,5 @@ def test_long_raise_names_an_empty_rating_or_an_unrated_item(tmp_path: Path) -> 
     assert code == 2 and "long.csv, row 18: column 'r' has a missing rating" in err
     path.write_text(LONG + "5,a,1\n5,b,1\n6,a,2\n6,b,1\n", encoding="utf-8")
     code, _, err = _judge(path, *layout)
-    assert code == 2 and "rater 'j' did not rate 2 item(s)" in err
+    assert code == 2 and "rater 'j' did not rate 2 items" in err
     assert _judge(path, *layout[:-2])[0] == 0

@@ -254,7 +254,8 @@ def _refuse_unrated(counts: Any, keys: list[str], name: str) -> None:
         n = _missing_rows(counts, rater)
         if n:
             raise WkappaError(
-                f"{name}: rater {rater!r} did not rate {n} item(s), a missing rating. "
+                f"{name}: rater {rater!r} did not rate {n} item{'' if n == 1 else 's'}, a missing "
+                "rating. "
                 f"Hint: --nan-policy omit {_OMIT}."
             )
 

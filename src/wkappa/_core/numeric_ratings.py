@@ -194,7 +194,8 @@ def read_numeric_ratings(
     n, k = values.shape[:2]
     if n < min_targets:
         raise WkappaError(
-            f"`{name}` has {n} item(s) (rows); at least {min_targets} are needed. "
+            f"`{name}`: {n} item{'' if n == 1 else 's'} (rows); at least {min_targets} are "
+            "needed. "
             "Hint: rows are items and columns raters; transpose if it is the other way round."
         )
     if k < min_raters:
