@@ -258,3 +258,18 @@ def test_counts_agree_in_number(capsys, tmp_path) -> None:
     path.write_text("a,b\n1,2\n")
     err = refusal(capsys, ["icc", str(path), "--raters", "a,b"])
     assert "the rater columns: 1 item (rows); at least 2 are needed" in err
+
+
+def test_agree_csv_has_n_clusters_with_cluster(capsys, tmp_path) -> None:
+    """score's CSV has n_clusters with --cluster; agree's had none."""
+    import csv
+    import io
+
+    path = tmp_path / "c.csv"
+    path.write_text(
+        "a,b,c,g\n" + "".join(f"{i % 3},{(i + i // 4) % 3},{i % 3},{i // 3}\n" for i in range(24))
+    )
+    argv = ["agree", str(path), "--raters", "a,b,c", "--cluster", "g", "--format", "csv"]
+    assert main([*argv, "--quiet"]) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert row["n_clusters"] == "8"

@@ -222,6 +222,9 @@ def run_agree(args: argparse.Namespace) -> int:
             read.used,
             read.dropped,
         ]
+        if args.cluster:  # as score's CSV: G, the clusters the interval is robust over
+            fields.append("n_clusters")
+            row.append(result.n_clusters)
         print(to_csv(fields, [row]))
     else:
         # The output grammar of score / compare / judge (wkappa._cli.output).
