@@ -273,3 +273,13 @@ def test_agree_csv_has_n_clusters_with_cluster(capsys, tmp_path) -> None:
     assert main([*argv, "--quiet"]) == 0
     (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
     assert row["n_clusters"] == "8"
+
+
+@pytest.mark.parametrize("name", ["(all)", "(missing)"])
+def test_a_group_named_as_a_summary_row_is_refused(capsys, tmp_path, name) -> None:
+    path = tmp_path / "g.csv"
+    path.write_text(
+        "a,b,g\n" + "".join(f"{i % 3},{(i // 2) % 3},{name if i % 2 else 'x'}\n" for i in range(20))
+    )
+    err = refusal(capsys, ["score", str(path), "--true", "a", "--pred", "b", "--by", "g"])
+    assert f"--by g has a group named '{name}'" in err

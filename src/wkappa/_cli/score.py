@@ -280,6 +280,13 @@ def _group_results(
     from .labels import label_text
 
     values = [value for value, _ in tables.groups]
+    taken = [v for v in values if v is not None and label_text(v) in ("(all)", "(missing)")]
+    if taken:  # the output's names of the overall row and of a missing --by value
+        raise WkappaError(
+            f"--by {args.by} has a group named {label_text(taken[0])!r}, which the output uses "
+            "for the overall row ('(all)') and the rows without a group ('(missing)'). Hint: "
+            "rename that group in the file."
+        )
     if not tables.group_clusters:
         if not values:
             return []
