@@ -283,3 +283,18 @@ def test_a_group_named_as_a_summary_row_is_refused(capsys, tmp_path, name) -> No
     )
     err = refusal(capsys, ["score", str(path), "--true", "a", "--pred", "b", "--by", "g"])
     assert f"--by g has a group named '{name}'" in err
+
+
+def test_csv_labels_field_splits_back_into_the_labels(capsys, tmp_path) -> None:
+    """The labels field joined with '|' without escaping: 'x|y' read as two labels."""
+    import csv
+    import io
+    import re
+
+    path = tmp_path / "pipe.csv"
+    path.write_text('a,b\nx|y,"z,w"\n"z,w",x|y\n"z,w","z,w"\nx|y,x|y\n')
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--weights", "unweighted"]
+    assert main([*argv, "--format", "csv", "--quiet"]) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    labels = [re.sub(r"\\(.)", r"\1", part) for part in re.split(r"(?<!\\)\|", row["labels"])]
+    assert labels == ["x|y", "z,w"]

@@ -19,7 +19,7 @@ from .clusters import (
     excluded,
     pivot_with_clusters,
 )
-from .labels import label_text, parse_labels
+from .labels import parse_labels
 from .output import (
     RowCount,
     band,
@@ -27,6 +27,7 @@ from .output import (
     format_interval,
     format_number,
     format_pvalue,
+    labels_field,
     null_hypothesis,
     sided_method,
     to_csv,
@@ -216,7 +217,7 @@ def run_agree(args: argparse.Namespace) -> int:
             result.n_ratings,
             result.weights,
             len(result.labels),
-            "|".join(label_text(v) for v in result.labels),
+            labels_field(result.labels),
             result.kappa0,
             read.read,
             read.used,

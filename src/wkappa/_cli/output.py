@@ -76,6 +76,7 @@ __all__ = [
     "format_interval",
     "format_number",
     "format_pvalue",
+    "labels_field",
     "null_hypothesis",
     "render_rows",
     "render_table",
@@ -576,6 +577,13 @@ def csv_field(value: Any) -> str:
     return str(value)
 
 
+def labels_field(labels: Sequence[Any]) -> str:
+    """The categories in one CSV field, separated by ``|``: a ``|`` or ``\\`` inside a label
+    is escaped with a backslash (``a\\|b`` is the one label ``a|b``), so the field splits
+    back into the labels; the CSV writer quotes a field with a comma."""
+    return "|".join(label_text(v).replace("\\", "\\\\").replace("|", "\\|") for v in labels)
+
+
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """The CSV document of a command (``--format csv``): the header, then one line per row,
     each field written by :func:`csv_field`; no newline at the end."""
@@ -608,7 +616,7 @@ def score_csv(run: ScoreRun) -> str:
             result.interpretation,
             result.weights,
             len(result.labels),
-            "|".join(label_text(v) for v in result.labels),
+            labels_field(result.labels),
         ]
         clusters = [result.n_clusters] if run.cluster else []
         rows.append([*([label_text(value)] if by else []), *fields, *clusters])
