@@ -116,7 +116,7 @@ def ratings(tmp_path_factory):
     rows = ["g,a,b,c,w"]
     for i, level in enumerate(truth):
         a, b = (min(3, max(0, level + d)) for d in rng.integers(-1, 2, 2))
-        rows.append(f"g{i % 23},{a},{b},{i % 37},{1 + i % 4 / 4}")
+        rows.append(f"g{i % 23},{a},{b},{i % 37},{1 + i % 4}")
     rows += [f"same,2,2,{i},1" for i in range(6)] + ["single,1,3,0,1"]  # undefined kappas
     rows += [f"half,0,{i % 2},{i},1" for i in range(8)]
     path = tmp_path_factory.mktemp("json_text") / "ratings.csv"
