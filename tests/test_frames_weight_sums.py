@@ -19,7 +19,7 @@ import pytest
 import wkappa as wk
 from frames_data import weighted_ratings
 from wkappa import frames
-from wkappa._core.weight_sums import MOST_ROWS, SCALE, decimal_is_accurate, limbs
+from wkappa._core.weight_sums import MOST_ROWS, SCALE, limbs, units_are_accurate
 
 SCRIPT = """
 import sys
@@ -143,7 +143,7 @@ def test_limbs_are_the_units_of_a_weight(weight):
 
 def test_a_key_of_too_many_rows_keeps_the_float_sum():
     count = np.array([10, MOST_ROWS - 1, MOST_ROWS])
-    accurate = decimal_is_accurate(np.ones(3), count * 0.5, count)
+    accurate = units_are_accurate(np.ones(3), count * 0.5, count)
     assert accurate.tolist() == [True, True, False]
 
 

@@ -9,10 +9,10 @@ from typing import Any
 from .._core import (
     LIMBS,
     castable,
-    decimal_is_accurate,
     format_value,
     import_optional,
     limbs,
+    units_are_accurate,
     units_from_limbs,
     units_to_float,
 )
@@ -74,6 +74,6 @@ def chosen(counts: Any, name: str, count: str) -> Any:
         dtype=np.float64,
     )
     rows = counts.get_column(count).to_numpy()
-    accurate = decimal_is_accurate(counts.get_column(_MAX).to_numpy(), exact, rows)
+    accurate = units_are_accurate(counts.get_column(_MAX).to_numpy(), exact, rows)
     weight = np.where(accurate, exact, counts.get_column(name).to_numpy())
     return counts.with_columns(pl.Series(name, weight, dtype=pl.Float64)).drop(*_DIGITS, _MAX)

@@ -354,9 +354,9 @@ __all__ += [
 from .weight_sums import (  # noqa: E402
     LIMBS,
     castable,
-    decimal_is_accurate,
     exact_weight_sums,
     limbs,
+    units_are_accurate,
     units_from_limbs,
     units_to_float,
 )
@@ -364,9 +364,9 @@ from .weight_sums import (  # noqa: E402
 __all__ += [
     "LIMBS",
     "castable",
-    "decimal_is_accurate",
     "exact_weight_sums",
     "limbs",
+    "units_are_accurate",
     "units_from_limbs",
     "units_to_float",
 ]

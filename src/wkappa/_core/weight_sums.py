@@ -17,7 +17,7 @@ casts of a float to a decimal round differently from one another, which is why t
 used.)
 
 A key's weight is its sum of units converted to the nearest float (:func:`units_to_float`)
-when that is as accurate as a floating-point sum (:func:`decimal_is_accurate`): every weight of
+when that is as accurate as a floating-point sum (:func:`units_are_accurate`): every weight of
 the key below ``LARGEST`` and its mean weight at least ``SMALLEST_MEAN``, so that the sum moves
 by at most about ``2e-16`` relative, and fewer than ``MOST_ROWS`` rows (the digits' 64-bit sums
 cannot overflow). Other keys keep the floating-point sum, whose last digits can vary between
@@ -41,9 +41,9 @@ __all__ = [
     "SCALE",
     "SMALLEST_MEAN",
     "castable",
-    "decimal_is_accurate",
     "exact_weight_sums",
     "limbs",
+    "units_are_accurate",
     "units_from_limbs",
     "units_to_float",
 ]
@@ -107,17 +107,17 @@ def units_to_float(units: int) -> float:
     return units / _UNITS_PER_WEIGHT
 
 
-def decimal_is_accurate(largest: Any, decimal_sum: Any, count: Any) -> Any:
+def units_are_accurate(largest: Any, units_sum: Any, count: Any) -> Any:
     """Whether a key's sum of units is used: its largest weight below ``LARGEST``, its mean
-    weight (``decimal_sum / count``) at least ``SMALLEST_MEAN`` and fewer than ``MOST_ROWS``
+    weight (``units_sum / count``) at least ``SMALLEST_MEAN`` and fewer than ``MOST_ROWS``
     rows."""
-    return (largest < LARGEST) & (decimal_sum >= count * SMALLEST_MEAN) & (count < MOST_ROWS)
+    return (largest < LARGEST) & (units_sum >= count * SMALLEST_MEAN) & (count < MOST_ROWS)
 
 
 def exact_weight_sums(index: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
     """The sums of ``weight`` (checked finite and non-negative) per ``index`` in
     ``0..size-1`` by the rule, in numpy: each index's exact sum of units where
-    :func:`decimal_is_accurate`, else its floating-point sum."""
+    :func:`units_are_accurate`, else its floating-point sum."""
     w = np.asarray(weight, dtype=np.float64)
     floats = np.bincount(index, weights=w, minlength=size)
     count = np.bincount(index, minlength=size)
@@ -136,5 +136,5 @@ def exact_weight_sums(index: np.ndarray, weight: np.ndarray, size: int) -> np.nd
     exact[present] = [
         units_to_float(units_from_limbs(key)) for key in zip(*digit_sums, strict=True)
     ]
-    chosen: np.ndarray = np.where(decimal_is_accurate(largest, exact, count), exact, floats)
+    chosen: np.ndarray = np.where(units_are_accurate(largest, exact, count), exact, floats)
     return chosen

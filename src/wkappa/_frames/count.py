@@ -30,13 +30,13 @@ from .._core import (
     category_order,
     check_table_size,
     check_weight_values,
-    decimal_is_accurate,
     encode_ratings,
     exact_weight_sums,
     format_value,
     import_optional,
     limbs,
     to_column,
+    units_are_accurate,
     units_from_limbs,
     units_to_float,
     weighted_quadratic_sums,
@@ -325,7 +325,7 @@ def _exact_sums(counted: Any, count: np.ndarray, sums: np.ndarray) -> np.ndarray
         dtype=np.float64,
     )
     highest = counted.get_column(_W_MAX).to_numpy().astype(np.float64)
-    accurate = decimal_is_accurate(highest, exact, count)
+    accurate = units_are_accurate(highest, exact, count)
     chosen: np.ndarray = np.where(accurate, exact, sums)
     return chosen
 
