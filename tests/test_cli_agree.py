@@ -251,7 +251,7 @@ def test_json_schema_is_stable(files, capsys):
         "alternative", "chance_agreement", "coefficient", "confidence_interval",
         "dropped_because", "file", "kappa0", "labels", "level", "n_categories", "n_items",
         "n_raters",
-        "n_ratings", "name", "percent_agreement", "population_size", "pvalue", "raters",
+        "n_ratings", "name", "nan_policy", "percent_agreement", "population_size", "pvalue", "raters",
         "rows_dropped", "rows_read", "rows_used", "schema", "standard_error", "statistic",
         "weight_matrix", "weights",
     ]  # fmt: skip
@@ -643,3 +643,92 @@ def test_agree_ci_method_is_the_library_interval_and_explain_speaks_in_options(t
     assert err == (
         "wkappa: error: --ci-method jackknife and --bootstrap exclude each other. Hint: drop one.\n"
     ), err
+
+
+# --------------------------------------------------------------------------- --nan-policy
+
+# Item 3 misses rater b's rating; the fifth line has no rating at all.
+_GAPS = "a,b,c\n1,1,2\n2,2,2\n3,,3\n1,2,1\n,,\n2,2,3\n"
+
+
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_nan_policy_raise_refuses_a_missing_rating(tmp_path, capsys, layout):
+    """--nan-policy raise names the first missing rating's row and column, and the option
+    that uses the ratings there are; one line, exit 2."""
+    path = tmp_path / "gaps.csv"
+    if layout == "wide":
+        path.write_text(_GAPS)
+        argv = ["--raters", "a,b,c"]
+    else:
+        path.write_text("item,rater,rating\n1,x,1\n1,y,1\n2,x,2\n2,y,\n3,x,1\n3,y,2\n")
+        argv = ["--item", "item", "--rater", "rater", "--rating", "rating"]
+    assert main(["agree", str(path), *argv, "--nan-policy", "raise"]) == 2
+    err = capsys.readouterr().err.strip()
+    column = "b" if layout == "wide" else "rating"
+    row = 3 if layout == "wide" else 4
+    assert err == (
+        f"wkappa: error: {path}, row {row}: column {column!r} has a missing rating. Hint: "
+        "--nan-policy omit uses, for each item, the ratings it has."
+    )
+
+
+def test_nan_policy_raise_refuses_an_unrated_item_of_a_long_file(tmp_path, capsys):
+    """A long file has no row for a rating that is not there: the rater who did not rate
+    an item is named."""
+    path = tmp_path / "long.csv"
+    path.write_text("item,rater,rating\n1,x,1\n1,y,1\n2,x,2\n2,y,2\n3,x,1\n")
+    argv = ["--item", "item", "--rater", "rater", "--rating", "rating", "--nan-policy", "raise"]
+    assert main(["agree", str(path), *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "rater 'y' did not rate 1 item" in err
+    assert "--nan-policy omit" in err
+
+
+def test_nan_policy_propagate_is_undefined_in_every_format(tmp_path, capsys):
+    """--nan-policy propagate: every value undefined (text), null (JSON), empty (CSV), as
+    wkappa.agreement(..., nan_policy='propagate'); the text says why."""
+    path = tmp_path / "gaps.csv"
+    path.write_text(_GAPS)
+    argv = ["agree", str(path), "--raters", "a,b,c", "--nan-policy", "propagate"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "6 read, all used" in out
+    assert "a rating is missing, so every value is undefined (--nan-policy propagate" in out
+    for line in ("statistic    undefined", "std. error   undefined", "95% CI       undefined",
+                 "p-value      undefined", "pa / pe      undefined / undefined"):  # fmt: skip
+        assert line in out
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["nan_policy"] == "propagate"
+    for key in ("statistic", "standard_error", "pvalue", "percent_agreement"):
+        assert document[key] is None
+    assert document["confidence_interval"]["low"] is None
+    assert document["rows_dropped"] == 0
+    assert main([*argv, "--format", "csv"]) == 0
+    row = next(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert row["statistic"] == row["standard_error"] == row["ci_low"] == row["pvalue"] == ""
+    assert main([*argv, "--report", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--report has nothing to show" in err
+
+
+def test_nan_policy_omit_is_the_default_and_says_what_was_dropped(tmp_path, capsys):
+    """Without --nan-policy each item uses the ratings it has, as wkappa.agreement's
+    default: the row without any rating is dropped and the empty cells are counted."""
+    path = tmp_path / "gaps.csv"
+    path.write_text(_GAPS)
+    argv = ["agree", str(path), "--raters", "a,b,c"]
+    assert main(argv) == 0
+    default = capsys.readouterr().out
+    assert main([*argv, "--nan-policy", "omit"]) == 0
+    assert capsys.readouterr().out == default
+    assert "6 read, 5 used, 1 dropped: no rating at all" in default
+    assert "14 ratings; 1 of 15 cells empty" in default
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    ratings = [[1, 1, 2], [2, 2, 2], [3, None, 3], [1, 2, 1], [2, 2, 3]]
+    expected = wk.agreement(np.array(ratings, dtype=float))
+    assert document["statistic"] == pytest.approx(expected.statistic, abs=1e-14)
+    assert document["nan_policy"] == "omit"
+    assert document["rows_dropped"] == 1
+    assert document["dropped_because"] == "no rating at all"

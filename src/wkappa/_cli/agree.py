@@ -19,7 +19,7 @@ from .clusters import (
     excluded,
     pivot_with_clusters,
 )
-from .labels import parse_labels
+from .labels import all_missing, parse_labels
 from .output import (
     RowCount,
     band,
@@ -34,11 +34,26 @@ from .output import (
     to_json,
     weights_text,
 )
-from .tables import CountedFile, count_long, count_wide, rater_rating_error
+from .tables import (
+    CountedFile,
+    count_long,
+    count_wide,
+    rater_rating_error,
+    refuse_missing,
+    refuse_unrated,
+)
 
 __all__ = ["add_agree_parser", "run_agree"]
 
 _WEIGHTS = ("unweighted", "quadratic", "linear", *GWET_WEIGHTS)
+
+# What --nan-policy omit does, in the hint of a missing rating under --nan-policy raise.
+_OMIT = "uses, for each item, the ratings it has"
+# Why every value is undefined under --nan-policy propagate, and the way out.
+_PROPAGATED = (
+    "a rating is missing, so every value is undefined (--nan-policy propagate; --nan-policy "
+    "omit uses, for each item, the ratings it has)"
+)
 
 _SUMMARY = "agreement of several raters (Fleiss, Conger, Gwet, Krippendorff, ...)"
 _DESCRIPTION = (
@@ -66,6 +81,13 @@ def add_agree_parser(sub: Any) -> None:
         help="disagreement weights (default: unweighted)",
     )
     options.add_labels(agree)
+    agree.add_argument(
+        "--nan-policy",
+        choices=("omit", "raise", "propagate"),
+        default="omit",
+        help="a missing rating: each item uses the ratings it has (omit; default), it is an "
+        "error (raise), or every value is undefined (propagate)",
+    )
     options.add_spelling(agree)
     options.add_ci(agree)
     agree.add_argument(
@@ -123,15 +145,24 @@ def _distinct_rows(
         check_cluster_column(args.cluster, dict.fromkeys(raters, "--raters"))
         named = {f"--raters ({name})": name for name in raters}
         counts, empty, file = count_wide(source, args, raters, named, text, extra)
+        if args.nan_policy == "raise":
+            refuse_missing(file, raters, _OMIT)
+        # 'propagate' keeps a row without any rating: its missing ratings make every value nan.
+        empty = 0 if args.nan_policy == "propagate" else empty
         rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all")
         return counts.select([*raters, *cluster]), counts[COUNT], raters, rows, file
     check_cluster_column(
         args.cluster, {args.rater: "--rater", args.rating: "--rating"}, item=(args.item, "--item")
     )
     counts, missing, file = count_long(source, args, text, extra)
+    if args.nan_policy == "raise":
+        refuse_missing(file, [args.rating], _OMIT)
+    missing = 0 if args.nan_policy == "propagate" else missing  # its item's rating is missing
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     grouped, raters = pivot_with_clusters(counts, args, source.name)
+    if args.nan_policy == "raise":
+        refuse_unrated(grouped, raters, source.name, _OMIT)
     return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows, file
 
 
@@ -153,6 +184,15 @@ def run_agree(args: argparse.Namespace) -> int:
     multiplicity = counts.to_numpy().astype(np.int64)
     ids = None if not args.cluster else _cluster_ids(args, rows[args.cluster], multiplicity)
     rows = rows.select(raters)
+    propagated = args.nan_policy == "propagate" and any(
+        rows.filter(all_missing(rows, [name])).height for name in raters
+    )
+    if propagated and (args.report or args.plot):
+        option = "--report" if args.report else "--plot"
+        raise WkappaError(
+            f"{option} has nothing to show: {_PROPAGATED}. Hint: leave out {option}, or use "
+            "--nan-policy omit."
+        )
     # A rater column without any rating has no type of its own (a CSV reads it as text):
     # the columns with ratings say whether --labels are numbers.
     rated = [name for name in raters if rows[name].null_count() < rows.height]
@@ -176,6 +216,7 @@ def run_agree(args: argparse.Namespace) -> int:
             population_size=args.population_size,
             alternative=args.alternative,
             kappa0=args.kappa0,
+            nan_policy=args.nan_policy,
         )
         return result, result.confidence_interval(args.ci, method=how)
 
@@ -186,6 +227,7 @@ def run_agree(args: argparse.Namespace) -> int:
     options.warn_few_resamples(args)
     if args.format == "json":
         document = {"file": args.file, "raters": raters, **read.to_dict()}
+        document["nan_policy"] = args.nan_policy
         document.update({"cluster": args.cluster} if args.cluster else {})
         for key, value in result.to_dict(args.ci).items():
             if key == "labels":  # K first, as in score's document
@@ -237,11 +279,16 @@ def run_agree(args: argparse.Namespace) -> int:
         gaps = cells - result.n_ratings if args.raters else 0
         empty = f"; {gaps:,} of {cells:,} cells empty" if gaps else ""
         print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings{empty})")
+        if propagated:
+            print(f"  undefined    {_PROPAGATED}")
         # Landis & Koch's bands grade chance-corrected coefficients, not percent agreement.
         percent = result.coefficient == "percent"
         shown = "" if percent else band(result.statistic, "{} (Landis & Koch)")
         print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
-        robust = f" (cluster-robust over {result.n_clusters} clusters)" if ids is not None else ""
+        robust = ""
+        if ids is not None:  # no clusters are counted where every value is undefined
+            over = "" if result.n_clusters is None else f" over {result.n_clusters} clusters"
+            robust = f" (cluster-robust{over})"
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
         level = f"{level_percent(ci.confidence_level)} CI"  # the side beside the method: aligned
         method = sided_method(ci.method, result.alternative)

@@ -56,7 +56,14 @@ from .output import (
     to_json,
     weights_text,
 )
-from .tables import CountedFile, count_long, count_wide, located_error, rater_rating_error
+from .tables import (
+    CountedFile,
+    count_long,
+    count_wide,
+    rater_rating_error,
+    refuse_missing,
+    refuse_unrated,
+)
 
 __all__ = ["add_judge_parser", "run_judge"]
 
@@ -171,7 +178,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         if args.cluster:  # a missing id is refused before any row is dropped
             cluster_codes(counts[args.cluster], args.cluster, unit="item")
         if args.nan_policy == "raise":
-            _refuse_missing(file, keys)
+            refuse_missing(file, keys, _OMIT)
         counts = counts.filter(~all_missing(counts, keys))
         rows = RowCount(read, dropped, "no rating at all")
     else:
@@ -185,7 +192,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         if args.cluster:
             cluster_codes(counts[args.cluster], args.cluster, unit="item")
         if args.nan_policy == "raise":
-            _refuse_missing(file, [args.rating])
+            refuse_missing(file, [args.rating], _OMIT)
         counts, raters = pivot_with_clusters(counts, args, source.name)
         if args.candidate not in raters:
             shown = ", ".join(repr(r) for r in raters[:12])
@@ -200,7 +207,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
             raise WkappaError("The panel needs at least two raters besides --candidate.")
         keys = [args.candidate, *panel]
         if args.nan_policy == "raise":
-            _refuse_unrated(counts, keys, source.name)
+            refuse_unrated(counts, keys, source.name, _OMIT)
         rows = RowCount(read, dropped, "a missing rating")
     multiplicity = counts[COUNT].to_numpy().astype(np.int64)
     matrix = np.column_stack([np.repeat(_column(counts[k]), multiplicity) for k in keys]).astype(
@@ -217,47 +224,6 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
 
 # What --nan-policy omit does, in the hint of a missing rating under --nan-policy raise.
 _OMIT = "uses, for each pair of raters, the items both rated"
-
-
-def _refuse_missing(file: CountedFile, columns: list[str]) -> None:
-    """``--nan-policy raise``: the first missing rating of ``columns``, named by its file row
-    and column (a column without any rating, by the column)."""
-    from .io import COUNT
-
-    def probe(column: str, value: Any) -> None:
-        if is_missing_scalar(value):
-            raise WkappaError("a missing rating")
-
-    incomplete = [c for c in columns if _missing_rows(file.counts, c)]
-    if not incomplete:
-        return
-    located = located_error(file, probe, ("ratings",), _OMIT)
-    if located is not None:
-        raise located
-    column = incomplete[0]  # every row misses it: no row is the first
-    raise WkappaError(
-        f"{file.source.name}: column {column!r} has no rating at all "
-        f"({int(file.counts[COUNT].sum())} rows). Hint: --nan-policy omit {_OMIT}."
-    )
-
-
-def _missing_rows(counts: Any, column: str) -> int:
-    """How many of the counted rows miss a rating in ``column`` (null, or NaN)."""
-    from .io import COUNT
-
-    return int(counts.filter(all_missing(counts, [column]))[COUNT].sum())
-
-
-def _refuse_unrated(counts: Any, keys: list[str], name: str) -> None:
-    """``--nan-policy raise``, long layout: a rater without a rating of some item."""
-    for rater in keys:
-        n = _missing_rows(counts, rater)
-        if n:
-            raise WkappaError(
-                f"{name}: rater {rater!r} did not rate {n} item{'' if n == 1 else 's'}, a missing "
-                "rating. "
-                f"Hint: --nan-policy omit {_OMIT}."
-            )
 
 
 def _present(values: np.ndarray) -> np.ndarray:

@@ -51,6 +51,8 @@ __all__ = [
     "located_error",
     "rater_rating_error",
     "rating_error",
+    "refuse_missing",
+    "refuse_unrated",
     "shifted_scale",
 ]
 
@@ -239,6 +241,45 @@ def located_error(
     else:
         message = _relabel(alone, dict.fromkeys(roles, column))
     return WkappaError(f"{file.source.name}, row {row}: {message}")
+
+
+def refuse_missing(file: CountedFile, columns: Sequence[str], omit: str) -> None:
+    """``--nan-policy raise``: the first missing rating of ``columns``, named by its file row
+    and column (a column without any rating, by the column); ``omit`` says what
+    ``--nan-policy omit`` does, in the hint."""
+
+    def probe(column: str, value: Any) -> None:
+        if is_missing_scalar(value):
+            raise WkappaError("a missing rating")
+
+    incomplete = [c for c in columns if _missing_rows(file.counts, c)]
+    if not incomplete:
+        return
+    located = located_error(file, probe, ("ratings",), omit)
+    if located is not None:
+        raise located
+    column = incomplete[0]  # every row misses it: no row is the first
+    raise WkappaError(
+        f"{file.source.name}: column {column!r} has no rating at all "
+        f"({int(file.counts[COUNT].sum())} rows). Hint: --nan-policy omit {omit}."
+    )
+
+
+def _missing_rows(counts: Any, column: str) -> int:
+    """How many of the counted rows miss a rating in ``column`` (null, or NaN)."""
+    return int(counts.filter(all_missing(counts, [column]))[COUNT].sum())
+
+
+def refuse_unrated(counts: Any, raters: Sequence[str], name: str, omit: str) -> None:
+    """``--nan-policy raise``, long layout: a rater without a rating of some item (``counts``:
+    the pivoted items, a column per rater; ``omit`` as in :func:`refuse_missing`)."""
+    for rater in raters:
+        n = _missing_rows(counts, rater)
+        if n:
+            raise WkappaError(
+                f"{name}: rater {rater!r} did not rate {n} item{'' if n == 1 else 's'}, a "
+                f"missing rating. Hint: --nan-policy omit {omit}."
+            )
 
 
 def rating_error(
