@@ -158,6 +158,37 @@ def test_adjacent_floats_are_separated_exactly(a: float, b: float) -> None:
     assert result.predict(y_score).tolist() == [0, 1, 0, 1]
 
 
+def test_cut_points_read_as_written_when_the_gap_allows() -> None:
+    # The float midpoint of 1.7082 and 1.71 is 1.7090999999999998; 1.7091 separates the
+    # scores the same way, so that is the cut reported (and printed by the CLI).
+    result = wk.optimize_thresholds([0, 1, 2], [1.7082, 1.71, 2.3])
+    assert repr(float(result.thresholds[0])) == "1.7091"
+    assert (1.7082 + 1.71) * 0.5 != 1.7091
+    # Where no shorter decimal fits between adjacent floats, the exact cut stays.
+    a = 0.1 + 0.2  # 0.30000000000000004
+    b = float(np.nextafter(a, 1.0))
+    (cut,) = wk.optimize_thresholds([0, 1], [a, b]).thresholds
+    assert a <= cut < b
+
+
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=30, unique=True))
+@settings(max_examples=examples(200), deadline=None)
+def test_readable_cut_points_grade_every_score_as_the_optimum(scores: list[float]) -> None:
+    y_score = np.array(scores)
+    y_true = np.argsort(np.argsort(y_score)) % 3  # three grades, not monotone in the score
+    if len(set(y_true.tolist())) < 2:
+        return
+    result = wk.optimize_thresholds(y_true, y_score, labels=[0, 1, 2])
+    assert _kappa_of(result, y_true, y_score) == result.statistic
+    sides = np.sort(y_score)
+    for t in result.thresholds.tolist():
+        short = float(f"{t:.15g}")
+        # Either the cut is its own 15-digit rounding, or that rounding would cross a score.
+        assert short == t or np.searchsorted(sides, short, side="right") != np.searchsorted(
+            sides, t, side="right"
+        )
+
+
 def test_empty_lowest_class_at_extreme_scores() -> None:
     # Grade 0 exists but the best assignment leaves it empty; thresholds stay finite.
     y_true = [0, 1, 1, 1, 2, 2]

@@ -234,7 +234,9 @@ def thresholds_of(classes: np.ndarray, values: np.ndarray, k: int) -> np.ndarray
     Threshold i separates classes <= i from classes > i. It lies midway between the last
     score of a class <= i and the first of a class > i, nudged so that ``a <= t < b`` also
     between adjacent floats; half a gap below the lowest score (strictly below it) when every
-    item is above class i, and half a gap above the highest score when none is.
+    item is above class i, and half a gap above the highest score when none is. Each cut is
+    then written with at most 15 significant digits where that keeps it on the same side of
+    every score.
     """
     n_blocks = len(values)
     first_above = np.searchsorted(classes, np.arange(k - 1), side="right")
@@ -266,4 +268,16 @@ def thresholds_of(classes: np.ndarray, values: np.ndarray, k: int) -> np.ndarray
     thresholds: np.ndarray = np.where(
         first_above == 0, low, np.where(first_above == n_blocks, high, middle)
     ).astype(np.float64)
-    return thresholds
+    # What each cut must keep: below the lowest score, at or above the highest, or a <= t < b.
+    floor = np.where(first_above == 0, -np.inf, np.where(first_above == n_blocks, last, below))
+    ceiling = np.where(first_above == 0, first, np.where(first_above == n_blocks, np.inf, above))
+    return _readable(thresholds, floor, ceiling)
+
+
+def _readable(thresholds: np.ndarray, floor: np.ndarray, ceiling: np.ndarray) -> np.ndarray:
+    """Each cut rounded to 15 significant digits where it still satisfies
+    ``floor <= t < ceiling``: a midpoint such as 1.7090999999999998 reads 1.7091, moves by
+    less than 5e-15 of itself and grades every fitted score as before."""
+    rounded = np.array([float(f"{t:.15g}") for t in thresholds.tolist()], dtype=np.float64)
+    keep = (floor <= rounded) & (rounded < ceiling)
+    return np.where(keep, rounded, thresholds)
