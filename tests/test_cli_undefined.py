@@ -4,6 +4,7 @@ every result's ``explain()``), an empty field in CSV, ``null`` in JSON; CSV in f
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import warnings
@@ -184,3 +185,36 @@ def test_by_groups_all_undefined_say_undefined_across_groups(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "kappa undefined, SE undefined, 95% CI undefined" in out
     assert not NAN.search(out), out
+
+
+@pytest.mark.parametrize("empty", ["d", "llm"])
+def test_judge_pairwise_diagonal_of_a_rater_without_ratings_is_undefined(tmp_path, capsys, empty):
+    """A member or candidate column without any rating agrees with no one, itself included:
+    its diagonal cell is undefined (text, report) and null (JSON), as the diagonal of
+    ``AgreementResult.pairwise()``; a rater with ratings keeps 1."""
+    rows = [(1, 1, 1, 1), (2, 2, 3, 2), (3, 3, 3, 3), (1, 2, 1, 1), (2, 2, 2, 3), (3, 2, 3, 3)]
+    names = ["a", "b", "c", "llm"]
+    lines = [",".join(["item", *names, "d"])]
+    for i, row in enumerate(rows):
+        cells = dict(zip(names, map(str, row), strict=True), d="")
+        if empty == "llm":
+            cells["llm"], cells["d"] = "", str(row[0])
+        lines.append(",".join([str(i), *(cells[n] for n in [*names, "d"])]))
+    path = tmp_path / "judged.csv"
+    path.write_text("\n".join(lines) + "\n")
+    argv = ["judge", str(path), "--candidate", "llm", "--raters", "a,b,c,d", "--bootstrap",
+            "99", "--seed", "0", "--quiet"]  # fmt: skip
+    assert _quiet(main, argv) == 0
+    table = capsys.readouterr().out.split("(candidate first):\n")[1].splitlines()
+    order = ["llm", "a", "b", "c", "d"]
+    diagonal = {name: table[1 + g].split()[1 + g] for g, name in enumerate(order)}
+    assert diagonal == {name: "undefined" if name == empty else "1.0000" for name in order}
+    assert _quiet(main, [*argv, "--format", "json"]) == 0
+    pairwise = json.loads(capsys.readouterr().out)["pairwise"]
+    assert [pairwise[g][g] for g in range(5)] == [None if n == empty else 1.0 for n in order]
+    # The library's own pairwise matrix of the same columns, in the same order.
+    frame = pytest.importorskip("polars").read_csv(path).select(order)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        library = wk.agreement(frame.to_numpy().astype(float)).pairwise()
+    assert [math.isnan(library[g, g]) for g in range(5)] == [n == empty for n in order]

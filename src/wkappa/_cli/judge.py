@@ -283,9 +283,12 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
         raise rater_rating_error(ratings.file, exc, given) from None
     options.warn_few_resamples(args)
     size = 1 + len(ratings.panel)
+    rated = [int(_present(ratings.matrix[:, g]).sum()) for g in range(size)]
     matrix = np.ones((size, size))
     matrix[1:, 1:] = np.asarray(result.member_pairs)
     matrix[0, 1:] = matrix[1:, 0] = np.asarray(result.candidate_vs_members)
+    # A rater without any rating agrees with no one, itself included: nan, as pairwise() has it.
+    matrix[np.diag_indices(size)] = np.where(np.asarray(rated) > 0, 1.0, np.nan)
     k = len(labels)
     versus = [_pair_table(candidate, panel[:, j], labels) for j in range(panel.shape[1])]
     judged = np.sum(versus, axis=0) if versus else np.zeros((k, k))
@@ -307,7 +310,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
         specific_panel=specific_agreement(pooled + pooled.T),
         share_candidate=judged.sum(axis=1) / total_j if total_j else np.full(k, np.nan),
         share_panel=judged.sum(axis=0) / total_j if total_j else np.full(k, np.nan),
-        ratings_per_rater=[int(_present(ratings.matrix[:, g]).sum()) for g in range(size)],
+        ratings_per_rater=rated,
         n_resamples=args.bootstrap,
     )
 
