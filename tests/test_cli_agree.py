@@ -250,10 +250,9 @@ def test_json_schema_is_stable(files, capsys):
     assert sorted(document) == [
         "alternative", "chance_agreement", "coefficient", "confidence_interval",
         "dropped_because", "file", "kappa0", "labels", "level", "n_categories", "n_items",
-        "n_raters",
-        "n_ratings", "name", "nan_policy", "percent_agreement", "population_size", "pvalue", "raters",
-        "rows_dropped", "rows_read", "rows_used", "schema", "standard_error", "statistic",
-        "weight_matrix", "weights",
+        "n_raters", "n_ratings", "name", "nan_policy", "percent_agreement", "population_size",
+        "pvalue", "raters", "rows_dropped", "rows_read", "rows_used", "schema", "standard_error",
+        "statistic", "weight_matrix", "weights",
     ]  # fmt: skip
     assert next(iter(document)) == "schema" and document["schema"] == "wkappa.agree/1"
     assert sorted(document["confidence_interval"]) == [

@@ -154,13 +154,13 @@ def test_explain_with_two_clusters_says_no_number_of_resamples_can_test():
     [
         (
             5,
-            "<= 0.030  at the smallest p-value 9,999 resamples of 5 clusters show (99,999 would "
-            "show 0.019)",
+            "<= 0.030  at the smallest p-value 9,999 resamples of 5 clusters can show "
+            "(99,999 would show 0.019)",
         ),
         (
             2,
-            "<= 0.232  at the smallest p-value 9,999 resamples of 2 clusters show (99,999 would "
-            "show 0.204)",
+            "<= 0.232  at the smallest p-value 9,999 resamples of 2 clusters can show "
+            "(99,999 would show 0.204)",
         ),
     ],
 )

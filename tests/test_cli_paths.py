@@ -152,7 +152,7 @@ def test_bootstrap_pvalues_at_their_floor_read_alike_in_compare_and_judge(tmp_pa
     floor = smallest_pvalue(999, 200, "two-sided")
     assert bootstrap_pvalue(floor, 999, 200, "two-sided", None) == (
         "<= 0.003",
-        "at the smallest p-value 999 resamples show",
+        "at the smallest p-value 999 resamples can show",
     )
     assert bootstrap_pvalue(0.0, 9999, 200, "two-sided", None)[0] == "< 0.001"
     assert bootstrap_pvalue(0.0123, 999, 200, "two-sided", None) == ("0.012", "")
@@ -160,7 +160,7 @@ def test_bootstrap_pvalues_at_their_floor_read_alike_in_compare_and_judge(tmp_pa
     _, note = bootstrap_pvalue(0.0, 999, 3, "two-sided", 3)
     more = format_pvalue(smallest_pvalue(9999, 3, "two-sided"))
     assert note == (
-        f"at the smallest p-value 999 resamples of 3 clusters show (9,999 would show {more})"
+        f"at the smallest p-value 999 resamples of 3 clusters can show (9,999 would show {more})"
     )
     truth = [i % 4 for i in range(200)]
     ratings = tmp_path / "ratings.csv"
@@ -173,7 +173,7 @@ def test_bootstrap_pvalues_at_their_floor_read_alike_in_compare_and_judge(tmp_pa
                 "--bootstrap", "99", "--seed", "0")  # fmt: skip
     for result in (compare, judge):
         assert result.returncode == 0, result.stderr
-        line = next(x for x in result.stdout.splitlines() if "99 resamples show" in x)
+        line = next(x for x in result.stdout.splitlines() if "99 resamples can show" in x)
         assert "p-value" in line and "<= " in line, result.stdout
 
 

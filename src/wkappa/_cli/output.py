@@ -285,12 +285,12 @@ def bootstrap_pvalue(
     floor = smallest_pvalue(n_resamples, units, alternative)
     if value > floor or math.isnan(value):
         return format_pvalue(value), ""
-    note = f"at the smallest p-value {n_resamples:,} resamples show"
+    note = f"at the smallest p-value {n_resamples:,} resamples can show"
     if n_clusters is not None:
         more = 10 * (n_resamples + 1) - 1
         lower = smallest_pvalue(more, units, alternative)
         note = (
-            f"at the smallest p-value {n_resamples:,} resamples of {n_clusters} clusters show "
+            f"at the smallest p-value {n_resamples:,} resamples of {n_clusters} clusters can show "
             f"({more:,} would show {format_pvalue(lower)})"
         )
     return pvalue_text(floor, bound=True), note
