@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import wkappa as wk
-from wkappa._stats.paired import paired_pvalue
+from wkappa._stats.paired_bootstrap import paired_pvalue
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 pytestmark = pytest.mark.filterwarnings("error")

@@ -345,7 +345,7 @@ def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
     from wkappa._core import cell_kappas, integer_weights
     from wkappa._stats import bootstrap as _bootstrap
     from wkappa._stats.bootstrap import expanded_level, expanded_pvalue
-    from wkappa._stats.paired import paired_pvalue
+    from wkappa._stats.paired_bootstrap import paired_pvalue
 
     rng = np.random.default_rng(8)
     truth = rng.integers(0, 4, 40)
@@ -379,7 +379,7 @@ def test_smallest_pvalue_is_what_the_bootstrap_gives_with_nothing_against_h1(
     """The command line's "p < floor" (compare, judge) is the p-value of differences none of
     which counts against H1, and no p-value of B differences is below it."""
     from wkappa._stats.bootstrap import smallest_pvalue
-    from wkappa._stats.paired import comparison_pvalue
+    from wkappa._stats.paired_bootstrap import comparison_pvalue
 
     side = -1.0 if alternative == "less" else 1.0
     extreme = np.full(b, side)  # every difference on H1's side

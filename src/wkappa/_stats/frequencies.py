@@ -23,7 +23,9 @@ from ..exceptions import WkappaError
 __all__ = [
     "ACCUMULATOR_COUNTS",
     "CUBE_COUNTS",
+    "FRAME_PAIRED_WEIGHTS",
     "FRAME_WEIGHTS",
+    "PAIRED_WEIGHTS",
     "RATING_WEIGHTS",
     "STRATA_TABLES",
     "STRATA_WEIGHTS",
@@ -53,6 +55,18 @@ FRAME_WEIGHTS = Frequencies(
     "Hint: use a column of integer counts, or pass `cluster=` naming a column of ids (a row "
     "id gives one cluster per row) for the cluster-robust standard error, which does not "
     f"depend on the scale of the weights; {_POINT}.",
+)
+PAIRED_WEIGHTS = Frequencies(
+    "`sample_weight`",
+    "Hint: pass integer counts, or pass `cluster=` (for example `cluster=np.arange(n)`, one "
+    "cluster per item) for the cluster bootstrap, which does not depend on the scale of the "
+    f"weights; {_POINT}.",
+)
+FRAME_PAIRED_WEIGHTS = Frequencies(
+    "`sample_weight`",
+    "Hint: use a column of integer counts, or pass `cluster=` naming a column of ids (a row "
+    "id gives one cluster per row) for the cluster bootstrap, which does not depend on the "
+    f"scale of the weights; {_POINT}.",
 )
 STRATA_WEIGHTS = Frequencies(
     "`sample_weight`",

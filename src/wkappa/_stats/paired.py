@@ -7,9 +7,8 @@ its non-empty cells, and each replicate gives both kappas at once.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +19,6 @@ from .._core import (
     EncodedRatings,
     NanPolicy,
     WeightsLike,
-    cell_kappas,
     check_alternative,
     check_pair_lengths,
     check_table,
@@ -28,40 +26,25 @@ from .._core import (
     check_table_size,
     check_weights,
     encode_ratings,
-    integer_weights,
-    kappa_from_table,
-    kappas,
     missing_rows,
     needs_order,
     to_column,
-    weight_matrix,
-    weights_name,
 )
 from ..exceptions import WkappaError
 from . import bootstrap
-from .bootstrap import expanded_pvalue
-from .bootstrap_method import SeedLike, check_resamples, make_rng
-from .cluster import read_groups, warn_few_clusters
-from .frequencies import CUBE_COUNTS, check_frequencies
-from .resampling import DrawSums
-from .results import (
-    PairedKappaResult,
-    check_confidence_level,
-    check_table_labels,
-    warn_undefined,
-)
+from .bootstrap_method import SeedLike, check_resamples
+from .cluster import read_groups
+from .frequencies import CUBE_COUNTS, PAIRED_WEIGHTS, Frequencies, check_frequencies
+from .paired_bootstrap import Settings, cells_test, cluster_bootstrap, triple_cells
+from .results import PairedKappaResult, check_confidence_level, check_table_labels
 
 __all__ = [
-    "DENSE_CUBE_CELLS",
     "paired_kappa_test",
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_cluster_tables",
     "paired_kappa_test_from_table",
-    "paired_pvalue",
+    "weighted_paired_test",
 ]
-
-# Count triples with a dense bincount up to this many cells, sparsely (np.unique) above.
-DENSE_CUBE_CELLS = 2**22
 
 _CUBE_HINT = (
     "Hint: table[t, a, b] counts the items with truth t, prediction A a and prediction B b, "
@@ -112,7 +95,10 @@ def _encode_pair(
     labels: Any,
     bounds: tuple[Any, Any],
     ordered: bool,
+    sample_weight: Any,
 ) -> tuple[EncodedRatings, EncodedRatings]:
+    """Both predictions against the truth on one set of categories, each with the items'
+    ``sample_weight`` (checked as every sample weight is; dropped with their items)."""
     y_true, y_pred_a, y_pred_b = columns
 
     def encode(pred: Column, name: str, lo: Any, hi: Any) -> EncodedRatings:
@@ -123,6 +109,7 @@ def _encode_pair(
                 labels=labels,
                 min_rating=lo,
                 max_rating=hi,
+                sample_weight=sample_weight,
                 nan_policy="omit",  # only where _read_triples marked an item missing
                 ordered=ordered,
             )
@@ -144,118 +131,6 @@ def _encode_pair(
     )
 
 
-def _triples(
-    true: np.ndarray, a: np.ndarray, b: np.ndarray, k: int, counts: np.ndarray | None = None
-) -> bootstrap.Cells:
-    """The non-empty cells of the K x K x K table of (truth, A, B), in C order.
-
-    ``counts`` (integers) repeat each triple; the same triple may occur more than once.
-    """
-    code = (true.astype(np.int64) * k + a) * k + b
-    if k**3 <= DENSE_CUBE_CELLS:
-        summed = np.bincount(code, weights=counts, minlength=k**3)
-        cells = np.flatnonzero(summed)
-        summed = summed[cells]
-    else:
-        cells, inverse = np.unique(code, return_inverse=True)
-        summed = np.bincount(inverse.ravel(), weights=counts)
-        cells, summed = cells[summed > 0], summed[summed > 0]
-    coords = (cells // (k * k), (cells // k) % k, cells % k)
-    # Integer counts below 2**53 are exact in float64.
-    return bootstrap.Cells(summed.astype(np.float64), coords, round(float(summed.sum())))
-
-
-class _Settings(NamedTuple):
-    """The checked options of one paired test."""
-
-    weights: str | np.ndarray
-    labels: tuple[Any, ...]
-    level: float
-    n_resamples: int
-    rng: SeedLike
-    alternative: Alternative
-
-
-def _comparison(
-    table_a: np.ndarray,
-    table_b: np.ndarray,
-    settings: _Settings,
-    differences: Callable[[np.random.Generator], np.ndarray],
-    n_clusters: int | None = None,
-) -> PairedKappaResult:
-    """Both kappas from the (K, K) tables of A and B, then the comparison from the bootstrap
-    replicates of kappa_a - kappa_b that ``differences(generator)`` draws (of items, or of
-    clusters when ``n_clusters`` is given: the p-value's expansion uses their number); the
-    nan comparison, with its warning, when either kappa is undefined."""
-    weights, labels, level, n_resamples, rng, alternative = settings
-    statistic_a = kappa_from_table(table_a, weights=weights, zero_division=math.nan)
-    statistic_b = kappa_from_table(table_b, weights=weights, zero_division=math.nan)
-    total = table_a.sum()
-    n: int | float = int(total) if table_a.dtype.kind in "iu" else float(total)
-    if math.isnan(statistic_a - statistic_b):
-        warn_undefined(
-            "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
-        )
-        replicates = np.full(n_resamples, math.nan)
-        pvalue = math.nan
-    else:
-        replicates = differences(make_rng(rng))
-        defined, _ = bootstrap.drop_undefined(replicates)
-        units = n if n_clusters is None else n_clusters
-        pvalue = comparison_pvalue(defined, units, alternative)
-    return PairedKappaResult(
-        statistic_a=statistic_a,
-        statistic_b=statistic_b,
-        difference=statistic_a - statistic_b,
-        pvalue=pvalue,
-        n=n,
-        labels=labels,
-        weights=weights_name(weights),
-        confidence_level=level,
-        n_resamples=replicates.size,
-        _differences=replicates,
-        n_clusters=n_clusters,
-        alternative=alternative,
-    )
-
-
-def comparison_pvalue(differences: np.ndarray, n: float, alternative: Alternative) -> float:
-    """P-value of H0: difference = 0 dual to the expanded percentile interval of the
-    defined bootstrap differences, two-sided or one-sided as ``alternative``.
-
-    Two-sided: :func:`expanded_pvalue` of :func:`paired_pvalue`. One-sided ('greater': H1
-    difference > 0) the p-value is half the two-sided one of the tail that counts against H1
-    (``1 + #(d* <= 0)`` for 'greater'), as the one-sided interval at level gamma is the
-    matching limit of the two-sided interval at level ``2 gamma - 1``; when the bootstrap
-    differences lie mostly on the other side it is one minus half the other tail's.
-    nan without defined differences.
-    """
-    b = differences.size
-    if b == 0:
-        return math.nan
-    if alternative == "two-sided":
-        return expanded_pvalue(paired_pvalue(differences), n)
-    below = 1 + int(np.count_nonzero(differences <= 0))
-    above = 1 + int(np.count_nonzero(differences >= 0))
-    against, toward = (below, above) if alternative == "greater" else (above, below)
-    if against <= toward:
-        return expanded_pvalue(min(1.0, 2.0 * against / (b + 1)), n) / 2.0
-    return 1.0 - expanded_pvalue(min(1.0, 2.0 * toward / (b + 1)), n) / 2.0
-
-
-def paired_pvalue(differences: np.ndarray) -> float:
-    """Two-sided bootstrap p-value of H0: difference = 0, by inverting the percentile interval.
-
-    ``p = min(1, 2 * min(1 + #(d* <= 0), 1 + #(d* >= 0)) / (B + 1))`` (Davison & Hinkley
-    1997, eq. 4.11, on both tails): the smallest ``alpha`` at which the level ``1 - alpha``
-    percentile interval of the B bootstrap differences ``d*`` excludes 0.
-    """
-    b = differences.size
-    below = 1 + int(np.count_nonzero(differences <= 0))
-    above = 1 + int(np.count_nonzero(differences >= 0))
-    return min(1.0, 2.0 * min(below, above) / (b + 1))
-
-
 def paired_kappa_test(
     y_true: npt.ArrayLike,
     y_pred_a: npt.ArrayLike,
@@ -265,6 +140,7 @@ def paired_kappa_test(
     labels: npt.ArrayLike | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    sample_weight: npt.ArrayLike | None = None,
     nan_policy: NanPolicy = "raise",
     n_resamples: int = 9999,
     confidence_level: float = 0.95,
@@ -288,6 +164,11 @@ def paired_kappa_test(
     min_rating, max_rating : int, optional
         Bounds of the integer categories, as in :func:`~wkappa.weighted_kappa`; by default
         the smallest and the largest rating over all three columns.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative frequency weights of the items, as in :func:`~wkappa.kappa_test`: an
+        item of weight 3 counts as three items, and ``n`` is the total weight. Without
+        ``cluster`` the weighted counts of the (truth, A, B) triples must be whole numbers
+        (see Notes); with ``cluster`` any non-negative weights are accepted.
     nan_policy : {'raise', 'omit'}, default 'raise'
         A missing rating (NaN, None, pandas NA) in any of the three columns: 'raise' refuses
         it, 'omit' drops the item (its truth and both predictions), so both kappas are
@@ -315,8 +196,27 @@ def paired_kappa_test(
         ``statistic_a``, ``statistic_b``, ``difference = statistic_a - statistic_b``, its
         expanded percentile ``confidence_interval`` and the ``pvalue`` (against ``alternative``).
 
+    Raises
+    ------
+    WkappaError
+        Without ``cluster``, if the weighted counts of ``sample_weight`` are not whole
+        numbers (see Notes).
+
     Notes
     -----
+    **Sample weights.** Without ``cluster``, ``sample_weight`` holds frequency weights (SAS's
+    WEIGHT statement, Stata's ``fweight``): the test is that of the expanded data, each item
+    repeated as often as its weight says. The bootstrap draws ``n`` (the total weight) items
+    over the cells of the weighted table of triples, which are those of the expanded data, so
+    with the same seed the weighted and the expanded items give the same result, bit for bit
+    (kappas, replicates, interval and p-value). Weights that are not whole numbers would
+    claim a sample size the data do not have and are refused (the weighted count of each
+    triple must be a whole number). With ``cluster``, the bootstrap resamples whole clusters
+    and each replicate's kappas are ratios of weighted sums, which do not change when every
+    weight is multiplied by the same number: any non-negative weights are accepted
+    (probability or importance weights); ``cluster=np.arange(n)`` (one cluster per item)
+    resamples the weighted items themselves.
+
     The items are resampled, not the two tables separately: a multinomial draw of n over the
     non-empty cells of the K x K x K table of (truth, A, B), so both kappas of a replicate come
     from the same resampled items and their correlation is kept. The cost is
@@ -345,7 +245,56 @@ def paired_kappa_test(
     >>> low, high = result.confidence_interval()
     >>> bool(0 < low < result.difference < high)
     True
+
+    Frequency weights give the test of the items repeated:
+
+    >>> count = rng.integers(1, 4, 500)
+    >>> weighted = wk.paired_kappa_test(truth, good, noisy, sample_weight=count, rng=1)
+    >>> expanded = wk.paired_kappa_test(
+    ...     np.repeat(truth, count), np.repeat(good, count), np.repeat(noisy, count), rng=1
+    ... )
+    >>> weighted.n, weighted.to_dict() == expanded.to_dict()
+    (1010, True)
     """
+    return weighted_paired_test(
+        y_true,
+        y_pred_a,
+        y_pred_b,
+        PAIRED_WEIGHTS,
+        weights=weights,
+        labels=labels,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        sample_weight=sample_weight,
+        nan_policy=nan_policy,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        rng=rng,
+        cluster=cluster,
+        alternative=alternative,
+    )
+
+
+def weighted_paired_test(
+    y_true: Any,
+    y_pred_a: Any,
+    y_pred_b: Any,
+    frequencies: Frequencies,
+    *,
+    weights: WeightsLike,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    sample_weight: Any,
+    nan_policy: NanPolicy,
+    n_resamples: int,
+    confidence_level: float,
+    rng: SeedLike,
+    cluster: Any,
+    alternative: Alternative,
+) -> PairedKappaResult:
+    """:func:`paired_kappa_test`, refusing weighted counts that are not whole numbers with the
+    message of ``frequencies`` (which names where the weights come from and the fix)."""
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
     resamples = check_resamples(n_resamples)
@@ -355,17 +304,19 @@ def paired_kappa_test(
     columns, missing = _read_triples(y_true, y_pred_a, y_pred_b, policy)
     if cluster is not None:  # a missing id is refused before any item is dropped
         codes, names = read_groups(cluster, len(columns[0].values), "cluster")
-    first, second = _encode_pair(columns, labels, (min_rating, max_rating), ordered)
+    bounds = (min_rating, max_rating)
+    first, second = _encode_pair(columns, labels, bounds, ordered, sample_weight)
     k = first.n_categories
     check_table_size(k)
-    settings = _Settings(checked, tuple(first.labels), level, resamples, rng, sided)
+    settings = Settings(checked, tuple(first.labels), level, resamples, rng, sided)
     if cluster is not None:
         if missing is not None:  # the clusters of the items left, numbered again
             used, codes = np.unique(codes[~missing], return_inverse=True)
             codes, names = codes.reshape(-1).astype(np.intp), tuple(names[int(i)] for i in used)
         return _clustered_paired_test(first, second, codes, len(names), settings)
-    cells = _triples(first.true_index, first.pred_index, second.pred_index, k)
-    return _paired_test(cells, k, settings)
+    index = (first.true_index, first.pred_index, second.pred_index)
+    cells = triple_cells(*index, k, first.sample_weight, frequencies)
+    return cells_test(cells, k, settings)
 
 
 def _clustered_paired_test(
@@ -373,17 +324,25 @@ def _clustered_paired_test(
     second: EncodedRatings,
     codes: np.ndarray,
     n_clusters: int,
-    settings: _Settings,
+    settings: Settings,
 ) -> PairedKappaResult:
-    """The paired bootstrap resampling clusters, from the items' cluster codes."""
+    """The paired bootstrap resampling clusters, from the items' cluster codes (and weights,
+    summed into the per-cluster tables)."""
     k = first.n_categories
     size = n_clusters * k * k
 
     def tables(encoded: EncodedRatings) -> np.ndarray:
         flat = (codes * k + encoded.true_index) * k + encoded.pred_index
-        return np.bincount(flat, minlength=size).reshape(n_clusters, k, k)
+        counts = np.bincount(flat, weights=encoded.sample_weight, minlength=size)
+        if counts.dtype.kind == "f" and np.array_equal(counts, np.rint(counts)):
+            counts = counts.astype(np.int64)  # whole weights: the tables of the items repeated
+        return counts.reshape(n_clusters, k, k)
 
-    return _cluster_bootstrap(tables(first), tables(second), settings)
+    tables_a, tables_b = tables(first), tables(second)
+    if first.sample_weight is not None:  # a cluster of total weight 0 has no item to draw
+        used = tables_a.sum(axis=(1, 2)) > 0
+        tables_a, tables_b = tables_a[used], tables_b[used]
+    return cluster_bootstrap(tables_a, tables_b, settings)
 
 
 def paired_kappa_test_from_cluster_tables(
@@ -401,7 +360,7 @@ def paired_kappa_test_from_cluster_tables(
     predictions, (G, K, K) each (rows: the truth; integer counts of items; every cluster
     with items, in the order of the clusters' ids): the same result for a seed, without one
     entry per item (the command line's ``wkappa compare --cluster``)."""
-    settings = _Settings(
+    settings = Settings(
         check_weights(weights),
         tuple(labels),
         check_confidence_level(confidence_level),
@@ -409,40 +368,7 @@ def paired_kappa_test_from_cluster_tables(
         rng,
         check_alternative(alternative),
     )
-    return _cluster_bootstrap(np.asarray(tables_a), np.asarray(tables_b), settings)
-
-
-def _cluster_bootstrap(
-    tables_a: np.ndarray, tables_b: np.ndarray, settings: _Settings
-) -> PairedKappaResult:
-    """The paired bootstrap resampling clusters: per-cluster tables of A and B (G, K, K),
-    replicates ``m @ tables`` with ``m ~ Multinomial(G, 1/G)``."""
-    n_clusters, k = tables_a.shape[0], tables_a.shape[-1]
-    if n_clusters < 2:
-        raise WkappaError(
-            f"`cluster` must have at least 2 clusters; got {n_clusters}. Hint: without "
-            "clustering, leave `cluster` out."
-        )
-    warn_few_clusters(n_clusters, resampled=True)
-    matrix = weight_matrix(settings.weights, k)
-    flat_a, flat_b = tables_a.reshape(n_clusters, k * k), tables_b.reshape(n_clusters, k * k)
-    probabilities = np.full(n_clusters, 1.0 / n_clusters)
-    # Sums of the drawn clusters' tables, the same on every CPU.
-    sums_a, sums_b = DrawSums(flat_a, n_clusters), DrawSums(flat_b, n_clusters)
-
-    def differences(generator: np.random.Generator) -> np.ndarray:
-        parts = []
-        for chunk in bootstrap.chunk_sizes(settings.n_resamples, n_clusters + 2 * k * k):
-            draws = generator.multinomial(n_clusters, probabilities, size=chunk)
-            draws = draws.astype(np.float64)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                kappa_a = kappas(sums_a(draws).reshape(chunk, k, k), matrix)
-                kappa_b = kappas(sums_b(draws).reshape(chunk, k, k), matrix)
-            parts.append(np.asarray(kappa_a, np.float64) - np.asarray(kappa_b, np.float64))
-        return np.concatenate(parts)
-
-    table_a, table_b = tables_a.sum(axis=0), tables_b.sum(axis=0)
-    return _comparison(table_a, table_b, settings, differences, n_clusters)
+    return cluster_bootstrap(np.asarray(tables_a), np.asarray(tables_b), settings)
 
 
 def paired_kappa_test_from_table(
@@ -523,7 +449,7 @@ def paired_kappa_test_from_table(
     names = check_table_labels(labels, k, ndim=3)
     check_frequencies(cube, CUBE_COUNTS)
     cells = bootstrap.nonzero_cells(cube)
-    return _paired_test(cells, k, _Settings(checked, names, level, resamples, rng, sided))
+    return cells_test(cells, k, Settings(checked, names, level, resamples, rng, sided))
 
 
 def paired_kappa_test_from_cells(
@@ -539,12 +465,14 @@ def paired_kappa_test_from_cells(
     confidence_level: float = 0.95,
     rng: SeedLike = None,
     alternative: Alternative = "two-sided",
+    frequencies: Frequencies = CUBE_COUNTS,
 ) -> PairedKappaResult:
     """:func:`paired_kappa_test_from_table` of a table given by m (truth, A, B) cells.
 
     ``true_index``, ``a_index``, ``b_index`` (m,) are category indices in ``0..k-1`` and
-    ``counts`` (m,) their non-negative integer counts. The K x K x K table is never allocated
-    when K³ is large, and the result equals that of the dense table.
+    ``counts`` (m,) their non-negative integer counts, or float frequency weights whose sums
+    per cell must be whole numbers (else the error of ``frequencies``). The K x K x K table is
+    never allocated when K³ is large, and the result equals that of the dense table.
     """
     checked = check_weights(weights)
     level = check_confidence_level(confidence_level)
@@ -552,30 +480,5 @@ def paired_kappa_test_from_cells(
     sided = check_alternative(alternative)
     check_table_size(k)
     names = check_table_labels(labels, k, ndim=3)
-    cells = _triples(true_index, a_index, b_index, k, counts)
-    return _paired_test(cells, k, _Settings(checked, names, level, resamples, rng, sided))
-
-
-def _paired_test(cells: bootstrap.Cells, k: int, settings: _Settings) -> PairedKappaResult:
-    """Both kappas from the non-empty (truth, A, B) cells, then the paired bootstrap."""
-    matrix = weight_matrix(settings.weights, k)
-    integer = integer_weights(matrix, k)
-    truth, pred_a, pred_b = cells.coords
-    integral = bool(np.all(cells.counts == np.round(cells.counts)))
-
-    def table(pred: np.ndarray) -> np.ndarray:
-        counts = np.zeros((k, k), dtype=np.int64 if integral else np.float64)
-        np.add.at(counts, (truth, pred), cells.counts.astype(counts.dtype))
-        return counts
-
-    def differences(generator: np.random.Generator) -> np.ndarray:
-        parts = []
-        for size in bootstrap.chunk_sizes(settings.n_resamples, truth.size):
-            replicates = bootstrap.draw(cells, size, generator)
-            parts.append(
-                cell_kappas(replicates, truth, pred_a, matrix, integer)
-                - cell_kappas(replicates, truth, pred_b, matrix, integer)
-            )
-        return np.concatenate(parts)
-
-    return _comparison(table(pred_a), table(pred_b), settings, differences)
+    cells = triple_cells(true_index, a_index, b_index, k, counts, frequencies)
+    return cells_test(cells, k, Settings(checked, names, level, resamples, rng, sided))

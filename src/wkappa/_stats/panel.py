@@ -53,7 +53,7 @@ from .intervals import (
     sided,
 )
 from .json_values import json_fields
-from .paired import comparison_pvalue
+from .paired_bootstrap import comparison_pvalue
 from .resampling import DrawSums, multinomial_replicates
 from .results import ExpandedPercentile, expanded_interval
 from .several import rating_rows
