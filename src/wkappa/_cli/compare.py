@@ -4,7 +4,9 @@ The distinct (truth, A, B) triples are counted in polars' streaming engine and b
 as their K x K x K table (:func:`wkappa._stats.paired_kappa_test_from_cells`), never one
 entry per row. With ``--cluster`` the triples keep their cluster, and the bootstrap resamples
 whole clusters from the per-cluster tables of A and of B, as
-``wkappa.paired_kappa_test(..., cluster=...)`` does on the same rows. Text, JSON and an HTML
+``wkappa.paired_kappa_test(..., cluster=...)`` does on the same rows. ``--weight-col`` sums
+each triple's sample weights (exactly), which then count as
+``wkappa.paired_kappa_test(..., sample_weight=...)`` counts them. Text, JSON and an HTML
 report (:mod:`.compare_report`).
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._core import encode_ratings
+from .._stats import Frequencies
 from ..exceptions import WkappaError
 from . import options, output
 from .clusters import (
@@ -28,7 +31,7 @@ from .clusters import (
     too_few_clusters,
 )
 from .compare_report import Compared, compare_rows, write_compare_report
-from .io import COUNT, count_keys, open_source
+from .io import COUNT, WEIGHT, count_keys, open_source
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .tables import build_tables
 
@@ -36,12 +39,20 @@ __all__ = ["add_compare_parser", "run_compare"]
 
 _SUMMARY = "two predictions against one truth (paired)"
 _DESCRIPTION = "Paired comparison of the kappas of two predictions."
+# The fix offered when --weight-col gives non-integer weighted counts without --cluster.
+_WEIGHTS = Frequencies(
+    "--weight-col",
+    "Hint: use a column of whole-number weights (counts), or add --cluster COL with a column "
+    "of ids (a row id gives one cluster per row) for the cluster bootstrap, which does not "
+    "depend on the scale of the weights.",
+)
 
 
 def add_compare_parser(sub: Any) -> None:
     """Register ``compare`` on the sub-command parser."""
     parser = options.add_command(sub, "compare", _SUMMARY, _DESCRIPTION, run_compare)
     options.add_two_columns(parser, "--pred", "a prediction column; give it twice", action="append")
+    options.add_weight_col(parser)
     options.add_ci(parser)
     options.add_resamples(parser, 9999, "bootstrap resamples (default: 9999)")
     add_cluster(parser, "the paired bootstrap resamples whole clusters")
@@ -64,15 +75,21 @@ def run_compare(args: argparse.Namespace) -> int:
     options.check_resamples(args)
     options.note_same_column(args, [("--true", args.true), ("--pred", pred_a), ("--pred", pred_b)])
     cluster, named = cluster_keys(args)
-    check_cluster_column(args.cluster, {args.true: "--true", pred_a: "--pred", pred_b: "--pred"})
+    roles = {args.true: "--true", pred_a: "--pred", pred_b: "--pred"}
+    if args.weight_col is not None:
+        roles[args.weight_col] = "--weight-col"
+    check_cluster_column(args.cluster, roles)
     source = open_source(args.file, args.input_format, args.separator, args.na_values)
     columns = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
     columns.update(named)
+    if args.weight_col is not None:
+        columns["--weight-col"] = args.weight_col
     keys = list(dict.fromkeys([args.true, pred_a, pred_b]))
     frame, counts = count_keys(
         source,
         [*keys, *cluster],
         options=columns,
+        weight=args.weight_col,
         text=[*(keys if args.labels else []), *cluster],
         progress=options.progress_wanted(args),
     )
@@ -89,7 +106,7 @@ def run_compare(args: argparse.Namespace) -> int:
         "source": source,
         "frame": frame,
         "by": None,
-        "weighted": False,
+        "weighted": args.weight_col is not None,
         "labels": labels,
         "min_rating": args.min_rating,
         "max_rating": args.max_rating,
@@ -107,6 +124,7 @@ def run_compare(args: argparse.Namespace) -> int:
         [args.true, pred_a, pred_b],
         shared,
         args.cluster,
+        args.weight_col is not None,
         weights=args.weights,
         n_resamples=args.bootstrap,
         confidence_level=args.ci,
@@ -121,6 +139,7 @@ def run_compare(args: argparse.Namespace) -> int:
             "true": args.true,
             "pred_a": pred_a,
             "pred_b": pred_b,
+            "weight_column": args.weight_col,
             "omitted_rows": omitted,
             **rows.to_dict(),
             **({"cluster": args.cluster} if args.cluster else {}),
@@ -139,6 +158,8 @@ def run_compare(args: argparse.Namespace) -> int:
         )
         print(f"  {output.categories_line(shared)}")
         print(f"  file rows {rows.text()}")
+        if args.weight_col:
+            print(f"  sample weights  {args.weight_col}")
         if args.cluster:
             print(f"  clusters  {args.cluster} (G = {result.n_clusters}), resampled whole")
         print(output.render_rows(compare_rows(compared), left=(0, 2)))
@@ -156,15 +177,18 @@ def _paired_from_counts(
     columns: Sequence[str],
     shared: Sequence[Any],
     cluster: str | None,
+    weighted: bool,
     **test_options: Any,
 ) -> Any:
-    """The paired test from the counted distinct (truth, A, B[, cluster]) rows.
+    """The paired test from the counted distinct (truth, A, B[, cluster]) rows (``weighted``:
+    their summed ``--weight-col`` weights count, else their rows).
 
     Never one entry per row: :func:`paired_kappa_test_from_cells` counts the cells in a
     dense K³ array up to ``DENSE_CUBE_CELLS`` cells and sparsely above, the cells and their
     order those of ``paired_kappa_test_from_table`` (the same result for a seed). With
     ``cluster``, the (G, K, K) tables of A and of B per cluster go to the cluster bootstrap
-    of ``paired_kappa_test(..., cluster=...)``.
+    of ``paired_kappa_test(..., cluster=...)`` (with weights: the clusters of positive total
+    weight, their tables whole numbers where the weights sum to whole numbers, as there).
     """
     from .._stats import paired_kappa_test_from_cells, paired_kappa_test_from_cluster_tables
 
@@ -174,19 +198,30 @@ def _paired_from_counts(
         assert encoded is not None
         index.append(encoded.true_index.astype(np.int64))
     repeat = counts[COUNT].to_numpy().astype(np.int64)
+    frequency = counts[WEIGHT].to_numpy().astype(np.float64) if weighted else repeat
     if cluster is not None:
         codes, n_clusters = cluster_codes(counts[cluster], cluster, unit="row")
-        if n_clusters < 2:
-            raise too_few_clusters(cluster, n_clusters)
         k = len(shared)
         a, b = (
-            np.rint(stacked_tables(codes, n_clusters, index[0], pred, k, repeat)).astype(np.int64)
-            for pred in index[1:]
+            stacked_tables(codes, n_clusters, index[0], pred, k, frequency) for pred in index[1:]
         )
+        used = a.sum(axis=(1, 2)) > 0  # a cluster of total weight 0 has no item to draw
+        a, b = a[used], b[used]
+        if int(used.sum()) < 2:
+            raise too_few_clusters(cluster, int(used.sum()))
+        a, b = (_whole(tables, weighted) for tables in (a, b))
         return paired_kappa_test_from_cluster_tables(a, b, labels=shared, **test_options)
     return paired_kappa_test_from_cells(
-        index[0], index[1], index[2], repeat, len(shared), **test_options
+        index[0], index[1], index[2], frequency, len(shared), **test_options, frequencies=_WEIGHTS
     )
+
+
+def _whole(tables: np.ndarray, weighted: bool) -> np.ndarray:
+    """Counted tables as int64, and summed weights too where they are all whole numbers."""
+    if weighted and not np.array_equal(tables, np.rint(tables)):
+        return tables
+    whole: np.ndarray = np.rint(tables).astype(np.int64)
+    return whole
 
 
 def _shared_labels(labels: list[Any] | None, found: list[Sequence[Any]]) -> list[Any]:

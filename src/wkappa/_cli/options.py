@@ -38,6 +38,7 @@ __all__ = [
     "add_resamples",
     "add_spelling",
     "add_two_columns",
+    "add_weight_col",
     "check_explain",
     "check_missing_labels",
     "check_one_interval",
@@ -324,6 +325,16 @@ def add_resamples(parser: argparse.ArgumentParser, default: int, text: str) -> N
     """``--bootstrap N`` and ``--seed``."""
     parser.add_argument("--bootstrap", type=int, default=default, metavar="N", help=text)
     parser.add_argument("--seed", type=int, help="random seed of the bootstrap")
+
+
+def add_weight_col(parser: argparse.ArgumentParser) -> None:
+    """``--weight-col COL``: sample weights, as the library's ``sample_weight``."""
+    parser.add_argument(
+        "--weight-col",
+        metavar="COL",
+        help="column of sample weights: whole-number frequency weights (counts), or any "
+        "non-negative weights with --cluster",
+    )
 
 
 def add_alternative(parser: argparse.ArgumentParser, text: str) -> None:

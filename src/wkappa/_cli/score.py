@@ -37,12 +37,7 @@ def add_score_parser(sub: Any) -> None:
     options.add_two_columns(
         score, "--pred", "column of rater B / the prediction (columns of the table)"
     )
-    score.add_argument(
-        "--weight-col",
-        metavar="COL",
-        help="column of sample weights: whole-number frequency weights (counts), or any "
-        "non-negative weights with --cluster",
-    )
+    options.add_weight_col(score)
     score.add_argument("--by", metavar="COL", help="also score each value of this column")
     add_cluster(
         score,
