@@ -197,6 +197,12 @@ _M = ["--kappa1", "0.6", "--marginals", "0.3,0.7"]
         ([*_M, "--raters", "1"], "--raters must be an integer >= 2"),
         ([*_M, "--coefficient", "bogus"], "--coefficient must be"),
         ([*_M, "--weights", "cubic"], "--weights must be"),
+        ([*_M, "--weights", "bipolar"], "--weights bipolar is one of Gwet's value-based weights"),
+        ([*_M, "--weights", "ratio", "--raters", "2", "--method", "simulation"],
+         "Hint: --coefficient conger (Cohen's kappa of two raters"),
+        (["--kappa1", "0.6", "--marginals", "0.2,0.3,0.5", "--weights", "circular", "--raters",
+          "3", "--method", "goodness-of-fit"],
+         "Hint: plan weighted kappa with --method simulation, or pass --weights unweighted"),
     ],
 )  # fmt: skip
 def test_every_error_speaks_in_options(
@@ -272,3 +278,16 @@ def test_plot_writes_the_format_its_file_name_asks_for(tmp_path, capsys) -> None
         assert exited.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "'" in err and "is not a .png, .pdf or .svg" in err, err
+
+
+def test_gwet_weights_of_two_raters_plan_as_the_refusal_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The refusal of Gwet's weights for two raters names the fix; the fix plans."""
+    args = ["plan", *_M, "--n", "50", "--weights", "bipolar"]
+    assert main(args) == 2
+    assert "--coefficient conger" in capsys.readouterr().err
+    fixed = [*args, "--coefficient", "conger", "--method", "simulation", "--simulations", "200",
+             "--seed", "0", "--format", "json"]  # fmt: skip
+    assert main(fixed) == 0
+    assert '"weights": "bipolar"' in capsys.readouterr().out

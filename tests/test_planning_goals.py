@@ -34,8 +34,36 @@ def test_goodness_of_fit_refuses_weighted_kappa(weights: object, shown: str) -> 
         wk.kappa_sample_size(**_FOUR, weights=weights, method="goodness-of-fit")  # type: ignore[arg-type]
     with pytest.raises(WkappaError, match=message):
         wk.kappa_power(59, **_FOUR, weights=weights, method="goodness-of-fit")  # type: ignore[arg-type]
-    with pytest.raises(WkappaError, match=message):
+    # Several raters: method='asymptotic' plans two raters only, so the hint names simulation.
+    several = message.replace("method='asymptotic' or ", "Hint: plan weighted kappa with ")
+    with pytest.raises(WkappaError, match=several):
         wk.kappa_sample_size(**_FOUR, n_raters=3, weights=weights, method="goodness-of-fit")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("weights", ["ordinal", "radical", "ratio", "circular", "bipolar"])
+def test_gwet_weights_of_two_raters_name_the_several_raters_plan(weights: str) -> None:
+    """Gwet's value-based weights weight the several-raters coefficients: two raters without
+    a coefficient are refused naming them and the plan that takes them, which does."""
+    message = (
+        rf"weights='{weights}' is one of Gwet's value-based weights.*"
+        r"Hint: coefficient='conger' .* with method='simulation'"
+    )
+    with pytest.raises(WkappaError, match=message):
+        wk.kappa_sample_size(**_FOUR, weights=weights)  # type: ignore[arg-type]
+    with pytest.raises(WkappaError, match=message):
+        wk.kappa_power(59, **_FOUR, weights=weights, method="simulation")  # type: ignore[arg-type]
+    plan = wk.kappa_power(
+        59, **_FOUR, weights=weights, coefficient="conger", method="simulation",  # type: ignore[arg-type]
+        n_simulations=200, rng=0,
+    )  # fmt: skip
+    assert plan.n_raters == 2 and 0 < plan.power <= 1
+    # Gwet's AC2 (whose chance term the plan estimates) of three raters, on the categories
+    # 1..K: ratio weights, which need positive values, plan as the others do.
+    several = wk.kappa_power(
+        59, **_FOUR, weights=weights, coefficient="gwet", n_raters=3,  # type: ignore[arg-type]
+        method="simulation", n_simulations=100, rng=0,
+    )  # fmt: skip
+    assert several.n_raters == 3 and 0 < several.power <= 1
 
 
 def test_goodness_of_fit_takes_unweighted_kappa_in_any_spelling() -> None:

@@ -73,7 +73,9 @@ def add_plan_parser(sub: Any) -> None:
     plan.add_argument(
         "--weights",
         default="quadratic",
-        help="quadratic, linear, unweighted (several raters: any weights of wkappa agree)",
+        help="quadratic, linear, unweighted; with --coefficient or 3 or more --raters, any "
+        "weights of wkappa agree (Gwet's ordinal, radical, ratio, circular, bipolar: with "
+        "--method simulation)",
     )
     plan.add_argument("--power", type=float, help="power wanted (default: 0.8)")
     plan.add_argument("--alpha", type=float, help="size of the test (default: 0.05)")

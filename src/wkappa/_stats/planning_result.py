@@ -322,8 +322,9 @@ def _refuse_test_options(goal: str, **given: Any) -> None:
             )
 
 
-def _check_unweighted(checked: str | np.ndarray, k: int) -> None:
-    """Refuse weighted kappa for method='goodness-of-fit'.
+def _check_unweighted(checked: str | np.ndarray, k: int, several: bool) -> None:
+    """Refuse weighted kappa for method='goodness-of-fit' (``several``: a several-raters
+    design, which method='asymptotic' does not plan).
 
     Donner & Eliasziw's cells count items whose ratings agree and items whose ratings
     differ, not how far apart they are: their chi-square test is the test of unweighted
@@ -339,13 +340,13 @@ def _check_unweighted(checked: str | np.ndarray, k: int) -> None:
     if np.all(np.diag(matrix) == 0) and off.min() > 0 and off.min() == off.max():
         return
     shown = f"weights={checked!r}" if isinstance(checked, str) else "this `weights` matrix"
+    methods = "method='simulation'" if several else "method='asymptotic' or method='simulation'"
     raise WkappaError(
         "method='goodness-of-fit' plans for unweighted kappa (Donner & Eliasziw's model "
         "counts agreeing and disagreeing ratings, not how far apart they are); with "
         f"{shown} on K = {k} categories its n and power are not those of the weighted "
-        "kappa's test (they are too optimistic). Hint: plan weighted kappa with "
-        "method='asymptotic' or method='simulation', or pass weights='unweighted' for "
-        "unweighted kappa."
+        f"kappa's test (they are too optimistic). Hint: plan weighted kappa with {methods}, "
+        "or pass weights='unweighted' for unweighted kappa."
     )
 
 
@@ -430,6 +431,14 @@ def build_design(
             "method='goodness-of-fit' plans for the common (Fleiss / Cohen) kappa; for "
             f"coefficient={coefficient!r} use method='simulation'."
         )
+    if not several and isinstance(weights, str) and weights in GWET_WEIGHTS:
+        raise WkappaError(
+            f"weights={weights!r} is one of Gwet's value-based weights, which weight the "
+            "several-raters coefficients, not Cohen's kappa of two raters. Hint: "
+            "coefficient='conger' (Cohen's kappa of two raters, taking every weight of the "
+            "several-raters coefficients) with method='simulation', or one of the two-rater "
+            "weights ('quadratic', 'linear', 'unweighted')."
+        )
     checked = check_agreement_weights(weights) if several else check_weights(weights)
     label = checked if isinstance(checked, str) else weights_name(checked)
 
@@ -441,7 +450,7 @@ def build_design(
 
     p, matrix = population_table(table, marginals, anticipated, weights_for)
     if method == "goodness-of-fit":
-        _check_unweighted(checked, p.shape[0])
+        _check_unweighted(checked, p.shape[0], several)
     kappa_value = table_kappa_value(p, matrix)
     if math.isnan(kappa_value):
         raise WkappaError("The anticipated table's kappa is undefined (one category only).")

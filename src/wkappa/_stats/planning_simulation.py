@@ -298,7 +298,9 @@ def simulate_several(
     one-sided: level ``1 - 2 alpha``), which for ``kappa0 = 0`` is its Wald test.
     """
     k = pi.size
-    labels = tuple(range(k))
+    # The categories' values are 1..K, as wkappa.agreement's without labels (Gwet's ratio
+    # weights need positive values; his other weights do not depend on the origin).
+    labels = tuple(range(1, k + 1))
     _, matrix = agreement_weight_matrix(check_agreement_weights(weights), k, coefficient, labels)
     test_level = (
         1.0 - question.alpha if question.alternative == "two-sided" else 1.0 - 2.0 * question.alpha
@@ -420,8 +422,8 @@ def chance_value(pi: np.ndarray, n_raters: int, coefficient: str, weights: Any) 
     ratings = rng.choice(k, size=(_CHANCE_ITEMS, n_raters), p=pi)
     counts = np.zeros((_CHANCE_ITEMS, k), dtype=np.int64)
     np.add.at(counts, (np.repeat(np.arange(_CHANCE_ITEMS), n_raters), ratings.ravel()), 1)
-    result = agreement_from_counts(
-        counts, coefficient=cast(Coefficient, coefficient), weights=weights
+    result = agreement_from_counts(  # the categories' values 1..K, as simulate_several's
+        counts, coefficient=cast(Coefficient, coefficient), weights=weights, labels=range(1, k + 1)
     )
     return float(result.statistic)
 
