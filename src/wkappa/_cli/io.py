@@ -3,7 +3,8 @@
 Every file is opened as a polars *lazy* scan and reduced in the streaming engine to its distinct
 key tuples with their counts (``group_by`` on the rating columns), so only O(K²) rows ever reach
 Python and a file larger than memory streams. Messages about the file (missing, empty, a missing
-column, an unparsable value and its row) are :class:`~wkappa.exceptions.WkappaError`.
+column, an unparsable value and its row) are :class:`~wkappa.exceptions.WkappaError`. What
+counts as a missing rating is :mod:`wkappa._cli.missing`'s.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ from .._core import format_value, import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
+from .missing import (
+    MISSING_SPELLINGS,
+    blank_is_missing,
+    declared_missing,
+    missing_code,
+    missing_spellings,
+)
 from .progress import progress_bar
 from .sniff import (
     bad_json_line,
@@ -41,11 +49,9 @@ __all__ = [
     "FORMATS",
     "WEIGHT",
     "Source",
-    "blank_is_missing",
     "check_columns",
     "count_keys",
     "csv_error",
-    "declared_missing",
     "detect_format",
     "first_row",
     "is_blank_row",
@@ -85,8 +91,6 @@ _BAD = "__wkappa_bad_weights"
 _ENCODING_PROBE = 1 << 20
 # CSV type inference looks at this many rows; a later surprise is diagnosed by a rescan.
 _INFER_ROWS = 10_000
-# The cells every reader takes as a missing value (CSV: also with surrounding spaces).
-MISSING_SPELLINGS = ("", "NA", "N/A", "null", "NULL")
 
 
 def polars() -> Any:
@@ -182,33 +186,6 @@ class Source:
             raise WkappaError(f"cannot read {self.name}: {exc.strerror or exc}.") from None
 
 
-# A missing-value code that is a number: matched as a number, not as text.
-_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
-
-
-def declared_missing(codes: Sequence[str], name: str, dtype: Any) -> Any:
-    """Where the column ``name`` (of polars type ``dtype``) holds one of the ``--na-values``
-    ``codes``: a polars expression, or None for a column no code can match.
-
-    A code that is a number (``-99``) matches every spelling of that number, as the reader
-    takes ``3``, ``3.0``, ``+3`` and ``3e0`` for one grade: ``-99.0`` and `` -99 `` in a
-    text column, ``-99`` in a column of integers or floats. Any other code (``.``,
-    ``missing``) matches a text cell equal to it once stripped of surrounding spaces.
-    """
-    pl = polars()
-    numbers = [float(code) for code in codes if _NUMBER.fullmatch(code)]
-    column = pl.col(name)
-    if dtype == pl.String:
-        text = column.str.strip_chars()
-        hit = text.is_in(list(codes))
-        if numbers:
-            hit = hit | text.cast(pl.Float64, strict=False).is_in(numbers).fill_null(False)
-        return hit
-    if dtype.is_numeric() and numbers:
-        return column.cast(pl.Float64).is_in(numbers)
-    return None
-
-
 def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
     """The error naming the line of a CSV row with more fields than the header, or of a
     quote not closed, when that is what polars' ``exc`` complains of; else None."""
@@ -253,34 +230,6 @@ def read_error(source: Source, exc: BaseException) -> WkappaError:
     )
 
 
-def _missing_spellings(text: str | None) -> tuple[str, ...]:
-    """``--na-values``: comma-separated spellings, stripped (``-99, .`` is ``-99`` and ``.``)."""
-    if text is None:
-        return ()
-    values = tuple(part.strip() for part in text.split(","))
-    if not all(values):
-        raise WkappaError(
-            f"--na-values must be a comma-separated list of values; got {text!r} (an empty "
-            "cell is missing already)."
-        )
-    return values
-
-
-# Text that spreadsheets, pandas, R, SAS and Stata write for a missing value (compared
-# without case and surrounding spaces): the one list of the --na-values hints.
-MISSING_LOOKALIKES = frozenset(
-    ["nan", "-nan", "na", "n/a", "n.a.", "#n/a", "#na", "<na>", "null", "nil", "none", ".",
-     "-", "?", "missing"]
-)  # fmt: skip
-
-
-def _missing_code(value: str) -> bool:
-    """Whether an unparsable cell looks like a code for a missing value (``.``, ``-``, ``?``,
-    ``missing``, ``#N/A``, ``n/a``), not a typo in a number or a word."""
-    text = value.strip().lower()
-    return not re.search(r"[a-z0-9]", text) or text in MISSING_LOOKALIKES
-
-
 def open_source(
     path: str,
     fmt: str | None,
@@ -292,7 +241,7 @@ def open_source(
     """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily; ``na_values``
     are more spellings of a missing value, comma-separated (``--na-values``);
     ``format_option``: ``--input-format`` applies to this file (a hint may name it)."""
-    missing = _missing_spellings(na_values)
+    missing = missing_spellings(na_values)
     given = fmt is not None
     fmt = detect_format(path, fmt)
     if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):
@@ -424,21 +373,6 @@ def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, 
     return dict(zip(found["value"].to_list(), found[_ROW].to_list(), strict=True))
 
 
-def blank_is_missing(frame: Any, schema: dict[str, Any], columns: Sequence[str]) -> Any:
-    """The text ``columns`` with cells of spaces only made missing, as empty cells are (a
-    spreadsheet's blank cell, not a category ``' '`` or, stripped, ``''``), and so are the
-    missing spellings with surrounding spaces (`` NA `` of ``1, NA, 3``)."""
-    pl = polars()
-    text = [c for c in dict.fromkeys(columns) if schema[c] == pl.String]
-    return frame.with_columns(
-        pl.when(pl.col(c).str.strip_chars().is_in(list(MISSING_SPELLINGS)))
-        .then(None)
-        .otherwise(pl.col(c))
-        .alias(c)
-        for c in text
-    )
-
-
 def text_ids(source: Source, ids: dict[str, str]) -> list[str]:
     """The id columns (``ids``: column -> the option that names it) that a scan reads as text:
     a CSV's (the file's own spelling, ``007`` is not ``7``); a typed file's keep their type."""
@@ -516,7 +450,7 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, requi
             row = first_row(frame, unparsable)
             value = frame.filter(unparsable).select(column).head(1).collect().item()
             hint = "fix or blank out that cell."
-            if _missing_code(value):
+            if missing_code(value):
                 hint = (
                     "fix or blank out that cell, or, if the value marks a missing rating, "
                     f"declare it: --na-values='{value.strip()}'."

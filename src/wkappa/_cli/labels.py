@@ -23,7 +23,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, first_rows, polars
-from .io import MISSING_LOOKALIKES as io_lookalikes
+from .missing import MISSING_LOOKALIKES as LOOKALIKES
 
 __all__ = [
     "Spelling",
@@ -240,10 +240,10 @@ def tidy_labels(
     return counts
 
 
-# io's spellings of a missing value that polars reads as a word (io.MISSING_SPELLINGS are
-# read as missing already): as a category it would change kappa silently, as a missing value
+# The spellings of a missing value that polars reads as a word (missing.MISSING_SPELLINGS
+# are read as missing already): as a category it would change kappa silently, as a missing value
 # it might be a real label; so it is refused. 'none' is a category of its own (a severity).
-MISSING_LOOKALIKES = io_lookalikes - {"none"}
+MISSING_LOOKALIKES = LOOKALIKES - {"none"}
 
 
 @functools.cache

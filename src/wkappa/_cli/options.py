@@ -526,7 +526,8 @@ def check_missing_labels(args: argparse.Namespace) -> None:
     """Refuse ``--labels`` that list a spelling the reader always takes for a missing rating
     (``NA``, ``N/A``, ``null``, ``NULL`` in a CSV or TSV file): such a cell never reaches the
     labels, so the category would be silently empty."""
-    from .io import MISSING_SPELLINGS, detect_format
+    from .io import detect_format
+    from .missing import MISSING_SPELLINGS
 
     text = getattr(args, "labels", None)
     if not isinstance(text, str) or not isinstance(getattr(args, "file", None), str):

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..exceptions import WkappaError
-from .io import MISSING_SPELLINGS, Source, polars, read_error
+from .io import Source, polars, read_error
+from .missing import MISSING_SPELLINGS
 
 __all__ = ["as_written", "check_out_name", "write_atomically"]
 
