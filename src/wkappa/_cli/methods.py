@@ -205,9 +205,7 @@ def judge_methods(
         f"of no difference ({result.alternative}). Computed with {provenance.software} on "
         f"{provenance.date}. The candidate's mean agreement with the members was "
         f"{format_number(result.candidate_agreement)} and the members' with each other "
-        f"{format_number(result.panel_agreement)}: difference = "
-        f"{format_number(result.difference)}, {level} "
-        f"{format_bound(ci.low, ci.high, result.alternative)}, {pvalue}."
+        f"{format_number(result.panel_agreement)}: {_difference(result, level, ci, pvalue)}"
     )
     return sentence, [*cited, *more]
 
@@ -237,11 +235,15 @@ def compare_methods(
         f"{interval}; the p-value is that of the bootstrap test of equal kappas "
         f"({result.alternative}). Computed with {provenance.software} on "
         f"{provenance.date}. Kappa of A = {format_number(result.statistic_a)}, of B = "
-        f"{format_number(result.statistic_b)}: difference = "
-        f"{format_number(result.difference)}, {level} "
-        f"{format_bound(ci.low, ci.high, result.alternative)}, {pvalue}."
+        f"{format_number(result.statistic_b)}: {_difference(result, level, ci, pvalue)}"
     )
     return sentence, [*cited, *more]
+
+
+def _difference(result: Any, level: str, ci: Any, pvalue: str) -> str:
+    """How ``judge`` and ``compare`` report a difference: its value, interval and p-value."""
+    bound = format_bound(ci.low, ci.high, result.alternative)
+    return f"difference = {format_number(result.difference)}, {level} {bound}, {pvalue}."
 
 
 def thresholds_methods(
