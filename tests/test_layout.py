@@ -1,11 +1,13 @@
 """The package's layout rules (CONTRIBUTING, design §4): no module imports another module's
 private (underscore) names, no import cycles, no module over 800 lines (the target is about
-650; split a module by subject before it gets there). import-linter checks the layers
-(pyproject.toml); these are the rules it does not express."""
+650; split a module by subject before it gets there), every private module named on the
+architecture page. import-linter checks the layers (pyproject.toml); these are the rules it
+does not express."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,18 @@ def test_every_error_and_warning_is_a_name_of_wkappa():
     for name in exceptions.__all__:
         assert name in wkappa.__all__, name
         assert getattr(wkappa, name) is getattr(exceptions, name), name
+
+
+def test_the_architecture_page_names_every_module():
+    """docs/explanation/architecture.md is where a newcomer finds a module's subject: every
+    module of the private packages is named there."""
+    page = (SRC.parents[1] / "docs" / "explanation" / "architecture.md").read_text("utf-8")
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", page))
+    missing = [
+        str(path.relative_to(SRC))
+        for path in _modules()
+        if not path.stem.startswith("__")
+        and path.relative_to(SRC).parts[0].startswith("_")
+        and path.stem not in words
+    ]
+    assert not missing, "modules the architecture page does not name:\n" + "\n".join(missing)
