@@ -14,8 +14,16 @@ from ..exceptions import WkappaError
 
 __all__ = ["BootstrapMethod", "SeedLike", "check_resamples", "make_rng", "rng_error"]
 
-# What every ``rng=`` keyword takes: the seeds of ``numpy.random.default_rng``.
-SeedLike = int | np.random.Generator | np.random.SeedSequence | None
+# What every ``rng=`` keyword takes: the seeds of ``numpy.random.default_rng`` (a legacy
+# RandomState or a BitGenerator is used through its bit generator, and advanced).
+SeedLike = (
+    int
+    | np.random.Generator
+    | np.random.SeedSequence
+    | np.random.BitGenerator
+    | np.random.RandomState
+    | None
+)
 
 
 @dataclass(frozen=True)
@@ -29,9 +37,9 @@ class BootstrapMethod:
     method : {'percentile', 'bca'}, default 'percentile'
         Percentile interval, or bias-corrected and accelerated (BCa; Efron 1987) with the
         acceleration from the table-level jackknife.
-    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence, numpy.random.Generator or numpy.random.RandomState
         Passed to :func:`numpy.random.default_rng`: the same integer seed gives the same
-        interval; a Generator is advanced.
+        interval; a Generator (or a legacy RandomState) is advanced.
 
     Notes
     -----
@@ -94,6 +102,7 @@ def make_rng(rng: Any) -> np.random.Generator:
 def rng_error(rng: Any) -> WkappaError:
     """The error for a bad ``rng=`` seed."""
     return WkappaError(
-        "`rng` must be None, a non-negative integer seed, a numpy SeedSequence or a numpy "
-        f"Generator; got {format_value(rng)}."
+        "`rng` must be None, a non-negative integer seed, or a numpy SeedSequence, Generator, "
+        f"BitGenerator or RandomState (what numpy.random.default_rng takes); got "
+        f"{format_value(rng)}."
     )

@@ -104,9 +104,11 @@ def kappa_sample_size(
     n_simulations : int, optional
         Simulated studies per candidate n (method='simulation' only, refused with a formula;
         default 10,000 for two raters, 1,000 for several).
-    rng : None, int, numpy.random.SeedSequence or numpy.random.Generator
+    rng : None, int, numpy.random.SeedSequence, numpy.random.Generator or numpy.random.RandomState
         Seed of the simulation (method='simulation' only; an integer makes the plan
-        reproducible).
+        reproducible). It takes what every ``rng=`` of wkappa takes, the seeds of
+        :func:`numpy.random.default_rng`: a Generator, RandomState or BitGenerator is advanced
+        by one draw.
 
     Returns
     -------

@@ -24,7 +24,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .agreement_result import COEFFICIENT_NAMES
-from .bootstrap_method import rng_error
+from .bootstrap_method import make_rng
 from .frozen_arrays import readonly
 from .intervals import check_confidence_level
 from .json_values import json_fields
@@ -351,15 +351,14 @@ def _check_unweighted(checked: str | np.ndarray, k: int, several: bool) -> None:
 
 
 def _seed(rng: Any) -> np.random.SeedSequence:
+    """The simulation's root seed (each candidate n spawns its own stream from it), from any
+    ``rng=`` that ``make_rng`` takes: a seed as it is, a generator by one draw from it."""
     if isinstance(rng, np.random.SeedSequence):
         return rng
-    if isinstance(rng, np.random.Generator):
-        return np.random.SeedSequence(int(rng.integers(2**63)))
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-        if rng is not None and rng < 0:
-            raise WkappaError(f"`rng` must be a non-negative integer seed; got {rng!r}.")
+    generator = make_rng(rng)  # every rng= keyword's check: a bad seed names `rng`
+    if rng is None or isinstance(rng, (int, np.integer)):
         return np.random.SeedSequence(None if rng is None else int(rng))
-    raise rng_error(rng)
+    return np.random.SeedSequence(int(generator.integers(2**63)))
 
 
 def build_design(
