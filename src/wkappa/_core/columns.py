@@ -109,12 +109,17 @@ def beyond_int64_error(name: str, where: str = "") -> WkappaError:
 def first_beyond_int64(values: Any) -> int | None:
     """The position of the first whole number beyond int64 among one rater's ``values``
     (any input :func:`to_column` reads), or None: where :func:`beyond_int64_error` is (the
-    error path only: the values are read one by one)."""
+    error path only: the values are read one by one). A value that is not a sequence (None,
+    a scalar) has none: its own error stands."""
     for method in ("to_pylist", "to_list", "tolist"):
         if hasattr(values, method):
             values = getattr(values, method)()
             break
-    for position, value in enumerate(values):
+    try:
+        positions = enumerate(values)
+    except TypeError:
+        return None
+    for position, value in positions:
         if isinstance(value, (bool, np.bool_, str, bytes)) or is_missing_scalar(value):
             continue
         number = _exact_number(value) if isinstance(value, numbers.Number) else None

@@ -30,6 +30,7 @@ from .columns import Column, beyond_int64_error, first_beyond_int64, object_colu
 from .dependencies import frame_columns as columns_of_frame
 from .dependencies import series_library
 from .input_checks import refuse_iterator, unsupported_dtype_error
+from .options import format_value
 
 __all__ = [
     "RaterColumns",
@@ -177,21 +178,26 @@ def _rater_column(values: Any, name: str, label: str, where: str, read: Any = No
 
 def rows_array(ratings: Any, name: str) -> np.ndarray:
     """An items x raters input that is not a frame (an array, a list of rows) as a numpy
-    array; a string, mapping, set or None, and rows of different lengths, are refused."""
+    array; a string, mapping, set, None or scalar, and rows of different lengths, are
+    refused."""
+    expected = (
+        f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
+        "rating columns; got"
+    )
     if isinstance(ratings, (str, bytes, dict, set, frozenset)) or ratings is None:
-        raise WkappaTypeError(
-            f"`{name}` must be a 2-D array (items x raters), a list of rows or a DataFrame of "
-            f"rating columns; got {type(ratings).__name__}."
-        )
+        raise WkappaTypeError(f"{expected} {type(ratings).__name__}.")
     refuse_iterator(ratings, name)
     try:
-        return np.asarray(ratings)
+        array = np.asarray(ratings)
     except ValueError:
         raise WkappaError(
             f"`{name}` could not be read as an array: its rows have different lengths. "
             "Hint: mark a missing rating with None or NaN so that every row has one entry "
             "per rater."
         ) from None
+    if array.ndim == 0:
+        raise WkappaTypeError(f"{expected} the scalar {format_value(ratings)}.")
+    return array
 
 
 def one_rater(values: Any, name: str) -> RaterColumns:
