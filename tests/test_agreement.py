@@ -971,6 +971,8 @@ def test_multiplicity_is_the_rows_repeated(coefficient):
         ({"multiplicity": [1, 2], "cluster": [0, 1]}, "`cluster` and `multiplicity`"),
         ({"multiplicity": [1.5, 2]}, "`multiplicity` must be a 1-D array"),
         ({"multiplicity": [1, -2]}, "`multiplicity` must be a 1-D array"),
+        ({"multiplicity": [1, [2]]}, "`multiplicity` must be a 1-D array"),
+        ({"multiplicity": [[1], [2, 3]]}, "`multiplicity` must be a 1-D array"),
         ({"multiplicity": [1, 2, 3]}, "`multiplicity` has 3 counts for 2 rows"),
     ],
 )

@@ -531,9 +531,13 @@ def _from_rows(
     """:func:`agreement` of distinct rating rows with their multiplicities (checked options;
     ``inference``: zero_division, population_size, alternative, kappa0)."""
     zero, population, side, null = inference
-    counts = np.asarray(multiplicity)
+    refused = WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
+    try:
+        counts = np.asarray(multiplicity)
+    except (TypeError, ValueError):  # ragged: a list among the counts
+        raise refused from None
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
-        raise WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
+        raise refused
     encoded = _encoded(rows, labels, min_rating, max_rating, needs_order(checked), policy)
     options = (labels, min_rating, max_rating, needs_order(checked), null, population)
     if encoded is None:
