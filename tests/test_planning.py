@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 
 import numpy as np
@@ -563,3 +564,31 @@ def test_expected_width_is_the_width_confidence_interval_reports(n: int) -> None
     assert (plan.expected_width > 2.0) == (n <= 3)
     gof = wk.kappa_power(n, kappa1=0.5, marginals=[0.3, 0.7], method="goodness-of-fit")
     assert 0.0 < gof.expected_width < 1.0  # its limits lie in [0, 1)
+
+
+def _documented_coefficients() -> list[str]:
+    doc = wk.kappa_sample_size.__doc__ or ""
+    found = re.search(r"coefficient : \{([^}]*)\}, optional", doc)
+    assert found is not None, "kappa_sample_size documents `coefficient` as a set of names"
+    return re.findall(r"'(\w+)'", found.group(1))
+
+
+def test_documented_coefficients_are_exactly_the_accepted_ones() -> None:
+    documented = _documented_coefficients()
+    assert set(documented) >= {"cohen", "percent"}
+    for name in documented:
+        plan = wk.kappa_power(
+            30,
+            kappa1=0.6,
+            marginals=[0.3, 0.7],
+            weights="unweighted",
+            coefficient=name,
+            method="simulation",
+            n_simulations=100,
+            rng=0,
+        )
+        assert plan.coefficient == (None if name == "cohen" else name)
+    with pytest.raises(WkappaError, match=r"^`coefficient` must be ") as refused:
+        wk.kappa_sample_size(kappa1=0.6, marginals=[0.3, 0.7], coefficient="xyz")
+    listed = re.findall(r"'(\w+)'", str(refused.value).split("; got")[0])
+    assert listed == documented

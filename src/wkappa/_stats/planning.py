@@ -95,10 +95,13 @@ def kappa_sample_size(
     n_raters : int, default 2
         Raters per item. More than 2 (or a ``coefficient``): 'simulation' or
         'goodness-of-fit' only.
-    coefficient : str, optional
-        A several-raters coefficient of :func:`~wkappa.agreement` ('fleiss', 'conger',
-        'gwet', 'brennan_prediger', 'krippendorff'); None is Cohen's kappa for two raters and
-        Fleiss' kappa for more.
+    coefficient : {'cohen', 'fleiss', 'conger', 'gwet', 'brennan_prediger', 'krippendorff', \
+'percent'}, optional
+        The coefficient planned for: 'cohen', Cohen's (weighted) kappa of two raters (what
+        None means with two raters; the plan's ``coefficient`` is then None), or a
+        several-raters coefficient of :func:`~wkappa.agreement` ('percent' is percent
+        agreement, ``kappa1`` its anticipated value). None is Cohen's kappa for two raters
+        and Fleiss' kappa for more.
     method : {'asymptotic', 'goodness-of-fit', 'max-variance', 'simulation'}
         See Notes.
     n_simulations : int, optional
