@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .._stats import bound_name, level_percent
@@ -25,6 +24,7 @@ from .output import (
 )
 from .provenance import Provenance, methods_html, references_html, resampling_words
 from .report import cells_table, escape, headline_html, html_page
+from .written import write_text
 
 __all__ = ["Compared", "compare_rows", "write_compare_report"]
 
@@ -135,4 +135,4 @@ def write_compare_report(path: str, compared: Compared, args: argparse.Namespace
         references_html(cited),
     ]
     heading = f"Paired comparison of two predictions: {compared.name}"
-    Path(path).write_text(html_page(compared.name, heading, body, args), encoding="utf-8")
+    write_text(path, html_page(compared.name, heading, body, args), "--report")

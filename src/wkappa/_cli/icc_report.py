@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from .._stats import (
@@ -21,6 +20,7 @@ from .methods import interval_clause
 from .output import RowCount, ci_label, format_bound, format_interval, format_pvalue
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
+from .written import write_text
 
 __all__ = [
     "FORM_HEADER",
@@ -270,7 +270,5 @@ def write_icc_report(
         body += ["<h2>Concordance</h2>", f'<p class="note">{escape(line)}; {source}.</p>']
         cited.append(key)
     body.append(references_html(cited))
-    Path(args.report).write_text(
-        html_page(args.file, f"Intraclass correlation: {args.file}", body, args),
-        encoding="utf-8",
-    )
+    page = html_page(args.file, f"Intraclass correlation: {args.file}", body, args)
+    write_text(args.report, page, "--report")

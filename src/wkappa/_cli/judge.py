@@ -16,7 +16,6 @@ import base64
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -64,6 +63,7 @@ from .tables import (
     refuse_missing,
     refuse_unrated,
 )
+from .written import write_text
 
 __all__ = ["add_judge_parser", "run_judge"]
 
@@ -579,10 +579,8 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         encoded = base64.b64encode(png).decode("ascii")
         body.append(f'<img alt="pairwise heatmap" src="data:image/png;base64,{encoded}">')
     body.append(references_html(cited))
-    Path(path).write_text(
-        html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body, args),
-        encoding="utf-8",
-    )
+    page = html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body, args)
+    write_text(path, page, "--report")
 
 
 def run_judge(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ import argparse
 import base64
 import io
 import warnings
-from pathlib import Path
 from typing import Any
 
 from .._core import import_optional
@@ -27,6 +26,7 @@ from .options import (
     option_names,
 )
 from .output import to_json
+from .written import write_bytes, write_text
 
 __all__ = ["add_plan_parser", "run_plan"]
 
@@ -332,7 +332,7 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
     body.append(f'<p class="note">Curve: method {escape(method)}.</p>')
     if cited:
         body.append(references_html(cited))
-    Path(args.report).write_text(html_page("plan", heading, body, args), encoding="utf-8")
+    write_text(args.report, html_page("plan", heading, body, args), "--report")
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -357,7 +357,7 @@ def run_plan(args: argparse.Namespace) -> int:
                 warnings.simplefilter("ignore")  # the plan's own warning is shown above
                 curve = _curve(plan, args)
             if args.plot:
-                Path(args.plot).write_bytes(_figure_png(plan, *curve, image_format(args.plot)))
+                write_bytes(args.plot, _figure_png(plan, *curve, image_format(args.plot)), "--plot")
             if args.report:
                 _write_report(plan, curve, args)
     except WkappaError as exc:

@@ -18,7 +18,6 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,6 +44,7 @@ from .output import (
     weights_text,
 )
 from .provenance import Provenance, methods_html, references_html, resampling_words
+from .written import write_bytes, write_text
 
 __all__ = [
     "MAX_GROUP_SECTIONS",
@@ -139,7 +139,7 @@ def heatmap_png(
 
 def save_plot(result: Any, path: str, rater_names: tuple[str, str] | None = None) -> None:
     """``--plot out.png`` (or .pdf, .svg): the heatmaps of O, E and W*(O-E)."""
-    Path(path).write_bytes(heatmap_png(result, rater_names, image_format(path)))
+    write_bytes(path, heatmap_png(result, rater_names, image_format(path)), "--plot")
 
 
 def _e(value: Any) -> str:
@@ -314,7 +314,7 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
         provenance.html(),
         *_tail(),
     ]
-    Path(path).write_text(_page(parts, args), encoding="utf-8")
+    write_text(path, _page(parts, args), "--report")
 
 
 def _made(provenance: Provenance) -> str:
@@ -431,7 +431,7 @@ def pairwise_png(
 def save_pairwise_plot(matrix: np.ndarray, raters: Sequence[str], path: str, title: str) -> None:
     """``agree --plot out.png`` (or .pdf, .svg): the heatmap of the pairwise two-rater
     kappas."""
-    Path(path).write_bytes(pairwise_png(matrix, raters, title, image_format(path)))
+    write_bytes(path, pairwise_png(matrix, raters, title, image_format(path)), "--plot")
 
 
 def _agreement_headline(chosen: Coefficient, args: argparse.Namespace) -> str:
@@ -562,7 +562,7 @@ def write_agreement_report(
         provenance.html(),
         *_tail(),
     ]
-    Path(path).write_text(_page(parts, args), encoding="utf-8")
+    write_text(path, _page(parts, args), "--report")
 
 
 # ----------------------------------------------------------------- shared by other commands

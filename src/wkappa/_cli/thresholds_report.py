@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ from .output import (
 )
 from .provenance import Provenance, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page, tables_html
+from .written import write_text
 
 __all__ = [
     "THRESHOLD_HEADER",
@@ -121,4 +121,4 @@ def write_thresholds_report(path: str, fitted: Fitted, args: argparse.Namespace)
         references_html(cited),
     ]
     heading = f"Kappa-optimal thresholds: {fitted.name}"
-    Path(path).write_text(html_page(fitted.name, heading, body, args), encoding="utf-8")
+    write_text(path, html_page(fitted.name, heading, body, args), "--report")

@@ -1,5 +1,7 @@
 """What ``thresholds --apply ... --out FILE`` writes: the ``--apply`` file's own columns, and
-the file itself (compressed when its name ends in ``.gz``).
+the file itself (compressed when its name ends in ``.gz``); and how every output file
+(``--out``, ``--report``, ``--plot``) is written: complete or not at all, its directory
+created when missing, with the permissions the umask gives a new file.
 
 A CSV or TSV file written as CSV or TSV is copied cell for cell. Into a typed format (Parquet,
 Arrow, JSON lines) a CSV's columns go with the types the command line reads them with: a
@@ -23,7 +25,7 @@ from ..exceptions import WkappaError
 from .io import Source, polars, read_error
 from .missing import MISSING_SPELLINGS
 
-__all__ = ["as_written", "check_out_name", "write_atomically"]
+__all__ = ["as_written", "check_out_name", "write_atomically", "write_bytes", "write_text"]
 
 # A whole number written with a leading zero (``007``, ``-01``): an id's spelling.
 _PADDED = r"^[+-]?0[0-9]"
@@ -114,9 +116,44 @@ def _cell(name: str) -> Any:
     return pl.when(stripped.is_in(list(MISSING_SPELLINGS))).then(None).otherwise(stripped)
 
 
-def write_atomically(out: str, write: Callable[[str], None]) -> None:
+def write_atomically(out: str, write: Callable[[str], object], option: str = "--out") -> None:
     """Run ``write(path)`` into a temporary file beside ``out`` and rename it to ``out`` when
-    complete (an error never leaves a partial file); a name ending in ``.gz`` is compressed."""
+    complete (an error never leaves a partial file); a name ending in ``.gz`` is compressed.
+
+    A missing directory of ``out`` is created, the file gets the permissions the umask gives
+    a new file (``0o666 & ~umask``, as ``open`` would), and an operating system's refusal
+    (no permission, a full disk) is an error naming ``option``.
+    """
+    try:
+        _write(out, write)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != out else ""
+        raise WkappaError(
+            f"{option} {out}: cannot write the file: {reason}{where}. Hint: choose a "
+            f"writable place for {option}."
+        ) from None
+
+
+def write_text(out: str, text: str, option: str) -> None:
+    """Write ``text`` (UTF-8) to ``out`` as :func:`write_atomically` does (``option``: the
+    option that named the file, such as ``--report``)."""
+    write_atomically(out, lambda path: Path(path).write_text(text, encoding="utf-8"), option)
+
+
+def write_bytes(out: str, data: bytes, option: str) -> None:
+    """Write ``data`` to ``out`` as :func:`write_atomically` does."""
+    write_atomically(out, lambda path: Path(path).write_bytes(data), option)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write(out: str, write: Callable[[str], object]) -> None:
     out_dir = Path(out).parent
     out_dir.mkdir(parents=True, exist_ok=True)
     handle, partial = tempfile.mkstemp(prefix=f".{Path(out).name}.", suffix=".partial", dir=out_dir)
@@ -129,6 +166,8 @@ def write_atomically(out: str, write: Callable[[str], None]) -> None:
                 shutil.copyfileobj(source, target, 1 << 20)
         else:
             write(partial)
+        # mkstemp makes the file 0600; a written file is as any new file of the user's.
+        os.chmod(partial, 0o666 & ~_umask())
         os.replace(partial, out)
     finally:
         for path in (partial, plain):
