@@ -351,3 +351,73 @@ def test_a_quote_not_closed_on_standard_input(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'a,b\n1,1\n"2,2\n3,3\n')))
     err = _refused(capsys, ["score", "-", "--true", "a", "--pred", "b"])
     assert '<stdin>: a quote (") opens a value that is not closed properly. Hint: close' in err
+
+
+# What a malformed file is refused with: (file name, its bytes, more options, the message).
+_MALFORMED = [
+    ("stray.csv", b'a,b\n1,2\n"3",4"\n5,6\n', [],
+     'stray.csv, line 3 (the header is line 1): a quote (") in a value has no partner. Hint: '
+     'remove it, or quote the whole value'),
+    ("end.csv", b'a,b\n1,2\n3,"4\n', [],
+     'end.csv, line 3 (the header is line 1): a quote (") opens a value that is not closed'),
+    ("header.csv", b'a,"b\n1,2\n3,4\n', [],
+     'header.csv, line 1 (the header): a quote (") opens a column name that is not closed'),
+    ("semi.csv", b"a;b\n1;2\n", [], "Hint: it looks separated by ';': pass --separator ';'."),
+    ("comma.csv", b"a,b\n1,2\n", ["--separator", ";"],
+     "Hint: it looks separated by ',', the format's own: leave out --separator ';'."),
+    ("comma.tsv", b"a,b\n1,2\n", [], "Hint: it looks separated by ',': pass --input-format csv."),
+    ("tabs.csv", b"a\tb\n1\t2\n", [], "it looks separated by '\\t': pass --input-format tsv"),
+    ("binary.csv", b"a,b\x00\x01\x02\n1,2\n", [],
+     "binary.csv is not a text file: it holds NUL bytes"),
+    ("mac.csv", b"a,b\r1,2\r3,4\r", [],
+     "mac.csv: its lines end in a carriage return only (CR, as in classic Mac OS files)"),
+    ("empty.csv", b"", [], "empty.csv is empty (0 bytes): there is no header and no data."),
+    ("only.csv", b"a,b\n", [], "only.csv has a header but no data rows"),
+    ("nested.jsonl", b'{"a": 1, "b": 1}\n{"a": 2, "b": [2]}\n', [],
+     "nested.jsonl, line 2: key 'b' holds an array, where a column holds one value per line"),
+    ("bare.jsonl", b"{}\n{}\n", [], "bare.jsonl has no column 'a' (given to "),
+]  # fmt: skip
+# The reader's own words, which no refusal shows.
+_RAW = ("CSV malformed", "could not parse", "Schema", "ComputeError", "cannot read", "supertype")
+
+
+@pytest.mark.parametrize(("name", "content", "options", "expected"), _MALFORMED)
+@pytest.mark.parametrize(
+    "command",
+    [["score", "--true", "a", "--pred", "b"], ["agree", "--raters", "a,b"]],
+    ids=lambda argv: argv[0],
+)
+def test_a_malformed_file_is_refused_in_the_users_words(
+    tmp_path, capsys, name, content, options, expected, command
+):
+    """polars' 'CSV malformed: expected 0 rows, actual 2 rows' was an internal error (exit 1);
+    a header with an unclosed quote, NUL bytes or CR line ends gave a column-not-found error
+    listing a column name that ran over several lines; the separator hint did not name the
+    option's value."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    err = _refused(capsys, [command[0], str(path), *command[1:], *options])
+    assert expected in err, err
+    assert not any(raw in err for raw in _RAW), err
+    if name == "bare.jsonl":
+        assert err.endswith("It has no columns.")
+
+
+def test_a_damaged_parquet_or_arrow_file_says_so(files, capsys):
+    """It said 'cannot read r.arrow as ipc: out-of-spec: InvalidFlatbufferMessage(...)'."""
+    for name, kind in (("r.parquet", "Parquet"), ("r.arrow", "Arrow IPC")):
+        data = (files / name).read_bytes()
+        half = len(data) // 2
+        (files / f"bad{name}").write_bytes(data[:8] + b"x" * (half - 8) + data[half:])
+        err = _refused(capsys, ["score", str(files / f"bad{name}"), "--true", "a", "--pred", "b"])
+        assert f"is a damaged {kind} file: its contents do not follow the format." in err
+        assert "out-of-spec" not in err and "InvalidFlatbuffer" not in err
+
+
+def test_a_stray_quote_on_standard_input(capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'a,b\n1,2\n"3",4"\n5,6\n')))
+    err = _refused(capsys, ["score", "-", "--true", "a", "--pred", "b"])
+    assert err.startswith("wkappa: error: <stdin>: a quote") and "CSV malformed" not in err

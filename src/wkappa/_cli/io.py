@@ -32,12 +32,15 @@ from .missing import (
 )
 from .progress import progress_bar
 from .sniff import (
+    FORMAT_NAMES,
     bad_json_line,
     check_complete,
     check_kind,
-    check_utf8,
+    check_text,
+    damaged,
     decompressed,
     file_head,
+    nested_json_line,
     not_utf8,
     ragged_line,
     text_lines,
@@ -194,16 +197,22 @@ def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
     lines = text_lines(source.path, source.data)
     if "more fields than" in str(exc):
         return ragged_line(source.name, lines, source.delimiter)
-    if "not properly escaped" in str(exc):
+    if _quote_trouble(exc):
         return unclosed_quote(source.name, lines, source.delimiter)
     return None
+
+
+def _quote_trouble(exc: BaseException) -> bool:
+    """Whether polars' ``exc`` is its complaint of quotes that do not pair up (a quoted value
+    not closed, or a quote inside a value that is not quoted)."""
+    return "not properly escaped" in str(exc) or "CSV malformed" in str(exc)
 
 
 def csv_error(path: str, fmt: str | None, separator: str | None, exc: BaseException) -> Any:
     """:func:`ragged_error` for the file named on the command line, or None; standard input,
     read once, is not read again (its line is not named)."""
     if path == "-":
-        return unclosed_quote("<stdin>", None) if "not properly escaped" in str(exc) else None
+        return unclosed_quote("<stdin>", None) if _quote_trouble(exc) else None
     try:
         fmt = detect_format(path, fmt)
     except WkappaError:
@@ -221,12 +230,17 @@ def read_error(source: Source, exc: BaseException) -> WkappaError:
         return ragged
     if source.fmt == "ndjson" and source.path is not None:
         found = bad_json_line(source.name, text_lines(source.path, None))
+        found = found or nested_json_line(source.name, text_lines(source.path, None))
         if found is not None:
             return found
+    if source.fmt in ("parquet", "ipc"):
+        return damaged(source.name, source.fmt)
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    separator = " or --separator" if source.fmt in ("csv", "tsv") else ""
     return WkappaError(
-        f"cannot read {source.name} as {source.fmt}: {first}. "
-        "Hint: check the file, or pass --input-format."
+        f"{source.name} could not be read as {FORMAT_NAMES[source.fmt]} (the reader says: "
+        f"{first.rstrip('.')}). Hint: check that the file is {FORMAT_NAMES[source.fmt]}; "
+        f"pass --input-format{separator} if it is written another way."
     )
 
 
@@ -263,7 +277,7 @@ def open_source(
         if not data.strip():
             raise WkappaError("standard input is empty: there is no header and no data.")
         check_kind("<stdin>", fmt, data[:_ENCODING_PROBE], given=given, stdin=True)
-        check_utf8("<stdin>", data, whole=True)
+        check_text("<stdin>", data, whole=True)
         return Source("<stdin>", fmt, None, None, data, separator, missing)
     file = Path(path)
     if not file.exists():
@@ -279,7 +293,7 @@ def open_source(
     check_kind(path, fmt, head, given=given, compressed=packed, format_option=format_option)
     check_complete(path, fmt, str(file))
     if fmt in ("csv", "tsv"):
-        check_utf8(path, head, whole=False)
+        check_text(path, head, whole=False)
     return Source(path, fmt, str(file), size, None, separator, missing)
 
 
@@ -301,6 +315,12 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
             )
         if column in schema:
             continue
+        if any("\n" in name for name in names):  # a quote in the header swallowed lines
+            raise WkappaError(
+                f'{source.name}, line 1 (the header): a quote (") opens a column name that is '
+                "not closed, so the name runs on into the lines below. Hint: close the quote, "
+                "or remove it."
+            )
         written = _header_names(names)
         candidates = [name for name in dict.fromkeys(written) if name]
         close = difflib.get_close_matches(column, candidates, n=3, cutoff=0.5)
@@ -309,7 +329,7 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
             close.insert(0, lowered[column.lower()])
         suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         glued = [sep for sep in ";\t|," if len(names) == 1 and sep in names[0]]
-        hint = f" Hint: is it separated by {glued[0]!r}? Pass --separator." if glued else ""
+        hint = f" Hint: {_separator_hint(source, glued[0])}" if glued else ""
         padded = [name for name in names if name.strip() == column.strip()]
         if padded:  # names are matched exactly as written, spaces included
             option_name = option.split(" ")[0]
@@ -324,8 +344,23 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
         shown = ", ".join(repr(c) for c in written[:12]) + (", ..." if len(names) > 12 else "")
         raise WkappaError(
             f"{source.name} has no column {column!r} (given to {option}).{suggestion} "
-            f"Its columns: {shown}.{hint}"
+            f"{f'Its columns: {shown}.' if names else 'It has no columns.'}{hint}"
         )
+
+
+def _separator_hint(source: Source, found: str) -> str:
+    """What reads a file whose header is one name holding the separator ``found``."""
+    if source.separator is not None and found == ("\t" if source.fmt == "tsv" else ","):
+        given = shlex.quote(source.separator)
+        return f"it looks separated by {found!r}, the format's own: leave out --separator {given}."
+    if found == "\t":
+        option = "--input-format tsv (or --separator $'\\t' in bash)"
+    elif found == "," and source.separator is None:
+        option = "--input-format csv"  # a .tsv file (or --input-format tsv) of commas
+    else:
+        option = f"--separator {shlex.quote(found)}"
+    given = f" instead of --separator {shlex.quote(source.separator)}" if source.separator else ""
+    return f"it looks separated by {found!r}: pass {option}{given}."
 
 
 def _header_names(names: Sequence[str]) -> list[str]:

@@ -4,7 +4,8 @@ A file's name or ``--input-format`` says how it is read; its first bytes say wha
 they disagree (a Parquet file named ``.csv``, a CSV file read as Parquet, a JSON array read as
 JSON lines, a gzip stream without ``.gz``), the error says what the file looks like and how to
 read it, instead of the reader's complaint about bytes it did not expect. The text checks
-(UTF-8, a row with more fields than the header) live here too.
+(NUL bytes, UTF-8, line ends, a row with more fields than the header, quotes that do not pair
+up, a JSON lines line that is not one flat object) live here too.
 """
 
 from __future__ import annotations
@@ -22,15 +23,19 @@ from typing import Any
 from ..exceptions import WkappaError
 
 __all__ = [
+    "FORMAT_NAMES",
     "GZIP",
     "bad_json_line",
     "check_complete",
     "check_kind",
+    "check_text",
     "check_utf8",
     "compressed",
+    "damaged",
     "decompressed",
     "file_head",
     "kind_of",
+    "nested_json_line",
     "not_utf8",
     "ragged_line",
     "text_lines",
@@ -51,7 +56,7 @@ _NAMES = {
     "text": ("", "text (CSV or TSV)"),
 }
 _SUFFIX = {"parquet": ".parquet", "ipc": ".arrow", "ndjson": ".jsonl", "text": ".csv"}
-_FORMAT_NAMES = {
+FORMAT_NAMES = {
     "csv": "CSV",
     "tsv": "TSV",
     "parquet": "Parquet",
@@ -101,7 +106,7 @@ def check_kind(
     kind = kind_of(head)
     if kind == "zip":
         raise WkappaError(
-            f"{name} is {_described('zip', compressed)}, not a {_FORMAT_NAMES[fmt]} file. "
+            f"{name} is {_described('zip', compressed)}, not a {FORMAT_NAMES[fmt]} file. "
             "Hint: open it and save the sheet as 'CSV UTF-8', then pass that file."
         )
     if kind == "gzip":
@@ -111,7 +116,7 @@ def check_kind(
         )
     if compressed and kind == fmt and fmt in ("parquet", "ipc"):  # read only uncompressed
         raise WkappaError(
-            f"{name} is a gzip-compressed {_FORMAT_NAMES[fmt]} file, which is read only "
+            f"{name} is a gzip-compressed {FORMAT_NAMES[fmt]} file, which is read only "
             f"uncompressed. Hint: decompress it first: gunzip -c {_quoted(name)} > "
             f"NEW{_SUFFIX[fmt]}."
         )
@@ -128,7 +133,7 @@ def check_kind(
             f"standard input is {_described(kind, compressed)}; '-' is read as CSV or TSV only. "
             "Hint: give the file's name instead of '-'."
         )
-    what = f"{name} is {_described(kind, compressed)}, not {_FORMAT_NAMES[fmt]}"
+    what = f"{name} is {_described(kind, compressed)}, not {FORMAT_NAMES[fmt]}"
     if kind == "json":
         raise WkappaError(
             f"{what}. Hint: convert it to JSON lines: jq -c '.[]' {_quoted(name)} > NEW.jsonl."
@@ -238,6 +243,26 @@ def check_utf8(name: str, data: bytes, whole: bool) -> None:
             raise not_utf8(name, data) from None
 
 
+def check_text(name: str, data: bytes, whole: bool) -> None:
+    """Refuse CSV or TSV ``data`` (the file, or with ``whole`` False its first bytes) that is
+    not text the reader can split into lines: NUL bytes (a binary file), not UTF-8
+    (:func:`check_utf8`), or lines that end in a carriage return only."""
+    if b"\x00" in data and data[:2] not in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: not_utf8
+        raise WkappaError(
+            f"{name} is not a text file: it holds NUL bytes, which CSV and TSV text never does "
+            "(a binary file, or UTF-16 text without a byte-order mark). Hint: pass the data "
+            "exported as CSV (UTF-8); UTF-16 text converts with iconv -f utf-16 -t utf-8 FILE "
+            "> NEW.csv."
+        )
+    check_utf8(name, data, whole)
+    if b"\r" in data and b"\n" not in data:
+        raise WkappaError(
+            f"{name}: its lines end in a carriage return only (CR, as in classic Mac OS "
+            "files), which the reader does not take for the end of a line. Hint: convert the "
+            "line ends: tr '\\r' '\\n' < FILE > NEW.csv."
+        )
+
+
 def ragged_line(name: str, lines: Iterable[str], separator: str) -> WkappaError | None:
     """The error for the first record of a CSV text (``lines``, the header first) with more
     fields than its header, naming its line; None if there is none."""
@@ -267,6 +292,7 @@ def unclosed_quote(
     if there is none."""
     start = None
     if lines is not None:
+        lines = list(lines)
         reader = csv.reader(lines, delimiter=separator, quotechar='"', strict=True)
         try:
             for _ in reader:
@@ -274,12 +300,57 @@ def unclosed_quote(
         except csv.Error:
             start = start or 1
         else:
-            return None
+            return _stray_quote(name, lines)
     where = f", line {start} (the header is line 1)" if start is not None else ""
     return WkappaError(
         f'{name}{where}: a quote (") opens a value that is not closed properly. Hint: close '
         'the quote; a quote inside a quoted value is written twice ("").'
     )
+
+
+def _stray_quote(name: str, lines: Iterable[str]) -> WkappaError | None:
+    """The error for a quote inside a value that is not quoted (``4"``), which leaves the
+    file's quotes unpaired from its line on; None if every line pairs its quotes."""
+    opened = None
+    for number, line in enumerate(lines, start=1):
+        if line.count('"') % 2:
+            opened = number if opened is None else None
+    if opened is None:
+        return None
+    return WkappaError(
+        f'{name}, line {opened} (the header is line 1): a quote (") in a value has no '
+        'partner. Hint: remove it, or quote the whole value and write the quote twice ("4""" '
+        'for 4").'
+    )
+
+
+def damaged(name: str, fmt: str) -> WkappaError:
+    """The error for a Parquet or Arrow IPC file whose contents the reader cannot decode (a
+    file that was cut, or written by a program that stopped half way)."""
+    return WkappaError(
+        f"{name} is a damaged {FORMAT_NAMES[fmt]} file: its contents do not follow the "
+        "format. Hint: export or copy it again; if it is another kind of file, pass "
+        "--input-format with its format."
+    )
+
+
+def nested_json_line(name: str, lines: Iterable[str]) -> WkappaError | None:
+    """The error for the first line of JSON lines text with a nested value (an array or an
+    object) where a column's value belongs, naming the line and key; None if there is none."""
+    for number, line in enumerate(lines, start=1):
+        try:
+            value = json.loads(line) if line.strip() else {}
+        except json.JSONDecodeError:
+            return None  # bad_json_line's to name
+        for key, item in value.items() if isinstance(value, dict) else ():
+            if isinstance(item, (list, dict)):
+                kind = "an array" if isinstance(item, list) else "an object"
+                return WkappaError(
+                    f"{name}, line {number}: key {key!r} holds {kind}, where a column holds one "
+                    "value per line (a number, a string or null). Hint: flatten the file into "
+                    "one value per key, e.g. with jq."
+                )
+    return None
 
 
 def check_complete(name: str, fmt: str, path: str) -> None:
