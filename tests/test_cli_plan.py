@@ -291,3 +291,21 @@ def test_gwet_weights_of_two_raters_plan_as_the_refusal_says(
              "--seed", "0", "--format", "json"]  # fmt: skip
     assert main(fixed) == 0
     assert '"weights": "bipolar"' in capsys.readouterr().out
+
+
+def test_goodness_of_fit_width_goal_is_printed_as_both_limits(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The goodness-of-fit width goal is each limit within kappa1 -/+ W/2 (kappaSize's 397
+    items), and the text, the report's goal row and its methods sentence say so."""
+    out = tmp_path / "r.html"
+    args = ["plan", "--kappa1", "0.4", "--marginals", "0.3,0.7", "--weights", "unweighted",
+            "--method", "goodness-of-fit", "--ci-width", "0.2"]  # fmt: skip
+    assert main([*args, "--report", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "n = 397 items" in text
+    assert "(wanted: both 95% limits within kappa1 ± 0.1, i.e. in 0.3 to 0.5)" in text
+    page = html.unescape(out.read_text(encoding="utf-8"))
+    assert "both 95% limits within kappa1 ± 0.1, i.e. in 0.3 to 0.5" in page
+    assert "planned for both expected 95% limits within kappa1 ± 0.1" in page
+    assert "interval width <= 0.2" not in page

@@ -13,6 +13,7 @@ import json
 import math
 import re
 import warnings
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -592,3 +593,59 @@ def test_documented_coefficients_are_exactly_the_accepted_ones() -> None:
         wk.kappa_sample_size(kappa1=0.6, marginals=[0.3, 0.7], coefficient="xyz")
     listed = re.findall(r"'(\w+)'", str(refused.value).split("; got")[0])
     assert listed == documented
+
+
+def _binary_gof_distance(p: float, anticipated: float, limit: float) -> float:
+    """Donner & Eliasziw's per-item noncentrality of two raters, two categories: the cells
+    'both give the first category', 'they differ', 'both give the second' (kappaSize)."""
+
+    def cells(kappa: float) -> np.ndarray:
+        q = 1.0 - p
+        return np.array([p * p + kappa * p * q, 2 * p * q * (1 - kappa), q * q + kappa * p * q])
+
+    return float(((cells(anticipated) - cells(limit)) ** 2 / cells(limit)).sum())
+
+
+def _gof_limits_within(p: float, kappa1: float, half: float, n: int, level: float) -> bool:
+    """Both expected goodness-of-fit limits within kappa1 -/+ half at n items: each limit is
+    the kappa whose statistic against kappa1 reaches the critical value, so it lies within
+    the bound when the bound's statistic reaches it (a bound outside [0, 1] holds always)."""
+    critical = NormalDist().inv_cdf(0.5 + level / 2) ** 2
+    bounds = [b for b in (kappa1 - half, kappa1 + half) if 0.0 < b < 1.0]
+    return all(n * _binary_gof_distance(p, kappa1, b) >= critical for b in bounds)
+
+
+@pytest.mark.parametrize(
+    ("kappa1", "width", "p", "published"),
+    [(0.4, 0.2, 0.3, 397), (0.3472, 0.3, 0.3, None), (0.6, 0.25, 0.2, None), (0.9, 0.3, 0.4, None)],
+)
+def test_goodness_of_fit_width_goal_is_both_limits_within_half_width(
+    kappa1: float, width: float, p: float, published: int | None
+) -> None:
+    """The goodness-of-fit ci_width plan is the smallest n whose expected limits both lie
+    within kappa1 -/+ W/2 (kappaSize's CIBinary: 397 for its example), and says so: that is
+    stricter than an expected width <= W, which fewer items already give."""
+    kw = {"kappa1": kappa1, "marginals": [p, 1 - p], "weights": "unweighted"}
+    plan = wk.kappa_sample_size(ci_width=width, method="goodness-of-fit", **kw)
+    if published is not None:
+        assert plan.n == published
+    assert _gof_limits_within(p, kappa1, width / 2, plan.n, 0.95)
+    assert not _gof_limits_within(p, kappa1, width / 2, plan.n - 1, 0.95)
+    assert plan.expected_width <= width
+    half = f"{width / 2:g}"
+    assert plan.goal_text.startswith(f"both 95% limits within kappa1 ± {half}")
+    assert f"(wanted: both 95% limits within kappa1 ± {half}" in plan.explain()
+    assert f"goal='limits within kappa1±{half}'" in repr(plan)
+    assert "wanted <=" not in plan.explain()
+    # The asymptotic plan's goal is the width itself.
+    asymptotic = wk.kappa_sample_size(ci_width=width, **kw)
+    assert asymptotic.goal_text == f"expected 95% interval width <= {width:g}"
+    assert f"(wanted <= {width:g})" in asymptotic.explain()
+
+
+def test_goodness_of_fit_cibinary_example_meets_the_width_earlier() -> None:
+    """Why the goal must be named: at kappa1 = 0.4, W = 0.2 a width <= 0.2 alone takes 368
+    items, not CIBinary's 397."""
+    kw = {"kappa1": 0.4, "marginals": [0.3, 0.7], "weights": "unweighted"}
+    assert wk.kappa_power(368, method="goodness-of-fit", **kw).expected_width <= 0.2
+    assert wk.kappa_power(367, method="goodness-of-fit", **kw).expected_width > 0.2

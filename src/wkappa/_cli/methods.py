@@ -303,6 +303,8 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     elif plan.goal == "ci_width":
         level = level_percent(plan.confidence_level)
         goal = f"an expected {level} interval width of {plan.ci_width:g}"
+        if plan.method == "goodness-of-fit":  # each limit, not the width (kappaSize's rule)
+            goal = f"both expected {level} limits within kappa1 ± {plan.ci_width / 2:g}"
         delivers = f"expected width {plan.expected_width:.{DECIMALS}f}"
     elif plan.goal == "lower_limit":
         goal = (

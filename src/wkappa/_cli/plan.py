@@ -258,8 +258,7 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
     sentence, cited = plan_methods(plan, Provenance.of(args))
     goal = {
         "power": f"power >= {_value(plan.target_power, 'g')}",
-        "ci_width": f"expected {level_percent(plan.confidence_level)} interval width <= "
-        f"{_value(plan.ci_width, 'g')}",
+        "ci_width": plan.goal_text,
         "lower_limit": f"P(lower limit > {_value(plan.lower_limit, 'g')}) >= "
         f"{_value(plan.target_assurance, 'g')}",
         "n": "n given",

@@ -85,6 +85,11 @@ def kappa_sample_size(
         kappa0). The power goal only: the intervals are two-sided.
     ci_width : float, optional
         Plan for this expected width of the two-sided interval at ``confidence_level``.
+        With ``method='goodness-of-fit'`` (kappaSize's CI functions) n is the smallest whose
+        expected limits both lie within ``kappa1 ± ci_width / 2``: the wider side of the
+        asymmetric interval decides, so the plan's ``expected_width`` is usually below
+        ``ci_width`` (0.1925 for 0.2 at kappa1 = 0.4, marginals (0.3, 0.7): n = 397, where a
+        width of 0.2 alone needs 368 items).
     lower_limit : float, optional
         Plan for the lower limit of that interval to exceed this value.
     assurance : float, optional

@@ -74,7 +74,13 @@ class KappaPlan:
         Probability that the lower limit of that interval clears ``lower_limit`` (nan
         without one).
     goal : {'power', 'ci_width', 'lower_limit', 'n'}
-        What ``n`` was chosen for ('n': given to :func:`~wkappa.kappa_power`).
+        What ``n`` was chosen for ('n': given to :func:`~wkappa.kappa_power`). With
+        'goodness-of-fit', 'ci_width' asks for both expected limits within ``kappa1 ±
+        ci_width / 2`` (kappaSize's CI functions): the wider side of the asymmetric interval
+        is at most ``ci_width / 2``, so its ``expected_width`` is at most ``ci_width`` and
+        usually below it (the other methods ask for ``expected_width <= ci_width``).
+    goal_text : str
+        That goal in words, as :meth:`explain` and ``wkappa plan`` print it.
     method : str
         'asymptotic', 'goodness-of-fit', 'max-variance' or 'simulation'.
     kappa1 : float
@@ -152,6 +158,22 @@ class KappaPlan:
             array = np.asarray(getattr(self, name), dtype=np.float64)
             object.__setattr__(self, name, readonly(array))
 
+    @property
+    def goal_text(self) -> str:
+        """The goal ``n`` was chosen for, in words (see ``goal``)."""
+        level = level_percent(self.confidence_level)
+        if self.goal == "power":
+            return f"power >= {self.target_power:g}"
+        if self.goal == "lower_limit":
+            return f"P(lower limit > {self.lower_limit:g}) >= {self.target_assurance:g}"
+        if self.goal != "ci_width" or self.ci_width is None:
+            return "n given"
+        if self.method != "goodness-of-fit":
+            return f"expected {level} interval width <= {self.ci_width:g}"
+        half = self.ci_width / 2.0
+        low, high = max(self.kappa1 - half, 0.0), min(self.kappa1 + half, 1.0)
+        return f"both {level} limits within kappa1 ± {half:g}, i.e. in {low:.4g} to {high:.4g}"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None)."""
         return json_fields(self, tuple(self.__dataclass_fields__))
@@ -178,13 +200,15 @@ class KappaPlan:
         else:
             who = COEFFICIENT_NAMES.get(self.coefficient, self.coefficient)
         weights = "unweighted" if self.weights == "unweighted" else f"{self.weights} weights"
+        wanted = "" if self.ci_width is None else f" (wanted <= {self.ci_width:g})"
+        if self.goal == "ci_width" and self.method == "goodness-of-fit":
+            wanted = f" (wanted: {self.goal_text})"  # each limit, not the width
         lines = [
             f"Study plan ({self.method}): n = {self.n:,} items rated by {self.n_raters} raters",
             f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {weights}, "
             f"K = {self.table.shape[0]})",
             f"  expected width of the {level_percent(self.confidence_level)} interval: "
-            f"{number_text(self.expected_width, f'.{DECIMALS}f')}"
-            + (f" (wanted <= {self.ci_width:g})" if self.ci_width is not None else ""),
+            f"{number_text(self.expected_width, f'.{DECIMALS}f')}" + wanted,
         ]
         if test is not None:
             lines.insert(
@@ -212,6 +236,8 @@ class KappaPlan:
     def __repr__(self) -> str:
         if self.goal == "power":
             goal = f"power>={self.target_power:g}"
+        elif self.goal == "ci_width" and self.method == "goodness-of-fit" and self.ci_width:
+            goal = f"limits within kappa1±{self.ci_width / 2.0:g}"
         elif self.goal == "ci_width":
             goal = f"ci_width<={self.ci_width:g}"
         elif self.goal == "lower_limit":
