@@ -459,13 +459,17 @@ def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tu
     return frame, values
 
 
-def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, required: bool) -> Any:
+def numeric_columns(
+    source: Source, frame: Any, columns: Sequence[str], *, required: bool, words: bool = False
+) -> Any:
     """Cast text columns that hold numbers to Float64; an unparsable value is an error.
 
-    Numbers may have surrounding spaces (`` 3 ``); a cell of spaces only is empty, a missing
-    value, as ``""`` is. A text column whose values are all non-numeric is left alone
-    (categories given as words) unless numbers are ``required``. One streaming pass per text
-    column.
+    Numbers may have surrounding spaces (`` 3 ``) and are read as polars reads a float
+    (``3``, ``3.0``, ``+3`` and ``3e0`` are one number); a cell of spaces only is empty, a
+    missing value, as ``""`` is. A text column whose values are all non-numeric is left alone
+    (categories given as words) unless numbers are ``required``; with ``words`` (ratings named
+    by ``--labels``, which may list ``1`` and ``mild`` alike), so is a column holding any word.
+    One streaming pass per text column.
     """
     pl = polars()
     schema = source.schema(frame)
@@ -481,7 +485,7 @@ def numeric_columns(source: Source, frame: Any, columns: Sequence[str], *, requi
         bad, good = int(tally["bad"].item()), int(tally["good"].item())
         if bad == 0 and good > 0:
             frame = frame.with_columns(parsed.alias(column))
-        elif bad and (good or required):
+        elif bad and (good or required) and not words:
             row = first_row(frame, unparsable)
             value = frame.filter(unparsable).select(column).head(1).collect().item()
             hint = "fix or blank out that cell."
@@ -552,6 +556,9 @@ def count_keys(
     text : sequence of str
         Key columns kept as they are (groups; ratings named by ``--labels``). Other text key
         columns are ratings: numbers written as text are parsed, a stray word is an error.
+        A rating column named by ``--labels`` is read as numbers by the same rule when every
+        value in it is a number (`` 2 `` and ``+2`` are the grade 2 with or without
+        ``--labels``), and kept as text otherwise.
     progress : bool
         Show a progress bar (large files only).
 
@@ -576,7 +583,8 @@ def count_keys(
     check_columns(source, schema, options)
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
     frame = strip_ids(source, blank_is_missing(frame, schema, keys), ids)
-    frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight)
+    labelled = [k for k in keys if k in text and k in rated]  # ratings named by --labels
+    frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight, labelled)
     with progress_bar(source, progress) as tick:
         try:
             counts = _count(frame, keys, weight, tick)
@@ -595,6 +603,7 @@ def count_keys(
                 [k for k in keys if k not in text],
                 numeric,
                 weight,
+                labelled,
             )
             try:
                 counts = _count(frame, keys, weight, None)
@@ -612,9 +621,15 @@ def count_keys(
 
 
 def _typed(
-    source: Source, frame: Any, keys: Sequence[str], numeric: Sequence[str], weight: str | None
+    source: Source,
+    frame: Any,
+    keys: Sequence[str],
+    numeric: Sequence[str],
+    weight: str | None,
+    labelled: Sequence[str] = (),
 ) -> Any:
     frame = numeric_columns(source, frame, [k for k in keys if k not in numeric], required=False)
+    frame = numeric_columns(source, frame, labelled, required=False, words=True)
     required = [*numeric, *([weight] if weight else [])]
     frame = numeric_columns(source, frame, required, required=True)
     schema = source.schema(frame)
