@@ -40,6 +40,7 @@ from ._core import (
     weight_matrix,
 )
 from ._frame_correlations import ccc, icc, icc_all
+from ._frame_paired import paired_kappa_test
 from ._frames import (
     check_by,
     check_group_options,
@@ -77,6 +78,7 @@ __all__ = [
     "icc_all",
     "kappa_by_group",
     "kappa_test",
+    "paired_kappa_test",
     "rater_vs_panel",
     "weighted_kappa",
 ]

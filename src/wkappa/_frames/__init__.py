@@ -8,6 +8,7 @@
 * :mod:`.by_group`, :mod:`.groups`, :mod:`.grouped_tables` (+ :mod:`.grouped_kernels`): the
   (G, K, K) tables of ``kappa_by_group``, their statistics and the result frame.
 * :mod:`.raters`: several raters, wide or long layout, as distinct rating rows.
+* :mod:`.triples`: the truth and two predictions (``paired_kappa_test``) as distinct rows.
 * :mod:`.keywords`: the calling convention (the frame, then keywords).
 * :mod:`.numeric`: numeric ratings (ICC, CCC): moments in the engine, or a float matrix.
 
@@ -41,10 +42,12 @@ from .raters import (
     rater_key,
     rater_rows,
 )
+from .triples import Triples, count_triples
 
 __all__ = [
     "NumericFrame",
     "RaterMoments",
+    "Triples",
     "add_raters",
     "check_by",
     "check_group_columns",
@@ -54,6 +57,7 @@ __all__ = [
     "check_rater_rows",
     "clustered_group_columns",
     "clustered_ratings",
+    "count_triples",
     "frame_input",
     "frame_kappa",
     "frame_table",

@@ -56,6 +56,7 @@ __all__ = [
     "pair_quadratic_sums",
     "quiet_dask_notice",
     "raise_missing_rows",
+    "ratings_input",
     "scatter_table",
 ]
 
@@ -186,11 +187,33 @@ def frame_input(
 ) -> FrameInput:
     """Wrap ``df`` with narwhals and check the column names against its schema (``by`` and
     ``cluster``: the grouping columns of :func:`wkappa.frames.kappa_by_group`)."""
+    return ratings_input(
+        df,
+        [("y_true", y_true), ("y_pred", y_pred)],
+        sample_weight,
+        by,
+        cluster,
+        hint="for arrays use wkappa.weighted_kappa(y_true, y_pred).",
+    )
+
+
+def ratings_input(
+    df: Any,
+    ratings: Sequence[tuple[str, Any]],
+    sample_weight: Any = None,
+    by: Sequence[Any] = (),
+    cluster: Any = None,
+    *,
+    hint: str,
+) -> FrameInput:
+    """:func:`frame_input` of any rating columns, each named by its parameter in ``ratings``
+    (parameter, column): ``y_true`` and ``y_pred``, or the truth and both predictions of
+    :func:`wkappa.frames.paired_kappa_test`; ``hint`` says what to use for arrays."""
     nw = import_optional("narwhals", "frames")
-    frame = wrap_frame(df, "for arrays use wkappa.weighted_kappa(y_true, y_pred).")
+    frame = wrap_frame(df, hint)
     schema = dict(frame.collect_schema())
-    _check_name(y_true, "y_true", schema)
-    _check_name(y_pred, "y_pred", schema)
+    for parameter, name in ratings:
+        _check_name(name, parameter, schema)
     if sample_weight is not None:
         _check_name(sample_weight, "sample_weight", schema)
         if not schema[sample_weight].is_numeric():
@@ -203,17 +226,14 @@ def frame_input(
     if cluster is not None:
         _check_name(cluster, "cluster", schema)
     groups = [*(("`by`", key) for key in by), ("`cluster`", cluster)]
-    check_group_columns(groups, {y_true: "`y_true`", y_pred: "`y_pred`"})
-    return FrameInput(
-        frame, isinstance(frame, nw.LazyFrame), schema, _category_orders(schema, y_true, y_pred)
-    )
+    check_group_columns(groups, {name: f"`{parameter}`" for parameter, name in ratings})
+    orders = _category_orders(schema, [name for _, name in ratings])
+    return FrameInput(frame, isinstance(frame, nw.LazyFrame), schema, orders)
 
 
-def _category_orders(
-    schema: dict[str, Any], y_true: str, y_pred: str
-) -> tuple[tuple[Any, ...], ...]:
+def _category_orders(schema: dict[str, Any], names: Sequence[str]) -> tuple[tuple[Any, ...], ...]:
     nw = import_optional("narwhals", "frames")
-    columns = (schema[y_true], schema[y_pred])
+    columns = [schema[name] for name in names]
     return tuple(tuple(dtype.categories) for dtype in columns if isinstance(dtype, nw.Enum))
 
 

@@ -20,6 +20,7 @@ _KEYWORD_HINT = {
     "kappa_by_group": "y_true='a', y_pred='b', by='group'",
     "agreement": "raters=['a', 'b', 'c']",
     "rater_vs_panel": "candidate='judge', raters=['a', 'b']",
+    "paired_kappa_test": "y_true='truth', y_pred_a='a', y_pred_b='b'",
 }
 
 

@@ -14,7 +14,7 @@ from .cluster import cluster_variance, read_groups, warn_few_clusters
 from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .fisher_z_interval import fisher_z_limits
-from .frequencies import FRAME_WEIGHTS, Frequencies, check_frequencies
+from .frequencies import FRAME_PAIRED_WEIGHTS, FRAME_WEIGHTS, Frequencies, check_frequencies
 from .gbdt_objective import QWKObjective
 from .group_results import kappa_results, score_intervals
 from .inference import (
@@ -34,6 +34,7 @@ from .paired import (
     paired_kappa_test_from_cells,
     paired_kappa_test_from_cluster_tables,
     paired_kappa_test_from_table,
+    weighted_paired_test,
 )
 from .panel import PanelComparison, rater_vs_panel
 from .planning import KappaPlan, kappa_power, kappa_sample_size
@@ -69,6 +70,7 @@ __all__ = [
     "COEFFICIENT_NAMES",
     "DECIMALS",
     "FORMS",
+    "FRAME_PAIRED_WEIGHTS",
     "FRAME_WEIGHTS",
     "STATISTIC_DECIMALS",
     "UNDEFINED",
@@ -145,4 +147,5 @@ __all__ = [
     "stratified_kappa_test_from_tables",
     "warn_few_clusters",
     "warn_undefined_intervals",
+    "weighted_paired_test",
 ]
