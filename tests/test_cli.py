@@ -904,3 +904,27 @@ def test_score_by_score_intervals_are_each_groups_own(csv_file, ratings, alterna
         for end in ("low", "high"):  # a one-sided interval's open end is null in JSON
             value = getattr(ci, end)
             assert got[end] == (pytest.approx(value, rel=1e-12) if math.isfinite(value) else None)
+
+
+def test_score_csv_says_rows_read_used_dropped_as_agree_does(tmp_path):
+    """score's CSV said n = 4 and nothing of the row it dropped for a missing rating, while
+    agree's CSV and score's JSON and text state the drop: both CSVs end with the same row
+    counts, in the same order (with --by, the file's counts on every row)."""
+    path = tmp_path / "drop.csv"
+    path.write_text("a,b,g\n1,1,x\n2,NA,x\n2,2,x\n3,3,y\n1,2,y\n")
+    fields = ["rows_read", "rows_used", "rows_dropped", "dropped_because"]
+    because = "a missing rating (--nan-policy omit)"
+    score = ["score", path, "--true", "a", "--pred", "b", "--nan-policy", "omit"]
+    for by in ([], ["--by", "g"]):
+        proc = run(*score, *by, "--format", "csv")
+        assert proc.returncode == 0, proc.stderr
+        table = pl.read_csv(proc.stdout.encode())
+        assert table.columns[-4:] == fields
+        assert set(table.select(fields).rows()) == {(5, 4, 1, because)}
+    proc = run(*score, "--cluster", "g", "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    assert pl.read_csv(proc.stdout.encode()).columns[-5:] == [*fields, "n_clusters"]
+    proc = run("agree", path, "--raters", "a,b", "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    row = pl.read_csv(proc.stdout.encode()).row(0, named=True)
+    assert [row[f] for f in fields] == [5, 5, 0, None]

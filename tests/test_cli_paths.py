@@ -66,6 +66,9 @@ def test_score_says_rows_read_used_dropped(fmt, tmp_path):
         row = next(csv.DictReader(result.stdout.splitlines()))
         assert row["n_categories"] == "6" and row["labels"] == "1|2|3|4|5|6"
         assert row["n"] == str(used)
+        counts = [row["rows_read"], row["rows_used"], row["rows_dropped"]]
+        assert counts == [str(read), str(used), str(read - used)]
+        assert row["dropped_because"] == "a missing rating (--nan-policy omit)"
     else:
         assert line in result.stdout
         assert "K = 6 categories: 1, 2, 3, 4, 5, 6" in result.stdout

@@ -21,6 +21,7 @@ from .clusters import (
 )
 from .labels import all_missing, parse_labels
 from .output import (
+    ROW_FIELDS,
     RowCount,
     band,
     categories_line,
@@ -240,7 +241,7 @@ def run_agree(args: argparse.Namespace) -> int:
             "coefficient", "statistic", "standard_error", "ci_low", "ci_high",
             "confidence_level", "ci_method", "pvalue", "alternative", "percent_agreement",
             "chance_agreement", "n_items", "n_raters", "n_ratings", "weights",
-            "n_categories", "labels", "kappa0", "rows_read", "rows_used", "rows_dropped",
+            "n_categories", "labels", "kappa0", *ROW_FIELDS,
         ]  # fmt: skip
         row = [
             result.coefficient,
@@ -261,9 +262,7 @@ def run_agree(args: argparse.Namespace) -> int:
             len(result.labels),
             labels_field(result.labels),
             result.kappa0,
-            read.read,
-            read.used,
-            read.dropped,
+            *read.values(),
         ]
         if args.cluster:  # as score's CSV: G, the clusters the interval is robust over
             fields.append("n_clusters")

@@ -62,6 +62,7 @@ ON_A_THRESHOLD = "a score equal to a threshold gets the lower grade"
 
 __all__ = [
     "ON_A_THRESHOLD",
+    "ROW_FIELDS",
     "TABLE_INTERVALS",
     "THRESHOLD_KAPPA_DECIMALS",
     "RowCount",
@@ -109,6 +110,10 @@ class Scored:
 
 MISSING_REASON = "a missing rating (--nan-policy omit)"
 
+# The row counts' fields, in this order in JSON and as the last columns of a CSV (before
+# ``n_clusters``): the file's rows, the same on every CSV row.
+ROW_FIELDS = ("rows_read", "rows_used", "rows_dropped", "dropped_because")
+
 
 @dataclass(frozen=True)
 class RowCount:
@@ -128,13 +133,12 @@ class RowCount:
             return f"{self.read:,} read, all used"
         return f"{self.read:,} read, {self.used:,} used, {self.dropped:,} dropped: {self.reason}"
 
+    def values(self) -> list[Any]:
+        """The values of :data:`ROW_FIELDS` (the reason None when nothing was dropped)."""
+        return [self.read, self.used, self.dropped, self.reason if self.dropped else None]
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "rows_read": self.read,
-            "rows_used": self.used,
-            "rows_dropped": self.dropped,
-            "dropped_because": self.reason if self.dropped else None,
-        }
+        return dict(zip(ROW_FIELDS, self.values(), strict=True))
 
 
 def categories_line(labels: Sequence[Any], noun: str = "categories") -> str:
@@ -595,7 +599,9 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def score_csv(run: ScoreRun) -> str:
-    """One CSV row per group (and ``(all)``), or a single row without ``--by``."""
+    """One CSV row per group (and ``(all)``), or a single row without ``--by``; every row
+    ends with the file's row counts (:data:`ROW_FIELDS`), then ``n_clusters`` with
+    ``--cluster``."""
     overall, groups, by = run.overall, run.groups, run.by
     everything = [*groups, ("(all)", overall)] if by else [(None, overall)]
     rows = []
@@ -619,6 +625,12 @@ def score_csv(run: ScoreRun) -> str:
             labels_field(result.labels),
         ]
         clusters = [result.n_clusters] if run.cluster else []
-        rows.append([*([label_text(value)] if by else []), *fields, *clusters])
-    header = [*([by] if by else []), *CSV_FIELDS, *(["n_clusters"] if run.cluster else [])]
+        counted = run.rows.values() if run.rows is not None else []
+        rows.append([*([label_text(value)] if by else []), *fields, *counted, *clusters])
+    header = [
+        *([by] if by else []),
+        *CSV_FIELDS,
+        *(ROW_FIELDS if run.rows is not None else ()),
+        *(["n_clusters"] if run.cluster else []),
+    ]
     return to_csv(header, rows)
