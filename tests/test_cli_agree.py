@@ -215,10 +215,11 @@ def test_report_lists_a_coefficient_it_cannot_compute(files, tmp_path, monkeypat
 
 def test_report_path_error_is_one_line(files, tmp_path, capsys):
     wide, _ = files
-    out = tmp_path / "missing-dir" / "r.html"
+    (tmp_path / "a-file").write_text("")  # a file where the report's directory should be
+    out = tmp_path / "a-file" / "r.html"
     assert main(["agree", str(wide), "--raters", "r1,r2,r3,r4", "--report", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("wkappa: error:") and "\n" not in err and "missing-dir" in err
+    assert err.startswith("wkappa: error: --report") and "\n" not in err and "a-file" in err
 
 
 def test_long_layout_lists_raters_in_sorted_order(tmp_path, capsys):
