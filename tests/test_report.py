@@ -172,7 +172,7 @@ def test_icc_report_has_the_numbers_of_the_library(icc_report, icc_case):
     # n items / k raters, the ratings used and the subject left out, the method.
     assert (
         "from 6 items rated by 4 raters (23 ratings; items with a missing rating keep their "
-        "other ratings (REML)"
+        "other ratings (REML, Patterson and Thompson 1971)"
     ) in page
     assert "1 of 7 file rows left out: no rating at all" in page
     assert "file rows: 7 read, 6 used, 1 dropped: no rating at all" in page
@@ -200,7 +200,7 @@ def test_icc_report_one_sided_and_every_form(icc_case, tmp_path, monkeypatch, ca
     assert main([*argv[:4], "--alternative", "greater", "--report", str(out)]) == 0
     page = html.unescape(out.read_text())
     results = wk.icc_all(ratings, alternative="greater")
-    assert "one-sided 95% lower bound" in page and "F test of ICC = 0, greater" in page
+    assert "one-sided 95% lower bound" in page and "F test of ICC = 0 (greater)" in page
     for result in results.values():
         low, high = result.confidence_interval(0.95)
         assert high == 1.0
@@ -331,7 +331,7 @@ def test_a_bootstrap_report_names_its_resamples_and_seed(seed, tmp_path):
     methods = _methods(out.read_text())
     assert "one-sided 95% lower confidence bound is that of the bootstrap percentile" in methods
     if seed is None:
-        assert "199 resamples, no --seed given (a rerun draws others)" in methods
+        assert "199 resamples, no random seed fixed (a rerun draws others)" in methods
     else:
         assert f"199 resamples, random seed {seed}" in methods
     assert REFERENCES["efron1979"] in html.unescape(out.read_text())

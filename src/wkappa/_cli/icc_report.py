@@ -16,7 +16,7 @@ from .._stats import (
     number_text,
     p_phrase,
 )
-from .methods import interval_clause
+from .methods import dropped_clause, interval_clause
 from .output import RowCount, ci_label, format_bound, format_interval, format_pvalue
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
@@ -150,12 +150,12 @@ def _methods(
         found = ""
     ratings = f"{count_text(first.n_ratings)} ratings"
     if first.method == "reml":
-        ratings += "; items with a missing rating keep their other ratings (REML)"
-    dropped = (
-        f"; {rows.dropped:,} of {rows.read:,} file rows left out: {rows.reason}"
-        if rows.dropped
-        else ""
-    )
+        ratings += (
+            "; items with a missing rating keep their other ratings (REML, Patterson and "
+            "Thompson 1971)"
+        )
+        cited = (*cited, "patterson1971")
+    dropped = dropped_clause(rows)
     each = "The" if len(forms) == 1 else "Each form's"
     limits = (
         icc_limits(first.form, first.method)
@@ -163,7 +163,7 @@ def _methods(
         else "exact F limits for the one-way and consistency forms, F limits with "
         "Satterthwaite's df (approximate) for absolute agreement"
     )
-    sided = "" if args.alternative == "two-sided" else f", {args.alternative}"
+    sided = f" ({args.alternative})"  # two-sided by default, unlike SPSS, psych and pingouin
     sentence = (
         f"Inter-rater reliability was estimated with {what} from {first.n_items:,} items rated "
         f"by {first.n_raters} raters ({ratings}{dropped}). {each} "

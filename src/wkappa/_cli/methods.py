@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from typing import Any
 
 from .._stats import DECIMALS, bound_name, level_percent, p_phrase, smallest_pvalue
@@ -19,12 +20,14 @@ from .output import (
     format_bound,
     format_count,
     format_number,
+    weights_text,
 )
 from .provenance import Provenance, interval_words, resampling_words
 
 __all__ = [
     "agreement_methods",
     "compare_methods",
+    "dropped_clause",
     "interval_clause",
     "judge_methods",
     "plan_methods",
@@ -64,7 +67,7 @@ def interval_clause(level: str, words: str, alternative: str) -> str:
     of`` the interval ``words`` name."""
     if alternative == "two-sided":
         return f"{level} is {words}"
-    greater = alternative == "greater"  # the bound is one end: estimate - t(n - 1) × SE
+    greater = alternative == "greater"  # the bound is one end: estimate - t × SE
     words = words.replace("estimate ±", "estimate -" if greater else "estimate +")
     words = words.replace(", its upper end capped at 1", "" if greater else ", capped at 1")
     if words.startswith("estimate"):
@@ -72,10 +75,17 @@ def interval_clause(level: str, words: str, alternative: str) -> str:
     return f"{level} is that of {words}"
 
 
-def _dropped(rows: RowCount | None) -> str:
+# An option named in parentheses in a row count's reason: "(--nan-policy omit)".
+_OPTION_IN_REASON = re.compile(r"\s*\([^()]*--[a-z][^()]*\)")
+
+
+def dropped_clause(rows: RowCount | None) -> str:
+    """``; 14 of 300 file rows left out: a missing rating``: the rows a methods sentence
+    says were left out and why, in a paper's words (without the option that chose it)."""
     if rows is None or not rows.dropped:
         return ""
-    return f"; {rows.dropped:,} of {rows.read:,} file rows left out: {rows.reason}"
+    reason = _OPTION_IN_REASON.sub("", rows.reason)
+    return f"; {rows.dropped:,} of {rows.read:,} file rows left out: {reason}"
 
 
 def _interval(method: str, n_resamples: int, args: argparse.Namespace) -> tuple[str, list[str]]:
@@ -115,7 +125,10 @@ def score_methods(
     statistic, cited = _kappa_words(result.weights)
     pairs = f"{format_count(result.n)} rated pairs"
     if run.weight_column is not None:
-        pairs = f"a weighted total of {format_count(result.n)} pairs (weights: {run.weight_column})"
+        pairs = (
+            f"a weighted total of {format_count(result.n)} pairs (frequency weights from the "
+            f"column {run.weight_column})"
+        )
     groups = f", overall and within each value of {run.by}" if run.by else ""
     if run.cluster is not None:
         clusters = "" if result.n_clusters is None else f" {result.n_clusters:,}"
@@ -134,7 +147,7 @@ def score_methods(
     interval = interval_clause(level, words, result.alternative)
     sentence = (
         f"Agreement between {run.true} (rater A) and {run.pred} (rater B) was measured with "
-        f"{statistic} on {pairs}{groups} (file {run.name}{_dropped(run.rows)}). {error}; the "
+        f"{statistic} on {pairs}{groups} (file {run.name}{dropped_clause(run.rows)}). {error}; the "
         f"{interval}; the p-value is that of {test} of kappa = {result.kappa0:g} "
         f"({result.alternative}){against}. Computed with {provenance.software} on "
         f"{provenance.date}."
@@ -162,15 +175,17 @@ def agreement_methods(
     else:
         error = "by Gwet's linearisation (Gwet 2014)"
     level = bound_name(chosen.level, result.alternative)
-    if chosen.method == "asymptotic":
-        words, more = "estimate ± t(n - 1) × standard error, its upper end capped at 1", list[str]()
+    if chosen.method == "asymptotic":  # t on G - 1 df over clusters, n - 1 over items
+        df = "G - 1" if cluster is not None else "n - 1"
+        words = f"estimate ± t({df}) × standard error, its upper end capped at 1"
+        more = list[str]()
     else:
         words, more = _interval(chosen.method, getattr(args, "bootstrap", 0) or 0, args)
     interval = interval_clause(level, words, result.alternative)
     sentence = (
         f"Agreement among {result.n_raters} raters ({', '.join(map(str, raters))}) was "
         f"measured with {name}{weights} on {result.n_items:,} items ({result.n_ratings:,} "
-        f"ratings; file {args.file}{_dropped(rows)}). The standard error is {error}; the "
+        f"ratings; file {args.file}{dropped_clause(rows)}). The standard error is {error}; the "
         f"{interval}; the p-value tests {result.name} = {result.kappa0:g} "
         f"({result.alternative}). Computed with {provenance.software} on {provenance.date}."
     )
@@ -199,8 +214,9 @@ def judge_methods(
     sentence = (
         f"The candidate rater {ratings.candidate} was compared with a panel of "
         f"{len(ratings.panel)} raters ({panel}) on {result.n_items:,} items (file "
-        f"{ratings.name}{_dropped(ratings.rows)}): the mean pairwise agreement ({coefficient}) "
-        "of the candidate with each member against the mean agreement among the members. "
+        f"{ratings.name}{dropped_clause(ratings.rows)}): the mean pairwise agreement "
+        f"({coefficient}) of the candidate with each member against the mean agreement among "
+        "the members. "
         f"The {interval}; the p-value is that of the bootstrap test "
         f"of no difference ({result.alternative}). Computed with {provenance.software} on "
         f"{provenance.date}. The candidate's mean agreement with the members was "
@@ -229,8 +245,8 @@ def compare_methods(
     sentence = (
         f"Two predictions, {compared.pred_a} (A) and {compared.pred_b} (B), were each compared "
         f"with the truth {compared.true} by {statistic} on the same {format_count(result.n)} "
-        f"items (file {compared.name}{_dropped(compared.rows)}), and the difference A - B was "
-        f"tested by the paired bootstrap: each resample draws {drawn} with replacement, "
+        f"items (file {compared.name}{dropped_clause(compared.rows)}), and the difference A - B "
+        f"was tested by the paired bootstrap: each resample draws {drawn} with replacement, "
         "keeping each item's truth and both predictions together. The "
         f"{interval}; the p-value is that of the bootstrap test of equal kappas "
         f"({result.alternative}). Computed with {provenance.software} on "
@@ -263,7 +279,7 @@ def thresholds_methods(
         f"The {len(result.thresholds)} cut points that turn the scores {args.score} into "
         f"{len(result.labels)} grades were chosen to maximise {statistic} against "
         f"{args.true} on {format_count(fitted.rows.used)} items (file {fitted.name}"
-        f"{_dropped(fitted.rows)}): Dinkelbach's (1967) method with an exact dynamic program "
+        f"{dropped_clause(fitted.rows)}): Dinkelbach's (1967) method with an exact dynamic program "
         "over the sorted scores, which finds the global optimum over every assignment of "
         f"grades that never falls as the score rises ({proof}; {result.n_iter} iterations); "
         f"{ON_A_THRESHOLD}. Computed with {provenance.software} on {provenance.date}. Kappa "
@@ -307,17 +323,25 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
             goal = f"both expected {level} limits within kappa1 ± {plan.ci_width / 2:g}"
         delivers = f"expected width {plan.expected_width:.{DECIMALS}f}"
     elif plan.goal == "lower_limit":
+        level = level_percent(plan.confidence_level)
         goal = (
-            f"a probability of {plan.target_assurance:g} that the interval's lower limit "
-            f"exceeds {plan.lower_limit:g}"
+            f"a probability of {plan.target_assurance:g} that the lower limit of the "
+            f"two-sided {level} interval exceeds {plan.lower_limit:g}"
         )
         delivers = f"that probability {plan.assurance:.3f}"
-    else:
-        goal = f"the number of items given, in the test of {test}"
-    sentence = (
-        f"The sample size was planned for {goal} when {what} is {plan.kappa1:g} "
-        f"({plan.weights} weights, K = {plan.table.shape[0]} categories, {plan.n_raters} "
-        f"raters), by {method}: n = {plan.n:,} items give {delivers}. Computed with "
-        f"{provenance.software} on {provenance.date}."
+    design = (
+        f"when {what} is {plan.kappa1:g} ({weights_text(plan.weights)}, K = "
+        f"{plan.table.shape[0]} categories, {plan.n_raters} raters), by {method}"
     )
+    if plan.goal == "n":  # n given: the power it has, not a sample size planned
+        sentence = (
+            f"The power of the test of {test} was computed for the given n = {plan.n:,} items "
+            f"{design}: {delivers}."
+        )
+    else:
+        sentence = (
+            f"The sample size was planned for {goal} {design}: n = {plan.n:,} items give "
+            f"{delivers}."
+        )
+    sentence += f" Computed with {provenance.software} on {provenance.date}."
     return sentence, ["fleiss1969"] if plan.method == "asymptotic" else []

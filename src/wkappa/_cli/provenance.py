@@ -54,6 +54,9 @@ REFERENCES = {
     "gwet2008": "Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the "
     "presence of high agreement. British Journal of Mathematical and Statistical Psychology, "
     "61(1), 29-48.",
+    "hesterberg2015": "Hesterberg, T. C. (2015). What teachers should know about the "
+    "bootstrap: resampling in the undergraduate statistics curriculum. The American "
+    "Statistician, 69(4), 371-386. doi:10.1080/00031305.2015.1089789",
     "gwet2014": "Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.). "
     "Gaithersburg, MD: Advanced Analytics, LLC.",
     "krippendorff2019": "Krippendorff, K. (2019). Content Analysis: An Introduction to Its "
@@ -66,6 +69,9 @@ REFERENCES = {
     "intraclass correlation coefficients. Psychological Methods, 1(1), 30-46.",
     "obuchowski1998": "Obuchowski, N. A. (1998). On the comparison of correlated proportions "
     "for clustered data. Statistics in Medicine, 17(13), 1495-1507.",
+    "patterson1971": "Patterson, H. D., & Thompson, R. (1971). Recovery of inter-block "
+    "information when block sizes are unequal. Biometrika, 58(3), 545-554. "
+    "doi:10.1093/biomet/58.3.545",
     "shrout1979": "Shrout, P. E., & Fleiss, J. L. (1979). Intraclass correlations: uses in "
     "assessing rater reliability. Psychological Bulletin, 86(2), 420-428.",
     "yang2014": "Yang, Z., & Zhou, M. (2014). Kappa statistic for clustered matched-pair "
@@ -87,9 +93,9 @@ _INTERVALS = {
         ("efron1979", "efron1987"),
     ),
     "expanded-percentile": (
-        "the expanded percentile bootstrap interval (the percentile interval of Efron (1979) "
-        "read at a level widened for the sample size)",
-        ("efron1979",),
+        "the expanded percentile bootstrap interval of Hesterberg (2015) (the percentile "
+        "interval of Efron (1979) read at a level widened for the sample size)",
+        ("efron1979", "hesterberg2015"),
     ),
     "F": ("the F-based interval of McGraw and Wong (1996)", ("mcgraw1996",)),
 }
@@ -105,7 +111,7 @@ def resampling_words(n_resamples: int, seed: int | None, unit: str = "") -> str:
     bootstrap (``unit``: what was resampled, when not the items or pairs)."""
     of = f" of the {unit}" if unit else ""
     if seed is None:
-        return f"{n_resamples:,} resamples{of}, no --seed given (a rerun draws others)"
+        return f"{n_resamples:,} resamples{of}, no random seed fixed (a rerun draws others)"
     return f"{n_resamples:,} resamples{of}, random seed {seed}"
 
 

@@ -543,6 +543,8 @@ def write_agreement_report(
             '<p class="note">The heatmap needs matplotlib: pip install "wkappa[plot]".</p>'
         )
     without = result.leave_one_rater_out()
+    # t on G - 1 df over the clusters of --cluster, n - 1 over the items
+    df = "n - 1" if getattr(args, "cluster", None) is None else "G - 1"
     parts += [
         "<h2>Leave one rater out</h2>",
         f'<p class="note">{_e(result.name)} without each rater; a rise means that rater agrees '
@@ -556,7 +558,7 @@ def write_agreement_report(
         ),
         '<p class="note">Coefficients (pa - pe) / (1 - pe) with Gwet\'s (2014) definitions of pa '
         "and pe and his linearised standard errors (as R's irrCAC); the asymptotic interval is "
-        "estimate &plusmn; t(n - 1) &times; SE, its upper end capped at 1. In the table of every "
+        f"estimate &plusmn; t({df}) &times; SE, its upper end capped at 1. In the table of every "
         f"coefficient, each interval is the one asked for ({_e(chosen.method)}).</p>",
         references_html(cited),
         provenance.html(),
