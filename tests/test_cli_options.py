@@ -56,10 +56,10 @@ def test_the_same_value_twice_is_harmless(capsys, ratings) -> None:
 def test_a_column_against_itself_is_noted(capsys, ratings) -> None:
     assert main(["score", ratings, "--true", "a", "--pred", "a"]) == 0
     err = capsys.readouterr().err
-    assert "wkappa: --true and --pred name the same column 'a'" in err
+    assert "wkappa: note: --true and --pred name the same column 'a'" in err
     argv = ["compare", ratings, "--true", "a", "--pred", "b", "--pred", "b", "--bootstrap", "999"]
     assert main([*argv, "--seed", "1"]) == 0
-    assert "wkappa: --pred names the same column 'b'" in capsys.readouterr().err
+    assert "wkappa: note: --pred names the same column 'b'" in capsys.readouterr().err
 
 
 def test_the_candidate_inside_its_panel_is_noted(capsys, ratings) -> None:
@@ -67,7 +67,7 @@ def test_the_candidate_inside_its_panel_is_noted(capsys, ratings) -> None:
     argv = ["judge", ratings, "--raters", "h0,h1,h2", "--candidate", "h0", "--bootstrap", "999"]
     assert main(argv) == 0
     err = capsys.readouterr().err
-    assert "wkappa: --candidate h0 is also in --raters h0,h1,h2: it is judged against the " in err
+    assert "wkappa: note: --candidate h0 is also in --raters h0,h1,h2: it is judged against " in err
     assert "a panel of 2 (h1, h2)." in err
 
 
@@ -101,7 +101,7 @@ def test_few_resamples_are_warned(capsys, ratings) -> None:
 def test_plan_kappa1_moving_a_table_is_noted(capsys) -> None:
     assert main(["plan", "--table", "30,5,1;4,30,6;1,5,20", "--kappa1", "0.9"]) == 0
     err = capsys.readouterr().err
-    assert "--kappa1 0.9 moves --table to kappa 0.9" in err
+    assert "wkappa: note: --kappa1 0.9 moves --table to kappa 0.9" in err
     assert "drop --kappa1 to plan with the table as it is" in err
 
 

@@ -123,7 +123,7 @@ def later_notes(args: argparse.Namespace) -> None:
         if message.startswith("warning: "):  # shown with --quiet too, as every warning
             print(f"wkappa: {message}", file=sys.stderr)
         else:
-            note(args, message)
+            note(args, message if message.startswith("note: ") else f"note: {message}")
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:

@@ -23,6 +23,7 @@ from .options import (
     image_format,
     in_options,
     later_note,
+    note,
     option_names,
 )
 from .output import to_json
@@ -75,7 +76,7 @@ def add_plan_parser(sub: Any) -> None:
         default="quadratic",
         help="quadratic, linear, unweighted; with --coefficient or 3 or more --raters, any "
         "weights of wkappa agree (Gwet's ordinal, radical, ratio, circular, bipolar: with "
-        "--method simulation)",
+        "--method simulation) (default: quadratic)",
     )
     plan.add_argument("--power", type=float, help="power wanted (default: 0.8)")
     plan.add_argument("--alpha", type=float, help="size of the test (default: 0.05)")
@@ -357,8 +358,10 @@ def run_plan(args: argparse.Namespace) -> int:
                 curve = _curve(plan, args)
             if args.plot:
                 write_bytes(args.plot, _figure_png(plan, *curve, image_format(args.plot)), "--plot")
+                note(args, f"wrote {args.plot}")
             if args.report:
                 _write_report(plan, curve, args)
+                note(args, f"wrote {args.report}")
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
     if args.format == "json":
