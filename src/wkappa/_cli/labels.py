@@ -58,7 +58,7 @@ def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[
     if any(name == "" for name in names):
         raise WkappaError(f"--labels must be a comma-separated list like 0,1,2; got {text!r}.")
     if not all(counts.schema[c].is_numeric() for c in columns):
-        _refuse_mixed_kinds(counts, columns)
+        _refuse_mixed_kinds(counts, columns, names)
         return names
     values: list[Any] = []
     for name in names:
@@ -73,12 +73,26 @@ def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[
     return values
 
 
-def _refuse_mixed_kinds(counts: Any, columns: Sequence[str]) -> None:
+def _refuse_mixed_kinds(counts: Any, columns: Sequence[str], names: Sequence[str]) -> None:
     """With ``--labels``, rating columns of numbers beside columns of words are refused: the
-    labels are read as words, which no number equals (the word '1' is not the number 1)."""
+    labels are read as words, which no number equals (the word '1' is not the number 1). A
+    column of numbers but for a missing-value spelling that ``names`` (the labels) do not
+    list gets the ``--na-values`` hint instead, as it does without ``--labels``."""
     rated = [c for c in dict.fromkeys(columns) if counts[c].null_count() < counts.height]
     numbers = [c for c in rated if counts.schema[c].is_numeric()]
     words = [c for c in rated if not counts.schema[c].is_numeric()]
+    listed = {spelling_key(name) for name in names}
+    for column in words:
+        values = counts[column].drop_nulls().unique().sort()
+        number = values.str.strip_chars().cast(polars().Float64, strict=False).is_not_null()
+        odd = values.filter(~number).to_list()
+        unlisted = [v for v in odd if _missing_lookalike(v) and spelling_key(v) not in listed]
+        if number.any() and odd and unlisted == odd:
+            raise WkappaError(
+                f"column {column!r} holds {odd[0]!r}, which reads as a missing value, among "
+                "numbers. Hint: declare it missing with "
+                f"--na-values='{odd[0].strip()}' (or empty those cells)."
+            )
     if numbers and words:
         present = counts[numbers[0]].drop_nulls()
         value = label_text((present.drop_nans() if present.dtype.is_float() else present)[0])
@@ -234,8 +248,7 @@ def tidy_labels(
     """The counts normalised as ``spelling`` says (``--strip-labels``, ``--fold-case``), then
     checked by :func:`check_spellings`."""
     counts = normalise_labels(counts, columns, spelling, labels)
-    if labels is None:
-        _refuse_missing_spellings(source, frame, counts, columns, spelling)
+    _refuse_missing_spellings(source, frame, counts, columns, spelling, labels)
     check_spellings(source, frame, counts, columns, labels, spelling)
     return counts
 
@@ -258,15 +271,22 @@ def _case_folds() -> dict[str, str]:
 
 
 def _refuse_missing_spellings(
-    source: Source, frame: Any, counts: Any, columns: Sequence[str], spelling: Spelling
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: Sequence[str],
+    spelling: Spelling,
+    labels: Sequence[Any] | None = None,
 ) -> None:
     """Refuse a text rating spelled like a missing value (``NaN``, ``#N/A``, ``.``, ``-``,
-    ``missing``), naming the first row; ``--labels`` that list it keep it as a category."""
+    ``missing``), naming the first row; ``--labels`` that list it keep it as a category (a
+    spelling of a label that differs by whitespace or case is left to :func:`check_spellings`)."""
     text = _text_columns(counts, columns)
+    listed = {spelling_key(str(label)) for label in labels or ()}
     found = []
     for column in text:
         values = counts[column].drop_nulls().unique().to_list()
-        suspects = [v for v in values if v.strip().lower() in MISSING_LOOKALIKES]
+        suspects = [v for v in values if _missing_lookalike(v) and spelling_key(v) not in listed]
         if suspects:
             rows = first_rows(frame, spelling.expression(column), suspects)
             found += [(row, column, value) for value, row in rows.items()]
@@ -278,6 +298,10 @@ def _refuse_missing_spellings(
             f"--na-values='{value.strip()}' (or empty those cells), or list it in --labels to "
             "keep it as a category."
         )
+
+
+def _missing_lookalike(value: str) -> bool:
+    return value.strip().lower() in MISSING_LOOKALIKES
 
 
 def empty_column(counts: Any, columns: Sequence[str]) -> str | None:
