@@ -732,3 +732,19 @@ def test_nan_policy_omit_is_the_default_and_says_what_was_dropped(tmp_path, caps
     assert document["nan_policy"] == "omit"
     assert document["rows_dropped"] == 1
     assert document["dropped_because"] == "no rating at all"
+
+
+def test_nan_policy_propagate_with_cluster_keeps_the_clusters_field(tmp_path, capsys):
+    """With --cluster the JSON document has n_clusters, null where every value is undefined
+    (it was left out)."""
+    path = tmp_path / "clustered.csv"
+    path.write_text("a,b,c,g\n1,1,2,1\n2,2,2,1\n3,,3,2\n1,2,1,2\n2,2,3,3\n")
+    argv = ["agree", str(path), "--raters", "a,b,c", "--cluster", "g", "--format", "json",
+            "--quiet"]  # fmt: skip
+    keys = []
+    for policy in ("omit", "propagate"):
+        assert main([*argv, "--nan-policy", policy]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["n_clusters"] == (3 if policy == "omit" else None)
+        keys.append(list(document))
+    assert keys[0] == keys[1]

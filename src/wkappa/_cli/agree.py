@@ -232,6 +232,8 @@ def run_agree(args: argparse.Namespace) -> int:
         document.update({"cluster": args.cluster} if args.cluster else {})
         for key, value in result.to_dict(args.ci).items():
             if key == "labels":  # K first, as in score's document
+                if args.cluster:  # G, null where every value is undefined (propagate)
+                    document.setdefault("n_clusters", result.n_clusters)
                 document["n_categories"] = len(result.labels)
             document[key] = value
         document["confidence_interval"] = ci.to_dict()
