@@ -703,7 +703,7 @@ def test_accumulator_bad_input() -> None:
         acc.update([[1, np.nan, 3]])
     with pytest.raises(WkappaError, match="`n_raters`"):
         wk.ICCAccumulator(1)
-    with pytest.raises(WkappaError, match="Only an ICCAccumulator"):
+    with pytest.raises(WkappaError, match="Can only merge an ICCAccumulator"):
         acc.merge(3)  # type: ignore[arg-type]
 
 

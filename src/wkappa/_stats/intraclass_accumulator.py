@@ -51,7 +51,7 @@ from .._core import (
     trusted_sums,
     unit_for,
 )
-from ..exceptions import WkappaError
+from ..exceptions import WkappaError, WkappaTypeError
 from .accumulator import check_state_header, starts_a_sum
 from .intraclass import (
     ICCResult,
@@ -74,10 +74,19 @@ _VERSION = 3
 class ICCAccumulator:
     """Streaming ICCs: ``update`` with batches of complete rows, ``merge`` partial states.
 
+    The API of :class:`~wkappa.KappaAccumulator`: ``update``, ``result``, ``merge`` (and
+    ``+``, ``sum``), ``reset``, ``to_dict`` / ``from_dict``, pickling and ``==``.
+
     Parameters
     ----------
     n_raters : int, optional
         The number of rater columns; taken from the first batch when None.
+
+    Notes
+    -----
+    One ICC: a batch is a 2-D array (items x raters). :func:`wkappa.icc` also takes a third
+    axis of features, one ICC per feature; here that is one accumulator per feature
+    (``ratings[:, :, j]``), since a state keeps the sums of squares of one ICC.
 
     Examples
     --------
@@ -98,16 +107,19 @@ class ICCAccumulator:
     0.2898
     """
 
+    _k: int | None
+    _n: int
+    _shift: int | float
+    _mean: float  # of every rating, minus the shift
+    _effects: np.ndarray | None  # each rater's mean minus _mean
+    _row_m2: float  # SS_targets / k
+    _error_m2: float  # SS_error
+
     def __init__(self, n_raters: int | None = None) -> None:
         if n_raters is not None:
             n_raters = check_count(n_raters, "n_raters", 2)
         self._k = n_raters
-        self._n = 0
-        self._shift: int | float = 0.0
-        self._mean = 0.0  # of every rating, minus the shift
-        self._effects: np.ndarray | None = None  # each rater's mean minus self._mean
-        self._row_m2 = 0.0  # SS_targets / k
-        self._error_m2 = 0.0  # SS_error
+        self.reset()
 
     @property
     def n(self) -> int:
@@ -126,12 +138,18 @@ class ICCAccumulator:
         read = read_numeric_ratings(
             ratings if exact is None else exact[0][0],
             nan_policy="raise",
-            allow_features=False,
+            allow_features=True,  # (refused below, with the reason)
             min_targets=1,
             omit=None,
             function=None,
         )
         x = read.values
+        if x.ndim == 3:
+            raise WkappaError(
+                f"`ratings` of shape {x.shape} has a third axis of features (as wkappa.icc "
+                "takes), but an ICCAccumulator keeps the sums of squares of one ICC. Hint: "
+                "one accumulator per feature, updated with ratings[:, :, j]."
+            )
         self._check_k(x.shape[1])
         batch = ICCAccumulator(x.shape[1])
         batch._n = x.shape[0]
@@ -178,22 +196,57 @@ class ICCAccumulator:
         self._n, self._mean, self._effects = total, self._mean + gap * n_b / total, effects
         self._row_m2, self._error_m2 = row_m2, error_m2
 
+    def reset(self) -> ICCAccumulator:
+        """Forget every rating (the number of raters, once known, stays); returns ``self``."""
+        self._n = 0
+        self._shift = 0.0
+        self._mean = 0.0
+        self._effects = None
+        self._row_m2 = 0.0
+        self._error_m2 = 0.0
+        return self
+
     def merge(self, other: ICCAccumulator) -> ICCAccumulator:
-        """A new accumulator holding both states (neither is changed)."""
+        """A new accumulator holding both states (neither is changed).
+
+        Raises
+        ------
+        WkappaError
+            If the numbers of raters differ.
+        """
         if not isinstance(other, ICCAccumulator):
-            raise WkappaError(f"Only an ICCAccumulator can be merged; got {type(other).__name__}.")
-        merged = ICCAccumulator(self._k)
+            raise WkappaTypeError(
+                f"Can only merge an ICCAccumulator with another; got {type(other).__name__}."
+            )
+        if self._k is not None and other._k is not None and self._k != other._k:
+            raise WkappaError(
+                "Cannot merge ICC accumulators with different numbers of raters: "
+                f"n_raters {self._k} vs {other._k}."
+            )
+        merged = ICCAccumulator(self._k if self._k is not None else other._k)
         merged._absorb(self)
         merged._absorb(other)
         return merged
 
     def __add__(self, other: ICCAccumulator) -> ICCAccumulator:
+        if not isinstance(other, ICCAccumulator):
+            return NotImplemented
         return self.merge(other)
 
     def __radd__(self, other: Any) -> ICCAccumulator:
         if starts_a_sum(other):
             return self.merge(ICCAccumulator(self._k))
         return NotImplemented
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ICCAccumulator):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"ICCAccumulator(n_raters={self._k}, n={self._n})"
 
     # ------------------------------------------------------------------ serialisation
 

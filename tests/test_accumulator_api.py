@@ -1,0 +1,85 @@
+"""ICCAccumulator has KappaAccumulator's API (update, result, merge / +, reset, ==, repr,
+to_dict / from_dict, pickling) and its errors name what they are about."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa.exceptions import WkappaError, WkappaTypeError
+
+X = np.random.default_rng(0).normal(size=(50, 3)) + np.arange(50)[:, None] / 10
+
+
+@pytest.mark.parametrize("name", ["update", "result", "merge", "reset", "to_dict", "from_dict"])
+def test_both_accumulators_have_the_method(name: str) -> None:
+    assert callable(getattr(wk.KappaAccumulator, name))
+    assert callable(getattr(wk.ICCAccumulator, name))
+
+
+def test_merging_different_numbers_of_raters_names_the_merge_and_both_counts() -> None:
+    three = wk.ICCAccumulator().update(X[:20])
+    two = wk.ICCAccumulator().update(X[20:, :2])
+    message = r"^Cannot merge ICC accumulators with different numbers of raters: n_raters 3 vs 2\."
+    with pytest.raises(WkappaError, match=message):
+        three + two
+    with pytest.raises(WkappaError, match=message):
+        three.merge(two)
+    # Known from the constructor, before any rating.
+    with pytest.raises(WkappaError, match="n_raters 3 vs 2"):
+        three.merge(wk.ICCAccumulator(2))
+    with pytest.raises(WkappaError, match="n_raters 2 vs 3"):
+        wk.ICCAccumulator(2).merge(three)
+    # An update keeps its own message, naming `ratings`.
+    with pytest.raises(WkappaError, match="`ratings` has 2 rater columns"):
+        three.update(X[:5, :2])
+
+
+def test_merging_something_else_is_refused_like_kappa_accumulator() -> None:
+    acc = wk.ICCAccumulator().update(X)
+    with pytest.raises(WkappaTypeError, match="Can only merge an ICCAccumulator with another"):
+        acc.merge(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        acc + 3  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        wk.KappaAccumulator(labels=range(3)) + 3  # type: ignore[operator]
+
+
+def test_reset_forgets_the_ratings_and_keeps_the_raters() -> None:
+    acc = wk.ICCAccumulator().update(X[:10])
+    assert acc.reset() is acc
+    assert acc.n == 0 and acc.to_dict()["n_raters"] == 3
+    assert acc == wk.ICCAccumulator(3)
+    acc.update(X)
+    assert acc.result().statistic == pytest.approx(wk.icc(X).statistic, rel=1e-12)
+    with pytest.raises(WkappaError, match="`ratings` has 2 rater columns"):
+        acc.reset().update(X[:, :2])
+
+
+def test_equality_repr_and_pickling() -> None:
+    acc = wk.ICCAccumulator().update(X[:30])
+    same = wk.ICCAccumulator().update(X[:30])
+    assert acc == same and acc != wk.ICCAccumulator().update(X[:29])
+    assert repr(acc) == "ICCAccumulator(n_raters=3, n=30)"
+    back = pickle.loads(pickle.dumps(acc))
+    assert back == acc
+    assert back.result(form="C,1").statistic == acc.result(form="C,1").statistic
+    assert (back + wk.ICCAccumulator().update(X[30:])).result().statistic == pytest.approx(
+        wk.icc(X).statistic, rel=1e-12
+    )
+    with pytest.raises(TypeError):
+        hash(acc)
+
+
+def test_a_features_axis_is_refused_saying_why() -> None:
+    """wk.icc takes (items, raters, features), one ICC per feature; a state keeps one ICC's
+    sums, so the accumulator refuses the third axis and names the per-feature way."""
+    cube = np.random.default_rng(1).normal(size=(6, 2, 3))
+    assert len(wk.icc(cube).statistic) == 3
+    with pytest.raises(WkappaError, match=r"third axis of features.*one ICC.*ratings\[:, :, j\]"):
+        wk.ICCAccumulator().update(cube)
+    per_feature = [wk.ICCAccumulator().update(cube[:, :, j]).result() for j in range(3)]
+    assert [r.statistic for r in per_feature] == pytest.approx(list(wk.icc(cube).statistic))
