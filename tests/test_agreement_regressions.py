@@ -350,7 +350,8 @@ def test_one_resample_is_refused():
 
 
 def test_bootstrap_interval_of_a_single_item_is_nan():
-    result = wk.agreement([[1, 2, 2]])
+    with pytest.warns(UndefinedKappaWarning, match="a single item is rated"):
+        result = wk.agreement([[1, 2, 2]])
     low, high = result.confidence_interval(method="bootstrap")
     assert math.isnan(low) and math.isnan(high)
 

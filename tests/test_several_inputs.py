@@ -4,14 +4,18 @@ cluster ids."""
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 import wkappa as wk
-from wkappa.exceptions import WkappaTypeError
+from wkappa._cli import main
+from wkappa.exceptions import UndefinedKappaWarning, WkappaTypeError
 
 PANEL = [[0, 1], [1, 1], [2, 2]]
 
@@ -36,3 +40,71 @@ def test_none_or_a_scalar_is_refused_naming_the_parameter(
         call(value)
     assert str(info.value).endswith(f"; got {got}.")
     assert "\n" not in str(info.value)
+
+
+# ---------------------------------------------------------------- an undefined standard error
+
+
+@pytest.mark.parametrize(
+    ("call", "what", "why"),
+    [
+        (lambda: wk.agreement([[0, 1, 1]]), "Fleiss' kappa", "a single item is rated"),
+        (
+            lambda: wk.agreement([[0, 1, 1]], coefficient="gwet", cluster=["x"]),
+            "Gwet's AC1",
+            "a single item is rated",
+        ),
+        (
+            lambda: wk.agreement_from_counts([[1, 2]], coefficient="brennan_prediger"),
+            "Brennan-Prediger coefficient",
+            "a single item is rated",
+        ),
+        (lambda: wk.krippendorff_alpha([[0, 1, 1]]), "Krippendorff's alpha", "a single item"),
+        (
+            lambda: wk.krippendorff_alpha([[0, 1, 1], [1, None, None]]),
+            "Krippendorff's alpha",
+            "at least 2 items with two or more ratings, and 1 of the 2 items has them",
+        ),
+        (
+            lambda: wk.group_agreement([[0, 1], [1, 1]], [[0, 0], [1, 1]]),
+            "two groups' kappa",
+            "with 1 of the 2 items left out the kappa is undefined",
+        ),
+    ],
+)
+def test_a_defined_coefficient_without_a_standard_error_warns_once_at_the_caller(
+    call: Callable[[], Any], what: str, why: str
+) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    assert [w.category for w in caught] == [UndefinedKappaWarning], [str(w.message) for w in caught]
+    message = str(caught[0].message)
+    assert message.startswith(f"The standard error, interval and p-value of {what} are undefined")
+    assert why in message and message.endswith("Returning nan for them. Hint: rate more items.")
+    assert caught[0].filename == __file__
+    assert math.isfinite(result.statistic)
+    assert math.isnan(result.standard_error) and math.isnan(result.pvalue)
+    assert all(math.isnan(limit) for limit in result.confidence_interval())
+
+
+def test_an_undefined_coefficient_warns_once_for_itself() -> None:
+    with pytest.warns(UndefinedKappaWarning) as caught:
+        wk.agreement([[1, 1, 1]])
+    assert len(caught) == 1 and "1 - pe is zero" in str(caught[0].message)
+    with warnings.catch_warnings():  # zero_division=<float> is the user's choice
+        warnings.simplefilter("error")
+        assert wk.agreement([[1, 1, 1]], zero_division=0.0).statistic == 0.0
+
+
+def test_cli_agree_on_one_item_warns_on_one_line(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "one.csv"
+    path.write_text("a,b,c\n0,1,1\n")
+    assert main(["agree", str(path), "--raters", "a,b,c"]) == 0
+    captured = capsys.readouterr()
+    assert "-0.5000" in captured.out and "undefined" in captured.out
+    assert captured.err.splitlines() == [
+        "wkappa: warning: The standard error, interval and p-value of Fleiss' kappa are "
+        "undefined: the standard error needs at least 2 items, and a single item is rated. "
+        "They are shown as undefined. Hint: rate more items."
+    ]

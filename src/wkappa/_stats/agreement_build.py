@@ -21,6 +21,7 @@ from .._core import (
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .agreement_result import COEFFICIENT_NAMES, AgreementResult
 from .agreement_state import State, point_estimate, state_from_rows
+from .intervals import warn_undefined_inference
 from .pvalues import tail_pvalue, wald_statistic
 
 __all__ = [
@@ -101,6 +102,18 @@ def linearized_standard_error(linear: Linearized, population_size: int | None = 
     return math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
 
 
+def _why_undefined(n_items: int, paired: int) -> str:
+    """Why Gwet's standard error of ``n_items`` items (``paired`` of them in its sum) is nan."""
+    if n_items < 2:
+        return "the standard error needs at least 2 items, and a single item is rated"
+    if paired < 2:
+        return (
+            "the standard error needs at least 2 items with two or more ratings, and "
+            f"{paired} of the {n_items} items has them"
+        )
+    return "the items' linearised terms are not finite"
+
+
 def build_agreement(
     coefficient: str,
     weights_label: str,
@@ -125,17 +138,24 @@ def build_agreement(
     se = math.nan
     if math.isnan(statistic):
         statistic = undefined_agreement(zero_division, coefficient)
-    elif n_items >= 2:
-        linear = linearized_terms(
-            coefficient,
-            state.features,
-            state.multiplicity,
-            matrix,
-            estimate,
-            state.patterns,
-            state.rows,
-        )
-        se = linearized_standard_error(linear, population_size)
+    else:
+        paired = n_items
+        if n_items >= 2:
+            linear = linearized_terms(
+                coefficient,
+                state.features,
+                state.multiplicity,
+                matrix,
+                estimate,
+                state.patterns,
+                state.rows,
+            )
+            se = linearized_standard_error(linear, population_size)
+            paired = int(linear.multiplicity.sum())
+        if math.isnan(se):
+            warn_undefined_inference(
+                COEFFICIENT_NAMES[coefficient], _why_undefined(n_items, paired)
+            )
     pvalue = agreement_pvalue(statistic, se, n_items - 1, alternative, kappa0)
     return AgreementResult(
         statistic=statistic,

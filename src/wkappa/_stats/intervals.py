@@ -37,6 +37,7 @@ __all__ = [
     "resampled_text",
     "sided",
     "small_sample_reason",
+    "warn_undefined_inference",
     "warn_undefined_interval",
     "warn_undefined_intervals",
 ]
@@ -273,6 +274,16 @@ def small_sample_reason(n: float, kappa: float) -> str | None:
     if kappa >= HIGH_KAPPA and n < HIGH_KAPPA_N:
         return f"kappa >= {HIGH_KAPPA:g} with n = {n:g} < {HIGH_KAPPA_N}"
     return None
+
+
+def warn_undefined_inference(what: str, why: str, hint: str = "rate more items") -> None:
+    """The warning of a defined coefficient (``what``: "Fleiss' kappa") whose standard error,
+    and so its interval and p-value, is nan (``why``: the reason)."""
+    warn_at_caller(
+        f"The standard error, interval and p-value of {what} are undefined: {why}. Returning "
+        f"nan for them. Hint: {hint}.",
+        UndefinedKappaWarning,
+    )
 
 
 def warn_undefined_interval(method: str, n: float, statistic: float) -> None:

@@ -146,6 +146,14 @@ def agreement(
     -------
     AgreementResult
 
+    Warns
+    -----
+    wkappa.exceptions.UndefinedKappaWarning
+        When the coefficient is undefined (``1 - pe = 0``, under ``zero_division='warn'``),
+        or when it is defined but its standard error, interval and p-value are not (a single
+        item; for Krippendorff's alpha fewer than 2 items with two or more ratings): those
+        are nan.
+
     Notes
     -----
     **Clustered items.** With ``cluster``, Gwet's linearised terms ``x_i`` (centre ``c``)
@@ -440,6 +448,14 @@ def krippendorff_alpha(
         ``coefficient='krippendorff'``, ``level`` the level, ``weight_matrix`` the metric
         scaled to a largest entry of 1 (alpha does not change when delta is rescaled) and
         ``weights`` 'unweighted' for the nominal level (its metric), 'custom' for the others.
+
+    Warns
+    -----
+    wkappa.exceptions.UndefinedKappaWarning
+        When the coefficient is undefined (``1 - pe = 0``, under ``zero_division='warn'``),
+        or when it is defined but its standard error, interval and p-value are not (a single
+        item; for Krippendorff's alpha fewer than 2 items with two or more ratings): those
+        are nan.
 
     Notes
     -----

@@ -44,6 +44,7 @@ from .intervals import (
     level_text,
     resampled_text,
     sided,
+    warn_undefined_inference,
 )
 from .json_values import json_fields
 from .pvalues import tail_pvalue, wald_statistic
@@ -308,6 +309,13 @@ def group_agreement(
     -------
     GroupAgreementResult
 
+    Warns
+    -----
+    wkappa.exceptions.UndefinedKappaWarning
+        When kappa is undefined (``Pm = Pe``), or when it is defined but its jackknife
+        standard error, interval and p-value are not (kappa is undefined without one of the
+        items, as can happen with 2 or 3 items): those are nan.
+
     Notes
     -----
     With ``p_ik(g)`` the share of group g's raters who put item i in category k and
@@ -412,6 +420,13 @@ def group_agreement(
         )
     left_out, _ = jackknife_values(features, ones, lambda sums: _kappas(sums, agree))
     se = jackknife_se(left_out, ones)
+    if math.isnan(se) and not math.isnan(statistic):
+        undefined = int(np.count_nonzero(~np.isfinite(left_out)))
+        warn_undefined_inference(
+            "two groups' kappa",
+            f"the jackknife leaves each item out in turn, and with {undefined} of the {n} "
+            "items left out the kappa is undefined",
+        )
     bias_corrected = statistic - (n - 1) * (float(left_out.mean()) - statistic)
     pvalue = tail_pvalue(wald_statistic(statistic, 0.0, se), sided_as, n - 1)
     po, pm = float(between.mean()), float(within.mean())
