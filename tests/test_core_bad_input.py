@@ -214,7 +214,7 @@ ROWS: dict[str, Row] = {
         also="'quadratc'",
     ),
     "weights None": Row(
-        lambda: wk.weighted_kappa(A, B, weights=None), WkappaError, "weights", hint=True
+        lambda: wk.weighted_kappa(A, B, weights=None), WkappaTypeError, "weights", hint=True
     ),
     "weights wrong shape for K": Row(
         lambda: wk.weighted_kappa(A, B, weights=1 - np.eye(3)),
@@ -249,7 +249,9 @@ ROWS: dict[str, Row] = {
         lambda: wk.weighted_kappa(A, B, weights=np.full((4, 4), np.inf)), WkappaError, "weights"
     ),
     "weights strings": Row(
-        lambda: wk.weighted_kappa(A, B, weights=[["a", "b"], ["c", "d"]]), WkappaError, "weights"
+        lambda: wk.weighted_kappa(A, B, weights=[["a", "b"], ["c", "d"]]),
+        WkappaTypeError,
+        "weights",
     ),
     "table weights wrong shape": Row(
         lambda: wk.kappa_from_table(np.ones((2, 2)), weights=1 - np.eye(3)),
@@ -298,7 +300,7 @@ ROWS: dict[str, Row] = {
     "nan_policy unknown": Row(
         lambda: wk.qwk(A, B, nan_policy="x"), WkappaError, "nan_policy", also="'x'"
     ),
-    "nan_policy None": Row(lambda: wk.qwk(A, B, nan_policy=None), WkappaError, "nan_policy"),
+    "nan_policy None": Row(lambda: wk.qwk(A, B, nan_policy=None), WkappaTypeError, "nan_policy"),
     "table nan_policy propagate": Row(
         lambda: wk.confusion_table(A, B, nan_policy="propagate"),
         WkappaError,
@@ -315,7 +317,7 @@ ROWS: dict[str, Row] = {
         lambda: wk.qwk(A, B, zero_division="ignore"), WkappaError, "zero_division"
     ),
     "zero_division bool": Row(
-        lambda: wk.qwk(A, B, zero_division=True), WkappaError, "zero_division"
+        lambda: wk.qwk(A, B, zero_division=True), WkappaTypeError, "zero_division"
     ),
     "table zero_division": Row(
         lambda: wk.kappa_from_table([[1, 0], [0, 1]], zero_division=-2),

@@ -2,8 +2,9 @@
 
 Every error wkappa raises for bad input is a :class:`WkappaError`, a subclass of
 :class:`ValueError`, so ``except ValueError`` keeps working. Errors about the *kind* of an
-argument (a dict where an array was expected) are :class:`WkappaTypeError`, which is also a
-:class:`TypeError`. Messages name the parameter and, where a fix is likely, end in a ``Hint:``.
+argument (a dict where an array was expected, anything but a ``str`` for a string option
+such as ``method``) are :class:`WkappaTypeError`, which is also a :class:`TypeError`.
+Messages name the parameter and, where a fix is likely, end in a ``Hint:``.
 """
 
 from __future__ import annotations

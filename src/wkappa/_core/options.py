@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 import numpy.typing as npt
 
-from ..exceptions import UndefinedKappaWarning, WkappaError
+from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
 __all__ = [
     "UNDEFINED_REASON",
@@ -36,6 +36,8 @@ __all__ = [
     "check_nan_policy",
     "check_table_nan_policy",
     "check_zero_division",
+    "choice_error",
+    "choice_list",
     "float_array",
     "format_value",
     "missing_id_error",
@@ -92,12 +94,43 @@ def float_array(value: Any, expected: str, *, copy: bool = False) -> np.ndarray:
         raise WkappaError(f"{expected}; got {format_value(value)}.") from None
 
 
-def check_choice(value: Any, name: str, choices: Sequence[str]) -> Any:
-    """``value`` if it is one of the strings ``choices``; else an error naming ``name``."""
-    if not isinstance(value, str) or value not in choices:
-        listed = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
-        raise WkappaError(f"`{name}` must be {listed}; got {format_value(value)}.")
-    return value
+def choice_list(choices: Sequence[str]) -> str:
+    """``'a', 'b' or 'c'``: the strings an option takes, as its messages list them."""
+    if len(choices) == 1:
+        return repr(choices[0])
+    return ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
+
+
+def choice_error(value: Any, name: str, listed: str, hint: str = "") -> WkappaError:
+    """The error for a bad value of the string option ``name``, which takes ``listed``.
+
+    The one rule of every string option: a value that is not a ``str`` (a number, None, a
+    numpy array even of one string) is a :class:`WkappaTypeError`, an unknown string a
+    :class:`WkappaError`; both name the option and list what it takes. ``hint`` (a sentence
+    starting "Hint:") is added for a string only.
+    """
+    if isinstance(value, str):
+        tail = f" {hint}" if hint else ""
+        return WkappaError(f"`{name}` must be {listed}; got {format_value(value)}.{tail}")
+    kind = f"{type(value).__module__}.{type(value).__qualname__}".removeprefix("builtins.")
+    found = f"{format_value(value)} (type {kind})"
+    if isinstance(value, np.ndarray) and value.size == 1 and isinstance(value.item(), str):
+        found += f". Hint: pass the string itself, {name}={value.item()!r}"
+    return WkappaTypeError(f"`{name}` must be {listed}; got {found}.")
+
+
+def check_choice(
+    value: Any, name: str, choices: Sequence[str], *, listed: str = "", hint: str = ""
+) -> Any:
+    """``value`` if it is one of the strings ``choices``; else :func:`choice_error`.
+
+    ``listed`` replaces the list of ``choices`` in the message, for an option that takes
+    more than these strings (a ``BootstrapMethod``, a matrix), checked by the caller first.
+    The membership test runs on strings only, so an array never reaches ``in``.
+    """
+    if isinstance(value, str) and value in choices:
+        return value
+    raise choice_error(value, name, listed or choice_list(choices), hint)
 
 
 def check_count(value: Any, name: str, minimum: int, note: str = "") -> int:
@@ -200,10 +233,11 @@ def check_zero_division(zero_division: Any) -> ZeroDivision:
         value = float(zero_division)
         if math.isnan(value) or -1.0 <= value <= 1.0:
             return value
-    raise WkappaError(
-        "`zero_division` must be 'warn', 'raise' or a float in [-1, 1] (or nan); "
-        f"got {format_value(zero_division)}."
-    )
+    kind = isinstance(zero_division, (str, numbers.Real)) and not isinstance(zero_division, bool)
+    listed = "'warn', 'raise' or a float in [-1, 1] (or nan)"
+    if kind:
+        raise WkappaError(f"`zero_division` must be {listed}; got {format_value(zero_division)}.")
+    raise choice_error(zero_division, "zero_division", listed)
 
 
 # The package's directory: warnings point at the first frame outside it.

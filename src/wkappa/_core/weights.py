@@ -20,8 +20,8 @@ from typing import Any, Literal, NamedTuple, get_args
 import numpy as np
 import numpy.typing as npt
 
-from ..exceptions import WkappaError
-from .options import GwetWeights, KrippendorffLevel, format_value
+from ..exceptions import WkappaError, WkappaTypeError
+from .options import GwetWeights, KrippendorffLevel, choice_error, format_value
 
 __all__ = [
     "GWET_WEIGHTS",
@@ -45,13 +45,13 @@ WeightsLike = Literal["quadratic", "linear", "unweighted"] | npt.ArrayLike
 
 
 def _bad_weights(weights: Any) -> WkappaError:
-    hint = ""
+    listed = "one of 'quadratic', 'linear', 'unweighted' or a (K, K) array"
     if weights is None:
-        hint = " Hint: use weights='unweighted' for Cohen's unweighted kappa."
-    return WkappaError(
-        "`weights` must be one of 'quadratic', 'linear', 'unweighted' or a (K, K) array; "
-        f"got {format_value(weights)}.{hint}"
-    )
+        return WkappaTypeError(
+            f"`weights` must be {listed}; got None. Hint: use weights='unweighted' for "
+            "Cohen's unweighted kappa."
+        )
+    return choice_error(weights, "weights", listed)
 
 
 def check_weights(weights: Any) -> str | np.ndarray:
@@ -388,9 +388,8 @@ def check_agreement_weights(weights: Any) -> str | np.ndarray:
         return weights
     if isinstance(weights, str) and weights not in WEIGHT_NAMES:
         names = ", ".join(repr(name) for name in (*WEIGHT_NAMES, *GWET_WEIGHTS))
-        raise WkappaError(
-            f"`weights` must be one of {names} or a (K, K) matrix of disagreement weights; "
-            f"got {format_value(weights)}."
+        raise choice_error(
+            weights, "weights", f"one of {names} or a (K, K) matrix of disagreement weights"
         )
     return check_weights(weights)
 

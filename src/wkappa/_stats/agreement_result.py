@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import Alternative, coefficient_from_sums, format_value, t_ppf
+from .._core import Alternative, check_choice, coefficient_from_sums, format_value, t_ppf
 from ..exceptions import WkappaError
 from . import bootstrap
 from .agreement_diagnostics import leave_one_rater_out, need_rows, pairwise, per_category
@@ -561,13 +561,15 @@ def check_interval_method(method: Any) -> str | BootstrapMethod:
     BootstrapMethod."""
     if isinstance(method, BootstrapMethod):
         return method
-    if method in AGREEMENT_INTERVALS:
-        return str(method)
-    if method == "bootstrap":
-        return BootstrapMethod()
-    if method in ("percentile", "bca"):
-        return BootstrapMethod(method=method)
-    raise WkappaError(
-        "`method` must be 'asymptotic', 'fisher-z', 'fisher-z-adjusted', 'fisher-z-jackknife', "
-        f"'jackknife', 'bootstrap' or a BootstrapMethod(...); got {format_value(method)}."
+    name = check_choice(
+        method,
+        "method",
+        (*AGREEMENT_INTERVALS, "bootstrap", "percentile", "bca"),
+        listed="'asymptotic', 'fisher-z', 'fisher-z-adjusted', 'fisher-z-jackknife', "
+        "'jackknife', 'bootstrap', 'percentile', 'bca' or a BootstrapMethod(...)",
     )
+    if name == "bootstrap":
+        return BootstrapMethod()
+    if name in ("percentile", "bca"):
+        return BootstrapMethod(method=name)
+    return str(name)

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import check_count, format_value
+from .._core import check_choice, check_count, format_value
 from ..exceptions import WkappaError
 
 __all__ = ["BootstrapMethod", "SeedLike", "check_resamples", "make_rng", "rng_error"]
@@ -71,10 +71,7 @@ class BootstrapMethod:
 
     def __post_init__(self) -> None:
         check_resamples(self.n_resamples)
-        if self.method not in ("percentile", "bca"):
-            raise WkappaError(
-                f"`method` must be 'percentile' or 'bca'; got {format_value(self.method)}."
-            )
+        check_choice(self.method, "method", ("percentile", "bca"))
         make_rng(self.rng)
 
 

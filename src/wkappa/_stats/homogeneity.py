@@ -10,7 +10,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from .._core import format_value, kappas, variances
+from .._core import check_choice, kappas, variances
 from ..exceptions import WkappaError
 from .bootstrap import chunk_sizes
 from .bootstrap_method import BootstrapMethod, make_rng
@@ -55,16 +55,18 @@ def check_homogeneity(homogeneity: object) -> tuple[HomogeneityTest, BootstrapMe
                 f"`rng`; its `method` must stay 'percentile'; got {homogeneity.method!r}."
             )
         return "bootstrap", homogeneity
-    if homogeneity == "bootstrap":
-        return "bootstrap", BootstrapMethod()
-    if homogeneity == "asymptotic" or homogeneity == "goodness-of-fit":
-        return homogeneity, None  # type: ignore[return-value]
-    raise WkappaError(
-        "`homogeneity` must be 'asymptotic' (SAS's chi-square of equal kappas), "
-        "'goodness-of-fit' (Donner, Eliasziw & Klar 1996, binary ratings) or 'bootstrap' "
-        "(the Fisher-z chi-square with a bootstrap p-value; wk.BootstrapMethod(n_resamples, "
-        f"rng=...) sets its replicates and seed); got {format_value(homogeneity)}."
+    name = check_choice(
+        homogeneity,
+        "homogeneity",
+        ("asymptotic", "goodness-of-fit", "bootstrap"),
+        listed="'asymptotic' (SAS's chi-square of equal kappas), 'goodness-of-fit' (Donner, "
+        "Eliasziw & Klar 1996, binary ratings) or 'bootstrap' (the Fisher-z chi-square with "
+        "a bootstrap p-value; wk.BootstrapMethod(n_resamples, rng=...) sets its replicates "
+        "and seed)",
     )
+    if name == "bootstrap":
+        return "bootstrap", BootstrapMethod()
+    return name, None
 
 
 def fisher_z_chi_square(kappa: np.ndarray, variance: np.ndarray, centre: Any = 0.0) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import format_value, real_number, warn_at_caller
+from .._core import check_choice, format_value, real_number, warn_at_caller
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .bootstrap_method import BootstrapMethod
 from .json_values import json_fields
@@ -225,36 +225,34 @@ IntervalName = Literal["asymptotic", "fisher-z", "score"]
 # The intervals computed from the table alone (no resampling), in the order the docs list them.
 TABLE_INTERVALS = ("asymptotic", "score", "fisher-z")
 
-_METHOD_HINT = (
-    "`method` must be 'asymptotic', 'score', 'fisher-z', 'bootstrap', 'percentile', 'bca' or "
-    "a BootstrapMethod(...)"
+_BOOTSTRAP_NAMES = ("bootstrap", "percentile", "bca")
+_METHODS_LISTED = (
+    "'asymptotic', 'score', 'fisher-z', 'bootstrap', 'percentile', 'bca' or a BootstrapMethod(...)"
 )
 
 
 def check_method(method: Any) -> IntervalName | BootstrapMethod:
+    """A two-raters interval method: a table interval's name or a :class:`BootstrapMethod`
+    ('bootstrap' is the default one, 'percentile' and 'bca' the default with that method)."""
     if isinstance(method, BootstrapMethod):
         return method
-    if isinstance(method, str):
-        if method in TABLE_INTERVALS:
-            return method  # type: ignore[return-value]
-        if method == "bootstrap":
-            return BootstrapMethod()
-        if method == "percentile":
-            return BootstrapMethod(method="percentile")
-        if method == "bca":
-            return BootstrapMethod(method="bca")
     hint = (
-        " Hint: the small-sample interval is 'score'."
-        if method in ("fisher_z", "wilson", "score-type")
+        "Hint: the small-sample interval is 'score'."
+        if isinstance(method, str) and method in ("fisher_z", "wilson", "score-type")
         else ""
     )
-    raise WkappaError(f"{_METHOD_HINT}; got {format_value(method)}.{hint}")
+    name = check_choice(
+        method, "method", (*TABLE_INTERVALS, *_BOOTSTRAP_NAMES), listed=_METHODS_LISTED, hint=hint
+    )
+    if name in _BOOTSTRAP_NAMES:
+        return BootstrapMethod() if name == "bootstrap" else BootstrapMethod(method=name)
+    return name  # type: ignore[no-any-return]
 
 
-def check_only_method(method: Any, only: str, what: str) -> None:
-    """The ``method`` keyword of a result with one interval method: only ``only``."""
-    if not (isinstance(method, str) and method == only):
-        raise WkappaError(f"`method` must be {only!r} ({what}); got {format_value(method)}.")
+def check_only_method(method: Any, only: str, what: str, hint: str = "") -> None:
+    """The ``method`` keyword of a result with one interval method: only ``only``
+    (``what`` says what it is; ``hint`` where the other methods are)."""
+    check_choice(method, "method", (only,), listed=f"{only!r} ({what})", hint=hint)
 
 
 # Where the large-sample (Wald) interval undercovers, from benchmarks/coverage_study.py: more

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import f_cdf, f_ppf, f_sf, format_value, real_number
+from .._core import choice_error, f_cdf, f_ppf, f_sf, real_number
 from ..exceptions import WkappaError
 from .intraclass_anova import MeanSquares
 
@@ -87,11 +87,12 @@ def check_form(form: Any) -> str:
         alias = _ALIASES.get(text.lower())
         if alias is not None:
             return alias
-    raise WkappaError(
-        "`form` must be one of McGraw & Wong's '1,1', 'A,1', 'C,1', '1,k', 'A,k', 'C,k' or "
-        f"Shrout & Fleiss's 'ICC1', 'ICC2', 'ICC3', 'ICC1k', 'ICC2k', 'ICC3k'; got "
-        f"{format_value(form)}. Hint: SPSS's 'two-way random, absolute agreement, single "
-        "measures' is 'A,1'."
+    raise choice_error(
+        form,
+        "form",
+        "one of McGraw & Wong's '1,1', 'A,1', 'C,1', '1,k', 'A,k', 'C,k' or Shrout & "
+        "Fleiss's 'ICC1', 'ICC2', 'ICC3', 'ICC1k', 'ICC2k', 'ICC3k'",
+        "Hint: SPSS's 'two-way random, absolute agreement, single measures' is 'A,1'.",
     )
 
 

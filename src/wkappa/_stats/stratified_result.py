@@ -9,11 +9,17 @@ from typing import Any, Literal
 import numpy as np
 
 from .._core import Alternative, format_value, norm_ppf
-from ..exceptions import WkappaError
 from .cluster import describe_groups
 from .frozen_arrays import readonly
 from .homogeneity import HomogeneityTest, goodness_of_fit_homogeneity
-from .intervals import KAPPA_RANGE, ConfidenceInterval, estimate_repr, level_text, sided
+from .intervals import (
+    KAPPA_RANGE,
+    ConfidenceInterval,
+    check_only_method,
+    estimate_repr,
+    level_text,
+    sided,
+)
 from .json_values import json_fields, json_value
 from .results import KappaResult
 from .text_values import interpretation, interval_text, number_text
@@ -203,12 +209,13 @@ class StratifiedKappaResult:
         -------
         ConfidenceInterval
         """
-        if method != "asymptotic":
-            raise WkappaError(
-                "`method` must be 'asymptotic' for the overall kappa across strata; got "
-                f"{format_value(method)}. Hint: each stratum's result has the other methods, "
-                "e.g. result.results[0].confidence_interval(method='score')."
-            )
+        check_only_method(
+            method,
+            "asymptotic",
+            "the overall kappa across strata",
+            "Hint: each stratum's result has the other methods, "
+            "e.g. result.results[0].confidence_interval(method='score').",
+        )
 
         def two_sided(level: float) -> ConfidenceInterval:
             half = norm_ppf(0.5 + level / 2.0) * self.standard_error
