@@ -218,3 +218,43 @@ def test_panel_explain_states_its_null_hypothesis():
     result = wk.rater_vs_panel(ratings[:, :3], ratings[:, 3], n_resamples=199, rng=0)
     last = result.explain().splitlines()[-1]
     assert f"p-value {result.pvalue:.4g} (H0: difference = 0, two-sided)" in last, last
+
+
+def test_pvalue_floor_note_leaves_out_a_parenthesis_that_says_nothing():
+    """'< 0.001 at the smallest p-value 9,999 resamples of 300 clusters can show (99,999
+    would show < 0.001)': when ten times the resamples would show the same text, the
+    parenthesis is left out; the count of clusters has thousands separators."""
+    from wkappa._cli.output import bootstrap_pvalue
+
+    shown, note = bootstrap_pvalue(0.0, 9999, 300, "greater", 300)
+    assert shown == "< 0.001"
+    assert note == "at the smallest p-value 9,999 resamples of 300 clusters can show"
+    shown, note = bootstrap_pvalue(0.0, 9999, 50_000, "greater", 50_000)
+    assert note == "at the smallest p-value 9,999 resamples of 50,000 clusters can show"
+    shown, note = bootstrap_pvalue(0.0, 999, 5, "two-sided", 5)
+    assert shown == "<= 0.051"
+    assert note.endswith(" 999 resamples of 5 clusters can show (9,999 would show 0.029)")
+
+
+def test_counts_of_clusters_and_table_totals_have_thousands_separators(tmp_path, capsys):
+    """'cluster-robust over 1500 clusters', 'p from t with 1499 df' and the tables' totals
+    ('2947' beside 'n 2,947') were written without thousands separators, in the text and the
+    report, unlike every other count."""
+    rng = np.random.default_rng(1)
+    truth = rng.integers(1, 4, 3000)
+    pred = np.where(rng.random(3000) < 0.7, truth, rng.integers(1, 4, 3000))
+    path = tmp_path / "big.csv"
+    rows = [f"{i // 2},{t},{p}" for i, (t, p) in enumerate(zip(truth, pred, strict=True))]
+    path.write_text("g,t,p\n" + "\n".join(rows) + "\n")
+    report = tmp_path / "r.html"
+    argv = ["score", str(path), "--true", "t", "--pred", "p", "--cluster", "g"]
+    assert main([*argv, "--report", str(report), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "(G = 1,500)" in text and "cluster-robust over 1,500 clusters" in text
+    assert "p from t with 1,499 df" in text
+    observed = text.split("Observed O")[1].split("Expected E")[0]
+    assert "  total" in observed and "3,000" in observed.splitlines()[-2]
+    assert "3,000.00" in text.split("Expected E")[1]
+    page = report.read_text()
+    assert "cluster-robust, 1,500 clusters" in page and "t(1,499)" in page
+    assert "<td>3,000</td>" in page and "1500" not in page and "3000" not in page

@@ -25,6 +25,7 @@ from .output import (
     RowCount,
     band,
     categories_line,
+    format_count,
     format_interval,
     format_number,
     format_pvalue,
@@ -288,7 +289,8 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
         robust = ""
         if ids is not None:  # no clusters are counted where every value is undefined
-            over = "" if result.n_clusters is None else f" over {result.n_clusters} clusters"
+            clusters = result.n_clusters
+            over = "" if clusters is None else f" over {format_count(clusters)} clusters"
             robust = f" (cluster-robust{over})"
         print(f"  std. error   {format_number(result.standard_error)}{robust}")
         level = f"{level_percent(ci.confidence_level)} CI"  # the side beside the method: aligned

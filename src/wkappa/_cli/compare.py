@@ -161,7 +161,8 @@ def run_compare(args: argparse.Namespace) -> int:
         if args.weight_col:
             print(f"  sample weights  {args.weight_col}")
         if args.cluster:
-            print(f"  clusters  {args.cluster} (G = {result.n_clusters}), resampled whole")
+            clusters = output.format_count(result.n_clusters)
+            print(f"  clusters  {args.cluster} (G = {clusters}), resampled whole")
         print(output.render_rows(compare_rows(compared), left=(0, 2)))
         if args.explain:
             print()

@@ -47,6 +47,7 @@ from .output import (
     bootstrap_pvalue,
     categories_line,
     format_bound,
+    format_count,
     format_interval,
     format_number,
     render_rows,
@@ -466,7 +467,10 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         *(
             []
             if result.n_clusters is None
-            else [f"  clusters      {args.cluster} (G = {result.n_clusters}), resampled whole"]
+            else [
+                f"  clusters      {args.cluster} (G = {format_count(result.n_clusters)}), "
+                "resampled whole"
+            ]
         ),
         "",
         "Does the candidate agree with the panel as well as the members agree with each other?",

@@ -282,22 +282,26 @@ def bootstrap_pvalue(
     """A bootstrap p-value and its note: at the smallest value ``n_resamples`` differences
     of ``units`` items (or ``n_clusters`` clusters) can show, ``<= floor`` (``< 0.001``
     below 0.001) and what sets that bound (with clusters, what ten times the resamples would
-    show: with few clusters the clusters set most of it); elsewhere the p-value and no note
-    (``undefined`` for nan: no bound holds where the comparison itself is undefined)."""
+    show where that reads differently: with few clusters the clusters set most of it);
+    elsewhere the p-value and no note (``undefined`` for nan: no bound holds where the
+    comparison itself is undefined)."""
     from .._stats import smallest_pvalue
 
     floor = smallest_pvalue(n_resamples, units, alternative)
     if value > floor or math.isnan(value):
         return format_pvalue(value), ""
+    shown = pvalue_text(floor, bound=True)
     note = f"at the smallest p-value {n_resamples:,} resamples can show"
     if n_clusters is not None:
-        more = 10 * (n_resamples + 1) - 1
-        lower = smallest_pvalue(more, units, alternative)
         note = (
-            f"at the smallest p-value {n_resamples:,} resamples of {n_clusters} clusters can show "
-            f"({more:,} would show {format_pvalue(lower)})"
+            f"at the smallest p-value {n_resamples:,} resamples of {format_count(n_clusters)} "
+            "clusters can show"
         )
-    return pvalue_text(floor, bound=True), note
+        more = 10 * (n_resamples + 1) - 1
+        lower = format_pvalue(smallest_pvalue(more, units, alternative))
+        if lower != shown:  # both '< 0.001': the parenthesis would say nothing
+            note += f" ({more:,} would show {lower})"
+    return shown, note
 
 
 def render_table(
@@ -326,10 +330,10 @@ def render_rows(rows: Sequence[Sequence[str]], indent: int = 2, left: Sequence[i
 def _matrix(table: np.ndarray, labels: Sequence[Any], digits: int | None) -> str:
     names = [label_text(v) for v in labels]
 
-    def cell(value: float) -> str:
+    def cell(value: float) -> str:  # counts (and their totals) with thousands separators
         if digits is None and float(value).is_integer():
-            return str(int(value))
-        return f"{value:.{digits if digits is not None else 2}f}"
+            return format_count(value)
+        return f"{value:,.{digits if digits is not None else 2}f}"
 
     rows = [
         [names[i], *(cell(v) for v in table[i]), cell(table[i].sum())]
@@ -371,8 +375,8 @@ def _result_lines(scored: Scored) -> str:
     null_se = f"null SE {format_number(result.standard_error_null)}"
     robust = ""
     if result.n_clusters is not None:  # the Wald test with the cluster-robust SE, on t(G - 1)
-        robust = f"cluster-robust over {result.n_clusters} clusters"
-        null_se = f"the same SE; p from t with {result.n_clusters - 1} df"
+        robust = f"cluster-robust over {format_count(result.n_clusters)} clusters"
+        null_se = f"the same SE; p from t with {format_count(result.n_clusters - 1)} df"
     rows = [
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), robust],
@@ -486,7 +490,7 @@ def score_text(run: ScoreRun) -> str:
     if run.weight_column:
         lines.append(f"  sample weights     {run.weight_column}")
     if run.cluster:
-        lines.append(f"  clusters           {run.cluster} (G = {result.n_clusters})")
+        lines.append(f"  clusters           {run.cluster} (G = {format_count(result.n_clusters)})")
     if run.rows is not None:
         lines.append(f"  file rows          {run.rows.text()}")
     elif run.omitted:

@@ -150,7 +150,7 @@ def _matrix_html(table: np.ndarray, labels: Sequence[Any], integer: bool) -> str
     names = [label_text(v) for v in labels]
 
     def cell(value: float) -> str:
-        return str(int(value)) if integer else f"{value:.2f}"
+        return format_count(value) if integer else f"{value:,.2f}"
 
     head = "".join(f"<th>{_e(n)}</th>" for n in names)
     rows = [
@@ -168,7 +168,7 @@ def _headline(scored: Scored, args: argparse.Namespace) -> str:
     level = bound_name(scored.level, result.alternative, short=True)
     test, p = statistic_name(result), p_phrase(result.pvalue)
     if result.n_clusters is not None:  # the Wald test on t with G - 1 df
-        p = f"{p}, on t({result.n_clusters - 1})"
+        p = f"{p}, on t({format_count(result.n_clusters - 1)})"
     items = [
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
         (
@@ -204,7 +204,8 @@ def headline_html(items: Sequence[tuple[str, str, str]]) -> str:
 
 def _robust(result: Any) -> str:
     """What the standard error is, with ``--cluster``: cluster-robust over G clusters."""
-    return "" if result.n_clusters is None else f"cluster-robust, {result.n_clusters} clusters"
+    clusters = result.n_clusters
+    return "" if clusters is None else f"cluster-robust, {format_count(clusters)} clusters"
 
 
 def _section(title: str, scored: Scored, true: str, pred: str, args: argparse.Namespace) -> str:
