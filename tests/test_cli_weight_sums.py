@@ -127,3 +127,22 @@ def test_the_command_line_and_frames_give_the_same_bits(tmp_path, capsys):
     groups = frames.kappa_by_group(data, **options, by="g").sort("g")
     assert [g["statistic"] for g in document["groups"]] == groups["kappa"].to_list()
     assert [g["n"] for g in document["groups"]] == groups["n"].to_list()
+
+
+def test_whole_frequency_weights_print_the_observed_table_as_counts(tmp_path, capsys):
+    """With whole --weight-col weights the observed table holds counts, but the text and the
+    report printed it as decimals ('1421.00  363.00  0.00'); they are integers with thousands
+    separators, as the table of counted pairs. The expected table keeps its decimals."""
+    from wkappa._cli import main
+
+    path = tmp_path / "w.csv"
+    path.write_text("a,b,w\n1,1,1421\n1,2,363\n2,2,500\n2,1,7\n")
+    report = tmp_path / "r.html"
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w"]
+    assert main([*argv, "--report", str(report), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    observed, expected = text.split("Observed O")[1].split("Expected E")
+    assert "1,421  363  1,784" in observed and "total  1,428  863  2,291" in observed
+    assert ".00" not in observed and "1,111.98" in expected
+    page = report.read_text()
+    assert "<td>1,421</td>" in page and "1421.00" not in page and "1,421.00" not in page

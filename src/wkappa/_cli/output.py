@@ -90,6 +90,7 @@ __all__ = [
     "to_csv",
     "to_json",
     "weights_text",
+    "whole_counts",
 ]
 
 SCHEMA = "wkappa.score/1"
@@ -228,6 +229,14 @@ def count_value(n: float) -> int | float:
     """The number of pairs ``n`` for JSON and CSV: an int when whole (a sum of weights may
     not be)."""
     return int(n) if float(n).is_integer() else float(n)
+
+
+def whole_counts(table: np.ndarray) -> bool:
+    """Whether a table holds whole counts, printed as integers: counted pairs, or the sums of
+    whole frequency weights (``--weight-col``), which are floats."""
+    if table.dtype.kind in "iu":
+        return True
+    return bool(np.all(np.isfinite(table)) and np.all(table == np.round(table)))
 
 
 def format_count(n: float) -> str:
@@ -507,7 +516,7 @@ def score_text(run: ScoreRun) -> str:
             lines += across_groups_lines(groups, by, overall.level)
         lines += [""]
     table = np.asarray(result.table)
-    digits = None if table.dtype.kind in "iu" else 2
+    digits = None if whole_counts(table) else 2
     lines += [
         f"Observed O (rows: {true}, columns: {pred})",
         _matrix(table, result.labels, digits),

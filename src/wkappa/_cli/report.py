@@ -42,6 +42,7 @@ from .output import (
     null_hypothesis,
     statistic_name,
     weights_text,
+    whole_counts,
 )
 from .provenance import Provenance, methods_html, references_html, resampling_words
 from .written import write_bytes, write_text
@@ -223,7 +224,7 @@ def tables_html(result: Any, title: str, true: str, pred: str) -> str:
     ``true``, columns: ``pred``), then the heatmaps of O, E and W*(O-E) as an inline PNG
     (with matplotlib; a note saying how to get them without it)."""
     table = np.asarray(result.table)
-    integer = table.dtype.kind in "iu"
+    integer = whole_counts(table)
     if _has_matplotlib():
         png = base64.b64encode(heatmap_png(result, (true, pred))).decode("ascii")
         image = (
