@@ -357,6 +357,31 @@ def test_one_sided_intervals() -> None:
     assert less.low == -math.inf and less.high == pytest.approx(two.high, rel=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("form", "missing", "says"),
+    [
+        ("C,1", False, "exact F limits"),
+        ("1,k", False, "exact F limits"),
+        ("A,1", False, "Satterthwaite's df: approximate"),
+        ("A,k", False, "Satterthwaite's df: approximate"),
+        ("C,1", True, "REML mean squares, df of the observed ratings: approximate"),
+    ],
+)
+def test_the_method_error_says_whether_the_f_limits_are_exact(
+    form: str, missing: bool, says: str
+) -> None:
+    """Only the one-way and consistency forms of a complete table have exact F limits."""
+    ratings = np.array(WINE_RATINGS, dtype=float)
+    if missing:
+        ratings[0, 1] = np.nan
+    result = wk.icc(ratings, form=form)
+    with pytest.raises(WkappaError, match=r"^`method` must be 'F' \(") as caught:
+        result.confidence_interval(method="asymptotic")
+    assert says in str(caught.value)
+    assert ("exact" in str(caught.value)) == (says == "exact F limits")
+    assert says in result.explain()
+
+
 # ----------------------------------------------------------------- F distribution
 
 

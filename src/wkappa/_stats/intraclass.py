@@ -95,7 +95,7 @@ def icc_limits(form: str, method: str) -> str:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ICCResult:
-    """An intraclass correlation with its F test and exact F-based interval.
+    """An intraclass correlation with its F test and F-based interval.
 
     Made by :func:`~wkappa.icc` and :func:`~wkappa.icc_all`. For ratings of shape
     (items, raters, features) every numeric attribute is a read-only array of shape
@@ -201,8 +201,12 @@ class ICCResult:
     def confidence_interval(
         self, confidence_level: float = 0.95, *, method: Literal["F"] = "F"
     ) -> ConfidenceInterval:
-        """The exact F-based interval (McGraw & Wong 1996, Table 7); ``method`` (the keyword
-        every result's ``confidence_interval`` takes) can only be 'F'.
+        """The F-based interval (McGraw & Wong 1996, Table 7); ``method`` (the keyword every
+        result's ``confidence_interval`` takes) can only be 'F'.
+
+        The limits are exact for the one-way and consistency forms on a complete table, and
+        approximate for absolute agreement (Satterthwaite's df) and with missing ratings
+        (``method='reml'``), as :meth:`explain` says.
 
         One-way and consistency forms: ``F_L = F / F_{1-a/2}(df1, df2)``,
         ``F_U = F * F_{1-a/2}(df2, df1)``; absolute agreement: McGraw & Wong's limits with
@@ -213,7 +217,7 @@ class ICCResult:
         ``2 * confidence_level - 1``; method is 'F'.
         """
 
-        check_only_method(method, "F", "the exact F-based interval")
+        check_only_method(method, "F", icc_limits(self.form, self.method))
 
         def two_sided(level: float) -> ConfidenceInterval:
             low, high = limits(self.form, self._ms, self._statistic_a1, (1.0 - level) / 2.0)
