@@ -15,7 +15,7 @@ import pytest
 
 import wkappa as wk
 from wkappa._cli import main
-from wkappa.exceptions import UndefinedKappaWarning, WkappaTypeError
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
 PANEL = [[0, 1], [1, 1], [2, 2]]
 
@@ -108,3 +108,59 @@ def test_cli_agree_on_one_item_warns_on_one_line(tmp_path: Path, capsys: Any) ->
         "undefined: the standard error needs at least 2 items, and a single item is rated. "
         "They are shown as undefined. Hint: rate more items."
     ]
+
+
+# ------------------------------------------------------ interval and ratio alpha on values
+
+MEASURED = np.array([[0, 1, 1], [2, 2, 2], [1, 1, 0], [0, 0, 0], [2, 1, 2]]) * 0.7 + 0.25
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio"])
+@pytest.mark.parametrize("library", ["numpy", "list", "pandas", "polars"])
+@pytest.mark.parametrize("missing", [False, True])
+def test_interval_and_ratio_alpha_take_values_that_are_not_whole(
+    level: str, library: str, missing: bool
+) -> None:
+    krippendorff = pytest.importorskip("krippendorff")
+    values = MEASURED.copy()
+    if missing:
+        values[0, 1] = values[3, 2] = np.nan
+    ratings: Any = values
+    if library == "list":
+        ratings = [[None if np.isnan(v) else float(v) for v in row] for row in values]
+    elif library != "numpy":
+        frames = pytest.importorskip(library)
+        ratings = frames.DataFrame({name: values[:, j] for j, name in enumerate("abc")})
+        if library == "polars":
+            ratings = ratings.fill_nan(None)
+    result = wk.krippendorff_alpha(ratings, level=level)
+    expected = krippendorff.alpha(values.T, level_of_measurement=level)
+    assert result.statistic == pytest.approx(expected, abs=1e-14)
+    assert result.labels == (0.25, 0.95, 1.65)
+    labelled = wk.krippendorff_alpha(values, level=level, labels=[0.25, 0.95, 1.65])
+    assert result.statistic == labelled.statistic
+    assert result.standard_error == labelled.standard_error
+
+
+def test_whole_numbers_keep_their_integer_range() -> None:
+    ratings = np.array([[0, 3, 3], [3, 3, 3], [3, 0, 0]], dtype=np.float64)
+    assert wk.krippendorff_alpha(ratings, level="interval").labels == (0, 1, 2, 3)
+
+
+def test_values_that_are_not_whole_refuse_integer_bounds() -> None:
+    pattern = (
+        r"^`min_rating` and `max_rating` bound integer ratings, .* \(\[0\.25, 0\.95, 1\.65\]\)\. "
+        r"Hint: leave them out: level='ratio' takes the values as they are\.$"
+    )
+    with pytest.raises(WkappaError, match=pattern):
+        wk.krippendorff_alpha(MEASURED, level="ratio", min_rating=0)
+    with pytest.raises(WkappaError, match="apply_thresholds"):  # categories: not on values
+        wk.krippendorff_alpha(MEASURED, level="ordinal")
+
+
+def test_values_that_are_not_whole_propagate_a_missing_rating() -> None:
+    values = MEASURED.copy()
+    values[0, 1] = np.nan
+    result = wk.krippendorff_alpha(values, level="interval", nan_policy="propagate")
+    assert math.isnan(result.statistic)
+    assert (result.n_items, result.labels) == (5, (0.25, 0.95, 1.65))

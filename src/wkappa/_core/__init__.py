@@ -265,6 +265,7 @@ from .rater_matrix import (
     read_rater_matrix,
     refuse_long_layout,
     stack_raters,
+    value_categories,
 )
 from .raters import (
     CountedRows,
@@ -318,6 +319,7 @@ __all__ += [
     "stack_raters",
     "t_ppf",
     "t_sf",
+    "value_categories",
     "weighted_sums",
 ]
 

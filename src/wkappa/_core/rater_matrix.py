@@ -44,6 +44,7 @@ __all__ = [
     "refuse_long_layout",
     "rows_array",
     "stack_raters",
+    "value_categories",
 ]
 
 _LAZY_HINT = (
@@ -316,3 +317,29 @@ def stack_raters(
         if places is not None:
             places += part.places or [f"in {n}" for n in named]
     return RaterColumns(tuple(columns), tuple(names), None if places is None else tuple(places))
+
+
+def value_categories(read: np.ndarray | RaterColumns) -> np.ndarray | None:
+    """The sorted distinct values of numeric ratings (``read`` by :func:`read_rater_matrix`)
+    when some are not whole numbers, as the categories of a metric on the values (interval
+    and ratio alpha); None when they are whole numbers (the integer range), not all numbers
+    and finite, or integers beyond 2**53 (not exact as floats) come with them."""
+    if isinstance(read, np.ndarray):
+        parts = [read[~np.isnan(read)] if read.dtype.kind == "f" else read.ravel()]
+    else:
+        parts = []
+        for column in read.columns:
+            if column.categories is not None:
+                return None
+            values = column.values if column.missing is None else column.values[~column.missing]
+            parts.append(values)
+    if not all(part.dtype.kind in "iuf" for part in parts):
+        return None
+    floats = [part for part in parts if part.dtype.kind == "f"]
+    if not any(((part != np.rint(part)) & np.isfinite(part)).any() for part in floats):
+        return None
+    if not all(np.isfinite(part).all() for part in floats) or any(
+        part.size and np.abs(part).max() > 2**53 for part in parts if part.dtype.kind in "iu"
+    ):
+        return None
+    return np.unique(np.concatenate([part.astype(np.float64).ravel() for part in parts]))

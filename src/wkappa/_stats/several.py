@@ -42,11 +42,14 @@ from .._core import (
     encode_rating_matrix,
     fast_rows,
     features,
+    format_value,
     is_dataframe,
     krippendorff_metric,
     needs_order,
     patterns_from_counts,
+    read_rater_matrix,
     rows_to_counts,
+    value_categories,
 )
 from ..exceptions import WkappaError
 from .agreement_build import (
@@ -436,7 +439,9 @@ def krippendorff_alpha(
         rank-based ``(sum_{g=c}^{k} n_g - (n_c + n_k)/2)²`` from the pairable ratings'
         category counts ``n_g`` (unlike Gwet's 'ordinal' weights, it depends on how often each
         category is used); interval ``(v_c - v_k)²``; ratio ``((v_c - v_k)/(v_c + v_k))²``
-        on the category values ``v`` (numbers: the integer range or numeric ``labels``).
+        on the category values ``v``: numeric ``labels``, else the integer range of whole
+        numbers, or the sorted distinct values when some are not whole numbers (as in
+        Krippendorff's definition, on the values themselves).
     labels, min_rating, max_rating, nan_policy, zero_division, population_size, alternative,
     kappa0, cluster
         As in :func:`~wkappa.agreement` (``kappa0``: alpha under H0; ``cluster``: the
@@ -492,23 +497,36 @@ def krippendorff_alpha(
     zero, population, side = check_inference(zero_division, population_size, alternative)
     null = check_kappa0(kappa0)
     codes = None
-    options = (labels, min_rating, max_rating, level != "nominal", null, population)
     label = "unweighted" if level == "nominal" else "custom"
     nan_result = replace(propagated_agreement("krippendorff", label, side), level=level)
+    data: Any = ratings  # the ratings, or as read for values that are not whole
+    if level in ("interval", "ratio") and labels is None:
+        # The metric is on the values: numbers that are not whole are categories as they are.
+        matrix_read = read_rater_matrix(data)
+        values = value_categories(matrix_read)
+        if values is not None:
+            if min_rating is not None or max_rating is not None:
+                raise WkappaError(
+                    "`min_rating` and `max_rating` bound integer ratings, and `ratings` has "
+                    f"values that are not whole numbers ({format_value(values.tolist())}). "
+                    f"Hint: leave them out: level={level!r} takes the values as they are."
+                )
+            data, labels = matrix_read, values
+    options = (labels, min_rating, max_rating, level != "nominal", null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
-        encoded = _encoded(ratings, labels, min_rating, max_rating, level != "nominal", policy)
+        encoded = _encoded(data, labels, min_rating, max_rating, level != "nominal", policy)
         if encoded is None:
-            return _propagated(nan_result, ratings, options)
+            return _propagated(nan_result, data, options)
         codes = encoded[0]
         distinct, counted = distinct_rows(codes)
         read: CountedRows | None = CountedRows(
             distinct, counted, encoded[1], int(np.count_nonzero(codes >= 0))
         )
     else:
-        read = rating_rows(ratings, labels, min_rating, max_rating, level != "nominal", policy)
+        read = rating_rows(data, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
-        return _propagated(nan_result, ratings, options)
+        return _propagated(nan_result, data, options)
     rows, multiplicity, categories, n_ratings = read
     k = len(categories)
     patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
