@@ -7,8 +7,8 @@ import math
 from collections.abc import Callable
 from typing import Any, cast
 
-from .._core import COEFFICIENTS, GWET_WEIGHTS, Coefficient, known_raters
-from .._stats import AGREEMENT_INTERVALS, agreement, level_percent
+from .._core import COEFFICIENTS, GWET_WEIGHTS, KRIPPENDORFF_LEVELS, Coefficient, known_raters
+from .._stats import AGREEMENT_INTERVALS, agreement, krippendorff_alpha, level_percent
 from ..exceptions import WkappaError
 from . import options
 from .clusters import (
@@ -20,6 +20,7 @@ from .clusters import (
     pivot_with_clusters,
 )
 from .labels import all_missing, parse_labels
+from .methods import weights_label
 from .output import (
     ROW_FIELDS,
     RowCount,
@@ -34,7 +35,6 @@ from .output import (
     sided_method,
     to_csv,
     to_json,
-    weights_text,
 )
 from .tables import (
     CountedFile,
@@ -80,7 +80,16 @@ def add_agree_parser(sub: Any) -> None:
         "--weights",
         choices=_WEIGHTS,
         default="unweighted",
-        help="disagreement weights (default: unweighted)",
+        help="disagreement weights (default: unweighted); with --coefficient krippendorff, "
+        "alpha with these weights as its metric (Gwet's ordinal weights are not "
+        "Krippendorff's ordinal metric: that is --level ordinal)",
+    )
+    agree.add_argument(
+        "--level",
+        choices=KRIPPENDORFF_LEVELS,
+        help="Krippendorff's level of measurement, with --coefficient krippendorff: his own "
+        "metric (nominal, his rank-based ordinal, interval, ratio), as "
+        "wkappa.krippendorff_alpha(level=...); not with --weights",
     )
     options.add_labels(agree)
     agree.add_argument(
@@ -119,6 +128,31 @@ def add_agree_parser(sub: Any) -> None:
     )
     options.add_plot(agree, "save the heatmap of the pairwise two-rater kappas")
     options.add_common(agree)
+
+
+def _check_level(args: argparse.Namespace) -> None:
+    """``--level`` is Krippendorff's: with ``--coefficient krippendorff`` only, and instead
+    of ``--weights`` (both would set alpha's metric). ``--weights ordinal`` with alpha is
+    Gwet's ordinal weights, as ``wkappa.agreement`` computes it: a note names his metric."""
+    if args.level is not None:
+        if args.coefficient != "krippendorff":
+            raise WkappaError(
+                f"--level {args.level} is Krippendorff's level of measurement, for "
+                f"--coefficient krippendorff, not {args.coefficient}. Hint: add --coefficient "
+                "krippendorff, or drop --level (and give --weights)."
+            )
+        if args.weights != "unweighted":
+            raise WkappaError(
+                f"--level {args.level} and --weights {args.weights} both set alpha's metric. "
+                f"Hint: drop --weights (--level {args.level} is Krippendorff's metric; "
+                "--weights gives alpha another one)."
+            )
+    elif args.coefficient == "krippendorff" and args.weights == "ordinal":
+        options.later_note(
+            args,
+            "--weights ordinal is alpha with Gwet's ordinal weights, not Krippendorff's "
+            "ordinal alpha (his rank-based metric): that is --level ordinal.",
+        )
 
 
 def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> Any:
@@ -181,6 +215,16 @@ def run_agree(args: argparse.Namespace) -> int:
         items = np.repeat(np.arange(values.height), multiplicity)
         return agreement(known_raters(values[items], long), cluster=ids, **options)
 
+    def _alpha(values: Any, *, multiplicity: Any, **options: Any) -> Any:
+        # Krippendorff's own metric (--level): the items written out, their clusters beside.
+        items = np.repeat(np.arange(values.height), multiplicity)
+        del options["coefficient"], options["weights"]
+        return krippendorff_alpha(
+            known_raters(values[items], long), level=args.level, cluster=ids, **options
+        )
+
+    _check_level(args)
+
     rows, counts, raters, read, file = _distinct_rows(args)
     long = not options.chosen_layout(args)  # a refused rating: "from rater 'b'"
     multiplicity = counts.to_numpy().astype(np.int64)
@@ -207,7 +251,11 @@ def run_agree(args: argparse.Namespace) -> int:
 
     def compute(coefficient: str) -> tuple[Any, Any]:
         # With --cluster: the items (distinct rows repeated) and each item's cluster id.
-        result = (_counted if ids is None else _clustered)(
+        if coefficient == "krippendorff" and args.level is not None:
+            how_computed = _alpha
+        else:
+            how_computed = _counted if ids is None else _clustered
+        result = how_computed(
             rows,
             multiplicity=multiplicity,
             coefficient=cast(Coefficient, coefficient),
@@ -243,7 +291,7 @@ def run_agree(args: argparse.Namespace) -> int:
         fields = [
             "coefficient", "statistic", "standard_error", "ci_low", "ci_high",
             "confidence_level", "ci_method", "pvalue", "alternative", "percent_agreement",
-            "chance_agreement", "n_items", "n_raters", "n_ratings", "weights",
+            "chance_agreement", "n_items", "n_raters", "n_ratings", "weights", "level",
             "n_categories", "labels", "kappa0", *ROW_FIELDS,
         ]  # fmt: skip
         row = [
@@ -262,6 +310,7 @@ def run_agree(args: argparse.Namespace) -> int:
             result.n_raters,
             result.n_ratings,
             result.weights,
+            result.level,
             len(result.labels),
             labels_field(result.labels),
             result.kappa0,
@@ -273,7 +322,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(to_csv(fields, [row]))
     else:
         # The output grammar of score / compare / judge (wkappa._cli.output).
-        print(f"{args.file}: {result.name}, {weights_text(result.weights)}")
+        print(f"{args.file}: {result.name}, {weights_label(result)}")
         print(f"  raters       {', '.join(map(str, raters))}")
         print(f"  categories   {categories_line(result.labels)}")
         print(f"  file rows    {read.text()}")
@@ -308,7 +357,7 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.plot:
         from .report import save_pairwise_plot
 
-        title = f"pairwise kappa ({weights_text(result.weights)})"
+        title = f"pairwise kappa ({weights_label(result)})"
         save_pairwise_plot(result.pairwise(), raters, args.plot, title)
         options.note(args, f"wrote {args.plot}")
     return 0

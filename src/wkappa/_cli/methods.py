@@ -10,6 +10,7 @@ import math
 import re
 from typing import Any
 
+from .._core import GWET_WEIGHTS
 from .._stats import DECIMALS, bound_name, level_percent, p_phrase, smallest_pvalue
 from .output import (
     ON_A_THRESHOLD,
@@ -33,6 +34,7 @@ __all__ = [
     "plan_methods",
     "score_methods",
     "thresholds_methods",
+    "weights_label",
 ]
 
 # A coefficient of ``wkappa agree`` -> its name in a sentence and the references it cites.
@@ -44,6 +46,18 @@ _COEFFICIENTS = {
     "krippendorff": ("Krippendorff's alpha (Krippendorff 2019)", ("krippendorff2019",)),
     "percent": ("the percent agreement", ()),
 }
+
+
+def weights_label(result: Any) -> str:
+    """The weights of an ``agree`` result in words: Krippendorff's level (``ordinal level``);
+    alpha with one of Gwet's weights as its metric ``Gwet's ordinal weights`` (his ordinal
+    weights are not Krippendorff's ordinal metric); otherwise ``quadratic weights`` or
+    ``unweighted``."""
+    if getattr(result, "level", None) is not None:
+        return f"{result.level} level"
+    if result.coefficient == "krippendorff" and result.weights in GWET_WEIGHTS:
+        return f"Gwet's {result.weights} weights"
+    return weights_text(result.weights)
 
 
 # Why a kappa-type coefficient is undefined, in a methods sentence.
@@ -167,7 +181,12 @@ def agreement_methods(
     and the references it cites."""
     result = chosen.result
     name, cited = _COEFFICIENTS.get(result.coefficient, (result.name, ()))
-    weights = "" if result.weights == "unweighted" else f" with {result.weights} weights"
+    if getattr(result, "level", None) is not None:  # Krippendorff's metric, his reference
+        weights = f" at the {result.level} level of measurement"
+    elif result.weights == "unweighted":
+        weights = ""
+    else:
+        weights = f" with {weights_label(result)}"
     cluster = getattr(args, "cluster", None)
     if cluster is not None:
         clusters = f" {result.n_clusters:,}" if getattr(result, "n_clusters", None) else ""

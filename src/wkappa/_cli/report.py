@@ -25,7 +25,7 @@ import numpy as np
 from .._core import import_optional
 from .._stats import STATISTIC_DECIMALS, bound_name, p_phrase
 from .labels import label_text
-from .methods import agreement_methods, score_methods
+from .methods import agreement_methods, score_methods, weights_label
 from .options import image_format
 from .output import (
     TABLE_INTERVALS,
@@ -442,7 +442,7 @@ def _agreement_headline(chosen: Coefficient, args: argparse.Namespace) -> str:
     error = "Gwet's linearisation" if cluster is None else f"cluster-robust ({cluster})"
     level = bound_name(chosen.level, result.alternative, short=True)
     items = [
-        (result.name, format_number(result.statistic), weights_text(result.weights)),
+        (result.name, format_number(result.statistic), weights_label(result)),
         (
             level,
             format_bound(chosen.low, chosen.high, result.alternative),
@@ -500,7 +500,7 @@ def write_agreement_report(
     parts = [
         *_head(name, f"Agreement of several raters: {name}"),
         f'<p class="meta">raters <b>{_e(", ".join(map(str, raters)))}</b> &middot; '
-        f"{_e(weights_text(result.weights))} &middot; {_made(provenance)}</p>",
+        f"{_e(weights_label(result))} &middot; {_made(provenance)}</p>",
         f'<p class="meta">{_e(categories_line(result.labels))}</p>',
         f'<p class="meta rows">file rows: {_e(rows.text())}</p>',
         _agreement_headline(chosen, args),
@@ -527,7 +527,7 @@ def write_agreement_report(
     light = float(np.nanmean(upper)) if np.isfinite(upper).any() else float("nan")
     parts += [
         "<h2>Pairs of raters</h2>",
-        f'<p class="note">Cohen\'s kappa ({_e(weights_text(result.weights))}) of each pair '
+        f'<p class="note">Cohen\'s kappa ({_e(weights_label(result))}) of each pair '
         f"over the items both rated; Light's kappa (their mean) = {format_number(light)}.</p>",
         _cells_table(
             ["", *names],
