@@ -204,7 +204,8 @@ class KappaMetric:
     Notes
     -----
     The state is the K x K int64 table ``O`` (rows target, columns prediction), kept on the
-    device of the first batch. Each :meth:`update` adds ``histogram(target * K + pred)``:
+    device of the first batch. Each :meth:`update` adds ``histogram(target * K + pred)``
+    (each row counted ``sample_weight`` times):
     ``torch.bincount``, or a sort-based count when
     ``torch.are_deterministic_algorithms_enabled()`` on CUDA, where ``bincount`` is not
     deterministic. :meth:`compute` copies only the K² counts to the host and returns the
@@ -279,7 +280,37 @@ class KappaMetric:
             _check_range(index, k, "preds")
         return index
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
+    def _sample_weight(self, sample_weight: Any, n: int, device: torch.device) -> torch.Tensor:
+        """The count each row adds: non-negative whole numbers, as the Keras metric's."""
+        if not torch.is_tensor(sample_weight):
+            raise WkappaTypeError(
+                f"`sample_weight` must be a torch.Tensor; got {type(sample_weight).__name__}."
+            )
+        if sample_weight.ndim != 1 or sample_weight.shape[0] != n:
+            raise WkappaError(
+                f"`sample_weight` must have shape ({n},) to match the predictions; got "
+                f"{tuple(sample_weight.shape)}."
+            )
+        if sample_weight.is_complex():
+            raise WkappaTypeError(f"`sample_weight` must be real; got dtype {sample_weight.dtype}.")
+        weight = sample_weight.detach()
+        if self.validate_args:
+            bad = weight < 0
+            if weight.is_floating_point():
+                bad |= ~torch.isfinite(weight) | (weight != torch.floor(weight))
+            if bool(bad.any()):
+                row = int(torch.nonzero(bad)[0, 0])
+                raise WkappaError(
+                    "`sample_weight` must hold non-negative whole numbers (the count each row "
+                    f"adds); row {row} holds {format_value(weight[row].item())}. Hint: kappa "
+                    "does not change when every weight is scaled by one constant, so scale "
+                    "fractional weights to whole numbers."
+                )
+        return weight.to(device=device, dtype=torch.int64)
+
+    def update(
+        self, preds: torch.Tensor, target: torch.Tensor, sample_weight: torch.Tensor | None = None
+    ) -> None:
         """Add a batch.
 
         Parameters
@@ -289,12 +320,23 @@ class KappaMetric:
             logits whose argmax over dim 1 is the predicted class.
         target : Tensor of shape (N,)
             True class indices ``0..K-1``.
+        sample_weight : Tensor of shape (N,), optional
+            Non-negative whole-number weights, the count each row adds (as the ``sample_weight``
+            of :class:`wkappa.keras.CohenKappa`): the kappa is that of
+            :func:`wkappa.weighted_kappa` with these weights, and of the rows written out that
+            many times. Kappa does not change when every weight is scaled, so fractional
+            weights can be scaled to whole numbers first.
         """
         k = self.num_classes
         pred_index = self._preds(preds)
         true_index = _check_target(target, pred_index.shape[0], k, self.validate_args)
         cells = true_index.to(pred_index.device) * k + pred_index
-        counts = torch_count(cells, k * k).reshape(k, k).to(torch.int64)
+        weight = (
+            None
+            if sample_weight is None
+            else self._sample_weight(sample_weight, pred_index.shape[0], cells.device)
+        )
+        counts = torch_count(cells, k * k, weight).reshape(k, k).to(torch.int64)
         if self._table is None:
             self._table = counts
         else:
