@@ -562,3 +562,20 @@ def test_pingouin_evaluates_the_formulas_where_wkappa_says_undefined() -> None:
     for form, result in ours.items():
         if form != "A,k":
             assert result.statistic == pytest.approx(theirs.loc[f"ICC({form})", "ICC"], abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-320, 5e-324 * 3, 2.0**-1060])
+def test_subnormal_ratings_warn_nothing(scale: float) -> None:
+    """Ratings below 2**-1022 (subnormal) are rescaled by ldexp; the power of two that would
+    scale larger ratings overflows there, and numpy's overflow warning must not escape."""
+    ratings = np.array([[1, 2, 4], [3, 1, 2], [2, 2, 5], [4, 3, 3]], dtype=float)
+    tiny = ratings * scale
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value = wk.icc(tiny, form="C,1").statistic
+        every = wk.icc_all(tiny)
+        concordance = wk.ccc(tiny[:, 0], tiny[:, 1]).statistic
+    assert math.isfinite(value) and all(math.isfinite(r.statistic) for r in every.values())
+    # The subnormal ratings carry fewer digits: compare with the rounded ratings, rescaled.
+    assert value == pytest.approx(wk.icc(tiny / scale, form="C,1").statistic, rel=1e-12)
+    assert concordance == pytest.approx(wk.ccc(tiny[:, 0] / scale, tiny[:, 1] / scale).statistic)

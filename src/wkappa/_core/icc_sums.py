@@ -82,8 +82,11 @@ def scaled_ratings(x: np.ndarray) -> ScaledRatings:
         first = np.argmax(~np.isnan(flat), axis=0)
     shift = flat[first, np.arange(flat.shape[1])]
     shift = np.where(np.isnan(shift), 0.0, shift)
-    factor = np.ldexp(1.0, -exponent)  # a power of two: multiplying by it is exact
-    by_factor = bool(np.isfinite(factor).all())  # (ratings below 2**-1022: ldexp scales)
+    # A power of two: multiplying by it is exact. For ratings below 2**-1022 it overflows to
+    # inf, which is expected (ldexp scales them instead), so numpy's warning is silenced.
+    with np.errstate(over="ignore"):
+        factor = np.ldexp(1.0, -exponent)
+    by_factor = bool(np.isfinite(factor).all())
 
     def scaled(array: np.ndarray) -> np.ndarray:  # the last axis is the features' (or 1)
         result: np.ndarray = array * factor if by_factor else np.ldexp(array, -exponent)
