@@ -78,3 +78,78 @@ def test_labels_that_list_a_missing_value_spelling_keep_it(tmp_path, capsys):
     path.write_text("a,b\nmild,mild\nsevere,.\n.,.\n")
     argv = ["agree", str(path), "--raters", "a,b", "--labels", "mild,severe,."]
     assert json_output(capsys, argv)["labels"] == ["mild", "severe", "."]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["agree", "--raters", "a,b"], ["score", "--true", "a", "--pred", "b"]],
+)
+def test_a_label_with_a_comma_is_written_with_a_backslash(tmp_path, capsys, command):
+    """'mild, early' could not be given to --labels, and the error read as if it were there
+    ("'mild, early', which is not in --labels none,mild, early,severe")."""
+    path = tmp_path / "comma.csv"
+    path.write_text('a,b\n"mild, early","mild, early"\nsevere,"mild, early"\nnone,none\n')
+    argv = [command[0], str(path), *command[1:], "--weights", "unweighted"]
+    err = refusal(capsys, [*argv, "--labels", "none,mild, early,severe"])
+    assert "row 1: column 'a' holds 'mild, early', which is not one of the --labels" in err, err
+    assert "a comma in --labels separates two labels" in err
+    assert "Hint: write its comma as \\, to keep it one label" in err
+    assert "--labels 'none,mild\\, early,severe'." in err
+    err = refusal(capsys, [*argv, "--labels", "none,severe"])
+    assert "add it to --labels, writing its comma as \\," in err, err
+    assert "--labels 'none,severe,mild\\, early'" in err
+    document = json_output(capsys, [*argv, "--labels", "none,mild\\, early,severe"])
+    assert document["labels"] == ["none", "mild, early", "severe"]
+
+
+def test_a_column_name_with_a_comma_is_written_with_a_backslash(tmp_path, capsys):
+    path = tmp_path / "names.csv"
+    path.write_text('"reader, one",reader2\n1,1\n2,2\n3,2\n')
+    document = json_output(capsys, ["agree", str(path), "--raters", "reader\\, one,reader2"])
+    assert document["raters"] == ["reader, one", "reader2"]
+
+
+def test_na_values_take_the_comma_escape(tmp_path, capsys):
+    path = tmp_path / "codes.csv"
+    path.write_text('a,b\n1,1\n2,"n, a"\n3,3\n1,2\n')
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--nan-policy", "omit"]
+    assert json_output(capsys, [*argv, "--na-values", "-99, n\\, a"])["n"] == 3
+
+
+@pytest.mark.parametrize(
+    ("command", "fix"),
+    [
+        (["agree", "--raters", "reader1, reader2"], "--raters reader1,reader2."),
+        (["icc", "--raters", "reader1, reader2"], "--raters reader1,reader2."),
+        (["score", "--true", "reader1 ", "--pred", "reader2"], "--true reader1."),
+    ],
+)
+def test_spaces_in_the_option_value_are_named_as_the_value_s(tmp_path, capsys, command, fix):
+    """The hint said the file's column had surrounding spaces when they were in the
+    argument."""
+    path = tmp_path / "sp.csv"
+    path.write_text("reader1,reader2\n1,1\n2,2\n3,2\n")
+    err = refusal(capsys, [command[0], str(path), *command[1:]])
+    option = command[1]
+    assert f"Hint: the space is in the value of {option}" in err, err
+    assert "with surrounding spaces" not in err
+    assert err.endswith(fix), err
+
+
+def test_spaces_in_the_file_s_column_are_named_as_the_file_s(tmp_path, capsys):
+    path = tmp_path / "sp.csv"
+    path.write_text("reader1, reader2\n1,1\n2,2\n3,2\n")
+    err = refusal(capsys, ["agree", str(path), "--raters", "reader1,reader2"])
+    assert "Hint: the file's column is ' reader2', with surrounding spaces" in err, err
+    assert json_output(capsys, ["agree", str(path), "--raters", "reader1, reader2"])
+
+
+def test_labels_and_na_values_are_stripped_around_the_commas(tmp_path, capsys):
+    path = tmp_path / "words.csv"
+    path.write_text("a,b\nnone,none\nmild,-9\nsevere,mild\n")
+    argv = ["agree", str(path), "--raters", "a,b", "--labels", "none, mild , severe"]
+    assert json_output(capsys, [*argv, "--na-values", " -9, ."])["labels"] == [
+        "none",
+        "mild",
+        "severe",
+    ]

@@ -23,6 +23,7 @@ from .._core import format_value, import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
+from .lists import join_list
 from .missing import (
     MISSING_SPELLINGS,
     blank_is_missing,
@@ -333,10 +334,24 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
         padded = [name for name in names if name.strip() == column.strip()]
         if padded:  # names are matched exactly as written, spaces included
             option_name = option.split(" ")[0]
-            hint += (
-                f" Hint: the file's column is {padded[0]!r}, with surrounding spaces; give it "
-                f"exactly, in quotes: {option_name} {shlex.quote(padded[0])}."
-            )
+            if padded[0] != padded[0].strip():
+                hint += (
+                    f" Hint: the file's column is {padded[0]!r}, with surrounding spaces; give "
+                    f"it exactly, in quotes: {option_name} {shlex.quote(padded[0])}."
+                )
+            else:  # the spaces are the option value's (--raters 'a, b')
+                fix = f"without them: {option_name} {shlex.quote(padded[0])}"
+                if option_name == "--raters":
+                    given = [c for o, c in wanted.items() if o.split(" ")[0] == option_name]
+                    fixed = [c.strip() if c.strip() in schema else c for c in given]
+                    fix = (
+                        f"without spaces after the commas: --raters {shlex.quote(join_list(fixed))}"
+                    )
+                hint += (
+                    f" Hint: the space is in the value of {option_name} ({column!r}), not in "
+                    f"the file's column {padded[0]!r}; names are matched as written, so give "
+                    f"it {fix}."
+                )
         empty = [str(i + 1) for i, name in enumerate(written) if not name]
         if empty:
             which = f"column {empty[0]}" if len(empty) == 1 else f"columns {', '.join(empty)}"

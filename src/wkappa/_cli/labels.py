@@ -10,6 +10,7 @@ refused because reading them either way could change kappa without a word.
 from __future__ import annotations
 
 import functools
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, first_rows, polars
+from .lists import join_list, split_list
 from .missing import MISSING_LOOKALIKES as LOOKALIKES
 
 __all__ = [
@@ -47,14 +49,14 @@ SPELLING_HINT = (
 
 def text_labels(text: str | None) -> list[str] | None:
     """``--labels a,b,c`` as text (what ``--fold-case`` matches text ratings against)."""
-    return [part.strip() for part in text.split(",")] if text else None
+    return split_list(text, strip=True) if text else None
 
 
 def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[Any] | None:
     """``--labels a,b,c`` as a list: numbers when the rating columns hold numbers."""
     if text is None:
         return None
-    names = [part.strip() for part in text.split(",")]
+    names = split_list(text, strip=True)
     if any(name == "" for name in names):
         raise WkappaError(f"--labels must be a comma-separated list like 0,1,2; got {text!r}.")
     if not all(counts.schema[c].is_numeric() for c in columns):
@@ -249,6 +251,7 @@ def tidy_labels(
     checked by :func:`check_spellings`."""
     counts = normalise_labels(counts, columns, spelling, labels)
     _refuse_missing_spellings(source, frame, counts, columns, spelling, labels)
+    _refuse_split_labels(source, frame, counts, columns, spelling, labels)
     check_spellings(source, frame, counts, columns, labels, spelling)
     return counts
 
@@ -298,6 +301,51 @@ def _refuse_missing_spellings(
             f"--na-values='{value.strip()}' (or empty those cells), or list it in --labels to "
             "keep it as a category."
         )
+
+
+def _refuse_split_labels(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: Sequence[str],
+    spelling: Spelling,
+    labels: Sequence[Any] | None,
+) -> None:
+    """With ``--labels``, refuse a text rating with a comma in it that is not a label, naming
+    the first row: a comma in ``--labels`` separates labels, so ``mild, early`` was most
+    likely split in two; the hint writes the list with the comma escaped (``mild\\, early``,
+    see :mod:`~wkappa._cli.lists`)."""
+    if not labels:
+        return
+    names = [str(label) for label in labels]
+    keys = {spelling_key(name) for name in names}
+    found = []
+    for column in _text_columns(counts, columns):
+        values = counts[column].drop_nulls().unique().to_list()
+        suspects = [v for v in values if "," in v and spelling_key(v) not in keys]
+        if suspects:
+            rows = first_rows(frame, spelling.expression(column, labels), suspects)
+            found += [(row, column, value) for value, row in rows.items()]
+    if not found:
+        return
+    row, column, value = min(found)
+    parts = [part.strip() for part in value.split(",")]
+    stripped = [name.strip() for name in names]
+    start = next((i for i in range(len(names)) if stripped[i : i + len(parts)] == parts), None)
+    if start is None:
+        fixed = [*names, value]
+        why = ""
+        how = "add it to --labels, writing its comma as \\, (a comma separates labels)"
+    else:
+        fixed = [*names[:start], value, *names[start + len(parts) :]]
+        why = ": a comma in --labels separates two labels"
+        how = "write its comma as \\, to keep it one label"
+    listed = ", ".join(map(repr, names))
+    raise WkappaError(
+        f"{source.name}, row {row}: column {column!r} holds {value!r}, which is not one of "
+        f"the --labels {listed}{why}. Hint: {how}, and quote the list: "
+        f"--labels {shlex.quote(join_list(fixed))}."
+    )
 
 
 def _missing_lookalike(value: str) -> bool:

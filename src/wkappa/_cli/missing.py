@@ -16,6 +16,7 @@ from typing import Any
 
 from .._core import import_optional
 from ..exceptions import WkappaError
+from .lists import split_list
 
 __all__ = [
     "MISSING_LOOKALIKES",
@@ -62,10 +63,11 @@ def declared_missing(codes: Sequence[str], name: str, dtype: Any) -> Any:
 
 
 def missing_spellings(text: str | None) -> tuple[str, ...]:
-    """``--na-values``: comma-separated spellings, stripped (``-99, .`` is ``-99`` and ``.``)."""
+    """``--na-values``: comma-separated spellings, stripped (``-99, .`` is ``-99`` and ``.``;
+    see :mod:`~wkappa._cli.lists`)."""
     if text is None:
         return ()
-    values = tuple(part.strip() for part in text.split(","))
+    values = tuple(split_list(text, strip=True))
     if not all(values):
         raise WkappaError(
             f"--na-values must be a comma-separated list of values; got {text!r} (an empty "

@@ -19,6 +19,7 @@ from typing import Any
 
 from .._frames import rater_columns
 from ..exceptions import WkappaError
+from .lists import split_list
 
 __all__ = [
     "ALTERNATIVES",
@@ -194,7 +195,9 @@ def add_layout(
     ),
 ) -> None:
     """The raters' columns: wide (``--raters A,B,C``) or long (one row per rating)."""
-    parser.add_argument("--raters", metavar="A,B,C", help=raters)
+    parser.add_argument(
+        "--raters", metavar="A,B,C", help=f"{raters} (names as written, spaces included)"
+    )
     for option, text in long:
         parser.add_argument(option, metavar="COL", help=text)
 
@@ -203,7 +206,9 @@ def add_labels(
     parser: argparse.ArgumentParser, text: str = "the categories in order", bounds: bool = True
 ) -> None:
     """``--labels`` (and ``--min-rating`` / ``--max-rating`` with ``bounds``)."""
-    parser.add_argument("--labels", metavar="A,B,C", help=text)
+    parser.add_argument(
+        "--labels", metavar="A,B,C", help=f"{text}; write a comma inside a label as \\,"
+    )
     if bounds:
         parser.add_argument("--min-rating", type=int, metavar="N", help="lowest integer grade")
         parser.add_argument("--max-rating", type=int, metavar="N", help="highest integer grade")
@@ -406,9 +411,10 @@ def chosen_layout(
 
 
 def split_names(text: str, option: str) -> list[str]:
-    """A comma-separated option value as a list: ``--raters`` names exactly as written (a
-    header may have spaces: ``Human Score ``), other values stripped."""
-    names = [part if option == "--raters" else part.strip() for part in text.split(",")]
+    """A comma-separated option value as a list (:func:`~wkappa._cli.lists.split_list`):
+    ``--raters`` names exactly as written (a header may have spaces: ``Human Score ``), other
+    values stripped."""
+    names = split_list(text, strip=option != "--raters")
     if any(not name.strip() for name in names):
         raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")
     return rater_columns(names, option) if option == "--raters" else names
@@ -537,7 +543,7 @@ def check_missing_labels(args: argparse.Namespace) -> None:
             return  # Parquet, Arrow, JSON lines keep such text as it is
     except WkappaError:
         return  # the reader refuses the file itself
-    missing = [part.strip() for part in text.split(",") if part.strip() in MISSING_SPELLINGS]
+    missing = [part for part in split_list(text, strip=True) if part in MISSING_SPELLINGS]
     if missing:
         raise WkappaError(
             f"--labels lists {missing[0]}, which the file reader always takes for a missing "
