@@ -228,9 +228,20 @@ FEW_RESAMPLES = 999
 
 
 def check_resamples(args: argparse.Namespace, default: str = "") -> None:
-    """Refuse ``--seed`` and ``--bootstrap-method`` without a bootstrap to draw
-    (``--bootstrap 0`` or not given: nothing of theirs is used; ``default`` is the number
-    the hint suggests)."""
+    """Refuse a ``--bootstrap N`` under 2 in every command (``--bootstrap 0`` is not "no
+    bootstrap": leaving the option out is), and ``--seed`` and ``--bootstrap-method`` without
+    a bootstrap to draw (nothing of theirs is used; ``default`` is the number the hint
+    suggests)."""
+    if "bootstrap" in getattr(args, "given_once", {}) and args.bootstrap < 2:
+        hint = (
+            " Hint: leave out --bootstrap for the --ci-method interval, without resampling."
+            if hasattr(args, "ci_method")
+            else ""
+        )
+        raise WkappaError(
+            "--bootstrap must be an integer >= 2 (the number of bootstrap replicates; 999 or "
+            f"more for an interval); got {args.bootstrap}.{hint}"
+        )
     if not args.bootstrap:
         unused = [
             f"--{name.replace('_', '-')}"

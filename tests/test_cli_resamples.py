@@ -1,0 +1,38 @@
+"""``--bootstrap N``: one rule in every command that takes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_calls import refusal
+
+_MESSAGE = (
+    "wkappa: error: --bootstrap must be an integer >= 2 (the number of bootstrap replicates; "
+    "999 or more for an interval); got {n}."
+)
+
+
+@pytest.fixture
+def ratings(tmp_path):
+    path = tmp_path / "ratings.csv"
+    path.write_text("a,b,c\n" + "1,1,2\n2,2,2\n3,2,3\n1,1,1\n2,3,2\n" * 4)
+    return str(path)
+
+
+@pytest.mark.parametrize("n", ["0", "1", "-5"])
+@pytest.mark.parametrize(
+    ("command", "hint"),
+    [
+        (["score", "--true", "a", "--pred", "b"], True),
+        (["agree", "--raters", "a,b,c"], True),
+        (["compare", "--true", "a", "--pred", "b", "--pred", "c"], False),
+        (["judge", "--candidate", "a", "--raters", "b,c"], False),
+    ],
+)
+def test_bootstrap_under_two_is_refused_in_every_command(ratings, capsys, n, command, hint):
+    """--bootstrap 0 was "no bootstrap" in score and agree, an error in compare and judge;
+    with --seed it said "--seed goes with --bootstrap N", though --bootstrap was given."""
+    for extra in ([], ["--seed", "1"]):
+        err = refusal(capsys, [command[0], ratings, *command[1:], "--bootstrap", n, *extra])
+        assert err.startswith(_MESSAGE.format(n=n)), err
+        assert ("Hint: leave out --bootstrap for the --ci-method interval" in err) == hint
