@@ -97,11 +97,22 @@ def test_numbers_follow_the_seed_double_loop() -> None:
 
 def test_costly_cells_and_inference_lines() -> None:
     text = wk.kappa_test(ACTUALS, PREDS).explain()
-    assert "y_true=4, y_pred=0: +0.080000 (observed 2, expected 1.2; kappa -0.2424)" in text
+    assert (
+        "y_true=4, y_pred=0: +0.080000 (observed 2, expected 1.2 = E 12 / n 10; kappa -0.2424)"
+        in text
+    )
     assert "standard error = 0.282487" in text
     assert "(fair, Landis & Koch)" in text
     perfect = wk.kappa_test_from_table([[3, 0], [0, 2]]).explain()
     assert "No cell has more weighted disagreement than chance" in perfect
+
+
+def test_the_expected_count_of_a_cell_is_step_3s_entry_over_n() -> None:
+    """Step 3 prints outer(row sums, column sums), n times the expected counts (as the worked
+    example does); the costly cells' "expected" count is that entry divided by n, and says so."""
+    text = wk.kappa_test([0, 1, 2, 2, 1, 0, 3], [0, 2, 2, 1, 1, 0, 3]).explain()
+    assert "(n times the expected counts; only its proportions matter)" in text
+    assert "y_true=1, y_pred=2: +0.006803 (observed 1, expected 0.5714 = E 4 / n 7;" in text
 
 
 def test_explain_ignores_global_print_options() -> None:

@@ -101,10 +101,12 @@ def _costly_cells(steps: SeedSteps, table: np.ndarray, names: Sequence[Any]) -> 
         count = table[i, j]
         shown = int(count) if float(count).is_integer() else float(count)
         drop = flat[index] / steps.denominator if steps.denominator > 0 else float("nan")
+        # The expected count of the cell is step 3's E (the outer product) divided by n.
+        total = float(table.sum())
         lines.append(
             f"  y_true={names[i]!r}, y_pred={names[j]!r}: {flat[index]:+.6f} "
-            f"(observed {shown}, expected {steps.expected[i, j] * table.sum():.4g}; "
-            f"kappa -{drop:.4f})"
+            f"(observed {shown}, expected {steps.expected[i, j] * total:.4g} = "
+            f"E {float(steps.outer[i, j]):.6g} / n {total:.6g}; kappa -{drop:.4f})"
         )
     return lines
 
@@ -119,7 +121,8 @@ def _story(table: np.ndarray, weight_matrix: np.ndarray, labels: Sequence[Any] |
         _matrix("Matrix O:", table),
         "Step 2 - the disagreement weights W",
         _matrix("weights matrix:", weight_matrix),
-        "Step 3 - the expected matrix E = outer(row sums of O, column sums of O)",
+        "Step 3 - the expected matrix E = outer(row sums of O, column sums of O) "
+        "(n times the expected counts; only its proportions matter)",
         _matrix("Expected matrix:", steps.outer),
         "Step 4 - normalise O and E to sum 1, then kappa = 1 - sum(W*O) / sum(W*E)",
         _matrix("O / O.sum():", steps.observed),
