@@ -304,6 +304,10 @@ def test_goodness_of_fit_width_goal_is_printed_as_both_limits(
     assert main([*args, "--report", str(out)]) == 0
     text = capsys.readouterr().out
     assert "n = 397 items" in text
+    assert main([*args, "--explain"]) == 0
+    explained = capsys.readouterr().out
+    assert "n is the smallest putting both limits within kappa1 ± 0.1" in explained
+    assert "test of size -" not in explained
     assert "(wanted: both 95% limits within kappa1 ± 0.1, i.e. in 0.3 to 0.5)" in text
     page = html.unescape(out.read_text(encoding="utf-8"))
     assert "both 95% limits within kappa1 ± 0.1, i.e. in 0.3 to 0.5" in page

@@ -445,6 +445,13 @@ def _computation(plan: KappaPlan) -> str:
             f"{plan.standard_deviation:.4f}) / ({plan.kappa1:g} - {kappa0:g}))^2 = "
             f"{exact:.2f}, rounded up: n = {plan.n:,}."
         )
+    elif plan.method == "goodness-of-fit" and plan.goal == "ci_width" and plan.ci_width:
+        lines.append(
+            "  goodness-of-fit (kappaSize's CI functions): an expected limit is the kappa whose "
+            "chi-square statistic against kappa1, n sum_j (P_j(kappa1) - P_j(limit))^2 / "
+            "P_j(limit), reaches z_((1+level)/2)^2; n is the smallest putting both limits "
+            f"within kappa1 ± {plan.ci_width / 2:g} (the wider side decides): n = {plan.n:,}."
+        )
     elif plan.method == "goodness-of-fit":
         lines.append(
             "  goodness-of-fit (Donner & Eliasziw 1992): n = lambda / sum_j (P_j(kappa1) - "
