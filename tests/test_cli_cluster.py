@@ -213,6 +213,18 @@ def test_score_csv_has_n_clusters(path, capsys):
     assert header.split(",")[-1] == "n_clusters" and row.split(",")[-1] == "24"
 
 
+def test_score_csv_names_the_t_statistic_t(path, capsys):
+    """With --cluster the test statistic is referred to t(G - 1): the text heads it 't', but
+    the CSV column was 'zscore'. It is 't' there, 'zscore' without --cluster."""
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--by", "site", "--format", "csv"]
+    assert main([*argv, "--cluster", "task"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    assert "t" in header and "zscore" not in header
+    assert main(argv) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    assert "zscore" in header and "t" not in header
+
+
 def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
     path = tmp_path / "ids.csv"
     path.write_text("g,x,y,s\n1,1,1,p\n,2,2,p\n2,1,2,q\n2,2,2,q\n")
@@ -225,7 +237,7 @@ def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
 
 def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path, capsys):
     """A --by group with one cluster: its kappa is defined, its cluster-robust SE, interval
-    and test are not (null in JSON, empty in CSV), with one note naming it; exit 0. As
+    and test are not (null in JSON, empty in CSV), with one warning naming it; exit 0. As
     frames.kappa_by_group(cluster=) shows that group (the run was refused before)."""
     path = tmp_path / "lone.csv"
     path.write_text(
@@ -237,7 +249,7 @@ def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path
         assert main([*argv, *extra, "--format", "json"]) == 0
         captured = capsys.readouterr()
         assert [line for line in captured.err.splitlines() if "single" in line] == [
-            "wkappa: note: --by s group 'q' has a single --cluster g cluster; a cluster-robust "
+            "wkappa: warning: --by s group 'q' has a single --cluster g cluster; a cluster-robust "
             "standard error needs at least 2, so its standard error, interval and test are "
             "undefined (its kappa is shown)."
         ]
@@ -259,13 +271,13 @@ def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path
     for ours, theirs in (("standard_error", "standard_error"), ("ci_low", "ci_low")):
         assert rows[ours].to_list()[::2] == pytest.approx(expected[theirs].to_list()[::2])
         assert rows[ours][1] is None and math.isnan(expected[theirs][1])
-    assert rows["zscore"][1] is None and rows["pvalue"][1] is None
-    # Two such groups: one note naming both.
+    assert rows["t"][1] is None and rows["pvalue"][1] is None
+    # Two such groups: one warning naming both.
     path.write_text(path.read_text() + "6,1,1,t\n6,2,2,t\n")
     assert main([*argv, "--format", "csv"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert [line for line in err if "single" in line] == [
-        "wkappa: note: 2 --by s groups ('q', 't') have a single --cluster g cluster each; a "
+        "wkappa: warning: 2 --by s groups ('q', 't') have a single --cluster g cluster each; a "
         "cluster-robust standard error needs at least 2, so their standard error, interval and "
         "test are undefined (their kappa is shown)."
     ]

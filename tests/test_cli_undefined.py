@@ -218,3 +218,27 @@ def test_judge_pairwise_diagonal_of_a_rater_without_ratings_is_undefined(tmp_pat
         warnings.simplefilter("ignore")
         library = wk.agreement(frame.to_numpy().astype(float)).pairwise()
     assert [math.isnan(library[g, g]) for g in range(5)] == [n == empty for n in order]
+
+
+def test_score_by_warnings_name_their_groups(tmp_path, capsys):
+    """'warning: Kappa is undefined: ...' under --by did not say which group: in a table of
+    many groups the reader could not tell. Each warning of the groups is given once, naming
+    the groups it is about (those of --cluster's groups too); the overall result's stay as
+    they are."""
+    path = tmp_path / "und.csv"
+    rows = "x,1,1\nx,1,1\nx,1,1\ny,1,2\ny,2,2\ny,3,3\ny,2,1\ny,3,2\nz,1,1\nz,2,2\nw,2,2\n"
+    path.write_text("g,a,b\n" + rows + "z,3,3\nz,1,2\nz,3,3\nw,2,2\n")
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--by", "g", "--quiet"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "wkappa: warning: 2 --by g groups ('w', 'x'): Kappa is undefined: the expected weighted "
+        "disagreement sum(W*E) is 0 (both raters use one and the same category, or the table "
+        "is empty). It is shown as undefined."
+    ], err
+    cluster = tmp_path / "cl.csv"
+    cluster.write_text("c,g,a,b\n1,x,1,1\n2,x,1,1\n3,y,1,2\n4,y,2,2\n5,y,1,1\n6,y,2,1\n")
+    argv = ["score", str(cluster), "--true", "a", "--pred", "b", "--by", "g", "--cluster", "c"]
+    assert main([*argv, "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: --by g group 'x': Kappa is undefined" in err, err

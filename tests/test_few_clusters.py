@@ -175,7 +175,7 @@ def test_the_threshold_is_where_coverage_falls_short() -> None:
 
 def test_score_by_warns_once_for_all_groups_with_few_clusters(tmp_path, capsys) -> None:
     """`score --by --cluster`: one line naming how many groups have few clusters (as
-    frames.kappa_by_group), and one for the overall result if it has few too."""
+    frames.kappa_by_group) and which, and one for the overall result if it has few too."""
     frames_ = []
     for site, g in (("north", 3), ("south", 5), ("east", 9)):
         part = pl.DataFrame(_ratings(g)).with_columns(
@@ -188,8 +188,8 @@ def test_score_by_warns_once_for_all_groups_with_few_clusters(tmp_path, capsys) 
     assert main(argv) == 0
     lines = [line for line in capsys.readouterr().err.splitlines() if "clusters" in line]
     assert lines == [
-        "wkappa: warning: 2 of 3 groups have only 3 to 5 clusters: with fewer than 8 clusters "
-        "the cluster-robust interval and p-value (t with 2 degrees of freedom) cover less than "
-        "their level says. Hint: use 8 or more clusters, or report the number of clusters "
-        "beside the result."
+        "wkappa: warning: 2 of 3 groups ('north', 'south') have only 3 to 5 clusters: with fewer "
+        "than 8 clusters the cluster-robust interval and p-value (t with 2 degrees of freedom) "
+        "cover less than their level says. Hint: use 8 or more clusters, or report the number "
+        "of clusters beside the result."
     ], lines

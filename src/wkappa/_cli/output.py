@@ -85,6 +85,7 @@ __all__ = [
     "score_json",
     "score_text",
     "sided_method",
+    "statistic_column",
     "statistic_name",
     "summary",
     "to_csv",
@@ -377,6 +378,12 @@ def statistic_name(result: KappaResult) -> str:
     return "z" if result.n_clusters is None else "t"
 
 
+def statistic_column(result: KappaResult) -> str:
+    """The CSV column of the test statistic, named by what it holds: ``zscore`` (the JSON
+    field's name), ``t`` where :func:`statistic_name` heads it t (with ``--cluster``)."""
+    return "zscore" if statistic_name(result) == "z" else statistic_name(result)
+
+
 def _result_lines(scored: Scored) -> str:
     result = scored.result
     pct = f"{level_percent(scored.level)} CI"
@@ -612,7 +619,8 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def score_csv(run: ScoreRun) -> str:
-    """One CSV row per group (and ``(all)``), or a single row without ``--by``; every row
+    """One CSV row per group (and ``(all)``), or a single row without ``--by``, the test
+    statistic's column named by what it holds (:func:`statistic_column`); every row
     ends with the file's row counts (:data:`ROW_FIELDS`), then ``n_clusters`` with
     ``--cluster``."""
     overall, groups, by = run.overall, run.groups, run.by
@@ -642,7 +650,7 @@ def score_csv(run: ScoreRun) -> str:
         rows.append([*([label_text(value)] if by else []), *fields, *counted, *clusters])
     header = [
         *([by] if by else []),
-        *CSV_FIELDS,
+        *(statistic_column(overall.result) if f == "zscore" else f for f in CSV_FIELDS),
         *(ROW_FIELDS if run.rows is not None else ()),
         *(["n_clusters"] if run.cluster else []),
     ]

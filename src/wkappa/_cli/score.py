@@ -106,7 +106,7 @@ def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, met
         )
         return scored
     if method != "score" or args.cluster:
-        return [_interval(result, args, method) for _, result in found]
+        return _each_group(args, found, lambda result: _interval(result, args, method))
     intervals = score_intervals([result for _, result in found], args.ci)
     return [
         output.Scored(result, ci.low, ci.high, float(args.ci), ci.method)
@@ -285,40 +285,77 @@ def _group_results(
     if not tables.group_clusters:
         if not values:
             return []
-        found = kappa_results(tables.group_stack, args.weights, labels, args.alternative, kappa0)
-        return list(zip(values, found, strict=True))
-    results = []
-    lone = []
+        stack = tables.group_stack
+        with warnings.catch_warnings(record=True) as caught:  # said below, naming the groups
+            warnings.simplefilter("always")
+            found = kappa_results(stack, args.weights, labels, args.alternative, kappa0)
+        results = list(zip(values, found, strict=True))
+        if caught:  # the groups that warn, each alone (bit for bit its result in the stack)
+            warned = [i for i, r in enumerate(found) if math.isnan(r.statistic + r.zscore)]
+            _each_group(
+                args,
+                [(values[i], stack[i]) for i in warned],
+                lambda table: kappa_result(table, args.weights, labels, args.alternative, kappa0),
+            )
+        return results
+
+    def clustered(clusters: Any) -> Any:
+        if len(clusters) < 2:  # an undefined standard error, interval and test (warned below)
+            base = kappa_result(
+                clusters.sum(axis=0), args.weights, labels, args.alternative, kappa0
+            )
+            return cluster_robust(base, clusters)
+        return kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
+
     with warnings.catch_warnings():  # one warning for all groups with few clusters, below
         warnings.simplefilter("ignore", FewClustersWarning)
-        for value, clusters in zip(values, tables.group_clusters, strict=True):
-            if len(clusters) < 2:
-                lone.append(label_text(value))
-                base = kappa_result(
-                    clusters.sum(axis=0), args.weights, labels, args.alternative, kappa0
-                )
-                results.append((value, cluster_robust(base, clusters)))
-            else:
-                result = kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
-                results.append((value, result))
-    warn_few_clusters([len(clusters) for clusters in tables.group_clusters])
+        pairs = list(zip(values, tables.group_clusters, strict=True))
+        results = list(zip(values, _each_group(args, pairs, clustered), strict=True))
+    counts = [len(clusters) for clusters in tables.group_clusters]
+    warn_few_clusters(counts, names=[label_text(value) for value in values])
+    lone = [label_text(value) for value, g in zip(values, counts, strict=True) if g < 2]
     if lone:
-        shown = ", ".join(map(repr, lone[:5]))
-        if len(lone) > 5:
-            shown += f" and {len(lone) - 5} more"
-        if len(lone) > 1:
-            which = f"{len(lone)} --by {args.by} groups ({shown}) have"
-            each, whose = " each", "their"
-        else:
-            which = f"--by {args.by} group {shown} has"
-            each, whose = "", "its"
-        options.note(
-            args,
-            f"note: {which} a single --cluster {args.cluster} cluster{each}; a cluster-robust "
-            f"standard error needs at least 2, so {whose} standard error, interval and test are "
-            f"undefined ({whose} kappa is shown).",
+        which, several = _named_groups(args.by, lone)
+        each, whose = (" each", "their") if several else ("", "its")
+        warnings.warn(
+            f"{which} {'have' if several else 'has'} a single --cluster {args.cluster} "
+            f"cluster{each}; a cluster-robust standard error needs at least 2, so {whose} "
+            f"standard error, interval and test are undefined ({whose} kappa is shown).",
+            FewClustersWarning,
+            stacklevel=2,
         )
     return results
+
+
+def _named_groups(by: str, names: list[str]) -> tuple[str, bool]:
+    """``--by site group 'x'``, or ``3 --by site groups ('x', 'y', 'z')`` (five named at most)
+    and True: several."""
+    shown = ", ".join(map(repr, names[:5]))
+    if len(names) > 5:
+        shown += f" and {len(names) - 5} more"
+    if len(names) == 1:
+        return f"--by {by} group {shown}", False
+    return f"{len(names)} --by {by} groups ({shown})", True
+
+
+def _each_group(args: argparse.Namespace, groups: list[tuple[Any, Any]], compute: Any) -> list[Any]:
+    """``compute(item)`` of each ``(group value, item)``, in order; each warning it gives is
+    given once, after the groups that gave it ("--by site group 'x': Kappa is undefined:
+    ..."), so that a table of many groups says which one it is about."""
+    from .labels import label_text
+
+    found: dict[tuple[str, type[Warning]], list[str]] = {}
+    out = []
+    for value, item in groups:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out.append(compute(item))
+        for warning in caught:
+            names = found.setdefault((str(warning.message), warning.category), [])
+            names += [] if label_text(value) in names else [label_text(value)]
+    for (message, category), names in found.items():
+        warnings.warn(f"{_named_groups(args.by, names)[0]}: {message}", category, stacklevel=2)
+    return out
 
 
 def _check_cluster(args: argparse.Namespace) -> None:

@@ -163,14 +163,20 @@ def check_clusters(tables: np.ndarray, name: str = "cluster") -> int:
     return used
 
 
-def warn_few_clusters(n_clusters: int | Sequence[int], *, resampled: bool = False) -> None:
+def warn_few_clusters(
+    n_clusters: int | Sequence[int],
+    *,
+    resampled: bool = False,
+    names: Sequence[str] | None = None,
+) -> None:
     """A :class:`~wkappa.exceptions.FewClustersWarning`, pointing at the user's line, when a
     clustered result has 2 to ``MIN_CLUSTERS - 1`` clusters (one cluster is an error or an
     undefined standard error, not this warning).
 
     ``n_clusters`` is one result's G, or the G of each of several groups (one warning naming
-    how many have few clusters). ``resampled``: the result is a cluster bootstrap
-    (``paired_kappa_test``, ``rater_vs_panel``) rather than the cluster-robust standard error.
+    how many have few clusters; with ``names``, the groups' names, it names them too, five at
+    most). ``resampled``: the result is a cluster bootstrap (``paired_kappa_test``,
+    ``rater_vs_panel``) rather than the cluster-robust standard error.
     """
     single = not isinstance(n_clusters, Sequence)
     counts = list(n_clusters) if isinstance(n_clusters, Sequence) else [int(n_clusters)]
@@ -183,7 +189,12 @@ def warn_few_clusters(n_clusters: int | Sequence[int], *, resampled: bool = Fals
         subject = f"Only {fewest} clusters"
     else:
         span = f"{fewest}" if fewest == few[-1] else f"{fewest} to {few[-1]}"
-        subject = f"{len(few)} of {len(counts)} groups have only {span} clusters"
+        named = ""
+        if names is not None:
+            which = [repr(n) for n, g in zip(names, counts, strict=True) if 2 <= g < MIN_CLUSTERS]
+            more = f" and {len(which) - 5} more" if len(which) > 5 else ""
+            named = f" ({', '.join(which[:5])}{more})"
+        subject = f"{len(few)} of {len(counts)} groups{named} have only {span} clusters"
     if resampled:
         why = (
             f"the cluster bootstrap has only {resamples}, and with fewer than {MIN_CLUSTERS} "
