@@ -164,3 +164,68 @@ def test_values_that_are_not_whole_propagate_a_missing_rating() -> None:
     result = wk.krippendorff_alpha(values, level="interval", nan_policy="propagate")
     assert math.isnan(result.statistic)
     assert (result.n_items, result.labels) == (5, (0.25, 0.95, 1.65))
+
+
+# ---------------------------------------------------------------- cluster ids
+
+Y_TRUE = [0, 1, 2, 1, 0, 2, 1, 0] * 5
+Y_PRED = [0, 1, 2, 2, 0, 2, 1, 1] * 5
+PATIENT = [i // 4 for i in range(40)]
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        [(i // 4, "left" if i % 2 else "right") for i in range(40)],
+        np.column_stack([PATIENT, np.arange(40) % 2]),
+    ],
+)
+def test_composite_cluster_ids_get_the_join_hint_not_ravel(ids: Any) -> None:
+    pattern = (
+        r"^`cluster` must be 1-D, one id per rating pair; got shape \(40, 2\), several parts "
+        r"per rating pair\. Hint: join each rating pair's parts into one key"
+    )
+    with pytest.raises(WkappaError, match=pattern) as info:
+        wk.kappa_test(Y_TRUE, Y_PRED, cluster=ids)
+    assert "ravel" not in str(info.value)
+    with pytest.raises(WkappaError, match=r"one id per item; got shape \(40, 2\)"):
+        wk.agreement(np.column_stack([Y_TRUE, Y_PRED, Y_PRED]), cluster=ids)
+
+
+def test_a_column_vector_of_cluster_ids_keeps_the_ravel_hint() -> None:
+    with pytest.raises(WkappaError, match=r"Hint: use \.ravel\(\) for a column vector\."):
+        wk.kappa_test(Y_TRUE, Y_PRED, cluster=np.array(PATIENT)[:, None])
+
+
+def test_the_id_of_a_pair_omitted_for_a_missing_rating_does_not_matter() -> None:
+    y_true = [float(v) for v in Y_TRUE]
+    y_true[3] = np.nan
+    ids: list[Any] = list(PATIENT)
+    full = wk.kappa_test(y_true, Y_PRED, cluster=ids, nan_policy="omit")
+    ids[3] = None
+    dropped = wk.kappa_test(y_true, Y_PRED, cluster=ids, nan_policy="omit")
+    assert (dropped.statistic, dropped.standard_error, dropped.n_clusters) == (
+        full.statistic,
+        full.standard_error,
+        full.n_clusters,
+    )
+    ids[5] = None  # a kept pair's id still must be there
+    with pytest.raises(WkappaError, match=r"`cluster` has a missing id .* at position 5"):
+        wk.kappa_test(y_true, Y_PRED, cluster=ids, nan_policy="omit")
+
+
+def test_the_id_of_an_item_without_ratings_does_not_matter() -> None:
+    ratings = np.column_stack([Y_TRUE, Y_PRED, Y_PRED]).astype(float)
+    ratings[3] = np.nan
+    ids: list[Any] = list(PATIENT)
+    full = wk.agreement(ratings, cluster=ids)
+    panel = wk.rater_vs_panel(ratings[:, :2], ratings[:, 2], cluster=ids, n_resamples=99, rng=0)
+    ids[3] = None
+    dropped = wk.agreement(ratings, cluster=ids)
+    assert (dropped.statistic, dropped.standard_error) == (full.statistic, full.standard_error)
+    assert dropped.n_clusters == full.n_clusters
+    same = wk.rater_vs_panel(ratings[:, :2], ratings[:, 2], cluster=ids, n_resamples=99, rng=0)
+    assert same.confidence_interval() == panel.confidence_interval()
+    ids[5] = None
+    with pytest.raises(WkappaError, match=r"`cluster` has a missing id .* at position 5"):
+        wk.agreement(ratings, cluster=ids)

@@ -52,13 +52,22 @@ MIN_CLUSTERS = 8
 
 
 def read_groups(
-    ids: Any, n: int, name: str, *, unit: str = "rating pair", like: str = "`y_true`"
+    ids: Any,
+    n: int,
+    name: str,
+    *,
+    unit: str = "rating pair",
+    like: str = "`y_true`",
+    keep: np.ndarray | None = None,
 ) -> tuple[np.ndarray, tuple[Any, ...]]:
     """Integer codes ``0..G-1`` of n group ids, and the G ids in sorted (or first-seen) order.
 
     Raises a WkappaError naming ``name`` for a length other than n or a missing id; ``unit``
     (what has an id) and ``like`` (what ``ids`` must be as long as) word the message.
+    ``keep`` (a mask of the n positions; None: all) gives the codes of those positions only:
+    the ids of the others (pairs or items dropped for missing ratings) do not matter.
     """
+    _refuse_composite(ids, name, unit)
     column = to_column(ids, name)
     values = column.values
     if values.ndim != 1 or len(values) != n:
@@ -66,20 +75,42 @@ def read_groups(
             f"`{name}` must have one id per {unit}: {n} {unit}s, got {len(values)} ids. "
             f"Hint: pass `{name}` as a column of the same length as {like}."
         )
-    if column.missing is not None and bool(column.missing.any()):
-        first = int(np.flatnonzero(column.missing)[0])
+    missing = column.missing
+    if keep is not None:
+        positions = np.flatnonzero(keep)
+        values = values[positions]
+        missing = None if missing is None else missing[positions]
+    if missing is not None and bool(missing.any()):
+        first = int(np.flatnonzero(missing)[0])
+        first = first if keep is None else int(positions[first])
         raise missing_id_error(f"`{name}`", position=first, unit=unit)
     if column.categories is not None:
         used, codes = np.unique(values.astype(np.int64), return_inverse=True)
         names = tuple(column.categories[int(i)] for i in used)
-        return codes.astype(np.intp), names
+        return codes.reshape(-1).astype(np.intp), names
     try:
         names_array, codes = np.unique(values, return_inverse=True)
         return codes.reshape(-1).astype(np.intp), tuple(names_array.tolist())
     except TypeError:  # mixed kinds that do not sort: first-seen order
         seen: dict[Any, int] = {}
-        codes = np.fromiter((seen.setdefault(v, len(seen)) for v in values), np.intp, n)
+        codes = np.fromiter((seen.setdefault(v, len(seen)) for v in values), np.intp, len(values))
         return codes, tuple(seen)
+
+
+def _refuse_composite(ids: Any, name: str, unit: str) -> None:
+    """Refuse ids of several parts per row (a 2-D array, a frame, a list of tuples): one
+    key per row is needed, and ``.ravel()`` would make two ids of every row."""
+    shape = getattr(ids, "shape", None)
+    if shape is None and isinstance(ids, (list, tuple)) and len(ids) > 0:
+        first = ids[0]
+        if isinstance(first, (list, tuple)):
+            shape = (len(ids), len(first))
+    if shape is not None and len(shape) == 2 and shape[1] > 1:
+        raise WkappaError(
+            f"`{name}` must be 1-D, one id per {unit}; got shape {tuple(shape)}, several "
+            f"parts per {unit}. Hint: join each {unit}'s parts into one key, for example "
+            '[f"{patient}/{eye}" for patient, eye in ids], or one string column in a frame.'
+        )
 
 
 class Grouped(NamedTuple):
@@ -109,7 +140,15 @@ def encode_grouped(
     whether the caller takes 'propagate', for the hint of a missing rating)."""
     true_col = to_column(y_true, "y_true")
     n = len(true_col.values)
-    codes, names = read_groups(ids, n, name)
+    pred_col = to_column(y_pred, "y_pred")
+    keep = None
+    if nan_policy == "omit" and len(pred_col.values) == n:  # else a refusal below
+        missing = np.zeros(n, dtype=bool)
+        for column in (true_col, pred_col):
+            if column.missing is not None:
+                missing |= column.missing
+        keep = ~missing if missing.any() else None
+    codes, names = read_groups(ids, n, name, keep=keep)
     encoded = encode_ratings(
         y_true,
         y_pred,
@@ -122,17 +161,7 @@ def encode_grouped(
         propagate=propagate,
     )
     assert encoded is not None  # 'propagate' is refused by the callers
-    if len(encoded.true_index) != n:  # pairs with a missing rating were omitted
-        pred_col = to_column(y_pred, "y_pred")
-        missing = np.zeros(n, dtype=bool)
-        for column in (true_col, pred_col):
-            if column.missing is not None:
-                missing |= column.missing
-        codes = codes[~missing]
-        used, codes = np.unique(codes, return_inverse=True)
-        names = tuple(names[int(i)] for i in used)
-        codes = codes.reshape(-1).astype(np.intp)
-    assert len(codes) == len(encoded.true_index)
+    assert len(codes) == len(encoded.true_index)  # the omitted pairs' ids are left out
     return Grouped(encoded, codes, names)
 
 

@@ -110,11 +110,14 @@ def clustered_agreement(
 ) -> AgreementResult:
     """``result`` (of the items ``codes``) with the cluster-robust standard error, its
     p-value on t(G - 1) and ``n_clusters``."""
-    groups, _ = read_groups(cluster, len(codes), "cluster", unit="item", like="`ratings`' rows")
+    rated = np.asarray((codes >= 0).any(axis=1))  # an item without ratings: its id is left out
+    groups, _ = read_groups(
+        cluster, len(codes), "cluster", unit="item", like="`ratings`' rows", keep=rated
+    )
     if math.isnan(result.statistic) or result.n_items < 2:
         return dataclasses.replace(result, standard_error=math.nan, pvalue=math.nan)
     variance, n_clusters, cluster_sums = agreement_cluster_variance(
-        result.coefficient, result.weight_matrix, codes, groups, result.n_raters
+        result.coefficient, result.weight_matrix, codes[rated], groups, result.n_raters
     )
     warn_few_clusters(n_clusters)
     se = math.sqrt(max(0.0, variance))

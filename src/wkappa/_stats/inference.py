@@ -288,7 +288,9 @@ def kappa_test(
         The cluster of each pair (patient for two eyes, scan for several lesions, task for
         several prompts): pairs in one cluster are not independent. The point estimate does
         not change; the standard error becomes cluster-robust (see Notes) and the bootstrap
-        resamples whole clusters. Any hashable ids, no missing values, at least 2 clusters.
+        resamples whole clusters. Any hashable ids (one per pair: join the parts of a
+        composite id into one key), at least 2 clusters; no missing id, except for a pair
+        that ``nan_policy='omit'`` drops.
 
     Returns
     -------

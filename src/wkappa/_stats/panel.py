@@ -349,7 +349,8 @@ def rater_vs_panel(
     cluster : array-like of shape (n_items,), optional
         The cluster of each item (the prompts of one task, the lesions of one scan): the
         bootstrap then resamples whole clusters, and the expanded interval uses G clusters
-        instead of n items. Any hashable ids, no missing values, at least 2 clusters.
+        instead of n items. Any hashable ids, at least 2 clusters; no missing id, except
+        for an item without any rating.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
         H1 of the p-value: the candidate's agreement differs from the panel's, is greater
         (``difference > 0``) or is less. The result's interval follows it (one-sided with
@@ -524,9 +525,11 @@ def _clustered_rows(
     )
     assert encoded is not None
     codes = encoded.codes
-    groups, _ = read_groups(cluster, len(codes), "cluster", unit="item", like="`candidate`")
-    rated = (codes >= 0).any(axis=1)
-    used, groups = np.unique(groups[rated], return_inverse=True)
+    rated = np.asarray((codes >= 0).any(axis=1))  # an item without ratings: its id is left out
+    groups, _ = read_groups(
+        cluster, len(codes), "cluster", unit="item", like="`candidate`", keep=rated
+    )
+    used, groups = np.unique(groups, return_inverse=True)
     check_clusters(np.ones((len(used), 1, 1)))
     distinct, multiplicity = distinct_rows(np.column_stack([codes[rated], groups]))
     return distinct[:, :-1], multiplicity, encoded.labels, distinct[:, -1].astype(np.intp)

@@ -137,8 +137,9 @@ def agreement(
     cluster : array-like of shape (n_items,), optional
         The cluster of each item (row): items of one cluster (the lesions of one scan, the
         prompts of one task) are not independent. The coefficient does not change; the
-        standard error becomes cluster-robust (see Notes). Any hashable ids, no missing
-        values, at least 2 clusters; not with ``population_size``.
+        standard error becomes cluster-robust (see Notes). Any hashable ids (one per item:
+        join the parts of a composite id into one key), at least 2 clusters; no missing id,
+        except for an item without any rating. Not with ``population_size``.
     multiplicity : array-like of shape (n_rows,), optional
         How many items each row of ``ratings`` stands for (non-negative integers): distinct
         rows of ratings with their counts, as a data engine's ``group_by`` over the rater
