@@ -607,3 +607,31 @@ def test_perfect_agreement_has_a_standard_error_of_exactly_zero(coefficient, wei
         if coefficient != "percent":  # (percent agreement's null is kappa0 = 0 too)
             assert result.pvalue == 0.0
         assert tuple(result.confidence_interval()[:2]) == (1.0, 1.0)
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "gwet", "krippendorff"])
+def test_diagnostics_of_a_propagated_result_are_nan(coefficient) -> None:
+    # per_category() raised a raw IndexError, pairwise() and leave_one_rater_out() said the
+    # result "was made from counts": a 'propagate' result that met a missing rating keeps no
+    # item, and its diagnostics are nan, as its coefficient is.
+    ratings = np.array([[1, 1, 2], [2, 2, np.nan], [3, 3, 3], [1, 2, 1]])
+    result = wk.agreement(ratings, coefficient=coefficient, nan_policy="propagate")
+    assert math.isnan(result.statistic)
+    per_category = result.per_category()
+    assert list(per_category) == [1, 2, 3]
+    assert all(math.isnan(v) for v in per_category.values())
+    assert result.pairwise().shape == (3, 3) and np.isnan(result.pairwise()).all()
+    assert result.leave_one_rater_out().shape == (3,)
+    assert np.isnan(result.leave_one_rater_out()).all()
+
+
+def test_panel_member_pairs_diagonal_is_nan_for_a_member_without_ratings() -> None:
+    # member_pairs had 1 on the diagonal of a member who rated nothing; pairwise() has nan.
+    panel = np.array([[1, 1, np.nan], [2, 2, np.nan], [3, 3, np.nan], [1, 2, np.nan]])
+    with pytest.warns(UndefinedKappaWarning):
+        result = wk.rater_vs_panel(panel, [1, 2, 3, 1], rng=0, n_resamples=99)
+    diagonal = np.diag(result.member_pairs)
+    assert diagonal[:2].tolist() == [1.0, 1.0] and math.isnan(diagonal[2])
+    np.testing.assert_array_equal(
+        np.diag(wk.agreement(panel, coefficient="conger").pairwise()), diagonal
+    )

@@ -331,7 +331,8 @@ class AgreementResult:
         The ratings are collapsed to two categories, k and not-k, and the same coefficient
         (unweighted) is computed; for ``coefficient='fleiss'`` these are Fleiss' (1971)
         per-category kappas ``1 - sum_i r_ik (r_i - r_ik) / (n r (r - 1) p_k (1 - p_k))``
-        (complete data). Undefined values (a category never or always used) are nan.
+        (complete data). Undefined values (a category never or always used) are nan, and
+        all are nan for a result of ``nan_policy='propagate'`` that met a missing rating.
 
         Returns
         -------
@@ -345,6 +346,8 @@ class AgreementResult:
         >>> {k: round(v, 4) for k, v in wk.agreement(ratings).per_category().items()}
         {1: 0.5, 2: 0.325, 3: 0.6786}
         """
+        if self._keeps_no_item():
+            return dict.fromkeys(self.labels, math.nan)
         return per_category(self.coefficient, self.labels, self.n_raters, self._state)
 
     def pairwise(self) -> np.ndarray:
@@ -355,12 +358,15 @@ class AgreementResult:
         Each entry is :func:`~wkappa.weighted_kappa` of the two raters' common items (the
         same exact computation, from the pair's table). Light's kappa (Light 1971) is the
         mean of the off-diagonal entries: ``m[np.triu_indices(len(m), 1)].mean()``. A pair
-        with an undefined kappa (no common item, or ``1 - pe = 0``) is nan.
+        with an undefined kappa (no common item, or ``1 - pe = 0``) is nan; every entry is
+        nan for a result of ``nan_policy='propagate'`` that met a missing rating.
 
         Returns
         -------
         ndarray of shape (R, R)
         """
+        if self._keeps_no_item():
+            return np.full((self.n_raters, self.n_raters), math.nan)
         rows, multiplicity = need_rows(self._state, "pairwise()")
         return pairwise(rows, multiplicity, self.weight_matrix)
 
@@ -369,10 +375,18 @@ class AgreementResult:
 
         A rater whose removal raises the coefficient most agrees least with the rest. Values
         that are undefined without the rater (fewer than two raters left, no item rated
-        twice) are nan.
+        twice) are nan, and all are for a result of ``nan_policy='propagate'`` that met a
+        missing rating.
         """
+        if self._keeps_no_item():
+            return np.full(self.n_raters, math.nan)
         rows, multiplicity = need_rows(self._state, "leave_one_rater_out()")
         return leave_one_rater_out(self.coefficient, self.weight_matrix, rows, multiplicity)
+
+    def _keeps_no_item(self) -> bool:
+        """A result that keeps no item (``nan_policy='propagate'`` met a missing rating):
+        its diagnostics are nan, as the coefficient is."""
+        return len(self._state.multiplicity) == 0
 
     # ------------------------------------------------------------------ reports
 

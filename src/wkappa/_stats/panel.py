@@ -92,7 +92,8 @@ class PanelComparison:
     candidate_vs_members : ndarray of shape (P,)
         The coefficient of the candidate with each member.
     member_pairs : ndarray of shape (P, P)
-        The coefficients of the member pairs (diagonal 1).
+        The coefficients of the member pairs (diagonal 1, nan for a member without
+        ratings, as in :meth:`AgreementResult.pairwise`).
     n_items : int
         Items with at least one rating.
     coefficient, weights : str
@@ -484,7 +485,9 @@ def rater_vs_panel(
     if not math.isnan(difference):  # (an undefined difference has warned already)
         defined, _ = drop_undefined(differences, "difference")
         pvalue = comparison_pvalue(defined, n if n_clusters is None else n_clusters, sided_as)
-    member_pairs = np.eye(members)
+    # As AgreementResult.pairwise(): the diagonal is 1, nan for a member without ratings.
+    rated = ((rows[:, :members] >= 0) & (multiplicity[:, None] > 0)).any(axis=0)
+    member_pairs = np.diag(np.where(rated, 1.0, math.nan))
     for (a, b), value in zip(pairs[members:], among, strict=True):
         member_pairs[a, b] = member_pairs[b, a] = value
     return PanelComparison(
