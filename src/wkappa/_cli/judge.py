@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import base64
 import math
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,7 @@ from .clusters import (
     pivot_with_clusters,
 )
 from .labels import all_missing, label_text, parse_labels
+from .lists import split_list
 from .output import (
     RowCount,
     bootstrap_pvalue,
@@ -160,6 +162,10 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     labels = options.split_names(args.labels, "--labels") if args.labels else None
     _, extra = cluster_keys(args)
     if wide:
+        given = split_list(args.raters, strip=False)
+        if all(name.strip() for name in given):  # an empty name: split_names says so
+            if len(others := [name for name in given if name != args.candidate]) < 2:
+                raise _small_panel(args, "--raters", others)
         panel = options.split_names(args.raters, "--raters")
         if args.candidate in panel:  # one --raters list for agree and judge: noted, not refused
             panel = [name for name in panel if name != args.candidate]
@@ -169,7 +175,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
                 f"against the others, a panel of {len(panel)} ({', '.join(panel)}).",
             )
         if len(panel) < 2:
-            raise WkappaError("--raters needs at least two panel columns besides --candidate.")
+            raise _small_panel(args, "--raters", panel)
         keys = [args.candidate, *panel]
         read_as = {args.candidate: "--candidate", **dict.fromkeys(panel, "--raters")}
         check_cluster_column(args.cluster, read_as)
@@ -205,7 +211,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
             )
         panel = [r for r in raters if r != args.candidate]
         if len(panel) < 2:
-            raise WkappaError("The panel needs at least two raters besides --candidate.")
+            raise _small_panel(args, f"the file (column {args.rater!r})", panel)
         keys = [args.candidate, *panel]
         if args.nan_policy == "raise":
             refuse_unrated(counts, keys, source.name, _OMIT)
@@ -221,6 +227,26 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     layout = "wide" if wide else "long"
     ratings = Ratings(source.name, args.candidate, panel, matrix, rows, layout, file, items, ids)
     return ratings, counts, keys
+
+
+def _small_panel(args: argparse.Namespace, where: str, panel: Sequence[str]) -> WkappaError:
+    """The refusal of a panel of fewer than two members besides ``--candidate`` (``where``
+    names the option or column that gives the panel), saying why and what to use instead:
+    ``score`` against the one member, if there is one."""
+    reference = shlex.quote(panel[0]) if len(panel) == 1 else "REFERENCE"
+    columns = f"--true {reference} --pred {shlex.quote(args.candidate)}"
+    score = (
+        f"wkappa score {shlex.quote(args.file)} {columns}"
+        if args.raters is not None
+        else f"wkappa score on the ratings written one column per rater ({columns})"
+    )
+    return WkappaError(
+        f"{where} gives the panel {len(panel)} member{'' if len(panel) == 1 else 's'} "
+        f"besides --candidate {args.candidate}: judge compares the candidate's agreement with "
+        "the panel to the agreement among the panel's members, which needs two or more. Hint: "
+        "name two or more panel members; to score the candidate against one reference rater, "
+        f"use {score} (wkappa compare adds a second --pred to compare two raters against it)."
+    )
 
 
 # What --nan-policy omit does, in the hint of a missing rating under --nan-policy raise.
