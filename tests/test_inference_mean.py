@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from budget import examples
-from wkappa.exceptions import WkappaError
+from wkappa.exceptions import WkappaError, WkappaTypeError
 
 
 def metrics_mean_quadratic_weighted_kappa(kappas, weights=None):  # type: ignore[no-untyped-def]
@@ -88,3 +88,49 @@ def test_only_the_ends_of_the_range_are_clipped() -> None:
 def test_bad_input(kappas: object, weights: object, match: str) -> None:
     with pytest.raises(WkappaError, match=match):
         wk.mean_kappa(kappas, weights=weights)  # type: ignore[arg-type]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    kappa=st.floats(-1.0, 1.0, allow_nan=False, exclude_min=True, exclude_max=True),
+    count=st.integers(1, 9),
+    weights=st.none() | st.lists(st.floats(0.01, 100), min_size=9, max_size=9),
+)
+def test_equal_kappas_average_to_that_kappa_exactly(
+    kappa: float, count: int, weights: list[float] | None
+) -> None:
+    """tanh(atanh(k)) is not always k in floating point (0.5 gave 0.5000000000000001); the
+    mean of equal kappas is the kappa itself (clipped to [-0.999, 0.999] as always)."""
+    chosen = None if weights is None else weights[:count]
+    expected = min(max(kappa, -0.999), 0.999)
+    assert wk.mean_kappa([kappa] * count, weights=chosen) == expected
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(kappas=st.lists(kappa_values, min_size=1, max_size=12))
+def test_the_mean_lies_between_the_smallest_and_largest_kappa(kappas: list[float]) -> None:
+    clipped = np.clip(kappas, -0.999, 0.999)
+    assert clipped.min() <= wk.mean_kappa(kappas) <= clipped.max()
+
+
+def test_exact_values() -> None:
+    assert wk.mean_kappa([0.5, 0.5]) == 0.5
+    assert wk.mean_kappa([1.0, 1.0]) == 0.999
+    assert wk.mean_kappa([0.8, 0.8, 0.2], weights=[1, 1, 0]) == 0.8
+
+
+@pytest.mark.parametrize(
+    ("kappas", "weights", "shown"),
+    [
+        (["0.5"], None, "got '0.5' at kappas[0]"),
+        ([0.5, "0.4"], None, "got '0.4' at kappas[1]"),
+        (np.array(["0.5", "0.6"]), None, "got '0.5' at kappas[0]"),
+        ([True, 0.5], None, "got True at kappas[0]"),
+        ([0.5, 0.6], ["1", "2"], "got '1' at weights[0]"),
+    ],
+)
+def test_strings_and_bools_are_not_numbers(kappas: object, weights: object, shown: str) -> None:
+    """numpy reads '0.5' as 0.5 and True as 1; mean_kappa refuses them, naming the value."""
+    with pytest.raises(WkappaTypeError, match="must be a 1-D sequence of numbers") as caught:
+        wk.mean_kappa(kappas, weights=weights)  # type: ignore[arg-type]
+    assert shown in str(caught.value)

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import check_one_dimensional, format_value, refuse_iterator
-from ..exceptions import WkappaError
+from ..exceptions import WkappaError, WkappaTypeError
 
 __all__ = ["mean_kappa"]
 
@@ -35,6 +35,8 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
 
     Raises
     ------
+    WkappaTypeError
+        If a kappa or a weight is not a number (a string such as '0.5', a bool).
     WkappaError
         If a kappa is NaN, infinite, above 1 or below -1.
 
@@ -46,6 +48,10 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
     (benhamner/Metrics), which scored the Automated Student Assessment Prize. The clip only
     touches the ends of the range: a perfect kappa of 1 (and any kappa above 0.999) counts
     as 0.999, -1 (and any below -0.999) as -0.999.
+
+    The result is kept between the smallest and the largest (clipped) kappa of positive
+    weight, which the rounding of ``tanh(atanh(kappa))`` could otherwise leave by an ulp;
+    so equal kappas average to that kappa exactly (``mean_kappa([0.5, 0.5])`` is 0.5).
 
     A kappa outside [-1, 1] is an error, not clipped: Fisher's z is defined on (-1, 1), the
     range of a correlation (Fisher 1915), and such a value is usually a mistake upstream (a
@@ -90,15 +96,37 @@ def mean_kappa(kappas: npt.ArrayLike, *, weights: npt.ArrayLike | None = None) -
         if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
             raise WkappaError("`weights` must be finite, non-negative and not all zero.")
         share = w / w.sum()
-    z = np.arctanh(np.clip(values, -_CLIP, _CLIP))
-    return math.tanh(float(share @ z))
+    clipped = np.clip(values, -_CLIP, _CLIP)
+    mean = math.tanh(float(share @ np.arctanh(clipped)))
+    # A mean lies between the smallest and the largest value averaged; the round trip
+    # tanh(atanh(k)) can leave that range by an ulp, so the result is kept inside it (equal
+    # kappas return their common value exactly).
+    used = clipped[share > 0]
+    return min(max(mean, float(used.min())), float(used.max()))
 
 
 def _vector(values: npt.ArrayLike, name: str) -> np.ndarray:
+    """``values`` as a float64 vector; a string ('0.5'), bytes or a bool among them is
+    refused (numpy would read '0.5' as 0.5 and True as 1), None stays a missing value."""
     refuse_iterator(values, name)
+    try:
+        kind = np.asarray(values).dtype.kind
+    except (TypeError, ValueError):  # ragged
+        kind = "O"
+    if kind in "OUSb" or not isinstance(values, np.ndarray):  # [True, 0.5] reads as floats
+        try:
+            flat = np.asarray(values, dtype=object).reshape(-1).tolist()
+        except (TypeError, ValueError):
+            flat = []
+        bad = [i for i, v in enumerate(flat) if isinstance(v, (str, bytes, bool, np.bool_))]
+        if bad:
+            raise WkappaTypeError(
+                f"`{name}` must be a 1-D sequence of numbers; got {format_value(flat[bad[0]])} "
+                f"at {name}[{bad[0]}]."
+            )
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise WkappaError(f"`{name}` must be a 1-D sequence of numbers.") from None
+        raise WkappaTypeError(f"`{name}` must be a 1-D sequence of numbers.") from None
     check_one_dimensional(name, array.shape)
     return array
