@@ -928,3 +928,30 @@ def test_score_csv_says_rows_read_used_dropped_as_agree_does(tmp_path):
     assert proc.returncode == 0, proc.stderr
     row = pl.read_csv(proc.stdout.encode()).row(0, named=True)
     assert [row[f] for f in fields] == [5, 5, 0, None]
+
+
+def test_score_by_leaves_the_missing_group_out_of_the_pooled_kappa(tmp_path):
+    """Rows with a blank --by value form the '(missing)' group; it was pooled as a third
+    stratum (df 2 for two sites). It stays in the table but is left out of the pooled kappa
+    and the test of equal kappas, with a note (text) and n_missing_left_out (JSON)."""
+    path = tmp_path / "miss_by.csv"
+    rows = "1,1,1\n1,2,2\n1,2,1\n1,3,3\n2,1,1\n2,2,3\n2,3,3\n2,1,2\n,1,1\n,2,2\n,3,2\n,2,1\n"
+    path.write_text("s,a,b\n" + rows)
+    known = [line.split(",") for line in rows.splitlines() if not line.startswith(",")]
+    expected = wk.stratified_kappa_test(
+        [int(r[1]) for r in known], [int(r[2]) for r in known], strata=[r[0] for r in known]
+    )
+    args = ("score", path, "--true", "a", "--pred", "b", "--by", "s")
+    text = run(*args).stdout
+    line = next(x for x in text.splitlines() if x.startswith("Across s"))
+    assert f"kappa {expected.statistic:.4f}" in line and "df 1," in line
+    assert "  (left out, no s value, its stratum unknown: (missing), 4 pairs)" in text
+    assert "  (missing)   4" in text
+    doc = _json(run(*args, "--format", "json"))
+    across = doc["across_groups"]
+    assert across["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+    assert across["homogeneity_df"] == 1 and across["n_missing_left_out"] == 4
+    assert [g["group"] for g in doc["groups"]] == [1, 2, None]
+    path.write_text("s,a,b\n" + "".join(x for x in rows.splitlines(True) if x[0] != ","))
+    assert _json(run(*args, "--format", "json"))["across_groups"]["n_missing_left_out"] == 0
+    assert "left out" not in run(*args).stdout

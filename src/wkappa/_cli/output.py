@@ -16,10 +16,12 @@ list and the level and method beside it), ``n``, ``interpretation``,
 ``n_categories`` (K), ``labels`` (the K categories in the order used), ``weights``,
 ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
-``group`` (the value). With ``--cluster COL``, also ``cluster`` (the column) and, in every
+``group`` (the value), and ``across_groups``: the inverse-variance weighted summary of the
+groups with a value, with ``n_missing_left_out`` (the pairs of the ``(missing)`` group, rows
+without a ``--by`` value, left out of it and of its test of equal kappas; 0 without one). With
+``--cluster COL``, also ``cluster`` (the column) and, in every
 summary, ``n_clusters`` (G: the standard error is cluster-robust over them); ``across_groups``
-(the inverse-variance weighted summary of the groups) is then left out: it assumes
-independent pairs.
+is then left out: it assumes independent pairs.
 """
 
 from __future__ import annotations
@@ -430,8 +432,22 @@ def group_rows(
     return rows
 
 
+def missing_group(groups: Sequence[tuple[Any, Scored]]) -> Scored | None:
+    """The ``(missing)`` group of ``--by``, the rows without a value (None, or a float NaN),
+    if there is one: a group of unknown strata, not a stratum, so it is left out of the
+    pooled kappa and the test of equal kappas (:func:`across_groups`); the per-group table
+    keeps it."""
+    for value, scored in groups:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return scored
+    return None
+
+
 def across_groups(groups: Sequence[tuple[Any, Scored]], homogeneity: str = "asymptotic") -> Any:
-    """The groups as strata: SAS's overall kappa and test of equal kappas (None below 2)."""
+    """The groups with a value as strata (:func:`missing_group` is not one): SAS's overall
+    kappa and test of equal kappas (None below 2)."""
+    missing = missing_group(groups)
+    groups = [(value, scored) for value, scored in groups if scored is not missing]
     if len(groups) < 2:
         return None
     import warnings
@@ -488,7 +504,19 @@ def across_groups_lines(groups: Sequence[tuple[Any, Scored]], by: str, level: fl
     ]
     if left:
         lines.append(f"  (left out, undefined kappa or SE 0: {', '.join(left)})")
+    missing = missing_group(groups)
+    if missing is not None:
+        lines.append(f"  {missing_note(missing, by)}")
     return lines
+
+
+def missing_note(missing: Scored, by: str) -> str:
+    """The note under the pooled kappa (text and report) when the ``(missing)`` group was
+    left out of it and of the test of equal kappas."""
+    return (
+        f"(left out, no {by} value, its stratum unknown: (missing), "
+        f"{format_count(missing.result.n)} pairs)"
+    )
 
 
 def score_text(run: ScoreRun) -> str:
@@ -558,6 +586,9 @@ def score_json(run: ScoreRun) -> str:
                 "homogeneity_df homogeneity_pvalue",
                 confidence_interval=combined.confidence_interval(run.overall.level),
             )
+            missing = missing_group(run.groups)  # left out: the pairs of unknown strata
+            left_out = 0 if missing is None else count_value(missing.result.n)
+            document["across_groups"]["n_missing_left_out"] = left_out
             fit = goodness_of_fit(run.groups, combined)
             if fit is not None:
                 document["across_groups"]["goodness_of_fit"] = {
