@@ -313,3 +313,22 @@ def test_goodness_of_fit_width_goal_is_printed_as_both_limits(
     assert "both 95% limits within kappa1 ± 0.1, i.e. in 0.3 to 0.5" in page
     assert "planned for both expected 95% limits within kappa1 ± 0.1" in page
     assert "interval width <= 0.2" not in page
+
+
+@pytest.mark.parametrize(
+    ("goal", "says"),
+    [
+        (["--lower-limit", "0.4"], "clears L = 0.4 with probability 0.5"),
+        (["--n", "80"], "against kappa0 = 0 on the probabilities"),
+        (["--lower-limit", "0.4", "--n", "80"], "P(lower limit > L) = 0.443"),
+    ],
+)
+def test_goodness_of_fit_explains_every_goal(goal, says, capsys) -> None:
+    """--explain of a goodness-of-fit lower-limit plan, or of what a given n delivers, showed
+    the power goal's formula with 'a test of size - with power -'."""
+    args = ["plan", "--kappa1", "0.6", "--marginals", "0.3,0.7", "--weights", "unweighted",
+            "--method", "goodness-of-fit", *goal, "--explain"]  # fmt: skip
+    assert main(args) == 0
+    explained = capsys.readouterr().out
+    assert says in explained
+    assert "size -" not in explained and "power -" not in explained

@@ -9,7 +9,14 @@ import warnings
 from typing import Any
 
 from .._core import import_optional
-from .._stats import DECIMALS, KappaPlan, kappa_power, kappa_sample_size, level_percent
+from .._stats import (
+    DECIMALS,
+    KappaPlan,
+    kappa_power,
+    kappa_sample_size,
+    level_percent,
+    number_text,
+)
 from ..exceptions import WkappaError
 from .options import (
     add_ci,
@@ -451,6 +458,30 @@ def _computation(plan: KappaPlan) -> str:
             "chi-square statistic against kappa1, n sum_j (P_j(kappa1) - P_j(limit))^2 / "
             "P_j(limit), reaches z_((1+level)/2)^2; n is the smallest putting both limits "
             f"within kappa1 ± {plan.ci_width / 2:g} (the wider side decides): n = {plan.n:,}."
+        )
+    elif plan.method == "goodness-of-fit" and plan.goal == "lower_limit":
+        zc, zp = z((1 + plan.confidence_level) / 2), z(float(plan.target_assurance or 0.5))
+        lines.append(
+            "  goodness-of-fit (Donner & Eliasziw 1992): the lower limit clears L = "
+            f"{plan.lower_limit:g} with probability {plan.target_assurance:g} when the "
+            "chi-square statistic of kappa1 against L, n sum_j (P_j(kappa1) - P_j(L))^2 / "
+            f"P_j(L), reaches (z_((1+level)/2) + z_assurance)^2 with z_((1+level)/2) = "
+            f"{zc:.4f}, z_assurance = {zp:.4f}, P_j the probabilities of the cells 'all "
+            "raters agree on category j' and 'they disagree'; rounded up: "
+            f"n = {plan.n:,}."
+        )
+    elif plan.method == "goodness-of-fit" and plan.goal == "n":
+        if plan.lower_limit is not None:
+            against = f"L = {plan.lower_limit:g}"
+            delivers = f"P(lower limit > L) = {number_text(plan.assurance, '.3f')}"
+        else:
+            against = f"kappa0 = {plan.kappa0:g}"
+            delivers = f"power {number_text(plan.power, '.3f')}"
+        lines.append(
+            "  goodness-of-fit (Donner & Eliasziw 1992): the 1-df chi-square statistic of "
+            f"kappa1 against {against} on the probabilities P_j of the cells 'all raters "
+            f"agree on category j' and 'they disagree', with the n = {plan.n:,} items given: "
+            f"{delivers}."
         )
     elif plan.method == "goodness-of-fit":
         lines.append(
