@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ import pyarrow as pa
 import pytest
 
 import wkappa as wk
+from wkappa.exceptions import WkappaError
 
 T = [0, 1, 2, 3, 1, 2, 0, 3, 2, 1]
 P = [0, 2, 2, 1, 1, 3, 0, 3, 1, 1]
@@ -428,3 +430,20 @@ def test_labels_never_coerce_kinds() -> None:
         wk.qwk(["0", "1"], ["1", "1"], labels=[0, 1])
     with pytest.raises(wk.WkappaError, match=r"`y_true` contains 0,.*labels"):
         wk.qwk([0, 1], [1, 1], labels=["0", "1"])
+
+
+def test_a_table_of_python_ints_is_read_as_counts() -> None:
+    """An object array of Python ints: int64 when every count fits (the same kappa, bit for
+    bit), float64 counts past 2**63 - 1 (as a uint64 table there); not "dtype object"."""
+    base = [[10, 4, 1], [5, 10, 12], [2, 4, 12]]
+    small = np.array(base, dtype=object)
+    assert wk.kappa_from_table(small) == wk.kappa_from_table(base)
+    assert wk.kappa_test_from_table(small).n == 60
+    huge = small * 10**20
+    assert wk.kappa_from_table(huge) == wk.kappa_from_table(np.array(base, float) * 1e20)
+    assert wk.kappa_from_table(huge) == pytest.approx(wk.kappa_from_table(base), rel=1e-14)
+    for cell, shown in (("a", "'a'"), (None, "None")):
+        bad = np.array(base, dtype=object)
+        bad[1, 2] = cell
+        with pytest.raises(WkappaError, match=rf"table\[1, 2\] = {re.escape(shown)}"):
+            wk.kappa_from_table(bad)

@@ -60,6 +60,8 @@ def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "
         array = np.asarray(table)
     except (TypeError, ValueError):
         raise WkappaError(f"`{name}` could not be read as a {shape} array.") from None
+    if array.dtype.kind == "O":
+        array = _object_counts(array, name)
     if array.dtype.kind not in "biuf":
         raise WkappaError(f"`{name}` must hold numeric counts; got dtype {array.dtype}.")
     if array.ndim != ndim or len(set(array.shape)) != 1 or array.shape[0] == 0:
@@ -82,6 +84,27 @@ def check_table(table: Any, name: str = "table", *, ndim: int = 2, hint: str = "
     if array.dtype.kind in "bu":
         array = array.astype(np.int64)
     return array
+
+
+def _object_counts(array: np.ndarray, name: str) -> np.ndarray:
+    """An object array of Python numbers as int64 (every count an integer within int64) or
+    float64: Python ints past 2**63 - 1 are read as float64 weighted counts, as uint64 counts
+    past int64 are. Anything else (a string, None) is an error naming its cell."""
+    flat = array.reshape(-1).tolist()
+    for position, value in enumerate(flat):
+        if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number)):
+            cell = ", ".join(str(int(i)) for i in np.unravel_index(position, array.shape))
+            raise WkappaError(
+                f"`{name}` must hold numeric counts; {name}[{cell}] = {format_value(value)}."
+            )
+    if all(isinstance(v, (int, np.integer)) and -_INT64_MAX - 1 <= v <= _INT64_MAX for v in flat):
+        return np.array(flat, dtype=np.int64).reshape(array.shape)
+    try:
+        return np.array(flat, dtype=np.float64).reshape(array.shape)
+    except OverflowError:
+        raise WkappaError(
+            f"`{name}` has a count too large for a float (above about 1.8e308)."
+        ) from None
 
 
 def exact_total(table: np.ndarray) -> int:
@@ -121,6 +144,7 @@ def kappa_from_table(
     ----------
     table : array-like of shape (K, K)
         Non-negative (weighted) counts; rows are rater A (``y_true``), columns rater B.
+        Python ints past ``2**63 - 1`` (an object array) are read as float64 counts.
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights (zero diagonal), see :func:`weighted_kappa`.
     zero_division : {'warn', 'raise'} or float
