@@ -735,6 +735,9 @@ def test_score_notes_an_asymptotic_interval_past_kappas_bounds(tmp_path):
     table = pl.read_csv(proc.stdout.encode())
     assert table["ci_high"][0] > 1 >= table["ci_high"][1]
     assert proc.stderr == (
+        "wkappa: note: the asymptotic interval has zero width (--by g: b): its standard error is "
+        "0 (as with perfect agreement), which does not mean kappa is known exactly from these "
+        "pairs. --ci-method score gives an interval of nonzero width.\n"
         "wkappa: note: the asymptotic interval passes kappa's bounds [-1, 1] (--by g: a, (all)); "
         "it is not clipped. --ci-method score stays inside them and holds its level for small n.\n"
     )

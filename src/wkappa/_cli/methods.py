@@ -11,15 +11,24 @@ import re
 from typing import Any
 
 from .._core import GWET_WEIGHTS
-from .._stats import DECIMALS, bound_name, level_percent, p_phrase, smallest_pvalue
+from .._stats import (
+    DECIMALS,
+    STATISTIC_DECIMALS,
+    bound_name,
+    level_percent,
+    p_phrase,
+    smallest_pvalue,
+)
 from .output import (
     ON_A_THRESHOLD,
     TABLE_INTERVALS,
     THRESHOLD_KAPPA_DECIMALS,
     RowCount,
     ScoreRun,
+    across_groups,
     format_bound,
     format_count,
+    format_interval,
     format_number,
     weights_text,
 )
@@ -167,7 +176,29 @@ def score_methods(
         f"{provenance.date}."
     )
     found = _found("Kappa", result, level, overall.low, overall.high)
-    return f"{sentence} {found}", [*cited, *more]
+    return f"{sentence} {found}{_pooled(run)}", [*cited, *more]
+
+
+def _pooled(run: ScoreRun) -> str:
+    """The ``--by`` groups as strata, in the methods sentence: the pooled kappa and the test
+    of equal kappas that the console prints under the groups (not with ``--cluster``)."""
+    if run.by is None or run.cluster is not None:
+        return ""
+    combined = across_groups(run.groups)
+    if combined is None:
+        return ""
+    level = run.overall.level
+    low, high = combined.confidence_interval(level)
+    left = sum(not used for used in combined.used)
+    out = f" ({left} with an undefined kappa or a standard error of 0 left out)" if left else ""
+    return (
+        f" Across the values of {run.by}{out}, the kappas were pooled with inverse-variance "
+        "weights and their equality tested by the chi-square test of homogeneity (as SAS "
+        f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "
+        f"{level_percent(level)} confidence interval {format_interval(low, high)}; "
+        f"chi-square = {format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
+        f"df = {combined.homogeneity_df}, {p_phrase(combined.homogeneity_pvalue)}."
+    )
 
 
 def agreement_methods(

@@ -107,14 +107,28 @@ def add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def note(args: argparse.Namespace, message: str) -> None:
-    """``wkappa: message`` on stderr (a note, a file written), unless ``--quiet``."""
+    """``wkappa: message`` on stderr (a note, a file written), unless ``--quiet``; a
+    ``note: ...`` is also kept in ``args.noted`` (once, with ``--quiet`` too), the run's
+    notes that its HTML report shows."""
+    if message.startswith("note: "):
+        _keep_note(args, message)
     if not args.quiet:
         print(f"wkappa: {message}", file=sys.stderr)
 
 
+def _keep_note(args: argparse.Namespace, message: str) -> None:
+    noted = args.__dict__.setdefault("noted", [])
+    text = message.removeprefix("note: ")
+    if text not in noted:
+        noted.append(text)
+
+
 def later_note(args: argparse.Namespace, message: str) -> None:
     """A note about the options (a column against itself), shown once the command has
-    succeeded: a run refused later shows its one error line only."""
+    succeeded: a run refused later shows its one error line only (a report written before
+    then has it already)."""
+    if not message.startswith("warning: "):
+        _keep_note(args, message)
     args.__dict__.setdefault("later_notes", []).append(message)
 
 

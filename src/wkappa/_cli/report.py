@@ -32,6 +32,7 @@ from .output import (
     RowCount,
     Scored,
     ScoreRun,
+    across_groups_lines,
     band,
     categories_line,
     format_bound,
@@ -294,6 +295,11 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
     ]
     if by is not None:
         parts += [f"<h2>By {_e(by)}</h2>", _group_table(by, groups, overall)]
+        if run.cluster is not None:  # as the console says: the pooling assumes independence
+            summary = [f"No summary across {by} with --cluster: it assumes independent pairs."]
+        else:  # the pooled kappa and the test of equal kappas, as the console prints them
+            summary = across_groups_lines(groups, by, overall.level)
+        parts += [f'<p class="across">{_e(line.strip())}</p>' for line in summary]
         shown = groups[:MAX_GROUP_SECTIONS]
         parts += [_section(f"{by} = {label_text(v)}", s, true, pred, args) for v, s in shown]
         if len(groups) > len(shown):
@@ -337,19 +343,25 @@ def _head(name: str, heading: str) -> list[str]:
 def _page(parts: Sequence[str], args: argparse.Namespace) -> str:
     """The page of ``parts`` (from :func:`_head` on) with the run's warnings, as stderr showed
     them (``args.warned``, kept by the command line's warning hook), in a "Warnings" section
-    right under the heading and its lines of what was compared; no section without any."""
+    right under the heading and its lines of what was compared, and its notes
+    (``args.noted``, kept by :func:`options.note`) in a "Notes" section after it; no section
+    without any."""
     warned = getattr(args, "warned", None) or []
+    noted = getattr(args, "noted", None) or []
     parts = list(parts)
-    if warned:
-        at = next(i for i, part in enumerate(parts) if part.startswith("<h1>")) + 1
-        while at < len(parts) and parts[at].startswith('<p class="meta'):
-            at += 1
-        items = "".join(f"<li>{_e(text)}</li>" for text in warned)
-        parts.insert(
-            at,
-            '<section class="warnings"><h2>Warnings</h2><p class="note">As the run printed '
-            f"them on stderr:</p><ul>{items}</ul></section>",
-        )
+    at = next(i for i, part in enumerate(parts) if part.startswith("<h1>")) + 1
+    while at < len(parts) and parts[at].startswith('<p class="meta'):
+        at += 1
+    # The notes (caveats on a number, such as an interval past kappa's bounds), then the
+    # warnings above them: each section only when the run printed any.
+    for title, lines in (("Notes", noted), ("Warnings", warned)):
+        if lines:
+            items = "".join(f"<li>{_e(text)}</li>" for text in lines)
+            parts.insert(
+                at,
+                f'<section class="warnings"><h2>{title}</h2><p class="note">As the run '
+                f"printed them on stderr:</p><ul>{items}</ul></section>",
+            )
     return "\n".join(parts)
 
 

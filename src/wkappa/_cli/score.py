@@ -386,6 +386,18 @@ def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any
     if args.bootstrap or args.ci_method != "asymptotic":
         return
     past = [value for value, s in scored if s.high > 1 or -math.inf < s.low < -1]
+    # A zero-width interval (a standard error of 0, as with perfect agreement) claims a
+    # certainty that a few pairs cannot give.
+    zero = [value for value, s in scored if s.low == s.high and math.isfinite(s.low)]
+    if zero:
+        where = "" if zero == [""] else f" (--by {args.by}: {', '.join(map(label_text, zero))})"
+        remedy = "" if args.cluster else " --ci-method score gives an interval of nonzero width."
+        options.note(
+            args,
+            f"note: the asymptotic interval has zero width{where}: its standard error is 0 "
+            "(as with perfect agreement), which does not mean kappa is known exactly from "
+            f"these pairs.{remedy}",
+        )
     if past:
         where = "" if past == [""] else f" (--by {args.by}: {', '.join(map(label_text, past))})"
         remedy = (

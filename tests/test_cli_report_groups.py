@@ -1,0 +1,56 @@
+"""``score --by ... --report``: the report has the pooled kappa across the groups and the test
+of equal kappas that the console prints, and its methods sentence says so."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from test_cli import run
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def grouped(tmp_path):
+    path = tmp_path / "g.csv"
+    rows = []
+    for site, shift in (("north", 3), ("south", 5), ("west", 7)):
+        rows += [f"{site},{i % 3},{(i + i // shift) % 3}" for i in range(60)]
+    path.write_text("site,a,b\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_the_report_has_the_pooled_kappa_and_the_test(grouped, tmp_path):
+    out = tmp_path / "r.html"
+    proc = run("score", grouped, "--true", "a", "--pred", "b", "--by", "site", "--report", out)
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("Across site"))
+    page = html.unescape(out.read_text())
+    assert f'<p class="across">{line}</p>' in page
+    argv = ["score", grouped, "--true", "a", "--pred", "b", "--by", "site", "--format", "json"]
+    combined = json.loads(run(*argv).stdout)["across_groups"]
+    methods = re.search(r'<p class="methods">(.*?)</p>', page, flags=re.S).group(1)
+    assert "Across the values of site, the kappas were pooled with inverse-variance weights" in (
+        methods
+    )
+    assert f"pooled kappa = {combined['statistic']:.4f}" in methods
+    assert f"df = {combined['homogeneity_df']}" in methods
+    assert "chi-square test of homogeneity" in methods
+
+
+def test_with_clusters_the_report_says_why_there_is_no_summary(grouped, tmp_path):
+    text = grouped.read_text().splitlines()
+    grouped.write_text(
+        "\n".join([text[0] + ",c", *(f"{x},{i // 4}" for i, x in enumerate(text[1:]))]) + "\n"
+    )
+    out = tmp_path / "r.html"
+    proc = run("score", grouped, "--true", "a", "--pred", "b", "--by", "site", "--cluster", "c",
+               "--report", out)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    page = html.unescape(out.read_text())
+    assert "No summary across site with --cluster: it assumes independent pairs." in page
+    assert "pooled" not in page
