@@ -34,6 +34,7 @@ from .missing import (
 from .progress import progress_bar
 from .sniff import (
     FORMAT_NAMES,
+    WORKBOOK_FIX,
     bad_json_line,
     check_complete,
     check_kind,
@@ -85,6 +86,14 @@ _SUFFIXES = {
     ".ndjson": "ndjson",
     ".json": "ndjson",
 }
+# Spreadsheet workbooks, by the suffix of their name.
+_WORKBOOKS = {
+    ".xlsx": "an Excel .xlsx workbook",
+    ".xlsm": "an Excel .xlsm workbook",
+    ".xlsb": "an Excel .xlsb workbook",
+    ".xls": "an Excel .xls workbook",
+    ".ods": "an OpenDocument (.ods) spreadsheet",
+}
 # Column names of the counts (chosen not to clash with a user's columns).
 COUNT = "__wkappa_count"
 WEIGHT = "__wkappa_weight"
@@ -114,6 +123,11 @@ def detect_format(path: str, fmt: str | None) -> str:
     suffix = Path(name).suffix
     if suffix in _SUFFIXES:
         return _SUFFIXES[suffix]
+    if suffix in _WORKBOOKS:  # no --input-format reads a workbook
+        raise WkappaError(
+            f"{path} is {_WORKBOOKS[suffix]}, which wkappa does not read. "
+            f"Hint: open it and save the sheet as {WORKBOOK_FIX}"
+        )
     raise WkappaError(
         f"cannot tell the format of {path!r} from its name. "
         f"Hint: pass --input-format with one of {', '.join(FORMATS)}."

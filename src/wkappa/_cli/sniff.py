@@ -25,6 +25,7 @@ from ..exceptions import WkappaError
 __all__ = [
     "FORMAT_NAMES",
     "GZIP",
+    "WORKBOOK_FIX",
     "bad_json_line",
     "check_complete",
     "check_kind",
@@ -46,16 +47,20 @@ GZIP = b"\x1f\x8b"
 _PARQUET = b"PAR1"
 _ARROW = b"ARROW1"
 _ZIP = b"PK\x03\x04"
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an OLE2 compound file: Excel's .xls
 # What each kind of file is called in a message: (article, name).
 _NAMES = {
     "parquet": ("a", "Parquet file"),
     "ipc": ("an", "Arrow IPC (Feather) file"),
     "zip": ("a", "zip archive (an Excel .xlsx workbook is one)"),
+    "ole": ("an", "OLE2 compound file (an Excel .xls workbook is one)"),
     "json": ("a", "JSON array ([{...}, ...])"),
     "ndjson": ("", "JSON lines (one {...} object per line)"),
     "text": ("", "text (CSV or TSV)"),
 }
 _SUFFIX = {"parquet": ".parquet", "ipc": ".arrow", "ndjson": ".jsonl", "text": ".csv"}
+# The fix for a workbook given as data.
+WORKBOOK_FIX = "'CSV UTF-8', then pass that file."
 FORMAT_NAMES = {
     "csv": "CSV",
     "tsv": "TSV",
@@ -75,6 +80,8 @@ def kind_of(head: bytes) -> str | None:
         return "ipc"
     if head.startswith(_ZIP):
         return "zip"
+    if head.startswith(_OLE):
+        return "ole"
     if head.startswith(GZIP):
         return "gzip"
     try:
@@ -104,10 +111,10 @@ def check_kind(
     ``--input-format`` (else from the file's name); ``format_option``: ``--input-format``
     applies to the file (else the hint names only the suffix)."""
     kind = kind_of(head)
-    if kind == "zip":
+    if kind in ("zip", "ole"):
         raise WkappaError(
-            f"{name} is {_described('zip', compressed)}, not a {FORMAT_NAMES[fmt]} file. "
-            "Hint: open it and save the sheet as 'CSV UTF-8', then pass that file."
+            f"{name} is {_described(kind, compressed)}, not a {FORMAT_NAMES[fmt]} file. "
+            f"Hint: open it and save the sheet as {WORKBOOK_FIX}"
         )
     if kind == "gzip":
         raise WkappaError(
