@@ -362,3 +362,47 @@ def test_strata_of_the_wrong_kind_are_called_ids() -> None:
     """`strata="site"` said "must be a 1-D array-like of ratings"."""
     with pytest.raises(WkappaError, match="`strata` must be a 1-D array-like of ids; got str"):
         wk.stratified_kappa_test([1, 2, 1], [1, 2, 2], strata="abc")
+
+
+def test_alternative_makes_the_overall_interval_one_sided_and_leaves_homogeneity() -> None:
+    """As documented: 'greater' gives (low, 1) with low the two-sided limit at 2 * level - 1,
+    'less' (-inf, high); no overall p-value; the test of equal kappas ignores alternative."""
+    y = [0, 1, 2, 1, 0, 2, 1, 2, 0, 1, 2, 2]
+    p = [0, 2, 2, 1, 0, 1, 1, 2, 0, 1, 1, 2]
+    strata = [0] * 6 + [1] * 6
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        two = wk.stratified_kappa_test(y, p, strata=strata)
+        greater = wk.stratified_kappa_test(y, p, strata=strata, alternative="greater")
+        less = wk.stratified_kappa_test(y, p, strata=strata, alternative="less")
+    ninety = two.confidence_interval(0.90)
+    assert tuple(greater.confidence_interval()) == (ninety.low, 1.0)
+    assert tuple(less.confidence_interval()) == (-math.inf, ninety.high)
+    assert greater.homogeneity_pvalue == two.homogeneity_pvalue == less.homogeneity_pvalue
+    assert not hasattr(greater, "pvalue")
+    assert all(r.alternative == "greater" for r in greater.results)
+
+
+def test_definitions_page_lists_every_function_refusing_propagate() -> None:
+    """docs' "Missing values" paragraph names each public function whose nan_policy refuses
+    'propagate'."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "user-guide" / "definitions.md"
+    text = page.read_text(encoding="utf-8")
+    paragraph = text[text.index("## Missing values") :].split("```", 1)[0]
+    calls = {
+        "confusion_table": lambda: wk.confusion_table([0, 1], [0, 1], nan_policy="propagate"),
+        "kappa_test": lambda: wk.kappa_test([0, 1], [0, 1], nan_policy="propagate"),
+        "paired_kappa_test": lambda: wk.paired_kappa_test(
+            [0, 1], [0, 1], [0, 1], nan_policy="propagate"
+        ),
+        "stratified_kappa_test": lambda: wk.stratified_kappa_test(
+            [0, 1], [0, 1], strata=[0, 0], nan_policy="propagate"
+        ),
+        "rater_vs_panel": lambda: wk.rater_vs_panel(
+            [[0, 1], [1, 1]], [0, 1], nan_policy="propagate"
+        ),
+    }
+    for name, call in calls.items():
+        with pytest.raises(WkappaError, match="'propagate' has no meaning"):
+            call()
+        assert f"wkappa.{name}`" in paragraph, name

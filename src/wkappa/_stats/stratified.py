@@ -162,7 +162,11 @@ def stratified_kappa_test_from_tables(
     strata : sequence, optional
         The S names of the strata (default ``0..S-1``).
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        Alternative of each stratum's test of kappa = 0.
+        The side of each stratum's test of kappa = 0 (its p-value and interval) and of the
+        overall kappa's interval: 'greater' makes ``result.confidence_interval()``
+        ``(low, 1)``, 'less' ``(-inf, high)``, the limit that of the two-sided interval at
+        ``2 * confidence_level - 1``. The overall kappa has no p-value (SAS prints none); the
+        test of equal kappas (``homogeneity``) is the same whatever ``alternative``.
     homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'} or BootstrapMethod
         The test of equal kappas, as in :func:`~wkappa.stratified_kappa_test`.
 
@@ -249,9 +253,14 @@ def stratified_kappa_test(
         frequency weights, as in :func:`~wkappa.kappa_test` without ``cluster``: their
         weighted counts must be whole numbers.
     nan_policy : {'raise', 'omit'}, default 'raise'
-        'omit' drops pairs with a missing rating.
+        'omit' drops pairs with a missing rating. 'propagate' is refused (a stratified
+        result cannot be nan), as by :func:`~wkappa.kappa_test`.
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        Alternative of each stratum's test of kappa = 0.
+        The side of each stratum's test of kappa = 0 (its p-value and interval) and of the
+        overall kappa's interval: 'greater' makes ``result.confidence_interval()``
+        ``(low, 1)``, 'less' ``(-inf, high)``, the limit that of the two-sided interval at
+        ``2 * confidence_level - 1``. The overall kappa has no p-value (SAS prints none); the
+        test of equal kappas (``homogeneity``) is the same whatever ``alternative``.
     homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'} or BootstrapMethod, \
 default 'asymptotic'
         The test of equal kappas: SAS's chi-square; Donner, Eliasziw & Klar's (1996)

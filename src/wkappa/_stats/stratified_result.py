@@ -70,8 +70,9 @@ class StratifiedKappaResult:
     weight_matrix : ndarray of shape (K, K)
         Disagreement weights W (read-only).
     alternative : {'two-sided', 'greater', 'less'}
-        The ``alternative`` of the test: the side of :meth:`confidence_interval` and of
-        each stratum's p-value.
+        The ``alternative`` of the test: the side of :meth:`confidence_interval` (the
+        overall kappa's, which has no p-value) and of each stratum's p-value and interval;
+        the test of equal kappas does not depend on it.
     homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'}
         The test of equal kappas: SAS's chi-square (below), Donner, Eliasziw & Klar's
         goodness-of-fit test for binary ratings, or the bootstrap of the chi-square on
