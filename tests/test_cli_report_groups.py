@@ -54,3 +54,15 @@ def test_with_clusters_the_report_says_why_there_is_no_summary(grouped, tmp_path
     page = html.unescape(out.read_text())
     assert "No summary across site with --cluster: it assumes independent pairs." in page
     assert "pooled" not in page
+
+
+def test_the_pairs_without_a_group_are_said_to_be_left_out(tmp_path):
+    path = tmp_path / "m.csv"
+    rows = "1,1,1\n1,2,2\n1,2,1\n1,3,3\n2,1,1\n2,2,3\n2,3,3\n2,1,2\n,1,1\n,2,2\n,3,2\n,2,1\n"
+    path.write_text("s,a,b\n" + rows)
+    out = tmp_path / "r.html"
+    proc = run("score", path, "--true", "a", "--pred", "b", "--by", "s", "--report", out)
+    assert proc.returncode == 0, proc.stderr
+    methods = re.search(r'<p class="methods">(.*?)</p>', out.read_text(), flags=re.S).group(1)
+    assert "Across the values of s (the 4 pairs without a value left out), the kappas" in methods
+    assert "df = 1" in methods

@@ -30,6 +30,7 @@ from .output import (
     format_count,
     format_interval,
     format_number,
+    missing_group,
     weights_text,
 )
 from .provenance import Provenance, interval_words, resampling_words
@@ -190,9 +191,13 @@ def _pooled(run: ScoreRun) -> str:
     level = run.overall.level
     low, high = combined.confidence_interval(level)
     left = sum(not used for used in combined.used)
-    out = f" ({left} with an undefined kappa or a standard error of 0 left out)" if left else ""
+    out = [f"{left} with an undefined kappa or a standard error of 0 left out"] if left else []
+    missing = missing_group(run.groups)
+    if missing is not None:  # the pairs without a value of --by are not a stratum
+        out.append(f"the {format_count(missing.result.n)} pairs without a value left out")
+    out_text = f" ({'; '.join(out)})" if out else ""
     return (
-        f" Across the values of {run.by}{out}, the kappas were pooled with inverse-variance "
+        f" Across the values of {run.by}{out_text}, the kappas were pooled with inverse-variance "
         "weights and their equality tested by the chi-square test of homogeneity (as SAS "
         f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "
         f"{level_percent(level)} confidence interval {format_interval(low, high)}; "
