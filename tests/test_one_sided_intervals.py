@@ -9,9 +9,11 @@ bootstrap quantile) are checked independently below.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -260,3 +262,31 @@ def test_agreement_explain_describes_the_one_sided_interval(alternative: str) ->
     assert ("estimate - t(" if alternative == "greater" else "estimate + t(") in line
     two = wk.agreement(ratings, coefficient="fleiss").explain()
     assert "estimate ± t(" in two
+
+
+def test_the_docs_table_of_open_ends_lists_every_result_with_an_interval() -> None:
+    """inference.md's table of one-sided open ends names each public result class that has
+    a confidence_interval, and the example behind 'no lower bound' holds."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "user-guide" / "inference.md"
+    text = page.read_text(encoding="utf-8")
+    table = text[text.index("| Result | 'greater' upper end") :].split("\n\n", 1)[0]
+    results = [
+        name
+        for name in wk.__all__
+        if name.endswith(("Result", "Comparison"))
+        and inspect.isclass(getattr(wk, name))
+        and hasattr(getattr(wk, name), "confidence_interval")
+    ]
+    assert len(results) >= 8
+    for name in results:
+        assert f"`{name}`" in table, name
+    weights = np.full((4, 4), 0.01)
+    np.fill_diagonal(weights, 0.0)
+    weights[0, 1] = weights[1, 0] = weights[2, 3] = weights[3, 2] = 1.0
+    table_below = np.zeros((4, 4))
+    table_below[0, 1] = table_below[1, 0] = table_below[2, 3] = table_below[3, 2] = 5
+    assert round(wk.kappa_from_table(table_below, weights=weights), 2) == -2.92
+    uncapped = wk.kappa_test_from_table([[10, 1], [0, 9]]).confidence_interval()
+    assert (round(uncapped.low, 4), round(uncapped.high, 4)) == (0.7099, 1.0901)
+    score = wk.kappa_test_from_table([[10, 1], [0, 9]]).confidence_interval(method="score")
+    assert (round(score.low, 4), round(score.high, 4)) == (0.5303, 0.9823)
