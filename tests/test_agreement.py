@@ -7,6 +7,7 @@ source), identities with the two-rater statistic, and cross-checks against peers
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -177,14 +178,21 @@ def test_matches_exact_reference(design, coefficient, weights_kind):
         exact = named_weights(weights_kind, k)
         weights = weights_kind
     coef, pa, pe, variance = reference(cells, k, exact, coefficient)
-    result = wk.agreement(
-        _as_matrix(cells),
-        coefficient=coefficient,
-        weights=weights,
-        min_rating=0,
-        max_rating=k - 1,
-        zero_division=math.nan,
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UndefinedKappaWarning)
+        result = wk.agreement(
+            _as_matrix(cells),
+            coefficient=coefficient,
+            weights=weights,
+            min_rating=0,
+            max_rating=k - 1,
+            zero_division=math.nan,
+        )
+    # The one warning left with zero_division=nan: a defined coefficient whose standard
+    # error is undefined (a single item) says so.
+    if caught:
+        assert not math.isnan(result.statistic) and math.isnan(result.standard_error)
+        assert "standard error" in str(caught[0].message)
     assert result.percent_agreement == pytest.approx(float(pa), abs=1e-12)
     assert result.chance_agreement == pytest.approx(float(pe), abs=1e-12)
     if coef is None:
