@@ -130,6 +130,8 @@ _OPTION_NAMES = (
         "; --weights unweighted accepts them as they are",
     ),
     ("add it to labels= or", "add it to --labels or"),
+    ("weights='ratio'", "--weights ratio"),
+    ("or choose other weights.", "or choose other --weights."),
     ("labels=[...]", "--labels A,B,C"),
     ("labels=", "--labels "),
     ("`labels`", "--labels"),
@@ -178,6 +180,7 @@ def _one_line(exc: BaseException, options: bool = False) -> str:
     if options:
         for name, option in _OPTION_NAMES:
             text = text.replace(name, option)
+        text = text.replace("  ", " ")  # "labels= with" is "--labels with", not two spaces
     return text
 
 

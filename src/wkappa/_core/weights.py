@@ -402,9 +402,12 @@ def agreement_weight_matrix(
     if isinstance(weights, str) and weights in GWET_WEIGHTS:
         values = category_values(labels if labels is not None else range(1, k + 1))
         if weights == "ratio" and (values <= 0).any():
+            lowest = values.min().item()
             raise WkappaError(
                 "weights='ratio' needs positive category values (Gwet's ratio weights divide "
-                "by x_k + x_l). Hint: pass labels= with positive numbers."
+                f"by x_k + x_l), and the categories include {lowest:g}. Hint: recode the "
+                "ratings so that every category is a positive number (add 1 to grades that "
+                "start at 0), or choose other weights."
             )
         return weights, gwet_weights(weights, values)
     matrix = weight_matrix(weights, k).astype(np.float64)
