@@ -955,6 +955,11 @@ def test_score_by_leaves_the_missing_group_out_of_the_pooled_kappa(tmp_path):
     assert across["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
     assert across["homogeneity_df"] == 1 and across["n_missing_left_out"] == 4
     assert [g["group"] for g in doc["groups"]] == [1, 2, None]
+    report = tmp_path / "r.html"
+    assert run(*args, "--report", report).returncode == 0
+    page = report.read_text()
+    assert "(left out, no s value, its stratum unknown: (missing), 4 pairs)" in page
+    assert "Across the values of s (the 4 pairs without a value left out)" in page
     path.write_text("s,a,b\n" + "".join(x for x in rows.splitlines(True) if x[0] != ","))
     assert _json(run(*args, "--format", "json"))["across_groups"]["n_missing_left_out"] == 0
     assert "left out" not in run(*args).stdout
