@@ -153,6 +153,7 @@ numpydoc_xref_aliases = {
     "BootstrapMethod": "wkappa.BootstrapMethod",
     "KappaAccumulator": "wkappa.KappaAccumulator",
     "WkappaError": "wkappa.exceptions.WkappaError",
+    "WkappaTypeError": "wkappa.exceptions.WkappaTypeError",
     "UndefinedKappaWarning": "wkappa.exceptions.UndefinedKappaWarning",
 }
 numpydoc_validation_checks: set[str] = set()
