@@ -960,6 +960,19 @@ def test_score_by_leaves_the_missing_group_out_of_the_pooled_kappa(tmp_path):
     page = report.read_text()
     assert "(left out, no s value, its stratum unknown: (missing), 4 pairs)" in page
     assert "Across the values of s (the 4 pairs without a value left out)" in page
+    # A float NaN is a value of its own (the table's 'nan'): only the null group is left out.
+    table = pl.read_csv(path).with_columns(pl.col("s").cast(pl.Float64))
+    nan = pl.DataFrame({"s": [math.nan] * 4, "a": [1, 2, 3, 3], "b": [1, 3, 3, 2]})
+    parquet = tmp_path / "nan.parquet"
+    both = nan.vstack(table)
+    both.write_parquet(parquet)
+    doc = _json(run("score", parquet, *args[2:], "--format", "json"))
+    assert [g["group"] for g in doc["groups"]][-1] is None
+    known = both.filter(pl.col("s").is_not_null())
+    strata = wk.stratified_kappa_test(known["a"], known["b"], strata=known["s"].cast(pl.String))
+    assert doc["across_groups"]["statistic"] == pytest.approx(strata.statistic, rel=1e-12)
+    assert doc["across_groups"]["n_missing_left_out"] == 4
+    assert doc["across_groups"]["homogeneity_df"] == 2  # 1, 2 and nan
     path.write_text("s,a,b\n" + "".join(x for x in rows.splitlines(True) if x[0] != ","))
     assert _json(run(*args, "--format", "json"))["across_groups"]["n_missing_left_out"] == 0
     assert "left out" not in run(*args).stdout

@@ -433,12 +433,12 @@ def group_rows(
 
 
 def missing_group(groups: Sequence[tuple[Any, Scored]]) -> Scored | None:
-    """The ``(missing)`` group of ``--by``, the rows without a value (None, or a float NaN),
-    if there is one: a group of unknown strata, not a stratum, so it is left out of the
-    pooled kappa and the test of equal kappas (:func:`across_groups`); the per-group table
-    keeps it."""
+    """The ``(missing)`` group of ``--by``, the rows without a value (null), if there is one:
+    rows of unknown strata, not a stratum, so it is left out of the pooled kappa and the test
+    of equal kappas (:func:`across_groups`); the per-group table keeps it. A float NaN is a
+    value of its own (``nan`` in the table), not this group."""
     for value, scored in groups:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
+        if value is None:
             return scored
     return None
 
