@@ -131,3 +131,33 @@ def test_long_layout_refuses_a_rating_without_item_or_rater(frame_library, missi
     parameter = "item" if missing == "item" else "rater"
     with pytest.raises(wk.WkappaError, match=f"`{parameter}` column '{missing}' has a missing id"):
         getattr(wkf, function)(frame, item="item", rater="coder", rating="grade")
+
+
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_a_missing_by_key_is_a_group_of_its_own_as_in_kappa_by_group(frame_library, layout) -> None:
+    """One rule for a missing `by` value in wkappa.frames, that of SQL's and polars' GROUP BY:
+    its rows form one more group (keyed None, after the others); agreement refused it."""
+    y, p, q = [0, 1, 2, 1, 0, 2, 1, 1], [0, 1, 2, 2, 0, 2, 1, 0], [0, 1, 1, 2, 0, 2, 1, 1]
+    groups = ["a", "a", "a", "b", "b", "b", None, None]
+    if layout == "wide":
+        frame = frame_library.frame({"y": y, "p": p, "q": q, "g": groups})
+        found = wkf.agreement(frame, raters=["y", "p", "q"], by="g")
+    else:
+        long = {"item": [], "who": [], "r": [], "g": []}
+        for i, row in enumerate(zip(y, p, q, strict=True)):
+            for who, rating in zip("ypq", row, strict=True):
+                for key, value in (("item", i), ("who", who), ("r", rating), ("g", groups[i])):
+                    long[key].append(value)
+        found = wkf.agreement(
+            frame_library.frame(long), item="item", rater="who", rating="r", by="g"
+        )
+    assert list(found) == ["a", "b", None]
+    ratings = np.column_stack([y, p, q])
+    for key, rows in (("a", slice(0, 3)), ("b", slice(3, 6)), (None, slice(6, 8))):
+        expected = wk.agreement(ratings[rows], labels=[0, 1, 2])
+        assert found[key].statistic == expected.statistic
+        assert found[key].n_items == expected.n_items
+    wide = frame_library.frame({"y": y, "p": p, "g": groups})
+    table = frame_library.to_pandas(wkf.kappa_by_group(wide, y_true="y", y_pred="p", by="g"))
+    assert table["g"].tolist()[:2] == ["a", "b"] and table["g"].isna().tolist()[2]
+    assert table["n"].tolist() == [3, 3, 2]

@@ -10,7 +10,7 @@ import pytest
 
 import wkappa as wk
 from wkappa import frames
-from wkappa.exceptions import WkappaError
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
@@ -237,9 +237,11 @@ def test_agreement_cluster_and_by_one_cluster_in_a_group() -> None:
     with pytest.raises(WkappaError, match=r"In the group site='north': `cluster` must have at"):
         frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
     df = pd.DataFrame(columns)
-    df.loc[5, "site"] = None
-    with pytest.raises(WkappaError, match="`by` column 'site' has a missing id"):
-        frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
+    df.loc[5, "site"] = None  # a group of its own (key None), here one item all rate 0
+    with pytest.warns(UndefinedKappaWarning, match="1 - pe is zero"):
+        results = frames.agreement(df, raters=list("abcd"), by="site", cluster="task")
+    assert list(results) == ["north", "south", None]
+    assert math.isnan(results[None].statistic) and results[None].n_items == 1
 
 
 @pytest.mark.parametrize("layout", ["wide", "long"])
@@ -328,12 +330,14 @@ def test_agreement_by_long_item_in_two_groups_every_library(frame_library, clust
         frames.agreement(frame, item="item", rater="who", rating="r", by="site", cluster=cluster)
 
 
-def test_agreement_by_long_item_missing_group_reported_as_missing(frame_library) -> None:
-    # A null beside a value in one item: the missing value is reported (the packed query
-    # flags the item, the pivot keeps its null group).
+def test_agreement_by_long_item_with_a_missing_group_is_in_two_groups(frame_library) -> None:
+    # A null beside a value in one item: a missing `by` value is a group of its own, so the
+    # item is in two groups (the packed query flags the item, the check names it).
     long = _int_long()
     long["site"][0] = None
-    with pytest.raises(WkappaError, match="`by` column 'site' has a missing id"):
+    item = long["item"][0]
+    message = rf"Item {item!r} has ratings in two groups of the `by` column 'site'"
+    with pytest.raises(WkappaError, match=message):
         frames.agreement(frame_library.frame(long), item="item", rater="who", rating="r",
                          by="site")  # fmt: skip
 

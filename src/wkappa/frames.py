@@ -307,7 +307,9 @@ def kappa_by_group(
         read ``sample_weight`` as frequency weights, whose weighted counts must be whole
         numbers (as :func:`wkappa.kappa_test`).
     by : str or sequence of str
-        The grouping column(s), for example the essay prompt. A null key is a group.
+        The grouping column(s), for example the essay prompt. A missing key (None, NaN,
+        null) is a group of its own, as in SQL's and polars' GROUP BY and in
+        :func:`agreement`'s ``by``.
     nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
         'propagate' makes the statistics of the groups with a missing rating nan.
     zero_division : {'warn', 'raise'} or float, default 'warn'
@@ -446,6 +448,8 @@ def agreement(
         A column whose values each get their own coefficient (on one set of categories: the
         integer range of all the ratings, or ``labels``). In the long layout an item's rows
         carry one ``by`` value (an item in two groups is an error, as one in two clusters).
+        A missing value (None, NaN, null) is a group of its own, keyed None and last, as in
+        SQL's and polars' GROUP BY and in :func:`kappa_by_group`.
     coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
     population_size, alternative, kappa0
         As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing

@@ -139,18 +139,27 @@ def rater_rows(
         else:  # (split: a null beside a value, left to the pivot's null group)
             grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
         counted = nw.from_native(grouped)
-    for name, parameter in ((by, "by"), (cluster, "cluster")):
-        if name is not None and any(map(is_missing_scalar, counted.get_column(name).to_list())):
-            raise missing_id_error(f"`{parameter}`", name, unit="row")
+    if cluster is not None and any(map(is_missing_scalar, counted.get_column(cluster).to_list())):
+        raise missing_id_error("`cluster`", cluster, unit="row")
     out: list[tuple[Any, Any, np.ndarray, np.ndarray | None]] = []
-    parts = [(None, counted)] if by is None else [
-        (value, counted.filter(nw.col(by) == value))
-        for value in sorted(set(counted.get_column(by).to_list()))
-    ]  # fmt: skip
+    parts = [(None, counted)] if by is None else _by_parts(counted, by)
     for value, part in parts:
         ids = None if cluster is None else np.asarray(part.get_column(cluster).to_list(), object)
         out.append((value, _native_rows(part, names), _counts(part), ids))
     return RaterRows(out, names, _native_rows(counted, names), _counts(counted), wide)
+
+
+def _by_parts(counted: Any, by: str) -> list[tuple[Any, Any]]:
+    """The rows of each ``by`` group, as a SQL or polars GROUP BY forms them: the values in
+    sorted order, then the rows with a missing value (None, NaN, null) as one group of their
+    own, keyed None, as :func:`wkappa.frames.kappa_by_group` keeps them."""
+    nw = import_optional("narwhals", "frames")
+    values = counted.get_column(by).to_list()
+    present = sorted({value for value in values if not is_missing_scalar(value)})
+    parts = [(value, counted.filter(nw.col(by) == value)) for value in present]
+    if any(map(is_missing_scalar, values)):
+        parts.append((None, counted.filter(nw.col(by).is_null())))
+    return parts
 
 
 def _engine_rows(
@@ -228,6 +237,7 @@ class GroupKind(NamedTuple):
     named: str  # the column, as the caller names it (`cluster` column 'task')
     what: str  # one of its values (cluster, group)
     hint: str  # how to fix it
+    missing_is_value: bool = False  # a missing value is a group of its own (`by`)
 
 
 def group_kind(parameter: str, named: str) -> GroupKind:
@@ -237,7 +247,7 @@ def group_kind(parameter: str, named: str) -> GroupKind:
             "an item's rows must all carry the same `by` value; give each item one group, or "
             "use the item id together with the group as `item`."
         )
-        return GroupKind(named, "group", hint)
+        return GroupKind(named, "group", hint, missing_is_value=True)
     return GroupKind(named, "cluster", "fix the cluster ids of that item's rows.")
 
 
@@ -249,11 +259,15 @@ def one_group_per_item(
     One ``group_by(item)`` of the distinct (item, *columns) rows checks them all (counting
     rows, not ``n_unique`` per item: Dask's grouped ``n_unique`` adds the counts of the
     partitions an item's rows fall in); only an item found split is looked at again, to name
-    the column. Rows with a missing value are left to the caller's check of missing values."""
+    the column. Rows with a missing cluster id are left to the caller's check of missing ids;
+    a missing ``by`` value is one more value (its own group)."""
     if not columns:
         return
     nw = import_optional("narwhals", "frames")
-    rated = frame.filter(~nw.col(rating).is_null(), *(~nw.col(c).is_null() for c in columns))
+    rated = frame.filter(
+        ~nw.col(rating).is_null(),
+        *(~nw.col(c).is_null() for c, kind in columns.items() if not kind.missing_is_value),
+    )
     distinct = rated.select(item, *columns).unique()
     split = distinct.group_by(item).agg(nw.len().alias(_COUNT)).filter(nw.col(_COUNT) > 1)
     first = _collect(split.head(1), lazy)
