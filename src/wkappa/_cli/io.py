@@ -22,6 +22,7 @@ from typing import Any
 from .._core import format_value, import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
+from .dictionaries import ordered_categories
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
 from .lists import join_list
 from .missing import (
@@ -146,6 +147,7 @@ class Source:
     separator: str | None = None  # CSV/TSV: None for the format's own
     na_values: tuple[str, ...] = ()  # --na-values: more spellings of a missing value
     _overrides: dict[str, Any] = field(default_factory=dict)
+    _categories: dict[str, list[str]] | None = None  # see :mod:`.dictionaries`
 
     @property
     def delimiter(self) -> str:
@@ -159,7 +161,19 @@ class Source:
         ``whole_file`` (one more pass, but no later row can contradict them).
         """
         frame = self._scan(string_columns, whole_file)
+        if self.fmt in ("parquet", "ipc") and self.path is not None:
+            frame = self._ordered(frame)
         return frame if not self.na_values else self._declared_missing(frame)
+
+    def _ordered(self, frame: Any) -> Any:
+        """``frame`` with each ordered dictionary column a polars Enum of its categories, the
+        label order (:mod:`.dictionaries`)."""
+        if self._categories is None:
+            assert self.path is not None
+            self._categories = ordered_categories(self.path, self.fmt)
+        pl = polars()
+        cast = [pl.col(c).cast(pl.Enum(values)) for c, values in self._categories.items()]
+        return frame.with_columns(cast) if cast else frame
 
     def _scan(self, string_columns: Sequence[str], whole_file: bool) -> Any:
         pl = polars()
