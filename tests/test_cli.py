@@ -378,6 +378,10 @@ def test_error_bad_weight_with_row(tmp_path):
 def test_error_unknown_format(tmp_path):
     path = tmp_path / "ratings.xlsx"
     path.write_text("x")
+    # No --input-format reads a workbook: the fix is to save the sheet as CSV.
+    assert_error(run("score", path, "--true", "a", "--pred", "b"), "save the sheet as 'CSV UTF-8'")
+    path = tmp_path / "ratings.ods2"
+    path.write_text("x")
     assert_error(run("score", path, "--true", "a", "--pred", "b"), "--input-format")
 
 

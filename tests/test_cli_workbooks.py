@@ -34,7 +34,7 @@ def test_a_workbook_by_its_name_gets_the_save_as_csv_hint(tmp_path, capsys, name
     --input-format reads a workbook."""
     path = _xlsx(tmp_path / name)
     err = refusal(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
-    assert f"{path} is {what}, which wkappa does not read. {_FIX}" in err, err
+    assert f"{path} names {what}, which wkappa does not read. {_FIX}" in err, err
     assert "--input-format" not in err
 
 

@@ -126,7 +126,7 @@ def detect_format(path: str, fmt: str | None) -> str:
         return _SUFFIXES[suffix]
     if suffix in _WORKBOOKS:  # no --input-format reads a workbook
         raise WkappaError(
-            f"{path} is {_WORKBOOKS[suffix]}, which wkappa does not read. "
+            f"{path} names {_WORKBOOKS[suffix]}, which wkappa does not read. "
             f"Hint: open it and save the sheet as {WORKBOOK_FIX}"
         )
     raise WkappaError(
