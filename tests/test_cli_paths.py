@@ -330,7 +330,7 @@ def test_an_apply_or_out_name_without_a_known_suffix_names_the_option(tmp_path, 
     other = tmp_path / "new.csv"
     other.write_text("score\n0.5\n1.7\n")
     names = {"--apply": str(other), "--out": str(tmp_path / "graded.csv")}
-    names[option] = str(tmp_path / "graded.xlsx")
+    names[option] = str(tmp_path / "graded.xyz")
     proc = run("thresholds", fitted, "--true", "truth", "--score", "score",
                "--apply", names["--apply"], "--out", names["--out"])  # fmt: skip
     assert proc.returncode == 2 and proc.stdout == ""

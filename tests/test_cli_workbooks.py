@@ -44,3 +44,16 @@ def test_an_xls_workbook_by_its_content_gets_the_same_hint(tmp_path, capsys):
     err = refusal(capsys, ["agree", str(path), "--raters", "a,b"])
     assert "is an OLE2 compound file (an Excel .xls workbook is one), not a CSV file." in err
     assert err.endswith(_FIX), err
+
+
+@pytest.mark.parametrize("name", ["new.xlsx", "new.ods"])
+def test_a_workbook_given_to_apply_gets_the_save_as_csv_hint(tmp_path, capsys, name):
+    """thresholds --apply book.xlsx said "cannot tell the format ... name it with .csv, ...";
+    it gets the main input's message, naming --apply."""
+    fitted = tmp_path / "fit.csv"
+    fitted.write_text("truth,score\n" + "".join(f"{i % 3},{i % 3 + 0.1}\n" for i in range(12)))
+    book = _xlsx(tmp_path / name)
+    argv = ["thresholds", str(fitted), "--true", "truth", "--score", "score"]
+    err = refusal(capsys, [*argv, "--apply", str(book), "--out", str(tmp_path / "graded.csv")])
+    assert f"{book} (--apply) names an " in err and err.endswith(_FIX), err
+    assert "cannot tell the format" not in err

@@ -61,6 +61,7 @@ __all__ = [
     "detect_format",
     "first_row",
     "is_blank_row",
+    "is_workbook_name",
     "not_utf8",
     "numeric_columns",
     "open_source",
@@ -112,21 +113,32 @@ def polars() -> Any:
     return import_optional("polars", "cli")
 
 
-def detect_format(path: str, fmt: str | None) -> str:
-    """The input format: given, or from the file name (``.gz`` is looked through)."""
+def _suffix(path: str) -> str:
+    """The suffix of a file name, lower case, ``.gz`` looked through."""
+    name = path.lower()
+    return Path(name[:-3] if name.endswith(".gz") else name).suffix
+
+
+def is_workbook_name(path: str) -> bool:
+    """Whether ``path`` names a spreadsheet workbook (.xlsx, .xls, .xlsm, .xlsb, .ods)."""
+    return _suffix(path) in _WORKBOOKS
+
+
+def detect_format(path: str, fmt: str | None, option: str | None = None) -> str:
+    """The input format: given, or from the file name (``.gz`` is looked through). A
+    workbook's name is refused with the save-as-CSV hint, naming the ``option`` that gave
+    the file (``--apply``) unless it is the main input."""
     if fmt is not None:
         return fmt
     if path == "-":
         return "csv"
-    name = path.lower()
-    if name.endswith(".gz"):
-        name = name[:-3]
-    suffix = Path(name).suffix
+    suffix = _suffix(path)
     if suffix in _SUFFIXES:
         return _SUFFIXES[suffix]
-    if suffix in _WORKBOOKS:  # no --input-format reads a workbook
+    if is_workbook_name(path):  # no --input-format reads a workbook
+        given = path if option is None else f"{path} ({option})"
         raise WkappaError(
-            f"{path} names {_WORKBOOKS[suffix]}, which wkappa does not read. "
+            f"{given} names {_WORKBOOKS[suffix]}, which wkappa does not read. "
             f"Hint: open it and save the sheet as {WORKBOOK_FIX}"
         )
     raise WkappaError(

@@ -20,6 +20,7 @@ from .io import (
     COUNT,
     count_keys,
     detect_format,
+    is_workbook_name,
     numeric_columns,
     open_source,
     polars,
@@ -231,10 +232,13 @@ def run_thresholds(args: argparse.Namespace) -> int:
 
 def _format_of(path: str, option: str) -> str:
     """The format of the ``--apply`` or ``--out`` file, from its name (``--input-format`` is
-    the main file's, so the hint names the suffixes instead)."""
+    the main file's, so the hint names the suffixes instead). A workbook given to
+    ``--apply`` gets the main input's save-as-CSV message."""
     try:
-        return detect_format(path, None)
+        return detect_format(path, None, option)
     except WkappaError:
+        if option == "--apply" and is_workbook_name(path):
+            raise
         raise WkappaError(
             f"cannot tell the format of {path!r} ({option}) from its name. Hint: name it "
             "with .csv, .tsv, .parquet, .arrow or .jsonl (.gz compresses CSV, TSV and JSON "
