@@ -363,9 +363,10 @@ def test_icc_report_when_every_value_is_undefined(icc_case, tmp_path, monkeypatc
     out = tmp_path / "undefined.html"
     assert main([*argv[:4], "--nan-policy", "propagate", "--report", str(out), "--quiet"]) == 0
     page = html.unescape(out.read_text())
-    assert "Every ICC is undefined: a rating is missing and --nan-policy propagate" in _methods(
-        out.read_text()
-    )
+    methods = _methods(out.read_text())
+    assert "Every ICC is undefined: at least one rating is missing, and the analysis" in methods
+    assert "--" not in methods  # a paper's words: no option names
+    assert "--nan-policy propagate" in page  # the note beside the table names the option
     assert "sum of squares" not in page  # no table of undefined mean squares
 
 

@@ -172,7 +172,7 @@ def _methods(
         f"Computed with {provenance.software} on {provenance.date}.{found}"
     )
     if first.method == "none":
-        sentence += f" {_UNDEFINED}"
+        sentence += f" {_UNDEFINED_METHODS}"
     return sentence, ["mcgraw1996", "shrout1979", *cited]
 
 
@@ -189,6 +189,13 @@ def _source(method: str) -> str:
 _UNDEFINED = (
     "Every ICC is undefined: a rating is missing and --nan-policy propagate leaves every value "
     "undefined (--nan-policy omit, the default, uses every rating by REML)."
+)
+
+
+# The same, in a paper's words (no option names): the methods sentence's last one.
+_UNDEFINED_METHODS = (
+    "Every ICC is undefined: at least one rating is missing, and the analysis was set to give "
+    "undefined values when a rating is missing (rather than use the ratings there are)."
 )
 
 
