@@ -72,6 +72,25 @@ def test_whole_weights_with_cluster_are_the_librarys(weighted_csv, capsys) -> No
         assert document[key] == expected[key], key
 
 
+def test_report_methods_give_the_weighted_total(weighted_csv, tmp_path, capsys) -> None:
+    """The methods sentence said "on the same 450 items": with --weight-col it is a weighted
+    total of the rows, from the weights column, as in score's sentence."""
+    import html
+    import re
+
+    report = tmp_path / "compare.html"
+    argv = _argv(weighted_csv, "--weight-col", "w", "--bootstrap", "99", "--report", str(report))
+    assert main([*argv, "-q"]) == 0
+    found = re.search(r'<p class="methods">(.*?)</p>', report.read_text(), flags=re.S)
+    assert found is not None
+    methods = html.unescape(found.group(1))
+    total = f"{int(COUNT.sum()):,}"
+    assert f"on the same items, a weighted total of {total} (frequency weights from the " in methods
+    assert "column w; file " in methods and f"same {total} items" not in methods
+    assert main([*argv[:8], "--bootstrap", "99", "--report", str(report), "-q"]) == 0
+    assert f"on the same {N} items (file " in report.read_text()
+
+
 def test_text_names_the_weight_column(weighted_csv, capsys) -> None:
     assert main([*_argv(weighted_csv, "--weight-col", "w", "--bootstrap", "99"), "-q"]) == 0
     out = capsys.readouterr().out

@@ -297,10 +297,17 @@ def compare_methods(
         units = result.n_clusters
         drawn = f"whole clusters of {args.cluster} ({result.n_clusters:,} clusters)"
     pvalue = _bootstrap_p(float(result.pvalue), result.n_resamples, units, result.alternative)
+    file = f"file {compared.name}{dropped_clause(compared.rows)}"
+    items = f"the same {format_count(result.n)} items ({file})"
+    weights = getattr(args, "weight_col", None)
+    if weights is not None:  # each row counts as its weight says: n is their total
+        items = (
+            f"the same items, a weighted total of {format_count(result.n)} (frequency weights "
+            f"from the column {weights}; {file})"
+        )
     sentence = (
         f"Two predictions, {compared.pred_a} (A) and {compared.pred_b} (B), were each compared "
-        f"with the truth {compared.true} by {statistic} on the same {format_count(result.n)} "
-        f"items (file {compared.name}{dropped_clause(compared.rows)}), and the difference A - B "
+        f"with the truth {compared.true} by {statistic} on {items}, and the difference A - B "
         f"was tested by the paired bootstrap: each resample draws {drawn} with replacement, "
         "keeping each item's truth and both predictions together. The "
         f"{interval}; the p-value is that of the bootstrap test of equal kappas "
