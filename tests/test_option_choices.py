@@ -44,6 +44,8 @@ ICC = wk.icc(X)
 CCC = wk.ccc(X[:, 0], X[:, 1])
 PAIRED = _quiet(lambda: wk.paired_kappa_test(Y, P, C, n_resamples=99, rng=0))
 PANEL = _quiet(lambda: wk.rater_vs_panel(R, [0, 1, 2, 0, 1, 2]))
+GROUPS = _quiet(lambda: wk.group_agreement(R[:3], R[3:]))
+BY_FRAME = pd.DataFrame({"y": Y, "p": P, "g": STRATA})
 
 # Entry point -> (call with one keyword, {keyword: a valid string for it}).
 ENTRY_POINTS: dict[str, tuple[Callable[..., Any], dict[str, str]]] = {
@@ -118,6 +120,11 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], dict[str, str]]] = {
         lambda **kw: wk.group_agreement(R[:3], R[3:], **kw),
         {"weights": "linear", "nan_policy": "raise", "alternative": "less"},
     ),
+    "GroupAgreementResult.confidence_interval": (
+        GROUPS.confidence_interval,
+        {"method": "jackknife-t"},
+    ),
+    "GroupAgreementResult.explain": (GROUPS.explain, {"method": "percentile"}),
     "paired_kappa_test": (
         lambda **kw: wk.paired_kappa_test(Y, P, C, n_resamples=99, **kw),
         {"weights": "linear", "nan_policy": "omit", "alternative": "less"},
@@ -160,7 +167,7 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], dict[str, str]]] = {
     ),
     "kappa_power": (
         lambda **kw: wk.kappa_power(100, kappa1=0.6, marginals=[0.3, 0.7], **kw),
-        {"alternative": "greater", "weights": "linear"},
+        {"alternative": "greater", "weights": "linear", "method": "max-variance"},
     ),
     "KappaAccumulator": (lambda **kw: wk.KappaAccumulator([0, 1, 2], **kw), {"weights": "linear"}),
     "KappaAccumulator.update": (
@@ -194,6 +201,10 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], dict[str, str]]] = {
     "frames.agreement": (
         lambda **kw: wkf.agreement(FRAME, raters=["y", "p", "c"], **kw),
         {"coefficient": "gwet", "alternative": "less"},
+    ),
+    "frames.kappa_by_group": (
+        lambda **kw: wkf.kappa_by_group(BY_FRAME, y_true="y", y_pred="p", by="g", **kw),
+        {"method": "score", "weights": "linear", "nan_policy": "omit", "zero_division": "raise"},
     ),
     "frames.icc": (
         lambda **kw: wkf.icc(FRAME, raters=["y", "p", "c"], **kw),
@@ -250,3 +261,16 @@ def test_homogeneity_and_method_read_arrays_alike() -> None:
         wk.stratified_kappa_test(Y, P, strata=STRATA, homogeneity=np.array(["asymptotic"]))
     with pytest.raises(WkappaTypeError, match=r"^`method`"):
         KAPPA.confidence_interval(method=np.array(["score"]))
+
+
+@pytest.mark.parametrize("value", [np.array(["logits"]), np.array(["probs", "x"]), 1])
+def test_torch_mode_reads_arrays_as_the_other_options_do(value: Any) -> None:
+    torch_module = pytest.importorskip("wkappa.torch")
+    with pytest.raises(WkappaTypeError, match=r"^`mode` must be 'logits' or 'probs'; got "):
+        torch_module.WeightedKappaLoss(3, mode=value)
+
+
+def test_kappa_power_checks_method_before_reading_it() -> None:
+    """A two-element array of `method` is refused by name, not by numpy's comparison."""
+    with pytest.raises(WkappaTypeError, match=r"^`method` must be 'asymptotic', "):
+        wk.kappa_power(100, kappa1=0.6, marginals=[0.3, 0.7], method=np.array(["simulation", "x"]))

@@ -15,6 +15,7 @@ from ._core import (
     LossForm,
     WeightsLike,
     ZeroDivision,
+    check_choice,
     check_loss_form,
     check_num_classes,
     check_weights,
@@ -136,9 +137,7 @@ class WeightedKappaLoss(nn.Module):
     ) -> None:
         super().__init__()
         self.num_classes = check_num_classes(num_classes)
-        if mode not in _MODES:
-            raise WkappaError(f"`mode` must be 'logits' or 'probs'; got {format_value(mode)}.")
-        self.mode = mode
+        self.mode: Literal["logits", "probs"] = check_choice(mode, "mode", _MODES)
         self.form, self.eps = check_loss_form(form, eps, "eps")
         self.validate_args = validate_args
         checked, matrix = _weights_tensor(weights, self.num_classes)

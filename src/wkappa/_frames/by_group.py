@@ -17,6 +17,7 @@ import numpy as np
 from .._core import (
     Request,
     ZeroDivision,
+    check_choice,
     format_value,
     is_missing_scalar,
     kappas,
@@ -45,12 +46,13 @@ ClusterVariance = Callable[[np.ndarray, np.ndarray], tuple[float, float, int]]
 def check_group_options(method: Any, cluster: Any, keys: list[str]) -> None:
     """Refuse an unknown ``method``, and a ``cluster`` that is not a column name apart from
     ``by`` or that comes with a small-sample interval."""
-    if not isinstance(method, str) or method not in CI_METHODS:
-        raise WkappaError(
-            "`method` must be 'asymptotic', 'score' or 'fisher-z'; got "
-            f"{format_value(method)}. Hint: bootstrap intervals are per result: "
-            "wk.kappa_test_from_table(table).confidence_interval(method=wk.BootstrapMethod())."
-        )
+    check_choice(
+        method,
+        "method",
+        CI_METHODS,
+        hint="Hint: bootstrap intervals are per result: "
+        "wk.kappa_test_from_table(table).confidence_interval(method=wk.BootstrapMethod()).",
+    )
     if cluster is None:
         return
     if method != "asymptotic":

@@ -13,11 +13,11 @@ from typing import Literal
 
 import numpy.typing as npt
 
-from .._core import AgreementWeightsLike, Alternative, check_count, format_value
+from .._core import AgreementWeightsLike, Alternative, check_choice, check_count, format_value
 from ..exceptions import WkappaError
 from .bootstrap_method import SeedLike
 from .planning_methods import make_plan
-from .planning_result import KappaPlan, build_design
+from .planning_result import METHODS, KappaPlan, build_design
 
 __all__ = ["KappaPlan", "kappa_power", "kappa_sample_size"]
 
@@ -257,6 +257,7 @@ confidence_level, n_raters, coefficient, method, n_simulations, rng
     (0.732, 0.206)
     """
     check_count(n, "n", 2, "items")
+    method = check_choice(method, "method", METHODS)
     if method == "simulation" and n >= 2**62:
         raise WkappaError(
             f"`n` = {format_value(n)} is too large to simulate (a study's counts are 64-bit "

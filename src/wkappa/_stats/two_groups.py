@@ -24,6 +24,7 @@ from .._core import (
     agreement_weight_matrix,
     check_agreement_weights,
     check_alternative,
+    check_choice,
     check_nan_policy,
     encode_rating_matrix,
     format_value,
@@ -143,13 +144,15 @@ class GroupAgreementResult:
         ConfidenceInterval
         """
         how = method if isinstance(method, BootstrapMethod) else None
-        if method in ("bootstrap", "percentile", "bca"):
-            how = BootstrapMethod(method="percentile" if method == "percentile" else "bca")
-        if how is None and method != "jackknife-t":
-            raise WkappaError(
-                "`method` must be 'jackknife-t', 'bootstrap', 'percentile', 'bca' or a "
-                f"BootstrapMethod(...); got {format_value(method)}."
+        if how is None:
+            name = check_choice(
+                method,
+                "method",
+                ("jackknife-t", "bootstrap", "percentile", "bca"),
+                listed="'jackknife-t', 'bootstrap', 'percentile', 'bca' or a BootstrapMethod(...)",
             )
+            if name != "jackknife-t":
+                how = BootstrapMethod(method="percentile" if name == "percentile" else "bca")
         two_sided = functools.partial(self._two_sided, how=how)
         return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
 
