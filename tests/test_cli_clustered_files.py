@@ -258,3 +258,74 @@ def test_counts_of_clusters_and_table_totals_have_thousands_separators(tmp_path,
     page = report.read_text()
     assert "cluster-robust, 1,500 clusters" in page and "t(1,499)" in page
     assert "<td>3,000</td>" in page and "1500" not in page and "3000" not in page
+
+
+_COMMANDS = {
+    "score": ["--true", "a", "--pred", "b", "--nan-policy", "omit"],
+    "compare": ["--true", "a", "--pred", "b", "--pred", "c", "--nan-policy", "omit",
+                "--bootstrap", "199", "--seed", "3"],
+    "agree": ["--raters", "a,b,c"],
+    "judge": ["--raters", "a,b", "--candidate", "c", "--bootstrap", "199", "--seed", "3"],
+}  # fmt: skip
+
+
+def _tasks(path, ids: dict[int, str], cells: dict[int, str]) -> str:
+    """24 rows of three raters in 8 tasks; ``cells``: rows whose ratings are replaced,
+    ``ids``: rows whose task id is replaced."""
+    rows = [[f"t{i // 3}", f"{i % 3}", f"{(i + i // 4) % 3}", f"{i % 2}"] for i in range(24)]
+    for i, text in cells.items():
+        rows[i][1:] = text.split(",")
+    for i, task in ids.items():
+        rows[i][0] = task
+    path.write_text("task,a,b,c\n" + "".join(",".join(row) + "\n" for row in rows))
+    return str(path)
+
+
+@pytest.mark.parametrize("command", list(_COMMANDS))
+def test_a_dropped_rows_cluster_id_does_not_matter(capsys, tmp_path, command):
+    """A row the run drops for a missing rating (no rating at all; for score and compare
+    with --nan-policy omit, one missing) was refused for its missing --cluster id, which the
+    Python API ignores: the results are those with the id filled in, whatever it is."""
+    cells = {5: ",,", 11: "1,,"} if command in ("score", "compare") else {5: ",,"}
+    documents = []
+    for fill in ("", "t0", "elsewhere"):
+        path = _tasks(tmp_path / f"tasks{fill}.csv", dict.fromkeys(cells, fill), cells)
+        document = json_output(capsys, [command, path, *_COMMANDS[command], "--cluster", "task"])
+        del document["file"]
+        documents.append(document)
+    assert documents[0] == documents[1] == documents[2]
+    assert documents[0]["n_clusters"] == 8
+
+
+@pytest.mark.parametrize("command", list(_COMMANDS))
+def test_a_kept_rows_missing_cluster_id_is_refused_naming_its_row(capsys, tmp_path, command):
+    """A row the run keeps (one rating is enough for agree and judge) still needs its id:
+    the refusal names --cluster and the file row, not a dropped row before it."""
+    cells = {2: ",,", 6: "1,1,"} if command in ("score", "compare") else {2: ",,", 6: ",,1"}
+    path = _tasks(tmp_path / "tasks.csv", {2: "", 6: "", 9: ""}, cells)
+    err = refusal(capsys, [command, path, *_COMMANDS[command], "--cluster", "task"])
+    row = 10 if command == "compare" else 7  # compare drops row 7: its c is missing
+    assert f"error: {path}, row {row}: --cluster column 'task' has a missing id" in err, err
+
+
+@pytest.mark.parametrize("command", ["agree", "judge"])
+def test_a_long_files_row_without_its_rating_needs_no_cluster_id(capsys, tmp_path, command):
+    """The long layout: a row without its rating is left out, its --cluster id with it."""
+    rows = [(f"i{i}", rater, (i + n * (i // 5)) % 3, f"t{i // 3}")
+            for i in range(24) for n, rater in enumerate("abc")]  # fmt: skip
+    argv = ["--item", "item", "--rater", "rater", "--rating", "grade", "--cluster", "task"]
+    argv += ["--candidate", "c", "--bootstrap", "199", "--seed", "3"] if command == "judge" else []
+    documents = []
+    for fill in ("", "t0"):
+        path = tmp_path / f"long{fill}.csv"
+        lines = [f"{i},{r},{'' if k in (4, 40) else g},{fill if k in (4, 40) else t}"
+                 for k, (i, r, g, t) in enumerate(rows)]  # fmt: skip
+        path.write_text("item,rater,grade,task\n" + "\n".join(lines) + "\n")
+        document = json_output(capsys, [command, str(path), *argv])
+        del document["file"]
+        documents.append(document)
+    assert documents[0] == documents[1]
+    lines[7] = lines[7].rsplit(",", 1)[0] + ","
+    path.write_text("item,rater,grade,task\n" + "\n".join(lines) + "\n")
+    err = refusal(capsys, [command, str(path), *argv])
+    assert f"error: {path}, row 8: --cluster column 'task' has a missing id" in err, err

@@ -18,6 +18,7 @@ from .clusters import (
     cluster_keys,
     excluded,
     pivot_with_clusters,
+    refuse_missing_ids,
 )
 from .labels import all_missing, parse_labels
 from .methods import weights_label
@@ -155,13 +156,16 @@ def _check_level(args: argparse.Namespace) -> None:
         )
 
 
-def _cluster_ids(args: argparse.Namespace, column: Any, multiplicity: Any) -> Any:
-    """Each item's --cluster id (the ids of the distinct rows, repeated)."""
+def _cluster_ids(args: argparse.Namespace, rows: Any, raters: list[str], multiplicity: Any) -> Any:
+    """Each item's --cluster id (the ids of the distinct ``rows``, repeated); an item without
+    any rating is left out by the library, which does not read its id."""
     import numpy as np
 
     if args.population_size is not None:
         raise excluded("--population-size")
-    return np.repeat(cluster_ids(column, args.cluster, unit="item"), multiplicity)
+    rated = ~rows.select(all_missing(rows, raters)).to_series()
+    ids = cluster_ids(rows[args.cluster], args.cluster, unit="item", kept=rated)
+    return np.repeat(ids, multiplicity)
 
 
 def _distinct_rows(
@@ -181,6 +185,9 @@ def _distinct_rows(
         check_cluster_column(args.cluster, dict.fromkeys(raters, "--raters"))
         named = {f"--raters ({name})": name for name in raters}
         counts, empty, file = count_wide(source, args, raters, named, text, extra)
+        if args.cluster:  # an item without any rating is left out: it needs no id
+            where = (source, file.frame)
+            refuse_missing_ids(where, counts, args.cluster, "item", raters, every=False)
         if args.nan_policy == "raise":
             refuse_missing(file, raters, _OMIT)
         # 'propagate' keeps a row without any rating: its missing ratings make every value nan.
@@ -191,6 +198,8 @@ def _distinct_rows(
         args.cluster, {args.rater: "--rater", args.rating: "--rating"}, item=(args.item, "--item")
     )
     counts, missing, file = count_long(source, args, text, extra)
+    if args.cluster:  # a row without its rating is left out: it needs no id
+        refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
     if args.nan_policy == "raise":
         refuse_missing(file, [args.rating], _OMIT)
     missing = 0 if args.nan_policy == "propagate" else missing  # its item's rating is missing
@@ -228,7 +237,7 @@ def run_agree(args: argparse.Namespace) -> int:
     rows, counts, raters, read, file = _distinct_rows(args)
     long = not options.chosen_layout(args)  # a refused rating: "from rater 'b'"
     multiplicity = counts.to_numpy().astype(np.int64)
-    ids = None if not args.cluster else _cluster_ids(args, rows[args.cluster], multiplicity)
+    ids = None if not args.cluster else _cluster_ids(args, rows, raters, multiplicity)
     rows = rows.select(raters)
     propagated = args.nan_policy == "propagate" and any(
         rows.filter(all_missing(rows, [name])).height for name in raters

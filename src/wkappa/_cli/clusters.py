@@ -6,13 +6,15 @@ task) are not independent. Each command reads the cluster column with its rating
 key of the counted distinct rows) and hands the ids to the library's own clustered statistic,
 so that its numbers are those of the Python API on the same rows. This module is the one
 place that defines the option, reads the ids and refuses what a clustered design cannot take:
-a missing id, a single cluster, or a cluster column that is also read as ratings, as the item
+a missing id (of a row the run keeps: a row dropped for missing ratings needs none, as in
+the library), a single cluster, or a cluster column that is also read as ratings, as the item
 or as the ``--by`` groups. Every refusal is one line naming ``--cluster`` and its column.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,7 @@ __all__ = [
     "excluded",
     "group_codes",
     "pivot_with_clusters",
+    "refuse_missing_ids",
     "stacked_tables",
     "too_few_clusters",
 ]
@@ -91,15 +94,67 @@ def too_few_clusters(name: str, found: int, where: str = "", what: str = "") -> 
     )
 
 
+def _missing(schema: Any, column: str) -> Any:
+    """A polars predicate: ``column`` is missing (null, or NaN in a float column)."""
+    from .io import polars
+
+    pl = polars()
+    found = pl.col(column).is_null()
+    return found | pl.col(column).is_nan() if schema[column].is_float() else found
+
+
+def refuse_missing_ids(
+    where: tuple[Any, Any],
+    counts: Any,
+    name: str,
+    unit: str,
+    rated: Sequence[str] = (),
+    every: bool = True,
+) -> None:
+    """Refuse a missing ``--cluster`` id (column ``name``) of a row the run keeps, naming its
+    file row (``where``: the source and the scan that ``counts``, the counted distinct rows,
+    came from). A row the run drops for missing ratings needs no id, as the library's
+    ``cluster=`` ignores the id of a pair or item it drops: ``rated`` are the rating
+    columns, and a row is dropped without ``every`` one of them (``score``, ``compare`` with
+    ``--nan-policy omit``) or, ``every=False``, without any of them (``agree``, ``judge``).
+    No ``rated``: every row is kept."""
+    from .io import first_row, polars
+
+    pl = polars()
+    source, frame = where
+
+    def kept(schema: Any) -> Any:
+        present = [~_missing(schema, column) for column in rated]
+        if not present:
+            return pl.lit(True)
+        return pl.all_horizontal(present) if every else pl.any_horizontal(present)
+
+    if not counts.filter(_missing(counts.schema, name) & kept(counts.schema)).height:
+        return
+    schema = frame.collect_schema()
+    row = first_row(frame, _missing(schema, name) & kept(schema))
+    error = missing_id_error("--cluster", name, unit=unit)
+    raise error if row is None else WkappaError(f"{source.name}, row {row}: {error}")
+
+
 def _refuse_missing(column: Any, name: str, unit: str) -> None:
     if column.null_count() or (column.dtype.is_float() and bool(column.is_nan().any())):
         raise missing_id_error("--cluster", name, unit=unit)
 
 
-def cluster_ids(column: Any, name: str, unit: str) -> np.ndarray:
+def cluster_ids(column: Any, name: str, unit: str, kept: Any = None) -> np.ndarray:
     """The ids of a polars ``column`` (one per distinct row of the counts, each of them a
     ``unit``: "row", "item") as an object array, for the library's ``cluster=``; a missing
-    id and a single cluster are refused."""
+    id and a single cluster are refused. ``kept`` (a polars boolean Series; None: all) marks
+    the rows the library keeps: the others' ids (of items without any rating) are not read."""
+    if kept is not None:
+        ids = column.to_list()
+        what = "" if bool(kept.all()) else " with ratings"
+        column = column.filter(kept)
+        _refuse_missing(column, name, unit)
+        if column.n_unique() < 2:
+            raise too_few_clusters(name, column.n_unique(), "", what)
+        return np.asarray(ids, dtype=object)
     _refuse_missing(column, name, unit)
     found = column.n_unique()
     if found < 2:

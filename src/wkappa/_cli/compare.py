@@ -27,6 +27,7 @@ from .clusters import (
     check_cluster_column,
     cluster_codes,
     cluster_keys,
+    refuse_missing_ids,
     stacked_tables,
     too_few_clusters,
 )
@@ -97,8 +98,9 @@ def run_compare(args: argparse.Namespace) -> int:
     counts = tidy_labels(source, frame, counts, keys, text_labels(args.labels), Spelling.of(args))
     omitted = 0
     read = int(counts[COUNT].sum())
-    if args.cluster:  # a missing id is refused before any row is dropped, as by `score`
-        cluster_codes(counts[args.cluster], args.cluster, unit="row")
+    if args.cluster:  # a row dropped for a missing rating needs no id, as in Python
+        rated = keys if args.nan_policy == "omit" else []
+        refuse_missing_ids((source, frame), counts, args.cluster, "row", rated)
     if args.nan_policy == "omit":  # an item is compared only with all three ratings
         counts, omitted = drop_missing(counts, keys, source)
     labels = parse_labels(args.labels, counts, keys)

@@ -37,10 +37,10 @@ from . import options
 from .clusters import (
     add_cluster,
     check_cluster_column,
-    cluster_codes,
     cluster_ids,
     cluster_keys,
     pivot_with_clusters,
+    refuse_missing_ids,
 )
 from .labels import all_missing, label_text, parse_labels
 from .lists import split_list
@@ -182,8 +182,9 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         named = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
         counts, dropped, file = count_wide(source, args, keys, named, labels, extra)
         read = int(counts[COUNT].sum())
-        if args.cluster:  # a missing id is refused before any row is dropped
-            cluster_codes(counts[args.cluster], args.cluster, unit="item")
+        if args.cluster:  # an item without any rating is dropped: it needs no id
+            where = (source, file.frame)
+            refuse_missing_ids(where, counts, args.cluster, "item", keys, every=False)
         if args.nan_policy == "raise":
             refuse_missing(file, keys, _OMIT)
         counts = counts.filter(~all_missing(counts, keys))
@@ -196,8 +197,9 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         )
         counts, dropped, file = count_long(source, args, labels, extra)
         read = int(counts[COUNT].sum())
-        if args.cluster:
-            cluster_codes(counts[args.cluster], args.cluster, unit="item")
+        if args.cluster:  # a row without its rating is dropped: it needs no id
+            where = (source, file.frame)
+            refuse_missing_ids(where, counts, args.cluster, "item", [args.rating])
         if args.nan_policy == "raise":
             refuse_missing(file, [args.rating], _OMIT)
         counts, raters = pivot_with_clusters(counts, args, source.name)

@@ -24,7 +24,13 @@ from .._core import (
 )
 from .._frames import check_long_ids
 from ..exceptions import WkappaError
-from .clusters import cluster_codes, group_codes, stacked_tables, too_few_clusters
+from .clusters import (
+    cluster_codes,
+    group_codes,
+    refuse_missing_ids,
+    stacked_tables,
+    too_few_clusters,
+)
 from .io import COUNT, WEIGHT, Source, count_keys, first_row, is_blank_row, polars
 from .labels import (
     Spelling,
@@ -355,8 +361,9 @@ def build_tables(
     counts = tidy_labels(source, frame, counts, [true, pred], labels, spelling)
     omitted = 0
     read = int(counts[COUNT].sum())
-    if cluster is not None:  # a missing id is refused before any row is dropped, as in Python
-        cluster_codes(counts[cluster], cluster, unit="row")
+    if cluster is not None:  # a row dropped for a missing rating needs no id, as in Python
+        rated = [true, pred] if nan_policy == "omit" else []
+        refuse_missing_ids((source, frame), counts, cluster, "row", rated)
     if nan_policy == "omit":
         counts, omitted = drop_missing(counts, [true, pred], source)
     frequency = counts[WEIGHT if weighted else COUNT].to_numpy().astype(np.float64)
