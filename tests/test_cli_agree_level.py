@@ -104,3 +104,31 @@ def test_level_with_clusters(kripp):
     expected = wk.krippendorff_alpha(RATINGS, level="ordinal", cluster=np.arange(12) % 8)
     document = json.loads(proc.stdout)
     assert document["standard_error"] == pytest.approx(expected.standard_error, abs=1e-12)
+
+
+@pytest.mark.parametrize("level", ["ordinal", "interval"])
+def test_level_report_labels_the_weights_of_each_table(level, kripp, tmp_path):
+    """The table of every coefficient showed the others unweighted beside alpha's metric,
+    unlabelled, and the pairs' note read "Cohen's kappa (ordinal level)": kappa has weights,
+    not levels. Each row names its weights, a note says why the others are unweighted, and
+    the pairwise kappas name the weights they take from the metric (the result's matrix)."""
+    out = tmp_path / "k.html"
+    proc = run("agree", kripp, *_ARGS, "--level", level, "--report", out)
+    assert proc.returncode == 0, proc.stderr
+    page = html.unescape(re.sub(r"<[^>]+>", " ", out.read_text()))
+    page = re.sub(r"\s+", " ", page)
+    assert f"Krippendorff's alpha {level} level 0." in page
+    assert "Fleiss' kappa unweighted 0.7612" in page
+    assert "the other coefficients unweighted, as --level sets alpha's metric only" in page
+    assert f"({level} level)" not in page
+    assert (
+        f"Cohen's weighted kappa (weights 1 - δ/max δ, δ Krippendorff's {level} metric as "
+        "alpha computes it on these ratings) of each pair" in page
+    )
+    result = wk.krippendorff_alpha(RATINGS, level=level)
+    a_b = wk.weighted_kappa(
+        *RATINGS[:, :2][~np.isnan(RATINGS[:, :2]).any(axis=1)].T,
+        weights=result.weight_matrix,
+        labels=list(result.labels),
+    )
+    assert f"A 1.0000 {a_b:.4f}" in page

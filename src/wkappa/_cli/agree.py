@@ -21,7 +21,7 @@ from .clusters import (
     refuse_missing_ids,
 )
 from .labels import all_missing, parse_labels
-from .methods import weights_label
+from .methods import pairwise_weights, weights_label
 from .output import (
     ROW_FIELDS,
     RowCount,
@@ -366,7 +366,7 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.plot:
         from .report import save_pairwise_plot
 
-        title = f"pairwise kappa ({weights_label(result)})"
+        title = f"pairwise {pairwise_weights(result, short=True)}"
         save_pairwise_plot(result.pairwise(), raters, args.plot, title)
         options.note(args, f"wrote {args.plot}")
     return 0

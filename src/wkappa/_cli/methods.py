@@ -41,6 +41,7 @@ __all__ = [
     "dropped_clause",
     "interval_clause",
     "judge_methods",
+    "pairwise_weights",
     "plan_methods",
     "score_methods",
     "thresholds_methods",
@@ -68,6 +69,22 @@ def weights_label(result: Any) -> str:
     if result.coefficient == "krippendorff" and result.weights in GWET_WEIGHTS:
         return f"Gwet's {result.weights} weights"
     return weights_text(result.weights)
+
+
+def pairwise_weights(result: Any, short: bool = False) -> str:
+    """The two-rater kappas of an ``agree`` result's ``pairwise()`` in words: Cohen's kappa
+    with the result's weights. Krippendorff's level is alpha's metric, not a weighting of
+    kappa: its pairwise kappas take the weights ``1 - delta / max delta`` of that metric
+    (the nominal metric's are no weights). ``short``: for a plot's title."""
+    level = getattr(result, "level", None)
+    if level is None or level == "nominal":
+        return f"Cohen's kappa ({weights_text('unweighted' if level else result.weights)})"
+    if short:
+        return f"Cohen's kappa, weights of Krippendorff's {level} metric"
+    return (
+        f"Cohen's weighted kappa (weights 1 - δ/max δ, δ Krippendorff's {level} metric as "
+        "alpha computes it on these ratings)"
+    )
 
 
 # Why a kappa-type coefficient is undefined, in a methods sentence.

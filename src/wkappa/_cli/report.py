@@ -25,7 +25,7 @@ import numpy as np
 from .._core import import_optional
 from .._stats import STATISTIC_DECIMALS, bound_name, p_phrase
 from .labels import label_text
-from .methods import agreement_methods, score_methods, weights_label
+from .methods import agreement_methods, pairwise_weights, score_methods, weights_label
 from .options import image_format
 from .output import (
     TABLE_INTERVALS,
@@ -471,16 +471,19 @@ def _agreement_headline(chosen: Coefficient, args: argparse.Namespace) -> str:
     return headline_html(items)
 
 
-def _coefficient_rows(coefficients: Sequence[Coefficient]) -> list[list[str]]:
+def _coefficient_rows(coefficients: Sequence[Coefficient], weights: bool) -> list[list[str]]:
+    """The table of every coefficient; ``weights``: a column with each one's weights (with
+    ``--level``, alpha's metric differs from the others' weights)."""
     rows = []
     for c in coefficients:
         r = c.result
         if r is None:
-            rows.append([c.method, *[""] * 5, c.error])
+            rows.append([c.method, *[""] * (6 if weights else 5), c.error])
             continue
         rows.append(
             [
                 r.name,
+                *([weights_label(r)] if weights else []),
                 format_number(r.statistic),
                 format_number(r.standard_error),
                 format_bound(c.low, c.high, r.alternative),
@@ -490,6 +493,19 @@ def _coefficient_rows(coefficients: Sequence[Coefficient]) -> list[list[str]]:
             ]
         )
     return rows
+
+
+def _levels_note(result: Any) -> list[str]:
+    """With ``--level``: why the other coefficients of the table are unweighted (the
+    nominal metric is unweighted too)."""
+    if result.level in (None, "nominal"):
+        return []
+    return [
+        f'<p class="note">Krippendorff\'s alpha with his {_e(result.level)} metric (--level '
+        f"{_e(result.level)}); the other coefficients unweighted, as --level sets alpha's "
+        "metric only. Their weighted versions take --weights instead of --level (Gwet's "
+        "weights: his ordinal weights are not Krippendorff's ordinal metric).</p>"
+    ]
 
 
 def write_agreement_report(
@@ -518,11 +534,13 @@ def write_agreement_report(
         _agreement_headline(chosen, args),
         methods_html(sentence),
         "<h2>Every coefficient on these ratings</h2>",
+        *_levels_note(result),
         _cells_table(
-            ["coefficient", "value", "SE", level, "p", "pa", "pe"],
-            _coefficient_rows(coefficients),
+            ["coefficient", *(["weights"] if result.level else []), "value", "SE", level, "p",
+             "pa", "pe"],
+            _coefficient_rows(coefficients, result.level is not None),
         ),
-    ]
+    ]  # fmt: skip
     categories = result.per_category()
     parts += [
         "<h2>Per category</h2>",
@@ -539,7 +557,7 @@ def write_agreement_report(
     light = float(np.nanmean(upper)) if np.isfinite(upper).any() else float("nan")
     parts += [
         "<h2>Pairs of raters</h2>",
-        f'<p class="note">Cohen\'s kappa ({_e(weights_label(result))}) of each pair '
+        f'<p class="note">{html.escape(pairwise_weights(result), quote=False)} of each pair '
         f"over the items both rated; Light's kappa (their mean) = {format_number(light)}.</p>",
         _cells_table(
             ["", *names],
