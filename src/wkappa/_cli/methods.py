@@ -24,16 +24,13 @@ from .output import (
     TABLE_INTERVALS,
     THRESHOLD_KAPPA_DECIMALS,
     RowCount,
-    ScoreRun,
-    across_groups,
     format_bound,
     format_count,
-    format_interval,
     format_number,
-    missing_group,
     weights_text,
 )
 from .provenance import Provenance, interval_words, resampling_words
+from .score_output import ScoreRun, across_groups, missing_group, pooled_interval
 
 __all__ = [
     "agreement_methods",
@@ -206,7 +203,6 @@ def _pooled(run: ScoreRun) -> str:
     if combined is None:
         return ""
     level = run.overall.level
-    low, high = combined.confidence_interval(level)
     left = sum(not used for used in combined.used)
     out = [f"{left} with an undefined kappa or a standard error of 0 left out"] if left else []
     missing = missing_group(run.groups)
@@ -217,7 +213,7 @@ def _pooled(run: ScoreRun) -> str:
         f" Across the values of {run.by}{out_text}, the kappas were pooled with inverse-variance "
         "weights and their equality tested by the chi-square test of homogeneity (as SAS "
         f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "
-        f"{level_percent(level)} confidence interval {format_interval(low, high)}; "
+        f"{pooled_interval(combined, level, 'sentence')}; "
         f"chi-square = {format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
         f"df = {combined.homogeneity_df}, {p_phrase(combined.homogeneity_pvalue)}."
     )

@@ -30,22 +30,18 @@ from .options import image_format
 from .output import (
     TABLE_INTERVALS,
     RowCount,
-    Scored,
-    ScoreRun,
-    across_groups_lines,
     band,
     categories_line,
     format_bound,
     format_count,
     format_number,
     format_pvalue,
-    group_rows,
     null_hypothesis,
-    statistic_name,
     weights_text,
     whole_counts,
 )
 from .provenance import Provenance, methods_html, references_html, resampling_words
+from .score_output import Scored, ScoreRun, across_groups_lines, group_rows, statistic_name
 from .written import write_bytes, write_text
 
 __all__ = [
@@ -298,7 +294,7 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
         if run.cluster is not None:  # as the console says: the pooling assumes independence
             summary = [f"No summary across {by} with --cluster: it assumes independent pairs."]
         else:  # the pooled kappa and the test of equal kappas, as the console prints them
-            summary = across_groups_lines(groups, by, overall.level)
+            summary = across_groups_lines(groups, by, overall.level, "report")
         parts += [f'<p class="across">{_e(line.strip())}</p>' for line in summary]
         shown = groups[:MAX_GROUP_SECTIONS]
         parts += [_section(f"{by} = {label_text(v)}", s, true, pred, args) for v, s in shown]

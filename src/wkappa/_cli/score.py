@@ -79,18 +79,18 @@ def _column_options(**columns: str | None) -> dict[str, str]:
 
 
 def _interval(result: Any, args: argparse.Namespace, method: Any) -> Any:
-    from . import output
+    from . import score_output
 
     ci = result.confidence_interval(args.ci, method=method)
     interval = (float(ci.low), float(ci.high), float(args.ci), ci.method)
-    return output.Scored(result, *interval, ci.n_resamples, ci.n_undefined)
+    return score_output.Scored(result, *interval, ci.n_resamples, ci.n_undefined)
 
 
 def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, method: Any) -> Any:
     """The interval of each group's result: the score intervals of all groups from one search
     over their stack (each bit for bit its result's own), the others one by one."""
     from .._stats import score_intervals, warn_undefined_intervals
-    from . import output
+    from . import score_output
 
     options.warn_few_resamples(args)
     if method == "fisher-z" and not args.cluster:  # one warning for all groups, not one each
@@ -109,7 +109,7 @@ def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, met
         return _each_group(args, found, lambda result: _interval(result, args, method))
     intervals = score_intervals([result for _, result in found], args.ci)
     return [
-        output.Scored(result, ci.low, ci.high, float(args.ci), ci.method)
+        score_output.Scored(result, ci.low, ci.high, float(args.ci), ci.method)
         for (_, result), ci in zip(found, intervals, strict=True)
     ]
 
@@ -124,7 +124,7 @@ def run_score(args: argparse.Namespace) -> int:
         kappa_result,
         kappa_test_from_table,
     )
-    from . import output
+    from . import output, score_output
     from .io import count_keys, open_source
     from .labels import Spelling, parse_labels
     from .tables import build_tables, shifted_scale
@@ -197,16 +197,16 @@ def run_score(args: argparse.Namespace) -> int:
             group = dataclasses.replace(group, low=math.nan, high=math.nan)
         groups.append((value, group))
     _note_wald_past_bounds(args, [*groups, ("(all)" if args.by else "", overall)])
-    run = output.ScoreRun(
+    run = score_output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
         tables.omitted, output.RowCount(tables.read, tables.omitted), args.cluster,
     )  # fmt: skip
     if args.format == "json":
-        print(output.score_json(run))
+        print(score_output.score_json(run))
     elif args.format == "csv":
-        print(output.score_csv(run))
+        print(score_output.score_csv(run))
     else:
-        print(output.score_text(run))
+        print(score_output.score_text(run))
         if args.explain:
             print()
             print(_explanations(args, overall, groups, method))
