@@ -118,7 +118,8 @@ def refuse_missing_ids(
     columns, and a row is dropped without ``every`` one of them (``score``, ``compare`` with
     ``--nan-policy omit``) or, ``every=False``, without any of them (``agree``, ``judge``).
     No ``rated``: every row is kept."""
-    from .io import first_row, polars
+    from .io import polars
+    from .rows import first_row
 
     pl = polars()
     source, frame = where

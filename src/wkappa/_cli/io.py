@@ -33,20 +33,18 @@ from .missing import (
     missing_spellings,
 )
 from .progress import progress_bar
+from .rows import first_row, first_rows
 from .sniff import (
-    FORMAT_NAMES,
     WORKBOOK_FIX,
-    bad_json_line,
     check_complete,
     check_kind,
     check_text,
-    damaged,
     decompressed,
     file_head,
-    nested_json_line,
     not_utf8,
-    ragged_line,
-    text_lines,
+    quote_trouble,
+    ragged_error,
+    read_error,
     unclosed_quote,
 )
 
@@ -59,15 +57,11 @@ __all__ = [
     "count_keys",
     "csv_error",
     "detect_format",
-    "first_row",
-    "is_blank_row",
     "is_workbook_name",
     "not_utf8",
     "numeric_columns",
     "open_source",
     "polars",
-    "ragged_error",
-    "read_error",
     "read_ids",
     "strip_ids",
     "text_ids",
@@ -99,7 +93,6 @@ _WORKBOOKS = {
 # Column names of the counts (chosen not to clash with a user's columns).
 COUNT = "__wkappa_count"
 WEIGHT = "__wkappa_weight"
-_ROW = "__wkappa_row"
 _BAD = "__wkappa_bad_weights"
 # The start of a text file checked for UTF-8 before it is scanned (a later bad byte is caught
 # where polars reports it, see :func:`not_utf8`).
@@ -230,30 +223,11 @@ class Source:
             raise WkappaError(f"cannot read {self.name}: {exc.strerror or exc}.") from None
 
 
-def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
-    """The error naming the line of a CSV row with more fields than the header, or of a
-    quote not closed, when that is what polars' ``exc`` complains of; else None."""
-    if source.fmt not in ("csv", "tsv"):
-        return None
-    lines = text_lines(source.path, source.data)
-    if "more fields than" in str(exc):
-        return ragged_line(source.name, lines, source.delimiter)
-    if _quote_trouble(exc):
-        return unclosed_quote(source.name, lines, source.delimiter)
-    return None
-
-
-def _quote_trouble(exc: BaseException) -> bool:
-    """Whether polars' ``exc`` is its complaint of quotes that do not pair up (a quoted value
-    not closed, or a quote inside a value that is not quoted)."""
-    return "not properly escaped" in str(exc) or "CSV malformed" in str(exc)
-
-
 def csv_error(path: str, fmt: str | None, separator: str | None, exc: BaseException) -> Any:
     """:func:`ragged_error` for the file named on the command line, or None; standard input,
     read once, is not read again (its line is not named)."""
     if path == "-":
-        return unclosed_quote("<stdin>", None) if _quote_trouble(exc) else None
+        return unclosed_quote("<stdin>", None) if quote_trouble(exc) else None
     try:
         fmt = detect_format(path, fmt)
     except WkappaError:
@@ -261,28 +235,6 @@ def csv_error(path: str, fmt: str | None, separator: str | None, exc: BaseExcept
     if not os.path.isfile(path):
         return None
     return ragged_error(Source(path, fmt, path, None, None, separator), exc)
-
-
-def read_error(source: Source, exc: BaseException) -> WkappaError:
-    """A one-line error for a file polars could not read: a CSV row with more fields than the
-    header is named by its line."""
-    ragged = ragged_error(source, exc)
-    if ragged is not None:
-        return ragged
-    if source.fmt == "ndjson" and source.path is not None:
-        found = bad_json_line(source.name, text_lines(source.path, None))
-        found = found or nested_json_line(source.name, text_lines(source.path, None))
-        if found is not None:
-            return found
-    if source.fmt in ("parquet", "ipc"):
-        return damaged(source.name, source.fmt)
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    separator = " or --separator" if source.fmt in ("csv", "tsv") else ""
-    return WkappaError(
-        f"{source.name} could not be read as {FORMAT_NAMES[source.fmt]} (the reader says: "
-        f"{first.rstrip('.')}). Hint: check that the file is {FORMAT_NAMES[source.fmt]}; "
-        f"pass --input-format{separator} if it is written another way."
-    )
 
 
 def open_source(
@@ -426,41 +378,6 @@ def _header_names(names: Sequence[str]) -> list[str]:
         repeated = re.fullmatch(r"(.*)_duplicated_\d+", name)
         written.append(repeated.group(1) if repeated and repeated.group(1) in names else name)
     return written
-
-
-def first_row(frame: Any, predicate: Any) -> int | None:
-    """The 1-based data row (header not counted) of the first row matching ``predicate``."""
-    found = (
-        frame.with_row_index(_ROW, offset=1)
-        .filter(predicate)
-        .select(_ROW)
-        .head(1)
-        .collect(engine="streaming")
-    )
-    return int(found.item()) if found.height else None
-
-
-def is_blank_row(frame: Any, row: int) -> bool:
-    """Whether the 1-based data ``row`` has no value in any column (a blank line, or a line
-    of separators only)."""
-    pl = polars()
-    found = frame.slice(row - 1, 1).select(pl.all_horizontal(pl.all().is_null())).collect()
-    return bool(found.height and found.item())
-
-
-def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, int]:
-    """The 1-based data row where ``expression`` (one column's values, maybe transformed)
-    first takes each of ``values`` (those it never takes are left out); one streaming pass."""
-    pl = polars()
-    found = (
-        frame.with_row_index(_ROW, offset=1)
-        .select(expression.alias("value"), pl.col(_ROW))
-        .filter(pl.col("value").is_in(list(values)))
-        .group_by("value")
-        .agg(pl.col(_ROW).min())
-        .collect(engine="streaming")
-    )
-    return dict(zip(found["value"].to_list(), found[_ROW].to_list(), strict=True))
 
 
 def text_ids(source: Source, ids: dict[str, str]) -> list[str]:

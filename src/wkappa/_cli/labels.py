@@ -23,9 +23,10 @@ from .._core import (
     unlisted_error,
 )
 from ..exceptions import WkappaError
-from .io import COUNT, WEIGHT, Source, first_rows, polars
+from .io import COUNT, WEIGHT, Source, polars
 from .lists import join_list, split_list
 from .missing import MISSING_LOOKALIKES as LOOKALIKES
+from .rows import first_rows
 
 __all__ = [
     "Spelling",

@@ -18,9 +18,12 @@ import os
 import shlex
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import WkappaError
+
+if TYPE_CHECKING:
+    from .io import Source
 
 __all__ = [
     "FORMAT_NAMES",
@@ -38,7 +41,10 @@ __all__ = [
     "kind_of",
     "nested_json_line",
     "not_utf8",
+    "quote_trouble",
+    "ragged_error",
     "ragged_line",
+    "read_error",
     "text_lines",
     "unclosed_quote",
 ]
@@ -397,3 +403,44 @@ def bad_json_line(name: str, lines: Iterable[str]) -> WkappaError | None:
             f"{name}, line {number}: {why}. Hint: write one JSON object ({{...}}) per line."
         )
     return None
+
+
+def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
+    """The error naming the line of a CSV row with more fields than the header, or of a
+    quote not closed, when that is what polars' ``exc`` complains of; else None."""
+    if source.fmt not in ("csv", "tsv"):
+        return None
+    lines = text_lines(source.path, source.data)
+    if "more fields than" in str(exc):
+        return ragged_line(source.name, lines, source.delimiter)
+    if quote_trouble(exc):
+        return unclosed_quote(source.name, lines, source.delimiter)
+    return None
+
+
+def quote_trouble(exc: BaseException) -> bool:
+    """Whether polars' ``exc`` is its complaint of quotes that do not pair up (a quoted value
+    not closed, or a quote inside a value that is not quoted)."""
+    return "not properly escaped" in str(exc) or "CSV malformed" in str(exc)
+
+
+def read_error(source: Source, exc: BaseException) -> WkappaError:
+    """A one-line error for a file polars could not read: a CSV row with more fields than the
+    header is named by its line."""
+    ragged = ragged_error(source, exc)
+    if ragged is not None:
+        return ragged
+    if source.fmt == "ndjson" and source.path is not None:
+        found = bad_json_line(source.name, text_lines(source.path, None))
+        found = found or nested_json_line(source.name, text_lines(source.path, None))
+        if found is not None:
+            return found
+    if source.fmt in ("parquet", "ipc"):
+        return damaged(source.name, source.fmt)
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    separator = " or --separator" if source.fmt in ("csv", "tsv") else ""
+    return WkappaError(
+        f"{source.name} could not be read as {FORMAT_NAMES[source.fmt]} (the reader says: "
+        f"{first.rstrip('.')}). Hint: check that the file is {FORMAT_NAMES[source.fmt]}; "
+        f"pass --input-format{separator} if it is written another way."
+    )

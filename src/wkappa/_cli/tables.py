@@ -31,7 +31,7 @@ from .clusters import (
     stacked_tables,
     too_few_clusters,
 )
-from .io import COUNT, WEIGHT, Source, count_keys, first_row, is_blank_row, polars
+from .io import COUNT, WEIGHT, Source, count_keys, polars
 from .labels import (
     Spelling,
     all_missing,
@@ -40,6 +40,7 @@ from .labels import (
     empty_column_error,
     tidy_labels,
 )
+from .rows import first_row, is_blank_row
 
 # Values tried one by one to find the row of an error (the error path only).
 _MAX_PROBES = 10_000

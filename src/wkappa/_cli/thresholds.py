@@ -24,7 +24,6 @@ from .io import (
     numeric_columns,
     open_source,
     polars,
-    ragged_error,
 )
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .options import (
@@ -47,6 +46,7 @@ from .output import (
     render_table,
     to_json,
 )
+from .sniff import ragged_error
 from .tables import build_tables
 from .thresholds_report import (
     THRESHOLD_HEADER,
@@ -149,7 +149,7 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, 
     missing = scores.is_null() | scores.cast(pl.Float64).is_nan()
     if missing.any():
         if args.nan_policy == "raise":
-            from .io import first_row
+            from .rows import first_row
 
             row = first_row(frame, pl.col(args.score).is_null() | pl.col(args.score).is_nan())
             raise WkappaError(
@@ -272,7 +272,7 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     if not schema[score].is_numeric():
         raise WkappaError(f"column {score!r} of {other.name} must hold numbers.")
     if args.nan_policy != "omit":
-        from .io import first_row
+        from .rows import first_row
 
         pl = polars()
         missing = pl.col(score).is_null() | pl.col(score).cast(pl.Float64).is_nan()

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ..exceptions import WkappaError
-from .io import Source, polars, read_error
+from .io import Source, polars
 from .missing import MISSING_SPELLINGS
+from .sniff import read_error
 
 __all__ = ["as_written", "check_out_name", "write_atomically", "write_bytes", "write_text"]
 
