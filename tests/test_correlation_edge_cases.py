@@ -19,7 +19,7 @@ from published import SHROUT_FLEISS_RATINGS
 from test_ccc import exact_ccc
 from test_icc import exact_iccs, exact_mean_squares
 from wkappa._cli.app import main
-from wkappa.exceptions import UndefinedReliabilityWarning, WkappaError
+from wkappa.exceptions import UndefinedReliabilityWarning
 
 # ----------------------------------------------------------------- n_ratings is a count
 
@@ -275,13 +275,14 @@ def test_accumulator_in_range_far_from_one(scale) -> None:
     assert result.ms_error == pytest.approx(want.ms_error, rel=1e-12)
 
 
-@pytest.mark.parametrize(("scale", "fix"), [(1e306, "divide"), (1e-160, "multiply")])
-def test_accumulator_out_of_range_is_refused(scale, fix) -> None:
-    """Before: a raw OverflowError (1e306) or a wrong fourth digit (1e-160)."""
+@pytest.mark.parametrize("scale", [1e306, 1e-160])
+def test_accumulator_beyond_the_squares_range_answers_as_icc(scale) -> None:
+    """Ratings whose squares overflow (1e306) or lose digits to subnormal rounding (1e-160)
+    are scaled by a power of two, as wk.icc scales them."""
     x = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64) * scale
-    acc = wk.ICCAccumulator()
-    with pytest.raises(WkappaError, match=f"Hint: {fix} every rating by one constant"):
-        acc.update(x[:3]).update(x[3:])
+    result, want = wk.ICCAccumulator().update(x[:3]).update(x[3:]).result(), wk.icc(x)
+    assert result.statistic == pytest.approx(want.statistic, rel=1e-12)
+    assert result.ms_error == pytest.approx(want.ms_error, rel=1e-12)
 
 
 @settings(max_examples=examples(100), deadline=None)

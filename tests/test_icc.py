@@ -770,7 +770,7 @@ def test_accumulator_state_empty_and_bad() -> None:
     with pytest.raises(WkappaError, match="2 rater columns but the accumulator has 3"):
         three.update([[1, 2]])
     state = wk.ICCAccumulator().update(SHROUT_FLEISS_RATINGS).to_dict()
-    assert state["format"] == "wkappa.ICCAccumulator" and state["version"] == 3
+    assert state["format"] == "wkappa.ICCAccumulator" and state["version"] == 4
     assert wk.ICCAccumulator.from_dict(state).result(form="ICC2").statistic == pytest.approx(
         0.2898, abs=1e-4
     )

@@ -207,29 +207,35 @@ def test_state_carries_the_shift_through_json() -> None:
     x = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64) + 1e14 + 0.25
     first = wk.ICCAccumulator().update(x[:4])
     state = json.loads(json.dumps(first.to_dict()))
-    assert state["version"] == 3 and state["shift"] == x[0, 0]
-    assert state["mean"] == (x[:4] - x[0, 0]).mean()
+    assert state["version"] == 4 and state["shift"] == x[0, 0]
+    unit = state["unit"]
+    assert unit == 2.0**46  # the power of two just below the largest rating
+    assert state["mean"] * unit == (x[:4] - x[0, 0]).mean()  # the same sum, scaled exactly
     effects = (x[:4] - x[:4].mean(axis=1, keepdims=True)).mean(axis=0)
-    assert state["rater_effects"] == pytest.approx(effects.tolist(), abs=1e-15)
+    assert [e * unit for e in state["rater_effects"]] == pytest.approx(effects, abs=1e-15)
     back = wk.ICCAccumulator.from_dict(state)
     assert back.to_dict() == first.to_dict()  # bit for bit
     second = wk.ICCAccumulator().update(x[4:])
     assert (back + second).to_dict() == (first + second).to_dict()
     assert (back + second).result().statistic == pytest.approx(wk.icc(x).statistic, rel=1e-12)
     assert wk.ICCAccumulator().to_dict()["shift"] == 0.0  # empty
+    assert wk.ICCAccumulator().to_dict()["unit"] == 1.0
 
 
 def test_states_of_earlier_versions_and_a_bad_shift_are_refused() -> None:
     state = wk.ICCAccumulator().update(SHROUT_FLEISS_RATINGS).to_dict()
-    old = {key: value for key, value in state.items() if key != "shift"}
-    for version in (1, 2):
-        with pytest.raises(WkappaError, match=rf"version {version}; this wkappa reads version 3"):
+    old = {key: value for key, value in state.items() if key not in ("shift", "unit")}
+    for version in (1, 2, 3):
+        with pytest.raises(WkappaError, match=rf"version {version}; this wkappa reads version 4"):
             wk.ICCAccumulator.from_dict({**old, "version": version})
     with pytest.raises(WkappaError, match=r"Hint: make the state again with this wkappa"):
         wk.ICCAccumulator.from_dict({**old, "version": 1})
     for bad in (None, "1", True, float("inf"), float("nan"), 10**400):
         with pytest.raises(WkappaError, match=r"`state\['shift'\]` must be a finite number"):
             wk.ICCAccumulator.from_dict({**state, "shift": bad})
+    for bad in (None, 1, 3.0, 0.0, -2.0, float("inf"), float("nan"), "1.0"):
+        with pytest.raises(WkappaError, match=r"`state\['unit'\]` must be a power of two"):
+            wk.ICCAccumulator.from_dict({**state, "unit": bad})
     for key in ("mean", "row_m2", "error_m2"):
         with pytest.raises(WkappaError, match=rf"`state\['{key}'\]` must be a finite number"):
             wk.ICCAccumulator.from_dict({**state, key: 10**400})
@@ -237,14 +243,57 @@ def test_states_of_earlier_versions_and_a_bad_shift_are_refused() -> None:
         wk.ICCAccumulator.from_dict({**state, "rater_effects": [10**400, 0, 0, 0]})
     with pytest.raises(WkappaError, match="negative sum"):
         wk.ICCAccumulator.from_dict({**state, "error_m2": -1.0})
+    huge = wk.ICCAccumulator.from_dict({**state, "row_m2": 1.5e308})
+    with pytest.raises(WkappaError, match=r"beyond the float range. Hint: check the states"):
+        huge + huge
     assert wk.ICCAccumulator.from_dict({**state, "shift": 2**70}).result().statistic == (
         wk.ICCAccumulator.from_dict(state).result().statistic
     )  # the shift does not enter the ICC
 
 
-def test_rater_effects_beyond_the_float_range_are_refused() -> None:
-    """Before: raters 1e200 apart with equal targets gave a silent nan (SS_raters beyond
-    the float range); wk.icc answers 0 on the same ratings."""
+def test_rater_effects_beyond_the_float_range_answer_as_icc() -> None:
+    """Raters 1e200 apart with targets 1 apart: SS_raters is beyond the float range in
+    rating units, the targets' spread below rounding in the unit of 1e200. The accumulator
+    answers as wk.icc does on the same ratings (it refused them, and once gave a silent nan)."""
     x = np.array([[0.0, 1e200], [1.0, 1e200], [3.0, 1e200]])
-    with pytest.raises(WkappaError, match=r"too large .* Hint: divide every rating"):
-        wk.ICCAccumulator().update(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedReliabilityWarning)  # F is 0/0 in both
+        for form in FORMS:
+            got = wk.ICCAccumulator().update(x[:1]).update(x[1:]).result(form=form)
+            want = wk.icc(x, form=form).statistic  # nan for C,1: MSR = MSE = 0
+            assert got.statistic == pytest.approx(want, nan_ok=True), form
+
+
+@pytest.mark.parametrize("scale", [1e-320, 1e-300, 1.0, 1e300])
+def test_any_scale_of_the_ratings_answers_as_icc(scale: float) -> None:
+    """Before: ratings near 1e-300 or 1e-320 (subnormal) gave nan and "every mean square is
+    0" (their squares underflowed), near 1e300 a refusal; wk.icc scales them by a power of
+    two, and so does the accumulator: in one batch, in batches, merged, and through JSON."""
+    x = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64) * scale
+    one = wk.ICCAccumulator().update(x)
+    batches = wk.ICCAccumulator().update(x[:2]).update(x[2:])
+    merged = wk.ICCAccumulator().update(x[3:]) + wk.ICCAccumulator().update(x[:3])
+    back = wk.ICCAccumulator.from_dict(json.loads(json.dumps(merged.to_dict())))
+    for form in FORMS:
+        want = wk.icc(x, form=form, alternative="greater")
+        for acc in (one, batches, merged, back):
+            got = acc.result(form=form, alternative="greater")
+            assert got.statistic == pytest.approx(want.statistic, rel=1e-12), form
+            assert got.pvalue == pytest.approx(want.pvalue, rel=1e-9), form
+            assert got.ms_error == pytest.approx(want.ms_error, rel=1e-12), form
+            assert tuple(got.confidence_interval()) == pytest.approx(
+                tuple(want.confidence_interval()), rel=1e-9
+            ), form
+
+
+def test_states_of_far_apart_scales_merge_as_icc() -> None:
+    """A state of ratings near 1e-300 merged with one near 1e300 (and one of subnormal
+    ratings): the smaller states' moments are taken into the larger unit."""
+    x = np.array(SHROUT_FLEISS_RATINGS, dtype=np.float64)
+    parts = [x[:2] * 1e-320, x[2:4] * 1e-300, x[4:] * 1e300]
+    whole = np.concatenate(parts)
+    states = [wk.ICCAccumulator().update(part) for part in parts]
+    for merged in (states[0] + states[1] + states[2], states[2] + (states[1] + states[0])):
+        for form in FORMS:
+            want = wk.icc(whole, form=form)
+            assert merged.result(form=form).statistic == pytest.approx(want.statistic, rel=1e-12)

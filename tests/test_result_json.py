@@ -63,7 +63,7 @@ PLAN = (
 THRESHOLDS = "thresholds statistic labels n_iter weights exact".split()
 INTERVAL = "low high confidence_level method n_resamples n_undefined".split()
 KAPPA_STATE = "format version min_rating max_rating weights dtype table".split()
-ICC_STATE = "format version n_raters n shift mean rater_effects row_m2 error_m2".split()
+ICC_STATE = "format version n_raters n shift unit mean rater_effects row_m2 error_m2".split()
 
 rng = np.random.default_rng(7)
 TRUTH = rng.integers(0, 4, 60)

@@ -29,7 +29,15 @@ once) to its mean: exact whenever that difference is a float (shifts within a fa
 of each other, integers below 2**53), else rounded relative to the distance between two of
 the ratings. Every rounding is so relative to the range of the ratings seen, as in
 :func:`wkappa.icc` (which shifts by one rating), however far apart the merged states' shifts
-are; only the scale stays the ratings' own.
+are.
+
+The scale is taken out as :func:`wkappa.icc` takes it out (:func:`wkappa._core.scaled_ratings`):
+a batch's ratings are divided by a power of two ``u``, the unit of their largest magnitude,
+so they lie within [-4, 4] and their squares neither overflow nor underflow (ratings of
+1e-320 or 1e300 keep their sums). The mean and the effects are kept in units of ``u``, the
+sums of squared deviations in ``u²``; two states merge in the larger unit, the other's
+moments multiplied by a power of two (exact, unless a moment is below 2**-1022 of that unit,
+where it does not count against the other's).
 """
 
 from __future__ import annotations
@@ -46,7 +54,9 @@ from .._core import (
     centred_integers,
     check_alternative,
     check_count,
+    format_value,
     read_numeric_ratings,
+    scaled_ratings,
     sums_from_means,
     trusted_sums,
     unit_for,
@@ -67,8 +77,8 @@ __all__ = ["ICCAccumulator", "icc_from_moments"]
 
 _FORMAT = "wkappa.ICCAccumulator"
 # Unreleased 0.1.0 development states: 1 had no shift, 2 each rater's sum of squared
-# deviations instead of SS_error.
-_VERSION = 3
+# deviations instead of SS_error, 3 no unit (the moments in rating units).
+_VERSION = 4
 
 
 class ICCAccumulator:
@@ -110,6 +120,7 @@ class ICCAccumulator:
     _k: int | None
     _n: int
     _shift: int | float
+    _unit: float  # a power of two: the moments below are of the ratings divided by it
     _mean: float  # of every rating, minus the shift
     _effects: np.ndarray | None  # each rater's mean minus _mean
     _row_m2: float  # SS_targets / k
@@ -153,12 +164,15 @@ class ICCAccumulator:
         self._check_k(x.shape[1])
         batch = ICCAccumulator(x.shape[1])
         batch._n = x.shape[0]
-        # The batch's own shift: its first rating (its smallest, for integers beyond 2**53,
-        # already subtracted). x - shift is exact within a factor of 2 of it (Sterbenz).
-        batch._shift = float(x[0, 0]) if exact is None else exact[1]
+        # The batch's own shift: its first rating (plus its smallest, for integers beyond
+        # 2**53, already subtracted). x - shift is exact within a factor of 2 of it
+        # (Sterbenz), and so is its quotient by the power of two `unit`.
+        scaled = scaled_ratings(x)
+        first = float(scaled.shift[0])
+        batch._shift = first if exact is None else exact[1] + int(first)
+        batch._unit = float(scaled.unit[0])
+        x = scaled.values
         with np.errstate(over="ignore", invalid="ignore"):
-            if exact is None:
-                x = x - x[0, 0]
             rows = x.mean(axis=1)
             batch._mean = float(rows.mean())
             batch._row_m2 = float(((rows - batch._mean) ** 2).sum())
@@ -175,31 +189,35 @@ class ICCAccumulator:
         if other._k is not None:
             self._check_k(other._k)
         if self._n == 0:
-            self._n, self._shift, self._mean = other._n, other._shift, other._mean
+            self._n, self._shift, self._unit = other._n, other._shift, other._unit
+            self._mean = other._mean
             self._effects = None if other._effects is None else other._effects.copy()
             self._row_m2, self._error_m2 = other._row_m2, other._error_m2
             return
         assert self._effects is not None and other._effects is not None
+        unit = max(self._unit, other._unit)
+        mine, theirs = _in_unit(self, unit), _in_unit(other, unit)
         n_a, n_b = self._n, other._n
         total = n_a + n_b
         weight = n_a * n_b / total
         # Chan, Golub & LeVeque: the targets' means differ by the states' mean difference
         # (other's re-based onto this shift), the residuals' columns by the rater effects'
         # difference (which needs no shift).
-        gap = (other._mean - self._mean) + _difference(other._shift, self._shift)
-        step = other._effects - self._effects
+        gap = (theirs[0] - mine[0]) + _difference(other._shift, self._shift, unit)
+        step = theirs[1] - mine[1]
         with np.errstate(over="ignore", invalid="ignore"):
-            effects = self._effects + step * n_b / total
-            row_m2 = self._row_m2 + other._row_m2 + gap * gap * weight
-            error_m2 = self._error_m2 + other._error_m2 + float((step**2).sum()) * weight
+            effects = mine[1] + step * n_b / total
+            row_m2 = mine[2] + theirs[2] + gap * gap * weight
+            error_m2 = mine[3] + theirs[3] + float((step**2).sum()) * weight
         _check_in_range(total, effects, row_m2, error_m2)
-        self._n, self._mean, self._effects = total, self._mean + gap * n_b / total, effects
-        self._row_m2, self._error_m2 = row_m2, error_m2
+        self._n, self._unit, self._mean = total, unit, mine[0] + gap * n_b / total
+        self._effects, self._row_m2, self._error_m2 = effects, row_m2, error_m2
 
     def reset(self) -> ICCAccumulator:
         """Forget every rating (the number of raters, once known, stays); returns ``self``."""
         self._n = 0
         self._shift = 0.0
+        self._unit = 1.0
         self._mean = 0.0
         self._effects = None
         self._row_m2 = 0.0
@@ -256,13 +274,16 @@ class ICCAccumulator:
         Returns
         -------
         dict
-            ``{"format", "version", "n_raters", "n", "shift", "mean", "rater_effects",
-            "row_m2", "error_m2"}``: the number of rater columns (None before the first
-            batch), of items, the shift ``s`` (the first rating seen, 0.0 while empty; an
-            int when the ratings were integers beyond 2**53), the mean of the ratings minus
-            ``s``, each rater's mean minus that mean (a list of floats, None while empty),
-            the sum of squared deviations of the items' row means (``SS_targets / k``) and
-            the residual sum of squares (``SS_error``). Python floats and ints survive JSON
+            ``{"format", "version", "n_raters", "n", "shift", "unit", "mean",
+            "rater_effects", "row_m2", "error_m2"}``: the number of rater columns (None
+            before the first batch), of items, the shift ``s`` (the first rating seen, 0.0
+            while empty; an int when the ratings were integers beyond 2**53), the unit ``u``
+            (a power of two, 1.0 while empty), the mean of the ratings minus ``s``, each
+            rater's mean minus that mean (a list of floats, None while empty), the sum of
+            squared deviations of the items' row means (``SS_targets / k``) and the residual
+            sum of squares (``SS_error``), the means in units of ``u`` and the sums of
+            squares in units of ``u²`` (so that they stay within the float range whatever
+            the ratings' scale). Python floats and ints survive JSON
             exactly, so a restored accumulator gives the same ICCs and merges as the
             original. States of earlier versions are refused: make them again from the
             ratings.
@@ -273,6 +294,7 @@ class ICCAccumulator:
             "n_raters": self._k,
             "n": self._n,
             "shift": self._shift,
+            "unit": self._unit,
             "mean": self._mean,
             "rater_effects": self._effects,
             "row_m2": self._row_m2,
@@ -302,13 +324,18 @@ class ICCAccumulator:
                 "per rater)."
             )
         shift = _finite_number(state, "shift")  # an int (beyond 2**53) stays exact
+        unit = state.get("unit")
+        if not (isinstance(unit, float) and 0.0 < unit < math.inf and math.frexp(unit)[0] == 0.5):
+            raise WkappaError(
+                f"`state['unit']` must be a power of two (a float); got {format_value(unit)}."
+            )
         mean, row_m2, error_m2 = (
             float(_finite_number(state, key)) for key in ("mean", "row_m2", "error_m2")
         )
         if row_m2 < 0 or error_m2 < 0:
             raise WkappaError("`state` has a negative sum of squared deviations.")
-        acc._n, acc._shift, acc._mean, acc._effects = n, shift, mean, effects
-        acc._row_m2, acc._error_m2 = row_m2, error_m2
+        acc._n, acc._shift, acc._unit, acc._mean = n, shift, unit, mean
+        acc._effects, acc._row_m2, acc._error_m2 = effects, row_m2, error_m2
         return acc
 
     def result(
@@ -326,29 +353,34 @@ class ICCAccumulator:
         if n < 2 or k is None or self._effects is None:
             raise WkappaError(f"The ICC needs at least two items; the accumulator has {n}.")
         sums = (self._row_m2, self._error_m2)
-        return icc_from_moments(n, self._effects, *sums, (name,), null, alt)[name]
+        return icc_from_moments(n, self._effects, *sums, (name,), null, alt, unit=self._unit)[name]
 
 
-# A nonzero sum of squared deviations below this (1e-289) has terms that lose digits to
-# subnormal rounding.
-_SMALLEST_M2 = 2.0**-960
+def _in_unit(state: ICCAccumulator, unit: float) -> tuple[float, np.ndarray, float, float]:
+    """The mean, effects and sums of squared deviations of ``state`` in units of ``unit``
+    (a power of two at least the state's own): multiplied by a power of two, exact unless
+    a moment falls below 2**-1022 of ``unit``."""
+    assert state._effects is not None
+    power = math.frexp(state._unit)[1] - math.frexp(unit)[1]  # <= 0
+    return (
+        math.ldexp(state._mean, power),
+        np.ldexp(state._effects, power),
+        math.ldexp(state._row_m2, 2 * power),
+        math.ldexp(state._error_m2, 2 * power),
+    )
 
 
 def _check_in_range(n: int, effects: np.ndarray, row_m2: float, error_m2: float) -> None:
-    """Refuse sums of squares beyond the float range (a non-finite mean difference makes
-    them so) or subnormal-prone: the streaming state keeps the ratings' own scale
-    (wkappa.icc scales them instead)."""
+    """Refuse sums of squares beyond the float range. States made by ``update`` keep their
+    moments near the ratings' range in their unit, so only states read by ``from_dict``
+    with sums near 1e308 get there."""
     with np.errstate(over="ignore", invalid="ignore"):
         ss_raters = n * float((effects**2).sum())
-    m2 = np.array([row_m2, error_m2])
-    large = not (np.all(np.isfinite(m2)) and math.isfinite(ss_raters))
-    if large or np.any((m2 > 0) & (m2 < _SMALLEST_M2)):
-        size, fix = ("large", "divide") if large else ("small", "multiply")
+    if not (math.isfinite(row_m2) and math.isfinite(error_m2) and math.isfinite(ss_raters)):
         raise WkappaError(
-            f"`ratings` are too {size} for the accumulator's sums of squared deviations "
-            f"(which must lie within 1e-289 and 1e308). Hint: {fix} every rating by one "
-            "constant (the ICC does not change), or use wkappa.icc, which scales the "
-            "ratings itself."
+            "The accumulator's sums of squared deviations are beyond the float range. "
+            "Hint: check the states given to ICCAccumulator.from_dict (their sums of squares "
+            "are in units of state['unit'] squared)."
         )
 
 
@@ -365,11 +397,11 @@ def _finite_number(state: dict[str, Any], key: str) -> int | float:
 _LARGEST = sys.float_info.max
 
 
-def _difference(a: int | float, b: int | float) -> float:
-    """``a - b`` rounded once (the shifts: floats, or ints beyond 2**53); inf beyond the
-    float range (the sums of squared deviations are then refused)."""
+def _difference(a: int | float, b: int | float, unit: float) -> float:
+    """``(a - b) / unit`` rounded once (the shifts: floats, or ints beyond 2**53); inf
+    beyond the float range (the sums of squared deviations are then refused)."""
     try:
-        return float(Fraction(a) - Fraction(b))
+        return float((Fraction(a) - Fraction(b)) / Fraction(unit))
     except OverflowError:
         return math.inf
 
