@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning
 
 pl = pytest.importorskip("polars")
 wkf = pytest.importorskip("wkappa.frames")
@@ -161,3 +162,23 @@ def test_a_missing_by_key_is_a_group_of_its_own_as_in_kappa_by_group(frame_libra
     table = frame_library.to_pandas(wkf.kappa_by_group(wide, y_true="y", y_pred="p", by="g"))
     assert table["g"].tolist()[:2] == ["a", "b"] and table["g"].isna().tolist()[2]
     assert table["n"].tolist() == [3, 3, 2]
+
+
+def test_a_groups_warning_names_its_group() -> None:
+    """Each group's warning (here an undefined Fleiss' kappa: every rating in one category)
+    names its group, as `wkappa score --by` names it, at the caller's line."""
+    df = pl.DataFrame(
+        {
+            "a": [1, 1, 1, 0, 1, 2],
+            "b": [1, 1, 1, 0, 2, 2],
+            "c": [1, 1, 1, 1, 2, 2],
+            "site": ["x", "x", "x", "y", "y", "y"],
+        }
+    )
+    with pytest.warns(UndefinedKappaWarning) as caught:
+        results = wkf.agreement(df, raters=["a", "b", "c"], by="site")
+    messages = [str(warning.message) for warning in caught]
+    assert len(messages) == 1
+    assert messages[0].startswith("by='site' group 'x': Fleiss' kappa is undefined")
+    assert caught[0].filename == __file__
+    assert np.isnan(results["x"].statistic) and not np.isnan(results["y"].statistic)

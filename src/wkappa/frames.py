@@ -52,6 +52,7 @@ from ._frames import (
     frame_table,
     group_columns,
     group_statistics,
+    named_group_warnings,
     names_as_keywords,
     no_empty_table,
     panel_ratings,
@@ -449,7 +450,8 @@ def agreement(
         integer range of all the ratings, or ``labels``). In the long layout an item's rows
         carry one ``by`` value (an item in two groups is an error, as one in two clusters).
         A missing value (None, NaN, null) is a group of its own, keyed None and last, as in
-        SQL's and polars' GROUP BY and in :func:`kappa_by_group`.
+        SQL's and polars' GROUP BY and in :func:`kappa_by_group`. A group's warning (an
+        undefined coefficient, say) names its group: "by='site' group 'x': ...".
     coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
     population_size, alternative, kappa0
         As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing
@@ -514,11 +516,15 @@ def agreement(
     for group, rows, counts, ids in found.groups:
         if ids is None:
             rows = known_raters(rows, not found.wide, "df")
-            results[group] = arrays_agreement(rows, multiplicity=counts, **options)
+            results[group] = named_group_warnings(
+                by, group, arrays_agreement, rows, multiplicity=counts, **options
+            )
             continue
         matrix, item_ids = clustered_ratings(rows, counts, ids, found.names, not found.wide)
         try:  # each group's interval is cluster-robust over that group's clusters
-            results[group] = arrays_agreement(matrix, cluster=item_ids, **options)
+            results[group] = named_group_warnings(
+                by, group, arrays_agreement, matrix, cluster=item_ids, **options
+            )
         except WkappaError as error:
             if by is None:
                 raise

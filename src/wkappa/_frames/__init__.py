@@ -25,7 +25,7 @@ from .by_group import (
     tables_of_groups,
 )
 from .count import check_group_columns, frame_input
-from .groups import check_by, group_statistics, result_frame
+from .groups import check_by, group_statistics, named_group_warnings, result_frame
 from .keywords import names_as_keywords
 from .numeric import NumericFrame, RaterMoments, icc_input, numeric_frame, numeric_matrix
 from .pair_tables import frame_kappa, frame_table, no_empty_table
@@ -64,6 +64,7 @@ __all__ = [
     "group_columns",
     "group_statistics",
     "icc_input",
+    "named_group_warnings",
     "names_as_keywords",
     "no_empty_table",
     "numeric_frame",

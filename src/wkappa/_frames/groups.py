@@ -8,9 +8,10 @@ in a few array operations. The tests check every group against ``kappa_test_from
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from .._core import (
     kappas,
     norm_ppf,
     variances,
+    warn_at_caller,
 )
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import FrameInput, PairCounts, quiet_dask_notice
@@ -32,8 +34,11 @@ __all__ = [
     "check_groups_table_size",
     "group_ids",
     "group_statistics",
+    "named_group_warnings",
     "result_frame",
 ]
+
+_T = TypeVar("_T")
 
 STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high")
 
@@ -164,3 +169,21 @@ def result_frame(
         session = data.frame.to_native().sparkSession
     with quiet_dask_notice():
         return result.lazy(backend=implementation, session=session).to_native()
+
+
+def named_group_warnings(
+    by: str | None, group: Any, compute: Callable[..., _T], *args: Any, **kwargs: Any
+) -> _T:
+    """``compute(*args, **kwargs)`` of the ``by`` group ``group``: each warning it gives is
+    given again, at the user's line, naming the group ("by='site' group 'x': Kappa is
+    undefined: ..."), so that a dict of many groups' results says which one it is about.
+    Without ``by``, the warnings are left as they are."""
+    if by is None:
+        return compute(*args, **kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = compute(*args, **kwargs)
+    for warning in caught:
+        message = f"by={by!r} group {format_value(group)}: {warning.message}"
+        warn_at_caller(message, warning.category)
+    return result
