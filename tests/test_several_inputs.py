@@ -229,3 +229,36 @@ def test_the_id_of_an_item_without_ratings_does_not_matter() -> None:
     ids[5] = None
     with pytest.raises(WkappaError, match=r"`cluster` has a missing id .* at position 5"):
         wk.agreement(ratings, cluster=ids)
+
+
+NOT_WHOLE = np.array(
+    [[1.5, 2.0, 2.5], [0.5, 0.5, 1.0], [3.0, 2.5, 3.0], [1.0, 1.5, 1.0], [2.25, 2.0, np.nan]]
+)
+
+
+@pytest.mark.parametrize("coefficient", ["krippendorff", "gwet", "fleiss", "conger"])
+@pytest.mark.parametrize("weights", ["radical", "ratio", "bipolar"])
+def test_value_weights_take_ratings_that_are_not_whole(coefficient: str, weights: str) -> None:
+    """Gwet's weights on the category values take numbers that are not whole as categories,
+    as krippendorff_alpha(level='interval') does: the same as labels= the sorted values
+    (they were refused with a hint to round them)."""
+    values = np.unique(NOT_WHOLE[~np.isnan(NOT_WHOLE)]).tolist()
+    got = wk.agreement(NOT_WHOLE, coefficient=coefficient, weights=weights)
+    want = wk.agreement(NOT_WHOLE, coefficient=coefficient, weights=weights, labels=values)
+    assert got.statistic == want.statistic and got.labels == want.labels
+
+
+def test_krippendorff_with_ratio_weights_is_the_krippendorff_packages_alpha() -> None:
+    krippendorff = pytest.importorskip("krippendorff")
+    want = krippendorff.alpha(reliability_data=NOT_WHOLE.T, level_of_measurement="ratio")
+    got = wk.agreement(NOT_WHOLE, coefficient="krippendorff", weights="ratio")
+    assert got.statistic == pytest.approx(want, rel=1e-12)
+    interval = krippendorff.alpha(reliability_data=NOT_WHOLE.T, level_of_measurement="interval")
+    assert wk.krippendorff_alpha(NOT_WHOLE, level="interval").statistic == pytest.approx(
+        interval, rel=1e-12
+    )
+
+
+def test_value_weights_refuse_min_rating_with_values_that_are_not_whole() -> None:
+    with pytest.raises(WkappaError, match=r"Hint: leave them out: weights='ratio' takes"):
+        wk.agreement(NOT_WHOLE, weights="ratio", min_rating=0)

@@ -108,7 +108,10 @@ def agreement(
         value-based quadratic and linear weights only for evenly spaced numeric
         categories), Gwet's 'ordinal', 'radical', 'ratio', 'circular', 'bipolar' (irrCAC's,
         on the category values; their formulas are in the user guide's several-raters
-        page), or a matrix with a zero diagonal. Gwet's (and irrCAC's)
+        page), or a matrix with a zero diagonal. 'radical', 'ratio' and 'bipolar' use the
+        values themselves, so without ``labels`` numeric ratings that are not whole numbers
+        are categories as they are (their sorted distinct values, as
+        :func:`~wkappa.krippendorff_alpha`'s interval level takes them). Gwet's (and irrCAC's)
         agreement weights are ``A = 1 - W``: pass ``1 - A`` for a matrix of agreement
         weights. Every pair of ratings counts in both orders, so a matrix that is not
         symmetric acts through its symmetric part ``(W + W') / 2``.
@@ -216,6 +219,10 @@ def agreement(
             ratings, multiplicity, name, checked, labels, min_rating, max_rating, policy,
             (zero, population, side, null),
         )  # fmt: skip
+    if isinstance(checked, str) and checked in VALUE_WEIGHTS:
+        ratings, labels = value_labels(
+            ratings, labels, min_rating, max_rating, f"weights={checked!r}"
+        )
     options = (labels, min_rating, max_rating, needs_order(checked), null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
@@ -501,18 +508,8 @@ def krippendorff_alpha(
     label = "unweighted" if level == "nominal" else "custom"
     nan_result = replace(propagated_agreement("krippendorff", label, side), level=level)
     data: Any = ratings  # the ratings, or as read for values that are not whole
-    if level in ("interval", "ratio") and labels is None:
-        # The metric is on the values: numbers that are not whole are categories as they are.
-        matrix_read = read_rater_matrix(data)
-        values = value_categories(matrix_read)
-        if values is not None:
-            if min_rating is not None or max_rating is not None:
-                raise WkappaError(
-                    "`min_rating` and `max_rating` bound integer ratings, and `ratings` has "
-                    f"values that are not whole numbers ({format_value(values.tolist())}). "
-                    f"Hint: leave them out: level={level!r} takes the values as they are."
-                )
-            data, labels = matrix_read, values
+    if level in ("interval", "ratio"):
+        data, labels = value_labels(data, labels, min_rating, max_rating, f"level={level!r}")
     options = (labels, min_rating, max_rating, level != "nominal", null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
@@ -540,6 +537,33 @@ def krippendorff_alpha(
     )  # fmt: skip
     result = replace(result, level=level)
     return result if codes is None else clustered_agreement(result, codes, cluster)
+
+
+# Gwet's weights on the category values themselves (not their ranks, not a unit step): on
+# numbers that are not whole they mean what they mean on integers.
+VALUE_WEIGHTS = ("radical", "ratio", "bipolar")
+
+
+def value_labels(
+    ratings: Any, labels: Any, min_rating: Any, max_rating: Any, option: str
+) -> tuple[Any, Any]:
+    """The ratings and labels of a metric on the values (``option``: Krippendorff's interval
+    or ratio level, Gwet's value weights): without ``labels``, numbers that are not whole
+    are categories as they are (their sorted distinct values, with the ratings as read);
+    anything else is returned unchanged."""
+    if labels is not None:
+        return ratings, labels
+    matrix_read = read_rater_matrix(ratings)
+    values = value_categories(matrix_read)
+    if values is None:
+        return ratings, labels
+    if min_rating is not None or max_rating is not None:
+        raise WkappaError(
+            "`min_rating` and `max_rating` bound integer ratings, and `ratings` has "
+            f"values that are not whole numbers ({format_value(values.tolist())}). "
+            f"Hint: leave them out: {option} takes the values as they are."
+        )
+    return matrix_read, values
 
 
 def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[Any]:
