@@ -274,3 +274,15 @@ def test_import_wkappa_imports_no_array_library() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("library", ["torch", "strict"])
+def test_a_tiny_weight_is_not_lost_on_the_device(library: str) -> None:
+    # Without a scatter-add the device table took each weighted cell as a difference of
+    # prefix sums, which lost a weight of 4.5e-166 beside one of 1 (kappa nan, not 0).
+    convert = CONVERTERS[library]
+    y_true, y_pred, weight = [0.0, 0.0], [1.0, 0.0], [4.489230965438133e-166, 1.0]
+    expected = wk.confusion_table(np.array(y_true), np.array(y_pred), sample_weight=weight)
+    got = wk.confusion_table(convert(y_true), convert(y_pred), sample_weight=convert(weight))
+    np.testing.assert_array_equal(got, expected)
+    assert wk.weighted_kappa(convert(y_true), convert(y_pred), sample_weight=convert(weight)) == 0

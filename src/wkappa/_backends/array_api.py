@@ -19,6 +19,8 @@ host and take the numpy path, so results and error messages are the same either 
 
 from __future__ import annotations
 
+import math
+
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -252,6 +254,15 @@ def _table(be: Backend, enc: _Encoded) -> np.ndarray:
     check_table_size(k)
     cells = enc.true_index * k + enc.pred_index
     weight = enc.weight
+    if weight is not None and not be.is_torch and int(weight.shape[0]) > 0:
+        # Without a scatter-add, a weighted cell is the difference of two prefix sums of the
+        # sorted weights, rounded to about n ulps of the total: a positive weight below that
+        # would be lost, so such weights are counted on the host.
+        xp = be.xp
+        positive = xp.where(weight > 0, weight, xp.full_like(weight, math.inf))
+        smallest = float(be.item(xp.min(positive)))
+        if smallest < int(weight.shape[0]) * 2.0**-52 * float(be.item(xp.sum(weight))):
+            raise _Host
     if weight is None and enc.keep is not None:
         cells = be.xp.where(enc.keep == 1, cells, be.xp.full_like(cells, k * k))
     counts = be.count(cells, k * k + 1 if enc.keep is not None else k * k, weight)
