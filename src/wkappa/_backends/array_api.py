@@ -20,7 +20,6 @@ host and take the numpy path, so results and error messages are the same either 
 from __future__ import annotations
 
 import math
-
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
