@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._core import import_optional
+
 __all__ = ["ordered_categories"]
 
 
@@ -23,6 +25,8 @@ def ordered_categories(path: str, fmt: str) -> dict[str, list[str]]:
     categories in the Parquet or Arrow IPC file ``path`` (``fmt``: ``"parquet"`` or
     ``"ipc"``); empty when there is none, without pyarrow, or when pyarrow cannot read the
     file (the reader then says what is wrong with it)."""
+    if not _has_categorical(path, fmt):  # pyarrow (its import alone) is not needed
+        return {}
     try:
         import pyarrow as pa
         import pyarrow.ipc
@@ -48,6 +52,17 @@ def ordered_categories(path: str, fmt: str) -> dict[str, list[str]]:
     except Exception:  # a damaged file: the reader names what is wrong with it
         return {}
     return {name: values for name, values in found.items() if _text(values)}
+
+
+def _has_categorical(path: str, fmt: str) -> bool:
+    """Whether polars reads a column of the file as a ``Categorical`` (a dictionary column,
+    ordered or not), from the file's schema alone."""
+    pl = import_optional("polars", "cli")
+    try:
+        schema = pl.read_parquet_schema(path) if fmt == "parquet" else pl.read_ipc_schema(path)
+    except Exception:  # a damaged file: the reader names what is wrong with it
+        return False
+    return any(dtype == pl.Categorical for dtype in schema.values())
 
 
 def _ordered(pa: Any, schema: Any) -> list[str]:
