@@ -93,11 +93,11 @@ def add_agree_parser(sub: Any) -> None:
         "wkappa.krippendorff_alpha(level=...); not with --weights",
     )
     options.add_labels(agree)
-    agree.add_argument(
-        "--nan-policy",
-        choices=("omit", "raise", "propagate"),
-        default="omit",
-        help="a missing rating: each item uses the ratings it has (omit; default), it is an "
+    options.add_nan_policy(
+        agree,
+        ("omit", "raise", "propagate"),
+        "omit",
+        "a missing rating: each item uses the ratings it has (omit; default), it is an "
         "error (raise), or every value is undefined (propagate)",
     )
     options.add_spelling(agree)

@@ -27,6 +27,7 @@ from .options import (
     add_file,
     add_format,
     add_layout,
+    add_nan_policy,
     add_report,
     chosen_layout,
     explained,
@@ -76,11 +77,11 @@ def add_icc_parser(sub: Any) -> None:
         "two-sided)",
     )
     add_ci(parser)
-    parser.add_argument(
-        "--nan-policy",
-        choices=("omit", "raise", "propagate"),
-        default="omit",
-        help="missing ratings: omit (use every rating: REML; default), raise, propagate",
+    add_nan_policy(
+        parser,
+        ("omit", "raise", "propagate"),
+        "omit",
+        "missing ratings: omit (use every rating: REML; default), raise, propagate",
     )
     add_format(parser, "text", "json")
     add_report(

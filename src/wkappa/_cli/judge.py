@@ -103,11 +103,11 @@ def add_judge_parser(sub: Any) -> None:
         help="disagreement weights (default: unweighted)",
     )
     options.add_labels(judge, bounds=False)
-    judge.add_argument(
-        "--nan-policy",
-        choices=("omit", "raise"),
-        default="omit",
-        help="a missing rating: each pair of raters uses the items both rated (omit; default) "
+    options.add_nan_policy(
+        judge,
+        ("omit", "raise"),
+        "omit",
+        "a missing rating: each pair of raters uses the items both rated (omit; default) "
         "or it is an error (raise)",
     )
     options.add_spelling(judge)

@@ -34,6 +34,7 @@ __all__ = [
     "add_kappa0",
     "add_labels",
     "add_layout",
+    "add_nan_policy",
     "add_plot",
     "add_report",
     "add_resamples",
@@ -190,11 +191,11 @@ def add_two_columns(
         help="disagreement weights (default: quadratic)",
     )
     add_labels(parser, "the categories in order (default: every integer from min to max)")
-    parser.add_argument(
-        "--nan-policy",
-        choices=("raise", "omit"),
-        default="raise",
-        help="a missing rating is an error (raise; default) or its row is dropped (omit)",
+    add_nan_policy(
+        parser,
+        ("raise", "omit"),
+        "raise",
+        "a missing rating is an error (raise; default) or its row is dropped (omit)",
     )
     add_spelling(parser)
 
@@ -365,6 +366,14 @@ def add_weight_col(parser: argparse.ArgumentParser) -> None:
         help="column of sample weights: whole-number frequency weights (counts), or any "
         "non-negative weights with --cluster",
     )
+
+
+def add_nan_policy(
+    parser: argparse.ArgumentParser, choices: tuple[str, ...], default: str, text: str
+) -> None:
+    """``--nan-policy``: what a missing rating does (``text`` says it for the command), the
+    library's ``nan_policy`` with the ``choices`` the command takes."""
+    parser.add_argument("--nan-policy", choices=choices, default=default, help=text)
 
 
 def add_alternative(parser: argparse.ArgumentParser, text: str) -> None:

@@ -14,10 +14,6 @@ __all__ = ["first_row", "first_rows", "is_blank_row"]
 _ROW = "__wkappa_row"
 
 
-def polars() -> Any:
-    return import_optional("polars", "cli")
-
-
 def first_row(frame: Any, predicate: Any) -> int | None:
     """The 1-based data row (header not counted) of the first row matching ``predicate``."""
     found = (
@@ -33,7 +29,7 @@ def first_row(frame: Any, predicate: Any) -> int | None:
 def is_blank_row(frame: Any, row: int) -> bool:
     """Whether the 1-based data ``row`` has no value in any column (a blank line, or a line
     of separators only)."""
-    pl = polars()
+    pl = import_optional("polars", "cli")
     found = frame.slice(row - 1, 1).select(pl.all_horizontal(pl.all().is_null())).collect()
     return bool(found.height and found.item())
 
@@ -41,7 +37,7 @@ def is_blank_row(frame: Any, row: int) -> bool:
 def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, int]:
     """The 1-based data row where ``expression`` (one column's values, maybe transformed)
     first takes each of ``values`` (those it never takes are left out); one streaming pass."""
-    pl = polars()
+    pl = import_optional("polars", "cli")
     found = (
         frame.with_row_index(_ROW, offset=1)
         .select(expression.alias("value"), pl.col(_ROW))
