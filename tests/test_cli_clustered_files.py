@@ -236,10 +236,11 @@ def test_pvalue_floor_note_leaves_out_a_parenthesis_that_says_nothing():
     assert note.endswith(" 999 resamples of 5 clusters can show (9,999 would show 0.029)")
 
 
-def test_counts_of_clusters_and_table_totals_have_thousands_separators(tmp_path, capsys):
-    """'cluster-robust over 1500 clusters', 'p from t with 1499 df' and the tables' totals
-    ('2947' beside 'n 2,947') were written without thousands separators, in the text and the
-    report, unlike every other count."""
+def test_counts_have_thousands_separators_and_degrees_of_freedom_none(tmp_path, capsys):
+    """Counts of clusters and the tables' totals carry thousands separators in the text and
+    the report ('cluster-robust over 1,500 clusters', '3,000'), as every count; degrees of
+    freedom are written in plain digits, as APA style writes them ('t(1499)', not
+    't(1,499)')."""
     rng = np.random.default_rng(1)
     truth = rng.integers(1, 4, 3000)
     pred = np.where(rng.random(3000) < 0.7, truth, rng.integers(1, 4, 3000))
@@ -251,12 +252,13 @@ def test_counts_of_clusters_and_table_totals_have_thousands_separators(tmp_path,
     assert main([*argv, "--report", str(report), "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "(G = 1,500)" in text and "cluster-robust over 1,500 clusters" in text
-    assert "p from t with 1,499 df" in text
+    assert "p from t with 1499 df" in text and "1,499" not in text
     observed = text.split("Observed O")[1].split("Expected E")[0]
     assert "  total" in observed and "3,000" in observed.splitlines()[-2]
     assert "3,000.00" in text.split("Expected E")[1]
     page = report.read_text()
-    assert "cluster-robust, 1,500 clusters" in page and "t(1,499)" in page
+    assert "cluster-robust, 1,500 clusters" in page and "t(1499)" in page
+    assert "1,499" not in page
     assert "<td>3,000</td>" in page and "1500" not in page and "3000" not in page
 
 

@@ -26,6 +26,7 @@ from .output import (
     RowCount,
     format_bound,
     format_count,
+    format_df,
     format_number,
     weights_text,
 )
@@ -215,7 +216,7 @@ def _pooled(run: ScoreRun) -> str:
         f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "
         f"{pooled_interval(combined, level, 'sentence')}; "
         f"chi-square = {format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
-        f"df = {combined.homogeneity_df}, {p_phrase(combined.homogeneity_pvalue)}."
+        f"df = {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}."
     )
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from .._stats import (
     DECIMALS,
     bound_text,
+    df_text,
     interpretation,
     interval_text,
     level_percent,
@@ -145,6 +146,13 @@ def format_count(n: float) -> str:
     text, never an exponent (1,000,000, 2.5; a sum of weights to six decimals)."""
     value = count_value(n)
     return f"{value:,}" if isinstance(value, int) else f"{value:,.6f}".rstrip("0").rstrip(".")
+
+
+def format_df(df: float) -> str:
+    """Degrees of freedom as text: ``t(1499)``, plain digits (APA style), unlike a count
+    (:func:`format_count`), which carries thousands separators; the rule of
+    :func:`wkappa._stats.df_text`, which the results' ``explain()`` follows too."""
+    return df_text(df)
 
 
 def format_number(value: float, digits: int = DECIMALS) -> str:

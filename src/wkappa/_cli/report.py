@@ -34,6 +34,7 @@ from .output import (
     categories_line,
     format_bound,
     format_count,
+    format_df,
     format_number,
     format_pvalue,
     null_hypothesis,
@@ -166,7 +167,7 @@ def _headline(scored: Scored, args: argparse.Namespace) -> str:
     level = bound_name(scored.level, result.alternative, short=True)
     test, p = statistic_name(result), p_phrase(result.pvalue)
     if result.n_clusters is not None:  # the Wald test on t with G - 1 df
-        p = f"{p}, on t({format_count(result.n_clusters - 1)})"
+        p = f"{p}, on t({format_df(result.n_clusters - 1)})"
     items = [
         ("kappa", format_number(result.statistic), band(result.statistic, "{} agreement")),
         (

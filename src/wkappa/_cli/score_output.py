@@ -52,6 +52,7 @@ from .output import (
     count_value,
     format_bound,
     format_count,
+    format_df,
     format_interval,
     format_number,
     format_pvalue,
@@ -192,7 +193,7 @@ def _result_lines(scored: Scored) -> str:
     robust = ""
     if result.n_clusters is not None:  # the Wald test with the cluster-robust SE, on t(G - 1)
         robust = f"cluster-robust over {format_count(result.n_clusters)} clusters"
-        null_se = f"the same SE; p from t with {format_count(result.n_clusters - 1)} df"
+        null_se = f"the same SE; p from t with {format_df(result.n_clusters - 1)} df"
     rows = [
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), robust],
@@ -303,13 +304,13 @@ def across_groups_lines(
         f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
         f"{pooled_interval(combined, level, written)}; equal kappas: chi-square "
         f"{format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
-        f"df {combined.homogeneity_df}, {p_phrase(combined.homogeneity_pvalue)}"
+        f"df {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}"
     ]
     fit = goodness_of_fit(groups, combined)
     if fit is not None:
         lines[0] += (
             f"; goodness of fit {format_number(fit.homogeneity_statistic, STATISTIC_DECIMALS)}, "
-            f"df {fit.homogeneity_df}, "
+            f"df {format_df(fit.homogeneity_df)}, "
             f"{p_phrase(fit.homogeneity_pvalue)}"
         )
     left = [

@@ -28,7 +28,7 @@ from .intervals import (
 )
 from .json_values import json_fields
 from .resampling import DrawSums, jackknife_se, jackknife_values, multinomial_replicates
-from .text_values import interval_text, number_text
+from .text_values import df_text, interval_text, number_text
 
 __all__ = [
     "COEFFICIENT_NAMES",
@@ -483,7 +483,7 @@ class AgreementResult:
         """How the interval ``ci`` is computed, in words."""
         if ci.n_resamples:
             return f"{resampled_text(ci)}, {self._units_name()} redrawn"
-        df = self.degrees_of_freedom
+        df = df_text(self.degrees_of_freedom)
         if ci.method.startswith("fisher-z"):
             return f"{_REASON[ci.method]}, t({df}) quantile"
         se = "the jackknife SE" if ci.method == "jackknife" else "SE"

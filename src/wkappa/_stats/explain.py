@@ -21,7 +21,7 @@ from .._core import UNDEFINED_REASON
 from .bootstrap import smallest_pvalue
 from .cluster import few_clusters_text
 from .intervals import ConfidenceInterval, level_text, resampled_text, small_sample_reason
-from .text_values import interpretation, interval_text, number_text, sign_words
+from .text_values import df_text, interpretation, interval_text, number_text, sign_words
 
 if TYPE_CHECKING:
     from .results import KappaResult, PairedKappaResult
@@ -231,7 +231,8 @@ def _clustered_inference(result: KappaResult, ci: ConfidenceInterval) -> list[st
         f"{_interval_text(result, ci, ', whole clusters redrawn')}",
         "  H0 kappa = "
         f"{result.kappa0:g}: Wald t = (kappa - kappa0) / SE = {number_text(result.zscore)}, "
-        f"p = {number_text(result.pvalue)} from t({result.n_clusters - 1}) ({result.alternative})",
+        f"p = {number_text(result.pvalue)} from t({df_text(result.n_clusters - 1)}) "
+        f"({result.alternative})",
     ]
     very_few = few_clusters_text(result.n_clusters)
     if very_few is not None:

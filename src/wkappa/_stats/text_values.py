@@ -10,9 +10,10 @@ Both name a kappa's Landis & Koch band with :func:`interpretation`.
 The command line's text tables, HTML reports and methods sentences write every value of one
 kind with one precision: :data:`DECIMALS` for coefficients (kappa, ICC, CCC, PABAK),
 standard errors, proportions, differences and interval limits; :data:`STATISTIC_DECIMALS` for
-test statistics (z, F, chi-square); p-values through :func:`pvalue_text` and
-:func:`p_phrase` (APA style: three decimals, ``< 0.001`` below that). JSON and CSV keep the full
-value; ``explain()`` writes p-values with six significant digits.
+test statistics (z, F, chi-square); degrees of freedom through :func:`df_text` (APA style:
+plain digits, without the thousands separator of a count of rows, pairs or items); p-values
+through :func:`pvalue_text` and :func:`p_phrase` (APA style: three decimals, ``< 0.001`` below
+that). JSON and CSV keep the full value; ``explain()`` writes p-values with six significant digits.
 
 Reports and methods sentences name and write an interval through :func:`bound_name` and
 :func:`bound_text`: a one-sided interval as the bound a paper gives ("one-sided 95% lower
@@ -31,6 +32,7 @@ __all__ = [
     "UNDEFINED",
     "bound_name",
     "bound_text",
+    "df_text",
     "interpretation",
     "interval_text",
     "level_percent",
@@ -78,6 +80,25 @@ def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> s
     if math.isnan(value):
         return UNDEFINED if reason is None else f"{UNDEFINED}: {reason}"
     return format(value, spec)
+
+
+def df_text(df: float) -> str:
+    """Degrees of freedom as text writes them, ``t(1499)``, ``chi-square with 2 df`` (APA
+    style): whole numbers in plain digits, without the thousands separator that counts of
+    rows, pairs and items carry, never an exponent; an approximate (Satterthwaite) value with
+    two decimals; ``undefined`` for nan.
+
+    Examples
+    --------
+    >>> df_text(1499), df_text(2.0), df_text(149999), df_text(12.3456), df_text(float("nan"))
+    ('1499', '2', '149999', '12.35', 'undefined')
+    """
+    value = float(df)
+    if math.isnan(value):
+        return UNDEFINED
+    if value == round(value) and math.isfinite(value):
+        return str(round(value))
+    return number_text(value, ".2f")
 
 
 def pvalue_text(value: float, bound: bool = False) -> str:
