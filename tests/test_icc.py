@@ -588,6 +588,40 @@ def test_reml_with_missing_ratings_equals_statsmodels_mixedlm() -> None:
     assert result.n_ratings == int((~np.isnan(x)).sum())
 
 
+def test_reml_component_at_zero_is_zero_not_a_rounding_above_it() -> None:
+    """Shrout & Fleiss's first three judges with two ratings missing: the one-way REML item
+    component sits on its bound (the restricted likelihood falls from 0 on, checked by a
+    dense N x N evaluation below), so ICC(1,1) and ICC(1,k) are 0 and MSR = MSW (F = 1);
+    the search stopped on the flat stretch near 0 and reported 6.9e-13."""
+    rows = [[9, 2, 5], [6, None, 3], [8, 4, 6], [7, 1, 2], [10, 5, None], [6, 2, 4]]
+    for form in ("1,1", "1,k"):
+        result = wk.icc(rows, form=form)
+        assert result.method == "reml"
+        assert result.statistic == 0.0
+        assert result.ms_items == result.ms_within
+    # the dense restricted log-likelihood of the one-way model falls from var_t = 0 on
+    y = np.array([v for row in rows for v in row if v is not None], dtype=float)
+    z = np.zeros((len(y), len(rows)))
+    start = 0
+    for i, row in enumerate(rows):
+        m = sum(v is not None for v in row)
+        z[start : start + m, i] = 1.0
+        start += m
+
+    def profiled(var_t: float) -> float:
+        best = -math.inf
+        for var_e in np.linspace(6.5, 7.5, 201):
+            v = var_t * z @ z.T + var_e * np.eye(len(y))
+            vi = np.linalg.inv(v)
+            one = vi.sum()
+            p = vi - np.outer(vi.sum(axis=1), vi.sum(axis=0)) / one
+            loglik = -0.5 * (np.linalg.slogdet(v)[1] + math.log(one) + y @ p @ y)
+            best = max(best, loglik)
+        return best
+
+    assert profiled(0.0) > profiled(0.01) > profiled(0.05)
+
+
 # ----------------------------------------------------------------- bad input
 
 

@@ -13,8 +13,9 @@ Woodbury identity moves the rater part into a k x k system:
 ``log|H| = sum_i log(1 + m_i tau_t) + log|I + tau_r M|``. Every quantity of the restricted
 likelihood (with ``var_e`` profiled out) is then a sum over targets of O(k^2) terms, so one
 evaluation costs O(n k^2) and no N x N matrix is ever formed. The two variance ratios are
-found by Nelder-Mead on their logarithms (a ratio below 1e-12 counts as a zero component),
-the one-way ratio by golden-section search.
+found by Nelder-Mead on their logarithms, the one-way ratio by golden-section search. A ratio
+whose restricted likelihood is that of a zero ratio to within rounding is a zero component
+(near zero the likelihood is flat to the last digits, and the search stops anywhere there).
 """
 
 from __future__ import annotations
@@ -168,6 +169,20 @@ def _nelder_mead(function: Callable[[np.ndarray], float], start: np.ndarray) -> 
     return simplex[int(np.argmin(values))]
 
 
+def _snapped(function: Callable[[np.ndarray], float], point: np.ndarray, axis: int) -> np.ndarray:
+    """``point`` with coordinate ``axis`` at the lower bound (a zero component) when the
+    objective there is the objective at ``point`` to within rounding: the search stops
+    anywhere on that flat stretch (a ratio of 7e-13 gave an ICC of 7e-13 instead of 0)."""
+    if point[axis] <= _LOG_MIN:
+        return point
+    at_zero: np.ndarray = point.copy()
+    at_zero[axis] = _LOG_MIN
+    found = function(point)
+    if function(at_zero) <= found + 1e-12 * max(1.0, abs(found)):
+        return at_zero
+    return point
+
+
 def _start(data: _Data) -> np.ndarray:
     """Moment guesses of log(var_t / var_e) and log(var_r / var_e) to start from."""
     obs = data.observed
@@ -193,12 +208,20 @@ def reml_fit(table: np.ndarray, raters: Sequence[str] | None = None) -> RemlFit:
     start = np.clip(_start(data), _LOG_MIN + 1.0, _LOG_MAX - 1.0)
     best = _nelder_mead(two_way, start)
     best = _nelder_mead(two_way, best)  # a restart guards against a collapsed simplex
+    for axis in (0, 1):
+        best = _snapped(two_way, best, axis)
     objective, var_e = _profile(data, float(best[0]), float(best[1]))
 
     def one_way(log_tau: float) -> float:
         return _profile(data, log_tau, None)[0]
 
-    log_tau_1 = _golden(one_way, _LOG_MIN, _LOG_MAX)
+    log_tau_1 = float(
+        _snapped(
+            lambda point: one_way(float(point[0])),
+            np.array([_golden(one_way, _LOG_MIN, _LOG_MAX)]),
+            0,
+        )[0]
+    )
     _, var_w = _profile(data, log_tau_1, None)
 
     def component(log_tau: float, var: float) -> float:
