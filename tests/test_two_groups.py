@@ -251,6 +251,27 @@ def test_a_standard_error_of_zero_rejects_as_agreement_does(alternative: str) ->
     assert result.pvalue == same.pvalue == 0.0
 
 
+@pytest.mark.parametrize(
+    ("ratings_a", "ratings_b", "statistic"),
+    [
+        # two items: one item alone has Po = Pe, kappa 0, whichever is left out
+        ([[0, 0], [1, 2]], [[1, 0], [2, 2]], 3 / 11),
+        # four items of two kinds, alike in pairs: every item left out gives -0.8
+        ([[0, 0, 1], [1, 1, 0]] * 2, [[0, 1, 1], [1, 0, 0]] * 2, -1.0),
+    ],
+)
+def test_a_jackknife_without_spread_measures_nothing(
+    ratings_a: list[list[int]], ratings_b: list[list[int]], statistic: float
+) -> None:
+    """Every item left out giving the same kappa is no evidence of precision: the SE was 0
+    (or 1e-15 of rounding) and the p-value 0 (5e-45) on two or four items."""
+    with pytest.warns(wk.exceptions.UndefinedKappaWarning, match="the jackknife's standard"):
+        result = wk.group_agreement(ratings_a, ratings_b)
+    assert result.statistic == pytest.approx(statistic, abs=1e-12)
+    assert math.isnan(result.standard_error) and math.isnan(result.pvalue)
+    assert all(math.isnan(limit) for limit in result.confidence_interval())
+
+
 def test_errors_name_the_group_at_fault() -> None:
     """Errors of the encoder named `ratings`, a parameter group_agreement does not have."""
     a = np.array([[1, 2], [2, 2], [3, 3]])

@@ -317,7 +317,9 @@ def group_agreement(
     wkappa.exceptions.UndefinedKappaWarning
         When kappa is undefined (``Pm = Pe``), or when it is defined but its jackknife
         standard error, interval and p-value are not (kappa is undefined without one of the
-        items, as can happen with 2 or 3 items): those are nan.
+        items, as can happen with 2 or 3 items; or every item left out gives the same kappa,
+        so the jackknife's spread of 0 measures nothing, as with 2 items or items all alike,
+        unless kappa is 1): those are nan.
 
     Notes
     -----
@@ -423,7 +425,16 @@ def group_agreement(
         )
     left_out, _ = jackknife_values(features, ones, lambda sums: _kappas(sums, agree))
     se = jackknife_se(left_out, ones)
-    if math.isnan(se) and not math.isnan(statistic):
+    if se < 1e-12 and statistic < 1.0 - 1e-12:
+        # Every item left out gives the same kappa (two items, or items all alike): a spread
+        # of 0 measures nothing, unlike perfect agreement, where every replicate is 1.
+        se = math.nan
+        warn_undefined_inference(
+            "two groups' kappa",
+            f"leaving any one of the {n} items out gives the same kappa "
+            f"({statistic:.4g}), so the jackknife's standard error is 0",
+        )
+    elif math.isnan(se) and not math.isnan(statistic):
         undefined = int(np.count_nonzero(~np.isfinite(left_out)))
         warn_undefined_inference(
             "two groups' kappa",
