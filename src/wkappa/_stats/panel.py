@@ -265,8 +265,9 @@ def _combine(
     missing_rows([("candidate", column)], nan_policy, omit=_OMIT, propagate=False)
     if members < 2:
         raise WkappaError(
-            "The panel needs at least two members to measure how well members agree with each "
-            "other."
+            f"`ratings` (the panel) has {members} rater column; the panel needs at least two "
+            "members to measure how well members agree with each other. Hint: for one "
+            "reference rater, compare the two with wkappa.kappa_test(reference, candidate)."
         )
     lo, hi = check_rating_bounds(*bounds, labels)
     label_array = None if labels is None else check_labels(labels)
