@@ -41,7 +41,7 @@ def test_a_power_for_a_given_n_is_not_a_planned_sample_size(tmp_path):
 
 def test_a_lower_limit_plan_names_its_interval(tmp_path):
     methods, _ = _report(tmp_path, "--lower-limit", "0.6")
-    assert "the lower limit of the two-sided 95% interval exceeds 0.6" in methods
+    assert "the lower limit of the two-sided 95% score interval exceeds 0.6" in methods
     assert "(quadratic weights, K = 3" in methods
 
 

@@ -237,13 +237,43 @@ def test_less_plans_deliver_their_power() -> None:
     assert 0.0 < wrong.power < 0.05
 
 
+def test_plans_name_the_intervals_they_promise_about() -> None:
+    """The assurance of a lower-limit plan is that of the score interval (its limit clears
+    L exactly when the test of kappa = L rejects), the width that of the asymptotic one:
+    the plan said "the 95% interval" for both, and a study reporting the default
+    (asymptotic) interval cleared L 0.846 of the time where 0.80 was planned."""
+    design = {"kappa1": 0.7, "marginals": [0.2, 0.3, 0.3, 0.2], "lower_limit": 0.5}
+    plan = wk.kappa_sample_size(**design, assurance=0.8)  # type: ignore[arg-type]
+    assert (plan.width_interval, plan.limit_interval) == ("asymptotic", "score")
+    text = plan.explain()
+    assert "expected width of the 95% asymptotic interval: " in text
+    assert "P(lower limit of the 95% score interval > 0.5) = 0.802 (wanted 0.8)" in text
+    simulated = wk.kappa_power(40, **design, method="simulation", n_simulations=200, rng=1)  # type: ignore[arg-type]
+    assert (simulated.width_interval, simulated.limit_interval) == ("score", "score")
+    fit = wk.kappa_power(
+        40, kappa1=0.7, marginals=[0.3, 0.7], weights="unweighted", lower_limit=0.4,
+        method="goodness-of-fit",
+    )  # fmt: skip
+    assert (fit.width_interval, fit.limit_interval) == ("goodness-of-fit", "goodness-of-fit")
+    several = wk.kappa_power(
+        40, kappa1=0.7, kappa0=0.4, marginals=[0.3, 0.7], n_raters=3, method="simulation",
+        n_simulations=100, rng=1,
+    )  # fmt: skip
+    assert (several.width_interval, several.limit_interval) == ("asymptotic", None)
+    # the score interval of studies of the planned n clears L as often as promised
+    rng = np.random.default_rng(5)
+    tables = rng.multinomial(plan.n, plan.table.ravel(), size=300).reshape(-1, 4, 4)
+    lows = [wk.kappa_test_from_table(t).confidence_interval(method="score").low for t in tables]
+    assert 0.72 < np.mean(np.array(lows) > 0.5) < 0.88
+
+
 def test_cli_lower_limit_report_shows_the_assurance(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     report = tmp_path / "plan.html"
     args = ["plan", "--kappa1", "0.6", "--marginals", "0.5,0.5", "--lower-limit", "0.3",
             "--report", str(report)]  # fmt: skip
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "H0:" not in out and "P(lower limit > 0.3) = 0.502" in out
+    assert "H0:" not in out and "P(lower limit of the 95% score interval > 0.3) = 0.502" in out
     page = report.read_text(encoding="utf-8")
     assert "<th>P(lower limit &gt; 0.3)</th>" in page and "<th>power</th>" not in page
     assert "kappa0 (H0)" not in page

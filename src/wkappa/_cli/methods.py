@@ -394,7 +394,9 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
         goal = f"a power of {plan.target_power:g} in the test of {test}"
     elif plan.goal == "ci_width":
         level = level_percent(plan.confidence_level)
-        goal = f"an expected {level} interval width of {plan.ci_width:g}"
+        goal = (
+            f"an expected width of the {level} {plan.width_interval} interval of {plan.ci_width:g}"
+        )
         if plan.method == "goodness-of-fit":  # each limit, not the width (kappaSize's rule)
             goal = f"both expected {level} limits within kappa1 ± {plan.ci_width / 2:g}"
         delivers = f"expected width {plan.expected_width:.{DECIMALS}f}"
@@ -402,7 +404,7 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
         level = level_percent(plan.confidence_level)
         goal = (
             f"a probability of {plan.target_assurance:g} that the lower limit of the "
-            f"two-sided {level} interval exceeds {plan.lower_limit:g}"
+            f"two-sided {level} {plan.limit_interval} interval exceeds {plan.lower_limit:g}"
         )
         delivers = f"that probability {plan.assurance:.3f}"
     design = (

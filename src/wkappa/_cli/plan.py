@@ -245,7 +245,8 @@ def _curve_field(plan: KappaPlan) -> tuple[str, float | None, str]:
     """What the curve shows for the plan's goal: the plan's field, its target, its label."""
     if plan.goal == "ci_width":
         level = level_percent(plan.confidence_level)
-        return "expected_width", plan.ci_width, f"expected width of the {level} interval"
+        label = f"expected width of the {level} {plan.width_interval} interval"
+        return "expected_width", plan.ci_width, label
     if plan.goal == "lower_limit":
         return "assurance", plan.target_assurance, f"P(lower limit > {plan.lower_limit:g})"
     return "power", plan.target_power, "power"
@@ -276,7 +277,8 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
         ["goal", goal],
         ["method", plan.method],
         ["anticipated kappa1", _value(plan.kappa1)],
-        [f"expected width of the {level_percent(plan.confidence_level)} interval",
+        [f"expected width of the {level_percent(plan.confidence_level)} "
+         f"{plan.width_interval} interval",
          _value(plan.expected_width, f".{DECIMALS}f")],
         ["weights", plan.weights],
         ["raters", str(plan.n_raters)],
@@ -291,7 +293,10 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
     if plan.coefficient is not None:
         rows.append(["coefficient", plan.coefficient])
     if plan.lower_limit is not None:
-        rows.append([f"P(lower limit > {plan.lower_limit:g})", _value(plan.assurance, ".3f")])
+        limit = f"{level_percent(plan.confidence_level)} {plan.limit_interval} interval"
+        rows.append(
+            [f"P(lower limit of the {limit} > {plan.lower_limit:g})", _value(plan.assurance, ".3f")]
+        )
     if plan.method == "simulation":
         rows.append(["simulated studies per n", f"{plan.n_simulations:,}"])
         if plan.monte_carlo_error == plan.monte_carlo_error:  # nan for the width goal

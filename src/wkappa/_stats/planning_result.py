@@ -174,6 +174,32 @@ class KappaPlan:
         low, high = max(self.kappa1 - half, 0.0), min(self.kappa1 + half, 1.0)
         return f"both {level} limits within kappa1 ± {half:g}, i.e. in {low:.4g} to {high:.4g}"
 
+    @property
+    def width_interval(self) -> str:
+        """The interval whose expected width the plan reports: 'asymptotic' (the Wald
+        interval, for the 'asymptotic' and 'max-variance' methods and for several raters'
+        simulation), 'score' ('simulation' of Cohen's kappa) or 'goodness-of-fit'. Report
+        the study's ``confidence_interval(method=...)`` of this name to compare."""
+        if self.method == "goodness-of-fit":
+            return "goodness-of-fit"
+        if self.method == "simulation" and self.n_raters == 2 and self.coefficient is None:
+            return "score"
+        return "asymptotic"
+
+    @property
+    def limit_interval(self) -> str | None:
+        """The interval whose lower limit ``assurance`` is about (None without
+        ``lower_limit``): 'score' for Cohen's kappa (the lower limit clears L exactly when
+        the test of kappa = L rejects), the goodness-of-fit limits for 'goodness-of-fit',
+        and several raters' 'asymptotic' interval. The promised assurance holds for the
+        study's ``confidence_interval(method=...)`` of this name, not for another interval
+        (the default 'asymptotic' one of a two-rater study clears L more or less often)."""
+        if self.lower_limit is None:
+            return None
+        if self.method == "goodness-of-fit":
+            return "goodness-of-fit"
+        return "score" if self.n_raters == 2 and self.coefficient is None else "asymptotic"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None)."""
         return json_fields(self, tuple(self.__dataclass_fields__))
@@ -207,7 +233,8 @@ class KappaPlan:
             f"Study plan ({self.method}): n = {self.n:,} items rated by {self.n_raters} raters",
             f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {weights}, "
             f"K = {self.table.shape[0]})",
-            f"  expected width of the {level_percent(self.confidence_level)} interval: "
+            f"  expected width of the {level_percent(self.confidence_level)} "
+            f"{self.width_interval} interval: "
             f"{number_text(self.expected_width, f'.{DECIMALS}f')}" + wanted,
         ]
         if test is not None:
@@ -218,7 +245,9 @@ class KappaPlan:
             )
         if self.lower_limit is not None:
             lines.append(
-                f"  P(lower limit > {self.lower_limit:g}) = {number_text(self.assurance, '.3f')}"
+                f"  P(lower limit of the {level_percent(self.confidence_level)} "
+                f"{self.limit_interval} interval > {self.lower_limit:g}) = "
+                f"{number_text(self.assurance, '.3f')}"
                 + (f" (wanted {self.target_assurance:g})" if self.goal == "lower_limit" else "")
             )
         if self.method == "simulation":
