@@ -649,3 +649,12 @@ def test_goodness_of_fit_cibinary_example_meets_the_width_earlier() -> None:
     kw = {"kappa1": 0.4, "marginals": [0.3, 0.7], "weights": "unweighted"}
     assert wk.kappa_power(368, method="goodness-of-fit", **kw).expected_width <= 0.2
     assert wk.kappa_power(367, method="goodness-of-fit", **kw).expected_width > 0.2
+
+
+@pytest.mark.parametrize("kappa1", [None, 0.7])
+def test_a_table_without_chance_disagreement_is_refused_naming_table_and_the_fix(
+    kappa1: float | None,
+) -> None:
+    """Both raters in one category: the message named neither the cause nor the fix."""
+    with pytest.raises(WkappaError, match=r"^`table`'s kappa is undefined: its chance .* Hint: "):
+        wk.kappa_sample_size(table=[[10, 0], [0, 0]], kappa1=kappa1)

@@ -309,7 +309,11 @@ def _move_to_kappa(p: np.ndarray, weights: np.ndarray, kappa1: float) -> np.ndar
     """The table with kappa ``kappa1`` on the score path through the pilot table p."""
     own = table_kappa_value(p, weights)
     if math.isnan(own):
-        raise WkappaError("kappa of `table` is undefined (one category only).")
+        raise WkappaError(
+            "`table`'s kappa is undefined: its chance disagreement is 0 (both raters put every "
+            "rating in one category). Hint: anticipate at least two categories in use, in "
+            "`table` or as `marginals=` with `kappa1=`."
+        )
     if kappa1 >= 1.0:
         raise WkappaError(f"`kappa1` must be below 1; got {kappa1!r}.")
     rows, cols = p.sum(axis=1), p.sum(axis=0)

@@ -507,7 +507,11 @@ def build_design(
         _check_unweighted(checked, p.shape[0], several)
     kappa_value = table_kappa_value(p, matrix)
     if math.isnan(kappa_value):
-        raise WkappaError("The anticipated table's kappa is undefined (one category only).")
+        raise WkappaError(
+            "`table`'s kappa is undefined: its chance disagreement is 0 (both raters put every "
+            "rating in one category). Hint: anticipate at least two categories in use, in "
+            "`table` or as `marginals=` with `kappa1=`."
+        )
     if not kappa_value < 1.0:
         raise WkappaError(
             "The anticipated `table` agrees perfectly (kappa 1): every study would show "
