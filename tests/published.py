@@ -172,7 +172,7 @@ def compute(printout: Printout) -> dict[str, float]:
         "standard_error_null": result.standard_error_null,
         "ci_low": float(low),
         "ci_high": float(high),
-        "zscore": result.zscore,
+        "zscore": result.test_statistic,
         "pvalue": result.pvalue,
         "kappa_over_se": result.statistic / result.standard_error,
     }

@@ -125,7 +125,7 @@ def test_score_text_has_every_number(csv_file, ratings):
     assert f"{result.statistic:.4f}" in out
     assert f"{result.standard_error:.4f}" in out
     assert f"[{low:.4f}, {high:.4f}]" in out
-    assert f"{result.zscore:.2f}" in out
+    assert f"{result.test_statistic:.2f}" in out
     assert result.interpretation in out
     assert "Observed O" in out and "Expected E" in out
     assert "n               600" in out
@@ -135,9 +135,10 @@ def test_score_text_has_every_number(csv_file, ratings):
 def test_score_json_schema_and_exact_value(csv_file, ratings):
     doc = _json(run("score", csv_file, "--true", "truth", "--pred", "pred", "--format", "json"))
     expected = wk.kappa_test(ratings["truth"], ratings["pred"], weights="quadratic")
-    for key in ("statistic", "standard_error", "standard_error_null", "zscore", "pvalue"):
+    for key in ("statistic", "standard_error", "standard_error_null", "test_statistic", "pvalue"):
         assert doc[key] == pytest.approx(getattr(expected, key), rel=1e-12, abs=1e-15)
-    assert doc["schema"] == "wkappa.score/1"
+    assert doc["schema"] == "wkappa.score/2"
+    assert doc["test_distribution"] == "normal" and doc["test_df"] is None
     assert doc["n"] == 600 and isinstance(doc["n"], int)
     assert doc["labels"] == [0, 1, 2, 3, 4]
     assert doc["weights"] == "quadratic"
@@ -853,7 +854,8 @@ def test_score_by_many_groups_is_each_group_alone_bit_for_bit(tmp_path, weighted
             low, high = expected.confidence_interval(level)
         assert group["table"] == table.tolist()
         undefined += math.isnan(expected.statistic)
-        for key in ("statistic", "standard_error", "standard_error_null", "zscore", "pvalue"):
+        keys = ("statistic", "standard_error", "standard_error_null", "test_statistic", "pvalue")
+        for key in keys:
             value = getattr(expected, key)
             assert group[key] == (None if math.isnan(value) else value), (group["group"], key)
         interval = group["confidence_interval"]

@@ -350,7 +350,7 @@ def test_score_kappa0_is_the_librarys_test(capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["kappa0"] == 0.5
     assert document["pvalue"] == pytest.approx(expected.pvalue, rel=1e-12)
-    assert document["zscore"] == pytest.approx(expected.zscore, rel=1e-12)
+    assert document["test_statistic"] == pytest.approx(expected.test_statistic, rel=1e-12)
     assert main(argv) == 0
     assert "H0: kappa = 0.5, two-sided" in capsys.readouterr().out
     assert main([*argv[:-1], "1.5"]) == 2

@@ -5,6 +5,8 @@ with exit code 2."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 
@@ -125,7 +127,9 @@ def _same(document: dict, result, ci) -> None:
     assert document["statistic"] == result.statistic
     assert document["standard_error"] == result.standard_error
     assert document["standard_error_null"] == result.standard_error_null
-    assert document["zscore"] == result.zscore
+    assert document["test_statistic"] == result.test_statistic
+    assert document["test_distribution"] == "t" == result.test_distribution
+    assert document["test_df"] == result.n_clusters - 1 == result.test_df
     assert document["pvalue"] == result.pvalue
     assert document["n_clusters"] == result.n_clusters
     assert document["n"] == result.n
@@ -213,16 +217,31 @@ def test_score_csv_has_n_clusters(path, capsys):
     assert header.split(",")[-1] == "n_clusters" and row.split(",")[-1] == "24"
 
 
-def test_score_csv_names_the_t_statistic_t(path, capsys):
+def test_score_names_the_t_statistic_t_in_json_and_csv(path, data, capsys):
     """With --cluster the test statistic is referred to t(G - 1): the text heads it 't', but
-    the CSV column was 'zscore'. It is 't' there, 'zscore' without --cluster."""
-    argv = ["score", path, "--true", "truth", "--pred", "a", "--by", "site", "--format", "csv"]
-    assert main([*argv, "--cluster", "task"]) == 0
-    header = capsys.readouterr().out.splitlines()[0].split(",")
-    assert "t" in header and "zscore" not in header
-    assert main(argv) == 0
-    header = capsys.readouterr().out.splitlines()[0].split(",")
-    assert "zscore" in header and "t" not in header
+    the JSON field was 'zscore'. JSON and CSV name it test_statistic, with its distribution
+    ('t' with --cluster, 'normal' without) and df (G - 1, or none), as to_dict() does; the
+    columns are the same with and without --cluster."""
+    argv = ["score", path, "--true", "truth", "--pred", "a", "--by", "site"]
+    assert main([*argv, "--cluster", "task", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    for summary in [document, *document["groups"]]:
+        assert "zscore" not in summary
+        assert summary["test_distribution"] == "t"
+        assert summary["test_df"] == summary["n_clusters"] - 1
+    result = wk.kappa_test(data["truth"], data["a"], cluster=data["task"])
+    assert {k: document[k] for k in ("test_statistic", "test_distribution", "test_df")} == {
+        k: result.to_dict()[k] for k in ("test_statistic", "test_distribution", "test_df")
+    }
+    assert main([*argv, "--cluster", "task", "--format", "csv"]) == 0
+    clustered = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["test_distribution"] for row in clustered} == {"t"}
+    assert clustered[-1]["test_df"] == str(int(clustered[-1]["n_clusters"]) - 1)
+    assert main([*argv, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["test_distribution"] for row in rows} == {"normal"}
+    assert {row["test_df"] for row in rows} == {""}
+    assert [*rows[0]] == [*clustered[0]][: len(rows[0])]
 
 
 def test_score_refuses_a_missing_id_and_a_single_cluster(tmp_path, capsys):
@@ -256,7 +275,7 @@ def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path
         groups = {g["group"]: g for g in json.loads(captured.out)["groups"]}
         lone = groups["q"]
         assert lone["statistic"] == 0.75 and lone["n_clusters"] == 1
-        for key in ("standard_error", "standard_error_null", "zscore", "pvalue"):
+        for key in ("standard_error", "standard_error_null", "test_statistic", "pvalue"):
             assert lone[key] is None, key
         assert lone["confidence_interval"]["low"] is None
         assert lone["confidence_interval"]["high"] is None
@@ -271,7 +290,7 @@ def test_score_by_group_with_a_single_cluster_is_undefined_as_in_frames(tmp_path
     for ours, theirs in (("standard_error", "standard_error"), ("ci_low", "ci_low")):
         assert rows[ours].to_list()[::2] == pytest.approx(expected[theirs].to_list()[::2])
         assert rows[ours][1] is None and math.isnan(expected[theirs][1])
-    assert rows["t"][1] is None and rows["pvalue"][1] is None
+    assert rows["test_statistic"][1] is None and rows["pvalue"][1] is None
     # Two such groups: one warning naming both.
     path.write_text(path.read_text() + "6,1,1,t\n6,2,2,t\n")
     assert main([*argv, "--format", "csv"]) == 0

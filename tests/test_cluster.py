@@ -217,8 +217,8 @@ def test_cluster_result_interval_test_and_text() -> None:
     low, high = result.confidence_interval(0.9)
     half = stats.t.ppf(0.95, 59) * result.standard_error
     assert (low, high) == pytest.approx((result.statistic - half, result.statistic + half))
-    assert result.zscore == pytest.approx(result.statistic / result.standard_error)
-    assert result.pvalue == pytest.approx(2 * stats.t.sf(result.zscore, 59), rel=1e-8)
+    assert result.test_statistic == pytest.approx(result.statistic / result.standard_error)
+    assert result.pvalue == pytest.approx(2 * stats.t.sf(result.test_statistic, 59), rel=1e-8)
     greater = wk.kappa_test(a, b, cluster=patient, kappa0=0.5, alternative="greater")
     z = (greater.statistic - 0.5) / greater.standard_error
     assert greater.pvalue == pytest.approx(stats.t.sf(z, 59), rel=1e-8)
@@ -421,7 +421,7 @@ def test_every_pair_omitted_is_undefined_not_an_error(y_true, y_pred, weights) -
 
 
 def test_perfect_agreement_in_clusters_rejects_as_agreement_does() -> None:
-    """Every pair agrees: the cluster-robust SE is 0 and kappa 1. zscore and pvalue were
+    """Every pair agrees: the cluster-robust SE is 0 and kappa 1. test_statistic and pvalue were
     nan (no warning) where `agreement(..., cluster=)` on the same ratings gives p = 0."""
     y = np.array([1, 2, 3, 1, 2, 3, 1, 2])
     ids = np.array([0, 0, 1, 1, 2, 2, 3, 3])
@@ -430,5 +430,5 @@ def test_perfect_agreement_in_clusters_rejects_as_agreement_does() -> None:
     with pytest.warns(FewClustersWarning, match="Only 4 clusters"):
         same = wk.agreement(np.column_stack([y, y]), coefficient="conger", cluster=ids)
     assert result.standard_error == same.standard_error == 0.0
-    assert result.zscore == math.inf
+    assert result.test_statistic == math.inf
     assert result.pvalue == same.pvalue == 0.0

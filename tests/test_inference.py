@@ -74,7 +74,7 @@ def test_agrees_with_statsmodels_on_random_tables(weights: str) -> None:
             (result.standard_error_null, peer.std_kappa0),
             (low, peer.kappa_low),
             (high, peer.kappa_upp),
-            (result.zscore, peer.z_value),
+            (result.test_statistic, peer.z_value),
             (result.pvalue, peer.pvalue_two_sided),
         ]
         for ours, theirs in pairs:
@@ -214,16 +214,16 @@ def test_alternatives_and_pvalue_relations() -> None:
     less = wk.kappa_test_from_table(table, alternative="less")
     assert greater.pvalue + less.pvalue == pytest.approx(1.0)
     assert two.pvalue == pytest.approx(2 * min(greater.pvalue, less.pvalue))
-    assert two.zscore == pytest.approx(two.statistic / two.standard_error_null)
+    assert two.test_statistic == pytest.approx(two.statistic / two.standard_error_null)
 
 
 def test_pvalue_in_far_tail_is_accurate() -> None:
     """Tail probabilities come from erfc, not 1 - cdf (which would round to 0 here)."""
     stats = pytest.importorskip("scipy.stats")
     result = wk.kappa_test_from_table([[90, 10], [10, 90]], weights="unweighted")
-    assert result.zscore == pytest.approx(11.3137, abs=1e-4)
+    assert result.test_statistic == pytest.approx(11.3137, abs=1e-4)
     assert 1e-30 < result.pvalue < 1e-28
-    assert result.pvalue == pytest.approx(2 * stats.norm.sf(result.zscore), rel=1e-12)
+    assert result.pvalue == pytest.approx(2 * stats.norm.sf(result.test_statistic), rel=1e-12)
     less = wk.kappa_test_from_table([[90, 10], [10, 90]], weights="unweighted", alternative="less")
     assert less.pvalue == pytest.approx(1.0) and less.pvalue <= 1.0
 
@@ -277,7 +277,7 @@ def test_undefined_kappa_gives_nan_and_one_warning(table: list[list[int]]) -> No
     with pytest.warns(UndefinedKappaWarning) as record:
         result = wk.kappa_test_from_table(table)
     assert len(record) == 1
-    for value in (result.statistic, result.standard_error, result.zscore, result.pvalue):
+    for value in (result.statistic, result.standard_error, result.test_statistic, result.pvalue):
         assert math.isnan(value)
     low, high = result.confidence_interval()
     assert math.isnan(low) and math.isnan(high)
@@ -292,7 +292,7 @@ def test_single_pair_has_no_test() -> None:
         result = wk.kappa_test_from_table([[0, 1], [0, 0]], weights="unweighted")
     assert result.statistic == 0.0
     assert result.standard_error == 0.0
-    assert math.isnan(result.zscore) and math.isnan(result.pvalue)
+    assert math.isnan(result.test_statistic) and math.isnan(result.pvalue)
 
 
 def test_empty_rows_and_columns_are_fine() -> None:

@@ -30,7 +30,7 @@ TABLE = np.array([[20, 5, 1], [4, 15, 6], [0, 3, 16]])
 def test_kappa0_zero_is_the_independence_test() -> None:
     default = wk.kappa_test_from_table(TABLE)
     explicit = wk.kappa_test_from_table(TABLE, kappa0=0.0)
-    assert explicit.pvalue == default.pvalue and explicit.zscore == default.zscore
+    assert explicit.pvalue == default.pvalue and explicit.test_statistic == default.test_statistic
     assert explicit.standard_error_null == default.standard_error_null
     assert default.kappa0 == 0.0 and default.to_dict()["kappa0"] == 0.0
     # Continuous at 0: the path's table at kappa0 -> 0 is the independence table r c'.
@@ -53,7 +53,7 @@ def test_below_the_estimate_matches_the_chance_mixture(weights: str, fraction: f
     tested = wk.kappa_test_from_table(TABLE, weights=weights, kappa0=kappa0)
     assert math.isclose(tested.standard_error_null, math.sqrt(variance), rel_tol=1e-9)
     assert math.isclose(
-        tested.zscore, (result.statistic - kappa0) / math.sqrt(variance), rel_tol=1e-9
+        tested.test_statistic, (result.statistic - kappa0) / math.sqrt(variance), rel_tol=1e-9
     )
 
 

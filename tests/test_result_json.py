@@ -20,7 +20,8 @@ from wkappa._stats import json_value
 
 # The keys each to_dict() wrote before json_fields (taken from the hand-written dicts).
 KAPPA = (
-    "statistic standard_error standard_error_null zscore pvalue alternative kappa0 n labels "
+    "statistic standard_error standard_error_null test_statistic test_distribution test_df "
+    "pvalue alternative kappa0 n labels "
     "weights weight_matrix table interpretation confidence_interval"
 ).split()
 PAIRED = (

@@ -81,7 +81,7 @@ _WARNING_WORDS = (
     (" Returning nan (set zero_division to choose).", " It is shown as undefined."),
     (" Returning nan for them.", " They are shown as undefined."),
     (" Returning nan.", " It is shown as undefined."),
-    (" zscore and pvalue are nan.", " z and the p-value are shown as undefined."),
+    (" test_statistic and pvalue are nan.", " z and the p-value are shown as undefined."),
     (" the comparison is nan.", " the comparison is shown as undefined."),
     ("Hint: use method='percentile'.", "Hint: --bootstrap-method percentile."),
 )

@@ -176,7 +176,7 @@ def _headline(scored: Scored, args: argparse.Namespace) -> str:
             _method_note(scored, args),
         ),
         ("standard error", format_number(result.standard_error), _robust(result)),
-        (test, format_number(result.zscore, STATISTIC_DECIMALS), p),
+        (test, format_number(result.test_statistic, STATISTIC_DECIMALS), p),
         ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
     ]
     return headline_html(items)

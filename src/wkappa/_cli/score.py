@@ -291,7 +291,7 @@ def _group_results(
             found = kappa_results(stack, args.weights, labels, args.alternative, kappa0)
         results = list(zip(values, found, strict=True))
         if caught:  # the groups that warn, each alone (bit for bit its result in the stack)
-            warned = [i for i, r in enumerate(found) if math.isnan(r.statistic + r.zscore)]
+            warned = [i for i, r in enumerate(found) if math.isnan(r.statistic + r.test_statistic)]
             _each_group(
                 args,
                 [(values[i], stack[i]) for i in warned],

@@ -1,18 +1,20 @@
 """The outputs of ``wkappa score``: its text, JSON and CSV, with ``--by`` groups.
 
-JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/1"``); every float is
+JSON schema of ``wkappa score --format json`` (``"schema": "wkappa.score/2"``); every float is
 a number or ``null`` (undefined):
 
 ``file``, ``true``, ``pred``, ``weight_column`` (or null), ``omitted_rows``, ``rows_read``,
 ``rows_used``, ``rows_dropped`` and ``dropped_because`` (or null), then the fields of
-one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``zscore``,
-``pvalue``, ``kappa0`` (the null value of the test, ``--kappa0``), ``alternative``
+one *summary*: ``statistic``, ``standard_error``, ``standard_error_null``, ``test_statistic``
+(``(statistic - kappa0) / standard_error_null``), ``test_distribution`` (what ``pvalue``
+refers it to: ``normal``, a z statistic; ``t`` with ``--cluster``, the Wald t), ``test_df``
+(G - 1 with ``--cluster``, else ``null``), ``pvalue``, ``kappa0`` (the null value of the test,
+``--kappa0``), ``alternative``
 (``--alternative``: the side of the test and the interval), ``confidence_interval``
 (an object: ``low``, ``high``, ``confidence_level``,
 ``method``: ``asymptotic``, ``score``, ``fisher-z``, ``percentile`` or ``bca``,
 ``n_resamples`` and ``n_undefined`` (the bootstrap's; 0 for the others), as in
-``wkappa compare`` and the result objects' ``to_dict()``; schema 1 had a ``[low, high]``
-list and the level and method beside it), ``n``, ``interpretation``,
+``wkappa compare`` and the result objects' ``to_dict()``), ``n``, ``interpretation``,
 ``n_categories`` (K), ``labels`` (the K categories in the order used), ``weights``,
 ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
@@ -82,7 +84,7 @@ __all__ = [
 ]
 
 
-SCHEMA = "wkappa.score/1"
+SCHEMA = "wkappa.score/2"
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,9 @@ def summary(scored: Scored) -> dict[str, Any]:
         "statistic": result.statistic,
         "standard_error": result.standard_error,
         "standard_error_null": result.standard_error_null,
-        "zscore": result.zscore,
+        "test_statistic": result.test_statistic,
+        "test_distribution": result.test_distribution,
+        "test_df": result.test_df,
         "pvalue": result.pvalue,
         "kappa0": result.kappa0,
         "alternative": result.alternative,
@@ -179,12 +183,6 @@ def statistic_name(result: KappaResult) -> str:
     return "z" if result.n_clusters is None else "t"
 
 
-def statistic_column(result: KappaResult) -> str:
-    """The CSV column of the test statistic, named by what it holds: ``zscore`` (the JSON
-    field's name), ``t`` where :func:`statistic_name` heads it t (with ``--cluster``)."""
-    return "zscore" if statistic_name(result) == "z" else statistic_name(result)
-
-
 def _result_lines(scored: Scored) -> str:
     result = scored.result
     pct = f"{level_percent(scored.level)} CI"
@@ -198,7 +196,7 @@ def _result_lines(scored: Scored) -> str:
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), robust],
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
-        [statistic_name(result), format_number(result.zscore, STATISTIC_DECIMALS), null_se],
+        [statistic_name(result), format_number(result.test_statistic, STATISTIC_DECIMALS), null_se],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", format_count(n), ""],
     ]
@@ -223,7 +221,7 @@ def group_rows(
                 format_interval(scored.low, scored.high)
                 if alternative is None
                 else format_bound(scored.low, scored.high, alternative),
-                format_number(result.zscore, STATISTIC_DECIMALS),
+                format_number(result.test_statistic, STATISTIC_DECIMALS),
                 format_pvalue(result.pvalue),
                 result.interpretation,
             ]
@@ -422,7 +420,9 @@ CSV_FIELDS = (
     "ci_high",
     "confidence_level",
     "ci_method",
-    "zscore",
+    "test_statistic",
+    "test_distribution",
+    "test_df",
     "pvalue",
     "alternative",
     "kappa0",
@@ -435,7 +435,7 @@ CSV_FIELDS = (
 
 def score_csv(run: ScoreRun) -> str:
     """One CSV row per group (and ``(all)``), or a single row without ``--by``, the test
-    statistic's column named by what it holds (:func:`statistic_column`); every row
+    statistic's distribution and df beside it (as in the JSON); every row
     ends with the file's row counts (:data:`ROW_FIELDS`), then ``n_clusters`` with
     ``--cluster``."""
     overall, groups, by = run.overall, run.groups, run.by
@@ -451,7 +451,9 @@ def score_csv(run: ScoreRun) -> str:
             scored.high,
             scored.level,
             scored.method,
-            result.zscore,
+            result.test_statistic,
+            result.test_distribution,
+            result.test_df,
             result.pvalue,
             result.alternative,
             result.kappa0,
@@ -465,7 +467,7 @@ def score_csv(run: ScoreRun) -> str:
         rows.append([*([label_text(value)] if by else []), *fields, *counted, *clusters])
     header = [
         *([by] if by else []),
-        *(statistic_column(overall.result) if f == "zscore" else f for f in CSV_FIELDS),
+        *CSV_FIELDS,
         *(ROW_FIELDS if run.rows is not None else ()),
         *(["n_clusters"] if run.cluster else []),
     ]

@@ -183,7 +183,7 @@ def explain_result(
         f"  kappa = {_kappa_text(result)}",
         f"  standard error = {number_text(result.standard_error)}, {_interval_text(result, ci)}",
         f"  H0 kappa = {result.kappa0:g}: null SE = {number_text(result.standard_error_null)}, "
-        f"z = {number_text(result.zscore)}, p = {number_text(result.pvalue)} "
+        f"z = {number_text(result.test_statistic)}, p = {number_text(result.pvalue)} "
         f"({result.alternative})",
     ]
     reason = small_sample_reason(result.n, result.statistic)
@@ -230,7 +230,8 @@ def _clustered_inference(result: KappaResult, ci: ConfidenceInterval) -> list[st
         f"  cluster-robust standard error = {number_text(result.standard_error)}, "
         f"{_interval_text(result, ci, ', whole clusters redrawn')}",
         "  H0 kappa = "
-        f"{result.kappa0:g}: Wald t = (kappa - kappa0) / SE = {number_text(result.zscore)}, "
+        f"{result.kappa0:g}: Wald t = (kappa - kappa0) / SE = "
+        f"{number_text(result.test_statistic)}, "
         f"p = {number_text(result.pvalue)} from t({df_text(result.n_clusters - 1)}) "
         f"({result.alternative})",
     ]

@@ -114,7 +114,7 @@ def kappa_results(
                 statistic=kappa,
                 standard_error=error,
                 standard_error_null=error_null,
-                zscore=zscore,
+                test_statistic=zscore,
                 pvalue=pvalue,
                 n=totals[g],
                 alternative=alternative,

@@ -115,7 +115,7 @@ def kappa_result(
         statistic=statistic,
         standard_error=se,
         standard_error_null=se_null,
-        zscore=zscore,
+        test_statistic=zscore,
         pvalue=pvalue,
         n=n,
         alternative=alternative,
@@ -140,7 +140,7 @@ def cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
         base,
         standard_error=se,
         standard_error_null=se,
-        zscore=zscore,
+        test_statistic=zscore,
         pvalue=tail_pvalue(zscore, base.alternative, n_clusters - 1.0),
         n_clusters=n_clusters,
         cluster_tables=tables,
@@ -196,8 +196,8 @@ def kappa_test_from_table(
     -----
     ``standard_error`` is the large-sample non-null standard error of Fleiss, Cohen & Everitt
     (1969) (SAS's "ASE"), ``standard_error_null`` the one under H0: kappa = ``kappa0``;
-    ``zscore = (statistic - kappa0) / standard_error_null`` and ``pvalue`` come from the
-    normal distribution.
+    ``test_statistic = (statistic - kappa0) / standard_error_null`` (a z statistic) and
+    ``pvalue`` come from the normal distribution (``test_distribution`` is ``'normal'``).
 
     **Which standard error the test uses.** A test's standard error is evaluated under its
     null hypothesis, so that the p-value is calibrated when H0 holds:
@@ -243,7 +243,7 @@ def kappa_test_from_table(
     >>> result = wk.kappa_test_from_table([[20, 5], [4, 15]], weights="unweighted")
     >>> round(result.statistic, 4), round(result.standard_error, 4), result.interpretation
     (0.5858, 0.1229, 'moderate')
-    >>> round(result.zscore, 3), round(result.pvalue, 6)
+    >>> round(result.test_statistic, 3), round(result.pvalue, 6)
     (3.89, 0.0001)
     """
     checked_weights = check_weights(weights)
@@ -336,9 +336,10 @@ def kappa_test(
     frequency-weight variance ``sum_k w_k IF_k² / (sum_k w_k)²`` of the unclustered test
     counts a pair of weight 10 as ten independent pairs, so for weights all equal to c it
     is the one-cluster-per-pair variance divided by ``c m / (m - 1)``.
-    ``standard_error_null`` is the same cluster-robust standard error, so ``zscore`` is the
-    Wald statistic ``(statistic - kappa0) / standard_error``, referred to Student's t with
-    G - 1 degrees of freedom (as Stata's ``vce(cluster)``); ``confidence_interval`` offers
+    ``standard_error_null`` is the same cluster-robust standard error, so ``test_statistic``
+    is the Wald statistic ``(statistic - kappa0) / standard_error``, referred to Student's t
+    with G - 1 degrees of freedom (``test_distribution`` ``'t'``, ``test_df`` G - 1; as
+    Stata's ``vce(cluster)``); ``confidence_interval`` offers
     'asymptotic' (``statistic ± t_{G-1} standard_error``) and the cluster bootstrap
     ('bootstrap', 'bca' or :class:`~wkappa.BootstrapMethod`), not 'score' or 'fisher-z'.
     :func:`kappa_test_from_table` takes no ``cluster``: a table no longer knows which pairs

@@ -59,7 +59,8 @@ KappaIntervalMethod = (
 ExpandedPercentile = Literal["expanded-percentile"]
 
 _KAPPA_FIELDS = (  # the keys of to_dict(), in order
-    "n_clusters? statistic standard_error standard_error_null zscore pvalue alternative "
+    "n_clusters? statistic standard_error standard_error_null test_statistic test_distribution "
+    "test_df pvalue alternative "
     "kappa0 n labels weights weight_matrix table interpretation confidence_interval"
 )
 _PAIRED_FIELDS = (  # the keys of to_dict(), in order
@@ -102,10 +103,13 @@ class KappaResult:
     standard_error_null : float
         Standard error under H0: kappa = ``kappa0`` (under independence of the raters when
         ``kappa0 = 0``; see the Notes of :func:`wkappa.kappa_test_from_table`).
-    zscore : float
-        ``(statistic - kappa0) / standard_error_null``.
+    test_statistic : float
+        ``(statistic - kappa0) / standard_error_null``: a z statistic, referred to the normal
+        distribution; with ``cluster=``, the Wald t statistic with the cluster-robust standard
+        error, referred to Student's t with G - 1 degrees of freedom
+        (:attr:`test_distribution` and :attr:`test_df` say which).
     pvalue : float
-        P-value of H0: kappa = kappa0 against ``alternative``, from ``zscore`` (normal).
+        P-value of H0: kappa = kappa0 against ``alternative``, from ``test_statistic``.
     n : int or float
         Number of pairs ``sum(O)`` (a float for weighted counts).
     alternative : {'two-sided', 'greater', 'less'}
@@ -150,8 +154,10 @@ class KappaResult:
     >>> result = wk.kappa_test_from_table([[0, 4, 1], [0, 8, 0], [0, 1, 5]], weights="linear")
     >>> round(result.statistic, 4), round(result.standard_error, 4)
     (0.4701, 0.1457)
-    >>> round(result.standard_error_null, 4), round(result.zscore, 4), round(result.pvalue, 4)
-    (0.1426, 3.2971, 0.001)
+    >>> round(result.standard_error_null, 4), round(result.test_statistic, 4)
+    (0.1426, 3.2971)
+    >>> round(result.pvalue, 4), result.test_distribution, result.test_df
+    (0.001, 'normal', None)
     >>> result.to_dict()["interpretation"]
     'moderate'
     """
@@ -159,7 +165,7 @@ class KappaResult:
     statistic: float
     standard_error: float
     standard_error_null: float
-    zscore: float
+    test_statistic: float
     pvalue: float
     n: int | float
     alternative: Alternative
@@ -186,6 +192,19 @@ class KappaResult:
             return np.zeros_like(counts)
         expected: np.ndarray = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / n
         return expected
+
+    @property
+    def test_distribution(self) -> Literal["normal", "t"]:
+        """The distribution ``pvalue`` refers ``test_statistic`` to: ``'normal'`` (a z
+        statistic), or ``'t'`` with ``cluster=`` (Student's t on :attr:`test_df` degrees of
+        freedom)."""
+        return "normal" if self.n_clusters is None else "t"
+
+    @property
+    def test_df(self) -> int | None:
+        """The degrees of freedom of the t distribution of the test, G - 1 with ``cluster=``
+        (G = ``n_clusters``); None for the normal distribution."""
+        return None if self.n_clusters is None else self.n_clusters - 1
 
     @property
     def interpretation(self) -> str:
@@ -418,7 +437,7 @@ class KappaResult:
                 if self.n_clusters is not None
                 else ""
             )
-            + f"{ci}, zscore={self.zscore:.6g}, "
+            + f"{ci}, test_statistic={self.test_statistic:.6g}, "
             f"pvalue={self.pvalue:.6g}, alternative={self.alternative!r}, "
             + (f"kappa0={self.kappa0:g}, " if self.kappa0 != 0.0 else "")
             + f"n={self.n:g}, "
@@ -637,6 +656,6 @@ def warn_untestable(kappa0: float) -> None:
     """The warning of a result whose test of ``kappa = kappa0`` is undefined."""
     warn_undefined(
         f"The test of kappa = {kappa0:g} is undefined: the null standard error "
-        "(under H0) is 0 (a single pair, or every expected pair in one cell). zscore "
+        "(under H0) is 0 (a single pair, or every expected pair in one cell). test_statistic "
         "and pvalue are nan."
     )
