@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from cli_calls import json_output
+from cli_calls import json_output, refusal
 
 pa = pytest.importorskip("pyarrow")
 feather = pytest.importorskip("pyarrow.feather")
@@ -51,3 +51,59 @@ def test_an_unordered_dictionary_stays_unordered(tmp_path, capsys):
     feather.write_feather(_table(ordered=False), path)
     argv = ["score", str(path), "--true", "r1", "--pred", "r2", "--weights", "unweighted"]
     assert json_output(capsys, argv)["labels"] == ["mild", "moderate", "none", "severe"]
+
+
+def _without_pyarrow(monkeypatch):
+    """As if pyarrow were not installed (the ``cli`` extra does without it)."""
+    from wkappa._cli import dictionaries
+
+    real = dictionaries.import_optional
+
+    def imported(module: str, extra: str):
+        if module.split(".")[0] == "pyarrow":
+            raise ImportError(f"{module!r} is needed for this feature but is not installed.")
+        return real(module, extra)
+
+    monkeypatch.setattr(dictionaries, "import_optional", imported)
+
+
+@pytest.mark.parametrize("suffix", [".arrow", ".parquet"])
+def test_without_pyarrow_the_refusal_says_the_order_was_not_read(tmp_path, capsys, monkeypatch,
+                                                                 suffix):  # fmt: skip
+    """Without pyarrow the order of a dictionary column is not read (polars' schema shows a
+    Categorical, not whether it is ordered) and the ratings were refused as unordered with the
+    hint --labels alone, as if the file had no order. The refusal says why, and that
+    installing pyarrow (or --labels) fixes it."""
+    _without_pyarrow(monkeypatch)
+    path = tmp_path / f"ordered{suffix}"
+    table = _table()
+    parquet.write_table(table, path) if suffix == ".parquet" else feather.write_feather(table, path)
+    err = refusal(capsys, ["score", str(path), "--true", "r1", "--pred", "r2"])
+    assert "need ordered categories" in err
+    assert "The file stores columns 'r1' and 'r2' as categories (dictionary columns)" in err
+    assert "read with pyarrow, which is not installed. Hint: pip install pyarrow; or pass " in err
+    assert "--labels A,B,C" in err and err.count("Hint:") == 1
+    err = refusal(capsys, ["agree", str(path), "--raters", "r1,r2", "--weights", "linear"])
+    assert "Hint: pip install pyarrow; or pass --labels A,B,C" in err
+    labels = ["--labels", ",".join(LABELS)]
+    document = json_output(capsys, ["score", str(path), "--true", "r1", "--pred", "r2", *labels])
+    assert document["labels"] == LABELS
+
+
+@pytest.mark.parametrize("suffix", [".arrow", ".parquet"])
+def test_an_unordered_dictionary_takes_labels(tmp_path, capsys, suffix):
+    """With pyarrow, an unordered dictionary column is refused as unordered without the
+    pyarrow hint (its order was read: it has none), and --labels gives the order, which
+    stopped with an internal error on the categories' dtype."""
+    path = tmp_path / f"unordered{suffix}"
+    table = _table(ordered=False)
+    parquet.write_table(table, path) if suffix == ".parquet" else feather.write_feather(table, path)
+    argv = ["score", str(path), "--true", "r1", "--pred", "r2"]
+    err = refusal(capsys, argv)
+    assert "need ordered categories" in err and "pip install pyarrow" not in err
+    for spelling in ([], ["--strip-labels", "--fold-case"]):
+        document = json_output(capsys, [*argv, "--labels", ",".join(LABELS), *spelling])
+        assert document["labels"] == LABELS
+        assert document["statistic"] == pytest.approx(
+            wk.qwk(table["r1"], table["r2"], labels=LABELS), abs=1e-12
+        )

@@ -22,7 +22,7 @@ from typing import Any
 from .._core import format_value, import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
-from .dictionaries import ordered_categories
+from .dictionaries import Dictionaries, ordered_categories, unread_order_hint
 from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
 from .lists import join_list
 from .missing import (
@@ -152,7 +152,7 @@ class Source:
     separator: str | None = None  # CSV/TSV: None for the format's own
     na_values: tuple[str, ...] = ()  # --na-values: more spellings of a missing value
     _overrides: dict[str, Any] = field(default_factory=dict)
-    _categories: dict[str, list[str]] | None = None  # see :mod:`.dictionaries`
+    _categories: Dictionaries | None = None  # see :mod:`.dictionaries`
 
     @property
     def delimiter(self) -> str:
@@ -177,8 +177,15 @@ class Source:
             assert self.path is not None
             self._categories = ordered_categories(self.path, self.fmt)
         pl = polars()
-        cast = [pl.col(c).cast(pl.Enum(values)) for c, values in self._categories.items()]
+        ordered = self._categories.ordered.items()
+        cast = [pl.col(c).cast(pl.Enum(values)) for c, values in ordered]
         return frame.with_columns(cast) if cast else frame
+
+    def unread_order_hint(self, message: str, columns: Sequence[str]) -> str:
+        """The refusal ``message`` of unordered ratings in ``columns``, saying so when some
+        are dictionary columns whose order was not read (pyarrow is not installed)
+        (:func:`.dictionaries.unread_order_hint`)."""
+        return unread_order_hint(message, self._categories, columns)
 
     def _scan(self, string_columns: Sequence[str], whole_file: bool) -> Any:
         pl = polars()

@@ -86,7 +86,7 @@ def _refuse_mixed_kinds(counts: Any, columns: Sequence[str], names: Sequence[str
     words = [c for c in rated if not counts.schema[c].is_numeric()]
     listed = {spelling_key(name) for name in names}
     for column in words:
-        values = counts[column].drop_nulls().unique().sort()
+        values = counts[column].drop_nulls().cast(polars().String).unique().sort()  # categories too
         number = values.str.strip_chars().cast(polars().Float64, strict=False).is_not_null()
         odd = values.filter(~number).to_list()
         unlisted = [v for v in odd if _missing_lookalike(v) and spelling_key(v) not in listed]

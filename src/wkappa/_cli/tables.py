@@ -44,6 +44,8 @@ from .rows import first_row, is_blank_row
 
 # Values tried one by one to find the row of an error (the error path only).
 _MAX_PROBES = 10_000
+# The library's refusal of ratings that are not ordered for weights that need an order.
+_UNORDERED = "need ordered categories"
 # The command line prints, writes and plots K x K tables; beyond this K a table is no longer
 # readable output (K = 5001 is 200 MB of JSON), and almost always the sign of scores or ids
 # in a rating column.
@@ -305,7 +307,8 @@ def rating_error(
     if located is not None:
         return located
     named = dict(zip(roles, file.columns, strict=True))
-    return WkappaError(f"{file.source.name}: {_relabel(str(exc), named)}")
+    message = f"{file.source.name}: {_relabel(str(exc), named)}"
+    return WkappaError(_order_hint(file, message))
 
 
 def rater_rating_error(
@@ -324,7 +327,20 @@ def rater_rating_error(
         if not is_missing_scalar(value):
             check_one_rating(value, labels, min_rating, max_rating)
 
-    return located_error(file, probe, ("ratings",)) or exc
+    located = located_error(file, probe, ("ratings",))
+    if located is not None:
+        return located
+    message = _order_hint(file, str(exc))
+    return exc if message == str(exc) else WkappaError(message)
+
+
+def _order_hint(file: CountedFile, message: str) -> str:
+    """``message``, the library's refusal of ratings; where it refuses them as unordered and
+    some are stored as categories whose order was not read (a dictionary column without
+    pyarrow), saying so and how to fix it."""
+    if _UNORDERED not in message:
+        return message
+    return file.source.unread_order_hint(message, file.columns)
 
 
 def _relabel(message: str, columns: dict[str, str]) -> str:
