@@ -184,6 +184,36 @@ def loss_training() -> dict[str, Any]:
     return out
 
 
+@check
+def masked_batch() -> dict[str, Any]:
+    """A batch whose sample weights are all zero (masked or padded out) in a real fit: its
+    loss was 0/0 = NaN, and the NaN gradient turned every weight of the model into NaN."""
+    x, y, _ = _ordinal_data(256, 4)
+    weight = np.ones(256, dtype="float32")
+    weight[:64] = 0.0  # the first batch of 64 carries no weight
+    out: dict[str, Any] = {}
+    for form in ("log", "ratio"):
+        loss = WeightedKappaLoss(5, form=form, sparse_labels=True)
+        model = _model(2)
+        model.compile(optimizer=keras.optimizers.Adam(0.01), loss=loss)
+        history = model.fit(x, y, sample_weight=weight, epochs=2, batch_size=64, shuffle=False,
+                            verbose=0)  # fmt: skip
+        probs = model.predict(x[:64], verbose=0)
+        on_logits = WeightedKappaLoss(5, form=form, from_logits=True, sparse_labels=True)
+        out[form] = {
+            "loss": history.history["loss"],
+            "finite_weights": bool(all(np.isfinite(w).all() for w in model.get_weights())),
+            "masked": float(keras.ops.convert_to_numpy(loss(y[:64], probs, np.zeros(64)))),
+            "empty": float(keras.ops.convert_to_numpy(loss(y[:0], probs[:0]))),
+            "masked_grad": _gradient(
+                lambda t, z, f=on_logits: f(t, z, np.zeros(64, dtype="float32")),
+                y[:64],
+                np.log(probs),
+            ),
+        }
+    return out
+
+
 def _gradient(loss: Any, y_true: np.ndarray, logits: np.ndarray) -> list[list[float]]:
     backend = keras.backend.backend()
     if backend == "jax":

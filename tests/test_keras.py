@@ -168,6 +168,18 @@ def test_kappa_loss_trains_an_ordinal_model(backend: str, results: dict[str, Any
 
 
 @pytest.mark.timeout(1800)
+def test_a_batch_without_weight_has_loss_zero_and_training_goes_on(
+    backend: str, results: dict[str, Any]
+) -> None:
+    result = _check(results, "masked_batch")
+    for form in ("log", "ratio"):
+        run = result[form]
+        assert run["finite_weights"] and all(np.isfinite(run["loss"])), (form, run["loss"])
+        assert run["masked"] == 0.0 and run["empty"] == 0.0, (form, run)
+        assert np.array_equal(run["masked_grad"], np.zeros((64, 5))), form
+
+
+@pytest.mark.timeout(1800)
 def test_gradients_match_the_torch_loss(backend: str, results: dict[str, Any]) -> None:
     result = _check(results, "gradients")
     for weights in ("quadratic", "linear"):

@@ -454,6 +454,9 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
     per batch and ``sample_weight`` enters the tables (TFA ignored it; there, weighting
     meant scaling ``y_pred``). With unit weights and one-hot targets this is exactly TFA's
     value; TFA scores soft (label-smoothed) targets by their expected class instead.
+    A batch whose sample weights are all zero (every row masked or padded out), or that has
+    no rows, carries no information: its loss is 0 and its gradient zero, in both forms, so
+    it does not disturb training.
     With ``sparse_labels=True`` an index outside ``0..K-1`` raises
     :class:`~wkappa.exceptions.WkappaError` when the loss runs eagerly and makes the loss NaN
     inside a compiled graph (where Python cannot raise), so training stops visibly
@@ -550,11 +553,18 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
         weights = ops.convert_to_tensor(self._weights, dtype=self.dtype)
         disagreement = ops.sum(weights * ops.matmul(ops.transpose(weighted), probs))
         true_margin = ops.sum(weighted, axis=0)
-        chance = ops.sum(weights * ops.outer(true_margin, pred_margin)) / total
+        # A batch without weight (every row masked or padded out, or no rows) holds no
+        # information: its loss is 0 with a zero gradient. The unused branch is computed
+        # with safe denominators, so that no NaN reaches the gradient through `where`.
+        counted = total > 0
+        chance = ops.sum(weights * ops.outer(true_margin, pred_margin)) / ops.where(
+            counted, total, ops.ones_like(total)
+        )
         if self.form == "log":
             loss = ops.log(ops.divide_no_nan(disagreement, chance) + self.epsilon)
         else:
-            loss = disagreement / (chance + self.epsilon)
+            loss = disagreement / ops.where(counted, chance + self.epsilon, 1.0)
+        loss = ops.where(counted, loss, ops.zeros_like(loss))
         if poison is not None:
             loss = ops.where(poison, math.nan, loss)
         return loss
