@@ -100,7 +100,7 @@ def test_bad_arguments() -> None:
         qwk(np.array([0, 1, 1]), np.array([0, 1]), 2)
     with pytest.raises(WkappaError, match="shape \\(N,\\)"):
         qwk(np.zeros((2, 2), dtype=int), np.zeros((2, 2), dtype=int), 2)
-    with pytest.raises(WkappaError, match="`sample_weight` must be finite and non-negative"):
+    with pytest.raises(WkappaError, match="`sample_weight` must hold non-negative whole numbers"):
         qwk(np.array([0, 1]), np.array([0, 1]), 2, sample_weight=np.array([1.0, -1.0]))
     probs = jnp.full((3, 3), 1 / 3)
     with pytest.raises(WkappaError, match="both have shape"):

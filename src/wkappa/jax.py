@@ -136,7 +136,10 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
     num_classes : int
         K, a Python int (static under ``jax.jit``: mark it ``static_argnames``).
     sample_weight : array of shape (N,), optional
-        Non-negative weights (the count each pair adds).
+        Non-negative whole numbers, the count each pair adds (as the ``sample_weight`` of
+        :class:`wkappa.keras.CohenKappa` and :class:`wkappa.torch.KappaMetric`); 0 masks a
+        row out (a padded batch). Kappa does not change when every weight is scaled, so
+        fractional weights can be scaled to whole numbers first.
 
     Returns
     -------
@@ -155,9 +158,10 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
         \\kappa = 1 - \\frac{n \\sum_{ij} (i - j)^2 O_{ij}}{\\sum_{ij} (i - j)^2 r_i c_j}.
 
     Called eagerly (concrete arrays), an index outside ``0..K-1`` or a fractional index
-    raises :class:`~wkappa.exceptions.WkappaError`, as everywhere in wkappa. Inside
-    ``jax.jit`` (and ``jax.vmap``) the data cannot raise a Python error, so such a row makes
-    the result NaN (never a silently mis-binned value).
+    raises :class:`~wkappa.exceptions.WkappaError`, as everywhere in wkappa, and so does a
+    negative, fractional or non-finite sample weight. Inside ``jax.jit`` (and ``jax.vmap``)
+    the data cannot raise a Python error, so such a row makes the result NaN (never a
+    silently mis-binned value).
 
     QWK of class indices is a step function of the predictions: ``jax.grad`` of it is zero
     everywhere. To train on kappa, differentiate :func:`kappa_loss` of the probabilities.
@@ -186,17 +190,24 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
         weight = jnp.ones(true_index.shape, dtype=dtype)
         weight_ok = jnp.ones(true_index.shape, dtype=bool)
     else:
-        weight = jnp.asarray(sample_weight, dtype=dtype)
+        raw = _array(sample_weight, "sample_weight")
+        if not (jnp.issubdtype(raw.dtype, jnp.number) or raw.dtype == jnp.bool_):
+            raise WkappaTypeError(f"`sample_weight` must hold numbers; got dtype {raw.dtype}.")
+        if jnp.issubdtype(raw.dtype, jnp.complexfloating):
+            raise WkappaTypeError(f"`sample_weight` must be real; got dtype {raw.dtype}.")
+        weight = raw.astype(dtype)
         if weight.shape != true_index.shape:
             raise WkappaError(
                 f"`sample_weight` must have shape {true_index.shape}; got {weight.shape}."
             )
-        weight_ok = jnp.isfinite(weight) & (weight >= 0)
+        weight_ok = jnp.isfinite(weight) & (weight >= 0) & (weight == jnp.floor(weight))
         if not isinstance(weight_ok, jax.core.Tracer) and not bool(weight_ok.all()):
             row = int(np.flatnonzero(~np.asarray(weight_ok))[0])
             raise WkappaError(
-                "`sample_weight` must be finite and non-negative; "
-                f"row {row} holds {format_value(float(weight[row]))}."
+                "`sample_weight` must hold non-negative whole numbers (the count each row "
+                f"adds); row {row} holds {format_value(np.asarray(raw)[row].item())}. Hint: "
+                "kappa does not change when every weight is scaled by one constant, so scale "
+                "fractional weights to whole numbers."
             )
     valid = true_ok & pred_ok & weight_ok
     cells = jnp.where(valid, true_index * k + pred_index, 0)
