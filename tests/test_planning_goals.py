@@ -245,6 +245,8 @@ def test_plans_name_the_intervals_they_promise_about() -> None:
     design = {"kappa1": 0.7, "marginals": [0.2, 0.3, 0.3, 0.2], "lower_limit": 0.5}
     plan = wk.kappa_sample_size(**design, assurance=0.8)  # type: ignore[arg-type]
     assert (plan.width_interval, plan.limit_interval) == ("asymptotic", "score")
+    document = plan.to_dict()
+    assert (document["width_interval"], document["limit_interval"]) == ("asymptotic", "score")
     text = plan.explain()
     assert "expected width of the 95% asymptotic interval: " in text
     assert "P(lower limit of the 95% score interval > 0.5) = 0.802 (wanted 0.8)" in text

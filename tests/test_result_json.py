@@ -57,7 +57,8 @@ CCC = (
 ).split()
 PLAN = (
     "n power expected_width assurance goal method kappa1 kappa0 alternative alpha target_power "
-    "ci_width lower_limit target_assurance confidence_level weights n_raters coefficient "
+    "ci_width lower_limit target_assurance confidence_level width_interval limit_interval "
+    "weights n_raters coefficient "
     "standard_deviation standard_deviation_null n_simulations monte_carlo_error model_kappa "
     "table weight_matrix"
 ).split()

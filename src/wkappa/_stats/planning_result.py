@@ -111,6 +111,11 @@ class KappaPlan:
         The kappa of the population model (pairwise Cohen's kappa of the table): ``kappa1``,
         except for several-raters coefficients whose chance term differs (Gwet's AC1/AC2,
         Brennan-Prediger, percent agreement), where ``kappa1`` is the coefficient's value.
+    width_interval, limit_interval : str and str or None
+        Properties: the interval whose expected width the plan reports, and the one whose
+        lower limit ``assurance`` is about (the 'score' interval for Cohen's kappa; None
+        without ``lower_limit``). The promises hold for the study's
+        ``confidence_interval(method=...)`` of these names.
     table : ndarray of shape (K, K)
         The anticipated population (cell probabilities; read-only).
     weight_matrix : ndarray of shape (K, K)
@@ -201,8 +206,12 @@ class KappaPlan:
         return "score" if self.n_raters == 2 and self.coefficient is None else "asymptotic"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (nan becomes None)."""
-        return json_fields(self, tuple(self.__dataclass_fields__))
+        """JSON-ready summary (nan becomes None): the fields, and after ``confidence_level``
+        the intervals the promises are about (``width_interval``, ``limit_interval``)."""
+        names = list(self.__dataclass_fields__)
+        at = names.index("confidence_level") + 1
+        names[at:at] = ["width_interval", "limit_interval"]
+        return json_fields(self, tuple(names))
 
     def explain(self) -> str:
         """The plan in words: n, the test and its power, the interval's expected width.
