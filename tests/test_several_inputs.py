@@ -166,6 +166,40 @@ def test_values_that_are_not_whole_propagate_a_missing_rating() -> None:
     assert (result.n_items, result.labels) == (5, (0.25, 0.95, 1.65))
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: wk.krippendorff_alpha(x, level="interval"),
+        lambda x: wk.krippendorff_alpha(x, level="ratio", min_rating=0, max_rating=6),
+        lambda x: wk.agreement(x, coefficient="gwet", weights="radical"),
+    ],
+)
+def test_whole_numbers_on_values_are_read_by_the_counting_pass_alone(
+    call: Callable[[Any], Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whole numbers are told from values by the counting pass itself (it declines a
+    rating that is not whole): no second pass over every rating looks for such values."""
+    from wkappa._core import raters
+
+    rng = np.random.default_rng(5)
+    ratings = rng.integers(0, 6, (30_000, 5)).astype(np.float64)
+    ratings[rng.random(ratings.shape) < 0.1] = np.nan
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 10**15)  # the general route
+    expected = call(ratings)
+    monkeypatch.setattr(raters, "FAST_MIN_CELLS", 50_000)
+    counted = []
+    code_rows = raters._code_rows
+    monkeypatch.setattr(raters, "_code_rows", lambda *a: counted.append(1) or code_rows(*a))
+    monkeypatch.setattr(raters, "value_categories", lambda read: pytest.fail("read twice"))
+    result = call(ratings)
+    assert len(counted) == 1
+    assert (result.statistic, result.standard_error, result.labels) == (
+        pytest.approx(expected.statistic, abs=1e-14),
+        pytest.approx(expected.standard_error, abs=1e-14),
+        expected.labels,
+    )
+
+
 # ---------------------------------------------------------------- cluster ids
 
 Y_TRUE = [0, 1, 2, 1, 0, 2, 1, 0] * 5

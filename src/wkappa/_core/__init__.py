@@ -265,7 +265,6 @@ from .rater_matrix import (
     read_rater_matrix,
     refuse_long_layout,
     stack_raters,
-    value_categories,
 )
 from .raters import (
     CountedRows,
@@ -279,6 +278,7 @@ from .raters import (
     no_ratings_error,
     patterns_from_counts,
     rating_matrix_missing_error,
+    value_labels,
 )
 from .refused_ratings import check_one_rating, check_rater_apart
 from .student_t import t_ppf, t_sf
@@ -319,7 +319,7 @@ __all__ += [
     "stack_raters",
     "t_ppf",
     "t_sf",
-    "value_categories",
+    "value_labels",
     "weighted_sums",
 ]
 

@@ -325,7 +325,9 @@ def value_categories(read: np.ndarray | RaterColumns) -> np.ndarray | None:
     and ratio alpha); None when they are whole numbers (the integer range), not all numbers
     and finite, or integers beyond 2**53 (not exact as floats) come with them."""
     if isinstance(read, np.ndarray):
-        parts = [read[~np.isnan(read)] if read.dtype.kind == "f" else read.ravel()]
+        if read.dtype.kind != "f":
+            return None  # whole numbers, or not numbers
+        parts = [read[~np.isnan(read)]]
     else:
         parts = []
         for column in read.columns:

@@ -37,8 +37,8 @@ from .encode import (
 from .fused import parallel_section, use_parallel
 from .input_checks import check_observed_range
 from .label_spelling import check_label_spellings
-from .options import NanPolicy, missing_rating_error
-from .rater_matrix import RaterFrame, rater_names, read_rater_matrix
+from .options import NanPolicy, format_value, missing_rating_error
+from .rater_matrix import RaterFrame, rater_names, read_rater_matrix, value_categories
 from .refused_ratings import array_parts, column_parts, refuse_first
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "no_ratings_error",
     "patterns_from_counts",
     "rating_matrix_missing_error",
+    "value_labels",
 ]
 
 # Pattern codes sum_k r_ik (R+1)^k are histogrammed densely up to this many distinct codes.
@@ -449,6 +450,44 @@ def fast_rows(
         range(first, last + 1),
         ratings.size - n_missing,
     )
+
+
+def value_labels(
+    ratings: Any,
+    labels: Any,
+    min_rating: Any,
+    max_rating: Any,
+    option: str,
+    policy: NanPolicy | None,
+) -> tuple[Any, Any, CountedRows | None]:
+    """The ratings and labels of a metric on the values (``option``: Krippendorff's interval
+    or ratio level, Gwet's value weights): without ``labels``, numbers that are not whole
+    are categories as they are (their sorted distinct values, with the ratings as read);
+    anything else is returned unchanged. Given a ``policy`` (and valid bounds), a large
+    numeric array is first read by :func:`fast_rows`, which declines a rating that is not a
+    whole number: its rows, when it counts them, come back too (whole numbers: the integer
+    range), and no other pass over every rating looks for values that are not whole."""
+    if labels is not None:
+        return ratings, labels, None
+    try:
+        bounds = check_rating_bounds(min_rating, max_rating)
+    except WkappaError:  # refused later, after the values are read
+        bounds = None
+    if policy is not None and bounds is not None:
+        fast = fast_rows(ratings, *bounds, policy)
+        if fast is not None:
+            return ratings, labels, fast
+    matrix_read = read_rater_matrix(ratings)
+    values = value_categories(matrix_read)
+    if values is None:
+        return ratings, labels, None
+    if min_rating is not None or max_rating is not None:
+        raise WkappaError(
+            "`min_rating` and `max_rating` bound integer ratings, and `ratings` has "
+            f"values that are not whole numbers ({format_value(values.tolist())}). "
+            f"Hint: leave them out: {option} takes the values as they are."
+        )
+    return matrix_read, values, None
 
 
 def frame_array(ratings: Any) -> np.ndarray | None:

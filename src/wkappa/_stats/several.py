@@ -42,14 +42,12 @@ from .._core import (
     encode_rating_matrix,
     fast_rows,
     features,
-    format_value,
     is_dataframe,
     krippendorff_metric,
     needs_order,
     patterns_from_counts,
-    read_rater_matrix,
     rows_to_counts,
-    value_categories,
+    value_labels,
 )
 from ..exceptions import WkappaError
 from .agreement_build import (
@@ -219,10 +217,12 @@ def agreement(
             ratings, multiplicity, name, checked, labels, min_rating, max_rating, policy,
             (zero, population, side, null),
         )  # fmt: skip
+    read: CountedRows | None = None
     if isinstance(checked, str) and checked in VALUE_WEIGHTS:
-        ratings, labels = value_labels(
-            ratings, labels, min_rating, max_rating, f"weights={checked!r}"
-        )
+        ratings, labels, read = value_labels(
+            ratings, labels, min_rating, max_rating, f"weights={checked!r}",
+            None if cluster is not None else policy,
+        )  # fmt: skip
     options = (labels, min_rating, max_rating, needs_order(checked), null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
@@ -237,7 +237,8 @@ def agreement(
             int(np.count_nonzero(codes >= 0)), zero, population, side, null,
         )  # fmt: skip
         return clustered_agreement(result, codes, cluster)
-    read = rating_rows(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
+    if read is None:
+        read = rating_rows(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
     if read is None:
         return _propagated(propagated_agreement(name, weights, side), ratings, options)
     rows, multiplicity, categories, n_ratings = read
@@ -508,8 +509,12 @@ def krippendorff_alpha(
     label = "unweighted" if level == "nominal" else "custom"
     nan_result = replace(propagated_agreement("krippendorff", label, side), level=level)
     data: Any = ratings  # the ratings, or as read for values that are not whole
+    read: CountedRows | None = None
     if level in ("interval", "ratio"):
-        data, labels = value_labels(data, labels, min_rating, max_rating, f"level={level!r}")
+        data, labels, read = value_labels(
+            data, labels, min_rating, max_rating, f"level={level!r}",
+            None if cluster is not None else policy,
+        )  # fmt: skip
     options = (labels, min_rating, max_rating, level != "nominal", null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
@@ -518,10 +523,8 @@ def krippendorff_alpha(
             return _propagated(nan_result, data, options)
         codes = encoded[0]
         distinct, counted = distinct_rows(codes)
-        read: CountedRows | None = CountedRows(
-            distinct, counted, encoded[1], int(np.count_nonzero(codes >= 0))
-        )
-    else:
+        read = CountedRows(distinct, counted, encoded[1], int(np.count_nonzero(codes >= 0)))
+    elif read is None:
         read = rating_rows(data, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
         return _propagated(nan_result, data, options)
@@ -542,28 +545,6 @@ def krippendorff_alpha(
 # Gwet's weights on the category values themselves (not their ranks, not a unit step): on
 # numbers that are not whole they mean what they mean on integers.
 VALUE_WEIGHTS = ("radical", "ratio", "bipolar")
-
-
-def value_labels(
-    ratings: Any, labels: Any, min_rating: Any, max_rating: Any, option: str
-) -> tuple[Any, Any]:
-    """The ratings and labels of a metric on the values (``option``: Krippendorff's interval
-    or ratio level, Gwet's value weights): without ``labels``, numbers that are not whole
-    are categories as they are (their sorted distinct values, with the ratings as read);
-    anything else is returned unchanged."""
-    if labels is not None:
-        return ratings, labels
-    matrix_read = read_rater_matrix(ratings)
-    values = value_categories(matrix_read)
-    if values is None:
-        return ratings, labels
-    if min_rating is not None or max_rating is not None:
-        raise WkappaError(
-            "`min_rating` and `max_rating` bound integer ratings, and `ratings` has "
-            f"values that are not whole numbers ({format_value(values.tolist())}). "
-            f"Hint: leave them out: {option} takes the values as they are."
-        )
-    return matrix_read, values
 
 
 def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[Any]:
