@@ -622,6 +622,32 @@ def test_reml_component_at_zero_is_zero_not_a_rounding_above_it() -> None:
     assert profiled(0.0) > profiled(0.01) > profiled(0.05)
 
 
+@pytest.mark.parametrize(
+    ("rows", "undefined_forms"),
+    [
+        # every item rated once: no within-item df, no residual df (N - n - k + 1 = -1)
+        ([[1, None], [None, 2], [3, None], [None, 5]], ["1,1", "A,1", "C,1", "1,k", "A,k", "C,k"]),
+        # 2 items x 3 raters, 4 ratings: N - n - k + 1 = 0, the two-way forms only
+        ([[1, 2, None], [3, None, 4]], ["A,1", "C,1", "A,k", "C,k"]),
+    ],
+)
+def test_missing_ratings_that_leave_the_error_no_df_make_the_forms_undefined(
+    rows: list[list[float | None]], undefined_forms: list[str]
+) -> None:
+    """REML's ratio of the item and error variances is arbitrary when the model's error has
+    no degrees of freedom: ICC(A,1) was 0.99999999 on four items rated once each."""
+    with pytest.warns(UndefinedReliabilityWarning, match="error has no degrees of freedom"):
+        results = wk.icc_all(rows)
+    for form, result in results.items():
+        assert result.method == "reml"
+        undefined = math.isnan(result.statistic)
+        assert undefined == (form in undefined_forms), form
+        if undefined:
+            assert all(math.isnan(limit) for limit in result.confidence_interval())
+    if "1,1" not in undefined_forms:
+        assert 0.0 < results["1,1"].statistic < 1.0 and results["1,1"].df2 == 2
+
+
 # ----------------------------------------------------------------- bad input
 
 

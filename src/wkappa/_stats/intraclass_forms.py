@@ -134,15 +134,39 @@ def undefined(form: str, ms: MeanSquares) -> Any:
     'k' forms (MSR = 0: the formula tends to -inf), when the items differ in nothing and the
     raters only by offsets for C,1 (MSR = MSE = 0: 0/0), when n = k = 2 and MSR = MSC = 0
     for A,1. A,k's, ``MSR + (MSC - MSE) / n``, is below 0 when ``n MSR + MSC < MSE``; its
-    estimate would then be above 1 (the numerator is never above the denominator)."""
+    estimate would then be above 1 (the numerator is never above the denominator).
+
+    With missing ratings (REML) the model's error can also have no degrees of freedom left:
+    ``N - n`` observed ratings beyond one per item for the one-way forms, ``N - n - k + 1``
+    for the two-way ones (one rating per item, or two items by three raters with two
+    ratings missing). Nothing then separates the items' variance from the error's, and the
+    fit's ratio of the two is arbitrary (it came out 0.99999999)."""
     _, den, size = _ratio(form, ms)
-    return np.asarray(den <= ROUNDING * size)
+    return np.asarray((den <= ROUNDING * size) | (_error_df(form, ms) <= 0))
+
+
+def _error_df(form: str, ms: MeanSquares) -> Any:
+    """The error degrees of freedom of ``form``'s model: within items (one-way) or residual."""
+    return ms.df_within if form[0] == "1" else ms.df_error
 
 
 def undefined_reason(form: str, ms: MeanSquares) -> str:
     """Why :func:`undefined` holds for ``form`` on one table's mean squares (scalars)."""
     if ms.ms_targets == 0 and ms.ms_raters == 0 and ms.ms_error == 0:
         return "every mean square is 0 (all ratings equal)"
+    df = float(_error_df(form, ms))
+    if df <= 0:
+        what = (
+            "N - n, the ratings beyond one per item"
+            if form[0] == "1"
+            else "N - n - k + 1, the two-way model's residual df"
+        )
+        return (
+            f"the model's error has no degrees of freedom ({int(ms.n_ratings)} observed "
+            f"ratings N of n = {ms.n} items by k = {ms.k} raters: {what}, is {df:g}), so "
+            "nothing separates the items' variance from the error's (rate more items by "
+            "two raters or more)"
+        )
     if form in ("C,1", "C,k") and ms.ms_targets == 0 and ms.ms_error == 0:
         return (
             "MSR = MSE = 0 (every item has the same ratings; the raters differ by constant "
