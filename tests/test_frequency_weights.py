@@ -172,3 +172,26 @@ def test_kappa_by_group_warns_once_for_undefined_intervals(method: str) -> None:
     with pytest.warns(UndefinedKappaWarning, match="in 1 of 2 groups .*fewer than 2 pairs"):
         out = frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", method=method)
     assert out["ci_low"].isna().tolist() == [False, True]
+
+
+def test_by_group_refusals_name_the_group_and_the_cell(tmp_path, capsys) -> None:
+    """Frequency weights must give whole counts in every group's table, as in kappa_test;
+    kappa_by_group and score --by refused weights whose groups' counts are not whole with
+    the weighted count alone (and n of all groups), not saying which group or cell it was."""
+    pd = pytest.importorskip("pandas")
+    frames = pytest.importorskip("wkappa.frames")
+    # Whole counts over the file (0.5 + 0.5 rated (1, 1)), not within the groups.
+    rows = [(1, 1, 0.5, "x"), (1, 1, 0.5, "y"), (2, 2, 1, "x"), (2, 2, 1, "y"), (1, 2, 1, "x"),
+            (2, 1, 1, "y"), (1, 1, 1, "x"), (2, 2, 2, "y")]  # fmt: skip
+    df = pd.DataFrame(rows, columns=["a", "b", "w", "g"])
+    with pytest.raises(WkappaError, match=REFUSED) as info:
+        frames.kappa_by_group(df, y_true="a", y_pred="b", sample_weight="w", by="g")
+    assert "n = 3.5, the total weight of the group {'g': 'x'}); got the weighted count 1.5 in " \
+        "the group {'g': 'x'}." in str(info.value)  # fmt: skip
+    path = tmp_path / "groups.csv"
+    df.to_csv(path, index=False)
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--weight-col", "w", "--by", "g"]
+    err = refusal(capsys, argv)
+    assert "n = 3.5, the total weight of the group 'x' (--by g)); got the weighted count 1.5 " \
+        "of the pairs rated (1, 1) in the group 'x' (--by g). Hint:" in err  # fmt: skip
+    assert "the kappa alone takes any non-negative weights" in err

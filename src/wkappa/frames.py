@@ -401,7 +401,8 @@ def kappa_by_group(
         counts = clustered["n_clusters"]
         warn_few_clusters(counts[0] if len(counts) == 1 else counts)
         return result_frame(data, backend, keys, group_rows, clustered)
-    check_frequencies(grouped.tables, FRAME_WEIGHTS)
+    names = [str(dict(zip(keys, row, strict=True))) for row in grouped.key_rows]
+    check_frequencies(grouped.tables, FRAME_WEIGHTS, groups=names)
     computed = group_statistics(grouped.tables, checked_weights, matrix, level)
     ci_low, ci_high = computed.ci_low, computed.ci_high
     if method in ("fisher-z", "score"):

@@ -27,7 +27,8 @@ EXPLAINED_GROUPS = 20
 _WEIGHT_HINT = (
     "Hint: use a column of whole-number weights (counts), or add --cluster COL with a column "
     "of ids (a row id gives one cluster per row) for the cluster-robust standard error, which "
-    "does not depend on the scale of the weights."
+    "does not depend on the scale of the weights; the kappa alone takes any non-negative "
+    "weights (wkappa.weighted_kappa in Python)."
 )
 
 
@@ -126,7 +127,7 @@ def run_score(args: argparse.Namespace) -> int:
     )
     from . import output, score_output
     from .io import count_keys, open_source
-    from .labels import Spelling, parse_labels
+    from .labels import Spelling, label_text, parse_labels
     from .tables import build_tables, shifted_scale
 
     _check_cluster(args)
@@ -173,9 +174,11 @@ def run_score(args: argparse.Namespace) -> int:
 
     labels = tuple(tables.labels)
     if tables.clusters is None:  # frequency weights, as wkappa.kappa_test without cluster=
-        for stack in (tables.overall, tables.group_stack):
-            if stack is not None:
-                check_frequencies(stack, Frequencies("--weight-col", _WEIGHT_HINT))
+        refusal = Frequencies("--weight-col", _WEIGHT_HINT)
+        check_frequencies(tables.overall, refusal, labels)
+        if tables.group_stack is not None:
+            names = [f"{label_text(value)!r} (--by {args.by})" for value, _ in tables.groups]
+            check_frequencies(tables.group_stack, refusal, labels, names)
     if tables.clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
         kappa0 = check_kappa0(args.kappa0)
         result = kappa_result(tables.clusters, args.weights, labels, args.alternative, kappa0)

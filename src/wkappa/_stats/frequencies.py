@@ -13,7 +13,8 @@ alternatives: integer counts, or the cluster-robust (sandwich) standard error of
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -103,9 +104,31 @@ ACCUMULATOR_COUNTS = Frequencies(
 _WHOLE = 1e-9
 
 
-def check_frequencies(table: np.ndarray, names: Frequencies) -> None:
+def check_frequencies(
+    table: np.ndarray,
+    names: Frequencies,
+    labels: Sequence[Any] | None = None,
+    groups: Sequence[str] | None = None,
+) -> None:
     """Raise a WkappaError unless every cell of the (weighted) table or tables is a whole
-    number (to a relative ``_WHOLE``); integer arrays pass at once."""
+    number (to a relative ``_WHOLE``); integer arrays pass at once. The message names the
+    first such cell by its two ratings when ``labels`` (the K categories of a K x K table or a
+    stack of them) are given, and its table when ``groups`` names the tables of a (G, K, K)
+    stack (then n is that group's total weight).
+
+    Examples
+    --------
+    >>> check_frequencies(np.array([[[2.0, 0.0], [0.0, 1.0]], [[1.5, 0.5], [0.0, 1.0]]]),
+    ...                   STRATA_TABLES, labels=["no", "yes"], groups=["prompt = 2", "prompt = 5"])
+    Traceback (most recent call last):
+    ...
+    wkappa.exceptions.WkappaError: `tables` must give whole-number counts for standard errors, \
+tests and intervals, which read them as frequency weights (a pair of weight 3 is three pairs; \
+n = 3.0, the total weight of the group prompt = 5); got the weighted count 1.5 of the pairs \
+rated ('no', 'no') in the group prompt = 5. Hint: pass the tables of counts (for example \
+round(proportions * n)); wk.kappa_from_table gives each table's point estimate for any \
+non-negative counts.
+    """
     counts = np.asarray(table)
     if counts.dtype.kind in "biu" or counts.size == 0:
         return
@@ -114,11 +137,21 @@ def check_frequencies(table: np.ndarray, names: Frequencies) -> None:
         fractional = np.isfinite(counts) & (off > _WHOLE * counts)
     if not fractional.any():
         return
-    first = counts[np.unravel_index(int(np.argmax(fractional)), counts.shape)]
+    index = [int(i) for i in np.unravel_index(int(np.argmax(fractional)), counts.shape)]
+    first = counts[tuple(index)]
     total = float(counts.sum())
+    whose, where = "", ""
+    if groups is not None and counts.ndim == 3:
+        total = float(counts[index[0]].sum())
+        whose = f" of the group {groups[index[0]]}"
+        where = f" in the group {groups[index[0]]}"
+    pairs = ""
+    if labels is not None and len(index) >= 2:
+        rated = (format_value(labels[index[-2]]), format_value(labels[index[-1]]))
+        pairs = f" of the pairs rated ({rated[0]}, {rated[1]})"
     raise WkappaError(
         f"{names.subject} must give whole-number counts for standard errors, tests and "
         "intervals, which read them as frequency weights (a pair of weight 3 is three pairs; "
-        f"n = {format_value(total)}, the total weight); got the weighted count "
-        f"{format_value(float(first))}. {names.hint}"
+        f"n = {format_value(total)}, the total weight{whose}); got the weighted count "
+        f"{format_value(float(first))}{pairs}{where}. {names.hint}"
     )
