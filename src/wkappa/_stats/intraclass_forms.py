@@ -215,7 +215,17 @@ def absolute_df(rho: Any, ms: MeanSquares, k_eff: float) -> Any:
 
 
 def f_test(form: str, ms: MeanSquares, icc0: float) -> tuple[Any, Any, Any]:
-    """The F statistic of ``ICC = icc0`` and its degrees of freedom (McGraw & Wong, Table 8)."""
+    """The F statistic of ``ICC = icc0`` and its degrees of freedom (McGraw & Wong, Table 8);
+    F is nan where the model's error has no degrees of freedom (missing ratings: see
+    :func:`undefined`), as there is no error mean square to divide by."""
+    f_stat, df1, df2 = _f_test(form, ms, icc0)
+    no_error = np.asarray(_error_df(form, ms) <= 0)
+    if no_error.any():
+        f_stat = np.where(no_error, np.nan, f_stat)[()]
+    return f_stat, df1, df2
+
+
+def _f_test(form: str, ms: MeanSquares, icc0: float) -> tuple[Any, Any, Any]:
     k, r0 = ms.k, icc0
     with np.errstate(divide="ignore", invalid="ignore"):
         if form[0] == "1":
