@@ -297,3 +297,12 @@ def test_states_of_far_apart_scales_merge_as_icc() -> None:
         for form in FORMS:
             want = wk.icc(whole, form=form)
             assert merged.result(form=form).statistic == pytest.approx(want.statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize("rows", [None, [[1.0, 2.0]]])
+def test_a_result_of_fewer_than_two_items_says_what_to_do(rows: list[list[float]] | None) -> None:
+    state = wk.ICCAccumulator() if rows is None else wk.ICCAccumulator().update(rows)
+    with pytest.raises(
+        WkappaError, match=r"at least two items; the accumulator has \d\. Hint: update"
+    ):
+        state.result()

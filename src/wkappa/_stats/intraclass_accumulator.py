@@ -351,7 +351,10 @@ class ICCAccumulator:
         alt = check_alternative(alternative)
         n, k = self._n, self._k
         if n < 2 or k is None or self._effects is None:
-            raise WkappaError(f"The ICC needs at least two items; the accumulator has {n}.")
+            raise WkappaError(
+                f"The ICC needs at least two items; the accumulator has {n}. Hint: "
+                "update() it with rows of ratings (items x raters) before result()."
+            )
         sums = (self._row_m2, self._error_m2)
         return icc_from_moments(n, self._effects, *sums, (name,), null, alt, unit=self._unit)[name]
 
