@@ -214,6 +214,36 @@ def masked_batch() -> dict[str, Any]:
     return out
 
 
+@check
+def bool_inputs() -> dict[str, Any]:
+    """Boolean labels, predictions and sample weights (a binary task, a 0/1 mask), which
+    TensorFlow refused with a raw TypeError ("Cannot convert 0 to EagerTensor of dtype
+    bool")."""
+    rng = np.random.default_rng(11)
+    y_true, flip, mask = rng.integers(0, 2, size=(3, 50)).astype(bool)
+    y_pred = y_true ^ (flip & (rng.random(50) < 0.4))
+    out: dict[str, Any] = {}
+    for name, call in (
+        ("labels", lambda: _metric(y_true, y_pred, num_classes=2, sparse_labels=True)),
+        ("weights", lambda: _metric(y_true, y_pred, mask, num_classes=2, sparse_labels=True)),
+        ("loss", lambda: float(keras.ops.convert_to_numpy(
+            WeightedKappaLoss(2, sparse_labels=True, form="ratio", epsilon=0.0)(
+                y_true, np.eye(2, dtype="float32")[y_pred.astype(int)], mask
+            )
+        ))),
+    ):  # fmt: skip
+        try:
+            out[name] = call()
+        except Exception as error:
+            out[name] = f"{type(error).__name__}: {error}"
+    a, b = y_true.astype(int), y_pred.astype(int)
+    out["wk"] = wk.weighted_kappa(a, b, weights="unweighted", labels=[0, 1])
+    out["wk_weighted"] = wk.weighted_kappa(
+        a, b, weights="unweighted", labels=[0, 1], sample_weight=mask.astype(int)
+    )
+    return out
+
+
 def _gradient(loss: Any, y_true: np.ndarray, logits: np.ndarray) -> list[list[float]]:
     backend = keras.backend.backend()
     if backend == "jax":

@@ -180,6 +180,16 @@ def test_a_batch_without_weight_has_loss_zero_and_training_goes_on(
 
 
 @pytest.mark.timeout(1800)
+def test_boolean_labels_and_weights_are_zeros_and_ones(
+    backend: str, results: dict[str, Any]
+) -> None:
+    result = _check(results, "bool_inputs")
+    assert result["labels"] == np.float32(result["wk"]), result
+    assert result["weights"] == np.float32(result["wk_weighted"]), result
+    assert result["loss"] == pytest.approx(1 - result["wk_weighted"], abs=1e-6), result
+
+
+@pytest.mark.timeout(1800)
 def test_gradients_match_the_torch_loss(backend: str, results: dict[str, Any]) -> None:
     result = _check(results, "gradients")
     for weights in ("quadratic", "linear"):

@@ -66,12 +66,17 @@ def to_tensor(value: Any, name: str, dtype: Any = None) -> Any:
     if kind in ("i", "u"):
         value = wide_integers_as_floats(np.asarray(value))
     try:
-        return ops.convert_to_tensor(value, dtype=dtype)
+        tensor = ops.convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as error:
         raise WkappaTypeError(
             f"`{name}` must be an array of numbers the Keras backend can hold; got "
             f"{type(value).__name__} ({error})."
         ) from None
+    if dtype is None and keras.backend.standardize_dtype(tensor.dtype) == "bool":
+        # True/False are the classes 1/0 (or the weights 1/0); TensorFlow compares a bool
+        # tensor with no number, so every backend reads them as int32.
+        tensor = ops.cast(tensor, "int32")
+    return tensor
 
 
 def row_tensor(value: Any, name: str, k: int | None = None) -> Any:
