@@ -44,9 +44,9 @@ def _array(values: Any, name: str) -> jax.Array:
     if isinstance(values, (list, tuple, np.ndarray)):
         sample = np.asarray(values).ravel()[:1]
         if sample.size and isinstance(sample[0].item(), (str, bytes)):
+            hint = " Hint: map the labels to 0..num_classes-1 first." if name[:2] == "y_" else ""
             raise WkappaTypeError(
-                f"`{name}` must hold numbers; got {format_value(sample[0].item())}. Hint: map "
-                "the labels to 0..num_classes-1 first."
+                f"`{name}` must hold numbers; got {format_value(sample[0].item())}.{hint}"
             )
     if isinstance(values, (list, tuple, np.ndarray)):
         values = wide_integers_as_floats(np.asarray(values))
@@ -231,6 +231,7 @@ def kappa_loss(
     weights: WeightsLike = "quadratic",
     form: LossForm = "ratio",
     eps: float = 1e-7,
+    sample_weight: Any = None,
 ) -> jax.Array:
     """Differentiable (soft) weighted kappa loss of de la Torre, Puig & Valls (2018).
 
@@ -250,6 +251,12 @@ def kappa_loss(
     eps : float, default 1e-7
         Added to ``ΣWE`` (and to ``ΣWO`` in the log form) so that a batch whose expected
         disagreement vanishes gives a finite loss and gradient.
+    sample_weight : array of shape (N,), optional
+        Non-negative row weights (fractional included): row ``i`` enters the tables ``w_i``
+        times, ``O = Y^T diag(w) P`` and ``E = (Y^T w)(P^T w)^T / sum(w)``, as in
+        :class:`wkappa.keras.WeightedKappaLoss`. 0 masks a row out, so a batch padded to a
+        fixed shape under ``jax.jit`` is scored on its real rows; a batch whose weights are
+        all 0 has loss 0 and a zero gradient.
 
     Returns
     -------
@@ -301,9 +308,47 @@ def kappa_loss(
     k = check_num_classes(int(probs.shape[1]))
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
     onehot = onehot.astype(probs.dtype)
-    n = max(int(probs.shape[0]), 1)
-    disagreement = (matrix * (onehot.T @ probs)).sum()
-    chance = (matrix * jnp.outer(onehot.sum(axis=0), probs.sum(axis=0))).sum() / n + eps
+    if sample_weight is None:
+        rows, pred_margin = onehot, probs.sum(axis=0)
+        total = jnp.asarray(probs.shape[0], dtype=probs.dtype)
+    else:
+        row_weight = _loss_weights(sample_weight, probs)
+        rows = onehot * row_weight[:, None]
+        pred_margin = (probs * row_weight[:, None]).sum(axis=0)
+        total = row_weight.sum()
+    # A batch without weight (no rows, or every row masked out) has loss 0 and a zero
+    # gradient; the unused branch gets safe denominators so that no NaN reaches the
+    # gradient through `where`.
+    counted = total > 0
+    disagreement = (matrix * (rows.T @ probs)).sum()
+    expected = jnp.outer(rows.sum(axis=0), pred_margin) / jnp.where(counted, total, 1)
+    chance = jnp.where(counted, (matrix * expected).sum() + eps, 1)
     if form == "ratio":
-        return disagreement / chance
-    return jnp.log(disagreement + eps) - jnp.log(chance)
+        loss = disagreement / chance
+    else:
+        loss = jnp.log(jnp.where(counted, disagreement + eps, 1)) - jnp.log(chance)
+    return jnp.where(counted, loss, jnp.zeros_like(loss))
+
+
+def _loss_weights(sample_weight: Any, probs: jax.Array) -> jax.Array:
+    """The loss's row weights in ``probs``' dtype: numbers of shape (N,); eagerly, finite
+    and non-negative."""
+    raw = _array(sample_weight, "sample_weight")
+    if not (jnp.issubdtype(raw.dtype, jnp.number) or raw.dtype == jnp.bool_) or (
+        jnp.issubdtype(raw.dtype, jnp.complexfloating)
+    ):
+        raise WkappaTypeError(f"`sample_weight` must hold real numbers; got dtype {raw.dtype}.")
+    if raw.shape != probs.shape[:1]:
+        raise WkappaError(
+            f"`sample_weight` must have shape ({probs.shape[0]},), one weight per row of "
+            f"`y_prob`; got {raw.shape}."
+        )
+    weight = raw.astype(probs.dtype)
+    if not isinstance(weight, jax.core.Tracer):
+        bad = np.flatnonzero(~(np.isfinite(np.asarray(weight)) & (np.asarray(weight) >= 0)))
+        if bad.size:
+            raise WkappaError(
+                "`sample_weight` must hold finite non-negative weights; row "
+                f"{int(bad[0])} holds {format_value(np.asarray(raw)[bad[0]].item())}."
+            )
+    return weight

@@ -73,6 +73,32 @@ def _check_range(indices: torch.Tensor, k: int, name: str) -> None:
         )
 
 
+def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool) -> torch.Tensor:
+    """The loss's row weights as ``probs``' dtype and device: real, shape (N,), and (with
+    ``validate``) finite and non-negative."""
+    if not torch.is_tensor(sample_weight):
+        raise WkappaTypeError(
+            f"`sample_weight` must be a torch.Tensor; got {type(sample_weight).__name__}."
+        )
+    if sample_weight.ndim != 1 or sample_weight.shape[0] != n:
+        raise WkappaError(
+            f"`sample_weight` must have shape ({n},), one weight per row of `input`; got "
+            f"{tuple(sample_weight.shape)}."
+        )
+    if sample_weight.is_complex():
+        raise WkappaTypeError(f"`sample_weight` must be real; got dtype {sample_weight.dtype}.")
+    weight = sample_weight.to(device=probs.device, dtype=probs.dtype)
+    if validate:
+        bad = ~torch.isfinite(weight) | (weight < 0)
+        if bool(bad.any()):
+            row = int(torch.nonzero(bad)[0, 0])
+            raise WkappaError(
+                "`sample_weight` must hold finite non-negative weights; row "
+                f"{row} holds {format_value(sample_weight[row].item())}."
+            )
+    return weight
+
+
 class WeightedKappaLoss(nn.Module):
     """Differentiable (soft) weighted kappa loss of de la Torre, Puig & Valls (2018).
 
@@ -94,7 +120,8 @@ class WeightedKappaLoss(nn.Module):
         gives a finite loss and gradient instead of 0/0. ``ΣWE`` grows with the batch size,
         so the bias is negligible for any informative batch.
     validate_args : bool, default True
-        Check that targets lie in ``0..K-1`` (one device-to-host sync per call).
+        Check that targets lie in ``0..K-1``, and sample weights are finite and non-negative
+        (a device-to-host sync per call).
 
     Notes
     -----
@@ -106,7 +133,9 @@ class WeightedKappaLoss(nn.Module):
         1 - \\kappa = \\frac{\\sum_{ij} W_{ij} O_{ij}}{\\sum_{ij} W_{ij} E_{ij}}.
 
     ``O`` is the soft confusion table (expected counts under the predicted distribution),
-    ``E`` the table expected from the marginals. Kappa is not a mean over samples, so the
+    ``E`` the table expected from the marginals. With ``sample_weight`` ``w`` each row counts
+    ``w_i`` times: ``O = Y^T diag(w) P`` and ``E = (Y^T w)(P^T w)^T / sum(w)``, as in
+    :class:`wkappa.keras.WeightedKappaLoss`. Kappa is not a mean over samples, so the
     loss is a batch statistic with no ``reduction``; use batches large enough to hold several
     classes (it works down to N = 2). Works on any device and floating dtype.
 
@@ -150,7 +179,9 @@ class WeightedKappaLoss(nn.Module):
             f"mode={self.mode!r}, form={self.form!r}, eps={self.eps}"
         )
 
-    def forward(self, input: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, input: torch.Tensor, target: torch.Tensor, sample_weight: torch.Tensor | None = None
+    ) -> torch.Tensor:
         """The loss of one batch.
 
         Parameters
@@ -159,6 +190,11 @@ class WeightedKappaLoss(nn.Module):
             Logits or probabilities (see ``mode``), floating dtype.
         target : Tensor of shape (N,)
             Integer class indices in ``0..K-1``.
+        sample_weight : Tensor of shape (N,), optional
+            Non-negative row weights (any real values, fractional included): row ``i``
+            enters the tables ``w_i`` times, as in :class:`wkappa.keras.WeightedKappaLoss`.
+            0 masks a row out (padding). A batch whose weights are all 0 has loss 0 and a
+            zero gradient.
 
         Returns
         -------
@@ -176,14 +212,29 @@ class WeightedKappaLoss(nn.Module):
         probs = torch.softmax(input, dim=1) if self.mode == "logits" else input
         onehot = nn.functional.one_hot(target, k).to(probs.dtype)
         weights = self.weight_matrix.to(device=probs.device, dtype=probs.dtype)
-        observed = onehot.T @ probs
-        n = max(input.shape[0], 1)
-        expected = torch.outer(onehot.sum(dim=0), probs.sum(dim=0)) / n
+        if sample_weight is None:
+            rows = onehot
+            pred_margin = probs.sum(dim=0)
+            total = torch.tensor(float(input.shape[0]), dtype=probs.dtype, device=probs.device)
+        else:
+            row_weight = _row_weights(sample_weight, input.shape[0], probs, self.validate_args)
+            rows = onehot * row_weight[:, None]
+            pred_margin = (probs * row_weight[:, None]).sum(dim=0)
+            total = row_weight.sum()
+        # A batch without weight (no rows, or every row masked out) has loss 0 and a zero
+        # gradient; the unused branch gets safe denominators so that no NaN reaches the
+        # gradient through `where`.
+        counted = total > 0
+        one = torch.ones_like(total)
+        observed = rows.T @ probs
+        expected = torch.outer(rows.sum(dim=0), pred_margin) / torch.where(counted, total, one)
         disagreement = (weights * observed).sum()
-        chance = (weights * expected).sum() + self.eps
+        chance = torch.where(counted, (weights * expected).sum() + self.eps, one)
         if self.form == "ratio":
-            return disagreement / chance
-        return torch.log(disagreement + self.eps) - torch.log(chance)
+            loss = disagreement / chance
+        else:
+            loss = torch.log(torch.where(counted, disagreement + self.eps, one)) - torch.log(chance)
+        return torch.where(counted, loss, torch.zeros_like(loss))
 
 
 class KappaMetric:
