@@ -277,3 +277,16 @@ def test_a_table_for_the_common_kappa_model_names_what_asked_for_it(options, who
     assert message.startswith(who) and "instead of `table=`" in message, message
     if "goodness" not in who:
         assert "goodness-of-fit" not in message, message
+
+
+def test_a_several_raters_goodness_of_fit_plan_says_whose_power_it_states() -> None:
+    """Three raters, prevalence 0.5, kappa0 = 0 -> 0.6: the formula states 0.816 for 6 items,
+    the power of its chi-square test of the model's cells; wkappa's test of Fleiss' kappa
+    has far less there (benchmarks/planning_gof_range.py), below the ratio that warns."""
+    design = {"kappa1": 0.6, "kappa0": 0.0, "marginals": [0.5, 0.5], "weights": "unweighted"}
+    plan = wk.kappa_sample_size(**design, n_raters=3, method="goodness-of-fit")  # type: ignore[arg-type]
+    assert plan.n == 6
+    assert "power of the goodness-of-fit chi-square test" in plan.explain()
+    assert "'simulation' method" in plan.explain()
+    two = wk.kappa_sample_size(**design, method="goodness-of-fit")  # type: ignore[arg-type]
+    assert "chi-square test" not in two.explain()

@@ -60,7 +60,10 @@ class KappaPlan:
         Probability that wkappa's test of H0: kappa = ``kappa0`` rejects at ``alpha``
         against ``alternative`` when the population kappa is ``kappa1`` (nan when
         ``kappa1 == kappa0``, and for the ``ci_width`` and ``lower_limit`` goals, which run
-        no test).
+        no test). For 'goodness-of-fit' it is the power of Donner & Eliasziw's chi-square
+        test of the common-kappa model's cells, which wkappa's test of Fleiss' kappa need
+        not reach with several raters (``explain()`` says so): check the n with
+        'simulation'.
     expected_width : float
         Expected width of the two-sided interval at ``confidence_level`` (the asymptotic
         interval for the 'asymptotic' and 'max-variance' methods, the 'score' interval for
@@ -251,6 +254,12 @@ class KappaPlan:
                 2,
                 f"  {test}: power {number_text(self.power, '.3f')}"
                 + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
+            )
+        if test is not None and self.method == "goodness-of-fit" and self.n_raters > 2:
+            lines.append(
+                "  that is the power of the goodness-of-fit chi-square test of the model's "
+                "cells; wkappa's test of Fleiss' kappa can have less with several raters: "
+                "check the n with the 'simulation' method"
             )
         if self.lower_limit is not None:
             lines.append(
