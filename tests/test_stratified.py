@@ -406,3 +406,10 @@ def test_definitions_page_lists_every_function_refusing_propagate() -> None:
         with pytest.raises(WkappaError, match="'propagate' has no meaning"):
             call()
         assert f"wkappa.{name}`" in paragraph, name
+
+
+def test_one_table_instead_of_a_stack_says_how_to_stack_them() -> None:
+    with pytest.raises(
+        WkappaError, match=r"got \[\[10, 2\], \[3, 12\]\]\. Hint: that is one K x K"
+    ):
+        wk.stratified_kappa_test_from_tables([[10, 2], [3, 12]])

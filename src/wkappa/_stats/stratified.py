@@ -193,6 +193,12 @@ def stratified_kappa_test_from_tables(
         raise WkappaError(
             "`tables` must be a non-empty stack of S tables of one shape (S, K, K); got "
             f"{format_value(tables)}."
+            + (
+                " Hint: that is one K x K table; the strata's tables go in one list, "
+                "[table_1, table_2, ...] (one stratum: wk.kappa_test_from_table)."
+                if stack.ndim == 2
+                else ""
+            )
         )
     checked = np.stack([check_table(table, f"tables[{h}]") for h, table in enumerate(stack)])
     check_table_size(checked.shape[-1])
