@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,7 +82,9 @@ def _backend(y_true: Any, y_pred: Any) -> Backend:
     backend = Backend(xp, False, y_true.device)
     # JAX without x64 silently makes "int64" int32 and "float64" float32: sums could overflow
     # or lose precision there, so such arrays are counted on the host instead.
-    probe = backend.arange(1)
+    with warnings.catch_warnings():  # JAX warns that it narrows the dtype: that is the probe
+        warnings.simplefilter("ignore", UserWarning)
+        probe = backend.arange(1)
     if probe.dtype != xp.int64 or backend.astype(probe, xp.float64).dtype != xp.float64:
         raise _Host
     return backend

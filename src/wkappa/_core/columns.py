@@ -362,9 +362,22 @@ def host_view(obj: Any) -> np.ndarray | None:
         view: np.ndarray = obj.detach().resolve_conj().resolve_neg().numpy()
         return view
     try:
-        return np.from_dlpack(obj)
+        array = np.from_dlpack(obj)
     except (TypeError, RuntimeError, BufferError, AttributeError, ValueError):
         return None
+    return None if _is_extended_float(array) else array
+
+
+def _is_extended_float(array: np.ndarray) -> bool:
+    """A float dtype numpy lacks (ml_dtypes' bfloat16, float8_*: JAX's mixed precision)."""
+    return array.dtype.kind == "V" and "float" in array.dtype.name
+
+
+def _widened(array: Any) -> Any:
+    """An extended float array as float32, which holds every bfloat16/float8 value exactly."""
+    if isinstance(array, np.ndarray) and _is_extended_float(array):
+        return array.astype(np.float32)
+    return array
 
 
 def to_host(obj: Any) -> Any:
@@ -380,6 +393,6 @@ def to_host(obj: Any) -> Any:
     if hasattr(obj, "get") and type(obj).__module__.startswith("cupy"):
         return obj.get()
     try:
-        return np.from_dlpack(obj)
+        return _widened(np.from_dlpack(obj))
     except (TypeError, RuntimeError, BufferError, AttributeError):
-        return np.asarray(obj)
+        return _widened(np.asarray(obj))
