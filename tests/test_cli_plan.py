@@ -332,3 +332,25 @@ def test_goodness_of_fit_explains_every_goal(goal, says, capsys) -> None:
     explained = capsys.readouterr().out
     assert says in explained
     assert "size -" not in explained and "power -" not in explained
+
+
+@pytest.mark.parametrize(
+    ("goal", "says"),
+    [
+        (["--lower-limit", "0.5"], "(the lower limit of the score interval), and n is the "
+         "smallest whose share of successes reaches the goal: n = "),
+        (["--ci-width", "0.3"], "(the width of the score interval), and n is the smallest "
+         "whose mean width meets the goal: n = "),
+    ],
+)  # fmt: skip
+def test_simulation_explains_what_each_study_is_analysed_by(
+    goal: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said 'analysed as the real study will be' without the interval, and 'share of
+    successes ... (Monte Carlo SE nan)' of a width goal, whose mean width is no share."""
+    args = ["plan", "--kappa1", "0.7", "--marginals", "0.2,0.3,0.3,0.2", "--method",
+            "simulation", "--simulations", "200", "--seed", "1", "--explain", *goal]  # fmt: skip
+    assert main(args) == 0
+    explained = capsys.readouterr().out
+    assert says in explained
+    assert "SE nan" not in explained

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import base64
 import io
+import math
 import warnings
 from typing import Any
 
@@ -498,10 +499,24 @@ def _computation(plan: KappaPlan) -> str:
             f"n = {plan.n:,}."
         )
     else:
+        analysis = {
+            "power": "wkappa's test of kappa0",
+            "lower_limit": f"the lower limit of the {plan.limit_interval} interval",
+            "ci_width": f"the width of the {plan.width_interval} interval",
+        }.get(plan.goal, "wkappa's test and interval")
+        reaches = (
+            "mean width meets the goal"  # a mean, not a share: no Monte Carlo SE of a share
+            if plan.goal == "ci_width"
+            else "share of successes reaches the goal"
+        )
+        error = (
+            ""
+            if math.isnan(plan.monte_carlo_error)
+            else f" (Monte Carlo SE {plan.monte_carlo_error:.3f})"
+        )
         lines.append(
             f"  simulation: {plan.n_simulations:,} studies of n items drawn from P for each n "
-            "tried; each is analysed as the real study will be, and n is the smallest whose "
-            f"share of successes reaches the goal: n = {plan.n:,} (Monte Carlo SE "
-            f"{plan.monte_carlo_error:.3f})."
+            f"tried; each is analysed as the real study will be ({analysis}), and n is the "
+            f"smallest whose {reaches}: n = {plan.n:,}{error}."
         )
     return "\n".join(lines)
