@@ -182,3 +182,12 @@ def test_a_groups_warning_names_its_group() -> None:
     assert messages[0].startswith("by='site' group 'x': Fleiss' kappa is undefined")
     assert caught[0].filename == __file__
     assert np.isnan(results["x"].statistic) and not np.isnan(results["y"].statistic)
+
+
+def test_a_one_member_panel_names_the_raters_and_the_fix() -> None:
+    frame = pl.DataFrame({"a": [1, 2, 3, 1], "c": [1, 2, 2, 1]})
+    said = (
+        r"^The panel needs at least two raters besides `candidate` 'c'; `df` has 1 \('a'\)\. Hint"
+    )
+    with pytest.raises(wk.exceptions.WkappaError, match=said):
+        wkf.rater_vs_panel(frame, candidate="c", raters=["a", "c"])

@@ -512,7 +512,12 @@ def panel_ratings(found: RaterRows, candidate: str) -> tuple[Any, Any, np.ndarra
         raise WkappaError(f"`candidate` {candidate!r} is not a rater of `df`; its raters: {shown}.")
     panel = [n for n in found.names if n != candidate]
     if len(panel) < 2:
-        raise WkappaError("The panel needs at least two raters besides `candidate`.")
+        raise WkappaError(
+            f"The panel needs at least two raters besides `candidate` {candidate!r}; `df` "
+            f"has {len(panel)} ({', '.join(repr(n) for n in panel) or 'none'}). Hint: name "
+            "two or more panel members (`raters=` for a wide frame), or compare the candidate "
+            "with one reference by wkappa.frames.kappa_test."
+        )
     ((_, rows, counts, ids),) = found.groups
     items = _expanded(rows, counts)
     column = items.get_column(candidate).to_native()
