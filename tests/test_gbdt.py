@@ -324,7 +324,20 @@ def test_layouts_and_options() -> None:
         (lambda: lightgbm_metric(), ([0, 1], np.zeros(3), None), "3 predictions for 2 labels"),
         (lambda: lightgbm_metric(), ([0, 1], np.zeros((3, 2)), None), "3 rows for 2 labels"),
         (lambda: lightgbm_metric(thresholds=[0.5]), ([0, 1], np.eye(2), None), "thresholds"),
-        (lambda: lightgbm_metric(), ([0, 1], [0.0, np.nan], None), "missing"),
+        (lambda: lightgbm_metric(), ([0, np.nan], [0.0, 1.0], None), "missing"),
+        # A diverged model's NaN or infinite output: an inf was clipped to the top grade and
+        # a NaN class score lost to np.argmax (which takes the NaN's column), silently.
+        (
+            lambda: lightgbm_metric(),
+            ([0, 1], [0.0, np.inf], None),
+            r"NaN or infinity \(row 1: inf\)",
+        ),
+        (
+            lambda: lightgbm_metric(),
+            ([1, 1], [[0.2, 0.8], [np.nan, 0.1]], None),
+            r"row 1: \[nan, 0\.1\]",
+        ),
+        (lambda: CatBoostMetric(), ([[0.5, np.nan]], [0, 1], None), "NaN or infinity"),
         (lambda: lightgbm_metric(), ([0, 1.5], [0.0, 1.0], None), "non-integer"),
         (lambda: CatBoostMetric(zero_division="raise"), ([[1.0, 1.0]], [1, 1], None), "undefined"),
     ],

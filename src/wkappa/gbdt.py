@@ -97,6 +97,7 @@ class _KappaScorer:
         preds = np.asarray(y_pred, dtype=np.float64)
         n = labels.size
         weight = None if sample_weight is None or np.size(sample_weight) == 0 else sample_weight
+        _check_finite(preds)
         if preds.ndim == 2 and preds.shape[1] > 1:  # (n, K) multiclass scores
             if preds.shape[0] != n:
                 raise WkappaError(
@@ -142,6 +143,20 @@ class _KappaScorer:
             max_rating=hi,
             sample_weight=weight,
             zero_division=self.zero_division,
+        )
+
+
+def _check_finite(preds: np.ndarray) -> None:
+    """Refuse NaN or infinite predictions: no grade (rounded, cut or argmax) is right for them."""
+    bad = ~np.isfinite(preds)
+    if bad.any():
+        rows = np.atleast_1d(preds)
+        row = int(np.flatnonzero((~np.isfinite(rows)).reshape(rows.shape[0], -1).any(axis=1))[0])
+        raise WkappaError(
+            f"The model's predictions hold NaN or infinity (row {row}: "
+            f"{format_value(rows[row].tolist())}), which no grade fits. Hint: if the boosting "
+            "diverged, check a custom objective's gradients, the learning rate and the "
+            "features for NaN or infinity."
         )
 
 
