@@ -113,6 +113,8 @@ def test_bad_arguments() -> None:
         kappa_loss(jnp.eye(3), jnp.eye(3, dtype=jnp.int32))
     with pytest.raises(WkappaError, match="weights"):
         kappa_loss(jnp.eye(3), probs, weights="quadratc")
+    with pytest.raises(WkappaError, match=r"`y_prob` must have a column per class.*\(3, 1\)"):
+        kappa_loss(jnp.ones((3, 1)), jnp.ones((3, 1)))
 
 
 def test_counts_past_float32_integers_stay_exact() -> None:

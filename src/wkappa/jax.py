@@ -305,7 +305,13 @@ def kappa_loss(
     _concrete(eps, "eps", "a Python float")
     _concrete(weights, "weights", "a name or a concrete (K, K) array")
     form, eps = check_loss_form(form, eps, "eps")
-    k = check_num_classes(int(probs.shape[1]))
+    if probs.shape[1] < 2:
+        raise WkappaError(
+            f"`y_prob` must have a column per class and at least 2 classes; got shape "
+            f"{probs.shape}. Hint: for one score per row, pass its probabilities over the "
+            "classes (jax.nn.softmax of K logits)."
+        )
+    k = int(probs.shape[1])
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
     onehot = onehot.astype(probs.dtype)
     if sample_weight is None:
