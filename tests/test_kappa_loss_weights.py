@@ -148,3 +148,19 @@ def test_torch_training_on_padded_batches_with_a_mask() -> None:
     with torch.no_grad():
         predicted = model(torch.tensor(xv)).argmax(dim=1).numpy()
     assert wk.qwk(yv, predicted, labels=range(K)) > 0.7
+
+
+@pytest.mark.parametrize("form", ["ratio", "log"])
+def test_torch_soft_targets_match_jax_and_one_hot_rows(form: str) -> None:
+    """Soft targets (N, K), as the JAX and Keras losses take them; the torch loss refused
+    them ("`target` must have shape (40,)")."""
+    loss = WeightedKappaLoss(K, form=form)  # type: ignore[arg-type]
+    logits, target = torch.tensor(LOGITS), torch.tensor(TARGET)
+    onehot = torch.nn.functional.one_hot(target, K).double()
+    assert float(loss(logits, onehot)) == float(loss(logits, target))
+    smooth = 0.9 * onehot + 0.1 / K
+    probs = jax.nn.softmax(jnp.asarray(LOGITS, dtype=jnp.float32))
+    expected = float(kappa_loss(jnp.asarray(smooth.numpy()), probs, form=form))  # type: ignore[arg-type]
+    assert float(loss(logits, smooth, torch.ones(N))) == pytest.approx(expected, abs=2e-6)
+    with pytest.raises(WkappaError, match=r"`target` as class probabilities must have the shape"):
+        loss(logits, smooth[:, :3])

@@ -188,8 +188,11 @@ class WeightedKappaLoss(nn.Module):
         ----------
         input : Tensor of shape (N, K)
             Logits or probabilities (see ``mode``), floating dtype.
-        target : Tensor of shape (N,)
-            Integer class indices in ``0..K-1``.
+        target : Tensor of shape (N,) or (N, K)
+            Integer class indices in ``0..K-1``, or soft targets: floating rows of class
+            probabilities (label smoothing, a teacher's distribution), which take the place
+            of the one-hot rows ``Y`` (as in :func:`wkappa.jax.kappa_loss` and the Keras
+            loss).
         sample_weight : Tensor of shape (N,), optional
             Non-negative row weights (any real values, fractional included): row ``i``
             enters the tables ``w_i`` times, as in :class:`wkappa.keras.WeightedKappaLoss`.
@@ -208,9 +211,17 @@ class WeightedKappaLoss(nn.Module):
             raise WkappaError(f"`input` must be a tensor of shape (N, {k}); got {shape}.")
         if not input.is_floating_point():
             raise WkappaTypeError(f"`input` must be floating point; got dtype {input.dtype}.")
-        target = _check_target(target, input.shape[0], k, self.validate_args)
         probs = torch.softmax(input, dim=1) if self.mode == "logits" else input
-        onehot = nn.functional.one_hot(target, k).to(probs.dtype)
+        if torch.is_tensor(target) and target.ndim == 2 and target.is_floating_point():
+            if tuple(target.shape) != tuple(input.shape):
+                raise WkappaError(
+                    f"`target` as class probabilities must have the shape of `input`, "
+                    f"{tuple(input.shape)}; got {tuple(target.shape)}."
+                )
+            onehot = target.to(probs.dtype)  # soft targets: rows of class probabilities
+        else:
+            target = _check_target(target, input.shape[0], k, self.validate_args)
+            onehot = nn.functional.one_hot(target, k).to(probs.dtype)
         weights = self.weight_matrix.to(device=probs.device, dtype=probs.dtype)
         if sample_weight is None:
             rows = onehot
