@@ -408,4 +408,4 @@ def test_a_planned_level_is_printed_as_given() -> None:
     plan = wk.kappa_sample_size(
         kappa1=0.6, marginals=[0.3, 0.7], ci_width=0.3, confidence_level=0.975
     )
-    assert "97.5% interval" in plan.explain() and "98%" not in plan.explain()
+    assert "97.5% asymptotic interval" in plan.explain() and "98%" not in plan.explain()

@@ -645,6 +645,7 @@ def test_missing_ratings_that_leave_the_error_no_df_make_the_forms_undefined(
         if undefined:  # no error mean square to divide by: F and p too
             assert all(math.isnan(limit) for limit in result.confidence_interval())
             assert math.isnan(result.f_statistic) and math.isnan(result.pvalue)
+            assert result.df2 >= 0  # no negative count of degrees of freedom
     if "1,1" not in undefined_forms:
         assert 0.0 < results["1,1"].statistic < 1.0 and results["1,1"].df2 == 2
 

@@ -121,7 +121,7 @@ def _from_reml(fit: RemlFit, n: int, k: int) -> dict[str, float]:
         "ms_within": fit.var_within,
         "df_targets": float(n - 1),
         "df_raters": float(k - 1),
-        "df_error": float(n_obs - n - k + 1),
+        "df_error": float(max(n_obs - n - k + 1, 0)),  # 0: no residual df (form undefined)
         "df_within": float(n_obs - n),
         "n_ratings": float(n_obs),
     }

@@ -154,8 +154,8 @@ def undefined_reason(form: str, ms: MeanSquares) -> str:
     """Why :func:`undefined` holds for ``form`` on one table's mean squares (scalars)."""
     if ms.ms_targets == 0 and ms.ms_raters == 0 and ms.ms_error == 0:
         return "every mean square is 0 (all ratings equal)"
-    df = float(_error_df(form, ms))
-    if df <= 0:
+    if float(_error_df(form, ms)) <= 0:
+        count = int(ms.n_ratings) - ms.n - (0 if form[0] == "1" else ms.k - 1)
         what = (
             "N - n, the ratings beyond one per item"
             if form[0] == "1"
@@ -163,7 +163,7 @@ def undefined_reason(form: str, ms: MeanSquares) -> str:
         )
         return (
             f"the model's error has no degrees of freedom ({int(ms.n_ratings)} observed "
-            f"ratings N of n = {ms.n} items by k = {ms.k} raters: {what}, is {df:g}), so "
+            f"ratings N of n = {ms.n} items by k = {ms.k} raters: {what}, is {count}), so "
             "nothing separates the items' variance from the error's (rate more items by "
             "two raters or more)"
         )
