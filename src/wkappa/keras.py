@@ -315,11 +315,13 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         which = next(i for i, c in enumerate(counts) if c)
         name = _REJECTED[which]
         example = ""
+        shown: Any = None
         if inputs is not None and masks is not None:
             raw = np.asarray(ops.convert_to_numpy(to_tensor(inputs[which], name)))
             raw = raw.reshape(raw.shape[0], -1) if raw.ndim > 1 else raw.reshape(-1)
             row = int(np.flatnonzero(masks[which])[0])
-            example = f" (row {row}: {format_value(raw[row].tolist())})"
+            shown = raw[row].tolist()
+            example = f" (row {row}: {format_value(shown)})"
         hint = ""
         if name == "sample_weight":
             rule = "non-negative whole numbers"
@@ -333,6 +335,8 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
                 hint = " Hint: clip=True clips rounded regression outputs into range."
         else:
             rule = f"class indices in 0..{k - 1} (or one-hot rows of them)"
+        if name != "sample_weight" and not hint and shown == k:
+            hint = f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
         raise WkappaError(
             f"`{name}` must hold {rule}; {counts[which]} row(s) do not{example} "
             f"(num_classes = {k}). They were not counted.{hint}"
@@ -524,10 +528,15 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
             if not is_traced(index):
                 bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)))
                 if bad.size:
-                    raw = np.asarray(ops.convert_to_numpy(values))[bad[0]]
+                    raw = np.asarray(ops.convert_to_numpy(values))[bad[0]].item()
+                    hint = (
+                        f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
+                        if raw == k
+                        else ""
+                    )
                     raise WkappaError(
                         f"`y_true` must hold class indices in 0..{k - 1}; row {int(bad[0])} "
-                        f"holds {format_value(raw.item())} (num_classes = {k})."
+                        f"holds {format_value(raw)} (num_classes = {k}).{hint}"
                     )
             else:
                 poison = ops.logical_not(ops.all(ok))

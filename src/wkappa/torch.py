@@ -68,8 +68,14 @@ def _check_range(indices: torch.Tensor, k: int, name: str) -> None:
     low, high = (int(v) for v in torch.aminmax(indices))
     if low < 0 or high >= k:
         bad = low if low < 0 else high
+        hint = (
+            f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
+            if bad == k
+            else ""
+        )
         raise WkappaError(
-            f"`{name}` contains the class index {bad}, outside 0..{k - 1} (num_classes = {k})."
+            f"`{name}` contains the class index {bad}, outside 0..{k - 1} "
+            f"(num_classes = {k}).{hint}"
         )
 
 
