@@ -521,6 +521,15 @@ def test_numba_is_not_imported_with_wkappa() -> None:
     assert out.stdout.strip() == "False"
 
 
+def test_numpy_random_is_not_imported_with_wkappa() -> None:
+    """numpy.random (and the hashing modules under it) loads when a call first draws."""
+    import subprocess
+
+    code = "import sys, wkappa; print('numpy.random' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int64", "uint64"])
 def test_one_pass_table_when_the_guessed_range_misses(dtype: str) -> None:
     """The range of the first 65536 pairs is only a guess: a later rating outside it is found."""

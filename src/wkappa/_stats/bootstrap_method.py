@@ -5,7 +5,7 @@ shares."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
@@ -15,14 +15,11 @@ from ..exceptions import WkappaError
 __all__ = ["BootstrapMethod", "SeedLike", "check_resamples", "make_rng", "rng_error"]
 
 # What every ``rng=`` keyword takes: the seeds of ``numpy.random.default_rng`` (a legacy
-# RandomState or a BitGenerator is used through its bit generator, and advanced).
-SeedLike = (
-    int
-    | np.random.Generator
-    | np.random.SeedSequence
-    | np.random.BitGenerator
-    | np.random.RandomState
-    | None
+# RandomState or a BitGenerator is used through its bit generator, and advanced). A string:
+# naming numpy.random here would import it with wkappa, which needs it only to draw.
+SeedLike: TypeAlias = (
+    "int | np.random.Generator | np.random.SeedSequence | np.random.BitGenerator"
+    " | np.random.RandomState | None"
 )
 
 
