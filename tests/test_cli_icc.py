@@ -217,3 +217,24 @@ def test_propagate_applies_to_the_ccc_too(capsys, tmp_path) -> None:
     assert json.loads(capsys.readouterr().out)["ccc"]["statistic"] is None
     assert main(argv[:-2]) == 0  # omit (the default): the CCC of the complete items
     assert "Lin's CCC 0.9315" in capsys.readouterr().out
+
+
+def test_degrees_of_freedom_in_plain_digits(wide, tmp_path, capsys) -> None:
+    # 50,001 items x 3 raters: df2 = 100,000 is written 100000 (APA style), not 1e+05 and not
+    # 100,000; Satterthwaite's df (absolute agreement, icc0 > 0) gets two decimals.
+    rng = np.random.default_rng(3)
+    truth = rng.normal(size=50_001)
+    ratings = truth[:, None] + rng.normal(size=(50_001, 3)) + np.array([0.0, 0.3, -0.2])
+    path = tmp_path / "big.csv"
+    np.savetxt(path, ratings, delimiter=",", header="r1,r2,r3", comments="", fmt="%.4f")
+    report = tmp_path / "icc.html"
+    argv = ["icc", str(path), "--raters", "r1,r2,r3", "--form", "C,1", "--report", str(report)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "100000" in out and "1e+05" not in out and "100,000" not in out
+    assert "F(50000, 100000) = " in report.read_text()
+    argv = ["icc", str(wide), "--raters", "J1,J2,J3,J4", "--form", "A,1", "--icc0", "0.2"]
+    assert main(argv) == 0
+    satterthwaite = wk.icc(SHROUT_FLEISS_RATINGS, form="A,1", icc0=0.2).df2
+    assert satterthwaite != round(satterthwaite)
+    assert f" {satterthwaite:.2f} " in capsys.readouterr().out

@@ -17,7 +17,14 @@ from .._stats import (
     p_phrase,
 )
 from .methods import dropped_clause, interval_clause
-from .output import RowCount, ci_label, format_bound, format_interval, format_pvalue
+from .output import (
+    RowCount,
+    ci_label,
+    format_bound,
+    format_df,
+    format_interval,
+    format_pvalue,
+)
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
 from .written import write_text
@@ -41,10 +48,6 @@ def icc_number(value: float, digits: int = DECIMALS) -> str:
     below 10**-digits, never 0.0000)."""
     tiny = value != 0 and abs(value) < 10 ** (-digits)  # False for nan
     return number_text(value, ".2e" if tiny else f".{digits}f")
-
-
-def _general(value: float, digits: int) -> str:
-    return number_text(value, f".{digits}g")
 
 
 def interval_heading(level: float, alternative: str) -> str:
@@ -71,8 +74,8 @@ def form_cells(result: Any, ci: Any, alternative: str | None = None) -> list[str
         icc_number(result.statistic),
         interval,
         _f_text(result.f_statistic),
-        _general(result.df1, 4),
-        _general(result.df2, 5),
+        format_df(result.df1),
+        format_df(result.df2),
         format_pvalue(result.pvalue),
     ]
 
@@ -104,7 +107,7 @@ def _anova_rows(results: dict[str, Any], first: Any) -> list[list[str]]:
         rows.insert(1, (name, other.df_items, other.ms_items))
     spec = _decimals([ms for _, _, ms in rows])
     return [
-        [name, _general(df, 5), number_text(df * ms, spec), number_text(ms, spec)]
+        [name, format_df(df), number_text(df * ms, spec), number_text(ms, spec)]
         for name, df, ms in rows
     ]
 
@@ -139,7 +142,7 @@ def _methods(
         found = (
             f" {first.name} = {icc_number(first.statistic)}, {level} "
             f"{format_bound(ci.low, ci.high, args.alternative, number=icc_number)}, "
-            f"F({_general(first.df1, 4)}, {_general(first.df2, 5)}) = "
+            f"F({format_df(first.df1)}, {format_df(first.df2)}) = "
             f"{_f_text(first.f_statistic)}, {p_phrase(first.pvalue)}."
         )
     else:
@@ -237,8 +240,7 @@ def write_icc_report(
                 (
                     "F test",
                     f"F = {_f_text(first.f_statistic)}",
-                    f"df {_general(first.df1, 4)}, {_general(first.df2, 5)}; "
-                    f"{p_phrase(first.pvalue)}",
+                    f"df {format_df(first.df1)}, {format_df(first.df2)}; {p_phrase(first.pvalue)}",
                 ),
                 (
                     "items",
