@@ -58,3 +58,11 @@ def test_the_check_would_see_a_heavy_import() -> None:
     """The same script notices a heavy module once something imports it."""
     loaded = _modules_loaded_by(_SCRIPT.replace("import wkappa\n", "import wkappa, polars\n", 1))
     assert "polars" in loaded
+
+
+def test_exact_arithmetic_modules_load_on_first_use() -> None:
+    """fractions and decimal (about 5 ms of import) load only when a call needs them: a
+    Decimal or Fraction rating can only exist once its module is loaded."""
+    loaded = _modules_loaded_by(_SCRIPT)
+    assert "wkappa" in loaded
+    assert {"fractions", "decimal"}.isdisjoint(loaded), sorted({"fractions", "decimal"} & loaded)

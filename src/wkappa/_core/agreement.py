@@ -28,7 +28,6 @@ minus one item) and the bootstrap (sums under resampled multiplicities).
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import NamedTuple, get_args
 
 import numpy as np
@@ -153,6 +152,8 @@ _EXACT_OBJECT_CELLS = 200_000
 def _integer_form(weights: np.ndarray) -> np.ndarray:
     """Integers D (Python ints, object array) with ``W = D / L`` exactly: every float is a
     dyadic rational, so L is the largest power of two among the entries' denominators."""
+    from fractions import Fraction  # on first use: ``import wkappa`` stays light
+
     fractions = [Fraction(float(w)) for w in weights.ravel()]
     scale = max(f.denominator for f in fractions)
     out = np.empty(weights.shape, dtype=object)
@@ -199,6 +200,8 @@ def conger_exact(
     symmetric W this is the rational number :func:`wkappa.weighted_kappa` computes, so with
     named weights the two agree bit for bit.
     """
+    from fractions import Fraction  # on first use: ``import wkappa`` stays light
+
     n_raters = rows.shape[1]
     k = weights.shape[0]
     n_items = int(multiplicity.sum())

@@ -7,8 +7,6 @@ Foreign types are recognised through :data:`sys.modules` (:mod:`wkappa._core.dep
 
 from __future__ import annotations
 
-import decimal
-import fractions
 import math
 import numbers
 import sys
@@ -18,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
-from .dependencies import is_torch_tensor, series_library
+from .dependencies import is_decimal, is_fraction, is_torch_tensor, series_library
 from .input_checks import check_one_dimensional, refuse_iterator, unsupported_dtype_error
 from .options import format_value
 
@@ -63,7 +61,7 @@ def is_missing_scalar(value: Any) -> bool:
         return True
     if isinstance(value, np.floating) and np.isnan(value):
         return True
-    if isinstance(value, decimal.Decimal) and value.is_nan():
+    if is_decimal(value) and value.is_nan():
         return True
     pd = sys.modules.get("pandas")
     return pd is not None and (value is pd.NA or value is pd.NaT)
@@ -154,8 +152,8 @@ def _exact_number(value: Any) -> Any:
     others cannot promote it to float64); other numbers unchanged."""
     if isinstance(value, np.integer):
         return int(value)
-    if isinstance(value, (fractions.Fraction, decimal.Decimal)):
-        if value.is_finite() if isinstance(value, decimal.Decimal) else True:
+    if is_fraction(value) or is_decimal(value):
+        if value.is_finite() if is_decimal(value) else True:
             whole = int(value)
             if whole == value:
                 return whole
@@ -186,7 +184,7 @@ def object_column(values: np.ndarray, name: str) -> Column:
     if all(isinstance(v, str) for v in present):
         narrowed = np.array([v if isinstance(v, str) else "" for v in values], dtype=str)
     elif all(
-        isinstance(v, (numbers.Real, np.bool_, decimal.Decimal)) and not isinstance(v, str)
+        (isinstance(v, (numbers.Real, np.bool_)) or is_decimal(v)) and not isinstance(v, str)
         for v in present
     ):
         filled = [0 if m else _exact_number(v) for v, m in zip(values, missing, strict=True)]

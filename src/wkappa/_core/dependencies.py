@@ -15,6 +15,8 @@ __all__ = [
     "frame_columns",
     "import_optional",
     "is_dataframe",
+    "is_decimal",
+    "is_fraction",
     "is_lazy_frame",
     "is_pandas_object",
     "is_polars_series",
@@ -100,6 +102,19 @@ def series_library(obj: Any) -> str | None:
     if is_pyarrow_array(obj):
         return "pyarrow"
     return None
+
+
+def is_decimal(obj: Any) -> bool:
+    """True for a :class:`decimal.Decimal` (none exists before :mod:`decimal` is imported)."""
+    decimal = _loaded("decimal")
+    return decimal is not None and isinstance(obj, decimal.Decimal)
+
+
+def is_fraction(obj: Any) -> bool:
+    """True for a :class:`fractions.Fraction` (none exists before :mod:`fractions` is
+    imported)."""
+    fractions = _loaded("fractions")
+    return fractions is not None and isinstance(obj, fractions.Fraction)
 
 
 def is_torch_tensor(obj: Any) -> bool:

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import math
 import sys
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -403,6 +402,8 @@ _LARGEST = sys.float_info.max
 def _difference(a: int | float, b: int | float, unit: float) -> float:
     """``(a - b) / unit`` rounded once (the shifts: floats, or ints beyond 2**53); inf
     beyond the float range (the sums of squared deviations are then refused)."""
+    from fractions import Fraction  # on first use: ``import wkappa`` stays light
+
     try:
         return float((Fraction(a) - Fraction(b)) / Fraction(unit))
     except OverflowError:
