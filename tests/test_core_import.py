@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = [
     "numba",
     "pandas",
@@ -66,3 +68,54 @@ def test_exact_arithmetic_modules_load_on_first_use() -> None:
     loaded = _modules_loaded_by(_SCRIPT)
     assert "wkappa" in loaded
     assert {"fractions", "decimal"}.isdisjoint(loaded), sorted({"fractions", "decimal"} & loaded)
+
+
+ON_FIRST_USE = ["intraclass", "concordance", "planning", "thresholds", "panel", "two_groups"]
+
+
+def test_subjects_a_call_may_not_need_load_on_first_use() -> None:
+    """The ICC and CCC, planning, thresholds and panel modules load when one of their names
+    is first looked up, not with ``import wkappa``."""
+    loaded = _modules_loaded_by(_SCRIPT)
+    early = sorted(m for m in loaded if m.split(".")[-1].split("_")[0] in ON_FIRST_USE)
+    assert early == [], early
+    later = _modules_loaded_by(_SCRIPT.replace("print(", "wkappa.icc; print(", 1))
+    assert "wkappa._stats.intraclass" in later
+
+
+_FIRST_USE_SCRIPT = """
+import json, pickle
+import numpy as np
+import wkappa as wk
+import wkappa.frames as wkf
+import pandas as pd
+ratings = np.array([[1, 2, 2], [2, 3, 3], [3, 3, 4], [4, 4, 4], [2, 2, 3], [1, 1, 2]])
+a, b = ratings[:, 0], ratings[:, 1]
+made = [
+    wkf.icc(pd.DataFrame(ratings, columns=list("xyz")), raters=list("xyz")),
+    wk.ccc(ratings),
+    wk.ICCAccumulator().update(ratings),
+    wk.kappa_sample_size(kappa1=0.6, kappa0=0.4, marginals=[0.5, 0.5]),
+    wk.optimize_thresholds(a, a + 0.25),
+    wk.rater_vs_panel(ratings[:, 1:], a, n_resamples=99, rng=1),
+    wk.group_agreement(ratings[:, :2], ratings[:, 1:]),
+    wk.stratified_kappa_test(a, b, strata=[0, 0, 0, 1, 1, 1]),
+]
+back = [pickle.loads(pickle.dumps(r)) for r in made]
+print(json.dumps([[type(r).__module__, type(r).__name__] for r in back]))
+"""
+
+
+def test_classes_of_subjects_loaded_on_first_use_pickle_as_wkappa_names() -> None:
+    """A result made by a function of a subject loaded on first use is a ``wkappa.X``, whatever
+    the route that loaded it (the package, ``wkappa.frames``), before ``wkappa.X`` is named."""
+    pytest.importorskip("pandas")
+    result = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", _FIRST_USE_SCRIPT],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    made = json.loads(result.stdout.strip().splitlines()[-1])
+    assert [module for module, _ in made] == ["wkappa"] * len(made), made

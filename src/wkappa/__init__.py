@@ -19,8 +19,10 @@ The public names by subject (each is documented in the API reference):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import _backends as _backends  # registers the device and Dask routes
-from . import exceptions
+from . import _stats, exceptions
 from ._core import (
     confusion_table,
     kappa_from_table,
@@ -32,37 +34,18 @@ from ._core import (
 from ._stats import (
     AgreementResult,
     BootstrapMethod,
-    CCCResult,
     ConfidenceInterval,
-    GroupAgreementResult,
-    ICCAccumulator,
-    ICCResult,
     KappaAccumulator,
-    KappaPlan,
     KappaResult,
     PairedKappaResult,
-    PanelComparison,
-    StratifiedKappaResult,
-    ThresholdResult,
     agreement,
     agreement_from_counts,
-    apply_thresholds,
-    ccc,
-    group_agreement,
-    icc,
-    icc_all,
-    kappa_power,
-    kappa_sample_size,
     kappa_test,
     kappa_test_from_table,
     krippendorff_alpha,
     mean_kappa,
-    optimize_thresholds,
     paired_kappa_test,
     paired_kappa_test_from_table,
-    rater_vs_panel,
-    stratified_kappa_test,
-    stratified_kappa_test_from_tables,
 )
 from .exceptions import (
     FewClustersWarning,
@@ -72,6 +55,29 @@ from .exceptions import (
     WkappaError,
     WkappaTypeError,
 )
+
+if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
+    from ._stats import (
+        CCCResult,
+        GroupAgreementResult,
+        ICCAccumulator,
+        ICCResult,
+        KappaPlan,
+        PanelComparison,
+        StratifiedKappaResult,
+        ThresholdResult,
+        apply_thresholds,
+        ccc,
+        group_agreement,
+        icc,
+        icc_all,
+        kappa_power,
+        kappa_sample_size,
+        optimize_thresholds,
+        rater_vs_panel,
+        stratified_kappa_test,
+        stratified_kappa_test_from_tables,
+    )
 
 __version__ = "0.1.0"
 
@@ -127,3 +133,17 @@ __all__ = [
 # Pickles and reprs name the classes above ``wkappa.X``, not the private module defining them.
 publish(globals())
 del publish
+
+
+def __getattr__(name: str) -> Any:
+    """The names of the subjects ``wkappa._stats`` loads on first use (ICC and CCC, planning,
+    thresholds, panels, strata): ``import wkappa`` does not pay for them."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_stats, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -106,7 +106,7 @@ from .options import (
     real_number,
     warn_at_caller,
 )
-from .public_names import publish
+from .public_names import pin_loaded, publish
 from .request import PROPAGATED, Counted, Request
 from .statistic import INT64_SAFE, cell_kappas, kappas, variances
 from .weights import (
@@ -217,6 +217,7 @@ __all__ = [
     "numpy_pair",
     "numpy_view",
     "parallel_section",
+    "pin_loaded",
     "publish",
     "quadratic_sums",
     "quadratic_weighted_kappa",

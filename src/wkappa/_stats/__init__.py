@@ -4,14 +4,16 @@ thresholds, the streaming accumulators, explanations and plots."""
 
 from __future__ import annotations
 
-from .._core import Alternative
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .._core import Alternative, pin_loaded
 from .accumulator import KappaAccumulator
 from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementResult
 from .base_rates import base_rate_indices, specific_agreement
 from .bootstrap import expanded_pvalue, smallest_pvalue
 from .bootstrap_method import SeedLike
 from .cluster import cluster_variance, read_groups, warn_few_clusters
-from .concordance import CCCResult, ccc
 from .explain import explain_table
 from .fisher_z_interval import fisher_z_limits
 from .frequencies import FRAME_PAIRED_WEIGHTS, FRAME_WEIGHTS, Frequencies, check_frequencies
@@ -25,8 +27,6 @@ from .inference import (
     kappa_test_from_table,
 )
 from .intervals import one_sided, warn_undefined_intervals
-from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
-from .intraclass_accumulator import ICCAccumulator, icc_from_moments
 from .json_values import json_fields, json_value
 from .mean import mean_kappa
 from .paired import (
@@ -36,8 +36,6 @@ from .paired import (
     paired_kappa_test_from_table,
     weighted_paired_test,
 )
-from .panel import PanelComparison, rater_vs_panel
-from .planning import KappaPlan, kappa_power, kappa_sample_size
 from .results import (
     BootstrapMethod,
     ConfidenceInterval,
@@ -47,8 +45,6 @@ from .results import (
 )
 from .score_interval import score_limits
 from .several import agreement, agreement_from_counts, krippendorff_alpha, rating_categories
-from .stratified import stratified_kappa_test, stratified_kappa_test_from_tables
-from .stratified_result import StratifiedKappaResult
 from .text_values import (
     DECIMALS,
     STATISTIC_DECIMALS,
@@ -63,8 +59,18 @@ from .text_values import (
     p_phrase,
     pvalue_text,
 )
-from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
-from .two_groups import GroupAgreementResult, group_agreement
+
+if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
+    from .concordance import CCCResult, ccc
+    from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
+    from .intraclass_accumulator import ICCAccumulator, icc_from_moments
+    from .panel import PanelComparison, rater_vs_panel
+    from .planning import KappaPlan, kappa_power, kappa_sample_size
+    from .stratified import stratified_kappa_test, stratified_kappa_test_from_tables
+    from .stratified_result import StratifiedKappaResult
+    from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
+    from .two_groups import GroupAgreementResult, group_agreement
+
 
 __all__ = [
     "AGREEMENT_INTERVALS",
@@ -151,3 +157,48 @@ __all__ = [
     "warn_undefined_intervals",
     "weighted_paired_test",
 ]
+
+# The subjects a call may not need load when one of their names is first looked up, so that
+# ``import wkappa`` does not pay for them: the name's module (under this package).
+_ON_FIRST_USE = {
+    "CCCResult": "concordance",
+    "FORMS": "intraclass",
+    "GroupAgreementResult": "two_groups",
+    "ICCAccumulator": "intraclass_accumulator",
+    "ICCResult": "intraclass",
+    "KappaPlan": "planning",
+    "PanelComparison": "panel",
+    "StratifiedKappaResult": "stratified_result",
+    "ThresholdResult": "thresholds",
+    "apply_thresholds": "thresholds",
+    "ccc": "concordance",
+    "check_form": "intraclass",
+    "check_icc0": "intraclass",
+    "group_agreement": "two_groups",
+    "icc": "intraclass",
+    "icc_all": "intraclass",
+    "icc_from_moments": "intraclass_accumulator",
+    "icc_limits": "intraclass",
+    "kappa_power": "planning",
+    "kappa_sample_size": "planning",
+    "optimize_thresholds": "thresholds",
+    "rater_vs_panel": "panel",
+    "stratified_kappa_test": "stratified",
+    "stratified_kappa_test_from_tables": "stratified",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the subject that defines ``name`` (one of ``_ON_FIRST_USE``) and keep the name."""
+    home = _ON_FIRST_USE.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{home}")
+    pin_loaded(vars(module))
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
