@@ -24,6 +24,7 @@ from .._core import (
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
+from .intervals import ConfidenceInterval
 
 __all__ = [
     "BootstrapOutcome",
@@ -32,6 +33,7 @@ __all__ = [
     "chunk_sizes",
     "draw",
     "drop_undefined",
+    "expanded_interval",
     "expanded_level",
     "expanded_pvalue",
     "jackknife",
@@ -293,3 +295,18 @@ def smallest_pvalue(n_resamples: int, n: float, alternative: str) -> float:
     resamples cannot resolve."""
     two_sided = expanded_pvalue(2.0 / (n_resamples + 1), n)
     return two_sided if alternative == "two-sided" else two_sided / 2.0
+
+
+def expanded_interval(
+    differences: np.ndarray, difference: float, level: float, n: float, n_resamples: int
+) -> ConfidenceInterval:
+    """The two-sided expanded percentile interval of ``n_resamples`` bootstrap
+    ``differences`` (nan ones dropped and counted) around ``difference``, for ``n`` items or
+    clusters."""
+    defined = differences[~np.isnan(differences)]
+    dropped = differences.size - defined.size
+    if defined.size == 0 or math.isnan(difference):
+        low = high = math.nan
+    else:
+        low, high = percentile_interval(defined, expanded_level(level, n))
+    return ConfidenceInterval(low, high, level, "expanded-percentile", n_resamples, dropped)

@@ -41,7 +41,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from .agreement_diagnostics import pairwise
-from .bootstrap import drop_undefined
+from .bootstrap import drop_undefined, expanded_interval
 from .bootstrap_method import SeedLike, check_resamples, make_rng
 from .cluster import check_clusters, read_groups, warn_few_clusters
 from .intervals import (
@@ -55,7 +55,7 @@ from .intervals import (
 from .json_values import json_fields
 from .paired_bootstrap import comparison_pvalue
 from .resampling import DrawSums, multinomial_replicates
-from .results import ExpandedPercentile, expanded_interval
+from .results import ExpandedPercentile
 from .several import rating_rows
 from .text_values import interval_text, number_text, sign_words
 

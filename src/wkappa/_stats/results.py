@@ -45,7 +45,6 @@ __all__ = [
     "PairedKappaResult",
     "check_confidence_level",
     "check_table_labels",
-    "expanded_interval",
     "warn_undefined",
     "warn_undefined_kappa",
     "warn_untestable",
@@ -540,7 +539,7 @@ class PairedKappaResult:
         check_only_method(method, "expanded-percentile", "the interval of a bootstrap difference")
         n = self.n if self.n_clusters is None else self.n_clusters
         return sided(
-            lambda level: expanded_interval(
+            lambda level: bootstrap.expanded_interval(
                 self._differences, self.difference, level, n, self.n_resamples
             ),
             self.confidence_level if confidence_level is None else confidence_level,
@@ -622,21 +621,6 @@ class PairedKappaResult:
         (default: the level the test was run at)."""
         ci = self.confidence_interval(confidence_level)
         return json_fields(self, _PAIRED_FIELDS, confidence_interval=ci)
-
-
-def expanded_interval(
-    differences: np.ndarray, difference: float, level: float, n: float, n_resamples: int
-) -> ConfidenceInterval:
-    """The two-sided expanded percentile interval of ``n_resamples`` bootstrap
-    ``differences`` (nan ones dropped and counted) around ``difference``, for ``n`` items or
-    clusters."""
-    defined = differences[~np.isnan(differences)]
-    dropped = differences.size - defined.size
-    if defined.size == 0 or math.isnan(difference):
-        low = high = math.nan
-    else:
-        low, high = bootstrap.percentile_interval(defined, bootstrap.expanded_level(level, n))
-    return ConfidenceInterval(low, high, level, "expanded-percentile", n_resamples, dropped)
 
 
 def warn_undefined(message: str) -> None:
