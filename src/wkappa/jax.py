@@ -22,6 +22,7 @@ from ._core import (
     check_weights,
     format_value,
     import_optional,
+    one_based_hint,
     weight_matrix,
     wide_integers_as_floats,
 )
@@ -89,14 +90,9 @@ def _raise_if_bad(values: Any, ok: jax.Array, name: str, k: int) -> None:
     bad = np.flatnonzero(~np.asarray(ok))
     if bad.size:
         raw = np.asarray(values)[bad[0]].item()
-        hint = (
-            f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
-            if raw == k
-            else ""
-        )
         raise WkappaError(
             f"`{name}` must hold class indices in 0..{k - 1} (num_classes = {k}); "
-            f"row {int(bad[0])} holds {format_value(raw)}.{hint}"
+            f"row {int(bad[0])} holds {format_value(raw)}.{one_based_hint(raw, k)}"
         )
 
 

@@ -25,6 +25,7 @@ from ._core import (
     format_value,
     import_optional,
     kappa_from_table,
+    one_based_hint,
 )
 from .exceptions import WkappaError, WkappaTypeError
 
@@ -335,8 +336,8 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
                 hint = " Hint: clip=True clips rounded regression outputs into range."
         else:
             rule = f"class indices in 0..{k - 1} (or one-hot rows of them)"
-        if name != "sample_weight" and not hint and shown == k:
-            hint = f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
+        if name != "sample_weight" and not hint:
+            hint = one_based_hint(shown, k)
         raise WkappaError(
             f"`{name}` must hold {rule}; {counts[which]} row(s) do not{example} "
             f"(num_classes = {k}). They were not counted.{hint}"
@@ -529,14 +530,9 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                 bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)))
                 if bad.size:
                     raw = np.asarray(ops.convert_to_numpy(values))[bad[0]].item()
-                    hint = (
-                        f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
-                        if raw == k
-                        else ""
-                    )
                     raise WkappaError(
                         f"`y_true` must hold class indices in 0..{k - 1}; row {int(bad[0])} "
-                        f"holds {format_value(raw)} (num_classes = {k}).{hint}"
+                        f"holds {format_value(raw)} (num_classes = {k}).{one_based_hint(raw, k)}"
                     )
             else:
                 poison = ops.logical_not(ops.all(ok))

@@ -23,6 +23,7 @@ from ._core import (
     format_value,
     import_optional,
     kappa_from_table,
+    one_based_hint,
     weight_matrix,
     weights_name,
 )
@@ -68,14 +69,9 @@ def _check_range(indices: torch.Tensor, k: int, name: str) -> None:
     low, high = (int(v) for v in torch.aminmax(indices))
     if low < 0 or high >= k:
         bad = low if low < 0 else high
-        hint = (
-            f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
-            if bad == k
-            else ""
-        )
         raise WkappaError(
             f"`{name}` contains the class index {bad}, outside 0..{k - 1} "
-            f"(num_classes = {k}).{hint}"
+            f"(num_classes = {k}).{one_based_hint(bad, k)}"
         )
 
 

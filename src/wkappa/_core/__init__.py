@@ -103,6 +103,7 @@ from .options import (
     format_value,
     missing_id_error,
     missing_rating_error,
+    one_based_hint,
     real_number,
     warn_at_caller,
 )
@@ -216,6 +217,7 @@ __all__ = [
     "not_whole_error",
     "numpy_pair",
     "numpy_view",
+    "one_based_hint",
     "parallel_section",
     "pin_loaded",
     "publish",

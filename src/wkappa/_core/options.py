@@ -42,6 +42,7 @@ __all__ = [
     "format_value",
     "missing_id_error",
     "missing_rating_error",
+    "one_based_hint",
     "real_number",
     "undefined_kappa",
     "warn_at_caller",
@@ -142,6 +143,14 @@ def check_count(value: Any, name: str, minimum: int, note: str = "") -> int:
             f"`{name}` must be an integer >= {minimum}{what}; got {format_value(value)}."
         )
     return int(value)
+
+
+def one_based_hint(index: Any, k: int) -> str:
+    """The hint of a class index refused by a training metric or loss: `` Hint: ...`` when it
+    is K (labels numbered 1..K), else nothing."""
+    if index != k:
+        return ""
+    return f" Hint: class indices start at 0; for labels 1..{k}, pass labels - 1."
 
 
 def check_loss_form(form: Any, guard: Any, guard_name: str) -> tuple[LossForm, float]:
