@@ -172,7 +172,7 @@ def _nelder_mead(function: Callable[[np.ndarray], float], start: np.ndarray) -> 
 def _snapped(function: Callable[[np.ndarray], float], point: np.ndarray, axis: int) -> np.ndarray:
     """``point`` with coordinate ``axis`` at the lower bound (a zero component) when the
     objective there is the objective at ``point`` to within rounding: the search stops
-    anywhere on that flat stretch (a ratio of 7e-13 gave an ICC of 7e-13 instead of 0)."""
+    anywhere on that flat stretch, and an ICC of 0 would come out as a value near 1e-12)."""
     if point[axis] <= _LOG_MIN:
         return point
     at_zero: np.ndarray = point.copy()
