@@ -6,7 +6,9 @@ import os
 import pathlib
 import re
 import sys
+import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -95,7 +97,19 @@ def duckdb_connection() -> Iterator[object]:
 def spark() -> Iterator[object]:
     """One local Spark session for the whole run (starting one takes seconds)."""
     pyspark_sql = pytest.importorskip("pyspark.sql")
-    session = (
+    with warnings.catch_warnings():
+        # Starting the session forks the JVM's gateway. When a test on this worker has
+        # imported JAX, JAX warns at every fork, and under a module's filterwarnings("error")
+        # that warning, raised inside the fork hook, fails whichever test starts the session.
+        warnings.filterwarnings("ignore", "os.fork", RuntimeWarning)
+        session = _spark_session(pyspark_sql)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def _spark_session(pyspark_sql: Any) -> Any:
+    return (
         pyspark_sql.SparkSession.builder.master("local[2]")
         .appName("wkappa-tests")
         .config("spark.ui.enabled", "false")
@@ -111,9 +125,6 @@ def spark() -> Iterator[object]:
         .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.fixture(params=FRAME_LIBRARIES)
