@@ -191,11 +191,7 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
         weight = jnp.ones(true_index.shape, dtype=dtype)
         weight_ok = jnp.ones(true_index.shape, dtype=bool)
     else:
-        raw = _array(sample_weight, "sample_weight")
-        if not (jnp.issubdtype(raw.dtype, jnp.number) or raw.dtype == jnp.bool_):
-            raise WkappaTypeError(f"`sample_weight` must hold numbers; got dtype {raw.dtype}.")
-        if jnp.issubdtype(raw.dtype, jnp.complexfloating):
-            raise WkappaTypeError(f"`sample_weight` must be real; got dtype {raw.dtype}.")
+        raw = _real_weights(sample_weight)
         weight = raw.astype(dtype)
         if weight.shape != true_index.shape:
             raise WkappaError(
@@ -337,14 +333,21 @@ def kappa_loss(
     return jnp.where(counted, loss, jnp.zeros_like(loss))
 
 
+def _real_weights(sample_weight: Any) -> jax.Array:
+    """``sample_weight`` as an array of real numbers (bool counts as 0/1), as :func:`qwk`
+    and :func:`kappa_loss` both take it."""
+    raw = _array(sample_weight, "sample_weight")
+    if not (jnp.issubdtype(raw.dtype, jnp.number) or raw.dtype == jnp.bool_):
+        raise WkappaTypeError(f"`sample_weight` must hold numbers; got dtype {raw.dtype}.")
+    if jnp.issubdtype(raw.dtype, jnp.complexfloating):
+        raise WkappaTypeError(f"`sample_weight` must be real; got dtype {raw.dtype}.")
+    return raw
+
+
 def _loss_weights(sample_weight: Any, probs: jax.Array) -> jax.Array:
     """The loss's row weights in ``probs``' dtype: numbers of shape (N,); eagerly, finite
     and non-negative."""
-    raw = _array(sample_weight, "sample_weight")
-    if not (jnp.issubdtype(raw.dtype, jnp.number) or raw.dtype == jnp.bool_) or (
-        jnp.issubdtype(raw.dtype, jnp.complexfloating)
-    ):
-        raise WkappaTypeError(f"`sample_weight` must hold real numbers; got dtype {raw.dtype}.")
+    raw = _real_weights(sample_weight)
     if raw.shape != probs.shape[:1]:
         raise WkappaError(
             f"`sample_weight` must have shape ({probs.shape[0]},), one weight per row of "

@@ -75,21 +75,27 @@ def _check_range(indices: torch.Tensor, k: int, name: str) -> None:
         )
 
 
-def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool) -> torch.Tensor:
-    """The loss's row weights as ``probs``' dtype and device: real, shape (N,), and (with
-    ``validate``) finite and non-negative."""
+def _weight_tensor(sample_weight: Any, n: int, rows: str) -> torch.Tensor:
+    """``sample_weight`` checked as the metric and the loss both take it: a real tensor of
+    shape (N,); ``rows`` says what it must match, in the message."""
     if not torch.is_tensor(sample_weight):
         raise WkappaTypeError(
             f"`sample_weight` must be a torch.Tensor; got {type(sample_weight).__name__}."
         )
     if sample_weight.ndim != 1 or sample_weight.shape[0] != n:
         raise WkappaError(
-            f"`sample_weight` must have shape ({n},), one weight per row of `input`; got "
-            f"{tuple(sample_weight.shape)}."
+            f"`sample_weight` must have shape ({n},){rows}; got {tuple(sample_weight.shape)}."
         )
     if sample_weight.is_complex():
         raise WkappaTypeError(f"`sample_weight` must be real; got dtype {sample_weight.dtype}.")
-    weight = sample_weight.to(device=probs.device, dtype=probs.dtype)
+    return sample_weight
+
+
+def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool) -> torch.Tensor:
+    """The loss's row weights as ``probs``' dtype and device: real, shape (N,), and (with
+    ``validate``) finite and non-negative."""
+    checked = _weight_tensor(sample_weight, n, ", one weight per row of `input`")
+    weight = checked.to(device=probs.device, dtype=probs.dtype)
     if validate:
         bad = ~torch.isfinite(weight) | (weight < 0)
         if bool(bad.any()):
@@ -345,18 +351,7 @@ class KappaMetric:
 
     def _sample_weight(self, sample_weight: Any, n: int, device: torch.device) -> torch.Tensor:
         """The count each row adds: non-negative whole numbers, as the Keras metric's."""
-        if not torch.is_tensor(sample_weight):
-            raise WkappaTypeError(
-                f"`sample_weight` must be a torch.Tensor; got {type(sample_weight).__name__}."
-            )
-        if sample_weight.ndim != 1 or sample_weight.shape[0] != n:
-            raise WkappaError(
-                f"`sample_weight` must have shape ({n},) to match the predictions; got "
-                f"{tuple(sample_weight.shape)}."
-            )
-        if sample_weight.is_complex():
-            raise WkappaTypeError(f"`sample_weight` must be real; got dtype {sample_weight.dtype}.")
-        weight = sample_weight.detach()
+        weight = _weight_tensor(sample_weight, n, " to match the predictions").detach()
         if self.validate_args:
             bad = weight < 0
             if weight.is_floating_point():

@@ -140,7 +140,7 @@ def undefined(form: str, ms: MeanSquares) -> Any:
     ``N - n`` observed ratings beyond one per item for the one-way forms, ``N - n - k + 1``
     for the two-way ones (one rating per item, or two items by three raters with two
     ratings missing). Nothing then separates the items' variance from the error's, and the
-    fit's ratio of the two is arbitrary (it came out 0.99999999)."""
+    fit's ratio of the two is arbitrary (an ICC near 1 means nothing there)."""
     _, den, size = _ratio(form, ms)
     return np.asarray((den <= ROUNDING * size) | (_error_df(form, ms) <= 0))
 
