@@ -238,3 +238,39 @@ def test_degrees_of_freedom_in_plain_digits(wide, tmp_path, capsys) -> None:
     satterthwaite = wk.icc(SHROUT_FLEISS_RATINGS, form="A,1", icc0=0.2).df2
     assert satterthwaite != round(satterthwaite)
     assert f" {satterthwaite:.2f} " in capsys.readouterr().out
+
+
+def test_a_long_export_ending_in_blank_rows_is_read(long, capsys) -> None:
+    """Rows with neither a rating nor ids (a spreadsheet's empty lines after the data) rate
+    nothing: they are dropped and counted, not taken for one rater rating one item twice."""
+    clean = json.loads(_icc_json(capsys, long))
+    blank = long.with_name("blank.csv")
+    blank.write_text(long.read_text().replace("\n", "\r\n") + ",,\r\n,,\r\n")
+    found = json.loads(_icc_json(capsys, blank))
+    assert found["icc"] == clean["icc"]
+    assert (found["rows_read"], found["rows_used"], found["rows_dropped"]) == (26, 24, 2)
+    assert (
+        main(
+            [
+                "icc",
+                str(blank),
+                "--item",
+                "subject",
+                "--rater",
+                "judge",
+                "--rating",
+                "score",
+                "--nan-policy",
+                "raise",
+            ]
+        )
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "row 25: the row has no rating" in err
+
+
+def _icc_json(capsys, path) -> str:
+    argv = ["icc", str(path), "--item", "subject", "--rater", "judge", "--rating", "score"]
+    assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
+    return capsys.readouterr().out

@@ -127,6 +127,8 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     frame = numeric_columns(source, strip_ids(source, frame, ids), [args.rating], required=True)
     data = frame.select(args.item, args.rater, args.rating).collect()
     frame, data = read_ids(source, frame, data, ids)
+    missing = _absent(data[args.rating])
+    data = _without_blank_rows(source.name, data, missing, args)
     data = data.with_columns(pl.col(args.rater).cast(pl.String))
     check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)
     check_one_rating_each(data, args.item, args.rater, where=f"{source.name}: ")
@@ -136,9 +138,30 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     items = wide_frame[args.item].to_list()
     _check_finite(args, matrix, raters, items)
     matrix, _ = _rated(matrix, args.nan_policy)
-    missing = data[args.rating].is_null() | data[args.rating].cast(pl.Float64).is_nan()
-    rows = RowCount(data.height, int(missing.sum()), "a missing rating")
+    rows = RowCount(missing.len(), int(missing.sum()), "a missing rating")
     return matrix, raters, rows, items
+
+
+def _absent(values: Any) -> Any:
+    """Whether each value of a polars Series is missing (null, or NaN in a float column)."""
+    return values.is_null() | (values.is_nan() if values.dtype.is_float() else False)
+
+
+def _without_blank_rows(name: str, data: Any, missing: Any, args: argparse.Namespace) -> Any:
+    """The long file's rows without those that have neither a rating nor their ids (a
+    blank line, or a line of separators only, as a spreadsheet exports after the data): they
+    rate nothing, so they are dropped as a missing rating is; ``--nan-policy raise`` refuses
+    the first, as it refuses any missing rating."""
+    blank = missing & (_absent(data[args.item]) | _absent(data[args.rater]))
+    if not blank.any():
+        return data
+    if args.nan_policy == "raise":
+        row = int(blank.arg_max() or 0) + 1
+        raise WkappaError(
+            f"{name}, row {row}: the row has no rating in column {args.rating!r} and no "
+            "item or rater id. Hint: delete the row; --nan-policy omit drops it."
+        )
+    return data.filter(~blank)
 
 
 def _check_raters(
