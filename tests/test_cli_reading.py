@@ -384,7 +384,12 @@ _RAW = ("CSV malformed", "could not parse", "Schema", "ComputeError", "cannot re
 @pytest.mark.parametrize(("name", "content", "options", "expected"), _MALFORMED)
 @pytest.mark.parametrize(
     "command",
-    [["score", "--true", "a", "--pred", "b"], ["agree", "--raters", "a,b"]],
+    [
+        ["score", "--true", "a", "--pred", "b"],
+        ["agree", "--raters", "a,b"],
+        ["icc", "--raters", "a,b"],
+        ["thresholds", "--true", "a", "--score", "b"],
+    ],
     ids=lambda argv: argv[0],
 )
 def test_a_malformed_file_is_refused_in_the_users_words(
@@ -421,3 +426,54 @@ def test_a_stray_quote_on_standard_input(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'a,b\n1,2\n"3",4"\n5,6\n')))
     err = _refused(capsys, ["score", "-", "--true", "a", "--pred", "b"])
     assert err.startswith("wkappa: error: <stdin>: a quote") and "CSV malformed" not in err
+
+
+_NO_RATING = "has no rating at all: none of its 2 data rows has a value in "
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (["agree", "--raters", "a,b,c"], _NO_RATING + "'a', 'b', 'c'. Hint: check that --raters"),
+        (["judge", "--candidate", "a", "--raters", "b,c"], _NO_RATING + "'a', 'b', 'c'."),
+        (["icc", "--raters", "a,b"], _NO_RATING + "'a', 'b'. Hint: check that --raters"),
+        (["agree", "--item", "a", "--rater", "b", "--rating", "c"], _NO_RATING + "'c'."),
+        (["icc", "--item", "a", "--rater", "b", "--rating", "c"], _NO_RATING + "'c'. Hint"),
+        (["thresholds", "--true", "a", "--score", "b"], "column 'b' is empty: no row has a"),
+    ],
+    ids=lambda value: " ".join(value[:2]) if isinstance(value, list) else "",
+)
+@pytest.mark.parametrize("rows", [b"\n\n", b",,\r\n,,\r\n"], ids=["blank lines", "separators"])
+def test_a_file_without_any_rating_is_one_refusal(tmp_path, capsys, command, expected, rows):
+    """agree and judge warned that every rater had no rating, then said "the ratings has no
+    ratings at all"; icc said "Rater None rated item None more than once" (long) or that the
+    first column had no rating (wide); thresholds said the column "holds String"."""
+    path = tmp_path / "blank.csv"
+    path.write_bytes(b"a,b,c\n" + rows)
+    err = _refused(capsys, [command[0], str(path), *command[1:]])
+    assert f"blank.csv {expected}" in err or f"blank.csv: {expected}" in err, err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["icc", "--item", "a", "--rater", "b", "--rating", "c"],
+        ["thresholds", "--true", "a", "--score", "b"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_header_only_file_is_named_as_such(tmp_path, capsys, command):
+    """icc said "0 items (rows) ... transpose"; thresholds said the column "holds String"."""
+    path = tmp_path / "only.csv"
+    path.write_bytes(b"a,b,c\r\n")
+    err = _refused(capsys, [command[0], str(path), *command[1:]])
+    assert err.endswith("only.csv has a header but no data rows; there is nothing to score."), err
+
+
+def test_a_column_of_true_false_values_is_not_a_score(tmp_path, capsys):
+    """It said the column "holds Boolean", polars' name of the type."""
+    pl = pytest.importorskip("polars")
+    path = tmp_path / "flags.parquet"
+    pl.DataFrame({"a": [1, 2, 3], "b": [True, False, True]}).write_parquet(path)
+    err = _refused(capsys, ["thresholds", str(path), "--true", "a", "--score", "b"])
+    assert err.endswith("column 'b' must hold numbers; it holds true/false values."), err

@@ -37,6 +37,7 @@ from .options import (
     split_names,
 )
 from .output import RowCount, format_interval, to_json
+from .tables import no_rating_at_all
 
 __all__ = ["add_icc_parser", "run_icc"]
 
@@ -99,6 +100,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     file, the items' ids (empty for a wide file)."""
     from .io import (
         check_columns,
+        no_data_rows,
         numeric_columns,
         open_source,
         polars,
@@ -116,6 +118,10 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         check_columns(source, source.schema(frame), {f"--raters ({r})": r for r in raters})
         frame = numeric_columns(source, frame, raters, required=True)
         table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
+        if table.height == 0:
+            raise no_data_rows(source.name)
+        if table.null_count().sum_horizontal().item() == table.height * len(raters):
+            raise no_rating_at_all(source.name, table.height, "--raters", raters)
         matrix = table.to_numpy()
         _check_finite(args, matrix, raters, [])
         matrix, dropped = _rated(matrix, args.nan_policy)
@@ -127,7 +133,11 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     frame = numeric_columns(source, strip_ids(source, frame, ids), [args.rating], required=True)
     data = frame.select(args.item, args.rater, args.rating).collect()
     frame, data = read_ids(source, frame, data, ids)
+    if data.height == 0:
+        raise no_data_rows(source.name)
     missing = _absent(data[args.rating])
+    if missing.all():
+        raise no_rating_at_all(source.name, data.height, "--rating", [args.rating])
     data = _without_blank_rows(source.name, data, missing, args)
     data = data.with_columns(pl.col(args.rater).cast(pl.String))
     check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)

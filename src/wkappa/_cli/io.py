@@ -58,6 +58,7 @@ __all__ = [
     "csv_error",
     "detect_format",
     "is_workbook_name",
+    "no_data_rows",
     "not_utf8",
     "numeric_columns",
     "open_source",
@@ -591,12 +592,15 @@ def count_keys(
         except pl.exceptions.PolarsError as exc:
             raise read_error(source, exc) from None
     if counts.height == 0:
-        raise WkappaError(
-            f"{source.name} has a header but no data rows; there is nothing to score."
-        )
+        raise no_data_rows(source.name)
     if weight is not None and counts[_BAD].sum() > 0:
         _raise_bad_weight(source, frame, weight)
     return read_ids(source, frame, counts.drop(_BAD, strict=False), ids)
+
+
+def no_data_rows(name: str) -> WkappaError:
+    """The error for a file ``name`` that has a header and nothing under it."""
+    return WkappaError(f"{name} has a header but no data rows; there is nothing to score.")
 
 
 def _typed(
@@ -614,10 +618,26 @@ def _typed(
     schema = source.schema(frame)
     for column in required:
         if not schema[column].is_numeric():
-            raise WkappaError(
-                f"{source.name}: column {column!r} must hold numbers; it holds {schema[column]}."
-            )
+            _refuse_not_numbers(source, frame, column, schema[column])
     return frame
+
+
+def _refuse_not_numbers(source: Source, frame: Any, column: str, dtype: Any) -> None:
+    """A column that must hold numbers and does not: a header without data rows, a column
+    without any value, or values of another kind (true/false, dates), said in words."""
+    pl = polars()
+    found = frame.select(rows=pl.len(), values=pl.col(column).count()).collect()
+    if found["rows"].item() == 0:
+        raise no_data_rows(source.name)
+    if found["values"].item() == 0:
+        raise WkappaError(
+            f"{source.name}: column {column!r} is empty: no row has a value in it. Hint: check "
+            "that the option names the column of numbers you mean."
+        )
+    kind = "values that are not numbers"
+    if dtype == pl.Boolean or dtype.is_temporal():
+        kind = "true/false values" if dtype == pl.Boolean else "dates or times"
+    raise WkappaError(f"{source.name}: column {column!r} must hold numbers; it holds {kind}.")
 
 
 def _raise_bad_weight(source: Source, frame: Any, column: str) -> None:

@@ -58,6 +58,7 @@ __all__ = [
     "count_long",
     "count_wide",
     "located_error",
+    "no_rating_at_all",
     "rater_rating_error",
     "rating_error",
     "refuse_missing",
@@ -145,6 +146,7 @@ def count_wide(
     frame, counts = count_keys(source, keys, options={**named, **extra}, text=text)
     counts = tidy_labels(source, frame, counts, columns, labels, Spelling.of(args))
     empty = int(counts.filter(all_missing(counts, columns))[COUNT].sum())
+    _refuse_no_rating(source, counts, empty, "--raters", columns)
     return counts, empty, CountedFile(source, frame, counts, list(columns))
 
 
@@ -162,7 +164,29 @@ def count_long(
     check_long_ids(counts, {args.item: "--item", args.rater: "--rater"}, args.rating)
     counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
     missing = int(counts.filter(all_missing(counts, [args.rating]))[COUNT].sum())
+    _refuse_no_rating(source, counts, missing, "--rating", [args.rating])
     return counts, missing, CountedFile(source, frame, counts, [args.rating])
+
+
+def _refuse_no_rating(
+    source: Source, counts: Any, unrated: int, option: str, columns: Sequence[str]
+) -> None:
+    """A file whose every row is without a rating (``unrated`` of them) is one error, not a
+    warning about each rater and an error about the ratings."""
+    rows = int(counts[COUNT].sum())
+    if unrated == rows:
+        raise no_rating_at_all(source.name, rows, option, columns)
+
+
+def no_rating_at_all(name: str, rows: int, option: str, columns: Sequence[str]) -> WkappaError:
+    """The error for a file ``name`` none of whose ``rows`` has a value in the rating
+    ``columns`` (named by ``option``)."""
+    noun = "columns" if len(columns) > 1 else "column"
+    return WkappaError(
+        f"{name} has no rating at all: none of its {rows:,} data rows has a value in "
+        f"{', '.join(map(repr, columns))}. Hint: check that {option} names the {noun} of "
+        "ratings you mean."
+    )
 
 
 def _locate(
