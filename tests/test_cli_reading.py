@@ -3,11 +3,14 @@ files that are not what their name or --input-format says, and what --out writes
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 import wkappa as wk
 from cli_calls import json_output, refusal
+from wkappa._cli import main
 
 pytest.importorskip("polars")
 
@@ -477,3 +480,35 @@ def test_a_column_of_true_false_values_is_not_a_score(tmp_path, capsys):
     pl.DataFrame({"a": [1, 2, 3], "b": [True, False, True]}).write_parquet(path)
     err = _refused(capsys, ["thresholds", str(path), "--true", "a", "--score", "b"])
     assert err.endswith("column 'b' must hold numbers; it holds true/false values."), err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "--true", "a", "--pred", "b"],
+        ["agree", "--raters", "a,b"],
+        ["judge", "--candidate", "a", "--raters", "b,c"],
+        ["icc", "--raters", "a,b"],
+        ["thresholds", "--true", "a", "--score", "b"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_standard_input_is_named_stdin_in_every_output(tmp_path, capsys, monkeypatch, command):
+    """agree and icc named it '-' in the JSON document, the text output, the report's title
+    and its methods sentence ("file -")."""
+    import io
+    import sys
+
+    data = b"a,b,c\n1,1,2\n2,2,2\n3,2,3\n1,1,1\n2,3,2\n3,3,3\n"
+
+    def run(*more: str) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        assert main([command[0], "-", *command[1:], "--quiet", *more]) == 0
+
+    run("--format", "json")
+    assert json.loads(capsys.readouterr().out)["file"] == "<stdin>"
+    report = tmp_path / "r.html"
+    run("--report", str(report))
+    assert "-:" not in capsys.readouterr().out
+    page = report.read_text()
+    assert "<title>wkappa report: &lt;stdin&gt;" in page and "file -" not in page

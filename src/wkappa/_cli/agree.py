@@ -20,6 +20,7 @@ from .clusters import (
     pivot_with_clusters,
     refuse_missing_ids,
 )
+from .io import file_name
 from .labels import all_missing, parse_labels
 from .methods import pairwise_weights, weights_label
 from .output import (
@@ -285,7 +286,7 @@ def run_agree(args: argparse.Namespace) -> int:
         raise rater_rating_error(file, exc, labels, args.min_rating, args.max_rating) from None
     options.warn_few_resamples(args)
     if args.format == "json":
-        document = {"file": args.file, "raters": raters, **read.to_dict()}
+        document = {"file": file_name(args.file), "raters": raters, **read.to_dict()}
         document["nan_policy"] = args.nan_policy
         document.update({"cluster": args.cluster} if args.cluster else {})
         for key, value in result.to_dict(args.ci).items():
@@ -331,7 +332,7 @@ def run_agree(args: argparse.Namespace) -> int:
         print(to_csv(fields, [row]))
     else:
         # The output grammar of score / compare / judge (wkappa._cli.output).
-        print(f"{args.file}: {result.name}, {weights_label(result)}")
+        print(f"{file_name(args.file)}: {result.name}, {weights_label(result)}")
         print(f"  raters       {', '.join(map(str, raters))}")
         print(f"  categories   {categories_line(result.labels)}")
         print(f"  file rows    {read.text()}")
@@ -402,5 +403,5 @@ def _write_report(
                 table.append(entry(*compute(name)))
         except WkappaError as error:  # e.g. Gwet's AC with weights outside [0, 1]
             table.append(Coefficient(None, math.nan, math.nan, args.ci, name, str(error)))
-    write_agreement_report(args.report, args.file, raters, chosen, table, read, args)
+    write_agreement_report(args.report, file_name(args.file), raters, chosen, table, read, args)
     options.note(args, f"wrote {args.report}")

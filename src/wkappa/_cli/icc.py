@@ -18,6 +18,7 @@ from .icc_report import (
     interval_heading,
     method_text,
 )
+from .io import file_name
 from .options import (
     add_alternative,
     add_ci,
@@ -188,16 +189,16 @@ def _check_raters(
         else:
             where = f": item {items[row]!r} has no rating from rater {raters[column]!r}"
         raise WkappaError(
-            f"{args.file}{where}. Hint: --nan-policy omit uses every rating there is (REML "
-            "variance components); --nan-policy propagate shows every ICC as undefined."
+            f"{file_name(args.file)}{where}. Hint: --nan-policy omit uses every rating there "
+            "is (REML variance components); --nan-policy propagate shows every ICC as undefined."
         )
     empty = [name for name, column in zip(raters, matrix.T, strict=True) if np.isnan(column).all()]
     if empty and args.nan_policy == "omit":  # 'raise' names the first missing rating instead
         where = f"column {empty[0]!r} of --raters" if args.raters else f"rater {empty[0]!r}"
         option = "--raters" if args.raters else f"the file (column {args.rater!r})"
         raise WkappaError(
-            f"{args.file}: {where} has no rating at all; the ICC needs ratings from every "
-            f"rater. Hint: leave it out of {option}."
+            f"{file_name(args.file)}: {where} has no rating at all; the ICC needs ratings "
+            f"from every rater. Hint: leave it out of {option}."
         )
 
 
@@ -213,7 +214,7 @@ def _check_finite(
             where = f", row {row + 1}: column {raters[column]!r}"
         else:
             where = f": item {items[row]!r}, rater {raters[column]!r}"
-        raise WkappaError(f"{args.file}{where} contains inf; ratings must be finite.")
+        raise WkappaError(f"{file_name(args.file)}{where} contains inf; ratings must be finite.")
 
 
 def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
@@ -250,7 +251,7 @@ def run_icc(args: argparse.Namespace) -> int:
     first = results[forms[0]]
     if args.format == "json":
         document = {
-            "file": args.file,
+            "file": file_name(args.file),
             **rows.to_dict(),
             "n_items": first.n_items,
             "n_raters": first.n_raters,

@@ -16,6 +16,7 @@ from .._stats import (
     number_text,
     p_phrase,
 )
+from .io import file_name
 from .methods import dropped_clause, interval_clause
 from .output import (
     RowCount,
@@ -279,5 +280,6 @@ def write_icc_report(
         body += ["<h2>Concordance</h2>", f'<p class="note">{escape(line)}; {source}.</p>']
         cited.append(key)
     body.append(references_html(cited))
-    page = html_page(args.file, f"Intraclass correlation: {args.file}", body, args)
+    name = file_name(args.file)
+    page = html_page(name, f"Intraclass correlation: {name}", body, args)
     write_text(args.report, page, "--report")

@@ -57,6 +57,7 @@ __all__ = [
     "count_keys",
     "csv_error",
     "detect_format",
+    "file_name",
     "is_workbook_name",
     "no_data_rows",
     "not_utf8",
@@ -245,6 +246,11 @@ def csv_error(path: str, fmt: str | None, separator: str | None, exc: BaseExcept
     return ragged_error(Source(path, fmt, path, None, None, separator), exc)
 
 
+def file_name(path: str) -> str:
+    """The file as outputs and messages name it: ``<stdin>`` for ``-``."""
+    return "<stdin>" if path == "-" else path
+
+
 def open_source(
     path: str,
     fmt: str | None,
@@ -277,9 +283,10 @@ def open_source(
         data = decompressed(data)  # gzip on standard input is read as a .gz file is
         if not data.strip():
             raise WkappaError("standard input is empty: there is no header and no data.")
-        check_kind("<stdin>", fmt, data[:_ENCODING_PROBE], given=given, stdin=True)
-        check_text("<stdin>", data, whole=True)
-        return Source("<stdin>", fmt, None, None, data, separator, missing)
+        name = file_name(path)
+        check_kind(name, fmt, data[:_ENCODING_PROBE], given=given, stdin=True)
+        check_text(name, data, whole=True)
+        return Source(name, fmt, None, None, data, separator, missing)
     file = Path(path)
     if not file.exists():
         raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")

@@ -19,6 +19,7 @@ from .._stats import (
     p_phrase,
     smallest_pvalue,
 )
+from .io import file_name
 from .output import (
     ON_A_THRESHOLD,
     TABLE_INTERVALS,
@@ -254,8 +255,8 @@ def agreement_methods(
     sentence = (
         f"Agreement among {result.n_raters} raters ({', '.join(map(str, raters))}) was "
         f"measured with {name}{weights} on {result.n_items:,} items ({result.n_ratings:,} "
-        f"ratings; file {args.file}{dropped_clause(rows)}). The standard error is {error}; the "
-        f"{interval}; the p-value tests {result.name} = {result.kappa0:g} "
+        f"ratings; file {file_name(args.file)}{dropped_clause(rows)}). The standard error is "
+        f"{error}; the {interval}; the p-value tests {result.name} = {result.kappa0:g} "
         f"({result.alternative}). Computed with {provenance.software} on {provenance.date}."
     )
     found = _found(result.name, result, level, chosen.low, chosen.high)
