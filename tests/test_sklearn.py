@@ -186,3 +186,80 @@ def test_import_is_lazy_and_missing_extra_is_explained() -> None:
         "    assert \"pip install 'wkappa[sklearn]'\" in str(e), e\nelse:\n    raise SystemExit(1)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+class _NanAtRowZero(Ridge):
+    """A regressor whose prediction for the first row it is asked about is NaN."""
+
+    def predict(self, X):  # type: ignore[no-untyped-def]
+        predicted = super().predict(X)
+        predicted[0] = np.nan
+        return predicted
+
+
+def test_fit_and_predict_errors_name_the_callers_parameters() -> None:
+    X, y = _synthetic(9, n=300)
+    with pytest.raises(wk.WkappaError, match=r"^`y` has a missing rating .* position 3;") as info:
+        OrdinalThresholdRegressor(Ridge()).fit(X, np.where(np.arange(300) == 3, np.nan, y))
+    assert "nan_policy" not in str(info.value)
+    with pytest.raises(
+        wk.WkappaError, match=r"^`y` must contain at least two classes.*one class, 2:"
+    ):
+        OrdinalThresholdRegressor(Ridge()).fit(X, np.full(300, 2))
+    with pytest.raises(wk.WkappaError, match=r"at least two classes.*one class, 4:"):
+        OrdinalThresholdRegressor(Ridge()).fit(X, y, sample_weight=(y == 4).astype(float))
+    with pytest.raises(wk.WkappaError, match=r"_NanAtRowZero returned nan as the out-of-fold"):
+        OrdinalThresholdRegressor(_NanAtRowZero()).fit(X, y)
+    model = OrdinalThresholdRegressor(Ridge()).fit(X, y)
+    model.estimator_ = _NanAtRowZero().fit(X, y)
+    with pytest.raises(wk.WkappaError, match=r"returned nan as the prediction for row 0 of `X`"):
+        model.predict(X[:5])
+
+
+def test_sample_weight_needs_a_regressor_that_takes_it() -> None:
+    from sklearn.neighbors import KNeighborsRegressor
+
+    X, y = _synthetic(10, n=300)
+    with pytest.raises(wk.WkappaError, match=r"KNeighborsRegressor\.fit has no sample_weight"):
+        OrdinalThresholdRegressor(KNeighborsRegressor()).fit(X, y, sample_weight=np.ones(300))
+    with pytest.raises(wk.WkappaError, match=r"takes `sample_weight` and `groups` only; got `eval"):
+        OrdinalThresholdRegressor(Ridge()).fit(X, y, eval_set=[(X, y)])
+
+
+def test_groups_reach_a_group_splitter() -> None:
+    from sklearn.model_selection import GroupKFold, cross_val_predict
+
+    X, y = _synthetic(11, n=400)
+    groups = np.arange(400) % 23
+    model = OrdinalThresholdRegressor(Ridge(), cv=GroupKFold(4)).fit(X, y, groups=groups)
+    expected = cross_val_predict(Ridge(), X, y.astype(float), cv=GroupKFold(4), groups=groups)
+    np.testing.assert_array_equal(model.oof_predictions_, expected)
+
+
+def test_metadata_routing_sends_sample_weight_where_requested() -> None:
+    import sklearn
+    from sklearn.model_selection import GroupKFold, cross_val_predict
+
+    X, y = _synthetic(12, n=400)
+    weight = np.random.default_rng(0).integers(1, 4, 400).astype(float)
+    groups = np.arange(400) % 17
+    plain = OrdinalThresholdRegressor(Ridge(), cv=GroupKFold(4)).fit(
+        X, y, sample_weight=weight, groups=groups
+    )
+    with sklearn.config_context(enable_metadata_routing=True):
+        requested = OrdinalThresholdRegressor(
+            Ridge().set_fit_request(sample_weight=True), cv=GroupKFold(4)
+        ).fit(X, y, sample_weight=weight, groups=groups)
+        # Declined by the regressor: every fold and the refit unweighted, thresholds weighted.
+        declined = OrdinalThresholdRegressor(
+            Ridge().set_fit_request(sample_weight=False), cv=GroupKFold(4)
+        ).fit(X, y, sample_weight=weight, groups=groups)
+    np.testing.assert_array_equal(requested.thresholds_, plain.thresholds_)
+    np.testing.assert_array_equal(requested.estimator_.coef_, plain.estimator_.coef_)
+    unweighted = cross_val_predict(Ridge(), X, y.astype(float), cv=GroupKFold(4), groups=groups)
+    np.testing.assert_array_equal(declined.oof_predictions_, unweighted)
+    np.testing.assert_array_equal(declined.estimator_.coef_, Ridge().fit(X, y).coef_)
+    expected = wk.optimize_thresholds(
+        y, unweighted, min_rating=0, max_rating=4, sample_weight=weight
+    )
+    np.testing.assert_array_equal(declined.thresholds_, expected.thresholds)

@@ -21,16 +21,29 @@ from ._core import import_optional
 
 import_optional("sklearn", "sklearn")
 
+from sklearn import get_config  # noqa: E402
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # noqa: E402
 from sklearn.metrics import make_scorer  # noqa: E402
 from sklearn.model_selection import check_cv, cross_val_predict  # noqa: E402
 from sklearn.utils import get_tags  # noqa: E402
-from sklearn.utils.validation import check_is_fitted, column_or_1d  # noqa: E402
+from sklearn.utils.metadata_routing import (  # noqa: E402
+    MetadataRouter,
+    MethodMapping,
+    process_routing,
+)
+from sklearn.utils.validation import (  # noqa: E402
+    check_is_fitted,
+    column_or_1d,
+    has_fit_parameter,
+)
 
 from ._core import (  # noqa: E402
+    EncodedRatings,
     WeightsLike,
     check_weights,
     encode_ratings,
+    missing_rating_error,
+    to_column,
     weighted_kappa,
 )
 from ._stats import ThresholdResult, apply_thresholds, optimize_thresholds  # noqa: E402
@@ -88,6 +101,42 @@ qwk_scorer = make_kappa_scorer("quadratic")
 """Quadratic weighted kappa scorer: ``make_kappa_scorer("quadratic")``."""
 
 
+def _encode_grades(y: Any, labels: Any, sample_weight: Any) -> EncodedRatings:
+    """The grades ``y`` of :meth:`OrdinalThresholdRegressor.fit` as indices, checked first
+    (missing, continuous, a single grade) so that no cross-validation runs on them."""
+    if y is None:
+        raise WkappaError(
+            "OrdinalThresholdRegressor requires y to be passed, but the target y is None."
+        )
+    values: Any = np.asarray(y) if not hasattr(y, "dtype") else y
+    if getattr(values, "ndim", 1) == 2 and values.shape[1] == 1:
+        values = column_or_1d(values, warn=True)
+    missing = to_column(values, "y").missing
+    if missing is not None and missing.any():
+        raise missing_rating_error("y", int(np.flatnonzero(missing)[0]), omit=None)
+    _refuse_continuous(values)
+    encoded = encode_ratings(
+        values, values, labels=labels, sample_weight=sample_weight, nan_policy="raise"
+    )
+    assert encoded is not None
+    present = encoded.true_index
+    if encoded.sample_weight is not None:
+        present = present[encoded.sample_weight > 0]
+    grades = np.unique(present)
+    if not len(grades):
+        raise WkappaError(
+            "`sample_weight` is zero for every row: there is nothing to fit. Hint: give "
+            "positive weights to the rows to fit on."
+        )
+    if len(grades) < 2:
+        raise WkappaError(
+            "`y` must contain at least two classes (grades with positive sample_weight) to "
+            f"fit thresholds; got one class, {encoded.labels[grades[0]]!r}: kappa is 0 or "
+            "undefined for every cut."
+        )
+    return encoded
+
+
 def _refuse_continuous(y: Any) -> None:
     """A clear error for a regression target (the grades must be discrete)."""
     dtype = getattr(y, "dtype", None)
@@ -100,6 +149,22 @@ def _refuse_continuous(y: Any) -> None:
             f"`y` is a continuous target (it contains {float(values[fractional][0])!r}); "
             "OrdinalThresholdRegressor needs discrete grades. Hint: round the target to "
             "grades, or use the regressor on its own."
+        )
+
+
+def _check_predictions(scores: np.ndarray, estimator: Any, *, out_of_fold: bool) -> None:
+    """A clear error for a regressor output that no threshold grades (NaN) or, among the
+    out-of-fold predictions, that no threshold can be placed beyond (infinite)."""
+    bad = ~np.isfinite(scores) if out_of_fold else np.isnan(scores)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        which = "out-of-fold prediction" if out_of_fold else "prediction"
+        raise WkappaError(
+            f"The regressor {type(estimator).__name__} returned {float(scores[row])!r} as the "
+            f"{which} for row {row} of `X`; only "
+            f"{'finite numbers' if out_of_fold else 'numbers'} can be graded. Hint: impute "
+            "or drop the rows with missing features, or use a regressor that handles them "
+            "(such as HistGradientBoostingRegressor)."
         )
 
 
@@ -179,7 +244,11 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         self.labels = labels
 
     def fit(
-        self, X: Any, y: npt.ArrayLike, sample_weight: npt.ArrayLike | None = None
+        self,
+        X: Any,
+        y: npt.ArrayLike,
+        sample_weight: npt.ArrayLike | None = None,
+        **fit_params: Any,
     ) -> OrdinalThresholdRegressor:
         """Fit the thresholds on out-of-fold predictions, then the regressor on all data.
 
@@ -188,52 +257,104 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         X : array-like of shape (n, p)
             Features.
         y : array-like of shape (n,)
-            Grades: integers, or any categories with ``labels``.
+            Grades: integers, or any categories with ``labels``; no missing grade.
         sample_weight : array-like of shape (n,), optional
-            Passed to the regressor's ``fit`` and to the threshold search.
+            Weights the threshold search and, through its ``fit``, the regressor (in every
+            fold and in the refit). With scikit-learn's metadata routing on, the regressor
+            gets it only if it requests it (``set_fit_request(sample_weight=True)``).
+        **fit_params
+            ``groups=`` for a group splitter such as ``GroupKFold`` as ``cv``. With
+            metadata routing on, any metadata, routed to the regressor's ``fit`` and the
+            splitter as they request it.
 
         Returns
         -------
         self
         """
         check_weights(self.weights)
-        if y is None:
-            raise WkappaError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None."
-            )
-        y_array: Any = np.asarray(y) if not hasattr(y, "dtype") else y
-        if getattr(y_array, "ndim", 1) == 2 and y_array.shape[1] == 1:
-            y_array = column_or_1d(y_array, warn=True)
-        _refuse_continuous(y_array)
-        encoded = encode_ratings(
-            y_array, y_array, labels=self.labels, sample_weight=sample_weight, nan_policy="raise"
-        )
-        assert encoded is not None
+        encoded = _encode_grades(y, self.labels, sample_weight)
         k = encoded.n_categories
         target = encoded.true_index.astype(np.float64)
-        params = {} if sample_weight is None else {"sample_weight": encoded.sample_weight}
+        fit_kwargs, split_kwargs = self._route_fit(encoded.sample_weight, fit_params)
         # Stratified by grade for an integer cv, as scikit-learn does for classifiers: grades
         # sorted in the data must not leave a fold without a grade.
         splitter = check_cv(self.cv, encoded.true_index, classifier=True)
-        oof = cross_val_predict(clone(self.estimator), X, target, cv=splitter, params=params)
+        folds = list(splitter.split(X, encoded.true_index, **split_kwargs))
+        oof = cross_val_predict(clone(self.estimator), X, target, cv=folds, params=fit_kwargs)
+        oof = np.asarray(oof, dtype=np.float64).ravel()
+        _check_predictions(oof, self.estimator, out_of_fold=True)
         result = optimize_thresholds(
             encoded.true_index,
-            np.asarray(oof, dtype=np.float64).ravel(),
+            oof,
             weights=self.weights,
             min_rating=0,
             max_rating=k - 1,
             sample_weight=encoded.sample_weight,
         )
-        self.estimator_ = clone(self.estimator).fit(X, target, **params)
+        self.estimator_ = clone(self.estimator).fit(X, target, **fit_kwargs)
         self.threshold_result_: ThresholdResult = result
         self.thresholds_ = result.thresholds
-        self.oof_predictions_ = np.asarray(oof)
+        self.oof_predictions_ = oof
         self.oof_score_ = result.statistic
         self.classes_ = np.asarray(encoded.labels)
         for name in ("n_features_in_", "feature_names_in_"):
             if hasattr(self.estimator_, name):
                 setattr(self, name, getattr(self.estimator_, name))
         return self
+
+    def _route_fit(
+        self, sample_weight: np.ndarray | None, fit_params: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The keyword arguments of the regressor's ``fit`` and of the splitter's ``split``."""
+        if get_config().get("enable_metadata_routing", False):
+            routed = process_routing(self, "fit", sample_weight=sample_weight, **fit_params)
+            return dict(routed.estimator.fit), dict(routed.splitter.split)
+        groups = fit_params.pop("groups", None)
+        if fit_params:
+            raise WkappaError(
+                f"{type(self).__name__}.fit takes `sample_weight` and `groups` only; got "
+                f"{', '.join(f'`{name}`' for name in sorted(fit_params))}. Hint: pass the "
+                "regressor's own options to its constructor, or turn on scikit-learn's "
+                "metadata routing (sklearn.set_config(enable_metadata_routing=True)) and "
+                "request them with the regressor's set_fit_request."
+            )
+        fit_kwargs: dict[str, Any] = {}
+        if sample_weight is not None:
+            if not has_fit_parameter(self.estimator, "sample_weight"):
+                raise WkappaError(
+                    f"`sample_weight` cannot reach the regressor: "
+                    f"{type(self.estimator).__name__}.fit has no sample_weight parameter. "
+                    "Hint: use a regressor whose fit takes sample_weight; for a Pipeline, turn "
+                    "on scikit-learn's metadata routing and request it from the step "
+                    "(set_fit_request(sample_weight=True))."
+                )
+            fit_kwargs["sample_weight"] = sample_weight
+        return fit_kwargs, {} if groups is None else {"groups": groups}
+
+    def get_metadata_routing(self) -> Any:
+        """How :meth:`fit` routes metadata when scikit-learn's metadata routing is on.
+
+        ``sample_weight`` is used by the threshold search (and :meth:`score`) and goes to
+        the regressor's ``fit`` if it requests it; other metadata (such as ``groups``) goes
+        to the regressor and the ``cv`` splitter as they request it.
+
+        Returns
+        -------
+        routing : object
+            A scikit-learn ``MetadataRouter``.
+        """
+        return (
+            MetadataRouter(owner=type(self).__name__)
+            .add_self_request(self)
+            .add(
+                estimator=self.estimator,
+                method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+            )
+            .add(
+                splitter=check_cv(self.cv, classifier=True),
+                method_mapping=MethodMapping().add(caller="fit", callee="split"),
+            )
+        )
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -256,6 +377,7 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         """
         check_is_fitted(self, "estimator_")
         scores = np.asarray(self.estimator_.predict(X), dtype=np.float64).ravel()
+        _check_predictions(scores, self.estimator_, out_of_fold=False)
         grades: np.ndarray = self.classes_[apply_thresholds(scores, self.thresholds_)]
         return grades
 
