@@ -157,6 +157,18 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, 
                 "Hint: --nan-policy omit drops rows with a missing value."
             )
         counts = counts.filter(~missing)
+    infinite = counts[args.score].cast(pl.Float64).is_infinite()
+    if infinite.any():
+        from .rows import first_row
+
+        row = first_row(frame, pl.col(args.score).cast(pl.Float64).is_infinite())
+        assert row is not None
+        value = float(frame.slice(row - 1, 1).select(args.score).collect().item())
+        raise WkappaError(
+            f"{source.name}, row {row}: column {args.score!r} has the score {value!r}; "
+            "thresholds are placed between finite scores. Hint: replace infinite scores "
+            "(a logit of a probability of 0 or 1) by finite ones, or drop those rows."
+        )
     try:
         result = optimize_thresholds(
             counts[args.true],
