@@ -5,10 +5,14 @@ statistics of :mod:`wkappa._stats`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+# The hints name ICCResult and CCCResult through the package: they load on first use
+# (wkappa._stats's __getattr__), so resolving a hint (typing.get_type_hints) loads them and
+# importing this module does not.
+from . import _stats
 from ._core import NanPolicy, check_alternative, check_nan_policy, missing_rating_error
 from ._frames import (
     NumericFrame,
@@ -18,17 +22,15 @@ from ._frames import (
     numeric_frame,
     numeric_matrix,
 )
+from ._stats import Alternative
 from .exceptions import WkappaError
-
-if TYPE_CHECKING:
-    from ._stats import Alternative, CCCResult, ICCResult
 
 __all__ = ["ccc", "icc", "icc_all"]
 
 
 def _icc_results(
     df: Any, layout: dict[str, Any], forms: tuple[str, ...], options: dict[str, Any]
-) -> dict[str, ICCResult]:
+) -> dict[str, _stats.ICCResult]:
     from ._stats import check_icc0, icc_all, icc_from_moments
     from ._stats import icc as one_icc
 
@@ -64,7 +66,7 @@ def icc(
     icc0: float = 0.0,
     alternative: Alternative = "two-sided",
     nan_policy: NanPolicy = "omit",
-) -> ICCResult:
+) -> _stats.ICCResult:
     """:func:`wkappa.icc` of numeric ratings in a data frame.
 
     Parameters
@@ -120,7 +122,7 @@ def icc_all(
     icc0: float = 0.0,
     alternative: Alternative = "two-sided",
     nan_policy: NanPolicy = "omit",
-) -> dict[str, ICCResult]:
+) -> dict[str, _stats.ICCResult]:
     """:func:`wkappa.icc_all` (all six forms) of numeric ratings in a data frame; parameters
     and layouts as in :func:`icc` (without ``form``).
 
@@ -157,7 +159,7 @@ def ccc(
     ccc0: float = 0.0,
     alternative: Alternative = "two-sided",
     nan_policy: NanPolicy = "raise",
-) -> CCCResult:
+) -> _stats.CCCResult:
     """:func:`wkappa.ccc` (Lin's concordance correlation; overall for more than two raters) of
     numeric ratings in a data frame; layouts as in :func:`icc`, ``ccc0``, ``alternative`` and
     ``nan_policy`` as in :func:`wkappa.ccc`. The ratings are read into an items x raters

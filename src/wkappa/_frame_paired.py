@@ -4,7 +4,7 @@ test of :func:`wkappa.paired_kappa_test`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy.typing as npt
 
@@ -17,9 +17,7 @@ from ._core import (
     needs_order,
 )
 from ._frames import count_triples, names_as_keywords
-
-if TYPE_CHECKING:
-    from ._stats import Alternative, PairedKappaResult, SeedLike
+from ._stats import Alternative, PairedKappaResult, SeedLike
 
 __all__ = ["paired_kappa_test"]
 

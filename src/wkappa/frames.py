@@ -19,11 +19,15 @@ categorical columns is already in this process: its columns go straight to the c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+# The hint of rater_vs_panel names PanelComparison through the package: it loads on first
+# use (wkappa._stats's __getattr__), so resolving the hint loads it and importing this module
+# does not.
+from . import _stats
 from ._core import (
     AgreementWeightsLike,
     Coefficient,
@@ -60,16 +64,8 @@ from ._frames import (
     result_frame,
     tables_of_groups,
 )
+from ._stats import AgreementResult, Alternative, KappaResult, SeedLike
 from .exceptions import WkappaError
-
-if TYPE_CHECKING:
-    from ._stats import (
-        AgreementResult,
-        Alternative,
-        KappaResult,
-        PanelComparison,
-        SeedLike,
-    )
 
 __all__ = [
     "agreement",
@@ -552,7 +548,7 @@ def rater_vs_panel(
     rng: SeedLike = None,
     alternative: Alternative = "two-sided",
     cluster: str | None = None,
-) -> PanelComparison:
+) -> _stats.PanelComparison:
     """:func:`wkappa.rater_vs_panel` of a data frame: does the candidate (an LLM judge, a
     model, a trainee) agree with the panel as well as the panel's members agree with each
     other?

@@ -3,8 +3,9 @@ that defines X."""
 
 from __future__ import annotations
 
+import inspect
 import sys
-from typing import Any
+from typing import Any, ForwardRef
 
 __all__ = ["pin_loaded", "publish"]
 
@@ -17,6 +18,15 @@ def _pin(obj: type, public_module: str) -> None:
     home = sys.modules[obj.__module__]
     tests = home.__dict__.setdefault("__test__", {})
     tests[obj.__qualname__] = obj
+    # ``typing.get_type_hints`` reads a class's string annotations in the module its
+    # ``__module__`` names: they become forward references to the defining module, resolved
+    # (as before) only when someone asks for them.
+    obj.__annotations__ = {
+        field: ForwardRef(hint, is_argument=False, module=home.__name__)
+        if isinstance(hint, str)
+        else hint
+        for field, hint in inspect.get_annotations(obj).items()
+    }
     obj.__module__ = public_module
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .._core import (
+    Alternative,
     NanPolicy,
     Request,
     WeightsLike,
@@ -37,10 +38,7 @@ from .._core import (
 from ..exceptions import WkappaError, WkappaTypeError
 from .frequencies import ACCUMULATOR_COUNTS, check_frequencies
 from .json_values import json_value
-
-if TYPE_CHECKING:
-    from .._core import Alternative
-    from .results import KappaResult
+from .results import KappaResult
 
 __all__ = ["KappaAccumulator", "check_state_header", "starts_a_sum"]
 

@@ -5,7 +5,7 @@ shares."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ForwardRef, Literal, TypeAlias, Union
 
 import numpy as np
 
@@ -15,12 +15,30 @@ from ..exceptions import WkappaError
 __all__ = ["BootstrapMethod", "SeedLike", "check_resamples", "make_rng", "rng_error"]
 
 # What every ``rng=`` keyword takes: the seeds of ``numpy.random.default_rng`` (a legacy
-# RandomState or a BitGenerator is used through its bit generator, and advanced). A string:
-# naming numpy.random here would import it with wkappa, which needs it only to draw.
-SeedLike: TypeAlias = (
-    "int | np.random.Generator | np.random.SeedSequence | np.random.BitGenerator"
-    " | np.random.RandomState | None"
-)
+# RandomState or a BitGenerator is used through its bit generator, and advanced). At run time
+# the numpy.random classes are forward references resolved in this module: naming
+# numpy.random here would import it with wkappa, which needs it only to draw, and
+# ``typing.get_type_hints`` of any function taking ``rng: SeedLike`` still resolves them
+# (importing numpy.random then), wherever that function is defined.
+if TYPE_CHECKING:
+    SeedLike: TypeAlias = (
+        int
+        | np.random.Generator
+        | np.random.SeedSequence
+        | np.random.BitGenerator
+        | np.random.RandomState
+        | None
+    )
+else:
+    _SEEDS = (
+        int,
+        *(
+            ForwardRef(f"np.random.{name}", module=__name__)
+            for name in ("Generator", "SeedSequence", "BitGenerator", "RandomState")
+        ),
+        None,
+    )
+    SeedLike = Union[_SEEDS]  # noqa: UP007 (a forward reference cannot be an operand of |)
 
 
 @dataclass(frozen=True)
