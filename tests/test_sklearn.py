@@ -263,3 +263,29 @@ def test_metadata_routing_sends_sample_weight_where_requested() -> None:
         y, unweighted, min_rating=0, max_rating=4, sample_weight=weight
     )
     np.testing.assert_array_equal(declined.thresholds_, expected.thresholds)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"min_rating": 4, "max_rating": 1}, r"`min_rating` \(4\) must not exceed"),
+        ({"labels": [0, 0, 1]}, "labels"),
+        ({"labels": [0, 1], "min_rating": 0}, "either `labels` or `min_rating`"),
+        ({"weights": 1 - np.eye(3), "labels": range(5)}, r"shape \(3, 3\).*K = 5"),
+        ({"weights": 1 - np.eye(3), "min_rating": 1, "max_rating": 4}, r"K = 4"),
+    ],
+)
+def test_kappa_scorer_options_are_checked_when_it_is_built(kwargs, match: str) -> None:
+    # Checked later, each fold's scoring would fail and GridSearchCV would report NaN scores.
+    with pytest.raises(wk.WkappaError, match=match):
+        make_kappa_scorer(**kwargs)
+
+
+def test_a_weight_matrix_of_the_wrong_shape_fails_before_the_folds() -> None:
+    class Refuses(Ridge):
+        def fit(self, X, y, sample_weight=None):  # type: ignore[no-untyped-def]
+            raise AssertionError("no fold should be fitted")
+
+    X, y = _synthetic(13, n=200)
+    with pytest.raises(wk.WkappaError, match=r"shape \(3, 3\) but there are K = 5"):
+        OrdinalThresholdRegressor(Refuses(), weights=1 - np.eye(3)).fit(X, y)

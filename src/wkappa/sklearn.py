@@ -40,16 +40,36 @@ from sklearn.utils.validation import (  # noqa: E402
 from ._core import (  # noqa: E402
     EncodedRatings,
     WeightsLike,
+    check_labels,
+    check_rating_bounds,
     check_weights,
     encode_ratings,
     missing_rating_error,
     to_column,
+    weight_matrix,
     weighted_kappa,
 )
 from ._stats import ThresholdResult, apply_thresholds, optimize_thresholds  # noqa: E402
 from .exceptions import WkappaError  # noqa: E402
 
 __all__ = ["OrdinalThresholdRegressor", "make_kappa_scorer", "qwk_scorer"]
+
+
+def _check_kappa_options(
+    weights: Any, labels: Any, min_rating: Any, max_rating: Any
+) -> str | np.ndarray:
+    """The checked ``weights``, after the checks ``weighted_kappa`` would make of these options
+    on every call (a scorer built wrong fails here, not as a NaN score in every fold)."""
+    checked = check_weights(weights)
+    lo, hi = check_rating_bounds(min_rating, max_rating, labels)
+    k = None
+    if labels is not None:
+        k = len(check_labels(labels))
+    elif lo is not None and hi is not None:
+        k = hi - lo + 1
+    if k is not None and isinstance(checked, np.ndarray):
+        weight_matrix(checked, k)  # the shape check of a custom matrix
+    return checked
 
 
 def make_kappa_scorer(
@@ -87,7 +107,7 @@ def make_kappa_scorer(
     >>> cross_val_score(DecisionTreeClassifier(), X, y, scoring=scorer, cv=3).tolist()
     [1.0, 1.0, 1.0]
     """
-    checked = check_weights(weights)
+    checked = _check_kappa_options(weights, labels, min_rating, max_rating)
     return make_scorer(
         weighted_kappa,
         weights=checked,
@@ -271,9 +291,11 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         -------
         self
         """
-        check_weights(self.weights)
+        checked = check_weights(self.weights)
         encoded = _encode_grades(y, self.labels, sample_weight)
         k = encoded.n_categories
+        if isinstance(checked, np.ndarray):  # a matrix of the wrong shape fails before the folds
+            weight_matrix(checked, k)
         target = encoded.true_index.astype(np.float64)
         fit_kwargs, split_kwargs = self._route_fit(encoded.sample_weight, fit_params)
         # Stratified by grade for an integer cv, as scikit-learn does for classifiers: grades
