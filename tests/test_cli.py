@@ -986,3 +986,15 @@ def test_score_by_leaves_the_missing_group_out_of_the_pooled_kappa(tmp_path):
     path.write_text("s,a,b\n" + "".join(x for x in rows.splitlines(True) if x[0] != ","))
     assert _json(run(*args, "--format", "json"))["across_groups"]["n_missing_left_out"] == 0
     assert "left out" not in run(*args).stdout
+
+
+@pytest.mark.parametrize("option", ["--export-data", "--dir"])
+def test_demo_into_a_file_names_it_as_a_file(tmp_path, capsys, option):
+    """It said "notes.csv: File exists", the operating system's words."""
+    path = tmp_path / "notes.csv"
+    path.write_text("mine\n")
+    assert main(["demo", option, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert f"{path} is a file, not a directory; the demo copies its data files" in err
+    assert path.read_text() == "mine\n"

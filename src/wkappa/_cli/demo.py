@@ -229,6 +229,11 @@ def export_data(directory: str | Path, quiet: bool = False) -> Path:
     that name with other contents is refused before anything is copied (a copy already
     there is left as it is)."""
     target = Path(directory)
+    if target.exists() and not target.is_dir():
+        raise WkappaError(
+            f"{target} is a file, not a directory; the demo copies its data files into a "
+            "directory. Hint: give a directory's name (it is made if missing)."
+        )
     for name in DATA_FILES:
         there = target / name
         if there.exists() and (
