@@ -324,7 +324,12 @@ def test_layouts_and_options() -> None:
         (lambda: lightgbm_metric(), ([0, 1], np.zeros(3), None), "3 predictions for 2 labels"),
         (lambda: lightgbm_metric(), ([0, 1], np.zeros((3, 2)), None), "3 rows for 2 labels"),
         (lambda: lightgbm_metric(thresholds=[0.5]), ([0, 1], np.eye(2), None), "thresholds"),
-        (lambda: lightgbm_metric(), ([0, np.nan], [0.0, 1.0], None), "missing"),
+        # A missing label: the metrics take no nan_policy, so the hint is to drop the row.
+        (
+            lambda: lightgbm_metric(),
+            ([0, np.nan], [0.0, 1.0], None),
+            r"^Row 1 of `y_true` is nan, .* drop the rows without a label[^_]*$",
+        ),
         # A diverged model's NaN or infinite output: an inf was clipped to the top grade and
         # a NaN class score lost to np.argmax (which takes the NaN's column), silently.
         (
@@ -349,6 +354,42 @@ def test_bad_input(make: Any, args: Any, match: str) -> None:
             metric.evaluate(*args)
         else:
             metric(*args)
+
+
+TEXT_HINT = r"must hold numbers; got 'a'\. Hint: .*map text labels to their grades"
+PREDICTIONS = r"Hint: pass the model's raw predictions"
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        # Text, None and ragged input were numpy's "could not convert string to float",
+        # TypeErrors, or a count of predictions for one label (None read as one nan label).
+        (lambda: lightgbm_metric()(["a", "b"], [0.1, 1.0]), "^`y_true` " + TEXT_HINT),
+        (lambda: xgboost_metric()(np.array(["a", "b"], dtype=object), [0.1, 1.0]), TEXT_HINT),
+        (lambda: CatBoostMetric().evaluate([[0.1, 1.0]], ["a", "b"], None), "^`target` "),
+        (lambda: lightgbm_metric()([0, 1], ["a", "b"], None), "^`y_pred` must hold numbers"),
+        (lambda: lightgbm_metric()(None, [0.1, 1.0]), r"^Got None for `y_true`\. .*label="),
+        (lambda: xgboost_metric()([0, 1], None), "^Got None for `y_pred`. " + PREDICTIONS),
+        (lambda: lightgbm_metric()([0, 1], [[0.1, 0.9], [1.0]]), "rows of `y_pred` differ"),
+        (lambda: lightgbm_metric()([[1, 0], [0, 1]], np.eye(2)), r"shape \(2, 2\).*argmax"),
+        (lambda: xgboost_metric()([], [0.1, 1.0]), r"no labels .*\(label=\.\.\.\)"),
+        (lambda: CatBoostMetric().evaluate(None, [0, 1], None), "^`approxes` must hold one"),
+        (lambda: CatBoostMetric().evaluate([], [0, 1], None), "^`approxes` must hold one"),
+        (lambda: CatBoostMetric().evaluate([[0.1], [0.2, 1.0]], [0], None), "differ in shape"),
+        (lambda: CatBoostMetric().evaluate([["a", "b"]], [0, 1], None), "^`approxes` must"),
+        (lambda: lightgbm_metric(thresholds=["a"]), "^`thresholds` must be a 1-D sequence"),
+    ],
+)
+def test_text_none_and_ragged_input_name_the_argument(call: Any, match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        call()
+
+
+def test_a_dmatrix_without_labels_is_named() -> None:
+    metric = xgboost_metric()
+    with pytest.raises(WkappaError, match=r"no labels \(the eval dataset's labels"):
+        metric(np.array([0.1, 1.0, 2.0]), xgb.DMatrix(np.zeros((3, 2))))
 
 
 def test_undefined_kappa_follows_zero_division() -> None:

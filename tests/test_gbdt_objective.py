@@ -93,6 +93,27 @@ def test_entry_points_and_errors() -> None:
     np.testing.assert_array_equal(constant[0], np.zeros(3))
 
 
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        # numpy's "could not convert string to float", a broadcast ValueError, a
+        # ZeroDivisionError, or NaN gradients handed back to the booster.
+        (([0, 1], ["a", "b"]), r"^The objective's scores must hold numbers; got 'a'"),
+        ((["a", "b"], [0.1, 1.0]), r"^The objective's labels must hold numbers.*map text"),
+        ((None, [0.1, 1.0]), r"^Got None for the objective's labels\. .*label="),
+        (([0, 1, 2], [0.1, 1.0, 2.0], [1, 2]), "2 sample weights for 3 rows"),
+        (([0, 1, 2], [0.1, 1.0, 2.0], [0, 0, 0]), "not all 0"),
+        (([0, 1, 2], [0.1, 1.0, 2.0], [1, -1, 1]), "non-negative"),
+        (([0, 1, 2], [0.1, 1.0, 2.0], ["a", "b", "c"]), "sample weights must hold numbers"),
+        (([0, np.nan, 2], [0.1, 1.0, 2.0]), r"labels hold NaN .*row 1: nan.*drop the rows"),
+        (([0, 1, 2], [0.1, np.inf, 2.0]), r"scores hold NaN .*row 1: inf.*diverged"),
+    ],
+)
+def test_bad_input_names_what_is_wrong(args: tuple[Any, ...], match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        qwk_objective()(*args)
+
+
 @pytest.mark.integration  # a real training run
 def test_boosting_with_it_beats_squared_error_when_rounding() -> None:
     """One seed of examples/gbdt_qwk_objective.py, LightGBM native and XGBoost sklearn."""

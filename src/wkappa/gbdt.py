@@ -30,12 +30,20 @@ from ._core import (
     check_rating_bounds,
     check_weights,
     check_zero_division,
+    float_array,
     format_value,
     publish,
     weighted_kappa,
     weights_name,
 )
-from ._stats import QWKObjective, apply_thresholds
+from ._stats import (
+    LABELS_HINT,
+    NO_LABELS_HINT,
+    PREDICTIONS_HINT,
+    QWKObjective,
+    apply_thresholds,
+    gbdt_numbers,
+)
 from .exceptions import WkappaError
 
 __all__ = [
@@ -66,7 +74,9 @@ class _KappaScorer:
         self.min_rating, self.max_rating = check_rating_bounds(min_rating, max_rating)
         self.thresholds = None
         if thresholds is not None:
-            self.thresholds = np.asarray(thresholds, dtype=np.float64)
+            self.thresholds = float_array(
+                thresholds, "`thresholds` must be a 1-D sequence of K - 1 cut points (numbers)"
+            )
             apply_thresholds(np.zeros(1), self.thresholds)  # validates them now, not mid-training
             first = 0 if self.min_rating is None else self.min_rating
             last = first + len(self.thresholds)
@@ -91,11 +101,36 @@ class _KappaScorer:
             options.append(f"thresholds={self.thresholds.tolist()}")
         return f"{type(self).__name__}({', '.join(options)})"
 
-    def score(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> float:
-        """Kappa of predictions in any supported layout against the labels."""
-        labels = np.asarray(y_true, dtype=np.float64).ravel()
-        preds = np.asarray(y_pred, dtype=np.float64)
+    def score(
+        self,
+        y_true: Any,
+        y_pred: Any,
+        sample_weight: Any = None,
+        names: tuple[str, str] = ("`y_true`", "`y_pred`"),
+    ) -> float:
+        """Kappa of predictions in any supported layout against the labels (``names``: how
+        the caller's library calls the two, for the errors)."""
+        labels = gbdt_numbers(y_true, names[0], LABELS_HINT, NO_LABELS_HINT)
+        if labels.ndim > 1 and labels.size != labels.shape[0]:
+            title = names[0][:1].upper() + names[0][1:]
+            raise WkappaError(
+                f"{title} has shape {labels.shape}: the metric takes one label per row, the "
+                "grade or class index. Hint: for one-hot labels pass y.argmax(axis=1)."
+            )
+        labels = labels.ravel()
+        if not np.isfinite(labels).all():
+            row = int(np.flatnonzero(~np.isfinite(labels))[0])
+            raise WkappaError(
+                f"Row {row} of {names[0]} is {format_value(labels[row])}, which is not a "
+                "grade. Hint: drop the rows without a label from the evaluation data."
+            )
+        preds = gbdt_numbers(y_pred, names[1], PREDICTIONS_HINT)
         n = labels.size
+        if n == 0 and preds.size > 0:
+            raise WkappaError(
+                f"Got {preds.size} predictions but no labels ({names[0]} is empty). "
+                f"{NO_LABELS_HINT}"
+            )
         weight = None if sample_weight is None or np.size(sample_weight) == 0 else sample_weight
         _check_finite(preds)
         if preds.ndim == 2 and preds.shape[1] > 1:  # (n, K) multiclass scores
@@ -126,10 +161,9 @@ class _KappaScorer:
             first = 0 if self.min_rating is None else self.min_rating
             grades = first + apply_thresholds(preds, self.thresholds)
             return self._kappa(labels, grades, first, first + len(self.thresholds), weight)
-        finite = labels[np.isfinite(labels)]
-        lo = self.min_rating if self.min_rating is not None else _bound(finite, np.min)
-        hi = self.max_rating if self.max_rating is not None else _bound(finite, np.max)
-        if lo is None or hi is None:  # no finite label: let weighted_kappa report it
+        lo = self.min_rating if self.min_rating is not None else _bound(labels, np.min)
+        hi = self.max_rating if self.max_rating is not None else _bound(labels, np.max)
+        if lo is None or hi is None:  # no labels, or a fractional one: weighted_kappa says so
             return self._kappa(labels, preds, None, None, weight)
         grades = np.clip(np.rint(preds), lo, max(lo, hi))
         return self._kappa(labels, grades, lo, max(lo, hi), weight)
@@ -144,6 +178,11 @@ class _KappaScorer:
             sample_weight=weight,
             zero_division=self.zero_division,
         )
+
+
+# How the native APIs (LightGBM's feval, XGBoost's custom_metric) hand over the labels and the
+# predictions.
+_NATIVE_NAMES = ("the eval dataset's labels (get_label())", "the predictions")
 
 
 def _check_finite(preds: np.ndarray) -> None:
@@ -211,7 +250,8 @@ class LightGBMMetric(_KappaScorer):
 
     def __call__(self, first: Any, second: Any, weight: Any = None) -> tuple[str, float, bool]:
         if _is_instance(second, "lightgbm", "Dataset"):  # native: (preds, eval_data)
-            value = self.score(second.get_label(), first, second.get_weight())
+            labels = second.get_label()
+            value = self.score(labels, first, second.get_weight(), _NATIVE_NAMES)
         else:  # scikit-learn API: (y_true, y_pred, weight)
             value = self.score(first, second, weight)
         return self.name, value, True
@@ -295,7 +335,8 @@ class XGBoostMetric(_KappaScorer):
 
     def __call__(self, first: Any, second: Any, sample_weight: Any = None) -> Any:
         if _is_instance(second, "xgboost", "DMatrix"):  # native: (predt, dmatrix)
-            return self.name, self.score(second.get_label(), first, second.get_weight())
+            labels = second.get_label()
+            return self.name, self.score(labels, first, second.get_weight(), _NATIVE_NAMES)
         return self.score(first, second, sample_weight)  # scikit-learn API
 
     def early_stopping(self, rounds: int, *, save_best: bool = False, **kwargs: Any) -> Any:
@@ -421,9 +462,20 @@ class CatBoostMetric(_KappaScorer):
 
     def evaluate(self, approxes: Any, target: Any, weight: Any) -> tuple[float, float]:
         """``(kappa, 1.0)`` for one dataset; kappa is not a sum over rows."""
-        columns = [np.asarray(column, dtype=np.float64) for column in approxes]
+        if approxes is None or len(approxes) == 0:
+            raise WkappaError(
+                "`approxes` must hold one array of predictions per dimension; got "
+                f"{format_value(approxes)}. {PREDICTIONS_HINT}"
+            )
+        columns = [gbdt_numbers(column, "`approxes`", PREDICTIONS_HINT) for column in approxes]
+        if len({column.shape for column in columns}) > 1:
+            shapes = ", ".join(str(column.shape) for column in columns)
+            raise WkappaError(
+                f"The arrays of `approxes` differ in shape ({shapes}); each holds one "
+                f"prediction per row. {PREDICTIONS_HINT}"
+            )
         preds = columns[0] if len(columns) == 1 else np.column_stack(columns)
-        return self.score(target, preds, weight), 1.0
+        return self.score(target, preds, weight, ("`target`", "`approxes`")), 1.0
 
     def get_final_error(self, error: float, weight: float) -> float:
         """The kappa returned by :meth:`evaluate`."""

@@ -17,7 +17,13 @@ from .cluster import cluster_variance, read_groups, warn_few_clusters
 from .explain import explain_table
 from .fisher_z_interval import fisher_z_limits
 from .frequencies import FRAME_PAIRED_WEIGHTS, FRAME_WEIGHTS, Frequencies, check_frequencies
-from .gbdt_objective import QWKObjective
+from .gbdt_objective import (
+    LABELS_HINT,
+    NO_LABELS_HINT,
+    PREDICTIONS_HINT,
+    QWKObjective,
+    gbdt_numbers,
+)
 from .group_results import kappa_results, score_intervals
 from .inference import (
     check_kappa0,
@@ -79,6 +85,9 @@ __all__ = [
     "FORMS",
     "FRAME_PAIRED_WEIGHTS",
     "FRAME_WEIGHTS",
+    "LABELS_HINT",
+    "NO_LABELS_HINT",
+    "PREDICTIONS_HINT",
     "STATISTIC_DECIMALS",
     "UNDEFINED",
     "AgreementResult",
@@ -117,6 +126,7 @@ __all__ = [
     "expanded_pvalue",
     "explain_table",
     "fisher_z_limits",
+    "gbdt_numbers",
     "group_agreement",
     "icc",
     "icc_all",

@@ -10,23 +10,94 @@ from typing import Any
 
 import numpy as np
 
+from .._core import format_value
 from ..exceptions import WkappaError
 
-__all__ = ["QWKObjective", "smooth_qwk_loss"]
+__all__ = [
+    "LABELS_HINT",
+    "NO_LABELS_HINT",
+    "PREDICTIONS_HINT",
+    "QWKObjective",
+    "gbdt_numbers",
+    "smooth_qwk_loss",
+]
+
+LABELS_HINT = (
+    "Hint: the GBDT metrics and objective score integer grades; map text labels to their "
+    "grades (e.g. {'low': 0, 'mid': 1, 'high': 2}) before training, or score text labels "
+    "afterwards with wkappa.weighted_kappa(y_true, y_pred, labels=[...])."
+)
+NO_LABELS_HINT = "Hint: give the Dataset or DMatrix its labels (label=...)."
+PREDICTIONS_HINT = (
+    "Hint: pass the model's raw predictions: one number per row, or an (n, K) array of "
+    "class scores."
+)
+
+_WEIGHTS_HINT = "Hint: give the training Dataset or DMatrix one weight per row (weight=...)."
+
+
+def gbdt_numbers(values: Any, name: str, hint: str, none_hint: str = "") -> np.ndarray:
+    """``values`` (labels, predictions or weights handed to a GBDT metric or objective) as a
+    float64 array; None, text or rows of different lengths are an error naming ``name`` (the
+    argument, as the caller calls it) with ``hint`` (``none_hint`` for None, if given)."""
+    title = name[:1].upper() + name[1:]
+    if values is None:
+        raise WkappaError(f"Got None for {name}. {none_hint or hint}")
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        pass
+    try:
+        items = np.asarray(values, dtype=object).ravel()
+    except ValueError:  # nested sequences numpy cannot lay out even as objects
+        items = np.array([[]], dtype=object).ravel()
+    for item in items:
+        if isinstance(item, (list, tuple, np.ndarray)) or item is None:
+            continue
+        try:
+            float(item)
+        except (TypeError, ValueError):
+            raise WkappaError(
+                f"{title} must hold numbers; got {format_value(item)}. {hint}"
+            ) from None
+    raise WkappaError(
+        f"The rows of {name} differ in length ({format_value(values)}); it must be one "
+        f"number per row or a table of equal rows. {hint}"
+    )
 
 
 def _arrays(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray, ...]:
-    y = np.asarray(y_true, dtype=np.float64).ravel()
-    p = np.asarray(y_pred, dtype=np.float64)
+    y = gbdt_numbers(y_true, "the objective's labels", LABELS_HINT, NO_LABELS_HINT).ravel()
+    p = gbdt_numbers(y_pred, "the objective's scores", PREDICTIONS_HINT)
     if p.ndim != 1 or p.shape[0] != y.shape[0]:
         raise WkappaError(
             f"The smooth QWK objective needs one score per row ({y.shape[0]}); got shape "
             f"{p.shape}. Hint: it is for regression boosting, not multiclass."
         )
+    fixes = {
+        "labels": "Hint: drop the rows without a label from the training data.",
+        "scores": "Hint: if the boosting diverged, check the learning rate and the features.",
+    }
+    for values, what in ((y, "labels"), (p, "scores")):
+        if not np.isfinite(values).all():
+            row = int(np.flatnonzero(~np.isfinite(values))[0])
+            raise WkappaError(
+                f"The objective's {what} hold NaN or infinity (row {row}: "
+                f"{format_value(values[row])}). {fixes[what]}"
+            )
     if sample_weight is None or np.size(sample_weight) == 0:
-        w = np.ones_like(y)
-    else:
-        w = np.asarray(sample_weight, dtype=np.float64).ravel()
+        return y, p, np.ones_like(y)
+    w = gbdt_numbers(sample_weight, "the objective's sample weights", _WEIGHTS_HINT).ravel()
+    if w.shape != y.shape:
+        raise WkappaError(
+            f"The objective got {w.size} sample weights for {y.size} rows. {_WEIGHTS_HINT}"
+        )
+    if not (np.isfinite(w) & (w >= 0)).all() or not w.sum() > 0:
+        raise WkappaError(
+            "The objective's sample weights must be finite, non-negative and not all 0; got "
+            f"{format_value(w.tolist())}. Hint: a row of weight 0 is left out; at least one "
+            "row needs a weight above 0."
+        )
     return y, p, w
 
 
