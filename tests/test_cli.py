@@ -487,6 +487,12 @@ def test_thresholds_errors(csv_file, tmp_path):
     path.write_text("t,s\n0,0.1\n1,0.9\n0,0.1\n0,0.1\n1,-inf\n")
     proc = run("thresholds", path, "--true", "t", "--score", "s", "--nan-policy", "omit")
     assert_error(proc, "s.csv, row 5: column 's' has the score -inf", "finite")
+    # The file to grade names its score column otherwise: the error says how to name it.
+    other = tmp_path / "test.csv"
+    other.write_text("id,pred\n1,0.3\n")
+    proc = run("thresholds", csv_file, "--true", "truth", "--score", "score", "--apply", other,
+               "--out", tmp_path / "graded.csv")  # fmt: skip
+    assert_error(proc, "no column 'score' (given to --score)", "--apply-score COL names")
 
 
 # --------------------------------------------------------------------------- compare

@@ -273,7 +273,14 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     from .io import check_columns
 
     score = args.apply_score or args.score
-    check_columns(other, schema, {"--apply-score" if args.apply_score else "--score": score})
+    try:
+        check_columns(other, schema, {"--apply-score" if args.apply_score else "--score": score})
+    except WkappaError as exc:
+        if args.apply_score or score in schema:
+            raise
+        raise WkappaError(
+            f"{exc} Hint: --apply-score COL names the score column of {other.name}."
+        ) from None
     if args.grade_col in schema:
         raise WkappaError(
             f"{other.name} already has a column {args.grade_col!r}. Hint: pass --grade-col NAME."
