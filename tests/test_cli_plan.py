@@ -132,6 +132,18 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFix
             "(each rater's); they sum to 1.1, 1.",
         ),
         (["--kappa1", "0.6", "--marginals", "a,b"], "--marginals must be comma-separated"),
+        (
+            ["--kappa1", "0.6", "--marginals", "20,30,50"],
+            "it sums to 100. Hint: give proportions; divided by their sum they are 0.2, 0.3, 0.5.",
+        ),
+        (
+            ["--kappa1", "0.6", "--marginals", "0.5,0.5", "--power", "80"],
+            "--power must be strictly between 0 and 1; got 80.0. Hint: 80% is --power 0.8.",
+        ),
+        (
+            ["--kappa1", "0.6", "--marginals", "0.5,0.5", "--alpha", "5"],
+            "got 5.0. Hint: 5% is --alpha 0.05.",
+        ),
         (["--kappa1", "0.6", "--marginals", "0.5,0.5", "--power", "1.5"], "--power"),
         (["--marginals", "0.5,0.5"], "--kappa1"),
         (

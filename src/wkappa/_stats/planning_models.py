@@ -43,8 +43,11 @@ def check_probability(value: Any, name: str, *, low: float = 0.0, high: float = 
     """A real number strictly between ``low`` and ``high`` (a probability-like option)."""
     number = real_number(value, name, f"a number in ({low:g}, {high:g})")
     if not (math.isfinite(number) and low < number < high):
+        hint = ""
+        if (low, high) == (0.0, 1.0) and 1.0 < number < 100.0:  # a percentage
+            hint = f" Hint: {number:g}% is {name}={number / 100:g}."
         raise WkappaError(
-            f"`{name}` must be strictly between {low:g} and {high:g}; got {number!r}."
+            f"`{name}` must be strictly between {low:g} and {high:g}; got {number!r}.{hint}"
         )
     return number
 
@@ -298,6 +301,9 @@ def check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
     if np.any(np.abs(totals - 1.0) > _SUM_TOLERANCE):
         if shared:  # one list for both raters: one sum, not the same sum twice
             where = f"; it sums to {totals[0]:.6g}"
+            if totals[0] > 1.0 and np.all(array[0] == np.round(array[0])):  # % or counts
+                shares = ", ".join(f"{value:.4g}" for value in array[0] / totals[0])
+                where += f". Hint: give proportions; divided by their sum they are {shares}"
         else:
             where = f" (each rater's); they sum to {totals[0]:.6g}, {totals[1]:.6g}"
         raise WkappaError(f"`marginals` must sum to 1{where}.")
