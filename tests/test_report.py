@@ -628,6 +628,8 @@ def test_thresholds_report_has_the_numbers_of_the_text_and_the_json(thresholds_c
     iterations = "iteration" if document["n_iter"] == 1 else "iterations"
     assert f"proven optimal, {document['n_iter']} Dinkelbach {iterations}" in page
     assert "file rows: 1,500 read, all used" in page and "K = 4 grades: 0, 1, 2, 3" in page
+    # Higher than to expect, not always higher: held-out kappa can beat the fitted optimum.
+    assert "so higher than the kappa to expect on new data" in page
     for key in ("cohen1968", "dinkelbach1967"):
         assert REFERENCES[key] in page
     assert f"wkappa {' '.join(argv)} --format json --report fit.html --quiet" in page

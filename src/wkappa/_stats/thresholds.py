@@ -130,8 +130,9 @@ class ThresholdResult:
           grade 2: never predicted (its two thresholds are equal: 0.7)
           grade 3: score > 0.7
         kappa 0.875 (almost perfect, Landis & Koch) on the data the thresholds were fitted
-          on: the largest kappa any cut points reach there, so higher than on new data. Fit
-          them on out-of-fold predictions and report kappa on held-out ones.
+          on: the largest kappa any cut points reach there, so higher than the kappa to
+          expect on new data. Fit them on out-of-fold predictions and report kappa on
+          held-out ones.
         Dinkelbach's method, 2 dynamic programs, in exact integer arithmetic: the global
           optimum over every monotone assignment of grades to scores, proved.
         """
@@ -161,8 +162,8 @@ class ThresholdResult:
         lines += [
             f"kappa {number_text(self.statistic)} ({interpretation(self.statistic)}, "
             "Landis & Koch) on the data the thresholds were fitted on: the largest kappa any "
-            "cut points reach there, so higher than on new data. Fit them on out-of-fold "
-            "predictions and report kappa on held-out ones.",
+            "cut points reach there, so higher than the kappa to expect on new data. Fit them "
+            "on out-of-fold predictions and report kappa on held-out ones.",
             f"Dinkelbach's method, {self.n_iter} dynamic program"
             f"{'' if self.n_iter == 1 else 's'}, {how}"
             if self.n_iter
