@@ -289,3 +289,14 @@ def test_a_weight_matrix_of_the_wrong_shape_fails_before_the_folds() -> None:
     X, y = _synthetic(13, n=200)
     with pytest.raises(wk.WkappaError, match=r"shape \(3, 3\) but there are K = 5"):
         OrdinalThresholdRegressor(Refuses(), weights=1 - np.eye(3)).fit(X, y)
+
+
+def test_grades_outside_the_labels_are_named_as_y_in_fit_and_score() -> None:
+    X, y = _synthetic(14, n=300)
+    with pytest.raises(wk.WkappaError, match=r"^`y` contains 4, which is not in `labels`"):
+        OrdinalThresholdRegressor(Ridge(), labels=[0, 1, 2, 3]).fit(X, y)
+    model = OrdinalThresholdRegressor(Ridge()).fit(X, y)
+    with pytest.raises(wk.WkappaError, match=r"^`y` contains 7, which is not in `labels`"):
+        model.score(X, np.where(np.arange(300) == 5, 7, y))
+    with pytest.raises(wk.WkappaError, match=r"^`y` has a missing rating .* position 2;"):
+        model.score(X, np.where(np.arange(300) == 2, np.nan, y))

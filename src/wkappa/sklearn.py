@@ -44,6 +44,7 @@ from ._core import (  # noqa: E402
     check_rating_bounds,
     check_weights,
     encode_ratings,
+    encode_with_labels,
     missing_rating_error,
     to_column,
     weight_matrix,
@@ -121,6 +122,16 @@ qwk_scorer = make_kappa_scorer("quadratic")
 """Quadratic weighted kappa scorer: ``make_kappa_scorer("quadratic")``."""
 
 
+def _check_grades(y: Any, labels: Any) -> None:
+    """Refuse a missing grade in ``y``, or one not among ``labels``, naming ``y`` (the
+    estimator's parameter) rather than the ``y_true`` of the kappa functions."""
+    column = to_column(y, "y")
+    if column.missing is not None and column.missing.any():
+        raise missing_rating_error("y", int(np.flatnonzero(column.missing)[0]), omit=None)
+    if labels is not None:
+        encode_with_labels(column, check_labels(labels), "y")
+
+
 def _encode_grades(y: Any, labels: Any, sample_weight: Any) -> EncodedRatings:
     """The grades ``y`` of :meth:`OrdinalThresholdRegressor.fit` as indices, checked first
     (missing, continuous, a single grade) so that no cross-validation runs on them."""
@@ -131,9 +142,7 @@ def _encode_grades(y: Any, labels: Any, sample_weight: Any) -> EncodedRatings:
     values: Any = np.asarray(y) if not hasattr(y, "dtype") else y
     if getattr(values, "ndim", 1) == 2 and values.shape[1] == 1:
         values = column_or_1d(values, warn=True)
-    missing = to_column(values, "y").missing
-    if missing is not None and missing.any():
-        raise missing_rating_error("y", int(np.flatnonzero(missing)[0]), omit=None)
+    _check_grades(values, labels)
     _refuse_continuous(values)
     encoded = encode_ratings(
         values, values, labels=labels, sample_weight=sample_weight, nan_policy="raise"
@@ -417,6 +426,8 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         -------
         float
         """
+        check_is_fitted(self, "estimator_")
+        _check_grades(y, self.classes_)
         return weighted_kappa(
             y,
             self.predict(X),
