@@ -262,7 +262,61 @@ def test_a_decimal_comma_gets_a_hint(tmp_path, capsys):
     path.write_bytes(b"a;b;c\r\n1,5;1;2\r\n2;2;2\r\n3;3;3\r\n")
     err = _error(capsys, ["icc", str(path), "--raters", "a,b,c", "--separator", ";"])
     assert "row 1: column 'a' has the unparsable value '1,5'" in err
-    assert "decimal comma" in err
+    assert "decimal comma" in err and "pass --decimal-comma" in err
+
+
+# A European spreadsheet's export: ';' between fields, a decimal comma in the scores.
+_EUROPEAN = b"id;grade;score\r\n1;1;0,8\r\n2;1;1,6\r\n3;2;1,9\r\n4;2;2,6\r\n5;3;2,4\r\n6;3;3,1\r\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["icc", "--raters", "grade,score"],
+        ["thresholds", "--true", "grade", "--score", "score"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_decimal_comma_reads_what_the_file_means(tmp_path, capsys, command):
+    """--decimal-comma reads 0,8 as 0.8: the result is that of the file written with points."""
+    import json
+
+    comma, point = tmp_path / "comma.csv", tmp_path / "point.csv"
+    comma.write_bytes(_EUROPEAN)
+    point.write_bytes(_EUROPEAN.replace(b",", b"."))
+    found = []
+    for path, more in ((comma, ["--decimal-comma"]), (point, [])):
+        argv = [command[0], str(path), *command[1:], "--separator", ";", *more]
+        assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
+        document = json.loads(capsys.readouterr().out)
+        found.append({k: v for k, v in document.items() if k != "file"})
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    ("content", "options", "message"),
+    [
+        (_EUROPEAN, [], "--decimal-comma needs fields separated by another character"),
+        (_EUROPEAN.replace(b"0,8", b"0.8"), ["--separator", ";"],
+         "row 1: column 'score' has the unparsable value '0.8'; expected a number. Hint: with "
+         "--decimal-comma a number is written with a comma (1,5)"),
+    ],
+)  # fmt: skip
+def test_decimal_comma_refuses_what_is_ambiguous(tmp_path, capsys, content, options, message):
+    path = tmp_path / "scores.csv"
+    path.write_bytes(content)
+    argv = ["thresholds", str(path), "--true", "grade", "--score", "score", "--decimal-comma"]
+    assert message in _error(capsys, [*argv, *options])
+
+
+def test_decimal_comma_is_for_text_files(tmp_path, capsys):
+    pl = pytest.importorskip("polars")
+    path = tmp_path / "scores.parquet"
+    pl.DataFrame({"grade": [1, 2], "score": [0.5, 1.5]}).write_parquet(path)
+    argv = ["thresholds", str(path), "--true", "grade", "--score", "score", "--decimal-comma"]
+    assert (
+        _error(capsys, argv).strip().endswith("--decimal-comma applies to CSV and TSV files only.")
+    )
 
 
 def test_one_category_is_singular(tmp_path, capsys):

@@ -178,7 +178,13 @@ def _distinct_rows(
     from .io import COUNT, open_source
 
     wide = options.chosen_layout(args)
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
+    source = open_source(
+        args.file,
+        args.input_format,
+        args.separator,
+        args.na_values,
+        decimal_comma=args.decimal_comma,
+    )
     text = options.split_names(args.labels, "--labels") if args.labels else None
     cluster, extra = cluster_keys(args)
     if wide:

@@ -80,7 +80,13 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.weight_col is not None:
         roles[args.weight_col] = "--weight-col"
     check_cluster_column(args.cluster, roles)
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
+    source = open_source(
+        args.file,
+        args.input_format,
+        args.separator,
+        args.na_values,
+        decimal_comma=args.decimal_comma,
+    )
     columns = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
     columns.update(named)
     if args.weight_col is not None:

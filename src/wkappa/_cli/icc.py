@@ -19,6 +19,7 @@ from .icc_report import (
     method_text,
 )
 from .io import file_name
+from .numbers import numeric_columns
 from .options import (
     add_alternative,
     add_ci,
@@ -102,7 +103,6 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     from .io import (
         check_columns,
         no_data_rows,
-        numeric_columns,
         open_source,
         polars,
         read_ids,
@@ -112,7 +112,13 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
 
     pl = polars()
     wide = chosen_layout(args)
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
+    source = open_source(
+        args.file,
+        args.input_format,
+        args.separator,
+        args.na_values,
+        decimal_comma=args.decimal_comma,
+    )
     if wide:
         raters = split_names(args.raters, "--raters")
         frame = source.scan(raters)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._core import format_value, import_optional
+from .._core import import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .dictionaries import Dictionaries, ordered_categories, unread_order_hint
@@ -29,9 +29,9 @@ from .missing import (
     MISSING_SPELLINGS,
     blank_is_missing,
     declared_missing,
-    missing_code,
     missing_spellings,
 )
+from .numbers import numeric_columns
 from .progress import progress_bar
 from .rows import first_row, first_rows
 from .sniff import (
@@ -61,7 +61,6 @@ __all__ = [
     "is_workbook_name",
     "no_data_rows",
     "not_utf8",
-    "numeric_columns",
     "open_source",
     "polars",
     "read_ids",
@@ -153,6 +152,7 @@ class Source:
     data: bytes | None = None  # stdin, read once
     separator: str | None = None  # CSV/TSV: None for the format's own
     na_values: tuple[str, ...] = ()  # --na-values: more spellings of a missing value
+    decimal_comma: bool = False  # --decimal-comma: CSV numbers are written 2,5
     _overrides: dict[str, Any] = field(default_factory=dict)
     _categories: Dictionaries | None = None  # see :mod:`.dictionaries`
 
@@ -200,6 +200,7 @@ class Source:
                     infer_schema_length=None if whole_file else _INFER_ROWS,
                     schema_overrides={c: pl.String for c in string_columns} or None,
                     null_values=[*MISSING_SPELLINGS, *self.na_values],
+                    decimal_comma=self.decimal_comma,
                 )
             if self.fmt == "parquet":
                 return pl.scan_parquet(source)
@@ -258,10 +259,12 @@ def open_source(
     na_values: str | None = None,
     *,
     format_option: bool = True,
+    decimal_comma: bool = False,
 ) -> Source:
     """Check that ``path`` (or ``-`` for stdin) can be read and open it lazily; ``na_values``
     are more spellings of a missing value, comma-separated (``--na-values``);
-    ``format_option``: ``--input-format`` applies to this file (a hint may name it)."""
+    ``format_option``: ``--input-format`` applies to this file (a hint may name it);
+    ``decimal_comma``: a CSV's numbers are written with a decimal comma (``--decimal-comma``)."""
     missing = missing_spellings(na_values)
     given = fmt is not None
     fmt = detect_format(path, fmt)
@@ -276,6 +279,13 @@ def open_source(
         )
     if fmt not in FORMATS:
         raise WkappaError(f"--input-format must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+    if decimal_comma and fmt not in ("csv", "tsv"):
+        raise WkappaError("--decimal-comma applies to CSV and TSV files only.")
+    if decimal_comma and fmt == "csv" and separator in (None, ","):
+        raise WkappaError(
+            "--decimal-comma needs fields separated by another character than the comma. "
+            "Hint: add --separator ';' (the separator of files written with decimal commas)."
+        )
     if path == "-":
         if fmt not in ("csv", "tsv"):
             raise WkappaError("standard input ('-') is read as CSV or TSV only.")
@@ -286,7 +296,7 @@ def open_source(
         name = file_name(path)
         check_kind(name, fmt, data[:_ENCODING_PROBE], given=given, stdin=True)
         check_text(name, data, whole=True)
-        return Source(name, fmt, None, None, data, separator, missing)
+        return Source(name, fmt, None, None, data, separator, missing, decimal_comma)
     file = Path(path)
     if not file.exists():
         raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")
@@ -302,7 +312,7 @@ def open_source(
     check_complete(path, fmt, str(file))
     if fmt in ("csv", "tsv"):
         check_text(path, head, whole=False)
-    return Source(path, fmt, str(file), size, None, separator, missing)
+    return Source(path, fmt, str(file), size, None, separator, missing, decimal_comma)
 
 
 def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]) -> None:
@@ -444,54 +454,6 @@ def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tu
             frame = frame.with_columns(pl.col(column).cast(dtype))
             values = values.with_columns(pl.col(column).cast(dtype))
     return frame, values
-
-
-def numeric_columns(
-    source: Source, frame: Any, columns: Sequence[str], *, required: bool, words: bool = False
-) -> Any:
-    """Cast text columns that hold numbers to Float64; an unparsable value is an error.
-
-    Numbers may have surrounding spaces (`` 3 ``) and are read as polars reads a float
-    (``3``, ``3.0``, ``+3`` and ``3e0`` are one number); a cell of spaces only is empty, a
-    missing value, as ``""`` is. A text column whose values are all non-numeric is left alone
-    (categories given as words) unless numbers are ``required``; with ``words`` (ratings named
-    by ``--labels``, which may list ``1`` and ``mild`` alike), so is a column holding any word.
-    One streaming pass per text column.
-    """
-    pl = polars()
-    schema = source.schema(frame)
-    frame = blank_is_missing(frame, schema, columns)
-    for column in dict.fromkeys(columns):
-        if schema[column] != pl.String:
-            continue
-        text = pl.col(column).str.strip_chars()
-        parsed = text.cast(pl.Float64, strict=False)
-        unparsable = pl.col(column).is_not_null() & parsed.is_null()
-        number = parsed.is_not_null() & ~parsed.is_nan()  # 'NaN' alone does not make numbers
-        tally = frame.select(bad=unparsable.sum(), good=number.sum()).collect(engine="streaming")
-        bad, good = int(tally["bad"].item()), int(tally["good"].item())
-        if bad == 0 and good > 0:
-            frame = frame.with_columns(parsed.alias(column))
-        elif bad and (good or required) and not words:
-            row = first_row(frame, unparsable)
-            value = frame.filter(unparsable).select(column).head(1).collect().item()
-            hint = "fix or blank out that cell."
-            if missing_code(value):
-                hint = (
-                    "fix or blank out that cell, or, if the value marks a missing rating, "
-                    f"declare it: --na-values='{value.strip()}'."
-                )
-            if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
-                hint = (
-                    "numbers are read with a decimal point; a spreadsheet set to a decimal "
-                    "comma wrote 1,5 for 1.5: export the file with '.' decimals (and "
-                    "--separator ';' if it is separated by ';')."
-                )
-            raise WkappaError(
-                f"{source.name}, row {row}: column {column!r} has the unparsable value "
-                f"{format_value(value)}; expected a number. Hint: {hint}"
-            )
-    return frame
 
 
 def _count(frame: Any, keys: Sequence[str], weight: str | None, tick: Any) -> Any:

@@ -158,7 +158,13 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         raters="the panel's columns; --candidate is one more column",
         ratings="one row per rating; --candidate is a rater id",
     )
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
+    source = open_source(
+        args.file,
+        args.input_format,
+        args.separator,
+        args.na_values,
+        decimal_comma=args.decimal_comma,
+    )
     labels = options.split_names(args.labels, "--labels") if args.labels else None
     _, extra = cluster_keys(args)
     if wide:

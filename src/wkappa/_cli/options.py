@@ -149,8 +149,8 @@ def progress_wanted(args: argparse.Namespace) -> bool:
 
 
 def add_file(parser: argparse.ArgumentParser) -> None:
-    """The input file (``-`` is stdin), ``--input-format``, ``--separator`` and
-    ``--na-values``."""
+    """The input file (``-`` is stdin), ``--input-format``, ``--separator``,
+    ``--decimal-comma`` and ``--na-values``."""
     parser.add_argument(
         "file", help="CSV, TSV, .gz CSV, Parquet, Arrow/Feather or JSON lines; - is stdin"
     )
@@ -159,6 +159,13 @@ def add_file(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--separator", metavar="CHAR", help="field separator of a CSV file (default: , or tab)"
+    )
+    parser.add_argument(
+        "--decimal-comma",
+        action="store_true",
+        help="numbers in a CSV or TSV file are written with a decimal comma (2,5), as "
+        "spreadsheets set to many European languages save them; with --separator ';' for "
+        "a CSV",
     )
     parser.add_argument(
         "--na-values",

@@ -135,7 +135,13 @@ def run_score(args: argparse.Namespace) -> int:
     options.check_resamples(args, "999")
     options.note_same_column(args, [("--true", args.true), ("--pred", args.pred)])
     method = options.interval_method(args)  # one seed: the table's interval is the explanation's
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
+    source = open_source(
+        args.file,
+        args.input_format,
+        args.separator,
+        args.na_values,
+        decimal_comma=args.decimal_comma,
+    )
     group_columns = [name for name in (args.by, args.cluster) if name]
     keys = [args.true, args.pred, *group_columns]
     named = _column_options(

@@ -21,11 +21,11 @@ from .io import (
     count_keys,
     detect_format,
     is_workbook_name,
-    numeric_columns,
     open_source,
     polars,
 )
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
+from .numbers import numeric_columns
 from .options import (
     add_command,
     add_common,
@@ -113,7 +113,13 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, 
     (truth, score) rows the fit used with their counts)."""
     from .._stats import optimize_thresholds
 
-    source = open_source(args.file, args.input_format, args.separator, args.na_values)
+    source = open_source(
+        args.file,
+        args.input_format,
+        args.separator,
+        args.na_values,
+        decimal_comma=args.decimal_comma,
+    )
     options = {"--true": args.true, "--score": args.score}
     frame, counts = count_keys(
         source,
@@ -265,7 +271,14 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     # --separator is the CSV dialect of both files (the hint of a missing column says so)
     text = _format_of(args.apply, "--apply") in ("csv", "tsv")
     separator = args.separator if text else None
-    other = open_source(args.apply, None, separator, args.na_values, format_option=False)
+    other = open_source(
+        args.apply,
+        None,
+        separator,
+        args.na_values,
+        format_option=False,
+        decimal_comma=args.decimal_comma and text,
+    )
     # Every row of it is written out: CSV types from the whole file, so that no row past
     # the first ones can fail to parse halfway through the output.
     frame = other.scan(whole_file=True)

@@ -1,0 +1,91 @@
+"""Numbers written as text in a rating file: a CSV column of numbers that polars read as
+text (spaces around them, a stray word, a decimal comma) cast to numbers, or the first cell
+that is not one named with its row and the fix."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .._core import format_value, import_optional
+from ..exceptions import WkappaError
+from .missing import blank_is_missing, missing_code
+from .rows import first_row
+
+__all__ = ["numeric_columns"]
+
+
+def numeric_columns(
+    source: Any, frame: Any, columns: Sequence[str], *, required: bool, words: bool = False
+) -> Any:
+    """Cast text columns that hold numbers to Float64; an unparsable value is an error.
+
+    Numbers may have surrounding spaces (`` 3 ``) and are read as polars reads a float
+    (``3``, ``3.0``, ``+3`` and ``3e0`` are one number); a cell of spaces only is empty, a
+    missing value, as ``""`` is. A text column whose values are all non-numeric is left alone
+    (categories given as words) unless numbers are ``required``; with ``words`` (ratings named
+    by ``--labels``, which may list ``1`` and ``mild`` alike), so is a column holding any word.
+    With the ``source``'s ``--decimal-comma``, a number is written ``2,5`` and one with a
+    point is unparsable. One streaming pass per text column.
+
+    Parameters
+    ----------
+    source : Source
+        The file (:class:`wkappa._cli.io.Source`): its name, schema and decimal mark.
+    frame : polars.LazyFrame
+        Its scan.
+    columns : sequence of str
+        The columns to read as numbers.
+    required : bool
+        Whether a column of words only is an error too.
+    words : bool
+        Whether a column holding any word is left as text (ratings named by ``--labels``).
+
+    Returns
+    -------
+    polars.LazyFrame
+        ``frame`` with those text columns of numbers cast to Float64.
+    """
+    pl = import_optional("polars", "cli")
+    schema = source.schema(frame)
+    frame = blank_is_missing(frame, schema, columns)
+    for column in dict.fromkeys(columns):
+        if schema[column] != pl.String:
+            continue
+        text = pl.col(column).str.strip_chars()
+        if source.decimal_comma:  # 2,5 is 2.5, and a point is not a decimal point
+            point = text.str.contains(".", literal=True)
+            text = pl.when(point).then(None).otherwise(text.str.replace(",", ".", literal=True))
+        parsed = text.cast(pl.Float64, strict=False)
+        unparsable = pl.col(column).is_not_null() & parsed.is_null()
+        number = parsed.is_not_null() & ~parsed.is_nan()  # 'NaN' alone does not make numbers
+        tally = frame.select(bad=unparsable.sum(), good=number.sum()).collect(engine="streaming")
+        bad, good = int(tally["bad"].item()), int(tally["good"].item())
+        if bad == 0 and good > 0:
+            frame = frame.with_columns(parsed.alias(column))
+        elif bad and (good or required) and not words:
+            row = first_row(frame, unparsable)
+            value = frame.filter(unparsable).select(column).head(1).collect().item()
+            hint = "fix or blank out that cell."
+            if missing_code(value):
+                hint = (
+                    "fix or blank out that cell, or, if the value marks a missing rating, "
+                    f"declare it: --na-values='{value.strip()}'."
+                )
+            if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
+                hint = (
+                    "numbers are read with a decimal point; a spreadsheet set to a decimal "
+                    "comma wrote 1,5 for 1.5: pass --decimal-comma (with --separator ';' "
+                    "if the file is separated by ';')."
+                )
+            if source.decimal_comma and "." in value:
+                hint = (
+                    "with --decimal-comma a number is written with a comma (1,5); a point "
+                    "is neither a decimal point nor a thousands separator there: fix the cell."
+                )
+            raise WkappaError(
+                f"{source.name}, row {row}: column {column!r} has the unparsable value "
+                f"{format_value(value)}; expected a number. Hint: {hint}"
+            )
+    return frame
