@@ -598,3 +598,13 @@ def test_a_word_in_a_number_column_is_not_offered_as_a_missing_code(tmp_path, ca
     err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
     assert "'two'; expected a number. Hint: fix or blank out that cell." in err
     assert "--na-values" not in err
+
+
+@pytest.mark.parametrize("cell", ["#DIV/0!", "#VALUE!", " #REF! ", "#NAME?"])
+def test_a_spreadsheet_formula_error_is_named_as_such(tmp_path, capsys, cell):
+    """Its hint was only "fix or blank out that cell"."""
+    path = tmp_path / "sheet.csv"
+    path.write_text(f"a,b\r\n1,1\r\n2,{cell}\r\n3,3\r\n")
+    err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
+    assert f"row 2: column 'b' has the unparsable value {cell!r}; expected a number." in err
+    assert f"Hint: {cell.strip()} is a spreadsheet formula's error, not a rating" in err

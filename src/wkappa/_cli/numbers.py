@@ -15,6 +15,9 @@ from .rows import first_row
 
 __all__ = ["numeric_columns"]
 
+# The error values a spreadsheet writes for a formula that failed (#N/A is a missing code).
+_FORMULA_ERROR = re.compile(r"#(DIV/0!|VALUE!|REF!|NAME\?|NUM!|NULL!|SPILL!|CALC!)", re.IGNORECASE)
+
 
 def numeric_columns(
     source: Any, frame: Any, columns: Sequence[str], *, required: bool, words: bool = False
@@ -72,6 +75,11 @@ def numeric_columns(
                 hint = (
                     "fix or blank out that cell, or, if the value marks a missing rating, "
                     f"declare it: --na-values='{value.strip()}'."
+                )
+            if _FORMULA_ERROR.fullmatch(value.strip()):
+                hint = (
+                    f"{value.strip()} is a spreadsheet formula's error, not a rating: fix the "
+                    "formula, or blank out the cell (a missing rating)."
                 )
             if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
                 hint = (
