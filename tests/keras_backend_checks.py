@@ -7,7 +7,9 @@ JSON object (check name -> its result, or ``{"error": ...}``) on its last line.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import sys
 import traceback
 from collections.abc import Callable
@@ -310,6 +312,61 @@ def merge_and_config() -> dict[str, Any]:
         "loss_clone": [loss_clone.weightage, loss_clone.form],
         "count_dtype": whole._count_dtype,
     }
+
+
+@check
+def copies() -> dict[str, Any]:
+    """Pickles and copies keep the counts (Keras' own Mean arrives empty); the config and
+    what is built from it hold the arguments only."""
+    rng = np.random.default_rng(11)
+    y_true, y_pred = rng.integers(0, 4, size=(2, 60))
+    options = {"num_classes": 4, "weightage": "quadratic", "sparse_labels": True}
+    whole = CohenKappa(**options)
+    whole.update_state(y_true, y_pred)
+    parts = [CohenKappa(**options) for _ in range(3)]
+    for part, rows in zip(parts, np.array_split(np.arange(60), 3), strict=True):
+        part.update_state(y_true[rows], y_pred[rows])
+    # as if counted in other processes: pickled, sent back, merged
+    shipped = [pickle.loads(pickle.dumps(part)) for part in parts]
+    shipped[0].merge_state(shipped[1:])
+    out: dict[str, Any] = {
+        "merged_equal": bool(np.array_equal(shipped[0].table, whole.table)),
+        "whole_nonempty": int(whole.table.sum()) == 60,
+    }
+    value = float(keras.ops.convert_to_numpy(whole.result()))
+    for how, make in (
+        ("pickle", lambda: pickle.loads(pickle.dumps(whole))),
+        ("deepcopy", lambda: copy.deepcopy(whole)),
+        ("copy", lambda: copy.copy(whole)),
+    ):
+        made = make()
+        same = bool(np.array_equal(made.table, whole.table))
+        same_value = float(keras.ops.convert_to_numpy(made.result())) == value
+        made.update_state(np.array([0]), np.array([0]))
+        out[how] = {
+            "same_table": same,
+            "same_value": same_value,
+            "options": [made.num_classes, made.weightage, made.sparse_labels],
+            "independent": int(made.table.sum()) == 61 and int(whole.table.sum()) == 60,
+        }
+    rebuilt = [
+        CohenKappa.from_config(whole.get_config()),
+        keras.saving.deserialize_keras_object(keras.saving.serialize_keras_object(whole)),
+    ]
+    out["rebuilt_empty"] = [int(metric.table.sum()) for metric in rebuilt]
+    mean = keras.metrics.Mean()
+    mean.update_state([1.0, 2.0, 6.0])
+    out["keras_mean_pickled"] = float(
+        keras.ops.convert_to_numpy(pickle.loads(pickle.dumps(mean)).result())
+    )
+    older = CohenKappa(**options)
+    older.load_own_variables({})  # a store written before the counts were saved
+    out["older_store_empty"] = int(older.table.sum())
+    try:
+        CohenKappa(3).load_own_variables({"table": np.zeros((4, 4)), "rejected": np.zeros(3)})
+    except wk.WkappaError as error:
+        out["wrong_shape"] = str(error)
+    return out
 
 
 @check

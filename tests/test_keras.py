@@ -218,6 +218,26 @@ def test_merge_and_serialization(backend: str, results: dict[str, Any]) -> None:
 
 
 @pytest.mark.timeout(1800)
+def test_pickles_and_copies_keep_the_counts(backend: str, results: dict[str, Any]) -> None:
+    """A metric pickled (sent to another process) or copied keeps its table, so merge_state
+    adds up tables counted elsewhere; Keras' own metrics arrive empty. The config, and what
+    is built from it, holds the arguments only (as model.compile expects)."""
+    result = _check(results, "copies")
+    assert result["merged_equal"] and result["whole_nonempty"]
+    for how in ("pickle", "deepcopy", "copy"):
+        assert result[how] == {
+            "same_table": True,
+            "same_value": True,
+            "options": [4, "quadratic", True],
+            "independent": True,
+        }, how
+    assert result["rebuilt_empty"] == [0, 0]
+    assert result["keras_mean_pickled"] == 0.0  # what Keras' own metrics do
+    assert result["older_store_empty"] == 0
+    assert "shape (4, 4)" in result["wrong_shape"] and "num_classes = 3" in result["wrong_shape"]
+
+
+@pytest.mark.timeout(1800)
 def test_howto_runs_on_the_backend(backend: str, results: dict[str, Any]) -> None:
     result = _check(results, "howto")
     assert result["attempted"] > 5 and result["failed"] == 0, result

@@ -145,6 +145,14 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
     the counts. TFA instead reflects negative regression scores (``abs``) and truncates
     fractional indices.
 
+    Copies keep the counts: :mod:`pickle`, :func:`copy.copy` and :func:`copy.deepcopy` go
+    through Keras' saving library, which writes the table with :meth:`save_own_variables`, so
+    a metric sent to another process (to be added up with :meth:`merge_state`) arrives with
+    its counts. Keras' own metrics arrive empty (``keras.metrics.Mean`` pickles to a new
+    metric). :meth:`get_config` holds the constructor's arguments only, as every Keras
+    metric's: ``from_config`` and ``keras.saving.deserialize_keras_object`` build a new,
+    empty metric, which is what ``model.compile`` and cloning a model expect.
+
     Examples
     --------
     TensorFlow Addons' documented example (values 0.61904764 and, weighted, 0.37209308):
@@ -399,8 +407,32 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         """The (K, K) table of counts as an int64 numpy array (rows ``y_true``)."""
         return np.asarray(ops.convert_to_numpy(self._table.value), dtype=np.int64)
 
+    def save_own_variables(self, store: Any) -> None:
+        """Write the counts (the table and the rejected rows) to a Keras weights ``store``.
+
+        Keras' saving library calls it, and so pickling, :func:`copy.copy` and
+        :func:`copy.deepcopy` (which Keras runs through that library) keep the counts.
+        """
+        store["table"] = ops.convert_to_numpy(self._table.value)
+        store["rejected"] = ops.convert_to_numpy(self._rejected.value)
+
+    def load_own_variables(self, store: Any) -> None:
+        """Read the counts written by :meth:`save_own_variables` (a store without them,
+        written by an older wkappa, leaves the counts as they are)."""
+        if "table" not in store:
+            return
+        table = np.asarray(store["table"])
+        if table.shape != (self.num_classes, self.num_classes):
+            raise WkappaError(
+                f"The saved table of counts has shape {table.shape}, but this metric has "
+                f"num_classes = {self.num_classes}. Hint: load it into a CohenKappa built "
+                "with the num_classes it was saved with."
+            )
+        self._table.assign(ops.cast(table, self._count_dtype))
+        self._rejected.assign(ops.cast(np.asarray(store["rejected"]), self._count_dtype))
+
     def get_config(self) -> dict[str, Any]:
-        """The constructor's arguments (Keras serialization)."""
+        """The constructor's arguments (Keras serialization), not the counts."""
         config: dict[str, Any] = super().get_config()
         config.update(
             num_classes=self.num_classes,
