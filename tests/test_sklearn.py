@@ -300,3 +300,16 @@ def test_grades_outside_the_labels_are_named_as_y_in_fit_and_score() -> None:
         model.score(X, np.where(np.arange(300) == 5, 7, y))
     with pytest.raises(wk.WkappaError, match=r"^`y` has a missing rating .* position 2;"):
         model.score(X, np.where(np.arange(300) == 2, np.nan, y))
+
+
+def test_a_generator_of_splits_survives_metadata_routing() -> None:
+    import sklearn
+    from sklearn.model_selection import GroupKFold
+
+    X, y = _synthetic(15, n=300)
+    groups = np.arange(300) % 11
+    plain = OrdinalThresholdRegressor(Ridge(), cv=GroupKFold(3).split(X, y, groups)).fit(X, y)
+    with sklearn.config_context(enable_metadata_routing=True):
+        routed = OrdinalThresholdRegressor(Ridge(), cv=GroupKFold(3).split(X, y, groups))
+        routed.fit(X, y)
+    np.testing.assert_array_equal(routed.thresholds_, plain.thresholds_)

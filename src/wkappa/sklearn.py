@@ -381,8 +381,8 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
                 estimator=self.estimator,
                 method_mapping=MethodMapping().add(caller="fit", callee="fit"),
             )
-            .add(
-                splitter=check_cv(self.cv, classifier=True),
+            .add(  # the cv object itself: check_cv would consume a generator of splits
+                splitter=self.cv,
                 method_mapping=MethodMapping().add(caller="fit", callee="split"),
             )
         )
