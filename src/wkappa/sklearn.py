@@ -119,7 +119,12 @@ def make_kappa_scorer(
 
 
 qwk_scorer = make_kappa_scorer("quadratic")
-"""Quadratic weighted kappa scorer: ``make_kappa_scorer("quadratic")``."""
+"""Quadratic weighted kappa scorer: ``make_kappa_scorer("quadratic")``.
+
+One object, shared by every importer of :mod:`wkappa.sklearn`. ``set_score_request`` changes
+the scorer it is called on, so to weight scores under scikit-learn's metadata routing build a
+scorer of your own: ``make_kappa_scorer().set_score_request(sample_weight=True)``.
+"""
 
 
 def _check_grades(y: Any, labels: Any) -> None:
