@@ -117,7 +117,13 @@ def test_a_text_rater_column_beside_numbers_is_refused_as_mixed(tmp_path, capsys
     path = tmp_path / "mixed.csv"
     path.write_text("a,b,c\n1,x,2\n2,y,2\n3,z,3\n1,x,1\n")
     err = _error(capsys, [command, str(path), *columns])
-    assert "mix kinds" in err and "--labels" not in err
+    assert "--labels" not in err
+    # It said "holds numbers or booleans" and "strings", without the file, and that the
+    # columns should be converted "to one kind".
+    kinds = r"mixed\.csv: column '\w' holds (numbers|words) but column '\w' holds (words|numbers)"
+    found = re.search(kinds + ", so no rating of one can equal a rating of the other.", err)
+    assert found is not None and found[1] != found[2], err
+    assert "Hint: check that the options name the rater columns you mean" in err, err
 
 
 def _visible(page: str) -> str:

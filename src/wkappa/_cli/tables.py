@@ -354,6 +354,16 @@ def rater_rating_error(
     located = located_error(file, probe, ("ratings",))
     if located is not None:
         return located
+    mixed = re.match(r"The ratings mix kinds: (.*) holds (.*) but (.*) holds (.*?), so", str(exc))
+    if mixed is not None:  # in a file: numbers beside words, which the reader kept as text
+        kinds = {"numbers or booleans": "numbers", "strings": "words"}
+        first, second = (kinds.get(mixed[i], mixed[i]) for i in (2, 4))
+        return WkappaError(
+            f"{file.source.name}: {mixed[1]} holds {first} but {mixed[3]} holds {second}, so "
+            "no rating of one can equal a rating of the other. Hint: check that the options "
+            "name the rater columns you mean; raters who wrote one scale differently (2 and "
+            "'mild') need their columns recoded alike."
+        )
     message = _order_hint(file, str(exc))
     return exc if message == str(exc) else WkappaError(message)
 
