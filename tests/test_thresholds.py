@@ -373,3 +373,18 @@ def test_explain_says_new_data_is_expected_lower_not_always_lower() -> None:
     else:
         pytest.fail("no split where new data scores higher")
     assert "so higher than the kappa to expect on new data" in " ".join(fit.explain().split())
+
+
+def test_class_probabilities_as_scores_get_the_expected_grade_hint() -> None:
+    y_true = [0, 0, 1, 1, 2, 2]
+    probs = np.random.default_rng(0).dirichlet(np.ones(3), size=6)
+    fit = wk.optimize_thresholds(y_true, probs @ np.arange(3))
+    pattern = r"^`y_score` must hold one score per item; got shape \(6, 3\).*probs @ np.arange"
+    for call in (
+        lambda: wk.optimize_thresholds(y_true, probs),
+        lambda: wk.apply_thresholds(probs, [0.5, 1.5]),
+        lambda: fit.predict(probs),
+    ):
+        with pytest.raises(wk.WkappaError, match=pattern) as info:
+            call()
+        assert "ravel" not in str(info.value)
