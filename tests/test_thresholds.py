@@ -388,3 +388,10 @@ def test_class_probabilities_as_scores_get_the_expected_grade_hint() -> None:
         with pytest.raises(wk.WkappaError, match=pattern) as info:
             call()
         assert "ravel" not in str(info.value)
+
+
+def test_too_many_grades_get_a_hint_that_applies_to_thresholds() -> None:
+    # weights='quadratic' is the default here and thresholds need K columns whatever the weights.
+    with pytest.raises(wk.WkappaError, match=r"K = 1000001 .*narrower min_rating") as info:
+        wk.optimize_thresholds([0, 1, 2], [0.1, 0.5, 0.9], max_rating=10**6)
+    assert "weights='quadratic'" not in str(info.value)

@@ -457,7 +457,9 @@ def optimize_thresholds(
         nan_policy=policy,
     )
     k = len(label_tuple)
-    check_table_size(k)
+    check_table_size(
+        k, hint="Hint: pass labels= with the grades you use, or a narrower min_rating/max_rating."
+    )
     problem = sort_problem(scores, truth, weight)
     if len(problem.values) * k > _MAX_DP_CELLS:
         raise WkappaError(
