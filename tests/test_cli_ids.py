@@ -235,3 +235,22 @@ def test_parquet_ids_are_read_as_typed(tmp_path, capsys):
     as_numbers.write_parquet(where)
     document = json_output(capsys, ["score", str(where), *CLUSTERED["score"], "--cluster", "site"])
     assert document["n_clusters"] == 3  # integer ids: 7 is one
+
+
+@pytest.mark.parametrize("command", ["agree", "icc", "judge"])
+def test_long_rater_ids_that_differ_only_by_case_are_refused(tmp_path, capsys, command):
+    """'Dr. Jones' and 'dr. jones' were two raters, the second rating a few items only."""
+    path = _long(tmp_path, [str(i) for i in range(10)], raters=("Dr. Jones", "dr. jones", "B"))
+    extra = ["--candidate", "B", "--bootstrap", "99"] if command == "judge" else []
+    err = refusal(capsys, [command, path, *LONG, *extra])
+    assert (
+        "--rater column 'rater' has the ids 'Dr. Jones' (row 1) and 'dr. jones' (row 2), "
+        "which differ only by case: one id or two is ambiguous. Hint: write each id one way "
+        "in the file."
+    ) in err
+
+
+def test_by_groups_that_differ_only_by_case_are_refused(tmp_path, capsys):
+    path, _ = _wide(tmp_path, ["Lyon", "Paris", "lyon"])
+    err = refusal(capsys, ["score", path, "--true", "truth", "--pred", "a", "--by", "site"])
+    assert "--by column 'site' has the ids 'Lyon' (row 1) and 'lyon' (row 3)" in err

@@ -5,7 +5,8 @@ A CSV cell has no type: the file's own spelling is the id, so ``007`` and ``7`` 
 the Python API reads two strings. What a reader could not tell apart is refused instead of
 guessed: two spellings of one number (``007`` and ``7``, ``7`` and ``7.0``) in one column are
 either two ids or one, and a numeric reading would merge them silently. Surrounding spaces are
-not part of an id (`` 7`` is ``7``).
+not part of an id (`` 7`` is ``7``), and two ids that differ only by case (``Dr. Jones`` and
+``dr. jones``: one rater or two) are refused too.
 
 A column whose every id is a number written plainly (``7``, ``-3``, ``2.5``; no leading zero,
 no sign ``+``, no exponent that the number would not be written with) is read as numbers, as
@@ -23,7 +24,7 @@ from typing import Any
 
 from .._core import import_optional
 
-__all__ = ["ID_OPTIONS", "ambiguous_spellings", "plain_type"]
+__all__ = ["ID_OPTIONS", "ambiguous_spellings", "case_spellings", "plain_type"]
 
 # The options whose columns hold ids (the others name ratings, scores or weights).
 ID_OPTIONS = ("--by", "--cluster", "--item", "--rater")
@@ -78,6 +79,25 @@ def ambiguous_spellings(ids: Any) -> tuple[str, str] | None:
     if spellings.height == 0:
         return None
     first, second = spellings[name].item(0)[:2]
+    return str(first), str(second)
+
+
+def case_spellings(ids: Any) -> tuple[str, str] | None:
+    """Two distinct text ``ids`` (a polars Series, spaces stripped, no missing value) that
+    differ only by case, or None."""
+    pl = _polars()
+    name = ids.name
+    found = (
+        ids.to_frame()
+        .group_by(pl.col(name).str.to_lowercase().alias("__key"))
+        .agg(pl.col(name).sort())
+        .filter(pl.col(name).list.len() > 1)
+        .sort("__key")
+        .head(1)
+    )
+    if found.height == 0:
+        return None
+    first, second = found[name].item(0)[:2]
     return str(first), str(second)
 
 

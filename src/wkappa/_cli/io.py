@@ -23,7 +23,7 @@ from .._core import import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .dictionaries import Dictionaries, ordered_categories, unread_order_hint
-from .ids import ID_OPTIONS, ambiguous_spellings, plain_type
+from .ids import ID_OPTIONS, ambiguous_spellings, case_spellings, plain_type
 from .lists import join_list
 from .missing import (
     MISSING_SPELLINGS,
@@ -441,14 +441,19 @@ def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tu
         dtype = plain_type(distinct)
         # Integers written plainly are one spelling per number; anything else is checked.
         pair = None if dtype == pl.Int64 else ambiguous_spellings(distinct)
-        if pair is not None:
-            rows = first_rows(frame, pl.col(column), pair)
-            first, second = sorted(pair, key=lambda id_: rows.get(id_, 0))
+        cased = None if dtype is not None else case_spellings(distinct)
+        if pair is not None or cased is not None:
+            found = pair or cased
+            assert found is not None
+            rows = first_rows(frame, pl.col(column), found)
+            first, second = sorted(found, key=lambda id_: rows.get(id_, 0))
+            how = "the same number written two ways" if pair else "which differ only by case"
+            fix = f"give the ids a non-digit prefix (p{first} and p{second} are two ids)"
             raise WkappaError(
                 f"{source.name}: {ids[column]} column {column!r} has the ids {first!r} (row "
-                f"{rows.get(first)}) and {second!r} (row {rows.get(second)}), the same number "
-                "written two ways: one id or two is ambiguous. Hint: write each id one way, "
-                f"or give the ids a non-digit prefix (p{first} and p{second} are two ids)."
+                f"{rows.get(first)}) and {second!r} (row {rows.get(second)}), {how}: one id "
+                "or two is ambiguous. Hint: write each id one way"
+                + (f", or {fix}." if pair else " in the file.")
             )
         if dtype is not None:
             frame = frame.with_columns(pl.col(column).cast(dtype))
