@@ -343,3 +343,30 @@ def test_two_process_sync_gives_the_global_value() -> None:
         assert local != expected
         assert first == second == expected
         assert n == 300
+
+
+def test_validate_args_false_skips_the_checks_as_documented() -> None:
+    """validate_args=False (torchmetrics' contract) refuses nothing where input enters: the
+    docstrings say what bad input then does; validate_args=True refuses each case."""
+    from wkappa.exceptions import WkappaError
+    from wkappa.torch import KappaMetric, WeightedKappaLoss
+
+    nan_scores = torch.tensor([[0.1, float("nan"), 0.2], [0.9, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    target = torch.tensor([0, 0, 2])
+    unchecked = KappaMetric(3, validate_args=False)
+    unchecked.update(nan_scores, target)  # the NaN's column is the argmax: counted silently
+    assert unchecked.table[0, 1] == 1
+    fractional = KappaMetric(3, validate_args=False)
+    fractional.update(torch.tensor([0.0, 1.5, 2.0]), torch.tensor([0, 1, 2]))
+    assert fractional.compute() == 1.0  # 1.5 truncated to 1
+    for preds in (nan_scores, torch.tensor([0.0, 1.5, 2.0])):
+        with pytest.raises(WkappaError):
+            KappaMetric(3).update(preds, torch.tensor([0, 1, 2]))
+    logits = torch.zeros(3, 3)
+    nan_weight = torch.tensor([1.0, float("nan"), 1.0])
+    loss = WeightedKappaLoss(3, validate_args=False)(logits, torch.tensor([0, 1, 2]), nan_weight)
+    assert float(loss) == 0.0  # a wrong loss, no error
+    with pytest.raises(WkappaError, match="sample_weight"):
+        WeightedKappaLoss(3)(logits, torch.tensor([0, 1, 2]), nan_weight)
+    with pytest.raises(RuntimeError):  # torch's own error, not wkappa's
+        WeightedKappaLoss(3, validate_args=False)(logits, torch.tensor([0, 1, 3]))

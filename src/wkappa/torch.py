@@ -128,8 +128,12 @@ class WeightedKappaLoss(nn.Module):
         gives a finite loss and gradient instead of 0/0. ``ΣWE`` grows with the batch size,
         so the bias is negligible for any informative batch.
     validate_args : bool, default True
-        Check that targets lie in ``0..K-1``, and sample weights are finite and non-negative
-        (a device-to-host sync per call).
+        Check that class-index targets lie in ``0..K-1``, and sample weights are finite and
+        non-negative (a device-to-host sync per call). ``False`` skips these checks, as
+        torchmetrics' ``validate_args=False`` does, for input known to be valid: bad input
+        is then not refused. A NaN or negative weight gives a wrong loss (0, or NaN) without
+        any error, and a target outside ``0..K-1`` fails inside torch, with torch's message.
+        Soft targets and ``input`` are used as given either way (NaN logits give a NaN loss).
 
     Notes
     -----
@@ -268,7 +272,14 @@ class KappaMetric:
     zero_division : {'warn', 'raise'} or float, default 'warn'
         What :meth:`compute` returns for an undefined kappa (see :func:`wkappa.kappa_from_table`).
     validate_args : bool, default True
-        Check index ranges and integrality in :meth:`update` (a device-to-host sync per call).
+        Check in :meth:`update` that indices lie in ``0..K-1`` and are whole numbers, that
+        scores hold no NaN and that weights are non-negative whole numbers (a device-to-host
+        sync per call). ``False`` skips these checks, as torchmetrics'
+        ``validate_args=False`` does, for input known to be valid: bad input is then not
+        refused where it enters. A NaN score is taken by ``argmax`` (torch picks the NaN's
+        column) and a fractional index is truncated, both counted without any error into a
+        wrong kappa; an index outside ``0..K-1`` fails inside torch, with torch's message, and
+        a negative or NaN weight only at :meth:`compute`, as a table that is not counts.
 
     Notes
     -----
