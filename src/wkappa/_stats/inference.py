@@ -135,13 +135,13 @@ def cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
     _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)
     warn_few_clusters(n_clusters)
     se = math.sqrt(variance) if math.isfinite(variance) else math.nan
-    zscore = wald_statistic(base.statistic, base.kappa0, se)
+    t_statistic = wald_statistic(base.statistic, base.kappa0, se)  # t with G - 1 df
     return dataclasses.replace(
         base,
         standard_error=se,
         standard_error_null=se,
-        test_statistic=zscore,
-        pvalue=tail_pvalue(zscore, base.alternative, n_clusters - 1.0),
+        test_statistic=t_statistic,
+        pvalue=tail_pvalue(t_statistic, base.alternative, n_clusters - 1.0),
         n_clusters=n_clusters,
         cluster_tables=tables,
     )
