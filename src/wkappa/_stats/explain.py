@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from .._core import UNDEFINED_REASON
-from .bootstrap import smallest_pvalue
+from .bootstrap import MIN_ITEMS, smallest_pvalue
 from .cluster import few_clusters_text
 from .intervals import ConfidenceInterval, level_text, resampled_text, small_sample_reason
 from .text_values import df_text, interpretation, interval_text, number_text, sign_words
@@ -287,7 +287,8 @@ def explain_paired(result: PairedKappaResult, ci: ConfidenceInterval) -> str:
         f"bootstrap quantiles widened for {'G clusters' if clustered else 'n items'}, as the "
         "plain percentile interval is too narrow at small n)",
     ]
-    if ci.n_undefined and not math.isnan(result.difference):
+    too_few = not clustered and result.n < MIN_ITEMS  # nothing was drawn
+    if ci.n_undefined and not math.isnan(result.difference) and not too_few:
         lines.append(
             f"  {ci.n_undefined} of the {result.n_resamples} resamples left a kappa undefined "
             "and were dropped: the interval is conditional on both kappas being defined."
@@ -313,6 +314,11 @@ def _paired_reading(
     result: PairedKappaResult, low: float, confidence_level: float, units: float
 ) -> list[str]:
     """What the p-value says at ``alpha = 1 - confidence_level``, in plain words."""
+    if math.isnan(result.pvalue) and not math.isnan(result.difference):
+        return [
+            f"  Too few items to resample: the interval and the p-value need at least "
+            f"{MIN_ITEMS} items, and n = {result.n:g}."
+        ]
     if math.isnan(result.pvalue):
         return [
             "  Nothing to compare: a kappa is undefined, so the difference, its interval and "

@@ -175,7 +175,9 @@ def paired_kappa_test(
         computed on the same items. 'propagate' is not meaningful for a test result and
         raises, as in :func:`~wkappa.kappa_test`.
     n_resamples : int, default 9999
-        Bootstrap replicates B.
+        Bootstrap replicates B. The item bootstrap needs at least 3 items: on 1 or 2 (2 have
+        only 3 distinct resamples) the interval and the p-value are nan, with an
+        :class:`~wkappa.exceptions.UndefinedKappaWarning`.
     confidence_level : float, default 0.95
         Default level of the result's :meth:`~wkappa.PairedKappaResult.confidence_interval`.
     rng : None, int, numpy.random.SeedSequence or numpy.random.Generator

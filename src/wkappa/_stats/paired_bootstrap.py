@@ -102,7 +102,8 @@ def comparison(
     """Both kappas from the (K, K) tables of A and B, then the comparison from the bootstrap
     replicates of kappa_a - kappa_b that ``differences(generator)`` draws (of items, or of
     clusters when ``n_clusters`` is given: the p-value's expansion uses their number); the
-    nan comparison, with its warning, when either kappa is undefined."""
+    nan comparison, with its warning, when either kappa is undefined; a nan interval and
+    p-value, with its warning, on fewer than ``bootstrap.MIN_ITEMS`` items."""
     weights, labels, level, n_resamples, rng, alternative = settings
     statistic_a = kappa_from_table(table_a, weights=weights, zero_division=math.nan)
     statistic_b = kappa_from_table(table_b, weights=weights, zero_division=math.nan)
@@ -114,6 +115,8 @@ def comparison(
         )
         replicates = np.full(n_resamples, math.nan)
         pvalue = math.nan
+    elif n_clusters is None and (few := bootstrap.too_few_items(n, n_resamples)) is not None:
+        replicates, pvalue = few, math.nan
     else:
         replicates = differences(make_rng(rng))
         defined, _ = bootstrap.drop_undefined(replicates)

@@ -41,7 +41,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from .agreement_diagnostics import pairwise
-from .bootstrap import drop_undefined, expanded_interval
+from .bootstrap import drop_undefined, expanded_interval, too_few_items
 from .bootstrap_method import SeedLike, check_resamples, make_rng
 from .cluster import check_clusters, read_groups, warn_few_clusters
 from .intervals import (
@@ -345,7 +345,9 @@ def rater_vs_panel(
         items both raters rated; 'raise' refuses it. 'propagate' is not meaningful for a
         comparison result and raises, as in :func:`~wkappa.paired_kappa_test`.
     n_resamples : int, default 9999
-        Bootstrap replicates.
+        Bootstrap replicates. The item bootstrap needs at least 3 items: on 1 or 2 (2 have
+        only 3 distinct resamples) the interval and the p-value are nan, with an
+        :class:`~wkappa.exceptions.UndefinedKappaWarning`.
     rng : None, int, SeedSequence or Generator
         Seed of the bootstrap.
     cluster : array-like of shape (n_items,), optional
@@ -470,7 +472,12 @@ def rater_vs_panel(
         return out
 
     n_clusters = None
-    if cluster is None:
+    few = None
+    if cluster is None and not math.isnan(difference):
+        few = too_few_items(n, n_resamples)
+    if few is not None:
+        differences = few
+    elif cluster is None:
         differences = multinomial_replicates(generator, multiplicity, n_resamples, difference_of)
     else:  # resample clusters: a drawn cluster brings all its items
         n_clusters = int(cluster_of.max()) + 1
@@ -483,7 +490,7 @@ def rater_vs_panel(
             len(multiplicity),
         )
     pvalue = math.nan
-    if not math.isnan(difference):  # (an undefined difference has warned already)
+    if not math.isnan(difference) and few is None:  # (either has warned already)
         defined, _ = drop_undefined(differences, "difference")
         pvalue = comparison_pvalue(defined, n if n_clusters is None else n_clusters, sided_as)
     # As AgreementResult.pairwise(): the diagonal is 1, nan for a member without ratings.
