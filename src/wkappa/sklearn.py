@@ -240,10 +240,11 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     Notes
     -----
     The thresholds must come from out-of-fold predictions: a model's predictions on its own
-    training data are more confident than on new data, so thresholds tuned on them are too
-    narrow for new data. Because :meth:`predict` returns class labels, scikit-learn treats this
-    estimator as a classifier (stratified folds in ``cross_val_score``/``GridSearchCV``);
-    :meth:`score` is weighted kappa, not accuracy.
+    training data are more confident than on new data (further from the mean, nearer the true
+    grades), so thresholds tuned on them are spread too far apart for new data, whose
+    predictions stay nearer the mean. Because :meth:`predict` returns class labels,
+    scikit-learn treats this estimator as a classifier (stratified folds in
+    ``cross_val_score``/``GridSearchCV``); :meth:`score` is weighted kappa, not accuracy.
 
     Examples
     --------
