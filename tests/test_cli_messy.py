@@ -3,6 +3,7 @@ duplicated header names, undefined results; errors are one line on stderr with e
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -614,3 +615,42 @@ def test_a_spreadsheet_formula_error_is_named_as_such(tmp_path, capsys, cell):
     err = _error(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
     assert f"row 2: column 'b' has the unparsable value {cell!r}; expected a number." in err
     assert f"Hint: {cell.strip()} is a spreadsheet formula's error, not a rating" in err
+
+
+# A spreadsheet's ratings with its totals row under them, read as one more pair of grades.
+_TOTALS = "a,b\n1,1\n2,2\n3,2\n4,4\n5,5\n2,3\n1,1\n4,5\n32,33\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "columns"),
+    [
+        ("score", ["--true", "a", "--pred", "b"]),
+        ("agree", ["--raters", "a,b"]),
+    ],
+)
+def test_a_totals_row_read_as_grades_is_warned_of(tmp_path, capsys, command, columns):
+    """K = 33 categories, 26 of them unused, and a kappa of 0.99 came without a word."""
+    path = tmp_path / "sheet.csv"
+    path.write_text(_TOTALS)
+    report = tmp_path / "r.html"
+    assert main([command, str(path), *columns, "--report", str(report)]) == 0
+    warning = (
+        "the ratings in 'a', 'b' jump from 5 to 32, leaving 26 grades between them unused "
+        "(K = 33 categories, 1 to 33): a row that is not ratings (a total, a code for a "
+        "missing value) read as grades changes every kappa. Hint: remove that row"
+    )
+    assert f"wkappa: warning: {warning}" in capsys.readouterr().err
+    assert warning in html.unescape(" ".join(report.read_text().split()))
+    grades = ",".join(str(grade) for grade in range(1, 34))
+    assert main([command, str(path), *columns, "--labels", grades, "--quiet"]) == 0
+    assert "warning" not in capsys.readouterr().err
+    path.write_text(_TOTALS.replace("32,33\n", "3,3\n"))  # 1 to 5 throughout
+    assert main([command, str(path), *columns, "--quiet"]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_a_missing_code_below_the_grades_is_warned_of(tmp_path, capsys):
+    path = tmp_path / "coded.csv"
+    path.write_text("a,b\n1,1\n2,2\n3,3\n-9,2\n4,4\n5,5\n")
+    assert main(["score", str(path), "--true", "a", "--pred", "b", "--quiet"]) == 0
+    assert "jump from -9 to 1, leaving 9 grades between them unused" in capsys.readouterr().err

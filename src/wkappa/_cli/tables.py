@@ -10,6 +10,7 @@ distinct values and its first row in the file is looked up.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,8 @@ _UNORDERED = "need ordered categories"
 # readable output (K = 5001 is 200 MB of JSON), and almost always the sign of scores or ids
 # in a rating column.
 MAX_CLI_CATEGORIES = 1024
+# The fewest unused grades between two runs of ratings that :func:`outlying_grades` warns of.
+_MIN_HOLE = 5
 
 __all__ = [
     "CountedFile",
@@ -59,6 +62,7 @@ __all__ = [
     "count_wide",
     "located_error",
     "no_rating_at_all",
+    "outlying_grades",
     "rater_rating_error",
     "rating_error",
     "refuse_missing",
@@ -127,6 +131,47 @@ def shifted_scale(tables: Tables, true: str, pred: str) -> str | None:
     )
 
 
+def outlying_grades(counts: Any, columns: Sequence[str]) -> str | None:
+    """A warning when the integer ratings in ``columns`` of the counted rows leave a hole of
+    unused grades wider than the span of the ratings on either side of it (``1``-``5`` and
+    ``175``-``180``; ``1``-``5`` and ``99``): a row that is not ratings (a total, a code for a
+    missing value) read as grades, which fills the table with empty categories and moves every
+    kappa. None otherwise (or for text ratings)."""
+    pl = polars()
+    numeric = [c for c in dict.fromkeys(columns) if counts.schema[c].is_numeric()]
+    if len(numeric) < len(set(columns)):
+        return None
+    values = pl.concat([counts[c].cast(pl.Float64) for c in numeric]).drop_nulls().drop_nans()
+    used = np.unique(values.to_numpy())
+    used = used[np.isfinite(used)]  # an infinite rating is refused later, naming its row
+    if used.size < 2 or not np.all(used == np.round(used)):
+        return None
+    gaps = np.diff(used) - 1
+    at = int(np.argmax(gaps))
+    low, high = used[: at + 1], used[at + 1 :]
+    hole = int(gaps[at])
+    if hole < _MIN_HOLE or hole <= max(np.ptp(low), np.ptp(high)):
+        return None
+    span = int(used[-1] - used[0] + 1)
+    return (
+        f"the ratings in {', '.join(map(repr, dict.fromkeys(columns)))} jump from "
+        f"{int(low[-1])} to {int(high[0])}, leaving {hole:,} grades "
+        f"between them unused (K = {span:,} categories, {int(used[0])} to {int(used[-1])}): "
+        "a row that is not ratings (a total, a code for a missing value) read as grades "
+        "changes every kappa. Hint: remove that row, or declare the code with --na-values; "
+        "give the grades with --labels or --min-rating/--max-rating when the gap is real."
+    )
+
+
+def _warn_outlying(args: Any, counts: Any, columns: Sequence[str]) -> None:
+    """Warn of :func:`outlying_grades` unless the grades are given (``--labels``,
+    ``--min-rating``, ``--max-rating``)."""
+    given = [getattr(args, name, None) for name in ("labels", "min_rating", "max_rating")]
+    found = outlying_grades(counts, columns) if given == [None, None, None] else None
+    if found is not None:
+        warnings.warn(found, UserWarning, stacklevel=3)
+
+
 def count_wide(
     source: Source,
     args: Any,
@@ -145,6 +190,7 @@ def count_wide(
     text = [*(columns if labels else ()), *extra.values()]
     frame, counts = count_keys(source, keys, options={**named, **extra}, text=text)
     counts = tidy_labels(source, frame, counts, columns, labels, Spelling.of(args))
+    _warn_outlying(args, counts, columns)
     empty = int(counts.filter(all_missing(counts, columns))[COUNT].sum())
     _refuse_no_rating(source, counts, empty, "--raters", columns)
     return counts, empty, CountedFile(source, frame, counts, list(columns))
@@ -163,6 +209,7 @@ def count_long(
     frame, counts = count_keys(source, keys, options=options, text=text)
     check_long_ids(counts, {args.item: "--item", args.rater: "--rater"}, args.rating)
     counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
+    _warn_outlying(args, counts, [args.rating])
     missing = int(counts.filter(all_missing(counts, [args.rating]))[COUNT].sum())
     _refuse_no_rating(source, counts, missing, "--rating", [args.rating])
     return counts, missing, CountedFile(source, frame, counts, [args.rating])
@@ -410,6 +457,10 @@ def build_tables(
     """
     spelling = Spelling() if spelling is None else spelling
     counts = tidy_labels(source, frame, counts, [true, pred], labels, spelling)
+    if labels is None and min_rating is None and max_rating is None:
+        found = outlying_grades(counts, [true, pred])
+        if found is not None:
+            warnings.warn(found, UserWarning, stacklevel=2)
     omitted = 0
     read = int(counts[COUNT].sum())
     if cluster is not None:  # a row dropped for a missing rating needs no id, as in Python
