@@ -325,3 +325,15 @@ def test_in_sample_cut_points_spread_wider_than_out_of_fold_as_documented() -> N
     oof = wk.optimize_thresholds(y, cross_val_predict(model, X, y, cv=5), labels=range(5))
     assert own.thresholds[-1] - own.thresholds[0] > oof.thresholds[-1] - oof.thresholds[0]
     assert "spread too far apart" in " ".join(OrdinalThresholdRegressor.__doc__.split())
+
+
+def test_threshold_result_speaks_in_the_grades_of_predict() -> None:
+    X, y = _synthetic(17, n=400)
+    names = np.array(["none", "mild", "moderate", "severe", "critical"])
+    for grades, labels in ((y + 1, None), (names[y], list(names))):
+        model = OrdinalThresholdRegressor(Ridge(), cv=3, labels=labels).fit(X, grades)
+        result = model.threshold_result_
+        assert result.labels == tuple(model.classes_.tolist())
+        scores = model.estimator_.predict(X)
+        np.testing.assert_array_equal(result.predict(scores), model.predict(X))
+        assert f"grade {model.classes_.tolist()[0]!r}:" in result.explain()

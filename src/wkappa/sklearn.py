@@ -12,6 +12,7 @@ scikit-learn.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -226,7 +227,8 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     thresholds_ : ndarray of shape (K - 1,)
         Cut points on the regressor's output (in grade-index units).
     threshold_result_ : ThresholdResult
-        The full result of :func:`wkappa.optimize_thresholds` on the out-of-fold predictions.
+        The full result of :func:`wkappa.optimize_thresholds` on the out-of-fold predictions,
+        with the grades ``classes_`` as its labels (its ``predict`` and ``explain`` name them).
     oof_predictions_ : ndarray of shape (n,)
         The out-of-fold regression outputs.
     oof_score_ : float
@@ -329,7 +331,8 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             sample_weight=encoded.sample_weight,
         )
         self.estimator_ = clone(self.estimator).fit(X, target, **fit_kwargs)
-        self.threshold_result_: ThresholdResult = result
+        # Fitted on the grade indices; reported with the grades, as predict returns them.
+        self.threshold_result_: ThresholdResult = replace(result, labels=tuple(encoded.labels))
         self.thresholds_ = result.thresholds
         self.oof_predictions_ = oof
         self.oof_score_ = result.statistic
