@@ -337,3 +337,20 @@ def test_threshold_result_speaks_in_the_grades_of_predict() -> None:
         scores = model.estimator_.predict(X)
         np.testing.assert_array_equal(result.predict(scores), model.predict(X))
         assert f"grade {model.classes_.tolist()[0]!r}:" in result.explain()
+
+
+def test_kappa_scorer_zero_division_scores_an_undefined_fold() -> None:
+    import warnings
+
+    X = np.arange(12.0).reshape(-1, 1)
+    y = np.array([0, 1, 2] * 4)
+    constant = DecisionTreeClassifier(max_depth=1).fit(X, np.zeros(12, dtype=int))
+    with pytest.warns(wk.UndefinedKappaWarning):
+        assert np.isnan(make_kappa_scorer()(constant, X, np.zeros(12, dtype=int)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert make_kappa_scorer(zero_division=0.0)(constant, X, np.zeros(12, dtype=int)) == 0.0
+    assert make_kappa_scorer(zero_division=0.0)(constant, X, y) == wk.qwk(y, np.zeros(12, int))
+    with pytest.raises(wk.WkappaError, match="`zero_division` must be"):
+        make_kappa_scorer(zero_division=2)
+    assert "zero_division" not in repr(qwk_scorer)

@@ -41,9 +41,11 @@ from sklearn.utils.validation import (  # noqa: E402
 from ._core import (  # noqa: E402
     EncodedRatings,
     WeightsLike,
+    ZeroDivision,
     check_labels,
     check_rating_bounds,
     check_weights,
+    check_zero_division,
     encode_ratings,
     encode_with_labels,
     missing_rating_error,
@@ -80,6 +82,7 @@ def make_kappa_scorer(
     labels: npt.ArrayLike | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    zero_division: ZeroDivision = "warn",
 ) -> Any:
     """A scikit-learn scorer computing weighted kappa of label predictions (greater is better).
 
@@ -90,6 +93,11 @@ def make_kappa_scorer(
     labels, min_rating, max_rating
         Fix the categories, as in :func:`wkappa.weighted_kappa`. Without them each fold's
         categories are the integers between the smallest and largest grade in that fold.
+    zero_division : {'warn', 'raise'} or float, default 'warn'
+        The score of a fold where kappa is undefined (the truth and the predictions are one
+        and the same grade): nan with a warning, an error, or this value. A search scores a
+        candidate whose fold is nan as nan and ranks it last; ``zero_division=0.0`` scores
+        such a fold as no agreement beyond chance instead.
 
     Returns
     -------
@@ -110,12 +118,15 @@ def make_kappa_scorer(
     [1.0, 1.0, 1.0]
     """
     checked = _check_kappa_options(weights, labels, min_rating, max_rating)
+    undefined = check_zero_division(zero_division)
+    options = {} if undefined == "warn" else {"zero_division": undefined}
     return make_scorer(
         weighted_kappa,
         weights=checked,
         labels=labels,
         min_rating=min_rating,
         max_rating=max_rating,
+        **options,
     )
 
 
