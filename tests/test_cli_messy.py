@@ -654,3 +654,29 @@ def test_a_missing_code_below_the_grades_is_warned_of(tmp_path, capsys):
     path.write_text("a,b\n1,1\n2,2\n3,3\n-9,2\n4,4\n5,5\n")
     assert main(["score", str(path), "--true", "a", "--pred", "b", "--quiet"]) == 0
     assert "jump from -9 to 1, leaving 9 grades between them unused" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("separator", "other_text", "found", "own"),
+    [(";", "id,s\n1,0.5\n", "','", "';'"), (None, "id;s\n1;0.5\n", "';'", "','")],
+)
+def test_thresholds_apply_of_another_separator_says_one_reads_both(
+    tmp_path, capsys, separator, other_text, found, own
+):
+    """The hint was to leave out (or pass) --separator, which the fitted file needs as it
+    is, followed by a second hint, --apply-score, for a column that was there."""
+    sep = separator or ","
+    train = tmp_path / "train.csv"
+    train.write_text(f"b{sep}s\n0{sep}0.1\n1{sep}0.5\n2{sep}0.9\n0{sep}0.2\n1{sep}0.4\n")
+    other = tmp_path / "other.csv"
+    other.write_text(other_text)
+    argv = ["thresholds", str(train), "--true", "b", "--score", "s", "--apply", str(other),
+            "--out", str(tmp_path / "graded.csv")]  # fmt: skip
+    argv += ["--separator", sep] if separator else []
+    err = _error(capsys, argv)
+    assert (
+        f"other.csv (--apply) looks separated by {found}, but the file the thresholds are "
+        f"fitted on is read with {own}, and one separator (--separator) reads both. Hint: "
+        f"save {other} with {own} between its fields."
+    ) in err
+    assert err.count("Hint:") == 1, err

@@ -289,6 +289,15 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     try:
         check_columns(other, schema, {"--apply-score" if args.apply_score else "--score": score})
     except WkappaError as exc:
+        glued = re.search(r"Hint: it looks separated by ('.'|'\\t')", str(exc))
+        if glued is not None:  # one separator reads both files: a hint for this one alone misleads
+            own = repr(other.delimiter)
+            raise WkappaError(
+                f"{other.name} (--apply) looks separated by {glued[1]}, but the file the "
+                f"thresholds are fitted on is read with {own}, and one separator "
+                f"(--separator) reads both. Hint: save {other.name} with {own} between its "
+                "fields."
+            ) from None
         if args.apply_score or score in schema:
             raise
         raise WkappaError(
