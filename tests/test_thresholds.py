@@ -395,3 +395,28 @@ def test_too_many_grades_get_a_hint_that_applies_to_thresholds() -> None:
     with pytest.raises(wk.WkappaError, match=r"K = 1000001 .*narrower min_rating") as info:
         wk.optimize_thresholds([0, 1, 2], [0.1, 0.5, 0.9], max_rating=10**6)
     assert "weights='quadratic'" not in str(info.value)
+
+
+def test_unordered_grades_are_refused_without_offering_unweighted_kappa() -> None:
+    # The thresholds' grades are ordered with any weights: unweighted does not help.
+    import pandas as pd
+
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import Ridge
+
+    from wkappa.sklearn import OrdinalThresholdRegressor
+
+    truth = ["a", "b", "a", "c", "b", "c"]
+    unordered = pd.Categorical(truth)
+    scores = [0.1, 0.5, 0.2, 0.9, 0.4, 0.8]
+    pattern = r"^Thresholds, which cut scores into ordered grades with any weights, need ordered"
+    for call in (
+        lambda: wk.optimize_thresholds(truth, scores, weights="unweighted"),
+        lambda: wk.optimize_thresholds(unordered, scores),
+        lambda: OrdinalThresholdRegressor(Ridge(), cv=2).fit(np.c_[scores], truth),
+    ):
+        with pytest.raises(wk.WkappaError, match=pattern) as info:
+            call()
+        assert "unweighted" not in str(info.value) and str(info.value).endswith("polars Enum).")
+    with pytest.raises(wk.WkappaError, match="unweighted kappa accepts them as they are"):
+        wk.qwk(truth, truth)

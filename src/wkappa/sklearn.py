@@ -39,6 +39,7 @@ from sklearn.utils.validation import (  # noqa: E402
 )
 
 from ._core import (  # noqa: E402
+    THRESHOLDS_NEED_ORDER,
     EncodedRatings,
     WeightsLike,
     ZeroDivision,
@@ -162,7 +163,12 @@ def _encode_grades(y: Any, labels: Any, sample_weight: Any) -> EncodedRatings:
     _check_grades(values, labels)
     _refuse_continuous(values)
     encoded = encode_ratings(
-        values, values, labels=labels, sample_weight=sample_weight, nan_policy="raise"
+        values,
+        values,
+        labels=labels,
+        sample_weight=sample_weight,
+        nan_policy="raise",
+        order_needed_by=THRESHOLDS_NEED_ORDER,
     )
     assert encoded is not None
     present = encoded.true_index

@@ -18,6 +18,7 @@ from .dependencies import (
 from .dispatch import count_pairs, register_route, routes
 from .encode import (
     MAX_TABLE_CELLS,
+    THRESHOLDS_NEED_ORDER,
     EncodedRatings,
     category_labels,
     category_order,
@@ -134,6 +135,7 @@ __all__ = [
     "KRIPPENDORFF_LEVELS",
     "MAX_TABLE_CELLS",
     "PROPAGATED",
+    "THRESHOLDS_NEED_ORDER",
     "THRESHOLD_HINT",
     "UNDEFINED_REASON",
     "AgreementWeightsLike",

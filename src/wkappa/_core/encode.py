@@ -357,6 +357,14 @@ def read_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     return weight
 
 
+# The refusal of strings or unordered categories by the threshold search (its grades are
+# ordered whatever the weights, so no coefficient accepts them unordered).
+THRESHOLDS_NEED_ORDER: tuple[str, str | None] = (
+    "Thresholds, which cut scores into ordered grades with any weights,",
+    None,
+)
+
+
 def encode_ratings(
     y_true: Any,
     y_pred: Any,
@@ -369,6 +377,10 @@ def encode_ratings(
     ordered: bool = True,
     where: Where | None = None,
     propagate: bool = True,
+    order_needed_by: tuple[str, str | None] = (
+        "Weighted kappa and the confusion table",
+        "unweighted kappa",
+    ),
 ) -> EncodedRatings | None:
     """Validate two raters' ratings and encode them as category indices.
 
@@ -393,6 +405,9 @@ def encode_ratings(
     propagate : bool
         Whether the caller takes ``nan_policy='propagate'``: the hint of a missing rating
         under 'raise' offers it only then.
+    order_needed_by : (str, str or None)
+        Who needs the order, and who would accept unordered ratings (None: nobody), in the
+        refusal of strings or unordered categories when ``ordered``.
 
     Returns
     -------
@@ -446,7 +461,7 @@ def encode_ratings(
         [("`y_true`", true_values), ("`y_pred`", pred_values)],
         lo,
         hi,
-        ("Weighted kappa and the confusion table", "unweighted kappa") if ordered else None,
+        order_needed_by if ordered else None,
     )
     if label_array.size == 0:
         label_array = np.zeros(0, dtype=np.int64)
@@ -459,14 +474,14 @@ def category_labels(
     columns: Sequence[tuple[str, np.ndarray]],
     lo: int | None,
     hi: int | None,
-    order_needed_by: tuple[str, str] | None,
+    order_needed_by: tuple[str, str | None] | None,
 ) -> np.ndarray:
     """The labels of ratings that are not all numbers: the sorted distinct values of the
     ``(name, values)`` columns (the rule for one, two or several raters).
 
     Refuses ``min_rating``/``max_rating`` (they bound integers), a coefficient that needs
     ordered categories (``order_needed_by``: its name, and the unordered one that accepts the
-    ratings), columns of different kinds (no rating of one could equal a rating of the
+    ratings, or None), columns of different kinds (no rating of one could equal a rating of the
     other) and values that cannot be sorted.
     """
     if lo is not None or hi is not None:
@@ -476,10 +491,11 @@ def category_labels(
         )
     if order_needed_by is not None:
         weighted, unweighted = order_needed_by
+        accepts = f"; {unweighted} accepts them as they are" if unweighted else ""
         raise WkappaError(
             f"{weighted} need ordered categories, but the ratings are strings or unordered "
             "categories. Hint: pass labels=[...] listing the categories in order (or use an "
-            f"ordered pandas Categorical / polars Enum); {unweighted} accepts them as they are."
+            f"ordered pandas Categorical / polars Enum){accepts}."
         )
     kinds = [(name, _kind_name(values)) for name, values in columns if values.size]
     for name, kind in kinds[1:]:

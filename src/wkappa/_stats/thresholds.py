@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import (
+    THRESHOLDS_NEED_ORDER,
     NanPolicy,
     WeightsLike,
     check_labels,
@@ -339,6 +340,7 @@ def _prepare(
         max_rating=max_rating,
         sample_weight=sample_weight,
         nan_policy=nan_policy,
+        order_needed_by=THRESHOLDS_NEED_ORDER,
     )
     assert encoded is not None
     truth = encoded.true_index
