@@ -1,7 +1,9 @@
-"""The item bootstrap of a difference (paired_kappa_test, rater_vs_panel) on 1 or 2 items:
-its interval and p-value are nan, with one warning pointing at the caller's line. With 2 items
-the interval was the estimate itself ([d, d], the two resamples of one item twice left the
-coefficients undefined) or the range of 3 values, and one item gave p = 0.01."""
+"""Every item bootstrap on 1 or 2 items: its interval (and p-value) is nan, with one warning
+pointing at the caller's line. For a difference (paired_kappa_test, rater_vs_panel) 2 items
+gave the estimate itself ([d, d], the two resamples of one item twice left the coefficients
+undefined) or the range of 3 values, and one item gave p = 0.01; for one coefficient
+(kappa_test, agreement, group_agreement) 2 items gave the range of its 3 resamples' values,
+and one pair of kappa_test the interval [kappa, kappa]."""
 
 from __future__ import annotations
 
@@ -82,3 +84,66 @@ def test_two_clusters_are_still_resampled() -> None:
     with pytest.warns(wk.FewClustersWarning):
         result = wk.paired_kappa_test(truth, a, b, cluster=np.repeat([0, 1], 20), rng=0)
     assert not math.isnan(result.pvalue)
+
+
+BOOTSTRAPS = [
+    "bootstrap",
+    "bca",
+    wk.BootstrapMethod(method="percentile", n_resamples=199, rng=0),
+    wk.BootstrapMethod(method="bca", n_resamples=199, rng=0),
+]
+SINGLE = {
+    "kappa_test": lambda n: wk.kappa_test([1, 2, 3][:n], [1, 3, 3][:n], labels=[1, 2, 3]),
+    "kappa_test_one_sided": lambda n: wk.kappa_test(
+        [1, 2, 3][:n], [1, 3, 3][:n], labels=[1, 2, 3], alternative="greater"
+    ),
+    "agreement": lambda n: wk.agreement(
+        [[1, 2, 2], [3, 3, 1], [2, 2, 2]][:n], coefficient="conger"
+    ),
+    "group_agreement": lambda n: wk.group_agreement(
+        [[1, 2, 2], [3, 3, 1], [2, 2, 2]][:n], [[1, 1, 2], [2, 2, 2], [3, 3, 3]][:n]
+    ),
+}
+
+
+def _quiet(call):  # type: ignore[no-untyped-def]
+    with warnings.catch_warnings():  # the result's own warnings are not under test
+        warnings.simplefilter("ignore")
+        return call()
+
+
+@pytest.mark.parametrize("method", BOOTSTRAPS, ids=str)
+@pytest.mark.parametrize("entry", sorted(SINGLE))
+def test_one_coefficient_on_two_items_has_no_bootstrap_interval(entry: str, method) -> None:  # type: ignore[no-untyped-def]
+    result = _quiet(lambda: SINGLE[entry](2))
+    assert not math.isnan(result.statistic)
+    ci, message = _only_warning(lambda: result.confidence_interval(method=method))
+    assert math.isnan(ci.low) and math.isnan(ci.high)
+    assert (ci.n_resamples, ci.n_undefined) == (0, 0)  # nothing was drawn
+    assert message.startswith("The bootstrap interval needs at least 3 items, and there are 2")
+    assert "3 distinct resamples. Returning nan for it." in message
+    text, _ = _only_warning(lambda: result.explain(method=method))
+    assert "bootstrap, too few items to resample" in text
+
+
+@pytest.mark.parametrize("entry", sorted(SINGLE))
+def test_one_coefficient_on_three_items_is_resampled(entry: str) -> None:
+    result = _quiet(lambda: SINGLE[entry](3))
+    ci = _quiet(lambda: result.confidence_interval(method=BOOTSTRAPS[2]))
+    assert ci.low < ci.high and ci.n_resamples == 199
+
+
+def test_one_pair_has_no_bootstrap_interval() -> None:
+    """It was [kappa, kappa]: every resample is the one pair."""
+    result = _quiet(lambda: wk.kappa_test([1], [2], labels=[1, 2, 3]))
+    ci, message = _only_warning(lambda: result.confidence_interval(method="bootstrap"))
+    assert math.isnan(ci.low) and "there is 1 item" in message
+
+
+def test_clustered_kappa_keeps_its_cluster_rule() -> None:
+    truth = [1, 2, 3, 1, 2, 3, 2, 2]
+    result = _quiet(
+        lambda: wk.kappa_test(truth, [1, 2, 3, 2, 2, 3, 1, 2], cluster=[0, 0, 1, 1, 2, 2, 3, 3])
+    )
+    ci = _quiet(lambda: result.confidence_interval(method=BOOTSTRAPS[2]))
+    assert ci.n_resamples == 199

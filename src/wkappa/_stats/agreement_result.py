@@ -22,6 +22,7 @@ from .intervals import (
     PROPORTION_RANGE,
     ConfidenceInterval,
     estimate_repr,
+    is_resampled,
     level_text,
     resampled_text,
     sided,
@@ -254,10 +255,16 @@ class AgreementResult:
                 self.statistic - half, min(1.0, self.statistic + half), level, how
             )
         assert isinstance(how, BootstrapMethod)
-        if math.isnan(self.statistic) or df < 1:  # one item or cluster: no sampling variation
+        # One item or cluster: no sampling variation (as the result warned when it was built).
+        if math.isnan(self.statistic) or df < 1:
             return ConfidenceInterval(
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
+        if (
+            self._cluster_sums is None
+            and bootstrap.too_few_items(self.n_items, how.n_resamples, pvalue=False) is not None
+        ):  # nothing drawn
+            return ConfidenceInterval(math.nan, math.nan, level, how.method)
         values = self._bootstrap(how.n_resamples, make_rng(how.rng))
         values, dropped = bootstrap.drop_undefined(values)
         if values.size == 0:
@@ -481,8 +488,9 @@ class AgreementResult:
 
     def _interval_words(self, ci: ConfidenceInterval) -> str:
         """How the interval ``ci`` is computed, in words."""
-        if ci.n_resamples:
-            return f"{resampled_text(ci)}, {self._units_name()} redrawn"
+        if is_resampled(ci):
+            redrawn = f", {self._units_name()} redrawn" if ci.n_resamples else ""
+            return resampled_text(ci) + redrawn
         df = df_text(self.degrees_of_freedom)
         if ci.method.startswith("fisher-z"):
             return f"{_REASON[ci.method]}, t({df}) quantile"

@@ -51,12 +51,14 @@ __all__ = [
 _CHUNK_CELLS = 2_000_000
 # Dropping more than this share of undefined replicates earns a warning.
 _UNDEFINED_SHARE = 0.01
-# The fewest items the item bootstrap of a difference (paired_kappa_test, rater_vs_panel)
-# draws from. With 1 item every resample is that item; with 2 there are 3 distinct resamples,
-# two of them one item twice (where a chance-corrected coefficient is undefined), so the
-# interval is the estimate itself or the range of 3 values, and the expanded level (t with 1
-# degree of freedom) reaches the replicates' extremes at any level. A cluster bootstrap
-# brings whole clusters of items: it needs 2 clusters and warns below 8 (cluster.py).
+# The fewest items an item bootstrap draws from, for one coefficient (kappa_test, agreement,
+# group_agreement) as for a difference (paired_kappa_test, rater_vs_panel). With 1 item every
+# resample is that item; with 2 there are 3 distinct resamples, two of them one item twice
+# (where a chance-corrected coefficient is undefined or 0), so a percentile interval is the
+# estimate itself or the range of at most 3 values at any level, and the expanded level (t
+# with 1 degree of freedom) reaches the replicates' extremes. 3 items have 10 distinct
+# resamples. A cluster bootstrap brings whole clusters of items: it needs 2 clusters and warns
+# below 8 (cluster.py).
 MIN_ITEMS = 3
 
 
@@ -306,19 +308,20 @@ def smallest_pvalue(n_resamples: int, n: float, alternative: str) -> float:
     return two_sided if alternative == "two-sided" else two_sided / 2.0
 
 
-def too_few_items(n: float, n_resamples: int) -> np.ndarray | None:
-    """The item bootstrap of a difference on fewer than :data:`MIN_ITEMS` items: its
-    ``n_resamples`` replicates, all nan (so the interval and the p-value are nan), with a
+def too_few_items(n: float, n_resamples: int, *, pvalue: bool = True) -> np.ndarray | None:
+    """The item bootstrap on fewer than :data:`MIN_ITEMS` items: its ``n_resamples``
+    replicates, all nan (so the interval, and the p-value if ``pvalue``, are nan), with a
     warning at the caller; None when there are enough items to draw from."""
     if n >= MIN_ITEMS:
         return None
     items = f"{n:g} item" + ("" if n == 1 else "s")
     resamples = math.comb(2 * int(n) - 1, int(n)) if n >= 1 else 0
+    subject = "interval and p-value need" if pvalue else "interval needs"
     warn_at_caller(
-        f"The bootstrap interval and p-value need at least {MIN_ITEMS} items, and there "
+        f"The bootstrap {subject} at least {MIN_ITEMS} items, and there "
         f"{'is' if n == 1 else 'are'} {items}: their bootstrap has only {resamples} distinct "
-        f"resample{'' if resamples == 1 else 's'}. Returning nan for them. Hint: rate more "
-        "items.",
+        f"resample{'' if resamples == 1 else 's'}. Returning nan for "
+        f"{'them' if pvalue else 'it'}. Hint: rate more items.",
         UndefinedKappaWarning,
     )
     return np.full(n_resamples, math.nan)

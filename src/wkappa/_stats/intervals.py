@@ -32,6 +32,7 @@ __all__ = [
     "difference_repr",
     "estimate_repr",
     "interval_repr",
+    "is_resampled",
     "level_text",
     "one_sided",
     "resampled_text",
@@ -127,13 +128,20 @@ def level_text(ci: ConfidenceInterval, alternative: str) -> str:
     return f"{level_percent(ci.confidence_level)} {one_sided(alternative)}"
 
 
+def is_resampled(ci: ConfidenceInterval) -> bool:
+    """Whether ``ci`` is a bootstrap interval (drawn, or nan on too few items to draw)."""
+    return bool(ci.n_resamples) or ci.method in ("percentile", "bca")
+
+
 def resampled_text(ci: ConfidenceInterval) -> str:
     """How a bootstrap interval was drawn, for an explanation: "BCa bootstrap, 999
-    resamples" (plus the replicates dropped as undefined); '' for an interval computed
-    without resampling."""
-    if not ci.n_resamples:
+    resamples" (plus the replicates dropped as undefined; "too few items to resample" when
+    none was drawn); '' for an interval computed without resampling."""
+    if not is_resampled(ci):
         return ""
     name = {"bca": "BCa", "percentile": "percentile"}.get(ci.method, ci.method)
+    if not ci.n_resamples:
+        return f"{name} bootstrap, too few items to resample"
     dropped = f", {ci.n_undefined} undefined and dropped" if ci.n_undefined else ""
     return f"{name} bootstrap, {ci.n_resamples} resamples{dropped}"
 

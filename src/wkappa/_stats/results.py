@@ -339,6 +339,11 @@ class KappaResult:
             return ConfidenceInterval(
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
+        if (
+            self.cluster_tables is None
+            and bootstrap.too_few_items(self.n, how.n_resamples, pvalue=False) is not None
+        ):  # nothing drawn
+            return ConfidenceInterval(math.nan, math.nan, level, how.method)
         rng = make_rng(how.rng)
         if self.cluster_tables is None:
             outcome = bootstrap.table_interval(

@@ -36,7 +36,7 @@ from .._core import (
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
-from .bootstrap import replicate_interval
+from .bootstrap import replicate_interval, too_few_items
 from .bootstrap_method import BootstrapMethod, make_rng
 from .intervals import (
     KAPPA_RANGE,
@@ -167,6 +167,8 @@ class GroupAgreementResult:
             return ConfidenceInterval(
                 math.nan, math.nan, level, how.method, how.n_resamples, how.n_resamples
             )
+        if too_few_items(self.n_items, how.n_resamples, pvalue=False) is not None:
+            return ConfidenceInterval(math.nan, math.nan, level, how.method)  # nothing drawn
         units = self._features
         sums = DrawSums(units, len(units))  # the same on every CPU
         values = multinomial_replicates(
@@ -209,7 +211,7 @@ class GroupAgreementResult:
             Po, Pe, Pm, kappa, its jackknife standard error, the interval and the p-value.
         """
         ci = self.confidence_interval(confidence_level, method=method)
-        how = resampled_text(ci) + ", items redrawn" if ci.n_resamples else ""
+        how = resampled_text(ci) + ", items redrawn" * bool(ci.n_resamples)
         equal = (
             "Pm = Pe (for example every rating in one category)"
             if self.maximum_agreement == self.chance_agreement
