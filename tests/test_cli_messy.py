@@ -680,3 +680,16 @@ def test_thresholds_apply_of_another_separator_says_one_reads_both(
         f"save {other} with {own} between its fields."
     ) in err
     assert err.count("Hint:") == 1, err
+
+
+def test_agree_propagate_counts_blank_rows_of_a_long_file_as_dropped(tmp_path, capsys):
+    """The blank lines after a long export's data rate nothing; with --nan-policy propagate
+    the output said "all used"."""
+    path = tmp_path / "long.csv"
+    path.write_text("item,rater,grade\n1,a,1\n1,b,1\n2,a,2\n2,b,3\n3,a,3\n3,b,3\n,,\n,,\n")
+    argv = ["agree", str(path), "--item", "item", "--rater", "rater", "--rating", "grade"]
+    assert main([*argv, "--nan-policy", "propagate", "--format", "json", "--quiet"]) == 0
+    import json
+
+    document = json.loads(capsys.readouterr().out)
+    assert (document["rows_read"], document["rows_used"], document["rows_dropped"]) == (8, 6, 2)

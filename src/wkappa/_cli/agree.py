@@ -20,7 +20,7 @@ from .clusters import (
     pivot_with_clusters,
     refuse_missing_ids,
 )
-from .io import file_name
+from .io import file_name, polars
 from .labels import all_missing, parse_labels
 from .methods import pairwise_weights, weights_label
 from .output import (
@@ -209,7 +209,12 @@ def _distinct_rows(
         refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
     if args.nan_policy == "raise":
         refuse_missing(file, [args.rating], _OMIT)
-    missing = 0 if args.nan_policy == "propagate" else missing  # its item's rating is missing
+    if args.nan_policy == "propagate":  # its item's rating is missing: the row is used
+        # but a row without a rating and without its ids (a blank line) rates nothing
+        pl = polars()
+        idless = pl.col(args.item).is_null() | pl.col(args.rater).is_null()
+        blank = counts.filter(all_missing(counts, [args.rating]) & idless)
+        missing = int(blank[COUNT].sum())
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     grouped, raters = pivot_with_clusters(counts, args, source.name)
