@@ -41,6 +41,9 @@ _COMMANDS = [
     ["icc", "--raters", "a,b"],
     ["icc", "--item", "a", "--rater", "b", "--rating", "c"],
     ["thresholds", "--true", "a", "--score", "b"],
+    ["thresholds", "--true", "a", "--score", "b", "--separator", ";", "--decimal-comma"],
+    ["icc", "--raters", "a,b", "--separator", ";", "--decimal-comma"],
+    ["score", "--true", "a", "--pred", "b", "--separator", ";", "--na-values", "-9,99"],
 ]
 
 
