@@ -133,6 +133,11 @@ def test_report_renders_in_headless_chromium(tmp_path, capsys: pytest.CaptureFix
         ),
         (["--kappa1", "0.6", "--marginals", "a,b"], "--marginals must be comma-separated"),
         (
+            ["--kappa1", "0.6", "--marginals", "0,2;0,3;0,5"],
+            "decimal commas? Hint: write decimal points, commas between the categories: "
+            "--marginals 0.2,0.3,0.5.",
+        ),
+        (
             ["--kappa1", "0.6", "--marginals", "20,30,50"],
             "it sums to 100. Hint: give proportions; divided by their sum they are 0.2, 0.3, 0.5.",
         ),

@@ -6,6 +6,7 @@ import argparse
 import base64
 import io
 import math
+import re
 import warnings
 from typing import Any
 
@@ -138,6 +139,19 @@ def _numbers(text: str, option: str) -> list[float]:
         raise WkappaError(f"{option} must be comma-separated numbers; got {text!r}.") from None
 
 
+def _refuse_decimal_commas(text: str) -> None:
+    """--marginals written with decimal commas (``0,2;0,3;0,5``) read as lists ``0, 2``,
+    ``0, 3``, ... of impossible probabilities: refused with the spelling meant."""
+    parts = [part.strip() for part in text.split(";")]
+    if len(parts) > 1 and all(re.fullmatch(r"0,\d+", part) for part in parts):
+        meant = ",".join(part.replace(",", ".") for part in parts)
+        raise WkappaError(
+            f"--marginals {text!r} reads as {len(parts)} lists of two numbers, 0 and a whole "
+            f"number, which are not probabilities: decimal commas? Hint: write decimal points, "
+            f"commas between the categories: --marginals {meant}."
+        )
+
+
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {
         "kappa1": args.kappa1,
@@ -156,6 +170,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     if args.marginals is not None:
+        _refuse_decimal_commas(args.marginals)
         rows = [_numbers(part, "--marginals") for part in args.marginals.split(";")]
         options["marginals"] = rows[0] if len(rows) == 1 else rows
     if args.table is not None:
