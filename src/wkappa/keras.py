@@ -145,7 +145,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
     the counts. TFA instead reflects negative regression scores (``abs``) and truncates
     fractional indices.
 
-    Copies keep the counts: :mod:`pickle`, :func:`copy.copy` and :func:`copy.deepcopy` go
+    Copies keep the counts: ``pickle``, ``copy.copy`` and ``copy.deepcopy`` go
     through Keras' saving library, which writes the table with :meth:`save_own_variables`, so
     a metric sent to another process (to be added up with :meth:`merge_state`) arrives with
     its counts. Keras' own metrics arrive empty (``keras.metrics.Mean`` pickles to a new
@@ -410,8 +410,8 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
     def save_own_variables(self, store: Any) -> None:
         """Write the counts (the table and the rejected rows) to a Keras weights ``store``.
 
-        Keras' saving library calls it, and so pickling, :func:`copy.copy` and
-        :func:`copy.deepcopy` (which Keras runs through that library) keep the counts.
+        Keras' saving library calls it, and so pickling, ``copy.copy`` and
+        ``copy.deepcopy`` (which Keras runs through that library) keep the counts.
         """
         store["table"] = ops.convert_to_numpy(self._table.value)
         store["rejected"] = ops.convert_to_numpy(self._rejected.value)
