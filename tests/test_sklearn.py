@@ -354,3 +354,12 @@ def test_kappa_scorer_zero_division_scores_an_undefined_fold() -> None:
     with pytest.raises(wk.WkappaError, match="`zero_division` must be"):
         make_kappa_scorer(zero_division=2)
     assert "zero_division" not in repr(qwk_scorer)
+
+
+def test_folds_fitted_in_parallel_give_the_same_thresholds() -> None:
+    X, y = _synthetic(18, n=600)
+    serial = OrdinalThresholdRegressor(Ridge(), cv=4).fit(X, y)
+    parallel = OrdinalThresholdRegressor(Ridge(), cv=4, n_jobs=2).fit(X, y)
+    assert clone(parallel).get_params()["n_jobs"] == 2
+    np.testing.assert_array_equal(parallel.oof_predictions_, serial.oof_predictions_)
+    np.testing.assert_array_equal(parallel.thresholds_, serial.thresholds_)

@@ -236,6 +236,10 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     labels : sequence of K grades, optional
         The grades in order (needed for string grades). Without it, every integer from the
         smallest to the largest grade in ``y`` (or an ordered categorical's categories).
+    n_jobs : int, optional
+        Folds fitted in parallel for the out-of-fold predictions, as in
+        :func:`~sklearn.model_selection.cross_val_predict` (None: one at a time, -1: every
+        core); the predictions, and so the thresholds, are the same.
 
     Attributes
     ----------
@@ -291,11 +295,13 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         cv: Any = 5,
         weights: WeightsLike = "quadratic",
         labels: npt.ArrayLike | None = None,
+        n_jobs: int | None = None,
     ) -> None:
         self.estimator = estimator
         self.cv = cv
         self.weights = weights
         self.labels = labels
+        self.n_jobs = n_jobs
 
     def fit(
         self,
@@ -336,7 +342,9 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         # sorted in the data must not leave a fold without a grade.
         splitter = check_cv(self.cv, encoded.true_index, classifier=True)
         folds = list(splitter.split(X, encoded.true_index, **split_kwargs))
-        oof = cross_val_predict(clone(self.estimator), X, target, cv=folds, params=fit_kwargs)
+        oof = cross_val_predict(
+            clone(self.estimator), X, target, cv=folds, params=fit_kwargs, n_jobs=self.n_jobs
+        )
         oof = np.asarray(oof, dtype=np.float64).ravel()
         _check_predictions(oof, self.estimator, out_of_fold=True)
         result = optimize_thresholds(
