@@ -26,8 +26,9 @@ from .methods import pairwise_weights, weights_label
 from .output import (
     ROW_FIELDS,
     RowCount,
-    band,
+    band_source,
     categories_line,
+    coefficient_band,
     format_count,
     format_interval,
     format_number,
@@ -353,9 +354,8 @@ def run_agree(args: argparse.Namespace) -> int:
         print(f"  items        {result.n_items:,} ({result.n_ratings:,} ratings{empty})")
         if propagated:
             print(f"  undefined    {_PROPAGATED}")
-        # Landis & Koch's bands grade chance-corrected coefficients, not percent agreement.
-        percent = result.coefficient == "percent"
-        shown = "" if percent else band(result.statistic, "{} (Landis & Koch)")
+        word = coefficient_band(result.statistic, result.coefficient)
+        shown = f"{word} ({band_source(result.coefficient)})" if word else ""
         print(f"  statistic    {format_number(result.statistic)}  {shown}".rstrip())
         robust = ""
         if ids is not None:  # no clusters are counted where every value is undefined

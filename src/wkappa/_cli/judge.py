@@ -15,6 +15,7 @@ import argparse
 import base64
 import math
 import shlex
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,6 @@ from .._stats import (
     COEFFICIENT_NAMES,
     base_rate_indices,
     bound_name,
-    interpretation,
     level_percent,
     rater_vs_panel,
     rating_categories,
@@ -46,8 +46,10 @@ from .labels import all_missing, label_text, parse_labels
 from .lists import split_list
 from .output import (
     RowCount,
+    band_source,
     bootstrap_pvalue,
     categories_line,
+    coefficient_band,
     format_bound,
     format_count,
     format_interval,
@@ -397,6 +399,22 @@ def _coefficient_name(args: argparse.Namespace) -> str:
     return f"{_NAMES[args.coefficient]}, {weights_text(args.weights)}"
 
 
+def _band(judged: Judged, value: float) -> str:
+    """The interpretation column: the band of a coefficient as :func:`_bands_note` names it."""
+    return coefficient_band(float(value), judged.result.coefficient)
+
+
+def _bands_note(judged: Judged) -> str:
+    """Whose bands the interpretation column gives (empty where it gives none)."""
+    source = band_source(judged.result.coefficient)
+    if source == "Krippendorff":
+        return (
+            "Interpretation after Krippendorff (2019): rely on alpha >= 0.800; from 0.667 to "
+            "0.800, draw tentative conclusions only."
+        )
+    return f"Interpretation: {source} (1977) bands." if source else ""
+
+
 def _member_rows(judged: Judged) -> list[list[str]]:
     rows = []
     for j, member in enumerate(judged.ratings.panel):
@@ -406,7 +424,7 @@ def _member_rows(judged: Judged) -> list[list[str]]:
             [
                 member,
                 format_number(value),
-                interpretation(value),
+                _band(judged, value),
                 *(format_number(d[key]) for key in _INDICES),
             ]
         )
@@ -415,7 +433,7 @@ def _member_rows(judged: Judged) -> list[list[str]]:
         [
             "members vs members (pooled)",
             format_number(judged.result.panel_agreement),
-            interpretation(float(judged.result.panel_agreement)),
+            _band(judged, judged.result.panel_agreement),
             *(format_number(d[key]) for key in _INDICES),
         ]
     )
@@ -467,12 +485,12 @@ def _summary_rows(judged: Judged, pvalue: str, report: bool = False) -> list[lis
         [
             "candidate vs members (mean)",
             format_number(result.candidate_agreement),
-            interpretation(float(result.candidate_agreement)),
+            _band(judged, result.candidate_agreement),
         ],
         [
             "members vs members (mean)",
             format_number(result.panel_agreement),
-            interpretation(float(result.panel_agreement)),
+            _band(judged, result.panel_agreement),
         ],
         ["difference", format_number(result.difference), ""],
         [
@@ -523,6 +541,7 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         "  raters use the categories. A low kappa with a high p_o and PABAK comes from prevalence.",
         "  Members vs members: the coefficient is the mean over their pairs (as above); p_o to",
         "  bias are of their pairs' tables pooled, so its kappa (unw.) may differ from the mean.",
+        *textwrap.wrap(_bands_note(judged), 92, initial_indent="  ", subsequent_indent="  "),
         "",
         "Per category: shares of ratings and specific agreement 2 n_kk / (n_k. + n_.k):",
         render_table(_CATEGORY_HEADER, _category_rows(judged)),
@@ -603,7 +622,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         ),
         '<p class="note">PABAK = (K p_o - 1)/(K - 1); prevalence and bias indices after Byrt, '
         "Bishop &amp; Carlin (1993), generalised to K categories. A low kappa with high p_o and "
-        "PABAK is the prevalence effect, not disagreement.</p>",
+        f"PABAK is the prevalence effect, not disagreement. {escape(_bands_note(judged))}</p>",
         "<h2>Per category</h2>",
         cells_table(_CATEGORY_HEADER, _category_rows(judged)),
         "<h2>Pairwise agreement</h2>",
@@ -616,7 +635,8 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
     else:
         encoded = base64.b64encode(png).decode("ascii")
         body.append(f'<img alt="pairwise heatmap" src="data:image/png;base64,{encoded}">')
-    body.append(references_html(cited))
+    bands = band_source(judged.result.coefficient)
+    body.append(references_html([*cited, *(["landis1977"] if bands == "Landis & Koch" else [])]))
     page = html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body, args)
     write_text(path, page, "--report")
 

@@ -22,6 +22,7 @@ from .._stats import (
     number_text,
     one_sided,
     pvalue_text,
+    reliability_band,
 )
 from .json_text import json_text
 from .labels import label_text
@@ -42,9 +43,11 @@ __all__ = [
     "THRESHOLD_KAPPA_DECIMALS",
     "RowCount",
     "band",
+    "band_source",
     "bootstrap_pvalue",
     "categories_line",
     "ci_label",
+    "coefficient_band",
     "csv_field",
     "format_bound",
     "format_interval",
@@ -114,6 +117,24 @@ def band(statistic: float, pattern: str) -> str:
     """The Landis & Koch band of a defined ``statistic`` written into ``pattern`` (``"{}
     agreement"``); nothing for an undefined one (it would read "undefined agreement")."""
     return "" if math.isnan(statistic) else pattern.format(interpretation(statistic))
+
+
+def band_source(coefficient: str) -> str:
+    """Whose bands grade a coefficient of several raters: Krippendorff's reliability guideline
+    his alpha, Landis & Koch's the chance-corrected coefficients; none (``""``) percent
+    agreement, as bands grade agreement beyond chance."""
+    if coefficient == "percent":
+        return ""
+    return "Krippendorff" if coefficient == "krippendorff" else "Landis & Koch"
+
+
+def coefficient_band(statistic: float, coefficient: str) -> str:
+    """The band of a coefficient of several raters after :func:`band_source`; ``""`` where
+    it has none or the value is undefined."""
+    source = band_source(coefficient)
+    if not source or math.isnan(statistic):
+        return ""
+    return reliability_band(statistic) if source == "Krippendorff" else interpretation(statistic)
 
 
 def weights_text(weights: str) -> str:

@@ -64,6 +64,7 @@ from .text_values import (
     number_text,
     p_phrase,
     pvalue_text,
+    reliability_band,
 )
 
 if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
@@ -157,6 +158,7 @@ __all__ = [
     "rater_vs_panel",
     "rating_categories",
     "read_groups",
+    "reliability_band",
     "score_intervals",
     "score_limits",
     "smallest_pvalue",

@@ -5,7 +5,8 @@ A statistic, standard error, p-value or interval limit that the data do not defi
 result (``null`` in its JSON). Text written for a reader says ``undefined`` instead: the
 results' ``explain()`` and the command line's tables both format numbers through
 :func:`number_text` and intervals through :func:`interval_text`, so the two never disagree.
-Both name a kappa's Landis & Koch band with :func:`interpretation`.
+Both name a kappa's Landis & Koch band with :func:`interpretation`, and the command line an
+alpha's reliability with :func:`reliability_band`.
 
 The command line's text tables, HTML reports and methods sentences write every value of one
 kind with one precision: :data:`DECIMALS` for coefficients (kappa, ICC, CCC, PABAK),
@@ -39,6 +40,7 @@ __all__ = [
     "number_text",
     "p_phrase",
     "pvalue_text",
+    "reliability_band",
     "sign_words",
 ]
 
@@ -208,6 +210,20 @@ def interpretation(kappa: float) -> str:
         if kappa < upper or (upper > 0 and kappa <= upper):
             return name
     return "almost perfect"
+
+
+def reliability_band(alpha: float) -> str:
+    """Krippendorff's (2019) guideline for an alpha: data to rely on at ``alpha >= 0.800``,
+    for tentative conclusions only from ``0.667``, below that not reliable.
+
+    >>> reliability_band(0.81), reliability_band(0.7), reliability_band(0.5)
+    ('reliable', 'tentative', 'not reliable')
+    """
+    if math.isnan(alpha):
+        return UNDEFINED
+    if alpha >= 0.800:
+        return "reliable"
+    return "tentative" if alpha >= 0.667 else "not reliable"
 
 
 def level_percent(level: float) -> str:
