@@ -7,6 +7,7 @@ import html
 import json
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -371,3 +372,26 @@ def test_simulation_explains_what_each_study_is_analysed_by(
     explained = capsys.readouterr().out
     assert says in explained
     assert "SE nan" not in explained
+
+
+def test_a_power_below_one_is_never_written_as_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # At n = 450 the power is 0.9996: three decimals would round it up to a false "1.000".
+    report = tmp_path / "plan.html"
+    args = ["plan", "--kappa1", "0.8", "--kappa0", "0.6", "--marginals", "0.1,0.2,0.4,0.2,0.1"]
+    assert main([*args, "--n", "450", "--explain", "--report", str(report)]) == 0
+    text = capsys.readouterr().out
+    assert "power > 0.999" in text and "1.000" not in text
+    page = report.read_text(encoding="utf-8")
+    assert "power &gt; 0.999." in page and "<td>1.000</td>" not in page
+    assert main(["plan", "--kappa1", "0.8", "--lower-limit", "0.6", "--marginals",
+                 "0.1,0.2,0.4,0.2,0.1", "--n", "450"]) == 0  # fmt: skip
+    assert "interval > 0.6) > 0.999" in capsys.readouterr().out
+
+
+def test_a_power_below_the_wanted_one_is_not_rounded_up_to_it() -> None:
+    from wkappa._stats import probability_text
+
+    assert probability_text(0.79996, target=0.8) == "0.79996"
+    assert probability_text(0.9996) == "> 0.999" and probability_text(1e-5) == "< 0.001"

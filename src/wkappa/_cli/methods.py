@@ -17,6 +17,7 @@ from .._stats import (
     bound_name,
     level_percent,
     p_phrase,
+    probability_text,
     smallest_pvalue,
 )
 from .io import file_name
@@ -385,7 +386,11 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     what = "kappa"
     if plan.coefficient is not None:  # "Fleiss' kappa (Fleiss 1971)" -> "Fleiss' kappa"
         what = _COEFFICIENTS.get(plan.coefficient, (plan.coefficient, ()))[0].split(" (")[0]
-    delivers = f"power {plan.power:.3f}" if plan.power == plan.power else ""
+    delivers = (
+        f"power {probability_text(plan.power, plan.target_power)}"
+        if plan.power == plan.power
+        else ""
+    )
     test = (
         ""
         if plan.kappa0 is None  # the interval goals run no test
@@ -407,7 +412,7 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
             f"a probability of {plan.target_assurance:g} that the lower limit of the "
             f"two-sided {level} {plan.limit_interval} interval exceeds {plan.lower_limit:g}"
         )
-        delivers = f"that probability {plan.assurance:.3f}"
+        delivers = f"that probability {probability_text(plan.assurance, plan.target_assurance)}"
     design = (
         f"when {what} is {plan.kappa1:g} ({weights_text(plan.weights)}, K = "
         f"{plan.table.shape[0]} categories, {plan.n_raters} raters), by {method}"

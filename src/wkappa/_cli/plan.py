@@ -17,7 +17,8 @@ from .._stats import (
     kappa_power,
     kappa_sample_size,
     level_percent,
-    number_text,
+    probability_phrase,
+    probability_text,
 )
 from ..exceptions import WkappaError
 from .options import (
@@ -272,6 +273,12 @@ def _value(number: float | None, digits: str = ".4g") -> str:
     return "" if number is None or number != number else format(number, digits)
 
 
+def _probability(number: float | None, target: float | None = None) -> str:
+    """A power or assurance in the report's tables (:func:`probability_text`); empty when
+    the plan has none."""
+    return "" if number is None or number != number else probability_text(number, target)
+
+
 def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) -> None:
     """``--report``: the plan in words and numbers and the curve as a table and a figure (the
     plan's warnings, shown on stderr, are in the page's "Warnings" section)."""
@@ -304,14 +311,17 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
         rows[4:4] = [
             ["kappa0 (H0)", f"{_value(plan.kappa0, 'g')} ({plan.alternative}, alpha "
              f"{_value(plan.alpha, 'g')})"],
-            ["power", _value(plan.power, ".3f")],
+            ["power", _probability(plan.power, plan.target_power)],
         ]  # fmt: skip
     if plan.coefficient is not None:
         rows.append(["coefficient", plan.coefficient])
     if plan.lower_limit is not None:
         limit = f"{level_percent(plan.confidence_level)} {plan.limit_interval} interval"
         rows.append(
-            [f"P(lower limit of the {limit} > {plan.lower_limit:g})", _value(plan.assurance, ".3f")]
+            [
+                f"P(lower limit of the {limit} > {plan.lower_limit:g})",
+                _probability(plan.assurance, plan.target_assurance),
+            ]
         )
     if plan.method == "simulation":
         rows.append(["simulated studies per n", f"{plan.n_simulations:,}"])
@@ -352,9 +362,9 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
     for c in picked:
         row = [f"{c.n:,}"]
         if plan.kappa0 is not None:
-            row.append(_value(c.power, ".3f"))
+            row.append(_probability(c.power, plan.target_power))
         if plan.goal == "lower_limit":
-            row.append(_value(c.assurance, ".3f"))
+            row.append(_probability(c.assurance, plan.target_assurance))
         table_rows.append([*row, _value(c.expected_width, f".{DECIMALS}f")])
     body.append(cells_table(columns, table_rows))
     body.append(f'<p class="note">Curve: method {escape(method)}.</p>')
@@ -452,7 +462,7 @@ def _computation(plan: KappaPlan) -> str:
             lines.append(
                 f"  power = Phi((sqrt(n) |kappa1 - kappa0| - {za_name} sigma_0) / sigma_1) "
                 f"with n = {plan.n:,}, kappa1 = {plan.kappa1:g}, kappa0 = {kappa0:g}, "
-                f"{za_name} = {za:.4f}: power = {plan.power:.3f}."
+                f"{za_name} = {za:.4f}: {probability_phrase('power', plan.power)}."
             )
             return "\n".join(lines)
         zp = z(power)
@@ -494,10 +504,10 @@ def _computation(plan: KappaPlan) -> str:
     elif plan.method == "goodness-of-fit" and plan.goal == "n":
         if plan.lower_limit is not None:
             against = f"L = {plan.lower_limit:g}"
-            delivers = f"P(lower limit > L) = {number_text(plan.assurance, '.3f')}"
+            delivers = probability_phrase("P(lower limit > L)", plan.assurance)
         else:
             against = f"kappa0 = {plan.kappa0:g}"
-            delivers = f"power {number_text(plan.power, '.3f')}"
+            delivers = f"power {probability_text(plan.power)}"
         lines.append(
             "  goodness-of-fit (Donner & Eliasziw 1992): the 1-df chi-square statistic of "
             f"kappa1 against {against} on the probabilities P_j of the cells 'all raters "

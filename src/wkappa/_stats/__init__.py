@@ -63,6 +63,8 @@ from .text_values import (
     level_percent,
     number_text,
     p_phrase,
+    probability_phrase,
+    probability_text,
     pvalue_text,
     reliability_band,
 )
@@ -154,6 +156,8 @@ __all__ = [
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_cluster_tables",
     "paired_kappa_test_from_table",
+    "probability_phrase",
+    "probability_text",
     "pvalue_text",
     "rater_vs_panel",
     "rating_categories",

@@ -35,7 +35,13 @@ from .planning_models import (
     table_kappa_value,
 )
 from .planning_simulation import CHANCE_DIFFERS, SimulatedStudies, chance_value
-from .text_values import DECIMALS, level_percent, number_text
+from .text_values import (
+    DECIMALS,
+    level_percent,
+    number_text,
+    probability_phrase,
+    probability_text,
+)
 
 __all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
 
@@ -252,7 +258,7 @@ class KappaPlan:
         if test is not None:
             lines.insert(
                 2,
-                f"  {test}: power {number_text(self.power, '.3f')}"
+                f"  {test}: power {probability_text(self.power, self.target_power)}"
                 + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
             )
         if test is not None and self.method == "goodness-of-fit" and self.n_raters > 2:
@@ -263,9 +269,13 @@ class KappaPlan:
             )
         if self.lower_limit is not None:
             lines.append(
-                f"  P(lower limit of the {level_percent(self.confidence_level)} "
-                f"{self.limit_interval} interval > {self.lower_limit:g}) = "
-                f"{number_text(self.assurance, '.3f')}"
+                "  "
+                + probability_phrase(
+                    f"P(lower limit of the {level_percent(self.confidence_level)} "
+                    f"{self.limit_interval} interval > {self.lower_limit:g})",
+                    self.assurance,
+                    self.target_assurance if self.goal == "lower_limit" else None,
+                )
                 + (f" (wanted {self.target_assurance:g})" if self.goal == "lower_limit" else "")
             )
         if self.method == "simulation":

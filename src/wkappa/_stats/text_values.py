@@ -14,7 +14,10 @@ standard errors, proportions, differences and interval limits; :data:`STATISTIC_
 test statistics (z, F, chi-square); degrees of freedom through :func:`df_text` (APA style:
 plain digits, without the thousands separator of a count of rows, pairs or items); p-values
 through :func:`pvalue_text` and :func:`p_phrase` (APA style: three decimals, ``< 0.001`` below
-that). JSON and CSV keep the full value; ``explain()`` writes p-values with six significant digits.
+that); a power, an assurance or another probability through :func:`probability_text` and
+:func:`probability_phrase` (three decimals, never rounded to a bound it does not reach:
+``> 0.999``, not ``1.000``). JSON and CSV keep the full value; ``explain()`` writes p-values
+with six significant digits.
 
 Reports and methods sentences name and write an interval through :func:`bound_name` and
 :func:`bound_text`: a one-sided interval as the bound a paper gives ("one-sided 95% lower
@@ -39,6 +42,8 @@ __all__ = [
     "level_percent",
     "number_text",
     "p_phrase",
+    "probability_phrase",
+    "probability_text",
     "pvalue_text",
     "reliability_band",
     "sign_words",
@@ -141,6 +146,51 @@ def p_phrase(value: float, bound: bool = False) -> str:
     """
     text = pvalue_text(value, bound)
     return f"p {text}" if text.startswith("<") or math.isnan(value) else f"p = {text}"
+
+
+def probability_text(value: float, target: float | None = None) -> str:
+    """A power, an assurance or another probability as text writes it: three decimals, kept
+    true at the ends (``> 0.999`` for a value below 1 that would round to ``1.000``, ``< 0.001``
+    for one above 0 that would round to ``0.000``); ``undefined`` for nan. A value below
+    ``target`` (the power or assurance wanted) that three decimals would round up to it gets
+    the decimals it needs to stay below it (``0.7996``, not ``0.800``, which would read as
+    meeting a wanted 0.8).
+
+    Examples
+    --------
+    >>> probability_text(0.8123), probability_text(0.9996), probability_text(1.0)
+    ('0.812', '> 0.999', '1.000')
+    >>> probability_text(0.0002), probability_text(0.0), probability_text(float("nan"))
+    ('< 0.001', '0.000', 'undefined')
+    >>> probability_text(0.79996, target=0.8), probability_text(0.8, target=0.8)
+    ('0.79996', '0.800')
+    """
+    value = float(value)
+    if math.isnan(value):
+        return UNDEFINED
+    if 0.999 < value < 1.0 and f"{value:.3f}" == "1.000":
+        return "> 0.999"
+    if 0.0 < value < PVALUE_SMALLEST and f"{value:.3f}" == "0.000":
+        return f"< {PVALUE_SMALLEST:g}"
+    decimals = 3
+    while decimals < 8 and target is not None and value < target <= float(f"{value:.{decimals}f}"):
+        decimals += 1
+    return f"{value:.{decimals}f}"
+
+
+def probability_phrase(name: str, value: float, target: float | None = None) -> str:
+    """A probability after its name, as :func:`probability_text` writes it:
+    ``power = 0.812``, ``power > 0.999``, ``power undefined``.
+
+    >>> probability_phrase("power", 0.8123), probability_phrase("power", 0.9996)
+    ('power = 0.812', 'power > 0.999')
+    >>> probability_phrase("P(lower limit > 0.6)", float("nan"))
+    'P(lower limit > 0.6) undefined'
+    """
+    text = probability_text(value, target)
+    if text.startswith(("<", ">")) or text == UNDEFINED:
+        return f"{name} {text}"
+    return f"{name} = {text}"
 
 
 def interval_text(low: float, high: float, number: Callable[[float], str] = number_text) -> str:
