@@ -274,3 +274,21 @@ def _icc_json(capsys, path) -> str:
     argv = ["icc", str(path), "--item", "subject", "--rater", "judge", "--rating", "score"]
     assert main([*argv, "--format", "json", "--quiet"]) == 0, capsys.readouterr().err
     return capsys.readouterr().out
+
+
+def test_an_infinite_f_is_written_as_a_paper_writes_it(tmp_path, capsys) -> None:
+    # Perfect agreement: the error mean square is 0 and F is infinite; text, report and
+    # methods sentence write F = ∞ and say why, never Python's "inf".
+    path = tmp_path / "perfect.csv"
+    path.write_text("item,r1,r2,r3\n1,1,1,1\n2,2,2,2\n3,3,3,3\n4,4,4,4\n5,2,2,2\n")
+    report = tmp_path / "icc.html"
+    assert main(["icc", str(path), "--raters", "r1,r2,r3", "--form", "A,1",
+                 "--report", str(report), "--explain"]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "inf" not in text.split()
+    assert "∞         4         8    < 0.001" in text
+    assert "F = ∞: the error mean square is 0 (no error variance)." in text
+    assert "F = ∞ on (4, 8) df" in text  # --explain
+    page = report.read_text(encoding="utf-8")
+    assert "F(4, 8) = ∞, p &lt; 0.001 (the error mean square is 0)." in page
+    assert "<td>inf</td>" not in page and "F = inf" not in page

@@ -12,9 +12,11 @@ from .._stats import FORMS, ccc, check_form, icc, icc_all, level_percent
 from ..exceptions import WkappaError
 from .icc_report import (
     FORM_HEADER,
+    INFINITE_F,
     count_text,
     form_cells,
     icc_number,
+    infinite_f,
     interval_heading,
     method_text,
 )
@@ -289,6 +291,7 @@ def run_icc(args: argparse.Namespace) -> int:
     lines.append(
         f"p: F test of ICC = {args.icc0:g}, {args.alternative}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters."
+        + (f" {INFINITE_F}." if infinite_f(results, forms) else "")
     )
     ccc_line = None
     if concordance is not None:

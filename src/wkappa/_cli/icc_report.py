@@ -15,6 +15,7 @@ from .._stats import (
     icc_limits,
     number_text,
     p_phrase,
+    statistic_text,
 )
 from .io import file_name
 from .methods import dropped_clause, interval_clause
@@ -32,9 +33,11 @@ from .written import write_text
 
 __all__ = [
     "FORM_HEADER",
+    "INFINITE_F",
     "count_text",
     "form_cells",
     "icc_number",
+    "infinite_f",
     "interval_heading",
     "method_text",
     "write_icc_report",
@@ -57,8 +60,18 @@ def interval_heading(level: float, alternative: str) -> str:
 
 
 def _f_text(value: float) -> str:
-    """An F statistic with the decimals of every test statistic in text."""
-    return number_text(value, f".{STATISTIC_DECIMALS}f")
+    """An F statistic with the decimals of every test statistic in text (``∞`` when the error
+    mean square is 0: :data:`INFINITE_F` says so under the table)."""
+    return statistic_text(value, f".{STATISTIC_DECIMALS}f")
+
+
+# Under a table or sentence whose F is infinite: why, and what it means for the test.
+INFINITE_F = "F = ∞: the error mean square is 0 (no error variance)"
+
+
+def infinite_f(results: dict[str, Any], forms: Sequence[str]) -> bool:
+    """Whether the F statistic of one of ``forms`` is infinite."""
+    return any(math.isinf(float(results[form].f_statistic)) for form in forms)
 
 
 def form_cells(result: Any, ci: Any, alternative: str | None = None) -> list[str]:
@@ -144,7 +157,8 @@ def _methods(
             f" {first.name} = {icc_number(first.statistic)}, {level} "
             f"{format_bound(ci.low, ci.high, args.alternative, number=icc_number)}, "
             f"F({format_df(first.df1)}, {format_df(first.df2)}) = "
-            f"{_f_text(first.f_statistic)}, {p_phrase(first.pvalue)}."
+            f"{_f_text(first.f_statistic)}, {p_phrase(first.pvalue)}"
+            + (" (the error mean square is 0)." if infinite_f(results, forms[:1]) else ".")
         )
     else:
         what = (
@@ -260,7 +274,8 @@ def write_icc_report(
         f"ICC = {args.icc0:g}, {escape(args.alternative)}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters. "
         f"{'; '.join(escape(f'{results[f].name}: {results[f].description}') for f in forms)}."
-        "</p>",
+        + (f" {escape(INFINITE_F)}." if infinite_f(results, forms) else "")
+        + "</p>",
         "<h2>Analysis of variance</h2>",
         *(
             [f'<p class="note">{escape(_UNDEFINED)}</p>']

@@ -67,6 +67,7 @@ from .text_values import (
     probability_text,
     pvalue_text,
     reliability_band,
+    statistic_text,
 )
 
 if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
@@ -167,6 +168,7 @@ __all__ = [
     "score_limits",
     "smallest_pvalue",
     "specific_agreement",
+    "statistic_text",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
     "warn_few_clusters",

@@ -49,7 +49,7 @@ from .intraclass_forms import (
     undefined_reason,
 )
 from .json_values import json_fields
-from .text_values import interval_text, number_text
+from .text_values import interval_text, number_text, statistic_text
 
 __all__ = [
     "FORMS",
@@ -275,7 +275,7 @@ class ICCResult:
             f"  MSW (within)  = {number_text(self.ms_within)}  df {self.df_within:g}",
             f"ICC = {FORMULAS[self.form]} = {number_text(self.statistic, reason=flat)}",
             f"F test of ICC = {self.icc0:g} ({self.alternative}): "
-            f"F = {number_text(self.f_statistic)} "
+            f"F = {statistic_text(self.f_statistic, '.6g')} "
             f"on ({self.df1:g}, {number_text(self.df2)}) df, p = {number_text(self.pvalue)}",
             f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)} "
             f"({icc_limits(self.form, self.method)}, McGraw & Wong 1996)",

@@ -11,7 +11,8 @@ alpha's reliability with :func:`reliability_band`.
 The command line's text tables, HTML reports and methods sentences write every value of one
 kind with one precision: :data:`DECIMALS` for coefficients (kappa, ICC, CCC, PABAK),
 standard errors, proportions, differences and interval limits; :data:`STATISTIC_DECIMALS` for
-test statistics (z, F, chi-square); degrees of freedom through :func:`df_text` (APA style:
+test statistics (z, F, chi-square), an infinite one as ``∞`` through :func:`statistic_text`
+(never Python's ``inf``); degrees of freedom through :func:`df_text` (APA style:
 plain digits, without the thousands separator of a count of rows, pairs or items); p-values
 through :func:`pvalue_text` and :func:`p_phrase` (APA style: three decimals, ``< 0.001`` below
 that); a power, an assurance or another probability through :func:`probability_text` and
@@ -47,6 +48,7 @@ __all__ = [
     "pvalue_text",
     "reliability_band",
     "sign_words",
+    "statistic_text",
 ]
 
 # How text prints a value a result holds as nan.
@@ -87,6 +89,24 @@ def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> s
     if math.isnan(value):
         return UNDEFINED if reason is None else f"{UNDEFINED}: {reason}"
     return format(value, spec)
+
+
+def statistic_text(value: float, spec: str = f".{STATISTIC_DECIMALS}f") -> str:
+    """A test statistic (z, F, chi-square) as text writes it: :data:`STATISTIC_DECIMALS`
+    decimals (or ``spec``), ``∞`` or ``-∞`` when it is infinite (an F whose error mean square
+    is 0), ``undefined`` for nan.
+
+    Examples
+    --------
+    >>> statistic_text(12.345), statistic_text(float("inf")), statistic_text(float("-inf"))
+    ('12.35', '∞', '-∞')
+    >>> statistic_text(float("nan")), statistic_text(3.14159, ".6g")
+    ('undefined', '3.14159')
+    """
+    value = float(value)
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    return number_text(value, spec)
 
 
 def df_text(df: float) -> str:
