@@ -88,12 +88,12 @@ _WARNING_WORDS = (
 
 
 def _warning(message: Any, category: Any, *_: Any, warned: list[str], **__: Any) -> None:
-    """A library warning on one line of stderr, in the command line's words; the line is
-    also kept in ``warned`` (once), the run's list that its HTML report shows."""
+    """A library warning on one line, in the command line's words, kept in ``warned`` (once):
+    the run's list that its HTML report shows and that stderr shows once the command has
+    succeeded (a refused run shows its one error line only)."""
     text = _one_line(message, options=True)
     for words, shown in _WARNING_WORDS:
         text = text.replace(words, shown)
-    print(f"wkappa: warning: {text}", file=sys.stderr)
     if text not in warned:
         warned.append(text)
 
@@ -249,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("default")
             warnings.showwarning = functools.partial(_warning, warned=args.warned)
             code = int(args.func(args))
+            for text in args.warned:  # the library's warnings and the options' own
+                print(f"wkappa: warning: {text}", file=sys.stderr)
             later_notes(args)
             sys.stdout.flush()  # a closed pipe is reported here, not at the interpreter's exit
             return code

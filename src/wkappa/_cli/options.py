@@ -128,18 +128,14 @@ def later_note(args: argparse.Namespace, message: str) -> None:
     """A note about the options (a column against itself), shown once the command has
     succeeded: a run refused later shows its one error line only (a report written before
     then has it already)."""
-    if not message.startswith("warning: "):
-        _keep_note(args, message)
+    _keep_note(args, message)
     args.__dict__.setdefault("later_notes", []).append(message)
 
 
 def later_notes(args: argparse.Namespace) -> None:
     """Show the :func:`later_note` notes (``main`` calls it after a successful run)."""
     for message in getattr(args, "later_notes", []):
-        if message.startswith("warning: "):  # shown with --quiet too, as every warning
-            print(f"wkappa: {message}", file=sys.stderr)
-        else:
-            note(args, message if message.startswith("note: ") else f"note: {message}")
+        note(args, message if message.startswith("note: ") else f"note: {message}")
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:
@@ -279,9 +275,8 @@ def check_resamples(args: argparse.Namespace, default: str = "") -> None:
 
 
 def warn_few_resamples(args: argparse.Namespace) -> None:
-    """Warn of a ``--bootstrap N`` under 999: in the run's warnings at once (its report
-    lists them), on stderr once the command has succeeded (a refused run shows its one
-    error line only)."""
+    """Warn of a ``--bootstrap N`` under 999, in the run's warnings (``args.warned``): its
+    report lists them, and stderr once the command has succeeded."""
     if 0 < args.bootstrap < FEW_RESAMPLES:
         text = (
             f"--bootstrap {args.bootstrap} is few resamples: an interval needs 999 or more "
@@ -290,7 +285,6 @@ def warn_few_resamples(args: argparse.Namespace) -> None:
         warned = args.__dict__.setdefault("warned", [])
         if text not in warned:
             warned.append(text)
-            later_note(args, f"warning: {text}")
 
 
 def note_same_column(args: argparse.Namespace, columns: Sequence[tuple[str, str]]) -> None:
