@@ -10,6 +10,7 @@ import re
 import pytest
 
 from test_cli import run
+from wkappa._cli.app import main
 
 pytestmark = pytest.mark.integration
 
@@ -66,3 +67,20 @@ def test_the_pairs_without_a_group_are_said_to_be_left_out(tmp_path):
     methods = re.search(r'<p class="methods">(.*?)</p>', out.read_text(), flags=re.S).group(1)
     assert "Across the values of s (the 4 pairs without a value left out), the kappas" in methods
     assert "df = 1" in methods
+
+
+def test_a_by_header_with_spaces_is_named_without_them(tmp_path, capsys) -> None:
+    # The header is "Site " (a trailing space): the option matches it exactly, the text,
+    # report and methods sentence name it "Site", and messages quote the option as typed.
+    path = tmp_path / "sites.csv"
+    path.write_text("Site ,a,b\nX,1,1\nX,2,2\nX,3,2\nX,1,1\nY,2,2\nY,1,2\nY,3,3\nY,2,2\n")
+    report = tmp_path / "sites.html"
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--by", "Site "]
+    assert main([*argv, "--report", str(report)]) == 0
+    captured = capsys.readouterr()
+    assert "By Site:\n" in captured.out and "Across Site (inverse" in captured.out
+    assert "Site :" not in captured.out and "Site  " not in captured.out.split("\n")[-2]
+    assert "(--by 'Site ': X, Y, (all))" in captured.err
+    page = report.read_text(encoding="utf-8")
+    assert "<h2>By Site</h2>" in page and "each value of Site (file" in page
+    assert "Across the values of Site, the kappas" in page

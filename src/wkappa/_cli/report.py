@@ -32,6 +32,7 @@ from .output import (
     RowCount,
     band,
     categories_line,
+    column_label,
     format_bound,
     format_count,
     format_df,
@@ -273,9 +274,10 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
     the command line, the seed and the methods sentence)."""
     provenance = Provenance.of(args)
     sentence, cited = score_methods(run, args, provenance)
-    name, true, pred, overall, groups, by = (
-        run.name, run.true, run.pred, run.overall, run.groups, run.by
+    name, true, pred, overall, groups = (
+        run.name, column_label(run.true), column_label(run.pred), run.overall, run.groups
     )  # fmt: skip
+    by = None if run.by is None else column_label(run.by)
     result = overall.result
     parts = [
         *_head(name, f"Weighted kappa: {name}"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import shlex
 import warnings
 from typing import Any
 
@@ -183,7 +184,7 @@ def run_score(args: argparse.Namespace) -> int:
         refusal = Frequencies("--weight-col", _WEIGHT_HINT)
         check_frequencies(tables.overall, refusal, labels)
         if tables.group_stack is not None:
-            names = [f"{label_text(value)!r} (--by {args.by})" for value, _ in tables.groups]
+            names = [f"{label_text(value)!r} ({_by_option(args.by)})" for value, _ in tables.groups]
             check_frequencies(tables.group_stack, refusal, labels, names)
     if tables.clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
         kappa0 = check_kappa0(args.kappa0)
@@ -237,7 +238,8 @@ def _check_explained_groups(args: argparse.Namespace, n_groups: int) -> None:
     if not (args.explain and args.by) or n_groups <= EXPLAINED_GROUPS:
         return
     raise WkappaError(
-        f"--explain with --by explains each group's kappa, and --by {args.by} has {n_groups:,} "
+        f"--explain with --by explains each group's kappa, and {_by_option(args.by)} has "
+        f"{n_groups:,} "
         f"groups: at most {EXPLAINED_GROUPS} are explained (some 50 lines each). Hint: drop "
         "--explain (the table has each group's kappa, standard error and interval), or run "
         "--explain without --by on a file of the rows of the groups you want explained."
@@ -265,7 +267,7 @@ def _explanations(
         # the asymptotic one, undefined too, rather than a bootstrap of its one cluster.
         lone = group.result.n_clusters == 1
         text = explained(group.result, "asymptotic" if lone else method)
-        blocks.append(f"--by {args.by} = {label_text(value)}:\n{text}")
+        blocks.append(f"{_by_option(args.by)} = {label_text(value)}:\n{text}")
     return "\n\n".join(blocks)
 
 
@@ -287,7 +289,8 @@ def _group_results(
     taken = [v for v in values if v is not None and label_text(v) in ("(all)", "(missing)")]
     if taken:  # the output's names of the overall row and of a missing --by value
         raise WkappaError(
-            f"--by {args.by} has a group named {label_text(taken[0])!r}, which the output uses "
+            f"{_by_option(args.by)} has a group named {label_text(taken[0])!r}, which the "
+            "output uses "
             "for the overall row ('(all)') and the rows without a group ('(missing)'). Hint: "
             "rename that group in the file."
         )
@@ -336,6 +339,12 @@ def _group_results(
     return results
 
 
+def _by_option(by: str) -> str:
+    """``--by COL`` as the messages name the option, the column quoted as a shell needs it
+    (``--by 'Site '``, its header's spaces and all)."""
+    return f"--by {shlex.quote(by)}"
+
+
 def _named_groups(by: str, names: list[str]) -> tuple[str, bool]:
     """``--by site group 'x'``, or ``3 --by site groups ('x', 'y', 'z')`` (five named at most)
     and True: several."""
@@ -343,8 +352,8 @@ def _named_groups(by: str, names: list[str]) -> tuple[str, bool]:
     if len(names) > 5:
         shown += f" and {len(names) - 5} more"
     if len(names) == 1:
-        return f"--by {by} group {shown}", False
-    return f"{len(names)} --by {by} groups ({shown})", True
+        return f"{_by_option(by)} group {shown}", False
+    return f"{len(names)} {_by_option(by)} groups ({shown})", True
 
 
 def _each_group(args: argparse.Namespace, groups: list[tuple[Any, Any]], compute: Any) -> list[Any]:
@@ -399,7 +408,9 @@ def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any
     # certainty that a few pairs cannot give.
     zero = [value for value, s in scored if s.low == s.high and math.isfinite(s.low)]
     if zero:
-        where = "" if zero == [""] else f" (--by {args.by}: {', '.join(map(label_text, zero))})"
+        where = (
+            "" if zero == [""] else f" ({_by_option(args.by)}: {', '.join(map(label_text, zero))})"
+        )
         remedy = "" if args.cluster else " --ci-method score gives an interval of nonzero width."
         options.note(
             args,
@@ -408,7 +419,9 @@ def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any
             f"these pairs.{remedy}",
         )
     if past:
-        where = "" if past == [""] else f" (--by {args.by}: {', '.join(map(label_text, past))})"
+        where = (
+            "" if past == [""] else f" ({_by_option(args.by)}: {', '.join(map(label_text, past))})"
+        )
         remedy = (
             "--bootstrap N (a cluster bootstrap) stays inside them."
             if args.cluster

@@ -51,6 +51,7 @@ from .output import (
     band,
     categories_line,
     ci_label,
+    column_label,
     count_value,
     format_bound,
     format_count,
@@ -333,9 +334,10 @@ def missing_note(missing: Scored, by: str) -> str:
 
 def score_text(run: ScoreRun) -> str:
     """The human-readable report of ``wkappa score``."""
-    name, true, pred, overall, groups, by = (
-        run.name, run.true, run.pred, run.overall, run.groups, run.by
+    name, true, pred, overall, groups = (
+        run.name, column_label(run.true), column_label(run.pred), run.overall, run.groups
     )  # fmt: skip
+    by = None if run.by is None else column_label(run.by)
     result = overall.result
     lines = [
         f"wkappa score: {name}",
