@@ -233,8 +233,8 @@ def test_score_by_warnings_name_their_groups(tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert err == [
         "wkappa: warning: 2 --by g groups ('w', 'x'): Kappa is undefined: the expected weighted "
-        "disagreement sum(W*E) is 0 (both raters use one and the same category, or the table "
-        "is empty). It is shown as undefined."
+        "disagreement sum(W*E) is 0 (both raters use one and the same category, or no rating "
+        "is left). It is shown as undefined."
     ], err
     cluster = tmp_path / "cl.csv"
     cluster.write_text("c,g,a,b\n1,x,1,1\n2,x,1,1\n3,y,1,2\n4,y,2,2\n5,y,1,1\n6,y,2,1\n")
@@ -242,3 +242,17 @@ def test_score_by_warnings_name_their_groups(tmp_path, capsys):
     assert main([*argv, "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "warning: --by g group 'x': Kappa is undefined" in err, err
+
+
+def test_compare_words_an_undefined_kappa_as_score_does(one_category, capsys):
+    """compare's warning said "(sum(W*E) == 0)", the library's formula; it now gives the
+    reason in score's words (one rule: UNDEFINED_REASON)."""
+    from wkappa._core import UNDEFINED_REASON
+
+    assert main(["compare", one_category, "--true", "a", "--pred", "b", "--pred", "c"]) == 0
+    compared = capsys.readouterr().err
+    assert main(["score", one_category, "--true", "a", "--pred", "b"]) == 0
+    scored = capsys.readouterr().err
+    assert "==" not in compared and f": {UNDEFINED_REASON}." in compared
+    assert "The comparison is shown as undefined." in compared
+    assert f"Kappa is undefined: {UNDEFINED_REASON}. It is shown as undefined." in scored

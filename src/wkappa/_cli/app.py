@@ -82,7 +82,7 @@ _WARNING_WORDS = (
     (" Returning nan for them.", " They are shown as undefined."),
     (" Returning nan.", " It is shown as undefined."),
     (" test_statistic and pvalue are nan.", " z and the p-value are shown as undefined."),
-    (" the comparison is nan.", " the comparison is shown as undefined."),
+    (" The comparison is nan.", " The comparison is shown as undefined."),
     ("Hint: use method='percentile'.", "Hint: --bootstrap-method percentile."),
 )
 

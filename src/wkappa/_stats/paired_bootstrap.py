@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import (
+    UNDEFINED_REASON,
     Alternative,
     cell_kappas,
     integer_weights,
@@ -111,7 +112,8 @@ def comparison(
     n: int | float = int(total) if table_a.dtype.kind in "iu" else float(total)
     if math.isnan(statistic_a - statistic_b):
         warn_undefined(
-            "Kappa is undefined for at least one prediction (sum(W*E) == 0): the comparison is nan."
+            f"Kappa is undefined for at least one prediction against the truth: "
+            f"{UNDEFINED_REASON}. The comparison is nan."
         )
         replicates = np.full(n_resamples, math.nan)
         pvalue = math.nan

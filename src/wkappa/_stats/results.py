@@ -12,7 +12,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import Alternative, format_value, norm_ppf, t_ppf, warn_at_caller
+from .._core import (
+    UNDEFINED_REASON,
+    Alternative,
+    format_value,
+    norm_ppf,
+    t_ppf,
+    warn_at_caller,
+)
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
 from .bootstrap_method import BootstrapMethod, make_rng
@@ -635,10 +642,7 @@ def warn_undefined(message: str) -> None:
 
 def warn_undefined_kappa() -> None:
     """The warning of a result whose kappa is undefined (everything else is then nan)."""
-    warn_undefined(
-        "Kappa is undefined: the expected weighted disagreement sum(W*E) is 0 (both raters "
-        "use one and the same category, or the table is empty). Returning nan."
-    )
+    warn_undefined(f"Kappa is undefined: {UNDEFINED_REASON}. Returning nan.")
 
 
 def warn_untestable(kappa0: float) -> None:
