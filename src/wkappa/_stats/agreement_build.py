@@ -102,8 +102,24 @@ def linearized_standard_error(linear: Linearized, population_size: int | None = 
     return math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
 
 
-def _why_undefined(n_items: int, paired: int) -> str:
-    """Why Gwet's standard error of ``n_items`` items (``paired`` of them in its sum) is nan."""
+def _terms_alike(linear: Linearized) -> bool:
+    """Whether every item's linearised term is the same (up to rounding): the items then
+    show no spread to estimate the variance from, and the standard error comes out 0 (which
+    measures nothing, unlike the 0 of perfect agreement)."""
+    terms = linear.terms[linear.multiplicity > 0]
+    if terms.size == 0 or not np.all(np.isfinite(terms)):
+        return False
+    return float(np.ptp(terms)) <= 1e-12 * max(1.0, float(np.max(np.abs(terms))))
+
+
+def _why_undefined(n_items: int, paired: int, alike: bool = False) -> str:
+    """Why Gwet's standard error of ``n_items`` items (``paired`` of them in its sum) is nan
+    (``alike``: every item's linearised term is the same)."""
+    if alike:
+        return (
+            f"every one of the {paired} items adds the same term to Gwet's variance (for "
+            "example, every item is rated alike), so its standard error is 0"
+        )
     if n_items < 2:
         return "the standard error needs at least 2 items, and a single item is rated"
     if paired < 2:
@@ -136,6 +152,7 @@ def build_agreement(
         )
     estimate, statistic = point_estimate(coefficient, matrix, state, n_raters)
     se = math.nan
+    alike = False
     if math.isnan(statistic):
         statistic = undefined_agreement(zero_division, coefficient)
     else:
@@ -152,9 +169,13 @@ def build_agreement(
             )
             se = linearized_standard_error(linear, population_size)
             paired = int(linear.multiplicity.sum())
+            # Perfect agreement keeps its exact 0 (every term is 1), as group_agreement does.
+            alike = statistic < 1.0 - 1e-12 and _terms_alike(linear) and not math.isnan(se)
+            if alike:
+                se = math.nan
         if math.isnan(se):
             warn_undefined_inference(
-                COEFFICIENT_NAMES[coefficient], _why_undefined(n_items, paired)
+                COEFFICIENT_NAMES[coefficient], _why_undefined(n_items, paired, alike)
             )
     pvalue = agreement_pvalue(statistic, se, n_items - 1, alternative, kappa0)
     return AgreementResult(

@@ -9,8 +9,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import Alternative, check_choice, coefficient_from_sums, format_value, t_ppf
-from ..exceptions import WkappaError
+from .._core import (
+    Alternative,
+    check_choice,
+    coefficient_from_sums,
+    format_value,
+    t_ppf,
+    warn_at_caller,
+)
+from ..exceptions import UndefinedKappaWarning, WkappaError
 from . import bootstrap
 from .agreement_diagnostics import leave_one_rater_out, need_rows, pairwise, per_category
 from .agreement_state import State
@@ -244,6 +251,14 @@ class AgreementResult:
             jackknife = how in ("jackknife", "fisher-z-jackknife")
             se = self._jackknife_se() if jackknife else self.standard_error
             if math.isnan(self.statistic) or math.isnan(se) or df < 1:
+                if jackknife and math.isnan(se) and not math.isnan(self.standard_error):
+                    warn_at_caller(  # (a nan standard_error warned when the result was built)
+                        f"The {how!r} interval is undefined: leaving any one "
+                        f"{self._units_name()[:-1]} out gives the same coefficient, so the "
+                        "jackknife's standard error is 0. Returning (nan, nan). Hint: rate "
+                        "more items, or use method='asymptotic'.",
+                        UndefinedKappaWarning,
+                    )
                 return ConfidenceInterval(math.nan, math.nan, level, how)
             quantile = t_ppf(0.5 + level / 2.0, df)
             if how == "fisher-z-adjusted":
@@ -265,18 +280,13 @@ class AgreementResult:
             and bootstrap.too_few_items(self.n_items, how.n_resamples, pvalue=False) is not None
         ):  # nothing drawn
             return ConfidenceInterval(math.nan, math.nan, level, how.method)
-        values = self._bootstrap(how.n_resamples, make_rng(how.rng))
-        values, dropped = bootstrap.drop_undefined(values)
-        if values.size == 0:
-            return ConfidenceInterval(
-                math.nan, math.nan, level, how.method, how.n_resamples, dropped
-            )
-        if how.method == "bca":
-            jack, counts = self._jackknife_values()
-            low, high = bootstrap.bca_interval(values, self.statistic, jack, counts, level)
-        else:
-            low, high = bootstrap.percentile_interval(values, level)
-        return ConfidenceInterval(low, high, level, how.method, how.n_resamples, dropped)
+        outcome = bootstrap.replicate_interval(
+            self._bootstrap(how.n_resamples, make_rng(how.rng)),
+            lambda: (self.statistic, *self._jackknife_values()),
+            level,
+            how.method,
+        )
+        return ConfidenceInterval(*outcome[:2], level, how.method, how.n_resamples, outcome[2])
 
     def _adjusted_se(self, quantile: float) -> float:
         """Gwet's SE with ``quantile²`` pseudo-items of the chance-mixture model added to
@@ -316,8 +326,16 @@ class AgreementResult:
         return jackknife_values(*self._units(), self._estimate)
 
     def _jackknife_se(self) -> float:
+        """The jackknife standard error; nan when every leave-one-out coefficient is the same
+        (up to rounding) below perfect agreement: the units show no spread to estimate it
+        from."""
         fraction = 0.0 if self.population_size is None else self.n_items / self.population_size
-        return jackknife_se(*self._jackknife_values(), fraction)
+        values, counts = self._jackknife_values()
+        used = values[counts > 0]
+        if self.statistic < 1.0 - 1e-12 and used.size and np.isfinite(used).all():
+            if float(np.ptp(used)) <= 1e-12 * max(1.0, float(np.max(np.abs(used)))):
+                return math.nan
+        return jackknife_se(values, counts, fraction)
 
     def _bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
         units, multiplicity = self._units()

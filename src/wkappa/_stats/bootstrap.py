@@ -38,6 +38,7 @@ __all__ = [
     "expanded_level",
     "expanded_pvalue",
     "jackknife",
+    "no_spread",
     "nonzero_cells",
     "percentile_interval",
     "replicate_interval",
@@ -222,6 +223,26 @@ def drop_undefined(values: np.ndarray, statistic: str = "kappa") -> tuple[np.nda
     return defined, dropped
 
 
+def no_spread(values: np.ndarray, statistic: str = "kappa") -> bool:
+    """Whether the defined bootstrap ``values`` are all the same (up to rounding) below
+    perfect agreement, warning at the caller when so: every resample gave one value, and an
+    interval of zero width would claim a certainty the data do not give. Replicates all 1
+    are perfect agreement, kept as [1, 1]. (A paired difference keeps its [0, 0]: two
+    predictions that agree on every item differ by exactly 0 on every resample.)"""
+    defined = values[~np.isnan(values)]
+    if defined.size == 0 or float(defined[0]) >= 1.0 - 1e-12:
+        return False
+    if float(np.ptp(defined)) > 1e-12 * max(1.0, float(np.max(np.abs(defined)))):
+        return False
+    warn_at_caller(
+        f"The bootstrap interval is undefined: every resample gives the same {statistic} "
+        f"({float(defined[0]):.6g}), as when every item is rated alike, so the resamples "
+        "show no spread. Returning nan. Hint: rate more items.",
+        UndefinedKappaWarning,
+    )
+    return True
+
+
 def replicate_interval(
     values: np.ndarray,
     bca_inputs: Callable[[], tuple[float, np.ndarray, np.ndarray]],
@@ -231,6 +252,8 @@ def replicate_interval(
     """Percentile or BCa interval from bootstrap replicates of a statistic (nan where
     undefined: dropped and counted). ``bca_inputs()`` gives BCa's centre, the jackknife
     values and their multiplicities; it is called for 'bca' only."""
+    if no_spread(values):
+        return BootstrapOutcome(math.nan, math.nan, int(np.isnan(values).sum()))
     values, dropped = drop_undefined(values)
     if values.size == 0:
         return BootstrapOutcome(math.nan, math.nan, dropped)

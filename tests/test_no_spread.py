@@ -1,0 +1,78 @@
+"""Samples whose items show no spread: every item rated alike (or every leave-one-out and
+every resample giving one value). Gwet's standard error, the jackknife and the bootstraps
+came out 0, so the intervals had zero width ([c, c]) and Gwet's p-value was about 1e-15; they
+are nan now, with one UndefinedKappaWarning pointing at the caller's line."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+
+import wkappa as wk
+from wkappa.exceptions import UndefinedKappaWarning
+
+ALIKE = [[1, 2, 2]] * 4  # every item rated alike
+TWO = [[1, 2, 2], [3, 3, 1]]  # two items whose linearised terms coincide
+BOOT = wk.BootstrapMethod(n_resamples=199, rng=0)
+
+
+def _one_warning(call):  # type: ignore[no-untyped-def]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = call()
+    assert [w.category for w in caught] == [UndefinedKappaWarning], [str(w.message) for w in caught]
+    assert caught[0].filename == __file__
+    return value, str(caught[0].message)
+
+
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "gwet", "krippendorff"])
+@pytest.mark.parametrize("ratings", [ALIKE, TWO], ids=["alike", "two"])
+def test_gwet_standard_error_of_alike_items_is_undefined(coefficient: str, ratings) -> None:  # type: ignore[no-untyped-def]
+    result, message = _one_warning(lambda: wk.agreement(ratings, coefficient=coefficient))
+    assert not math.isnan(result.statistic)
+    assert math.isnan(result.standard_error) and math.isnan(result.pvalue)
+    assert "adds the same term to Gwet's variance" in message and "standard error is 0" in message
+    for method in ("asymptotic", "fisher-z", "jackknife"):  # nan, warned already
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ci = result.confidence_interval(method=method)
+        assert math.isnan(ci.low) and math.isnan(ci.high)
+
+
+def test_bootstrap_of_alike_items_is_nan() -> None:
+    with pytest.warns(UndefinedKappaWarning):
+        result = wk.agreement(ALIKE, coefficient="conger")
+    for method in (BOOT, wk.BootstrapMethod(method="bca", n_resamples=199, rng=0)):
+        ci, message = _one_warning(lambda m=method: result.confidence_interval(method=m))
+        assert math.isnan(ci.low) and math.isnan(ci.high)
+        assert f"every resample gives the same kappa ({result.statistic:.6g})" in message
+
+
+def test_perfect_agreement_keeps_its_exact_zero() -> None:
+    """Perfect agreement: every term, leave-one-out and resample is 1; its standard error
+    of exactly 0 and interval [1, 1] stay (as group_agreement)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = wk.agreement([[2, 2, 2], [1, 1, 1]] * 2, coefficient="gwet", labels=[1, 2, 3])
+        assert (result.statistic, result.standard_error) == (1.0, 0.0)
+        assert tuple(result.confidence_interval(method=BOOT)) == (1.0, 1.0)
+        assert tuple(result.confidence_interval(method="jackknife")) == (1.0, 1.0)
+
+
+def test_kappa_bootstrap_without_spread_is_nan() -> None:
+    """Every pair (1, 2): kappa is 0 on every resample; the interval was [0, 0]."""
+    with pytest.warns(UndefinedKappaWarning):  # the test of kappa = 0 is undefined
+        result = wk.kappa_test([1] * 5, [2] * 5, labels=[1, 2, 3])
+    ci, message = _one_warning(lambda: result.confidence_interval(method=BOOT))
+    assert math.isnan(ci.low) and "every resample gives the same kappa (0)" in message
+
+
+def test_spread_items_keep_their_intervals() -> None:
+    result = wk.agreement([[1, 2, 2], [3, 3, 1], [2, 2, 2], [1, 1, 3]], coefficient="conger")
+    for method in ("asymptotic", "jackknife", BOOT):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ci = result.confidence_interval(method=method)
+        assert ci.low < ci.high
