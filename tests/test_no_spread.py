@@ -76,3 +76,33 @@ def test_spread_items_keep_their_intervals() -> None:
             warnings.simplefilter("ignore")
             ci = result.confidence_interval(method=method)
         assert ci.low < ci.high
+
+
+@pytest.mark.parametrize("method", ["asymptotic", "fisher-z"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_kappa_with_a_standard_error_of_zero_has_no_interval(method: str, alternative: str) -> None:
+    """Every pair (1, 2), or a single pair: kappa 0 with a standard error of 0; the
+    interval was [0, 0] (one-sided [0, 1])."""
+    for y_true, y_pred in (([1] * 5, [2] * 5), ([1], [2])):
+        with pytest.warns(UndefinedKappaWarning):  # the test of kappa = 0 is undefined
+            result = wk.kappa_test(y_true, y_pred, labels=[1, 2, 3], alternative=alternative)
+        if method == "fisher-z" and len(y_true) == 1:
+            continue  # (it needs 2 pairs, and says so)
+        ci, message = _one_warning(lambda r=result: r.confidence_interval(method=method))
+        assert math.isnan(ci.low) and math.isnan(ci.high)
+        assert f"The {method!r} interval is undefined: its standard error is 0" in message
+
+
+def test_repr_does_not_warn() -> None:
+    with pytest.warns(UndefinedKappaWarning):
+        result = wk.kappa_test([1] * 5, [2] * 5, labels=[1, 2, 3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "CI=[nan, nan]" in repr(result)
+
+
+def test_perfect_kappa_keeps_its_interval() -> None:
+    result = wk.kappa_test_from_table([[3, 0], [0, 4]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert tuple(result.confidence_interval()) == (1.0, 1.0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,12 +30,14 @@ __all__ = [
     "check_confidence_level",
     "check_method",
     "check_only_method",
+    "collapsed",
     "difference_repr",
     "estimate_repr",
     "interval_repr",
     "is_resampled",
     "level_text",
     "one_sided",
+    "quiet_interval",
     "resampled_text",
     "sided",
     "small_sample_reason",
@@ -309,6 +312,29 @@ def warn_undefined_interval(method: str, n: float, statistic: float) -> None:
         f"The {method!r} interval is undefined: {why}. Returning (nan, nan). Hint: {hint}.",
         UndefinedKappaWarning,
     )
+
+
+def collapsed(ci: ConfidenceInterval, statistic: float) -> ConfidenceInterval:
+    """``ci``, or its nan version with a warning at the caller where it has zero width below
+    perfect agreement: a standard error of 0 there (every pair in one cell of the table)
+    measures nothing. At kappa = 1 the interval [1, 1] of perfect agreement stays."""
+    if not (ci.high - ci.low <= 1e-12 and statistic < 1.0 - 1e-12):  # (False for nan)
+        return ci
+    warn_at_caller(
+        f"The {ci.method!r} interval is undefined: its standard error is 0 at kappa = "
+        f"{statistic:g}, as when every pair falls in one cell of the table, which measures "
+        "nothing. Returning (nan, nan). Hint: rate more pairs.",
+        UndefinedKappaWarning,
+    )
+    return dataclasses.replace(ci, low=math.nan, high=math.nan)
+
+
+def quiet_interval(interval: Callable[[], ConfidenceInterval]) -> ConfidenceInterval:
+    """``interval()`` without the warning of :func:`collapsed`, for a repr, which should
+    not warn."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        return interval()
 
 
 def warn_undefined_intervals(method: str, statistic: Any, low: Any, high: Any, n: Any) -> None:

@@ -34,8 +34,10 @@ from .intervals import (
     check_confidence_level,
     check_method,
     check_only_method,
+    collapsed,
     difference_repr,
     interval_repr,
+    quiet_interval,
     sided,
     warn_undefined_interval,
 )
@@ -313,15 +315,16 @@ class KappaResult:
                 "cluster-robust standard error) or 'bootstrap' / BootstrapMethod(...), which "
                 "resamples whole clusters."
             )
-        interval = sided(
-            lambda level: self._two_sided(level, how),
-            confidence_level,
-            self.alternative,
-            KAPPA_RANGE,
-        )
-        if how in ("score", "fisher-z") and math.isfinite(self.statistic):
-            if math.isnan(interval.low) or math.isnan(interval.high):
-                warn_undefined_interval(how, self.n, self.statistic)
+        undefined: list[bool] = []  # whether the computed two-sided interval is nan
+
+        def two_sided(level: float) -> ConfidenceInterval:
+            computed = self._two_sided(level, how)
+            undefined.append(math.isnan(computed.low) or math.isnan(computed.high))
+            return collapsed(computed, self.statistic)  # (which warns where it collapses)
+
+        interval = sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
+        if how in ("score", "fisher-z") and math.isfinite(self.statistic) and undefined[0]:
+            warn_undefined_interval(how, self.n, self.statistic)
         return interval
 
     def _two_sided(self, level: float, how: IntervalName | BootstrapMethod) -> ConfidenceInterval:
@@ -439,7 +442,7 @@ class KappaResult:
         return json_fields(self, _KAPPA_FIELDS, confidence_interval=ci)
 
     def __repr__(self) -> str:
-        ci = interval_repr(self.confidence_interval(), self.alternative)
+        ci = interval_repr(quiet_interval(self.confidence_interval), self.alternative)
         return (
             f"KappaResult(statistic={self.statistic:.6g}, "
             f"standard_error={self.standard_error:.6g}, "
