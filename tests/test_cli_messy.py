@@ -4,6 +4,7 @@ duplicated header names, undefined results; errors are one line on stderr with e
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -693,3 +694,20 @@ def test_agree_propagate_counts_blank_rows_of_a_long_file_as_dropped(tmp_path, c
 
     document = json.loads(capsys.readouterr().out)
     assert (document["rows_read"], document["rows_used"], document["rows_dropped"]) == (8, 6, 2)
+
+
+def test_a_decimal_comma_na_code_is_not_split_into_two(tmp_path, capsys):
+    """--na-values '-99,5' with --decimal-comma was split into the codes -99 and 5, which made
+    every rating 5 missing; it is refused, and the code escaped, with a point, or two codes
+    with a space after the comma are read as they say."""
+    path = tmp_path / "comma.csv"
+    path.write_text("a;b\n1;1\n2;2\n-99,5;3\n3;3\n5;4\n2;2\n")
+    argv = ["score", str(path), "--separator", ";", "--decimal-comma", "--true", "a",
+            "--pred", "b", "--nan-policy", "omit", "--format", "json"]  # fmt: skip
+    assert main([*argv, "--na-values", "-99,5"]) == 2
+    err = capsys.readouterr().err
+    assert "--na-values '-99,5' with --decimal-comma" in err and len(err.splitlines()) == 1
+    assert "--na-values '-99\\,5' or --na-values -99.5" in err and "'-99, 5'" in err
+    for code in ("-99\\,5", "-99.5"):
+        assert main([*argv, "--na-values", code]) == 0
+        assert json.loads(capsys.readouterr().out)["n"] == 5  # the -99,5 row dropped

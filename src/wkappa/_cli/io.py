@@ -265,7 +265,7 @@ def open_source(
     are more spellings of a missing value, comma-separated (``--na-values``);
     ``format_option``: ``--input-format`` applies to this file (a hint may name it);
     ``decimal_comma``: a CSV's numbers are written with a decimal comma (``--decimal-comma``)."""
-    missing = missing_spellings(na_values)
+    missing = missing_spellings(na_values, decimal_comma)
     given = fmt is not None
     fmt = detect_format(path, fmt)
     if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):

@@ -16,7 +16,7 @@ from typing import Any
 
 from .._core import import_optional
 from ..exceptions import WkappaError
-from .lists import split_list
+from .lists import COMMA_ESCAPE, split_list
 
 __all__ = [
     "MISSING_LOOKALIKES",
@@ -62,11 +62,35 @@ def declared_missing(codes: Sequence[str], name: str, dtype: Any) -> Any:
     return None
 
 
-def missing_spellings(text: str | None) -> tuple[str, ...]:
+# A comma between two digits, not written \, : with --decimal-comma, a decimal code or a list?
+_DIGIT_COMMA_DIGIT = re.compile(r"[-+]?\d+(?<!\\),\d+")
+
+
+def missing_spellings(text: str | None, decimal_comma: bool = False) -> tuple[str, ...]:
     """``--na-values``: comma-separated spellings, stripped (``-99, .`` is ``-99`` and ``.``;
-    see :mod:`~wkappa._cli.lists`)."""
+    see :mod:`~wkappa._cli.lists`). With ``decimal_comma`` (``--decimal-comma``) a comma
+    between two digits (``-99,5``) is refused: it could be a code written with a decimal
+    comma or two codes, and taking it as two would make the rating 5 missing.
+
+    Examples
+    --------
+    >>> missing_spellings("-99, ."), missing_spellings("-99\\,5", decimal_comma=True)
+    (('-99', '.'), ('-99,5',))
+    >>> missing_spellings("-99, 5", decimal_comma=True)
+    ('-99', '5')
+    """
     if text is None:
         return ()
+    found = _DIGIT_COMMA_DIGIT.search(text) if decimal_comma else None
+    if found is not None:
+        code = found.group()
+        raise WkappaError(
+            f"--na-values {text!r} with --decimal-comma: is {code} one code written with a "
+            "decimal comma, or two codes? Hint: one code, its comma escaped or written as a "
+            f"point: --na-values '{code.replace(',', COMMA_ESCAPE)}' or --na-values "
+            f"{code.replace(',', '.')}; two codes, a space after the comma: --na-values "
+            f"'{code.replace(',', ', ')}'."
+        )
     values = tuple(split_list(text, strip=True))
     if not all(values):
         raise WkappaError(
