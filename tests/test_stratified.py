@@ -413,3 +413,9 @@ def test_one_table_instead_of_a_stack_says_how_to_stack_them() -> None:
         WkappaError, match=r"got \[\[10, 2\], \[3, 12\]\]\. Hint: that is one K x K"
     ):
         wk.stratified_kappa_test_from_tables([[10, 2], [3, 12]])
+
+
+def test_every_pair_omitted_is_refused() -> None:
+    """nan_policy='omit' leaving no pair gave a nan result with no strata and no warning."""
+    with pytest.raises(wk.WkappaError, match=r"^No pair is left to score: nan_policy='omit'"):
+        wk.stratified_kappa_test([1, 2, 3, 1], [np.nan] * 4, strata=[0, 0, 1, 1], nan_policy="omit")

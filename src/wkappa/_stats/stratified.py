@@ -80,6 +80,11 @@ def build_stratified(
 ) -> StratifiedKappaResult:
     """The result of a checked (S, K, K) stack of tables (``weighted``: from sample_weight;
     ``how``: the bootstrap's replicates and seed for ``homogeneity='bootstrap'``)."""
+    if tables.shape[0] == 0:  # (an empty input is refused where it enters)
+        raise WkappaError(
+            "No pair is left to score: nan_policy='omit' left out every pair, each with a "
+            "missing rating in `y_true` or `y_pred`. Hint: check those columns."
+        )
     k = tables.shape[-1]
     matrix = weight_matrix(weights, k)
     if homogeneity == "goodness-of-fit":
