@@ -204,8 +204,6 @@ KNOWN = {
     # interval [0, 0] (docs/user-guide/icc.md), though its F test is 0/0.
     ("icc", "identical_items"): "ICC(A,1) of items alike: interval [0, 0]",
     ("ICCAccumulator", "identical_items"): "ICC(A,1) of items alike: interval [0, 0]",
-    # Zero disagreement weights: two groups' kappa is 1 with p = 0 where Po = Pe = Pm = 1.
-    ("group_agreement", "undefined_weights"): "two groups' kappa of zero weights is 1, p = 0",
 }
 
 

@@ -290,3 +290,17 @@ def test_errors_name_the_group_at_fault() -> None:
         wk.group_agreement(a, np.where(b == 3, np.nan, b), nan_policy="raise")
     with pytest.raises(WkappaError, match=r"^`ratings_a` has no items"):
         wk.group_agreement(a[:0], b[:0])
+
+
+def test_zero_weights_leave_kappa_undefined() -> None:
+    """Every pair of categories agrees fully: Po = Pe = Pm = 1, kappa 0/0. Rounding in the
+    sums gave kappa 1, a standard error of 0 and p = 0."""
+    with pytest.warns(wk.exceptions.UndefinedKappaWarning, match="Pm = Pe"):
+        result = wk.group_agreement(
+            [[1, 2, 2], [3, 3, 1], [2, 2, 2], [1, 1, 3]],
+            [[1, 1, 2], [3, 3, 3], [2, 2, 2], [1, 1, 1]],
+            labels=[1, 2, 3],
+            weights=np.zeros((3, 3)),
+        )
+    assert math.isnan(result.statistic) and math.isnan(result.standard_error)
+    assert math.isnan(result.pvalue)

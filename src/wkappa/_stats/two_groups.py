@@ -419,6 +419,8 @@ def group_agreement(
     features = np.column_stack([np.ones(n), between, within, p_a, p_b])
     ones = np.ones(n)
     statistic = float(_kappas(features.sum(axis=0)[None, :], agree)[0])
+    if (agree >= 1.0).all():  # every pair of categories agrees: Po = Pe = Pm = 1, so 0/0
+        statistic = math.nan  # (rounding in the sums made it 1)
     if math.isnan(statistic):
         warn_at_caller(
             "Two groups' kappa is undefined: the most agreement the items allow equals chance "
@@ -426,7 +428,7 @@ def group_agreement(
             UndefinedKappaWarning,
         )
     left_out, _ = jackknife_values(features, ones, lambda sums: _kappas(sums, agree))
-    se = jackknife_se(left_out, ones)
+    se = jackknife_se(left_out, ones) if not math.isnan(statistic) else math.nan
     if se < 1e-12 and statistic < 1.0 - 1e-12:
         # Every item left out gives the same kappa (two items, or items all alike): a spread
         # of 0 measures nothing, unlike perfect agreement, where every replicate is 1.
