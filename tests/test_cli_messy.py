@@ -372,7 +372,8 @@ def test_thresholds_apply_reads_the_other_file_with_the_separator(tmp_path, caps
     argv = ["thresholds", str(train), "--true", "b", "--score", "s", "--separator", ";",
             "--apply", str(other), "--out", str(out)]  # fmt: skip
     assert main(argv) == 0, capsys.readouterr().err
-    assert out.read_text().splitlines() == ["id,s,grade", "1,0.5,1", "2,0.7,1"]
+    # written with the separator it was read with (a CSV --out keeps that of --apply)
+    assert out.read_text().splitlines() == ["id;s;grade", "1;0.5;1", "2;0.7;1"]
 
 
 @pytest.mark.parametrize("cell", ["", " ", "NA", "NaN"])

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from test_cli import assert_error, run
+from wkappa._cli.app import main
 
 pytestmark = pytest.mark.integration
 
@@ -90,3 +91,16 @@ def test_an_output_the_system_refuses_names_its_option(option, pairs, tmp_path):
         pytest.importorskip("matplotlib")
     proc = run("score", pairs, "--true", "a", "--pred", "b", option, target)
     assert_error(proc, f"{option} {target}: cannot write the file")
+
+
+def test_apply_writes_a_csv_with_the_separator_of_its_file(tmp_path, capsys) -> None:
+    """A ';' file with decimal commas was written back with ',' between the fields and each
+    decimal comma quoted ("0,1"); a CSV --out now keeps the --apply file's separator."""
+    path = tmp_path / "scores.csv"
+    path.write_text("g;s\n0;0,1\n1;0,9\n0;0,2\n1;0,7\n2;1,9\n2;1,5\n1;1,1\n0;0,3\n")
+    out = tmp_path / "graded.csv"
+    assert main(["thresholds", str(path), "--true", "g", "--score", "s", "--separator", ";",
+                 "--decimal-comma", "--apply", str(path), "--out", str(out)]) == 0  # fmt: skip
+    capsys.readouterr()
+    lines = out.read_text().splitlines()
+    assert lines[:2] == ["g;s;grade", "0;0,1;0"], lines

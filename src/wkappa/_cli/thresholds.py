@@ -84,7 +84,8 @@ def add_thresholds_parser(sub: Any) -> None:
         "--out",
         metavar="FILE",
         help="where --apply writes (CSV, Parquet, Arrow or JSON lines; a name ending in .gz "
-        "is written gzip-compressed)",
+        "is written gzip-compressed); a CSV has the separator of OTHER_FILE when that is a "
+        "CSV (';' stays ';', decimal commas as they were), else ','",
     )
     parser.add_argument(
         "--apply-score",
@@ -326,6 +327,15 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     return other, frame, score
 
 
+def _out_separator(other: Any, out_format: str) -> str:
+    """The separator of a CSV or TSV ``--out``: a tab for TSV; for CSV, that of the ``--apply``
+    file when it is a CSV (``;`` stays ``;``, and its cells, decimal commas and all, are
+    written as they were), else a comma."""
+    if out_format == "tsv":
+        return "\t"
+    return str(other.delimiter) if other.fmt == "csv" else ","
+
+
 def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) -> None:
     """Stream ``--apply`` through ``result.predict`` into ``--out``.
 
@@ -361,7 +371,7 @@ def _apply(args: argparse.Namespace, result: Any, target: tuple[Any, Any, str]) 
 
     def sink(path: str) -> None:
         if out_format in ("csv", "tsv"):
-            graded.sink_csv(path, separator="\t" if out_format == "tsv" else ",")
+            graded.sink_csv(path, separator=_out_separator(other, out_format))
         elif out_format == "parquet":
             graded.sink_parquet(path)
         elif out_format == "ipc":
