@@ -199,12 +199,7 @@ def _own_zero_width(result: Any, estimate: float, low: float, high: float) -> bo
 
 
 # Found by this tour and not fixed yet (each xfail is strict: fixing it fails the tour).
-KNOWN = {
-    # ICC(A,1) and ICC(A,k) of items rated alike with raters at constant offsets: 0 with the
-    # interval [0, 0] (docs/user-guide/icc.md), though its F test is 0/0.
-    ("icc", "identical_items"): "ICC(A,1) of items alike: interval [0, 0]",
-    ("ICCAccumulator", "identical_items"): "ICC(A,1) of items alike: interval [0, 0]",
-}
+KNOWN = {}
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -106,3 +106,16 @@ def test_perfect_kappa_keeps_its_interval() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert tuple(result.confidence_interval()) == (1.0, 1.0)
+
+
+@pytest.mark.parametrize("form", ["A,1", "A,k"])
+def test_icc_of_items_alike_has_no_f_interval(form: str) -> None:
+    """Items alike, raters at constant offsets: ICC(A) is 0 but F is 0/0; the interval was
+    [0, 0]."""
+    with pytest.warns(wk.UndefinedReliabilityWarning, match="its p and the F-based interval"):
+        result = wk.icc([[1, 2, 2]] * 4, form=form)
+    assert result.statistic == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = result.confidence_interval()
+    assert math.isnan(ci.low) and math.isnan(ci.high)

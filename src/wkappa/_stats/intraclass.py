@@ -221,6 +221,8 @@ class ICCResult:
 
         def two_sided(level: float) -> ConfidenceInterval:
             low, high = limits(self.form, self._ms, self._statistic_a1, (1.0 - level) / 2.0)
+            no_f = np.isnan(self.f_statistic)  # F is 0/0: no F to invert (warned when built)
+            low, high = np.where(no_f, np.nan, low), np.where(no_f, np.nan, high)
             return ConfidenceInterval(
                 _scalar_or_array(low, self._batched),
                 _scalar_or_array(high, self._batched),
@@ -374,7 +376,7 @@ def warn_if_undefined(results: Mapping[str, ICCResult]) -> None:
             texts.append(
                 f"The {reason} is undefined for {_names(forms)}{where}: MSR = MSE = 0 (the "
                 "items differ in nothing, the raters by constant offsets only), so F is 0/0; "
-                "its p is nan."
+                "its p and the F-based interval are nan."
             )
         elif reason.startswith("every mean square"):
             texts.append(f"The ICC is undefined{where}: {reason}. Returning nan.")
