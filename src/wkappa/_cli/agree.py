@@ -176,16 +176,10 @@ def _distinct_rows(
     """The distinct rows of the rater columns (polars, streaming), their counts, the raters,
     the file rows read, used and dropped (a row without any rating: wide; a row without its
     rating: long) and the counted file (to name a refused rating's row)."""
-    from .io import COUNT, open_source
+    from .io import COUNT, open_file
 
     wide = options.chosen_layout(args)
-    source = open_source(
-        args.file,
-        args.input_format,
-        args.separator,
-        args.na_values,
-        decimal_comma=args.decimal_comma,
-    )
+    source = open_file(args)
     text = options.split_names(args.labels, "--labels") if args.labels else None
     cluster, extra = cluster_keys(args)
     if wide:

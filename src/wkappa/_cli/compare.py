@@ -32,7 +32,7 @@ from .clusters import (
     too_few_clusters,
 )
 from .compare_report import Compared, compare_rows, write_compare_report
-from .io import COUNT, WEIGHT, count_keys, open_source
+from .io import COUNT, WEIGHT, count_keys, open_file
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
 from .tables import build_tables
 
@@ -80,13 +80,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.weight_col is not None:
         roles[args.weight_col] = "--weight-col"
     check_cluster_column(args.cluster, roles)
-    source = open_source(
-        args.file,
-        args.input_format,
-        args.separator,
-        args.na_values,
-        decimal_comma=args.decimal_comma,
-    )
+    source = open_file(args)
     columns = {"--true": args.true, "--pred": pred_a, "--pred ": pred_b}
     columns.update(named)
     if args.weight_col is not None:

@@ -105,7 +105,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     from .io import (
         check_columns,
         no_data_rows,
-        open_source,
+        open_file,
         polars,
         read_ids,
         strip_ids,
@@ -114,13 +114,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
 
     pl = polars()
     wide = chosen_layout(args)
-    source = open_source(
-        args.file,
-        args.input_format,
-        args.separator,
-        args.na_values,
-        decimal_comma=args.decimal_comma,
-    )
+    source = open_file(args)
     if wide:
         raters = split_names(args.raters, "--raters")
         frame = source.scan(raters)

@@ -61,6 +61,7 @@ __all__ = [
     "is_workbook_name",
     "no_data_rows",
     "not_utf8",
+    "open_file",
     "open_source",
     "polars",
     "read_ids",
@@ -313,6 +314,18 @@ def open_source(
     if fmt in ("csv", "tsv"):
         check_text(path, head, whole=False)
     return Source(path, fmt, str(file), size, None, separator, missing, decimal_comma)
+
+
+def open_file(args: Any) -> Source:
+    """:func:`open_source` of a command's rating file as its options say (``FILE``,
+    ``--input-format``, ``--separator``, ``--na-values``, ``--decimal-comma``)."""
+    return open_source(
+        args.file,
+        args.input_format,
+        args.separator,
+        args.na_values,
+        decimal_comma=args.decimal_comma,
+    )
 
 
 def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]) -> None:

@@ -152,7 +152,7 @@ def _column(series: Any) -> np.ndarray:
 def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     """The file's items (wide: its distinct rows; long: the distinct rows of the one pivot of
     ``agree`` and ``frames``), each repeated as often as it occurs."""
-    from .io import COUNT, open_source, polars
+    from .io import COUNT, open_file, polars
 
     pl = polars()
     wide = options.chosen_layout(
@@ -160,13 +160,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         raters="the panel's columns; --candidate is one more column",
         ratings="one row per rating; --candidate is a rater id",
     )
-    source = open_source(
-        args.file,
-        args.input_format,
-        args.separator,
-        args.na_values,
-        decimal_comma=args.decimal_comma,
-    )
+    source = open_file(args)
     labels = options.split_names(args.labels, "--labels") if args.labels else None
     _, extra = cluster_keys(args)
     if wide:

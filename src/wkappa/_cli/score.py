@@ -127,7 +127,7 @@ def run_score(args: argparse.Namespace) -> int:
         kappa_test_from_table,
     )
     from . import output, score_output
-    from .io import count_keys, open_source
+    from .io import count_keys, open_file
     from .labels import Spelling, label_text, parse_labels
     from .tables import build_tables, shifted_scale
 
@@ -136,13 +136,7 @@ def run_score(args: argparse.Namespace) -> int:
     options.check_resamples(args, "999")
     options.note_same_column(args, [("--true", args.true), ("--pred", args.pred)])
     method = options.interval_method(args)  # one seed: the table's interval is the explanation's
-    source = open_source(
-        args.file,
-        args.input_format,
-        args.separator,
-        args.na_values,
-        decimal_comma=args.decimal_comma,
-    )
+    source = open_file(args)
     group_columns = [name for name in (args.by, args.cluster) if name]
     keys = [args.true, args.pred, *group_columns]
     named = _column_options(

@@ -21,6 +21,7 @@ from .io import (
     count_keys,
     detect_format,
     is_workbook_name,
+    open_file,
     open_source,
     polars,
 )
@@ -114,13 +115,7 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, 
     (truth, score) rows the fit used with their counts)."""
     from .._stats import optimize_thresholds
 
-    source = open_source(
-        args.file,
-        args.input_format,
-        args.separator,
-        args.na_values,
-        decimal_comma=args.decimal_comma,
-    )
+    source = open_file(args)
     options = {"--true": args.true, "--score": args.score}
     frame, counts = count_keys(
         source,
