@@ -190,9 +190,12 @@ def test_kappa_by_group_several_keys_propagate_and_undefined_groups():
     assert math.isnan(out["kappa"].iloc[2])  # both raters say 2: undefined
     assert math.isnan(out["kappa"].iloc[3])  # a missing rating, propagated
     assert out["n"].tolist() == [3, 2, 2, 1]  # n counts complete pairs
-    filled = frames.kappa_by_group(
-        df, y_true="a", y_pred="b", by=["site", "arm"], nan_policy="omit", zero_division=0.0
-    )
+    # Site z keeps one pair (1, 2): kappa 0 with a standard error of 0, so no interval.
+    with pytest.warns(wk.UndefinedKappaWarning, match="undefined in 1 of 4 groups"):
+        filled = frames.kappa_by_group(
+            df, y_true="a", y_pred="b", by=["site", "arm"], nan_policy="omit", zero_division=0.0
+        )
+    assert math.isnan(filled["ci_low"].iloc[3])
     assert filled["kappa"].iloc[2] == 0.0 and filled["n"].iloc[3] == 1
     with pytest.raises(WkappaError, match="undefined in the group"):
         frames.kappa_by_group(

@@ -11,6 +11,7 @@ import warnings
 import pytest
 
 import wkappa as wk
+import wkappa.frames
 from wkappa.exceptions import UndefinedKappaWarning
 
 ALIKE = [[1, 2, 2]] * 4  # every item rated alike
@@ -119,3 +120,17 @@ def test_icc_of_items_alike_has_no_f_interval(form: str) -> None:
         warnings.simplefilter("error")
         ci = result.confidence_interval()
     assert math.isnan(ci.low) and math.isnan(ci.high)
+
+
+@pytest.mark.parametrize("method", ["asymptotic", "fisher-z"])
+def test_kappa_by_group_with_a_standard_error_of_zero_has_no_interval(method: str) -> None:
+    """A group whose pairs all fall in one cell: its limits were [0, 0]."""
+    pl = pytest.importorskip("polars")
+    df = pl.DataFrame({"t": [1, 1, 1, 1, 2, 2], "p": [2, 2, 2, 1, 3, 3], "g": list("aaabbb")})
+    frame, message = _one_warning(
+        lambda: wk.frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", method=method)
+    )
+    rows = {row["g"]: row for row in frame.to_dicts()}
+    assert rows["a"]["kappa"] == 0.0 and math.isnan(rows["a"]["ci_low"])
+    assert rows["b"]["ci_low"] < rows["b"]["ci_high"]
+    assert "undefined in 1 of 2 groups" in message

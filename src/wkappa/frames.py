@@ -368,6 +368,7 @@ def kappa_by_group(
         check_confidence_level,
         check_frequencies,
         cluster_variance,
+        collapsed_groups,
         fisher_z_limits,
         score_limits,
         warn_few_clusters,
@@ -406,6 +407,9 @@ def kappa_by_group(
         ci_low, ci_high = limits_of(grouped.tables, matrix, level, computed.kappa)
         sizes = grouped.tables.sum(axis=(-2, -1))
         warn_undefined_intervals(method, computed.kappa, ci_low, ci_high, sizes)
+    refused = zero_division == "raise" and (np.isnan(computed.kappa) & ~grouped.stale).any()
+    if not refused:  # (group_columns raises for the undefined kappa first)
+        ci_low, ci_high = collapsed_groups(method, computed.kappa, ci_low, ci_high)
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)
     return result_frame(data, backend, keys, grouped.key_rows, stats)

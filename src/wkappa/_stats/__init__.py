@@ -32,7 +32,7 @@ from .inference import (
     kappa_test,
     kappa_test_from_table,
 )
-from .intervals import one_sided, warn_undefined_intervals
+from .intervals import collapsed_groups, one_sided, warn_undefined_intervals
 from .json_values import json_fields, json_value
 from .mean import mean_kappa
 from .paired import (
@@ -126,6 +126,7 @@ __all__ = [
     "check_kappa0",
     "cluster_robust",
     "cluster_variance",
+    "collapsed_groups",
     "df_text",
     "expanded_pvalue",
     "explain_table",

@@ -31,6 +31,7 @@ __all__ = [
     "check_method",
     "check_only_method",
     "collapsed",
+    "collapsed_groups",
     "difference_repr",
     "estimate_repr",
     "interval_repr",
@@ -335,6 +336,24 @@ def quiet_interval(interval: Callable[[], ConfidenceInterval]) -> ConfidenceInte
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)
         return interval()
+
+
+def collapsed_groups(method: str, statistic: Any, low: Any, high: Any) -> tuple[Any, Any]:
+    """The groups' limits, nan (with one warning at the caller) where an interval has zero
+    width below perfect agreement, as :func:`collapsed` does for one interval."""
+    kappa = np.asarray(statistic, dtype=np.float64)
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    zero = (high - low <= 1e-12) & (kappa < 1.0 - 1e-12)
+    count = int(np.count_nonzero(zero))
+    if count:
+        warn_at_caller(
+            f"The {method!r} interval is undefined in {count} of {kappa.size} groups: their "
+            "standard error is 0 below perfect agreement, as when every pair falls in one "
+            "cell of the table, which measures nothing; their limits are nan. Hint: rate "
+            "more pairs per group.",
+            UndefinedKappaWarning,
+        )
+    return np.where(zero, np.nan, low), np.where(zero, np.nan, high)
 
 
 def warn_undefined_intervals(method: str, statistic: Any, low: Any, high: Any, n: Any) -> None:
