@@ -199,7 +199,7 @@ def _own_zero_width(result: Any, estimate: float, low: float, high: float) -> bo
 
 
 # Found by this tour and not fixed yet (each xfail is strict: fixing it fails the tour).
-KNOWN = {}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("case", CASES)
