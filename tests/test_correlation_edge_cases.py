@@ -385,9 +385,10 @@ def test_degenerate_icc_forms_are_nan_with_a_warning_or_exact(name: str) -> None
 
 
 def test_icc_of_items_alike_and_raters_apart() -> None:
-    """MSR = MSE = 0 < MSC: absolute agreement 0 with the limits (0, 0) (every quantile
-    gives 0, as every one gives 1 at perfect agreement), its test of ICC = 0 is 0/0 (nan,
-    said in the warning); the consistency forms are 0/0 (nan)."""
+    """MSR = MSE = 0 < MSC: absolute agreement 0, its test of ICC = 0 is 0/0 (nan, said in
+    the warning), and so is the F-based interval that inverts that test (nan, not the point
+    (0, 0): an interval of zero width below perfect agreement claims a certainty the data do
+    not give); the consistency forms are 0/0 (nan)."""
     rows = _DEGENERATE["offsets"]
     with pytest.warns(UndefinedReliabilityWarning, match=r"F test of ICC = 0 is undefined"):
         results = wk.icc_all(rows)
@@ -395,7 +396,7 @@ def test_icc_of_items_alike_and_raters_apart() -> None:
         assert results[form].statistic == 0.0
         assert math.isnan(results[form].pvalue)
         assert results[form].df2 == 2.0  # (n-1)(k-1): Satterthwaite's v with MSC's term 0
-        assert tuple(results[form].confidence_interval()) == (0.0, 0.0)
+        assert all(math.isnan(limit) for limit in results[form].confidence_interval())
     with pytest.warns(UndefinedReliabilityWarning, match="C,1"):
         assert math.isnan(wk.icc(rows, form="C,1").statistic)
     # a null above 0: F = 0 is defined, so is p
@@ -521,6 +522,9 @@ def test_every_icc_interval_holds_its_estimate_and_stays_at_most_one(rows) -> No
         low, high = result.confidence_interval()
         if exact[form] is None:
             assert math.isnan(value) and math.isnan(low) and math.isnan(high)
+            continue
+        if math.isnan(result.pvalue):  # the F test is 0/0, and so is the interval inverting it
+            assert math.isnan(low) and math.isnan(high), (form, low, value, high)
             continue
         assert value <= 1.0 + 1e-12
         assert low <= high + 1e-9 and high <= 1.0 + 1e-12, (form, low, value, high)
