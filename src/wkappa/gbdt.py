@@ -43,6 +43,7 @@ from ._stats import (
     QWKObjective,
     apply_thresholds,
     gbdt_numbers,
+    nonfinite_row,
 )
 from .exceptions import WkappaError
 
@@ -118,8 +119,8 @@ class _KappaScorer:
                 "grade or class index. Hint: for one-hot labels pass y.argmax(axis=1)."
             )
         labels = labels.ravel()
-        if not np.isfinite(labels).all():
-            row = int(np.flatnonzero(~np.isfinite(labels))[0])
+        row = nonfinite_row(labels)
+        if row is not None:
             raise WkappaError(
                 f"Row {row} of {names[0]} is {format_value(labels[row])}, which is not a "
                 "grade. Hint: drop the rows without a label from the evaluation data."
@@ -187,15 +188,13 @@ _NATIVE_NAMES = ("the eval dataset's labels (get_label())", "the predictions")
 
 def _check_finite(preds: np.ndarray) -> None:
     """Refuse NaN or infinite predictions: no grade (rounded, cut or argmax) is right for them."""
-    bad = ~np.isfinite(preds)
-    if bad.any():
-        rows = np.atleast_1d(preds)
-        row = int(np.flatnonzero((~np.isfinite(rows)).reshape(rows.shape[0], -1).any(axis=1))[0])
+    row = nonfinite_row(preds)
+    if row is not None:
         raise WkappaError(
             f"The model's predictions hold NaN or infinity (row {row}: "
-            f"{format_value(rows[row].tolist())}), which no grade fits. Hint: if the boosting "
-            "diverged, check a custom objective's gradients, the learning rate and the "
-            "features for NaN or infinity."
+            f"{format_value(np.atleast_1d(preds)[row].tolist())}), which no grade fits. Hint: "
+            "if the boosting diverged, check a custom objective's gradients, the learning "
+            "rate and the features for NaN or infinity."
         )
 
 

@@ -455,9 +455,8 @@ def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tu
         # Integers written plainly are one spelling per number; anything else is checked.
         pair = None if dtype == pl.Int64 else ambiguous_spellings(distinct)
         cased = None if dtype is not None else case_spellings(distinct)
-        if pair is not None or cased is not None:
-            found = pair or cased
-            assert found is not None
+        found = pair or cased
+        if found is not None:
             rows = first_rows(frame, pl.col(column), found)
             first, second = sorted(found, key=lambda id_: rows.get(id_, 0))
             how = "the same number written two ways" if pair else "which differ only by case"

@@ -163,13 +163,18 @@ def outlying_grades(counts: Any, columns: Sequence[str]) -> str | None:
     )
 
 
-def _warn_outlying(args: Any, counts: Any, columns: Sequence[str]) -> None:
-    """Warn of :func:`outlying_grades` unless the grades are given (``--labels``,
+def _warn_outlying(counts: Any, columns: Sequence[str], *given: Any) -> None:
+    """Warn of :func:`outlying_grades` unless the grades are ``given`` (``--labels``,
     ``--min-rating``, ``--max-rating``)."""
-    given = [getattr(args, name, None) for name in ("labels", "min_rating", "max_rating")]
-    found = outlying_grades(counts, columns) if given == [None, None, None] else None
+    found = outlying_grades(counts, columns) if all(g is None for g in given) else None
     if found is not None:
         warnings.warn(found, UserWarning, stacklevel=3)
+
+
+def _grades_given(args: Any) -> list[Any]:
+    """``--labels``, ``--min-rating`` and ``--max-rating`` as given (None where a command
+    has no such option)."""
+    return [getattr(args, name, None) for name in ("labels", "min_rating", "max_rating")]
 
 
 def count_wide(
@@ -190,7 +195,7 @@ def count_wide(
     text = [*(columns if labels else ()), *extra.values()]
     frame, counts = count_keys(source, keys, options={**named, **extra}, text=text)
     counts = tidy_labels(source, frame, counts, columns, labels, Spelling.of(args))
-    _warn_outlying(args, counts, columns)
+    _warn_outlying(counts, columns, *_grades_given(args))
     empty = int(counts.filter(all_missing(counts, columns))[COUNT].sum())
     _refuse_no_rating(source, counts, empty, "--raters", columns)
     return counts, empty, CountedFile(source, frame, counts, list(columns))
@@ -209,7 +214,7 @@ def count_long(
     frame, counts = count_keys(source, keys, options=options, text=text)
     check_long_ids(counts, {args.item: "--item", args.rater: "--rater"}, args.rating)
     counts = tidy_labels(source, frame, counts, [args.rating], labels, Spelling.of(args))
-    _warn_outlying(args, counts, [args.rating])
+    _warn_outlying(counts, [args.rating], *_grades_given(args))
     missing = int(counts.filter(all_missing(counts, [args.rating]))[COUNT].sum())
     _refuse_no_rating(source, counts, missing, "--rating", [args.rating])
     return counts, missing, CountedFile(source, frame, counts, [args.rating])
@@ -457,10 +462,7 @@ def build_tables(
     """
     spelling = Spelling() if spelling is None else spelling
     counts = tidy_labels(source, frame, counts, [true, pred], labels, spelling)
-    if labels is None and min_rating is None and max_rating is None:
-        found = outlying_grades(counts, [true, pred])
-        if found is not None:
-            warnings.warn(found, UserWarning, stacklevel=2)
+    _warn_outlying(counts, [true, pred], labels, min_rating, max_rating)
     omitted = 0
     read = int(counts[COUNT].sum())
     if cluster is not None:  # a row dropped for a missing rating needs no id, as in Python

@@ -23,6 +23,7 @@ from .gbdt_objective import (
     PREDICTIONS_HINT,
     QWKObjective,
     gbdt_numbers,
+    nonfinite_row,
 )
 from .group_results import kappa_results, score_intervals
 from .inference import (
@@ -150,6 +151,7 @@ __all__ = [
     "krippendorff_alpha",
     "level_percent",
     "mean_kappa",
+    "nonfinite_row",
     "number_text",
     "one_sided",
     "optimize_thresholds",

@@ -21,6 +21,7 @@ from .._core import (
 from ..exceptions import UndefinedKappaWarning, WkappaError
 from .agreement_result import COEFFICIENT_NAMES, AgreementResult
 from .agreement_state import State, point_estimate, state_from_rows
+from .bootstrap import all_alike
 from .intervals import warn_undefined_inference
 from .pvalues import tail_pvalue, wald_statistic
 
@@ -102,16 +103,6 @@ def linearized_standard_error(linear: Linearized, population_size: int | None = 
     return math.sqrt(max(0.0, (1.0 - fraction) * spread / (n_used * (n_used - 1.0))))
 
 
-def _terms_alike(linear: Linearized) -> bool:
-    """Whether every item's linearised term is the same (up to rounding): the items then
-    show no spread to estimate the variance from, and the standard error comes out 0 (which
-    measures nothing, unlike the 0 of perfect agreement)."""
-    terms = linear.terms[linear.multiplicity > 0]
-    if terms.size == 0 or not np.all(np.isfinite(terms)):
-        return False
-    return float(np.ptp(terms)) <= 1e-12 * max(1.0, float(np.max(np.abs(terms))))
-
-
 def _why_undefined(n_items: int, paired: int, alike: bool = False) -> str:
     """Why Gwet's standard error of ``n_items`` items (``paired`` of them in its sum) is nan
     (``alike``: every item's linearised term is the same)."""
@@ -169,8 +160,11 @@ def build_agreement(
             )
             se = linearized_standard_error(linear, population_size)
             paired = int(linear.multiplicity.sum())
-            # Perfect agreement keeps its exact 0 (every term is 1), as group_agreement does.
-            alike = statistic < 1.0 - 1e-12 and _terms_alike(linear) and not math.isnan(se)
+            # Items whose linearised terms are all alike show no spread to estimate the
+            # variance from: their 0 measures nothing. Perfect agreement keeps its exact 0
+            # (every term is 1), as group_agreement does.
+            terms = linear.terms[linear.multiplicity > 0]
+            alike = statistic < 1.0 - 1e-12 and all_alike(terms) and not math.isnan(se)
             if alike:
                 se = math.nan
         if math.isnan(se):

@@ -331,10 +331,8 @@ class AgreementResult:
         from."""
         fraction = 0.0 if self.population_size is None else self.n_items / self.population_size
         values, counts = self._jackknife_values()
-        used = values[counts > 0]
-        if self.statistic < 1.0 - 1e-12 and used.size and np.isfinite(used).all():
-            if float(np.ptp(used)) <= 1e-12 * max(1.0, float(np.max(np.abs(used)))):
-                return math.nan
+        if self.statistic < 1.0 - 1e-12 and bootstrap.all_alike(values[counts > 0]):
+            return math.nan
         return jackknife_se(values, counts, fraction)
 
     def _bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:

@@ -30,6 +30,7 @@ __all__ = [
     "MIN_ITEMS",
     "BootstrapOutcome",
     "Cells",
+    "all_alike",
     "bca_interval",
     "chunk_sizes",
     "draw",
@@ -223,6 +224,15 @@ def drop_undefined(values: np.ndarray, statistic: str = "kappa") -> tuple[np.nda
     return defined, dropped
 
 
+def all_alike(values: np.ndarray) -> bool:
+    """Whether ``values`` are one and the same up to rounding (relative ``1e-12``): units (items,
+    leave-one-outs, resamples) that show no spread to estimate a variance from. False when
+    there are none or one is not finite."""
+    if values.size == 0 or not np.all(np.isfinite(values)):
+        return False
+    return float(np.ptp(values)) <= 1e-12 * max(1.0, float(np.max(np.abs(values))))
+
+
 def no_spread(values: np.ndarray, statistic: str = "kappa") -> bool:
     """Whether the defined bootstrap ``values`` are all the same (up to rounding) below
     perfect agreement, warning at the caller when so: every resample gave one value, and an
@@ -230,9 +240,7 @@ def no_spread(values: np.ndarray, statistic: str = "kappa") -> bool:
     are perfect agreement, kept as [1, 1]. (A paired difference keeps its [0, 0]: two
     predictions that agree on every item differ by exactly 0 on every resample.)"""
     defined = values[~np.isnan(values)]
-    if defined.size == 0 or float(defined[0]) >= 1.0 - 1e-12:
-        return False
-    if float(np.ptp(defined)) > 1e-12 * max(1.0, float(np.max(np.abs(defined)))):
+    if not all_alike(defined) or float(defined[0]) >= 1.0 - 1e-12:
         return False
     warn_at_caller(
         f"The bootstrap interval is undefined: every resample gives the same {statistic} "

@@ -19,6 +19,7 @@ __all__ = [
     "PREDICTIONS_HINT",
     "QWKObjective",
     "gbdt_numbers",
+    "nonfinite_row",
     "smooth_qwk_loss",
 ]
 
@@ -34,6 +35,15 @@ PREDICTIONS_HINT = (
 )
 
 _WEIGHTS_HINT = "Hint: give the training Dataset or DMatrix one weight per row (weight=...)."
+
+
+def nonfinite_row(values: np.ndarray) -> int | None:
+    """The first row of ``values`` (a row: one number, or a row of class scores) that holds
+    NaN or infinity, or None."""
+    rows = np.atleast_1d(values)
+    if np.isfinite(rows).all():
+        return None
+    return int(np.flatnonzero((~np.isfinite(rows)).reshape(rows.shape[0], -1).any(axis=1))[0])
 
 
 def gbdt_numbers(values: Any, name: str, hint: str, none_hint: str = "") -> np.ndarray:
@@ -79,8 +89,8 @@ def _arrays(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray, .
         "scores": "Hint: if the boosting diverged, check the learning rate and the features.",
     }
     for values, what in ((y, "labels"), (p, "scores")):
-        if not np.isfinite(values).all():
-            row = int(np.flatnonzero(~np.isfinite(values))[0])
+        row = nonfinite_row(values)
+        if row is not None:
             raise WkappaError(
                 f"The objective's {what} hold NaN or infinity (row {row}: "
                 f"{format_value(values[row])}). {fixes[what]}"
