@@ -363,3 +363,26 @@ def test_folds_fitted_in_parallel_give_the_same_thresholds() -> None:
     assert clone(parallel).get_params()["n_jobs"] == 2
     np.testing.assert_array_equal(parallel.oof_predictions_, serial.oof_predictions_)
     np.testing.assert_array_equal(parallel.thresholds_, serial.thresholds_)
+
+
+@pytest.mark.parametrize(
+    ("estimator", "cv", "rows", "message"),
+    [
+        (None, 3, 60, r"`estimator` must be a scikit-learn regressor .* got None"),
+        ("ridge", 3, 60, r"`estimator` must be a scikit-learn regressor .* got 'ridge'"),
+        (Ridge(), "five", 60, r"`cv` cannot split the 60 rows: .*Got five\. Hint"),
+        (Ridge(), 1, 60, r"`cv` cannot split the 60 rows: .*n_splits=1"),
+        (Ridge(), 100, 60, r"`cv` cannot split the 60 rows: .*n_splits=100"),
+        (Ridge(), 3, 50, r"`X` and `y` must have one row per item: .*\[50, 60\]"),
+    ],
+)
+def test_fit_names_the_parameter_at_fault(estimator, cv, rows, message) -> None:
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    y = np.arange(60) % 3
+    with pytest.raises(wk.WkappaError, match=message):
+        OrdinalThresholdRegressor(estimator, cv=cv).fit(X[:rows], y)
+
+
+def test_fit_refuses_features_that_are_not_an_array() -> None:
+    with pytest.raises(wk.WkappaError, match=r"`X` must be an array-like of features.*int"):
+        OrdinalThresholdRegressor(Ridge(), cv=3).fit(3, np.arange(60) % 3)

@@ -26,7 +26,7 @@ from sklearn import get_config  # noqa: E402
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # noqa: E402
 from sklearn.metrics import make_scorer  # noqa: E402
 from sklearn.model_selection import check_cv, cross_val_predict  # noqa: E402
-from sklearn.utils import get_tags  # noqa: E402
+from sklearn.utils import check_consistent_length, get_tags  # noqa: E402
 from sklearn.utils.metadata_routing import (  # noqa: E402
     MetadataRouter,
     MethodMapping,
@@ -55,7 +55,7 @@ from ._core import (  # noqa: E402
     weighted_kappa,
 )
 from ._stats import ThresholdResult, apply_thresholds, optimize_thresholds  # noqa: E402
-from .exceptions import WkappaError  # noqa: E402
+from .exceptions import WkappaError, WkappaTypeError  # noqa: E402
 
 __all__ = ["OrdinalThresholdRegressor", "make_kappa_scorer", "qwk_scorer"]
 
@@ -204,6 +204,44 @@ def _refuse_continuous(y: Any) -> None:
         )
 
 
+def _check_regressor(estimator: Any) -> None:
+    """A clear error for an ``estimator`` that is not a scikit-learn regressor."""
+    if not all(hasattr(estimator, name) for name in ("fit", "predict", "get_params")):
+        raise WkappaTypeError(
+            "`estimator` must be a scikit-learn regressor (with fit, predict and get_params); "
+            f"got {estimator!r}. Hint: pass one, as in OrdinalThresholdRegressor(Ridge())."
+        )
+
+
+def _check_rows(X: Any, y: np.ndarray) -> None:
+    """A clear error for features ``X`` that are not an array, or not one row per grade."""
+    try:
+        check_consistent_length(X, y)
+    except TypeError as error:
+        raise WkappaTypeError(
+            f"`X` must be an array-like of features, one row per item: {error}."
+        ) from None
+    except ValueError as error:
+        raise WkappaError(
+            f"`X` and `y` must have one row per item: {error}. Hint: pass the features and "
+            "the grades of the same items."
+        ) from None
+
+
+def _folds(cv: Any, X: Any, grades: np.ndarray, split_kwargs: dict[str, Any]) -> list[Any]:
+    """The (train, test) index pairs of ``cv``, stratified by grade for an integer ``cv``
+    (as scikit-learn does for classifiers: grades sorted in the data must not leave a fold
+    without a grade), with ``cv`` named in the error of an unusable one."""
+    try:
+        return list(check_cv(cv, grades, classifier=True).split(X, grades, **split_kwargs))
+    except ValueError as error:
+        raise WkappaError(
+            f"`cv` cannot split the {len(grades)} rows: {error} Hint: pass cv as a number of "
+            "folds from 2 to the number of rows, a splitter such as KFold(5), or an iterable "
+            "of (train, test) index arrays."
+        ) from None
+
+
 def _check_predictions(scores: np.ndarray, estimator: Any, *, out_of_fold: bool) -> None:
     """A clear error for a regressor output that no threshold grades (NaN) or, among the
     out-of-fold predictions, that no threshold can be placed beyond (infinite)."""
@@ -331,17 +369,16 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         -------
         self
         """
+        _check_regressor(self.estimator)
         checked = check_weights(self.weights)
         encoded = _encode_grades(y, self.labels, sample_weight)
+        _check_rows(X, encoded.true_index)
         k = encoded.n_categories
         if isinstance(checked, np.ndarray):  # a matrix of the wrong shape fails before the folds
             weight_matrix(checked, k)
         target = encoded.true_index.astype(np.float64)
         fit_kwargs, split_kwargs = self._route_fit(encoded.sample_weight, fit_params)
-        # Stratified by grade for an integer cv, as scikit-learn does for classifiers: grades
-        # sorted in the data must not leave a fold without a grade.
-        splitter = check_cv(self.cv, encoded.true_index, classifier=True)
-        folds = list(splitter.split(X, encoded.true_index, **split_kwargs))
+        folds = _folds(self.cv, X, encoded.true_index, split_kwargs)
         oof = cross_val_predict(
             clone(self.estimator), X, target, cv=folds, params=fit_kwargs, n_jobs=self.n_jobs
         )
