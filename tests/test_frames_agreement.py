@@ -75,7 +75,7 @@ def test_long_matches_wide_and_by_groups(frame_library, coefficient):
 
 
 def test_frame_errors():
-    with pytest.raises(wk.WkappaError, match="no column"):
+    with pytest.raises(wk.WkappaError, match="`raters` names the column 'zz', which is not"):
         wkf.agreement(wide_polars(), raters=["r0", "zz"])
     with pytest.raises(wk.WkappaError, match="Give either"):
         wkf.agreement(wide_polars())

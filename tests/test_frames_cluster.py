@@ -101,7 +101,7 @@ def test_agreement_cluster_column_errors() -> None:
     _, df = _panel()
     with pytest.raises(WkappaError, match="`by` and `cluster` name the same column 'task'"):
         frames.agreement(df, raters=["a", "b"], by="task", cluster="task")
-    with pytest.raises(WkappaError, match="`df` has no column 'nope'"):
+    with pytest.raises(WkappaError, match="`cluster` names the column 'nope', which is not"):
         frames.agreement(df, raters=["a", "b"], cluster="nope")
     df.loc[2, "task"] = None
     with pytest.raises(WkappaError, match="`cluster` column 'task' has a missing id"):

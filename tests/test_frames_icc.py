@@ -180,7 +180,7 @@ def test_frame_errors() -> None:
         wkf.icc(frame, raters=RATERS, item="r0")
     with pytest.raises(WkappaError, match="needs all of"):
         wkf.icc(frame, item="r0", rater="r1")
-    with pytest.raises(WkappaError, match="no column 'rX'"):
+    with pytest.raises(WkappaError, match="`raters` names the column 'rX', which is not"):
         wkf.icc(frame, raters=["r0", "rX"])
     with pytest.raises(WkappaTypeError, match="list of column names"):
         wkf.icc(frame, raters="r0")

@@ -164,5 +164,5 @@ def test_spark_agreement_by_group_and_string_labels(spark):
     expected = wk.agreement(wide, weights="linear")
     assert result.statistic == pytest.approx(expected.statistic, abs=1e-14)
     assert result.labels == tuple(labels)
-    with pytest.raises(WkappaError, match="no column 'rX'"):
+    with pytest.raises(WkappaError, match="`raters` names the column 'rX', which is not"):
         frames.agreement(sdf, raters=["r0", "rX"])

@@ -11,7 +11,9 @@ This module imports narwhals at call time only; it is reached through :mod:`wkap
 
 from __future__ import annotations
 
+import difflib
 import warnings
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -53,6 +55,7 @@ __all__ = [
     "encode_pair",
     "exact_pairs",
     "frame_input",
+    "missing_column",
     "pair_quadratic_sums",
     "quiet_dask_notice",
     "raise_missing_rows",
@@ -121,11 +124,65 @@ def wrap_frame(df: Any, hint: str) -> Any:
     nw = import_optional("narwhals", "frames")
     try:
         with quiet_dask_notice():
-            return nw.from_native(df)
+            frame = nw.from_native(df)
     except TypeError:
         raise WkappaTypeError(
             f"`df` must be a data frame of {_ENGINES}; got {type(df).__name__}. Hint: {hint}"
         ) from None
+    except nw.exceptions.DuplicateError:  # pandas and pyarrow: refused on wrapping
+        _refuse_duplicates([str(name) for name in _native_names(df)])
+        raise
+    # DuckDB and Spark wrap a frame whose names repeat, and read one of the columns by it.
+    _refuse_duplicates(frame.columns if isinstance(frame, nw.DataFrame) else _lazy_names(frame))
+    return frame
+
+
+def _native_names(df: Any) -> Any:
+    """The column names of a pandas frame or pyarrow table, repeats included."""
+    names = getattr(df, "column_names", None)  # pyarrow (its .columns are the arrays)
+    return getattr(df, "columns", ()) if names is None else names
+
+
+def _lazy_names(frame: Any) -> list[str]:
+    """The column names of a lazy frame as its engine lists them (DuckDB's and Spark's
+    repeat a repeated name; their schema, a mapping, keeps one)."""
+    if frame.implementation.is_polars():  # polars refuses a repeated name itself
+        return []
+    names = getattr(frame.to_native(), "columns", ())
+    return [str(name) for name in names]
+
+
+def _refuse_duplicates(names: Sequence[str]) -> None:
+    repeated = [name for name, times in Counter(names).items() if times > 1]
+    if repeated:
+        shown = ", ".join(f"{name!r} ({names.count(name)} times)" for name in repeated[:5])
+        raise WkappaError(
+            f"`df` has more than one column named {shown}, so a column cannot be read by "
+            "its name. Hint: give each column its own name (pandas: df.columns = [...]; "
+            "SQL: SELECT ... AS another_name), or drop the repeats."
+        )
+
+
+def missing_column(parameter: str, name: str, columns: Sequence[str]) -> WkappaError:
+    """The error for a column ``name``, given to ``parameter``, that is not among the frame's
+    ``columns``: it names the columns spelled alike but for case and surrounding spaces, or
+    else the closest names, before listing them all."""
+
+    def folded(text: str) -> str:
+        return text.strip().casefold()
+
+    alike = [column for column in columns if folded(column) == folded(name)]
+    by_fold = {folded(column): column for column in columns}
+    close = alike or [
+        by_fold[match]
+        for match in difflib.get_close_matches(folded(name), list(by_fold), n=3, cutoff=0.7)
+    ]
+    suggestion = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return WkappaError(
+        f"`{parameter}` names the column {name!r}, which is not in the frame.{suggestion} "
+        f"Hint: names are matched exactly (case and spaces included); the columns are "
+        f"{format_value(list(columns), 200)}."
+    )
 
 
 def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
@@ -134,10 +191,7 @@ def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
             f"`{parameter}` must be a column name (str); got {format_value(value)}."
         )
     if value not in schema:
-        raise WkappaError(
-            f"`{parameter}` names the column {value!r}, which is not in the frame. "
-            f"Hint: the columns are {format_value(list(schema), 200)}."
-        )
+        raise missing_column(parameter, value, list(schema))
     return value
 
 

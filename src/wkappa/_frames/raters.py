@@ -28,7 +28,7 @@ from .._core import (
     to_column,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .count import check_group_columns, wrap_frame
+from .count import check_group_columns, missing_column, wrap_frame
 from .long_counts import long_rows
 
 __all__ = [
@@ -109,8 +109,9 @@ def rater_rows(
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     lazy = isinstance(frame, nw.LazyFrame)
     schema = dict(frame.collect_schema())
-    groups = [name for name in (by, cluster) if name is not None]
-    wide, names = layout_columns(schema, raters, item, rater, rating, also=groups)
+    also = [(parameter, name) for parameter, name in (("by", by), ("cluster", cluster)) if name]
+    groups = [name for _, name in also]
+    wide, names = layout_columns(schema, raters, item, rater, rating, also=also)
     check_group_columns(
         [("`by`", by), ("`cluster`", cluster)],
         dict.fromkeys(names, "rater") if wide else {rater: "`rater`", rating: "`rating`"},
@@ -427,23 +428,25 @@ def layout_columns(
     item: Any,
     rater: Any,
     rating: Any,
-    also: Sequence[str] = (),
+    also: Sequence[tuple[str, str]] = (),
 ) -> tuple[bool, list[str]]:
     """Whether the layout is wide, and the columns it reads: ``raters`` (wide) or ``item``,
     ``rater`` and ``rating`` (long, all three needed), each a column of the frame's
-    ``schema``, as are the ``also`` columns (groups)."""
+    ``schema``, as are the ``also`` columns (groups, each with its parameter's name)."""
     wide = is_wide(raters, item, rater, rating)
     if wide:
         names = rater_columns(raters)
+        parameters = ["raters"] * len(names)
     elif item is None or rater is None or rating is None:
         raise WkappaError("The long layout needs all of `item`, `rater` and `rating`.")
     else:
         names = [item, rater, rating]
-    for name in [*also, *names]:
+        parameters = ["item", "rater", "rating"]
+    for parameter, name in [*also, *zip(parameters, names, strict=True)]:
         if not isinstance(name, str):
             raise WkappaTypeError(f"Column names must be strings; got {name!r}.")
         if name not in schema:
-            raise WkappaError(f"`df` has no column {name!r}; its columns: {list(schema)}.")
+            raise missing_column(parameter, name, list(schema))
     return wide, names
 
 

@@ -1,0 +1,96 @@
+"""Column names in wkappa.frames on every frame library: a name the frame lacks is an error
+naming the parameter, the column and the names spelled alike (case, surrounding spaces, a
+close spelling); a frame whose names repeat is refused rather than read at one of the
+columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wkappa import WkappaError
+
+frames = pytest.importorskip("wkappa.frames")
+
+RATINGS = {
+    "Grade": [1, 2, 3, 1, 2, 3],
+    "model score": [1, 2, 2, 1, 3, 3],
+    " site": [1, 1, 1, 2, 2, 2],
+}
+PAIR = {"y_true": "Grade", "y_pred": "model score"}
+WIDE = {"raters": ["Grade", "model score"]}
+FEW = {"n_resamples": 9}
+
+# (function, its keywords, the parameter given a wrong name, that name, the name meant)
+CALLS = [
+    ("weighted_kappa", {**PAIR, "y_true": "grade"}, "y_true", "grade", "Grade"),
+    ("confusion_table", {**PAIR, "y_pred": "model_score"}, "y_pred", "model_score", "model score"),
+    ("kappa_by_group", {**PAIR, "by": "site"}, "by", "site", " site"),
+    ("kappa_test", {**PAIR, "cluster": "SITE"}, "cluster", "SITE", " site"),
+    ("agreement", {"raters": ["grade", "model score"]}, "raters", "grade", "Grade"),
+    ("agreement", {**WIDE, "by": "Site"}, "by", "Site", " site"),
+    ("agreement", {**WIDE, "cluster": "site"}, "cluster", "site", " site"),
+    ("icc", {"raters": ["Grade", "model  score"]}, "raters", "model  score", "model score"),
+    ("ccc", {"raters": ["grade", "model score"]}, "raters", "grade", "Grade"),
+    ("icc_all", {"item": " site", "rater": "model score", "rating": "grade"}, "rating", "grade",
+     "Grade"),
+    ("paired_kappa_test", {"y_true": "Grade", "y_pred_a": "model score", "y_pred_b": "site", **FEW},
+     "y_pred_b", "site", " site"),
+    ("rater_vs_panel", {"candidate": " site", "raters": ["grade", "model score"], **FEW},
+     "raters", "grade", "Grade"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("function", "keywords", "parameter", "given", "meant"), CALLS)
+def test_a_missing_column_names_its_parameter_and_the_close_names(
+    frame_library: Any, function: str, keywords: Any, parameter: str, given: str, meant: str
+) -> None:
+    df = frame_library.frame(RATINGS)
+    with pytest.raises(WkappaError) as raised:
+        getattr(frames, function)(df, **keywords)
+    message = str(raised.value)
+    assert message.startswith(
+        f"`{parameter}` names the column {given!r}, which is not in the frame. "
+        f"Did you mean {meant!r}? Hint: names are matched exactly (case and spaces included); "
+        "the columns are ['Grade', 'model score', ' site']."
+    ), message
+    assert "\n" not in message
+
+
+def test_a_name_like_none_of_the_columns_gets_no_guess(frame_library: Any) -> None:
+    df = frame_library.frame(RATINGS)
+    with pytest.raises(WkappaError, match=r"'zzz', which is not in the frame\. Hint: names"):
+        frames.weighted_kappa(df, y_true="zzz", y_pred="Grade")
+
+
+def _repeated_names(frame_library: Any) -> Any:
+    """A frame of the library with the columns 'a', 'b', 'a' (the two 'a' differ)."""
+    df = frame_library.frame({"a": [1, 2, 3, 1], "b": [2, 2, 3, 1], "c": [1, 3, 3, 2]})
+    name = frame_library.name
+    if name in ("pandas", "dask"):
+        return df.rename(columns={"c": "a"})
+    if name == "pyarrow":
+        return df.rename_columns(["a", "b", "a"])
+    if name == "duckdb":
+        return df.project("a, b, c AS a")
+    if name == "spark":
+        return df.toDF("a", "b", "a")
+    pytest.skip("polars frames refuse a repeated column name themselves")
+
+
+REPEATED = [
+    lambda df: frames.weighted_kappa(df, y_true="a", y_pred="b"),
+    lambda df: frames.kappa_by_group(df, y_true="b", y_pred="b", by="a"),
+    lambda df: frames.agreement(df, raters=["a", "b"]),
+    lambda df: frames.icc(df, raters=["b", "a"]),
+    lambda df: frames.ccc(df, raters=["b", "a"]),
+    lambda df: frames.paired_kappa_test(df, y_true="b", y_pred_a="a", y_pred_b="b", n_resamples=9),
+]
+
+
+@pytest.mark.parametrize("call", REPEATED)
+def test_a_repeated_column_name_is_refused(frame_library: Any, call: Any) -> None:
+    df = _repeated_names(frame_library)
+    with pytest.raises(WkappaError, match=r"^`df` has more than one column named 'a' \(2 times\)"):
+        call(df)
