@@ -50,7 +50,7 @@ def test_score_cluster_on_a_messy_export_is_kappa_test_cluster(capsys, eyes):
     """' N/A ' with spaces was 'the unparsable value'; it is missing as 'NA' is, and the
     cluster-robust numbers are kappa_test(cluster=) on the same 118 rows over 60 patients."""
     path, data = eyes
-    argv = ["score", path, "--true", " Reader A ", "--pred", "Reader B"]
+    argv = ["score", path, "--true", "Reader A", "--pred", "Reader B"]
     got = json_output(capsys, [*argv, "--cluster", "Patient ID", "--nan-policy", "omit"])
     want = wk.kappa_test(data["a"], data["b"], cluster=data["patient"], nan_policy="omit")
     assert (got["rows_read"], got["rows_used"], got["n_clusters"]) == (120, 118, 60)

@@ -136,12 +136,13 @@ def test_spaces_in_the_option_value_are_named_as_the_value_s(tmp_path, capsys, c
     assert err.endswith(fix), err
 
 
-def test_spaces_in_the_file_s_column_are_named_as_the_file_s(tmp_path, capsys):
+def test_spaces_in_the_file_s_header_are_not_part_of_the_name(tmp_path, capsys):
     path = tmp_path / "sp.csv"
     path.write_text("reader1, reader2\n1,1\n2,2\n3,2\n")
-    err = refusal(capsys, ["agree", str(path), "--raters", "reader1,reader2"])
-    assert "Hint: the file's column is ' reader2', with surrounding spaces" in err, err
-    assert json_output(capsys, ["agree", str(path), "--raters", "reader1, reader2"])
+    document = json_output(capsys, ["agree", str(path), "--raters", "reader1,reader2"])
+    assert document["raters"] == ["reader1", "reader2"]
+    err = refusal(capsys, ["agree", str(path), "--raters", "reader1, reader2"])
+    assert err.endswith("--raters reader1,reader2."), err
 
 
 def test_labels_and_na_values_are_stripped_around_the_commas(tmp_path, capsys):

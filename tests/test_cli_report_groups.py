@@ -70,17 +70,17 @@ def test_the_pairs_without_a_group_are_said_to_be_left_out(tmp_path):
 
 
 def test_a_by_header_with_spaces_is_named_without_them(tmp_path, capsys) -> None:
-    # The header is "Site " (a trailing space): the option matches it exactly, the text,
-    # report and methods sentence name it "Site", and messages quote the option as typed.
+    # The header is "Site " (a trailing space): the column is "Site", in the option, the text,
+    # the report, the methods sentence and the messages.
     path = tmp_path / "sites.csv"
     path.write_text("Site ,a,b\nX,1,1\nX,2,2\nX,3,2\nX,1,1\nY,2,2\nY,1,2\nY,3,3\nY,2,2\n")
     report = tmp_path / "sites.html"
-    argv = ["score", str(path), "--true", "a", "--pred", "b", "--by", "Site "]
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--by", "Site"]
     assert main([*argv, "--report", str(report)]) == 0
     captured = capsys.readouterr()
     assert "By Site:\n" in captured.out and "Across Site (inverse" in captured.out
     assert "Site :" not in captured.out and "Site  " not in captured.out.split("\n")[-2]
-    assert "(--by 'Site ': X, Y, (all))" in captured.err
+    assert "(--by Site: X, Y, (all))" in captured.err
     page = report.read_text(encoding="utf-8")
     assert "<h2>By Site</h2>" in page and "each value of Site (file" in page
     assert "Across the values of Site, the kappas" in page

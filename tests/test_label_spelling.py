@@ -156,7 +156,7 @@ def test_cli_score_compare_thresholds_refuse(tmp_path):
         b"id,Human Score ,llm\r\n1,none,none\r\n2,mild,mild\r\n3,mild,mild \r\n"
         b"4,severe,severe\r\n5,moderate,moderate\r\n"
     )
-    common = ["--true", "Human Score ", "--weights", "unweighted"]
+    common = ["--true", "Human Score", "--weights", "unweighted"]
     for argv in (
         ["score", path, *common, "--pred", "llm"],
         ["compare", path, *common, "--pred", "llm", "--pred", "llm"],
@@ -164,7 +164,7 @@ def test_cli_score_compare_thresholds_refuse(tmp_path):
         result = run(*argv)
         assert result.returncode == 2, argv
         assert "ws.csv, row 3:" in result.stderr and "column 'llm'" in result.stderr
-    labelled = run("score", path, "--true", "Human Score ", "--pred", "llm", "--labels",
+    labelled = run("score", path, "--true", "Human Score", "--pred", "llm", "--labels",
                    ",".join(ORDER))  # fmt: skip
     assert labelled.returncode == 2 and "the label 'mild'" in labelled.stderr
     ok = run("score", path, *common, "--pred", "llm", "--strip-labels", "--format", "json")

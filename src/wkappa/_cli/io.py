@@ -156,22 +156,60 @@ class Source:
     decimal_comma: bool = False  # --decimal-comma: CSV numbers are written 2,5
     _overrides: dict[str, Any] = field(default_factory=dict)
     _categories: Dictionaries | None = None  # see :mod:`.dictionaries`
+    _headers: dict[str, str] | None = None  # a padded header as written -> its name
 
     @property
     def delimiter(self) -> str:
         """The field separator of a CSV or TSV file."""
         return self.separator or ("\t" if self.fmt == "tsv" else ",")
 
-    def scan(self, string_columns: Sequence[str] = (), *, whole_file: bool = False) -> Any:
+    def scan(
+        self,
+        string_columns: Sequence[str] = (),
+        *,
+        whole_file: bool = False,
+        as_written: bool = False,
+    ) -> Any:
         """A LazyFrame over the file; ``string_columns`` are read as text (CSV only).
 
         CSV column types are inferred from the first rows, or from every row with
-        ``whole_file`` (one more pass, but no later row can contradict them).
+        ``whole_file`` (one more pass, but no later row can contradict them). Column names are
+        the header's without surrounding spaces (:meth:`padded_headers`), as options name them
+        and outputs print them; ``as_written`` keeps them as the file writes them.
         """
-        frame = self._scan(string_columns, whole_file)
+        padded = self.padded_headers()
+        written = {name: header for header, name in padded.items()}
+        frame = self._scan([written.get(c, c) for c in string_columns], whole_file)
         if self.fmt in ("parquet", "ipc") and self.path is not None:
             frame = self._ordered(frame)
+        if padded and not as_written:
+            frame = frame.rename(padded)
         return frame if not self.na_values else self._declared_missing(frame)
+
+    def padded_headers(self) -> dict[str, str]:
+        """The file's column names written with surrounding spaces, each mapped to its name
+        without them (``{"Rater A ": "Rater A"}``): one rule for every command, so that
+        ``--raters 'Rater A'`` selects the column and every output names it ``Rater A``. Two
+        headers that are one name once stripped (``a`` and ``a ``) are refused, naming both.
+        A header of spaces only is kept as written (it names no column)."""
+        if self._headers is None:
+            names = list(self.schema(self._scan((), False)))
+            padded = {n: n.strip() for n in names if n.strip() and n != n.strip()}
+            for name in padded.values():
+                same = [n for n in names if n.strip() == name]
+                if len(same) > 1:
+                    shown = " and ".join(repr(n) for n in same)
+                    raise WkappaError(
+                        f"{self.name}: the header's columns {shown} are one name, {name!r}, "
+                        "once their surrounding spaces are stripped, so which one is meant is "
+                        "ambiguous. Hint: give each column its own name in the file's header."
+                    )
+            self._headers = padded
+        return self._headers
+
+    def written_name(self, name: str) -> str:
+        """The header as the file writes it of the column ``name`` (see :meth:`scan`)."""
+        return next((h for h, n in self.padded_headers().items() if n == name), name)
 
     def _ordered(self, frame: Any) -> Any:
         """``frame`` with each ordered dictionary column a polars Enum of its categories, the
@@ -361,28 +399,20 @@ def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]
         suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         glued = [sep for sep in ";\t|," if len(names) == 1 and sep in names[0]]
         hint = f" Hint: {_separator_hint(source, glued[0])}" if glued else ""
-        padded = [name for name in names if name.strip() == column.strip()]
-        if padded:  # names are matched exactly as written, spaces included
+        padded = [name for name in names if name == column.strip()]
+        if padded:  # the spaces are the option value's (--raters 'a, b')
             option_name = option.split(" ")[0]
-            if padded[0] != padded[0].strip():
-                hint += (
-                    f" Hint: the file's column is {padded[0]!r}, with surrounding spaces; give "
-                    f"it exactly, in quotes: {option_name} {shlex.quote(padded[0])}."
-                )
-            else:  # the spaces are the option value's (--raters 'a, b')
-                fix = f"without them: {option_name} {shlex.quote(padded[0])}"
-                if option_name == "--raters":
-                    given = [c for o, c in wanted.items() if o.split(" ")[0] == option_name]
-                    fixed = [c.strip() if c.strip() in schema else c for c in given]
-                    fix = (
-                        f"without spaces after the commas: --raters {shlex.quote(join_list(fixed))}"
-                    )
-                hint += (
-                    f" Hint: the space is in the value of {option_name} ({column!r}), not in "
-                    f"the file's column {padded[0]!r}; names are matched as written, so give "
-                    f"it {fix}."
-                )
-        empty = [str(i + 1) for i, name in enumerate(written) if not name]
+            fix = f"without them: {option_name} {shlex.quote(padded[0])}"
+            if option_name == "--raters":
+                given = [c for o, c in wanted.items() if o.split(" ")[0] == option_name]
+                fixed = [c.strip() if c.strip() in schema else c for c in given]
+                fix = f"without spaces after the commas: --raters {shlex.quote(join_list(fixed))}"
+            hint += (
+                f" Hint: the space is in the value of {option_name} ({column!r}), not in "
+                f"the file's column {padded[0]!r}; names are matched as written, so give "
+                f"it {fix}."
+            )
+        empty = [str(i + 1) for i, name in enumerate(written) if not name.strip()]
         if empty:
             which = f"column {empty[0]}" if len(empty) == 1 else f"columns {', '.join(empty)}"
             hint += f" Hint: the header gives {which} no name; give every column a name."

@@ -5,8 +5,8 @@ The value is split at each comma; a comma written ``\\,`` is part of an item, no
 (``--labels 'none,mild\\, early,severe'`` lists three labels, the second ``mild, early``).
 Values (``--labels``, ``--na-values``) are stripped of surrounding spaces, so ``none, mild``
 is ``none`` and ``mild``. Column names (``--raters``) are kept exactly as written, as every
-option that names a column keeps them: a header written ``a, b`` names the columns ``a`` and
-`` b``, and ``--raters 'a, b'`` gives them as the file writes them.
+option that names a column keeps them; a header's surrounding spaces are not part of its
+names (a header written ``a, b`` names the columns ``a`` and ``b``, ``--raters a,b``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,6 @@ from .output import (
     TABLE_INTERVALS,
     THRESHOLD_KAPPA_DECIMALS,
     RowCount,
-    column_label,
     format_bound,
     format_count,
     format_df,
@@ -171,7 +170,7 @@ def score_methods(
             f"a weighted total of {format_count(result.n)} pairs (frequency weights from the "
             f"column {run.weight_column})"
         )
-    groups = f", overall and within each value of {column_label(run.by)}" if run.by else ""
+    groups = f", overall and within each value of {run.by}" if run.by else ""
     if run.cluster is not None:
         clusters = "" if result.n_clusters is None else f" {result.n_clusters:,}"
         error = (
@@ -214,7 +213,7 @@ def _pooled(run: ScoreRun) -> str:
         out.append(f"the {format_count(missing.result.n)} pairs without a value left out")
     out_text = f" ({'; '.join(out)})" if out else ""
     return (
-        f" Across the values of {column_label(run.by)}{out_text}, the kappas were pooled with "
+        f" Across the values of {run.by}{out_text}, the kappas were pooled with "
         "inverse-variance weights and their equality tested by the chi-square test of "
         "homogeneity (as SAS "
         f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "

@@ -214,7 +214,9 @@ def add_layout(
 ) -> None:
     """The raters' columns: wide (``--raters A,B,C``) or long (one row per rating)."""
     parser.add_argument(
-        "--raters", metavar="A,B,C", help=f"{raters} (names as written, spaces included)"
+        "--raters",
+        metavar="A,B,C",
+        help=f"{raters} (the header's names, without surrounding spaces)",
     )
     for option, text in long:
         parser.add_argument(option, metavar="COL", help=text)
@@ -447,8 +449,8 @@ def chosen_layout(
 
 def split_names(text: str, option: str) -> list[str]:
     """A comma-separated option value as a list (:func:`~wkappa._cli.lists.split_list`):
-    ``--raters`` names exactly as written (a header may have spaces: ``Human Score ``), other
-    values stripped."""
+    ``--raters`` names exactly as written (a header's own surrounding spaces are not part of
+    its names), other values stripped."""
     names = split_list(text, strip=option != "--raters")
     if any(not name.strip() for name in names):
         raise WkappaError(f"{option} must be a comma-separated list; got {text!r}.")

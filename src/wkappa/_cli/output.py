@@ -48,7 +48,6 @@ __all__ = [
     "categories_line",
     "ci_label",
     "coefficient_band",
-    "column_label",
     "csv_field",
     "format_bound",
     "format_interval",
@@ -104,17 +103,6 @@ def categories_line(labels: Sequence[Any], noun: str = "categories") -> str:
     if len(labels) == 1:
         noun = {"categories": "category", "grades": "grade"}.get(noun, noun)
     return f"K = {len(labels)} {noun}: {', '.join(label_text(v) for v in labels)}"
-
-
-def column_label(name: str) -> str:
-    """How a text table, a report or a methods sentence names a file's column: its header
-    without surrounding spaces ("By Site:", not "By Site :" for a header ``"Site "``). Options
-    still match the header exactly, and JSON and CSV keep it as written.
-
-    >>> column_label(" Site "), column_label("site id")
-    ('Site', 'site id')
-    """
-    return name.strip()
 
 
 def to_json(document: dict[str, Any], *, schema: str) -> str:

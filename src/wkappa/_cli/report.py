@@ -32,7 +32,6 @@ from .output import (
     RowCount,
     band,
     categories_line,
-    column_label,
     format_bound,
     format_count,
     format_df,
@@ -275,9 +274,9 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
     provenance = Provenance.of(args)
     sentence, cited = score_methods(run, args, provenance)
     name, true, pred, overall, groups = (
-        run.name, column_label(run.true), column_label(run.pred), run.overall, run.groups
+        run.name, run.true, run.pred, run.overall, run.groups
     )  # fmt: skip
-    by = None if run.by is None else column_label(run.by)
+    by = None if run.by is None else run.by
     result = overall.result
     parts = [
         *_head(name, f"Weighted kappa: {name}"),

@@ -51,7 +51,6 @@ from .output import (
     band,
     categories_line,
     ci_label,
-    column_label,
     count_value,
     format_bound,
     format_count,
@@ -335,9 +334,9 @@ def missing_note(missing: Scored, by: str) -> str:
 def score_text(run: ScoreRun) -> str:
     """The human-readable report of ``wkappa score``."""
     name, true, pred, overall, groups = (
-        run.name, column_label(run.true), column_label(run.pred), run.overall, run.groups
+        run.name, run.true, run.pred, run.overall, run.groups
     )  # fmt: skip
-    by = None if run.by is None else column_label(run.by)
+    by = None if run.by is None else run.by
     result = overall.result
     lines = [
         f"wkappa score: {name}",

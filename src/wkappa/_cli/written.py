@@ -46,7 +46,8 @@ def check_out_name(path: str, out_format: str) -> None:
 
 
 def as_written(other: Source, out_format: str, numbers: Sequence[str]) -> Any:
-    """The ``--apply`` file's own columns as a LazyFrame, to be written back as they were.
+    """The ``--apply`` file's own columns as a LazyFrame, to be written back as they were
+    (the header too, spaces and all).
 
     A CSV or TSV file written as CSV or TSV: cell for cell (every column read as text and
     nothing read as missing, so ``-9``, ``NA``, `` -9 `` and ``007`` stay as they are). Into
@@ -56,8 +57,9 @@ def as_written(other: Source, out_format: str, numbers: Sequence[str]) -> Any:
     always), and zero-padded ones text.
     """
     pl = polars()
+    numbers = [other.written_name(name) for name in numbers]  # the header as written
     if other.fmt not in ("csv", "tsv"):
-        return dataclasses.replace(other, na_values=()).scan(whole_file=True)
+        return dataclasses.replace(other, na_values=()).scan(whole_file=True, as_written=True)
     try:
         text = pl.scan_csv(
             other.data if other.path is None else other.path,
@@ -75,7 +77,7 @@ def as_written(other: Source, out_format: str, numbers: Sequence[str]) -> Any:
 def _typed(other: Source, text: Any, numbers: Sequence[str]) -> Any:
     """A CSV's columns (``text``: every cell as written) typed as the command line reads them."""
     pl = polars()
-    typed = dataclasses.replace(other, na_values=()).scan(whole_file=True)
+    typed = dataclasses.replace(other, na_values=()).scan(whole_file=True, as_written=True)
     schema = other.schema(typed)
     cells = {name: _cell(name) for name in schema}
     parsed = {name: cell.cast(pl.Float64, strict=False) for name, cell in cells.items()}
