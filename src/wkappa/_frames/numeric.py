@@ -11,6 +11,7 @@ with NaN for a missing rating (the long layout pivoted here, O(targets x raters)
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -151,7 +152,10 @@ def rater_moments(
         exprs += [deviation.var(ddof=0).alias(f"error{j}")]
         exprs += [column.min().alias(f"low{j}"), column.max().alias(f"high{j}")]
     exprs += [row.mean().alias("row_mean"), row.var(ddof=0).alias("row_var")]
-    values = _collect(data.frame.select(*exprs)).rows(named=True)[0]
+    with warnings.catch_warnings():
+        # Dask takes the mean of no rows as 0 / 0 and warns; no rows give None below.
+        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
+        values = _collect(data.frame.select(*exprs)).rows(named=True)[0]
     n = int(values["n"])
     if n == 0 or int(values["missing"] or 0):
         return None
