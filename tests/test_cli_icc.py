@@ -292,3 +292,22 @@ def test_an_infinite_f_is_written_as_a_paper_writes_it(tmp_path, capsys) -> None
     page = report.read_text(encoding="utf-8")
     assert "F(4, 8) = ∞, p &lt; 0.001 (the error mean square is 0)." in page
     assert "<td>inf</td>" not in page and "F = inf" not in page
+
+
+def test_the_explanation_page_shows_what_the_command_prints(tmp_path, capsys, monkeypatch):
+    """docs/explanation/kappa-icc-ccc.md runs `wkappa icc essays.csv --raters a,b` on the
+    page's own two columns and shows its output."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "docs" / "explanation" / "kappa-icc-ccc.md").read_text()
+    columns = {name: re.search(rf"^>>> {name} = (\[.*\])$", page, flags=re.M)[1] for name in "ab"}
+    a, b = (json.loads(columns[name]) for name in "ab")
+    rows = "".join(f"{x},{y}\n" for x, y in zip(a, b, strict=True))
+    (tmp_path / "essays.csv").write_text("a,b\n" + rows)
+    block = page.split("```text\n$ wkappa ", 1)[1].split("```", 1)[0]
+    command, _, shown = block.partition("\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(shlex.split(command)) == 0
+    assert capsys.readouterr().out.rstrip("\n") == shown.rstrip("\n")
