@@ -181,7 +181,17 @@ html_theme_options = {
 # Without it a first visit logs "Got invalid theme mode" on the console.
 html_context = {"default_mode": "auto"}
 # Pages without sub-pages get no (empty) navigation column.
-html_sidebars: dict[str, list[str]] = {"changelog": [], "citing": [], "getting-started": []}
+html_sidebars: dict[str, list[str]] = {
+    page: []
+    for page in (
+        "bibliography",
+        "changelog",
+        "citing",
+        "contributing",
+        "getting-started",
+        "validation",
+    )
+}
 # Long console lines and code wrap inside the text column instead of overflowing it.
 html_css_files = ["wkappa.css"]
 html_show_sourcelink = False

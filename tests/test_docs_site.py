@@ -419,12 +419,33 @@ def test_code_blocks_fit_the_text_column(browser: _Page, server: str, page: str)
 
 
 @pytest.mark.slow
-def test_getting_started_has_no_empty_navigation(browser: _Page, server: str) -> None:
-    browser.open(server + "getting-started.html")
+@pytest.mark.parametrize(
+    "page", ["getting-started.html", "validation.html", "bibliography.html", "contributing.html"]
+)
+def test_pages_without_sub_pages_have_no_empty_navigation(
+    browser: _Page, server: str, page: str
+) -> None:
+    """A page without sub-pages shows no navigation column holding only its headings."""
+    browser.open(server + page)
     empty = browser.evaluate(
         """Array.from(document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary'))
         .filter(s => getComputedStyle(s).display !== 'none' && s.offsetWidth > 0
-                     && s.innerText.trim() === '').length"""
+                     && s.innerText.replace(/Collapse Sidebar|Section Navigation/g, '')
+                        .trim() === '').length"""
     )
     assert empty == 0
-    assert "pip install" in browser.evaluate("document.body.innerText")
+    if page == "getting-started.html":
+        assert "pip install" in browser.evaluate("document.body.innerText")
+
+
+@pytest.mark.slow
+def test_the_page_contents_fit_their_column(browser: _Page, server: str) -> None:
+    """A long heading without spaces (an R call on the validation page) wraps inside the
+    "On this page" column instead of running out of it."""
+    browser.open(server + "validation.html")
+    wide = browser.evaluate(
+        """Array.from(document.querySelectorAll('.page-toc .nav-link'))
+        .filter(a => a.scrollWidth > a.closest('.bd-sidebar-secondary').clientWidth)
+        .map(a => a.innerText)"""
+    )
+    assert wide == []
