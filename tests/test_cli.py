@@ -544,6 +544,9 @@ def test_demo_prints_the_worked_example_and_the_data_sets(tmp_path):
     out = proc.stdout
     assert "0.3181818181818182" in out  # seed note 000
     assert "0.8724489795918368" in out  # seed note 003
+    # The example is named by its source, not as "the worked example" the reader never saw.
+    assert '"Kaggle Winning Solutions: quadratic weighted kappa"' in out
+    assert "worked example" not in out
     assert "ms_diagnosis.csv" in out and "By patients:" in out and "95% CI" in out
     assert "/diabetes_oof.csv  (truth grade" in out and "proven optimal" in out
     proc = run("demo", "--export-data", tmp_path / "data")

@@ -1,6 +1,6 @@
 """``wkappa demo``: the main job on built-in data, with no network access.
 
-1. The worked example, step by step (O, W, E, numerator, denominator, kappa).
+1. Quadratic weighted kappa step by step (O, W, E, numerator, denominator, kappa).
 2. A published two-rater data set (``data/ms_diagnosis.csv``) scored by ``wkappa score`` with
    its standard error, confidence interval, test and interpretation, per patient sample.
 3. Exact thresholds fitted by ``wkappa thresholds`` on bundled out-of-fold predictions
@@ -70,8 +70,8 @@ COMPARE_COMMAND = (
 
 _SUMMARY = "worked examples on built-in data"
 _DESCRIPTION = (
-    "The worked example step by step, a published "
-    "two-rater data set scored with intervals, and a threshold fit."
+    "Quadratic weighted kappa step by step, a published two-rater data set scored with "
+    "intervals, a threshold fit, two models compared, and a panel of raters with an LLM judge."
 )
 
 
@@ -116,12 +116,13 @@ def _run(main: Callable[[list[str]], int], command: Sequence[str], directory: Pa
 
 def _seed_example() -> None:
     table = confusion_table(SEED_ACTUALS, SEED_PREDS)
-    print("1. The quadratic weighted kappa of the worked example, step by step")
+    print("1. Quadratic weighted kappa step by step, on the ten pairs of the tutorial")
+    print('   "Kaggle Winning Solutions: quadratic weighted kappa"')
     print(f"actuals = {list(SEED_ACTUALS)}")
     print(f"preds   = {list(SEED_PREDS)}")
     print(explain_table(table, weight_matrix("quadratic", table.shape[0]), range(5)))
     print(f"wkappa.qwk(actuals, preds) = {quadratic_weighted_kappa(SEED_ACTUALS, SEED_PREDS)!r}")
-    print("(The steps above follow the worked example's float arithmetic, 1 - 0.225 / 0.33, and")
+    print("(The steps above follow the tutorial's float arithmetic, 1 - 0.225 / 0.33, and")
     print("end one unit in the last place away; wkappa.qwk computes from the integer counts and")
     print("returns the float nearest to the exact kappa, 7/22.)")
     print()
@@ -132,7 +133,7 @@ def _seed_example() -> None:
     rng = np.random.RandomState(2020)  # the legacy generator the tutorial used
     actuals = rng.randint(0, 4, 10000)
     preds = rng.randint(0, 4, 10000)
-    print("The worked example's 10,000 random pairs (np.random.seed(2020), randint(0, 4)):")
+    print("The tutorial's 10,000 random pairs (np.random.seed(2020), randint(0, 4)):")
     print(f"wkappa.qwk(actuals, preds) = {quadratic_weighted_kappa(actuals, preds)!r}")
 
 
