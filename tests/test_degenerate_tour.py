@@ -160,8 +160,11 @@ ENTRIES: dict[str, tuple[Callable[[str], Any], list[Any]]] = {
         ),
         ["expanded-percentile"],
     ),
-    "icc": (lambda c: wk.icc(PANELS[c][0]), ["F"]),
-    "icc_C3": (lambda c: wk.icc(PANELS[c][0], form="C,k"), ["F"]),
+    **{
+        f"icc_{form}": (lambda c, form=form: wk.icc(PANELS[c][0], form=form), ["F"])
+        for form in ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
+    },
+    "icc_all_1,1": (lambda c: wk.icc_all(PANELS[c][0])["1,1"], ["F"]),
     "ICCAccumulator": (lambda c: _icc_accumulated(PANELS[c][0]), ["F"]),
     "ccc_several": (lambda c: wk.ccc(PANELS[c][0]), [None]),
 }  # fmt: skip

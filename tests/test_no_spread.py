@@ -134,3 +134,30 @@ def test_kappa_by_group_with_a_standard_error_of_zero_has_no_interval(method: st
     assert rows["a"]["kappa"] == 0.0 and math.isnan(rows["a"]["ci_low"])
     assert rows["b"]["ci_low"] < rows["b"]["ci_high"]
     assert "undefined in 1 of 2 groups" in message
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize(
+    ("ratings", "form"),
+    [
+        (ALIKE, "1,1"),
+        ([[1, 3], [3, 1], [2, 2]], "A,1"),
+        ([[0.1, 0.2], [0.2, 0.1], [0.3, 0.0]], "C,1"),
+    ],
+    ids=["alike", "mirrored", "decimals"],
+)
+def test_icc_of_items_with_one_mean_has_no_f_test(ratings, form: str, alternative: str) -> None:  # type: ignore[no-untyped-def]
+    """Every item with the same mean rating: F = MSR / MSE is 0 (up to rounding for decimals),
+    and the two-sided p was 0 and the interval the single point [c, c]."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = wk.icc(ratings, form=form, alternative=alternative)
+    assert [w.category for w in caught] == [wk.UndefinedReliabilityWarning]
+    assert caught[0].filename == __file__
+    assert "so F = 0" in str(caught[0].message)
+    assert not math.isnan(result.statistic) and result.f_statistic < 1e-12
+    assert math.isnan(result.pvalue)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ci = result.confidence_interval()
+    assert math.isnan(ci.low) and math.isnan(ci.high)

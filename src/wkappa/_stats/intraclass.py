@@ -38,6 +38,7 @@ from .intraclass_forms import (
     DESCRIPTIONS,
     FORMS,
     FORMULAS,
+    ROUNDING,
     SHROUT_FLEISS,
     check_form,
     check_icc0,
@@ -110,7 +111,8 @@ class ICCResult:
         not above 0, with an UndefinedReliabilityWarning (see :func:`~wkappa.icc`, Warns).
         The average-measure forms have no lower bound; 'A,1' can go below -1/(k-1).
     pvalue : float or ndarray
-        p-value of the F test of ``ICC = icc0`` against ``alternative``.
+        p-value of the F test of ``ICC = icc0`` against ``alternative``; nan where F is 0/0
+        or 0 (every item with the same mean rating), with the interval.
     f_statistic, df1, df2 : float or ndarray
         The test's F statistic and degrees of freedom (df2 is McGraw & Wong's approximate,
         non-integer df for the absolute-agreement forms with ``icc0 > 0``).
@@ -221,7 +223,9 @@ class ICCResult:
 
         def two_sided(level: float) -> ConfidenceInterval:
             low, high = limits(self.form, self._ms, self._statistic_a1, (1.0 - level) / 2.0)
-            no_f = np.isnan(self.f_statistic)  # F is 0/0: no F to invert (warned when built)
+            # F is 0/0, or 0 (every item with the same mean): nothing to invert (warned when
+            # built)
+            no_f = np.isnan(self.f_statistic) | _f_is_zero(self.f_statistic)
             low, high = np.where(no_f, np.nan, low), np.where(no_f, np.nan, high)
             return ConfidenceInterval(
                 _scalar_or_array(low, self._batched),
@@ -309,7 +313,9 @@ def build_result(
     statistic = estimate(form, ms)
     statistic_a1 = statistic if form == "A,1" else estimate("A,1", ms)
     f_stat, df1, df2 = f_test(form, ms, icc0)
-    p = pvalue(f_stat, df1, df2, alternative)
+    # F = 0 (MSR = 0: every item has the same mean rating) is a point mass no F distribution
+    # gives: its two-sided p would be 0 and its interval one point; both are nan (warned).
+    p = np.where(_f_is_zero(f_stat), np.nan, pvalue(f_stat, df1, df2, alternative))
 
     def get(values: Any) -> Any:
         if not batched:
@@ -345,6 +351,12 @@ def build_result(
     )
 
 
+def _f_is_zero(f_stat: Any) -> Any:
+    """Where F is 0 up to rounding (MSR = 0: every item has the same mean rating; rounding
+    leaves an F near 1e-32 where the means are equal decimals such as 0.1 and 0.2)."""
+    return np.asarray(f_stat) <= ROUNDING
+
+
 def _names(forms: list[str]) -> str:
     names = [f"ICC({form})" for form in forms]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -360,14 +372,15 @@ def warn_if_undefined(results: Mapping[str, ICCResult]) -> None:
         ms = result._ms
         bad = np.atleast_1d(undefined(form, ms))
         test = np.atleast_1d(np.isnan(result.f_statistic) & ~np.isnan(ms.ms_error)) & ~bad
+        zero = np.atleast_1d(_f_is_zero(result.f_statistic)) & ~bad
         if bad.any():
             one = ms.at(int(np.argmax(bad)))
             reasons.setdefault(undefined_reason(form, one), []).append(form)
             count = max(count, int(bad.sum()))
-        if test.any():
-            reason = f"F test of ICC = {result.icc0:g}"
-            reasons.setdefault(reason, []).append(form)
-            count = max(count, int(test.sum()))
+        for flat, reason in ((test, "F test"), (zero, "F of 0")):
+            if flat.any():
+                reasons.setdefault(f"{reason} of ICC = {result.icc0:g}", []).append(form)
+                count = max(count, int(flat.sum()))
     batched = any(result._batched for result in results.values())
     where = f" for {count} feature(s)" if batched else ""
     texts, closing = [], ""
@@ -378,6 +391,14 @@ def warn_if_undefined(results: Mapping[str, ICCResult]) -> None:
                 "items differ in nothing, the raters by constant offsets only), so F is 0/0; "
                 "its p and the F-based interval are nan."
             )
+        elif reason.startswith("F of 0"):
+            texts.append(
+                f"The F test of ICC = {reason.rsplit(' ', 1)[-1]} is degenerate for "
+                f"{_names(forms)}{where}: MSR = 0 (every item has the same mean rating), so "
+                "F = 0, where no F distribution has any probability (the two-sided p would be "
+                "0 and the interval a single point); its p and the F-based interval are nan. "
+                "Hint: rate items that differ."
+            )
         elif reason.startswith("every mean square"):
             texts.append(f"The ICC is undefined{where}: {reason}. Returning nan.")
         else:
@@ -385,7 +406,7 @@ def warn_if_undefined(results: Mapping[str, ICCResult]) -> None:
             texts.append(f"{_names(forms)} {verb} undefined{where}: {reason}.")
             closing = (
                 "Returning nan for the ICC and its interval (the F test is kept where F is "
-                "defined)."
+                "defined and above 0)."
             )
     if texts:
         warn_at_caller(" ".join([*texts, closing]).strip(), UndefinedReliabilityWarning)
@@ -450,7 +471,8 @@ def icc(
         item with the same mean rating for the 'k' forms; MSR = MSE = 0 for 'C,1'; n = k = 2
         with MSR = MSC = 0 for 'A,1') or, for 'A,k', below 0 (where 'A,1' < -1/(k-1)): the
         ICC and its interval are nan (never -inf or a value above 1); the F test is kept
-        where F is defined. Also when that F is 0/0.
+        where F is defined and above 0. Also when that F is 0/0, or 0 (MSR = 0: every item
+        has the same mean rating), where the F test's p and the interval are nan.
 
     Notes
     -----

@@ -22,6 +22,7 @@ __all__ = [
     "DESCRIPTIONS",
     "FORMS",
     "FORMULAS",
+    "ROUNDING",
     "SHROUT_FLEISS",
     "absolute_df",
     "check_form",
