@@ -94,3 +94,54 @@ def test_a_repeated_column_name_is_refused(frame_library: Any, call: Any) -> Non
     df = _repeated_names(frame_library)
     with pytest.raises(WkappaError, match=r"^`df` has more than one column named 'a' \(2 times\)"):
         call(df)
+
+
+NESTED = [
+    ("weighted_kappa", {"y_true": "listed", "y_pred": "b"}, "y_true"),
+    ("kappa_by_group", {"y_true": "a", "y_pred": "b", "by": "listed"}, "by"),
+    ("kappa_test", {"y_true": "a", "y_pred": "b", "cluster": "listed"}, "cluster"),
+    ("agreement", {"raters": ["a", "b"], "by": "listed"}, "by"),
+    ("icc", {"raters": ["a", "listed"]}, "raters"),
+]
+
+
+@pytest.mark.parametrize(("function", "keywords", "parameter"), NESTED)
+def test_a_column_of_lists_is_refused_by_name(
+    frame_library: Any, function: str, keywords: Any, parameter: str
+) -> None:
+    if frame_library.name in ("pandas", "dask"):
+        pytest.skip("pandas holds lists in an object column: nothing marks them as lists")
+    df = frame_library.frame({"a": [1, 2, 3], "b": [1, 2, 2], "listed": [[1], [2], [1, 2]]})
+    with pytest.raises(WkappaError, match=rf"^`{parameter}` names the column 'listed', whose"):
+        getattr(frames, function)(df, **keywords)
+
+
+def test_kappa_by_group_of_an_all_null_key_is_one_group_keyed_none(frame_library: Any) -> None:
+    """A key column with no value at all has no type of its own (pyarrow's and DuckDB's
+    NULL type): its one group comes back keyed None."""
+    import wkappa as wk
+
+    true, pred = [1, 2, 3, 1, 2, 3], [1, 2, 2, 1, 3, 3]
+    df = frame_library.frame({"a": true, "b": pred, "g": [None] * 6})
+    result = frame_library.to_pandas(frames.kappa_by_group(df, y_true="a", y_pred="b", by="g"))
+    assert len(result) == 1 and result["g"].isna().all()
+    assert result["n"].tolist() == [6]
+    assert result["kappa"].tolist() == [wk.weighted_kappa(true, pred)]
+
+
+def test_kappa_by_group_of_a_duckdb_uuid_key_keys_the_groups_by_its_text(
+    duckdb_connection: Any,
+) -> None:
+    import wkappa as wk
+
+    rel = duckdb_connection.sql(
+        "SELECT range % 3 AS a, (range // 2) % 3 AS b, md5((range % 4)::VARCHAR)::UUID AS g "
+        "FROM range(40)"
+    )
+    result = frames.kappa_by_group(rel, y_true="a", y_pred="b", by="g").df()
+    rows = rel.df()
+    assert sorted(result["g"]) == sorted(str(key) for key in rows["g"].unique())
+    for key, kappa in zip(result["g"], result["kappa"], strict=True):
+        mine = rows[rows["g"].map(str) == key]
+        expected = wk.weighted_kappa(mine["a"], mine["b"], min_rating=0, max_rating=2)
+        assert kappa == expected  # the exactness kappa_by_group's Notes promise

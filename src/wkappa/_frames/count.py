@@ -49,6 +49,7 @@ __all__ = [
     "COUNT",
     "FrameInput",
     "PairCounts",
+    "check_column",
     "check_group_columns",
     "count_pairs",
     "encode_counts",
@@ -190,9 +191,24 @@ def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
         raise WkappaTypeError(
             f"`{parameter}` must be a column name (str); got {format_value(value)}."
         )
-    if value not in schema:
-        raise missing_column(parameter, value, list(schema))
+    check_column(parameter, value, schema)
     return value
+
+
+def check_column(parameter: str, name: str, schema: dict[str, Any]) -> None:
+    """Refuse a column ``name`` (given to ``parameter``) that the frame's ``schema`` lacks,
+    or whose values are lists or records: a rating, weight or key is one value per row."""
+    if name not in schema:
+        raise missing_column(parameter, name, list(schema))
+    nw = import_optional("narwhals", "frames")
+    dtype = schema[name]
+    if isinstance(dtype, (nw.List, nw.Array, nw.Struct)):
+        raise WkappaError(
+            f"`{parameter}` names the column {name!r}, whose values are {dtype} (a list or "
+            "record in each row); a rating, weight or group key is one value per row. Hint: "
+            "select or compute a column of single values (a string, number, date or boolean) "
+            "and name that one."
+        )
 
 
 def check_group_columns(

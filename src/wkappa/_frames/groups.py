@@ -137,6 +137,10 @@ def result_frame(
     columns: dict[str, list[Any]] = {k: [row[i] for row in key_rows] for i, k in enumerate(keys)}
     columns.update(stats)
     schema = {k: data.schema[k] for k in keys}
+    for k in keys:
+        if isinstance(schema[k], nw.Unknown):  # a DuckDB UUID, an all-null column: its text
+            schema[k] = nw.String()
+            columns[k] = [None if value is None else str(value) for value in columns[k]]
     schema["n"] = (
         nw.Int64() if isinstance(stats["n"][0] if stats["n"] else 0, int) else nw.Float64()
     )

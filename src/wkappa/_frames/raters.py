@@ -28,7 +28,7 @@ from .._core import (
     to_column,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .count import check_group_columns, missing_column, wrap_frame
+from .count import check_column, check_group_columns, wrap_frame
 from .long_counts import long_rows
 
 __all__ = [
@@ -445,8 +445,7 @@ def layout_columns(
     for parameter, name in [*also, *zip(parameters, names, strict=True)]:
         if not isinstance(name, str):
             raise WkappaTypeError(f"Column names must be strings; got {name!r}.")
-        if name not in schema:
-            raise missing_column(parameter, name, list(schema))
+        check_column(parameter, name, schema)
     return wide, names
 
 
