@@ -114,6 +114,25 @@ def test_bad_weights_are_refused_by_name() -> None:
         kappa_loss(onehot, probs, sample_weight=["a"] * N)
 
 
+@pytest.mark.parametrize("form", ["ratio", "log"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -1.0])
+def test_a_bad_weight_under_jit_makes_the_jax_loss_nan_not_a_number(form: str, bad: float) -> None:
+    """Under jax.jit a NaN, infinite or negative weight cannot raise: the loss is NaN (so
+    training stops visibly) with a zero gradient. It was 0 for NaN and infinity (the total
+    weight was not > 0, read as a batch without weight) and a finite number for -1."""
+    onehot = jax.nn.one_hot(jnp.asarray(TARGET), K)
+    weight = jnp.asarray(np.r_[bad, np.ones(N - 1)], dtype=jnp.float32)
+
+    def loss(z: jax.Array, w: jax.Array) -> jax.Array:
+        return kappa_loss(onehot, jax.nn.softmax(z), form=form, sample_weight=w)  # type: ignore[arg-type]
+
+    value, grad = jax.jit(jax.value_and_grad(loss))(jnp.asarray(LOGITS, dtype=jnp.float32), weight)
+    assert np.isnan(float(value))
+    assert not bool(jnp.any(grad != 0))
+    with pytest.raises(WkappaError, match=r"finite non-negative.*row 0 holds"):
+        kappa_loss(onehot, jax.nn.softmax(jnp.asarray(LOGITS)), sample_weight=np.asarray(weight))
+
+
 def _ordinal(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, 4))

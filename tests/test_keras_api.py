@@ -184,6 +184,29 @@ def test_loss_sample_weight_is_repetition() -> None:
         )
 
 
+@pytest.mark.parametrize("form", ["log", "ratio"])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.0])
+def test_loss_refuses_a_bad_sample_weight_and_is_nan_when_traced(
+    form: str, bad: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A NaN, infinite or negative weight raises eagerly, naming its row, and makes the loss
+    NaN in a compiled graph. The loss was 0 for NaN and infinity (the total weight was not
+    > 0, read as a batch without weight) and a finite number for -1, with no error."""
+    rng = np.random.default_rng(3)
+    probs = rng.dirichlet(np.ones(4), size=6).astype("float32")
+    labels = rng.integers(0, 4, size=6)
+    weight = np.array([1.0, bad, 1.0, 2.0, 1.0, 1.0], dtype="float32")
+    loss = WeightedKappaLoss(4, form=form, sparse_labels=True)
+    with pytest.raises(WkappaError, match=r"^`sample_weight` must hold finite non-negative "):
+        loss(labels, probs, weight)
+    import wkappa.keras as wkeras
+
+    monkeypatch.setattr(wkeras, "is_traced", lambda value: True)
+    assert np.isnan(float(keras.ops.convert_to_numpy(loss(labels, probs, weight))))
+    fine = float(keras.ops.convert_to_numpy(loss(labels, probs, np.ones(6, dtype="float32"))))
+    assert np.isfinite(fine)
+
+
 def test_ratio_form_is_one_minus_kappa_on_hard_predictions() -> None:
     rng = np.random.default_rng(1)
     y_true, y_pred = rng.integers(0, 5, size=(2, 50))

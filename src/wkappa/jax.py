@@ -253,7 +253,9 @@ def kappa_loss(
         times, ``O = Y^T diag(w) P`` and ``E = (Y^T w)(P^T w)^T / sum(w)``, as in
         :class:`wkappa.keras.WeightedKappaLoss`. 0 masks a row out, so a batch padded to a
         fixed shape under ``jax.jit`` is scored on its real rows; a batch whose weights are
-        all 0 has loss 0 and a zero gradient.
+        all 0 has loss 0 and a zero gradient. A negative, NaN or infinite weight raises
+        :class:`~wkappa.exceptions.WkappaError` eagerly; under ``jax.jit`` (where Python
+        cannot raise) it makes the loss NaN, with a zero gradient.
 
     Returns
     -------
@@ -311,11 +313,12 @@ def kappa_loss(
     k = int(probs.shape[1])
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
     onehot = onehot.astype(probs.dtype)
+    poison = None
     if sample_weight is None:
         rows, pred_margin = onehot, probs.sum(axis=0)
         total = jnp.asarray(probs.shape[0], dtype=probs.dtype)
     else:
-        row_weight = _loss_weights(sample_weight, probs)
+        row_weight, poison = _loss_weights(sample_weight, probs)
         rows = onehot * row_weight[:, None]
         pred_margin = (probs * row_weight[:, None]).sum(axis=0)
         total = row_weight.sum()
@@ -330,7 +333,8 @@ def kappa_loss(
         loss = disagreement / chance
     else:
         loss = jnp.log(jnp.where(counted, disagreement + eps, 1)) - jnp.log(chance)
-    return jnp.where(counted, loss, jnp.zeros_like(loss))
+    loss = jnp.where(counted, loss, jnp.zeros_like(loss))
+    return loss if poison is None else jnp.where(poison, math.nan, loss)
 
 
 def _real_weights(sample_weight: Any) -> jax.Array:
@@ -344,9 +348,9 @@ def _real_weights(sample_weight: Any) -> jax.Array:
     return raw
 
 
-def _loss_weights(sample_weight: Any, probs: jax.Array) -> jax.Array:
-    """The loss's row weights in ``probs``' dtype: numbers of shape (N,); eagerly, finite
-    and non-negative."""
+def _loss_weights(sample_weight: Any, probs: jax.Array) -> tuple[jax.Array, jax.Array | None]:
+    """The loss's row weights in ``probs``' dtype, numbers of shape (N,), finite and
+    non-negative (eagerly a bad one raises), and, traced, whether some weight was bad."""
     raw = _real_weights(sample_weight)
     if raw.shape != probs.shape[:1]:
         raise WkappaError(
@@ -354,11 +358,15 @@ def _loss_weights(sample_weight: Any, probs: jax.Array) -> jax.Array:
             f"`y_prob`; got {raw.shape}."
         )
     weight = raw.astype(probs.dtype)
-    if not isinstance(weight, jax.core.Tracer):
-        bad = np.flatnonzero(~(np.isfinite(np.asarray(weight)) & (np.asarray(weight) >= 0)))
-        if bad.size:
-            raise WkappaError(
-                "`sample_weight` must hold finite non-negative weights; row "
-                f"{int(bad[0])} holds {format_value(np.asarray(raw)[bad[0]].item())}."
-            )
-    return weight
+    ok = jnp.isfinite(weight) & (weight >= 0)
+    if isinstance(ok, jax.core.Tracer):
+        # Traced: a bad weight cannot raise; it counts as 0 (no NaN reaches the gradient)
+        # and the caller makes the loss NaN.
+        return jnp.where(ok, weight, 0), ~ok.all()
+    bad = np.flatnonzero(~np.asarray(ok))
+    if bad.size:
+        raise WkappaError(
+            "`sample_weight` must hold finite non-negative weights; row "
+            f"{int(bad[0])} holds {format_value(np.asarray(raw)[bad[0]].item())}."
+        )
+    return weight, None

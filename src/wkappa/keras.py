@@ -494,10 +494,11 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
     A batch whose sample weights are all zero (every row masked or padded out), or that has
     no rows, carries no information: its loss is 0 and its gradient zero, in both forms, so
     it does not disturb training.
-    With ``sparse_labels=True`` an index outside ``0..K-1`` raises
-    :class:`~wkappa.exceptions.WkappaError` when the loss runs eagerly and makes the loss NaN
-    inside a compiled graph (where Python cannot raise), so training stops visibly
-    (``keras.callbacks.TerminateOnNaN``) instead of learning from a wrong target.
+    With ``sparse_labels=True`` an index outside ``0..K-1``, and a sample weight that is
+    negative, NaN or infinite, raises :class:`~wkappa.exceptions.WkappaError` when the loss
+    runs eagerly and makes the loss NaN inside a compiled graph (where Python cannot raise;
+    the gradient of such a batch is zero), so training stops visibly
+    (``keras.callbacks.TerminateOnNaN``) instead of learning from a wrong target or weight.
 
     Examples
     --------
@@ -577,8 +578,12 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                     f"{tuple(onehot.shape)}. Hint: sparse_labels=True for class indices."
                 )
         if sample_weight is not None:
-            row_weight = ops.cast(row_tensor(sample_weight, "sample_weight"), self.dtype)
+            raw_weight = row_tensor(sample_weight, "sample_weight")
+            row_weight = ops.cast(raw_weight, self.dtype)
             check_weight_rows(row_weight, probs.shape[0])
+            row_weight, bad_weight = _loss_weights(raw_weight, row_weight)
+            if bad_weight is not None:
+                poison = bad_weight if poison is None else ops.logical_or(poison, bad_weight)
             row_weight = ops.broadcast_to(row_weight, ops.shape(probs)[:1])
             weighted = onehot * ops.expand_dims(row_weight, -1)
             total = ops.sum(row_weight)
@@ -618,3 +623,22 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
             "from_logits": self.from_logits,
             "sparse_labels": self.sparse_labels,
         }
+
+
+def _loss_weights(raw: Any, weight: Any) -> tuple[Any, Any]:
+    """The loss's row weights (``raw`` as given, ``weight`` in the loss's dtype), checked
+    finite and non-negative. Eagerly a bad weight raises, naming its row, and ``(weight,
+    None)`` is returned. Traced (where Python cannot raise), the bad weights are set to 0,
+    so that no NaN reaches the gradient, and returned with a boolean tensor, true when some
+    weight was bad, that makes the loss NaN."""
+    ok = ops.logical_and(ops.isfinite(weight), weight >= 0)
+    if is_traced(ok):
+        return ops.where(ok, weight, ops.zeros_like(weight)), ops.logical_not(ops.all(ok))
+    bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)).reshape(-1))
+    if bad.size:
+        value = np.asarray(ops.convert_to_numpy(raw)).reshape(-1)[bad[0]].item()
+        raise WkappaError(
+            "`sample_weight` must hold finite non-negative weights; row "
+            f"{int(bad[0])} holds {format_value(value)}."
+        )
+    return weight, None
