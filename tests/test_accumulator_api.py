@@ -83,3 +83,24 @@ def test_a_features_axis_is_refused_saying_why() -> None:
         wk.ICCAccumulator().update(cube)
     per_feature = [wk.ICCAccumulator().update(cube[:, :, j]).result() for j in range(3)]
     assert [r.statistic for r in per_feature] == pytest.approx(list(wk.icc(cube).statistic))
+
+
+@pytest.mark.parametrize(
+    "empty", [[], np.zeros((0, 3)), np.zeros((0,))], ids=["list", "rows-of-3", "1-d"]
+)
+def test_an_empty_batch_changes_nothing_as_in_kappa_accumulator(empty: object) -> None:
+    """The last batch of a filtered loader can have no rows: KappaAccumulator.update skips
+    it, and ICCAccumulator.update raised ('0 items (rows); at least 1 are needed')."""
+    acc = wk.ICCAccumulator().update(X[:20])
+    assert acc.update(empty) == wk.ICCAccumulator().update(X[:20])
+    assert wk.ICCAccumulator().update(empty) == wk.ICCAccumulator()
+    assert wk.KappaAccumulator([0, 1]).update([], []) == wk.KappaAccumulator([0, 1])
+    assert acc.update(X[20:]).result().statistic == pytest.approx(wk.icc(X).statistic, rel=1e-12)
+
+
+def test_an_empty_batch_of_other_rater_columns_is_still_refused() -> None:
+    acc = wk.ICCAccumulator().update(X[:20])
+    with pytest.raises(
+        WkappaError, match=r"^`ratings` has 2 rater columns but the accumulator has 3"
+    ):
+        acc.update(np.zeros((0, 2)))

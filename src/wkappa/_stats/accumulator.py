@@ -40,7 +40,7 @@ from .frequencies import ACCUMULATOR_COUNTS, check_frequencies
 from .json_values import json_value
 from .results import KappaResult
 
-__all__ = ["KappaAccumulator", "check_state_header", "starts_a_sum"]
+__all__ = ["KappaAccumulator", "check_state_header", "is_empty_batch", "starts_a_sum"]
 
 _FORMAT = "wkappa.KappaAccumulator"
 _VERSION = 1
@@ -268,8 +268,8 @@ class KappaAccumulator:
             ``self``, so calls chain.
         """
         policy = check_table_nan_policy(nan_policy, "a running table")
-        if _is_empty(y_true) and _is_empty(y_pred):
-            if sample_weight is not None and not _is_empty(sample_weight):
+        if is_empty_batch(y_true) and is_empty_batch(y_pred):
+            if sample_weight is not None and not is_empty_batch(sample_weight):
                 raise WkappaError("`sample_weight` has entries but the batch has no ratings.")
             return self
         bounds: dict[str, Any] = (
@@ -453,7 +453,9 @@ class KappaAccumulator:
         self._labels, self._weights, self._table = state
 
 
-def _is_empty(obj: Any) -> bool:
+def is_empty_batch(obj: Any) -> bool:
+    """Whether ``obj`` is a batch of no rows (``len(obj) == 0``): an accumulator's
+    ``update`` leaves its state as it is."""
     try:
         return len(obj) == 0
     except TypeError:

@@ -61,7 +61,7 @@ from .._core import (
     unit_for,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .accumulator import check_state_header, starts_a_sum
+from .accumulator import check_state_header, is_empty_batch, starts_a_sum
 from .intraclass import (
     ICCResult,
     MeanSquares,
@@ -143,7 +143,17 @@ class ICCAccumulator:
             raise WkappaError(f"`ratings` has {k} rater columns but the accumulator has {self._k}.")
 
     def update(self, ratings: Any) -> ICCAccumulator:
-        """Add a batch of complete rows (items x raters); returns self."""
+        """Add a batch of complete rows (items x raters); returns self.
+
+        A batch of no rows (the last batch of a filtered loader) changes nothing, as in
+        :meth:`KappaAccumulator.update <wkappa.KappaAccumulator.update>`; if it has a
+        shape, its number of rater columns must still be the accumulator's.
+        """
+        if is_empty_batch(ratings):
+            shape = getattr(ratings, "shape", None)
+            if shape is not None and len(shape) == 2 and self._k is not None:
+                self._check_k(int(shape[1]))
+            return self
         exact = centred_integers(ratings)
         read = read_numeric_ratings(
             ratings if exact is None else exact[0][0],
