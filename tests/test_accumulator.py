@@ -209,6 +209,23 @@ def test_nan_policy_omit_and_empty_batches():
         acc.update([1], [1], nan_policy="propagate")
 
 
+@pytest.mark.parametrize("rows", [1, 4])
+def test_a_column_per_class_gets_the_argmax_hint_not_ravel(rows: int) -> None:
+    """One-hot rows or class scores (n, K) said 'Hint: use .ravel() for a column vector',
+    which on one-hot y_true and y_pred alike counts n*K pairs of 0/1 without an error."""
+    onehot = np.eye(K)[np.arange(rows)]
+    probs = np.full((rows, K), 1 / K)
+    acc = KappaAccumulator(min_rating=0, max_rating=K - 1)
+    for y_true, y_pred, name in ((onehot, onehot, "y_true"), (range(rows), probs, "y_pred")):
+        with pytest.raises(WkappaError, match=rf"`{name}` must be 1-D; got shape") as info:
+            acc.update(y_true, y_pred)
+        assert f"pass {name}.argmax(axis=1)" in str(info.value)
+        assert ("ravel" in str(info.value)) == (rows == 1)  # one row may be ratings too
+    assert acc.n == 0
+    with pytest.raises(WkappaError, match=r"Hint: use \.ravel\(\) for a column vector\.$"):
+        acc.update(np.arange(3)[:, None], np.arange(3))
+
+
 def test_weighted_update_turns_table_to_float_and_reset():
     acc = KappaAccumulator(min_rating=0, max_rating=2).update([0, 1], [0, 2])
     assert acc.table.dtype == np.int64 and acc.n == 2

@@ -68,9 +68,17 @@ def check_pair_lengths(
 
 
 def check_one_dimensional(name: str, shape: Sequence[int]) -> None:
-    """``name`` is one column of values (a column vector is refused, with the fix)."""
+    """``name`` is one column of values (a column vector is refused, with the fix; ratings
+    with a column per class, with theirs)."""
     if len(shape) != 1:
         hint = " Hint: use .ravel() for a column vector." if len(shape) == 2 else ""
+        if len(shape) == 2 and shape[1] > 1 and name in ("y_true", "y_pred"):
+            # (n, K): one-hot rows or class scores, which .ravel() would mix up.
+            hint = (
+                f" Hint: a column per class (one-hot rows or class scores) holds each row's "
+                f"class at its largest value: pass {name}.argmax(axis=1)"
+                + (" (or .ravel() for one row of ratings)." if shape[0] == 1 else ".")
+            )
         raise WkappaError(f"`{name}` must be 1-D; got shape {tuple(shape)}.{hint}")
 
 
