@@ -1,8 +1,9 @@
 """The documentation shows real command-line output: every ``$ wkappa ...`` command of the
-``console`` blocks of the command-line guide and the getting-started page is run (page by
-page, in order, in one scratch directory per page, through a shell so that pipes work) and
-must print exactly what the page shows (a number printed with all its digits may differ from the
-page's in its last digits only: standard errors go through BLAS, whose sums depend on the CPU)."""
+``console`` blocks of the command-line guide, the getting-started page and the study-planning
+how-to is run (page by page, in order, in one scratch directory per page, through a shell so
+that pipes work) and must print exactly what the page shows (a number printed with all its
+digits may differ from the page's in its last digits only: standard errors go through BLAS,
+whose sums depend on the CPU)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ import pytest
 pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-PAGES = [DOCS / "user-guide" / "cli.md", DOCS / "getting-started.md"]
+PAGES = [
+    DOCS / "user-guide" / "cli.md",
+    DOCS / "getting-started.md",
+    DOCS / "how-to" / "double-label.md",
+]
 
 
 # A float printed with 15 or more significant digits (the CSV and JSON outputs' repr).
