@@ -10,12 +10,10 @@ from typing import Any
 
 from .._stats import (
     DECIMALS,
-    STATISTIC_DECIMALS,
     bound_name,
     icc_limits,
     number_text,
     p_phrase,
-    statistic_text,
 )
 from .io import file_name
 from .methods import dropped_clause, interval_clause
@@ -26,6 +24,7 @@ from .output import (
     format_df,
     format_interval,
     format_pvalue,
+    format_statistic,
 )
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
@@ -62,7 +61,7 @@ def interval_heading(level: float, alternative: str) -> str:
 def _f_text(value: float) -> str:
     """An F statistic with the decimals of every test statistic in text (``∞`` when the error
     mean square is 0: :data:`INFINITE_F` says so under the table)."""
-    return statistic_text(value, f".{STATISTIC_DECIMALS}f")
+    return format_statistic(value)
 
 
 # Under a table or sentence whose F is infinite: why, and what it means for the test.

@@ -13,7 +13,6 @@ from typing import Any
 from .._core import GWET_WEIGHTS
 from .._stats import (
     DECIMALS,
-    STATISTIC_DECIMALS,
     bound_name,
     level_percent,
     p_phrase,
@@ -30,6 +29,7 @@ from .output import (
     format_count,
     format_df,
     format_number,
+    format_statistic,
     weights_text,
 )
 from .provenance import Provenance, interval_words, resampling_words
@@ -218,7 +218,7 @@ def _pooled(run: ScoreRun) -> str:
         "homogeneity (as SAS "
         f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "
         f"{pooled_interval(combined, level, 'sentence')}; "
-        f"chi-square = {format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
+        f"chi-square = {format_statistic(combined.homogeneity_statistic)}, "
         f"df = {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}."
     )
 

@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 
 from .._stats import (
-    STATISTIC_DECIMALS,
     KappaResult,
     bound_name,
     json_fields,
@@ -58,6 +57,8 @@ from .output import (
     format_interval,
     format_number,
     format_pvalue,
+    format_statistic,
+    infinite_statistic_note,
     labels_field,
     null_hypothesis,
     render_rows,
@@ -196,7 +197,7 @@ def _result_lines(scored: Scored) -> str:
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), robust],
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
-        [statistic_name(result), format_number(result.test_statistic, STATISTIC_DECIMALS), null_se],
+        [statistic_name(result), format_statistic(result.test_statistic), null_se],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", format_count(n), ""],
     ]
@@ -221,7 +222,7 @@ def group_rows(
                 format_interval(scored.low, scored.high)
                 if alternative is None
                 else format_bound(scored.low, scored.high, alternative),
-                format_number(result.test_statistic, STATISTIC_DECIMALS),
+                format_statistic(result.test_statistic),
                 format_pvalue(result.pvalue),
                 result.interpretation,
             ]
@@ -301,13 +302,13 @@ def across_groups_lines(
         f"Across {by} (inverse-variance weighted, as SAS PROC FREQ): kappa "
         f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
         f"{pooled_interval(combined, level, written)}; equal kappas: chi-square "
-        f"{format_number(combined.homogeneity_statistic, STATISTIC_DECIMALS)}, "
+        f"{format_statistic(combined.homogeneity_statistic)}, "
         f"df {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}"
     ]
     fit = goodness_of_fit(groups, combined)
     if fit is not None:
         lines[0] += (
-            f"; goodness of fit {format_number(fit.homogeneity_statistic, STATISTIC_DECIMALS)}, "
+            f"; goodness of fit {format_statistic(fit.homogeneity_statistic)}, "
             f"df {format_df(fit.homogeneity_df)}, "
             f"{p_phrase(fit.homogeneity_pvalue)}"
         )
@@ -336,8 +337,9 @@ def score_text(run: ScoreRun) -> str:
     name, true, pred, overall, groups = (
         run.name, run.true, run.pred, run.overall, run.groups
     )  # fmt: skip
-    by = None if run.by is None else run.by
+    by = run.by
     result = overall.result
+    name_of_test = statistic_name(result)
     lines = [
         f"wkappa score: {name}",
         f"  rows (rater A)     {true}",
@@ -352,12 +354,15 @@ def score_text(run: ScoreRun) -> str:
         lines.append(f"  file rows          {run.rows.text()}")
     elif run.omitted:
         lines.append(f"  omitted            {run.omitted} rows with a missing rating")
-    lines += ["", _result_lines(overall), ""]
+    overall_note = infinite_statistic_note(name_of_test, result.test_statistic)
+    lines += ["", _result_lines(overall), *([overall_note] if overall_note else []), ""]
     if by is not None:
         level = ci_label(overall.level, result.alternative)
-        header = [by, "n", "kappa", "SE", level, statistic_name(result), "p", "interpretation"]
+        header = [by, "n", "kappa", "SE", level, name_of_test, "p", "interpretation"]
         rows = group_rows([*groups, ("(all)", overall)])
         lines += [f"By {by}:", render_table(header, rows, left=(0, 7))]
+        notes = [infinite_statistic_note(name_of_test, s.result.test_statistic) for _, s in groups]
+        lines += [next(note for note in notes if note)] if any(notes) else []
         if run.cluster:
             lines += [f"(No summary across {by} with --cluster: it assumes independent pairs.)"]
         else:

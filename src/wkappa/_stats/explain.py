@@ -21,7 +21,14 @@ from .._core import UNDEFINED_REASON
 from .bootstrap import MIN_ITEMS, smallest_pvalue
 from .cluster import few_clusters_text
 from .intervals import ConfidenceInterval, level_text, resampled_text, small_sample_reason
-from .text_values import df_text, interpretation, interval_text, number_text, sign_words
+from .text_values import (
+    df_text,
+    interpretation,
+    interval_text,
+    number_text,
+    sign_words,
+    statistic_text,
+)
 
 if TYPE_CHECKING:
     from .results import KappaResult, PairedKappaResult
@@ -183,7 +190,7 @@ def explain_result(
         f"  kappa = {_kappa_text(result)}",
         f"  standard error = {number_text(result.standard_error)}, {_interval_text(result, ci)}",
         f"  H0 kappa = {result.kappa0:g}: null SE = {number_text(result.standard_error_null)}, "
-        f"z = {number_text(result.test_statistic)}, p = {number_text(result.pvalue)} "
+        f"z = {statistic_text(result.test_statistic, '.6g')}, p = {number_text(result.pvalue)} "
         f"({result.alternative})",
     ]
     reason = small_sample_reason(result.n, result.statistic)
@@ -231,7 +238,7 @@ def _clustered_inference(result: KappaResult, ci: ConfidenceInterval) -> list[st
         f"{_interval_text(result, ci, ', whole clusters redrawn')}",
         "  H0 kappa = "
         f"{result.kappa0:g}: Wald t = (kappa - kappa0) / SE = "
-        f"{number_text(result.test_statistic)}, "
+        f"{statistic_text(result.test_statistic, '.6g')}, "
         f"p = {number_text(result.pvalue)} from t({df_text(result.n_clusters - 1)}) "
         f"({result.alternative})",
     ]

@@ -22,7 +22,7 @@ from .intervals import (
 )
 from .json_values import json_fields, json_value
 from .results import KappaResult
-from .text_values import df_text, interpretation, interval_text, number_text
+from .text_values import df_text, interpretation, interval_text, number_text, statistic_text
 
 __all__ = ["StratifiedKappaResult"]
 
@@ -293,7 +293,7 @@ class StratifiedKappaResult:
 
     def _homogeneity_line(self) -> str:
         tail = (
-            f"{number_text(self.homogeneity_statistic)}, chi-square with "
+            f"{statistic_text(self.homogeneity_statistic, '.6g')}, chi-square with "
             f"{df_text(self.homogeneity_df)} df, "
             f"p = {number_text(self.homogeneity_pvalue)}"
         )
@@ -308,8 +308,8 @@ class StratifiedKappaResult:
             return (
                 "Test of equal kappas (Fisher z, bootstrap): Q_z = sum((z_h - mean z)^2 / V_h) "
                 "with z_h = atanh(kappa_h), V_h = ASE_h^2 / (1 - kappa_h^2)^2 = "
-                f"{number_text(self.homogeneity_statistic)} ({df_text(self.homogeneity_df)}"
-                " df); p = share of "
+                f"{statistic_text(self.homogeneity_statistic, '.6g')} "
+                f"({df_text(self.homogeneity_df)} df); p = share of "
                 f"{self.homogeneity_n_resamples} table-bootstrap replicates whose Q_z of "
                 f"z*_h - z_h is at least as large = {number_text(self.homogeneity_pvalue)}"
             )
