@@ -194,3 +194,17 @@ def test_a_one_member_panel_names_the_raters_and_the_fix() -> None:
     )
     with pytest.raises(wk.exceptions.WkappaError, match=said):
         wkf.rater_vs_panel(frame, candidate="c", raters=["a", "c"])
+
+
+def test_rater_vs_panel_takes_an_integer_rater_id_as_candidate(frame_library):
+    """Long layout with integer rater ids: the candidate is named by its id as it is (10) or
+    in digits ('10'), with the result of the arrays (the panel's columns in numeric order)."""
+    columns = long_columns()
+    columns["coder"] = [int(name[1:]) * 10 for name in columns["coder"]]  # 0, 10, 20, 30
+    frame = frame_library.frame(columns, dtypes={"grade": "int64"})
+    options = {"item": "item", "rater": "coder", "rating": "grade", "n_resamples": 99, "rng": 0}
+    expected = wk.rater_vs_panel(WIDE[:, [0, 2, 3]], WIDE[:, 1], n_resamples=99, rng=0)
+    for candidate in (10, "10"):
+        result = wkf.rater_vs_panel(frame, candidate=candidate, **options)
+        assert result.difference == expected.difference
+        assert result.confidence_interval() == expected.confidence_interval()

@@ -561,9 +561,9 @@ def rater_vs_panel(
     ----------
     df : data frame
         A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
-    candidate : str
+    candidate : str or int
         Wide layout: the candidate's column. Long layout: the candidate's id in the
-        ``rater`` column.
+        ``rater`` column (an integer id as it is, or written in digits).
     raters : sequence of str, optional
         Wide layout: the panel's columns (one per member; ``candidate`` may be among them and
         is then left out of the panel).
@@ -606,6 +606,12 @@ def rater_vs_panel(
     """
     from ._stats import rater_vs_panel as arrays_vs_panel
 
+    if (
+        raters is None
+        and isinstance(candidate, (int, np.integer))
+        and not isinstance(candidate, bool)
+    ):
+        candidate = str(candidate)  # the long layout's integer rater ids are named by their digits
     if not isinstance(candidate, str):
         raise WkappaError(
             f"`candidate` must be a column name (wide) or a rater id (long); got "
