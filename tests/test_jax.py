@@ -166,6 +166,23 @@ def test_messy_inputs_are_refused_by_name() -> None:
     assert float(value) == pytest.approx(float(kappa_loss(jnp.eye(3), probs, weights=custom)))
 
 
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "hint"),
+    [
+        (np.array([[0], [2]]), np.array([0, 1]), r"y_true\.ravel\(\) for a column"),
+        (np.array([0, 2]), np.eye(3)[[0, 1]], r"y_pred\.argmax\(axis=1\)"),
+        (np.array([True, False]), np.array([0, 1]), r"y_true\.astype\(int\)"),
+    ],
+)
+def test_qwk_of_a_column_one_hot_rows_or_bools_gives_the_fix(
+    y_true: np.ndarray, y_pred: np.ndarray, hint: str
+) -> None:
+    """These were refused without a way out ("must be class indices of shape (N,); got
+    (2, 1).")."""
+    with pytest.raises(WkappaError, match=r"\. Hint: .*" + hint):
+        qwk(y_true, y_pred, 3)
+
+
 @pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted", "custom"])
 @pytest.mark.parametrize("form", ["ratio", "log"])
 def test_loss_and_gradient_equal_the_torch_loss(weights: str, form: str) -> None:

@@ -370,3 +370,30 @@ def test_validate_args_false_skips_the_checks_as_documented() -> None:
         WeightedKappaLoss(3)(logits, torch.tensor([0, 1, 2]), nan_weight)
     with pytest.raises(RuntimeError):  # torch's own error, not wkappa's
         WeightedKappaLoss(3, validate_args=False)(logits, torch.tensor([0, 1, 3]))
+
+
+@pytest.mark.parametrize(
+    ("call", "hint"),
+    [
+        (lambda: KappaMetric(3).update(torch.tensor([[0], [2]]), LONG[:2]), r"preds\.squeeze\(1\)"),
+        (
+            lambda: KappaMetric(3).update(LONG[:2], torch.tensor([[0], [2]])),
+            r"target\.squeeze\(1\)",
+        ),
+        (lambda: KappaMetric(3).update(LONG[:2], torch.eye(3)[:2].long()), r"target\.argmax\(1\)"),
+        (lambda: KappaMetric(3).update(torch.tensor([True, False]), LONG[:2]), r"preds\.long\(\)"),
+        (
+            lambda: WeightedKappaLoss(3)(torch.randn(2, 3), torch.eye(3)[:2].long()),
+            r"must be floating point, target\.float\(\); or pass the class indices",
+        ),
+        (
+            lambda: WeightedKappaLoss(3)(torch.randn(2, 3), torch.tensor([[0], [2]])),
+            r"target\.squeeze\(1\)",
+        ),
+    ],
+)
+def test_a_column_one_hot_integers_or_bools_get_the_fix(call: Any, hint: str) -> None:
+    """(N, 1) columns, integer one-hot rows and bool predictions were refused without a way
+    out ("`target` must have shape (2,) to match the predictions; got (2, 3).")."""
+    with pytest.raises(WkappaError, match=r"\. Hint: .*" + hint):
+        call()

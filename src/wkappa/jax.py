@@ -72,13 +72,22 @@ def _class_indices(values: Any, name: str, k: int) -> tuple[jax.Array, jax.Array
     """Indices 0..k-1 of a (N,) array of integers or integral floats, and the valid rows."""
     array = _array(values, name)
     if array.ndim != 1:
-        raise WkappaError(f"`{name}` must be class indices of shape (N,); got {array.shape}.")
+        hint = ""
+        if array.ndim == 2 and array.shape[1] == 1:
+            hint = f" Hint: {name}.ravel() for a column of class indices."
+        elif array.ndim == 2 and array.shape[1] > 1:
+            hint = (
+                f" Hint: for one-hot rows or class scores, pass each row's class, "
+                f"{name}.argmax(axis=1)."
+            )
+        raise WkappaError(f"`{name}` must be class indices of shape (N,); got {array.shape}.{hint}")
     if jnp.issubdtype(array.dtype, jnp.floating):
         ok = jnp.isfinite(array) & (array == jnp.floor(array))
     elif jnp.issubdtype(array.dtype, jnp.integer):
         ok = jnp.ones(array.shape, dtype=bool)
     else:
-        raise WkappaTypeError(f"`{name}` must hold class indices; got dtype {array.dtype}.")
+        hint = f" Hint: {name}.astype(int) for the classes 0 and 1." if array.dtype == bool else ""
+        raise WkappaTypeError(f"`{name}` must hold class indices; got dtype {array.dtype}.{hint}")
     ok = ok & (array >= 0) & (array <= k - 1)
     return jnp.where(ok, array, 0).astype(jnp.int32), ok
 

@@ -44,12 +44,27 @@ def _weights_tensor(weights: WeightsLike, k: int) -> tuple[str | np.ndarray, tor
     return checked, torch.tensor(np.array(weight_matrix(checked, k)), dtype=torch.float64)
 
 
-def _check_target(target: Any, n: int, k: int, validate: bool) -> torch.Tensor:
+def _check_target(
+    target: Any, n: int, k: int, validate: bool, soft_ok: bool = False
+) -> torch.Tensor:
+    """Class indices 0..k-1 of shape (n,); ``soft_ok``: the loss, which also takes floating
+    (n, k) rows of class probabilities (said in the hint for other (n, k) targets)."""
     if not torch.is_tensor(target):
         raise WkappaTypeError(f"`target` must be a torch.Tensor; got {type(target).__name__}.")
     if target.ndim != 1 or target.shape[0] != n:
+        hint = ""
+        if target.ndim == 2 and target.shape[0] == n and target.shape[1] == 1:
+            hint = " Hint: target.squeeze(1) for a column of class indices."
+        elif target.ndim == 2 and target.shape[0] == n and target.shape[1] == k:
+            hint = (
+                " Hint: one-hot or soft targets (N, K) must be floating point, "
+                "target.float(); or pass the class indices, target.argmax(1)."
+                if soft_ok
+                else " Hint: for one-hot rows, pass the class indices, target.argmax(1)."
+            )
         raise WkappaError(
-            f"`target` must have shape ({n},) to match the predictions; got {tuple(target.shape)}."
+            f"`target` must have shape ({n},) to match the predictions; got "
+            f"{tuple(target.shape)}.{hint}"
         )
     if target.is_floating_point() or target.is_complex() or target.dtype == torch.bool:
         raise WkappaTypeError(
@@ -232,7 +247,7 @@ class WeightedKappaLoss(nn.Module):
                 )
             onehot = target.to(probs.dtype)  # soft targets: rows of class probabilities
         else:
-            target = _check_target(target, input.shape[0], k, self.validate_args)
+            target = _check_target(target, input.shape[0], k, self.validate_args, soft_ok=True)
             onehot = nn.functional.one_hot(target, k).to(probs.dtype)
         weights = self.weight_matrix.to(device=probs.device, dtype=probs.dtype)
         if sample_weight is None:
@@ -333,8 +348,13 @@ class KappaMetric:
         if preds.ndim == 2:
             scores: torch.Tensor = preds
             if preds.shape[1] != k:
+                hint = (
+                    " Hint: preds.squeeze(1) for a column of class indices."
+                    if preds.shape[1] == 1
+                    else ""
+                )
                 raise WkappaError(
-                    f"`preds` as scores must have shape (N, {k}); got {tuple(preds.shape)}."
+                    f"`preds` as scores must have shape (N, {k}); got {tuple(preds.shape)}.{hint}"
                 )
             if self.validate_args and scores.is_floating_point():
                 if bool(torch.isnan(scores).any()):
@@ -346,7 +366,10 @@ class KappaMetric:
                 f"got shape {tuple(preds.shape)}."
             )
         if preds.is_complex() or preds.dtype == torch.bool:
-            raise WkappaTypeError(f"`preds` must hold class indices; got dtype {preds.dtype}.")
+            hint = " Hint: preds.long() for the classes 0 and 1." if not preds.is_complex() else ""
+            raise WkappaTypeError(
+                f"`preds` must hold class indices; got dtype {preds.dtype}.{hint}"
+            )
         if preds.is_floating_point() and self.validate_args:
             fractional = ~torch.isfinite(preds) | (preds != torch.floor(preds))
             if bool(fractional.any()):
