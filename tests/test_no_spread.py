@@ -82,16 +82,39 @@ def test_spread_items_keep_their_intervals() -> None:
 @pytest.mark.parametrize("method", ["asymptotic", "fisher-z"])
 @pytest.mark.parametrize("alternative", ["two-sided", "greater"])
 def test_kappa_with_a_standard_error_of_zero_has_no_interval(method: str, alternative: str) -> None:
-    """Every pair (1, 2), or a single pair: kappa 0 with a standard error of 0; the
-    interval was [0, 0] (one-sided [0, 1])."""
-    for y_true, y_pred in (([1] * 5, [2] * 5), ([1], [2])):
-        with pytest.warns(UndefinedKappaWarning):  # the test of kappa = 0 is undefined
-            result = wk.kappa_test(y_true, y_pred, labels=[1, 2, 3], alternative=alternative)
-        if method == "fisher-z" and len(y_true) == 1:
-            continue  # (it needs 2 pairs, and says so)
-        ci, message = _one_warning(lambda r=result: r.confidence_interval(method=method))
-        assert math.isnan(ci.low) and math.isnan(ci.high)
-        assert f"The {method!r} interval is undefined: its standard error is 0" in message
+    """Every pair (1, 2): kappa 0 with a standard error of 0; the interval was [0, 0]
+    (one-sided [0, 1])."""
+    with pytest.warns(UndefinedKappaWarning):  # the test of kappa = 0 is undefined
+        result = wk.kappa_test([1] * 5, [2] * 5, labels=[1, 2, 3], alternative=alternative)
+    ci, message = _one_warning(lambda: result.confidence_interval(method=method))
+    assert math.isnan(ci.low) and math.isnan(ci.high)
+    assert f"The {method!r} interval is undefined: its standard error is 0" in message
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("build", ["kappa_test", "from_table", "accumulator"])
+def test_single_pair_warns_once(build: str, alternative: str) -> None:
+    """A single pair: its test and every interval are nan, said once when the result is
+    built; each confidence_interval() call warned again."""
+
+    def make() -> wk.KappaResult:
+        if build == "kappa_test":
+            return wk.kappa_test([1], [2], labels=[1, 2, 3], alternative=alternative)
+        if build == "from_table":
+            return wk.kappa_test_from_table([[0, 1], [0, 0]], alternative=alternative)
+        acc = wk.KappaAccumulator(labels=[1, 2])
+        acc.update([1], [2])
+        return acc.result(alternative=alternative)
+
+    result, message = _one_warning(make)
+    assert "every interval are undefined for a single pair" in message
+    assert math.isnan(result.pvalue)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for method in ("asymptotic", "score", "fisher-z", BOOT, "bca"):
+            ci = result.confidence_interval(0.9, method=method)
+            assert math.isnan(ci.low) and math.isnan(ci.high)
+        assert "CI=[nan, nan]" in repr(result)
 
 
 def test_repr_does_not_warn() -> None:

@@ -94,6 +94,7 @@ def kappa_results(
         totals = [float(table.sum()) for table in tables]
     name = weights_name(weights)
     warned: dict[str, int] = {}  # warning -> its first group, to warn in the order of the groups
+    singles: list[bool] = []  # of each untestable group, whether it is a single pair
     results = []
     for g, table in enumerate(tables):
         kappa = float(statistic[g])
@@ -107,6 +108,7 @@ def kappa_results(
                 pvalue = tail_pvalue(zscore, alternative)
             else:
                 warned.setdefault("untestable", g)
+                singles.append(totals[g] == 1)  # (no interval either: said by the warning)
         else:
             warned.setdefault("undefined", g)
         results.append(
@@ -129,7 +131,7 @@ def kappa_results(
         if warning == "undefined":
             warn_undefined_kappa()
         else:
-            warn_untestable(kappa0)
+            warn_untestable(kappa0, single_pair=all(singles), some_single=any(singles))
     return results
 
 

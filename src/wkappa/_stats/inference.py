@@ -110,7 +110,7 @@ def kappa_result(
             zscore = (statistic - kappa0) / se_null
             pvalue = tail_pvalue(zscore, alternative)
         else:
-            warn_untestable(kappa0)
+            warn_untestable(kappa0, single_pair=n == 1)
     return KappaResult(
         statistic=statistic,
         standard_error=se,

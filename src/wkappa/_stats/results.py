@@ -315,6 +315,14 @@ class KappaResult:
                 "cluster-robust standard error) or 'bootstrap' / BootstrapMethod(...), which "
                 "resamples whole clusters."
             )
+        if self._single_pair():  # every interval is nan, as the one warning when built said
+            name = how.method if isinstance(how, BootstrapMethod) else how
+            return sided(
+                lambda level: ConfidenceInterval(math.nan, math.nan, level, name),
+                confidence_level,
+                self.alternative,
+                KAPPA_RANGE,
+            )
         undefined: list[bool] = []  # whether the computed two-sided interval is nan
 
         def two_sided(level: float) -> ConfidenceInterval:
@@ -326,6 +334,11 @@ class KappaResult:
         if how in ("score", "fisher-z") and math.isfinite(self.statistic) and undefined[0]:
             warn_undefined_interval(how, self.n, self.statistic)
         return interval
+
+    def _single_pair(self) -> bool:
+        """One pair, unclustered, of a defined kappa: no interval at all (warned when built,
+        by :func:`warn_untestable`)."""
+        return self.cluster_tables is None and self.n == 1 and math.isfinite(self.statistic)
 
     def _two_sided(self, level: float, how: IntervalName | BootstrapMethod) -> ConfidenceInterval:
         if how == "score":
@@ -648,10 +661,22 @@ def warn_undefined_kappa() -> None:
     warn_undefined(f"Kappa is undefined: {UNDEFINED_REASON}. Returning nan.")
 
 
-def warn_untestable(kappa0: float) -> None:
-    """The warning of a result whose test of ``kappa = kappa0`` is undefined."""
+def warn_untestable(kappa0: float, single_pair: bool = False, some_single: bool = False) -> None:
+    """The warning of a result whose test of ``kappa = kappa0`` is undefined; of a single
+    pair (``single_pair``), whose intervals are all nan too, the one warning it gets (its
+    :meth:`KappaResult.confidence_interval` does not warn again). ``some_single``: of
+    several results, some single pairs."""
+    if single_pair:
+        warn_undefined(
+            f"The test of kappa = {kappa0:g} and every interval are undefined for a single "
+            "pair: the null standard error (under H0) and the standard error are 0, which "
+            "measures nothing, and the other intervals need 2 pairs or more (the bootstrap "
+            "3 items). test_statistic, pvalue and confidence_interval() are nan. Hint: rate "
+            "more pairs."
+        )
+        return
     warn_undefined(
         f"The test of kappa = {kappa0:g} is undefined: the null standard error "
         "(under H0) is 0 (a single pair, or every expected pair in one cell). test_statistic "
-        "and pvalue are nan."
+        "and pvalue are nan" + ("; so is every interval of a single pair." if some_single else ".")
     )
