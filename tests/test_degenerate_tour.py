@@ -234,3 +234,66 @@ def test_degenerate_sample(entry: str, case: str, request: pytest.FixtureRequest
                 assert built_warnings or ci_warnings, f"{method}: a silent nan interval"
         elif not _own_zero_width(result, estimate, low, high):
             assert low < high, f"{method}: a zero-width interval [{low}, {high}]"
+
+
+# Planning on boundary inputs: kappa0 == kappa1, kappa at -1 and 1, one category only (a
+# prevalence of 0 or 1), power and alpha at or beyond 0 and 1, n at its smallest.
+_M = [0.5, 0.5]
+PLANS: dict[str, Callable[[], Any]] = {
+    "kappa0_is_kappa1": lambda: wk.kappa_sample_size(kappa1=0.5, kappa0=0.5, marginals=_M),
+    "power_kappa0_is_kappa1": lambda: wk.kappa_power(50, kappa1=0.5, kappa0=0.5, marginals=_M),
+    "power_kappa0_is_kappa1_gof": lambda: wk.kappa_power(
+        50, kappa1=0.5, kappa0=0.5, marginals=_M, method="goodness-of-fit"
+    ),
+    "power_kappa0_is_kappa1_simulation": lambda: wk.kappa_power(
+        50, kappa1=0.5, kappa0=0.5, marginals=_M, method="simulation", n_simulations=100, rng=0
+    ),
+    "kappa1_1": lambda: wk.kappa_sample_size(kappa1=1.0, kappa0=0.5, marginals=_M),
+    "kappa1_minus_1": lambda: wk.kappa_sample_size(
+        kappa1=-1.0, kappa0=0.0, marginals=_M, alternative="less"
+    ),
+    "kappa1_minus_1_width": lambda: wk.kappa_sample_size(kappa1=-1.0, marginals=_M, ci_width=0.3),
+    "power_kappa1_minus_1": lambda: wk.kappa_power(
+        50, kappa1=-1.0, marginals=_M, alternative="two-sided"
+    ),
+    "power_table_all_disagree": lambda: wk.kappa_power(
+        30, table=[[0, 5], [5, 0]], alternative="less"
+    ),
+    "kappa0_1": lambda: wk.kappa_sample_size(kappa1=0.5, kappa0=1.0, marginals=_M),
+    "kappa0_minus_1": lambda: wk.kappa_sample_size(kappa1=0.5, kappa0=-1.0, marginals=_M),
+    "prevalence_0": lambda: wk.kappa_sample_size(kappa1=0.6, kappa0=0.2, marginals=[0, 1]),
+    "prevalence_1": lambda: wk.kappa_power(50, kappa1=0.6, marginals=[1, 0]),
+    "one_category_table": lambda: wk.kappa_power(50, table=[[5, 0], [0, 0]]),
+    "perfect_table": lambda: wk.kappa_sample_size(table=[[5, 0], [0, 5]], kappa0=0.2),
+    "power_0": lambda: wk.kappa_sample_size(kappa1=0.6, marginals=_M, power=0.0),
+    "power_1": lambda: wk.kappa_sample_size(kappa1=0.6, marginals=_M, power=1.0),
+    "power_below_alpha": lambda: wk.kappa_sample_size(kappa1=0.6, marginals=_M, power=0.01),
+    "alpha_0": lambda: wk.kappa_power(50, kappa1=0.6, marginals=_M, alpha=0.0),
+    "alpha_1": lambda: wk.kappa_sample_size(kappa1=0.6, marginals=_M, alpha=1.0),
+    "alpha_negative": lambda: wk.kappa_sample_size(kappa1=0.6, marginals=_M, alpha=-0.1),
+    "alpha_nan": lambda: wk.kappa_power(50, kappa1=0.6, marginals=_M, alpha=math.nan),
+    "n_0": lambda: wk.kappa_power(0, kappa1=0.6, marginals=_M),
+    "n_2": lambda: wk.kappa_power(2, kappa1=0.6, marginals=_M),
+    "n_2_simulation": lambda: wk.kappa_power(
+        2, kappa1=0.6, marginals=_M, method="simulation", n_simulations=100, rng=0
+    ),
+    "ci_width_plan": lambda: wk.kappa_sample_size(kappa1=0.6, marginals=_M, ci_width=0.3),
+    "ci_width_0": lambda: wk.kappa_sample_size(kappa1=0.6, marginals=_M, ci_width=0.0),
+    "assurance_1": lambda: wk.kappa_sample_size(
+        kappa1=0.6, marginals=_M, lower_limit=0.3, assurance=1.0
+    ),
+    "lower_limit_at_kappa1": lambda: wk.kappa_power(50, kappa1=0.6, marginals=_M, lower_limit=0.6),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANS))
+def test_planning_boundary(name: str) -> None:
+    plan, messages = _call(PLANS[name])
+    if isinstance(plan, wk.WkappaError):
+        assert "\n" not in str(plan).strip()
+        return
+    for value in (plan.power, plan.expected_width, plan.assurance):
+        assert math.isnan(value) or value >= 0, value
+    assert math.isnan(plan.power) or plan.power <= 1
+    if math.isnan(plan.power) and plan.kappa0 is not None:  # (an interval goal tests nothing)
+        assert messages, f"a nan power, unannounced: {plan!r}"

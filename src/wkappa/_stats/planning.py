@@ -13,8 +13,15 @@ from typing import Literal
 
 import numpy.typing as npt
 
-from .._core import AgreementWeightsLike, Alternative, check_choice, check_count, format_value
-from ..exceptions import WkappaError
+from .._core import (
+    AgreementWeightsLike,
+    Alternative,
+    check_choice,
+    check_count,
+    format_value,
+    warn_at_caller,
+)
+from ..exceptions import UndefinedKappaWarning, WkappaError
 from .bootstrap_method import SeedLike
 from .planning_methods import make_plan
 from .planning_result import METHODS, KappaPlan, build_design
@@ -248,6 +255,12 @@ confidence_level, n_raters, coefficient, method, n_simulations, rng
         interval at ``confidence_level`` and, with ``lower_limit``, the ``assurance`` that
         its lower limit clears it.
 
+    Warns
+    -----
+    wkappa.exceptions.UndefinedKappaWarning
+        When the anticipated kappa equals ``kappa0``: there is nothing to detect, and
+        ``power`` is nan.
+
     Examples
     --------
     >>> import wkappa as wk
@@ -265,4 +278,14 @@ confidence_level, n_raters, coefficient, method, n_simulations, rng
         )
     inputs = {name: value for name, value in locals().items() if name != "n"}
     design = build_design(n_given=True, power=None, ci_width=None, assurance=None, **inputs)
-    return make_plan(design, int(n))
+    plan = make_plan(design, int(n))
+    if design.tested and design.kappa1 == design.kappa0:
+        warn_at_caller(
+            f"The power is undefined: the anticipated kappa and `kappa0` are both "
+            f"{design.kappa0:g}, so there is no departure from H0 to detect (the test rejects "
+            f"there with probability alpha = {design.alpha:g}, its size). Returning nan for "
+            "power; the expected width and assurance stand. Hint: `kappa0` is the value to "
+            "reject, `kappa1` the agreement you anticipate.",
+            UndefinedKappaWarning,
+        )
+    return plan

@@ -88,6 +88,14 @@ def _prepare_normal(design: PlanDesign) -> None:
     p, w = design.p, design.weights
     if design.method == "asymptotic":
         design.sd1 = math.sqrt(spread(p, w))
+        if not design.sd1 > 0.0:  # every study would show the same kappa
+            raise WkappaError(
+                f"The anticipated table has a kappa of {design.kappa1:.4g} with a standard "
+                "deviation of 0 (every pair disagrees as far as these marginals allow): every "
+                "study would show that kappa, and the large-sample formulas divide by that "
+                "standard deviation. Hint: give `kappa1` above the smallest kappa these "
+                "marginals allow, or a pilot `table=` with some agreement."
+            )
         if design.tested:
             design.sd0 = math.sqrt(null_spread(p, w, design.kappa0))
         if design.lower_limit is not None:
