@@ -450,3 +450,22 @@ def test_a_long_layout_frame_given_to_the_wide_api_points_to_frames(library):
     assert expected.n_items == 3
     wide = library.frame({"item": [1, 2, 3], "r1": [1, 2, 3], "r2": [2, 2, 3]})
     assert wk.agreement(wide).n_raters == 3  # an item column alone is not the long layout
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_sample_weighted_qwk_is_the_arrays_to_the_last_bit(frame_library, kind):
+    """Quadratic kappa with sample weights takes the route of the arrays (the weighted table,
+    not the five sums, while K x K cells are affordable): with weights whose sums are exact
+    (quarters here) the frame and the arrays give the same float, as the docs promise."""
+    for seed in (3, 11):
+        case = make_case(kind, seed=seed)
+        df = frame_library.case(case)
+        got = frames.weighted_kappa(
+            df, y_true="a", y_pred="b", sample_weight="w", nan_policy="omit",
+            **frame_library.labels(case),
+        )  # fmt: skip
+        expected = wk.weighted_kappa(
+            case.true, case.pred, sample_weight=case.weight, nan_policy="omit",
+            **numpy_kwargs(case),
+        )  # fmt: skip
+        assert got == expected

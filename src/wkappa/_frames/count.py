@@ -286,10 +286,17 @@ def ratings_input(
         _check_name(name, parameter, schema)
     if sample_weight is not None:
         _check_name(sample_weight, "sample_weight", schema)
-        if not schema[sample_weight].is_numeric():
+        rating_columns = {name for _, name in ratings}
+        if schema[sample_weight] == nw.Boolean and sample_weight not in rating_columns:
+            # A mask weighs its pairs 1 and 0, as in wkappa.weighted_kappa.
+            frame = frame.with_columns(nw.col(sample_weight).cast(nw.Int64))
+            schema[sample_weight] = nw.Int64()
+        elif not schema[sample_weight].is_numeric():
             raise WkappaError(
                 f"`sample_weight` column {sample_weight!r} must be numeric; "
-                f"it has dtype {schema[sample_weight]}."
+                f"it has dtype {schema[sample_weight]}. Hint: convert it to numbers first "
+                f"(pandas: df[{sample_weight!r}].astype(float); polars: "
+                f"pl.col({sample_weight!r}).cast(pl.Float64))."
             )
     for key in by:
         _check_name(key, "by", schema)

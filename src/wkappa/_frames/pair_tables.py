@@ -113,8 +113,9 @@ def frame_table(
 
     ``df`` may already be wrapped (a :class:`FrameInput`); ``request.sample_weight`` is a
     column name. With ``request.quadratic`` the QWK sums of the counted pairs (a lazy engine,
-    strings or sample weights) come instead of the table: QWK needs no table, so any K works,
-    as for eager frames and arrays.
+    strings or sample weights) come instead of the table, by the arrays' rule
+    (``Request.use_sums``: sample-weighted pairs take the table while K x K cells are
+    affordable): QWK needs no table, so any K works, as for eager frames and arrays.
     """
     sample_weight = request.sample_weight
     if isinstance(df, count.FrameInput):
@@ -134,7 +135,7 @@ def frame_table(
             return None
         if sample_weight is not None:  # each pair's weights summed exactly, as by the engines
             pairs = count.exact_pairs(encoded)
-            if request.quadratic:
+            if request.use_sums(pairs.n_categories, weighted=True):
                 return count.pair_quadratic_sums(pairs, False), pairs.labels
             return count.scatter_table(pairs, False), pairs.labels
         k = encoded.n_categories
@@ -147,7 +148,8 @@ def frame_table(
     omitted = request._replace(nan_policy="omit")
     encoded_counts = count.encode_counts(counts, omitted, columns=(y_true, y_pred))
     assert encoded_counts is not None
-    if request.quadratic:
+    # The arrays' rule: weighted pairs take the table while K x K cells are affordable.
+    if request.use_sums(encoded_counts.n_categories, weighted=counts.weight is not None):
         sums = count.pair_quadratic_sums(encoded_counts, counts.weight is None)
         return sums, encoded_counts.labels
     return count.scatter_table(encoded_counts, counts.weight is None), encoded_counts.labels
