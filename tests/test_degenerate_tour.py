@@ -13,6 +13,7 @@ few items and for items without spread is in the small-samples user guide."""
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from collections.abc import Callable
@@ -39,6 +40,7 @@ PAIRS: dict[str, tuple[list[Any], list[Any], dict[str, Any]]] = {
     "n3": ([1, 2, 3], [1, 3, 3], {}),
     "identical_items": ([1, 1, 1, 1], [2, 2, 2, 2], {}),
     "one_category": ([2, 2, 2, 2], [2, 2, 2, 2], {}),
+    "perfect": ([1, 2, 3, 1], [1, 2, 3, 1], {}),
     "rater_missing": ([1, 2, 3, 1], [math.nan] * 4, {"nan_policy": "omit"}),
     "undefined_weights": ([1, 2, 3, 1], [1, 3, 3, 2], {"weights": ZERO_WEIGHTS}),
 }
@@ -50,6 +52,7 @@ PANELS: dict[str, tuple[list[list[Any]], dict[str, Any]]] = {
     "n3": ([[1, 2, 2], [3, 3, 1], [2, 2, 2]], {}),
     "identical_items": ([[1, 2, 2]] * 4, {}),
     "one_category": ([[2, 2, 2]] * 4, {}),
+    "perfect": ([[1, 1, 1], [2, 2, 2], [3, 3, 3], [1, 1, 1]], {}),
     "rater_missing": ([[1, 2, N], [3, 3, N], [2, 2, N], [1, 1, N]], {}),
     "undefined_weights": ([[1, 2, 2], [3, 3, 1], [2, 2, 2], [1, 1, 3]], {"weights": ZERO_WEIGHTS}),
 }
@@ -68,6 +71,14 @@ def _counts(ratings: list[list[Any]]) -> np.ndarray:
     return np.array(
         [[sum(r == k for r in row) for k in (1, 2, 3)] for row in ratings], dtype=np.int64
     ).reshape(-1, 3)
+
+
+def _table3(y_true: list[Any], a: list[Any], b: list[Any]) -> np.ndarray:
+    table = np.zeros((3, 3, 3), dtype=np.int64)
+    for t, x, y in zip(y_true, a, b, strict=True):
+        if not (isinstance(x, float) and math.isnan(x)):
+            table[t - 1, x - 1, y - 1] += 1
+    return table
 
 
 def _keep(extra: dict[str, Any], *names: str) -> dict[str, Any]:
@@ -114,6 +125,31 @@ ENTRIES: dict[str, tuple[Callable[[str], Any], list[Any]]] = {
             n_resamples=199, rng=0, **PAIRS[c][2],
         ),
         ["expanded-percentile"],
+    ),
+    "paired_kappa_test_from_table": (
+        lambda c: wk.paired_kappa_test_from_table(
+            _table3(PAIRS[c][0], PAIRS[c][1], _pair_b(PAIRS[c][1])), n_resamples=199, rng=0,
+            **_keep(PAIRS[c][2], "weights"),
+        ),
+        ["expanded-percentile"],
+    ),
+    "stratified_kappa_test_from_tables": (
+        lambda c: wk.stratified_kappa_test_from_tables(
+            [_table(*PAIRS[c][:2]), _table(*PAIRS["n3"][:2])], **_keep(PAIRS[c][2], "weights")
+        ),
+        ["asymptotic"],
+    ),
+    "stratified_kappa_test_bootstrap": (
+        lambda c: wk.stratified_kappa_test_from_tables(
+            [_table(*PAIRS[c][:2])] * 2, homogeneity=BOOT, **_keep(PAIRS[c][2], "weights")
+        ),
+        ["asymptotic"],
+    ),
+    "stratified_one_stratum": (
+        lambda c: wk.stratified_kappa_test_from_tables(
+            [_table(*PAIRS[c][:2])], **_keep(PAIRS[c][2], "weights")
+        ),
+        ["asymptotic"],
     ),
     "stratified_kappa_test": (
         lambda c: wk.stratified_kappa_test(
@@ -192,7 +228,8 @@ def _estimate(result: Any) -> float:
 
 
 def _pvalues(result: Any) -> list[float]:
-    return [float(getattr(result, n)) for n in ("pvalue",) if hasattr(result, n)]
+    names = ("pvalue", "homogeneity_pvalue")
+    return [float(getattr(result, n)) for n in names if hasattr(result, n)]
 
 
 def _own_zero_width(result: Any, estimate: float, low: float, high: float) -> bool:
@@ -234,6 +271,37 @@ def test_degenerate_sample(entry: str, case: str, request: pytest.FixtureRequest
                 assert built_warnings or ci_warnings, f"{method}: a silent nan interval"
         elif not _own_zero_width(result, estimate, low, high):
             assert low < high, f"{method}: a zero-width interval [{low}, {high}]"
+
+
+def _sided(name: str, alternative: str) -> Any:
+    function = getattr(wk, name)
+    return lambda *args, **kwargs: function(*args, alternative=alternative, **kwargs)
+
+
+SIDED = sorted(  # the public functions that take an alternative
+    name
+    for name in wk.__all__
+    if inspect.isfunction(getattr(wk, name))
+    and "alternative" in inspect.signature(getattr(wk, name)).parameters
+)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("entry", sorted(set(ENTRIES) - {"KappaAccumulator", "ICCAccumulator"}))
+def test_degenerate_sample_one_sided(
+    entry: str, case: str, alternative: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, with every result built for a one-sided alternative (its intervals one-sided:
+    an infinite or range end is not a zero width)."""
+    for name in SIDED:
+        monkeypatch.setattr(wk, name, _sided(name, alternative))
+    test_degenerate_sample(entry, case, _NoMarker())
+
+
+class _NoMarker:
+    def applymarker(self, marker: Any) -> None:  # KNOWN is empty for the one-sided runs too
+        raise AssertionError(f"a KNOWN case in the one-sided tour: {marker}")
 
 
 # Planning on boundary inputs: kappa0 == kappa1, kappa at -1 and 1, one category only (a

@@ -110,6 +110,14 @@ def build_stratified(
             f"kappa{test}.",
             UndefinedKappaWarning,
         )
+    elif len(strata) == 1:
+        warn_at_caller(
+            "The test of equal kappas needs 2 strata or more, and there is 1 stratum "
+            f"({describe_groups(list(strata))}): homogeneity_statistic and homogeneity_pvalue "
+            "are nan. Hint: pass `strata` with 2 values or more, or use kappa_test for one "
+            "table.",
+            UndefinedKappaWarning,
+        )
     kept = [r for r, u in zip(results, used, strict=True) if u]
     overall, variance, q, df = combine_strata(
         np.array([r.statistic for r in kept]), np.array([r.standard_error**2 for r in kept])

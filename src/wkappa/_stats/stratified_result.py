@@ -53,7 +53,8 @@ class StratifiedKappaResult:
         Its degrees of freedom: the strata used minus 1 (for 'goodness-of-fit': the strata
         rated in both categories minus 1).
     homogeneity_pvalue : float
-        Upper tail of the chi-square distribution (nan with fewer than 2 strata used).
+        Upper tail of the chi-square distribution (nan with fewer than 2 strata used, with
+        an UndefinedKappaWarning).
     strata : tuple
         The stratum ids, in order.
     results : tuple of KappaResult
