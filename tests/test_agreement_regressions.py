@@ -578,7 +578,7 @@ def test_panel_comparison_explains_itself_like_every_result():
     text = result.explain()
     ci = result.confidence_interval()
     assert "a panel of 3 members" in text and "18 items" in text
-    assert f"{result.difference:.6g}" in text and f"[{ci.low:.6g}, inf]" in text
+    assert f"{result.difference:.6g}" in text and f"[{ci.low:.6g}, ∞]" in text
     assert "one-sided" in text and f"{result.pvalue:.4g}" in text
 
 

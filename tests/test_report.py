@@ -570,9 +570,9 @@ def test_compare_report_one_sided_with_clusters(compare_case, alternative):
     assert f"the bootstrap test of equal kappas ({alternative})" in methods
     assert "clusters site (G = 12), resampled whole" in _page_text(raw)
     assert "inf" not in re.sub(r"<[^>]+>", " ", page.split("<body>")[1]).split()
-    assert "[" not in methods  # no [low, inf]
+    assert "[" not in methods  # no [low, ∞]
     # The console keeps its [low, high] with the open end.
-    assert re.search(r"95% CI of A - B\s+\[(-?\d\.\d{4}, inf|-inf, -?\d\.\d{4})\]", text)
+    assert re.search(r"95% CI of A - B\s+\[(-?\d\.\d{4}, ∞|-∞, -?\d\.\d{4})\]", text)
 
 
 @pytest.fixture(scope="module")

@@ -368,7 +368,7 @@ def test_a_two_sided_interval_is_still_written_low_high(one_sided, command):
 
 
 def test_compare_prints_the_one_sided_interval_as_before(tmp_path, ratings):
-    """compare's console line keeps the [low, inf] of every text table (its report writes
+    """compare's console line keeps the [low, ∞] of every text table (its report writes
     the bound alone)."""
     data = tmp_path / "panel.csv"
     rows = zip(*ratings.values(), strict=True)
@@ -376,4 +376,4 @@ def test_compare_prints_the_one_sided_interval_as_before(tmp_path, ratings):
     argv = ["compare", data, "--true", "a", "--pred", "b", "--pred", "llm", "--seed", "0"]
     proc = run(*argv, "--bootstrap", "199", "--alternative", "greater")
     assert proc.returncode == 0, proc.stderr
-    assert re.search(r"95% CI of A - B\s+\[-?\d\.\d{4}, inf\]  one-sided", proc.stdout)
+    assert re.search(r"95% CI of A - B\s+\[-?\d\.\d{4}, ∞\]  one-sided", proc.stdout)

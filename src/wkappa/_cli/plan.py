@@ -173,6 +173,12 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     if args.marginals is not None:
         _refuse_decimal_commas(args.marginals)
         rows = [_numbers(part, "--marginals") for part in args.marginals.split(";")]
+        if any(len(row) != len(rows[0]) or len(row) < 2 for row in rows):
+            raise WkappaError(
+                "--marginals must be one list of K >= 2 category probabilities (shared by the "
+                f"raters) or two such lists separated by ';' (one per rater); got "
+                f"{args.marginals!r}."
+            )
         options["marginals"] = rows[0] if len(rows) == 1 else rows
     if args.table is not None:
         table = [_numbers(part, "--table") for part in args.table.split(";")]

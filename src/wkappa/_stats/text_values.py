@@ -11,7 +11,8 @@ alpha's reliability with :func:`reliability_band`.
 The command line's text tables, HTML reports and methods sentences write every value of one
 kind with one precision: :data:`DECIMALS` for coefficients (kappa, ICC, CCC, PABAK),
 standard errors, proportions, differences and interval limits; :data:`STATISTIC_DECIMALS` for
-test statistics (z, F, chi-square), an infinite one as ``∞`` through :func:`statistic_text`
+test statistics (z, F, chi-square) through :func:`statistic_text`; an infinite value of any
+kind (an interval's open end, an F over an error mean square of 0) as ``∞`` or ``-∞``
 (never Python's ``inf``); degrees of freedom through :func:`df_text` (APA style:
 plain digits, without the thousands separator of a count of rows, pairs or items); p-values
 through :func:`pvalue_text` and :func:`p_phrase` (APA style: three decimals, ``< 0.001`` below
@@ -22,7 +23,7 @@ with six significant digits.
 
 Reports and methods sentences name and write an interval through :func:`bound_name` and
 :func:`bound_text`: a one-sided interval as the bound a paper gives ("one-sided 95% lower
-confidence bound 0.1272"), not as ``[0.1272, inf]``; the text tables keep ``[low, high]``.
+confidence bound 0.1272"), not as ``[0.1272, ∞]``; the text tables keep ``[low, high]``.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ _BANDS = (
 
 def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> str:
     """``value`` formatted with the format ``spec``; ``undefined`` for nan, followed by
-    ``: reason`` when the reason is known.
+    ``: reason`` when the reason is known; ``∞`` or ``-∞`` when it is infinite (an interval's
+    open end, a test statistic over a standard error of 0), never Python's ``inf``.
 
     Examples
     --------
@@ -84,10 +86,14 @@ def number_text(value: float, spec: str = ".6g", reason: str | None = None) -> s
     ('0.123457', 'undefined', '0.50')
     >>> number_text(float("nan"), reason="every rating is in one category")
     'undefined: every rating is in one category'
+    >>> number_text(float("-inf"), ".4f"), number_text(float("inf"))
+    ('-∞', '∞')
     """
     value = float(value)
     if math.isnan(value):
         return UNDEFINED if reason is None else f"{UNDEFINED}: {reason}"
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
     return format(value, spec)
 
 
@@ -103,9 +109,6 @@ def statistic_text(value: float, spec: str = f".{STATISTIC_DECIMALS}f") -> str:
     >>> statistic_text(float("nan")), statistic_text(3.14159, ".6g")
     ('undefined', '3.14159')
     """
-    value = float(value)
-    if math.isinf(value):
-        return "∞" if value > 0 else "-∞"
     return number_text(value, spec)
 
 
