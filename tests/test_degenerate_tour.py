@@ -273,6 +273,22 @@ def test_degenerate_sample(entry: str, case: str, request: pytest.FixtureRequest
             assert low < high, f"{method}: a zero-width interval [{low}, {high}]"
 
 
+@pytest.mark.parametrize("level", [0.0, 1.0, math.nan, 1.5, -0.5, 95, "0.95", True])
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+def test_confidence_level_out_of_range_is_refused(entry: str, level: Any) -> None:
+    """Every result's confidence_interval, with every method: a level outside (0, 1), or not a
+    number, is a one-line WkappaError naming `confidence_level`."""
+    build, methods = ENTRIES[entry]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the tour above checks the warnings)
+        result = build("n3")
+    for method in methods:
+        kwargs = {} if method is None else {"method": method}
+        with pytest.raises(wk.WkappaError, match=r"^`confidence_level`") as caught:
+            result.confidence_interval(level, **kwargs)
+        assert "\n" not in str(caught.value).strip()
+
+
 def _sided(name: str, alternative: str) -> Any:
     function = getattr(wk, name)
     return lambda *args, **kwargs: function(*args, alternative=alternative, **kwargs)
