@@ -183,3 +183,34 @@ def test_torch_soft_targets_match_jax_and_one_hot_rows(form: str) -> None:
     assert float(loss(logits, smooth, torch.ones(N))) == pytest.approx(expected, abs=2e-6)
     with pytest.raises(WkappaError, match=r"`target` as class probabilities must have the shape"):
         loss(logits, smooth[:, :3])
+
+
+@pytest.mark.parametrize("case", ["logits", "relu", "padded"])
+def test_logits_given_as_probabilities_are_refused_by_name(case: str) -> None:
+    """Logits (or any scores) given where the losses take probabilities gave a loss without
+    an error (mode='probs' of torch, kappa_loss's y_prob); a row of zeros (padding) passes."""
+    scores = {"logits": LOGITS, "relu": np.abs(LOGITS) + 0.5}.get(case)
+    if scores is None:  # padding: probabilities with rows of zeros
+        probs = np.exp(LOGITS) / np.exp(LOGITS).sum(axis=1, keepdims=True)
+        probs[-3:] = 0.0
+        loss = WeightedKappaLoss(K, mode="probs")(torch.tensor(probs), torch.tensor(TARGET))
+        assert np.isfinite(float(loss))
+        onehot = jnp.eye(K)[TARGET]
+        assert np.isfinite(float(kappa_loss(onehot, jnp.asarray(probs, dtype=jnp.float32))))
+        return
+    with pytest.raises(WkappaError, match=r"^`input` must hold class probabilities .*row 0 .*"
+                       r"Hint: mode='logits' for raw scores"):  # fmt: skip
+        WeightedKappaLoss(K, mode="probs")(torch.tensor(scores), torch.tensor(TARGET))
+    for dtype in (torch.float16, torch.bfloat16):  # half-precision softmax rows pass
+        halves = torch.softmax(torch.tensor(LOGITS), dim=1).to(dtype)
+        assert torch.isfinite(WeightedKappaLoss(K, mode="probs")(halves, torch.tensor(TARGET)))
+    unchecked = WeightedKappaLoss(K, mode="probs", validate_args=False)
+    assert np.isfinite(float(unchecked(torch.tensor(scores), torch.tensor(TARGET))))
+    onehot = jnp.eye(K)[TARGET]
+    with pytest.raises(WkappaError, match=r"^`y_prob` must hold class probabilities .*"
+                       r"jax\.nn\.softmax\(logits\)"):  # fmt: skip
+        kappa_loss(onehot, jnp.asarray(scores, dtype=jnp.float32))
+    soft = jax.nn.softmax(jnp.asarray(LOGITS)).astype(jnp.bfloat16)
+    assert np.isfinite(float(kappa_loss(onehot, soft)))
+    traced = jax.jit(kappa_loss)(onehot, jnp.asarray(scores, dtype=jnp.float32))
+    assert np.isfinite(float(traced))  # under jit: used as given, as documented

@@ -23,6 +23,7 @@ from ._core import (
     format_value,
     import_optional,
     one_based_hint,
+    probability_rows_error,
     weight_matrix,
     wide_integers_as_floats,
 )
@@ -248,7 +249,10 @@ def kappa_loss(
     y_true_onehot : array of shape (N, K)
         One-hot targets (``jax.nn.one_hot(labels, K)``).
     y_prob : array of shape (N, K)
-        Class probabilities, rows summing to 1 (``jax.nn.softmax(logits)``).
+        Class probabilities, rows summing to 1 (``jax.nn.softmax(logits)``), or all 0 for a
+        padded row. Called eagerly, a negative value or a row summing to something else
+        raises :class:`~wkappa.exceptions.WkappaError` (logits passed by mistake); under
+        ``jax.jit`` the rows are used as given.
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights ``W`` (zero diagonal), as in :func:`wkappa.weighted_kappa`.
     form : {'ratio', 'log'}, default 'ratio'
@@ -310,6 +314,12 @@ def kappa_loss(
         )
     if not jnp.issubdtype(probs.dtype, jnp.floating):
         raise WkappaTypeError(f"`y_prob` must be floating point; got dtype {probs.dtype}.")
+    if not isinstance(probs, jax.core.Tracer):
+        error = probability_rows_error(
+            np.asarray(probs), "y_prob", "for logits, pass jax.nn.softmax(logits)"
+        )
+        if error is not None:
+            raise error
     _concrete(eps, "eps", "a Python float")
     _concrete(weights, "weights", "a name or a concrete (K, K) array")
     form, eps = check_loss_form(form, eps, "eps")

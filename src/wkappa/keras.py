@@ -472,7 +472,8 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
         :class:`wkappa.torch.WeightedKappaLoss`).
     from_logits : bool, default False
         ``y_pred`` holds logits (a softmax is applied over the last axis) rather than
-        probabilities.
+        probabilities (used as given, unchecked: Keras calls the loss on placeholder rows
+        while it builds a model).
     sparse_labels : bool, default False
         ``y_true`` holds class indices (N,) or (N, 1) instead of one-hot rows (N, K).
 

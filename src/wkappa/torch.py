@@ -24,6 +24,7 @@ from ._core import (
     import_optional,
     kappa_from_table,
     one_based_hint,
+    probability_rows_error,
     weight_matrix,
     weights_name,
 )
@@ -122,6 +123,25 @@ def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool
     return weight
 
 
+def _check_probabilities(probs: torch.Tensor) -> None:
+    """Rows of class probabilities: non-negative, each summing to 1 (within the rounding of
+    the dtype) or all 0 (a padded row); NaN is left to give a NaN loss, as documented."""
+    with torch.no_grad():
+        sums = probs.sum(dim=1)
+        tol = max(1e-2, probs.shape[1] * torch.finfo(probs.dtype).eps)
+        bad = (probs < 0).any(dim=1) | (((sums - 1).abs() > tol) & (sums != 0))
+        if bool(bad.any()):
+            row = int(torch.nonzero(bad)[0, 0])
+            error = probability_rows_error(  # the first bad row alone, on the host
+                probs[row : row + 1].detach().cpu().double().numpy(),
+                "input",
+                "mode='logits' for raw scores (a softmax is applied)",
+                first_row=row,
+            )
+            assert error is not None
+            raise error
+
+
 class WeightedKappaLoss(nn.Module):
     """Differentiable (soft) weighted kappa loss of de la Torre, Puig & Valls (2018).
 
@@ -143,12 +163,14 @@ class WeightedKappaLoss(nn.Module):
         gives a finite loss and gradient instead of 0/0. ``ΣWE`` grows with the batch size,
         so the bias is negligible for any informative batch.
     validate_args : bool, default True
-        Check that class-index targets lie in ``0..K-1``, and sample weights are finite and
-        non-negative (a device-to-host sync per call). ``False`` skips these checks, as
-        torchmetrics' ``validate_args=False`` does, for input known to be valid: bad input
-        is then not refused. A NaN or negative weight gives a wrong loss (0, or NaN) without
-        any error, and a target outside ``0..K-1`` fails inside torch, with torch's message.
-        Soft targets and ``input`` are used as given either way (NaN logits give a NaN loss).
+        Check that class-index targets lie in ``0..K-1``, sample weights are finite and
+        non-negative, and (``mode='probs'``) that ``input`` rows are non-negative and sum to
+        1, or are all 0 for a padded row (a device-to-host sync per call). ``False`` skips
+        these checks, as torchmetrics' ``validate_args=False`` does, for input known to be
+        valid: bad input is then not refused. A NaN or negative weight gives a wrong loss
+        (0, or NaN) without any error, a target outside ``0..K-1`` fails inside torch, with
+        torch's message, and logits given with ``mode='probs'`` give a wrong loss. Soft
+        targets are used as given either way, and NaN in ``input`` gives a NaN loss.
 
     Notes
     -----
@@ -239,6 +261,8 @@ class WeightedKappaLoss(nn.Module):
         if not input.is_floating_point():
             raise WkappaTypeError(f"`input` must be floating point; got dtype {input.dtype}.")
         probs = torch.softmax(input, dim=1) if self.mode == "logits" else input
+        if self.mode == "probs" and self.validate_args:
+            _check_probabilities(input)
         if torch.is_tensor(target) and target.ndim == 2 and target.is_floating_point():
             if tuple(target.shape) != tuple(input.shape):
                 raise WkappaError(

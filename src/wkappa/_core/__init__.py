@@ -56,6 +56,7 @@ from .input_checks import (
     check_weight_values,
     huge_ratings_error,
     not_whole_error,
+    probability_rows_error,
     refuse_iterator,
     wide_integers_as_floats,
 )
@@ -222,6 +223,7 @@ __all__ = [
     "one_based_hint",
     "parallel_section",
     "pin_loaded",
+    "probability_rows_error",
     "publish",
     "quadratic_sums",
     "quadratic_weighted_kappa",

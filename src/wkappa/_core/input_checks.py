@@ -23,6 +23,7 @@ __all__ = [
     "check_weight_values",
     "huge_ratings_error",
     "not_whole_error",
+    "probability_rows_error",
     "refuse_iterator",
     "unsupported_dtype_error",
     "wide_integers_as_floats",
@@ -148,3 +149,33 @@ def wide_integers_as_floats(values: np.ndarray) -> np.ndarray:
         if values.min() < small.min or values.max() > small.max:
             return values.astype(np.float64)
     return values
+
+
+def probability_rows_error(
+    probs: np.ndarray, name: str, fix: str, first_row: int = 0
+) -> WkappaError | None:
+    """The error for (N, K) class probabilities of a loss that are not (or None): a row with
+    a negative value, or whose sum is off 1 by more than the dtype's rounding, names its row
+    (counted from ``first_row``) and ``fix`` (how to pass raw scores). A row of zeros
+    (padding) and a row with NaN (which gives a NaN loss, as documented) pass."""
+    values = np.asarray(probs, dtype=np.float64)
+    if values.ndim != 2 or values.shape[0] == 0:
+        return None
+    dtype = np.asarray(probs).dtype
+    eps = float(np.finfo(dtype).eps) if dtype.kind == "f" else 2.0**-7  # bfloat16 (ml_dtypes)
+    tolerance = max(1e-2, values.shape[1] * eps)
+    with np.errstate(invalid="ignore"):
+        sums = values.sum(axis=1)
+        bad = (values < 0).any(axis=1) | ((np.abs(sums - 1) > tolerance) & (sums != 0))
+    if not bad.any():
+        return None
+    row = int(np.flatnonzero(bad)[0])
+    return WkappaError(
+        f"`{name}` must hold class probabilities (non-negative rows summing to 1); row "
+        f"{first_row + row} holds {_shown_row(values[row])}. Hint: {fix}."
+    )
+
+
+def _shown_row(row: np.ndarray) -> str:
+    shown = ", ".join(f"{v:.4g}" for v in row[:8])
+    return f"[{shown}{', ...' if row.size > 8 else ''}]"
