@@ -182,7 +182,7 @@ def test_import_does_not_load_matplotlib() -> None:
 TRUTH = [0, 1, 2, 3, 4] * 20
 CLOSE_A = [0, 1, 2, 3, 3] * 20
 CLOSE_B = [1, 1, 2, 2, 4] * 20
-NUMBER = r"(-?[0-9.]+(?:e[-+][0-9]+)?|-?inf)"
+NUMBER = r"(-?[0-9.]+(?:e[-+][0-9]+)?|-?∞)"  # an open end is written ∞
 
 
 def _paired_numbers(text: str) -> dict[str, float]:
@@ -201,7 +201,7 @@ def _paired_numbers(text: str) -> dict[str, float]:
     for name, pattern in patterns.items():
         match = re.search(pattern, text)
         assert match is not None, (name, text)
-        found[name] = float(match.group(1))
+        found[name] = float(match.group(1).replace("∞", "inf"))
     return found
 
 
