@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from wkappa import WkappaError
+from wkappa import WkappaError, WkappaTypeError
 
 frames = pytest.importorskip("wkappa.frames")
 
@@ -145,3 +145,25 @@ def test_kappa_by_group_of_a_duckdb_uuid_key_keys_the_groups_by_its_text(
         mine = rows[rows["g"].map(str) == key]
         expected = wk.weighted_kappa(mine["a"], mine["b"], min_rating=0, max_rating=2)
         assert kappa == expected  # the exactness kappa_by_group's Notes promise
+
+
+@pytest.mark.parametrize(
+    ("function", "keywords", "kind"),
+    [
+        ("weighted_kappa", {"y_true": 0, "y_pred": 1}, WkappaTypeError),
+        ("weighted_kappa", {"y_true": "0", "y_pred": "1"}, WkappaError),
+        ("agreement", {"raters": [0, 1]}, WkappaTypeError),
+        ("icc", {"raters": ["0", "1"]}, WkappaError),
+    ],
+)
+def test_integer_column_names_are_an_error_with_the_fix(
+    frame_library: Any, function: str, keywords: Any, kind: type
+) -> None:
+    """pandas and Dask frames built from arrays have integer column names (0, 1, ...)."""
+    if frame_library.name not in ("pandas", "dask"):
+        pytest.skip("the library's column names are strings")
+    df = frame_library.frame({"a": [1, 2, 3, 1], "b": [1, 2, 2, 1]}).rename(
+        columns={"a": 0, "b": 1}
+    )
+    with pytest.raises(kind, match=r"Hint: name the columns with strings first \(pandas: "):
+        getattr(frames, function)(df, **keywords)

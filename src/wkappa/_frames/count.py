@@ -47,6 +47,7 @@ from ..exceptions import WkappaError, WkappaTypeError
 
 __all__ = [
     "COUNT",
+    "STRING_NAMES",
     "FrameInput",
     "PairCounts",
     "check_column",
@@ -164,14 +165,20 @@ def _refuse_duplicates(names: Sequence[str]) -> None:
         )
 
 
-def missing_column(parameter: str, name: str, columns: Sequence[str]) -> WkappaError:
+def missing_column(parameter: str, name: str, columns: Sequence[Any]) -> WkappaError:
     """The error for a column ``name``, given to ``parameter``, that is not among the frame's
     ``columns``: it names the columns spelled alike but for case and surrounding spaces, or
     else the closest names, before listing them all."""
 
-    def folded(text: str) -> str:
-        return text.strip().casefold()
+    def folded(text: Any) -> str:
+        return str(text).strip().casefold()
 
+    if any(not isinstance(column, str) and str(column) == name for column in columns):
+        return WkappaError(
+            f"`{parameter}` names the column {name!r}, but the frame's column names are not "
+            f"strings ({format_value(list(columns), 200)}). Hint: "
+            f"{STRING_NAMES}"
+        )
     alike = [column for column in columns if folded(column) == folded(name)]
     by_fold = {folded(column): column for column in columns}
     close = alike or [
@@ -186,10 +193,22 @@ def missing_column(parameter: str, name: str, columns: Sequence[str]) -> WkappaE
     )
 
 
+STRING_NAMES = (
+    "name the columns with strings first (pandas: df.columns = df.columns.astype(str)) and "
+    "give those names."
+)
+
+
+def _among(value: Any, schema: dict[Any, Any]) -> bool:
+    """Whether ``value`` (not a string) is one of the frame's column names."""
+    return any(type(name) is type(value) and name == value for name in schema)
+
+
 def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
     if not isinstance(value, str):
+        fix = f" Hint: {STRING_NAMES}" if _among(value, schema) else ""
         raise WkappaTypeError(
-            f"`{parameter}` must be a column name (str); got {format_value(value)}."
+            f"`{parameter}` must be a column name (str); got {format_value(value)}.{fix}"
         )
     check_column(parameter, value, schema)
     return value

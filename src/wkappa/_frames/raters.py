@@ -28,7 +28,7 @@ from .._core import (
     to_column,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .count import check_column, check_group_columns, wrap_frame
+from .count import STRING_NAMES, check_column, check_group_columns, wrap_frame
 from .long_counts import long_rows
 
 __all__ = [
@@ -444,7 +444,11 @@ def layout_columns(
         parameters = ["item", "rater", "rating"]
     for parameter, name in [*also, *zip(parameters, names, strict=True)]:
         if not isinstance(name, str):
-            raise WkappaTypeError(f"Column names must be strings; got {name!r}.")
+            named = any(type(column) is type(name) and column == name for column in schema)
+            raise WkappaTypeError(
+                f"`{parameter}` must name its columns by strings; got {name!r}."
+                + (f" Hint: {STRING_NAMES}" if named else "")
+            )
         check_column(parameter, name, schema)
     return wide, names
 
