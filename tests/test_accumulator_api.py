@@ -104,3 +104,12 @@ def test_an_empty_batch_of_other_rater_columns_is_still_refused() -> None:
         WkappaError, match=r"^`ratings` has 2 rater columns but the accumulator has 3"
     ):
         acc.update(np.zeros((0, 2)))
+
+
+@pytest.mark.parametrize("text", ["", b""])
+def test_empty_text_is_refused_as_other_text_not_taken_as_an_empty_batch(text: object) -> None:
+    """'' and b'' were taken as batches of no rows, where 'ab' is refused as text."""
+    with pytest.raises(WkappaTypeError, match=r"^`y_true` must be a 1-D array-like"):
+        wk.KappaAccumulator([0, 1]).update(text, text)
+    with pytest.raises(WkappaTypeError, match=r"^`ratings` must be a 2-D array"):
+        wk.ICCAccumulator().update(text)

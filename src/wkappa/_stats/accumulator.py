@@ -455,7 +455,10 @@ class KappaAccumulator:
 
 def is_empty_batch(obj: Any) -> bool:
     """Whether ``obj`` is a batch of no rows (``len(obj) == 0``): an accumulator's
-    ``update`` leaves its state as it is."""
+    ``update`` leaves its state as it is. Text is no batch (``''`` is refused as ``'ab'``
+    is, by the reader)."""
+    if isinstance(obj, (str, bytes)):
+        return False
     try:
         return len(obj) == 0
     except TypeError:
