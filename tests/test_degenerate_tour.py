@@ -289,6 +289,67 @@ def test_confidence_level_out_of_range_is_refused(entry: str, level: Any) -> Non
         assert "\n" not in str(caught.value).strip()
 
 
+def _scores(y_pred: list[Any]) -> list[float]:
+    return [float(p) for p in y_pred]
+
+
+# The scores without an interval: (y_true, y_pred, extra) -> a number or an array.
+SCORES: dict[str, Callable[[list[Any], list[Any], dict[str, Any]], Any]] = {
+    "weighted_kappa": lambda t, p, x: wk.weighted_kappa(t, p, labels=[1, 2, 3], **x),
+    "qwk": lambda t, p, x: wk.qwk(t, p, labels=[1, 2, 3], **_keep(x, "nan_policy")),
+    "qwk_zero_weights": lambda t, p, x: wk.qwk(
+        t, p, labels=[1, 2, 3], sample_weight=[0] * len(t), **_keep(x, "nan_policy")
+    ),
+    "confusion_table": lambda t, p, x: wk.confusion_table(
+        t, p, labels=[1, 2, 3], **_keep(x, "nan_policy")
+    ),
+    "kappa_from_table": lambda t, p, x: wk.kappa_from_table(_table(t, p), **_keep(x, "weights")),
+    "optimize_thresholds": lambda t, p, x: (
+        wk.optimize_thresholds(t, _scores(p), labels=[1, 2, 3], **x).statistic
+    ),
+    "apply_thresholds": lambda t, p, x: wk.apply_thresholds(_scores(p), [1.5, 2.5]),
+    "mean_kappa": lambda t, p, x: wk.mean_kappa(
+        [wk.weighted_kappa(t, p, labels=[1, 2, 3], zero_division=0.0, **x)] * 2
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("score", sorted(SCORES))
+def test_degenerate_score(score: str, case: str) -> None:
+    """The scores of two raters without an interval: a value, or a one-line WkappaError; a nan
+    value has been warned about, once, at the caller's line."""
+    value, messages = _call(lambda: SCORES[score](*PAIRS[case]))
+    if isinstance(value, wk.WkappaError):
+        assert "\n" not in str(value).strip()
+        return
+    values = np.asarray(value, dtype=np.float64)
+    if np.isnan(values).any():
+        assert messages, f"a nan {score}, unannounced"
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("coefficient", ["fleiss", "conger", "gwet", "krippendorff"])
+def test_degenerate_rater_diagnostics(coefficient: str, case: str) -> None:
+    """pairwise() and leave_one_rater_out() of an agreement result: arrays of the raters'
+    shape (nan where a pair or a leave-one-out is undefined, as documented), without an error
+    or a warning of their own."""
+    ratings, extra = PANELS[case]
+    result, _ = _call(
+        lambda: wk.agreement(ratings, coefficient=coefficient, labels=[1, 2, 3], **extra)
+    )
+    if isinstance(result, wk.WkappaError):
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pairs = result.pairwise()
+        left_out = result.leave_one_rater_out()
+    assert pairs.shape == (result.n_raters, result.n_raters)
+    assert left_out.shape == (result.n_raters,)
+    defined = pairs[~np.isnan(pairs)]
+    assert np.all((defined >= -1 - 1e-12) & (defined <= 1 + 1e-12))
+
+
 def _sided(name: str, alternative: str) -> Any:
     function = getattr(wk, name)
     return lambda *args, **kwargs: function(*args, alternative=alternative, **kwargs)
