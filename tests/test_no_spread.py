@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import warnings
 
+import numpy as np
 import pytest
 
 import wkappa as wk
@@ -184,3 +185,26 @@ def test_icc_of_items_with_one_mean_has_no_f_test(ratings, form: str, alternativ
         warnings.simplefilter("error")
         ci = result.confidence_interval()
     assert math.isnan(ci.low) and math.isnan(ci.high)
+
+
+def test_stack_with_a_single_pair_says_its_intervals_are_nan() -> None:
+    """The results of a stack of tables (score --by, kappa_by_group): a single-pair table's
+    intervals are nan without a warning of their own, so the one warning of the stack says so,
+    whether or not another table is untestable for another reason."""
+    from wkappa._stats import kappa_results
+
+    single = [[0, 1, 0], [0, 0, 0], [0, 0, 0]]
+    one_cell = [[0, 5, 0], [0, 0, 0], [0, 0, 0]]  # every pair (1, 2): null SE 0
+    spread = [[3, 1, 0], [1, 3, 1], [0, 1, 3]]
+    for tables, wording in (
+        ([single, spread], "every interval are undefined for a single pair"),
+        ([single, one_cell, spread], "so is every interval of a single pair"),
+    ):
+        results, message = _one_warning(
+            lambda t=tables: kappa_results(np.array(t), "quadratic", (1, 2, 3), "two-sided", 0.0)
+        )
+        assert wording in message
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ci = results[0].confidence_interval(method="score")
+        assert math.isnan(ci.low) and math.isnan(ci.high)
