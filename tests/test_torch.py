@@ -397,3 +397,14 @@ def test_a_column_one_hot_integers_or_bools_get_the_fix(call: Any, hint: str) ->
     out ("`target` must have shape (2,) to match the predictions; got (2, 3).")."""
     with pytest.raises(WkappaError, match=r"\. Hint: .*" + hint):
         call()
+
+
+def test_boolean_one_hot_predictions_count_and_complex_scores_are_refused() -> None:
+    """(N, K) bool or complex predictions failed inside torch ("argmax(): does not support
+    bool input"); one-hot booleans now count as their argmax, as numpy's argmax reads them."""
+    metric = KappaMetric(3)
+    metric.update(torch.eye(3, dtype=torch.bool)[[0, 1, 2, 2]], torch.tensor([0, 1, 1, 2]))
+    assert metric.compute() == wk.qwk([0, 1, 1, 2], [0, 1, 2, 2], labels=range(3))
+    with pytest.raises(WkappaTypeError, match=r"^`preds` as scores must be real"):
+        metric.update(torch.eye(3, dtype=torch.complex64)[:2], torch.tensor([0, 1]))
+    assert metric.n == 4

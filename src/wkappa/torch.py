@@ -370,7 +370,10 @@ class KappaMetric:
             raise WkappaTypeError(f"`preds` must be a torch.Tensor; got {type(preds).__name__}.")
         preds = preds.detach()
         if preds.ndim == 2:
-            scores: torch.Tensor = preds
+            if preds.is_complex():
+                raise WkappaTypeError(f"`preds` as scores must be real; got dtype {preds.dtype}.")
+            # One-hot rows of booleans: torch's argmax takes no bool, so as 0/1.
+            scores: torch.Tensor = preds.to(torch.uint8) if preds.dtype == torch.bool else preds
             if preds.shape[1] != k:
                 hint = (
                     " Hint: preds.squeeze(1) for a column of class indices."
@@ -433,7 +436,8 @@ class KappaMetric:
         ----------
         preds : Tensor of shape (N,) or (N, K)
             Predicted class indices (integer, or integral floats), or scores/probabilities/
-            logits whose argmax over dim 1 is the predicted class.
+            logits (or one-hot rows, boolean included) whose argmax over dim 1 is the
+            predicted class.
         target : Tensor of shape (N,)
             True class indices ``0..K-1``.
         sample_weight : Tensor of shape (N,), optional
