@@ -9,7 +9,8 @@
   (G, K, K) tables of ``kappa_by_group``, their statistics and the result frame.
 * :mod:`.raters`: several raters, wide or long layout, as distinct rating rows.
 * :mod:`.triples`: the truth and two predictions (``paired_kappa_test``) as distinct rows.
-* :mod:`.keywords`: the calling convention (the frame, then keywords).
+* :mod:`.keywords`: the calling convention (the frame, then keywords), and a column of
+  lists or dicts in a pandas object column named in the error.
 * :mod:`.numeric`: numeric ratings (ICC, CCC): moments in the engine, or a float matrix.
 
 It imports the core only; the statistics of ``wkappa._stats`` are applied by

@@ -1,12 +1,13 @@
-"""The calling convention of :mod:`wkappa.frames`: the data frame positionally, then keywords."""
+"""The calling convention of :mod:`wkappa.frames`: the data frame positionally, then keywords;
+and pandas' ``unhashable type`` of an object column of lists or dicts as an error naming it."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar, cast
 
-from ..exceptions import WkappaTypeError
+from ..exceptions import WkappaError, WkappaTypeError
 
 __all__ = ["names_as_keywords"]
 
@@ -37,6 +38,38 @@ def names_as_keywords(function: _Function) -> _Function:
                 f"{shown} as positional arguments. Hint: name them, e.g. "
                 f"frames.{function.__name__}(df, {_KEYWORD_HINT.get(function.__name__, '...')})."
             )
-        return function(*args, **kwargs)
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:  # pandas hashing an object column's lists or dicts
+            if not str(error).startswith("unhashable type"):
+                raise
+            df = args[0] if args else kwargs.get("df")
+            raise _unhashable(df, kwargs, str(error)) from None
 
     return cast(_Function, checked)
+
+
+def _unhashable(df: Any, keywords: dict[str, Any], error: str) -> WkappaError:
+    """The error for a column whose values are lists, dicts or arrays (an object column of
+    pandas or Dask, which no dtype marks), naming the parameter that reads it if found."""
+    for parameter, value in keywords.items():
+        for name in [value] if isinstance(value, str) else list(value or ()):
+            if not isinstance(value, (str, list, tuple)) or not isinstance(name, str):
+                continue
+            try:
+                column = df[name]
+                found = column.map(lambda v: not isinstance(v, Hashable)).any()
+                found = bool(found.compute() if hasattr(found, "compute") else found)
+            except Exception:  # not a pandas-like column: the message without the column
+                continue
+            if found:
+                return WkappaError(
+                    f"`{parameter}` names the column {name!r}, whose values are lists, dicts or "
+                    "arrays (an object column); a rating, weight or group key is one value per "
+                    "row. Hint: select or compute a column of single values (a string, number, "
+                    "date or boolean) and name that one."
+                )
+    return WkappaError(
+        f"A column read holds lists, dicts or arrays ({error}); a rating, weight or group key "
+        "is one value per row. Hint: select or compute columns of single values."
+    )
