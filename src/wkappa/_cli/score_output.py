@@ -269,7 +269,7 @@ def across_groups(groups: Sequence[tuple[Any, Scored]], homogeneity: str = "asym
 
 def pooled_interval(combined: Any, level: float, written: str) -> str:
     """The pooled kappa's interval on the run's side, ``written`` for the ``console``
-    (``95% CI [low, high]``, ``95% one-sided CI [low, inf]``), a ``report`` table's line
+    (``95% CI [low, high]``, ``95% one-sided CI [low, ∞]``), a ``report`` table's line
     (``95% CI [low, high]`` or ``one-sided 95% lower bound low``) or a methods ``sentence``
     (``95% confidence interval [low, high]`` or the bound)."""
     low, high = combined.confidence_interval(level)
