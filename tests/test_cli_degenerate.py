@@ -1,8 +1,8 @@
 """Every command on degenerate data: no complete row, 1, 2 and 3 items, every rating alike,
 one rater's column empty, a single category. Each run either succeeds with every undefined
 value written as a word (never ``nan``, ``inf`` or ``None`` in a table a user hands in; JSON
-strict, its undefined values ``null``) or is refused with one error line on stderr and exit
-code 2, never a traceback."""
+strict, its undefined values ``null``; its warnings in the command line's words) or is
+refused with one error line on stderr and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ def _check(capsys: Any, argv: list[str], fmt: str) -> int:
         assert out == "" and err.startswith("wkappa: error: "), (out, err)
         assert len(err.strip().splitlines()) == 1, err
         return code
+    # Warnings in the command line's words: what is shown, not what the library returns.
+    assert not re.search(r"Returning|\bnan\b|[a-z]='", err), err
     if fmt == "json":
         json.loads(out, parse_constant=_strict)
     elif fmt == "csv":

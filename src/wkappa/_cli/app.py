@@ -80,6 +80,16 @@ def _parser() -> argparse.ArgumentParser:
 _WARNING_WORDS = (
     (" Returning nan (set zero_division to choose).", " It is shown as undefined."),
     (" Returning nan for them.", " They are shown as undefined."),
+    (" Returning nan for it.", " It is shown as undefined."),
+    (" Returning (nan, nan).", " It is shown as undefined."),
+    (
+        " Returning nan for the ICC and its interval",
+        " The ICC and its interval are shown as undefined",
+    ),
+    (
+        "Hint: rate more items, or use method='asymptotic'.",
+        "Hint: rate more items (or, in wkappa agree, --ci-method asymptotic).",
+    ),
     (" Returning nan.", " It is shown as undefined."),
     (" test_statistic and pvalue are nan.", " z and the p-value are shown as undefined."),
     (" The comparison is nan.", " The comparison is shown as undefined."),
