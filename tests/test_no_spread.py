@@ -208,3 +208,39 @@ def test_stack_with_a_single_pair_says_its_intervals_are_nan() -> None:
             warnings.simplefilter("error")
             ci = results[0].confidence_interval(method="score")
         assert math.isnan(ci.low) and math.isnan(ci.high)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("comparison", ["paired", "panel"])
+def test_a_difference_without_spread_has_no_interval(comparison: str, alternative: str) -> None:
+    """One prediction perfect on every item, the other a constant: every resample gives the
+    difference 1 (or -1), and the expanded percentile interval was the single point [1, 1]."""
+    truth = [1, 2, 3, 1, 2, 3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if comparison == "paired":
+            result = wk.paired_kappa_test(
+                truth, truth, [2] * 6, labels=[1, 2, 3], n_resamples=199, rng=0,
+                alternative=alternative,
+            )  # fmt: skip
+        else:
+            result = wk.rater_vs_panel(
+                [[t, t] for t in truth], [2] * 6, labels=[1, 2, 3], n_resamples=199, rng=0,
+                alternative=alternative,
+            )  # fmt: skip
+        assert "CI=[nan, nan]" in repr(result)  # (a repr does not warn)
+    assert abs(result.difference) == 1.0
+    ci, message = _one_warning(lambda: result.confidence_interval())
+    assert math.isnan(ci.low) and math.isnan(ci.high)
+    assert "every resample gives the same difference" in message
+
+
+def test_a_difference_of_zero_on_every_resample_keeps_its_interval() -> None:
+    """Two predictions that agree with each other on every item: [0, 0] and p = 1 stay."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = wk.paired_kappa_test(
+            [1, 2, 3, 1, 2, 3], [1, 2, 2, 1, 3, 3], [1, 2, 2, 1, 3, 3], labels=[1, 2, 3],
+            n_resamples=199, rng=0,
+        )  # fmt: skip
+        assert tuple(result.confidence_interval()) == (0.0, 0.0) and result.pvalue == 1.0

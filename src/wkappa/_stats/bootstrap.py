@@ -368,6 +368,17 @@ def expanded_interval(
     dropped = differences.size - defined.size
     if defined.size == 0 or math.isnan(difference):
         low = high = math.nan
+    elif all_alike(defined) and float(np.max(np.abs(defined))) > 0.0:
+        # Every resample gives one difference, not 0 (0 on every resample is two predictions
+        # that agree on every item, kept as [0, 0]): no spread to measure, as no_spread says.
+        warn_at_caller(
+            "The bootstrap interval of the difference is undefined: every resample gives the "
+            f"same difference ({float(defined[0]):.6g}), as when each prediction rates every "
+            "item alike or agrees perfectly, so the resamples show no spread. Returning nan. "
+            "Hint: rate more items.",
+            UndefinedKappaWarning,
+        )
+        low = high = math.nan
     else:
         low, high = percentile_interval(defined, expanded_level(level, n))
     return ConfidenceInterval(low, high, level, "expanded-percentile", n_resamples, dropped)

@@ -169,7 +169,7 @@ def difference_repr(result: Any, first: str, second: str) -> str:
     """The "first=..., second=..., difference=..., 95% CI=[low, high], pvalue=..." part of a
     comparison's repr: its two estimates (attributes ``first`` and ``second``), their
     ``difference``, default interval and ``pvalue``."""
-    ci = result.confidence_interval()
+    ci = quiet_interval(result.confidence_interval)
     return (
         f"{first}={getattr(result, first):.6g}, {second}={getattr(result, second):.6g}, "
         f"difference={result.difference:.6g}, {interval_repr(ci, result.alternative)}, "

@@ -630,7 +630,7 @@ class PairedKappaResult:
         return explain_paired(self, self.confidence_interval(confidence_level, method=method))
 
     def __repr__(self) -> str:
-        ci = self.confidence_interval()
+        ci = quiet_interval(self.confidence_interval)
         return (
             "PairedKappaResult("
             + difference_repr(self, "statistic_a", "statistic_b")
