@@ -207,6 +207,21 @@ def test_loss_refuses_a_bad_sample_weight_and_is_nan_when_traced(
     assert np.isfinite(fine)
 
 
+@pytest.mark.parametrize("scores", [np.array([[0.7], [2.2]]), np.array([0.7, 2.2])])
+def test_a_regression_head_without_regression_true_gets_the_option(scores: np.ndarray) -> None:
+    """One fractional score per row was refused as a bad class index, without the option
+    that rounds it; a whole-number index out of range gets no such hint."""
+    metric = CohenKappa(5, sparse_labels=True)
+    with pytest.raises(WkappaError, match=r"Hint: regression=True rounds one score per row"):
+        metric.update_state(np.array([1, 2]), scores)
+    with pytest.raises(WkappaError) as info:
+        CohenKappa(5, sparse_labels=True).update_state(np.array([1, 2]), np.array([1, 7]))
+    assert "regression=True" not in str(info.value)
+    rounded = CohenKappa(5, sparse_labels=True, regression=True)
+    rounded.update_state(np.array([1, 2]), scores)
+    assert rounded.table.sum() == 2
+
+
 def test_ratio_form_is_one_minus_kappa_on_hard_predictions() -> None:
     rng = np.random.default_rng(1)
     y_true, y_pred = rng.integers(0, 5, size=(2, 50))

@@ -342,6 +342,11 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             rule = f"scores without NaN, or class indices in 0..{k - 1}"
             if self.regression and not self.clip:
                 hint = " Hint: clip=True clips rounded regression outputs into range."
+            elif not self.regression and _one_fractional_score(shown):
+                hint = (
+                    " Hint: regression=True rounds one score per row (a regression head) "
+                    "to the nearest class."
+                )
         else:
             rule = f"class indices in 0..{k - 1} (or one-hot rows of them)"
         if name != "sample_weight" and not hint:
@@ -443,6 +448,14 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             zero_division=self.zero_division,
         )
         return config
+
+
+def _one_fractional_score(shown: Any) -> bool:
+    """Whether a rejected row of ``y_pred`` is one finite fractional number (a score of a
+    regression head, ``[2.4]`` or ``2.4``), which ``regression=True`` would round."""
+    if isinstance(shown, list) and len(shown) == 1:
+        shown = shown[0]
+    return isinstance(shown, float) and math.isfinite(shown) and shown != math.floor(shown)
 
 
 @keras.saving.register_keras_serializable(package="wkappa")
