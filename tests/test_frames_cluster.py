@@ -401,3 +401,36 @@ def test_dask_long_layout_item_split_over_partitions() -> None:
             dd.from_pandas(long, npartitions=37), item="item", rater="who", rating="r",
             cluster="task",
         )  # fmt: skip
+
+
+SCANNED = {
+    "weighted_kappa": {"y_true": "a", "y_pred": "b", "sample_weight": "w"},
+    "kappa_test": {"y_true": "a", "y_pred": "b", "cluster": "c"},
+    "kappa_by_group": {"y_true": "a", "y_pred": "b", "by": "g", "cluster": "c"},
+    "agreement": {"raters": ["a", "b"], "cluster": "c"},
+    "icc": {"raters": ["a", "b"]},
+    "ccc": {"raters": ["a", "b"]},
+    "paired_kappa_test": {"y_true": "a", "y_pred_a": "b", "y_pred_b": "g", "n_resamples": 9},
+}
+
+
+@pytest.mark.parametrize(("function", "keywords"), SCANNED.items(), ids=list(SCANNED))
+def test_a_lazy_frame_is_read_once(function, keywords):
+    """Every row of a polars LazyFrame passes once through the query (a clustered kappa_test
+    took its categories from a first count, then the clusters' tables from a second)."""
+    rng = np.random.default_rng(4)
+    n = 400
+    truth = rng.integers(0, 4, n)
+    rows = pl.DataFrame({
+        "t": truth, "b": np.clip(truth + rng.integers(-1, 2, n), 0, 3),
+        "g": rng.integers(0, 3, n), "w": rng.integers(1, 3, n), "c": np.arange(n) % 12,
+    })  # fmt: skip
+    seen = []
+
+    def count(column):
+        seen.append(len(column))
+        return column
+
+    lazy = rows.lazy().with_columns(a=pl.col("t").map_batches(count, return_dtype=pl.Int64))
+    getattr(frames, function)(lazy, **keywords)
+    assert sum(seen) == n

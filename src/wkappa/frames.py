@@ -229,18 +229,18 @@ def kappa_test(
     request = Request.for_weights(
         checked_weights, labels, min_rating, max_rating, sample_weight, policy
     )._replace(propagate=False)
-    counted = frame_table(df, y_true, y_pred, request)
-    assert counted is not None
-    table, names = counted
-    assert isinstance(table, np.ndarray)
     if cluster is not None:
         # As wkappa.kappa_test checks them (the table route checks them itself).
         from ._stats import check_kappa0
 
         return _clustered_kappa_test(
-            df, y_true, y_pred, sample_weight, cluster, request, names, checked_weights,
+            df, y_true, y_pred, sample_weight, cluster, request, checked_weights,
             check_alternative(alternative), check_kappa0(kappa0),
         )  # fmt: skip
+    counted = frame_table(df, y_true, y_pred, request)
+    assert counted is not None
+    table, names = counted
+    assert isinstance(table, np.ndarray)
     check_frequencies(table, FRAME_WEIGHTS)
     return kappa_test_from_table(
         no_empty_table(table),
@@ -258,16 +258,21 @@ def _clustered_kappa_test(
     sample_weight: str | None,
     cluster: str,
     request: Request,
-    names: Sequence[Any],
     weights: str | np.ndarray,
     alternative: Alternative,
     kappa0: float,
 ) -> KappaResult:
-    """kappa_test of the per-cluster tables (counted by cluster in the engine)."""
+    """kappa_test of the per-cluster tables (counted by cluster in the engine: one pass over
+    a lazy frame, which gives the categories too)."""
     from ._stats import kappa_result
 
     data = frame_input(df, y_true, y_pred, sample_weight, (), cluster)
     grouped, _ = tables_of_groups(data, y_true, y_pred, [cluster], request, cluster=cluster)
+    names = grouped.labels
+    if names is None:  # counted in this process: the categories of the whole table
+        counted = frame_table(data, y_true, y_pred, request)
+        assert counted is not None
+        names = counted[1]
     tables = grouped.tables
     if len(names) != tables.shape[-1]:  # no pair left: the tables are (G, 1, 1) placeholders
         names = list(range(tables.shape[-1]))

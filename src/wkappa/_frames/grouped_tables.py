@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,11 +63,15 @@ class GroupTables:
     stale : ndarray of shape (G,), bool
         Groups with a missing rating under ``nan_policy='propagate'`` (their statistics are
         nan).
+    labels : sequence or None
+        The K categories in order, where the engine counted the tables (None: counted in
+        this process).
     """
 
     tables: np.ndarray
     key_rows: list[tuple[Any, ...]]
     stale: np.ndarray
+    labels: Sequence[Any] | None = None
 
 
 def _one_key(column: Any) -> tuple[np.ndarray, int, list[Any]] | None:

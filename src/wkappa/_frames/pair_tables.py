@@ -194,4 +194,4 @@ def engine_group_tables(
     assert encoded is not None
     check_groups_table_size(n_groups, encoded.n_categories)
     tables = count.scatter_table(encoded, counts.weight is None, group_of[~mask], n_groups)
-    return GroupTables(tables, key_rows, stale), counts.frame.implementation
+    return GroupTables(tables, key_rows, stale, encoded.labels), counts.frame.implementation
