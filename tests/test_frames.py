@@ -469,3 +469,25 @@ def test_sample_weighted_qwk_is_the_arrays_to_the_last_bit(frame_library, kind):
             **numpy_kwargs(case),
         )  # fmt: skip
         assert got == expected
+
+
+def test_a_boolean_sample_weight_is_a_mask(frame_library):
+    """A True/False ``sample_weight`` column weighs its pairs 1 and 0, as a boolean array does
+    in the array functions."""
+    case = make_case("int", seed=5, missing=False)
+    mask = [i % 3 != 0 for i in range(len(case.true))]
+    df = frame_library.frame({"a": case.true, "b": case.pred, "m": mask, "g": case.group})
+    pair = {"y_true": "a", "y_pred": "b", "sample_weight": "m"}
+    arrays = (case.true, case.pred)
+    assert frames.weighted_kappa(df, **pair) == wk.weighted_kappa(*arrays, sample_weight=mask)
+    table = frames.confusion_table(df, **pair)
+    assert np.array_equal(table, wk.confusion_table(*arrays, sample_weight=mask))
+    result = frames.kappa_test(df, **pair)
+    expected = wk.kappa_test(*arrays, sample_weight=mask)
+    assert (result.statistic, result.standard_error) == (
+        expected.statistic,
+        expected.standard_error,
+    )
+    kept = np.array(mask)
+    unmasked = wk.weighted_kappa(np.array(case.true)[kept], np.array(case.pred)[kept])
+    assert frames.weighted_kappa(df, **pair) == unmasked
