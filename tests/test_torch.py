@@ -408,3 +408,16 @@ def test_boolean_one_hot_predictions_count_and_complex_scores_are_refused() -> N
     with pytest.raises(WkappaTypeError, match=r"^`preds` as scores must be real"):
         metric.update(torch.eye(3, dtype=torch.complex64)[:2], torch.tensor([0, 1]))
     assert metric.n == 4
+
+
+def test_huge_weights_keep_n_exact_and_cannot_wrap_a_cell() -> None:
+    """n summed the table in int64 and wrapped past 2**63 - 1 (-2**63 for two cells of 2**62),
+    and a batch could take a cell past it without an error."""
+    metric = KappaMetric(3)
+    for cls, weight in ((0, 2**62), (1, 2**62 - 2**12), (2, 2**13)):
+        metric.update(torch.tensor([cls]), torch.tensor([cls]), torch.tensor([weight]))
+    assert metric.n == 2**63 + 2**12
+    assert metric.compute() == 1.0
+    with pytest.raises(WkappaError, match=r"^`sample_weight` could take a cell of the int64"):
+        metric.update(torch.tensor([0]), torch.tensor([0]), torch.tensor([2.0**62]))
+    assert metric.n == 2**63 + 2**12

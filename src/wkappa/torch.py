@@ -20,6 +20,7 @@ from ._core import (
     check_num_classes,
     check_weights,
     check_zero_division,
+    exact_total,
     format_value,
     import_optional,
     kappa_from_table,
@@ -312,13 +313,14 @@ class KappaMetric:
         What :meth:`compute` returns for an undefined kappa (see :func:`wkappa.kappa_from_table`).
     validate_args : bool, default True
         Check in :meth:`update` that indices lie in ``0..K-1`` and are whole numbers, that
-        scores hold no NaN and that weights are non-negative whole numbers (a device-to-host
-        sync per call). ``False`` skips these checks, as torchmetrics'
-        ``validate_args=False`` does, for input known to be valid: bad input is then not
-        refused where it enters. A NaN score is taken by ``argmax`` (torch picks the NaN's
-        column) and a fractional index is truncated, both counted without any error into a
-        wrong kappa; an index outside ``0..K-1`` fails inside torch, with torch's message, and
-        a negative or NaN weight only at :meth:`compute`, as a table that is not counts.
+        scores hold no NaN and that weights are non-negative whole numbers that cannot take a
+        cell of the int64 table past 2**63 - 1 (a device-to-host sync per call). ``False``
+        skips these checks, as torchmetrics' ``validate_args=False`` does, for input known
+        to be valid: bad input is then not refused where it enters. A NaN score is taken by
+        ``argmax`` (torch picks the NaN's column) and a fractional index is truncated, both
+        counted without any error into a wrong kappa; an index outside ``0..K-1`` fails
+        inside torch, with torch's message, and a negative or NaN weight only at
+        :meth:`compute`, as a table that is not counts.
 
     Notes
     -----
@@ -425,6 +427,7 @@ class KappaMetric:
                     "does not change when every weight is scaled by one constant, so scale "
                     "fractional weights to whole numbers."
                 )
+            self._check_capacity(weight)
         return weight.to(device=device, dtype=torch.int64)
 
     def update(
@@ -463,6 +466,20 @@ class KappaMetric:
             self._table += counts.to(self._table.device)
         self._synced = None
 
+    def _check_capacity(self, weight: torch.Tensor) -> None:
+        """Refuse a batch whose weights could take a cell of the int64 table past
+        2**63 - 1 (torch's sum would wrap around without an error)."""
+        total = float(weight.double().sum())
+        if self._table is not None and self._table.numel():
+            total += float(self._table.max())
+        if total >= 2.0**63:
+            raise WkappaError(
+                "`sample_weight` could take a cell of the int64 count table past 2**63 - 1 "
+                f"(this batch's weights sum to {float(weight.double().sum()):.4g}). Hint: "
+                "kappa does not change when every weight is scaled by one constant, so "
+                "divide the weights."
+            )
+
     @property
     def table(self) -> np.ndarray:
         """The (K, K) int64 table ``O`` (global after :meth:`sync`), as a numpy array."""
@@ -473,8 +490,8 @@ class KappaMetric:
 
     @property
     def n(self) -> int:
-        """Number of pairs counted (globally after :meth:`sync`)."""
-        return int(self.table.sum())
+        """Number of pairs counted (globally after :meth:`sync`), exact as a Python int."""
+        return exact_total(self.table)
 
     def compute(self) -> float:
         """Kappa of everything counted so far (globally after :meth:`sync`).
