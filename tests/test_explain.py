@@ -8,6 +8,7 @@ import pathlib
 import re
 import subprocess
 import sys
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -409,3 +410,16 @@ def test_a_planned_level_is_printed_as_given() -> None:
         kappa1=0.6, marginals=[0.3, 0.7], ci_width=0.3, confidence_level=0.975
     )
     assert "97.5% asymptotic interval" in plan.explain() and "98%" not in plan.explain()
+
+
+def test_explain_says_where_its_float_steps_end_off_the_reported_kappa() -> None:
+    """31/39: the steps' 1 - 0.0625/0.3046875 is 0.7948717948717949, the reported kappa (the
+    float nearest 31/39) one unit in the last place below; a kappa the steps reach exactly
+    gets no such line."""
+    result = wk.kappa_test([0, 1, 2, 2, 1, 0, 1, 2], [0, 1, 2, 1, 1, 0, 2, 2])
+    assert result.statistic == float(Fraction(31, 39)) == 0.7948717948717948
+    text = result.explain()
+    assert "0.7948717948717949\n(These steps' float arithmetic ends 1 unit in the last" in text
+    assert "from the reported kappa, 0.7948717948717948," in text
+    exact = wk.kappa_test([0, 1, 1, 0], [0, 1, 0, 0]).explain()
+    assert "These steps' float arithmetic" not in exact

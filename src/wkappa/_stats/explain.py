@@ -118,7 +118,14 @@ def _costly_cells(steps: SeedSteps, table: np.ndarray, names: Sequence[Any]) -> 
     return lines
 
 
-def _story(table: np.ndarray, weight_matrix: np.ndarray, labels: Sequence[Any] | None) -> list[str]:
+def _story(
+    table: np.ndarray,
+    weight_matrix: np.ndarray,
+    labels: Sequence[Any] | None,
+    reported: float | None = None,
+) -> list[str]:
+    """The steps; with ``reported`` (the result's kappa), a line where the steps' float
+    arithmetic ends elsewhere than that value."""
     table = np.asarray(table)
     names = list(labels) if labels is not None else list(range(table.shape[0]))
     steps = seed_steps(table, weight_matrix)
@@ -139,6 +146,13 @@ def _story(table: np.ndarray, weight_matrix: np.ndarray, labels: Sequence[Any] |
         "weighted kappa:",
         number_text(steps.kappa, "", UNDEFINED_REASON),
     ]
+    if reported is not None and math.isfinite(reported) and steps.kappa != reported:
+        units = round(abs(steps.kappa - reported) / math.ulp(reported))
+        lines.append(
+            f"(These steps' float arithmetic ends {units} unit{'s' if units != 1 else ''} in "
+            f"the last place from the reported kappa, {reported!r}, which is computed from "
+            "the counts without these steps' roundings.)"
+        )
     return lines + _costly_cells(steps, table, names)
 
 
@@ -180,7 +194,7 @@ def explain_result(
 ) -> str:
     """The story of :func:`explain_table` plus the standard errors, test and the interval
     ``result.confidence_interval(confidence_level, method=method)``."""
-    lines = _story(result.table, result.weight_matrix, result.labels)
+    lines = _story(result.table, result.weight_matrix, result.labels, result.statistic)
     ci = result.confidence_interval(confidence_level, method=method)
     if result.n_clusters is not None:
         return "\n".join(lines + _clustered_inference(result, ci))
