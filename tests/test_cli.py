@@ -881,8 +881,8 @@ def test_score_by_many_groups_is_each_group_alone_bit_for_bit(tmp_path, weighted
 
 
 def test_score_by_group_values_nan_and_signed_zero(tmp_path):
-    """A float --by column: NaN rows are one group (they were an empty table), and -0.0 and
-    0.0 one group, as polars groups them."""
+    """A float --by column: -0.0 and 0.0 are one group, as polars groups them, and NaN is
+    missing: its rows and the null one are the '(missing)' group, last."""
     path = tmp_path / "nan.parquet"
     pl.DataFrame(
         {
@@ -894,8 +894,9 @@ def test_score_by_group_values_nan_and_signed_zero(tmp_path):
     proc = run("score", path, "--true", "t", "--pred", "p", "--by", "g", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     groups = json.loads(proc.stdout)["groups"]
-    assert [g["n"] for g in groups] == [2, 2, 2, 1]
-    assert groups[2]["table"] == [[0, 1], [0, 1]]
+    assert [g["group"] for g in groups] == [0, 1, None]
+    assert [g["n"] for g in groups] == [2, 2, 3]
+    assert groups[2]["table"] == [[0, 1], [1, 1]]
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "less"])
@@ -979,19 +980,24 @@ def test_score_by_leaves_the_missing_group_out_of_the_pooled_kappa(tmp_path):
     page = report.read_text()
     assert "(left out, no s value, its stratum unknown: (missing), 4 pairs)" in page
     assert "Across the values of s (the 4 pairs without a value left out)" in page
-    # A float NaN is a value of its own (the table's 'nan'): only the null group is left out.
+    # A float NaN is a missing value, as in a rating: its rows join the null ones in
+    # '(missing)' (they were a group named 'nan', pooled as a stratum).
     table = pl.read_csv(path).with_columns(pl.col("s").cast(pl.Float64))
     nan = pl.DataFrame({"s": [math.nan] * 4, "a": [1, 2, 3, 3], "b": [1, 3, 3, 2]})
-    parquet = tmp_path / "nan.parquet"
-    both = nan.vstack(table)
-    both.write_parquet(parquet)
-    doc = _json(run("score", parquet, *args[2:], "--format", "json"))
-    assert [g["group"] for g in doc["groups"]][-1] is None
-    known = both.filter(pl.col("s").is_not_null())
-    strata = wk.stratified_kappa_test(known["a"], known["b"], strata=known["s"].cast(pl.String))
-    assert doc["across_groups"]["statistic"] == pytest.approx(strata.statistic, rel=1e-12)
-    assert doc["across_groups"]["n_missing_left_out"] == 4
-    assert doc["across_groups"]["homogeneity_df"] == 2  # 1, 2 and nan
+    for name, both in (("nans.parquet", nan.vstack(table)), ("nans.csv", table.vstack(nan))):
+        written = tmp_path / name
+        if name.endswith(".csv"):
+            both.write_csv(written)  # NaN written as the text NaN
+        else:
+            both.write_parquet(written)
+        doc = _json(run("score", written, *args[2:], "--format", "json"))
+        assert [g["group"] for g in doc["groups"]] == [1, 2, None]
+        assert doc["groups"][-1]["n"] == 8
+        assert doc["across_groups"]["statistic"] == pytest.approx(expected.statistic, rel=1e-12)
+        assert doc["across_groups"]["n_missing_left_out"] == 8
+        assert doc["across_groups"]["homogeneity_df"] == 1
+        shown = run("score", written, *args[2:]).stdout
+        assert "  (missing)   8" in shown and "\n  nan " not in shown
     path.write_text("s,a,b\n" + "".join(x for x in rows.splitlines(True) if x[0] != ","))
     assert _json(run(*args, "--format", "json"))["across_groups"]["n_missing_left_out"] == 0
     assert "left out" not in run(*args).stdout

@@ -231,10 +231,10 @@ def group_rows(
 
 
 def missing_group(groups: Sequence[tuple[Any, Scored]]) -> Scored | None:
-    """The ``(missing)`` group of ``--by``, the rows without a value (null), if there is one:
-    rows of unknown strata, not a stratum, so it is left out of the pooled kappa and the test
-    of equal kappas (:func:`across_groups`); the per-group table keeps it. A float NaN is a
-    value of its own (``nan`` in the table), not this group."""
+    """The ``(missing)`` group of ``--by``, the rows without a value (null, or NaN in a float
+    column), if there is one: rows of unknown strata, not a stratum, so it is left out of the
+    pooled kappa and the test of equal kappas (:func:`across_groups`); the per-group table
+    keeps it."""
     for value, scored in groups:
         if value is None:
             return scored

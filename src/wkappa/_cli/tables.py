@@ -528,10 +528,12 @@ def build_tables(
 def _group_codes(counts: Any, by: str) -> tuple[list[Any], np.ndarray]:
     """The values of the ``by`` column in sorted order (missing last; text ids that are all
     numbers, ``01``, ``2``, ``10``, by their number) and the group of each counted row (its
-    index among them), from one ``group_by`` (so -0.0 and 0.0 are one group, and so are the
-    NaNs)."""
+    index among them), from one ``group_by`` (so -0.0 and 0.0 are one group). A float NaN is a
+    missing value, as in a rating or a ``--cluster`` column: the rows without a value (null
+    or NaN) are one group, keyed None (the output's ``(missing)``)."""
     pl = polars()
-    grouped = counts.select(pl.col(by)).with_row_index("__row").group_by(by).agg(pl.col("__row"))
+    column = pl.col(by).fill_nan(None) if counts.schema[by].is_float() else pl.col(by)
+    grouped = counts.select(column).with_row_index("__row").group_by(by).agg(pl.col("__row"))
     order = [pl.col(by)]
     if grouped.schema[by] == pl.String:
         if grouped[by].cast(pl.Float64, strict=False).null_count() == grouped[by].null_count():
