@@ -557,6 +557,25 @@ def test_demo_prints_the_worked_example_and_the_data_sets(tmp_path):
     assert copied.returncode == 0 and "n               218" in copied.stdout
 
 
+def test_threshold_notes_do_not_ask_for_out_of_fold_predictions_they_were_given(tmp_path):
+    """The demo fits thresholds on out-of-fold predictions, then told the reader to fit them on
+    out-of-fold predictions; the report said so whatever the scores were. The demo says its
+    scores are such, the report makes it a condition; both say the kappa is in-sample."""
+    out = " ".join(run("demo").stdout.split())
+    assert "fit them on out-of-fold predictions" not in out
+    assert "Fit thresholds on out-of-fold predictions, as these are" in out
+    assert "so a little higher than on new data" in out
+    data = tmp_path / "data"
+    assert run("demo", "--export-data", data).returncode == 0
+    report = tmp_path / "t.html"
+    args = ("thresholds", data / "diabetes_oof.csv", "--true", "grade", "--score", "oof_score")
+    assert run(*args, "--report", report).returncode == 0
+    page = " ".join(report.read_text().split())
+    assert "Fit them on out-of-fold predictions and report" not in page
+    assert "If these scores are not out-of-fold predictions, fit the thresholds on" in page
+    assert "higher than the kappa to expect on new data" in page
+
+
 def test_demo_runs_in_an_explicit_directory_without_chdir(tmp_path, monkeypatch, capsys):
     """The demo never changes the working directory: with --dir it copies the data there and
     prints each command with the paths it reads, so the commands run again as printed."""

@@ -111,7 +111,9 @@ def write_thresholds_report(path: str, fitted: Fitted, args: argparse.Namespace)
         f'<p class="note">{escape(ON_A_THRESHOLD.capitalize())}; equal thresholds leave the '
         "grade between them empty. The kappa is that of the items the thresholds were fitted "
         "on: the largest any cut points reach there, so higher than the kappa to expect on new "
-        "data. Fit them on out-of-fold predictions and report kappa on held-out ones.</p>",
+        "data; report kappa on held-out data (--apply). If these scores are not out-of-fold "
+        "predictions, fit the thresholds on out-of-fold ones: a model's scores of its own "
+        "training rows flatter them more.</p>",
         "<h2>Truth against the grades</h2>",
         f'<p class="note">The table whose kappa the thresholds maximise: each item\'s truth '
         f"({escape(args.true)}) against the grade its score ({escape(args.score)}) gets; "
