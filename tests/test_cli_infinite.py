@@ -69,3 +69,19 @@ def test_an_infinite_t_in_json_csv_and_the_report(tmp_path, capsys):
     _out(capsys, [*argv, "--report", str(report)])
     page = report.read_text(encoding="utf-8")
     assert "∞" in page and not RAW.search(re.sub(r"<[^>]*>", " ", page)), page
+
+
+def test_the_report_gives_the_reason_for_an_infinite_t(tmp_path, clustered, capsys):
+    """The report showed t ∞ without the line the text output prints under its table."""
+    report = tmp_path / "r.html"
+    path = tmp_path / "perfect.csv"
+    path.write_text("a,b,cl\n" + "".join(f"{r[0]},{r[0]},{r[3]}\n" for r in ROWS))
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--cluster", "cl"]
+    _out(capsys, [*argv, "--report", str(report)])
+    assert report.read_text(encoding="utf-8").count(f'<p class="note">{NOTE}</p>') == 1
+    # With --by: under the group table (group x) and in group x's own section.
+    argv = ["score", clustered, "--true", "a", "--pred", "b", "--cluster", "cl", "--by", "g"]
+    _out(capsys, [*argv, "--report", str(report)])
+    page = report.read_text(encoding="utf-8")
+    assert page.count(f'<p class="note">{NOTE}</p>') == 2, page
+    assert page.index(NOTE) > page.index('<table class="groups">')

@@ -38,6 +38,7 @@ from .output import (
     format_number,
     format_pvalue,
     format_statistic,
+    infinite_statistic_note,
     null_hypothesis,
     weights_text,
     whole_counts,
@@ -208,11 +209,19 @@ def _robust(result: Any) -> str:
     return "" if clusters is None else f"cluster-robust, {format_count(clusters)} clusters"
 
 
+def _infinite_note(results: Sequence[Any]) -> list[str]:
+    """The line that says why a test statistic shown is ``∞`` (the first of ``results`` with
+    one), as the text output prints it under its table; none when every one is finite."""
+    notes = [infinite_statistic_note(statistic_name(r), r.test_statistic) for r in results]
+    return [f'<p class="note">{_e(note)}</p>' for note in notes if note][:1]
+
+
 def _section(title: str, scored: Scored, true: str, pred: str, args: argparse.Namespace) -> str:
     return "\n".join(
         [
             f"<h2>{_e(title)}</h2>",
             _headline(scored, args),
+            *_infinite_note([scored.result]),
             tables_html(scored.result, title, true, pred),
         ]
     )
@@ -294,6 +303,7 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
     ]
     if by is not None:
         parts += [f"<h2>By {_e(by)}</h2>", _group_table(by, groups, overall)]
+        parts += _infinite_note([scored.result for _, scored in groups])
         if run.cluster is not None:  # as the console says: the pooling assumes independence
             summary = [f"No summary across {by} with --cluster: it assumes independent pairs."]
         else:  # the pooled kappa and the test of equal kappas, as the console prints them
