@@ -557,6 +557,17 @@ def test_demo_prints_the_worked_example_and_the_data_sets(tmp_path):
     assert copied.returncode == 0 and "n               218" in copied.stdout
 
 
+def test_cli_guide_describes_the_demos_sections():
+    """The guide's `wkappa demo` row said "the worked example, a published data set and a
+    threshold fit": the demo has five sections, each named with its source."""
+    guide = (Path(__file__).parents[1] / "docs" / "user-guide" / "cli.md").read_text()
+    row = next(line for line in guide.splitlines() if line.startswith("| `wkappa demo` |"))
+    assert "worked example" not in row and "five sections" in row
+    for words in ("Kaggle Winning Solutions", "westlund1953", "`wkappa thresholds`",
+                  "efron2004", "`wkappa compare`", "LLM judge"):  # fmt: skip
+        assert words in row, words
+
+
 def test_threshold_notes_do_not_ask_for_out_of_fold_predictions_they_were_given(tmp_path):
     """The demo fits thresholds on out-of-fold predictions, then told the reader to fit them on
     out-of-fold predictions; the report said so whatever the scores were. The demo says its
