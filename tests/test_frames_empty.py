@@ -41,3 +41,15 @@ def test_an_empty_frame_is_the_arrays_error_without_warnings(
             getattr(frames, function)(df, **keywords)
     numeric = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
     assert numeric == []
+
+
+@pytest.mark.parametrize("function", ["icc", "ccc"])
+def test_a_rating_column_of_nulls_only_is_named(frame_library: Any, function: str) -> None:
+    """A column with no value has no numeric type (pandas reads it as objects, pyarrow,
+    polars, DuckDB and Spark as a type of nulls): the error names it, and says why where the
+    library gives it a type of nulls."""
+    df = frame_library.frame({"a": [1.0, 2.0, 3.0], "b": [None, None, None]})
+    with pytest.raises(WkappaError, match="The rating column 'b' must be numeric") as raised:
+        getattr(frames, function)(df, raters=["a", "b"])
+    if frame_library.name in ("polars", "polars-lazy", "pyarrow"):
+        assert "(a column of nulls only, as read, has no type)" in str(raised.value)

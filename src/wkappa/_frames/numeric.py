@@ -96,9 +96,11 @@ def numeric_frame(
     numeric = names if wide else [rating]
     for name in numeric:
         if not schema[name].is_numeric():
+            nulls = " (a column of nulls only, as read, has no type)"
             raise WkappaError(
-                f"The rating column {name!r} must be numeric; it has dtype {schema[name]}. "
-                "Hint: the ICC and CCC take numeric scores; for categories use agreement()."
+                f"The rating column {name!r} must be numeric; it has dtype {schema[name]}"
+                f"{nulls if isinstance(schema[name], nw.Unknown) else ''}. Hint: the ICC and "
+                "CCC take numeric scores; for categories use agreement()."
             )
     long = None if wide else (item, rater, rating)
     if long is not None:
