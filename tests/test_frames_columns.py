@@ -170,3 +170,40 @@ def test_integer_column_names_are_an_error_with_the_fix(
     )
     with pytest.raises(kind, match=r"Hint: name the columns with strings first \(pandas: "):
         getattr(frames, function)(df, **keywords)
+
+
+def _intervals(frame_library: Any, spans: list[int]) -> tuple[list[Any], dict[str, str]]:
+    """Each library's interval (or duration) of ``spans`` months, and the dtypes to build it."""
+    import datetime as dt
+
+    if frame_library.name in ("pandas", "dask"):
+        import pandas as pd
+
+        return [pd.DateOffset(months=m) for m in spans], {}
+    if frame_library.name.startswith("polars") or frame_library.name == "spark":
+        # Polars has durations only; Spark does not turn intervals of months into Arrow.
+        return [dt.timedelta(days=30 * m) for m in spans], {}
+    import pyarrow as pa
+
+    return [pa.MonthDayNano([m, 0, 0]) for m in spans], {"g": "month_day_nano_interval"}
+
+
+def test_kappa_by_group_of_an_interval_key_keys_the_groups_by_its_text(
+    frame_library: Any,
+) -> None:
+    """Intervals of months and days (DuckDB INTERVAL, pyarrow month_day_nano_interval, pandas
+    DateOffset) have no order: their groups are keyed by the text of the interval."""
+    import wkappa as wk
+
+    true, pred = [1, 2, 3, 1, 2, 3, 1, 2], [1, 2, 2, 1, 3, 3, 1, 1]
+    spans = [i % 2 for i in range(8)]
+    keys, dtypes = _intervals(frame_library, spans)
+    df = frame_library.frame({"a": true, "b": pred, "g": keys}, dtypes=dtypes)
+    result = frame_library.to_pandas(frames.kappa_by_group(df, y_true="a", y_pred="b", by="g"))
+    assert result["n"].tolist() == [4, 4]
+    for span, key in enumerate(result["g"]):
+        given = keys[spans.index(span)]
+        assert key == given or key == str(given), (key, given)
+        mine = [i for i, s in enumerate(spans) if s == span]
+        expected = wk.weighted_kappa([true[i] for i in mine], [pred[i] for i in mine])
+        assert result["kappa"][span] == expected

@@ -111,8 +111,22 @@ def check_groups_table_size(n_groups: int, n_categories: int) -> None:
 
 
 def key_value(value: Any) -> Any:
-    """A group key as a hashable, comparable value (NaN, NA, NaT -> None: a null key)."""
-    return None if is_missing_scalar(value) or value != value else value
+    """A group key as a hashable, comparable value (NaN, NA, NaT -> None: a null key).
+
+    An interval of months, days and nanoseconds (DuckDB's INTERVAL, pyarrow's
+    month_day_nano_interval, a pandas DateOffset) has no order, and no column type of most
+    libraries holds it: it is keyed by its text, as a key column with no type is.
+    """
+    if is_missing_scalar(value) or value != value:
+        return None
+    return str(value) if _is_interval(value) else value
+
+
+def _is_interval(value: Any) -> bool:
+    pa, pd = sys.modules.get("pyarrow"), sys.modules.get("pandas")
+    return (pa is not None and isinstance(value, pa.MonthDayNano)) or (
+        pd is not None and isinstance(value, pd.offsets.BaseOffset)
+    )
 
 
 def group_ids(counts: PairCounts, keys: list[str]) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
@@ -138,7 +152,10 @@ def result_frame(
     columns.update(stats)
     schema = {k: data.schema[k] for k in keys}
     for k in keys:
-        if isinstance(schema[k], nw.Unknown):  # a DuckDB UUID, an all-null column: its text
+        # A key with no type (a DuckDB UUID, an all-null column) or of intervals (DuckDB's
+        # INTERVAL, typed a duration, whose values key_value gave as text): its text.
+        text = isinstance(schema[k], nw.Duration) and any(isinstance(v, str) for v in columns[k])
+        if isinstance(schema[k], nw.Unknown) or text:
             schema[k] = nw.String()
             columns[k] = [None if value is None else str(value) for value in columns[k]]
     schema["n"] = (
