@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from wkappa.exceptions import WkappaError, WkappaTypeError
+from wkappa.torch import KappaMetric as TorchKappaMetric
 from wkappa.torch import WeightedKappaLoss as TorchKappaLoss
 
 jax = pytest.importorskip("jax")
@@ -171,16 +172,36 @@ def test_messy_inputs_are_refused_by_name() -> None:
     [
         (np.array([[0], [2]]), np.array([0, 1]), r"y_true\.ravel\(\) for a column"),
         (np.array([0, 2]), np.eye(3)[[0, 1]], r"y_pred\.argmax\(axis=1\)"),
-        (np.array([True, False]), np.array([0, 1]), r"y_true\.astype\(int\)"),
     ],
 )
-def test_qwk_of_a_column_one_hot_rows_or_bools_gives_the_fix(
+def test_qwk_of_a_column_or_one_hot_rows_gives_the_fix(
     y_true: np.ndarray, y_pred: np.ndarray, hint: str
 ) -> None:
     """These were refused without a way out ("must be class indices of shape (N,); got
     (2, 1).")."""
     with pytest.raises(WkappaError, match=r"\. Hint: .*" + hint):
         qwk(y_true, y_pred, 3)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_boolean_class_indices_give_one_kappa_in_numpy_torch_and_jax(k: int) -> None:
+    """wkappa.jax.qwk and wkappa.torch.KappaMetric refused boolean class indices that
+    wk.qwk reads as the classes 0 and 1; all three now give the 0/1 integers' kappa."""
+    rng = np.random.default_rng(7)
+    y_true = rng.random(40) < 0.5
+    y_pred = y_true ^ (rng.random(40) < 0.3)
+    expected = wk.qwk(y_true.astype(int), y_pred.astype(int), labels=range(k))
+    assert wk.qwk(y_true, y_pred, labels=range(k)) == expected
+    assert wk.qwk(y_true, y_pred, min_rating=0, max_rating=k - 1) == expected
+    assert wk.qwk(torch.from_numpy(y_true), torch.from_numpy(y_pred), labels=range(k)) == expected
+    metric = TorchKappaMetric(k)
+    metric.update(torch.from_numpy(y_pred), torch.from_numpy(y_true))
+    assert metric.compute() == pytest.approx(expected, abs=1e-15)
+    for fn in (qwk, jit_qwk):
+        for true, pred in ((y_true, y_pred), (jnp.asarray(y_true), jnp.asarray(y_pred))):
+            got = float(fn(true, pred, num_classes=k))
+            assert got == pytest.approx(expected, abs=1e-6)
+            assert got == float(fn(true.astype(int), pred.astype(int), num_classes=k))
 
 
 @pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted", "custom"])

@@ -250,7 +250,7 @@ def test_metric_merge_reset_and_floats() -> None:
         (torch.tensor([0.0, 1.0]), torch.tensor([0.0, 1.0]), WkappaTypeError, "target"),
         ([0, 1], torch.tensor([0, 1]), WkappaTypeError, "preds"),
         (torch.tensor([0, 1]), [0, 1], WkappaTypeError, "target"),
-        (torch.tensor([True, False]), torch.tensor([0, 1]), WkappaTypeError, "preds"),
+        (torch.tensor([0j, 1j]), torch.tensor([0, 1]), WkappaTypeError, "preds"),
     ],
 )
 def test_metric_errors(preds: Any, target: Any, error: type[Exception], match: str) -> None:
@@ -381,7 +381,6 @@ def test_validate_args_false_skips_the_checks_as_documented() -> None:
             r"target\.squeeze\(1\)",
         ),
         (lambda: KappaMetric(3).update(LONG[:2], torch.eye(3)[:2].long()), r"target\.argmax\(1\)"),
-        (lambda: KappaMetric(3).update(torch.tensor([True, False]), LONG[:2]), r"preds\.long\(\)"),
         (
             lambda: WeightedKappaLoss(3)(torch.randn(2, 3), torch.eye(3)[:2].long()),
             r"must be floating point, target\.float\(\); or pass the class indices",
@@ -392,11 +391,31 @@ def test_validate_args_false_skips_the_checks_as_documented() -> None:
         ),
     ],
 )
-def test_a_column_one_hot_integers_or_bools_get_the_fix(call: Any, hint: str) -> None:
-    """(N, 1) columns, integer one-hot rows and bool predictions were refused without a way
-    out ("`target` must have shape (2,) to match the predictions; got (2, 3).")."""
+def test_a_column_or_one_hot_integers_get_the_fix(call: Any, hint: str) -> None:
+    """(N, 1) columns and integer one-hot rows were refused without a way out ("`target` must
+    have shape (2,) to match the predictions; got (2, 3).")."""
     with pytest.raises(WkappaError, match=r"\. Hint: .*" + hint):
         call()
+
+
+def test_boolean_class_indices_are_the_classes_0_and_1() -> None:
+    """A boolean (N,) preds or target was refused, while wk.weighted_kappa (and the Keras
+    metric) read False/True as the classes 0 and 1: now the metric and the loss read them so."""
+    true = torch.tensor([True, False, True, True, False, False])
+    pred = torch.tensor([True, True, False, True, False, False])
+    metric = KappaMetric(3, weights="linear")
+    metric.update(pred, true)
+    expected = wk.weighted_kappa(true.numpy(), pred.numpy(), weights="linear", labels=range(3))
+    assert metric.compute() == expected
+    assert metric.compute() == wk.weighted_kappa(
+        true.long().numpy(), pred.long().numpy(), weights="linear", labels=range(3)
+    )
+    assert np.array_equal(
+        metric.table, wk.confusion_table(true.long(), pred.long(), labels=range(3))
+    )
+    logits = torch.randn(6, 3, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    loss = WeightedKappaLoss(3)
+    assert torch.equal(loss(logits, true), loss(logits, true.long()))
 
 
 def test_boolean_one_hot_predictions_count_and_complex_scores_are_refused() -> None:

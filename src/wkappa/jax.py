@@ -82,13 +82,15 @@ def _class_indices(values: Any, name: str, k: int) -> tuple[jax.Array, jax.Array
                 f"{name}.argmax(axis=1)."
             )
         raise WkappaError(f"`{name}` must be class indices of shape (N,); got {array.shape}.{hint}")
+    if array.dtype == jnp.bool_:
+        # Booleans are the classes False/True, 0 and 1, as wkappa.weighted_kappa reads them.
+        array = array.astype(jnp.int32)
     if jnp.issubdtype(array.dtype, jnp.floating):
         ok = jnp.isfinite(array) & (array == jnp.floor(array))
     elif jnp.issubdtype(array.dtype, jnp.integer):
         ok = jnp.ones(array.shape, dtype=bool)
     else:
-        hint = f" Hint: {name}.astype(int) for the classes 0 and 1." if array.dtype == bool else ""
-        raise WkappaTypeError(f"`{name}` must hold class indices; got dtype {array.dtype}.{hint}")
+        raise WkappaTypeError(f"`{name}` must hold class indices; got dtype {array.dtype}.")
     ok = ok & (array >= 0) & (array <= k - 1)
     return jnp.where(ok, array, 0).astype(jnp.int32), ok
 
@@ -143,7 +145,8 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
     Parameters
     ----------
     y_true, y_pred : array of shape (N,)
-        Class indices ``0..num_classes-1`` (integers or integral floats).
+        Class indices ``0..num_classes-1`` (integers or integral floats; booleans are the
+        classes 0 and 1, as :func:`wkappa.weighted_kappa` reads them).
     num_classes : int
         K, a Python int (static under ``jax.jit``: mark it ``static_argnames``).
     sample_weight : array of shape (N,), optional

@@ -68,7 +68,8 @@ def _check_target(
             f"`target` must have shape ({n},) to match the predictions; got "
             f"{tuple(target.shape)}.{hint}"
         )
-    if target.is_floating_point() or target.is_complex() or target.dtype == torch.bool:
+    # Booleans are the classes False/True, 0 and 1, as wkappa.weighted_kappa reads them.
+    if target.is_floating_point() or target.is_complex():
         raise WkappaTypeError(
             f"`target` must hold integer class indices 0..{k - 1}; got dtype {target.dtype}. "
             "Hint: target.long()."
@@ -239,7 +240,8 @@ class WeightedKappaLoss(nn.Module):
         input : Tensor of shape (N, K)
             Logits or probabilities (see ``mode``), floating dtype.
         target : Tensor of shape (N,) or (N, K)
-            Integer class indices in ``0..K-1``, or soft targets: floating rows of class
+            Integer class indices in ``0..K-1`` (booleans are the classes 0 and 1, as in
+            :func:`wkappa.weighted_kappa`), or soft targets: floating rows of class
             probabilities (label smoothing, a teacher's distribution), which take the place
             of the one-hot rows ``Y`` (as in :func:`wkappa.jax.kappa_loss` and the Keras
             loss).
@@ -394,11 +396,9 @@ class KappaMetric:
                 f"`preds` must be class indices (N,) or scores (N, {k}); "
                 f"got shape {tuple(preds.shape)}."
             )
-        if preds.is_complex() or preds.dtype == torch.bool:
-            hint = " Hint: preds.long() for the classes 0 and 1." if not preds.is_complex() else ""
-            raise WkappaTypeError(
-                f"`preds` must hold class indices; got dtype {preds.dtype}.{hint}"
-            )
+        # Booleans are the classes False/True, 0 and 1, as wkappa.weighted_kappa reads them.
+        if preds.is_complex():
+            raise WkappaTypeError(f"`preds` must hold class indices; got dtype {preds.dtype}.")
         if preds.is_floating_point() and self.validate_args:
             fractional = ~torch.isfinite(preds) | (preds != torch.floor(preds))
             if bool(fractional.any()):
@@ -438,11 +438,12 @@ class KappaMetric:
         Parameters
         ----------
         preds : Tensor of shape (N,) or (N, K)
-            Predicted class indices (integer, or integral floats), or scores/probabilities/
-            logits (or one-hot rows, boolean included) whose argmax over dim 1 is the
-            predicted class.
+            Predicted class indices (integer, integral floats, or booleans, read as the
+            classes 0 and 1 as :func:`wkappa.weighted_kappa` reads them), or
+            scores/probabilities/logits (or one-hot rows, boolean included) whose argmax over
+            dim 1 is the predicted class.
         target : Tensor of shape (N,)
-            True class indices ``0..K-1``.
+            True class indices ``0..K-1`` (integers, or booleans as the classes 0 and 1).
         sample_weight : Tensor of shape (N,), optional
             Non-negative whole-number weights, the count each row adds (as the ``sample_weight``
             of :class:`wkappa.keras.CohenKappa`): the kappa is that of
