@@ -207,3 +207,32 @@ def test_kappa_by_group_of_an_interval_key_keys_the_groups_by_its_text(
         mine = [i for i, s in enumerate(spans) if s == span]
         expected = wk.weighted_kappa([true[i] for i in mine], [pred[i] for i in mine])
         assert result["kappa"][span] == expected
+
+
+@pytest.mark.parametrize("parameter", ["by", "cluster"])
+def test_agreement_of_an_interval_key_keys_it_by_its_text(
+    frame_library: Any, parameter: str
+) -> None:
+    """agreement's `by` groups and cluster ids of intervals are those of their text: the
+    results are those of the same groups keyed by plain integers."""
+    spans = [i % 2 if parameter == "by" else i % 10 for i in range(40)]
+    keys, dtypes = _intervals(frame_library, spans)
+    columns = {
+        "a": [i % 3 for i in range(40)],
+        "b": [(i // 2) % 3 for i in range(40)],
+        "c": [(i % 4) % 3 for i in range(40)],
+        "g": keys,
+        "m": spans,
+    }
+    df = frame_library.frame(columns, dtypes=dtypes)
+    raters = {"raters": ["a", "b", "c"]}
+    found = frames.agreement(df, **raters, **{parameter: "g"})
+    expected = frames.agreement(df, **raters, **{parameter: "m"})
+    if parameter == "cluster":
+        assert found.to_dict() == expected.to_dict()
+        return
+    assert len(found) == 2
+    for span, (key, result) in enumerate(found.items()):
+        given = keys[spans.index(span)]
+        assert key == given or key == str(given), (key, given)
+        assert result.to_dict() == expected[span].to_dict()

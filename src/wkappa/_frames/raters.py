@@ -29,6 +29,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError, WkappaTypeError
 from .count import STRING_NAMES, check_column, check_group_columns, wrap_frame
+from .groups import key_value
 from .long_counts import long_rows
 
 __all__ = [
@@ -145,7 +146,7 @@ def rater_rows(
     out: list[tuple[Any, Any, np.ndarray, np.ndarray | None]] = []
     parts = [(None, counted)] if by is None else _by_parts(counted, by)
     for value, part in parts:
-        ids = None if cluster is None else np.asarray(part.get_column(cluster).to_list(), object)
+        ids = None if cluster is None else _key_array(part.get_column(cluster).to_list())
         out.append((value, _native_rows(part, names), _counts(part), ids))
     return RaterRows(out, names, _native_rows(counted, names), _counts(counted), wide)
 
@@ -153,14 +154,22 @@ def rater_rows(
 def _by_parts(counted: Any, by: str) -> list[tuple[Any, Any]]:
     """The rows of each ``by`` group, as a SQL or polars GROUP BY forms them: the values in
     sorted order, then the rows with a missing value (None, NaN, null) as one group of their
-    own, keyed None, as :func:`wkappa.frames.kappa_by_group` keeps them."""
-    nw = import_optional("narwhals", "frames")
-    values = counted.get_column(by).to_list()
-    present = sorted({value for value in values if not is_missing_scalar(value)})
-    parts = [(value, counted.filter(nw.col(by) == value)) for value in present]
-    if any(map(is_missing_scalar, values)):
-        parts.append((None, counted.filter(nw.col(by).is_null())))
-    return parts
+    own, keyed None, as :func:`wkappa.frames.kappa_by_group` keeps them (and an interval
+    keyed by its text, as there: :func:`~wkappa._frames.groups.key_value`)."""
+    rows: dict[Any, list[int]] = {}
+    for i, value in enumerate(counted.get_column(by).to_list()):
+        rows.setdefault(key_value(value), []).append(i)
+    present = sorted(value for value in rows if value is not None)
+    keys = [*present, None] if None in rows else present
+    return [(value, counted[np.asarray(rows[value], dtype=np.int64)]) for value in keys]
+
+
+def _key_array(values: list[Any]) -> np.ndarray:
+    """The cluster ids as a 1-D object array of :func:`~wkappa._frames.groups.key_value`
+    keys (an interval, a tuple, would make numpy add a dimension)."""
+    ids = np.empty(len(values), dtype=object)
+    ids[:] = [key_value(value) for value in values]
+    return ids
 
 
 def _engine_rows(
