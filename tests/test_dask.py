@@ -207,6 +207,34 @@ def _slow_block(index: int, rater: int, delay: float = 0.05) -> np.ndarray:
     return a if rater == 0 else b
 
 
+def test_frame_group_bys_log_no_shuffle_lines(client):
+    """The frames' group-bys do not use distributed's peer-to-peer shuffle, whose scheduler
+    logs "Shuffle ... initialized" warnings to the caller's stderr; the caller's own shuffle
+    setting is left as it was."""
+    import logging
+
+    import dask
+
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 4, 20_000)
+    columns = {"a": a, "b": np.clip(a + rng.integers(-1, 2, 20_000), 0, 3)}
+    columns.update(c=rng.integers(0, 4, 20_000), g=rng.integers(0, 5, 20_000))
+    df = dd.from_pandas(pd.DataFrame(columns), npartitions=4)
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("distributed.shuffle")
+    logger.addHandler(handler)
+    before = dask.config.get("dataframe.shuffle.method", None)
+    try:
+        found = frames.agreement(df, raters=["a", "b", "c"], by="g")
+    finally:
+        logger.removeHandler(handler)
+    assert sorted(found) == [0, 1, 2, 3, 4]
+    assert [record.getMessage() for record in records] == []
+    assert dask.config.get("dataframe.shuffle.method", None) == before
+
+
 def _slow_arrays():
     import dask
 

@@ -1,10 +1,13 @@
 """The calling convention of :mod:`wkappa.frames`: the data frame positionally, then keywords;
-and pandas' ``unhashable type`` of an object column of lists or dicts as an error naming it."""
+pandas' ``unhashable type`` of an object column of lists or dicts as an error naming it; and
+a Dask frame's group-bys shuffled by tasks."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Hashable
+import sys
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar, cast
 
 from ..exceptions import WkappaError, WkappaTypeError
@@ -38,15 +41,29 @@ def names_as_keywords(function: _Function) -> _Function:
                 f"{shown} as positional arguments. Hint: name them, e.g. "
                 f"frames.{function.__name__}(df, {_KEYWORD_HINT.get(function.__name__, '...')})."
             )
+        df = args[0] if args else kwargs.get("df")
         try:
-            return function(*args, **kwargs)
+            with _task_shuffle(df):
+                return function(*args, **kwargs)
         except TypeError as error:  # pandas hashing an object column's lists or dicts
             if not str(error).startswith("unhashable type"):
                 raise
-            df = args[0] if args else kwargs.get("df")
             raise _unhashable(df, kwargs, str(error)) from None
 
     return cast(_Function, checked)
+
+
+@contextlib.contextmanager
+def _task_shuffle(df: Any) -> Iterator[None]:
+    """With a Dask frame, the group-bys of the call shuffle by tasks (Dask's shuffle without
+    a cluster): under dask.distributed the peer-to-peer shuffle would log two "Shuffle ..."
+    warnings per group-by to the caller's stderr. The setting is restored on return."""
+    dask = sys.modules.get("dask")
+    if dask is None or not type(df).__module__.startswith("dask"):
+        yield
+        return
+    with dask.config.set({"dataframe.shuffle.method": "tasks"}):
+        yield
 
 
 def _unhashable(df: Any, keywords: dict[str, Any], error: str) -> WkappaError:
