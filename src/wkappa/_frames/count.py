@@ -63,6 +63,7 @@ __all__ = [
     "raise_missing_rows",
     "ratings_input",
     "scatter_table",
+    "spark_keys_as_text",
 ]
 
 # Aggregate columns get names no user column is likely to have.
@@ -323,8 +324,23 @@ def ratings_input(
         _check_name(cluster, "cluster", schema)
     groups = [*(("`by`", key) for key in by), ("`cluster`", cluster)]
     check_group_columns(groups, {name: f"`{parameter}`" for parameter, name in ratings})
+    frame = spark_keys_as_text(frame, schema, [*by, *([cluster] if cluster else [])])
     orders = _category_orders(schema, [name for _, name in ratings])
     return FrameInput(frame, isinstance(frame, nw.LazyFrame), schema, orders)
+
+
+def spark_keys_as_text(frame: Any, schema: dict[str, Any], keys: Sequence[str]) -> Any:
+    """``frame`` with each Spark key column of a type narwhals does not know (an interval of
+    months, which Spark cannot hand to Arrow) cast to its text in the engine, as a key with
+    no type is keyed by its text elsewhere; ``schema`` is updated to match."""
+    nw = import_optional("narwhals", "frames")
+    if not frame.implementation.is_pyspark():
+        return frame
+    for key in keys:
+        if isinstance(schema[key], nw.Unknown):
+            frame = frame.with_columns(nw.col(key).cast(nw.String()))
+            schema[key] = nw.String()
+    return frame
 
 
 def _category_orders(schema: dict[str, Any], names: Sequence[str]) -> tuple[tuple[Any, ...], ...]:

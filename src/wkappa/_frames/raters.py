@@ -28,7 +28,13 @@ from .._core import (
     to_column,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .count import STRING_NAMES, check_column, check_group_columns, wrap_frame
+from .count import (
+    STRING_NAMES,
+    check_column,
+    check_group_columns,
+    spark_keys_as_text,
+    wrap_frame,
+)
 from .groups import key_value
 from .long_counts import long_rows
 
@@ -118,6 +124,7 @@ def rater_rows(
         dict.fromkeys(names, "rater") if wide else {rater: "`rater`", rating: "`rating`"},
         None if wide else (item, "`item`"),
     )
+    frame = spark_keys_as_text(frame, schema, groups)
     if wide:
         counted = _collect(
             frame.group_by([*groups, *names], drop_null_keys=False).agg(nw.len().alias(_COUNT)),
