@@ -29,8 +29,9 @@ from .._core import (
 )
 from .inference import null_standard_error
 from .intervals import KAPPA_RANGE, ConfidenceInterval, sided, warn_undefined_intervals
+from .kappa_warnings import warn_undefined_kappa, warn_untestable
 from .pvalues import tail_pvalue
-from .results import KappaResult, warn_undefined_kappa, warn_untestable
+from .results import KappaResult
 from .score_interval import score_limits
 
 __all__ = ["kappa_results", "score_intervals"]

@@ -39,10 +39,11 @@ from .cluster import (
     warn_few_clusters,
 )
 from .frequencies import RATING_WEIGHTS, TABLE_COUNTS, check_frequencies
+from .kappa_warnings import warn_undefined_kappa, warn_untestable
 from .mean import mean_kappa
 from .paired import paired_kappa_test
 from .pvalues import tail_pvalue, wald_statistic
-from .results import KappaResult, check_table_labels, warn_undefined_kappa, warn_untestable
+from .results import KappaResult, check_table_labels
 from .score_interval import hypothesis_variances
 
 __all__ = [

@@ -32,8 +32,9 @@ from .bootstrap import expanded_pvalue
 from .bootstrap_method import SeedLike, make_rng
 from .cluster import warn_few_clusters
 from .frequencies import CUBE_COUNTS, Frequencies, check_frequencies
+from .kappa_warnings import warn_undefined
 from .resampling import DrawSums
-from .results import PairedKappaResult, warn_undefined
+from .results import PairedKappaResult
 
 __all__ = [
     "DENSE_CUBE_CELLS",

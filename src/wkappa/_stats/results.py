@@ -12,15 +12,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import (
-    UNDEFINED_REASON,
-    Alternative,
-    format_value,
-    norm_ppf,
-    t_ppf,
-    warn_at_caller,
-)
-from ..exceptions import UndefinedKappaWarning, WkappaError
+from .._core import Alternative, format_value, norm_ppf, t_ppf
+from ..exceptions import WkappaError
 from . import bootstrap
 from .bootstrap_method import BootstrapMethod, make_rng
 from .cluster import cluster_bootstrap_kappas, cluster_jackknife
@@ -54,9 +47,6 @@ __all__ = [
     "PairedKappaResult",
     "check_confidence_level",
     "check_table_labels",
-    "warn_undefined",
-    "warn_undefined_kappa",
-    "warn_untestable",
 ]
 
 # The methods of KappaResult.confidence_interval (and so of its explain).
@@ -337,7 +327,7 @@ class KappaResult:
 
     def _single_pair(self) -> bool:
         """One pair, unclustered, of a defined kappa: no interval at all (warned when built,
-        by :func:`warn_untestable`)."""
+        by ``kappa_warnings.warn_untestable``)."""
         return self.cluster_tables is None and self.n == 1 and math.isfinite(self.statistic)
 
     def _two_sided(self, level: float, how: IntervalName | BootstrapMethod) -> ConfidenceInterval:
@@ -649,34 +639,3 @@ class PairedKappaResult:
         (default: the level the test was run at)."""
         ci = self.confidence_interval(confidence_level)
         return json_fields(self, _PAIRED_FIELDS, confidence_interval=ci)
-
-
-def warn_undefined(message: str) -> None:
-    """An UndefinedKappaWarning pointing at the user's call."""
-    warn_at_caller(message, UndefinedKappaWarning)
-
-
-def warn_undefined_kappa() -> None:
-    """The warning of a result whose kappa is undefined (everything else is then nan)."""
-    warn_undefined(f"Kappa is undefined: {UNDEFINED_REASON}. Returning nan.")
-
-
-def warn_untestable(kappa0: float, single_pair: bool = False, some_single: bool = False) -> None:
-    """The warning of a result whose test of ``kappa = kappa0`` is undefined; of a single
-    pair (``single_pair``), whose intervals are all nan too, the one warning it gets (its
-    :meth:`KappaResult.confidence_interval` does not warn again). ``some_single``: of
-    several results, some single pairs."""
-    if single_pair:
-        warn_undefined(
-            f"The test of kappa = {kappa0:g} and every interval are undefined for a single "
-            "pair: the null standard error (under H0) and the standard error are 0, which "
-            "measures nothing, and the other intervals need 2 pairs or more (the bootstrap "
-            "3 items). test_statistic, pvalue and confidence_interval() are nan. Hint: rate "
-            "more pairs."
-        )
-        return
-    warn_undefined(
-        f"The test of kappa = {kappa0:g} is undefined: the null standard error "
-        "(under H0) is 0 (a single pair, or every expected pair in one cell). test_statistic "
-        "and pvalue are nan" + ("; so is every interval of a single pair." if some_single else ".")
-    )
