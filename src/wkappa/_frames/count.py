@@ -11,9 +11,7 @@ This module imports narwhals at call time only; it is reached through :mod:`wkap
 
 from __future__ import annotations
 
-import difflib
 import warnings
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,7 +32,6 @@ from .._core import (
     check_weight_values,
     encode_ratings,
     exact_weight_sums,
-    format_value,
     import_optional,
     limbs,
     to_column,
@@ -44,20 +41,18 @@ from .._core import (
     weighted_quadratic_sums,
 )
 from ..exceptions import WkappaError, WkappaTypeError
+from .column_names import check_name, lazy_names, native_names, refuse_duplicates
 
 __all__ = [
     "COUNT",
-    "STRING_NAMES",
     "FrameInput",
     "PairCounts",
-    "check_column",
     "check_group_columns",
     "count_pairs",
     "encode_counts",
     "encode_pair",
     "exact_pairs",
     "frame_input",
-    "missing_column",
     "pair_quadratic_sums",
     "quiet_dask_notice",
     "raise_missing_rows",
@@ -133,102 +128,11 @@ def wrap_frame(df: Any, hint: str) -> Any:
             f"`df` must be a data frame of {_ENGINES}; got {type(df).__name__}. Hint: {hint}"
         ) from None
     except nw.exceptions.DuplicateError:  # pandas and pyarrow: refused on wrapping
-        _refuse_duplicates([str(name) for name in _native_names(df)])
+        refuse_duplicates([str(name) for name in native_names(df)])
         raise
     # DuckDB and Spark wrap a frame whose names repeat, and read one of the columns by it.
-    _refuse_duplicates(frame.columns if isinstance(frame, nw.DataFrame) else _lazy_names(frame))
+    refuse_duplicates(frame.columns if isinstance(frame, nw.DataFrame) else lazy_names(frame))
     return frame
-
-
-def _native_names(df: Any) -> Any:
-    """The column names of a pandas frame or pyarrow table, repeats included."""
-    names = getattr(df, "column_names", None)  # pyarrow (its .columns are the arrays)
-    return getattr(df, "columns", ()) if names is None else names
-
-
-def _lazy_names(frame: Any) -> list[str]:
-    """The column names of a lazy frame as its engine lists them (DuckDB's and Spark's
-    repeat a repeated name; their schema, a mapping, keeps one)."""
-    if frame.implementation.is_polars():  # polars refuses a repeated name itself
-        return []
-    names = getattr(frame.to_native(), "columns", ())
-    return [str(name) for name in names]
-
-
-def _refuse_duplicates(names: Sequence[str]) -> None:
-    repeated = [name for name, times in Counter(names).items() if times > 1]
-    if repeated:
-        shown = ", ".join(f"{name!r} ({names.count(name)} times)" for name in repeated[:5])
-        raise WkappaError(
-            f"`df` has more than one column named {shown}, so a column cannot be read by "
-            "its name. Hint: give each column its own name (pandas: df.columns = [...]; "
-            "SQL: SELECT ... AS another_name), or drop the repeats."
-        )
-
-
-def missing_column(parameter: str, name: str, columns: Sequence[Any]) -> WkappaError:
-    """The error for a column ``name``, given to ``parameter``, that is not among the frame's
-    ``columns``: it names the columns spelled alike but for case and surrounding spaces, or
-    else the closest names, before listing them all."""
-
-    def folded(text: Any) -> str:
-        return str(text).strip().casefold()
-
-    if any(not isinstance(column, str) and str(column) == name for column in columns):
-        return WkappaError(
-            f"`{parameter}` names the column {name!r}, but the frame's column names are not "
-            f"strings ({format_value(list(columns), 200)}). Hint: "
-            f"{STRING_NAMES}"
-        )
-    alike = [column for column in columns if folded(column) == folded(name)]
-    by_fold = {folded(column): column for column in columns}
-    close = alike or [
-        by_fold[match]
-        for match in difflib.get_close_matches(folded(name), list(by_fold), n=3, cutoff=0.7)
-    ]
-    suggestion = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    return WkappaError(
-        f"`{parameter}` names the column {name!r}, which is not in the frame.{suggestion} "
-        f"Hint: names are matched exactly (case and spaces included); the columns are "
-        f"{format_value(list(columns), 200)}."
-    )
-
-
-STRING_NAMES = (
-    "name the columns with strings first (pandas: df.columns = df.columns.astype(str)) and "
-    "give those names."
-)
-
-
-def _among(value: Any, schema: dict[Any, Any]) -> bool:
-    """Whether ``value`` (not a string) is one of the frame's column names."""
-    return any(type(name) is type(value) and name == value for name in schema)
-
-
-def _check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
-    if not isinstance(value, str):
-        fix = f" Hint: {STRING_NAMES}" if _among(value, schema) else ""
-        raise WkappaTypeError(
-            f"`{parameter}` must be a column name (str); got {format_value(value)}.{fix}"
-        )
-    check_column(parameter, value, schema)
-    return value
-
-
-def check_column(parameter: str, name: str, schema: dict[str, Any]) -> None:
-    """Refuse a column ``name`` (given to ``parameter``) that the frame's ``schema`` lacks,
-    or whose values are lists or records: a rating, weight or key is one value per row."""
-    if name not in schema:
-        raise missing_column(parameter, name, list(schema))
-    nw = import_optional("narwhals", "frames")
-    dtype = schema[name]
-    if isinstance(dtype, (nw.List, nw.Array, nw.Struct)):
-        raise WkappaError(
-            f"`{parameter}` names the column {name!r}, whose values are {dtype} (a list or "
-            "record in each row); a rating, weight or group key is one value per row. Hint: "
-            "select or compute a column of single values (a string, number, date or boolean) "
-            "and name that one."
-        )
 
 
 def check_group_columns(
@@ -303,9 +207,9 @@ def ratings_input(
     frame = wrap_frame(df, hint)
     schema = dict(frame.collect_schema())
     for parameter, name in ratings:
-        _check_name(name, parameter, schema)
+        check_name(name, parameter, schema)
     if sample_weight is not None:
-        _check_name(sample_weight, "sample_weight", schema)
+        check_name(sample_weight, "sample_weight", schema)
         rating_columns = {name for _, name in ratings}
         if schema[sample_weight] == nw.Boolean and sample_weight not in rating_columns:
             # A mask weighs its pairs 1 and 0, as in wkappa.weighted_kappa.
@@ -319,9 +223,9 @@ def ratings_input(
                 f"pl.col({sample_weight!r}).cast(pl.Float64))."
             )
     for key in by:
-        _check_name(key, "by", schema)
+        check_name(key, "by", schema)
     if cluster is not None:
-        _check_name(cluster, "cluster", schema)
+        check_name(cluster, "cluster", schema)
     groups = [*(("`by`", key) for key in by), ("`cluster`", cluster)]
     check_group_columns(groups, {name: f"`{parameter}`" for parameter, name in ratings})
     frame = spark_keys_as_text(frame, schema, [*by, *([cluster] if cluster else [])])

@@ -28,13 +28,8 @@ from .._core import (
     to_column,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .count import (
-    STRING_NAMES,
-    check_column,
-    check_group_columns,
-    spark_keys_as_text,
-    wrap_frame,
-)
+from .column_names import STRING_NAMES, check_column
+from .count import check_group_columns, spark_keys_as_text, wrap_frame
 from .groups import key_value
 from .long_counts import long_rows
 

@@ -1,0 +1,117 @@
+"""The column names of a frame: repeated names refused, a missing name answered with the
+names spelled alike, a column of lists or records refused."""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from .._core import format_value, import_optional
+from ..exceptions import WkappaError, WkappaTypeError
+
+__all__ = [
+    "STRING_NAMES",
+    "check_column",
+    "check_name",
+    "lazy_names",
+    "missing_column",
+    "native_names",
+    "refuse_duplicates",
+]
+
+
+def native_names(df: Any) -> Any:
+    """The column names of a pandas frame or pyarrow table, repeats included."""
+    names = getattr(df, "column_names", None)  # pyarrow (its .columns are the arrays)
+    return getattr(df, "columns", ()) if names is None else names
+
+
+def lazy_names(frame: Any) -> list[str]:
+    """The column names of a lazy frame as its engine lists them (DuckDB's and Spark's
+    repeat a repeated name; their schema, a mapping, keeps one)."""
+    if frame.implementation.is_polars():  # polars refuses a repeated name itself
+        return []
+    names = getattr(frame.to_native(), "columns", ())
+    return [str(name) for name in names]
+
+
+def refuse_duplicates(names: Sequence[str]) -> None:
+    """Refuse a frame whose column ``names`` repeat a name (which column it reads is the
+    engine's choice)."""
+    repeated = [name for name, times in Counter(names).items() if times > 1]
+    if repeated:
+        shown = ", ".join(f"{name!r} ({names.count(name)} times)" for name in repeated[:5])
+        raise WkappaError(
+            f"`df` has more than one column named {shown}, so a column cannot be read by "
+            "its name. Hint: give each column its own name (pandas: df.columns = [...]; "
+            "SQL: SELECT ... AS another_name), or drop the repeats."
+        )
+
+
+def missing_column(parameter: str, name: str, columns: Sequence[Any]) -> WkappaError:
+    """The error for a column ``name``, given to ``parameter``, that is not among the frame's
+    ``columns``: it names the columns spelled alike but for case and surrounding spaces, or
+    else the closest names, before listing them all."""
+
+    def folded(text: Any) -> str:
+        return str(text).strip().casefold()
+
+    if any(not isinstance(column, str) and str(column) == name for column in columns):
+        return WkappaError(
+            f"`{parameter}` names the column {name!r}, but the frame's column names are not "
+            f"strings ({format_value(list(columns), 200)}). Hint: "
+            f"{STRING_NAMES}"
+        )
+    alike = [column for column in columns if folded(column) == folded(name)]
+    by_fold = {folded(column): column for column in columns}
+    close = alike or [
+        by_fold[match]
+        for match in difflib.get_close_matches(folded(name), list(by_fold), n=3, cutoff=0.7)
+    ]
+    suggestion = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return WkappaError(
+        f"`{parameter}` names the column {name!r}, which is not in the frame.{suggestion} "
+        f"Hint: names are matched exactly (case and spaces included); the columns are "
+        f"{format_value(list(columns), 200)}."
+    )
+
+
+STRING_NAMES = (
+    "name the columns with strings first (pandas: df.columns = df.columns.astype(str)) and "
+    "give those names."
+)
+
+
+def _among(value: Any, schema: dict[Any, Any]) -> bool:
+    """Whether ``value`` (not a string) is one of the frame's column names."""
+    return any(type(name) is type(value) and name == value for name in schema)
+
+
+def check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
+    """A column name given to ``parameter``: a string the frame's ``schema`` has (see
+    :func:`check_column`)."""
+    if not isinstance(value, str):
+        fix = f" Hint: {STRING_NAMES}" if _among(value, schema) else ""
+        raise WkappaTypeError(
+            f"`{parameter}` must be a column name (str); got {format_value(value)}.{fix}"
+        )
+    check_column(parameter, value, schema)
+    return value
+
+
+def check_column(parameter: str, name: str, schema: dict[str, Any]) -> None:
+    """Refuse a column ``name`` (given to ``parameter``) that the frame's ``schema`` lacks,
+    or whose values are lists or records: a rating, weight or key is one value per row."""
+    if name not in schema:
+        raise missing_column(parameter, name, list(schema))
+    nw = import_optional("narwhals", "frames")
+    dtype = schema[name]
+    if isinstance(dtype, (nw.List, nw.Array, nw.Struct)):
+        raise WkappaError(
+            f"`{parameter}` names the column {name!r}, whose values are {dtype} (a list or "
+            "record in each row); a rating, weight or group key is one value per row. Hint: "
+            "select or compute a column of single values (a string, number, date or boolean) "
+            "and name that one."
+        )
