@@ -246,3 +246,45 @@ def test_gradients_stay_finite_at_the_edges(form: str) -> None:
     ):
         grad = jax.grad(lambda z, y=onehot: kappa_loss(y, jax.nn.softmax(z), form=form))(logits)
         assert bool(jnp.isfinite(grad).all())
+
+
+@pytest.mark.parametrize(
+    "weight",
+    [
+        np.full(8, 1e30),
+        np.full(8, 3e38),  # near the float32 maximum: its reciprocal is subnormal
+        np.array([3e38, 1e38, 1e38, 2e38, 1e38, 1e38, 1e38, 1e38]),
+        np.array([1e30, 1, 1, 1, 1, 1, 1, 1.0]),
+    ],
+)
+def test_qwk_of_huge_sample_weights_is_the_kappa_not_nan(weight) -> None:
+    """Kappa does not change when every weight is scaled; the squared float32 sums of
+    weights near 1e30 overflowed, and the result was nan without a word."""
+    y_true = np.array([0, 1, 2, 2, 1, 0, 1, 2])
+    y_pred = np.array([0, 1, 2, 1, 1, 0, 2, 2])
+    want = wk.qwk(y_true, y_pred, sample_weight=weight)
+    assert float(qwk(y_true, y_pred, 3, sample_weight=weight)) == pytest.approx(want, rel=1e-6)
+    got = float(jit_qwk(y_true, y_pred, num_classes=3, sample_weight=weight))
+    assert got == pytest.approx(want, rel=1e-6)
+
+
+@pytest.mark.parametrize("scale", [1e30, 3e38])
+def test_losses_of_huge_sample_weights_are_the_losses_of_weights_scaled_down(scale) -> None:
+    """The losses do not change when every weight is scaled; the products of margins
+    weighted near 1e30 overflowed float32, and the torch and jax losses were nan."""
+    rng = np.random.default_rng(0)
+    probs = rng.dirichlet(np.ones(3), 8).astype(np.float32)
+    truth = np.array([0, 1, 2, 2, 1, 0, 1, 2])
+    shape = np.array([1.0, 3.0, 2.0, 1.0, 1.0, 2.0, 1.0, 1.0], dtype=np.float32)
+    huge = (shape / 3.0 * scale).astype(np.float32)
+    onehot = np.eye(3, dtype=np.float32)[truth]
+    want = float(kappa_loss(onehot, probs, sample_weight=shape))
+    assert float(kappa_loss(onehot, probs, sample_weight=huge)) == pytest.approx(want, rel=1e-5)
+    jitted = jax.jit(kappa_loss)(onehot, probs, sample_weight=huge)
+    assert float(jitted) == pytest.approx(want, rel=1e-5)
+    loss = TorchKappaLoss(num_classes=3, mode="probs")
+    tensor = torch.tensor(probs, requires_grad=True)
+    value = loss(tensor, torch.tensor(truth), sample_weight=torch.tensor(huge))
+    value.backward()
+    assert float(value.detach()) == pytest.approx(want, rel=1e-5)
+    assert tensor.grad is not None and bool(torch.isfinite(tensor.grad).all())

@@ -224,7 +224,7 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
     if sample_weight is None:
         table = _count_table(cells, valid, k).astype(dtype)
     else:
-        table = _weight_table(cells, jnp.where(valid, weight, 0), k)
+        table = _weight_table(cells, _tamed(jnp.where(valid, weight, 0)), k)
     table = table.reshape(k, k)
     grades = jnp.arange(k, dtype=dtype)
     weights = (grades[:, None] - grades[None, :]) ** 2
@@ -341,6 +341,7 @@ def kappa_loss(
         total = jnp.asarray(probs.shape[0], dtype=probs.dtype)
     else:
         row_weight, poison = _loss_weights(sample_weight, probs)
+        row_weight = _tamed(row_weight)
         rows = onehot * row_weight[:, None]
         pred_margin = (probs * row_weight[:, None]).sum(axis=0)
         total = row_weight.sum()
@@ -357,6 +358,20 @@ def kappa_loss(
         loss = jnp.log(jnp.where(counted, disagreement + eps, 1)) - jnp.log(chance)
     loss = jnp.where(counted, loss, jnp.zeros_like(loss))
     return loss if poison is None else jnp.where(poison, math.nan, loss)
+
+
+def _tamed(weight: jax.Array) -> jax.Array:
+    """``weight`` scaled by a power of two so that its largest is at most a quarter of the
+    dtype's exponent range (2**32 for float32).
+
+    Kappa and the losses do not change when every weight is scaled; weights near 1e30 would
+    overflow the float dtype in the products of the weighted margins. The scale is a
+    multiplication by a normal number: dividing by the largest weight would multiply by its
+    reciprocal, which near the float maximum is subnormal and flushed to 0.
+    """
+    top = jnp.finfo(weight.dtype).maxexp // 4  # type: ignore[no-untyped-call]
+    shift = jnp.maximum(jnp.frexp(weight.max(initial=0))[1] - top, 0)
+    return weight * jnp.ldexp(jnp.ones((), weight.dtype), -shift)
 
 
 def _real_weights(sample_weight: Any) -> jax.Array:

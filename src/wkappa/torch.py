@@ -6,6 +6,7 @@ called ``loss(input, target)``, a metric ``metric.update(preds, target)``.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 import numpy as np
@@ -122,7 +123,14 @@ def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool
                 "`sample_weight` must hold finite non-negative weights; row "
                 f"{row} holds {format_value(sample_weight[row].item())}."
             )
-    return weight
+    # The loss does not change when every weight is scaled: weights beyond a quarter of the
+    # dtype's exponent range (2**32 for float32) are scaled by a power of two that brings the
+    # largest there, so the products of the weighted margins cannot overflow the dtype.
+    if not weight.numel():
+        return weight
+    top = math.frexp(torch.finfo(weight.dtype).max)[1] // 4
+    shift = (torch.frexp(weight.detach().float().max())[1] - top).clamp(min=0)
+    return torch.ldexp(weight, -shift.to(weight.device))
 
 
 def _check_probabilities(probs: torch.Tensor) -> None:
