@@ -263,3 +263,18 @@ def test_keras_pytorch_and_jax_losses_share_one_rule_for_form_and_guard(guard: o
     ):
         with pytest.raises(WkappaError, match="`form` must be 'ratio' or 'log'; got 'square'"):
             call()
+
+
+@pytest.mark.parametrize("scale", [1e30, 3e38])
+def test_loss_of_huge_sample_weights_is_the_loss_of_weights_scaled_down(scale: float) -> None:
+    """The loss does not change when every weight is scaled; the products of margins
+    weighted near 1e30 overflowed float32 and the loss was nan."""
+    rng = np.random.default_rng(0)
+    probs = rng.dirichlet(np.ones(3), 8).astype("float32")
+    onehot = np.eye(3, dtype="float32")[[0, 1, 2, 2, 1, 0, 1, 2]]
+    shape = np.array([1.0, 3.0, 2.0, 1.0, 1.0, 2.0, 1.0, 1.0], dtype="float32")
+    loss = WeightedKappaLoss(num_classes=3)
+    want = float(keras.ops.convert_to_numpy(loss(onehot, probs, sample_weight=shape)))
+    huge = (shape / 3.0 * scale).astype("float32")
+    got = float(keras.ops.convert_to_numpy(loss(onehot, probs, sample_weight=huge)))
+    assert got == pytest.approx(want, rel=1e-5)
