@@ -14,6 +14,7 @@ from .._stats import (
     icc_limits,
     number_text,
     p_phrase,
+    statistic_text,
 )
 from .io import file_name
 from .methods import dropped_clause, interval_clause
@@ -24,7 +25,6 @@ from .output import (
     format_df,
     format_interval,
     format_pvalue,
-    format_statistic,
 )
 from .provenance import Provenance, interval_words, methods_html, references_html
 from .report import cells_table, escape, headline_html, html_page
@@ -58,12 +58,6 @@ def interval_heading(level: float, alternative: str) -> str:
     return ci_label(level, alternative)
 
 
-def _f_text(value: float) -> str:
-    """An F statistic with the decimals of every test statistic in text (``∞`` when the error
-    mean square is 0: :data:`INFINITE_F` says so under the table)."""
-    return format_statistic(value)
-
-
 # Under a table or sentence whose F is infinite: why, and what it means for the test.
 INFINITE_F = "F = ∞: the error mean square is 0 (no error variance)"
 
@@ -86,7 +80,7 @@ def form_cells(result: Any, ci: Any, alternative: str | None = None) -> list[str
         result.shrout_fleiss,
         icc_number(result.statistic),
         interval,
-        _f_text(result.f_statistic),
+        statistic_text(result.f_statistic),
         format_df(result.df1),
         format_df(result.df2),
         format_pvalue(result.pvalue),
@@ -156,7 +150,7 @@ def _methods(
             f" {first.name} = {icc_number(first.statistic)}, {level} "
             f"{format_bound(ci.low, ci.high, args.alternative, number=icc_number)}, "
             f"F({format_df(first.df1)}, {format_df(first.df2)}) = "
-            f"{_f_text(first.f_statistic)}, {p_phrase(first.pvalue)}"
+            f"{statistic_text(first.f_statistic)}, {p_phrase(first.pvalue)}"
             + (" (the error mean square is 0)." if infinite_f(results, forms[:1]) else ".")
         )
     else:
@@ -253,7 +247,7 @@ def write_icc_report(
                 ),
                 (
                     "F test",
-                    f"F = {_f_text(first.f_statistic)}",
+                    f"F = {statistic_text(first.f_statistic)}",
                     f"df {format_df(first.df1)}, {format_df(first.df2)}; {p_phrase(first.pvalue)}",
                 ),
                 (

@@ -18,6 +18,7 @@ from .._stats import (
     p_phrase,
     probability_text,
     smallest_pvalue,
+    statistic_text,
 )
 from .io import file_name
 from .output import (
@@ -29,7 +30,6 @@ from .output import (
     format_count,
     format_df,
     format_number,
-    format_statistic,
     weights_text,
 )
 from .provenance import Provenance, interval_words, resampling_words
@@ -218,7 +218,7 @@ def _pooled(run: ScoreRun) -> str:
         "homogeneity (as SAS "
         f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "
         f"{pooled_interval(combined, level, 'sentence')}; "
-        f"chi-square = {format_statistic(combined.homogeneity_statistic)}, "
+        f"chi-square = {statistic_text(combined.homogeneity_statistic)}, "
         f"df = {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}."
     )
 

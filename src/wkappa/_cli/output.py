@@ -14,7 +14,6 @@ import numpy as np
 
 from .._stats import (
     DECIMALS,
-    STATISTIC_DECIMALS,
     bound_text,
     df_text,
     interpretation,
@@ -55,7 +54,6 @@ __all__ = [
     "format_interval",
     "format_number",
     "format_pvalue",
-    "format_statistic",
     "infinite_statistic_note",
     "labels_field",
     "null_hypothesis",
@@ -187,19 +185,6 @@ def format_number(value: float, digits: int = DECIMALS) -> str:
     return number_text(value, f".{digits}f")
 
 
-def format_statistic(value: float) -> str:
-    """A test statistic (z, t, F, chi-square) in a text table, report or methods sentence:
-    :data:`~wkappa._stats.STATISTIC_DECIMALS` decimals, ``∞`` when it is infinite (its
-    standard error or error mean square is 0), ``undefined`` for nan; the rule of
-    :func:`wkappa._stats.statistic_text`. JSON writes an infinite one as ``null``, as it
-    does an undefined one (:func:`to_json`); CSV keeps ``inf``.
-
-    >>> format_statistic(1.8371), format_statistic(float("inf")), format_statistic(float("nan"))
-    ('1.84', '∞', 'undefined')
-    """
-    return statistic_text(value, f".{STATISTIC_DECIMALS}f")
-
-
 def infinite_statistic_note(name: str, value: float) -> str | None:
     """The line under an output whose test statistic ``name`` (``z``, ``t``) is infinite,
     saying why; None when it is finite or undefined.
@@ -212,7 +197,7 @@ def infinite_statistic_note(name: str, value: float) -> str | None:
     if not math.isinf(value):
         return None
     return (
-        f"{name} = {format_statistic(value)}: (kappa - kappa0) / SE with a standard error "
+        f"{name} = {statistic_text(value)}: (kappa - kappa0) / SE with a standard error "
         "of 0 (as with perfect agreement)."
     )
 

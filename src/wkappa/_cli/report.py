@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._core import import_optional
-from .._stats import bound_name, p_phrase
+from .._stats import bound_name, p_phrase, statistic_text
 from .labels import label_text
 from .methods import agreement_methods, pairwise_weights, score_methods, weights_label
 from .options import image_format
@@ -37,7 +37,6 @@ from .output import (
     format_df,
     format_number,
     format_pvalue,
-    format_statistic,
     infinite_statistic_note,
     null_hypothesis,
     weights_text,
@@ -178,7 +177,7 @@ def _headline(scored: Scored, args: argparse.Namespace) -> str:
             _method_note(scored, args),
         ),
         ("standard error", format_number(result.standard_error), _robust(result)),
-        (test, format_statistic(result.test_statistic), p),
+        (test, statistic_text(result.test_statistic), p),
         ("n", format_count(result.n), f"K = {len(result.labels)}, {weights_text(result.weights)}"),
     ]
     return headline_html(items)

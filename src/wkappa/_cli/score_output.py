@@ -41,6 +41,7 @@ from .._stats import (
     json_value,
     level_percent,
     p_phrase,
+    statistic_text,
 )
 from .labels import label_text
 from .output import (
@@ -57,7 +58,6 @@ from .output import (
     format_interval,
     format_number,
     format_pvalue,
-    format_statistic,
     infinite_statistic_note,
     labels_field,
     null_hypothesis,
@@ -197,7 +197,7 @@ def _result_lines(scored: Scored) -> str:
         ["kappa", format_number(result.statistic), band(result.statistic, "{} agreement")],
         ["standard error", format_number(result.standard_error), robust],
         [pct, format_interval(scored.low, scored.high), _ci_name(scored)],
-        [statistic_name(result), format_statistic(result.test_statistic), null_se],
+        [statistic_name(result), statistic_text(result.test_statistic), null_se],
         ["p-value", format_pvalue(result.pvalue), null_hypothesis("kappa", result)],
         ["n", format_count(n), ""],
     ]
@@ -222,7 +222,7 @@ def group_rows(
                 format_interval(scored.low, scored.high)
                 if alternative is None
                 else format_bound(scored.low, scored.high, alternative),
-                format_statistic(result.test_statistic),
+                statistic_text(result.test_statistic),
                 format_pvalue(result.pvalue),
                 result.interpretation,
             ]
@@ -302,13 +302,13 @@ def across_groups_lines(
         f"Across {by} (inverse-variance weighted, as SAS PROC FREQ): kappa "
         f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
         f"{pooled_interval(combined, level, written)}; equal kappas: chi-square "
-        f"{format_statistic(combined.homogeneity_statistic)}, "
+        f"{statistic_text(combined.homogeneity_statistic)}, "
         f"df {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}"
     ]
     fit = goodness_of_fit(groups, combined)
     if fit is not None:
         lines[0] += (
-            f"; goodness of fit {format_statistic(fit.homogeneity_statistic)}, "
+            f"; goodness of fit {statistic_text(fit.homogeneity_statistic)}, "
             f"df {format_df(fit.homogeneity_df)}, "
             f"{p_phrase(fit.homogeneity_pvalue)}"
         )
