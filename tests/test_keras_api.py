@@ -199,9 +199,11 @@ def test_loss_refuses_a_bad_sample_weight_and_is_nan_when_traced(
     loss = WeightedKappaLoss(4, form=form, sparse_labels=True)
     with pytest.raises(WkappaError, match=r"^`sample_weight` must hold finite non-negative "):
         loss(labels, probs, weight)
+    import wkappa._keras_inputs as inputs
     import wkappa.keras as wkeras
 
-    monkeypatch.setattr(wkeras, "is_traced", lambda value: True)
+    for module in (wkeras, inputs):
+        monkeypatch.setattr(module, "is_traced", lambda value: True)
     assert np.isnan(float(keras.ops.convert_to_numpy(loss(labels, probs, weight))))
     fine = float(keras.ops.convert_to_numpy(loss(labels, probs, np.ones(6, dtype="float32"))))
     assert np.isfinite(fine)

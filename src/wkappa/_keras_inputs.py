@@ -25,6 +25,7 @@ __all__ = [
     "classes_hint",
     "is_float",
     "is_traced",
+    "loss_weights",
     "row_tensor",
     "to_tensor",
 ]
@@ -112,6 +113,40 @@ def check_weight_rows(weight: Any, n: Any) -> None:
         raise WkappaError(
             f"`sample_weight` must hold one weight per row: {n} rows, got {rows} weights."
         )
+
+
+def loss_weights(raw: Any, weight: Any) -> tuple[Any, Any]:
+    """The loss's row weights (``raw`` as given, ``weight`` in the loss's dtype), checked
+    finite and non-negative. Eagerly a bad weight raises, naming its row, and ``(weight,
+    None)`` is returned. Traced (where Python cannot raise), the bad weights are set to 0,
+    so that no NaN reaches the gradient, and returned with a boolean tensor, true when some
+    weight was bad, that makes the loss NaN."""
+    ok = ops.logical_and(ops.isfinite(weight), weight >= 0)
+    if is_traced(ok):
+        usable = ops.where(ok, weight, ops.zeros_like(weight))
+        return _tamed(usable), ops.logical_not(ops.all(ok))
+    bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)).reshape(-1))
+    if bad.size:
+        value = np.asarray(ops.convert_to_numpy(raw)).reshape(-1)[bad[0]].item()
+        raise WkappaError(
+            "`sample_weight` must hold finite non-negative weights; row "
+            f"{int(bad[0])} holds {format_value(value)}."
+        )
+    return _tamed(weight), None
+
+
+# The exponent of the largest row weight the loss uses as given: a quarter of the dtype's
+# exponent range, so that the products of the weighted margins cannot overflow.
+_WEIGHT_EXPONENT = {"float16": 4, "bfloat16": 32, "float32": 32, "float64": 256}
+
+
+def _tamed(weight: Any) -> Any:
+    """``weight`` scaled down by a power of two where its largest is beyond
+    ``_WEIGHT_EXPONENT`` (the loss does not change when every weight is scaled)."""
+    top = _WEIGHT_EXPONENT.get(keras.backend.standardize_dtype(weight.dtype), 32)
+    largest = ops.max(weight, initial=0.0)
+    shift = ops.maximum(ops.floor(ops.log2(largest)) + 1.0 - top, 0.0)
+    return weight * ops.cast(ops.power(2.0, -shift), weight.dtype)
 
 
 def is_float(tensor: Any) -> bool:
