@@ -369,21 +369,39 @@ def thresholds_methods(
     return sentence, [*cited, "dinkelbach1967"]
 
 
-# How ``wkappa plan`` computed, in a methods sentence (``--method``).
+# How ``wkappa plan`` computed, in a methods sentence (``--method``), and what it cites.
 _PLAN_METHODS = {
-    "asymptotic": "the large-sample variance of kappa (Fleiss, Cohen and Everitt 1969)",
-    "goodness-of-fit": "the goodness-of-fit approach (the formulas of R's kappaSize)",
-    "max-variance": "the largest variance kappa can have",
-    "simulation": "simulated studies",
+    "asymptotic": (
+        "the large-sample variance of kappa (Fleiss, Cohen and Everitt 1969)",
+        ["fleiss1969"],
+    ),
+    "goodness-of-fit": (
+        "the goodness-of-fit approach of Donner and Eliasziw (1992), as in R's kappaSize",
+        ["donner1992"],
+    ),
+    "max-variance": (
+        "the largest variance kappa can have with these marginals (Flack, Afifi, "
+        "Lachenbruch and Schouten 1988)",
+        ["flack1988"],
+    ),
 }
 
 
 def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     """The methods sentence of a ``plan`` report (``plan``: a KappaPlan) and the references
     it cites."""
-    method = _PLAN_METHODS.get(plan.method, plan.method)
-    if plan.method == "simulation":
-        method += f" ({plan.n_simulations:,} per n)"
+    method, cited = _PLAN_METHODS.get(plan.method, (plan.method, []))
+    if plan.method == "simulation":  # what each simulated study was analysed with
+        method = f"simulated studies ({plan.n_simulations:,} per n)"
+        if plan.coefficient is None:
+            method += (
+                ", each analysed with the large-sample variance of kappa (Fleiss, Cohen and "
+                "Everitt 1969)"
+            )
+            cited = ["fleiss1969"]
+        else:
+            method += ", each analysed with Gwet's linearised standard error (Gwet 2014)"
+            cited = ["gwet2014"]
     what = "kappa"
     if plan.coefficient is not None:  # "Fleiss' kappa (Fleiss 1971)" -> "Fleiss' kappa"
         what = _COEFFICIENTS.get(plan.coefficient, (plan.coefficient, ()))[0].split(" (")[0]
@@ -429,4 +447,4 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
             f"{delivers}."
         )
     sentence += f" Computed with {provenance.software} on {provenance.date}."
-    return sentence, ["fleiss1969"] if plan.method == "asymptotic" else []
+    return sentence, cited

@@ -39,6 +39,10 @@ REFERENCES = {
     "raters. Psychological Bulletin, 88(2), 322-328.",
     "dinkelbach1967": "Dinkelbach, W. (1967). On nonlinear fractional programming. Management "
     "Science, 13(7), 492-498. doi:10.1287/mnsc.13.7.492",
+    "donner1992": "Donner, A., & Eliasziw, M. (1992). A goodness-of-fit approach to inference "
+    "procedures for the kappa statistic: confidence interval construction, significance-testing "
+    "and sample size estimation. Statistics in Medicine, 11(11), 1511-1519. "
+    "doi:10.1002/sim.4780111109",
     "efron1979": "Efron, B. (1979). Bootstrap methods: another look at the jackknife. The "
     "Annals of Statistics, 7(1), 1-26. doi:10.1214/aos/1176344552",
     "efron1987": "Efron, B. (1987). Better bootstrap confidence intervals. Journal of the "
@@ -46,6 +50,9 @@ REFERENCES = {
     "fisher1915": "Fisher, R. A. (1915). Frequency distribution of the values of the "
     "correlation coefficient in samples from an indefinitely large population. Biometrika, "
     "10(4), 507-521. doi:10.2307/2331838",
+    "flack1988": "Flack, V. F., Afifi, A. A., Lachenbruch, P. A., & Schouten, H. J. A. (1988). "
+    "Sample size determinations for the two rater kappa statistic. Psychometrika, 53(3), "
+    "321-325. doi:10.1007/BF02294215",
     "fleiss1971": "Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. "
     "Psychological Bulletin, 76(5), 378-382.",
     "fleiss1969": "Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard "
