@@ -306,3 +306,67 @@ def test_rater_vs_panel_with_the_arguments_swapped_says_the_panel_comes_first():
     panel = np.array([[0, 1, 1], [1, 1, 2], [2, 2, 2], [0, 0, 1]])
     with pytest.raises(wk.WkappaError, match=r"takes the panel first"):
         wk.rater_vs_panel(panel[:, 0], panel)
+
+
+def test_cli_judge_members_pooled_row_does_not_depend_on_the_members_order():
+    """The members' pairs were pooled as (earlier column, later column) tables, so the pooled
+    row's bias index and kappa changed with the order of --raters (bias 0.0641 for ann_1..5,
+    0.0240 for ann_3,ann_1,ann_5,ann_2,ann_4; kappa 0.5435 and 0.5423) and, in the long
+    layout, with the annotators' names. Each pair's chance agreement and bias are now pooled,
+    weighted by its items."""
+    pooled = []
+    for order in (PANEL, ["ann_3", "ann_1", "ann_5", "ann_2", "ann_4"], PANEL[::-1]):
+        proc = run("judge", WIDE, "--raters", ",".join(order), "--candidate", "LLM judge",
+                   "--labels", ",".join(ORDER), "--strip-labels", "--seed", "1",
+                   "--bootstrap", "199", "--format", "json")  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        pooled.append(json.loads(proc.stdout)["members_pooled"])
+    for other in pooled[1:]:
+        assert other == pytest.approx(pooled[0], abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 5).flatmap(
+        lambda k: st.lists(
+            st.lists(
+                st.lists(st.integers(0, 30), min_size=k, max_size=k), min_size=k, max_size=k
+            ).filter(lambda t: sum(t[i][i] for i in range(len(t))) < sum(map(sum, t))),
+            min_size=1,
+            max_size=4,
+        )
+    )
+)
+def test_pooled_base_rate_indices_pool_each_pairs_chance_agreement_and_bias(tables_):
+    """Pooled indices of several pairs' tables: p_o, PABAK and the prevalence index of the
+    summed table; chance agreement and bias index the pairs' own, weighted by their counts;
+    one table gives base_rate_indices; transposing a table changes nothing."""
+    from wkappa._stats.base_rates import pooled_base_rate_indices
+
+    k = len(tables_[0])
+    exact = [_exact(t) for t in tables_]
+    sizes = [sum(map(sum, t)) for t in tables_]
+    total = sum(sizes)
+    summed = [[sum(t[i][j] for t in tables_) for j in range(k)] for i in range(k)]
+    whole = _exact(summed)
+    po = whole["observed_agreement"]
+    pe = Fraction(0)
+    for t, n in zip(tables_, sizes, strict=True):
+        rows = [Fraction(sum(r), n) for r in t]
+        cols = [Fraction(sum(t[i][j] for i in range(k)), n) for j in range(k)]
+        pe += n * sum(r * c for r, c in zip(rows, cols, strict=True))
+    pe /= total
+    want = {
+        "observed_agreement": po,
+        "kappa": (po - pe) / (1 - pe),
+        "pabak": whole["pabak"],
+        "prevalence_index": whole["prevalence_index"],
+        "bias_index": sum(n * e["bias_index"] for n, e in zip(sizes, exact, strict=True)) / total,
+    }
+    found = pooled_base_rate_indices([np.array(t) for t in tables_])
+    flipped = pooled_base_rate_indices([np.array(t).T for t in tables_])
+    for name, value in want.items():
+        assert found[name] == pytest.approx(float(value), abs=1e-12), name
+        assert flipped[name] == pytest.approx(found[name], abs=1e-12), name
+    if len(tables_) == 1:
+        assert found == pytest.approx(base_rate_indices(np.array(tables_[0])), abs=1e-12)

@@ -28,6 +28,7 @@ from .._stats import (
     base_rate_indices,
     bound_name,
     level_percent,
+    pooled_base_rate_indices,
     rater_vs_panel,
     rating_categories,
     specific_agreement,
@@ -323,10 +324,12 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
     k = len(labels)
     versus = [_pair_table(candidate, panel[:, j], labels) for j in range(panel.shape[1])]
     judged = np.sum(versus, axis=0) if versus else np.zeros((k, k))
-    pooled = np.zeros((k, k))
-    for j in range(panel.shape[1]):
-        for h in range(j + 1, panel.shape[1]):
-            pooled = pooled + _pair_table(panel[:, j], panel[:, h], labels)
+    among = [
+        _pair_table(panel[:, j], panel[:, h], labels)
+        for j in range(panel.shape[1])
+        for h in range(j + 1, panel.shape[1])
+    ]
+    pooled = np.sum(among, axis=0) if among else np.zeros((k, k))
     total_j = judged.sum()
     return Judged(
         ratings=ratings,
@@ -336,7 +339,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
         names=[ratings.candidate, *ratings.panel],
         matrix=matrix,
         per_member=[base_rate_indices(t) for t in versus],
-        panel_pooled=base_rate_indices(pooled),
+        panel_pooled=pooled_base_rate_indices(among),
         specific_candidate=specific_agreement(judged),
         specific_panel=specific_agreement(pooled + pooled.T),
         share_candidate=judged.sum(axis=1) / total_j if total_j else np.full(k, np.nan),

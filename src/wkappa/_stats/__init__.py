@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import Alternative, pin_loaded
 from .accumulator import KappaAccumulator
 from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementResult
-from .base_rates import base_rate_indices, specific_agreement
+from .base_rates import base_rate_indices, pooled_base_rate_indices, specific_agreement
 from .bootstrap import expanded_pvalue, smallest_pvalue
 from .bootstrap_method import SeedLike
 from .cluster import cluster_variance, read_groups, warn_few_clusters
@@ -160,6 +160,7 @@ __all__ = [
     "paired_kappa_test_from_cells",
     "paired_kappa_test_from_cluster_tables",
     "paired_kappa_test_from_table",
+    "pooled_base_rate_indices",
     "probability_phrase",
     "probability_text",
     "pvalue_text",

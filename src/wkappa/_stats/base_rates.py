@@ -16,6 +16,14 @@ For a K x K table of two raters' counts (rows rater A, columns rater B), with pr
 * ``specific_agreement[k] = 2 p_kk / (r_k + c_k)``: of the ratings in category k, the share the
   other rater shares (positive specific agreement; Fleiss 1975, Cicchetti & Feinstein 1990).
 
+Several pairs of raters (the members of a panel) are pooled by
+:func:`pooled_base_rate_indices`: ``p_o``, PABAK and the prevalence index of their summed
+table, and each pair's own chance agreement ``sum_k r_k c_k`` and bias index averaged with
+the pair's count as its weight (a pair's rows and columns are its raters in an arbitrary
+order, so the summed table's margins are not two raters' shares). Kappa is then
+``(p_o - p_e) / (1 - p_e)`` with those pooled ``p_o`` and ``p_e``. One table gives
+:func:`base_rate_indices`.
+
 For K = 2, Byrt et al. show ``kappa = (pabak - PI^2 + BI^2) / (1 - PI^2 + BI^2)``: a high
 prevalence index (one category dominates) pulls kappa below PABAK, a bias index pushes it up.
 """
@@ -26,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["base_rate_indices", "specific_agreement"]
+__all__ = ["base_rate_indices", "pooled_base_rate_indices", "specific_agreement"]
 
 
 def _proportions(table: Any) -> np.ndarray:
@@ -77,3 +85,23 @@ def base_rate_indices(table: Any) -> dict[str, float]:
         "prevalence_index": float(k / (k - 1.0) * 0.5 * np.abs(pooled - 1.0 / k).sum()),
         "bias_index": bias,
     }
+
+
+def pooled_base_rate_indices(tables: Any) -> dict[str, float]:
+    """The indices of several pairs' K x K tables pooled (see the module docstring): they
+    do not depend on which rater of a pair is its rows, and one table gives
+    :func:`base_rate_indices`."""
+    counts = [np.asarray(t, dtype=np.float64) for t in tables]
+    counts = [c for c in counts if c.sum() > 0]
+    if not counts:
+        return base_rate_indices(np.zeros((1, 1)))
+    summed = np.sum(counts, axis=0)
+    found = base_rate_indices(summed)
+    total = float(summed.sum())
+    chance = sum(float(c.sum(axis=1) @ c.sum(axis=0)) / float(c.sum()) for c in counts) / total
+    observed = found["observed_agreement"]
+    found["kappa"] = (observed - chance) / (1.0 - chance) if chance < 1.0 else float("nan")
+    if summed.shape[0] >= 2:
+        gaps = sum(float(np.abs(c.sum(axis=1) - c.sum(axis=0)).sum()) for c in counts)
+        found["bias_index"] = 0.5 * gaps / total
+    return found
