@@ -295,11 +295,38 @@ def test_grades_outside_the_labels_are_named_as_y_in_fit_and_score() -> None:
     X, y = _synthetic(14, n=300)
     with pytest.raises(wk.WkappaError, match=r"^`y` contains 4, which is not in `labels`"):
         OrdinalThresholdRegressor(Ridge(), labels=[0, 1, 2, 3]).fit(X, y)
-    model = OrdinalThresholdRegressor(Ridge()).fit(X, y)
+    model = OrdinalThresholdRegressor(Ridge(), labels=range(5)).fit(X, y)
     with pytest.raises(wk.WkappaError, match=r"^`y` contains 7, which is not in `labels`"):
         model.score(X, np.where(np.arange(300) == 5, 7, y))
     with pytest.raises(wk.WkappaError, match=r"^`y` has a missing rating .* position 2;"):
         model.score(X, np.where(np.arange(300) == 2, np.nan, y))
+
+
+def test_score_counts_a_grade_the_training_rows_lacked() -> None:
+    # A rare end grade (one row) is missing from the training rows of one fold: score() and
+    # qwk_scorer both give that fold a kappa on the grades 0..5, in and out of GridSearchCV.
+    X, y = _synthetic(15, n=300)
+    y = y.copy()
+    y[np.argmax(X[:, 0])] = 5
+    rare = y == 5
+    model = OrdinalThresholdRegressor(Ridge(), cv=3).fit(X[~rare], y[~rare])
+    assert model.classes_.tolist() == [0, 1, 2, 3, 4]
+    predicted = model.predict(X)
+    for grades in (y, y.astype(float), y + 0, list(y)):
+        assert model.score(X, grades) == wk.qwk(y, predicted, min_rating=0, max_rating=5)
+    assert model.score(X, y) == qwk_scorer(model, X, y)
+    weight = np.linspace(0.5, 2.0, 300)
+    assert model.score(X, y, sample_weight=weight) == wk.qwk(
+        y, predicted, min_rating=0, max_rating=5, sample_weight=weight
+    )
+    folds = cross_val_score(OrdinalThresholdRegressor(Ridge(), cv=3), X, y, cv=KFold(3))
+    assert np.isfinite(folds).all()
+    np.testing.assert_array_equal(
+        folds,
+        cross_val_score(
+            OrdinalThresholdRegressor(Ridge(), cv=3), X, y, cv=KFold(3), scoring=qwk_scorer
+        ),
+    )
 
 
 def test_a_generator_of_splits_survives_metadata_routing() -> None:

@@ -490,7 +490,10 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         ----------
         X : array-like of shape (m, p)
         y : array-like of shape (m,)
-            True grades.
+            True grades. Without ``labels``, integer grades are scored on every integer
+            from the smallest to the largest of ``classes_`` and ``y``: a grade the
+            training rows lacked (a rare end grade missing from one cross-validation
+            fold) counts as a grade never predicted, as :data:`qwk_scorer` counts it.
         sample_weight : array-like of shape (m,), optional
 
         Returns
@@ -498,11 +501,44 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         float
         """
         check_is_fitted(self, "estimator_")
-        _check_grades(y, self.classes_)
+        bounds = self._score_range(y)
+        if bounds is None:
+            _check_grades(y, self.classes_)
+            return weighted_kappa(
+                y,
+                self.predict(X),
+                weights=self.weights,
+                labels=self.classes_,
+                sample_weight=sample_weight,
+            )
         return weighted_kappa(
             y,
             self.predict(X),
             weights=self.weights,
-            labels=self.classes_,
+            min_rating=bounds[0],
+            max_rating=bounds[1],
             sample_weight=sample_weight,
         )
+
+    def _score_range(self, y: Any) -> tuple[int, int] | None:
+        """The integer grades :meth:`score` counts on when ``labels`` was not given: from the
+        smallest to the largest of ``classes_`` and ``y``, so that a grade the training rows
+        lacked (a rare end grade missing from one cross-validation fold) is scored as a
+        grade never predicted, as :data:`qwk_scorer` scores it. None for grades that are not
+        integers (``classes_`` are then all the grades) or a weight matrix (its size is K)."""
+        _check_grades(y, None)  # a missing grade is an error naming y
+        if (
+            self.labels is not None
+            or self.classes_.dtype.kind not in "iu"
+            or isinstance(check_weights(self.weights), np.ndarray)
+        ):
+            return None
+        column = to_column(y, "y")
+        values = column.values
+        if column.categories is not None or values.dtype.kind not in "iuf" or not values.size:
+            return None
+        if not (np.isfinite(values) & (values == np.floor(values))).all():
+            return None  # weighted_kappa names the fractional grade
+        low = min(int(self.classes_[0]), int(values.min()))
+        high = max(int(self.classes_[-1]), int(values.max()))
+        return low, high
