@@ -164,7 +164,12 @@ def kappa_sample_size(
     formula, R irr's ``N.cohen.kappa``. Width: ``n = (2 z sigma_1 / width)²``. Lower limit:
     the formula with ``kappa0 = lower_limit``, ``z = z_{(1+level)/2}`` and
     ``power = assurance`` (the score interval's lower limit clears L exactly when that test
-    rejects).
+    rejects). The normal approximation fails at a small n with a sparse category
+    (``kappa0 = 0`` and a rare category): where the rarest category expects fewer than 15
+    ratings, the plan simulates 2,000 studies of its n and warns
+    (:class:`~wkappa.exceptions.PlanApproximationWarning`) when wkappa's test (or the lower
+    limit) meets the goal in a share more than 0.05 below it; plan such designs with
+    ``method='simulation'``.
 
     **'max-variance'** (Flack et al. 1988; R irr's ``N2.cohen.kappa``, lrstat's
     ``getDesignAgreement``): the same formula with ``sigma_0``, ``sigma_1`` the largest

@@ -117,6 +117,53 @@ def _prepare_normal(design: PlanDesign) -> None:
         )
 
 
+# The large-sample plans check their normal approximation by simulation where a category is
+# sparse at the planned n (fewer expected ratings than this in the rarest category), and warn
+# when wkappa's test (or the lower limit) meets the goal in a share of the simulated studies
+# more than _CHECK_SHORTFALL below it: benchmarks/planning_small_n.py.
+SMALL_CATEGORY_RATINGS = 15.0
+_CHECK_STUDIES = 2000
+_CHECK_SHORTFALL = 0.05
+_CHECK_SEED = 20261128
+
+
+def _warn_small_sample(design: PlanDesign, n: int) -> None:
+    """Warn when a large-sample plan's n misses its goal in simulated studies (a sparse
+    category at a small n, where kappa is skewed or, all pairs in one category, undefined)."""
+    if design.ci_width is not None:
+        return
+    rows, cols = design.p.sum(axis=1), design.p.sum(axis=0)
+    rarest = n * float(min(rows.min(), cols.min()))
+    if rarest >= SMALL_CATEGORY_RATINGS:
+        return
+    question = StudyQuestion(
+        design.kappa0, design.alternative, design.alpha, design.lower_limit,
+        design.confidence_level, _CHECK_STUDIES, want_width=False,
+    )  # fmt: skip
+    rng = np.random.default_rng(_CHECK_SEED)
+    outcome = simulate_two_raters(design.p, design.weights, n, question, rng)
+    if design.lower_limit is not None:
+        assert design.assurance is not None
+        simulated, wanted = outcome.assurance, design.assurance
+        what = f"the lower limit of the score interval cleared {design.lower_limit:g}"
+        goal = f"assurance {wanted:g}"
+    else:
+        assert design.power is not None
+        simulated, wanted = outcome.power, design.power
+        what = f"wkappa's test rejected kappa0 = {design.kappa0:g}"
+        goal = f"power {wanted:g}"
+    if simulated >= wanted - _CHECK_SHORTFALL:
+        return
+    warn_at_caller(
+        f"method='{design.method}' relies on the normal approximation of kappa, which is poor "
+        f"at n = {n} with {rarest:.2g} expected ratings in the rarest category: {what} in "
+        f"{simulated:.2f} of {_CHECK_STUDIES:,} studies simulated from the anticipated table, "
+        f"where {goal} was asked. Hint: plan with method='simulation', whose n meets the goal "
+        "in simulated studies of wkappa's own test.",
+        PlanApproximationWarning,
+    )
+
+
 def _gof_cells(design: PlanDesign, kappa: float) -> np.ndarray:
     assert design.pi is not None
     cells = goodness_of_fit_cells(design.pi, kappa, design.n_raters)
@@ -334,6 +381,8 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
     if design.method in ("asymptotic", "max-variance"):
         _prepare_normal(design)
         size = _normal_n(design) if n is None else n
+        if n is None and design.coefficient is None:
+            _warn_small_sample(design, size)
         power = _normal_power(design, size)
         assurance = _normal_assurance(design, size)
         width = _normal_width(design, size)

@@ -1,0 +1,92 @@
+"""The large-sample plans check their normal approximation where a category is sparse: a
+plan whose n misses its goal in simulated studies of wkappa's own test warns
+(benchmarks/planning_small_n.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import warnings
+from pathlib import Path
+
+import pytest
+
+import wkappa as wk
+from wkappa._cli.app import main
+from wkappa.exceptions import PlanApproximationWarning
+
+_RARE = {"kappa1": 0.6, "marginals": [0.1, 0.9], "weights": "unweighted"}
+
+
+def test_sparse_asymptotic_plan_warns_and_simulation_plans_more() -> None:
+    """Prevalence 0.1, kappa0 = 0: the asymptotic n of 22 stated power 0.806 and said nothing,
+    but wkappa's test rejected in 0.71 of simulated studies of 22 items."""
+    with pytest.warns(PlanApproximationWarning, match=r"normal approximation") as caught:
+        plan = wk.kappa_sample_size(**_RARE)
+    message = str(caught[0].message)
+    assert plan.n == 22 and round(plan.power, 3) == 0.806
+    assert "n = 22 with 2.2 expected ratings in the rarest category" in message
+    assert "power 0.8 was asked" in message and "method='simulation'" in message
+    assert caught[0].filename == __file__  # at the caller's line
+    simulated = wk.kappa_sample_size(**_RARE, method="simulation", n_simulations=2000, rng=1)
+    assert simulated.n > 25 and simulated.power >= 0.8
+
+
+def test_sparse_lower_limit_plan_warns() -> None:
+    with pytest.warns(PlanApproximationWarning, match=r"cleared 0\.2 in 0\.\d\d of"):
+        wk.kappa_sample_size(
+            kappa1=0.8, marginals=[0.05, 0.95], weights="unweighted", lower_limit=0.2,
+            assurance=0.8,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "design",
+    [
+        # few ratings in the rarest category, but the plan delivers (0.82 in the benchmark)
+        {"kappa1": 0.8, "marginals": [0.5, 0.5], "weights": "unweighted"},
+        {"kappa1": 0.7, "kappa0": 0.4, "marginals": [0.3, 0.7], "weights": "unweighted"},
+        {"kappa1": 0.8, "marginals": [0.05, 0.35, 0.6], "method": "max-variance"},
+        {"kappa1": 0.8, "marginals": [0.1, 0.9], "ci_width": 0.5},  # no test, no check
+    ],
+)
+def test_plans_that_keep_their_promise_do_not_warn(design) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wk.kappa_sample_size(**design)
+
+
+def test_the_check_is_reproducible() -> None:
+    """The check draws its studies from a fixed seed: the same plan warns with the same
+    words every time."""
+    texts = []
+    for _ in range(2):
+        with pytest.warns(PlanApproximationWarning) as caught:
+            wk.kappa_sample_size(**_RARE)
+        texts.append(str(caught[0].message))
+    assert texts[0] == texts[1]
+
+
+def test_cli_warns_once_in_options(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["plan", "--kappa1", "0.6", "--marginals", "0.1,0.9", "--weights", "unweighted"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.startswith("wkappa: warning")]
+    assert len(lines) == 1, captured.err
+    assert "--method simulation" in lines[0] and "method='" not in lines[0]
+    assert "n = 22 items" in captured.out
+
+
+def test_benchmark_runs(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """benchmarks/planning_small_n.py (quoted in docs/reference/planning-methods.md) runs
+    against the current API and reports which plans warn."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "planning_small_n.py"
+    spec = importlib.util.spec_from_file_location("planning_small_n", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    designs = [d for d in module._designs() if d[0] == [0.1, 0.9] and d[2] == 0.0][:3]
+    monkeypatch.setattr(module, "_designs", lambda: designs)
+    monkeypatch.setattr(module, "STUDIES", 200)
+    module.main()
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 0.1/")]
+    assert [row.rstrip(" |").endswith("yes") for row in rows] == [False, True, True]
