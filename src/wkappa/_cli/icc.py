@@ -102,15 +102,8 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     """The items x raters matrix (float64, NaN for a missing rating), the rater names, the
     file rows read, used and dropped (an item without any rating is left out) and, for a long
     file, the items' ids (empty for a wide file)."""
-    from .io import (
-        check_columns,
-        no_data_rows,
-        open_file,
-        polars,
-        read_ids,
-        strip_ids,
-        text_ids,
-    )
+    from .ids import read_ids, strip_ids, text_ids
+    from .io import check_columns, no_data_rows, open_file, polars
 
     pl = polars()
     wide = chosen_layout(args)

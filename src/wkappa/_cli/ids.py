@@ -15,16 +15,33 @@ in JSON and CSV, and cluster ids are ordered as the library orders the same numb
 clusters a bootstrap draws for a seed). Other columns keep the file's text.
 
 These functions take a column's distinct ids (from the counted rows of a file), so a check
-costs a pass over the distinct ids, never over the file.
+costs a pass over the distinct ids, never over the file; only a refused id is looked for in
+the file, for its row. :func:`text_ids`, :func:`strip_ids` and :func:`read_ids` are how
+:mod:`wkappa._cli.io` reads the id columns of a file with these rules (they take its
+``Source`` without importing that module, which imports this one).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core import import_optional
+from ..exceptions import WkappaError
+from .missing import MISSING_SPELLINGS
+from .rows import first_rows
 
-__all__ = ["ID_OPTIONS", "ambiguous_spellings", "case_spellings", "plain_type"]
+if TYPE_CHECKING:
+    from .io import Source
+
+__all__ = [
+    "ID_OPTIONS",
+    "ambiguous_spellings",
+    "case_spellings",
+    "plain_type",
+    "read_ids",
+    "strip_ids",
+    "text_ids",
+]
 
 # The options whose columns hold ids (the others name ratings, scores or weights).
 ID_OPTIONS = ("--by", "--cluster", "--item", "--rater")
@@ -114,3 +131,58 @@ def plain_type(ids: Any) -> Any:
     number = ids.cast(pl.Float64, strict=False)
     decimals = number.is_not_null() & (number.cast(pl.String) == ids)
     return pl.Float64 if (integers | decimals).all() else None
+
+
+def text_ids(source: Source, ids: dict[str, str]) -> list[str]:
+    """The id columns (``ids``: column -> the option that names it) that a scan reads as text:
+    a CSV's (the file's own spelling, ``007`` is not ``7``); a typed file's keep their type."""
+    return list(ids) if source.fmt in ("csv", "tsv") else []
+
+
+def strip_ids(source: Source, frame: Any, ids: dict[str, str]) -> Any:
+    """A CSV's text id columns without surrounding spaces (`` 7`` is the id ``7``), a cell of
+    spaces only or a missing spelling (`` NA ``) made missing."""
+    pl = _polars()
+    schema = source.schema(frame)
+    stripped = []
+    for column in text_ids(source, ids):
+        if schema[column] == pl.String:
+            text = pl.col(column).str.strip_chars()
+            missing = text.is_in(list(MISSING_SPELLINGS))
+            stripped.append(pl.when(missing).then(None).otherwise(text).alias(column))
+    return frame.with_columns(stripped) if stripped else frame
+
+
+def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tuple[Any, Any]:
+    """Check a CSV's text id columns and type them: two spellings of one number in a column
+    (``007`` and ``7``, ``7`` and ``7.0``) are refused, naming the option, the spellings and
+    their rows; a column of numbers written plainly becomes numbers (as this module says).
+
+    ``values`` (a polars DataFrame: the counted rows, or the rows read) holds every distinct id;
+    it and ``frame`` (the scan it came from, for the rows) are returned with the same types.
+    """
+    pl = _polars()
+    for column in text_ids(source, ids):
+        if values.schema[column] != pl.String:
+            continue
+        distinct = values[column].drop_nulls().unique()
+        dtype = plain_type(distinct)
+        # Integers written plainly are one spelling per number; anything else is checked.
+        pair = None if dtype == pl.Int64 else ambiguous_spellings(distinct)
+        cased = None if dtype is not None else case_spellings(distinct)
+        found = pair or cased
+        if found is not None:
+            rows = first_rows(frame, pl.col(column), found)
+            first, second = sorted(found, key=lambda id_: rows.get(id_, 0))
+            how = "the same number written two ways" if pair else "which differ only by case"
+            fix = f"give the ids a non-digit prefix (p{first} and p{second} are two ids)"
+            raise WkappaError(
+                f"{source.name}: {ids[column]} column {column!r} has the ids {first!r} (row "
+                f"{rows.get(first)}) and {second!r} (row {rows.get(second)}), {how}: one id "
+                "or two is ambiguous. Hint: write each id one way"
+                + (f", or {fix}." if pair else " in the file.")
+            )
+        if dtype is not None:
+            frame = frame.with_columns(pl.col(column).cast(dtype))
+            values = values.with_columns(pl.col(column).cast(dtype))
+    return frame, values

@@ -23,17 +23,12 @@ from .._core import import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .dictionaries import Dictionaries, ordered_categories, unread_order_hint
-from .ids import ID_OPTIONS, ambiguous_spellings, case_spellings, plain_type
+from .ids import ID_OPTIONS, read_ids, strip_ids, text_ids
 from .lists import join_list
-from .missing import (
-    MISSING_SPELLINGS,
-    blank_is_missing,
-    declared_missing,
-    missing_spellings,
-)
+from .missing import MISSING_SPELLINGS, blank_is_missing, declared_missing, missing_spellings
 from .numbers import numeric_columns
 from .progress import progress_bar
-from .rows import first_row, first_rows
+from .rows import first_row
 from .sniff import (
     WORKBOOK_FIX,
     check_complete,
@@ -64,9 +59,6 @@ __all__ = [
     "open_file",
     "open_source",
     "polars",
-    "read_ids",
-    "strip_ids",
-    "text_ids",
 ]
 
 FORMATS = ("csv", "tsv", "parquet", "ipc", "ndjson")
@@ -448,61 +440,6 @@ def _header_names(names: Sequence[str]) -> list[str]:
     return written
 
 
-def text_ids(source: Source, ids: dict[str, str]) -> list[str]:
-    """The id columns (``ids``: column -> the option that names it) that a scan reads as text:
-    a CSV's (the file's own spelling, ``007`` is not ``7``); a typed file's keep their type."""
-    return list(ids) if source.fmt in ("csv", "tsv") else []
-
-
-def strip_ids(source: Source, frame: Any, ids: dict[str, str]) -> Any:
-    """A CSV's text id columns without surrounding spaces (`` 7`` is the id ``7``), a cell of
-    spaces only or a missing spelling (`` NA ``) made missing."""
-    pl = polars()
-    schema = source.schema(frame)
-    stripped = []
-    for column in text_ids(source, ids):
-        if schema[column] == pl.String:
-            text = pl.col(column).str.strip_chars()
-            missing = text.is_in(list(MISSING_SPELLINGS))
-            stripped.append(pl.when(missing).then(None).otherwise(text).alias(column))
-    return frame.with_columns(stripped) if stripped else frame
-
-
-def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tuple[Any, Any]:
-    """Check a CSV's text id columns and type them: two spellings of one number in a column
-    (``007`` and ``7``, ``7`` and ``7.0``) are refused, naming the option, the spellings and
-    their rows; a column of numbers written plainly becomes numbers (see :mod:`.ids`).
-
-    ``values`` (a polars DataFrame: the counted rows, or the rows read) holds every distinct id;
-    it and ``frame`` (the scan it came from, for the rows) are returned with the same types.
-    """
-    pl = polars()
-    for column in text_ids(source, ids):
-        if values.schema[column] != pl.String:
-            continue
-        distinct = values[column].drop_nulls().unique()
-        dtype = plain_type(distinct)
-        # Integers written plainly are one spelling per number; anything else is checked.
-        pair = None if dtype == pl.Int64 else ambiguous_spellings(distinct)
-        cased = None if dtype is not None else case_spellings(distinct)
-        found = pair or cased
-        if found is not None:
-            rows = first_rows(frame, pl.col(column), found)
-            first, second = sorted(found, key=lambda id_: rows.get(id_, 0))
-            how = "the same number written two ways" if pair else "which differ only by case"
-            fix = f"give the ids a non-digit prefix (p{first} and p{second} are two ids)"
-            raise WkappaError(
-                f"{source.name}: {ids[column]} column {column!r} has the ids {first!r} (row "
-                f"{rows.get(first)}) and {second!r} (row {rows.get(second)}), {how}: one id "
-                "or two is ambiguous. Hint: write each id one way"
-                + (f", or {fix}." if pair else " in the file.")
-            )
-        if dtype is not None:
-            frame = frame.with_columns(pl.col(column).cast(dtype))
-            values = values.with_columns(pl.col(column).cast(dtype))
-    return frame, values
-
-
 def _count(frame: Any, keys: Sequence[str], weight: str | None, tick: Any) -> Any:
     """One streaming ``group_by`` over the key columns; rows never reach Python. Weights are
     summed exactly as :mod:`.sample_weights` says, and their keys sorted, so that sums over
@@ -544,7 +481,7 @@ def count_keys(
         ``option -> column`` for the messages (``{"--true": "grade", ...}``). The ``text``
         columns of ``--by``, ``--cluster``, ``--item`` and ``--rater`` are ids (unless
         another option reads them as ratings): a CSV's are read as the file spells them
-        (:func:`read_ids`).
+        (:func:`~wkappa._cli.ids.read_ids`).
     weight : str, optional
         A column of sample weights, summed per tuple into ``WEIGHT``.
     numeric : sequence of str
