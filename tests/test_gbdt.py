@@ -386,6 +386,39 @@ def test_text_none_and_ragged_input_name_the_argument(call: Any, match: str) -> 
         call()
 
 
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        # Thresholds fitted on grades 1..6 (wk.optimize_thresholds(y, oof) with y in 1..6)
+        # and given without min_rating: the error named a `max_rating` nobody passed.
+        (
+            lambda: lightgbm_metric(thresholds=[1.5, 2.5, 3.5, 4.5, 5.5])(
+                np.arange(1.0, 7.0), np.arange(1.0, 7.0)
+            ),
+            r"^The labels reach 6, .* grades 0\.\.5 .*Hint: pass min_rating=1 ",
+        ),
+        (
+            lambda: xgboost_metric(thresholds=[0.5, 1.5], min_rating=1)(
+                np.array([0.0, 1.0, 2.0]), np.array([0.2, 1.0, 2.0])
+            ),
+            r"^The labels reach 0, .* grades 1\.\.3 .*Hint: pass min_rating=0 ",
+        ),
+        # (n, K) class scores are scored on the class indices 0..K-1.
+        (
+            lambda: lightgbm_metric()(np.array([1.0, 2.0, 3.0]), np.eye(3)),
+            r"^The labels reach 3, .* class indices 0\.\.2 .*Hint: .*0\.\.K - 1",
+        ),
+        (
+            lambda: CatBoostMetric().evaluate([[0.1, 0.2], [0.9, 0.8]], [-1, 1], None),
+            r"^The labels reach -1, .* class indices 0\.\.1 ",
+        ),
+    ],
+)
+def test_labels_outside_the_grades_of_the_predictions_are_named(call: Any, match: str) -> None:
+    with pytest.raises(WkappaError, match=match):
+        call()
+
+
 def test_a_dmatrix_without_labels_is_named() -> None:
     metric = xgboost_metric()
     with pytest.raises(WkappaError, match=r"no labels \(the eval dataset's labels"):

@@ -145,6 +145,15 @@ class _KappaScorer:
                     f"{preds.shape[1]} class scores per row (multiclass)."
                 )
             k = preds.shape[1]
+            _check_label_range(
+                labels,
+                0,
+                k - 1,
+                f"the class indices 0..{k - 1} of the {k} class scores per row",
+                "Hint: encode the labels as class indices 0..K - 1 "
+                "(np.searchsorted(classes, y)), as LightGBM, XGBoost and CatBoost pass them "
+                "to a metric.",
+            )
             grades = np.argmax(preds, axis=1)
             return self._kappa(labels, grades, 0, k - 1, weight)
         preds = preds.ravel()
@@ -160,6 +169,24 @@ class _KappaScorer:
             raise WkappaError(f"Got {preds.size} predictions for {n} labels.{hint}")
         if self.thresholds is not None:
             first = 0 if self.min_rating is None else self.min_rating
+            cuts = len(self.thresholds)
+            if labels.size:
+                low, high = int(np.floor(labels.min())), int(np.ceil(labels.max()))
+                hint = (
+                    f"Hint: pass min_rating={low} with thresholds=, so that the grades are "
+                    f"{low}..{low + cuts}."
+                    if high - low <= cuts
+                    else f"Hint: the labels span {high - low + 1} grades; give {high - low} "
+                    f"thresholds and min_rating={low}."
+                )
+                _check_label_range(
+                    labels,
+                    first,
+                    first + cuts,
+                    f"the grades {first}..{first + cuts} that the {cuts} thresholds make "
+                    f"(min_rating = {first} is the first grade)",
+                    hint,
+                )
             grades = first + apply_thresholds(preds, self.thresholds)
             return self._kappa(labels, grades, first, first + len(self.thresholds), weight)
         lo = self.min_rating if self.min_rating is not None else _bound(labels, np.min)
@@ -198,6 +225,18 @@ def _check_finite(preds: np.ndarray) -> None:
         )
 
 
+def _check_label_range(labels: np.ndarray, low: int, high: int, grades: str, hint: str) -> None:
+    """Refuse labels outside ``low..high``, the grades the predictions can take (``grades``
+    says which), with ``hint``; the error names the label furthest out on the side it leaves."""
+    if not labels.size:
+        return
+    value = labels.max() if labels.max() > high else labels.min()
+    if low <= value <= high:
+        return
+    text = format_value(int(value)) if value == np.floor(value) else format_value(value)
+    raise WkappaError(f"The labels reach {text}, outside {grades}. {hint}")
+
+
 def _bound(values: np.ndarray, reduce: Any) -> int | None:
     if values.size == 0:
         return None
@@ -221,6 +260,8 @@ _OPTIONS_DOC = """
     thresholds : array-like of shape (K - 1,), optional
         Cut points for one-output-per-row models instead of rounding, applied with
         :func:`wkappa.apply_thresholds` (a score equal to a cut point goes to the lower class).
+        Thresholds fitted by :func:`wkappa.optimize_thresholds` on grades 1..K go with
+        ``min_rating=1``; a label outside the grades they make is an error saying so.
     zero_division : {'warn', 'raise'} or float, default 'warn'
         The value of an undefined kappa (see :func:`wkappa.kappa_from_table`).
     name : str, optional
