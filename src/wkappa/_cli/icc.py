@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._frames import check_long_ids, check_one_rating_each
-from .._stats import FORMS, ccc, check_form, icc, icc_all, level_percent
+from .._stats import FORMS, ccc, check_form, disagreement_note, icc, icc_all, level_percent
 from ..exceptions import WkappaError
 from .icc_report import (
     FORM_HEADER,
@@ -280,6 +280,10 @@ def run_icc(args: argparse.Namespace) -> int:
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters."
         + (f" {INFINITE_F}." if infinite_f(results, forms) else "")
     )
+    for form in forms:
+        split = disagreement_note(results[form], intervals[form])
+        if split is not None:
+            lines.append(f"{results[form].name}: {split}.")
     ccc_line = None
     if concordance is not None:
         ci = concordance.confidence_interval(args.ci)

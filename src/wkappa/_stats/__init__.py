@@ -73,7 +73,16 @@ from .text_values import (
 
 if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
     from .concordance import CCCResult, ccc
-    from .intraclass import FORMS, ICCResult, check_form, check_icc0, icc, icc_all, icc_limits
+    from .intraclass import (
+        FORMS,
+        ICCResult,
+        check_form,
+        check_icc0,
+        disagreement_note,
+        icc,
+        icc_all,
+        icc_limits,
+    )
     from .intraclass_accumulator import ICCAccumulator, icc_from_moments
     from .panel import PanelComparison, rater_vs_panel
     from .planning import KappaPlan, kappa_power, kappa_sample_size
@@ -129,6 +138,7 @@ __all__ = [
     "cluster_variance",
     "collapsed_groups",
     "df_text",
+    "disagreement_note",
     "expanded_pvalue",
     "explain_table",
     "fisher_z_limits",
@@ -196,6 +206,7 @@ _ON_FIRST_USE = {
     "ccc": "concordance",
     "check_form": "intraclass",
     "check_icc0": "intraclass",
+    "disagreement_note": "intraclass",
     "group_agreement": "two_groups",
     "icc": "intraclass",
     "icc_all": "intraclass",

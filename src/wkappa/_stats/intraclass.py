@@ -50,7 +50,7 @@ from .intraclass_forms import (
     undefined_reason,
 )
 from .json_values import json_fields
-from .text_values import interval_text, number_text, statistic_text
+from .text_values import interval_text, level_percent, number_text, statistic_text
 
 __all__ = [
     "FORMS",
@@ -286,6 +286,9 @@ class ICCResult:
             f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)} "
             f"({icc_limits(self.form, self.method)}, McGraw & Wong 1996)",
         ]
+        split = disagreement_note(self, ci)
+        if split is not None:
+            lines.append(f"note: {split}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -303,6 +306,36 @@ class ICCResult:
             f"n_items={self.n_items}, n_raters={self.n_raters}, n_ratings={self.n_ratings}, "
             f"method={self.method!r})"
         )
+
+
+def disagreement_note(result: ICCResult, ci: ConfidenceInterval) -> str | None:
+    """What to say when the F test and the F-based interval ``ci`` of ``result`` disagree
+    about ``icc0`` (one says p < 1 - level, the other holds icc0, or the reverse); None when
+    they agree, for a batch, or when either is undefined.
+
+    The absolute-agreement forms test with F on (df1, df2) df and take their interval from
+    McGraw & Wong's limits with Satterthwaite's df: different F distributions, which near the
+    line can fall on either side of it (the one-way and consistency forms' test and interval
+    invert one F distribution and agree).
+    """
+    if result._batched:
+        return None
+    pvalue, low, high = float(result.pvalue), float(ci.low), float(ci.high)
+    if np.isnan(pvalue) or np.isnan(low) or np.isnan(high):
+        return None
+    alpha = 1.0 - ci.confidence_level
+    significant = bool(pvalue < alpha)
+    excluded = not low <= result.icc0 <= high
+    if significant == excluded:
+        return None
+    return (
+        f"the F test (p {'<' if significant else '>='} {alpha:.4g}) and the "
+        f"{level_percent(ci.confidence_level)} interval "
+        f"({'which excludes' if excluded else 'which holds'} {result.icc0:g}) disagree: the "
+        f"test's F on ({result.df1:g}, {number_text(result.df2)}) df and the interval's "
+        "limits with Satterthwaite's df (an approximation) are different F distributions, "
+        "which near the line can fall on either side of it"
+    )
 
 
 def build_result(
