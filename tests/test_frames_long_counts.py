@@ -41,8 +41,8 @@ def _engine(native: Any) -> Any:
     """The engine's count as frames.agreement runs it: with the raters whose every rating is
     null (the pivot keeps them, as the wide layout keeps a column of nulls)."""
     frame, lazy = _narwhals(native)
-    nulls = raters.check_long_ids(frame, {"item": "`item`", "who": "`rater`"}, "grade")
-    return raters._engine_rows(frame, "item", "who", "grade", [], lazy, nulls)
+    facts = long_counts.long_facts(frame, "item", "who", "grade", lazy)
+    return raters._engine_rows(frame, "item", "who", "grade", [], lazy, facts)
 
 
 def _both(native: Any) -> tuple[Any, Any]:
@@ -203,8 +203,8 @@ def test_packed_query_counts_as_the_pivot(
     fits = (2 * n_values - 1).bit_length() * (max(who) - min(who) + 1) <= 62
     assert (counted is not None) == fits
     # as frames.agreement runs it: a rater whose every rating is null kept, as the pivot does
-    nulls = raters.check_long_ids(frame, {"item": "`item`", "who": "`rater`"}, "grade")
-    engine = raters._engine_rows(frame, "item", "who", "grade", ["site"], lazy, nulls)
+    facts = long_counts.long_facts(frame, "item", "who", "grade", lazy)
+    engine = raters._engine_rows(frame, "item", "who", "grade", ["site"], lazy, facts)
     pivot = raters._pivoted(frame, "item", "who", "grade", ["site"], lazy)
     if engine is None:  # codes beyond int64 either way (20 raters x 9 ratings)
         assert not fits

@@ -12,12 +12,14 @@ sums them per item and counts the items per sum, and only those few groups come 
   bits has as many set bits as rows exactly when no rater rated it twice (a carry joins
   two equal bits); otherwise this returns None and the pivot reports the repeated rating.
 
-The queries run in the engine (polars lazy in its streaming engine, DuckDB, pyarrow,
-pandas, Dask, Spark, through narwhals): the lowest and highest rater and rating (integer
-columns; otherwise the distinct raters and the distinct ratings), then
-``group_by(item).agg(sum(term), sum(bit))`` followed by ``group_by(sums).agg(len)``.
-DuckDB and polars run one query of shifts and ``bit_or`` instead
-(:mod:`~wkappa._frames.long_packed`).
+The source is read once (:func:`read_once`): a lazy frame's columns of the layout are
+collected once (polars, DuckDB), persisted (Dask) or cached (Spark) for the call, and two
+queries run over them (pyarrow, pandas, Dask, Spark through narwhals): :func:`long_facts`,
+one aggregation that finds the ratings without an item or rater id, the rows without a
+rating and the lowest and highest rater and rating (integer columns; otherwise the distinct
+(rater, rating) pairs), then ``group_by(item).agg(sum(term), sum(bit))`` followed by
+``group_by(sums).agg(len)``. DuckDB and polars run one query of shifts and ``bit_or``
+instead (:mod:`~wkappa._frames.long_packed`).
 The result has the pivot's shape, so every coefficient (Conger's, ``pairwise()``,
 ``leave_one_rater_out()``) reads it as it reads the pivot's.
 """
@@ -25,18 +27,22 @@ The result has the pivot's shape, so every coefficient (Conger's, ``pairwise()``
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._core import import_optional
+from .count import quiet_dask_notice
 from .long_packed import Coding, packed_rows
 
-__all__ = ["long_rows"]
+__all__ = ["LongFacts", "long_facts", "long_rows", "read_once"]
 
 _TERM = "__wkappa_term"
 _BITS = "__wkappa_bits"
+_RATED = "__wkappa_rated"
+_UNRATED = "__wkappa_unrated"
 # Each row adds 2**place + 2**32 to its item's second sum: the bits below 2**32 are the
 # raters, the rest counts the rows (places stay below 32).
 _ROW_SHIFT = 32
@@ -72,20 +78,21 @@ def long_rows(
     lazy: bool,
     count: str,
     rater_key: Any,
+    facts: LongFacts,
 ) -> tuple[Any, list[str], bool | None] | None:
     """The distinct wide rows ``(*groups, *raters, count)`` of a long frame (a polars
     DataFrame, raters named as the pivot names them, in ``rater_key`` order) and whether an
     item's rows carry two values of one of the ``groups`` columns (None: not checked, only
     the packed query checks it; True: the rows are not usable), or None when
     the engine count does not apply (a rater twice on an item, NaN ratings, null raters, too
-    many raters or ratings for an int64 code, an engine that refuses an expression)."""
+    many raters or ratings for an int64 code, an engine that refuses an expression).
+    ``facts`` is the frame's :func:`long_facts`: the raters and ratings that may occur."""
     nw = import_optional("narwhals", "frames")
     pl = import_optional("polars", "frames")
     present = frame.filter(~nw.col(rating).is_null())
-    found = _distinct(nw, pl, present, rater, rating, lazy)
-    if found is None:
+    if facts.raters is None or facts.values is None:
         return None
-    raters, values = found
+    raters, values = facts.raters, facts.values
     if raters.null_count() or len(raters) < 2 or len(values) > _MAX_VALUES:
         return None
     if values.dtype.is_float() and values.is_nan().any():
@@ -167,43 +174,130 @@ def _summed_rows(
     return counted, (codes[:, None] // powers) % digit.base
 
 
-def _distinct(
-    nw: Any, pl: Any, present: Any, rater: str, rating: str, lazy: bool
-) -> tuple[Any, Any] | None:
-    """The raters and the ratings that may occur, as polars Series: for integer columns every
-    integer between the lowest and the highest (one scan for the four ends; the count keeps
-    only those with a rating), else the distinct values (a scan each)."""
-    schema = present.collect_schema()
+class LongFacts(NamedTuple):
+    """What one aggregation of the long layout finds (:func:`long_facts`)."""
+
+    missing: dict[str, int]  # for the item and the rater column: ratings without that id
+    unrated: int  # rows without a rating (null)
+    raters: Any  # the raters that may occur (a polars Series), None: the count does not apply
+    values: Any  # the ratings that may occur (a polars Series), as ``raters``
+    unrated_raters: list[str] | None  # raters without any rating (text); None: not looked for
+
+
+def _id_missing(name: str, schema: Any, nw: Any) -> Any:
+    """A row without its id in ``name`` (null, or NaN in a float column)."""
+    missing = nw.col(name).is_null()
+    return missing | nw.col(name).is_nan() if schema[name].is_float() else missing
+
+
+def long_facts(frame: Any, item: str, rater: str, rating: str, lazy: bool) -> LongFacts:
+    """One aggregation of a long narwhals frame: how many ratings have no item id and no
+    rater id (null, or NaN in a float column), how many rows have no rating, and the raters
+    and ratings that may occur. Integer raters and ratings: one ``select`` of sums and of the
+    lowest and highest rater and rating, every integer between them a candidate (the count
+    keeps only those with a rating; the raters without any rating are looked for apart, when
+    a rating is missing). Others: one ``group_by(rater, rating)`` whose few rows give the
+    distinct raters and ratings, and the raters without any rating, too."""
+    nw = import_optional("narwhals", "frames")
+    pl = import_optional("polars", "frames")
+    schema = frame.collect_schema()
+    rated = ~nw.col(rating).is_null()
+    ids = (item, rater)
     if schema[rater].is_integer() and schema[rating].is_integer():
+        sums = [
+            (_id_missing(c, schema, nw) & rated).cast(nw.Int64).sum().alias(f"m{i}")
+            for i, c in enumerate(ids)
+        ]
         ends = _collect(
-            present.select(
+            frame.select(
+                *sums,
+                (~rated).cast(nw.Int64).sum().alias("unrated"),
                 nw.col(rater).min().alias("r0"),
                 nw.col(rater).max().alias("r1"),
                 nw.col(rating).min().alias("v0"),
                 nw.col(rating).max().alias("v1"),
-                nw.col(rater).null_count().alias("unnamed"),
             ),
             lazy,
         )
-        r0, r1, v0, v1, unnamed = (
-            ends.get_column(c)[0] for c in ("r0", "r1", "v0", "v1", "unnamed")
-        )
+        found = {c: int(ends.get_column(c)[0] or 0) for c in ("m0", "m1", "unrated")}
+        missing = {c: found[f"m{i}"] for i, c in enumerate(ids)}
+        r0, r1, v0, v1 = (ends.get_column(c)[0] for c in ("r0", "r1", "v0", "v1"))
+        unrated = found["unrated"]
+        facts = LongFacts(missing, unrated, None, None, None if unrated else [])
         if None in (r0, r1, v0, v1) or r1 - r0 >= _ROW_SHIFT or v1 - v0 >= _MAX_VALUES:
-            return None
-        if unnamed:
-            return None  # a rating without its rater: the pivot's column of them
-        kind = ends.get_column("v0").dtype
-        raters = pl.Series(rater, np.arange(r0, r1 + 1), dtype=ends.get_column("r0").dtype)
-        return raters, pl.Series(rating, np.arange(v0, v1 + 1), dtype=kind)
+            return facts
+        return facts._replace(
+            raters=pl.Series(rater, np.arange(r0, r1 + 1), dtype=ends.get_column("r0").dtype),
+            values=pl.Series(rating, np.arange(v0, v1 + 1), dtype=ends.get_column("v0").dtype),
+        )
     # A group-by rather than unique(): narwhals' lazy unique() is a row_number() window on
     # DuckDB (0.7 s for 4.5e6 string ids against 0.15 s).
-    raters, values = (
-        _collect(
-            present.group_by(column, drop_null_keys=False).agg(nw.len().alias(_TERM)), lazy
-        ).get_column(column)
-        for column in (rater, rating)
+    flags = [
+        rated.cast(nw.Int64).alias(_RATED),
+        (~rated).cast(nw.Int64).alias(_UNRATED),
+        *(
+            (_id_missing(c, schema, nw) & rated).cast(nw.Int64).alias(f"m{i}")
+            for i, c in enumerate(ids)
+        ),
+    ]
+    pairs = _collect(
+        frame.with_columns(*flags)
+        .group_by([rater, rating], drop_null_keys=False)
+        .agg(nw.col(_RATED).sum(), nw.col(_UNRATED).sum(), nw.col("m0").sum(), nw.col("m1").sum()),
+        lazy,
     )
-    return raters, values
+    missing = {c: int(pairs.get_column(f"m{i}").sum() or 0) for i, c in enumerate(ids)}
+    present = pairs.filter(pl.col(_RATED) > 0)
+    raters = present.get_column(rater).unique(maintain_order=True)
+    values = present.get_column(rating).unique(maintain_order=True)
+    # The raters who name themselves (not null, nor NaN) and gave no rating.
+    named = pl.col(rater).is_not_null()
+    if pairs.schema[rater].is_float():
+        named = named & ~pl.col(rater).is_nan()
+    per_rater = pairs.filter(named).group_by(rater).agg(pl.col(_RATED).sum())
+    unrated_ids = per_rater.filter(pl.col(_RATED) == 0).get_column(rater).cast(pl.String)
+    return LongFacts(
+        missing, int(pairs.get_column(_UNRATED).sum() or 0), raters, values, unrated_ids.to_list()
+    )
+
+
+@contextmanager
+def read_once(frame: Any, columns: Sequence[str], lazy: bool) -> Iterator[tuple[Any, bool]]:
+    """The columns of a narwhals frame that the long layout reads, read from its source
+    once for every query that follows, and whether the frame given is lazy.
+
+    A polars LazyFrame is collected (in its streaming engine) into a polars DataFrame, a
+    DuckDB relation into an Arrow table that a DuckDB connection of its own then queries, a
+    Dask frame is persisted and a Spark one cached (released on leaving). An eager frame is
+    in memory already: it is given as it is."""
+    nw = import_optional("narwhals", "frames")
+    if not lazy:
+        yield frame, lazy
+        return
+    library = frame.implementation
+    projected = frame.select(*dict.fromkeys(columns))
+    if library.is_polars():
+        yield projected.collect(engine="streaming"), False
+    elif library.is_duckdb():
+        duckdb = import_optional("duckdb", "frames")
+        table = projected.to_native().to_arrow_table()
+        connection = duckdb.connect()
+        try:
+            yield nw.from_native(connection.from_arrow(table)), True
+        finally:
+            connection.close()
+    elif library.is_dask():
+        with quiet_dask_notice():
+            persisted = nw.from_native(projected.to_native().persist())
+        yield persisted, True
+    elif library.is_pyspark() or library.is_pyspark_connect():
+        cached = projected.to_native().persist()
+        try:
+            yield nw.from_native(cached), True
+        finally:
+            cached.unpersist()
+    else:
+        yield frame, lazy
 
 
 def _whole_span(series: Any) -> tuple[int, int] | None:

@@ -2,8 +2,10 @@
 
 Wide layout (one column per rater): ``group_by(raters).agg(len)`` runs where the data lives
 (polars lazy in its streaming engine, DuckDB, pyarrow, pandas, Dask through narwhals) and only
-the distinct rows come back. Long layout (one row per rating): the engine codes each item's
-row of ratings and counts the items per code (:mod:`~wkappa._frames.long_counts`), so only the
+the distinct rows come back. Long layout (one row per rating): its columns are read from the
+source once (a lazy frame's collected, persisted or cached for the call:
+:func:`~wkappa._frames.long_counts.read_once`), then the engine codes each item's row of
+ratings and counts the items per code (:mod:`~wkappa._frames.long_counts`), so only the
 distinct rows come back there too; where that coding does not apply (a rater twice on an
 item, NaN ratings, null raters, too many raters or ratings) the ``(item, rater, rating)``
 triples are pivoted here to items x raters (O(items x raters) memory), the raters in the
@@ -31,7 +33,7 @@ from ..exceptions import WkappaError, WkappaTypeError
 from .column_names import STRING_NAMES, check_column
 from .count import check_group_columns, spark_keys_as_text, wrap_frame
 from .groups import key_value
-from .long_counts import long_rows
+from .long_counts import LongFacts, long_facts, long_rows, read_once
 
 __all__ = [
     "RaterRows",
@@ -48,6 +50,7 @@ __all__ = [
     "rater_ids",
     "rater_key",
     "rater_rows",
+    "refuse_missing_ids",
     "unrated_raters",
 ]
 
@@ -127,21 +130,24 @@ def rater_rows(
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
-        unrated = check_long_ids(frame, {item: "`item`", rater: "`rater`"}, rating)
-        long = _engine_rows(frame, item, rater, rating, groups, lazy, unrated)
-        if long is None or long[2] is not False:
-            # An item whose rows carry two `by` values or two cluster ids would count as one
-            # item per value: one query checks both columns, unless the packed count did.
-            checked = {
-                name: group_kind(parameter, f"`{parameter}` column {name!r}")
-                for name, parameter in ((by, "by"), (cluster, "cluster"))
-                if name is not None
-            }
-            one_group_per_item(frame, item, rating, checked, lazy)
-        if long is not None and long[2] is not True:
-            grouped, names = long[0], long[1]
-        else:  # (split: a null beside a value, left to the pivot's null group)
-            grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
+        with read_once(frame, [item, rater, rating, *groups], lazy) as (frame, lazy):
+            facts = long_facts(frame, item, rater, rating, lazy)
+            refuse_missing_ids(facts.missing, {item: "`item`", rater: "`rater`"})
+            long = _engine_rows(frame, item, rater, rating, groups, lazy, facts)
+            if long is None or long[2] is not False:
+                # An item whose rows carry two `by` values or two cluster ids would count as
+                # one item per value: one query checks both columns, unless the packed count
+                # did.
+                checked = {
+                    name: group_kind(parameter, f"`{parameter}` column {name!r}")
+                    for name, parameter in ((by, "by"), (cluster, "cluster"))
+                    if name is not None
+                }
+                one_group_per_item(frame, item, rating, checked, lazy)
+            if long is not None and long[2] is not True:
+                grouped, names = long[0], long[1]
+            else:  # (split: a null beside a value, left to the pivot's null group)
+                grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
         counted = nw.from_native(grouped)
     if cluster is not None and any(map(is_missing_scalar, counted.get_column(cluster).to_list())):
         raise missing_id_error("`cluster`", cluster, unit="row")
@@ -181,16 +187,20 @@ def _engine_rows(
     rating: str,
     groups: list[str],
     lazy: bool,
-    null_ratings: int,
+    facts: LongFacts,
 ) -> tuple[Any, list[str], bool | None] | None:
     """The long layout counted in the engine (:func:`~wkappa._frames.long_counts.long_rows`)
-    with, when some of the ``null_ratings`` rows leave a rater without any rating, that rater
-    as a column of nulls, as the pivot and the wide layout have it."""
-    long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key)
-    if long is None or long[2] is True or not null_ratings:
+    with, when some rows have no rating (``facts``: the frame's
+    :func:`~wkappa._frames.long_counts.long_facts`) and that leaves a rater without any,
+    that rater as a column of nulls, as the pivot and the wide layout have it."""
+    long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key, facts)
+    if long is None or long[2] is True or not facts.unrated:
         return long
     grouped, names, split = long
-    every = [*names, *unrated_raters(frame, rater, rating, lazy)]
+    unrated = facts.unrated_raters
+    if unrated is None:
+        unrated = unrated_raters(frame, rater, rating, lazy)
+    every = [*names, *unrated]
     grouped = add_raters(grouped, every, grouped.schema[names[0]])
     return grouped, sorted(set(every), key=rater_key), split
 
@@ -386,10 +396,16 @@ def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> int:
         sums.append((missing & rated).cast(nw.Int64).sum().alias(column))
     sums.append((~rated).cast(nw.Int64).sum().alias(_UNRATED))
     found = _collect(frame.select(*sums), isinstance(frame, nw.LazyFrame))
-    for column, parameter in ids.items():
-        if found.get_column(column).to_list()[0]:
-            raise missing_id_error(parameter, column, unit="rating")
+    refuse_missing_ids({column: found.get_column(column).to_list()[0] for column in ids}, ids)
     return int(found.get_column(_UNRATED).to_list()[0] or 0)
+
+
+def refuse_missing_ids(missing: dict[str, Any], ids: dict[str, str]) -> None:
+    """The error of :func:`check_long_ids` for the first of the ``ids`` columns (column ->
+    how the caller names it) with a rating but no id (``missing``: column -> how many)."""
+    for column, parameter in ids.items():
+        if missing[column]:
+            raise missing_id_error(parameter, column, unit="rating")
 
 
 def _named(rater: str, is_float: bool, nw: Any) -> Any:

@@ -1,0 +1,226 @@
+"""The long layout (item, rater, rating rows) reads its source once.
+
+``frames.agreement`` and ``frames.rater_vs_panel`` with ``item=``, ``rater=``, ``rating=``
+run several queries (the ids checked and the raters found, then the count; more when a
+rating is missing or an item is looked at again): a lazy frame's columns are read from the
+source once for all of them (``_frames/long_counts.read_once``). Each test counts the rows
+that leave the source: a polars scan through ``map_batches``, a DuckDB relation through a
+Python function, Dask partitions through the function that loads them, a Spark frame
+through an accumulator. Reading twice counts every row twice. The command line
+(``wkappa agree`` / ``judge`` with ``--item``) reads the file in one streaming pass: the
+plans that scan it are counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+
+pl = pytest.importorskip("polars")
+frames = pytest.importorskip("wkappa.frames")
+
+N_ITEMS = 40
+LONG = {"item": "item", "rater": "rater", "rating": "rating"}
+
+
+def _rows(strings: bool = False, nulls: bool = False) -> dict[str, list[Any]]:
+    """Four raters on N_ITEMS items; ``nulls``: some ratings missing and a fifth rater with
+    none at all (the query that looks for such raters runs too)."""
+    rng = np.random.default_rng(11)
+    rows: dict[str, list[Any]] = {"item": [], "rater": [], "rating": [], "site": []}
+    for item in range(N_ITEMS):
+        truth = int(rng.integers(1, 5))
+        for rater in range(5 if nulls else 4):
+            rating: Any = min(4, max(1, truth + int(rng.integers(-1, 2))))
+            if nulls and (rater == 4 or rng.random() < 0.1):
+                rating = None
+            rows["item"].append(item)
+            rows["rater"].append(f"r{rater}" if strings else rater)
+            rows["rating"].append(("abcd"[rating - 1] if rating else None) if strings else rating)
+            rows["site"].append(item % 10)
+    return rows
+
+
+def _expected(rows: dict[str, list[Any]], **options: Any) -> Any:
+    return frames.agreement(pl.DataFrame(rows), **LONG, **options)
+
+
+CASES = [
+    pytest.param({}, {}, id="integer-ids"),
+    pytest.param({"strings": True, "nulls": True}, {}, id="string-ids-null-ratings"),
+    pytest.param({"nulls": True}, {"by": "site"}, id="integer-ids-null-ratings-by"),
+    pytest.param({}, {"cluster": "site"}, id="cluster"),
+]
+
+
+@pytest.mark.parametrize(("data", "options"), CASES)
+def test_a_polars_scan_is_read_once(data: dict[str, bool], options: dict[str, Any]) -> None:
+    rows = _rows(**data)
+    read: list[int] = []
+
+    def count(batch: Any) -> Any:
+        read.append(batch.height)
+        return batch
+
+    source = pl.DataFrame(rows)
+    scan = source.lazy().map_batches(count, schema=source.schema, streamable=True)
+    got = frames.agreement(scan, **LONG, **options)
+    assert sum(read) == len(rows["item"])
+    expected = _expected(rows, **options)
+    if "by" in options:
+        assert {k: v.statistic for k, v in got.items()} == {
+            k: v.statistic for k, v in expected.items()
+        }
+    else:
+        assert got.statistic == expected.statistic
+
+
+@pytest.mark.parametrize(("data", "options"), CASES)
+def test_a_duckdb_relation_is_run_once(
+    duckdb_connection: Any, data: dict[str, bool], options: dict[str, Any]
+) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    rows = _rows(**data)
+    read: list[int] = []
+
+    def count(values: Any) -> Any:
+        read.append(len(values))
+        return values
+
+    kind = duckdb.sqltype("VARCHAR" if data.get("strings") else "BIGINT")
+    name = f"counted_{len(read)}_{id(read)}"
+    duckdb_connection.create_function(
+        name, count, [kind], kind, type="arrow", null_handling="special", side_effects=True
+    )
+    view = f"long_rows_{id(read)}"
+    duckdb_connection.register(view, pl.DataFrame(rows).to_arrow())
+    relation = duckdb_connection.sql(
+        f"SELECT item, rater, {name}(rating) AS rating, site FROM {view}"
+    )
+    got = frames.agreement(relation, **LONG, **options)
+    assert sum(read) == len(rows["item"])
+    expected = _expected(rows, **options)
+    if "by" not in options:
+        assert got.statistic == expected.statistic
+
+
+def test_rater_vs_panel_reads_a_polars_scan_once() -> None:
+    rows = _rows(strings=True)
+    read: list[int] = []
+
+    def count(batch: Any) -> Any:
+        read.append(batch.height)
+        return batch
+
+    source = pl.DataFrame(rows)
+    scan = source.lazy().map_batches(count, schema=source.schema, streamable=True)
+    got = frames.rater_vs_panel(scan, **LONG, candidate="r0")
+    assert sum(read) == len(rows["item"])
+    assert got.difference == frames.rater_vs_panel(source, **LONG, candidate="r0").difference
+
+
+def test_the_errors_are_those_of_the_frame() -> None:
+    """Read once, the checks still refuse what they refused: a rating without its item, a
+    rater twice on an item."""
+    rows = _rows()
+    rows["item"][3] = None
+    with pytest.raises(wk.WkappaError, match="`item`"):
+        frames.agreement(pl.DataFrame(rows).lazy(), **LONG)
+    rows = _rows()
+    rows["rater"][1] = rows["rater"][0]
+    with pytest.raises(wk.WkappaError, match="more than once"):
+        frames.agreement(pl.DataFrame(rows).lazy(), **LONG)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("data", "options"), CASES)
+def test_dask_partitions_are_loaded_once(data: dict[str, bool], options: dict[str, Any]) -> None:
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    rows = _rows(**data)
+    whole = pd.DataFrame(rows)
+    parts = np.array_split(np.arange(len(whole)), 3)
+    loaded: list[int] = []
+
+    def load(part: int) -> Any:
+        loaded.append(len(parts[part]))
+        return whole.iloc[parts[part]].reset_index(drop=True)
+
+    with dask.config.set(scheduler="synchronous"):
+        ddf = dd.from_map(load, range(len(parts)), meta=whole.iloc[:0])
+        got = frames.agreement(ddf, **LONG, **options)
+    assert sum(loaded) == len(whole)
+    if "by" not in options:
+        assert got.statistic == pytest.approx(_expected(rows, **options).statistic, abs=1e-14)
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("spark")
+@pytest.mark.parametrize(("data", "options"), CASES[:2])
+def test_a_spark_frame_is_computed_once_and_released(
+    spark: Any, data: dict[str, bool], options: dict[str, Any]
+) -> None:
+    functions = pytest.importorskip("pyspark.sql.functions")
+    pd = pytest.importorskip("pandas")
+    rows = _rows(**data)
+    computed = spark.sparkContext.accumulator(0)
+    kind = "string" if data.get("strings") else "long"
+
+    @functions.udf(kind, useArrow=False)
+    def count(value: Any) -> Any:
+        computed.add(1)
+        return value
+
+    source = spark.createDataFrame(pd.DataFrame(rows).astype({"rating": object}))
+    sdf = source.select("item", "rater", count("rating").alias("rating"), "site")
+    cached = spark.sparkContext._jsc.getPersistentRDDs().size()
+    got = frames.agreement(sdf, **LONG, **options)
+    assert computed.value == len(rows["item"])
+    assert spark.sparkContext._jsc.getPersistentRDDs().size() == cached  # released
+    assert got.statistic == pytest.approx(_expected(rows, **options).statistic, abs=1e-14)
+
+
+# ----------------------------------------------------------------- the command line
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["agree"],
+        ["agree", "--cluster", "site"],
+        ["judge", "--candidate", "r1"],
+        ["judge", "--candidate", "r1", "--cluster", "site"],
+    ],
+)
+@pytest.mark.parametrize("suffix", ["parquet", "csv"])
+def test_the_command_line_reads_a_long_file_once(
+    tmp_path: Any, capsys: Any, monkeypatch: Any, command: list[str], suffix: str
+) -> None:
+    from wkappa._cli import main
+
+    rows = _rows(nulls=True)
+    rows["rater"] = [f"r{rater}" for rater in rows["rater"]]
+    path = tmp_path / f"long.{suffix}"
+    getattr(pl.DataFrame(rows), f"write_{suffix}")(path)
+    scans: list[str] = []
+    collect = pl.LazyFrame.collect
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        plan = self.explain(optimized=False)
+        if str(path) in plan or path.name in plan:
+            scans.append(plan)
+        return collect(self, *args, **kwargs)
+
+    monkeypatch.setattr(pl.LazyFrame, "collect", counted)
+    options = ["--item", "item", "--rater", "rater", "--rating", "rating"]
+    assert main([command[0], str(path), *options, *command[1:]]) == 0
+    capsys.readouterr()
+    assert len(scans) == 1, scans
+    # the counter sees a second read
+    pl.scan_parquet(path).collect() if suffix == "parquet" else pl.scan_csv(path).collect()
+    assert len(scans) == 2
