@@ -60,3 +60,14 @@ def test_cli_icc_notes_the_forms_whose_test_and_interval_disagree(tmp_path, caps
     out = capsys.readouterr().out
     assert "ICC(A,1): the F test (p < 0.05) and the 95% interval (which holds 0) disagree" in out
     assert "ICC(C,1):" not in out
+
+
+def test_cli_icc_report_notes_them_too(tmp_path, capsys) -> None:
+    path = tmp_path / "split.csv"
+    path.write_text("item,a,b,c\n" + "".join(f"{i},{a},{b},{c}\n" for i, (a, b, c) in
+                                           enumerate(SPLIT)))  # fmt: skip
+    report = tmp_path / "icc.html"
+    assert main(["icc", str(path), "--raters", "a,b,c", "--report", str(report)]) == 0
+    page = report.read_text()
+    assert "ICC(A,1): the F test (p &lt; 0.05) and the 95% interval (which holds 0)" in page
+    assert "ICC(C,1): the F test" not in page

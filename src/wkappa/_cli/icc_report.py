@@ -11,6 +11,7 @@ from typing import Any
 from .._stats import (
     DECIMALS,
     bound_name,
+    disagreement_note,
     icc_limits,
     number_text,
     p_phrase,
@@ -269,6 +270,11 @@ def write_icc_report(
         f"{'; '.join(escape(f'{results[f].name}: {results[f].description}') for f in forms)}."
         + (f" {escape(INFINITE_F)}." if infinite_f(results, forms) else "")
         + "</p>",
+        *(
+            f'<p class="note">{escape(f"{results[form].name}: {split}.")}</p>'
+            for form in forms
+            if (split := disagreement_note(results[form], intervals[form])) is not None
+        ),
         "<h2>Analysis of variance</h2>",
         *(
             [f'<p class="note">{escape(_UNDEFINED)}</p>']
