@@ -329,6 +329,34 @@ def test_score_counts_a_grade_the_training_rows_lacked() -> None:
     )
 
 
+class _ColumnPredictions(DecisionTreeClassifier):  # type: ignore[misc]
+    """Predicts an (n, 1) column of grades, as CatBoostClassifier.predict does."""
+
+    def predict(self, X):  # type: ignore[no-untyped-def]
+        return super().predict(X).reshape(-1, 1)
+
+
+def test_scorers_read_a_column_of_predictions_as_its_grades() -> None:
+    # CatBoostClassifier.predict returns shape (n, 1): every fold of qwk_scorer failed
+    # ("`y_pred` must be 1-D") and a search scored each candidate nan; scikit-learn's own
+    # cohen_kappa_score reads the column as its n grades.
+    from sklearn.metrics import cohen_kappa_score, make_scorer
+
+    X, y = _synthetic(16, n=600)
+    model = _ColumnPredictions(max_depth=3, random_state=0)
+    reference = make_scorer(cohen_kappa_score, weights="quadratic", labels=range(5))
+    scores = cross_val_score(model, X, y, scoring=qwk_scorer, cv=3, error_score="raise")
+    np.testing.assert_allclose(scores, cross_val_score(model, X, y, scoring=reference, cv=3))
+    fitted = clone(model).fit(X, y)
+    assert make_kappa_scorer("linear", labels=range(5))(fitted, X, y[:, None]) == wk.weighted_kappa(
+        y, fitted.predict(X).ravel(), weights="linear", labels=range(5)
+    )
+    cb = pytest.importorskip("catboost")
+    boosted = cb.CatBoostClassifier(iterations=20, depth=3, verbose=0, thread_count=1)
+    search = GridSearchCV(boosted, {"depth": [2, 3]}, scoring=qwk_scorer, cv=3, error_score="raise")
+    assert np.isfinite(search.fit(X, y + 1).cv_results_["mean_test_score"]).all()
+
+
 def test_a_generator_of_splits_survives_metadata_routing() -> None:
     import sklearn
     from sklearn.model_selection import GroupKFold

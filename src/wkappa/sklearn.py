@@ -77,6 +77,20 @@ def _check_kappa_options(
     return checked
 
 
+def _one_column(values: Any) -> Any:
+    """An (n, 1) column of grades as its n grades; anything else as it is."""
+    if getattr(values, "ndim", None) == 2 and values.shape[1] == 1:
+        return values.iloc[:, 0] if hasattr(values, "iloc") else np.asarray(values)[:, 0]
+    return values
+
+
+def _kappa_of_grades(y_true: Any, y_pred: Any, **options: Any) -> float:
+    """:func:`~wkappa.weighted_kappa` for a scorer: an (n, 1) column of grades (what
+    ``CatBoostClassifier.predict`` returns) is read as its n grades, as scikit-learn's own
+    metrics read it."""
+    return weighted_kappa(_one_column(y_true), _one_column(y_pred), **options)
+
+
 def make_kappa_scorer(
     weights: WeightsLike = "quadratic",
     *,
@@ -105,7 +119,8 @@ def make_kappa_scorer(
     scorer
         For ``GridSearchCV(scoring=...)``, ``cross_val_score(scoring=...)``. The estimator must
         predict grades (a classifier or :class:`OrdinalThresholdRegressor`); raw regression
-        outputs are refused with a hint, never silently truncated.
+        outputs are refused with a hint, never silently truncated. Predictions in an (n, 1)
+        column, as ``CatBoostClassifier.predict`` returns them, are read as n grades.
 
     Examples
     --------
@@ -122,7 +137,7 @@ def make_kappa_scorer(
     undefined = check_zero_division(zero_division)
     options = {} if undefined == "warn" else {"zero_division": undefined}
     return make_scorer(
-        weighted_kappa,
+        _kappa_of_grades,
         weights=checked,
         labels=labels,
         min_rating=min_rating,
