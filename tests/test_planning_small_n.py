@@ -90,3 +90,21 @@ def test_benchmark_runs(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     module.main()
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 0.1/")]
     assert [row.rstrip(" |").endswith("yes") for row in rows] == [False, True, True]
+
+
+def test_power_of_a_given_n_is_checked_too() -> None:
+    """kappa_power(22, ...) stated power 0.806 for the design above, without a word."""
+    with pytest.warns(PlanApproximationWarning, match=r"power 0\.806 is what the formula states"):
+        result = wk.kappa_power(22, **_RARE)
+    assert round(result.power, 3) == 0.806
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wk.kappa_power(200, **_RARE)  # 20 expected ratings in the rarer category: no check
+
+
+def test_cli_given_n_warns(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["plan", "--kappa1", "0.9", "--marginals", "0.3,0.7", "--weights", "unweighted",
+            "--n", "5"]  # fmt: skip
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "is what the formula states" in err and "--method simulation" in err

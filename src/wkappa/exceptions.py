@@ -75,5 +75,7 @@ class PlanApproximationWarning(UserWarning):
     expects fewer than 15 ratings, meets the power (or assurance) asked in a share of 2,000
     simulated studies more than 0.05 below it: with ``kappa0 = 0`` and a rare category such
     plans gave 0.33-0.75 where 0.8 was asked (``benchmarks/planning_small_n.py``); the remedy
-    is ``method='simulation'``. ``wkappa plan`` prints the warning on stderr.
+    is ``method='simulation'``. ``kappa_power`` runs the same check on the power (and
+    assurance) its formula states for the given n. ``wkappa plan`` prints the warning on
+    stderr.
     """

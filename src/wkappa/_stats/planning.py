@@ -265,6 +265,11 @@ confidence_level, n_raters, coefficient, method, n_simulations, rng
     wkappa.exceptions.UndefinedKappaWarning
         When the anticipated kappa equals ``kappa0``: there is nothing to detect, and
         ``power`` is nan.
+    wkappa.exceptions.PlanApproximationWarning
+        With ``method='asymptotic'`` or ``'max-variance'``, when the rarest category expects
+        fewer than 15 ratings at n and 2,000 simulated studies reject (or clear
+        ``lower_limit``) in a share more than 0.05 below the ``power`` (``assurance``) stated;
+        and with ``method='goodness-of-fit'`` outside its chi-square approximation.
 
     Examples
     --------

@@ -127,10 +127,12 @@ _CHECK_SHORTFALL = 0.05
 _CHECK_SEED = 20261128
 
 
-def _warn_small_sample(design: PlanDesign, n: int) -> None:
+def _warn_small_sample(design: PlanDesign, n: int, stated: dict[str, float] | None) -> None:
     """Warn when a large-sample plan's n misses its goal in simulated studies (a sparse
-    category at a small n, where kappa is skewed or, all pairs in one category, undefined)."""
-    if design.ci_width is not None:
+    category at a small n, where kappa is skewed or, all pairs in one category, undefined).
+    ``stated``: with a given n (``kappa_power``), the power and assurance the formula
+    reports, which the simulated shares are held to instead of the goal."""
+    if design.ci_width is not None and stated is None:
         return
     rows, cols = design.p.sum(axis=1), design.p.sum(axis=0)
     rarest = n * float(min(rows.min(), cols.min()))
@@ -142,26 +144,34 @@ def _warn_small_sample(design: PlanDesign, n: int) -> None:
     )  # fmt: skip
     rng = np.random.default_rng(_CHECK_SEED)
     outcome = simulate_two_raters(design.p, design.weights, n, question, rng)
-    if design.lower_limit is not None:
-        assert design.assurance is not None
-        simulated, wanted = outcome.assurance, design.assurance
-        what = f"the lower limit of the score interval cleared {design.lower_limit:g}"
-        goal = f"assurance {wanted:g}"
+    limit = f"the lower limit of the score interval cleared {design.lower_limit}"
+    test = f"wkappa's test rejected kappa0 = {design.kappa0:g}"
+    if stated is None:  # a planned n, held to its goal
+        if design.lower_limit is not None:
+            assert design.assurance is not None
+            checks = [(limit, outcome.assurance, design.assurance, "assurance")]
+        else:
+            assert design.power is not None
+            checks = [(test, outcome.power, design.power, "power")]
+        said, fix = "was asked", "plan with method='simulation', whose n meets the goal in"
     else:
-        assert design.power is not None
-        simulated, wanted = outcome.power, design.power
-        what = f"wkappa's test rejected kappa0 = {design.kappa0:g}"
-        goal = f"power {wanted:g}"
-    if simulated >= wanted - _CHECK_SHORTFALL:
+        checks = [(test, outcome.power, stated["power"], "power")]
+        if design.lower_limit is not None:
+            checks.append((limit, outcome.assurance, stated["assurance"], "assurance"))
+        said = "is what the formula states"
+        fix = "use method='simulation', which counts these shares in"
+    for what, simulated, wanted, name in checks:
+        if not simulated < wanted - _CHECK_SHORTFALL:  # also when the stated value is nan
+            continue
+        warn_at_caller(
+            f"method='{design.method}' relies on the normal approximation of kappa, which is "
+            f"poor at n = {n} with {rarest:.2g} expected ratings in the rarest category: {what} "
+            f"in {simulated:.2f} of {_CHECK_STUDIES:,} studies simulated from the anticipated "
+            f"table, where {name} {wanted:.3g} {said}. Hint: {fix} simulated studies of wkappa's "
+            "own test.",
+            PlanApproximationWarning,
+        )
         return
-    warn_at_caller(
-        f"method='{design.method}' relies on the normal approximation of kappa, which is poor "
-        f"at n = {n} with {rarest:.2g} expected ratings in the rarest category: {what} in "
-        f"{simulated:.2f} of {_CHECK_STUDIES:,} studies simulated from the anticipated table, "
-        f"where {goal} was asked. Hint: plan with method='simulation', whose n meets the goal "
-        "in simulated studies of wkappa's own test.",
-        PlanApproximationWarning,
-    )
 
 
 def _gof_cells(design: PlanDesign, kappa: float) -> np.ndarray:
@@ -381,10 +391,11 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
     if design.method in ("asymptotic", "max-variance"):
         _prepare_normal(design)
         size = _normal_n(design) if n is None else n
-        if n is None and design.coefficient is None:
-            _warn_small_sample(design, size)
         power = _normal_power(design, size)
         assurance = _normal_assurance(design, size)
+        if design.coefficient is None:
+            given = None if n is None else {"power": power, "assurance": assurance}
+            _warn_small_sample(design, size, given)
         width = _normal_width(design, size)
         mc_error = 0.0
     elif design.method == "goodness-of-fit":
