@@ -221,6 +221,25 @@ def test_xgboost_early_stopping_native_and_sklearn() -> None:
     assert float(f"{argmax(model.predict_proba(XV)):f}") == max(sk_history)
 
 
+def test_xgboost_early_stopping_rounds_alone_keeps_the_worst_round_as_documented() -> None:
+    # The trap the docs warn of: XGBoost's own early_stopping_rounds (no maximize in the
+    # scikit-learn API) minimises a custom metric, so it keeps the round of lowest kappa.
+    metric = xgboost_metric()
+    model = xgb.XGBRegressor(
+        n_estimators=400,
+        learning_rate=0.3,
+        max_depth=3,
+        n_jobs=1,
+        random_state=0,
+        eval_metric=metric,
+        early_stopping_rounds=10,
+    )
+    model.fit(X, Y, eval_set=[(XV, YV)], verbose=False)
+    history = model.evals_result()["validation_0"]["qwk"]
+    assert history[model.best_iteration] == min(history) < max(history)
+    assert "keeps the round of lowest kappa" in (xgboost_metric.__doc__ or "")
+
+
 # --------------------------------------------------------------------------- CatBoost
 
 CB_PARAMS = {

@@ -425,9 +425,11 @@ def xgboost_metric(
     index per row: give ``min_rating=0, max_rating=num_class - 1`` so that clipping never
     touches it. Early stopping must maximise: ``xgboost.train(..., custom_metric=metric,
     maximize=True, early_stopping_rounds=r)``, or ``callbacks=[metric.early_stopping(r)]``
-    (the scikit-learn API has no ``maximize``). XGBoost records a custom metric in its
-    evaluation history as text with six decimals (``"%f"``), so the history holds kappa
-    rounded to 1e-6, and early stopping compares those rounded values.
+    (the scikit-learn API has no ``maximize``). Without them XGBoost minimises the metric:
+    ``XGBRegressor(eval_metric=metric, early_stopping_rounds=r)`` stops r rounds after the
+    first one and keeps the round of lowest kappa, without a warning. XGBoost records a
+    custom metric in its evaluation history as text with six decimals (``"%f"``), so the
+    history holds kappa rounded to 1e-6, and early stopping compares those rounded values.
 
     Examples
     --------
