@@ -299,6 +299,21 @@ def test_catboost_weights_binary_logits_and_early_stopping() -> None:
     assert rounded(model.predict(XV)) == pytest.approx(max(history), abs=1e-12)
 
 
+class QWK(CatBoostMetric):
+    """CatBoostMetric under the name 'QWK' in CatBoost's evaluation history."""
+
+
+def test_catboost_names_a_metric_by_its_class() -> None:
+    # CatBoostMetric(name="qwk") was accepted and did nothing: the history key stayed
+    # 'CatBoostMetric', so history["qwk"] was a KeyError after training.
+    with pytest.raises(WkappaError, match=r"by its class.*Hint: .*class qwk\(CatBoostMetric\)"):
+        CatBoostMetric(name="qwk")
+    model = cb.CatBoostRegressor(iterations=3, eval_metric=QWK(), **CB_PARAMS)
+    model.fit(X, Y, eval_set=(XV, YV), verbose=False)
+    assert "QWK" in model.get_evals_result()["validation"]
+    assert repr(QWK()) == "QWK(weights='quadratic', name='QWK')"
+
+
 # --------------------------------------------------------------------------- the metric itself
 
 

@@ -266,7 +266,8 @@ _OPTIONS_DOC = """
         The value of an undefined kappa (see :func:`wkappa.kappa_from_table`).
     name : str, optional
         The metric's name in the evaluation history; 'qwk' for quadratic weights, else
-        'kappa'.
+        'kappa'. CatBoost names a custom metric by its class instead, so
+        :class:`CatBoostMetric` refuses ``name``: subclass it to rename it.
 """
 
 
@@ -463,7 +464,8 @@ class CatBoostMetric(_KappaScorer):
     ``Logloss`` (pass ``thresholds=[0.0]``, i.e. probability 0.5), class margins for
     ``MultiClass`` (argmax; CatBoost passes the class indices ``0..K-1`` as ``target``).
     The value appears in ``model.get_evals_result()`` under the class name,
-    ``'CatBoostMetric'`` (subclass it to rename). ``is_max_optimal`` is True, so early
+    ``'CatBoostMetric'``; CatBoost reads no other name, so subclass it to rename it
+    (``class QWK(CatBoostMetric): pass`` appears as ``'QWK'``). ``is_max_optimal`` is True, so early
     stopping and ``use_best_model`` keep the best iteration.
 
     Examples
@@ -489,13 +491,21 @@ class CatBoostMetric(_KappaScorer):
         zero_division: ZeroDivision = "warn",
         name: str | None = None,
     ) -> None:
+        if name is not None:
+            example = name if isinstance(name, str) and name.isidentifier() else "QWK"
+            raise WkappaError(
+                "CatBoost names a custom eval metric by its class, so `name` cannot rename "
+                f"CatBoostMetric (got {format_value(name)}; the history key would stay "
+                f"{type(self).__name__!r}). Hint: subclass it under the name you want: "
+                f"class {example}(CatBoostMetric): pass."
+            )
         super().__init__(
             weights=weights,
             min_rating=min_rating,
             max_rating=max_rating,
             thresholds=thresholds,
             zero_division=zero_division,
-            name=name if name is not None else type(self).__name__,
+            name=type(self).__name__,
         )
 
     def is_max_optimal(self) -> bool:
