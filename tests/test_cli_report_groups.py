@@ -84,3 +84,34 @@ def test_a_by_header_with_spaces_is_named_without_them(tmp_path, capsys) -> None
     page = report.read_text(encoding="utf-8")
     assert "<h2>By Site</h2>" in page and "each value of Site (file" in page
     assert "Across the values of Site, the kappas" in page
+
+
+def test_the_pooled_sentence_cites_its_sources(grouped, tmp_path):
+    """The pooled kappa's sentence said "(as SAS PROC FREQ)" and the report's references
+    listed no SAS; binary ratings' goodness-of-fit test, printed by the console, was missing
+    from the sentence and its reference (Donner, Eliasziw & Klar 1996) from the list."""
+    out = tmp_path / "r.html"
+    proc = run("score", grouped, "--true", "a", "--pred", "b", "--by", "site", "--report", out)
+    assert proc.returncode == 0, proc.stderr
+    page = html.unescape(out.read_text())
+    methods = re.search(r'<p class="methods">(.*?)</p>', page, flags=re.S).group(1)
+    assert "(as in SAS PROC FREQ; SAS Institute 2023)" in methods
+    assert "SAS Institute Inc. (2023). SAS/STAT User's Guide: The FREQ Procedure" in page
+    assert "Donner, Eliasziw and Klar" not in methods  # three categories: no such test
+
+    binary = tmp_path / "b.csv"
+    rows = [f"{site},{i % 2},{(i + i // shift) % 2}" for site, shift in (("n", 3), ("s", 5))
+            for i in range(40)]  # fmt: skip
+    binary.write_text("site,a,b\n" + "\n".join(rows) + "\n")
+    proc = run("score", binary, "--true", "a", "--pred", "b", "--by", "site", "--report", out)
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("Across site"))
+    fit = line.split("; goodness of fit ")[1]  # "X, df 1, p = ..."
+    page = html.unescape(out.read_text())
+    methods = re.search(r'<p class="methods">(.*?)</p>', page, flags=re.S).group(1)
+    statistic, df, p = fit.split(", ", 2)
+    assert (
+        "The goodness-of-fit test of equal kappas of Donner, Eliasziw and Klar (1996) gave "
+        f"X² = {statistic}, df = {df.removeprefix('df ')}, {p}."
+    ) in methods
+    assert "Donner, A., Eliasziw, M., & Klar, N. (1996). Testing the homogeneity" in page

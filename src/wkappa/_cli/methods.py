@@ -33,7 +33,13 @@ from .output import (
     weights_text,
 )
 from .provenance import Provenance, interval_words, resampling_words
-from .score_output import ScoreRun, across_groups, missing_group, pooled_interval
+from .score_output import (
+    ScoreRun,
+    across_groups,
+    goodness_of_fit,
+    missing_group,
+    pooled_interval,
+)
 
 __all__ = [
     "agreement_methods",
@@ -194,17 +200,19 @@ def score_methods(
         f"{provenance.date}."
     )
     found = _found("Kappa", result, level, overall.low, overall.high)
-    return f"{sentence} {found}{_pooled(run)}", [*cited, *more]
+    pooled, pooled_cited = _pooled(run)
+    return f"{sentence} {found}{pooled}", [*cited, *more, *pooled_cited]
 
 
-def _pooled(run: ScoreRun) -> str:
+def _pooled(run: ScoreRun) -> tuple[str, list[str]]:
     """The ``--by`` groups as strata, in the methods sentence: the pooled kappa and the test
-    of equal kappas that the console prints under the groups (not with ``--cluster``)."""
+    of equal kappas that the console prints under the groups (not with ``--cluster``), and
+    the references they cite."""
     if run.by is None or run.cluster is not None:
-        return ""
+        return "", []
     combined = across_groups(run.groups)
     if combined is None:
-        return ""
+        return "", []
     level = run.overall.level
     left = sum(not used for used in combined.used)
     out = [f"{left} with an undefined kappa or a standard error of 0 left out"] if left else []
@@ -212,15 +220,24 @@ def _pooled(run: ScoreRun) -> str:
     if missing is not None:  # the pairs without a value of --by are not a stratum
         out.append(f"the {format_count(missing.result.n)} pairs without a value left out")
     out_text = f" ({'; '.join(out)})" if out else ""
-    return (
+    sentence = (
         f" Across the values of {run.by}{out_text}, the kappas were pooled with "
         "inverse-variance weights and their equality tested by the chi-square test of "
-        "homogeneity (as SAS "
-        f"PROC FREQ): pooled kappa = {format_number(combined.statistic)}, "
-        f"{pooled_interval(combined, level, 'sentence')}; "
+        "homogeneity (as in SAS PROC FREQ; SAS Institute 2023): pooled kappa = "
+        f"{format_number(combined.statistic)}, {pooled_interval(combined, level, 'sentence')}; "
         f"chi-square = {statistic_text(combined.homogeneity_statistic)}, "
         f"df = {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}."
     )
+    cited = ["sas_freq"]
+    fit = goodness_of_fit(run.groups, combined)
+    if fit is not None:  # binary ratings: the console prints this test too
+        sentence += (
+            " The goodness-of-fit test of equal kappas of Donner, Eliasziw and Klar (1996) "
+            f"gave X² = {statistic_text(fit.homogeneity_statistic)}, "
+            f"df = {format_df(fit.homogeneity_df)}, {p_phrase(fit.homogeneity_pvalue)}."
+        )
+        cited.append("donner1996")
+    return sentence, cited
 
 
 def agreement_methods(

@@ -43,6 +43,8 @@ REFERENCES = {
     "procedures for the kappa statistic: confidence interval construction, significance-testing "
     "and sample size estimation. Statistics in Medicine, 11(11), 1511-1519. "
     "doi:10.1002/sim.4780111109",
+    "donner1996": "Donner, A., Eliasziw, M., & Klar, N. (1996). Testing the homogeneity of "
+    "kappa statistics. Biometrics, 52(1), 176-183. doi:10.2307/2533154",
     "efron1979": "Efron, B. (1979). Bootstrap methods: another look at the jackknife. The "
     "Annals of Statistics, 7(1), 1-26. doi:10.1214/aos/1176344552",
     "efron1987": "Efron, B. (1987). Better bootstrap confidence intervals. Journal of the "
@@ -79,6 +81,8 @@ REFERENCES = {
     "patterson1971": "Patterson, H. D., & Thompson, R. (1971). Recovery of inter-block "
     "information when block sizes are unequal. Biometrika, 58(3), 545-554. "
     "doi:10.1093/biomet/58.3.545",
+    "sas_freq": "SAS Institute Inc. (2023). SAS/STAT User's Guide: The FREQ Procedure, Tests "
+    "and Measures of Agreement. SAS documentation.",
     "shrout1979": "Shrout, P. E., & Fleiss, J. L. (1979). Intraclass correlations: uses in "
     "assessing rater reliability. Psychological Bulletin, 86(2), 420-428.",
     "yang2014": "Yang, Z., & Zhou, M. (2014). Kappa statistic for clustered matched-pair "
