@@ -79,7 +79,8 @@ class PanelComparison:
     Attributes
     ----------
     candidate_agreement : float
-        Mean over panel members j of the two-rater coefficient (candidate, j).
+        Mean over panel members j of the two-rater coefficient (candidate, j). A member
+        without any rating takes no part (here and below).
     panel_agreement : float
         Mean over pairs of panel members (j, l) of the coefficient (j, l).
     difference : float
@@ -90,7 +91,8 @@ class PanelComparison:
         percentile interval (:meth:`confidence_interval`) inverted, as in
         :func:`~wkappa.paired_kappa_test`.
     candidate_vs_members : ndarray of shape (P,)
-        The coefficient of the candidate with each member.
+        The coefficient of the candidate with each member (nan for a member without
+        ratings).
     member_pairs : ndarray of shape (P, P)
         The coefficients of the member pairs (diagonal 1, nan for a member without
         ratings, as in :meth:`AgreementResult.pairwise`).
@@ -195,18 +197,20 @@ class PanelComparison:
         """
         ci = self.confidence_interval(confidence_level, method=method)
         members = len(self.candidate_vs_members)
+        rated = int(np.count_nonzero(~np.isnan(np.diag(self.member_pairs))))
+        some = f" ({rated} of its {members} members have ratings)" if rated < members else ""
         units = (
             f"{self.n_items} items" if self.n_clusters is None else f"{self.n_clusters} clusters"
         )
         return "\n".join(
             [
-                f"A candidate rater against a panel of {members} members: {self.coefficient} "
-                f"({self.weights}), {self.n_items} items",
+                f"A candidate rater against a panel of {members} members{some}: "
+                f"{self.coefficient} ({self.weights}), {self.n_items} items",
                 f"candidate vs members  {number_text(self.candidate_agreement)}"
-                f"  (mean of the {members} "
+                f"  (mean of the {rated} "
                 "two-rater coefficients of the candidate with each member)",
                 f"members vs members    {number_text(self.panel_agreement)}  (mean over the "
-                f"{members * (members - 1) // 2} pairs of members)",
+                f"{rated * (rated - 1) // 2} pairs of members)",
                 f"difference            {number_text(self.difference)}  "
                 + sign_words(
                     self.difference,
@@ -371,6 +375,9 @@ def rater_vs_panel(
     candidate's average agreement with the members minus the members' average agreement with
     each other. ``D = 0`` means that, on these items, the candidate is interchangeable with a
     typical member as far as average pairwise agreement goes; ``D < 0`` that it agrees less.
+    A member without a single rating (an annotator who took no part in this batch) takes no
+    part in ``D``, as a rater without ratings in :func:`~wkappa.agreement`; with fewer than
+    two members with ratings the comparison is nan, with a warning that says so.
     The interval and p-value come from resampling *items* (a multinomial draw over the
     distinct rating rows, candidate and members together, so every pair's coefficient is
     recomputed on the same resampled items); the raters are held fixed, so the conclusion is
@@ -423,8 +430,12 @@ def rater_vs_panel(
     k = len(categories)
     label, matrix = agreement_weight_matrix(checked, k, name, categories)
     members = rows.shape[1] - 1
-    pairs = [(members, j) for j in range(members)]
-    pairs += [(j, m) for j in range(members) for m in range(j + 1, members)]
+    # A member without any rating takes no part, as a rater without ratings in agreement():
+    # the pairs are those of the members with ratings (and its entries of the result nan).
+    active = [j for j in range(members) if (rows[:, j] >= 0).any()]
+    size = len(active)
+    pairs = [(members, j) for j in active]
+    pairs += [(j, m) for i, j in enumerate(active) for m in active[i + 1 :]]
     # A replicate's multiplicities sum to n, or with clusters to at most n times the number
     # of clusters; the sums of the drawn items are the same on every CPU.
     n_items = int(multiplicity.sum())
@@ -449,33 +460,28 @@ def rater_vs_panel(
             warnings.simplefilter("ignore", RuntimeWarning)
             exact = pairwise(rows, multiplicity, matrix)
         point = np.array([exact[a, b] for a, b in pairs])
-    with_candidate = point[:members]
-    among = point[members:]
-    candidate_mean = float(with_candidate.mean())
-    panel_mean = float(among.mean())
+    with_candidate = point[:size]
+    among = point[size:]
+    candidate_mean = float(with_candidate.mean()) if size >= 2 else math.nan
+    panel_mean = float(among.mean()) if size >= 2 else math.nan
     difference = candidate_mean - panel_mean
-    undefined = int(np.isnan(point).sum())
-    if undefined and (rows[:, -1] >= 0).any():
-        warn_at_caller(
-            f"{undefined} of the {len(pairs)} two-rater coefficients (the candidate with each "
-            "member, the members with each other) are undefined (for example both raters of "
-            "a pair use one and the same category), so the comparison is undefined. "
-            "Returning nan.",
-            UndefinedKappaWarning,
-        )
+    if (rows[:, -1] >= 0).any():
+        _warn_undefined(rows, pairs, point, members)
 
     n = int(multiplicity.sum())
 
     def difference_of(replicate: np.ndarray) -> np.ndarray:
         values = statistics(replicate)
-        out: np.ndarray = values[:, :members].mean(axis=1) - values[:, members:].mean(axis=1)
+        out: np.ndarray = values[:, :size].mean(axis=1) - values[:, size:].mean(axis=1)
         return out
 
     n_clusters = None
     few = None
     if cluster is None and not math.isnan(difference):
         few = too_few_items(n, n_resamples)
-    if few is not None:
+    if size < 2:  # no pair of members: nothing to resample (warned above)
+        differences = np.full(n_resamples, math.nan)
+    elif few is not None:
         differences = few
     elif cluster is None:
         differences = multinomial_replicates(generator, multiplicity, n_resamples, difference_of)
@@ -495,15 +501,18 @@ def rater_vs_panel(
         pvalue = comparison_pvalue(defined, n if n_clusters is None else n_clusters, sided_as)
     # As AgreementResult.pairwise(): the diagonal is 1, nan for a member without ratings.
     rated = ((rows[:, :members] >= 0) & (multiplicity[:, None] > 0)).any(axis=0)
-    member_pairs = np.diag(np.where(rated, 1.0, math.nan))
-    for (a, b), value in zip(pairs[members:], among, strict=True):
+    member_pairs = np.full((members, members), math.nan)
+    member_pairs[np.diag_indices(members)] = np.where(rated, 1.0, math.nan)
+    for (a, b), value in zip(pairs[size:], among, strict=True):
         member_pairs[a, b] = member_pairs[b, a] = value
+    versus = np.full(members, math.nan)
+    versus[active] = with_candidate
     return PanelComparison(
         candidate_agreement=candidate_mean,
         panel_agreement=panel_mean,
         difference=difference,
         pvalue=pvalue,
-        candidate_vs_members=with_candidate,
+        candidate_vs_members=versus,
         member_pairs=member_pairs,
         n_items=n,
         coefficient=coefficient,
@@ -513,6 +522,42 @@ def rater_vs_panel(
         n_clusters=n_clusters,
         alternative=sided_as,
     )
+
+
+def _warn_undefined(
+    rows: np.ndarray, pairs: list[tuple[int, int]], point: np.ndarray, members: int
+) -> None:
+    """Warn, with the reason, when the comparison is undefined: fewer than two members with
+    ratings, or pairs whose coefficient is undefined (named, with why)."""
+    active = sum(1 for a, _ in pairs if a == members)
+    if active < 2:
+        verb = "has" if active == 1 else "have"
+        warn_at_caller(
+            f"only {active} of the {members} panel members {verb} ratings, so the members' "
+            "agreement among themselves is undefined and so is the comparison. Returning nan. "
+            "Hint: a panel needs two or more members who rated items.",
+            UndefinedKappaWarning,
+        )
+        return
+    reasons = []
+    for (a, b), value in zip(pairs, point, strict=True):
+        if not math.isnan(value):
+            continue
+        who = f"the candidate and member {b}" if a == members else f"members {a} and {b}"
+        shared = bool(((rows[:, a] >= 0) & (rows[:, b] >= 0)).any())
+        reasons.append(
+            f"{who} share no rated item"
+            if not shared
+            else f"{who}: undefined (for example both use one and the same category)"
+        )
+    if reasons:
+        shown = "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
+        warn_at_caller(
+            f"{len(reasons)} of the {len(pairs)} two-rater coefficients (the candidate with "
+            f"each member, the members with each other) are undefined ({shown}), so the "
+            "comparison is undefined. Returning nan.",
+            UndefinedKappaWarning,
+        )
 
 
 def _clustered_rows(

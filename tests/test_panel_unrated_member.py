@@ -1,0 +1,81 @@
+"""A panel member without a single rating (an annotator who took no part in this batch: an
+empty column, or a rater of a long export whose ratings are all NA). ``wkappa judge`` warned
+that such a member "counts among the panel's members but takes no part", yet its nan pairs
+made the whole comparison undefined, with a warning that blamed raters who use one category.
+It now takes no part: the comparison is that of the members with ratings."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import wkappa as wk
+from wkappa._cli.app import main
+from wkappa.exceptions import UndefinedKappaWarning
+
+nan = np.nan
+RNG = np.random.default_rng(4)
+TRUTH = RNG.integers(0, 4, 60)
+PANEL = np.column_stack(
+    [np.where(RNG.random(60) < 0.75, TRUTH, RNG.integers(0, 4, 60)) for _ in range(3)]
+).astype(float)
+CANDIDATE = np.where(RNG.random(60) < 0.6, TRUTH, RNG.integers(0, 4, 60)).astype(float)
+
+
+@pytest.mark.parametrize("where", [0, 1, 3])
+def test_a_member_without_ratings_takes_no_part(where: int) -> None:
+    with_empty = np.insert(PANEL, where, nan, axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = wk.rater_vs_panel(with_empty, CANDIDATE, n_resamples=199, rng=1)
+    want = wk.rater_vs_panel(PANEL, CANDIDATE, n_resamples=199, rng=1)
+    assert found.difference == want.difference
+    assert found.candidate_agreement == want.candidate_agreement
+    assert found.panel_agreement == want.panel_agreement
+    assert found.pvalue == want.pvalue
+    assert tuple(found.confidence_interval()) == tuple(want.confidence_interval())
+    # The empty member's entries are nan, as in AgreementResult.pairwise().
+    assert np.isnan(found.candidate_vs_members[where])
+    np.testing.assert_array_equal(np.delete(found.candidate_vs_members, where),
+                                  want.candidate_vs_members)  # fmt: skip
+    assert np.isnan(found.member_pairs[where]).all()
+    kept = np.delete(np.delete(found.member_pairs, where, axis=0), where, axis=1)
+    np.testing.assert_array_equal(kept, want.member_pairs)
+    assert "3 of its 4 members have ratings" in found.explain()
+    assert "mean over the 3 pairs of members" in found.explain()
+
+
+def test_fewer_than_two_members_with_ratings_is_undefined_and_says_so() -> None:
+    panel = PANEL.copy()
+    panel[:, 1:] = nan
+    with pytest.warns(UndefinedKappaWarning, match="only 1 of the 3 panel members has ratings"):
+        result = wk.rater_vs_panel(panel, CANDIDATE, n_resamples=99, rng=0)
+    assert np.isnan(result.difference)
+
+
+def test_pairs_without_a_common_item_are_named() -> None:
+    panel = PANEL.copy()
+    panel[:30, 0] = nan
+    panel[30:, 1] = nan  # members 0 and 1 never rate the same item
+    with pytest.warns(UndefinedKappaWarning, match=r"members 0 and 1 share no rated item"):
+        result = wk.rater_vs_panel(panel, CANDIDATE, n_resamples=99, rng=0)
+    assert np.isnan(result.difference)
+
+
+def test_cli_judge_with_an_empty_member_column(tmp_path, capsys) -> None:
+    path = tmp_path / "w.csv"
+    lines = ["item,a,b,c,empty,judge"]
+    lines += [f"{i},{int(a)},{int(b)},{int(c)},NA,{int(j)}"
+              for i, (a, b, c, j) in enumerate(zip(*PANEL.T, CANDIDATE, strict=True))]  # fmt: skip
+    path.write_text("\r\n".join(lines) + "\r\n")
+    argv = ["judge", str(path), "--candidate", "judge", "--seed", "1", "--bootstrap", "999"]
+    assert main([*argv, "--raters", "a,b,c,empty"]) == 0
+    captured = capsys.readouterr()
+    assert "--raters empty has no ratings" in captured.err
+    assert "undefined" not in captured.out.split("Candidate vs each member")[0]
+    assert main([*argv, "--raters", "a,b,c"]) == 0
+    without = capsys.readouterr().out
+    pick = [line for line in captured.out.splitlines() if line.startswith("  difference")]
+    assert pick == [line for line in without.splitlines() if line.startswith("  difference")]
