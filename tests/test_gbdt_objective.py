@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import wkappa as wk
 from wkappa._stats.gbdt_objective import _terms, smooth_qwk_loss
 from wkappa.exceptions import WkappaError
-from wkappa.gbdt import qwk_objective
+from wkappa.gbdt import CatBoostMetric, qwk_objective
 
 EXAMPLE = pathlib.Path(__file__).parents[1] / "examples" / "gbdt_qwk_objective.py"
 
@@ -143,3 +143,26 @@ def test_scikit_learn_apis_train_with_it() -> None:
     )
     for scores in (lgb_model.predict(x) + start, xgb_native.predict(xgb.DMatrix(x))):
         assert wk.qwk(y, np.clip(np.rint(scores), 0, 5), min_rating=0, max_rating=5) > 0.6
+
+
+@pytest.mark.integration  # a real CatBoost run
+def test_catboost_is_refused_with_the_fix() -> None:
+    # CatBoost calls an objective on ranges of rows, so the whole-set gradient cannot run
+    # there; it failed with CatBoost's "'QWKObjective' object has no attribute
+    # 'calc_ders_range'".
+    cb = pytest.importorskip("catboost")
+    example = _example()
+    x, y = example.ordinal_data(0, 200)
+    model = cb.CatBoostRegressor(
+        iterations=3,
+        loss_function=qwk_objective(),
+        eval_metric=CatBoostMetric(),
+        verbose=0,
+        thread_count=1,
+        allow_writing_files=False,
+    )
+    with pytest.raises(Exception, match=r"needs the whole training set.*Hint: .*RMSE") as error:
+        model.fit(x, y)
+    assert "calc_ders_range" not in str(error.value).split("WkappaError")[-1]
+    with pytest.raises(WkappaError, match=r"^The smooth QWK objective needs the whole"):
+        qwk_objective().calc_ders_range([0.1, 0.2], [0.0, 1.0], None)

@@ -570,7 +570,8 @@ def qwk_objective() -> QWKObjective:
     ``lambda``) means what it usually does; Newton steps do not change.
 
     Kappa is not a sum over rows: the objective must see the whole training set in each call
-    (true for LightGBM and XGBoost; CatBoost's per-object objectives are not supported). Start
+    (true for LightGBM and XGBoost; CatBoost computes objectives on ranges of rows, so as its
+    ``loss_function`` the objective raises an error saying so, with the fix). Start
     from the mean label — LightGBM: ``init_score=np.full(n, y.mean())`` on the datasets and add
     ``y.mean()`` to raw predictions; XGBoost: ``base_score=y.mean()`` — because the gradient
     moves a constant offset only at rate ``1 - N/D``, which is 0 at the start. Round (or

@@ -140,8 +140,27 @@ class QWKObjective:
     (array([ 1.5,  0.5, -0.5, -1.5]), array([1., 1., 1., 1.]))
     """
 
+    no_jit = True  # CatBoost would otherwise try to compile calc_ders_range
+
     def __repr__(self) -> str:
         return "QWKObjective()"
+
+    def calc_ders_range(self, approxes: Any, targets: Any, weights: Any) -> Any:
+        """CatBoost's objective entry point: refused, with the fix.
+
+        Raises
+        ------
+        WkappaError
+            Always: CatBoost hands an objective a range of rows at a time, and kappa is
+            not a sum over rows.
+        """
+        raise WkappaError(
+            "The smooth QWK objective needs the whole training set in each call, and "
+            "CatBoost computes an objective's derivatives on ranges of rows, so it cannot "
+            "train CatBoost. Hint: train CatBoost with loss_function='RMSE' and "
+            "eval_metric=CatBoostMetric(), then cut its predictions with "
+            "wk.optimize_thresholds; or use the objective with LightGBM or XGBoost."
+        )
 
     def gradient(
         self, y_true: Any, y_pred: Any, sample_weight: Any = None
