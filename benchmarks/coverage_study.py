@@ -64,7 +64,7 @@ from wkappa._core import cell_kappas, kappas, norm_ppf
 from wkappa._frames import group_statistics
 from wkappa._stats import bootstrap as _bootstrap
 from wkappa._stats import fisher_z_limits, score_limits
-from wkappa._stats.paired import expanded_level
+from wkappa._stats.bootstrap import expanded_level
 from wkappa._stats.score_interval import _score_end
 
 LEVEL = 0.95
