@@ -420,3 +420,21 @@ def test_unordered_grades_are_refused_without_offering_unweighted_kappa() -> Non
         assert "unweighted" not in str(info.value) and str(info.value).endswith("polars Enum).")
     with pytest.raises(wk.WkappaError, match="unweighted kappa accepts them as they are"):
         wk.qwk(truth, truth)
+
+
+def test_a_threshold_result_given_as_thresholds_gets_the_fix() -> None:
+    # The result itself where its cut points belong: "must be a 1-D sequence of numbers;
+    # got ThresholdResult(...)", with no word of result.thresholds or result.predict.
+    fit = wk.optimize_thresholds([1, 2, 3, 1, 2, 3], [0.1, 0.5, 0.9, 0.2, 0.4, 1.0])
+    with pytest.raises(
+        wk.WkappaError,
+        match=r"^`thresholds` .* got a ThresholdResult\. Hint: .*\.predict\(y_score\).*"
+        r"\.thresholds",
+    ):
+        wk.apply_thresholds([0.3], fit)  # type: ignore[arg-type]
+    from wkappa.gbdt import lightgbm_metric
+
+    with pytest.raises(
+        wk.WkappaError, match=r"got a ThresholdResult\. Hint: .*result\.thresholds, min_rating=1"
+    ):
+        lightgbm_metric(thresholds=fit)  # type: ignore[arg-type]

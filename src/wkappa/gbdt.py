@@ -41,6 +41,7 @@ from ._stats import (
     NO_LABELS_HINT,
     PREDICTIONS_HINT,
     QWKObjective,
+    ThresholdResult,
     apply_thresholds,
     gbdt_numbers,
     nonfinite_row,
@@ -74,6 +75,13 @@ class _KappaScorer:
         self.weights = check_weights(weights)
         self.min_rating, self.max_rating = check_rating_bounds(min_rating, max_rating)
         self.thresholds = None
+        if isinstance(thresholds, ThresholdResult):
+            first = thresholds.labels[0]
+            shift = f", min_rating={first}" if isinstance(first, (int, np.integer)) else ""
+            raise WkappaError(
+                "`thresholds` must be the K - 1 cut points; got a ThresholdResult. Hint: "
+                f"pass thresholds=result.thresholds{shift}."
+            )
         if thresholds is not None:
             self.thresholds = float_array(
                 thresholds, "`thresholds` must be a 1-D sequence of K - 1 cut points (numbers)"

@@ -225,6 +225,12 @@ def _class_index(scores: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
 
 
 def _check_thresholds(thresholds: Any) -> np.ndarray:
+    if isinstance(thresholds, ThresholdResult):
+        raise WkappaError(
+            "`thresholds` must be the K - 1 cut points; got a ThresholdResult. Hint: "
+            "result.predict(y_score) grades scores with the result's labels; or pass "
+            "result.thresholds."
+        )
     array = float_array(thresholds, "`thresholds` must be a 1-D sequence of numbers", copy=True)
     if array.ndim != 1 or array.size == 0:
         raise WkappaError(
