@@ -304,3 +304,19 @@ def test_zero_weights_leave_kappa_undefined() -> None:
         )
     assert math.isnan(result.statistic) and math.isnan(result.standard_error)
     assert math.isnan(result.pvalue)
+
+
+@pytest.mark.parametrize("name", ["ordinal", "radical", "ratio", "circular", "bipolar"])
+def test_gwet_named_weights_are_those_of_agreement(name: str) -> None:
+    """group_agreement takes Gwet's named weights, as its docstring now says (it listed only
+    'unweighted', 'linear' and 'quadratic'): the same as passing agreement's matrix."""
+    rng = np.random.default_rng(9)
+    truth = rng.integers(1, 6, 40)
+    a = np.column_stack([np.clip(truth + rng.integers(-1, 2, 40), 1, 5) for _ in range(3)])
+    b = np.column_stack([np.clip(truth + rng.integers(-1, 2, 40), 1, 5) for _ in range(2)])
+    named = wk.group_agreement(a, b, weights=name, labels=range(1, 6))
+    matrix = wk.agreement(np.hstack([a, b]), weights=name, labels=range(1, 6)).weight_matrix
+    assert named.statistic == pytest.approx(
+        wk.group_agreement(a, b, weights=matrix, labels=range(1, 6)).statistic, abs=1e-12
+    )
+    assert named.weights == name

@@ -299,9 +299,10 @@ def group_agreement(
         The two groups' ratings: rows are the same items in both, columns the raters (at
         least two per group, not necessarily as many in one as in the other); missing = NaN /
         None.
-    weights : {'unweighted', 'linear', 'quadratic'} or (K, K) array, default 'unweighted'
-        Disagreement weights W, as in :func:`~wkappa.agreement`; the agreement weights are
-        ``A = 1 - W / max W``.
+    weights : str or (K, K) array, default 'unweighted'
+        Disagreement weights W, as in :func:`~wkappa.agreement`: 'unweighted', 'linear',
+        'quadratic', Gwet's 'ordinal', 'radical', 'ratio', 'circular', 'bipolar', or a
+        matrix; the agreement weights are ``A = 1 - W / max W``.
     labels, min_rating, max_rating
         The categories, as in :func:`~wkappa.agreement` (shared by both groups).
     nan_policy : {'omit', 'raise', 'propagate'}, default 'omit'
