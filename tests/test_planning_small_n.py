@@ -108,3 +108,32 @@ def test_cli_given_n_warns(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 0
     err = capsys.readouterr().err
     assert "is what the formula states" in err and "--method simulation" in err
+
+
+def test_width_goal_counts_studies_without_a_kappa() -> None:
+    """The simulation planner's expected width left out the studies with no kappa (all pairs
+    in one category): for prevalence 0.03 it answered n = 24, where 35% of the studies have
+    no kappa and no interval. They now count with the width of [-1, 1]."""
+    import numpy as np
+
+    plan = wk.kappa_sample_size(
+        kappa1=0.6, marginals=[0.03, 0.97], weights="unweighted", ci_width=0.8,
+        method="simulation", n_simulations=2000, rng=1,
+    )  # fmt: skip
+    undefined = float(np.sum(np.diag(plan.table) ** plan.n))
+    assert plan.n >= 60 and undefined < 0.1
+    assert plan.expected_width <= 0.8
+    shorter = wk.kappa_power(
+        plan.n // 2, kappa1=0.6, marginals=[0.03, 0.97], weights="unweighted",
+        method="simulation", n_simulations=2000, rng=1,
+    )  # fmt: skip
+    assert shorter.expected_width > 0.8
+
+
+def test_several_raters_width_goal_counts_undefined_studies() -> None:
+    """Three raters, prevalence 0.03: the width goal was met at n = 3 items."""
+    plan = wk.kappa_sample_size(
+        kappa1=0.6, marginals=[0.03, 0.97], n_raters=3, weights="unweighted", ci_width=0.8,
+        method="simulation", n_simulations=500, rng=1,
+    )  # fmt: skip
+    assert plan.n >= 15

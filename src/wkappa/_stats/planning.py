@@ -198,7 +198,9 @@ def kappa_sample_size(
     draw of n over the K² cells each) and run through wkappa's own test (with ``kappa0``)
     and score interval, batched over the stack of tables; the smallest n whose simulated
     power (or assurance, or mean width) meets the goal is found by bisection from the
-    asymptotic n, with one reproducible stream of draws per n. It is exact up to Monte
+    asymptotic n, with one reproducible stream of draws per n. A study without a kappa (all
+    its pairs in one category) counts as not rejecting, not clearing the limit, and with the
+    width 2 of [-1, 1] in the mean width. It is exact up to Monte
     Carlo error (``monte_carlo_error``) at any n. With several raters each study's ratings
     follow the common-kappa model (with probability kappa1 every rater gives one category
     drawn from ``pi``, otherwise independent draws) and the coefficient's asymptotic
