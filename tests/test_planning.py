@@ -662,3 +662,20 @@ def test_a_table_without_chance_disagreement_is_refused_naming_table_and_the_fix
     """Both raters in one category: the message named neither the cause nor the fix."""
     with pytest.raises(WkappaError, match=r"^`table`'s kappa is undefined: its chance .* Hint: "):
         wk.kappa_sample_size(table=[[10, 0], [0, 0]], kappa1=kappa1)
+
+
+def test_a_weight_matrix_of_the_wrong_size_names_the_population() -> None:
+    """The error said "Hint: pass labels= to fix the categories", an option the planner does
+    not have."""
+    with pytest.raises(WkappaError, match=r"population \(`marginals` or `table`\) has K = 2") as e:
+        wk.kappa_sample_size(kappa1=0.6, marginals=[0.3, 0.7], weights=np.zeros((3, 3)))
+    assert "labels=" not in str(e.value) and "Hint: give a 2 x 2 matrix." in str(e.value)
+
+
+def test_per_rater_marginals_with_several_raters_are_named_as_given() -> None:
+    """The refusal said "instead of `table=`" to a caller who gave per-rater marginals."""
+    with pytest.raises(WkappaError, match="instead of one list of `marginals` per rater") as e:
+        wk.kappa_sample_size(
+            kappa1=0.6, marginals=[[0.3, 0.7], [0.4, 0.6]], n_raters=3, method="simulation"
+        )
+    assert "table" not in str(e.value)

@@ -525,6 +525,11 @@ def build_design(
     label = checked if isinstance(checked, str) else weights_name(checked)
 
     def weights_for(k: int) -> np.ndarray:
+        if isinstance(checked, np.ndarray) and checked.shape != (k, k):
+            raise WkappaError(
+                f"`weights` has shape {checked.shape}, but the population (`marginals` or "
+                f"`table`) has K = {k} categories. Hint: give a {k} x {k} matrix."
+            )
         if isinstance(checked, str) and checked not in ("quadratic", "linear", "unweighted"):
             # Gwet's value-based weights: the common-kappa model's kappa is the same for any W
             return weight_matrix("unweighted", k)
@@ -557,10 +562,11 @@ def build_design(
                 if several
                 else "method='goodness-of-fit'"
             )
+            given = "`table=`" if marginals is None else "one list of `marginals` per rater"
             raise WkappaError(
                 f"{who} plans with the common-kappa model (every rater with the same category "
                 "probabilities): give one shared `marginals=` (the category probabilities) "
-                "and `kappa1=` instead of `table=`."
+                f"and `kappa1=` instead of {given}."
             )
         pi = rows
         if kappa_value < 0:
