@@ -4,6 +4,7 @@ cluster ids."""
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from collections.abc import Callable
@@ -296,3 +297,29 @@ def test_krippendorff_with_ratio_weights_is_the_krippendorff_packages_alpha() ->
 def test_value_weights_refuse_min_rating_with_values_that_are_not_whole() -> None:
     with pytest.raises(WkappaError, match=r"Hint: leave them out: weights='ratio' takes"):
         wk.agreement(NOT_WHOLE, weights="ratio", min_rating=0)
+
+
+@pytest.mark.parametrize("weights", ["radical", "ratio", "bipolar"])
+def test_value_weights_take_values_that_are_not_whole_with_multiplicity_too(
+    weights, tmp_path, capsys
+):
+    """Gwet's value weights take ratings that are not whole numbers as categories as they
+    are; with `multiplicity` (the distinct rows and their counts, as `wkappa agree` passes
+    them) the same ratings were refused as "non-integer", so `wkappa agree --weights ratio`
+    refused a file that `wk.agreement(..., weights='ratio')` scores."""
+    rows = [[1.5, 2, 2.5], [2, 2, 2], [3, 1, 2], [0.5, 0.5, 1]]
+    counts = [2, 1, 3, 1]
+    written = [row for row, count in zip(rows, counts, strict=True) for _ in range(count)]
+    want = wk.agreement(written, weights=weights, coefficient="gwet")
+    found = wk.agreement(rows, weights=weights, coefficient="gwet", multiplicity=counts)
+    assert found.statistic == pytest.approx(want.statistic, abs=1e-12)
+    assert found.standard_error == pytest.approx(want.standard_error, abs=1e-12)
+    assert found.labels == want.labels
+    path = tmp_path / "scores.csv"
+    path.write_text("item,a,b,c\r\n" + "".join(
+        f"{i},{a},{b},{c}\r\n" for i, (a, b, c) in enumerate(written)))  # fmt: skip
+    assert main(["agree", str(path), "--raters", "a,b,c", "--weights", weights,
+                 "--coefficient", "gwet", "--format", "json"]) == 0  # fmt: skip
+    document = json.loads(capsys.readouterr().out)
+    assert document["statistic"] == pytest.approx(want.statistic, abs=1e-12)
+    assert document["labels"] == [0.5, 1, 1.5, 2, 2.5, 3]

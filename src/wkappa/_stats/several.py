@@ -213,6 +213,10 @@ def agreement(
                 "`cluster` and `multiplicity` exclude each other: a cluster id belongs to an "
                 "item, and a counted row stands for several items. Hint: pass one row per item."
             )
+        if isinstance(checked, str) and checked in VALUE_WEIGHTS:  # as without multiplicity
+            ratings, labels, _ = value_labels(
+                ratings, labels, min_rating, max_rating, f"weights={checked!r}", None
+            )
         return _from_rows(
             ratings, multiplicity, name, checked, labels, min_rating, max_rating, policy,
             (zero, population, side, null),
