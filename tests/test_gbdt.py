@@ -8,6 +8,8 @@ metric stops and keeps the iteration with the highest kappa.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import warnings
 from typing import Any
 
@@ -312,6 +314,23 @@ def test_catboost_names_a_metric_by_its_class() -> None:
     model.fit(X, Y, eval_set=(XV, YV), verbose=False)
     assert "QWK" in model.get_evals_result()["validation"]
     assert repr(QWK()) == "QWK(weights='quadratic', name='QWK')"
+
+
+def test_catboost_models_with_the_metric_clone_for_scikit_learn() -> None:
+    # CatBoost's get_params deep-copies its parameters, so scikit-learn's clone (every
+    # cross_val_score and GridSearchCV) refused a model with a custom metric object:
+    # "Cannot clone object CatBoostRegressor(...), as the constructor either does not set or
+    # modifies parameter eval_metric". The metric holds no state: a copy is the metric itself.
+    from sklearn.base import clone
+    from sklearn.model_selection import cross_val_score
+
+    metric = QWK(min_rating=0, max_rating=4)
+    assert copy.deepcopy(metric) is metric and copy.copy(metric) is metric
+    model = cb.CatBoostRegressor(iterations=5, eval_metric=metric, **CB_PARAMS)
+    assert clone(model).get_params()["eval_metric"] is metric
+    scores = cross_val_score(model, X, Y, cv=2, error_score="raise")
+    assert np.isfinite(scores).all()
+    assert pickle.loads(pickle.dumps(metric)).max_rating == 4
 
 
 # --------------------------------------------------------------------------- the metric itself

@@ -473,7 +473,10 @@ class CatBoostMetric(_KappaScorer):
     ``MultiClass`` (argmax; CatBoost passes the class indices ``0..K-1`` as ``target``).
     The value appears in ``model.get_evals_result()`` under the class name,
     ``'CatBoostMetric'``; CatBoost reads no other name, so subclass it to rename it
-    (``class QWK(CatBoostMetric): pass`` appears as ``'QWK'``). ``is_max_optimal`` is True, so early
+    (``class QWK(CatBoostMetric): pass`` appears as ``'QWK'``). A copy of the metric is the
+    metric itself (it holds no state), so scikit-learn clones a CatBoost model that uses it
+    (``cross_val_score``, ``GridSearchCV``), although CatBoost's ``get_params`` deep-copies
+    its parameters. ``is_max_optimal`` is True, so early
     stopping and ``use_best_model`` keep the best iteration.
 
     Examples
@@ -515,6 +518,15 @@ class CatBoostMetric(_KappaScorer):
             zero_division=zero_division,
             name=type(self).__name__,
         )
+
+    def __copy__(self) -> CatBoostMetric:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CatBoostMetric:
+        """The metric itself: it holds no state, and CatBoost's ``get_params`` deep-copies
+        its parameters, which scikit-learn's ``clone`` refuses unless a copy is the
+        metric."""
+        return self
 
     def is_max_optimal(self) -> bool:
         """Kappa: higher is better."""
