@@ -420,3 +420,75 @@ def test_every_pair_omitted_is_refused() -> None:
     """nan_policy='omit' leaving no pair gave a nan result with no strata and no warning."""
     with pytest.raises(wk.WkappaError, match=r"^No pair is left to score: nan_policy='omit'"):
         wk.stratified_kappa_test([1, 2, 3, 1], [np.nan] * 4, strata=[0, 0, 1, 1], nan_policy="omit")
+
+
+def _eyes_in_sites(seed: int = 4) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Both eyes of 20, 25 and 30 patients in three sites (clusters nested in strata)."""
+    rng = np.random.default_rng(seed)
+    sizes = {"north": 20, "south": 25, "west": 30}
+    site = np.repeat(list(sizes), [2 * g for g in sizes.values()])
+    patient = np.array([f"{s}-{i // 2}" for s, g in sizes.items() for i in range(2 * g)])
+    grade = np.repeat(rng.integers(0, 4, sum(sizes.values())), 2)
+    a = np.clip(grade + rng.integers(-1, 2, grade.size), 0, 3)
+    b = np.clip(grade + rng.integers(-1, 2, grade.size), 0, 3)
+    return a, b, site, patient
+
+
+def test_cluster_gives_each_stratum_its_cluster_robust_error() -> None:
+    """Each stratum's result is kappa_test(..., cluster=) on its own pairs, and the overall
+    kappa, its standard error and Q are SAS's combination of those variances."""
+    a, b, site, patient = _eyes_in_sites()
+    result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient)
+    kappa, variance = [], []
+    for name in ("north", "south", "west"):
+        own = site == name
+        alone = wk.kappa_test(a[own], b[own], cluster=patient[own], labels=[0, 1, 2, 3])
+        assert result[name].standard_error == pytest.approx(alone.standard_error, rel=1e-12)
+        assert (
+            result[name].n_clusters == alone.n_clusters == {"north": 20}.get(name, alone.n_clusters)
+        )
+        assert result[name].confidence_interval() == pytest.approx(alone.confidence_interval())
+        kappa.append(alone.statistic)
+        variance.append(alone.standard_error**2)
+    k, w = np.array(kappa), 1.0 / np.array(variance)
+    overall = float((w * k).sum() / w.sum())
+    assert result.statistic == pytest.approx(overall, rel=1e-12)
+    assert result.standard_error == pytest.approx(float(w.sum()) ** -0.5, rel=1e-12)
+    assert result.homogeneity_statistic == pytest.approx(float((w * (k - overall) ** 2).sum()))
+    assert "G = 20" in result.explain() and "ASE_h cluster-robust" in result.explain()
+
+
+def test_one_pair_per_cluster_scales_each_variance_by_n_over_n_minus_1() -> None:
+    """An identity: with one pair per cluster, each stratum's variance is the ordinary one
+    times n_h / (n_h - 1)."""
+    a, b, site, _ = _eyes_in_sites()
+    plain = wk.stratified_kappa_test(a, b, strata=site)
+    own = wk.stratified_kappa_test(a, b, strata=site, cluster=np.arange(a.size))
+    for name, result in zip(plain.strata, plain.results, strict=True):
+        n = result.n
+        assert own[name].standard_error == pytest.approx(
+            result.standard_error * (n / (n - 1)) ** 0.5, rel=1e-10
+        )
+
+
+def test_cluster_across_strata_and_independent_pair_tests_are_refused() -> None:
+    a, b, site, patient = _eyes_in_sites()
+    eye = np.tile(["left", "right"], a.size // 2)  # an eye is in every site
+    with pytest.raises(WkappaError, match=r"`cluster` 'left' has pairs in two strata"):
+        wk.stratified_kappa_test(a, b, strata=site, cluster=eye)
+    for test in ("bootstrap", "goodness-of-fit"):
+        with pytest.raises(WkappaError, match=rf"homogeneity='{test}' takes the pairs as"):
+            wk.stratified_kappa_test(a, b, strata=site, cluster=patient, homogeneity=test)
+
+
+def test_a_stratum_of_one_cluster_is_left_out_and_few_clusters_warn_once() -> None:
+    a, b, site, patient = _eyes_in_sites()
+    a = np.concatenate([a, [1, 2, 0, 1, 2, 2]])
+    b = np.concatenate([b, [1, 1, 0, 2, 2, 1]])
+    site = np.concatenate([site, ["tiny", "tiny", "few", "few", "few", "few"]])
+    patient = np.concatenate([patient, ["t0", "t0", "f0", "f0", "f1", "f2"]])
+    with pytest.warns(wk.exceptions.FewClustersWarning, match=r"1 of 5 groups \('few'\)"):
+        with pytest.warns(UndefinedKappaWarning, match=r"\('tiny'\).*or a single cluster"):
+            result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient)
+    assert result.strata == ("few", "north", "south", "tiny", "west")
+    assert result.used == (True, True, True, False, True)

@@ -31,9 +31,15 @@ from .._core import (
     weight_matrix,
     weights_name,
 )
-from ..exceptions import UndefinedKappaWarning, WkappaError
+from ..exceptions import FewClustersWarning, UndefinedKappaWarning, WkappaError
 from .bootstrap_method import BootstrapMethod
-from .cluster import describe_groups, encode_grouped, group_tables
+from .cluster import (
+    Grouped,
+    describe_groups,
+    encode_grouped,
+    group_tables,
+    warn_few_clusters,
+)
 from .frequencies import STRATA_TABLES, STRATA_WEIGHTS, check_frequencies
 from .group_results import kappa_results
 from .homogeneity import (
@@ -43,8 +49,9 @@ from .homogeneity import (
     check_homogeneity,
     goodness_of_fit_homogeneity,
 )
+from .inference import cluster_robust
 from .pvalues import chi2_sf
-from .results import check_table_labels
+from .results import KappaResult, check_table_labels
 from .stratified_result import StratifiedKappaResult
 
 __all__ = [
@@ -77,9 +84,11 @@ def build_stratified(
     homogeneity: HomogeneityTest = "asymptotic",
     weighted: bool = False,
     how: BootstrapMethod | None = None,
+    results: Sequence[KappaResult] | None = None,
 ) -> StratifiedKappaResult:
     """The result of a checked (S, K, K) stack of tables (``weighted``: from sample_weight;
-    ``how``: the bootstrap's replicates and seed for ``homogeneity='bootstrap'``)."""
+    ``how``: the bootstrap's replicates and seed for ``homogeneity='bootstrap'``; ``results``:
+    the strata's results when not those of their tables alone, the cluster-robust ones)."""
     if tables.shape[0] == 0:  # (an empty input is refused where it enters)
         raise WkappaError(
             "No pair is left to score: nan_policy='omit' left out every pair, each with a "
@@ -89,9 +98,10 @@ def build_stratified(
     matrix = weight_matrix(weights, k)
     if homogeneity == "goodness-of-fit":
         check_goodness_of_fit(tables, matrix, weighted)
-    with warnings.catch_warnings():  # one warning below names every stratum left out
-        warnings.simplefilter("ignore", UndefinedKappaWarning)
-        results = kappa_results(tables, weights, labels, alternative, 0.0)
+    if results is None:
+        with warnings.catch_warnings():  # one warning below names every stratum left out
+            warnings.simplefilter("ignore", UndefinedKappaWarning)
+            results = kappa_results(tables, weights, labels, alternative, 0.0)
     used = tuple(
         math.isfinite(r.statistic) and math.isfinite(r.standard_error) and r.standard_error > 0
         for r in results
@@ -104,9 +114,11 @@ def build_stratified(
             if homogeneity == "goodness-of-fit"
             else " and the test of equal kappas"
         )
+        single = any(r.n_clusters is not None for r in results)  # clustered: one cluster
+        why = "every pair agrees, or a single cluster" if single else "every pair agrees"
         warn_at_caller(
             f"{len(left)} of {len(strata)} strata ({describe_groups(left)}) have an undefined "
-            "kappa or a standard error of 0 (every pair agrees) and are left out of the overall "
+            f"kappa or a standard error of 0 ({why}) and are left out of the overall "
             f"kappa{test}.",
             UndefinedKappaWarning,
         )
@@ -255,6 +267,7 @@ def stratified_kappa_test(
     nan_policy: NanPolicy = "raise",
     alternative: Alternative = "two-sided",
     homogeneity: HomogeneityTest | BootstrapMethod = "asymptotic",
+    cluster: npt.ArrayLike | None = None,
 ) -> StratifiedKappaResult:
     """Weighted kappa in each stratum, the overall kappa across strata (as SAS PROC FREQ) and
     the test of equal kappas.
@@ -289,6 +302,15 @@ default 'asymptotic'
         (recommended for K > 2, where SAS's test rejects too often; formulas in the Notes
         of :class:`StratifiedKappaResult`). ``wk.BootstrapMethod(n_resamples, rng=seed)``
         chooses the bootstrap with its replicates (default 9999) and seed.
+    cluster : array-like of shape (n,), optional
+        The cluster of each pair (the patient of two eyes, the scan of several lesions),
+        nested in the strata: each stratum's kappa gets the cluster-robust standard error of
+        :func:`~wkappa.kappa_test` with ``cluster`` over its own clusters (t with G_h - 1
+        degrees of freedom for its test and interval), and those variances weight the
+        overall kappa and SAS's test of equal kappas. A cluster in two strata is refused, as
+        are the goodness-of-fit and bootstrap tests of equal kappas (they take the pairs as
+        independent); a stratum with a single cluster has no standard error and is left
+        out. Sample weights need not be whole numbers then.
 
     Returns
     -------
@@ -321,22 +343,26 @@ default 'asymptotic'
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
     test, how = check_homogeneity(homogeneity)
+    if cluster is not None and test != "asymptotic":
+        raise WkappaError(
+            f"homogeneity={test!r} takes the pairs as independent and cannot be used with "
+            "`cluster`. Hint: homogeneity='asymptotic' (SAS's chi-square of equal kappas, "
+            "weighted by each stratum's cluster-robust variance)."
+        )
     policy = check_table_nan_policy(nan_policy, "a stratified result")
-    grouped = encode_grouped(
-        y_true,
-        y_pred,
-        strata,
-        "strata",
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        sample_weight=sample_weight,
-        nan_policy=policy,
-        ordered=needs_order(checked_weights),
-        propagate=False,
-    )
+    options: dict[str, Any] = {
+        "labels": labels, "min_rating": min_rating, "max_rating": max_rating,
+        "sample_weight": sample_weight, "nan_policy": policy,
+        "ordered": needs_order(checked_weights), "propagate": False,
+    }  # fmt: skip
+    grouped = encode_grouped(y_true, y_pred, strata, "strata", **options)
     tables = group_tables(grouped)
-    check_frequencies(tables, STRATA_WEIGHTS)
+    results = None
+    if cluster is None:
+        check_frequencies(tables, STRATA_WEIGHTS)
+    else:
+        clustered = encode_grouped(y_true, y_pred, cluster, "cluster", **options)
+        results = _clustered_results(grouped, clustered, tables, checked_weights, alternative)
     return build_stratified(
         tables,
         checked_weights,
@@ -346,4 +372,45 @@ default 'asymptotic'
         test,
         weighted=sample_weight is not None,
         how=how,
+        results=results,
     )
+
+
+def _clustered_results(
+    grouped: Grouped,
+    clustered: Grouped,
+    tables: np.ndarray,
+    weights: str | np.ndarray,
+    alternative: Alternative,
+) -> list[KappaResult]:
+    """Each stratum's result with the cluster-robust standard error over its own clusters
+    (``grouped``: the pairs by stratum, ``clustered``: the same pairs by cluster, nested in
+    the strata); one FewClustersWarning naming the strata with 2 to 7 clusters."""
+    strata, clusters, cluster_names = grouped.codes, clustered.codes, clustered.names
+    cluster_tables = group_tables(clustered)
+    home = np.full(len(cluster_names), -1, dtype=np.intp)
+    home[clusters] = strata
+    crossing = np.flatnonzero(home[clusters] != strata)
+    if crossing.size:
+        pair = int(crossing[0])
+        other = grouped.names[int(home[clusters[pair]])]
+        raise WkappaError(
+            f"`cluster` {cluster_names[int(clusters[pair])]!r} has pairs in two strata "
+            f"({other!r} and {grouped.names[int(strata[pair])]!r}): the strata must be "
+            "independent, so each cluster must lie within one stratum. Hint: give such a "
+            "cluster's pairs one stratum, or combine the strata it spans."
+        )
+    labels = tuple(grouped.encoded.labels)
+    with warnings.catch_warnings():  # one warning below names every stratum left out
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        bases = kappa_results(tables, weights, labels, alternative, 0.0)
+    results, counts = [], []
+    for h, base in enumerate(bases):
+        own = cluster_tables[home == h]
+        with warnings.catch_warnings():  # one warning below, naming the strata
+            warnings.simplefilter("ignore", FewClustersWarning)
+            result = cluster_robust(base, own)
+        results.append(result)
+        counts.append(int(result.n_clusters or 0))
+    warn_few_clusters(counts, names=[str(name) for name in grouped.names])
+    return results

@@ -259,18 +259,26 @@ class StratifiedKappaResult:
             for r, used in zip(self.results, self.used, strict=True)
         ]
         total = sum(inverse)
+        clustered = self._clustered
+        error = (
+            "cluster-robust standard error over its G clusters (ASE)"
+            if clustered
+            else "standard error (ASE)"
+        )
         lines = [
             f"Kappa in {len(self.strata)} strata (weights = {self.weights!r}, "
             f"K = {len(self.labels)}, n = {self.n:g}), combined as SAS PROC FREQ does:",
-            "  stratum: n, kappa, standard error (ASE), share of the overall weight 1/ASE^2",
+            f"  stratum: n, kappa, {error}, share of the overall weight 1/ASE^2",
         ]
         for name, result, used, weight in zip(
             self.strata, self.results, self.used, inverse, strict=True
         ):
             share = f"{weight / total:.1%}" if used and total > 0 else "not used"
+            clusters = f", G = {result.n_clusters}" if clustered else ""
             lines.append(
-                f"  {name!r}: n = {result.n:g}, kappa = {number_text(result.statistic)}, "
-                f"ASE = {number_text(result.standard_error)}, {share}"
+                f"  {name!r}: n = {result.n:g}{clusters}, kappa = "
+                f"{number_text(result.statistic)}, ASE = {number_text(result.standard_error)}, "
+                f"{share}"
             )
         ci = self.confidence_interval(confidence_level, method=method)
         lines += [
@@ -282,9 +290,10 @@ class StratifiedKappaResult:
         ]
         if not all(self.used):
             left = [name for name, used in zip(self.strata, self.used, strict=True) if not used]
-            lines.append(
-                f"  Left out (undefined kappa or a standard error of 0): {describe_groups(left)}"
+            why = "undefined kappa or a standard error of 0" + (
+                " or undefined, a single cluster" if clustered else ""
             )
+            lines.append(f"  Left out ({why}): {describe_groups(left)}")
         if len(self.used) and self.homogeneity_pvalue < 0.05:
             lines.append(
                 "  The strata's kappas differ (p < 0.05): report them per stratum rather than "
@@ -292,12 +301,23 @@ class StratifiedKappaResult:
             )
         return "\n".join(lines)
 
+    @property
+    def _clustered(self) -> bool:
+        """Whether the strata's standard errors are cluster-robust (``cluster=``)."""
+        return any(result.n_clusters is not None for result in self.results)
+
     def _homogeneity_line(self) -> str:
         tail = (
             f"{statistic_text(self.homogeneity_statistic, '.6g')}, chi-square with "
             f"{df_text(self.homogeneity_df)} df, "
             f"p = {number_text(self.homogeneity_pvalue)}"
         )
+        if self.homogeneity == "asymptotic" and self._clustered:
+            return (
+                f"Test of equal kappas: Q = sum((kappa_h - overall)^2 / ASE_h^2) = {tail}\n"
+                "  (ASE_h cluster-robust; the goodness-of-fit and bootstrap tests take the "
+                "pairs as independent)"
+            )
         if self.homogeneity == "asymptotic":
             better = "'goodness-of-fit'" if len(self.labels) == 2 else "'bootstrap'"
             return (
