@@ -79,3 +79,22 @@ def test_cli_judge_with_an_empty_member_column(tmp_path, capsys) -> None:
     without = capsys.readouterr().out
     pick = [line for line in captured.out.splitlines() if line.startswith("  difference")]
     assert pick == [line for line in without.splitlines() if line.startswith("  difference")]
+
+
+SCORES = np.array([[1.5, 2, 2.5], [2, 2, 2], [3, 1, 2], [0.5, 0.5, 1], [1, 1.5, 1], [2.5, 2.5, 3]])
+
+
+@pytest.mark.parametrize("weights", ["radical", "ratio", "bipolar"])
+def test_value_weights_take_values_that_are_not_whole_as_agreement_does(weights: str) -> None:
+    """rater_vs_panel and group_agreement take the weights "as in agreement", yet refused
+    ratings that are not whole numbers under Gwet's value weights ("non-integer rating
+    2.5"), which agreement takes as categories as they are."""
+    pairs = wk.agreement(SCORES, coefficient="conger", weights=weights).pairwise()
+    found = wk.rater_vs_panel(SCORES[:, :2], SCORES[:, 2], weights=weights, n_resamples=99, rng=0)
+    np.testing.assert_allclose(found.candidate_vs_members, pairs[2, :2], atol=1e-12)
+    assert found.member_pairs[0, 1] == pytest.approx(pairs[0, 1], abs=1e-12)
+    values = sorted(set(SCORES.ravel()))
+    two = wk.group_agreement(SCORES[:, :2], SCORES[:, 1:], weights=weights)
+    given = wk.group_agreement(SCORES[:, :2], SCORES[:, 1:], weights=weights, labels=values)
+    assert two.statistic == pytest.approx(given.statistic, abs=1e-12)
+    assert two.labels == given.labels

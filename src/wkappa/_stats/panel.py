@@ -37,6 +37,7 @@ from .._core import (
     read_rater_matrix,
     rows_to_counts,
     stack_raters,
+    value_labels,
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
@@ -56,7 +57,7 @@ from .json_values import json_fields
 from .paired_bootstrap import comparison_pvalue
 from .resampling import DrawSums, multinomial_replicates
 from .results import ExpandedPercentile
-from .several import rating_rows
+from .several import VALUE_WEIGHTS, rating_rows
 from .text_values import interval_text, number_text, sign_words
 
 __all__ = ["PanelComparison", "rater_vs_panel"]
@@ -286,6 +287,20 @@ def _combine(
     return stack_raters([panel, candidate_rater])
 
 
+def _value_labels(ratings: Any, candidate: Any, bounds: tuple[Any, Any], weights: str) -> Any:
+    """Gwet's value weights take numbers that are not whole as categories as they are, as
+    :func:`~wkappa.agreement` does: the sorted distinct values of the panel and the candidate
+    together, or None (whole numbers, labels, or input that :func:`_combine` refuses in its
+    own words)."""
+    try:
+        together = stack_raters(
+            [read_rater_matrix(ratings, "ratings", "rater_vs_panel"), one_rater(candidate, "c")]
+        )
+    except WkappaError:
+        return None
+    return value_labels(together, None, *bounds, f"weights={weights!r}", None)[1]
+
+
 def _candidate_place(panel: np.ndarray | RaterColumns, candidate: Any, named: str) -> str:
     """Where a refused rating of the candidate is, ``{}`` standing for its item: at its item
     (and a named Series' column), or, when ``wkappa.frames`` rebuilt the rows (the panel's
@@ -410,6 +425,8 @@ def rater_vs_panel(
     generator = make_rng(rng)
     checked = check_agreement_weights(weights)
     policy = check_table_nan_policy(nan_policy, "a comparison result")
+    if labels is None and isinstance(checked, str) and checked in VALUE_WEIGHTS:
+        labels = _value_labels(ratings, candidate, (min_rating, max_rating), checked)
     combined = _combine(ratings, candidate, labels, (min_rating, max_rating), policy)
     if cluster is None:
         read = rating_rows(

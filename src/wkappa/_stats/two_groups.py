@@ -33,6 +33,7 @@ from .._core import (
     read_rater_matrix,
     stack_raters,
     t_ppf,
+    value_labels,
     warn_at_caller,
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError
@@ -50,6 +51,7 @@ from .intervals import (
 from .json_values import json_fields
 from .pvalues import tail_pvalue, wald_statistic
 from .resampling import DrawSums, jackknife_se, jackknife_values, multinomial_replicates
+from .several import VALUE_WEIGHTS
 from .text_values import interval_text, number_text
 
 __all__ = ["GroupAgreementResult", "GroupIntervalMethod", "group_agreement"]
@@ -378,6 +380,10 @@ def group_agreement(
     }
     try:
         stacked = stack_raters([first, second], ("ratings_a", "ratings_b"))
+        if isinstance(checked, str) and checked in VALUE_WEIGHTS:  # values that are not whole
+            stacked, options["labels"], _ = value_labels(
+                stacked, labels, min_rating, max_rating, f"weights={checked!r}", None
+            )
         encoded = encode_rating_matrix(stacked, **options)
     except WkappaError as error:
         if "no ratings at all" in str(error):
