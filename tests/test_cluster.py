@@ -432,3 +432,43 @@ def test_perfect_agreement_in_clusters_rejects_as_agreement_does() -> None:
     assert result.standard_error == same.standard_error == 0.0
     assert result.test_statistic == math.inf
     assert result.pvalue == same.pvalue == 0.0
+
+
+def test_unequal_clusters_match_a_numerical_sandwich_and_a_cluster_bootstrap() -> None:
+    """1 to 6 lesions per patient: the cluster-robust standard error is the sandwich of the
+    clusters' influences taken by numerical differentiation of kappa (no formula of wkappa),
+    and a cluster bootstrap written here agrees with it within its Monte Carlo error."""
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(1, 7, 50)
+    cluster = np.repeat(np.arange(50), sizes)
+    n = cluster.size
+    severity = np.repeat(rng.integers(0, 4, 50), sizes)
+    a = np.clip(severity + rng.integers(-1, 2, n), 0, 3)
+    b = np.clip(severity + rng.integers(-1, 2, n), 0, 3)
+    result = wk.kappa_test(a, b, cluster=cluster)
+
+    grid = np.subtract.outer(np.arange(4), np.arange(4)) ** 2 / 9.0
+
+    def kappa(weight: np.ndarray, x: np.ndarray = a, y: np.ndarray = b) -> float:
+        table = np.zeros((4, 4))
+        np.add.at(table, (x, y), weight)
+        table /= table.sum()
+        chance = np.outer(table.sum(1), table.sum(0))
+        return float(1.0 - (grid * table).sum() / (grid * chance).sum())
+
+    base, step = kappa(np.ones(n)), 1e-6
+    influence = np.empty(50)
+    for g in range(50):
+        weight = np.ones(n)
+        weight[cluster == g] += step
+        influence[g] = (kappa(weight) - base) / step * n
+    sandwich = float(np.sqrt(50 / 49 * (influence**2).sum() / n**2))
+    assert result.statistic == pytest.approx(base, rel=1e-12)
+    assert result.standard_error == pytest.approx(sandwich, rel=1e-5)
+
+    members = [np.flatnonzero(cluster == g) for g in range(50)]
+    draws = []
+    for _ in range(2000):
+        rows = np.concatenate([members[g] for g in rng.integers(0, 50, 50)])
+        draws.append(kappa(np.ones(rows.size), a[rows], b[rows]))
+    assert float(np.std(draws, ddof=1)) == pytest.approx(result.standard_error, rel=0.1)
