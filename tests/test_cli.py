@@ -483,6 +483,10 @@ def test_thresholds_errors(csv_file, tmp_path):
     assert_error(run("thresholds", path, "--true", "t", "--score", "s"), "row 2", "'zero'")
     proc = run("thresholds", csv_file, "--true", "truth", "--score", "score", "--apply", csv_file)
     assert_error(proc, "--apply", "--out")
+    # The options of the file to grade did nothing without one: the fit ran, nothing said so.
+    for option, value in (("--apply-score", "pred"), ("--grade-col", "grade")):
+        proc = run("thresholds", csv_file, "--true", "truth", "--score", "score", option, value)
+        assert_error(proc, f"{option} names", "--apply OTHER_FILE --out FILE")
     # An infinite score is named by its file row (the fit reads distinct rows with counts).
     path.write_text("t,s\n0,0.1\n1,0.9\n0,0.1\n0,0.1\n1,-inf\n")
     proc = run("thresholds", path, "--true", "t", "--score", "s", "--nan-policy", "omit")

@@ -95,7 +95,6 @@ def add_thresholds_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--grade-col",
-        default="grade",
         metavar="NAME",
         help="name of the column --apply adds (default: grade)",
     )
@@ -199,6 +198,15 @@ def run_thresholds(args: argparse.Namespace) -> int:
     """Fit thresholds, print them, and optionally grade another file."""
     if (args.apply is None) != (args.out is None):
         raise WkappaError("--apply OTHER_FILE and --out FILE go together; give both or neither.")
+    if args.apply is None:
+        for option, value in (("--apply-score", args.apply_score), ("--grade-col", args.grade_col)):
+            if value is not None:
+                raise WkappaError(
+                    f"{option} names a column of the file to grade, and there is none. Hint: "
+                    "give the file with --apply OTHER_FILE --out FILE, or drop "
+                    f"{option}."
+                )
+    args.grade_col = args.grade_col or "grade"
     target = _open_apply(args) if args.apply else None  # its columns checked before the fit
     source, result, file_rows, counts = _fit(args, progress_wanted(args))
     n = file_rows.used
