@@ -138,6 +138,15 @@ def kappa_sample_size(
         of the test (``kappa0``, ``power``, ``alpha``, ``alternative``) with an interval
         goal.
 
+    Warns
+    -----
+    wkappa.exceptions.PlanApproximationWarning
+        With ``method='asymptotic'`` or ``'max-variance'``, when the rarest category expects
+        fewer than 15 ratings at the planned n and 2,000 simulated studies of that n meet
+        the power (or assurance) asked in a share more than 0.05 below it (``kappa0 = 0``
+        with a rare category: plan with ``method='simulation'``); with
+        ``method='goodness-of-fit'``, outside the range of its chi-square approximation.
+
     Notes
     -----
     **Population model.** ``marginals`` ``r`` (rater A) and ``c`` (rater B) with ``kappa1``
