@@ -323,3 +323,38 @@ def test_value_weights_take_values_that_are_not_whole_with_multiplicity_too(
     document = json.loads(capsys.readouterr().out)
     assert document["statistic"] == pytest.approx(want.statistic, abs=1e-12)
     assert document["labels"] == [0.5, 1, 1.5, 2, 2.5, 3]
+
+
+@pytest.mark.parametrize("coefficient", ["conger", "fleiss", "gwet"])
+def test_multiplicity_rows_in_any_order_draw_the_same_bootstrap(coefficient, tmp_path, capsys):
+    """Conger's bootstrap draws rating rows: given as distinct rows with `multiplicity` (as
+    `wkappa agree` passes a file's rows, in the order the reader groups them) they were
+    drawn in that order, so the same seed gave another interval than the rows one per item
+    (`wkappa agree --coefficient conger --bootstrap 999 --seed 7`: [0.4730, 0.7519] against
+    the library's [0.4830, 0.7457] on the same file)."""
+    rng = np.random.default_rng(5)
+    truth = rng.integers(1, 5, 60)
+    ratings = np.column_stack(
+        [np.where(rng.random(60) < 0.7, truth, rng.integers(1, 5, 60)) for _ in range(4)]
+    ).astype(float)
+    ratings[rng.random(ratings.shape) < 0.15] = np.nan
+    method = wk.BootstrapMethod(999, rng=7)
+    want = wk.agreement(ratings, coefficient=coefficient).confidence_interval(method=method)
+    distinct, counts = np.unique(
+        np.nan_to_num(ratings, nan=-1), axis=0, return_counts=True
+    )  # fmt: skip
+    order = rng.permutation(len(distinct))
+    rows = np.where(distinct[order] < 0, np.nan, distinct[order])
+    split = np.repeat(rows, 2, axis=0)  # each row given twice, its count split in two
+    halves = np.column_stack([counts[order] // 2, counts[order] - counts[order] // 2]).ravel()
+    found = wk.agreement(split, coefficient=coefficient, multiplicity=halves)
+    assert tuple(found.confidence_interval(method=method)) == pytest.approx(tuple(want))
+    path = tmp_path / "r.csv"
+    path.write_text("a,b,c,d\n" + "".join(
+        ",".join("" if np.isnan(v) else str(int(v)) for v in row) + "\n" for row in ratings
+    ))  # fmt: skip
+    argv = ["agree", str(path), "--raters", "a,b,c,d", "--coefficient", coefficient,
+            "--bootstrap", "999", "--seed", "7", "--format", "json"]  # fmt: skip
+    assert main(argv) == 0
+    document = json.loads(capsys.readouterr().out)["confidence_interval"]
+    assert (document["low"], document["high"]) == pytest.approx((want.low, want.high))

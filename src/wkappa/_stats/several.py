@@ -589,12 +589,31 @@ def _from_rows(
     codes, categories = encoded
     _check_multiplicity(counts, codes)
     keep = (counts > 0) & (codes >= 0).any(axis=1)
-    codes, counts = codes[keep], counts[keep].astype(np.int64)
+    codes, counts = _merged_rows(codes[keep], counts[keep].astype(np.int64))
     n_ratings = int(counts @ (codes >= 0).sum(axis=1))
     label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
     return result_from_rows(
         name, label, matrix, codes, counts, categories, n_ratings, zero, population, side, null
     )
+
+
+def _merged_rows(codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``codes`` (row i for ``counts[i]`` items), counts summed, in the
+    order of ``distinct_rows`` on the items: a bootstrap of rows (Conger's) draws the same
+    items for a seed whatever the rows' order."""
+    n, n_raters = codes.shape
+    if n == 0:
+        return codes, counts
+    top = int(codes.max()) + 2
+    if n_raters * np.log2(top) < 62:  # as distinct_rows: one integer key per row
+        key = (codes + 1) @ (top ** np.arange(n_raters, dtype=np.int64))
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        rows = codes[first]
+    else:
+        rows, inverse = np.unique(codes, axis=0, return_inverse=True)
+    merged = np.zeros(len(rows), dtype=np.int64)
+    np.add.at(merged, inverse.ravel(), counts)
+    return rows, merged
 
 
 def _check_multiplicity(counts: np.ndarray, codes: np.ndarray) -> None:
