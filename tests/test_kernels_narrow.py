@@ -1,0 +1,63 @@
+"""The 8-bit and bool sums kernel: exact at the widest 8-bit ranges, int32 arithmetic only."""
+
+from __future__ import annotations
+
+import re
+
+import numba
+import numpy as np
+import pytest
+
+import wkappa as wk
+from reference import reference_kappa
+from wkappa._core.kernels import numba_sums as sums_kernels
+
+
+def _exact_sums(a: np.ndarray, b: np.ndarray, s: int) -> tuple[int, ...]:
+    da = [int(x) - s for x in a.tolist()]
+    db = [int(y) - s for y in b.tolist()]
+    return (
+        sum(da),
+        sum(db),
+        sum(x * x for x in da),
+        sum(y * y for y in db),
+        sum(x * y for x, y in zip(da, db, strict=True)),
+    )
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "bool"])
+@pytest.mark.parametrize("parallel", [False, True])
+def test_narrow_sums_are_exact_at_the_widest_range(dtype: str, parallel: bool) -> None:
+    """``a[0]`` at one end of the dtype and nearly every other rating at the other: every ``d``
+    is ``±255`` (the bound of the int32 chunk sums), over several whole chunks and a tail."""
+    info = np.iinfo(np.uint8 if dtype == "bool" else dtype)
+    low, high = (0, 1) if dtype == "bool" else (int(info.min), int(info.max))
+    n = 3 * sums_kernels.CHUNK + 11
+    rng = np.random.default_rng(7)
+    a = np.full(n, high, dtype=np.int64)
+    b = np.full(n, high, dtype=np.int64)
+    a[0] = low
+    b[rng.integers(0, n, 50)] = low
+    a, b = a.astype(dtype), b.astype(dtype)
+    if parallel:
+        r = sums_kernels.int_sums_parallel(a, b, 5, 2 * sums_kernels.CHUNK)
+    else:
+        r = sums_kernels.int_sums_serial(a, b)
+    assert r[1:3] == (low, high)
+    assert sums_kernels.exact_totals(r) == _exact_sums(a, b, low)
+    index_a = (a.astype(np.int64) - low).tolist()
+    index_b = (b.astype(np.int64) - low).tolist()
+    assert wk.qwk(a, b) == float(reference_kappa(index_a, index_b, high - low + 1, "quadratic"))
+
+
+def test_narrow_chunk_multiplies_in_32_bits() -> None:
+    """The 8-bit kernel's products and sums are int32 operations (numba's operators would widen
+    them to int64: half the vector lanes and 64-bit multiplies)."""
+    fresh = numba.njit(sums_kernels._narrow_chunk.py_func)
+    int8 = numba.types.Array(numba.types.int8, 1, "C")
+    fresh.compile((int8, int8, numba.types.int64))
+    ir = next(iter(fresh.inspect_llvm().values()))
+    body = ir[ir.index("define") :]
+    multiplies = re.findall(r"= mul (?:nuw )?(?:nsw )?(<\d+ x i\d+>|i\d+) ", body)
+    assert multiplies
+    assert not [m for m in multiplies if m.endswith("i64>") or m == "i64"]
