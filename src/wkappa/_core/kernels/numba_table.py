@@ -39,6 +39,8 @@ WEIGHTED_BLOCKS = 8
 _PARALLEL_MAX_CELLS = 1 << 18
 _SUBTABLE_MAX_K = 16
 _SMALL_TABLE_CELLS = 1 << 14
+# Pairs whose cells _checked_cells_block computes before it counts them (a 2 KB buffer).
+_PIECE = 1 << 11
 
 
 @locked_njit(cache=True, nogil=True)
@@ -86,6 +88,60 @@ def _checked_block(a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
         else:
             tables[j & mask, ca * k + cb] += 1
     misses[0] = n_miss
+
+
+@locked_njit(cache=True, nogil=True)
+def _checked_cells_block(a, b, lo, k, tables, misses):  # type: ignore[no-untyped-def]
+    """:func:`_checked_block` for ``K <= 16`` (four sub-tables of at most 256 cells), in two
+    loops per piece of :data:`_PIECE` pairs.
+
+    The first computes the cells into a byte buffer and the largest of ``a - lo`` and ``b - lo``
+    taken unsigned (a rating below ``lo`` wraps to a huge value); it has no stores to the
+    tables, so it vectorises. When that largest is below K, every pair of the piece is in range
+    and the second loop adds the cells to the sub-tables in turn (pair j to sub-table
+    ``j % 4``); else the piece's out-of-range pairs are tallied in ``misses`` and nothing of it
+    is counted (the caller discards the tables when anything is tallied).
+    """
+    uk = np.uint64(k)
+    cells = np.empty(_PIECE, dtype=np.uint8)
+    t0 = tables[0]
+    t1 = tables[1]
+    t2 = tables[2]
+    t3 = tables[3]
+    n_miss = 0
+    for start in range(0, a.shape[0], _PIECE):
+        xa = a[start : start + _PIECE]
+        xb = b[start : start + _PIECE]
+        m = xa.shape[0]
+        top = np.uint64(0)
+        for j in range(m):
+            ca = np.uint64(np.int64(xa[j]) - lo)
+            cb = np.uint64(np.int64(xb[j]) - lo)
+            top = max(top, max(ca, cb))
+            cells[j] = np.uint8(ca * uk + cb)
+        if top >= uk:
+            for j in range(m):
+                ca = np.uint64(np.int64(xa[j]) - lo)
+                cb = np.uint64(np.int64(xb[j]) - lo)
+                n_miss += max(ca, cb) >= uk
+            continue
+        j = 0
+        while j + 4 <= m:
+            t0[cells[j]] += 1
+            t1[cells[j + 1]] += 1
+            t2[cells[j + 2]] += 1
+            t3[cells[j + 3]] += 1
+            j += 4
+        for i in range(j, m):
+            t0[cells[i]] += 1
+    misses[0] = n_miss
+
+
+@locked_njit(cache=True, nogil=True, parallel=True)
+def _cells_parallel(a, b, lo, k, block_len, tables, misses):  # type: ignore[no-untyped-def]
+    for blk in prange(tables.shape[0]):
+        block = slice(blk * block_len, (blk + 1) * block_len)
+        _checked_cells_block(a[block], b[block], lo, k, tables[blk], misses[blk : blk + 1])
 
 
 @locked_njit(cache=True, nogil=True, parallel=True)
@@ -267,13 +323,20 @@ def table_counts_guessed(
     Returns None if any rating falls outside ``lo .. lo + K - 1`` (nothing is counted for it),
     so a guessed range that is right costs one pass and a wrong one is detected.
     """
-    n_sub, n_blocks, block_len = _layout(a.shape[0], k, parallel, n_threads)
-    if n_blocks == 1:
+    n = a.shape[0]
+    n_sub, n_blocks, block_len = _layout(n, k, parallel, n_threads)
+    # K <= 16 (see _checked_cells_block); 8- and 16-bit ratings count as fast in one loop.
+    cells = n_sub == 4 and n >= PARALLEL_MIN and a.dtype.itemsize >= 4
+    if n_blocks == 1 and not cells:
         serial, n_miss = _checked_serial(a, b, np.int64(lo), np.int64(k), n_sub, True)
         return None if n_miss else np.asarray(serial).reshape(k, k)
     tables = np.zeros((n_blocks, n_sub, k * k), dtype=np.int64)
     misses = np.zeros(n_blocks, dtype=np.int64)
-    _checked_parallel(a, b, np.int64(lo), np.int64(k), block_len, tables, misses)
+    if cells and n_blocks == 1:
+        _checked_cells_block(a, b, np.int64(lo), np.int64(k), tables[0], misses)
+    else:
+        driver = _cells_parallel if cells else _checked_parallel
+        driver(a, b, np.int64(lo), np.int64(k), block_len, tables, misses)
     if misses.any():
         return None
     total: np.ndarray = tables.sum(axis=(0, 1))

@@ -1,4 +1,5 @@
-"""The 8-bit and bool sums kernel: exact at the widest 8-bit ranges, int32 arithmetic only."""
+"""Kernel paths taken for speed: the 8-bit and bool sums kernel (exact at the widest 8-bit
+ranges, int32 arithmetic only) and the two-loop table count of large inputs with K <= 16."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 import wkappa as wk
 from reference import reference_kappa
 from wkappa._core.kernels import numba_sums as sums_kernels
+from wkappa._core.kernels import numba_table as table_kernels
+from wkappa._core.warmup import PARALLEL_MIN
 
 
 def _exact_sums(a: np.ndarray, b: np.ndarray, s: int) -> tuple[int, ...]:
@@ -61,3 +64,35 @@ def test_narrow_chunk_multiplies_in_32_bits() -> None:
     multiplies = re.findall(r"= mul (?:nuw )?(?:nsw )?(<\d+ x i\d+>|i\d+) ", body)
     assert multiplies
     assert not [m for m in multiplies if m.endswith("i64>") or m == "i64"]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint32", "uint64"])
+@pytest.mark.parametrize("k", [1, 2, 5, 16])
+@pytest.mark.parametrize("miss", [None, "below", "above", "tail"])
+def test_two_loop_table_count(dtype: str, k: int, miss: str | None) -> None:
+    """Large inputs with K <= 16 count the cells of each piece after checking its range: the
+    table is the exact count, and a rating outside the guessed range -- below it (which wraps
+    to a huge unsigned value), above it, or in the last short piece -- is found."""
+    rng = np.random.default_rng(k)
+    n = PARALLEL_MIN + 1001  # whole pieces and a short last one
+    lo = 3
+    a = rng.integers(0, k, n) + lo
+    b = rng.integers(0, k, n) + lo
+    if miss == "below":
+        b[n // 2] = lo - 1
+    elif miss == "above":
+        a[12345] = lo + k
+    elif miss == "tail":
+        b[-3] = lo + k + 100
+    a, b = a.astype(dtype), b.astype(dtype)
+    cells = (a.astype(np.int64) - lo) * k + b.astype(np.int64) - lo
+    for parallel, threads in [(False, 1), (True, 2)]:
+        table = table_kernels.table_counts_guessed(a, b, lo, k, parallel, threads)
+        if miss is None:
+            assert table is not None
+            np.testing.assert_array_equal(table.ravel(), np.bincount(cells, minlength=k * k))
+        else:
+            assert table is None
+    if k > 1:  # one category: kappa is undefined
+        expected = wk.weighted_kappa(a.astype(np.int64).tolist(), b.tolist(), weights="linear")
+        assert wk.weighted_kappa(a, b, weights="linear") == expected
