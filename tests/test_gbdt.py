@@ -472,6 +472,37 @@ def test_labels_outside_the_grades_of_the_predictions_are_named(call: Any, match
         call()
 
 
+def test_a_factory_passed_uncalled_names_the_fix() -> None:
+    # feval=lightgbm_metric (no parentheses), the way a metric function is passed: the
+    # libraries called the factory with (preds, data) and it raised Python's "takes 0
+    # positional arguments but 2 were given".
+    from wkappa.gbdt import qwk_objective
+
+    dataset = lgb.Dataset(X, Y, params={"verbose": -1})
+    calls = [
+        (
+            "lightgbm_metric",
+            lambda: lgb.train(
+                {"verbose": -1, "metric": "None"},
+                dataset,
+                2,
+                valid_sets=[dataset],
+                feval=lightgbm_metric,
+            ),
+        ),
+        (
+            "xgboost_metric",
+            lambda: xgb.XGBRegressor(n_estimators=2, eval_metric=xgboost_metric).fit(
+                X, Y, eval_set=[(XV, YV)], verbose=False
+            ),
+        ),
+        ("qwk_objective", lambda: xgb.train({}, xgb.DMatrix(X, Y), 2, obj=qwk_objective)),
+    ]
+    for name, call in calls:
+        with pytest.raises(WkappaError, match=rf"^`{name}` builds the .* Hint: pass {name}\(\) "):
+            call()
+
+
 def test_a_dmatrix_without_labels_is_named() -> None:
     metric = xgboost_metric()
     with pytest.raises(WkappaError, match=r"no labels \(the eval dataset's labels"):

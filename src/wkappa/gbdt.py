@@ -18,8 +18,10 @@ caller already imported them.
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -245,6 +247,30 @@ def _check_label_range(labels: np.ndarray, low: int, high: int, grades: str, hin
     raise WkappaError(f"The labels reach {text}, outside {grades}. {hint}")
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _factory(build: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``build`` (which takes keyword options only), refusing with the fix the positional
+    call a library makes when ``build`` itself is passed where what it builds belongs
+    (``feval=lightgbm_metric`` rather than ``feval=lightgbm_metric()``)."""
+    name = build.__name__
+    what = "objective" if name == "qwk_objective" else "eval metric"
+
+    @functools.wraps(build)
+    def checked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if args:
+            raise WkappaError(
+                f"`{name}` builds the {what}; it was called with {len(args)} positional "
+                f"arguments, as a library calls the {what} itself. Hint: pass {name}() "
+                f"(called, with any options) as the {what}."
+            )
+        return build(*args, **kwargs)
+
+    return checked
+
+
 def _bound(values: np.ndarray, reduce: Any) -> int | None:
     if values.size == 0:
         return None
@@ -306,6 +332,7 @@ class LightGBMMetric(_KappaScorer):
         return self.name, value, True
 
 
+@_factory
 def lightgbm_metric(
     *,
     weights: WeightsLike = "quadratic",
@@ -408,6 +435,7 @@ class XGBoostMetric(_KappaScorer):
         )
 
 
+@_factory
 def xgboost_metric(
     *,
     weights: WeightsLike = "quadratic",
@@ -554,6 +582,7 @@ class CatBoostMetric(_KappaScorer):
         return error
 
 
+@_factory
 def qwk_objective() -> QWKObjective:
     """A smooth QWK objective (gradient and Hessian) for regression boosting.
 
