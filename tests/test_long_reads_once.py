@@ -13,6 +13,7 @@ plans that scan it are counted.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -198,13 +199,17 @@ def test_a_spark_frame_is_computed_once_and_released(
     ],
 )
 @pytest.mark.parametrize("suffix", ["parquet", "csv"])
+@pytest.mark.parametrize("numbers", [False, True], ids=["words", "numbers-as-text"])
 def test_the_command_line_reads_a_long_file_once(
-    tmp_path: Any, capsys: Any, monkeypatch: Any, command: list[str], suffix: str
+    tmp_path: Any, capsys: Any, monkeypatch: Any, command: list[str], suffix: str, numbers: bool
 ) -> None:
+    """Text ratings too (words, or numbers written with a space): whether they are numbers
+    is decided on the counted values."""
     from wkappa._cli import main
 
-    rows = _rows(nulls=True)
-    rows["rater"] = [f"r{rater}" for rater in rows["rater"]]
+    rows = _rows(strings=True, nulls=True)
+    if numbers:
+        rows["rating"] = [None if r is None else f" {'abcd'.index(r) + 1}" for r in rows["rating"]]
     path = tmp_path / f"long.{suffix}"
     getattr(pl.DataFrame(rows), f"write_{suffix}")(path)
     scans: list[str] = []
@@ -224,3 +229,28 @@ def test_the_command_line_reads_a_long_file_once(
     # the counter sees a second read
     pl.scan_parquet(path).collect() if suffix == "parquet" else pl.scan_csv(path).collect()
     assert len(scans) == 2
+
+
+def test_score_reads_text_ratings_once(tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
+    """Two rating columns written as text (numbers with spaces): typed on their counted
+    values, so ``score`` reads the file once too."""
+    from wkappa._cli import main
+
+    path = tmp_path / "pairs.csv"
+    pl.DataFrame({"t": [" 1", "2", "3 ", "4"] * 20, "p": ["1", " 2", "3", "3"] * 20}).write_csv(
+        path
+    )
+    scans: list[str] = []
+    collect = pl.LazyFrame.collect
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if path.name in self.explain(optimized=False):
+            scans.append("scan")
+        return collect(self, *args, **kwargs)
+
+    monkeypatch.setattr(pl.LazyFrame, "collect", counted)
+    assert main(["score", str(path), "--true", "t", "--pred", "p", "--format", "json"]) == 0
+    assert len(scans) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["rows_used"] == 80
+    assert out["statistic"] == wk.qwk([1, 2, 3, 4] * 20, [1, 2, 3, 3] * 20)

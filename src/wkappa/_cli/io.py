@@ -26,7 +26,7 @@ from .dictionaries import Dictionaries, ordered_categories, unread_order_hint
 from .ids import ID_OPTIONS, read_ids, strip_ids, text_ids
 from .lists import join_list
 from .missing import MISSING_SPELLINGS, blank_is_missing, declared_missing, missing_spellings
-from .numbers import numeric_columns
+from .numbers import numeric_columns, numeric_counts
 from .progress import progress_bar
 from .rows import first_row
 from .sniff import (
@@ -505,8 +505,11 @@ def count_keys(
     Notes
     -----
     The count runs in polars' streaming engine: memory holds a few batches of rows and the
-    distinct tuples, never the columns. A CSV value that contradicts the inferred column type
-    (``abc`` after 10,000 numbers) is found by scanning once more with the columns as text.
+    distinct tuples, never the columns. Without ``numeric`` and ``weight`` the file is read
+    once: whether a text rating column holds numbers is decided on its counted values (a
+    refused value's row is looked for after). A CSV value that contradicts the inferred
+    column type (``abc`` after 10,000 numbers) is found by scanning once more with the
+    columns as text.
     """
     pl = polars()
     rated = {c for o, c in options.items() if o not in ID_OPTIONS}  # read as ratings first
@@ -517,33 +520,42 @@ def count_keys(
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
     frame = strip_ids(source, blank_is_missing(frame, schema, keys), ids)
     labelled = [k for k in keys if k in text and k in rated]  # ratings named by --labels
-    frame = _typed(source, frame, [k for k in keys if k not in text], numeric, weight, labelled)
+    typed = [k for k in keys if k not in text]
+    # Without scores or weights, whether a text rating column holds numbers is found among
+    # the counted values (every value a column takes): the file is read once.
+    later = weight is None and not numeric
+    first = ([], []) if later else (typed, labelled)  # the columns typed before the count
+    frame = _typed(source, frame, first[0], numeric, weight, first[1])
     with progress_bar(source, progress) as tick:
-        try:
-            counts = _count(frame, keys, weight, tick)
-        except pl.exceptions.ComputeError as exc:
-            if source.fmt not in ("csv", "tsv"):
-                raise read_error(source, exc) from None
-            frame = _typed(
-                source,
-                strip_ids(
-                    source,
-                    blank_is_missing(
-                        source.scan(string_columns=used), dict.fromkeys(used, pl.String), keys
-                    ),
-                    ids,
-                ),
-                [k for k in keys if k not in text],
-                numeric,
-                weight,
-                labelled,
-            )
+        counts = None
+        if later:
             try:
-                counts = _count(frame, keys, weight, None)
-            except pl.exceptions.PolarsError as again:
-                raise read_error(source, again) from None
-        except pl.exceptions.PolarsError as exc:
-            raise read_error(source, exc) from None
+                counts = _count(frame, keys, weight, tick)
+            except pl.exceptions.PolarsError:
+                # A file that fails to read fails as it does with its text columns typed
+                # first (the message, and the fallback to text of a CSV).
+                later, tick = False, None
+                frame = _typed(source, frame, typed, numeric, weight, labelled)
+        if counts is None:
+            try:
+                counts = _count(frame, keys, weight, tick)
+            except pl.exceptions.ComputeError as exc:
+                if source.fmt not in ("csv", "tsv"):
+                    raise read_error(source, exc) from None
+                text_frame = blank_is_missing(
+                    source.scan(string_columns=used), dict.fromkeys(used, pl.String), keys
+                )
+                frame = _typed(
+                    source, strip_ids(source, text_frame, ids), typed, numeric, weight, labelled
+                )
+                try:
+                    counts = _count(frame, keys, weight, None)
+                except pl.exceptions.PolarsError as again:
+                    raise read_error(source, again) from None
+            except pl.exceptions.PolarsError as exc:
+                raise read_error(source, exc) from None
+    if later:
+        frame, counts = _typed_counts(source, frame, counts, keys, typed, labelled)
     if counts.height == 0:
         raise no_data_rows(source.name)
     if weight is not None and counts[_BAD].sum() > 0:
@@ -573,6 +585,24 @@ def _typed(
         if not schema[column].is_numeric():
             _refuse_not_numbers(source, frame, column, schema[column])
     return frame
+
+
+def _typed_counts(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    keys: Sequence[str],
+    typed: Sequence[str],
+    labelled: Sequence[str],
+) -> tuple[Any, Any]:
+    """What :func:`_typed` does to the rating columns (``typed``; ``labelled``: those named
+    by ``--labels``), decided on the counted rows (:func:`.numbers.numeric_counts`); the
+    counts of two spellings of one number (`` 3`` and ``3``) added up."""
+    frame, counts, cast = numeric_counts(source, frame, counts, typed)
+    frame, counts, cast_labelled = numeric_counts(source, frame, counts, labelled, words=True)
+    if cast or cast_labelled:
+        counts = counts.group_by(list(dict.fromkeys(keys))).agg(polars().col(COUNT).sum())
+    return frame, counts
 
 
 def _refuse_not_numbers(source: Source, frame: Any, column: str, dtype: Any) -> None:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from .._core import format_value, import_optional
 from ..exceptions import WkappaError
 from .missing import blank_is_missing, missing_code
 from .rows import first_row
 
-__all__ = ["numeric_columns"]
+__all__ = ["numeric_columns", "numeric_counts"]
 
 # The error values a spreadsheet writes for a formula that failed (#N/A is a missing code).
 _FORMULA_ERROR = re.compile(r"#(DIV/0!|VALUE!|REF!|NAME\?|NUM!|NULL!|SPILL!|CALC!)", re.IGNORECASE)
@@ -30,7 +30,7 @@ def numeric_columns(
     (categories given as words) unless numbers are ``required``; with ``words`` (ratings named
     by ``--labels``, which may list ``1`` and ``mild`` alike), so is a column holding any word.
     With the ``source``'s ``--decimal-comma``, a number is written ``2,5`` and one with a
-    point is unparsable. One streaming pass per text column.
+    point is unparsable. One streaming pass per text column (see :func:`numeric_counts`).
 
     Parameters
     ----------
@@ -56,44 +56,87 @@ def numeric_columns(
     for column in dict.fromkeys(columns):
         if schema[column] != pl.String:
             continue
-        text = pl.col(column).str.strip_chars()
-        if source.decimal_comma:  # 2,5 is 2.5, and a point is not a decimal point
-            point = text.str.contains(".", literal=True)
-            text = pl.when(point).then(None).otherwise(text.str.replace(",", ".", literal=True))
-        parsed = text.cast(pl.Float64, strict=False)
-        unparsable = pl.col(column).is_not_null() & parsed.is_null()
-        number = parsed.is_not_null() & ~parsed.is_nan()  # 'NaN' alone does not make numbers
+        parsed, unparsable, number = _parsed(source, column)
         tally = frame.select(bad=unparsable.sum(), good=number.sum()).collect(engine="streaming")
         bad, good = int(tally["bad"].item()), int(tally["good"].item())
         if bad == 0 and good > 0:
             frame = frame.with_columns(parsed.alias(column))
         elif bad and (good or required) and not words:
-            row = first_row(frame, unparsable)
-            value = frame.filter(unparsable).select(column).head(1).collect().item()
-            hint = "fix or blank out that cell."
-            if missing_code(value):
-                hint = (
-                    "fix or blank out that cell, or, if the value marks a missing rating, "
-                    f"declare it: --na-values='{value.strip()}'."
-                )
-            if _FORMULA_ERROR.fullmatch(value.strip()):
-                hint = (
-                    f"{value.strip()} is a spreadsheet formula's error, not a rating: fix the "
-                    "formula, or blank out the cell (a missing rating)."
-                )
-            if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
-                hint = (
-                    "numbers are read with a decimal point; a spreadsheet set to a decimal "
-                    "comma wrote 1,5 for 1.5: pass --decimal-comma (with --separator ';' "
-                    "if the file is separated by ';')."
-                )
-            if source.decimal_comma and "." in value:
-                hint = (
-                    "with --decimal-comma a number is written with a comma (1,5); a point "
-                    "is neither a decimal point nor a thousands separator there: fix the cell."
-                )
-            raise WkappaError(
-                f"{source.name}, row {row}: column {column!r} has the unparsable value "
-                f"{format_value(value)}; expected a number. Hint: {hint}"
-            )
+            _refuse_unparsable(source, frame, column, unparsable)
     return frame
+
+
+def numeric_counts(
+    source: Any, frame: Any, counts: Any, columns: Sequence[str], *, words: bool = False
+) -> tuple[Any, Any, bool]:
+    """:func:`numeric_columns` (numbers not ``required``) of key columns, decided on their
+    distinct values: ``counts`` (a polars DataFrame of the file's distinct key tuples, counted
+    from ``frame``, missing cells already null) holds every value a column takes, so whether
+    a text column holds numbers, words or an unparsable value is found there without another
+    pass over the file (only a refused value's row is looked for in ``frame``).
+
+    Returns ``frame`` and ``counts`` with the text columns of numbers cast to Float64, and
+    whether any was (two spellings of one number, `` 3`` and ``3``, are then one key twice).
+    """
+    pl = import_optional("polars", "cli")
+    cast = False
+    for column in dict.fromkeys(columns):
+        if counts.schema[column] != pl.String:
+            continue
+        parsed, unparsable, number = _parsed(source, column)
+        tally = counts.select(bad=unparsable.sum(), good=number.sum())
+        bad, good = int(tally["bad"].item()), int(tally["good"].item())
+        if bad == 0 and good > 0:
+            frame = frame.with_columns(parsed.alias(column))
+            counts = counts.with_columns(parsed.alias(column))
+            cast = True
+        elif bad and good and not words:
+            _refuse_unparsable(source, frame, column, unparsable)
+    return frame, counts, cast
+
+
+def _parsed(source: Any, column: str) -> tuple[Any, Any, Any]:
+    """The expressions of a text column read as numbers: the number (null where the cell is
+    none), whether a cell holds a value that is not a number, and whether it holds a number
+    ('NaN' alone does not make numbers)."""
+    pl = import_optional("polars", "cli")
+    text = pl.col(column).str.strip_chars()
+    if source.decimal_comma:  # 2,5 is 2.5, and a point is not a decimal point
+        point = text.str.contains(".", literal=True)
+        text = pl.when(point).then(None).otherwise(text.str.replace(",", ".", literal=True))
+    parsed = text.cast(pl.Float64, strict=False)
+    unparsable = pl.col(column).is_not_null() & parsed.is_null()
+    return parsed, unparsable, parsed.is_not_null() & ~parsed.is_nan()
+
+
+def _refuse_unparsable(source: Any, frame: Any, column: str, unparsable: Any) -> NoReturn:
+    """The error naming the first unparsable cell of ``column`` in ``frame``: its row, its
+    value and the fix."""
+    row = first_row(frame, unparsable)
+    value = frame.filter(unparsable).select(column).head(1).collect().item()
+    hint = "fix or blank out that cell."
+    if missing_code(value):
+        hint = (
+            "fix or blank out that cell, or, if the value marks a missing rating, "
+            f"declare it: --na-values='{value.strip()}'."
+        )
+    if _FORMULA_ERROR.fullmatch(value.strip()):
+        hint = (
+            f"{value.strip()} is a spreadsheet formula's error, not a rating: fix the "
+            "formula, or blank out the cell (a missing rating)."
+        )
+    if re.fullmatch(r"\s*[-+]?\d*,\d+\s*", value):
+        hint = (
+            "numbers are read with a decimal point; a spreadsheet set to a decimal "
+            "comma wrote 1,5 for 1.5: pass --decimal-comma (with --separator ';' "
+            "if the file is separated by ';')."
+        )
+    if source.decimal_comma and "." in value:
+        hint = (
+            "with --decimal-comma a number is written with a comma (1,5); a point "
+            "is neither a decimal point nor a thousands separator there: fix the cell."
+        )
+    raise WkappaError(
+        f"{source.name}, row {row}: column {column!r} has the unparsable value "
+        f"{format_value(value)}; expected a number. Hint: {hint}"
+    )
