@@ -469,8 +469,14 @@ class AgreementResult:
             f"{self.n_raters} raters, {self.n_ratings} ratings, K = {len(self.labels)} "
             f"categories {format_value(list(self.labels))}",
             f"observed agreement   pa = {number_text(self.percent_agreement)}"
-            "  (mean over items with two ratings or more of the share of agreeing rater "
-            "pairs, weighted by A = 1 - W)",
+            + (
+                "  ((1 - e) pa' + e: pa' the mean over items with two ratings or more of the "
+                "share of agreeing rater pairs, weighted by A = 1 - W and by each item's "
+                "ratings r_i / mean r; e = 1 / the number of those items' ratings)"
+                if self.coefficient == "krippendorff"
+                else "  (mean over items with two ratings or more of the share of agreeing "
+                "rater pairs, weighted by A = 1 - W)"
+            ),
             f"chance agreement     pe = {number_text(self.chance_agreement)}"
             f"  ({_CHANCE[self.coefficient]})",
             f"coefficient  (pa - pe) / (1 - pe) = {number_text(self.statistic, reason=undefined)}",
