@@ -223,6 +223,27 @@ def test_xgboost_early_stopping_native_and_sklearn() -> None:
     assert float(f"{argmax(model.predict_proba(XV)):f}") == max(sk_history)
 
 
+def test_lightgbm_first_metric_only_stops_on_a_built_in_metric_as_documented() -> None:
+    # The docs said first_metric_only=True "with this metric first" stops on kappa, but
+    # LightGBM evaluates its built-in metrics before a feval, so it stops on l2.
+    history: dict[str, Any] = {}
+    booster = lgb.train(
+        {**LGB_PARAMS, "objective": "regression", "metric": "l2", "learning_rate": 0.3},
+        lgb.Dataset(X, Y),
+        400,
+        valid_sets=[lgb.Dataset(XV, YV)],
+        feval=lightgbm_metric(),
+        callbacks=[
+            lgb.early_stopping(10, first_metric_only=True, verbose=False),
+            lgb.record_evaluation(history),
+        ],
+    )
+    assert list(history["valid_0"]) == ["l2", "qwk"]
+    l2 = history["valid_0"]["l2"]
+    assert booster.best_iteration == int(np.argmin(l2)) + 1
+    assert "``first_metric_only=True`` does not" in (lightgbm_metric.__doc__ or "")
+
+
 def test_xgboost_early_stopping_rounds_alone_keeps_the_worst_round_as_documented() -> None:
     # The trap the docs warn of: XGBoost's own early_stopping_rounds (no maximize in the
     # scikit-learn API) minimises a custom metric, so it keeps the round of lowest kappa.

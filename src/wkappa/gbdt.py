@@ -360,8 +360,9 @@ def lightgbm_metric(
     over the class indices ``0..K-1`` (``LGBMClassifier`` hands metrics its encoded labels,
     so grades with a gap, such as 1, 2, 4, are scored as 0, 1, 2: give the classifier
     consecutive grades if the gap should count). Early stopping in LightGBM watches *every*
-    metric, so set ``metric="None"`` (or ``first_metric_only=True`` with this metric first)
-    to stop on kappa alone.
+    metric, so set ``metric="None"`` (in the params, or ``LGBMRegressor(metric="None")``)
+    to stop on kappa alone. ``first_metric_only=True`` does not: LightGBM evaluates its
+    built-in metrics (l2, multi_logloss) before this one and stops on the first of those.
 
     Examples
     --------
