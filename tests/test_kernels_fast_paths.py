@@ -96,3 +96,30 @@ def test_two_loop_table_count(dtype: str, k: int, miss: str | None) -> None:
     if k > 1:  # one category: kappa is undefined
         expected = wk.weighted_kappa(a.astype(np.int64).tolist(), b.tolist(), weights="linear")
         assert wk.weighted_kappa(a, b, weights="linear") == expected
+
+
+def test_large_serial_linear_count_takes_the_two_loop_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A serial count of many 64-bit ratings goes to the two-loop count, not the one-call
+    kernel of small inputs; 8-bit ratings keep the one-call kernel (one loop is faster there)."""
+    from wkappa._core import fused
+
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 5, PARALLEL_MIN + 7)
+    b = rng.integers(0, 5, PARALLEL_MIN + 7)
+    expected = wk.weighted_kappa(a, b, weights="linear")
+    calls: list[str] = []
+    one_call = fused.guessed_serial
+    monkeypatch.setattr(
+        fused, "guessed_serial", lambda *args: calls.append("one call") or one_call(*args)
+    )
+    fused.set_parallel(False)
+    try:
+        assert wk.weighted_kappa(a, b, weights="linear") == expected
+        assert calls == []
+        a8, b8 = a.astype(np.int8), b.astype(np.int8)
+        assert wk.weighted_kappa(a8, b8, weights="linear") == expected
+        assert calls == ["one call"]
+    finally:
+        fused.set_parallel(None)

@@ -459,7 +459,10 @@ def _fused_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
     if w is None and labels is None and integer and not request.quadratic:
         # A table of integer ratings in one counting pass, its range guessed from the first
         # pairs (checked in the same pass). QWK needs no table: the fused sums pass below.
-        if not use_parallel(n) and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
+        # Serial counts take one kernel call, except large 32- and 64-bit ratings: their
+        # table_counts_guessed count (two loops per piece, for K <= 16) is faster.
+        one_call = n < PARALLEL_MIN or a.dtype.itemsize < 4
+        if one_call and not use_parallel(n) and (a.dtype.kind == "i" or a.dtype.itemsize < 8):
             done, table, lo = guessed_serial(a, b, min_rating, max_rating)
             if table is not None:
                 return Counted(table, None, range(lo, lo + table.shape[0]))
