@@ -167,7 +167,6 @@ def test_score_cluster_bootstrap_is_the_api_one(path, data, capsys):
 def test_score_by_groups_are_clustered_within_each_group(path, data, capsys):
     argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--by", "site"]
     document = json_output(capsys, argv)
-    assert "across_groups" not in document
     for group in document["groups"]:
         rows = data["site"] == group["group"]
         expected = wk.kappa_test(data["truth"][rows], data["a"][rows], cluster=data["task"][rows])
@@ -204,10 +203,39 @@ def test_score_omitted_rows_drop_their_clusters(tmp_path, capsys):
     assert document["n_clusters"] == 3 and document["rows_dropped"] == 2
 
 
-def test_score_by_text_leaves_out_the_summary_across_groups(path, capsys):
+def test_score_by_with_clusters_pools_as_stratified_kappa_test(path, data, capsys):
+    """The summary across --by groups with --cluster is wkappa.stratified_kappa_test(...,
+    cluster=...): each group weighted by its cluster-robust variance (it was left out)."""
     argv = ["score", path, "--true", "truth", "--pred", "a", "--cluster", "task", "--by", "site"]
+    across = json_output(capsys, argv)["across_groups"]
+    expected = wk.stratified_kappa_test(
+        data["truth"], data["a"], strata=data["site"], cluster=data["task"]
+    )
+    for key in ("statistic", "standard_error", "homogeneity_statistic", "homogeneity_pvalue"):
+        assert across[key] == pytest.approx(getattr(expected, key), rel=1e-12), key
+    low, high = expected.confidence_interval()
+    interval = across["confidence_interval"]
+    assert (interval["low"], interval["high"]) == pytest.approx((low, high), rel=1e-12)
     assert main(argv) == 0
-    assert "No summary across site with --cluster" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "(inverse-variance weighted, as SAS PROC FREQ, with each group's cluster-robust " in (
+        text
+    )
+    assert f"kappa {expected.statistic:.4f}, SE {expected.standard_error:.4f}" in text
+
+
+def test_score_by_with_a_cluster_in_two_groups_says_why_there_is_no_summary(tmp_path, capsys):
+    path = tmp_path / "cross.csv"
+    rows = [f"{s},{s}{i // 2},{i % 3},{(i + i // 3) % 3}" for s in "AB" for i in range(12)]
+    rows[0] = "A,B1,0,0"  # patient B1 has rows at site A and at site B
+    path.write_text("site,patient,x,y\n" + "\n".join(rows) + "\n")
+    argv = ["score", str(path), "--true", "x", "--pred", "y", "--by", "site",
+            "--cluster", "patient"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "(No summary across site: cluster 'B1' of patient has rows in site 'A' and 'B'" in out
+    assert "Across site" not in out
+    assert "across_groups" not in json_output(capsys, [*argv, "--format", "json"])
 
 
 def test_score_csv_has_n_clusters(path, capsys):

@@ -43,18 +43,23 @@ def test_the_report_has_the_pooled_kappa_and_the_test(grouped, tmp_path):
     assert "chi-square test of homogeneity" in methods
 
 
-def test_with_clusters_the_report_says_why_there_is_no_summary(grouped, tmp_path):
+def test_with_clusters_the_report_pools_each_group_by_its_cluster_robust_variance(
+    grouped, tmp_path
+):
     text = grouped.read_text().splitlines()
     grouped.write_text(
         "\n".join([text[0] + ",c", *(f"{x},{i // 4}" for i, x in enumerate(text[1:]))]) + "\n"
     )
     out = tmp_path / "r.html"
-    proc = run("score", grouped, "--true", "a", "--pred", "b", "--by", "site", "--cluster", "c",
-               "--report", out)  # fmt: skip
+    argv = ["score", grouped, "--true", "a", "--pred", "b", "--by", "site", "--cluster", "c"]
+    combined = json.loads(run(*argv, "--format", "json").stdout)["across_groups"]
+    proc = run(*argv, "--report", out)
     assert proc.returncode == 0, proc.stderr
     page = html.unescape(out.read_text())
-    assert "No summary across site with --cluster: it assumes independent pairs." in page
-    assert "pooled" not in page
+    assert "with each group's cluster-robust variance" in page
+    methods = page.split('class="methods"')[1].split("</p>")[0]
+    assert f"pooled kappa = {combined['statistic']:.4f}" in methods
+    assert "inverse-variance weights (each group's cluster-robust variance)" in methods
 
 
 def test_the_pairs_without_a_group_are_said_to_be_left_out(tmp_path):

@@ -163,16 +163,15 @@ def cluster_ids(column: Any, name: str, unit: str, kept: Any = None) -> np.ndarr
     return np.asarray(column.to_list(), dtype=object)
 
 
-def cluster_codes(column: Any, name: str, unit: str) -> tuple[np.ndarray, int]:
+def cluster_codes(column: Any, name: str, unit: str) -> tuple[np.ndarray, tuple[Any, ...]]:
     """The cluster of each of a polars ``column``'s rows as codes ``0..G-1`` in the order the
     library gives its clusters (``wkappa.kappa_test(..., cluster=ids)`` on the same ids, so
-    that a bootstrap draws the same clusters for a seed), and G. A missing id is refused;
-    the caller refuses G < 2 (after dropping rows, it may say which)."""
+    that a bootstrap draws the same clusters for a seed), and the G cluster ids. A missing id
+    is refused; the caller refuses G < 2 (after dropping rows, it may say which)."""
     from .._stats import read_groups
 
     _refuse_missing(column, name, unit)
-    codes, names = read_groups(column, len(column), "cluster")
-    return codes, len(names)
+    return read_groups(column, len(column), "cluster")
 
 
 def excluded(option: str, hint: str = "") -> WkappaError:

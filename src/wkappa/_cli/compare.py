@@ -203,7 +203,8 @@ def _paired_from_counts(
     repeat = counts[COUNT].to_numpy().astype(np.int64)
     frequency = counts[WEIGHT].to_numpy().astype(np.float64) if weighted else repeat
     if cluster is not None:
-        codes, n_clusters = cluster_codes(counts[cluster], cluster, unit="row")
+        codes, ids = cluster_codes(counts[cluster], cluster, unit="row")
+        n_clusters = len(ids)
         k = len(shared)
         a, b = (
             stacked_tables(codes, n_clusters, index[0], pred, k, frequency) for pred in index[1:]

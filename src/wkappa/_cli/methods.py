@@ -35,9 +35,9 @@ from .output import (
 from .provenance import Provenance, interval_words, resampling_words
 from .score_output import (
     ScoreRun,
-    across_groups,
     goodness_of_fit,
     missing_group,
+    pooled,
     pooled_interval,
 )
 
@@ -206,23 +206,23 @@ def score_methods(
 
 def _pooled(run: ScoreRun) -> tuple[str, list[str]]:
     """The ``--by`` groups as strata, in the methods sentence: the pooled kappa and the test
-    of equal kappas that the console prints under the groups (not with ``--cluster``), and
-    the references they cite."""
-    if run.by is None or run.cluster is not None:
-        return "", []
-    combined = across_groups(run.groups)
+    of equal kappas that the console prints under the groups, and the references they
+    cite."""
+    combined = None if run.by is None else pooled(run)
     if combined is None:
         return "", []
     level = run.overall.level
     left = sum(not used for used in combined.used)
-    out = [f"{left} with an undefined kappa or a standard error of 0 left out"] if left else []
+    why = "a standard error of 0 or a single cluster" if run.cluster else "a standard error of 0"
+    out = [f"{left} with an undefined kappa, {why} left out"] if left else []
     missing = missing_group(run.groups)
     if missing is not None:  # the pairs without a value of --by are not a stratum
         out.append(f"the {format_count(missing.result.n)} pairs without a value left out")
     out_text = f" ({'; '.join(out)})" if out else ""
+    variances = " (each group's cluster-robust variance)" if run.cluster else ""
     sentence = (
         f" Across the values of {run.by}{out_text}, the kappas were pooled with "
-        "inverse-variance weights and their equality tested by the chi-square test of "
+        f"inverse-variance weights{variances} and their equality tested by the chi-square test of "
         "homogeneity (as in SAS PROC FREQ; SAS Institute 2023): pooled kappa = "
         f"{format_number(combined.statistic)}, {pooled_interval(combined, level, 'sentence')}; "
         f"chi-square = {statistic_text(combined.homogeneity_statistic)}, "

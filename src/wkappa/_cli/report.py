@@ -43,7 +43,7 @@ from .output import (
     whole_counts,
 )
 from .provenance import Provenance, methods_html, references_html, resampling_words
-from .score_output import Scored, ScoreRun, across_groups_lines, group_rows, statistic_name
+from .score_output import Scored, ScoreRun, group_rows, statistic_name, summary_lines
 from .written import write_bytes, write_text
 
 __all__ = [
@@ -303,10 +303,8 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
     if by is not None:
         parts += [f"<h2>By {_e(by)}</h2>", _group_table(by, groups, overall)]
         parts += _infinite_note([scored.result for _, scored in groups])
-        if run.cluster is not None:  # as the console says: the pooling assumes independence
-            summary = [f"No summary across {by} with --cluster: it assumes independent pairs."]
-        else:  # the pooled kappa and the test of equal kappas, as the console prints them
-            summary = across_groups_lines(groups, by, overall.level, "report")
+        # the pooled kappa and the test of equal kappas (or why not), as the console prints them
+        summary = summary_lines(run, "report")
         parts += [f'<p class="across">{_e(line.strip())}</p>' for line in summary]
         shown = groups[:MAX_GROUP_SECTIONS]
         parts += [_section(f"{by} = {label_text(v)}", s, true, pred, args) for v, s in shown]

@@ -204,6 +204,7 @@ def run_score(args: argparse.Namespace) -> int:
     run = score_output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
         tables.omitted, output.RowCount(tables.read, tables.omitted), args.cluster,
+        tables.spanning,
     )  # fmt: skip
     if args.format == "json":
         print(score_output.score_json(run))

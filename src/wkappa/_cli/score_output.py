@@ -23,7 +23,8 @@ groups with a value, with ``n_missing_left_out`` (the pairs of the ``(missing)``
 without a ``--by`` value, left out of it and of its test of equal kappas; 0 without one). With
 ``--cluster COL``, also ``cluster`` (the column) and, in every
 summary, ``n_clusters`` (G: the standard error is cluster-robust over them); ``across_groups``
-is then left out: it assumes independent pairs.
+then weights each group by its cluster-robust variance, and is left out when a cluster has
+rows in two groups (the groups are then not independent samples).
 """
 
 from __future__ import annotations
@@ -73,15 +74,16 @@ __all__ = [
     "ScoreRun",
     "Scored",
     "across_groups",
-    "across_groups_lines",
     "group_rows",
     "missing_group",
+    "pooled",
     "pooled_interval",
     "score_csv",
     "score_json",
     "score_text",
     "statistic_name",
     "summary",
+    "summary_lines",
 ]
 
 
@@ -115,6 +117,29 @@ class ScoreRun:
     omitted: int  # rows dropped for a missing rating
     rows: RowCount | None = None  # rows read / used / dropped
     cluster: str | None = None  # the --cluster column
+    spanning: tuple[Any, Any, Any] | None = None  # a cluster in two groups, and the two
+
+
+def pooled(run: ScoreRun, homogeneity: str = "asymptotic") -> Any:
+    """The summary across the ``--by`` groups (:func:`across_groups`), None where there is
+    none: fewer than 2 groups, or a cluster with rows in two groups."""
+    if run.spanning is not None:
+        return None
+    return across_groups(run.groups, homogeneity, clustered=run.cluster is not None)
+
+
+def summary_lines(run: ScoreRun, written: str = "console") -> list[str]:
+    """What stands under the ``--by`` table: the summary across the groups
+    (:func:`across_groups_lines`), or why there is none."""
+    assert run.by is not None
+    if run.spanning is None:
+        return across_groups_lines(run, written)
+    cluster, one, other = (label_text(value) for value in run.spanning)
+    return [
+        f"(No summary across {run.by}: cluster {cluster!r} of {run.cluster} has rows in "
+        f"{run.by} {one!r} and {other!r}; pooling needs independent groups, each cluster "
+        "within one group.)"
+    ]
 
 
 def _whole(table: np.ndarray) -> Any:
@@ -241,22 +266,35 @@ def missing_group(groups: Sequence[tuple[Any, Scored]]) -> Scored | None:
     return None
 
 
-def across_groups(groups: Sequence[tuple[Any, Scored]], homogeneity: str = "asymptotic") -> Any:
+def across_groups(
+    groups: Sequence[tuple[Any, Scored]], homogeneity: str = "asymptotic", clustered: bool = False
+) -> Any:
     """The groups with a value as strata (:func:`missing_group` is not one): SAS's overall
-    kappa and test of equal kappas (None below 2)."""
+    kappa and test of equal kappas (None below 2); ``clustered``, each group weighted by its
+    result's cluster-robust variance, as ``wkappa.stratified_kappa_test(..., cluster=...)``
+    (the caller has checked that each cluster lies within one group)."""
     missing = missing_group(groups)
     groups = [(value, scored) for value, scored in groups if scored is not missing]
     if len(groups) < 2:
         return None
     import warnings
 
-    from .._stats import stratified_kappa_test_from_tables
+    from .._stats import build_stratified, stratified_kappa_test_from_tables
     from ..exceptions import UndefinedKappaWarning
 
     first = groups[0][1].result
     tables = np.stack([np.asarray(scored.result.table) for _, scored in groups])
     with warnings.catch_warnings():  # the summary line says which groups were left out
         warnings.simplefilter("ignore", UndefinedKappaWarning)
+        if clustered:
+            return build_stratified(
+                tables,
+                first.weight_matrix,
+                tuple(first.labels),
+                tuple(value for value, _ in groups),
+                first.alternative,
+                results=[scored.result for _, scored in groups],
+            )
         return stratified_kappa_test_from_tables(
             tables,
             weights=first.weight_matrix,
@@ -281,7 +319,9 @@ def pooled_interval(combined: Any, level: float, written: str) -> str:
 
 def goodness_of_fit(groups: Sequence[tuple[Any, Scored]], combined: Any) -> Any:
     """Donner, Eliasziw & Klar's test of equal kappas where it applies (two categories,
-    counted pairs, both disagreements weighted alike), else None."""
+    counted pairs, both disagreements weighted alike, independent pairs), else None."""
+    if any(result.n_clusters is not None for result in combined.results):
+        return None
     w = combined.weight_matrix
     tables = np.stack([r.table for r in combined.results])
     binary = tables.shape[-1] == 2 and tables.dtype.kind in "iu"
@@ -290,16 +330,17 @@ def goodness_of_fit(groups: Sequence[tuple[Any, Scored]], combined: Any) -> Any:
     return across_groups(groups, "goodness-of-fit")
 
 
-def across_groups_lines(
-    groups: Sequence[tuple[Any, Scored]], by: str, level: float, written: str = "console"
-) -> list[str]:
+def across_groups_lines(run: ScoreRun, written: str = "console") -> list[str]:
     """The summary line under the ``--by`` table (nothing for fewer than 2 groups), its
     interval ``written`` for the console or a report (:func:`pooled_interval`)."""
-    combined = across_groups(groups)
+    groups, by, level = run.groups, run.by, run.overall.level
+    assert by is not None
+    combined = pooled(run)
     if combined is None:
         return []
+    variance = ", with each group's cluster-robust variance" if run.cluster else ""
     lines = [
-        f"Across {by} (inverse-variance weighted, as SAS PROC FREQ): kappa "
+        f"Across {by} (inverse-variance weighted, as SAS PROC FREQ{variance}): kappa "
         f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
         f"{pooled_interval(combined, level, written)}; equal kappas: chi-square "
         f"{statistic_text(combined.homogeneity_statistic)}, "
@@ -316,7 +357,8 @@ def across_groups_lines(
         label_text(v) for v, used in zip(combined.strata, combined.used, strict=True) if not used
     ]
     if left:
-        lines.append(f"  (left out, undefined kappa or SE 0: {', '.join(left)})")
+        why = "undefined kappa, SE 0 or a single cluster" if run.cluster else None
+        lines.append(f"  (left out, {why or 'undefined kappa or SE 0'}: {', '.join(left)})")
     missing = missing_group(groups)
     if missing is not None:
         lines.append(f"  {missing_note(missing, by)}")
@@ -363,10 +405,7 @@ def score_text(run: ScoreRun) -> str:
         lines += [f"By {by}:", render_table(header, rows, left=(0, 7))]
         notes = [infinite_statistic_note(name_of_test, s.result.test_statistic) for _, s in groups]
         lines += [next(note for note in notes if note)] if any(notes) else []
-        if run.cluster:
-            lines += [f"(No summary across {by} with --cluster: it assumes independent pairs.)"]
-        else:
-            lines += across_groups_lines(groups, by, overall.level)
+        lines += summary_lines(run)
         lines += [""]
     table = np.asarray(result.table)
     digits = None if whole_counts(table) else 2
@@ -395,7 +434,7 @@ def score_json(run: ScoreRun) -> str:
     if run.by is not None:
         document["by"] = run.by
         document["groups"] = [{"group": value, **summary(s)} for value, s in run.groups]
-        combined = None if run.cluster else across_groups(run.groups)
+        combined = pooled(run)
         if combined is not None:
             # The fields of combined.to_dict(level) without its strata (a summary per group)
             document["across_groups"] = json_fields(

@@ -93,6 +93,10 @@ class Tables:
         With ``--cluster`` and ``--by``: each group's table split by its own clusters.
     group_stack : ndarray of shape (G, K, K) or None
         With ``--by``: the tables of ``groups`` as one stack.
+    spanning : tuple or None
+        With ``--cluster`` and ``--by``: a cluster with rows in two groups of a ``--by`` value,
+        as ``(cluster id, group, other group)``; None when every cluster lies within one
+        group (the groups are then independent samples).
     """
 
     labels: Sequence[Any]
@@ -103,6 +107,7 @@ class Tables:
     clusters: np.ndarray | None = None
     group_clusters: list[np.ndarray] = field(default_factory=list)
     group_stack: np.ndarray | None = None
+    spanning: tuple[Any, Any, Any] | None = None
 
 
 def shifted_scale(tables: Tables, true: str, pred: str) -> str | None:
@@ -513,6 +518,7 @@ def build_tables(
     groups: list[tuple[Any, np.ndarray]] = []
     group_clusters: list[np.ndarray] = []
     stack = None
+    spanning = None
     if by is not None:
         values, codes = _group_codes(counts, by)
         stack = stacked_tables(
@@ -522,7 +528,10 @@ def build_tables(
         groups = list(zip(values, stack, strict=True))
         if split is not None:
             group_clusters = split.by_group(codes, len(values))
-    return Tables(encoded.labels, overall, groups, omitted, read, clusters, group_clusters, stack)
+            spanning = split.spanning(codes, values)
+    return Tables(
+        encoded.labels, overall, groups, omitted, read, clusters, group_clusters, stack, spanning
+    )
 
 
 def _group_codes(counts: Any, by: str) -> tuple[list[Any], np.ndarray]:
@@ -560,7 +569,7 @@ class _Split:
         weighted: bool,
         omitted: int,
     ) -> None:
-        self.codes, _ = cluster_codes(counts[cluster], cluster, unit="row")
+        self.codes, self.ids = cluster_codes(counts[cluster], cluster, unit="row")
         self.encoded, self.cluster, self.k = encoded, cluster, k
         self.frequency, self.weighted = frequency, weighted
         self.what = " with ratings" if omitted else ""  # some rows were dropped
@@ -584,6 +593,24 @@ class _Split:
         stack = _counted(stack, self.weighted)
         starts = np.searchsorted(used // span, np.arange(n_groups + 1))
         return [stack[starts[g] : starts[g + 1]] for g in range(n_groups)]
+
+    def spanning(self, groups: np.ndarray, values: Sequence[Any]) -> tuple[Any, Any, Any] | None:
+        """A cluster with rows in two groups (``groups``: the group of each row, ``values``:
+        the groups' values, None for the rows without one, which are not a group), as
+        ``(cluster id, group, other group)``, or None when each cluster lies within one."""
+        known = np.array([value is not None for value in values], dtype=bool)[groups]
+        group, cluster = groups[known], self.codes[known]
+        home = np.full(len(self.ids), -1, dtype=np.intp)
+        home[cluster] = group
+        crossing = np.flatnonzero(home[cluster] != group)
+        if not crossing.size:
+            return None
+        row = crossing[0]
+        return (
+            self.ids[int(cluster[row])],
+            values[int(group[row])],
+            values[int(home[cluster[row]])],
+        )
 
     def tables(self, mask: np.ndarray) -> np.ndarray:
         """The tables of the rows in ``mask``, one per cluster among them (at least 2)."""

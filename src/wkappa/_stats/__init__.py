@@ -86,7 +86,11 @@ if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
     from .intraclass_accumulator import ICCAccumulator, icc_from_moments
     from .panel import PanelComparison, rater_vs_panel
     from .planning import KappaPlan, kappa_power, kappa_sample_size
-    from .stratified import stratified_kappa_test, stratified_kappa_test_from_tables
+    from .stratified import (
+        build_stratified,
+        stratified_kappa_test,
+        stratified_kappa_test_from_tables,
+    )
     from .stratified_result import StratifiedKappaResult
     from .thresholds import ThresholdResult, apply_thresholds, optimize_thresholds
     from .two_groups import GroupAgreementResult, group_agreement
@@ -128,6 +132,7 @@ __all__ = [
     "base_rate_indices",
     "bound_name",
     "bound_text",
+    "build_stratified",
     "ccc",
     "check_confidence_level",
     "check_form",
@@ -203,6 +208,7 @@ _ON_FIRST_USE = {
     "StratifiedKappaResult": "stratified_result",
     "ThresholdResult": "thresholds",
     "apply_thresholds": "thresholds",
+    "build_stratified": "stratified",
     "ccc": "concordance",
     "check_form": "intraclass",
     "check_icc0": "intraclass",

@@ -55,6 +55,7 @@ from .results import KappaResult, check_table_labels
 from .stratified_result import StratifiedKappaResult
 
 __all__ = [
+    "build_stratified",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
 ]
