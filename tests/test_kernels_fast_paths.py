@@ -1,11 +1,8 @@
 """Kernel paths taken for speed: the 8-bit and bool sums kernel (exact at the widest 8-bit
-ranges, int32 arithmetic only) and the two-loop table count of large inputs with K <= 16."""
+ranges) and the two-loop table count of large inputs with K <= 16."""
 
 from __future__ import annotations
 
-import re
-
-import numba
 import numpy as np
 import pytest
 
@@ -51,19 +48,6 @@ def test_narrow_sums_are_exact_at_the_widest_range(dtype: str, parallel: bool) -
     index_a = (a.astype(np.int64) - low).tolist()
     index_b = (b.astype(np.int64) - low).tolist()
     assert wk.qwk(a, b) == float(reference_kappa(index_a, index_b, high - low + 1, "quadratic"))
-
-
-def test_narrow_chunk_multiplies_in_32_bits() -> None:
-    """The 8-bit kernel's products and sums are int32 operations (numba's operators would widen
-    them to int64: half the vector lanes and 64-bit multiplies)."""
-    fresh = numba.njit(sums_kernels._narrow_chunk.py_func)
-    int8 = numba.types.Array(numba.types.int8, 1, "C")
-    fresh.compile((int8, int8, numba.types.int64))
-    ir = next(iter(fresh.inspect_llvm().values()))
-    body = ir[ir.index("define") :]
-    multiplies = re.findall(r"= mul (?:nuw )?(?:nsw )?(<\d+ x i\d+>|i\d+) ", body)
-    assert multiplies
-    assert not [m for m in multiplies if m.endswith("i64>") or m == "i64"]
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "uint32", "uint64"])

@@ -16,8 +16,7 @@ instead makes numba keep its negative-index wraparound select on every load, whi
 from vectorising the loop.
 16- to 64-bit ratings are summed in int64 lanes with ``d`` masked to 32 bits, so the squares
 and products are unsigned 32 x 32 -> 64-bit vector multiplies (AVX2 has no 64-bit multiply);
-8-bit and bool ratings use int32 lanes, eight to a 256-bit register, with int32 arithmetic
-throughout (see :func:`_narrow_chunk`).
+8-bit and bool ratings use int32 lanes, eight to a 256-bit register.
 
 Overflow bound (integer sums)
 -----------------------------
@@ -35,7 +34,7 @@ is below ``2**30`` per chunk, so ``hi`` -- also summed over blocks -- stays belo
 fewer than ``2**33`` chunks (``2**47`` ratings, far more than fits in memory); ``lo`` summed
 over at most :data:`N_BLOCKS` blocks stays below ``2**38``. The Python caller forms
 ``(hi << 32) + lo`` as exact ints. 8-bit ratings have ``|d| <= 255`` (``s = a[0]``), so a
-chunk sums at most ``2**14 * 65025 < 2**30``: their int32 lanes are exact.
+chunk sums at most ``2**14 * 65025 < 2**31``: their int32 lanes are exact.
 
 For float inputs the chunk sums are accumulated in float64 and are exact while every partial
 sum stays below ``2**53``: the pass counts any rating with ``|x - s| >= HALF = 2**19`` as bad
@@ -58,8 +57,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import prange, types
-from numba.extending import intrinsic
+from numba import prange
 
 from ..compile_lock import locked_njit
 from ..warmup import FAST_MIN, PARALLEL_MIN
@@ -130,55 +128,30 @@ def _wide_chunk(a, b, s):  # type: ignore[no-untyped-def]
     return lo, hi, sa, sb, saa, sbb, sab
 
 
-def _int32_op(op: str) -> Any:
-    """A numba intrinsic for ``x op y`` (``op``: add, sub or mul) of two int32 values as an
-    int32, wrapping as the machine does; numba's own operators widen int32 to int64 first."""
-
-    def typer(typingctx: Any, x: Any, y: Any) -> Any:
-        if x != types.int32 or y != types.int32:
-            return None
-
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return getattr(builder, op)(args[0], args[1])
-
-        return types.int32(types.int32, types.int32), codegen
-
-    typer.__name__ = typer.__qualname__ = f"_{op}32"
-    return intrinsic(typer)
-
-
-_add32 = _int32_op("add")
-_sub32 = _int32_op("sub")
-_mul32 = _int32_op("mul")
-
-
 @locked_njit(cache=True, nogil=True)
 def _narrow_chunk(a, b, s):  # type: ignore[no-untyped-def]
     """:func:`_wide_chunk` for 8-bit and bool ratings in int32 lanes (always exact).
 
-    ``s`` is a rating of the data (``a[0]`` of the whole array), so ``|d| <= 255``, ``d² <=
-    65025`` and every partial sum of a chunk is at most ``2**14 * 65025 < 2**30``: the int32
-    arithmetic below never wraps. It is done by :func:`_add32`, :func:`_sub32` and
-    :func:`_mul32` because numba's operators widen int32 to int64, which halves the lanes
-    per vector register and turns the products into 64-bit multiplies. The extremes are
-    those of ``d``, started at ``d = 0`` (the rating ``s``).
+    ``|d| <= 255``, so ``d² <= 65025`` and a chunk sum is at most ``2**14 * 65025 < 2**31``.
     """
     s32 = np.int32(s)
-    lo = hi = np.int32(0)
+    lo = hi = np.int32(a[0])
     sa = sb = saa = sbb = sab = np.int32(0)
     for i in range(a.shape[0]):
-        dx = _sub32(np.int32(a[i]), s32)
-        dy = _sub32(np.int32(b[i]), s32)
-        lo = min(lo, min(dx, dy))
-        hi = max(hi, max(dx, dy))
-        sa = _add32(sa, dx)
-        sb = _add32(sb, dy)
-        saa = _add32(saa, _mul32(dx, dx))
-        sbb = _add32(sbb, _mul32(dy, dy))
-        sab = _add32(sab, _mul32(dx, dy))
+        x = np.int32(a[i])
+        y = np.int32(b[i])
+        lo = min(lo, min(x, y))
+        hi = max(hi, max(x, y))
+        dx = np.int32(x - s32)
+        dy = np.int32(y - s32)
+        sa = np.int32(sa + dx)
+        sb = np.int32(sb + dy)
+        saa = np.int32(saa + np.int32(dx * dx))
+        sbb = np.int32(sbb + np.int32(dy * dy))
+        sab = np.int32(sab + np.int32(dx * dy))
     return (
-        np.int64(lo) + s,
-        np.int64(hi) + s,
+        np.int64(lo),
+        np.int64(hi),
         np.int64(sa),
         np.int64(sb),
         np.int64(saa),
