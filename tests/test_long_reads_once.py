@@ -6,7 +6,10 @@ rating is missing or an item is looked at again): a lazy frame's columns are rea
 source once for all of them (``_frames/long_counts.read_once``). Each test counts the rows
 that leave the source: a polars scan through ``map_batches``, a DuckDB relation through a
 Python function, Dask partitions through the function that loads them, a Spark frame
-through an accumulator. Reading twice counts every row twice. The command line
+through an accumulator. Reading twice counts every row twice. A plain scan of a Parquet
+file, a table or a frame in memory gives the same rows each time and is read by each query
+instead of copied (``_frames/long_counts.rereads``): never collected whole, with the same
+results as the copy. The command line
 (``wkappa agree`` / ``judge`` with ``--item``) reads the file in one streaming pass: the
 plans that scan it are counted.
 """
@@ -184,6 +187,155 @@ def test_a_spark_frame_is_computed_once_and_released(
     assert computed.value == len(rows["item"])
     assert spark.sparkContext._jsc.getPersistentRDDs().size() == cached  # released
     assert got.statistic == pytest.approx(_expected(rows, **options).statistic, abs=1e-14)
+
+
+def _result(got: Any) -> str:
+    """Everything a result (or a ``by`` dict of results) reports, to compare two paths."""
+    if isinstance(got, dict):
+        return repr({key: value.to_dict() for key, value in got.items()})
+    return repr(got.to_dict())
+
+
+def _heights(monkeypatch: Any) -> list[int]:
+    """The number of rows of every polars LazyFrame collected from now on."""
+    heights: list[int] = []
+    collect = pl.LazyFrame.collect
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        out = collect(self, *args, **kwargs)
+        heights.append(out.height)
+        return out
+
+    monkeypatch.setattr(pl.LazyFrame, "collect", counted)
+    return heights
+
+
+@pytest.mark.parametrize(("data", "options"), CASES)
+def test_a_parquet_scan_is_read_again_not_copied(
+    tmp_path: Any, monkeypatch: Any, data: dict[str, bool], options: dict[str, Any]
+) -> None:
+    """A Parquet scan is never collected whole (every collected frame is an aggregation,
+    smaller than the file); the same rows as CSV are (the copy); both give what the frame
+    in memory gives."""
+    rows = _rows(**data)
+    source = pl.DataFrame(rows)
+    source.write_parquet(tmp_path / "long.parquet")
+    source.write_csv(tmp_path / "long.csv")
+    expected = _result(_expected(rows, **options))
+    heights = _heights(monkeypatch)
+    scan = pl.scan_parquet(tmp_path / "long.parquet")
+    assert _result(frames.agreement(scan, **LONG, **options)) == expected
+    assert heights
+    assert max(heights) < len(source)
+    heights.clear()
+    scan = pl.scan_csv(tmp_path / "long.csv", schema=source.schema)
+    assert _result(frames.agreement(scan, **LONG, **options)) == expected
+    assert max(heights) == len(source)
+
+
+def test_a_filtered_parquet_scan_and_a_lazy_frame_are_read_again(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    rows = _rows(strings=True, nulls=True)
+    source = pl.DataFrame(rows)
+    source.write_parquet(tmp_path / "long.parquet")
+    kept = pl.col("site") != 3
+    expected = _result(frames.agreement(source.filter(kept), **LONG))
+    heights = _heights(monkeypatch)
+    for frame in (
+        pl.scan_parquet(tmp_path / "long.parquet").filter(kept).select(*LONG.values()),
+        source.lazy().filter(kept),
+    ):
+        heights.clear()
+        assert _result(frames.agreement(frame, **LONG)) == expected
+        assert max(heights) < len(source) - N_ITEMS // 10 * 5
+
+
+@pytest.mark.parametrize("source", ["parquet", "table"])
+def test_a_duckdb_scan_is_read_again_not_copied(
+    tmp_path: Any, duckdb_connection: Any, monkeypatch: Any, source: str
+) -> None:
+    """A DuckDB relation that scans a Parquet file or a table is not turned into Arrow whole
+    (only the aggregations come back); one with ``random()`` is, and both count what the
+    frame in memory counts."""
+    duckdb = pytest.importorskip("duckdb")
+    rows = _rows(strings=True, nulls=True)
+    pl.DataFrame(rows).write_parquet(tmp_path / "long.parquet")
+    parquet = str(tmp_path / "long.parquet")
+    if source == "parquet":
+        relation = duckdb_connection.read_parquet(parquet)
+    else:
+        name = f"long_table_{id(rows)}"
+        duckdb_connection.sql(f"CREATE TABLE {name} AS SELECT * FROM read_parquet('{parquet}')")
+        relation = duckdb_connection.table(name)
+    copies: list[int] = []
+    to_arrow = duckdb.DuckDBPyRelation.to_arrow_table
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        out = to_arrow(self, *args, **kwargs)
+        copies.append(out.num_rows)
+        return out
+
+    monkeypatch.setattr(duckdb.DuckDBPyRelation, "to_arrow_table", counted)
+    expected = _result(_expected(rows))
+    assert _result(frames.agreement(relation, **LONG)) == expected
+    assert copies
+    assert max(copies) < len(rows["item"])
+    copies.clear()
+    noisy = relation.select("*, random() AS noise")
+    assert _result(frames.agreement(noisy, **LONG)) == expected
+    assert max(copies) == len(rows["item"])
+
+
+def test_which_plans_are_read_again(tmp_path: Any, duckdb_connection: Any) -> None:
+    """Only plain scans of local Parquet/IPC files, tables and frames in memory (columns
+    selected, rows filtered on comparisons) are read again; anything that may give other
+    rows, or costs more to read than to copy, is copied."""
+    from wkappa._frames.long_counts import rereads
+
+    source = pl.DataFrame(_rows())
+    for suffix in ("parquet", "ipc", "csv"):
+        getattr(source, f"write_{suffix}")(tmp_path / f"long.{suffix}")
+    scan = pl.scan_parquet(tmp_path / "long.parquet")
+    again = [
+        scan,
+        pl.scan_ipc(tmp_path / "long.ipc"),
+        source.lazy(),
+        scan.filter(pl.col("site") >= 2, pl.col("rater").cast(pl.String) != "3").select(
+            "item", pl.col("rater").alias("coder"), "rating"
+        ),
+        scan.filter(pl.col("rating").is_not_null()),
+    ]
+    copied = [
+        pl.scan_csv(tmp_path / "long.csv"),
+        scan.map_batches(lambda batch: batch, schema=source.schema),
+        scan.filter(pl.int_range(pl.len()).shuffle() < 100),
+        scan.head(100),
+        scan.join(scan, on="item"),
+        pl.concat([scan, scan]),
+        scan.with_columns(pl.col("rating").map_batches(lambda s: s, return_dtype=pl.Int64)),
+    ]
+    assert [rereads(frame) for frame in again] == [True] * len(again)
+    assert [rereads(frame) for frame in copied] == [False] * len(copied)
+    connection = duckdb_connection
+    table = f"long_plans_{id(source)}"
+    parquet = str(tmp_path / "long.parquet")
+    connection.sql(f"CREATE TABLE {table} AS SELECT * FROM read_parquet('{parquet}')")
+    again = [
+        connection.read_parquet(parquet),
+        connection.table(table),
+        connection.table(table).filter("site >= 2").project("item, rater, rating"),
+    ]
+    copied = [
+        connection.read_csv(str(tmp_path / "long.csv")),
+        connection.sql(f"SELECT * FROM {table} WHERE random() < 0.5"),
+        connection.sql(f"SELECT *, random() AS noise FROM {table}"),
+        connection.sql(f"SELECT * FROM {table} USING SAMPLE 50%"),
+        connection.table(table).join(connection.table(table).set_alias("other"), "item"),
+        connection.from_arrow(source.to_arrow()),
+    ]
+    assert [rereads(relation) for relation in again] == [True] * len(again)
+    assert [rereads(relation) for relation in copied] == [False] * len(copied)
 
 
 # ----------------------------------------------------------------- the command line

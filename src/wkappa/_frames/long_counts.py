@@ -13,7 +13,9 @@ sums them per item and counts the items per sum, and only those few groups come 
   two equal bits); otherwise this returns None and the pivot reports the repeated rating.
 
 The source is read once (:func:`read_once`): a lazy frame's columns of the layout are
-collected once (polars, DuckDB), persisted (Dask) or cached (Spark) for the call, and two
+collected once (polars, DuckDB), persisted (Dask) or cached (Spark) for the call, unless the
+frame is a plain scan that gives the same rows each time and is cheaper to read again than to
+copy (:func:`rereads`: a local Parquet or IPC file, a table, an in-memory frame); two
 queries run over them (pyarrow, pandas, Dask, Spark through narwhals): :func:`long_facts`,
 one aggregation that finds the ratings without an item or rater id, the rows without a
 rating and the lowest and highest rater and rating (integer columns; otherwise the distinct
@@ -26,7 +28,9 @@ The result has the pivot's shape, so every coefficient (Conger's, ``pairwise()``
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -37,7 +41,7 @@ from .._core import import_optional
 from .count import quiet_dask_notice
 from .long_packed import Coding, packed_rows
 
-__all__ = ["LongFacts", "long_facts", "long_rows", "read_once"]
+__all__ = ["LongFacts", "long_facts", "long_rows", "read_once", "rereads"]
 
 _TERM = "__wkappa_term"
 _BITS = "__wkappa_bits"
@@ -269,9 +273,11 @@ def read_once(frame: Any, columns: Sequence[str], lazy: bool) -> Iterator[tuple[
     A polars LazyFrame is collected (in its streaming engine) into a polars DataFrame, a
     DuckDB relation into an Arrow table that a DuckDB connection of its own then queries, a
     Dask frame is persisted and a Spark one cached (released on leaving). An eager frame is
-    in memory already: it is given as it is."""
+    in memory already, and a polars or DuckDB frame that :func:`rereads` is read by each
+    query at less cost than a copy (and in O(distinct values) memory): both are given as
+    they are."""
     nw = import_optional("narwhals", "frames")
-    if not lazy:
+    if not lazy or rereads(frame.to_native()):
         yield frame, lazy
         return
     library = frame.implementation
@@ -298,6 +304,86 @@ def read_once(frame: Any, columns: Sequence[str], lazy: bool) -> Iterator[tuple[
             cached.unpersist()
     else:
         yield frame, lazy
+
+
+# The lines of a polars plan (``explain(optimized=False)``) that read a local Parquet or IPC
+# file or an in-memory frame, select columns and filter rows, and nothing else.
+_POLARS_SCAN = re.compile(r"(?:Parquet|Ipc) SCAN \[(.*)\]")
+_POLARS_FRAME = re.compile(r"DF \[.*\]; PROJECT (?:\*|\d+)/\d+ COLUMNS")
+_POLARS_PLAIN = re.compile(r"PROJECT (?:\*|\d+)/\d+ COLUMNS|ESTIMATED ROWS: \d+|FROM")
+_POLARS_EXPR = re.compile(r"(?:SELECT \[(.*)\]|FILTER (.*))")
+# In an expression: the column names and text literals, then the steps that give the same
+# values each time (casts, null checks, names) are taken out; what is left must be
+# comparisons, arithmetic and numbers.
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_SAME_EACH_TIME = re.compile(
+    r"\bcol\(\)|\.(?:strict_)?cast\(\w+\)|\.is_(?:not_)?null\(\)|\.alias\(\)"
+)
+_ARITHMETIC = re.compile(r"[\s\d.,()<>=!&|+\-*/%]*")
+# A DuckDB plan (``EXPLAIN (FORMAT json)``) of one scan of a table or of Parquet files, and
+# what that scan may say of itself (a sample, for one, it may not).
+_DUCKDB_SCANS = {"SEQ_SCAN", "TABLE_SCAN", "PARQUET_SCAN", "READ_PARQUET"}
+_DUCKDB_SCAN_INFO = {"Table", "Type", "Function", "Projections", "Filters", "Estimated Cardinality"}
+
+
+def rereads(native: Any) -> bool:
+    """Whether a lazy frame (its native object) is read again by each query rather than
+    copied once: a polars LazyFrame whose plan only scans local Parquet or IPC files or an
+    in-memory frame, selects columns and filters rows on comparisons, or a DuckDB relation
+    that is one scan of a table or of local Parquet files. Those give the same rows each
+    time and read a column faster than they copy it; anything else (a CSV file, a Python
+    function, ``random()``, a sample, a join, a remote file) is copied once."""
+    try:
+        if type(native).__module__.startswith("polars"):
+            return _polars_rereads(native.explain(optimized=False))
+        if type(native).__module__.startswith("duckdb") and hasattr(native, "query"):
+            plan = native.query(
+                "__wkappa_plan", "EXPLAIN (FORMAT json) SELECT * FROM __wkappa_plan"
+            )
+            return "://" not in native.sql_query() and _duckdb_rereads(plan.fetchall())
+    except Exception:  # a plan that cannot be shown: copied
+        return False
+    return False
+
+
+def _polars_rereads(plan: str) -> bool:
+    """Whether a polars plan's lines all read, select or filter as :func:`rereads` asks."""
+    scans = 0
+    for line in (line.strip() for line in plan.splitlines()):
+        scan = _POLARS_SCAN.fullmatch(line)
+        if scan is not None:
+            scans += 1
+            if "://" in scan.group(1):
+                return False
+            continue
+        if _POLARS_FRAME.fullmatch(line):
+            scans += 1
+            continue
+        if _POLARS_PLAIN.fullmatch(line):
+            continue
+        expr = _POLARS_EXPR.fullmatch(line)
+        if expr is None:
+            return False
+        text = _SAME_EACH_TIME.sub("", _QUOTED.sub("", expr.group(1) or expr.group(2)))
+        if not _ARITHMETIC.fullmatch(text):
+            return False
+    return scans == 1
+
+
+def _duckdb_rereads(rows: list[tuple[Any, ...]]) -> bool:
+    """Whether a DuckDB physical plan (the rows of ``EXPLAIN (FORMAT json)``) is one scan
+    as :func:`rereads` asks."""
+    if len(rows) != 1:
+        return False
+    nodes = json.loads(rows[0][1])
+    if len(nodes) != 1:
+        return False
+    node = nodes[0]
+    return (
+        node.get("name") in _DUCKDB_SCANS
+        and not node.get("children")
+        and set(node.get("extra_info", {})) <= _DUCKDB_SCAN_INFO
+    )
 
 
 def _whole_span(series: Any) -> tuple[int, int] | None:

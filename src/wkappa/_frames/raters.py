@@ -3,13 +3,13 @@
 Wide layout (one column per rater): ``group_by(raters).agg(len)`` runs where the data lives
 (polars lazy in its streaming engine, DuckDB, pyarrow, pandas, Dask through narwhals) and only
 the distinct rows come back. Long layout (one row per rating): its columns are read from the
-source once (a lazy frame's collected, persisted or cached for the call:
-:func:`~wkappa._frames.long_counts.read_once`), then the engine codes each item's row of
-ratings and counts the items per code (:mod:`~wkappa._frames.long_counts`), so only the
-distinct rows come back there too; where that coding does not apply (a rater twice on an
-item, NaN ratings, null raters, too many raters or ratings) the ``(item, rater, rating)``
-triples are pivoted here to items x raters (O(items x raters) memory), the raters in the
-order of :func:`rater_key`.
+source once (a lazy frame's collected, persisted or cached for the call, unless a plain scan
+reads again for less: :func:`~wkappa._frames.long_counts.read_once`), then the engine codes
+each item's row of ratings and counts the items per code (:mod:`~wkappa._frames.long_counts`),
+so only the distinct rows come back there too; where that coding does not apply (a rater
+twice on an item, NaN ratings, null raters, too many raters or ratings) the ``(item, rater,
+rating)`` triples are pivoted here to items x raters (O(items x raters) memory), the raters
+in the order of :func:`rater_key`.
 """
 
 from __future__ import annotations
