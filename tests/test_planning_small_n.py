@@ -5,6 +5,8 @@ plan whose n misses its goal in simulated studies of wkappa's own test warns
 from __future__ import annotations
 
 import importlib.util
+import json
+import math
 import warnings
 from pathlib import Path
 
@@ -137,3 +139,90 @@ def test_several_raters_width_goal_counts_undefined_studies() -> None:
         method="simulation", n_simulations=500, rng=1,
     )  # fmt: skip
     assert plan.n >= 15
+
+
+def _sparse_plan() -> wk.KappaPlan:
+    with pytest.warns(PlanApproximationWarning):
+        return wk.kappa_sample_size(**_RARE)
+
+
+def test_the_plan_keeps_its_simulated_check() -> None:
+    """The plan holds the check's simulated share, and every text stating its power states
+    the simulated share too (0.806 by the formula, 0.71 simulated)."""
+    plan = _sparse_plan()
+    assert round(plan.simulated_power, 2) == 0.71 and plan.check_simulations == 2000
+    assert math.isnan(plan.simulated_assurance)  # no lower_limit
+    record = plan.to_dict()
+    assert record["simulated_power"] == plan.simulated_power
+    assert record["simulated_assurance"] is None and record["check_simulations"] == 2000
+    text = plan.explain()
+    assert "power 0.806 (wanted 0.8) by the normal approximation;" in text
+    assert (
+        "0.71 in 2,000 simulated studies of wkappa's test, below the 0.8 asked: plan with "
+        "method='simulation'" in text
+    )
+    assert "power=0.806, simulated_power=0.71, " in repr(plan)
+
+
+def test_a_given_n_states_its_simulated_power() -> None:
+    with pytest.warns(PlanApproximationWarning):
+        plan = wk.kappa_power(22, **_RARE)
+    assert round(plan.simulated_power, 2) == 0.71
+    check = plan.approximation_check("power")
+    assert check.endswith("studies of wkappa's test: compute it with method='simulation'")
+    assert "asked" not in check and check in " ".join(plan.explain().split())
+
+
+def test_a_lower_limit_plan_states_its_simulated_assurance() -> None:
+    with pytest.warns(PlanApproximationWarning):
+        plan = wk.kappa_sample_size(
+            kappa1=0.8, marginals=[0.05, 0.95], weights="unweighted", lower_limit=0.2,
+            assurance=0.8,
+        )  # fmt: skip
+    assert plan.simulated_assurance < 0.75 and math.isnan(plan.simulated_power)
+    assert "simulated studies of the score interval, below the 0.8 asked" in plan.explain()
+    assert f"simulated_assurance={plan.simulated_assurance:.2f}, " in repr(plan)
+    assert plan.approximation_check("power") == ""
+
+
+@pytest.mark.parametrize(
+    ("design", "checked"),
+    [
+        ({"kappa1": 0.8, "marginals": [0.5, 0.5], "weights": "unweighted"}, True),  # agrees
+        ({"kappa1": 0.6, "kappa0": 0.4, "marginals": [0.5, 0.5]}, False),  # no sparse category
+        ({**_RARE, "method": "simulation", "n_simulations": 200, "rng": 1}, False),
+    ],
+)
+def test_plans_that_keep_their_promise_state_only_the_formula(design, checked) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plan = wk.kappa_sample_size(**design)
+    assert plan.check_simulations == (2000 if checked else 0)
+    assert math.isnan(plan.simulated_power) is not checked
+    assert plan.approximation_check() == "" and "simulated studies of" not in plan.explain()
+    assert "simulated_power" not in repr(plan)
+
+
+def test_approximation_check_refuses_another_share() -> None:
+    with pytest.raises(wk.WkappaError, match=r"`share` must be 'power' or 'assurance'"):
+        _sparse_plan().approximation_check("width")
+
+
+def test_cli_states_the_simulated_power(tmp_path: Path, capsys) -> None:
+    """The console block, the report's methods sentence and table and the JSON all carry the
+    simulated share, in the command's words."""
+    report = tmp_path / "plan.html"
+    argv = ["plan", "--kappa1", "0.6", "--marginals", "0.1,0.9", "--weights", "unweighted"]
+    assert main([*argv, "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    stated = "0.71 in 2,000 simulated studies of wkappa's test, below the 0.8 asked: plan with "
+    assert stated + "--method simulation" in out and "method='" not in out
+    page = report.read_text(encoding="utf-8").replace("&#x27;", "'")
+    assert (
+        "n = 22 items give power 0.806 by the normal approximation; " + stated
+        + "--method simulation."
+    ) in page  # fmt: skip
+    assert page.count(stated) == 2  # the methods sentence and the table's power
+    assert main([*argv, "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert round(record["simulated_power"], 2) == 0.71 and record["check_simulations"] == 2000

@@ -60,6 +60,7 @@ PLAN = (
     "ci_width lower_limit target_assurance confidence_level width_interval limit_interval "
     "weights n_raters coefficient "
     "standard_deviation standard_deviation_null n_simulations monte_carlo_error model_kappa "
+    "simulated_power simulated_assurance check_simulations "
     "table weight_matrix"
 ).split()
 THRESHOLDS = "thresholds statistic labels n_iter weights exact".split()

@@ -404,6 +404,12 @@ _PLAN_METHODS = {
 }
 
 
+def _in_options(text: str) -> str:
+    """A plan's words in the command's options (``method='simulation'``: ``--method
+    simulation``)."""
+    return text.replace("method='simulation'", "--method simulation")
+
+
 def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
     """The methods sentence of a ``plan`` report (``plan``: a KappaPlan) and the references
     it cites."""
@@ -424,6 +430,7 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
         what = _COEFFICIENTS.get(plan.coefficient, (plan.coefficient, ()))[0].split(" (")[0]
     delivers = (
         f"power {probability_text(plan.power, plan.target_power)}"
+        + _in_options(plan.approximation_check("power"))
         if plan.power == plan.power
         else ""
     )
@@ -448,7 +455,10 @@ def plan_methods(plan: Any, provenance: Provenance) -> tuple[str, list[str]]:
             f"a probability of {plan.target_assurance:g} that the lower limit of the "
             f"two-sided {level} {plan.limit_interval} interval exceeds {plan.lower_limit:g}"
         )
-        delivers = f"that probability {probability_text(plan.assurance, plan.target_assurance)}"
+        delivers = (
+            f"that probability {probability_text(plan.assurance, plan.target_assurance)}"
+            + _in_options(plan.approximation_check("assurance"))
+        )
     design = (
         f"when {what} is {plan.kappa1:g} ({weights_text(plan.weights)}, K = "
         f"{plan.table.shape[0]} categories, {plan.n_raters} raters), by {method}"

@@ -285,6 +285,12 @@ def _probability(number: float | None, target: float | None = None) -> str:
     return "" if number is None or number != number else probability_text(number, target)
 
 
+def _checked(plan: KappaPlan, share: str) -> str:
+    """The simulated check of the plan's power or assurance, in the command's words
+    (:meth:`KappaPlan.approximation_check`)."""
+    return in_options(plan.approximation_check(share), _NAMES)
+
+
 def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) -> None:
     """``--report``: the plan in words and numbers and the curve as a table and a figure (the
     plan's warnings, shown on stderr, are in the page's "Warnings" section)."""
@@ -317,7 +323,7 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
         rows[4:4] = [
             ["kappa0 (H0)", f"{_value(plan.kappa0, 'g')} ({plan.alternative}, alpha "
              f"{_value(plan.alpha, 'g')})"],
-            ["power", _probability(plan.power, plan.target_power)],
+            ["power", _probability(plan.power, plan.target_power) + _checked(plan, "power")],
         ]  # fmt: skip
     if plan.coefficient is not None:
         rows.append(["coefficient", plan.coefficient])
@@ -326,7 +332,7 @@ def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) 
         rows.append(
             [
                 f"P(lower limit of the {limit} > {plan.lower_limit:g})",
-                _probability(plan.assurance, plan.target_assurance),
+                _probability(plan.assurance, plan.target_assurance) + _checked(plan, "assurance"),
             ]
         )
     if plan.method == "simulation":
@@ -411,7 +417,7 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(to_json(plan.to_dict(), schema="wkappa.plan/1"))
     else:
-        print(explained(plan))
+        print(explained(plan, columns={"method": "--method"}))
         if args.explain:
             print()
             print(_computation(plan))

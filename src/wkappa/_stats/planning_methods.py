@@ -15,7 +15,7 @@ from .planning_models import (
     null_spread,
     spread,
 )
-from .planning_result import KappaPlan, PlanDesign
+from .planning_result import CHECK_SHORTFALL, KappaPlan, PlanDesign
 from .planning_simulation import (
     SimulatedStudies,
     StudyQuestion,
@@ -120,30 +120,41 @@ def _prepare_normal(design: PlanDesign) -> None:
 # The large-sample plans check their normal approximation by simulation where a category is
 # sparse at the planned n (fewer expected ratings than this in the rarest category), and warn
 # when wkappa's test (or the lower limit) meets the goal in a share of the simulated studies
-# more than _CHECK_SHORTFALL below it: benchmarks/planning_small_n.py.
+# more than CHECK_SHORTFALL below it: benchmarks/planning_small_n.py.
 SMALL_CATEGORY_RATINGS = 15.0
 _CHECK_STUDIES = 2000
-_CHECK_SHORTFALL = 0.05
 _CHECK_SEED = 20261128
 
 
-def _warn_small_sample(design: PlanDesign, n: int, stated: dict[str, float] | None) -> None:
-    """Warn when a large-sample plan's n misses its goal in simulated studies (a sparse
-    category at a small n, where kappa is skewed or, all pairs in one category, undefined).
-    ``stated``: with a given n (``kappa_power``), the power and assurance the formula
-    reports, which the simulated shares are held to instead of the goal."""
+def _check_small_sample(
+    design: PlanDesign, n: int, stated: dict[str, float] | None
+) -> tuple[float, float, int]:
+    """Check a large-sample plan's n in simulated studies where a category is sparse (a small
+    n, where kappa is skewed or, all pairs in one category, undefined) and warn when it misses
+    its goal. ``stated``: with a given n (``kappa_power``), the power and assurance the formula
+    reports, which the simulated shares are held to instead of the goal.
+
+    Returns the simulated power and assurance (nan where the plan has none) and the number of
+    simulated studies (nan, nan, 0 where no check runs)."""
+    unchecked = (math.nan, math.nan, 0)
     if design.ci_width is not None and stated is None:
-        return
+        return unchecked
     rows, cols = design.p.sum(axis=1), design.p.sum(axis=0)
     rarest = n * float(min(rows.min(), cols.min()))
     if rarest >= SMALL_CATEGORY_RATINGS:
-        return
+        return unchecked
     question = StudyQuestion(
         design.kappa0, design.alternative, design.alpha, design.lower_limit,
         design.confidence_level, _CHECK_STUDIES, want_width=False,
     )  # fmt: skip
     rng = np.random.default_rng(_CHECK_SEED)
     outcome = simulate_two_raters(design.p, design.weights, n, question, rng)
+    tested = design.tested and design.kappa1 != design.kappa0
+    checked = (
+        float(outcome.power) if tested else math.nan,
+        float(outcome.assurance) if design.lower_limit is not None else math.nan,
+        _CHECK_STUDIES,
+    )
     limit = f"the lower limit of the score interval cleared {design.lower_limit}"
     test = f"wkappa's test rejected kappa0 = {design.kappa0:g}"
     if stated is None:  # a planned n, held to its goal
@@ -161,7 +172,7 @@ def _warn_small_sample(design: PlanDesign, n: int, stated: dict[str, float] | No
         said = "is what the formula states"
         fix = "use method='simulation', which counts these shares in"
     for what, simulated, wanted, name in checks:
-        if not simulated < wanted - _CHECK_SHORTFALL:  # also when the stated value is nan
+        if not simulated < wanted - CHECK_SHORTFALL:  # also when the stated value is nan
             continue
         warn_at_caller(
             f"method='{design.method}' relies on the normal approximation of kappa, which is "
@@ -171,7 +182,8 @@ def _warn_small_sample(design: PlanDesign, n: int, stated: dict[str, float] | No
             "own test.",
             PlanApproximationWarning,
         )
-        return
+        break
+    return checked
 
 
 def _gof_cells(design: PlanDesign, kappa: float) -> np.ndarray:
@@ -388,6 +400,7 @@ def _simulation_n(design: PlanDesign) -> int:
 
 
 def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
+    check: tuple[float, float, int] = (math.nan, math.nan, 0)  # the simulated check
     if design.method in ("asymptotic", "max-variance"):
         _prepare_normal(design)
         size = _normal_n(design) if n is None else n
@@ -395,7 +408,7 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
         assurance = _normal_assurance(design, size)
         if design.coefficient is None:
             given = None if n is None else {"power": power, "assurance": assurance}
-            _warn_small_sample(design, size, given)
+            check = _check_small_sample(design, size, given)
         width = _normal_width(design, size)
         mc_error = 0.0
     elif design.method == "goodness-of-fit":
@@ -458,6 +471,9 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
         n_simulations=design.n_simulations,
         monte_carlo_error=mc_error,
         model_kappa=design.model_kappa,
+        simulated_power=check[0],
+        simulated_assurance=check[1],
+        check_simulations=check[2],
         table=design.p,
         weight_matrix=design.weights,
     )

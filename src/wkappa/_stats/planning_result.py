@@ -43,12 +43,15 @@ from .text_values import (
     probability_text,
 )
 
-__all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
+__all__ = ["CHECK_SHORTFALL", "METHODS", "KappaPlan", "PlanDesign", "build_design"]
 
 METHODS = ("asymptotic", "goodness-of-fit", "max-variance", "simulation")
 # Default number of simulated studies per candidate n.
 N_SIMULATIONS = 10_000
 N_SIMULATIONS_SEVERAL = 1_000
+# A large-sample plan's simulated check counts against it (it warns, and its text states the
+# simulated share) when the share falls more than this below the power or assurance stated.
+CHECK_SHORTFALL = 0.05
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -120,6 +123,18 @@ class KappaPlan:
         The kappa of the population model (pairwise Cohen's kappa of the table): ``kappa1``,
         except for several-raters coefficients whose chance term differs (Gwet's AC1/AC2,
         Brennan-Prediger, percent agreement), where ``kappa1`` is the coefficient's value.
+    simulated_power, simulated_assurance : float
+        The 'asymptotic' and 'max-variance' plans' check of their normal approximation where
+        a category is sparse (the rarest expects fewer than 15 ratings at ``n``): the share
+        of ``check_simulations`` studies simulated from the anticipated table in which
+        wkappa's test rejects, and in which the score interval's lower limit clears
+        ``lower_limit`` (nan where no check ran or the plan has no such share). Where one
+        falls more than 0.05 below ``power`` (``assurance``), the plan warns
+        (:class:`~wkappa.exceptions.PlanApproximationWarning`) and :meth:`explain`, the
+        ``repr`` and ``wkappa plan``'s outputs state it next to the formula's value
+        (:meth:`approximation_check`).
+    check_simulations : int
+        Studies simulated for that check (0 where none ran).
     width_interval, limit_interval : str and str or None
         Properties: the interval whose expected width the plan reports, and the one whose
         lower limit ``assurance`` is about (the 'score' interval for Cohen's kappa; None
@@ -164,6 +179,9 @@ class KappaPlan:
     n_simulations: int
     monte_carlo_error: float
     model_kappa: float
+    simulated_power: float
+    simulated_assurance: float
+    check_simulations: int
     table: np.ndarray = field(repr=False)
     weight_matrix: np.ndarray = field(repr=False)
 
@@ -214,6 +232,59 @@ class KappaPlan:
             return "goodness-of-fit"
         return "score" if self.n_raters == 2 and self.coefficient is None else "asymptotic"
 
+    def approximation_check(self, share: str = "power") -> str:
+        """What the simulated check says of the formula's ``share`` ('power' or
+        'assurance'), to follow the stated value: empty unless the simulated share falls
+        more than 0.05 below it (see ``simulated_power``).
+
+        Parameters
+        ----------
+        share : {'power', 'assurance'}
+
+        Returns
+        -------
+        str
+            E.g. " by the normal approximation; 0.71 in 2,000 simulated studies of wkappa's
+            test, below the 0.8 asked: plan with method='simulation'".
+
+        Examples
+        --------
+        >>> import textwrap, warnings
+        >>> import wkappa as wk
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")  # the PlanApproximationWarning
+        ...     plan = wk.kappa_sample_size(kappa1=0.6, marginals=[0.1, 0.9],
+        ...                                 weights="unweighted")
+        >>> round(plan.simulated_power, 2), plan.check_simulations
+        (0.71, 2000)
+        >>> print(textwrap.fill(f"power {plan.power:.3f}" + plan.approximation_check(), 80))
+        power 0.806 by the normal approximation; 0.71 in 2,000 simulated studies of
+        wkappa's test, below the 0.8 asked: plan with method='simulation'
+        """
+        if share not in ("power", "assurance"):
+            raise WkappaError(f"`share` must be 'power' or 'assurance'; got {share!r}.")
+        stated, simulated, wanted, what = (
+            (self.power, self.simulated_power, self.target_power, "wkappa's test")
+            if share == "power"
+            else (
+                self.assurance,
+                self.simulated_assurance,
+                self.target_assurance,
+                "the score interval",
+            )
+        )
+        if not simulated < stated - CHECK_SHORTFALL:  # nan: no check, or no such share
+            return ""
+        text = (
+            f" by the normal approximation; {simulated:.2f} in {self.check_simulations:,} "
+            f"simulated studies of {what}"
+        )
+        if self.goal == "n":
+            return text + ": compute it with method='simulation'"
+        if wanted is not None and simulated < wanted:
+            text += f", below the {wanted:g} asked"
+        return text + ": plan with method='simulation'"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None): the fields, and after ``confidence_level``
         the intervals the promises are about (``width_interval``, ``limit_interval``)."""
@@ -259,7 +330,8 @@ class KappaPlan:
             lines.insert(
                 2,
                 f"  {test}: power {probability_text(self.power, self.target_power)}"
-                + (f" (wanted {self.target_power:g})" if self.target_power is not None else ""),
+                + (f" (wanted {self.target_power:g})" if self.target_power is not None else "")
+                + self.approximation_check("power").replace("; ", ";\n    ", 1),
             )
         if test is not None and self.method == "goodness-of-fit" and self.n_raters > 2:
             lines.append(
@@ -277,6 +349,7 @@ class KappaPlan:
                     self.target_assurance if self.goal == "lower_limit" else None,
                 )
                 + (f" (wanted {self.target_assurance:g})" if self.goal == "lower_limit" else "")
+                + self.approximation_check("assurance").replace("; ", ";\n    ", 1)
             )
         if self.method == "simulation":
             share = "assurance" if self.goal == "lower_limit" else "power"
@@ -313,8 +386,12 @@ class KappaPlan:
         )
         # Only what the goal uses: the interval goals run no test (no power, no kappa0).
         delivers = "" if self.kappa0 is None else f"power={self.power:.4g}, "
+        if self.approximation_check("power"):
+            delivers += f"simulated_power={self.simulated_power:.2f}, "
         if self.lower_limit is not None:
             delivers += f"assurance={self.assurance:.4g}, "
+            if self.approximation_check("assurance"):
+                delivers += f"simulated_assurance={self.simulated_assurance:.2f}, "
         test = (
             ""
             if self.kappa0 is None
