@@ -226,3 +226,18 @@ def test_cli_states_the_simulated_power(tmp_path: Path, capsys) -> None:
     assert main([*argv, "--format", "json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert round(record["simulated_power"], 2) == 0.71 and record["check_simulations"] == 2000
+
+
+def test_cli_explain_shows_the_check(capsys) -> None:
+    """--explain's computation ends with the simulated check where one ran."""
+    argv = ["plan", "--kappa1", "0.6", "--marginals", "0.1,0.9", "--weights", "unweighted"]
+    assert main([*argv, "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "a category is sparse at n = 22 (the rarest expects fewer than 15 ratings), so the "
+        "normal approximation was checked on 2,000 studies simulated from P: wkappa's test "
+        "rejected in 0.7115 of them." in out
+    )
+    assert main(["plan", "--kappa1", "0.6", "--kappa0", "0.4", "--marginals", "0.5,0.5",
+                 "--explain"]) == 0  # fmt: skip
+    assert "normal approximation was checked" not in capsys.readouterr().out

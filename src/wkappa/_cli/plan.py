@@ -426,7 +426,30 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def _computation(plan: KappaPlan) -> str:
     """``--explain``: how n (or, with ``--n``, the power) was computed, the formula of the
-    plan's ``--method`` with its inputs."""
+    plan's ``--method`` with its inputs, and the simulated check of its normal approximation
+    where one ran (``check_simulations``)."""
+    text = _formula(plan)
+    if not plan.check_simulations:
+        return text
+    shares = []
+    if plan.simulated_power == plan.simulated_power:
+        shares.append(f"wkappa's test rejected in {plan.simulated_power:.4f} of them")
+    if plan.simulated_assurance == plan.simulated_assurance:
+        shares.append(
+            f"the lower limit of the score interval cleared {plan.lower_limit:g} in "
+            f"{plan.simulated_assurance:.4f}"
+        )
+    if not shares:
+        return text
+    return (
+        f"{text}\n  a category is sparse at n = {plan.n:,} (the rarest expects fewer than 15 "
+        f"ratings), so the normal approximation was checked on {plan.check_simulations:,} "
+        f"studies simulated from P: {' and '.join(shares)}."
+    )
+
+
+def _formula(plan: KappaPlan) -> str:
+    """The formula of the plan's ``--method`` with its inputs (:func:`_computation`)."""
     from statistics import NormalDist
 
     z = NormalDist().inv_cdf
