@@ -15,7 +15,7 @@ from .planning_models import (
     null_spread,
     spread,
 )
-from .planning_result import CHECK_SHORTFALL, KappaPlan, PlanDesign
+from .planning_result import KappaPlan, PlanDesign
 from .planning_simulation import (
     SimulatedStudies,
     StudyQuestion,
@@ -24,6 +24,7 @@ from .planning_simulation import (
     simulate_two_raters,
     study_rng,
 )
+from .planning_text import CHECK_SHORTFALL
 
 __all__ = ["MAX_N", "make_plan"]
 

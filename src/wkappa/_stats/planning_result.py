@@ -23,7 +23,6 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import WkappaError
-from .agreement_result import COEFFICIENT_NAMES
 from .bootstrap_method import make_rng
 from .frozen_arrays import readonly
 from .intervals import check_confidence_level
@@ -35,23 +34,19 @@ from .planning_models import (
     table_kappa_value,
 )
 from .planning_simulation import CHANCE_DIFFERS, SimulatedStudies, chance_value
-from .text_values import (
-    DECIMALS,
-    level_percent,
-    number_text,
-    probability_phrase,
-    probability_text,
+from .planning_text import (
+    approximation_text,
+    explain_plan,
+    plan_goal_text,
+    plan_repr,
 )
 
-__all__ = ["CHECK_SHORTFALL", "METHODS", "KappaPlan", "PlanDesign", "build_design"]
+__all__ = ["METHODS", "KappaPlan", "PlanDesign", "build_design"]
 
 METHODS = ("asymptotic", "goodness-of-fit", "max-variance", "simulation")
 # Default number of simulated studies per candidate n.
 N_SIMULATIONS = 10_000
 N_SIMULATIONS_SEVERAL = 1_000
-# A large-sample plan's simulated check counts against it (it warns, and its text states the
-# simulated share) when the share falls more than this below the power or assurance stated.
-CHECK_SHORTFALL = 0.05
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -193,18 +188,7 @@ class KappaPlan:
     @property
     def goal_text(self) -> str:
         """The goal ``n`` was chosen for, in words (see ``goal``)."""
-        level = level_percent(self.confidence_level)
-        if self.goal == "power":
-            return f"power >= {self.target_power:g}"
-        if self.goal == "lower_limit":
-            return f"P(lower limit > {self.lower_limit:g}) >= {self.target_assurance:g}"
-        if self.goal != "ci_width" or self.ci_width is None:
-            return "n given"
-        if self.method != "goodness-of-fit":
-            return f"expected {level} interval width <= {self.ci_width:g}"
-        half = self.ci_width / 2.0
-        low, high = max(self.kappa1 - half, 0.0), min(self.kappa1 + half, 1.0)
-        return f"both {level} limits within kappa1 ± {half:g}, i.e. in {low:.4g} to {high:.4g}"
+        return plan_goal_text(self)
 
     @property
     def width_interval(self) -> str:
@@ -261,29 +245,7 @@ class KappaPlan:
         power 0.806 by the normal approximation; 0.71 in 2,000 simulated studies of
         wkappa's test, below the 0.8 asked: plan with method='simulation'
         """
-        if share not in ("power", "assurance"):
-            raise WkappaError(f"`share` must be 'power' or 'assurance'; got {share!r}.")
-        stated, simulated, wanted, what = (
-            (self.power, self.simulated_power, self.target_power, "wkappa's test")
-            if share == "power"
-            else (
-                self.assurance,
-                self.simulated_assurance,
-                self.target_assurance,
-                "the score interval",
-            )
-        )
-        if not simulated < stated - CHECK_SHORTFALL:  # nan: no check, or no such share
-            return ""
-        text = (
-            f" by the normal approximation; {simulated:.2f} in {self.check_simulations:,} "
-            f"simulated studies of {what}"
-        )
-        if self.goal == "n":
-            return text + ": compute it with method='simulation'"
-        if wanted is not None and simulated < wanted:
-            text += f", below the {wanted:g} asked"
-        return text + ": plan with method='simulation'"
+        return approximation_text(self, share)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None): the fields, and after ``confidence_level``
@@ -301,109 +263,10 @@ class KappaPlan:
         str
             What ``wkappa plan`` prints.
         """
-        test = None
-        if self.kappa0 is not None:
-            test = (
-                f"H0: kappa = {self.kappa0:g} ({self.alternative}, alpha = {self.alpha:g})"
-                if not math.isnan(self.power)
-                else "no test (kappa1 = kappa0)"
-            )
-        if self.coefficient is None:
-            who = "Cohen's kappa"
-        elif self.coefficient == "gwet" and self.weights != "unweighted":
-            who = "Gwet's AC2"
-        else:
-            who = COEFFICIENT_NAMES.get(self.coefficient, self.coefficient)
-        weights = "unweighted" if self.weights == "unweighted" else f"{self.weights} weights"
-        wanted = "" if self.ci_width is None else f" (wanted <= {self.ci_width:g})"
-        if self.goal == "ci_width" and self.method == "goodness-of-fit":
-            wanted = f" (wanted: {self.goal_text})"  # each limit, not the width
-        lines = [
-            f"Study plan ({self.method}): n = {self.n:,} items rated by {self.n_raters} raters",
-            f"  anticipated kappa1 = {self.kappa1:.4g} ({who}, {weights}, "
-            f"K = {self.table.shape[0]})",
-            f"  expected width of the {level_percent(self.confidence_level)} "
-            f"{self.width_interval} interval: "
-            f"{number_text(self.expected_width, f'.{DECIMALS}f')}" + wanted,
-        ]
-        if test is not None:
-            lines.insert(
-                2,
-                f"  {test}: power {probability_text(self.power, self.target_power)}"
-                + (f" (wanted {self.target_power:g})" if self.target_power is not None else "")
-                + self.approximation_check("power").replace("; ", ";\n    ", 1),
-            )
-        if test is not None and self.method == "goodness-of-fit" and self.n_raters > 2:
-            lines.append(
-                "  that is the power of the goodness-of-fit chi-square test of the model's "
-                "cells; wkappa's test of Fleiss' kappa can have less with several raters: "
-                "check the n with the 'simulation' method"
-            )
-        if self.lower_limit is not None:
-            lines.append(
-                "  "
-                + probability_phrase(
-                    f"P(lower limit of the {level_percent(self.confidence_level)} "
-                    f"{self.limit_interval} interval > {self.lower_limit:g})",
-                    self.assurance,
-                    self.target_assurance if self.goal == "lower_limit" else None,
-                )
-                + (f" (wanted {self.target_assurance:g})" if self.goal == "lower_limit" else "")
-                + self.approximation_check("assurance").replace("; ", ";\n    ", 1)
-            )
-        if self.method == "simulation":
-            share = "assurance" if self.goal == "lower_limit" else "power"
-            lines.append(
-                f"  {self.n_simulations:,} simulated studies per n"
-                + (
-                    ""
-                    if math.isnan(self.monte_carlo_error)
-                    else f"; Monte Carlo SE of the {share} {self.monte_carlo_error:.3f}"
-                )
-            )
-        return "\n".join(lines)
+        return explain_plan(self)
 
     def __repr__(self) -> str:
-        if self.goal == "power":
-            goal = f"power>={self.target_power:g}"
-        elif self.goal == "ci_width" and self.method == "goodness-of-fit" and self.ci_width:
-            goal = f"limits within kappa1±{self.ci_width / 2.0:g}"
-        elif self.goal == "ci_width":
-            goal = f"ci_width<={self.ci_width:g}"
-        elif self.goal == "lower_limit":
-            goal = f"P(lower limit>{self.lower_limit:g})>={self.target_assurance:g}"
-        else:
-            goal = "n given"
-        extra = (
-            f", n_simulations={self.n_simulations}"
-            + (
-                ""
-                if math.isnan(self.monte_carlo_error)
-                else f", mc_error={self.monte_carlo_error:.2g}"
-            )
-            if self.method == "simulation"
-            else ""
-        )
-        # Only what the goal uses: the interval goals run no test (no power, no kappa0).
-        delivers = "" if self.kappa0 is None else f"power={self.power:.4g}, "
-        if self.approximation_check("power"):
-            delivers += f"simulated_power={self.simulated_power:.2f}, "
-        if self.lower_limit is not None:
-            delivers += f"assurance={self.assurance:.4g}, "
-            if self.approximation_check("assurance"):
-                delivers += f"simulated_assurance={self.simulated_assurance:.2f}, "
-        test = (
-            ""
-            if self.kappa0 is None
-            else f"kappa0={self.kappa0:g}, alternative={self.alternative!r}, alpha={self.alpha:g}, "
-        )
-        return (
-            f"KappaPlan(n={self.n}, {delivers}"
-            f"expected_width={self.expected_width:.4g}, goal={goal!r}, "
-            f"method={self.method!r}, kappa1={self.kappa1:g}, {test}"
-            f"K={self.table.shape[0]}, weights={self.weights!r}, n_raters={self.n_raters}"
-            f"{extra})"
-        )
+        return plan_repr(self)
 
 
 @dataclass
