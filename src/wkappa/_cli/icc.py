@@ -8,7 +8,16 @@ from typing import Any
 import numpy as np
 
 from .._frames import check_long_ids, check_one_rating_each
-from .._stats import FORMS, ccc, check_form, disagreement_note, icc, icc_all, level_percent
+from .._stats import (
+    FORMS,
+    ccc,
+    check_form,
+    disagreement_note,
+    icc,
+    icc_all,
+    level_percent,
+    rated_items,
+)
 from ..exceptions import WkappaError
 from .icc_report import (
     FORM_HEADER,
@@ -120,7 +129,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
             raise no_rating_at_all(source.name, table.height, "--raters", raters)
         matrix = table.to_numpy()
         _check_finite(args, matrix, raters, [])
-        matrix, dropped = _rated(matrix, args.nan_policy)
+        matrix, dropped = rated_items(matrix, args.nan_policy)
         return matrix, raters, RowCount(table.height, dropped, "no rating at all"), []
     ids = {args.item: "--item", args.rater: "--rater"}
     frame = source.scan([args.rating, *text_ids(source, ids)])
@@ -143,7 +152,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()
     items = wide_frame[args.item].to_list()
     _check_finite(args, matrix, raters, items)
-    matrix, _ = _rated(matrix, args.nan_policy)
+    matrix, _ = rated_items(matrix, args.nan_policy)
     rows = RowCount(missing.len(), int(missing.sum()), "a missing rating")
     return matrix, raters, rows, items
 
@@ -210,15 +219,6 @@ def _check_finite(
         else:
             where = f": item {items[row]!r}, rater {raters[column]!r}"
         raise WkappaError(f"{file_name(args.file)}{where} contains inf; ratings must be finite.")
-
-
-def _rated(matrix: np.ndarray, nan_policy: str) -> tuple[np.ndarray, int]:
-    """With ``--nan-policy omit``, the items with at least one rating and how many had
-    none (the other policies see every item)."""
-    if nan_policy != "omit":
-        return matrix, 0
-    rated = ~np.isnan(matrix).all(axis=1)
-    return matrix[rated], int((~rated).sum())
 
 
 def run_icc(args: argparse.Namespace) -> int:

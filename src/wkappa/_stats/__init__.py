@@ -82,6 +82,7 @@ if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
         icc,
         icc_all,
         icc_limits,
+        rated_items,
     )
     from .intraclass_accumulator import ICCAccumulator, icc_from_moments
     from .panel import PanelComparison, rater_vs_panel
@@ -179,6 +180,7 @@ __all__ = [
     "probability_phrase",
     "probability_text",
     "pvalue_text",
+    "rated_items",
     "rater_vs_panel",
     "rating_categories",
     "read_groups",
@@ -213,6 +215,7 @@ _ON_FIRST_USE = {
     "check_form": "intraclass",
     "check_icc0": "intraclass",
     "disagreement_note": "intraclass",
+    "rated_items": "intraclass",
     "group_agreement": "two_groups",
     "icc": "intraclass",
     "icc_all": "intraclass",

@@ -33,7 +33,7 @@ from .intervals import (
     level_text,
     sided,
 )
-from .intraclass_anova import MeanSquares, mean_squares, plain_mean_squares
+from .intraclass_anova import MeanSquares, mean_squares, plain_mean_squares, rated_items
 from .intraclass_forms import (
     DESCRIPTIONS,
     FORMS,
@@ -62,6 +62,7 @@ __all__ = [
     "icc",
     "icc_all",
     "icc_limits",
+    "rated_items",
     "warn_if_undefined",
 ]
 
@@ -127,7 +128,8 @@ class ICCResult:
         Their degrees of freedom.
     n_items, n_raters : int
         The items (rows: targets, subjects) and raters (columns), as in
-        :class:`~wkappa.AgreementResult`.
+        :class:`~wkappa.AgreementResult`: under ``nan_policy='omit'`` the items rated, an
+        item without any rating left out (:meth:`explain` says how many).
     n_ratings : int or ndarray
         Ratings read, not counting missing ones (fewer than ``n_items * n_raters`` with
         missing ratings); a count under every ``nan_policy``, also where
@@ -177,6 +179,7 @@ class ICCResult:
     _ms: MeanSquares
     _statistic_a1: np.ndarray
     _batched: bool
+    _n_unrated: int = 0  # items without any rating, left out under nan_policy='omit'
 
     def __getstate__(self) -> dict[str, Any]:
         # The mean squares travel as a dict, so a pickle names only wkappa.ICCResult.
@@ -271,9 +274,13 @@ class ICCResult:
         )
         if self.method == "none":
             source = "a rating is missing and nan_policy='propagate' makes every value nan"
+        unrated = ""
+        if self._n_unrated:
+            items = "item" if self._n_unrated == 1 else "items"
+            unrated = f" ({self._n_unrated} {items} without any rating left out)"
         lines = [
             f"{self.name} = Shrout & Fleiss {self.shrout_fleiss}: {self.description}",
-            f"n = {self.n_items} items, k = {self.n_raters} raters, "
+            f"n = {self.n_items} items{unrated}, k = {self.n_raters} raters, "
             f"{self.n_ratings:g} ratings; {source}:",
             f"  MSR (items)   = {number_text(self.ms_items)}  df {self.df_items:g}",
             f"  MSC (raters)  = {number_text(self.ms_raters)}  df {self.df_raters:g}",
@@ -339,10 +346,15 @@ def disagreement_note(result: ICCResult, ci: ConfidenceInterval) -> str | None:
 
 
 def build_result(
-    form: str, ms: MeanSquares, icc0: float, alternative: Alternative, batched: bool
+    form: str,
+    ms: MeanSquares,
+    icc0: float,
+    alternative: Alternative,
+    batched: bool,
+    n_unrated: int = 0,
 ) -> ICCResult:
     """The result of ``form`` from the mean squares (scalars for one table, arrays of
-    features when ``batched``)."""
+    features when ``batched``); ``n_unrated``: the items left out for having no rating."""
     statistic = estimate(form, ms)
     statistic_a1 = statistic if form == "A,1" else estimate("A,1", ms)
     f_stat, df1, df2 = f_test(form, ms, icc0)
@@ -381,6 +393,7 @@ def build_result(
         _ms=ms,
         _statistic_a1=statistic_a1,
         _batched=batched,
+        _n_unrated=n_unrated,
     )
 
 
@@ -445,17 +458,21 @@ def warn_if_undefined(results: Mapping[str, ICCResult]) -> None:
         warn_at_caller(" ".join([*texts, closing]).strip(), UndefinedReliabilityWarning)
 
 
-def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool]:
+def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool, int]:
+    """The mean squares, whether there is a features axis, and the items left out for
+    having no rating (:func:`rated_items`)."""
     policy = check_nan_policy(nan_policy)
     exact = centred_integers(ratings)
     if exact is not None:  # integers beyond 2**53: their differences, exactly
         ratings = exact[0][0]
     ms = plain_mean_squares(ratings)
     if ms is not None:  # a large complete float64 table: no reading pass
-        return ms, False
+        return ms, False, 0
     read = read_numeric_ratings(ratings, nan_policy=policy)
-    ms = mean_squares(read.values, policy, read.n_missing, read.rater_names)
-    return ms, read.values.ndim == 3
+    values, unrated = rated_items(read.values, policy)
+    missing = int(np.isnan(values).sum()) if unrated else read.n_missing  # of the items kept
+    ms = mean_squares(values, policy, missing, read.rater_names)
+    return ms, values.ndim == 3, unrated
 
 
 def icc(
@@ -486,7 +503,10 @@ def icc(
         Alternative of the test; the one-sided ones also make the interval one-sided.
     nan_policy : {'omit', 'raise', 'propagate'}, default 'omit'
         With missing ratings: 'omit' uses every rating there is (no listwise deletion):
-        variance components by REML, see Notes; 'raise' refuses them; 'propagate' gives nan.
+        variance components by REML, see Notes; an item (row) without any rating is left
+        out, as :func:`~wkappa.agreement` and ``wkappa icc`` leave it out (``n_items``
+        counts the items rated; :meth:`~ICCResult.explain` says how many were left out).
+        'raise' refuses any missing rating; 'propagate' gives nan.
 
     Returns
     -------
@@ -495,7 +515,8 @@ def icc(
     Raises
     ------
     WkappaError
-        Fewer than two items or raters, infinite or non-numeric ratings, a bad option.
+        Fewer than two items (rated items, under 'omit') or raters, a rater without any
+        rating (under 'omit'), infinite or non-numeric ratings, a bad option.
 
     Warns
     -----
@@ -560,8 +581,8 @@ def icc(
     name = check_form(form)
     null = check_icc0(icc0)
     alt = check_alternative(alternative)
-    ms, batched = _fit(ratings, nan_policy)
-    result = build_result(name, ms, null, alt, batched)
+    ms, batched, unrated = _fit(ratings, nan_policy)
+    result = build_result(name, ms, null, alt, batched, unrated)
     warn_if_undefined({name: result})
     return result
 
@@ -593,7 +614,7 @@ def icc_all(
     """
     null = check_icc0(icc0)
     alt = check_alternative(alternative)
-    ms, batched = _fit(ratings, nan_policy)
-    results = {form: build_result(form, ms, null, alt, batched) for form in FORMS}
+    ms, batched, unrated = _fit(ratings, nan_policy)
+    results = {form: build_result(form, ms, null, alt, batched, unrated) for form in FORMS}
     warn_if_undefined(results)
     return results

@@ -5,7 +5,9 @@ One pass over the ratings gives the two-way ANOVA sums of squares
 (:func:`wkappa._core.anova_sums`), from which every form, test and interval follows
 (:mod:`wkappa._stats.intraclass_forms`). With missing ratings (``nan_policy='omit'``) the
 variance components come from REML (:mod:`wkappa._stats.intraclass_reml`) and the mean squares
-are the ones those components imply.
+are the ones those components imply. :func:`rated_items` is the one rule for an item without
+any rating, shared by :func:`wkappa.icc`, :func:`wkappa.icc_all`, :mod:`wkappa.frames` and
+``wkappa icc``.
 """
 
 from __future__ import annotations
@@ -17,9 +19,56 @@ from typing import Any
 import numpy as np
 
 from .._core import AnovaSums, anova_sums, plain_anova_sums, scaled_ratings
+from ..exceptions import WkappaError
 from .intraclass_reml import RemlFit, reml_fit
 
-__all__ = ["MeanSquares", "mean_squares", "plain_mean_squares"]
+__all__ = ["MeanSquares", "mean_squares", "plain_mean_squares", "rated_items"]
+
+
+def rated_items(
+    values: np.ndarray, nan_policy: str, name: str = "ratings"
+) -> tuple[np.ndarray, int]:
+    """The items (rows) of ``values`` (items x raters, or x features) that have a rating and
+    how many were dropped for having none: under ``nan_policy='omit'`` an item without any
+    rating tells nothing about the raters or the items (as in :func:`wkappa.agreement`), so
+    it is left out and ``n_items`` counts the items rated; 'raise' has refused any missing
+    rating before, and 'propagate' keeps every item (each value is then nan).
+
+    With a features axis, an item is dropped when it has no rating in any feature; an item
+    rated in some features only is refused (the features share their items).
+    """
+    if nan_policy != "omit" or values.shape[0] == 0:
+        return values, 0
+    empty_per_feature = np.isnan(values).all(axis=1)
+    if values.ndim == 3:
+        empty = empty_per_feature.all(axis=1)
+        partial = np.argwhere(empty_per_feature & ~empty[:, None])
+        if partial.size:
+            item, feature = (int(i) for i in partial[0])
+            raise WkappaError(
+                f"`{name}` has no rating at all for item {item} in feature {feature}, but has "
+                "ratings of it in other features; nan_policy='omit' drops an item only where "
+                "it has no rating in any feature (the features share their items). Hint: "
+                f"compute that feature on its own, wkappa.icc({name}[:, :, {feature}])."
+            )
+    else:
+        empty = empty_per_feature
+    dropped = int(empty.sum())
+    if not dropped:
+        return values, 0
+    kept = values[~empty]
+    if kept.shape[0] == 0:
+        raise WkappaError(
+            f"`{name}` has no rating at all (its {dropped} items hold only missing ratings). "
+            "Hint: NaN or None marks a missing rating; check the rater columns."
+        )
+    if kept.shape[0] < 2:
+        raise WkappaError(
+            f"`{name}`: 1 item with a rating ({dropped} without any, left out under "
+            "nan_policy='omit'); at least 2 are needed. Hint: the ICC compares items: give "
+            "it two rated items or more."
+        )
+    return np.ascontiguousarray(kept), dropped
 
 
 @dataclass(frozen=True)
