@@ -406,3 +406,57 @@ def test_score_reads_text_ratings_once(tmp_path: Any, capsys: Any, monkeypatch: 
     out = json.loads(capsys.readouterr().out)
     assert out["rows_used"] == 80
     assert out["statistic"] == wk.qwk([1, 2, 3, 4] * 20, [1, 2, 3, 3] * 20)
+
+
+@pytest.mark.parametrize(
+    "command", [["agree"], ["agree", "--cluster", "site"], ["judge", "--candidate", "r1"]]
+)
+@pytest.mark.parametrize("data", [{}, {"strings": True, "nulls": True}], ids=["integers", "text"])
+def test_the_command_line_counts_a_long_file_without_a_pivot(
+    tmp_path: Any, capsys: Any, monkeypatch: Any, command: list[str], data: dict[str, bool]
+) -> None:
+    """The counted (item, rater, rating) rows are coded and counted as ``frames`` counts
+    them, never pivoted to an items x raters table, with the output of the pivot."""
+    from wkappa._cli import main
+    from wkappa._frames import raters
+
+    rows = _rows(**data)
+    if not data:
+        rows["rater"] = [f"r{r}" for r in rows["rater"]]
+    path = tmp_path / "long.parquet"
+    pl.DataFrame(rows).write_parquet(path)
+    options = ["--item", "item", "--rater", "rater", "--rating", "rating", "--format", "json"]
+    arguments = [command[0], str(path), *options, *command[1:]]
+    pivots: list[int] = []
+    pivot = pl.DataFrame.pivot
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        pivots.append(self.height)
+        return pivot(self, *args, **kwargs)
+
+    monkeypatch.setattr(pl.DataFrame, "pivot", counted)
+    assert main(arguments) == 0
+    packed = capsys.readouterr().out
+    assert pivots == []
+    monkeypatch.setattr(raters, "_packed_pivot", lambda *args, **kwargs: None)
+    assert main(arguments) == 0
+    assert pivots
+    pivoted, packed = json.loads(capsys.readouterr().out), json.loads(packed)
+    if command[0] == "judge":  # a bootstrap: its draws differ from run to run
+        for output in (pivoted, packed):
+            del output["confidence_interval"], output["pvalue"]
+    assert pivoted == packed
+
+
+def test_the_command_line_still_refuses_a_repeated_rating(tmp_path: Any, capsys: Any) -> None:
+    from wkappa._cli import main
+
+    rows = _rows(strings=True)
+    for twice in (0, 1):  # the same rating twice, then another rating
+        rows["rater"][1] = rows["rater"][0]
+        rows["rating"][1] = rows["rating"][0] if twice == 0 else "z"
+        path = tmp_path / f"long{twice}.parquet"
+        pl.DataFrame(rows).write_parquet(path)
+        options = ["--item", "item", "--rater", "rater", "--rating", "rating"]
+        assert main(["agree", str(path), *options]) == 2
+        assert "more than once" in capsys.readouterr().err

@@ -250,7 +250,7 @@ def _pivoted(
     local = pl.from_arrow(triples.to_arrow()) if not triples.implementation.is_polars() else (
         triples.to_native()
     )  # fmt: skip
-    return pivot_long(local, item, rater, rating, _COUNT, groups)
+    return pivot_long(local, item, rater, rating, _COUNT, groups, packed=False)
 
 
 class GroupKind(NamedTuple):
@@ -315,6 +315,7 @@ def pivot_long(
     groups: Sequence[str] = (),
     cluster: str | None = None,
     where: str = "",
+    packed: bool = True,
 ) -> tuple[Any, list[str]]:
     """The long layout's distinct ``(*groups, item, rater, rating)`` rows with their
     ``count`` (a polars DataFrame) as distinct wide rows: ``(*groups, *raters, count)``, the
@@ -322,9 +323,21 @@ def pivot_long(
     one rater are an error. The one pivot of ``frames.agreement`` and ``wkappa agree``.
     With ``cluster`` (how the caller names its cluster column, the one of ``groups``) an
     item whose rows carry two cluster ids is an error: it would count as two items.
-    ``where`` starts the messages about the rows (the command line's file name)."""
+    ``where`` starts the messages about the rows (the command line's file name).
+
+    With ``packed`` the rows are first counted as ``frames.agreement`` counts a polars
+    frame (:func:`~wkappa._frames.long_counts.long_rows`: each item's ratings coded as one
+    integer, the items counted per code), which needs no items x raters table; the pivot
+    runs only where that count does not apply, and reports what it refuses."""
     pl = import_optional("polars", "frames")
     every = rater_ids(triples, rater)
+    if packed:
+        counted = _packed_pivot(triples, item, rater, rating, count, groups, cluster)
+        if counted is not None:
+            wide_frame, names = counted
+            wide_frame = add_raters(wide_frame, every, triples.schema[rating])
+            names = sorted({*names, *every}, key=rater_key)
+            return wide_frame.select(*groups, *names, count), names
     local = triples.filter(pl.col(rating).is_not_null())
     if cluster is not None:
         nw = import_optional("narwhals", "frames")
@@ -339,6 +352,34 @@ def pivot_long(
     # that pairwise() and leave_one_rater_out() have a fixed order.
     names = sorted((c for c in wide_frame.columns if c not in (*groups, item)), key=rater_key)
     return wide_frame.group_by([*groups, *names]).len(name=count), names
+
+
+def _packed_pivot(
+    triples: Any,
+    item: str,
+    rater: str,
+    rating: str,
+    count: str,
+    groups: Sequence[str],
+    cluster: str | None,
+) -> tuple[Any, list[str]] | None:
+    """:func:`pivot_long`'s wide rows by the engine count of the distinct triples, the
+    raters who rated something only; None where that count does not apply or the rows are
+    refused (a row counted twice is a rating repeated, two cluster ids on an item): the
+    pivot then counts or refuses them."""
+    pl = import_optional("polars", "frames")
+    nw = import_optional("narwhals", "frames")
+    if triples.height == 0 or (triples.get_column(count) > 1).any():
+        return None
+    frame = nw.from_native(triples.drop(count))
+    facts = long_facts(frame, item, rater, rating, False)
+    if any(facts.missing.values()):
+        return None
+    long = long_rows(frame, item, rater, rating, groups, False, count, rater_key, facts)
+    if long is None or long[2] is True or (cluster is not None and long[2] is not False):
+        return None
+    wide, names, _ = long
+    return wide.with_columns(pl.col(count).cast(pl.UInt32)), names
 
 
 def _repeated_rating(
