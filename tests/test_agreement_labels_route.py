@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from wkappa._core import coded_raters, distinct_rows, encode_rating_matrix, raters
-from wkappa._stats import several
+from wkappa._stats import several_rows
 
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
@@ -119,7 +119,7 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         taken.append(out is not None)
         return out
 
-    monkeypatch.setattr(several, "coded_rows", spy)
+    monkeypatch.setattr(several_rows, "coded_rows", spy)
     return taken
 
 
@@ -132,7 +132,7 @@ def test_named_categories_take_the_compiled_pass_with_the_same_result(
         taken = _spy(monkeypatch)
         got = call(ratings, labels)
         assert taken == [True], name
-        monkeypatch.setattr(several, "coded_rows", lambda *args: None)
+        monkeypatch.setattr(several_rows, "coded_rows", lambda *args: None)
         general = call(ratings, labels)
         assert got.statistic == general.statistic
         assert got.standard_error == general.standard_error

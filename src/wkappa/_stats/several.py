@@ -2,16 +2,15 @@
 :func:`agreement_from_counts` and :func:`krippendorff_alpha`.
 
 Every entry point runs the same stages as the two-rater ones: check the options once, read
-and encode the ratings (:mod:`wkappa._core.raters`: the reader of one, two and R columns),
-count them into the compact state (:mod:`wkappa._stats.agreement_state`), then build the
-result (:mod:`wkappa._stats.agreement_build`). The coefficients and Gwet's linearised
-variance are in :mod:`wkappa._core.agreement`, the weight matrices in
-:mod:`wkappa._core.weights`.
+and encode the ratings (:mod:`wkappa._core.raters`: the reader of one, two and R columns;
+:mod:`wkappa._stats.several_rows`: their distinct rows), count them into the compact state
+(:mod:`wkappa._stats.agreement_state`), then build the result
+(:mod:`wkappa._stats.agreement_build`). The coefficients and Gwet's linearised variance are
+in :mod:`wkappa._core.agreement`, the weight matrices in :mod:`wkappa._core.weights`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -20,7 +19,6 @@ import numpy.typing as npt
 
 from .._core import (
     COEFFICIENTS,
-    INT64_SAFE,
     KRIPPENDORFF_LEVELS,
     AgreementWeightsLike,
     Alternative,
@@ -36,11 +34,7 @@ from .._core import (
     check_choice,
     check_labels,
     check_nan_policy,
-    check_rating_bounds,
-    coded_rows,
     distinct_rows,
-    encode_rating_matrix,
-    fast_rows,
     features,
     is_dataframe,
     krippendorff_metric,
@@ -60,8 +54,18 @@ from .agreement_result import AgreementResult
 from .agreement_state import State
 from .cluster_agreement import check_cluster_options, clustered_agreement
 from .inference import check_kappa0
+from .several_rows import (
+    VALUE_WEIGHTS,
+    encoded_ratings,
+    propagated_result,
+    rating_categories,
+    rating_rows,
+    read_counts,
+    rows_agreement,
+)
 
 __all__ = [
+    "VALUE_WEIGHTS",
     "agreement",
     "agreement_from_counts",
     "krippendorff_alpha",
@@ -217,7 +221,7 @@ def agreement(
             ratings, labels, _ = value_labels(
                 ratings, labels, min_rating, max_rating, f"weights={checked!r}", None
             )
-        return _from_rows(
+        return rows_agreement(
             ratings, multiplicity, name, checked, labels, min_rating, max_rating, policy,
             (zero, population, side, null),
         )  # fmt: skip
@@ -230,9 +234,11 @@ def agreement(
     options = (labels, min_rating, max_rating, needs_order(checked), null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
-        encoded = _encoded(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
+        encoded = encoded_ratings(
+            ratings, labels, min_rating, max_rating, needs_order(checked), policy
+        )
         if encoded is None:
-            return _propagated(propagated_agreement(name, weights, side), ratings, options)
+            return propagated_result(propagated_agreement(name, weights, side), ratings, options)
         codes, categories = encoded
         rows, multiplicity = distinct_rows(codes)
         label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
@@ -244,7 +250,7 @@ def agreement(
     if read is None:
         read = rating_rows(ratings, labels, min_rating, max_rating, needs_order(checked), policy)
     if read is None:
-        return _propagated(propagated_agreement(name, weights, side), ratings, options)
+        return propagated_result(propagated_agreement(name, weights, side), ratings, options)
     rows, multiplicity, categories, n_ratings = read
     label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
     return result_from_rows(
@@ -260,86 +266,6 @@ def agreement(
         side,
         null,
     )
-
-
-def rating_rows(
-    ratings: Any,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    ordered: bool,
-    policy: str,
-    propagate: bool = True,
-) -> CountedRows | None:
-    """The distinct rows of category codes (-1 = missing), their multiplicities, the
-    categories and the number of ratings; None for a missing rating under 'propagate'
-    (``propagate``: whether the caller takes it, for the hint of 'raise')."""
-    if labels is None:
-        lo, hi = check_rating_bounds(min_rating, max_rating)
-        fast = fast_rows(ratings, lo, hi, policy)  # type: ignore[arg-type]
-        if fast is not None:
-            return fast
-    if min_rating is None and max_rating is None:
-        # Named categories (labels=, ordered categoricals, Enum): dense codes, the same pass.
-        fast = coded_rows(ratings, labels, ordered, policy)  # type: ignore[arg-type]
-        if fast is not None:
-            return fast
-    encoded = _encoded(ratings, labels, min_rating, max_rating, ordered, policy, propagate)
-    if encoded is None:
-        return None
-    codes, categories = encoded
-    rows, multiplicity = distinct_rows(codes)
-    return CountedRows(rows, multiplicity, categories, int(np.count_nonzero(codes >= 0)))
-
-
-def _encoded(
-    ratings: Any,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
-    ordered: bool,
-    policy: str,
-    propagate: bool = True,
-) -> tuple[np.ndarray, Sequence[Any]] | None:
-    """The category codes of the ratings (-1 = missing) and the categories; None for a
-    missing rating under 'propagate'."""
-    encoded = encode_rating_matrix(
-        ratings,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        ordered=ordered,
-        nan_policy=policy,  # type: ignore[arg-type]
-        propagate=propagate,
-    )
-    return None if encoded is None else (encoded.codes, encoded.labels)
-
-
-def _read_counts(counts: Any) -> np.ndarray:
-    try:
-        array = np.asarray(counts)
-    except ValueError:
-        raise WkappaError("`counts` could not be read as a 2-D array.") from None
-    if array.ndim != 2 or array.shape[1] == 0:
-        raise WkappaError(f"`counts` must be 2-D (items x categories); got shape {array.shape}.")
-    if array.dtype.kind not in "biuf":
-        raise WkappaError("`counts` must be numeric: how many raters put item i in category k.")
-    if array.dtype.kind == "f":
-        if not np.isfinite(array).all() or (array != np.floor(array)).any():
-            raise WkappaError("`counts` must be whole numbers (no NaN, inf or fractions).")
-    if (array < 0).any():
-        raise WkappaError("`counts` must be non-negative.")
-    if array.size and array.dtype.kind != "b":
-        # Every row total (and each count) must stay below 2**62, where int64 sums are exact.
-        largest = int(array.max())
-        if largest * array.shape[1] >= INT64_SAFE:
-            totals = array.astype(object).sum(axis=1) if largest < INT64_SAFE else [largest]
-            if max(int(total) for total in totals) >= INT64_SAFE:
-                raise WkappaError(
-                    "`counts` has a row total too large to handle exactly (>= 2**62 ratings "
-                    "of one item)."
-                )
-    return array.astype(np.int64)
 
 
 def agreement_from_counts(
@@ -400,7 +326,7 @@ def agreement_from_counts(
         )
     zero, population, side = check_inference(zero_division, population_size, alternative)
     null = check_kappa0(kappa0)
-    array = _read_counts(counts)
+    array = read_counts(counts)
     k = array.shape[1]
     if labels is None and is_dataframe(counts):  # the frame names its categories
         frame: Any = counts
@@ -522,16 +448,16 @@ def krippendorff_alpha(
     options = (labels, min_rating, max_rating, level != "nominal", null, population)
     if cluster is not None:
         check_cluster_options(cluster, population)
-        encoded = _encoded(data, labels, min_rating, max_rating, level != "nominal", policy)
+        encoded = encoded_ratings(data, labels, min_rating, max_rating, level != "nominal", policy)
         if encoded is None:
-            return _propagated(nan_result, data, options)
+            return propagated_result(nan_result, data, options)
         codes = encoded[0]
         distinct, counted = distinct_rows(codes)
         read = CountedRows(distinct, counted, encoded[1], int(np.count_nonzero(codes >= 0)))
     elif read is None:
         read = rating_rows(data, labels, min_rating, max_rating, level != "nominal", policy)
     if read is None:
-        return _propagated(nan_result, data, options)
+        return propagated_result(nan_result, data, options)
     rows, multiplicity, categories, n_ratings = read
     k = len(categories)
     patterns, counts = aggregate_patterns(rows_to_counts(rows, k), multiplicity)
@@ -544,110 +470,3 @@ def krippendorff_alpha(
     )  # fmt: skip
     result = replace(result, level=level)
     return result if codes is None else clustered_agreement(result, codes, cluster)
-
-
-# Gwet's weights on the category values themselves (not their ranks, not a unit step): on
-# numbers that are not whole they mean what they mean on integers.
-VALUE_WEIGHTS = ("radical", "ratio", "bipolar")
-
-
-def rating_categories(ratings: Any, *, weights: Any = "unweighted") -> Sequence[Any]:
-    """The categories :func:`agreement` uses for ``ratings`` without ``labels``: the
-    integer range, or an ordered categorical's categories, or (unweighted) the sorted
-    values."""
-    checked = check_agreement_weights(weights)
-    encoded = encode_rating_matrix(ratings, ordered=needs_order(checked), nan_policy="omit")
-    assert encoded is not None
-    return encoded.labels
-
-
-def _from_rows(
-    rows: npt.ArrayLike,
-    multiplicity: npt.ArrayLike,
-    name: str,
-    checked: str | np.ndarray,
-    labels: npt.ArrayLike | None,
-    min_rating: int | None,
-    max_rating: int | None,
-    policy: str,
-    inference: tuple[Any, int | None, Alternative, float],
-) -> AgreementResult:
-    """:func:`agreement` of distinct rating rows with their multiplicities (checked options;
-    ``inference``: zero_division, population_size, alternative, kappa0)."""
-    zero, population, side, null = inference
-    refused = WkappaError("`multiplicity` must be a 1-D array of non-negative integer counts.")
-    try:
-        counts = np.asarray(multiplicity)
-    except (TypeError, ValueError):  # ragged: a list among the counts
-        raise refused from None
-    if counts.ndim != 1 or counts.dtype.kind not in "iu" or (counts < 0).any():
-        raise refused
-    encoded = _encoded(rows, labels, min_rating, max_rating, needs_order(checked), policy)
-    options = (labels, min_rating, max_rating, needs_order(checked), null, population)
-    if encoded is None:
-        return _propagated(propagated_agreement(name, checked, side), rows, options, counts)
-    codes, categories = encoded
-    _check_multiplicity(counts, codes)
-    keep = (counts > 0) & (codes >= 0).any(axis=1)
-    codes, counts = _merged_rows(codes[keep], counts[keep].astype(np.int64))
-    n_ratings = int(counts @ (codes >= 0).sum(axis=1))
-    label, matrix = agreement_weight_matrix(checked, len(categories), name, categories)
-    return result_from_rows(
-        name, label, matrix, codes, counts, categories, n_ratings, zero, population, side, null
-    )
-
-
-def _merged_rows(codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``codes`` (row i for ``counts[i]`` items), counts summed, in the
-    order of ``distinct_rows`` on the items: a bootstrap of rows (Conger's) draws the same
-    items for a seed whatever the rows' order."""
-    n, n_raters = codes.shape
-    if n == 0:
-        return codes, counts
-    top = int(codes.max()) + 2
-    if n_raters * np.log2(top) < 62:  # as distinct_rows: one integer key per row
-        key = (codes + 1) @ (top ** np.arange(n_raters, dtype=np.int64))
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        rows = codes[first]
-    else:
-        rows, inverse = np.unique(codes, axis=0, return_inverse=True)
-    merged = np.zeros(len(rows), dtype=np.int64)
-    np.add.at(merged, inverse.ravel(), counts)
-    return rows, merged
-
-
-def _check_multiplicity(counts: np.ndarray, codes: np.ndarray) -> None:
-    if len(counts) != len(codes):
-        raise WkappaError(
-            f"`multiplicity` has {len(counts)} counts for {len(codes)} rows; they must match."
-        )
-
-
-def _propagated(
-    result: AgreementResult,
-    ratings: Any,
-    options: tuple[Any, Any, Any, bool, float, int | None],
-    multiplicity: np.ndarray | None = None,
-) -> AgreementResult:
-    """The nan ``result`` of ``nan_policy='propagate'`` with the counts and categories of the
-    design (what 'omit' would count: items with a rating, raters, ratings), ``kappa0`` and
-    ``population_size``. ``options``: labels, min_rating, max_rating, ordered, kappa0, N."""
-    labels, min_rating, max_rating, ordered, null, population = options
-    result = replace(result, kappa0=null, population_size=population)
-    try:
-        encoded = _encoded(ratings, labels, min_rating, max_rating, ordered, "omit")
-    except WkappaError:  # every rating is missing: nothing to count
-        return result
-    assert encoded is not None
-    codes, categories = encoded
-    counts = np.ones(len(codes), dtype=np.int64) if multiplicity is None else multiplicity
-    if multiplicity is not None:
-        _check_multiplicity(counts, codes)
-    rated = (codes >= 0).sum(axis=1)
-    return replace(
-        result,
-        labels=tuple(categories),
-        n_items=int(counts[rated > 0].sum()),
-        n_raters=codes.shape[1],
-        n_ratings=int(counts @ rated),
-    )
