@@ -43,7 +43,9 @@ def _icc_results(
         return icc_from_moments(*moments, forms, null, alt, found.unit)
     matrix, names = found
     if policy == "raise":
-        _refuse_missing(data, matrix, "uses every rating there is (REML variance components)")
+        _refuse_missing(
+            data, matrix, names, "uses every rating there is (REML variance components)"
+        )
     if policy == "omit":
         _refuse_unrated(data, matrix, names, "")
     if len(forms) == 1:  # (warns about this form only)
@@ -185,7 +187,7 @@ def ccc(
     matrix, names = numeric_matrix(data)
     policy = check_nan_policy(nan_policy)
     if policy == "raise":
-        _refuse_missing(data, matrix, "drops incomplete items")
+        _refuse_missing(data, matrix, names, "drops incomplete items")
     if policy == "omit":  # 'omit' would drop every item
         _refuse_unrated(data, matrix, names, ", so no item is complete")
     if matrix.shape[1] == 2:
@@ -210,7 +212,7 @@ def _refuse_unrated(data: NumericFrame, matrix: np.ndarray, names: list[str], wh
     )
 
 
-def _refuse_missing(data: NumericFrame, matrix: np.ndarray, omit: str) -> None:
+def _refuse_missing(data: NumericFrame, matrix: np.ndarray, names: list[str], omit: str) -> None:
     """Refuse a missing rating under ``nan_policy='raise'``, naming its column and row (the
     statistics' own message names parameters of theirs and rater numbers)."""
     missing = np.argwhere(np.isnan(matrix))
@@ -222,6 +224,6 @@ def _refuse_missing(data: NumericFrame, matrix: np.ndarray, omit: str) -> None:
     else:
         assert data.long is not None
         item, rater, _ = data.long
-        name = numeric_matrix(data)[1][column]
+        name = names[column]
         where = f"item {target} of the sorted {item!r} values, where {rater!r} = {name!r}"
     raise missing_rating_error("df", where, omit)

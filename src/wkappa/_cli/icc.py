@@ -135,8 +135,11 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     frame = source.scan([args.rating, *text_ids(source, ids)])
     wanted = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
     check_columns(source, source.schema(frame), wanted)
-    frame = numeric_columns(source, strip_ids(source, frame, ids), [args.rating], required=True)
-    data = frame.select(args.item, args.rater, args.rating).collect()
+    frame = strip_ids(source, frame, ids)
+    # The file is read once: its three columns, whose ratings are then parsed in memory.
+    read = frame.select(args.item, args.rater, args.rating).collect(engine="streaming")
+    parsed = numeric_columns(source, read.lazy(), [args.rating], required=True)
+    data = parsed.collect()
     frame, data = read_ids(source, frame, data, ids)
     if data.height == 0:
         raise no_data_rows(source.name)

@@ -6,7 +6,8 @@ rater's mean, effect and residual variance, the mean and variance of the targets
 and the number of targets with a missing rating (:class:`RaterMoments`); the ANOVA sums of
 complete ratings follow from them. Otherwise (an eager frame, the long layout, missing
 ratings, the CCC) the ratings come into this process as a targets x raters float64 matrix
-with NaN for a missing rating (the long layout pivoted here, O(targets x raters) memory).
+with NaN for a missing rating (the long layout pivoted here, O(targets x raters) memory: its
+item, rater and rating columns are read from the source once, and the ids checked on them).
 """
 
 from __future__ import annotations
@@ -51,12 +52,15 @@ class NumericFrame(NamedTuple):
         Wide layout: the rater columns.
     long : tuple of (item, rater, rating) column names, or None
         Long layout: the columns of one row per rating.
+    triples : polars DataFrame or None
+        Long layout: those columns, read from the source once (their ids checked).
     """
 
     frame: Any
     lazy: bool
     raters: list[str] | None
     long: tuple[str, str, str] | None
+    triples: Any = None
 
 
 class RaterMoments(NamedTuple):
@@ -102,10 +106,22 @@ def numeric_frame(
                 f"{nulls if isinstance(schema[name], nw.Unknown) else ''}. Hint: the ICC and "
                 "CCC take numeric scores; for categories use agreement()."
             )
-    long = None if wide else (item, rater, rating)
-    if long is not None:
-        check_long_ids(frame, {item: "`item`", rater: "`rater`"}, rating)  # type: ignore[dict-item, arg-type]
-    return NumericFrame(frame, isinstance(frame, nw.LazyFrame), names if wide else None, long)  # type: ignore[arg-type]
+    lazy = isinstance(frame, nw.LazyFrame)
+    if wide:
+        return NumericFrame(frame, lazy, names, None)
+    long = (item, rater, rating)
+    # One read of the source: the ids are checked on the columns read, which then pivot.
+    triples = _local(_collect(frame.select(list(long))))
+    check_long_ids(triples, {item: "`item`", rater: "`rater`"}, rating)  # type: ignore[dict-item, arg-type]
+    return NumericFrame(frame, lazy, None, long, triples)  # type: ignore[arg-type]
+
+
+def _local(frame: Any) -> Any:
+    """An eager narwhals frame as a polars DataFrame."""
+    pl = import_optional("polars", "frames")
+    return (
+        frame.to_native() if frame.implementation.is_polars() else pl.from_arrow(frame.to_arrow())
+    )
 
 
 def _collect(frame: Any) -> Any:
@@ -194,12 +210,9 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     pl = import_optional("polars", "frames")
     assert data.long is not None
     target, rater, rating = data.long
-    triples = _collect(data.frame.select([target, rater, rating]))
-    local = (
-        triples.to_native()
-        if triples.implementation.is_polars()
-        else pl.from_arrow(triples.to_arrow())
-    )
+    local = data.triples
+    if local is None:
+        local = _local(_collect(data.frame.select([target, rater, rating])))
     every = rater_ids(local, rater)  # a rater without any rating is kept, as in the wide layout
     local = local.with_columns(pl.col(rating).cast(pl.Float64), pl.col(rater).cast(pl.String))
     local = local.filter(pl.col(rating).is_not_null() & pl.col(rating).is_not_nan())
