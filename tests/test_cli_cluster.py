@@ -450,3 +450,17 @@ def test_score_names_the_clustered_test_statistic_t(path, capsys, tmp_path):
     unclustered = ["score", path, "--true", "truth", "--pred", "a", "--quiet"]
     assert main(unclustered) == 0
     assert any(line.split()[:1] == ["z"] for line in capsys.readouterr().out.splitlines())
+
+
+def test_score_by_with_clusters_names_a_group_of_one_cluster_left_out(tmp_path, capsys):
+    path = tmp_path / "sites.csv"
+    rows = [f"{s},{s}{i // 2},{i % 3},{(i + i // 3) % 3}" for s in "AB" for i in range(16)]
+    rows += ["C,C0,0,0", "C,C0,1,2", "C,C0,2,2"]  # site C: one patient
+    path.write_text("site,patient,x,y\n" + "\n".join(rows) + "\n")
+    argv = ["score", str(path), "--true", "x", "--pred", "y", "--by", "site",
+            "--cluster", "patient"]  # fmt: skip
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "group 'C' has a single --cluster patient cluster" in err
+    assert "Across site (inverse-variance weighted" in out
+    assert "(left out, undefined kappa, SE 0 or a single cluster: C)" in out

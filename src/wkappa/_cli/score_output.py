@@ -357,8 +357,12 @@ def across_groups_lines(run: ScoreRun, written: str = "console") -> list[str]:
         label_text(v) for v, used in zip(combined.strata, combined.used, strict=True) if not used
     ]
     if left:
-        why = "undefined kappa, SE 0 or a single cluster" if run.cluster else None
-        lines.append(f"  (left out, {why or 'undefined kappa or SE 0'}: {', '.join(left)})")
+        why = (
+            "undefined kappa, SE 0 or a single cluster"
+            if run.cluster
+            else "undefined kappa or SE 0"
+        )
+        lines.append(f"  (left out, {why}: {', '.join(left)})")
     missing = missing_group(groups)
     if missing is not None:
         lines.append(f"  {missing_note(missing, by)}")
