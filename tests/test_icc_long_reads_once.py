@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
+from read_counts import counted_scan, file_scans
 
 pl = pytest.importorskip("polars")
 frames = pytest.importorskip("wkappa.frames")
@@ -34,14 +35,8 @@ def _rows() -> dict[str, list[Any]]:
 @pytest.mark.parametrize("function", ["icc", "icc_all", "ccc"])
 def test_a_polars_scan_is_read_once(function: str) -> None:
     rows = _rows()
-    read: list[int] = []
-
-    def count(batch: Any) -> Any:
-        read.append(batch.height)
-        return batch
-
     source = pl.DataFrame(rows)
-    scan = source.lazy().map_batches(count, schema=source.schema, streamable=True)
+    scan, read = counted_scan(source)
     options = {"nan_policy": "omit"} if function == "ccc" else {}
     got = getattr(frames, function)(scan, **LONG, **options)
     assert sum(read) == len(rows["item"])
@@ -66,16 +61,7 @@ def test_the_command_line_reads_a_long_file_once(
 
     path = tmp_path / f"long.{suffix}"
     getattr(pl.DataFrame(_rows()), f"write_{suffix}")(path)
-    scans: list[str] = []
-    collect = pl.LazyFrame.collect
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        plan = self.explain(optimized=False)
-        if path.name in plan:
-            scans.append(plan)
-        return collect(self, *args, **kwargs)
-
-    monkeypatch.setattr(pl.LazyFrame, "collect", counted)
+    scans = file_scans(monkeypatch, path)
     options = ["--item", "item", "--rater", "rater", "--rating", "rating", "--format", "json"]
     assert main(["icc", str(path), *options]) == 0
     capsys.readouterr()

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
+from read_counts import counted_scan, file_scans, recorded
 
 pl = pytest.importorskip("polars")
 frames = pytest.importorskip("wkappa.frames")
@@ -64,14 +65,7 @@ CASES = [
 @pytest.mark.parametrize(("data", "options"), CASES)
 def test_a_polars_scan_is_read_once(data: dict[str, bool], options: dict[str, Any]) -> None:
     rows = _rows(**data)
-    read: list[int] = []
-
-    def count(batch: Any) -> Any:
-        read.append(batch.height)
-        return batch
-
-    source = pl.DataFrame(rows)
-    scan = source.lazy().map_batches(count, schema=source.schema, streamable=True)
+    scan, read = counted_scan(pl.DataFrame(rows))
     got = frames.agreement(scan, **LONG, **options)
     assert sum(read) == len(rows["item"])
     expected = _expected(rows, **options)
@@ -114,14 +108,8 @@ def test_a_duckdb_relation_is_run_once(
 
 def test_rater_vs_panel_reads_a_polars_scan_once() -> None:
     rows = _rows(strings=True)
-    read: list[int] = []
-
-    def count(batch: Any) -> Any:
-        read.append(batch.height)
-        return batch
-
     source = pl.DataFrame(rows)
-    scan = source.lazy().map_batches(count, schema=source.schema, streamable=True)
+    scan, read = counted_scan(source)
     got = frames.rater_vs_panel(scan, **LONG, candidate="r0")
     assert sum(read) == len(rows["item"])
     assert got.difference == frames.rater_vs_panel(source, **LONG, candidate="r0").difference
@@ -198,16 +186,7 @@ def _result(got: Any) -> str:
 
 def _heights(monkeypatch: Any) -> list[int]:
     """The number of rows of every polars LazyFrame collected from now on."""
-    heights: list[int] = []
-    collect = pl.LazyFrame.collect
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        out = collect(self, *args, **kwargs)
-        heights.append(out.height)
-        return out
-
-    monkeypatch.setattr(pl.LazyFrame, "collect", counted)
-    return heights
+    return recorded(monkeypatch, pl.LazyFrame, "collect", lambda out: out.height)
 
 
 @pytest.mark.parametrize(("data", "options"), CASES)
@@ -268,15 +247,9 @@ def test_a_duckdb_scan_is_read_again_not_copied(
         name = f"long_table_{id(rows)}"
         duckdb_connection.sql(f"CREATE TABLE {name} AS SELECT * FROM read_parquet('{parquet}')")
         relation = duckdb_connection.table(name)
-    copies: list[int] = []
-    to_arrow = duckdb.DuckDBPyRelation.to_arrow_table
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        out = to_arrow(self, *args, **kwargs)
-        copies.append(out.num_rows)
-        return out
-
-    monkeypatch.setattr(duckdb.DuckDBPyRelation, "to_arrow_table", counted)
+    copies = recorded(
+        monkeypatch, duckdb.DuckDBPyRelation, "to_arrow_table", lambda out: out.num_rows
+    )
     expected = _result(_expected(rows))
     assert _result(frames.agreement(relation, **LONG)) == expected
     assert copies
@@ -364,16 +337,7 @@ def test_the_command_line_reads_a_long_file_once(
         rows["rating"] = [None if r is None else f" {'abcd'.index(r) + 1}" for r in rows["rating"]]
     path = tmp_path / f"long.{suffix}"
     getattr(pl.DataFrame(rows), f"write_{suffix}")(path)
-    scans: list[str] = []
-    collect = pl.LazyFrame.collect
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        plan = self.explain(optimized=False)
-        if str(path) in plan or path.name in plan:
-            scans.append(plan)
-        return collect(self, *args, **kwargs)
-
-    monkeypatch.setattr(pl.LazyFrame, "collect", counted)
+    scans = file_scans(monkeypatch, path)
     options = ["--item", "item", "--rater", "rater", "--rating", "rating"]
     assert main([command[0], str(path), *options, *command[1:]]) == 0
     capsys.readouterr()
@@ -392,15 +356,7 @@ def test_score_reads_text_ratings_once(tmp_path: Any, capsys: Any, monkeypatch: 
     pl.DataFrame({"t": [" 1", "2", "3 ", "4"] * 20, "p": ["1", " 2", "3", "3"] * 20}).write_csv(
         path
     )
-    scans: list[str] = []
-    collect = pl.LazyFrame.collect
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if path.name in self.explain(optimized=False):
-            scans.append("scan")
-        return collect(self, *args, **kwargs)
-
-    monkeypatch.setattr(pl.LazyFrame, "collect", counted)
+    scans = file_scans(monkeypatch, path)
     assert main(["score", str(path), "--true", "t", "--pred", "p", "--format", "json"]) == 0
     assert len(scans) == 1
     out = json.loads(capsys.readouterr().out)
@@ -427,14 +383,7 @@ def test_the_command_line_counts_a_long_file_without_a_pivot(
     pl.DataFrame(rows).write_parquet(path)
     options = ["--item", "item", "--rater", "rater", "--rating", "rating", "--format", "json"]
     arguments = [command[0], str(path), *options, *command[1:]]
-    pivots: list[int] = []
-    pivot = pl.DataFrame.pivot
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        pivots.append(self.height)
-        return pivot(self, *args, **kwargs)
-
-    monkeypatch.setattr(pl.DataFrame, "pivot", counted)
+    pivots = recorded(monkeypatch, pl.DataFrame, "pivot", lambda out: out.height)
     assert main(arguments) == 0
     packed = capsys.readouterr().out
     assert pivots == []
