@@ -18,6 +18,10 @@ $(STAMP): pyproject.toml
 	# The CPU build of PyTorch first: it satisfies the torch extra's range, so pip pulls no CUDA build.
 	$(PY) -m pip install --quiet "torch==2.13.0"
 	$(PY) -m pip install --quiet -e ".[all,test,docs]"
+	# The irrCAC port, a peer of the several-raters tests, pins scipy==1.12, pandas<3 and
+	# coverage<7; its code needs only numpy, scipy and pandas, so it goes in without its pins.
+	@echo "make: installing the irrCAC port (irrcac 0.4.4) without its dependency pins, for the peer tests"
+	$(PY) -m pip install --quiet --no-deps "irrcac==0.4.4"
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -807,7 +807,10 @@ def test_gwet_named_weights_match_irrcac(name):
         agreement = np.asarray(weights_module.Weights(categories)[name], dtype=float)
         labels = categories
         k = len(categories)
-        ratings = np.array([[labels[i % k], labels[(i + 1) % k]] for i in range(6)], dtype=object)
+        # Pairs at several distances, so that Gwet's variance is defined for every weighting.
+        ratings = np.array(
+            [[labels[i % k], labels[(i + i // 2) % k]] for i in range(6)], dtype=object
+        )
         result = wk.agreement(ratings, coefficient="gwet", weights=name, labels=labels)
         np.testing.assert_allclose(result.weight_matrix, 1 - agreement, atol=1e-14)
 
