@@ -74,7 +74,7 @@ def missing_spellings(text: str | None, decimal_comma: bool = False) -> tuple[st
 
     Examples
     --------
-    >>> missing_spellings("-99, ."), missing_spellings("-99\\,5", decimal_comma=True)
+    >>> missing_spellings("-99, ."), missing_spellings(r"-99\\,5", decimal_comma=True)
     (('-99', '.'), ('-99,5',))
     >>> missing_spellings("-99, 5", decimal_comma=True)
     ('-99', '5')
