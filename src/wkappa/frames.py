@@ -461,8 +461,9 @@ def agreement(
     coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
     population_size, alternative, kappa0
         As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing
-        ratings are used as irrCAC does). Without ``labels``, a polars ``Enum`` or pandas
-        ordered ``Categorical`` gives the categories, in its order, unused ones included.
+        ratings are used as irrCAC does). Without ``labels``, an ordered categorical (polars
+        ``Enum``, pandas ordered ``Categorical``, pyarrow ordered dictionary, DuckDB ``ENUM``)
+        gives the categories, in its order, unused ones included, in either layout.
     cluster : str, optional
         A column of cluster ids (the task of each prompt, the scan of each lesion; constant
         within an item): the standard error is cluster-robust over the clusters, as

@@ -12,7 +12,7 @@ This module imports narwhals at call time only; it is reached through :mod:`wkap
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -53,6 +53,8 @@ __all__ = [
     "encode_pair",
     "exact_pairs",
     "frame_input",
+    "keep_category_orders",
+    "ordered_categories",
     "pair_quadratic_sums",
     "quiet_dask_notice",
     "raise_missing_rows",
@@ -251,6 +253,50 @@ def _category_orders(schema: dict[str, Any], names: Sequence[str]) -> tuple[tupl
     nw = import_optional("narwhals", "frames")
     columns = [schema[name] for name in names]
     return tuple(tuple(dtype.categories) for dtype in columns if isinstance(dtype, nw.Enum))
+
+
+def ordered_categories(frame: Any, schema: dict[str, Any], name: str) -> tuple[Any, ...] | None:
+    """The categories, in order, of the column ``name`` of a narwhals frame when it is an
+    ordered categorical (polars ``Enum``, pandas ordered ``Categorical``, DuckDB ``ENUM``,
+    pyarrow ordered dictionary), else None; ``schema`` is the frame's."""
+    nw = import_optional("narwhals", "frames")
+    dtype = schema[name]
+    if isinstance(dtype, nw.Enum):
+        return tuple(dtype.categories)
+    if not (isinstance(dtype, nw.Categorical) and frame.implementation.is_pyarrow()):
+        return None
+    column = frame.to_native().column(name)  # (narwhals does not tell pyarrow's order)
+    if not column.type.ordered:
+        return None
+    chunks = column.chunks
+    if chunks and all(chunk.dictionary.equals(chunks[0].dictionary) for chunk in chunks):
+        return tuple(chunks[0].dictionary.to_pylist())
+    return tuple(column.combine_chunks().dictionary.to_pylist())
+
+
+def keep_category_orders(counted: Any, orders: Mapping[str, tuple[Any, ...] | None]) -> Any:
+    """The eager narwhals frame ``counted`` of distinct rating rows with each column of
+    ``orders`` that has an order (text categories) as a polars ``Enum`` of that order, where
+    the engine's rows lost it (a DuckDB ``ENUM`` collected, a pandas or pyarrow ordered
+    categorical passed through polars): the core then reads the categories, unused ones
+    included, in their order, as it reads the source column."""
+    nw = import_optional("narwhals", "frames")
+    schema = counted.schema
+    lost = {
+        name: order
+        for name, order in orders.items()
+        if order is not None
+        and all(isinstance(value, str) for value in order)
+        and not (isinstance(schema[name], nw.Enum) and tuple(schema[name].categories) == order)
+    }
+    if not lost:
+        return counted
+    pl = import_optional("polars", "frames")
+    native = counted.to_native() if counted.implementation.is_polars() else (
+        pl.from_arrow(counted.to_arrow())
+    )  # fmt: skip
+    cast = [pl.col(name).cast(pl.String).cast(pl.Enum(order)) for name, order in lost.items()]
+    return nw.from_native(native.with_columns(cast), eager_only=True)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,13 @@ from .._core import (
 )
 from ..exceptions import WkappaError, WkappaTypeError
 from .column_names import STRING_NAMES, check_column
-from .count import check_group_columns, spark_keys_as_text, wrap_frame
+from .count import (
+    check_group_columns,
+    keep_category_orders,
+    ordered_categories,
+    spark_keys_as_text,
+    wrap_frame,
+)
 from .groups import key_value
 from .long_counts import LongFacts, long_facts, long_rows, read_once
 
@@ -123,6 +129,8 @@ def rater_rows(
         None if wide else (item, "`item`"),
     )
     frame = spark_keys_as_text(frame, schema, groups)
+    # The ordered categories of each rater column (long: of the rating column, names[2]).
+    orders = [ordered_categories(frame, schema, name) for name in (names if wide else names[2:])]
     if wide:
         counted = _collect(
             frame.group_by([*groups, *names], drop_null_keys=False).agg(nw.len().alias(_COUNT)),
@@ -149,6 +157,8 @@ def rater_rows(
             else:  # (split: a null beside a value, left to the pivot's null group)
                 grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
         counted = nw.from_native(grouped)
+    of_rater = dict(zip(names, orders, strict=True)) if wide else dict.fromkeys(names, orders[0])
+    counted = keep_category_orders(counted, of_rater)
     if cluster is not None and any(map(is_missing_scalar, counted.get_column(cluster).to_list())):
         raise missing_id_error("`cluster`", cluster, unit="row")
     out: list[tuple[Any, Any, np.ndarray, np.ndarray | None]] = []
