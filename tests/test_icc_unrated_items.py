@@ -93,3 +93,84 @@ def test_the_cli_says_the_same_count(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "file rows 8 read, 6 used, 2 dropped: no rating at all" in out
     assert f"{wk.icc(RATED).statistic:.4f}" in out
+
+
+def test_the_count_is_a_public_field_in_to_dict_and_the_repr() -> None:
+    result = wk.icc(WITH_EMPTY)
+    assert result.n_items_omitted == 2 and result.n_items == 6
+    assert result.to_dict()["n_items_omitted"] == 2
+    assert "n_items=6, n_raters=4, n_ratings=23, n_items_omitted=2, method='reml'" in repr(result)
+    for one in wk.icc_all(WITH_EMPTY).values():
+        assert one.n_items_omitted == 2
+    rated = wk.icc(RATED)
+    assert rated.n_items_omitted == 0 and rated.to_dict()["n_items_omitted"] == 0
+    assert "n_items_omitted" not in repr(rated)
+    assert wk.icc(WITH_EMPTY, nan_policy="propagate").n_items_omitted == 0
+
+
+def test_the_ccc_counts_the_items_it_leaves_out() -> None:
+    pairs = wk.ccc([1, 2, 3, nan, 5, 4], [1, 2, 2, 4, nan, 4], nan_policy="omit")
+    assert (pairs.n_items, pairs.n_items_omitted) == (4, 2)
+    assert pairs.statistic == wk.ccc([1, 2, 3, 4], [1, 2, 2, 4]).statistic
+    assert "4 items (2 items with a missing value left out) x 2 raters" in pairs.explain()
+    assert pairs.to_dict()["n_items_omitted"] == 2 and "n_items_omitted=2" in repr(pairs)
+    several = wk.ccc(WITH_EMPTY, nan_policy="omit")
+    assert (several.n_items, several.n_items_omitted) == (5, 3)
+    assert wk.ccc(RATED[1:], nan_policy="omit").n_items_omitted == 0
+
+
+def _long(rows: list[list[float]]) -> list[tuple[int, str, float | None]]:
+    """One (item, rater, rating) row per cell, a missing rating as None (its row kept)."""
+    return [
+        (i, "abcd"[j], None if np.isnan(v) else v)
+        for i, row in enumerate(rows)
+        for j, v in enumerate(row)
+    ]
+
+
+def test_a_long_frame_counts_an_item_whose_rows_have_no_rating() -> None:
+    """The long layout's item with rows whose ratings are all null is left out and counted,
+    as the wide layout's row of nulls is (it vanished before the count, and under
+    'propagate' the ICC was computed without it)."""
+    pl = pytest.importorskip("polars")
+    wkf = pytest.importorskip("wkappa.frames")
+    frame = pl.DataFrame(_long(WITH_EMPTY), schema=["item", "rater", "score"], orient="row")
+    layout = {"item": "item", "rater": "rater", "rating": "score"}
+    for data in (frame, frame.lazy(), frame.to_pandas()):
+        result = wkf.icc(data, **layout)
+        same(result, wk.icc(RATED))
+        assert (result.n_items, result.n_items_omitted) == (6, 2)
+        assert all(r.n_items_omitted == 2 for r in wkf.icc_all(data, **layout).values())
+    assert np.isnan(wkf.icc(frame, **layout, nan_policy="propagate").statistic)
+    with pytest.raises(WkappaError, match="missing rating"):
+        wkf.icc(frame, **layout, nan_policy="raise")
+    concordance = wkf.ccc(frame, **layout, nan_policy="omit")
+    assert (concordance.n_items, concordance.n_items_omitted) == (5, 3)
+    # a row without an item id and without a rating rates nothing: no item of its own
+    blank = pl.DataFrame([(None, "a", None)], schema=frame.schema, orient="row")
+    assert wkf.icc(pl.concat([frame, blank]), **layout).n_items_omitted == 2
+
+
+def test_the_cli_prints_the_count_of_a_long_file(tmp_path, capsys) -> None:
+    pytest.importorskip("polars")
+    import json
+
+    from wkappa._cli.app import main
+
+    path = tmp_path / "long.csv"
+    lines = ["item,rater,score"] + [
+        f"{i},{r},{'' if v is None else f'{v:g}'}" for i, r, v in _long(WITH_EMPTY)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    layout = ["--item", "item", "--rater", "rater", "--rating", "score"]
+    assert main(["icc", str(path), *layout, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["n_items"] == 6 and document["n_items_omitted"] == 2
+    assert all(form["n_items_omitted"] == 2 for form in document["icc"].values())
+    report = tmp_path / "icc.html"
+    assert main(["icc", str(path), *layout, "--form", "A,1", "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("6 items (2 items without any rating left out) x 4 raters")
+    page = report.read_text()
+    assert "(23 ratings; items with a missing rating keep their other ratings" in page
+    assert "2 items without any rating left out; 9 of 32 file rows left out" in page

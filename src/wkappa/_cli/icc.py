@@ -22,12 +22,14 @@ from ..exceptions import WkappaError
 from .icc_report import (
     FORM_HEADER,
     INFINITE_F,
+    NO_RATING,
     count_text,
     form_cells,
     icc_number,
     infinite_f,
     interval_heading,
     method_text,
+    omitted_text,
 )
 from .io import file_name
 from .numbers import numeric_columns
@@ -109,8 +111,10 @@ def add_icc_parser(sub: Any) -> None:
 
 def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, list[Any]]:
     """The items x raters matrix (float64, NaN for a missing rating), the rater names, the
-    file rows read, used and dropped (an item without any rating is left out) and, for a long
-    file, the items' ids (empty for a wide file)."""
+    file rows read, used and dropped and, for a long file, the items' ids (empty for a wide
+    file). An item without any rating stays in the matrix: the library leaves it out under
+    ``--nan-policy omit`` and counts it (``n_items_omitted``); a wide file's row of it is
+    counted as a dropped row too."""
     from .ids import read_ids, strip_ids, text_ids
     from .io import check_columns, no_data_rows, open_file, polars
 
@@ -129,8 +133,8 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
             raise no_rating_at_all(source.name, table.height, "--raters", raters)
         matrix = table.to_numpy()
         _check_finite(args, matrix, raters, [])
-        matrix, dropped = rated_items(matrix, args.nan_policy)
-        return matrix, raters, RowCount(table.height, dropped, "no rating at all"), []
+        dropped = rated_items(matrix, args.nan_policy)[1]
+        return matrix, raters, RowCount(table.height, dropped, NO_RATING), []
     ids = {args.item: "--item", args.rater: "--rater"}
     frame = source.scan([args.rating, *text_ids(source, ids)])
     wanted = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
@@ -155,7 +159,6 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()
     items = wide_frame[args.item].to_list()
     _check_finite(args, matrix, raters, items)
-    matrix, _ = rated_items(matrix, args.nan_policy)
     rows = RowCount(missing.len(), int(missing.sum()), "a missing rating")
     return matrix, raters, rows, items
 
@@ -255,6 +258,7 @@ def run_icc(args: argparse.Namespace) -> int:
             "n_raters": first.n_raters,
             "raters": raters,
             "n_ratings": first.n_ratings,
+            "n_items_omitted": first.n_items_omitted,
             "method": first.method,
             "icc": {form: results[form].to_dict(args.ci) for form in forms},
             "ccc": concordance.to_dict(args.ci) if concordance is not None else None,
@@ -272,8 +276,9 @@ def run_icc(args: argparse.Namespace) -> int:
         )
 
     lines = [
-        f"{first.n_items:,} items x {first.n_raters} raters ({', '.join(raters)}), "
-        f"{count_text(first.n_ratings)} ratings; {method_text(first.method)}",
+        f"{first.n_items:,} items{omitted_text(first.n_items_omitted)} x {first.n_raters} "
+        f"raters ({', '.join(raters)}), {count_text(first.n_ratings)} ratings; "
+        f"{method_text(first.method)}",
         f"file rows {rows.text()}",
         line([*FORM_HEADER[:3], heading, *FORM_HEADER[3:]]),
         *(line(form_cells(results[form], intervals[form])) for form in forms),

@@ -34,12 +34,14 @@ from .written import write_text
 __all__ = [
     "FORM_HEADER",
     "INFINITE_F",
+    "NO_RATING",
     "count_text",
     "form_cells",
     "icc_number",
     "infinite_f",
     "interval_heading",
     "method_text",
+    "omitted_text",
     "write_icc_report",
 ]
 
@@ -168,6 +170,10 @@ def _methods(
         )
         cited = (*cited, "patterson1971")
     dropped = dropped_clause(rows)
+    omitted = first.n_items_omitted
+    if omitted and not (rows.dropped == omitted and rows.reason == NO_RATING):
+        # (a wide file's rows of those items are the rows the clause says were left out)
+        dropped = omitted_text(omitted).replace(" (", "; ", 1).rstrip(")") + dropped
     each = "The" if len(forms) == 1 else "Each form's"
     limits = (
         icc_limits(first.form, first.method)
@@ -197,6 +203,10 @@ def _source(method: str) -> str:
     return method_text(method)
 
 
+# Why `wkappa icc` drops a wide file's row: its item has no rating at all.
+NO_RATING = "no rating at all"
+
+
 # Why every value is undefined under --nan-policy propagate, and the way out.
 _UNDEFINED = (
     "Every ICC is undefined: a rating is missing and --nan-policy propagate leaves every value "
@@ -209,6 +219,13 @@ _UNDEFINED_METHODS = (
     "Every ICC is undefined: at least one rating is missing, and the analysis was set to give "
     "undefined values when a rating is missing (rather than use the ratings there are)."
 )
+
+
+def omitted_text(omitted: int) -> str:
+    """`` (2 items without any rating left out)`` after a count of items; nothing for 0."""
+    if not omitted:
+        return ""
+    return f" ({omitted:,} {'item' if omitted == 1 else 'items'} without any rating left out)"
 
 
 def count_text(value: float) -> str:
@@ -254,7 +271,8 @@ def write_icc_report(
                 (
                     "items",
                     f"{first.n_items:,}",
-                    f"k = {first.n_raters} raters, {count_text(first.n_ratings)} ratings",
+                    f"k = {first.n_raters} raters, {count_text(first.n_ratings)} ratings"
+                    + omitted_text(first.n_items_omitted).replace(" (", "; ", 1).rstrip(")"),
                 ),
             ]
         ),
@@ -280,8 +298,9 @@ def write_icc_report(
             [f'<p class="note">{escape(_UNDEFINED)}</p>']
             if first.method == "none"
             else [
-                f'<p class="note">{first.n_items:,} items &times; {first.n_raters} raters; mean '
-                f"squares from {escape(_source(first.method))}.</p>",
+                f'<p class="note">{first.n_items:,} items'
+                f"{escape(omitted_text(first.n_items_omitted))} &times; {first.n_raters} "
+                f"raters; mean squares from {escape(_source(first.method))}.</p>",
                 cells_table(
                     ["source", "df", "sum of squares", "mean square"], _anova_rows(results, first)
                 ),

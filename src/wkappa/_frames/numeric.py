@@ -214,10 +214,17 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     if local is None:
         local = _local(_collect(data.frame.select([target, rater, rating])))
     every = rater_ids(local, rater)  # a rater without any rating is kept, as in the wide layout
+    # and so is a target without any rating (a row of NaN, as in the wide layout; a row
+    # without a target id or a rating rates nothing)
+    named = pl.col(target).is_not_null()
+    if local.schema[target].is_float():
+        named = named & pl.col(target).is_not_nan()
+    targets = local.filter(named).select(target).unique()
     local = local.with_columns(pl.col(rating).cast(pl.Float64), pl.col(rater).cast(pl.String))
     local = local.filter(pl.col(rating).is_not_null() & pl.col(rating).is_not_nan())
     check_one_rating_each(local, target, rater)
-    wide = local.pivot(on=rater, index=target, values=rating).sort(target)
+    wide = local.pivot(on=rater, index=target, values=rating)
+    wide = targets.join(wide, on=target, how="left").sort(target)
     wide = add_raters(wide, every, pl.Float64)
     names = sorted((c for c in wide.columns if c != target), key=rater_key)
     matrix = wide.select(names).to_numpy().astype(np.float64)

@@ -55,8 +55,8 @@ from .text_values import interval_text, number_text
 __all__ = ["CCCResult", "ccc"]
 
 _CCC_FIELDS = (  # the keys of to_dict(), in order
-    "statistic pearson bias_correction means variances n_items n_raters pvalue ccc0 "
-    "alternative standard_error_z method confidence_interval"
+    "statistic pearson bias_correction means variances n_items n_raters n_items_omitted "
+    "pvalue ccc0 alternative standard_error_z method confidence_interval"
 )
 
 
@@ -81,6 +81,9 @@ class CCCResult:
         ``ICCResult.n_items``; under ``nan_policy='propagate'`` with a missing value, the
         items given.
     n_raters : int
+    n_items_omitted : int
+        Items (pairs) left out under ``nan_policy='omit'`` for a missing value (0 under
+        'raise' and 'propagate'): ``n_items + n_items_omitted`` items were given.
     pvalue : float
         Test of ``CCC = ccc0`` on Fisher's z against ``alternative``.
     ccc0 : float
@@ -111,6 +114,7 @@ class CCCResult:
     variances: tuple[float, ...]
     n_items: int
     n_raters: int
+    n_items_omitted: int
     pvalue: float
     ccc0: float
     alternative: Alternative
@@ -190,10 +194,14 @@ class CCCResult:
             if self.method == "lin"
             else f"jackknife SE of Fisher's z, t({self.n_items - 1}) quantile"
         )
+        omitted = ""
+        if self.n_items_omitted:
+            items = "item" if self.n_items_omitted == 1 else "items"
+            omitted = f" ({self.n_items_omitted} {items} with a missing value left out)"
         return "\n".join(
             [
-                f"Lin's concordance correlation, {self.n_items} items x {self.n_raters} raters "
-                "(1/n moments)",
+                f"Lin's concordance correlation, {self.n_items} items{omitted} x "
+                f"{self.n_raters} raters (1/n moments)",
                 f"means [{means}], variances [{variances}]",
                 f"CCC = {formula} = {number_text(self.statistic, reason=same)}",
                 f"= Pearson r {number_text(self.pearson)}"
@@ -210,7 +218,9 @@ class CCCResult:
             f"CCCResult(statistic={self.statistic:.6g}, {ci}, "
             f"pvalue={self.pvalue:.6g}, pearson={self.pearson:.6g}, "
             f"bias_correction={self.bias_correction:.6g}, n_items={self.n_items}, "
-            f"n_raters={self.n_raters}, method={self.method!r})"
+            f"n_raters={self.n_raters}"
+            + (f", n_items_omitted={self.n_items_omitted}" if self.n_items_omitted else "")
+            + f", method={self.method!r})"
         )
 
 
@@ -361,7 +371,8 @@ def ccc(
         Null value of the test (on Fisher's z), in (-1, 1).
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
     nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
-        'omit' drops items with a missing value; 'propagate' returns nan.
+        'omit' drops items with a missing value (counted in
+        :attr:`~CCCResult.n_items_omitted`); 'propagate' returns nan.
 
     Returns
     -------
@@ -407,7 +418,7 @@ def ccc(
     alt = check_alternative(alternative)
     policy = check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
     exact = centred_integers(x) if y is None else centred_integers(x, y)
-    low = 0
+    low = omitted = 0
     if exact is not None:  # integers beyond 2**53: their differences, exactly
         x, low = exact[0][0], exact[1]
         y = exact[0][1] if y is not None else None
@@ -432,10 +443,15 @@ def ccc(
                     f"`x` has no rating at all from {rater}, so no item is complete. "
                     "Hint: drop raters (columns) without any rating."
                 )
-            matrix = matrix[rows]
+            matrix, omitted = matrix[rows], int((~rows).sum())
     else:
-        first, second = read_numeric_pair(x, y, nan_policy=policy)
-        if np.isnan(first).any() or np.isnan(second).any():
+        # 'omit' drops the pairs here, to count them
+        read_policy = "propagate" if policy == "omit" else policy
+        first, second = read_numeric_pair(x, y, nan_policy=read_policy)  # type: ignore[arg-type]
+        kept = ~(np.isnan(first) | np.isnan(second))
+        if policy == "omit":
+            first, second, omitted = first[kept], second[kept], int((~kept).sum())
+        elif not kept.all():
             return _propagated((len(first), 2), null, alt)
         matrix = np.column_stack([first, second])
     n, k = matrix.shape
@@ -492,6 +508,7 @@ def ccc(
         variances=tuple(float(v) for v in _in_rating_units(variances, scaled.unit)),
         n_items=n,
         n_raters=k,
+        n_items_omitted=omitted,
         pvalue=pvalue,
         ccc0=null,
         alternative=alt,
@@ -531,6 +548,7 @@ def _propagated(shape: tuple[int, int], null: float, alt: Alternative) -> CCCRes
         variances=(nan,) * k,
         n_items=n,
         n_raters=k,
+        n_items_omitted=0,
         pvalue=nan,
         ccc0=null,
         alternative=alt,

@@ -69,7 +69,7 @@ __all__ = [
 _ICC_FIELDS = (  # the keys of to_dict(), in order
     "form name shrout_fleiss description statistic pvalue f_statistic df1 df2 icc0 "
     "alternative ms_items ms_raters ms_error ms_within df_items df_raters df_error "
-    "df_within n_items n_raters n_ratings method confidence_interval"
+    "df_within n_items n_raters n_ratings n_items_omitted method confidence_interval"
 )
 
 
@@ -129,11 +129,16 @@ class ICCResult:
     n_items, n_raters : int
         The items (rows: targets, subjects) and raters (columns), as in
         :class:`~wkappa.AgreementResult`: under ``nan_policy='omit'`` the items rated, an
-        item without any rating left out (:meth:`explain` says how many).
+        item without any rating left out (counted in ``n_items_omitted``).
     n_ratings : int or ndarray
         Ratings read, not counting missing ones (fewer than ``n_items * n_raters`` with
         missing ratings); a count under every ``nan_policy``, also where
         ``nan_policy='propagate'`` makes the statistic nan.
+    n_items_omitted : int
+        Items left out under ``nan_policy='omit'`` for having no rating at all (0 under
+        'raise' and 'propagate', and when every item has a rating): ``n_items +
+        n_items_omitted`` items were given. As :attr:`CCCResult.n_items_omitted
+        <wkappa.CCCResult.n_items_omitted>` counts the items the CCC leaves out.
     method : str
         How the mean squares were estimated: 'anova' (complete ratings), 'reml' (missing
         ratings, nan_policy='omit') or 'none' (a missing rating under
@@ -175,11 +180,11 @@ class ICCResult:
     n_items: int
     n_raters: int
     n_ratings: Any
+    n_items_omitted: int
     method: str
     _ms: MeanSquares
     _statistic_a1: np.ndarray
     _batched: bool
-    _n_unrated: int = 0  # items without any rating, left out under nan_policy='omit'
 
     def __getstate__(self) -> dict[str, Any]:
         # The mean squares travel as a dict, so a pickle names only wkappa.ICCResult.
@@ -275,9 +280,9 @@ class ICCResult:
         if self.method == "none":
             source = "a rating is missing and nan_policy='propagate' makes every value nan"
         unrated = ""
-        if self._n_unrated:
-            items = "item" if self._n_unrated == 1 else "items"
-            unrated = f" ({self._n_unrated} {items} without any rating left out)"
+        if self.n_items_omitted:
+            items = "item" if self.n_items_omitted == 1 else "items"
+            unrated = f" ({self.n_items_omitted} {items} without any rating left out)"
         lines = [
             f"{self.name} = Shrout & Fleiss {self.shrout_fleiss}: {self.description}",
             f"n = {self.n_items} items{unrated}, k = {self.n_raters} raters, "
@@ -302,7 +307,8 @@ class ICCResult:
         if self._batched:
             return (
                 f"ICCResult(form={self.form!r}, n_features={len(self.statistic)}, "
-                f"n_items={self.n_items}, n_raters={self.n_raters}, method={self.method!r})"
+                f"n_items={self.n_items}, n_raters={self.n_raters}{self._omitted_repr()}, "
+                f"method={self.method!r})"
             )
         ci = interval_repr(self.confidence_interval(), self.alternative)
         return (
@@ -310,9 +316,13 @@ class ICCResult:
             f"pvalue={self.pvalue:.6g}, "
             f"F={self.f_statistic:.6g}, df1={self.df1:g}, df2={self.df2:.6g}, "
             f"icc0={self.icc0:g}, alternative={self.alternative!r}, "
-            f"n_items={self.n_items}, n_raters={self.n_raters}, n_ratings={self.n_ratings}, "
-            f"method={self.method!r})"
+            f"n_items={self.n_items}, n_raters={self.n_raters}, n_ratings={self.n_ratings}"
+            f"{self._omitted_repr()}, method={self.method!r})"
         )
+
+    def _omitted_repr(self) -> str:
+        """``, n_items_omitted=2`` where items were left out; nothing where none was."""
+        return f", n_items_omitted={self.n_items_omitted}" if self.n_items_omitted else ""
 
 
 def disagreement_note(result: ICCResult, ci: ConfidenceInterval) -> str | None:
@@ -389,11 +399,11 @@ def build_result(
         n_items=ms.n,
         n_raters=ms.k,
         n_ratings=n_ratings,
+        n_items_omitted=n_unrated,
         method=ms.method,
         _ms=ms,
         _statistic_a1=statistic_a1,
         _batched=batched,
-        _n_unrated=n_unrated,
     )
 
 
@@ -505,7 +515,7 @@ def icc(
         With missing ratings: 'omit' uses every rating there is (no listwise deletion):
         variance components by REML, see Notes; an item (row) without any rating is left
         out, as :func:`~wkappa.agreement` and ``wkappa icc`` leave it out (``n_items``
-        counts the items rated; :meth:`~ICCResult.explain` says how many were left out).
+        counts the items rated, :attr:`~ICCResult.n_items_omitted` those left out).
         'raise' refuses any missing rating; 'propagate' gives nan.
 
     Returns
