@@ -26,6 +26,7 @@ from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, polars
 from .lists import join_list, split_list
 from .missing import MISSING_LOOKALIKES as LOOKALIKES
+from .missing import na_values_option
 from .rows import first_rows
 
 __all__ = [
@@ -93,8 +94,7 @@ def _refuse_mixed_kinds(counts: Any, columns: Sequence[str], names: Sequence[str
         if number.any() and odd and unlisted == odd:
             raise WkappaError(
                 f"column {column!r} holds {odd[0]!r}, which reads as a missing value, among "
-                "numbers. Hint: declare it missing with "
-                f"--na-values='{odd[0].strip()}' (or empty those cells)."
+                f"numbers. Hint: {_declare(odd)} (or empty those cells)."
             )
     if numbers and words:
         present = counts[numbers[0]].drop_nulls()
@@ -295,13 +295,24 @@ def _refuse_missing_spellings(
             rows = first_rows(frame, spelling.expression(column), suspects)
             found += [(row, column, value) for value, row in rows.items()]
     if found:
-        row, column, value = min(found)
+        found.sort()
+        row, column, value = found[0]
+        one = len({v.strip() for _, _, v in found}) == 1
+        it, kind = ("it", "a category") if one else ("them", "categories")
         raise WkappaError(
             f"{source.name}, row {row}: column {column!r} holds {value!r}, which reads as a "
-            "missing value but would count as a category. Hint: declare it missing with "
-            f"--na-values='{value.strip()}' (or empty those cells), or list it in --labels to "
-            "keep it as a category."
+            f"missing value but would count as a category. Hint: {_declare(found)} (or empty "
+            f"those cells), or list {it} in --labels to keep {it} as {kind}."
         )
+
+
+def _declare(found: Sequence[Any]) -> str:
+    """``declare it missing with --na-values='.'``, or ``declare them ...='.,-'`` for several
+    spellings (``found``: the spellings, or (row, column, spelling) in the order to name them),
+    so that every one is declared in one go."""
+    codes = [str(item[-1] if isinstance(item, tuple) else item).strip() for item in found]
+    pronoun = "it" if len(set(codes)) == 1 else "them all"
+    return f"declare {pronoun} missing with {na_values_option(codes)}"
 
 
 def _refuse_split_labels(

@@ -11,12 +11,13 @@ an unparsable cell or a stray category point out (:func:`missing_code`).
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
 from .._core import import_optional
 from ..exceptions import WkappaError
-from .lists import COMMA_ESCAPE, split_list
+from .lists import COMMA_ESCAPE, join_list, split_list
 
 __all__ = [
     "MISSING_LOOKALIKES",
@@ -25,6 +26,7 @@ __all__ = [
     "declared_missing",
     "missing_code",
     "missing_spellings",
+    "na_values_option",
 ]
 
 # The cells every reader takes as a missing value (CSV: also with surrounding spaces).
@@ -113,6 +115,21 @@ def missing_code(value: str) -> bool:
     ``missing``, ``#N/A``, ``n/a``), not a typo in a number or a word."""
     text = value.strip().lower()
     return not re.search(r"[a-z0-9]", text) or text in MISSING_LOOKALIKES
+
+
+def na_values_option(codes: Sequence[str]) -> str:
+    """The ``--na-values`` option that declares every one of ``codes`` missing (each once,
+    stripped, in the order given), quoted for a shell: a message names them all at once, so
+    a file with several spellings of a missing value is not refused once per spelling.
+
+    Examples
+    --------
+    >>> print(na_values_option([".", " - ", ".", "#N/A"]))
+    --na-values='.,-,#N/A'
+    """
+    text = join_list(list(dict.fromkeys(code.strip() for code in codes)))
+    quoted = shlex.quote(text) if "'" in text else f"'{text}'"
+    return f"--na-values={quoted}"
 
 
 def blank_is_missing(frame: Any, schema: dict[str, Any], columns: Sequence[str]) -> Any:

@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 from .._core import format_value, import_optional
 from ..exceptions import WkappaError
-from .missing import blank_is_missing, missing_code
+from .missing import blank_is_missing, missing_code, na_values_option
 from .rows import first_row
 
 __all__ = ["numeric_columns", "numeric_counts"]
@@ -30,7 +30,7 @@ def numeric_columns(
     (categories given as words) unless numbers are ``required``; with ``words`` (ratings named
     by ``--labels``, which may list ``1`` and ``mild`` alike), so is a column holding any word.
     With the ``source``'s ``--decimal-comma``, a number is written ``2,5`` and one with a
-    point is unparsable. One streaming pass per text column (see :func:`numeric_counts`).
+    point is unparsable. One streaming pass over the text columns (see :func:`numeric_counts`).
 
     Parameters
     ----------
@@ -53,17 +53,30 @@ def numeric_columns(
     pl = import_optional("polars", "cli")
     schema = source.schema(frame)
     frame = blank_is_missing(frame, schema, columns)
-    for column in dict.fromkeys(columns):
-        if schema[column] != pl.String:
-            continue
-        parsed, unparsable, number = _parsed(source, column)
-        tally = frame.select(bad=unparsable.sum(), good=number.sum()).collect(engine="streaming")
-        bad, good = int(tally["bad"].item()), int(tally["good"].item())
+    text = [c for c in dict.fromkeys(columns) if schema[c] == pl.String]
+    if not text:
+        return frame
+    parsed = {column: _parsed(source, column) for column in text}
+    tally = frame.select(*(e for i, c in enumerate(text) for e in _tally(parsed[c], i))).collect(
+        engine="streaming"
+    )
+    refused = []
+    for i, column in enumerate(text):
+        expression, unparsable, _ = parsed[column]
+        bad, good = int(tally[f"bad{i}"].item()), int(tally[f"good{i}"].item())
         if bad == 0 and good > 0:
-            frame = frame.with_columns(parsed.alias(column))
+            frame = frame.with_columns(expression.alias(column))
         elif bad and (good or required) and not words:
-            _refuse_unparsable(source, frame, column, unparsable)
+            refused.append((column, unparsable))
+    if refused:
+        _refuse_unparsable(source, frame, refused)
     return frame
+
+
+def _tally(parsed: tuple[Any, Any, Any], i: int) -> tuple[Any, Any]:
+    """The counts of a column's unparsable cells and of its numbers (``bad{i}``, ``good{i}``)."""
+    _, unparsable, number = parsed
+    return unparsable.sum().alias(f"bad{i}"), number.sum().alias(f"good{i}")
 
 
 def numeric_counts(
@@ -80,18 +93,21 @@ def numeric_counts(
     """
     pl = import_optional("polars", "cli")
     cast = False
+    refused = []
     for column in dict.fromkeys(columns):
         if counts.schema[column] != pl.String:
             continue
-        parsed, unparsable, number = _parsed(source, column)
-        tally = counts.select(bad=unparsable.sum(), good=number.sum())
-        bad, good = int(tally["bad"].item()), int(tally["good"].item())
+        parsed = _parsed(source, column)
+        tally = counts.select(*_tally(parsed, 0))
+        bad, good = int(tally["bad0"].item()), int(tally["good0"].item())
         if bad == 0 and good > 0:
-            frame = frame.with_columns(parsed.alias(column))
-            counts = counts.with_columns(parsed.alias(column))
+            frame = frame.with_columns(parsed[0].alias(column))
+            counts = counts.with_columns(parsed[0].alias(column))
             cast = True
         elif bad and good and not words:
-            _refuse_unparsable(source, frame, column, unparsable)
+            refused.append((column, parsed[1]))
+    if refused:
+        _refuse_unparsable(source, frame, refused, counts)
     return frame, counts, cast
 
 
@@ -109,16 +125,28 @@ def _parsed(source: Any, column: str) -> tuple[Any, Any, Any]:
     return parsed, unparsable, parsed.is_not_null() & ~parsed.is_nan()
 
 
-def _refuse_unparsable(source: Any, frame: Any, column: str, unparsable: Any) -> NoReturn:
-    """The error naming the first unparsable cell of ``column`` in ``frame``: its row, its
-    value and the fix."""
+def _refuse_unparsable(
+    source: Any, frame: Any, refused: Sequence[tuple[str, Any]], counts: Any = None
+) -> NoReturn:
+    """The error naming the first unparsable cell of the first ``refused`` column (each with
+    the expression of its unparsable cells) in ``frame``: its row, its value and the fix.
+    When it is a missing-value code, the hint declares every code of the ``refused`` columns
+    at once, that value first (the codes looked for in ``counts``, the distinct rows, when
+    given, else in ``frame``)."""
+    column, unparsable = refused[0]
     row = first_row(frame, unparsable)
     value = frame.filter(unparsable).select(column).head(1).collect().item()
+    codes = [value, *_missing_codes(frame if counts is None else counts, refused)]
     hint = "fix or blank out that cell."
-    if missing_code(value):
+    if missing_code(value) and len(set(map(str.strip, codes))) > 1:
+        hint = (
+            "fix or blank out those cells, or, if they mark a missing rating, declare them "
+            f"all at once: {na_values_option(codes)}."
+        )
+    elif missing_code(value):
         hint = (
             "fix or blank out that cell, or, if the value marks a missing rating, "
-            f"declare it: --na-values='{value.strip()}'."
+            f"declare it: {na_values_option(codes)}."
         )
     if _FORMULA_ERROR.fullmatch(value.strip()):
         hint = (
@@ -140,3 +168,14 @@ def _refuse_unparsable(source: Any, frame: Any, column: str, unparsable: Any) ->
         f"{source.name}, row {row}: column {column!r} has the unparsable value "
         f"{format_value(value)}; expected a number. Hint: {hint}"
     )
+
+
+def _missing_codes(rows: Any, refused: Sequence[tuple[str, Any]]) -> list[str]:
+    """The distinct unparsable cells of the ``refused`` columns of ``rows`` (a polars frame,
+    lazy or not) that look like a missing-value code, stripped and sorted."""
+    pl = import_optional("polars", "cli")
+    found: set[str] = set()
+    for column, unparsable in refused:
+        cells = rows.lazy().filter(unparsable).select(pl.col(column).str.strip_chars().unique())
+        found.update(v for v in cells.collect(engine="streaming").to_series() if missing_code(v))
+    return sorted(found)
