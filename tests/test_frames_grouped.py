@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import wkappa as wk
 from wkappa import WkappaError
 from wkappa._core.fused import FAST_MIN
 
@@ -469,3 +470,27 @@ def test_one_pass_guessed_ranges_match_the_engine(frame_library, monkeypatch, ca
                 check_exact=True,
             )
         assert answered == [one_pass]
+
+
+@pytest.mark.parametrize("cluster", [None, "c"])
+def test_ordered_categorical_key_with_an_unused_category(frame_library, cluster):
+    """A ``by`` column of an ordered categorical (here with a category no row has) keys the
+    result on every library: a DuckDB ENUM key, whose result frame is built through Arrow
+    (which has no Enum), raised narwhals' NotImplementedError."""
+    columns = {
+        "a": [1, 2, 3, 1, 2, 3, 1, 2, 2, 3],
+        "b": [1, 2, 2, 1, 3, 3, 1, 2, 2, 3],
+        "g": ["x"] * 5 + ["y"] * 5,
+        "c": list(range(10)),
+    }
+    frame = frame_library.frame(columns, {"g": ["x", "y", "unused"]})
+    options = {"y_true": "a", "y_pred": "b", "by": "g", "cluster": cluster}
+    result = frame_library.to_pandas(_quiet(frames.kappa_by_group, frame, **options))
+    assert [str(key) for key in result["g"]] == ["x", "y"]
+    for key in ("x", "y"):
+        rows = [i for i, g in enumerate(columns["g"]) if g == key]
+        pairs = ([columns["a"][i] for i in rows], [columns["b"][i] for i in rows])
+        expected = _quiet(wk.kappa_test, *pairs, cluster=None if cluster is None else rows)
+        found = result[result["g"].astype(str) == key].iloc[0]
+        assert found["kappa"] == pytest.approx(expected.statistic, abs=1e-14)
+        assert found["standard_error"] == pytest.approx(expected.standard_error, abs=1e-14)

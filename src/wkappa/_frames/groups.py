@@ -182,6 +182,9 @@ def result_frame(
         if implementation.is_pandas():
             return pd.DataFrame(body)
         return sys.modules["dask.dataframe"].from_pandas(pd.DataFrame(body), npartitions=1)
+    if nw.Implementation.from_backend(eager_backend).is_pyarrow():
+        # Arrow has no Enum (a DuckDB ENUM key collects to Arrow): its dictionary type.
+        schema.update({k: nw.Categorical() for k in keys if isinstance(schema[k], nw.Enum)})
     result = nw.from_dict(columns, schema=schema, backend=eager_backend)
     if not data.lazy:
         return result.to_native()
