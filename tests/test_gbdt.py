@@ -313,7 +313,9 @@ def test_catboost_weights_binary_logits_and_early_stopping() -> None:
     assert history == pytest.approx(expected, abs=1e-12)
 
     model = cb.CatBoostRegressor(
-        iterations=400, eval_metric=CatBoostMetric(), **{**CB_PARAMS, "learning_rate": 0.3}
+        iterations=400,
+        eval_metric=CatBoostMetric(min_rating=0, max_rating=K - 1),
+        **{**CB_PARAMS, "learning_rate": 0.3},
     )
     model.fit(X, Y, eval_set=(XV, YV), early_stopping_rounds=10, verbose=False)
     history = model.get_evals_result()["validation"]["CatBoostMetric"]
@@ -361,7 +363,9 @@ def test_layouts_and_options() -> None:
     y = np.array([0.0, 1.0, 2.0, 2.0, 1.0])
     scores = np.array([0.4, 0.6, 2.6, 1.5, -3.0])
     metric = lightgbm_metric(weights="linear", name="lin")
-    assert metric(y, scores, None) == (
+    with pytest.warns(UserWarning, match=r"on both sides of 0\.\.2, .*lightgbm_metric\(\)"):
+        clipped = metric(y, scores, None)
+    assert clipped == (
         "lin",
         wk.weighted_kappa(y, [0, 1, 2, 2, 0], weights="linear"),
         True,
@@ -379,7 +383,8 @@ def test_layouts_and_options() -> None:
     # the end grades are not among the evaluated labels: give the range, or clipping bites
     full = xgboost_metric(min_rating=0, max_rating=4)
     assert full(np.array([1, 2, 3]), np.array([0, 2, 4])) == wk.qwk([1, 2, 3], [0, 2, 4])
-    assert xgboost_metric()(np.array([1, 2, 3]), np.array([0, 2, 4])) == 1.0
+    with pytest.warns(UserWarning, match=r"on both sides of 1\.\.3, the evaluated labels'"):
+        assert xgboost_metric()(np.array([1, 2, 3]), np.array([0, 2, 4])) == 1.0
     assert "thresholds=[0.5, 1.0]" in repr(cut)
     assert xgboost_metric(weights="unweighted").__name__ == "kappa"
     callback = xgboost_metric().early_stopping(5)

@@ -26,28 +26,8 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ._core import (
-    WeightsLike,
-    ZeroDivision,
-    check_rating_bounds,
-    check_weights,
-    check_zero_division,
-    float_array,
-    format_value,
-    publish,
-    weighted_kappa,
-    weights_name,
-)
-from ._stats import (
-    LABELS_HINT,
-    NO_LABELS_HINT,
-    PREDICTIONS_HINT,
-    QWKObjective,
-    ThresholdResult,
-    apply_thresholds,
-    gbdt_numbers,
-    nonfinite_row,
-)
+from ._core import WeightsLike, ZeroDivision, format_value, publish
+from ._stats import PREDICTIONS_HINT, GbdtScorer, QWKObjective, gbdt_numbers
 from .exceptions import WkappaError
 
 __all__ = [
@@ -61,190 +41,9 @@ __all__ = [
 ]
 
 
-class _KappaScorer:
-    """Predictions in a GBDT layout -> grades -> weighted kappa."""
-
-    def __init__(
-        self,
-        *,
-        weights: WeightsLike,
-        min_rating: int | None,
-        max_rating: int | None,
-        thresholds: npt.ArrayLike | None,
-        zero_division: ZeroDivision,
-        name: str | None,
-    ) -> None:
-        self.weights = check_weights(weights)
-        self.min_rating, self.max_rating = check_rating_bounds(min_rating, max_rating)
-        self.thresholds = None
-        if isinstance(thresholds, ThresholdResult):
-            first = thresholds.labels[0]
-            shift = f", min_rating={first}" if isinstance(first, (int, np.integer)) else ""
-            raise WkappaError(
-                "`thresholds` must be the K - 1 cut points; got a ThresholdResult. Hint: "
-                f"pass thresholds=result.thresholds{shift}."
-            )
-        if thresholds is not None:
-            self.thresholds = float_array(
-                thresholds, "`thresholds` must be a 1-D sequence of K - 1 cut points (numbers)"
-            )
-            apply_thresholds(np.zeros(1), self.thresholds)  # validates them now, not mid-training
-            first = 0 if self.min_rating is None else self.min_rating
-            last = first + len(self.thresholds)
-            if self.max_rating is not None and self.max_rating != last:
-                raise WkappaError(
-                    f"{len(self.thresholds)} thresholds make {len(self.thresholds) + 1} grades "
-                    f"{first}..{last}, but `max_rating` = {self.max_rating}. Hint: leave "
-                    "max_rating out, or pass min_rating for the first grade."
-                )
-        self.zero_division = check_zero_division(zero_division)
-        kind = weights_name(self.weights)
-        self.name = name if name is not None else ("qwk" if kind == "quadratic" else "kappa")
-        if not isinstance(self.name, str) or not self.name:
-            raise WkappaError(f"`name` must be a non-empty string; got {format_value(name)}.")
-
-    def __repr__(self) -> str:
-        options = [f"weights={weights_name(self.weights)!r}", f"name={self.name!r}"]
-        for key in ("min_rating", "max_rating"):
-            if getattr(self, key) is not None:
-                options.append(f"{key}={getattr(self, key)}")
-        if self.thresholds is not None:
-            options.append(f"thresholds={self.thresholds.tolist()}")
-        return f"{type(self).__name__}({', '.join(options)})"
-
-    def score(
-        self,
-        y_true: Any,
-        y_pred: Any,
-        sample_weight: Any = None,
-        names: tuple[str, str] = ("`y_true`", "`y_pred`"),
-    ) -> float:
-        """Kappa of predictions in any supported layout against the labels (``names``: how
-        the caller's library calls the two, for the errors)."""
-        labels = gbdt_numbers(y_true, names[0], LABELS_HINT, NO_LABELS_HINT)
-        if labels.ndim > 1 and labels.size != labels.shape[0]:
-            title = names[0][:1].upper() + names[0][1:]
-            raise WkappaError(
-                f"{title} has shape {labels.shape}: the metric takes one label per row, the "
-                "grade or class index. Hint: for one-hot labels pass y.argmax(axis=1)."
-            )
-        labels = labels.ravel()
-        row = nonfinite_row(labels)
-        if row is not None:
-            raise WkappaError(
-                f"Row {row} of {names[0]} is {format_value(labels[row])}, which is not a "
-                "grade. Hint: drop the rows without a label from the evaluation data."
-            )
-        preds = gbdt_numbers(y_pred, names[1], PREDICTIONS_HINT)
-        n = labels.size
-        if n == 0 and preds.size > 0:
-            raise WkappaError(
-                f"Got {preds.size} predictions but no labels ({names[0]} is empty). "
-                f"{NO_LABELS_HINT}"
-            )
-        weight = None if sample_weight is None or np.size(sample_weight) == 0 else sample_weight
-        _check_finite(preds)
-        if preds.ndim == 2 and preds.shape[1] > 1:  # (n, K) multiclass scores
-            if preds.shape[0] != n:
-                raise WkappaError(
-                    f"Multiclass predictions have {preds.shape[0]} rows for {n} labels."
-                )
-            if self.thresholds is not None:
-                raise WkappaError(
-                    "`thresholds` apply to one score per row, but the model outputs "
-                    f"{preds.shape[1]} class scores per row (multiclass)."
-                )
-            k = preds.shape[1]
-            _check_label_range(
-                labels,
-                0,
-                k - 1,
-                f"the class indices 0..{k - 1} of the {k} class scores per row",
-                "Hint: encode the labels as class indices 0..K - 1 "
-                "(np.searchsorted(classes, y)), as LightGBM, XGBoost and CatBoost pass them "
-                "to a metric.",
-            )
-            grades = np.argmax(preds, axis=1)
-            return self._kappa(labels, grades, 0, k - 1, weight)
-        preds = preds.ravel()
-        if preds.size != n:
-            flat = n and preds.size % n == 0
-            hint = (
-                f" It looks like a flattened (n * K, K = {preds.size // n}) multiclass layout of "
-                "an old LightGBM/XGBoost; wkappa expects the (n, K) layout of LightGBM >= 4 "
-                "and XGBoost >= 2."
-                if flat
-                else ""
-            )
-            raise WkappaError(f"Got {preds.size} predictions for {n} labels.{hint}")
-        if self.thresholds is not None:
-            first = 0 if self.min_rating is None else self.min_rating
-            cuts = len(self.thresholds)
-            if labels.size:
-                low, high = int(np.floor(labels.min())), int(np.ceil(labels.max()))
-                hint = (
-                    f"Hint: pass min_rating={low} with thresholds=, so that the grades are "
-                    f"{low}..{low + cuts}."
-                    if high - low <= cuts
-                    else f"Hint: the labels span {high - low + 1} grades; give {high - low} "
-                    f"thresholds and min_rating={low}."
-                )
-                _check_label_range(
-                    labels,
-                    first,
-                    first + cuts,
-                    f"the grades {first}..{first + cuts} that the {cuts} thresholds make "
-                    f"(min_rating = {first} is the first grade)",
-                    hint,
-                )
-            grades = first + apply_thresholds(preds, self.thresholds)
-            return self._kappa(labels, grades, first, first + len(self.thresholds), weight)
-        lo = self.min_rating if self.min_rating is not None else _bound(labels, np.min)
-        hi = self.max_rating if self.max_rating is not None else _bound(labels, np.max)
-        if lo is None or hi is None:  # no labels, or a fractional one: weighted_kappa says so
-            return self._kappa(labels, preds, None, None, weight)
-        grades = np.clip(np.rint(preds), lo, max(lo, hi))
-        return self._kappa(labels, grades, lo, max(lo, hi), weight)
-
-    def _kappa(self, labels: Any, grades: Any, lo: Any, hi: Any, weight: Any) -> float:
-        return weighted_kappa(
-            labels,
-            grades,
-            weights=self.weights,
-            min_rating=lo,
-            max_rating=hi,
-            sample_weight=weight,
-            zero_division=self.zero_division,
-        )
-
-
 # How the native APIs (LightGBM's feval, XGBoost's custom_metric) hand over the labels and the
 # predictions.
 _NATIVE_NAMES = ("the eval dataset's labels (get_label())", "the predictions")
-
-
-def _check_finite(preds: np.ndarray) -> None:
-    """Refuse NaN or infinite predictions: no grade (rounded, cut or argmax) is right for them."""
-    row = nonfinite_row(preds)
-    if row is not None:
-        raise WkappaError(
-            f"The model's predictions hold NaN or infinity (row {row}: "
-            f"{format_value(np.atleast_1d(preds)[row].tolist())}), which no grade fits. Hint: "
-            "if the boosting diverged, check a custom objective's gradients, the learning "
-            "rate and the features for NaN or infinity."
-        )
-
-
-def _check_label_range(labels: np.ndarray, low: int, high: int, grades: str, hint: str) -> None:
-    """Refuse labels outside ``low..high``, the grades the predictions can take (``grades``
-    says which), with ``hint``; the error names the label furthest out on the side it leaves."""
-    if not labels.size:
-        return
-    value = labels.max() if labels.max() > high else labels.min()
-    if low <= value <= high:
-        return
-    text = format_value(int(value)) if value == np.floor(value) else format_value(value)
-    raise WkappaError(f"The labels reach {text}, outside {grades}. {hint}")
 
 
 _P = ParamSpec("_P")
@@ -271,13 +70,6 @@ def _factory(build: Callable[_P, _R]) -> Callable[_P, _R]:
     return checked
 
 
-def _bound(values: np.ndarray, reduce: Any) -> int | None:
-    if values.size == 0:
-        return None
-    bound = float(reduce(values))
-    return int(bound) if bound == np.floor(bound) else None
-
-
 def _is_instance(obj: Any, module: str, name: str) -> bool:
     library = sys.modules.get(module)
     return library is not None and isinstance(obj, getattr(library, name))
@@ -288,9 +80,12 @@ _OPTIONS_DOC = """
         Disagreement weights, as in :func:`wkappa.weighted_kappa`.
     min_rating, max_rating : int, optional
         The grade range for one-output-per-row models: predictions are rounded and clipped
-        to it. Default: the smallest and largest label of the evaluated data; give both
-        whenever an evaluation set might miss the end grades. With ``thresholds``,
-        ``min_rating`` (default 0) is the grade of the first class.
+        to it. Default: the smallest and largest label of the evaluated data, with a
+        ``UserWarning`` (once per range) when a rounded prediction falls outside it, since a
+        cross-validation fold that lacks an end grade then scores too high; give both, the
+        ends of the whole grade scale. The metric sees only the evaluated data, never the
+        training labels. With ``thresholds``, ``min_rating`` (default 0) is the grade of the
+        first class.
     thresholds : array-like of shape (K - 1,), optional
         Cut points for one-output-per-row models instead of rounding, applied with
         :func:`wkappa.apply_thresholds` (a score equal to a cut point goes to the lower class).
@@ -305,7 +100,7 @@ _OPTIONS_DOC = """
 """
 
 
-class LightGBMMetric(_KappaScorer):
+class LightGBMMetric(GbdtScorer):
     """A kappa eval metric for LightGBM's native and scikit-learn APIs.
 
     Build it with :func:`lightgbm_metric`. The same object works as ``feval`` of
@@ -322,6 +117,8 @@ class LightGBMMetric(_KappaScorer):
     >>> lightgbm_metric()([0, 1, 2, 2], [0.2, 0.9, 2.4, 1.4])
     ('qwk', 0.8, True)
     """
+
+    built_by = "lightgbm_metric()"
 
     def __call__(self, first: Any, second: Any, weight: Any = None) -> tuple[str, float, bool]:
         if _is_instance(second, "lightgbm", "Dataset"):  # native: (preds, eval_data)
@@ -368,7 +165,7 @@ def lightgbm_metric(
     --------
     >>> import numpy as np
     >>> from wkappa.gbdt import lightgbm_metric
-    >>> metric = lightgbm_metric()
+    >>> metric = lightgbm_metric(min_rating=0, max_rating=2)
     >>> metric(np.array([0, 1, 2, 2]), np.array([0.2, 1.4, 1.4, 2.7]), None)
     ('qwk', 0.8, True)
     >>> probabilities = np.array([[0.7, 0.2, 0.1], [0.1, 0.5, 0.4], [0.1, 0.3, 0.6]])
@@ -385,7 +182,7 @@ def lightgbm_metric(
     )
 
 
-class XGBoostMetric(_KappaScorer):
+class XGBoostMetric(GbdtScorer):
     """A kappa eval metric for XGBoost's native and scikit-learn APIs.
 
     Build it with :func:`xgboost_metric`. As ``custom_metric`` of ``xgboost.train`` it is
@@ -404,6 +201,8 @@ class XGBoostMetric(_KappaScorer):
     >>> metric.__name__, metric([0, 1, 2, 2], [0.2, 0.9, 2.4, 1.4])
     ('qwk', 0.8)
     """
+
+    built_by = "xgboost_metric()"
 
     @property
     def __name__(self) -> str:  # type: ignore[override]
@@ -489,7 +288,7 @@ def xgboost_metric(
     )
 
 
-class CatBoostMetric(_KappaScorer):
+class CatBoostMetric(GbdtScorer):
     """A kappa ``eval_metric`` for CatBoost (``CatBoostRegressor``/``Classifier``/``CatBoost``).
 
     Parameters
@@ -512,7 +311,7 @@ class CatBoostMetric(_KappaScorer):
     --------
     >>> import numpy as np
     >>> from wkappa.gbdt import CatBoostMetric
-    >>> metric = CatBoostMetric()
+    >>> metric = CatBoostMetric(min_rating=0, max_rating=2)
     >>> approxes, target = [np.array([0.2, 1.4, 1.4, 2.7])], np.array([0, 1, 2, 2])
     >>> error, weight = metric.evaluate(approxes, target, None)
     >>> metric.get_final_error(error, weight)

@@ -73,6 +73,7 @@ from .text_values import (
 
 if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
     from .concordance import CCCResult, ccc
+    from .gbdt_scorer import GbdtScorer
     from .intraclass import (
         FORMS,
         ICCResult,
@@ -115,6 +116,7 @@ __all__ = [
     "CCCResult",
     "ConfidenceInterval",
     "Frequencies",
+    "GbdtScorer",
     "GroupAgreementResult",
     "ICCAccumulator",
     "ICCResult",
@@ -202,6 +204,7 @@ __all__ = [
 _ON_FIRST_USE = {
     "CCCResult": "concordance",
     "FORMS": "intraclass",
+    "GbdtScorer": "gbdt_scorer",
     "GroupAgreementResult": "two_groups",
     "ICCAccumulator": "intraclass_accumulator",
     "ICCResult": "intraclass",

@@ -1,0 +1,252 @@
+"""Kappa of predictions in a LightGBM / XGBoost / CatBoost layout: the scorer under the eval
+metrics of :mod:`wkappa.gbdt` (see its docstring for how the layouts become grades)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import (
+    WeightsLike,
+    ZeroDivision,
+    check_rating_bounds,
+    check_weights,
+    check_zero_division,
+    float_array,
+    format_value,
+    warn_at_caller,
+    weighted_kappa,
+    weights_name,
+)
+from ..exceptions import WkappaError
+from .gbdt_objective import (
+    LABELS_HINT,
+    NO_LABELS_HINT,
+    PREDICTIONS_HINT,
+    gbdt_numbers,
+    nonfinite_row,
+)
+from .thresholds import ThresholdResult, apply_thresholds
+
+__all__ = ["GbdtScorer"]
+
+
+class GbdtScorer:
+    """Predictions in a GBDT layout -> grades -> weighted kappa."""
+
+    built_by: str | None = None
+    """How the user builds the metric, for the hints (default: the class, called)."""
+
+    def __init__(
+        self,
+        *,
+        weights: WeightsLike,
+        min_rating: int | None,
+        max_rating: int | None,
+        thresholds: npt.ArrayLike | None,
+        zero_division: ZeroDivision,
+        name: str | None,
+    ) -> None:
+        self.weights = check_weights(weights)
+        self.min_rating, self.max_rating = check_rating_bounds(min_rating, max_rating)
+        self.thresholds = None
+        if isinstance(thresholds, ThresholdResult):
+            first = thresholds.labels[0]
+            shift = f", min_rating={first}" if isinstance(first, (int, np.integer)) else ""
+            raise WkappaError(
+                "`thresholds` must be the K - 1 cut points; got a ThresholdResult. Hint: "
+                f"pass thresholds=result.thresholds{shift}."
+            )
+        if thresholds is not None:
+            self.thresholds = float_array(
+                thresholds, "`thresholds` must be a 1-D sequence of K - 1 cut points (numbers)"
+            )
+            apply_thresholds(np.zeros(1), self.thresholds)  # validates them now, not mid-training
+            first = 0 if self.min_rating is None else self.min_rating
+            last = first + len(self.thresholds)
+            if self.max_rating is not None and self.max_rating != last:
+                raise WkappaError(
+                    f"{len(self.thresholds)} thresholds make {len(self.thresholds) + 1} grades "
+                    f"{first}..{last}, but `max_rating` = {self.max_rating}. Hint: leave "
+                    "max_rating out, or pass min_rating for the first grade."
+                )
+        self.zero_division = check_zero_division(zero_division)
+        kind = weights_name(self.weights)
+        self.name = name if name is not None else ("qwk" if kind == "quadratic" else "kappa")
+        if not isinstance(self.name, str) or not self.name:
+            raise WkappaError(f"`name` must be a non-empty string; got {format_value(name)}.")
+
+    def __repr__(self) -> str:
+        options = [f"weights={weights_name(self.weights)!r}", f"name={self.name!r}"]
+        for key in ("min_rating", "max_rating"):
+            if getattr(self, key) is not None:
+                options.append(f"{key}={getattr(self, key)}")
+        if self.thresholds is not None:
+            options.append(f"thresholds={self.thresholds.tolist()}")
+        return f"{type(self).__name__}({', '.join(options)})"
+
+    def score(
+        self,
+        y_true: Any,
+        y_pred: Any,
+        sample_weight: Any = None,
+        names: tuple[str, str] = ("`y_true`", "`y_pred`"),
+    ) -> float:
+        """Kappa of predictions in any supported layout against the labels (``names``: how
+        the caller's library calls the two, for the errors)."""
+        labels = gbdt_numbers(y_true, names[0], LABELS_HINT, NO_LABELS_HINT)
+        if labels.ndim > 1 and labels.size != labels.shape[0]:
+            title = names[0][:1].upper() + names[0][1:]
+            raise WkappaError(
+                f"{title} has shape {labels.shape}: the metric takes one label per row, the "
+                "grade or class index. Hint: for one-hot labels pass y.argmax(axis=1)."
+            )
+        labels = labels.ravel()
+        row = nonfinite_row(labels)
+        if row is not None:
+            raise WkappaError(
+                f"Row {row} of {names[0]} is {format_value(labels[row])}, which is not a "
+                "grade. Hint: drop the rows without a label from the evaluation data."
+            )
+        preds = gbdt_numbers(y_pred, names[1], PREDICTIONS_HINT)
+        n = labels.size
+        if n == 0 and preds.size > 0:
+            raise WkappaError(
+                f"Got {preds.size} predictions but no labels ({names[0]} is empty). "
+                f"{NO_LABELS_HINT}"
+            )
+        weight = None if sample_weight is None or np.size(sample_weight) == 0 else sample_weight
+        _check_finite(preds)
+        if preds.ndim == 2 and preds.shape[1] > 1:  # (n, K) multiclass scores
+            if preds.shape[0] != n:
+                raise WkappaError(
+                    f"Multiclass predictions have {preds.shape[0]} rows for {n} labels."
+                )
+            if self.thresholds is not None:
+                raise WkappaError(
+                    "`thresholds` apply to one score per row, but the model outputs "
+                    f"{preds.shape[1]} class scores per row (multiclass)."
+                )
+            k = preds.shape[1]
+            _check_label_range(
+                labels,
+                0,
+                k - 1,
+                f"the class indices 0..{k - 1} of the {k} class scores per row",
+                "Hint: encode the labels as class indices 0..K - 1 "
+                "(np.searchsorted(classes, y)), as LightGBM, XGBoost and CatBoost pass them "
+                "to a metric.",
+            )
+            grades = np.argmax(preds, axis=1)
+            return self._kappa(labels, grades, 0, k - 1, weight)
+        preds = preds.ravel()
+        if preds.size != n:
+            flat = n and preds.size % n == 0
+            hint = (
+                f" It looks like a flattened (n * K, K = {preds.size // n}) multiclass layout of "
+                "an old LightGBM/XGBoost; wkappa expects the (n, K) layout of LightGBM >= 4 "
+                "and XGBoost >= 2."
+                if flat
+                else ""
+            )
+            raise WkappaError(f"Got {preds.size} predictions for {n} labels.{hint}")
+        if self.thresholds is not None:
+            first = 0 if self.min_rating is None else self.min_rating
+            cuts = len(self.thresholds)
+            if labels.size:
+                low, high = int(np.floor(labels.min())), int(np.ceil(labels.max()))
+                hint = (
+                    f"Hint: pass min_rating={low} with thresholds=, so that the grades are "
+                    f"{low}..{low + cuts}."
+                    if high - low <= cuts
+                    else f"Hint: the labels span {high - low + 1} grades; give {high - low} "
+                    f"thresholds and min_rating={low}."
+                )
+                _check_label_range(
+                    labels,
+                    first,
+                    first + cuts,
+                    f"the grades {first}..{first + cuts} that the {cuts} thresholds make "
+                    f"(min_rating = {first} is the first grade)",
+                    hint,
+                )
+            grades = first + apply_thresholds(preds, self.thresholds)
+            return self._kappa(labels, grades, first, first + len(self.thresholds), weight)
+        lo = self.min_rating if self.min_rating is not None else _bound(labels, np.min)
+        hi = self.max_rating if self.max_rating is not None else _bound(labels, np.max)
+        if lo is None or hi is None:  # no labels, or a fractional one: weighted_kappa says so
+            return self._kappa(labels, preds, None, None, weight)
+        hi = max(lo, hi)
+        grades = np.rint(preds)
+        if self.min_rating is None or self.max_rating is None:
+            self._warn_clipped(grades, lo, hi)
+        np.clip(grades, lo, hi, out=grades)
+        return self._kappa(labels, grades, lo, hi, weight)
+
+    def _warn_clipped(self, grades: np.ndarray, lo: int, hi: int) -> None:
+        """Warn when rounded predictions pass an end of the grade range that was taken from
+        the evaluated labels (``min_rating`` or ``max_rating`` not given): clipping them to
+        the labels' range scores a grade these labels lack as the nearest one they have, so
+        an evaluation set missing an end grade (a cross-validation fold) scores too high.
+        The text depends on the range only, so Python shows it once per range and caller."""
+        below = self.min_rating is None and bool(grades.size) and grades.min() < lo
+        above = self.max_rating is None and bool(grades.size) and grades.max() > hi
+        if not (below or above):
+            return
+        side = "below" if not above else "above" if not below else "on both sides of"
+        missing = " and ".join(
+            f"{key}=" for key in ("min_rating", "max_rating") if getattr(self, key) is None
+        )
+        built_by = self.built_by or f"{type(self).__name__}()"
+        warn_at_caller(
+            f"Predictions round to grades {side} {lo}..{hi}, the evaluated labels' range, "
+            "and are clipped to it, which scores a grade these labels lack as the nearest "
+            "one they have: kappa comes out too high when the evaluation data (a "
+            f"cross-validation fold) lacks an end grade. Hint: pass {missing} to "
+            f"{built_by}, the lowest and highest grade of the whole scale.",
+            UserWarning,
+        )
+
+    def _kappa(self, labels: Any, grades: Any, lo: Any, hi: Any, weight: Any) -> float:
+        return weighted_kappa(
+            labels,
+            grades,
+            weights=self.weights,
+            min_rating=lo,
+            max_rating=hi,
+            sample_weight=weight,
+            zero_division=self.zero_division,
+        )
+
+
+def _check_finite(preds: np.ndarray) -> None:
+    """Refuse NaN or infinite predictions: no grade (rounded, cut or argmax) is right for them."""
+    row = nonfinite_row(preds)
+    if row is not None:
+        raise WkappaError(
+            f"The model's predictions hold NaN or infinity (row {row}: "
+            f"{format_value(np.atleast_1d(preds)[row].tolist())}), which no grade fits. Hint: "
+            "if the boosting diverged, check a custom objective's gradients, the learning "
+            "rate and the features for NaN or infinity."
+        )
+
+
+def _check_label_range(labels: np.ndarray, low: int, high: int, grades: str, hint: str) -> None:
+    """Refuse labels outside ``low..high``, the grades the predictions can take (``grades``
+    says which), with ``hint``; the error names the label furthest out on the side it leaves."""
+    if not labels.size:
+        return
+    value = labels.max() if labels.max() > high else labels.min()
+    if low <= value <= high:
+        return
+    text = format_value(int(value)) if value == np.floor(value) else format_value(value)
+    raise WkappaError(f"The labels reach {text}, outside {grades}. {hint}")
+
+
+def _bound(values: np.ndarray, reduce: Any) -> int | None:
+    if values.size == 0:
+        return None
+    bound = float(reduce(values))
+    return int(bound) if bound == np.floor(bound) else None
