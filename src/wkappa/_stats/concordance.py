@@ -372,7 +372,7 @@ def ccc(
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
     nan_policy : {'raise', 'omit', 'propagate'}, default 'raise'
         'omit' drops items with a missing value (counted in
-        :attr:`~CCCResult.n_items_omitted`); 'propagate' returns nan.
+        ``n_items_omitted``); 'propagate' returns nan.
 
     Returns
     -------

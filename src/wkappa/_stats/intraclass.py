@@ -137,8 +137,8 @@ class ICCResult:
     n_items_omitted : int
         Items left out under ``nan_policy='omit'`` for having no rating at all (0 under
         'raise' and 'propagate', and when every item has a rating): ``n_items +
-        n_items_omitted`` items were given. As :attr:`CCCResult.n_items_omitted
-        <wkappa.CCCResult.n_items_omitted>` counts the items the CCC leaves out.
+        n_items_omitted`` items were given (:class:`~wkappa.CCCResult` counts the items
+        the CCC leaves out the same way).
     method : str
         How the mean squares were estimated: 'anova' (complete ratings), 'reml' (missing
         ratings, nan_policy='omit') or 'none' (a missing rating under
@@ -515,7 +515,7 @@ def icc(
         With missing ratings: 'omit' uses every rating there is (no listwise deletion):
         variance components by REML, see Notes; an item (row) without any rating is left
         out, as :func:`~wkappa.agreement` and ``wkappa icc`` leave it out (``n_items``
-        counts the items rated, :attr:`~ICCResult.n_items_omitted` those left out).
+        counts the items rated, ``n_items_omitted`` those left out).
         'raise' refuses any missing rating; 'propagate' gives nan.
 
     Returns
