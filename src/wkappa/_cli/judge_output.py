@@ -325,6 +325,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         encoded = base64.b64encode(png).decode("ascii")
         body.append(f'<img alt="pairwise heatmap" src="data:image/png;base64,{encoded}">')
     bands = band_source(judged.result.coefficient)
-    body.append(references_html([*cited, *(["landis1977"] if bands == "Landis & Koch" else [])]))
+    bands_cited = ["landis1977"] if bands == "Landis & Koch" else []
+    body.append(references_html([*cited, "byrt1993", *bands_cited]))  # byrt1993: base rates
     page = html_page(r.name, f"LLM judge / candidate vs panel: {r.name}", body, args)
     write_text(path, page, "--report")

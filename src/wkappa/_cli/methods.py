@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from .._core import GWET_WEIGHTS
@@ -43,6 +44,7 @@ from .score_output import (
 
 __all__ = [
     "agreement_methods",
+    "agreement_table_references",
     "compare_methods",
     "dropped_clause",
     "interval_clause",
@@ -59,7 +61,10 @@ _COEFFICIENTS = {
     "fleiss": ("Fleiss' kappa (Fleiss 1971)", ("fleiss1971",)),
     "conger": ("Conger's kappa (Conger 1980)", ("conger1980",)),
     "gwet": ("Gwet's AC (Gwet 2008)", ("gwet2008",)),
-    "brennan_prediger": ("the Brennan-Prediger coefficient (as defined by Gwet 2014)", ()),
+    "brennan_prediger": (
+        "the Brennan-Prediger coefficient (Brennan and Prediger 1981, as defined by Gwet 2014)",
+        ("brennan1981",),
+    ),
     "krippendorff": ("Krippendorff's alpha (Krippendorff 2019)", ("krippendorff2019",)),
     "percent": ("the percent agreement", ()),
 }
@@ -280,6 +285,17 @@ def agreement_methods(
     )
     found = _found(result.name, result, level, chosen.low, chosen.high)
     return f"{sentence} {found}", ["gwet2014", *cited, *more]
+
+
+def agreement_table_references(chosen: Any, tabulated: Iterable[Any]) -> list[str]:
+    """The references of what an ``agree`` report shows beyond its methods sentence: every
+    coefficient of its table (``tabulated``: their results, None for one not computed), the
+    pairwise Cohen's kappas of the ``chosen`` result (weighted or not) and Light's kappa,
+    their mean."""
+    cited = [key for r in tabulated if r is not None for key in _COEFFICIENTS[r.coefficient][1]]
+    level = getattr(chosen, "level", None)
+    plain = level == "nominal" or (level is None and chosen.weights == "unweighted")
+    return [*cited, "cohen1960" if plain else "cohen1968", "light1971"]
 
 
 def judge_methods(

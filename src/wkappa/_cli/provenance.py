@@ -30,6 +30,11 @@ REFERENCES = {
     "barnhart2002": "Barnhart, H. X., Haber, M., & Song, J. (2002). Overall concordance "
     "correlation coefficient for evaluating agreement among multiple observers. Biometrics, "
     "58(4), 1020-1027.",
+    "brennan1981": "Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, "
+    "misuses, and alternatives. Educational and Psychological Measurement, 41(3), 687-699. "
+    "doi:10.1177/001316448104100307",
+    "byrt1993": "Byrt, T., Bishop, J., & Carlin, J. B. (1993). Bias, prevalence and kappa. "
+    "Journal of Clinical Epidemiology, 46(5), 423-429. doi:10.1016/0895-4356(93)90018-V",
     "cohen1960": "Cohen, J. (1960). A coefficient of agreement for nominal scales. "
     "Educational and Psychological Measurement, 20(1), 37-46. doi:10.1177/001316446002000104",
     "cohen1968": "Cohen, J. (1968). Weighted kappa: nominal scale agreement provision for "
@@ -72,6 +77,9 @@ REFERENCES = {
     "Methodology (4th ed.). Thousand Oaks, CA: SAGE Publications. doi:10.4135/9781071878781",
     "landis1977": "Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement "
     "for categorical data. Biometrics, 33(1), 159-174. doi:10.2307/2529310",
+    "light1971": "Light, R. J. (1971). Measures of response agreement for qualitative data: "
+    "some generalizations and alternatives. Psychological Bulletin, 76(5), 365-377. "
+    "doi:10.1037/h0031643",
     "lin1989": "Lin, L. I.-K. (1989). A concordance correlation coefficient to evaluate "
     "reproducibility. Biometrics, 45(1), 255-268.",
     "mcgraw1996": "McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some "

@@ -25,7 +25,13 @@ import numpy as np
 from .._core import import_optional
 from .._stats import bound_name, p_phrase, statistic_text
 from .labels import label_text
-from .methods import agreement_methods, pairwise_weights, score_methods, weights_label
+from .methods import (
+    agreement_methods,
+    agreement_table_references,
+    pairwise_weights,
+    score_methods,
+    weights_label,
+)
 from .options import image_format
 from .output import (
     TABLE_INTERVALS,
@@ -598,7 +604,9 @@ def write_agreement_report(
         "and pe and his linearised standard errors (as R's irrCAC); the asymptotic interval is "
         f"estimate &plusmn; t({df}) &times; SE, its upper end capped at 1. In the table of every "
         f"coefficient, each interval is the one asked for ({_e(chosen.method)}).</p>",
-        references_html(cited),
+        references_html(
+            [*cited, *agreement_table_references(result, (c.result for c in coefficients))]
+        ),
         provenance.html(),
         *_tail(),
     ]
