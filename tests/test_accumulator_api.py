@@ -113,3 +113,38 @@ def test_empty_text_is_refused_as_other_text_not_taken_as_an_empty_batch(text: o
         wk.KappaAccumulator([0, 1]).update(text, text)
     with pytest.raises(WkappaTypeError, match=r"^`ratings` must be a 2-D array"):
         wk.ICCAccumulator().update(text)
+
+
+def _kappa_states() -> list[wk.KappaAccumulator]:
+    rng = np.random.default_rng(3)
+    return [
+        wk.KappaAccumulator(min_rating=0, max_rating=3).update(*rng.integers(0, 4, (2, 40)))
+        for _ in range(3)
+    ]
+
+
+def _icc_states() -> list[wk.ICCAccumulator]:
+    return [wk.ICCAccumulator().update(X[i : i + 10]) for i in (0, 10, 20)]
+
+
+@pytest.mark.parametrize("states", [_kappa_states, _icc_states], ids=["kappa", "icc"])
+def test_both_accumulators_follow_one_merge_rule(states) -> None:
+    """a + b is a.merge(b), sum() merges (starting from 0), the inputs stay as they were,
+    and anything but a state of the same kind is refused, by + and by merge alike."""
+    a, b, c = states()
+    before = [pickle.dumps(s) for s in (a, b, c)]
+    total = sum([a, b, c])
+    assert total == a.merge(b).merge(c) == (a + b) + c  # (ICC: associative to rounding)
+    assert sum([a]) == a and sum([a]) is not a
+    assert [pickle.dumps(s) for s in (a, b, c)] == before
+    other = (_icc_states if states is _kappa_states else _kappa_states)()[0]
+    name = type(a).__name__
+    for wrong in (other, 1, True, "a"):
+        with pytest.raises(TypeError):
+            a + wrong
+        with pytest.raises(TypeError):
+            wrong + a
+        with pytest.raises(WkappaTypeError, match=f"^Can only merge an? {name} with another; got"):
+            a.merge(wrong)
+    with pytest.raises(TypeError):
+        hash(a)

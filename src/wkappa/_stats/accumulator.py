@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -40,16 +40,61 @@ from .frequencies import ACCUMULATOR_COUNTS, check_frequencies
 from .json_values import json_value
 from .results import KappaResult
 
-__all__ = ["KappaAccumulator", "check_state_header", "is_empty_batch", "starts_a_sum"]
+__all__ = ["KappaAccumulator", "Mergeable", "check_state_header", "is_empty_batch"]
 
 _FORMAT = "wkappa.KappaAccumulator"
 _VERSION = 1
 
 
-def starts_a_sum(other: Any) -> bool:
-    """Whether ``other`` is the 0 that ``sum()`` starts from: an accumulator's ``__radd__``
-    merges with it, so that ``sum(accumulators)`` merges them all."""
-    return isinstance(other, int) and not isinstance(other, bool) and other == 0
+_State = TypeVar("_State", bound="Mergeable")
+
+
+class Mergeable:
+    """The merge rule of the running states (:class:`KappaAccumulator`,
+    :class:`~wkappa.ICCAccumulator`): ``a + b`` is ``a.merge(b)``, and ``0 + a`` is ``a``
+    merged with an empty state, so that ``sum(states)`` merges them all (``sum()`` starts
+    from 0). A state changes in place (``update``), so it has no hash.
+
+    A subclass defines ``merge`` (a new state holding both, its arguments unchanged) and
+    ``_empty_like`` (an empty state of the same options), and checks the other state with
+    :meth:`_of_my_kind` first.
+    """
+
+    __slots__ = ()
+
+    def merge(self: _State, other: _State) -> _State:
+        raise NotImplementedError
+
+    def _empty_like(self: _State) -> _State:
+        raise NotImplementedError
+
+    def _kind(self: _State) -> type[_State]:
+        """The class that takes the rule (a user's subclass of it merges with it)."""
+        classes = type(self).__mro__
+        kind: type[_State] = classes[classes.index(Mergeable) - 1]
+        return kind
+
+    def _of_my_kind(self: _State, other: Any) -> _State:
+        """``other``, if it is a state of this kind; else a WkappaTypeError."""
+        if not isinstance(other, self._kind()):
+            name = self._kind().__name__
+            article = "an" if name[0] in "AEIOU" else "a"
+            raise WkappaTypeError(
+                f"Can only merge {article} {name} with another; got {type(other).__name__}."
+            )
+        return other
+
+    def __add__(self: _State, other: _State) -> _State:
+        if not isinstance(other, self._kind()):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self: _State, other: Any) -> _State:
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.merge(self._empty_like())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
 
 def check_state_header(state: object, name: str, format_name: str, version: int) -> None:
@@ -97,7 +142,7 @@ def _labels_from_options(labels: Any, min_rating: Any, max_rating: Any) -> Seque
     return range(lo, hi + 1)
 
 
-class KappaAccumulator:
+class KappaAccumulator(Mergeable):
     """An exact running confusion table for kappa over batches of ratings.
 
     The categories are fixed when the accumulator is made, so every batch, and every
@@ -311,21 +356,18 @@ class KappaAccumulator:
     # ------------------------------------------------------------------ merging
 
     def _check_compatible(self, other: Any) -> KappaAccumulator:
-        if not isinstance(other, KappaAccumulator):
-            raise WkappaTypeError(
-                f"Can only merge a KappaAccumulator with another; got {type(other).__name__}."
-            )
-        if tuple(self._labels) != tuple(other._labels):
+        checked = self._of_my_kind(other)
+        if tuple(self._labels) != tuple(checked._labels):
             raise WkappaError(
                 "Cannot merge accumulators with different categories: "
-                f"{format_value(list(self._labels))} vs {format_value(list(other._labels))}."
+                f"{format_value(list(self._labels))} vs {format_value(list(checked._labels))}."
             )
-        if not _same_weights(self._weights, other._weights):
+        if not _same_weights(self._weights, checked._weights):
             raise WkappaError(
                 "Cannot merge accumulators with different weights: "
-                f"{weights_name(self._weights)!r} vs {weights_name(other._weights)!r}."
+                f"{weights_name(self._weights)!r} vs {weights_name(checked._weights)!r}."
             )
-        return other
+        return checked
 
     def merge(self, other: KappaAccumulator) -> KappaAccumulator:
         """A new accumulator holding the counts of both (neither input changes).
@@ -339,16 +381,6 @@ class KappaAccumulator:
         merged = self._empty_like()
         merged._table = _add_tables(self._table, checked._table)
         return merged
-
-    def __add__(self, other: KappaAccumulator) -> KappaAccumulator:
-        if not isinstance(other, KappaAccumulator):
-            return NotImplemented
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> KappaAccumulator:
-        if starts_a_sum(other):
-            return self.merge(self._empty_like())
-        return NotImplemented
 
     def _empty_like(self) -> KappaAccumulator:
         empty = object.__new__(KappaAccumulator)
@@ -369,8 +401,6 @@ class KappaAccumulator:
             and self._table.dtype == other._table.dtype
             and bool(np.array_equal(self._table, other._table))
         )
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         labels = self._labels if isinstance(self._labels, range) else list(self._labels)

@@ -60,8 +60,8 @@ from .._core import (
     trusted_sums,
     unit_for,
 )
-from ..exceptions import WkappaError, WkappaTypeError
-from .accumulator import check_state_header, is_empty_batch, starts_a_sum
+from ..exceptions import WkappaError
+from .accumulator import Mergeable, check_state_header, is_empty_batch
 from .intraclass import (
     ICCResult,
     MeanSquares,
@@ -80,7 +80,7 @@ _FORMAT = "wkappa.ICCAccumulator"
 _VERSION = 4
 
 
-class ICCAccumulator:
+class ICCAccumulator(Mergeable):
     """Streaming ICCs: ``update`` with batches of complete rows, ``merge`` partial states.
 
     The API of :class:`~wkappa.KappaAccumulator`: ``update``, ``result``, ``merge`` (and
@@ -241,10 +241,7 @@ class ICCAccumulator:
         WkappaError
             If the numbers of raters differ.
         """
-        if not isinstance(other, ICCAccumulator):
-            raise WkappaTypeError(
-                f"Can only merge an ICCAccumulator with another; got {type(other).__name__}."
-            )
+        other = self._of_my_kind(other)
         if self._k is not None and other._k is not None and self._k != other._k:
             raise WkappaError(
                 "Cannot merge ICC accumulators with different numbers of raters: "
@@ -255,22 +252,13 @@ class ICCAccumulator:
         merged._absorb(other)
         return merged
 
-    def __add__(self, other: ICCAccumulator) -> ICCAccumulator:
-        if not isinstance(other, ICCAccumulator):
-            return NotImplemented
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> ICCAccumulator:
-        if starts_a_sum(other):
-            return self.merge(ICCAccumulator(self._k))
-        return NotImplemented
+    def _empty_like(self) -> ICCAccumulator:
+        return ICCAccumulator(self._k)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ICCAccumulator):
             return NotImplemented
         return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return f"ICCAccumulator(n_raters={self._k}, n={self._n})"
