@@ -117,10 +117,12 @@ def make_kappa_scorer(
     Returns
     -------
     scorer
-        For ``GridSearchCV(scoring=...)``, ``cross_val_score(scoring=...)``. The estimator must
-        predict grades (a classifier or :class:`OrdinalThresholdRegressor`); raw regression
-        outputs are refused with a hint, never silently truncated. Predictions in an (n, 1)
-        column, as ``CatBoostClassifier.predict`` returns them, are read as n grades.
+        A scikit-learn scorer whose repr is this call (``make_kappa_scorer(weights=
+        'linear')``), for ``GridSearchCV(scoring=...)``, ``cross_val_score(scoring=...)``.
+        The estimator must predict grades (a classifier or
+        :class:`OrdinalThresholdRegressor`); raw regression outputs are refused with a hint,
+        never silently truncated. Predictions in an (n, 1) column, as
+        ``CatBoostClassifier.predict`` returns them, are read as n grades.
 
     Examples
     --------
@@ -136,7 +138,7 @@ def make_kappa_scorer(
     checked = _check_kappa_options(weights, labels, min_rating, max_rating)
     undefined = check_zero_division(zero_division)
     options = {} if undefined == "warn" else {"zero_division": undefined}
-    return make_scorer(
+    scorer = make_scorer(
         _kappa_of_grades,
         weights=checked,
         labels=labels,
@@ -144,6 +146,27 @@ def make_kappa_scorer(
         max_rating=max_rating,
         **options,
     )
+    scorer.__class__ = _KappaScorer
+    given = {
+        "weights": checked if isinstance(checked, str) else checked.tolist(),
+        "labels": None if labels is None else np.asarray(labels).tolist(),
+        "min_rating": min_rating,
+        "max_rating": max_rating,
+        **options,
+    }
+    text = ", ".join(f"{key}={value!r}" for key, value in given.items() if value is not None)
+    scorer.call = f"make_kappa_scorer({text})"
+    return scorer
+
+
+class _KappaScorer(type(make_scorer(_kappa_of_grades))):  # type: ignore[misc]
+    """scikit-learn's scorer of :func:`make_kappa_scorer`, shown as the call that builds it
+    (scikit-learn's own repr names the private function it wraps)."""
+
+    call: str
+
+    def __repr__(self) -> str:
+        return self.call
 
 
 qwk_scorer = make_kappa_scorer("quadratic")
@@ -202,6 +225,21 @@ def _encode_grades(y: Any, labels: Any, sample_weight: Any) -> EncodedRatings:
             "undefined for every cut."
         )
     return encoded
+
+
+def _classes(labels: Any, y: Any) -> np.ndarray:
+    """The grades ``labels`` as ``classes_``, in the dtype of ``y`` when ``y`` holds numbers or
+    booleans in a numpy dtype and the grades keep their values in it: scikit-learn's
+    classifiers keep the type of ``y`` (grades fitted as floats are predicted as floats)."""
+    classes = np.asarray(labels)
+    dtype = getattr(y, "dtype", None)
+    if dtype is None and not isinstance(y, np.ndarray):
+        dtype = np.asarray(y).dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "biuf" and classes.dtype.kind in "biuf":
+        cast = classes.astype(dtype)
+        if np.array_equal(cast, classes):
+            return cast
+    return classes
 
 
 def _refuse_continuous(y: Any) -> None:
@@ -309,7 +347,8 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         Kappa of the thresholded out-of-fold predictions (an honest, slightly optimistic
         estimate: the thresholds were tuned on them).
     classes_ : ndarray of shape (K,)
-        The grades.
+        The grades, in the dtype of ``y`` when it holds numbers (grades fitted as floats
+        are predicted as floats), as scikit-learn's classifiers keep it.
     n_features_in_ : int
         Number of features seen in ``fit`` (when the regressor reports it).
 
@@ -408,12 +447,14 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             sample_weight=encoded.sample_weight,
         )
         self.estimator_ = clone(self.estimator).fit(X, target, **fit_kwargs)
+        self.classes_ = _classes(encoded.labels, y)
         # Fitted on the grade indices; reported with the grades, as predict returns them.
-        self.threshold_result_: ThresholdResult = replace(result, labels=tuple(encoded.labels))
+        self.threshold_result_: ThresholdResult = replace(
+            result, labels=tuple(self.classes_.tolist())
+        )
         self.thresholds_ = result.thresholds
         self.oof_predictions_ = oof
         self.oof_score_ = result.statistic
-        self.classes_ = np.asarray(encoded.labels)
         for name in ("n_features_in_", "feature_names_in_"):
             if hasattr(self.estimator_, name):
                 setattr(self, name, getattr(self.estimator_, name))
@@ -544,7 +585,7 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         _check_grades(y, None)  # a missing grade is an error naming y
         if (
             self.labels is not None
-            or self.classes_.dtype.kind not in "iu"
+            or self.classes_.dtype.kind not in "iuf"
             or isinstance(check_weights(self.weights), np.ndarray)
         ):
             return None
