@@ -19,6 +19,7 @@ from .. import __version__
 __all__ = [
     "REFERENCES",
     "Provenance",
+    "command_html",
     "interval_words",
     "methods_html",
     "references_html",
@@ -170,8 +171,31 @@ class Provenance:
         return (
             '<h2>Reproduce</h2><p class="note">Made by '
             f"{html.escape(self.software)} on {self.stamp} with:</p>"
-            f'<pre class="command">{html.escape(self.command)}</pre>'
+            f'<pre class="command">{command_html(self.command)}</pre>'
         )
+
+
+# A word of a command line up to this long is kept on one line of the report: a line broken
+# inside "--report" reads "- -report" on paper. A longer one (a path) may break anywhere.
+_UNBROKEN_WORD = 40
+
+
+def command_html(command: str) -> str:
+    """A shell ``command`` (as :func:`shlex.join` writes it) as HTML whose lines break only
+    between words (but inside a word longer than 40 characters); its text is ``command``.
+
+    Examples
+    --------
+    >>> print(command_html("wkappa score a.csv"))
+    <span class="word">wkappa</span> <span class="word">score</span> <span class="word">a.csv</span>
+    """
+    words = [shlex.quote(word) for word in shlex.split(command)]
+    return " ".join(
+        f'<span class="word">{html.escape(w)}</span>'
+        if len(w) <= _UNBROKEN_WORD
+        else html.escape(w)
+        for w in words
+    )
 
 
 def methods_html(sentence: str) -> str:

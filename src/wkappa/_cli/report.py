@@ -95,6 +95,7 @@ table.groups td:last-child { text-align: left; }
 pre.command { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f6fb;
               border: 1px solid #d8e0ec; border-radius: 6px; padding: 0.6em 0.9em;
               font-size: 0.9em; }
+pre.command .word { white-space: nowrap; }
 .references { font-size: 0.9em; padding-left: 1.4em; } .references li { margin: 0.2em 0; }
 .warnings { background: #fdf4ec; border: 1px solid #ecc9a8; border-radius: 6px;
             padding: 0.2em 1.1em; margin: 1em 0; }
