@@ -24,13 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-# The hint of rater_vs_panel names PanelComparison through the package: it loads on first
-# use (wkappa._stats's __getattr__), so resolving the hint loads it and importing this module
-# does not.
-from . import _stats
 from ._core import (
-    AgreementWeightsLike,
-    Coefficient,
     NanPolicy,
     Request,
     WeightsLike,
@@ -40,32 +34,26 @@ from ._core import (
     check_table_nan_policy,
     check_weights,
     check_zero_division,
-    known_raters,
     weight_matrix,
 )
 from ._frame_correlations import ccc, icc, icc_all
 from ._frame_paired import paired_kappa_test
+from ._frame_raters import agreement, rater_vs_panel
 from ._frames import (
     check_by,
     check_group_options,
-    check_rater_rows,
     clustered_group_columns,
-    clustered_ratings,
     frame_input,
     frame_kappa,
     frame_table,
     group_columns,
     group_statistics,
-    named_group_warnings,
     names_as_keywords,
     no_empty_table,
-    panel_ratings,
-    rater_rows,
     result_frame,
     tables_of_groups,
 )
-from ._stats import AgreementResult, Alternative, KappaResult, SeedLike
-from .exceptions import WkappaError
+from ._stats import Alternative, KappaResult
 
 __all__ = [
     "agreement",
@@ -418,229 +406,3 @@ def kappa_by_group(
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)
     return result_frame(data, backend, keys, grouped.key_rows, stats)
-
-
-@names_as_keywords
-def agreement(
-    df: Any,
-    *,
-    raters: Sequence[str] | None = None,
-    item: str | None = None,
-    rater: str | None = None,
-    rating: str | None = None,
-    by: str | None = None,
-    coefficient: Coefficient = "fleiss",
-    weights: AgreementWeightsLike = "unweighted",
-    labels: npt.ArrayLike | None = None,
-    min_rating: int | None = None,
-    max_rating: int | None = None,
-    nan_policy: NanPolicy = "omit",
-    zero_division: ZeroDivision = "warn",
-    population_size: float | None = None,
-    alternative: Alternative = "two-sided",
-    kappa0: float = 0.0,
-    cluster: str | None = None,
-) -> AgreementResult | dict[Any, AgreementResult]:
-    """Agreement of several raters in a data frame, counted in the engine.
-
-    Parameters
-    ----------
-    df : data frame
-        A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
-    raters : sequence of str, optional
-        Wide layout: one column per rater (rows are items).
-    item, rater, rating : str, optional
-        Long layout: one row per rating (each rater rates an item at most once).
-    by : str, optional
-        A column whose values each get their own coefficient (on one set of categories: the
-        integer range of all the ratings, or ``labels``). In the long layout an item's rows
-        carry one ``by`` value (an item in two groups is an error, as one in two clusters).
-        A missing value (None, NaN, null) is a group of its own, keyed None and last, as in
-        SQL's and polars' GROUP BY and in :func:`kappa_by_group`. A group's warning (an
-        undefined coefficient, say) names its group: "by='site' group 'x': ...".
-    coefficient, weights, labels, min_rating, max_rating, nan_policy, zero_division,
-    population_size, alternative, kappa0
-        As in :func:`wkappa.agreement` (with ``nan_policy='omit'``, the default, missing
-        ratings are used as irrCAC does). Without ``labels``, an ordered categorical (polars
-        ``Enum``, pandas ordered ``Categorical``, pyarrow ordered dictionary, DuckDB ``ENUM``)
-        gives the categories, in its order, unused ones included, in either layout.
-    cluster : str, optional
-        A column of cluster ids (the task of each prompt, the scan of each lesion; constant
-        within an item): the standard error is cluster-robust over the clusters, as
-        ``wkappa.agreement(..., cluster=...)``; with ``by``, each group's over the clusters
-        in that group (a group with fewer than 2 clusters is an error naming it).
-
-    Returns
-    -------
-    wkappa.AgreementResult or dict
-        The :class:`~wkappa.AgreementResult`; with ``by``, a dict from each group value to
-        its result.
-
-    Notes
-    -----
-    The wide layout sends ``group_by(raters).agg(len)`` to the engine and only the distinct
-    rows of ratings come back. The long layout is counted in the engine too: each row
-    becomes an integer (a digit for its rating at its rater's place), the engine sums them
-    per item and counts the items per sum, and only those distinct rows come back (a rater
-    who rated an item twice, or NaN ratings, fall back to counting the (item, rater, rating)
-    triples and pivoting them here, which holds an items x raters table in memory). Its
-    raters (the rows and columns of ``pairwise()``, the entries of
-    ``leave_one_rater_out()``) are in sorted order of their names, integer names in numeric
-    order.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> import wkappa.frames as wkf
-    >>> frame = pl.DataFrame({"a": [1, 2, 3, 3, 2], "b": [1, 2, 3, 3, 1], "c": [1, 2, 2, 3, 2]})
-    >>> round(wkf.agreement(frame, raters=["a", "b", "c"]).statistic, 4)
-    0.5946
-    """
-    from ._stats import agreement as arrays_agreement
-    from ._stats import rating_categories
-
-    # With cluster: the distinct rows of each (group, cluster), counted in the engine.
-    found = rater_rows(
-        df, raters=raters, item=item, rater=rater, rating=rating, by=by, cluster=cluster
-    )
-    check_rater_rows(found, labels, check_nan_policy(nan_policy))
-    if by is not None and labels is None and min_rating is None and max_rating is None:
-        # One set of categories for every group: those of all the ratings together.
-        labels = rating_categories(known_raters(found.rows, not found.wide, "df"), weights=weights)
-    options: dict[str, Any] = {
-        "coefficient": coefficient,
-        "weights": weights,
-        "labels": labels,
-        "min_rating": min_rating,
-        "max_rating": max_rating,
-        "nan_policy": nan_policy,
-        "zero_division": zero_division,
-        "population_size": population_size,
-        "alternative": alternative,
-        "kappa0": kappa0,
-    }
-    results = {}
-    for group, rows, counts, ids in found.groups:
-        if ids is None:
-            rows = known_raters(rows, not found.wide, "df")
-            results[group] = named_group_warnings(
-                by, group, arrays_agreement, rows, multiplicity=counts, **options
-            )
-            continue
-        matrix, item_ids = clustered_ratings(rows, counts, ids, found.names, not found.wide)
-        try:  # each group's interval is cluster-robust over that group's clusters
-            results[group] = named_group_warnings(
-                by, group, arrays_agreement, matrix, cluster=item_ids, **options
-            )
-        except WkappaError as error:
-            if by is None:
-                raise
-            raise WkappaError(f"In the group {by}={group!r}: {error}") from error
-    return results[None] if by is None else results
-
-
-@names_as_keywords
-def rater_vs_panel(
-    df: Any,
-    *,
-    candidate: str,
-    raters: Sequence[str] | None = None,
-    item: str | None = None,
-    rater: str | None = None,
-    rating: str | None = None,
-    coefficient: Coefficient = "conger",
-    weights: AgreementWeightsLike = "unweighted",
-    labels: npt.ArrayLike | None = None,
-    min_rating: int | None = None,
-    max_rating: int | None = None,
-    nan_policy: NanPolicy = "omit",
-    n_resamples: int = 9999,
-    rng: SeedLike = None,
-    alternative: Alternative = "two-sided",
-    cluster: str | None = None,
-) -> _stats.PanelComparison:
-    """:func:`wkappa.rater_vs_panel` of a data frame: does the candidate (an LLM judge, a
-    model, a trainee) agree with the panel as well as the panel's members agree with each
-    other?
-
-    Parameters
-    ----------
-    df : data frame
-        A pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark frame.
-    candidate : str or int
-        Wide layout: the candidate's column. Long layout: the candidate's id in the
-        ``rater`` column (an integer id as it is, or written in digits).
-    raters : sequence of str, optional
-        Wide layout: the panel's columns (one per member; ``candidate`` may be among them and
-        is then left out of the panel).
-    item, rater, rating : str, optional
-        Long layout: one row per rating (each rater rates an item at most once).
-    coefficient, weights, labels, min_rating, max_rating, nan_policy, n_resamples, rng,
-    alternative
-        As in :func:`wkappa.rater_vs_panel` (``nan_policy='raise'`` refuses a missing
-        rating, a null or NaN, or in the long layout an item a rater did not rate).
-    cluster : str, optional
-        A column of cluster ids (the task of each prompt, the scan of each lesion; constant
-        within an item): the bootstrap resamples whole clusters, as
-        ``wkappa.rater_vs_panel(..., cluster=...)``.
-
-    Returns
-    -------
-    wkappa.PanelComparison
-
-    Notes
-    -----
-    The distinct rating rows are counted in the engine (as :func:`agreement` counts them)
-    and the items x raters matrix is rebuilt from them, so the result equals
-    :func:`wkappa.rater_vs_panel` of the same ratings as arrays. The statistic is
-    ``D = mean_j c(candidate, j) - mean_{j<l} c(j, l)`` with an item-bootstrap interval.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from wkappa import frames
-    >>> df = pd.DataFrame({  # 12 items, three times the same four
-    ...     "item": [i for i in range(12) for _ in range(3)],
-    ...     "who": ["a", "b", "judge"] * 12,
-    ...     "label": ["yes", "yes", "yes", "no", "no", "yes", "no", "no", "no", "yes", "yes", "no"]
-    ...     * 3,
-    ... })
-    >>> result = frames.rater_vs_panel(df, candidate="judge", item="item", rater="who",
-    ...                                rating="label", n_resamples=99, rng=0)
-    >>> round(result.panel_agreement, 3), round(result.candidate_agreement, 3)
-    (1.0, 0.0)
-    """
-    from ._stats import rater_vs_panel as arrays_vs_panel
-
-    if (
-        raters is None
-        and isinstance(candidate, (int, np.integer))
-        and not isinstance(candidate, bool)
-    ):
-        candidate = str(candidate)  # the long layout's integer rater ids are named by their digits
-    if not isinstance(candidate, str):
-        raise WkappaError(
-            f"`candidate` must be a column name (wide) or a rater id (long); got "
-            f"{type(candidate).__name__}. Hint: for arrays use wkappa.rater_vs_panel."
-        )
-    names = None if raters is None else [*raters, *([] if candidate in raters else [candidate])]
-    found = rater_rows(
-        df, raters=names, item=item, rater=rater, rating=rating, by=None, cluster=cluster
-    )
-    policy = check_table_nan_policy(nan_policy, "a comparison result")
-    check_rater_rows(found, labels, policy, propagate=False)
-    panel, candidate_ratings, ids = panel_ratings(found, candidate)
-    return arrays_vs_panel(
-        panel,
-        candidate_ratings,
-        cluster=ids,
-        coefficient=coefficient,
-        weights=weights,
-        labels=labels,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        nan_policy=policy,
-        n_resamples=n_resamples,
-        rng=rng,
-        alternative=alternative,
-    )
