@@ -246,6 +246,33 @@ def _slow_arrays():
     return da.concatenate(parts[0]), da.concatenate(parts[1])
 
 
+def _kappa_part(block: tuple[np.ndarray, np.ndarray]) -> wk.KappaAccumulator:
+    return wk.KappaAccumulator(min_rating=1, max_rating=6).update(*block)
+
+
+def _icc_part(rows: np.ndarray) -> wk.ICCAccumulator:
+    return wk.ICCAccumulator().update(rows)
+
+
+def test_accumulators_counted_in_worker_processes_and_summed(client):
+    """The streaming states travel between processes (pickled by Dask): each worker counts
+    its blocks, sum() merges the states on a worker, and the result is the whole data's."""
+    a, b = _ratings(12_000, seed=7)
+    blocks = [(a[i : i + 1_500], b[i : i + 1_500]) for i in range(0, len(a), 1_500)]
+    total = client.submit(sum, client.map(_kappa_part, blocks)).result()
+    assert np.array_equal(total.table, wk.confusion_table(a, b, min_rating=1, max_rating=6))
+    assert total.value == wk.weighted_kappa(a, b)
+    assert total.result().standard_error == wk.kappa_test(a, b).standard_error
+
+    rng = np.random.default_rng(8)
+    ratings = rng.normal(size=(600, 4)) + rng.normal(size=(600, 1)) * 2 + 1e6
+    parts = client.map(_icc_part, [ratings[i : i + 75] for i in range(0, 600, 75)])
+    state = client.submit(sum, parts).result()
+    for form in ("A,1", "C,k"):
+        expected = wk.icc(ratings, form=form)
+        assert state.result(form=form).statistic == pytest.approx(expected.statistic, rel=1e-12)
+
+
 @pytest.mark.slow
 def test_killing_a_worker_mid_computation_still_gives_the_exact_result(client, record_property):
     a = np.concatenate([_slow_block(i, 0, delay=0) for i in range(N_BLOCKS)])

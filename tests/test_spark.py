@@ -166,3 +166,44 @@ def test_spark_agreement_by_group_and_string_labels(spark):
     assert result.labels == tuple(labels)
     with pytest.raises(WkappaError, match="`raters` names the column 'rX', which is not"):
         frames.agreement(sdf, raters=["r0", "rX"])
+
+
+def test_accumulators_in_map_partitions_and_reduce(spark, monkeypatch):
+    """Spark's Python workers count each partition (some empty) into a state, and reduce()
+    merges the states: the whole data's kappa and ICC. The workers run this Python (the
+    session of the other tests needs none)."""
+    import sys
+
+    monkeypatch.setattr(spark.sparkContext, "pythonExec", sys.executable)
+
+    # Defined here, so that Spark sends them by value (the workers cannot import this module).
+    def _kappa_partition(pairs):
+        rows = list(pairs)
+        acc = wk.KappaAccumulator(min_rating=0, max_rating=4)
+        if rows:
+            acc.update([a for a, _ in rows], [b for _, b in rows])
+        yield acc
+
+    def _icc_partition(rows):
+        acc = wk.ICCAccumulator(3)
+        batch = list(rows)
+        if batch:
+            acc.update(batch)
+        yield acc
+
+    rng = np.random.default_rng(41)
+    a = rng.integers(0, 5, 3_000)
+    b = np.clip(a + rng.integers(-1, 2, 3_000), 0, 4)
+    pairs = spark.sparkContext.parallelize(list(zip(a.tolist(), b.tolist(), strict=True)), 6)
+    total = pairs.mapPartitions(_kappa_partition).reduce(lambda x, y: x + y)
+    assert total.value == wk.weighted_kappa(a, b)
+    assert np.array_equal(total.table, wk.confusion_table(a, b, min_rating=0, max_rating=4))
+    few = spark.sparkContext.parallelize(list(zip(a[:3].tolist(), b[:3].tolist(), strict=True)), 5)
+    assert few.mapPartitions(_kappa_partition).reduce(lambda x, y: x + y).n == 3
+
+    ratings = rng.normal(size=(400, 3)) + rng.normal(size=(400, 1))
+    rows = spark.sparkContext.parallelize(ratings.tolist(), 4)
+    state = rows.mapPartitions(_icc_partition).reduce(lambda x, y: x + y)
+    assert state.n == 400
+    expected = wk.icc(ratings, form="A,1").statistic
+    assert state.result(form="A,1").statistic == pytest.approx(expected, rel=1e-12)
