@@ -230,6 +230,26 @@ def test_a_filtered_parquet_scan_and_a_lazy_frame_are_read_again(
         assert max(heights) < len(source) - N_ITEMS // 10 * 5
 
 
+def test_a_parquet_scan_with_cleaned_columns_is_read_again(tmp_path: Any, monkeypatch: Any) -> None:
+    """Columns computed the same way at each read (labels stripped and lower-cased, a
+    rating shifted and cast, nulls filled with a literal) do not make the scan a copy: never
+    collected whole, the same result as the cleaned frame in memory."""
+    rows = _rows(strings=True, nulls=True)
+    rows["rater"] = [f" R{r} " for r in rows["rater"]]
+    source = pl.DataFrame(rows)
+    source.write_parquet(tmp_path / "long.parquet")
+    cleaned = [
+        pl.col("rater").str.strip_chars().str.to_lowercase(),
+        (pl.col("site").fill_null(0) + 1).cast(pl.Int32),
+    ]
+    expected = _result(frames.agreement(source.with_columns(cleaned), **LONG, by="site"))
+    heights = _heights(monkeypatch)
+    scan = pl.scan_parquet(tmp_path / "long.parquet").with_columns(cleaned)
+    assert _result(frames.agreement(scan, **LONG, by="site")) == expected
+    assert heights
+    assert max(heights) < len(source)
+
+
 @pytest.mark.parametrize("source", ["parquet", "table"])
 def test_a_duckdb_scan_is_read_again_not_copied(
     tmp_path: Any, duckdb_connection: Any, monkeypatch: Any, source: str
@@ -278,6 +298,10 @@ def test_which_plans_are_read_again(tmp_path: Any, duckdb_connection: Any) -> No
             "item", pl.col("rater").alias("coder"), "rating"
         ),
         scan.filter(pl.col("rating").is_not_null()),
+        scan.with_columns((pl.col("rating") * 2 + 1).alias("twice"), pl.col("site").cast(pl.Int8)),
+        scan.with_columns(pl.col("rater").cast(pl.String).str.strip_chars().str.to_uppercase())
+        .with_columns(pl.col("rating").fill_null(0))
+        .filter(pl.col("site") > 1),
     ]
     copied = [
         pl.scan_csv(tmp_path / "long.csv"),
@@ -287,6 +311,10 @@ def test_which_plans_are_read_again(tmp_path: Any, duckdb_connection: Any) -> No
         scan.join(scan, on="item"),
         pl.concat([scan, scan]),
         scan.with_columns(pl.col("rating").map_batches(lambda s: s, return_dtype=pl.Int64)),
+        scan.with_columns(pl.int_range(pl.len()).shuffle().alias("order")),
+        scan.with_columns(pl.col("rating").shuffle()),
+        scan.with_columns(pl.col("rating").cum_sum()).filter(pl.col("site") > 1),
+        scan.with_columns(pl.lit(np.random.default_rng().random()).alias("noise")),
     ]
     assert [rereads(frame) for frame in again] == [True] * len(again)
     assert [rereads(frame) for frame in copied] == [False] * len(copied)

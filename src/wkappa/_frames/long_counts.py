@@ -312,12 +312,17 @@ _POLARS_SCAN = re.compile(r"(?:Parquet|Ipc) SCAN \[(.*)\]")
 _POLARS_FRAME = re.compile(r"DF \[.*\]; PROJECT (?:\*|\d+)/\d+ COLUMNS")
 _POLARS_PLAIN = re.compile(r"PROJECT (?:\*|\d+)/\d+ COLUMNS|ESTIMATED ROWS: \d+|FROM")
 _POLARS_EXPR = re.compile(r"(?:SELECT \[(.*)\]|FILTER (.*))")
+# ``with_columns``: this line, then the new columns' expressions on the next, in brackets.
+_POLARS_WITH = "WITH_COLUMNS:"
+_POLARS_LIST = re.compile(r"\[(.*)\]")
 # In an expression: the column names and text literals, then the steps that give the same
-# values each time (casts, null checks, names) are taken out; what is left must be
-# comparisons, arithmetic and numbers.
+# values each time (casts, null checks, names, filling nulls with a literal, stripping and
+# recasing text) are taken out; what is left must be comparisons, arithmetic and numbers.
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _SAME_EACH_TIME = re.compile(
     r"\bcol\(\)|\.(?:strict_)?cast\(\w+\)|\.is_(?:not_)?null\(\)|\.alias\(\)"
+    r"|\.fill_null\(\[[\w.\-]*\]\)"
+    r"|\.str\.(?:strip_chars(?:_start|_end)?\(\[(?:null)?\]\)|to_(?:lower|upper)case\(\))"
 )
 _ARITHMETIC = re.compile(r"[\s\d.,()<>=!&|+\-*/%]*")
 # A DuckDB plan (``EXPLAIN (FORMAT json)``) of one scan of a table or of Parquet files, and
@@ -329,7 +334,9 @@ _DUCKDB_SCAN_INFO = {"Table", "Type", "Function", "Projections", "Filters", "Est
 def rereads(native: Any) -> bool:
     """Whether a lazy frame (its native object) is read again by each query rather than
     copied once: a polars LazyFrame whose plan only scans local Parquet or IPC files or an
-    in-memory frame, selects columns and filters rows on comparisons, or a DuckDB relation
+    in-memory frame, selects columns, filters rows on comparisons and computes columns the
+    same way at each read (arithmetic, casts, ``fill_null`` with a literal, text stripped or
+    recased; anything else the plan says is taken as not), or a DuckDB relation
     that is one scan of a table or of local Parquet files. Those give the same rows each
     time and read a column faster than they copy it; anything else (a CSV file, a Python
     function, ``random()``, a sample, a join, a remote file) is copied once."""
@@ -347,9 +354,20 @@ def rereads(native: Any) -> bool:
 
 
 def _polars_rereads(plan: str) -> bool:
-    """Whether a polars plan's lines all read, select or filter as :func:`rereads` asks."""
+    """Whether a polars plan's lines all read, select, add columns or filter as
+    :func:`rereads` asks."""
     scans = 0
+    added = False  # the line before was WITH_COLUMNS: this one lists the expressions
     for line in (line.strip() for line in plan.splitlines()):
+        if added:
+            added = False
+            listed = _POLARS_LIST.fullmatch(line)
+            if listed is None or not _same_each_time(listed.group(1)):
+                return False
+            continue
+        if line == _POLARS_WITH:
+            added = True
+            continue
         scan = _POLARS_SCAN.fullmatch(line)
         if scan is not None:
             scans += 1
@@ -362,12 +380,15 @@ def _polars_rereads(plan: str) -> bool:
         if _POLARS_PLAIN.fullmatch(line):
             continue
         expr = _POLARS_EXPR.fullmatch(line)
-        if expr is None:
+        if expr is None or not _same_each_time(expr.group(1) or expr.group(2)):
             return False
-        text = _SAME_EACH_TIME.sub("", _QUOTED.sub("", expr.group(1) or expr.group(2)))
-        if not _ARITHMETIC.fullmatch(text):
-            return False
-    return scans == 1
+    return scans == 1 and not added
+
+
+def _same_each_time(expression: str) -> bool:
+    """Whether a polars plan's expression (its text) gives the same values at each read:
+    columns, literals and the steps of ``_SAME_EACH_TIME`` in comparisons and arithmetic."""
+    return _ARITHMETIC.fullmatch(_SAME_EACH_TIME.sub("", _QUOTED.sub("", expression))) is not None
 
 
 def _duckdb_rereads(rows: list[tuple[Any, ...]]) -> bool:
