@@ -662,7 +662,7 @@ def test_a_missing_code_below_the_grades_is_warned_of(tmp_path, capsys):
     ("separator", "other_text", "found", "own"),
     [(";", "id,s\n1,0.5\n", "','", "';'"), (None, "id;s\n1;0.5\n", "';'", "','")],
 )
-def test_thresholds_apply_of_another_separator_says_one_reads_both(
+def test_thresholds_apply_of_another_separator_names_apply_separator(
     tmp_path, capsys, separator, other_text, found, own
 ):
     """The hint was to leave out (or pass) --separator, which the fitted file needs as it
@@ -677,11 +677,13 @@ def test_thresholds_apply_of_another_separator_says_one_reads_both(
     argv += ["--separator", sep] if separator else []
     err = _error(capsys, argv)
     assert (
-        f"other.csv (--apply) looks separated by {found}, but the file the thresholds are "
-        f"fitted on is read with {own}, and one separator (--separator) reads both. Hint: "
-        f"save {other} with {own} between its fields."
+        f"other.csv (--apply) looks separated by {found}, but it is read with {own} "
+        f"(--separator). Hint: pass --apply-separator {found} (with --apply-decimal-comma if "
+        "its numbers are written 0,5)."
     ) in err
     assert err.count("Hint:") == 1, err
+    # the separator it names reads it (one separator for both files had to edit one)
+    assert main([*argv, "--apply-separator", found.strip("'"), "--quiet"]) == 0
 
 
 def test_agree_propagate_counts_blank_rows_of_a_long_file_as_dropped(tmp_path, capsys):

@@ -94,6 +94,19 @@ def add_thresholds_parser(sub: Any) -> None:
         help="the score column of OTHER_FILE (default: the --score column)",
     )
     parser.add_argument(
+        "--apply-separator",
+        metavar="CHAR",
+        help="field separator of OTHER_FILE when it is a CSV or TSV (default: that of the "
+        "fitted file, --separator)",
+    )
+    parser.add_argument(
+        "--apply-decimal-comma",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="numbers in OTHER_FILE are written with a decimal comma, or not "
+        "(--no-apply-decimal-comma) (default: as --decimal-comma)",
+    )
+    parser.add_argument(
         "--grade-col",
         metavar="NAME",
         help="name of the column --apply adds (default: grade)",
@@ -272,16 +285,15 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """Open ``--apply`` and check its score and grade columns: (source, frame, score)."""
     if args.out is not None:  # before the fit prints anything
         check_out_name(args.out, _format_of(args.out, "--out"))
-    # --separator is the CSV dialect of both files (the hint of a missing column says so)
     text = _format_of(args.apply, "--apply") in ("csv", "tsv")
-    separator = args.separator if text else None
+    separator, decimal_comma = _apply_dialect(args, text)
     other = open_source(
         args.apply,
         None,
         separator,
         args.na_values,
         format_option=False,
-        decimal_comma=args.decimal_comma and text,
+        decimal_comma=decimal_comma,
     )
     # Every row of it is written out: CSV types from the whole file, so that no row past
     # the first ones can fail to parse halfway through the output.
@@ -294,13 +306,17 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
         check_columns(other, schema, {"--apply-score" if args.apply_score else "--score": score})
     except WkappaError as exc:
         glued = re.search(r"Hint: it looks separated by ('.'|'\\t')", str(exc))
-        if glued is not None:  # one separator reads both files: a hint for this one alone misleads
+        if glued is not None:  # the hint of the fitted file's --separator would mislead
             own = repr(other.delimiter)
+            given = "--apply-separator" if args.apply_separator is not None else "--separator"
+            fix = "$'\\t'" if glued[1] == "'\\t'" else glued[1]
+            if glued[1] == "','" and decimal_comma:  # no decimal comma between commas
+                fix += " --no-apply-decimal-comma"
+            elif not decimal_comma:
+                fix += " (with --apply-decimal-comma if its numbers are written 0,5)"
             raise WkappaError(
-                f"{other.name} (--apply) looks separated by {glued[1]}, but the file the "
-                f"thresholds are fitted on is read with {own}, and one separator "
-                f"(--separator) reads both. Hint: save {other.name} with {own} between its "
-                "fields."
+                f"{other.name} (--apply) looks separated by {glued[1]}, but it is read with "
+                f"{own} ({given}). Hint: pass --apply-separator {fix}."
             ) from None
         if args.apply_score or score in schema:
             raise
@@ -312,7 +328,16 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
             f"{other.name} already has a column {args.grade_col!r}. Hint: pass --grade-col NAME."
         )
     if schema[score] == polars().String:  # names the row of a cell that is not a number
-        frame = numeric_columns(other, frame, [score], required=True)
+        try:
+            frame = numeric_columns(other, frame, [score], required=True)
+        except WkappaError as exc:  # the fitted file's options do not read this one
+            if "pass --decimal-comma" not in str(exc):
+                raise
+            raise WkappaError(
+                str(exc).split(" Hint: ")[0] + " Hint: numbers are read with a decimal point; "
+                f"if {other.name} writes 1,5 for 1.5, pass --apply-decimal-comma (with "
+                "--apply-separator ';' if it is separated by ';')."
+            ) from None
         schema = other.schema(frame)
     if not schema[score].is_numeric():
         raise WkappaError(f"column {score!r} of {other.name} must hold numbers.")
@@ -328,6 +353,36 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
                 "Hint: --nan-policy omit leaves its grade empty."
             )
     return other, frame, score
+
+
+def _apply_dialect(args: argparse.Namespace, text: bool) -> tuple[str | None, bool]:
+    """The separator and decimal mark ``--apply`` is read with (``text``: it is a CSV or
+    TSV): ``--apply-separator`` and ``--apply-decimal-comma``, by default those of the fitted
+    file (``--separator``, ``--decimal-comma``)."""
+    own = args.apply_separator is not None
+    comma = args.decimal_comma if args.apply_decimal_comma is None else args.apply_decimal_comma
+    if not text:
+        if own or args.apply_decimal_comma:
+            option = "--apply-separator" if own else "--apply-decimal-comma"
+            raise WkappaError(
+                f"{option} applies to an --apply file that is a CSV or TSV; {args.apply} is "
+                "not. Hint: drop it."
+            )
+        return None, False
+    separator = args.apply_separator if own else args.separator
+    if own and len(args.apply_separator) != 1:
+        tab = " Hint: for a tab, --apply-separator $'\\t' in bash." if separator == "\\t" else ""
+        raise WkappaError(
+            f"--apply-separator must be one character; got {args.apply_separator!r}.{tab}"
+        )
+    if comma and separator in (None, ",") and _format_of(args.apply, "--apply") == "csv":
+        decimal = "--decimal-comma" if args.apply_decimal_comma is None else "--apply-decimal-comma"
+        raise WkappaError(
+            f"{decimal} reads {args.apply} with decimal commas, which needs its fields "
+            "separated by another character than the comma. Hint: add --apply-separator ';' "
+            "(or --no-apply-decimal-comma if its numbers are written with a point)."
+        )
+    return separator, comma
 
 
 def _out_separator(other: Any, out_format: str) -> str:
