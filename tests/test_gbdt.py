@@ -324,6 +324,36 @@ def test_catboost_weights_binary_logits_and_early_stopping() -> None:
     assert rounded(model.predict(XV)) == pytest.approx(max(history), abs=1e-12)
 
 
+def test_catboost_evaluates_the_learn_set_too_and_metric_period_spares_it_as_documented() -> None:
+    # A Python eval metric has no skip_train hint (CatBoost's hints apply to its built-in
+    # metrics named by string): CatBoost evaluates it on the learning set every iteration.
+    # With early stopping, metric_period=N keeps the eval set at every iteration (early
+    # stopping needs it) and evaluates the learning set every N-th iteration only.
+    rows: list[int] = []
+
+    class Counted(CatBoostMetric):
+        def evaluate(self, approxes: Any, target: Any, weight: Any) -> tuple[float, float]:
+            rows.append(len(target))
+            return super().evaluate(approxes, target, weight)
+
+    metric = Counted(min_rating=0, max_rating=K - 1)
+    model = cb.CatBoostRegressor(iterations=ROUNDS, eval_metric=metric, **CB_PARAMS)
+    model.fit(X, Y, eval_set=(XV, YV), use_best_model=False, verbose=False)
+    assert rows.count(len(Y)) == rows.count(len(YV)) == ROUNDS
+    assert len(model.get_evals_result()["learn"]["Counted"]) == ROUNDS
+
+    rows.clear()
+    params = {**CB_PARAMS, "learning_rate": 0.3, "metric_period": 1000}
+    model = cb.CatBoostRegressor(iterations=400, eval_metric=metric, **params)
+    model.fit(X, Y, eval_set=(XV, YV), early_stopping_rounds=10, verbose=False)
+    history = model.get_evals_result()["validation"]["Counted"]
+    assert rows.count(len(YV)) == len(history) == model.get_best_iteration() + 11
+    assert rows.count(len(Y)) <= 2  # the first iteration and the last
+    _assert_early_stop(history, model.get_best_iteration(), 10, 400)
+    with pytest.raises(cb.CatBoostError, match="not found in enum"):  # custom_metric: built-ins
+        cb.CatBoostRegressor(iterations=2, custom_metric=[metric], **CB_PARAMS).fit(X, Y)
+
+
 class QWK(CatBoostMetric):
     """CatBoostMetric under the name 'QWK' in CatBoost's evaluation history."""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -75,6 +75,68 @@ def _is_instance(obj: Any, module: str, name: str) -> bool:
     return library is not None and isinstance(obj, getattr(library, name))
 
 
+# Each library's dataset object, as its native API hands it to a metric, and the metric for it.
+_DATASETS = (
+    ("LightGBM", "lightgbm", "Dataset", "lightgbm_metric()"),
+    ("XGBoost", "xgboost", "DMatrix", "xgboost_metric()"),
+)
+
+
+def _refuse_other_library(metric: GbdtScorer, data: Any) -> None:
+    """Refuse the dataset of a library ``metric`` is not for (``feval=xgboost_metric()`` in
+    ``lightgbm.train``), naming the metric that is."""
+    own = next(library for library, _, _, right in _DATASETS if right == metric.built_by)
+    for library, module, name, right in _DATASETS:
+        if library != own and _is_instance(data, module, name):
+            raise WkappaError(
+                f"{metric.built_by} is {own}'s eval metric, but {library} called it with a "
+                f"{name}. Hint: pass {right} (with the same options) to {library}."
+            )
+
+
+def _class_name(obj: object) -> str:
+    """The name of ``obj``'s class (a class whose instances have a ``__name__`` of their own
+    still has its own)."""
+    cls: type = type(obj)
+    return cls.__name__
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class _InstanceMethod:
+    """A method that, looked up on the class rather than an instance, refuses the call with
+    the fix unless it is given an instance: CatBoost given the class uncalled
+    (``eval_metric=CatBoostMetric``) calls its methods on the class."""
+
+    def __init__(self, method: Callable[..., Any]) -> None:
+        self.method = method
+        self.__doc__ = method.__doc__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is not None:
+            return self.method.__get__(instance, owner)
+        method, cls = self.method, owner
+
+        @functools.wraps(method)
+        def on_the_class(*args: Any, **kwargs: Any) -> Any:
+            if args and cls is not None and isinstance(args[0], cls):
+                return method(*args, **kwargs)
+            name = getattr(cls, "__name__", "CatBoostMetric")
+            raise WkappaError(
+                f"`{name}` is the metric's class; CatBoost was given it uncalled "
+                f"(eval_metric={name}) and calls its methods on the class. Hint: pass "
+                f"{name}() (called, with any options) as eval_metric."
+            )
+
+        return on_the_class
+
+
+def _instance_method(method: _F) -> _F:
+    """:class:`_InstanceMethod`, typed as the method it wraps."""
+    return cast(_F, _InstanceMethod(method))
+
+
 _OPTIONS_DOC = """
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights, as in :func:`wkappa.weighted_kappa`.
@@ -121,6 +183,7 @@ class LightGBMMetric(GbdtScorer):
     built_by = "lightgbm_metric()"
 
     def __call__(self, first: Any, second: Any, weight: Any = None) -> tuple[str, float, bool]:
+        _refuse_other_library(self, second)
         if _is_instance(second, "lightgbm", "Dataset"):  # native: (preds, eval_data)
             labels = second.get_label()
             value = self.score(labels, first, second.get_weight(), _NATIVE_NAMES)
@@ -209,7 +272,14 @@ class XGBoostMetric(GbdtScorer):
         """The metric name: XGBoost's scikit-learn API names a callable metric by it."""
         return self.name
 
-    def __call__(self, first: Any, second: Any, sample_weight: Any = None) -> Any:
+    def __call__(self, first: Any, second: Any, sample_weight: Any = None, *more: Any) -> Any:
+        if more:  # LightGBM's scikit-learn API: (y_true, y_pred, weight, group)
+            raise WkappaError(
+                f"xgboost_metric() is XGBoost's eval metric, but it was called with "
+                f"{3 + len(more)} positional arguments, as LightGBM's scikit-learn API calls "
+                "one. Hint: pass lightgbm_metric() (with the same options) to LightGBM."
+            )
+        _refuse_other_library(self, second)
         if _is_instance(second, "xgboost", "DMatrix"):  # native: (predt, dmatrix)
             labels = second.get_label()
             return self.name, self.score(labels, first, second.get_weight(), _NATIVE_NAMES)
@@ -307,6 +377,17 @@ class CatBoostMetric(GbdtScorer):
     its parameters. ``is_max_optimal`` is True, so early
     stopping and ``use_best_model`` keep the best iteration.
 
+    CatBoost evaluates the metric on the learning set as well as on ``eval_set``, at every
+    iteration (the ``'learn'`` entry of ``get_evals_result()``), and a Python metric cannot
+    opt out: the ``hints=skip_train~true`` of CatBoost's metrics applies to built-in metrics
+    named by string, and ``custom_metric=`` takes built-in metrics only. With early
+    stopping, ``metric_period=N`` spares the learning set: CatBoost still evaluates the
+    eval set at every iteration (it prints that it ignores ``metric_period`` for the eval
+    metric) and the learning set every N-th iteration only. Without early stopping,
+    ``metric_period`` thins both. Given the class uncalled (``eval_metric=CatBoostMetric``),
+    or called as LightGBM and XGBoost call a metric, the metric raises an error with the fix
+    (CatBoost shows it inside its own ``CatBoostError``).
+
     Examples
     --------
     >>> import numpy as np
@@ -335,7 +416,7 @@ class CatBoostMetric(GbdtScorer):
             raise WkappaError(
                 "CatBoost names a custom eval metric by its class, so `name` cannot rename "
                 f"CatBoostMetric (got {format_value(name)}; the history key would stay "
-                f"{type(self).__name__!r}). Hint: subclass it under the name you want: "
+                f"{_class_name(self)!r}). Hint: subclass it under the name you want: "
                 f"class {example}(CatBoostMetric): pass."
             )
         super().__init__(
@@ -344,7 +425,7 @@ class CatBoostMetric(GbdtScorer):
             max_rating=max_rating,
             thresholds=thresholds,
             zero_division=zero_division,
-            name=type(self).__name__,
+            name=_class_name(self),
         )
 
     def __copy__(self) -> CatBoostMetric:
@@ -356,10 +437,27 @@ class CatBoostMetric(GbdtScorer):
         metric."""
         return self
 
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        """The class name (XGBoost names a callable metric by it before calling it)."""
+        return _class_name(self)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Refuse a call: CatBoost calls :meth:`evaluate`; LightGBM and XGBoost, which call
+        a metric, need their own (and LightGBM's scikit-learn API would ignore, without a
+        word, a metric it cannot call)."""
+        raise WkappaError(
+            f"{_class_name(self)}() is CatBoost's eval metric, but it was called as "
+            "LightGBM and XGBoost call a metric. Hint: pass lightgbm_metric() to LightGBM "
+            "or xgboost_metric() to XGBoost, with the same options."
+        )
+
+    @_instance_method
     def is_max_optimal(self) -> bool:
         """Kappa: higher is better."""
         return True
 
+    @_instance_method
     def evaluate(self, approxes: Any, target: Any, weight: Any) -> tuple[float, float]:
         """``(kappa, 1.0)`` for one dataset; kappa is not a sum over rows."""
         if approxes is None or len(approxes) == 0:
