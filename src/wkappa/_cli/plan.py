@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import base64
-import io
 import math
 import re
 import warnings
 from typing import Any
 
-from .._core import import_optional
 from .._stats import (
-    DECIMALS,
     KappaPlan,
     kappa_power,
     kappa_sample_size,
@@ -34,19 +30,22 @@ from .options import (
     in_options,
     later_note,
     note,
-    option_names,
 )
 from .output import to_json
-from .written import write_bytes, write_text
+from .plan_report import (
+    NAMES,
+    POINT_STUDIES,
+    Curve,
+    Simulated,
+    checked_share,
+    curve_field,
+    evenly_picked,
+    figure_bytes,
+    write_report,
+)
+from .written import write_bytes
 
 __all__ = ["add_plan_parser", "run_plan"]
-
-# The library's parameter names, as this command spells them.
-_NAMES = option_names(
-    "kappa1 kappa0 marginals table power alpha ci_width lower_limit assurance coefficient "
-    "method alternative n weights confidence_level:--ci n_raters:--raters "
-    "n_simulations:--simulations rng:--seed"
-)
 
 
 def add_plan_parser(sub: Any) -> None:
@@ -204,10 +203,6 @@ def _make(args: argparse.Namespace) -> KappaPlan:
     )
 
 
-# n, what each n delivers, and how it was computed.
-Curve = tuple[list[int], list[KappaPlan], str]
-
-
 def _curve(plan: KappaPlan, args: argparse.Namespace) -> Curve:
     """What n = 2 .. 2 x the planned n deliver: 60 points of the plan's formula; for a
     simulation plan of two raters the asymptotic formula's (a simulated curve would take a
@@ -225,164 +220,30 @@ def _curve(plan: KappaPlan, args: argparse.Namespace) -> Curve:
     method = str(options["method"])
     if plan.method == "simulation" and method == "simulation":
         method = "simulation, 200 studies per n"
-    return sizes, [kappa_power(n, **options) for n in sizes], method
+    simulated = _simulated_points(plan, args, method, evenly_picked(sizes))
+    return sizes, [kappa_power(n, **options) for n in sizes], method, simulated
 
 
-def _figure_png(
-    plan: KappaPlan,
-    sizes: list[int],
-    curve: list[KappaPlan],
-    method: str,
-    file_format: str = "png",
-) -> bytes:
-    """The power (the expected width for the ``ci_width`` goal, the probability of clearing
-    the lower limit for the ``lower_limit`` goal) against n, as PNG (or ``file_format``)
-    bytes."""
-    import_optional("matplotlib", "plot")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    field, target, label = _curve_field(plan)
-    values = [getattr(c, field) for c in curve]
-    figure, axes = plt.subplots(figsize=(6, 4))
-    axes.plot(sizes, values, label=method)
-    mark = getattr(plan, field)
-    axes.scatter([plan.n], [mark], color="C3", zorder=3, label=f"planned n = {plan.n:,}")
-    if target is not None:
-        axes.axhline(target, color="grey", linestyle="--", linewidth=1)
-    axes.set_xlabel("items (n)")
-    axes.set_ylabel(label)
-    null = "" if plan.kappa0 is None else f", kappa0 = {plan.kappa0:g}"
-    axes.set_title(f"kappa1 = {plan.kappa1:.3g}{null}, {plan.weights}")
-    axes.legend()
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format=file_format, dpi=120)
-    plt.close(figure)
-    return buffer.getvalue()
-
-
-def _curve_field(plan: KappaPlan) -> tuple[str, float | None, str]:
-    """What the curve shows for the plan's goal: the plan's field, its target, its label."""
-    if plan.goal == "ci_width":
-        level = level_percent(plan.confidence_level)
-        label = f"expected width of the {level} {plan.width_interval} interval"
-        return "expected_width", plan.ci_width, label
-    if plan.goal == "lower_limit":
-        return "assurance", plan.target_assurance, f"P(lower limit > {plan.lower_limit:g})"
-    return "power", plan.target_power, "power"
-
-
-def _value(number: float | None, digits: str = ".4g") -> str:
-    return "" if number is None or number != number else format(number, digits)
-
-
-def _probability(number: float | None, target: float | None = None) -> str:
-    """A power or assurance in the report's tables (:func:`probability_text`); empty when
-    the plan has none."""
-    return "" if number is None or number != number else probability_text(number, target)
-
-
-def _checked(plan: KappaPlan, share: str) -> str:
-    """The simulated check of the plan's power or assurance, in the command's words
-    (:meth:`KappaPlan.approximation_check`)."""
-    return in_options(plan.approximation_check(share), _NAMES)
-
-
-def _write_report(plan: KappaPlan, curve_of_n: Curve, args: argparse.Namespace) -> None:
-    """``--report``: the plan in words and numbers and the curve as a table and a figure (the
-    plan's warnings, shown on stderr, are in the page's "Warnings" section)."""
-    from .methods import plan_methods
-    from .provenance import Provenance, methods_html, references_html
-    from .report import cells_table, escape, html_page
-
-    heading = f"Study plan: n = {plan.n:,} items"
-    sentence, cited = plan_methods(plan, Provenance.of(args))
-    goal = {
-        "power": f"power >= {_value(plan.target_power, 'g')}",
-        "ci_width": plan.goal_text,
-        "lower_limit": f"P(lower limit > {_value(plan.lower_limit, 'g')}) >= "
-        f"{_value(plan.target_assurance, 'g')}",
-        "n": "n given",
-    }[plan.goal]
-    rows = [
-        ["items (n)", f"{plan.n:,}"],
-        ["goal", goal],
-        ["method", plan.method],
-        ["anticipated kappa1", _value(plan.kappa1)],
-        [f"expected width of the {level_percent(plan.confidence_level)} "
-         f"{plan.width_interval} interval",
-         _value(plan.expected_width, f".{DECIMALS}f")],
-        ["weights", plan.weights],
-        ["raters", str(plan.n_raters)],
-        ["categories (K)", str(plan.table.shape[0])],
-    ]  # fmt: skip
-    if plan.kappa0 is not None:  # the interval goals run no test
-        rows[4:4] = [
-            ["kappa0 (H0)", f"{_value(plan.kappa0, 'g')} ({plan.alternative}, alpha "
-             f"{_value(plan.alpha, 'g')})"],
-            ["power", _probability(plan.power, plan.target_power) + _checked(plan, "power")],
-        ]  # fmt: skip
-    if plan.coefficient is not None:
-        rows.append(["coefficient", plan.coefficient])
-    if plan.lower_limit is not None:
-        limit = f"{level_percent(plan.confidence_level)} {plan.limit_interval} interval"
-        rows.append(
-            [
-                f"P(lower limit of the {limit} > {plan.lower_limit:g})",
-                _probability(plan.assurance, plan.target_assurance) + _checked(plan, "assurance"),
-            ]
-        )
-    if plan.method == "simulation":
-        rows.append(["simulated studies per n", f"{plan.n_simulations:,}"])
-        if plan.monte_carlo_error == plan.monte_carlo_error:  # nan for the width goal
-            share = "P(lower limit)" if plan.goal == "lower_limit" else "power"
-            rows.append([f"Monte Carlo SE of the {share}", _value(plan.monte_carlo_error, ".3f")])
-    body = [
-        f'<p class="meta">{escape(plan.explain().splitlines()[1].strip())}</p>',
-        methods_html(sentence),
-        "<h2>The plan</h2>",
-        cells_table(["", "value"], rows),
-    ]
-    sizes, curve, method = curve_of_n
-    try:
-        png = _figure_png(plan, sizes, curve, method)
-    except ImportError:
-        body.append('<p class="note">The figure needs matplotlib: pip install "wkappa[plot]".</p>')
-    else:
-        encoded = base64.b64encode(png).decode("ascii")
-        shown = _curve_field(plan)[2]
-        body += [
-            f"<h2>{escape(shown[0].upper() + shown[1:])} against n</h2>",
-            f'<img alt="{escape(shown)} against n" src="data:image/png;base64,{encoded}">',
-        ]
-    if plan.method == "simulation" and method == "asymptotic":
-        body.append(
-            '<p class="note">The curve is the asymptotic formula\'s; the planned n is the '
-            "simulation's.</p>"
-        )
-    picked = [curve[i] for i in range(0, len(curve), max(1, len(curve) // 12))]
-    columns = ["items (n)"]
-    if plan.kappa0 is not None:
-        columns.append("power")
-    if plan.goal == "lower_limit":
-        columns.append(f"P(lower limit > {plan.lower_limit:g})")
-    columns.append(f"expected {level_percent(plan.confidence_level)} width")
-    table_rows = []
-    for c in picked:
-        row = [f"{c.n:,}"]
-        if plan.kappa0 is not None:
-            row.append(_probability(c.power, plan.target_power))
-        if plan.goal == "lower_limit":
-            row.append(_probability(c.assurance, plan.target_assurance))
-        table_rows.append([*row, _value(c.expected_width, f".{DECIMALS}f")])
-    body.append(cells_table(columns, table_rows))
-    body.append(f'<p class="note">Curve: method {escape(method)}.</p>')
-    if cited:
-        body.append(references_html(cited))
-    write_text(args.report, html_page("plan", heading, body, args), "--report")
+def _simulated_points(
+    plan: KappaPlan, args: argparse.Namespace, method: str, sizes: list[int]
+) -> Simulated | None:
+    """Where the curve is the normal approximation's (two raters, the power or the chance of
+    clearing a lower limit), the same share at ``sizes`` (and the planned n) in simulated
+    studies of wkappa's own test and score interval: at a small n, or with a sparse
+    category, the formula's share can be far above what a study delivers (the simulated
+    check of the plan says so at the planned n alone). None for a simulated curve, the
+    goodness-of-fit test's (another test) and the expected width (not a share)."""
+    field = curve_field(plan)[0]
+    if method not in ("asymptotic", "max-variance") or field == "expected_width":
+        return None
+    if field == "power" and abs(plan.kappa1 - (plan.kappa0 or 0.0)) < 1e-9:  # no power: the size
+        return None
+    options = _options(args)
+    seed = 0 if args.seed is None else args.seed
+    options.update(method="simulation", n_simulations=POINT_STUDIES, rng=seed)
+    # the planned n's own simulated check, where one ran, is drawn instead (figure_bytes)
+    points = sorted({*sizes} if checked_share(plan) is not None else {*sizes, plan.n})
+    return points, [kappa_power(n, **options) for n in points]
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -399,7 +260,7 @@ def run_plan(args: argparse.Namespace) -> int:
             warnings.simplefilter("always")
             plan = _make(args)
         # Each warning once, in the command's words and of its own class.
-        cautions = {in_options(str(w.message), _NAMES): w.category for w in caught}
+        cautions = {in_options(str(w.message), NAMES): w.category for w in caught}
         for text, category in cautions.items():
             warnings.warn(text, category, stacklevel=1)
         if args.plot or args.report:
@@ -407,13 +268,14 @@ def run_plan(args: argparse.Namespace) -> int:
                 warnings.simplefilter("ignore")  # the plan's own warning is shown above
                 curve = _curve(plan, args)
             if args.plot:
-                write_bytes(args.plot, _figure_png(plan, *curve, image_format(args.plot)), "--plot")
+                figure = figure_bytes(plan, *curve, image_format(args.plot))
+                write_bytes(args.plot, figure, "--plot")
                 note(args, f"wrote {args.plot}")
             if args.report:
-                _write_report(plan, curve, args)
+                write_report(plan, curve, args)
                 note(args, f"wrote {args.report}")
     except WkappaError as exc:
-        raise WkappaError(in_options(str(exc), _NAMES)) from None
+        raise WkappaError(in_options(str(exc), NAMES)) from None
     if args.format == "json":
         print(to_json(plan.to_dict(), schema="wkappa.plan/1"))
     else:
