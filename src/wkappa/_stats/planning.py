@@ -133,7 +133,8 @@ def kappa_sample_size(
     Raises
     ------
     WkappaError
-        Probabilities that do not sum to 1, ``kappa1`` outside what the marginals allow,
+        Probabilities that do not sum to 1, ``kappa1`` or (two raters) ``kappa0`` outside
+        the kappas the marginals allow,
         ``power`` outside (alpha, 1), a negative width, a goal no study can meet, an option
         of the test (``kappa0``, ``power``, ``alpha``, ``alternative``) with an interval
         goal.

@@ -20,6 +20,7 @@ from .score_interval import hypothesis_variances
 
 __all__ = [
     "agreement_extremes",
+    "check_attainable_null",
     "check_marginals",
     "check_probability",
     "goodness_of_fit_cells",
@@ -184,6 +185,24 @@ def agreement_extremes(
     return (
         np.clip(best[0], 0.0, None).reshape(k, k),
         np.clip(worst[0], 0.0, None).reshape(k, k),
+    )
+
+
+def check_attainable_null(p: np.ndarray, weights: np.ndarray, kappa0: float) -> None:
+    """Refuse a ``kappa0`` outside the kappas a table with p's margins can have under
+    ``weights`` (as :func:`model_table` refuses such a ``kappa1``): no population has it, so
+    the test of it has no null table, and the formulas would plan for one that is not there
+    (an n of 2 for kappa0 = -0.8 with margins 0.3/0.7, whose least kappa is -0.43)."""
+    most, least = agreement_extremes(p.sum(axis=1), p.sum(axis=0), weights)
+    low, high = table_kappa_value(least, weights), table_kappa_value(most, weights)
+    if low - 1e-12 <= kappa0 <= high + 1e-12:
+        return
+    side = "smallest" if kappa0 < low else "largest"
+    raise WkappaError(
+        f"`kappa0` = {kappa0:g} is outside what these marginals allow: the {side} kappa of a "
+        f"table with them under these weights is {low if kappa0 < low else high:.6g}, so no "
+        f"population has kappa {kappa0:g} to test. Hint: choose `kappa0` between "
+        f"{low:.4g} and {high:.4g}."
     )
 
 

@@ -28,6 +28,7 @@ from .frozen_arrays import readonly
 from .intervals import check_confidence_level
 from .json_values import json_fields
 from .planning_models import (
+    check_attainable_null,
     check_probability,
     model_table,
     population_table,
@@ -491,6 +492,8 @@ def build_design(
             "kappa 1. Hint: give `kappa1=` below 1 to move it, or a pilot table with its "
             "disagreements."
         )
+    if tested and not several:  # (the common-kappa model's coefficients have other ranges)
+        check_attainable_null(p, matrix, null)
     pi = None
     if several or method == "goodness-of-fit":
         rows, cols = p.sum(axis=1), p.sum(axis=0)
