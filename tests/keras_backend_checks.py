@@ -217,6 +217,37 @@ def masked_batch() -> dict[str, Any]:
 
 
 @check
+def logits_as_probabilities() -> dict[str, Any]:
+    """A model whose last layer gives logits, trained with from_logits=False (the default):
+    the loss took the logits as probabilities and trained on a wrong value without a word."""
+    x, y, _ = _ordinal_data(300, 6)
+    out: dict[str, Any] = {}
+    for from_logits in (False, True):
+        keras.utils.set_random_seed(3)
+        model = keras.Sequential(
+            [keras.Input((4,)), layers.Dense(16, activation="relu"), layers.Dense(5)]
+        )
+        before = [w.copy() for w in model.get_weights()]
+        loss = WeightedKappaLoss(5, sparse_labels=True, from_logits=from_logits)
+        model.compile(optimizer=keras.optimizers.Adam(0.01), loss=loss)
+        try:
+            history = model.fit(x, y, epochs=2, batch_size=100, verbose=0)
+        except wk.WkappaError as error:
+            out[str(from_logits)] = {"raised": str(error)}
+            continue
+        after = model.get_weights()
+        out[str(from_logits)] = {
+            "loss": history.history["loss"],
+            "moved": not all(np.array_equal(a, b) for a, b in zip(before, after, strict=True)),
+        }
+    try:
+        WeightedKappaLoss(5, sparse_labels=True)(y[:8], x[:8, :1] @ np.ones((1, 5), "float32"))
+    except wk.WkappaError as error:
+        out["by_hand"] = str(error)
+    return out
+
+
+@check
 def bool_inputs() -> dict[str, Any]:
     """Boolean labels, predictions and sample weights (a binary task, a 0/1 mask), which
     TensorFlow refused with a raw TypeError ("Cannot convert 0 to EagerTensor of dtype

@@ -212,5 +212,29 @@ def test_logits_given_as_probabilities_are_refused_by_name(case: str) -> None:
         kappa_loss(onehot, jnp.asarray(scores, dtype=jnp.float32))
     soft = jax.nn.softmax(jnp.asarray(LOGITS)).astype(jnp.bfloat16)
     assert np.isfinite(float(kappa_loss(onehot, soft)))
-    traced = jax.jit(kappa_loss)(onehot, jnp.asarray(scores, dtype=jnp.float32))
-    assert np.isfinite(float(traced))  # under jit: used as given, as documented
+    # Under jit Python cannot raise: such rows make the loss NaN with a zero gradient, as
+    # a bad sample weight does (the loss was finite, computed from the logits as given).
+    given = jnp.asarray(scores, dtype=jnp.float32)
+    assert np.isnan(float(jax.jit(kappa_loss)(onehot, given)))
+    grad = jax.grad(lambda p: jax.jit(kappa_loss)(onehot, p))(given)
+    assert not np.asarray(grad).any()
+    probs = jax.nn.softmax(given)
+    assert np.isfinite(float(jax.jit(kappa_loss)(onehot, probs)))
+    assert float(jax.jit(kappa_loss)(onehot, probs)) == pytest.approx(
+        float(kappa_loss(onehot, probs)), rel=1e-6
+    )
+
+
+@pytest.mark.parametrize("scale", [1e100, 1e300])
+def test_float64_weights_beyond_float32_are_scaled_in_float64(scale: float) -> None:
+    """float64 weights past float32's range: the torch loss read the largest weight's
+    exponent through float32, where it is inf, scaled nothing and returned NaN (the JAX
+    and Keras losses scale them by the same power-of-two rule)."""
+    logits = torch.tensor(LOGITS, requires_grad=True)
+    weight = torch.tensor(COUNTS + 1.0, dtype=torch.float64)
+    loss = WeightedKappaLoss(K, eps=0.0)  # eps is absolute: without it, scale-free
+    want = float(loss(logits, torch.tensor(TARGET), weight).detach())
+    value = loss(logits, torch.tensor(TARGET), weight * scale)
+    value.backward()
+    assert float(value.detach()) == pytest.approx(want, rel=1e-12)
+    assert logits.grad is not None and bool(torch.isfinite(logits.grad).all())

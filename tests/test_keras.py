@@ -180,6 +180,23 @@ def test_a_batch_without_weight_has_loss_zero_and_training_goes_on(
 
 
 @pytest.mark.timeout(1800)
+def test_logits_given_as_probabilities_are_refused_or_make_the_loss_nan(
+    backend: str, results: dict[str, Any]
+) -> None:
+    """Eagerly (the PyTorch backend, a call by hand) rows that are not probabilities raise,
+    naming `y_pred` and from_logits=True; in a compiled step the loss is NaN and the model
+    does not move (the rule of the torch and JAX losses)."""
+    result = _check(results, "logits_as_probabilities")
+    wanted = "`y_pred` must hold class probabilities"
+    assert wanted in result["by_hand"] and "from_logits=True" in result["by_hand"], result
+    if backend == "torch":
+        assert wanted in result["False"]["raised"], result
+    else:
+        assert all(np.isnan(result["False"]["loss"])) and not result["False"]["moved"], result
+    assert all(np.isfinite(result["True"]["loss"])) and result["True"]["moved"], result
+
+
+@pytest.mark.timeout(1800)
 def test_boolean_labels_and_weights_are_zeros_and_ones(
     backend: str, results: dict[str, Any]
 ) -> None:

@@ -280,3 +280,35 @@ def test_loss_of_huge_sample_weights_is_the_loss_of_weights_scaled_down(scale: f
     huge = (shape / 3.0 * scale).astype("float32")
     got = float(keras.ops.convert_to_numpy(loss(onehot, probs, sample_weight=huge)))
     assert got == pytest.approx(want, rel=1e-5)
+
+
+def test_loss_refuses_rows_that_are_not_probabilities_as_the_torch_and_jax_losses() -> None:
+    """With from_logits=False the rows of `y_pred` are probabilities: logits (or any scores)
+    gave a loss without a word. A row of zeros (padding) and half-precision softmax rows
+    pass, as in wkappa.torch (mode='probs') and wkappa.jax.kappa_loss."""
+    rng = np.random.default_rng(3)
+    logits = rng.normal(size=(12, 4)).astype("float32")
+    labels = rng.integers(0, 4, size=12)
+    loss = WeightedKappaLoss(4, sparse_labels=True)
+    for scores, row in ((logits, 0), (np.abs(logits) + 0.5, 0)):
+        with pytest.raises(WkappaError, match=rf"^`y_pred` must hold class probabilities .*row "
+                           rf"{row} .*Hint: from_logits=True for raw scores"):  # fmt: skip
+            loss(labels, scores)
+    probs = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    shifted = probs.copy()
+    shifted[5] = [0.5, 0.5, 0.2, -0.2]  # sums to 1, one negative value
+    with pytest.raises(WkappaError, match=r"row 5 holds \[0\.5, 0\.5, 0\.2, -0\.2\]"):
+        loss(labels, shifted)
+    padded = probs.copy()
+    padded[-3:] = 0.0
+    weight = np.r_[np.ones(9), np.zeros(3)].astype("float32")
+    assert np.isfinite(float(keras.ops.convert_to_numpy(loss(labels, padded, weight))))
+    for dtype in ("float16", "bfloat16"):
+        halves = keras.ops.cast(keras.ops.softmax(keras.ops.convert_to_tensor(logits)), dtype)
+        value = float(keras.ops.convert_to_numpy(loss(labels, halves)))
+        assert value == pytest.approx(float(keras.ops.convert_to_numpy(loss(labels, probs))),
+                                      abs=2e-2)  # fmt: skip
+    on_logits = WeightedKappaLoss(4, sparse_labels=True, from_logits=True)
+    assert float(keras.ops.convert_to_numpy(on_logits(labels, logits))) == pytest.approx(
+        float(keras.ops.convert_to_numpy(loss(labels, probs))), rel=1e-5
+    )

@@ -15,7 +15,13 @@ import keras
 import numpy as np
 from keras import ops
 
-from ._core import format_value, wide_integers_as_floats
+from ._core import (
+    format_value,
+    probability_rows_error,
+    probability_tolerance,
+    weight_exponent_limit,
+    wide_integers_as_floats,
+)
 from .exceptions import WkappaError, WkappaTypeError
 
 __all__ = [
@@ -26,16 +32,20 @@ __all__ = [
     "is_float",
     "is_traced",
     "loss_weights",
+    "probability_rows",
     "row_tensor",
     "to_tensor",
 ]
 
 
 def is_traced(value: Any) -> bool:
-    """Whether ``value`` is a placeholder of a compiled graph (jit, tf.function, dynamo).
+    """Whether ``value`` is a placeholder of a compiled graph (jit, tf.function, dynamo) or
+    of Keras' shape inference (on PyTorch, tensors on the "meta" device or filled with ones).
 
     A traced value has no concrete numbers, so a check on it cannot raise a Python error.
     """
+    if _in_symbolic_scope():
+        return True
     backend = keras.backend.backend()
     if backend == "jax":
         import jax
@@ -48,8 +58,19 @@ def is_traced(value: Any) -> bool:
     if backend == "torch":
         import torch
 
-        return bool(torch.compiler.is_compiling())
+        meta = isinstance(value, torch.Tensor) and value.device.type == "meta"
+        return meta or bool(torch.compiler.is_compiling())
     return False
+
+
+def _in_symbolic_scope() -> bool:
+    """Whether Keras is inferring output shapes (``keras.SymbolicScope``, entered while it
+    builds a model's losses and metrics), where the batch holds placeholder numbers."""
+    try:
+        from keras.src.backend.common.symbolic_scope import in_symbolic_scope
+    except ImportError:  # a Keras that does not have it: the device test above remains
+        return False
+    return bool(in_symbolic_scope())
 
 
 def to_tensor(value: Any, name: str, dtype: Any = None) -> Any:
@@ -135,15 +156,21 @@ def loss_weights(raw: Any, weight: Any) -> tuple[Any, Any]:
     return _tamed(weight), None
 
 
-# The exponent of the largest row weight the loss uses as given: a quarter of the dtype's
-# exponent range, so that the products of the weighted margins cannot overflow.
-_WEIGHT_EXPONENT = {"float16": 4, "bfloat16": 32, "float32": 32, "float64": 256}
+def _finfo(dtype: Any) -> Any:
+    """``np.finfo`` of a Keras float dtype; bfloat16 (not a numpy dtype) has float32's
+    exponent range and an 8-bit significand."""
+    name = keras.backend.standardize_dtype(dtype)
+    if name == "bfloat16":
+        return np.finfo(np.float32), 2.0**-7
+    info = np.finfo(name)
+    return info, float(info.eps)
 
 
 def _tamed(weight: Any) -> Any:
-    """``weight`` scaled down by a power of two where its largest is beyond
-    ``_WEIGHT_EXPONENT`` (the loss does not change when every weight is scaled)."""
-    top = _WEIGHT_EXPONENT.get(keras.backend.standardize_dtype(weight.dtype), 32)
+    """``weight`` scaled by the power of two of :func:`weight_exponent_limit` (the rule of
+    every wkappa loss); ``floor(log2(x)) + 1`` is the ``frexp`` exponent, which keras.ops
+    does not have."""
+    top = weight_exponent_limit(_finfo(weight.dtype)[0].maxexp)
     largest = ops.max(weight, initial=0.0)
     shift = ops.maximum(ops.floor(ops.log2(largest)) + 1.0 - top, 0.0)
     return weight * ops.cast(ops.power(2.0, -shift), weight.dtype)
@@ -169,3 +196,30 @@ def argmax_rows(scores: Any) -> tuple[Any, Any]:
     ok = ops.all(ops.isfinite(scores), axis=-1)
     safe = ops.where(ops.expand_dims(ok, -1), scores, ops.zeros_like(scores))
     return ops.cast(ops.argmax(safe, axis=-1), "int32"), ok
+
+
+def probability_rows(probs: Any, raw_dtype: Any) -> Any:
+    """Check that the rows of ``probs`` (N, K) are class probabilities, as every wkappa loss
+    does: non-negative and summing to 1 within :func:`probability_tolerance` of
+    ``raw_dtype`` (the dtype the model gave), or all 0 (padding). Eagerly a bad row raises,
+    naming it, and None is returned; traced (where Python cannot raise), a boolean tensor,
+    true when some row is bad, that makes the loss NaN."""
+    eps = _finfo(raw_dtype)[1] if "float" in keras.backend.standardize_dtype(raw_dtype) else 0.0
+    sums = ops.sum(probs, axis=-1)
+    tolerance = probability_tolerance(int(probs.shape[-1]), eps)
+    off = ops.logical_and(ops.abs(sums - 1) > tolerance, ops.not_equal(sums, 0))
+    bad = ops.logical_or(ops.any(probs < 0, axis=-1), off)
+    if is_traced(bad):
+        return ops.any(bad)
+    rows = np.flatnonzero(np.asarray(ops.convert_to_numpy(bad)))
+    if rows.size:
+        row = int(rows[0])
+        error = probability_rows_error(  # the first bad row alone, in float64
+            np.asarray(ops.convert_to_numpy(probs[row : row + 1]), dtype=np.float64),
+            "y_pred",
+            "from_logits=True for raw scores (a softmax is applied)",
+            first_row=row,
+        )
+        assert error is not None
+        raise error
+    return None

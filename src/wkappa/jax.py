@@ -24,6 +24,8 @@ from ._core import (
     import_optional,
     one_based_hint,
     probability_rows_error,
+    probability_tolerance,
+    weight_exponent_limit,
     weight_matrix,
     wide_integers_as_floats,
 )
@@ -255,7 +257,8 @@ def kappa_loss(
         Class probabilities, rows summing to 1 (``jax.nn.softmax(logits)``), or all 0 for a
         padded row. Called eagerly, a negative value or a row summing to something else
         raises :class:`~wkappa.exceptions.WkappaError` (logits passed by mistake); under
-        ``jax.jit`` the rows are used as given.
+        ``jax.jit`` (where Python cannot raise) such a row makes the loss NaN, with a zero
+        gradient, as a bad ``sample_weight`` does.
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights ``W`` (zero diagonal), as in :func:`wkappa.weighted_kappa`.
     form : {'ratio', 'log'}, default 'ratio'
@@ -317,12 +320,7 @@ def kappa_loss(
         )
     if not jnp.issubdtype(probs.dtype, jnp.floating):
         raise WkappaTypeError(f"`y_prob` must be floating point; got dtype {probs.dtype}.")
-    if not isinstance(probs, jax.core.Tracer):
-        error = probability_rows_error(
-            np.asarray(probs), "y_prob", "for logits, pass jax.nn.softmax(logits)"
-        )
-        if error is not None:
-            raise error
+    not_probabilities = _probability_rows(probs)
     _concrete(eps, "eps", "a Python float")
     _concrete(weights, "weights", "a name or a concrete (K, K) array")
     form, eps = check_loss_form(form, eps, "eps")
@@ -335,13 +333,15 @@ def kappa_loss(
     k = int(probs.shape[1])
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
     onehot = onehot.astype(probs.dtype)
-    poison = None
+    poison = not_probabilities
     if sample_weight is None:
         rows, pred_margin = onehot, probs.sum(axis=0)
         total = jnp.asarray(probs.shape[0], dtype=probs.dtype)
     else:
-        row_weight, poison = _loss_weights(sample_weight, probs)
+        row_weight, bad_weight = _loss_weights(sample_weight, probs)
         row_weight = _tamed(row_weight)
+        if bad_weight is not None:
+            poison = bad_weight if poison is None else poison | bad_weight
         rows = onehot * row_weight[:, None]
         pred_margin = (probs * row_weight[:, None]).sum(axis=0)
         total = row_weight.sum()
@@ -360,16 +360,28 @@ def kappa_loss(
     return loss if poison is None else jnp.where(poison, math.nan, loss)
 
 
-def _tamed(weight: jax.Array) -> jax.Array:
-    """``weight`` scaled by a power of two so that its largest is at most a quarter of the
-    dtype's exponent range (2**32 for float32).
+def _probability_rows(probs: jax.Array) -> jax.Array | None:
+    """Check that the rows of ``probs`` are class probabilities, as every wkappa loss does:
+    non-negative and summing to 1 within :func:`probability_tolerance`, or all 0 (padding).
+    Eagerly a bad row raises, naming it; traced (where Python cannot raise), the returned
+    boolean is true when some row is bad, and the caller makes the loss NaN."""
+    if not isinstance(probs, jax.core.Tracer):
+        error = probability_rows_error(
+            np.asarray(probs), "y_prob", "for logits, pass jax.nn.softmax(logits)"
+        )
+        if error is not None:
+            raise error
+        return None
+    eps = float(jnp.finfo(probs.dtype).eps)  # type: ignore[no-untyped-call]
+    sums = probs.sum(axis=1)
+    off = (jnp.abs(sums - 1) > probability_tolerance(probs.shape[1], eps)) & (sums != 0)
+    return ((probs < 0).any(axis=1) | off).any()
 
-    Kappa and the losses do not change when every weight is scaled; weights near 1e30 would
-    overflow the float dtype in the products of the weighted margins. The scale is a
-    multiplication by a normal number: dividing by the largest weight would multiply by its
-    reciprocal, which near the float maximum is subnormal and flushed to 0.
-    """
-    top = jnp.finfo(weight.dtype).maxexp // 4  # type: ignore[no-untyped-call]
+
+def _tamed(weight: jax.Array) -> jax.Array:
+    """``weight`` scaled by the power of two of :func:`weight_exponent_limit` (the rule of
+    every wkappa loss), so that the products of the weighted margins cannot overflow."""
+    top = weight_exponent_limit(jnp.finfo(weight.dtype).maxexp)  # type: ignore[no-untyped-call]
     shift = jnp.maximum(jnp.frexp(weight.max(initial=0))[1] - top, 0)
     return weight * jnp.ldexp(jnp.ones((), weight.dtype), -shift)
 

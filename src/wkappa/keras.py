@@ -42,6 +42,7 @@ from ._keras_inputs import (  # noqa: E402
     is_float,
     is_traced,
     loss_weights,
+    probability_rows,
     row_tensor,
     to_tensor,
 )
@@ -486,8 +487,11 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
         :class:`wkappa.torch.WeightedKappaLoss`).
     from_logits : bool, default False
         ``y_pred`` holds logits (a softmax is applied over the last axis) rather than
-        probabilities (used as given, unchecked: Keras calls the loss on placeholder rows
-        while it builds a model).
+        probabilities: non-negative rows summing to 1 (within the rounding of their dtype),
+        or all 0 for a padded row. Rows that are not (logits by mistake) raise
+        :class:`~wkappa.exceptions.WkappaError` eagerly and make the loss NaN inside a
+        compiled step, as in :class:`wkappa.torch.WeightedKappaLoss` (``mode='probs'``) and
+        :func:`wkappa.jax.kappa_loss`.
     sparse_labels : bool, default False
         ``y_true`` holds class indices (N,) or (N, 1) instead of one-hot rows (N, K).
 
@@ -509,8 +513,9 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
     A batch whose sample weights are all zero (every row masked or padded out), or that has
     no rows, carries no information: its loss is 0 and its gradient zero, in both forms, so
     it does not disturb training.
-    With ``sparse_labels=True`` an index outside ``0..K-1``, and a sample weight that is
-    negative, NaN or infinite, raises :class:`~wkappa.exceptions.WkappaError` when the loss
+    With ``sparse_labels=True`` an index outside ``0..K-1``, a ``y_pred`` row that is not
+    probabilities (``from_logits=False``), and a sample weight that is negative, NaN or
+    infinite, raises :class:`~wkappa.exceptions.WkappaError` when the loss
     runs eagerly and makes the loss NaN inside a compiled graph (where Python cannot raise;
     the gradient of such a batch is zero), so training stops visibly
     (``keras.callbacks.TerminateOnNaN``) instead of learning from a wrong target or weight.
@@ -562,15 +567,18 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
 
     def _loss(self, y_true: Any, y_pred: Any, sample_weight: Any) -> Any:
         k = self.num_classes
-        scores = to_tensor(y_pred, "y_pred", self.dtype)
-        if len(scores.shape) != 2 or scores.shape[-1] != k:
+        raw = to_tensor(y_pred, "y_pred")
+        if len(raw.shape) != 2 or raw.shape[-1] != k:
             raise WkappaError(
                 f"`y_pred` must have shape (N, {k}), one column per class; "
-                f"got {tuple(scores.shape)}."
-                + (classes_hint("y_pred", k, scores.shape[-1]) if len(scores.shape) == 2 else "")
+                f"got {tuple(raw.shape)}."
+                + (classes_hint("y_pred", k, raw.shape[-1]) if len(raw.shape) == 2 else "")
             )
-        probs = ops.softmax(scores, axis=-1) if self.from_logits else scores
-        poison = None
+        scores = ops.cast(raw, self.dtype)
+        if self.from_logits:
+            probs, poison = ops.softmax(scores, axis=-1), None
+        else:
+            probs, poison = scores, probability_rows(scores, raw.dtype)
         if self.sparse_labels:
             values = row_tensor(y_true, "y_true")
             index, ok = class_indices(values, k)
@@ -583,7 +591,8 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                         f"holds {format_value(raw)} (num_classes = {k}).{one_based_hint(raw, k)}"
                     )
             else:
-                poison = ops.logical_not(ops.all(ok))
+                bad_index = ops.logical_not(ops.all(ok))
+                poison = bad_index if poison is None else ops.logical_or(poison, bad_index)
             onehot = ops.one_hot(index, k, dtype=self.dtype)
         else:
             onehot = ops.cast(to_tensor(y_true, "y_true"), self.dtype)

@@ -27,6 +27,8 @@ from ._core import (
     kappa_from_table,
     one_based_hint,
     probability_rows_error,
+    probability_tolerance,
+    weight_exponent_limit,
     weight_matrix,
     weights_name,
 )
@@ -123,13 +125,12 @@ def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool
                 "`sample_weight` must hold finite non-negative weights; row "
                 f"{row} holds {format_value(sample_weight[row].item())}."
             )
-    # The loss does not change when every weight is scaled: weights beyond a quarter of the
-    # dtype's exponent range (2**32 for float32) are scaled by a power of two that brings the
-    # largest there, so the products of the weighted margins cannot overflow the dtype.
+    # Scaled by a power of two as every wkappa loss scales them (weight_exponent_limit);
+    # the exponent is read in the weight's own dtype (float64 weights pass float32's range).
     if not weight.numel():
         return weight
-    top = math.frexp(torch.finfo(weight.dtype).max)[1] // 4
-    shift = (torch.frexp(weight.detach().float().max())[1] - top).clamp(min=0)
+    top = weight_exponent_limit(math.frexp(torch.finfo(weight.dtype).max)[1])
+    shift = (torch.frexp(weight.detach().max())[1] - top).clamp(min=0)
     return torch.ldexp(weight, -shift.to(weight.device))
 
 
@@ -138,7 +139,7 @@ def _check_probabilities(probs: torch.Tensor) -> None:
     the dtype) or all 0 (a padded row); NaN is left to give a NaN loss, as documented."""
     with torch.no_grad():
         sums = probs.sum(dim=1)
-        tol = max(1e-2, probs.shape[1] * torch.finfo(probs.dtype).eps)
+        tol = probability_tolerance(probs.shape[1], torch.finfo(probs.dtype).eps)
         bad = (probs < 0).any(dim=1) | (((sums - 1).abs() > tol) & (sums != 0))
         if bool(bad.any()):
             row = int(torch.nonzero(bad)[0, 0])

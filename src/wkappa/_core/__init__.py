@@ -81,6 +81,7 @@ from .label_spelling import (
     split_error,
     unlisted_error,
 )
+from .loss_rules import probability_tolerance, weight_exponent_limit
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
     UNDEFINED_REASON,
@@ -224,6 +225,7 @@ __all__ = [
     "parallel_section",
     "pin_loaded",
     "probability_rows_error",
+    "probability_tolerance",
     "publish",
     "quadratic_sums",
     "quadratic_weighted_kappa",
@@ -382,4 +384,5 @@ __all__ += [
     "units_are_accurate",
     "units_from_limbs",
     "units_to_float",
+    "weight_exponent_limit",
 ]

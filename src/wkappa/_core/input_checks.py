@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
+from .loss_rules import probability_tolerance
 
 __all__ = [
     "THRESHOLD_HINT",
@@ -163,7 +164,7 @@ def probability_rows_error(
         return None
     dtype = np.asarray(probs).dtype
     eps = float(np.finfo(dtype).eps) if dtype.kind == "f" else 2.0**-7  # bfloat16 (ml_dtypes)
-    tolerance = max(1e-2, values.shape[1] * eps)
+    tolerance = probability_tolerance(values.shape[1], eps)
     with np.errstate(invalid="ignore"):
         sums = values.sum(axis=1)
         bad = (values < 0).any(axis=1) | ((np.abs(sums - 1) > tolerance) & (sums != 0))
