@@ -408,7 +408,7 @@ def wide_labels() -> dict[str, Any]:
     labels = np.array([2**32, 1, 2, 0])
     for name, call in (
         ("metric", lambda: _metric(labels, [0, 1, 2, 0], num_classes=3, sparse_labels=True)),
-        ("loss", lambda: WeightedKappaLoss(3, sparse_labels=True)(labels, np.full((4, 3), 0.3))),
+        ("loss", lambda: WeightedKappaLoss(3, sparse_labels=True)(labels, np.full((4, 3), 1 / 3))),
     ):
         try:
             out[name] = {"value": float(keras.ops.convert_to_numpy(call()))}
