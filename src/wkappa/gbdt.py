@@ -383,10 +383,13 @@ class CatBoostMetric(GbdtScorer):
     named by string, and ``custom_metric=`` takes built-in metrics only. With early
     stopping, ``metric_period=N`` spares the learning set: CatBoost still evaluates the
     eval set at every iteration (it prints that it ignores ``metric_period`` for the eval
-    metric) and the learning set every N-th iteration only. Without early stopping,
-    ``metric_period`` thins both. Given the class uncalled (``eval_metric=CatBoostMetric``),
-    or called as LightGBM and XGBoost call a metric, the metric raises an error with the fix
-    (CatBoost shows it inside its own ``CatBoostError``).
+    metric) and the learning set every N-th iteration only, so ``get_best_score()['learn']``
+    is then the last of those (the first iteration's, after an early stop). Without early
+    stopping, ``metric_period`` thins both.
+
+    Given the class uncalled (``eval_metric=CatBoostMetric``), or called as LightGBM and
+    XGBoost call a metric, the metric raises an error with the fix (CatBoost shows it inside
+    its own ``CatBoostError``).
 
     Examples
     --------
