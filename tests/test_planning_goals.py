@@ -294,3 +294,14 @@ def test_cohens_kappa_of_several_raters_is_refused(capsys: pytest.CaptureFixture
             "--coefficient", "cohen", "--method", "simulation"]  # fmt: skip
     assert main(args) == 2
     assert "--coefficient cohen is Cohen's kappa of two raters" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("moved", [{}, {"kappa1": 0.5}])
+def test_a_table_whose_kappa_is_undefined_is_refused_as_a_table(moved: dict[str, float]) -> None:
+    """Both raters in one category: the pilot table is refused with or without kappa1 (which
+    would move it), and for kappa_power too."""
+    match = r"^`table`'s kappa is undefined: its chance disagreement is 0 \(both raters"
+    with pytest.raises(WkappaError, match=match):
+        wk.kappa_sample_size(table=[[5, 0], [0, 0]], **moved)
+    with pytest.raises(WkappaError, match=match):
+        wk.kappa_power(30, table=[[0, 0], [0, 7]], **moved)

@@ -252,6 +252,12 @@ def population_table(
     if table is not None:
         p = _check_table(table)
         weights = weights_for(p.shape[0])
+        if math.isnan(table_kappa_value(p, weights)):
+            raise WkappaError(
+                "`table`'s kappa is undefined: its chance disagreement is 0 (both raters put every "
+                "rating in one category). Hint: anticipate at least two categories in use, in "
+                "`table` or as `marginals=` with `kappa1=`."
+            )
         if kappa1 is not None:
             p = _move_to_kappa(p, weights, kappa1)
         return p, weights
@@ -333,12 +339,6 @@ def check_marginals(marginals: Any) -> tuple[np.ndarray, np.ndarray]:
 def _move_to_kappa(p: np.ndarray, weights: np.ndarray, kappa1: float) -> np.ndarray:
     """The table with kappa ``kappa1`` on the score path through the pilot table p."""
     own = table_kappa_value(p, weights)
-    if math.isnan(own):
-        raise WkappaError(
-            "`table`'s kappa is undefined: its chance disagreement is 0 (both raters put every "
-            "rating in one category). Hint: anticipate at least two categories in use, in "
-            "`table` or as `marginals=` with `kappa1=`."
-        )
     if kappa1 >= 1.0:
         raise WkappaError(f"`kappa1` must be below 1; got {kappa1!r}.")
     rows, cols = p.sum(axis=1), p.sum(axis=0)

@@ -479,13 +479,7 @@ def build_design(
     p, matrix = population_table(table, marginals, anticipated, weights_for)
     if method == "goodness-of-fit":
         _check_unweighted(checked, p.shape[0], several)
-    kappa_value = table_kappa_value(p, matrix)
-    if math.isnan(kappa_value):
-        raise WkappaError(
-            "`table`'s kappa is undefined: its chance disagreement is 0 (both raters put every "
-            "rating in one category). Hint: anticipate at least two categories in use, in "
-            "`table` or as `marginals=` with `kappa1=`."
-        )
+    kappa_value = table_kappa_value(p, matrix)  # defined: population_table refuses others
     if not kappa_value < 1.0:
         raise WkappaError(
             "The anticipated `table` agrees perfectly (kappa 1): every study would show "
