@@ -47,6 +47,7 @@ __all__ = [
     "smallest_pvalue",
     "table_interval",
     "too_few_items",
+    "zero_crossings",
 ]
 
 # Replicates are drawn and reduced in chunks of about this many cells (a few tens of MiB).
@@ -164,6 +165,28 @@ def percentile_interval(values: np.ndarray, confidence_level: float) -> tuple[fl
     tail = (1.0 - confidence_level) / 2.0
     low, high = np.quantile(values, [tail, 1.0 - tail])
     return float(low), float(high)
+
+
+def zero_crossings(values: np.ndarray) -> tuple[float, float]:
+    """Where the quantile function of :func:`percentile_interval` crosses 0: ``(below,
+    above)``, ``below`` the largest probability ``u`` whose quantile is at most 0 and
+    ``above`` the smallest whose quantile is at least 0 (0 and 1 where there is none).
+
+    With the B sorted values ``x`` the linear-interpolation quantile at ``u`` lies at the
+    position ``u (B - 1)``; between ``x[j] <= 0 < x[j + 1]`` it reaches 0 at
+    ``j - x[j] / (x[j + 1] - x[j])``. The lower limit of the interval of tail ``u`` is above 0
+    exactly when ``u > below``, the upper limit below 0 exactly when ``u > 1 - above``.
+    """
+    x = np.sort(values)
+    size = x.size
+
+    def crossing(count: int) -> float:  # the crossing after the first `count` values
+        if count in (0, size):
+            return 0.0 if count == 0 else 1.0
+        left, right = float(x[count - 1]), float(x[count])
+        return (count - 1 - left / (right - left)) / (size - 1)
+
+    return crossing(int(np.count_nonzero(x <= 0))), crossing(int(np.count_nonzero(x < 0)))
 
 
 def bca_interval(
@@ -321,10 +344,11 @@ def expanded_level(confidence_level: float, n: float) -> float:
 
 def expanded_pvalue(percentile_pvalue: float, n: float) -> float:
     """The p-value dual to the expanded percentile interval: the smallest alpha whose level
-    ``1 - alpha`` expanded interval excludes 0, given the percentile one
-    (:func:`paired_pvalue`): ``alpha = 2 P(T_{n-1} > Phi^-1(1 - p / 2) / sqrt(n / (n - 1)))``.
+    ``1 - alpha`` expanded interval excludes 0, given the percentile interval's (the level
+    ``1 - p`` at which it reaches 0):
+    ``alpha = 2 P(T_{n-1} > Phi^-1(1 - p / 2) / sqrt(n / (n - 1)))``.
     """
-    if not n > 1.0 or percentile_pvalue >= 1.0:
+    if not n > 1.0 or not 0.0 < percentile_pvalue < 1.0:
         return percentile_pvalue
     deviate = norm_ppf(1.0 - percentile_pvalue / 2.0) / _stretch(n)
     return min(1.0, 2.0 * t_sf(deviate, n - 1.0))

@@ -28,7 +28,7 @@ from .._core import (
 )
 from ..exceptions import WkappaError
 from . import bootstrap
-from .bootstrap import expanded_pvalue
+from .bootstrap import expanded_pvalue, smallest_pvalue, zero_crossings
 from .bootstrap_method import SeedLike, make_rng
 from .cluster import warn_few_clusters
 from .frequencies import CUBE_COUNTS, Frequencies, check_frequencies
@@ -43,7 +43,6 @@ __all__ = [
     "cluster_bootstrap",
     "comparison",
     "comparison_pvalue",
-    "paired_pvalue",
     "triple_cells",
 ]
 
@@ -142,40 +141,34 @@ def comparison(
 
 
 def comparison_pvalue(differences: np.ndarray, n: float, alternative: Alternative) -> float:
-    """P-value of H0: difference = 0 dual to the expanded percentile interval of the
-    defined bootstrap differences, two-sided or one-sided as ``alternative``.
+    """P-value of H0: difference = 0, the expanded percentile interval of the defined
+    bootstrap ``differences`` (:func:`~wkappa._stats.bootstrap.expanded_interval`, for ``n``
+    items or clusters) inverted: the smallest alpha at which the interval of level
+    ``1 - alpha``, two-sided or one-sided as ``alternative``, excludes 0.
 
-    Two-sided: :func:`expanded_pvalue` of :func:`paired_pvalue`. One-sided ('greater': H1
-    difference > 0) the p-value is half the two-sided one of the tail that counts against H1
-    (``1 + #(d* <= 0)`` for 'greater'), as the one-sided interval at level gamma is the
-    matching limit of the two-sided interval at level ``2 gamma - 1``; when the bootstrap
-    differences lie mostly on the other side it is one minus half the other tail's.
-    nan without defined differences.
+    So the test and the interval agree by construction: at every level the interval excludes
+    0 exactly when ``pvalue < 1 - level``. The crossing is that of the interval's own
+    quantiles (:func:`~wkappa._stats.bootstrap.zero_crossings`): tail ``u`` of the percentile
+    interval, level ``1 - 2u``, is the expanded interval's at the level whose alpha is
+    :func:`~wkappa._stats.bootstrap.expanded_pvalue` of ``2u``. One-sided ('greater': H1
+    difference > 0) the p-value is half the two-sided one of the tail that counts against
+    H1, as a one-sided interval at level gamma is the matching limit of the two-sided
+    interval at ``2 gamma - 1``; past the median (most differences against H1) it is one
+    minus half that of the other side. The p-value is not reported below the resolution of
+    B defined differences, :func:`~wkappa._stats.bootstrap.smallest_pvalue` (``2 / (B + 1)``
+    expanded): beyond that level the B differences cannot place a limit. nan without
+    defined differences.
     """
     b = differences.size
     if b == 0:
         return math.nan
+    below, above = zero_crossings(differences)
+    floor = smallest_pvalue(b, n, alternative)
     if alternative == "two-sided":
-        return expanded_pvalue(paired_pvalue(differences), n)
-    below = 1 + int(np.count_nonzero(differences <= 0))
-    above = 1 + int(np.count_nonzero(differences >= 0))
-    against, toward = (below, above) if alternative == "greater" else (above, below)
-    if against <= toward:
-        return expanded_pvalue(min(1.0, 2.0 * against / (b + 1)), n) / 2.0
-    return 1.0 - expanded_pvalue(min(1.0, 2.0 * toward / (b + 1)), n) / 2.0
-
-
-def paired_pvalue(differences: np.ndarray) -> float:
-    """Two-sided bootstrap p-value of H0: difference = 0, by inverting the percentile interval.
-
-    ``p = min(1, 2 * min(1 + #(d* <= 0), 1 + #(d* >= 0)) / (B + 1))`` (Davison & Hinkley
-    1997, eq. 4.11, on both tails): the smallest ``alpha`` at which the level ``1 - alpha``
-    percentile interval of the B bootstrap differences ``d*`` excludes 0.
-    """
-    b = differences.size
-    below = 1 + int(np.count_nonzero(differences <= 0))
-    above = 1 + int(np.count_nonzero(differences >= 0))
-    return min(1.0, 2.0 * min(below, above) / (b + 1))
+        return max(floor, expanded_pvalue(min(1.0, 2.0 * min(below, 1.0 - above)), n))
+    tail = below if alternative == "greater" else 1.0 - above
+    half = max(floor, expanded_pvalue(2.0 * min(tail, 1.0 - tail), n) / 2.0)
+    return half if tail <= 0.5 else 1.0 - half
 
 
 def cluster_bootstrap(
