@@ -39,6 +39,7 @@ from .cluster import (
     warn_few_clusters,
 )
 from .frequencies import RATING_WEIGHTS, TABLE_COUNTS, check_frequencies
+from .kappa_range import warn_kappa0_out_of_reach
 from .kappa_warnings import warn_undefined_kappa, warn_untestable
 from .mean import mean_kappa
 from .paired import paired_kappa_test
@@ -104,6 +105,7 @@ def kappa_result(
     if math.isnan(statistic):
         warn_undefined_kappa()
     else:
+        warn_kappa0_out_of_reach(table, matrix, kappa0)
         variance, variance_null = variances(table, matrix, statistic)
         se = math.sqrt(variance)
         se_null = null_standard_error(table, matrix, kappa0, variance_null)
