@@ -316,7 +316,7 @@ def explain_paired(result: PairedKappaResult, ci: ConfidenceInterval) -> str:
         )
     lines.append(
         f"  H0: equal kappas, p = {number_text(result.pvalue, '.4g')} ({result.alternative}; "
-        f"the interval inverted: 0 lies outside the level 1 - alpha interval about when "
+        f"the interval inverted: 0 lies outside the level 1 - alpha interval exactly when "
         "p < alpha)"
     )
     lines += _paired_reading(result, ci.low, ci.confidence_level, units)

@@ -229,7 +229,8 @@ def paired_kappa_test(
     ``(1 ± gamma) / 2``. The plain percentile interval covered the true difference only
     90-93% of the time at n = 30 in the coverage study of BENCHMARKS.md; the expanded one
     92-97%, and both tend to the same interval as n grows. The p-value inverts the expanded
-    interval: 0 lies outside the level ``1 - alpha`` interval about when ``pvalue < alpha``.
+    interval on its own quantiles: 0 lies outside the level ``1 - alpha`` interval exactly
+    when ``pvalue < alpha`` (for alpha above the smallest p-value B resamples resolve).
     Replicates where either kappa is undefined are dropped and
     counted in ``confidence_interval().n_undefined`` (a warning above 1%).
 

@@ -608,8 +608,8 @@ class PairedKappaResult:
           95% interval [0.0142393, 0.12811] of A - B (expanded percentile, Hesterberg
             2015: the bootstrap quantiles widened for n items, as the plain percentile
             interval is too narrow at small n)
-          H0: equal kappas, p = 0.009666 (two-sided; the interval inverted: 0 lies
-            outside the level 1 - alpha interval about when p < alpha)
+          H0: equal kappas, p = 0.005926 (two-sided; the interval inverted: 0 lies
+            outside the level 1 - alpha interval exactly when p < alpha)
           Read: the kappas differ at the 5% level (p < 0.05): A's is higher than B's.
           Items are taken as independent: when they come in groups (patients, tasks),
             pass cluster= to resample whole groups (the interval is too narrow
