@@ -282,11 +282,9 @@ def kappa_test(
         weights are frequency weights and must be whole numbers (see Notes).
     nan_policy : {'raise', 'omit'}, default 'raise'
         'propagate' is not meaningful for a result object and raises.
-    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        Alternative of the test of H0: kappa = kappa0.
-    kappa0 : float, default 0
-        The kappa of the null hypothesis (a finite number below 1), e.g. 0.6 to show that
-        agreement is better than "moderate" with ``alternative='greater'``.
+    alternative, kappa0 : {'two-sided', 'greater', 'less'}, float
+        The test of H0: kappa = kappa0, as in :func:`kappa_test_from_table` (defaults
+        'two-sided' and 0).
     cluster : array-like of shape (n,), optional
         The cluster of each pair (patient for two eyes, scan for several lesions, task for
         several prompts): pairs in one cluster are not independent. The point estimate does

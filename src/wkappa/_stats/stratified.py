@@ -188,11 +188,8 @@ def stratified_kappa_test_from_tables(
     strata : sequence, optional
         The S names of the strata (default ``0..S-1``).
     alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
-        The side of each stratum's test of kappa = 0 (its p-value and interval) and of the
-        overall kappa's interval: 'greater' makes ``result.confidence_interval()``
-        ``(low, 1)``, 'less' ``(-inf, high)``, the limit that of the two-sided interval at
-        ``2 * confidence_level - 1``. The overall kappa has no p-value (SAS prints none); the
-        test of equal kappas (``homogeneity``) is the same whatever ``alternative``.
+        As in :func:`~wkappa.stratified_kappa_test`: the side of each stratum's test and
+        interval and of the overall kappa's interval.
     homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'} or BootstrapMethod
         The test of equal kappas, as in :func:`~wkappa.stratified_kappa_test`.
 
