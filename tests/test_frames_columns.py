@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import wkappa as wk
 from wkappa import WkappaError, WkappaTypeError
 
 frames = pytest.importorskip("wkappa.frames")
@@ -263,3 +264,29 @@ def test_spark_keys_of_intervals_of_months_are_keyed_by_their_text(spark: Any) -
     clustered = frames.kappa_test(df, **pair, cluster="cl")
     assert clustered.to_dict() == frames.kappa_test(df, **pair, cluster="m").to_dict()
     assert sorted(frames.agreement(df, raters=["a", "b", "c"], by="g")) == grouped["g"].tolist()
+
+
+RESERVED_CALLS = [
+    ("weighted_kappa", {"y_true": "__wkappa_count__", "y_pred": "b"}, "y_true"),
+    ("kappa_by_group", {"y_true": "a", "y_pred": "b", "by": "__wkappa_count__"}, "by"),
+    ("agreement", {"raters": ["a", "__wkappa_count__"]}, "raters"),
+    ("agreement", {"item": "g", "rater": "__wkappa_count__", "rating": "a"}, "rater"),
+]
+
+
+@pytest.mark.parametrize(("function", "options", "parameter"), RESERVED_CALLS)
+def test_a_column_named_as_the_counts_own_is_refused_naming_it(
+    frame_library: Any, function: str, options: dict[str, Any], parameter: str
+) -> None:
+    """A column named like one the counts add (a group's size, '__wkappa_count__') collided
+    with it: polars' or narwhals' DuplicateError, or pandas' 'cannot insert ... already
+    exists'. It is refused up front, naming the parameter; a column of that name the call
+    does not use is left alone."""
+    columns = {"a": [1, 2, 3, 1], "b": [1, 2, 2, 1], "g": [1, 1, 2, 2]}
+    frame = frame_library.frame({**columns, "__wkappa_count__": [1, 2, 2, 1]})
+    message = rf"^`{parameter}` names the column '__wkappa_count__'; names starting with"
+    with pytest.raises(WkappaError, match=message):
+        getattr(frames, function)(frame, **options)
+    assert frames.weighted_kappa(frame, y_true="a", y_pred="b") == wk.weighted_kappa(
+        columns["a"], columns["b"]
+    )

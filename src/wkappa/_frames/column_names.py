@@ -12,6 +12,7 @@ from .._core import format_value, import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 
 __all__ = [
+    "RESERVED",
     "STRING_NAMES",
     "check_column",
     "check_name",
@@ -78,6 +79,9 @@ def missing_column(parameter: str, name: str, columns: Sequence[Any]) -> WkappaE
     )
 
 
+# The prefix of the columns the counts add (group sizes, weight sums, codes).
+RESERVED = "__wkappa"
+
 STRING_NAMES = (
     "name the columns with strings first (pandas: df.columns = df.columns.astype(str)) and "
     "give those names."
@@ -103,9 +107,16 @@ def check_name(value: Any, parameter: str, schema: dict[str, Any]) -> str:
 
 def check_column(parameter: str, name: str, schema: dict[str, Any]) -> None:
     """Refuse a column ``name`` (given to ``parameter``) that the frame's ``schema`` lacks,
-    or whose values are lists or records: a rating, weight or key is one value per row."""
+    whose name starts as the counts' own columns do (:data:`RESERVED`: it would collide
+    with one), or whose values are lists or records: a rating, weight or key is one value
+    per row."""
     if name not in schema:
         raise missing_column(parameter, name, list(schema))
+    if name.startswith(RESERVED):
+        raise WkappaError(
+            f"`{parameter}` names the column {name!r}; names starting with {RESERVED!r} are "
+            "kept for the columns wkappa adds while counting. Hint: rename that column."
+        )
     nw = import_optional("narwhals", "frames")
     dtype = schema[name]
     if isinstance(dtype, (nw.List, nw.Array, nw.Struct)):
