@@ -18,7 +18,7 @@ import xgboost as xgb
 
 import wkappa as wk
 from wkappa.exceptions import WkappaError
-from wkappa.gbdt import CatBoostMetric, lightgbm_metric, xgboost_metric
+from wkappa.gbdt import CatBoostMetric, lightgbm_metric, qwk_objective, xgboost_metric
 
 pytestmark = [
     pytest.mark.integration,  # real training calls
@@ -119,9 +119,15 @@ def test_the_metrics_still_take_their_own_calls() -> None:
     assert len(model.evals_result_["training"]["qwk"]) == 2
 
 
-def test_lightgbm_sklearn_refuses_an_uncalled_factory_itself_as_documented() -> None:
-    # LightGBM's scikit-learn API counts a metric's parameters before calling it, so it
-    # refuses lightgbm_metric (uncalled: six keyword options) with its own TypeError, which
-    # wkappa never sees; the docs quote it with the fix.
+def test_the_libraries_refuse_these_themselves_as_documented() -> None:
+    # LightGBM's scikit-learn API counts a callable's parameters before calling it, so it
+    # refuses lightgbm_metric (uncalled: six keyword options) and qwk_objective (none) with
+    # its own TypeError, and XGBoost reads a list as metric names: wkappa never sees them,
+    # and the docs quote the libraries' errors with the fix.
     with pytest.raises(TypeError, match=r"should have 2, 3 or 4 arguments, got 6"):
         _lightgbm_sklearn(lightgbm_metric)
+    model = lgb.LGBMRegressor(n_estimators=2, objective=qwk_objective, **LGB)
+    with pytest.raises(TypeError, match=r"objective function should have .*, got 0"):
+        model.fit(X, Y)
+    with pytest.raises(xgb.core.XGBoostError, match=r"Unknown metric function XGBoostMetric"):
+        _xgboost_sklearn([xgboost_metric()])
