@@ -174,3 +174,21 @@ def test_the_cli_prints_the_count_of_a_long_file(tmp_path, capsys) -> None:
     page = report.read_text()
     assert "(23 ratings; items with a missing rating keep their other ratings" in page
     assert "2 items without any rating left out; 9 of 32 file rows left out" in page
+
+
+def test_the_cli_counts_the_items_the_ccc_leaves_out(tmp_path, capsys) -> None:
+    """The CCC of ``wkappa icc`` uses the complete items: its JSON and text say how many it
+    left out (its JSON said 0, from the complete items it was handed)."""
+    pytest.importorskip("polars")
+    import json
+
+    from wkappa._cli.app import main
+
+    path = tmp_path / "wide.csv"
+    lines = ["a,b,c,d"] + [",".join("" if np.isnan(v) else f"{v:g}" for v in r) for r in WITH_EMPTY]
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["icc", str(path), "--raters", "a,b,c,d", "--format", "json"]) == 0
+    concordance = json.loads(capsys.readouterr().out)["ccc"]
+    assert (concordance["n_items"], concordance["n_items_omitted"]) == (5, 3)
+    assert main(["icc", str(path), "--raters", "a,b,c,d"]) == 0
+    assert "on 5 complete items (3 with a missing rating left out)" in capsys.readouterr().out

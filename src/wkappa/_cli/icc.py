@@ -245,7 +245,8 @@ def run_icc(args: argparse.Namespace) -> int:
         if propagated:
             concordance = ccc(matrix, nan_policy="propagate") if len(matrix) >= 2 else None
         else:
-            concordance = ccc(complete) if len(complete) >= 2 else None
+            enough = len(complete) >= 2  # (counting the items it leaves out)
+            concordance = ccc(matrix, nan_policy="omit") if enough else None
         intervals = {form: results[form].confidence_interval(args.ci) for form in forms}
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
@@ -304,6 +305,8 @@ def run_icc(args: argparse.Namespace) -> int:
             f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items:,} complete "
             "items"
         )
+        if concordance.n_items_omitted:
+            ccc_line += f" ({concordance.n_items_omitted:,} with a missing rating left out)"
         if propagated:
             ccc_line = (
                 f"{name} {icc_number(concordance.statistic)} (--nan-policy propagate: "
