@@ -105,3 +105,19 @@ def test_a_dialect_for_a_parquet_apply_file_is_refused(files, capsys):
         extra = [option, ";"] if option == "--apply-separator" else [option]
         err = refusal(capsys, [*argv, *extra])
         assert f"{option} applies to an --apply file that is a CSV or TSV" in err, err
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "jsonl"])
+def test_decimal_comma_scores_keep_their_values_in_a_typed_out(files, capsys, suffix):
+    """A CSV with decimal commas graded into Parquet or JSON lines wrote its score column as
+    nulls (2,5 parsed with a decimal point): the file's own data lost without a word."""
+    pl = pytest.importorskip("polars")
+    out = files / f"graded.{suffix}"
+    argv = ["thresholds", str(files / "fit_eu.csv"), "--separator", ";", "--decimal-comma",
+            "--true", "truth", "--score", "score", "--apply", str(files / "new.csv"),
+            "--out", str(out), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    capsys.readouterr()
+    written = pl.read_parquet(out) if suffix == "parquet" else pl.read_ndjson(out)
+    assert written["score"].to_list() == _NEW.tolist()
+    assert written["grade"].to_list() == _expected()

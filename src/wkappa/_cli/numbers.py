@@ -13,7 +13,7 @@ from ..exceptions import WkappaError
 from .missing import blank_is_missing, missing_code, na_values_option
 from .rows import first_row
 
-__all__ = ["numeric_columns", "numeric_counts"]
+__all__ = ["number_of", "numeric_columns", "numeric_counts"]
 
 # The error values a spreadsheet writes for a formula that failed (#N/A is a missing code).
 _FORMULA_ERROR = re.compile(r"#(DIV/0!|VALUE!|REF!|NAME\?|NUM!|NULL!|SPILL!|CALC!)", re.IGNORECASE)
@@ -116,13 +116,20 @@ def _parsed(source: Any, column: str) -> tuple[Any, Any, Any]:
     none), whether a cell holds a value that is not a number, and whether it holds a number
     ('NaN' alone does not make numbers)."""
     pl = import_optional("polars", "cli")
-    text = pl.col(column).str.strip_chars()
-    if source.decimal_comma:  # 2,5 is 2.5, and a point is not a decimal point
-        point = text.str.contains(".", literal=True)
-        text = pl.when(point).then(None).otherwise(text.str.replace(",", ".", literal=True))
-    parsed = text.cast(pl.Float64, strict=False)
+    parsed = number_of(pl.col(column).str.strip_chars(), source.decimal_comma)
     unparsable = pl.col(column).is_not_null() & parsed.is_null()
     return parsed, unparsable, parsed.is_not_null() & ~parsed.is_nan()
+
+
+def number_of(text: Any, decimal_comma: bool) -> Any:
+    """The number a text cell (``text``: a polars expression, stripped) writes, as Float64,
+    null where it writes none; with ``decimal_comma`` (``--decimal-comma``) ``2,5`` is 2.5
+    and a point is not a decimal point (``2.5`` is no number)."""
+    pl = import_optional("polars", "cli")
+    if decimal_comma:
+        point = text.str.contains(".", literal=True)
+        text = pl.when(point).then(None).otherwise(text.str.replace(",", ".", literal=True))
+    return text.cast(pl.Float64, strict=False)
 
 
 def _refuse_unparsable(

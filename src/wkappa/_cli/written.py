@@ -24,6 +24,7 @@ from typing import Any
 from ..exceptions import WkappaError
 from .io import Source, polars
 from .missing import MISSING_SPELLINGS
+from .numbers import number_of
 from .sniff import read_error
 
 __all__ = ["as_written", "check_out_name", "write_atomically", "write_bytes", "write_text"]
@@ -80,7 +81,7 @@ def _typed(other: Source, text: Any, numbers: Sequence[str]) -> Any:
     typed = dataclasses.replace(other, na_values=()).scan(whole_file=True, as_written=True)
     schema = other.schema(typed)
     cells = {name: _cell(name) for name in schema}
-    parsed = {name: cell.cast(pl.Float64, strict=False) for name, cell in cells.items()}
+    parsed = {name: number_of(cell, other.decimal_comma) for name, cell in cells.items()}
     tally = text.select(
         *(
             (cells[n].is_null() | parsed[n].is_not_null()).all().alias(f"number {n}")
