@@ -40,6 +40,7 @@ from .sniff import (
     quote_trouble,
     ragged_error,
     read_error,
+    separator_line,
     unclosed_quote,
 )
 
@@ -146,6 +147,7 @@ class Source:
     separator: str | None = None  # CSV/TSV: None for the format's own
     na_values: tuple[str, ...] = ()  # --na-values: more spellings of a missing value
     decimal_comma: bool = False  # --decimal-comma: CSV numbers are written 2,5
+    skip_lines: int = 0  # CSV: Excel's "sep=;" line before the header
     _overrides: dict[str, Any] = field(default_factory=dict)
     _categories: Dictionaries | None = None  # see :mod:`.dictionaries`
     _headers: dict[str, str] | None = None  # a padded header as written -> its name
@@ -232,6 +234,7 @@ class Source:
                     schema_overrides={c: pl.String for c in string_columns} or None,
                     null_values=[*MISSING_SPELLINGS, *self.na_values],
                     decimal_comma=self.decimal_comma,
+                    skip_lines=self.skip_lines,
                 )
             if self.fmt == "parquet":
                 return pl.scan_parquet(source)
@@ -275,7 +278,9 @@ def csv_error(path: str, fmt: str | None, separator: str | None, exc: BaseExcept
         return None
     if not os.path.isfile(path):
         return None
-    return ragged_error(Source(path, fmt, path, None, None, separator), exc)
+    declared, skip = separator_line(path, file_head(path, _ENCODING_PROBE)[0], None)
+    source = Source(path, fmt, path, None, None, separator or declared, skip_lines=skip)
+    return ragged_error(source, exc)
 
 
 def file_name(path: str) -> str:
@@ -312,11 +317,6 @@ def open_source(
         raise WkappaError(f"--input-format must be one of {', '.join(FORMATS)}; got {fmt!r}.")
     if decimal_comma and fmt not in ("csv", "tsv"):
         raise WkappaError("--decimal-comma applies to CSV and TSV files only.")
-    if decimal_comma and fmt == "csv" and separator in (None, ","):
-        raise WkappaError(
-            "--decimal-comma needs fields separated by another character than the comma. "
-            "Hint: add --separator ';' (the separator of files written with decimal commas)."
-        )
     if path == "-":
         if fmt not in ("csv", "tsv"):
             raise WkappaError("standard input ('-') is read as CSV or TSV only.")
@@ -327,7 +327,9 @@ def open_source(
         name = file_name(path)
         check_kind(name, fmt, data[:_ENCODING_PROBE], given=given, stdin=True)
         check_text(name, data, whole=True)
-        return Source(name, fmt, None, None, data, separator, missing, decimal_comma)
+        separator, skip = _csv_separator(name, fmt, data[:_ENCODING_PROBE], separator)
+        _check_decimal_comma(decimal_comma, fmt, separator)
+        return Source(name, fmt, None, None, data, separator, missing, decimal_comma, skip)
     file = Path(path)
     if not file.exists():
         raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")
@@ -343,7 +345,23 @@ def open_source(
     check_complete(path, fmt, str(file))
     if fmt in ("csv", "tsv"):
         check_text(path, head, whole=False)
-    return Source(path, fmt, str(file), size, None, separator, missing, decimal_comma)
+    separator, skip = _csv_separator(path, fmt, head, separator)
+    _check_decimal_comma(decimal_comma, fmt, separator)
+    return Source(path, fmt, str(file), size, None, separator, missing, decimal_comma, skip)
+
+
+def _csv_separator(name: str, fmt: str, head: bytes, separator: str | None) -> tuple[Any, int]:
+    """A CSV or TSV file's separator and the lines before its header
+    (:func:`.sniff.separator_line`); other formats' ``separator`` (None) and 0."""
+    return separator_line(name, head, separator) if fmt in ("csv", "tsv") else (separator, 0)
+
+
+def _check_decimal_comma(decimal_comma: bool, fmt: str, separator: str | None) -> None:
+    if decimal_comma and fmt == "csv" and separator in (None, ","):
+        raise WkappaError(
+            "--decimal-comma needs fields separated by another character than the comma. "
+            "Hint: add --separator ';' (the separator of files written with decimal commas)."
+        )
 
 
 def open_file(args: Any) -> Source:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import itertools
 import json
 import os
+import re
 import shlex
 import zlib
 from collections.abc import Iterable, Iterator
@@ -45,6 +47,7 @@ __all__ = [
     "ragged_error",
     "ragged_line",
     "read_error",
+    "separator_line",
     "text_lines",
     "unclosed_quote",
 ]
@@ -188,6 +191,36 @@ def text_lines(path: str | None, data: bytes | None) -> Iterator[str]:
     opener: Any = gzip.open if compressed(path) else open
     with opener(path, "rt", encoding="utf-8", errors="replace", newline="") as handle:
         yield from handle
+
+
+# Excel's first line naming a CSV file's separator ("sep=;"), before the header.
+_SEPARATOR_LINE = re.compile(rb"(?:\xef\xbb\xbf)?sep=([^\r\n])\r?\n")
+
+
+def separator_line(name: str, head: bytes, separator: str | None) -> tuple[str | None, int]:
+    """The separator of a CSV text whose first bytes ``head`` open with Excel's line naming
+    it (``sep=;``), and the lines to skip before the header (1); else ``separator`` (the
+    ``--separator`` given, or None) and 0. The line names the separator, so it is read as
+    written; a ``--separator`` that says otherwise is refused.
+
+    Examples
+    --------
+    >>> separator_line("a.csv", b"sep=;\\r\\na;b\\r\\n1;2\\r\\n", None)
+    (';', 1)
+    >>> separator_line("a.csv", b"a,b\\n1,2\\n", None)
+    (None, 0)
+    """
+    found = _SEPARATOR_LINE.match(head)
+    if found is None:
+        return separator, 0
+    declared = found[1].decode("utf-8", errors="replace")
+    if separator is not None and separator != declared:
+        raise WkappaError(
+            f"{name} names its separator in its first line, sep={declared}, but --separator "
+            f"{separator!r} was given. Hint: drop --separator; that line is read as the "
+            "separator it names."
+        )
+    return declared, 1
 
 
 def compressed(path: str) -> bool:
@@ -410,7 +443,7 @@ def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
     quote not closed, when that is what polars' ``exc`` complains of; else None."""
     if source.fmt not in ("csv", "tsv"):
         return None
-    lines = text_lines(source.path, source.data)
+    lines = itertools.islice(text_lines(source.path, source.data), source.skip_lines, None)
     if "more fields than" in str(exc):
         return ragged_line(source.name, lines, source.delimiter)
     if quote_trouble(exc):

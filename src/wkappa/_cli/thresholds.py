@@ -10,6 +10,7 @@ HTML report (:mod:`.thresholds_report`).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from typing import Any
 
@@ -47,7 +48,7 @@ from .output import (
     render_table,
     to_json,
 )
-from .sniff import ragged_error
+from .sniff import file_head, ragged_error, separator_line
 from .tables import build_tables
 from .thresholds_report import (
     THRESHOLD_HEADER,
@@ -375,6 +376,8 @@ def _apply_dialect(args: argparse.Namespace, text: bool) -> tuple[str | None, bo
         raise WkappaError(
             f"--apply-separator must be one character; got {args.apply_separator!r}.{tab}"
         )
+    if separator is None and os.path.isfile(args.apply):  # Excel's "sep=;" line names it
+        separator = separator_line(args.apply, file_head(args.apply, 64)[0], None)[0]
     if comma and separator in (None, ",") and _format_of(args.apply, "--apply") == "csv":
         decimal = "--decimal-comma" if args.apply_decimal_comma is None else "--apply-decimal-comma"
         raise WkappaError(

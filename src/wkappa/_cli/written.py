@@ -67,6 +67,7 @@ def as_written(other: Source, out_format: str, numbers: Sequence[str]) -> Any:
             separator=other.delimiter,
             infer_schema=False,
             null_values=None,
+            skip_lines=other.skip_lines,
         )
         if out_format in ("csv", "tsv"):
             return text
