@@ -256,3 +256,50 @@ def test_a_rating_given_twice_is_found_whatever_the_columns_are_called():
     for call in (wkf.icc, wkf.agreement):
         with pytest.raises(WkappaError, match="Rater 'a' rated item 1 more than once"):
             call(df, item="len", rater="times", rating="x")
+
+
+HUGE = 2**62
+HUGE_RATINGS = HUGE + np.array([[0, 1, 1], [2, 2, 3], [5, 4, 6], [7, 7, 7], [9, 8, 10], [3, 2, 2]])
+
+
+@pytest.mark.parametrize("missing", [False, True], ids=["complete", "a-null"])
+def test_integer_ratings_past_2_53_keep_their_differences(frame_library, missing):
+    """Integer ratings near 2**62 differ by a few units, which float64 rounds away (2**62 + 1
+    is 2**62): the frame functions returned nan (every rating equal), and a pyarrow table
+    raised pyarrow's ArrowInvalid. They are now taken minus their smallest in integer
+    arithmetic first, as wkappa.icc centres such integers; the ICCs and the CCC of ratings
+    minus one constant are theirs."""
+    ratings = HUGE_RATINGS
+    columns = {name: [int(v) for v in ratings[:, j]] for j, name in enumerate(RATERS)}
+    offsets = (ratings - HUGE).astype(float)
+    if missing:
+        columns["r1"][2] = None
+        offsets[2, 1] = np.nan
+    rows = [(i, name, columns[name][i]) for i in range(len(ratings)) for name in RATERS]
+    layouts = [
+        {"raters": RATERS},
+        {"item": "item", "rater": "rater", "rating": "rating"},
+    ]
+    frames_of = [
+        frame_library.frame(columns, dtypes=dict.fromkeys(RATERS, "int64")),
+        frame_library.frame(
+            {"item": [r[0] for r in rows], "rater": [r[1] for r in rows],
+             "rating": [r[2] for r in rows]},
+            dtypes={"rating": "int64"},
+        ),
+    ]  # fmt: skip
+    policy = {"nan_policy": "omit"} if missing else {}
+    if not missing:  # the array function on the integers themselves
+        assert wk.icc(ratings).statistic == pytest.approx(wk.icc(offsets).statistic, rel=1e-12)
+    for frame, layout in zip(frames_of, layouts, strict=True):
+        for form in ("A,1", "C,k"):
+            expected = wk.icc(offsets, form=form, **policy).statistic
+            found = wkf.icc(frame, form=form, **layout, **policy).statistic
+            assert found == pytest.approx(expected, rel=1e-12)
+    pair = offsets[:, :2]
+    expected_ccc = wk.ccc(pair[:, 0], pair[:, 1], **policy).statistic
+    two = frame_library.frame(
+        {"r0": columns["r0"], "r1": columns["r1"]}, dtypes={"r0": "int64", "r1": "int64"}
+    )
+    found_ccc = wkf.ccc(two, raters=["r0", "r1"], **policy).statistic
+    assert found_ccc == pytest.approx(expected_ccc, rel=1e-12)

@@ -54,6 +54,9 @@ class NumericFrame(NamedTuple):
         Long layout: the columns of one row per rating.
     triples : polars DataFrame or None
         Long layout: those columns, read from the source once (their ids checked).
+    integer_shift : int
+        Subtracted from integer rating columns before they become floats (0, or the
+        smallest rating of integers past 2**53: :func:`_past_float`).
     """
 
     frame: Any
@@ -61,6 +64,7 @@ class NumericFrame(NamedTuple):
     raters: list[str] | None
     long: tuple[str, str, str] | None
     triples: Any = None
+    integer_shift: int = 0
 
 
 class RaterMoments(NamedTuple):
@@ -80,6 +84,7 @@ class RaterMoments(NamedTuple):
     low: float = 0.0  # the smallest and largest rating
     high: float = 0.0
     unit: float = 1.0  # moments of (ratings - low) / unit when not 1
+    beyond_float: int | None = None  # integer ratings past 2**53: the smallest, exactly
 
 
 def numeric_frame(
@@ -148,11 +153,18 @@ def rater_moments(
     the targets' spread. Where the raters differ more than the targets, ``centres`` (the
     raters' means of a first aggregation) are removed from each rater's ratings first, so
     the rounding is relative to the targets' spread (the order of
-    :func:`wkappa._core.anova_sums`).
+    :func:`wkappa._core.anova_sums`). The frame's ``integer_shift`` is subtracted from
+    integer columns before they become floats (see :func:`_past_float`).
     """
     nw = import_optional("narwhals", "frames")
     assert data.raters is not None
-    columns = [nw.col(name).cast(nw.Float64) for name in data.raters]
+    integer_shift = data.integer_shift
+    schema = data.frame.collect_schema()
+    integers = all(schema[name].is_integer() for name in data.raters)
+    columns = [
+        (nw.col(name) - integer_shift if integer_shift else nw.col(name)).cast(nw.Float64)
+        for name in data.raters
+    ]
     if factor != 1.0 or shift != 0.0:
         columns = [column * factor - shift * factor for column in columns]
     if centres is not None:
@@ -169,6 +181,9 @@ def rater_moments(
         exprs += [column.mean().alias(f"mean{j}"), deviation.mean().alias(f"effect{j}")]
         exprs += [deviation.var(ddof=0).alias(f"error{j}")]
         exprs += [column.min().alias(f"low{j}"), column.max().alias(f"high{j}")]
+        if integers and not integer_shift:  # the exact ends, for _past_float
+            name = data.raters[j]
+            exprs += [nw.col(name).min().alias(f"ilow{j}"), nw.col(name).max().alias(f"ihigh{j}")]
     exprs += [row.mean().alias("row_mean"), row.var(ddof=0).alias("row_var")]
     with warnings.catch_warnings():
         # Dask takes the mean of no rows as 0 / 0 and warns; no rows give None below.
@@ -189,7 +204,23 @@ def rater_moments(
         means += centres
         effects += centres - centres.mean()
         low, high = low + float(centres.min()), high + float(centres.max())
-    return RaterMoments(n, means, effects, *row, error_m2, low, high)
+    beyond = None
+    if integers and not integer_shift:
+        ends = [int(values[f"{key}{j}"]) for j in range(k) for key in ("ilow", "ihigh")]
+        beyond = _past_float(min(ends), max(ends))
+    return RaterMoments(n, means, effects, *row, error_m2, low, high, beyond_float=beyond)
+
+
+def _past_float(low: int, high: int) -> int | None:
+    """``low`` when integer ratings from ``low`` to ``high`` reach 2**53, past which float64
+    rounds them (2**62 + 1 and 2**62 + 2 become one number): they are then taken minus
+    ``low``, in integer arithmetic, before they become floats. The ICCs and the CCC are those
+    of the ratings minus any one constant, so nothing they report changes, and the differences
+    stay exact while the span is below 2**53 (as :func:`wkappa.icc` centres such integers).
+    None otherwise (or for a span past 2**63, which int64 would not hold)."""
+    if max(abs(low), abs(high)) < 2**53 or high - low >= 2**63:
+        return None
+    return low
 
 
 def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
@@ -199,9 +230,13 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     nw = import_optional("narwhals", "frames")
     if data.raters is not None:
         eager = _collect(data.frame.select(data.raters))
+        shift = _integer_shift([eager.get_column(name) for name in data.raters])
         columns = [
             np.asarray(
-                eager.get_column(name).cast(nw.Float64).fill_null(np.nan).to_numpy(),
+                (eager.get_column(name) - shift if shift else eager.get_column(name))
+                .cast(nw.Float64)
+                .fill_null(np.nan)
+                .to_numpy(),
                 dtype=np.float64,
             )
             for name in data.raters
@@ -220,7 +255,11 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     if local.schema[target].is_float():
         named = named & pl.col(target).is_not_nan()
     targets = local.filter(named).select(target).unique()
-    local = local.with_columns(pl.col(rating).cast(pl.Float64), pl.col(rater).cast(pl.String))
+    shift = _integer_shift([local.get_column(rating)])
+    local = local.with_columns(
+        (pl.col(rating) - shift if shift else pl.col(rating)).cast(pl.Float64),
+        pl.col(rater).cast(pl.String),
+    )
     local = local.filter(pl.col(rating).is_not_null() & pl.col(rating).is_not_nan())
     check_one_rating_each(local, target, rater)
     wide = local.pivot(on=rater, index=target, values=rating)
@@ -231,11 +270,25 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     return matrix, names
 
 
+def _integer_shift(columns: list[Any]) -> int:
+    """What to subtract from the eager rating ``columns`` (narwhals or polars Series)
+    before they become floats: their smallest rating when they are integers past 2**53
+    (:func:`_past_float`), else 0."""
+    if not columns or not all(column.dtype.is_integer() for column in columns):
+        return 0
+    ends = [end for column in columns for end in (column.min(), column.max()) if end is not None]
+    shift = _past_float(int(min(ends)), int(max(ends))) if ends else None
+    return 0 if shift is None else shift
+
+
 def icc_input(data: NumericFrame) -> RaterMoments | tuple[np.ndarray, list[str]]:
     """The engine's moments of complete wide ratings on a lazy engine (at least two targets
     and raters), else the targets x raters matrix and the raters' names."""
     if data.lazy and data.raters is not None and len(data.raters) >= 2:
         moments = rater_moments(data)
+        if moments is not None and moments.beyond_float is not None:
+            data = data._replace(integer_shift=moments.beyond_float)
+            moments = rater_moments(data)
         if moments is not None and moments.n >= 2:
             sums = sums_from_means(
                 moments.n, moments.column_means, moments.row_m2, moments.error_m2
