@@ -258,7 +258,8 @@ def run_agree(args: argparse.Namespace) -> int:
     # A rater column without any rating has no type of its own (a CSV reads it as text):
     # the columns with ratings say whether --labels are numbers.
     rated = [name for name in raters if rows[name].null_count() < rows.height]
-    options.warn_unrated(args, [name for name in raters if name not in rated])
+    args.unrated = [name for name in raters if name not in rated]  # the methods sentence too
+    options.warn_unrated(args, args.unrated)
     labels = parse_labels(args.labels, rows, rated or raters)
 
     options.check_one_interval(args)

@@ -336,6 +336,7 @@ def run_judge(args: argparse.Namespace) -> int:
         for name, column in zip(ratings.panel, ratings.matrix[:, 1:].T, strict=True)
         if all(value is None or value != value for value in column)
     ]
+    args.unrated = unrated  # the methods sentence names them too
     options.warn_unrated(args, unrated, "panel's members")
     judged = judge(ratings, args, label_counts, keys)
     print(judge_json(judged, args) if args.format == "json" else judge_text(judged, args))

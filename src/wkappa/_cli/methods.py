@@ -277,7 +277,7 @@ def agreement_methods(
         words, more = _interval(chosen.method, getattr(args, "bootstrap", 0) or 0, args)
     interval = interval_clause(level, words, result.alternative)
     sentence = (
-        f"Agreement among {result.n_raters} raters ({', '.join(map(str, raters))}) was "
+        f"Agreement among {result.n_raters} raters ({_raters(raters, args)}) was "
         f"measured with {name}{weights} on {result.n_items:,} items ({result.n_ratings:,} "
         f"ratings; file {file_name(args.file)}{dropped_clause(rows)}). The standard error is "
         f"{error}; the {interval}; the p-value tests {result.name} = {result.kappa0:g} "
@@ -285,6 +285,17 @@ def agreement_methods(
     )
     found = _found(result.name, result, level, chosen.low, chosen.high)
     return f"{sentence} {found}", ["gwet2014", *cited, *more]
+
+
+def _raters(raters: Iterable[Any], args: argparse.Namespace) -> str:
+    """``a1, a2, a3; a3 rated no item``: the raters of a methods sentence, saying which of
+    them rated nothing (``args.unrated``, those :func:`.options.warn_unrated` warns of), as
+    the count of raters includes them."""
+    names = ", ".join(map(str, raters))
+    unrated = [str(name) for name in getattr(args, "unrated", ())]
+    if not unrated:
+        return names
+    return f"{names}; {', '.join(unrated)} gave no rating"
 
 
 def agreement_table_references(chosen: Any, tabulated: Iterable[Any]) -> list[str]:
@@ -311,7 +322,7 @@ def judge_methods(
         cited = list(_COEFFICIENTS.get(key, ("", ()))[1])
     level = bound_name(ci.confidence_level, result.alternative)
     words, more = _interval(ci.method, judged.n_resamples, args)
-    panel = ", ".join(map(str, ratings.panel))
+    panel = _raters(ratings.panel, args)
     # At the smallest p-value the resamples show, p is at most that value, as the table says.
     units = result.n_items if result.n_clusters is None else result.n_clusters
     pvalue = _bootstrap_p(float(result.pvalue), judged.n_resamples, units, result.alternative)
