@@ -63,3 +63,20 @@ def test_apply_to_a_file_with_the_separator_line(tmp_path, capsys):
     lines = out.read_text().splitlines()
     assert lines[0] == "a;b;s;grade"
     assert [line.rsplit(";", 1)[0] for line in lines[1:]] == [f"{a};{b};{s}" for a, b, s in _ROWS]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"a;b\n1;1\n2;2;3\n", "line 4 (the header is line 2), has 3 fields"),
+        (b"a;b\nl\xe9ger;x\n", "line 3 (the header is line 2), is not UTF-8 text"),
+        (b'a;b\n1;"2\n3;3\n', 'line 3 (the header is line 2): a quote (") opens a value'),
+        (b'a;b\n1;2"\n3;3\n', 'line 3 (the header is line 2): a quote (") in a value has no'),
+    ],
+    ids=["ragged", "not utf-8", "unclosed quote", "stray quote"],
+)
+def test_a_broken_line_is_named_as_the_file_numbers_it(tmp_path, capsys, body, expected):
+    """Past the separator line, the lines a refusal names are the file's (an editor's)."""
+    path = tmp_path / "excel.csv"
+    path.write_bytes(b"sep=;\n" + body)
+    assert expected in refusal(capsys, ["score", str(path), "--true", "a", "--pred", "b"])

@@ -273,7 +273,8 @@ def not_utf8(name: str, data: bytes | None = None) -> WkappaError:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
-            where = f", line {line} (the header is line 1),"
+            header = 1 + (_SEPARATOR_LINE.match(data) is not None)  # after Excel's sep=;
+            where = f", line {line} (the header is line {header}),"
     return WkappaError(
         f"{name}{where} is not UTF-8 text (a file saved as CSV by Excel on Windows is cp1252). "
         "Hint: save it as 'CSV UTF-8', or convert it: iconv -f cp1252 -t utf-8 FILE > NEW.csv."
@@ -309,9 +310,12 @@ def check_text(name: str, data: bytes, whole: bool) -> None:
         )
 
 
-def ragged_line(name: str, lines: Iterable[str], separator: str) -> WkappaError | None:
-    """The error for the first record of a CSV text (``lines``, the header first) with more
-    fields than its header, naming its line; None if there is none."""
+def ragged_line(
+    name: str, lines: Iterable[str], separator: str, skipped: int = 0
+) -> WkappaError | None:
+    """The error for the first record of a CSV text (``lines``, the header first, after the
+    ``skipped`` lines of the file before it) with more fields than its header, naming its
+    line in the file; None if there is none."""
     reader = csv.reader(lines, delimiter=separator, quotechar='"')
     header = next(reader, None)
     if header is None:
@@ -322,7 +326,8 @@ def ragged_line(name: str, lines: Iterable[str], separator: str) -> WkappaError 
                 "a tab" if separator == "\t" else f'the separator {separator!r} ("1{separator}5")'
             )
             return WkappaError(
-                f"{name}, line {reader.line_num} (the header is line 1), has {len(record)} "
+                f"{name}, line {reader.line_num + skipped} (the header is line "
+                f"{1 + skipped}), has {len(record)} "
                 f"fields where the header has {len(header)}. Hint: quote a value that holds "
                 f"{holds}, give every column a name in the header, or pass "
                 "--separator if the file uses another one."
@@ -331,7 +336,7 @@ def ragged_line(name: str, lines: Iterable[str], separator: str) -> WkappaError 
 
 
 def unclosed_quote(
-    name: str, lines: Iterable[str] | None, separator: str = ","
+    name: str, lines: Iterable[str] | None, separator: str = ",", skipped: int = 0
 ) -> WkappaError | None:
     """The error for the first record of a CSV text (``lines``) whose quoted value is not
     closed properly, naming the line it starts on (without ``lines``: not naming it); None
@@ -346,25 +351,26 @@ def unclosed_quote(
         except csv.Error:
             start = start or 1
         else:
-            return _stray_quote(name, lines)
-    where = f", line {start} (the header is line 1)" if start is not None else ""
+            return _stray_quote(name, lines, skipped)
+    header = f"(the header is line {1 + skipped})"
+    where = f", line {start + skipped} {header}" if start is not None else ""
     return WkappaError(
         f'{name}{where}: a quote (") opens a value that is not closed properly. Hint: close '
         'the quote; a quote inside a quoted value is written twice ("").'
     )
 
 
-def _stray_quote(name: str, lines: Iterable[str]) -> WkappaError | None:
+def _stray_quote(name: str, lines: Iterable[str], skipped: int = 0) -> WkappaError | None:
     """The error for a quote inside a value that is not quoted (``4"``), which leaves the
     file's quotes unpaired from its line on; None if every line pairs its quotes."""
     opened = None
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=1 + skipped):
         if line.count('"') % 2:
             opened = number if opened is None else None
     if opened is None:
         return None
     return WkappaError(
-        f'{name}, line {opened} (the header is line 1): a quote (") in a value has no '
+        f'{name}, line {opened} (the header is line {1 + skipped}): a quote (") in a value has no '
         'partner. Hint: remove it, or quote the whole value and write the quote twice ("4""" '
         'for 4").'
     )
@@ -445,9 +451,9 @@ def ragged_error(source: Source, exc: BaseException) -> WkappaError | None:
         return None
     lines = itertools.islice(text_lines(source.path, source.data), source.skip_lines, None)
     if "more fields than" in str(exc):
-        return ragged_line(source.name, lines, source.delimiter)
+        return ragged_line(source.name, lines, source.delimiter, source.skip_lines)
     if quote_trouble(exc):
-        return unclosed_quote(source.name, lines, source.delimiter)
+        return unclosed_quote(source.name, lines, source.delimiter, source.skip_lines)
     return None
 
 
