@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import shlex
 import sys
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -253,8 +254,47 @@ def tidy_labels(
     counts = normalise_labels(counts, columns, spelling, labels)
     _refuse_missing_spellings(source, frame, counts, columns, spelling, labels)
     _refuse_split_labels(source, frame, counts, columns, spelling, labels)
+    _refuse_unicode_forms(source, frame, counts, columns, spelling, labels)
     check_spellings(source, frame, counts, columns, labels, spelling)
     return counts
+
+
+# Text in Unicode's composed form (NFC), as a file can be converted before it is read.
+_TO_NFC = (
+    "python3 -c \"import sys, unicodedata; sys.stdout.write(unicodedata.normalize('NFC', "
+    'sys.stdin.read()))" < FILE > NEW.csv'
+)
+
+
+def _refuse_unicode_forms(
+    source: Source,
+    frame: Any,
+    counts: Any,
+    columns: Sequence[str],
+    spelling: Spelling,
+    labels: Sequence[Any] | None,
+) -> None:
+    """Refuse two text ratings, or a rating and a ``--labels`` entry, that are one text
+    written in two Unicode forms ('é' as one character, or as 'e' and a combining accent, as
+    macOS may write it): they print alike but would count as two categories (and a rating
+    as none of the labels), so kappa would change without a visible cause. Naming the first
+    row of the second form."""
+    forms: dict[str, str] = {
+        unicodedata.normalize("NFC", name): name for name in labels or () if isinstance(name, str)
+    }
+    for column in _text_columns(counts, columns):
+        for value in counts[column].drop_nulls().unique(maintain_order=True).to_list():
+            other = forms.setdefault(unicodedata.normalize("NFC", value), value)
+            if other == value:
+                continue
+            rows = first_rows(frame, spelling.expression(column, labels), [value])
+            where = f", row {rows[value]}" if value in rows else ""
+            raise WkappaError(
+                f"{source.name}{where}: column {column!r} holds {value!r}, which is "
+                f"{other!r} written in another Unicode form (an accented letter as a letter "
+                "and a combining accent, or as one character): they look alike but would "
+                f"count as two categories. Hint: convert the file to one form (NFC): {_TO_NFC}."
+            )
 
 
 # The spellings of a missing value that polars reads as a word (missing.MISSING_SPELLINGS
