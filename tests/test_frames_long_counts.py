@@ -22,11 +22,10 @@ from wkappa._frames import long_counts, long_packed, raters  # noqa: E402
 COUNT = raters._COUNT
 
 
-def _narwhals(native: Any) -> tuple[Any, bool]:
+def _narwhals(native: Any) -> Any:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "Dask support is moving", FutureWarning)
-        frame = nw.from_native(native)
-    return frame, isinstance(frame, nw.LazyFrame)
+        return nw.from_native(native)
 
 
 def _rows(grouped: Any, names: list[str]) -> dict[tuple[Any, ...], int]:
@@ -40,14 +39,14 @@ def _rows(grouped: Any, names: list[str]) -> dict[tuple[Any, ...], int]:
 def _engine(native: Any) -> Any:
     """The engine's count as frames.agreement runs it: with the raters whose every rating is
     null (the pivot keeps them, as the wide layout keeps a column of nulls)."""
-    frame, lazy = _narwhals(native)
-    facts = long_counts.long_facts(frame, "item", "who", "grade", lazy)
-    return raters._engine_rows(frame, "item", "who", "grade", [], lazy, facts)
+    frame = _narwhals(native)
+    facts = long_counts.long_facts(frame, "item", "who", "grade")
+    return raters._engine_rows(frame, "item", "who", "grade", [], facts)
 
 
 def _both(native: Any) -> tuple[Any, Any]:
-    frame, lazy = _narwhals(native)
-    pivot = raters._pivoted(frame, "item", "who", "grade", [], lazy)
+    frame = _narwhals(native)
+    pivot = raters._pivoted(frame, "item", "who", "grade", [])
     return _engine(native), pivot
 
 
@@ -193,7 +192,7 @@ def test_packed_query_counts_as_the_pivot(
         rows["grade"].append(low)
         rows["site"].append("a")
     native = _packed_native(library, duckdb_connection, rows, kinds)
-    frame, lazy = _narwhals(native)
+    frame = _narwhals(native)
     counted = long_packed.packed_rows(
         library.partition("-")[0], native, "item", "who", "grade", ["site"], COUNT,
         long_packed.Coding(low - 1), long_packed.Coding(min(who)),
@@ -203,9 +202,9 @@ def test_packed_query_counts_as_the_pivot(
     fits = (2 * n_values - 1).bit_length() * (max(who) - min(who) + 1) <= 62
     assert (counted is not None) == fits
     # as frames.agreement runs it: a rater whose every rating is null kept, as the pivot does
-    facts = long_counts.long_facts(frame, "item", "who", "grade", lazy)
-    engine = raters._engine_rows(frame, "item", "who", "grade", ["site"], lazy, facts)
-    pivot = raters._pivoted(frame, "item", "who", "grade", ["site"], lazy)
+    facts = long_counts.long_facts(frame, "item", "who", "grade")
+    engine = raters._engine_rows(frame, "item", "who", "grade", ["site"], facts)
+    pivot = raters._pivoted(frame, "item", "who", "grade", ["site"])
     if engine is None:  # codes beyond int64 either way (20 raters x 9 ratings)
         assert not fits
         return
@@ -247,8 +246,8 @@ def test_packed_query_looks_up_string_ids(
                 rows["grade"].append(grades[rng.integers(3)] if rng.random() < 0.9 else None)
                 rows["site"].append("a")
     native = _packed_native(library, duckdb_connection, rows, ("VARCHAR", "VARCHAR"))
-    frame, lazy = _narwhals(native)
-    pivot = raters._pivoted(frame, "item", "who", "grade", [], lazy)
+    frame = _narwhals(native)
+    pivot = raters._pivoted(frame, "item", "who", "grade", [])
 
     def refuse(*args: Any) -> None:
         raise AssertionError("the packed query should have counted these")

@@ -47,7 +47,9 @@ __all__ = [
     "COUNT",
     "FrameInput",
     "PairCounts",
+    "as_polars",
     "check_group_columns",
+    "collected",
     "count_pairs",
     "encode_counts",
     "encode_pair",
@@ -292,11 +294,28 @@ def keep_category_orders(counted: Any, orders: Mapping[str, tuple[Any, ...] | No
     if not lost:
         return counted
     pl = import_optional("polars", "frames")
-    native = counted.to_native() if counted.implementation.is_polars() else (
-        pl.from_arrow(counted.to_arrow())
-    )  # fmt: skip
     cast = [pl.col(name).cast(pl.String).cast(pl.Enum(order)) for name, order in lost.items()]
-    return nw.from_native(native.with_columns(cast), eager_only=True)
+    return nw.from_native(as_polars(counted).with_columns(cast), eager_only=True)
+
+
+def collected(frame: Any) -> Any:
+    """The rows of a narwhals frame: a LazyFrame collected in its engine (polars' streaming
+    engine reads a scan in batches, so memory stays of the order of the result), an eager
+    frame as it is."""
+    nw = import_optional("narwhals", "frames")
+    if not isinstance(frame, nw.LazyFrame):
+        return frame
+    streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
+    return frame.collect(**streaming)
+
+
+def as_polars(frame: Any) -> Any:
+    """An eager narwhals frame's rows as a polars DataFrame (through Arrow from another
+    library)."""
+    if frame.implementation.is_polars():
+        return frame.to_native()
+    pl = import_optional("polars", "frames")
+    return pl.from_arrow(frame.to_arrow())
 
 
 @dataclass(frozen=True)
@@ -362,12 +381,7 @@ def _counted(data: FrameInput, keys: list[str], sample_weight: str | None) -> An
             *(nw.col(name).sum() for name in _LIMBS),
         ]
         frame = _with_limbs(data, sample_weight)
-    counted = frame.group_by(keys, drop_null_keys=False).agg(*aggregates)
-    if not data.lazy:
-        return counted
-    # polars' streaming engine reads a scan in batches: memory stays O(distinct pairs).
-    streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
-    return counted.collect(**streaming)
+    return collected(frame.group_by(keys, drop_null_keys=False).agg(*aggregates))
 
 
 def _with_limbs(data: FrameInput, sample_weight: str) -> Any:

@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import import_optional
-from .count import quiet_dask_notice
+from .count import as_polars, collected, quiet_dask_notice
 from .long_packed import Coding, packed_rows
 
 __all__ = ["LongFacts", "long_facts", "long_rows", "read_once", "rereads"]
@@ -62,24 +62,12 @@ _SPAN_FACTOR = 2
 _SPAN_SLACK = 8
 
 
-def _collect(frame: Any, lazy: bool) -> Any:
-    """A narwhals frame's rows as a polars DataFrame (collected in the engine when lazy)."""
-    if lazy:
-        streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
-        frame = frame.collect(**streaming)
-    if frame.implementation.is_polars():
-        return frame.to_native()
-    pl = import_optional("polars", "frames")
-    return pl.from_arrow(frame.to_arrow())
-
-
 def long_rows(
     frame: Any,
     item: str,
     rater: str,
     rating: str,
     groups: Sequence[str],
-    lazy: bool,
     count: str,
     rater_key: Any,
     facts: LongFacts,
@@ -124,7 +112,7 @@ def long_rows(
     if packed is not None:
         found_rows, split = packed[:2], packed[2]
     else:
-        found_rows = _summed_rows(present, item, groups, count, lazy, digit, placed)
+        found_rows = _summed_rows(present, item, groups, count, digit, placed)
     if found_rows is None:
         return None
     counted, digits = found_rows
@@ -147,7 +135,6 @@ def _summed_rows(
     item: str,
     groups: Sequence[str],
     count: str,
-    lazy: bool,
     digit: Digits,
     placed: Places,
 ) -> tuple[Any, np.ndarray] | None:
@@ -164,8 +151,8 @@ def _summed_rows(
             .agg(nw.col(_TERM).sum(), nw.col(_BITS).sum())
             .with_columns(nw.col(_TERM).cast(nw.Int64), nw.col(_BITS).cast(nw.Int64))
         )
-        counted = _collect(
-            per_item.group_by([*groups, _TERM, _BITS]).agg(nw.len().alias(count)), lazy
+        counted = as_polars(
+            collected(per_item.group_by([*groups, _TERM, _BITS]).agg(nw.len().alias(count)))
         )
     except Exception:  # an engine without one of the expressions: the pivot
         return None
@@ -194,7 +181,7 @@ def _id_missing(name: str, schema: Any, nw: Any) -> Any:
     return missing | nw.col(name).is_nan() if schema[name].is_float() else missing
 
 
-def long_facts(frame: Any, item: str, rater: str, rating: str, lazy: bool) -> LongFacts:
+def long_facts(frame: Any, item: str, rater: str, rating: str) -> LongFacts:
     """One aggregation of a long narwhals frame: how many ratings have no item id and no
     rater id (null, or NaN in a float column), how many rows have no rating, and the raters
     and ratings that may occur. Integer raters and ratings: one ``select`` of sums and of the
@@ -212,16 +199,17 @@ def long_facts(frame: Any, item: str, rater: str, rating: str, lazy: bool) -> Lo
             (_id_missing(c, schema, nw) & rated).cast(nw.Int64).sum().alias(f"m{i}")
             for i, c in enumerate(ids)
         ]
-        ends = _collect(
-            frame.select(
-                *sums,
-                (~rated).cast(nw.Int64).sum().alias("unrated"),
-                nw.col(rater).min().alias("r0"),
-                nw.col(rater).max().alias("r1"),
-                nw.col(rating).min().alias("v0"),
-                nw.col(rating).max().alias("v1"),
-            ),
-            lazy,
+        ends = as_polars(
+            collected(
+                frame.select(
+                    *sums,
+                    (~rated).cast(nw.Int64).sum().alias("unrated"),
+                    nw.col(rater).min().alias("r0"),
+                    nw.col(rater).max().alias("r1"),
+                    nw.col(rating).min().alias("v0"),
+                    nw.col(rating).max().alias("v1"),
+                )
+            )
         )
         found = {c: int(ends.get_column(c)[0] or 0) for c in ("m0", "m1", "unrated")}
         missing = {c: found[f"m{i}"] for i, c in enumerate(ids)}
@@ -244,11 +232,14 @@ def long_facts(frame: Any, item: str, rater: str, rating: str, lazy: bool) -> Lo
             for i, c in enumerate(ids)
         ),
     ]
-    pairs = _collect(
-        frame.with_columns(*flags)
-        .group_by([rater, rating], drop_null_keys=False)
-        .agg(nw.col(_RATED).sum(), nw.col(_UNRATED).sum(), nw.col("m0").sum(), nw.col("m1").sum()),
-        lazy,
+    pairs = as_polars(
+        collected(
+            frame.with_columns(*flags)
+            .group_by([rater, rating], drop_null_keys=False)
+            .agg(
+                nw.col(_RATED).sum(), nw.col(_UNRATED).sum(), nw.col("m0").sum(), nw.col("m1").sum()
+            ),
+        )
     )
     missing = {c: int(pairs.get_column(f"m{i}").sum() or 0) for i, c in enumerate(ids)}
     present = pairs.filter(pl.col(_RATED) > 0)
@@ -266,9 +257,9 @@ def long_facts(frame: Any, item: str, rater: str, rating: str, lazy: bool) -> Lo
 
 
 @contextmanager
-def read_once(frame: Any, columns: Sequence[str], lazy: bool) -> Iterator[tuple[Any, bool]]:
+def read_once(frame: Any, columns: Sequence[str]) -> Iterator[Any]:
     """The columns of a narwhals frame that the long layout reads, read from its source
-    once for every query that follows, and whether the frame given is lazy.
+    once for every query that follows.
 
     A polars LazyFrame is collected (in its streaming engine) into a polars DataFrame, a
     DuckDB relation into an Arrow table that a DuckDB connection of its own then queries, a
@@ -277,33 +268,33 @@ def read_once(frame: Any, columns: Sequence[str], lazy: bool) -> Iterator[tuple[
     query at less cost than a copy (and in O(distinct values) memory): both are given as
     they are."""
     nw = import_optional("narwhals", "frames")
-    if not lazy or rereads(frame.to_native()):
-        yield frame, lazy
+    if not isinstance(frame, nw.LazyFrame) or rereads(frame.to_native()):
+        yield frame
         return
     library = frame.implementation
     projected = frame.select(*dict.fromkeys(columns))
     if library.is_polars():
-        yield projected.collect(engine="streaming"), False
+        yield projected.collect(engine="streaming")
     elif library.is_duckdb():
         duckdb = import_optional("duckdb", "frames")
         table = projected.to_native().to_arrow_table()
         connection = duckdb.connect()
         try:
-            yield nw.from_native(connection.from_arrow(table)), True
+            yield nw.from_native(connection.from_arrow(table))
         finally:
             connection.close()
     elif library.is_dask():
         with quiet_dask_notice():
             persisted = nw.from_native(projected.to_native().persist())
-        yield persisted, True
+        yield persisted
     elif library.is_pyspark() or library.is_pyspark_connect():
         cached = projected.to_native().persist()
         try:
-            yield nw.from_native(cached), True
+            yield nw.from_native(cached)
         finally:
             cached.unpersist()
     else:
-        yield frame, lazy
+        yield frame
 
 
 # The lines of a polars plan (``explain(optimized=False)``) that read a local Parquet or IPC

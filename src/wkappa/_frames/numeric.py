@@ -20,7 +20,7 @@ import numpy as np
 
 from .._core import import_optional, sums_from_means, trusted_sums, unit_for
 from ..exceptions import WkappaError
-from .count import wrap_frame
+from .count import as_polars, collected, wrap_frame
 from .raters import (
     add_raters,
     check_long_ids,
@@ -116,25 +116,9 @@ def numeric_frame(
         return NumericFrame(frame, lazy, names, None)
     long = (item, rater, rating)
     # One read of the source: the ids are checked on the columns read, which then pivot.
-    triples = _local(_collect(frame.select(list(long))))
+    triples = as_polars(collected(frame.select(list(long))))
     check_long_ids(triples, {item: "`item`", rater: "`rater`"}, rating)  # type: ignore[dict-item, arg-type]
     return NumericFrame(frame, lazy, None, long, triples)  # type: ignore[arg-type]
-
-
-def _local(frame: Any) -> Any:
-    """An eager narwhals frame as a polars DataFrame."""
-    pl = import_optional("polars", "frames")
-    return (
-        frame.to_native() if frame.implementation.is_polars() else pl.from_arrow(frame.to_arrow())
-    )
-
-
-def _collect(frame: Any) -> Any:
-    nw = import_optional("narwhals", "frames")
-    if isinstance(frame, nw.LazyFrame):
-        streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
-        return frame.collect(**streaming)
-    return frame
 
 
 def rater_moments(
@@ -188,7 +172,7 @@ def rater_moments(
     with warnings.catch_warnings():
         # Dask takes the mean of no rows as 0 / 0 and warns; no rows give None below.
         warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning)
-        values = _collect(data.frame.select(*exprs)).rows(named=True)[0]
+        values = collected(data.frame.select(*exprs)).rows(named=True)[0]
     n = int(values["n"])
     if n == 0 or int(values["missing"] or 0):
         return None
@@ -229,7 +213,7 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     is an error)."""
     nw = import_optional("narwhals", "frames")
     if data.raters is not None:
-        eager = _collect(data.frame.select(data.raters))
+        eager = collected(data.frame.select(data.raters))
         shift = _integer_shift([eager.get_column(name) for name in data.raters])
         columns = [
             np.asarray(
@@ -247,7 +231,7 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     target, rater, rating = data.long
     local = data.triples
     if local is None:
-        local = _local(_collect(data.frame.select([target, rater, rating])))
+        local = as_polars(collected(data.frame.select([target, rater, rating])))
     every = rater_ids(local, rater)  # a rater without any rating is kept, as in the wide layout
     # and so is a target without any rating (a row of NaN, as in the wide layout; a row
     # without a target id or a rating rates nothing)

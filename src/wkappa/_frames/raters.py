@@ -32,7 +32,9 @@ from .._core import (
 from ..exceptions import WkappaError, WkappaTypeError
 from .column_names import STRING_NAMES, check_column
 from .count import (
+    as_polars,
     check_group_columns,
+    collected,
     keep_category_orders,
     ordered_categories,
     spark_keys_as_text,
@@ -62,13 +64,6 @@ __all__ = [
 
 _COUNT = "__wkappa_count"
 _UNRATED = "__wkappa_unrated"
-
-
-def _collect(frame: Any, lazy: bool) -> Any:
-    if lazy:
-        streaming = {"engine": "streaming"} if frame.implementation.is_polars() else {}
-        return frame.collect(**streaming)
-    return frame
 
 
 def _native_rows(counted: Any, columns: Sequence[str]) -> Any:
@@ -118,7 +113,6 @@ def rater_rows(
     long layout, an item whose rows carry two values of either)."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
-    lazy = isinstance(frame, nw.LazyFrame)
     schema = dict(frame.collect_schema())
     also = [(parameter, name) for parameter, name in (("by", by), ("cluster", cluster)) if name]
     groups = [name for _, name in also]
@@ -132,16 +126,15 @@ def rater_rows(
     # The ordered categories of each rater column (long: of the rating column, names[2]).
     orders = [ordered_categories(frame, schema, name) for name in (names if wide else names[2:])]
     if wide:
-        counted = _collect(
-            frame.group_by([*groups, *names], drop_null_keys=False).agg(nw.len().alias(_COUNT)),
-            lazy,
+        counted = collected(
+            frame.group_by([*groups, *names], drop_null_keys=False).agg(nw.len().alias(_COUNT))
         )
     else:
         assert item is not None and rater is not None and rating is not None  # checked above
-        with read_once(frame, [item, rater, rating, *groups], lazy) as (frame, lazy):
-            facts = long_facts(frame, item, rater, rating, lazy)
+        with read_once(frame, [item, rater, rating, *groups]) as frame:
+            facts = long_facts(frame, item, rater, rating)
             refuse_missing_ids(facts.missing, {item: "`item`", rater: "`rater`"})
-            long = _engine_rows(frame, item, rater, rating, groups, lazy, facts)
+            long = _engine_rows(frame, item, rater, rating, groups, facts)
             if long is None or long[2] is not False:
                 # An item whose rows carry two `by` values or two cluster ids would count as
                 # one item per value: one query checks both columns, unless the packed count
@@ -151,11 +144,11 @@ def rater_rows(
                     for name, parameter in ((by, "by"), (cluster, "cluster"))
                     if name is not None
                 }
-                one_group_per_item(frame, item, rating, checked, lazy)
+                one_group_per_item(frame, item, rating, checked)
             if long is not None and long[2] is not True:
                 grouped, names = long[0], long[1]
             else:  # (split: a null beside a value, left to the pivot's null group)
-                grouped, names = _pivoted(frame, item, rater, rating, groups, lazy)
+                grouped, names = _pivoted(frame, item, rater, rating, groups)
         counted = nw.from_native(grouped)
     of_rater = dict(zip(names, orders, strict=True)) if wide else dict.fromkeys(names, orders[0])
     counted = keep_category_orders(counted, of_rater)
@@ -196,20 +189,19 @@ def _engine_rows(
     rater: str,
     rating: str,
     groups: list[str],
-    lazy: bool,
     facts: LongFacts,
 ) -> tuple[Any, list[str], bool | None] | None:
     """The long layout counted in the engine (:func:`~wkappa._frames.long_counts.long_rows`)
     with, when some rows have no rating (``facts``: the frame's
     :func:`~wkappa._frames.long_counts.long_facts`) and that leaves a rater without any,
     that rater as a column of nulls, as the pivot and the wide layout have it."""
-    long = long_rows(frame, item, rater, rating, groups, lazy, _COUNT, rater_key, facts)
+    long = long_rows(frame, item, rater, rating, groups, _COUNT, rater_key, facts)
     if long is None or long[2] is True or not facts.unrated:
         return long
     grouped, names, split = long
     unrated = facts.unrated_raters
     if unrated is None:
-        unrated = unrated_raters(frame, rater, rating, lazy)
+        unrated = unrated_raters(frame, rater, rating)
     every = [*names, *unrated]
     grouped = add_raters(grouped, every, grouped.schema[names[0]])
     return grouped, sorted(set(every), key=rater_key), split
@@ -245,22 +237,17 @@ def check_rater_rows(
 
 
 def _pivoted(
-    frame: Any, item: str, rater: str, rating: str, groups: list[str], lazy: bool
+    frame: Any, item: str, rater: str, rating: str, groups: list[str]
 ) -> tuple[Any, list[str]]:
     """The long layout's wide rows by the pivot: the engine counts the (item, rater, rating)
     triples, polars pivots them here."""
     nw = import_optional("narwhals", "frames")
-    pl = import_optional("polars", "frames")
-    triples = _collect(
+    triples = collected(
         frame.group_by([*groups, item, rater, rating], drop_null_keys=False).agg(
             nw.len().alias(_COUNT)
-        ),
-        lazy,
+        )
     )
-    local = pl.from_arrow(triples.to_arrow()) if not triples.implementation.is_polars() else (
-        triples.to_native()
-    )  # fmt: skip
-    return pivot_long(local, item, rater, rating, _COUNT, groups, packed=False)
+    return pivot_long(as_polars(triples), item, rater, rating, _COUNT, groups, packed=False)
 
 
 class GroupKind(NamedTuple):
@@ -283,9 +270,7 @@ def group_kind(parameter: str, named: str) -> GroupKind:
     return GroupKind(named, "cluster", "fix the cluster ids of that item's rows.")
 
 
-def one_group_per_item(
-    frame: Any, item: str, rating: str, columns: dict[str, GroupKind], lazy: bool
-) -> None:
+def one_group_per_item(frame: Any, item: str, rating: str, columns: dict[str, GroupKind]) -> None:
     """A WkappaError when an item's ratings (a long narwhals frame) carry two values of one of
     ``columns`` (a ``by`` column, a cluster column): it would count as one item per value.
     One ``group_by(item)`` of the distinct (item, *columns) rows checks them all (counting
@@ -302,11 +287,11 @@ def one_group_per_item(
     )
     distinct = rated.select(item, *columns).unique()
     split = distinct.group_by(item).agg(nw.len().alias(_COUNT)).filter(nw.col(_COUNT) > 1)
-    first = _collect(split.head(1), lazy)
+    first = collected(split.head(1))
     if not len(first):
         return
     found = first.get_column(item).to_list()[0]
-    rows = _collect(distinct.filter(nw.col(item) == found), lazy)
+    rows = collected(distinct.filter(nw.col(item) == found))
     split_in = [c for c in columns if rows.get_column(c).n_unique() > 1]
     kind = columns[(split_in or list(columns))[0]]
     raise WkappaError(
@@ -352,7 +337,7 @@ def pivot_long(
     if cluster is not None:
         nw = import_optional("narwhals", "frames")
         kind = group_kind("cluster", cluster)
-        one_group_per_item(nw.from_native(local), item, rating, {groups[0]: kind}, False)
+        one_group_per_item(nw.from_native(local), item, rating, {groups[0]: kind})
     check_one_rating_each(local, item, rater, count, groups, where)
     local = local.with_columns(pl.col(rater).cast(pl.String))
     wide_frame = local.pivot(on=rater, index=[*groups, item], values=rating)
@@ -382,10 +367,10 @@ def _packed_pivot(
     if triples.height == 0 or (triples.get_column(count) > 1).any():
         return None
     frame = nw.from_native(triples.drop(count))
-    facts = long_facts(frame, item, rater, rating, False)
+    facts = long_facts(frame, item, rater, rating)
     if any(facts.missing.values()):
         return None
-    long = long_rows(frame, item, rater, rating, groups, False, count, rater_key, facts)
+    long = long_rows(frame, item, rater, rating, groups, count, rater_key, facts)
     if long is None or long[2] is True or (cluster is not None and long[2] is not False):
         return None
     wide, names, _ = long
@@ -446,7 +431,7 @@ def check_long_ids(frame: Any, ids: dict[str, str], rating: str) -> int:
             missing = missing | nw.col(column).is_nan()
         sums.append((missing & rated).cast(nw.Int64).sum().alias(column))
     sums.append((~rated).cast(nw.Int64).sum().alias(_UNRATED))
-    found = _collect(frame.select(*sums), isinstance(frame, nw.LazyFrame))
+    found = collected(frame.select(*sums))
     refuse_missing_ids({column: found.get_column(column).to_list()[0] for column in ids}, ids)
     return int(found.get_column(_UNRATED).to_list()[0] or 0)
 
@@ -474,7 +459,7 @@ def rater_ids(triples: Any, rater: str) -> list[str]:
     return sorted(ids.to_list(), key=rater_key)
 
 
-def unrated_raters(frame: Any, rater: str, rating: str, lazy: bool) -> list[str]:
+def unrated_raters(frame: Any, rater: str, rating: str) -> list[str]:
     """The raters of a long narwhals frame whose every rating is null, as the pivot names
     them (text): raters without any rating, as a wide layout's column of nulls. One
     ``group_by(rater)`` in the engine (the caller runs it only when a rating is null)."""
@@ -483,7 +468,7 @@ def unrated_raters(frame: Any, rater: str, rating: str, lazy: bool) -> list[str]
     named = _named(rater, frame.collect_schema()[rater].is_float(), nw)
     rated = (~nw.col(rating).is_null()).cast(nw.Int64).alias(_COUNT)
     per_rater = frame.filter(named).with_columns(rated).group_by(rater).agg(nw.col(_COUNT).sum())
-    found = _collect(per_rater.filter(nw.col(_COUNT) == 0).select(rater), lazy)
+    found = collected(per_rater.filter(nw.col(_COUNT) == 0).select(rater))
     ids: list[str] = pl.Series(found.get_column(rater).to_list()).cast(pl.String).to_list()
     return ids
 
