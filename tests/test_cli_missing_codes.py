@@ -95,3 +95,15 @@ def test_every_missing_spelling_among_numbers_with_labels(tmp_path, capsys):
     err = refusal(capsys, argv)
     assert "column 'b' holds '-', which reads as a missing value" in err, err
     assert "declare them all missing with --na-values='-,.'" in err, err
+
+
+@pytest.mark.parametrize("command", [["score"], ["compare", "--pred", "c"]])
+def test_a_missing_text_rating_is_named_by_its_row(tmp_path, capsys, command):
+    """Text ratings with quadratic weights and no --labels: the missing rating was refused
+    without its row ("column 'b' has a missing rating (NaN/None/NA)"), as no single rating
+    could be checked alone (each is also refused as unordered)."""
+    path = tmp_path / "words.csv"
+    path.write_text("a,b,c\nmild,mild,mild\nsevere,severe,mild\nmild,NA,mild\nsevere,mild,mild\n")
+    argv = [command[0], str(path), "--true", "a", "--pred", "b", *command[1:]]
+    err = refusal(capsys, [*argv, "--bootstrap", "99"] if command[0] == "compare" else argv)
+    assert "row 3: column 'b' has a missing rating. Hint: --nan-policy omit" in err, err

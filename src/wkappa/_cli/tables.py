@@ -387,6 +387,8 @@ def rating_error(
     located = located_error(file, probe, roles)
     if located is not None:
         return located
+    if "has a missing rating" in str(exc):  # every value alone fails: name the missing one's row
+        refuse_missing(file, file.columns, "drops rows with a missing rating")
     named = dict(zip(roles, file.columns, strict=True))
     message = f"{file.source.name}: {_relabel(str(exc), named)}"
     return WkappaError(_order_hint(file, message))
