@@ -18,6 +18,7 @@ STUDIES = [
     "two_groups_study.py",
     "cluster_study.py",
     "few_clusters_study.py",
+    "stratified_cluster_study.py",
 ]
 
 
