@@ -348,8 +348,7 @@ def test_expanded_level_and_pvalue_are_inverse() -> None:
 def test_paired_interval_is_the_expanded_percentile_of_the_replicates() -> None:
     from wkappa._core import cell_kappas, integer_weights
     from wkappa._stats import bootstrap as _bootstrap
-    from wkappa._stats.bootstrap import expanded_level, expanded_pvalue
-    from wkappa._stats.bootstrap import zero_crossings
+    from wkappa._stats.bootstrap import expanded_level, expanded_pvalue, zero_crossings
 
     rng = np.random.default_rng(8)
     truth = rng.integers(0, 4, 40)
