@@ -104,7 +104,8 @@ def test_costly_cells_and_inference_lines() -> None:
     )
     assert "standard error = 0.282487" in text
     assert "(fair, Landis & Koch)" in text
-    perfect = wk.kappa_test_from_table([[3, 0], [0, 2]]).explain()
+    with pytest.warns(UserWarning, match=r"Hint: method='score' gives an interval"):
+        perfect = wk.kappa_test_from_table([[3, 0], [0, 2]]).explain()  # (its [1, 1])
     assert "No cell has more weighted disagreement than chance" in perfect
 
 

@@ -303,7 +303,8 @@ def test_empty_rows_and_columns_are_fine() -> None:
 def test_perfect_agreement() -> None:
     result = wk.kappa_test_from_table([[5, 0], [0, 7]])
     assert result.statistic == 1.0 and result.standard_error == 0.0
-    assert tuple(result.confidence_interval()) == (1.0, 1.0)
+    with pytest.warns(UserWarning, match=r"Hint: method='score' gives an interval"):
+        assert tuple(result.confidence_interval()) == (1.0, 1.0)
     assert result.interpretation == "almost perfect"
 
 

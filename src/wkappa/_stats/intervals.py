@@ -315,11 +315,28 @@ def warn_undefined_interval(method: str, n: float, statistic: float) -> None:
     )
 
 
+# The start of collapsed()'s warning at kappa = 1 (a warnings filter's message pattern).
+PERFECT_INTERVAL = "The 'asymptotic' interval is \\[1, 1\\]: kappa is 1"
+
+
 def collapsed(ci: ConfidenceInterval, statistic: float) -> ConfidenceInterval:
     """``ci``, or its nan version with a warning at the caller where it has zero width below
     perfect agreement: a standard error of 0 there (every pair in one cell of the table)
-    measures nothing. At kappa = 1 the interval [1, 1] of perfect agreement stays."""
-    if not (ci.high - ci.low <= 1e-12 and statistic < 1.0 - 1e-12):  # (False for nan)
+    measures nothing. At kappa = 1 the interval [1, 1] of perfect agreement stays (the
+    standard error of SAS, statsmodels and R's irr is 0 there too); the 'asymptotic' one, the
+    default, with a warning that points to the 'score' interval, whose lower limit is below
+    1. (The bootstrap's [1, 1] there, every resample agreeing perfectly, is documented.)"""
+    if not ci.high - ci.low <= 1e-12:  # (False for nan)
+        return ci
+    if statistic >= 1.0 - 1e-12:
+        if ci.method == "asymptotic":
+            warn_at_caller(
+                "The 'asymptotic' interval is [1, 1]: kappa is 1 (no pair disagrees), where "
+                "its standard error is 0, so it states a certainty that a sample of pairs "
+                "cannot give. Hint: method='score' gives an interval whose lower limit is "
+                "below 1.",
+                UserWarning,
+            )
         return ci
     warn_at_caller(
         f"The {ci.method!r} interval is undefined: its standard error is 0 at kappa = "
@@ -335,6 +352,7 @@ def quiet_interval(interval: Callable[[], ConfidenceInterval]) -> ConfidenceInte
     not warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)
+        warnings.filterwarnings("ignore", PERFECT_INTERVAL, UserWarning)
         return interval()
 
 
