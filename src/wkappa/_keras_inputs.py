@@ -17,6 +17,7 @@ from keras import ops
 
 from ._core import (
     format_value,
+    loss_weight_error,
     probability_rows_error,
     probability_tolerance,
     weight_exponent_limit,
@@ -149,10 +150,7 @@ def loss_weights(raw: Any, weight: Any) -> tuple[Any, Any]:
     bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)).reshape(-1))
     if bad.size:
         value = np.asarray(ops.convert_to_numpy(raw)).reshape(-1)[bad[0]].item()
-        raise WkappaError(
-            "`sample_weight` must hold finite non-negative weights; row "
-            f"{int(bad[0])} holds {format_value(value)}."
-        )
+        raise loss_weight_error(int(bad[0]), value)
     return _tamed(weight), None
 
 

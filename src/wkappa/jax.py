@@ -20,11 +20,14 @@ from ._core import (
     check_num_classes,
     check_pair_lengths,
     check_weights,
+    count_weight_error,
     format_value,
     import_optional,
+    loss_weight_error,
     one_based_hint,
     probability_rows_error,
     probability_tolerance,
+    soft_kappa_loss,
     weight_exponent_limit,
     weight_matrix,
     wide_integers_as_floats,
@@ -215,12 +218,7 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
         weight_ok = jnp.isfinite(weight) & (weight >= 0) & (weight == jnp.floor(weight))
         if not isinstance(weight_ok, jax.core.Tracer) and not bool(weight_ok.all()):
             row = int(np.flatnonzero(~np.asarray(weight_ok))[0])
-            raise WkappaError(
-                "`sample_weight` must hold non-negative whole numbers (the count each row "
-                f"adds); row {row} holds {format_value(np.asarray(raw)[row].item())}. Hint: "
-                "kappa does not change when every weight is scaled by one constant, so scale "
-                "fractional weights to whole numbers."
-            )
+            raise count_weight_error(row, np.asarray(raw)[row].item())
     valid = true_ok & pred_ok & weight_ok
     cells = jnp.where(valid, true_index * k + pred_index, 0)
     if sample_weight is None:
@@ -345,18 +343,7 @@ def kappa_loss(
         rows = onehot * row_weight[:, None]
         pred_margin = (probs * row_weight[:, None]).sum(axis=0)
         total = row_weight.sum()
-    # A batch without weight (no rows, or every row masked out) has loss 0 and a zero
-    # gradient; the unused branch gets safe denominators so that no NaN reaches the
-    # gradient through `where`.
-    counted = total > 0
-    disagreement = (matrix * (rows.T @ probs)).sum()
-    expected = jnp.outer(rows.sum(axis=0), pred_margin) / jnp.where(counted, total, 1)
-    chance = jnp.where(counted, (matrix * expected).sum() + eps, 1)
-    if form == "ratio":
-        loss = disagreement / chance
-    else:
-        loss = jnp.log(jnp.where(counted, disagreement + eps, 1)) - jnp.log(chance)
-    loss = jnp.where(counted, loss, jnp.zeros_like(loss))
+    loss = soft_kappa_loss(jnp, rows, probs, pred_margin, total, matrix, form=form, eps=eps)
     return loss if poison is None else jnp.where(poison, math.nan, loss)
 
 
@@ -414,8 +401,5 @@ def _loss_weights(sample_weight: Any, probs: jax.Array) -> tuple[jax.Array, jax.
         return jnp.where(ok, weight, 0), ~ok.all()
     bad = np.flatnonzero(~np.asarray(ok))
     if bad.size:
-        raise WkappaError(
-            "`sample_weight` must hold finite non-negative weights; row "
-            f"{int(bad[0])} holds {format_value(np.asarray(raw)[bad[0]].item())}."
-        )
+        raise loss_weight_error(int(bad[0]), np.asarray(raw)[bad[0]].item())
     return weight, None

@@ -26,6 +26,7 @@ from ._core import (
     import_optional,
     kappa_from_table,
     one_based_hint,
+    soft_kappa_loss,
 )
 from .exceptions import WkappaError, WkappaTypeError
 
@@ -585,10 +586,11 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
             if not is_traced(index):
                 bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)))
                 if bad.size:
-                    raw = np.asarray(ops.convert_to_numpy(values))[bad[0]].item()
+                    label = np.asarray(ops.convert_to_numpy(values))[bad[0]].item()
                     raise WkappaError(
                         f"`y_true` must hold class indices in 0..{k - 1}; row {int(bad[0])} "
-                        f"holds {format_value(raw)} (num_classes = {k}).{one_based_hint(raw, k)}"
+                        f"holds {format_value(label)} (num_classes = {k})."
+                        + one_based_hint(label, k)
                     )
             else:
                 bad_index = ops.logical_not(ops.all(ok))
@@ -617,20 +619,10 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
             total = ops.cast(ops.shape(probs)[0], self.dtype)
             pred_margin = ops.sum(probs, axis=0)
         weights = ops.convert_to_tensor(self._weights, dtype=self.dtype)
-        disagreement = ops.sum(weights * ops.matmul(ops.transpose(weighted), probs))
-        true_margin = ops.sum(weighted, axis=0)
-        # A batch without weight (every row masked or padded out, or no rows) holds no
-        # information: its loss is 0 with a zero gradient. The unused branch is computed
-        # with safe denominators, so that no NaN reaches the gradient through `where`.
-        counted = total > 0
-        chance = ops.sum(weights * ops.outer(true_margin, pred_margin)) / ops.where(
-            counted, total, ops.ones_like(total)
-        )
-        if self.form == "log":
-            loss = ops.log(ops.divide_no_nan(disagreement, chance) + self.epsilon)
-        else:
-            loss = disagreement / ops.where(counted, chance + self.epsilon, 1.0)
-        loss = ops.where(counted, loss, ops.zeros_like(loss))
+        loss = soft_kappa_loss(
+            ops, weighted, probs, pred_margin, total, weights, form=self.form,
+            eps=self.epsilon, tfa_log=True,
+        )  # fmt: skip
         if poison is not None:
             loss = ops.where(poison, math.nan, loss)
         return loss

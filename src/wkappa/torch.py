@@ -21,13 +21,15 @@ from ._core import (
     check_num_classes,
     check_weights,
     check_zero_division,
+    count_weight_error,
     exact_total,
-    format_value,
     import_optional,
     kappa_from_table,
+    loss_weight_error,
     one_based_hint,
     probability_rows_error,
     probability_tolerance,
+    soft_kappa_loss,
     weight_exponent_limit,
     weight_matrix,
     weights_name,
@@ -121,10 +123,7 @@ def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool
         bad = ~torch.isfinite(weight) | (weight < 0)
         if bool(bad.any()):
             row = int(torch.nonzero(bad)[0, 0])
-            raise WkappaError(
-                "`sample_weight` must hold finite non-negative weights; row "
-                f"{row} holds {format_value(sample_weight[row].item())}."
-            )
+            raise loss_weight_error(row, sample_weight[row].item())
     # Scaled by a power of two as every wkappa loss scales them (weight_exponent_limit);
     # the exponent is read in the weight's own dtype (float64 weights pass float32's range).
     if not weight.numel():
@@ -295,20 +294,10 @@ class WeightedKappaLoss(nn.Module):
             rows = onehot * row_weight[:, None]
             pred_margin = (probs * row_weight[:, None]).sum(dim=0)
             total = row_weight.sum()
-        # A batch without weight (no rows, or every row masked out) has loss 0 and a zero
-        # gradient; the unused branch gets safe denominators so that no NaN reaches the
-        # gradient through `where`.
-        counted = total > 0
-        one = torch.ones_like(total)
-        observed = rows.T @ probs
-        expected = torch.outer(rows.sum(dim=0), pred_margin) / torch.where(counted, total, one)
-        disagreement = (weights * observed).sum()
-        chance = torch.where(counted, (weights * expected).sum() + self.eps, one)
-        if self.form == "ratio":
-            loss = disagreement / chance
-        else:
-            loss = torch.log(torch.where(counted, disagreement + self.eps, one)) - torch.log(chance)
-        return torch.where(counted, loss, torch.zeros_like(loss))
+        loss: torch.Tensor = soft_kappa_loss(
+            torch, rows, probs, pred_margin, total, weights, form=self.form, eps=self.eps
+        )
+        return loss
 
 
 class KappaMetric:
@@ -430,12 +419,7 @@ class KappaMetric:
                 bad |= ~torch.isfinite(weight) | (weight != torch.floor(weight))
             if bool(bad.any()):
                 row = int(torch.nonzero(bad)[0, 0])
-                raise WkappaError(
-                    "`sample_weight` must hold non-negative whole numbers (the count each row "
-                    f"adds); row {row} holds {format_value(weight[row].item())}. Hint: kappa "
-                    "does not change when every weight is scaled by one constant, so scale "
-                    "fractional weights to whole numbers."
-                )
+                raise count_weight_error(row, weight[row].item())
             self._check_capacity(weight)
         return weight.to(device=device, dtype=torch.int64)
 

@@ -81,7 +81,13 @@ from .label_spelling import (
     split_error,
     unlisted_error,
 )
-from .loss_rules import probability_tolerance, weight_exponent_limit
+from .loss_rules import (
+    count_weight_error,
+    loss_weight_error,
+    probability_tolerance,
+    soft_kappa_loss,
+    weight_exponent_limit,
+)
 from .normal import norm_cdf, norm_ppf, norm_sf
 from .options import (
     UNDEFINED_REASON,
@@ -379,8 +385,11 @@ from .weight_sums import (  # noqa: E402
 __all__ += [
     "LIMBS",
     "castable",
+    "count_weight_error",
     "exact_weight_sums",
     "limbs",
+    "loss_weight_error",
+    "soft_kappa_loss",
     "units_are_accurate",
     "units_from_limbs",
     "units_to_float",
