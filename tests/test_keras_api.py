@@ -312,3 +312,17 @@ def test_loss_refuses_rows_that_are_not_probabilities_as_the_torch_and_jax_losse
     assert float(keras.ops.convert_to_numpy(on_logits(labels, logits))) == pytest.approx(
         float(keras.ops.convert_to_numpy(loss(labels, probs))), rel=1e-5
     )
+
+
+def test_loss_of_rows_that_do_not_pair_up_names_both_arguments() -> None:
+    """y_true and y_pred with different numbers of rows: the loss failed inside the backend's
+    matrix product (torch's RuntimeError, JAX's ValueError, TensorFlow's
+    InvalidArgumentError), as the metric refuses them by name."""
+    probs = np.full((5, 3), 1 / 3, dtype="float32")
+    for loss, y_true in (
+        (WeightedKappaLoss(3, sparse_labels=True), np.array([0, 1, 2, 1])),
+        (WeightedKappaLoss(3), np.eye(3, dtype="float32")[[0, 1, 2, 1]]),
+    ):
+        with pytest.raises(WkappaError, match=r"^`y_true` and `y_pred` must have the same "
+                           r"number of rows; got 4 and 5\.$"):  # fmt: skip
+            loss(y_true, probs)

@@ -603,6 +603,12 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                     f"`y_true` must be one-hot rows of shape (N, {k}); got "
                     f"{tuple(onehot.shape)}. Hint: sparse_labels=True for class indices."
                 )
+        n_true, n_pred = onehot.shape[0], probs.shape[0]
+        if isinstance(n_true, int) and isinstance(n_pred, int) and n_true != n_pred:
+            raise WkappaError(
+                f"`y_true` and `y_pred` must have the same number of rows; got {n_true} "
+                f"and {n_pred}."
+            )
         if sample_weight is not None:
             raw_weight = row_tensor(sample_weight, "sample_weight")
             row_weight = ops.cast(raw_weight, self.dtype)
