@@ -47,3 +47,28 @@ def test_kappa_loss_trains_to_a_good_qwk() -> None:
     assert log_form > 0.8
     assert log_form > cross_entropy - 0.02
     assert ratio_form > 0.75
+
+
+@pytest.mark.parametrize("mode", ["logits", "probs"])
+def test_torch_compile_full_graph_without_validation_matches_eager(mode: str) -> None:
+    """validate_args=False leaves no host sync in forward: torch.compile(fullgraph=True)
+    compiles the loss (with sample weights) into one graph, with the eager value and
+    gradient. With the checks on, each check is a graph break, not an error."""
+    generator = torch.Generator().manual_seed(4)
+    scores = torch.randn(32, 5, generator=generator, dtype=torch.float64)
+    if mode == "probs":
+        scores = torch.softmax(scores, dim=1)
+    target = torch.randint(0, 5, (32,), generator=generator)
+    weight = torch.rand(32, generator=generator, dtype=torch.float64)
+    loss = WeightedKappaLoss(5, mode=mode, validate_args=False)  # type: ignore[arg-type]
+    eager_input = scores.clone().requires_grad_()
+    eager = loss(eager_input, target, weight)
+    eager.backward()
+    compiled_input = scores.clone().requires_grad_()
+    compiled = torch.compile(loss, fullgraph=True)(compiled_input, target, weight)
+    compiled.backward()
+    assert float(compiled.detach()) == pytest.approx(float(eager.detach()), rel=1e-12)
+    assert compiled_input.grad is not None and eager_input.grad is not None
+    torch.testing.assert_close(compiled_input.grad, eager_input.grad, rtol=1e-10, atol=1e-12)
+    checked = torch.compile(WeightedKappaLoss(5, mode=mode))(scores, target)  # type: ignore[arg-type]
+    assert float(checked) == pytest.approx(float(loss(scores, target)), rel=1e-12)
