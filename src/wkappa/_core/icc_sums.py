@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .dependencies import frame_columns, is_lazy_frame, series_library
 from .icc_finish import finish_sums
 
 __all__ = [
@@ -98,22 +99,82 @@ def scaled_ratings(x: np.ndarray) -> ScaledRatings:
 
 
 def centred_integers(*arrays: Any) -> tuple[list[np.ndarray], int] | None:
-    """Integer numpy arrays with a value beyond 2**53, which float64 would round: minus
-    their smallest value in integer arithmetic (exact, modulo 2**64 in uint64), as float64
+    """Integer ratings with a value beyond 2**53, which float64 would round: minus their
+    smallest value in integer arithmetic (exact, modulo 2**64 in uint64), as float64
     (rounded once, relative to the difference), and that value; None for anything else.
 
-    The ICC and the CCC do not change under a common shift of the ratings.
+    Each of ``arrays`` is a numpy integer array, or a pandas, polars or pyarrow column or
+    in-memory frame whose columns are all integers (a frame becomes an items x columns
+    matrix, its missing ratings NaN). The ICC and the CCC do not change under a common
+    shift of the ratings.
     """
-    if not arrays or not all(
-        type(a) is np.ndarray and a.dtype.kind in "iu" and a.size for a in arrays
-    ):
+    read = [_integer_values(a) for a in arrays]
+    if not read or any(r is None for r in read):
         return None
-    low = min(int(a.min()) for a in arrays)
-    high = max(int(a.max()) for a in arrays)
+    found = [r for r in read if r is not None]
+    present = [values[~missing] for values, missing in found]
+    if not all(values.size for values in present):
+        return None
+    low = min(int(values.min()) for values in present)
+    high = max(int(values.max()) for values in present)
     if max(abs(low), abs(high)) <= 2**53:
         return None
     base = np.uint64(low % 2**64)
-    return [(a.astype(np.uint64) - base).astype(np.float64) for a in arrays], low
+    centred = []
+    for values, missing in found:
+        shifted = (values.astype(np.uint64) - base).astype(np.float64)
+        shifted[missing] = np.nan
+        centred.append(shifted)
+    return centred, low
+
+
+def _integer_values(obj: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """``obj``'s ratings as a numpy integer array and its mask of missing ones, when it is a
+    numpy integer array or a frame or column of integer dtype; None otherwise."""
+    if type(obj) is np.ndarray:
+        if obj.dtype.kind not in "iu":
+            return None
+        return obj, np.zeros(obj.shape, dtype=bool)
+    if is_lazy_frame(obj):
+        return None
+    columns = frame_columns(obj, "ratings", "")
+    if columns is not None:
+        read = [_integer_column(column) for _, column in columns]
+        if not read or any(r is None for r in read):
+            return None
+        found = [r for r in read if r is not None]
+        if len({values.dtype for values, _ in found}) > 1:  # (int64 beside uint64)
+            return None
+        return (
+            np.column_stack([values for values, _ in found]),
+            np.column_stack([missing for _, missing in found]),
+        )
+    return _integer_column(obj)
+
+
+def _integer_column(column: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    library = series_library(column)
+    if library == "pandas":
+        import pandas as pd
+
+        if not (hasattr(column, "dtype") and pd.api.types.is_integer_dtype(column.dtype)):
+            return None
+        series = pd.Series(column)
+        dtype = getattr(series.dtype, "numpy_dtype", series.dtype)  # (nullable Int64)
+        return series.to_numpy(dtype=dtype, na_value=0), series.isna().to_numpy()
+    if library == "polars":
+        if not column.dtype.is_integer():
+            return None
+        return column.fill_null(0).to_numpy(), column.is_null().to_numpy()
+    if library == "pyarrow":
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if not pa.types.is_integer(column.type):
+            return None
+        missing = np.asarray(column.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        return np.asarray(pc.fill_null(column, 0).to_numpy()), missing
+    return None
 
 
 def _unit_exponent(top: np.ndarray) -> np.ndarray:
