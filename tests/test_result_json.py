@@ -49,11 +49,11 @@ GROUP = (
 ICC = (
     "form name shrout_fleiss description statistic pvalue f_statistic df1 df2 icc0 alternative "
     "ms_items ms_raters ms_error ms_within df_items df_raters df_error df_within n_items "
-    "n_raters n_ratings method confidence_interval"
+    "n_raters n_ratings n_items_omitted method confidence_interval"
 ).split()
 CCC = (
-    "statistic pearson bias_correction means variances n_items n_raters pvalue ccc0 "
-    "alternative standard_error_z method confidence_interval"
+    "statistic pearson bias_correction means variances n_items n_raters n_items_omitted "
+    "pvalue ccc0 alternative standard_error_z method confidence_interval"
 ).split()
 PLAN = (
     "n power expected_width assurance goal method kappa1 kappa0 alternative alpha target_power "
