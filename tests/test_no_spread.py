@@ -130,7 +130,7 @@ def test_perfect_kappa_keeps_its_interval() -> None:
     """[1, 1] stays (not nan), with the warning that points to the 'score' interval
     (tests/test_perfect_agreement_interval.py)."""
     result = wk.kappa_test_from_table([[3, 0], [0, 4]])
-    with pytest.warns(UserWarning, match=r"interval is \[1, 1\]: kappa is 1"):
+    with pytest.warns(wk.PerfectAgreementWarning, match=r"interval is \[1, 1\]: kappa is 1"):
         assert tuple(result.confidence_interval()) == (1.0, 1.0)
 
 

@@ -22,7 +22,7 @@ HINT = r"The '{}' interval is \[1, 1\]: kappa is 1 .* Hint: method='score' gives
 def test_the_default_interval_at_kappa_one_warns_and_points_to_score(weights: str) -> None:
     result = wk.kappa_test_from_table(PERFECT, weights=weights)
     assert result.statistic == 1.0 and result.standard_error == 0.0
-    with pytest.warns(UserWarning, match=HINT.format("asymptotic")):
+    with pytest.warns(wk.PerfectAgreementWarning, match=HINT.format("asymptotic")):
         ci = result.confidence_interval()
     assert (ci.low, ci.high) == (1.0, 1.0)  # kept: SAS's and statsmodels' interval
     with warnings.catch_warnings():
@@ -37,7 +37,7 @@ def test_one_sided_intervals_warn_too_and_the_bootstrap_is_documented() -> None:
     """The bootstrap's [1, 1] (every resample agrees perfectly) is not warned about: the
     small-samples guide says so, and its other warnings (undefined replicates) come first."""
     greater = wk.kappa_test_from_table(PERFECT, alternative="greater")
-    with pytest.warns(UserWarning, match=HINT.format("asymptotic")):
+    with pytest.warns(wk.PerfectAgreementWarning, match=HINT.format("asymptotic")):
         assert tuple(greater.confidence_interval()) == (1.0, 1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -57,7 +57,7 @@ def test_every_entry_point_warns_and_the_repr_does_not() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert "CI=[1, 1]" in repr(result)
-        with pytest.warns(UserWarning, match=HINT.format("asymptotic")):
+        with pytest.warns(wk.PerfectAgreementWarning, match=HINT.format("asymptotic")):
             result.to_dict()
 
 

@@ -49,6 +49,7 @@ from ._stats import (
 )
 from .exceptions import (
     FewClustersWarning,
+    PerfectAgreementWarning,
     PlanApproximationWarning,
     UndefinedKappaWarning,
     UndefinedReliabilityWarning,
@@ -95,6 +96,7 @@ __all__ = [
     "KappaResult",
     "PairedKappaResult",
     "PanelComparison",
+    "PerfectAgreementWarning",
     "PlanApproximationWarning",
     "StratifiedKappaResult",
     "ThresholdResult",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 __all__ = [
     "FewClustersWarning",
+    "PerfectAgreementWarning",
     "PlanApproximationWarning",
     "UndefinedKappaWarning",
     "UndefinedReliabilityWarning",
@@ -58,6 +59,18 @@ class FewClustersWarning(UserWarning):
     itself is unaffected. The remedy is more clusters; otherwise report the number of clusters
     beside the interval. The threshold comes from a coverage study (the user guide's
     "Clustered and stratified designs", ``benchmarks/few_clusters_study.py``).
+    """
+
+
+class PerfectAgreementWarning(UserWarning):
+    """Kappa is 1 (no pair disagrees) and the default 'asymptotic' interval is [1, 1].
+
+    The asymptotic standard error is 0 at perfect agreement (as SAS, statsmodels and R's irr
+    give it), so the interval states a certainty that a sample of pairs cannot give: at true
+    kappas of 0.97-0.99 and 20-50 pairs, such intervals covered the truth 13-63% of the time
+    (the user guide's "Small samples", ``benchmarks/near_perfect_study.py``). The interval is
+    still returned; the remedy is ``confidence_interval(method='score')``, whose lower limit
+    is below 1.
     """
 
 

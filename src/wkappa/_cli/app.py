@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from .. import __version__
 from .._core import THRESHOLD_HINT
-from ..exceptions import WkappaError
+from ..exceptions import PerfectAgreementWarning, WkappaError
 from .options import check_explain, check_missing_labels, check_outputs, later_notes
 
 __all__ = ["main"]
@@ -97,16 +97,11 @@ _WARNING_WORDS = (
 )
 
 
-# The library's warning of an asymptotic interval [1, 1] at kappa = 1: `wkappa score` notes
-# every zero-width asymptotic interval in its own words.
-_NOTED = "The 'asymptotic' interval is [1, 1]: kappa is 1"
-
-
 def _warning(message: Any, category: Any, *_: Any, warned: list[str], **__: Any) -> None:
     """A library warning on one line, in the command line's words, kept in ``warned`` (once):
     the run's list that its HTML report shows and that stderr shows once the command has
     succeeded (a refused run shows its one error line only)."""
-    if _NOTED in str(message):
+    if issubclass(category, PerfectAgreementWarning):  # (`score` notes it in its own words)
         return
     text = _one_line(message, options=True)
     for words, shown in _WARNING_WORDS:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._core import check_choice, format_value, real_number, warn_at_caller
-from ..exceptions import UndefinedKappaWarning, WkappaError
+from ..exceptions import PerfectAgreementWarning, UndefinedKappaWarning, WkappaError
 from .bootstrap_method import BootstrapMethod
 from .json_values import json_fields
 from .text_values import level_percent
@@ -315,10 +315,6 @@ def warn_undefined_interval(method: str, n: float, statistic: float) -> None:
     )
 
 
-# The start of collapsed()'s warning at kappa = 1 (a warnings filter's message pattern).
-PERFECT_INTERVAL = "The 'asymptotic' interval is \\[1, 1\\]: kappa is 1"
-
-
 def collapsed(ci: ConfidenceInterval, statistic: float) -> ConfidenceInterval:
     """``ci``, or its nan version with a warning at the caller where it has zero width below
     perfect agreement: a standard error of 0 there (every pair in one cell of the table)
@@ -335,7 +331,7 @@ def collapsed(ci: ConfidenceInterval, statistic: float) -> ConfidenceInterval:
                 "its standard error is 0, so it states a certainty that a sample of pairs "
                 "cannot give. Hint: method='score' gives an interval whose lower limit is "
                 "below 1.",
-                UserWarning,
+                PerfectAgreementWarning,
             )
         return ci
     warn_at_caller(
@@ -352,7 +348,7 @@ def quiet_interval(interval: Callable[[], ConfidenceInterval]) -> ConfidenceInte
     not warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)
-        warnings.filterwarnings("ignore", PERFECT_INTERVAL, UserWarning)
+        warnings.simplefilter("ignore", PerfectAgreementWarning)
         return interval()
 
 
