@@ -35,6 +35,7 @@ __all__ = [
     "ScaledRatings",
     "anova_sums",
     "centred_integers",
+    "past_float",
     "plain_anova_sums",
     "scaled_ratings",
     "sums_from_means",
@@ -117,7 +118,7 @@ def centred_integers(*arrays: Any) -> tuple[list[np.ndarray], int] | None:
         return None
     low = min(int(values.min()) for values in present)
     high = max(int(values.max()) for values in present)
-    if max(abs(low), abs(high)) <= 2**53:
+    if not past_float(low, high):
         return None
     base = np.uint64(low % 2**64)
     centred = []
@@ -126,6 +127,13 @@ def centred_integers(*arrays: Any) -> tuple[list[np.ndarray], int] | None:
         shifted[missing] = np.nan
         centred.append(shifted)
     return centred, low
+
+
+def past_float(low: int, high: int) -> bool:
+    """Whether integer ratings from ``low`` to ``high`` reach past 2**53, beyond which float64
+    rounds integers (2**62 + 1 and 2**62 + 2 become one number): such ratings are taken minus
+    their smallest, in integer arithmetic, before they become floats."""
+    return max(abs(low), abs(high)) > 2**53
 
 
 def _integer_values(obj: Any) -> tuple[np.ndarray, np.ndarray] | None:

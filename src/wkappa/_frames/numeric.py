@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core import import_optional, sums_from_means, trusted_sums, unit_for
+from .._core import import_optional, past_float, sums_from_means, trusted_sums, unit_for
 from ..exceptions import WkappaError
 from .count import as_polars, collected, wrap_frame
 from .raters import (
@@ -196,13 +196,13 @@ def rater_moments(
 
 
 def _past_float(low: int, high: int) -> int | None:
-    """``low`` when integer ratings from ``low`` to ``high`` reach 2**53, past which float64
-    rounds them (2**62 + 1 and 2**62 + 2 become one number): they are then taken minus
-    ``low``, in integer arithmetic, before they become floats. The ICCs and the CCC are those
+    """``low`` when integer ratings from ``low`` to ``high`` reach past 2**53, where float64
+    rounds them (:func:`wkappa._core.past_float`): they are then taken minus ``low``, in
+    integer arithmetic, before they become floats. The ICCs and the CCC are those
     of the ratings minus any one constant, so nothing they report changes, and the differences
     stay exact while the span is below 2**53 (as :func:`wkappa.icc` centres such integers).
     None otherwise (or for a span past 2**63, which int64 would not hold)."""
-    if max(abs(low), abs(high)) < 2**53 or high - low >= 2**63:
+    if not past_float(low, high) or high - low >= 2**63:
         return None
     return low
 
