@@ -1,9 +1,11 @@
 """``wkappa score`` and ``compare`` on files far larger than their counts: streamed, counted
 in the engine.
 
-A 30-million-row Parquet file (two int64 columns: 480 MB once decoded) is scored, and a
+A 40-million-row Parquet file (two int64 columns: 640 MB once decoded) is scored, and a
 10-million-row one with three columns compared, in a subprocess whose peak resident memory is
-measured (``RUSAGE_CHILDREN`` of a wrapper process).
+measured (``RUSAGE_CHILDREN`` of a wrapper process). The peak includes the interpreter's and
+the libraries' own footprint (about 90-120 MiB, by environment), so the file is large enough
+for the streamed count, not that footprint, to decide the bound.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import wkappa as wk
 
 pytestmark = pytest.mark.integration  # a real engine, training run or subprocess
 
-N_ROWS = 30_000_000
+N_ROWS = 40_000_000
 K = 5
 
 # Run the command in a child and print its peak RSS (bytes) after its JSON output.
@@ -71,7 +73,7 @@ def _peak(*args: str | Path) -> tuple[dict, int]:
 
 
 @pytest.mark.slow
-def test_thirty_million_rows_stream_in_bounded_memory(tmp_path, record_property):
+def test_forty_million_rows_stream_in_bounded_memory(tmp_path, record_property):
     path = tmp_path / "big.parquet"
     _write(path)
     small = tmp_path / "small.csv"
