@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from ..exceptions import WkappaError
+from .columns import to_column
 from .dependencies import frame_columns, is_lazy_frame, series_library
 from .icc_finish import finish_sums
 
@@ -161,28 +163,16 @@ def _integer_values(obj: Any) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _integer_column(column: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    library = series_library(column)
-    if library == "pandas":
-        import pandas as pd
-
-        if not (hasattr(column, "dtype") and pd.api.types.is_integer_dtype(column.dtype)):
-            return None
-        series = pd.Series(column)
-        dtype = getattr(series.dtype, "numpy_dtype", series.dtype)  # (nullable Int64)
-        return series.to_numpy(dtype=dtype, na_value=0), series.isna().to_numpy()
-    if library == "polars":
-        if not column.dtype.is_integer():
-            return None
-        return column.fill_null(0).to_numpy(), column.is_null().to_numpy()
-    if library == "pyarrow":
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        if not pa.types.is_integer(column.type):
-            return None
-        missing = np.asarray(column.is_null().to_numpy(zero_copy_only=False), dtype=bool)
-        return np.asarray(pc.fill_null(column, 0).to_numpy()), missing
-    return None
+    if series_library(column) is None:
+        return None
+    try:
+        read = to_column(column, "ratings")
+    except WkappaError:  # (the reader of the ratings refuses it in its own words)
+        return None
+    if read.categories is not None or read.values.dtype.kind not in "iu":
+        return None
+    missing = read.missing if read.missing is not None else np.zeros(read.values.shape, bool)
+    return read.values, missing
 
 
 def _unit_exponent(top: np.ndarray) -> np.ndarray:
