@@ -71,3 +71,21 @@ def test_a_missing_huge_integer_is_missing() -> None:
         assert wk.icc(frame, form="A,1").statistic == pytest.approx(want, rel=1e-9)
     with pytest.raises(wk.WkappaError, match="missing"):
         wk.icc(with_null, nan_policy="raise")
+
+
+def test_messages_name_the_frames_columns() -> None:
+    """The exact-integer route once lost the frame's column names: a rater without any
+    rating, or a missing rating under nan_policy='raise', was ``rater 2``, not
+    ``column 'c'`` as for the same frame of smaller integers."""
+    ratings = pd.DataFrame({n: BASE[:, j] + np.int64(2**62) for j, n in enumerate("abc")})
+    ratings = ratings.astype("Int64")
+    ratings["c"] = pd.array([None] * len(ratings), dtype="Int64")
+    for frame in (ratings, pl.from_pandas(ratings)):
+        with pytest.raises(wk.WkappaError, match="no rating at all from column 'c'"):
+            wk.icc(frame)
+        with pytest.raises(wk.WkappaError, match=r"item 0, column 'c'"):
+            wk.icc(frame, nan_policy="raise")
+        with pytest.raises(wk.WkappaError, match=r"item 0, column 'c'"):
+            wk.ccc(frame[["a", "c"]])
+        with pytest.raises(wk.WkappaError, match=r"item 0, column 'c'"):
+            wk.ICCAccumulator().update(frame)

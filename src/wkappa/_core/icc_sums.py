@@ -34,6 +34,7 @@ from .icc_finish import finish_sums
 __all__ = [
     "NUMBA_FROM",
     "AnovaSums",
+    "CentredIntegers",
     "ScaledRatings",
     "anova_sums",
     "centred_integers",
@@ -101,7 +102,18 @@ def scaled_ratings(x: np.ndarray) -> ScaledRatings:
     return ScaledRatings(values, shift, np.ldexp(1.0, exponent))
 
 
-def centred_integers(*arrays: Any) -> tuple[list[np.ndarray], int] | None:
+@dataclass(frozen=True)
+class CentredIntegers:
+    """:func:`centred_integers`' answer: ``arrays``, the inputs minus ``low`` as float64
+    (NaN where a rating is missing), and ``names``, each input frame's column names (None
+    for an array or a column), for messages that name the rater as the input did."""
+
+    arrays: list[np.ndarray]
+    low: int
+    names: list[tuple[str, ...] | None]
+
+
+def centred_integers(*arrays: Any) -> CentredIntegers | None:
     """Integer ratings with a value beyond 2**53, which float64 would round: minus their
     smallest value in integer arithmetic (exact, modulo 2**64 in uint64), as float64
     (rounded once, relative to the difference), and that value; None for anything else.
@@ -115,7 +127,7 @@ def centred_integers(*arrays: Any) -> tuple[list[np.ndarray], int] | None:
     if not read or any(r is None for r in read):
         return None
     found = [r for r in read if r is not None]
-    present = [values[~missing] for values, missing in found]
+    present = [values[~missing] for values, missing, _ in found]
     if not all(values.size for values in present):
         return None
     low = min(int(values.min()) for values in present)
@@ -124,11 +136,11 @@ def centred_integers(*arrays: Any) -> tuple[list[np.ndarray], int] | None:
         return None
     base = np.uint64(low % 2**64)
     centred = []
-    for values, missing in found:
+    for values, missing, _ in found:
         shifted = (values.astype(np.uint64) - base).astype(np.float64)
         shifted[missing] = np.nan
         centred.append(shifted)
-    return centred, low
+    return CentredIntegers(centred, low, [names for _, _, names in found])
 
 
 def past_float(low: int, high: int) -> bool:
@@ -138,13 +150,17 @@ def past_float(low: int, high: int) -> bool:
     return max(abs(low), abs(high)) > 2**53
 
 
-def _integer_values(obj: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """``obj``'s ratings as a numpy integer array and its mask of missing ones, when it is a
-    numpy integer array or a frame or column of integer dtype; None otherwise."""
+_Integers = tuple[np.ndarray, np.ndarray, tuple[str, ...] | None]
+
+
+def _integer_values(obj: Any) -> _Integers | None:
+    """``obj``'s ratings as a numpy integer array, its mask of missing ones and a frame's
+    column names, when it is a numpy integer array or a frame or column of integer dtype;
+    None otherwise."""
     if type(obj) is np.ndarray:
         if obj.dtype.kind not in "iu":
             return None
-        return obj, np.zeros(obj.shape, dtype=bool)
+        return obj, np.zeros(obj.shape, dtype=bool), None
     if is_lazy_frame(obj):
         return None
     columns = frame_columns(obj, "ratings", "")
@@ -158,8 +174,10 @@ def _integer_values(obj: Any) -> tuple[np.ndarray, np.ndarray] | None:
         return (
             np.column_stack([values for values, _ in found]),
             np.column_stack([missing for _, missing in found]),
+            tuple(name for name, _ in columns),
         )
-    return _integer_column(obj)
+    column = _integer_column(obj)
+    return None if column is None else (*column, None)
 
 
 def _integer_column(column: Any) -> tuple[np.ndarray, np.ndarray] | None:

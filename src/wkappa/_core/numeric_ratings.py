@@ -153,6 +153,7 @@ def read_numeric_ratings(
     min_targets: int = 2,
     omit: str | None = "uses every rating there is (REML variance components)",
     function: str | None = "icc",
+    column_names: tuple[str, ...] | None = None,
 ) -> NumericRatings:
     """Read targets x raters (x features) numeric ratings into float64.
 
@@ -174,12 +175,16 @@ def read_numeric_ratings(
     function : str or None
         The ``wkappa.frames`` function that reads a frame in the long layout (item, rater
         and rating columns), which is refused here; None: a pivot is suggested.
+    column_names : tuple of str or None
+        The raters' column names when ``ratings`` is an array read from a frame (a frame
+        names its own columns).
 
     Returns
     -------
     NumericRatings
     """
     values, names = _as_floats(ratings, name, function)
+    names = names if column_names is None else column_names
     dims = (2, 3) if allow_features else (2,)
     if values.ndim not in dims:
         shape = (

@@ -419,9 +419,10 @@ def ccc(
     policy = check_choice(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
     exact = centred_integers(x) if y is None else centred_integers(x, y)
     low = omitted = 0
+    names = None
     if exact is not None:  # integers beyond 2**53: their differences, exactly
-        x, low = exact[0][0], exact[1]
-        y = exact[0][1] if y is not None else None
+        x, low, names = exact.arrays[0], exact.low, exact.names[0]
+        y = exact.arrays[1] if y is not None else None
     if y is None:
         read = read_numeric_ratings(
             x,
@@ -430,6 +431,7 @@ def ccc(
             allow_features=False,
             omit="drops incomplete items",
             function="ccc",
+            column_names=names,
         )
         matrix = read.values
         if read.n_missing:

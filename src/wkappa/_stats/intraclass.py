@@ -473,12 +473,13 @@ def _fit(ratings: Any, nan_policy: Any) -> tuple[MeanSquares, bool, int]:
     having no rating (:func:`rated_items`)."""
     policy = check_nan_policy(nan_policy)
     exact = centred_integers(ratings)
+    names = None
     if exact is not None:  # integers beyond 2**53: their differences, exactly
-        ratings = exact[0][0]
+        ratings, names = exact.arrays[0], exact.names[0]
     ms = plain_mean_squares(ratings)
     if ms is not None:  # a large complete float64 table: no reading pass
         return ms, False, 0
-    read = read_numeric_ratings(ratings, nan_policy=policy)
+    read = read_numeric_ratings(ratings, nan_policy=policy, column_names=names)
     values, unrated = rated_items(read.values, policy)
     missing = int(np.isnan(values).sum()) if unrated else read.n_missing  # of the items kept
     ms = mean_squares(values, policy, missing, read.rater_names)

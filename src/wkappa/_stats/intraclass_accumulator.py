@@ -156,12 +156,13 @@ class ICCAccumulator(Mergeable):
             return self
         exact = centred_integers(ratings)
         read = read_numeric_ratings(
-            ratings if exact is None else exact[0][0],
+            ratings if exact is None else exact.arrays[0],
             nan_policy="raise",
             allow_features=True,  # (refused below, with the reason)
             min_targets=1,
             omit=None,
             function=None,
+            column_names=None if exact is None else exact.names[0],
         )
         x = read.values
         if x.ndim == 3:
@@ -178,7 +179,7 @@ class ICCAccumulator(Mergeable):
         # (Sterbenz), and so is its quotient by the power of two `unit`.
         scaled = scaled_ratings(x)
         first = float(scaled.shift[0])
-        batch._shift = first if exact is None else exact[1] + int(first)
+        batch._shift = first if exact is None else exact.low + int(first)
         batch._unit = float(scaled.unit[0])
         x = scaled.values
         with np.errstate(over="ignore", invalid="ignore"):
