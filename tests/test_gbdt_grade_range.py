@@ -9,7 +9,9 @@ now warns once, naming the options that fix it.
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
+import catboost as cb
 import lightgbm as lgb
 import numpy as np
 import pytest
@@ -106,3 +108,120 @@ def test_xgboost_softmax_classes_missing_from_a_fold_warn() -> None:
             custom_metric=metric,
             verbose_eval=False,
         )
+
+
+# The clipping is right when the grade scale ends where the evaluated labels do: the metric
+# stays silent when the other data it scored (the training set) end there too, warns with the
+# grade they reach when they reach further, and says it cannot tell when it scored no other
+# labels. Before, it warned whenever a rounded prediction passed an end of the labels' range,
+# even on a fold with every grade.
+
+UNKNOWN = r"this metric has scored no other labels \(such as the training set's\)"
+FURTHER = r"other data this metric scored \(such as the training set\) reach grade 4"
+SCALE = np.array([0.0, 1.0, 2.0, 3.0, 4.0] * 4)
+OVERSHOOT = SCALE + 0.9  # the top grade's rows round to 5
+
+
+def _silent(call: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return call()
+
+
+def test_a_fold_with_the_training_range_is_clipped_silently() -> None:
+    metric = xgboost_metric()
+    _silent(lambda: metric(SCALE, SCALE))  # the training labels, 0..4
+    fold = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 2.0])
+    value = _silent(lambda: metric(fold, fold + 0.9))
+    assert value == wk.qwk(fold, np.clip(np.rint(fold + 0.9), 0, 4))
+    assert _silent(lambda: metric(SCALE, OVERSHOOT)) == metric(SCALE, OVERSHOOT)
+
+
+def test_a_fold_short_of_the_training_range_warns_with_the_grade_it_lacks() -> None:
+    metric = lightgbm_metric()
+    _silent(lambda: metric(SCALE, SCALE))
+    fold = np.array([0.0, 1.0, 2.0, 3.0, 3.0])
+    with pytest.warns(UserWarning, match=CLIPPED + ".*" + FURTHER + r".*Hint: pass min_rating"):
+        metric(fold, fold + 0.9)
+    low = np.array([1.0, 2.0, 4.0])  # the fold lacks grade 0, and the predictions reach it
+    with pytest.warns(UserWarning, match=r"below 1\..4.*reach grade 0, so the evaluated"):
+        metric(low, low - 0.9)
+
+
+def test_with_no_other_labels_the_metric_says_it_cannot_tell() -> None:
+    metric = CatBoostMetric()
+    for _ in range(2):  # the same data scored again is not other data
+        with pytest.warns(UserWarning, match=r"above 0\.\.4.*" + UNKNOWN):
+            metric.evaluate([OVERSHOOT], SCALE, None)
+
+
+def _overshooting_fold() -> tuple[np.ndarray, np.ndarray]:
+    """A fold holding every grade 0..4 of the training labels."""
+    rows = np.concatenate([np.flatnonzero(Y == grade)[:6] for grade in range(5)])
+    return X[rows], Y[rows]
+
+
+@pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated")  # LightGBM 4.7
+def test_real_training_on_a_fold_with_every_grade_clips_silently() -> None:
+    xf, yf = _overshooting_fold()
+    shift = np.full(len(yf), 1.5)  # a start score that sends the top grades past 4
+    params = {"objective": "regression", "metric": "None", "verbose": -1, "num_threads": 1}
+    params["learning_rate"] = 0.5
+    history: dict[str, dict[str, list[float]]] = {}
+    booster = _silent(
+        lambda: lgb.train(
+            params,
+            lgb.Dataset(X, Y),
+            5,
+            valid_sets=[lgb.Dataset(xf, yf, init_score=shift)],
+            valid_names=["fold"],
+            feval=lightgbm_metric(),
+            callbacks=[lgb.record_evaluation(history)],
+        )
+    )
+    scores = booster.predict(xf) + shift
+    assert np.rint(scores).max() > 4
+    assert history["fold"]["qwk"][-1] == pytest.approx(
+        wk.qwk(yf, np.clip(np.rint(scores), 0, 4)), abs=1e-12
+    )
+    # XGBoost with the training data among evals (scored first), and CatBoost, which scores
+    # the learning set first at every iteration
+    dtrain, dfold = xgb.DMatrix(X, Y), xgb.DMatrix(xf, yf, base_margin=shift + 2)
+    xgboost = _silent(
+        lambda: xgb.train(
+            {"nthread": 1, "seed": 0},
+            dtrain,
+            5,
+            evals=[(dtrain, "train"), (dfold, "fold")],
+            custom_metric=xgboost_metric(),
+            verbose_eval=False,
+        )
+    )
+    assert np.rint(xgboost.predict(dfold)).max() > 4
+    model = cb.CatBoostRegressor(
+        iterations=5,
+        eval_metric=CatBoostMetric(),
+        verbose=False,
+        allow_writing_files=False,
+        thread_count=1,
+    )
+    start = float(Y.mean())
+    train, fold = (
+        cb.Pool(X, Y, baseline=np.full(len(Y), start)),
+        cb.Pool(xf, yf, baseline=shift + start),
+    )
+    _silent(lambda: model.fit(train, eval_set=fold))
+    assert np.rint(model.predict(xf) + shift + start).max() > 4
+
+
+def test_real_training_on_a_fold_without_the_top_grade_names_the_training_grade() -> None:
+    model = cb.CatBoostRegressor(
+        iterations=30,
+        learning_rate=0.3,
+        eval_metric=CatBoostMetric(),
+        verbose=False,
+        allow_writing_files=False,
+        thread_count=1,
+    )
+    with pytest.warns(UserWarning, match=CLIPPED + ".*" + FURTHER):
+        model.fit(X, Y, eval_set=(XV, YV))

@@ -142,12 +142,17 @@ _OPTIONS_DOC = """
         Disagreement weights, as in :func:`wkappa.weighted_kappa`.
     min_rating, max_rating : int, optional
         The grade range for one-output-per-row models: predictions are rounded and clipped
-        to it. Default: the smallest and largest label of the evaluated data, with a
-        ``UserWarning`` (once per range) when a rounded prediction falls outside it, since a
-        cross-validation fold that lacks an end grade then scores too high; give both, the
-        ends of the whole grade scale. The metric sees only the evaluated data, never the
-        training labels. With ``thresholds``, ``min_rating`` (default 0) is the grade of the
-        first class.
+        to it. Default: the smallest and largest label of the evaluated data; give both, the
+        ends of the whole grade scale, since a cross-validation fold that lacks an end grade
+        then scores a prediction of that grade as the nearest grade it has, too high. When a
+        rounded prediction passes an end of the evaluated labels, the metric compares that
+        end with the labels of the other data it has scored: the training set (LightGBM's
+        ``lightgbm.train`` links each validation set to it; CatBoost scores it first at
+        every iteration; XGBoost and the scikit-learn APIs score it when it is in
+        ``evals`` / ``eval_set``), other evaluation sets and folds. It warns (a
+        ``UserWarning``, once per range) when those reach further, or when it has scored no
+        other labels and cannot tell; it stays silent when they end there too. With
+        ``thresholds``, ``min_rating`` (default 0) is the grade of the first class.
     thresholds : array-like of shape (K - 1,), optional
         Cut points for one-output-per-row models instead of rounding, applied with
         :func:`wkappa.apply_thresholds` (a score equal to a cut point goes to the lower class).
@@ -186,7 +191,11 @@ class LightGBMMetric(GbdtScorer):
         _refuse_other_library(self, second)
         if _is_instance(second, "lightgbm", "Dataset"):  # native: (preds, eval_data)
             labels = second.get_label()
-            value = self.score(labels, first, second.get_weight(), _NATIVE_NAMES)
+            # lightgbm.train links every validation Dataset to the training one
+            train: Any = getattr(second, "reference", None)
+            linked = _is_instance(train, "lightgbm", "Dataset")
+            training_labels = train.get_label if linked else None
+            value = self.score(labels, first, second.get_weight(), _NATIVE_NAMES, training_labels)
         else:  # scikit-learn API: (y_true, y_pred, weight)
             value = self.score(first, second, weight)
         return self.name, value, True

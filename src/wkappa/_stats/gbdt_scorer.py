@@ -3,6 +3,7 @@ metrics of :mod:`wkappa.gbdt` (see its docstring for how the layouts become grad
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,10 @@ from .gbdt_objective import (
 from .thresholds import ThresholdResult, apply_thresholds
 
 __all__ = ["GbdtScorer"]
+
+# How many evaluated datasets a metric remembers the label range of (the training set, the
+# evaluation sets, the folds of a cross-validation loop that reuses the metric).
+_REMEMBERED_DATASETS = 16
 
 
 class GbdtScorer:
@@ -77,6 +82,7 @@ class GbdtScorer:
         self.name = name if name is not None else ("qwk" if kind == "quadratic" else "kappa")
         if not isinstance(self.name, str) or not self.name:
             raise WkappaError(f"`name` must be a non-empty string; got {format_value(name)}.")
+        self._label_ranges: dict[tuple[float, ...], tuple[int, int]] = {}
 
     def __repr__(self) -> str:
         options = [f"weights={weights_name(self.weights)!r}", f"name={self.name!r}"]
@@ -93,9 +99,11 @@ class GbdtScorer:
         y_pred: Any,
         sample_weight: Any = None,
         names: tuple[str, str] = ("`y_true`", "`y_pred`"),
+        training_labels: Callable[[], Any] | None = None,
     ) -> float:
         """Kappa of predictions in any supported layout against the labels (``names``: how
-        the caller's library calls the two, for the errors)."""
+        the caller's library calls the two, for the errors; ``training_labels``: how to read
+        the training set's labels, where the library links the evaluated data to them)."""
         labels = gbdt_numbers(y_true, names[0], LABELS_HINT, NO_LABELS_HINT)
         if labels.ndim > 1 and labels.size != labels.shape[0]:
             title = names[0][:1].upper() + names[0][1:]
@@ -181,18 +189,68 @@ class GbdtScorer:
         hi = max(lo, hi)
         grades = np.rint(preds)
         if self.min_rating is None or self.max_rating is None:
-            self._warn_clipped(grades, lo, hi)
+            own = _bound(labels, np.min), _bound(labels, np.max)
+            others = self._other_label_range(labels, own, training_labels)
+            self._warn_clipped(grades, lo, hi, others)
         np.clip(grades, lo, hi, out=grades)
         return self._kappa(labels, grades, lo, hi, weight)
 
-    def _warn_clipped(self, grades: np.ndarray, lo: int, hi: int) -> None:
+    def _other_label_range(
+        self,
+        labels: np.ndarray,
+        own: tuple[int | None, int | None],
+        training_labels: Callable[[], Any] | None,
+    ) -> tuple[int, int] | None:
+        """The widest label range of the *other* data this metric has scored (the training
+        set, other evaluation sets or folds), or None if it has scored no other labels; and
+        remember these labels' range.
+
+        A dataset is told apart by its size and its labels' sum and range, so that the same
+        evaluation set scored at every iteration does not count as other data. The training
+        labels read through ``training_labels`` (only when the predictions are clipped)
+        count as other data unless they are these labels.
+        """
+        low, high = own
+        if low is None or high is None:
+            return None
+        key = (float(labels.size), float(labels.sum()), float(low), float(high))
+        ranges = self._label_ranges
+        others = [span for seen, span in ranges.items() if seen != key]
+        if key not in ranges:
+            if len(ranges) >= _REMEMBERED_DATASETS:
+                del ranges[next(iter(ranges))]
+            ranges[key] = (low, high)
+        if training_labels is not None:
+            train = np.asarray(training_labels(), dtype=np.float64).ravel()
+            span = _bound(train, np.min), _bound(train, np.max)
+            same = train.size == labels.size and float(train.sum()) == key[1]
+            if span[0] is not None and span[1] is not None and not same:
+                others.append((span[0], span[1]))
+        if not others:
+            return None
+        return min(span[0] for span in others), max(span[1] for span in others)
+
+    def _warn_clipped(
+        self, grades: np.ndarray, lo: int, hi: int, others: tuple[int, int] | None
+    ) -> None:
         """Warn when rounded predictions pass an end of the grade range that was taken from
-        the evaluated labels (``min_rating`` or ``max_rating`` not given): clipping them to
-        the labels' range scores a grade these labels lack as the nearest one they have, so
-        an evaluation set missing an end grade (a cross-validation fold) scores too high.
-        The text depends on the range only, so Python shows it once per range and caller."""
+        the evaluated labels (``min_rating`` or ``max_rating`` not given) and clipping them
+        there may be wrong: clipping scores a grade these labels lack as the nearest one
+        they have, so an evaluation set missing an end grade (a cross-validation fold)
+        scores too high.
+
+        ``others`` is the label range of the other data this metric scored (the training
+        set): where these labels reach its end, that end is the scale's as far as the
+        metric can know, and clipping there is right, so it stays silent; where the other
+        data reach further, the evaluated data lacks an end grade; with no other data the
+        metric cannot tell, and says so. The text depends on the ranges only, so Python
+        shows it once per range and caller.
+        """
         below = self.min_rating is None and bool(grades.size) and grades.min() < lo
         above = self.max_rating is None and bool(grades.size) and grades.max() > hi
+        if others is not None:
+            below = below and others[0] < lo
+            above = above and others[1] > hi
         if not (below or above):
             return
         side = "below" if not above else "above" if not below else "on both sides of"
@@ -200,12 +258,26 @@ class GbdtScorer:
             f"{key}=" for key in ("min_rating", "max_rating") if getattr(self, key) is None
         )
         built_by = self.built_by or f"{type(self).__name__}()"
+        if others is None:
+            why = (
+                "this metric has scored no other labels (such as the training set's) to "
+                "tell whether the grade scale ends there; if it does not, kappa comes out "
+                "too high, as for a cross-validation fold that lacks an end grade"
+            )
+        else:
+            reach = " and ".join(
+                str(end) for end, out in ((others[0], below), (others[1], above)) if out
+            )
+            why = (
+                f"other data this metric scored (such as the training set) reach grade "
+                f"{reach}, so the evaluated data lacks an end grade and kappa comes out too "
+                "high"
+            )
         warn_at_caller(
             f"Predictions round to grades {side} {lo}..{hi}, the evaluated labels' range, "
-            "and are clipped to it, which scores a grade these labels lack as the nearest "
-            "one they have: kappa comes out too high when the evaluation data (a "
-            f"cross-validation fold) lacks an end grade. Hint: pass {missing} to "
-            f"{built_by}, the lowest and highest grade of the whole scale.",
+            f"and are clipped to it, which scores a grade these labels lack as the nearest "
+            f"one they have; {why}. Hint: pass {missing} to {built_by}, the lowest and "
+            "highest grade of the whole scale.",
             UserWarning,
         )
 
