@@ -242,7 +242,14 @@ def rater_vs_panel(
         )
     names = None if raters is None else [*raters, *([] if candidate in raters else [candidate])]
     found = rater_rows(
-        df, raters=names, item=item, rater=rater, rating=rating, by=None, cluster=cluster
+        df,
+        raters=names,
+        item=item,
+        rater=rater,
+        rating=rating,
+        by=None,
+        cluster=cluster,
+        candidate=candidate,
     )
     policy = check_table_nan_policy(nan_policy, "a comparison result")
     check_rater_rows(found, labels, policy, propagate=False)

@@ -107,13 +107,18 @@ def rater_rows(
     rating: str | None,
     by: str | None,
     cluster: str | None = None,
+    candidate: str | None = None,
 ) -> RaterRows:
     """Distinct rating rows of a frame, per group of ``by``, each with its ``cluster`` id
     (the column of cluster ids: a WkappaError for a missing id or value of either, or, in the
-    long layout, an item whose rows carry two values of either)."""
+    long layout, an item whose rows carry two values of either). ``candidate`` is the
+    column among ``raters`` that ``rater_vs_panel`` named by its own parameter: a column
+    missing from the frame is refused naming `candidate` rather than `raters`."""
     nw = import_optional("narwhals", "frames")
     frame = wrap_frame(df, "for arrays use wkappa.agreement(ratings).")
     schema = dict(frame.collect_schema())
+    if candidate is not None and raters is not None:
+        check_column("candidate", candidate, schema)
     also = [(parameter, name) for parameter, name in (("by", by), ("cluster", cluster)) if name]
     groups = [name for _, name in also]
     wide, names = layout_columns(schema, raters, item, rater, rating, also=also)

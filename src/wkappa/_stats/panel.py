@@ -22,6 +22,7 @@ from .._core import (
     check_agreement_weights,
     check_alternative,
     check_choice,
+    check_label_spellings,
     check_labels,
     check_rater_apart,
     check_rating_bounds,
@@ -277,6 +278,12 @@ def _combine(
     lo, hi = check_rating_bounds(*bounds, labels)
     label_array = None if labels is None else check_labels(labels)
     where = _candidate_place(panel, candidate, candidate_rater.names[0])
+    if label_array is not None:  # 'Great' beside the label 'great': said as for the panel
+        check_label_spellings(
+            [("candidate", column)],
+            labels,
+            where=lambda _, __, item: f"of `candidate` {where.format(item)}",
+        )
     check_rater_apart(column, label_array, lo, hi, "candidate", where)
     numeric = column.categories is None and column.values.dtype.kind in "biuf"
     if isinstance(panel, np.ndarray) and numeric:
