@@ -1222,3 +1222,52 @@ KAPPAGOLD_VANBELLE = {
     "quadratic": (0.717147352139102, 0.729493275066132, 0.057398388731123,
                   0.612715375143718, 0.846271174988546),
 }  # fmt: skip
+
+
+# --------------------------------------------------------------------- ICC study planning
+# R ICC.Sample.Size (Rathbone, Shoukri, Donner; github.com/cran/ICC.Sample.Size),
+# calculateIccSampleSize: Walter, Eliasziw & Donner's (1998) closed form, rounded up. R
+# presize 0.3 (github.com/CTU-Bern/presize), prec_icc: Bonett's (2002) formula, with his
+# 5 rho more subjects for k = 2 and rho >= 0.7. Walter et al.'s own table was not found in a
+# readable source: the exact power is checked against scipy.stats.f instead
+# (tests/test_icc_planning.py).
+_ICC_SS = (
+    "R ICC.Sample.Size 1.1, calculateIccSampleSize(p = 0.75, p0 = 0.5, k = {k}, alpha = 0.05, "
+    "tails = 1, power = 0.8) printed N = {n} (Walter, Eliasziw & Donner 1998's formula), as "
+    "quoted with its call in a public sample-size notebook"
+)
+_PRESIZE_ICC = (
+    "R presize, prec_icc(rho = {rho}, k = {k}, conf.width = 0.2) printed n = {n} (Bonett "
+    "2002's formula{extra})"
+)
+ICC_PLAN_PRINTOUTS: list[PlanPrintout] = [
+    *(
+        PlanPrintout(
+            _ICC_SS.format(k=k, n=n),
+            {"icc1": 0.75, "icc0": 0.5, "n_raters": k, "method": "approximate"},
+            n,
+        )
+        for k, n in ((3, 24), (2, 36))
+    ),
+    PlanPrintout(
+        "Bonett (2002), Stat Med 21:1331-1335, worked example: rho = 0.85, k = 4, a 95% "
+        "interval of width 0.2 needs n = 19.2, i.e. 20 subjects; R presize's tests "
+        "(tests/testthat, 'icc (Bonett example)') check prec_icc(0.85, 4, conf.width = 0.2) "
+        "gives n = 20",
+        {"icc1": 0.85, "n_raters": 4, "ci_width": 0.2, "method": "approximate"},
+        20,
+    ),
+    *(
+        PlanPrintout(
+            _PRESIZE_ICC.format(
+                rho=0.75, k=k, n=n, extra=", plus 5 rho for k = 2" if k == 2 else ""
+            ),
+            {"icc1": 0.75, "n_raters": k, "ci_width": 0.2, "method": "approximate"},
+            n,
+        )
+        for k, n in ((2, 79), (3, 52))
+    ),
+]
+# R presize's tests (tests/testthat, 'icc'): prec_icc(rho = 0.5, k = 3, n = 50) has
+# conf.width 0.3233102 (Bonett's formula solved for the width).
+PRESIZE_ICC_WIDTH = ({"icc1": 0.5, "n_raters": 3, "method": "approximate"}, 50, 0.3233102)

@@ -14,7 +14,8 @@ The public names by subject (each is documented in the API reference):
   :func:`group_agreement` (:class:`GroupAgreementResult`);
 * numeric ratings: :func:`icc`, :func:`icc_all`, :class:`ICCAccumulator` (:class:`ICCResult`),
   :func:`ccc` (:class:`CCCResult`);
-* study planning: :func:`kappa_power`, :func:`kappa_sample_size` (:class:`KappaPlan`).
+* study planning: :func:`kappa_power`, :func:`kappa_sample_size` (:class:`KappaPlan`),
+  :func:`icc_power`, :func:`icc_sample_size` (:class:`ICCPlan`).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
         CCCResult,
         GroupAgreementResult,
         ICCAccumulator,
+        ICCPlan,
         ICCResult,
         KappaPlan,
         PanelComparison,
@@ -72,6 +74,8 @@ if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
         group_agreement,
         icc,
         icc_all,
+        icc_power,
+        icc_sample_size,
         kappa_power,
         kappa_sample_size,
         optimize_thresholds,
@@ -90,6 +94,7 @@ __all__ = [
     "FewClustersWarning",
     "GroupAgreementResult",
     "ICCAccumulator",
+    "ICCPlan",
     "ICCResult",
     "KappaAccumulator",
     "KappaPlan",
@@ -114,6 +119,8 @@ __all__ = [
     "group_agreement",
     "icc",
     "icc_all",
+    "icc_power",
+    "icc_sample_size",
     "kappa_from_table",
     "kappa_power",
     "kappa_sample_size",

@@ -74,6 +74,7 @@ from .text_values import (
 if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
     from .concordance import CCCResult, ccc
     from .gbdt_scorer import GbdtScorer
+    from .icc_planning import ICCPlan, icc_power, icc_sample_size
     from .intraclass import (
         FORMS,
         ICCResult,
@@ -119,6 +120,7 @@ __all__ = [
     "GbdtScorer",
     "GroupAgreementResult",
     "ICCAccumulator",
+    "ICCPlan",
     "ICCResult",
     "KappaAccumulator",
     "KappaPlan",
@@ -156,6 +158,8 @@ __all__ = [
     "icc_all",
     "icc_from_moments",
     "icc_limits",
+    "icc_power",
+    "icc_sample_size",
     "interpretation",
     "interval_text",
     "json_fields",
@@ -207,6 +211,7 @@ _ON_FIRST_USE = {
     "GbdtScorer": "gbdt_scorer",
     "GroupAgreementResult": "two_groups",
     "ICCAccumulator": "intraclass_accumulator",
+    "ICCPlan": "icc_planning",
     "ICCResult": "intraclass",
     "KappaPlan": "planning",
     "PanelComparison": "panel",
@@ -224,6 +229,8 @@ _ON_FIRST_USE = {
     "icc_all": "intraclass",
     "icc_from_moments": "intraclass_accumulator",
     "icc_limits": "intraclass",
+    "icc_power": "icc_planning",
+    "icc_sample_size": "icc_planning",
     "kappa_power": "planning",
     "kappa_sample_size": "planning",
     "optimize_thresholds": "thresholds",

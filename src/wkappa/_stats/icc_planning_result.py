@@ -1,0 +1,365 @@
+"""The result of an ICC study plan (:class:`ICCPlan`), its validated design and its words."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .._core import check_alternative, check_choice, check_count, real_number
+from ..exceptions import WkappaError
+from .intervals import check_confidence_level
+from .intraclass_forms import DESCRIPTIONS, check_form
+from .json_values import json_fields
+from .planning_models import check_probability
+from .text_values import DECIMALS, level_percent, number_text, probability_phrase, probability_text
+
+__all__ = ["ICC_PLAN_FORMS", "ICC_PLAN_METHODS", "ICCDesign", "ICCPlan", "build_icc_design"]
+
+ICC_PLAN_METHODS = ("exact", "approximate")
+# The forms whose F test is exact: one-way and consistency, single rater or mean of k.
+ICC_PLAN_FORMS = ("1,1", "C,1", "1,k", "C,k")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ICCPlan:
+    """A planned ICC reliability study: its number of subjects and what it delivers.
+
+    Made by :func:`~wkappa.icc_sample_size` (``n`` solved for the goal) and
+    :func:`~wkappa.icc_power` (``n`` given).
+
+    Attributes
+    ----------
+    n : int
+        Number of subjects (each rated by every rater).
+    power : float
+        Probability that the F test of H0: ICC = ``icc0`` (the test of
+        :func:`~wkappa.icc` with ``icc0=``) rejects at ``alpha`` against ``alternative``
+        when the ICC is ``icc1`` (nan for the ``ci_width`` and ``lower_limit`` goals, which
+        run no test). Exact under the normal random-effects model for ``method='exact'``;
+        Walter, Eliasziw & Donner's normal approximation for ``'approximate'``.
+    expected_width : float
+        Expected width of the two-sided F interval at ``confidence_level`` that
+        :func:`~wkappa.icc` reports (``confidence_interval()``); Bonett's approximation for
+        ``'approximate'``. Infinite where the mean does not exist (an average-measure form
+        with at most 3 subjects).
+    assurance : float
+        Probability that the lower limit of that interval clears ``lower_limit`` (nan
+        without one).
+    goal : {'power', 'ci_width', 'lower_limit', 'n'}
+        What ``n`` was chosen for ('n': given to :func:`~wkappa.icc_power`).
+    goal_text : str
+        That goal in words, as :meth:`explain` and ``wkappa plan`` print it.
+    method : {'exact', 'approximate'}
+    form : str
+        McGraw & Wong's name of the ICC planned for: '1,1', 'C,1', '1,k' or 'C,k'.
+    icc1 : float
+        The anticipated ICC (of ``form``).
+    icc0 : float or None
+        The ICC of H0 (None for the ``ci_width`` and ``lower_limit`` goals).
+    alternative : str or None
+        The test's alternative (None for those goals).
+    alpha : float or None
+        The test's size (None for those goals).
+    target_power, ci_width, lower_limit, target_assurance : float or None
+        The goal as asked.
+    confidence_level : float
+    n_raters : int
+        Raters (or repeated measurements) per subject, k.
+    df1, df2 : int
+        Degrees of freedom of the F test and interval at ``n``: ``n - 1`` and ``n (k-1)``
+        (one-way forms) or ``(n-1)(k-1)`` (consistency forms).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> plan = wk.icc_sample_size(icc1=0.8, icc0=0.6, n_raters=3)
+    >>> plan.n, round(plan.power, 3)
+    (26, 0.805)
+    >>> print(plan.explain().splitlines()[0])
+    ICC study plan (exact): n = 26 subjects rated by 3 raters
+    """
+
+    n: int
+    power: float
+    expected_width: float
+    assurance: float
+    goal: str
+    method: str
+    form: str
+    icc1: float
+    icc0: float | None
+    alternative: str | None
+    alpha: float | None
+    target_power: float | None
+    ci_width: float | None
+    lower_limit: float | None
+    target_assurance: float | None
+    confidence_level: float
+    n_raters: int
+    df1: int
+    df2: int
+
+    @property
+    def goal_text(self) -> str:
+        """The goal ``n`` was chosen for, in words (see ``goal``)."""
+        if self.goal == "power":
+            return f"power >= {self.target_power:g}"
+        if self.goal == "lower_limit":
+            return f"P(lower limit > {self.lower_limit:g}) >= {self.target_assurance:g}"
+        if self.goal == "ci_width":
+            level = level_percent(self.confidence_level)
+            return f"expected {level} interval width <= {self.ci_width:g}"
+        return "n given"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (nan becomes None, an infinite width the string 'inf')."""
+        return json_fields(self, tuple(self.__dataclass_fields__))
+
+    def explain(self) -> str:
+        """The plan in words: n, the test and its power, the interval's expected width.
+
+        Returns
+        -------
+        str
+            What ``wkappa plan --coefficient icc`` prints.
+        """
+        how = (
+            "exact F distribution"
+            if self.method == "exact"
+            else "n, power and width by the approximations of Walter, Eliasziw & Donner "
+            "(1998) and Bonett (2002)"
+        )
+        lines = [
+            f"ICC study plan ({self.method}): n = {self.n:,} subjects rated by "
+            f"{self.n_raters} raters",
+            f"  anticipated ICC({self.form}) = {self.icc1:.4g} ({DESCRIPTIONS[self.form]})",
+        ]
+        if self.icc0 is not None:
+            wanted = "" if self.target_power is None else f" (wanted {self.target_power:g})"
+            lines.append(
+                f"  H0: ICC = {self.icc0:g} ({self.alternative}, alpha = {self.alpha:g}): "
+                f"power {probability_text(self.power, self.target_power)}{wanted}"
+            )
+        if self.lower_limit is not None:
+            target = self.target_assurance if self.goal == "lower_limit" else None
+            lines.append(
+                "  "
+                + probability_phrase(
+                    f"P(lower limit of the {level_percent(self.confidence_level)} interval > "
+                    f"{self.lower_limit:g})",
+                    self.assurance,
+                    target,
+                )
+                + ("" if target is None else f" (wanted {target:g})")
+            )
+        wanted = "" if self.ci_width is None else f" (wanted <= {self.ci_width:g})"
+        lines.append(
+            f"  expected width of the {level_percent(self.confidence_level)} F interval: "
+            f"{number_text(self.expected_width, f'.{DECIMALS}f')}{wanted}"
+        )
+        lines.append(
+            f"  F test and interval with {self.df1:,} and {self.df2:,} degrees of freedom ({how})"
+        )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        if self.goal == "power":
+            goal = f"power>={self.target_power:g}"
+        elif self.goal == "ci_width":
+            goal = f"ci_width<={self.ci_width:g}"
+        elif self.goal == "lower_limit":
+            goal = f"P(lower limit>{self.lower_limit:g})>={self.target_assurance:g}"
+        else:
+            goal = "n given"
+        delivers = "" if self.icc0 is None else f"power={self.power:.4g}, "
+        if self.lower_limit is not None:
+            delivers += f"assurance={self.assurance:.4g}, "
+        test = (
+            ""
+            if self.icc0 is None
+            else f"icc0={self.icc0:g}, alternative={self.alternative!r}, alpha={self.alpha:g}, "
+        )
+        return (
+            f"ICCPlan(n={self.n}, {delivers}expected_width={self.expected_width:.4g}, "
+            f"goal={goal!r}, method={self.method!r}, form={self.form!r}, icc1={self.icc1:g}, "
+            f"{test}n_raters={self.n_raters})"
+        )
+
+
+@dataclass(frozen=True)
+class ICCDesign:
+    """The validated inputs of an ICC plan. ``rho1``, ``rho0`` and ``rho_limit`` are the
+    single-rater ICCs of ``icc1``, ``icc0`` and ``lower_limit`` (the same values for the
+    single-rater forms; for the mean of k raters, Spearman-Brown stepped down)."""
+
+    method: str
+    form: str
+    k: int
+    icc1: float
+    icc0: float
+    rho1: float
+    rho0: float
+    alternative: str
+    alpha: float
+    power: float | None
+    ci_width: float | None
+    lower_limit: float | None
+    rho_limit: float
+    assurance: float | None
+    confidence_level: float
+    tested: bool
+
+    @property
+    def two_way(self) -> bool:
+        return self.form[0] == "C"
+
+    @property
+    def average(self) -> bool:
+        return self.form[2] == "k"
+
+
+def _single(value: float, k: int, average: bool) -> float:
+    """The single-rater ICC of a form's value: ``r / (k - (k-1) r)`` for the mean of k."""
+    return value / (k - (k - 1) * value) if average else value
+
+
+def _check_icc(value: Any, name: str, k: int, average: bool) -> float:
+    """An ICC inside the range of the form's model: ``(-1/(k-1), 1)`` for one rater,
+    below 1 for the mean of k raters."""
+    number = real_number(value, name, "a number below 1")
+    low = -math.inf if average else -1.0 / (k - 1)
+    if not (math.isfinite(number) and low < number < 1.0):
+        where = "below 1" if average else f"in (-1/(k-1), 1) = ({low:.4g}, 1) for k = {k}"
+        raise WkappaError(
+            f"`{name}` must be {where} (the ICCs the random-effects model allows); got {number!r}."
+        )
+    return number
+
+
+def _refuse_test_options(goal: str, given: dict[str, Any]) -> None:
+    """Refuse the test's options with an interval goal, which runs no test."""
+    for name, value in given.items():
+        if value is not None:
+            raise WkappaError(
+                f"`{name}=` is an option of the test of H0: ICC = icc0, which a `{goal}=` plan "
+                f"does not run: it would be ignored. Hint: drop `{name}=` (the interval's level "
+                f"is `confidence_level=`), or drop `{goal}=` to plan the test."
+            )
+
+
+def build_icc_design(
+    *,
+    n_given: bool,
+    icc1: Any,
+    icc0: Any,
+    n_raters: Any,
+    form: Any,
+    power: Any,
+    alpha: Any,
+    alternative: Any,
+    ci_width: Any,
+    lower_limit: Any,
+    assurance: Any,
+    confidence_level: Any,
+    method: Any,
+) -> ICCDesign:
+    method = check_choice(method, "method", ICC_PLAN_METHODS)
+    form = check_form(form)
+    if form not in ICC_PLAN_FORMS:
+        raise WkappaError(
+            f"form={form!r} (absolute agreement of a two-way model) has no exact F test to plan "
+            "with: its test's degrees of freedom depend on the raters' variance (McGraw & Wong's "
+            "approximation), which the plan would have to anticipate. Hint: plan with "
+            f"form={form.replace('A', 'C')!r}, the same ICC when the raters do not differ "
+            "systematically, and check the n by simulation with the rater variance you expect."
+        )
+    k = check_count(n_raters, "n_raters", 2, "raters per subject")
+    average = form[2] == "k"
+    if method == "approximate" and average:
+        raise WkappaError(
+            f"method='approximate' (the formulas of Walter et al. 1998 and Bonett 2002) plans "
+            f"the single-rater ICC; for form={form!r} use method='exact' (the default)."
+        )
+    if ci_width is not None and lower_limit is not None:
+        raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
+    tested = n_given or (ci_width is None and lower_limit is None)
+    if not tested:
+        goal = "ci_width" if ci_width is not None else "lower_limit"
+        _refuse_test_options(
+            goal, {"power": power, "alpha": alpha, "alternative": alternative, "icc0": icc0}
+        )
+    anticipated = _check_icc(icc1, "icc1", k, average)
+    null = 0.0 if icc0 is None else real_number(icc0, "icc0", "a number in [0, 1)")
+    if not 0.0 <= null < 1.0:
+        raise WkappaError(
+            f"`icc0` must be in [0, 1) (the null value of the F test, as wkappa.icc takes it); "
+            f"got {null!r}."
+        )
+    alternative = check_alternative("greater" if alternative is None else alternative)
+    alpha_value = check_probability(0.05 if alpha is None else alpha, "alpha")
+    if alternative != "two-sided" and not alpha_value < 0.5:
+        raise WkappaError(
+            f"`alpha` must be below 0.5 for a one-sided test (alternative={alternative!r}); "
+            f"got {alpha_value:g}. Hint: alpha=0.05 (or a two-sided test)."
+        )
+    level = check_confidence_level(confidence_level)
+    width = None
+    if ci_width is not None:
+        width = real_number(ci_width, "ci_width", "a positive number")
+        span = math.inf if average else k / (k - 1.0)
+        if not (math.isfinite(width) and 0.0 < width < span):
+            raise WkappaError(
+                f"`ci_width` must be above 0 and below {span:.4g}, the length of the range of "
+                f"ICC({form}) with k = {k}; got {width!r}."
+            )
+    limit, chance = None, None
+    if lower_limit is not None:
+        limit = _check_icc(lower_limit, "lower_limit", k, average)
+        if not limit < anticipated:
+            raise WkappaError(
+                f"`lower_limit` = {limit:g} must be below `icc1` ({anticipated:g}): a lower "
+                "limit clears it only if the ICC is above it."
+            )
+        chance = 0.5 if assurance is None else check_probability(assurance, "assurance")
+    elif assurance is not None:
+        raise WkappaError("`assurance=` goes with `lower_limit=`.")
+    target = None
+    if not n_given and width is None and limit is None:
+        target = check_probability(0.8 if power is None else power, "power")
+        if not target > alpha_value:
+            raise WkappaError(
+                f"`power` must be above `alpha` ({alpha_value:g}) and below 1; got {target:g}."
+            )
+        if anticipated == null:
+            raise WkappaError(
+                f"`icc1` and `icc0` are both {null:g}: no study can tell them apart. Hint: "
+                "`icc0` is the value to reject, `icc1` the ICC you anticipate."
+            )
+        wrong = (alternative == "greater" and anticipated < null) or (
+            alternative == "less" and anticipated > null
+        )
+        if wrong:
+            raise WkappaError(
+                f"With alternative={alternative!r}, `icc1` ({anticipated:g}) must be "
+                f"{'above' if alternative == 'greater' else 'below'} `icc0` ({null:g}). Hint: "
+                f"alternative={'less' if alternative == 'greater' else 'greater'!r}."
+            )
+    return ICCDesign(
+        method=method,
+        form=form,
+        k=k,
+        icc1=anticipated,
+        icc0=null,
+        rho1=_single(anticipated, k, average),
+        rho0=_single(null, k, average),
+        alternative=alternative,
+        alpha=alpha_value,
+        power=target,
+        ci_width=width,
+        lower_limit=limit,
+        rho_limit=math.nan if limit is None else _single(limit, k, average),
+        assurance=chance,
+        confidence_level=level,
+        tested=tested,
+    )
