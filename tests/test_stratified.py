@@ -367,7 +367,8 @@ def test_strata_of_the_wrong_kind_are_called_ids() -> None:
 
 def test_alternative_makes_the_overall_interval_one_sided_and_leaves_homogeneity() -> None:
     """As documented: 'greater' gives (low, 1) with low the two-sided limit at 2 * level - 1,
-    'less' (-inf, high); no overall p-value; the test of equal kappas ignores alternative."""
+    'less' (-inf, high); the overall p-value is one-sided too; the test of equal kappas
+    ignores alternative."""
     y = [0, 1, 2, 1, 0, 2, 1, 2, 0, 1, 2, 2]
     p = [0, 2, 2, 1, 0, 1, 1, 2, 0, 1, 1, 2]
     strata = [0] * 6 + [1] * 6
@@ -380,7 +381,9 @@ def test_alternative_makes_the_overall_interval_one_sided_and_leaves_homogeneity
     assert tuple(greater.confidence_interval()) == (ninety.low, 1.0)
     assert tuple(less.confidence_interval()) == (-math.inf, ninety.high)
     assert greater.homogeneity_pvalue == two.homogeneity_pvalue == less.homogeneity_pvalue
-    assert not hasattr(greater, "pvalue")
+    assert two.statistic > 0
+    assert greater.pvalue == pytest.approx(two.pvalue / 2, rel=1e-12)
+    assert less.pvalue == pytest.approx(1 - two.pvalue / 2, rel=1e-12)
     assert all(r.alternative == "greater" for r in greater.results)
 
 
@@ -438,7 +441,9 @@ def test_cluster_gives_each_stratum_its_cluster_robust_error() -> None:
     """Each stratum's result is kappa_test(..., cluster=) on its own pairs, and the overall
     kappa, its standard error and Q are SAS's combination of those variances."""
     a, b, site, patient = _eyes_in_sites()
-    result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient)
+    result = wk.stratified_kappa_test(
+        a, b, strata=site, cluster=patient, pooling="inverse-variance"
+    )
     kappa, variance = [], []
     for name in ("north", "south", "west"):
         own = site == name
@@ -463,7 +468,9 @@ def test_one_pair_per_cluster_scales_each_variance_by_n_over_n_minus_1() -> None
     times n_h / (n_h - 1)."""
     a, b, site, _ = _eyes_in_sites()
     plain = wk.stratified_kappa_test(a, b, strata=site)
-    own = wk.stratified_kappa_test(a, b, strata=site, cluster=np.arange(a.size))
+    own = wk.stratified_kappa_test(
+        a, b, strata=site, cluster=np.arange(a.size), pooling="inverse-variance"
+    )
     for name, result in zip(plain.strata, plain.results, strict=True):
         n = result.n
         assert own[name].standard_error == pytest.approx(
@@ -489,6 +496,8 @@ def test_a_stratum_of_one_cluster_is_left_out_and_few_clusters_warn_once() -> No
     patient = np.concatenate([patient, ["t0", "t0", "f0", "f0", "f1", "f2"]])
     with pytest.warns(wk.exceptions.FewClustersWarning, match=r"1 of 5 groups \('few'\)"):
         with pytest.warns(UndefinedKappaWarning, match=r"\('tiny'\).*or a single cluster"):
-            result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient)
+            result = wk.stratified_kappa_test(
+                a, b, strata=site, cluster=patient, pooling="inverse-variance"
+            )
     assert result.strata == ("few", "north", "south", "tiny", "west")
     assert result.used == (True, True, True, False, True)

@@ -1,6 +1,7 @@
 """Kappa across strata, as SAS PROC FREQ computes it (``stratified_kappa_test`` and
 ``stratified_kappa_test_from_tables``): the checks of their input, the per-stratum kappas,
-their inverse-variance weighted overall kappa with its standard error, and the chi-square
+their overall kappa (SAS's inverse-variance weighted mean, or the mean weighted by the
+strata's pairs, ``pooling=``) with its standard error and test, and the chi-square
 test of equal kappas or the test ``homogeneity=`` chooses (``homogeneity.py``). The result,
 its interval and its explanation are :class:`StratifiedKappaResult` (``stratified_result.py``).
 """
@@ -50,9 +51,9 @@ from .homogeneity import (
     goodness_of_fit_homogeneity,
 )
 from .inference import cluster_robust
-from .pvalues import chi2_sf
+from .pvalues import chi2_sf, tail_pvalue, wald_statistic
 from .results import KappaResult, check_table_labels
-from .stratified_result import StratifiedKappaResult
+from .stratified_result import Pooling, StratifiedKappaResult, check_pooling
 
 __all__ = [
     "build_stratified",
@@ -76,6 +77,38 @@ def combine_strata(kappa: np.ndarray, variance: np.ndarray) -> tuple[float, floa
     return overall, 1.0 / total, (q if df > 0 else math.nan), df
 
 
+def pool_strata(
+    kept: Sequence[KappaResult], pooling: Pooling, alternative: Alternative
+) -> tuple[float, float, float, int | None]:
+    """The overall kappa of the strata used, its standard error, the p-value of H0: overall
+    kappa = 0 and the t distribution's df (None: normal), as ``pooling`` weights them.
+
+    With weights ``w_h`` summing to 1 (``1/Var_h`` or ``n_h``, normalised), the test divides
+    the overall kappa by ``sqrt(sum w_h^2 Var0_h)``, each stratum's null variance (its
+    ``standard_error_null``: the cluster-robust one with clusters). The pairs pooling with
+    clusters refers its interval and test to t on ``sum G_h - S`` df.
+    """
+    if not kept:
+        return math.nan, math.nan, math.nan, None
+    kappa = np.array([r.statistic for r in kept])
+    variance = np.array([r.standard_error**2 for r in kept])
+    null = np.array([r.standard_error_null**2 for r in kept])
+    df: int | None = None
+    if pooling == "pairs":
+        share = np.array([float(r.n) for r in kept])
+        share = share / share.sum()
+        overall = float(share @ kappa)
+        se = math.sqrt(float(share**2 @ variance))
+        if all(r.n_clusters is not None for r in kept):
+            df = sum(int(r.n_clusters or 0) for r in kept) - len(kept)
+    else:
+        overall, overall_variance, _, _ = combine_strata(kappa, variance)
+        se = math.sqrt(overall_variance)
+        share = (1.0 / variance) / float(np.sum(1.0 / variance))
+    statistic = wald_statistic(overall, 0.0, math.sqrt(float(share**2 @ null)))
+    return overall, se, tail_pvalue(statistic, alternative, None if df is None else float(df)), df
+
+
 def build_stratified(
     tables: np.ndarray,
     weights: str | np.ndarray,
@@ -86,10 +119,12 @@ def build_stratified(
     weighted: bool = False,
     how: BootstrapMethod | None = None,
     results: Sequence[KappaResult] | None = None,
+    pooling: Pooling = "inverse-variance",
 ) -> StratifiedKappaResult:
     """The result of a checked (S, K, K) stack of tables (``weighted``: from sample_weight;
     ``how``: the bootstrap's replicates and seed for ``homogeneity='bootstrap'``; ``results``:
-    the strata's results when not those of their tables alone, the cluster-robust ones)."""
+    the strata's results when not those of their tables alone, the cluster-robust ones;
+    ``pooling``: the overall kappa's weights)."""
     if tables.shape[0] == 0:  # (an empty input is refused where it enters)
         raise WkappaError(
             "No pair is left to score: nan_policy='omit' left out every pair, each with a "
@@ -132,9 +167,10 @@ def build_stratified(
             UndefinedKappaWarning,
         )
     kept = [r for r, u in zip(results, used, strict=True) if u]
-    overall, variance, q, df = combine_strata(
+    _, _, q, df = combine_strata(  # SAS's test of equal kappas, whatever the pooling
         np.array([r.statistic for r in kept]), np.array([r.standard_error**2 for r in kept])
     )
+    overall, se, overall_pvalue, test_df = pool_strata(kept, pooling, alternative)
     pvalue = chi2_sf(q, df) if df > 0 else math.nan
     resamples = 0
     if homogeneity == "goodness-of-fit":
@@ -147,7 +183,7 @@ def build_stratified(
     n: int | float = exact_total(tables) if tables.dtype.kind in "iu" else float(tables.sum())
     return StratifiedKappaResult(
         statistic=overall,
-        standard_error=math.sqrt(variance) if math.isfinite(variance) else math.nan,
+        standard_error=se,
         homogeneity_statistic=q,
         homogeneity_df=df,
         homogeneity_pvalue=pvalue,
@@ -161,6 +197,9 @@ def build_stratified(
         alternative=alternative,
         homogeneity=homogeneity,
         homogeneity_n_resamples=resamples,
+        pooling=pooling,
+        pvalue=overall_pvalue,
+        test_df=test_df,
     )
 
 
@@ -172,6 +211,7 @@ def stratified_kappa_test_from_tables(
     strata: Sequence[Any] | None = None,
     alternative: Alternative = "two-sided",
     homogeneity: HomogeneityTest | BootstrapMethod = "asymptotic",
+    pooling: Pooling = "inverse-variance",
 ) -> StratifiedKappaResult:
     """Kappa across strata from one K x K table per stratum.
 
@@ -192,6 +232,10 @@ def stratified_kappa_test_from_tables(
         interval and of the overall kappa's interval.
     homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'} or BootstrapMethod
         The test of equal kappas, as in :func:`~wkappa.stratified_kappa_test`.
+    pooling : {'inverse-variance', 'pairs'}, default 'inverse-variance'
+        The overall kappa, as in :func:`~wkappa.stratified_kappa_test`: SAS's
+        inverse-variance weighted mean of the strata's kappas, or their mean weighted by
+        the tables' sums.
 
     Returns
     -------
@@ -204,10 +248,14 @@ def stratified_kappa_test_from_tables(
     >>> result = wk.stratified_kappa_test_from_tables(tables, weights="unweighted")
     >>> round(result.statistic, 4), round(result.homogeneity_pvalue, 3)
     (0.5928, 0.935)
+    >>> pairs = wk.stratified_kappa_test_from_tables(tables, weights="unweighted", pooling="pairs")
+    >>> round(pairs.statistic, 4), round(pairs.standard_error, 4)
+    (0.5932, 0.0877)
     """
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
     test, how = check_homogeneity(homogeneity)
+    pooled = check_pooling(pooling)
     try:
         stack = np.asarray(tables)
     except ValueError:  # ragged nested lists
@@ -228,7 +276,9 @@ def stratified_kappa_test_from_tables(
     names = check_table_labels(labels, checked.shape[-1])
     ids = tuple(range(len(checked))) if strata is None else _stratum_ids(strata, len(checked))
     check_frequencies(checked, STRATA_TABLES)
-    return build_stratified(checked, checked_weights, names, ids, alternative, test, how=how)
+    return build_stratified(
+        checked, checked_weights, names, ids, alternative, test, how=how, pooling=pooled
+    )
 
 
 def _stratum_ids(strata: Any, n_tables: int) -> tuple[Any, ...]:
@@ -266,6 +316,7 @@ def stratified_kappa_test(
     alternative: Alternative = "two-sided",
     homogeneity: HomogeneityTest | BootstrapMethod = "asymptotic",
     cluster: npt.ArrayLike | None = None,
+    pooling: Pooling | None = None,
 ) -> StratifiedKappaResult:
     """Weighted kappa in each stratum, the overall kappa across strata (as SAS PROC FREQ) and
     the test of equal kappas.
@@ -289,8 +340,9 @@ def stratified_kappa_test(
         The side of each stratum's test of kappa = 0 (its p-value and interval) and of the
         overall kappa's interval: 'greater' makes ``result.confidence_interval()``
         ``(low, 1)``, 'less' ``(-inf, high)``, the limit that of the two-sided interval at
-        ``2 * confidence_level - 1``. The overall kappa has no p-value (SAS prints none); the
-        test of equal kappas (``homogeneity``) is the same whatever ``alternative``.
+        ``2 * confidence_level - 1``, and of the overall kappa's test of kappa = 0
+        (``result.pvalue``; SAS prints none). The test of equal kappas (``homogeneity``) is
+        the same whatever ``alternative``.
     homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'} or BootstrapMethod, \
 default 'asymptotic'
         The test of equal kappas: SAS's chi-square; Donner, Eliasziw & Klar's (1996)
@@ -308,7 +360,18 @@ default 'asymptotic'
         overall kappa and SAS's test of equal kappas. A cluster in two strata is refused, as
         are the goodness-of-fit and bootstrap tests of equal kappas (they take the pairs as
         independent); a stratum with a single cluster has no standard error and is left
-        out. Sample weights need not be whole numbers then.
+        out. Sample weights need not be whole numbers then. Pass ``pooling`` with it:
+        SAS's inverse-variance overall interval is too narrow with clustered strata.
+    pooling : {'inverse-variance', 'pairs'}, optional
+        How the strata's kappas make the overall kappa. 'inverse-variance' (what None
+        means) is SAS's: each stratum weighted by ``1 / Var_h``. 'pairs' weights each
+        stratum by its number of pairs ``n_h`` (its sum of sample weights), weights fixed
+        by the design and not estimated from the ratings, with standard error
+        ``sqrt(sum_h n_h^2 Var_h) / N`` and, with ``cluster``, t on ``sum_h G_h - S``
+        degrees of freedom (formulas in the Notes). With ``cluster`` and ``pooling``
+        not given, a :class:`UserWarning` says that the inverse-variance interval is too
+        narrow there and that 'pairs' keeps its coverage; ``pooling='inverse-variance'``
+        keeps SAS's overall kappa without the warning.
 
     Returns
     -------
@@ -323,8 +386,20 @@ default 'asymptotic'
     ``sum_h(kappa_h / Var_h) / sum_h(1 / Var_h)`` with ``Var_h`` the square of stratum h's
     Fleiss-Cohen-Everitt standard error; its standard error is ``sum_h(1 / Var_h) ** -0.5``,
     and the test of equal kappas refers ``Q = sum_h (kappa_h - overall)² / Var_h`` to
-    chi-square with q - 1 df. The goodness-of-fit and bootstrap tests, and how strata with
-    an undefined kappa are treated, are in the Notes of :class:`StratifiedKappaResult`.
+    chi-square with q - 1 df (with SAS's overall kappa whatever ``pooling``). The pairs
+    pooling, with weights ``n_h / N`` (``N = sum_h n_h`` over the strata used), is
+
+    .. math::
+
+        \\hat\\kappa_{\\text{pairs}} = \\sum_h \\frac{n_h}{N} \\kappa_h, \\qquad
+        \\operatorname{SE} = \\frac{1}{N} \\Big(\\sum_h n_h^2 \\operatorname{Var}_h\\Big)^{1/2},
+
+    the Wald interval ``statistic ± q * SE`` (``q`` normal, or t on ``sum_h G_h - S`` df
+    with ``cluster``). With one stratum it is that stratum's :func:`~wkappa.kappa_test`.
+    ``result.pvalue`` tests H0: overall kappa = 0 with each stratum's null variance (Notes
+    of :class:`StratifiedKappaResult`). The goodness-of-fit and bootstrap tests, and how
+    strata with an undefined kappa are treated (left out of both poolings), are in the
+    Notes of :class:`StratifiedKappaResult`.
 
     Examples
     --------
@@ -337,10 +412,14 @@ default 'asymptotic'
     (('a', 'b'), 0.8571, 0.821)
     >>> result.homogeneity_df
     1
+    >>> pairs = wk.stratified_kappa_test(y_true, y_pred, strata=site, pooling="pairs")
+    >>> round(pairs.statistic, 4), round(pairs.standard_error, 4)
+    (0.7786, 0.1397)
     """
     checked_weights = check_weights(weights)
     alternative = check_alternative(alternative)
     test, how = check_homogeneity(homogeneity)
+    pooled = "inverse-variance" if pooling is None else check_pooling(pooling)
     if cluster is not None and test != "asymptotic":
         raise WkappaError(
             f"homogeneity={test!r} takes the pairs as independent and cannot be used with "
@@ -361,6 +440,15 @@ default 'asymptotic'
     else:
         clustered = encode_grouped(y_true, y_pred, cluster, "cluster", **options)
         results = _clustered_results(grouped, clustered, tables, checked_weights, alternative)
+        if pooling is None:
+            warn_at_caller(
+                "With `cluster`, the overall kappa's inverse-variance weights (SAS's) follow "
+                "the noisy cluster-robust variances of the strata, and its interval is too "
+                "narrow unless every stratum has many clusters. Hint: pooling='pairs' weights "
+                "the strata by their pairs and keeps its coverage; "
+                "pooling='inverse-variance' keeps SAS's without this warning.",
+                UserWarning,
+            )
     return build_stratified(
         tables,
         checked_weights,
@@ -371,6 +459,7 @@ default 'asymptotic'
         weighted=sample_weight is not None,
         how=how,
         results=results,
+        pooling=pooled,
     )
 
 

@@ -1,14 +1,16 @@
-"""The result of kappa across strata: each stratum's kappa, SAS's overall kappa with its
-interval, and the test of equal kappas, with their explanation, repr and JSON summary."""
+"""The result of kappa across strata: each stratum's kappa, the overall kappa (SAS's
+inverse-variance pooling or the pairs pooling) with its interval and test, and the test of
+equal kappas, with their explanation, repr and JSON summary."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
-from .._core import Alternative, format_value, norm_ppf
+from .._core import Alternative, check_choice, format_value, norm_ppf, t_ppf
 from .cluster import describe_groups
 from .frozen_arrays import readonly
 from .homogeneity import HomogeneityTest, goodness_of_fit_homogeneity
@@ -24,13 +26,28 @@ from .json_values import json_fields, json_value
 from .results import KappaResult
 from .text_values import df_text, interpretation, interval_text, number_text, statistic_text
 
-__all__ = ["StratifiedKappaResult"]
+__all__ = ["POOLINGS", "Pooling", "StratifiedKappaResult", "check_pooling"]
+
+Pooling = Literal["inverse-variance", "pairs"]
+POOLINGS: tuple[Pooling, ...] = ("inverse-variance", "pairs")
 
 _STRATIFIED_FIELDS = (  # the keys of to_dict(), in order
-    "statistic standard_error confidence_interval alternative homogeneity_statistic "
+    "statistic standard_error confidence_interval pvalue test_df pooling alternative "
+    "homogeneity_statistic "
     "homogeneity_df homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights "
     "interpretation strata"
 )
+
+
+def check_pooling(pooling: object) -> Pooling:
+    """Validate ``pooling=``: 'inverse-variance' (SAS's) or 'pairs'."""
+    return check_choice(  # type: ignore[no-any-return]
+        pooling,
+        "pooling",
+        POOLINGS,
+        listed="'inverse-variance' (SAS's overall kappa, each stratum weighted by 1 / its "
+        "variance) or 'pairs' (each stratum weighted by its number of pairs)",
+    )
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -42,10 +59,12 @@ class StratifiedKappaResult:
     Attributes
     ----------
     statistic : float
-        Overall kappa: the inverse-variance weighted mean of the strata's kappas (SAS's
-        "Overall Kappa" / "Overall Weighted Kappa").
+        Overall kappa, as ``pooling`` says: the inverse-variance weighted mean of the strata's
+        kappas (SAS's "Overall Kappa" / "Overall Weighted Kappa"), or their mean weighted by
+        their numbers of pairs.
     standard_error : float
-        Its standard error, ``1 / sqrt(sum_h 1 / Var_h)``.
+        Its standard error: ``1 / sqrt(sum_h 1 / Var_h)``, or
+        ``sqrt(sum_h n_h^2 Var_h) / N`` (Notes).
     homogeneity_statistic : float
         Chi-square statistic of H0: equal kappas in every stratum (of the test named by
         ``homogeneity``).
@@ -81,6 +100,18 @@ class StratifiedKappaResult:
     homogeneity_n_resamples : int
         For 'bootstrap': the replicates behind the p-value (those with every stratum's
         kappa defined); 0 for the other tests.
+    pooling : {'inverse-variance', 'pairs'}
+        How the strata's kappas make the overall kappa (Notes).
+    pvalue : float
+        P-value of H0: overall kappa = 0 against ``alternative`` (SAS prints none): the
+        overall kappa over ``sqrt(sum_h w_h^2 Var0_h)``, with ``w_h`` the pooling's weights
+        (summing to 1) and ``Var0_h`` the variance each stratum's own test uses (its
+        variance under kappa = 0; the cluster-robust one with ``cluster``), referred to
+        the normal distribution, or to t with ``test_df`` degrees of freedom.
+    test_df : int or None
+        Degrees of freedom of the t distribution of the overall kappa's interval and test:
+        ``sum_h G_h - S`` (the clusters less the strata used) for the pairs pooling with
+        ``cluster``; None (the normal distribution) otherwise.
 
     Notes
     -----
@@ -144,6 +175,27 @@ class StratifiedKappaResult:
     pairs per stratum, three or five strata). ``homogeneity_statistic`` is ``Q_z``; it is nan
     where a stratum's kappa is -1 or 1.
 
+    ``pooling='pairs'`` weights each stratum used by its number of pairs ``n_h`` (the sum of
+    its sample weights), fixed by the design rather than estimated from the ratings, out of
+    ``N = sum_h n_h`` over the strata used:
+
+    .. math::
+
+        \\hat\\kappa_{\\text{pairs}} = \\sum_h \\frac{n_h}{N} \\kappa_h, \\qquad
+        \\operatorname{SE} = \\frac{1}{N} \\Big(\\sum_h n_h^2 \\operatorname{Var}_h\\Big)^{1/2}
+
+    with ``Var_h`` each stratum's squared standard error (cluster-robust with ``cluster``).
+    Its interval is ``statistic ± q * standard_error`` with ``q`` the normal quantile, or
+    with ``cluster`` the t quantile on ``sum_h G_h - S`` degrees of freedom (the clusters less
+    the strata used, as for a stratified cluster sample); with one stratum it is that
+    stratum's :func:`~wkappa.kappa_test` result. SAS's inverse-variance weights are
+    estimated from the same ratings as the kappas they weight (a stratum whose kappa comes
+    out high tends to get a small variance and a large weight), so its overall kappa leans
+    towards the high kappas and its standard error is too small where the variances are
+    noisy, as cluster-robust ones are with few clusters per stratum; the pairs' weights do
+    not move with the kappas (coverage of both: the user guide's "Clustered and stratified
+    designs" page). The test of equal kappas is the same whatever ``pooling``.
+
     Examples
     --------
     >>> import wkappa as wk
@@ -173,6 +225,9 @@ class StratifiedKappaResult:
     alternative: Alternative = "two-sided"
     homogeneity: HomogeneityTest = "asymptotic"
     homogeneity_n_resamples: int = 0
+    pooling: Pooling = "inverse-variance"
+    pvalue: float = math.nan
+    test_df: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
@@ -195,7 +250,10 @@ class StratifiedKappaResult:
     def confidence_interval(
         self, confidence_level: float = 0.95, *, method: Literal["asymptotic"] = "asymptotic"
     ) -> ConfidenceInterval:
-        """Interval for the overall kappa: ``statistic ± z * standard_error`` (as SAS).
+        """Interval for the overall kappa: ``statistic ± q * standard_error``.
+
+        ``q`` is the normal quantile (as SAS), or the t quantile on ``test_df`` degrees of
+        freedom for the pairs pooling with clusters.
 
         One-sided as ``alternative``: ``(low, 1)`` for 'greater', ``(-inf, high)`` for
         'less', the limit that of the two-sided interval at level ``2 * confidence_level - 1``.
@@ -205,7 +263,7 @@ class StratifiedKappaResult:
         confidence_level : float, default 0.95
             Nominal coverage, strictly between 0 and 1 (above 0.5 for a one-sided interval).
         method : {'asymptotic'}
-            The only method: the normal interval SAS prints.
+            The only method: the Wald interval above.
 
         Returns
         -------
@@ -220,7 +278,12 @@ class StratifiedKappaResult:
         )
 
         def two_sided(level: float) -> ConfidenceInterval:
-            half = norm_ppf(0.5 + level / 2.0) * self.standard_error
+            quantile = (
+                norm_ppf(0.5 + level / 2.0)
+                if self.test_df is None
+                else t_ppf(0.5 + level / 2.0, float(self.test_df))
+            )
+            half = quantile * self.standard_error
             return ConfidenceInterval(self.statistic - half, self.statistic + half, level)
 
         return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
@@ -254,11 +317,12 @@ class StratifiedKappaResult:
             Each stratum's n, kappa, standard error and share of the weight, the overall
             kappa with its interval, and the test of equal kappas.
         """
-        inverse = [
-            1.0 / r.standard_error**2 if used else 0.0
+        pairs = self.pooling == "pairs"
+        weights = [
+            (float(r.n) if pairs else 1.0 / r.standard_error**2) if used else 0.0
             for r, used in zip(self.results, self.used, strict=True)
         ]
-        total = sum(inverse)
+        total = sum(weights)
         clustered = self._clustered
         error = (
             "cluster-robust standard error over its G clusters (ASE)"
@@ -267,11 +331,17 @@ class StratifiedKappaResult:
         )
         lines = [
             f"Kappa in {len(self.strata)} strata (weights = {self.weights!r}, "
-            f"K = {len(self.labels)}, n = {self.n:g}), combined as SAS PROC FREQ does:",
-            f"  stratum: n, kappa, {error}, share of the overall weight 1/ASE^2",
+            f"K = {len(self.labels)}, n = {self.n:g}), "
+            + (
+                "weighted by their numbers of pairs (pooling='pairs'):"
+                if pairs
+                else "combined as SAS PROC FREQ does (pooling='inverse-variance'):"
+            ),
+            f"  stratum: n, kappa, {error}, share of the overall weight "
+            + ("n_h" if pairs else "1/ASE^2"),
         ]
         for name, result, used, weight in zip(
-            self.strata, self.results, self.used, inverse, strict=True
+            self.strata, self.results, self.used, weights, strict=True
         ):
             share = f"{weight / total:.1%}" if used and total > 0 else "not used"
             clusters = f", G = {result.n_clusters}" if clustered else ""
@@ -281,13 +351,26 @@ class StratifiedKappaResult:
                 f"{share}"
             )
         ci = self.confidence_interval(confidence_level, method=method)
+        mean, spread = (
+            ("sum(n_h kappa_h) / sum(n_h)", "sqrt(sum(n_h^2 ASE_h^2)) / sum(n_h)")
+            if pairs
+            else ("sum(kappa_h / ASE_h^2) / sum(1 / ASE_h^2)", "1 / sqrt(sum(1 / ASE_h^2))")
+        )
+        on = "normal" if self.test_df is None else f"t with {df_text(self.test_df)} df"
         lines += [
-            "Overall kappa = sum(kappa_h / ASE_h^2) / sum(1 / ASE_h^2) = "
+            f"Overall kappa = {mean} = "
             f"{number_text(self.statistic)} ({self.interpretation}, Landis & Koch)",
-            f"  standard error = 1 / sqrt(sum(1 / ASE_h^2)) = {number_text(self.standard_error)}, "
-            f"{level_text(ci, self.alternative)}CI {interval_text(ci.low, ci.high)}",
+            f"  standard error = {spread} = {number_text(self.standard_error)}, "
+            f"{level_text(ci, self.alternative)}CI {interval_text(ci.low, ci.high)} ({on})",
+            f"  test of H0 overall kappa = 0 ({self.alternative}, each stratum's null variance): "
+            f"p = {number_text(self.pvalue)}",
             self._homogeneity_line(),
         ]
+        if clustered and not pairs:
+            lines.append(
+                "  (with clusters the inverse-variance weights follow the noisy cluster-robust "
+                "variances and the interval is too narrow; pooling='pairs' keeps its coverage)"
+            )
         if not all(self.used):
             left = [name for name, used in zip(self.strata, self.used, strict=True) if not used]
             why = "undefined kappa or a standard error of 0" + (
@@ -307,6 +390,7 @@ class StratifiedKappaResult:
         return any(result.n_clusters is not None for result in self.results)
 
     def _homogeneity_line(self) -> str:
+        centre = "overall" if self.pooling == "inverse-variance" else "inverse-variance mean"
         tail = (
             f"{statistic_text(self.homogeneity_statistic, '.6g')}, chi-square with "
             f"{df_text(self.homogeneity_df)} df, "
@@ -314,14 +398,14 @@ class StratifiedKappaResult:
         )
         if self.homogeneity == "asymptotic" and self._clustered:
             return (
-                f"Test of equal kappas: Q = sum((kappa_h - overall)^2 / ASE_h^2) = {tail}\n"
+                f"Test of equal kappas: Q = sum((kappa_h - {centre})^2 / ASE_h^2) = {tail}\n"
                 "  (ASE_h cluster-robust; the goodness-of-fit and bootstrap tests take the "
                 "pairs as independent)"
             )
         if self.homogeneity == "asymptotic":
             better = "'goodness-of-fit'" if len(self.labels) == 2 else "'bootstrap'"
             return (
-                f"Test of equal kappas: Q = sum((kappa_h - overall)^2 / ASE_h^2) = {tail}\n"
+                f"Test of equal kappas: Q = sum((kappa_h - {centre})^2 / ASE_h^2) = {tail}\n"
                 "  (SAS's test rejects 6-9% of the time at 5% with 30-100 pairs per stratum; "
                 f"homogeneity={better} keeps its size)"
             )
@@ -344,8 +428,9 @@ class StratifiedKappaResult:
 
     def __repr__(self) -> str:
         return (
-            f"StratifiedKappaResult({estimate_repr(self)}, "
-            f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
+            f"StratifiedKappaResult({estimate_repr(self)}, pvalue={self.pvalue:.6g}, "
+            + ("" if self.pooling == "inverse-variance" else f"pooling={self.pooling!r}, ")
+            + f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
             + ("" if self.homogeneity == "asymptotic" else f"homogeneity={self.homogeneity!r}, ")
             + f"homogeneity_df={self.homogeneity_df}, "
             f"homogeneity_pvalue={self.homogeneity_pvalue:.6g}, strata={len(self.strata)}, "

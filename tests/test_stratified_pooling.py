@@ -1,0 +1,287 @@
+"""stratified_kappa_test(..., pooling=): the overall kappa as SAS's inverse-variance mean or as
+the mean weighted by the strata's pairs, its standard error, interval and test, and the warning
+of the inverse-variance pooling with clusters.
+
+The pairs pooling is checked exactly (Fractions), against kappa_test for one stratum (with and
+without clusters), for invariance to the order of the strata, and for leaving the test of equal
+kappas as it was."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wkappa as wk
+from budget import examples
+from test_stratified import exact_kappa_variance
+from wkappa._core import t_ppf, t_sf
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
+
+strata_tables = st.integers(2, 4).flatmap(
+    lambda k: st.lists(
+        st.lists(st.lists(st.integers(0, 12), min_size=k, max_size=k), min_size=k, max_size=k),
+        min_size=1,
+        max_size=4,
+    )
+)
+WEIGHTS = st.sampled_from(["quadratic", "linear", "unweighted"])
+
+
+def _quiet(call):  # type: ignore[no-untyped-def]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        return call()
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(tables=strata_tables, weights=WEIGHTS)
+def test_pairs_pooling_is_the_exact_pair_weighted_mean(
+    tables: list[list[list[int]]], weights: str
+) -> None:
+    """statistic = sum(n_h kappa_h) / N and SE^2 = sum(n_h^2 Var_h) / N^2 over the strata
+    used, with Fractions."""
+    exact = [exact_kappa_variance(table, weights) for table in tables]
+    result = _quiet(
+        lambda: wk.stratified_kappa_test_from_tables(tables, weights=weights, pooling="pairs")
+    )
+    assert result.pooling == "pairs" and result.test_df is None
+    assert result.used == tuple(e is not None and e[1] > 0 for e in exact)
+    used = [
+        (sum(map(sum, table)), e)
+        for table, e in zip(tables, exact, strict=True)
+        if e is not None and e[1] > 0
+    ]
+    if not used:
+        assert math.isnan(result.statistic) and math.isnan(result.standard_error)
+        assert math.isnan(result.pvalue)
+        return
+    total = sum(n for n, _ in used)
+    overall = sum(Fraction(n, total) * kappa for n, (kappa, _) in used)
+    variance = sum(Fraction(n, total) ** 2 * v for n, (_, v) in used)
+    assert result.statistic == pytest.approx(float(overall), rel=1e-9, abs=1e-12)
+    assert result.standard_error**2 == pytest.approx(float(variance), rel=1e-9)
+    # SAS's test of equal kappas is the same whatever the pooling
+    sas = _quiet(lambda: wk.stratified_kappa_test_from_tables(tables, weights=weights))
+    assert result.homogeneity_df == sas.homogeneity_df
+    assert result.homogeneity_statistic == sas.homogeneity_statistic or (
+        math.isnan(result.homogeneity_statistic) and math.isnan(sas.homogeneity_statistic)
+    )
+
+
+def test_a_hand_computed_example() -> None:
+    """Two binary tables: kappas 0.585774 (44 pairs) and 0.6 (48 pairs)."""
+    tables = [[[20, 5], [4, 15]], [[30, 2], [6, 10]]]
+    result = wk.stratified_kappa_test_from_tables(tables, weights="unweighted", pooling="pairs")
+    one, two = (wk.kappa_test_from_table(t, weights="unweighted") for t in tables)
+    assert result.statistic == pytest.approx((44 * one.statistic + 48 * two.statistic) / 92)
+    assert result.standard_error == pytest.approx(
+        math.hypot(44 * one.standard_error, 48 * two.standard_error) / 92
+    )
+    null = math.hypot(44 * one.standard_error_null, 48 * two.standard_error_null) / 92
+    z = result.statistic / null
+    assert result.pvalue == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-9)
+    low, high = result.confidence_interval()
+    assert (low, high) == pytest.approx(
+        (result.statistic - 1.959963984540054 * result.standard_error, result.statistic
+         + 1.959963984540054 * result.standard_error)
+    )  # fmt: skip
+
+
+ratings = st.integers(2, 4).flatmap(
+    lambda k: st.tuples(
+        st.just(k),
+        st.lists(st.tuples(st.integers(0, k - 1), st.integers(0, k - 1)), min_size=8, max_size=40),
+    )
+)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(data=ratings, weights=WEIGHTS, alternative=st.sampled_from(["two-sided", "greater", "less"]))
+def test_one_stratum_is_kappa_test(
+    data: tuple[int, list[tuple[int, int]]], weights: str, alternative: str
+) -> None:
+    """With a single stratum the pairs pooling is kappa_test: value, SE, interval, p-value."""
+    k, pairs = data
+    a, b = (np.array(x) for x in zip(*pairs, strict=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        alone = wk.kappa_test(a, b, weights=weights, labels=range(k), alternative=alternative)
+        if not (math.isfinite(alone.statistic) and alone.standard_error > 0):
+            return
+        result = wk.stratified_kappa_test(
+            a, b, strata=np.zeros(a.size), weights=weights, labels=range(k),
+            alternative=alternative, pooling="pairs",
+        )  # fmt: skip
+    assert result.statistic == pytest.approx(alone.statistic, rel=1e-12, abs=1e-15)
+    assert result.standard_error == pytest.approx(alone.standard_error, rel=1e-12)
+    assert result.pvalue == pytest.approx(alone.pvalue, rel=1e-9, abs=1e-300)
+    assert tuple(result.confidence_interval(0.9)) == pytest.approx(
+        tuple(alone.confidence_interval(0.9)[:2]), rel=1e-12, abs=1e-15
+    )
+
+
+def _eyes_in_sites(seed: int = 4) -> tuple[np.ndarray, ...]:
+    """Both eyes of 20, 25 and 30 patients in three sites (clusters nested in strata)."""
+    rng = np.random.default_rng(seed)
+    sizes = {"north": 20, "south": 25, "west": 30}
+    site = np.repeat(list(sizes), [2 * g for g in sizes.values()])
+    patient = np.array([f"{s}-{i // 2}" for s, g in sizes.items() for i in range(2 * g)])
+    grade = np.repeat(rng.integers(0, 4, sum(sizes.values())), 2)
+    a = np.clip(grade + rng.integers(-1, 2, grade.size), 0, 3)
+    b = np.clip(grade + rng.integers(-1, 2, grade.size), 0, 3)
+    return a, b, site, patient
+
+
+def test_one_clustered_stratum_is_kappa_test_with_cluster() -> None:
+    a, b, site, patient = _eyes_in_sites()
+    own = site == "west"
+    alone = wk.kappa_test(a[own], b[own], cluster=patient[own], alternative="greater")
+    with pytest.warns(UndefinedKappaWarning, match="needs 2 strata or more"):
+        result = wk.stratified_kappa_test(
+            a[own], b[own], strata=site[own], cluster=patient[own], alternative="greater",
+            pooling="pairs",
+        )  # fmt: skip
+    assert result.test_df == alone.test_df == 29
+    assert result.statistic == pytest.approx(alone.statistic, rel=1e-12)
+    assert result.standard_error == pytest.approx(alone.standard_error, rel=1e-12)
+    assert result.pvalue == pytest.approx(alone.pvalue, rel=1e-9)
+    assert tuple(result.confidence_interval()) == pytest.approx(
+        tuple(alone.confidence_interval()[:2]), rel=1e-12
+    )
+
+
+def test_clustered_pairs_pooling_uses_t_on_the_clusters_less_the_strata() -> None:
+    a, b, site, patient = _eyes_in_sites()
+    result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="pairs")
+    assert result.test_df == 20 + 25 + 30 - 3
+    n = np.array([r.n for r in result.results], dtype=float)
+    kappa = np.array([r.statistic for r in result.results])
+    se = np.array([r.standard_error for r in result.results])
+    assert result.statistic == pytest.approx(float(n @ kappa / n.sum()), rel=1e-12)
+    assert result.standard_error == pytest.approx(float(np.sqrt(n**2 @ se**2) / n.sum()))
+    half = t_ppf(0.975, 72.0) * result.standard_error
+    assert tuple(result.confidence_interval()) == pytest.approx(
+        (result.statistic - half, result.statistic + half), rel=1e-12
+    )
+    assert result.pvalue == pytest.approx(
+        2 * t_sf(result.statistic / result.standard_error, 72.0), rel=1e-9
+    )
+    # the test of equal kappas is SAS's, with the cluster-robust variances, whatever pooling
+    sas = wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="inverse-variance")
+    assert result.homogeneity_statistic == sas.homogeneity_statistic
+    assert result.homogeneity_pvalue == sas.homogeneity_pvalue
+    assert sas.test_df is None and sas.statistic != result.statistic
+
+
+def test_sample_weights_weight_the_strata_by_their_weighted_pairs() -> None:
+    a, b, site, patient = _eyes_in_sites()
+    weight = np.where(site == "north", 3.0, 1.0)
+    result = wk.stratified_kappa_test(
+        a, b, strata=site, cluster=patient, sample_weight=weight, pooling="pairs"
+    )
+    n = np.array([r.n for r in result.results], dtype=float)
+    assert list(n) == [120.0, 50.0, 60.0]
+    kappa = np.array([r.statistic for r in result.results])
+    assert result.statistic == pytest.approx(float(n @ kappa) / 230.0, rel=1e-12)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    tables=strata_tables,
+    weights=WEIGHTS,
+    pooling=st.sampled_from(["pairs", "inverse-variance"]),
+    order=st.randoms(use_true_random=False),
+)
+def test_the_order_of_the_strata_does_not_matter(
+    tables: list[list[list[int]]], weights: str, pooling: str, order
+) -> None:  # type: ignore[no-untyped-def]
+    shuffled = list(range(len(tables)))
+    order.shuffle(shuffled)
+    first = _quiet(
+        lambda: wk.stratified_kappa_test_from_tables(tables, weights=weights, pooling=pooling)
+    )
+    second = _quiet(
+        lambda: wk.stratified_kappa_test_from_tables(
+            [tables[i] for i in shuffled], weights=weights, pooling=pooling
+        )
+    )
+    for name in ("statistic", "standard_error", "pvalue"):
+        x, y = getattr(first, name), getattr(second, name)
+        assert (math.isnan(x) and math.isnan(y)) or x == pytest.approx(y, rel=1e-12, abs=1e-15)
+
+
+def test_cluster_without_pooling_warns_naming_the_keyword_and_the_fix() -> None:
+    a, b, site, patient = _eyes_in_sites()
+    with pytest.warns(UserWarning, match=r"Hint: pooling='pairs' .* keeps its coverage") as got:
+        default = wk.stratified_kappa_test(a, b, strata=site, cluster=patient)
+    assert len(got) == 1 and got[0].filename == __file__
+    chosen = wk.stratified_kappa_test(
+        a, b, strata=site, cluster=patient, pooling="inverse-variance"
+    )  # no warning: the choice is explicit (filterwarnings would not catch a UserWarning)
+    assert default.pooling == chosen.pooling == "inverse-variance"
+    assert default.statistic == chosen.statistic
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="inverse-variance")
+        wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="pairs")
+        wk.stratified_kappa_test(a, b, strata=site)  # no clusters: SAS's, silently
+
+
+def test_a_bad_pooling_is_refused_naming_the_keyword() -> None:
+    tables = [[[20, 5], [4, 15]], [[30, 2], [6, 10]]]
+    with pytest.raises(WkappaError, match=r"^`pooling` must be .*'inverse-variance'.*'pairs'"):
+        wk.stratified_kappa_test_from_tables(tables, pooling="items")
+    with pytest.raises(WkappaTypeError, match=r"^`pooling` must be "):
+        wk.stratified_kappa_test([0, 1, 1, 0], [0, 1, 0, 0], strata=[0, 0, 1, 1],
+                                 pooling=np.array(["pairs"]))  # fmt: skip
+
+
+def test_the_result_records_its_pooling() -> None:
+    a, b, site, patient = _eyes_in_sites()
+    result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="pairs")
+    summary = json.loads(json.dumps(result.to_dict()))
+    assert summary["pooling"] == "pairs" and summary["test_df"] == 72
+    assert summary["pvalue"] == result.pvalue
+    assert "pooling='pairs'" in repr(result)
+    text = result.explain()
+    assert "pooling='pairs'" in text and "sum(n_h kappa_h) / sum(n_h)" in text
+    assert "t with 72 df" in text
+    sas = wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="inverse-variance")
+    assert sas.to_dict()["pooling"] == "inverse-variance" and sas.to_dict()["test_df"] is None
+    assert "pooling=" not in repr(sas)
+    assert "pooling='pairs' keeps its coverage" in sas.explain()
+    assert "pooling='inverse-variance'" in sas.explain()
+
+
+@pytest.mark.parametrize("homogeneity", ["asymptotic", "goodness-of-fit", "bootstrap"])
+def test_the_test_of_equal_kappas_does_not_depend_on_the_pooling(homogeneity: str) -> None:
+    tables = [[[19, 1], [1, 4]], [[22, 3], [3, 12]], [[13, 7], [7, 13]]]
+    how = wk.BootstrapMethod(199, rng=5) if homogeneity == "bootstrap" else homogeneity
+    one, two = (
+        wk.stratified_kappa_test_from_tables(tables, homogeneity=how, pooling=pooling)
+        for pooling in ("inverse-variance", "pairs")
+    )
+    for name in ("homogeneity_statistic", "homogeneity_df", "homogeneity_pvalue"):
+        assert getattr(one, name) == getattr(two, name)
+    assert one.statistic != two.statistic
+
+
+def test_ratings_and_tables_agree_on_the_pairs_pooling() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 4, 300)
+    b = np.clip(a + rng.integers(-1, 2, 300), 0, 3)
+    site = rng.choice(["north", "south", "west"], 300)
+    result = wk.stratified_kappa_test(a, b, strata=site, weights="linear", pooling="pairs")
+    tables = [
+        wk.confusion_table(a[site == s], b[site == s], labels=range(4)) for s in result.strata
+    ]
+    same = wk.stratified_kappa_test_from_tables(tables, weights="linear", pooling="pairs")
+    for name in ("statistic", "standard_error", "pvalue"):
+        assert getattr(result, name) == pytest.approx(getattr(same, name), rel=1e-12)
