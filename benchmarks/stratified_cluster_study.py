@@ -1,7 +1,8 @@
-"""Coverage of the overall kappa's 95% interval and size of the test of equal kappas of
-``stratified_kappa_test(..., strata=site, cluster=patient)``: clusters nested in strata.
+"""Coverage of the overall kappa's 95% interval, for both poolings, and size of the test of
+equal kappas of ``stratified_kappa_test(..., strata=site, cluster=patient)``: clusters nested
+in strata.
 
-Run: ``PYTHONPATH=src python benchmarks/stratified_cluster_study.py`` (about 2-3 minutes on
+Run: ``PYTHONPATH=src python benchmarks/stratified_cluster_study.py`` (a few minutes on
 a shared core); ``--replicates N`` sets the studies per design (default 500), ``--cases 0 3``
 runs some designs only (their numbers in the table). Seeds are fixed: the same command gives
 the same numbers.
@@ -20,21 +21,23 @@ unchanged, so the strata differ in their margins but share one population kappa,
 last line says by how much they differ, that sample's error). In the power designs the first
 stratum's readers have ``accuracy`` 0.55 instead (its kappa shown beside the others').
 
-For each design, R studies are drawn and each is scored twice, with and without
-``cluster=``; the columns are:
+For each design, R studies are drawn and each is scored three times: with ``cluster=`` and
+``pooling="inverse-variance"`` (SAS's), with ``cluster=`` and ``pooling="pairs"``, and
+without ``cluster=`` (SAS's); the columns are:
 
-* ``bias`` and ``SE/SD``: the mean overall kappa (with ``cluster=``) minus the truth, and the
-  mean overall standard error over the standard deviation of the overall kappa across the R
-  studies (below 1: the standard error is too small);
+* ``bias`` and ``SE/SD``: the mean overall kappa (SAS's, with ``cluster=``) minus the truth,
+  and the mean overall standard error over the standard deviation of the overall kappa
+  across the R studies (below 1: the standard error is too small);
 * ``cover``, ``cover plain``: the share of ``result.confidence_interval()`` (95%, the normal
   interval SAS prints) covering the truth, with ``cluster=`` and without it (pairs taken as
   independent);
-* ``cover-t``: the same interval with the t quantile on ``sum(G_h) - S`` degrees of freedom
-  (the clusters less the strata, as survey software gives a stratified cluster sample) in
-  place of the normal one; a candidate, not what the library prints;
-* ``items-t``: another candidate, the strata's kappas weighted by their numbers of pairs
-  ``n_h`` instead of their estimated variances: ``sum(n_h k_h) / N``, standard error
-  ``sqrt(sum(n_h^2 V_h)) / N`` with the cluster-robust ``V_h``, t on ``sum(G_h) - S`` df;
+* ``cover-t``: SAS's interval with the t quantile on ``sum(G_h) - S`` degrees of freedom
+  (the clusters less the strata) in place of the normal one; a candidate, not what the
+  library prints;
+* ``bias pairs``, ``SE/SD pairs``, ``cover pairs``: the same for ``pooling="pairs"`` with
+  ``cluster=``: the strata's kappas weighted by their numbers of pairs ``n_h``,
+  ``sum(n_h k_h) / N``, standard error ``sqrt(sum(n_h^2 V_h)) / N`` with the cluster-robust
+  ``V_h``, its interval on t with ``sum(G_h) - S`` df (``result.confidence_interval()``);
 * ``stratum``: the share of the strata's own intervals (``result.results``, t on G_h - 1 df)
   covering the truth (the power designs: the strata sharing it);
 * ``size``, ``size plain``: the share with ``homogeneity_pvalue < 0.05``, with and without
@@ -133,28 +136,29 @@ def run(design: Design, replicates: int, seed: int, truth: float) -> dict[str, f
     rng = np.random.default_rng(seed)
     labels = range(design.k)
     t_crit = t_ppf(0.975, float(design.strata * (design.clusters - 1)))
-    cover = dict.fromkeys(("cluster", "cluster-t", "plain", "items-t", "stratum"), 0)
+    cover = dict.fromkeys(("cluster", "cluster-t", "plain", "pairs", "stratum"), 0)
     reject = {"cluster": 0, "plain": 0}
     estimates, errors, dropped = [], [], 0
+    pooled, pooled_errors = [], []
     for _ in range(replicates):
         a, b, strata, ids = simulate(design, rng)
+        options = {"strata": strata, "weights": design.weights, "labels": labels}
         clustered = wk.stratified_kappa_test(
-            a, b, strata=strata, cluster=ids, weights=design.weights, labels=labels
+            a, b, cluster=ids, pooling="inverse-variance", **options
         )
-        plain = wk.stratified_kappa_test(a, b, strata=strata, weights=design.weights, labels=labels)
+        pairs = wk.stratified_kappa_test(a, b, cluster=ids, pooling="pairs", **options)
+        plain = wk.stratified_kappa_test(a, b, **options)
         dropped += len(clustered.used) - sum(clustered.used)
-        for name, result in (("cluster", clustered), ("plain", plain)):
+        for name, result in (("cluster", clustered), ("plain", plain), ("pairs", pairs)):
             low, high = result.confidence_interval()
             cover[name] += bool(low <= truth <= high)
+        for name, result in (("cluster", clustered), ("plain", plain)):
             reject[name] += bool(result.homogeneity_pvalue < 0.05)
         kappa, se = clustered.statistic, clustered.standard_error
         cover["cluster-t"] += bool(abs(kappa - truth) <= t_crit * se)
-        # the candidate: strata weighted by their items, not by their estimated variances
+        pooled.append(pairs.statistic)
+        pooled_errors.append(pairs.standard_error)
         kept = [r for r, u in zip(clustered.results, clustered.used, strict=True) if u]
-        n = np.array([float(r.n) for r in kept])
-        own = np.array([r.statistic for r in kept])
-        spread = math.sqrt(float(np.sum(n**2 * np.array([r.standard_error for r in kept]) ** 2)))
-        cover["items-t"] += bool(abs(n @ own / n.sum() - truth) <= t_crit * spread / n.sum())
         if design.unequal:
             kept = kept[1:]
         cover["stratum"] += sum(
@@ -166,6 +170,8 @@ def run(design: Design, replicates: int, seed: int, truth: float) -> dict[str, f
     out.update({f"reject {m}": reject[m] / replicates for m in reject})
     out["se/sd"] = float(np.mean(errors) / np.std(estimates, ddof=1))
     out["bias"] = float(np.mean(estimates)) - truth
+    out["se/sd pairs"] = float(np.mean(pooled_errors) / np.std(pooled, ddof=1))
+    out["bias pairs"] = float(np.mean(pooled)) - truth
     out["dropped"] = dropped
     return out
 
@@ -184,9 +190,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         "| S | G | K | weights | kappa | bias | SE/SD | cover | cover-t | cover plain | "
-        "items-t | stratum | size | size plain | dropped |"
+        "bias pairs | SE/SD pairs | cover pairs | stratum | size | size plain | dropped |"
     )
-    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     warnings.simplefilter("ignore")  # undefined strata, few clusters
     started, worst = time.perf_counter(), 0.0
     for case in args.cases:
@@ -199,11 +205,14 @@ def main(argv: list[str] | None = None) -> None:
         cells = [
             f"{out['bias']:+.3f}",
             f"{out['se/sd']:.2f}",
-            *(f"{out[f'cover {m}']:.3f}" for m in ("cluster", "cluster-t", "plain", "items-t")),
+            *(f"{out[f'cover {m}']:.3f}" for m in ("cluster", "cluster-t", "plain")),
+            f"{out['bias pairs']:+.3f}",
+            f"{out['se/sd pairs']:.2f}",
+            f"{out['cover pairs']:.3f}",
             f"{out['cover stratum']:.3f}",
         ]
         if design.unequal:  # the overall kappa has no single truth there
-            cells = ["", "", "", "", "", "", f"{out['cover stratum']:.3f}"]
+            cells = [*([""] * 8), f"{out['cover stratum']:.3f}"]
             shown = f"{truths[0]:.3f} vs {truth:.3f}"
             tests = [f"({out['reject cluster']:.3f})", f"({out['reject plain']:.3f})"]
         else:

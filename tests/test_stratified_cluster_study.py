@@ -32,6 +32,7 @@ def test_study_runs_in_small(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     assert len(rows) == 3  # the header and one row per design
     cells = rows[1].strip("| ").split(" | ")
     assert 0.0 <= float(cells[7]) <= 1.0 and 0.0 <= float(cells[-3]) <= 1.0  # cover, size
+    assert rows[0].split(" | ")[12] == "cover pairs" and 0.0 <= float(cells[12]) <= 1.0
     assert rows[2].split(" | ")[-3].startswith("(")  # the unequal design reports power
 
 

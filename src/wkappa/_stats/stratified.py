@@ -369,7 +369,7 @@ default 'asymptotic'
         by the design and not estimated from the ratings, with standard error
         ``sqrt(sum_h n_h^2 Var_h) / N`` and, with ``cluster``, t on ``sum_h G_h - S``
         degrees of freedom (formulas in the Notes). With ``cluster`` and ``pooling``
-        not given, a :class:`UserWarning` says that the inverse-variance interval is too
+        not given, a ``UserWarning`` says that the inverse-variance interval is too
         narrow there and that 'pairs' keeps its coverage; ``pooling='inverse-variance'``
         keeps SAS's overall kappa without the warning.
 

@@ -362,8 +362,9 @@ class StratifiedKappaResult:
             f"{number_text(self.statistic)} ({self.interpretation}, Landis & Koch)",
             f"  standard error = {spread} = {number_text(self.standard_error)}, "
             f"{level_text(ci, self.alternative)}CI {interval_text(ci.low, ci.high)} ({on})",
-            f"  test of H0 overall kappa = 0 ({self.alternative}, each stratum's null variance): "
-            f"p = {number_text(self.pvalue)}",
+            f"  test of H0 overall kappa = 0 ({self.alternative}, with each stratum's "
+            + ("cluster-robust variance" if clustered else "variance under kappa = 0")
+            + f"): p = {number_text(self.pvalue)}",
             self._homogeneity_line(),
         ]
         if clustered and not pairs:
