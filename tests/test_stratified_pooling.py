@@ -52,11 +52,10 @@ def test_pairs_pooling_is_the_exact_pair_weighted_mean(
         lambda: wk.stratified_kappa_test_from_tables(tables, weights=weights, pooling="pairs")
     )
     assert result.pooling == "pairs" and result.test_df is None
-    assert result.used == tuple(e is not None and e[1] > 0 for e in exact)
+    # a stratum with a standard error of 0 (kappa 1) keeps its weight: n_h is fixed
+    assert result.used == tuple(e is not None for e in exact)
     used = [
-        (sum(map(sum, table)), e)
-        for table, e in zip(tables, exact, strict=True)
-        if e is not None and e[1] > 0
+        (sum(map(sum, table)), e) for table, e in zip(tables, exact, strict=True) if e is not None
     ]
     if not used:
         assert math.isnan(result.statistic) and math.isnan(result.standard_error)
@@ -285,3 +284,20 @@ def test_ratings_and_tables_agree_on_the_pairs_pooling() -> None:
     same = wk.stratified_kappa_test_from_tables(tables, weights="linear", pooling="pairs")
     for name in ("statistic", "standard_error", "pvalue"):
         assert getattr(result, name) == pytest.approx(getattr(same, name), rel=1e-12)
+
+
+def test_pairs_pooling_keeps_a_stratum_where_every_pair_agrees() -> None:
+    """Kappa 1 with a standard error of 0 has no inverse-variance weight, but its pairs weigh
+    in the pairs pooling; SAS's test of equal kappas still leaves it out, with a warning."""
+    tables = [[[20, 5], [4, 15]], [[30, 2], [6, 10]], [[6, 0], [0, 4]]]
+    with pytest.warns(UndefinedKappaWarning, match=r"\(2\) have a standard error of 0.*keeps"):
+        pairs = wk.stratified_kappa_test_from_tables(tables, weights="unweighted", pooling="pairs")
+    with pytest.warns(UndefinedKappaWarning, match=r"\(2\) have an undefined kappa or a standard"):
+        sas = wk.stratified_kappa_test_from_tables(tables, weights="unweighted")
+    assert pairs.used == (True, True, True) and sas.used == (True, True, False)
+    two = wk.stratified_kappa_test_from_tables(tables[:2], weights="unweighted", pooling="pairs")
+    assert pairs.statistic == pytest.approx((92 * two.statistic + 10 * 1.0) / 102, rel=1e-12)
+    assert pairs.standard_error == pytest.approx(two.standard_error * 92 / 102, rel=1e-12)
+    for name in ("homogeneity_statistic", "homogeneity_df", "homogeneity_pvalue"):
+        assert getattr(pairs, name) == getattr(sas, name) == getattr(two, name)
+    assert "Left out" not in pairs.explain() and "Left out" in sas.explain()

@@ -138,26 +138,13 @@ def build_stratified(
         with warnings.catch_warnings():  # one warning below names every stratum left out
             warnings.simplefilter("ignore", UndefinedKappaWarning)
             results = kappa_results(tables, weights, labels, alternative, 0.0)
-    used = tuple(
-        math.isfinite(r.statistic) and math.isfinite(r.standard_error) and r.standard_error > 0
-        for r in results
-    )
-    if not all(used):
-        left = [s for s, u in zip(strata, used, strict=True) if not u]
-        test = (
-            " (the goodness-of-fit test of equal kappas keeps every stratum rated in both "
-            "categories)"
-            if homogeneity == "goodness-of-fit"
-            else " and the test of equal kappas"
-        )
-        single = any(r.n_clusters is not None for r in results)  # clustered: one cluster
-        why = "every pair agrees, or a single cluster" if single else "every pair agrees"
-        warn_at_caller(
-            f"{len(left)} of {len(strata)} strata ({describe_groups(left)}) have an undefined "
-            f"kappa or a standard error of 0 ({why}) and are left out of the overall "
-            f"kappa{test}.",
-            UndefinedKappaWarning,
-        )
+    defined = tuple(math.isfinite(r.statistic) and math.isfinite(r.standard_error) for r in results)
+    positive = tuple(d and r.standard_error > 0 for d, r in zip(defined, results, strict=True))
+    # SAS's test (and its overall kappa) needs 1 / Var_h; the pairs pooling keeps a stratum
+    # whose standard error is 0 (every pair agrees, kappa 1) in the overall kappa.
+    used = defined if pooling == "pairs" else positive
+    if not all(positive):
+        _warn_left_out(strata, results, used, positive, homogeneity)
     elif len(strata) == 1:
         warn_at_caller(
             "The test of equal kappas needs 2 strata or more, and there is 1 stratum "
@@ -166,11 +153,13 @@ def build_stratified(
             "table.",
             UndefinedKappaWarning,
         )
-    kept = [r for r, u in zip(results, used, strict=True) if u]
+    tested = [r for r, u in zip(results, positive, strict=True) if u]
     _, _, q, df = combine_strata(  # SAS's test of equal kappas, whatever the pooling
-        np.array([r.statistic for r in kept]), np.array([r.standard_error**2 for r in kept])
+        np.array([r.statistic for r in tested]), np.array([r.standard_error**2 for r in tested])
     )
-    overall, se, overall_pvalue, test_df = pool_strata(kept, pooling, alternative)
+    overall, se, overall_pvalue, test_df = pool_strata(
+        [r for r, u in zip(results, used, strict=True) if u], pooling, alternative
+    )
     pvalue = chi2_sf(q, df) if df > 0 else math.nan
     resamples = 0
     if homogeneity == "goodness-of-fit":
@@ -178,7 +167,7 @@ def build_stratified(
         pvalue = chi2_sf(q, df) if df > 0 else math.nan
     elif homogeneity == "bootstrap":
         q, pvalue, resamples = bootstrap_homogeneity(
-            tables[np.array(used, dtype=bool)], matrix, how or BootstrapMethod()
+            tables[np.array(positive, dtype=bool)], matrix, how or BootstrapMethod()
         )
     n: int | float = exact_total(tables) if tables.dtype.kind in "iu" else float(tables.sum())
     return StratifiedKappaResult(
@@ -201,6 +190,42 @@ def build_stratified(
         pvalue=overall_pvalue,
         test_df=test_df,
     )
+
+
+def _warn_left_out(
+    strata: tuple[Any, ...],
+    results: Sequence[KappaResult],
+    used: tuple[bool, ...],
+    positive: tuple[bool, ...],
+    homogeneity: HomogeneityTest,
+) -> None:
+    """One UndefinedKappaWarning naming the strata left out of the overall kappa (``used``)
+    and of SAS's test of equal kappas (``positive``: a positive standard error), and one
+    naming those the pairs pooling keeps but the test leaves out (a standard error of 0)."""
+    test = (
+        " (the goodness-of-fit test of equal kappas keeps every stratum rated in both categories)"
+        if homogeneity == "goodness-of-fit"
+        else " and the test of equal kappas"
+    )
+    single = any(r.n_clusters is not None for r in results)  # clustered: one cluster
+    why = "every pair agrees, or a single cluster" if single else "every pair agrees"
+    left = [s for s, u in zip(strata, used, strict=True) if not u]
+    if left:
+        error = "or a standard error of 0" if used == positive else "or standard error"
+        warn_at_caller(
+            f"{len(left)} of {len(strata)} strata ({describe_groups(left)}) have an undefined "
+            f"kappa {error} ({why}) and are left out of the overall kappa{test}.",
+            UndefinedKappaWarning,
+        )
+    kept = [s for s, u, w in zip(strata, used, positive, strict=True) if u and not w]
+    if kept and homogeneity != "goodness-of-fit":
+        warn_at_caller(
+            f"{len(kept)} of {len(strata)} strata ({describe_groups(kept)}) have a standard "
+            "error of 0 (every pair agrees) and are left out of the test of equal kappas, "
+            "which weights each stratum by 1 / its variance; the pairs pooling keeps them in "
+            "the overall kappa.",
+            UndefinedKappaWarning,
+        )
 
 
 def stratified_kappa_test_from_tables(
@@ -398,7 +423,8 @@ default 'asymptotic'
     with ``cluster``). With one stratum it is that stratum's :func:`~wkappa.kappa_test`.
     ``result.pvalue`` tests H0: overall kappa = 0 with each stratum's null variance (Notes
     of :class:`StratifiedKappaResult`). The goodness-of-fit and bootstrap tests, and how
-    strata with an undefined kappa are treated (left out of both poolings), are in the
+    strata with an undefined kappa are treated (left out of both poolings; a stratum whose
+    standard error is 0 is left out of SAS's but kept by the pairs pooling), are in the
     Notes of :class:`StratifiedKappaResult`.
 
     Examples

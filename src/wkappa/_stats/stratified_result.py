@@ -79,8 +79,9 @@ class StratifiedKappaResult:
     results : tuple of KappaResult
         One result per stratum, in the order of ``strata``.
     used : tuple of bool
-        Whether each stratum enters the overall kappa (a defined kappa with a positive
-        standard error).
+        Whether each stratum enters the overall kappa: a defined kappa with a positive
+        standard error for 'inverse-variance' (SAS's test of equal kappas uses the same
+        strata), a defined kappa and standard error (0 included) for 'pairs'.
     n : int or float
         Number of pairs over all strata.
     labels : tuple
@@ -133,7 +134,8 @@ class StratifiedKappaResult:
     200 pairs per stratum and 7-9% with 50-100 pairs per stratum. A stratum whose kappa is
     undefined or whose standard error is 0 (every pair agrees) has no inverse-variance
     weight: it is left out of both, with an :class:`~wkappa.exceptions.UndefinedKappaWarning`,
-    and ``used`` marks it.
+    and ``used`` marks it (the pairs pooling keeps a stratum whose standard error is 0 in
+    the overall kappa).
 
     ``homogeneity='goodness-of-fit'`` (binary ratings, counted pairs) is the test of
     :cite:t:`donner1996`; in the same simulation it rejected 4.9-6.1% of the time from 30
