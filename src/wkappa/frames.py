@@ -47,6 +47,7 @@ from ._frames import (
     frame_kappa,
     frame_table,
     group_columns,
+    group_names,
     group_statistics,
     names_as_keywords,
     no_empty_table,
@@ -390,6 +391,16 @@ def kappa_by_group(
         )
         counts = clustered["n_clusters"]
         warn_few_clusters(counts[0] if len(counts) == 1 else counts)
+        clustered["ci_low"], clustered["ci_high"] = (
+            limits.tolist()
+            for limits in collapsed_groups(
+                "asymptotic",
+                clustered["kappa"],
+                clustered["ci_low"],
+                clustered["ci_high"],
+                *group_names(keys, group_rows),
+            )
+        )
         return result_frame(data, backend, keys, group_rows, clustered)
     names = [str(dict(zip(keys, row, strict=True))) for row in grouped.key_rows]
     check_frequencies(grouped.tables, FRAME_WEIGHTS, groups=names)
@@ -402,7 +413,8 @@ def kappa_by_group(
         warn_undefined_intervals(method, computed.kappa, ci_low, ci_high, sizes)
     refused = zero_division == "raise" and (np.isnan(computed.kappa) & ~grouped.stale).any()
     if not refused:  # (group_columns raises for the undefined kappa first)
-        ci_low, ci_high = collapsed_groups(method, computed.kappa, ci_low, ci_high)
+        shown = group_names(keys, grouped.key_rows)
+        ci_low, ci_high = collapsed_groups(method, computed.kappa, ci_low, ci_high, *shown)
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)
     return result_frame(data, backend, keys, grouped.key_rows, stats)

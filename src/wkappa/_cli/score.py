@@ -276,8 +276,29 @@ def _group_results(
     bit that of its table alone. With it, each group's standard error is cluster-robust over
     its own clusters; a group with a single cluster has an undefined standard error, interval
     and test (its kappa is defined), as in ``frames.kappa_by_group(..., cluster=...)``, and
-    one note names such groups."""
-    from .._stats import cluster_robust, kappa_result, kappa_results, warn_few_clusters
+    one note names such groups. A ``--kappa0`` outside the range of some groups' margins
+    gets one warning naming them."""
+    from .._stats import warn_results_out_of_reach
+    from .labels import label_text
+
+    results = _results_of_groups(args, tables, labels, kappa0)
+    names = [repr(label_text(value)) for value, _ in results]
+    warn_results_out_of_reach([result for _, result in results], names, _by_option(args.by))
+    return results
+
+
+def _results_of_groups(
+    args: argparse.Namespace, tables: Any, labels: tuple[Any, ...], kappa0: float
+) -> list[tuple[Any, Any]]:
+    """The results of :func:`_group_results`, with their warnings but for that of a
+    ``--kappa0`` outside a group's range."""
+    from .._stats import (
+        cluster_robust,
+        kappa_result,
+        kappa_results,
+        reach_warning_ignored,
+        warn_few_clusters,
+    )
     from .labels import label_text
 
     values = [value for value, _ in tables.groups]
@@ -289,6 +310,11 @@ def _group_results(
             "for the overall row ('(all)') and the rows without a group ('(missing)'). Hint: "
             "rename that group in the file."
         )
+
+    def alone(table: Any) -> Any:
+        with reach_warning_ignored():  # (given once for all the groups)
+            return kappa_result(table, args.weights, labels, args.alternative, kappa0)
+
     if not tables.group_clusters:
         if not values:
             return []
@@ -299,20 +325,13 @@ def _group_results(
         results = list(zip(values, found, strict=True))
         if caught:  # the groups that warn, each alone (bit for bit its result in the stack)
             warned = [i for i, r in enumerate(found) if math.isnan(r.statistic + r.test_statistic)]
-            _each_group(
-                args,
-                [(values[i], stack[i]) for i in warned],
-                lambda table: kappa_result(table, args.weights, labels, args.alternative, kappa0),
-            )
+            _each_group(args, [(values[i], stack[i]) for i in warned], alone)
         return results
 
     def clustered(clusters: Any) -> Any:
         if len(clusters) < 2:  # an undefined standard error, interval and test (warned below)
-            base = kappa_result(
-                clusters.sum(axis=0), args.weights, labels, args.alternative, kappa0
-            )
-            return cluster_robust(base, clusters)
-        return kappa_result(clusters, args.weights, labels, args.alternative, kappa0)
+            return cluster_robust(alone(clusters.sum(axis=0)), clusters)
+        return alone(clusters)
 
     with warnings.catch_warnings():  # one warning for all groups with few clusters, below
         warnings.simplefilter("ignore", FewClustersWarning)

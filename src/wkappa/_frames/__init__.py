@@ -23,6 +23,7 @@ from .by_group import (
     check_group_options,
     clustered_group_columns,
     group_columns,
+    group_names,
     tables_of_groups,
 )
 from .count import check_group_columns, frame_input
@@ -63,6 +64,7 @@ __all__ = [
     "frame_kappa",
     "frame_table",
     "group_columns",
+    "group_names",
     "group_statistics",
     "icc_input",
     "named_group_warnings",

@@ -35,6 +35,7 @@ __all__ = [
     "check_group_options",
     "clustered_group_columns",
     "group_columns",
+    "group_names",
     "tables_of_groups",
 ]
 
@@ -62,6 +63,14 @@ def check_group_options(method: Any, cluster: Any, keys: list[str]) -> None:
         )
     if not isinstance(cluster, str):
         raise WkappaError(f"`cluster` must be a column name; got {format_value(cluster)}.")
+
+
+def group_names(keys: Sequence[str], key_rows: Sequence[Sequence[Any]]) -> tuple[list[str], str]:
+    """How a warning about some of the groups names them: each group's key ("'b'", or
+    "('b', 2)" for several ``by`` columns) and the grouping ("by='prompt'")."""
+    if len(keys) == 1:
+        return [format_value(row[0]) for row in key_rows], f"by={keys[0]!r}"
+    return [format_value(tuple(row)) for row in key_rows], f"by={list(keys)!r}"
 
 
 def tables_of_groups(

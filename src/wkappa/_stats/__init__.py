@@ -25,7 +25,7 @@ from .gbdt_objective import (
     gbdt_numbers,
     nonfinite_row,
 )
-from .group_results import kappa_results, score_intervals
+from .group_results import kappa_results, score_intervals, warn_results_out_of_reach
 from .inference import (
     check_kappa0,
     cluster_robust,
@@ -35,6 +35,7 @@ from .inference import (
 )
 from .intervals import collapsed_groups, one_sided, warn_undefined_intervals
 from .json_values import json_fields, json_value
+from .kappa_range import reach_warning_ignored
 from .mean import mean_kappa
 from .paired import (
     paired_kappa_test,
@@ -189,6 +190,7 @@ __all__ = [
     "rated_items",
     "rater_vs_panel",
     "rating_categories",
+    "reach_warning_ignored",
     "read_groups",
     "reliability_band",
     "score_intervals",
@@ -199,6 +201,7 @@ __all__ = [
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
     "warn_few_clusters",
+    "warn_results_out_of_reach",
     "warn_undefined_intervals",
     "weighted_paired_test",
 ]

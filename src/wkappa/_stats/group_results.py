@@ -14,6 +14,7 @@ the stack, each bit for bit the result's own.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,12 +30,13 @@ from .._core import (
 )
 from .inference import null_standard_error
 from .intervals import KAPPA_RANGE, ConfidenceInterval, sided, warn_undefined_intervals
+from .kappa_range import warn_groups_out_of_reach
 from .kappa_warnings import warn_undefined_kappa, warn_untestable
 from .pvalues import tail_pvalue
 from .results import KappaResult
 from .score_interval import score_limits
 
-__all__ = ["kappa_results", "score_intervals"]
+__all__ = ["kappa_results", "score_intervals", "warn_results_out_of_reach"]
 
 Weights = str | np.ndarray  # a checked name or matrix
 Labels = tuple[Any, ...]
@@ -80,7 +82,8 @@ def kappa_results(
     """The KappaResult of each checked (K, K) table of the (G, K, K) stack ``tables``
     (checked weights, labels and ``kappa0``): that of
     :func:`~wkappa._stats.inference.kappa_result` on each table alone, with its warnings
-    (each message once)."""
+    (each message once), but for that of a ``kappa0`` outside the range of a group's margins:
+    :func:`warn_results_out_of_reach` gives it, naming the groups."""
     k = tables.shape[-1]
     matrix = weight_matrix(weights, k)
     statistic = _group_kappas(tables, weights)
@@ -134,6 +137,27 @@ def kappa_results(
         else:
             warn_untestable(kappa0, single_pair=all(singles), some_single=any(singles))
     return results
+
+
+def warn_results_out_of_reach(
+    results: Sequence[KappaResult], names: Sequence[str], option: str = ""
+) -> None:
+    """One warning naming the groups (``results``, of one ``kappa0``; ``names`` as shown,
+    after ``option``, the grouping as the caller spells it) whose margins cannot reach
+    ``kappa0``, each with its range, as :func:`~wkappa._stats.inference.kappa_result` warns
+    for one table."""
+    pairs = zip(results, names, strict=True)
+    defined = [(r, name) for r, name in pairs if not math.isnan(r.statistic)]
+    if not defined or defined[0][0].kappa0 == 0.0:
+        return
+    first = defined[0][0]
+    warn_groups_out_of_reach(
+        [np.asarray(r.table) for r, _ in defined],
+        first.weight_matrix,
+        first.kappa0,
+        [name for _, name in defined],
+        option,
+    )
 
 
 def score_intervals(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,6 +23,7 @@ from .._core import check_choice, format_value, real_number, warn_at_caller
 from ..exceptions import PerfectAgreementWarning, UndefinedKappaWarning, WkappaError
 from .bootstrap_method import BootstrapMethod
 from .json_values import json_fields
+from .kappa_warnings import groups_text, warn_perfect_agreement
 from .text_values import level_percent
 
 __all__ = [
@@ -326,13 +327,7 @@ def collapsed(ci: ConfidenceInterval, statistic: float) -> ConfidenceInterval:
         return ci
     if statistic >= 1.0 - 1e-12:
         if ci.method == "asymptotic":
-            warn_at_caller(
-                "The 'asymptotic' interval is [1, 1]: kappa is 1 (no pair disagrees), where "
-                "its standard error is 0, so it states a certainty that a sample of pairs "
-                "cannot give. Hint: method='score' gives an interval whose lower limit is "
-                "below 1.",
-                PerfectAgreementWarning,
-            )
+            warn_perfect_agreement()
         return ci
     warn_at_caller(
         f"The {ci.method!r} interval is undefined: its standard error is 0 at kappa = "
@@ -352,12 +347,20 @@ def quiet_interval(interval: Callable[[], ConfidenceInterval]) -> ConfidenceInte
         return interval()
 
 
-def collapsed_groups(method: str, statistic: Any, low: Any, high: Any) -> tuple[Any, Any]:
+def collapsed_groups(
+    method: str, statistic: Any, low: Any, high: Any, names: Sequence[str], option: str = ""
+) -> tuple[Any, Any]:
     """The groups' limits, nan (with one warning at the caller) where an interval has zero
-    width below perfect agreement, as :func:`collapsed` does for one interval."""
+    width below perfect agreement, as :func:`collapsed` does for one interval; its warning of
+    an 'asymptotic' [1, 1] at kappa = 1 once, naming those of the groups ``names`` (as
+    :func:`~wkappa._stats.kappa_warnings.groups_text` shows them, after ``option``)."""
     kappa = np.asarray(statistic, dtype=np.float64)
     low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
-    zero = (high - low <= 1e-12) & (kappa < 1.0 - 1e-12)
+    narrow = high - low <= 1e-12
+    perfect = np.flatnonzero(narrow & (kappa >= 1.0 - 1e-12))
+    if method == "asymptotic" and perfect.size:
+        warn_perfect_agreement(groups_text([names[int(g)] for g in perfect], option))
+    zero = narrow & (kappa < 1.0 - 1e-12)
     count = int(np.count_nonzero(zero))
     if count:
         warn_at_caller(

@@ -1,12 +1,51 @@
-"""The warnings of a two-rater kappa that is undefined, or whose test is: one text each,
-pointing at the user's call."""
+"""The warnings of a two-rater kappa that is undefined, or whose test is, and of its
+interval at perfect agreement: one text each, pointing at the user's call (for several
+groups, the same text once, after the groups it concerns)."""
 
 from __future__ import annotations
 
-from .._core import UNDEFINED_REASON, warn_at_caller
-from ..exceptions import UndefinedKappaWarning
+from collections.abc import Sequence
 
-__all__ = ["warn_undefined", "warn_undefined_kappa", "warn_untestable"]
+from .._core import UNDEFINED_REASON, warn_at_caller
+from ..exceptions import PerfectAgreementWarning, UndefinedKappaWarning
+
+__all__ = [
+    "groups_text",
+    "warn_perfect_agreement",
+    "warn_undefined",
+    "warn_undefined_kappa",
+    "warn_untestable",
+]
+
+# The groups a grouped warning names; the others are counted.
+_NAMED_GROUPS = 5
+
+
+def groups_text(names: Sequence[str], option: str = "") -> str:
+    """The groups a warning is about, in the words that begin it: "group 'b'", "groups 'b',
+    'c'" ("and 3 more" past five); ``names`` as they should be shown (quoted by the caller),
+    ``option`` the grouping as the caller spells it, put first ("by='prompt' group 'b'").
+
+    >>> groups_text(["'b'", "'c'"], option="by='prompt'")
+    "by='prompt' groups 'b', 'c'"
+    """
+    shown = ", ".join(names[:_NAMED_GROUPS])
+    if len(names) > _NAMED_GROUPS:
+        shown += f" and {len(names) - _NAMED_GROUPS} more"
+    word = "group" if len(names) == 1 else "groups"
+    return f"{option} {word} {shown}" if option else f"{word} {shown}"
+
+
+def warn_perfect_agreement(groups: str = "") -> None:
+    """The warning of an 'asymptotic' interval [1, 1] at kappa = 1; ``groups``
+    (:func:`groups_text`) begins it when it is about some groups of several."""
+    warn_at_caller(
+        (f"{groups}: " if groups else "")
+        + "The 'asymptotic' interval is [1, 1]: kappa is 1 (no pair disagrees), where its "
+        "standard error is 0, so it states a certainty that a sample of pairs cannot give. "
+        "Hint: method='score' gives an interval whose lower limit is below 1.",
+        PerfectAgreementWarning,
+    )
 
 
 def warn_undefined(message: str) -> None:
