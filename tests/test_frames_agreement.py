@@ -160,7 +160,10 @@ def test_a_missing_by_key_is_a_group_of_its_own_as_in_kappa_by_group(frame_libra
         assert found[key].n_items == expected.n_items
     wide = frame_library.frame({"y": y, "p": p, "g": groups})
     # The None group's two pairs have y_true alike: kappa 0 with a standard error of 0.
-    with pytest.warns(UndefinedKappaWarning, match="undefined in 1 of 3 groups"):
+    with (
+        pytest.warns(UndefinedKappaWarning, match="undefined in 1 of 3 groups"),
+        pytest.warns(wk.PerfectAgreementWarning, match="^by='g' group 'a': "),
+    ):
         grouped = wkf.kappa_by_group(wide, y_true="y", y_pred="p", by="g")
     table = frame_library.to_pandas(grouped)
     assert table["g"].tolist()[:2] == ["a", "b"] and table["g"].isna().tolist()[2]
