@@ -431,3 +431,47 @@ def test_fraction_reference_is_exact_here():
     """The reference's value on the team is a Fraction (not a float in disguise)."""
     value, *_ = reference(_team_codes(), 4, named_weights("quadratic", 4), "fleiss")
     assert isinstance(value, Fraction)
+
+
+# --------------------------------------------------------------------------- an id column
+
+
+@pytest.mark.parametrize("make", [lambda f: f, pl.from_pandas])
+def test_a_frame_passed_whole_with_its_id_column_warns(make):
+    """wk.agreement(df) of the frame as read, its `item` column of ids included, counted the
+    ids as a rater's ratings (one category per item, a rater agreeing with no one) and gave
+    0.24 for the team's Fleiss kappa of 0.59, without a word."""
+    whole = make(TEAM_DF.drop(columns="doc"))
+    with pytest.warns(UserWarning, match=r"`ratings` column 'item' looks like item ids"):
+        wrong = wk.agreement(whole)
+    assert wrong.statistic < 0.3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        right = wk.agreement(TEAM_DF[TEAM])
+    assert right.statistic == pytest.approx(0.5895447754942198, rel=1e-12)
+    with pytest.warns(UserWarning, match=r"`ratings` column 'item' looks like item ids"):
+        wk.rater_vs_panel(
+            whole.drop(["dee", "eve"])
+            if isinstance(whole, pl.DataFrame)
+            else whole.drop(columns=["dee", "eve"]),
+            TEAM_DF["dee"],
+            n_resamples=99,
+            rng=0,
+        )
+
+
+def test_text_ratings_that_look_alike_do_not_warn():
+    """Fewer than ten items, two columns, a column whose values repeat, or all-different
+    values that another rater uses too: ratings, not ids."""
+    words = [f"w{i}" for i in range(12)]
+    cases = [
+        pd.DataFrame({"id": words[:9], "a": ["x"] * 9, "b": ["y"] * 9}),
+        pd.DataFrame({"a": words, "b": ["x"] * 12}),
+        pd.DataFrame({"a": words, "b": words[::-1], "c": ["x"] * 12}),
+        pd.DataFrame({"a": words[:6] * 2, "b": ["x"] * 12, "c": ["y"] * 12}),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        warnings.simplefilter("ignore", wk.exceptions.UndefinedKappaWarning)
+        for frame in cases:
+            wk.agreement(frame)

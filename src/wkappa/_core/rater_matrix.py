@@ -30,7 +30,7 @@ from .columns import Column, beyond_int64_error, first_beyond_int64, object_colu
 from .dependencies import frame_columns as columns_of_frame
 from .dependencies import series_library
 from .input_checks import refuse_iterator, unsupported_dtype_error
-from .options import format_value
+from .options import format_value, warn_at_caller
 
 __all__ = [
     "RaterColumns",
@@ -177,6 +177,52 @@ def _rater_column(values: Any, name: str, label: str, where: str, read: Any = No
         raise beyond_int64_error(name, where.format(item)) from None
 
 
+# An id column is told from a rater only past this many ratings (a rater of a few items
+# with a text rating each would otherwise look like one).
+_ID_MINIMUM = 10
+
+
+def _present(column: Column) -> np.ndarray | None:
+    """A text column's present ratings (not categorical, not numeric), else None."""
+    if column.categories is not None or column.values.dtype.kind not in "OUS":
+        return None
+    return column.values if column.missing is None else column.values[~column.missing]
+
+
+def _all_text(values: np.ndarray) -> bool:
+    return all(isinstance(value, str) for value in values.tolist())
+
+
+def _warn_id_column(columns: Sequence[Column], names: Sequence[str], name: str) -> None:
+    """Warn when a frame given whole holds an id column: text whose every value is
+    different and used by no other rater (``item`` beside the raters' 'low', 'high'). As a
+    rater it agrees with no one and adds one category per item, so every coefficient is
+    wrong; a rater's text ratings repeat within a column and across raters. The first
+    thousand values settle it for a column of ratings (they repeat)."""
+    if len(columns) < 3:  # an id column beside a single rater is refused as one rater
+        return
+    present = [_present(column) for column in columns]
+    for g, values in enumerate(present):
+        if values is None or len(values) < _ID_MINIMUM:
+            continue
+        head = values[:1000].tolist()
+        if len(set(head)) < len(head) or not _all_text(values[:1000]):
+            continue
+        distinct = set(values.tolist())
+        if len(distinct) < len(values) or not _all_text(values):
+            continue
+        others = [set(v.tolist()) for h, v in enumerate(present) if h != g and v is not None]
+        if any(others) and not any(other & distinct for other in others):
+            warn_at_caller(
+                f"`{name}` {names[g]} looks like item ids, not ratings: its {len(values)} "
+                "values are all different and no other rater uses any of them, so it counts "
+                "as a rater who agrees with no one, with a category of its own per item. "
+                "Hint: pass only the rater columns (df[['a', 'b', ...]]), or name them with "
+                "wkappa.frames.agreement(df, raters=[...]).",
+                UserWarning,
+            )
+
+
 def rows_array(ratings: Any, name: str) -> np.ndarray:
     """An items x raters input that is not a frame (an array, a list of rows) as a numpy
     array; a string, mapping, set, None or scalar, and rows of different lengths, are
@@ -247,6 +293,8 @@ def read_rater_matrix(
         lengths = {len(column.values) for column in columns}
         if len(lengths) > 1:  # pragma: no cover - a frame's columns have one length
             raise WkappaError(f"`{name}` columns have different lengths.")
+        if places is None:  # the user's own frame: all its columns were taken as raters
+            _warn_id_column(columns, names, name)
         return RaterColumns(tuple(columns), names, places)
     if isinstance(ratings, np.ma.MaskedArray):
         _check_two_dimensional(name, ratings.shape)
