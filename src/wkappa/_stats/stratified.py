@@ -381,8 +381,9 @@ default 'asymptotic'
         The cluster of each pair (the patient of two eyes, the scan of several lesions),
         nested in the strata: each stratum's kappa gets the cluster-robust standard error of
         :func:`~wkappa.kappa_test` with ``cluster`` over its own clusters (t with G_h - 1
-        degrees of freedom for its test and interval), and those variances weight the
-        overall kappa and SAS's test of equal kappas. A cluster in two strata is refused, as
+        degrees of freedom for its test and interval), and those variances make the overall
+        kappa's standard error (and its weights for 'inverse-variance') and weight SAS's
+        test of equal kappas. A cluster in two strata is refused, as
         are the goodness-of-fit and bootstrap tests of equal kappas (they take the pairs as
         independent); a stratum with a single cluster has no standard error and is left
         out. Sample weights need not be whole numbers then. Pass ``pooling`` with it:
