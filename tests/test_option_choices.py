@@ -140,11 +140,12 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], dict[str, str]]] = {
             "weights": "linear",
             "nan_policy": "omit",
             "alternative": "less",
+            "pooling": "pairs",
         },
     ),
     "stratified_kappa_test_from_tables": (
         lambda **kw: wk.stratified_kappa_test_from_tables([TABLE, TABLE], **kw),
-        {"homogeneity": "asymptotic", "alternative": "less"},
+        {"homogeneity": "asymptotic", "alternative": "less", "pooling": "pairs"},
     ),
     "StratifiedKappaResult.confidence_interval": (
         STRATIFIED.confidence_interval,
