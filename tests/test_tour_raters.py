@@ -475,3 +475,25 @@ def test_text_ratings_that_look_alike_do_not_warn():
         warnings.simplefilter("ignore", wk.exceptions.UndefinedKappaWarning)
         for frame in cases:
             wk.agreement(frame)
+
+
+def test_the_panel_explanation_names_the_pair_coefficient_and_its_dropped_replicates():
+    """explain() said "conger (quadratic)" for what the command line calls Cohen's kappa,
+    "the 1 pairs", and nothing of the replicates its interval left out."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wk.exceptions.UndefinedKappaWarning)
+        result = wk.rater_vs_panel(
+            JUDGED[PANEL],
+            JUDGED["judge"],
+            weights="quadratic",
+            n_resamples=999,
+            rng=5,
+            cluster=JUDGED["task"],
+        )
+        two = wk.rater_vs_panel(JUDGED[PANEL[:2]], JUDGED["judge"], n_resamples=99, rng=0)
+        text = result.explain()
+    dropped = result.confidence_interval().n_undefined
+    assert dropped > 0
+    assert "Cohen's kappa of each pair of raters (quadratic)" in text
+    assert f"{dropped} with an undefined coefficient left out" in text
+    assert "mean over the 1 pair of members" in two.explain()

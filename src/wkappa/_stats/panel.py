@@ -43,6 +43,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from .agreement_diagnostics import pairwise
+from .agreement_result import COEFFICIENT_NAMES
 from .bootstrap import drop_undefined, expanded_interval, too_few_items
 from .bootstrap_method import SeedLike, check_resamples, make_rng
 from .cluster import check_clusters, read_groups, warn_few_clusters
@@ -204,15 +205,20 @@ class PanelComparison:
         units = (
             f"{self.n_items} items" if self.n_clusters is None else f"{self.n_clusters} clusters"
         )
+        pairs = rated * (rated - 1) // 2
+        dropped = (
+            f", {ci.n_undefined} with an undefined coefficient left out" if ci.n_undefined else ""
+        )
         return "\n".join(
             [
                 f"A candidate rater against a panel of {members} members{some}: "
-                f"{self.coefficient} ({self.weights}), {self.n_items} items",
+                f"{_pair_name(self.coefficient, self.weights)} of each pair of raters "
+                f"({self.weights}), {self.n_items} items",
                 f"candidate vs members  {number_text(self.candidate_agreement)}"
                 f"  (mean of the {rated} "
                 "two-rater coefficients of the candidate with each member)",
                 f"members vs members    {number_text(self.panel_agreement)}  (mean over the "
-                f"{rated * (rated - 1) // 2} pairs of members)",
+                f"{pairs} {'pair' if pairs == 1 else 'pairs'} of members)",
                 f"difference            {number_text(self.difference)}  "
                 + sign_words(
                     self.difference,
@@ -221,7 +227,7 @@ class PanelComparison:
                 ),
                 f"{level_text(ci, self.alternative)}interval "
                 f"{interval_text(ci.low, ci.high)} (expanded percentile bootstrap, "
-                f"{self.n_resamples} resamples of the {units}); p-value "
+                f"{self.n_resamples} resamples of the {units}{dropped}); p-value "
                 f"{number_text(self.pvalue, '.4g')} (H0: difference = 0, {self.alternative})",
             ]
         )
@@ -235,6 +241,15 @@ class PanelComparison:
             + ("" if self.n_clusters is None else f", resampling {self.n_clusters} clusters")
             + ")"
         )
+
+
+def _pair_name(coefficient: str, weights: str) -> str:
+    """The two-rater coefficient's name: Conger's kappa of two raters is Cohen's."""
+    if coefficient == "conger":
+        return "Cohen's kappa"
+    if coefficient == "gwet" and weights != "unweighted":
+        return "Gwet's AC2"
+    return COEFFICIENT_NAMES[coefficient]
 
 
 def _combine(
