@@ -1,4 +1,5 @@
-"""``wkappa plan``: how many items to rate (sample size, power and precision of kappa)."""
+"""``wkappa plan``: how many items to rate (sample size, power and precision of kappa, and
+with ``--coefficient icc`` of an intraclass correlation)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import warnings
 from typing import Any
 
 from .._stats import (
+    ICCPlan,
     KappaPlan,
+    icc_power,
+    icc_sample_size,
     kappa_power,
     kappa_sample_size,
     level_percent,
@@ -58,7 +62,9 @@ def add_plan_parser(sub: Any) -> None:
             "Sample size of an agreement study (or, with --n, what n items deliver): the "
             "power of the test of kappa = --kappa0 when kappa is --kappa1, or the expected "
             "width / lower limit of the interval. The population is --marginals (shared, or "
-            "'A;B' per rater) with --kappa1, or an anticipated --table."
+            "'A;B' per rater) with --kappa1, or an anticipated --table. With --coefficient "
+            "icc: the subjects of an ICC reliability study of --raters raters, for the F test "
+            "of ICC = --icc0 when the ICC is --icc1 (or the interval's width / lower limit)."
         ),
         run_plan,
     )
@@ -69,6 +75,19 @@ def add_plan_parser(sub: Any) -> None:
     )
     plan.add_argument(
         "--kappa0", type=float, help="kappa under H0 (default: 0; the test's goal only)"
+    )
+    plan.add_argument(
+        "--icc1", type=float, help="with --coefficient icc: the anticipated ICC of --form"
+    )
+    plan.add_argument(
+        "--icc0",
+        type=float,
+        help="with --coefficient icc: the ICC under H0 (default: 0; the test's goal only)",
+    )
+    plan.add_argument(
+        "--form",
+        help="with --coefficient icc: the ICC planned for, 1,1 (default), C,1, 1,k or C,k "
+        "(McGraw & Wong; or ICC1, ICC3, ICC1k, ICC3k)",
     )
     plan.add_argument(
         "--marginals",
@@ -82,7 +101,6 @@ def add_plan_parser(sub: Any) -> None:
     )
     plan.add_argument(
         "--weights",
-        default="quadratic",
         help="quadratic, linear, unweighted; with --coefficient or 3 or more --raters, any "
         "weights of wkappa agree (Gwet's ordinal, radical, ratio, circular, bipolar: with "
         "--method simulation) (default: quadratic)",
@@ -108,13 +126,14 @@ def add_plan_parser(sub: Any) -> None:
     plan.add_argument(
         "--coefficient",
         help="cohen (two raters), fleiss, conger, gwet, brennan_prediger, krippendorff or "
-        "percent (default: Cohen's kappa for two raters, fleiss for more)",
+        "percent (default: Cohen's kappa for two raters, fleiss for more); icc plans an "
+        "intraclass correlation of numeric ratings (--icc1, --icc0, --form)",
     )
     plan.add_argument(
         "--method",
-        choices=("asymptotic", "goodness-of-fit", "max-variance", "simulation"),
-        default="asymptotic",
-        help="how n is computed (default: asymptotic)",
+        choices=(*_KAPPA_METHODS, *_ICC_METHODS),
+        help="how n is computed: asymptotic (the default), goodness-of-fit, max-variance or "
+        "simulation for kappa; exact (the default) or approximate with --coefficient icc",
     )
     plan.add_argument(
         "--simulations",
@@ -130,6 +149,15 @@ def add_plan_parser(sub: Any) -> None:
     add_plot(plan, "save power (or interval width) against n")
     add_report(plan, "write a self-contained HTML report: the plan, and power (or width) against n")
     add_common(plan)
+
+
+_KAPPA_METHODS = ("asymptotic", "goodness-of-fit", "max-variance", "simulation")
+_ICC_METHODS = ("exact", "approximate")
+# Options of one kind of plan, refused with the other: (attribute, option).
+_KAPPA_ONLY = (("kappa1", "--kappa1"), ("kappa0", "--kappa0"), ("marginals", "--marginals"),
+               ("table", "--table"), ("weights", "--weights"), ("simulations", "--simulations"),
+               ("seed", "--seed"))  # fmt: skip
+_ICC_ONLY = (("icc1", "--icc1"), ("icc0", "--icc0"), ("form", "--form"))
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -155,11 +183,11 @@ def _refuse_decimal_commas(text: str) -> None:
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {
         "kappa1": args.kappa1,
-        "weights": args.weights,
+        "weights": "quadratic" if args.weights is None else args.weights,
         "confidence_level": args.ci,
         "n_raters": args.raters,
         "coefficient": args.coefficient,
-        "method": args.method,
+        "method": "asymptotic" if args.method is None else args.method,
         "n_simulations": args.simulations,
         "rng": args.seed,
         "lower_limit": args.lower_limit,
@@ -248,6 +276,19 @@ def _simulated_points(
 
 def run_plan(args: argparse.Namespace) -> int:
     """Run ``wkappa plan``; returns the exit code."""
+    if args.coefficient == "icc":
+        return _run_icc(args)
+    for name, option in _ICC_ONLY:
+        if getattr(args, name) is not None:
+            raise WkappaError(
+                f"{option} goes with --coefficient icc (a study of an intraclass correlation). "
+                "Hint: add --coefficient icc, or plan kappa with --kappa1 and --marginals."
+            )
+    if args.method in _ICC_METHODS:
+        raise WkappaError(
+            f"--method {args.method} plans an ICC (with --coefficient icc); a kappa plan takes "
+            "--method asymptotic (the default), goodness-of-fit, max-variance or simulation."
+        )
     if args.table is not None and args.kappa1 is not None:
         later_note(
             args,
@@ -441,4 +482,122 @@ def _formula(plan: KappaPlan) -> str:
             f"tried; each is analysed as the real study will be ({analysis}), and n is the "
             f"smallest whose {reaches}: n = {plan.n:,}{error}."
         )
+    return "\n".join(lines)
+
+
+def _icc_plan(args: argparse.Namespace) -> ICCPlan:
+    """The ICC plan of ``--coefficient icc``, its options checked against the kappa ones."""
+    for name, option in _KAPPA_ONLY:
+        if getattr(args, name) is not None:
+            raise WkappaError(
+                f"{option} is an option of a kappa plan; --coefficient icc plans an intraclass "
+                f"correlation. Hint: drop {option} (the ICC plan takes --icc1, --icc0, --form)."
+            )
+    for option in ("plot", "report"):
+        if getattr(args, option) is not None:
+            raise WkappaError(
+                f"--{option} draws the curve of a kappa plan; an ICC plan has none. Hint: drop "
+                f"--{option}, and ask --n for what a given number of subjects delivers."
+            )
+    if args.method in _KAPPA_METHODS:
+        raise WkappaError(
+            f"--method {args.method} plans kappa; --coefficient icc takes --method exact (the "
+            "default: the F distribution) or --method approximate (Walter et al. 1998, "
+            "Bonett 2002)."
+        )
+    if args.icc1 is None:
+        raise WkappaError(
+            "--coefficient icc needs --icc1, the anticipated ICC (e.g. --icc1 0.8 --icc0 0.6)."
+        )
+    options: dict[str, Any] = {
+        "icc1": args.icc1,
+        "n_raters": args.raters,
+        "form": "1,1" if args.form is None else args.form,
+        "confidence_level": args.ci,
+        "method": "exact" if args.method is None else args.method,
+        "lower_limit": args.lower_limit,
+    }
+    # The test's options, when given (refused by an interval goal, which runs no test).
+    for name in ("icc0", "alpha", "alternative"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
+    if args.n is not None:
+        if args.ci_width is not None or args.assurance is not None or args.power is not None:
+            raise WkappaError(
+                "--n reports what n subjects deliver: drop --power / --ci-width / --assurance."
+            )
+        return icc_power(args.n, **options)
+    return icc_sample_size(
+        power=args.power, ci_width=args.ci_width, assurance=args.assurance, **options
+    )
+
+
+def _run_icc(args: argparse.Namespace) -> int:
+    """``wkappa plan --coefficient icc``: an ICC plan, as text (``--explain``: with its
+    computation) or JSON."""
+    try:
+        plan = _icc_plan(args)
+    except WkappaError as exc:
+        raise WkappaError(in_options(str(exc), NAMES)) from None
+    if args.format == "json":
+        print(to_json(plan.to_dict(), schema="wkappa.icc-plan/1"))
+    else:
+        print(explained(plan, columns={"method": "--method"}))
+        if args.explain:
+            print()
+            print(_icc_computation(plan))
+    return 0
+
+
+def _icc_computation(plan: ICCPlan) -> str:
+    """``--explain`` of an ICC plan: the model's F ratio and the formula of ``--method``."""
+    from statistics import NormalDist
+
+    k, n = plan.n_raters, plan.n
+    lines = [
+        "How the plan was computed:",
+        f"  with theta(rho) = (1 + (k-1) rho) / (1 - rho) and k = {k}, the ratio F of the mean "
+        f"squares between subjects and of error, over theta(ICC), has an F distribution with "
+        f"{plan.df1:,} and {plan.df2:,} degrees of freedom at n = {n:,}"
+        + (" (the mean-of-k ICC is stepped down to one rater's first)." if "k" in plan.form
+           else "."),
+    ]  # fmt: skip
+    if plan.method == "exact":
+        if plan.icc0 is not None:
+            lines.append(
+                "  exact: power = "
+                + {"greater": "P(F > C0 f_(1-alpha))", "less": "P(F < C0 f_alpha)"}.get(
+                    str(plan.alternative), "P(F > C0 f_(1-alpha/2)) + P(F < C0 f_(alpha/2))"
+                )
+                + " with C0 = theta(icc0) / theta(icc1) and f_p the F quantiles: "
+                + f"{probability_phrase('power', plan.power)}."
+            )
+        if plan.lower_limit is not None:
+            lines.append(
+                f"  the lower limit clears {plan.lower_limit:g} exactly when the test of ICC = "
+                f"{plan.lower_limit:g} at one-sided (1 - level)/2 rejects: "
+                f"{probability_phrase('P(lower limit > L)', plan.assurance)}."
+            )
+        lines.append(
+            f"  the expected width of the {level_percent(plan.confidence_level)} F interval is "
+            "its mean over the F distribution of the ratio"
+            + ("" if plan.goal == "n" else f"; n = {n:,} is the smallest meeting the goal")
+            + "."
+        )
+        return "\n".join(lines)
+    z = NormalDist().inv_cdf
+    if plan.goal == "ci_width" and plan.ci_width is not None:
+        lines.append(
+            f"  Bonett (2002): n = 1 + 8 z^2 (1 - rho)^2 (1 + (k-1) rho)^2 / (k (k-1) w^2) with "
+            f"z = {z(0.5 + plan.confidence_level / 2):.4f}, rho = {plan.icc1:g}, w = "
+            f"{plan.ci_width:g}" + (", plus 5 rho (k = 2, rho >= 0.7)"
+                                    if k == 2 and plan.icc1 >= 0.7 else "")
+            + f", rounded up: n = {n:,}."
+        )  # fmt: skip
+        return "\n".join(lines)
+    lines.append(
+        "  Walter, Eliasziw & Donner (1998): n = 1 + 2 (z_alpha + z_power)^2 k / ((ln C0)^2 "
+        f"(k - 1)) with C0 = theta(icc0) / theta(icc1): n = {n:,}; power at n: "
+        f"{probability_text(plan.power) if plan.icc0 is not None else '-'}."
+    )
     return "\n".join(lines)

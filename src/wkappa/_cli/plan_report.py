@@ -29,7 +29,8 @@ __all__ = [
 
 # The library's parameter names, as this command spells them.
 NAMES = option_names(
-    "kappa1 kappa0 marginals table power alpha ci_width lower_limit assurance coefficient "
+    "kappa1 kappa0 icc1 icc0 form marginals table power alpha ci_width lower_limit assurance "
+    "coefficient "
     "method alternative n weights confidence_level:--ci n_raters:--raters "
     "n_simulations:--simulations rng:--seed"
 )
