@@ -135,7 +135,8 @@ def test_clustered_groups_of_zero_width_below_one_are_undefined_as_alone() -> No
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", wk.UndefinedKappaWarning)
         alone = wk.kappa_test(df.t, df.p, cluster=df.cl).confidence_interval()
-    with pytest.warns(wk.UndefinedKappaWarning, match="undefined in 1 of 1 groups"):
+    named = r"^The 'asymptotic' interval is undefined in 1 of 1 groups \(by='g' group 'z'\): "
+    with pytest.warns(wk.UndefinedKappaWarning, match=named):
         result = frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", cluster="cl")
     assert np.isnan(alone.low) and np.isnan(result["ci_low"][0])
     assert np.isnan(result["ci_high"][0]) and result["kappa"][0] == pytest.approx(1 / 3)
@@ -241,3 +242,19 @@ def test_results_out_of_reach_name_only_defined_groups() -> None:
         warnings.simplefilter("error")
         at_zero = kappa_results(tables[:2], "quadratic", tuple(LABELS), "two-sided", 0.0)
         warn_results_out_of_reach(at_zero, ["'a'", "'c'"], "by='g'")
+
+
+@pytest.mark.parametrize("frame_library", ["pandas", "polars"], indirect=True)
+def test_groups_of_zero_width_below_one_are_named(frame_library) -> None:
+    """A group whose pairs all fall in one cell has a standard error of 0 below kappa = 1:
+    nan limits, and the one warning names it."""
+    from wkappa import frames
+
+    columns = _columns(("a",))
+    columns["g"] += ["z"] * 3
+    columns["t"] += [1, 1, 1]
+    columns["p"] += [2, 2, 2]
+    del columns["cl"]
+    df = frame_library.frame(columns)
+    with pytest.warns(wk.UndefinedKappaWarning, match=r"1 of 2 groups \(by='g' group 'z'\): "):
+        frames.kappa_by_group(df, y_true="t", y_pred="p", by="g")

@@ -351,9 +351,9 @@ def collapsed_groups(
     method: str, statistic: Any, low: Any, high: Any, names: Sequence[str], option: str = ""
 ) -> tuple[Any, Any]:
     """The groups' limits, nan (with one warning at the caller) where an interval has zero
-    width below perfect agreement, as :func:`collapsed` does for one interval; its warning of
-    an 'asymptotic' [1, 1] at kappa = 1 once, naming those of the groups ``names`` (as
-    :func:`~wkappa._stats.kappa_warnings.groups_text` shows them, after ``option``)."""
+    width below perfect agreement, as :func:`collapsed` does for one interval, and its warning
+    of an 'asymptotic' [1, 1] at kappa = 1: each once, naming those of the groups ``names``
+    (as :func:`~wkappa._stats.kappa_warnings.groups_text` shows them, after ``option``)."""
     kappa = np.asarray(statistic, dtype=np.float64)
     low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
     narrow = high - low <= 1e-12
@@ -363,9 +363,10 @@ def collapsed_groups(
     zero = narrow & (kappa < 1.0 - 1e-12)
     count = int(np.count_nonzero(zero))
     if count:
+        which = groups_text([names[int(g)] for g in np.flatnonzero(zero)], option)
         warn_at_caller(
-            f"The {method!r} interval is undefined in {count} of {kappa.size} groups: their "
-            "standard error is 0 below perfect agreement, as when every pair falls in one "
+            f"The {method!r} interval is undefined in {count} of {kappa.size} groups ({which}): "
+            "their standard error is 0 below perfect agreement, as when every pair falls in one "
             "cell of the table, which measures nothing; their limits are nan. Hint: rate "
             "more pairs per group.",
             UndefinedKappaWarning,
