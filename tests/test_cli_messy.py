@@ -335,22 +335,23 @@ def test_one_category_is_singular(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("command", ["score", "compare", "thresholds"])
-def test_a_trailing_empty_line_is_named_as_such(tmp_path, capsys, command):
-    """polars reads an empty line as a row of missing values: 'row 5: column 'a' has a
-    missing rating' pointed at a row the user cannot see."""
+def test_a_row_of_separators_only_is_named_as_such(tmp_path, capsys, command):
+    """polars reads a line of separators only as a row of missing values: 'row 5: column 'a'
+    has a missing rating' pointed at a row without any value. (A blank line is not a row:
+    tests/test_cli_blank_lines.py.)"""
     path = tmp_path / "trailing.csv"
-    path.write_text("a,b,c\n1,1,2\n2,2,2\n3,3,3\n1,2,1\n\n")
+    path.write_text("a,b,c\n1,1,2\n2,2,2\n3,3,3\n1,2,1\n,,\n")
     columns = {
         "score": ["--true", "a", "--pred", "b"],
         "compare": ["--true", "a", "--pred", "b", "--pred", "c"],
         "thresholds": ["--true", "a", "--score", "b"],
     }[command]
     err = _error(capsys, [command, str(path), *columns])
-    assert "row 5: the line is empty, so column 'a' has a missing rating" in err
-    assert "delete the empty line" in err
+    assert "row 5: the row has no value in any column, so column 'a' has a missing" in err
+    assert "delete the row" in err
     path.write_text("a,b,c\n1,1,2\n2,,2\n")
     err = _error(capsys, [command, str(path), *columns])
-    assert "row 2: column 'b' has a missing " in err and "line is empty" not in err
+    assert "row 2: column 'b' has a missing " in err and "no value in any" not in err
 
 
 def test_icc_long_layout_names_the_item_and_rater_of_a_missing_rating(tmp_path, capsys):

@@ -194,7 +194,7 @@ def _distinct_rows(
             refuse_missing(file, raters, _OMIT)
         # 'propagate' keeps a row without any rating: its missing ratings make every value nan.
         empty = 0 if args.nan_policy == "propagate" else empty
-        rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all")
+        rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all", source.skipped)
         return counts.select([*raters, *cluster]), counts[COUNT], raters, rows, file
     check_cluster_column(
         args.cluster, {args.rater: "--rater", args.rating: "--rating"}, item=(args.item, "--item")
@@ -210,7 +210,7 @@ def _distinct_rows(
         idless = pl.col(args.item).is_null() | pl.col(args.rater).is_null()
         blank = counts.filter(all_missing(counts, [args.rating]) & idless)
         missing = int(blank[COUNT].sum())
-    rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating")
+    rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating", source.skipped)
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
     grouped, raters = pivot_with_clusters(counts, args, source.name)
     if args.nan_policy == "raise":

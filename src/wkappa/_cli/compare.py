@@ -134,7 +134,7 @@ def run_compare(args: argparse.Namespace) -> int:
         alternative=args.alternative,
     )
     options.warn_few_resamples(args)
-    rows = output.RowCount(read, omitted)
+    rows = output.RowCount(read, omitted, blank=source.skipped)
     if args.format == "json":
         document = {
             "file": source.name,

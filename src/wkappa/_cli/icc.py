@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,7 @@ from .options import (
     split_names,
 )
 from .output import RowCount, format_interval, to_json
+from .rows import file_row
 from .tables import no_rating_at_all
 
 __all__ = ["add_icc_parser", "run_icc"]
@@ -127,14 +129,17 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         check_columns(source, source.schema(frame), {f"--raters ({r})": r for r in raters})
         frame = numeric_columns(source, frame, raters, required=True)
         table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
+        if source.skip_blank_lines(table, raters):  # read again without the blank lines
+            frame = numeric_columns(source, source.scan(raters), raters, required=True)
+            table = frame.select([pl.col(r).cast(pl.Float64) for r in raters]).collect()
         if table.height == 0:
-            raise no_data_rows(source.name)
+            raise no_data_rows(source.name, source.skipped)
         if table.null_count().sum_horizontal().item() == table.height * len(raters):
             raise no_rating_at_all(source.name, table.height, "--raters", raters)
         matrix = table.to_numpy()
-        _check_finite(args, matrix, raters, [])
+        _check_finite(args, matrix, raters, [], source.skipped)
         dropped = rated_items(matrix, args.nan_policy)[1]
-        return matrix, raters, RowCount(table.height, dropped, NO_RATING), []
+        return matrix, raters, RowCount(table.height, dropped, NO_RATING, source.skipped), []
     ids = {args.item: "--item", args.rater: "--rater"}
     frame = source.scan([args.rating, *text_ids(source, ids)])
     wanted = {"--item": args.item, "--rater": args.rater, "--rating": args.rating}
@@ -142,15 +147,18 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     frame = strip_ids(source, frame, ids)
     # The file is read once: its three columns, whose ratings are then parsed in memory.
     read = frame.select(args.item, args.rater, args.rating).collect(engine="streaming")
+    if source.skip_blank_lines(read, [args.item, args.rater, args.rating]):  # read again
+        frame = strip_ids(source, source.scan([args.rating, *text_ids(source, ids)]), ids)
+        read = frame.select(args.item, args.rater, args.rating).collect(engine="streaming")
     parsed = numeric_columns(source, read.lazy(), [args.rating], required=True)
     data = parsed.collect()
     frame, data = read_ids(source, frame, data, ids)
     if data.height == 0:
-        raise no_data_rows(source.name)
+        raise no_data_rows(source.name, source.skipped)
     missing = _absent(data[args.rating])
     if missing.all():
         raise no_rating_at_all(source.name, data.height, "--rating", [args.rating])
-    data = _without_blank_rows(source.name, data, missing, args)
+    data = _without_blank_rows(source, data, missing, args)
     data = data.with_columns(pl.col(args.rater).cast(pl.String))
     check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)
     check_one_rating_each(data, args.item, args.rater, where=f"{source.name}: ")
@@ -159,7 +167,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()
     items = wide_frame[args.item].to_list()
     _check_finite(args, matrix, raters, items)
-    rows = RowCount(missing.len(), int(missing.sum()), "a missing rating")
+    rows = RowCount(missing.len(), int(missing.sum()), "a missing rating", source.skipped)
     return matrix, raters, rows, items
 
 
@@ -168,34 +176,41 @@ def _absent(values: Any) -> Any:
     return values.is_null() | (values.is_nan() if values.dtype.is_float() else False)
 
 
-def _without_blank_rows(name: str, data: Any, missing: Any, args: argparse.Namespace) -> Any:
-    """The long file's rows without those that have neither a rating nor their ids (a
-    blank line, or a line of separators only, as a spreadsheet exports after the data): they
+def _without_blank_rows(source: Any, data: Any, missing: Any, args: argparse.Namespace) -> Any:
+    """The long file's rows without those that have neither a rating nor their ids (a line
+    of separators only, as a spreadsheet exports after the data; a blank line is not read): they
     rate nothing, so they are dropped as a missing rating is; ``--nan-policy raise`` refuses
     the first, as it refuses any missing rating."""
     blank = missing & (_absent(data[args.item]) | _absent(data[args.rater]))
     if not blank.any():
         return data
     if args.nan_policy == "raise":
-        row = int(blank.arg_max() or 0) + 1
+        row = file_row(int(blank.arg_max() or 0), source.skipped)
         raise WkappaError(
-            f"{name}, row {row}: the row has no rating in column {args.rating!r} and no "
+            f"{source.name}, row {row}: the row has no rating in column {args.rating!r} and no "
             "item or rater id. Hint: delete the row; --nan-policy omit drops it."
         )
     return data.filter(~blank)
 
 
 def _check_raters(
-    args: argparse.Namespace, matrix: np.ndarray, raters: list[str], items: list[Any]
+    args: argparse.Namespace,
+    matrix: np.ndarray,
+    raters: list[str],
+    items: list[Any],
+    skipped: Sequence[int] = (),
 ) -> None:
     """A missing rating (``--nan-policy raise``) or, with ``omit``, a rater without any
-    rating, named as the file names them (the library counts items and raters from 0);
-    ``propagate`` answers nan."""
+    rating, named as the file names them (the library counts items and raters from 0; a
+    wide file's ``skipped`` blank lines are not rows of the matrix); ``propagate`` answers
+    nan."""
     missing = np.argwhere(np.isnan(matrix))
     if args.nan_policy == "raise" and missing.size:
         row, column = missing[0]
         if args.raters:  # a wide file's rows are the file's rows
-            where = f", row {row + 1}: column {raters[column]!r} has a missing rating"
+            where = (
+                f", row {file_row(row, skipped)}: column {raters[column]!r} has a missing rating"
+            )
         else:
             where = f": item {items[row]!r} has no rating from rater {raters[column]!r}"
         raise WkappaError(
@@ -213,15 +228,20 @@ def _check_raters(
 
 
 def _check_finite(
-    args: argparse.Namespace, matrix: np.ndarray, raters: list[str], items: list[Any]
+    args: argparse.Namespace,
+    matrix: np.ndarray,
+    raters: list[str],
+    items: list[Any],
+    skipped: Sequence[int] = (),
 ) -> None:
-    """An infinite rating, named as the file names it (a wide file's row and column, a long
-    file's item and rater), as ``wkappa score`` names one."""
+    """An infinite rating, named as the file names it (a wide file's row and column, its
+    ``skipped`` blank lines not rows of the matrix; a long file's item and rater), as
+    ``wkappa score`` names one."""
     found = np.argwhere(np.isinf(matrix))
     if found.size:
         row, column = found[0]
         if args.raters:
-            where = f", row {row + 1}: column {raters[column]!r}"
+            where = f", row {file_row(row, skipped)}: column {raters[column]!r}"
         else:
             where = f": item {items[row]!r}, rater {raters[column]!r}"
         raise WkappaError(f"{file_name(args.file)}{where} contains inf; ratings must be finite.")
@@ -232,7 +252,7 @@ def run_icc(args: argparse.Namespace) -> int:
     try:
         forms = FORMS if args.form == "all" else (check_form(args.form),)
         matrix, raters, rows, items = _read(args)
-        _check_raters(args, matrix, raters, items)
+        _check_raters(args, matrix, raters, items, rows.blank)
         options = {"icc0": args.icc0, "alternative": args.alternative}
         if len(forms) == 1:  # (a warning about this form only)
             results = {forms[0]: icc(matrix, form=forms[0], nan_policy=args.nan_policy, **options)}

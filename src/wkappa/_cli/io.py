@@ -9,10 +9,7 @@ counts as a missing rating is :mod:`wkappa._cli.missing`'s.
 
 from __future__ import annotations
 
-import difflib
 import os
-import re
-import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,14 +20,15 @@ from .._core import import_optional
 from ..exceptions import WkappaError
 from . import sample_weights
 from .dictionaries import Dictionaries, ordered_categories, unread_order_hint
+from .header import check_columns
 from .ids import ID_OPTIONS, read_ids, strip_ids, text_ids
-from .lists import join_list
 from .missing import MISSING_SPELLINGS, blank_is_missing, declared_missing, missing_spellings
 from .numbers import numeric_columns, numeric_counts
 from .progress import progress_bar
-from .rows import first_row
+from .rows import ROW, first_row, without_rows
 from .sniff import (
     WORKBOOK_FIX,
+    blank_rows,
     check_complete,
     check_kind,
     check_text,
@@ -148,6 +146,7 @@ class Source:
     na_values: tuple[str, ...] = ()  # --na-values: more spellings of a missing value
     decimal_comma: bool = False  # --decimal-comma: CSV numbers are written 2,5
     skip_lines: int = 0  # CSV: Excel's "sep=;" line before the header
+    skipped: tuple[int, ...] = ()  # CSV: the data rows that are blank lines, not read
     _overrides: dict[str, Any] = field(default_factory=dict)
     _categories: Dictionaries | None = None  # see :mod:`.dictionaries`
     _headers: dict[str, str] | None = None  # a padded header as written -> its name
@@ -167,13 +166,16 @@ class Source:
         """A LazyFrame over the file; ``string_columns`` are read as text (CSV only).
 
         CSV column types are inferred from the first rows, or from every row with
-        ``whole_file`` (one more pass, but no later row can contradict them). Column names are
+        ``whole_file`` (one more pass, but no later row can contradict them). The blank
+        lines found by :meth:`skip_blank_lines` are left out. Column names are
         the header's without surrounding spaces (:meth:`padded_headers`), as options name them
         and outputs print them; ``as_written`` keeps them as the file writes them.
         """
         padded = self.padded_headers()
         written = {name: header for header, name in padded.items()}
-        frame = self._scan([written.get(c, c) for c in string_columns], whole_file)
+        frame = without_rows(
+            self._scan([written.get(c, c) for c in string_columns], whole_file), self.skipped
+        )
         if self.fmt in ("parquet", "ipc") and self.path is not None:
             frame = self._ordered(frame)
         if padded and not as_written:
@@ -254,11 +256,33 @@ class Source:
                 changed.append(polars().when(hit).then(None).otherwise(column).alias(name))
         return frame.with_columns(changed) if changed else frame
 
+    def skip_blank_lines(self, rows: Any, columns: Sequence[str]) -> bool:
+        """Whether a CSV file's blank lines are now left out of every :meth:`scan`, so that
+        what was read (``rows``, a polars DataFrame of ``columns``, maybe counted) must be
+        read again: only when some row has no value in ``columns`` (a blank line has none)
+        and the file has blank lines (:func:`.sniff.blank_rows`, one more pass)."""
+        pl = polars()
+        if self.skipped or self.fmt not in ("csv", "tsv"):
+            return False
+        if not rows.select(
+            pl.all_horizontal(pl.col(list(dict.fromkeys(columns))).is_null()).any()
+        ).item():
+            return False
+        if len(self.schema(self._scan((), False))) > 1:  # else a blank line is a missing value
+            source: Any = self.data if self.path is None else self.path
+            lines = pl.scan_csv(
+                source, has_header=False, separator="\x00", quote_char=None,
+                infer_schema=False, new_columns=["line"], truncate_ragged_lines=True,
+                skip_lines=self.skip_lines,
+            )  # fmt: skip
+            self.skipped = blank_rows(self, lines)
+        return bool(self.skipped)
+
     def schema(self, frame: Any) -> dict[str, Any]:
         """The column names and dtypes of a scan (reads the file's header or metadata)."""
         pl = polars()
         try:
-            return dict(frame.collect_schema())
+            return {k: v for k, v in frame.collect_schema().items() if k != ROW}
         except pl.exceptions.NoDataError:
             raise WkappaError(f"{self.name} is empty: there is no header and no data.") from None
         except pl.exceptions.PolarsError as exc:
@@ -374,88 +398,6 @@ def open_file(args: Any) -> Source:
         args.na_values,
         decimal_comma=args.decimal_comma,
     )
-
-
-def check_columns(source: Source, schema: dict[str, Any], wanted: dict[str, str]) -> None:
-    """Every ``option -> column`` in ``wanted`` must be a column of the file."""
-    names = list(schema)
-    for option, column in wanted.items():
-        # polars reads a CSV header that names a column twice as 'a', 'a_duplicated_0', ...
-        named = re.fullmatch(r"(.*)_duplicated_\d+", column)
-        original = named.group(1) if named and named.group(1) in schema else column
-        if f"{original}_duplicated_0" in schema:
-            times = 1 + sum(
-                bool(re.fullmatch(rf"{re.escape(original)}_duplicated_\d+", n)) for n in names
-            )
-            raise WkappaError(
-                f"{source.name} has {times} columns named {original!r} (given to {option}); "
-                "which one is meant is ambiguous. Hint: give each column its own name in the "
-                "file's header."
-            )
-        if column in schema:
-            continue
-        if any("\n" in name for name in names):  # a quote in the header swallowed lines
-            raise WkappaError(
-                f'{source.name}, line 1 (the header): a quote (") opens a column name that is '
-                "not closed, so the name runs on into the lines below. Hint: close the quote, "
-                "or remove it."
-            )
-        written = _header_names(names)
-        candidates = [name for name in dict.fromkeys(written) if name]
-        close = difflib.get_close_matches(column, candidates, n=3, cutoff=0.5)
-        lowered = {name.lower(): name for name in names}
-        if column.lower() in lowered and lowered[column.lower()] not in close:
-            close.insert(0, lowered[column.lower()])
-        suggestion = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        glued = [sep for sep in ";\t|," if len(names) == 1 and sep in names[0]]
-        hint = f" Hint: {_separator_hint(source, glued[0])}" if glued else ""
-        padded = [name for name in names if name == column.strip()]
-        if padded:  # the spaces are the option value's (--raters 'a, b')
-            option_name = option.split(" ")[0]
-            fix = f"without them: {option_name} {shlex.quote(padded[0])}"
-            if option_name == "--raters":
-                given = [c for o, c in wanted.items() if o.split(" ")[0] == option_name]
-                fixed = [c.strip() if c.strip() in schema else c for c in given]
-                fix = f"without spaces after the commas: --raters {shlex.quote(join_list(fixed))}"
-            hint += (
-                f" Hint: the space is in the value of {option_name} ({column!r}), not in "
-                f"the file's column {padded[0]!r}; names are matched as written, so give "
-                f"it {fix}."
-            )
-        empty = [str(i + 1) for i, name in enumerate(written) if not name.strip()]
-        if empty:
-            which = f"column {empty[0]}" if len(empty) == 1 else f"columns {', '.join(empty)}"
-            hint += f" Hint: the header gives {which} no name; give every column a name."
-        shown = ", ".join(repr(c) for c in written[:12]) + (", ..." if len(names) > 12 else "")
-        raise WkappaError(
-            f"{source.name} has no column {column!r} (given to {option}).{suggestion} "
-            f"{f'Its columns: {shown}.' if names else 'It has no columns.'}{hint}"
-        )
-
-
-def _separator_hint(source: Source, found: str) -> str:
-    """What reads a file whose header is one name holding the separator ``found``."""
-    if source.separator is not None and found == ("\t" if source.fmt == "tsv" else ","):
-        given = shlex.quote(source.separator)
-        return f"it looks separated by {found!r}, the format's own: leave out --separator {given}."
-    if found == "\t":
-        option = "--input-format tsv (or --separator $'\\t' in bash)"
-    elif found == "," and source.separator is None:
-        option = "--input-format csv"  # a .tsv file (or --input-format tsv) of commas
-    else:
-        option = f"--separator {shlex.quote(found)}"
-    given = f" instead of --separator {shlex.quote(source.separator)}" if source.separator else ""
-    return f"it looks separated by {found!r}: pass {option}{given}."
-
-
-def _header_names(names: Sequence[str]) -> list[str]:
-    """Column names as the header writes them: polars names a repeated one (an empty one
-    too) ``a_duplicated_0``, ``a_duplicated_1``, ..."""
-    written = []
-    for name in names:
-        repeated = re.fullmatch(r"(.*)_duplicated_\d+", name)
-        written.append(repeated.group(1) if repeated and repeated.group(1) in names else name)
-    return written
 
 
 def _count(frame: Any, keys: Sequence[str], weight: str | None, tick: Any) -> Any:
@@ -574,16 +516,23 @@ def count_keys(
                 raise read_error(source, exc) from None
     if later:
         frame, counts = _typed_counts(source, frame, counts, keys, typed, labelled)
+    if source.skip_blank_lines(counts, keys):  # a blank line is not a row: read again without
+        return count_keys(
+            source, keys, options=options, weight=weight, numeric=numeric, text=text,
+            progress=progress,
+        )  # fmt: skip
     if counts.height == 0:
-        raise no_data_rows(source.name)
+        raise no_data_rows(source.name, source.skipped)
     if weight is not None and counts[_BAD].sum() > 0:
         _raise_bad_weight(source, frame, weight)
     return read_ids(source, frame, counts.drop(_BAD, strict=False), ids)
 
 
-def no_data_rows(name: str) -> WkappaError:
-    """The error for a file ``name`` that has a header and nothing under it."""
-    return WkappaError(f"{name} has a header but no data rows; there is nothing to score.")
+def no_data_rows(name: str, skipped: Sequence[int] = ()) -> WkappaError:
+    """The error for a file ``name`` that has a header and nothing under it (but the
+    ``skipped`` blank lines)."""
+    blank = f" (only {len(skipped):,} blank line{'s' * (len(skipped) > 1)})" if skipped else ""
+    return WkappaError(f"{name} has a header but no data rows{blank}; there is nothing to score.")
 
 
 def _typed(
@@ -629,7 +578,7 @@ def _refuse_not_numbers(source: Source, frame: Any, column: str, dtype: Any) -> 
     pl = polars()
     found = frame.select(rows=pl.len(), values=pl.col(column).count()).collect()
     if found["rows"].item() == 0:
-        raise no_data_rows(source.name)
+        raise no_data_rows(source.name, source.skipped)
     if found["values"].item() == 0:
         raise WkappaError(
             f"{source.name}: column {column!r} is empty: no row has a value in it. Hint: check "

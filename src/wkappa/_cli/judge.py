@@ -169,7 +169,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         if args.nan_policy == "raise":
             refuse_missing(file, keys, _OMIT)
         counts = counts.filter(~all_missing(counts, keys))
-        rows = RowCount(read, dropped, "no rating at all")
+        rows = RowCount(read, dropped, "no rating at all", source.skipped)
     else:
         check_cluster_column(
             args.cluster,
@@ -198,7 +198,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         keys = [args.candidate, *panel]
         if args.nan_policy == "raise":
             refuse_unrated(counts, keys, source.name, _OMIT)
-        rows = RowCount(read, dropped, "a missing rating")
+        rows = RowCount(read, dropped, "a missing rating", source.skipped)
     multiplicity = counts[COUNT].to_numpy().astype(np.int64)
     matrix = np.column_stack([np.repeat(_column(counts[k]), multiplicity) for k in keys]).astype(
         object if any(counts.schema[k] == pl.String for k in keys) else np.float64

@@ -81,16 +81,25 @@ class RowCount:
     read: int
     dropped: int = 0
     reason: str = MISSING_REASON
+    blank: Sequence[int] = ()  # the blank lines skipped, by the rows they would have been
 
     @property
     def used(self) -> int:
         return self.read - self.dropped
 
     def text(self) -> str:
-        """``300 read, 286 used, 14 dropped: a missing rating (--nan-policy omit)``."""
+        """``300 read, 286 used, 14 dropped: a missing rating (--nan-policy omit)``, then
+        ``; 1 blank line skipped (row 7)`` if the file has blank lines (not rows)."""
         if not self.dropped:
-            return f"{self.read:,} read, all used"
-        return f"{self.read:,} read, {self.used:,} used, {self.dropped:,} dropped: {self.reason}"
+            counted = f"{self.read:,} read, all used"
+        else:
+            counted = f"{self.read:,} read, {self.used:,} used, {self.dropped:,} dropped: "
+            counted += self.reason
+        if not self.blank:
+            return counted
+        lines = "1 blank line" if len(self.blank) == 1 else f"{len(self.blank):,} blank lines"
+        shown = ", ".join(f"{row:,}" for row in self.blank[:3]) + (", ..." * (len(self.blank) > 3))
+        return f"{counted}; {lines} skipped (row{'s' * (len(self.blank) > 1)} {shown})"
 
     def values(self) -> list[Any]:
         """The values of :data:`ROW_FIELDS` (the reason None when nothing was dropped)."""

@@ -1,5 +1,10 @@
 """Where in a rating file a value is: the 1-based data row (header not counted) of the first
-row matching a condition, for the messages that name a row."""
+row matching a condition, for the messages that name a row.
+
+A scan without the file's blank lines (:meth:`wkappa._cli.io.Source.scan`) keeps each row's
+number in the file in a column of its own (:data:`ROW`), so that a row named after a blank line
+is the row of the file, not its place among the rows read.
+"""
 
 from __future__ import annotations
 
@@ -8,29 +13,68 @@ from typing import Any
 
 from .._core import import_optional
 
-__all__ = ["first_row", "first_rows", "is_blank_row"]
+__all__ = [
+    "ROW",
+    "file_row",
+    "first_row",
+    "first_rows",
+    "is_blank_row",
+    "row_value",
+    "without_rows",
+]
 
 # The row-number column added to a scan (chosen not to clash with a user's columns).
-_ROW = "__wkappa_row"
+ROW = "__wkappa_row"
+
+
+def _numbered(frame: Any) -> Any:
+    """``frame`` with its data rows' numbers in :data:`ROW` (as the file numbers them)."""
+    if ROW in frame.collect_schema().names():
+        return frame
+    return frame.with_row_index(ROW, offset=1)
+
+
+def without_rows(frame: Any, rows: Sequence[int]) -> Any:
+    """``frame`` without the 1-based data ``rows``, the others keeping their numbers."""
+    if not rows:
+        return frame
+    pl = import_optional("polars", "cli")
+    return _numbered(frame).filter(~pl.col(ROW).is_in(list(rows)))
+
+
+def file_row(position: int, skipped: Sequence[int]) -> int:
+    """The 1-based data row of the file of the 0-based ``position`` among the rows read,
+    the ``skipped`` rows (blank lines, in order) not read.
+
+    Examples
+    --------
+    >>> file_row(0, []), file_row(2, [3]), file_row(1, [3])
+    (1, 4, 2)
+    """
+    row = position + 1
+    for blank in skipped:
+        row += blank <= row
+    return row
 
 
 def first_row(frame: Any, predicate: Any) -> int | None:
     """The 1-based data row (header not counted) of the first row matching ``predicate``."""
-    found = (
-        frame.with_row_index(_ROW, offset=1)
-        .filter(predicate)
-        .select(_ROW)
-        .head(1)
-        .collect(engine="streaming")
-    )
+    found = _numbered(frame).filter(predicate).select(ROW).head(1).collect(engine="streaming")
     return int(found.item()) if found.height else None
 
 
-def is_blank_row(frame: Any, row: int) -> bool:
-    """Whether the 1-based data ``row`` has no value in any column (a blank line, or a line
-    of separators only)."""
+def row_value(frame: Any, row: int, column: str) -> Any:
+    """The value of ``column`` in the 1-based data ``row``."""
     pl = import_optional("polars", "cli")
-    found = frame.slice(row - 1, 1).select(pl.all_horizontal(pl.all().is_null())).collect()
+    return _numbered(frame).filter(pl.col(ROW) == row).select(column).collect().item()
+
+
+def is_blank_row(frame: Any, row: int) -> bool:
+    """Whether the 1-based data ``row`` has no value in any column (a line of separators
+    only: a blank line is not read as a row)."""
+    pl = import_optional("polars", "cli")
+    empty = pl.all_horizontal(pl.all().exclude(ROW).is_null())
+    found = _numbered(frame).filter(pl.col(ROW) == row).select(empty).collect()
     return bool(found.height and found.item())
 
 
@@ -39,11 +83,11 @@ def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, 
     first takes each of ``values`` (those it never takes are left out); one streaming pass."""
     pl = import_optional("polars", "cli")
     found = (
-        frame.with_row_index(_ROW, offset=1)
-        .select(expression.alias("value"), pl.col(_ROW))
+        _numbered(frame)
+        .select(expression.alias("value"), pl.col(ROW))
         .filter(pl.col("value").is_in(list(values)))
         .group_by("value")
-        .agg(pl.col(_ROW).min())
+        .agg(pl.col(ROW).min())
         .collect(engine="streaming")
     )
-    return dict(zip(found["value"].to_list(), found[_ROW].to_list(), strict=True))
+    return dict(zip(found["value"].to_list(), found[ROW].to_list(), strict=True))

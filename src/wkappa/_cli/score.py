@@ -201,10 +201,10 @@ def run_score(args: argparse.Namespace) -> int:
             group = dataclasses.replace(group, low=math.nan, high=math.nan)
         groups.append((value, group))
     _note_wald_past_bounds(args, [*groups, ("(all)" if args.by else "", overall)])
+    read = output.RowCount(tables.read, tables.omitted, blank=source.skipped)
     run = score_output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
-        tables.omitted, output.RowCount(tables.read, tables.omitted), args.cluster,
-        tables.spanning,
+        tables.omitted, read, args.cluster, tables.spanning,
     )  # fmt: skip
     if args.format == "json":
         print(score_output.score_json(run))

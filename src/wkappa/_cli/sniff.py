@@ -5,7 +5,8 @@ they disagree (a Parquet file named ``.csv``, a CSV file read as Parquet, a JSON
 JSON lines, a gzip stream without ``.gz``), the error says what the file looks like and how to
 read it, instead of the reader's complaint about bytes it did not expect. The text checks
 (NUL bytes, UTF-8, line ends, a row with more fields than the header, quotes that do not pair
-up, a JSON lines line that is not one flat object) live here too.
+up, a JSON lines line that is not one flat object) live here too, and so does finding a CSV
+file's blank lines (:func:`blank_rows`), which are not rows.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from .._core import import_optional
 from ..exceptions import WkappaError
 
 if TYPE_CHECKING:
@@ -32,6 +34,7 @@ __all__ = [
     "GZIP",
     "WORKBOOK_FIX",
     "bad_json_line",
+    "blank_rows",
     "check_complete",
     "check_kind",
     "check_text",
@@ -483,3 +486,39 @@ def read_error(source: Source, exc: BaseException) -> WkappaError:
         f"{first.rstrip('.')}). Hint: check that the file is {FORMAT_NAMES[source.fmt]}; "
         f"pass --input-format{separator} if it is written another way."
     )
+
+
+def blank_rows(source: Source, lines: Any) -> tuple[int, ...]:
+    """The data rows (1-based, header not counted, as the reader numbers them) that are blank
+    lines of a CSV or TSV file: nothing on the line but spaces, tabs and its line end. A
+    blank line is not a row (a spreadsheet export's empty line, a trailing one); a line of
+    separators only (``,,``) is a row whose every value is missing, and stays one.
+
+    ``lines`` is the file read by polars as physical lines (one text column, quotes not
+    parsed: one fast pass). A quoted value that runs over several lines makes a line not a
+    row: when a line opens a quote it does not close, the records are counted by Python's
+    CSV reader instead."""
+    pl = import_optional("polars", "cli")
+    line = pl.col("line")
+    blank = line.is_null() | (line.str.strip_chars() == "")
+    found = (
+        lines.with_row_index("row")
+        .select(
+            rows=pl.col("row").filter(blank & (pl.col("row") > 0)).implode(),
+            unpaired=(line.str.count_matches('"', literal=True) % 2 == 1).any(),
+        )
+        .collect()
+    )
+    if not found["unpaired"].item():
+        return tuple(found["rows"].item().to_list())
+    records = itertools.islice(text_lines(source.path, source.data), source.skip_lines, None)
+    reader = csv.reader(records, delimiter=source.delimiter, quotechar='"')
+    try:
+        next(reader, None)  # the header
+        return tuple(
+            number
+            for number, record in enumerate(reader, start=1)
+            if len(record) <= 1 and not "".join(record).strip()
+        )
+    except csv.Error:  # a quote never closed: the reader's own error names it
+        return ()

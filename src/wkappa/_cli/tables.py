@@ -41,7 +41,7 @@ from .labels import (
     empty_column_error,
     tidy_labels,
 )
-from .rows import first_row, is_blank_row
+from .rows import first_row, is_blank_row, row_value
 
 # Values tried one by one to find the row of an error (the error path only).
 _MAX_PROBES = 10_000
@@ -283,7 +283,7 @@ def _locate(
         row = first_row(frame, predicate)
         if row is None:
             continue
-        value = frame.slice(row - 1, 1).select(column).collect().item()
+        value = row_value(frame, row, column)
         if isinstance(value, float) and value != value:
             value = next(v for v in messages if isinstance(v, float) and v != v)
         found.append((column, value, row, messages.get(value, next(iter(messages.values())))))
@@ -324,8 +324,8 @@ def located_error(
     if is_missing_scalar(value):
         blank = row is not None and is_blank_row(frame, row)
         message = (
-            f"{'the line is empty, so ' if blank else ''}column {column!r} has a missing "
-            f"rating. Hint: {'delete the empty line; ' if blank else ''}--nan-policy omit "
+            f"{'the row has no value in any column, so ' if blank else ''}column {column!r} has "
+            f"a missing rating. Hint: {'delete the row; ' if blank else ''}--nan-policy omit "
             f"{omit}."
         )
     else:

@@ -174,11 +174,11 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, 
         counts = counts.filter(~missing)
     infinite = counts[args.score].cast(pl.Float64).is_infinite()
     if infinite.any():
-        from .rows import first_row
+        from .rows import first_row, row_value
 
         row = first_row(frame, pl.col(args.score).cast(pl.Float64).is_infinite())
         assert row is not None
-        value = float(frame.slice(row - 1, 1).select(args.score).collect().item())
+        value = float(row_value(frame, row, args.score))
         raise WkappaError(
             f"{source.name}, row {row}: column {args.score!r} has the score {value!r}; "
             "thresholds are placed between finite scores. Hint: replace infinite scores "
@@ -205,7 +205,7 @@ def _fit(args: argparse.Namespace, progress: bool) -> tuple[Any, Any, RowCount, 
         ) from None
     used = int(counts[COUNT].sum())
     reason = "a missing grade or score (--nan-policy omit)"
-    return source, result, RowCount(read, read - used, reason), counts
+    return source, result, RowCount(read, read - used, reason, source.skipped), counts
 
 
 def run_thresholds(args: argparse.Namespace) -> int:
