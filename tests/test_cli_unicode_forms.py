@@ -41,8 +41,10 @@ def _file(tmp_path, a_form: str, b_form: str):
 def test_two_forms_of_one_label_are_refused(tmp_path, capsys, command, labels):
     path = _file(tmp_path, NFD, NFC)
     err = refusal(capsys, [command[0], str(path), *command[1:], *labels])
-    assert "row 1: column " in err, err
-    assert "written in another Unicode form" in err and "(NFC)" in err, err
+    assert "forms.csv, row 1: " in err and " in column '" in err, err
+    assert "only by Unicode form" in err and "(composed, NFC)" in err, err
+    assert "(decomposed, NFD)" in err or "is not in --labels" in err, err
+    assert "Hint: convert the file to one form, the composed one (NFC): python3 -c" in err, err
 
 
 def test_one_form_scores_as_the_library(tmp_path, capsys):

@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import shlex
 import sys
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .._core import (
+    check_label_forms,
     find_unlisted,
     spelling_key,
     split_error,
@@ -48,6 +48,12 @@ SPELLING_HINT = (
     "ratings as the file is read; or fix the file, or list each spelling in --labels to keep "
     "them as two categories."
 )
+# Two Unicode forms of one label: the file converted to the composed form (NFC).
+FORM_HINT = (
+    'Hint: convert the file to one form, the composed one (NFC): python3 -c "import sys, '
+    "unicodedata; sys.stdout.write(unicodedata.normalize('NFC', sys.stdin.read()))\" < FILE "
+    "> NEW.csv (and write --labels in it too)."
+)
 
 
 def text_labels(text: str | None) -> list[str] | None:
@@ -62,6 +68,7 @@ def parse_labels(text: str | None, counts: Any, columns: Sequence[str]) -> list[
     names = split_list(text, strip=True)
     if any(name == "" for name in names):
         raise WkappaError(f"--labels must be a comma-separated list like 0,1,2; got {text!r}.")
+    check_label_forms(names, "Hint: write each label once, in the composed form.", "--labels")
     if not all(counts.schema[c].is_numeric() for c in columns):
         _refuse_mixed_kinds(counts, columns, names)
         return names
@@ -200,8 +207,9 @@ def check_spellings(
     labels: Sequence[Any] | None,
     spelling: Spelling = Spelling(),
 ) -> None:
-    """Refuse text ratings that differ only by surrounding whitespace or case ('mild', 'mild '
-    and 'Mild'), or, with ``--labels``, a rating that matches a label only so (see
+    """Refuse text ratings that differ only by surrounding whitespace, case or Unicode form
+    ('mild', 'mild ' and 'Mild'; 'é' as one character and as 'e' and a combining accent), or,
+    with ``--labels``, a rating that matches a label only so (see
     :mod:`wkappa._core.label_spelling`). The message names both spellings and the row where
     the second spelling first occurs (the earliest such row over the spellings and columns);
     ``counts`` are normalised by ``spelling``, and so are the file's rows looked up."""
@@ -230,13 +238,15 @@ def check_spellings(
         pairs = [tuple(sorted(group, key=at)[:2]) for group in groups.values() if len(group) > 1]
         first_spelling, second = min(pairs, key=lambda pair: at(pair[1]))
         row, index = at(second)
-        error = split_error((first_spelling, second), f"in column {text[index]!r}", SPELLING_HINT)
+        where = f"in column {text[index]!r}"
+        error = split_error((first_spelling, second), where, SPELLING_HINT, FORM_HINT)
     else:
         value = min(suspects, key=at)
         row, index = at(value)
         pair = find_unlisted([value], labels)
         assert pair is not None
-        error = unlisted_error(pair, labels, f"in column {text[index]!r}", SPELLING_HINT)
+        where = f"in column {text[index]!r}"
+        error = unlisted_error(pair, labels, where, SPELLING_HINT, FORM_HINT)
     where = f", row {row:.0f}" if row != float("inf") else ""
     raise WkappaError(f"{source.name}{where}: {error}")
 
@@ -254,47 +264,8 @@ def tidy_labels(
     counts = normalise_labels(counts, columns, spelling, labels)
     _refuse_missing_spellings(source, frame, counts, columns, spelling, labels)
     _refuse_split_labels(source, frame, counts, columns, spelling, labels)
-    _refuse_unicode_forms(source, frame, counts, columns, spelling, labels)
     check_spellings(source, frame, counts, columns, labels, spelling)
     return counts
-
-
-# Text in Unicode's composed form (NFC), as a file can be converted before it is read.
-_TO_NFC = (
-    "python3 -c \"import sys, unicodedata; sys.stdout.write(unicodedata.normalize('NFC', "
-    'sys.stdin.read()))" < FILE > NEW.csv'
-)
-
-
-def _refuse_unicode_forms(
-    source: Source,
-    frame: Any,
-    counts: Any,
-    columns: Sequence[str],
-    spelling: Spelling,
-    labels: Sequence[Any] | None,
-) -> None:
-    """Refuse two text ratings, or a rating and a ``--labels`` entry, that are one text
-    written in two Unicode forms ('é' as one character, or as 'e' and a combining accent, as
-    macOS may write it): they print alike but would count as two categories (and a rating
-    as none of the labels), so kappa would change without a visible cause. Naming the first
-    row of the second form."""
-    forms: dict[str, str] = {
-        unicodedata.normalize("NFC", name): name for name in labels or () if isinstance(name, str)
-    }
-    for column in _text_columns(counts, columns):
-        for value in counts[column].drop_nulls().unique(maintain_order=True).to_list():
-            other = forms.setdefault(unicodedata.normalize("NFC", value), value)
-            if other == value:
-                continue
-            rows = first_rows(frame, spelling.expression(column, labels), [value])
-            where = f", row {rows[value]}" if value in rows else ""
-            raise WkappaError(
-                f"{source.name}{where}: column {column!r} holds {value!r}, which is "
-                f"{other!r} written in another Unicode form (an accented letter as a letter "
-                "and a combining accent, or as one character): they look alike but would "
-                f"count as two categories. Hint: convert the file to one form (NFC): {_TO_NFC}."
-            )
 
 
 # The spellings of a missing value that polars reads as a word (missing.MISSING_SPELLINGS

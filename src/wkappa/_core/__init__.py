@@ -74,6 +74,7 @@ from .kappa import (
 from .kernels import QuadraticSums, count_table, quadratic_sums, weighted_quadratic_sums
 from .label_spelling import (
     Where,
+    check_label_forms,
     check_label_spellings,
     find_split,
     find_unlisted,
@@ -170,6 +171,7 @@ __all__ = [
     "check_bound",
     "check_choice",
     "check_count",
+    "check_label_forms",
     "check_label_spellings",
     "check_labels",
     "check_loss_form",

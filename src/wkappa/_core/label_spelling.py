@@ -1,10 +1,13 @@
-"""Labels that differ only by surrounding whitespace or by case are refused, never split
-silently.
+"""Labels that differ only by surrounding whitespace, by case or by their Unicode form are
+refused, never split silently.
 
-``"mild"`` and ``"mild "`` (a trailing space from a spreadsheet or an export), or ``"Mild"``
-and ``"mild"`` (an LLM judge's capital letter), would otherwise count as two categories: kappa
-changes without a word. Every reader of string ratings calls
-:func:`check_label_spellings` once on the ratings as given:
+``"mild"`` and ``"mild "`` (a trailing space from a spreadsheet or an export), ``"Mild"``
+and ``"mild"`` (an LLM judge's capital letter), or ``"sévère"`` typed with ``é`` as one
+character (NFC) and as ``e`` and a combining accent (NFD, as macOS may write it: the two print
+alike) would otherwise count as two categories: kappa changes without a word. Every reader of
+string ratings (the Python functions, the frames, the command line) calls
+:func:`check_label_spellings`, or the command line its own check by the same functions, once
+on the ratings as given:
 
 * without ``labels``, two spellings of one label are an error naming both and the first
   place the second spelling occurs;
@@ -12,16 +15,20 @@ changes without a word. Every reader of string ratings calls
   is an error that says so (the ordinary unknown-label error would not say why ``'mild '``
   is unknown). Labels that list both spellings keep them as two categories: the user said so.
 
-Two spellings are one label when their :func:`spelling_key` is equal: the text stripped of
-surrounding whitespace and case-folded (:meth:`str.casefold`). Nothing else is normalised
-(inner spaces, accents, hyphens differ in meaning too often to guess).
+Two spellings are one label when their :func:`spelling_key` is equal: the text in Unicode's
+composed form (NFC), stripped of surrounding whitespace and case-folded (:meth:`str.casefold`).
+Nothing else is normalised (inner spaces, accents, hyphens, compatibility forms such as ``ﬁ``
+differ in meaning too often to guess). Two forms of one text are refused even when ``labels``
+list both: they cannot be told apart on a screen, so the list cannot mean two categories.
 
-The caller supplies the hint (Python keywords or command-line options) and, where positions
-in its input are not the user's rows (counted tuples), a function that finds the row.
+The caller supplies the hints (Python keywords or command-line options): one for whitespace and
+case, one for Unicode forms; and, where positions in its input are not the user's rows (counted
+tuples), a function that finds the row.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -32,8 +39,10 @@ from .columns import Column
 from .options import format_value
 
 __all__ = [
+    "PYTHON_FORM_HINT",
     "PYTHON_HINT",
     "Where",
+    "check_label_forms",
     "check_label_spellings",
     "find_split",
     "find_unlisted",
@@ -48,17 +57,44 @@ PYTHON_HINT = (
     "on reading), or pass labels=[...] listing each spelling you mean as a category of its own."
 )
 
+PYTHON_FORM_HINT = (
+    "Hint: write the labels in one Unicode form in the data, the composed one (NFC): "
+    "`unicodedata.normalize('NFC', label)` for each string, `series.str.normalize('NFC')` "
+    "in pandas and polars."
+)
+
 # where(name, value, position): where ``value`` first occurs in rater ``name``.
 Where = Callable[[str, Any, int], str]
 
 
 def spelling_key(value: str) -> str:
-    """The spelling two labels share when they are one label: stripped and case-folded."""
-    return value.strip().casefold()
+    """The spelling two labels share when they are one label: in Unicode's composed form
+    (NFC), stripped and case-folded.
+
+    Examples
+    --------
+    >>> spelling_key(" Sévère") == spelling_key("se\u0301ve\u0300re")
+    True
+    """
+    return unicodedata.normalize("NFC", value).strip().casefold()
+
+
+def _other_form(a: str, b: str) -> bool:
+    """Whether two spellings with the same :func:`spelling_key` differ by Unicode form (one
+    has a letter composed that the other writes with a combining mark)."""
+    return a.strip().casefold() != b.strip().casefold()
 
 
 def _difference(a: str, b: str) -> str:
     """How two spellings with the same :func:`spelling_key` differ, in words."""
+    if _other_form(a, b):
+        a, b = unicodedata.normalize("NFC", a), unicodedata.normalize("NFC", b)
+        form = (
+            "Unicode form (a letter with an accent written as one character, or as the letter "
+            "and a combining accent: they print alike)"
+        )
+        rest = "" if a == b else _difference(a, b)
+        return form if not rest else f"{rest} and {form}"
     if a.strip() == b.strip():
         return "surrounding whitespace"
     if a.casefold() == b.casefold():
@@ -97,25 +133,81 @@ def find_unlisted(values: Iterable[Any], labels: Sequence[Any]) -> tuple[str, st
     return None
 
 
-def split_error(pair: tuple[str, str], where: str, hint: str) -> WkappaError:
-    """The error for two spellings of one label; ``where`` says where the second one is."""
+def _shown(value: str, other: str) -> str:
+    """``value`` in a message: its repr, with its Unicode form when ``other`` writes the same
+    text in another (the two print alike)."""
+    if _other_form(value, other):
+        return f"{value!r} ({_form_name(value)})"
+    return repr(value)
+
+
+def _form_name(value: str) -> str:
+    """Which Unicode form ``value`` is written in: "composed, NFC" or "decomposed, NFD"."""
+    if unicodedata.is_normalized("NFC", value):
+        return "composed, NFC"
+    if unicodedata.is_normalized("NFD", value):
+        return "decomposed, NFD"
+    return "partly decomposed"
+
+
+def split_error(
+    pair: tuple[str, str], where: str, hint: str, form_hint: str = PYTHON_FORM_HINT
+) -> WkappaError:
+    """The error for two spellings of one label; ``where`` says where the second one is;
+    ``form_hint`` is the hint when they differ by Unicode form."""
     first, second = pair
+    fix = form_hint if _other_form(first, second) else hint
     return WkappaError(
-        f"The ratings hold {first!r} and {second!r}, which differ only by "
-        f"{_difference(first, second)} and would count as two categories ({second!r} first "
-        f"{where}). {hint}"
+        f"The ratings hold {_shown(first, second)} and {_shown(second, first)}, which differ "
+        f"only by {_difference(first, second)} and would count as two categories "
+        f"({_shown(second, first)} first {where}). {fix}"
     )
 
 
 def unlisted_error(
-    pair: tuple[str, str], labels: Sequence[Any], where: str, hint: str
+    pair: tuple[str, str],
+    labels: Sequence[Any],
+    where: str,
+    hint: str,
+    form_hint: str = PYTHON_FORM_HINT,
 ) -> WkappaError:
-    """The error for a rating that matches a label only once stripped and case-folded."""
+    """The error for a rating that matches a label only once stripped, case-folded and in
+    one Unicode form."""
     value, label = pair
+    fix = form_hint if _other_form(value, label) else hint
     return WkappaError(
         f"{format_value(value)} {where} is not in `labels` {format_value(list(labels))}: it "
-        f"differs from the label {label!r} only by {_difference(value, label)}. {hint}"
+        f"differs from the label {_shown(label, value)} only by {_difference(value, label)}. "
+        f"{fix}"
     )
+
+
+def check_label_forms(
+    labels: Iterable[Any], form_hint: str = PYTHON_FORM_HINT, name: str = "`labels`"
+) -> None:
+    """Refuse ``labels`` that list one text in two Unicode forms (see the module docstring);
+    ``name`` is what the caller calls them (``--labels`` on the command line).
+
+    Examples
+    --------
+    >>> check_label_forms(["mild", "s\u00e9v\u00e8re"])
+    >>> check_label_forms(["s\u00e9v\u00e8re", "se\u0301ve\u0300re"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wkappa.exceptions.WkappaError: `labels` hold 'sévère' (composed, NFC) and ...
+    """
+    seen: dict[str, str] = {}
+    for label in labels:
+        if not isinstance(label, str):
+            continue
+        other = seen.setdefault(unicodedata.normalize("NFC", label), label)
+        if other != label:
+            raise WkappaError(
+                f"{name} hold {_shown(other, label)} and {_shown(label, other)}, one text in "
+                "two Unicode forms (a letter with an accent written as one character, or as "
+                "the letter and a combining accent): they print alike, so they cannot be two "
+                f"categories. {form_hint}"
+            )
 
 
 def _distinct(column: Column) -> tuple[list[Any], list[int]]:
@@ -151,9 +243,10 @@ def check_label_spellings(
     *,
     hint: str = PYTHON_HINT,
     where: Where | None = None,
+    form_hint: str = PYTHON_FORM_HINT,
 ) -> None:
-    """Refuse labels that differ only by surrounding whitespace or by case (see the module
-    docstring).
+    """Refuse labels that differ only by surrounding whitespace, by case or by Unicode form
+    (see the module docstring).
 
     Parameters
     ----------
@@ -163,6 +256,8 @@ def check_label_spellings(
         The ``labels`` the user gave; None when the categories come from the data.
     hint : str
         The fix, in the caller's vocabulary.
+    form_hint : str
+        The fix of two Unicode forms of one label, in the caller's vocabulary.
     where : callable, optional
         ``where(name, value, position)`` describes where ``value`` first occurs in rater
         ``name`` (at ``position`` of its column); by default "in `name` at position i"
@@ -188,11 +283,12 @@ def check_label_spellings(
     if labels is None:
         pair = find_split(sorted(seen, key=lambda v: seen[v][1]))
         if pair is not None:
-            raise split_error(pair, describe(pair[1]), hint)
+            raise split_error(pair, describe(pair[1]), hint, form_hint)
         return
     if not isinstance(labels, (list, tuple, np.ndarray)):
         return  # a range or other numbers cannot match a string; bad labels are refused later
     listed = labels.tolist() if isinstance(labels, np.ndarray) else list(labels)
+    check_label_forms(listed, form_hint)
     unlisted = find_unlisted(sorted(seen, key=lambda v: seen[v][1]), listed)
     if unlisted is not None:
-        raise unlisted_error(unlisted, listed, describe(unlisted[0]), hint)
+        raise unlisted_error(unlisted, listed, describe(unlisted[0]), hint, form_hint)
