@@ -82,7 +82,7 @@ def test_text_and_csv(files, capsys):
         (["--raters", "r1"], "at least two columns"),
         (["--raters", "r1,r2,r1"], "--raters names the column 'r1' twice"),
         ([], "Give either --raters"),
-        (["--item", "unit"], "Give either --raters"),
+        (["--item", "unit", "--rater", "coder"], "Give either --raters"),  # --item alone: ids
         (["--raters", "r1,r2", "--labels", "1,2"], "not in `labels`|not in --labels"),
     ],
 )

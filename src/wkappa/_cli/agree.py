@@ -20,6 +20,7 @@ from .clusters import (
     pivot_with_clusters,
     refuse_missing_ids,
 )
+from .ids import ITEM_LAYOUT, refuse_duplicate_items, wide_items
 from .io import file_name, polars
 from .labels import all_missing, parse_labels
 from .methods import pairwise_weights, weights_label
@@ -71,7 +72,7 @@ def add_agree_parser(sub: Any) -> None:
     """Register ``agree`` on the sub-command parser."""
     agree = options.add_command(sub, "agree", _SUMMARY, _DESCRIPTION, run_agree)
     options.add_file(agree)
-    options.add_layout(agree)
+    options.add_layout(agree, long=ITEM_LAYOUT)
     add_cluster(agree, "a cluster-robust interval over the clusters")
     agree.add_argument(
         "--coefficient",
@@ -178,15 +179,20 @@ def _distinct_rows(
     rating: long) and the counted file (to name a refused rating's row)."""
     from .io import COUNT, open_file
 
-    wide = options.chosen_layout(args)
+    wide = options.chosen_layout(args, item_ids=True)
     source = open_file(args)
     text = options.split_names(args.labels, "--labels") if args.labels else None
     cluster, extra = cluster_keys(args)
     if wide:
         raters = options.split_names(args.raters, "--raters")
-        check_cluster_column(args.cluster, dict.fromkeys(raters, "--raters"))
+        items = wide_items(args.item, dict.fromkeys(raters, "--raters"))
+        check_cluster_column(
+            args.cluster, dict.fromkeys(raters, "--raters"), item=(args.item, "--item")
+        )
         named = {f"--raters ({name})": name for name in raters}
-        counts, empty, file = count_wide(source, args, raters, named, text, extra)
+        counts, empty, file = count_wide(source, args, raters, named, text, {**extra, **items})
+        if args.item:  # one row per item: an id that two rows share is refused
+            refuse_duplicate_items(source, file.frame, counts, args.item, raters, COUNT)
         if args.cluster:  # an item without any rating is left out: it needs no id
             where = (source, file.frame)
             refuse_missing_ids(where, counts, args.cluster, "item", raters, every=False)
@@ -242,7 +248,7 @@ def run_agree(args: argparse.Namespace) -> int:
     _check_level(args)
 
     rows, counts, raters, read, file = _distinct_rows(args)
-    long = not options.chosen_layout(args)  # a refused rating: "from rater 'b'"
+    long = not options.chosen_layout(args, item_ids=True)  # a refused rating: "from rater 'b'"
     multiplicity = counts.to_numpy().astype(np.int64)
     ids = None if not args.cluster else _cluster_ids(args, rows, raters, multiplicity)
     rows = rows.select(raters)

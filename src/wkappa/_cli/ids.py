@@ -1,5 +1,7 @@
-"""Id columns of a CSV file: cluster ids (``--cluster``), ``--by`` groups and a long file's
-item and rater ids (``--item``, ``--rater``).
+"""Id columns of a CSV file: cluster ids (``--cluster``), ``--by`` groups, a long file's item
+and rater ids (``--item``, ``--rater``) and a wide file's item ids (``--item`` beside
+``--raters``: one item per row, so an id that two rows share is refused, naming both rows,
+:func:`refuse_duplicate_items`).
 
 A CSV cell has no type: the file's own spelling is the id, so ``007`` and ``7`` are two ids, as
 the Python API reads two strings. What a reader could not tell apart is refused instead of
@@ -25,26 +27,36 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._core import import_optional
+from .._core import import_optional, missing_id_error
 from ..exceptions import WkappaError
 from .missing import MISSING_SPELLINGS
-from .rows import first_rows
+from .rows import ROW, first_row, first_rows
 
 if TYPE_CHECKING:
     from .io import Source
 
 __all__ = [
     "ID_OPTIONS",
+    "ITEM_LAYOUT",
     "ambiguous_spellings",
     "case_spellings",
     "plain_type",
     "read_ids",
+    "refuse_duplicate_items",
     "strip_ids",
     "text_ids",
+    "wide_items",
 ]
 
 # The options whose columns hold ids (the others name ratings, scores or weights).
 ID_OPTIONS = ("--by", "--cluster", "--item", "--rater")
+# The layout options of a command whose wide files may name their items (agree, judge).
+ITEM_LAYOUT = (
+    ("--item", "the item column: long, each rating's item; wide (with --raters), each row's "
+     "item id, which no two rows may share"),
+    ("--rater", "long: the rater column"),
+    ("--rating", "long: the rating column"),
+)  # fmt: skip
 # A whole number, any sign and leading zeros; and one written plainly.
 _INTEGER = r"^[+-]?[0-9]+$"
 _PLAIN_INTEGER = r"^(0|-?[1-9][0-9]*)$"
@@ -186,3 +198,49 @@ def read_ids(source: Source, frame: Any, values: Any, ids: dict[str, str]) -> tu
             frame = frame.with_columns(pl.col(column).cast(dtype))
             values = values.with_columns(pl.col(column).cast(dtype))
     return frame, values
+
+
+def wide_items(item: str | None, read: dict[str, str]) -> dict[str, str]:
+    """``{"--item": item}``, the id column of a wide file's items (``--item`` with
+    ``--raters``), or ``{}`` without one; refused when it is a column of ratings too
+    (``read``: column -> the option that names it)."""
+    if item is None:
+        return {}
+    if item in read:
+        raise WkappaError(
+            f"--item {item!r} is also given to {read[item]}: a column holds either each row's "
+            f"item id or a rater's ratings. Hint: leave {item!r} out of {read[item]}."
+        )
+    return {"--item": item}
+
+
+def refuse_duplicate_items(
+    source: Source, frame: Any, counts: Any, column: str, rated: list[str], count: str
+) -> None:
+    """Refuse a wide file's item id (``--item``, column ``column``) that two rows share,
+    naming the id and both rows, and a missing id on a row with a rating in ``rated`` (a
+    row without any rating is left out, and needs no id). ``counts`` are the counted rows
+    (the id one of their keys, their number of rows in the column ``count``) and ``frame``
+    the scan they came from."""
+    pl = _polars()
+    rating = pl.any_horizontal([pl.col(c).is_not_null() for c in rated])
+    if counts.filter(pl.col(column).is_null() & rating).height:
+        row = first_row(frame, pl.col(column).is_null() & rating)
+        error = missing_id_error("--item", column, unit="item (row)")
+        raise error if row is None else WkappaError(f"{source.name}, row {row}: {error}")
+    totals = counts.drop_nulls(column).group_by(column).agg(pl.col(count).sum())
+    repeated = totals.filter(pl.col(count) > 1)[column].to_list()
+    if not repeated:
+        return
+    firsts = first_rows(frame, pl.col(column), repeated)
+    id_ = min(repeated, key=lambda value: firsts.get(value, 0))
+    first = firsts.get(id_)
+    second = None
+    if first is not None:
+        second = first_row(frame, (pl.col(column) == id_) & (pl.col(ROW) > first))
+    rows = f" (rows {first} and {second})" if second is not None else ""
+    raise WkappaError(
+        f"{source.name}: --item column {column!r} has the id {id_!r} twice{rows}; each row of "
+        "a wide file is one item, so one id on two rows is an item counted twice. Hint: "
+        "remove the repeated row, or give each row its own id."
+    )

@@ -37,6 +37,7 @@ from .clusters import (
     pivot_with_clusters,
     refuse_missing_ids,
 )
+from .ids import ITEM_LAYOUT, refuse_duplicate_items, wide_items
 from .judge_output import judge_json, judge_text, write_judge_report
 from .labels import all_missing, parse_labels
 from .lists import split_list
@@ -70,7 +71,7 @@ def add_judge_parser(sub: Any) -> None:
     judge.add_argument(
         "--candidate", required=True, metavar="NAME", help="the candidate's column / rater id"
     )
-    options.add_layout(judge, "wide: the panel's columns")
+    options.add_layout(judge, "wide: the panel's columns", ITEM_LAYOUT)
     judge.add_argument(
         "--coefficient",
         choices=COEFFICIENTS,
@@ -138,6 +139,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
         args,
         raters="the panel's columns; --candidate is one more column",
         ratings="one row per rating; --candidate is a rater id",
+        item_ids=True,
     )
     source = open_file(args)
     labels = options.split_names(args.labels, "--labels") if args.labels else None
@@ -159,9 +161,12 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
             raise _small_panel(args, "--raters", panel)
         keys = [args.candidate, *panel]
         read_as = {args.candidate: "--candidate", **dict.fromkeys(panel, "--raters")}
-        check_cluster_column(args.cluster, read_as)
+        items = wide_items(args.item, read_as)
+        check_cluster_column(args.cluster, read_as, item=(args.item, "--item"))
         named = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
-        counts, dropped, file = count_wide(source, args, keys, named, labels, extra)
+        counts, dropped, file = count_wide(source, args, keys, named, labels, {**extra, **items})
+        if args.item:  # one row per item: an id that two rows share is refused
+            refuse_duplicate_items(source, file.frame, counts, args.item, keys, COUNT)
         read = int(counts[COUNT].sum())
         if args.cluster:  # an item without any rating is dropped: it needs no id
             where = (source, file.frame)

@@ -20,6 +20,7 @@ from typing import Any
 from .._frames import rater_columns
 from ..exceptions import WkappaError
 from .lists import split_list
+from .overwrite import check_outputs
 
 __all__ = [
     "ALTERNATIVES",
@@ -423,12 +424,16 @@ def chosen_layout(
     long: Sequence[str] = ("item", "rater", "rating"),
     raters: str = "one column per rater",
     ratings: str = "one row per rating",
+    item_ids: bool = False,
 ) -> bool:
-    """True for the wide layout (``--raters``), False for the long one (all of the ``long``
-    options); anything else is an error that says what to give."""
+    """True for the wide layout (``--raters``; with ``item_ids``, also with the first of the
+    ``long`` options: the column of each row's item id), False for the long one (all of the
+    ``long`` options); anything else is an error that says what to give."""
     options = [f"--{name}" for name in long]
     given = [getattr(args, name) is not None for name in long]
     wide = args.raters is not None
+    if wide and item_ids and not any(given[1:]):
+        return True
     if wide == any(given):
         raise WkappaError(
             f"Give either --raters A,B,C ({raters}) or {', '.join(options[:-1])} and "
@@ -587,50 +592,6 @@ def check_missing_labels(args: argparse.Namespace) -> None:
             "rating (as NA, N/A, null and NULL), so it cannot be a category. Hint: recode it in "
             "the file (such as not_assessed) and list that, or drop it from --labels."
         )
-
-
-def _same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (a link or another spelling of it too)."""
-    try:
-        return Path(a).samefile(b)
-    except OSError:  # one does not exist yet
-        return Path(a).resolve() == Path(b).resolve()
-
-
-def check_outputs(args: argparse.Namespace) -> None:
-    """Refuse a ``--report``, ``--plot`` or ``--out`` that would overwrite an input file
-    (the FILE, or ``thresholds --apply``'s), and ``--out -`` (a file named '-': the
-    graded file is written to a file, the command's output is on stdout)."""
-    inputs = [
-        (option, path)
-        for option, path in (
-            ("FILE", getattr(args, "file", None)),
-            ("--apply", getattr(args, "apply", None)),
-        )
-        if isinstance(path, str) and path != "-"
-    ]
-    for name in ("report", "plot", "out"):
-        path = getattr(args, name, None)
-        if not isinstance(path, str):
-            continue
-        if name == "out" and path == "-":
-            raise WkappaError(
-                "--out - would write a file named '-' (the graded file is written to a file; "
-                "the fit's output is on stdout). Hint: --out graded.csv."
-            )
-        for option, source in inputs:
-            if _same_file(path, source):
-                what = "the input file" if option == "FILE" else "the --apply file"
-                raise WkappaError(
-                    f"--{name} {path} is {what}, which it would overwrite. Hint: write to "
-                    f"another file, such as --{name} {_other_name(path)}."
-                )
-
-
-def _other_name(path: str) -> str:
-    """A file name next to ``path`` for the hint: ``r.html`` -> ``r-out.html``."""
-    p = Path(path)
-    return str(p.with_name(f"{p.stem}-out{p.suffix}"))
 
 
 _IMAGE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
