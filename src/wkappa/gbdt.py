@@ -27,7 +27,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ._core import WeightsLike, ZeroDivision, format_value, publish
-from ._stats import PREDICTIONS_HINT, GbdtScorer, QWKObjective, gbdt_numbers
+from ._stats import (
+    PREDICTIONS_HINT,
+    CatBoostRefusals,
+    GbdtScorer,
+    QWKObjective,
+    calling_slot,
+    gbdt_numbers,
+    metric_called_as_objective,
+)
 from .exceptions import WkappaError
 
 __all__ = [
@@ -56,17 +64,35 @@ def _factory(build: Callable[_P, _R]) -> Callable[_P, _R]:
     (``feval=lightgbm_metric`` rather than ``feval=lightgbm_metric()``)."""
     name = build.__name__
     what = "objective" if name == "qwk_objective" else "eval metric"
+    builds = {
+        "lightgbm_metric": "LightGBM's eval metric",
+        "xgboost_metric": "XGBoost's eval metric",
+    }.get(name, "an objective for LightGBM and XGBoost")
 
     @functools.wraps(build)
     def checked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         if args:
+            options = "" if what == "objective" else ", such as min_rating=0, max_rating=4"
             raise WkappaError(
-                f"`{name}` builds the {what}; it was called with {len(args)} positional "
-                f"arguments, as a library calls the {what} itself. Hint: pass {name}() "
-                f"(called, with any options) as the {what}."
+                f"`{name}` builds {builds} and takes keyword options only; it was called "
+                f"with {len(args)} positional arguments, as a library calls the {what} it "
+                f"was given uncalled. Hint: pass {name}() (called, with any options"
+                f"{options}) as the {what}."
             )
         return build(*args, **kwargs)
 
+    def refuse_catboost(*args: Any) -> Any:
+        """CatBoost's metric and objective entry points: refused, with the fix."""
+        raise WkappaError(
+            f"`{name}` builds {builds}, and CatBoost was given it. Hint: pass "
+            "eval_metric=CatBoostMetric() (called, with any options) to CatBoost, with a "
+            "built-in loss_function such as 'RMSE'."
+        )
+
+    entry_points: Any = checked  # CatBoost calls these on whatever it is given
+    for entry_point in ("is_max_optimal", "evaluate", "get_final_error", "calc_ders_range"):
+        setattr(entry_points, entry_point, refuse_catboost)
+    entry_points.no_jit = True
     return checked
 
 
@@ -92,6 +118,37 @@ def _refuse_other_library(metric: GbdtScorer, data: Any) -> None:
                 f"{metric.built_by} is {own}'s eval metric, but {library} called it with a "
                 f"{name}. Hint: pass {right} (with the same options) to {library}."
             )
+
+
+def _refuse_wrong_slot(metric: GbdtScorer, slot: tuple[str, str] | None, data: Any) -> None:
+    """Refuse a call from a library's objective slot, or from another library's metric slot
+    (``slot``: who calls, from :func:`calling_slot`; ``data``: the second argument), naming
+    the fix."""
+    if slot is not None and slot[1] == "objective":
+        right = next(right for name, _, _, right in _DATASETS if name == slot[0])
+        raise metric_called_as_objective(str(metric.built_by), slot[0], right)
+    _refuse_other_library(metric, data)
+    if slot is None:
+        return
+    library = slot[0]
+    right = next(right for name, _, _, right in _DATASETS if name == library)
+    if right != metric.built_by:
+        raise WkappaError(
+            f"{metric.built_by} is {_LIBRARY_OF[str(metric.built_by)]}'s eval metric, but "
+            f"{library} called it. Hint: pass {right} (with the same options) to {library}."
+        )
+
+
+_LIBRARY_OF = {right: library for library, _, _, right in _DATASETS}
+
+
+def _catboost_refusal(metric: GbdtScorer) -> str:
+    """The refusal of LightGBM's or XGBoost's metric given to CatBoost, with the fix."""
+    return (
+        f"{metric.built_by} is {_LIBRARY_OF[str(metric.built_by)]}'s eval metric, but "
+        "CatBoost was given it. Hint: pass eval_metric=CatBoostMetric() (with the same "
+        "options) to CatBoost."
+    )
 
 
 def _class_name(obj: object) -> str:
@@ -167,7 +224,7 @@ _OPTIONS_DOC = """
 """
 
 
-class LightGBMMetric(GbdtScorer):
+class LightGBMMetric(CatBoostRefusals, GbdtScorer):
     """A kappa eval metric for LightGBM's native and scikit-learn APIs.
 
     Build it with :func:`lightgbm_metric`. The same object works as ``feval`` of
@@ -187,8 +244,17 @@ class LightGBMMetric(GbdtScorer):
 
     built_by = "lightgbm_metric()"
 
+    def catboost_refusal(self) -> str:
+        """Why CatBoost cannot use it, with the fix."""
+        return _catboost_refusal(self)
+
+    @property
+    def __name__(self) -> str:
+        """The metric name (XGBoost's scikit-learn API reads it before calling a metric)."""
+        return self.name
+
     def __call__(self, first: Any, second: Any, weight: Any = None) -> tuple[str, float, bool]:
-        _refuse_other_library(self, second)
+        _refuse_wrong_slot(self, calling_slot(), second)
         if _is_instance(second, "lightgbm", "Dataset"):  # native: (preds, eval_data)
             labels = second.get_label()
             # lightgbm.train links every validation Dataset to the training one
@@ -254,7 +320,7 @@ def lightgbm_metric(
     )
 
 
-class XGBoostMetric(GbdtScorer):
+class XGBoostMetric(CatBoostRefusals, GbdtScorer):
     """A kappa eval metric for XGBoost's native and scikit-learn APIs.
 
     Build it with :func:`xgboost_metric`. As ``custom_metric`` of ``xgboost.train`` it is
@@ -276,6 +342,10 @@ class XGBoostMetric(GbdtScorer):
 
     built_by = "xgboost_metric()"
 
+    def catboost_refusal(self) -> str:
+        """Why CatBoost cannot use it, with the fix."""
+        return _catboost_refusal(self)
+
     @property
     def __name__(self) -> str:  # type: ignore[override]
         """The metric name: XGBoost's scikit-learn API names a callable metric by it."""
@@ -288,7 +358,7 @@ class XGBoostMetric(GbdtScorer):
                 f"{3 + len(more)} positional arguments, as LightGBM's scikit-learn API calls "
                 "one. Hint: pass lightgbm_metric() (with the same options) to LightGBM."
             )
-        _refuse_other_library(self, second)
+        _refuse_wrong_slot(self, calling_slot(), second)
         if _is_instance(second, "xgboost", "DMatrix"):  # native: (predt, dmatrix)
             labels = second.get_label()
             return self.name, self.score(labels, first, second.get_weight(), _NATIVE_NAMES)
@@ -381,10 +451,10 @@ class CatBoostMetric(GbdtScorer):
     The value appears in ``model.get_evals_result()`` under the class name,
     ``'CatBoostMetric'``; CatBoost reads no other name, so subclass it to rename it
     (``class QWK(CatBoostMetric): pass`` appears as ``'QWK'``). A copy of the metric is the
-    metric itself (it holds no state), so scikit-learn clones a CatBoost model that uses it
-    (``cross_val_score``, ``GridSearchCV``), although CatBoost's ``get_params`` deep-copies
-    its parameters. ``is_max_optimal`` is True, so early
-    stopping and ``use_best_model`` keep the best iteration.
+    metric itself (it holds no state but the label ranges it has scored), so scikit-learn
+    clones a CatBoost model that uses it (``cross_val_score``, ``GridSearchCV``), although
+    CatBoost's ``get_params`` deep-copies its parameters. ``is_max_optimal`` is True, so
+    early stopping and ``use_best_model`` keep the best iteration.
 
     CatBoost evaluates the metric on the learning set as well as on ``eval_set``, at every
     iteration (the ``'learn'`` entry of ``get_evals_result()``), and a Python metric cannot
@@ -444,9 +514,10 @@ class CatBoostMetric(GbdtScorer):
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CatBoostMetric:
-        """The metric itself: it holds no state, and CatBoost's ``get_params`` deep-copies
-        its parameters, which scikit-learn's ``clone`` refuses unless a copy is the
-        metric."""
+        """The metric itself: its only state is the label ranges of the data it scored
+        (for the clipping warning), which copies may share, and CatBoost's ``get_params``
+        deep-copies its parameters, which scikit-learn's ``clone`` refuses unless a copy is
+        the metric."""
         return self
 
     @property
@@ -468,6 +539,15 @@ class CatBoostMetric(GbdtScorer):
     def is_max_optimal(self) -> bool:
         """Kappa: higher is better."""
         return True
+
+    @_instance_method
+    def calc_ders_range(self, *args: Any) -> Any:
+        """CatBoost's objective entry point: refused, with the fix (it is an eval metric)."""
+        raise WkappaError(
+            f"{_class_name(self)}() is an eval metric, but CatBoost called it as the loss "
+            "function. Hint: pass it as eval_metric=, with a built-in loss_function such "
+            "as 'RMSE' (or 'MultiClass')."
+        )
 
     @_instance_method
     def evaluate(self, approxes: Any, target: Any, weight: Any) -> tuple[float, float]:

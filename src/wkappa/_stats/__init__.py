@@ -25,6 +25,12 @@ from .gbdt_objective import (
     gbdt_numbers,
     nonfinite_row,
 )
+from .gbdt_slots import (
+    METRIC_SLOTS,
+    CatBoostRefusals,
+    calling_slot,
+    metric_called_as_objective,
+)
 from .group_results import kappa_results, score_intervals, warn_results_out_of_reach
 from .inference import (
     check_kappa0,
@@ -108,6 +114,7 @@ __all__ = [
     "FRAME_PAIRED_WEIGHTS",
     "FRAME_WEIGHTS",
     "LABELS_HINT",
+    "METRIC_SLOTS",
     "NO_LABELS_HINT",
     "PREDICTIONS_HINT",
     "STATISTIC_DECIMALS",
@@ -116,6 +123,7 @@ __all__ = [
     "Alternative",
     "BootstrapMethod",
     "CCCResult",
+    "CatBoostRefusals",
     "ConfidenceInterval",
     "Frequencies",
     "GbdtScorer",
@@ -139,6 +147,7 @@ __all__ = [
     "bound_name",
     "bound_text",
     "build_stratified",
+    "calling_slot",
     "ccc",
     "check_confidence_level",
     "check_form",
@@ -174,6 +183,7 @@ __all__ = [
     "krippendorff_alpha",
     "level_percent",
     "mean_kappa",
+    "metric_called_as_objective",
     "nonfinite_row",
     "number_text",
     "one_sided",

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._core import format_value
 from ..exceptions import WkappaError
+from .gbdt_slots import METRIC_SLOTS, CatBoostRefusals, calling_slot
 
 __all__ = [
     "LABELS_HINT",
@@ -126,7 +127,7 @@ def smooth_qwk_loss(y_true: Any, y_pred: Any, sample_weight: Any = None) -> floa
     return observed / chance
 
 
-class QWKObjective:
+class QWKObjective(CatBoostRefusals):
     """The smooth QWK objective; build it with :func:`wkappa.gbdt.qwk_objective`.
 
     Examples
@@ -144,6 +145,19 @@ class QWKObjective:
 
     def __repr__(self) -> str:
         return "QWKObjective()"
+
+    @property
+    def __name__(self) -> str:
+        """The factory's name (XGBoost's scikit-learn API reads it before calling a metric)."""
+        return "qwk_objective"
+
+    def catboost_refusal(self) -> str:
+        """Why CatBoost cannot use it as an eval metric, with the fix."""
+        return (
+            "qwk_objective() is an objective for LightGBM and XGBoost, but CatBoost called "
+            "it as an eval metric. Hint: pass eval_metric=CatBoostMetric() (with "
+            "loss_function='RMSE')."
+        )
 
     def calc_ders_range(self, approxes: Any, targets: Any, weights: Any) -> Any:
         """CatBoost's objective entry point: refused, with the fix.
@@ -180,6 +194,15 @@ class QWKObjective:
     def __call__(
         self, first: Any, second: Any, sample_weight: Any = None
     ) -> tuple[np.ndarray, np.ndarray]:
+        slot = calling_slot()
+        if slot is not None and slot[1] == "eval metric":
+            caller = slot[0]
+            metric = "lightgbm_metric()" if caller == "LightGBM" else "xgboost_metric()"
+            raise WkappaError(
+                f"qwk_objective() is an objective, but {caller} called it as the eval "
+                f"metric. Hint: pass it as the objective, and {metric} as the eval metric "
+                f"({METRIC_SLOTS[caller]})."
+            )
         for module, name in (("lightgbm", "Dataset"), ("xgboost", "DMatrix")):
             library = sys.modules.get(module)
             if library is not None and isinstance(second, getattr(library, name)):

@@ -3,6 +3,7 @@ metrics of :mod:`wkappa.gbdt` (see its docstring for how the layouts become grad
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -38,21 +39,51 @@ __all__ = ["GbdtScorer"]
 _REMEMBERED_DATASETS = 16
 
 
+class _InitSignature:
+    """A class's signature as :func:`inspect.signature` reports it: its ``__init__``'s (it
+    would otherwise report the ``*args, **kwargs`` of ``__new__``); nothing for an instance,
+    whose signature stays its ``__call__``'s."""
+
+    def __get__(self, instance: Any, owner: type) -> inspect.Signature | None:
+        if instance is not None:
+            return None
+        signature = inspect.signature(getattr(owner, "__init__"))  # noqa: B009
+        return signature.replace(
+            parameters=list(signature.parameters.values())[1:],
+            return_annotation=inspect.Signature.empty,
+        )
+
+
 class GbdtScorer:
     """Predictions in a GBDT layout -> grades -> weighted kappa."""
 
     built_by: str | None = None
     """How the user builds the metric, for the hints (default: the class, called)."""
 
+    __signature__ = _InitSignature()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """Refuse positional arguments with the fix: a library given the class uncalled
+        calls it as a metric, ``(preds, data)``, and ``Metric(0, 4)`` means the options."""
+        if args:
+            built_by = cls.built_by or f"{cls.__name__}()"
+            raise WkappaError(
+                f"{cls.__name__} takes keyword options only; it was called with {len(args)} "
+                "positional arguments, as a library calls an eval metric it was given "
+                f"uncalled. Hint: pass {built_by} (called, with any options, such as "
+                "min_rating=0, max_rating=4) as the eval metric."
+            )
+        return super().__new__(cls)
+
     def __init__(
         self,
         *,
-        weights: WeightsLike,
-        min_rating: int | None,
-        max_rating: int | None,
-        thresholds: npt.ArrayLike | None,
-        zero_division: ZeroDivision,
-        name: str | None,
+        weights: WeightsLike = "quadratic",
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+        thresholds: npt.ArrayLike | None = None,
+        zero_division: ZeroDivision = "warn",
+        name: str | None = None,
     ) -> None:
         self.weights = check_weights(weights)
         self.min_rating, self.max_rating = check_rating_bounds(min_rating, max_rating)
