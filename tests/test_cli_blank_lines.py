@@ -166,3 +166,11 @@ def test_a_file_of_blank_lines_only_has_no_data_rows(tmp_path, capsys):
     code, _, err = _run(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
     assert code == 2
     assert "has a header but no data rows (only 3 blank lines); there is nothing" in err
+
+
+def test_a_blank_line_is_named_by_its_row_as_messages_name_rows(tmp_path, capsys):
+    """Rows are numbered as every message numbers them ("row 1201", not "row 1,201")."""
+    path = tmp_path / "long.csv"
+    path.write_text("a,b\n" + "1,2\n2,2\n" * 600 + "\n")
+    code, out, err = _run(capsys, ["agree", str(path), "--raters", "a,b"])
+    assert code == 0 and "1,200 read, all used; 1 blank line skipped (row 1201)" in out, err

@@ -98,7 +98,7 @@ class RowCount:
         if not self.blank:
             return counted
         lines = "1 blank line" if len(self.blank) == 1 else f"{len(self.blank):,} blank lines"
-        shown = ", ".join(f"{row:,}" for row in self.blank[:3]) + (", ..." * (len(self.blank) > 3))
+        shown = ", ".join(str(row) for row in self.blank[:3]) + (", ..." * (len(self.blank) > 3))
         return f"{counted}; {lines} skipped (row{'s' * (len(self.blank) > 1)} {shown})"
 
     def values(self) -> list[Any]:
