@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,8 @@ from ._stats import (
     QWKObjective,
     calling_slot,
     gbdt_numbers,
+    instance_method,
+    lightgbm_eval_dataset,
     metric_called_as_objective,
 )
 from .exceptions import WkappaError
@@ -151,47 +153,20 @@ def _catboost_refusal(metric: GbdtScorer) -> str:
     )
 
 
+def _training_labels(data: Any) -> Callable[[], Any] | None:
+    """How to read the training labels of a LightGBM validation ``Dataset`` (``lightgbm.train``
+    links each to the training one), or None."""
+    train: Any = (
+        getattr(data, "reference", None) if _is_instance(data, "lightgbm", "Dataset") else None
+    )
+    return train.get_label if _is_instance(train, "lightgbm", "Dataset") else None
+
+
 def _class_name(obj: object) -> str:
     """The name of ``obj``'s class (a class whose instances have a ``__name__`` of their own
     still has its own)."""
     cls: type = type(obj)
     return cls.__name__
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-class _InstanceMethod:
-    """A method that, looked up on the class rather than an instance, refuses the call with
-    the fix unless it is given an instance: CatBoost given the class uncalled
-    (``eval_metric=CatBoostMetric``) calls its methods on the class."""
-
-    def __init__(self, method: Callable[..., Any]) -> None:
-        self.method = method
-        self.__doc__ = method.__doc__
-
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        if instance is not None:
-            return self.method.__get__(instance, owner)
-        method, cls = self.method, owner
-
-        @functools.wraps(method)
-        def on_the_class(*args: Any, **kwargs: Any) -> Any:
-            if args and cls is not None and isinstance(args[0], cls):
-                return method(*args, **kwargs)
-            name = getattr(cls, "__name__", "CatBoostMetric")
-            raise WkappaError(
-                f"`{name}` is the metric's class; CatBoost was given it uncalled "
-                f"(eval_metric={name}) and calls its methods on the class. Hint: pass "
-                f"{name}() (called, with any options) as eval_metric."
-            )
-
-        return on_the_class
-
-
-def _instance_method(method: _F) -> _F:
-    """:class:`_InstanceMethod`, typed as the method it wraps."""
-    return cast(_F, _InstanceMethod(method))
 
 
 _OPTIONS_DOC = """
@@ -203,10 +178,10 @@ _OPTIONS_DOC = """
         ends of the whole grade scale, since a cross-validation fold that lacks an end grade
         then scores a prediction of that grade as the nearest grade it has, too high. When a
         rounded prediction passes an end of the evaluated labels, the metric compares that
-        end with the labels of the other data it has scored: the training set (LightGBM's
-        ``lightgbm.train`` links each validation set to it; CatBoost scores it first at
-        every iteration; XGBoost and the scikit-learn APIs score it when it is in
-        ``evals`` / ``eval_set``), other evaluation sets and folds. It warns (a
+        end with the labels of the other data it has scored: the training set (LightGBM,
+        in both APIs, links each validation set to it; CatBoost scores it first at every
+        iteration; XGBoost scores it when it is in ``evals`` / ``eval_set``), other
+        evaluation sets and folds. It warns (a
         ``UserWarning``, once per range) when those reach further, or when it has scored no
         other labels and cannot tell; it stays silent when they end there too. With
         ``thresholds``, ``min_rating`` (default 0) is the grade of the first class.
@@ -257,13 +232,11 @@ class LightGBMMetric(CatBoostRefusals, GbdtScorer):
         _refuse_wrong_slot(self, calling_slot(), second)
         if _is_instance(second, "lightgbm", "Dataset"):  # native: (preds, eval_data)
             labels = second.get_label()
-            # lightgbm.train links every validation Dataset to the training one
-            train: Any = getattr(second, "reference", None)
-            linked = _is_instance(train, "lightgbm", "Dataset")
-            training_labels = train.get_label if linked else None
-            value = self.score(labels, first, second.get_weight(), _NATIVE_NAMES, training_labels)
+            training = _training_labels(second)
+            value = self.score(labels, first, second.get_weight(), _NATIVE_NAMES, training)
         else:  # scikit-learn API: (y_true, y_pred, weight)
-            value = self.score(first, second, weight)
+            training = _training_labels(lightgbm_eval_dataset())
+            value = self.score(first, second, weight, training_labels=training)
         return self.name, value, True
 
 
@@ -535,12 +508,12 @@ class CatBoostMetric(GbdtScorer):
             "or xgboost_metric() to XGBoost, with the same options."
         )
 
-    @_instance_method
+    @instance_method
     def is_max_optimal(self) -> bool:
         """Kappa: higher is better."""
         return True
 
-    @_instance_method
+    @instance_method
     def calc_ders_range(self, *args: Any) -> Any:
         """CatBoost's objective entry point: refused, with the fix (it is an eval metric)."""
         raise WkappaError(
@@ -549,7 +522,7 @@ class CatBoostMetric(GbdtScorer):
             "as 'RMSE' (or 'MultiClass')."
         )
 
-    @_instance_method
+    @instance_method
     def evaluate(self, approxes: Any, target: Any, weight: Any) -> tuple[float, float]:
         """``(kappa, 1.0)`` for one dataset; kappa is not a sum over rows."""
         if approxes is None or len(approxes) == 0:

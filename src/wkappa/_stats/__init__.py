@@ -29,6 +29,8 @@ from .gbdt_slots import (
     METRIC_SLOTS,
     CatBoostRefusals,
     calling_slot,
+    instance_method,
+    lightgbm_eval_dataset,
     metric_called_as_objective,
 )
 from .group_results import kappa_results, score_intervals, warn_results_out_of_reach
@@ -170,6 +172,7 @@ __all__ = [
     "icc_limits",
     "icc_power",
     "icc_sample_size",
+    "instance_method",
     "interpretation",
     "interval_text",
     "json_fields",
@@ -182,6 +185,7 @@ __all__ = [
     "kappa_test_from_table",
     "krippendorff_alpha",
     "level_percent",
+    "lightgbm_eval_dataset",
     "mean_kappa",
     "metric_called_as_objective",
     "nonfinite_row",

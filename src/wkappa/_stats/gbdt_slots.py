@@ -10,12 +10,21 @@ call goes ahead.
 
 from __future__ import annotations
 
+import functools
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from ..exceptions import WkappaError
 
-__all__ = ["METRIC_SLOTS", "CatBoostRefusals", "calling_slot", "metric_called_as_objective"]
+__all__ = [
+    "METRIC_SLOTS",
+    "CatBoostRefusals",
+    "calling_slot",
+    "instance_method",
+    "lightgbm_eval_dataset",
+    "metric_called_as_objective",
+]
 
 # (module, function) of each library's call into a custom eval metric or objective; the
 # scikit-learn wrappers share a function name, so their first argument's or class's name
@@ -60,6 +69,20 @@ METRIC_SLOTS = {
 }
 
 
+def lightgbm_eval_dataset(depth: int = 2) -> Any:
+    """The ``Dataset`` that LightGBM's scikit-learn API is evaluating, if the function
+    ``depth`` frames up is its metric wrapper (which hands the metric the labels only); else
+    None. Its ``reference`` is the training set, whose labels tell the clipping warning the
+    grade scale."""
+    try:
+        frame = sys._getframe(depth)
+    except ValueError:
+        return None
+    if frame.f_globals.get("__name__") != "lightgbm.sklearn" or frame.f_code.co_name != "__call__":
+        return None
+    return frame.f_locals.get("dataset")
+
+
 def metric_called_as_objective(built_by: str, library: str, right: str) -> WkappaError:
     """The error for the eval metric ``built_by`` called by ``library`` as its objective
     (``right``: how to build ``library``'s metric)."""
@@ -87,3 +110,40 @@ class CatBoostRefusals:
         raise WkappaError(self.catboost_refusal())
 
     is_max_optimal = evaluate = get_final_error = calc_ders_range = _refuse_catboost
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class _InstanceMethod:
+    """A method that, looked up on the class rather than an instance, refuses the call with
+    the fix unless it is given an instance: CatBoost given the class uncalled
+    (``eval_metric=CatBoostMetric``) calls its methods on the class."""
+
+    def __init__(self, method: Callable[..., Any]) -> None:
+        self.method = method
+        self.__doc__ = method.__doc__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is not None:
+            return self.method.__get__(instance, owner)
+        method, cls = self.method, owner
+
+        @functools.wraps(method)
+        def on_the_class(*args: Any, **kwargs: Any) -> Any:
+            if args and cls is not None and isinstance(args[0], cls):
+                return method(*args, **kwargs)
+            name = getattr(cls, "__name__", "CatBoostMetric")
+            raise WkappaError(
+                f"`{name}` is the metric's class; CatBoost was given it uncalled "
+                f"(eval_metric={name}) and calls its methods on the class. Hint: pass "
+                f"{name}() (called, with any options) as eval_metric."
+            )
+
+        return on_the_class
+
+
+def instance_method(method: _F) -> _F:
+    """A method that refuses, with the fix, a call on the class without an instance (as
+    CatBoost makes when given the class uncalled)."""
+    return cast(_F, _InstanceMethod(method))
