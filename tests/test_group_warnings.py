@@ -258,3 +258,33 @@ def test_groups_of_zero_width_below_one_are_named(frame_library) -> None:
     df = frame_library.frame(columns)
     with pytest.warns(wk.UndefinedKappaWarning, match=r"1 of 2 groups \(by='g' group 'z'\): "):
         frames.kappa_by_group(df, y_true="t", y_pred="p", by="g")
+
+
+@pytest.mark.parametrize("method", ["score", "fisher-z"])
+@pytest.mark.parametrize("frame_library", ["pandas", "polars"], indirect=True)
+def test_groups_without_a_small_sample_interval_are_named(frame_library, method) -> None:
+    """A group of one pair (kappa 0) has no score or Fisher-z interval: the one warning of
+    such groups names it, in ``frames.kappa_by_group`` and ``wkappa score --by``."""
+    from wkappa import frames
+
+    GROUPS["e"] = [(0, 1)]
+    try:
+        df = frame_library.frame({k: v for k, v in _columns(("a", "e")).items() if k != "cl"})
+        named = r"1 of 2 groups whose kappa is defined \(by='g' group 'e'; 1 of them have fewer"
+        with pytest.warns(wk.UndefinedKappaWarning, match=named):
+            frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", method=method)
+    finally:
+        del GROUPS["e"]
+
+
+@pytest.mark.parametrize("method", ["score", "fisher-z"])
+def test_score_by_names_the_groups_without_a_small_sample_interval(tmp_path, method) -> None:
+    GROUPS["e"] = [(0, 1)]
+    try:
+        stderr = _score(tmp_path, ("a", "e"), "--ci-method", method)
+    finally:
+        del GROUPS["e"]
+    assert (
+        f"wkappa: warning: The {method!r} interval is undefined in 1 of 2 groups whose kappa is "
+        "defined (--by g group 'e'; 1 of them have fewer than 2 pairs)"
+    ) in stderr

@@ -406,14 +406,14 @@ def kappa_by_group(
     check_frequencies(grouped.tables, FRAME_WEIGHTS, groups=names)
     computed = group_statistics(grouped.tables, checked_weights, matrix, level)
     ci_low, ci_high = computed.ci_low, computed.ci_high
+    shown = group_names(keys, grouped.key_rows)
     if method in ("fisher-z", "score"):
         limits_of = fisher_z_limits if method == "fisher-z" else score_limits
         ci_low, ci_high = limits_of(grouped.tables, matrix, level, computed.kappa)
         sizes = grouped.tables.sum(axis=(-2, -1))
-        warn_undefined_intervals(method, computed.kappa, ci_low, ci_high, sizes)
+        warn_undefined_intervals(method, computed.kappa, ci_low, ci_high, sizes, *shown)
     refused = zero_division == "raise" and (np.isnan(computed.kappa) & ~grouped.stale).any()
     if not refused:  # (group_columns raises for the undefined kappa first)
-        shown = group_names(keys, grouped.key_rows)
         ci_low, ci_high = collapsed_groups(method, computed.kappa, ci_low, ci_high, *shown)
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)

@@ -93,8 +93,11 @@ def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, met
     over their stack (each bit for bit its result's own), the others one by one."""
     from .._stats import score_intervals, warn_undefined_intervals
     from . import score_output
+    from .labels import label_text
 
     options.warn_few_resamples(args)
+    names = [repr(label_text(value)) for value, _ in found]
+    named = (names, _by_option(args.by)) if args.by else ((), "")
     if method == "fisher-z" and not args.cluster:  # one warning for all groups, not one each
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedKappaWarning)
@@ -105,11 +108,12 @@ def _group_intervals(found: list[tuple[Any, Any]], args: argparse.Namespace, met
             [one.low for one in scored],
             [one.high for one in scored],
             [one.result.n for one in scored],
+            *named,
         )
         return scored
     if method != "score" or args.cluster:
         return _each_group(args, found, lambda result: _interval(result, args, method))
-    intervals = score_intervals([result for _, result in found], args.ci)
+    intervals = score_intervals([result for _, result in found], args.ci, *named)
     return [
         score_output.Scored(result, ci.low, ci.high, float(args.ci), ci.method)
         for (_, result), ci in zip(found, intervals, strict=True)

@@ -161,11 +161,16 @@ def warn_results_out_of_reach(
 
 
 def score_intervals(
-    results: list[KappaResult], confidence_level: float
+    results: list[KappaResult],
+    confidence_level: float,
+    names: Sequence[str] = (),
+    option: str = "",
 ) -> list[ConfidenceInterval]:
     """``result.confidence_interval(confidence_level, method="score")`` of each of ``results``
     (of one weight matrix and alternative, without clusters: the groups of one run), from one
-    :func:`~wkappa._stats.score_interval.score_limits` search over the stack of their tables.
+    :func:`~wkappa._stats.score_interval.score_limits` search over the stack of their tables;
+    one warning for those undefined, naming them when ``names`` are given
+    (:func:`~wkappa._stats.intervals.warn_undefined_intervals`).
 
     Each interval is, bit for bit, the one its result gives alone (the search sums each
     table along fixed axes, whatever the stack); the one-sided rule is the results' own
@@ -183,7 +188,7 @@ def score_intervals(
 
     both = sided(two_sided, confidence_level, first.alternative, KAPPA_RANGE)
     sizes = tables.sum(axis=(1, 2))
-    warn_undefined_intervals("score", kappa, both.low, both.high, sizes)
+    warn_undefined_intervals("score", kappa, both.low, both.high, sizes, names, option)
     level = both.confidence_level
     return [
         ConfidenceInterval(float(low), float(high), level, "score")

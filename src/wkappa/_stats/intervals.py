@@ -374,9 +374,18 @@ def collapsed_groups(
     return np.where(zero, np.nan, low), np.where(zero, np.nan, high)
 
 
-def warn_undefined_intervals(method: str, statistic: Any, low: Any, high: Any, n: Any) -> None:
+def warn_undefined_intervals(
+    method: str,
+    statistic: Any,
+    low: Any,
+    high: Any,
+    n: Any,
+    names: Sequence[str] = (),
+    option: str = "",
+) -> None:
     """One warning for the groups whose 'score' or 'fisher-z' interval is nan although their
-    kappa is defined (arrays over the groups, ``n`` their numbers of pairs)."""
+    kappa is defined (arrays over the groups, ``n`` their numbers of pairs), naming them when
+    ``names`` are given (as :func:`collapsed_groups` does)."""
     kappa = np.asarray(statistic, dtype=np.float64).reshape(-1)
     undefined = np.isfinite(kappa) & (
         np.isnan(np.asarray(low, dtype=np.float64).reshape(-1))
@@ -388,6 +397,8 @@ def warn_undefined_intervals(method: str, statistic: Any, low: Any, high: Any, n
     sizes = np.asarray(n, dtype=np.float64).reshape(-1)[undefined]
     few = int(np.count_nonzero(~(sizes > 1)))
     why = f"{few} of them have fewer than 2 pairs" if few else "their variance is undefined"
+    if names:
+        why = f"{groups_text([names[int(g)] for g in np.flatnonzero(undefined)], option)}; {why}"
     warn_at_caller(
         f"The {method!r} interval is undefined in {count} of {len(kappa)} groups whose kappa "
         f"is defined ({why}); their limits are nan. Hint: rate more pairs per group, or use "
