@@ -497,3 +497,31 @@ def test_the_panel_explanation_names_the_pair_coefficient_and_its_dropped_replic
     assert "Cohen's kappa of each pair of raters (quadratic)" in text
     assert f"{dropped} with an undefined coefficient left out" in text
     assert "mean over the 1 pair of members" in two.explain()
+
+
+def test_an_asymmetric_weight_matrix_is_one_coefficient_in_the_point_and_the_bootstrap():
+    """With a (K, K) matrix that is not symmetric, rater_vs_panel's Cohen's kappas (and
+    pairwise()) used W as given, in the orientation (lower column, higher column), while its
+    bootstrap replicates, like agreement(), use (W + W') / 2: the point difference (-0.097)
+    lay outside the bulk of its own bootstrap distribution (median -0.016)."""
+    w = np.array([[0, 1, 2, 3, 4], [0, 0, 1, 2, 3], [0, 0, 0, 1, 2], [0, 0, 0, 0, 1], [0] * 5])
+    w = (w + 0.25 * w.T) / 4
+    symmetric = (w + w.T) / 2
+    options = {"min_rating": 1, "max_rating": 5, "n_resamples": 999, "rng": 1}
+    asked = wk.rater_vs_panel(JUDGED[PANEL], JUDGED["judge"], weights=w, **options)
+    same = wk.rater_vs_panel(JUDGED[PANEL], JUDGED["judge"], weights=symmetric, **options)
+    assert asked.difference == pytest.approx(same.difference, rel=1e-12)
+    assert asked.pvalue == pytest.approx(same.pvalue, rel=1e-9)
+    ratings = JUDGED[[*PANEL, "judge"]].to_numpy()
+    for j in range(4):
+        both = ~np.isnan(ratings[:, 4]) & ~np.isnan(ratings[:, j])
+        kappa = wk.weighted_kappa(ratings[both, j], ratings[both, 4], weights=symmetric)
+        assert asked.candidate_vs_members[j] == pytest.approx(kappa, rel=1e-12)
+    result = wk.agreement(ratings, weights=w, min_rating=1, max_rating=5)
+    pairs = result.pairwise()
+    assert np.array_equal(pairs, pairs.T, equal_nan=True)
+    both = ~np.isnan(ratings[:, 0]) & ~np.isnan(ratings[:, 1])
+    assert pairs[1, 0] == pytest.approx(
+        wk.agreement(ratings[both][:, [1, 0]], coefficient="conger", weights=w).statistic,
+        rel=1e-12,
+    )

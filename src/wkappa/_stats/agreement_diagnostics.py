@@ -58,9 +58,13 @@ def pairwise(rows: np.ndarray, multiplicity: np.ndarray, weights: np.ndarray) ->
     """The R x R matrix of two-rater weighted kappas over the items both raters rated (nan
     where undefined; diagonal 1, nan for a rater without ratings), each from its integer
     K x K table by the two-rater statistic (:func:`wkappa.kappa_from_table`): exact for the
-    named weights."""
+    named weights. A weight matrix that is not symmetric acts through ``(W + W') / 2``, as in
+    every several-raters coefficient (each pair of ratings counts in both orders): the
+    entry is then the same whichever rater of the pair comes first."""
     n_raters = rows.shape[1]
     k = weights.shape[0]
+    if not np.array_equal(weights, weights.T):
+        weights = (weights + weights.T) / 2.0
     rated = ((rows >= 0) & (multiplicity[:, None] > 0)).any(axis=0)
     out = np.diag(np.where(rated, 1.0, math.nan))
     for g in range(n_raters):

@@ -376,7 +376,8 @@ class AgreementResult:
     def pairwise(self) -> np.ndarray:
         """The R x R matrix of two-rater weighted kappas (Cohen's, with this result's
         weights) over the items both raters rated; the diagonal is 1 (nan for a rater
-        column without ratings, whose row is nan).
+        column without ratings, whose row is nan). A weight matrix that is not symmetric
+        acts through ``(W + W') / 2``, as in the coefficient, so the matrix is symmetric.
 
         Each entry is :func:`~wkappa.weighted_kappa` of the two raters' common items (the
         same exact computation, from the pair's table). Light's kappa (Light 1971) is the

@@ -379,7 +379,8 @@ def rater_vs_panel(
         :func:`~wkappa.agreement` ('conger': Conger's kappa of two raters, which is Cohen's
         weighted kappa, computed by :func:`~wkappa.weighted_kappa`'s exact statistic).
     weights, labels, min_rating, max_rating
-        As in :func:`~wkappa.agreement`.
+        As in :func:`~wkappa.agreement` (a weight matrix that is not symmetric acts through
+        ``(W + W') / 2`` there, and so here for every coefficient, Cohen's included).
     nan_policy : {'omit', 'raise'}, default 'omit'
         A missing rating (NaN, None, pandas NA) of a member or of the candidate: 'omit' (the
         default, as :func:`~wkappa.agreement`'s) computes each pair's coefficient on the
