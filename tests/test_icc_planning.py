@@ -153,6 +153,51 @@ def test_assurance_is_the_chance_the_exact_lower_limit_clears() -> None:
     assert plan.assurance == pytest.approx(expected, rel=1e-9)
 
 
+@pytest.mark.parametrize("form", ["1,1", "C,1", "C,k"])
+@pytest.mark.parametrize(("n", "k", "icc1", "width"), [(21, 4, 0.85, 0.2), (60, 2, 0.5, 0.4)])
+def test_width_assurance_matches_an_independent_computation(
+    form: str, n: int, k: int, icc1: float, width: float
+) -> None:
+    """P(width <= w): the F values where the width crosses w found by brentq on each side of
+    the width's maximum (a grid search), their probabilities from scipy.stats.f."""
+    from scipy.optimize import brentq
+
+    if form == "C,k":
+        width = width / 2
+    d1, d2 = _dfs(n, k, form)
+    scale = _theta(_single(icc1, k, form), k)
+    fu, fl = stats.f.ppf(0.975, d1, d2), stats.f.ppf(0.025, d1, d2)
+
+    def wide(f_obs: float) -> float:
+        low, high = f_obs / fu, f_obs / fl
+        if form[2] == "k":
+            return (1 - 1 / high) - (1 - 1 / low) - width
+        return (high - 1) / (high + k - 1) - (low - 1) / (low + k - 1) - width
+
+    grid = np.exp(np.linspace(-12, 12, 20001))
+    values = np.array([wide(x) for x in grid])
+    peak = grid[int(np.argmax(values))]
+    if form[2] == "k":  # falls from +inf: at most w above one root
+        expected = stats.f.sf(brentq(wide, 1e-12, 1e12) / scale, d1, d2)
+    elif values.max() <= 0:
+        expected = 1.0
+    else:
+        below, above = brentq(wide, 1e-12, peak), brentq(wide, peak, 1e12)
+        expected = stats.f.cdf(below / scale, d1, d2) + stats.f.sf(above / scale, d1, d2)
+    plan = wk.icc_power(n, icc1=icc1, n_raters=k, form=form, ci_width=width)
+    assert plan.assurance == pytest.approx(expected, rel=1e-8)
+
+
+def test_width_assurance_plan_is_the_smallest_meeting_it() -> None:
+    plan = wk.icc_sample_size(icc1=0.85, n_raters=4, ci_width=0.2, assurance=0.8)
+    assert plan.goal_text == "P(95% interval width <= 0.2) >= 0.8"
+    assert plan.assurance >= 0.8 > wk.icc_power(plan.n - 1, icc1=0.85, n_raters=4,
+                                                ci_width=0.2).assurance  # fmt: skip
+    expected = wk.icc_sample_size(icc1=0.85, n_raters=4, ci_width=0.2)
+    assert plan.n > expected.n and 0.4 < expected.assurance < 0.7
+    assert "P(width of the 95% interval <= 0.2) = 0.815 (wanted 0.8)" in plan.explain()
+
+
 def test_average_forms_test_is_the_single_rater_test() -> None:
     """ICC(C,k) = k r / (1 + (k-1) r): the same F test, so the same power and n."""
     k, r1, r0 = 4, 0.6, 0.3
@@ -259,6 +304,11 @@ def test_promises_hold_in_studies_analysed_by_icc(form: str) -> None:
     interval = wk.icc(ratings, form=form).confidence_interval()
     widths = interval.high - interval.low
     assert abs(widths.mean() - plan.expected_width) < 4 * widths.std() / math.sqrt(studies)
+    # The probability that the interval is at most as wide as at the plan's expected width.
+    shares = wk.icc_power(plan.n, icc1=icc1, n_raters=k, form=form,
+                          ci_width=plan.expected_width).assurance  # fmt: skip
+    narrow = float(np.mean(widths <= plan.expected_width))
+    assert abs(narrow - shares) < 4 * math.sqrt(shares * (1 - shares) / studies)
 
 
 # ------------------------------------------------------------------------- the result object
@@ -318,6 +368,10 @@ def test_form_spellings() -> None:
         ({"icc1": 0.8, "ci_width": 0.2, "lower_limit": 0.5}, r"at most one of `ci_width="),
         ({"icc1": 0.8, "lower_limit": 0.9}, r"`lower_limit` = 0\.9 must be below `icc1`"),
         ({"icc1": 0.8, "assurance": 0.9}, r"`assurance=` goes with `lower_limit=`"),
+        (
+            {"icc1": 0.8, "ci_width": 0.2, "assurance": 0.8, "method": "approximate"},
+            r"planned by method='exact'",
+        ),
         ({"icc1": 0.8, "form": "A,1"}, r"form='A,1' .*no exact F test.*form='C,1'"),
         ({"icc1": 0.8, "form": "ICC2k"}, r"form='A,k' .*form='C,k'"),
         ({"icc1": 0.8, "form": "x"}, r"`form`"),

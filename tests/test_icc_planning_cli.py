@@ -50,6 +50,14 @@ def test_interval_goals_and_given_n(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     limit = wk.icc_sample_size(icc1=0.8, lower_limit=0.6, assurance=0.8)
     assert f"n = {limit.n} subjects" in text and "(wanted 0.8)" in text
+    assert main([*_ICC, "--icc1", "0.8", "--ci-width", "0.3", "--assurance", "0.9"]) == 0
+    text = capsys.readouterr().out
+    sure = wk.icc_sample_size(icc1=0.8, ci_width=0.3, assurance=0.9)
+    assert f"n = {sure.n} subjects" in text and "P(width of the 95% interval <= 0.3)" in text
+    assert main([*_ICC, "--icc1", "0.8", "--ci-width", "0.3", "--n", "40"]) == 0
+    text = capsys.readouterr().out
+    at_40 = wk.icc_power(40, icc1=0.8, ci_width=0.3)
+    assert f"P(width of the 95% interval <= 0.3) = {at_40.assurance:.3f}" in text
     assert main([*_ICC, "--icc1", "0.8", "--icc0", "0.6", "--raters", "3", "--n", "30"]) == 0
     text = capsys.readouterr().out
     given = wk.icc_power(30, icc1=0.8, icc0=0.6, n_raters=3)
@@ -97,6 +105,10 @@ def test_explain_of_bonett(capsys: pytest.CaptureFixture[str]) -> None:
         (["--icc1", "0.8", "--method", "simulation"], "--method simulation plans kappa"),
         (["--icc1", "0.8", "--plot", "x.png"], "--plot draws the curve of a kappa plan"),
         (["--icc1", "0.8", "--n", "30", "--power", "0.9"], "--n reports what n subjects"),
+        (
+            ["--icc1", "0.8", "--ci-width", "0.2", "--assurance", "0.8", "--method", "approximate"],
+            "is planned by --method exact",
+        ),
         (["--icc1", "0.8", "--form", "C,k", "--method", "approximate"], "use --method exact"),
     ],
 )

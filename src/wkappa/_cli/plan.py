@@ -117,7 +117,10 @@ def add_plan_parser(sub: Any) -> None:
         "--lower-limit", type=float, metavar="L", help="plan for the CI's lower limit to exceed L"
     )
     plan.add_argument(
-        "--assurance", type=float, help="with --lower-limit: probability it does (default: 0.5)"
+        "--assurance",
+        type=float,
+        help="with --lower-limit: probability it does (default: 0.5); with --coefficient icc "
+        "and --ci-width: probability that the interval is at most W wide",
     )
     add_ci(plan)
     plan.add_argument(
@@ -522,11 +525,12 @@ def _icc_plan(args: argparse.Namespace) -> ICCPlan:
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     if args.n is not None:
-        if args.ci_width is not None or args.assurance is not None or args.power is not None:
+        if args.assurance is not None or args.power is not None:
             raise WkappaError(
-                "--n reports what n subjects deliver: drop --power / --ci-width / --assurance."
+                "--n reports what n subjects deliver: drop --power / --assurance (--ci-width "
+                "W reports the probability that the interval is at most W wide)."
             )
-        return icc_power(args.n, **options)
+        return icc_power(args.n, ci_width=args.ci_width, **options)
     return icc_sample_size(
         power=args.power, ci_width=args.ci_width, assurance=args.assurance, **options
     )

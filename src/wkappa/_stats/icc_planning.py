@@ -20,6 +20,7 @@ from .icc_planning_methods import (
     exact_assurance,
     exact_power,
     exact_width,
+    exact_width_assurance,
     smallest_n,
 )
 from .icc_planning_result import ICCDesign, ICCPlan, build_icc_design
@@ -42,6 +43,11 @@ def _power(design: ICCDesign, n: int) -> float:
 
 
 def _assurance(design: ICCDesign, n: int) -> float:
+    if design.ci_width is not None and design.method == "exact":
+        return exact_width_assurance(
+            design.rho1, design.k, n, design.two_way, design.confidence_level, design.average,
+            design.ci_width,
+        )  # fmt: skip
     if design.lower_limit is None:
         return math.nan
     if design.method == "exact":
@@ -72,8 +78,13 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
         )
         if design.method == "approximate":
             return "ci_width", max(2, math.ceil(start - 1e-9))
-        n = smallest_n(lambda m: _width(design, m) <= width, math.ceil(start),
-                       f"an expected interval width of {width:g}")  # fmt: skip
+        chance = design.assurance
+        if chance is None:
+            n = smallest_n(lambda m: _width(design, m) <= width, math.ceil(start),
+                           f"an expected interval width of {width:g}")  # fmt: skip
+        else:
+            n = smallest_n(lambda m: _assurance(design, m) >= chance, math.ceil(start),
+                           f"P(interval width <= {width:g}) >= {chance:g}")  # fmt: skip
         return "ci_width", n
     if design.lower_limit is not None:
         assert design.assurance is not None
@@ -172,11 +183,15 @@ def icc_sample_size(
     alternative : {'greater', 'less', 'two-sided'}, optional
         Alternative of the test; default 'greater' (show reliability *above* icc0).
     ci_width : float, optional
-        Plan for this expected width of the two-sided interval at ``confidence_level``.
+        Plan for this expected width of the two-sided interval at ``confidence_level`` (with
+        ``assurance``: for this width at most, with that probability).
     lower_limit : float, optional
         Plan for the lower limit of that interval to exceed this ICC.
     assurance : float, optional
-        With ``lower_limit``: the probability wanted that it does (default 0.5).
+        With ``lower_limit``: the probability wanted that it does (default 0.5). With
+        ``ci_width`` (``method='exact'``): the probability wanted that the interval is at
+        most ``ci_width`` wide (Zou 2012's goal; without it the *expected* width is
+        planned, which about half the studies exceed).
     confidence_level : float, default 0.95
         Level of the interval of ``ci_width`` / ``lower_limit`` (and of ``expected_width``).
     method : {'exact', 'approximate'}, default 'exact'
@@ -218,7 +233,10 @@ def icc_sample_size(
 
     exactly ('less': the lower tail; 'two-sided': both, at alpha / 2). The lower limit of the
     exact interval clears L exactly when the test of ICC = L at one-sided size
-    ``(1 - level)/2`` rejects, so ``assurance`` is that power. The expected width is the mean
+    ``(1 - level)/2`` rejects, so ``assurance`` is that power. With ``ci_width`` the
+    ``assurance`` is the probability that the width is at most ``ci_width``: the width is a
+    function of F, at most w below one root of a quadratic in F and above the other (see
+    ``exact_width_assurance``), so this probability is exact too. The expected width is the mean
     of the exact interval's width over the F distribution (numerical integration; a closed
     form for the mean of k raters). The average-measure ICCs '1,k' and 'C,k' have the same
     test (their values are the single-rater ones stepped up by Spearman-Brown): their power
@@ -283,6 +301,7 @@ def icc_power(
     form: str = "1,1",
     alpha: float = 0.05,
     alternative: Alternative = "greater",
+    ci_width: float | None = None,
     lower_limit: float | None = None,
     confidence_level: float = 0.95,
     method: ICCPlanMethod = "exact",
@@ -295,6 +314,9 @@ def icc_power(
         Number of subjects (at least 2).
     icc1, icc0, n_raters, form, alpha, alternative, lower_limit, confidence_level, method
         As in :func:`~wkappa.icc_sample_size`.
+    ci_width : float, optional
+        With ``method='exact'``: report as ``assurance`` the probability that the interval
+        is at most this wide.
 
     Returns
     -------
@@ -302,7 +324,8 @@ def icc_power(
         With ``goal='n'``: ``power`` of the F test of ``icc0`` (its size ``alpha`` when
         ``icc1 == icc0``, below it on the wrong side of the alternative),
         ``expected_width`` of the interval at ``confidence_level`` and, with
-        ``lower_limit``, the ``assurance`` that its lower limit clears it.
+        ``lower_limit``, the ``assurance`` that its lower limit clears it (with
+        ``ci_width``, that the interval is at most that wide).
 
     Examples
     --------
@@ -313,5 +336,5 @@ def icc_power(
     """
     check_count(n, "n", 2, "subjects")
     inputs = {name: value for name, value in locals().items() if name != "n"}
-    design = build_icc_design(n_given=True, power=None, ci_width=None, assurance=None, **inputs)
+    design = build_icc_design(n_given=True, power=None, assurance=None, **inputs)
     return _plan(design, int(n))

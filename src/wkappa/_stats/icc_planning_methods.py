@@ -28,6 +28,7 @@ __all__ = [
     "exact_assurance",
     "exact_power",
     "exact_width",
+    "exact_width_assurance",
     "smallest_n",
     "theta",
 ]
@@ -125,6 +126,38 @@ def exact_width(rho1: float, k: int, n: int, two_way: bool, level: float, averag
         return out
 
     return _f_expectation(width, d1, d2)
+
+
+def exact_width_assurance(
+    rho1: float, k: int, n: int, two_way: bool, level: float, average: bool, width: float
+) -> float:
+    """Probability that the exact interval at ``level`` is at most ``width`` wide (the
+    assurance of Zou 2012's precision goal), from the F distribution of the observed ratio.
+
+    The average-measure width ``(fU - fL) / F`` is at most w exactly when
+    ``F >= (fU - fL) / w``. The single-rater width ``k / (a F + c) - k / (b F + c)``
+    (``a = 1/fU < b = 1/fL``, ``c = k - 1``) is 0 at F = 0, rises to its one maximum at
+    ``F = c sqrt(fU fL)`` and falls back to 0: it equals w where
+    ``w a b F^2 + (w c (a + b) - k (b - a)) F + w c^2 = 0``, so it is at most w for F below
+    the smaller root or above the larger (everywhere when the roots are not real and
+    positive: the width never reaches w).
+    """
+    d1, d2 = degrees_of_freedom(n, k, two_way)
+    tail = (1.0 - level) / 2.0
+    upper, lower = _q(1.0 - tail, d1, d2), _q(tail, d1, d2)
+    scale = theta(rho1, k)
+    if average:
+        return float(f_sf((upper - lower) / width / scale, d1, d2))
+    a, b, c = 1.0 / upper, 1.0 / lower, k - 1.0
+    quad = width * a * b
+    linear = width * c * (a + b) - k * (b - a)
+    constant = width * c * c
+    discriminant = linear * linear - 4.0 * quad * constant
+    if linear >= 0.0 or discriminant <= 0.0:
+        return 1.0
+    root = (-linear + math.sqrt(discriminant)) / 2.0  # stable: the larger root is root / quad
+    below, above = constant / root, root / quad
+    return float(f_cdf(below / scale, d1, d2)) + float(f_sf(above / scale, d1, d2))
 
 
 def _walter_gap(rho1: float, rho0: float, k: int) -> float:

@@ -44,8 +44,9 @@ class ICCPlan:
         ``'approximate'``. Infinite where the mean does not exist (an average-measure form
         with at most 3 subjects).
     assurance : float
-        Probability that the lower limit of that interval clears ``lower_limit`` (nan
-        without one).
+        Probability that the lower limit of that interval clears ``lower_limit``, or, with
+        ``ci_width`` (``method='exact'``), that the interval is at most ``ci_width`` wide
+        (nan without either).
     goal : {'power', 'ci_width', 'lower_limit', 'n'}
         What ``n`` was chosen for ('n': given to :func:`~wkappa.icc_power`).
     goal_text : str
@@ -109,11 +110,15 @@ class ICCPlan:
             return f"P(lower limit > {self.lower_limit:g}) >= {self.target_assurance:g}"
         if self.goal == "ci_width":
             level = level_percent(self.confidence_level)
+            if self.target_assurance is not None:
+                return (
+                    f"P({level} interval width <= {self.ci_width:g}) >= {self.target_assurance:g}"
+                )
             return f"expected {level} interval width <= {self.ci_width:g}"
         return "n given"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (nan becomes None, an infinite width the string 'inf')."""
+        """JSON-ready summary (nan and an infinite width become None)."""
         return json_fields(self, tuple(self.__dataclass_fields__))
 
     def explain(self) -> str:
@@ -153,7 +158,25 @@ class ICCPlan:
                 )
                 + ("" if target is None else f" (wanted {target:g})")
             )
-        wanted = "" if self.ci_width is None else f" (wanted <= {self.ci_width:g})"
+        if self.ci_width is not None and not math.isnan(self.assurance):
+            target = self.target_assurance if self.goal == "ci_width" else None
+            lines.append(
+                "  "
+                + probability_phrase(
+                    f"P(width of the {level_percent(self.confidence_level)} interval <= "
+                    f"{self.ci_width:g})",
+                    self.assurance,
+                    target,
+                )
+                + ("" if target is None else f" (wanted {target:g})")
+            )
+        wanted = (
+            ""
+            if self.ci_width is None or self.target_assurance is not None
+            else f" (wanted <= {self.ci_width:g})"
+        )
+        if self.goal == "n":
+            wanted = ""
         lines.append(
             f"  expected width of the {level_percent(self.confidence_level)} F interval: "
             f"{number_text(self.expected_width, f'.{DECIMALS}f')}{wanted}"
@@ -166,6 +189,8 @@ class ICCPlan:
     def __repr__(self) -> str:
         if self.goal == "power":
             goal = f"power>={self.target_power:g}"
+        elif self.goal == "ci_width" and self.target_assurance is not None:
+            goal = f"P(width<={self.ci_width:g})>={self.target_assurance:g}"
         elif self.goal == "ci_width":
             goal = f"ci_width<={self.ci_width:g}"
         elif self.goal == "lower_limit":
@@ -173,7 +198,7 @@ class ICCPlan:
         else:
             goal = "n given"
         delivers = "" if self.icc0 is None else f"power={self.power:.4g}, "
-        if self.lower_limit is not None:
+        if not math.isnan(self.assurance):
             delivers += f"assurance={self.assurance:.4g}, "
         test = (
             ""
@@ -322,8 +347,16 @@ def build_icc_design(
                 "limit clears it only if the ICC is above it."
             )
         chance = 0.5 if assurance is None else check_probability(assurance, "assurance")
+    elif assurance is not None and width is None:
+        raise WkappaError("`assurance=` goes with `lower_limit=` or `ci_width=`.")
     elif assurance is not None:
-        raise WkappaError("`assurance=` goes with `lower_limit=`.")
+        if method == "approximate":
+            raise WkappaError(
+                "method='approximate' (Bonett 2002) plans the expected width; the probability "
+                "that the width is at most `ci_width` (`assurance=`) is planned by "
+                "method='exact'. Hint: drop `method=`, or drop `assurance=`."
+            )
+        chance = check_probability(assurance, "assurance")
     target = None
     if not n_given and width is None and limit is None:
         target = check_probability(0.8 if power is None else power, "power")
