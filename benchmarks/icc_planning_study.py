@@ -1,6 +1,6 @@
 """Do the ICC study plans keep their promise?
 
-Run: ``python benchmarks/icc_planning_study.py`` (7-10 minutes on one core at the
+Run: ``python benchmarks/icc_planning_study.py`` (8-10 minutes on one core at the
 default 200,000 studies per plan; ``--studies 10000`` for a quick look).
 
 For each design below ``wk.icc_sample_size`` plans the number of subjects by the exact F
@@ -11,7 +11,8 @@ planned n is then checked on fresh studies simulated from the random-effects mod
 consistency ICC removes) and analysed by ``wk.icc`` itself, many studies per call (the
 features axis): the share of studies whose test rejects H0 at 5% and the mean width of the
 two-sided 95% interval ``wk.icc(...).confidence_interval()`` reports, each with its Monte
-Carlo standard error. Prints Markdown tables.
+Carlo standard error, and the share of intervals at most as wide as asked (the width plans'
+``assurance``). Prints Markdown tables.
 """
 
 from __future__ import annotations
@@ -35,14 +36,18 @@ TESTS = [
     ("C,1", 4, 0.5, 0.2),
     ("C,k", 3, 0.9, 0.8),
 ]
-# (form, raters k, icc1, width) of the width plans.
+# (form, raters k, icc1, width, assurance) of the width plans (assurance None: the expected
+# width; else the probability that the width is at most the one asked, exact method only).
 WIDTHS = [
-    ("1,1", 4, 0.85, 0.2),
-    ("1,1", 3, 0.5, 0.3),
-    ("1,1", 2, 0.75, 0.2),
-    ("1,1", 2, 0.9, 0.1),
-    ("C,1", 3, 0.7, 0.2),
-    ("C,k", 3, 0.7, 0.1),
+    ("1,1", 4, 0.85, 0.2, None),
+    ("1,1", 4, 0.85, 0.2, 0.8),
+    ("1,1", 3, 0.5, 0.3, None),
+    ("1,1", 2, 0.75, 0.2, None),
+    ("1,1", 2, 0.9, 0.1, None),
+    ("1,1", 2, 0.9, 0.1, 0.9),
+    ("C,1", 3, 0.7, 0.2, None),
+    ("C,k", 3, 0.7, 0.1, None),
+    ("C,k", 3, 0.7, 0.1, 0.8),
 ]
 CHUNK = 5_000  # studies per wk.icc call
 
@@ -53,9 +58,10 @@ def _single(value: float, k: int, form: str) -> float:
 
 def simulate(
     plan: wk.ICCPlan, studies: int, seed: int, icc0: float | None
-) -> tuple[float, float, float, float]:
+) -> tuple[float, float, float, float, float]:
     """Rejection rate (nan without icc0) and mean interval width, with their Monte Carlo
-    standard errors, over ``studies`` simulated studies of ``plan.n`` subjects."""
+    standard errors, and the share of intervals at most ``plan.ci_width`` wide (nan without
+    one), over ``studies`` simulated studies of ``plan.n`` subjects."""
     k, n, form = plan.n_raters, plan.n, plan.form
     rho = _single(plan.icc1, k, form)
     rng = np.random.default_rng(seed)
@@ -76,7 +82,8 @@ def simulate(
     width = np.concatenate(widths)
     power = rejected / studies if icc0 is not None else math.nan
     power_se = math.sqrt(power * (1.0 - power) / studies) if icc0 is not None else math.nan
-    return power, power_se, float(width.mean()), float(width.std() / math.sqrt(studies))
+    narrow = math.nan if plan.ci_width is None else float(np.mean(width <= plan.ci_width))
+    return power, power_se, float(width.mean()), float(width.std() / math.sqrt(studies)), narrow
 
 
 def main() -> None:
@@ -98,7 +105,7 @@ def main() -> None:
                 continue
             plan = wk.icc_sample_size(icc1=icc1, icc0=icc0, n_raters=k, form=form, method=method)
             seed += 1
-            power, power_se, width, _ = simulate(plan, args.studies, seed, icc0)
+            power, power_se, width, _, _ = simulate(plan, args.studies, seed, icc0)
             print(
                 f"| {form} | {k} | {icc1:g} | {icc0:g} | {method} | {plan.n} | "
                 f"{plan.power:.3f} | {power:.3f} ({power_se:.3f}) | "
@@ -108,19 +115,23 @@ def main() -> None:
     print(f"Width plans: expected width of the two-sided 95% interval; {args.studies:,} "
           "studies each.")  # fmt: skip
     print()
-    print("| form | k | icc1 | width asked | method | n | promised width | mean width (MC SE) |")
-    print("|---|---|---|---|---|---|---|---|")
-    for form, k, icc1, asked in WIDTHS:
+    print("| form | k | icc1 | width asked | assurance asked | method | n | promised width "
+          "| mean width (MC SE) | promised P(width <= asked) | share of studies |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for form, k, icc1, asked, assurance in WIDTHS:
         for method in ("exact", "approximate"):
-            if method == "approximate" and form[2] == "k":
+            if method == "approximate" and (form[2] == "k" or assurance is not None):
                 continue
             plan = wk.icc_sample_size(icc1=icc1, n_raters=k, form=form, ci_width=asked,
-                                      method=method)  # fmt: skip
+                                      assurance=assurance, method=method)  # fmt: skip
             seed += 1
-            _, _, width, width_se = simulate(plan, args.studies, seed, None)
+            _, _, width, width_se, narrow = simulate(plan, args.studies, seed, None)
+            promised = "" if math.isnan(plan.assurance) else f"{plan.assurance:.3f}"
             print(
-                f"| {form} | {k} | {icc1:g} | {asked:g} | {method} | {plan.n} | "
-                f"{plan.expected_width:.4f} | {width:.4f} ({width_se:.5f}) |"
+                f"| {form} | {k} | {icc1:g} | {asked:g} | "
+                f"{'' if assurance is None else f'{assurance:g}'} | {method} | {plan.n} | "
+                f"{plan.expected_width:.4f} | {width:.4f} ({width_se:.5f}) | {promised} | "
+                f"{narrow:.3f} |"
             )
     print()
     print(f"{time.perf_counter() - start:.0f} s")
