@@ -216,6 +216,15 @@ def test_real_training_on_a_fold_with_every_grade_clips_silently() -> None:
         )
     )
     assert np.rint(xgboost.predict(dfold)).max() > 4
+    # XGBoost's scikit-learn API, without the training data among eval_set: the metric reads
+    # the training labels of the xgboost.train call that fit makes
+    regressor = xgb.XGBRegressor(n_estimators=5, nthread=1, eval_metric=xgboost_metric())
+    _silent(
+        lambda: regressor.fit(
+            X, Y, eval_set=[(xf, yf)], base_margin_eval_set=[shift + 2], verbose=False
+        )
+    )
+    assert np.rint(regressor.predict(xf, base_margin=shift + 2)).max() > 4
     model = cb.CatBoostRegressor(
         iterations=5,
         eval_metric=CatBoostMetric(),
@@ -237,6 +246,9 @@ def test_real_training_on_a_fold_without_the_top_grade_names_the_training_grade(
     model = lgb.LGBMRegressor(n_estimators=60, learning_rate=0.2, **SKLEARN_LGB)
     with pytest.warns(UserWarning, match=CLIPPED + ".*" + FURTHER):
         model.fit(X, Y, eval_set=[(XV, YV)], eval_metric=lightgbm_metric())
+    regressor = xgb.XGBRegressor(n_estimators=60, nthread=1, eval_metric=xgboost_metric())
+    with pytest.warns(UserWarning, match=CLIPPED + ".*" + FURTHER):
+        regressor.fit(X, Y, eval_set=[(XV, YV)], verbose=False)
     catboost = cb.CatBoostRegressor(
         iterations=30,
         learning_rate=0.3,

@@ -37,6 +37,7 @@ from ._stats import (
     instance_method,
     lightgbm_eval_dataset,
     metric_called_as_objective,
+    xgboost_training_labels,
 )
 from .exceptions import WkappaError
 
@@ -178,10 +179,10 @@ _OPTIONS_DOC = """
         ends of the whole grade scale, since a cross-validation fold that lacks an end grade
         then scores a prediction of that grade as the nearest grade it has, too high. When a
         rounded prediction passes an end of the evaluated labels, the metric compares that
-        end with the labels of the other data it has scored: the training set (LightGBM,
-        in both APIs, links each validation set to it; CatBoost scores it first at every
-        iteration; XGBoost scores it when it is in ``evals`` / ``eval_set``), other
-        evaluation sets and folds. It warns (a
+        end with the labels of the other data it has scored: the training set (LightGBM
+        links each validation set to it; XGBoost's metric reads it from the
+        ``xgboost.train`` call it runs in; CatBoost scores it first at every iteration),
+        other evaluation sets and folds. It warns (a
         ``UserWarning``, once per range) when those reach further, or when it has scored no
         other labels and cannot tell; it stays silent when they end there too. With
         ``thresholds``, ``min_rating`` (default 0) is the grade of the first class.
@@ -332,10 +333,12 @@ class XGBoostMetric(CatBoostRefusals, GbdtScorer):
                 "one. Hint: pass lightgbm_metric() (with the same options) to LightGBM."
             )
         _refuse_wrong_slot(self, calling_slot(), second)
+        training = xgboost_training_labels  # read only if predictions are clipped
         if _is_instance(second, "xgboost", "DMatrix"):  # native: (predt, dmatrix)
             labels = second.get_label()
-            return self.name, self.score(labels, first, second.get_weight(), _NATIVE_NAMES)
-        return self.score(first, second, sample_weight)  # scikit-learn API
+            value = self.score(labels, first, second.get_weight(), _NATIVE_NAMES, training)
+            return self.name, value
+        return self.score(first, second, sample_weight, training_labels=training)
 
     def early_stopping(self, rounds: int, *, save_best: bool = False, **kwargs: Any) -> Any:
         """``xgboost.callback.EarlyStopping`` on this metric, maximising it.

@@ -32,6 +32,7 @@ from .gbdt_slots import (
     instance_method,
     lightgbm_eval_dataset,
     metric_called_as_objective,
+    xgboost_training_labels,
 )
 from .group_results import kappa_results, score_intervals, warn_results_out_of_reach
 from .inference import (
@@ -218,6 +219,7 @@ __all__ = [
     "warn_results_out_of_reach",
     "warn_undefined_intervals",
     "weighted_paired_test",
+    "xgboost_training_labels",
 ]
 
 # The subjects a call may not need load when one of their names is first looked up, so that

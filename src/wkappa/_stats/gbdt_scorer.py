@@ -134,7 +134,8 @@ class GbdtScorer:
     ) -> float:
         """Kappa of predictions in any supported layout against the labels (``names``: how
         the caller's library calls the two, for the errors; ``training_labels``: how to read
-        the training set's labels, where the library links the evaluated data to them)."""
+        the training set's labels, or None, where the library links the evaluated data to
+        them)."""
         labels = gbdt_numbers(y_true, names[0], LABELS_HINT, NO_LABELS_HINT)
         if labels.ndim > 1 and labels.size != labels.shape[0]:
             title = names[0][:1].upper() + names[0][1:]
@@ -221,7 +222,8 @@ class GbdtScorer:
         grades = np.rint(preds)
         if self.min_rating is None or self.max_rating is None:
             own = _bound(labels, np.min), _bound(labels, np.max)
-            others = self._other_label_range(labels, own, training_labels)
+            clipped = bool(grades.size) and (grades.min() < lo or grades.max() > hi)
+            others = self._other_label_range(labels, own, training_labels if clipped else None)
             self._warn_clipped(grades, lo, hi, others)
         np.clip(grades, lo, hi, out=grades)
         return self._kappa(labels, grades, lo, hi, weight)
@@ -251,8 +253,9 @@ class GbdtScorer:
             if len(ranges) >= _REMEMBERED_DATASETS:
                 del ranges[next(iter(ranges))]
             ranges[key] = (low, high)
-        if training_labels is not None:
-            train = np.asarray(training_labels(), dtype=np.float64).ravel()
+        read = None if training_labels is None else training_labels()
+        if read is not None:
+            train = np.asarray(read, dtype=np.float64).ravel()
             span = _bound(train, np.min), _bound(train, np.max)
             same = train.size == labels.size and float(train.sum()) == key[1]
             if span[0] is not None and span[1] is not None and not same:

@@ -24,6 +24,7 @@ __all__ = [
     "instance_method",
     "lightgbm_eval_dataset",
     "metric_called_as_objective",
+    "xgboost_training_labels",
 ]
 
 # (module, function) of each library's call into a custom eval metric or objective; the
@@ -81,6 +82,31 @@ def lightgbm_eval_dataset(depth: int = 2) -> Any:
     if frame.f_globals.get("__name__") != "lightgbm.sklearn" or frame.f_code.co_name != "__call__":
         return None
     return frame.f_locals.get("dataset")
+
+
+def xgboost_training_labels() -> Any:
+    """The labels of the training ``DMatrix`` of the ``xgboost.train`` call (the native API,
+    and the scikit-learn API's ``fit``, which calls it) that the caller runs inside, or None:
+    XGBoost hands a metric the evaluated data alone, and the training labels tell the
+    clipping warning the grade scale."""
+    frame = sys._getframe(1)
+    for _ in range(_XGBOOST_DEPTH):
+        frame_back = frame.f_back
+        if frame_back is None:
+            return None
+        frame = frame_back
+        if (
+            frame.f_globals.get("__name__") == "xgboost.training"
+            and frame.f_code.co_name == "train"
+        ):
+            dtrain: Any = frame.f_locals.get("dtrain")
+            return dtrain.get_label() if hasattr(dtrain, "get_label") else None
+    return None
+
+
+# How many frames above a metric's call xgboost.train may be (callbacks, eval_set, the
+# scikit-learn decorator, wkappa's own frames).
+_XGBOOST_DEPTH = 16
 
 
 def metric_called_as_objective(built_by: str, library: str, right: str) -> WkappaError:
