@@ -6,11 +6,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .._core import check_alternative, check_choice, check_count, real_number
+from .._core import check_choice, check_count, real_number
 from ..exceptions import WkappaError
 from .intervals import check_confidence_level
 from .intraclass_forms import DESCRIPTIONS, check_form
 from .json_values import json_fields
+from .planning_checks import check_power_goal, check_test_level, refuse_test_options
 from .planning_models import check_probability
 from .text_values import DECIMALS, level_percent, number_text, probability_phrase, probability_text
 
@@ -262,17 +263,6 @@ def _check_icc(value: Any, name: str, k: int, average: bool) -> float:
     return number
 
 
-def _refuse_test_options(goal: str, given: dict[str, Any]) -> None:
-    """Refuse the test's options with an interval goal, which runs no test."""
-    for name, value in given.items():
-        if value is not None:
-            raise WkappaError(
-                f"`{name}=` is an option of the test of H0: ICC = icc0, which a `{goal}=` plan "
-                f"does not run: it would be ignored. Hint: drop `{name}=` (the interval's level "
-                f"is `confidence_level=`), or drop `{goal}=` to plan the test."
-            )
-
-
 def build_icc_design(
     *,
     n_given: bool,
@@ -311,9 +301,8 @@ def build_icc_design(
     tested = n_given or (ci_width is None and lower_limit is None)
     if not tested:
         goal = "ci_width" if ci_width is not None else "lower_limit"
-        _refuse_test_options(
-            goal, {"power": power, "alpha": alpha, "alternative": alternative, "icc0": icc0}
-        )
+        test_options = {"power": power, "alpha": alpha, "alternative": alternative}
+        refuse_test_options(goal, {**test_options, "icc0": icc0}, statistic="ICC", null="icc0")
     anticipated = _check_icc(icc1, "icc1", k, average)
     null = 0.0 if icc0 is None else real_number(icc0, "icc0", "a number in [0, 1)")
     if not 0.0 <= null < 1.0:
@@ -321,13 +310,7 @@ def build_icc_design(
             f"`icc0` must be in [0, 1) (the null value of the F test, as wkappa.icc takes it); "
             f"got {null!r}."
         )
-    alternative = check_alternative("greater" if alternative is None else alternative)
-    alpha_value = check_probability(0.05 if alpha is None else alpha, "alpha")
-    if alternative != "two-sided" and not alpha_value < 0.5:
-        raise WkappaError(
-            f"`alpha` must be below 0.5 for a one-sided test (alternative={alternative!r}); "
-            f"got {alpha_value:g}. Hint: alpha=0.05 (or a two-sided test)."
-        )
+    alpha_value, alternative = check_test_level(alpha, alternative, "icc0")
     level = check_confidence_level(confidence_level)
     width = None
     if ci_width is not None:
@@ -359,25 +342,9 @@ def build_icc_design(
         chance = check_probability(assurance, "assurance")
     target = None
     if not n_given and width is None and limit is None:
-        target = check_probability(0.8 if power is None else power, "power")
-        if not target > alpha_value:
-            raise WkappaError(
-                f"`power` must be above `alpha` ({alpha_value:g}) and below 1; got {target:g}."
-            )
-        if anticipated == null:
-            raise WkappaError(
-                f"`icc1` and `icc0` are both {null:g}: no study can tell them apart. Hint: "
-                "`icc0` is the value to reject, `icc1` the ICC you anticipate."
-            )
-        wrong = (alternative == "greater" and anticipated < null) or (
-            alternative == "less" and anticipated > null
+        target = check_power_goal(
+            power, alpha_value, anticipated, null, alternative, anticipated="`icc1`", null="icc0"
         )
-        if wrong:
-            raise WkappaError(
-                f"With alternative={alternative!r}, `icc1` ({anticipated:g}) must be "
-                f"{'above' if alternative == 'greater' else 'below'} `icc0` ({null:g}). Hint: "
-                f"alternative={'less' if alternative == 'greater' else 'greater'!r}."
-            )
     return ICCDesign(
         method=method,
         form=form,

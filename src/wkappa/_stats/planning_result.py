@@ -14,7 +14,6 @@ from .._core import (
     Alternative,
     agreement_weight_matrix,
     check_agreement_weights,
-    check_alternative,
     check_choice,
     check_count,
     check_weights,
@@ -27,6 +26,7 @@ from .bootstrap_method import make_rng
 from .frozen_arrays import readonly
 from .intervals import check_confidence_level
 from .json_values import json_fields
+from .planning_checks import check_power_goal, check_test_level, refuse_test_options
 from .planning_models import (
     check_attainable_null,
     check_probability,
@@ -308,44 +308,6 @@ def _check_kappa(value: Any, name: str) -> float:
     return number
 
 
-def _refuse_test_options(goal: str, **given: Any) -> None:
-    """Refuse the options of the test of kappa0 with an interval goal, which runs no test."""
-    what = (
-        "asks for the interval's lower limit to clear `lower_limit`"
-        if goal == "lower_limit"
-        else "asks for an expected interval width"
-    )
-    hints = {
-        "power": (
-            f"the probability wanted that the lower limit clears it is `assurance=` (e.g. "
-            f"assurance={given['power']!r})"
-            if goal == "lower_limit"
-            else "drop `power=`"
-        ),
-        "alpha": "the interval's level is `confidence_level=` (1 - alpha for a two-sided "
-        "interval"
-        + (
-            ", 1 - 2 alpha for a one-sided lower bound at 1 - alpha)"
-            if goal == "lower_limit"
-            else ")"
-        ),
-        "alternative": "the interval is two-sided at `confidence_level=`; a one-sided 95% "
-        "lower bound is the lower limit of the two-sided 90% interval, confidence_level=0.9",
-        "kappa0": (
-            "the value to clear is `lower_limit=` itself; drop `kappa0=`"
-            if goal == "lower_limit"
-            else "drop `kappa0=`"
-        ),
-    }
-    for name, value in given.items():
-        if value is not None:
-            raise WkappaError(
-                f"`{name}=` is an option of the test of H0: kappa = kappa0, which a "
-                f"`{goal}=` plan does not run (it {what}): it would be ignored. Hint: "
-                f"{hints[name]}; or drop `{goal}=` to plan the test."
-            )
-
-
 def _check_unweighted(checked: str | np.ndarray, k: int, several: bool) -> None:
     """Refuse weighted kappa for method='goodness-of-fit' (``several``: a several-raters
     design, which method='asymptotic' does not plan).
@@ -413,22 +375,13 @@ def build_design(
     tested = n_given or (ci_width is None and lower_limit is None)
     if not tested:
         goal = "ci_width" if ci_width is not None else "lower_limit"
-        _refuse_test_options(goal, power=power, alpha=alpha, alternative=alternative,
-                             kappa0=kappa0)  # fmt: skip
+        test_options = {"power": power, "alpha": alpha, "alternative": alternative}
+        refuse_test_options(
+            goal, {**test_options, "kappa0": kappa0}, statistic="kappa", null="kappa0"
+        )
     # (the test's defaults; an interval goal's placeholders, reported as None)
     kappa0 = 0.0 if kappa0 is None else kappa0
-    alpha = 0.05 if alpha is None else alpha
-    alternative = "greater" if alternative is None else alternative
-    alternative = check_alternative(alternative)
-    alpha_value = check_probability(alpha, "alpha")
-    if alternative != "two-sided" and not alpha_value < 0.5:
-        # (the rule of a one-sided interval's confidence_level, which must be above 0.5)
-        raise WkappaError(
-            f"`alpha` must be below 0.5 for a one-sided test (alternative={alternative!r}); "
-            f"got {alpha_value:g}. From 0.5 on, the critical value lies on kappa0's own side: "
-            "the test would reject H0 with an estimate that does not even depart from kappa0 "
-            "in the direction of the alternative. Hint: alpha=0.05 (or a two-sided test)."
-        )
+    alpha_value, alternative = check_test_level(alpha, alternative, "kappa0")
     level = check_confidence_level(confidence_level)
     null = _check_kappa(kappa0, "kappa0")
     anticipated = None if kappa1 is None else _check_kappa(kappa1, "kappa1")
@@ -541,26 +494,10 @@ def build_design(
         raise WkappaError("`assurance=` goes with `lower_limit=`.")
     target = None
     if not n_given and width is None and limit is None:
-        target = check_probability(0.8 if power is None else power, "power")
-        if not target > alpha_value:
-            raise WkappaError(
-                f"`power` must be above `alpha` ({alpha_value:g}) and below 1; got {target:g}."
-            )
-        if kappa_value == null:
-            raise WkappaError(
-                f"`kappa1` and `kappa0` are both {null:g}: no study can tell them apart. Hint: "
-                "`kappa0` is the value to reject, `kappa1` the agreement you anticipate."
-            )
-        wrong = (alternative == "greater" and kappa_value < null) or (
-            alternative == "less" and kappa_value > null
+        shown = "the anticipated kappa" if anticipated is None else "`kappa1`"
+        target = check_power_goal(
+            power, alpha_value, kappa_value, null, alternative, anticipated=shown, null="kappa0"
         )
-        if wrong:
-            raise WkappaError(
-                f"With alternative={alternative!r} the anticipated kappa ({kappa_value:.4g}) "
-                f"must be {'above' if alternative == 'greater' else 'below'} `kappa0` "
-                f"({null:g}). Hint: alternative="
-                f"{'less' if alternative == 'greater' else 'greater'!r}."
-            )
     if method == "simulation":
         default = N_SIMULATIONS_SEVERAL if several else N_SIMULATIONS
         count = default if n_simulations is None else n_simulations

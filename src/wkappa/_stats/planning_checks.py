@@ -1,0 +1,103 @@
+"""The checks of a study plan's goal that kappa and ICC plans share: the level of a one-sided
+test, a power goal against its null value, and the test's options refused with an interval
+goal (which runs no test).
+
+``statistic`` and ``null`` name the plan's coefficient and its null value as the messages say
+them (``"kappa"`` and ``"kappa0"``, ``"ICC"`` and ``"icc0"``); ``anticipated`` names the
+anticipated value's keyword (``"kappa1"``, ``"icc1"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._core import check_alternative
+from ..exceptions import WkappaError
+from .planning_models import check_probability
+
+__all__ = ["check_power_goal", "check_test_level", "refuse_test_options"]
+
+
+def check_test_level(alpha: Any, alternative: Any, null: str) -> tuple[float, str]:
+    """``alpha`` (default 0.05) and ``alternative`` (default ``'greater'``) of the planned
+    test, validated: a one-sided test needs ``alpha`` below 0.5 (the rule of a one-sided
+    interval's ``confidence_level``, which must be above 0.5)."""
+    side = check_alternative("greater" if alternative is None else alternative)
+    value = check_probability(0.05 if alpha is None else alpha, "alpha")
+    if side != "two-sided" and not value < 0.5:
+        raise WkappaError(
+            f"`alpha` must be below 0.5 for a one-sided test (alternative={side!r}); "
+            f"got {value:g}. From 0.5 on, the critical value lies on {null}'s own side: "
+            f"the test would reject H0 with an estimate that does not even depart from {null} "
+            "in the direction of the alternative. Hint: alpha=0.05 (or a two-sided test)."
+        )
+    return value, side
+
+
+def check_power_goal(
+    power: Any,
+    alpha: float,
+    value: float,
+    null_value: float,
+    alternative: str,
+    *,
+    anticipated: str,
+    null: str,
+) -> float:
+    """The power wanted (default 0.8), above ``alpha``, of a test of ``null_value`` that
+    the anticipated ``value`` can reach in the direction of ``alternative``; ``anticipated``
+    is how the messages show that value (```icc1```, or ``the anticipated kappa`` where it
+    comes from a table)."""
+    target = check_probability(0.8 if power is None else power, "power")
+    if not target > alpha:
+        raise WkappaError(f"`power` must be above `alpha` ({alpha:g}) and below 1; got {target:g}.")
+    if value == null_value:
+        raise WkappaError(
+            f"{anticipated} and `{null}` are both {null_value:g}: no study can tell them "
+            f"apart. Hint: `{null}` is the value to reject, {anticipated} the value you "
+            "anticipate."
+        )
+    if (alternative == "greater" and value < null_value) or (
+        alternative == "less" and value > null_value
+    ):
+        raise WkappaError(
+            f"With alternative={alternative!r}, {anticipated} ({value:.4g}) must be "
+            f"{'above' if alternative == 'greater' else 'below'} `{null}` ({null_value:g}). "
+            f"Hint: alternative={'less' if alternative == 'greater' else 'greater'!r}."
+        )
+    return target
+
+
+def refuse_test_options(goal: str, given: dict[str, Any], *, statistic: str, null: str) -> None:
+    """Refuse the options of the test of ``null`` given with an interval ``goal``
+    (``'ci_width'`` or ``'lower_limit'``): the plan runs no test, so they would be ignored."""
+    lower = goal == "lower_limit"
+    what = (
+        "asks for the interval's lower limit to clear `lower_limit`"
+        if lower
+        else "asks for an expected interval width"
+    )
+    hints = {
+        "power": (
+            "the probability wanted that the lower limit clears it is `assurance=` (e.g. "
+            f"assurance={given.get('power')!r})"
+            if lower
+            else "drop `power=`"
+        ),
+        "alpha": "the interval's level is `confidence_level=` (1 - alpha for a two-sided "
+        "interval" + (", 1 - 2 alpha for a one-sided lower bound at 1 - alpha)" if lower else ")"),
+        "alternative": "the interval is two-sided at `confidence_level=`; a one-sided 95% "
+        "lower bound is the lower limit of the two-sided 90% interval, confidence_level=0.9",
+        null: (
+            f"the value to clear is `lower_limit=` itself; drop `{null}=`"
+            if lower
+            else f"drop `{null}=`"
+        ),
+    }
+    for name, value in given.items():
+        if value is not None:
+            raise WkappaError(
+                f"`{name}=` is an option of the test of H0: {statistic} = {null}, which a "
+                f"`{goal}=` plan does not run (it {what}): it would be ignored. Hint: "
+                f"{hints[name]}; or drop `{goal}=` to plan the test."
+            )
