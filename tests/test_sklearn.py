@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("sklearn")
 
 from sklearn.base import clone, is_classifier
-from sklearn.linear_model import LinearRegression, Ridge
+from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -425,6 +425,14 @@ def test_folds_fitted_in_parallel_give_the_same_thresholds() -> None:
     [
         (None, 3, 60, r"`estimator` must be a scikit-learn regressor .* got None"),
         ("ridge", 3, 60, r"`estimator` must be a scikit-learn regressor .* got 'ridge'"),
+        # a classifier's predict gives classes: it was fitted and its classes cut as scores
+        (
+            LogisticRegression(),
+            3,
+            60,
+            r"`estimator` must be a regressor; got the classifier LogisticRegression, whose "
+            r"predict returns classes.*Hint: pass a regressor",
+        ),
         (Ridge(), "five", 60, r"`cv` cannot split the 60 rows: .*Got five\. Hint"),
         (Ridge(), 1, 60, r"`cv` cannot split the 60 rows: .*n_splits=1"),
         (Ridge(), 100, 60, r"`cv` cannot split the 60 rows: .*n_splits=100"),

@@ -23,7 +23,13 @@ from ._core import import_optional
 import_optional("sklearn", "sklearn")
 
 from sklearn import get_config  # noqa: E402
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # noqa: E402
+from sklearn.base import (  # noqa: E402
+    BaseEstimator,
+    ClassifierMixin,
+    MetaEstimatorMixin,
+    clone,
+    is_classifier,
+)
 from sklearn.metrics import make_scorer  # noqa: E402
 from sklearn.model_selection import check_cv, cross_val_predict  # noqa: E402
 from sklearn.utils import check_consistent_length, get_tags  # noqa: E402
@@ -264,6 +270,13 @@ def _check_regressor(estimator: Any) -> None:
             "`estimator` must be a scikit-learn regressor (with fit, predict and get_params); "
             f"got {estimator!r}. Hint: pass one, as in OrdinalThresholdRegressor(Ridge())."
         )
+    if is_classifier(estimator):
+        raise WkappaTypeError(
+            f"`estimator` must be a regressor; got the classifier {type(estimator).__name__}, "
+            "whose predict returns classes, not a score to cut. Hint: pass a regressor (such "
+            "as LGBMRegressor for LGBMClassifier), or cut a classifier's expected grade, "
+            "predict_proba(X) @ np.arange(K), with wk.optimize_thresholds."
+        )
 
 
 def _check_rows(X: Any, y: np.ndarray) -> None:
@@ -317,7 +330,8 @@ class OrdinalThresholdRegressor(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     Parameters
     ----------
     estimator : regressor
-        Any scikit-learn regressor; it is trained on the grade index ``0..K-1``.
+        Any scikit-learn regressor; it is trained on the grade index ``0..K-1``. A
+        classifier is refused: its predictions are classes, not a score to cut.
     cv : int, cross-validation generator or iterable, default 5
         How :func:`sklearn.model_selection.cross_val_predict` splits the data for the
         out-of-fold predictions the thresholds are fitted on; an int means that many
