@@ -225,9 +225,12 @@ def _pooled(run: ScoreRun) -> tuple[str, list[str]]:
         out.append(f"the {format_count(missing.result.n)} pairs without a value left out")
     out_text = f" ({'; '.join(out)})" if out else ""
     variances = " (each group's cluster-robust variance)" if run.cluster else ""
+    weights = f"inverse-variance weights{variances}"
+    if run.pooling == "pairs":  # SAS's test of equal kappas whatever the pooling
+        weights = f"each group's number of pairs as weights{variances.replace('(', '(and ')}"
     sentence = (
         f" Across the values of {run.by}{out_text}, the kappas were pooled with "
-        f"inverse-variance weights{variances} and their equality tested by the chi-square test of "
+        f"{weights} and their equality tested by the chi-square test of "
         "homogeneity (as in SAS PROC FREQ; SAS Institute 2023): pooled kappa = "
         f"{format_number(combined.statistic)}, {pooled_interval(combined, level, 'sentence')}; "
         f"chi-square = {statistic_text(combined.homogeneity_statistic)}, "

@@ -46,6 +46,13 @@ def add_score_parser(sub: Any) -> None:
         "a cluster-robust standard error, interval and test over the clusters (with --by, "
         "each group's over its own clusters)",
     )
+    score.add_argument(
+        "--pooling",
+        choices=("inverse-variance", "pairs"),
+        help="the overall kappa across the --by groups: inverse-variance (SAS PROC FREQ's "
+        "weights, 1 / each group's variance) or pairs (each group's number of pairs; its "
+        "interval keeps its level with --cluster) (default: inverse-variance)",
+    )
     _add_interval_options(score)
     options.add_kappa0(score)
     options.add_alternative(score, "of the p-value and the interval (default: two-sided)")
@@ -136,6 +143,7 @@ def run_score(args: argparse.Namespace) -> int:
     from .tables import build_tables, shifted_scale
 
     _check_cluster(args)
+    _check_pooling(args)
     options.check_one_interval(args, "drop one (--bootstrap-method chooses the bootstrap interval)")
     options.check_resamples(args, "999")
     options.note_same_column(args, [("--true", args.true), ("--pred", args.pred)])
@@ -208,8 +216,9 @@ def run_score(args: argparse.Namespace) -> int:
     read = output.RowCount(tables.read, tables.omitted, blank=source.skipped)
     run = score_output.ScoreRun(
         source.name, args.true, args.pred, overall, groups, args.by, args.weight_col,
-        tables.omitted, read, args.cluster, tables.spanning,
+        tables.omitted, read, args.cluster, tables.spanning, args.pooling or "inverse-variance",
     )  # fmt: skip
+    _note_pooling(args, run)
     if args.format == "json":
         print(score_output.score_json(run))
     elif args.format == "csv":
@@ -412,6 +421,35 @@ def _check_cluster(args: argparse.Namespace) -> None:
     if args.weight_col is not None:
         read[args.weight_col] = "--weight-col"
     check_cluster_column(args.cluster, read, by=args.by)
+
+
+def _check_pooling(args: argparse.Namespace) -> None:
+    """Refuse ``--pooling`` without ``--by``: it weights the groups' kappas, and there are none."""
+    if args.pooling is not None and args.by is None:
+        raise WkappaError(
+            f"--pooling {args.pooling} weights the --by groups in their overall kappa, and "
+            "without --by there are no groups. Hint: add --by COL, or drop --pooling."
+        )
+
+
+def _note_pooling(args: argparse.Namespace, run: Any) -> None:
+    """With ``--cluster`` and no ``--pooling``, a note under a summary across the groups (as
+    ``wkappa.stratified_kappa_test(..., cluster=...)`` warns without ``pooling=``): SAS's
+    inverse-variance weights follow the groups' noisy cluster-robust variances."""
+    from . import score_output
+
+    if args.cluster is None or args.pooling is not None or args.by is None:
+        return
+    if score_output.pooled(run) is None:  # no summary: fewer than 2 groups, or spanned
+        return
+    options.note(
+        args,
+        "note: with --cluster, the overall kappa across the --by groups weights each group "
+        "by 1 / its cluster-robust variance (as SAS PROC FREQ), which follows those noisy "
+        "variances, and its interval is too narrow unless every group has many clusters. "
+        "--pooling pairs weights the groups by their pairs and keeps its coverage; "
+        "--pooling inverse-variance keeps SAS's without this note.",
+    )
 
 
 def _note_wald_past_bounds(args: argparse.Namespace, scored: list[tuple[Any, Any]]) -> None:

@@ -18,9 +18,11 @@ refers it to: ``normal``, a z statistic; ``t`` with ``--cluster``, the Wald t), 
 ``n_categories`` (K), ``labels`` (the K categories in the order used), ``weights``,
 ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
-``group`` (the value), and ``across_groups``: the inverse-variance weighted summary of the
-groups with a value, with ``n_missing_left_out`` (the pairs of the ``(missing)`` group, rows
-without a ``--by`` value, left out of it and of its test of equal kappas; 0 without one). With
+``group`` (the value), and ``across_groups``: the summary of the groups with a value,
+with ``pooling`` (``--pooling``: ``inverse-variance``, SAS's weights and the default, or
+``pairs``, each group weighted by its pairs) and ``n_missing_left_out`` (the pairs of the
+``(missing)`` group, rows without a ``--by`` value, left out of it and of its test of equal
+kappas; 0 without one). With
 ``--cluster COL``, also ``cluster`` (the column) and, in every
 summary, ``n_clusters`` (G: the standard error is cluster-robust over them); ``across_groups``
 then weights each group by its cluster-robust variance, and is left out when a cluster has
@@ -118,6 +120,7 @@ class ScoreRun:
     rows: RowCount | None = None  # rows read / used / dropped
     cluster: str | None = None  # the --cluster column
     spanning: tuple[Any, Any, Any] | None = None  # a cluster in two groups, and the two
+    pooling: str = "inverse-variance"  # the --pooling of the summary across the groups
 
 
 def pooled(run: ScoreRun, homogeneity: str = "asymptotic") -> Any:
@@ -125,7 +128,8 @@ def pooled(run: ScoreRun, homogeneity: str = "asymptotic") -> Any:
     none: fewer than 2 groups, or a cluster with rows in two groups."""
     if run.spanning is not None:
         return None
-    return across_groups(run.groups, homogeneity, clustered=run.cluster is not None)
+    clustered = run.cluster is not None
+    return across_groups(run.groups, homogeneity, clustered=clustered, pooling=run.pooling)
 
 
 def summary_lines(run: ScoreRun, written: str = "console") -> list[str]:
@@ -267,12 +271,16 @@ def missing_group(groups: Sequence[tuple[Any, Scored]]) -> Scored | None:
 
 
 def across_groups(
-    groups: Sequence[tuple[Any, Scored]], homogeneity: str = "asymptotic", clustered: bool = False
+    groups: Sequence[tuple[Any, Scored]],
+    homogeneity: str = "asymptotic",
+    clustered: bool = False,
+    pooling: str = "inverse-variance",
 ) -> Any:
-    """The groups with a value as strata (:func:`missing_group` is not one): SAS's overall
-    kappa and test of equal kappas (None below 2); ``clustered``, each group weighted by its
-    result's cluster-robust variance, as ``wkappa.stratified_kappa_test(..., cluster=...)``
-    (the caller has checked that each cluster lies within one group)."""
+    """The groups with a value as strata (:func:`missing_group` is not one): the overall
+    kappa that ``pooling`` weights (``--pooling``: SAS's inverse-variance weights, or each
+    group's pairs) and SAS's test of equal kappas (None below 2); ``clustered``, with each
+    group's cluster-robust variance, as ``wkappa.stratified_kappa_test(..., cluster=...,
+    pooling=...)`` (the caller has checked that each cluster lies within one group)."""
     missing = missing_group(groups)
     groups = [(value, scored) for value, scored in groups if scored is not missing]
     if len(groups) < 2:
@@ -294,6 +302,7 @@ def across_groups(
                 tuple(value for value, _ in groups),
                 first.alternative,
                 results=[scored.result for _, scored in groups],
+                pooling=pooling,  # type: ignore[arg-type]
             )
         return stratified_kappa_test_from_tables(
             tables,
@@ -302,6 +311,7 @@ def across_groups(
             strata=[value for value, _ in groups],
             alternative=first.alternative,
             homogeneity=homogeneity,  # type: ignore[arg-type]
+            pooling=pooling,  # type: ignore[arg-type]
         )
 
 
@@ -339,8 +349,14 @@ def across_groups_lines(run: ScoreRun, written: str = "console") -> list[str]:
     if combined is None:
         return []
     variance = ", with each group's cluster-robust variance" if run.cluster else ""
+    pairs = run.pooling == "pairs"
+    weighted = (
+        "weighted by each group's pairs" if pairs else "inverse-variance weighted, as SAS PROC FREQ"
+    )
+    if combined.test_df is not None:  # the pairs pooling of clustered groups
+        variance += f"; t with {format_df(combined.test_df)} df"
     lines = [
-        f"Across {by} (inverse-variance weighted, as SAS PROC FREQ{variance}): kappa "
+        f"Across {by} ({weighted}{variance}): kappa "
         f"{format_number(combined.statistic)}, SE {format_number(combined.standard_error)}, "
         f"{pooled_interval(combined, level, written)}; equal kappas: chi-square "
         f"{statistic_text(combined.homogeneity_statistic)}, "
@@ -357,12 +373,16 @@ def across_groups_lines(run: ScoreRun, written: str = "console") -> list[str]:
         label_text(v) for v, used in zip(combined.strata, combined.used, strict=True) if not used
     ]
     if left:
-        why = (
-            "undefined kappa, SE 0 or a single cluster"
-            if run.cluster
-            else "undefined kappa or SE 0"
-        )
+        why = "undefined kappa" if pairs else "undefined kappa, SE 0"
+        why = f"{why} or a single cluster" if run.cluster else why.replace(", ", " or ")
         lines.append(f"  (left out, {why}: {', '.join(left)})")
+    untested = [  # kept by the pairs pooling, but SAS's test weights a group by 1 / Var
+        label_text(v)
+        for v, used, result in zip(combined.strata, combined.used, combined.results, strict=True)
+        if used and not result.standard_error > 0
+    ]
+    if untested:
+        lines.append(f"  (left out of the test of equal kappas, SE 0: {', '.join(untested)})")
     missing = missing_group(groups)
     if missing is not None:
         lines.append(f"  {missing_note(missing, by)}")
@@ -443,7 +463,7 @@ def score_json(run: ScoreRun) -> str:
             # The fields of combined.to_dict(level) without its strata (a summary per group)
             document["across_groups"] = json_fields(
                 combined,
-                "statistic standard_error confidence_interval homogeneity_statistic "
+                "statistic standard_error confidence_interval pooling homogeneity_statistic "
                 "homogeneity_df homogeneity_pvalue",
                 confidence_interval=combined.confidence_interval(run.overall.level),
             )
