@@ -244,23 +244,56 @@ def test_lightgbm_first_metric_only_stops_on_a_built_in_metric_as_documented() -
     assert "``first_metric_only=True`` does not" in (lightgbm_metric.__doc__ or "")
 
 
-def test_xgboost_early_stopping_rounds_alone_keeps_the_worst_round_as_documented() -> None:
-    # The trap the docs warn of: XGBoost's own early_stopping_rounds (no maximize in the
-    # scikit-learn API) minimises a custom metric, so it keeps the round of lowest kappa.
+def test_xgboost_early_stopping_that_would_minimise_kappa_is_refused() -> None:
+    # XGBoost's own early_stopping_rounds (no maximize in the scikit-learn API, maximize
+    # left out of xgboost.train or xgboost.cv) minimises a custom metric: it kept the round
+    # of lowest kappa, without a word. The metric now refuses it, naming the fix.
     metric = xgboost_metric()
+    refused = r"^XGBoost's early stopping would minimise 'qwk'.*Hint: pass maximize=True"
     model = xgb.XGBRegressor(
-        n_estimators=400,
-        learning_rate=0.3,
-        max_depth=3,
-        n_jobs=1,
-        random_state=0,
-        eval_metric=metric,
-        early_stopping_rounds=10,
+        n_estimators=400, n_jobs=1, eval_metric=metric, early_stopping_rounds=10
     )
-    model.fit(X, Y, eval_set=[(XV, YV)], verbose=False)
-    history = model.evals_result()["validation_0"]["qwk"]
-    assert history[model.best_iteration] == min(history) < max(history)
-    assert "keeps the round of lowest kappa" in (xgboost_metric.__doc__ or "")
+    with pytest.raises(WkappaError, match=refused + r".*callbacks=\[metric\.early_stopping"):
+        model.fit(X, Y, eval_set=[(XV, YV)], verbose=False)
+    data, valid = xgb.DMatrix(X, Y), [(xgb.DMatrix(XV, YV), "valid")]
+    with pytest.raises(WkappaError, match=refused):
+        xgb.train(XGB_PARAMS, data, 50, evals=valid, custom_metric=metric, early_stopping_rounds=5)
+    with pytest.raises(WkappaError, match=refused):
+        xgb.cv(XGB_PARAMS, data, 50, nfold=3, custom_metric=metric, early_stopping_rounds=5)
+    # maximising, or stopping on another metric, trains
+    booster = xgb.train(
+        XGB_PARAMS,
+        data,
+        50,
+        evals=valid,
+        custom_metric=metric,
+        maximize=True,
+        early_stopping_rounds=5,
+        verbose_eval=False,
+    )
+    assert booster.best_iteration >= 0
+    stop_on_rmse = xgb.callback.EarlyStopping(rounds=5, metric_name="rmse")
+    params = {**XGB_PARAMS, "eval_metric": "rmse"}
+    xgb.train(
+        params,
+        data,
+        20,
+        evals=valid,
+        custom_metric=metric,
+        callbacks=[stop_on_rmse],
+        verbose_eval=False,
+    )
+    # a name XGBoost maximises by its own rule
+    ndcg = xgboost_metric(name="ndcg_qwk")
+    xgb.train(
+        XGB_PARAMS,
+        data,
+        20,
+        evals=valid,
+        custom_metric=ndcg,
+        early_stopping_rounds=5,
+        verbose_eval=False,
+    )
 
 
 # --------------------------------------------------------------------------- CatBoost

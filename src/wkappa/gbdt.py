@@ -37,6 +37,7 @@ from ._stats import (
     instance_method,
     lightgbm_eval_dataset,
     metric_called_as_objective,
+    xgboost_minimising_stop,
     xgboost_training_labels,
 )
 from .exceptions import WkappaError
@@ -333,6 +334,14 @@ class XGBoostMetric(CatBoostRefusals, GbdtScorer):
                 "one. Hint: pass lightgbm_metric() (with the same options) to LightGBM."
             )
         _refuse_wrong_slot(self, calling_slot(), second)
+        if xgboost_minimising_stop(self.name) is not None:
+            raise WkappaError(
+                f"XGBoost's early stopping would minimise {self.name!r} (kappa: higher is "
+                "better), stop soon after the first round and keep the worst one. Hint: "
+                "pass maximize=True to xgboost.train (or xgboost.cv), or, in the "
+                "scikit-learn API, "
+                "callbacks=[metric.early_stopping(rounds)] instead of early_stopping_rounds=."
+            )
         training = xgboost_training_labels  # read only if predictions are clipped
         if _is_instance(second, "xgboost", "DMatrix"):  # native: (predt, dmatrix)
             labels = second.get_label()
@@ -387,9 +396,10 @@ def xgboost_metric(
     index per row: give ``min_rating=0, max_rating=num_class - 1`` so that clipping never
     touches it. Early stopping must maximise: ``xgboost.train(..., custom_metric=metric,
     maximize=True, early_stopping_rounds=r)``, or ``callbacks=[metric.early_stopping(r)]``
-    (the scikit-learn API has no ``maximize``). Without them XGBoost minimises the metric:
-    ``XGBRegressor(eval_metric=metric, early_stopping_rounds=r)`` stops r rounds after the
-    first one and keeps the round of lowest kappa, without a warning. XGBoost records a
+    (the scikit-learn API has no ``maximize``). Without them XGBoost would minimise the
+    metric (``XGBRegressor(eval_metric=metric, early_stopping_rounds=r)`` would stop r rounds
+    after the first one and keep the round of lowest kappa), so the metric refuses such
+    early stopping with an error naming the fix. XGBoost records a
     custom metric in its evaluation history as text with six decimals (``"%f"``), so the
     history holds kappa rounded to 1e-6, and early stopping compares those rounded values.
 

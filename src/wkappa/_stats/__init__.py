@@ -32,6 +32,7 @@ from .gbdt_slots import (
     instance_method,
     lightgbm_eval_dataset,
     metric_called_as_objective,
+    xgboost_minimising_stop,
     xgboost_training_labels,
 )
 from .group_results import kappa_results, score_intervals, warn_results_out_of_reach
@@ -219,6 +220,7 @@ __all__ = [
     "warn_results_out_of_reach",
     "warn_undefined_intervals",
     "weighted_paired_test",
+    "xgboost_minimising_stop",
     "xgboost_training_labels",
 ]
 

@@ -5,7 +5,9 @@ LightGBM and XGBoost call an eval metric and an objective with the same argument
 (``(y_true, y_pred)`` in their scikit-learn APIs, ``(preds, dataset)`` natively), so only the
 calling function tells them apart: the wrappers of each library's two slots, by module and
 function name. An unknown caller (a newer library, the user's own code) is no slot, and the
-call goes ahead.
+call goes ahead. The same calling frames tell the metrics what the libraries do not hand
+them: the training labels (for the clipping warning) and XGBoost's early stopping (which
+would minimise a metric it does not know).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ __all__ = [
     "instance_method",
     "lightgbm_eval_dataset",
     "metric_called_as_objective",
+    "xgboost_minimising_stop",
     "xgboost_training_labels",
 ]
 
@@ -103,6 +106,50 @@ def xgboost_training_labels() -> Any:
             return dtrain.get_label() if hasattr(dtrain, "get_label") else None
     return None
 
+
+def xgboost_minimising_stop(name: str) -> Any:
+    """The ``EarlyStopping`` callback of the XGBoost training the caller runs inside that
+    would minimise the metric named ``name`` (it watches that metric, or the last one, where
+    XGBoost puts a custom metric, and was told ``maximize=False`` or left to decide, which
+    for a name it does not know means minimising), or None."""
+    frame = sys._getframe(1)
+    for _ in range(_XGBOOST_DEPTH):
+        frame_back = frame.f_back
+        if frame_back is None:
+            return None
+        frame = frame_back
+        if (
+            frame.f_globals.get("__name__") == "xgboost.callback"
+            and frame.f_code.co_name == "after_iteration"
+        ):
+            container: Any = frame.f_locals.get("self")
+            for callback in getattr(container, "callbacks", ()):
+                maximize = getattr(callback, "maximize", True)
+                if maximize is None:  # XGBoost decides by the name
+                    maximize = name.startswith(_XGBOOST_MAXIMISED) and name != "mape"
+                if (
+                    type(callback).__name__ == "EarlyStopping"
+                    and not maximize
+                    and getattr(callback, "metric_name", None) in (None, name)
+                ):
+                    return callback
+            return None
+    return None
+
+
+# The metric names XGBoost's early stopping maximises when not told (EarlyStopping's rule).
+_XGBOOST_MAXIMISED = (
+    "auc",
+    "aucpr",
+    "pre",
+    "pre@",
+    "map",
+    "ndcg",
+    "auc@",
+    "aucpr@",
+    "map@",
+    "ndcg@",
+)
 
 # How many frames above a metric's call xgboost.train may be (callbacks, eval_set, the
 # scikit-learn decorator, wkappa's own frames).
