@@ -5,12 +5,14 @@ equal kappas, with their explanation, repr and JSON summary."""
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from .._core import Alternative, check_choice, format_value, norm_ppf, t_ppf
+from ..exceptions import PerfectAgreementWarning
 from .cluster import describe_groups
 from .frozen_arrays import readonly
 from .homogeneity import HomogeneityTest, goodness_of_fit_homogeneity
@@ -23,6 +25,7 @@ from .intervals import (
     sided,
 )
 from .json_values import json_fields, json_value
+from .kappa_warnings import groups_text, warn_perfect_agreement
 from .results import KappaResult
 from .text_values import df_text, interpretation, interval_text, number_text, statistic_text
 
@@ -291,11 +294,25 @@ class StratifiedKappaResult:
         return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
-        """JSON-ready summary (nan becomes None) with the per-stratum summaries."""
-        strata = [
-            {"stratum": json_value(name), "used": used, **result.to_dict(confidence_level)}
-            for name, used, result in zip(self.strata, self.used, self.results, strict=True)
-        ]
+        """JSON-ready summary (nan becomes None) with the per-stratum summaries; one
+        :class:`~wkappa.exceptions.PerfectAgreementWarning` names the strata whose
+        'asymptotic' interval is [1, 1] (each stratum's own ``to_dict`` would warn without
+        naming it)."""
+        strata, perfect = [], []
+        for name, used, result in zip(self.strata, self.used, self.results, strict=True):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", PerfectAgreementWarning)
+                summary = result.to_dict(confidence_level)
+            for warning in caught:  # the others as they were given
+                if issubclass(warning.category, PerfectAgreementWarning):
+                    perfect += [] if format_value(name) in perfect else [format_value(name)]
+                else:
+                    warnings.warn_explicit(
+                        warning.message, warning.category, warning.filename, warning.lineno
+                    )
+            strata.append({"stratum": json_value(name), "used": used, **summary})
+        if perfect:
+            warn_perfect_agreement(groups_text(perfect, option="strata"))
         return json_fields(
             self,
             _STRATIFIED_FIELDS,
