@@ -30,7 +30,7 @@ def test_to_dict_warns_once_naming_the_perfect_strata(pooling):
         document = result.to_dict()
     assert len(caught) == 1
     message = str(caught[0].message)
-    assert message.startswith("strata groups 'a', 'c': The 'asymptotic' interval is [1, 1]")
+    assert message.startswith("strata 'a', 'c': The 'asymptotic' interval is [1, 1]")
     assert caught[0].filename == __file__  # at the caller's to_dict()
     assert [s["confidence_interval"]["low"] for s in document["strata"]][::2] == [1.0, 1.0]
 

@@ -21,18 +21,23 @@ __all__ = [
 _NAMED_GROUPS = 5
 
 
-def groups_text(names: Sequence[str], option: str = "") -> str:
+def groups_text(
+    names: Sequence[str], option: str = "", nouns: tuple[str, str] = ("group", "groups")
+) -> str:
     """The groups a warning is about, in the words that begin it: "group 'b'", "groups 'b',
     'c'" ("and 3 more" past five); ``names`` as they should be shown (quoted by the caller),
-    ``option`` the grouping as the caller spells it, put first ("by='prompt' group 'b'").
+    ``option`` the grouping as the caller spells it, put first ("by='prompt' group 'b'");
+    ``nouns`` what one group and several are called.
 
     >>> groups_text(["'b'", "'c'"], option="by='prompt'")
     "by='prompt' groups 'b', 'c'"
+    >>> groups_text(["'north'"], nouns=("stratum", "strata"))
+    "stratum 'north'"
     """
     shown = ", ".join(names[:_NAMED_GROUPS])
     if len(names) > _NAMED_GROUPS:
         shown += f" and {len(names) - _NAMED_GROUPS} more"
-    word = "group" if len(names) == 1 else "groups"
+    word = nouns[0] if len(names) == 1 else nouns[1]
     return f"{option} {word} {shown}" if option else f"{word} {shown}"
 
 

@@ -312,7 +312,7 @@ class StratifiedKappaResult:
                     )
             strata.append({"stratum": json_value(name), "used": used, **summary})
         if perfect:
-            warn_perfect_agreement(groups_text(perfect, option="strata"))
+            warn_perfect_agreement(groups_text(perfect, nouns=("stratum", "strata")))
         return json_fields(
             self,
             _STRATIFIED_FIELDS,
