@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from types import FrameType
 from typing import Any, TypeVar, cast
 
 from ..exceptions import WkappaError
@@ -92,19 +93,9 @@ def xgboost_training_labels() -> Any:
     and the scikit-learn API's ``fit``, which calls it) that the caller runs inside, or None:
     XGBoost hands a metric the evaluated data alone, and the training labels tell the
     clipping warning the grade scale."""
-    frame = sys._getframe(1)
-    for _ in range(_XGBOOST_DEPTH):
-        frame_back = frame.f_back
-        if frame_back is None:
-            return None
-        frame = frame_back
-        if (
-            frame.f_globals.get("__name__") == "xgboost.training"
-            and frame.f_code.co_name == "train"
-        ):
-            dtrain: Any = frame.f_locals.get("dtrain")
-            return dtrain.get_label() if hasattr(dtrain, "get_label") else None
-    return None
+    frame = _xgboost_frame("xgboost.training", "train")
+    dtrain: Any = None if frame is None else frame.f_locals.get("dtrain")
+    return dtrain.get_label() if hasattr(dtrain, "get_label") else None
 
 
 def xgboost_minimising_stop(name: str) -> Any:
@@ -112,28 +103,31 @@ def xgboost_minimising_stop(name: str) -> Any:
     would minimise the metric named ``name`` (it watches that metric, or the last one, where
     XGBoost puts a custom metric, and was told ``maximize=False`` or left to decide, which
     for a name it does not know means minimising), or None."""
-    frame = sys._getframe(1)
-    for _ in range(_XGBOOST_DEPTH):
-        frame_back = frame.f_back
-        if frame_back is None:
-            return None
-        frame = frame_back
+    frame = _xgboost_frame("xgboost.callback", "after_iteration")
+    container: Any = None if frame is None else frame.f_locals.get("self")
+    for callback in getattr(container, "callbacks", ()):
+        maximize = getattr(callback, "maximize", True)
+        if maximize is None:  # XGBoost decides by the name
+            maximize = name.startswith(_XGBOOST_MAXIMISED) and name != "mape"
         if (
-            frame.f_globals.get("__name__") == "xgboost.callback"
-            and frame.f_code.co_name == "after_iteration"
+            type(callback).__name__ == "EarlyStopping"
+            and not maximize
+            and getattr(callback, "metric_name", None) in (None, name)
         ):
-            container: Any = frame.f_locals.get("self")
-            for callback in getattr(container, "callbacks", ()):
-                maximize = getattr(callback, "maximize", True)
-                if maximize is None:  # XGBoost decides by the name
-                    maximize = name.startswith(_XGBOOST_MAXIMISED) and name != "mape"
-                if (
-                    type(callback).__name__ == "EarlyStopping"
-                    and not maximize
-                    and getattr(callback, "metric_name", None) in (None, name)
-                ):
-                    return callback
+            return callback
+    return None
+
+
+def _xgboost_frame(module: str, function: str) -> FrameType | None:
+    """The frame of XGBoost's ``module.function`` that the metric's call runs inside (at
+    most :data:`_XGBOOST_DEPTH` frames up), or None."""
+    frame = sys._getframe(2).f_back
+    for _ in range(_XGBOOST_DEPTH):
+        if frame is None:
             return None
+        if frame.f_globals.get("__name__") == module and frame.f_code.co_name == function:
+            return frame
+        frame = frame.f_back
     return None
 
 
