@@ -555,8 +555,6 @@ def _run_icc(args: argparse.Namespace) -> int:
 
 def _icc_computation(plan: ICCPlan) -> str:
     """``--explain`` of an ICC plan: the model's F ratio and the formula of ``--method``."""
-    from statistics import NormalDist
-
     k, n = plan.n_raters, plan.n
     lines = [
         "How the plan was computed:",
@@ -582,6 +580,10 @@ def _icc_computation(plan: ICCPlan) -> str:
                 f"{plan.lower_limit:g} at one-sided (1 - level)/2 rejects: "
                 f"{probability_phrase('P(lower limit > L)', plan.assurance)}."
             )
+        if plan.ci_width is not None:
+            where = "above one value" if "k" in plan.form else "outside the roots of a quadratic"
+            chance = probability_phrase(f"P(width <= {plan.ci_width:g})", plan.assurance)
+            lines.append(f"  the width, a function of F, is at most W for F {where}: {chance}.")
         lines.append(
             f"  the expected width of the {level_percent(plan.confidence_level)} F interval is "
             "its mean over the F distribution of the ratio"
@@ -589,19 +591,60 @@ def _icc_computation(plan: ICCPlan) -> str:
             + "."
         )
         return "\n".join(lines)
-    z = NormalDist().inv_cdf
-    if plan.goal == "ci_width" and plan.ci_width is not None:
-        lines.append(
-            f"  Bonett (2002): n = 1 + 8 z^2 (1 - rho)^2 (1 + (k-1) rho)^2 / (k (k-1) w^2) with "
-            f"z = {z(0.5 + plan.confidence_level / 2):.4f}, rho = {plan.icc1:g}, w = "
-            f"{plan.ci_width:g}" + (", plus 5 rho (k = 2, rho >= 0.7)"
-                                    if k == 2 and plan.icc1 >= 0.7 else "")
-            + f", rounded up: n = {n:,}."
-        )  # fmt: skip
-        return "\n".join(lines)
-    lines.append(
-        "  Walter, Eliasziw & Donner (1998): n = 1 + 2 (z_alpha + z_power)^2 k / ((ln C0)^2 "
-        f"(k - 1)) with C0 = theta(icc0) / theta(icc1): n = {n:,}; power at n: "
-        f"{probability_text(plan.power) if plan.icc0 is not None else '-'}."
-    )
+    lines += _icc_closed_forms(plan)
     return "\n".join(lines)
+
+
+def _icc_closed_forms(plan: ICCPlan) -> list[str]:
+    """``--explain`` of ``--method approximate``: the closed form of the goal with its inputs
+    (Walter et al.'s for the test and the lower limit, Bonett's for the width) or, with
+    ``--n``, what those formulas give that n."""
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf
+    k, n, rho = plan.n_raters, plan.n, plan.icc1
+    level = plan.confidence_level
+    z_level = z(0.5 + level / 2)
+    bonett_extra = ", plus 5 rho (k = 2, rho >= 0.7)" if k == 2 and rho >= 0.7 else ""
+    if plan.goal == "ci_width" and plan.ci_width is not None:
+        return [
+            f"  Bonett (2002): n = 1 + 8 z^2 (1 - rho)^2 (1 + (k-1) rho)^2 / (k (k-1) w^2) with "
+            f"z = {z_level:.4f}, rho = {rho:g}, w = {plan.ci_width:g}{bonett_extra}, rounded up: "
+            f"n = {n:,}."
+        ]
+    if plan.goal == "lower_limit" and plan.target_assurance is not None:
+        return [
+            "  the lower limit clears L exactly when the test of ICC = L at one-sided "
+            "(1 - level)/2 rejects; Walter, Eliasziw & Donner (1998) for that test: n = 1 + 2 "
+            "(z_((1+level)/2) + z_assurance)^2 k / ((ln C_L)^2 (k - 1)) with C_L = theta(L) / "
+            f"theta(icc1), L = {plan.lower_limit:g}, z_((1+level)/2) = {z_level:.4f}, "
+            f"z_assurance = {z(plan.target_assurance):.4f}, rounded up: n = {n:,}."
+        ]
+    if plan.goal == "power" and plan.alpha is not None and plan.target_power is not None:
+        two = plan.alternative == "two-sided"
+        alpha = plan.alpha
+        za = z(1 - alpha / 2) if two else z(1 - alpha)
+        za_name = "z_(1-alpha/2)" if two else "z_(1-alpha)"
+        return [
+            f"  Walter, Eliasziw & Donner (1998): n = 1 + 2 ({za_name} + z_power)^2 k / ((ln "
+            f"C0)^2 (k - 1)) with C0 = theta(icc0) / theta(icc1), {za_name} = {za:.4f}, "
+            f"z_power = {z(plan.target_power):.4f}, rounded up: n = {n:,}; the formula's "
+            f"power at n: {probability_text(plan.power)}."
+        ]
+    lines = []
+    if plan.icc0 is not None:
+        lines.append(
+            "  Walter, Eliasziw & Donner (1998): power = Phi(sqrt((n-1)(k-1) / (2k)) |ln C0| - "
+            f"z) with C0 = theta(icc0) / theta(icc1) and n = {n:,}: "
+            f"{probability_phrase('power', plan.power)}."
+        )
+    if plan.lower_limit is not None:
+        lines.append(
+            f"  the same formula for the test of ICC = L = {plan.lower_limit:g} at one-sided "
+            f"(1 - level)/2: {probability_phrase('P(lower limit > L)', plan.assurance)}."
+        )
+    lines.append(
+        f"  Bonett (2002) solved for the width at n = {n:,}{bonett_extra.replace('plus', 'less')}: "
+        f"expected width {plan.expected_width:.4f}."
+    )
+    return lines

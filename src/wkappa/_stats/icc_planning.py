@@ -11,7 +11,9 @@ import math
 from typing import Literal
 
 from .._core import Alternative, check_count
+from ..exceptions import WkappaError
 from .icc_planning_methods import (
+    MAX_N,
     approximate_n_power,
     approximate_n_width,
     approximate_power,
@@ -76,15 +78,21 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
             if not design.average
             else 10.0
         )
-        if design.method == "approximate":
-            return "ci_width", max(2, math.ceil(start - 1e-9))
         chance = design.assurance
+        hint = (
+            "Hint: a wider interval (`ci_width`), a lower `confidence_level`"
+            + ("" if chance is None else " or `assurance`")
+            + ", or more raters (`n_raters`)."
+        )
+        expected = f"an expected interval width of {width:g}"
+        if design.method == "approximate":
+            return "ci_width", _closed_form_n(start, expected, hint)
         if chance is None:
-            n = smallest_n(lambda m: _width(design, m) <= width, math.ceil(start),
-                           f"an expected interval width of {width:g}")  # fmt: skip
+            n = smallest_n(lambda m: _width(design, m) <= width, math.ceil(start), expected,
+                           hint)  # fmt: skip
         else:
             n = smallest_n(lambda m: _assurance(design, m) >= chance, math.ceil(start),
-                           f"P(interval width <= {width:g}) >= {chance:g}")  # fmt: skip
+                           f"P(interval width <= {width:g}) >= {chance:g}", hint)  # fmt: skip
         return "ci_width", n
     if design.lower_limit is not None:
         assert design.assurance is not None
@@ -92,6 +100,10 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
         one_sided = (1.0 - design.confidence_level) / 2.0
         start = approximate_n_power(rho1, design.rho_limit, k, one_sided, "greater", target)
         what = f"P(lower limit > {design.lower_limit:g}) >= {target:g}"
+        hint = (
+            "Hint: `lower_limit` is too close to `icc1`: a limit further below it, a lower "
+            "`assurance` or `confidence_level`, or more raters (`n_raters`)."
+        )
 
         def meets(m: int) -> bool:
             return _assurance(design, m) >= target
@@ -101,13 +113,29 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
         start = approximate_n_power(rho1, design.rho0, k, design.alpha, design.alternative,
                                     target)  # fmt: skip
         what = f"a power of {target:g}"
+        hint = (
+            "Hint: `icc1` is too close to `icc0` to tell them apart: a lower `power`, a larger "
+            "`alpha`, or more raters (`n_raters`)."
+        )
 
         def meets(m: int) -> bool:
             return _power(design, m) >= target
 
     if design.method == "approximate":
-        return goal, max(2, math.ceil(start - 1e-9))
-    return goal, smallest_n(meets, math.ceil(start), what)
+        return goal, _closed_form_n(start, what, hint)
+    return goal, smallest_n(meets, math.ceil(start), what, hint)
+
+
+def _closed_form_n(value: float, what: str, hint: str) -> int:
+    """A closed form's n, rounded up (at least 2), refused past :data:`MAX_N` as the exact
+    method refuses a goal no study of up to that size meets."""
+    n = max(2, math.ceil(value - 1e-9))
+    if n > MAX_N:
+        raise WkappaError(
+            f"No study of up to {MAX_N:,} subjects meets {what} (the closed form asks for "
+            f"{n:,}). {hint}"
+        )
+    return n
 
 
 def _plan(design: ICCDesign, n: int | None) -> ICCPlan:
@@ -210,8 +238,8 @@ def icc_sample_size(
         An ICC outside its range, ``icc1 == icc0``, ``icc1`` on the wrong side of ``icc0``
         for the alternative, ``n_raters`` below 2, ``power`` outside (alpha, 1), ``alpha``
         outside (0, 1), a width not above 0 or beyond the ICC's range, a lower limit not below
-        ``icc1``, a goal no study of up to 10**6 subjects meets, an absolute-agreement form,
-        or a test option with an interval goal.
+        ``icc1``, a goal no study of up to 10**6 subjects meets (by either method), an
+        absolute-agreement form, or a test option with an interval goal.
 
     Notes
     -----
@@ -316,7 +344,8 @@ def icc_power(
         As in :func:`~wkappa.icc_sample_size`.
     ci_width : float, optional
         With ``method='exact'``: report as ``assurance`` the probability that the interval
-        is at most this wide.
+        is at most this wide (refused with ``method='approximate'``, whose width formula
+        gives no such probability).
 
     Returns
     -------

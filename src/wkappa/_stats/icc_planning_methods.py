@@ -185,10 +185,12 @@ def approximate_n_power(
     rho1: float, rho0: float, k: int, alpha: float, alternative: str, power: float
 ) -> float:
     """Walter, Eliasziw & Donner's (1998) closed form
-    ``n = 1 + 2 (z_alpha + z_beta)^2 k / ((ln C0)^2 (k-1))``, unrounded."""
+    ``n = 1 + 2 (z_alpha + z_beta)^2 k / ((ln C0)^2 (k-1))``, unrounded. A ``power`` at most
+    ``alpha`` (an assurance below ``(1 - level) / 2``) has ``z_alpha + z_beta <= 0``: every
+    n reaches it, and the formula's square would not say so, so that sum counts as 0."""
     z = norm_ppf(1.0 - (alpha / 2.0 if alternative == "two-sided" else alpha))
     gap = _walter_gap(rho1, rho0, k)
-    return 1.0 + 2.0 * (z + norm_ppf(power)) ** 2 * k / (gap**2 * (k - 1))
+    return 1.0 + 2.0 * max(0.0, z + norm_ppf(power)) ** 2 * k / (gap**2 * (k - 1))
 
 
 def _bonett_extra(rho: float, k: int) -> float:
@@ -215,10 +217,10 @@ def approximate_width(rho: float, k: int, n: int, level: float) -> float:
     return math.sqrt(8.0) * z * spread / math.sqrt(k * (k - 1) * (effective - 1.0))
 
 
-def smallest_n(meets: Callable[[int], bool], start: int, what: str) -> int:
+def smallest_n(meets: Callable[[int], bool], start: int, what: str, hint: str) -> int:
     """The smallest n >= 2 for which ``meets(n)`` holds (it holds for every n past it), found
-    from ``start`` by doubling or halving, then bisection; ``what`` names the goal in the
-    error raised when no n up to :data:`MAX_N` meets it."""
+    from ``start`` by doubling or halving, then bisection; ``what`` names the goal and
+    ``hint`` how to relax it in the error raised when no n up to :data:`MAX_N` meets it."""
     start = min(max(2, start), MAX_N)
     if meets(start):
         high, low = start, start // 2
@@ -229,11 +231,7 @@ def smallest_n(meets: Callable[[int], bool], start: int, what: str) -> int:
         low, high = start, min(2 * start, MAX_N)
         while not meets(high):
             if high == MAX_N:
-                raise WkappaError(
-                    f"No study of up to {MAX_N:,} subjects meets {what}. Hint: the anticipated "
-                    "ICC is too close to the value of the goal; relax the goal (a lower power, "
-                    "a wider interval, a lower limit further below the ICC) or add raters."
-                )
+                raise WkappaError(f"No study of up to {MAX_N:,} subjects meets {what}. {hint}")
             low, high = high, min(2 * high, MAX_N)
     while high - low > 1:
         middle = (low + high) // 2

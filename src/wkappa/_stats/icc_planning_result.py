@@ -321,6 +321,12 @@ def build_icc_design(
                 f"`ci_width` must be above 0 and below {span:.4g}, the length of the range of "
                 f"ICC({form}) with k = {k}; got {width!r}."
             )
+    if n_given and width is not None and method == "approximate":
+        raise WkappaError(
+            "With a given n, `ci_width=` asks the probability that the interval is at most that "
+            "wide, which method='approximate' (Bonett 2002: the expected width only) does not "
+            "compute. Hint: drop `method=` (the exact method computes it), or drop `ci_width=`."
+        )
     limit, chance = None, None
     if lower_limit is not None:
         limit = _check_icc(lower_limit, "lower_limit", k, average)
