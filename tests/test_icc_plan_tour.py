@@ -128,3 +128,10 @@ def test_cli_errors_name_the_options(
     error = capsys.readouterr().err
     assert message in error, error
     assert "`" not in error and "method=" not in error and "n_raters" not in error
+
+
+def test_explain_of_an_approximate_width_without_a_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bonett's width at an n his correction leaves without a study is infinite: written as
+    the plan's own lines write it."""
+    text = _explained(["--icc1", "0.8", "--n", "4", "--method", "approximate"], capsys)
+    assert "expected width ∞." in text and "inf" not in text

@@ -10,6 +10,7 @@ import warnings
 from typing import Any
 
 from .._stats import (
+    DECIMALS,
     ICCPlan,
     KappaPlan,
     icc_power,
@@ -17,6 +18,7 @@ from .._stats import (
     kappa_power,
     kappa_sample_size,
     level_percent,
+    number_text,
     probability_phrase,
     probability_text,
 )
@@ -601,10 +603,8 @@ def _icc_closed_forms(plan: ICCPlan) -> list[str]:
     ``--n``, what those formulas give that n."""
     from statistics import NormalDist
 
-    z = NormalDist().inv_cdf
-    k, n, rho = plan.n_raters, plan.n, plan.icc1
-    level = plan.confidence_level
-    z_level = z(0.5 + level / 2)
+    z, k, n, rho = NormalDist().inv_cdf, plan.n_raters, plan.n, plan.icc1
+    z_level = z(0.5 + plan.confidence_level / 2)
     bonett_extra = ", plus 5 rho (k = 2, rho >= 0.7)" if k == 2 and rho >= 0.7 else ""
     if plan.goal == "ci_width" and plan.ci_width is not None:
         return [
@@ -645,6 +645,6 @@ def _icc_closed_forms(plan: ICCPlan) -> list[str]:
         )
     lines.append(
         f"  Bonett (2002) solved for the width at n = {n:,}{bonett_extra.replace('plus', 'less')}: "
-        f"expected width {plan.expected_width:.4f}."
+        f"expected width {number_text(plan.expected_width, f'.{DECIMALS}f')}."
     )
     return lines
