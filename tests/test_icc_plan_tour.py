@@ -135,3 +135,13 @@ def test_explain_of_an_approximate_width_without_a_mean(capsys: pytest.CaptureFi
     the plan's own lines write it."""
     text = _explained(["--icc1", "0.8", "--n", "4", "--method", "approximate"], capsys)
     assert "expected width ∞." in text and "inf" not in text
+
+
+def test_an_unknown_form_lists_the_forms_planned_for(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not wk.icc's list with its 'A,1' hint, which the plan then refuses."""
+    with pytest.raises(WkappaError, match=r"`form` must be one of the forms planned for") as caught:
+        wk.icc_sample_size(icc1=0.8, form="ICC(2,2,1)")
+    assert "'A,1'" not in str(caught.value) and "'C,k'" in str(caught.value)
+    assert main([*_ICC, "--icc1", "0.8", "--form", "X"]) == 2
+    error = capsys.readouterr().err
+    assert "--form must be one of the forms planned for" in error and "'A,1'" not in error

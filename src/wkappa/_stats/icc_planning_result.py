@@ -280,7 +280,14 @@ def build_icc_design(
     method: Any,
 ) -> ICCDesign:
     method = check_choice(method, "method", ICC_PLAN_METHODS)
-    form = check_form(form)
+    try:
+        form = check_form(form)
+    except WkappaError:
+        raise WkappaError(
+            "`form` must be one of the forms planned for, McGraw & Wong's '1,1', 'C,1', '1,k', "
+            "'C,k' or Shrout & Fleiss's 'ICC1', 'ICC3', 'ICC1k', 'ICC3k' (the absolute-agreement "
+            f"forms have no exact F test to plan with); got {form!r}."
+        ) from None
     if form not in ICC_PLAN_FORMS:
         raise WkappaError(
             f"form={form!r} (absolute agreement of a two-way model) has no exact F test to plan "
