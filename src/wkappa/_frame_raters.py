@@ -15,10 +15,13 @@ import numpy.typing as npt
 # does not.
 from . import _stats
 from ._core import (
+    KRIPPENDORFF_LEVELS,
     AgreementWeightsLike,
     Coefficient,
+    KrippendorffLevel,
     NanPolicy,
     ZeroDivision,
+    check_choice,
     check_nan_policy,
     check_table_nan_policy,
     known_raters,
@@ -26,6 +29,7 @@ from ._core import (
 from ._frames import (
     check_rater_rows,
     clustered_ratings,
+    item_ratings,
     named_group_warnings,
     names_as_keywords,
     panel_ratings,
@@ -48,6 +52,7 @@ def agreement(
     by: str | None = None,
     coefficient: Coefficient = "fleiss",
     weights: AgreementWeightsLike = "unweighted",
+    level: KrippendorffLevel | None = None,
     labels: npt.ArrayLike | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
@@ -81,6 +86,11 @@ def agreement(
         ratings are used as irrCAC does). Without ``labels``, an ordered categorical (polars
         ``Enum``, pandas ordered ``Categorical``, pyarrow ordered dictionary, DuckDB ``ENUM``)
         gives the categories, in its order, unused ones included, in either layout.
+    level : {'nominal', 'ordinal', 'interval', 'ratio'}, optional
+        With ``coefficient='krippendorff'``: alpha with Krippendorff's own metric, as
+        :func:`wkappa.krippendorff_alpha` computes it (his rank-based 'ordinal', not Gwet's
+        ordinal ``weights``); ``weights`` is then left at 'unweighted'. None (the default):
+        the coefficient with ``weights``.
     cluster : str, optional
         A column of cluster ids (the task of each prompt, the scan of each lesion; constant
         within an item): the standard error is cluster-robust over the clusters, as
@@ -112,10 +122,15 @@ def agreement(
     >>> frame = pl.DataFrame({"a": [1, 2, 3, 3, 2], "b": [1, 2, 3, 3, 1], "c": [1, 2, 2, 3, 2]})
     >>> round(wkf.agreement(frame, raters=["a", "b", "c"]).statistic, 4)
     0.5946
+    >>> alpha = wkf.agreement(frame, raters=["a", "b", "c"], coefficient="krippendorff",
+    ...                       level="interval")
+    >>> alpha.level, round(alpha.statistic, 3)
+    ('interval', 0.791)
     """
     from ._stats import agreement as arrays_agreement
     from ._stats import rating_categories
 
+    _check_level(level, coefficient, weights)
     # With cluster: the distinct rows of each (group, cluster), counted in the engine.
     found = rater_rows(
         df, raters=raters, item=item, rater=rater, rating=rating, by=by, cluster=cluster
@@ -123,10 +138,13 @@ def agreement(
     check_rater_rows(found, labels, check_nan_policy(nan_policy))
     if by is not None and labels is None and min_rating is None and max_rating is None:
         # One set of categories for every group: those of all the ratings together.
-        labels = rating_categories(known_raters(found.rows, not found.wide, "df"), weights=weights)
+        # (Krippendorff's ordinal, interval and ratio metrics need ordered categories.)
+        ordered = "unweighted" if level in (None, "nominal") else "ordinal"
+        labels = rating_categories(
+            known_raters(found.rows, not found.wide, "df"),
+            weights=weights if level is None else ordered,
+        )
     options: dict[str, Any] = {
-        "coefficient": coefficient,
-        "weights": weights,
         "labels": labels,
         "min_rating": min_rating,
         "max_rating": max_rating,
@@ -136,24 +154,56 @@ def agreement(
         "alternative": alternative,
         "kappa0": kappa0,
     }
+    compute: Any = arrays_agreement
+    if level is None:
+        options.update(coefficient=coefficient, weights=weights)
+    else:
+        from ._stats import krippendorff_alpha
+
+        compute, options["level"] = krippendorff_alpha, level
     results = {}
     for group, rows, counts, ids in found.groups:
         if ids is None:
-            rows = known_raters(rows, not found.wide, "df")
-            results[group] = named_group_warnings(
-                by, group, arrays_agreement, rows, multiplicity=counts, **options
-            )
+            if level is None:
+                rows = known_raters(rows, not found.wide, "df")
+                results[group] = named_group_warnings(
+                    by, group, compute, rows, multiplicity=counts, **options
+                )
+            else:  # (krippendorff_alpha takes the items written out)
+                items = item_ratings(rows, counts, found.names, not found.wide)
+                results[group] = named_group_warnings(by, group, compute, items, **options)
             continue
         matrix, item_ids = clustered_ratings(rows, counts, ids, found.names, not found.wide)
         try:  # each group's interval is cluster-robust over that group's clusters
             results[group] = named_group_warnings(
-                by, group, arrays_agreement, matrix, cluster=item_ids, **options
+                by, group, compute, matrix, cluster=item_ids, **options
             )
         except WkappaError as error:
             if by is None:
                 raise
             raise WkappaError(f"In the group {by}={group!r}: {error}") from error
     return results[None] if by is None else results
+
+
+def _check_level(level: Any, coefficient: Any, weights: Any) -> None:
+    """``level`` is Krippendorff's metric: with ``coefficient='krippendorff'`` only, and
+    instead of ``weights`` (both would set alpha's metric), as ``wkappa agree --level``."""
+    if level is None:
+        return
+    check_choice(level, "level", KRIPPENDORFF_LEVELS)
+    if coefficient != "krippendorff":
+        raise WkappaError(
+            f"`level`={level!r} is Krippendorff's level of measurement, for "
+            f"coefficient='krippendorff', not {coefficient!r}. Hint: pass "
+            "coefficient='krippendorff', or drop `level` (and give `weights`)."
+        )
+    if not (isinstance(weights, str) and weights == "unweighted"):
+        shown = repr(weights) if isinstance(weights, str) else "a matrix"
+        raise WkappaError(
+            f"`level`={level!r} and `weights`={shown} both set alpha's metric. Hint: drop "
+            f"`weights` (level={level!r} is Krippendorff's metric; `weights` gives alpha "
+            "another one)."
+        )
 
 
 @names_as_keywords

@@ -50,6 +50,7 @@ __all__ = [
     "check_one_rating_each",
     "check_rater_rows",
     "clustered_ratings",
+    "item_ratings",
     "layout_columns",
     "one_group_per_item",
     "panel_ratings",
@@ -607,8 +608,15 @@ def clustered_ratings(
     The frame is of the engine's library with its dtypes, so the core reads it as it reads
     the rows without ``cluster`` (an Enum's categories, messages naming the columns, or with
     ``long`` the long layout's rater ids, and ``df``, the parameter of ``wkappa.frames``)."""
+    return item_ratings(rows, multiplicity, names, long), np.repeat(ids, multiplicity)
+
+
+def item_ratings(rows: Any, multiplicity: np.ndarray, names: list[str], long: bool = False) -> Any:
+    """The items x raters frame of one group's distinct rows, each repeated by its
+    multiplicity, read as :func:`clustered_ratings` reads it: for the array functions that
+    take no ``multiplicity`` (:func:`wkappa.krippendorff_alpha`)."""
     items = _expanded(rows, multiplicity).select(list(names))
-    return known_raters(items.to_native(), long, "df"), np.repeat(ids, multiplicity)
+    return known_raters(items.to_native(), long, "df")
 
 
 def _expanded(native_rows: Any, multiplicity: np.ndarray) -> Any:
