@@ -134,3 +134,26 @@ def test_level_errors() -> None:
         )
     with pytest.raises(WkappaError, match="level"):
         wkf.agreement(frame, raters=raters, coefficient="krippendorff", level="ordered")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_frames_krippendorff_alpha(level: str, layout: str) -> None:
+    frame = _wide("pandas") if layout == "wide" else _long("polars")
+    result = wkf.krippendorff_alpha(frame, **_layout(layout), level=level)
+    _same(result, wk.krippendorff_alpha(RATINGS, level=level))
+    grouped = wkf.krippendorff_alpha(frame, **_layout(layout), by="site", level=level)
+    expected = wkf.agreement(
+        frame, **_layout(layout), by="site", coefficient="krippendorff", level=level
+    )
+    assert set(grouped) == set(expected) == {0, 1}
+    for site, alpha in grouped.items():
+        _same(alpha, expected[site])
+
+
+def test_frames_krippendorff_alpha_errors() -> None:
+    frame = _wide("polars")
+    with pytest.raises(WkappaError, match="level"):
+        wkf.krippendorff_alpha(frame, raters=["r0", "r1", "r2"], level=None)
+    with pytest.raises(wk.WkappaTypeError, match=r"frames.krippendorff_alpha\(df, raters="):
+        wkf.krippendorff_alpha(frame, ["r0", "r1"])

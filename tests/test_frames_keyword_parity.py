@@ -21,6 +21,7 @@ COUNTERPARTS: dict[str, list[str]] = {
     "paired_kappa_test": ["paired_kappa_test"],
     "kappa_by_group": ["kappa_test"],
     "agreement": ["agreement", "krippendorff_alpha"],
+    "krippendorff_alpha": ["krippendorff_alpha"],
     "rater_vs_panel": ["rater_vs_panel"],
     "icc": ["icc"],
     "icc_all": ["icc_all"],
@@ -39,6 +40,9 @@ EXCLUDED: dict[tuple[str, str, str], str] = {
     ),
     ("kappa_by_group", "kappa_test", "kappa0"): "no p-values: there is no null value to test",
     ("agreement", "krippendorff_alpha", "ratings"): (
+        "the rater columns: raters= or item/rater/rating="
+    ),
+    ("krippendorff_alpha", "krippendorff_alpha", "ratings"): (
         "the rater columns: raters= or item/rater/rating="
     ),
     ("rater_vs_panel", "rater_vs_panel", "ratings"): (

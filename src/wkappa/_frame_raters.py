@@ -38,7 +38,7 @@ from ._frames import (
 from ._stats import AgreementResult, Alternative, SeedLike
 from .exceptions import WkappaError
 
-__all__ = ["agreement", "rater_vs_panel"]
+__all__ = ["agreement", "krippendorff_alpha", "rater_vs_panel"]
 
 
 @names_as_keywords
@@ -183,6 +183,63 @@ def agreement(
                 raise
             raise WkappaError(f"In the group {by}={group!r}: {error}") from error
     return results[None] if by is None else results
+
+
+@names_as_keywords
+def krippendorff_alpha(
+    df: Any,
+    *,
+    raters: Sequence[str] | None = None,
+    item: str | None = None,
+    rater: str | None = None,
+    rating: str | None = None,
+    by: str | None = None,
+    level: KrippendorffLevel = "nominal",
+    labels: npt.ArrayLike | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    nan_policy: NanPolicy = "omit",
+    zero_division: ZeroDivision = "warn",
+    population_size: float | None = None,
+    alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
+    cluster: str | None = None,
+) -> AgreementResult | dict[Any, AgreementResult]:
+    """:func:`wkappa.krippendorff_alpha` of a data frame: alpha with Krippendorff's own
+    metric, counted in the engine.
+
+    Parameters
+    ----------
+    df, raters, item, rater, rating, by, cluster
+        As in :func:`agreement` (wide or long layout, a result per ``by`` group, a
+        cluster-robust standard error).
+    level, labels, min_rating, max_rating, nan_policy, zero_division, population_size,
+    alternative, kappa0
+        As in :func:`wkappa.krippendorff_alpha`.
+
+    Returns
+    -------
+    wkappa.AgreementResult or dict
+        ``agreement(df, ..., coefficient='krippendorff', level=level)``: the result of
+        :func:`wkappa.krippendorff_alpha` on the same ratings; with ``by``, a dict from each
+        group value to its result.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from wkappa import frames
+    >>> df = pd.DataFrame({"a": [1, 2, 3, 3, 2], "b": [1, 2, 3, 3, 1], "c": [1, 2, 2, 3, 2]})
+    >>> round(frames.krippendorff_alpha(df, raters=["a", "b", "c"], level="ordinal").statistic, 3)
+    0.792
+    """
+    check_choice(level, "level", KRIPPENDORFF_LEVELS)
+    return agreement(
+        df, raters=raters, item=item, rater=rater, rating=rating, by=by,
+        coefficient="krippendorff", level=level, labels=labels, min_rating=min_rating,
+        max_rating=max_rating, nan_policy=nan_policy, zero_division=zero_division,
+        population_size=population_size, alternative=alternative, kappa0=kappa0,
+        cluster=cluster,
+    )  # fmt: skip
 
 
 def _check_level(level: Any, coefficient: Any, weights: Any) -> None:

@@ -38,7 +38,7 @@ from ._core import (
 )
 from ._frame_correlations import ccc, icc, icc_all
 from ._frame_paired import paired_kappa_test
-from ._frame_raters import agreement, rater_vs_panel
+from ._frame_raters import agreement, krippendorff_alpha, rater_vs_panel
 from ._frames import (
     check_by,
     check_group_options,
@@ -64,6 +64,7 @@ __all__ = [
     "icc_all",
     "kappa_by_group",
     "kappa_test",
+    "krippendorff_alpha",
     "paired_kappa_test",
     "rater_vs_panel",
     "weighted_kappa",

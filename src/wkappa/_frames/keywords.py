@@ -23,6 +23,7 @@ _KEYWORD_HINT = {
     "kappa_test": "y_true='a', y_pred='b'",
     "kappa_by_group": "y_true='a', y_pred='b', by='group'",
     "agreement": "raters=['a', 'b', 'c']",
+    "krippendorff_alpha": "raters=['a', 'b', 'c'], level='ordinal'",
     "rater_vs_panel": "candidate='judge', raters=['a', 'b']",
     "paired_kappa_test": "y_true='truth', y_pred_a='a', y_pred_b='b'",
 }
