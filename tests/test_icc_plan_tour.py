@@ -4,6 +4,8 @@ describing the computation that was run (the lower-limit goal, a given ``--n``).
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import wkappa as wk
@@ -145,3 +147,33 @@ def test_an_unknown_form_lists_the_forms_planned_for(capsys: pytest.CaptureFixtu
     assert main([*_ICC, "--icc1", "0.8", "--form", "X"]) == 2
     error = capsys.readouterr().err
     assert "--form must be one of the forms planned for" in error and "'A,1'" not in error
+
+
+@pytest.mark.parametrize(
+    ("alternative", "shown"),
+    [
+        ("greater", "-ln C0 - z_(1-alpha))"),
+        ("less", "(2k)) ln C0 - z_(1-alpha))"),
+        ("two-sided", "|ln C0| - z_(1-alpha/2))"),
+    ],
+)
+def test_explain_of_an_approximate_power_follows_the_alternative(
+    alternative: str, shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The formula shown is the one computed: 'less' with icc1 above icc0 has a power below
+    alpha, which ``|ln C0|`` would not give."""
+    from statistics import NormalDist
+
+    text = _explained(
+        ["--icc1", "0.8", "--icc0", "0.6", "--raters", "3", "--n", "30", "--alternative",
+         alternative, "--method", "approximate"],
+        capsys,
+    )  # fmt: skip
+    assert shown in text
+    c0 = ((1 + 2 * 0.6) / 0.4) / ((1 + 2 * 0.8) / 0.2)
+    gap = {"greater": -math.log(c0), "less": math.log(c0)}.get(alternative, abs(math.log(c0)))
+    z = NormalDist().inv_cdf(0.975 if alternative == "two-sided" else 0.95)
+    power = NormalDist().cdf(math.sqrt(29 * 2 / 6) * gap - z)
+    plan = wk.icc_power(30, icc1=0.8, icc0=0.6, n_raters=3, alternative=alternative,  # type: ignore[arg-type]
+                        method="approximate")  # fmt: skip
+    assert plan.power == pytest.approx(power, rel=1e-9)

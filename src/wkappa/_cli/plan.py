@@ -606,6 +606,8 @@ def _icc_closed_forms(plan: ICCPlan) -> list[str]:
     z, k, n, rho = NormalDist().inv_cdf, plan.n_raters, plan.n, plan.icc1
     z_level = z(0.5 + plan.confidence_level / 2)
     bonett_extra = ", plus 5 rho (k = 2, rho >= 0.7)" if k == 2 and rho >= 0.7 else ""
+    two = plan.alternative == "two-sided"
+    za_name = "z_(1-alpha/2)" if two else "z_(1-alpha)"
     if plan.goal == "ci_width" and plan.ci_width is not None:
         return [
             f"  Bonett (2002): n = 1 + 8 z^2 (1 - rho)^2 (1 + (k-1) rho)^2 / (k (k-1) w^2) with "
@@ -621,10 +623,7 @@ def _icc_closed_forms(plan: ICCPlan) -> list[str]:
             f"z_assurance = {z(plan.target_assurance):.4f}, rounded up: n = {n:,}."
         ]
     if plan.goal == "power" and plan.alpha is not None and plan.target_power is not None:
-        two = plan.alternative == "two-sided"
-        alpha = plan.alpha
-        za = z(1 - alpha / 2) if two else z(1 - alpha)
-        za_name = "z_(1-alpha/2)" if two else "z_(1-alpha)"
+        za = z(1 - plan.alpha / (2 if two else 1))
         return [
             f"  Walter, Eliasziw & Donner (1998): n = 1 + 2 ({za_name} + z_power)^2 k / ((ln "
             f"C0)^2 (k - 1)) with C0 = theta(icc0) / theta(icc1), {za_name} = {za:.4f}, "
@@ -633,9 +632,10 @@ def _icc_closed_forms(plan: ICCPlan) -> list[str]:
         ]
     lines = []
     if plan.icc0 is not None:
+        gap = {"greater": "-ln C0", "less": "ln C0"}.get(str(plan.alternative), "|ln C0|")
         lines.append(
-            "  Walter, Eliasziw & Donner (1998): power = Phi(sqrt((n-1)(k-1) / (2k)) |ln C0| - "
-            f"z) with C0 = theta(icc0) / theta(icc1) and n = {n:,}: "
+            f"  Walter, Eliasziw & Donner (1998): power = Phi(sqrt((n-1)(k-1) / (2k)) {gap} - "
+            f"{za_name}) with C0 = theta(icc0) / theta(icc1) and n = {n:,}: "
             f"{probability_phrase('power', plan.power)}."
         )
     if plan.lower_limit is not None:
