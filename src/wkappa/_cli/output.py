@@ -45,6 +45,7 @@ __all__ = [
     "RowCount",
     "band",
     "band_source",
+    "blank_lines_text",
     "bootstrap_pvalue",
     "categories_line",
     "ci_label",
@@ -95,11 +96,7 @@ class RowCount:
         else:
             counted = f"{self.read:,} read, {self.used:,} used, {self.dropped:,} dropped: "
             counted += self.reason
-        if not self.blank:
-            return counted
-        lines = "1 blank line" if len(self.blank) == 1 else f"{len(self.blank):,} blank lines"
-        shown = ", ".join(str(row) for row in self.blank[:3]) + (", ..." * (len(self.blank) > 3))
-        return f"{counted}; {lines} skipped (row{'s' * (len(self.blank) > 1)} {shown})"
+        return f"{counted}; {blank_lines_text(self.blank)}" if self.blank else counted
 
     def values(self) -> list[Any]:
         """The values of :data:`ROW_FIELDS` (the reason None when nothing was dropped)."""
@@ -107,6 +104,22 @@ class RowCount:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(zip(ROW_FIELDS, self.values(), strict=True))
+
+
+def blank_lines_text(rows: Sequence[int]) -> str:
+    """What a file's blank lines were: ``1 blank line skipped (row 7)``, by the data rows
+    they would have been (the first three named).
+
+    Examples
+    --------
+    >>> blank_lines_text([7])
+    '1 blank line skipped (row 7)'
+    >>> blank_lines_text([1, 4, 5, 9])
+    '4 blank lines skipped (rows 1, 4, 5, ...)'
+    """
+    lines = "1 blank line" if len(rows) == 1 else f"{len(rows):,} blank lines"
+    shown = ", ".join(str(row) for row in rows[:3]) + (", ..." * (len(rows) > 3))
+    return f"{lines} skipped (row{'s' * (len(rows) > 1)} {shown})"
 
 
 def categories_line(labels: Sequence[Any], noun: str = "categories") -> str:

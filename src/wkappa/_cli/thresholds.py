@@ -27,6 +27,7 @@ from .io import (
     polars,
 )
 from .labels import Spelling, drop_missing, parse_labels, text_labels, tidy_labels
+from .missing import blank_is_missing
 from .numbers import numeric_columns
 from .options import (
     add_command,
@@ -43,12 +44,13 @@ from .output import (
     ON_A_THRESHOLD,
     THRESHOLD_KAPPA_DECIMALS,
     RowCount,
+    blank_lines_text,
     categories_line,
     format_number,
     render_table,
     to_json,
 )
-from .sniff import file_head, ragged_error, separator_line
+from .sniff import file_head, ragged_error, read_error, separator_line
 from .tables import build_tables
 from .thresholds_report import (
     THRESHOLD_HEADER,
@@ -253,7 +255,9 @@ def run_thresholds(args: argparse.Namespace) -> int:
             print(explained(result))
     if target is not None:
         _apply(args, result, target)
-        note(args, f"wrote {args.out} (column {args.grade_col!r} added)")
+        skipped = target[0].skipped  # the --apply file's blank lines, not written
+        said = f"; {target[0].name}: {blank_lines_text(skipped)}" if skipped else ""
+        note(args, f"wrote {args.out} (column {args.grade_col!r} added){said}")
     if args.report:
         graded = graded_result(
             result,
@@ -328,6 +332,9 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
         raise WkappaError(
             f"{other.name} already has a column {args.grade_col!r}. Hint: pass --grade-col NAME."
         )
+    _skip_blank_lines(other, frame, schema)
+    if other.skipped:  # read again without them, each row keeping its number in the file
+        frame = other.scan(whole_file=True)
     if schema[score] == polars().String:  # names the row of a cell that is not a number
         try:
             frame = numeric_columns(other, frame, [score], required=True)
@@ -354,6 +361,26 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
                 "Hint: --nan-policy omit leaves its grade empty."
             )
     return other, frame, score
+
+
+def _skip_blank_lines(other: Any, frame: Any, schema: dict[str, Any]) -> None:
+    """Find the blank lines of a CSV or TSV ``--apply`` file, as every command's reader does
+    (:meth:`.io.Source.skip_blank_lines`): they are not rows, so they get no grade and are
+    not written. Looked for only when some row has no value in any column (one pass; a line
+    of spaces reads as text of spaces)."""
+    if other.fmt not in ("csv", "tsv"):
+        return
+    pl = polars()
+    try:
+        empty = (
+            blank_is_missing(frame, schema, list(schema))
+            .filter(pl.all_horizontal(pl.col(list(schema)).is_null()))
+            .head(1)
+            .collect(engine="streaming")
+        )
+    except pl.exceptions.PolarsError as exc:
+        raise read_error(other, exc) from None
+    other.skip_blank_lines(empty, list(schema))
 
 
 def _apply_dialect(args: argparse.Namespace, text: bool) -> tuple[str | None, bool]:

@@ -25,6 +25,7 @@ from ..exceptions import WkappaError
 from .io import Source, polars
 from .missing import MISSING_SPELLINGS
 from .numbers import number_of
+from .rows import ROW, without_rows
 from .sniff import read_error
 
 __all__ = ["as_written", "check_out_name", "write_atomically", "write_bytes", "write_text"]
@@ -48,7 +49,7 @@ def check_out_name(path: str, out_format: str) -> None:
 
 def as_written(other: Source, out_format: str, numbers: Sequence[str]) -> Any:
     """The ``--apply`` file's own columns as a LazyFrame, to be written back as they were
-    (the header too, spaces and all).
+    (the header too, spaces and all); its blank lines (``other.skipped``) are not rows.
 
     A CSV or TSV file written as CSV or TSV: cell for cell (every column read as text and
     nothing read as missing, so ``-9``, ``NA``, `` -9 `` and ``007`` stay as they are). Into
@@ -69,6 +70,8 @@ def as_written(other: Source, out_format: str, numbers: Sequence[str]) -> Any:
             null_values=None,
             skip_lines=other.skip_lines,
         )
+        # The blank lines the reader skipped are not rows: not written either.
+        text = without_rows(text, other.skipped).drop(ROW, strict=False)
         if out_format in ("csv", "tsv"):
             return text
         return _typed(other, text, numbers)
@@ -81,6 +84,7 @@ def _typed(other: Source, text: Any, numbers: Sequence[str]) -> Any:
     pl = polars()
     typed = dataclasses.replace(other, na_values=()).scan(whole_file=True, as_written=True)
     schema = other.schema(typed)
+    typed = typed.select(list(schema))  # without the rows' numbers in the file
     cells = {name: _cell(name) for name in schema}
     parsed = {name: number_of(cell, other.decimal_comma) for name, cell in cells.items()}
     tally = text.select(
