@@ -135,3 +135,19 @@ def test_without_blank_lines_the_note_is_as_before(tmp_path, capsys):
     assert code == 0, err
     assert err.strip().endswith("(column 'grade' added)")
     assert _read(tmp_path / "out.parquet") == ROWS
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("id,b\n", ""),
+        ("id,b\n\n\r\n", " (only 2 blank lines)"),
+        ("id,b\n\n", " (only 1 blank line)"),
+    ],
+)
+def test_a_file_without_data_rows_is_refused_as_such(tmp_path, capsys, text, said):
+    """A header over blank lines only was refused as "column 'b' ... must hold numbers"."""
+    code, err = _apply(tmp_path, capsys, text, "out.csv")
+    assert code != 0
+    assert f"other.csv (--apply) has a header but no data rows{said}; there is nothing" in err
+    assert not (tmp_path / "out.csv").exists()

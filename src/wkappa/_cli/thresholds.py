@@ -348,6 +348,13 @@ def _open_apply(args: argparse.Namespace) -> tuple[Any, Any, str]:
             ) from None
         schema = other.schema(frame)
     if not schema[score].is_numeric():
+        if frame.head(1).collect().height == 0:  # a header (and blank lines) only
+            skipped = len(other.skipped)
+            blank = f" (only {skipped:,} blank line{'s' * (skipped > 1)})" if skipped else ""
+            raise WkappaError(
+                f"{other.name} (--apply) has a header but no data rows{blank}; there is "
+                "nothing to grade."
+            )
         raise WkappaError(f"column {score!r} of {other.name} must hold numbers.")
     if args.nan_policy != "omit":
         from .rows import first_row
