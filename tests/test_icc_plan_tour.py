@@ -177,3 +177,16 @@ def test_explain_of_an_approximate_power_follows_the_alternative(
     plan = wk.icc_power(30, icc1=0.8, icc0=0.6, n_raters=3, alternative=alternative,  # type: ignore[arg-type]
                         method="approximate")  # fmt: skip
     assert plan.power == pytest.approx(power, rel=1e-9)
+
+
+def test_inputs_are_written_as_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """An anticipated ICC near 1 is not written as 1 (outside the range it must be in), nor
+    0.12345 as 0.1235: repr, explain and the command line show the value given."""
+    plan = wk.icc_sample_size(icc1=0.9999999, icc0=0.6, n_raters=3)
+    assert "icc1=0.9999999," in repr(plan)
+    assert "ICC(1,1) = 0.9999999 (" in plan.explain()
+    limit = wk.icc_sample_size(icc1=0.12345, lower_limit=0.05, n_raters=3)
+    assert "ICC(1,1) = 0.12345 (" in limit.explain() and "icc1=0.12345," in repr(limit)
+    assert main([*_ICC, "--icc1", "0.9999999", "--icc0", "0.6", "--raters", "3"]) == 0
+    assert "ICC(1,1) = 0.9999999 (" in capsys.readouterr().out
+    assert "icc1=0.8, icc0=0.6," in repr(wk.icc_sample_size(icc1=0.8, icc0=0.6))

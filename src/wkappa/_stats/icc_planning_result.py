@@ -108,14 +108,13 @@ class ICCPlan:
         if self.goal == "power":
             return f"power >= {self.target_power:g}"
         if self.goal == "lower_limit":
-            return f"P(lower limit > {self.lower_limit:g}) >= {self.target_assurance:g}"
+            return f"P(lower limit > {_given(self.lower_limit)}) >= {self.target_assurance:g}"
         if self.goal == "ci_width":
             level = level_percent(self.confidence_level)
             if self.target_assurance is not None:
-                return (
-                    f"P({level} interval width <= {self.ci_width:g}) >= {self.target_assurance:g}"
-                )
-            return f"expected {level} interval width <= {self.ci_width:g}"
+                width = _given(self.ci_width)
+                return f"P({level} interval width <= {width}) >= {self.target_assurance:g}"
+            return f"expected {level} interval width <= {_given(self.ci_width)}"
         return "n given"
 
     def to_dict(self) -> dict[str, Any]:
@@ -139,12 +138,12 @@ class ICCPlan:
         lines = [
             f"ICC study plan ({self.method}): n = {self.n:,} subjects rated by "
             f"{self.n_raters} raters",
-            f"  anticipated ICC({self.form}) = {self.icc1:.4g} ({DESCRIPTIONS[self.form]})",
+            f"  anticipated ICC({self.form}) = {_given(self.icc1)} ({DESCRIPTIONS[self.form]})",
         ]
         if self.icc0 is not None:
             wanted = "" if self.target_power is None else f" (wanted {self.target_power:g})"
             lines.append(
-                f"  H0: ICC = {self.icc0:g} ({self.alternative}, alpha = {self.alpha:g}): "
+                f"  H0: ICC = {_given(self.icc0)} ({self.alternative}, alpha = {self.alpha:g}): "
                 f"power {probability_text(self.power, self.target_power)}{wanted}"
             )
         if self.lower_limit is not None:
@@ -153,7 +152,7 @@ class ICCPlan:
                 "  "
                 + probability_phrase(
                     f"P(lower limit of the {level_percent(self.confidence_level)} interval > "
-                    f"{self.lower_limit:g})",
+                    f"{_given(self.lower_limit)})",
                     self.assurance,
                     target,
                 )
@@ -165,7 +164,7 @@ class ICCPlan:
                 "  "
                 + probability_phrase(
                     f"P(width of the {level_percent(self.confidence_level)} interval <= "
-                    f"{self.ci_width:g})",
+                    f"{_given(self.ci_width)})",
                     self.assurance,
                     target,
                 )
@@ -174,7 +173,7 @@ class ICCPlan:
         wanted = (
             ""
             if self.ci_width is None or self.target_assurance is not None
-            else f" (wanted <= {self.ci_width:g})"
+            else f" (wanted <= {_given(self.ci_width)})"
         )
         if self.goal == "n":
             wanted = ""
@@ -191,11 +190,11 @@ class ICCPlan:
         if self.goal == "power":
             goal = f"power>={self.target_power:g}"
         elif self.goal == "ci_width" and self.target_assurance is not None:
-            goal = f"P(width<={self.ci_width:g})>={self.target_assurance:g}"
+            goal = f"P(width<={_given(self.ci_width)})>={self.target_assurance:g}"
         elif self.goal == "ci_width":
-            goal = f"ci_width<={self.ci_width:g}"
+            goal = f"ci_width<={_given(self.ci_width)}"
         elif self.goal == "lower_limit":
-            goal = f"P(lower limit>{self.lower_limit:g})>={self.target_assurance:g}"
+            goal = f"P(lower limit>{_given(self.lower_limit)})>={self.target_assurance:g}"
         else:
             goal = "n given"
         delivers = "" if self.icc0 is None else f"power={self.power:.4g}, "
@@ -204,13 +203,23 @@ class ICCPlan:
         test = (
             ""
             if self.icc0 is None
-            else f"icc0={self.icc0:g}, alternative={self.alternative!r}, alpha={self.alpha:g}, "
+            else f"icc0={_given(self.icc0)}, alternative={self.alternative!r}, "
+            f"alpha={self.alpha:g}, "
         )
         return (
             f"ICCPlan(n={self.n}, {delivers}expected_width={self.expected_width:.4g}, "
-            f"goal={goal!r}, method={self.method!r}, form={self.form!r}, icc1={self.icc1:g}, "
+            f"goal={goal!r}, method={self.method!r}, form={self.form!r}, icc1={_given(self.icc1)}, "
             f"{test}n_raters={self.n_raters})"
         )
+
+
+def _given(value: float | None) -> str:
+    """A value of the plan's inputs as given: ``format(value, 'g')`` unless that rounds it
+    (an anticipated ICC of 0.9999999 is not written 1), then its shortest exact form."""
+    if value is None:  # an input the plan's goal has not
+        return "None"
+    short = format(value, "g")
+    return short if float(short) == value else repr(float(value))
 
 
 @dataclass(frozen=True)
