@@ -157,3 +157,19 @@ def test_frames_krippendorff_alpha_errors() -> None:
         wkf.krippendorff_alpha(frame, raters=["r0", "r1", "r2"], level=None)
     with pytest.raises(wk.WkappaTypeError, match=r"frames.krippendorff_alpha\(df, raters="):
         wkf.krippendorff_alpha(frame, ["r0", "r1"])
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio"])
+def test_level_by_groups_on_values_that_are_not_whole(level: str) -> None:
+    """At the interval and ratio levels, numbers that are not whole are categories as they
+    are, in every group: the sorted distinct values of all the ratings."""
+    values = np.array([0.25, 0.95, 1.65, 2.5])
+    a, b = values[[0, 1, 2, 0, 1, 3, 2, 3]], values[[0, 1, 1, 0, 2, 3, 3, 2]]
+    site = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    frame = pd.DataFrame({"a": a, "b": b, "site": site})
+    results = wkf.agreement(
+        frame, raters=["a", "b"], by="site", coefficient="krippendorff", level=level
+    )
+    for group, result in results.items():
+        ratings = np.column_stack([a, b])[site == group]
+        _same(result, wk.krippendorff_alpha(ratings, level=level, labels=values))

@@ -25,6 +25,7 @@ from ._core import (
     check_nan_policy,
     check_table_nan_policy,
     known_raters,
+    value_labels,
 )
 from ._frames import (
     check_rater_rows,
@@ -75,8 +76,10 @@ def agreement(
         Long layout: one row per rating (each rater rates an item at most once).
     by : str, optional
         A column whose values each get their own coefficient (on one set of categories: the
-        integer range of all the ratings, or ``labels``). In the long layout an item's rows
-        carry one ``by`` value (an item in two groups is an error, as one in two clusters).
+        integer range of all the ratings, or ``labels``; at the interval and ratio ``level``,
+        values that are not whole numbers: their sorted distinct values). In the long layout
+        an item's rows carry one ``by`` value (an item in two groups is an error, as one in
+        two clusters).
         A missing value (None, NaN, null) is a group of its own, keyed None and last, as in
         SQL's and polars' GROUP BY and in :func:`kappa_by_group`. A group's warning (an
         undefined coefficient, say) names its group: "by='site' group 'x': ...".
@@ -128,7 +131,6 @@ def agreement(
     ('interval', 0.791)
     """
     from ._stats import agreement as arrays_agreement
-    from ._stats import rating_categories
 
     _check_level(level, coefficient, weights)
     # With cluster: the distinct rows of each (group, cluster), counted in the engine.
@@ -138,12 +140,7 @@ def agreement(
     check_rater_rows(found, labels, check_nan_policy(nan_policy))
     if by is not None and labels is None and min_rating is None and max_rating is None:
         # One set of categories for every group: those of all the ratings together.
-        # (Krippendorff's ordinal, interval and ratio metrics need ordered categories.)
-        ordered = "unweighted" if level in (None, "nominal") else "ordinal"
-        labels = rating_categories(
-            known_raters(found.rows, not found.wide, "df"),
-            weights=weights if level is None else ordered,
-        )
+        labels = _shared_categories(known_raters(found.rows, not found.wide, "df"), weights, level)
     options: dict[str, Any] = {
         "labels": labels,
         "min_rating": min_rating,
@@ -240,6 +237,20 @@ def krippendorff_alpha(
         population_size=population_size, alternative=alternative, kappa0=kappa0,
         cluster=cluster,
     )  # fmt: skip
+
+
+def _shared_categories(ratings: Any, weights: Any, level: Any) -> Any:
+    """The categories of all the groups' ``ratings`` together, as the coefficient reads
+    them: Krippendorff's ordinal, interval and ratio metrics need them ordered, and at the
+    interval and ratio levels numbers that are not whole are categories as they are."""
+    from ._stats import rating_categories
+
+    if level in ("interval", "ratio"):
+        values = value_labels(ratings, None, None, None, f"level={level!r}", None)[1]
+        if values is not None:
+            return values
+    ordered = "unweighted" if level in (None, "nominal") else "ordinal"
+    return rating_categories(ratings, weights=weights if level is None else ordered)
 
 
 def _check_level(level: Any, coefficient: Any, weights: Any) -> None:
