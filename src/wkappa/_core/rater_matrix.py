@@ -182,11 +182,17 @@ def _rater_column(values: Any, name: str, label: str, where: str, read: Any = No
 _ID_MINIMUM = 10
 
 
-def _present(column: Column) -> np.ndarray | None:
-    """A text column's present ratings (not categorical, not numeric), else None."""
+# The rows that screen a column first: a column of ratings repeats a value within them.
+_HEAD = 1000
+
+
+def _present(column: Column, stop: int | None = None) -> np.ndarray | None:
+    """A text column's present ratings (not categorical, not numeric) among its first
+    ``stop`` rows (all: None), else None."""
     if column.categories is not None or column.values.dtype.kind not in "OUS":
         return None
-    return column.values if column.missing is None else column.values[~column.missing]
+    values = column.values[:stop]
+    return values if column.missing is None else values[~column.missing[:stop]]
 
 
 def _all_text(values: np.ndarray) -> bool:
@@ -198,20 +204,22 @@ def _warn_id_column(columns: Sequence[Column], names: Sequence[str], name: str) 
     different and used by no other rater (``item`` beside the raters' 'low', 'high'). As a
     rater it agrees with no one and adds one category per item, so every coefficient is
     wrong; a rater's text ratings repeat within a column and across raters. The first
-    thousand values settle it for a column of ratings (they repeat)."""
+    thousand rows settle it for a column of ratings (they repeat), so only a column of
+    distinct values is read whole."""
     if len(columns) < 3:  # an id column beside a single rater is refused as one rater
         return
-    present = [_present(column) for column in columns]
-    for g, values in enumerate(present):
-        if values is None or len(values) < _ID_MINIMUM:
+    for g, column in enumerate(columns):
+        head = _present(column, _HEAD)
+        if head is None or len(set(head.tolist())) < len(head) or not _all_text(head):
             continue
-        head = values[:1000].tolist()
-        if len(set(head)) < len(head) or not _all_text(values[:1000]):
+        values = _present(column)
+        if values is None or len(values) < _ID_MINIMUM:
             continue
         distinct = set(values.tolist())
         if len(distinct) < len(values) or not _all_text(values):
             continue
-        others = [set(v.tolist()) for h, v in enumerate(present) if h != g and v is not None]
+        present = [_present(other) for h, other in enumerate(columns) if h != g]
+        others = [set(v.tolist()) for v in present if v is not None]
         if any(others) and not any(other & distinct for other in others):
             warn_at_caller(
                 f"`{name}` {names[g]} looks like item ids, not ratings: its {len(values)} "

@@ -214,14 +214,15 @@ class GbdtScorer:
                 )
             grades = first + apply_thresholds(preds, self.thresholds)
             return self._kappa(labels, grades, first, first + len(self.thresholds), weight)
-        lo = self.min_rating if self.min_rating is not None else _bound(labels, np.min)
-        hi = self.max_rating if self.max_rating is not None else _bound(labels, np.max)
+        free = self.min_rating is None or self.max_rating is None  # a bound from the labels
+        own = (_bound(labels, np.min), _bound(labels, np.max)) if free else (None, None)
+        lo = self.min_rating if self.min_rating is not None else own[0]
+        hi = self.max_rating if self.max_rating is not None else own[1]
         if lo is None or hi is None:  # no labels, or a fractional one: weighted_kappa says so
             return self._kappa(labels, preds, None, None, weight)
         hi = max(lo, hi)
         grades = np.rint(preds)
-        if self.min_rating is None or self.max_rating is None:
-            own = _bound(labels, np.min), _bound(labels, np.max)
+        if free:
             clipped = bool(grades.size) and (grades.min() < lo or grades.max() > hi)
             others = self._other_label_range(labels, own, training_labels if clipped else None)
             self._warn_clipped(grades, lo, hi, others)
