@@ -425,7 +425,7 @@ def test_every_pair_omitted_is_refused() -> None:
         wk.stratified_kappa_test([1, 2, 3, 1], [np.nan] * 4, strata=[0, 0, 1, 1], nan_policy="omit")
 
 
-def _eyes_in_sites(seed: int = 4) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def eyes_in_sites(seed: int = 4) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Both eyes of 20, 25 and 30 patients in three sites (clusters nested in strata)."""
     rng = np.random.default_rng(seed)
     sizes = {"north": 20, "south": 25, "west": 30}
@@ -440,7 +440,7 @@ def _eyes_in_sites(seed: int = 4) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
 def test_cluster_gives_each_stratum_its_cluster_robust_error() -> None:
     """Each stratum's result is kappa_test(..., cluster=) on its own pairs, and the overall
     kappa, its standard error and Q are SAS's combination of those variances."""
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     result = wk.stratified_kappa_test(
         a, b, strata=site, cluster=patient, pooling="inverse-variance"
     )
@@ -466,7 +466,7 @@ def test_cluster_gives_each_stratum_its_cluster_robust_error() -> None:
 def test_one_pair_per_cluster_scales_each_variance_by_n_over_n_minus_1() -> None:
     """An identity: with one pair per cluster, each stratum's variance is the ordinary one
     times n_h / (n_h - 1)."""
-    a, b, site, _ = _eyes_in_sites()
+    a, b, site, _ = eyes_in_sites()
     plain = wk.stratified_kappa_test(a, b, strata=site)
     own = wk.stratified_kappa_test(
         a, b, strata=site, cluster=np.arange(a.size), pooling="inverse-variance"
@@ -479,7 +479,7 @@ def test_one_pair_per_cluster_scales_each_variance_by_n_over_n_minus_1() -> None
 
 
 def test_cluster_across_strata_and_independent_pair_tests_are_refused() -> None:
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     eye = np.tile(["left", "right"], a.size // 2)  # an eye is in every site
     with pytest.raises(WkappaError, match=r"`cluster` 'left' has pairs in two strata"):
         wk.stratified_kappa_test(a, b, strata=site, cluster=eye)
@@ -489,7 +489,7 @@ def test_cluster_across_strata_and_independent_pair_tests_are_refused() -> None:
 
 
 def test_a_stratum_of_one_cluster_is_left_out_and_few_clusters_warn_once() -> None:
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     a = np.concatenate([a, [1, 2, 0, 1, 2, 2]])
     b = np.concatenate([b, [1, 1, 0, 2, 2, 1]])
     site = np.concatenate([site, ["tiny", "tiny", "few", "few", "few", "few"]])

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import wkappa as wk
 from budget import examples
-from test_stratified import exact_kappa_variance
+from test_stratified import exact_kappa_variance, eyes_in_sites
 from wkappa._core import t_ppf, t_sf
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
@@ -126,20 +126,8 @@ def test_one_stratum_is_kappa_test(
     )
 
 
-def _eyes_in_sites(seed: int = 4) -> tuple[np.ndarray, ...]:
-    """Both eyes of 20, 25 and 30 patients in three sites (clusters nested in strata)."""
-    rng = np.random.default_rng(seed)
-    sizes = {"north": 20, "south": 25, "west": 30}
-    site = np.repeat(list(sizes), [2 * g for g in sizes.values()])
-    patient = np.array([f"{s}-{i // 2}" for s, g in sizes.items() for i in range(2 * g)])
-    grade = np.repeat(rng.integers(0, 4, sum(sizes.values())), 2)
-    a = np.clip(grade + rng.integers(-1, 2, grade.size), 0, 3)
-    b = np.clip(grade + rng.integers(-1, 2, grade.size), 0, 3)
-    return a, b, site, patient
-
-
 def test_one_clustered_stratum_is_kappa_test_with_cluster() -> None:
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     own = site == "west"
     alone = wk.kappa_test(a[own], b[own], cluster=patient[own], alternative="greater")
     with pytest.warns(UndefinedKappaWarning, match="needs 2 strata or more"):
@@ -157,7 +145,7 @@ def test_one_clustered_stratum_is_kappa_test_with_cluster() -> None:
 
 
 def test_clustered_pairs_pooling_uses_t_on_the_clusters_less_the_strata() -> None:
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="pairs")
     assert result.test_df == 20 + 25 + 30 - 3
     n = np.array([r.n for r in result.results], dtype=float)
@@ -180,7 +168,7 @@ def test_clustered_pairs_pooling_uses_t_on_the_clusters_less_the_strata() -> Non
 
 
 def test_sample_weights_weight_the_strata_by_their_weighted_pairs() -> None:
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     weight = np.where(site == "north", 3.0, 1.0)
     result = wk.stratified_kappa_test(
         a, b, strata=site, cluster=patient, sample_weight=weight, pooling="pairs"
@@ -217,7 +205,7 @@ def test_the_order_of_the_strata_does_not_matter(
 
 
 def test_cluster_without_pooling_warns_naming_the_keyword_and_the_fix() -> None:
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     with pytest.warns(UserWarning, match=r"Hint: pooling='pairs' .* keeps its coverage") as got:
         default = wk.stratified_kappa_test(a, b, strata=site, cluster=patient)
     assert len(got) == 1 and got[0].filename == __file__
@@ -243,7 +231,7 @@ def test_a_bad_pooling_is_refused_naming_the_keyword() -> None:
 
 
 def test_the_result_records_its_pooling() -> None:
-    a, b, site, patient = _eyes_in_sites()
+    a, b, site, patient = eyes_in_sites()
     result = wk.stratified_kappa_test(a, b, strata=site, cluster=patient, pooling="pairs")
     summary = json.loads(json.dumps(result.to_dict()))
     assert summary["pooling"] == "pairs" and summary["test_df"] == 72
