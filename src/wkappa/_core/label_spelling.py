@@ -150,17 +150,22 @@ def _form_name(value: str) -> str:
     return "partly decomposed"
 
 
+def _fix(a: str, b: str, hint: str, form_hint: str) -> str:
+    """The hint for two spellings of one label: ``form_hint`` when they differ by Unicode
+    form, else ``hint`` (whitespace and case)."""
+    return form_hint if _other_form(a, b) else hint
+
+
 def split_error(
     pair: tuple[str, str], where: str, hint: str, form_hint: str = PYTHON_FORM_HINT
 ) -> WkappaError:
     """The error for two spellings of one label; ``where`` says where the second one is;
     ``form_hint`` is the hint when they differ by Unicode form."""
     first, second = pair
-    fix = form_hint if _other_form(first, second) else hint
     return WkappaError(
         f"The ratings hold {_shown(first, second)} and {_shown(second, first)}, which differ "
         f"only by {_difference(first, second)} and would count as two categories "
-        f"({_shown(second, first)} first {where}). {fix}"
+        f"({_shown(second, first)} first {where}). {_fix(first, second, hint, form_hint)}"
     )
 
 
@@ -174,11 +179,10 @@ def unlisted_error(
     """The error for a rating that matches a label only once stripped, case-folded and in
     one Unicode form."""
     value, label = pair
-    fix = form_hint if _other_form(value, label) else hint
     return WkappaError(
         f"{format_value(value)} {where} is not in `labels` {format_value(list(labels))}: it "
         f"differs from the label {_shown(label, value)} only by {_difference(value, label)}. "
-        f"{fix}"
+        f"{_fix(value, label, hint, form_hint)}"
     )
 
 
