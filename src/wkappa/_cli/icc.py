@@ -137,7 +137,6 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
         if table.null_count().sum_horizontal().item() == table.height * len(raters):
             raise no_rating_at_all(source.name, table.height, "--raters", raters)
         matrix = table.to_numpy()
-        _check_finite(args, matrix, raters, [], source.skipped)
         dropped = rated_items(matrix, args.nan_policy)[1]
         return matrix, raters, RowCount(table.height, dropped, NO_RATING, source.skipped), []
     ids = {args.item: "--item", args.rater: "--rater"}
@@ -166,7 +165,6 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     raters = [c for c in wide_frame.columns if c != args.item]
     matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()
     items = wide_frame[args.item].to_list()
-    _check_finite(args, matrix, raters, items)
     rows = RowCount(missing.len(), int(missing.sum()), "a missing rating", source.skipped)
     return matrix, raters, rows, items
 
@@ -193,24 +191,34 @@ def _without_blank_rows(source: Any, data: Any, missing: Any, args: argparse.Nam
     return data.filter(~blank)
 
 
-def _check_raters(
+def _check_ratings(
     args: argparse.Namespace,
     matrix: np.ndarray,
     raters: list[str],
     items: list[Any],
     skipped: Sequence[int] = (),
 ) -> None:
-    """A missing rating (``--nan-policy raise``) or, with ``omit``, a rater without any
-    rating, named as the file names them (the library counts items and raters from 0; a
-    wide file's ``skipped`` blank lines are not rows of the matrix); ``propagate`` answers
-    nan."""
+    """An infinite rating, a missing rating (``--nan-policy raise``) or, with ``omit``, a
+    rater without any rating, named as the file names them (the library counts items and
+    raters from 0): a wide file's row (its ``skipped`` blank lines are not rows of the
+    matrix) and column, a long file's item and rater; ``propagate`` answers nan."""
+
+    def cell(row: int, column: int) -> str:
+        return f", row {file_row(row, skipped)}: column {raters[column]!r}"
+
+    found = np.argwhere(np.isinf(matrix))
+    if found.size:
+        row, column = found[0]
+        if args.raters:  # a wide file's rows are the file's rows
+            where = cell(row, column)
+        else:
+            where = f": item {items[row]!r}, rater {raters[column]!r}"
+        raise WkappaError(f"{file_name(args.file)}{where} contains inf; ratings must be finite.")
     missing = np.argwhere(np.isnan(matrix))
     if args.nan_policy == "raise" and missing.size:
         row, column = missing[0]
-        if args.raters:  # a wide file's rows are the file's rows
-            where = (
-                f", row {file_row(row, skipped)}: column {raters[column]!r} has a missing rating"
-            )
+        if args.raters:
+            where = f"{cell(row, column)} has a missing rating"
         else:
             where = f": item {items[row]!r} has no rating from rater {raters[column]!r}"
         raise WkappaError(
@@ -227,32 +235,12 @@ def _check_raters(
         )
 
 
-def _check_finite(
-    args: argparse.Namespace,
-    matrix: np.ndarray,
-    raters: list[str],
-    items: list[Any],
-    skipped: Sequence[int] = (),
-) -> None:
-    """An infinite rating, named as the file names it (a wide file's row and column, its
-    ``skipped`` blank lines not rows of the matrix; a long file's item and rater), as
-    ``wkappa score`` names one."""
-    found = np.argwhere(np.isinf(matrix))
-    if found.size:
-        row, column = found[0]
-        if args.raters:
-            where = f", row {file_row(row, skipped)}: column {raters[column]!r}"
-        else:
-            where = f": item {items[row]!r}, rater {raters[column]!r}"
-        raise WkappaError(f"{file_name(args.file)}{where} contains inf; ratings must be finite.")
-
-
 def run_icc(args: argparse.Namespace) -> int:
     """Run ``wkappa icc``: prints a table of ICCs (text) or a JSON document."""
     try:
         forms = FORMS if args.form == "all" else (check_form(args.form),)
         matrix, raters, rows, items = _read(args)
-        _check_raters(args, matrix, raters, items, rows.blank)
+        _check_ratings(args, matrix, raters, items, rows.blank)
         options = {"icc0": args.icc0, "alternative": args.alternative}
         if len(forms) == 1:  # (a warning about this form only)
             results = {forms[0]: icc(matrix, form=forms[0], nan_policy=args.nan_policy, **options)}
