@@ -19,6 +19,7 @@ from .._core import (
     INT64_SAFE,
     Alternative,
     CountedRows,
+    NanPolicy,
     agreement_weight_matrix,
     check_agreement_weights,
     check_rating_bounds,
@@ -46,11 +47,11 @@ __all__ = [
 
 def rating_rows(
     ratings: Any,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
+    labels: npt.ArrayLike | None,
+    min_rating: int | None,
+    max_rating: int | None,
     ordered: bool,
-    policy: str,
+    policy: NanPolicy,
     propagate: bool = True,
 ) -> CountedRows | None:
     """The distinct rows of category codes (-1 = missing), their multiplicities, the
@@ -58,12 +59,12 @@ def rating_rows(
     (``propagate``: whether the caller takes it, for the hint of 'raise')."""
     if labels is None:
         lo, hi = check_rating_bounds(min_rating, max_rating)
-        fast = fast_rows(ratings, lo, hi, policy)  # type: ignore[arg-type]
+        fast = fast_rows(ratings, lo, hi, policy)
         if fast is not None:
             return fast
     if min_rating is None and max_rating is None:
         # Named categories (labels=, ordered categoricals, Enum): dense codes, the same pass.
-        fast = coded_rows(ratings, labels, ordered, policy)  # type: ignore[arg-type]
+        fast = coded_rows(ratings, labels, ordered, policy)
         if fast is not None:
             return fast
     encoded = encoded_ratings(ratings, labels, min_rating, max_rating, ordered, policy, propagate)
@@ -76,11 +77,11 @@ def rating_rows(
 
 def encoded_ratings(
     ratings: Any,
-    labels: Any,
-    min_rating: Any,
-    max_rating: Any,
+    labels: npt.ArrayLike | None,
+    min_rating: int | None,
+    max_rating: int | None,
     ordered: bool,
-    policy: str,
+    policy: NanPolicy,
     propagate: bool = True,
 ) -> tuple[np.ndarray, Sequence[Any]] | None:
     """The category codes of the ratings (-1 = missing) and the categories; None for a
@@ -91,7 +92,7 @@ def encoded_ratings(
         min_rating=min_rating,
         max_rating=max_rating,
         ordered=ordered,
-        nan_policy=policy,  # type: ignore[arg-type]
+        nan_policy=policy,
         propagate=propagate,
     )
     return None if encoded is None else (encoded.codes, encoded.labels)
@@ -147,7 +148,7 @@ def rows_agreement(
     labels: npt.ArrayLike | None,
     min_rating: int | None,
     max_rating: int | None,
-    policy: str,
+    policy: NanPolicy,
     inference: tuple[Any, int | None, Alternative, float],
 ) -> AgreementResult:
     """:func:`agreement` of distinct rating rows with their multiplicities (checked options;
