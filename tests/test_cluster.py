@@ -472,3 +472,21 @@ def test_unequal_clusters_match_a_numerical_sandwich_and_a_cluster_bootstrap() -
         rows = np.concatenate([members[g] for g in rng.integers(0, 50, 50)])
         draws.append(kappa(np.ones(rows.size), a[rows], b[rows]))
     assert float(np.std(draws, ddof=1)) == pytest.approx(result.standard_error, rel=0.1)
+
+
+@pytest.mark.parametrize("weights", ["quadratic", "linear", "unweighted"])
+def test_a_constant_rater_has_a_cluster_robust_standard_error_of_exactly_0(weights: str) -> None:
+    """Rater B gives every eye grade 2: every pair's influence is 0, so is every patient's
+    total and the exact sandwich. The float sums rounded to 7e-17, so the clustered result
+    printed t = 0 and p = 1 (and fed 1 / 5e-33 weights to the strata's test) where the
+    unclustered one, and the warning it gave, say that the test is undefined."""
+    a = [2, 2, 2, 1, 4, 1, 3, 1]
+    ids = [0, 0, 1, 1, 2, 2, 3, 3]
+    exact = exact_cluster_variance([(g, i, 2) for g, i in zip(ids, a, strict=True)], 5, weights)
+    assert exact is not None and exact == (0, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FewClustersWarning)
+        with pytest.warns(wk.UndefinedKappaWarning, match="test of kappa = 0 is undefined"):
+            result = wk.kappa_test(a, [2] * 8, weights=weights, cluster=ids)
+    assert result.statistic == 0.0 and result.standard_error == 0.0
+    assert math.isnan(result.test_statistic) and math.isnan(result.pvalue)
