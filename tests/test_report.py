@@ -329,6 +329,18 @@ def test_score_report_says_the_se_is_cluster_robust(clustered, tmp_path):
     assert REFERENCES["yang2014"] in page and REFERENCES["obuchowski1998"] in page
 
 
+def test_a_clustered_report_notes_the_t_test_of_its_kappa0(clustered, tmp_path):
+    """The note under a clustered report called its t statistic "z" and left out the kappa
+    of H0 (--kappa0 0.6 read as a test of kappa = 0 there)."""
+    path, _ = clustered
+    out = tmp_path / "cluster.html"
+    argv = ["score", str(path), "--true", TRUE, "--pred", PRED, "--cluster", "site"]
+    assert main([*argv, "--kappa0", "0.6", "--report", str(out), "--quiet"]) == 0
+    page = html.unescape(out.read_text())
+    assert "z and p" not in page
+    assert "t and p test kappa = 0.6 with it (the Wald test), on t with G - 1 df" in page
+
+
 @pytest.mark.parametrize("seed", [5, None])
 def test_a_bootstrap_report_names_its_resamples_and_seed(seed, tmp_path):
     out = tmp_path / "boot.html"

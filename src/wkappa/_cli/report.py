@@ -325,7 +325,8 @@ def write_report(path: str, run: ScoreRun, args: argparse.Namespace) -> None:
         f"{result.kappa0:g} with the standard error under the null hypothesis"
         if run.cluster is None
         else f"standard error cluster-robust over the clusters of {_e(run.cluster)} (the "
-        "delta-method sandwich); z and p: the Wald test with it, on t with G - 1 df"
+        f"delta-method sandwich); t and p test kappa = {result.kappa0:g} with it (the Wald "
+        "test), on t with G - 1 df"
     )
     parts += [
         f'<p class="note">kappa = 1 - sum(W*O) / sum(W*E); {inference}; interpretation '
