@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 import wkappa as wk
 from budget import examples
 from wkappa._core import agreement_weight_matrix, check_agreement_weights
+from wkappa._stats.planning_search import search_n
 from wkappa._stats.planning_simulation import (
     PatternModel,
     StudyQuestion,
     draw_ratings,
     score_patterns,
     score_several,
-    search_n,
     simulate_several,
 )
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
@@ -142,8 +142,25 @@ def test_search_n_finds_the_smallest(answer: int, guess: int, step: int | None) 
         asked.append(n)
         return n >= answer
 
-    assert search_n(meets, guess, step=step) == answer
+    assert search_n(meets, guess, refusal="unmet", step=step) == answer
     assert len(asked) < 60
+
+
+@given(
+    answer=st.integers(2, 101),
+    guess=st.integers(2, 200),
+    step=st.one_of(st.none(), st.integers(1, 30)),
+)
+def test_search_n_stops_at_max_n(answer: int, guess: int, step: int | None) -> None:
+    def meets(n: int) -> bool:
+        assert 2 <= n <= 100
+        return n >= answer
+
+    if answer > 100:
+        with pytest.raises(WkappaError, match=r"^unmet: relax the goal$"):
+            search_n(meets, guess, refusal="unmet: relax the goal", max_n=100, step=step)
+    else:
+        assert search_n(meets, guess, refusal="unmet", max_n=100, step=step) == answer
 
 
 def test_several_raters_plan_is_reproducible_and_near_its_power() -> None:

@@ -8,12 +8,12 @@ and the exact and approximate computations of ``icc_planning_methods``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Literal
 
 from .._core import Alternative, check_count
 from ..exceptions import WkappaError
 from .icc_planning_methods import (
-    MAX_N,
     approximate_n_power,
     approximate_n_width,
     approximate_power,
@@ -23,9 +23,9 @@ from .icc_planning_methods import (
     exact_power,
     exact_width,
     exact_width_assurance,
-    smallest_n,
 )
 from .icc_planning_result import ICCDesign, ICCPlan, build_icc_design
+from .planning_search import MAX_N, search_n
 
 __all__ = ["ICCPlan", "icc_power", "icc_sample_size"]
 
@@ -88,11 +88,10 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
         if design.method == "approximate":
             return "ci_width", _closed_form_n(start, expected, hint)
         if chance is None:
-            n = smallest_n(lambda m: _width(design, m) <= width, math.ceil(start), expected,
-                           hint)  # fmt: skip
+            n = _searched_n(lambda m: _width(design, m) <= width, start, expected, hint)
         else:
-            n = smallest_n(lambda m: _assurance(design, m) >= chance, math.ceil(start),
-                           f"P(interval width <= {width:g}) >= {chance:g}", hint)  # fmt: skip
+            n = _searched_n(lambda m: _assurance(design, m) >= chance, start,
+                            f"P(interval width <= {width:g}) >= {chance:g}", hint)  # fmt: skip
         return "ci_width", n
     if design.lower_limit is not None:
         assert design.assurance is not None
@@ -123,7 +122,15 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
 
     if design.method == "approximate":
         return goal, _closed_form_n(start, what, hint)
-    return goal, smallest_n(meets, math.ceil(start), what, hint)
+    return goal, _searched_n(meets, start, what, hint)
+
+
+def _searched_n(meets: Callable[[int], bool], start: float, what: str, hint: str) -> int:
+    """The smallest n for which ``meets(n)`` holds (it holds for every n past it), searched
+    from ``start`` rounded up; ``what`` names the goal and ``hint`` how to relax it in the
+    error raised when no n up to :data:`MAX_N` meets it."""
+    refusal = f"No study of up to {MAX_N:,} subjects meets {what}. {hint}"
+    return search_n(meets, math.ceil(start), refusal=refusal)
 
 
 def _closed_form_n(value: float, what: str, hint: str) -> int:

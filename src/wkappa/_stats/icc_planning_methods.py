@@ -1,5 +1,5 @@
 """What an ICC reliability study of n subjects delivers, exactly (the F distribution) and by
-the published approximations, and the smallest n that meets a goal.
+the published approximations.
 
 Every function takes the single-rater ICC ``rho`` of the one-way or two-way model (an
 average-measure ICC is converted by the caller: its F test is the single-rater one) through
@@ -16,10 +16,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .._core import f_cdf, f_ppf, f_sf, norm_cdf, norm_ppf
-from ..exceptions import WkappaError
 
 __all__ = [
-    "MAX_N",
     "approximate_n_power",
     "approximate_n_width",
     "approximate_power",
@@ -29,11 +27,8 @@ __all__ = [
     "exact_power",
     "exact_width",
     "exact_width_assurance",
-    "smallest_n",
     "theta",
 ]
-
-MAX_N = 10**6
 
 # Points of the trapezoidal rule over log X, X ~ F(d1, d2), for the expected width of a
 # single-rater interval (a smooth integrand with exponentially decaying tails).
@@ -215,28 +210,3 @@ def approximate_width(rho: float, k: int, n: int, level: float) -> float:
     z = norm_ppf(0.5 + level / 2.0)
     spread = (1.0 - rho) * (1.0 + (k - 1) * rho)
     return math.sqrt(8.0) * z * spread / math.sqrt(k * (k - 1) * (effective - 1.0))
-
-
-def smallest_n(meets: Callable[[int], bool], start: int, what: str, hint: str) -> int:
-    """The smallest n >= 2 for which ``meets(n)`` holds (it holds for every n past it), found
-    from ``start`` by doubling or halving, then bisection; ``what`` names the goal and
-    ``hint`` how to relax it in the error raised when no n up to :data:`MAX_N` meets it."""
-    start = min(max(2, start), MAX_N)
-    if meets(start):
-        high, low = start, start // 2
-        while low >= 2 and meets(low):
-            high, low = low, low // 2
-        low = max(low, 1)  # n = 1 is no study: it never meets the goal
-    else:
-        low, high = start, min(2 * start, MAX_N)
-        while not meets(high):
-            if high == MAX_N:
-                raise WkappaError(f"No study of up to {MAX_N:,} subjects meets {what}. {hint}")
-            low, high = high, min(2 * high, MAX_N)
-    while high - low > 1:
-        middle = (low + high) // 2
-        if meets(middle):
-            high = middle
-        else:
-            low = middle
-    return high

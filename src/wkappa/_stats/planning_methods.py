@@ -16,19 +16,17 @@ from .planning_models import (
     spread,
 )
 from .planning_result import KappaPlan, PlanDesign
+from .planning_search import MAX_N, search_n
 from .planning_simulation import (
     SimulatedStudies,
     StudyQuestion,
-    search_n,
     simulate_several,
     simulate_two_raters,
     study_rng,
 )
 from .planning_text import CHECK_SHORTFALL
 
-__all__ = ["MAX_N", "make_plan"]
-
-MAX_N = 10**6
+__all__ = ["make_plan"]
 
 
 def _z(p: float) -> float:
@@ -397,7 +395,11 @@ def _simulation_n(design: PlanDesign) -> int:
         assert design.power is not None
         return outcome.power >= design.power
 
-    return search_n(meets, guess, min_n=minimum, max_n=MAX_N, step=step)
+    refusal = (
+        f"No study of at most {MAX_N:,} items meets the goal by simulation. Hint: check that "
+        "kappa1 is far enough from kappa0 (or the width not too small)."
+    )
+    return search_n(meets, guess, refusal=refusal, min_n=minimum, step=step)
 
 
 def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:

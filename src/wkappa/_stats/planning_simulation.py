@@ -52,7 +52,6 @@ __all__ = [
     "draw_ratings",
     "score_patterns",
     "score_several",
-    "search_n",
     "simulate_several",
     "simulate_two_raters",
     "study_rng",
@@ -432,49 +431,6 @@ def chance_value(pi: np.ndarray, n_raters: int, coefficient: str, weights: Any) 
         counts, coefficient=cast(Coefficient, coefficient), weights=weights, labels=range(1, k + 1)
     )
     return float(result.statistic)
-
-
-def search_n(
-    meets: Callable[[int], bool],
-    guess: int,
-    *,
-    min_n: int = 2,
-    max_n: int = 10**6,
-    step: int | None = None,
-) -> int:
-    """The smallest n in [min_n, max_n] with ``meets(n)``, assuming it is (roughly)
-    monotone: bracket from ``guess``, then bisect. The bracket grows from ``guess`` by
-    doubling / halving n, or, with ``step`` (a guess known to be close), by steps of
-    ``step`` that double each time."""
-    high = min(max(guess, min_n), max_n)
-    low = min_n - 1
-    grow = step
-    while not meets(high):
-        if high >= max_n:
-            raise WkappaError(
-                f"No study of at most {max_n:,} items meets the goal by simulation. Hint: "
-                "check that kappa1 is far enough from kappa0 (or the width not too small)."
-            )
-        low = high if grow is not None else low
-        high = min(max_n, high * 2 if grow is None else high + grow)
-        grow = None if grow is None else 2 * grow
-    if step is None or low < min_n:  # (a bracket found going up in steps is complete)
-        probe = high // 2 if step is None else high - step
-        while probe > low and meets(probe):
-            high = probe
-            if step is None:
-                probe //= 2
-            else:
-                step *= 2
-                probe = high - step
-        low = max(low, probe)
-    while high - low > 1:
-        middle = (low + high) // 2
-        if meets(middle):
-            high = middle
-        else:
-            low = middle
-    return high
 
 
 def study_rng(seed: np.random.SeedSequence, n: int) -> np.random.Generator:
