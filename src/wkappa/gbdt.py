@@ -442,6 +442,10 @@ class CatBoostMetric(GbdtScorer):
     CatBoost's ``get_params`` deep-copies its parameters. ``is_max_optimal`` is True, so
     early stopping and ``use_best_model`` keep the best iteration.
 
+    CatBoost cannot record NaN, so an undefined kappa (a dataset whose labels and predicted
+    grades are all one grade, such as a one-grade ``eval_set``) raises an error naming the
+    fix, ``zero_division=0.0``, unless ``zero_division`` is a number other than NaN.
+
     CatBoost evaluates the metric on the learning set as well as on ``eval_set``, at every
     iteration (the ``'learn'`` entry of ``get_evals_result()``), and a Python metric cannot
     opt out: the ``hints=skip_train~true`` of CatBoost's metrics applies to built-in metrics
@@ -551,7 +555,17 @@ class CatBoostMetric(GbdtScorer):
                 f"prediction per row. {PREDICTIONS_HINT}"
             )
         preds = columns[0] if len(columns) == 1 else np.column_stack(columns)
-        return self.score(target, preds, weight, ("`target`", "`approxes`")), 1.0
+        value = self.score(target, preds, weight, ("`target`", "`approxes`"))
+        if np.isnan(value):  # CatBoost fails on it with "JSON writer: invalid float value"
+            raise WkappaError(
+                "Kappa is undefined on a dataset CatBoost evaluates (its labels and the "
+                "predicted grades are one and the same grade, or its weights are all 0), and "
+                "CatBoost cannot record NaN as a metric value. Hint: pass zero_division=0.0 "
+                f"to {_class_name(self)}() to score such a dataset as no agreement beyond "
+                "chance; a one-grade eval_set (a fold with a single class) cannot rank "
+                "iterations by kappa anyway."
+            )
+        return value, 1.0
 
     def get_final_error(self, error: float, weight: float) -> float:
         """The kappa returned by :meth:`evaluate`."""

@@ -150,6 +150,7 @@ class GbdtScorer:
                 f"Row {row} of {names[0]} is {format_value(labels[row])}, which is not a "
                 "grade. Hint: drop the rows without a label from the evaluation data."
             )
+        _check_whole_labels(labels, names[0])
         preds = gbdt_numbers(y_pred, names[1], PREDICTIONS_HINT)
         n = labels.size
         if n == 0 and preds.size > 0:
@@ -221,6 +222,7 @@ class GbdtScorer:
         if lo is None or hi is None:  # no labels, or a fractional one: weighted_kappa says so
             return self._kappa(labels, preds, None, None, weight)
         hi = max(lo, hi)
+        self._check_given_range(labels, lo, hi)
         grades = np.rint(preds)
         if free:
             clipped = bool(grades.size) and (grades.min() < lo or grades.max() > hi)
@@ -228,6 +230,27 @@ class GbdtScorer:
             self._warn_clipped(grades, lo, hi, others)
         np.clip(grades, lo, hi, out=grades)
         return self._kappa(labels, grades, lo, hi, weight)
+
+    def _check_given_range(self, labels: np.ndarray, lo: int, hi: int) -> None:
+        """Refuse labels outside the grade scale given by ``min_rating`` / ``max_rating``
+        (``lo..hi``), naming the options and the range that covers the labels."""
+        given = [
+            f"{key} = {getattr(self, key)}"
+            for key in ("min_rating", "max_rating")
+            if getattr(self, key) is not None
+        ]
+        if not given or not labels.size:
+            return
+        low, high = int(labels.min()), int(labels.max())
+        built_by = self.built_by or f"{type(self).__name__}()"
+        _check_label_range(
+            labels,
+            lo,
+            hi,
+            f"the grade scale {lo}..{hi} ({' and '.join(given)} given to {built_by})",
+            "Hint: min_rating and max_rating are the lowest and highest grade of the whole "
+            f"scale; these labels need min_rating <= {low} and max_rating >= {high}.",
+        )
 
     def _other_label_range(
         self,
@@ -337,6 +360,21 @@ def _check_finite(preds: np.ndarray) -> None:
             f"{format_value(np.atleast_1d(preds)[row].tolist())}), which no grade fits. Hint: "
             "if the boosting diverged, check a custom objective's gradients, the learning "
             "rate and the features for NaN or infinity."
+        )
+
+
+def _check_whole_labels(labels: np.ndarray, name: str) -> None:
+    """Refuse a fractional label (a model trained on a rescaled or continuous target): the
+    metrics score whole-number grades and class indices, and ``name`` says which argument of
+    the library's call holds the label."""
+    fractional = np.flatnonzero(labels != np.floor(labels))
+    if fractional.size:
+        row = int(fractional[0])
+        raise WkappaError(
+            f"Row {row} of {name} is {format_value(labels[row].item())}, a non-integer label; "
+            "the metric scores whole-number grades (or class indices). Hint: train and "
+            "evaluate on the integer grades themselves, not on a rescaled target such as "
+            "y / 4 (a regression objective fits the grades as they are)."
         )
 
 

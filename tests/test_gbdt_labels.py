@@ -1,0 +1,144 @@
+"""wkappa.gbdt: labels the metric cannot score are refused in the caller's words, and a kappa
+CatBoost cannot record is refused with the fix, in real LightGBM, XGBoost and CatBoost calls.
+
+Each case was a message about the ``y_true`` of ``weighted_kappa`` (a parameter no GBDT user
+passes, with no word of the metric's ``min_rating`` / ``max_rating``), or, in CatBoost,
+"JSON writer: invalid float value: nan" from inside the library.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import catboost as cb
+import lightgbm as lgb
+import numpy as np
+import pytest
+import xgboost as xgb
+
+import wkappa as wk
+from wkappa.exceptions import WkappaError
+from wkappa.gbdt import CatBoostMetric, lightgbm_metric, xgboost_metric
+
+pytestmark = [
+    pytest.mark.integration,  # real training calls
+    pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated"),  # LightGBM 4.7
+]
+
+RNG = np.random.default_rng(5)
+X = RNG.normal(size=(90, 3))
+Y = np.clip(np.rint(1.5 * X[:, 0] + 3.5), 1, 6)  # essay scores 1..6
+assert set(Y) == {1.0, 2.0, 3.0, 4.0, 5.0, 6.0}
+CB = {"iterations": 2, "verbose": False, "allow_writing_files": False, "thread_count": 1}
+LGB = {"verbose": -1, "metric": "None", "num_threads": 1}
+
+
+def _lightgbm_native(metric: Any, y: np.ndarray = Y) -> Any:
+    train = lgb.Dataset(X, y)
+    valid = lgb.Dataset(X, y, reference=train)
+    return lgb.train({"objective": "regression", **LGB}, train, 2, [valid], feval=metric)
+
+
+def _lightgbm_sklearn(metric: Any, y: np.ndarray = Y) -> Any:
+    model = lgb.LGBMRegressor(n_estimators=2, **LGB)
+    return model.fit(X, y, eval_set=[(X, y)], eval_metric=metric)
+
+
+def _xgboost_native(metric: Any, y: np.ndarray = Y) -> Any:
+    data = xgb.DMatrix(X, y)
+    return xgb.train({"nthread": 1}, data, 2, evals=[(data, "v")], custom_metric=metric)
+
+
+def _xgboost_sklearn(metric: Any, y: np.ndarray = Y) -> Any:
+    model = xgb.XGBRegressor(n_estimators=2, n_jobs=1, eval_metric=metric)
+    return model.fit(X, y, eval_set=[(X, y)], verbose=False)
+
+
+def _catboost(metric: Any, y: np.ndarray = Y) -> Any:
+    return cb.CatBoostRegressor(eval_metric=metric, **CB).fit(X, y, eval_set=(X, y))
+
+
+TRAININGS = [
+    (_lightgbm_native, lightgbm_metric, WkappaError),
+    (_lightgbm_sklearn, lightgbm_metric, WkappaError),
+    (_xgboost_native, xgboost_metric, WkappaError),
+    (_xgboost_sklearn, xgboost_metric, WkappaError),
+    (_catboost, CatBoostMetric, cb.CatBoostError),  # CatBoost wraps the metric's error
+]
+
+
+@pytest.mark.parametrize(("train", "build", "error"), TRAININGS)
+@pytest.mark.parametrize(
+    ("options", "scale"),
+    [
+        ({"min_rating": 0, "max_rating": 4}, r"0\.\.4 \(min_rating = 0 and max_rating = 4"),
+        ({"max_rating": 5}, r"1\.\.5 \(max_rating = 5"),
+        ({"min_rating": 2}, r"2\.\.6 \(min_rating = 2"),
+    ],
+)
+def test_labels_outside_the_given_scale_name_the_options(
+    train: Any, build: Any, error: type, options: dict[str, int], scale: str
+) -> None:
+    """Grades 1..6 with a 0-based scale 0..4 (or one end wrong) given to the metric: the error
+    names the metric's options and the scale the labels need, not weighted_kappa's y_true."""
+    name = build.__name__ + "()" if build is not CatBoostMetric else "CatBoostMetric()"
+    end = "6" if "max_rating" in options else "1"
+    match = (
+        rf"The labels reach {end}, outside the grade scale {scale} given to "
+        rf"{re.escape(name)}\)\. Hint: min_rating and max_rating are the lowest and highest "
+        r"grade of the whole scale; these labels need min_rating <= 1 and max_rating >= 6\."
+    )
+    with pytest.raises(error, match=match):
+        train(build(**options))
+    train(build(min_rating=1, max_rating=6))  # the whole scale trains
+
+
+@pytest.mark.parametrize(
+    ("train", "build", "error", "name"),
+    [
+        (*TRAININGS[0], r"the eval dataset's labels \(get_label\(\)\)"),
+        (*TRAININGS[1], "`y_true`"),
+        (*TRAININGS[2], r"the eval dataset's labels \(get_label\(\)\)"),
+        (*TRAININGS[4], "`target`"),
+    ],
+)
+def test_a_rescaled_target_is_named_as_a_label(
+    train: Any, build: Any, error: type, name: str
+) -> None:
+    """A model trained on y / 6 hands the metric fractional labels: the error says that the
+    labels, in the library's words, are not grades (it said "`y_true` contains the non-integer
+    rating", with a hint about predictions)."""
+    with pytest.raises(error, match=rf"Row 0 of {name} is [0-9.]+, a non-integer label; .*y / 4"):
+        train(build(), Y / 6)
+
+
+def test_a_fractional_class_index_is_a_non_integer_label() -> None:
+    with pytest.raises(WkappaError, match=r"^Row 1 of `y_true` is 1\.5, a non-integer label"):
+        lightgbm_metric()(np.array([0, 1.5]), np.eye(2), None)
+
+
+def test_catboost_refuses_an_undefined_kappa_with_the_fix() -> None:
+    """A one-grade eval_set (a fold with a single class) whose predictions round to that grade:
+    kappa is undefined, and CatBoost failed on the NaN with "JSON writer: invalid float value"."""
+    one_grade = np.full(len(Y), 3.0)
+    model = cb.CatBoostRegressor(eval_metric=CatBoostMetric(), **CB)
+    with (
+        pytest.warns(wk.UndefinedKappaWarning),
+        pytest.warns(UserWarning, match="clipped"),
+        pytest.raises(cb.CatBoostError, match=r"Kappa is undefined .* zero_division=0\.0 to Cat"),
+    ):
+        model.fit(X, Y, eval_set=(X, one_grade))
+    model = cb.CatBoostRegressor(eval_metric=CatBoostMetric(zero_division=0.0), **CB)
+    with pytest.warns(UserWarning, match="clipped"):
+        model.fit(X, Y, eval_set=(X, one_grade))
+    assert model.get_evals_result()["validation"]["CatBoostMetric"] == [0.0, 0.0]
+
+    class QWK(CatBoostMetric):
+        """CatBoostMetric under another name."""
+
+    with (
+        pytest.warns(wk.UndefinedKappaWarning),
+        pytest.raises(WkappaError, match=r"^Kappa is undefined .*zero_division=0\.0 to QWK\(\)"),
+    ):
+        QWK().evaluate([np.array([3.0, 3.0])], np.array([3.0, 3.0]), None)
