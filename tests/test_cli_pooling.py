@@ -121,9 +121,13 @@ def test_report_says_the_pooling(path, tmp_path, capsys):
     page = text()
     assert "Across site (weighted by each group's pairs" in page
     assert "pooled with each group's number of pairs as weights" in page  # the methods
+    # the interval's distribution, which the methods sentence did not say (the console does)
+    df = re.search(r"t with (\d+) df\)", page).group(1)
+    assert f"(Wald, on t with {df} df: the clusters less the groups)" in page
     assert "--pooling pairs" in page  # the Reproduce command line
     noted = _argv(path, "--cluster", "patient", "--quiet", "--report", str(report))
     assert main(noted) == 0
     page = text()
     assert "--pooling pairs weights the groups by their pairs" in page
     assert "pooled with inverse-variance weights" in page
+    assert "(Wald, normal)" in page

@@ -227,12 +227,17 @@ def _pooled(run: ScoreRun) -> tuple[str, list[str]]:
     variances = " (each group's cluster-robust variance)" if run.cluster else ""
     weights = f"inverse-variance weights{variances}"
     if run.pooling == "pairs":  # SAS's test of equal kappas whatever the pooling
-        weights = f"each group's number of pairs as weights{variances.replace('(', '(and ')}"
+        weights = "each group's number of pairs as weights" + (
+            " (each group's cluster-robust variance in its standard error and the test)"
+            if run.cluster
+            else ""
+        )
     sentence = (
         f" Across the values of {run.by}{out_text}, the kappas were pooled with "
         f"{weights} and their equality tested by the chi-square test of "
         "homogeneity (as in SAS PROC FREQ; SAS Institute 2023): pooled kappa = "
-        f"{format_number(combined.statistic)}, {pooled_interval(combined, level, 'sentence')}; "
+        f"{format_number(combined.statistic)}, {pooled_interval(combined, level, 'sentence')} "
+        f"({_pooled_distribution(combined.test_df)}); "
         f"chi-square = {statistic_text(combined.homogeneity_statistic)}, "
         f"df = {format_df(combined.homogeneity_df)}, {p_phrase(combined.homogeneity_pvalue)}."
     )
@@ -246,6 +251,14 @@ def _pooled(run: ScoreRun) -> tuple[str, list[str]]:
         )
         cited.append("donner1996")
     return sentence, cited
+
+
+def _pooled_distribution(df: int | None) -> str:
+    """The reference distribution of the pooled kappa's Wald interval, in a sentence: t on
+    the clusters less the groups for the pairs pooling of clustered groups, else normal."""
+    if df is None:
+        return "Wald, normal"
+    return f"Wald, on t with {format_df(df)} df: the clusters less the groups"
 
 
 def agreement_methods(
