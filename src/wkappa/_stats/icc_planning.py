@@ -19,7 +19,6 @@ from .icc_planning_methods import (
     approximate_power,
     approximate_width,
     degrees_of_freedom,
-    exact_assurance,
     exact_power,
     exact_width,
     exact_width_assurance,
@@ -32,16 +31,25 @@ __all__ = ["ICCPlan", "icc_power", "icc_sample_size"]
 ICCPlanMethod = Literal["exact", "approximate"]
 
 
+def _test_power(design: ICCDesign, null: float, alpha: float, alternative: str, n: int) -> float:
+    """Power of the F test of the single-rater ICC ``null`` at ``alpha`` against
+    ``alternative``, by the design's method."""
+    if design.method == "exact":
+        return exact_power(design.rho1, null, design.k, n, design.two_way, alpha, alternative)
+    return approximate_power(design.rho1, null, design.k, n, alpha, alternative)
+
+
+def _limit_test(design: ICCDesign) -> tuple[float, float, str]:
+    """The test whose power is the assurance of ``lower_limit`` (its null, size and
+    alternative): the lower limit of the two-sided interval at ``confidence_level`` clears
+    L exactly when the test of ICC = L at one-sided size ``(1 - level) / 2`` rejects."""
+    return design.rho_limit, (1.0 - design.confidence_level) / 2.0, "greater"
+
+
 def _power(design: ICCDesign, n: int) -> float:
     if not design.tested:
         return math.nan
-    if design.method == "exact":
-        return exact_power(
-            design.rho1, design.rho0, design.k, n, design.two_way, design.alpha,
-            design.alternative,
-        )  # fmt: skip
-    return approximate_power(design.rho1, design.rho0, design.k, n, design.alpha,
-                             design.alternative)  # fmt: skip
+    return _test_power(design, design.rho0, design.alpha, design.alternative, n)
 
 
 def _assurance(design: ICCDesign, n: int) -> float:
@@ -52,12 +60,7 @@ def _assurance(design: ICCDesign, n: int) -> float:
         )  # fmt: skip
     if design.lower_limit is None:
         return math.nan
-    if design.method == "exact":
-        return exact_assurance(
-            design.rho1, design.rho_limit, design.k, n, design.two_way, design.confidence_level
-        )
-    one_sided = (1.0 - design.confidence_level) / 2.0
-    return approximate_power(design.rho1, design.rho_limit, design.k, n, one_sided, "greater")
+    return _test_power(design, *_limit_test(design), n)
 
 
 def _width(design: ICCDesign, n: int) -> float:
@@ -84,65 +87,57 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
             + ("" if chance is None else " or `assurance`")
             + ", or more raters (`n_raters`)."
         )
-        expected = f"an expected interval width of {width:g}"
-        if design.method == "approximate":
-            return "ci_width", _closed_form_n(start, expected, hint)
         if chance is None:
-            n = _searched_n(lambda m: _width(design, m) <= width, start, expected, hint)
+            n = _smallest_n(design, lambda m: _width(design, m) <= width, start,
+                            f"an expected interval width of {width:g}", hint)  # fmt: skip
         else:
-            n = _searched_n(lambda m: _assurance(design, m) >= chance, start,
+            n = _smallest_n(design, lambda m: _assurance(design, m) >= chance, start,
                             f"P(interval width <= {width:g}) >= {chance:g}", hint)  # fmt: skip
         return "ci_width", n
     if design.lower_limit is not None:
         assert design.assurance is not None
         target, goal = design.assurance, "lower_limit"
-        one_sided = (1.0 - design.confidence_level) / 2.0
-        start = approximate_n_power(rho1, design.rho_limit, k, one_sided, "greater", target)
+        null, alpha, alternative = _limit_test(design)
         what = f"P(lower limit > {design.lower_limit:g}) >= {target:g}"
         hint = (
             "Hint: `lower_limit` is too close to `icc1`: a limit further below it, a lower "
             "`assurance` or `confidence_level`, or more raters (`n_raters`)."
         )
-
-        def meets(m: int) -> bool:
-            return _assurance(design, m) >= target
     else:
         assert design.power is not None
         target, goal = design.power, "power"
-        start = approximate_n_power(rho1, design.rho0, k, design.alpha, design.alternative,
-                                    target)  # fmt: skip
+        null, alpha, alternative = design.rho0, design.alpha, design.alternative
         what = f"a power of {target:g}"
         hint = (
             "Hint: `icc1` is too close to `icc0` to tell them apart: a lower `power`, a larger "
             "`alpha`, or more raters (`n_raters`)."
         )
+    start = approximate_n_power(rho1, null, k, alpha, alternative, target)
 
-        def meets(m: int) -> bool:
-            return _power(design, m) >= target
+    def meets(m: int) -> bool:
+        return _test_power(design, null, alpha, alternative, m) >= target
 
+    return goal, _smallest_n(design, meets, start, what, hint)
+
+
+def _smallest_n(
+    design: ICCDesign, meets: Callable[[int], bool], start: float, what: str, hint: str
+) -> int:
+    """The smallest n meeting the goal: with method='approximate', ``start`` (the closed
+    form's n) rounded up, at least 2; with 'exact', the smallest n for which ``meets(n)``
+    holds (it holds for every n past it), searched from ``start``. ``what`` names the goal
+    and ``hint`` how to relax it in the error raised when no n up to :data:`MAX_N` meets
+    it."""
     if design.method == "approximate":
-        return goal, _closed_form_n(start, what, hint)
-    return goal, _searched_n(meets, start, what, hint)
-
-
-def _searched_n(meets: Callable[[int], bool], start: float, what: str, hint: str) -> int:
-    """The smallest n for which ``meets(n)`` holds (it holds for every n past it), searched
-    from ``start`` rounded up; ``what`` names the goal and ``hint`` how to relax it in the
-    error raised when no n up to :data:`MAX_N` meets it."""
+        n = max(2, math.ceil(start - 1e-9))
+        if n > MAX_N:
+            raise WkappaError(
+                f"No study of up to {MAX_N:,} subjects meets {what} (the closed form asks for "
+                f"{n:,}). {hint}"
+            )
+        return n
     refusal = f"No study of up to {MAX_N:,} subjects meets {what}. {hint}"
     return search_n(meets, math.ceil(start), refusal=refusal)
-
-
-def _closed_form_n(value: float, what: str, hint: str) -> int:
-    """A closed form's n, rounded up (at least 2), refused past :data:`MAX_N` as the exact
-    method refuses a goal no study of up to that size meets."""
-    n = max(2, math.ceil(value - 1e-9))
-    if n > MAX_N:
-        raise WkappaError(
-            f"No study of up to {MAX_N:,} subjects meets {what} (the closed form asks for "
-            f"{n:,}). {hint}"
-        )
-    return n
 
 
 def _plan(design: ICCDesign, n: int | None) -> ICCPlan:

@@ -23,7 +23,6 @@ __all__ = [
     "approximate_power",
     "approximate_width",
     "degrees_of_freedom",
-    "exact_assurance",
     "exact_power",
     "exact_width",
     "exact_width_assurance",
@@ -83,15 +82,6 @@ def exact_power(
         return float(f_cdf(c0 * _q(alpha, d1, d2), d1, d2))
     upper = float(f_sf(c0 * _q(1.0 - alpha / 2.0, d1, d2), d1, d2))
     return upper + float(f_cdf(c0 * _q(alpha / 2.0, d1, d2), d1, d2))
-
-
-def exact_assurance(
-    rho1: float, limit: float, k: int, n: int, two_way: bool, level: float
-) -> float:
-    """Probability that the lower limit of the exact two-sided interval at ``level`` clears
-    the single-rater ICC ``limit``: that limit is above L exactly when the test of ICC = L
-    at one-sided size ``(1 - level) / 2`` rejects."""
-    return exact_power(rho1, limit, k, n, two_way, (1.0 - level) / 2.0, "greater")
 
 
 def exact_width(rho1: float, k: int, n: int, two_way: bool, level: float, average: bool) -> float:

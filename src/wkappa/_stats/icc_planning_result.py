@@ -11,7 +11,7 @@ from ..exceptions import WkappaError
 from .intervals import check_confidence_level
 from .intraclass_forms import DESCRIPTIONS, check_form
 from .json_values import json_fields
-from .planning_checks import check_power_goal, check_test_level, refuse_test_options
+from .planning_checks import check_goal, check_power_goal, check_test_level
 from .planning_models import check_probability
 from .text_values import DECIMALS, level_percent, number_text, probability_phrase, probability_text
 
@@ -312,13 +312,10 @@ def build_icc_design(
             f"method='approximate' (the formulas of Walter et al. 1998 and Bonett 2002) plans "
             f"the single-rater ICC; for form={form!r} use method='exact' (the default)."
         )
-    if ci_width is not None and lower_limit is not None:
-        raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
-    tested = n_given or (ci_width is None and lower_limit is None)
-    if not tested:
-        goal = "ci_width" if ci_width is not None else "lower_limit"
-        test_options = {"power": power, "alpha": alpha, "alternative": alternative}
-        refuse_test_options(goal, {**test_options, "icc0": icc0}, statistic="ICC", null="icc0")
+    tested = check_goal(
+        n_given=n_given, ci_width=ci_width, lower_limit=lower_limit, power=power, alpha=alpha,
+        alternative=alternative, null_value=icc0, statistic="ICC", null="icc0",
+    )  # fmt: skip
     anticipated = _check_icc(icc1, "icc1", k, average)
     null = 0.0 if icc0 is None else real_number(icc0, "icc0", "a number in [0, 1)")
     if not 0.0 <= null < 1.0:

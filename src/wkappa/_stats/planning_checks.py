@@ -1,6 +1,6 @@
-"""The checks of a study plan's goal that kappa and ICC plans share: the level of a one-sided
-test, a power goal against its null value, and the test's options refused with an interval
-goal (which runs no test).
+"""The checks of a study plan's goal that kappa and ICC plans share: at most one interval goal,
+the test's options refused with one (it runs no test), the level of a one-sided test and a
+power goal against its null value.
 
 ``statistic`` and ``null`` name the plan's coefficient and its null value as the messages say
 them (``"kappa"`` and ``"kappa0"``, ``"ICC"`` and ``"icc0"``); ``anticipated`` names the
@@ -15,7 +15,7 @@ from .._core import check_alternative
 from ..exceptions import WkappaError
 from .planning_models import check_probability
 
-__all__ = ["check_power_goal", "check_test_level", "refuse_test_options"]
+__all__ = ["check_goal", "check_power_goal", "check_test_level"]
 
 
 def check_test_level(alpha: Any, alternative: Any, null: str) -> tuple[float, str]:
@@ -68,7 +68,33 @@ def check_power_goal(
     return target
 
 
-def refuse_test_options(goal: str, given: dict[str, Any], *, statistic: str, null: str) -> None:
+def check_goal(
+    *,
+    n_given: bool,
+    ci_width: Any,
+    lower_limit: Any,
+    power: Any,
+    alpha: Any,
+    alternative: Any,
+    null_value: Any,
+    statistic: str,
+    null: str,
+) -> bool:
+    """Whether the plan runs its test of ``null``: with a given n, or for the power goal.
+    At most one interval goal (``ci_width``, ``lower_limit``) is taken; with one, the plan
+    runs no test, and the test's options (``power``, ``alpha``, ``alternative`` and
+    ``null_value``, the keyword ``null``) are refused rather than ignored."""
+    if ci_width is not None and lower_limit is not None:
+        raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
+    tested = n_given or (ci_width is None and lower_limit is None)
+    if not tested:
+        goal = "ci_width" if ci_width is not None else "lower_limit"
+        given = {"power": power, "alpha": alpha, "alternative": alternative, null: null_value}
+        _refuse_test_options(goal, given, statistic=statistic, null=null)
+    return tested
+
+
+def _refuse_test_options(goal: str, given: dict[str, Any], *, statistic: str, null: str) -> None:
     """Refuse the options of the test of ``null`` given with an interval ``goal``
     (``'ci_width'`` or ``'lower_limit'``): the plan runs no test, so they would be ignored."""
     lower = goal == "lower_limit"

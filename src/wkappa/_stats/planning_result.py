@@ -26,7 +26,7 @@ from .bootstrap_method import make_rng
 from .frozen_arrays import readonly
 from .intervals import check_confidence_level
 from .json_values import json_fields
-from .planning_checks import check_power_goal, check_test_level, refuse_test_options
+from .planning_checks import check_goal, check_power_goal, check_test_level
 from .planning_models import (
     check_attainable_null,
     check_probability,
@@ -369,16 +369,10 @@ def build_design(
     rng: Any,
 ) -> PlanDesign:
     method = check_choice(method, "method", METHODS)
-    if ci_width is not None and lower_limit is not None:
-        raise WkappaError("Give at most one of `ci_width=` and `lower_limit=`.")
-    # An interval goal runs no test: its options are refused, not silently dropped.
-    tested = n_given or (ci_width is None and lower_limit is None)
-    if not tested:
-        goal = "ci_width" if ci_width is not None else "lower_limit"
-        test_options = {"power": power, "alpha": alpha, "alternative": alternative}
-        refuse_test_options(
-            goal, {**test_options, "kappa0": kappa0}, statistic="kappa", null="kappa0"
-        )
+    tested = check_goal(
+        n_given=n_given, ci_width=ci_width, lower_limit=lower_limit, power=power, alpha=alpha,
+        alternative=alternative, null_value=kappa0, statistic="kappa", null="kappa0",
+    )  # fmt: skip
     # (the test's defaults; an interval goal's placeholders, reported as None)
     kappa0 = 0.0 if kappa0 is None else kappa0
     alpha_value, alternative = check_test_level(alpha, alternative, "kappa0")
