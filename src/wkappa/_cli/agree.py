@@ -13,14 +13,12 @@ from ..exceptions import WkappaError
 from . import options
 from .clusters import (
     add_cluster,
-    check_cluster_column,
     cluster_ids,
     cluster_keys,
     excluded,
     pivot_with_clusters,
-    refuse_missing_ids,
 )
-from .ids import ITEM_LAYOUT, refuse_duplicate_items, wide_items
+from .ids import ITEM_LAYOUT
 from .io import file_name, polars
 from .labels import all_missing, parse_labels
 from .methods import pairwise_weights, weights_label
@@ -40,12 +38,10 @@ from .output import (
     to_csv,
     to_json,
 )
+from .rater_files import count_raters_long, count_raters_wide
 from .tables import (
     CountedFile,
-    count_long,
-    count_wide,
     rater_rating_error,
-    refuse_missing,
     refuse_unrated,
 )
 
@@ -182,34 +178,17 @@ def _distinct_rows(
     wide = options.chosen_layout(args, item_ids=True)
     source = open_file(args)
     text = options.split_names(args.labels, "--labels") if args.labels else None
-    cluster, extra = cluster_keys(args)
+    cluster, _ = cluster_keys(args)
     if wide:
         raters = options.split_names(args.raters, "--raters")
-        items = wide_items(args.item, dict.fromkeys(raters, "--raters"))
-        check_cluster_column(
-            args.cluster, dict.fromkeys(raters, "--raters"), item=(args.item, "--item")
-        )
         named = {f"--raters ({name})": name for name in raters}
-        counts, empty, file = count_wide(source, args, raters, named, text, {**extra, **items})
-        if args.item:  # one row per item: an id that two rows share is refused
-            refuse_duplicate_items(source, file.frame, counts, args.item, raters, COUNT)
-        if args.cluster:  # an item without any rating is left out: it needs no id
-            where = (source, file.frame)
-            refuse_missing_ids(where, counts, args.cluster, "item", raters, every=False)
-        if args.nan_policy == "raise":
-            refuse_missing(file, raters, _OMIT)
+        read_as = dict.fromkeys(raters, "--raters")
+        counts, empty, file = count_raters_wide(source, args, read_as, named, text, _OMIT)
         # 'propagate' keeps a row without any rating: its missing ratings make every value nan.
         empty = 0 if args.nan_policy == "propagate" else empty
         rows = RowCount(int(counts[COUNT].sum()), empty, "no rating at all", source.skipped)
         return counts.select([*raters, *cluster]), counts[COUNT], raters, rows, file
-    check_cluster_column(
-        args.cluster, {args.rater: "--rater", args.rating: "--rating"}, item=(args.item, "--item")
-    )
-    counts, missing, file = count_long(source, args, text, extra)
-    if args.cluster:  # a row without its rating is left out: it needs no id
-        refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
-    if args.nan_policy == "raise":
-        refuse_missing(file, [args.rating], _OMIT)
+    counts, missing, file = count_raters_long(source, args, text, _OMIT)
     if args.nan_policy == "propagate":  # its item's rating is missing: the row is used
         # but a row without a rating and without its ids (a blank line) rates nothing
         pl = polars()

@@ -31,25 +31,20 @@ from ..exceptions import WkappaError
 from . import options
 from .clusters import (
     add_cluster,
-    check_cluster_column,
     cluster_ids,
-    cluster_keys,
     pivot_with_clusters,
-    refuse_missing_ids,
 )
-from .ids import ITEM_LAYOUT, refuse_duplicate_items, wide_items
+from .ids import ITEM_LAYOUT
 from .judge_output import judge_json, judge_text, write_judge_report
 from .labels import all_missing, parse_labels
 from .lists import split_list
 from .output import (
     RowCount,
 )
+from .rater_files import count_raters_long, count_raters_wide
 from .tables import (
     CountedFile,
-    count_long,
-    count_wide,
     rater_rating_error,
-    refuse_missing,
     refuse_unrated,
 )
 
@@ -143,7 +138,6 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     )
     source = open_file(args)
     labels = options.split_names(args.labels, "--labels") if args.labels else None
-    _, extra = cluster_keys(args)
     if wide:
         given = split_list(args.raters, strip=False)
         if all(name.strip() for name in given):  # an empty name: split_names says so
@@ -161,33 +155,14 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
             raise _small_panel(args, "--raters", panel)
         keys = [args.candidate, *panel]
         read_as = {args.candidate: "--candidate", **dict.fromkeys(panel, "--raters")}
-        items = wide_items(args.item, read_as)
-        check_cluster_column(args.cluster, read_as, item=(args.item, "--item"))
         named = {"--candidate": args.candidate, **{f"--raters ({n})": n for n in panel}}
-        counts, dropped, file = count_wide(source, args, keys, named, labels, {**extra, **items})
-        if args.item:  # one row per item: an id that two rows share is refused
-            refuse_duplicate_items(source, file.frame, counts, args.item, keys, COUNT)
+        counts, dropped, file = count_raters_wide(source, args, read_as, named, labels, _OMIT)
         read = int(counts[COUNT].sum())
-        if args.cluster:  # an item without any rating is dropped: it needs no id
-            where = (source, file.frame)
-            refuse_missing_ids(where, counts, args.cluster, "item", keys, every=False)
-        if args.nan_policy == "raise":
-            refuse_missing(file, keys, _OMIT)
         counts = counts.filter(~all_missing(counts, keys))
         rows = RowCount(read, dropped, "no rating at all", source.skipped)
     else:
-        check_cluster_column(
-            args.cluster,
-            {args.rater: "--rater", args.rating: "--rating"},
-            item=(args.item, "--item"),
-        )
-        counts, dropped, file = count_long(source, args, labels, extra)
+        counts, dropped, file = count_raters_long(source, args, labels, _OMIT)
         read = int(counts[COUNT].sum())
-        if args.cluster:  # a row without its rating is dropped: it needs no id
-            where = (source, file.frame)
-            refuse_missing_ids(where, counts, args.cluster, "item", [args.rating])
-        if args.nan_policy == "raise":
-            refuse_missing(file, [args.rating], _OMIT)
         counts, raters = pivot_with_clusters(counts, args, source.name)
         if args.candidate not in raters:
             shown = ", ".join(repr(r) for r in raters[:12])

@@ -1,0 +1,73 @@
+"""The file of several raters that ``wkappa agree`` and ``wkappa judge`` read, wide (a column
+per rater) or long (``--item``, ``--rater``, ``--rating``): its rows counted, with the
+``--item`` and ``--cluster`` ids they need checked and, under ``--nan-policy raise``, the
+first missing rating refused. What each command does next (a long file's pivot, its own
+refusals) is its own."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from .clusters import check_cluster_column, cluster_keys, refuse_missing_ids
+from .ids import refuse_duplicate_items, wide_items
+from .io import COUNT, Source
+from .tables import CountedFile, count_long, count_wide, refuse_missing
+
+__all__ = ["count_raters_long", "count_raters_wide"]
+
+
+def count_raters_wide(
+    source: Source,
+    args: argparse.Namespace,
+    read_as: dict[str, str],
+    named: dict[str, str],
+    labels: Sequence[Any] | None,
+    omit: str,
+) -> tuple[Any, int, CountedFile]:
+    """The counted rows of a wide file's rater columns (``read_as``: each column and the
+    option that gives it; ``named``: the option, as a refusal names it, and its column), the
+    rows without any rating and the counted file (:func:`.tables.count_wide`).
+
+    Refused: an ``--item`` that is a rater column too or an id two rows share, a ``--cluster``
+    column that is a rater column or a missing cluster id of a rated item and, under
+    ``--nan-policy raise``, the first missing rating (``omit`` says what ``--nan-policy omit``
+    does, in the hint).
+    """
+    raters = list(read_as)
+    items = wide_items(args.item, read_as)
+    check_cluster_column(args.cluster, read_as, item=(args.item, "--item"))
+    _, extra = cluster_keys(args)
+    counts, empty, file = count_wide(source, args, raters, named, labels, {**extra, **items})
+    if args.item:  # one row per item: an id that two rows share is refused
+        refuse_duplicate_items(source, file.frame, counts, args.item, raters, COUNT)
+    if args.cluster:  # an item without any rating is left out: it needs no id
+        where = (source, file.frame)
+        refuse_missing_ids(where, counts, args.cluster, "item", raters, every=False)
+    if args.nan_policy == "raise":
+        refuse_missing(file, raters, omit)
+    return counts, empty, file
+
+
+def count_raters_long(
+    source: Source, args: argparse.Namespace, labels: Sequence[Any] | None, omit: str
+) -> tuple[Any, int, CountedFile]:
+    """The counted (``--item``, ``--rater``, ``--rating``) triples of a long file, with their
+    ``--cluster`` ids, the rows without a rating and the counted file
+    (:func:`.tables.count_long`), before the pivot to one row per item.
+
+    Refused: a ``--cluster`` column that is another option's, a missing cluster id of a row
+    with a rating and, under ``--nan-policy raise``, the first missing rating (``omit`` as in
+    :func:`count_raters_wide`).
+    """
+    check_cluster_column(
+        args.cluster, {args.rater: "--rater", args.rating: "--rating"}, item=(args.item, "--item")
+    )
+    _, extra = cluster_keys(args)
+    counts, missing, file = count_long(source, args, labels, extra)
+    if args.cluster:  # a row without its rating is left out: it needs no id
+        refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
+    if args.nan_policy == "raise":
+        refuse_missing(file, [args.rating], omit)
+    return counts, missing, file
