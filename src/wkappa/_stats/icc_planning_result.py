@@ -13,7 +13,8 @@ from .intraclass_forms import DESCRIPTIONS, check_form
 from .json_values import json_fields
 from .planning_checks import check_goal, check_power_goal, check_test_level
 from .planning_models import check_probability
-from .text_values import DECIMALS, level_percent, number_text, probability_phrase, probability_text
+from .planning_text import chance_line, goal_repr, goal_text, heading, power_line, width_line
+from .text_values import level_percent
 
 __all__ = ["ICC_PLAN_FORMS", "ICC_PLAN_METHODS", "ICCDesign", "ICCPlan", "build_icc_design"]
 
@@ -105,17 +106,10 @@ class ICCPlan:
     @property
     def goal_text(self) -> str:
         """The goal ``n`` was chosen for, in words (see ``goal``)."""
-        if self.goal == "power":
-            return f"power >= {self.target_power:g}"
-        if self.goal == "lower_limit":
-            return f"P(lower limit > {_given(self.lower_limit)}) >= {self.target_assurance:g}"
-        if self.goal == "ci_width":
-            level = level_percent(self.confidence_level)
-            if self.target_assurance is not None:
-                width = _given(self.ci_width)
-                return f"P({level} interval width <= {width}) >= {self.target_assurance:g}"
-            return f"expected {level} interval width <= {_given(self.ci_width)}"
-        return "n given"
+        if self.goal == "ci_width" and self.target_assurance is not None:
+            level, width = level_percent(self.confidence_level), _given(self.ci_width)
+            return f"P({level} interval width <= {width}) >= {self.target_assurance:g}"
+        return goal_text(self, _given)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan and an infinite width become None)."""
@@ -135,40 +129,29 @@ class ICCPlan:
             else "n, power and width by the approximations of Walter, Eliasziw & Donner "
             "(1998) and Bonett (2002)"
         )
+        level = level_percent(self.confidence_level)
         lines = [
-            f"ICC study plan ({self.method}): n = {self.n:,} subjects rated by "
-            f"{self.n_raters} raters",
+            heading("ICC study plan", self.method, self.n, "subjects", self.n_raters),
             f"  anticipated ICC({self.form}) = {_given(self.icc1)} ({DESCRIPTIONS[self.form]})",
         ]
         if self.icc0 is not None:
-            wanted = "" if self.target_power is None else f" (wanted {self.target_power:g})"
-            lines.append(
-                f"  H0: ICC = {_given(self.icc0)} ({self.alternative}, alpha = {self.alpha:g}): "
-                f"power {probability_text(self.power, self.target_power)}{wanted}"
-            )
+            test = f"H0: ICC = {_given(self.icc0)} ({self.alternative}, alpha = {self.alpha:g})"
+            lines.append(power_line(test, self.power, self.target_power))
         if self.lower_limit is not None:
-            target = self.target_assurance if self.goal == "lower_limit" else None
             lines.append(
-                "  "
-                + probability_phrase(
-                    f"P(lower limit of the {level_percent(self.confidence_level)} interval > "
-                    f"{_given(self.lower_limit)})",
+                chance_line(
+                    f"P(lower limit of the {level} interval > {_given(self.lower_limit)})",
                     self.assurance,
-                    target,
+                    self.target_assurance if self.goal == "lower_limit" else None,
                 )
-                + ("" if target is None else f" (wanted {target:g})")
             )
         if self.ci_width is not None and not math.isnan(self.assurance):
-            target = self.target_assurance if self.goal == "ci_width" else None
             lines.append(
-                "  "
-                + probability_phrase(
-                    f"P(width of the {level_percent(self.confidence_level)} interval <= "
-                    f"{_given(self.ci_width)})",
+                chance_line(
+                    f"P(width of the {level} interval <= {_given(self.ci_width)})",
                     self.assurance,
-                    target,
+                    self.target_assurance if self.goal == "ci_width" else None,
                 )
-                + ("" if target is None else f" (wanted {target:g})")
             )
         wanted = (
             ""
@@ -177,26 +160,16 @@ class ICCPlan:
         )
         if self.goal == "n":
             wanted = ""
-        lines.append(
-            f"  expected width of the {level_percent(self.confidence_level)} F interval: "
-            f"{number_text(self.expected_width, f'.{DECIMALS}f')}{wanted}"
-        )
+        lines.append(width_line(self.confidence_level, "F", self.expected_width, wanted))
         lines.append(
             f"  F test and interval with {self.df1:,} and {self.df2:,} degrees of freedom ({how})"
         )
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        if self.goal == "power":
-            goal = f"power>={self.target_power:g}"
-        elif self.goal == "ci_width" and self.target_assurance is not None:
+        goal = goal_repr(self, _given)
+        if self.goal == "ci_width" and self.target_assurance is not None:
             goal = f"P(width<={_given(self.ci_width)})>={self.target_assurance:g}"
-        elif self.goal == "ci_width":
-            goal = f"ci_width<={_given(self.ci_width)}"
-        elif self.goal == "lower_limit":
-            goal = f"P(lower limit>{_given(self.lower_limit)})>={self.target_assurance:g}"
-        else:
-            goal = "n given"
         delivers = "" if self.icc0 is None else f"power={self.power:.4g}, "
         if not math.isnan(self.assurance):
             delivers += f"assurance={self.assurance:.4g}, "

@@ -1,10 +1,13 @@
 """A study plan in words: its goal, its ``explain()`` and its repr, and what the simulated
-check of a large-sample plan says of the power or assurance the formula states."""
+check of a large-sample plan says of the power or assurance the formula states. The goal's
+words and the lines of ``explain()`` that kappa and ICC plans share are written here for
+both."""
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from ..exceptions import WkappaError
 from .agreement_result import COEFFICIENT_NAMES
@@ -19,24 +22,111 @@ from .text_values import (
 if TYPE_CHECKING:
     from .planning_result import KappaPlan
 
-__all__ = ["CHECK_SHORTFALL", "approximation_text", "explain_plan", "plan_goal_text", "plan_repr"]
+__all__ = [
+    "CHECK_SHORTFALL",
+    "PlanGoal",
+    "approximation_text",
+    "chance_line",
+    "explain_plan",
+    "goal_repr",
+    "goal_text",
+    "heading",
+    "plan_goal_text",
+    "plan_repr",
+    "power_line",
+    "width_line",
+]
 
 # A large-sample plan's simulated check counts against it (it warns, and its text states the
 # simulated share) when the share falls more than this below the power or assurance stated.
 CHECK_SHORTFALL = 0.05
 
 
-def plan_goal_text(plan: KappaPlan) -> str:
-    """The goal ``n`` was chosen for, in words (``KappaPlan.goal_text``)."""
-    level = level_percent(plan.confidence_level)
+class PlanGoal(Protocol):
+    """What the words of a plan's goal read of it (``KappaPlan``, ``ICCPlan``)."""
+
+    @property
+    def goal(self) -> str: ...
+    @property
+    def target_power(self) -> float | None: ...
+    @property
+    def ci_width(self) -> float | None: ...
+    @property
+    def lower_limit(self) -> float | None: ...
+    @property
+    def target_assurance(self) -> float | None: ...
+    @property
+    def confidence_level(self) -> float: ...
+
+
+def _short(value: float | None) -> str:
+    return format(value, "g")
+
+
+def goal_text(plan: PlanGoal, given: Callable[[float | None], str] = _short) -> str:
+    """The goal ``n`` was chosen for, in words (``goal_text`` of a plan): the power, the
+    chance of clearing the lower limit, the expected width; ``given`` writes the goal's
+    values (``format(value, 'g')``).
+
+    Examples
+    --------
+    >>> import wkappa as wk
+    >>> plan = wk.kappa_sample_size(kappa1=0.8, lower_limit=0.6, marginals=[0.5, 0.5])
+    >>> goal_text(plan), goal_repr(plan)
+    ('P(lower limit > 0.6) >= 0.5', 'P(lower limit>0.6)>=0.5')
+    """
     if plan.goal == "power":
         return f"power >= {plan.target_power:g}"
     if plan.goal == "lower_limit":
-        return f"P(lower limit > {plan.lower_limit:g}) >= {plan.target_assurance:g}"
-    if plan.goal != "ci_width" or plan.ci_width is None:
-        return "n given"
-    if plan.method != "goodness-of-fit":
-        return f"expected {level} interval width <= {plan.ci_width:g}"
+        return f"P(lower limit > {given(plan.lower_limit)}) >= {plan.target_assurance:g}"
+    if plan.goal == "ci_width":
+        level = level_percent(plan.confidence_level)
+        return f"expected {level} interval width <= {given(plan.ci_width)}"
+    return "n given"
+
+
+def goal_repr(plan: PlanGoal, given: Callable[[float | None], str] = _short) -> str:
+    """The goal as a plan's repr shows it: :func:`goal_text` in short."""
+    if plan.goal == "power":
+        return f"power>={plan.target_power:g}"
+    if plan.goal == "lower_limit":
+        return f"P(lower limit>{given(plan.lower_limit)})>={plan.target_assurance:g}"
+    if plan.goal == "ci_width":
+        return f"ci_width<={given(plan.ci_width)}"
+    return "n given"
+
+
+def heading(title: str, method: str, n: int, units: str, n_raters: int) -> str:
+    """The first line of a plan's ``explain()``: what was planned, by which method."""
+    return f"{title} ({method}): n = {n:,} {units} rated by {n_raters} raters"
+
+
+def power_line(test: str, power: float, target_power: float | None) -> str:
+    """The line of ``explain()`` giving the power of ``test`` (and the power wanted)."""
+    wanted = "" if target_power is None else f" (wanted {target_power:g})"
+    return f"  {test}: power {probability_text(power, target_power)}{wanted}"
+
+
+def chance_line(what: str, value: float, target: float | None) -> str:
+    """A line of ``explain()`` giving the probability of ``what`` (and the one wanted, where
+    it is the goal's)."""
+    wanted = "" if target is None else f" (wanted {target:g})"
+    return "  " + probability_phrase(what, value, target) + wanted
+
+
+def width_line(level: float, interval: str, width: float, wanted: str) -> str:
+    """The line of ``explain()`` giving the expected width of the ``interval`` at ``level``
+    (and ``wanted``, the goal's width in words)."""
+    expected = number_text(width, f".{DECIMALS}f")
+    return f"  expected width of the {level_percent(level)} {interval} interval: {expected}{wanted}"
+
+
+def plan_goal_text(plan: KappaPlan) -> str:
+    """The goal ``n`` was chosen for, in words (``KappaPlan.goal_text``): goodness-of-fit's
+    width goal bounds each limit."""
+    if plan.goal != "ci_width" or plan.ci_width is None or plan.method != "goodness-of-fit":
+        return goal_text(plan)
+    level = level_percent(plan.confidence_level)
     half = plan.ci_width / 2.0
     low, high = max(plan.kappa1 - half, 0.0), min(plan.kappa1 + half, 1.0)
     return f"both {level} limits within kappa1 ± {half:g}, i.e. in {low:.4g} to {high:.4g}"
@@ -89,17 +179,14 @@ def explain_plan(plan: KappaPlan) -> str:
     if plan.goal == "ci_width" and plan.method == "goodness-of-fit":
         wanted = f" (wanted: {plan.goal_text})"  # each limit, not the width
     lines = [
-        f"Study plan ({plan.method}): n = {plan.n:,} items rated by {plan.n_raters} raters",
+        heading("Study plan", plan.method, plan.n, "items", plan.n_raters),
         f"  anticipated kappa1 = {plan.kappa1:.4g} ({who}, {weights}, K = {plan.table.shape[0]})",
-        f"  expected width of the {level_percent(plan.confidence_level)} "
-        f"{plan.width_interval} interval: "
-        f"{number_text(plan.expected_width, f'.{DECIMALS}f')}" + wanted,
+        width_line(plan.confidence_level, plan.width_interval, plan.expected_width, wanted),
     ]
     if test is not None:
         lines.insert(
             2,
-            f"  {test}: power {probability_text(plan.power, plan.target_power)}"
-            + (f" (wanted {plan.target_power:g})" if plan.target_power is not None else "")
+            power_line(test, plan.power, plan.target_power)
             + plan.approximation_check("power").replace("; ", ";\n    ", 1),
         )
     if test is not None and plan.method == "goodness-of-fit" and plan.n_raters > 2:
@@ -110,14 +197,12 @@ def explain_plan(plan: KappaPlan) -> str:
         )
     if plan.lower_limit is not None:
         lines.append(
-            "  "
-            + probability_phrase(
+            chance_line(
                 f"P(lower limit of the {level_percent(plan.confidence_level)} "
                 f"{plan.limit_interval} interval > {plan.lower_limit:g})",
                 plan.assurance,
                 plan.target_assurance if plan.goal == "lower_limit" else None,
             )
-            + (f" (wanted {plan.target_assurance:g})" if plan.goal == "lower_limit" else "")
             + plan.approximation_check("assurance").replace("; ", ";\n    ", 1)
         )
     if plan.method == "simulation":
@@ -135,16 +220,9 @@ def explain_plan(plan: KappaPlan) -> str:
 
 def plan_repr(plan: KappaPlan) -> str:
     """The plan's repr: what the goal uses and what the plan delivers."""
-    if plan.goal == "power":
-        goal = f"power>={plan.target_power:g}"
-    elif plan.goal == "ci_width" and plan.method == "goodness-of-fit" and plan.ci_width:
+    goal = goal_repr(plan)
+    if plan.goal == "ci_width" and plan.method == "goodness-of-fit" and plan.ci_width:
         goal = f"limits within kappa1±{plan.ci_width / 2.0:g}"
-    elif plan.goal == "ci_width":
-        goal = f"ci_width<={plan.ci_width:g}"
-    elif plan.goal == "lower_limit":
-        goal = f"P(lower limit>{plan.lower_limit:g})>={plan.target_assurance:g}"
-    else:
-        goal = "n given"
     extra = (
         f", n_simulations={plan.n_simulations}"
         + ("" if math.isnan(plan.monte_carlo_error) else f", mc_error={plan.monte_carlo_error:.2g}")
