@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("sklearn")
 
 from sklearn.base import clone, is_classifier
+from sklearn.exceptions import DataConversionWarning
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import make_pipeline
@@ -300,6 +301,27 @@ def test_grades_outside_the_labels_are_named_as_y_in_fit_and_score() -> None:
         model.score(X, np.where(np.arange(300) == 5, 7, y))
     with pytest.raises(wk.WkappaError, match=r"^`y` has a missing rating .* position 2;"):
         model.score(X, np.where(np.arange(300) == 2, np.nan, y))
+
+
+def test_one_hot_grades_are_refused_with_the_argmax_hint_in_fit_and_score() -> None:
+    """One-hot targets (N, K) got the hint for a column vector, ".ravel()", which would mix
+    the classes' columns up."""
+    pd = pytest.importorskip("pandas")
+    X, y = _synthetic(15, n=300)
+    onehot = np.eye(5)[y]
+    hint = r"^`y` must hold one grade per row; got shape \(300, 5\), .*y\.argmax\(axis=1\)"
+    with pytest.raises(wk.WkappaError, match=hint):
+        OrdinalThresholdRegressor(Ridge()).fit(X, onehot)
+    with pytest.raises(wk.WkappaError, match=hint):
+        OrdinalThresholdRegressor(Ridge()).fit(X, pd.DataFrame(onehot))
+    model = OrdinalThresholdRegressor(Ridge()).fit(X, y)
+    for labels in (None, range(5)):
+        with pytest.raises(wk.WkappaError, match=hint):
+            clone(model).set_params(labels=labels).fit(X, y).score(X, onehot)
+    assert model.score(X, onehot.argmax(axis=1)) == model.score(X, y)
+    with pytest.warns(DataConversionWarning, match="column-vector y"):  # its grades
+        column = OrdinalThresholdRegressor(Ridge()).fit(X, y[:, None])
+    assert np.array_equal(column.thresholds_, model.thresholds_)
 
 
 def test_score_counts_a_grade_the_training_rows_lacked() -> None:

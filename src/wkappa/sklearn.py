@@ -187,6 +187,13 @@ scorer of your own: ``make_kappa_scorer().set_score_request(sample_weight=True)`
 def _check_grades(y: Any, labels: Any) -> None:
     """Refuse a missing grade in ``y``, or one not among ``labels``, naming ``y`` (the
     estimator's parameter) rather than the ``y_true`` of the kappa functions."""
+    shape = getattr(y, "shape", None)
+    if shape is not None and len(shape) == 2 and shape[1] > 1:
+        raise WkappaError(
+            f"`y` must hold one grade per row; got shape {tuple(shape)}, a column per class "
+            "(one-hot rows?). Hint: pass each row's grade, such as y.argmax(axis=1) for "
+            "one-hot rows (plus the first grade if it is not 0)."
+        )
     column = to_column(y, "y")
     if column.missing is not None and column.missing.any():
         raise missing_rating_error("y", int(np.flatnonzero(column.missing)[0]), omit=None)
