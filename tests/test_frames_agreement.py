@@ -211,3 +211,42 @@ def test_rater_vs_panel_takes_an_integer_rater_id_as_candidate(frame_library):
         result = wkf.rater_vs_panel(frame, candidate=candidate, **options)
         assert result.difference == expected.difference
         assert result.confidence_interval() == expected.confidence_interval()
+
+
+@pytest.mark.parametrize(("spelled", "how"), [("c0 ", "surrounding whitespace"), ("C0", "case")])
+@pytest.mark.parametrize("function", ["agreement", "rater_vs_panel", "icc"])
+def test_a_rater_id_spelled_two_ways_is_refused(frame_library, spelled, how, function):
+    """A long export where an annotator's id has a trailing space or a capital letter on some
+    rows ('c0 ' beside 'c0') counted them as two raters, each with part of the items:
+    Conger's kappa, pairwise(), the candidate's panel and the ICC changed without a word
+    (Fleiss' kappa, which pools the raters, did not)."""
+    columns = long_columns()
+    first = columns["coder"].index("c0")
+    columns["coder"][first] = spelled
+    frame = frame_library.frame(columns, dtypes={"grade": "int64"})
+    options = {"n_resamples": 9, "candidate": "c3"} if function == "rater_vs_panel" else {}
+    said = rf"^The rater ids '\w+ ?' and '\w+ ?' \(column 'coder'\) differ only by {how} and"
+    with pytest.raises(wk.WkappaError, match=said):
+        getattr(wkf, function)(frame, item="item", rater="coder", rating="grade", **options)
+
+
+@pytest.mark.parametrize("command", ["agree", "judge"])
+def test_the_command_line_refuses_a_rater_id_spelled_two_ways_in_a_typed_file(
+    tmp_path, capsys, command
+):
+    """A CSV's ids are stripped as they are read, a Parquet file's are kept as typed: there
+    'c0 ' beside 'c0' made a seventh rater of `wkappa agree` and `wkappa judge`."""
+    from cli_calls import refusal
+
+    columns = long_columns()
+    columns["coder"][columns["coder"].index("c0")] = "c0 "
+    where = tmp_path / "long.parquet"
+    pl.DataFrame(columns).write_parquet(where)
+    argv = [command, str(where), "--item", "item", "--rater", "coder", "--rating", "grade"]
+    if command == "judge":
+        argv += ["--candidate", "c3", "--bootstrap", "999", "--seed", "1"]
+    said = refusal(capsys, argv)
+    assert said.startswith(
+        f"wkappa: error: {where}: The rater ids 'c0' and 'c0 ' (column 'coder') differ only by "
+        "surrounding whitespace"
+    )

@@ -1,5 +1,7 @@
 """The column names of a frame: repeated names refused, a missing name answered with the
-names spelled alike, a column of lists or records refused."""
+names spelled alike, a column of lists or records refused; and the rater ids of a long layout,
+which name the raters as columns name them in the wide layout: two spellings of one id
+refused."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .._core import format_value, import_optional
+from .._core import find_split, format_value, import_optional
 from ..exceptions import WkappaError, WkappaTypeError
 
 __all__ = [
@@ -16,6 +18,7 @@ __all__ = [
     "STRING_NAMES",
     "check_column",
     "check_name",
+    "check_rater_spellings",
     "lazy_names",
     "missing_column",
     "native_names",
@@ -126,3 +129,26 @@ def check_column(parameter: str, name: str, schema: dict[str, Any]) -> None:
             "select or compute a column of single values (a string, number, date or boolean) "
             "and name that one."
         )
+
+
+def check_rater_spellings(names: list[str], rater: str, where: str = "") -> list[str]:
+    """The long layout's rater ids ``names`` (of the column ``rater``), or a WkappaError when
+    two of them differ only by surrounding whitespace, case or Unicode form (``'ann_1'`` and
+    ``'ann_1 '``): one annotator spelled two ways would count as two raters, each with part of
+    the items (Conger's kappa, ``pairwise()``, a candidate's panel change). The rule of two
+    spellings of one label (:func:`~wkappa._core.find_split`); ``where`` starts the message
+    (the command line's file name)."""
+    pair = find_split(names)
+    if pair is None:
+        return names
+    first, second = pair
+    how = (
+        "surrounding whitespace" if first.strip() == second.strip()
+        else "case" if first.casefold() == second.casefold()
+        else "surrounding whitespace, case or Unicode form"
+    )  # fmt: skip
+    raise WkappaError(
+        f"{where}The rater ids {first!r} and {second!r} (column {rater!r}) differ only by "
+        f"{how} and would count as two raters. Hint: write each rater's id one way in the "
+        "data, or give two raters ids that differ otherwise."
+    )

@@ -30,7 +30,7 @@ from .._core import (
     to_column,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .column_names import STRING_NAMES, check_column
+from .column_names import STRING_NAMES, check_column, check_rater_spellings
 from .count import (
     as_polars,
     check_group_columns,
@@ -155,6 +155,7 @@ def rater_rows(
                 grouped, names = long[0], long[1]
             else:  # (split: a null beside a value, left to the pivot's null group)
                 grouped, names = _pivoted(frame, item, rater, rating, groups)
+            check_rater_spellings(names, rater)
         counted = nw.from_native(grouped)
     of_rater = dict(zip(names, orders, strict=True)) if wide else dict.fromkeys(names, orders[0])
     counted = keep_category_orders(counted, of_rater)
@@ -331,7 +332,7 @@ def pivot_long(
     integer, the items counted per code), which needs no items x raters table; the pivot
     runs only where that count does not apply, and reports what it refuses."""
     pl = import_optional("polars", "frames")
-    every = rater_ids(triples, rater)
+    every = rater_ids(triples, rater, where)
     if packed:
         counted = _packed_pivot(triples, item, rater, rating, count, groups, cluster)
         if counted is not None:
@@ -456,13 +457,14 @@ def _named(rater: str, is_float: bool, nw: Any) -> Any:
     return named & ~nw.col(rater).is_nan() if is_float else named
 
 
-def rater_ids(triples: Any, rater: str) -> list[str]:
+def rater_ids(triples: Any, rater: str, where: str = "") -> list[str]:
     """Every rater of the long layout's rows (a polars DataFrame), rated or not, as the pivot
-    names them (text); a row without its rater (null, NaN) names none."""
+    names them (text); a row without its rater (null, NaN) names none. Two spellings of one
+    id are refused (:func:`check_rater_spellings`; ``where`` starts the message)."""
     pl = import_optional("polars", "frames")
     named = _named(rater, triples.schema[rater].is_float(), pl)
     ids = triples.filter(named).get_column(rater).cast(pl.String).unique()
-    return sorted(ids.to_list(), key=rater_key)
+    return check_rater_spellings(sorted(ids.to_list(), key=rater_key), rater, where)
 
 
 def unrated_raters(frame: Any, rater: str, rating: str) -> list[str]:
