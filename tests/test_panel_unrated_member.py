@@ -59,9 +59,37 @@ def test_pairs_without_a_common_item_are_named() -> None:
     panel = PANEL.copy()
     panel[:30, 0] = nan
     panel[30:, 1] = nan  # members 0 and 1 never rate the same item
-    with pytest.warns(UndefinedKappaWarning, match=r"members 0 and 1 share no rated item"):
+    with pytest.warns(UndefinedKappaWarning, match=r"\(rater 0 and rater 1 share no rated item\)"):
         result = wk.rater_vs_panel(panel, CANDIDATE, n_resamples=99, rng=0)
     assert np.isnan(result.difference)
+
+
+def test_an_undefined_pair_names_its_members_as_the_caller_knows_them(tmp_path, capsys) -> None:
+    """The warning named the members by their position in the panel ("members 0 and 5"),
+    also where they have names: a data frame's columns, a long layout's rater ids, the
+    command line's --raters (where positions are shown nowhere)."""
+    pl = pytest.importorskip("polars")
+    wkf = pytest.importorskip("wkappa.frames")
+    panel = PANEL.copy()
+    panel[:30, 0] = nan
+    panel[30:, 1] = nan  # a and b never rate the same item
+    names = ["a", "b", "c"]
+    wide = pl.DataFrame({name: panel[:, g] for g, name in enumerate(names)}).fill_nan(None)
+    with pytest.warns(UndefinedKappaWarning) as caught:
+        wk.rater_vs_panel(wide.to_pandas(), CANDIDATE, n_resamples=9, rng=0)
+    assert "(column 'a' and column 'b' share no rated item)" in str(caught[0].message)
+    long = wide.with_columns(judge=CANDIDATE, item=np.arange(60)).unpivot(
+        index="item", variable_name="who", value_name="grade"
+    )
+    with pytest.warns(UndefinedKappaWarning) as caught:
+        wkf.rater_vs_panel(long, candidate="judge", item="item", rater="who", rating="grade",
+                           n_resamples=9, rng=0)  # fmt: skip
+    assert "(rater 'a' and rater 'b' share no rated item)" in str(caught[0].message)
+    path = tmp_path / "w.csv"
+    wide.with_columns(judge=CANDIDATE).write_csv(path)
+    argv = ["judge", str(path), "--raters", "a,b,c", "--candidate", "judge", "--bootstrap", "999"]
+    assert main(argv) == 0
+    assert "(column 'a' and column 'b' share no rated item)" in capsys.readouterr().err
 
 
 def test_cli_judge_with_an_empty_member_column(tmp_path, capsys) -> None:

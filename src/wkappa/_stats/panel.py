@@ -35,6 +35,7 @@ from .._core import (
     missing_rows,
     needs_order,
     one_rater,
+    rater_names,
     read_rater_matrix,
     rows_to_counts,
     stack_raters,
@@ -506,7 +507,7 @@ def rater_vs_panel(
     panel_mean = float(among.mean()) if size >= 2 else math.nan
     difference = candidate_mean - panel_mean
     if (rows[:, -1] >= 0).any():
-        _warn_undefined(rows, pairs, point, members)
+        _warn_undefined(rows, pairs, point, _member_names(combined, members))
 
     n = int(multiplicity.sum())
 
@@ -564,11 +565,26 @@ def rater_vs_panel(
     )
 
 
+def _member_names(combined: np.ndarray | RaterColumns, members: int) -> list[str]:
+    """How a message names each member: as every message names a rater (``column 'ann_1'``,
+    ``rater 0`` of an array), or by its id when ``wkappa.frames`` rebuilt a long layout's
+    rows (``rater 'ann_1'``)."""
+    if not isinstance(combined, RaterColumns):
+        return list(rater_names(None, members))
+    places = combined.places or ("",) * members
+    return [
+        place.removeprefix("from ") if place.startswith("from rater ") else name
+        for name, place in zip(combined.names[:members], places, strict=False)
+    ]
+
+
 def _warn_undefined(
-    rows: np.ndarray, pairs: list[tuple[int, int]], point: np.ndarray, members: int
+    rows: np.ndarray, pairs: list[tuple[int, int]], point: np.ndarray, names: list[str]
 ) -> None:
     """Warn, with the reason, when the comparison is undefined: fewer than two members with
-    ratings, or pairs whose coefficient is undefined (named, with why)."""
+    ratings, or pairs whose coefficient is undefined (named by the members' ``names``, with
+    why)."""
+    members = len(names)
     active = sum(1 for a, _ in pairs if a == members)
     if active < 2:
         verb = "has" if active == 1 else "have"
@@ -583,7 +599,7 @@ def _warn_undefined(
     for (a, b), value in zip(pairs, point, strict=True):
         if not math.isnan(value):
             continue
-        who = f"the candidate and member {b}" if a == members else f"members {a} and {b}"
+        who = f"the candidate and {names[b]}" if a == members else f"{names[a]} and {names[b]}"
         shared = bool(((rows[:, a] >= 0) & (rows[:, b] >= 0)).any())
         reasons.append(
             f"{who} share no rated item"
