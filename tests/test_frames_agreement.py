@@ -250,3 +250,15 @@ def test_the_command_line_refuses_a_rater_id_spelled_two_ways_in_a_typed_file(
         f"wkappa: error: {where}: The rater ids 'c0' and 'c0 ' (column 'coder') differ only by "
         "surrounding whitespace"
     )
+
+
+@pytest.mark.parametrize(
+    ("raters", "hint"),
+    [("r0,r1, r2", "raters=['r0', 'r1', 'r2']"), ("r0", "raters=['r0', ...]")],
+)
+def test_raters_given_as_one_string_are_refused_with_the_list_it_means(raters, hint):
+    """`raters='a,b,c'` (the command line's --raters spelling) was told to write
+    raters=['a,b,c', ...], a list of one column that does not exist."""
+    with pytest.raises(wk.exceptions.WkappaTypeError, match="got the string") as caught:
+        wkf.agreement(wide_polars(), raters=raters)
+    assert str(caught.value).endswith(f"Hint: {hint}.")

@@ -549,9 +549,12 @@ def rater_columns(raters: Sequence[str], parameter: str = "`raters`") -> list[st
     is an error, not a list of its characters). ``parameter`` is how the caller names the
     list (``--raters`` on the command line)."""
     if isinstance(raters, (str, bytes)):
+        # 'a,b,c' (the command line's spelling): the list it means.
+        listed = isinstance(raters, str) and "," in raters
+        hint = [n.strip() for n in str(raters).split(",")] if listed else f"[{raters!r}, ...]"
         raise WkappaTypeError(
             f"`raters` must be a list of column names, one per rater; got the string "
-            f"{raters!r}. Hint: raters=[{raters!r}, ...]."
+            f"{raters!r}. Hint: raters={hint!s}."
         )
     names = list(raters)
     if len(names) < 2:
