@@ -36,7 +36,7 @@ NAMES = option_names(
 )
 
 # n, what each n delivers, how it was computed, and the simulated points drawn over a
-# formula's curve (:func:`wkappa._cli.plan.simulated_points`; None where none are).
+# formula's curve (``_simulated_points`` of ``wkappa._cli.plan``; None where none are).
 Curve = tuple[list[int], list[KappaPlan], str, "Simulated | None"]
 
 # The simulated points over a formula's curve: their n and what each delivers.
