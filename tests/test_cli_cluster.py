@@ -150,6 +150,34 @@ def test_score_is_kappa_test_with_cluster(path, data, capsys, ids):
     assert document["standard_error"] != naive.standard_error  # the clusters count
 
 
+def test_score_notes_clusters_of_a_single_pair(tmp_path, capsys):
+    """A --cluster column with one row per id (one eye per patient, or an eye's id given for
+    the patient's) was taken without a word: its "cluster-robust over 30 clusters" is the
+    ordinary standard error times sqrt(n / (n - 1)); a note says so (not with --weight-col,
+    where one row per cluster is the sandwich of weighted pairs)."""
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 5, 30)
+    b = np.clip(a + rng.integers(-1, 2, 30), 0, 4)
+    path = tmp_path / "eyes.csv"
+    rows = [f"P{i:03d},{x},{y}" for i, (x, y) in enumerate(zip(a, b, strict=True))]
+    path.write_text("patient,a,b\n" + "\n".join(rows) + "\n")
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--cluster", "patient"]
+    document = json_output(capsys, [*argv, "--format", "json"])
+    naive = wk.kappa_test(a, b)
+    assert document["standard_error"] == pytest.approx(naive.standard_error * math.sqrt(30 / 29))
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "note: each of the 30 clusters of --cluster patient holds a single pair" in err
+    assert "--cluster should name the column of its id" in err
+    path.write_text("patient,a,b,w\n" + "\n".join(f"{r},2" for r in rows) + "\n")
+    assert main([*argv, "--weight-col", "w"]) == 0
+    assert "single pair" not in capsys.readouterr().err
+    two = "\n".join(f"P{i // 2:03d},{x},{y}" for i, (x, y) in enumerate(zip(a, b, strict=True)))
+    path.write_text("patient,a,b\n" + two + "\n")
+    assert main(argv) == 0
+    assert "single pair" not in capsys.readouterr().err
+
+
 def test_score_cluster_bootstrap_is_the_api_one(path, data, capsys):
     argv = ["score", path, "--true", "truth", "--pred", "b", "--cluster", "name", "--weights",
             "linear", "--bootstrap", "299", "--seed", "5", "--bootstrap-method", "bca",

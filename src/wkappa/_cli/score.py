@@ -195,6 +195,7 @@ def run_score(args: argparse.Namespace) -> int:
     if tables.clusters is not None:  # the cluster-robust test of wkappa.kappa_test(cluster=...)
         kappa0 = check_kappa0(args.kappa0)
         result = kappa_result(tables.clusters, args.weights, labels, args.alternative, kappa0)
+        _note_single_pair_clusters(args, tables.clusters)
     else:
         result = kappa_test_from_table(
             tables.overall,
@@ -430,6 +431,22 @@ def _check_pooling(args: argparse.Namespace) -> None:
             f"--pooling {args.pooling} weights the --by groups in their overall kappa, and "
             "without --by there are no groups. Hint: add --by COL, or drop --pooling."
         )
+
+
+def _note_single_pair_clusters(args: argparse.Namespace, clusters: Any) -> None:
+    """A note when every ``--cluster`` id holds one pair (of counted rows, no --weight-col):
+    the clusters are then the pairs, which ``--cluster`` takes as independent, and the column
+    may not be the one that groups the rows (an eye's id, not the patient's)."""
+    sizes = clusters.sum(axis=(1, 2))
+    if args.weight_col is not None or not bool((sizes == 1).all()):
+        return
+    options.note(
+        args,
+        f"note: each of the {len(sizes):,} clusters of --cluster {args.cluster} holds a single "
+        "pair, so the pairs are taken as independent: the cluster-robust standard error is the "
+        "ordinary one times sqrt(n / (n - 1)). If several rows belong to one patient, scan or "
+        "task, --cluster should name the column of its id.",
+    )
 
 
 def _note_pooling(args: argparse.Namespace, run: Any) -> None:
