@@ -28,7 +28,7 @@ PAIRED = (
     "statistic_a statistic_b difference confidence_interval pvalue alternative n labels weights"
 ).split()
 STRATIFIED = (
-    "statistic standard_error confidence_interval pvalue test_df pooling alternative "
+    "statistic standard_error confidence_interval pvalue kappa0 test_df pooling alternative "
     "homogeneity_statistic homogeneity_df "
     "homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights interpretation "
     "strata"

@@ -289,3 +289,61 @@ def test_pairs_pooling_keeps_a_stratum_where_every_pair_agrees() -> None:
     for name in ("homogeneity_statistic", "homogeneity_df", "homogeneity_pvalue"):
         assert getattr(pairs, name) == getattr(sas, name) == getattr(two, name)
     assert "Left out" not in pairs.explain() and "Left out" in sas.explain()
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+@pytest.mark.parametrize("pooling", ["pairs", "inverse-variance"])
+def test_kappa0_is_the_null_of_each_stratum_and_of_the_overall_kappa(
+    clustered: bool, pooling: str
+) -> None:
+    """`kappa0=0.6, alternative='greater'` (agreement better than "moderate" across sites):
+    stratified_kappa_test took no kappa0, so neither its strata's tests nor the overall one
+    could test it. Each stratum's test is now kappa_test's of kappa0 on its pairs, and the
+    overall test is (kappa - kappa0) / sqrt(sum w_h^2 Var0_h) with those null variances."""
+    a, b, site, patient = eyes_in_sites()
+    cluster = patient if clustered else None
+    result = wk.stratified_kappa_test(
+        a, b, strata=site, cluster=cluster, pooling=pooling, kappa0=0.6, alternative="greater"
+    )
+    assert result.kappa0 == 0.6 and result.to_dict()["kappa0"] == 0.6
+    null, kappa, variance, n = [], [], [], []
+    for name in result.strata:
+        own = site == name
+        alone = wk.kappa_test(
+            a[own], b[own], labels=[0, 1, 2, 3], kappa0=0.6, alternative="greater",
+            cluster=None if cluster is None else cluster[own],
+        )  # fmt: skip
+        assert result[name].kappa0 == 0.6
+        assert result[name].pvalue == pytest.approx(alone.pvalue, rel=1e-12)
+        null.append(alone.standard_error_null**2)
+        kappa.append(alone.statistic)
+        variance.append(alone.standard_error**2)
+        n.append(float(alone.n))
+    share = np.array(n) if pooling == "pairs" else 1 / np.array(variance)
+    share = share / share.sum()
+    z = (float(share @ np.array(kappa)) - 0.6) / math.sqrt(float(share**2 @ np.array(null)))
+    df = 20 + 25 + 30 - 3 if clustered and pooling == "pairs" else None
+    assert result.test_df == df
+    expected = t_sf(z, float(df)) if df is not None else 0.5 * math.erfc(z / math.sqrt(2))
+    assert result.pvalue == pytest.approx(expected, rel=1e-9)
+    assert 0 < result.pvalue < 0.5  # the estimates (0.66-0.69) lie above 0.6
+    assert "test of H0 overall kappa = 0.6 (greater" in result.explain()
+    assert "kappa0=0.6" in repr(result)
+    unchanged = wk.stratified_kappa_test(
+        a, b, strata=site, cluster=cluster, pooling=pooling, alternative="greater"
+    )
+    assert unchanged.kappa0 == 0.0 and unchanged.pvalue < result.pvalue
+    if not clustered:
+        tables = np.stack([r.table for r in result.results])
+        from_tables = wk.stratified_kappa_test_from_tables(
+            tables, pooling=pooling, kappa0=0.6, alternative="greater"
+        )
+        assert from_tables.pvalue == result.pvalue
+
+
+@pytest.mark.parametrize("kappa0", [1.0, "0.6", math.nan])
+def test_a_bad_kappa0_is_refused_naming_the_keyword(kappa0: object) -> None:
+    with pytest.raises((WkappaError, WkappaTypeError), match="`kappa0`"):
+        wk.stratified_kappa_test([0, 1, 1, 0], [0, 1, 0, 0], strata=[1, 1, 2, 2], kappa0=kappa0)
+    with pytest.raises((WkappaError, WkappaTypeError), match="`kappa0`"):
+        wk.stratified_kappa_test_from_tables([[[3, 1], [1, 3]]] * 2, kappa0=kappa0)

@@ -50,7 +50,7 @@ from .homogeneity import (
     check_homogeneity,
     goodness_of_fit_homogeneity,
 )
-from .inference import cluster_robust
+from .inference import check_kappa0, cluster_robust
 from .pvalues import chi2_sf, tail_pvalue, wald_statistic
 from .results import KappaResult, check_table_labels
 from .stratified_result import Pooling, StratifiedKappaResult, check_pooling
@@ -78,15 +78,16 @@ def combine_strata(kappa: np.ndarray, variance: np.ndarray) -> tuple[float, floa
 
 
 def pool_strata(
-    kept: Sequence[KappaResult], pooling: Pooling, alternative: Alternative
+    kept: Sequence[KappaResult], pooling: Pooling, alternative: Alternative, kappa0: float = 0.0
 ) -> tuple[float, float, float, int | None]:
     """The overall kappa of the strata used, its standard error, the p-value of H0: overall
-    kappa = 0 and the t distribution's df (None: normal), as ``pooling`` weights them.
+    kappa = ``kappa0`` and the t distribution's df (None: normal), as ``pooling`` weights them.
 
     With weights ``w_h`` summing to 1 (``1/Var_h`` or ``n_h``, normalised), the test divides
-    the overall kappa by ``sqrt(sum w_h^2 Var0_h)``, each stratum's null variance (its
-    ``standard_error_null``: the cluster-robust one with clusters). The pairs pooling with
-    clusters refers its interval and test to t on ``sum G_h - S`` df.
+    the overall kappa less ``kappa0`` by ``sqrt(sum w_h^2 Var0_h)``, each stratum's null
+    variance (its ``standard_error_null`` under kappa = ``kappa0``: the cluster-robust one
+    with clusters). The pairs pooling with clusters refers its interval and test to t on
+    ``sum G_h - S`` df.
     """
     if not kept:
         return math.nan, math.nan, math.nan, None
@@ -105,7 +106,7 @@ def pool_strata(
         overall, overall_variance, _, _ = combine_strata(kappa, variance)
         se = math.sqrt(overall_variance)
         share = (1.0 / variance) / float(np.sum(1.0 / variance))
-    statistic = wald_statistic(overall, 0.0, math.sqrt(float(share**2 @ null)))
+    statistic = wald_statistic(overall, kappa0, math.sqrt(float(share**2 @ null)))
     return overall, se, tail_pvalue(statistic, alternative, None if df is None else float(df)), df
 
 
@@ -120,11 +121,13 @@ def build_stratified(
     how: BootstrapMethod | None = None,
     results: Sequence[KappaResult] | None = None,
     pooling: Pooling = "inverse-variance",
+    kappa0: float = 0.0,
 ) -> StratifiedKappaResult:
     """The result of a checked (S, K, K) stack of tables (``weighted``: from sample_weight;
     ``how``: the bootstrap's replicates and seed for ``homogeneity='bootstrap'``; ``results``:
     the strata's results when not those of their tables alone, the cluster-robust ones;
-    ``pooling``: the overall kappa's weights)."""
+    ``pooling``: the overall kappa's weights; ``kappa0``: the checked kappa of H0 of the
+    strata's tests and the overall one)."""
     if tables.shape[0] == 0:  # (an empty input is refused where it enters)
         raise WkappaError(
             "No pair is left to score: nan_policy='omit' left out every pair, each with a "
@@ -137,7 +140,7 @@ def build_stratified(
     if results is None:
         with warnings.catch_warnings():  # one warning below names every stratum left out
             warnings.simplefilter("ignore", UndefinedKappaWarning)
-            results = kappa_results(tables, weights, labels, alternative, 0.0)
+            results = kappa_results(tables, weights, labels, alternative, kappa0)
     defined = tuple(math.isfinite(r.statistic) and math.isfinite(r.standard_error) for r in results)
     positive = tuple(d and r.standard_error > 0 for d, r in zip(defined, results, strict=True))
     # SAS's test (and its overall kappa) needs 1 / Var_h; the pairs pooling keeps a stratum
@@ -158,7 +161,7 @@ def build_stratified(
         np.array([r.statistic for r in tested]), np.array([r.standard_error**2 for r in tested])
     )
     overall, se, overall_pvalue, test_df = pool_strata(
-        [r for r, u in zip(results, used, strict=True) if u], pooling, alternative
+        [r for r, u in zip(results, used, strict=True) if u], pooling, alternative, kappa0
     )
     pvalue = chi2_sf(q, df) if df > 0 else math.nan
     resamples = 0
@@ -189,6 +192,7 @@ def build_stratified(
         pooling=pooling,
         pvalue=overall_pvalue,
         test_df=test_df,
+        kappa0=kappa0,
     )
 
 
@@ -237,6 +241,7 @@ def stratified_kappa_test_from_tables(
     alternative: Alternative = "two-sided",
     homogeneity: HomogeneityTest | BootstrapMethod = "asymptotic",
     pooling: Pooling = "inverse-variance",
+    kappa0: float = 0.0,
 ) -> StratifiedKappaResult:
     """Kappa across strata from one K x K table per stratum.
 
@@ -261,6 +266,9 @@ def stratified_kappa_test_from_tables(
         The overall kappa, as in :func:`~wkappa.stratified_kappa_test`: SAS's
         inverse-variance weighted mean of the strata's kappas, or their mean weighted by
         the tables' sums.
+    kappa0 : float, default 0
+        The kappa of H0 of each stratum's test and of the overall kappa's, as in
+        :func:`~wkappa.stratified_kappa_test`.
 
     Returns
     -------
@@ -281,6 +289,7 @@ def stratified_kappa_test_from_tables(
     alternative = check_alternative(alternative)
     test, how = check_homogeneity(homogeneity)
     pooled = check_pooling(pooling)
+    null_value = check_kappa0(kappa0)
     try:
         stack = np.asarray(tables)
     except ValueError:  # ragged nested lists
@@ -302,8 +311,9 @@ def stratified_kappa_test_from_tables(
     ids = tuple(range(len(checked))) if strata is None else _stratum_ids(strata, len(checked))
     check_frequencies(checked, STRATA_TABLES)
     return build_stratified(
-        checked, checked_weights, names, ids, alternative, test, how=how, pooling=pooled
-    )
+        checked, checked_weights, names, ids, alternative, test, how=how, pooling=pooled,
+        kappa0=null_value,
+    )  # fmt: skip
 
 
 def _stratum_ids(strata: Any, n_tables: int) -> tuple[Any, ...]:
@@ -342,6 +352,7 @@ def stratified_kappa_test(
     homogeneity: HomogeneityTest | BootstrapMethod = "asymptotic",
     cluster: npt.ArrayLike | None = None,
     pooling: Pooling | None = None,
+    kappa0: float = 0.0,
 ) -> StratifiedKappaResult:
     """Weighted kappa in each stratum, the overall kappa across strata (as SAS PROC FREQ) and
     the test of equal kappas.
@@ -398,6 +409,12 @@ default 'asymptotic'
         not given, a ``UserWarning`` says that the inverse-variance interval is too
         narrow there and that 'pairs' keeps its coverage; ``pooling='inverse-variance'``
         keeps SAS's overall kappa without the warning.
+    kappa0 : float, default 0
+        The kappa of H0 (a finite number below 1) of each stratum's test, as in
+        :func:`~wkappa.kappa_test`, and of the overall kappa's (``result.pvalue``): e.g.
+        ``kappa0=0.6, alternative='greater'`` to show agreement better than "moderate"
+        across the sites. Each stratum's null variance is then the one of its test of
+        ``kappa0`` (the cluster-robust one with ``cluster``).
 
     Returns
     -------
@@ -447,6 +464,7 @@ default 'asymptotic'
     alternative = check_alternative(alternative)
     test, how = check_homogeneity(homogeneity)
     pooled = "inverse-variance" if pooling is None else check_pooling(pooling)
+    null_value = check_kappa0(kappa0)
     if cluster is not None and test != "asymptotic":
         raise WkappaError(
             f"homogeneity={test!r} takes the pairs as independent and cannot be used with "
@@ -466,7 +484,9 @@ default 'asymptotic'
         check_frequencies(tables, STRATA_WEIGHTS)
     else:
         clustered = encode_grouped(y_true, y_pred, cluster, "cluster", **options)
-        results = _clustered_results(grouped, clustered, tables, checked_weights, alternative)
+        results = _clustered_results(
+            grouped, clustered, tables, checked_weights, alternative, null_value
+        )
         if pooling is None:
             warn_at_caller(
                 "With `cluster`, the overall kappa's inverse-variance weights (SAS's) follow "
@@ -487,6 +507,7 @@ default 'asymptotic'
         how=how,
         results=results,
         pooling=pooled,
+        kappa0=null_value,
     )
 
 
@@ -496,10 +517,12 @@ def _clustered_results(
     tables: np.ndarray,
     weights: str | np.ndarray,
     alternative: Alternative,
+    kappa0: float,
 ) -> list[KappaResult]:
     """Each stratum's result with the cluster-robust standard error over its own clusters
-    (``grouped``: the pairs by stratum, ``clustered``: the same pairs by cluster, nested in
-    the strata); one FewClustersWarning naming the strata with 2 to 7 clusters."""
+    and its t test of ``kappa0`` (``grouped``: the pairs by stratum, ``clustered``: the same
+    pairs by cluster, nested in the strata); one FewClustersWarning naming the strata with 2
+    to 7 clusters."""
     strata, clusters, cluster_names = grouped.codes, clustered.codes, clustered.names
     cluster_tables = group_tables(clustered)
     home = np.full(len(cluster_names), -1, dtype=np.intp)
@@ -517,7 +540,7 @@ def _clustered_results(
     labels = tuple(grouped.encoded.labels)
     with warnings.catch_warnings():  # one warning below names every stratum left out
         warnings.simplefilter("ignore", UndefinedKappaWarning)
-        bases = kappa_results(tables, weights, labels, alternative, 0.0)
+        bases = kappa_results(tables, weights, labels, alternative, kappa0)
     results, counts = [], []
     for h, base in enumerate(bases):
         own = cluster_tables[home == h]

@@ -35,7 +35,7 @@ Pooling = Literal["inverse-variance", "pairs"]
 POOLINGS: tuple[Pooling, ...] = ("inverse-variance", "pairs")
 
 _STRATIFIED_FIELDS = (  # the keys of to_dict(), in order
-    "statistic standard_error confidence_interval pvalue test_df pooling alternative "
+    "statistic standard_error confidence_interval pvalue kappa0 test_df pooling alternative "
     "homogeneity_statistic "
     "homogeneity_df homogeneity_pvalue homogeneity homogeneity_n_resamples n labels weights "
     "interpretation strata"
@@ -94,9 +94,9 @@ class StratifiedKappaResult:
     weight_matrix : ndarray of shape (K, K)
         Disagreement weights W (read-only).
     alternative : {'two-sided', 'greater', 'less'}
-        The ``alternative`` of the test: the side of :meth:`confidence_interval` (the
-        overall kappa's, which has no p-value) and of each stratum's p-value and interval;
-        the test of equal kappas does not depend on it.
+        The ``alternative`` of the tests of ``kappa0``: the side of
+        :meth:`confidence_interval` (the overall kappa's), of ``pvalue`` and of each
+        stratum's p-value and interval; the test of equal kappas does not depend on it.
     homogeneity : {'asymptotic', 'goodness-of-fit', 'bootstrap'}
         The test of equal kappas: SAS's chi-square (below), Donner, Eliasziw & Klar's
         goodness-of-fit test for binary ratings, or the bootstrap of the chi-square on
@@ -107,11 +107,14 @@ class StratifiedKappaResult:
     pooling : {'inverse-variance', 'pairs'}
         How the strata's kappas make the overall kappa (Notes).
     pvalue : float
-        P-value of H0: overall kappa = 0 against ``alternative`` (SAS prints none): the
-        overall kappa over ``sqrt(sum_h w_h^2 Var0_h)``, with ``w_h`` the pooling's weights
-        (summing to 1) and ``Var0_h`` the variance each stratum's own test uses (its
-        variance under kappa = 0; the cluster-robust one with ``cluster``), referred to
-        the normal distribution, or to t with ``test_df`` degrees of freedom.
+        P-value of H0: overall kappa = ``kappa0`` against ``alternative`` (SAS prints
+        none): the overall kappa less ``kappa0`` over ``sqrt(sum_h w_h^2 Var0_h)``, with
+        ``w_h`` the pooling's weights (summing to 1) and ``Var0_h`` the variance each
+        stratum's own test uses (its variance under kappa = ``kappa0``; the cluster-robust
+        one with ``cluster``), referred to the normal distribution, or to t with
+        ``test_df`` degrees of freedom.
+    kappa0 : float
+        The kappa of H0 of ``pvalue`` and of each stratum's test (0 unless given).
     test_df : int or None
         Degrees of freedom of the t distribution of the overall kappa's interval and test:
         ``sum_h G_h - S`` (the clusters less the strata used) for the pairs pooling with
@@ -233,6 +236,7 @@ class StratifiedKappaResult:
     pooling: Pooling = "inverse-variance"
     pvalue: float = math.nan
     test_df: int | None = None
+    kappa0: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weight_matrix", readonly(self.weight_matrix))
@@ -381,8 +385,12 @@ class StratifiedKappaResult:
             f"{number_text(self.statistic)} ({self.interpretation}, Landis & Koch)",
             f"  standard error = {spread} = {number_text(self.standard_error)}, "
             f"{level_text(ci, self.alternative)}CI {interval_text(ci.low, ci.high)} ({on})",
-            f"  test of H0 overall kappa = 0 ({self.alternative}, with each stratum's "
-            + ("cluster-robust variance" if clustered else "variance under kappa = 0")
+            f"  test of H0 overall kappa = {self.kappa0:g} ({self.alternative}, with each "
+            + (
+                "stratum's cluster-robust variance"
+                if clustered
+                else f"stratum's variance under kappa = {self.kappa0:g}"
+            )
             + f"): p = {number_text(self.pvalue)}",
             self._homogeneity_line(),
         ]
@@ -449,6 +457,7 @@ class StratifiedKappaResult:
     def __repr__(self) -> str:
         return (
             f"StratifiedKappaResult({estimate_repr(self)}, pvalue={self.pvalue:.6g}, "
+            + (f"kappa0={self.kappa0:g}, " if self.kappa0 else "")
             + ("" if self.pooling == "inverse-variance" else f"pooling={self.pooling!r}, ")
             + f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
             + ("" if self.homogeneity == "asymptotic" else f"homogeneity={self.homogeneity!r}, ")
