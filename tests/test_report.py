@@ -194,6 +194,21 @@ def test_icc_report_has_the_numbers_of_the_library(icc_report, icc_case):
     assert f"wkappa {wk.__version__} on 20" in page
 
 
+def test_icc_report_methods_sentence_reports_the_ccc(icc_report, icc_case):
+    """The report showed Lin's (overall) CCC with its interval and reference, but the methods
+    sentence, the paragraph to hand in, left it out."""
+    page = html.unescape(icc_report.read_text())
+    _, _, ratings = icc_case
+    ccc = wk.ccc(ratings, nan_policy="omit")
+    low, high = ccc.confidence_interval(0.95)
+    methods = page.split('class="methods">')[1].split("</p>")[0]
+    assert (
+        "Agreement was also summarised by the overall concordance correlation coefficient "
+        f"(Barnhart, Haber and Song 2002): overall CCC {ccc.statistic:.4f}, 95% CI "
+        f"[{low:.4f}, {high:.4f}] (jackknife z-transform) on {ccc.n_items} complete items"
+    ) in methods
+
+
 def test_icc_report_is_self_contained(icc_report):
     page = icc_report.read_text()
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)

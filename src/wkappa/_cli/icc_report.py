@@ -194,6 +194,17 @@ def _methods(
     return sentence, ["mcgraw1996", "shrout1979", *cited]
 
 
+def _concordance_sentence(line: str, key: str) -> str:
+    """The CCC that the report shows, in the methods sentence: which coefficient (``key``,
+    its reference) and its line of the text output (estimate, interval, items)."""
+    what = (
+        "Lin's concordance correlation coefficient (Lin 1989)"
+        if key == "lin1989"
+        else "the overall concordance correlation coefficient (Barnhart, Haber and Song 2002)"
+    )
+    return f"Agreement was also summarised by {what}: {line}."
+
+
 def _source(method: str) -> str:
     if method == "reml":
         return (
@@ -250,6 +261,8 @@ def write_icc_report(
     first = results[forms[0]]
     heading = bound_name(args.ci, args.alternative, short=True)
     sentence, cited = _methods(args, forms, results, intervals, provenance, rows)
+    if concordance is not None and "--nan-policy" not in concordance[0]:
+        sentence += f" {_concordance_sentence(*concordance)}"  # (propagate: undefined)
     ci = intervals[forms[0]]
     body = [
         f'<p class="meta">raters <b>{escape(", ".join(raters))}</b> &middot; '
