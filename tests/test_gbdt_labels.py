@@ -14,6 +14,7 @@ from typing import Any
 import catboost as cb
 import lightgbm as lgb
 import numpy as np
+import pandas as pd
 import pytest
 import xgboost as xgb
 
@@ -142,3 +143,51 @@ def test_catboost_refuses_an_undefined_kappa_with_the_fix() -> None:
         pytest.raises(WkappaError, match=r"^Kappa is undefined .*zero_division=0\.0 to QWK\(\)"),
     ):
         QWK().evaluate([np.array([3.0, 3.0])], np.array([3.0, 3.0]), None)
+
+
+GRADES = ["none", "mild", "moderate", "severe"]  # retinopathy grades, in their order
+TEXT = np.array(GRADES)[np.clip(np.rint(X[:, 0] + 1.5), 0, 3).astype(int)]
+TEXT_ERROR = (
+    r"{model} was fitted on the text classes \['mild', 'moderate', 'none', 'severe'\], which "
+    r"it sorts as text .* take 'mild' and 'severe' to be 3 grades apart\. Hint: map the "
+    r"classes to integer grades in their order before fitting"
+)
+
+
+def test_text_classes_sorted_by_lightgbm_are_refused_for_weighted_kappa() -> None:
+    """LGBMClassifier sorts text classes ('mild' < 'moderate' < 'none' < 'severe', an ordered
+    pandas Categorical too) and hands the metric those positions: QWK of that order is
+    another number than the grades', and it was returned without a word."""
+    model = lgb.LGBMClassifier(n_estimators=3, min_child_samples=5, **LGB)
+    ordered = pd.Series(pd.Categorical(TEXT, categories=GRADES, ordered=True))
+    for y in (TEXT, ordered):
+        with pytest.raises(WkappaError, match="^" + TEXT_ERROR.format(model="LGBMClassifier")):
+            model.fit(X, y, eval_set=[(X, y)], eval_metric=lightgbm_metric())
+    # Integer grades in their order train; the history is the QWK of the predicted classes.
+    grades = np.array([GRADES.index(grade) for grade in TEXT])
+    model.fit(X, grades, eval_set=[(X, grades)], eval_metric=lightgbm_metric())
+    predicted = model.predict(X)
+    right = wk.qwk(grades, predicted, labels=range(4))
+    assert model.evals_result_["training"]["qwk"][-1] == right
+    position = {grade: i for i, grade in enumerate(sorted(GRADES))}  # LightGBM's order
+    as_text = [[position[GRADES[g]] for g in column] for column in (grades, predicted)]
+    assert abs(wk.qwk(*as_text, labels=range(4)) - right) > 0.01  # what it would have said
+    # Unweighted kappa does not depend on the order.
+    model.fit(X, TEXT, eval_set=[(X, TEXT)], eval_metric=lightgbm_metric(weights="unweighted"))
+    assert model.evals_result_["training"]["kappa"][-1] == wk.weighted_kappa(
+        TEXT, model.predict(X), weights="unweighted"
+    )
+
+
+def test_text_classes_sorted_by_catboost_are_refused_unless_class_names_order_them() -> None:
+    params = {**CB, "eval_metric": CatBoostMetric()}
+    with pytest.raises(cb.CatBoostError, match=TEXT_ERROR.format(model="CatBoostClassifier")):
+        cb.CatBoostClassifier(**params).fit(X, TEXT, eval_set=(X, TEXT))
+    with pytest.raises(cb.CatBoostError, match=r"or give CatBoost their order, class_names="):
+        cb.CatBoostClassifier(**params).fit(cb.Pool(X, TEXT), eval_set=(X, TEXT))
+    model = cb.CatBoostClassifier(**params, class_names=GRADES).fit(X, TEXT, eval_set=(X, TEXT))
+    assert model.classes_.tolist() == GRADES
+    expected = wk.qwk(TEXT, model.predict(X).ravel(), labels=GRADES)
+    assert model.get_evals_result()["validation"]["CatBoostMetric"][-1] == pytest.approx(expected)
+    integer = cb.CatBoostClassifier(**params).fit(X, np.array([1, 2, 3, 4])[np.arange(90) % 4])
+    assert integer.classes_.tolist() == [1, 2, 3, 4]  # numbers keep their order: no error

@@ -269,10 +269,12 @@ def lightgbm_metric(
     with a custom objective) in both APIs; the grade is the argmax, and kappa is computed
     over the class indices ``0..K-1`` (``LGBMClassifier`` hands metrics its encoded labels,
     so grades with a gap, such as 1, 2, 4, are scored as 0, 1, 2: give the classifier
-    consecutive grades if the gap should count). Early stopping in LightGBM watches *every*
-    metric, so set ``metric="None"`` (in the params, or ``LGBMRegressor(metric="None")``)
-    to stop on kappa alone. ``first_metric_only=True`` does not: LightGBM evaluates its
-    built-in metrics (l2, multi_logloss) before this one and stops on the first of those.
+    consecutive grades if the gap should count; text classes, which it sorts as text, are
+    refused for weighted kappa: fit it on integer grades in their order). Early stopping in
+    LightGBM watches *every* metric, so set ``metric="None"`` (in the params, or
+    ``LGBMRegressor(metric="None")``) to stop on kappa alone.
+    ``first_metric_only=True`` does not: LightGBM evaluates its built-in metrics (l2,
+    multi_logloss) before this one and stops on the first of those.
 
     Examples
     --------
@@ -433,7 +435,9 @@ class CatBoostMetric(GbdtScorer):
     CatBoost calls :meth:`evaluate` once per dataset and iteration with the raw formula
     values ``approxes`` (one array per dimension): predictions for RMSE, logits for
     ``Logloss`` (pass ``thresholds=[0.0]``, i.e. probability 0.5), class margins for
-    ``MultiClass`` (argmax; CatBoost passes the class indices ``0..K-1`` as ``target``).
+    ``MultiClass`` (argmax; CatBoost passes the class indices ``0..K-1`` as ``target``; it
+    sorts text classes as text, so these are refused for weighted kappa unless
+    ``class_names`` gives their order).
     The value appears in ``model.get_evals_result()`` under the class name,
     ``'CatBoostMetric'``; CatBoost reads no other name, so subclass it to rename it
     (``class QWK(CatBoostMetric): pass`` appears as ``'QWK'``). A copy of the metric is the

@@ -30,6 +30,7 @@ from .gbdt_objective import (
     gbdt_numbers,
     nonfinite_row,
 )
+from .gbdt_slots import classifier_text_classes
 from .thresholds import ThresholdResult, apply_thresholds
 
 __all__ = ["GbdtScorer"]
@@ -180,6 +181,7 @@ class GbdtScorer:
                 "(np.searchsorted(classes, y)), as LightGBM, XGBoost and CatBoost pass them "
                 "to a metric.",
             )
+            self._check_class_order(k)
             grades = np.argmax(preds, axis=1)
             return self._kappa(labels, grades, 0, k - 1, weight)
         preds = preds.ravel()
@@ -230,6 +232,28 @@ class GbdtScorer:
             self._warn_clipped(grades, lo, hi, others)
         np.clip(grades, lo, hi, out=grades)
         return self._kappa(labels, grades, lo, hi, weight)
+
+    def _check_class_order(self, k: int) -> None:
+        """Refuse text classes that a classifier ordered as text (LightGBM's and CatBoost's
+        scikit-learn classifiers sort them, and hand the metric their positions): weighted
+        kappa would weigh the distances of that order, as :func:`wkappa.weighted_kappa`
+        refuses text ratings without ``labels``. Two classes, and unweighted kappa, do not
+        depend on the order."""
+        if k < 3 or (isinstance(self.weights, str) and self.weights == "unweighted"):
+            return
+        found = classifier_text_classes()
+        if found is None:
+            return
+        model, classes = found
+        catboost = ", or give CatBoost their order, class_names=[...]" if "Cat" in model else ""
+        raise WkappaError(
+            f"{model} was fitted on the text classes {format_value(classes)}, which it "
+            "sorts as text and hands the metric by their positions in that order, so weighted "
+            f"kappa would take {classes[0]!r} and {classes[-1]!r} to be {k - 1} grades apart. "
+            "Hint: map the classes to integer grades in their order before fitting (in "
+            f"pandas, y.map({{<class>: <its grade>, ...}})){catboost}; weights='unweighted' "
+            "does not depend on the order."
+        )
 
     def _check_given_range(self, labels: np.ndarray, lo: int, hi: int) -> None:
         """Refuse labels outside the grade scale given by ``min_rating`` / ``max_rating``

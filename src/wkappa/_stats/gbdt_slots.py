@@ -18,12 +18,15 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, TypeVar, cast
 
+import numpy as np
+
 from ..exceptions import WkappaError
 
 __all__ = [
     "METRIC_SLOTS",
     "CatBoostRefusals",
     "calling_slot",
+    "classifier_text_classes",
     "instance_method",
     "lightgbm_eval_dataset",
     "metric_called_as_objective",
@@ -116,6 +119,49 @@ def xgboost_minimising_stop(name: str) -> Any:
         ):
             return callback
     return None
+
+
+def classifier_text_classes() -> tuple[str, list[Any]] | None:
+    """``(classifier, classes)`` when the caller runs inside the ``fit`` of LightGBM's or
+    CatBoost's scikit-learn classifier fitted on text classes in no order the user gave
+    (CatBoost's ``class_names`` gives one): both sort the classes as text and hand a metric
+    their positions in that order ('mild', 'moderate', 'none', 'severe'); else None."""
+    frame: FrameType | None = sys._getframe(2)
+    for _ in range(_FIT_DEPTH):
+        if frame is None:
+            return None
+        module, function = frame.f_globals.get("__name__"), frame.f_code.co_name
+        if module == "lightgbm.sklearn" and function == "fit":
+            model = frame.f_locals.get("self")
+            return _text_classes(model, getattr(model, "_classes", None))
+        if module == "catboost.core" and function == "_fit":
+            params = frame.f_locals.get("params")
+            if not isinstance(params, dict) or params.get("class_names") is not None:
+                return None
+            pool: Any = frame.f_locals.get("train_pool")
+            labels = pool.get_label() if hasattr(pool, "get_label") else None
+            return _text_classes(frame.f_locals.get("self"), labels, sort=True)
+        frame = frame.f_back
+    return None
+
+
+def _text_classes(model: Any, classes: Any, *, sort: bool = False) -> tuple[str, list[Any]] | None:
+    """``model``'s class name and its ``classes`` (in the library's order, or, with ``sort``,
+    the distinct labels ``classes`` sorted as text, CatBoost's order), if they are text."""
+    if classes is None:
+        return None
+    values = np.asarray(classes).ravel()
+    if values.dtype.kind in "biuf" or all(
+        isinstance(value, (int, float, np.number)) for value in values.tolist()
+    ):
+        return None
+    names = np.unique(values.astype(str)) if sort else values
+    return type(model).__name__, names.tolist()
+
+
+# How many frames above a metric's call a classifier's fit may be (LightGBM's sklearn fit,
+# lightgbm.train and its evaluation; CatBoost's _fit, _train and its metric call).
+_FIT_DEPTH = 32
 
 
 def _xgboost_frame(module: str, function: str) -> FrameType | None:
