@@ -32,7 +32,8 @@ from .icc_report import (
     method_text,
     omitted_text,
 )
-from .io import file_name
+from .io import file_name, polars
+from .labels import missing_rating
 from .numbers import numeric_columns
 from .options import (
     add_alternative,
@@ -154,7 +155,7 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     frame, data = read_ids(source, frame, data, ids)
     if data.height == 0:
         raise no_data_rows(source.name, source.skipped)
-    missing = _absent(data[args.rating])
+    missing = _absent(data, args.rating)
     if missing.all():
         raise no_rating_at_all(source.name, data.height, "--rating", [args.rating])
     data = _without_blank_rows(source, data, missing, args)
@@ -169,9 +170,11 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     return matrix, raters, rows, items
 
 
-def _absent(values: Any) -> Any:
-    """Whether each value of a polars Series is missing (null, or NaN in a float column)."""
-    return values.is_null() | (values.is_nan() if values.dtype.is_float() else False)
+def _absent(data: Any, *columns: str) -> Any:
+    """Whether each row of the polars frame ``data`` has any of ``columns`` missing
+    (:func:`.labels.missing_rating`), as a Series."""
+    found = polars().any_horizontal([missing_rating(data.schema, c) for c in columns])
+    return data.select(found).to_series()
 
 
 def _without_blank_rows(source: Any, data: Any, missing: Any, args: argparse.Namespace) -> Any:
@@ -179,7 +182,7 @@ def _without_blank_rows(source: Any, data: Any, missing: Any, args: argparse.Nam
     of separators only, as a spreadsheet exports after the data; a blank line is not read): they
     rate nothing, so they are dropped as a missing rating is; ``--nan-policy raise`` refuses
     the first, as it refuses any missing rating."""
-    blank = missing & (_absent(data[args.item]) | _absent(data[args.rater]))
+    blank = missing & _absent(data, args.item, args.rater)
     if not blank.any():
         return data
     if args.nan_policy == "raise":

@@ -38,6 +38,7 @@ __all__ = [
     "empty_column",
     "empty_column_error",
     "label_text",
+    "missing_rating",
     "parse_labels",
     "text_labels",
     "tidy_labels",
@@ -119,12 +120,9 @@ def _refuse_mixed_kinds(counts: Any, columns: Sequence[str], names: Sequence[str
 def drop_missing(counts: Any, columns: Sequence[str], source: Any = None) -> tuple[Any, int]:
     """Drop tuples with a missing rating (null or NaN); also return the rows dropped. With the
     ``source`` file, a file with no complete row left is an error."""
-    pl = polars()
-    present = pl.lit(True)
+    present = polars().lit(True)
     for column in columns:
-        present = present & pl.col(column).is_not_null()
-        if counts.schema[column].is_float():
-            present = present & ~pl.col(column).is_nan()
+        present = present & ~missing_rating(counts.schema, column)
     kept = counts.filter(present)
     if source is not None and kept.height == 0:
         empty = empty_column(counts, columns)
@@ -391,16 +389,17 @@ def empty_column_error(name: str, column: str) -> WkappaError:
     )
 
 
-def all_missing(counts: Any, columns: Sequence[str]) -> Any:
-    """A polars predicate: every one of ``columns`` is missing (null, or NaN in a float
-    column)."""
+def missing_rating(schema: Any, column: str) -> Any:
+    """A polars predicate: the value of ``column`` is missing (null, or NaN in a float
+    column; ``schema``: the frame's, which says whether it is one)."""
     pl = polars()
-    return pl.all_horizontal(
-        [
-            pl.col(c).is_null() | (pl.col(c).is_nan() if counts.schema[c].is_float() else False)
-            for c in columns
-        ]
-    )
+    found = pl.col(column).is_null()
+    return found | pl.col(column).is_nan() if schema[column].is_float() else found
+
+
+def all_missing(counts: Any, columns: Sequence[str]) -> Any:
+    """A polars predicate: every one of ``columns`` is missing (:func:`missing_rating`)."""
+    return polars().all_horizontal([missing_rating(counts.schema, c) for c in columns])
 
 
 def label_text(value: Any) -> str:

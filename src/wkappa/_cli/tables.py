@@ -39,6 +39,7 @@ from .labels import (
     drop_missing,
     empty_column,
     empty_column_error,
+    missing_rating,
     tidy_labels,
 )
 from .rows import first_row, is_blank_row, row_value
@@ -277,9 +278,7 @@ def _locate(
         values = [v for v in messages if not is_missing_scalar(v)]
         predicate = pl.col(column).is_in(values) if values else pl.lit(False)
         if len(values) < len(messages):  # a missing value failed too
-            predicate = predicate | pl.col(column).is_null()
-            if counts.schema[column].is_float():
-                predicate = predicate | pl.col(column).is_nan()
+            predicate = predicate | missing_rating(counts.schema, column)
         row = first_row(frame, predicate)
         if row is None:
             continue
