@@ -131,3 +131,22 @@ def test_report_says_the_pooling(path, tmp_path, capsys):
     assert "--pooling pairs weights the groups by their pairs" in page
     assert "pooled with inverse-variance weights" in page
     assert "(Wald, normal)" in page
+
+
+@pytest.mark.parametrize("cluster", [False, True])
+@pytest.mark.parametrize("pooling", ["pairs", "inverse-variance"])
+def test_json_has_the_pooled_test_of_kappa0(path, data, capsys, cluster, pooling):
+    """`--kappa0 0.6 --alternative greater --by site`: each group's test is of 0.6, and
+    `across_groups` now has the pooled kappa's p-value of that H0 (with `kappa0` and the t
+    df of its interval), stratified_kappa_test(..., kappa0=0.6)'s; it had none."""
+    extra = ["--cluster", "patient"] if cluster else []
+    argv = _argv(path, *extra, "--pooling", pooling, "--kappa0", "0.6", "--alternative", "greater")
+    across = json_output(capsys, argv)["across_groups"]
+    expected = wk.stratified_kappa_test(
+        data["x"], data["y"], strata=data["site"], pooling=pooling, kappa0=0.6,
+        alternative="greater", cluster=data["patient"] if cluster else None,
+    )  # fmt: skip
+    _same(across, expected)
+    assert across["kappa0"] == 0.6 and across["test_df"] == expected.test_df
+    assert across["pvalue"] == pytest.approx(expected.pvalue, rel=1e-9)
+    assert (across["test_df"] is not None) == (cluster and pooling == "pairs")

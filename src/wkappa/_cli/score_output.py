@@ -19,8 +19,11 @@ refers it to: ``normal``, a z statistic; ``t`` with ``--cluster``, the Wald t), 
 ``table`` (O, K x K, rows = ``true``) and ``expected_table`` (E);
 with ``--by COL``, also ``by`` (the column) and ``groups``: a list of summaries, each with
 ``group`` (the value), and ``across_groups``: the summary of the groups with a value,
-with ``pooling`` (``--pooling``: ``inverse-variance``, SAS's weights and the default, or
-``pairs``, each group weighted by its pairs) and ``n_missing_left_out`` (the pairs of the
+with ``pvalue`` (of H0: the pooled kappa = ``kappa0``, ``--kappa0``, on ``--alternative``),
+``test_df`` (t's degrees of freedom of its interval and test, the clusters less the groups
+with ``--cluster --pooling pairs``; null: normal), ``pooling`` (``--pooling``:
+``inverse-variance``, SAS's weights and the default, or ``pairs``, each group weighted by
+its pairs) and ``n_missing_left_out`` (the pairs of the
 ``(missing)`` group, rows without a ``--by`` value, left out of it and of its test of equal
 kappas; 0 without one). With
 ``--cluster COL``, also ``cluster`` (the column) and, in every
@@ -294,6 +297,8 @@ def across_groups(
     tables = np.stack([np.asarray(scored.result.table) for _, scored in groups])
     with warnings.catch_warnings():  # the summary line says which groups were left out
         warnings.simplefilter("ignore", UndefinedKappaWarning)
+        # each group's test of --kappa0 warned already where its margins cannot reach it
+        warnings.filterwarnings("ignore", r".*`kappa0` = \S+ is outside the kappas", UserWarning)
         if clustered:
             return build_stratified(
                 tables,
@@ -303,6 +308,7 @@ def across_groups(
                 first.alternative,
                 results=[scored.result for _, scored in groups],
                 pooling=pooling,  # type: ignore[arg-type]
+                kappa0=first.kappa0,
             )
         return stratified_kappa_test_from_tables(
             tables,
@@ -312,6 +318,7 @@ def across_groups(
             alternative=first.alternative,
             homogeneity=homogeneity,  # type: ignore[arg-type]
             pooling=pooling,  # type: ignore[arg-type]
+            kappa0=first.kappa0,
         )
 
 
@@ -463,8 +470,8 @@ def score_json(run: ScoreRun) -> str:
             # The fields of combined.to_dict(level) without its strata (a summary per group)
             document["across_groups"] = json_fields(
                 combined,
-                "statistic standard_error confidence_interval pooling homogeneity_statistic "
-                "homogeneity_df homogeneity_pvalue",
+                "statistic standard_error confidence_interval pvalue kappa0 test_df pooling "
+                "homogeneity_statistic homogeneity_df homogeneity_pvalue",
                 confidence_interval=combined.confidence_interval(run.overall.level),
             )
             missing = missing_group(run.groups)  # left out: the pairs of unknown strata
