@@ -63,6 +63,11 @@ PYTHON_FORM_HINT = (
     "in pandas and polars."
 )
 
+# What two Unicode forms of one text are, in words.
+_TWO_FORMS = (
+    "a letter with an accent written as one character, or as the letter and a combining accent"
+)
+
 # where(name, value, position): where ``value`` first occurs in rater ``name``.
 Where = Callable[[str, Any, int], str]
 
@@ -89,10 +94,7 @@ def _difference(a: str, b: str) -> str:
     """How two spellings with the same :func:`spelling_key` differ, in words."""
     if _other_form(a, b):
         a, b = unicodedata.normalize("NFC", a), unicodedata.normalize("NFC", b)
-        form = (
-            "Unicode form (a letter with an accent written as one character, or as the letter "
-            "and a combining accent: they print alike)"
-        )
+        form = f"Unicode form ({_TWO_FORMS}: they print alike)"
         rest = "" if a == b else _difference(a, b)
         return form if not rest else f"{rest} and {form}"
     if a.strip() == b.strip():
@@ -208,8 +210,7 @@ def check_label_forms(
         if other != label:
             raise WkappaError(
                 f"{name} hold {_shown(other, label)} and {_shown(label, other)}, one text in "
-                "two Unicode forms (a letter with an accent written as one character, or as "
-                "the letter and a combining accent): they print alike, so they cannot be two "
+                f"two Unicode forms ({_TWO_FORMS}): they print alike, so they cannot be two "
                 f"categories. {form_hint}"
             )
 
