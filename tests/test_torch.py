@@ -440,3 +440,26 @@ def test_huge_weights_keep_n_exact_and_cannot_wrap_a_cell() -> None:
     with pytest.raises(WkappaError, match=r"^`sample_weight` could take a cell of the int64"):
         metric.update(torch.tensor([0]), torch.tensor([0]), torch.tensor([2.0**62]))
     assert metric.n == 2**63 + 2**12
+
+
+@pytest.mark.parametrize(
+    ("input", "target", "hint"),
+    [
+        # A regression head (one output per row, or a flat vector of them).
+        (torch.randn(4, 1), LONG, r"a last layer of 3 outputs.*optimize_thresholds"),
+        (torch.randn(4), LONG, r"a last layer of 3 outputs.*optimize_thresholds"),
+        # The arguments swapped: class indices first, the scores second.
+        (LONG, torch.randn(4, 3), r"loss\(input, target\).*were they swapped\?"),
+        # A model with more (or fewer) classes than the loss.
+        (torch.randn(4, 5), LONG, r"outputs 5 class scores per row but num_classes = 3"),
+    ],
+)
+def test_input_that_is_not_class_scores_gets_the_likely_fix(
+    input: torch.Tensor, target: torch.Tensor, hint: str
+) -> None:
+    """Each was "`input` must be a tensor of shape (N, 3); got (4, 1)." and no more."""
+    with pytest.raises(
+        WkappaError,
+        match=r"^`input` must be a tensor of shape \(N, 3\); got .*" + r"\. Hint: .*" + hint,
+    ):
+        WeightedKappaLoss(3)(input, target)

@@ -133,6 +133,29 @@ def _row_weights(sample_weight: Any, n: int, probs: torch.Tensor, validate: bool
     return torch.ldexp(weight, -shift.to(weight.device))
 
 
+def _input_shape_hint(input: Any, target: Any, k: int) -> str:
+    """The likely mistake behind an ``input`` that is not (N, K) class scores."""
+    if not torch.is_tensor(input):
+        return ""
+    if torch.is_tensor(target) and target.ndim == 2 and input.ndim == 1:
+        return (
+            " Hint: the loss is called loss(input, target), the (N, K) class scores first "
+            "and the class indices second; were they swapped?"
+        )
+    if input.ndim == 1 or (input.ndim == 2 and input.shape[1] == 1):
+        return (
+            f" Hint: the loss needs one score per class (a last layer of {k} outputs); for "
+            "a regression head with one output, train it with a regression loss and cut "
+            "its scores into grades with wkappa.optimize_thresholds."
+        )
+    if input.ndim == 2:
+        return (
+            f" Hint: the model outputs {input.shape[1]} class scores per row but "
+            f"num_classes = {k}; make them agree."
+        )
+    return ""
+
+
 def _check_probabilities(probs: torch.Tensor) -> None:
     """Rows of class probabilities: non-negative, each summing to 1 (within the rounding of
     the dtype) or all 0 (a padded row); NaN is left to give a NaN loss, as documented."""
@@ -268,7 +291,10 @@ class WeightedKappaLoss(nn.Module):
         k = self.num_classes
         if not torch.is_tensor(input) or input.ndim != 2 or input.shape[1] != k:
             shape = tuple(input.shape) if torch.is_tensor(input) else type(input).__name__
-            raise WkappaError(f"`input` must be a tensor of shape (N, {k}); got {shape}.")
+            raise WkappaError(
+                f"`input` must be a tensor of shape (N, {k}); got {shape}."
+                f"{_input_shape_hint(input, target, k)}"
+            )
         if not input.is_floating_point():
             raise WkappaTypeError(f"`input` must be floating point; got dtype {input.dtype}.")
         probs = torch.softmax(input, dim=1) if self.mode == "logits" else input
