@@ -120,3 +120,25 @@ def test_the_pooled_sentence_cites_its_sources(grouped, tmp_path):
         f"X² = {statistic}, df = {df.removeprefix('df ')}, {p}."
     ) in methods
     assert "Donner, A., Eliasziw, M., & Klar, N. (1996). Testing the homogeneity" in page
+
+
+@pytest.mark.parametrize(
+    ("pooling", "reason"),
+    [
+        ("pairs", "an undefined kappa or a single cluster"),
+        ("inverse-variance", "an undefined kappa, a standard error of 0 or a single cluster"),
+    ],
+)
+def test_the_methods_sentence_names_a_group_left_out_and_why(tmp_path, capsys, pooling, reason):
+    """A site with one patient (a single cluster): the sentence said "1 with an undefined
+    kappa, a standard error of 0 or a single cluster left out", not which site, and gave a
+    standard error of 0 as a reason with --pooling pairs, which keeps such a group."""
+    rows = [f"{site},{site}{i // 2},{i % 3},{(i + i // 4) % 3}" for site in "AB" for i in range(24)]
+    rows += ["Oxford,Ox1,2,2", "Oxford,Ox1,2,1"]
+    path = tmp_path / "eyes.csv"
+    path.write_text("site,patient,a,b\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "r.html"
+    argv = ["score", str(path), "--true", "a", "--pred", "b", "--by", "site", "--cluster"]
+    assert main([*argv, "patient", "--pooling", pooling, "--report", str(out), "-q"]) == 0
+    methods = re.search(r'<p class="methods">(.*?)</p>', html.unescape(out.read_text()), re.S)
+    assert f"Across the values of site (Oxford left out: {reason}), the kappas" in methods.group(1)

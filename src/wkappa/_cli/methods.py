@@ -22,6 +22,7 @@ from .._stats import (
     statistic_text,
 )
 from .io import file_name
+from .labels import label_text
 from .output import (
     ON_A_THRESHOLD,
     TABLE_INTERVALS,
@@ -217,9 +218,15 @@ def _pooled(run: ScoreRun) -> tuple[str, list[str]]:
     if combined is None:
         return "", []
     level = run.overall.level
-    left = sum(not used for used in combined.used)
-    why = "a standard error of 0 or a single cluster" if run.cluster else "a standard error of 0"
-    out = [f"{left} with an undefined kappa, {why} left out"] if left else []
+    left = [
+        label_text(v) for v, used in zip(combined.strata, combined.used, strict=True) if not used
+    ]
+    # the pairs pooling keeps a group whose standard error is 0 (see StratifiedKappaResult.used)
+    why = ["an undefined kappa", *([] if run.pooling == "pairs" else ["a standard error of 0"])]
+    why += ["a single cluster"] if run.cluster else []
+    reason = ", ".join(why[:-1]) + f" or {why[-1]}" if len(why) > 1 else why[0]
+    named = ", ".join(left) if len(left) <= 5 else f"{len(left)} groups"
+    out = [f"{named} left out: {reason}"] if left else []
     missing = missing_group(run.groups)
     if missing is not None:  # the pairs without a value of --by are not a stratum
         out.append(f"the {format_count(missing.result.n)} pairs without a value left out")
