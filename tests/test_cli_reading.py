@@ -514,3 +514,48 @@ def test_standard_input_is_named_stdin_in_every_output(tmp_path, capsys, monkeyp
     assert "-:" not in capsys.readouterr().out
     page = report.read_text()
     assert "<title>wkappa report: &lt;stdin&gt;" in page and "file -" not in page
+
+
+@pytest.mark.parametrize(
+    ("suffix", "command"),
+    [
+        ("parquet", ["score", "--true", "when", "--pred", "b"]),
+        ("arrow", ["score", "--true", "a", "--pred", "when", "--weights", "unweighted"]),
+        ("parquet", ["agree", "--raters", "a,when"]),
+    ],
+)
+def test_a_column_of_timestamps_is_not_a_rating(tmp_path, capsys, suffix, command):
+    """A Parquet or Arrow timestamp named as a rating column crashed polars with a
+    PanicException (Datetime('ms') against Datetime('us')) while the refusal looked for its
+    row; it is refused by its option."""
+    pa = pytest.importorskip("pyarrow")
+    pytest.importorskip("pyarrow.parquet")
+    import pyarrow.feather
+    import pyarrow.parquet
+
+    seconds = np.array([0, 1, 2, 1], dtype="datetime64[s]")
+    table = pa.table({"a": [0, 1, 2, 1], "b": [0, 1, 1, 1], "when": pa.array(seconds)})
+    path = tmp_path / f"dated.{suffix}"
+    if suffix == "parquet":
+        pyarrow.parquet.write_table(table, path)
+    else:
+        pyarrow.feather.write_feather(table, path)
+    option = command[command.index("when") - 1] if "when" in command else "--raters"
+    err = _refused(capsys, [command[0], str(path), *command[1:]])
+    assert "column 'when'" in err and "holds dates or times, not ratings" in err, err
+    assert f"check that {option} names" in err, err
+
+
+def test_a_column_of_timestamps_still_groups_the_rows(tmp_path, capsys):
+    """--by may name a timestamp (a day): only a rating column of dates is refused."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet
+
+    days = np.array([0, 0, 0, 0, 1, 1, 1, 1], dtype="datetime64[D]")
+    a, b = [0, 1, 2, 1, 2, 2, 0, 1], [0, 1, 1, 1, 2, 1, 0, 0]
+    path = tmp_path / "days.parquet"
+    pyarrow.parquet.write_table(pa.table({"a": a, "b": b, "day": pa.array(days)}), path)
+    document = json_output(
+        capsys, ["score", str(path), "--true", "a", "--pred", "b", "--by", "day"]
+    )
+    assert document["statistic"] == pytest.approx(wk.qwk(a, b), rel=1e-12)

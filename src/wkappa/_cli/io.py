@@ -477,6 +477,7 @@ def count_keys(
     frame = source.scan(text_ids(source, ids))
     schema = source.schema(frame)
     check_columns(source, schema, options)
+    _refuse_temporal_ratings(source, schema, options, keys, numeric)
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
     frame = strip_ids(source, blank_is_missing(frame, schema, keys), ids)
     labelled = [k for k in keys if k in text and k in rated]  # ratings named by --labels
@@ -570,6 +571,27 @@ def _typed_counts(
     if cast or cast_labelled:
         counts = counts.group_by(list(dict.fromkeys(keys))).agg(polars().col(COUNT).sum())
     return frame, counts
+
+
+def _refuse_temporal_ratings(
+    source: Source,
+    schema: dict[str, Any],
+    options: dict[str, str],
+    keys: Sequence[str],
+    numeric: Sequence[str],
+) -> None:
+    """A rating column of dates or times (a Parquet, Arrow or JSON timestamp named by
+    mistake) is refused by its option before anything is counted."""
+    for option, column in options.items():
+        if option in ID_OPTIONS or column not in keys or column in numeric:
+            continue
+        dtype = schema.get(column)
+        if dtype is not None and dtype.is_temporal():
+            raise WkappaError(
+                f"{source.name}: column {column!r} (given to {option}) holds dates or times, "
+                f"not ratings. Hint: check that {option.split()[0]} names the columns of "
+                "ratings you mean."
+            )
 
 
 def _refuse_not_numbers(source: Source, frame: Any, column: str, dtype: Any) -> None:
