@@ -347,3 +347,24 @@ def test_a_bad_kappa0_is_refused_naming_the_keyword(kappa0: object) -> None:
         wk.stratified_kappa_test([0, 1, 1, 0], [0, 1, 0, 0], strata=[1, 1, 2, 2], kappa0=kappa0)
     with pytest.raises((WkappaError, WkappaTypeError), match="`kappa0`"):
         wk.stratified_kappa_test_from_tables([[[3, 1], [1, 3]]] * 2, kappa0=kappa0)
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_a_pooled_standard_error_of_0_below_1_has_no_interval(clustered: bool) -> None:
+    """Rater B grades every eye 2 at every site: each site's kappa is 0 with a standard error
+    of 0 and no interval (KappaResult's rule), but the pairs pooling kept them all and gave
+    the overall kappa the interval [0, 0]."""
+    a, _, site, patient = eyes_in_sites()
+    b = np.full_like(a, 2)
+    with warnings.catch_warnings():  # (each site's undefined test, and the few sites)
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        result = wk.stratified_kappa_test(
+            a, b, strata=site, pooling="pairs", cluster=patient if clustered else None
+        )
+    assert result.statistic == 0.0 and result.standard_error == 0.0
+    with pytest.warns(UndefinedKappaWarning, match="overall kappa's interval is undefined"):
+        low, high = result.confidence_interval()
+    assert math.isnan(low) and math.isnan(high)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "CI=[nan, nan]" in repr(result)

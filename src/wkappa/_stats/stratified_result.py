@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._core import Alternative, check_choice, format_value, norm_ppf, t_ppf
-from ..exceptions import PerfectAgreementWarning
+from .._core import Alternative, check_choice, format_value, norm_ppf, t_ppf, warn_at_caller
+from ..exceptions import PerfectAgreementWarning, UndefinedKappaWarning
 from .cluster import describe_groups
 from .frozen_arrays import readonly
 from .homogeneity import HomogeneityTest, goodness_of_fit_homogeneity
@@ -293,9 +293,21 @@ class StratifiedKappaResult:
                 else t_ppf(0.5 + level / 2.0, float(self.test_df))
             )
             half = quantile * self.standard_error
+            if half == 0.0 and self.statistic < 1.0 - 1e-12:  # (see below)
+                return ConfidenceInterval(math.nan, math.nan, level)
             return ConfidenceInterval(self.statistic - half, self.statistic + half, level)
 
-        return sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
+        interval = sided(two_sided, confidence_level, self.alternative, KAPPA_RANGE)
+        if self.standard_error == 0.0 and self.statistic < 1.0 - 1e-12:
+            # As a stratum's own interval: a standard error of 0 below perfect agreement (every
+            # stratum's pairs in one cell of its table, say a constant rater) measures nothing.
+            warn_at_caller(
+                "The overall kappa's interval is undefined: its standard error is 0 at kappa "
+                f"= {self.statistic:g}, as when every stratum's pairs fall in one cell of its "
+                "table, which measures nothing. Returning (nan, nan). Hint: rate more pairs.",
+                UndefinedKappaWarning,
+            )
+        return interval
 
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the per-stratum summaries; one
@@ -455,8 +467,11 @@ class StratifiedKappaResult:
         )
 
     def __repr__(self) -> str:
+        with warnings.catch_warnings():  # a repr does not warn
+            warnings.simplefilter("ignore", UndefinedKappaWarning)
+            estimate = estimate_repr(self)
         return (
-            f"StratifiedKappaResult({estimate_repr(self)}, pvalue={self.pvalue:.6g}, "
+            f"StratifiedKappaResult({estimate}, pvalue={self.pvalue:.6g}, "
             + (f"kappa0={self.kappa0:g}, " if self.kappa0 else "")
             + ("" if self.pooling == "inverse-variance" else f"pooling={self.pooling!r}, ")
             + f"homogeneity_statistic={self.homogeneity_statistic:.6g}, "
