@@ -262,3 +262,41 @@ def test_raters_given_as_one_string_are_refused_with_the_list_it_means(raters, h
     with pytest.raises(wk.exceptions.WkappaTypeError, match="got the string") as caught:
         wkf.agreement(wide_polars(), raters=raters)
     assert str(caught.value).endswith(f"Hint: {hint}.")
+
+
+@pytest.mark.parametrize("function", ["agreement", "rater_vs_panel", "icc"])
+def test_an_item_id_spelled_two_ways_is_refused(frame_library, function):
+    """'T7 ' beside 'T7' (a spreadsheet's trailing space on some rows of an export) made two
+    items of one, each with part of its ratings: every coefficient changed without a word.
+    Ids padded alike everywhere are one spelling each and give the result of the plain ids."""
+    columns = long_columns()
+    columns["item"] = [f"T{i}" for i in columns["item"]]
+    options = (
+        {"n_resamples": 9, "rng": 0, "candidate": "c3"} if function == "rater_vs_panel" else {}
+    )
+    call = getattr(wkf, function)
+    names = {"item": "item", "rater": "coder", "rating": "grade"}
+    plain = call(frame_library.frame(columns, dtypes={"grade": "int64"}), **names, **options)
+    padded = {**columns, "item": [f" {i}" for i in columns["item"]]}
+    same = call(frame_library.frame(padded, dtypes={"grade": "int64"}), **names, **options)
+    value = "difference" if function == "rater_vs_panel" else "statistic"
+    assert getattr(same, value) == getattr(plain, value)
+    columns["item"][columns["item"].index("T7")] = "T7 "
+    frame = frame_library.frame(columns, dtypes={"grade": "int64"})
+    said = r"^The item ids 'T7' and 'T7 ' \(column 'item'\) differ only by surrounding whitespace"
+    with pytest.raises(wk.WkappaError, match=said):
+        call(frame, **names, **options)
+
+
+def test_the_command_line_refuses_an_item_id_spelled_two_ways_in_a_typed_file(tmp_path, capsys):
+    from cli_calls import refusal
+
+    columns = long_columns()
+    columns["item"] = [f"T{i}" for i in columns["item"]]
+    columns["item"][columns["item"].index("T7")] = "T7 "
+    where = tmp_path / "long.parquet"
+    pl.DataFrame(columns).write_parquet(where)
+    argv = ["agree", str(where), "--item", "item", "--rater", "coder", "--rating", "grade"]
+    assert refusal(capsys, argv).startswith(
+        f"wkappa: error: {where}: The item ids 'T7' and 'T7 ' (column 'item') differ only"
+    )

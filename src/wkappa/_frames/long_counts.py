@@ -38,10 +38,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core import import_optional
+from ..exceptions import WkappaError
 from .count import as_polars, collected, quiet_dask_notice
 from .long_packed import Coding, packed_rows
 
-__all__ = ["LongFacts", "long_facts", "long_rows", "read_once", "rereads"]
+__all__ = ["LongFacts", "check_item_spellings", "long_facts", "long_rows", "read_once", "rereads"]
 
 _TERM = "__wkappa_term"
 _BITS = "__wkappa_bits"
@@ -173,6 +174,40 @@ class LongFacts(NamedTuple):
     raters: Any  # the raters that may occur (a polars Series), None: the count does not apply
     values: Any  # the ratings that may occur (a polars Series), as ``raters``
     unrated_raters: list[str] | None  # raters without any rating (text); None: not looked for
+    padded_items: int = 0  # ratings whose item id (text) has surrounding whitespace
+
+
+def _padded(name: str, schema: Any, nw: Any) -> Any:
+    """A row whose text id in ``name`` has surrounding whitespace (never, for other types)."""
+    if schema[name] != nw.String:
+        return nw.lit(value=False)
+    return nw.col(name) != nw.col(name).str.strip_chars()
+
+
+def check_item_spellings(frame: Any, item: str, where: str = "") -> None:
+    """A WkappaError when two item ids of a long narwhals frame differ only by surrounding
+    whitespace (``'T7'`` and ``'T7 '``): the item's ratings would count as two items, each
+    with part of its raters. One ``group_by`` of the distinct (id, stripped id) pairs, run
+    only when :func:`long_facts` found a padded id; ``where`` starts the message (the command
+    line's file name)."""
+    nw = import_optional("narwhals", "frames")
+    key = "__wkappa_key"
+    distinct = (
+        frame.group_by(item).agg(nw.len()).select(item, nw.col(item).str.strip_chars().alias(key))
+    )
+    split = distinct.group_by(key).agg(nw.len().alias(_RATED)).filter(nw.col(_RATED) > 1)
+    found = collected(split.head(1))
+    if not len(found):
+        return
+    stripped = found.get_column(key).to_list()[0]
+    ids = collected(distinct.filter(nw.col(key) == stripped).select(item))
+    first, second = sorted(ids.get_column(item).to_list(), key=lambda v: (v != v.strip(), v))[:2]
+    raise WkappaError(
+        f"{where}The item ids {first!r} and {second!r} (column {item!r}) differ only by "
+        "surrounding whitespace and would count as two items, each with part of the ratings. "
+        "Hint: write each item's id one way in the data, or give two items ids that differ "
+        "otherwise."
+    )
 
 
 def _id_missing(name: str, schema: Any, nw: Any) -> Any:
@@ -204,6 +239,7 @@ def long_facts(frame: Any, item: str, rater: str, rating: str) -> LongFacts:
                 frame.select(
                     *sums,
                     (~rated).cast(nw.Int64).sum().alias("unrated"),
+                    (_padded(item, schema, nw) & rated).cast(nw.Int64).sum().alias("padded"),
                     nw.col(rater).min().alias("r0"),
                     nw.col(rater).max().alias("r1"),
                     nw.col(rating).min().alias("v0"),
@@ -211,11 +247,11 @@ def long_facts(frame: Any, item: str, rater: str, rating: str) -> LongFacts:
                 )
             )
         )
-        found = {c: int(ends.get_column(c)[0] or 0) for c in ("m0", "m1", "unrated")}
+        found = {c: int(ends.get_column(c)[0] or 0) for c in ("m0", "m1", "unrated", "padded")}
         missing = {c: found[f"m{i}"] for i, c in enumerate(ids)}
         r0, r1, v0, v1 = (ends.get_column(c)[0] for c in ("r0", "r1", "v0", "v1"))
         unrated = found["unrated"]
-        facts = LongFacts(missing, unrated, None, None, None if unrated else [])
+        facts = LongFacts(missing, unrated, None, None, None if unrated else [], found["padded"])
         if None in (r0, r1, v0, v1) or r1 - r0 >= _ROW_SHIFT or v1 - v0 >= _MAX_VALUES:
             return facts
         return facts._replace(
@@ -231,13 +267,16 @@ def long_facts(frame: Any, item: str, rater: str, rating: str) -> LongFacts:
             (_id_missing(c, schema, nw) & rated).cast(nw.Int64).alias(f"m{i}")
             for i, c in enumerate(ids)
         ),
+        (_padded(item, schema, nw) & rated).cast(nw.Int64).alias("padded"),
     ]
     pairs = as_polars(
         collected(
             frame.with_columns(*flags)
             .group_by([rater, rating], drop_null_keys=False)
             .agg(
-                nw.col(_RATED).sum(), nw.col(_UNRATED).sum(), nw.col("m0").sum(), nw.col("m1").sum()
+                nw.col(_RATED).sum(),
+                nw.col(_UNRATED).sum(),
+                *(nw.col(c).sum() for c in ("m0", "m1", "padded")),
             ),
         )
     )
@@ -252,7 +291,12 @@ def long_facts(frame: Any, item: str, rater: str, rating: str) -> LongFacts:
     per_rater = pairs.filter(named).group_by(rater).agg(pl.col(_RATED).sum())
     unrated_ids = per_rater.filter(pl.col(_RATED) == 0).get_column(rater).cast(pl.String)
     return LongFacts(
-        missing, int(pairs.get_column(_UNRATED).sum() or 0), raters, values, unrated_ids.to_list()
+        missing,
+        int(pairs.get_column(_UNRATED).sum() or 0),
+        raters,
+        values,
+        unrated_ids.to_list(),
+        int(pairs.get_column("padded").sum() or 0),
     )
 
 

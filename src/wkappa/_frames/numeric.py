@@ -25,6 +25,7 @@ from .raters import (
     add_raters,
     check_long_ids,
     check_one_rating_each,
+    check_padded_items,
     layout_columns,
     rater_ids,
     rater_key,
@@ -232,6 +233,7 @@ def numeric_matrix(data: NumericFrame) -> tuple[np.ndarray, list[str]]:
     local = data.triples
     if local is None:
         local = as_polars(collected(data.frame.select([target, rater, rating])))
+    check_padded_items(local, target)
     every = rater_ids(local, rater)  # a rater without any rating is kept, as in the wide layout
     # and so is a target without any rating (a row of NaN, as in the wide layout; a row
     # without a target id or a rating rates nothing)

@@ -41,13 +41,14 @@ from .count import (
     wrap_frame,
 )
 from .groups import key_value
-from .long_counts import LongFacts, long_facts, long_rows, read_once
+from .long_counts import LongFacts, check_item_spellings, long_facts, long_rows, read_once
 
 __all__ = [
     "RaterRows",
     "add_raters",
     "check_long_ids",
     "check_one_rating_each",
+    "check_padded_items",
     "check_rater_rows",
     "clustered_ratings",
     "item_ratings",
@@ -140,6 +141,8 @@ def rater_rows(
         with read_once(frame, [item, rater, rating, *groups]) as frame:
             facts = long_facts(frame, item, rater, rating)
             refuse_missing_ids(facts.missing, {item: "`item`", rater: "`rater`"})
+            if facts.padded_items:
+                check_item_spellings(frame, item)
             long = _engine_rows(frame, item, rater, rating, groups, facts)
             if long is None or long[2] is not False:
                 # An item whose rows carry two `by` values or two cluster ids would count as
@@ -333,6 +336,7 @@ def pivot_long(
     runs only where that count does not apply, and reports what it refuses."""
     pl = import_optional("polars", "frames")
     every = rater_ids(triples, rater, where)
+    check_padded_items(triples, item, where)
     if packed:
         counted = _packed_pivot(triples, item, rater, rating, count, groups, cluster)
         if counted is not None:
@@ -455,6 +459,17 @@ def _named(rater: str, is_float: bool, nw: Any) -> Any:
     """The rows that name their rater (not null, nor NaN in a float column)."""
     named = ~nw.col(rater).is_null()
     return named & ~nw.col(rater).is_nan() if is_float else named
+
+
+def check_padded_items(triples: Any, item: str, where: str = "") -> None:
+    """:func:`~wkappa._frames.long_counts.check_item_spellings` of the long layout's rows (a
+    polars DataFrame) when an item id has surrounding whitespace."""
+    pl = import_optional("polars", "frames")
+    if triples.schema[item] == pl.String:
+        ids = triples.get_column(item)
+        if (ids != ids.str.strip_chars()).any():
+            nw = import_optional("narwhals", "frames")
+            check_item_spellings(nw.from_native(triples), item, where)
 
 
 def rater_ids(triples: Any, rater: str, where: str = "") -> list[str]:
