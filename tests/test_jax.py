@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import wkappa as wk
-from wkappa.exceptions import WkappaError, WkappaTypeError
+from wkappa.exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 from wkappa.torch import KappaMetric as TorchKappaMetric
 from wkappa.torch import WeightedKappaLoss as TorchKappaLoss
 
@@ -45,7 +46,11 @@ def test_jit_qwk_equals_wk_qwk(data: tuple[np.ndarray, np.ndarray, np.ndarray, i
         expected = wk.qwk(
             y_true, y_pred, labels=range(k), sample_weight=sample_weight, zero_division=np.nan
         )
-        eager = float(qwk(y_true, y_pred, k, sample_weight=sample_weight))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            eager = float(qwk(y_true, y_pred, k, sample_weight=sample_weight))
+        # Eagerly, an undefined kappa warns as wk.qwk's does (and nothing else warns).
+        assert [w.category for w in caught] == [UndefinedKappaWarning] * bool(np.isnan(expected))
         jitted = float(jit_qwk(y_true, y_pred, num_classes=k, sample_weight=sample_weight))
         if np.isnan(expected):
             assert np.isnan(eager) and np.isnan(jitted)
@@ -289,3 +294,17 @@ def test_losses_of_huge_sample_weights_are_the_losses_of_weights_scaled_down(sca
     value.backward()
     assert float(value.detach()) == pytest.approx(want, rel=1e-5)
     assert tensor.grad is not None and bool(torch.isfinite(tensor.grad).all())
+
+
+def test_an_undefined_qwk_warns_eagerly_at_the_callers_line() -> None:
+    """One grade on both sides (or no rows): nan, without a word where every other kappa of
+    wkappa warns; under jit it stays a silent nan (a compiled call cannot warn)."""
+    same = jnp.array([2, 2, 2])
+    for y_true, y_pred in ((same, same), (jnp.zeros(0, int), jnp.zeros(0, int))):
+        with pytest.warns(UndefinedKappaWarning, match=r"^Kappa is undefined: .*nan\.$") as w:
+            assert np.isnan(float(qwk(y_true, y_pred, num_classes=4)))
+        assert w[0].filename == __file__
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert np.isnan(float(jit_qwk(y_true, y_pred, num_classes=4)))
+            assert float(qwk(jnp.array([0, 1]), jnp.array([0, 1]), num_classes=4)) == 1.0

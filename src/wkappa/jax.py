@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._core import (
+    UNDEFINED_REASON,
     LossForm,
     WeightsLike,
     check_loss_form,
@@ -28,11 +29,12 @@ from ._core import (
     probability_rows_error,
     probability_tolerance,
     soft_kappa_loss,
+    warn_at_caller,
     weight_exponent_limit,
     weight_matrix,
     wide_integers_as_floats,
 )
-from .exceptions import WkappaError, WkappaTypeError
+from .exceptions import UndefinedKappaWarning, WkappaError, WkappaTypeError
 
 import_optional("jax", "jax")
 
@@ -164,7 +166,9 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
     -------
     scalar jax.Array
         ``wk.qwk`` of the same data (float64 with ``jax_enable_x64``, otherwise float32, the
-        value within float32 rounding). An undefined kappa (no expected disagreement) is NaN.
+        value within float32 rounding). An undefined kappa (no expected disagreement, or no
+        rows) is NaN, with an :class:`~wkappa.exceptions.UndefinedKappaWarning` when called
+        eagerly (as :func:`wkappa.qwk` warns by default; a compiled call cannot warn).
 
     Notes
     -----
@@ -231,6 +235,11 @@ def qwk(y_true: Any, y_pred: Any, num_classes: int, *, sample_weight: Any = None
     n = table.sum()
     chance = (weights * jnp.outer(table.sum(axis=1), table.sum(axis=0))).sum()
     kappa = 1 - n * (weights * table).sum() / jnp.where(chance > 0, chance, 1)
+    if not isinstance(chance, jax.core.Tracer) and not bool(chance > 0):
+        # Eagerly, as wk.qwk's default zero_division='warn' does; jit cannot warn.
+        warn_at_caller(
+            f"Kappa is undefined: {UNDEFINED_REASON}. Returning nan.", UndefinedKappaWarning
+        )
     return jnp.where(valid.all() & (chance > 0), kappa, math.nan)
 
 
