@@ -191,3 +191,36 @@ def test_text_classes_sorted_by_catboost_are_refused_unless_class_names_order_th
     assert model.get_evals_result()["validation"]["CatBoostMetric"][-1] == pytest.approx(expected)
     integer = cb.CatBoostClassifier(**params).fit(X, np.array([1, 2, 3, 4])[np.arange(90) % 4])
     assert integer.classes_.tolist() == [1, 2, 3, 4]  # numbers keep their order: no error
+
+
+@pytest.mark.parametrize(
+    ("model", "loss"),
+    [
+        (lambda **kw: cb.CatBoostClassifier(**CB, **kw), "Logloss"),  # the default
+        (lambda **kw: cb.CatBoostClassifier(**CB, loss_function="Logloss", **kw), "Logloss"),
+        (lambda **kw: cb.CatBoost({**CB, "loss_function": "CrossEntropy", **kw}), "CrossEntropy"),
+    ],
+)
+def test_catboost_logits_are_refused_unless_cut_at_zero(model: Any, loss: str) -> None:
+    """A binary CatBoostClassifier hands the metric logits: rounded, a logit of 0.3 was class 0
+    (its probability is above 0.5), and the history held the kappa of those wrong classes
+    beside a clipping warning that misled."""
+    binary = (X[:, 0] + RNG.normal(0, 0.5, len(X)) > 0.3).astype(int)
+    with pytest.raises(
+        cb.CatBoostError,
+        match=rf"logits with loss_function='{loss}' .*"
+        r"Hint: pass thresholds=\[0\.0\] to CatBoostMetric\(\)",
+    ):
+        model(eval_metric=CatBoostMetric()).fit(X, binary, eval_set=(X, binary))
+    fitted = model(eval_metric=CatBoostMetric(thresholds=[0.0]), use_best_model=False)
+    fitted.fit(X, binary, eval_set=(X, binary))
+    logits = fitted.predict(X, prediction_type="RawFormulaVal")
+    expected = wk.qwk(binary, (logits > 0).astype(int), labels=[0, 1])
+    assert fitted.get_evals_result()["validation"]["CatBoostMetric"][-1] == pytest.approx(expected)
+
+
+def test_catboost_regression_outputs_are_still_rounded() -> None:
+    model = cb.CatBoostRegressor(eval_metric=CatBoostMetric(min_rating=1, max_rating=6), **CB)
+    model.set_params(use_best_model=False).fit(X, Y, eval_set=(X, Y))
+    expected = wk.qwk(Y, np.clip(np.rint(model.predict(X)), 1, 6), min_rating=1, max_rating=6)
+    assert model.get_evals_result()["validation"]["CatBoostMetric"][-1] == pytest.approx(expected)

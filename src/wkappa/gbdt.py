@@ -33,6 +33,7 @@ from ._stats import (
     GbdtScorer,
     QWKObjective,
     calling_slot,
+    check_catboost_logits,
     gbdt_numbers,
     instance_method,
     lightgbm_eval_dataset,
@@ -434,7 +435,8 @@ class CatBoostMetric(GbdtScorer):
     -----
     CatBoost calls :meth:`evaluate` once per dataset and iteration with the raw formula
     values ``approxes`` (one array per dimension): predictions for RMSE, logits for
-    ``Logloss`` (pass ``thresholds=[0.0]``, i.e. probability 0.5), class margins for
+    ``Logloss`` and ``CrossEntropy`` (pass ``thresholds=[0.0]``, i.e. probability 0.5; a
+    binary ``CatBoostClassifier`` is refused without it), class margins for
     ``MultiClass`` (argmax; CatBoost passes the class indices ``0..K-1`` as ``target``; it
     sorts text classes as text, so these are refused for weighted kappa unless
     ``class_names`` gives their order).
@@ -558,6 +560,8 @@ class CatBoostMetric(GbdtScorer):
                 f"The arrays of `approxes` differ in shape ({shapes}); each holds one "
                 f"prediction per row. {PREDICTIONS_HINT}"
             )
+        if len(columns) == 1 and self.thresholds is None:
+            check_catboost_logits(f"{_class_name(self)}()")
         preds = columns[0] if len(columns) == 1 else np.column_stack(columns)
         value = self.score(target, preds, weight, ("`target`", "`approxes`"))
         if np.isnan(value):  # CatBoost fails on it with "JSON writer: invalid float value"

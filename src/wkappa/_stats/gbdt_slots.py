@@ -26,6 +26,7 @@ __all__ = [
     "METRIC_SLOTS",
     "CatBoostRefusals",
     "calling_slot",
+    "check_catboost_logits",
     "classifier_text_classes",
     "instance_method",
     "lightgbm_eval_dataset",
@@ -143,6 +144,33 @@ def classifier_text_classes() -> tuple[str, list[Any]] | None:
             return _text_classes(frame.f_locals.get("self"), labels, sort=True)
         frame = frame.f_back
     return None
+
+
+def check_catboost_logits(metric: str) -> None:
+    """Refuse, with the fix, one output per row that CatBoost hands the eval metric ``metric``
+    as logits: the caller runs inside the ``fit`` of a binary ``CatBoostClassifier`` (its
+    default loss, Logloss) or of any model with ``loss_function`` Logloss or CrossEntropy.
+    Rounded, a logit is not the predicted class (0.3 rounds to 0; its probability is above
+    0.5)."""
+    frame: FrameType | None = sys._getframe(2)
+    for _ in range(_FIT_DEPTH):
+        if frame is None:
+            return
+        if frame.f_globals.get("__name__") == "catboost.core" and frame.f_code.co_name == "_fit":
+            params = frame.f_locals.get("params")
+            loss = params.get("loss_function") if isinstance(params, dict) else None
+            name = loss.split(":")[0] if isinstance(loss, str) else None
+            if loss is None and "Classifier" in type(frame.f_locals.get("self")).__name__:
+                name = "Logloss"  # a binary classifier's default
+            if name in ("Logloss", "CrossEntropy"):
+                raise WkappaError(
+                    f"CatBoost hands the eval metric logits with loss_function={name!r} (one "
+                    "per row), and a rounded logit is not the predicted class (0.3 rounds to "
+                    f"0, yet its probability is above 0.5). Hint: pass thresholds=[0.0] to "
+                    f"{metric}, which cuts the logits at probability 0.5."
+                )
+            return
+        frame = frame.f_back
 
 
 def _text_classes(model: Any, classes: Any, *, sort: bool = False) -> tuple[str, list[Any]] | None:
