@@ -370,3 +370,34 @@ def test_pooled_base_rate_indices_pool_each_pairs_chance_agreement_and_bias(tabl
         assert flipped[name] == pytest.approx(found[name], abs=1e-12), name
     if len(tables_) == 1:
         assert found == pytest.approx(base_rate_indices(np.array(tables_[0])), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [
+        (["--coefficient", "gwet"], "Gwet's AC1, unweighted"),
+        (["--coefficient", "gwet", "--weights", "quadratic"], "Gwet's AC2, quadratic weights"),
+        ([], "Cohen's kappa, unweighted"),
+        (["--coefficient", "fleiss"], "Fleiss' kappa, unweighted"),
+    ],
+)
+def test_cli_judge_names_the_coefficient_it_computed(options, name):
+    """`wkappa judge --coefficient gwet` said "Gwet's AC1/AC2" whatever the weights, where
+    the result's explain(), wkappa agree and wk.agreement say AC1 or AC2; the name is the
+    result's (PanelComparison.name), in the header, the pairwise table and the report."""
+    shown = run("judge", WIDE, "--raters", ",".join(PANEL), "--candidate", "LLM judge",
+                "--labels", ",".join(ORDER), "--seed", "1", "--bootstrap", "999",
+                *options)  # fmt: skip
+    assert shown.returncode == 0, shown.stderr
+    assert f"  coefficient   {name}; K = 4" in shown.stdout
+    assert f"Pairwise {name.split(',')[0]} (candidate first):" in shown.stdout
+    ratings = pd.read_csv(WIDE, keep_default_na=False, na_values=["NA"])
+    coefficient = options[1] if options else "conger"
+    weights = options[3] if len(options) > 2 else "unweighted"
+    result = wk.rater_vs_panel(ratings[PANEL].to_numpy(dtype=object),
+                               ratings["LLM judge"].to_numpy(dtype=object), labels=ORDER,
+                               coefficient=coefficient, weights=weights, n_resamples=9)  # fmt: skip
+    assert result.name == name.split(",")[0]
+    assert result.explain().startswith(
+        f"A candidate rater against a panel of 5 members: {result.name}"
+    )

@@ -9,11 +9,7 @@ import math
 import textwrap
 from typing import TYPE_CHECKING, Any
 
-from .._stats import (
-    COEFFICIENT_NAMES,
-    bound_name,
-    level_percent,
-)
+from .._stats import bound_name, level_percent
 from .labels import label_text
 from .output import (
     band_source,
@@ -36,9 +32,6 @@ if TYPE_CHECKING:
     from .judge import Judged
 
 __all__ = ["judge_json", "judge_text", "write_judge_report"]
-
-# The several-raters names, except that Conger's kappa of two raters is Cohen's.
-_NAMES = {**COEFFICIENT_NAMES, "conger": "Cohen's kappa", "gwet": "Gwet's AC1/AC2"}
 
 
 def _reading(judged: Judged, report: bool = False) -> str:
@@ -84,8 +77,9 @@ def _bootstrap(result: Any) -> str:
     return "item bootstrap" if result.n_clusters is None else "cluster bootstrap"
 
 
-def _coefficient_name(args: argparse.Namespace) -> str:
-    return f"{_NAMES[args.coefficient]}, {weights_text(args.weights)}"
+def _coefficient_name(judged: Judged, args: argparse.Namespace) -> str:
+    """The two-rater coefficient (Cohen's kappa, Gwet's AC1 or AC2, ...) and its weights."""
+    return f"{judged.result.name}, {weights_text(args.weights)}"
 
 
 def _band(judged: Judged, value: float) -> str:
@@ -202,7 +196,7 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         f"wkappa judge: {r.name}  ({r.layout} layout)",
         f"  candidate     {r.candidate}",
         f"  panel         {', '.join(r.panel)} ({len(r.panel)} members)",
-        f"  coefficient   {_coefficient_name(args)}; {categories_line(judged.labels)}",
+        f"  coefficient   {_coefficient_name(judged, args)}; {categories_line(judged.labels)}",
         f"  file rows     {r.rows.text()}",
         f"  items         {result.n_items:,}; ratings per rater: {per_rater}",
         *(
@@ -235,7 +229,7 @@ def judge_text(judged: Judged, args: argparse.Namespace) -> str:
         "Per category: shares of ratings and specific agreement 2 n_kk / (n_k. + n_.k):",
         render_table(_CATEGORY_HEADER, _category_rows(judged)),
         "",
-        f"Pairwise {_NAMES[args.coefficient]} (candidate first):",
+        f"Pairwise {judged.result.name} (candidate first):",
         render_table(["", *judged.names], _matrix_rows(judged)),
     ]
     return "\n".join(lines)
@@ -295,10 +289,12 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
     from .report import cells_table, escape, html_page, pairwise_png
 
     r, result = judged.ratings, judged.result
-    sentence, cited = judge_methods(judged, _coefficient_name(args), args, Provenance.of(args))
+    sentence, cited = judge_methods(
+        judged, _coefficient_name(judged, args), args, Provenance.of(args)
+    )
     body = [
         f'<p class="meta">candidate <b>{escape(r.candidate)}</b> &middot; panel '
-        f"{escape(', '.join(r.panel))} &middot; {escape(_coefficient_name(args))}</p>",
+        f"{escape(', '.join(r.panel))} &middot; {escape(_coefficient_name(judged, args))}</p>",
         f'<p class="meta">{escape(categories_line(judged.labels))}</p>',
         f'<p class="meta rows">file rows: {escape(r.rows.text())}; items: {result.n_items:,}</p>',
         methods_html(sentence),
@@ -318,7 +314,7 @@ def write_judge_report(path: str, judged: Judged, args: argparse.Namespace) -> N
         cells_table(["", *judged.names], _matrix_rows(judged)),
     ]
     try:
-        png = pairwise_png(judged.matrix, judged.names, f"pairwise {_NAMES[args.coefficient]}")
+        png = pairwise_png(judged.matrix, judged.names, f"pairwise {judged.result.name}")
     except ImportError:
         body.append('<p class="note">The heatmap needs matplotlib: pip install "wkappa[plot]".</p>')
     else:

@@ -178,6 +178,16 @@ class PanelComparison:
             DIFFERENCE_RANGE,
         )
 
+    @property
+    def name(self) -> str:
+        """The two-rater coefficient's name: Conger's kappa of two raters is "Cohen's kappa",
+        Gwet's coefficient "Gwet's AC1", or "Gwet's AC2" with weights."""
+        if self.coefficient == "conger":
+            return "Cohen's kappa"
+        if self.coefficient == "gwet" and self.weights != "unweighted":
+            return "Gwet's AC2"
+        return COEFFICIENT_NAMES[self.coefficient]
+
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the interval."""
         ci = self.confidence_interval(confidence_level)
@@ -213,7 +223,7 @@ class PanelComparison:
         return "\n".join(
             [
                 f"A candidate rater against a panel of {members} members{some}: "
-                f"{_pair_name(self.coefficient, self.weights)} of each pair of raters "
+                f"{self.name} of each pair of raters "
                 f"({self.weights}), {self.n_items} items",
                 f"candidate vs members  {number_text(self.candidate_agreement)}"
                 f"  (mean of the {rated} "
@@ -242,15 +252,6 @@ class PanelComparison:
             + ("" if self.n_clusters is None else f", resampling {self.n_clusters} clusters")
             + ")"
         )
-
-
-def _pair_name(coefficient: str, weights: str) -> str:
-    """The two-rater coefficient's name: Conger's kappa of two raters is Cohen's."""
-    if coefficient == "conger":
-        return "Cohen's kappa"
-    if coefficient == "gwet" and weights != "unweighted":
-        return "Gwet's AC2"
-    return COEFFICIENT_NAMES[coefficient]
 
 
 def _combine(
