@@ -475,3 +475,22 @@ def test_fit_names_the_parameter_at_fault(estimator, cv, rows, message) -> None:
 def test_fit_refuses_features_that_are_not_an_array() -> None:
     with pytest.raises(wk.WkappaError, match=r"`X` must be an array-like of features.*int"):
         OrdinalThresholdRegressor(Ridge(), cv=3).fit(3, np.arange(60) % 3)
+
+
+def test_a_scorer_without_labels_refuses_text_grades_naming_its_own_option() -> None:
+    """Text grades got weighted_kappa's "pass labels=[...]", an argument of a function the
+    scorer's user never calls."""
+    pd = pytest.importorskip("pandas")
+    X = np.arange(60.0).reshape(-1, 1)
+    grades = np.array(["none", "mild", "severe"])[np.arange(60) // 20]
+    model = DecisionTreeClassifier(random_state=0).fit(X, grades)
+    hint = r"^The grades are text \(\['mild', 'none', 'severe'\]\), .*make_kappa_scorer\(labels="
+    for y in (grades, grades.astype(object), pd.Series(pd.Categorical(grades))):
+        with pytest.raises(wk.WkappaError, match=hint):
+            qwk_scorer(model, X, y)
+    ordered = make_kappa_scorer(labels=["none", "mild", "severe"])
+    assert ordered(model, X, grades) == 1.0
+    assert make_kappa_scorer("unweighted")(model, X, grades) == 1.0
+    order = ["none", "mild", "severe"]
+    in_order = pd.Series(pd.Categorical(grades, categories=order, ordered=True))
+    assert qwk_scorer(model, X, in_order) == 1.0  # an ordered categorical gives the order

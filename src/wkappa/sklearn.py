@@ -55,6 +55,7 @@ from ._core import (  # noqa: E402
     check_zero_division,
     encode_ratings,
     encode_with_labels,
+    format_value,
     missing_rating_error,
     to_column,
     weight_matrix,
@@ -94,7 +95,34 @@ def _kappa_of_grades(y_true: Any, y_pred: Any, **options: Any) -> float:
     """:func:`~wkappa.weighted_kappa` for a scorer: an (n, 1) column of grades (what
     ``CatBoostClassifier.predict`` returns) is read as its n grades, as scikit-learn's own
     metrics read it."""
-    return weighted_kappa(_one_column(y_true), _one_column(y_pred), **options)
+    y_true, y_pred = _one_column(y_true), _one_column(y_pred)
+    weights = options["weights"]
+    if options["labels"] is None and not (isinstance(weights, str) and weights == "unweighted"):
+        _refuse_text_grades(y_true)
+    return weighted_kappa(y_true, y_pred, **options)
+
+
+def _refuse_text_grades(y_true: Any) -> None:
+    """Refuse text grades in no known order, naming the scorer's option that gives one."""
+    column = to_column(y_true, "y_true")
+    if column.categories is not None:
+        if column.ordered:
+            return
+        sample = list(column.categories)
+    elif column.values.dtype.kind in "US" or (
+        column.values.dtype.kind == "O"
+        and any(isinstance(value, str) for value in column.values[:1000].tolist())
+    ):
+        sample = sorted({str(value) for value in column.values[:1000].tolist()})
+    else:
+        return
+    shown = format_value(sample[:4]) + (" ..." if len(sample) > 4 else "")
+    raise WkappaError(
+        f"The grades are text ({shown}), in no order the scorer can know, and weighted kappa "
+        "needs their order. Hint: build the scorer with it, make_kappa_scorer(labels=[...]) "
+        "listing the grades from lowest to highest (make_kappa_scorer('unweighted') needs "
+        "none)."
+    )
 
 
 def make_kappa_scorer(
