@@ -290,3 +290,43 @@ def test_a_column_named_as_the_counts_own_is_refused_naming_it(
     assert frames.weighted_kappa(frame, y_true="a", y_pred="b") == wk.weighted_kappa(
         columns["a"], columns["b"]
     )
+
+
+DATED = [
+    ("weighted_kappa", {"y_true": "when", "y_pred": "b"}, "y_true"),
+    ("kappa_test", {"y_true": "a", "y_pred": "when"}, "y_pred"),
+    ("kappa_by_group", {"y_true": "when", "y_pred": "b", "by": "a"}, "y_true"),
+]
+
+
+@pytest.mark.parametrize(("function", "keywords", "parameter"), DATED)
+def test_a_column_of_dates_is_refused_as_ratings_by_name(
+    frame_library: Any, function: str, keywords: Any, parameter: str
+) -> None:
+    """A timestamp named as a rating column was read as unordered categories on pandas and
+    polars ("the ratings are strings or unordered categories"; unweighted kappa scored the
+    dates) and refused by numpy's dtype name (``datetime64[ms]``) on pyarrow and DuckDB."""
+    import datetime
+
+    days = [datetime.datetime(2026, 1, d) for d in (1, 2, 3, 2)]
+    df = frame_library.frame({"a": [1, 2, 3, 2], "b": [1, 2, 2, 2], "when": days})
+    message = rf"^`{parameter}` names the column 'when', which holds dates or times"
+    with pytest.raises(WkappaError, match=message):
+        getattr(frames, function)(df, **keywords)
+    with pytest.raises(WkappaError, match=message):
+        getattr(frames, function)(df, **keywords, weights="unweighted")
+
+
+def test_a_column_of_dates_still_groups_the_pairs(frame_library: Any) -> None:
+    """Only a rating column of dates is refused: a day keys the groups of kappa_by_group."""
+    import datetime
+
+    true, pred = [1, 2, 3, 1, 2, 3], [1, 2, 2, 1, 3, 3]
+    days = [datetime.datetime(2026, 1, 1 + i // 3) for i in range(6)]
+    df = frame_library.frame({"a": true, "b": pred, "day": days})
+    result = frame_library.to_pandas(frames.kappa_by_group(df, y_true="a", y_pred="b", by="day"))
+    assert result["n"].tolist() == [3, 3]
+    assert result["kappa"].tolist() == [
+        wk.weighted_kappa(true[:3], pred[:3]),
+        wk.weighted_kappa(true[3:], pred[3:]),
+    ]

@@ -212,6 +212,13 @@ def ratings_input(
     schema = dict(frame.collect_schema())
     for parameter, name in ratings:
         check_name(name, parameter, schema)
+        if schema[name].is_temporal():
+            raise WkappaTypeError(
+                f"`{parameter}` names the column {name!r}, which holds dates or times "
+                f"({schema[name]}), not ratings. Hint: check that `{parameter}` names the "
+                "column of ratings you mean; a day or a timestamp to score separately goes "
+                "to `by` (frames.kappa_by_group)."
+            )
     if sample_weight is not None:
         check_name(sample_weight, "sample_weight", schema)
         rating_columns = {name for _, name in ratings}
