@@ -71,6 +71,46 @@ def test_dask_confusion_table_qwk_and_mixed_inputs(client):
     assert wk.qwk(A, b) == wk.qwk(a, b)  # numpy y_pred alongside a dask y_true
 
 
+def test_a_dask_dataframe_column_is_counted_on_the_workers(client):
+    """wk.qwk(ddf["a"], ddf["b"]) read both columns into this process (np.asarray of the
+    Series): ten million rows came to the client. Columns of numbers (partitioned apart,
+    divisions unknown, with weights) are now counted per partition on the workers; a
+    categorical column, whose order pandas keeps, is still read here."""
+    from wkappa._core import dispatch
+
+    a, b = _ratings(20_000, seed=9)
+    frame = pd.DataFrame({"a": a, "b": b, "f": np.where(np.arange(a.size) % 13, a, np.nan)})
+    frame["w"] = np.arange(a.size) % 4
+    frame["c"] = pd.Categorical(a, ordered=True)
+    ddf = dd.from_pandas(frame, npartitions=5)
+    other = dd.from_pandas(frame, npartitions=3).clear_divisions()
+    calls = [
+        (lambda: wk.qwk(ddf["a"], ddf["b"]), wk.qwk(a, b)),
+        (lambda: wk.qwk(ddf["a"], other["b"]), wk.qwk(a, b)),
+        (
+            lambda: wk.qwk(ddf["a"], ddf["b"], sample_weight=ddf["w"]),
+            wk.qwk(a, b, sample_weight=frame["w"]),
+        ),
+        (
+            lambda: wk.qwk(ddf["f"], ddf["b"], nan_policy="omit"),
+            wk.qwk(frame["f"], b, nan_policy="omit"),
+        ),
+        (
+            lambda: wk.qwk(ddf[ddf["a"] > 2]["a"], ddf[ddf["a"] > 2]["b"]),
+            wk.qwk(a[a > 2], b[a > 2]),
+        ),
+    ]
+    for call, expected in calls:
+        with dispatch.routes_taken() as seen:
+            assert call() == expected
+        assert seen == ["dask"], seen
+    with dispatch.routes_taken() as seen:
+        assert wk.qwk(ddf["c"], frame["c"]) == wk.qwk(a, a)
+    assert seen != ["dask"], seen
+    with pytest.raises(WkappaError, match="must have the same length; got 16"):
+        wk.qwk(ddf[ddf["a"] > 1]["a"], ddf["b"])
+
+
 def test_dask_arrays_with_missing_values(client):
     a, b = _ratings(20_000, seed=3)
     af = a.astype(float)

@@ -49,6 +49,29 @@ def is_dask_array(obj: Any) -> bool:
     return da is not None and isinstance(obj, da.Array)
 
 
+def is_dask_series(obj: Any) -> bool:
+    """True for a column of a Dask DataFrame (a dask Series), detected through sys.modules."""
+    dd = sys.modules.get("dask.dataframe")
+    return dd is not None and isinstance(obj, dd.Series)
+
+
+def _counted_on_workers(obj: Any) -> bool:
+    """A Dask array, or a Dask DataFrame's column of numbers or text (its chunks are numpy
+    arrays): a categorical column keeps its order only in pandas, so it is read here."""
+    if is_dask_array(obj):
+        return True
+    if not is_dask_series(obj):
+        return False
+    dtype = obj.dtype
+    return isinstance(dtype, np.dtype) and dtype.kind in "iubfUSO"
+
+
+def _as_dask_array(obj: Any) -> Any:
+    """``obj`` as a dask array: a Dask DataFrame's column by its partitions (their lengths
+    unknown until :func:`_aligned` asks), anything else as it is."""
+    return obj.to_dask_array() if is_dask_series(obj) else obj
+
+
 # --------------------------------------------------------------------------- worker side
 
 
@@ -140,6 +163,7 @@ def _aligned(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[Any, Any, An
         if obj is None:
             arrays.append(None)
             continue
+        obj = _as_dask_array(obj)
         array = obj if is_dask_array(obj) else da.from_array(np.asarray(obj), chunks=-1)
         check_one_dimensional(name, array.shape)
         if any(math.isnan(c) for c in array.chunks[0]):
@@ -307,7 +331,11 @@ def _chunk_missing(a: np.ndarray, b: np.ndarray) -> int:
 
 
 def dask_route(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
-    """The Dask route: None (not mine) unless a rater's ratings are a Dask array."""
-    if not (is_dask_array(y_true) or is_dask_array(y_pred)):
+    """The Dask route: None (not mine) unless a rater's ratings are a Dask array or a Dask
+    DataFrame's column (numbers or text), which are counted on the workers: read into this
+    process, ten million rows were."""
+    if not (_counted_on_workers(y_true) or _counted_on_workers(y_pred)):
         return None
+    if any(is_dask_series(r) and not _counted_on_workers(r) for r in (y_true, y_pred)):
+        return None  # a categorical column: its order is read in this process
     return _statistic(y_true, y_pred, request)
