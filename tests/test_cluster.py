@@ -490,3 +490,27 @@ def test_a_constant_rater_has_a_cluster_robust_standard_error_of_exactly_0(weigh
             result = wk.kappa_test(a, [2] * 8, weights=weights, cluster=ids)
     assert result.statistic == 0.0 and result.standard_error == 0.0
     assert math.isnan(result.test_statistic) and math.isnan(result.pvalue)
+
+
+def test_a_constant_rater_has_a_cluster_standard_error_of_exactly_0_per_group() -> None:
+    """``frames.kappa_by_group`` takes the groups' cluster variances from the same place as
+    ``kappa_test``: a group whose rater B is constant has a standard error of exactly 0, not
+    the 7e-17 the clusters' sums round to."""
+    pd = pytest.importorskip("pandas")
+    from wkappa import frames
+
+    df = pd.DataFrame(
+        {
+            "g": [1] * 8 + [2] * 8,
+            "p": [0, 0, 1, 1, 2, 2, 3, 3] * 2,
+            "a": [2, 2, 2, 1, 4, 1, 3, 1] * 2,
+            "b": [2] * 8 + [2, 2, 2, 1, 4, 1, 1, 3],
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FewClustersWarning)
+        warnings.simplefilter("ignore", wk.UndefinedKappaWarning)
+        table = frames.kappa_by_group(df, y_true="a", y_pred="b", by="g", cluster="p")
+    constant, varied = table.to_dict("records")
+    assert constant["kappa"] == 0.0 and constant["standard_error"] == 0.0
+    assert varied["standard_error"] > 0.01

@@ -91,7 +91,10 @@ _WARNING_WORDS = (
         "Hint: rate more items (or, in wkappa agree, --ci-method asymptotic).",
     ),
     (" Returning nan.", " It is shown as undefined."),
-    (" test_statistic and pvalue are nan.", " z and the p-value are shown as undefined."),
+    (
+        " test_statistic and pvalue are nan.",
+        " The test statistic and p-value are shown as undefined.",
+    ),
     (" The comparison is nan.", " The comparison is shown as undefined."),
     ("Hint: use method='percentile'.", "Hint: --bootstrap-method percentile."),
 )

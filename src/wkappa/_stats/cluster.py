@@ -25,6 +25,7 @@ from .._core import (
     kappas,
     missing_id_error,
     to_column,
+    variances,
     warn_at_caller,
 )
 from ..exceptions import FewClustersWarning, WkappaError
@@ -324,6 +325,12 @@ def cluster_variance(tables: np.ndarray, weights: np.ndarray) -> tuple[float, fl
         kappa, influence = influence_table(total, weights)
     if not np.isfinite(kappa) or n_clusters < 2:
         return kappa if np.isfinite(kappa) else float("nan"), float("nan"), n_clusters
+    if variances(total, weights, kappa)[0] == 0.0:
+        # The summed table's variance is exactly 0 (its rounding noise removed) only when
+        # every pair has the same influence, which sums to 0 (one rater constant, say): then
+        # every U_g is 0 too, and so is this variance, not the 1e-34 its sums round to (a t
+        # of 0 and a p of 1 that would be made up).
+        return kappa, 0.0, n_clusters
     # U_g / n from the clusters' shares of the total weight: no U_g² or n² to overflow or
     # underflow, whatever the scale of the sample weights.
     totals = (stack / n * influence).sum(axis=(1, 2))

@@ -136,12 +136,6 @@ def cluster_robust(base: KappaResult, tables: np.ndarray) -> KappaResult:
     a FewClustersWarning below ``MIN_CLUSTERS``); with a single cluster these are nan
     (``wkappa score --by`` shows such a group so, as ``frames.kappa_by_group`` does)."""
     _, variance, n_clusters = cluster_variance(tables, base.weight_matrix)
-    if base.standard_error == 0.0 and math.isfinite(variance):
-        # The summed table's variance is exactly 0 (its rounding noise removed) only when
-        # every pair has the same influence, which sums to 0 (one rater constant, say): then
-        # every cluster's total U_g is 0 as well, and so is the cluster-robust variance,
-        # not the 1e-34 its sums round to (whose t of 0 and p of 1 would be made up).
-        variance = 0.0
     warn_few_clusters(n_clusters)
     se = math.sqrt(variance) if math.isfinite(variance) else math.nan
     t_statistic = wald_statistic(base.statistic, base.kappa0, se)  # t with G - 1 df
