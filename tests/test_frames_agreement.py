@@ -300,3 +300,30 @@ def test_the_command_line_refuses_an_item_id_spelled_two_ways_in_a_typed_file(tm
     assert refusal(capsys, argv).startswith(
         f"wkappa: error: {where}: The item ids 'T7' and 'T7 ' (column 'item') differ only"
     )
+
+
+@pytest.mark.filterwarnings("ignore::wkappa.exceptions.FewClustersWarning")  # 3 clusters
+@pytest.mark.parametrize("parameter", ["by", "cluster"])
+def test_a_group_or_cluster_spelled_two_ways_is_refused(frame_library, parameter):
+    """'site 1 ' beside 'site 1' made two `by` groups, or two clusters (a cluster-robust
+    standard error over one cluster more, without a word); the command line strips such
+    ids as it reads them. Values padded alike everywhere are one group or cluster each."""
+    columns = wide_columns()
+    columns["group"] = [f"site {g}" for g in columns["group"]]
+    options = {parameter: "group"}
+    plain = wkf.agreement(frame_library.frame(columns, dtypes=INTEGERS), raters=RATERS, **options)
+    padded = {**columns, "group": [f"{g} " for g in columns["group"]]}
+    same = wkf.agreement(frame_library.frame(padded, dtypes=INTEGERS), raters=RATERS, **options)
+    if parameter == "by":
+        assert [r.statistic for r in same.values()] == [r.statistic for r in plain.values()]
+    else:
+        assert same.standard_error == plain.standard_error
+    columns["group"][columns["group"].index("site 1")] = "site 1 "
+    frame = frame_library.frame(columns, dtypes=INTEGERS)
+    what = "groups" if parameter == "by" else "clusters"
+    said = (
+        rf"^The values 'site 1' and 'site 1 ' of the `{parameter}` column 'group' differ only "
+        rf"by surrounding whitespace and would count as two {what}\."
+    )
+    with pytest.raises(wk.WkappaError, match=said):
+        wkf.agreement(frame, raters=RATERS, **options)

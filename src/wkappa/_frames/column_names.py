@@ -18,6 +18,7 @@ __all__ = [
     "STRING_NAMES",
     "check_column",
     "check_name",
+    "check_padded_ids",
     "check_rater_spellings",
     "lazy_names",
     "missing_column",
@@ -152,3 +153,24 @@ def check_rater_spellings(names: list[str], rater: str, where: str = "") -> list
         f"{how} and would count as two raters. Hint: write each rater's id one way in the "
         "data, or give two raters ids that differ otherwise."
     )
+
+
+def check_padded_ids(values: list[Any], column: str, parameter: str) -> None:
+    """A WkappaError when two of the ``values`` of the ``by`` or ``cluster`` column (named by
+    ``parameter``) are text that differs only by surrounding whitespace (``'site 1'`` and
+    ``'site 1 '``): one group or cluster would count as two, as the command line, which
+    strips its ids, would not count them."""
+    seen: dict[str, str] = {}
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        other = seen.setdefault(value.strip(), value)
+        if other != value:
+            first, second = sorted((other, value), key=lambda v: (v != v.strip(), v))
+            what = "group" if parameter == "by" else "cluster"
+            raise WkappaError(
+                f"The values {first!r} and {second!r} of the `{parameter}` column {column!r} "
+                f"differ only by surrounding whitespace and would count as two {what}s. Hint: "
+                f"write each {what} one way in the data, or give two {what}s values that "
+                "differ otherwise."
+            )

@@ -30,7 +30,7 @@ from .._core import (
     to_column,
 )
 from ..exceptions import WkappaError, WkappaTypeError
-from .column_names import STRING_NAMES, check_column, check_rater_spellings
+from .column_names import STRING_NAMES, check_column, check_padded_ids, check_rater_spellings
 from .count import (
     as_polars,
     check_group_columns,
@@ -164,6 +164,8 @@ def rater_rows(
     counted = keep_category_orders(counted, of_rater)
     if cluster is not None and any(map(is_missing_scalar, counted.get_column(cluster).to_list())):
         raise missing_id_error("`cluster`", cluster, unit="row")
+    for parameter, name in also:  # 'site 1' and 'site 1 ': one group or cluster, or two?
+        check_padded_ids(counted.get_column(name).to_list(), name, parameter)
     out: list[tuple[Any, Any, np.ndarray, np.ndarray | None]] = []
     parts = [(None, counted)] if by is None else _by_parts(counted, by)
     for value, part in parts:
