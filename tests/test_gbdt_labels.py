@@ -224,3 +224,29 @@ def test_catboost_regression_outputs_are_still_rounded() -> None:
     model.set_params(use_best_model=False).fit(X, Y, eval_set=(X, Y))
     expected = wk.qwk(Y, np.clip(np.rint(model.predict(X)), 1, 6), min_rating=1, max_rating=6)
     assert model.get_evals_result()["validation"]["CatBoostMetric"][-1] == pytest.approx(expected)
+
+
+def test_xgboost_logitraw_margins_are_refused_unless_cut_at_zero() -> None:
+    """objective='binary:logitraw' hands the metric margins: rounded, a margin of 0.3 was
+    class 0 (its probability is above 0.5), and the history held the kappa of wrong classes."""
+    binary = (X[:, 0] + RNG.normal(0, 0.5, len(X)) > 0.3).astype(int)
+    data = xgb.DMatrix(X, binary)
+    params = {"objective": "binary:logitraw", "nthread": 1}
+    hint = r"margins \(logits\) with objective='binary:logitraw'.*thresholds=\[0\.0\] to xgb"
+    with pytest.raises(WkappaError, match=hint):
+        xgb.train(params, data, 3, evals=[(data, "v")], custom_metric=xgboost_metric())
+    model = xgb.XGBClassifier(n_estimators=3, objective="binary:logitraw", n_jobs=1)
+    with pytest.raises(WkappaError, match=hint):
+        model.set_params(eval_metric=xgboost_metric()).fit(X, binary, eval_set=[(X, binary)])
+    history: dict[str, Any] = {}
+    metric = xgboost_metric(thresholds=[0.0])
+    booster = xgb.train(
+        params, data, 3, evals=[(data, "v")], custom_metric=metric, evals_result=history
+    )
+    margins = booster.predict(data, output_margin=True)
+    expected = wk.qwk(binary, (margins > 0).astype(int), labels=[0, 1])
+    assert history["v"]["qwk"][-1] == pytest.approx(expected, abs=1e-6)
+    probabilities = xgb.train({**params, "objective": "binary:logistic"}, data, 3)  # rounded
+    assert xgboost_metric()(binary, probabilities.predict(data)) == wk.qwk(
+        binary, np.rint(probabilities.predict(data)).astype(int), labels=[0, 1]
+    )

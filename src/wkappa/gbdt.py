@@ -34,6 +34,7 @@ from ._stats import (
     QWKObjective,
     calling_slot,
     check_catboost_logits,
+    check_xgboost_margins,
     gbdt_numbers,
     instance_method,
     lightgbm_eval_dataset,
@@ -345,6 +346,8 @@ class XGBoostMetric(CatBoostRefusals, GbdtScorer):
                 "scikit-learn API, "
                 "callbacks=[metric.early_stopping(rounds)] instead of early_stopping_rounds=."
             )
+        if self.thresholds is None:
+            check_xgboost_margins(str(self.built_by))
         training = xgboost_training_labels  # read only if predictions are clipped
         if _is_instance(second, "xgboost", "DMatrix"):  # native: (predt, dmatrix)
             labels = second.get_label()
@@ -397,7 +400,8 @@ def xgboost_metric(
     With ``multi:softprob`` XGBoost passes (n, K) probabilities, with a custom objective
     (n, K) raw margins — both become the argmax class. ``multi:softmax`` passes the class
     index per row: give ``min_rating=0, max_rating=num_class - 1`` so that clipping never
-    touches it. Early stopping must maximise: ``xgboost.train(..., custom_metric=metric,
+    touches it; ``binary:logitraw`` passes margins, cut with ``thresholds=[0.0]`` (refused
+    without). Early stopping must maximise: ``xgboost.train(..., custom_metric=metric,
     maximize=True, early_stopping_rounds=r)``, or ``callbacks=[metric.early_stopping(r)]``
     (the scikit-learn API has no ``maximize``). Without them XGBoost would minimise the
     metric (``XGBRegressor(eval_metric=metric, early_stopping_rounds=r)`` would stop r rounds

@@ -27,6 +27,7 @@ __all__ = [
     "CatBoostRefusals",
     "calling_slot",
     "check_catboost_logits",
+    "check_xgboost_margins",
     "classifier_text_classes",
     "instance_method",
     "lightgbm_eval_dataset",
@@ -190,6 +191,22 @@ def _text_classes(model: Any, classes: Any, *, sort: bool = False) -> tuple[str,
 # How many frames above a metric's call a classifier's fit may be (LightGBM's sklearn fit,
 # lightgbm.train and its evaluation; CatBoost's _fit, _train and its metric call).
 _FIT_DEPTH = 32
+
+
+def check_xgboost_margins(metric: str) -> None:
+    """Refuse, with the fix, the margins (logits) that XGBoost hands the eval metric
+    ``metric`` under ``objective='binary:logitraw'`` (the ``xgboost.train`` call the caller
+    runs inside says): rounded, a margin is not the predicted class (0.3 rounds to 0; its
+    probability is above 0.5)."""
+    frame = _xgboost_frame("xgboost.training", "train")
+    params: Any = None if frame is None else frame.f_locals.get("params")
+    if isinstance(params, dict) and params.get("objective") == "binary:logitraw":
+        raise WkappaError(
+            "XGBoost hands the eval metric margins (logits) with objective='binary:logitraw', "
+            "and a rounded margin is not the predicted class (0.3 rounds to 0, yet its "
+            f"probability is above 0.5). Hint: pass thresholds=[0.0] to {metric}, which cuts "
+            "the margins at probability 0.5."
+        )
 
 
 def _xgboost_frame(module: str, function: str) -> FrameType | None:
