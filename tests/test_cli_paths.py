@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_calls import refusal
 from test_cli import run
 from wkappa._cli.output import RowCount, bootstrap_pvalue, format_pvalue
 from wkappa._stats import smallest_pvalue
@@ -341,3 +342,32 @@ def test_an_apply_or_out_name_without_a_known_suffix_names_the_option(tmp_path, 
         "Hint: name it with .csv, .tsv, .parquet, .arrow or .jsonl (.gz compresses CSV, TSV "
         "and JSON lines).\n"
     )
+
+
+def test_a_directory_or_a_missing_file_is_named_before_its_format(tmp_path, capsys):
+    """A directory of Parquet files (as Spark writes one) was told "cannot tell the format of
+    'scored' from its name. Hint: pass --input-format ...", and with --input-format parquet,
+    "scored is a directory, not a file"; a missing file without a suffix likewise."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet
+
+    dataset = tmp_path / "scored"
+    (dataset / "day=1").mkdir(parents=True)
+    for i in range(3):
+        pyarrow.parquet.write_table(
+            pa.table({"a": [1, 2], "b": [1, 1]}), dataset / f"day=1/p{i}.parquet"
+        )
+    (dataset / "_SUCCESS").write_text("")
+    for extra in ([], ["--input-format", "parquet"]):
+        err = refusal(capsys, ["score", str(dataset), "--true", "a", "--pred", "b", *extra])
+        assert err.startswith(f"wkappa: error: {dataset} is a directory of 3 Parquet files"), err
+        assert f"polars.scan_parquet('{dataset}/**/*.parquet')" in err, err
+        assert "--input-format" not in err, err
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    err = refusal(capsys, ["agree", str(empty), "--raters", "a,b"])
+    assert (
+        err == f"wkappa: error: {empty} is a directory, not a file. Hint: give one of its files."
+    ), err
+    err = refusal(capsys, ["score", str(tmp_path / "scores"), "--true", "a", "--pred", "b"])
+    assert err.startswith(f"wkappa: error: {tmp_path / 'scores'}: no such file."), err

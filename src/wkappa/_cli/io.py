@@ -33,6 +33,7 @@ from .sniff import (
     check_kind,
     check_text,
     decompressed,
+    directory_error,
     file_head,
     not_utf8,
     quote_trouble,
@@ -326,6 +327,10 @@ def open_source(
     ``format_option``: ``--input-format`` applies to this file (a hint may name it);
     ``decimal_comma``: a CSV's numbers are written with a decimal comma (``--decimal-comma``)."""
     missing = missing_spellings(na_values, decimal_comma)
+    if path != "-" and not Path(path).exists():  # before its name is asked for a format
+        raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")
+    if path != "-" and Path(path).is_dir():
+        raise directory_error(path)
     given = fmt is not None
     fmt = detect_format(path, fmt)
     if separator is not None and (len(separator) != 1 or fmt not in ("csv", "tsv")):
@@ -355,10 +360,6 @@ def open_source(
         _check_decimal_comma(decimal_comma, fmt, separator)
         return Source(name, fmt, None, None, data, separator, missing, decimal_comma, skip)
     file = Path(path)
-    if not file.exists():
-        raise WkappaError(f"{path}: no such file. Hint: check the path and the current directory.")
-    if file.is_dir():
-        raise WkappaError(f"{path} is a directory, not a file.")
     if not os.access(file, os.R_OK):
         raise WkappaError(f"{path}: permission denied.")
     size = file.stat().st_size

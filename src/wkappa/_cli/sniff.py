@@ -379,6 +379,25 @@ def _stray_quote(name: str, lines: Iterable[str], skipped: int = 0) -> WkappaErr
     )
 
 
+def directory_error(path: str) -> WkappaError:
+    """The refusal of a directory given as the file: one of its files is read, and a
+    directory of Parquet files (a dataset, as Spark and Dask write it) is scored from Python
+    through a polars scan of its files, which reads them where they are."""
+    from pathlib import Path
+
+    parts = sum(1 for _ in itertools.islice(Path(path).rglob("*.parquet"), 10_000))
+    if not parts:
+        return WkappaError(f"{path} is a directory, not a file. Hint: give one of its files.")
+    many = f"{parts:,}{'+' * (parts == 10_000)} Parquet files"
+    pattern = f"{path.rstrip('/')}/**/*.parquet"
+    return WkappaError(
+        f"{path} is a directory of {many}, not a file; the command line reads one file. "
+        f"Hint: give one of its files, or score them all from Python: "
+        f"wkappa.frames.weighted_kappa(polars.scan_parquet({pattern!r}), y_true=..., "
+        "y_pred=...) reads the files where they are."
+    )
+
+
 def damaged(name: str, fmt: str) -> WkappaError:
     """The error for a Parquet or Arrow IPC file whose contents the reader cannot decode (a
     file that was cut, or written by a program that stopped half way)."""
