@@ -111,6 +111,26 @@ def test_a_dask_dataframe_column_is_counted_on_the_workers(client):
         wk.qwk(ddf[ddf["a"] > 1]["a"], ddf["b"])
 
 
+def test_a_rating_out_of_bounds_is_one_refusal_from_the_first_chunk(client):
+    """Each chunk's refusal was a task failure: every worker logged it with its traceback,
+    and the error raised was that of whichever chunk failed first (here `y_pred`'s 9 or
+    `y_true`'s 7, from run to run). The first chunk's refusal is now raised by the client."""
+
+    def failures() -> int:
+        logs = client.get_worker_logs().values()
+        return sum("Compute Failed" in text or "Exception" in text for r in logs for _, text in r)
+
+    a = np.arange(2_000) % 4
+    b = a.copy()
+    a[10], b[1_900] = 7, 9
+    before = failures()
+    for bounds in ({"min_rating": 0, "max_rating": 3}, {"labels": [0, 1, 2, 3]}):
+        for _ in range(3):
+            with pytest.raises(WkappaError, match=r"^`y_true` contains the rating 7, above"):
+                wk.qwk(da.from_array(a, chunks=100), da.from_array(b, chunks=100), **bounds)
+    assert failures() == before
+
+
 def test_dask_arrays_with_missing_values(client):
     a, b = _ratings(20_000, seed=3)
     af = a.astype(float)

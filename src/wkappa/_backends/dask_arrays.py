@@ -152,6 +152,26 @@ def _chunk_statistic(
     return count_table(encoded.true_index, encoded.pred_index, k, encoded.sample_weight)
 
 
+def _kept(function: Any, *args: Any) -> Any:
+    """``function(*args)`` on a worker, or the refusal it raised, returned as a value: the
+    client raises it (:func:`_computed`), so a rating out of the bounds is one error in the
+    caller's process, not a task failure logged by every worker with its traceback."""
+    try:
+        return function(*args)
+    except WkappaError as error:
+        return error
+
+
+def _computed(tasks: Sequence[Any]) -> tuple[Any, ...]:
+    """The results of the :func:`_kept` ``tasks``; the first chunk's refusal is raised."""
+    dask = import_optional("dask", "dask")
+    parts = dask.compute(*tasks)
+    refused = next((part for part in parts if isinstance(part, WkappaError)), None)
+    if refused is not None:
+        raise refused
+    return tuple(parts)
+
+
 # --------------------------------------------------------------------------- client side
 
 
@@ -193,9 +213,12 @@ def _categories(
     """Global categories from a first pass (None: a missing rating under 'propagate')."""
     dask = import_optional("dask", "dask")
     lo, hi = check_rating_bounds(min_rating, max_rating)
-    task = dask.delayed(_chunk_categories, pure=True)
-    parts = dask.compute(
-        *[task(x, y, lo, hi, ordered) for x, y in zip(_blocks(a), _blocks(b), strict=True)]
+    task = dask.delayed(_kept, pure=True)
+    parts = _computed(
+        [
+            task(_chunk_categories, x, y, lo, hi, ordered)
+            for x, y in zip(_blocks(a), _blocks(b), strict=True)
+        ]
     )
     n_missing = sum(missing for _, missing in parts)
     if n_missing:
@@ -257,14 +280,14 @@ def _statistic(y_true: Any, y_pred: Any, request: Request) -> Counted | None:
     quadratic = request.use_sums(len(categories), w is not None)
     if not quadratic:
         check_table_size(len(categories))
-    task = dask.delayed(_chunk_statistic, pure=True)
+    task = dask.delayed(_kept, pure=True)
     weights = _blocks(w) or [None] * len(_blocks(a))
     # One graph node for the categories, not a copy walked by dask for every chunk's task (a
     # tuple of millions of labels made building the graph take minutes).
     shared = dask.delayed(categories, traverse=False)
-    parts = dask.compute(
-        *[
-            task(x, y, z, shared, quadratic)
+    parts = _computed(
+        [
+            task(_chunk_statistic, x, y, z, shared, quadratic)
             for x, y, z in zip(_blocks(a), _blocks(b), weights, strict=True)
         ]
     )
