@@ -559,3 +559,29 @@ def test_a_column_of_timestamps_still_groups_the_rows(tmp_path, capsys):
         capsys, ["score", str(path), "--true", "a", "--pred", "b", "--by", "day"]
     )
     assert document["statistic"] == pytest.approx(wk.qwk(a, b), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "command", [["score", "--true", "a", "--pred", "b"], ["agree", "--raters", "a,b"]]
+)
+def test_a_float32_column_with_a_fraction_is_refused_naming_its_row(tmp_path, capsys, command):
+    """A Parquet float32 rating of 1.5 crashed polars with a PanicException (a Float64 value
+    in a Float32 series) while the refusal looked for its row; whole float32 ratings score."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet
+
+    ratings = {
+        "a": pa.array([0, 1.5, 2, 1], pa.float32()),
+        "b": pa.array([0, 1, 1, 1], pa.float32()),
+    }
+    path = tmp_path / "single.parquet"
+    pyarrow.parquet.write_table(pa.table(ratings), path)
+    err = _refused(capsys, [command[0], str(path), *command[1:]])
+    assert "single.parquet, row 2: column 'a' contains the non-integer rating 1.5" in err, err
+    whole = tmp_path / "whole.parquet"
+    a, b = [0, 1, 2, 1, 2], [0, 1, 1, 1, 2]
+    pyarrow.parquet.write_table(
+        pa.table({"a": pa.array(a, pa.float32()), "b": pa.array(b, pa.float32())}), whole
+    )
+    document = json_output(capsys, ["score", str(whole), "--true", "a", "--pred", "b"])
+    assert document["statistic"] == pytest.approx(wk.qwk(a, b), rel=1e-12)
