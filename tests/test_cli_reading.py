@@ -585,3 +585,22 @@ def test_a_float32_column_with_a_fraction_is_refused_naming_its_row(tmp_path, ca
     )
     document = json_output(capsys, ["score", str(whole), "--true", "a", "--pred", "b"])
     assert document["statistic"] == pytest.approx(wk.qwk(a, b), rel=1e-12)
+
+
+def test_a_json_lines_file_named_csv_is_refused_as_what_it_is(tmp_path, capsys):
+    """It was split at its commas into columns named '{"a":1' and '"b":1}', and refused as
+    having no column 'a'; a CSV header that only starts with a brace is still CSV."""
+    lines = tmp_path / "scored.csv"
+    lines.write_text('{"a": 1, "b": 1}\n{"a": 2, "b": 1}\n{"a": 0, "b": 0}\n')
+    argv = ["score", str(lines), "--true", "a", "--pred", "b"]
+    err = _refused(capsys, argv)
+    assert err.endswith(
+        "scored.csv is JSON lines (one {...} object per line), not CSV. Hint: name it .jsonl, "
+        "or pass --input-format ndjson."
+    ), err
+    document = json_output(capsys, [*argv, "--input-format", "ndjson"])
+    assert document["statistic"] == pytest.approx(wk.qwk([1, 2, 0], [1, 1, 0]), rel=1e-12)
+    braced = tmp_path / "braced.csv"
+    braced.write_text("{a},b\n1,1\n2,1\n0,0\n")
+    document = json_output(capsys, ["score", str(braced), "--true", "{a}", "--pred", "b"])
+    assert document["statistic"] == pytest.approx(wk.qwk([1, 2, 0], [1, 1, 0]), rel=1e-12)

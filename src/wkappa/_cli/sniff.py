@@ -140,7 +140,7 @@ def check_kind(
             f"NEW{_SUFFIX[fmt]}."
         )
     if fmt in ("csv", "tsv"):
-        wrong = kind in ("parquet", "ipc")
+        wrong = kind in ("parquet", "ipc") or (kind == "ndjson" and _object_line(head))
     elif fmt == "ndjson":
         wrong = kind in ("parquet", "ipc", "json", "text")
     else:  # parquet, ipc: binary formats with a magic number of their own
@@ -170,6 +170,16 @@ def check_kind(
     else:
         hint = f"name it {_SUFFIX[kind]}."
     raise WkappaError(f"{what}. Hint: {hint}")
+
+
+def _object_line(head: bytes) -> bool:
+    """Whether the first line of ``head`` is one JSON object: a JSON lines file, which a CSV
+    reader would split at its commas into columns named '{"grade":3' and the like."""
+    line = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n").split("\n", 1)[0]
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
 
 
 def _described(kind: str, compressed: bool) -> str:
