@@ -342,7 +342,8 @@ def test_kappa_by_group_with_clusters_matches_kappa_test() -> None:
     df["r1"], df["r2"] = a, b
     result = frames.kappa_by_group(df, y_true="r1", y_pred="r2", by="site", cluster="patient")
     assert list(result.columns) == [
-        "site", "n", "kappa", "standard_error", "ci_low", "ci_high", "n_clusters",
+        "site", "n", "kappa", "standard_error", "ci_low", "ci_high", "test_statistic",
+        "pvalue", "n_clusters",
     ]  # fmt: skip
     for row in result.itertuples():
         part = df[df.site == row.site]
@@ -351,7 +352,23 @@ def test_kappa_by_group_with_clusters_matches_kappa_test() -> None:
         assert row.kappa == pytest.approx(direct.statistic, rel=1e-12)
         assert row.standard_error == pytest.approx(direct.standard_error, rel=1e-10)
         assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-10)
+        assert row.test_statistic == pytest.approx(direct.test_statistic, rel=1e-10)
+        assert row.pvalue == pytest.approx(direct.pvalue, rel=1e-8)
         assert row.n_clusters == 60 and row.n == 120
+    for alternative in ("greater", "less"):
+        sided = frames.kappa_by_group(
+            df, y_true="r1", y_pred="r2", by="site", cluster="patient",
+            alternative=alternative, kappa0=0.5, confidence_level=0.9,
+        )  # fmt: skip
+        for row in sided.itertuples():
+            part = df[df.site == row.site]
+            direct = wk.kappa_test(
+                part.r1, part.r2, cluster=part.patient, alternative=alternative, kappa0=0.5
+            )
+            ci = direct.confidence_interval(0.9)
+            assert (row.ci_low, row.ci_high) == pytest.approx((ci.low, ci.high), rel=1e-10)
+            assert row.test_statistic == pytest.approx(direct.test_statistic, rel=1e-10)
+            assert row.pvalue == pytest.approx(direct.pvalue, rel=1e-8)
     with pytest.raises(WkappaError, match="method"):
         frames.kappa_by_group(
             df, y_true="r1", y_pred="r2", by="site", cluster="patient", method="score"

@@ -116,7 +116,9 @@ def test_kappa_by_group_matches_numpy_per_group(frame_library, kind):
         df, y_true="a", y_pred="b", by="g", nan_policy="omit", **frame_library.labels(case)
     )
     native = frame_library.to_pandas(out)
-    assert list(native.columns) == ["g", "n", "kappa", "standard_error", "ci_low", "ci_high"]
+    assert list(native.columns) == [
+        "g", "n", "kappa", "standard_error", "ci_low", "ci_high", "test_statistic", "pvalue",
+    ]  # fmt: skip
     assert native["g"].tolist() == sorted(set(case.group))
     for row in native.itertuples():
         idx = [i for i, g in enumerate(case.group) if g == row.g]
@@ -128,6 +130,8 @@ def test_kappa_by_group_matches_numpy_per_group(frame_library, kind):
         assert row.standard_error == pytest.approx(expected.standard_error, rel=1e-9)
         low, high = expected.confidence_interval(0.95)
         assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-9)
+        assert row.test_statistic == pytest.approx(expected.test_statistic, rel=1e-9)
+        assert row.pvalue == pytest.approx(expected.pvalue, rel=1e-7)
 
 
 @pytest.mark.parametrize("weights", ["linear", "unweighted", "custom"])
@@ -191,7 +195,10 @@ def test_kappa_by_group_several_keys_propagate_and_undefined_groups():
     assert math.isnan(out["kappa"].iloc[3])  # a missing rating, propagated
     assert out["n"].tolist() == [3, 2, 2, 1]  # n counts complete pairs
     # Site z keeps one pair (1, 2): kappa 0 with a standard error of 0, so no interval.
-    with pytest.warns(wk.UndefinedKappaWarning, match="undefined in 1 of 4 groups"):
+    with (
+        pytest.warns(wk.UndefinedKappaWarning, match="interval is undefined in 1 of 4 groups"),
+        pytest.warns(wk.UndefinedKappaWarning, match="test of kappa = 0 is undefined in 1 of 4"),
+    ):
         filled = frames.kappa_by_group(
             df, y_true="a", y_pred="b", by=["site", "arm"], nan_policy="omit", zero_division=0.0
         )
@@ -491,3 +498,36 @@ def test_a_boolean_sample_weight_is_a_mask(frame_library):
     kept = np.array(mask)
     unmasked = wk.weighted_kappa(np.array(case.true)[kept], np.array(case.pred)[kept])
     assert frames.weighted_kappa(df, **pair) == unmasked
+
+
+@pytest.mark.parametrize("method", ["asymptotic", "score", "fisher-z"])
+@pytest.mark.parametrize(
+    ("alternative", "kappa0"), [("greater", 0.6), ("less", 0.95), ("two-sided", 0.3)]
+)
+def test_kappa_by_group_tests_each_group_as_kappa_test(method, alternative, kappa0):
+    """Each group's interval follows ``alternative`` (one-sided limits, as
+    KappaResult.confidence_interval) and its test of ``kappa0`` is kappa_test's, bit for bit."""
+    rng = np.random.default_rng(5)
+    truth = rng.integers(0, 5, 400)
+    model = np.clip(truth + rng.integers(-1, 2, 400), 0, 4)
+    df = pd.DataFrame({"site": rng.integers(0, 4, 400), "a": truth, "b": model})
+    out = frames.kappa_by_group(
+        df, y_true="a", y_pred="b", by="site", alternative=alternative, kappa0=kappa0,
+        method=method, confidence_level=0.9,
+    )  # fmt: skip
+    for row in out.itertuples():
+        part = df[df.site == row.site]
+        direct = wk.kappa_test(part.a, part.b, alternative=alternative, kappa0=kappa0)
+        ci = direct.confidence_interval(0.9, method=method)
+        assert (row.test_statistic, row.pvalue) == (direct.test_statistic, direct.pvalue)
+        assert (row.ci_low, row.ci_high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    if alternative == "greater":
+        assert (out["ci_high"] == 1.0).all()
+    elif alternative == "less":
+        assert np.isneginf(out["ci_low"]).all()
+    with pytest.raises(WkappaError, match=r"above 0\.5 for a one-sided interval"):
+        frames.kappa_by_group(
+            df, y_true="a", y_pred="b", by="site", alternative="greater", confidence_level=0.4
+        )
+    with pytest.raises(WkappaError, match="kappa0"):
+        frames.kappa_by_group(df, y_true="a", y_pred="b", by="site", kappa0=1.5)

@@ -35,10 +35,6 @@ EXCLUDED: dict[tuple[str, str, str], str] = {
     ("agreement", "agreement", "multiplicity"): (
         "the engine counts the frame's repeated rows itself: they are the multiplicities"
     ),
-    ("kappa_by_group", "kappa_test", "alternative"): (
-        "a table of kappas and two-sided intervals (confidence_level, method), no p-values"
-    ),
-    ("kappa_by_group", "kappa_test", "kappa0"): "no p-values: there is no null value to test",
     ("agreement", "krippendorff_alpha", "ratings"): (
         "the rater columns: raters= or item/rater/rating="
     ),

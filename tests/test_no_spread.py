@@ -152,13 +152,17 @@ def test_kappa_by_group_with_a_standard_error_of_zero_has_no_interval(method: st
     """A group whose pairs all fall in one cell: its limits were [0, 0]."""
     pl = pytest.importorskip("polars")
     df = pl.DataFrame({"t": [1, 1, 1, 1, 2, 2], "p": [2, 2, 2, 1, 3, 3], "g": list("aaabbb")})
-    frame, message = _one_warning(
-        lambda: wk.frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", method=method)
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = wk.frames.kappa_by_group(df, y_true="t", y_pred="p", by="g", method=method)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 2, messages  # the interval's, and the test's (group 'a' alone)
+    assert all("1 of 2 groups" in message and "'a'" in message for message in messages)
+    assert "test of kappa = 0 is undefined" in messages[1]
     rows = {row["g"]: row for row in frame.to_dicts()}
     assert rows["a"]["kappa"] == 0.0 and math.isnan(rows["a"]["ci_low"])
+    assert math.isnan(rows["a"]["pvalue"]) and rows["b"]["pvalue"] < 1.0
     assert rows["b"]["ci_low"] < rows["b"]["ci_high"]
-    assert "undefined in 1 of 2 groups" in message
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])

@@ -288,9 +288,11 @@ def kappa_by_group(
     zero_division: ZeroDivision = "warn",
     confidence_level: float = 0.95,
     method: str = "asymptotic",
+    alternative: Alternative = "two-sided",
+    kappa0: float = 0.0,
     cluster: str | None = None,
 ) -> Any:
-    """Kappa, its standard error and a confidence interval for every group of rows.
+    """Kappa, its standard error, a confidence interval and a test for every group of rows.
 
     Parameters
     ----------
@@ -313,19 +315,29 @@ def kappa_by_group(
         'asymptotic': ``kappa ± z * standard_error``; 'score' (recommended for groups of
         fewer than 100 pairs) and 'fisher-z': the small-sample intervals of
         :meth:`KappaResult.confidence_interval <wkappa.KappaResult.confidence_interval>`.
+    alternative : {'two-sided', 'greater', 'less'}, default 'two-sided'
+        The alternative of each group's test of ``kappa = kappa0``, and the side of its
+        interval: 'greater' gives ``(ci_low, 1)`` with ``ci_low`` the one-sided limit at
+        ``confidence_level``, 'less' ``(-inf, ci_high)``, as
+        :meth:`KappaResult.confidence_interval <wkappa.KappaResult.confidence_interval>`.
+    kappa0 : float, default 0.0
+        The kappa of the null hypothesis of each group's test (below 1).
     cluster : str, optional
         A column of cluster ids (patient, scan, task) within the groups: each group's
-        standard error is then cluster-robust over its clusters and its interval is
-        ``kappa ± t(G - 1) * standard_error``, as ``wk.kappa_test(..., cluster=...)``
-        (``method`` must be 'asymptotic'); the result gains a column ``n_clusters``.
+        standard error is then cluster-robust over its clusters, its interval is
+        ``kappa ± t(G - 1) * standard_error`` and its test is on t with ``G - 1``
+        degrees of freedom, as ``wk.kappa_test(..., cluster=...)`` (``method`` must be
+        'asymptotic'); the result gains a column ``n_clusters``.
 
     Returns
     -------
     data frame of the caller's library
         One row per group, sorted by the keys: the ``by`` columns, ``n`` (pairs, or total
         weight), ``kappa``, ``standard_error`` (Fleiss-Cohen-Everitt), ``ci_low``,
-        ``ci_high`` (the ``method`` interval). A lazy input (polars LazyFrame, DuckDB,
-        Dask, Spark) gives a lazy frame of its library over the small result.
+        ``ci_high`` (the ``method`` interval), ``test_statistic`` and ``pvalue`` (each the
+        group's :func:`wkappa.kappa_test`: z with the standard error under H0, or t with
+        ``cluster``). A lazy input (polars LazyFrame, DuckDB, Dask, Spark) gives a lazy
+        frame of its library over the small result.
 
     Notes
     -----
@@ -360,12 +372,18 @@ def kappa_by_group(
     """
     from ._stats import (
         FRAME_WEIGHTS,
+        KAPPA_RANGE,
         check_confidence_level,
         check_frequencies,
+        check_kappa0,
+        cluster_tests,
         cluster_variance,
         collapsed_groups,
         fisher_z_limits,
         score_limits,
+        sided_limits,
+        table_tests,
+        two_sided_level,
         warn_few_clusters,
         warn_undefined_intervals,
     )
@@ -373,7 +391,10 @@ def kappa_by_group(
     checked_weights = check_weights(weights)
     zero_division = check_zero_division(zero_division)
     policy = check_nan_policy(nan_policy)
+    alternative = check_alternative(alternative)
+    kappa0 = check_kappa0(kappa0)
     level = check_confidence_level(confidence_level)
+    at = two_sided_level(level, alternative)  # the two-sided interval giving the limits
     keys = check_by(by)
     check_group_options(method, cluster, keys)
     data = frame_input(df, y_true, y_pred, sample_weight, keys, cluster)
@@ -387,30 +408,33 @@ def kappa_by_group(
     integer = sample_weight is None
     matrix = weight_matrix(checked_weights, grouped.tables.shape[-1])
     if cluster is not None:
-        clustered, group_rows = clustered_group_columns(
-            grouped, matrix, level, integer, cluster_variance
+        clustered, group_rows, sums = clustered_group_columns(
+            grouped, matrix, at, integer, cluster_variance
         )
-        counts = clustered["n_clusters"]
+        counts = clustered.pop("n_clusters")
         warn_few_clusters(counts[0] if len(counts) == 1 else counts)
-        clustered["ci_low"], clustered["ci_high"] = (
-            limits.tolist()
-            for limits in collapsed_groups(
-                "asymptotic",
-                clustered["kappa"],
-                clustered["ci_low"],
-                clustered["ci_high"],
-                *group_names(keys, group_rows),
-            )
+        shown = group_names(keys, group_rows)
+        low, high = collapsed_groups(
+            "asymptotic", clustered["kappa"], clustered["ci_low"], clustered["ci_high"], *shown
         )
+        low, high = sided_limits(low, high, alternative, KAPPA_RANGE)
+        clustered["ci_low"], clustered["ci_high"] = low.tolist(), high.tolist()
+        table_tests(sums, checked_weights, alternative, kappa0, *shown)  # (their warnings)
+        clustered["test_statistic"], clustered["pvalue"] = cluster_tests(
+            clustered["kappa"], clustered["standard_error"], counts, alternative, kappa0
+        )
+        clustered["n_clusters"] = counts
         return result_frame(data, backend, keys, group_rows, clustered)
     names = [str(dict(zip(keys, row, strict=True))) for row in grouped.key_rows]
     check_frequencies(grouped.tables, FRAME_WEIGHTS, groups=names)
-    computed = group_statistics(grouped.tables, checked_weights, matrix, level)
+    computed = group_statistics(grouped.tables, checked_weights, matrix, at)
     ci_low, ci_high = computed.ci_low, computed.ci_high
     shown = group_names(keys, grouped.key_rows)
     if method in ("fisher-z", "score"):
         limits_of = fisher_z_limits if method == "fisher-z" else score_limits
-        ci_low, ci_high = limits_of(grouped.tables, matrix, level, computed.kappa)
+        ci_low, ci_high = limits_of(grouped.tables, matrix, at, computed.kappa)
+    ci_low, ci_high = sided_limits(ci_low, ci_high, alternative, KAPPA_RANGE)
+    if method in ("fisher-z", "score"):
         sizes = grouped.tables.sum(axis=(-2, -1))
         warn_undefined_intervals(method, computed.kappa, ci_low, ci_high, sizes, *shown)
     refused = zero_division == "raise" and (np.isnan(computed.kappa) & ~grouped.stale).any()
@@ -418,4 +442,7 @@ def kappa_by_group(
         ci_low, ci_high = collapsed_groups(method, computed.kappa, ci_low, ci_high, *shown)
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)
+    statistic, pvalue = table_tests(grouped.tables, checked_weights, alternative, kappa0, *shown)
+    stats["test_statistic"] = np.where(grouped.stale, np.nan, statistic).tolist()
+    stats["pvalue"] = np.where(grouped.stale, np.nan, pvalue).tolist()
     return result_frame(data, backend, keys, grouped.key_rows, stats)

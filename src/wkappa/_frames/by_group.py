@@ -166,10 +166,10 @@ def clustered_group_columns(
     level: float,
     integer: bool,
     cluster_variance: ClusterVariance,
-) -> tuple[dict[str, list[Any]], list[tuple[Any, ...]]]:
+) -> tuple[dict[str, list[Any]], list[tuple[Any, ...]], np.ndarray]:
     """Per-group columns from (group, cluster) tables: the cluster-robust standard error of
-    each group over its clusters (the last key), as ``wk.kappa_test(..., cluster=...)``, and
-    the groups' keys.
+    each group over its clusters (the last key), as ``wk.kappa_test(..., cluster=...)``, the
+    groups' keys and their tables summed over their clusters (G, K, K).
 
     ``cluster_variance(tables, matrix)`` gives the kappa of the summed tables, its variance
     and the number of clusters (``wkappa._stats.cluster_variance``).
@@ -181,9 +181,11 @@ def clustered_group_columns(
     stats: dict[str, list[Any]] = {
         key: [] for key in ("n", "kappa", "standard_error", "ci_low", "ci_high", "n_clusters")
     }
+    sums = []
     for rows in members.values():
         stack = tables[rows]
         total = stack.sum(axis=0)
+        sums.append(total)
         with np.errstate(invalid="ignore", divide="ignore"):
             kappa = float(kappas(total, matrix))
         _, variance, n_clusters = cluster_variance(stack, matrix)
@@ -197,4 +199,4 @@ def clustered_group_columns(
         stats["ci_low"].append(kappa - half)
         stats["ci_high"].append(kappa + half)
         stats["n_clusters"].append(n_clusters)
-    return stats, list(members)
+    return stats, list(members), np.stack(sums) if sums else tables[:0]

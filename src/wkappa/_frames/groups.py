@@ -40,7 +40,7 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high")
+STAT_COLUMNS = ("n", "kappa", "standard_error", "ci_low", "ci_high", "test_statistic", "pvalue")
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,13 @@ from .gbdt_slots import (
     xgboost_minimising_stop,
     xgboost_training_labels,
 )
-from .group_results import kappa_results, score_intervals, warn_results_out_of_reach
+from .group_results import (
+    cluster_tests,
+    kappa_results,
+    score_intervals,
+    table_tests,
+    warn_results_out_of_reach,
+)
 from .inference import (
     check_kappa0,
     cluster_robust,
@@ -45,7 +51,14 @@ from .inference import (
     kappa_test,
     kappa_test_from_table,
 )
-from .intervals import collapsed_groups, one_sided, warn_undefined_intervals
+from .intervals import (
+    KAPPA_RANGE,
+    collapsed_groups,
+    one_sided,
+    sided_limits,
+    two_sided_level,
+    warn_undefined_intervals,
+)
 from .json_values import json_fields, json_value
 from .kappa_range import reach_warning_ignored
 from .mean import mean_kappa
@@ -119,6 +132,7 @@ __all__ = [
     "FORMS",
     "FRAME_PAIRED_WEIGHTS",
     "FRAME_WEIGHTS",
+    "KAPPA_RANGE",
     "LABELS_HINT",
     "METRIC_SLOTS",
     "NO_LABELS_HINT",
@@ -163,6 +177,7 @@ __all__ = [
     "check_kappa0",
     "check_xgboost_margins",
     "cluster_robust",
+    "cluster_tests",
     "cluster_variance",
     "collapsed_groups",
     "df_text",
@@ -215,11 +230,14 @@ __all__ = [
     "reliability_band",
     "score_intervals",
     "score_limits",
+    "sided_limits",
     "smallest_pvalue",
     "specific_agreement",
     "statistic_text",
     "stratified_kappa_test",
     "stratified_kappa_test_from_tables",
+    "table_tests",
+    "two_sided_level",
     "warn_few_clusters",
     "warn_results_out_of_reach",
     "warn_undefined_intervals",

@@ -14,6 +14,7 @@ the stack, each bit for bit the result's own.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,18 +26,26 @@ from .._core import (
     integer_weights,
     kappas,
     variances,
+    warn_at_caller,
     weight_matrix,
     weights_name,
 )
+from ..exceptions import UndefinedKappaWarning
 from .inference import null_standard_error
 from .intervals import KAPPA_RANGE, ConfidenceInterval, sided, warn_undefined_intervals
 from .kappa_range import warn_groups_out_of_reach
-from .kappa_warnings import warn_undefined_kappa, warn_untestable
-from .pvalues import tail_pvalue
+from .kappa_warnings import groups_text, warn_undefined_kappa, warn_untestable
+from .pvalues import tail_pvalue, wald_statistic
 from .results import KappaResult
 from .score_interval import score_limits
 
-__all__ = ["kappa_results", "score_intervals", "warn_results_out_of_reach"]
+__all__ = [
+    "cluster_tests",
+    "kappa_results",
+    "score_intervals",
+    "table_tests",
+    "warn_results_out_of_reach",
+]
 
 Weights = str | np.ndarray  # a checked name or matrix
 Labels = tuple[Any, ...]
@@ -194,3 +203,58 @@ def score_intervals(
         ConfidenceInterval(float(low), float(high), level, "score")
         for low, high in zip(both.low, both.high, strict=True)  # type: ignore[call-overload]
     ]
+
+
+def table_tests(
+    tables: np.ndarray,
+    weights: Weights,
+    alternative: Alternative,
+    kappa0: float,
+    names: Sequence[str],
+    option: str = "",
+) -> tuple[np.ndarray, np.ndarray]:
+    """The test statistic and p-value of each table of the stack (G, K, K): those of
+    :func:`~wkappa.kappa_test` on that table alone (:func:`kappa_results`), with one warning
+    naming the groups (``names``, after ``option``) whose test is undefined and that of
+    :func:`warn_results_out_of_reach`; nan, without a warning, where kappa is undefined (the
+    caller says so)."""
+    statistic = np.full(tables.shape[0], np.nan)
+    pvalue = np.full(tables.shape[0], np.nan)
+    defined = np.flatnonzero(~np.isnan(_group_kappas(tables, weights)))
+    if not defined.size:
+        return statistic, pvalue
+    labels = tuple(range(tables.shape[-1]))  # (the results are not shown)
+    with warnings.catch_warnings():  # (the warning of an undefined test: below, by group)
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        results = kappa_results(tables[defined], weights, labels, alternative, kappa0)
+    warn_results_out_of_reach(results, [names[int(g)] for g in defined], option)
+    statistic[defined] = [result.test_statistic for result in results]
+    pvalue[defined] = [result.pvalue for result in results]
+    untestable = [names[int(g)] for g in defined if math.isnan(pvalue[g])]
+    if untestable:
+        warn_at_caller(
+            f"The test of kappa = {kappa0:g} is undefined in {len(untestable)} of "
+            f"{tables.shape[0]} groups ({groups_text(untestable, option)}): the null standard "
+            "error (under H0) is 0 (a single pair, or every expected pair in one cell). Their "
+            "test statistic and p-value are nan.",
+            UndefinedKappaWarning,
+        )
+    return statistic, pvalue
+
+
+def cluster_tests(
+    kappa: Sequence[float],
+    standard_error: Sequence[float],
+    n_clusters: Sequence[int],
+    alternative: Alternative,
+    kappa0: float,
+) -> tuple[list[float], list[float]]:
+    """The t statistic ``(kappa - kappa0) / standard_error`` of each group and its p-value on
+    its clusters less one degrees of freedom, as :func:`~wkappa.kappa_test` with
+    ``cluster=`` computes them from the cluster-robust standard error."""
+    statistic = [wald_statistic(k, kappa0, se) for k, se in zip(kappa, standard_error, strict=True)]
+    pvalue = [
+        tail_pvalue(t, alternative, g - 1.0) if g > 1 else math.nan
+        for t, g in zip(statistic, n_clusters, strict=True)
+    ]
+    return statistic, pvalue

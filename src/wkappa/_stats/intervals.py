@@ -42,7 +42,9 @@ __all__ = [
     "quiet_interval",
     "resampled_text",
     "sided",
+    "sided_limits",
     "small_sample_reason",
+    "two_sided_level",
     "warn_undefined_inference",
     "warn_undefined_interval",
     "warn_undefined_intervals",
@@ -210,20 +212,38 @@ def sided(
         The coefficient's range: the fixed end of 'less' and of 'greater' intervals.
     """
     level = check_confidence_level(confidence_level)
+    interval = two_sided(two_sided_level(level, alternative))
+    low, high = sided_limits(interval.low, interval.high, alternative, bounds)
+    return dataclasses.replace(interval, low=low, high=high, confidence_level=level)
+
+
+def two_sided_level(confidence_level: float, alternative: str) -> float:
+    """The level of the two-sided interval whose limit is the one-sided limit of
+    ``alternative`` at the checked ``confidence_level`` (:func:`sided`): the level itself for
+    'two-sided', else ``2 * level - 1`` (the level must then be above 0.5)."""
     if alternative == "two-sided":
-        return two_sided(level)
-    if level <= 0.5:
+        return confidence_level
+    if confidence_level <= 0.5:
         raise WkappaError(
             f"`confidence_level` must be above 0.5 for a one-sided interval "
-            f"(alternative={alternative!r}); got {level!r}."
+            f"(alternative={alternative!r}); got {confidence_level!r}."
         )
-    interval = two_sided(2.0 * level - 1.0)
+    return 2.0 * confidence_level - 1.0
+
+
+def sided_limits(
+    low: Any, high: Any, alternative: str, bounds: tuple[float, float]
+) -> tuple[Any, Any]:
+    """The limits of the ``alternative``'s interval from those of the two-sided interval at
+    :func:`two_sided_level` (scalars or arrays): 'greater' keeps ``low`` and ends at the
+    upper bound, 'less' keeps ``high`` and starts at the lower bound (nan where the kept limit
+    is)."""
     lower, upper = bounds
     if alternative == "greater":
-        low, high = interval.low, _fixed_end(upper, interval.low)
-    else:
-        low, high = _fixed_end(lower, interval.high), interval.high
-    return dataclasses.replace(interval, low=low, high=high, confidence_level=level)
+        return low, _fixed_end(upper, low)
+    if alternative == "less":
+        return _fixed_end(lower, high), high
+    return low, high
 
 
 def _fixed_end(bound: float, limit: Any) -> Any:
