@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from .._core import import_optional
+from .._core import MISSING_LOOKALIKES, import_optional
 from ..exceptions import WkappaError
 from .lists import COMMA_ESCAPE, join_list, split_list
 
@@ -100,14 +100,6 @@ def missing_spellings(text: str | None, decimal_comma: bool = False) -> tuple[st
             "cell is missing already)."
         )
     return values
-
-
-# Text that spreadsheets, pandas, R, SAS and Stata write for a missing value (compared
-# without case and surrounding spaces): the one list of the --na-values hints.
-MISSING_LOOKALIKES = frozenset(
-    ["nan", "-nan", "na", "n/a", "n.a.", "#n/a", "#na", "<na>", "null", "nil", "none", ".",
-     "-", "?", "missing"]
-)  # fmt: skip
 
 
 def missing_code(value: str) -> bool:

@@ -73,9 +73,11 @@ from .kappa import (
 )
 from .kernels import QuadraticSums, count_table, quadratic_sums, weighted_quadratic_sums
 from .label_spelling import (
+    MISSING_LOOKALIKES,
     Where,
     check_label_forms,
     check_label_spellings,
+    find_number_split,
     find_split,
     find_unlisted,
     spelling_key,
@@ -143,6 +145,7 @@ __all__ = [
     "INT64_SAFE",
     "KRIPPENDORFF_LEVELS",
     "MAX_TABLE_CELLS",
+    "MISSING_LOOKALIKES",
     "PROPAGATED",
     "THRESHOLDS_NEED_ORDER",
     "THRESHOLD_HINT",
@@ -197,6 +200,7 @@ __all__ = [
     "encode_with_labels",
     "exact_total",
     "fast_ratings",
+    "find_number_split",
     "find_split",
     "find_unlisted",
     "float_array",

@@ -21,6 +21,19 @@ Nothing else is normalised (inner spaces, accents, hyphens, compatibility forms 
 differ in meaning too often to guess). Two forms of one text are refused even when ``labels``
 list both: they cannot be told apart on a screen, so the list cannot mean two categories.
 
+Without ``labels``, text ratings are also refused, naming the spellings and where they are,
+when they would count a value as a category that no one meant as one:
+
+* one number written two ways (``'3'`` and ``'3.0'``, ``'03'``, ``'+3'`` or ``'3e0'``: text
+  read with ``dtype=str``): two distinct spellings whose :func:`spelling_key` parse to the same
+  finite number (:func:`float`). Numbers are compared only among the distinct text values and
+  never for numeric ratings;
+* a spelling of a missing value: an empty string, ``'None'`` (``str(None)``), and the words of
+  :data:`MISSING_LOOKALIKES` (``'NA'``, ``'N/A'``, ``'NaN'``, ``'null'``, ``'#N/A'``, ``'.'``
+  ..., without case and surrounding whitespace) but ``'none'``, a category of its own (a
+  severity) as on the command line. ``astype(str)`` and exports write a missing value so,
+  and it would be a category. ``labels`` that list it keep it as a category.
+
 The caller supplies the hints (Python keywords or command-line options): one for whitespace and
 case, one for Unicode forms; and, where positions in its input are not the user's rows (counted
 tuples), a function that finds the row.
@@ -28,6 +41,7 @@ tuples), a function that finds the row.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -39,11 +53,14 @@ from .columns import Column
 from .options import format_value
 
 __all__ = [
+    "MISSING_LOOKALIKES",
     "PYTHON_FORM_HINT",
     "PYTHON_HINT",
+    "PYTHON_NUMBER_HINT",
     "Where",
     "check_label_forms",
     "check_label_spellings",
+    "find_number_split",
     "find_split",
     "find_unlisted",
     "spelling_key",
@@ -62,6 +79,20 @@ PYTHON_FORM_HINT = (
     "`unicodedata.normalize('NFC', label)` for each string, `series.str.normalize('NFC')` "
     "in pandas and polars."
 )
+
+PYTHON_NUMBER_HINT = (
+    "Hint: convert the ratings to numbers (`pd.to_numeric(series)`, `series.astype(float)` or "
+    "`np.asarray(ratings, dtype=float)`; the command line reads a column as numbers when every "
+    "cell is one), or pass labels=[...] listing the categories."
+)
+
+# Text that spreadsheets, pandas, R, SAS and Stata write for a missing value (compared
+# without case and surrounding spaces): the one list of the words read as a missing value
+# that is not declared one (the command line's --na-values hints, the Python refusal below).
+MISSING_LOOKALIKES = frozenset(
+    ["nan", "-nan", "na", "n/a", "n.a.", "#n/a", "#na", "<na>", "null", "nil", "none", ".",
+     "-", "?", "missing"]
+)  # fmt: skip
 
 # What two Unicode forms of one text are, in words.
 _TWO_FORMS = (
@@ -286,9 +317,11 @@ def check_label_spellings(
         return f"in `{name}` at position {position}"
 
     if labels is None:
-        pair = find_split(sorted(seen, key=lambda v: seen[v][1]))
+        ordered = sorted(seen, key=lambda v: seen[v][1])
+        pair = find_split(ordered)
         if pair is not None:
             raise split_error(pair, describe(pair[1]), hint, form_hint)
+        _refuse_numbers_and_missing(ordered, describe)
         return
     if not isinstance(labels, (list, tuple, np.ndarray)):
         return  # a range or other numbers cannot match a string; bad labels are refused later
@@ -297,3 +330,72 @@ def check_label_spellings(
     unlisted = find_unlisted(sorted(seen, key=lambda v: seen[v][1]), listed)
     if unlisted is not None:
         raise unlisted_error(unlisted, listed, describe(unlisted[0]), hint, form_hint)
+
+
+def _missing_word(value: str) -> bool:
+    """Whether a text rating spells a missing value: empty once stripped, one of
+    :data:`MISSING_LOOKALIKES` but ``'none'`` (in any case: a category of its own, a severity,
+    as the command line reads it), or ``'None'`` as Python writes ``str(None)``."""
+    key = spelling_key(value)
+    return not key or (key in MISSING_LOOKALIKES and key != "none") or value.strip() == "None"
+
+
+def _number(value: str) -> float | None:
+    """The finite number ``value`` spells (after :func:`spelling_key`), or None."""
+    try:
+        number = float(spelling_key(value))
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def find_number_split(values: Iterable[str]) -> tuple[str, str] | None:
+    """Two distinct strings among ``values`` that spell the same finite number (``'1'`` and
+    ``'1.0'``), the later one second, or None.
+
+    Examples
+    --------
+    >>> find_number_split(["1", "2", "01"]), find_number_split(["1", "2", "mild"])
+    (('1', '01'), None)
+    """
+    seen: dict[float, str] = {}
+    for value in values:
+        number = _number(value)
+        if number is not None:
+            other = seen.setdefault(number, value)
+            if other != value:
+                return other, value
+    return None
+
+
+def _refuse_numbers_and_missing(ordered: Sequence[str], describe: Callable[[str], str]) -> None:
+    """Without ``labels``: refuse ``ordered`` (the distinct text ratings, in the order met)
+    that write one number two ways, or that hold a spelling of a missing value."""
+    pair = find_number_split(ordered)
+    if pair is not None:
+        first, second = pair
+        raise WkappaError(
+            f"The ratings hold {first!r} and {second!r}, one number written two ways, which "
+            f"would count as two categories ({second!r} first {describe(second)}). "
+            f"{PYTHON_NUMBER_HINT}"
+        )
+    words = [value for value in ordered if _missing_word(value)]
+    if words:
+        one = len(words) == 1
+        shown = words[0] if one else words
+        if one:
+            what = "reads as a missing value but would count as a category"
+            fix = "make it a missing value"
+            keep = "it is a category, list it"
+        else:
+            others = ", ".join(map(repr, words[1:]))
+            what = f"and {others} elsewhere, which read as a missing value but would count "
+            what += "as categories"
+            fix = "make them missing values"
+            keep = "they are categories, list them"
+        raise WkappaError(
+            f"The ratings hold {words[0]!r} {describe(words[0])}"
+            f"{', which ' if one else ' '}{what}. Hint: {fix} "
+            f"(`df.replace({shown!r}, None)`, or na_values= in pandas.read_csv), or, if "
+            f"{keep} in labels=[...]."
+        )
