@@ -14,6 +14,7 @@ predictions against one truth, paired) and ``demo``; the options they share are 
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import os
 import re
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .. import __version__
-from .._core import THRESHOLD_HINT
+from .._core import PYTHON_NUMBER_HINT, THRESHOLD_HINT
 from ..exceptions import PerfectAgreementWarning, WkappaError
 from .options import check_explain, check_missing_labels, check_outputs, later_notes
 
@@ -116,6 +117,12 @@ def _warning(message: Any, category: Any, *_: Any, warned: list[str], **__: Any)
 # The library's hints and parameter names, as the command line spells them.
 _OPTION_NAMES = (
     (
+        PYTHON_NUMBER_HINT,
+        "Hint: store the ratings as numbers (a CSV column is read as numbers when every cell "
+        "is one; a text or dictionary column of a Parquet or Arrow file stays text), or pass "
+        "--labels A,B,C listing the categories.",
+    ),
+    (
         THRESHOLD_HINT,
         "Hint: if the column holds scores, `wkappa thresholds FILE --true COL --score COL` fits "
         "the cut points that turn them into grades (--apply grades another file); or round "
@@ -190,9 +197,22 @@ def _joined_values(argv: list[str]) -> list[str]:
     return out
 
 
+# The Python fix of text ratings that spell a missing value, and the command line's.
+_MISSING_WORDS_FIX = re.compile(
+    r"\(`df\.replace\((.+?), None\)`, or na_values= in pandas\.read_csv\)"
+)
+
+
+def _na_values_option(found: re.Match[str]) -> str:
+    words = ast.literal_eval(found[1])
+    codes = [word.strip() for word in ([words] if isinstance(words, str) else words)]
+    return f"(--na-values {','.join(code for code in codes if code)})" if any(codes) else ""
+
+
 def _one_line(exc: BaseException, options: bool = False) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     if options:
+        text = _MISSING_WORDS_FIX.sub(_na_values_option, text)
         for name, option in _OPTION_NAMES:
             text = text.replace(name, option)
         text = text.replace("  ", " ")  # "labels= with" is "--labels with", not two spaces

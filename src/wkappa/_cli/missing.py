@@ -53,8 +53,8 @@ def declared_missing(codes: Sequence[str], name: str, dtype: Any) -> Any:
     pl = _polars()
     numbers = [float(code) for code in codes if _NUMBER.fullmatch(code)]
     column = pl.col(name)
-    if dtype == pl.String:
-        text = column.str.strip_chars()
+    if dtype == pl.String or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        text = column.cast(pl.String).str.strip_chars()
         hit = text.is_in(list(codes))
         if numbers:
             hit = hit | text.cast(pl.Float64, strict=False).is_in(numbers).fill_null(False)
@@ -125,13 +125,18 @@ def na_values_option(codes: Sequence[str]) -> str:
 
 
 def blank_is_missing(frame: Any, schema: dict[str, Any], columns: Sequence[str]) -> Any:
-    """The text ``columns`` with cells of spaces only made missing, as empty cells are (a
-    spreadsheet's blank cell, not a category ``' '`` or, stripped, ``''``), and so are the
-    missing spellings with surrounding spaces (`` NA `` of ``1, NA, 3``)."""
+    """The text ``columns`` (text, or a dictionary column of a Parquet or Arrow file) with
+    cells of spaces only made missing, as empty cells are (a spreadsheet's blank cell, not a
+    category ``' '`` or, stripped, ``''``), and so are the missing spellings with surrounding
+    spaces (`` NA `` of ``1, NA, 3``)."""
     pl = _polars()
-    text = [c for c in dict.fromkeys(columns) if schema[c] == pl.String]
+    text = [
+        c
+        for c in dict.fromkeys(columns)
+        if schema[c] == pl.String or isinstance(schema[c], (pl.Categorical, pl.Enum))
+    ]
     return frame.with_columns(
-        pl.when(pl.col(c).str.strip_chars().is_in(list(MISSING_SPELLINGS)))
+        pl.when(pl.col(c).cast(pl.String).str.strip_chars().is_in(list(MISSING_SPELLINGS)))
         .then(None)
         .otherwise(pl.col(c))
         .alias(c)

@@ -74,6 +74,7 @@ from .kappa import (
 from .kernels import QuadraticSums, count_table, quadratic_sums, weighted_quadratic_sums
 from .label_spelling import (
     MISSING_LOOKALIKES,
+    PYTHON_NUMBER_HINT,
     Where,
     check_label_forms,
     check_label_spellings,
@@ -147,6 +148,7 @@ __all__ = [
     "MAX_TABLE_CELLS",
     "MISSING_LOOKALIKES",
     "PROPAGATED",
+    "PYTHON_NUMBER_HINT",
     "THRESHOLDS_NEED_ORDER",
     "THRESHOLD_HINT",
     "UNDEFINED_REASON",
