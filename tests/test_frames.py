@@ -531,3 +531,22 @@ def test_kappa_by_group_tests_each_group_as_kappa_test(method, alternative, kapp
         )
     with pytest.raises(WkappaError, match="kappa0"):
         frames.kappa_by_group(df, y_true="a", y_pred="b", by="site", kappa0=1.5)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+@pytest.mark.parametrize("method", ["asymptotic", "fisher-z"])
+def test_kappa_by_group_one_sided_interval_of_a_zero_standard_error_is_nan(method, alternative):
+    """A group with a standard error of 0 below kappa 1 has no interval, one-sided too (as
+    KappaResult.confidence_interval), not ``(kappa, 1)``."""
+    df = pd.DataFrame({"t": [1, 1, 1, 1, 2, 2, 1, 3], "p": [2, 2, 2, 1, 3, 3, 1, 3]})
+    df["g"] = list("aaaabbbb")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", wk.UndefinedKappaWarning)
+        out = frames.kappa_by_group(
+            df, y_true="t", y_pred="p", by="g", alternative=alternative, method=method
+        )
+        direct = wk.kappa_test([1, 1, 1, 1], [2, 2, 2, 1], alternative=alternative)
+        alone = direct.confidence_interval(method=method)
+    assert math.isnan(alone.low) and math.isnan(alone.high)
+    assert math.isnan(out["ci_low"].iloc[0]) and math.isnan(out["ci_high"].iloc[0])
+    assert not math.isnan(out["ci_low"].iloc[1] + out["ci_high"].iloc[1])

@@ -433,13 +433,12 @@ def kappa_by_group(
     if method in ("fisher-z", "score"):
         limits_of = fisher_z_limits if method == "fisher-z" else score_limits
         ci_low, ci_high = limits_of(grouped.tables, matrix, at, computed.kappa)
-    ci_low, ci_high = sided_limits(ci_low, ci_high, alternative, KAPPA_RANGE)
-    if method in ("fisher-z", "score"):
         sizes = grouped.tables.sum(axis=(-2, -1))
         warn_undefined_intervals(method, computed.kappa, ci_low, ci_high, sizes, *shown)
     refused = zero_division == "raise" and (np.isnan(computed.kappa) & ~grouped.stale).any()
     if not refused:  # (group_columns raises for the undefined kappa first)
         ci_low, ci_high = collapsed_groups(method, computed.kappa, ci_low, ci_high, *shown)
+    ci_low, ci_high = sided_limits(ci_low, ci_high, alternative, KAPPA_RANGE)
     limits = (computed.standard_error, ci_low, ci_high)
     stats = group_columns(grouped, keys, computed.kappa, limits, zero_division, integer)
     statistic, pvalue = table_tests(grouped.tables, checked_weights, alternative, kappa0, *shown)
