@@ -345,8 +345,11 @@ def test_a_one_sided_interval_is_written_as_its_bound_in_reports(one_sided, comm
     assert not re.search(
         r"\binf\b|∞|1\.0000\]|one-sided CI|one-sided confidence interval|95% CI", shown
     )
-    # No [low, high] but icc's concordance line, a two-sided interval whatever the side.
-    assert not INTERVAL.findall(shown.split("Concordance")[0])
+    # No [low, high] but icc's concordance (its line, and its clause of the methods), a
+    # two-sided interval whatever the side, and said so.
+    if command == "icc":
+        assert re.search(r"overall CCC \d\.\d+, 95% two-sided CI \[", shown)
+    assert not INTERVAL.findall(re.sub(r"overall CCC [^\]]*\]", "", shown.split("Concordance")[0]))
     headed = [table[0] for table in _tables(page) if table and table[0]]
     columns = [h for header in headed for h in header if "bound" in h or "CI" in h]
     if command in ("score", "agree", "icc"):
