@@ -19,6 +19,7 @@ from typing import Any
 from .._core import (
     check_label_forms,
     find_unlisted,
+    missing_lookalike,
     spelling_key,
     split_error,
     unlisted_error,
@@ -26,7 +27,6 @@ from .._core import (
 from ..exceptions import WkappaError
 from .io import COUNT, WEIGHT, Source, polars
 from .lists import join_list, split_list
-from .missing import MISSING_LOOKALIKES as LOOKALIKES
 from .missing import na_values_option
 from .rows import first_rows
 
@@ -99,7 +99,7 @@ def _refuse_mixed_kinds(counts: Any, columns: Sequence[str], names: Sequence[str
         values = counts[column].drop_nulls().cast(polars().String).unique().sort()  # categories too
         number = values.str.strip_chars().cast(polars().Float64, strict=False).is_not_null()
         odd = values.filter(~number).to_list()
-        unlisted = [v for v in odd if _missing_lookalike(v) and spelling_key(v) not in listed]
+        unlisted = [v for v in odd if missing_lookalike(v) and spelling_key(v) not in listed]
         if number.any() and odd and unlisted == odd:
             raise WkappaError(
                 f"column {column!r} holds {odd[0]!r}, which reads as a missing value, among "
@@ -266,12 +266,6 @@ def tidy_labels(
     return counts
 
 
-# The spellings of a missing value that polars reads as a word (missing.MISSING_SPELLINGS
-# are read as missing already): as a category it would change kappa silently, as a missing value
-# it might be a real label; so it is refused. 'none' is a category of its own (a severity).
-MISSING_LOOKALIKES = LOOKALIKES - {"none"}
-
-
 @functools.cache
 def _case_folds() -> dict[str, str]:
     """The lowercase characters that :meth:`str.casefold` maps further ('ß' to 'ss', 'ς' to
@@ -299,7 +293,7 @@ def _refuse_missing_spellings(
     found = []
     for column in text:
         values = counts[column].drop_nulls().unique().to_list()
-        suspects = [v for v in values if _missing_lookalike(v) and spelling_key(v) not in listed]
+        suspects = [v for v in values if missing_lookalike(v) and spelling_key(v) not in listed]
         if suspects:
             rows = first_rows(frame, spelling.expression(column), suspects)
             found += [(row, column, value) for value, row in rows.items()]
@@ -367,10 +361,6 @@ def _refuse_split_labels(
         f"the --labels {listed}{why}. Hint: {how}, and quote the list: "
         f"--labels {shlex.quote(join_list(fixed))}."
     )
-
-
-def _missing_lookalike(value: str) -> bool:
-    return value.strip().lower() in MISSING_LOOKALIKES
 
 
 def empty_column(counts: Any, columns: Sequence[str]) -> str | None:

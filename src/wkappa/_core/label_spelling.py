@@ -63,6 +63,7 @@ __all__ = [
     "find_number_split",
     "find_split",
     "find_unlisted",
+    "missing_lookalike",
     "spelling_key",
     "split_error",
     "unlisted_error",
@@ -332,12 +333,17 @@ def check_label_spellings(
         raise unlisted_error(unlisted, listed, describe(unlisted[0]), hint, form_hint)
 
 
-def _missing_word(value: str) -> bool:
-    """Whether a text rating spells a missing value: empty once stripped, one of
-    :data:`MISSING_LOOKALIKES` but ``'none'`` (in any case: a category of its own, a severity,
-    as the command line reads it), or ``'None'`` as Python writes ``str(None)``."""
+def missing_lookalike(value: str) -> bool:
+    """Whether a text rating is one of :data:`MISSING_LOOKALIKES` once stripped, in any
+    case, but ``'none'`` (a category of its own, a severity)."""
     key = spelling_key(value)
-    return not key or (key in MISSING_LOOKALIKES and key != "none") or value.strip() == "None"
+    return key in MISSING_LOOKALIKES and key != "none"
+
+
+def _missing_word(value: str) -> bool:
+    """Whether a text rating spells a missing value: empty once stripped, a
+    :func:`missing_lookalike`, or ``'None'`` as Python writes ``str(None)``."""
+    return not spelling_key(value) or missing_lookalike(value) or value.strip() == "None"
 
 
 def _number(value: str) -> float | None:
