@@ -481,10 +481,6 @@ def count_keys(
     _refuse_temporal_ratings(source, schema, options, keys, numeric)
     used = list(dict.fromkeys([*keys, *([weight] if weight else [])]))
     frame = strip_ids(source, blank_is_missing(frame, schema, keys), ids)
-    # float32 ratings are read as float64 (exactly): the refusal of one (1.5) looks its row up
-    # by a Python float, which polars would not put in a float32 column.
-    singles = [c for c in rated if c in keys and schema.get(c) == pl.Float32]
-    frame = frame.with_columns(pl.col(c).cast(pl.Float64) for c in singles) if singles else frame
     labelled = [k for k in keys if k in text and k in rated]  # ratings named by --labels
     typed = [k for k in keys if k not in text]
     # Without scores or weights, whether a text rating column holds numbers is found among

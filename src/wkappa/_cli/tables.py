@@ -291,6 +291,14 @@ def _locate(
     return min(found, key=lambda item: item[2])
 
 
+def _one_value(column: Any, value: Any) -> Any:
+    """A polars series of ``column``'s name and dtype holding ``value`` once (a value read
+    from ``column``), for probing the library with that value alone. Built with the dtype
+    named, so a float16 or float32 value, which Python holds as a float64, is stored in the
+    column's own dtype (``extend_constant`` panics on it)."""
+    return polars().Series(column.name, [value], dtype=column.dtype)
+
+
 @dataclass(frozen=True)
 class CountedFile:
     """A file's counted rating rows with what finds the file row of a rating: the scan and
@@ -487,10 +495,7 @@ def build_tables(
             CountedFile(source, frame, counts, [true, pred]),
             exc,
             lambda column, value: encode_ratings(
-                one := counts[column].head(0).extend_constant(value, 1),
-                one,
-                ordered=ordered,
-                **options,
+                one := _one_value(counts[column], value), one, ordered=ordered, **options
             ),
             roles=("y_true", "y_pred"),
         ) from None
