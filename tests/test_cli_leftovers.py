@@ -58,3 +58,69 @@ def test_half_and_single_precision_ratings_score_as_the_library_does(tmp_path, c
     _write(table, path)
     document = json_output(capsys, ["score", str(path), "--true", "a", "--pred", "b"])
     assert document["statistic"] == wk.qwk(a, b)
+
+
+def _arrow_ratings(path, stream: bool, table=None):
+    """Three raters' ratings of 8 items written by pyarrow as an Arrow IPC stream or file."""
+    import pyarrow.ipc
+
+    if table is None:
+        table = pa.table(
+            {
+                "a": [1, 2, 3, 2, 1, 3, 2, 1],
+                "b": [1, 2, 3, 3, 1, 3, 2, 2],
+                "c": [1, 2, 2, 3, 1, 3, 1, 1],
+            }
+        )
+    writer = pyarrow.ipc.new_stream if stream else pyarrow.ipc.new_file
+    with pa.OSFile(str(path), "wb") as sink, writer(sink, table.schema) as out:
+        out.write_table(table)
+    return path
+
+
+_COMMANDS = {
+    "score": ["--true", "a", "--pred", "b"],
+    "agree": ["--raters", "a,b,c"],
+    "icc": ["--raters", "a,b,c"],
+}
+
+
+@pytest.mark.parametrize("command", list(_COMMANDS))
+@pytest.mark.parametrize("name", ["ratings.arrows", "ratings.arrow", "ratings.ipc"])
+def test_an_arrow_ipc_stream_is_read_as_the_file_format_is(tmp_path, capsys, command, name):
+    """An Arrow IPC stream (pyarrow.ipc.new_stream) was refused as a damaged Arrow IPC file,
+    and an .arrows name as a format that cannot be told from the name; it now gives the
+    result of the same ratings written in the file format."""
+    stream = _arrow_ratings(tmp_path / name, stream=True)
+    file = _arrow_ratings(tmp_path / "file.arrow", stream=False)
+    assert stream.read_bytes()[:6] != b"ARROW1" and file.read_bytes()[:6] == b"ARROW1"
+    argv = _COMMANDS[command]
+    read = json_output(capsys, [command, str(stream), *argv])
+    expected = json_output(capsys, [command, str(file), *argv])
+    for document in (read, expected):
+        document.pop("file", None)
+        document.pop("command", None)
+    assert read == expected
+    if command == "score":
+        assert read["statistic"] == wk.qwk([1, 2, 3, 2, 1, 3, 2, 1], [1, 2, 3, 3, 1, 3, 2, 2])
+
+
+def test_a_cut_or_empty_arrow_ipc_stream_is_refused_in_one_line(tmp_path, capsys):
+    """A stream cut half way is damaged; one holding its schema only has no data rows."""
+    whole = _arrow_ratings(tmp_path / "whole.arrows", stream=True).read_bytes()
+    cut = tmp_path / "cut.arrows"
+    cut.write_bytes(whole[: len(whole) // 2])
+    err = refusal(capsys, ["score", str(cut), "--true", "a", "--pred", "b"])
+    assert err.endswith(
+        f"{cut} is a damaged Arrow IPC file: its contents do not follow the "
+        "format. Hint: export or copy it again; if it is another kind of file, "
+        "pass --input-format with its format."
+    ), err
+    empty = tmp_path / "empty.arrows"
+    _arrow_ratings(
+        empty,
+        stream=True,
+        table=pa.table({"a": pa.array([], pa.int64()), "b": pa.array([], pa.int64())}),
+    )
+    err = refusal(capsys, ["agree", str(empty), "--raters", "a,b"])
+    assert "empty.arrows has a header but no data rows" in err, err

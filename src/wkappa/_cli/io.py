@@ -35,6 +35,7 @@ from .sniff import (
     decompressed,
     directory_error,
     file_head,
+    is_arrow_stream,
     not_utf8,
     quote_trouble,
     ragged_error,
@@ -70,6 +71,7 @@ _SUFFIXES = {
     ".parquet": "parquet",
     ".pq": "parquet",
     ".arrow": "ipc",
+    ".arrows": "ipc",
     ".feather": "ipc",
     ".ipc": "ipc",
     ".jsonl": "ndjson",
@@ -148,9 +150,11 @@ class Source:
     decimal_comma: bool = False  # --decimal-comma: CSV numbers are written 2,5
     skip_lines: int = 0  # CSV: Excel's "sep=;" line before the header
     skipped: tuple[int, ...] = ()  # CSV: the data rows that are blank lines, not read
+    stream: bool = False  # Arrow IPC: the stream format (no footer), read whole
     _overrides: dict[str, Any] = field(default_factory=dict)
     _categories: Dictionaries | None = None  # see :mod:`.dictionaries`
     _headers: dict[str, str] | None = None  # a padded header as written -> its name
+    _streamed: Any = None  # an Arrow IPC stream, read once (a polars DataFrame)
 
     @property
     def delimiter(self) -> str:
@@ -241,6 +245,10 @@ class Source:
                 )
             if self.fmt == "parquet":
                 return pl.scan_parquet(source)
+            if self.fmt == "ipc" and self.stream:  # polars scans only the file format
+                if self._streamed is None:
+                    self._streamed = pl.read_ipc_stream(source)
+                return self._streamed.lazy()
             if self.fmt == "ipc":
                 return pl.scan_ipc(source)
             return pl.scan_ndjson(source, infer_schema_length=_INFER_ROWS)
@@ -372,7 +380,10 @@ def open_source(
         check_text(path, head, whole=False)
     separator, skip = _csv_separator(path, fmt, head, separator)
     _check_decimal_comma(decimal_comma, fmt, separator)
-    return Source(path, fmt, str(file), size, None, separator, missing, decimal_comma, skip)
+    stream = fmt == "ipc" and is_arrow_stream(head)
+    return Source(
+        path, fmt, str(file), size, None, separator, missing, decimal_comma, skip, stream=stream
+    )
 
 
 def _csv_separator(name: str, fmt: str, head: bytes, separator: str | None) -> tuple[Any, int]:

@@ -43,6 +43,7 @@ __all__ = [
     "damaged",
     "decompressed",
     "file_head",
+    "is_arrow_stream",
     "kind_of",
     "nested_json_line",
     "not_utf8",
@@ -58,6 +59,9 @@ __all__ = [
 GZIP = b"\x1f\x8b"
 _PARQUET = b"PAR1"
 _ARROW = b"ARROW1"
+# An Arrow IPC stream (pyarrow.ipc.new_stream, an .arrows file) has no magic number: it starts
+# with its first message's continuation marker, then that message's length.
+_ARROW_STREAM = b"\xff\xff\xff\xff"
 _ZIP = b"PK\x03\x04"
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an OLE2 compound file: Excel's .xls
 # What each kind of file is called in a message: (article, name).
@@ -88,7 +92,7 @@ def kind_of(head: bytes) -> str | None:
     (UTF-8 text otherwise), or None (binary of another kind)."""
     if head.startswith(_PARQUET):
         return "parquet"
-    if head.startswith(_ARROW):
+    if head.startswith(_ARROW) or is_arrow_stream(head):
         return "ipc"
     if head.startswith(_ZIP):
         return "zip"
@@ -106,6 +110,21 @@ def kind_of(head: bytes) -> str | None:
         return None
     start = text.lstrip("\ufeff \t\r\n")[:1]
     return {"[": "json", "{": "ndjson"}.get(start, "text")
+
+
+def is_arrow_stream(head: bytes) -> bool:
+    """Whether the first bytes ``head`` of a file are those of an Arrow IPC stream (the
+    format ``pyarrow.ipc.new_stream`` writes, often named ``.arrows``), not of an Arrow IPC
+    file (which starts with ``ARROW1``).
+
+    Examples
+    --------
+    >>> is_arrow_stream(b"\\xff\\xff\\xff\\xff\\x08\\x01\\x00\\x00")
+    True
+    >>> is_arrow_stream(b"ARROW1\\x00\\x00")
+    False
+    """
+    return head.startswith(_ARROW_STREAM) and int.from_bytes(head[4:8], "little") > 0
 
 
 def check_kind(
