@@ -47,6 +47,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
     ),
     "KappaPlan": lambda: wk.kappa_sample_size(kappa1=0.8, kappa0=0.6, marginals=[0.5, 0.5]),
     "ICCPlan": lambda: wk.icc_sample_size(icc1=0.8, icc0=0.6, n_raters=3),
+    "CCCPlan": lambda: wk.ccc_sample_size(ccc1=0.95, ccc0=0.9, pearson=0.97, scale_shift=1),
     "ICCResult": lambda: wk.icc(RATINGS, form="A,1"),
     "CCCResult": lambda: wk.ccc(TRUTH, PRED),
     "ICCAccumulator": lambda: wk.ICCAccumulator().update(RATINGS),

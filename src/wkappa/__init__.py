@@ -15,7 +15,8 @@ The public names by subject (each is documented in the API reference):
 * numeric ratings: :func:`icc`, :func:`icc_all`, :class:`ICCAccumulator` (:class:`ICCResult`),
   :func:`ccc` (:class:`CCCResult`);
 * study planning: :func:`kappa_power`, :func:`kappa_sample_size` (:class:`KappaPlan`),
-  :func:`icc_power`, :func:`icc_sample_size` (:class:`ICCPlan`).
+  :func:`icc_power`, :func:`icc_sample_size` (:class:`ICCPlan`), :func:`ccc_power`,
+  :func:`ccc_sample_size` (:class:`CCCPlan`).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from .exceptions import (
 
 if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
     from ._stats import (
+        CCCPlan,
         CCCResult,
         GroupAgreementResult,
         ICCAccumulator,
@@ -71,6 +73,8 @@ if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
         ThresholdResult,
         apply_thresholds,
         ccc,
+        ccc_power,
+        ccc_sample_size,
         group_agreement,
         icc,
         icc_all,
@@ -89,6 +93,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AgreementResult",
     "BootstrapMethod",
+    "CCCPlan",
     "CCCResult",
     "ConfidenceInterval",
     "FewClustersWarning",
@@ -114,6 +119,8 @@ __all__ = [
     "agreement_from_counts",
     "apply_thresholds",
     "ccc",
+    "ccc_power",
+    "ccc_sample_size",
     "confusion_table",
     "exceptions",
     "group_agreement",

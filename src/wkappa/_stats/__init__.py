@@ -98,6 +98,7 @@ from .text_values import (
 )
 
 if TYPE_CHECKING:  # loaded on first use: see __getattr__ below
+    from .ccc_planning import CCCPlan, ccc_power, ccc_sample_size
     from .concordance import CCCResult, ccc
     from .gbdt_scorer import GbdtScorer
     from .icc_planning import ICCPlan, icc_power, icc_sample_size
@@ -142,6 +143,7 @@ __all__ = [
     "AgreementResult",
     "Alternative",
     "BootstrapMethod",
+    "CCCPlan",
     "CCCResult",
     "CatBoostRefusals",
     "ConfidenceInterval",
@@ -169,6 +171,8 @@ __all__ = [
     "build_stratified",
     "calling_slot",
     "ccc",
+    "ccc_power",
+    "ccc_sample_size",
     "check_catboost_logits",
     "check_confidence_level",
     "check_form",
@@ -249,6 +253,7 @@ __all__ = [
 # The subjects a call may not need load when one of their names is first looked up, so that
 # ``import wkappa`` does not pay for them: the name's module (under this package).
 _ON_FIRST_USE = {
+    "CCCPlan": "ccc_planning",
     "CCCResult": "concordance",
     "FORMS": "intraclass",
     "GbdtScorer": "gbdt_scorer",
@@ -263,6 +268,8 @@ _ON_FIRST_USE = {
     "apply_thresholds": "thresholds",
     "build_stratified": "stratified",
     "ccc": "concordance",
+    "ccc_power": "ccc_planning",
+    "ccc_sample_size": "ccc_planning",
     "check_form": "intraclass",
     "check_icc0": "intraclass",
     "disagreement_note": "intraclass",

@@ -28,6 +28,7 @@ __all__ = [
     "approximation_text",
     "chance_line",
     "explain_plan",
+    "given_text",
     "goal_repr",
     "goal_text",
     "heading",
@@ -63,6 +64,20 @@ def _short(value: float | None) -> str:
     return format(value, "g")
 
 
+def given_text(value: float | None) -> str:
+    """A value of a plan's inputs as given: ``format(value, 'g')`` unless that rounds it (an
+    anticipated CCC of 0.9999999 is not written 1), then its shortest exact form; "None" for
+    an input the plan's goal has not.
+
+    >>> given_text(0.95), given_text(0.9999999), given_text(None)
+    ('0.95', '0.9999999', 'None')
+    """
+    if value is None:
+        return "None"
+    short = format(value, "g")
+    return short if float(short) == value else repr(float(value))
+
+
 def goal_text(plan: PlanGoal, given: Callable[[float | None], str] = _short) -> str:
     """The goal ``n`` was chosen for, in words (``goal_text`` of a plan): the power, the
     chance of clearing the lower limit, the expected width; ``given`` writes the goal's
@@ -81,7 +96,10 @@ def goal_text(plan: PlanGoal, given: Callable[[float | None], str] = _short) -> 
         return f"P(lower limit > {given(plan.lower_limit)}) >= {plan.target_assurance:g}"
     if plan.goal == "ci_width":
         level = level_percent(plan.confidence_level)
-        return f"expected {level} interval width <= {given(plan.ci_width)}"
+        width = given(plan.ci_width)
+        if plan.target_assurance is not None:  # the width itself, with that probability
+            return f"P({level} interval width <= {width}) >= {plan.target_assurance:g}"
+        return f"expected {level} interval width <= {width}"
     return "n given"
 
 
@@ -91,6 +109,8 @@ def goal_repr(plan: PlanGoal, given: Callable[[float | None], str] = _short) -> 
         return f"power>={plan.target_power:g}"
     if plan.goal == "lower_limit":
         return f"P(lower limit>{given(plan.lower_limit)})>={plan.target_assurance:g}"
+    if plan.goal == "ci_width" and plan.target_assurance is not None:
+        return f"P(width<={given(plan.ci_width)})>={plan.target_assurance:g}"
     if plan.goal == "ci_width":
         return f"ci_width<={given(plan.ci_width)}"
     return "n given"
