@@ -110,7 +110,8 @@ def test_long_layout_refuses_a_repeated_rating(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err == (
         f"wkappa: error: {path}: Rater 'a' rated item 1 more than once (2 ratings); the long "
-        "layout needs one rating per item and rater. Hint: average or drop the repeats."
+        "layout needs one rating per item and rater. Hint: average or drop the repeats (rows 1 "
+        "and 2)."
     )
 
 

@@ -124,3 +124,45 @@ def test_a_cut_or_empty_arrow_ipc_stream_is_refused_in_one_line(tmp_path, capsys
     )
     err = refusal(capsys, ["agree", str(empty), "--raters", "a,b"])
     assert "empty.arrows has a header but no data rows" in err, err
+
+
+_LONG = ["--item", "unit", "--rater", "coder", "--rating", "grade"]
+
+
+@pytest.mark.parametrize(
+    "command", [["agree"], ["judge", "--candidate", "c"], ["icc", "--form", "2,1"]]
+)
+def test_a_repeated_long_rating_names_its_file_rows(tmp_path, capsys, command):
+    """A rater who rated an item twice was refused without the rows to fix. The rows are the
+    file's data rows (a blank line counted, as every row the command line names); the pair
+    named is the one that occurs first in the file, whatever order the engine groups in."""
+    path = tmp_path / "long.csv"
+    lines = [
+        "2,a,1", "2,b,1", "2,c,2", "", "1,a,2", "1,b,2", "1,c,2", "3,a,3", "3,b,3", "3,c,3",
+        "1,b,1", "2,a,2",
+    ]  # fmt: skip
+    path.write_text("unit,coder,grade\n" + "\n".join(lines) + "\n")
+    err = refusal(capsys, [command[0], str(path), *_LONG, *command[1:]])
+    assert err == (
+        f"wkappa: error: {path}: Rater 'a' rated item 2 more than once (2 ratings); the long "
+        "layout needs one rating per item and rater. Hint: average or drop the repeats (rows 1 "
+        "and 12)."
+    ), err
+
+
+def test_a_rating_repeated_many_times_names_its_first_rows(tmp_path, capsys):
+    """In a Parquet file, the first five of the seven rows, and that there are more; a row
+    without a rating is no rating (agree leaves it out of the count and the rows)."""
+    rows = [(1, "a", 1), (1, "b", 1), (2, "a", 2), (2, "b", 2)]
+    rows += [(1, "a", None)] + [(1, "a", 2)] * 6
+    path = tmp_path / "long.parquet"
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet
+
+    columns = dict(zip(["unit", "coder", "grade"], map(list, zip(*rows, strict=True)), strict=True))
+    pyarrow.parquet.write_table(pa.table(columns), path)
+    err = refusal(capsys, ["agree", str(path), *_LONG])
+    assert err.endswith(
+        "Rater 'a' rated item 1 more than once (7 ratings); the long layout needs one rating "
+        "per item and rater. Hint: average or drop the repeats (rows 1, 6, 7, 8, 9 and more)."
+    ), err

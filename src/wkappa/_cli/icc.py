@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._frames import check_long_ids, check_one_rating_each
+from .._frames import check_long_ids
 from .._stats import (
     FORMS,
     ccc,
@@ -54,6 +54,7 @@ from .options import (
     split_names,
 )
 from .output import RowCount, format_interval, to_json
+from .rater_files import refuse_repeated_ratings
 from .rows import file_row
 from .tables import no_rating_at_all
 
@@ -161,7 +162,9 @@ def _read(args: argparse.Namespace) -> tuple[np.ndarray, list[str], RowCount, li
     data = _without_blank_rows(source, data, missing, args)
     data = data.with_columns(pl.col(args.rater).cast(pl.String))
     check_long_ids(data, {args.item: "--item", args.rater: "--rater"}, args.rating)
-    check_one_rating_each(data, args.item, args.rater, where=f"{source.name}: ")
+    identified = pl.col(args.item).is_not_null() & pl.col(args.rater).is_not_null()
+    named = frame.with_columns(pl.col(args.rater).cast(pl.String))  # as in ``data``
+    refuse_repeated_ratings(source, named, data, args, identified)
     wide_frame = data.pivot(on=args.rater, index=args.item, values=args.rating)
     raters = [c for c in wide_frame.columns if c != args.item]
     matrix = wide_frame.select([pl.col(r).cast(pl.Float64) for r in raters]).to_numpy()

@@ -10,12 +10,15 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from .._frames import check_one_rating_each
+from ..exceptions import WkappaError
 from .clusters import check_cluster_column, cluster_keys, refuse_missing_ids
 from .ids import refuse_duplicate_items, wide_items
-from .io import COUNT, Source
+from .io import COUNT, Source, polars
+from .rows import repeated_rows
 from .tables import CountedFile, count_long, count_wide, refuse_missing
 
-__all__ = ["count_raters_long", "count_raters_wide"]
+__all__ = ["count_raters_long", "count_raters_wide", "refuse_repeated_ratings"]
 
 
 def count_raters_wide(
@@ -70,4 +73,44 @@ def count_raters_long(
         refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
     if args.nan_policy == "raise":
         refuse_missing(file, [args.rating], omit)
+    rated = polars().col(args.rating).is_not_null()  # a null rating is no rating
+    refuse_repeated_ratings(source, file.frame, counts.filter(rated), args, rated, COUNT)
     return counts, missing, file
+
+
+def refuse_repeated_ratings(
+    source: Source,
+    frame: Any,
+    rows: Any,
+    args: argparse.Namespace,
+    rated: Any,
+    count: str | None = None,
+) -> None:
+    """Refuse a rater who rated an item twice in the long layout's ``rows`` (a polars
+    DataFrame of ``--item``, ``--rater``, ``--rating``; ``count``: its column of how many
+    file rows each stands for, if they are counted), as the library's pivot refuses it
+    (``check_one_rating_each``), for the first such (item, rater) in the file, whose file
+    rows end the message: the rows of the scan ``frame`` that match ``rated`` (a polars
+    predicate: the rows the library counts as ratings), the first :data:`_SHOWN_ROWS`."""
+    pl = polars()
+    where = f"{source.name}: "
+    try:
+        check_one_rating_each(rows, args.item, args.rater, count, where=where)
+    except WkappaError:
+        found = repeated_rows(frame, [args.item, args.rater], rated, _SHOWN_ROWS + 1)
+        if found is None:
+            raise
+        (item, rater), lines = found
+        shown = [str(line) for line in lines[:_SHOWN_ROWS]]
+        last = "more" if len(lines) > _SHOWN_ROWS else shown.pop()
+        pair = pl.col(args.item).eq_missing(item) & pl.col(args.rater).eq_missing(rater)
+        try:
+            check_one_rating_each(rows.filter(pair), args.item, args.rater, count, where=where)
+        except WkappaError as exc:
+            message = str(exc).rstrip(".")
+            raise WkappaError(f"{message} (rows {', '.join(shown)} and {last}).") from None
+        raise  # the file's first repeated pair is not among ``rows``: no row is named
+
+
+# How many file rows of a repeated rating a refusal names.
+_SHOWN_ROWS = 5

@@ -19,6 +19,7 @@ __all__ = [
     "first_row",
     "first_rows",
     "is_blank_row",
+    "repeated_rows",
     "row_value",
     "without_rows",
 ]
@@ -91,3 +92,31 @@ def first_rows(frame: Any, expression: Any, values: Sequence[Any]) -> dict[Any, 
         .collect(engine="streaming")
     )
     return dict(zip(found["value"].to_list(), found[ROW].to_list(), strict=True))
+
+
+def repeated_rows(
+    frame: Any, columns: Sequence[str], predicate: Any, limit: int = 5
+) -> tuple[tuple[Any, ...], list[int]] | None:
+    """The first values of ``columns`` (by the row where they first occur) that two or more
+    rows matching ``predicate`` share, with the 1-based data rows that hold them (the first
+    ``limit``); None when no rows share them. Two streaming passes."""
+    pl = import_optional("polars", "cli")
+    numbered = _numbered(frame).filter(predicate)
+    first = f"{ROW}_first"
+    times = f"{ROW}_times"
+    found = (
+        numbered.group_by(list(columns))
+        .agg(pl.col(ROW).min().alias(first), pl.len().alias(times))
+        .filter(pl.col(times) > 1)
+        .sort(first)
+        .head(1)
+        .collect(engine="streaming")
+    )
+    if not found.height:
+        return None
+    values = tuple(found.row(0, named=True)[c] for c in columns)
+    same = pl.all_horizontal(
+        [pl.col(c).eq_missing(v) for c, v in zip(columns, values, strict=True)]
+    )
+    rows = numbered.filter(same).select(ROW).sort(ROW).head(limit).collect(engine="streaming")
+    return values, [int(row) for row in rows[ROW]]
