@@ -110,12 +110,24 @@ def test_the_messages_say_why_and_the_fix() -> None:
 
 def test_groups_warn_once_naming_how_many_have_few_clusters() -> None:
     """frames.kappa_by_group: one warning for all groups (not one per group); a group with a
-    single cluster is an undefined interval, not this warning."""
+    single cluster has an undefined standard error, interval and test, which a second warning
+    names it for (as ``wkappa score --by --cluster`` does)."""
     data = _ratings(20)
     data["site"] = np.select([data["task"] < 3, data["task"] < 4], ["a", "b"], "c")
     with pytest.warns(FewClustersWarning) as caught:
-        frames.kappa_by_group(pl.DataFrame(data), y_true="a", y_pred="b", by="site", cluster="task")
-    assert [str(w.message).split(":")[0] for w in caught] == ["1 of 3 groups have only 3 clusters"]
+        found = frames.kappa_by_group(
+            pl.DataFrame(data), y_true="a", y_pred="b", by="site", cluster="task"
+        )
+    assert [str(w.message).split(":")[0] for w in caught] == [
+        "1 of 3 groups have only 3 clusters",
+        "by='site' group 'b' has a single cluster='task' cluster; a cluster-robust standard "
+        "error needs at least 2, so its standard error, interval and test are undefined (its "
+        "kappa is shown).",
+    ]
+    assert all(w.filename == __file__ for w in caught)
+    lone = found.row(1, named=True)
+    assert lone["site"] == "b" and lone["n_clusters"] == 1 and not math.isnan(lone["kappa"])
+    assert all(math.isnan(lone[c]) for c in ("standard_error", "ci_low", "test_statistic"))
     with pytest.warns(FewClustersWarning, match="2 of 4 groups have only 2 to 5 clusters:"):
         warn_few_clusters([2, 1, 5, 30])
     with warnings.catch_warnings():

@@ -384,6 +384,7 @@ def kappa_by_group(
         sided_limits,
         table_tests,
         two_sided_level,
+        warn_cluster_groups,
         warn_few_clusters,
         warn_undefined_intervals,
     )
@@ -419,10 +420,20 @@ def kappa_by_group(
         )
         low, high = sided_limits(low, high, alternative, KAPPA_RANGE)
         clustered["ci_low"], clustered["ci_high"] = low.tolist(), high.tolist()
-        table_tests(sums, checked_weights, alternative, kappa0, *shown)  # (their warnings)
-        clustered["test_statistic"], clustered["pvalue"] = cluster_tests(
+        t_statistic, t_pvalue = cluster_tests(
             clustered["kappa"], clustered["standard_error"], counts, alternative, kappa0
         )
+        warn_cluster_groups(
+            sums,
+            matrix,
+            clustered["kappa"],
+            counts,
+            t_pvalue,
+            kappa0,
+            shown,
+            f"cluster={cluster!r}",
+        )
+        clustered["test_statistic"], clustered["pvalue"] = t_statistic, t_pvalue
         clustered["n_clusters"] = counts
         return result_frame(data, backend, keys, group_rows, clustered)
     names = [str(dict(zip(keys, row, strict=True))) for row in grouped.key_rows]

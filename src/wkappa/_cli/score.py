@@ -312,6 +312,7 @@ def _results_of_groups(
         kappa_results,
         reach_warning_ignored,
         warn_few_clusters,
+        warn_single_cluster_groups,
     )
     from .labels import label_text
 
@@ -355,15 +356,7 @@ def _results_of_groups(
     warn_few_clusters(counts, names=[label_text(value) for value in values])
     lone = [label_text(value) for value, g in zip(values, counts, strict=True) if g < 2]
     if lone:
-        which, several = _named_groups(args.by, lone)
-        each, whose = (" each", "their") if several else ("", "its")
-        warnings.warn(
-            f"{which} {'have' if several else 'has'} a single --cluster {args.cluster} "
-            f"cluster{each}; a cluster-robust standard error needs at least 2, so {whose} "
-            f"standard error, interval and test are undefined ({whose} kappa is shown).",
-            FewClustersWarning,
-            stacklevel=2,
-        )
+        warn_single_cluster_groups(*_named_groups(args.by, lone), f"--cluster {args.cluster}")
     return results
 
 

@@ -13,7 +13,12 @@ from .agreement_result import AGREEMENT_INTERVALS, COEFFICIENT_NAMES, AgreementR
 from .base_rates import base_rate_indices, pooled_base_rate_indices, specific_agreement
 from .bootstrap import expanded_pvalue, smallest_pvalue
 from .bootstrap_method import SeedLike
-from .cluster import cluster_variance, read_groups, warn_few_clusters
+from .cluster import (
+    cluster_variance,
+    read_groups,
+    warn_few_clusters,
+    warn_single_cluster_groups,
+)
 from .explain import explain_table
 from .fisher_z_interval import fisher_z_limits
 from .frequencies import FRAME_PAIRED_WEIGHTS, FRAME_WEIGHTS, Frequencies, check_frequencies
@@ -42,6 +47,7 @@ from .group_results import (
     kappa_results,
     score_intervals,
     table_tests,
+    warn_cluster_groups,
     warn_results_out_of_reach,
 )
 from .inference import (
@@ -242,8 +248,10 @@ __all__ = [
     "stratified_kappa_test_from_tables",
     "table_tests",
     "two_sided_level",
+    "warn_cluster_groups",
     "warn_few_clusters",
     "warn_results_out_of_reach",
+    "warn_single_cluster_groups",
     "warn_undefined_intervals",
     "weighted_paired_test",
     "xgboost_minimising_stop",

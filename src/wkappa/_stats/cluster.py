@@ -44,6 +44,7 @@ __all__ = [
     "influence_table",
     "read_groups",
     "warn_few_clusters",
+    "warn_single_cluster_groups",
 ]
 
 # Below this many clusters every cluster interval (the t(G - 1) sandwich, the cluster
@@ -191,6 +192,20 @@ def check_clusters(tables: np.ndarray, name: str = "cluster") -> int:
             f"standard error; got {used}. Hint: without clustering, leave `{name}` out."
         )
     return used
+
+
+def warn_single_cluster_groups(groups: str, several: bool, cluster_option: str) -> None:
+    """A :class:`~wkappa.exceptions.FewClustersWarning`, pointing at the user's line, that
+    ``groups`` (the groups, in the words that begin the warning; ``several``: more than one)
+    each have a single cluster of ``cluster_option`` (the clustering as the caller spells it),
+    so that their standard error, interval and test are undefined while their kappa is shown."""
+    each, whose = (" each", "their") if several else ("", "its")
+    warn_at_caller(
+        f"{groups} {'have' if several else 'has'} a single {cluster_option} cluster{each}; a "
+        f"cluster-robust standard error needs at least 2, so {whose} standard error, interval "
+        f"and test are undefined ({whose} kappa is shown).",
+        FewClustersWarning,
+    )
 
 
 def warn_few_clusters(

@@ -31,6 +31,7 @@ from .._core import (
     weights_name,
 )
 from ..exceptions import UndefinedKappaWarning
+from .cluster import warn_single_cluster_groups
 from .inference import null_standard_error
 from .intervals import KAPPA_RANGE, ConfidenceInterval, sided, warn_undefined_intervals
 from .kappa_range import warn_groups_out_of_reach
@@ -44,6 +45,7 @@ __all__ = [
     "kappa_results",
     "score_intervals",
     "table_tests",
+    "warn_cluster_groups",
     "warn_results_out_of_reach",
 ]
 
@@ -218,27 +220,28 @@ def table_tests(
     naming the groups (``names``, after ``option``) whose test is undefined and that of
     :func:`warn_results_out_of_reach`; nan, without a warning, where kappa is undefined (the
     caller says so)."""
-    statistic = np.full(tables.shape[0], np.nan)
-    pvalue = np.full(tables.shape[0], np.nan)
-    defined = np.flatnonzero(~np.isnan(_group_kappas(tables, weights)))
-    if not defined.size:
-        return statistic, pvalue
+    if not tables.shape[0]:
+        return np.zeros(0), np.zeros(0)
     labels = tuple(range(tables.shape[-1]))  # (the results are not shown)
     with warnings.catch_warnings():  # (the warning of an undefined test: below, by group)
         warnings.simplefilter("ignore", UndefinedKappaWarning)
-        results = kappa_results(tables[defined], weights, labels, alternative, kappa0)
-    warn_results_out_of_reach(results, [names[int(g)] for g in defined], option)
-    statistic[defined] = [result.test_statistic for result in results]
-    pvalue[defined] = [result.pvalue for result in results]
-    untestable = [names[int(g)] for g in defined if math.isnan(pvalue[g])]
-    if untestable:
-        warn_at_caller(
-            f"The test of kappa = {kappa0:g} is undefined in {len(untestable)} of "
-            f"{tables.shape[0]} groups ({groups_text(untestable, option)}): the null standard "
-            "error (under H0) is 0 (a single pair, or every expected pair in one cell). Their "
-            "test statistic and p-value are nan.",
-            UndefinedKappaWarning,
-        )
+        results = kappa_results(tables, weights, labels, alternative, kappa0)
+    warn_results_out_of_reach(results, names, option)
+    statistic = np.array([result.test_statistic for result in results], dtype=np.float64)
+    pvalue = np.array([result.pvalue for result in results], dtype=np.float64)
+    untestable = [
+        name
+        for name, result in zip(names, results, strict=True)
+        if math.isnan(result.pvalue) and not math.isnan(result.statistic)
+    ]
+    _warn_untestable_groups(
+        untestable,
+        len(results),
+        kappa0,
+        option,
+        "the null standard error (under H0) is 0 (a single pair, or every expected pair in "
+        "one cell)",
+    )
     return statistic, pvalue
 
 
@@ -258,3 +261,50 @@ def cluster_tests(
         for t, g in zip(statistic, n_clusters, strict=True)
     ]
     return statistic, pvalue
+
+
+def warn_cluster_groups(
+    tables: np.ndarray,
+    weights: np.ndarray,
+    kappa: Sequence[float],
+    n_clusters: Sequence[int],
+    pvalue: Sequence[float],
+    kappa0: float,
+    shown: tuple[Sequence[str], str],
+    cluster_option: str,
+) -> None:
+    """The warnings of the clustered tests of some groups (:func:`cluster_tests`): that of a
+    ``kappa0`` outside a group's reach (its summed table ``tables[g]``), one naming the groups
+    of a single cluster (``shown``: the groups' names and the grouping, ``cluster_option`` the
+    clustering, as the caller spells them) and one naming the groups of two or more clusters
+    whose test is nonetheless undefined (a cluster-robust standard error of 0 and kappa equal
+    to ``kappa0``)."""
+    names, option = shown
+    defined = [g for g, k in enumerate(kappa) if not math.isnan(k)]
+    warn_groups_out_of_reach(
+        [tables[g] for g in defined], weights, kappa0, [names[g] for g in defined], option
+    )
+    lone = [names[g] for g in defined if n_clusters[g] < 2]
+    if lone:
+        warn_single_cluster_groups(groups_text(lone, option), len(lone) > 1, cluster_option)
+    untestable = [names[g] for g in defined if n_clusters[g] >= 2 and math.isnan(pvalue[g])]
+    _warn_untestable_groups(
+        untestable,
+        len(names),
+        kappa0,
+        option,
+        "the cluster-robust standard error is 0 and kappa equals it",
+    )
+
+
+def _warn_untestable_groups(
+    untestable: Sequence[str], n_groups: int, kappa0: float, option: str, why: str
+) -> None:
+    """One warning naming the groups whose test of ``kappa0`` is undefined, and ``why``."""
+    if untestable:
+        warn_at_caller(
+            f"The test of kappa = {kappa0:g} is undefined in {len(untestable)} of "
+            f"{n_groups} groups ({groups_text(untestable, option)}): {why}. Their test "
+            "statistic and p-value are nan.",
+            UndefinedKappaWarning,
+        )
