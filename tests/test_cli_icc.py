@@ -199,7 +199,11 @@ def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> No
     assert lines[3].endswith("< 0.001"), lines[3]
     argv = ["icc", str(path), "--raters", "a,b", "--alternative", "greater", "--ci", "0.9"]
     assert main(argv) == 0
-    assert ", 90% two-sided CI [" in capsys.readouterr().out.splitlines()[-1]
+    greater = wk.ccc(np.array(rows, dtype=float), alternative="greater").confidence_interval(0.9)
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"Lin's CCC {ccc.statistic:.4f}, 90% one-sided CI [{greater.low:.4f}, 1.0000] (Lin's "
+        "z-transform) on 12 complete items (1 with a missing rating left out)"
+    )
     assert main(["icc", str(path), "--raters", "a,b", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["file"] == str(path)
 

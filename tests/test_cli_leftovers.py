@@ -166,3 +166,33 @@ def test_a_rating_repeated_many_times_names_its_first_rows(tmp_path, capsys):
         "Rater 'a' rated item 1 more than once (7 ratings); the long layout needs one rating "
         "per item and rater. Hint: average or drop the repeats (rows 1, 6, 7, 8, 9 and more)."
     ), err
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+@pytest.mark.parametrize("raters", [["a", "b"], ["a", "b", "c"]])
+def test_icc_reports_the_concordance_of_its_alternative(tmp_path, capsys, alternative, raters):
+    """--alternative made the ICCs' tests and intervals one-sided but left the CCC's two-sided
+    (its JSON said 'two-sided', its line a two-sided interval): the CCC is now
+    wk.ccc(..., alternative=...)'s, on the complete items."""
+    rng = np.random.default_rng(3)
+    truth = rng.normal(50, 10, 40)
+    matrix = np.column_stack([truth + rng.normal(0, s, 40) for s in (3, 5, 8)])[:, : len(raters)]
+    matrix[4, 1] = np.nan
+    path = tmp_path / "scores.csv"
+    text = ["" if np.isnan(v) else repr(float(v)) for v in matrix.ravel()]
+    rows = [",".join(text[i : i + len(raters)]) for i in range(0, len(text), len(raters))]
+    path.write_text(",".join(raters) + "\n" + "\n".join(rows) + "\n")
+    argv = ["icc", str(path), "--raters", ",".join(raters), "--alternative", alternative]
+    document = json_output(capsys, [*argv, "--ci", "0.9"])
+    expected = wk.ccc(matrix, nan_policy="omit", alternative=alternative)
+    assert document["ccc"]["alternative"] == alternative
+    assert document["ccc"]["pvalue"] == expected.pvalue
+    ci = expected.confidence_interval(0.9)
+    assert document["ccc"]["confidence_interval"]["low"] == ci.low
+    assert document["ccc"]["confidence_interval"]["high"] == ci.high
+    from wkappa._cli import main
+
+    assert main([*argv, "--ci", "0.9"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    heading = "90% CI" if alternative == "two-sided" else "90% one-sided CI"
+    assert f", {heading} [{ci.low:.4f}, {ci.high:.4f}] (" in line, line

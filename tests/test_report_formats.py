@@ -315,8 +315,8 @@ def one_sided(tmp_path_factory, ratings) -> dict[tuple[str, str], tuple[str, str
             document = json.loads(
                 run(*argv, "--alternative", alternative, "--format", "json").stdout
             )
-            if name == "icc":
-                document = document["icc"]["A,1"]
+            if name == "icc":  # the form's block, with the concordance's beside it
+                document = {**document["icc"]["A,1"], "ccc": document["ccc"]}
             found[name, alternative] = (proc.stdout, report.read_text(), document)
     return found
 
@@ -345,11 +345,17 @@ def test_a_one_sided_interval_is_written_as_its_bound_in_reports(one_sided, comm
     assert not re.search(
         r"\binf\b|∞|1\.0000\]|one-sided CI|one-sided confidence interval|95% CI", shown
     )
-    # No [low, high] but icc's concordance (its line, and its clause of the methods), a
-    # two-sided interval whatever the side, and said so.
+    # icc's concordance is one-sided too (its test and interval, as wk.ccc(...,
+    # alternative=...)): its line and its clause of the methods give its bound.
     if command == "icc":
-        assert re.search(r"overall CCC \d\.\d+, 95% two-sided CI \[", shown)
-    assert not INTERVAL.findall(re.sub(r"overall CCC [^\]]*\]", "", shown.split("Concordance")[0]))
+        ccc = document["ccc"]
+        assert ccc["alternative"] == alternative and ccc["confidence_interval"][end] not in (-1, 1)
+        written = (
+            f"overall CCC {ccc['statistic']:.{DECIMALS}f}, one-sided 95% {side} confidence bound "
+            f"{ccc['confidence_interval'][end]:.{DECIMALS}f} (jackknife z-transform) on "
+        )
+        assert written in methods and shown.count(written) == 2, shown
+    assert not INTERVAL.findall(shown.split("Concordance")[0])
     headed = [table[0] for table in _tables(page) if table and table[0]]
     columns = [h for header in headed for h in header if "bound" in h or "CI" in h]
     if command in ("score", "agree", "icc"):

@@ -16,7 +16,6 @@ from .._stats import (
     disagreement_note,
     icc,
     icc_all,
-    level_percent,
     rated_items,
 )
 from ..exceptions import WkappaError
@@ -24,9 +23,9 @@ from .icc_report import (
     FORM_HEADER,
     INFINITE_F,
     NO_RATING,
+    concordance_line,
     count_text,
     form_cells,
-    icc_number,
     infinite_f,
     interval_heading,
     method_text,
@@ -53,7 +52,7 @@ from .options import (
     option_names,
     split_names,
 )
-from .output import RowCount, format_interval, to_json
+from .output import RowCount, to_json
 from .rater_files import refuse_repeated_ratings
 from .rows import file_row
 from .tables import no_rating_at_all
@@ -67,8 +66,6 @@ _NAMES = option_names(
 )
 
 # How the CCC's interval is computed (its ``method``), as the text output names it.
-_CCC_INTERVALS = {"lin": "Lin's z-transform", "jackknife": "jackknife z-transform"}
-
 _SUMMARY = "intraclass correlations (six forms) and Lin's CCC of numeric ratings"
 _DESCRIPTION = (
     "Intraclass correlations of numeric ratings (McGraw & Wong's six forms, with "
@@ -256,11 +253,13 @@ def run_icc(args: argparse.Namespace) -> int:
         # --nan-policy propagate holds for the CCC as for the ICCs: a missing rating
         # makes it undefined; the other policies compute it on the complete items.
         propagated = args.nan_policy == "propagate" and len(complete) < len(matrix)
+        sided = {"alternative": args.alternative}  # the CCC's test and interval, as the ICCs'
         if propagated:
-            concordance = ccc(matrix, nan_policy="propagate") if len(matrix) >= 2 else None
+            enough = len(matrix) >= 2
+            concordance = ccc(matrix, nan_policy="propagate", **sided) if enough else None
         else:
             enough = len(complete) >= 2  # (counting the items it leaves out)
-            concordance = ccc(matrix, nan_policy="omit") if enough else None
+            concordance = ccc(matrix, nan_policy="omit", **sided) if enough else None
         intervals = {form: results[form].confidence_interval(args.ci) for form in forms}
     except WkappaError as exc:
         raise WkappaError(in_options(str(exc), _NAMES)) from None
@@ -307,26 +306,8 @@ def run_icc(args: argparse.Namespace) -> int:
         split = disagreement_note(results[form], intervals[form])
         if split is not None:
             lines.append(f"{results[form].name}: {split}.")
-    ccc_line = None
     if concordance is not None:
-        ci = concordance.confidence_interval(args.ci)
-        name = "Lin's CCC" if first.n_raters == 2 else "overall CCC"
-        # The CCC's interval is two-sided whatever --alternative (the F tests') says.
-        sided = "" if args.alternative == "two-sided" else " two-sided"
-        ccc_line = (
-            f"{name} {icc_number(concordance.statistic)}, {level_percent(args.ci)}{sided} CI "
-            f"{format_interval(ci.low, ci.high, number=icc_number)} "
-            f"({_CCC_INTERVALS.get(ci.method, ci.method)}) on {concordance.n_items:,} complete "
-            "items"
-        )
-        if concordance.n_items_omitted:
-            ccc_line += f" ({concordance.n_items_omitted:,} with a missing rating left out)"
-        if propagated:
-            ccc_line = (
-                f"{name} {icc_number(concordance.statistic)} (--nan-policy propagate: "
-                "some ratings are missing)"
-            )
-        lines.append(ccc_line)
+        lines.append(concordance_line(concordance, args, propagated))
     if args.explain:
         for form in forms:
             lines += ["", explained(results[form], args.ci)]
@@ -335,7 +316,9 @@ def run_icc(args: argparse.Namespace) -> int:
         from .icc_report import write_icc_report
 
         cited = "lin1989" if first.n_raters == 2 else "barnhart2002"
-        reported = None if ccc_line is None else (ccc_line, cited)
+        reported = None
+        if concordance is not None:
+            reported = (concordance_line(concordance, args, propagated, report=True), cited)
         write_icc_report(args, raters, rows, forms, results, intervals, reported)
         note(args, f"wrote {args.report}")
     return 0

@@ -35,6 +35,7 @@ __all__ = [
     "FORM_HEADER",
     "INFINITE_F",
     "NO_RATING",
+    "concordance_line",
     "count_text",
     "form_cells",
     "icc_number",
@@ -47,6 +48,39 @@ __all__ = [
 
 # The columns of form_cells (the interval's heading goes between ICC and F).
 FORM_HEADER = ("form", "S&F", "ICC", "F", "df1", "df2", "p")
+
+
+# How the CCC's interval is computed, by its method.
+_CCC_INTERVALS = {"lin": "Lin's z-transform", "jackknife": "jackknife z-transform"}
+
+
+def concordance_line(
+    result: Any, args: argparse.Namespace, propagated: bool, *, report: bool = False
+) -> str:
+    """The CCC's line: Lin's (two raters) or the overall one, with its interval at ``--ci``,
+    one-sided with ``--alternative`` as the ICCs' (the result is ``wk.ccc(...,
+    alternative=...)``'s); the text output's ``[low, high]`` under the heading of the ICCs'
+    interval or, with ``report``, a one-sided interval as its bound, as the report and the
+    methods sentence write one. ``propagated``: a rating is missing under ``--nan-policy
+    propagate``, so the CCC is undefined."""
+    name = "Lin's CCC" if result.n_raters == 2 else "overall CCC"
+    estimate = icc_number(result.statistic)
+    if propagated:
+        return f"{name} {estimate} (--nan-policy propagate: some ratings are missing)"
+    ci = result.confidence_interval(args.ci)
+    if report and args.alternative != "two-sided":
+        bound = format_bound(ci.low, ci.high, args.alternative, number=icc_number)
+        interval = f"{bound_name(args.ci, args.alternative)} {bound}"
+    else:
+        limits = format_interval(ci.low, ci.high, number=icc_number)
+        interval = f"{ci_label(args.ci, args.alternative)} {limits}"
+    line = (
+        f"{name} {estimate}, {interval} ({_CCC_INTERVALS.get(ci.method, ci.method)}) on "
+        f"{result.n_items:,} complete items"
+    )
+    if result.n_items_omitted:
+        line += f" ({result.n_items_omitted:,} with a missing rating left out)"
+    return line
 
 
 def icc_number(value: float, digits: int = DECIMALS) -> str:
