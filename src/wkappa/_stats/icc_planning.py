@@ -8,11 +8,9 @@ and the exact and approximate computations of ``icc_planning_methods``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Literal
 
 from .._core import Alternative, check_count
-from ..exceptions import WkappaError
 from .icc_planning_methods import (
     approximate_n_power,
     approximate_n_width,
@@ -24,7 +22,7 @@ from .icc_planning_methods import (
     exact_width_assurance,
 )
 from .icc_planning_result import ICCDesign, ICCPlan, build_icc_design
-from .planning_search import MAX_N, search_n
+from .planning_search import Goal, GoalModel, solve_goal
 
 __all__ = ["ICCPlan", "icc_power", "icc_sample_size"]
 
@@ -72,72 +70,30 @@ def _width(design: ICCDesign, n: int) -> float:
 
 
 def _solve(design: ICCDesign) -> tuple[str, int]:
-    """The goal and the smallest n meeting it."""
-    k, rho1 = design.k, design.rho1
-    if design.ci_width is not None:
-        width = design.ci_width
-        start = (
-            approximate_n_width(rho1, k, width, design.confidence_level)
-            if not design.average
-            else 10.0
-        )
-        chance = design.assurance
-        hint = (
-            "Hint: a wider interval (`ci_width`), a lower `confidence_level`"
-            + ("" if chance is None else " or `assurance`")
-            + ", or more raters (`n_raters`)."
-        )
-        if chance is None:
-            n = _smallest_n(design, lambda m: _width(design, m) <= width, start,
-                            f"an expected interval width of {width:g}", hint)  # fmt: skip
-        else:
-            n = _smallest_n(design, lambda m: _assurance(design, m) >= chance, start,
-                            f"P(interval width <= {width:g}) >= {chance:g}", hint)  # fmt: skip
-        return "ci_width", n
-    if design.lower_limit is not None:
-        assert design.assurance is not None
-        target, goal = design.assurance, "lower_limit"
-        null, alpha, alternative = _limit_test(design)
-        what = f"P(lower limit > {design.lower_limit:g}) >= {target:g}"
-        hint = (
-            "Hint: `lower_limit` is too close to `icc1`: a limit further below it, a lower "
-            "`assurance` or `confidence_level`, or more raters (`n_raters`)."
-        )
-    else:
-        assert design.power is not None
-        target, goal = design.power, "power"
-        null, alpha, alternative = design.rho0, design.alpha, design.alternative
-        what = f"a power of {target:g}"
-        hint = (
-            "Hint: `icc1` is too close to `icc0` to tell them apart: a lower `power`, a larger "
-            "`alpha`, or more raters (`n_raters`)."
-        )
-    start = approximate_n_power(rho1, null, k, alpha, alternative, target)
-
-    def meets(m: int) -> bool:
-        return _test_power(design, null, alpha, alternative, m) >= target
-
-    return goal, _smallest_n(design, meets, start, what, hint)
-
-
-def _smallest_n(
-    design: ICCDesign, meets: Callable[[int], bool], start: float, what: str, hint: str
-) -> int:
-    """The smallest n meeting the goal: with method='approximate', ``start`` (the closed
-    form's n) rounded up, at least 2; with 'exact', the smallest n for which ``meets(n)``
-    holds (it holds for every n past it), searched from ``start``. ``what`` names the goal
-    and ``hint`` how to relax it in the error raised when no n up to :data:`MAX_N` meets
-    it."""
-    if design.method == "approximate":
-        n = max(2, math.ceil(start - 1e-9))
-        if n > MAX_N:
-            raise WkappaError(
-                f"No study of up to {MAX_N:,} subjects meets {what} (the closed form asks for "
-                f"{n:,}). {hint}"
-            )
-        return n
-    refusal = f"No study of up to {MAX_N:,} subjects meets {what}. {hint}"
-    return search_n(meets, math.ceil(start), refusal=refusal)
+    """The goal and the smallest n meeting it (the closed form's n with 'approximate')."""
+    k, rho1, level = design.k, design.rho1, design.confidence_level
+    goal = Goal(
+        ci_width=design.ci_width,
+        lower_limit=design.lower_limit,
+        assurance=design.assurance,
+        power=design.power,
+        test=(design.rho0, design.alpha, design.alternative),
+        limit_test=_limit_test(design),
+        names=("icc1", "icc0"),
+        remedies=("more raters (`n_raters`)",),
+    )
+    model = GoalModel(
+        power=lambda null, alpha, alternative, n: _test_power(design, null, alpha, alternative, n),
+        width=lambda n: _width(design, n),
+        width_assurance=lambda n, _: _assurance(design, n),
+        power_start=lambda null, alpha, alternative, target: approximate_n_power(
+            rho1, null, k, alpha, alternative, target
+        ),
+        width_start=lambda width: (
+            10.0 if design.average else approximate_n_width(rho1, k, width, level)
+        ),
+    )
+    return solve_goal(goal, model, closed_form=design.method == "approximate")
 
 
 def _plan(design: ICCDesign, n: int | None) -> ICCPlan:
