@@ -418,6 +418,25 @@ def wide_labels() -> dict[str, Any]:
 
 
 @check
+def one_based_fit() -> dict[str, Any]:
+    """Labels numbered 1..5 in a real compile and fit (a regression head, so that the loss
+    takes them and the metric is the first to refuse): inside a compiled step the refused
+    row cannot be shown, and the error said what was wrong without the fix."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(64, 3)).astype("float32")
+    y = rng.integers(1, 6, size=(64, 1)).astype("float32")  # an (N, 1) column of 1..5
+    keras.utils.set_random_seed(2)
+    model = keras.Sequential([keras.Input((3,)), layers.Dense(1)])
+    metric = CohenKappa(5, weightage="quadratic", sparse_labels=True, regression=True, clip=True)
+    model.compile(optimizer="adam", loss="mse", metrics=[metric])
+    try:
+        model.fit(x, y, epochs=1, batch_size=16, verbose=0)
+    except wk.WkappaError as error:
+        return {"message": str(error)}
+    return {"message": None}
+
+
+@check
 def howto() -> dict[str, Any]:
     """The how-to "Training a Keras model on QWK", run as a doctest on this backend."""
     import doctest

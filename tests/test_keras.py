@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -149,6 +150,20 @@ def test_out_of_range_label_raises_even_under_jit(backend: str, results: dict[st
         assert len(result["per_batch"]) == 3  # batches of 40: the bad row is in the second
         assert not np.isnan(result["per_batch"][0])
         assert all(np.isnan(v) for v in result["per_batch"][1:])
+
+
+@pytest.mark.timeout(1800)
+def test_labels_numbered_from_one_in_fit_get_the_fix(backend: str, results: dict[str, Any]) -> None:
+    """The fix is in the message whether the step is compiled (jax, tensorflow: the rows
+    holding 5 are counted) or eager (torch: the row is shown), for an (N, 1) column."""
+    message = _check(results, "one_based_fit")["message"]
+    assert message is not None and "`y_true` must hold class indices in 0..4" in message
+    assert "for labels 1..5, pass labels - 1" in message, message
+    assert "model.fit(x, y - 1, validation_data=(x_val, y_val - 1)" in message, message
+    if backend == "torch":
+        assert ": [5.0])" in message, message  # the (N, 1) row as it came
+    else:
+        assert re.search(r"(\d+) row\(s\) do not \(\1 of them hold 5\)", message), message
 
 
 def test_labels_beyond_int32_are_refused_not_wrapped(backend: str, results: dict[str, Any]) -> None:

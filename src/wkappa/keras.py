@@ -25,7 +25,6 @@ from ._core import (
     format_value,
     import_optional,
     kappa_from_table,
-    one_based_hint,
     soft_kappa_loss,
 )
 from .exceptions import WkappaError, WkappaTypeError
@@ -47,12 +46,11 @@ from ._keras_inputs import (  # noqa: E402
     row_tensor,
     to_tensor,
 )
+from ._keras_messages import REJECTED, loss_index_error, rejected_error  # noqa: E402
 
 __all__ = ["CohenKappa", "WeightedKappaLoss"]
 
 _WEIGHTAGE_NAMES = {None: "unweighted", "linear": "linear", "quadratic": "quadratic"}
-# What update_state can reject, in the order of the `rejected` counters.
-_REJECTED = ("y_true", "y_pred", "sample_weight")
 
 
 def _check_weightage(weightage: Any, allowed: tuple[Any, ...]) -> Any:
@@ -200,11 +198,16 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             shape=(k, k), initializer="zeros", dtype=self._count_dtype, name="table"
         )
         self._rejected = self.add_variable(
-            shape=(len(_REJECTED),), initializer="zeros", dtype=self._count_dtype, name="rejected"
+            shape=(len(REJECTED) + 1,),
+            initializer="zeros",
+            dtype=self._count_dtype,
+            name="rejected",
         )
 
     # -- decoding -----------------------------------------------------------------------
-    def _true_index(self, y_true: Any) -> tuple[Any, Any]:
+    def _true_index(self, y_true: Any) -> tuple[Any, Any, Any]:
+        """The class of each row, the rows that are valid, and the rows holding K (the
+        index of labels numbered 1..K, counted for the error's hint)."""
         k = self.num_classes
         values = row_tensor(y_true, "y_true", k)
         if len(values.shape) == 2:
@@ -214,13 +217,15 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
                     "sparse_labels=True expects class indices (N,). Hint: sparse_labels=False."
                 )
             index, ok = argmax_rows(values)
-            return index, ops.logical_and(ok, ops.max(values, axis=-1) > 0)
+            ok = ops.logical_and(ok, ops.max(values, axis=-1) > 0)
+            return index, ok, ops.zeros_like(ok)
         if not self.sparse_labels and k > 2:
             raise WkappaError(
                 f"`y_true` has shape {tuple(values.shape)}, class indices, but "
                 f"sparse_labels=False expects one-hot rows (N, {k}). Hint: sparse_labels=True."
             )
-        return class_indices(values, k)
+        index, ok = class_indices(values, k)
+        return index, ok, ops.equal(values, k)
 
     def _pred_index(self, y_pred: Any) -> tuple[Any, Any]:
         k = self.num_classes
@@ -269,7 +274,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             Non-negative whole-number weights (the count each row adds).
         """
         k = self.num_classes
-        true_index, true_ok = self._true_index(y_true)
+        true_index, true_ok, true_at_k = self._true_index(y_true)
         pred_index, pred_ok = self._pred_index(y_pred)
         n_true, n_pred = true_index.shape[0], pred_index.shape[0]
         if n_true is not None and n_pred is not None and n_true != n_pred:
@@ -285,6 +290,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             ops.logical_not(true_ok),
             ops.logical_and(true_ok, ops.logical_not(pred_ok)),
             ops.logical_and(ops.logical_and(true_ok, pred_ok), ops.logical_not(weight_ok)),
+            true_at_k,
         ]
         if not is_traced(true_index):
             self._raise_rejected(
@@ -321,43 +327,18 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         self, counts: list[int], inputs: tuple[Any, ...] | None, masks: list[Any] | None
     ) -> None:
         """Raise the strict-check error for rows that were (or would be) rejected."""
-        if not any(counts):
-            return
-        k = self.num_classes
-        which = next(i for i, c in enumerate(counts) if c)
-        name = _REJECTED[which]
-        example = ""
-        shown: Any = None
-        if inputs is not None and masks is not None:
-            raw = np.asarray(ops.convert_to_numpy(to_tensor(inputs[which], name)))
+        shown = None
+        first = next((i for i, c in enumerate(counts[: len(REJECTED)]) if c), None)
+        if first is not None and inputs is not None and masks is not None:
+            raw = np.asarray(ops.convert_to_numpy(to_tensor(inputs[first], REJECTED[first])))
             raw = raw.reshape(raw.shape[0], -1) if raw.ndim > 1 else raw.reshape(-1)
-            row = int(np.flatnonzero(masks[which])[0])
-            shown = raw[row].tolist()
-            example = f" (row {row}: {format_value(shown)})"
-        hint = ""
-        if name == "sample_weight":
-            rule = "non-negative whole numbers"
-            hint = (
-                " Hint: kappa is unchanged when every weight is scaled, so multiply fractional "
-                "weights up to integers."
-            )
-        elif name == "y_pred":
-            rule = f"scores without NaN, or class indices in 0..{k - 1}"
-            if self.regression and not self.clip:
-                hint = " Hint: clip=True clips rounded regression outputs into range."
-            elif not self.regression and _one_fractional_score(shown):
-                hint = (
-                    " Hint: regression=True rounds one score per row (a regression head) "
-                    "to the nearest class."
-                )
-        else:
-            rule = f"class indices in 0..{k - 1} (or one-hot rows of them)"
-        if name != "sample_weight" and not hint:
-            hint = one_based_hint(shown, k)
-        raise WkappaError(
-            f"`{name}` must hold {rule}; {counts[which]} row(s) do not{example} "
-            f"(num_classes = {k}). They were not counted.{hint}"
+            row = int(np.flatnonzero(masks[first])[0])
+            shown = (row, raw[row].tolist())
+        error = rejected_error(
+            counts, self.num_classes, regression=self.regression, clip=self.clip, shown=shown
         )
+        if error is not None:
+            raise error
 
     def result(self) -> Any:
         """Kappa of everything counted since the last reset.
@@ -451,14 +432,6 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             zero_division=self.zero_division,
         )
         return config
-
-
-def _one_fractional_score(shown: Any) -> bool:
-    """Whether a rejected row of ``y_pred`` is one finite fractional number (a score of a
-    regression head, ``[2.4]`` or ``2.4``), which ``regression=True`` would round."""
-    if isinstance(shown, list) and len(shown) == 1:
-        shown = shown[0]
-    return isinstance(shown, float) and math.isfinite(shown) and shown != math.floor(shown)
 
 
 @keras.saving.register_keras_serializable(package="wkappa")
@@ -587,11 +560,7 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
                 bad = np.flatnonzero(~np.asarray(ops.convert_to_numpy(ok)))
                 if bad.size:
                     label = np.asarray(ops.convert_to_numpy(values))[bad[0]].item()
-                    raise WkappaError(
-                        f"`y_true` must hold class indices in 0..{k - 1}; row {int(bad[0])} "
-                        f"holds {format_value(label)} (num_classes = {k})."
-                        + one_based_hint(label, k)
-                    )
+                    raise loss_index_error(int(bad[0]), label, k)
             else:
                 bad_index = ops.logical_not(ops.all(ok))
                 poison = bad_index if poison is None else ops.logical_or(poison, bad_index)
