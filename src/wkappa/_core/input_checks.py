@@ -69,19 +69,38 @@ def check_pair_lengths(
         )
 
 
+# The parameters that hold one class per row (ratings), where a column per class (one-hot
+# rows, class scores) is turned into classes by the argmax; and those that hold one real
+# score per row (thresholds cut it), where class probabilities become the expected class.
+_CLASS_NAMES = ("y_true", "y_pred", "y_pred_a", "y_pred_b", "y")
+_SCORE_NAMES = ("y_score",)
+
+
 def check_one_dimensional(name: str, shape: Sequence[int]) -> None:
     """``name`` is one column of values (a column vector is refused, with the fix; ratings
-    with a column per class, with theirs)."""
+    or scores with a column per class, with theirs)."""
     if len(shape) != 1:
         hint = " Hint: use .ravel() for a column vector." if len(shape) == 2 else ""
-        if len(shape) == 2 and shape[1] > 1 and name in ("y_true", "y_pred"):
-            # (n, K): one-hot rows or class scores, which .ravel() would mix up.
-            hint = (
-                f" Hint: a column per class (one-hot rows or class scores) holds each row's "
-                f"class at its largest value: pass {name}.argmax(axis=1)"
-                + (" (or .ravel() for one row of ratings)." if shape[0] == 1 else ".")
+        if len(shape) == 2 and shape[1] > 1 and name in _CLASS_NAMES + _SCORE_NAMES:
+            hint = _class_columns_hint(name, shape[1]) + (
+                " (or .ravel() for one row of values)." if shape[0] == 1 else "."
             )
         raise WkappaError(f"`{name}` must be 1-D; got shape {tuple(shape)}.{hint}")
+
+
+def _class_columns_hint(name: str, k: int) -> str:
+    """The fix for (n, k) values of ``name`` read as a column per class, which .ravel()
+    would mix up: the class at each row's largest value, or (for scores) the expected class."""
+    if name in _SCORE_NAMES:
+        return (
+            f" Hint: `{name}` holds one score per row; for class probabilities (a column per "
+            f"class) pass the expected class, proba @ class_values (proba @ np.arange({k}) "
+            f"for classes 0..{k - 1}), or the most likely class, proba.argmax(axis=1)"
+        )
+    return (
+        " Hint: a column per class (one-hot rows or class scores) holds each row's "
+        f"class at its largest value: pass {name}.argmax(axis=1)"
+    )
 
 
 def unsupported_dtype_error(name: str, dtype: object, noun: str = "ratings") -> WkappaTypeError:
