@@ -20,6 +20,7 @@ import pytest
 import xgboost as xgb
 
 import wkappa as wk
+from lightgbm_eval import eval_sets
 from wkappa.exceptions import UndefinedKappaWarning, WkappaError
 from wkappa.gbdt import CatBoostMetric, lightgbm_metric, xgboost_metric
 
@@ -95,12 +96,11 @@ def test_lightgbm_native(task: str) -> None:
     _assert_history(history["valid"]["qwk"], expected)
 
 
-@pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated")  # LightGBM >= 4.7
 @pytest.mark.parametrize("task", ["regression", "multiclass"])
 def test_lightgbm_sklearn_with_weights(task: str) -> None:
     model_class = lgb.LGBMRegressor if task == "regression" else lgb.LGBMClassifier
     model = model_class(n_estimators=ROUNDS, **LGB_PARAMS)
-    model.fit(X, Y, eval_set=[(XV, YV)], eval_sample_weight=[WV], eval_metric=lightgbm_metric())
+    model.fit(X, Y, **eval_sets((XV, YV)), eval_sample_weight=[WV], eval_metric=lightgbm_metric())
     history = model.evals_result_["valid_0"]["qwk"]
     if task == "regression":
         expected = [rounded(model.predict(XV, num_iteration=i + 1), WV) for i in range(ROUNDS)]

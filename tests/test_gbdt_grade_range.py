@@ -18,6 +18,7 @@ import pytest
 import xgboost as xgb
 
 import wkappa as wk
+from lightgbm_eval import eval_sets
 from wkappa.gbdt import CatBoostMetric, lightgbm_metric, xgboost_metric
 
 pytestmark = pytest.mark.integration  # real training runs
@@ -166,7 +167,6 @@ def _overshooting_fold() -> tuple[np.ndarray, np.ndarray]:
     return X[rows], Y[rows]
 
 
-@pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated")  # LightGBM 4.7
 def test_real_training_on_a_fold_with_every_grade_clips_silently() -> None:
     xf, yf = _overshooting_fold()
     shift = np.full(len(yf), 1.5)  # a start score that sends the top grades past 4
@@ -193,7 +193,7 @@ def test_real_training_on_a_fold_with_every_grade_clips_silently() -> None:
         lambda: model.fit(
             X,
             Y,
-            eval_set=[(xf, yf)],
+            **eval_sets((xf, yf)),
             eval_init_score=[shift],
             eval_metric=lightgbm_metric(),
         )
@@ -241,11 +241,10 @@ def test_real_training_on_a_fold_with_every_grade_clips_silently() -> None:
     assert np.rint(model.predict(xf) + shift + start).max() > 4
 
 
-@pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated")  # LightGBM 4.7
 def test_real_training_on_a_fold_without_the_top_grade_names_the_training_grade() -> None:
     model = lgb.LGBMRegressor(n_estimators=60, learning_rate=0.2, **SKLEARN_LGB)
     with pytest.warns(UserWarning, match=CLIPPED + ".*" + FURTHER):
-        model.fit(X, Y, eval_set=[(XV, YV)], eval_metric=lightgbm_metric())
+        model.fit(X, Y, **eval_sets((XV, YV)), eval_metric=lightgbm_metric())
     regressor = xgb.XGBRegressor(n_estimators=60, nthread=1, eval_metric=xgboost_metric())
     with pytest.warns(UserWarning, match=CLIPPED + ".*" + FURTHER):
         regressor.fit(X, Y, eval_set=[(XV, YV)], verbose=False)

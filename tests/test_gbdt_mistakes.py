@@ -17,12 +17,12 @@ import pytest
 import xgboost as xgb
 
 import wkappa as wk
+from lightgbm_eval import eval_sets
 from wkappa.exceptions import WkappaError
 from wkappa.gbdt import CatBoostMetric, lightgbm_metric, qwk_objective, xgboost_metric
 
 pytestmark = [
     pytest.mark.integration,  # real training calls
-    pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated"),  # LightGBM 4.7
 ]
 
 RNG = np.random.default_rng(0)
@@ -54,7 +54,9 @@ CATBOOST_CALLED = r"^CatBoostMetric\(\) is CatBoost's eval metric, .*Hint: pass 
 
 
 def _lightgbm_sklearn(metric: Any) -> Any:
-    return lgb.LGBMRegressor(n_estimators=2, **LGB).fit(X, Y, eval_set=[(X, Y)], eval_metric=metric)
+    return lgb.LGBMRegressor(n_estimators=2, **LGB).fit(
+        X, Y, **eval_sets((X, Y)), eval_metric=metric
+    )
 
 
 def _lightgbm_native(metric: Any) -> Any:
