@@ -19,12 +19,12 @@ import pytest
 import xgboost as xgb
 
 import wkappa as wk
+from lightgbm_eval import HAS_EVAL_X, eval_sets
 from wkappa.exceptions import WkappaError
 from wkappa.gbdt import CatBoostMetric, lightgbm_metric, xgboost_metric
 
 pytestmark = [
     pytest.mark.integration,  # real training calls
-    pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated"),  # LightGBM 4.7
 ]
 
 RNG = np.random.default_rng(5)
@@ -43,7 +43,7 @@ def _lightgbm_native(metric: Any, y: np.ndarray = Y) -> Any:
 
 def _lightgbm_sklearn(metric: Any, y: np.ndarray = Y) -> Any:
     model = lgb.LGBMRegressor(n_estimators=2, **LGB)
-    return model.fit(X, y, eval_set=[(X, y)], eval_metric=metric)
+    return model.fit(X, y, **eval_sets((X, y)), eval_metric=metric)
 
 
 def _xgboost_native(metric: Any, y: np.ndarray = Y) -> Any:
@@ -154,6 +154,9 @@ TEXT_ERROR = (
 )
 
 
+# LightGBM 4.7's LGBMClassifier label-encodes the deprecated eval_set but hands eval_y to the
+# metric as given (lightgbm-org/LightGBM#7400): text classes reach the metric only by eval_set.
+@pytest.mark.filterwarnings("ignore:The argument 'eval_set' is deprecated")
 def test_text_classes_sorted_by_lightgbm_are_refused_for_weighted_kappa() -> None:
     """LGBMClassifier sorts text classes ('mild' < 'moderate' < 'none' < 'severe', an ordered
     pandas Categorical too) and hands the metric those positions: QWK of that order is
@@ -165,10 +168,11 @@ def test_text_classes_sorted_by_lightgbm_are_refused_for_weighted_kappa() -> Non
             model.fit(X, y, eval_set=[(X, y)], eval_metric=lightgbm_metric())
     # Integer grades in their order train; the history is the QWK of the predicted classes.
     grades = np.array([GRADES.index(grade) for grade in TEXT])
-    model.fit(X, grades, eval_set=[(X, grades)], eval_metric=lightgbm_metric())
+    model.fit(X, grades, **eval_sets((X, grades)), eval_metric=lightgbm_metric())
     predicted = model.predict(X)
     right = wk.qwk(grades, predicted, labels=range(4))
-    assert model.evals_result_["training"]["qwk"][-1] == right
+    (history,) = model.evals_result_.values()  # "training" by eval_set, "valid_0" by eval_X
+    assert history["qwk"][-1] == right
     position = {grade: i for i, grade in enumerate(sorted(GRADES))}  # LightGBM's order
     as_text = [[position[GRADES[g]] for g in column] for column in (grades, predicted)]
     assert abs(wk.qwk(*as_text, labels=range(4)) - right) > 0.01  # what it would have said
@@ -249,4 +253,31 @@ def test_xgboost_logitraw_margins_are_refused_unless_cut_at_zero() -> None:
     probabilities = xgb.train({**params, "objective": "binary:logistic"}, data, 3)  # rounded
     assert xgboost_metric()(binary, probabilities.predict(data)) == wk.qwk(
         binary, np.rint(probabilities.predict(data)).astype(int), labels=[0, 1]
+    )
+
+
+UNENCODED = r"^LGBMClassifier was fitted on the classes \[1\.0, 2\.0, .*LightGBM#7400.* y - 1"
+
+
+@pytest.mark.skipif(not HAS_EVAL_X, reason="LightGBM < 4.7 has no eval_X / eval_y")
+def test_lightgbm_classifier_eval_y_left_unencoded_is_refused() -> None:
+    """LGBMClassifier encodes grades 1..6 as class indices 0..5 for training and eval_set,
+    but hands eval_y to the metric as given (lightgbm-org/LightGBM#7400): on a fold without
+    grade 6 the history held the QWK of class indices against grades, far below the model's
+    own, without a word, and early stopping followed it."""
+    fold = Y < 6
+    model = lgb.LGBMClassifier(n_estimators=3, min_child_samples=5, **LGB)
+    for eval_y in (Y[fold], (Y[fold],)):
+        eval_x = X[fold] if not isinstance(eval_y, tuple) else (X[fold],)
+        with pytest.raises(WkappaError, match=UNENCODED):
+            model.fit(X, Y, eval_X=eval_x, eval_y=eval_y, eval_metric=lightgbm_metric())
+    # The fix the message gives: encode the grades (here y - 1) for y and eval_y.
+    model.fit(X, Y - 1, eval_X=(X[fold],), eval_y=(Y[fold] - 1,), eval_metric=lightgbm_metric())
+    expected = wk.qwk(Y[fold] - 1, model.predict(X[fold]), labels=range(6))
+    assert model.evals_result_["valid_0"]["qwk"][-1] == expected
+    # Classes already 0..K-1, or the deprecated eval_set (which LightGBM encodes), pass.
+    with pytest.warns(FutureWarning, match="'eval_set' is deprecated"):
+        model.fit(X, Y, eval_set=[(X[fold], Y[fold])], eval_metric=lightgbm_metric())
+    assert model.evals_result_["valid_0"]["qwk"][-1] == wk.qwk(
+        Y[fold], model.predict(X[fold]), labels=range(1, 7)
     )

@@ -30,7 +30,7 @@ from .gbdt_objective import (
     gbdt_numbers,
     nonfinite_row,
 )
-from .gbdt_slots import classifier_text_classes
+from .gbdt_slots import classifier_text_classes, lightgbm_unencoded_eval_y
 from .thresholds import ThresholdResult, apply_thresholds
 
 __all__ = ["GbdtScorer"]
@@ -161,6 +161,7 @@ class GbdtScorer:
             )
         weight = None if sample_weight is None or np.size(sample_weight) == 0 else sample_weight
         _check_finite(preds)
+        _check_encoded_eval_y(labels)
         if preds.ndim == 2 and preds.shape[1] > 1:  # (n, K) multiclass scores
             if preds.shape[0] != n:
                 raise WkappaError(
@@ -373,6 +374,24 @@ class GbdtScorer:
             sample_weight=weight,
             zero_division=self.zero_division,
         )
+
+
+def _check_encoded_eval_y(labels: np.ndarray) -> None:
+    """Refuse the labels of an ``eval_y`` that LightGBM's classifier did not encode as class
+    indices (see :func:`~wkappa._stats.gbdt_slots.lightgbm_unencoded_eval_y`), which would
+    be scored against the wrong classes without a word."""
+    classes = lightgbm_unencoded_eval_y(labels)
+    if classes is None:
+        return
+    k = len(classes)
+    raise WkappaError(
+        f"LGBMClassifier was fitted on the classes {format_value(classes)} and scores them as "
+        f"class indices 0..{k - 1}, but hands the metric `eval_y` as given, not encoded "
+        "(a LightGBM bug, lightgbm-org/LightGBM#7400), so kappa would compare class indices "
+        "with your labels. Hint: encode the labels before fitting, y = "
+        "np.searchsorted(classes, y) for y and every eval_y (for grades 1..K, y - 1), or pass "
+        "the validation data as eval_set=[(X_valid, y_valid)], which LightGBM encodes."
+    )
 
 
 def _check_finite(preds: np.ndarray) -> None:

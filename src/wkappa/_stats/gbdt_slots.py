@@ -31,6 +31,7 @@ __all__ = [
     "classifier_text_classes",
     "instance_method",
     "lightgbm_eval_dataset",
+    "lightgbm_unencoded_eval_y",
     "metric_called_as_objective",
     "xgboost_minimising_stop",
     "xgboost_training_labels",
@@ -144,6 +145,39 @@ def classifier_text_classes() -> tuple[str, list[Any]] | None:
             labels = pool.get_label() if hasattr(pool, "get_label") else None
             return _text_classes(frame.f_locals.get("self"), labels, sort=True)
         frame = frame.f_back
+    return None
+
+
+def lightgbm_unencoded_eval_y(labels: np.ndarray) -> list[Any] | None:
+    """The classes of the ``LGBMClassifier`` whose ``fit`` the caller runs inside, when
+    ``labels`` (what the metric got) are an ``eval_y`` as the user gave it, which those classes
+    would encode to other class indices; else None. LightGBM 4.7 encodes the training labels
+    and ``eval_set``'s as class indices ``0..K-1`` but hands ``eval_y`` on as given
+    (lightgbm-org/LightGBM#7400), so the class scores would be compared with grades 1..K."""
+    frame: FrameType | None = sys._getframe(2)
+    outer = None  # the user's own call: LGBMClassifier.fit, around LGBMModel.fit
+    for _ in range(_FIT_DEPTH):
+        if frame is None:
+            break
+        if frame.f_globals.get("__name__") == "lightgbm.sklearn" and frame.f_code.co_name == "fit":
+            outer = frame
+        frame = frame.f_back
+    if outer is None or outer.f_locals.get("eval_y") is None:
+        return None
+    classes = getattr(outer.f_locals.get("self"), "_classes", None)
+    if classes is None or np.asarray(classes).dtype.kind not in "biuf":
+        return None  # a regressor, or text classes (which LightGBM itself cannot read there)
+    classes = np.asarray(classes).ravel()
+    eval_y = outer.f_locals["eval_y"]
+    for given in eval_y if isinstance(eval_y, tuple) else (eval_y,):
+        try:
+            raw = np.asarray(given, dtype=np.float64).ravel()
+        except (TypeError, ValueError):
+            continue
+        if raw.shape == labels.shape and np.array_equal(raw, labels):
+            encoded = np.searchsorted(classes, raw)
+            if not np.array_equal(encoded, raw):
+                return cast(list[Any], classes.tolist())
     return None
 
 
