@@ -1,7 +1,7 @@
 """CCC study planning: ccc_sample_size and ccc_power.
 
-No published sample size of this plan was found in a source that could be read (PASS's CCC
-chapter plans Lin et al. 2002's test, not the Fisher-z test wk.ccc runs). Instead: Lin's
+No published sample size of this plan was found in a source that could be read (PASS's and
+Genstat's CCC planners' worked examples could not be read in full). Instead: Lin's
 variance written independently (epiR's form) and against a Monte Carlo estimate of
 var(atanh(ccc_hat)) from wk.ccc; the plan's standard error equal to the one wk.ccc reports
 for data with the design's moments; the power, width and assurance against scipy; the
@@ -435,3 +435,14 @@ def test_bad_input(options: dict[str, object], match: str) -> None:
 def test_bad_n() -> None:
     with pytest.raises(WkappaError, match=r"`n` must be an integer >= 3 \(subjects"):
         wk.ccc_power(2, ccc1=0.8)
+
+
+def test_the_study_script_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/ccc_planning_study.py, whose table docs/reference/ccc-planning.md quotes."""
+    import runpy
+    from pathlib import Path
+
+    benchmarks = Path(__file__).parents[1] / "benchmarks"
+    monkeypatch.syspath_prepend(str(benchmarks))
+    found = runpy.run_path(str(benchmarks / "ccc_planning_study.py"), run_name="study_under_test")
+    assert callable(found["main"]) and callable(found["simulate"])
