@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -446,3 +447,110 @@ def test_the_study_script_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(benchmarks))
     found = runpy.run_path(str(benchmarks / "ccc_planning_study.py"), run_name="study_under_test")
     assert callable(found["main"]) and callable(found["simulate"])
+
+
+# ------------------------------------------------------------------ wkappa plan --coefficient ccc
+
+_CCC = ["plan", "--coefficient", "ccc"]
+
+
+def test_cli_text_and_json_match_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    from wkappa._cli.app import main
+
+    args = [*_CCC, "--ccc1", "0.95", "--ccc0", "0.9", "--location-shift", "0.2",
+            "--scale-shift", "1"]  # fmt: skip
+    expected = wk.ccc_sample_size(ccc1=0.95, ccc0=0.9, location_shift=0.2, scale_shift=1)
+    assert main(args) == 0
+    assert capsys.readouterr().out.strip() == expected.explain()
+    assert main([*args, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data.pop("schema") == "wkappa.ccc-plan/1"
+    assert data == expected.to_dict()
+    assert main([*args, "--explain"]) == 0
+    text = capsys.readouterr().out
+    assert "How the plan was computed:" in text and "a standard error of 0.1431 at n = 46" in text
+
+
+def test_cli_every_option_reaches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    from wkappa._cli.app import main
+
+    args = [*_CCC, "--ccc1", "0.9", "--ccc0", "0.7", "--pearson", "0.95",
+            "--scale-shift", "1.2", "--power", "0.9", "--alpha", "0.01",
+            "--alternative", "two-sided", "--method", "lin", "--format", "json"]  # fmt: skip
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = wk.ccc_sample_size(ccc1=0.9, ccc0=0.7, pearson=0.95, scale_shift=1.2, power=0.9,
+                                  alpha=0.01, alternative="two-sided")  # fmt: skip
+    assert data["n"] == expected.n and data["pearson"] == 0.95 and data["alpha"] == 0.01
+    assert main([*_CCC, "--ccc1", "0.9", "--bias-correction", "0.95", "--location-shift",
+                 "0.1", "--format", "json"]) == 0  # fmt: skip
+    data = json.loads(capsys.readouterr().out)
+    assert data["bias_correction"] == pytest.approx(0.95)
+
+
+def test_cli_interval_goals_and_given_n(capsys: pytest.CaptureFixture[str]) -> None:
+    from wkappa._cli.app import main
+
+    assert main([*_CCC, "--ccc1", "0.9", "--ci-width", "0.1", "--ci", "0.9"]) == 0
+    text = capsys.readouterr().out
+    expected = wk.ccc_sample_size(ccc1=0.9, ci_width=0.1, confidence_level=0.9)
+    assert f"n = {expected.n} subjects" in text and "H0" not in text
+    assert main([*_CCC, "--ccc1", "0.9", "--lower-limit", "0.8", "--assurance", "0.8"]) == 0
+    limit = wk.ccc_sample_size(ccc1=0.9, lower_limit=0.8, assurance=0.8)
+    assert f"n = {limit.n} subjects" in capsys.readouterr().out
+    assert main([*_CCC, "--ccc1", "0.9", "--ci-width", "0.1", "--assurance", "0.9"]) == 0
+    assert "P(width of the 95% interval <= 0.1) = 0.905" in capsys.readouterr().out
+    assert main([*_CCC, "--ccc1", "0.9", "--ci-width", "0.1", "--n", "40"]) == 0
+    at_40 = wk.ccc_power(40, ccc1=0.9, ci_width=0.1)
+    assert f"P(width of the 95% interval <= 0.1) = {at_40.assurance:.3f}" in (
+        capsys.readouterr().out
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "match"),
+    [
+        ([], r"--coefficient ccc needs --ccc1"),
+        (["--ccc1", "0.9", "--pearson", "0.95"], r"--pearson alone leaves the design open"),
+        (["--ccc1", "0.9", "--kappa1", "0.6"], r"--kappa1 is not an option of --coefficient"),
+        (["--ccc1", "0.9", "--icc1", "0.6"], r"--icc1 is not an option of --coefficient ccc"),
+        (["--ccc1", "0.9", "--raters", "3"], r"two methods .*--raters 3"),
+        (["--ccc1", "0.9", "--method", "exact"], r"--method exact does not plan a CCC"),
+        (["--ccc1", "0.9", "--plot", "x.png"], r"--plot draws the curve of a kappa plan"),
+        (["--ccc1", "0.9", "--n", "30", "--power", "0.9"], r"--n reports what n subjects"),
+        (["--ccc1", "0.9", "--ci-width", "0.1", "--ccc0", "0.5"], r"--ccc0 is an option"),
+        (["--ccc1", "0.9", "--ccc0", "0.95"], r"--ccc1 \(0\.9\) must be above --ccc0"),
+    ],
+)
+def test_cli_errors_in_the_commands_words(
+    extra: list[str], match: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wkappa._cli.app import main
+
+    assert main([*_CCC, *extra]) == 2
+    error = capsys.readouterr().err
+    assert re.search(match, error), error
+    assert "`" not in error and "ccc1=" not in error and "location_shift" not in error
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["plan", "--kappa1", "0.6", "--marginals", "0.5,0.5", "--ccc1", "0.9"],
+         r"--ccc1 goes with --coefficient ccc"),
+        (["plan", "--coefficient", "icc", "--icc1", "0.8", "--location-shift", "0.1"],
+         r"--location-shift goes with --coefficient ccc .*not with a plan of an ICC"),
+        (["plan", "--coefficient", "icc", "--icc1", "0.8", "--method", "lin"],
+         r"--method lin plans Lin's CCC"),
+        (["plan", "--kappa1", "0.6", "--marginals", "0.5,0.5", "--method", "lin"],
+         r"--method lin plans Lin's CCC"),
+    ],
+)  # fmt: skip
+def test_cli_ccc_options_refused_elsewhere(
+    args: list[str], match: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wkappa._cli.app import main
+
+    assert main(args) == 2
+    error = capsys.readouterr().err
+    assert re.search(match, error), error

@@ -1,5 +1,6 @@
 """``wkappa plan``: how many items to rate (sample size, power and precision of kappa, and
-with ``--coefficient icc`` of an intraclass correlation, whose plan ``plan_icc`` makes)."""
+with ``--coefficient icc`` of an intraclass correlation, whose plan ``plan_icc`` makes, or
+with ``--coefficient ccc`` of Lin's CCC, whose plan ``plan_ccc`` makes)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._stats import (
+    CCCPlan,
     ICCPlan,
     KappaPlan,
     kappa_power,
@@ -35,6 +37,13 @@ from .options import (
     note,
 )
 from .output import to_json
+from .plan_ccc import (
+    CCC_NAMES,
+    add_ccc_options,
+    ccc_computation,
+    ccc_plan,
+    refuse_ccc_options,
+)
 from .plan_icc import icc_computation, icc_plan
 from .plan_report import (
     NAMES,
@@ -64,7 +73,9 @@ def add_plan_parser(sub: Any) -> None:
             "width / lower limit of the interval. The population is --marginals (shared, or "
             "'A;B' per rater) with --kappa1, or an anticipated --table. With --coefficient "
             "icc: the subjects of an ICC reliability study of --raters raters, for the F test "
-            "of ICC = --icc0 when the ICC is --icc1 (or the interval's width / lower limit)."
+            "of ICC = --icc0 when the ICC is --icc1 (or the interval's width / lower limit). "
+            "With --coefficient ccc: the subjects of a method comparison analysed by Lin's "
+            "CCC, for the test of CCC = --ccc0 when the CCC is --ccc1 (or the interval's)."
         ),
         run_plan,
     )
@@ -89,6 +100,7 @@ def add_plan_parser(sub: Any) -> None:
         help="with --coefficient icc: the ICC planned for, 1,1 (default), C,1, 1,k or C,k "
         "(McGraw & Wong; or ICC1, ICC3, ICC1k, ICC3k)",
     )
+    add_ccc_options(plan)
     plan.add_argument(
         "--marginals",
         metavar="P1,P2,...",
@@ -120,7 +132,7 @@ def add_plan_parser(sub: Any) -> None:
         "--assurance",
         type=float,
         help="with --lower-limit: probability it does (default: 0.5); with --coefficient icc "
-        "and --ci-width: probability that the interval is at most W wide",
+        "or ccc and --ci-width: probability that the interval is at most W wide",
     )
     add_ci(plan)
     plan.add_argument(
@@ -130,13 +142,15 @@ def add_plan_parser(sub: Any) -> None:
         "--coefficient",
         help="cohen (two raters), fleiss, conger, gwet, brennan_prediger, krippendorff or "
         "percent (default: Cohen's kappa for two raters, fleiss for more); icc plans an "
-        "intraclass correlation of numeric ratings (--icc1, --icc0, --form)",
+        "intraclass correlation of numeric ratings (--icc1, --icc0, --form), ccc Lin's "
+        "concordance correlation of two methods (--ccc1, --ccc0, --pearson ...)",
     )
     plan.add_argument(
         "--method",
-        choices=(*_KAPPA_METHODS, *_ICC_METHODS),
+        choices=(*_KAPPA_METHODS, *_ICC_METHODS, "lin"),
         help="how n is computed: asymptotic (the default), goodness-of-fit, max-variance or "
-        "simulation for kappa; exact (the default) or approximate with --coefficient icc",
+        "simulation for kappa; exact (the default) or approximate with --coefficient icc; "
+        "lin (the default and only one) with --coefficient ccc",
     )
     plan.add_argument(
         "--simulations",
@@ -279,14 +293,22 @@ def _simulated_points(
 
 def run_plan(args: argparse.Namespace) -> int:
     """Run ``wkappa plan``; returns the exit code."""
+    if args.coefficient == "ccc":
+        try:
+            ccc = ccc_plan(args, _KAPPA_ONLY)
+        except WkappaError as exc:
+            raise WkappaError(in_options(str(exc), CCC_NAMES)) from None
+        return _print_plan(ccc, args, "wkappa.ccc-plan/1", lambda: ccc_computation(ccc))
     if args.coefficient == "icc":
         try:
+            refuse_ccc_options(args, "an ICC")
             _refuse_kappa_options(args)
             icc = icc_plan(args)
         except WkappaError as exc:
             raise WkappaError(in_options(str(exc), NAMES)) from None
         return _print_plan(icc, args, "wkappa.icc-plan/1", lambda: icc_computation(icc))
     _refuse_icc_options(args)
+    refuse_ccc_options(args, "kappa")
     if args.table is not None and args.kappa1 is not None:
         later_note(
             args,
@@ -326,6 +348,11 @@ def _refuse_icc_options(args: argparse.Namespace) -> None:
                 f"{option} goes with --coefficient icc (a study of an intraclass correlation). "
                 "Hint: add --coefficient icc, or plan kappa with --kappa1 and --marginals."
             )
+    if args.method == "lin":
+        raise WkappaError(
+            "--method lin plans Lin's CCC (with --coefficient ccc); a kappa plan takes "
+            "--method asymptotic (the default), goodness-of-fit, max-variance or simulation."
+        )
     if args.method in _ICC_METHODS:
         raise WkappaError(
             f"--method {args.method} plans an ICC (with --coefficient icc); a kappa plan takes "
@@ -347,16 +374,20 @@ def _refuse_kappa_options(args: argparse.Namespace) -> None:
                 f"--{option} draws the curve of a kappa plan; an ICC plan has none. Hint: drop "
                 f"--{option}, and ask --n for what a given number of subjects delivers."
             )
-    if args.method in _KAPPA_METHODS:
+    if args.method in (*_KAPPA_METHODS, "lin"):
+        planned = "Lin's CCC (with --coefficient ccc)" if args.method == "lin" else "kappa"
         raise WkappaError(
-            f"--method {args.method} plans kappa; --coefficient icc takes --method exact (the "
+            f"--method {args.method} plans {planned}; --coefficient icc takes --method exact (the "
             "default: the F distribution) or --method approximate (Walter et al. 1998, "
             "Bonett 2002)."
         )
 
 
 def _print_plan(
-    plan: KappaPlan | ICCPlan, args: argparse.Namespace, schema: str, computation: Callable[[], str]
+    plan: KappaPlan | ICCPlan | CCCPlan,
+    args: argparse.Namespace,
+    schema: str,
+    computation: Callable[[], str],
 ) -> int:
     """Print the plan: in words (with ``--explain``, ``computation()``: how it was computed)
     or as JSON of ``schema``."""
