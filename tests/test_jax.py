@@ -308,3 +308,44 @@ def test_an_undefined_qwk_warns_eagerly_at_the_callers_line() -> None:
             warnings.simplefilter("error")
             assert np.isnan(float(jit_qwk(y_true, y_pred, num_classes=4)))
             assert float(qwk(jnp.array([0, 1]), jnp.array([0, 1]), num_classes=4)) == 1.0
+
+
+def test_one_hot_targets_of_labels_numbered_from_one_are_refused() -> None:
+    """jax.nn.one_hot(labels, K) of labels 1..K makes the rows of label K all 0: the loss
+    left them out of the targets but not of the predictions and returned another number
+    without a word. Eagerly it raises with the fix; under jit the loss
+    is NaN; padding (a y_prob row of zeros, or sample_weight 0) still passes."""
+    rng = np.random.default_rng(8)
+    y_true, y_pred = rng.integers(0, 5, size=(2, 40))
+    probs = jax.nn.one_hot(y_pred, 5) * 0.8 + 0.04
+    right = float(kappa_loss(jax.nn.one_hot(y_true, 5), probs))
+    shifted = jax.nn.one_hot(y_true + 1, 5)  # the user's labels 1..5
+    top = int(np.flatnonzero(y_true == 4)[0])
+    pattern = rf"^`y_true_onehot` row {top} is all 0, .*jax\.nn\.one_hot\(labels - 1, 5\)"
+    with pytest.raises(WkappaError, match=pattern):
+        kappa_loss(shifted, probs)
+    assert np.isnan(float(jax.jit(kappa_loss)(shifted, probs)))
+    # Padding passes: a zero target row beside a zero prediction row (counted in N), or
+    # beside any prediction with sample_weight 0 (no row at all).
+    padded_true = jnp.concatenate([jax.nn.one_hot(y_true, 5), jnp.zeros((3, 5))])
+    padded_probs = jnp.concatenate([probs, jnp.zeros((3, 5))])
+    assert np.isfinite(float(kappa_loss(padded_true, padded_probs)))
+    masked = jnp.concatenate([probs, jnp.full((3, 5), 0.2)])
+    weight = jnp.concatenate([jnp.ones(40), jnp.zeros(3)])
+    assert float(kappa_loss(padded_true, masked, sample_weight=weight)) == pytest.approx(
+        right, rel=1e-6
+    )
+    jitted = jax.jit(kappa_loss)(padded_true, masked, sample_weight=weight)
+    assert float(jitted) == pytest.approx(right, rel=1e-6)
+
+
+def test_target_rows_that_are_not_one_hot_are_refused() -> None:
+    """A target row summing to 2 or holding a negative number is no class; soft (label-
+    smoothed) rows summing to 1 are allowed."""
+    probs = np.full((3, 3), 1 / 3, dtype=np.float32)
+    for target in ([[0, 2, 0], [1, 0, 0], [0, 0, 1]], [[1.5, -0.5, 0], [1, 0, 0], [0, 0, 1]]):
+        with pytest.raises(WkappaError, match=r"^`y_true_onehot` must hold class probab.*row 0"):
+            kappa_loss(np.array(target, dtype=np.float32), probs)
+        assert np.isnan(float(jax.jit(kappa_loss)(np.array(target, dtype=np.float32), probs)))
+    smooth = np.array([[0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]], np.float32)
+    assert np.isfinite(float(kappa_loss(smooth, probs)))

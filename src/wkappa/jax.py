@@ -259,7 +259,12 @@ def kappa_loss(
     Parameters
     ----------
     y_true_onehot : array of shape (N, K)
-        One-hot targets (``jax.nn.one_hot(labels, K)``).
+        One-hot targets (``jax.nn.one_hot(labels, K)``), or soft labels (rows summing to
+        1). A row of zeros only beside padding (a ``y_prob`` row of zeros, or weight 0):
+        beside a prediction it is what ``jax.nn.one_hot`` makes of a label outside
+        ``0..K-1`` (labels 1..K), and, as any row that is not a class, it raises
+        :class:`~wkappa.exceptions.WkappaError` eagerly and makes the loss NaN under
+        ``jax.jit``.
     y_prob : array of shape (N, K)
         Class probabilities, rows summing to 1 (``jax.nn.softmax(logits)``), or all 0 for a
         padded row. Called eagerly, a negative value or a row summing to something else
@@ -341,14 +346,19 @@ def kappa_loss(
     matrix = jnp.asarray(weight_matrix(check_weights(weights), k), dtype=probs.dtype)
     onehot = onehot.astype(probs.dtype)
     poison = not_probabilities
-    if sample_weight is None:
+    row_weight = None
+    if sample_weight is not None:
+        row_weight, bad_weight = _loss_weights(sample_weight, probs)
+        if bad_weight is not None:
+            poison = bad_weight if poison is None else poison | bad_weight
+    bad_target = _target_rows(onehot, probs, row_weight)
+    if bad_target is not None:
+        poison = bad_target if poison is None else poison | bad_target
+    if row_weight is None:
         rows, pred_margin = onehot, probs.sum(axis=0)
         total = jnp.asarray(probs.shape[0], dtype=probs.dtype)
     else:
-        row_weight, bad_weight = _loss_weights(sample_weight, probs)
         row_weight = _tamed(row_weight)
-        if bad_weight is not None:
-            poison = bad_weight if poison is None else poison | bad_weight
         rows = onehot * row_weight[:, None]
         pred_margin = (probs * row_weight[:, None]).sum(axis=0)
         total = row_weight.sum()
@@ -372,6 +382,43 @@ def _probability_rows(probs: jax.Array) -> jax.Array | None:
     sums = probs.sum(axis=1)
     off = (jnp.abs(sums - 1) > probability_tolerance(probs.shape[1], eps)) & (sums != 0)
     return ((probs < 0).any(axis=1) | off).any()
+
+
+def _target_rows(
+    onehot: jax.Array, probs: jax.Array, row_weight: jax.Array | None
+) -> jax.Array | None:
+    """Check the rows of ``y_true_onehot``: non-negative and summing to 1 (one-hot, or soft
+    labels), or all 0 on a padded row (its ``y_prob`` row all 0, or its weight 0). A row
+    of zeros beside a real prediction is what ``jax.nn.one_hot`` makes of a label outside
+    ``0..K-1`` (labels numbered 1..K): it would leave the row out of the targets but not of
+    the predictions, a wrong loss. Eagerly a bad row raises; traced, the returned boolean
+    is true when some row is bad (the caller makes the loss NaN)."""
+    k = int(probs.shape[1])
+    counted = jnp.abs(probs).sum(axis=1) > 0
+    if row_weight is not None:
+        counted = counted & (row_weight != 0)
+    sums = onehot.sum(axis=1)
+    empty = (sums == 0) & counted
+    if not isinstance(onehot, jax.core.Tracer) and not isinstance(counted, jax.core.Tracer):
+        rows = np.flatnonzero(np.asarray(empty))
+        if rows.size:
+            raise WkappaError(
+                f"`y_true_onehot` row {int(rows[0])} is all 0, but its `y_prob` row is a "
+                "prediction (not all 0) with a non-zero weight, so the loss would count it on "
+                "one side only. jax.nn.one_hot gives such a row for a label outside "
+                f"0..{k - 1}. Hint: class indices start at 0; for labels 1..{k}, pass "
+                f"jax.nn.one_hot(labels - 1, {k}); to leave a row out, give it "
+                "sample_weight 0."
+            )
+        error = probability_rows_error(
+            np.asarray(onehot), "y_true_onehot", f"build it with jax.nn.one_hot(labels, {k})"
+        )
+        if error is not None:
+            raise error
+        return None
+    eps = float(jnp.finfo(onehot.dtype).eps)  # type: ignore[no-untyped-call]
+    off = (jnp.abs(sums - 1) > probability_tolerance(k, eps)) & (sums != 0)
+    return (empty | (onehot < 0).any(axis=1) | off).any()
 
 
 def _tamed(weight: jax.Array) -> jax.Array:
