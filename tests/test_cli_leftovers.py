@@ -196,3 +196,40 @@ def test_icc_reports_the_concordance_of_its_alternative(tmp_path, capsys, altern
     line = capsys.readouterr().out.splitlines()[-1]
     heading = "90% CI" if alternative == "two-sided" else "90% one-sided CI"
     assert f", {heading} [{ci.low:.4f}, {ci.high:.4f}] (" in line, line
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_judge_members_numbers_are_the_librarys_bit_for_bit(tmp_path, capsys, missing):
+    """The members' kappa, observed agreement and PABAK were recomputed from the pair's
+    table of proportions and differed from wk.weighted_kappa / wk.agreement in the last bits;
+    each is now the library's own number."""
+    from wkappa._core import confusion_table
+    from wkappa._stats import base_rate_indices
+
+    rng = np.random.default_rng(7)
+    matrix = rng.integers(0, 5, size=(340, 5)).astype(float)
+    matrix[rng.random(matrix.shape) < missing] = np.nan
+    names = ["llm", "a", "b", "c", "d"]
+    path = tmp_path / "panel.csv"
+    cells = [["" if np.isnan(v) else str(int(v)) for v in row] for row in matrix]
+    path.write_text(",".join(names) + "\n" + "".join(",".join(r) + "\n" for r in cells))
+    argv = ["judge", str(path), "--candidate", "llm", "--raters", "a,b,c,d"]
+    document = json_output(capsys, [*argv, "--bootstrap", "99", "--seed", "0"])
+    labels = document["labels"]
+    expected = wk.rater_vs_panel(
+        matrix[:, 1:], matrix[:, 0], weights=document["weights"], nan_policy="omit"
+    )
+    proportions = []
+    for j, member in enumerate(document["members"], start=1):
+        both = ~np.isnan(matrix[:, 0]) & ~np.isnan(matrix[:, j])
+        pair = matrix[both][:, [0, j]]
+        assert member["coefficient"] == expected.candidate_vs_members[j - 1]
+        assert member["coefficient"] == document["pairwise"][0][j]
+        assert member["kappa"] == wk.weighted_kappa(pair[:, 0], pair[:, 1], weights="unweighted")
+        percent = wk.agreement(pair, coefficient="percent").statistic
+        assert member["observed_agreement"] == percent
+        pabak = wk.agreement(pair, coefficient="brennan_prediger", labels=labels).statistic
+        assert member["pabak"] == pabak
+        table = confusion_table(pair[:, 0], pair[:, 1], labels=labels)
+        proportions.append(base_rate_indices(table)["kappa"] != member["kappa"])
+    assert any(proportions)  # the data tell the two computations apart
