@@ -8,14 +8,13 @@ of ``CCC = ccc0`` with a given power, or for an interval of a given width or low
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
 from .._core import Alternative, check_count, norm_cdf, norm_ppf
 from .ccc_planning_result import CCCDesign, CCCPlan, build_ccc_design
-from .planning_search import MAX_N, search_n
+from .planning_search import MAX_N, Goal, GoalModel, solve_goal
 
 __all__ = ["CCCPlan", "ccc_power", "ccc_sample_size"]
 
@@ -48,9 +47,9 @@ def _test_power(design: CCCDesign, null: float, alpha: float, alternative: str, 
 def _limit_test(design: CCCDesign) -> tuple[float, float, str]:
     """The test whose power is the assurance of ``lower_limit``: the lower limit
     ``tanh(z_hat - q se)`` of the two-sided interval at ``confidence_level`` clears L exactly
-    when the test of CCC = L at one-sided size ``(1 - level) / 2`` rejects."""
-    assert design.lower_limit is not None
-    return design.lower_limit, (1.0 - design.confidence_level) / 2.0, "greater"
+    when the test of CCC = L at one-sided size ``(1 - level) / 2`` rejects (nan: no limit)."""
+    limit = math.nan if design.lower_limit is None else design.lower_limit
+    return limit, (1.0 - design.confidence_level) / 2.0, "greater"
 
 
 def _half(design: CCCDesign, n: int) -> float:
@@ -95,64 +94,41 @@ def _assurance(design: CCCDesign, n: int) -> float:
     return _test_power(design, *_limit_test(design), n)
 
 
-def _start(design: CCCDesign, gap: float, z_sum: float) -> int:
-    """The closed form ``n = 2 + variance (z_sum / gap)²`` as the search's first guess."""
-    guess = 2.0 + design.variance * (max(z_sum, 0.0) / gap) ** 2
-    return max(MIN_N, math.ceil(min(guess, float(MAX_N))))
+def _start(design: CCCDesign, gap: float, z_sum: float) -> float:
+    """The closed form ``n = 2 + variance (z_sum / gap)²``: the search's first guess."""
+    return min(2.0 + design.variance * (max(z_sum, 0.0) / gap) ** 2, float(MAX_N))
 
 
 def _solve(design: CCCDesign) -> tuple[str, int]:
-    """The goal and the smallest n meeting it."""
+    """The goal and the smallest n (at least 3) meeting it (``solve_goal``), searched from
+    the closed forms: for a test, ``gap = |atanh(ccc1) - atanh(null)|`` and ``z_sum`` the
+    test's quantile plus the power's; for a width ``w``, the standard error
+    ``w / (2 q (1 - ccc1²))`` that gives ``w ≈ 2 q se (1 - ccc1²)``."""
     z1 = math.atanh(design.ccc1)
-    if design.ci_width is not None:
-        width = design.ci_width
-        chance = design.assurance
-        quantile = norm_ppf(0.5 + design.confidence_level / 2.0)
-        # width ~ 2 q se (1 - ccc1²): se = width / (2 q (1 - ccc1²))
-        start = _start(design, width / (2.0 * (1.0 - design.ccc1**2)), quantile)
-        hint = (
-            "Hint: a wider interval (`ci_width`), a lower `confidence_level`"
-            + ("" if chance is None else " or `assurance`")
-            + "."
-        )
-        if chance is None:
-            meets: Callable[[int], bool] = lambda m: _width(design, m) <= width  # noqa: E731
-            what = f"an expected interval width of {width:g}"
-        else:
-            meets = lambda m: _width_assurance(design, m, width) >= chance  # noqa: E731
-            what = f"P(interval width <= {width:g}) >= {chance:g}"
-        return "ci_width", _smallest_n(meets, start, what, hint)
-    if design.lower_limit is not None:
-        assert design.assurance is not None
-        target, goal = design.assurance, "lower_limit"
-        null, alpha, alternative = _limit_test(design)
-        what = f"P(lower limit > {design.lower_limit:g}) >= {target:g}"
-        hint = (
-            "Hint: `lower_limit` is too close to `ccc1`: a limit further below it, or a lower "
-            "`assurance` or `confidence_level`."
-        )
-    else:
-        assert design.power is not None
-        target, goal = design.power, "power"
-        null, alpha, alternative = design.ccc0, design.alpha, design.alternative
-        what = f"a power of {target:g}"
-        hint = (
-            "Hint: `ccc1` is too close to `ccc0` to tell them apart: a lower `power` or a "
-            "larger `alpha`."
-        )
-    tail = alpha / 2.0 if alternative == "two-sided" else alpha
-    start = _start(design, abs(z1 - math.atanh(null)), norm_ppf(1.0 - tail) + norm_ppf(target))
+    quantile = norm_ppf(0.5 + design.confidence_level / 2.0)
 
-    def reaches(m: int) -> bool:
-        return _test_power(design, null, alpha, alternative, m) >= target
+    def power_start(null: float, alpha: float, alternative: str, target: float) -> float:
+        tail = alpha / 2.0 if alternative == "two-sided" else alpha
+        z_sum = norm_ppf(1.0 - tail) + norm_ppf(target)
+        return _start(design, abs(z1 - math.atanh(null)), z_sum)
 
-    return goal, _smallest_n(reaches, start, what, hint)
-
-
-def _smallest_n(meets: Callable[[int], bool], start: int, what: str, hint: str) -> int:
-    """The smallest n of at least 3 meeting the goal, searched from ``start``."""
-    refusal = f"No study of up to {MAX_N:,} subjects meets {what}. {hint}"
-    return search_n(meets, start, refusal=refusal, min_n=MIN_N)
+    goal = Goal(
+        ci_width=design.ci_width,
+        lower_limit=design.lower_limit,
+        assurance=design.assurance,
+        power=design.power,
+        test=(design.ccc0, design.alpha, design.alternative),
+        limit_test=_limit_test(design),
+        names=("ccc1", "ccc0"),
+    )
+    model = GoalModel(
+        power=lambda null, alpha, alternative, n: _test_power(design, null, alpha, alternative, n),
+        width=lambda n: _width(design, n),
+        width_assurance=lambda n, width: _width_assurance(design, n, width),
+        power_start=power_start,
+        width_start=lambda width: _start(design, width / (2.0 * (1.0 - design.ccc1**2)), quantile),
+    )
+    return solve_goal(goal, model, min_n=MIN_N)
 
 
 def _plan(design: CCCDesign, n: int | None) -> CCCPlan:
