@@ -24,7 +24,7 @@ from scipy import integrate, optimize, stats
 
 import wkappa as wk
 from budget import examples
-from wkappa._stats.ccc_planning_result import lin_z_variance
+from wkappa._stats.concordance import lin_z_variance
 from wkappa.exceptions import WkappaError
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -68,7 +68,7 @@ def test_variance_is_lins_and_at_most_the_unbiased_ones(r: float, u: float, v: f
     assert plan.scale_shift == pytest.approx(v, rel=1e-6, abs=1e-6)
     assert plan.bias_correction == pytest.approx(c_b, rel=1e-12)
     variance = _epir_variance(rho, r, u)
-    assert lin_z_variance(rho, r, u) == pytest.approx(variance, rel=1e-9, abs=1e-12)
+    assert lin_z_variance(rho, r, c_b, u) == pytest.approx(variance, rel=1e-9, abs=1e-12)
     assert plan.standard_error_z == pytest.approx(math.sqrt(variance / 48), rel=1e-9)
     # No systematic difference (u = 0, v = 1, r = ccc) has the largest variance: 1.
     assert 0 < variance <= 1 + 1e-12

@@ -1,13 +1,13 @@
-"""The result of a CCC study plan (:class:`CCCPlan`), its validated design and Lin's variance
-of Fisher's z for the design.
+"""The result of a CCC study plan (:class:`CCCPlan`) and its validated design.
 
 Lin (1989) writes the CCC of two raters with means ``mu1, mu2``, standard deviations
 ``sigma1, sigma2`` and Pearson correlation ``r`` as ``rho_c = r C_b``, with the bias
 correction ``C_b = 2 / (v + 1/v + u²)``, the scale shift ``v = sigma1 / sigma2`` and the
 location shift ``u = (mu1 - mu2) / sqrt(sigma1 sigma2)``. The variance of
-``z = atanh(rho_c_hat)`` depends on ``rho_c``, ``r`` and ``u`` (:func:`lin_z_variance`): the
-anticipated CCC and two of ``pearson``, ``bias_correction``, ``location_shift`` and
-``scale_shift`` pin it (:func:`build_ccc_design`).
+``z = atanh(rho_c_hat)`` depends on ``rho_c``, ``r`` and ``u``
+(:func:`~wkappa._stats.concordance.lin_z_variance`): the anticipated CCC and two of
+``pearson``, ``bias_correction``, ``location_shift`` and ``scale_shift`` pin it
+(:func:`build_ccc_design`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from .._core import check_choice, real_number
 from ..exceptions import WkappaError
+from .concordance import lin_z_variance
 from .intervals import check_confidence_level
 from .json_values import json_fields
 from .planning_checks import check_goal, check_power_goal, check_test_level
@@ -33,7 +34,7 @@ from .planning_text import (
 )
 from .text_values import level_percent, number_text
 
-__all__ = ["CCC_PLAN_METHODS", "CCCDesign", "CCCPlan", "build_ccc_design", "lin_z_variance"]
+__all__ = ["CCC_PLAN_METHODS", "CCCDesign", "CCCPlan", "build_ccc_design"]
 
 CCC_PLAN_METHODS = ("lin",)
 # The shape keywords, in the order the messages name them.
@@ -219,32 +220,6 @@ class CCCDesign:
     tested: bool
 
 
-def lin_z_variance(ccc: float, pearson: float, location_shift: float) -> float:
-    """Lin's (1989; corrected 2000) delta-method variance of ``atanh(ccc_hat)``, times
-    ``n - 2``, written with ``C_b = ccc / r`` as :func:`~wkappa.ccc` computes it:
-
-    ``(1 - r²) C_b² / (1 - rho²) + 2 rho² C_b (1 - rho) u² / (1 - rho²)²
-    - rho² C_b² u⁴ / (2 (1 - rho²)²)``
-
-    with ``rho`` the CCC, ``r`` Pearson's correlation and ``u`` the location shift. Without
-    a systematic difference (``u = 0``, ``C_b = 1``) it is 1, Fisher's variance of a
-    correlation's z.
-
-    >>> lin_z_variance(0.9, 0.9, 0.0)
-    1.0
-    >>> round(lin_z_variance(0.9, 0.95, 0.0), 4)
-    0.4606
-    """
-    rho, r, u2 = ccc, pearson, location_shift * location_shift
-    c_b = rho / r
-    one = 1.0 - rho * rho
-    return (
-        (1.0 - r * r) * c_b * c_b / one
-        + 2.0 * rho * rho * c_b * (1.0 - rho) * u2 / (one * one)
-        - rho * rho * c_b * c_b * u2 * u2 / (2.0 * one * one)
-    )
-
-
 def _check_ccc(value: Any, name: str, low: float, what: str) -> float:
     number = real_number(value, name, f"a number in ({low:g}, 1)")
     if not (math.isfinite(number) and low < number < 1.0):
@@ -408,7 +383,7 @@ def build_ccc_design(
         bias_correction=c_b,
         location_shift=u,
         scale_shift=v,
-        variance=lin_z_variance(anticipated, r, u),
+        variance=lin_z_variance(anticipated, r, anticipated / r, u),
         alternative=side,
         alpha=alpha_value,
         power=target,

@@ -52,7 +52,7 @@ from .json_values import json_fields
 from .pvalues import tail_pvalue
 from .text_values import interval_text, number_text
 
-__all__ = ["CCCResult", "ccc"]
+__all__ = ["CCCResult", "ccc", "lin_z_variance"]
 
 _CCC_FIELDS = (  # the keys of to_dict(), in order
     "statistic pearson bias_correction means variances n_items n_raters n_items_omitted "
@@ -279,6 +279,42 @@ def _perfect(statistic: float, n: int) -> bool:
     return statistic == 1.0 and n >= 3
 
 
+def lin_z_variance(
+    rho: float,
+    r: float,
+    c_b: float,
+    u: float,
+    complement: float | None = None,
+    r_complement: float | None = None,
+) -> float:
+    """Lin's (1989; corrected 2000) delta-method variance of Fisher's ``z = atanh(rho_c_hat)``,
+    times ``n - 2``, written with ``rho / r = C_b`` so that it is defined at ``r = 0`` too:
+
+    ``(1 - r²) C_b² / (1 - rho²) + 2 rho² C_b (1 - rho) u² / (1 - rho²)²
+    - rho² C_b² u⁴ / (2 (1 - rho²)²)``
+
+    with ``rho`` the CCC, ``r`` Pearson's correlation, ``C_b`` the bias-correction factor and
+    ``u`` the location shift. ``complement`` (``1 - rho``) and ``r_complement`` (``1 - r``)
+    may be given more precisely than ``1 - rho`` would compute them near 1. Without a
+    systematic difference (``u = 0``, ``C_b = 1``) it is 1, Fisher's variance of a
+    correlation's z. :func:`~wkappa.ccc` divides it by ``n - 2``;
+    :func:`~wkappa.ccc_sample_size` plans with it.
+
+    >>> lin_z_variance(0.9, 0.9, 1.0, 0.0)
+    1.0
+    >>> round(lin_z_variance(0.9, 0.95, 0.9 / 0.95, 0.0), 4)
+    0.4606
+    """
+    complement = 1.0 - rho if complement is None else complement
+    r_complement = 1.0 - r if r_complement is None else r_complement
+    one = complement * (1.0 + rho)  # 1 - rho²
+    return (
+        r_complement * (1.0 + r) * c_b * c_b / one
+        + 2.0 * rho * rho * c_b * complement * u * u / (one * one)
+        - rho * rho * c_b * c_b * u**4 / (2.0 * one * one)
+    )
+
+
 def _lin_se_z(
     rho: float, r: float, c_b: float, u: float, n: int, complement: float, r_complement: float
 ) -> tuple[float, str | None]:
@@ -292,12 +328,8 @@ def _lin_se_z(
         return math.nan, None  # perfect agreement: the limits are 1 (see _perfect)
     if rho == -1.0:
         return math.nan, "the CCC is -1, where Lin's variance of Fisher's z is unbounded"
-    one = complement * (1.0 + rho)  # 1 - rho², with 1 - rho = D / (N + D) (see _overall)
-    variance = (
-        r_complement * (1.0 + r) * c_b * c_b / one
-        + 2.0 * rho * rho * c_b * complement * u * u / (one * one)
-        - rho * rho * c_b * c_b * u**4 / (2.0 * one * one)
-    ) / (n - 2)
+    # 1 - rho = D / (N + D) (see _overall), 1 - r as precise as the sums give it
+    variance = lin_z_variance(rho, r, c_b, u, complement, r_complement) / (n - 2)
     if variance >= 0:
         return math.sqrt(variance), None
     return math.nan, f"Lin's variance of Fisher's z comes out negative ({variance:.3g})"
