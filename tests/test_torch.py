@@ -389,6 +389,10 @@ def test_validate_args_false_skips_the_checks_as_documented() -> None:
             lambda: WeightedKappaLoss(3)(torch.randn(2, 3), torch.tensor([[0], [2]])),
             r"target\.squeeze\(1\)",
         ),
+        (  # a float column (a DataFrame's y.values[:, None]) read as soft targets
+            lambda: WeightedKappaLoss(3)(torch.randn(2, 3), torch.tensor([[0.0], [2.0]])),
+            r"target\.squeeze\(1\)\.long\(\) for a column of class indices",
+        ),
     ],
 )
 def test_a_column_or_one_hot_integers_get_the_fix(call: Any, hint: str) -> None:

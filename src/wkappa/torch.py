@@ -302,9 +302,15 @@ class WeightedKappaLoss(nn.Module):
             _check_probabilities(input)
         if torch.is_tensor(target) and target.ndim == 2 and target.is_floating_point():
             if tuple(target.shape) != tuple(input.shape):
+                column = tuple(target.shape) == (input.shape[0], 1)
                 raise WkappaError(
                     f"`target` as class probabilities must have the shape of `input`, "
                     f"{tuple(input.shape)}; got {tuple(target.shape)}."
+                    + (
+                        " Hint: target.squeeze(1).long() for a column of class indices."
+                        if column
+                        else ""
+                    )
                 )
             onehot = target.to(probs.dtype)  # soft targets: rows of class probabilities
         else:
