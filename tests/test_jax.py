@@ -178,6 +178,8 @@ def test_messy_inputs_are_refused_by_name() -> None:
     [
         (np.array([[0], [2]]), np.array([0, 1]), r"y_true\.ravel\(\) for a column"),
         (np.array([0, 2]), np.eye(3)[[0, 1]], r"y_pred\.argmax\(axis=1\)"),
+        # a regression head's scores, which were refused with no way out
+        (np.array([0, 2]), np.array([0.2, 1.7]), r"jnp\.clip\(jnp\.rint\(y_pred\), 0, 2\)"),
     ],
 )
 def test_qwk_of_a_column_or_one_hot_rows_gives_the_fix(

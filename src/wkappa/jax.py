@@ -109,9 +109,16 @@ def _raise_if_bad(values: Any, ok: jax.Array, name: str, k: int) -> None:
     bad = np.flatnonzero(~np.asarray(ok))
     if bad.size:
         raw = np.asarray(values)[bad[0]].item()
+        hint = one_based_hint(raw, k)
+        if isinstance(raw, float) and math.isfinite(raw) and raw != math.floor(raw):
+            hint = (
+                f" Hint: for scores of a regression head, round them to classes first, "
+                f"jnp.clip(jnp.rint({name}), 0, {k - 1}) (or cut them with "
+                "wkappa.optimize_thresholds)."
+            )
         raise WkappaError(
             f"`{name}` must hold class indices in 0..{k - 1} (num_classes = {k}); "
-            f"row {int(bad[0])} holds {format_value(raw)}.{one_based_hint(raw, k)}"
+            f"row {int(bad[0])} holds {format_value(raw)}.{hint}"
         )
 
 
