@@ -437,6 +437,24 @@ def one_based_fit() -> dict[str, Any]:
 
 
 @check
+def regression_head_fit() -> dict[str, Any]:
+    """A regression head (one float score per row) scored by a metric built without
+    regression=True, in a real fit: inside a compiled step the refused rows cannot be shown,
+    and the error named no fix."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(64, 3)).astype("float32")
+    y = rng.integers(0, 5, size=64)
+    keras.utils.set_random_seed(4)
+    model = keras.Sequential([keras.Input((3,)), layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse", metrics=[CohenKappa(5, sparse_labels=True)])
+    try:
+        model.fit(x, y, epochs=1, batch_size=16, verbose=0)
+    except wk.WkappaError as error:
+        return {"message": str(error)}
+    return {"message": None}
+
+
+@check
 def howto() -> dict[str, Any]:
     """The how-to "Training a Keras model on QWK", run as a doctest on this backend."""
     import doctest

@@ -166,6 +166,15 @@ def test_labels_numbered_from_one_in_fit_get_the_fix(backend: str, results: dict
         assert re.search(r"(\d+) row\(s\) do not \(\1 of them hold 5\)", message), message
 
 
+@pytest.mark.timeout(1800)
+def test_a_regression_head_without_regression_true_gets_the_fix(
+    backend: str, results: dict[str, Any]
+) -> None:
+    message = _check(results, "regression_head_fit")["message"]
+    assert message is not None and message.startswith("`y_pred` must hold scores"), message
+    assert "Hint: regression=True rounds one score per row" in message, message
+
+
 def test_labels_beyond_int32_are_refused_not_wrapped(backend: str, results: dict[str, Any]) -> None:
     result = _check(results, "wide_labels")
     for name in ("metric", "loss"):

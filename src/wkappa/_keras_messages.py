@@ -48,13 +48,16 @@ def rejected_error(
     regression: bool,
     clip: bool,
     shown: tuple[int, Any] | None = None,
+    float_scores: bool = False,
 ) -> WkappaError | None:
     """The metric's error for the rows its strict checks refused, or None if none were.
 
     ``counts`` holds the rows refused for ``y_true``, ``y_pred`` and ``sample_weight``
     (:data:`REJECTED`), then those of ``y_true`` whose index is ``k`` (labels numbered
     ``1..k``, counted so that a compiled step, which cannot show a row, can still say so).
-    ``shown`` is the first refused row and its value, when the batch is at hand.
+    ``shown`` is the first refused row and its value, when the batch is at hand;
+    ``float_scores``: ``y_pred`` came as one floating-point number per row (a regression
+    head's output, which a compiled step cannot show).
     """
     if not any(counts[: len(REJECTED)]):
         return None
@@ -73,7 +76,9 @@ def rejected_error(
         rule = f"scores without NaN, or class indices in 0..{k - 1}"
         if regression and not clip:
             hint = " Hint: clip=True clips rounded regression outputs into range."
-        elif not regression and _one_fractional_score(value):
+        elif not regression and (
+            _one_fractional_score(value) if shown is not None else float_scores
+        ):
             hint = (
                 " Hint: regression=True rounds one score per row (a regression head) "
                 "to the nearest class."

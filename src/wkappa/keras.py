@@ -191,6 +191,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         self.regression = bool(regression)
         self.clip = bool(clip)
         self.zero_division = check_zero_division(zero_division)
+        self._float_scores = False
         k = self.num_classes
         self._weights = _weight_matrix(self.weightage, k)
         self._count_dtype = _count_dtype()
@@ -241,6 +242,9 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         if k == 2 and is_float(values):  # TFA's binary rule: one probability per row
             ok = ops.isfinite(values)
             return ops.cast(values > 0.5, "int32"), ok
+        # One float per row may be a regression head's score: said in the error, which
+        # cannot show the row inside a compiled step.
+        self._float_scores = self._float_scores or is_float(values)
         return class_indices(values, k)
 
     def _sample_weight(self, sample_weight: Any, n: Any) -> tuple[Any, Any]:
@@ -335,7 +339,12 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
             row = int(np.flatnonzero(masks[first])[0])
             shown = (row, raw[row].tolist())
         error = rejected_error(
-            counts, self.num_classes, regression=self.regression, clip=self.clip, shown=shown
+            counts,
+            self.num_classes,
+            regression=self.regression,
+            clip=self.clip,
+            shown=shown,
+            float_scores=self._float_scores,
         )
         if error is not None:
             raise error
