@@ -455,6 +455,26 @@ def regression_head_fit() -> dict[str, Any]:
 
 
 @check
+def class_weight_fit() -> dict[str, Any]:
+    """Fractional class weights in fit (as sklearn's compute_class_weight gives) reach a
+    weighted metric as sample_weight; the error spoke of sample weights the user never
+    passed."""
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(64, 3)).astype("float32")
+    y = rng.integers(0, 5, size=64)
+    keras.utils.set_random_seed(6)
+    model = keras.Sequential([keras.Input((3,)), layers.Dense(5, activation="softmax")])
+    metric = CohenKappa(5, weightage="quadratic", sparse_labels=True)
+    model.compile("adam", "sparse_categorical_crossentropy", weighted_metrics=[metric])
+    weights = {0: 0.5, 1: 1.0, 2: 1.5, 3: 2.0, 4: 2.5}
+    try:
+        model.fit(x, y, epochs=1, batch_size=16, verbose=0, class_weight=weights)
+    except wk.WkappaError as error:
+        return {"message": str(error)}
+    return {"message": None}
+
+
+@check
 def howto() -> dict[str, Any]:
     """The how-to "Training a Keras model on QWK", run as a doctest on this backend."""
     import doctest

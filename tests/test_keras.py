@@ -175,6 +175,13 @@ def test_a_regression_head_without_regression_true_gets_the_fix(
     assert "Hint: regression=True rounds one score per row" in message, message
 
 
+@pytest.mark.timeout(1800)
+def test_fractional_class_weight_names_class_weight(backend: str, results: dict[str, Any]) -> None:
+    message = _check(results, "class_weight_fit")["message"]
+    assert message is not None and message.startswith("`sample_weight` must hold"), message
+    assert "class_weight= reaches weighted_metrics as sample_weight" in message, message
+
+
 def test_labels_beyond_int32_are_refused_not_wrapped(backend: str, results: dict[str, Any]) -> None:
     result = _check(results, "wide_labels")
     for name in ("metric", "loss"):

@@ -70,7 +70,9 @@ def rejected_error(
         rule = "non-negative whole numbers"
         hint = (
             " Hint: kappa is unchanged when every weight is scaled, so multiply fractional "
-            "weights up to integers."
+            "weights up to integers. model.fit's class_weight= reaches weighted_metrics as "
+            "sample_weight too: scale it the same way, or pass the metric in metrics=, "
+            "which gets no weights."
         )
     elif name == "y_pred":
         rule = f"scores without NaN, or class indices in 0..{k - 1}"
