@@ -24,15 +24,17 @@ from .json_values import json_fields
 from .planning_checks import check_goal, check_power_goal, check_test_level
 from .planning_models import check_probability
 from .planning_text import (
-    chance_line,
     given_text,
+    goal_lines,
     goal_repr,
     goal_text,
     heading,
-    power_line,
+    hypothesis_repr,
+    outcome_repr,
     width_line,
+    width_wanted,
 )
-from .text_values import level_percent, number_text
+from .text_values import number_text
 
 __all__ = ["CCC_PLAN_METHODS", "CCCDesign", "CCCPlan", "build_ccc_design"]
 
@@ -141,58 +143,29 @@ class CCCPlan:
         -------
         str
         """
-        level = level_percent(self.confidence_level)
-        lines = [
-            heading("CCC study plan", self.method, self.n, "subjects", 2),
-            f"  anticipated CCC = {given_text(self.ccc1)} = Pearson r "
-            f"{number_text(self.pearson)} x bias correction C_b "
-            f"{number_text(self.bias_correction)} (location shift u = "
-            f"{number_text(self.location_shift)}, scale shift v = "
-            f"{number_text(self.scale_shift)})",
-        ]
-        if self.ccc0 is not None:
-            test = f"H0: CCC = {given_text(self.ccc0)} ({self.alternative}, alpha = {self.alpha:g})"
-            lines.append(power_line(test, self.power, self.target_power))
-        if self.lower_limit is not None:
-            lines.append(
-                chance_line(
-                    f"P(lower limit of the {level} interval > {given_text(self.lower_limit)})",
-                    self.assurance,
-                    self.target_assurance if self.goal == "lower_limit" else None,
-                )
-            )
-        if self.ci_width is not None and not math.isnan(self.assurance):
-            lines.append(
-                chance_line(
-                    f"P(width of the {level} interval <= {given_text(self.ci_width)})",
-                    self.assurance,
-                    self.target_assurance if self.goal == "ci_width" else None,
-                )
-            )
-        wanted = ""
-        if self.goal == "ci_width" and self.target_assurance is None:
-            wanted = f" (wanted <= {given_text(self.ci_width)})"
-        lines.append(width_line(self.confidence_level, "Fisher-z", self.expected_width, wanted))
-        lines.append(
-            f"  Lin's standard error of Fisher's z at n = {self.n:,}: "
-            f"{number_text(self.standard_error_z)} (delta method, normal quantiles)"
+        return "\n".join(
+            [
+                heading("CCC study plan", self.method, self.n, "subjects", 2),
+                f"  anticipated CCC = {given_text(self.ccc1)} = Pearson r "
+                f"{number_text(self.pearson)} x bias correction C_b "
+                f"{number_text(self.bias_correction)} (location shift u = "
+                f"{number_text(self.location_shift)}, scale shift v = "
+                f"{number_text(self.scale_shift)})",
+                *goal_lines(self, "CCC", self.ccc0),
+                width_line(
+                    self.confidence_level, "Fisher-z", self.expected_width, width_wanted(self)
+                ),
+                f"  Lin's standard error of Fisher's z at n = {self.n:,}: "
+                f"{number_text(self.standard_error_z)} (delta method, normal quantiles)",
+            ]
         )
-        return "\n".join(lines)
 
     def __repr__(self) -> str:
-        delivers = "" if self.ccc0 is None else f"power={self.power:.4g}, "
-        if not math.isnan(self.assurance):
-            delivers += f"assurance={self.assurance:.4g}, "
-        test = (
-            ""
-            if self.ccc0 is None
-            else f"ccc0={given_text(self.ccc0)}, alternative={self.alternative!r}, "
-            f"alpha={self.alpha:g}, "
-        )
         return (
-            f"CCCPlan(n={self.n}, {delivers}expected_width={self.expected_width:.4g}, "
-            f"goal={goal_repr(self, given_text)!r}, method={self.method!r}, "
-            f"ccc1={given_text(self.ccc1)}, {test}pearson={self.pearson:.4g}, "
+            f"CCCPlan(n={self.n}, {outcome_repr(self, self.ccc0 is not None)}"
+            f"expected_width={self.expected_width:.4g}, goal={goal_repr(self, given_text)!r}, "
+            f"method={self.method!r}, ccc1={given_text(self.ccc1)}, "
+            f"{hypothesis_repr(self, 'ccc0', self.ccc0, given_text)}pearson={self.pearson:.4g}, "
             f"location_shift={self.location_shift:.4g}, scale_shift={self.scale_shift:.4g})"
         )
 

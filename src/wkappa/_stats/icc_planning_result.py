@@ -13,8 +13,17 @@ from .intraclass_forms import DESCRIPTIONS, check_form
 from .json_values import json_fields
 from .planning_checks import check_goal, check_power_goal, check_test_level
 from .planning_models import check_probability
-from .planning_text import chance_line, goal_repr, goal_text, heading, power_line, width_line
-from .text_values import level_percent
+from .planning_text import (
+    given_text,
+    goal_lines,
+    goal_repr,
+    goal_text,
+    heading,
+    hypothesis_repr,
+    outcome_repr,
+    width_line,
+    width_wanted,
+)
 
 __all__ = ["ICC_PLAN_FORMS", "ICC_PLAN_METHODS", "ICCDesign", "ICCPlan", "build_icc_design"]
 
@@ -106,10 +115,7 @@ class ICCPlan:
     @property
     def goal_text(self) -> str:
         """The goal ``n`` was chosen for, in words (see ``goal``)."""
-        if self.goal == "ci_width" and self.target_assurance is not None:
-            level, width = level_percent(self.confidence_level), _given(self.ci_width)
-            return f"P({level} interval width <= {width}) >= {self.target_assurance:g}"
-        return goal_text(self, _given)
+        return goal_text(self, given_text)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (nan and an infinite width become None)."""
@@ -129,70 +135,25 @@ class ICCPlan:
             else "n, power and width by the approximations of Walter, Eliasziw & Donner "
             "(1998) and Bonett (2002)"
         )
-        level = level_percent(self.confidence_level)
-        lines = [
-            heading("ICC study plan", self.method, self.n, "subjects", self.n_raters),
-            f"  anticipated ICC({self.form}) = {_given(self.icc1)} ({DESCRIPTIONS[self.form]})",
-        ]
-        if self.icc0 is not None:
-            test = f"H0: ICC = {_given(self.icc0)} ({self.alternative}, alpha = {self.alpha:g})"
-            lines.append(power_line(test, self.power, self.target_power))
-        if self.lower_limit is not None:
-            lines.append(
-                chance_line(
-                    f"P(lower limit of the {level} interval > {_given(self.lower_limit)})",
-                    self.assurance,
-                    self.target_assurance if self.goal == "lower_limit" else None,
-                )
-            )
-        if self.ci_width is not None and not math.isnan(self.assurance):
-            lines.append(
-                chance_line(
-                    f"P(width of the {level} interval <= {_given(self.ci_width)})",
-                    self.assurance,
-                    self.target_assurance if self.goal == "ci_width" else None,
-                )
-            )
-        wanted = (
-            ""
-            if self.ci_width is None or self.target_assurance is not None
-            else f" (wanted <= {_given(self.ci_width)})"
+        return "\n".join(
+            [
+                heading("ICC study plan", self.method, self.n, "subjects", self.n_raters),
+                f"  anticipated ICC({self.form}) = {given_text(self.icc1)} "
+                f"({DESCRIPTIONS[self.form]})",
+                *goal_lines(self, "ICC", self.icc0),
+                width_line(self.confidence_level, "F", self.expected_width, width_wanted(self)),
+                f"  F test and interval with {self.df1:,} and {self.df2:,} degrees of freedom "
+                f"({how})",
+            ]
         )
-        if self.goal == "n":
-            wanted = ""
-        lines.append(width_line(self.confidence_level, "F", self.expected_width, wanted))
-        lines.append(
-            f"  F test and interval with {self.df1:,} and {self.df2:,} degrees of freedom ({how})"
-        )
-        return "\n".join(lines)
 
     def __repr__(self) -> str:
-        goal = goal_repr(self, _given)
-        if self.goal == "ci_width" and self.target_assurance is not None:
-            goal = f"P(width<={_given(self.ci_width)})>={self.target_assurance:g}"
-        delivers = "" if self.icc0 is None else f"power={self.power:.4g}, "
-        if not math.isnan(self.assurance):
-            delivers += f"assurance={self.assurance:.4g}, "
-        test = (
-            ""
-            if self.icc0 is None
-            else f"icc0={_given(self.icc0)}, alternative={self.alternative!r}, "
-            f"alpha={self.alpha:g}, "
-        )
         return (
-            f"ICCPlan(n={self.n}, {delivers}expected_width={self.expected_width:.4g}, "
-            f"goal={goal!r}, method={self.method!r}, form={self.form!r}, icc1={_given(self.icc1)}, "
-            f"{test}n_raters={self.n_raters})"
+            f"ICCPlan(n={self.n}, {outcome_repr(self, self.icc0 is not None)}"
+            f"expected_width={self.expected_width:.4g}, goal={goal_repr(self, given_text)!r}, "
+            f"method={self.method!r}, form={self.form!r}, icc1={given_text(self.icc1)}, "
+            f"{hypothesis_repr(self, 'icc0', self.icc0, given_text)}n_raters={self.n_raters})"
         )
-
-
-def _given(value: float | None) -> str:
-    """A value of the plan's inputs as given: ``format(value, 'g')`` unless that rounds it
-    (an anticipated ICC of 0.9999999 is not written 1), then its shortest exact form."""
-    if value is None:  # an input the plan's goal has not
-        return "None"
-    short = format(value, "g")
-    return short if float(short) == value else repr(float(value))
 
 
 @dataclass(frozen=True)

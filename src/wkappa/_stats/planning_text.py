@@ -1,7 +1,7 @@
 """A study plan in words: its goal, its ``explain()`` and its repr, and what the simulated
 check of a large-sample plan says of the power or assurance the formula states. The goal's
-words and the lines of ``explain()`` that kappa and ICC plans share are written here for
-both."""
+words, the lines of ``explain()`` and the parts of the repr that kappa, ICC and CCC plans
+share are written here for all of them."""
 
 from __future__ import annotations
 
@@ -29,13 +29,17 @@ __all__ = [
     "chance_line",
     "explain_plan",
     "given_text",
+    "goal_lines",
     "goal_repr",
     "goal_text",
     "heading",
+    "hypothesis_repr",
+    "outcome_repr",
     "plan_goal_text",
     "plan_repr",
     "power_line",
     "width_line",
+    "width_wanted",
 ]
 
 # A large-sample plan's simulated check counts against it (it warns, and its text states the
@@ -44,7 +48,7 @@ CHECK_SHORTFALL = 0.05
 
 
 class PlanGoal(Protocol):
-    """What the words of a plan's goal read of it (``KappaPlan``, ``ICCPlan``)."""
+    """What the words of a plan's goal read of it (``KappaPlan``, ``ICCPlan``, ``CCCPlan``)."""
 
     @property
     def goal(self) -> str: ...
@@ -58,6 +62,20 @@ class PlanGoal(Protocol):
     def target_assurance(self) -> float | None: ...
     @property
     def confidence_level(self) -> float: ...
+
+
+class PlanOutcome(PlanGoal, Protocol):
+    """What the lines of a plan's goal and what it delivers read of it (``ICCPlan``,
+    ``CCCPlan``): the goal, the test's options and the power and assurance at ``n``."""
+
+    @property
+    def power(self) -> float: ...
+    @property
+    def assurance(self) -> float: ...
+    @property
+    def alternative(self) -> str | None: ...
+    @property
+    def alpha(self) -> float | None: ...
 
 
 def _short(value: float | None) -> str:
@@ -139,6 +157,65 @@ def width_line(level: float, interval: str, width: float, wanted: str) -> str:
     (and ``wanted``, the goal's width in words)."""
     expected = number_text(width, f".{DECIMALS}f")
     return f"  expected width of the {level_percent(level)} {interval} interval: {expected}{wanted}"
+
+
+def goal_lines(plan: PlanOutcome, statistic: str, null: float | None) -> list[str]:
+    """The lines of ``explain()`` after the anticipated value (ICC and CCC plans): the test
+    of H0: ``statistic`` = ``null`` and its power (None: the plan runs no test), the chance
+    that the lower limit clears ``lower_limit`` and, with the probability of the width
+    computed, that the interval is at most ``ci_width`` wide."""
+    level = level_percent(plan.confidence_level)
+    lines = []
+    if null is not None:
+        test = f"H0: {statistic} = {given_text(null)} ({plan.alternative}, alpha = {plan.alpha:g})"
+        lines.append(power_line(test, plan.power, plan.target_power))
+    if plan.lower_limit is not None:
+        lines.append(
+            chance_line(
+                f"P(lower limit of the {level} interval > {given_text(plan.lower_limit)})",
+                plan.assurance,
+                plan.target_assurance if plan.goal == "lower_limit" else None,
+            )
+        )
+    if plan.ci_width is not None and not math.isnan(plan.assurance):
+        lines.append(
+            chance_line(
+                f"P(width of the {level} interval <= {given_text(plan.ci_width)})",
+                plan.assurance,
+                plan.target_assurance if plan.goal == "ci_width" else None,
+            )
+        )
+    return lines
+
+
+def width_wanted(plan: PlanGoal) -> str:
+    """The expected width the goal asks for, as :func:`width_line` adds it (``wanted``):
+    empty unless the goal is the expected width (not its probability)."""
+    if plan.goal == "ci_width" and plan.target_assurance is None:
+        return f" (wanted <= {given_text(plan.ci_width)})"
+    return ""
+
+
+def outcome_repr(plan: PlanOutcome, tested: bool) -> str:
+    """What an ICC or CCC plan delivers, as its repr shows it: the power where it runs its
+    test (``tested``), the assurance where it has one."""
+    delivers = f"power={plan.power:.4g}, " if tested else ""
+    if not math.isnan(plan.assurance):
+        delivers += f"assurance={plan.assurance:.4g}, "
+    return delivers
+
+
+def hypothesis_repr(
+    plan: PlanOutcome,
+    name: str,
+    null: float | None,
+    given: Callable[[float | None], str] = _short,
+) -> str:
+    """The test's options as a plan's repr shows them, its null value as ``name``: empty
+    for the interval goals, which run no test (``null`` None)."""
+    if null is None:
+        return ""
+    return f"{name}={given(null)}, alternative={plan.alternative!r}, alpha={plan.alpha:g}, "
 
 
 def plan_goal_text(plan: KappaPlan) -> str:
@@ -257,11 +334,7 @@ def plan_repr(plan: KappaPlan) -> str:
         delivers += f"assurance={plan.assurance:.4g}, "
         if plan.approximation_check("assurance"):
             delivers += f"simulated_assurance={plan.simulated_assurance:.2f}, "
-    test = (
-        ""
-        if plan.kappa0 is None
-        else f"kappa0={plan.kappa0:g}, alternative={plan.alternative!r}, alpha={plan.alpha:g}, "
-    )
+    test = hypothesis_repr(plan, "kappa0", plan.kappa0)
     return (
         f"KappaPlan(n={plan.n}, {delivers}"
         f"expected_width={plan.expected_width:.4g}, goal={goal!r}, "
