@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core import Alternative, check_count, norm_cdf, norm_ppf
 from .ccc_planning_result import CCCDesign, CCCPlan, build_ccc_design
+from .planning_checks import goal_fields
 from .planning_search import MAX_N, Goal, GoalModel, solve_goal
 
 __all__ = ["CCCPlan", "ccc_power", "ccc_sample_size"]
@@ -133,7 +134,6 @@ def _solve(design: CCCDesign) -> tuple[str, int]:
 
 def _plan(design: CCCDesign, n: int | None) -> CCCPlan:
     goal, size = ("n", int(n)) if n is not None else _solve(design)
-    tested = design.tested
     return CCCPlan(
         n=size,
         power=_power(design, size),
@@ -142,14 +142,8 @@ def _plan(design: CCCDesign, n: int | None) -> CCCPlan:
         goal=goal,
         method=design.method,
         ccc1=design.ccc1,
-        ccc0=design.ccc0 if tested else None,
-        alternative=design.alternative if tested else None,
-        alpha=design.alpha if tested else None,
-        target_power=design.power,
-        ci_width=design.ci_width,
-        lower_limit=design.lower_limit,
-        target_assurance=design.assurance,
-        confidence_level=design.confidence_level,
+        ccc0=design.ccc0 if design.tested else None,
+        **goal_fields(design),
         pearson=design.pearson,
         bias_correction=design.bias_correction,
         location_shift=design.location_shift,

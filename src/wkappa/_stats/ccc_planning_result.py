@@ -21,8 +21,14 @@ from ..exceptions import WkappaError
 from .concordance import lin_z_variance
 from .intervals import check_confidence_level
 from .json_values import json_fields
-from .planning_checks import check_goal, check_power_goal, check_test_level
-from .planning_models import check_probability
+from .planning_checks import (
+    check_assurance,
+    check_ci_width,
+    check_goal,
+    check_lower_limit,
+    check_power_goal,
+    check_test_level,
+)
 from .planning_text import (
     given_text,
     goal_lines,
@@ -322,27 +328,12 @@ def build_ccc_design(
     null = 0.0 if ccc0 is None else _check_ccc(ccc0, "ccc0", -1.0, "as wkappa.ccc takes it")
     alpha_value, side = check_test_level(alpha, alternative, "ccc0")
     level = check_confidence_level(confidence_level)
-    width = None
-    if ci_width is not None:
-        width = real_number(ci_width, "ci_width", "a positive number")
-        if not (math.isfinite(width) and 0.0 < width < 2.0):
-            raise WkappaError(
-                f"`ci_width` must be above 0 and below 2, the length of the CCC's range; "
-                f"got {width!r}."
-            )
-    limit, chance = None, None
+    width = check_ci_width(ci_width, 2.0, "the CCC's range")
+    limit = None
     if lower_limit is not None:
         limit = _check_ccc(lower_limit, "lower_limit", -1.0, "a CCC")
-        if not limit < anticipated:
-            raise WkappaError(
-                f"`lower_limit` = {limit:g} must be below `ccc1` ({anticipated:g}): a lower "
-                "limit clears it only if the CCC is above it."
-            )
-        chance = 0.5 if assurance is None else check_probability(assurance, "assurance")
-    elif assurance is not None and width is None:
-        raise WkappaError("`assurance=` goes with `lower_limit=` or `ci_width=`.")
-    elif assurance is not None:
-        chance = check_probability(assurance, "assurance")
+        check_lower_limit(limit, anticipated, anticipated="ccc1", statistic="CCC")
+    chance = check_assurance(assurance, limit, width)
     target = None
     if not n_given and width is None and limit is None:
         target = check_power_goal(

@@ -22,6 +22,7 @@ from .icc_planning_methods import (
     exact_width_assurance,
 )
 from .icc_planning_result import ICCDesign, ICCPlan, build_icc_design
+from .planning_checks import goal_fields
 from .planning_search import Goal, GoalModel, solve_goal
 
 __all__ = ["ICCPlan", "icc_power", "icc_sample_size"]
@@ -99,7 +100,6 @@ def _solve(design: ICCDesign) -> tuple[str, int]:
 def _plan(design: ICCDesign, n: int | None) -> ICCPlan:
     goal, size = ("n", int(n)) if n is not None else _solve(design)
     df1, df2 = degrees_of_freedom(size, design.k, design.two_way)
-    tested = design.tested
     return ICCPlan(
         n=size,
         power=_power(design, size),
@@ -109,14 +109,8 @@ def _plan(design: ICCDesign, n: int | None) -> ICCPlan:
         method=design.method,
         form=design.form,
         icc1=design.icc1,
-        icc0=design.icc0 if tested else None,
-        alternative=design.alternative if tested else None,
-        alpha=design.alpha if tested else None,
-        target_power=design.power,
-        ci_width=design.ci_width,
-        lower_limit=design.lower_limit,
-        target_assurance=design.assurance,
-        confidence_level=design.confidence_level,
+        icc0=design.icc0 if design.tested else None,
+        **goal_fields(design),
         n_raters=design.k,
         df1=df1,
         df2=df2,

@@ -11,8 +11,14 @@ from ..exceptions import WkappaError
 from .intervals import check_confidence_level
 from .intraclass_forms import DESCRIPTIONS, check_form
 from .json_values import json_fields
-from .planning_checks import check_goal, check_power_goal, check_test_level
-from .planning_models import check_probability
+from .planning_checks import (
+    check_assurance,
+    check_ci_width,
+    check_goal,
+    check_lower_limit,
+    check_power_goal,
+    check_test_level,
+)
 from .planning_text import (
     given_text,
     goal_lines,
@@ -259,40 +265,25 @@ def build_icc_design(
         )
     alpha_value, alternative = check_test_level(alpha, alternative, "icc0")
     level = check_confidence_level(confidence_level)
-    width = None
-    if ci_width is not None:
-        width = real_number(ci_width, "ci_width", "a positive number")
-        span = math.inf if average else k / (k - 1.0)
-        if not (math.isfinite(width) and 0.0 < width < span):
-            raise WkappaError(
-                f"`ci_width` must be above 0 and below {span:.4g}, the length of the range of "
-                f"ICC({form}) with k = {k}; got {width!r}."
-            )
+    span = math.inf if average else k / (k - 1.0)
+    width = check_ci_width(ci_width, span, f"the range of ICC({form}) with k = {k}")
     if n_given and width is not None and method == "approximate":
         raise WkappaError(
             "With a given n, `ci_width=` asks the probability that the interval is at most that "
             "wide, which method='approximate' (Bonett 2002: the expected width only) does not "
             "compute. Hint: drop `method=` (the exact method computes it), or drop `ci_width=`."
         )
-    limit, chance = None, None
+    limit = None
     if lower_limit is not None:
         limit = _check_icc(lower_limit, "lower_limit", k, average)
-        if not limit < anticipated:
-            raise WkappaError(
-                f"`lower_limit` = {limit:g} must be below `icc1` ({anticipated:g}): a lower "
-                "limit clears it only if the ICC is above it."
-            )
-        chance = 0.5 if assurance is None else check_probability(assurance, "assurance")
-    elif assurance is not None and width is None:
-        raise WkappaError("`assurance=` goes with `lower_limit=` or `ci_width=`.")
-    elif assurance is not None:
-        if method == "approximate":
-            raise WkappaError(
-                "method='approximate' (Bonett 2002) plans the expected width; the probability "
-                "that the width is at most `ci_width` (`assurance=`) is planned by "
-                "method='exact'. Hint: drop `method=`, or drop `assurance=`."
-            )
-        chance = check_probability(assurance, "assurance")
+        check_lower_limit(limit, anticipated, anticipated="icc1", statistic="ICC")
+    elif assurance is not None and width is not None and method == "approximate":
+        raise WkappaError(
+            "method='approximate' (Bonett 2002) plans the expected width; the probability "
+            "that the width is at most `ci_width` (`assurance=`) is planned by "
+            "method='exact'. Hint: drop `method=`, or drop `assurance=`."
+        )
+    chance = check_assurance(assurance, limit, width)
     target = None
     if not n_given and width is None and limit is None:
         target = check_power_goal(

@@ -1,6 +1,7 @@
-"""The checks of a study plan's goal that kappa and ICC plans share: at most one interval goal,
-the test's options refused with one (it runs no test), the level of a one-sided test and a
-power goal against its null value.
+"""The checks of a study plan's goal that kappa, ICC and CCC plans share: at most one
+interval goal, the test's options refused with one (it runs no test), the level of a one-sided
+test, a power goal against its null value, the interval's width and lower limit and the
+assurance wanted; and the validated goal as an ICC or CCC plan reports it (:func:`goal_fields`).
 
 ``statistic`` and ``null`` name the plan's coefficient and its null value as the messages say
 them (``"kappa"`` and ``"kappa0"``, ``"ICC"`` and ``"icc0"``); ``anticipated`` names the
@@ -9,13 +10,23 @@ anticipated value's keyword (``"kappa1"``, ``"icc1"``).
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Protocol
 
-from .._core import check_alternative
+from .._core import check_alternative, real_number
 from ..exceptions import WkappaError
 from .planning_models import check_probability
 
-__all__ = ["check_goal", "check_power_goal", "check_test_level"]
+__all__ = [
+    "ValidGoal",
+    "check_assurance",
+    "check_ci_width",
+    "check_goal",
+    "check_lower_limit",
+    "check_power_goal",
+    "check_test_level",
+    "goal_fields",
+]
 
 
 def check_test_level(alpha: Any, alternative: Any, null: str) -> tuple[float, str]:
@@ -127,3 +138,80 @@ def _refuse_test_options(goal: str, given: dict[str, Any], *, statistic: str, nu
                 f"`{goal}=` plan does not run (it {what}): it would be ignored. Hint: "
                 f"{hints[name]}; or drop `{goal}=` to plan the test."
             )
+
+
+def check_ci_width(ci_width: Any, span: float, scope: str) -> float | None:
+    """The width asked of the interval (None: no width goal): above 0 and below ``span``,
+    the length of the coefficient's range (``scope`` names it as the message says it, e.g.
+    ``"the CCC's range"``)."""
+    if ci_width is None:
+        return None
+    width = real_number(ci_width, "ci_width", "a positive number")
+    if not (math.isfinite(width) and 0.0 < width < span):
+        raise WkappaError(
+            f"`ci_width` must be above 0 and below {span:.4g}, the length of {scope}; "
+            f"got {width!r}."
+        )
+    return width
+
+
+def check_lower_limit(limit: float, value: float, *, anticipated: str, statistic: str) -> None:
+    """Refuse a lower limit that is not below the anticipated ``value`` (its keyword
+    ``anticipated``, e.g. ``"icc1"``): the interval clears it only if the coefficient is
+    above it."""
+    if not limit < value:
+        raise WkappaError(
+            f"`lower_limit` = {limit:g} must be below `{anticipated}` ({value:g}): a lower "
+            f"limit clears it only if the {statistic} is above it."
+        )
+
+
+def check_assurance(assurance: Any, limit: float | None, width: float | None) -> float | None:
+    """The probability wanted of the interval goal: that the lower limit clears ``limit``
+    (default 0.5), or that the interval is at most ``width`` wide (no default: without it the
+    expected width is planned); refused without either goal."""
+    if limit is not None:
+        return 0.5 if assurance is None else check_probability(assurance, "assurance")
+    if assurance is None:
+        return None
+    if width is None:
+        raise WkappaError("`assurance=` goes with `lower_limit=` or `ci_width=`.")
+    return check_probability(assurance, "assurance")
+
+
+class ValidGoal(Protocol):
+    """What :func:`goal_fields` reads of a validated design (``ICCDesign``, ``CCCDesign``)."""
+
+    @property
+    def alternative(self) -> str: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def power(self) -> float | None: ...
+    @property
+    def ci_width(self) -> float | None: ...
+    @property
+    def lower_limit(self) -> float | None: ...
+    @property
+    def assurance(self) -> float | None: ...
+    @property
+    def confidence_level(self) -> float: ...
+    @property
+    def tested(self) -> bool: ...
+
+
+def goal_fields(design: ValidGoal) -> dict[str, Any]:
+    """The goal of a validated design as its plan reports it, the plan's keywords: the
+    test's ``alternative`` and ``alpha`` (None where the plan runs no test), the
+    ``target_power``, ``ci_width``, ``lower_limit`` and ``target_assurance`` asked, and the
+    interval's ``confidence_level``."""
+    tested = design.tested
+    return {
+        "alternative": design.alternative if tested else None,
+        "alpha": design.alpha if tested else None,
+        "target_power": design.power,
+        "ci_width": design.ci_width,
+        "lower_limit": design.lower_limit,
+        "target_assurance": design.assurance,
+        "confidence_level": design.confidence_level,
+    }
