@@ -267,17 +267,19 @@ def kappa_loss(
     ----------
     y_true_onehot : array of shape (N, K)
         One-hot targets (``jax.nn.one_hot(labels, K)``), or soft labels (rows summing to
-        1). A row of zeros only beside padding (a ``y_prob`` row of zeros, or weight 0):
+        1). A row of zeros only beside padding (a ``y_prob`` row of zeros, or weight 0;
+        only ``sample_weight`` 0 leaves a row out of the loss, a row of zeros still counts
+        in ``N``):
         beside a prediction it is what ``jax.nn.one_hot`` makes of a label outside
         ``0..K-1`` (labels 1..K), and, as any row that is not a class, it raises
         :class:`~wkappa.exceptions.WkappaError` eagerly and makes the loss NaN under
         ``jax.jit``.
     y_prob : array of shape (N, K)
         Class probabilities, rows summing to 1 (``jax.nn.softmax(logits)``), or all 0 for a
-        padded row. Called eagerly, a negative value or a row summing to something else
-        raises :class:`~wkappa.exceptions.WkappaError` (logits passed by mistake); under
-        ``jax.jit`` (where Python cannot raise) such a row makes the loss NaN, with a zero
-        gradient, as a bad ``sample_weight`` does.
+        padded row (masked by its ``sample_weight`` 0). Called eagerly, a negative value or
+        a row summing to something else raises :class:`~wkappa.exceptions.WkappaError`
+        (logits passed by mistake); under ``jax.jit`` (where Python cannot raise) such a
+        row makes the loss NaN, with a zero gradient, as a bad ``sample_weight`` does.
     weights : {'quadratic', 'linear', 'unweighted'} or array-like of shape (K, K)
         Disagreement weights ``W`` (zero diagonal), as in :func:`wkappa.weighted_kappa`.
     form : {'ratio', 'log'}, default 'ratio'

@@ -471,10 +471,10 @@ class WeightedKappaLoss(keras.losses.Loss):  # type: ignore[misc]
     from_logits : bool, default False
         ``y_pred`` holds logits (a softmax is applied over the last axis) rather than
         probabilities: non-negative rows summing to 1 (within the rounding of their dtype),
-        or all 0 for a padded row. Rows that are not (logits by mistake) raise
-        :class:`~wkappa.exceptions.WkappaError` eagerly and make the loss NaN inside a
-        compiled step, as in :class:`wkappa.torch.WeightedKappaLoss` (``mode='probs'``) and
-        :func:`wkappa.jax.kappa_loss`.
+        or all 0 for a padded row (masked by its sample weight 0). Rows that are not
+        (logits by mistake) raise :class:`~wkappa.exceptions.WkappaError` eagerly and make
+        the loss NaN inside a compiled step, as in :class:`wkappa.torch.WeightedKappaLoss`
+        (``mode='probs'``) and :func:`wkappa.jax.kappa_loss`.
     sparse_labels : bool, default False
         ``y_true`` holds class indices (N,) or (N, 1) instead of one-hot rows (N, K).
 

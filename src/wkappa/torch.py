@@ -198,7 +198,8 @@ class WeightedKappaLoss(nn.Module):
     validate_args : bool, default True
         Check that class-index targets lie in ``0..K-1``, sample weights are finite and
         non-negative, and (``mode='probs'``) that ``input`` rows are non-negative and sum to
-        1, or are all 0 for a padded row (a device-to-host sync per call). ``False`` skips
+        1, or are all 0 for a padded row (masked by its ``sample_weight`` 0; a device-to-host
+        sync per call). ``False`` skips
         these checks, as torchmetrics' ``validate_args=False`` does, for input known to be
         valid: bad input is then not refused. A NaN or negative weight gives a wrong loss
         (0, or NaN) without any error, a target outside ``0..K-1`` fails inside torch, with
