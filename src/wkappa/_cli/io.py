@@ -185,7 +185,7 @@ class Source:
             frame = self._ordered(frame)
         if padded and not as_written:
             frame = frame.rename(padded)
-        return frame if not self.na_values else self._declared_missing(frame)
+        return self._missing(frame)
 
     def padded_headers(self) -> dict[str, str]:
         """The file's column names written with surrounding spaces, each mapped to its name
@@ -214,14 +214,29 @@ class Source:
 
     def _ordered(self, frame: Any) -> Any:
         """``frame`` with each ordered dictionary column a polars Enum of its categories, the
-        label order (:mod:`.dictionaries`)."""
+        label order (:mod:`.dictionaries`). A category that is a missing value (``NA``, a
+        blank, an ``--na-values`` code) is not one: its cells are made missing first, as in
+        any other column, and the labels leave it out."""
         if self._categories is None:
             assert self.path is not None
-            self._categories = ordered_categories(self.path, self.fmt)
+            self._categories = ordered_categories(self.path, self.fmt, stream=self.stream)
+        ordered = self._categories.ordered
+        if not ordered:
+            return frame
         pl = polars()
-        ordered = self._categories.ordered.items()
-        cast = [pl.col(c).cast(pl.Enum(values)) for c, values in ordered]
-        return frame.with_columns(cast) if cast else frame
+        frame = self._missing(blank_is_missing(frame, self.schema(frame), list(ordered)))
+        cast = [pl.col(c).cast(pl.Enum(self._ratings(values))) for c, values in ordered.items()]
+        return frame.with_columns(cast)
+
+    def _ratings(self, categories: list[str]) -> list[str]:
+        """The ``categories`` of a dictionary column that are not missing values."""
+        pl = polars()
+        frame = pl.LazyFrame({"c": categories}, schema={"c": pl.String})
+        kept = self._missing(blank_is_missing(frame, {"c": pl.String}, ["c"]))
+        return [c for c in kept.collect()["c"] if c is not None]
+
+    def _missing(self, frame: Any) -> Any:
+        return self._declared_missing(frame) if self.na_values else frame
 
     def unread_order_hint(self, message: str, columns: Sequence[str]) -> str:
         """The refusal ``message`` of unordered ratings in ``columns``, saying so when some
