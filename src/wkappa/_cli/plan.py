@@ -54,6 +54,7 @@ from .plan_report import (
     curve_field,
     evenly_picked,
     figure_bytes,
+    hypothesis_options,
     write_report,
 )
 from .written import write_bytes
@@ -208,12 +209,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "n_simulations": args.simulations,
         "rng": args.seed,
         "lower_limit": args.lower_limit,
+        **hypothesis_options(args, "kappa0"),
     }
-    # The test's options, when given: the library's defaults otherwise (and its refusal
-    # when an interval goal, which runs no test, is given one).
-    for name in ("kappa0", "alpha", "alternative"):
-        if getattr(args, name) is not None:
-            options[name] = getattr(args, name)
     if args.marginals is not None:
         _refuse_decimal_commas(args.marginals)
         rows = [_numbers(part, "--marginals") for part in args.marginals.split(";")]

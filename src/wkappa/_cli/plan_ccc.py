@@ -10,7 +10,7 @@ from typing import Any
 from .._stats import CCCPlan, ccc_power, ccc_sample_size, level_percent, probability_phrase
 from ..exceptions import WkappaError
 from .options import option_names
-from .plan_report import NAMES
+from .plan_report import NAMES, hypothesis_options, subjects_plan
 
 __all__ = ["CCC_NAMES", "CCC_ONLY", "add_ccc_options", "ccc_computation", "ccc_plan"]
 
@@ -95,21 +95,9 @@ def ccc_plan(args: argparse.Namespace, kappa_only: tuple[tuple[str, str], ...]) 
         "scale_shift": args.scale_shift,
         "confidence_level": args.ci,
         "lower_limit": args.lower_limit,
+        **hypothesis_options(args, "ccc0"),
     }
-    # The test's options, when given (refused by an interval goal, which runs no test).
-    for name in ("ccc0", "alpha", "alternative"):
-        if getattr(args, name) is not None:
-            options[name] = getattr(args, name)
-    if args.n is not None:
-        if args.assurance is not None or args.power is not None:
-            raise WkappaError(
-                "--n reports what n subjects deliver: drop --power / --assurance (--ci-width "
-                "W reports the probability that the interval is at most W wide)."
-            )
-        return ccc_power(args.n, ci_width=args.ci_width, **options)
-    return ccc_sample_size(
-        power=args.power, ci_width=args.ci_width, assurance=args.assurance, **options
-    )
+    return subjects_plan(args, options, ccc_power, ccc_sample_size)
 
 
 def ccc_computation(plan: CCCPlan) -> str:

@@ -17,6 +17,7 @@ from .._stats import (
     probability_text,
 )
 from ..exceptions import WkappaError
+from .plan_report import hypothesis_options, subjects_plan
 
 __all__ = ["icc_computation", "icc_plan"]
 
@@ -34,21 +35,9 @@ def icc_plan(args: argparse.Namespace) -> ICCPlan:
         "confidence_level": args.ci,
         "method": "exact" if args.method is None else args.method,
         "lower_limit": args.lower_limit,
+        **hypothesis_options(args, "icc0"),
     }
-    # The test's options, when given (refused by an interval goal, which runs no test).
-    for name in ("icc0", "alpha", "alternative"):
-        if getattr(args, name) is not None:
-            options[name] = getattr(args, name)
-    if args.n is not None:
-        if args.assurance is not None or args.power is not None:
-            raise WkappaError(
-                "--n reports what n subjects deliver: drop --power / --assurance (--ci-width "
-                "W reports the probability that the interval is at most W wide)."
-            )
-        return icc_power(args.n, ci_width=args.ci_width, **options)
-    return icc_sample_size(
-        power=args.power, ci_width=args.ci_width, assurance=args.assurance, **options
-    )
+    return subjects_plan(args, options, icc_power, icc_sample_size)
 
 
 def icc_computation(plan: ICCPlan) -> str:

@@ -1,6 +1,8 @@
 """The figure and the HTML report of ``wkappa plan`` (``--plot``, ``--report``): what n = 2
 .. 2 x the planned n deliver by the plan's formula, and over a normal approximation's curve
-the same share in simulated studies of wkappa's own test and interval."""
+the same share in simulated studies of wkappa's own test and interval; and what the plans of
+kappa, ICC and CCC take alike from the options (:func:`hypothesis_options`,
+:func:`subjects_plan`)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,12 @@ import argparse
 import base64
 import io
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .._core import import_optional
 from .._stats import DECIMALS, KappaPlan, level_percent, probability_text
+from ..exceptions import WkappaError
 from .options import in_options, option_names
 from .written import write_text
 
@@ -24,6 +28,8 @@ __all__ = [
     "curve_field",
     "evenly_picked",
     "figure_bytes",
+    "hypothesis_options",
+    "subjects_plan",
     "write_report",
 ]
 
@@ -48,6 +54,40 @@ POINT_STUDIES = 1000
 
 # Points of the curve shown in the report's table (and simulated over a formula's curve).
 TABLE_POINTS = 12
+
+Plan = TypeVar("Plan")
+
+
+def hypothesis_options(args: argparse.Namespace, null: str) -> dict[str, Any]:
+    """The test's options given (the keyword ``null`` of its null value, ``alpha``,
+    ``alternative``): the library's defaults stand for the others, and its refusal where an
+    interval goal, which runs no test, is given one."""
+    return {
+        name: getattr(args, name)
+        for name in (null, "alpha", "alternative")
+        if getattr(args, name) is not None
+    }
+
+
+def subjects_plan(
+    args: argparse.Namespace,
+    options: dict[str, Any],
+    power: Callable[..., Plan],
+    sample_size: Callable[..., Plan],
+) -> Plan:
+    """The ICC or CCC plan of the options: with ``--n``, what n subjects deliver by
+    ``power`` (``--ci-width W``: the probability that the interval is at most W wide), else
+    the n of the goal by ``sample_size``."""
+    if args.n is not None:
+        if args.assurance is not None or args.power is not None:
+            raise WkappaError(
+                "--n reports what n subjects deliver: drop --power / --assurance (--ci-width "
+                "W reports the probability that the interval is at most W wide)."
+            )
+        return power(args.n, ci_width=args.ci_width, **options)
+    return sample_size(
+        power=args.power, ci_width=args.ci_width, assurance=args.assurance, **options
+    )
 
 
 def evenly_picked(values: list[Any]) -> list[Any]:
