@@ -14,7 +14,7 @@ import numpy as np
 
 from .._core import Alternative, check_count, norm_cdf, norm_ppf
 from .ccc_planning_result import CCCDesign, CCCPlan, build_ccc_design
-from .planning_checks import goal_fields
+from .planning_checks import goal_fields, limit_test
 from .planning_search import MAX_N, Goal, GoalModel, solve_goal
 
 __all__ = ["CCCPlan", "ccc_power", "ccc_sample_size"]
@@ -47,10 +47,8 @@ def _test_power(design: CCCDesign, null: float, alpha: float, alternative: str, 
 
 def _limit_test(design: CCCDesign) -> tuple[float, float, str]:
     """The test whose power is the assurance of ``lower_limit``: the lower limit
-    ``tanh(z_hat - q se)`` of the two-sided interval at ``confidence_level`` clears L exactly
-    when the test of CCC = L at one-sided size ``(1 - level) / 2`` rejects (nan: no limit)."""
-    limit = math.nan if design.lower_limit is None else design.lower_limit
-    return limit, (1.0 - design.confidence_level) / 2.0, "greater"
+    ``tanh(z_hat - q se)`` of the interval clears L when the test of CCC = L rejects."""
+    return limit_test(design.lower_limit, design.confidence_level)
 
 
 def _half(design: CCCDesign, n: int) -> float:

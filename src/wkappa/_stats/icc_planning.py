@@ -22,7 +22,7 @@ from .icc_planning_methods import (
     exact_width_assurance,
 )
 from .icc_planning_result import ICCDesign, ICCPlan, build_icc_design
-from .planning_checks import goal_fields
+from .planning_checks import goal_fields, limit_test
 from .planning_search import Goal, GoalModel, solve_goal
 
 __all__ = ["ICCPlan", "icc_power", "icc_sample_size"]
@@ -39,10 +39,8 @@ def _test_power(design: ICCDesign, null: float, alpha: float, alternative: str, 
 
 
 def _limit_test(design: ICCDesign) -> tuple[float, float, str]:
-    """The test whose power is the assurance of ``lower_limit`` (its null, size and
-    alternative): the lower limit of the two-sided interval at ``confidence_level`` clears
-    L exactly when the test of ICC = L at one-sided size ``(1 - level) / 2`` rejects."""
-    return design.rho_limit, (1.0 - design.confidence_level) / 2.0, "greater"
+    """The test of the single-rater ICC whose power is the assurance of ``lower_limit``."""
+    return limit_test(design.rho_limit, design.confidence_level)
 
 
 def _power(design: ICCDesign, n: int) -> float:

@@ -1,7 +1,8 @@
 """The checks of a study plan's goal that kappa, ICC and CCC plans share: at most one
 interval goal, the test's options refused with one (it runs no test), the level of a one-sided
 test, a power goal against its null value, the interval's width and lower limit and the
-assurance wanted; and the validated goal as an ICC or CCC plan reports it (:func:`goal_fields`).
+assurance wanted; and the validated goal as an ICC or CCC plan reports it (:func:`goal_fields`)
+and the test whose power is the assurance of its lower limit (:func:`limit_test`).
 
 ``statistic`` and ``null`` name the plan's coefficient and its null value as the messages say
 them (``"kappa"`` and ``"kappa0"``, ``"ICC"`` and ``"icc0"``); ``anticipated`` names the
@@ -26,6 +27,7 @@ __all__ = [
     "check_power_goal",
     "check_test_level",
     "goal_fields",
+    "limit_test",
 ]
 
 
@@ -215,3 +217,11 @@ def goal_fields(design: ValidGoal) -> dict[str, Any]:
         "target_assurance": design.assurance,
         "confidence_level": design.confidence_level,
     }
+
+
+def limit_test(limit: float | None, confidence_level: float) -> tuple[float, float, str]:
+    """The test whose power is the assurance of a lower limit (its null, size and
+    alternative): the lower limit of the two-sided interval at ``confidence_level`` clears
+    ``limit`` exactly when the test of the coefficient = ``limit`` at one-sided size
+    ``(1 - level) / 2`` rejects against 'greater' (null nan: no limit)."""
+    return math.nan if limit is None else limit, (1.0 - confidence_level) / 2.0, "greater"
