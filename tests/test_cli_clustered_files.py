@@ -185,13 +185,13 @@ def test_icc_explain_says_which_intervals_are_exact(capsys, tmp_path):
     rows = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
     last = {form: wk.icc(rows, form=form).explain().splitlines()[-1] for form in ("C,1", "A,1")}
     assert last["C,1"].endswith("(exact F limits, McGraw & Wong 1996)")
-    assert "Satterthwaite's df: approximate" in last["A,1"]
+    assert "approximate F limits with Satterthwaite's df" in last["A,1"]
     path = tmp_path / "icc.csv"
     path.write_text("subj,r1,r2,r3\n1,3, NA ,3\n2,4,4,NA \n3,1,2,2\n4,5,4,5\n5,2,2,3\n")
     argv = ["icc", str(path), "--raters", "r1,r2,r3", "--form", "C,1", "--explain", "--quiet"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "REML mean squares, df of the observed ratings: approximate" in out
+    assert "approximate F limits from the REML mean squares, df of the observed ratings" in out
     assert "exact F" not in out.splitlines()[-1]
 
 

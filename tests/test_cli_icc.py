@@ -191,7 +191,8 @@ def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> No
     ci = ccc.confidence_interval(0.95)
     assert lines[-1] == (
         f"Lin's CCC {ccc.statistic:.4f}, 95% CI [{ci.low:.4f}, {ci.high:.4f}] (Lin's "
-        "z-transform) on 12 complete items (1 with a missing rating left out)"
+        "delta-method SE of Fisher's z, normal quantile) on 12 complete items (1 with a "
+        "missing rating left out)"
     )
     matrix = np.array([*rows, [47, np.nan]], dtype=float)
     one_way = wk.icc(matrix, form="1,1").pvalue
@@ -202,7 +203,8 @@ def test_text_states_the_ccc_interval_and_p_values_alike(tmp_path, capsys) -> No
     greater = wk.ccc(np.array(rows, dtype=float), alternative="greater").confidence_interval(0.9)
     assert capsys.readouterr().out.splitlines()[-1] == (
         f"Lin's CCC {ccc.statistic:.4f}, 90% one-sided CI [{greater.low:.4f}, 1.0000] (Lin's "
-        "z-transform) on 12 complete items (1 with a missing rating left out)"
+        "delta-method SE of Fisher's z, normal quantile) on 12 complete items (1 with a "
+        "missing rating left out)"
     )
     assert main(["icc", str(path), "--raters", "a,b", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["file"] == str(path)

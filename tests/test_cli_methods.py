@@ -78,8 +78,8 @@ def test_icc_sentence_says_two_sided_and_cites_reml(tmp_path):
     path = tmp_path / "i.csv"
     path.write_text("j1,j2,j3\n9,2,5\n6,1,3\n8,4,6\n7,1,2\n10,5,6\n6,2,\n")
     methods, page = _report(tmp_path, "icc", path, "--raters", "j1,j2,j3", "--form", "A,1")
-    assert "the p-value is that of the F test of ICC = 0 (two-sided)" in methods
-    assert "(REML, Patterson and Thompson 1971)" in methods
+    assert "the p-value is that of the F test of ICC = 0, two-sided." in methods
+    assert "REML variance components, Patterson and Thompson 1971" in methods
     assert REFERENCES["patterson1971"] in page
     path.write_text("j1,j2,j3\n9,2,5\n6,1,3\n8,4,6\n7,1,2\n10,5,6\n")
     methods, page = _report(tmp_path, "icc", path, "--raters", "j1,j2,j3", "--form", "A,1")

@@ -363,9 +363,13 @@ def test_one_sided_intervals() -> None:
     [
         ("C,1", False, "exact F limits"),
         ("1,k", False, "exact F limits"),
-        ("A,1", False, "Satterthwaite's df: approximate"),
-        ("A,k", False, "Satterthwaite's df: approximate"),
-        ("C,1", True, "REML mean squares, df of the observed ratings: approximate"),
+        ("A,1", False, "approximate F limits with Satterthwaite's df"),
+        ("A,k", False, "approximate F limits with Satterthwaite's df"),
+        (
+            "C,1",
+            True,
+            "approximate F limits from the REML mean squares, df of the observed ratings",
+        ),
     ],
 )
 def test_the_method_error_says_whether_the_f_limits_are_exact(

@@ -179,14 +179,14 @@ def test_icc_report_has_the_numbers_of_the_library(icc_report, icc_case):
     # n items / k raters, the ratings used and the subject left out, the method.
     assert (
         "from 6 items rated by 4 raters (23 ratings; items with a missing rating keep their "
-        "other ratings (REML, Patterson and Thompson 1971)"
+        "other ratings: REML variance components, Patterson and Thompson 1971"
     ) in page
     assert "1 of 7 file rows left out: no rating at all" in page
     assert "file rows: 7 read, 6 used, 1 dropped: no rating at all" in page
     # missing ratings: the limits are approximate, and the page says so (never "exact F")
     assert (
-        "the F-based interval of McGraw and Wong (1996) (F limits from the REML mean squares, "
-        "df of the observed ratings: approximate)" in page
+        "the F-based interval of McGraw and Wong (1996) (approximate F limits from the REML "
+        "mean squares, df of the observed ratings)" in page
     )
     assert "exact F" not in page
     # The command line as typed, the software and version, the date.
@@ -205,7 +205,7 @@ def test_icc_report_methods_sentence_reports_the_ccc(icc_report, icc_case):
     assert (
         "Agreement was also summarised by the overall concordance correlation coefficient "
         f"(Barnhart, Haber and Song 2002): overall CCC {ccc.statistic:.4f}, 95% CI "
-        f"[{low:.4f}, {high:.4f}] (jackknife z-transform) on {ccc.n_items} complete items"
+        f"[{low:.4f}, {high:.4f}] ({ccc.interval_method}) on {ccc.n_items} complete items"
     ) in methods
 
 
@@ -222,7 +222,10 @@ def test_icc_report_one_sided_and_every_form(icc_case, tmp_path, monkeypatch, ca
     assert main([*argv[:4], "--alternative", "greater", "--report", str(out)]) == 0
     page = html.unescape(out.read_text())
     results = wk.icc_all(ratings, alternative="greater")
-    assert "one-sided 95% lower bound" in page and "F test of ICC = 0 (greater)" in page
+    assert (
+        "one-sided 95% lower bound" in page
+        and "F test of ICC = 0 against ICC > 0, one-sided" in page
+    )
     for result in results.values():
         low, high = result.confidence_interval(0.95)
         assert high == 1.0
@@ -244,7 +247,7 @@ def test_icc_report_says_which_limits_are_exact(tmp_path, monkeypatch):
     Path("r.csv").write_text("a,b,c\n1,2,2\n3,3,4\n4,5,5\n2,2,3\n5,4,5\n")
     for form, words in [
         ("C,1", "(exact F limits)"),
-        ("A,1", "(F limits with Satterthwaite's df: approximate)"),
+        ("A,1", "(approximate F limits with Satterthwaite's df)"),
     ]:
         argv = ["icc", "r.csv", "--raters", "a,b,c", "--form", form, "--report", "o.html"]
         assert main(argv) == 0

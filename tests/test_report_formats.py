@@ -352,7 +352,8 @@ def test_a_one_sided_interval_is_written_as_its_bound_in_reports(one_sided, comm
         assert ccc["alternative"] == alternative and ccc["confidence_interval"][end] not in (-1, 1)
         written = (
             f"overall CCC {ccc['statistic']:.{DECIMALS}f}, one-sided 95% {side} confidence bound "
-            f"{ccc['confidence_interval'][end]:.{DECIMALS}f} (jackknife z-transform) on "
+            f"{ccc['confidence_interval'][end]:.{DECIMALS}f} (jackknife SE of Fisher's z, "
+            f"t({ccc['n_items'] - 1}) quantile) on "
         )
         assert written in methods and shown.count(written) == 2, shown
     assert not INTERVAL.findall(shown.split("Concordance")[0])

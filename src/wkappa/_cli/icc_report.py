@@ -39,6 +39,7 @@ __all__ = [
     "count_text",
     "form_cells",
     "icc_number",
+    "icc_test_text",
     "infinite_f",
     "interval_heading",
     "method_text",
@@ -48,10 +49,6 @@ __all__ = [
 
 # The columns of form_cells (the interval's heading goes between ICC and F).
 FORM_HEADER = ("form", "S&F", "ICC", "F", "df1", "df2", "p")
-
-
-# How the CCC's interval is computed, by its method.
-_CCC_INTERVALS = {"lin": "Lin's z-transform", "jackknife": "jackknife z-transform"}
 
 
 def concordance_line(
@@ -75,12 +72,25 @@ def concordance_line(
         limits = format_interval(ci.low, ci.high, number=icc_number)
         interval = f"{ci_label(args.ci, args.alternative)} {limits}"
     line = (
-        f"{name} {estimate}, {interval} ({_CCC_INTERVALS.get(ci.method, ci.method)}) on "
+        f"{name} {estimate}, {interval} ({result.interval_method}) on "
         f"{result.n_items:,} complete items"
     )
     if result.n_items_omitted:
         line += f" ({result.n_items_omitted:,} with a missing rating left out)"
     return line
+
+
+def icc_test_text(icc0: float, alternative: str) -> str:
+    """The F test the p-values are of, as the table's note and the methods sentence name it:
+    the null value and, for a one-sided test, the alternative it is against.
+
+    >>> icc_test_text(0, "two-sided"), icc_test_text(0.7, "greater")
+    ('F test of ICC = 0, two-sided', 'F test of ICC = 0.7 against ICC > 0.7, one-sided')
+    """
+    if alternative == "two-sided":
+        return f"F test of ICC = {icc0:g}, two-sided"
+    sign = ">" if alternative == "greater" else "<"
+    return f"F test of ICC = {icc0:g} against ICC {sign} {icc0:g}, one-sided"
 
 
 def icc_number(value: float, digits: int = DECIMALS) -> str:
@@ -199,8 +209,8 @@ def _methods(
     ratings = f"{count_text(first.n_ratings)} ratings"
     if first.method == "reml":
         ratings += (
-            "; items with a missing rating keep their other ratings (REML, Patterson and "
-            "Thompson 1971)"
+            "; items with a missing rating keep their other ratings: REML variance "
+            "components, Patterson and Thompson 1971"
         )
         cited = (*cited, "patterson1971")
     dropped = dropped_clause(rows)
@@ -212,15 +222,15 @@ def _methods(
     limits = (
         icc_limits(first.form, first.method)
         if len(forms) == 1 or first.method == "reml"
-        else "exact F limits for the one-way and consistency forms, F limits with "
-        "Satterthwaite's df (approximate) for absolute agreement"
+        else "exact F limits for the one-way and consistency forms, approximate F limits "
+        "with Satterthwaite's df for absolute agreement"
     )
-    sided = f" ({args.alternative})"  # two-sided by default, unlike SPSS, psych and pingouin
     sentence = (
         f"Inter-rater reliability was estimated with {what} from {first.n_items:,} items rated "
         f"by {first.n_raters} raters ({ratings}{dropped}). {each} "
         f"{interval_clause(level, words, args.alternative)} "
-        f"({limits}); the p-value is that of the F test of ICC = {args.icc0:g}{sided}. "
+        f"({limits}); the p-value is that of the "
+        f"{icc_test_text(args.icc0, args.alternative)}. "
         f"Computed with {provenance.software} on {provenance.date}.{found}"
     )
     if first.method == "none":
@@ -329,8 +339,8 @@ def write_icc_report(
             [*FORM_HEADER[:3], heading, *FORM_HEADER[3:]],
             [form_cells(results[form], intervals[form], args.alternative) for form in forms],
         ),
-        f'<p class="note">S&amp;F: the name of Shrout &amp; Fleiss (1979). p: the F test of '
-        f"ICC = {args.icc0:g}, {escape(args.alternative)}. 1 = one-way, A = absolute "
+        f'<p class="note">S&amp;F: the name of Shrout &amp; Fleiss (1979). p: the '
+        f"{escape(icc_test_text(args.icc0, args.alternative))}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters. "
         f"{'; '.join(escape(f'{results[f].name}: {results[f].description}') for f in forms)}."
         + (f" {escape(INFINITE_F)}." if infinite_f(results, forms) else "")

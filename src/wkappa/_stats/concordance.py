@@ -160,6 +160,24 @@ class CCCResult:
 
         return sided(two_sided, confidence_level, self.alternative, CORRELATION_RANGE)
 
+    @property
+    def interval_method(self) -> str:
+        """How :meth:`confidence_interval` is computed, in words: Lin's delta-method standard
+        error of Fisher's z with a normal quantile (two raters), or the jackknife's with a t
+        quantile on ``n_items - 1`` df (several raters).
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> wk.ccc([2.1, 3.4, 1.9, 5.0], [2.0, 3.9, 2.2, 4.6]).interval_method
+        "Lin's delta-method SE of Fisher's z, normal quantile"
+        >>> wk.ccc([[1, 2, 2], [3, 3, 4], [5, 4, 5], [2, 2, 1]]).interval_method
+        "jackknife SE of Fisher's z, t(3) quantile"
+        """
+        if self.method == "lin":
+            return "Lin's delta-method SE of Fisher's z, normal quantile"
+        return f"jackknife SE of Fisher's z, t({self.n_items - 1}) quantile"
+
     def to_dict(self, confidence_level: float = 0.95) -> dict[str, Any]:
         """JSON-ready summary (nan becomes None) with the interval."""
         ci = self.confidence_interval(confidence_level)
@@ -189,10 +207,11 @@ class CCCResult:
             if self.n_raters == 2
             else "2 sum_{j<l} s_jl / ((k-1) sum_j s_j² + sum_{j<l} (xbar_j - xbar_l)²)"
         )
-        interval = (
-            "Lin's delta-method SE of Fisher's z, normal quantile"
-            if self.method == "lin"
-            else f"jackknife SE of Fisher's z, t({self.n_items - 1}) quantile"
+        interval = self.interval_method
+        name = (
+            "Lin's concordance correlation"
+            if self.n_raters == 2
+            else "Overall concordance correlation (Barnhart, Haber & Song 2002)"
         )
         omitted = ""
         if self.n_items_omitted:
@@ -200,8 +219,7 @@ class CCCResult:
             omitted = f" ({self.n_items_omitted} {items} with a missing value left out)"
         return "\n".join(
             [
-                f"Lin's concordance correlation, {self.n_items} items{omitted} x "
-                f"{self.n_raters} raters (1/n moments)",
+                f"{name}, {self.n_items} items{omitted} x {self.n_raters} raters (1/n moments)",
                 f"means [{means}], variances [{variances}]",
                 f"CCC = {formula} = {number_text(self.statistic, reason=same)}",
                 f"= Pearson r {number_text(self.pearson)}"

@@ -86,12 +86,12 @@ def icc_limits(form: str, method: str) -> str:
     ratings (``method='reml'``) the df are counted from the observed ratings.
 
     >>> icc_limits("C,1", "anova"), icc_limits("A,1", "anova")
-    ('exact F limits', "F limits with Satterthwaite's df: approximate")
+    ('exact F limits', "approximate F limits with Satterthwaite's df")
     """
     if method == "reml":
-        return "F limits from the REML mean squares, df of the observed ratings: approximate"
+        return "approximate F limits from the REML mean squares, df of the observed ratings"
     if form.startswith("A"):
-        return "F limits with Satterthwaite's df: approximate"
+        return "approximate F limits with Satterthwaite's df"
     return "exact F limits"
 
 
