@@ -334,11 +334,10 @@ def build_ccc_design(
         limit = _check_ccc(lower_limit, "lower_limit", -1.0, "a CCC")
         check_lower_limit(limit, anticipated, anticipated="ccc1", statistic="CCC")
     chance = check_assurance(assurance, limit, width)
-    target = None
-    if not n_given and width is None and limit is None:
-        target = check_power_goal(
-            power, alpha_value, anticipated, null, side, anticipated="`ccc1`", null="ccc0"
-        )
+    target = check_power_goal(
+        power, alpha_value, anticipated, null, side, anticipated="`ccc1`", null="ccc0",
+        goal=tested and not n_given,
+    )  # fmt: skip
     return CCCDesign(
         method=method,
         ccc1=anticipated,

@@ -284,11 +284,10 @@ def build_icc_design(
             "method='exact'. Hint: drop `method=`, or drop `assurance=`."
         )
     chance = check_assurance(assurance, limit, width)
-    target = None
-    if not n_given and width is None and limit is None:
-        target = check_power_goal(
-            power, alpha_value, anticipated, null, alternative, anticipated="`icc1`", null="icc0"
-        )
+    target = check_power_goal(
+        power, alpha_value, anticipated, null, alternative, anticipated="`icc1`", null="icc0",
+        goal=tested and not n_given,
+    )  # fmt: skip
     return ICCDesign(
         method=method,
         form=form,

@@ -56,11 +56,15 @@ def check_power_goal(
     *,
     anticipated: str,
     null: str,
-) -> float:
+    goal: bool,
+) -> float | None:
     """The power wanted (default 0.8), above ``alpha``, of a test of ``null_value`` that
     the anticipated ``value`` can reach in the direction of ``alternative``; ``anticipated``
     is how the messages show that value (```icc1```, or ``the anticipated kappa`` where it
-    comes from a table)."""
+    comes from a table). None unless the power is the plan's ``goal`` (the plan runs its
+    test, and n is not given)."""
+    if not goal:
+        return None
     target = check_probability(0.8 if power is None else power, "power")
     if not target > alpha:
         raise WkappaError(f"`power` must be above `alpha` ({alpha:g}) and below 1; got {target:g}.")

@@ -486,12 +486,11 @@ def build_design(
         chance = 0.5 if assurance is None else check_probability(assurance, "assurance")
     elif assurance is not None:
         raise WkappaError("`assurance=` goes with `lower_limit=`.")
-    target = None
-    if not n_given and width is None and limit is None:
-        shown = "the anticipated kappa" if anticipated is None else "`kappa1`"
-        target = check_power_goal(
-            power, alpha_value, kappa_value, null, alternative, anticipated=shown, null="kappa0"
-        )
+    shown = "the anticipated kappa" if anticipated is None else "`kappa1`"
+    target = check_power_goal(
+        power, alpha_value, kappa_value, null, alternative, anticipated=shown, null="kappa0",
+        goal=tested and not n_given,
+    )  # fmt: skip
     if method == "simulation":
         default = N_SIMULATIONS_SEVERAL if several else N_SIMULATIONS
         count = default if n_simulations is None else n_simulations
