@@ -82,7 +82,7 @@ def test_equal_marginals_give_a_bias_index_of_exactly_zero(table, order, extra):
     if counts.sum() == 0:
         return
     assert base_rate_indices(counts)["bias_index"] == 0.0
-    assert base_rate_indices(counts / 4)["bias_index"] == 0.0  # (weighted counts, exact)
+    assert base_rate_indices(counts * 3)["bias_index"] == 0.0
 
 
 @settings(max_examples=60, deadline=None)

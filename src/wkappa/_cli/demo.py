@@ -162,16 +162,9 @@ def _rounded_kappa() -> float:
     return quadratic_weighted_kappa(grade, [int(r["pred_all"]) for r in rows])
 
 
-def _panel_section() -> None:
-    from .._stats import (
-        agreement,
-        base_rate_indices,
-        interpretation,
-        p_phrase,
-        rater_vs_panel,
-        smallest_pvalue,
-    )
-
+def simulated_panel() -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The demo's seeded panel: its labels, five annotators' ratings of 300 items (items x
+    raters) and an LLM judge's, which calls a fifth of the clear cases "mild"."""
     labels = ["none", "mild", "moderate", "severe"]
     rng = np.random.default_rng(24)
     truth = rng.choice(4, size=300, p=[0.55, 0.25, 0.12, 0.08])
@@ -184,7 +177,20 @@ def _panel_section() -> None:
         return named
 
     panel = np.column_stack([annotator(False) for _ in range(5)])
-    judge = annotator(True)
+    return labels, panel, annotator(True)
+
+
+def _panel_section() -> None:
+    from .._stats import (
+        agreement,
+        base_rate_indices,
+        interpretation,
+        p_phrase,
+        rater_vs_panel,
+        smallest_pvalue,
+    )
+
+    labels, panel, judge = simulated_panel()
     print("5. Several raters and an LLM judge (simulated and seeded: 300 items labelled")
     print("   none / mild / moderate / severe by five annotators and a judge that calls a fifth")
     print("   of the clear cases 'mild').")
@@ -206,10 +212,7 @@ def _panel_section() -> None:
         f"  difference {format_number(result.difference)}, 95% CI "
         f"{format_interval(ci.low, ci.high)}, {p_phrase(max(pvalue, floor), pvalue <= floor)}"
     )
-    both = np.zeros((4, 4), dtype=np.int64)
-    index = {label: k for k, label in enumerate(labels)}
-    for a, b in zip(judge, panel[:, 0], strict=True):
-        both[index[a], index[b]] += 1
+    both = confusion_table(judge, panel[:, 0], labels=labels)
     rates = {key: format_number(value) for key, value in base_rate_indices(both).items()}
     print(
         f"  judge vs the first annotator: raw agreement {rates['observed_agreement']}, "

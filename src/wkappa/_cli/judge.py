@@ -19,9 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .._core import COEFFICIENTS, is_missing_scalar, kappa_from_table, known_raters
+from .._core import COEFFICIENTS, is_missing_scalar, known_raters
 from .._stats import (
-    agreement,
     base_rate_indices,
     pooled_base_rate_indices,
     rater_vs_panel,
@@ -233,34 +232,6 @@ def _pair_table(a: np.ndarray, b: np.ndarray, labels: Sequence[Any]) -> np.ndarr
     return np.asarray(confusion_table(a[both], b[both], labels=labels))
 
 
-def _member_indices(
-    candidate: np.ndarray, member: np.ndarray, table: np.ndarray, labels: Sequence[Any]
-) -> dict[str, float]:
-    """The base-rate indices of the candidate against one member (``table``: their K x K
-    table of the items both rated), whose kappa, observed agreement and PABAK are the
-    library's own numbers, bit for bit: ``wk.kappa_from_table(table, weights="unweighted")``
-    (Cohen's kappa, as ``wk.weighted_kappa``), and ``wk.agreement`` of the pair with
-    ``coefficient="percent"`` and ``"brennan_prediger"`` over the K ``labels``."""
-    indices = base_rate_indices(table)
-    if table.sum() == 0:  # no item rated by both: every index is undefined
-        return indices
-    nan = float("nan")  # where undefined: nan, as the indices have it, not a warning
-    indices["kappa"] = kappa_from_table(table, weights="unweighted", zero_division=nan)
-    both = _present(candidate) & _present(member)
-    pair = np.column_stack([candidate[both], member[both]])
-
-    def pair_agreement(coefficient: Any) -> float:
-        found = agreement(
-            pair, coefficient=coefficient, weights="unweighted", labels=labels, zero_division=nan
-        )
-        return float(found.statistic)
-
-    indices["observed_agreement"] = pair_agreement("percent")
-    if len(labels) >= 2:
-        indices["pabak"] = pair_agreement("brennan_prediger")
-    return indices
-
-
 @dataclass(frozen=True)
 class Judged:
     ratings: Ratings
@@ -325,9 +296,7 @@ def judge(ratings: Ratings, args: argparse.Namespace, label_counts: Any, keys: l
         labels=labels,
         names=[ratings.candidate, *ratings.panel],
         matrix=matrix,
-        per_member=[
-            _member_indices(candidate, panel[:, j], versus[j], labels) for j in range(len(versus))
-        ],
+        per_member=[base_rate_indices(t) for t in versus],
         panel_pooled=pooled_base_rate_indices(among),
         specific_candidate=specific_agreement(judged),
         specific_panel=specific_agreement(pooled + pooled.T),

@@ -24,15 +24,24 @@ order, so the summed table's margins are not two raters' shares). Kappa is then
 ``(p_o - p_e) / (1 - p_e)`` with those pooled ``p_o`` and ``p_e``. One table gives
 :func:`base_rate_indices`.
 
+The formulas above say what the numbers are; kappa, ``p_o`` and PABAK are computed by the
+library's own functions (``kappa_from_table``, ``wk.agreement`` with ``coefficient="percent"``
+and ``"brennan_prediger"``), so that they equal, bit for bit, what those give on the same pairs.
+
 For K = 2, Byrt et al. show ``kappa = (pabak - PI^2 + BI^2) / (1 - PI^2 + BI^2)``: a high
 prevalence index (one category dominates) pulls kappa below PABAK, a bias index pushes it up.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
+
+from .._core import Coefficient, kappa_from_table
+from ..exceptions import PerfectAgreementWarning, UndefinedKappaWarning
+from .several import agreement
 
 __all__ = ["base_rate_indices", "pooled_base_rate_indices", "specific_agreement"]
 
@@ -55,42 +64,94 @@ def specific_agreement(table: Any) -> np.ndarray:
 
 def base_rate_indices(table: Any) -> dict[str, float]:
     """Observed agreement, Cohen's (unweighted) kappa, PABAK, the prevalence and bias indices
-    of a K x K table (see the module docstring)."""
-    p = _proportions(table)
-    k = p.shape[0]
-    rows, columns = p.sum(axis=1), p.sum(axis=0)
-    observed = float(np.trace(p))
-    expected = float(rows @ columns)
-    kappa = (observed - expected) / (1.0 - expected) if expected < 1.0 else float("nan")
-    pooled = (rows + columns) / 2.0
-    # The raters' marginals compared as counts (exact sums of whole counts), then divided:
-    # the proportions' row and column sums round differently, so equal marginals gave a
-    # bias index of 5.6e-17 instead of 0.
+    of a K x K table of whole counts (see the module docstring); nan where undefined.
+
+    Kappa, observed agreement and PABAK are the library's own numbers, bit for bit:
+    ``kappa_from_table(table, weights="unweighted")`` (Cohen's kappa, as
+    ``wk.weighted_kappa`` of the pairs), and ``wk.agreement`` of the table's pairs with
+    ``coefficient="percent"`` and ``"brennan_prediger"`` over its K categories (the pairs
+    given once each with their counts as ``multiplicity``, which gives what the items give).
+    """
     counts = np.asarray(table, dtype=np.float64)
+    k = counts.shape[0]
     total = counts.sum()
-    gap = np.abs(counts.sum(axis=1) - counts.sum(axis=0)).sum()
-    bias = float(0.5 * gap / total) if total > 0 else float("nan")
+    nan = float("nan")
+    if not total > 0:
+        names = ("observed_agreement", "kappa", "pabak", "prevalence_index", "bias_index")
+        return dict.fromkeys(names, nan)
+    kappa = float(kappa_from_table(counts, weights="unweighted", zero_division=nan))
+    observed = _pairs_agreement(counts, "percent")
     if k < 2:
         return {
             "observed_agreement": observed,
             "kappa": kappa,
-            "pabak": float("nan"),
-            "prevalence_index": float("nan"),
-            "bias_index": float("nan"),
+            "pabak": nan,
+            "prevalence_index": nan,
+            "bias_index": nan,
         }
+    pooled = (counts.sum(axis=1) + counts.sum(axis=0)) / (2.0 * total)
+    # The raters' marginals compared as counts (exact sums of whole counts), then divided:
+    # the proportions' row and column sums round differently, so equal marginals gave a
+    # bias index of 5.6e-17 instead of 0.
+    gap = np.abs(counts.sum(axis=1) - counts.sum(axis=0)).sum()
     return {
         "observed_agreement": observed,
         "kappa": kappa,
-        "pabak": (k * observed - 1.0) / (k - 1.0),
+        "pabak": _pairs_agreement(counts, "brennan_prediger"),
         "prevalence_index": float(k / (k - 1.0) * 0.5 * np.abs(pooled - 1.0 / k).sum()),
-        "bias_index": bias,
+        "bias_index": float(0.5 * gap / total),
     }
+
+
+def _pairs_agreement(counts: np.ndarray, coefficient: Coefficient) -> float:
+    """``wk.agreement`` (unweighted, over the K categories) of the pairs a K x K table counts."""
+    rows, columns = np.nonzero(counts)
+    multiplicity = counts[rows, columns].astype(np.int64)
+    if not np.array_equal(multiplicity, counts[rows, columns]):  # pragma: no cover - internal
+        raise ValueError("a table of base rates holds whole counts")
+    return _statistic(
+        np.column_stack([rows, columns]),
+        coefficient,
+        np.arange(counts.shape[0]),
+        multiplicity=multiplicity,
+    )
+
+
+def _statistic(ratings: Any, coefficient: Coefficient, labels: Any, **options: Any) -> float:
+    """``wk.agreement(...).statistic``, unweighted, nan where undefined; its warnings about
+    the standard error (not shown here) are not raised."""
+    with warnings.catch_warnings():
+        for category in (UndefinedKappaWarning, PerfectAgreementWarning):
+            warnings.simplefilter("ignore", category)
+        found = agreement(
+            ratings,
+            coefficient=coefficient,
+            weights="unweighted",
+            labels=labels,
+            zero_division=float("nan"),
+            **options,
+        )
+    return float(found.statistic)
 
 
 def pooled_base_rate_indices(tables: Any) -> dict[str, float]:
     """The indices of several pairs' K x K tables pooled (see the module docstring): they
     do not depend on which rater of a pair is its rows, and one table gives
-    :func:`base_rate_indices`."""
+    :func:`base_rate_indices`.
+
+    Observed agreement, PABAK and the prevalence index are :func:`base_rate_indices` of the
+    summed table: observed agreement and PABAK are the library's percent and
+    Brennan-Prediger agreement of every pair's ratings pooled (one pair of columns). With
+    missing ratings that is not ``wk.agreement(panel, coefficient="percent")``, which
+    averages each item's share of agreeing pairs over the items; without, it is, up to
+    rounding. The pooled kappa and bias index have no library function: kappa is
+    ``(p_o - p_e) / (1 - p_e)`` with ``p_e`` each pair's own chance agreement
+    ``sum_k r_k c_k`` averaged with the pair's count as its weight, and the bias index each
+    pair's averaged alike. When every pair counts the same items (a panel without missing
+    ratings) this kappa is Conger's (1980) kappa of the panel (``wk.agreement(panel,
+    coefficient="conger")``, up to rounding); with missing ratings its pairs are weighted by
+    the items they share.
+    """
     counts = [np.asarray(t, dtype=np.float64) for t in tables]
     counts = [c for c in counts if c.sum() > 0]
     if not counts:
