@@ -475,6 +475,27 @@ def class_weight_fit() -> dict[str, Any]:
 
 
 @check
+def numpy2_reads() -> dict[str, Any]:
+    """Reading the metric's counts (result, table, saving) warned on TensorFlow with NumPy 2:
+    its variables' __array__ lacks the copy keyword (a DeprecationWarning per read, an
+    error under -W error). PyTorch's tensors lack it too, in torch itself."""
+    import warnings
+
+    metric = CohenKappa(5, weightage="quadratic", sparse_labels=True)
+    metric.update_state(np.array([0, 1, 2, 4]), np.eye(5, dtype="float32")[[0, 1, 3, 4]])
+    store: dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        try:
+            value = float(keras.ops.convert_to_numpy(metric.result()))
+            total = int(metric.table.sum())
+            metric.save_own_variables(store)
+        except DeprecationWarning as warning:
+            return {"warning": str(warning)}
+    return {"value": value, "total": total, "saved": sorted(store)}
+
+
+@check
 def howto() -> dict[str, Any]:
     """The how-to "Training a Keras model on QWK", run as a doctest on this backend."""
     import doctest

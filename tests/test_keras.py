@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 import torch
 
+import wkappa as wk
 from wkappa.torch import WeightedKappaLoss as TorchKappaLoss
 
 pytestmark = pytest.mark.integration  # real Keras training runs in subprocesses
@@ -180,6 +181,18 @@ def test_fractional_class_weight_names_class_weight(backend: str, results: dict[
     message = _check(results, "class_weight_fit")["message"]
     assert message is not None and message.startswith("`sample_weight` must hold"), message
     assert "class_weight= reaches weighted_metrics as sample_weight" in message, message
+
+
+def test_reading_the_counts_does_not_warn_under_numpy_2(
+    backend: str, results: dict[str, Any]
+) -> None:
+    if backend == "torch":
+        pytest.skip("torch.Tensor.__array__ itself lacks NumPy 2's copy keyword")
+    result = _check(results, "numpy2_reads")
+    assert result.get("warning") is None, result
+    assert result["total"] == 4 and result["saved"] == ["rejected", "table"]
+    expected = wk.qwk([0, 1, 2, 4], [0, 1, 3, 4], labels=range(5))
+    assert result["value"] == np.float32(expected)
 
 
 def test_labels_beyond_int32_are_refused_not_wrapped(backend: str, results: dict[str, Any]) -> None:

@@ -72,6 +72,13 @@ def _weight_matrix(weightage: str | None, k: int) -> np.ndarray:
     return np.asarray(distance, dtype=np.float64)
 
 
+def _numpy(variable: Any) -> np.ndarray:
+    """A metric variable's value as numpy, copied to a tensor first: TensorFlow's variable
+    objects lack the ``copy`` keyword of ``__array__`` that NumPy 2 asks for (a
+    DeprecationWarning at every read)."""
+    return np.asarray(ops.convert_to_numpy(ops.copy(variable.value)))
+
+
 def _count_dtype() -> str:
     """int64 where the backend has it; int32 on JAX unless ``jax_enable_x64`` is set."""
     if keras.backend.backend() == "jax":
@@ -362,10 +369,10 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         """
         table = self._table.value
         if not is_traced(table):
-            rejected = [int(c) for c in ops.convert_to_numpy(self._rejected.value)]
+            rejected = [int(c) for c in _numpy(self._rejected)]
             self._raise_rejected(rejected, None, None)
             value = kappa_from_table(
-                np.asarray(ops.convert_to_numpy(table), dtype=np.int64),
+                np.asarray(_numpy(self._table), dtype=np.int64),
                 weights=_WEIGHTAGE_NAMES[self.weightage],
                 zero_division=self.zero_division,
             )
@@ -403,7 +410,7 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
     @property
     def table(self) -> np.ndarray:
         """The (K, K) table of counts as an int64 numpy array (rows ``y_true``)."""
-        return np.asarray(ops.convert_to_numpy(self._table.value), dtype=np.int64)
+        return np.asarray(_numpy(self._table), dtype=np.int64)
 
     def save_own_variables(self, store: Any) -> None:
         """Write the counts (the table and the rejected rows) to a Keras weights ``store``.
@@ -411,8 +418,8 @@ class CohenKappa(keras.metrics.Metric):  # type: ignore[misc]
         Keras' saving library calls it, and so pickling, ``copy.copy`` and
         ``copy.deepcopy`` (which Keras runs through that library) keep the counts.
         """
-        store["table"] = ops.convert_to_numpy(self._table.value)
-        store["rejected"] = ops.convert_to_numpy(self._rejected.value)
+        store["table"] = _numpy(self._table)
+        store["rejected"] = _numpy(self._rejected)
 
     def load_own_variables(self, store: Any) -> None:
         """Read the counts written by :meth:`save_own_variables` (a store without them,
