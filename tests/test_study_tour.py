@@ -153,3 +153,23 @@ def test_the_icc_forms_are_the_two_way_anova_by_hand():
     results = wk.icc_all(y)
     for form, value in by_hand.items():
         assert results[form].statistic == pytest.approx(value, rel=1e-12)
+
+
+def test_the_explanation_names_the_test_as_the_report_does():
+    """``ICCResult.explain()`` wrote "F test of ICC = 0.7 (greater)" beside the CLI's note;
+    both now come from ``ICCResult.test_text``."""
+    y = np.column_stack([DEVICE, REFERENCE]).astype(float)
+    result = wk.icc(y, form="C,1", icc0=0.7, alternative="greater")
+    assert "F test of ICC = 0.7 against ICC > 0.7, one-sided: F = " in result.explain()
+    f = result.f_statistic
+    assert result.pvalue == pytest.approx(stats.f.sf(f, result.df1, result.df2), rel=1e-9)
+
+
+def test_the_consistency_forms_name_both_models():
+    """Shrout & Fleiss's ICC3 is the two-way mixed model and McGraw & Wong's ICC(C,1) the
+    same number under the random one: "two-way effects" named neither."""
+    y = np.column_stack([DEVICE, REFERENCE]).astype(float)
+    for form in ("C,1", "C,k"):
+        assert wk.icc(y, form=form).description.startswith(
+            "two-way random or mixed effects, consistency"
+        )

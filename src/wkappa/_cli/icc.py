@@ -26,7 +26,6 @@ from .icc_report import (
     concordance_line,
     count_text,
     form_cells,
-    icc_test_text,
     infinite_f,
     interval_heading,
     method_text,
@@ -299,7 +298,7 @@ def run_icc(args: argparse.Namespace) -> int:
         *(line(form_cells(results[form], intervals[form])) for form in forms),
     ]
     lines.append(
-        f"p: {icc_test_text(args.icc0, args.alternative)}. 1 = one-way, A = absolute "
+        f"p: {first.test_text}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters."
         + (f" {INFINITE_F}." if infinite_f(results, forms) else "")
     )

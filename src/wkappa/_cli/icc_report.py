@@ -39,7 +39,6 @@ __all__ = [
     "count_text",
     "form_cells",
     "icc_number",
-    "icc_test_text",
     "infinite_f",
     "interval_heading",
     "method_text",
@@ -78,19 +77,6 @@ def concordance_line(
     if result.n_items_omitted:
         line += f" ({result.n_items_omitted:,} with a missing rating left out)"
     return line
-
-
-def icc_test_text(icc0: float, alternative: str) -> str:
-    """The F test the p-values are of, as the table's note and the methods sentence name it:
-    the null value and, for a one-sided test, the alternative it is against.
-
-    >>> icc_test_text(0, "two-sided"), icc_test_text(0.7, "greater")
-    ('F test of ICC = 0, two-sided', 'F test of ICC = 0.7 against ICC > 0.7, one-sided')
-    """
-    if alternative == "two-sided":
-        return f"F test of ICC = {icc0:g}, two-sided"
-    sign = ">" if alternative == "greater" else "<"
-    return f"F test of ICC = {icc0:g} against ICC {sign} {icc0:g}, one-sided"
 
 
 def icc_number(value: float, digits: int = DECIMALS) -> str:
@@ -230,7 +216,7 @@ def _methods(
         f"by {first.n_raters} raters ({ratings}{dropped}). {each} "
         f"{interval_clause(level, words, args.alternative)} "
         f"({limits}); the p-value is that of the "
-        f"{icc_test_text(args.icc0, args.alternative)}. "
+        f"{first.test_text}. "
         f"Computed with {provenance.software} on {provenance.date}.{found}"
     )
     if first.method == "none":
@@ -340,7 +326,7 @@ def write_icc_report(
             [form_cells(results[form], intervals[form], args.alternative) for form in forms],
         ),
         f'<p class="note">S&amp;F: the name of Shrout &amp; Fleiss (1979). p: the '
-        f"{escape(icc_test_text(args.icc0, args.alternative))}. 1 = one-way, A = absolute "
+        f"{escape(results[forms[0]].test_text)}. 1 = one-way, A = absolute "
         "agreement, C = consistency; ,1 one rater, ,k the mean of the k raters. "
         f"{'; '.join(escape(f'{results[f].name}: {results[f].description}') for f in forms)}."
         + (f" {escape(INFINITE_F)}." if infinite_f(results, forms) else "")

@@ -208,6 +208,25 @@ class ICCResult:
         """The model and the unit of the form in words."""
         return DESCRIPTIONS[self.form]
 
+    @property
+    def test_text(self) -> str:
+        """The F test :attr:`pvalue` is of, in words: the null value and, for a one-sided
+        test, the alternative it is against.
+
+        Examples
+        --------
+        >>> import wkappa as wk
+        >>> ratings = [[9, 2, 5], [6, 1, 3], [8, 4, 6], [7, 1, 2], [10, 5, 6]]
+        >>> wk.icc(ratings).test_text
+        'F test of ICC = 0, two-sided'
+        >>> wk.icc(ratings, icc0=0.7, alternative="greater").test_text
+        'F test of ICC = 0.7 against ICC > 0.7, one-sided'
+        """
+        if self.alternative == "two-sided":
+            return f"F test of ICC = {self.icc0:g}, two-sided"
+        sign = ">" if self.alternative == "greater" else "<"
+        return f"F test of ICC = {self.icc0:g} against ICC {sign} {self.icc0:g}, one-sided"
+
     def confidence_interval(
         self, confidence_level: float = 0.95, *, method: Literal["F"] = "F"
     ) -> ConfidenceInterval:
@@ -292,7 +311,7 @@ class ICCResult:
             f"  MSE (error)   = {number_text(self.ms_error)}  df {self.df_error:g}",
             f"  MSW (within)  = {number_text(self.ms_within)}  df {self.df_within:g}",
             f"ICC = {FORMULAS[self.form]} = {number_text(self.statistic, reason=flat)}",
-            f"F test of ICC = {self.icc0:g} ({self.alternative}): "
+            f"{self.test_text}: "
             f"F = {statistic_text(self.f_statistic, '.6g')} "
             f"on ({self.df1:g}, {number_text(self.df2)}) df, p = {number_text(self.pvalue)}",
             f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)} "

@@ -60,10 +60,10 @@ _ALIASES = {
 DESCRIPTIONS = {
     "1,1": "one-way random effects, absolute agreement, single rater",
     "A,1": "two-way random effects, absolute agreement, single rater",
-    "C,1": "two-way effects, consistency, single rater",
+    "C,1": "two-way random or mixed effects, consistency, single rater",
     "1,k": "one-way random effects, absolute agreement, mean of k raters",
     "A,k": "two-way random effects, absolute agreement, mean of k raters",
-    "C,k": "two-way effects, consistency, mean of k raters",
+    "C,k": "two-way random or mixed effects, consistency, mean of k raters",
 }
 FORMULAS = {
     "1,1": "(MSR - MSW) / (MSR + (k-1) MSW)",
