@@ -173,3 +173,14 @@ def test_the_consistency_forms_name_both_models():
         assert wk.icc(y, form=form).description.startswith(
             "two-way random or mixed effects, consistency"
         )
+
+
+def test_the_overall_ccc_explains_its_mean_pairwise_correlation():
+    """Several raters: ``pearson`` is the mean of the pairwise correlations (its attribute
+    says so), which ``explain()`` called "Pearson r"."""
+    ratings = np.array([[1, 2, 2], [3, 3, 4], [5, 4, 5], [2, 2, 1], [4, 5, 4]], dtype=float)
+    result = wk.ccc(ratings)
+    pairs = [np.corrcoef(ratings[:, j], ratings[:, m])[0, 1] for j, m in ((0, 1), (0, 2), (1, 2))]
+    assert result.pearson == pytest.approx(np.mean(pairs), rel=1e-12)
+    assert "= mean pairwise Pearson r " in result.explain()
+    assert "= Pearson r " in wk.ccc(DEVICE, REFERENCE).explain()

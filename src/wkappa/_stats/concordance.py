@@ -222,7 +222,8 @@ class CCCResult:
                 f"{name}, {self.n_items} items{omitted} x {self.n_raters} raters (1/n moments)",
                 f"means [{means}], variances [{variances}]",
                 f"CCC = {formula} = {number_text(self.statistic, reason=same)}",
-                f"= Pearson r {number_text(self.pearson)}"
+                f"= {'Pearson r' if self.n_raters == 2 else 'mean pairwise Pearson r'} "
+                f"{number_text(self.pearson)}"
                 f" x bias correction C_b {number_text(self.bias_correction)}",
                 f"{level_text(ci, self.alternative)}interval {interval_text(ci.low, ci.high)}"
                 f" ({interval})",
