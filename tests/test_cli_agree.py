@@ -534,7 +534,11 @@ def test_long_file_refuses_a_rating_without_item_or_rater(tmp_path, capsys, comm
         err = capsys.readouterr().err.strip()
         assert code == 2, err
         column = "unit" if blank == "item" else "coder"
-        assert err.startswith(f"wkappa: error: {option} column '{column}' has a missing id"), err
+        message = f"{option} column '{column}' has a missing id"
+        if command == "icc":
+            assert err.startswith(f"wkappa: error: {message}"), err
+        else:  # agree and judge name the row and its rating (test_cli_messy_exports)
+            assert err.startswith(f"wkappa: error: {path}, row 7: {message}"), err
 
 
 def test_agree_text_and_csv_name_the_weights_and_the_interval(files, capsys):

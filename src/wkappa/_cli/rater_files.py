@@ -10,12 +10,14 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from .._core import format_value, missing_id_error
 from .._frames import check_one_rating_each
 from ..exceptions import WkappaError
 from .clusters import check_cluster_column, cluster_keys, refuse_missing_ids
-from .ids import refuse_duplicate_items, wide_items
+from .ids import refuse_duplicate_items, strip_ids, text_ids, wide_items
 from .io import COUNT, Source, polars
-from .rows import repeated_rows
+from .missing import blank_is_missing
+from .rows import first_row, repeated_rows, row_value
 from .tables import CountedFile, count_long, count_wide, refuse_missing
 
 __all__ = ["count_raters_long", "count_raters_wide", "refuse_repeated_ratings"]
@@ -68,7 +70,10 @@ def count_raters_long(
         args.cluster, {args.rater: "--rater", args.rating: "--rating"}, item=(args.item, "--item")
     )
     _, extra = cluster_keys(args)
-    counts, missing, file = count_long(source, args, labels, extra)
+    try:
+        counts, missing, file = count_long(source, args, labels, extra)
+    except WkappaError as exc:
+        raise _missing_id_row(source, args, exc) from None
     if args.cluster:  # a row without its rating is left out: it needs no id
         refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
     if args.nan_policy == "raise":
@@ -76,6 +81,32 @@ def count_raters_long(
     rated = polars().col(args.rating).is_not_null()  # a null rating is no rating
     refuse_repeated_ratings(source, file.frame, counts.filter(rated), args, rated, COUNT)
     return counts, missing, file
+
+
+def _missing_id_row(source: Source, args: argparse.Namespace, error: WkappaError) -> WkappaError:
+    """``error`` naming the file row of the missing ``--item`` or ``--rater`` id it reports
+    (the first row with a rating but no id) and its rating: a long export's last row is
+    often a total or a summary, with a number in the rating column and no ids; ``error`` as
+    it is when it reports something else or no such row is found."""
+    pl = polars()
+    ids = {args.item: "--item", args.rater: "--rater"}
+    for column, option in ids.items():
+        if str(error) != str(missing_id_error(option, column, unit="rating")):
+            continue
+        frame = strip_ids(source, source.scan([args.rating, *text_ids(source, ids)]), ids)
+        frame = blank_is_missing(frame, source.schema(frame), [args.rating])
+        row = first_row(frame, pl.col(column).is_null() & pl.col(args.rating).is_not_null())
+        if row is None:
+            break
+        rating = row_value(frame, row, args.rating)
+        rating = rating.strip() if isinstance(rating, str) else rating
+        return WkappaError(
+            f"{source.name}, row {row}: {option} column {column!r} has a missing id (an "
+            f"empty cell) beside the rating {format_value(rating)}. Hint: every rating needs "
+            "its id; fill it in, or delete the row (a total or summary row at the end of an "
+            "export is no rating)."
+        )
+    return error
 
 
 def refuse_repeated_ratings(
