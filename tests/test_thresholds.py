@@ -379,7 +379,7 @@ def test_class_probabilities_as_scores_get_the_expected_grade_hint() -> None:
     y_true = [0, 0, 1, 1, 2, 2]
     probs = np.random.default_rng(0).dirichlet(np.ones(3), size=6)
     fit = wk.optimize_thresholds(y_true, probs @ np.arange(3))
-    pattern = r"^`y_score` must hold one score per item; got shape \(6, 3\).*probs @ np.arange"
+    pattern = r"^`y_score` must be 1-D; got shape \(6, 3\).*proba @ np.arange\(3\)"
     for call in (
         lambda: wk.optimize_thresholds(y_true, probs),
         lambda: wk.apply_thresholds(probs, [0.5, 1.5]),

@@ -20,6 +20,7 @@ from .._core import (
     NanPolicy,
     WeightsLike,
     check_labels,
+    check_one_dimensional,
     check_table_nan_policy,
     check_table_size,
     check_weights,
@@ -192,12 +193,8 @@ def _read_scores(y_score: Any, name: str, *, allow_inf: bool) -> np.ndarray:
 
 def _score_column(y_score: Any, name: str) -> tuple[np.ndarray, np.ndarray | None]:
     shape: tuple[int, ...] = tuple(getattr(y_score, "shape", ()))
-    if len(shape) == 2 and shape[1] > 1:  # a column vector gets the .ravel() hint below
-        raise WkappaError(
-            f"`{name}` must hold one score per item; got shape {tuple(shape)}, one column per "
-            "class (class probabilities or scores?). Hint: pass the expected grade, "
-            "probs @ np.arange(K), which the thresholds then cut."
-        )
+    if len(shape) == 2 and shape[1] > 1:  # a column per class (a column vector: to_column)
+        check_one_dimensional(name, shape)
     column = to_column(y_score, name)
     if column.categories is not None or column.values.dtype.kind not in "biuf":
         raise WkappaError(
