@@ -184,3 +184,17 @@ def test_the_overall_ccc_explains_its_mean_pairwise_correlation():
     assert result.pearson == pytest.approx(np.mean(pairs), rel=1e-12)
     assert "= mean pairwise Pearson r " in result.explain()
     assert "= Pearson r " in wk.ccc(DEVICE, REFERENCE).explain()
+
+
+def test_the_two_method_report_cites_lins_correction(tmp_path):
+    """The standard error is Lin's as corrected in Lin (2000), the formula checked above;
+    the report cited Lin (1989) alone."""
+    path = _bp_file(tmp_path)
+    report = tmp_path / "r.html"
+    argv = ["icc", str(path), "--raters", "device,reference", "--report", str(report), "-q"]
+    assert main(argv) == 0
+    page = html.unescape(report.read_text())
+    methods = page.split('class="methods">')[1].split("</p>")[0]
+    assert "(Lin 1989; its standard error as corrected in Lin 2000)" in methods
+    assert "A note on the concordance correlation coefficient. Biometrics, 56(1)" in page
+    assert "Lin (1989, 2000)." in page

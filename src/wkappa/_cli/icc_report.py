@@ -228,7 +228,8 @@ def _concordance_sentence(line: str, key: str) -> str:
     """The CCC that the report shows, in the methods sentence: which coefficient (``key``,
     its reference) and its line of the text output (estimate, interval, items)."""
     what = (
-        "Lin's concordance correlation coefficient (Lin 1989)"
+        "Lin's concordance correlation coefficient (Lin 1989; its standard error as corrected "
+        "in Lin 2000)"
         if key == "lin1989"
         else "the overall concordance correlation coefficient (Barnhart, Haber and Song 2002)"
     )
@@ -352,9 +353,9 @@ def write_icc_report(
     ]
     if concordance is not None:
         line, key = concordance
-        source = "Lin (1989)" if key == "lin1989" else "Barnhart, Haber and Song (2002)"
+        source = "Lin (1989, 2000)" if key == "lin1989" else "Barnhart, Haber and Song (2002)"
         body += ["<h2>Concordance</h2>", f'<p class="note">{escape(line)}; {source}.</p>']
-        cited.append(key)
+        cited += [key, "lin2000"] if key == "lin1989" else [key]
     body.append(references_html(cited))
     name = file_name(args.file)
     page = html_page(name, f"Intraclass correlation: {name}", body, args)

@@ -83,6 +83,8 @@ REFERENCES = {
     "doi:10.1037/h0031643",
     "lin1989": "Lin, L. I.-K. (1989). A concordance correlation coefficient to evaluate "
     "reproducibility. Biometrics, 45(1), 255-268.",
+    "lin2000": "Lin, L. I.-K. (2000). A note on the concordance correlation coefficient. "
+    "Biometrics, 56(1), 324-325.",
     "mcgraw1996": "McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some "
     "intraclass correlation coefficients. Psychological Methods, 1(1), 30-46.",
     "obuchowski1998": "Obuchowski, N. A. (1998). On the comparison of correlated proportions "
