@@ -122,3 +122,59 @@ def test_rater_ids_that_differ_in_case_or_spaces(tmp_path, capsys):
     )
     err = refusal(capsys, ["agree", str(cased), *_LONG])
     assert "has the ids 'A' (row 1) and 'a' (row 5), which differ only by case" in err
+
+
+def _prodigy(path, answers):
+    """A Prodigy-like export saved as CSV: each answer a JSON list of the chosen labels."""
+    lines = ["_input_hash,_annotator_id,accept"]
+    for n, (first, second) in enumerate(answers):
+        for annotator, answer in (("news-alice", first), ("news-bob", second)):
+            lines.append(f'{-1000 - n},{annotator},"{answer.replace(chr(34), chr(34) * 2)}"')
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+_PRODIGY = ["--item", "_input_hash", "--rater", "_annotator_id", "--rating", "accept"]
+
+
+def test_a_multi_choice_or_empty_answer_is_refused_with_its_row(tmp_path, capsys):
+    """An annotation tool's multi-choice answer (a JSON list of several labels) or empty
+    selection (``[]``) exported as one cell counted as a category of its own, silently
+    ("SPORTS+POLITICS" and "nothing" among the labels); it is refused naming its row, with
+    the fix. One label in a list is one category, as before."""
+    single = [('["SPORTS"]', '["SPORTS"]'), ('["POLITICS"]', '["SPORTS"]'),
+              ('["POLITICS"]', '["POLITICS"]'), ('["SPORTS"]', '["SPORTS"]')]  # fmt: skip
+    command = ["agree"]
+    path = _prodigy(tmp_path / "prodigy.csv", single)
+    document = json_output(capsys, [*command, str(path), *_PRODIGY])
+    assert document["labels"] == ['["POLITICS"]', '["SPORTS"]']
+    several = _prodigy(
+        tmp_path / "several.csv", [*single, ('["SPORTS", "POLITICS"]', '["SPORTS"]')]
+    )
+    err = refusal(capsys, [*command, str(several), *_PRODIGY])
+    assert err.endswith(
+        "several.csv, row 9: column 'accept' has the rating '[\"SPORTS\", \"POLITICS\"]', a "
+        "list of 2 labels as an annotation tool exports a multi-choice answer; each distinct "
+        "list would count as a category of its own. Hint: export one label per rating, or "
+        "score each label as a yes/no column of its own (a multi-label task)."
+    ), err
+    empty = _prodigy(tmp_path / "empty.csv", [*single, ('["SPORTS"]', "[]")])
+    err = refusal(capsys, [*command, str(empty), *_PRODIGY])
+    assert "empty.csv, row 10: column 'accept' has the rating '[]', a list of no label" in err
+    assert err.endswith("Hint: export one label per rating, or declare it missing, "
+                        "--na-values '[]'.")  # fmt: skip
+    document = json_output(capsys, [*command, str(empty), *_PRODIGY, "--na-values", "[]"])
+    assert document["rows_used"] == 9
+
+
+def test_a_label_studio_list_in_a_wide_file_and_judge(tmp_path, capsys):
+    """Wide files (agree, judge) are checked too: Label Studio's multi-choice cell (the long
+    file of judge is read as agree's, by rater_files.count_raters_long)."""
+    one = '"[{""choices"": [""Positive""]}]"'
+    two = '"[{""choices"": [""Positive"", ""Neutral""]}]"'
+    path = tmp_path / "wide.csv"
+    path.write_text(f"a,b,llm\n{one},{one},{one}\n{one},{two},{one}\n")
+    err = refusal(capsys, ["judge", str(path), "--raters", "a,b", "--candidate", "llm"])
+    assert "wide.csv, row 2: column 'b' has the rating" in err and "a list of 2 labels" in err
+    err = refusal(capsys, ["agree", str(path), "--raters", "a,b,llm"])
+    assert "a list of 2 labels" in err

@@ -7,6 +7,7 @@ refusals) is its own."""
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,12 @@ from .missing import blank_is_missing
 from .rows import first_row, repeated_rows, row_value
 from .tables import CountedFile, count_long, count_wide, refuse_missing
 
-__all__ = ["count_raters_long", "count_raters_wide", "refuse_repeated_ratings"]
+__all__ = [
+    "count_raters_long",
+    "count_raters_wide",
+    "refuse_label_lists",
+    "refuse_repeated_ratings",
+]
 
 
 def count_raters_wide(
@@ -45,6 +51,7 @@ def count_raters_wide(
     check_cluster_column(args.cluster, read_as, item=(args.item, "--item"))
     _, extra = cluster_keys(args)
     counts, empty, file = count_wide(source, args, raters, named, labels, {**extra, **items})
+    refuse_label_lists(source, file.frame, counts, raters)
     if args.item:  # one row per item: an id that two rows share is refused
         refuse_duplicate_items(source, file.frame, counts, args.item, raters, COUNT)
     if args.cluster:  # an item without any rating is left out: it needs no id
@@ -74,6 +81,7 @@ def count_raters_long(
         counts, missing, file = count_long(source, args, labels, extra)
     except WkappaError as exc:
         raise _missing_id_row(source, args, exc) from None
+    refuse_label_lists(source, file.frame, counts, [args.rating])
     if args.cluster:  # a row without its rating is left out: it needs no id
         refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
     if args.nan_policy == "raise":
@@ -81,6 +89,59 @@ def count_raters_long(
     rated = polars().col(args.rating).is_not_null()  # a null rating is no rating
     refuse_repeated_ratings(source, file.frame, counts.filter(rated), args, rated, COUNT)
     return counts, missing, file
+
+
+def refuse_label_lists(source: Source, frame: Any, counts: Any, columns: Sequence[str]) -> None:
+    """Refuse a text rating that is a JSON list or object holding no label or several (an
+    annotation tool's multi-choice answer, ``["SPORTS","POLITICS"]``, or an empty selection,
+    ``[]``, exported as one cell), naming its row: each distinct cell would count as one
+    category, a combination or "nothing" among the labels. A cell holding one label
+    (``["SPORTS"]``, Label Studio's ``[{"choices": ["Positive"]}]``) is one category, as it
+    is. ``counts`` holds every distinct value of ``columns``; ``frame`` is the scan, for the
+    row."""
+    pl = polars()
+    for column in dict.fromkeys(columns):
+        if counts.schema[column] != pl.String:
+            continue
+        for value in counts[column].drop_nulls().unique(maintain_order=True):
+            found = _labels_in(value)
+            if found is None or found == 1:
+                continue
+            row = first_row(frame, pl.col(column) == value)
+            at = "" if row is None else f", row {row}"
+            what = "no label (an empty selection)" if found == 0 else f"{found} labels"
+            fix = (
+                f"declare it missing, --na-values '{value.strip()}'"
+                if found == 0
+                else "score each label as a yes/no column of its own (a multi-label task)"
+            )
+            raise WkappaError(
+                f"{source.name}{at}: column {column!r} has the rating {value!r}, a list of "
+                f"{what} as an annotation tool exports a multi-choice answer; each distinct "
+                "list would count as a category of its own. Hint: export one label per "
+                f"rating, or {fix}."
+            )
+
+
+def _labels_in(value: str) -> int | None:
+    """How many labels a cell written as a JSON list or object holds (its strings, numbers
+    and booleans, at any depth); None when it is not one."""
+    text = value.strip()
+    if (text[:1], text[-1:]) not in (("[", "]"), ("{", "}")):
+        return None
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+
+    def leaves(node: Any) -> int:
+        if isinstance(node, list):
+            return sum(leaves(v) for v in node)
+        if isinstance(node, dict):
+            return sum(leaves(v) for v in node.values())
+        return 0 if node is None else 1
+
+    return leaves(parsed)
 
 
 def _missing_id_row(source: Source, args: argparse.Namespace, error: WkappaError) -> WkappaError:
