@@ -186,7 +186,8 @@ def check_assurance(assurance: Any, limit: float | None, width: float | None) ->
 
 
 class ValidGoal(Protocol):
-    """What :func:`goal_fields` reads of a validated design (``ICCDesign``, ``CCCDesign``)."""
+    """What :func:`goal_fields` reads of a validated design (``PlanDesign``, ``ICCDesign``,
+    ``CCCDesign``)."""
 
     @property
     def alternative(self) -> str: ...

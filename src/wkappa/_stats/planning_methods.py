@@ -8,6 +8,7 @@ import numpy as np
 
 from .._core import norm_cdf, norm_ppf, warn_at_caller
 from ..exceptions import PlanApproximationWarning, WkappaError
+from .planning_checks import goal_fields
 from .planning_models import (
     goodness_of_fit_cells,
     max_variance,
@@ -459,13 +460,7 @@ def make_plan(design: PlanDesign, n: int | None) -> KappaPlan:
         method=design.method,
         kappa1=design.kappa1,
         kappa0=design.kappa0 if design.tested else None,
-        alternative=design.alternative if design.tested else None,
-        alpha=design.alpha if design.tested else None,
-        target_power=design.power,
-        ci_width=design.ci_width,
-        lower_limit=design.lower_limit,
-        target_assurance=design.assurance,
-        confidence_level=design.confidence_level,
+        **goal_fields(design),
         weights=design.weights_label,
         n_raters=design.n_raters,
         coefficient=design.coefficient,
