@@ -210,7 +210,7 @@ class ICCResult:
 
     @property
     def test_text(self) -> str:
-        """The F test :attr:`pvalue` is of, in words: the null value and, for a one-sided
+        """The F test ``pvalue`` is of, in words: the null value and, for a one-sided
         test, the alternative it is against.
 
         Examples
