@@ -359,7 +359,7 @@ def test_result_conventions() -> None:
     assert data["pearson"] == 0.95 and data["location_shift"] == 0.0
     assert repr(plan).startswith("CCCPlan(n=50, power=0.8013, expected_width=")
     text = plan.explain()
-    assert text.splitlines()[0] == "CCC study plan (lin): n = 50 subjects rated by 2 raters"
+    assert text.splitlines()[0] == "CCC study plan (lin): n = 50 subjects measured by 2 methods"
     assert "H0: CCC = 0.9 (greater, alpha = 0.05): power 0.801 (wanted 0.8)" in text
     assert "Lin's standard error of Fisher's z at n = 50" in text
     assert plan.goal_text == "power >= 0.8"

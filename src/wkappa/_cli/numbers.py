@@ -27,7 +27,9 @@ def numeric_columns(
     Numbers may have surrounding spaces (`` 3 ``) and are read as polars reads a float
     (``3``, ``3.0``, ``+3`` and ``3e0`` are one number); a cell of spaces only is empty, a
     missing value, as ``""`` is. A text column whose values are all non-numeric is left alone
-    (categories given as words) unless numbers are ``required``; with ``words`` (ratings named
+    (categories given as words) unless numbers are ``required``, which also reads a categorical
+    column as the text of its categories (numbers stored as a pandas categorical, a Parquet or
+    Arrow dictionary); with ``words`` (ratings named
     by ``--labels``, which may list ``1`` and ``mild`` alike), so is a column holding any word.
     With the ``source``'s ``--decimal-comma``, a number is written ``2,5`` and one with a
     point is unparsable. One streaming pass over the text columns (see :func:`numeric_counts`).
@@ -53,6 +55,11 @@ def numeric_columns(
     pl = import_optional("polars", "cli")
     schema = source.schema(frame)
     frame = blank_is_missing(frame, schema, columns)
+    if required:  # a categorical column of numbers (pandas, Parquet, Arrow) holds them as text
+        coded = [c for c in dict.fromkeys(columns) if schema[c] in (pl.Categorical, pl.Enum)]
+        if coded:
+            frame = frame.with_columns(pl.col(c).cast(pl.String) for c in coded)
+            schema = source.schema(frame)
     text = [c for c in dict.fromkeys(columns) if schema[c] == pl.String]
     if not text:
         return frame

@@ -109,7 +109,7 @@ class CCCPlan:
     >>> plan.n, round(plan.power, 3)
     (50, 0.801)
     >>> print(plan.explain().splitlines()[0])
-    CCC study plan (lin): n = 50 subjects rated by 2 raters
+    CCC study plan (lin): n = 50 subjects measured by 2 methods
     """
 
     n: int
@@ -151,7 +151,7 @@ class CCCPlan:
         """
         return "\n".join(
             [
-                heading("CCC study plan", self.method, self.n, "subjects", 2),
+                heading("CCC study plan", self.method, self.n, "subjects", "measured by 2 methods"),
                 f"  anticipated CCC = {given_text(self.ccc1)} = Pearson r "
                 f"{number_text(self.pearson)} x bias correction C_b "
                 f"{number_text(self.bias_correction)} (location shift u = "
@@ -233,9 +233,9 @@ def _shape(ccc1: float, given: dict[str, Any]) -> tuple[float, float, float, flo
         )
         raise WkappaError(
             f"{listed} alone leaves the design open: Lin's variance of Fisher's z depends on "
-            f"Pearson's r and the location shift, which ccc1 and {listed} do not fix. Hint: "
+            f"Pearson's r and the location shift, which `ccc1` and {listed} do not fix. Hint: "
             f"also give {other} (scale_shift=1: equal spreads; location_shift=0: equal means); "
-            "or none of them for no systematic difference (pearson = ccc1)."
+            "or none of them for no systematic difference (`pearson` = `ccc1`)."
         )
     r = c_b = u = v = math.nan
     if given["pearson"] is not None:

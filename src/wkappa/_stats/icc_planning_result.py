@@ -143,7 +143,13 @@ class ICCPlan:
         )
         return "\n".join(
             [
-                heading("ICC study plan", self.method, self.n, "subjects", self.n_raters),
+                heading(
+                    "ICC study plan",
+                    self.method,
+                    self.n,
+                    "subjects",
+                    f"rated by {self.n_raters} raters",
+                ),
                 f"  anticipated ICC({self.form}) = {given_text(self.icc1)} "
                 f"({DESCRIPTIONS[self.form]})",
                 *goal_lines(self, "ICC", self.icc0),

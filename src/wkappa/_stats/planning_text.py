@@ -134,9 +134,10 @@ def goal_repr(plan: PlanGoal, given: Callable[[float | None], str] = _short) -> 
     return "n given"
 
 
-def heading(title: str, method: str, n: int, units: str, n_raters: int) -> str:
-    """The first line of a plan's ``explain()``: what was planned, by which method."""
-    return f"{title} ({method}): n = {n:,} {units} rated by {n_raters} raters"
+def heading(title: str, method: str, n: int, units: str, by: str) -> str:
+    """The first line of a plan's ``explain()``: what was planned, by which method, and
+    ``by`` whom each of the ``units`` is rated or measured ("rated by 3 raters")."""
+    return f"{title} ({method}): n = {n:,} {units} {by}"
 
 
 def power_line(test: str, power: float, target_power: float | None) -> str:
@@ -276,7 +277,7 @@ def explain_plan(plan: KappaPlan) -> str:
     if plan.goal == "ci_width" and plan.method == "goodness-of-fit":
         wanted = f" (wanted: {plan.goal_text})"  # each limit, not the width
     lines = [
-        heading("Study plan", plan.method, plan.n, "items", plan.n_raters),
+        heading("Study plan", plan.method, plan.n, "items", f"rated by {plan.n_raters} raters"),
         f"  anticipated kappa1 = {plan.kappa1:.4g} ({who}, {weights}, K = {plan.table.shape[0]})",
         width_line(plan.confidence_level, plan.width_interval, plan.expected_width, wanted),
     ]
