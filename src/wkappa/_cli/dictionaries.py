@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._core import import_optional
+from .._core import import_optional, merged_categories
 
 __all__ = ["Dictionaries", "ordered_categories", "unread_order_hint"]
 
@@ -82,7 +82,7 @@ def ordered_categories(path: str, fmt: str, *, stream: bool = False) -> Dictiona
     ordered: dict[str, list[str]] = {}
     contradicting = []
     for name, dictionaries in found.items():
-        values = _merged([d.drop_null().to_pylist() for d in dictionaries])
+        values = merged_categories([d.drop_null().to_pylist() for d in dictionaries])
         if values is None:
             contradicting.append(name)
         elif _text(values):
@@ -103,28 +103,6 @@ def _batch_dictionaries(pa: Any, file: Any, stream: bool) -> dict[str, list[Any]
         for name in names:
             found[name].append(batch.column(name).dictionary)
     return {name: dictionaries for name, dictionaries in found.items() if dictionaries}
-
-
-def _merged(dictionaries: list[list[Any]]) -> list[Any] | None:
-    """The categories of several dictionaries of one column, in the order they first appear
-    (pyarrow's ``unify_dictionaries``); None when one dictionary gives two of them in the
-    other order.
-
-    Examples
-    --------
-    >>> _merged([["low", "high"], ["low", "mid", "high"]]) is None
-    True
-    >>> _merged([["low", "mid"], ["low", "mid", "high"]])
-    ['low', 'mid', 'high']
-    """
-    merged: dict[Any, int] = {}
-    for dictionary in dictionaries:
-        for value in dictionary:
-            merged.setdefault(value, len(merged))
-        positions = [merged[value] for value in dictionary]
-        if positions != sorted(positions):
-            return None
-    return list(merged)
 
 
 def unread_order_hint(

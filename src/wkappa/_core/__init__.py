@@ -5,6 +5,7 @@ It imports nothing else of the package; everything else builds on the names belo
 
 from __future__ import annotations
 
+from .arrow_dictionaries import combined_dictionary, merged_categories, one_dictionary_table
 from .columns import Column, host_view, is_device_array, to_host
 from .compile_lock import locked_njit
 from .dependencies import (
@@ -195,6 +196,7 @@ __all__ = [
     "check_zero_division",
     "choice_error",
     "choice_list",
+    "combined_dictionary",
     "confusion_table",
     "count_pairs",
     "count_table",
@@ -225,6 +227,7 @@ __all__ = [
     "kappa_from_table",
     "kappas",
     "krippendorff_metric",
+    "merged_categories",
     "missing_id_error",
     "missing_lookalike",
     "missing_rating_error",
@@ -238,6 +241,7 @@ __all__ = [
     "numpy_pair",
     "numpy_view",
     "one_based_hint",
+    "one_dictionary_table",
     "parallel_section",
     "pin_loaded",
     "probability_rows_error",

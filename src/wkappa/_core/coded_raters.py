@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError
+from .arrow_dictionaries import combined_dictionary
 from .columns import Column
 from .encode import check_labels, encode_with_labels, shared_categories
 from .options import NanPolicy
@@ -274,13 +275,12 @@ def _arrow_codes(
 ) -> tuple[np.ndarray, tuple[Any, ...] | None, bool] | None:
     import pyarrow.compute as pc
 
-    if isinstance(array, pa.ChunkedArray):
-        if pa.types.is_dictionary(array.type):
-            array = array.unify_dictionaries()
-        array = array.combine_chunks()
     if pa.types.is_dictionary(array.type):
+        array, ordered = combined_dictionary(array)
         codes = pc.fill_null(array.indices, len(array.dictionary)).to_numpy(zero_copy_only=False)
-        return codes, tuple(array.dictionary.to_pylist()), bool(array.type.ordered)
+        return codes, tuple(array.dictionary.to_pylist()), ordered
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
     if label_array is None or not (
         pa.types.is_string(array.type) or pa.types.is_large_string(array.type)
     ):

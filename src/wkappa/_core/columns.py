@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import WkappaError, WkappaTypeError
+from .arrow_dictionaries import combined_dictionary
 from .dependencies import is_decimal, is_fraction, is_torch_tensor, series_library
 from .input_checks import check_one_dimensional, refuse_iterator, unsupported_dtype_error
 from .options import format_value
@@ -249,13 +250,15 @@ def _polars_column(series: Any, name: str) -> Column:
 
 def _pyarrow_column(array: Any, name: str) -> Column:
     pa = sys.modules["pyarrow"]
+    if pa.types.is_dictionary(array.type):
+        array, ordered = combined_dictionary(array)
+        missing = array.is_null().to_numpy(zero_copy_only=False) if array.null_count else None
+        codes = array.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+        categories = tuple(array.dictionary.to_pylist())
+        return Column(codes, missing, categories, ordered)
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
     missing = array.is_null().to_numpy(zero_copy_only=False) if array.null_count else None
-    if pa.types.is_dictionary(array.type):
-        codes = array.indices.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
-        categories = tuple(array.dictionary.to_pylist())
-        return Column(codes, missing, categories, bool(array.type.ordered))
     if pa.types.is_nested(array.type):
         raise _nested_error(name, f"is a {array.type} column")
     if missing is not None and (pa.types.is_integer(array.type) or pa.types.is_boolean(array.type)):

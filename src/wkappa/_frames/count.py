@@ -11,6 +11,7 @@ This module imports narwhals at call time only; it is reached through :mod:`wkap
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -30,10 +31,12 @@ from .._core import (
     category_order,
     check_table_size,
     check_weight_values,
+    combined_dictionary,
     encode_ratings,
     exact_weight_sums,
     import_optional,
     limbs,
+    one_dictionary_table,
     to_column,
     units_are_accurate,
     units_from_limbs,
@@ -124,6 +127,9 @@ def wrap_frame(df: Any, hint: str) -> Any:
     """``df`` as a narwhals frame, or an error naming the engines (``hint``: what to use for
     arrays instead)."""
     nw = import_optional("narwhals", "frames")
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(df, pa.Table):  # one dictionary a column, for group-bys
+        df = one_dictionary_table(df)
     try:
         with quiet_dask_notice():
             frame = nw.from_native(df)
@@ -277,10 +283,8 @@ def ordered_categories(frame: Any, schema: dict[str, Any], name: str) -> tuple[A
     column = frame.to_native().column(name)  # (narwhals does not tell pyarrow's order)
     if not column.type.ordered:
         return None
-    chunks = column.chunks
-    if chunks and all(chunk.dictionary.equals(chunks[0].dictionary) for chunk in chunks):
-        return tuple(chunks[0].dictionary.to_pylist())
-    return tuple(column.combine_chunks().dictionary.to_pylist())
+    combined, ordered = combined_dictionary(column)
+    return tuple(combined.dictionary.to_pylist()) if ordered else None
 
 
 def keep_category_orders(counted: Any, orders: Mapping[str, tuple[Any, ...] | None]) -> Any:
