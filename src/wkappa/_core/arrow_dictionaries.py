@@ -10,6 +10,7 @@ rather than score it on an order no chunk states.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,7 +42,7 @@ def combined_dictionary(array: Any) -> tuple[Any, bool]:
     """A pyarrow dictionary array or chunked array as one ``DictionaryArray`` (the chunks'
     dictionaries merged, :func:`merged_categories`) and whether it is ordered: the type's
     flag, unless the chunks give two categories in different orders."""
-    pa = __import__("pyarrow")
+    pa = sys.modules["pyarrow"]  # (the caller holds a pyarrow object)
     if not isinstance(array, pa.ChunkedArray):
         return array, bool(array.type.ordered)
     ordered = bool(array.type.ordered)
@@ -55,7 +56,7 @@ def one_dictionary_table(table: Any) -> Any:
     """A pyarrow Table whose dictionary columns each have one dictionary in every chunk (as a
     group-by needs), in the order of :func:`combined_dictionary`: an ordered column whose
     chunks give two categories in different orders becomes unordered."""
-    pa = __import__("pyarrow")
+    pa = sys.modules["pyarrow"]  # (the caller holds a pyarrow object)
     for i, field in enumerate(table.schema):
         column = table.column(i)
         if not pa.types.is_dictionary(field.type) or column.num_chunks < 2:
