@@ -22,3 +22,18 @@ def refusal(capsys: Any, argv: list[str]) -> str:
     err: str = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err
     return err
+
+
+def without_pyarrow(monkeypatch: Any) -> None:
+    """As if pyarrow were not installed (the ``cli`` extra does without it): the command
+    line's reader of dictionary columns cannot import it."""
+    from wkappa._cli import dictionaries
+
+    real = dictionaries.import_optional
+
+    def imported(module: str, extra: str) -> Any:
+        if module.split(".")[0] == "pyarrow":
+            raise ImportError(f"{module!r} is needed for this feature but is not installed.")
+        return real(module, extra)
+
+    monkeypatch.setattr(dictionaries, "import_optional", imported)

@@ -277,6 +277,15 @@ def bool_inputs() -> dict[str, Any]:
     return out
 
 
+def _refusal_of_fit(model: Any, x: np.ndarray, y: np.ndarray, **fit: Any) -> dict[str, Any]:
+    """The message of the WkappaError one epoch of ``model.fit`` raises (None: it fits)."""
+    try:
+        model.fit(x, y, epochs=1, batch_size=16, verbose=0, **fit)
+    except wk.WkappaError as error:
+        return {"message": str(error)}
+    return {"message": None}
+
+
 def _gradient(loss: Any, y_true: np.ndarray, logits: np.ndarray) -> list[list[float]]:
     backend = keras.backend.backend()
     if backend == "jax":
@@ -429,11 +438,7 @@ def one_based_fit() -> dict[str, Any]:
     model = keras.Sequential([keras.Input((3,)), layers.Dense(1)])
     metric = CohenKappa(5, weightage="quadratic", sparse_labels=True, regression=True, clip=True)
     model.compile(optimizer="adam", loss="mse", metrics=[metric])
-    try:
-        model.fit(x, y, epochs=1, batch_size=16, verbose=0)
-    except wk.WkappaError as error:
-        return {"message": str(error)}
-    return {"message": None}
+    return _refusal_of_fit(model, x, y)
 
 
 @check
@@ -447,11 +452,7 @@ def regression_head_fit() -> dict[str, Any]:
     keras.utils.set_random_seed(4)
     model = keras.Sequential([keras.Input((3,)), layers.Dense(1)])
     model.compile(optimizer="adam", loss="mse", metrics=[CohenKappa(5, sparse_labels=True)])
-    try:
-        model.fit(x, y, epochs=1, batch_size=16, verbose=0)
-    except wk.WkappaError as error:
-        return {"message": str(error)}
-    return {"message": None}
+    return _refusal_of_fit(model, x, y)
 
 
 @check
@@ -467,11 +468,7 @@ def class_weight_fit() -> dict[str, Any]:
     metric = CohenKappa(5, weightage="quadratic", sparse_labels=True)
     model.compile("adam", "sparse_categorical_crossentropy", weighted_metrics=[metric])
     weights = {0: 0.5, 1: 1.0, 2: 1.5, 3: 2.0, 4: 2.5}
-    try:
-        model.fit(x, y, epochs=1, batch_size=16, verbose=0, class_weight=weights)
-    except wk.WkappaError as error:
-        return {"message": str(error)}
-    return {"message": None}
+    return _refusal_of_fit(model, x, y, class_weight=weights)
 
 
 @check

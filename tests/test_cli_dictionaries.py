@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from cli_calls import json_output, refusal
+from cli_calls import json_output, refusal, without_pyarrow
 
 pa = pytest.importorskip("pyarrow")
 feather = pytest.importorskip("pyarrow.feather")
@@ -53,20 +53,6 @@ def test_an_unordered_dictionary_stays_unordered(tmp_path, capsys):
     assert json_output(capsys, argv)["labels"] == ["mild", "moderate", "none", "severe"]
 
 
-def _without_pyarrow(monkeypatch):
-    """As if pyarrow were not installed (the ``cli`` extra does without it)."""
-    from wkappa._cli import dictionaries
-
-    real = dictionaries.import_optional
-
-    def imported(module: str, extra: str):
-        if module.split(".")[0] == "pyarrow":
-            raise ImportError(f"{module!r} is needed for this feature but is not installed.")
-        return real(module, extra)
-
-    monkeypatch.setattr(dictionaries, "import_optional", imported)
-
-
 @pytest.mark.parametrize("suffix", [".arrow", ".parquet"])
 def test_without_pyarrow_the_refusal_says_the_order_was_not_read(tmp_path, capsys, monkeypatch,
                                                                  suffix):  # fmt: skip
@@ -74,7 +60,7 @@ def test_without_pyarrow_the_refusal_says_the_order_was_not_read(tmp_path, capsy
     Categorical, not whether it is ordered) and the ratings were refused as unordered with the
     hint --labels alone, as if the file had no order. The refusal says why, and that
     installing pyarrow (or --labels) fixes it."""
-    _without_pyarrow(monkeypatch)
+    without_pyarrow(monkeypatch)
     path = tmp_path / f"ordered{suffix}"
     table = _table()
     parquet.write_table(table, path) if suffix == ".parquet" else feather.write_feather(table, path)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import wkappa as wk
-from cli_calls import json_output, refusal
+from cli_calls import json_output, refusal, without_pyarrow
 
 pa = pytest.importorskip("pyarrow")
 ipc = pytest.importorskip("pyarrow.ipc")
@@ -175,16 +175,7 @@ def test_a_stream_that_replaces_its_dictionary(tmp_path, capsys):
 def test_without_pyarrow_a_stream_says_the_order_was_not_read(tmp_path, capsys, monkeypatch):
     """Without pyarrow a stream's dictionary columns are named in the refusal as a file's
     are (polars reads their schema; the order needs pyarrow)."""
-    from wkappa._cli import dictionaries
-
-    real = dictionaries.import_optional
-
-    def imported(module: str, extra: str):
-        if module.split(".")[0] == "pyarrow":
-            raise ImportError(f"{module!r} is needed for this feature but is not installed.")
-        return real(module, extra)
-
-    monkeypatch.setattr(dictionaries, "import_optional", imported)
+    without_pyarrow(monkeypatch)
     path = _write(tmp_path / "o.arrows", _table(ordered=True), stream=True)
     err = refusal(capsys, ["score", str(path), "--true", "r1", "--pred", "r2"])
     assert "The file stores columns 'r1' and 'r2' as categories (dictionary columns)" in err

@@ -16,7 +16,6 @@ from .clusters import (
     cluster_ids,
     cluster_keys,
     excluded,
-    pivot_with_clusters,
 )
 from .ids import ITEM_LAYOUT
 from .io import file_name, polars
@@ -38,7 +37,7 @@ from .output import (
     to_csv,
     to_json,
 )
-from .rater_files import count_raters_long, count_raters_wide
+from .rater_files import count_raters_long, count_raters_wide, pivot_raters_long
 from .tables import (
     CountedFile,
     rater_rating_error,
@@ -197,7 +196,7 @@ def _distinct_rows(
         missing = int(blank[COUNT].sum())
     rows = RowCount(int(counts[COUNT].sum()), missing, "a missing rating", source.skipped)
     # Two ratings of one (item, rater): two distinct triples, or one triple counted twice.
-    grouped, raters = pivot_with_clusters(counts, args, source.name)
+    grouped, raters = pivot_raters_long(source, file, counts, args)
     if args.nan_policy == "raise":
         refuse_unrated(grouped, raters, source.name, _OMIT)
     return grouped.select([*raters, *cluster]), grouped[COUNT], raters, rows, file

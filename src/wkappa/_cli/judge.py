@@ -32,7 +32,6 @@ from . import options
 from .clusters import (
     add_cluster,
     cluster_ids,
-    pivot_with_clusters,
 )
 from .ids import ITEM_LAYOUT
 from .judge_output import judge_json, judge_text, write_judge_report
@@ -41,7 +40,7 @@ from .lists import split_list
 from .output import (
     RowCount,
 )
-from .rater_files import count_raters_long, count_raters_wide
+from .rater_files import count_raters_long, count_raters_wide, pivot_raters_long
 from .tables import (
     CountedFile,
     rater_rating_error,
@@ -163,7 +162,7 @@ def _read(args: argparse.Namespace) -> tuple[Ratings, Any, list[str]]:
     else:
         counts, dropped, file = count_raters_long(source, args, labels, _OMIT)
         read = int(counts[COUNT].sum())
-        counts, raters = pivot_with_clusters(counts, args, source.name)
+        counts, raters = pivot_raters_long(source, file, counts, args)
         if args.candidate not in raters:
             shown = ", ".join(repr(r) for r in raters[:12])
             close = [r for r in raters if r.strip().lower() == args.candidate.strip().lower()]

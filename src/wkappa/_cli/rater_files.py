@@ -14,7 +14,7 @@ from typing import Any
 from .._core import format_value, missing_id_error
 from .._frames import check_one_rating_each
 from ..exceptions import WkappaError
-from .clusters import check_cluster_column, cluster_keys, refuse_missing_ids
+from .clusters import check_cluster_column, cluster_keys, pivot_with_clusters, refuse_missing_ids
 from .ids import refuse_duplicate_items, strip_ids, text_ids, wide_items
 from .io import COUNT, Source, polars
 from .missing import blank_is_missing
@@ -24,6 +24,7 @@ from .tables import CountedFile, count_long, count_wide, refuse_missing
 __all__ = [
     "count_raters_long",
     "count_raters_wide",
+    "pivot_raters_long",
     "refuse_label_lists",
     "refuse_repeated_ratings",
 ]
@@ -86,9 +87,22 @@ def count_raters_long(
         refuse_missing_ids((source, file.frame), counts, args.cluster, "item", [args.rating])
     if args.nan_policy == "raise":
         refuse_missing(file, [args.rating], omit)
-    rated = polars().col(args.rating).is_not_null()  # a null rating is no rating
-    refuse_repeated_ratings(source, file.frame, counts.filter(rated), args, rated, COUNT)
     return counts, missing, file
+
+
+def pivot_raters_long(
+    source: Source, file: CountedFile, counts: Any, args: argparse.Namespace
+) -> tuple[Any, list[str]]:
+    """The counted long triples of :func:`count_raters_long` as one row per item
+    (:func:`.clusters.pivot_with_clusters`). A rater who rated an item twice is refused for
+    the first such pair in the file, with its file rows (:func:`refuse_repeated_ratings`),
+    looked for only when the pivot refuses the rows."""
+    try:
+        return pivot_with_clusters(counts, args, source.name)
+    except WkappaError:
+        rated = polars().col(args.rating).is_not_null()  # a null rating is no rating
+        refuse_repeated_ratings(source, file.frame, counts.filter(rated), args, rated, COUNT)
+        raise
 
 
 def refuse_label_lists(source: Source, frame: Any, counts: Any, columns: Sequence[str]) -> None:

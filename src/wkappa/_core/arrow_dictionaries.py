@@ -57,10 +57,15 @@ def one_dictionary_table(table: Any) -> Any:
     group-by needs), in the order of :func:`combined_dictionary`: an ordered column whose
     chunks give two categories in different orders becomes unordered."""
     pa = sys.modules["pyarrow"]  # (the caller holds a pyarrow object)
-    for i, field in enumerate(table.schema):
-        column = table.column(i)
-        if not pa.types.is_dictionary(field.type) or column.num_chunks < 2:
-            continue
+    chunked = [
+        i
+        for i, field in enumerate(table.schema)
+        if pa.types.is_dictionary(field.type) and table.column(i).num_chunks > 1
+    ]
+    if not chunked:
+        return table
+    for i in chunked:
+        field, column = table.schema.field(i), table.column(i)
         if field.type.ordered and not combined_dictionary(column)[1]:
             loose = pa.dictionary(field.type.index_type, field.type.value_type, ordered=False)
             table = table.set_column(i, field.with_type(loose), column.cast(loose))
